@@ -1,0 +1,5 @@
+import sys
+
+from gemmviz.cli import main
+
+sys.exit(main())

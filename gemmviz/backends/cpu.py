@@ -1,0 +1,152 @@
+"""CPU backend: the seeds' triple loop (numba, one thread) and numpy's BLAS."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from gemmviz.core.bench import (
+    Backend,
+    BenchSettings,
+    Inputs,
+    Job,
+    new_result,
+    poisoned_output,
+    time_host,
+    verify,
+)
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.results import Result
+from gemmviz.core.variants import Variant
+
+# The triple loop at 4096^3 takes minutes: never more than this many timed runs of it.
+CPU_NAIVE_MAX_REPEATS = 3
+CALIBRATION_SIZE = 192
+
+_naive_kernel = None
+_seconds_per_fma: float | None = None
+_lock = threading.Lock()
+
+
+def _numba_status() -> tuple[bool, str]:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False, "numba is not installed (pip install numba): the compiled CPU triple loop needs it"
+    return True, "ok"
+
+
+def naive_kernel():
+    """The seeds' V0 loop, compiled once per process: for i, for j, sum over k, float32 accumulator."""
+    global _naive_kernel
+    with _lock:
+        if _naive_kernel is None:
+            import numba
+
+            @numba.njit(cache=False, fastmath=False)
+            def gemm_cpu_naive(a, b, c):
+                m, k = a.shape
+                n = b.shape[1]
+                for i in range(m):
+                    for j in range(n):
+                        s = np.float32(0.0)
+                        for p in range(k):
+                            s += a[i, p] * b[p, j]
+                        c[i, j] = s
+
+            _naive_kernel = gemm_cpu_naive
+    return _naive_kernel
+
+
+def seconds_per_fma() -> float:
+    """Calibrate the loop once: compile, then time a small product."""
+    global _seconds_per_fma
+    if _seconds_per_fma is None:
+        kernel = naive_kernel()
+        n = CALIBRATION_SIZE
+        a = np.ones((n, n), np.float32)
+        c = np.empty((n, n), np.float32)
+        kernel(a[:2, :2], a[:2, :2], c[:2, :2])  # compile
+        t0 = time.perf_counter()
+        kernel(a, a, c)
+        _seconds_per_fma = (time.perf_counter() - t0) / n**3
+    return _seconds_per_fma
+
+
+def estimate_naive_seconds(m: int, n: int, k: int, runs: int = 1) -> float:
+    return seconds_per_fma() * m * n * k * runs
+
+
+class CpuBackend(Backend):
+    name = "cpu"
+
+    def availability(self) -> tuple[bool, str]:
+        return True, "ok"
+
+    def variant_availability(self, variant: Variant) -> tuple[bool, str]:
+        if variant.name == "cpu-naive":
+            return _numba_status()
+        return True, "ok"
+
+    def device_info(self) -> dict:
+        from gemmviz.core.bench import cpu_name
+
+        return {"name": cpu_name()}
+
+    def open(self):
+        return _CpuRun()
+
+
+class _CpuRun:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
+        p = job.problem
+        a, b = inputs.a, inputs.b
+        c = poisoned_output(p)
+        warmup, repeats, note = settings.warmup, settings.repeats, None
+        if variant.name == "cpu-naive":
+            repeats = min(repeats, CPU_NAIVE_MAX_REPEATS)
+            warmup = 0  # compiled during calibration; the first run is as fast as the rest
+            estimate = estimate_naive_seconds(p.m, p.n, p.k, runs=1 + repeats)
+            if estimate > settings.cpu_limit_s and not settings.allow_slow_cpu:
+                raise ProblemError(
+                    f"cpu-naive at {p.label} would take about {estimate:.0f} s "
+                    f"({1 + repeats} runs; limit {settings.cpu_limit_s:.0f} s); "
+                    "allow slow CPU runs to do it anyway"
+                )
+            kernel = naive_kernel()
+
+            def fn():
+                kernel(a, b, c)
+
+            note = f"single thread, numba; estimated {estimate:.1f} s before the run"
+        elif variant.name == "cpu-blas":
+
+            def fn():
+                np.matmul(a, b, out=c)
+
+        else:
+            raise ValueError(f"the CPU backend cannot run {variant.name}")
+        fn()  # the verified run, on the poisoned output
+        valid, rel, unwritten, reason = verify(c, inputs.reference, variant.precision)
+        if not valid:
+            return new_result(job, variant, "invalid", reason, rel_error=rel, unwritten=unwritten)
+        samples = time_host(fn, warmup, repeats, cancel)
+        return new_result(
+            job,
+            variant,
+            "ok",
+            rel_error=rel,
+            unwritten=0,
+            samples_ms=samples,
+            warmup=warmup,
+            repeats=repeats,
+            note=note,
+        )

@@ -1,0 +1,433 @@
+"""CUDA backend over PyCUDA. PyCUDA is imported only when a GPU job runs or availability is asked.
+
+The thread that opens a run creates and owns the context (no pycuda.autoinit) and pops it when the
+run ends, after freeing every GPU object. Kernels are compiled with nvcc through PyCUDA and the cubin
+is cached on disk per variant, params and GPU, so a second run compiles nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import glob
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from gemmviz.core.bench import (
+    Backend,
+    BackendFatal,
+    BenchSettings,
+    Cancelled,
+    Inputs,
+    Job,
+    new_result,
+    poisoned_output,
+    verify,
+)
+from gemmviz.core.problem import ProblemError, check_gpu_memory
+from gemmviz.core.results import Result
+from gemmviz.core.variants import Variant
+
+# FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
+FP32_LANES_PER_SM = {
+    (6, 0): 64, (6, 1): 128, (7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128,
+    (8, 7): 128, (8, 9): 128, (9, 0): 128, (10, 0): 128, (10, 3): 128, (12, 0): 128, (12, 1): 128,
+}  # fmt: skip
+
+CUBLAS_MATH_MODE = {"cublas": 0, "cublas-tf32": 3}  # CUBLAS_DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("GEMMVIZ_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gemmviz"
+    )
+    return Path(base) / "kernels"
+
+
+_status: tuple[bool, str] | None = None
+_status_lock = threading.Lock()
+
+
+def cuda_status() -> tuple[bool, str]:
+    """(True, 'ok') or (False, one line saying which of PyCUDA, the driver or a device is missing)."""
+    global _status
+    with _status_lock:
+        if _status is None:
+            _status = _probe()
+        return _status
+
+
+def _probe() -> tuple[bool, str]:
+    try:
+        import pycuda.driver as cuda
+    except ImportError as exc:
+        text = str(exc)
+        if "libcuda" in text:
+            return False, "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded"
+        return False, 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)'
+    except OSError as exc:
+        return False, f"no NVIDIA driver: {exc}"
+    try:
+        cuda.init()
+    except Exception as exc:
+        return False, f"no usable NVIDIA driver: cuInit failed ({exc})"
+    try:
+        count = cuda.Device.count()
+    except Exception as exc:
+        return False, f"cannot count CUDA devices ({exc})"
+    if count == 0:
+        return False, "no CUDA device: the driver found no NVIDIA GPU"
+    return True, "ok"
+
+
+_cublas_lib = None
+
+
+def load_cublas():
+    """The toolkit's libcublas through ctypes, or raise OSError saying where we looked."""
+    global _cublas_lib
+    if _cublas_lib is not None:
+        return _cublas_lib
+    candidates = []
+    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
+        candidates += sorted(glob.glob(os.path.join(root, "lib64", "libcublas.so*")), reverse=True)
+    candidates += ["libcublas.so.13", "libcublas.so.12", "libcublas.so"]
+    found = ctypes.util.find_library("cublas")
+    if found:
+        candidates.append(found)
+    errors = []
+    for name in candidates:
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError as exc:
+            errors.append(str(exc))
+            continue
+        lib.cublasCreate_v2.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        lib.cublasDestroy_v2.argtypes = [ctypes.c_void_p]
+        lib.cublasSetMathMode.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        lib.cublasSgemm_v2.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+            ctypes.POINTER(ctypes.c_float), ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
+            ctypes.POINTER(ctypes.c_float), ctypes.c_void_p, ctypes.c_int,
+        ]  # fmt: skip
+        _cublas_lib = lib
+        return lib
+    raise OSError("libcublas not found (looked in $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader path)")
+
+
+def fp32_peak_gflops(sms: int, cc: tuple[int, int], clock_mhz: float) -> float | None:
+    lanes = FP32_LANES_PER_SM.get(cc)
+    if lanes is None:
+        return None
+    return sms * lanes * 2 * clock_mhz / 1e3
+
+
+class Nvml:
+    """Clocks and temperature through nvidia-ml-py when it is installed; silent otherwise."""
+
+    def __init__(self, pci_bus_id: str | None):
+        self.handle = None
+        try:
+            import pynvml
+
+            pynvml.nvmlInit()
+            self.pynvml = pynvml
+            self.handle = pynvml.nvmlDeviceGetHandleByPciBusId(pci_bus_id) if pci_bus_id else None
+        except Exception:
+            self.handle = None
+
+    def sm_clock_mhz(self) -> float | None:
+        if self.handle is None:
+            return None
+        try:
+            return float(self.pynvml.nvmlDeviceGetClockInfo(self.handle, self.pynvml.NVML_CLOCK_SM))
+        except Exception:
+            return None
+
+    def max_sm_clock_mhz(self) -> float | None:
+        if self.handle is None:
+            return None
+        try:
+            return float(self.pynvml.nvmlDeviceGetMaxClockInfo(self.handle, self.pynvml.NVML_CLOCK_SM))
+        except Exception:
+            return None
+
+    def temperature_c(self) -> float | None:
+        if self.handle is None:
+            return None
+        try:
+            return float(self.pynvml.nvmlDeviceGetTemperature(self.handle, self.pynvml.NVML_TEMPERATURE_GPU))
+        except Exception:
+            return None
+
+
+class CudaBackend(Backend):
+    name = "cuda"
+
+    def availability(self) -> tuple[bool, str]:
+        return cuda_status()
+
+    def variant_availability(self, variant: Variant) -> tuple[bool, str]:
+        ok, reason = cuda_status()
+        if ok and variant.name in CUBLAS_MATH_MODE:
+            try:
+                load_cublas()
+            except OSError as exc:
+                return False, str(exc)
+        return ok, reason
+
+    def device_info(self) -> dict:
+        ok, reason = cuda_status()
+        if not ok:
+            return {"reason": reason}
+        with CudaRun() as run:
+            return run.device_info()
+
+    def open(self):
+        return CudaRun()
+
+
+class CudaRun:
+    """One thread's CUDA context for one engine run: device buffers, compiled modules, cuBLAS handle."""
+
+    def __enter__(self) -> CudaRun:
+        import pycuda.driver as cuda
+
+        ok, reason = cuda_status()
+        if not ok:
+            raise RuntimeError(reason)
+        self.cuda = cuda
+        self.device = cuda.Device(0)
+        self.context = self.device.make_context()
+        self.cc = self.device.compute_capability()
+        self.arch = f"sm_{self.cc[0]}{self.cc[1]}"
+        self.modules: dict[tuple, object] = {}
+        self.buffers: dict[str, object] = {}
+        self.inputs: Inputs | None = None
+        self.flush = None
+        self.cublas_handle = None
+        try:
+            bus = self.device.pci_bus_id()
+        except Exception:
+            bus = None
+        self.nvml = Nvml(bus)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        try:
+            if self.cublas_handle is not None:
+                load_cublas().cublasDestroy_v2(self.cublas_handle)
+                self.cublas_handle = None
+            self._free_inputs()
+            if self.flush is not None:
+                self.flush.free()
+                self.flush = None
+            self.modules.clear()
+        finally:
+            self.context.pop()
+            self.context.detach()
+        return False
+
+    # ---- information -------------------------------------------------------------------------
+    def device_info(self) -> dict:
+        cuda, dev = self.cuda, self.device
+        attr = cuda.device_attribute
+        sms = dev.get_attribute(attr.MULTIPROCESSOR_COUNT)
+        max_clock_mhz = dev.get_attribute(attr.CLOCK_RATE) / 1e3
+        free, total = cuda.mem_get_info()
+        import pycuda
+
+        info = {
+            "name": dev.name(),
+            "compute_capability": f"{self.cc[0]}.{self.cc[1]}",
+            "sms": sms,
+            "memory_total_bytes": total,
+            "memory_free_bytes": free,
+            "l2_bytes": dev.get_attribute(attr.L2_CACHE_SIZE),
+            "max_sm_clock_mhz": max_clock_mhz,
+            "memory_clock_mhz": dev.get_attribute(attr.MEMORY_CLOCK_RATE) / 1e3,
+            "memory_bus_bits": dev.get_attribute(attr.GLOBAL_MEMORY_BUS_WIDTH),
+            "driver_cuda_version": _version(cuda.get_driver_version()),
+            "pycuda_cuda_version": ".".join(map(str, cuda.get_version())),
+            "pycuda": pycuda.VERSION_TEXT,
+            "fp32_lanes_per_sm": FP32_LANES_PER_SM.get(self.cc),
+            "fp32_peak_gflops": fp32_peak_gflops(sms, self.cc, max_clock_mhz),
+            "fp32_peak_how": "SMs x FP32 lanes per SM x 2 (FMA) x max SM clock",
+            "sm_clock_mhz": self.nvml.sm_clock_mhz(),
+            "temperature_c": self.nvml.temperature_c(),
+        }
+        return info
+
+    # ---- compile -----------------------------------------------------------------------------
+    def module(self, variant: Variant, params: dict) -> tuple[object, bool]:
+        """The variant's module for these params, and whether it came from the disk cache."""
+        from pycuda.compiler import compile as nvcc_compile
+
+        source = variant.source_text()
+        options = ["-O3", *variant.macro_options(params)]
+        key = hashlib.sha256("\0".join([source, *options, self.arch, self.device.name()]).encode()).hexdigest()[:20]
+        if key in self.modules:
+            return self.modules[key], True
+        tag = "-".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
+        path = cache_dir() / self.arch / f"{variant.name}-{tag}-{key}.cubin"
+        cached = path.exists()
+        if cached:
+            cubin = path.read_bytes()
+        else:
+            try:
+                cubin = nvcc_compile(source, options=options, arch=self.arch, no_extern_c=True, cache_dir=False)
+            except self.cuda.CompileError as exc:
+                log = (getattr(exc, "stderr", "") or str(exc)).strip()
+                raise RuntimeError(f"nvcc failed to compile {variant.source}:\n{log}") from None
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(cubin)
+                os.replace(tmp, path)
+            except OSError:
+                pass  # an unwritable cache only costs a compile next time
+        module = self.cuda.module_from_buffer(cubin)
+        self.modules[key] = module
+        return module, cached
+
+    # ---- memory ------------------------------------------------------------------------------
+    def _free_inputs(self) -> None:
+        for buf in self.buffers.values():
+            buf.free()
+        self.buffers.clear()
+        self.inputs = None
+
+    def _upload(self, inputs: Inputs) -> None:
+        if self.inputs is inputs:
+            return
+        self._free_inputs()
+        p = inputs.problem
+        free, _total = self.cuda.mem_get_info()
+        check_gpu_memory(p, free)
+        try:
+            self.buffers["a"] = self.cuda.to_device(inputs.a)
+            self.buffers["b"] = self.cuda.to_device(inputs.b)
+            self.buffers["c"] = self.cuda.mem_alloc(4 * p.m * p.n)
+        except self.cuda.MemoryError as exc:
+            self._free_inputs()
+            raise ProblemError(f"GPU out of memory allocating {p.label}: {exc}") from None
+        self.inputs = inputs
+
+    def _flush_buffer(self):
+        if self.flush is None:
+            l2 = self.device.get_attribute(self.cuda.device_attribute.L2_CACHE_SIZE)
+            self.flush_bytes = max(2 * l2, 64 << 20)
+            self.flush = self.cuda.mem_alloc(self.flush_bytes)
+        return self.flush
+
+    # ---- launch ------------------------------------------------------------------------------
+    def _launcher(self, variant: Variant, params: dict, p) -> tuple[object, bool | None]:
+        a, b, c = self.buffers["a"], self.buffers["b"], self.buffers["c"]
+        if variant.name in CUBLAS_MATH_MODE:
+            lib = load_cublas()
+            if self.cublas_handle is None:
+                handle = ctypes.c_void_p()
+                _check_cublas(lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
+                self.cublas_handle = handle
+            handle = self.cublas_handle
+            mode = CUBLAS_MATH_MODE[variant.name]
+            alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
+            pa, pb, pc = ctypes.c_void_p(int(a)), ctypes.c_void_p(int(b)), ctypes.c_void_p(int(c))
+
+            def launch():
+                # Row-major C = A B is column-major C^T = B^T A^T: swap the operands, no transposes.
+                _check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
+                _check_cublas(
+                    lib.cublasSgemm_v2(
+                        handle, 0, 0, p.n, p.m, p.k, ctypes.byref(alpha), pb, p.n, pa, p.k, ctypes.byref(beta), pc, p.n
+                    ),
+                    "cublasSgemm",
+                )
+
+            return launch, None
+        module, cached = self.module(variant, params)
+        func = module.get_function(variant.kernel_name)
+        func.prepare("PPPiii")
+        grid, block = variant.geometry(p, params)
+        args = (a, b, c, np.int32(p.m), np.int32(p.n), np.int32(p.k))
+
+        def launch():
+            func.prepared_async_call(grid[:2], block, None, *args)
+
+        return launch, cached
+
+    def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
+        cuda = self.cuda
+        p = job.problem
+        params = job.params_dict
+        self._upload(inputs)
+        launch, cached = self._launcher(variant, params, p)
+        c_host = poisoned_output(p)
+        try:
+            cuda.memcpy_htod(self.buffers["c"], c_host)  # poison: NaN everywhere
+            launch()
+            self.context.synchronize()
+            cuda.memcpy_dtoh(c_host, self.buffers["c"])
+        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
+            raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
+        reference = inputs.reference
+        valid, rel, unwritten, reason = verify(c_host, reference, variant.precision)
+        del c_host
+        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached}
+        if not valid:
+            return new_result(job, variant, "invalid", reason, **common)
+        clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
+        try:
+            samples = self._time(launch, settings, cancel)
+        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
+            raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
+        return new_result(
+            job,
+            variant,
+            "ok",
+            samples_ms=samples,
+            warmup=settings.warmup,
+            repeats=settings.repeats,
+            cold_l2=settings.cold_l2,
+            sm_clock_mhz_before=clock0,
+            sm_clock_mhz_after=self.nvml.sm_clock_mhz(),
+            temperature_c_before=temp0,
+            temperature_c_after=self.nvml.temperature_c(),
+            **common,
+        )
+
+    def _time(self, launch, settings: BenchSettings, cancel: threading.Event) -> list[float]:
+        """CUDA events around each launch; warm-ups first; L2 flushed before each sample if cold."""
+        cuda = self.cuda
+        flush = self._flush_buffer() if settings.cold_l2 else None
+        for _ in range(settings.warmup):
+            if cancel.is_set():
+                raise Cancelled
+            launch()
+        self.context.synchronize()
+        start, end = cuda.Event(), cuda.Event()
+        samples = []
+        for _ in range(settings.repeats):
+            if cancel.is_set():
+                raise Cancelled
+            if flush is not None:
+                cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
+            start.record()
+            launch()
+            end.record()
+            end.synchronize()
+            samples.append(end.time_since(start))
+        return samples
+
+
+def _version(v: int) -> str:
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+def _check_cublas(status: int, what: str) -> None:
+    if status != 0:
+        raise RuntimeError(f"{what} failed with cuBLAS status {status}")

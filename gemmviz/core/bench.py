@@ -1,0 +1,317 @@
+"""The benchmark protocol: plan jobs, generate inputs, verify against float64, time, collect results.
+
+Backends do the launching and timing; this module owns what every backend must honour: fresh random
+inputs per size, a poisoned output, the float64 reference and the per-precision threshold, and that a
+failed or refused job becomes a Result that says why, never an exception that stops a sweep.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+import gemmviz
+from gemmviz.core.problem import Problem, ProblemError, check_host_memory
+from gemmviz.core.results import Result, Session
+from gemmviz.core.variants import THRESHOLDS, VARIANTS, Variant, get_variant
+
+DEFAULT_WARMUP = 3
+DEFAULT_REPEATS = 20
+
+
+@dataclass(frozen=True)
+class Job:
+    variant: str
+    params: tuple[tuple[str, int], ...]
+    problem: Problem
+
+    @property
+    def params_dict(self) -> dict[str, int]:
+        return dict(self.params)
+
+    @property
+    def label(self) -> str:
+        p = ", ".join(f"{k} {v}" for k, v in self.params)
+        return f"{self.variant}{f' ({p})' if p else ''} {self.problem.label}"
+
+
+@dataclass
+class BenchSettings:
+    warmup: int = DEFAULT_WARMUP
+    repeats: int = DEFAULT_REPEATS
+    cold_l2: bool = False
+    allow_slow_cpu: bool = False
+    cpu_limit_s: float = 60.0  # cpu-naive jobs estimated longer than this are refused unless allowed
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.warmup < 0:
+            raise ProblemError(f"warm-up must be 0 or more, got {self.warmup}")
+        if self.repeats < 1:
+            raise ProblemError(f"repeats must be at least 1, got {self.repeats}")
+
+
+class Cancelled(Exception):
+    """Raised inside a backend's timing loop when the user cancels; the engine records it."""
+
+
+class BackendFatal(Exception):
+    """The backend's state is lost (e.g. a failed launch poisoned the CUDA context); reopen it."""
+
+
+def plan_jobs(
+    variants: Iterable[str], problems: Iterable[Problem], param_grid: dict[str, Iterable[int]] | None = None
+) -> list[Job]:
+    """Every variant at every size, and for each variant every combination of the params it has
+    among `param_grid` (others at their defaults). Unknown variant names raise KeyError."""
+    param_grid = {k: list(v) for k, v in (param_grid or {}).items()}
+    chosen = [get_variant(v) for v in variants]
+    jobs = []
+    for problem in problems:
+        for v in chosen:
+            combos = [v.resolve_params()]
+            for key, values in param_grid.items():
+                if key in v.param_choices:
+                    combos = [{**c, key: value} for c in combos for value in values]
+            for c in combos:
+                jobs.append(Job(v.name, tuple(sorted(c.items())), problem))
+    return jobs
+
+
+def verify(c: np.ndarray, reference: np.ndarray, precision: str) -> tuple[bool, float, int, str | None]:
+    """Relative Frobenius error of c against the float64 reference, and how many elements stayed NaN.
+
+    Returns (valid, rel_error, unwritten, reason-if-invalid)."""
+    threshold = THRESHOLDS[precision]
+    unwritten = int(np.count_nonzero(np.isnan(c)))
+    diff = np.linalg.norm(c.astype(np.float64) - reference)
+    norm = np.linalg.norm(reference)
+    rel = float(diff / norm) if norm > 0 else float(diff)
+    if unwritten:
+        return False, rel, unwritten, f"{unwritten} element(s) of C were never written (still NaN)"
+    if not np.isfinite(rel) or rel > threshold:
+        return False, rel, 0, f"relative error {rel:.3g} exceeds the {precision.upper()} threshold {threshold:g}"
+    return True, rel, 0, None
+
+
+def poisoned_output(problem: Problem) -> np.ndarray:
+    return np.full((problem.m, problem.n), np.nan, dtype=np.float32)
+
+
+@dataclass
+class Inputs:
+    """Fresh random inputs for one size, and their float64 reference (computed on first use)."""
+
+    problem: Problem
+    a: np.ndarray
+    b: np.ndarray
+    _reference: np.ndarray | None = field(default=None, repr=False)
+
+    @classmethod
+    def random(cls, problem: Problem, rng: np.random.Generator) -> Inputs:
+        a = rng.standard_normal((problem.m, problem.k), dtype=np.float32)
+        b = rng.standard_normal((problem.k, problem.n), dtype=np.float32)
+        return cls(problem, a, b)
+
+    @property
+    def reference(self) -> np.ndarray:
+        if self._reference is None:
+            self._reference = self.a.astype(np.float64) @ self.b.astype(np.float64)
+        return self._reference
+
+
+class Backend:
+    """What the engine needs from a backend. `open()` returns a context manager whose object has
+    `run(job, variant, inputs, settings, cancel) -> Result`; it lives in the calling thread."""
+
+    name = "?"
+
+    def availability(self) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def variant_availability(self, variant: Variant) -> tuple[bool, str]:
+        return self.availability()
+
+    def open(self):
+        raise NotImplementedError
+
+    def device_info(self) -> dict:
+        return {}
+
+
+def new_result(job: Job, variant: Variant, status: str, error: str | None = None, **kw) -> Result:
+    return Result(
+        variant=job.variant,
+        params=job.params_dict,
+        m=job.problem.m,
+        n=job.problem.n,
+        k=job.problem.k,
+        backend=variant.backend,
+        precision=variant.precision,
+        valid=status == "ok",
+        status=status,
+        error=error,
+        threshold=THRESHOLDS[variant.precision],
+        **kw,
+    )
+
+
+ProgressFn = Callable[[int, int, str], None]
+ResultFn = Callable[[Result], None]
+
+
+class Engine:
+    """Runs jobs in the calling thread. Backends are opened lazily and closed before `run` returns,
+    so a CUDA context lives exactly as long as one run, in the thread that made it."""
+
+    def __init__(self, backends: dict[str, Backend] | None = None, settings: BenchSettings | None = None):
+        if backends is None:
+            from gemmviz.backends import default_backends
+
+            backends = default_backends()
+        self.backends = backends
+        self.settings = settings or BenchSettings()
+
+    def run(
+        self,
+        jobs: list[Job],
+        on_result: ResultFn | None = None,
+        on_progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[Result]:
+        cancel = cancel or threading.Event()
+        rng = np.random.default_rng(self.settings.seed)
+        results: list[Result] = []
+        opened: dict[str, object] = {}
+        inputs: Inputs | None = None
+        try:
+            for index, job in enumerate(jobs):
+                if on_progress:
+                    on_progress(index, len(jobs), job.label)
+                if cancel.is_set():
+                    break
+                variant = get_variant(job.variant)
+                if inputs is None or inputs.problem != job.problem:
+                    inputs = None  # free the previous size's arrays before making new ones
+                    inputs = self._inputs(job.problem, rng)
+                result = self._run_one(job, variant, inputs, opened, cancel)
+                results.append(result)
+                if on_result:
+                    on_result(result)
+            if on_progress and not cancel.is_set():
+                on_progress(len(jobs), len(jobs), "done")
+        finally:
+            for ctx in opened.values():
+                ctx.__exit__(None, None, None)
+        return results
+
+    def _inputs(self, problem: Problem, rng: np.random.Generator) -> Inputs | ProblemError:
+        try:
+            check_host_memory(problem)
+        except ProblemError as exc:
+            return exc
+        return Inputs.random(problem, rng)
+
+    def _run_one(self, job: Job, variant: Variant, inputs, opened: dict, cancel: threading.Event) -> Result:
+        backend = self.backends.get(variant.backend)
+        if backend is None:
+            return new_result(job, variant, "unavailable", f"no {variant.backend} backend")
+        ok, reason = backend.variant_availability(variant)
+        if not ok:
+            return new_result(job, variant, "unavailable", reason)
+        refusal = variant.refusal(job.problem, job.params_dict)
+        if refusal:
+            return new_result(job, variant, "refused", refusal)
+        if isinstance(inputs, ProblemError):
+            return new_result(job, variant, "refused", str(inputs))
+        try:
+            ctx = opened.get(variant.backend)
+            if ctx is None:
+                ctx = backend.open().__enter__()
+                opened[variant.backend] = ctx
+            return ctx.run(job, variant, inputs, self.settings, cancel)
+        except Cancelled:
+            return new_result(job, variant, "cancelled", "cancelled by the user")
+        except ProblemError as exc:
+            return new_result(job, variant, "refused", str(exc))
+        except BackendFatal as exc:
+            ctx = opened.pop(variant.backend, None)
+            if ctx is not None:
+                try:
+                    ctx.__exit__(None, None, None)
+                except Exception:  # the context is already broken; what matters is the next job
+                    pass
+            return new_result(job, variant, "failed", str(exc))
+        except Exception as exc:  # one broken job must not stop a sweep
+            return new_result(job, variant, "failed", f"{type(exc).__name__}: {exc}")
+
+
+def environment(backends: dict[str, Backend]) -> dict:
+    env = {
+        "gemmviz": gemmviz.__version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "os": platform.platform(),
+        "cpu": cpu_name(),
+        "cpu_count": _cpu_count(),
+    }
+    env["backends"] = {}
+    for name, backend in backends.items():
+        ok, reason = backend.availability()
+        entry = {"available": ok, "reason": reason}
+        if ok:
+            entry.update(backend.device_info())
+        env["backends"][name] = entry
+    return env
+
+
+def _cpu_count() -> int | None:
+    import os
+
+    return os.cpu_count()
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def make_session(results: list[Result], backends: dict[str, Backend], settings: BenchSettings, extra=None) -> Session:
+    return Session(
+        results=results,
+        environment=environment(backends),
+        settings={**asdict(settings), **(extra or {})},
+        created=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        kind="measured",
+    )
+
+
+def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threading.Event) -> list[float]:
+    """Wall-clock samples in ms of a synchronous host function, after warm-ups."""
+    for _ in range(warmup):
+        if cancel.is_set():
+            raise Cancelled
+        fn()
+    samples = []
+    for _ in range(repeats):
+        if cancel.is_set():
+            raise Cancelled
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1e3)
+    return samples
+
+
+__all__ = ["VARIANTS", "BenchSettings", "Engine", "Job", "plan_jobs", "verify"]

@@ -1,0 +1,123 @@
+"""The GEMM problem C[M,N] = A[M,K] @ B[K,N], FP32, row-major, and its validation."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+FLOAT32_BYTES = 4
+FLOAT64_BYTES = 8
+# The seeds' kernels index with 32-bit ints (row * K + k), so no matrix may have 2**31 elements or more.
+MAX_INT32_ELEMENTS = 2**31 - 1
+
+
+class ProblemError(ValueError):
+    """A size or combination the user asked for that cannot be run; the message says why."""
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    m: int
+    n: int
+    k: int
+
+    def __post_init__(self) -> None:
+        for name, value in (("M", self.m), ("N", self.n), ("K", self.k)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ProblemError(f"{name} must be a whole number, got {value!r}")
+            if value <= 0:
+                raise ProblemError(f"{name} must be at least 1, got {value}")
+
+    @property
+    def flops(self) -> int:
+        """Floating-point operations: one multiply and one add per (i, j, k)."""
+        return 2 * self.m * self.n * self.k
+
+    @property
+    def label(self) -> str:
+        if self.m == self.n == self.k:
+            return f"{self.m}³"
+        return f"{self.m}×{self.n}×{self.k}"
+
+    @property
+    def key(self) -> str:
+        return f"{self.m}x{self.n}x{self.k}"
+
+    @property
+    def is_square(self) -> bool:
+        return self.m == self.n == self.k
+
+    @property
+    def matrix_bytes(self) -> int:
+        """A, B and C in FP32: what the GPU must hold."""
+        return FLOAT32_BYTES * (self.m * self.k + self.k * self.n + self.m * self.n)
+
+    @property
+    def host_bytes(self) -> int:
+        """Host memory for one verified run: A, B, C (FP32), the downloaded C, and the float64
+        reference with float64 copies of A and B."""
+        m, n, k = self.m, self.n, self.k
+        return FLOAT32_BYTES * (m * k + k * n + 2 * m * n) + FLOAT64_BYTES * (m * k + k * n + m * n)
+
+    @property
+    def max_matrix_elements(self) -> int:
+        return max(self.m * self.k, self.k * self.n, self.m * self.n)
+
+
+def _parse_dim(text: str, name: str) -> int:
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise ProblemError(f"{name} must be a whole number, got {text!r}")
+    return int(text)
+
+
+def parse_problem(text: str) -> Problem:
+    """Parse '1024' (square) or '2048x4096x3072' (M x N x K; 'x', 'X', '×' or '*' separate)."""
+    parts = re.split(r"[xX×*]", str(text).strip())
+    if len(parts) == 1:
+        size = _parse_dim(parts[0], "size")
+        return Problem(size, size, size)
+    if len(parts) != 3:
+        raise ProblemError(f"size must be N or MxNxK, got {text!r}")
+    m, n, k = (_parse_dim(p, name) for p, name in zip(parts, "MNK"))
+    return Problem(m, n, k)
+
+
+def host_available_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo, or None where the OS does not say."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    if hasattr(os, "sysconf"):
+        try:
+            return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            return None
+    return None
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:.2f} GiB"
+
+
+def check_host_memory(problem: Problem, available: int | None = None) -> None:
+    available = host_available_bytes() if available is None else available
+    if available is not None and problem.host_bytes > available:
+        raise ProblemError(
+            f"{problem.label} needs {_gib(problem.host_bytes)} of host memory "
+            f"(A, B, C and a float64 reference), but only {_gib(available)} is available"
+        )
+
+
+def check_gpu_memory(problem: Problem, free_bytes: int, extra_bytes: int = 0) -> None:
+    need = problem.matrix_bytes + extra_bytes
+    if need > free_bytes:
+        raise ProblemError(
+            f"{problem.label} needs {_gib(need)} of GPU memory (A, B, C in FP32), "
+            f"but only {_gib(free_bytes)} is free on the GPU"
+        )

@@ -1,0 +1,106 @@
+import threading
+
+import numpy as np
+import pytest
+
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.bench import BenchSettings, Engine, plan_jobs, poisoned_output, verify
+from gemmviz.core.problem import Problem
+
+
+def cpu_engine(**kw):
+    return Engine({"cpu": CpuBackend()}, BenchSettings(warmup=1, repeats=3, seed=1, **kw))
+
+
+@pytest.mark.parametrize("size", [Problem(1, 1, 1), Problem(17, 33, 65), Problem(64, 48, 80)])
+def test_cpu_variants_are_right_at_odd_sizes(size):
+    results = cpu_engine().run(plan_jobs(["cpu-naive", "cpu-blas"], [size]))
+    assert [r.status for r in results] == ["ok", "ok"]
+    for r in results:
+        assert r.valid and r.rel_error < 1e-5 and r.unwritten == 0
+        assert len(r.samples_ms) == r.repeats and r.median_ms > 0 and r.gflops > 0
+
+
+def test_gpu_variants_without_a_gpu_are_reported_unavailable():
+    results = cpu_engine().run(plan_jobs(["gpu-tiled"], [Problem(8, 8, 8)]))
+    assert results[0].status == "unavailable" and not results[0].valid
+    assert results[0].gflops is None
+
+
+def test_verify_flags_unwritten_and_wrong_outputs():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((20, 30), dtype=np.float32)
+    b = rng.standard_normal((30, 10), dtype=np.float32)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    good = (a @ b).astype(np.float32)
+    assert verify(good, ref, "fp32")[0]
+    partly = poisoned_output(Problem(20, 10, 30))
+    partly[:19] = good[:19]
+    ok, _rel, unwritten, reason = verify(partly, ref, "fp32")
+    assert not ok and unwritten == 10 and "never written" in reason
+    wrong = good.copy()
+    wrong[3, 4] += 1.0
+    ok, rel, _, reason = verify(wrong, ref, "fp32")
+    assert not ok and rel > 1e-4 and "exceeds" in reason
+    # TF32-sized error passes the TF32 threshold but not the FP32 one
+    noisy = (ref * (1 + 3e-4 * rng.standard_normal(ref.shape))).astype(np.float32)
+    assert verify(noisy, ref, "tf32")[0] and not verify(noisy, ref, "fp32")[0]
+
+
+def test_slow_cpu_loop_is_refused_with_the_estimate():
+    results = cpu_engine(cpu_limit_s=0.001).run(plan_jobs(["cpu-naive"], [Problem(256, 256, 256)]))
+    r = results[0]
+    assert r.status == "refused" and "would take about" in r.error and "s" in r.error
+
+
+def test_slow_cpu_loop_runs_when_allowed():
+    results = cpu_engine(cpu_limit_s=0.001, allow_slow_cpu=True).run(plan_jobs(["cpu-naive"], [Problem(96, 96, 96)]))
+    assert results[0].valid
+
+
+def test_cancel_keeps_results_so_far():
+    cancel = threading.Event()
+    seen = []
+
+    def on_result(r):
+        seen.append(r)
+        cancel.set()
+
+    jobs = plan_jobs(["cpu-blas"], [Problem(32, 32, 32), Problem(64, 64, 64), Problem(96, 96, 96)])
+    results = cpu_engine().run(jobs, on_result=on_result, cancel=cancel)
+    assert len(results) == 1 and results[0].valid and seen == results
+
+
+def test_host_memory_too_small_is_refused_not_allocated(monkeypatch):
+    import gemmviz.core.problem as problem
+
+    monkeypatch.setattr(problem, "host_available_bytes", lambda: 1024)
+    results = cpu_engine().run(plan_jobs(["cpu-blas"], [Problem(1000, 1000, 1000)]))
+    assert results[0].status == "refused" and "host memory" in results[0].error
+
+
+def test_a_failing_job_does_not_stop_the_sweep():
+    class Broken(CpuBackend):
+        def open(self):
+            raise RuntimeError("boom")
+
+    engine = Engine({"cpu": Broken()}, BenchSettings(repeats=1))
+    results = engine.run(plan_jobs(["cpu-blas"], [Problem(8, 8, 8), Problem(9, 9, 9)]))
+    assert [r.status for r in results] == ["failed", "failed"] and "boom" in results[0].error
+
+
+def test_progress_reports_every_job():
+    calls = []
+    cpu_engine().run(plan_jobs(["cpu-blas"], [Problem(8, 8, 8), Problem(9, 9, 9)]), on_progress=lambda *a: calls.append(a))
+    assert [c[0] for c in calls] == [0, 1, 2] and calls[-1][2] == "done"
+
+
+def test_plan_expands_params_only_for_variants_that_have_them():
+    jobs = plan_jobs(["gpu-naive", "gpu-tiled", "cublas"], [Problem(8, 8, 8)], {"tile": [8, 16, 32]})
+    assert [j.label for j in jobs] == [
+        "gpu-naive (block 16) 8³",
+        "gpu-tiled (tile 8) 8³",
+        "gpu-tiled (tile 16) 8³",
+        "gpu-tiled (tile 32) 8³",
+        "cublas 8³",
+    ]

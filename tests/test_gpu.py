@@ -1,0 +1,72 @@
+"""GPU tests: run on the GPU machine with `python3 -m pytest -m gpu`. They skip where there is no GPU."""
+
+import threading
+from dataclasses import replace
+
+import pytest
+
+from gemmviz.backends.cuda import CudaBackend
+from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.problem import Problem
+from gemmviz.core.variants import VARIANTS
+
+pytestmark = pytest.mark.gpu
+
+GPU_VARIANTS = [v for v in VARIANTS.values() if v.backend == "cuda"]
+SIZES = [Problem(1, 1, 1), Problem(17, 33, 65), Problem(1000, 1000, 1000), Problem(2048, 4096, 3072)]
+GRID = {"tile": [8, 16, 32], "block": [8, 16, 32]}
+
+
+def engine(**kw):
+    return Engine({"cuda": CudaBackend()}, BenchSettings(warmup=1, repeats=3, seed=7, **kw))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda p: p.key)
+def test_every_gpu_variant_is_right(size):
+    jobs = plan_jobs([v.name for v in GPU_VARIANTS], [size], GRID)
+    results = engine().run(jobs)
+    assert len(results) == len(jobs)
+    for r in results:
+        assert r.status == "ok", f"{r.series} {size.label}: {r.error}"
+        assert r.unwritten == 0 and r.rel_error <= r.threshold
+        assert len(r.samples_ms) == 3 and all(t > 0 for t in r.samples_ms)
+
+
+def test_jobs_in_two_threads_one_after_the_other():
+    out = {}
+
+    def work(name):
+        out[name] = engine().run(plan_jobs(["gpu-tiled", "cublas"], [Problem(300, 200, 100)]))
+
+    for name in ("first", "second"):
+        t = threading.Thread(target=work, args=(name,))
+        t.start()
+        t.join()
+    assert all(r.valid for rs in out.values() for r in rs) and len(out) == 2
+
+
+def test_second_run_compiles_nothing():
+    jobs = plan_jobs(["gpu-tiled"], [Problem(64, 64, 64)], {"tile": [16]})
+    engine().run(jobs)
+    again = engine().run(jobs)
+    assert again[0].compile_cached is True
+
+
+def test_cold_l2_mode_runs_and_is_recorded():
+    r = engine(cold_l2=True).run(plan_jobs(["gpu-tiled"], [Problem(512, 512, 512)]))[0]
+    assert r.valid and r.cold_l2
+
+
+def test_compile_error_is_reported_with_the_nvcc_log(monkeypatch, tmp_path):
+    bad = tmp_path / "bad.cu"
+    bad.write_text('extern "C" __global__ void gemm_tiled(float* A) { this is not C; }')
+    broken = replace(VARIANTS["gpu-tiled"], source=str(bad))
+    monkeypatch.setitem(VARIANTS, "gpu-tiled", broken)
+    results = engine().run(plan_jobs(["gpu-tiled", "cublas"], [Problem(32, 32, 32)]))
+    assert results[0].status == "failed" and "nvcc failed" in results[0].error and "error" in results[0].error
+    assert results[1].valid  # the engine keeps working after a compile error
+
+
+def test_device_info_names_the_gpu_and_its_peak():
+    info = CudaBackend().device_info()
+    assert info["name"] and info["sms"] > 0 and info["fp32_peak_gflops"] > 1000

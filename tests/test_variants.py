@@ -1,0 +1,49 @@
+import pytest
+
+from gemmviz.core.problem import Problem
+from gemmviz.core.variants import THRESHOLDS, VARIANTS, get_variant
+
+
+def test_registry_has_the_seed_variants():
+    assert {"cpu-naive", "cpu-blas", "gpu-naive", "gpu-tiled", "cublas", "cublas-tf32"} <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_variant_is_complete(name):
+    v = VARIANTS[name]
+    assert v.title and v.explanation and v.backend in ("cpu", "cuda")
+    assert v.precision in THRESHOLDS
+    params = v.resolve_params()
+    assert v.refusal(Problem(64, 64, 64), params) is None
+    assert v.traffic(Problem(64, 64, 64), params).flops == 2 * 64**3
+    if v.source:
+        assert v.source_path().exists()
+        assert v.kernel_name in v.source_text()
+        grid, block = v.geometry(Problem(100, 50, 7), params)
+        assert grid[0] * block[0] >= 50 and grid[1] * block[1] >= 100
+
+
+def test_unsupported_tile_is_refused_with_reason():
+    v = get_variant("gpu-tiled")
+    reason = v.refusal(Problem(64, 64, 64), v.resolve_params({"tile": 12}))
+    assert "tile 12 is not supported" in reason and "8, 16, 32" in reason
+
+
+def test_tile_larger_than_matrix_is_fine():
+    v = get_variant("gpu-tiled")
+    assert v.refusal(Problem(3, 5, 7), {"tile": 32}) is None
+
+
+def test_32bit_index_limit_is_refused():
+    v = get_variant("gpu-naive")
+    assert "32-bit" in v.refusal(Problem(50_000, 50_000, 8), v.resolve_params())
+
+
+def test_unknown_variant_names_the_known_ones():
+    with pytest.raises(KeyError, match="gpu-tiled"):
+        get_variant("gpu-magic")
+
+
+def test_macros_become_nvcc_defines():
+    v = get_variant("gpu-tiled")
+    assert v.macro_options({"tile": 32}) == ["-DTILE=32"]

@@ -1,0 +1,17 @@
+"""A small engine run for compute-sanitizer: every GPU kernel variant and param at an odd size.
+
+    compute-sanitizer --tool memcheck python3 tools/sanitize_job.py
+    compute-sanitizer --tool racecheck python3 tools/sanitize_job.py
+"""
+
+from gemmviz.backends.cuda import CudaBackend
+from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.problem import Problem
+from gemmviz.core.variants import VARIANTS
+
+names = [v.name for v in VARIANTS.values() if v.backend == "cuda" and v.source]
+jobs = plan_jobs(names, [Problem(37, 53, 71)], {"tile": [8, 16, 32], "block": [8, 16, 32]})
+results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(jobs)
+for r in results:
+    print(f"{r.series:<24} {r.status} {r.error or ''}")
+raise SystemExit(0 if all(r.valid for r in results) else 1)
