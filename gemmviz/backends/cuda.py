@@ -338,9 +338,10 @@ class CudaRun:
             alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
             pa, pb, pc = ctypes.c_void_p(int(a)), ctypes.c_void_p(int(b)), ctypes.c_void_p(int(c))
 
+            _check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
+
             def launch():
                 # Row-major C = A B is column-major C^T = B^T A^T: swap the operands, no transposes.
-                _check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
                 _check_cublas(
                     lib.cublasSgemm_v2(
                         handle, 0, 0, p.n, p.m, p.k, ctypes.byref(alpha), pb, p.n, pa, p.k, ctypes.byref(beta), pc, p.n
