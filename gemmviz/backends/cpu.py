@@ -10,6 +10,7 @@ import numpy as np
 from gemmviz.core.bench import (
     Backend,
     BenchSettings,
+    Cancelled,
     Inputs,
     Job,
     new_result,
@@ -122,9 +123,14 @@ class _CpuRun:
                     "allow slow CPU runs to do it anyway"
                 )
             kernel = naive_kernel()
+            # Run in row chunks of about 50 ms so a cancel lands within one chunk, not after minutes.
+            rows = max(1, int(0.05 / max(seconds_per_fma() * p.n * p.k, 1e-12)))
 
             def fn():
-                kernel(a, b, c)
+                for i0 in range(0, p.m, rows):
+                    if cancel.is_set():
+                        raise Cancelled
+                    kernel(a[i0 : i0 + rows], b, c[i0 : i0 + rows])
 
             note = f"single thread, numba; estimated {estimate:.1f} s before the run"
         elif variant.name == "cpu-blas":

@@ -48,6 +48,7 @@ class Result:
     temperature_c_before: float | None = None
     temperature_c_after: float | None = None
     note: str | None = None
+    source: str = ""  # which session a result came from when several are shown together
 
     @property
     def problem(self) -> Problem:

@@ -1,0 +1,1 @@
+"""Qt user interface. The only package that imports Qt."""

@@ -1,0 +1,278 @@
+"""Charts over a list of results: time and GFLOP/s vs size, speedup bars, all with hover and legends.
+
+Only valid results are plotted; invalid ones stay in the table, flagged. Charts are redrawn from the
+result list (a few hundred points at most), which keeps them simple and always consistent.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFont
+
+from gemmviz.core.results import Result, find_baseline
+from gemmviz.ui.theme import LIGHT, Theme
+
+BASELINES = {"CPU loop": "cpu-naive", "GPU naive": "gpu-naive", "cuBLAS FP32": "cublas"}
+
+
+def size_x(r: Result) -> float:
+    """Chart x of a result: the cube root of MNK, i.e. N for square problems."""
+    return (r.m * r.n * r.k) ** (1 / 3)
+
+
+def series_of(results: list[Result]) -> dict[tuple[str, str], list[Result]]:
+    """Valid results grouped by (source label, series), each sorted by size."""
+    groups: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for r in results:
+        if r.valid and r.median_ms:
+            groups[(r.source, r.series)].append(r)
+    for rs in groups.values():
+        rs.sort(key=size_x)
+    return dict(sorted(groups.items()))
+
+
+def colour_map(results: list[Result]) -> dict[str, int]:
+    """One colour per series (variant and params) across every chart, in registry order."""
+    from gemmviz.core.variants import VARIANTS
+
+    order = {name: i for i, name in enumerate(VARIANTS)}
+    series = {(order.get(r.variant, len(order)), tuple(sorted(r.params.items())), r.series) for r in results}
+    return {name: i for i, (_, _, name) in enumerate(sorted(series))}
+
+
+class LogTimesAxis(pg.AxisItem):
+    """A y axis whose values are log10(speedup), labelled as 0.1×, 1×, 10×."""
+
+    def tickStrings(self, values, scale, spacing):
+        out = []
+        for v in values:
+            x = 10**v
+            out.append(f"{x:.3g}×" if x < 1000 else f"{x:,.0f}×")
+        return out
+
+
+def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
+    font = QFont()
+    font.setPointSize(theme.font_pt)
+    plot.setTitle(title, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    for name, label in (("bottom", x_label), ("left", y_label)):
+        axis = plot.getAxis(name)
+        axis.setLabel(label, color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})
+        axis.setTickFont(font)
+        axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))
+        axis.setTextPen(pg.mkPen(theme.foreground))
+        axis.enableAutoSIPrefix(False)
+    plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
+
+
+class ResultChart(pg.PlotWidget):
+    """Base: a themed plot with a legend that redraws itself from results."""
+
+    title = ""
+    x_label = ""
+    y_label = ""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
+        super().__init__(parent=parent, axisItems=axisItems)
+        self.theme = theme
+        self.results: list[Result] = []
+        self.apply_theme(theme)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.setBackground(theme.background)
+        _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
+        self.set_results(self.results)
+
+    def set_results(self, results: list[Result]) -> None:
+        self.results = list(results)
+        plot = self.getPlotItem()
+        plot.clear()
+        if getattr(self, "legend", None) is None:
+            # The legend sits in its own column right of the plot, so it never hides data.
+            self.legend = pg.LegendItem()
+            plot.layout.addItem(self.legend, 2, 3)
+        self.legend.clear()
+        self.legend.setLabelTextColor(self.theme.foreground)
+        self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
+        self.draw(plot)
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        raise NotImplementedError
+
+    def series_pen(self, index: int, source_index: int = 0):
+        style = [pg.QtCore.Qt.PenStyle.SolidLine, pg.QtCore.Qt.PenStyle.DashLine, pg.QtCore.Qt.PenStyle.DotLine]
+        return pg.mkPen(self.theme.color(index), width=self.theme.line_px, style=style[source_index % 3])
+
+
+class _SizeChart(ResultChart):
+    x_label = "matrix size (∛(M·N·K))"
+    log_y = True
+
+    def value(self, r: Result) -> float | None:
+        raise NotImplementedError
+
+    def tip(self, r: Result) -> str:
+        raise NotImplementedError
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        # Data go in as log10 values and the axes label them as powers of ten, so lines, points and
+        # error bars share one coordinate system.
+        plot.getAxis("bottom").setLogMode(True)
+        plot.getAxis("left").setLogMode(self.log_y)
+        groups = series_of(self.results)
+        sources = sorted({source for source, _ in groups})
+        colour_of = colour_map([r for rs in groups.values() for r in rs])
+        for (source, name), rs in groups.items():
+            colour_index = colour_of[name]
+            xs = np.log10([size_x(r) for r in rs])
+            ys = np.array([self.value(r) for r in rs], dtype=float)
+            ys = np.log10(ys) if self.log_y else ys
+            pen = self.series_pen(colour_index, sources.index(source))
+            plot.addItem(pg.PlotDataItem(xs, ys, pen=pen))
+            self.add_spread(plot, rs, xs, colour_index)
+            scatter = pg.ScatterPlotItem(
+                xs, ys, size=self.theme.symbol_px, brush=pg.mkBrush(self.theme.color(colour_index)),
+                pen=pg.mkPen(self.theme.background), hoverable=True, data=[self.tip(r) for r in rs],
+                tip=lambda x, y, data: data, hoverSize=self.theme.symbol_px * 1.5,
+            )  # fmt: skip
+            plot.addItem(scatter)
+        legend = self.legend
+        for name, colour_index in sorted(colour_of.items(), key=lambda kv: kv[1]):
+            legend.addItem(pg.PlotDataItem(pen=self.series_pen(colour_index)), name)
+        if len(sources) > 1 or (sources and sources[0]):
+            for i, source in enumerate(sources):
+                legend.addItem(pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=self.theme.line_px,
+                               style=self.series_pen(0, i).style())), source or "live (this machine)")  # fmt: skip
+
+    def add_spread(self, plot, rs, xs, colour_index) -> None:
+        return None
+
+
+def _tip(r: Result) -> str:
+    params = ", ".join(f"{k} {v}" for k, v in r.params.items())
+    return (
+        f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n"
+        f"median {r.median_ms:.4g} ms (min {r.min_ms:.4g}, max {r.max_ms:.4g}, n={len(r.samples_ms)})\n"
+        f"{r.gflops:,.0f} GFLOP/s, rel. error {r.rel_error:.1e}"
+    )
+
+
+class TimeChart(_SizeChart):
+    title = "Time per multiplication"
+    y_label = "median time (ms)"
+
+    def value(self, r):
+        return r.median_ms
+
+    def tip(self, r):
+        return _tip(r)
+
+    def add_spread(self, plot, rs, xs, colour_index):
+        # min–max of the samples as error bars, in log10 space because the plot is log-log
+        lo = np.log10([r.min_ms for r in rs])
+        hi = np.log10([r.max_ms for r in rs])
+        mid = np.log10([r.median_ms for r in rs])
+        plot.addItem(pg.ErrorBarItem(x=xs, y=mid, top=hi - mid, bottom=mid - lo, beam=0.02,
+                                     pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2))))  # fmt: skip
+
+
+class GflopsChart(_SizeChart):
+    title = "Throughput"
+    y_label = "GFLOP/s (2·M·N·K / median time)"
+
+    def value(self, r):
+        return r.gflops
+
+    def tip(self, r):
+        return _tip(r)
+
+
+class SpeedupChart(ResultChart):
+    """Horizontal bars: how many times faster each series is than a baseline, at one size and from one
+    source (speedups never mix machines), on a log scale."""
+
+    title = "Speedup"
+    x_label = "times faster (log scale)"
+    y_label = ""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        self.baseline = "cpu-naive"
+        self.size_key: str | None = None
+        self.source: str | None = None
+        self.bars: list[tuple[str, float]] = []
+        super().__init__(theme, parent, axisItems={"bottom": LogTimesAxis("bottom")})
+
+    def sources(self) -> list[str]:
+        return sorted({r.source for r in self.results if r.valid})
+
+    def _source(self) -> str | None:
+        sources = self.sources()
+        return self.source if self.source in sources else (sources[0] if sources else None)
+
+    def _mine(self) -> list[Result]:
+        source = self._source()
+        return [r for r in self.results if r.valid and r.source == source]
+
+    def sizes(self) -> list[str]:
+        keys = {(r.m, r.n, r.k) for r in self._mine()}
+        return [f"{m}x{n}x{k}" for m, n, k in sorted(keys, key=lambda s: s[0] * s[1] * s[2])]
+
+    def default_key(self) -> str | None:
+        """The largest size that has a result of the baseline, else the largest size."""
+        sizes = self.sizes()
+        with_base = [key for key in sizes if any(r.variant == self.baseline and r.problem.key == key for r in self._mine())]
+        return (with_base or sizes or [None])[-1]
+
+    def set_view(self, baseline: str | None = None, size_key: str | None = None, source: str | None = None) -> None:
+        if baseline is not None:
+            self.baseline = baseline
+        self.size_key = size_key
+        self.source = source
+        self.set_results(self.results)
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        key = self.size_key if self.size_key in self.sizes() else self.default_key()
+        self.bars = []
+        name = {v: k for k, v in BASELINES.items()}.get(self.baseline, self.baseline)
+        title_size = f"{self.theme.font_pt + 2}pt"
+        if key is None:
+            plot.setTitle(f"{self.title}: no results yet", color=self.theme.foreground, size=title_size)
+            return
+        at_size = [r for r in self._mine() if r.problem.key == key]
+        size_label = at_size[0].problem.label
+        base = find_baseline(at_size, at_size[0], self.baseline)
+        if base is None:
+            plot.setTitle(f"No {name} result at {size_label}", color=self.theme.foreground, size=title_size)
+            return
+        plot.setTitle(f"Speedup vs {name} at {size_label}", color=self.theme.foreground, size=title_size)
+        best: dict[str, Result] = {}
+        for r in at_size:
+            if r.series not in best or r.median_ms < best[r.series].median_ms:
+                best[r.series] = r
+        ordered = sorted(best.values(), key=lambda r: r.median_ms, reverse=True)
+        self.bars = [(r.series, base.median_ms / r.median_ms) for r in ordered]
+        logs = [math.log10(x) for _, x in self.bars]
+        colours = colour_map([r for r in self.results if r.valid])
+        ys = np.arange(len(self.bars))
+        plot.addItem(pg.BarGraphItem(
+            x0=[min(0.0, v) for v in logs], width=[abs(v) for v in logs], y=ys, height=0.7,
+            brushes=[pg.mkBrush(self.theme.color(colours[label])) for label, _ in self.bars],
+            pen=pg.mkPen(self.theme.foreground, width=1),
+        ))  # fmt: skip
+        font = QFont()
+        font.setPointSize(self.theme.font_pt)
+        for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
+            text = pg.TextItem(f"{x:,.0f}×" if x >= 10 else f"{x:.2g}×", color=self.theme.foreground,
+                               anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))  # fmt: skip
+            text.setFont(font)
+            text.setPos(v, y)
+            plot.addItem(text)
+        plot.getAxis("left").setTicks([[(y, label) for y, (label, _) in enumerate(self.bars)]])
+        lo, hi = min([0.0, *logs]), max([0.0, *logs])
+        plot.setXRange(lo - 0.2, hi + 0.25 * (hi - lo) + 0.3, padding=0)
+        plot.setYRange(-0.6, len(self.bars) - 0.4, padding=0)

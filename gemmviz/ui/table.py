@@ -1,0 +1,91 @@
+"""The results table: sortable by value, copyable as tab-separated text, invalid rows flagged."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
+
+from gemmviz.core.results import Result, results_rows
+
+COLUMNS = [
+    ("source", "source", None),
+    ("variant", "variant", None),
+    ("params", "params", None),
+    ("size", "size", None),
+    ("median_ms", "median ms", ".4g"),
+    ("min_ms", "min ms", ".4g"),
+    ("max_ms", "max ms", ".4g"),
+    ("gflops", "GFLOP/s", ",.0f"),
+    ("speedup_vs_cpu", "× CPU loop", ",.1f"),
+    ("speedup_vs_naive", "× GPU naive", ".2f"),
+    ("pct_of_cublas", "% cuBLAS", ".1f"),
+    ("rel_error", "rel. error", ".1e"),
+    ("status", "status", None),
+]
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class ResultsTable(QTableView):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model_ = QStandardItemModel(0, len(COLUMNS), self)
+        self.model_.setHorizontalHeaderLabels([c[1] for c in COLUMNS])
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model_)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.setModel(self.proxy)
+        self.setSortingEnabled(True)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setVisible(False)
+        self.results: list[Result] = []
+        QShortcut(QKeySequence.StandardKey.Copy, self, activated=self.copy_selection)
+
+    def set_results(self, results: list[Result]) -> None:
+        self.results = list(results)
+        self.model_.removeRows(0, self.model_.rowCount())
+        by_source: dict[str, list[Result]] = {}
+        for r in self.results:
+            by_source.setdefault(r.source, []).append(r)
+        for source_results in by_source.values():
+            for r, row in zip(source_results, results_rows(source_results)):
+                self.model_.appendRow(self._row(r, row))
+        self.resizeColumnsToContents()
+
+    def _row(self, r: Result, row: dict) -> list[QStandardItem]:
+        row = {**row, "source": r.source, "size": r.problem.label, "status": r.status}
+        items = []
+        for key, _title, spec in COLUMNS:
+            value = row.get(key)
+            if value is None:
+                text = "—"
+            elif spec:
+                text = format(value, spec)
+            else:
+                text = str(value)
+            if key == "status" and not r.valid:
+                text = f"{r.status.upper()}: {r.error}"
+            item = QStandardItem(text)
+            sort_value = value if isinstance(value, int | float) and not isinstance(value, bool) else text
+            if key == "size":
+                sort_value = r.m * r.n * r.k
+            item.setData(sort_value if value is not None or key == "size" else float("-inf"), SORT_ROLE)
+            if key == "status" and not r.valid:
+                item.setForeground(QColor("#B00020"))
+                item.setToolTip(r.error or "")
+            items.append(item)
+        return items
+
+    def selection_text(self) -> str:
+        rows = sorted({i.row() for i in self.selectionModel().selectedIndexes()})
+        if not rows:
+            rows = list(range(self.proxy.rowCount()))
+        lines = ["\t".join(c[1] for c in COLUMNS)]
+        for row in rows:
+            lines.append("\t".join(self.proxy.index(row, c).data() or "" for c in range(len(COLUMNS))))
+        return "\n".join(lines)
+
+    def copy_selection(self) -> None:
+        QApplication.clipboard().setText(self.selection_text())

@@ -1,0 +1,35 @@
+"""Colours and sizes. Okabe–Ito colour-blind-safe palette everywhere; projector mode scales fonts and lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+
+@dataclass(frozen=True)
+class Theme:
+    name: str = "light"
+    background: str = "#FFFFFF"
+    foreground: str = "#202020"
+    grid_alpha: float = 0.25
+    font_pt: int = 10
+    line_px: float = 2.0
+    symbol_px: int = 8
+    palette: tuple[str, ...] = tuple(OKABE_ITO)
+
+    def color(self, index: int) -> str:
+        return self.palette[index % len(self.palette)]
+
+
+LIGHT = Theme()
+PROJECTOR_LIGHT = Theme(name="projector-light", font_pt=20, line_px=4.0, symbol_px=14)
+PROJECTOR_DARK = Theme(
+    name="projector-dark",
+    background="#101010",
+    foreground="#F0F0F0",
+    font_pt=20,
+    line_px=4.0,
+    symbol_px=14,
+    palette=("#56B4E9", "#E69F00", "#009E73", "#F0E442", "#CC79A7", "#D55E00", "#0072B2", "#FFFFFF"),
+)

@@ -1,0 +1,69 @@
+"""The engine in a worker thread: a QObject moved to a QThread. No widget access from here;
+results and progress go out by signals, cancel is a thread-safe flag checked between launches."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from gemmviz.core.bench import BenchSettings, Engine, Job, environment
+
+
+class EngineWorker(QObject):
+    progress = Signal(int, int, str, float)  # done, total, label, seconds left (or -1)
+    result = Signal(object)
+    finished = Signal(object)
+    environmentReady = Signal(object)
+
+    def __init__(self, backends: dict):
+        super().__init__()
+        self.backends = backends
+        self.cancel = threading.Event()
+
+    @Slot()
+    def probe(self) -> None:
+        """Availability and device info, gathered here so the UI thread never waits on the driver."""
+        try:
+            env = environment(self.backends)
+        except Exception as exc:  # a broken driver must not take the app down
+            env = {"backends": {"cuda": {"available": False, "reason": f"device query failed: {exc}"}}}
+        self.environmentReady.emit(env)
+
+    @Slot(object, object)
+    def run_jobs(self, jobs: list[Job], settings: BenchSettings) -> None:
+        self.cancel.clear()
+        weights = [j.problem.flops for j in jobs]
+        total_weight = sum(weights) or 1
+        t0 = time.monotonic()
+
+        def on_progress(done: int, total: int, label: str) -> None:
+            done_weight = sum(weights[:done])
+            elapsed = time.monotonic() - t0
+            left = elapsed * (total_weight - done_weight) / done_weight if done_weight else -1.0
+            self.progress.emit(done, total, label, left)
+
+        results = []
+        try:
+            results = Engine(self.backends, settings).run(
+                jobs, on_result=self.result.emit, on_progress=on_progress, cancel=self.cancel
+            )
+        finally:
+            self.finished.emit(results)
+
+
+class WorkerThread:
+    """Owns the QThread and the worker; `stop()` cancels and waits for a clean exit."""
+
+    def __init__(self, backends: dict):
+        self.thread = QThread()
+        self.thread.setObjectName("gemmviz-engine")
+        self.worker = EngineWorker(backends)
+        self.worker.moveToThread(self.thread)
+        self.thread.start()
+
+    def stop(self, timeout_ms: int = 30000) -> bool:
+        self.worker.cancel.set()
+        self.thread.quit()
+        return self.thread.wait(timeout_ms)
