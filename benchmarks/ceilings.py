@@ -23,13 +23,17 @@ try:
         end.synchronize()
         samples.append(end.time_since(start))
     ms = statistics.median(samples)
-    print(json.dumps({
-        "device": cuda.Device(0).name(),
-        "copy_bytes": nbytes,
-        "median_ms": ms,
-        "bandwidth_gbs": 2 * nbytes / (ms * 1e-3) / 1e9,
-        "how": "cuMemcpyDtoD of 2 GiB, bytes read + written, median of 20 event-timed copies",
-    }))
+    print(
+        json.dumps(
+            {
+                "device": cuda.Device(0).name(),
+                "copy_bytes": nbytes,
+                "median_ms": ms,
+                "bandwidth_gbs": 2 * nbytes / (ms * 1e-3) / 1e9,
+                "how": "cuMemcpyDtoD of 2 GiB, bytes read + written, median of 20 event-timed copies",
+            }
+        )
+    )
     src.free(), dst.free()
 finally:
     ctx.pop()

@@ -53,5 +53,7 @@ finally:
 
 independent = statistics.median(per_launch)
 ratio = ours.median_ms / independent
-print(f"gpu-tiled TILE={tile} {n}^3: gemmviz median {ours.median_ms:.4f} ms ({ours.gflops:,.0f} GFLOP/s); "
-      f"independent loop {independent:.4f} ms; ratio {ratio:.3f} ({'within' if abs(ratio - 1) <= 0.05 else 'OUTSIDE'} 5%)")
+print(
+    f"gpu-tiled TILE={tile} {n}^3: gemmviz median {ours.median_ms:.4f} ms ({ours.gflops:,.0f} GFLOP/s); "
+    f"independent loop {independent:.4f} ms; ratio {ratio:.3f} ({'within' if abs(ratio - 1) <= 0.05 else 'OUTSIDE'} 5%)"
+)

@@ -1,6 +1,6 @@
 """Render a session file as a Markdown table (used for docs/benchmarks.md).
 
-    python3 benchmarks/session_table.py SESSION.json
+python3 benchmarks/session_table.py SESSION.json
 """
 
 import sys
@@ -16,7 +16,9 @@ def main(path: str) -> None:
     session = Session.load(path)
     gpu = session.environment.get("backends", {}).get("cuda", {})
     peak = gpu.get("fp32_peak_gflops")
-    print("| variant | params | size | median ms | min–max ms | GFLOP/s | × naive | % cuBLAS FP32 | % FP32 peak | rel. error |")
+    print(
+        "| variant | params | size | median ms | min–max ms | GFLOP/s | × naive | % cuBLAS FP32 | % FP32 peak | rel. error |"
+    )
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r, row in zip(session.results, results_rows(session.results)):
         if not r.valid:

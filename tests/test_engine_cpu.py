@@ -91,7 +91,9 @@ def test_a_failing_job_does_not_stop_the_sweep():
 
 def test_progress_reports_every_job():
     calls = []
-    cpu_engine().run(plan_jobs(["cpu-blas"], [Problem(8, 8, 8), Problem(9, 9, 9)]), on_progress=lambda *a: calls.append(a))
+    cpu_engine().run(
+        plan_jobs(["cpu-blas"], [Problem(8, 8, 8), Problem(9, 9, 9)]), on_progress=lambda *a: calls.append(a)
+    )
     assert [c[0] for c in calls] == [0, 1, 2] and calls[-1][2] == "done"
 
 

@@ -10,9 +10,7 @@ CASES = [
     (v.name, combo)
     for v in VARIANTS.values()
     if v.source
-    for combo in (
-        [dict(zip(v.macros, values)) for values in zip(*(v.param_choices[k] for k in v.macros))] or [{}]
-    )
+    for combo in ([dict(zip(v.macros, values)) for values in zip(*(v.param_choices[k] for k in v.macros))] or [{}])
 ]
 
 
@@ -20,7 +18,16 @@ CASES = [
 @pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{p}" for n, p in CASES])
 def test_kernel_compiles_for_sm90(name, params, tmp_path):
     v = VARIANTS[name]
-    cmd = [NVCC, "-cubin", "-arch=sm_90", "-O3", *v.macro_options(params), "-o", str(tmp_path / "k.cubin"), str(v.source_path())]
+    cmd = [
+        NVCC,
+        "-cubin",
+        "-arch=sm_90",
+        "-O3",
+        *v.macro_options(params),
+        "-o",
+        str(tmp_path / "k.cubin"),
+        str(v.source_path()),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "k.cubin").stat().st_size > 0

@@ -44,7 +44,7 @@ def test_invalid_results_have_no_gflops():
     [
         ("{not json", "not valid JSON"),
         ('{"foo": 1}', "not a gemmviz session"),
-        ('[1, 2]', "not a gemmviz session"),
+        ("[1, 2]", "not a gemmviz session"),
         ('{"schema": "gemmviz.session", "schema_version": 99, "results": []}', "version 99"),
         ('{"schema": "gemmviz.session", "schema_version": 1, "results": [{"variant": "x"}]}', "lacks"),
         ('{"schema": "gemmviz.session", "schema_version": 1}', "no list of results"),

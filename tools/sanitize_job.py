@@ -1,7 +1,7 @@
 """A small engine run for compute-sanitizer: every GPU kernel variant and param at an odd size.
 
-    compute-sanitizer --tool memcheck python3 tools/sanitize_job.py
-    compute-sanitizer --tool racecheck python3 tools/sanitize_job.py
+compute-sanitizer --tool memcheck python3 tools/sanitize_job.py
+compute-sanitizer --tool racecheck python3 tools/sanitize_job.py
 """
 
 from gemmviz.backends.cuda import CudaBackend

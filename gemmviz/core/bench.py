@@ -268,6 +268,12 @@ def environment(backends: dict[str, Backend]) -> dict:
         if ok:
             entry.update(backend.device_info())
         env["backends"][name] = entry
+    env["variants"] = {
+        v.name: list(backends[v.backend].variant_availability(v))
+        if v.backend in backends
+        else [False, f"no {v.backend} backend"]
+        for v in VARIANTS.values()
+    }
     return env
 
 

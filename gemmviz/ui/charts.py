@@ -84,6 +84,9 @@ class ResultChart(pg.PlotWidget):
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
+        self.getPlotItem().clear()
+        self._items = {}
+        self._legend_key = None
         self.setBackground(theme.background)
         _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
         self.set_results(self.results)
@@ -91,15 +94,16 @@ class ResultChart(pg.PlotWidget):
     def set_results(self, results: list[Result]) -> None:
         self.results = list(results)
         plot = self.getPlotItem()
-        plot.clear()
         if getattr(self, "legend", None) is None:
             # The legend sits in its own column right of the plot, so it never hides data.
             self.legend = pg.LegendItem()
             plot.layout.addItem(self.legend, 2, 3)
+        self.draw(plot)
+
+    def reset_legend(self) -> None:
         self.legend.clear()
         self.legend.setLabelTextColor(self.theme.foreground)
         self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
-        self.draw(plot)
 
     def draw(self, plot: pg.PlotItem) -> None:
         raise NotImplementedError
@@ -121,35 +125,59 @@ class _SizeChart(ResultChart):
 
     def draw(self, plot: pg.PlotItem) -> None:
         # Data go in as log10 values and the axes label them as powers of ten, so lines, points and
-        # error bars share one coordinate system.
+        # error bars share one coordinate system. Items persist per series and get new data, which
+        # keeps a redraw during a sweep to a few milliseconds.
         plot.getAxis("bottom").setLogMode(True)
         plot.getAxis("left").setLogMode(self.log_y)
         groups = series_of(self.results)
         sources = sorted({source for source, _ in groups})
         colour_of = colour_map([r for rs in groups.values() for r in rs])
+        for key in [k for k in self._items if k not in groups]:
+            for item in self._items.pop(key):
+                plot.removeItem(item)
         for (source, name), rs in groups.items():
             colour_index = colour_of[name]
             xs = np.log10([size_x(r) for r in rs])
             ys = np.array([self.value(r) for r in rs], dtype=float)
             ys = np.log10(ys) if self.log_y else ys
             pen = self.series_pen(colour_index, sources.index(source))
-            plot.addItem(pg.PlotDataItem(xs, ys, pen=pen))
-            self.add_spread(plot, rs, xs, colour_index)
-            scatter = pg.ScatterPlotItem(
-                xs, ys, size=self.theme.symbol_px, brush=pg.mkBrush(self.theme.color(colour_index)),
-                pen=pg.mkPen(self.theme.background), hoverable=True, data=[self.tip(r) for r in rs],
-                tip=lambda x, y, data: data, hoverSize=self.theme.symbol_px * 1.5,
-            )  # fmt: skip
-            plot.addItem(scatter)
-        legend = self.legend
-        for name, colour_index in sorted(colour_of.items(), key=lambda kv: kv[1]):
-            legend.addItem(pg.PlotDataItem(pen=self.series_pen(colour_index)), name)
-        if len(sources) > 1 or (sources and sources[0]):
-            for i, source in enumerate(sources):
-                legend.addItem(pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=self.theme.line_px,
-                               style=self.series_pen(0, i).style())), source or "live (this machine)")  # fmt: skip
+            brush = pg.mkBrush(self.theme.color(colour_index))
+            tips = [self.tip(r) for r in rs]
+            items = self._items.get((source, name))
+            if items is None:
+                line = pg.PlotDataItem(xs, ys, pen=pen)
+                spread = self.make_spread(rs, xs, colour_index)
+                scatter = pg.ScatterPlotItem(
+                    xs, ys, size=self.theme.symbol_px, brush=brush, pen=pg.mkPen(self.theme.background),
+                    hoverable=True, data=tips, tip=lambda x, y, data: data, hoverSize=self.theme.symbol_px * 1.5,
+                )  # fmt: skip
+                items = [i for i in (line, spread, scatter) if i is not None]
+                for item in items:
+                    plot.addItem(item)
+                self._items[(source, name)] = items
+            else:
+                line, *rest = items
+                line.setData(xs, ys)
+                line.setPen(pen)
+                scatter = rest[-1]
+                scatter.setData(x=xs, y=ys, data=tips, brush=brush)
+                if len(rest) == 2:
+                    self.update_spread(rest[0], rs, xs, colour_index)
+        legend_key = (tuple(sorted(colour_of.items())), tuple(sources))
+        if legend_key != self._legend_key:
+            self._legend_key = legend_key
+            self.reset_legend()
+            for name, colour_index in sorted(colour_of.items(), key=lambda kv: kv[1]):
+                self.legend.addItem(pg.PlotDataItem(pen=self.series_pen(colour_index)), name)
+            if len(sources) > 1 or (sources and sources[0]):
+                for i, source in enumerate(sources):
+                    self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=self.theme.line_px,
+                                        style=self.series_pen(0, i).style())), source or "live (this machine)")  # fmt: skip
 
-    def add_spread(self, plot, rs, xs, colour_index) -> None:
+    def make_spread(self, rs, xs, colour_index):
+        return None
+
+    def update_spread(self, item, rs, xs, colour_index) -> None:
         return None
 
 
@@ -172,13 +200,18 @@ class TimeChart(_SizeChart):
     def tip(self, r):
         return _tip(r)
 
-    def add_spread(self, plot, rs, xs, colour_index):
+    def make_spread(self, rs, xs, colour_index):
+        item = pg.ErrorBarItem(beam=0.02)
+        self.update_spread(item, rs, xs, colour_index)
+        return item
+
+    def update_spread(self, item, rs, xs, colour_index) -> None:
         # min–max of the samples as error bars, in log10 space because the plot is log-log
         lo = np.log10([r.min_ms for r in rs])
         hi = np.log10([r.max_ms for r in rs])
         mid = np.log10([r.median_ms for r in rs])
-        plot.addItem(pg.ErrorBarItem(x=xs, y=mid, top=hi - mid, bottom=mid - lo, beam=0.02,
-                                     pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2))))  # fmt: skip
+        item.setData(x=xs, y=mid, top=hi - mid, bottom=mid - lo,
+                     pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2)))  # fmt: skip
 
 
 class GflopsChart(_SizeChart):
@@ -225,7 +258,9 @@ class SpeedupChart(ResultChart):
     def default_key(self) -> str | None:
         """The largest size that has a result of the baseline, else the largest size."""
         sizes = self.sizes()
-        with_base = [key for key in sizes if any(r.variant == self.baseline and r.problem.key == key for r in self._mine())]
+        with_base = [
+            key for key in sizes if any(r.variant == self.baseline and r.problem.key == key for r in self._mine())
+        ]
         return (with_base or sizes or [None])[-1]
 
     def set_view(self, baseline: str | None = None, size_key: str | None = None, source: str | None = None) -> None:
@@ -236,6 +271,7 @@ class SpeedupChart(ResultChart):
         self.set_results(self.results)
 
     def draw(self, plot: pg.PlotItem) -> None:
+        plot.clear()
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
         self.bars = []
         name = {v: k for k, v in BASELINES.items()}.get(self.baseline, self.baseline)

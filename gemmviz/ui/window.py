@@ -6,7 +6,7 @@ import glob
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -83,12 +83,16 @@ class MainWindow(QMainWindow):
         self.last_run_settings: BenchSettings | None = None
         self.last_error: QMessageBox | None = None
         self.replay_label = ""
+        self.speedup_size_pinned = False
+        self.refresh_pending = False
+        self.refresh_dirty = False
+        self.closed = False
 
         self.setWindowTitle("gemmviz")
         self._build()
         self._restore()
         self.worker = WorkerThread(backends)
-        w = self.worker.worker
+        w = self.engine_worker = self.worker.worker
         self.runRequested.connect(w.run_jobs)
         self.probeRequested.connect(w.probe)
         w.progress.connect(self._on_progress)
@@ -128,7 +132,11 @@ class MainWindow(QMainWindow):
             item = QListWidgetItem(f"{v.name} — {v.title}")
             item.setData(Qt.ItemDataRole.UserRole, v.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked if v.name in ("cpu-blas", "gpu-naive", "gpu-tiled", "cublas") else Qt.CheckState.Unchecked)
+            item.setCheckState(
+                Qt.CheckState.Checked
+                if v.name in ("cpu-blas", "gpu-naive", "gpu-tiled", "cublas")
+                else Qt.CheckState.Unchecked
+            )
             item.setToolTip(v.explanation)
             self.variant_list.addItem(item)
         self.variant_list.setMinimumHeight(150)
@@ -260,13 +268,19 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        self.open_action = QAction("&Open session…", self, shortcut=QKeySequence.StandardKey.Open, triggered=self.open_session_dialog)
-        self.save_action = QAction("&Save session…", self, shortcut=QKeySequence.StandardKey.Save, triggered=self.save_session_dialog)
+        self.open_action = QAction(
+            "&Open session…", self, shortcut=QKeySequence.StandardKey.Open, triggered=self.open_session_dialog
+        )
+        self.save_action = QAction(
+            "&Save session…", self, shortcut=QKeySequence.StandardKey.Save, triggered=self.save_session_dialog
+        )
         self.csv_action = QAction("Export results as &CSV…", self, triggered=self.export_csv_dialog)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.recorded_menu = file_menu.addMenu("Open recorded GPU session")
         for path in recorded_sessions():
-            self.recorded_menu.addAction(QAction(path.name, self, triggered=lambda _=False, p=path: self.open_session(p)))
+            self.recorded_menu.addAction(
+                QAction(path.name, self, triggered=lambda _=False, p=path: self.open_session(p))
+            )
         self.close_loaded_action = QAction("Close loaded sessions", self, triggered=self.close_loaded)
         self.clear_action = QAction("Clear live results", self, triggered=self.clear_live)
         quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
@@ -306,7 +320,9 @@ class MainWindow(QMainWindow):
     def set_selected_variants(self, names: list[str]) -> None:
         for i in range(self.variant_list.count()):
             item = self.variant_list.item(i)
-            item.setCheckState(Qt.CheckState.Checked if item.data(Qt.ItemDataRole.UserRole) in names else Qt.CheckState.Unchecked)
+            item.setCheckState(
+                Qt.CheckState.Checked if item.data(Qt.ItemDataRole.UserRole) in names else Qt.CheckState.Unchecked
+            )
 
     def current_problem(self) -> Problem:
         text = self.size_preset.currentText()
@@ -387,6 +403,7 @@ class MainWindow(QMainWindow):
         if self.running or not jobs:
             return
         self.running = True
+        self.speedup_size_pinned = False
         self.run_failures: list[Result] = []
         self.last_run_settings = self.bench_settings()
         self.cancel_button.setEnabled(True)
@@ -400,7 +417,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def cancel(self) -> None:
         if self.running:
-            self.worker.worker.cancel.set()
+            self.engine_worker.cancel.set()
             self.statusBar().showMessage("Cancelling at the next launch boundary…")
 
     @Slot(int, int, str, float)
@@ -415,7 +432,40 @@ class MainWindow(QMainWindow):
         self.live.append(result)
         if result.status == "failed":
             self.run_failures.append(result)
-        self.refresh()
+        self.schedule_refresh()
+
+    def schedule_refresh(self) -> None:
+        """Redraw soon, at most a few times a second, one chart per event-loop turn, so a burst of
+        results never freezes the window (each step is a few tens of ms)."""
+        self.refresh_dirty = True
+        if self.refresh_pending:
+            return  # the staged refresh under way sees the flag and goes round once more
+        self.refresh_pending = True
+        QTimer.singleShot(150, self._staged_refresh)
+
+    def _staged_refresh(self) -> None:
+        self.refresh_dirty = False
+        shown = self.shown_results()
+        steps = [
+            lambda: self.time_chart.set_results(shown),
+            lambda: self.gflops_chart.set_results(shown),
+            lambda: self.table.set_results(shown),
+            lambda: self._set_speedup_results(shown),
+        ]
+
+        def run(i: int) -> None:
+            if self.closed:
+                return
+            steps[i]()
+            if i + 1 < len(steps):
+                # A real timer, not 0 ms: painting, input and other timers get a turn between charts.
+                QTimer.singleShot(20, lambda: run(i + 1))
+            elif self.refresh_dirty:
+                QTimer.singleShot(150, self._staged_refresh)
+            else:
+                self.refresh_pending = False
+
+        run(0)
 
     @Slot(object)
     def _on_finished(self, results: list) -> None:
@@ -423,7 +473,9 @@ class MainWindow(QMainWindow):
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
         self.eta_label.setText("")
-        cancelled = self.worker.worker.cancel.is_set()
+        if self.closed:
+            return
+        cancelled = self.engine_worker.cancel.is_set()
         ok = sum(r.valid for r in results)
         self.statusBar().showMessage(
             f"{'Cancelled' if cancelled else 'Done'}: {ok} of {len(results)} result(s) valid", 10000
@@ -432,15 +484,22 @@ class MainWindow(QMainWindow):
         if self.run_failures:
             first = self.run_failures[0]
             details = "\n\n".join(f"{r.series} at {r.problem.label}:\n{r.error}" for r in self.run_failures)
-            self.show_error("A run failed", f"{len(self.run_failures)} job(s) failed; first: {first.series} at {first.problem.label}.", details)
+            self.show_error(
+                "A run failed",
+                f"{len(self.run_failures)} job(s) failed; first: {first.series} at {first.problem.label}.",
+                details,
+            )
 
     def refresh(self) -> None:
         shown = self.shown_results()
         self.time_chart.set_results(shown)
         self.gflops_chart.set_results(shown)
         self.table.set_results(shown)
+        self._set_speedup_results(shown)
+
+    def _set_speedup_results(self, shown: list[Result]) -> None:
         self.speedup_chart.results = shown
-        self._fill_speedup_combos(keep=True)
+        self._fill_speedup_combos(keep=self.speedup_size_pinned)
 
     def _fill_speedup_combos(self, keep: bool) -> None:
         chart = self.speedup_chart
@@ -467,8 +526,9 @@ class MainWindow(QMainWindow):
         chart.set_view(chart.baseline, self.speedup_size_combo.currentData(), chart.source)
 
     def _update_speedup_view(self, *_args) -> None:
-        # A new source or baseline picks a fitting size again; a new size is kept as chosen.
-        self._fill_speedup_combos(keep=self.sender() is self.speedup_size_combo)
+        # A size the user picks is kept; otherwise the chart follows the largest size with a baseline.
+        self.speedup_size_pinned = self.sender() is self.speedup_size_combo
+        self._fill_speedup_combos(keep=self.speedup_size_pinned)
 
     def shown_results(self) -> list[Result]:
         out = list(self.live)
@@ -487,9 +547,9 @@ class MainWindow(QMainWindow):
         for i in range(self.variant_list.count()):
             item = self.variant_list.item(i)
             v = VARIANTS[item.data(Qt.ItemDataRole.UserRole)]
-            ok, reason = self.availability.get(v.backend, (False, f"no {v.backend} backend"))
-            if ok and hasattr(self.backends.get(v.backend), "variant_availability"):
-                ok, reason = self.backends[v.backend].variant_availability(v)
+            ok, reason = env.get("variants", {}).get(
+                v.name, self.availability.get(v.backend, (False, f"no {v.backend} backend"))
+            )
             flags = item.flags()
             item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if ok else flags & ~Qt.ItemFlag.ItemIsEnabled)
             item.setToolTip(v.explanation if ok else f"Unavailable: {reason}\n{v.explanation}")
@@ -674,6 +734,7 @@ class MainWindow(QMainWindow):
         return stopped
 
     def closeEvent(self, event) -> None:
+        self.closed = True
         self._save_settings()
         if self.running:
             self.statusBar().showMessage("Stopping the running job…")
