@@ -1,12 +1,143 @@
-"""Sub-commands beyond info/bench: model, and the Qt ones (app, export, animate) imported lazily."""
+"""Sub-commands beyond info/bench: model (no Qt), and animate and the app (Qt, imported lazily)."""
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+from pathlib import Path
+
+from gemmviz.core.problem import ProblemError, parse_problem
 
 
 def add_commands(sub) -> None:
-    return None
+    p = sub.add_parser("model", help="global/shared traffic, FLOPs and intensity of a variant, from the model")
+    p.add_argument("--variant", default="gpu-tiled")
+    p.add_argument("--mnk", required=True, help="N or MxNxK")
+    p.add_argument("--tile", type=int, default=None, help="tile (gpu-tiled) or block edge (gpu-naive)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_model)
+
+    p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
+    p.add_argument("--variant", default="gpu-tiled", help="gpu-tiled or gpu-naive")
+    p.add_argument("--mnk", required=True, help="N or MxNxK")
+    p.add_argument("--tile", type=int, default=16, help="tile (gpu-tiled) or block edge (gpu-naive)")
+    p.add_argument("--block", default="0,0", help="which thread block: y,x")
+    p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
+    p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
+    p.add_argument("--frames", help="directory to write frame_0000.png … into")
+    p.set_defaults(func=cmd_animate)
+
+
+def _pair(text: str, what: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.replace("x", ",").split(","))
+    except ValueError:
+        raise ProblemError(f"{what} must be two whole numbers like 1,2, got {text!r}") from None
+    return a, b
+
+
+def cmd_model(args) -> int:
+    from gemmviz.core.model import naive_traffic
+    from gemmviz.core.variants import get_variant
+
+    variant = get_variant(args.variant)
+    problem = parse_problem(args.mnk)
+    given = {}
+    if args.tile is not None:
+        key = "tile" if "tile" in variant.param_choices else "block" if "block" in variant.param_choices else None
+        if key is None:
+            raise ProblemError(f"{variant.name} has no tile or block parameter")
+        given[key] = args.tile
+    params = variant.resolve_params(given)
+    refusal = variant.refusal(problem, params)
+    if refusal:
+        raise ProblemError(refusal)
+    t = variant.traffic(problem, params)
+    naive = naive_traffic(problem)
+    fmas = problem.m * problem.n * problem.k
+    out = {
+        "variant": variant.name,
+        "params": params,
+        "m": problem.m, "n": problem.n, "k": problem.k,
+        "model": t.model,
+        "flops": t.flops,
+        "global_loads": t.global_loads,
+        "global_stores": t.global_stores,
+        "shared_loads": t.shared_loads,
+        "shared_stores": t.shared_stores,
+        "fmas_executed": t.fmas_executed,
+        "global_bytes": t.global_bytes,
+        "intensity_flop_per_byte": t.intensity,
+        "reuse": 2 * fmas / t.global_loads,
+        "naive_global_loads": naive.global_loads,
+        "fewer_loads_than_naive": naive.global_loads / t.global_loads,
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print(f"{variant.name} ({variant.describe_params(params) or 'no params'}) at {problem.label}: {t.model}")
+    print(f"  FLOPs                {t.flops:>22,}")
+    print(f"  global loads         {t.global_loads:>22,}   ({out['fewer_loads_than_naive']:.1f}× fewer than naive)")
+    print(f"  global stores        {t.global_stores:>22,}")
+    print(f"  shared loads         {t.shared_loads:>22,}")
+    print(f"  shared stores        {t.shared_stores:>22,}")
+    print(f"  multiply-adds run    {t.fmas_executed:>22,}   (useful: {fmas:,})")
+    print(f"  global bytes         {t.global_bytes:>22,}")
+    print(f"  arithmetic intensity {t.intensity:>22.3f} FLOP/byte")
+    print(f"  reuse                {out['reuse']:>22.1f} uses of each loaded value")
+    return 0
+
+
+def ensure_gui_platform() -> None:
+    """Render without a screen when there is none (CI, ssh): Qt's offscreen platform."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and sys.platform.startswith("linux"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def parse_pixels(text: str, lo: int = 16, hi: int = 8192) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise ProblemError(f"size must be WIDTHxHEIGHT in pixels, got {text!r}") from None
+    if not (lo <= w <= hi and lo <= h <= hi):
+        raise ProblemError(f"size {w}x{h} is out of range: each side must be {lo}…{hi} pixels")
+    return w, h
+
+
+def cmd_animate(args) -> int:
+    from gemmviz.core.schedule import block_schedule
+
+    problem = parse_problem(args.mnk)
+    width, height = parse_pixels(args.size)
+    schedule = block_schedule(args.variant, problem, args.tile, _pair(args.block, "--block"))
+    ty, tx = _pair(args.thread, "--thread")
+    if not (0 <= ty < args.tile and 0 <= tx < args.tile):
+        raise ProblemError(f"--thread {ty},{tx} is outside the {args.tile}×{args.tile} block")
+    if not args.frames:
+        raise ProblemError("give --frames DIR to write the frames")
+    ensure_gui_platform()
+    from PySide6.QtGui import QGuiApplication
+
+    from gemmviz.ui.tiling import Background, FrameState, render_image
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    out = Path(args.frames)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"gemmviz: error: cannot create {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    background = Background()
+    for i in range(len(schedule.steps)):
+        image = render_image(FrameState(schedule, i, 1.0, (ty, tx)), width, height, background=background)
+        path = out / f"frame_{i:04d}.png"
+        if not image.save(str(path)):
+            print(f"gemmviz: error: cannot write {path}", file=sys.stderr)
+            return 1
+    del app
+    print(f"wrote {len(schedule.steps)} frames ({width}x{height}) to {out}")
+    return 0
 
 
 def run_app(args) -> int:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 
 
 def run(projector: bool = False, argv: list[str] | None = None) -> int:
     import pyqtgraph as pg
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from gemmviz.ui.window import MainWindow
@@ -19,4 +22,13 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     if projector and hasattr(window, "set_projector"):
         window.set_projector(True)
     window.show()
+    if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
+        # benchmarks/startup_time.py: report when the first frame is on screen, then quit.
+        def report():
+            window.repaint()  # make sure the first frame has really been painted
+            print(f"window-shown {time.monotonic():.6f}", flush=True)
+            window.close()
+            app.quit()
+
+        QTimer.singleShot(0, report)
     return app.exec()

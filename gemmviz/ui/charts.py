@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
 from gemmviz.core.results import Result, find_baseline
@@ -71,6 +72,8 @@ def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_lab
 
 class ResultChart(pg.PlotWidget):
     """Base: a themed plot with a legend that redraws itself from results."""
+
+    pointClicked = QtCore.Signal(object)  # the Result under a clicked point
 
     title = ""
     x_label = ""
@@ -142,15 +145,18 @@ class _SizeChart(ResultChart):
             ys = np.log10(ys) if self.log_y else ys
             pen = self.series_pen(colour_index, sources.index(source))
             brush = pg.mkBrush(self.theme.color(colour_index))
-            tips = [self.tip(r) for r in rs]
+            tips = [_Tip(self.tip(r), r) for r in rs]
             items = self._items.get((source, name))
             if items is None:
                 line = pg.PlotDataItem(xs, ys, pen=pen)
                 spread = self.make_spread(rs, xs, colour_index)
                 scatter = pg.ScatterPlotItem(
                     xs, ys, size=self.theme.symbol_px, brush=brush, pen=pg.mkPen(self.theme.background),
-                    hoverable=True, data=tips, tip=lambda x, y, data: data, hoverSize=self.theme.symbol_px * 1.5,
+                    hoverable=True, data=tips, tip=lambda x, y, data: data.text, hoverSize=self.theme.symbol_px * 1.5,
                 )  # fmt: skip
+                scatter.sigClicked.connect(
+                    lambda _item, points, _ev: points and self.pointClicked.emit(points[0].data().result)
+                )
                 items = [i for i in (line, spread, scatter) if i is not None]
                 for item in items:
                     plot.addItem(item)
@@ -179,6 +185,15 @@ class _SizeChart(ResultChart):
 
     def update_spread(self, item, rs, xs, colour_index) -> None:
         return None
+
+
+class _Tip:
+    """What a chart point carries: its hover text and its result."""
+
+    __slots__ = ("text", "result")
+
+    def __init__(self, text: str, result: Result):
+        self.text, self.result = text, result
 
 
 def _tip(r: Result) -> str:

@@ -41,10 +41,12 @@ class ResultsTable(QTableView):
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         self.results: list[Result] = []
+        self.row_results: list[Result] = []
         QShortcut(QKeySequence.StandardKey.Copy, self, activated=self.copy_selection)
 
     def set_results(self, results: list[Result]) -> None:
         self.results = list(results)
+        self.row_results: list[Result] = []
         self.model_.removeRows(0, self.model_.rowCount())
         by_source: dict[str, list[Result]] = {}
         for r in self.results:
@@ -52,6 +54,7 @@ class ResultsTable(QTableView):
         for source_results in by_source.values():
             for r, row in zip(source_results, results_rows(source_results)):
                 self.model_.appendRow(self._row(r, row))
+                self.row_results.append(r)
         self.resizeColumnsToContents()
 
     def _row(self, r: Result, row: dict) -> list[QStandardItem]:

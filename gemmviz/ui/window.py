@@ -39,6 +39,7 @@ from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.charts import BASELINES, GflopsChart, SpeedupChart, TimeChart
 from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import LIGHT, Theme
+from gemmviz.ui.tiling import TilingPanel
 from gemmviz.ui.worker import WorkerThread
 
 PRESETS = ["256", "512", "1024", "2048", "4096", "8192"]
@@ -237,6 +238,8 @@ class MainWindow(QMainWindow):
         grid.addWidget(speed_panel, 1, 0)
         grid.addWidget(self.table, 1, 1)
         self.tabs.addTab(charts, "Charts")
+        self.tiling = TilingPanel(self.theme)
+        self.tabs.addTab(self.tiling, "Tiling animation")
 
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -258,6 +261,15 @@ class MainWindow(QMainWindow):
         self.variant_list.itemChanged.connect(self.validate)
         for box in self.tile_boxes.values():
             box.toggled.connect(self.validate)
+        for box in self.tile_boxes.values():
+            box.toggled.connect(self._follow_controls)
+        for w in (self.m_edit, self.n_edit, self.k_edit):
+            w.editingFinished.connect(self._follow_controls)
+        self.size_preset.currentTextChanged.connect(self._follow_controls)
+        self.block_combo.currentTextChanged.connect(self._follow_controls)
+        self.table.doubleClicked.connect(self._on_table_activated)
+        for chart in (self.time_chart, self.gflops_chart):
+            chart.pointClicked.connect(self.show_animation)
         self.run_button.clicked.connect(self.run_current)
         self.sweep_button.clicked.connect(self.run_sweep)
         self.cancel_button.clicked.connect(self.cancel)
@@ -535,6 +547,29 @@ class MainWindow(QMainWindow):
         for results in self.loaded.values():
             out += results
         return out
+
+    # ---- animation ---------------------------------------------------------------------------
+    def _follow_controls(self, *_args) -> None:
+        """The animation follows the size, tile and naive block chosen in the main controls."""
+        try:
+            problem = self.current_problem()
+        except ProblemError:
+            return
+        tiles = [t for t, box in self.tile_boxes.items() if box.isChecked()]
+        grid = self.param_grid()
+        self.tiling.set_problem(problem, tile=tiles[0] if tiles else None, block=grid["block"][0])
+
+    def _on_table_activated(self, index) -> None:
+        row = self.table.proxy.mapToSource(index).row()
+        if 0 <= row < len(self.table.row_results):
+            self.show_animation(self.table.row_results[row])
+
+    def show_animation(self, result: Result) -> None:
+        """Open the tiling animation for a result's variant, size and tile (naive and tiled have one)."""
+        variant = result.variant if result.variant in ("gpu-tiled", "gpu-naive") else "gpu-tiled"
+        self.tiling.set_problem(result.problem, tile=result.params.get("tile"), block=result.params.get("block"),
+                                variant=variant)  # fmt: skip
+        self.tabs.setCurrentWidget(self.tiling)
 
     # ---- device ------------------------------------------------------------------------------
     @Slot(object)

@@ -1,0 +1,547 @@
+"""The animated tiling view: A, B and C in global memory, tile_A / tile_B in shared memory, and the
+steps of one thread block moving between them. The view only draws a schedule that `core` computed.
+
+`render_frame(painter, w, h, state, theme)` is a pure function of the state (schedule, step, phase,
+thread), so stepping to frame i from anywhere draws the same image, on screen or into a PNG.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.schedule import ANIMATED, SOURCE_MARKS, Schedule, Step, block_schedule, reuse_factor
+from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.theme import LIGHT, Theme
+
+MAX_GRID_LINES = 64  # per matrix side; beyond this, every n-th tile boundary is drawn
+
+
+@dataclass(frozen=True)
+class FrameState:
+    schedule: Schedule
+    step: int
+    phase: float = 1.0  # 0..1 within the step; loads move from global to shared memory as it grows
+    thread: tuple[int, int] = (0, 0)  # (ty, tx) within the block
+
+
+@dataclass(frozen=True)
+class Layout:
+    scale: float
+    a: QRectF
+    b: QRectF
+    c: QRectF
+    smem_a: QRectF
+    smem_b: QRectF
+    text: QRectF
+
+
+def layout_for(w: int, h: int, p: Problem, tile: int, font_px: float) -> Layout:
+    """Place B above C and A left of C; shared memory and the counters on the right."""
+    margin = max(8.0, 0.02 * min(w, h))
+    right_w = max(0.30 * w, 18 * font_px)
+    avail_w = w - right_w - 3 * margin
+    avail_h = h - 3 * margin - 2 * font_px
+    gap_units = 0.06 * max(p.k + p.n, p.k + p.m)
+    scale = min(avail_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + gap_units))
+    gap = gap_units * scale
+    x0, y0 = margin, margin + font_px * 1.4
+    a = QRectF(x0, y0 + p.k * scale + gap, p.k * scale, p.m * scale)
+    b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
+    c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
+    side = min(right_w * 0.42, (h - 2 * margin) * 0.28)
+    sx = w - right_w - margin + margin
+    smem_a = QRectF(sx, y0 + font_px * 1.5, side, side)
+    smem_b = QRectF(sx + side + margin, y0 + font_px * 1.5, side, side)
+    text = QRectF(sx, smem_a.bottom() + font_px * 3.4, right_w - margin, h - smem_a.bottom() - 3 * font_px)
+    return Layout(scale, a, b, c, smem_a, smem_b, text)
+
+
+def _sub(rect: QRectF, scale: float, r0: float, r1: float, c0: float, c1: float) -> QRectF:
+    return QRectF(rect.left() + c0 * scale, rect.top() + r0 * scale, (c1 - c0) * scale, (r1 - r0) * scale)
+
+
+def _grid_lines(painter: QPainter, rect: QRectF, rows: int, cols: int, tile: int, scale: float) -> None:
+    for count, vertical in ((cols, True), (rows, False)):
+        tiles = math.ceil(count / tile)
+        every = max(1, math.ceil(tiles / MAX_GRID_LINES))
+        lines = []
+        for i in range(every, tiles, every):
+            pos = i * tile * scale
+            if vertical:
+                lines.append((QPointF(rect.left() + pos, rect.top()), QPointF(rect.left() + pos, rect.bottom())))
+            else:
+                lines.append((QPointF(rect.left(), rect.top() + pos), QPointF(rect.right(), rect.top() + pos)))
+        for a, b in lines:
+            painter.drawLine(a, b)
+
+
+class Background:
+    """The static part (matrix outlines, tile grid, labels), cached as a pixmap per size and theme."""
+
+    def __init__(self):
+        self.key = None
+        self.pixmap: QPixmap | None = None
+
+    def get(self, w: int, h: int, p: Problem, tile: int, theme: Theme, font_px: float, dpr: float = 1.0) -> QPixmap:
+        key = (w, h, p, tile, theme, font_px, dpr)
+        if key != self.key:
+            pixmap = QPixmap(int(w * dpr), int(h * dpr))
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(QColor(theme.background))
+            painter = QPainter(pixmap)
+            draw_background(painter, w, h, p, tile, theme, font_px)
+            painter.end()
+            self.key, self.pixmap = key, pixmap
+        return self.pixmap
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(6, int(px)))
+    f.setBold(bold)
+    return f
+
+
+def draw_background(painter: QPainter, w: int, h: int, p: Problem, tile: int, theme: Theme, font_px: float) -> None:
+    lay = layout_for(w, h, p, tile, font_px)
+    fg = QColor(theme.foreground)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    fill = QColor(theme.foreground)
+    fill.setAlpha(14)
+    grid = QColor(theme.foreground)
+    grid.setAlpha(45)
+    for rect, rows, cols, name in ((lay.a, p.m, p.k, f"A  ({p.m}×{p.k})"), (lay.b, p.k, p.n, f"B  ({p.k}×{p.n})"),
+                                   (lay.c, p.m, p.n, f"C  ({p.m}×{p.n})")):  # fmt: skip
+        painter.fillRect(rect, fill)
+        painter.setPen(QPen(grid, 1))
+        _grid_lines(painter, rect, rows, cols, tile, lay.scale)
+        painter.setPen(QPen(fg, max(1.0, font_px / 10)))
+        painter.drawRect(rect)
+        painter.setFont(_font(font_px, bold=True))
+        painter.drawText(QPointF(rect.left(), rect.top() - font_px * 0.35), name)
+    painter.setFont(_font(font_px * 0.9))
+    painter.drawText(QPointF(lay.a.left(), lay.b.top() + font_px), "global memory (HBM)")
+    painter.setFont(_font(font_px, bold=True))
+    painter.drawText(QPointF(lay.smem_a.left(), lay.smem_a.top() - font_px * 0.4), "shared memory (on chip)")
+
+
+def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Theme = LIGHT,
+                 background: Background | None = None) -> None:  # fmt: skip
+    """Draw one frame. Pure: the same state gives the same picture."""
+    s = state.schedule
+    p, t = s.problem, s.tile
+    font_px = max(11.0, theme.font_pt * 1.35 * min(w / 1920, h / 1080) ** 0.5 * 1.4)
+    bg = (background or Background()).get(w, h, p, t, theme, font_px, painter.device().devicePixelRatioF())
+    painter.drawPixmap(0, 0, bg)
+    lay = layout_for(w, h, p, t, font_px)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    palette = theme.palette
+    col_a, col_b, col_c, col_t = QColor(palette[0]), QColor(palette[1]), QColor(palette[2]), QColor(palette[3])
+    fg = QColor(theme.foreground)
+    step_i = max(0, min(state.step, len(s.steps) - 1))
+    step = s.steps[step_i]
+    r0, r1 = s.rows
+    c0, c1 = s.cols
+    ty, tx = state.thread
+    thread_row, thread_col = r0 + ty, c0 + tx
+    thread_live = thread_row < p.m and thread_col < p.n
+    sc = lay.scale
+
+    def faint(c: QColor, alpha: int) -> QColor:
+        c = QColor(c)
+        c.setAlpha(alpha)
+        return c
+
+    # the block's bands: the rows of A and columns of B it will ever read
+    painter.fillRect(_sub(lay.a, sc, r0, r1, 0, p.k), faint(col_a, 40))
+    painter.fillRect(_sub(lay.b, sc, 0, p.k, c0, c1), faint(col_b, 40))
+    # partial sums growing in the C block
+    progress = step.k_done / p.k
+    painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), faint(col_c, int(40 + 180 * progress)))
+    painter.setPen(QPen(col_c, max(2.0, theme.line_px)))
+    painter.drawRect(_sub(lay.c, sc, r0, r1, c0, c1))
+    if step.kind == "store":
+        painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), faint(col_c, 230))
+
+    line_px = max(2.0, theme.line_px)
+    if s.variant == "gpu-tiled":
+        _draw_tiled(painter, lay, s, step, state.phase, state.thread, faint, col_a, col_b, col_t, fg, line_px, font_px)
+    else:
+        _draw_naive(painter, lay, s, step, faint, col_a, col_b, fg, line_px, font_px)
+
+    # the highlighted thread: its row of A, column of B and element of C
+    if thread_live:
+        k_hi = step.k_done if step.kind != "store" else p.k
+        pen = QPen(col_t, line_px)
+        painter.setPen(pen)
+        painter.drawRect(_sub(lay.a, sc, thread_row, thread_row + 1, 0, p.k))
+        painter.drawRect(_sub(lay.b, sc, 0, p.k, thread_col, thread_col + 1))
+        cell = _sub(lay.c, sc, thread_row, thread_row + 1, thread_col, thread_col + 1)
+        grow = max(0.0, 4 - cell.width()) / 2
+        painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), col_t)
+        if k_hi:
+            painter.fillRect(_sub(lay.a, sc, thread_row, thread_row + 1, 0, k_hi), faint(col_t, 120))
+            painter.fillRect(_sub(lay.b, sc, 0, k_hi, thread_col, thread_col + 1), faint(col_t, 120))
+    _draw_text(painter, lay, s, step_i, step, state.thread, thread_live, fg, col_t, font_px)
+
+
+def _draw_tiled(painter, lay, s, step, phase, thread, faint, col_a, col_b, col_t, fg, line_px, font_px) -> None:
+    p, t, sc = s.problem, s.tile, lay.scale
+    kt = step.k_tile
+    loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and phase >= 1.0)
+    # the k-slice this step works on, in global memory
+    if kt >= 0:
+        k0 = kt * t
+        ga = _sub(lay.a, sc, s.rows[0], s.rows[0] + t, k0, k0 + t)
+        gb = _sub(lay.b, sc, k0, k0 + t, s.cols[0], s.cols[0] + t)
+        painter.setPen(QPen(col_a, line_px))
+        painter.drawRect(ga.intersected(lay.a.adjusted(-1, -1, 1, 1)))
+        painter.setPen(QPen(col_b, line_px))
+        painter.drawRect(gb.intersected(lay.b.adjusted(-1, -1, 1, 1)))
+    # the shared-memory buffers
+    cell = lay.smem_a.width() / t
+    for rect, colour, name in ((lay.smem_a, col_a, "tile_A"), (lay.smem_b, col_b, "tile_B")):
+        painter.fillRect(rect, faint(colour, 170 if loaded else 25))
+        painter.setPen(QPen(faint(fg, 60), 1))
+        if t <= 32:
+            for i in range(1, t):
+                painter.drawLine(
+                    QPointF(rect.left() + i * cell, rect.top()), QPointF(rect.left() + i * cell, rect.bottom())
+                )
+                painter.drawLine(
+                    QPointF(rect.left(), rect.top() + i * cell), QPointF(rect.right(), rect.top() + i * cell)
+                )
+        painter.setPen(QPen(colour, line_px))
+        painter.drawRect(rect)
+        painter.setFont(_font(font_px * 0.9))
+        painter.setPen(fg)
+        painter.drawText(QPointF(rect.left(), rect.bottom() + font_px * 1.1), f"{name}[{t}][{t}]")
+    # padding: the part of a tile that lies outside the matrix is zero-filled, not loaded
+    if kt >= 0:
+        rows_a, cols_a = min(t, p.m - s.rows[0]), min(t, p.k - kt * t)
+        rows_b, cols_b = min(t, p.k - kt * t), min(t, p.n - s.cols[0])
+        for rect, rows, cols in ((lay.smem_a, rows_a, cols_a), (lay.smem_b, rows_b, cols_b)):
+            if rows < t or cols < t:
+                hatch = QBrush(faint(fg, 90), Qt.BrushStyle.BDiagPattern)
+                if cols < t:
+                    painter.fillRect(
+                        QRectF(rect.left() + cols * cell, rect.top(), (t - cols) * cell, rect.height()), hatch
+                    )
+                if rows < t:
+                    painter.fillRect(
+                        QRectF(rect.left(), rect.top() + rows * cell, rect.width(), (t - rows) * cell), hatch
+                    )
+    # the copy from global to shared memory, as a visible movement
+    if step.kind == "load" and phase < 1.0:
+        e = phase * phase * (3 - 2 * phase)  # smoothstep
+        for src, dst, colour in ((ga, lay.smem_a, col_a), (gb, lay.smem_b, col_b)):
+            moving = QRectF(
+                src.left() + (dst.left() - src.left()) * e, src.top() + (dst.top() - src.top()) * e,
+                src.width() + (dst.width() - src.width()) * e, src.height() + (dst.height() - src.height()) * e,
+            )  # fmt: skip
+            painter.fillRect(moving, faint(colour, 150))
+            painter.setPen(QPen(colour, line_px))
+            painter.drawRect(moving)
+    # during compute the highlighted thread reads row ty of tile_A and column tx of tile_B
+    if step.kind == "compute":
+        ty, tx = thread
+        painter.setPen(QPen(col_t, line_px))
+        painter.drawRect(QRectF(lay.smem_a.left(), lay.smem_a.top() + ty * cell, lay.smem_a.width(), cell))
+        painter.drawRect(QRectF(lay.smem_b.left() + tx * cell, lay.smem_b.top(), cell, lay.smem_b.height()))
+    if step.kind in ("sync", "sync2"):
+        y = lay.smem_a.bottom() + font_px * 1.6
+        pen = QPen(fg, line_px, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.smem_b.right(), y))
+        painter.setFont(_font(font_px, bold=True))
+        painter.drawText(QPointF(lay.smem_a.left(), y + font_px * 1.2), "__syncthreads()  — barrier")
+
+
+def _draw_naive(painter, lay, s, step, faint, col_a, col_b, fg, line_px, font_px) -> None:
+    sc = lay.scale
+    if step.a is not None:
+        painter.fillRect(_sub(lay.a, sc, step.a.r0, step.a.r1, step.a.c0, step.a.c1), faint(col_a, 170))
+        painter.fillRect(_sub(lay.b, sc, step.b.r0, step.b.r1, step.b.c0, step.b.c1), faint(col_b, 170))
+    for rect, name in ((lay.smem_a, "tile_A"), (lay.smem_b, "tile_B")):
+        painter.setPen(QPen(faint(fg, 80), 1, Qt.PenStyle.DashLine))
+        painter.drawRect(rect)
+        painter.setFont(_font(font_px * 0.8))
+        painter.drawText(
+            rect,
+            Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            f"{name}\nunused:\nnaive reads\nglobal memory",
+        )
+
+
+def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col_t, font_px) -> None:
+    p, t = s.problem, s.tile
+    total = step.total
+    k_done = step.k_done
+    r0, r1 = s.rows
+    c0, c1 = s.cols
+    active = (r1 - r0) * (c1 - c0)
+    naive_loads = 2 * active * k_done  # what the naive kernel would have read for the same work
+    lines = [
+        (f"{VARIANTS[s.variant].title}  ·  {p.label}  ·  {'TILE' if s.variant == 'gpu-tiled' else 'block'} {t}", True),
+        (f"block ({s.block[0]}, {s.block[1]}) of {s.grid[0]}×{s.grid[1]}  ·  step {step_i + 1}/{len(s.steps)}", False),
+        ("", False),
+        ("this block so far:", True),
+        (f"global loads   {total.global_loads:,}", False),
+        (f"shared loads   {total.shared_loads:,}", False),
+        (f"multiply-adds  {total.fmas:,}", False),
+        (f"global stores  {total.global_stores:,}", False),
+        (f"global bytes   {total.global_bytes:,}", False),
+        (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads else "reuse: —", True),
+    ]
+    if s.variant == "gpu-tiled" and k_done:
+        ratio = naive_loads / total.global_loads if total.global_loads else 0
+        lines.append((f"naive kernel: {naive_loads:,} global loads ({ratio:.0f}× more)", False))
+    ty, tx = thread
+    lines.append(("", False))
+    if thread_live:
+        lines.append((f"thread ({ty}, {tx}) → C[{r0 + ty}][{c0 + tx}] = Σ over k < {k_done}", False))
+    else:
+        lines.append((f"thread ({ty}, {tx}) is outside C: it only helps load (pads with 0)", False))
+    y = lay.text.top()
+    for text, bold in lines:
+        painter.setFont(_font(font_px * 0.95, bold))
+        painter.setPen(fg)
+        painter.drawText(QPointF(lay.text.left(), y), text)
+        y += font_px * 1.3
+    # the step, in words, along the bottom
+    painter.setFont(_font(font_px, True))
+    painter.setPen(col_t)
+    bottom = QRectF(lay.a.left(), lay.a.bottom() + font_px * 0.3, lay.text.right() - lay.a.left(), font_px * 2.6)
+    painter.drawText(bottom, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, step.text)
+
+
+def render_image(state: FrameState, width: int, height: int, theme: Theme = LIGHT,
+                 background: Background | None = None) -> QImage:  # fmt: skip
+    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(theme.background))
+    painter = QPainter(image)
+    render_frame(painter, width, height, state, theme, background)
+    painter.end()
+    return image
+
+
+class TilingView(QWidget):
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent)
+        self.theme = theme
+        self.state: FrameState | None = None
+        self.background = Background()
+        self.setMinimumSize(480, 300)
+
+    def set_state(self, state: FrameState) -> None:
+        self.state = state
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        if self.state is None:
+            painter.fillRect(self.rect(), QColor(self.theme.background))
+        else:
+            render_frame(painter, self.width(), self.height(), self.state, self.theme, self.background)
+        painter.end()
+
+
+class TilingPanel(QWidget):
+    """Controls around the view: variant, play/pause, step, scrub, speed, block, thread, kernel source."""
+
+    stepChanged = Signal(int)
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent)
+        self.theme = theme
+        self.problem = Problem(64, 64, 64)
+        self.tiles = {"gpu-tiled": 16, "gpu-naive": 16}
+        self.schedule: Schedule | None = None
+        self.step = 0
+        self.phase = 1.0
+        self.timer = QTimer(self)
+        self.timer.setInterval(16)
+        self.timer.timeout.connect(self._tick)
+
+        self.variant_combo = QComboBox()
+        for name in ANIMATED:
+            self.variant_combo.addItem(VARIANTS[name].title, name)
+        self.play_button = QPushButton("Play")
+        self.back_button = QPushButton("◀ Step")
+        self.forward_button = QPushButton("Step ▶")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.speed_spin = QSpinBox()
+        self.speed_spin.setRange(1, 60)
+        self.speed_spin.setValue(2)
+        self.speed_spin.setSuffix(" steps/s")
+        self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
+        self.message = QLabel()
+        self.message.setStyleSheet("color: #B00020;")
+        row = QHBoxLayout()
+        for w in (QLabel("kernel"), self.variant_combo, self.play_button, self.back_button, self.forward_button,
+                  self.speed_spin, QLabel("block y,x"), self.block_y, self.block_x, QLabel("thread y,x"),
+                  self.thread_y, self.thread_x):  # fmt: skip
+            row.addWidget(w)
+        row.addStretch()
+        self.view = TilingView(theme)
+        self.source = QPlainTextEdit()
+        self.source.setReadOnly(True)
+        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.source.setFont(mono)
+        split = QSplitter()
+        split.addWidget(self.view)
+        split.addWidget(self.source)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.slider)
+        layout.addWidget(self.message)
+        layout.addWidget(split, 1)
+
+        self.play_button.clicked.connect(self.toggle_play)
+        self.back_button.clicked.connect(lambda: self.go(self.step - 1))
+        self.forward_button.clicked.connect(lambda: self.go(self.step + 1))
+        self.slider.valueChanged.connect(self.go)
+        self.variant_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        for spin in (self.block_y, self.block_x):
+            spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
+        for spin in (self.thread_y, self.thread_x):
+            spin.valueChanged.connect(lambda _v: self._show())
+        self.rebuild()
+
+    @property
+    def variant(self) -> str:
+        return self.variant_combo.currentData()
+
+    def set_problem(self, problem: Problem, tile: int | None = None, block: int | None = None,
+                    variant: str | None = None) -> None:  # fmt: skip
+        self.problem = problem
+        if tile is not None:
+            self.tiles["gpu-tiled"] = tile
+        if block is not None:
+            self.tiles["gpu-naive"] = block
+        if variant is not None and variant in ANIMATED:
+            self.variant_combo.blockSignals(True)
+            self.variant_combo.setCurrentIndex(self.variant_combo.findData(variant))
+            self.variant_combo.blockSignals(False)
+        self.rebuild()
+
+    def rebuild(self, keep_step: bool = False) -> None:
+        tile = self.tiles[self.variant]
+        gy, gx = -(-self.problem.m // tile), -(-self.problem.n // tile)
+        for spin, top in (
+            (self.block_y, gy - 1),
+            (self.block_x, gx - 1),
+            (self.thread_y, tile - 1),
+            (self.thread_x, tile - 1),
+        ):
+            spin.blockSignals(True)
+            spin.setRange(0, top)
+            spin.blockSignals(False)
+        try:
+            self.schedule = block_schedule(
+                self.variant, self.problem, tile, (self.block_y.value(), self.block_x.value())
+            )
+            self.message.setText("")
+        except ProblemError as exc:
+            self.schedule = None
+            self.message.setText(str(exc))
+            return
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(self.schedule.steps) - 1)
+        self.slider.blockSignals(False)
+        self._load_source()
+        self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
+
+    def _load_source(self) -> None:
+        v = VARIANTS[self.variant]
+        try:
+            self.source.setPlainText(v.source_text())
+        except OSError as exc:
+            self.source.setPlainText(f"(kernel source not found: {exc})")
+
+    def frame_state(self) -> FrameState | None:
+        if self.schedule is None:
+            return None
+        return FrameState(self.schedule, self.step, self.phase, (self.thread_y.value(), self.thread_x.value()))
+
+    def go(self, step: int, phase: float = 1.0) -> None:
+        if self.schedule is None:
+            return
+        self.step = max(0, min(step, len(self.schedule.steps) - 1))
+        self.phase = phase
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.step)
+        self.slider.blockSignals(False)
+        self._show()
+        self.stepChanged.emit(self.step)
+
+    def _show(self) -> None:
+        state = self.frame_state()
+        if state is None:
+            return
+        self.view.set_state(state)
+        self._highlight_source(self.schedule.steps[self.step].kind)
+
+    def _highlight_source(self, kind: str) -> None:
+        mark = SOURCE_MARKS.get(self.variant, {}).get(kind)
+        selections = []
+        if mark:
+            doc = self.source.document()
+            cursor = doc.find(mark)
+            if not cursor.isNull():
+                sel = QTextEdit.ExtraSelection()
+                fmt = QTextCharFormat()
+                fmt.setBackground(QColor(self.theme.palette[1]).lighter(150))
+                fmt.setProperty(QTextCharFormat.Property.FullWidthSelection, True)
+                sel.format = fmt
+                cursor.movePosition(QTextCursor.MoveOperation.StartOfLine)
+                sel.cursor = cursor
+                selections.append(sel)
+                self.source.setTextCursor(cursor)
+                self.source.ensureCursorVisible()
+        self.source.setExtraSelections(selections)
+        self.highlighted_line = selections[0].cursor.blockNumber() + 1 if selections else None
+
+    def toggle_play(self) -> None:
+        if self.timer.isActive():
+            self.timer.stop()
+            self.play_button.setText("Play")
+        else:
+            if self.schedule and self.step >= len(self.schedule.steps) - 1:
+                self.go(0)
+            self.timer.start()
+            self.play_button.setText("Pause")
+
+    def _tick(self) -> None:
+        if self.schedule is None:
+            return
+        self.phase += self.timer.interval() / 1000 * self.speed_spin.value()
+        if self.phase >= 1.0:
+            if self.step >= len(self.schedule.steps) - 1:
+                self.toggle_play()
+                return
+            self.go(self.step + 1, phase=0.0)
+        else:
+            self.view.set_state(self.frame_state())

@@ -1,0 +1,70 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gemmviz.core.model import naive_traffic, tiled_traffic
+from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.schedule import block_schedule, grid_totals, reuse_factor
+
+
+@settings(max_examples=80, deadline=None)
+@given(m=st.integers(1, 80), n=st.integers(1, 80), k=st.integers(1, 80), tile=st.sampled_from([8, 16, 32]))
+def test_tiled_schedule_sums_to_the_formula(m, n, k, tile):
+    p = Problem(m, n, k)
+    t = grid_totals("gpu-tiled", p, tile)
+    f = tiled_traffic(p, tile)
+    assert t.global_loads == f.global_loads
+    assert t.global_stores == f.global_stores
+    assert t.shared_loads == f.shared_loads
+    assert t.shared_stores == f.shared_stores
+    assert t.fmas == f.fmas_executed
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(1, 70), n=st.integers(1, 70), k=st.integers(1, 70), block=st.sampled_from([8, 16, 32]))
+def test_naive_schedule_sums_to_the_formula(m, n, k, block):
+    p = Problem(m, n, k)
+    t = grid_totals("gpu-naive", p, block)
+    f = naive_traffic(p)
+    assert (t.global_loads, t.global_stores, t.fmas) == (f.global_loads, f.global_stores, f.fmas_executed)
+
+
+def test_tiled_block_steps_follow_the_kernel():
+    s = block_schedule("gpu-tiled", Problem(64, 64, 64), 16, (1, 2))
+    assert [st.kind for st in s.steps[:5]] == ["load", "sync", "compute", "sync2", "load"]
+    assert s.steps[-1].kind == "store" and len(s.steps) == 4 * 4 + 1
+    first = s.steps[0]
+    assert (first.a.r0, first.a.r1, first.a.c0, first.a.c1) == (16, 32, 0, 16)
+    assert (first.b.r0, first.b.r1, first.b.c0, first.b.c1) == (0, 16, 32, 48)
+    assert first.delta.global_loads == 512
+    assert reuse_factor(s.totals) == 16  # each global value used TILE times
+
+
+def test_edge_block_counts_padding_as_no_load():
+    s = block_schedule("gpu-tiled", Problem(17, 17, 17), 16, (1, 1))
+    loads = [st.delta.global_loads for st in s.steps if st.kind == "load"]
+    assert loads == [16 + 16, 1 + 1]  # one valid row/column in the edge block
+    assert "zero-padded" in s.steps[0].text
+
+
+def test_tile_larger_than_matrix_works():
+    s = block_schedule("gpu-tiled", Problem(3, 5, 7), 32)
+    assert s.grid == (1, 1) and s.totals.global_loads == 3 * 7 + 7 * 5
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("gpu-tiled", Problem(8, 8, 8), 0), "not supported"),
+        (("gpu-tiled", Problem(8, 8, 8), 12), "not supported"),
+        (("cublas", Problem(8, 8, 8), 16), "no animation"),
+    ],
+)
+def test_bad_animation_input(args, message):
+    with pytest.raises(ProblemError, match=message):
+        block_schedule(*args)
+
+
+def test_block_outside_grid():
+    with pytest.raises(ProblemError, match="outside the grid"):
+        block_schedule("gpu-tiled", Problem(16, 16, 16), 16, (1, 0))

@@ -1,0 +1,141 @@
+import json
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from gemmviz.cli import main  # noqa: E402
+from gemmviz.core.problem import Problem  # noqa: E402
+from gemmviz.core.schedule import block_schedule  # noqa: E402
+from gemmviz.ui.tiling import FrameState, TilingPanel, render_image  # noqa: E402
+
+
+def distinct_colours(image, step=7):
+    return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
+
+
+def test_frames_render_offscreen_and_are_not_blank(qapp):
+    s = block_schedule("gpu-tiled", Problem(100, 70, 90), 16, (2, 1))
+    for i in range(len(s.steps)):
+        image = render_image(FrameState(s, i, 1.0, (4, 5)), 640, 360)
+        assert (image.width(), image.height()) == (640, 360)
+        assert len(distinct_colours(image)) > 5
+
+
+def test_load_step_moves_the_tile(qapp):
+    s = block_schedule("gpu-tiled", Problem(64, 64, 64), 16)
+    start = render_image(FrameState(s, 0, 0.1), 640, 360)
+    middle = render_image(FrameState(s, 0, 0.5), 640, 360)
+    assert start != middle
+
+
+def test_stepping_to_a_frame_from_anywhere_gives_the_same_image(qtbot):
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.set_problem(Problem(48, 40, 56), tile=16)
+    panel.thread_y.setValue(3)
+    panel.go(7)
+    direct = render_image(panel.frame_state(), 480, 300)
+    panel.go(0)
+    panel.go(11)
+    panel.go(7)
+    again = render_image(panel.frame_state(), 480, 300)
+    assert direct == again
+    last = len(panel.schedule.steps) - 1
+    panel.go(last)
+    for _ in range(last - 7):
+        panel.back_button.click()
+    assert panel.step == 7 and render_image(panel.frame_state(), 480, 300) == direct
+    panel.slider.setValue(2)
+    panel.slider.setValue(7)
+    assert render_image(panel.frame_state(), 480, 300) == direct
+
+
+def test_source_line_follows_the_step(qtbot):
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.set_problem(Problem(32, 32, 32), tile=16)
+    lines = panel.source.toPlainText().splitlines()
+    kinds = {}
+    for i, step in enumerate(panel.schedule.steps[:5]):
+        panel.go(i)
+        kinds[step.kind] = lines[panel.highlighted_line - 1]
+    assert "tile_A[threadIdx.y][threadIdx.x] =" in kinds["load"]
+    assert "__syncthreads" in kinds["sync"] and "__syncthreads" in kinds["sync2"]
+    assert "sum +=" in kinds["compute"]
+    panel.go(len(panel.schedule.steps) - 1)
+    assert "C[row * N + col] = sum" in lines[panel.highlighted_line - 1]
+
+
+def test_play_advances_and_stops_at_the_end(qtbot):
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.set_problem(Problem(16, 16, 32), tile=16)
+    panel.speed_spin.setValue(60)
+    panel.toggle_play()
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=5000)
+    assert panel.step == len(panel.schedule.steps) - 1
+
+
+def test_bad_block_or_tile_is_explained_not_crashed(qtbot):
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.set_problem(Problem(8, 8, 8), tile=12)
+    assert "not supported" in panel.message.text()
+    panel.set_problem(Problem(8, 8, 8), tile=32)  # tile larger than the matrix is fine
+    assert panel.message.text() == "" and panel.schedule.grid == (1, 1)
+
+
+def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.core.results import Result
+    from gemmviz.ui.window import CUSTOM, MainWindow
+    from tests.fakes import FakeGpuBackend
+
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                   load_recorded_without_gpu=False)  # fmt: skip
+    qtbot.addWidget(w)
+    w.size_preset.setCurrentText(CUSTOM)
+    w.m_edit.setText("40"), w.n_edit.setText("50"), w.k_edit.setText("60")
+    w.m_edit.editingFinished.emit()
+    assert w.tiling.problem == Problem(40, 50, 60)
+    r = Result("gpu-tiled", {"tile": 32}, 100, 80, 60, "cuda", "fp32", True, samples_ms=[1.0])
+    w.show_animation(r)
+    assert (
+        w.tabs.currentWidget() is w.tiling and w.tiling.schedule.tile == 32 and w.tiling.problem == Problem(100, 80, 60)
+    )
+    w.close()
+
+
+def test_cli_model_json_matches_the_formula(capsys):
+    assert main(["model", "--variant", "gpu-tiled", "--mnk", "1000x1000x1000", "--tile", "16", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["global_loads"] == 63 * 1000 * 1000 * 2
+    assert out["intensity_flop_per_byte"] == pytest.approx(2e9 / (4 * (126e6 + 1e6)))
+
+
+def test_cli_animate_writes_one_frame_per_step(tmp_path, capsys):
+    assert (
+        main(["animate", "--mnk", "40x40x40", "--tile", "16", "--frames", str(tmp_path / "f"), "--size", "320x180"])
+        == 0
+    )
+    files = sorted((tmp_path / "f").glob("frame_*.png"))
+    assert len(files) == len(block_schedule("gpu-tiled", Problem(40, 40, 40), 16).steps) == 13
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["animate", "--mnk", "64", "--tile", "0", "--frames", "x"], "not supported"),
+        (["animate", "--mnk", "64", "--tile", "12", "--frames", "x"], "not supported"),
+        (["animate", "--mnk", "64", "--size", "100000x10", "--frames", "x"], "out of range"),
+        (["animate", "--mnk", "64", "--block", "9,9", "--frames", "x"], "outside the grid"),
+        (["animate", "--mnk", "0", "--frames", "x"], "at least 1"),
+        (["model", "--mnk", "64", "--variant", "cublas", "--tile", "16"], "no tile"),
+    ],
+)
+def test_cli_animation_bad_input(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
