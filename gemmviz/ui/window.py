@@ -442,7 +442,9 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_result(self, result: Result) -> None:
         self.live.append(result)
-        if result.status == "failed":
+        # Failures (compile error, failed launch) and memory refusals get a dialog; other refusals
+        # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
+        if result.status == "failed" or (result.status == "refused" and "memory" in (result.error or "")):
             self.run_failures.append(result)
         self.schedule_refresh()
 
