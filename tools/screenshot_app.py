@@ -1,6 +1,7 @@
 """Screenshot of the real app window on an X display (e.g. Xvfb) after a CPU sweep.
 
     Xvfb :99 -screen 0 1600x1000x24 & DISPLAY=:99 python3 tools/screenshot_app.py OUT.png [--tiling OUT2.png]
+    DISPLAY=:99 python3 tools/screenshot_app.py OUT.png --startup     (the window as it opens, nothing run)
 
 Uses a throw-away settings file, runs a CPU sweep through the normal Sweep button path, waits for the
 results, then takes the picture with ImageMagick's `import -window root` (what is really on the display).
@@ -33,6 +34,11 @@ def pump(seconds: float) -> None:
 
 
 pump(2.0)
+if "--startup" in sys.argv:
+    subprocess.run(["import", "-window", "root", out], check=True)
+    print(f"wrote {out}: startup, {len(w.shown_results())} results shown")
+    w.close()
+    sys.exit(0)
 w.set_selected_variants(["cpu-naive", "cpu-blas"])
 w.sweep_edit.setText("64,128,192,256,384,512")
 w.repeats_spin.setValue(5)

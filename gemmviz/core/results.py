@@ -243,3 +243,30 @@ def results_csv(results: list[Result]) -> str:
     for row in results_rows(results):
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return out.getvalue()
+
+
+def compare_sources(results: list[Result], reference: str) -> tuple[list[str], list[dict]]:
+    """Rows of (series, size) measured both in `reference` and in another source, with each source's
+    median time and how many times faster it is than the reference (ref time / its time)."""
+    by_key: dict[tuple[str, str, tuple[int, int, int]], Result] = {}
+    for r in results:
+        if r.valid and r.median_ms:
+            key = (r.source, r.series, (r.m, r.n, r.k))
+            if key not in by_key or r.median_ms < by_key[key].median_ms:
+                by_key[key] = r
+    others = sorted({s for s, _, _ in by_key if s != reference})
+    rows = []
+    keys = sorted(
+        {(series, size) for s, series, size in by_key if s == reference},
+        key=lambda k: (k[0], k[1][0] * k[1][1] * k[1][2]),
+    )
+    for series, size in keys:
+        ref = by_key[(reference, series, size)]
+        row = {"series": series, "size": ref.problem.label, "reference_ms": ref.median_ms, "others": {}}
+        for other in others:
+            r = by_key.get((other, series, size))
+            if r is not None:
+                row["others"][other] = (r.median_ms, ref.median_ms / r.median_ms)
+        if row["others"]:
+            rows.append(row)
+    return others, rows

@@ -45,6 +45,20 @@ def colour_map(results: list[Result]) -> dict[str, int]:
     return {name: i for i, (_, _, name) in enumerate(sorted(series))}
 
 
+def size_ticks(sizes: list[float]) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of two (in log10 coordinates) covering the sizes: 256, 512, 1024, …"""
+    if not sizes:
+        return [[]]
+    lo, hi = math.floor(math.log2(min(sizes))), math.ceil(math.log2(max(sizes)))
+    every = max(1, math.ceil((hi - lo + 1) / 7))
+    major = [
+        (math.log10(2**e), f"{2**e // 1024}k" if e >= 10 else str(2**e))
+        for e in range(lo, hi + 1)
+        if (e - lo) % every == 0
+    ]
+    return [major, []]
+
+
 class LogTimesAxis(pg.AxisItem):
     """A y axis whose values are log10(speedup), labelled as 0.1×, 1×, 10×."""
 
@@ -130,9 +144,9 @@ class _SizeChart(ResultChart):
         # Data go in as log10 values and the axes label them as powers of ten, so lines, points and
         # error bars share one coordinate system. Items persist per series and get new data, which
         # keeps a redraw during a sweep to a few milliseconds.
-        plot.getAxis("bottom").setLogMode(True)
         plot.getAxis("left").setLogMode(self.log_y)
         groups = series_of(self.results)
+        plot.getAxis("bottom").setTicks(size_ticks([size_x(r) for rs in groups.values() for r in rs]))
         sources = sorted({source for source, _ in groups})
         colour_of = colour_map([r for rs in groups.values() for r in rs])
         for key in [k for k in self._items if k not in groups]:
@@ -201,7 +215,9 @@ def _tip(r: Result) -> str:
     return (
         f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n"
         f"median {r.median_ms:.4g} ms (min {r.min_ms:.4g}, max {r.max_ms:.4g}, n={len(r.samples_ms)})\n"
-        f"{r.gflops:,.0f} GFLOP/s, rel. error {r.rel_error:.1e}"
+        f"{r.gflops:,.0f} GFLOP/s, rel. error {'—' if r.rel_error is None else format(r.rel_error, '.1e')}"
+        + (f"\n{r.source}" if r.source else "")
+        + (f"\n{r.note}" if r.note else "")
     )
 
 

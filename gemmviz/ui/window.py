@@ -36,6 +36,7 @@ from gemmviz.core.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, results_csv, write_atomic
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.charts import BASELINES, GflopsChart, SpeedupChart, TimeChart
 from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import LIGHT, Theme
@@ -49,7 +50,21 @@ MAX_RECENT = 8
 
 
 def recorded_sessions() -> list[Path]:
-    return sorted(Path(p) for p in glob.glob(str(ASSET_SESSIONS / "*.json")) if "ceilings" not in p)
+    """Shipped session files: recorded on our GPU, and the seeds' published tables."""
+    return sorted(Path(p) for p in glob.glob(str(ASSET_SESSIONS / "*.json")))
+
+
+def default_replay_session() -> Path | None:
+    """The newest shipped session that was measured (never a published one)."""
+    best = None
+    for path in recorded_sessions():
+        try:
+            session = Session.load(path)
+        except SessionError:
+            continue
+        if session.kind == "measured" and (best is None or session.created > best[0]):
+            best = (session.created, path)
+    return best[1] if best else None
 
 
 def session_label(session: Session, path: str | os.PathLike) -> str:
@@ -240,6 +255,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(charts, "Charts")
         self.tiling = TilingPanel(self.theme)
         self.tabs.addTab(self.tiling, "Tiling animation")
+        self.compare = ComparePanel()
+        self.tabs.addTab(self.compare, "Compare sessions")
 
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -288,7 +305,7 @@ class MainWindow(QMainWindow):
         )
         self.csv_action = QAction("Export results as &CSV…", self, triggered=self.export_csv_dialog)
         self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recorded_menu = file_menu.addMenu("Open recorded GPU session")
+        self.recorded_menu = file_menu.addMenu("Open recorded or published session")
         for path in recorded_sessions():
             self.recorded_menu.addAction(
                 QAction(path.name, self, triggered=lambda _=False, p=path: self.open_session(p))
@@ -465,6 +482,7 @@ class MainWindow(QMainWindow):
             lambda: self.gflops_chart.set_results(shown),
             lambda: self.table.set_results(shown),
             lambda: self._set_speedup_results(shown),
+            lambda: self.compare.set_results(shown),
         ]
 
         def run(i: int) -> None:
@@ -510,6 +528,7 @@ class MainWindow(QMainWindow):
         self.gflops_chart.set_results(shown)
         self.table.set_results(shown)
         self._set_speedup_results(shown)
+        self.compare.set_results(shown)
 
     def _set_speedup_results(self, shown: list[Result]) -> None:
         self.speedup_chart.results = shown
@@ -602,13 +621,13 @@ class MainWindow(QMainWindow):
         else:
             self.device_label.setText(
                 f"<b>No CUDA GPU:</b> {gpu.get('reason', 'no CUDA backend')}. "
-                "CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded GPU session)."
+                "CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session)."
             )
             self.device_label.setStyleSheet("background: #FFF4CE; color: #4A3B00; padding: 6px;")
             if self.load_recorded_without_gpu and not self.loaded:
-                sessions = recorded_sessions()
-                if sessions:
-                    self.open_session(sessions[-1], replay=True)
+                path = default_replay_session()
+                if path is not None:
+                    self.open_session(path, replay=True)
         self.validate()
 
     # ---- files -------------------------------------------------------------------------------

@@ -1,0 +1,72 @@
+"""Compare sessions: the same kernel and size measured on several machines, side by side."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gemmviz.core.results import Result, compare_sources
+
+
+class ComparePanel(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.results: list[Result] = []
+        self.reference = QComboBox()
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setSortingEnabled(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("reference"))
+        top.addWidget(self.reference)
+        top.addStretch()
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.note)
+        layout.addWidget(self.table, 1)
+        self.reference.currentIndexChanged.connect(lambda _i: self._fill())
+
+    def set_results(self, results: list[Result]) -> None:
+        self.results = results
+        sources = sorted({r.source for r in results if r.valid})
+        current = self.reference.currentData()
+        self.reference.blockSignals(True)
+        self.reference.clear()
+        for s in sources:
+            self.reference.addItem(s or "live (this machine)", s)
+        index = self.reference.findData(current)
+        self.reference.setCurrentIndex(index if index >= 0 else 0)
+        self.reference.blockSignals(False)
+        self._fill()
+
+    def _fill(self) -> None:
+        reference = self.reference.currentData()
+        self.table.setSortingEnabled(False)
+        self.table.clear()
+        if reference is None:
+            self.table.setRowCount(0)
+            self.note.setText("Open two or more sessions (File ▸ Open) to compare machines.")
+            return
+        others, rows = compare_sources(self.results, reference)
+        headers = ["kernel", "size", "reference ms"]
+        for o in others:
+            headers += [f"{o or 'live'} ms", f"× vs reference ({o or 'live'})"]
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            cells = [row["series"], row["size"], f"{row['reference_ms']:.4g}"]
+            for o in others:
+                ms, x = row["others"].get(o, (None, None))
+                cells += ["—" if ms is None else f"{ms:.4g}", "—" if x is None else f"{x:,.3g}×"]
+            for j, text in enumerate(cells):
+                self.table.setItem(i, j, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.setSortingEnabled(True)
+        self.note.setText(
+            f"{len(rows)} kernel/size pairs measured both in the reference and elsewhere. "
+            "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
+            "Published figures are the seeds' own numbers, not measurements."
+            if rows
+            else "No kernel and size appears both in the reference and in another session."
+        )
