@@ -36,8 +36,8 @@ from gemmviz.core.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, results_csv, write_atomic
 from gemmviz.core.variants import VARIANTS
-from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.charts import BASELINES, GflopsChart, SpeedupChart, TimeChart
+from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling import TilingPanel
