@@ -18,6 +18,14 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_model)
 
+    p = sub.add_parser("tune", help="search the block parameters of tiling kernels on this GPU, cache the best")
+    p.add_argument("--variants", default="gpu-warptile,gpu-vectorize,gpu-doublebuffer")
+    p.add_argument("--size", type=int, default=4096, help="square size to time at")
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--csv", help="write every configuration's result here")
+    p.add_argument("--save-to", help="also write the winners to this JSON file (e.g. assets/tuned/GPU.json)")
+    p.set_defaults(func=cmd_tune)
+
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
     p.add_argument("--variant", default="gpu-tiled", help="gpu-tiled or gpu-naive")
     p.add_argument("--mnk", required=True, help="N or MxNxK")
@@ -86,6 +94,49 @@ def cmd_model(args) -> int:
     print(f"  global bytes         {t.global_bytes:>22,}")
     print(f"  arithmetic intensity {t.intensity:>22.3f} FLOP/byte")
     print(f"  reuse                {out['reuse']:>22.1f} uses of each loaded value")
+    return 0
+
+
+def cmd_tune(args) -> int:
+    import csv
+    import io
+
+    from gemmviz.backends.cuda import cuda_status
+    from gemmviz.cli import ProgressBar, _variants
+    from gemmviz.core.results import write_atomic
+    from gemmviz.core.tuning import save_tuned
+    from gemmviz.core.variants import get_variant
+
+    names = _variants(args.variants)
+    for name in names:
+        if get_variant(name).tune_space is None:
+            raise ProblemError(f"{name} has no tuning space (tunable: gpu-warptile, gpu-vectorize, gpu-doublebuffer)")
+    if args.size < 128 or args.size % 128:
+        raise ProblemError(f"--size must be a multiple of 128, at least 128; got {args.size}")
+    ok, reason = cuda_status()
+    if not ok:
+        print(f"gemmviz: error: tuning needs a CUDA GPU: {reason}", file=sys.stderr)
+        return 1
+    from gemmviz.backends.autotune import tune
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["variant", "config", "status", "median_ms", "gflops", "error"])
+    for name in names:
+        report = tune(name, size=args.size, repeats=args.repeats, progress=ProgressBar())
+        best = report["best"]
+        cfg = " ".join(f"{k}={v}" for k, v in best["config"].items())
+        default = best["default_gflops"]
+        print(f"{name} on {report['gpu']}: best {best['gflops']:,.0f} GFLOP/s at {args.size}^3 with {cfg} "
+              f"({best['configs_valid']} of {best['configs_tried']} configurations compiled and verified; "
+              f"default config {default and format(default, ',.0f')} GFLOP/s)")  # fmt: skip
+        for row in report["rows"]:
+            writer.writerow([name, " ".join(f"{k}={v}" for k, v in row["config"].items()), row["status"],
+                             row["median_ms"] or "", row["gflops"] or "", row.get("error", "")])  # fmt: skip
+        if args.save_to:
+            save_tuned(name, report["gpu"], best, Path(args.save_to))
+    if args.csv:
+        write_atomic(args.csv, out.getvalue())
     return 0
 
 

@@ -70,3 +70,15 @@ def test_compile_error_is_reported_with_the_nvcc_log(monkeypatch, tmp_path):
 def test_device_info_names_the_gpu_and_its_peak():
     info = CudaBackend().device_info()
     assert info["name"] and info["sms"] > 0 and info["fp32_peak_gflops"] > 1000
+
+
+def test_tuning_picks_a_verified_config_and_the_engine_uses_it():
+    from gemmviz.backends.autotune import tune
+    from gemmviz.core.tuning import tuned_entry
+
+    space = VARIANTS["gpu-warptile"].tune_space()[:4]
+    report = tune("gpu-warptile", size=512, repeats=2, space=space)
+    assert report["best"]["config"] in space and report["best"]["configs_tried"] == 4
+    assert tuned_entry("gpu-warptile", report["gpu"])["config"] == report["best"]["config"]
+    r = engine().run(plan_jobs(["gpu-warptile"], [Problem(300, 200, 100)]))[0]
+    assert r.valid and "tuned config" in r.note and "zero-padded" in r.note

@@ -19,8 +19,14 @@ def test_every_variant_is_complete(name):
     if v.source:
         assert v.source_path().exists()
         assert v.kernel_name in v.source_text()
-        grid, block = v.geometry(Problem(100, 50, 7), params)
-        assert grid[0] * block[0] >= 50 and grid[1] * block[1] >= 100
+        grid, block = v.geometry(Problem(100, 50, 7), params, v.config)
+        if v.pads:  # one block per BM x BN tile of the padded problem
+            q = v.run_problem(Problem(100, 50, 7))
+            assert grid[0] * v.config["BN"] == q.n and grid[1] * v.config["BM"] == q.m
+        elif v.name == "gpu-uncoalesced":  # x walks rows
+            assert grid[0] * block[0] >= 100 and grid[1] * block[1] >= 50
+        else:
+            assert grid[0] * block[0] >= 50 and grid[1] * block[1] >= 100
 
 
 def test_unsupported_tile_is_refused_with_reason():
@@ -47,3 +53,18 @@ def test_unknown_variant_names_the_known_ones():
 def test_macros_become_nvcc_defines():
     v = get_variant("gpu-tiled")
     assert v.macro_options({"tile": 32}) == ["-DTILE=32"]
+
+
+def test_tune_spaces_are_a_few_hundred_valid_configs():
+    from gemmviz.core.variants import vectorize_space, warptile_space
+
+    w = warptile_space()
+    assert 50 <= len(w) <= 1000 and VARIANTS["gpu-warptile"].config in w
+    v = vectorize_space()
+    assert 20 <= len(v) <= 1000 and VARIANTS["gpu-vectorize"].config in v
+
+
+def test_padded_kernels_say_what_they_run():
+    v = VARIANTS["gpu-warptile"]
+    assert v.run_problem(Problem(1000, 1000, 1000)) == Problem(1024, 1024, 1008)
+    assert v.run_problem(Problem(4096, 4096, 4096)) == Problem(4096, 4096, 4096)

@@ -30,6 +30,7 @@ from gemmviz.core.bench import (
 )
 from gemmviz.core.problem import ProblemError, check_gpu_memory
 from gemmviz.core.results import Result
+from gemmviz.core.tuning import tuned_config
 from gemmviz.core.variants import Variant
 
 # FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
@@ -165,6 +166,37 @@ class Nvml:
             return None
 
 
+def compile_cubin(variant: Variant, params: dict, config: dict | None, arch: str, gpu: str, loaded=()) -> tuple[str, bytes | None, bool]:
+    """Compile (or read from the disk cache) the variant's cubin: (key, cubin, came-from-cache).
+
+    Thread-safe and context-free, so a tuning run can compile many configurations in parallel."""
+    from pycuda.compiler import compile as nvcc_compile
+    from pycuda.driver import CompileError
+
+    source = variant.source_text()
+    options = ["-O3", *variant.macro_options(params, config)]
+    key = hashlib.sha256("\0".join([source, *options, arch, gpu]).encode()).hexdigest()[:20]
+    if key in loaded:
+        return key, None, True
+    tag = "-".join(f"{k}{v}" for k, v in sorted({**params, **(config or {})}.items())) or "default"
+    path = cache_dir() / arch / f"{variant.name}-{tag}-{key}.cubin"
+    if path.exists():
+        return key, path.read_bytes(), True
+    try:
+        cubin = nvcc_compile(source, options=options, arch=arch, no_extern_c=True, cache_dir=False)
+    except CompileError as exc:
+        log = (getattr(exc, "stderr", "") or str(exc)).strip()
+        raise RuntimeError(f"nvcc failed to compile {variant.source}:\n{log}") from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{threading.get_ident()}.tmp")
+        tmp.write_bytes(cubin)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # an unwritable cache only costs a compile next time
+    return key, cubin, False
+
+
 class CudaBackend(Backend):
     name = "cuda"
 
@@ -210,6 +242,7 @@ class CudaRun:
         self.inputs: Inputs | None = None
         self.flush = None
         self.cublas_handle = None
+        self.config_override: dict[str, dict] = {}
         try:
             bus = self.device.pci_bus_id()
         except Exception:
@@ -263,33 +296,32 @@ class CudaRun:
         return info
 
     # ---- compile -----------------------------------------------------------------------------
-    def module(self, variant: Variant, params: dict) -> tuple[object, bool]:
-        """The variant's module for these params, and whether it came from the disk cache."""
-        from pycuda.compiler import compile as nvcc_compile
+    def config(self, variant: Variant) -> tuple[dict, bool]:
+        """The block-tiling configuration for this GPU (tuned if a tuning run cached one)."""
+        if variant.name in self.config_override:
+            return dict(self.config_override[variant.name]), True
+        return tuned_config(variant.name, self.device.name(), variant.config)
 
-        source = variant.source_text()
-        options = ["-O3", *variant.macro_options(params)]
-        key = hashlib.sha256("\0".join([source, *options, self.arch, self.device.name()]).encode()).hexdigest()[:20]
+    def time_config(self, variant: Variant, config: dict, inputs: Inputs, settings: BenchSettings, cancel) -> list[float]:
+        """Time one configuration on the uploaded inputs without the full-size check (the tuner checks
+        every configuration at a small odd size first, and `gemmviz bench` verifies the winner)."""
+        self._upload(inputs)
+        p = inputs.problem
+        rp = variant.run_problem(p, config)
+        bufs = self.buffers if rp == p else self._padded_buffers(inputs, rp)
+        try:
+            launch, _cached = self._launcher(variant, {}, rp, bufs, config)
+            return self._time(launch, settings, cancel)
+        finally:
+            if bufs is not self.buffers:
+                for buf in bufs.values():
+                    buf.free()
+
+    def module(self, variant: Variant, params: dict, config: dict | None = None) -> tuple[object, bool]:
+        """The variant's module for these params, and whether it came from the disk cache."""
+        key, cubin, cached = compile_cubin(variant, params, config, self.arch, self.device.name(), self.modules)
         if key in self.modules:
             return self.modules[key], True
-        tag = "-".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
-        path = cache_dir() / self.arch / f"{variant.name}-{tag}-{key}.cubin"
-        cached = path.exists()
-        if cached:
-            cubin = path.read_bytes()
-        else:
-            try:
-                cubin = nvcc_compile(source, options=options, arch=self.arch, no_extern_c=True, cache_dir=False)
-            except self.cuda.CompileError as exc:
-                log = (getattr(exc, "stderr", "") or str(exc)).strip()
-                raise RuntimeError(f"nvcc failed to compile {variant.source}:\n{log}") from None
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp")
-                tmp.write_bytes(cubin)
-                os.replace(tmp, path)
-            except OSError:
-                pass  # an unwritable cache only costs a compile next time
         module = self.cuda.module_from_buffer(cubin)
         self.modules[key] = module
         return module, cached
@@ -325,8 +357,28 @@ class CudaRun:
         return self.flush
 
     # ---- launch ------------------------------------------------------------------------------
-    def _launcher(self, variant: Variant, params: dict, p) -> tuple[object, bool | None]:
-        a, b, c = self.buffers["a"], self.buffers["b"], self.buffers["c"]
+    def _padded_buffers(self, inputs: Inputs, rp) -> dict:
+        """Zero-padded copies of A and B (and a C) for a kernel that needs multiples of its tile."""
+        p = inputs.problem
+        free, _total = self.cuda.mem_get_info()
+        check_gpu_memory(rp, free)
+        a = np.zeros((rp.m, rp.k), np.float32)
+        a[: p.m, : p.k] = inputs.a
+        b = np.zeros((rp.k, rp.n), np.float32)
+        b[: p.k, : p.n] = inputs.b
+        bufs = {}
+        try:
+            bufs["a"] = self.cuda.to_device(a)
+            bufs["b"] = self.cuda.to_device(b)
+            bufs["c"] = self.cuda.mem_alloc(4 * rp.m * rp.n)
+        except self.cuda.MemoryError as exc:
+            for buf in bufs.values():
+                buf.free()
+            raise ProblemError(f"GPU out of memory allocating the padded {rp.label}: {exc}") from None
+        return bufs
+
+    def _launcher(self, variant: Variant, params: dict, p, bufs: dict, config: dict) -> tuple[object, bool | None]:
+        a, b, c = bufs["a"], bufs["b"], bufs["c"]
         if variant.name in CUBLAS_MATH_MODE:
             lib = load_cublas()
             if self.cublas_handle is None:
@@ -350,14 +402,17 @@ class CudaRun:
                 )
 
             return launch, None
-        module, cached = self.module(variant, params)
+        module, cached = self.module(variant, params, config)
         func = module.get_function(variant.kernel_name)
         func.prepare("PPPiii")
-        grid, block = variant.geometry(p, params)
+        smem = variant.dynamic_smem_bytes
+        if smem:
+            func.set_attribute(self.cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)
+        grid, block = variant.geometry(p, params, config)
         args = (a, b, c, np.int32(p.m), np.int32(p.n), np.int32(p.k))
 
         def launch():
-            func.prepared_async_call(grid[:2], block, None, *args)
+            func.prepared_async_call(grid[:2], block, None, *args, shared_size=smem)
 
         return launch, cached
 
@@ -366,19 +421,39 @@ class CudaRun:
         p = job.problem
         params = job.params_dict
         self._upload(inputs)
-        launch, cached = self._launcher(variant, params, p)
-        c_host = poisoned_output(p)
+        config, tuned = self.config(variant)
+        rp = variant.run_problem(p, config)
+        bufs = self.buffers if rp == p else self._padded_buffers(inputs, rp)
+        notes = []
+        if config:
+            notes.append(f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items()))
+        if rp != p:
+            bm, bn, bk = variant.pad_multiple(config)
+            notes.append(f"inputs zero-padded to {rp.m}x{rp.n}x{rp.k} (the kernel needs multiples of {bm}x{bn}x{bk}); "
+                         "the time includes the padding")  # fmt: skip
+        note = "; ".join(notes) or None
         try:
-            cuda.memcpy_htod(self.buffers["c"], c_host)  # poison: NaN everywhere
+            return self._run_on(job, variant, params, inputs, rp, bufs, settings, cancel, note, config)
+        finally:
+            if bufs is not self.buffers:
+                for buf in bufs.values():
+                    buf.free()
+
+    def _run_on(self, job, variant, params, inputs, rp, bufs, settings, cancel, note, config) -> Result:
+        cuda = self.cuda
+        p = job.problem
+        launch, cached = self._launcher(variant, params, rp, bufs, config)
+        c_host = poisoned_output(rp)
+        try:
+            cuda.memcpy_htod(bufs["c"], c_host)  # poison: NaN everywhere
             launch()
             self.context.synchronize()
-            cuda.memcpy_dtoh(c_host, self.buffers["c"])
+            cuda.memcpy_dtoh(c_host, bufs["c"])
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
-        reference = inputs.reference
-        valid, rel, unwritten, reason = verify(c_host, reference, variant.precision)
+        valid, rel, unwritten, reason = verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs.reference, variant.precision)
         del c_host
-        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached}
+        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached, "note": note}
         if not valid:
             return new_result(job, variant, "invalid", reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()

@@ -73,3 +73,31 @@ def tiled_traffic(p: Problem, tile: int) -> Traffic:
         fmas_executed=threads * steps * tile,
         flops=p.flops,
     )
+
+
+def padded(p: Problem, multiple: tuple[int, int, int]) -> Problem:
+    """The problem rounded up to multiples of (m, n, k): what a kernel without edge handling runs."""
+    mm, nm, km = multiple
+    return Problem(ceil_div(p.m, mm) * mm, ceil_div(p.n, nm) * nm, ceil_div(p.k, km) * km)
+
+
+def blocked_traffic(
+    p: Problem, bm: int, bn: int, bk: int, threads: int, smem_reads_per_thread_per_k: float, model: str
+) -> Traffic:
+    """A kernel that computes BM x BN tiles of C, staging BM x BK and BK x BN tiles in shared memory.
+
+    Sizes that are not multiples are zero-padded by the engine, and the kernel reads the padding from
+    global memory, so the counts use the padded sizes; FLOPs stay the useful 2MNK.
+    A is read once per block column, B once per block row: loads = (N/BN) M K + (M/BM) K N.
+    """
+    q = padded(p, (bm, bn, bk))
+    blocks = (q.m // bm) * (q.n // bn)
+    return Traffic(
+        model=model,
+        global_loads=(q.n // bn) * q.m * q.k + (q.m // bm) * q.k * q.n,
+        global_stores=q.m * q.n,
+        shared_loads=int(blocks * threads * q.k * smem_reads_per_thread_per_k),
+        shared_stores=blocks * (q.k // bk) * (bm * bk + bk * bn),
+        fmas_executed=q.m * q.n * q.k,
+        flops=p.flops,
+    )

@@ -5,11 +5,12 @@ Adding a variant is a .cu file under kernels/ plus one entry in VARIANTS.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gemmviz.core.model import Traffic, ceil_div, ideal_traffic, naive_traffic, tiled_traffic
+from gemmviz.core.model import Traffic, blocked_traffic, ceil_div, ideal_traffic, naive_traffic, padded, tiled_traffic
 from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent.parent / "kernels"
@@ -33,6 +34,15 @@ class Variant:
     macros: Mapping[str, str] = field(default_factory=dict)
     geometry: Callable[[Problem, Params], tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None
     uses_int32_index: bool = False
+    defines: Mapping[str, int] = field(default_factory=dict)  # fixed -D macros (e.g. PAD=1)
+    # Block-tiling kernels: their compile-time configuration (-D macros BM, BN, BK, ...). `gemmviz tune`
+    # searches `tune_space` on the current GPU; the best is cached per GPU and used instead of `config`.
+    config: Mapping[str, int] = field(default_factory=dict)
+    tune_space: Callable[[], list[dict[str, int]]] | None = None
+    # Kernels without edge handling (config has BM, BN, BK): the engine zero-pads M, N, K to multiples.
+    pads: bool = False
+    dynamic_smem_bytes: int = 0
+    rung: str = ""  # for the ladder: what this step changes, in a few words
 
     def source_path(self) -> Path | None:
         return KERNEL_DIR / self.source if self.source else None
@@ -65,21 +75,110 @@ class Variant:
             )
         return None
 
-    def macro_options(self, params: Params) -> list[str]:
-        return [f"-D{macro}={params[key]}" for key, macro in self.macros.items()]
+    def macro_options(self, params: Params, config: Mapping[str, int] | None = None) -> list[str]:
+        config = self.config if config is None else config
+        fixed = [f"-D{k}={v}" for k, v in {**self.defines, **config}.items()]
+        return fixed + [f"-D{macro}={params[key]}" for key, macro in self.macros.items()]
+
+    def pad_multiple(self, config: Mapping[str, int] | None = None) -> tuple[int, int, int] | None:
+        c = self.config if config is None else config
+        return (c["BM"], c["BN"], c["BK"]) if self.pads else None
+
+    def run_problem(self, problem: Problem, config: Mapping[str, int] | None = None) -> Problem:
+        """The size the kernel really runs: the problem, zero-padded if the kernel needs multiples."""
+        multiple = self.pad_multiple(config)
+        return padded(problem, multiple) if multiple else problem
 
     def describe_params(self, params: Params) -> str:
         return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _naive_geometry(p: Problem, params: Params):
+def _naive_geometry(p: Problem, params: Params, _config=None):
     b = params["block"]
     return (ceil_div(p.n, b), ceil_div(p.m, b), 1), (b, b, 1)
 
 
-def _tiled_geometry(p: Problem, params: Params):
+def _tiled_geometry(p: Problem, params: Params, _config=None):
     t = params["tile"]
     return (ceil_div(p.n, t), ceil_div(p.m, t), 1), (t, t, 1)
+
+
+def _blocked_geometry(threads: Callable[[Mapping[str, int]], int]):
+    """One block per BM x BN tile of C, `threads(config)` threads in x."""
+
+    def geometry(p: Problem, _params: Params, config: Mapping[str, int]):
+        return (ceil_div(p.n, config["BN"]), ceil_div(p.m, config["BM"]), 1), (threads(config), 1, 1)
+
+    return geometry
+
+
+def _uncoalesced_geometry(p: Problem, params: Params, _config=None):
+    b = params["block"]
+    return (ceil_div(p.m, b), ceil_div(p.n, b), 1), (b, b, 1)
+
+
+# Block-tiling kernels' compile-time configurations (the defaults; `gemmviz tune` searches others).
+BLOCKTILE1D = {"BM": 64, "BN": 64, "BK": 8, "TM": 8}
+BLOCKTILE2D = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
+WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4}
+
+
+WMMA = {"BM": 128, "BN": 128, "BK": 32}
+
+
+def warptile_threads(c: Mapping[str, int]) -> int:
+    return (c["BM"] // c["WM"]) * (c["BN"] // c["WN"]) * 32
+
+
+def blocktile_threads(c: Mapping[str, int]) -> int:
+    return c["BM"] * c["BN"] // (c["TM"] * c.get("TN", 1))
+
+
+def vectorize_space() -> list[dict[str, int]]:
+    """Configurations the float4 block-tiling kernels compile and run correctly with."""
+    out = []
+    for bm, bn, bk, tm, tn in itertools.product((64, 128, 256), (64, 128, 256), (8, 16, 32), (4, 8), (4, 8)):
+        threads = bm * bn // (tm * tn)
+        if not 64 <= threads <= 1024 or (threads * 4) % bk or bk % 4:
+            continue
+        stride_a = threads * 4 // bk
+        if stride_a == 0 or bm % stride_a or threads % (bn // 4):
+            continue
+        stride_b = threads // (bn // 4)
+        if stride_b == 0 or bk % stride_b or 4 * 2 * bk * (bm + bn) > 48 * 1024:
+            continue
+        out.append({"BM": bm, "BN": bn, "BK": bk, "TM": tm, "TN": tn})
+    return out
+
+
+def warptile_space() -> list[dict[str, int]]:
+    """Configurations the warp-tiling kernel compiles and runs correctly with (its index arithmetic)."""
+    out = []
+    grid = itertools.product((64, 128, 256), (64, 128, 256), (8, 16), (32, 64, 128), (32, 64, 128), (1, 2, 4), (4, 8), (4, 8))
+    for bm, bn, bk, wm, wn, wniter, tm, tn in grid:
+        if bm % wm or bn % wn:
+            continue
+        threads = (bm // wm) * (bn // wn) * 32
+        if threads not in (128, 256):
+            continue
+        per = 32 * tm * tn * wniter
+        if (wm * wn) % per:
+            continue
+        wmiter = wm * wn // per
+        if wmiter < 1 or wm % wmiter or wn % wniter:
+            continue
+        wsubm, wsubn = wm // wmiter, wn // wniter
+        if wsubn % tn or wsubm % tm or (wsubn // tn) * (wsubm // tm) != 32:
+            continue
+        if (threads * 4) % bk or bk % 4 or bm % (threads * 4 // bk) or threads % (bn // 4):
+            continue
+        stride_b = threads // (bn // 4)
+        if stride_b == 0 or bk % stride_b or 4 * bk * (bm + bn) > 48 * 1024:
+            continue
+        if not 64 <= wmiter * tm * wniter * tn <= 128:  # enough work per thread; more than 128 accumulators spill
+            continue
+        out.append({"BM": bm, "BN": bn, "BK": bk, "WM": wm, "WN": wn, "WNITER": wniter, "TM": tm, "TN": tn})
+    return out
 
 
 def _ideal(p: Problem, _params: Params) -> Traffic:
@@ -128,6 +227,21 @@ VARIANTS: dict[str, Variant] = {
             uses_int32_index=True,
         ),
         Variant(
+            name="gpu-uncoalesced",
+            title="GPU naive, uncoalesced",
+            explanation="The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.",
+            backend="cuda",
+            precision="fp32",
+            traffic=_naive,
+            source="uncoalesced.cu",
+            kernel_name="gemm_uncoalesced",
+            param_choices={"block": (16, 32)},
+            param_defaults={"block": 32},
+            geometry=_uncoalesced_geometry,
+            uses_int32_index=True,
+            rung="threads mapped against the memory layout",
+        ),
+        Variant(
             name="gpu-tiled",
             title="GPU shared-memory tiled",
             explanation="The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.",
@@ -141,6 +255,119 @@ VARIANTS: dict[str, Variant] = {
             macros={"tile": "TILE"},
             geometry=_tiled_geometry,
             uses_int32_index=True,
+        ),
+        Variant(
+            name="gpu-tiled-pad",
+            title="GPU tiled, padded shared memory",
+            explanation="The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.",
+            backend="cuda",
+            precision="fp32",
+            traffic=_tiled,
+            source="tiled.cu",
+            kernel_name="gemm_tiled",
+            param_choices={"tile": (8, 16, 32)},
+            param_defaults={"tile": 32},
+            macros={"tile": "TILE"},
+            defines={"PAD": 1},
+            geometry=_tiled_geometry,
+            uses_int32_index=True,
+            rung="shared-memory padding against bank conflicts",
+        ),
+        Variant(
+            name="gpu-blocktile1d",
+            title="GPU 1D block tiling",
+            explanation="Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.",
+            backend="cuda",
+            precision="fp32",
+            traffic=lambda p, _params: blocked_traffic(p, 64, 64, 8, 512, 1 + 8, "block tiled 64x64, TM=8"),
+            source="blocktile1d.cu",
+            kernel_name="gemm_blocktile1d",
+            config=BLOCKTILE1D,
+            geometry=_blocked_geometry(blocktile_threads),
+            uses_int32_index=True,
+            pads=True,
+            rung="several outputs per thread",
+        ),
+        Variant(
+            name="gpu-blocktile2d",
+            title="GPU 2D block tiling",
+            explanation="Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.",
+            backend="cuda",
+            precision="fp32",
+            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, 8 + 8, "block tiled 128x128, 8x8 per thread"),
+            source="blocktile2d.cu",
+            kernel_name="gemm_blocktile2d",
+            config=BLOCKTILE2D,
+            geometry=_blocked_geometry(blocktile_threads),
+            uses_int32_index=True,
+            pads=True,
+            rung="a register tile per thread",
+        ),
+        Variant(
+            name="gpu-vectorize",
+            title="GPU 2D tiling, float4 loads",
+            explanation="2D block tiling with 16-byte loads and stores, A transposed in shared memory.",
+            backend="cuda",
+            precision="fp32",
+            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, (8 + 8) / 4, "block tiled 128x128, float4"),
+            source="vectorize.cu",
+            kernel_name="gemm_vectorize",
+            defines={"DOUBLE_BUFFER": 0},
+            config=BLOCKTILE2D,
+            tune_space=vectorize_space,
+            geometry=_blocked_geometry(blocktile_threads),
+            uses_int32_index=True,
+            pads=True,
+            rung="vectorized (float4) memory access",
+        ),
+        Variant(
+            name="gpu-doublebuffer",
+            title="GPU 2D tiling, double-buffered",
+            explanation="As float4 tiling, with two shared buffers: the next tiles load while these are used.",
+            backend="cuda",
+            precision="fp32",
+            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, (8 + 8) / 4, "block tiled 128x128, float4"),
+            source="vectorize.cu",
+            kernel_name="gemm_vectorize",
+            defines={"DOUBLE_BUFFER": 1},
+            config=BLOCKTILE2D,
+            tune_space=vectorize_space,
+            geometry=_blocked_geometry(blocktile_threads),
+            uses_int32_index=True,
+            pads=True,
+            rung="prefetch the next tile while computing",
+        ),
+        Variant(
+            name="gpu-warptile",
+            title="GPU warp tiling",
+            explanation="Block, warp and thread tiles: each warp owns a 64x64 tile, threads an 8x4 tile per sub-tile.",
+            backend="cuda",
+            precision="fp32",
+            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 16, 128, 8 + 4 * 4, "warp tiled 128x128"),
+            source="warptile.cu",
+            kernel_name="gemm_warptile",
+            config=WARPTILE,
+            tune_space=warptile_space,
+            geometry=_blocked_geometry(warptile_threads),
+            uses_int32_index=True,
+            pads=True,
+            rung="a warp-level tile between block and thread",
+        ),
+        Variant(
+            name="gpu-wmma-tf32",
+            title="GPU tensor cores (WMMA TF32)",
+            explanation="TF32 tensor-core multiply-adds through WMMA, 128x128 block tile, cp.async double buffering.",
+            backend="cuda",
+            precision="tf32",
+            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 32, 256, 8 * 6 * 128 / 256 / 8, "tensor-core tiled 128x128"),
+            source="wmma_tf32.cu",
+            kernel_name="gemm_wmma_tf32",
+            config=WMMA,
+            geometry=_blocked_geometry(lambda _c: 256),
+            uses_int32_index=True,
+            pads=True,
+            dynamic_smem_bytes=4 * (2 * 128 * (32 + 8) + 2 * 32 * (128 + 8)),
+            rung="tensor cores (TF32)",
         ),
         Variant(
             name="cublas",
