@@ -61,7 +61,7 @@ def cmd_model(args) -> int:
     refusal = variant.refusal(problem, params)
     if refusal:
         raise ProblemError(refusal)
-    t = variant.traffic(problem, params)
+    t = variant.traffic_model(problem, params)
     naive = naive_traffic(problem)
     fmas = problem.m * problem.n * problem.k
     out = {

@@ -1,8 +1,9 @@
-// Tensor cores through WMMA in TF32 (m16n16k8): a 128x128 block tile from 8 warps, each warp a
-// 64x32 tile of 4x2 accumulator fragments; A and B tiles staged in shared memory (padded rows),
-// the next K-slice copied with cp.async while the current one feeds the tensor cores.
+// Tensor cores through WMMA in TF32 (m16n16k8). A BM x BN block tile from WARPS_M x WARPS_N warps,
+// each warp a (BM/WARPS_M) x (BN/WARPS_N) tile of 16x16 accumulator fragments. A and B tiles are
+// staged in shared memory (rows padded by SKEW floats) through a STAGES-deep cp.async pipeline, so
+// the next K-slices are in flight while the tensor cores work on this one.
 // Inputs are rounded to TF32 (10-bit mantissa); accumulation in FP32.
-// Needs M % 128 == 0, N % 128 == 0, K % 32 == 0 (the engine zero-pads other sizes).
+// Needs M % BM == 0, N % BN == 0, K % BK == 0 (the engine zero-pads other sizes).
 #include <mma.h>
 #include <cuda_pipeline.h>
 using namespace nvcuda;
@@ -16,78 +17,97 @@ using namespace nvcuda;
 #ifndef BK
 #define BK 32
 #endif
+#ifndef WARPS_M
+#define WARPS_M 2
+#endif
+#ifndef WARPS_N
+#define WARPS_N 4
+#endif
+#ifndef STAGES
+#define STAGES 2
+#endif
 #define SKEW 8
-#define THREADS 256
+#define WTM (BM / WARPS_M)
+#define WTN (BN / WARPS_N)
+#define FM (WTM / 16)
+#define FN (WTN / 16)
+#define THREADS (WARPS_M * WARPS_N * 32)
+#define A_STAGE (BM * (BK + SKEW))
+#define B_STAGE (BK * (BN + SKEW))
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                int M, int N, int K) {
     extern __shared__ __align__(128) float smem[];
-    float (*As)[BM][BK + SKEW] = reinterpret_cast<float (*)[BM][BK + SKEW]>(smem);
-    float (*Bs)[BK][BN + SKEW] = reinterpret_cast<float (*)[BK][BN + SKEW]>(smem + 2 * BM * (BK + SKEW));
+    float* As = smem;                       // [STAGES][BM][BK + SKEW]
+    float* Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN + SKEW]
     const int warp = threadIdx.x / 32;
-    const int wr = warp / 4, wc = warp % 4;                        // 2 x 4 warps
+    const int wr = warp / WARPS_N, wc = warp % WARPS_N;
     const float* Ablk = A + blockIdx.y * BM * K;
     const float* Bblk = B + blockIdx.x * BN;
 
-    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[4][2];
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
     #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < FM; ++i)
         #pragma unroll
-        for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
 
-    auto load = [&](int stage, int k0) {                            // global -> shared, asynchronously
+    auto load = [&](int stage, int k0) {    // global -> shared, asynchronously (load A tile, B tile)
+        float* as = As + stage * A_STAGE;
+        float* bs = Bs + stage * B_STAGE;
         #pragma unroll
         for (int i = threadIdx.x; i < BM * BK / 4; i += THREADS) {
             const int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
-            __pipeline_memcpy_async(&As[stage][r][c], &Ablk[r * K + k0 + c], 16);
+            __pipeline_memcpy_async(&as[r * (BK + SKEW) + c], &Ablk[r * K + k0 + c], 16);
         }
         #pragma unroll
         for (int i = threadIdx.x; i < BK * BN / 4; i += THREADS) {
             const int r = i / (BN / 4), c = (i % (BN / 4)) * 4;
-            __pipeline_memcpy_async(&Bs[stage][r][c], &Bblk[(k0 + r) * N + c], 16);
+            __pipeline_memcpy_async(&bs[r * (BN + SKEW) + c], &Bblk[(k0 + r) * N + c], 16);
         }
-        __pipeline_commit();
     };
 
-    load(0, 0);
-    int stage = 0;
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        if (k0 + BK < K) {
-            load(stage ^ 1, k0 + BK);                               // prefetch the next K-slice
-            __pipeline_wait_prior(1);
-        } else {
-            __pipeline_wait_prior(0);
-        }
+    const int k_tiles = K / BK;
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < k_tiles) load(s, s * BK);
+        __pipeline_commit();
+    }
+    for (int kt = 0; kt < k_tiles; ++kt) {
+        const int pf = kt + STAGES - 1;     // prefetch into the stage computed last iteration
+        if (pf < k_tiles) load(pf % STAGES, pf * BK);
+        __pipeline_commit();
+        __pipeline_wait_prior(STAGES - 1);  // the slice for this iteration has landed
         __syncthreads();
+        const float* as = As + (kt % STAGES) * A_STAGE;
+        const float* bs = Bs + (kt % STAGES) * B_STAGE;
         #pragma unroll
         for (int kk = 0; kk < BK; kk += 8) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[4];
-            wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b[2];
+            wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
+            wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b[FN];
             #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                wmma::load_matrix_sync(a[i], &As[stage][wr * 64 + i * 16][kk], BK + SKEW);
+            for (int i = 0; i < FM; ++i) {
+                wmma::load_matrix_sync(a[i], &as[(wr * WTM + i * 16) * (BK + SKEW) + kk], BK + SKEW);
                 #pragma unroll
                 for (int t = 0; t < a[i].num_elements; ++t) a[i].x[t] = wmma::__float_to_tf32(a[i].x[t]);
             }
             #pragma unroll
-            for (int j = 0; j < 2; ++j) {
-                wmma::load_matrix_sync(b[j], &Bs[stage][kk][wc * 32 + j * 16], BN + SKEW);
+            for (int j = 0; j < FN; ++j) {
+                wmma::load_matrix_sync(b[j], &bs[kk * (BN + SKEW) + wc * WTN + j * 16], BN + SKEW);
                 #pragma unroll
                 for (int t = 0; t < b[j].num_elements; ++t) b[j].x[t] = wmma::__float_to_tf32(b[j].x[t]);
             }
             #pragma unroll
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < FM; ++i)
                 #pragma unroll
-                for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+                for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);   // tensor cores
         }
-        __syncthreads();                                            // this stage may be overwritten next
-        stage ^= 1;
+        __syncthreads();                    // everyone is done with this stage before it is refilled
     }
     #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < FM; ++i)
         #pragma unroll
-        for (int j = 0; j < 2; ++j)
-            wmma::store_matrix_sync(&C[(blockIdx.y * BM + wr * 64 + i * 16) * N + blockIdx.x * BN + wc * 32 + j * 16],
+        for (int j = 0; j < FN; ++j)        // store C
+            wmma::store_matrix_sync(&C[(blockIdx.y * BM + wr * WTM + i * 16) * N + blockIdx.x * BN + wc * WTN + j * 16],
                                     acc[i][j], N, wmma::mem_row_major);
 }

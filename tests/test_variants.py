@@ -15,7 +15,7 @@ def test_every_variant_is_complete(name):
     assert v.precision in THRESHOLDS
     params = v.resolve_params()
     assert v.refusal(Problem(64, 64, 64), params) is None
-    assert v.traffic(Problem(64, 64, 64), params).flops == 2 * 64**3
+    assert v.traffic_model(Problem(64, 64, 64), params).flops == 2 * 64**3
     if v.source:
         assert v.source_path().exists()
         assert v.kernel_name in v.source_text()

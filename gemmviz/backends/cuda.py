@@ -405,7 +405,7 @@ class CudaRun:
         module, cached = self.module(variant, params, config)
         func = module.get_function(variant.kernel_name)
         func.prepare("PPPiii")
-        smem = variant.dynamic_smem_bytes
+        smem = variant.dynamic_smem(config) if variant.dynamic_smem else 0
         if smem:
             func.set_attribute(self.cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)
         grid, block = variant.geometry(p, params, config)
@@ -453,7 +453,7 @@ class CudaRun:
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
         valid, rel, unwritten, reason = verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs.reference, variant.precision)
         del c_host
-        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached, "note": note}
+        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached, "note": note, "config": dict(config)}
         if not valid:
             return new_result(job, variant, "invalid", reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()

@@ -48,6 +48,7 @@ class Result:
     temperature_c_before: float | None = None
     temperature_c_after: float | None = None
     note: str | None = None
+    config: dict[str, int] = field(default_factory=dict)  # block-tiling configuration the kernel ran with
     source: str = ""  # which session a result came from when several are shown together
 
     @property

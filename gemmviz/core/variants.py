@@ -41,7 +41,7 @@ class Variant:
     tune_space: Callable[[], list[dict[str, int]]] | None = None
     # Kernels without edge handling (config has BM, BN, BK): the engine zero-pads M, N, K to multiples.
     pads: bool = False
-    dynamic_smem_bytes: int = 0
+    dynamic_smem: Callable[[Mapping[str, int]], int] | None = None  # bytes, from the config
     rung: str = ""  # for the ladder: what this step changes, in a few words
 
     def source_path(self) -> Path | None:
@@ -79,6 +79,10 @@ class Variant:
         config = self.config if config is None else config
         fixed = [f"-D{k}={v}" for k, v in {**self.defines, **config}.items()]
         return fixed + [f"-D{macro}={params[key]}" for key, macro in self.macros.items()]
+
+    def traffic_model(self, problem: Problem, params: Params | None = None, config: Mapping[str, int] | None = None) -> Traffic:
+        """The traffic model for these params and block configuration (the registry default if not given)."""
+        return self.traffic(problem, {**(self.config if config is None else config), **self.resolve_params(params)})
 
     def pad_multiple(self, config: Mapping[str, int] | None = None) -> tuple[int, int, int] | None:
         c = self.config if config is None else config
@@ -123,7 +127,40 @@ BLOCKTILE2D = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
 WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4}
 
 
-WMMA = {"BM": 128, "BN": 128, "BK": 32}
+WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 2}
+
+
+def _warptile_reads(c: Mapping[str, int]) -> float:
+    """Shared-memory reads per thread per k: WMITER*TM values of A and WNITER*TN of B."""
+    wmiter = c["WM"] * c["WN"] // (32 * c["TM"] * c["TN"] * c["WNITER"])
+    return wmiter * c["TM"] + c["WNITER"] * c["TN"]
+
+
+def _wmma_reads(c: Mapping[str, int]) -> float:
+    """Per thread per k: each warp loads FM A fragments (16x8) and FN B fragments (8x16) per 8 k."""
+    fm, fn = c["BM"] // c["WARPS_M"] // 16, c["BN"] // c["WARPS_N"] // 16
+    return (fm + fn) * 128 / 32 / 8
+
+
+def wmma_threads(c: Mapping[str, int]) -> int:
+    return c["WARPS_M"] * c["WARPS_N"] * 32
+
+
+def wmma_smem_bytes(c: Mapping[str, int]) -> int:
+    return 4 * c["STAGES"] * (c["BM"] * (c["BK"] + 8) + c["BK"] * (c["BN"] + 8))
+
+
+def wmma_space() -> list[dict[str, int]]:
+    out = []
+    for bm, bn, bk, wm, wn, stages in itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4)):
+        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages}
+        if bm % (16 * wm) or bn % (16 * wn):
+            continue
+        frags = (bm // wm // 16) * (bn // wn // 16)
+        if not 4 <= frags <= 16 or wmma_threads(c) not in (128, 256) or wmma_smem_bytes(c) > 200 * 1024:
+            continue
+        out.append(c)
+    return out
 
 
 def warptile_threads(c: Mapping[str, int]) -> int:
@@ -279,7 +316,7 @@ VARIANTS: dict[str, Variant] = {
             explanation="Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, _params: blocked_traffic(p, 64, 64, 8, 512, 1 + 8, "block tiled 64x64, TM=8"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), 1 + c["TM"], "1D block tiled"),
             source="blocktile1d.cu",
             kernel_name="gemm_blocktile1d",
             config=BLOCKTILE1D,
@@ -294,7 +331,7 @@ VARIANTS: dict[str, Variant] = {
             explanation="Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, 8 + 8, "block tiled 128x128, 8x8 per thread"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), c["TM"] + c["TN"], "2D block tiled"),
             source="blocktile2d.cu",
             kernel_name="gemm_blocktile2d",
             config=BLOCKTILE2D,
@@ -309,7 +346,7 @@ VARIANTS: dict[str, Variant] = {
             explanation="2D block tiling with 16-byte loads and stores, A transposed in shared memory.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, (8 + 8) / 4, "block tiled 128x128, float4"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"),
             source="vectorize.cu",
             kernel_name="gemm_vectorize",
             defines={"DOUBLE_BUFFER": 0},
@@ -326,7 +363,7 @@ VARIANTS: dict[str, Variant] = {
             explanation="As float4 tiling, with two shared buffers: the next tiles load while these are used.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 8, 256, (8 + 8) / 4, "block tiled 128x128, float4"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"),
             source="vectorize.cu",
             kernel_name="gemm_vectorize",
             defines={"DOUBLE_BUFFER": 1},
@@ -343,7 +380,7 @@ VARIANTS: dict[str, Variant] = {
             explanation="Block, warp and thread tiles: each warp owns a 64x64 tile, threads an 8x4 tile per sub-tile.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 16, 128, 8 + 4 * 4, "warp tiled 128x128"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], warptile_threads(c), _warptile_reads(c), "warp tiled"),
             source="warptile.cu",
             kernel_name="gemm_warptile",
             config=WARPTILE,
@@ -359,14 +396,15 @@ VARIANTS: dict[str, Variant] = {
             explanation="TF32 tensor-core multiply-adds through WMMA, 128x128 block tile, cp.async double buffering.",
             backend="cuda",
             precision="tf32",
-            traffic=lambda p, _params: blocked_traffic(p, 128, 128, 32, 256, 8 * 6 * 128 / 256 / 8, "tensor-core tiled 128x128"),
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _wmma_reads(c), "tensor-core tiled"),
             source="wmma_tf32.cu",
             kernel_name="gemm_wmma_tf32",
             config=WMMA,
-            geometry=_blocked_geometry(lambda _c: 256),
+            tune_space=wmma_space,
+            geometry=_blocked_geometry(wmma_threads),
             uses_int32_index=True,
             pads=True,
-            dynamic_smem_bytes=4 * (2 * 128 * (32 + 8) + 2 * 32 * (128 + 8)),
+            dynamic_smem=wmma_smem_bytes,
             rung="tensor cores (TF32)",
         ),
         Variant(
