@@ -26,6 +26,10 @@ def add_commands(sub) -> None:
     p.add_argument("--save-to", help="also write the winners to this JSON file (e.g. assets/tuned/GPU.json)")
     p.set_defaults(func=cmd_tune)
 
+    p = sub.add_parser("ceilings", help="measure this GPU's roofline ceilings (bandwidth, FP32, TF32) and cache them")
+    p.add_argument("--save-to", help="also write them to this JSON file")
+    p.set_defaults(func=cmd_ceilings)
+
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
     p.add_argument("--variant", default="gpu-tiled", help="gpu-tiled or gpu-naive")
     p.add_argument("--mnk", required=True, help="N or MxNxK")
@@ -137,6 +141,23 @@ def cmd_tune(args) -> int:
             save_tuned(name, report["gpu"], best, Path(args.save_to))
     if args.csv:
         write_atomic(args.csv, out.getvalue())
+    return 0
+
+
+def cmd_ceilings(args) -> int:
+    from gemmviz.backends.cuda import cuda_status
+
+    ok, reason = cuda_status()
+    if not ok:
+        print(f"gemmviz: error: measuring ceilings needs a CUDA GPU: {reason}", file=sys.stderr)
+        return 1
+    from gemmviz.backends.ceilings import measure_ceilings, save_ceilings
+
+    data = measure_ceilings()
+    save_ceilings(data)
+    if args.save_to:
+        save_ceilings(data, Path(args.save_to))
+    print(json.dumps(data, indent=1))
     return 0
 
 

@@ -1,6 +1,6 @@
 // Tensor cores through WMMA in TF32 (m16n16k8). A BM x BN block tile from WARPS_M x WARPS_N warps,
 // each warp a (BM/WARPS_M) x (BN/WARPS_N) tile of 16x16 accumulator fragments. A and B tiles are
-// staged in shared memory (rows padded by SKEW floats) through a STAGES-deep cp.async pipeline, so
+// staged in shared memory (rows padded against bank conflicts) through a STAGES-deep cp.async pipeline, so
 // the next K-slices are in flight while the tensor cores work on this one.
 // Inputs are rounded to TF32 (10-bit mantissa); accumulation in FP32.
 // Needs M % BM == 0, N % BN == 0, K % BK == 0 (the engine zero-pads other sizes).
@@ -26,21 +26,26 @@ using namespace nvcuda;
 #ifndef STAGES
 #define STAGES 2
 #endif
-#define SKEW 8
+// Row padding of the shared tiles, in floats. A fragment loads read rows g and g+8 at columns t, t+4
+// (g = lane/4, t = lane%4): a row stride of BK+4 puts those 32 reads in 32 different banks, BK+8 in 16.
+#ifndef SKEW_A
+#define SKEW_A 4
+#endif
+#define SKEW_B 8
 #define WTM (BM / WARPS_M)
 #define WTN (BN / WARPS_N)
 #define FM (WTM / 16)
 #define FN (WTN / 16)
 #define THREADS (WARPS_M * WARPS_N * 32)
-#define A_STAGE (BM * (BK + SKEW))
-#define B_STAGE (BK * (BN + SKEW))
+#define A_STAGE (BM * (BK + SKEW_A))
+#define B_STAGE (BK * (BN + SKEW_B))
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                int M, int N, int K) {
     extern __shared__ __align__(128) float smem[];
-    float* As = smem;                       // [STAGES][BM][BK + SKEW]
-    float* Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN + SKEW]
+    float* As = smem;                       // [STAGES][BM][BK + SKEW_A]
+    float* Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN + SKEW_B]
     const int warp = threadIdx.x / 32;
     const int wr = warp / WARPS_N, wc = warp % WARPS_N;
     const float* Ablk = A + blockIdx.y * BM * K;
@@ -58,12 +63,12 @@ gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* 
         #pragma unroll
         for (int i = threadIdx.x; i < BM * BK / 4; i += THREADS) {
             const int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
-            __pipeline_memcpy_async(&as[r * (BK + SKEW) + c], &Ablk[r * K + k0 + c], 16);
+            __pipeline_memcpy_async(&as[r * (BK + SKEW_A) + c], &Ablk[r * K + k0 + c], 16);
         }
         #pragma unroll
         for (int i = threadIdx.x; i < BK * BN / 4; i += THREADS) {
             const int r = i / (BN / 4), c = (i % (BN / 4)) * 4;
-            __pipeline_memcpy_async(&bs[r * (BN + SKEW) + c], &Bblk[(k0 + r) * N + c], 16);
+            __pipeline_memcpy_async(&bs[r * (BN + SKEW_B) + c], &Bblk[(k0 + r) * N + c], 16);
         }
     };
 
@@ -87,13 +92,13 @@ gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* 
             wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b[FN];
             #pragma unroll
             for (int i = 0; i < FM; ++i) {
-                wmma::load_matrix_sync(a[i], &as[(wr * WTM + i * 16) * (BK + SKEW) + kk], BK + SKEW);
+                wmma::load_matrix_sync(a[i], &as[(wr * WTM + i * 16) * (BK + SKEW_A) + kk], BK + SKEW_A);
                 #pragma unroll
                 for (int t = 0; t < a[i].num_elements; ++t) a[i].x[t] = wmma::__float_to_tf32(a[i].x[t]);
             }
             #pragma unroll
             for (int j = 0; j < FN; ++j) {
-                wmma::load_matrix_sync(b[j], &bs[kk * (BN + SKEW) + wc * WTN + j * 16], BN + SKEW);
+                wmma::load_matrix_sync(b[j], &bs[kk * (BN + SKEW_B) + wc * WTN + j * 16], BN + SKEW_B);
                 #pragma unroll
                 for (int t = 0; t < b[j].num_elements; ++t) b[j].x[t] = wmma::__float_to_tf32(b[j].x[t]);
             }

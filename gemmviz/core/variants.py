@@ -127,7 +127,7 @@ BLOCKTILE2D = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
 WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4}
 
 
-WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 4, "STAGES": 2}
+WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 2, "SKEW_A": 4}
 
 
 def _warptile_reads(c: Mapping[str, int]) -> float:
@@ -147,13 +147,14 @@ def wmma_threads(c: Mapping[str, int]) -> int:
 
 
 def wmma_smem_bytes(c: Mapping[str, int]) -> int:
-    return 4 * c["STAGES"] * (c["BM"] * (c["BK"] + 8) + c["BK"] * (c["BN"] + 8))
+    return 4 * c["STAGES"] * (c["BM"] * (c["BK"] + c["SKEW_A"]) + c["BK"] * (c["BN"] + 8))
 
 
 def wmma_space() -> list[dict[str, int]]:
     out = []
-    for bm, bn, bk, wm, wn, stages in itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4)):
-        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages}
+    grid = itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4, 8))
+    for bm, bn, bk, wm, wn, stages, skew in grid:
+        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew}
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
