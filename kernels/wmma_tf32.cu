@@ -32,6 +32,12 @@ using namespace nvcuda;
 #define SKEW_A 4
 #endif
 #define SKEW_B 8
+// ROUND_TF32=1 rounds each input to TF32 (__float_to_tf32, round to nearest) after loading a fragment;
+// ROUND_TF32=0 hands the FP32 bits to the tensor cores, which use the top 19 bits (truncation): half
+// the instructions in the inner loop, a slightly larger error, still checked against the TF32 threshold.
+#ifndef ROUND_TF32
+#define ROUND_TF32 1
+#endif
 #define WTM (BM / WARPS_M)
 #define WTN (BN / WARPS_N)
 #define FM (WTM / 16)
@@ -93,14 +99,18 @@ gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* 
             #pragma unroll
             for (int i = 0; i < FM; ++i) {
                 wmma::load_matrix_sync(a[i], &as[(wr * WTM + i * 16) * (BK + SKEW_A) + kk], BK + SKEW_A);
+#if ROUND_TF32
                 #pragma unroll
                 for (int t = 0; t < a[i].num_elements; ++t) a[i].x[t] = wmma::__float_to_tf32(a[i].x[t]);
+#endif
             }
             #pragma unroll
             for (int j = 0; j < FN; ++j) {
                 wmma::load_matrix_sync(b[j], &bs[kk * (BN + SKEW_B) + wc * WTN + j * 16], BN + SKEW_B);
+#if ROUND_TF32
                 #pragma unroll
                 for (int t = 0; t < b[j].num_elements; ++t) b[j].x[t] = wmma::__float_to_tf32(b[j].x[t]);
+#endif
             }
             #pragma unroll
             for (int i = 0; i < FM; ++i)

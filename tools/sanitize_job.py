@@ -9,8 +9,8 @@ from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 from gemmviz.core.variants import VARIANTS
 
-names = [v.name for v in VARIANTS.values() if v.backend == "cuda" and v.source]
-jobs = plan_jobs(names, [Problem(37, 53, 71)], {"tile": [8, 16, 32], "block": [8, 16, 32]})
+variants = [v for v in VARIANTS.values() if v.backend == "cuda" and v.source]
+jobs = [job for v in variants for job in plan_jobs([v.name], [Problem(37, 53, 71)], dict(v.param_choices))]
 results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(jobs)
 for r in results:
     print(f"{r.series:<24} {r.status} {r.error or ''}")

@@ -127,7 +127,7 @@ BLOCKTILE2D = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
 WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4}
 
 
-WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 2, "SKEW_A": 4}
+WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 2, "SKEW_A": 4, "ROUND_TF32": 1}
 
 
 def _warptile_reads(c: Mapping[str, int]) -> float:
@@ -152,9 +152,9 @@ def wmma_smem_bytes(c: Mapping[str, int]) -> int:
 
 def wmma_space() -> list[dict[str, int]]:
     out = []
-    grid = itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4, 8))
-    for bm, bn, bk, wm, wn, stages, skew in grid:
-        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew}
+    grid = itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4,), (1, 0))
+    for bm, bn, bk, wm, wn, stages, skew, rnd in grid:
+        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew, "ROUND_TF32": rnd}
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
