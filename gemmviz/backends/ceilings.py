@@ -61,19 +61,6 @@ def measure_ceilings(repeats: int = 20) -> dict:
     }
 
 
-def cached_ceilings(gpu: str) -> dict | None:
-    from gemmviz.core.tuning import SHIPPED
-
-    for path in [ceilings_file(), *sorted((SHIPPED.parent / "ceilings").glob("*.json"))]:
-        try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("device") == gpu:
-            return data
-    return None
-
-
 def save_ceilings(data: dict, path=None) -> None:
     path = path or ceilings_file()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -343,3 +343,82 @@ class SpeedupChart(ResultChart):
         lo, hi = min([0.0, *logs]), max([0.0, *logs])
         plot.setXRange(lo - 0.2, hi + 0.25 * (hi - lo) + 0.3, padding=0)
         plot.setYRange(-0.6, len(self.bars) - 0.4, padding=0)
+
+
+class RooflineChart(ResultChart):
+    """Log-log roofline: the GPU's ceilings as lines, the ridge point, one point per GPU result."""
+
+    title = "Roofline"
+    x_label = "arithmetic intensity (FLOP / byte of global traffic, from the model)"
+    y_label = "GFLOP/s (measured)"
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        self.ceilings = None
+        self.points = []
+        super().__init__(theme, parent)
+
+    def set_ceilings(self, ceilings) -> None:
+        self.ceilings = ceilings
+        self.set_results(self.results)
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        from gemmviz.core.roofline import roofline_points
+
+        plot.clear()
+        self._legend_key = None
+        self.reset_legend()
+        plot.getAxis("bottom").setLogMode(True)
+        plot.getAxis("left").setLogMode(True)
+        self.points = roofline_points(self.results, self.ceilings)
+        c = self.ceilings
+        xs_all = [p.intensity for p in self.points] or [0.25, 1000]
+        x_lo, x_hi = min(0.1, min(xs_all) / 2), max(1000, max(xs_all) * 2)
+        fg = self.theme.foreground
+        if c is not None:
+            title = f"Roofline of {c.device}"
+            xs = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
+            for value, name, style in ((c.fp32_peak_gflops, "FP32 peak (computed)", QtCore.Qt.PenStyle.SolidLine),
+                                       (c.fp32_gemm_gflops, "best FP32 GEMM (cuBLAS)", QtCore.Qt.PenStyle.DashLine),
+                                       (c.tf32_gemm_gflops, "TF32 tensor cores (cuBLAS)", QtCore.Qt.PenStyle.DotLine)):  # fmt: skip
+                if not value:
+                    continue
+                ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
+                item = pg.PlotDataItem(np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style))
+                plot.addItem(item)
+                self.legend.addItem(item, name)
+            if c.bandwidth_gbs:
+                label = pg.TextItem(f"{c.bandwidth_gbs:,.0f} GB/s (measured copy)", color=fg, anchor=(0, 1), angle=0)
+                label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
+                plot.addItem(label)
+            if c.ridge:
+                ridge = pg.ScatterPlotItem([math.log10(c.ridge)], [math.log10(c.fp32_peak_gflops)], symbol="d",
+                                           size=self.theme.symbol_px * 1.6, brush=pg.mkBrush(fg), pen=pg.mkPen(fg))  # fmt: skip
+                plot.addItem(ridge)
+                self.legend.addItem(ridge, f"ridge point {c.ridge:.1f} FLOP/byte")
+        else:
+            title = "Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)"
+        plot.setTitle(title, color=fg, size=f"{self.theme.font_pt + 2}pt")
+        colours = colour_map([p.result for p in self.points])
+        groups: dict[str, list] = defaultdict(list)
+        for p in self.points:
+            groups[p.result.series].append(p)
+        for name, pts in sorted(groups.items(), key=lambda kv: colours[kv[0]]):
+            tips = [_Tip(self._tip(p), p.result) for p in pts]
+            scatter = pg.ScatterPlotItem(
+                np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]), size=self.theme.symbol_px,
+                brush=pg.mkBrush(self.theme.color(colours[name])), pen=pg.mkPen(self.theme.background), hoverable=True,
+                data=tips, tip=lambda x, y, data: data.text, hoverSize=self.theme.symbol_px * 1.5,
+            )  # fmt: skip
+            scatter.sigClicked.connect(lambda _i, points, _ev: points and self.pointClicked.emit(points[0].data().result))
+            plot.addItem(scatter)
+            self.legend.addItem(scatter, name)
+        plot.setXRange(math.log10(x_lo), math.log10(x_hi))
+
+    @staticmethod
+    def _tip(p) -> str:
+        r = p.result
+        roof = f"{p.pct_of_roof:.0f}% of the roof here ({p.roof:,.0f} GFLOP/s)" if p.roof else "no roof measured"
+        cub = f", {p.pct_of_cublas:.0f}% of cuBLAS" if p.pct_of_cublas is not None else ""
+        return f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}" + (
+            f"\n{r.source}" if r.source else ""
+        )

@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStand
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 from gemmviz.core.results import Result, results_rows
+from gemmviz.core.rigor import flags
 
 COLUMNS = [
     ("source", "source", None),
@@ -59,6 +60,7 @@ class ResultsTable(QTableView):
 
     def _row(self, r: Result, row: dict) -> list[QStandardItem]:
         row = {**row, "source": r.source, "size": r.problem.label, "status": r.status}
+        warnings = flags(r) if r.valid else []
         items = []
         for key, _title, spec in COLUMNS:
             value = row.get(key)
@@ -70,6 +72,8 @@ class ResultsTable(QTableView):
                 text = str(value)
             if key == "status" and not r.valid:
                 text = f"{r.status.upper()}: {r.error}"
+            elif key == "status" and warnings:
+                text = "ok ⚠ " + "; ".join(w.split(":")[0] for w in warnings)
             item = QStandardItem(text)
             sort_value = value if isinstance(value, int | float) and not isinstance(value, bool) else text
             if key == "size":
@@ -78,6 +82,9 @@ class ResultsTable(QTableView):
             if key == "status" and not r.valid:
                 item.setForeground(QColor("#B00020"))
                 item.setToolTip(r.error or "")
+            elif key == "status" and warnings:
+                item.setForeground(QColor("#8A5A00"))
+                item.setToolTip("\n".join(warnings))
             items.append(item)
         return items
 

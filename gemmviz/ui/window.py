@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -36,7 +37,7 @@ from gemmviz.core.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, results_csv, write_atomic
 from gemmviz.core.variants import VARIANTS
-from gemmviz.ui.charts import BASELINES, GflopsChart, SpeedupChart, TimeChart
+from gemmviz.ui.charts import BASELINES, GflopsChart, RooflineChart, SpeedupChart, TimeChart
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import LIGHT, Theme
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         self.load_recorded_without_gpu = load_recorded_without_gpu
         self.live: list[Result] = []
         self.loaded: dict[str, list[Result]] = {}
+        self.loaded_gpus: dict[str, str | None] = {}
         self.availability: dict[str, tuple[bool, str]] = {}
         self.environment: dict = {}
         self.running = False
@@ -253,6 +255,19 @@ class MainWindow(QMainWindow):
         grid.addWidget(speed_panel, 1, 0)
         grid.addWidget(self.table, 1, 1)
         self.tabs.addTab(charts, "Charts")
+        roof = QSplitter()
+        self.roofline_chart = RooflineChart(self.theme)
+        self.explanation = QPlainTextEdit()
+        self.explanation.setReadOnly(True)
+        self.explanation.setPlaceholderText(
+            "Select a result in the table (or click a point) to see the seeds' arithmetic for it next to what was "
+            "measured. Select two results to see whether they differ by more than their noise."
+        )
+        roof.addWidget(self.roofline_chart)
+        roof.addWidget(self.explanation)
+        roof.setStretchFactor(0, 3)
+        roof.setStretchFactor(1, 2)
+        self.tabs.addTab(roof, "Roofline")
         self.tiling = TilingPanel(self.theme)
         self.tabs.addTab(self.tiling, "Tiling animation")
         self.compare = ComparePanel()
@@ -287,6 +302,8 @@ class MainWindow(QMainWindow):
         self.table.doubleClicked.connect(self._on_table_activated)
         for chart in (self.time_chart, self.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
+        self.roofline_chart.pointClicked.connect(self.explain)
+        self.table.selectionModel().selectionChanged.connect(self._on_table_selection)
         self.run_button.clicked.connect(self.run_current)
         self.sweep_button.clicked.connect(self.run_sweep)
         self.cancel_button.clicked.connect(self.cancel)
@@ -483,6 +500,7 @@ class MainWindow(QMainWindow):
             lambda: self.table.set_results(shown),
             lambda: self._set_speedup_results(shown),
             lambda: self.compare.set_results(shown),
+            lambda: self._set_roofline_results(shown),
         ]
 
         def run(i: int) -> None:
@@ -529,6 +547,63 @@ class MainWindow(QMainWindow):
         self.table.set_results(shown)
         self._set_speedup_results(shown)
         self.compare.set_results(shown)
+        self._set_roofline_results(shown)
+
+    def _roofline_gpu(self, shown: list[Result]) -> str | None:
+        """Whose roof to draw: this machine's GPU if it ran GPU results, else the first session's GPU."""
+        gpu = self.environment.get("backends", {}).get("cuda", {})
+        if gpu.get("available") and any(r.backend == "cuda" and not r.source for r in shown):
+            return gpu.get("name")
+        for label, results in self.loaded.items():
+            if any(r.backend == "cuda" for r in results):
+                return self.loaded_gpus.get(label)
+        return gpu.get("name") if gpu.get("available") else None
+
+    def _set_roofline_results(self, shown: list[Result]) -> None:
+        from gemmviz.core.roofline import load_ceilings
+
+        gpu = self._roofline_gpu(shown)
+        self.roofline_chart.ceilings = load_ceilings(gpu) if gpu else None
+        self.roofline_chart.set_results([r for r in shown if not gpu or self._gpu_of(r) == gpu])
+
+    def _gpu_of(self, r: Result) -> str | None:
+        if r.source:
+            return self.loaded_gpus.get(r.source)
+        return self.environment.get("backends", {}).get("cuda", {}).get("name")
+
+    def _on_table_selection(self, *_args) -> None:
+        rows = sorted({self.table.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedIndexes()})
+        picked = [self.table.row_results[r] for r in rows if r < len(self.table.row_results)]
+        if len(picked) == 1:
+            self.explain(picked[0])
+        elif len(picked) == 2:
+            from gemmviz.core.rigor import compare
+
+            a, b = picked
+            if a.valid and b.valid and a.samples_ms and b.samples_ms:
+                self.explanation.setPlainText(compare(a, b)[2])
+            else:
+                self.explanation.setPlainText("Both results must be valid measurements to compare them.")
+
+    def explain(self, result: Result) -> None:
+        from gemmviz.core.rigor import flags
+        from gemmviz.core.roofline import explain, load_ceilings
+
+        gpu = self._gpu_of(result)
+        text = explain(result, load_ceilings(gpu) if gpu else None)
+        warnings = flags(result) if result.valid else []
+        rigor = (
+            f"\n\nHow it was measured: {result.warmup} warm-up(s), {len(result.samples_ms)} timed samples, "
+            f"{'cold' if result.cold_l2 else 'warm'} L2"
+            + (f", SM clock {result.sm_clock_mhz_before:.0f}→{result.sm_clock_mhz_after:.0f} MHz" if result.sm_clock_mhz_before else "")
+            + (f", {result.temperature_c_before:.0f}→{result.temperature_c_after:.0f} °C" if result.temperature_c_before else "")
+            + "."
+        )
+        if result.note:
+            rigor += f"\nNote: {result.note}"
+        if result.source:
+            rigor += f"\nFrom: {result.source}"
+        self.explanation.setPlainText(text + (rigor if result.samples_ms else "") + "".join(f"\n⚠ {w}" for w in warnings))
 
     def _set_speedup_results(self, shown: list[Result]) -> None:
         self.speedup_chart.results = shown
@@ -650,6 +725,8 @@ class MainWindow(QMainWindow):
         for r in session.results:
             r.source = label
         self.loaded[label] = session.results
+        gpu = session.environment.get("backends", {}).get("cuda", {})
+        self.loaded_gpus[label] = gpu.get("name") if gpu.get("available") else session.environment.get("gpu")
         if replay:
             self.replay_label = f"Recorded on {label.removesuffix(' (recorded)')} — replay"
             self.replay_banner.setText(self.replay_label)

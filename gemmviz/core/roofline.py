@@ -1,0 +1,150 @@
+"""The roofline: ceilings of a GPU and where each measured kernel sits under them; plain-words explanations."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from gemmviz.core.model import naive_traffic
+from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.variants import VARIANTS
+
+
+@dataclass(frozen=True)
+class Ceilings:
+    device: str
+    bandwidth_gbs: float | None
+    fp32_peak_gflops: float | None
+    fp32_gemm_gflops: float | None = None
+    tf32_gemm_gflops: float | None = None
+    how: dict | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Ceilings:
+        return cls(
+            device=d.get("device", "?"),
+            bandwidth_gbs=d.get("bandwidth_gbs"),
+            fp32_peak_gflops=d.get("fp32_peak_gflops"),
+            fp32_gemm_gflops=d.get("fp32_gemm_gflops"),
+            tf32_gemm_gflops=d.get("tf32_gemm_gflops"),
+            how={k: v for k, v in d.items() if k.endswith("_how")},
+        )
+
+    @property
+    def ridge(self) -> float | None:
+        if self.bandwidth_gbs and self.fp32_peak_gflops:
+            return self.fp32_peak_gflops / self.bandwidth_gbs
+        return None
+
+    def roof(self, intensity: float, precision: str = "fp32") -> float | None:
+        """Attainable GFLOP/s at this intensity: min(bandwidth x intensity, compute peak)."""
+        peak = self.tf32_gemm_gflops if precision == "tf32" and self.tf32_gemm_gflops else self.fp32_peak_gflops
+        if peak is None:
+            return None
+        if self.bandwidth_gbs is None:
+            return peak
+        return min(self.bandwidth_gbs * intensity, peak)
+
+
+def intensity(r: Result) -> float:
+    """FLOP per byte of global-memory traffic, from the variant's model with the config it ran with."""
+    v = VARIANTS[r.variant]
+    return v.traffic_model(r.problem, r.params, r.config or None).intensity
+
+
+@dataclass(frozen=True)
+class RooflinePoint:
+    result: Result
+    intensity: float
+    gflops: float
+    roof: float | None
+    pct_of_roof: float | None
+    pct_of_cublas: float | None
+
+
+def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[RooflinePoint]:
+    """One point per valid GPU result (CPU results live under another roof)."""
+    out = []
+    for r in results:
+        if not r.valid or r.gflops is None or VARIANTS.get(r.variant) is None or VARIANTS[r.variant].backend != "cuda":
+            continue
+        x = intensity(r)
+        roof = ceilings.roof(x, r.precision) if ceilings else None
+        base = find_baseline([b for b in results if b.source == r.source], r, "cublas")
+        out.append(RooflinePoint(r, x, r.gflops, roof, 100 * r.gflops / roof if roof else None,
+                                 100 * base.median_ms / r.median_ms if base else None))  # fmt: skip
+    return out
+
+
+def explain(r: Result, ceilings: Ceilings | None = None) -> str:
+    """The seeds' arithmetic made concrete for this result, next to what was measured, in plain words."""
+    v = VARIANTS[r.variant]
+    p = r.problem
+    t = v.traffic_model(p, r.params, r.config or None)
+    naive = naive_traffic(p)
+    reuse = 2 * p.m * p.n * p.k / t.global_loads if t.global_loads else 0
+    lines = [
+        f"{v.title} at {p.label}" + (f" ({', '.join(f'{k} {x}' for k, x in r.params.items())})" if r.params else ""),
+        v.explanation,
+        "",
+        f"Work: 2·M·N·K = {p.flops:,} floating-point operations.",
+        f"Global-memory reads the code asks for: {t.global_loads:,} floats "
+        f"({naive.global_loads / t.global_loads:,.1f}× fewer than the naive kernel's {naive.global_loads:,}).",
+        f"Each value read from global memory is used {reuse:,.1f} times; the naive kernel uses each once.",
+        f"Arithmetic intensity: {t.intensity:,.2f} FLOP/byte (naive: {naive.intensity:.2f}; "
+        f"if every matrix moved exactly once: {p.flops / p.matrix_bytes:,.1f}).",
+    ]
+    if r.valid and r.median_ms:
+        lines += ["", f"Measured: {r.median_ms:.4g} ms median of {len(r.samples_ms)} → {r.gflops:,.0f} GFLOP/s."]
+        moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
+        if ceilings and ceilings.bandwidth_gbs and v.backend == "cuda":
+            roof = ceilings.roof(t.intensity, r.precision)
+            lines.append(
+                f"At this intensity the roofline allows {roof:,.0f} GFLOP/s on {ceilings.device}; "
+                f"this run reached {100 * r.gflops / roof:.0f}% of it."
+            )
+            if moved > ceilings.bandwidth_gbs:
+                lines.append(
+                    f"The traffic the code asks for would need {moved:,.0f} GB/s, more than the measured "
+                    f"{ceilings.bandwidth_gbs:,.0f} GB/s of memory bandwidth: the caches (L1, L2) must be "
+                    "serving much of it, so the kernel runs faster than its model of global traffic predicts."
+                )
+            elif r.gflops < 0.5 * roof:
+                per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
+                lines.append(
+                    f"That is well under the roof: neither the global traffic counted here nor peak arithmetic "
+                    f"limits this kernel, but how it issues work (latency, instructions per FMA"
+                    + (f"; {per_fma:.2f} shared-memory reads per FMA" if per_fma else "")
+                    + "). More work per thread from registers (register tiles, wider loads) is what helps."
+                )
+            elif ceilings.ridge and t.intensity < ceilings.ridge:
+                lines.append(
+                    f"Below the ridge point ({ceilings.ridge:.1f} FLOP/byte) the kernel is limited by memory "
+                    "traffic: raising its reuse (bigger tiles, register tiles) is what helps."
+                )
+            else:
+                lines.append(
+                    "Above the ridge point the limit is arithmetic: what helps now is keeping the FMA units "
+                    "busy (more independent work per thread, fewer instructions per FMA, tensor cores)."
+                )
+    elif not r.valid:
+        lines += ["", f"Not measured: {r.status}: {r.error}"]
+    return "\n".join(lines)
+
+
+SHIPPED_CEILINGS = Path(__file__).resolve().parent.parent.parent / "assets" / "ceilings"
+
+
+def load_ceilings(gpu: str) -> Ceilings | None:
+    """Ceilings measured by `gemmviz ceilings` for this GPU: the user's cache, then the shipped ones."""
+    from gemmviz.core.tuning import user_tuning_file
+
+    for path in [user_tuning_file().with_name("ceilings.json"), *sorted(SHIPPED_CEILINGS.glob("*.json"))]:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("device") == gpu:
+            return Ceilings.from_dict(data)
+    return None
