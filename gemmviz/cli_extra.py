@@ -18,6 +18,18 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_model)
 
+    p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
+    p.add_argument("session", help="a session JSON written by gemmviz bench or the app")
+    p.add_argument("--chart", default="time", choices=["time", "gflops", "speedup", "roofline", "dashboard"])
+    p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
+    p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
+    p.add_argument("--dark", action="store_true", help="dark theme")
+    p.add_argument("--baseline", default="cpu-naive", help="speedup chart: cpu-naive, gpu-naive or cublas")
+    p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
+    p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
+    p.add_argument("-o", "--output", required=True, help="out.png or out.svg")
+    p.set_defaults(func=cmd_export)
+
     p = sub.add_parser("tune", help="search the block parameters of tiling kernels on this GPU, cache the best")
     p.add_argument("--variants", default="gpu-warptile,gpu-vectorize,gpu-doublebuffer")
     p.add_argument("--size", type=int, default=4096, help="square size to time at")
@@ -38,6 +50,11 @@ def add_commands(sub) -> None:
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
     p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
     p.add_argument("--frames", help="directory to write frame_0000.png … into")
+    p.add_argument("--gif", help="write an animated GIF (one frame per step)")
+    p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
+    p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4")
+    p.add_argument("--projector", action="store_true")
+    p.add_argument("--dark", action="store_true")
     p.set_defaults(func=cmd_animate)
 
 
@@ -177,6 +194,48 @@ def parse_pixels(text: str, lo: int = 16, hi: int = 8192) -> tuple[int, int]:
     return w, h
 
 
+def _qt_app():
+    ensure_gui_platform()
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(sys.argv[:1])
+
+
+def cmd_export(args) -> int:
+    from gemmviz.core.results import Session, SessionError
+    from gemmviz.core.roofline import load_ceilings
+
+    width, height = parse_pixels(args.size)
+    try:
+        session = Session.load(args.session)
+    except SessionError as exc:
+        raise ProblemError(str(exc)) from None
+    if args.baseline not in ("cpu-naive", "gpu-naive", "cublas"):
+        raise ProblemError(f"--baseline must be cpu-naive, gpu-naive or cublas, got {args.baseline!r}")
+    at = parse_problem(args.at).key if args.at else None
+    results = session.results
+    if args.variants:
+        from gemmviz.cli import _variants
+
+        keep = set(_variants(args.variants))
+        results = [r for r in results if r.variant in keep]
+    app = _qt_app()
+    from gemmviz.ui.export import ExportError, export_chart
+    from gemmviz.ui.theme import theme_for
+
+    gpu = session.environment.get("backends", {}).get("cuda", {})
+    ceilings = load_ceilings(gpu["name"]) if gpu.get("available") else None
+    try:
+        path = export_chart(args.chart, results, args.output, width, height,
+                            theme_for(args.projector, args.dark), ceilings, (args.baseline, at, ""))  # fmt: skip
+    except (ExportError, OSError) as exc:
+        print(f"gemmviz: error: {exc}", file=sys.stderr)
+        return 1
+    del app
+    print(f"wrote {path} ({width}x{height})")
+    return 0
+
+
 def cmd_animate(args) -> int:
     from gemmviz.core.schedule import block_schedule
 
@@ -186,29 +245,29 @@ def cmd_animate(args) -> int:
     ty, tx = _pair(args.thread, "--thread")
     if not (0 <= ty < args.tile and 0 <= tx < args.tile):
         raise ProblemError(f"--thread {ty},{tx} is outside the {args.tile}×{args.tile} block")
-    if not args.frames:
-        raise ProblemError("give --frames DIR to write the frames")
-    ensure_gui_platform()
-    from PySide6.QtGui import QGuiApplication
+    if not (args.frames or args.gif or args.mp4):
+        raise ProblemError("give --frames DIR, --gif FILE or --mp4 FILE")
+    if args.speed <= 0:
+        raise ProblemError(f"--speed must be positive, got {args.speed}")
+    app = _qt_app()
+    from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
+    from gemmviz.ui.theme import theme_for
 
-    from gemmviz.ui.tiling import Background, FrameState, render_image
-
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
-    out = Path(args.frames)
+    theme = theme_for(args.projector, args.dark)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"gemmviz: error: cannot create {out}: {exc.strerror or exc}", file=sys.stderr)
+        if args.frames:
+            n = export_frames(schedule, args.frames, (ty, tx), width, height, theme)
+            print(f"wrote {n} frames ({width}x{height}) to {args.frames}")
+        if args.gif:
+            n = export_gif(schedule, args.gif, (ty, tx), width, height, args.speed, theme)
+            print(f"wrote {args.gif}: {n} frames ({width}x{height})")
+        if args.mp4:
+            n = export_mp4(schedule, args.mp4, (ty, tx), width, height, args.speed, theme)
+            print(f"wrote {args.mp4}: {n} steps ({width}x{height})")
+    except (ExportError, OSError) as exc:
+        print(f"gemmviz: error: {exc}", file=sys.stderr)
         return 1
-    background = Background()
-    for i in range(len(schedule.steps)):
-        image = render_image(FrameState(schedule, i, 1.0, (ty, tx)), width, height, background=background)
-        path = out / f"frame_{i:04d}.png"
-        if not image.save(str(path)):
-            print(f"gemmviz: error: cannot write {path}", file=sys.stderr)
-            return 1
     del app
-    print(f"wrote {len(schedule.steps)} frames ({width}x{height}) to {out}")
     return 0
 
 

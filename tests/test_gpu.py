@@ -23,7 +23,19 @@ def engine(**kw):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda p: p.key)
 def test_every_gpu_variant_is_right(size):
-    jobs = [j for v in GPU_VARIANTS for j in plan_jobs([v.name], [size], {k: [x for x in vals if x in v.param_choices.get(k, ())] or [v.param_defaults[k]] for k, vals in GRID.items() if k in v.param_choices})]
+    jobs = [
+        j
+        for v in GPU_VARIANTS
+        for j in plan_jobs(
+            [v.name],
+            [size],
+            {
+                k: [x for x in vals if x in v.param_choices.get(k, ())] or [v.param_defaults[k]]
+                for k, vals in GRID.items()
+                if k in v.param_choices
+            },
+        )
+    ]
     results = engine().run(jobs)
     assert len(results) == len(jobs)
     for r in results:

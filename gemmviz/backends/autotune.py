@@ -92,7 +92,7 @@ def tune(variant_name: str, size: int = 4096, repeats: int = 5, warmup: int = 2,
         "configs_tried": len(rows),
         "configs_valid": len(ok),
         "default_gflops": next((r["gflops"] for r in rows if r["config"] == dict(variant.config)), None),
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
     save_tuned(variant.name, gpu, entry)
     return {"variant": variant.name, "gpu": gpu, "best": entry, "rows": rows}

@@ -49,7 +49,7 @@ def measure_ceilings(repeats: int = 20) -> dict:
     by = {r.variant: r for r in gemm}
     return {
         "device": info["name"],
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "bandwidth_gbs": 2 * COPY_BYTES / (copy_ms * 1e-3) / 1e9,
         "bandwidth_how": f"device-to-device copy of {COPY_BYTES >> 30} GiB, bytes read + written, median of {repeats} event-timed copies",
         "fp32_peak_gflops": info["fp32_peak_gflops"],

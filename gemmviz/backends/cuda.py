@@ -166,7 +166,9 @@ class Nvml:
             return None
 
 
-def compile_cubin(variant: Variant, params: dict, config: dict | None, arch: str, gpu: str, loaded=()) -> tuple[str, bytes | None, bool]:
+def compile_cubin(
+    variant: Variant, params: dict, config: dict | None, arch: str, gpu: str, loaded=()
+) -> tuple[str, bytes | None, bool]:
     """Compile (or read from the disk cache) the variant's cubin: (key, cubin, came-from-cache).
 
     Thread-safe and context-free, so a tuning run can compile many configurations in parallel."""
@@ -302,7 +304,9 @@ class CudaRun:
             return dict(self.config_override[variant.name]), True
         return tuned_config(variant.name, self.device.name(), variant.config)
 
-    def time_config(self, variant: Variant, config: dict, inputs: Inputs, settings: BenchSettings, cancel) -> list[float]:
+    def time_config(
+        self, variant: Variant, config: dict, inputs: Inputs, settings: BenchSettings, cancel
+    ) -> list[float]:
         """Time one configuration on the uploaded inputs without the full-size check (the tuner checks
         every configuration at a small odd size first, and `gemmviz bench` verifies the winner)."""
         self._upload(inputs)
@@ -451,9 +455,17 @@ class CudaRun:
             cuda.memcpy_dtoh(c_host, bufs["c"])
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
-        valid, rel, unwritten, reason = verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs.reference, variant.precision)
+        valid, rel, unwritten, reason = verify(
+            np.ascontiguousarray(c_host[: p.m, : p.n]), inputs.reference, variant.precision
+        )
         del c_host
-        common = {"rel_error": rel, "unwritten": unwritten, "compile_cached": cached, "note": note, "config": dict(config)}
+        common = {
+            "rel_error": rel,
+            "unwritten": unwritten,
+            "compile_cached": cached,
+            "note": note,
+            "config": dict(config),
+        }
         if not valid:
             return new_result(job, variant, "invalid", reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()

@@ -113,8 +113,8 @@ def explain(r: Result, ceilings: Ceilings | None = None) -> str:
             elif r.gflops < 0.5 * roof:
                 per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
                 lines.append(
-                    f"That is well under the roof: neither the global traffic counted here nor peak arithmetic "
-                    f"limits this kernel, but how it issues work (latency, instructions per FMA"
+                    "That is well under the roof: neither the global traffic counted here nor peak arithmetic "
+                    "limits this kernel, but how it issues work (latency, instructions per FMA"
                     + (f"; {per_fma:.2f} shared-memory reads per FMA" if per_fma else "")
                     + "). More work per thread from registers (register tiles, wider loads) is what helps."
                 )

@@ -80,7 +80,9 @@ class Variant:
         fixed = [f"-D{k}={v}" for k, v in {**self.defines, **config}.items()]
         return fixed + [f"-D{macro}={params[key]}" for key, macro in self.macros.items()]
 
-    def traffic_model(self, problem: Problem, params: Params | None = None, config: Mapping[str, int] | None = None) -> Traffic:
+    def traffic_model(
+        self, problem: Problem, params: Params | None = None, config: Mapping[str, int] | None = None
+    ) -> Traffic:
         """The traffic model for these params and block configuration (the registry default if not given)."""
         return self.traffic(problem, {**(self.config if config is None else config), **self.resolve_params(params)})
 
@@ -152,9 +154,20 @@ def wmma_smem_bytes(c: Mapping[str, int]) -> int:
 
 def wmma_space() -> list[dict[str, int]]:
     out = []
-    grid = itertools.product((64, 128, 256), (64, 128, 256), (16, 32, 64), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4,), (1, 0))
+    grid = itertools.product(
+        (64, 128, 256), (64, 128, 256), (16, 32, 64), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4,), (1, 0)
+    )
     for bm, bn, bk, wm, wn, stages, skew, rnd in grid:
-        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew, "ROUND_TF32": rnd}
+        c = {
+            "BM": bm,
+            "BN": bn,
+            "BK": bk,
+            "WARPS_M": wm,
+            "WARPS_N": wn,
+            "STAGES": stages,
+            "SKEW_A": skew,
+            "ROUND_TF32": rnd,
+        }
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
@@ -192,7 +205,9 @@ def vectorize_space() -> list[dict[str, int]]:
 def warptile_space() -> list[dict[str, int]]:
     """Configurations the warp-tiling kernel compiles and runs correctly with (its index arithmetic)."""
     out = []
-    grid = itertools.product((64, 128, 256), (64, 128, 256), (8, 16), (32, 64, 128), (32, 64, 128), (1, 2, 4), (4, 8), (4, 8))
+    grid = itertools.product(
+        (64, 128, 256), (64, 128, 256), (8, 16), (32, 64, 128), (32, 64, 128), (1, 2, 4), (4, 8), (4, 8)
+    )
     for bm, bn, bk, wm, wn, wniter, tm, tn in grid:
         if bm % wm or bn % wn:
             continue
@@ -317,7 +332,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), 1 + c["TM"], "1D block tiled"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), 1 + c["TM"], "1D block tiled"
+            ),
             source="blocktile1d.cu",
             kernel_name="gemm_blocktile1d",
             config=BLOCKTILE1D,
@@ -332,7 +349,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), c["TM"] + c["TN"], "2D block tiled"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), c["TM"] + c["TN"], "2D block tiled"
+            ),
             source="blocktile2d.cu",
             kernel_name="gemm_blocktile2d",
             config=BLOCKTILE2D,
@@ -347,7 +366,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="2D block tiling with 16-byte loads and stores, A transposed in shared memory.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"
+            ),
             source="vectorize.cu",
             kernel_name="gemm_vectorize",
             defines={"DOUBLE_BUFFER": 0},
@@ -364,7 +385,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="As float4 tiling, with two shared buffers: the next tiles load while these are used.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"
+            ),
             source="vectorize.cu",
             kernel_name="gemm_vectorize",
             defines={"DOUBLE_BUFFER": 1},
@@ -381,7 +404,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="Block, warp and thread tiles: each warp owns a 64x64 tile, threads an 8x4 tile per sub-tile.",
             backend="cuda",
             precision="fp32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], warptile_threads(c), _warptile_reads(c), "warp tiled"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], warptile_threads(c), _warptile_reads(c), "warp tiled"
+            ),
             source="warptile.cu",
             kernel_name="gemm_warptile",
             config=WARPTILE,
@@ -397,7 +422,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="TF32 tensor-core multiply-adds through WMMA, 128x128 block tile, cp.async double buffering.",
             backend="cuda",
             precision="tf32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _wmma_reads(c), "tensor-core tiled"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _wmma_reads(c), "tensor-core tiled"
+            ),
             source="wmma_tf32.cu",
             kernel_name="gemm_wmma_tf32",
             config=WMMA,

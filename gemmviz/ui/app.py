@@ -19,7 +19,7 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     app.setOrganizationName("gemmviz")
     pg.setConfigOptions(antialias=True)
     window = MainWindow()
-    if projector and hasattr(window, "set_projector"):
+    if projector:
         window.set_projector(True)
     window.show()
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):

@@ -36,6 +36,14 @@ def series_of(results: list[Result]) -> dict[tuple[str, str], list[Result]]:
     return dict(sorted(groups.items()))
 
 
+SYMBOLS = ("o", "s", "t", "d")
+
+
+def symbol_for(index: int, palette_size: int) -> str:
+    """Past the palette's length colours repeat, so the marker shape changes instead."""
+    return SYMBOLS[(index // palette_size) % len(SYMBOLS)]
+
+
 def colour_map(results: list[Result]) -> dict[str, int]:
     """One colour per series (variant and params) across every chart, in registry order."""
     from gemmviz.core.variants import VARIANTS
@@ -116,6 +124,23 @@ class ResultChart(pg.PlotWidget):
             self.legend = pg.LegendItem()
             plot.layout.addItem(self.legend, 2, 3)
         self.draw(plot)
+        self.fit_legend()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_legend()
+
+    def fit_legend(self) -> None:
+        """Spread the legend over columns when its entries would not fit the chart's height."""
+        legend = getattr(self, "legend", None)
+        if legend is None:
+            return
+        entries = len(legend.items)
+        row_px = self.theme.font_pt * 96 / 72 * 1.9
+        rows = max(3, int(max(self.height() - 4 * row_px, row_px) / row_px))
+        columns = max(1, -(-entries // rows))
+        if legend.columnCount != columns:
+            legend.setColumnCount(columns)
 
     def reset_legend(self) -> None:
         self.legend.clear()
@@ -166,7 +191,7 @@ class _SizeChart(ResultChart):
                 spread = self.make_spread(rs, xs, colour_index)
                 scatter = pg.ScatterPlotItem(
                     xs, ys, size=self.theme.symbol_px, brush=brush, pen=pg.mkPen(self.theme.background),
-                    hoverable=True, data=tips, tip=lambda x, y, data: data.text, hoverSize=self.theme.symbol_px * 1.5,
+                    symbol=symbol_for(colour_index, len(self.theme.palette)), hoverable=True, data=tips, tip=lambda x, y, data: data.text, hoverSize=self.theme.symbol_px * 1.5,
                 )  # fmt: skip
                 scatter.sigClicked.connect(
                     lambda _item, points, _ev: points and self.pointClicked.emit(points[0].data().result)
@@ -188,7 +213,9 @@ class _SizeChart(ResultChart):
             self._legend_key = legend_key
             self.reset_legend()
             for name, colour_index in sorted(colour_of.items(), key=lambda kv: kv[1]):
-                self.legend.addItem(pg.PlotDataItem(pen=self.series_pen(colour_index)), name)
+                sample = pg.PlotDataItem(pen=self.series_pen(colour_index), symbol=symbol_for(colour_index, len(self.theme.palette)),
+                                         symbolBrush=self.theme.color(colour_index), symbolPen=None, symbolSize=self.theme.symbol_px)  # fmt: skip
+                self.legend.addItem(sample, name)
             if len(sources) > 1 or (sources and sources[0]):
                 for i, source in enumerate(sources):
                     self.legend.addItem(pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=self.theme.line_px,
@@ -341,7 +368,7 @@ class SpeedupChart(ResultChart):
             plot.addItem(text)
         plot.getAxis("left").setTicks([[(y, label) for y, (label, _) in enumerate(self.bars)]])
         lo, hi = min([0.0, *logs]), max([0.0, *logs])
-        plot.setXRange(lo - 0.2, hi + 0.25 * (hi - lo) + 0.3, padding=0)
+        plot.setXRange(lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.25 * (hi - lo) + 0.3, padding=0)
         plot.setYRange(-0.6, len(self.bars) - 0.4, padding=0)
 
 
@@ -367,12 +394,13 @@ class RooflineChart(ResultChart):
         plot.clear()
         self._legend_key = None
         self.reset_legend()
-        plot.getAxis("bottom").setLogMode(True)
         plot.getAxis("left").setLogMode(True)
         self.points = roofline_points(self.results, self.ceilings)
         c = self.ceilings
         xs_all = [p.intensity for p in self.points] or [0.25, 1000]
         x_lo, x_hi = min(0.1, min(xs_all) / 2), max(1000, max(xs_all) * 2)
+        decades = range(math.floor(math.log10(x_lo)), math.ceil(math.log10(x_hi)) + 1)
+        plot.getAxis("bottom").setTicks([[(d, f"{10.0**d:g}") for d in decades], []])
         fg = self.theme.foreground
         if c is not None:
             title = f"Roofline of {c.device}"
@@ -383,7 +411,9 @@ class RooflineChart(ResultChart):
                 if not value:
                     continue
                 ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
-                item = pg.PlotDataItem(np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style))
+                item = pg.PlotDataItem(
+                    np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style)
+                )
                 plot.addItem(item)
                 self.legend.addItem(item, name)
             if c.bandwidth_gbs:
@@ -406,10 +436,13 @@ class RooflineChart(ResultChart):
             tips = [_Tip(self._tip(p), p.result) for p in pts]
             scatter = pg.ScatterPlotItem(
                 np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]), size=self.theme.symbol_px,
+                symbol=symbol_for(colours[name], len(self.theme.palette)),
                 brush=pg.mkBrush(self.theme.color(colours[name])), pen=pg.mkPen(self.theme.background), hoverable=True,
                 data=tips, tip=lambda x, y, data: data.text, hoverSize=self.theme.symbol_px * 1.5,
             )  # fmt: skip
-            scatter.sigClicked.connect(lambda _i, points, _ev: points and self.pointClicked.emit(points[0].data().result))
+            scatter.sigClicked.connect(
+                lambda _i, points, _ev: points and self.pointClicked.emit(points[0].data().result)
+            )
             plot.addItem(scatter)
             self.legend.addItem(scatter, name)
         plot.setXRange(math.log10(x_lo), math.log10(x_hi))
@@ -419,6 +452,7 @@ class RooflineChart(ResultChart):
         r = p.result
         roof = f"{p.pct_of_roof:.0f}% of the roof here ({p.roof:,.0f} GFLOP/s)" if p.roof else "no roof measured"
         cub = f", {p.pct_of_cublas:.0f}% of cuBLAS" if p.pct_of_cublas is not None else ""
-        return f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}" + (
-            f"\n{r.source}" if r.source else ""
+        return (
+            f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}"
+            + (f"\n{r.source}" if r.source else "")
         )

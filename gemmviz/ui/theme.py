@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 
@@ -20,6 +20,23 @@ class Theme:
 
     def color(self, index: int) -> str:
         return self.palette[index % len(self.palette)]
+
+    def scaled(self, factor: float) -> Theme:
+        """The same look at another resolution: fonts, lines and symbols grow with the pixel size."""
+        return replace(
+            self,
+            font_pt=max(1, round(self.font_pt * factor)),
+            line_px=self.line_px * factor,
+            symbol_px=max(1, round(self.symbol_px * factor)),
+        )
+
+
+def theme_for(projector: bool = False, dark: bool = False) -> Theme:
+    if dark:
+        return (
+            PROJECTOR_DARK if projector else replace(PROJECTOR_DARK, name="dark", font_pt=10, line_px=2.0, symbol_px=8)
+        )
+    return PROJECTOR_LIGHT if projector else LIGHT
 
 
 LIGHT = Theme()

@@ -431,6 +431,11 @@ class TilingPanel(QWidget):
             spin.valueChanged.connect(lambda _v: self._show())
         self.rebuild()
 
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.view.theme = theme
+        self.view.update()
+
     @property
     def variant(self) -> str:
         return self.variant_combo.currentData()

@@ -107,6 +107,9 @@ class MainWindow(QMainWindow):
         self.closed = False
 
         self.setWindowTitle("gemmviz")
+        from PySide6.QtWidgets import QApplication
+
+        self._base_font_pt = QApplication.instance().font().pointSize()
         self._build()
         self._restore()
         self.worker = WorkerThread(backends)
@@ -330,7 +333,11 @@ class MainWindow(QMainWindow):
         self.close_loaded_action = QAction("Close loaded sessions", self, triggered=self.close_loaded)
         self.clear_action = QAction("Clear live results", self, triggered=self.clear_live)
         quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
-        for a in (self.open_action, self.save_action, self.csv_action):
+        self.export_action = QAction(
+            "&Export chart…", self, shortcut=QKeySequence("Ctrl+E"), triggered=self.export_chart_dialog
+        )
+        self.export_anim_action = QAction("Export &animation…", self, triggered=self.export_animation_dialog)
+        for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
         file_menu.addAction(self.close_loaded_action)
@@ -344,6 +351,25 @@ class MainWindow(QMainWindow):
         for a in (self.run_action, self.sweep_action, self.cancel_action):
             run_menu.addAction(a)
         self.view_menu = self.menuBar().addMenu("&View")
+        self.projector_action = QAction(
+            "&Projector mode (large fonts, thick lines)", self, checkable=True, shortcut=QKeySequence("Ctrl+P")
+        )
+        self.dark_action = QAction("&Dark theme", self, checkable=True)
+        self.fullscreen_action = QAction("&Full screen", self, checkable=True, shortcut=QKeySequence("F11"))
+        self.play_action = QAction("Play / pause animation", self, shortcut=QKeySequence("Space"))
+        self.step_back_action = QAction("Step back", self, shortcut=QKeySequence("Left"))
+        self.step_forward_action = QAction("Step forward", self, shortcut=QKeySequence("Right"))
+        self.projector_action.toggled.connect(lambda on: self.set_projector(on))
+        self.dark_action.toggled.connect(lambda on: self.set_projector(self.projector_action.isChecked(), on))
+        self.fullscreen_action.toggled.connect(lambda on: self.showFullScreen() if on else self.showNormal())
+        self.play_action.triggered.connect(lambda: self.tiling.toggle_play())
+        self.step_back_action.triggered.connect(lambda: self.tiling.go(self.tiling.step - 1))
+        self.step_forward_action.triggered.connect(lambda: self.tiling.go(self.tiling.step + 1))
+        for a in (self.projector_action, self.dark_action, self.fullscreen_action):
+            self.view_menu.addAction(a)
+        self.view_menu.addSeparator()
+        for a in (self.play_action, self.step_back_action, self.step_forward_action):
+            self.view_menu.addAction(a)
         self._refresh_recent_menu()
 
     # ---- inputs ------------------------------------------------------------------------------
@@ -595,15 +621,25 @@ class MainWindow(QMainWindow):
         rigor = (
             f"\n\nHow it was measured: {result.warmup} warm-up(s), {len(result.samples_ms)} timed samples, "
             f"{'cold' if result.cold_l2 else 'warm'} L2"
-            + (f", SM clock {result.sm_clock_mhz_before:.0f}→{result.sm_clock_mhz_after:.0f} MHz" if result.sm_clock_mhz_before else "")
-            + (f", {result.temperature_c_before:.0f}→{result.temperature_c_after:.0f} °C" if result.temperature_c_before else "")
+            + (
+                f", SM clock {result.sm_clock_mhz_before:.0f}→{result.sm_clock_mhz_after:.0f} MHz"
+                if result.sm_clock_mhz_before
+                else ""
+            )
+            + (
+                f", {result.temperature_c_before:.0f}→{result.temperature_c_after:.0f} °C"
+                if result.temperature_c_before
+                else ""
+            )
             + "."
         )
         if result.note:
             rigor += f"\nNote: {result.note}"
         if result.source:
             rigor += f"\nFrom: {result.source}"
-        self.explanation.setPlainText(text + (rigor if result.samples_ms else "") + "".join(f"\n⚠ {w}" for w in warnings))
+        self.explanation.setPlainText(
+            text + (rigor if result.samples_ms else "") + "".join(f"\n⚠ {w}" for w in warnings)
+        )
 
     def _set_speedup_results(self, shown: list[Result]) -> None:
         self.speedup_chart.results = shown
@@ -643,6 +679,82 @@ class MainWindow(QMainWindow):
         for results in self.loaded.values():
             out += results
         return out
+
+    # ---- theme and export ------------------------------------------------------------------------
+    def set_projector(self, on: bool, dark: bool | None = None) -> None:
+        """Projector mode: 20 pt fonts, 4 px lines, big symbols; light (default) or dark theme."""
+        from PySide6.QtWidgets import QApplication
+
+        from gemmviz.ui.theme import theme_for
+
+        dark = self.dark_action.isChecked() if dark is None else dark
+        for action, value in ((self.projector_action, on), (self.dark_action, dark)):
+            action.blockSignals(True)
+            action.setChecked(value)
+            action.blockSignals(False)
+        self.theme = theme_for(on, dark)
+        for chart in (self.time_chart, self.gflops_chart, self.speedup_chart, self.roofline_chart):
+            chart.apply_theme(self.theme)
+        self.tiling.set_theme(self.theme)
+        app = QApplication.instance()
+        font = app.font()
+        font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
+        app.setFont(font)
+        self.setStyleSheet(
+            f"QWidget {{ background: {self.theme.background}; color: {self.theme.foreground}; }}" if dark else ""
+        )
+        self.refresh()
+
+    def export_chart_dialog(self) -> None:
+        from gemmviz.ui.export_dialog import ExportDialog
+
+        ExportDialog(self).open()
+
+    def export_chart(self, kind: str, path: str, width: int, height: int) -> bool:
+        from gemmviz.core.roofline import load_ceilings
+        from gemmviz.ui.export import ExportError, export_chart
+
+        shown = self.shown_results()
+        if kind == "roofline":
+            shown = self.roofline_chart.results
+        gpu = self._roofline_gpu(self.shown_results())
+        view = (self.speedup_chart.baseline, self.speedup_chart.size_key, self.speedup_chart.source)
+        try:
+            export_chart(kind, shown, path, width, height, self.theme, load_ceilings(gpu) if gpu else None, view)
+        except (ExportError, ProblemError, OSError) as exc:
+            self.show_error("Cannot export", str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported {kind} chart to {path}", 5000)
+        return True
+
+    def export_animation_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export animation", "tiling.gif", "Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)"
+        )
+        if path:
+            self.export_animation(path)
+
+    def export_animation(self, path: str, width: int = 1280, height: int = 720) -> bool:
+        from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
+
+        schedule = self.tiling.schedule
+        if schedule is None:
+            self.show_error("Cannot export", "There is no animation to export: choose a valid size and tile first.")
+            return False
+        thread = (self.tiling.thread_y.value(), self.tiling.thread_x.value())
+        speed = self.tiling.speed_spin.value()
+        try:
+            if path.lower().endswith(".gif"):
+                n = export_gif(schedule, path, thread, width, height, speed, self.theme)
+            elif path.lower().endswith(".mp4"):
+                n = export_mp4(schedule, path, thread, width, height, speed, self.theme)
+            else:
+                n = export_frames(schedule, path, thread, width, height, self.theme)
+        except (ExportError, ProblemError, OSError) as exc:
+            self.show_error("Cannot export the animation", str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported {n} frames to {path}", 5000)
+        return True
 
     # ---- animation ---------------------------------------------------------------------------
     def _follow_controls(self, *_args) -> None:

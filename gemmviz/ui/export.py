@@ -1,0 +1,247 @@
+"""Export charts (PNG at any size, SVG) and the tiling animation (GIF, PNG frames, MP4 where ffmpeg is
+installed), from the app or headless. Fonts, lines and symbols scale with the output size, so a 4K
+export looks like the 1080p one, only sharper. Files are written to a temporary name and renamed, so a
+failure leaves nothing half-written behind."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.results import Result
+from gemmviz.ui.theme import LIGHT, Theme
+
+REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
+CHARTS = ("time", "gflops", "speedup", "roofline", "dashboard")
+MIN_PX, MAX_PX = 16, 8192
+
+
+class ExportError(Exception):
+    """An export that cannot be done; the message says why."""
+
+
+def scale_for(width: int, height: int) -> float:
+    return min(width / REFERENCE[0], height / REFERENCE[1])
+
+
+def check_size(width: int, height: int) -> None:
+    if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
+        raise ProblemError(f"size {width}x{height} is out of range: each side must be {MIN_PX}…{MAX_PX} pixels")
+
+
+def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        raise ExportError(f"{path.name}: the file name must end in {' or '.join(suffixes)}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ExportError(f"cannot write {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ExportError(f"cannot write {path}: the folder {parent} is not writable")
+    return path
+
+
+def _atomic_bytes(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None) -> QWidget:
+    """A fresh chart widget (or the 2x2 dashboard) drawn with `theme`."""
+    from gemmviz.ui.charts import GflopsChart, RooflineChart, SpeedupChart, TimeChart
+
+    if kind not in CHARTS:
+        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
+    if kind == "dashboard":
+        widget = QWidget()
+        widget.setStyleSheet(f"background: {theme.background};")
+        grid = QGridLayout(widget)
+        for i, k in enumerate(("time", "gflops", "speedup", "roofline")):
+            grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view), i // 2, i % 2)
+        return widget
+    cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
+    chart = cls(theme)
+    if kind == "roofline":
+        chart.ceilings = ceilings
+    if kind == "speedup" and speedup_view:
+        chart.baseline, chart.size_key, chart.source = speedup_view
+    chart.set_results(results)
+    return chart
+
+
+def render_widget(widget: QWidget, width: int, height: int, background: str) -> QImage:
+    layout_offscreen(widget, width, height)
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor(background))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    paint_charts(widget, painter)
+    painter.end()
+    return image
+
+
+def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
+    """Give the widget its real size and let Qt lay it out, without ever putting it on a screen."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    widget.resize(width, height)
+    widget.show()
+    for _ in range(3):
+        QApplication.processEvents()
+    widget.resize(width, height)
+    QApplication.processEvents()
+
+
+def paint_charts(widget: QWidget, painter: QPainter) -> None:
+    """Draw the chart scenes of `widget` (a chart, or a dashboard of charts) through `painter`, as
+    vector items: the same path makes PNG pixels and SVG paths."""
+    import pyqtgraph as pg
+
+    views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
+    for view in views:
+        origin = view.mapTo(widget, view.rect().topLeft()) if view is not widget else view.rect().topLeft()
+        painter.save()
+        painter.translate(origin.x(), origin.y())
+        view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
+        painter.restore()
+
+
+def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
+                 theme: Theme = LIGHT, ceilings=None, speedup_view=None) -> Path:  # fmt: skip
+    """Write one chart (or the dashboard) as PNG or SVG at width x height pixels."""
+    check_size(width, height)
+    target = check_target(path, (".png", ".svg"))
+    if kind not in CHARTS:
+        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
+    if not any(r.valid for r in results):
+        raise ExportError("nothing to chart: the session has no valid results")
+    scaled = theme.scaled(scale_for(width, height))
+    widget = make_chart(kind, results, scaled, ceilings, speedup_view)
+    try:
+        if target.suffix.lower() == ".png":
+            image = render_widget(widget, width, height, scaled.background)
+            _atomic_bytes(target, _png_bytes(image))
+        else:
+            _atomic_bytes(target, _svg_bytes(widget, width, height, scaled.background))
+    finally:
+        widget.hide()
+        widget.deleteLater()
+    return target
+
+
+def _png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise ExportError("PNG encoding failed")
+    buf.close()
+    return bytes(data)
+
+
+def _svg_bytes(widget: QWidget, width: int, height: int, background: str) -> bytes:
+    from PySide6.QtSvg import QSvgGenerator
+
+    layout_offscreen(widget, width, height)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(QSize(width, height))
+    gen.setViewBox(QRectF(0, 0, width, height))
+    gen.setTitle("gemmviz chart")
+    painter = QPainter(gen)
+    painter.fillRect(QRectF(0, 0, width, height), QColor(background))
+    paint_charts(widget, painter)
+    painter.end()
+    buf.close()
+    return bytes(data)
+
+
+# ---- animation --------------------------------------------------------------------------------
+def animation_images(schedule, thread: tuple[int, int], width: int, height: int, theme: Theme = LIGHT):
+    from gemmviz.ui.tiling import Background, FrameState, render_image
+
+    check_size(width, height)
+    background = Background()
+    scaled = theme.scaled(scale_for(width, height) * 1.0)
+    for i in range(len(schedule.steps)):
+        yield render_image(FrameState(schedule, i, 1.0, thread), width, height, scaled, background)
+
+
+def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
+               theme: Theme = LIGHT) -> int:  # fmt: skip
+    """Animated GIF, one frame per step; returns the number of frames."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ExportError("GIF export needs Pillow (pip install pillow)") from None
+    target = check_target(path, (".gif",))
+    frames = [
+        Image.open(io.BytesIO(_png_bytes(img))).convert("RGB")
+        for img in animation_images(schedule, thread, width, height, theme)
+    ]
+    out = io.BytesIO()
+    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], loop=0,
+                   duration=max(20, int(1000 / steps_per_second)), optimize=False)  # fmt: skip
+    _atomic_bytes(target, out.getvalue())
+    return len(frames)
+
+
+def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT) -> int:
+    """Numbered PNG frames frame_0000.png … into `directory` (made if missing); returns the count."""
+    check_size(width, height)
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK):
+        raise ExportError(f"cannot write into {out}: not writable")
+    n = 0
+    for i, image in enumerate(animation_images(schedule, thread, width, height, theme)):
+        _atomic_bytes(out / f"frame_{i:04d}.png", _png_bytes(image))
+        n += 1
+    return n
+
+
+def ffmpeg_path() -> str | None:
+    return shutil.which("ffmpeg")
+
+
+def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_second: float = 2.0,
+               theme: Theme = LIGHT) -> int:  # fmt: skip
+    ffmpeg = ffmpeg_path()
+    if ffmpeg is None:
+        raise ExportError("MP4 export needs ffmpeg on the PATH; GIF and PNG frames work without it")
+    target = check_target(path, (".mp4",))
+    with tempfile.TemporaryDirectory() as tmp:
+        n = export_frames(schedule, tmp, thread, width - width % 2, height - height % 2, theme)
+        out = Path(tmp) / "out.mp4"
+        proc = subprocess.run(
+            [ffmpeg, "-loglevel", "error", "-y", "-framerate", str(steps_per_second), "-i", str(Path(tmp) / "frame_%04d.png"),
+             "-pix_fmt", "yuv420p", "-vf", "fps=30", str(out)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
+        _atomic_bytes(target, out.read_bytes())
+    return n

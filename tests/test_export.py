@@ -1,0 +1,138 @@
+"""Exports for slides: PNG at any size (lines scale), SVG, GIF; projector mode; bad input."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtGui import QColor, QImage  # noqa: E402
+
+from gemmviz.cli import main  # noqa: E402
+from gemmviz.core.problem import Problem, ProblemError  # noqa: E402
+from gemmviz.core.results import Result, Session  # noqa: E402
+from gemmviz.core.schedule import block_schedule  # noqa: E402
+from gemmviz.ui.export import ExportError, export_chart, export_gif  # noqa: E402
+from gemmviz.ui.theme import LIGHT, OKABE_ITO  # noqa: E402
+from gemmviz.ui.window import default_replay_session  # noqa: E402
+
+
+def flat_series():
+    """One series, the same time at two sizes: a horizontal line whose thickness can be measured."""
+    return [Result("cpu-naive", {}, n, n, n, "cpu", "fp32", True, samples_ms=[10.0, 10.0]) for n in (256, 4096)]
+
+
+def line_thickness(path) -> int:
+    """Rows of clearly blue pixels (the first Okabe–Ito colour, #0072B2) in one column of the image."""
+    image = QImage(str(path))
+    x = image.width() // 3  # between the two points, away from the markers
+    return sum(1 for y in range(image.height()) if _bluish(QColor(image.pixel(x, y))))
+
+
+def _bluish(c: QColor) -> bool:
+    return c.blue() - c.red() > 80
+
+
+def not_blank(path) -> bool:
+    image = QImage(str(path))
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 9) for y in range(0, image.height(), 9)}
+    return len(colours) > 5
+
+
+@pytest.mark.parametrize("kind", ["time", "gflops", "speedup", "roofline", "dashboard"])
+def test_png_has_exactly_the_asked_size_and_is_not_blank(qapp, tmp_path, kind):
+    session = Session.load(default_replay_session())
+    out = export_chart(kind, session.results, tmp_path / f"{kind}.png", 1280, 720)
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 720) and not_blank(out)
+
+
+def test_4k_lines_are_twice_as_thick_as_1080p(qapp, tmp_path):
+    hd = export_chart("time", flat_series(), tmp_path / "hd.png", 1920, 1080)
+    uhd = export_chart("time", flat_series(), tmp_path / "uhd.png", 3840, 2160)
+    assert LIGHT.palette[0] == OKABE_ITO[0] == "#0072B2"
+    t_hd, t_uhd = line_thickness(hd), line_thickness(uhd)
+    assert t_hd >= 1 and 1.6 <= t_uhd / t_hd <= 2.5, (t_hd, t_uhd)
+
+
+def test_svg_parses(qapp, tmp_path):
+    out = export_chart("roofline", Session.load(default_replay_session()).results, tmp_path / "r.svg", 1600, 900)
+    root = ET.parse(out).getroot()
+    assert root.tag.endswith("svg") and len(list(root.iter())) > 50
+
+
+def test_gif_has_one_frame_per_step(qapp, tmp_path):
+    from PIL import Image
+
+    schedule = block_schedule("gpu-tiled", Problem(40, 40, 40), 16)
+    n = export_gif(schedule, tmp_path / "a.gif", (1, 2), 320, 180)
+    with Image.open(tmp_path / "a.gif") as im:
+        assert im.n_frames == n == len(schedule.steps) and im.size == (320, 180)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"kind": "pie"}, ExportError, "unknown chart"),
+        ({"width": 0}, ProblemError, "out of range"),
+        ({"width": 100000}, ProblemError, "out of range"),
+        ({"path": "missing/x.png"}, ExportError, "does not exist"),
+        ({"path": "x.jpg"}, ExportError, "must end in"),
+        ({"results": []}, ExportError, "nothing to chart"),
+    ],
+)
+def test_bad_exports_say_why_and_leave_nothing(qapp, tmp_path, kwargs, error, message):
+    args = {"kind": "time", "results": flat_series(), "path": "x.png", "width": 640, "height": 360, **kwargs}
+    args["path"] = tmp_path / args["path"]
+    with pytest.raises(error, match=message):
+        export_chart(args["kind"], args["results"], args["path"], args["width"], args["height"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_export_and_its_errors(tmp_path, capsys):
+    session = str(default_replay_session())
+    assert main(["export", session, "--chart", "roofline", "--size", "800x600", "-o", str(tmp_path / "r.png")]) == 0
+    assert QImage(str(tmp_path / "r.png")).width() == 800
+    assert main(["export", session, "--size", "0x10", "-o", str(tmp_path / "a.png")]) == 2
+    assert main(["export", session, "-o", str(tmp_path / "nope" / "a.png")]) == 1
+    empty = tmp_path / "empty.json"
+    Session().save(empty)
+    assert main(["export", str(empty), "-o", str(tmp_path / "e.png")]) == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert main(["export", str(bad), "-o", str(tmp_path / "b.png")]) == 2
+    err = capsys.readouterr().err
+    assert "out of range" in err and "does not exist" in err and "nothing to chart" in err and "not valid JSON" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "empty.json", "r.png"]
+
+
+def test_cli_animate_gif(tmp_path, capsys):
+    assert main(["animate", "--mnk", "32", "--tile", "16", "--gif", str(tmp_path / "a.gif"), "--size", "320x180"]) == 0
+    assert "9 frames" in capsys.readouterr().out
+
+
+def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.window import MainWindow
+    from tests.fakes import FakeGpuBackend
+
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                   load_recorded_without_gpu=False)  # fmt: skip
+    qtbot.addWidget(w)
+    assert w.time_chart.theme is LIGHT
+    w.projector_action.setChecked(True)
+    assert w.time_chart.theme.font_pt >= 20 and w.time_chart.theme.line_px >= 3 and w.tiling.view.theme.font_pt >= 20
+    light_palette = w.time_chart.theme.palette
+    w.dark_action.setChecked(True)
+    assert QColor(w.time_chart.theme.background).lightness() < 50 and w.time_chart.theme.palette != light_palette
+    assert w.time_chart.theme.palette[0] in OKABE_ITO  # colour-blind-safe in every theme
+    w.play_action.trigger()
+    assert w.tiling.timer.isActive()
+    w.play_action.trigger()
+    assert not w.tiling.timer.isActive()
+    step = w.tiling.step
+    w.step_forward_action.trigger()
+    assert w.tiling.step == step + 1
+    assert w.fullscreen_action.shortcut().toString() == "F11" and w.export_action.shortcut().toString() == "Ctrl+E"
+    w.close()
