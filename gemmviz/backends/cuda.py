@@ -421,7 +421,6 @@ class CudaRun:
         return launch, cached
 
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
-        cuda = self.cuda
         p = job.problem
         params = job.params_dict
         self._upload(inputs)
