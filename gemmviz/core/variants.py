@@ -132,6 +132,33 @@ WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM
 WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 2, "SKEW_A": 4, "ROUND_TF32": 1}
 
 
+MMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 3, "ROUND_TF32": 0}
+
+
+def mma_smem_bytes(c: Mapping[str, int]) -> int:
+    return 4 * c["STAGES"] * (c["BM"] * (c["BK"] + 4) + c["BK"] * (c["BN"] + 8))
+
+
+def mma_space() -> list[dict[str, int]]:
+    out = []
+    grid = itertools.product((64, 128, 256), (64, 128, 256), (16, 32), (1, 2, 4), (1, 2, 4), (2, 3, 4), (0, 1))
+    for bm, bn, bk, wm, wn, stages, rnd in grid:
+        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "ROUND_TF32": rnd}
+        if bm % (16 * wm) or bn % (8 * wn):
+            continue
+        tiles = (bm // wm // 16) * (bn // wn // 8)
+        if not 8 <= tiles <= 32 or wmma_threads(c) not in (128, 256) or mma_smem_bytes(c) > 200 * 1024:
+            continue
+        out.append(c)
+    return out
+
+
+def _mma_reads(c: Mapping[str, int]) -> float:
+    """Per thread per k: MI A fragments (16x8) and NI B fragments (8x8) per warp per 8 k."""
+    mi, ni = c["BM"] // c["WARPS_M"] // 16, c["BN"] // c["WARPS_N"] // 8
+    return (mi * 128 + ni * 64) / 32 / 8
+
+
 def _warptile_reads(c: Mapping[str, int]) -> float:
     """Shared-memory reads per thread per k: WMITER*TM values of A and WNITER*TN of B."""
     wmiter = c["WM"] * c["WN"] // (32 * c["TM"] * c["TN"] * c["WNITER"])
@@ -434,6 +461,23 @@ VARIANTS: dict[str, Variant] = {
             pads=True,
             dynamic_smem=wmma_smem_bytes,
             rung="tensor cores (TF32)",
+        ),
+        Variant(
+            name="gpu-mma-tf32",
+            title="GPU tensor cores (mma.sync TF32)",
+            explanation="TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.",
+            backend="cuda",
+            precision="tf32",
+            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _mma_reads(c), "tensor-core tiled"),
+            source="mma_tf32.cu",
+            kernel_name="gemm_mma_tf32",
+            config=MMA,
+            tune_space=mma_space,
+            geometry=_blocked_geometry(wmma_threads),
+            uses_int32_index=True,
+            pads=True,
+            dynamic_smem=mma_smem_bytes,
+            rung="tensor cores, raw mma.sync + ldmatrix",
         ),
         Variant(
             name="cublas",
