@@ -468,7 +468,9 @@ VARIANTS: dict[str, Variant] = {
             explanation="TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.",
             backend="cuda",
             precision="tf32",
-            traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _mma_reads(c), "tensor-core tiled"),
+            traffic=lambda p, c: blocked_traffic(
+                p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _mma_reads(c), "tensor-core tiled"
+            ),
             source="mma_tf32.cu",
             kernel_name="gemm_mma_tf32",
             config=MMA,
