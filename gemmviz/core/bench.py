@@ -8,6 +8,7 @@ failed or refused job becomes a Result that says why, never an exception that st
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import platform
 import threading
 import time
@@ -259,7 +260,7 @@ def environment(backends: dict[str, Backend]) -> dict:
         "numpy": np.__version__,
         "os": platform.platform(),
         "cpu": cpu_name(),
-        "cpu_count": _cpu_count(),
+        "cpu_count": os.cpu_count(),
     }
     env["backends"] = {}
     for name, backend in backends.items():
@@ -275,12 +276,6 @@ def environment(backends: dict[str, Backend]) -> dict:
         for v in VARIANTS.values()
     }
     return env
-
-
-def _cpu_count() -> int | None:
-    import os
-
-    return os.cpu_count()
 
 
 def cpu_name() -> str:
@@ -319,5 +314,3 @@ def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threadi
         samples.append((time.perf_counter() - t0) * 1e3)
     return samples
 
-
-__all__ = ["VARIANTS", "BenchSettings", "Engine", "Job", "plan_jobs", "verify"]
