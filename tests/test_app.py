@@ -128,6 +128,7 @@ def test_ui_thread_never_stalls_during_a_sweep(make_window, qtbot):
     wait_idle(qtbot, w)
     timer.stop()
     assert len(w.live) == 30 and len(gaps) > 20
+    print(f"longest UI stall during the sweep: {max(gaps)} ms over {len(gaps)} beats")
     assert max(gaps) < 100, f"longest UI stall {max(gaps)} ms"
 
 

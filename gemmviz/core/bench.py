@@ -313,4 +313,3 @@ def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threadi
         fn()
         samples.append((time.perf_counter() - t0) * 1e3)
     return samples
-

@@ -116,15 +116,20 @@ class ResultChart(pg.PlotWidget):
         _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
         self.set_results(self.results)
 
-    def set_results(self, results: list[Result]) -> None:
+    def set_results(self, results: list[Result], max_new: int | None = None) -> bool:
+        """Redraw from `results`. With `max_new`, create at most that many new series now and return
+        False if more remain (the window calls again on the next event-loop turn, so a sweep that adds
+        many series never freezes the UI for long)."""
         self.results = list(results)
         plot = self.getPlotItem()
         if getattr(self, "legend", None) is None:
             # The legend sits in its own column right of the plot, so it never hides data.
             self.legend = pg.LegendItem()
             plot.layout.addItem(self.legend, 2, 3)
-        self.draw(plot)
+        self._max_new = max_new
+        complete = self.draw(plot) is not False
         self.fit_legend()
+        return complete
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -177,7 +182,12 @@ class _SizeChart(ResultChart):
         for key in [k for k in self._items if k not in groups]:
             for item in self._items.pop(key):
                 plot.removeItem(item)
+        budget = getattr(self, "_max_new", None)
         for (source, name), rs in groups.items():
+            if budget is not None and (source, name) not in self._items:
+                if budget == 0:
+                    return False  # the rest, and the legend, on the next call
+                budget -= 1
             colour_index = colour_of[name]
             xs = np.log10([size_x(r) for r in rs])
             ys = np.array([self.value(r) for r in rs], dtype=float)

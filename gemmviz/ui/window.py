@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import glob
 import os
 from pathlib import Path
@@ -122,6 +123,10 @@ class MainWindow(QMainWindow):
         w.environmentReady.connect(self._on_environment)
         self.probeRequested.emit()
         self.validate()
+        # A full garbage collection walks every tracked object while holding the GIL: with Qt and
+        # pyqtgraph loaded that is 50-100 ms of frozen window. Long-lived objects are moved out of its way
+        # now and after each run; reference counting still frees everything that is not in a cycle.
+        gc.freeze()
 
     # ---- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -270,6 +275,7 @@ class MainWindow(QMainWindow):
         roof.addWidget(self.explanation)
         roof.setStretchFactor(0, 3)
         roof.setStretchFactor(1, 2)
+        self.roofline_tab = roof
         self.tabs.addTab(roof, "Roofline")
         self.tiling = TilingPanel(self.theme)
         self.tabs.addTab(self.tiling, "Tiling animation")
@@ -306,6 +312,7 @@ class MainWindow(QMainWindow):
         for chart in (self.time_chart, self.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
         self.roofline_chart.pointClicked.connect(self.explain)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection)
         self.run_button.clicked.connect(self.run_current)
         self.sweep_button.clicked.connect(self.run_sweep)
@@ -520,19 +527,22 @@ class MainWindow(QMainWindow):
     def _staged_refresh(self) -> None:
         self.refresh_dirty = False
         shown = self.shown_results()
+        # Each step is a few tens of ms at most; a chart that gains many series at once creates two per
+        # step and is called again until it is complete.
         steps = [
-            lambda: self.time_chart.set_results(shown),
-            lambda: self.gflops_chart.set_results(shown),
+            lambda: self.time_chart.set_results(shown, max_new=2),
+            lambda: self.gflops_chart.set_results(shown, max_new=2),
             lambda: self.table.set_results(shown),
             lambda: self._set_speedup_results(shown),
-            lambda: self.compare.set_results(shown),
-            lambda: self._set_roofline_results(shown),
+            lambda: self._refresh_hidden_tabs(shown),
         ]
 
         def run(i: int) -> None:
             if self.closed:
                 return
-            steps[i]()
+            if steps[i]() is False:
+                QTimer.singleShot(20, lambda: run(i))
+                return
             if i + 1 < len(steps):
                 # A real timer, not 0 ms: painting, input and other timers get a turn between charts.
                 QTimer.singleShot(20, lambda: run(i + 1))
@@ -551,6 +561,7 @@ class MainWindow(QMainWindow):
         self.eta_label.setText("")
         if self.closed:
             return
+        gc.freeze()
         cancelled = self.engine_worker.cancel.is_set()
         ok = sum(r.valid for r in results)
         self.statusBar().showMessage(
@@ -572,8 +583,28 @@ class MainWindow(QMainWindow):
         self.gflops_chart.set_results(shown)
         self.table.set_results(shown)
         self._set_speedup_results(shown)
-        self.compare.set_results(shown)
-        self._set_roofline_results(shown)
+        self._refresh_hidden_tabs(shown, force=True)
+
+    def _refresh_hidden_tabs(self, shown: list[Result], force: bool = False) -> None:
+        """The roofline and comparison are redrawn when on screen; otherwise when their tab is opened."""
+        current = self.tabs.currentWidget()
+        self._stale_tabs = {self.roofline_tab, self.compare}
+        if force or current is self.roofline_tab:
+            self._set_roofline_results(shown)
+            self._stale_tabs.discard(self.roofline_tab)
+        if force or current is self.compare:
+            self.compare.set_results(shown)
+            self._stale_tabs.discard(self.compare)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        current = self.tabs.currentWidget()
+        if current in getattr(self, "_stale_tabs", set()):
+            shown = self.shown_results()
+            if current is self.roofline_tab:
+                self._set_roofline_results(shown)
+            else:
+                self.compare.set_results(shown)
+            self._stale_tabs.discard(current)
 
     def _roofline_gpu(self, shown: list[Result]) -> str | None:
         """Whose roof to draw: this machine's GPU if it ran GPU results, else the first session's GPU."""
