@@ -46,7 +46,7 @@ def naive_kernel():
         if _naive_kernel is None:
             import numba
 
-            @numba.njit(cache=False, fastmath=False)
+            @numba.njit(cache=False, fastmath=False, nogil=True)  # the app's UI thread keeps running
             def gemm_cpu_naive(a, b, c):
                 m, k = a.shape
                 n = b.shape[1]
