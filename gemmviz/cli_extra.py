@@ -43,9 +43,11 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_ceilings)
 
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
-    p.add_argument("--variant", default="gpu-tiled", help="gpu-tiled or gpu-naive")
+    p.add_argument("--variant", default="gpu-tiled", help="gpu-naive, gpu-tiled, gpu-tiled-pad or gpu-blocktile2d")
     p.add_argument("--mnk", required=True, help="N or MxNxK")
-    p.add_argument("--tile", type=int, default=16, help="tile (gpu-tiled) or block edge (gpu-naive)")
+    p.add_argument(
+        "--tile", type=int, default=16, help="tile (gpu-tiled) or block edge (gpu-naive); block tiling uses its config"
+    )
     p.add_argument("--block", default="0,0", help="which thread block: y,x")
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
     p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
@@ -243,8 +245,9 @@ def cmd_animate(args) -> int:
     width, height = parse_pixels(args.size)
     schedule = block_schedule(args.variant, problem, args.tile, _pair(args.block, "--block"))
     ty, tx = _pair(args.thread, "--thread")
-    if not (0 <= ty < args.tile and 0 <= tx < args.tile):
-        raise ProblemError(f"--thread {ty},{tx} is outside the {args.tile}×{args.tile} block")
+    dy, dx = schedule.thread_dims
+    if not (0 <= ty < dy and 0 <= tx < dx):
+        raise ProblemError(f"--thread {ty},{tx} is outside the block's {dy}×{dx} threads")
     if not (args.frames or args.gif or args.mp4):
         raise ProblemError("give --frames DIR, --gif FILE or --mp4 FILE")
     if args.speed <= 0:

@@ -39,13 +39,13 @@ gemm_blocktile2d(const float* __restrict__ A, const float* __restrict__ B, float
             As[(innerRowA + off) * BK + innerColA] = A[(innerRowA + off) * K + innerColA];
         for (int off = 0; off < BK; off += strideB)                                // load B tile
             Bs[(innerRowB + off) * BN + innerColB] = B[(innerRowB + off) * N + innerColB];
-        __syncthreads();
+        __syncthreads();                                                           // sync: tiles ready
         A += BK;
         B += BK * N;
         #pragma unroll
         for (int dot = 0; dot < BK; ++dot) {
             #pragma unroll
-            for (int i = 0; i < TM; ++i) regM[i] = As[(threadRow * TM + i) * BK + dot];
+            for (int i = 0; i < TM; ++i) regM[i] = As[(threadRow * TM + i) * BK + dot];   // shared -> registers
             #pragma unroll
             for (int i = 0; i < TN; ++i) regN[i] = Bs[dot * BN + threadCol * TN + i];
             #pragma unroll
@@ -53,10 +53,10 @@ gemm_blocktile2d(const float* __restrict__ A, const float* __restrict__ B, float
                 #pragma unroll
                 for (int n = 0; n < TN; ++n) acc[m * TN + n] += regM[m] * regN[n];   // register tile
         }
-        __syncthreads();
+        __syncthreads();                                                           // sync: tiles consumed
     }
     #pragma unroll
     for (int m = 0; m < TM; ++m)
         #pragma unroll
-        for (int n = 0; n < TN; ++n) C[(threadRow * TM + m) * N + threadCol * TN + n] = acc[m * TN + n];
+        for (int n = 0; n < TN; ++n) C[(threadRow * TM + m) * N + threadCol * TN + n] = acc[m * TN + n];   // store C
 }

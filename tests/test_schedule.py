@@ -68,3 +68,36 @@ def test_bad_animation_input(args, message):
 def test_block_outside_grid():
     with pytest.raises(ProblemError, match="outside the grid"):
         block_schedule("gpu-tiled", Problem(16, 16, 16), 16, (1, 0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(m=st.integers(1, 300), n=st.integers(1, 300), k=st.integers(1, 40))
+def test_blocktile2d_schedule_sums_to_its_model(m, n, k):
+    from gemmviz.core.variants import VARIANTS
+
+    v = VARIANTS["gpu-blocktile2d"]
+    p = Problem(m, n, k)
+    t = grid_totals("gpu-blocktile2d", p)
+    f = v.traffic_model(p)
+    assert (t.global_loads, t.global_stores, t.shared_loads, t.shared_stores, t.fmas) == (
+        f.global_loads, f.global_stores, f.shared_loads, f.shared_stores, f.fmas_executed,
+    )  # fmt: skip
+
+
+def test_blocktile2d_has_a_register_tile_per_thread():
+    s = block_schedule("gpu-blocktile2d", Problem(256, 256, 16), None, (1, 0))
+    assert s.thread_dims == (16, 16) and (s.tm, s.tn) == (8, 8)
+    compute = next(st for st in s.steps if st.kind == "compute")
+    assert compute.delta.fmas == 256 * 8 * 64 and compute.delta.shared_loads == 256 * 8 * 16
+    assert "register" in compute.text
+    padded = block_schedule("gpu-blocktile2d", Problem(100, 100, 10))
+    assert padded.run_problem == Problem(128, 128, 16) and "zero-padded" in padded.steps[0].text
+
+
+def test_every_animated_variant_comes_from_the_registry():
+    from gemmviz.core.schedule import animated_variants
+
+    names = set(animated_variants())
+    assert {"gpu-naive", "gpu-tiled", "gpu-blocktile2d"} <= names
+    for v in animated_variants().values():
+        assert v.source_marks and all(mark in v.source_text() for mark in v.source_marks.values())

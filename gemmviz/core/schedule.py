@@ -1,7 +1,9 @@
 """The schedule one thread block executes: the steps the animation plays and the counters it shows.
 
-The same arithmetic as `model.py`, walked step by step: summed over every block, the counters equal
-the closed-form traffic model (tests check this for many sizes, including ragged edges).
+Which schedule a kernel runs, and which line of its source each step is, come from the variant registry
+(`schedule_kind`, `schedule_param`, `source_marks`). The same arithmetic as `model.py`, walked step by
+step: summed over every block, the counters equal the closed-form traffic model (tests check this for
+many sizes, ragged edges included).
 """
 
 from __future__ import annotations
@@ -10,16 +12,12 @@ from dataclasses import dataclass, field
 
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.variants import VARIANTS, Variant
 
-# Variants that have an animated schedule, and the parameter that sets their tile / block edge.
-ANIMATED = {"gpu-tiled": "tile", "gpu-naive": "block"}
-# A line of the kernel source that each kind of step corresponds to (searched as a substring).
-SOURCE_MARKS = {
-    "gpu-tiled": {"load": "load A tile", "sync": "sync: tiles ready", "compute": "compute from shared",
-                  "sync2": "sync: tiles consumed", "store": "store C"},
-    "gpu-naive": {"read": "2 global loads per FMA", "store": "1 global store"},
-}  # fmt: skip
+
+def animated_variants() -> dict[str, Variant]:
+    """The variants that have an animated schedule, in registry order."""
+    return {name: v for name, v in VARIANTS.items() if v.schedule_kind}
 
 
 @dataclass(frozen=True)
@@ -57,7 +55,7 @@ class Region:
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # "load", "sync", "compute", "sync2", "store" (tiled); "read", "store" (naive)
+    kind: str  # "load", "sync", "compute", "sync2", "store" (tiled kernels); "read", "store" (naive)
     text: str  # one line for the UI
     k_tile: int  # which slice of K this step belongs to (-1 for the final store)
     a: Region | None  # the part of A touched from global memory (load/read), else None
@@ -71,24 +69,42 @@ class Step:
 @dataclass
 class Schedule:
     variant: str
-    problem: Problem
-    tile: int  # tile edge (tiled) or block edge (naive)
+    problem: Problem  # as asked
+    run_problem: Problem  # what the kernel runs (zero-padded for kernels that need multiples)
+    bm: int  # block tile: rows of C
+    bn: int  # columns of C
+    bk: int  # K-slice per step
+    tm: int  # results per thread: rows
+    tn: int  # columns
     block: tuple[int, int]  # (block_y, block_x)
     steps: list[Step] = field(default_factory=list)
 
     @property
+    def kind(self) -> str:
+        return VARIANTS[self.variant].schedule_kind
+
+    @property
+    def tile(self) -> int:
+        """The tile (tiled) or block (naive) edge; the block tile's rows for block tiling."""
+        return self.bm
+
+    @property
     def grid(self) -> tuple[int, int]:
-        return ceil_div(self.problem.m, self.tile), ceil_div(self.problem.n, self.tile)
+        return ceil_div(self.run_problem.m, self.bm), ceil_div(self.run_problem.n, self.bn)
+
+    @property
+    def thread_dims(self) -> tuple[int, int]:
+        return self.bm // self.tm, self.bn // self.tn
 
     @property
     def rows(self) -> tuple[int, int]:
         by = self.block[0]
-        return by * self.tile, min((by + 1) * self.tile, self.problem.m)
+        return by * self.bm, min((by + 1) * self.bm, self.run_problem.m)
 
     @property
     def cols(self) -> tuple[int, int]:
         bx = self.block[1]
-        return bx * self.tile, min((bx + 1) * self.tile, self.problem.n)
+        return bx * self.bn, min((bx + 1) * self.bn, self.run_problem.n)
 
     @property
     def totals(self) -> Counters:
@@ -99,43 +115,64 @@ def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:
     return Region(min(r0, rows), min(r1, rows), min(c0, cols), min(c1, cols))
 
 
-def check_animation_input(variant: str, problem: Problem, tile: int) -> None:
-    if variant not in ANIMATED:
-        raise ProblemError(f"no animation for {variant}; animated variants: {', '.join(ANIMATED)}")
-    key = ANIMATED[variant]
-    choices = VARIANTS[variant].param_choices[key]
-    if tile not in choices:
-        raise ProblemError(f"{variant}: {key} {tile} is not supported (choose {', '.join(map(str, choices))})")
+def _variant(variant: str) -> Variant:
+    animated = animated_variants()
+    if variant not in animated:
+        raise ProblemError(f"no animation for {variant}; animated variants: {', '.join(animated)}")
+    return animated[variant]
 
 
-def block_schedule(variant: str, problem: Problem, tile: int, block: tuple[int, int] = (0, 0)) -> Schedule:
-    """The ordered steps of thread block (by, bx) for the tiled or the naive kernel."""
+def check_animation_input(variant: str, problem: Problem, tile: int | None) -> None:
+    v = _variant(variant)
+    if v.schedule_param:
+        choices = v.param_choices[v.schedule_param]
+        if tile not in choices:
+            raise ProblemError(
+                f"{variant}: {v.schedule_param} {tile} is not supported (choose {', '.join(map(str, choices))})"
+            )
+
+
+def shape(variant: str, problem: Problem, tile: int | None) -> tuple[Problem, int, int, int, int, int]:
+    """(problem the kernel runs, BM, BN, BK, TM, TN) of a variant's schedule."""
     check_animation_input(variant, problem, tile)
-    sched = Schedule(variant, problem, tile, block)
+    v = VARIANTS[variant]
+    if v.schedule_kind == "blocktile2d":
+        c = v.config
+        return v.run_problem(problem), c["BM"], c["BN"], c["BK"], c["TM"], c["TN"]
+    return problem, tile, tile, tile, 1, 1
+
+
+def block_schedule(
+    variant: str, problem: Problem, tile: int | None = None, block: tuple[int, int] = (0, 0)
+) -> Schedule:
+    """The ordered steps of thread block (by, bx) of the variant's kernel."""
+    rp, bm, bn, bk, tm, tn = shape(variant, problem, tile)
+    sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block)
     gy, gx = sched.grid
     by, bx = block
     if not (0 <= by < gy and 0 <= bx < gx):
         raise ProblemError(f"block ({by}, {bx}) is outside the grid of {gy}×{gx} blocks")
-    if variant == "gpu-tiled":
-        _tiled_steps(sched)
-    else:
-        _naive_steps(sched)
+    {"tiled": _tiled_steps, "naive": _naive_steps, "blocktile2d": _blocktile2d_steps}[sched.kind](sched)
     return sched
 
 
+class _Builder:
+    def __init__(self, s: Schedule):
+        self.s = s
+        self.total = Counters()
+
+    def add(self, kind, text, k_tile, delta, k_done, a=None, b=None, c=None) -> None:
+        self.total = self.total + delta
+        self.s.steps.append(Step(kind, text, k_tile, a, b, c, k_done, delta, self.total))
+
+
 def _tiled_steps(s: Schedule) -> None:
-    p, t = s.problem, s.tile
+    p, t = s.run_problem, s.bm
     r0, r1 = s.rows
     c0, c1 = s.cols
     threads = t * t
-    total = Counters()
     steps = ceil_div(p.k, t)
-
-    def add(kind, text, k_tile, delta, k_done, a=None, b=None, c=None):
-        nonlocal total
-        total = total + delta
-        s.steps.append(Step(kind, text, k_tile, a, b, c, k_done, delta, total))
-
+    out = _Builder(s)
     for kt in range(steps):
         k0, k1 = kt * t, min((kt + 1) * t, p.k)
         a = _clip(r0, r0 + t, k0, k0 + t, p.m, p.k)
@@ -143,46 +180,73 @@ def _tiled_steps(s: Schedule) -> None:
         loads = a.count + b.count
         padded = 2 * threads - loads
         pad_note = f", {padded} zero-padded" if padded else ""
-        add("load", f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] and B[{k0}:{k1}, {c0}:{c1}] "
-            f"into shared memory ({loads} global loads{pad_note})", kt,
-            Counters(global_loads=loads, shared_stores=2 * threads), k0, a, b)  # fmt: skip
-        add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
-        add("compute", f"each of {threads} threads does {t} multiply-adds from shared memory "
-            f"(k = {k0}…{k0 + t - 1})", kt, Counters(shared_loads=2 * t * threads, fmas=t * threads), k1)  # fmt: skip
-        add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
+        out.add("load", f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] and B[{k0}:{k1}, {c0}:{c1}] "
+                f"into shared memory ({loads} global loads{pad_note})", kt,
+                Counters(global_loads=loads, shared_stores=2 * threads), k0, a, b)  # fmt: skip
+        out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
+        out.add("compute", f"each of {threads} threads does {t} multiply-adds from shared memory "
+                f"(k = {k0}…{k0 + t - 1})", kt, Counters(shared_loads=2 * t * threads, fmas=t * threads), k1)  # fmt: skip
+        out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
     c = Region(r0, r1, c0, c1)
-    add("store", f"store the C tile [{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
-        Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+    out.add("store", f"store the C tile [{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
+            Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+
+
+def _blocktile2d_steps(s: Schedule) -> None:
+    """2D block tiling: BM x BK and BK x BN tiles in shared memory; each thread keeps a TM x TN tile of C
+    in registers and, for every k, reads TM values of A and TN of B from shared memory into registers."""
+    p = s.run_problem
+    r0, r1 = s.rows
+    c0, c1 = s.cols
+    ty, tx = s.thread_dims
+    threads = ty * tx
+    steps = p.k // s.bk
+    out = _Builder(s)
+    pad = "" if p == s.problem else f" (the kernel runs the zero-padded {p.m}×{p.n}×{p.k})"
+    for kt in range(steps):
+        k0, k1 = kt * s.bk, (kt + 1) * s.bk
+        a, b = Region(r0, r1, k0, k1), Region(k0, k1, c0, c1)
+        loads = a.count + b.count
+        out.add("load", f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] ({s.bm}×{s.bk}) and B[{k0}:{k1}, {c0}:{c1}] "
+                f"({s.bk}×{s.bn}) into shared memory: {loads // threads} values per thread{pad}", kt,
+                Counters(global_loads=loads, shared_stores=loads), k0, a, b)  # fmt: skip
+        out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
+        reads = threads * s.bk * (s.tm + s.tn)
+        fmas = threads * s.bk * s.tm * s.tn
+        out.add("compute", f"for each of {s.bk} k: every thread copies {s.tm} values of A and {s.tn} of B from shared "
+                f"memory into registers and does {s.tm}×{s.tn} = {s.tm * s.tn} multiply-adds from registers", kt,
+                Counters(shared_loads=reads, fmas=fmas), k1)  # fmt: skip
+        out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
+    c = Region(r0, r1, c0, c1)
+    out.add("store", f"each thread stores its {s.tm}×{s.tn} register tile: C[{r0}:{r1}, {c0}:{c1}] "
+            f"({c.count} global stores)", -1, Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
 
 
 def _naive_steps(s: Schedule) -> None:
     """The naive kernel has no shared memory: every thread reads its row of A and column of B from
     global memory. Steps group k in chunks of the block edge so the two kernels line up."""
-    p, t = s.problem, s.tile
+    p, t = s.run_problem, s.bm
     r0, r1 = s.rows
     c0, c1 = s.cols
     active = (r1 - r0) * (c1 - c0)  # threads outside the matrix return at once
-    total = Counters()
+    out = _Builder(s)
     chunks = ceil_div(p.k, t)
     for kt in range(chunks):
         k0, k1 = kt * t, min((kt + 1) * t, p.k)
         width = k1 - k0
-        delta = Counters(global_loads=2 * width * active, fmas=width * active)
-        total = total + delta
-        s.steps.append(Step(
-            "read", f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
-            f"B column from global memory ({2 * width * active} loads, no reuse)", kt,
-            Region(r0, r1, k0, k1), Region(k0, k1, c0, c1), None, k1, delta, total,
-        ))  # fmt: skip
+        out.add("read", f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
+                f"B column from global memory ({2 * width * active} loads, no reuse)", kt,
+                Counters(global_loads=2 * width * active, fmas=width * active), k1,
+                Region(r0, r1, k0, k1), Region(k0, k1, c0, c1))  # fmt: skip
     c = Region(r0, r1, c0, c1)
-    total = total + Counters(global_stores=c.count)
-    s.steps.append(Step("store", f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
-                        None, None, c, p.k, Counters(global_stores=c.count), total))  # fmt: skip
+    out.add("store", f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
+            Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
 
 
-def grid_totals(variant: str, problem: Problem, tile: int) -> Counters:
+def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:
     """Counters summed over every block of the grid, by walking each block's schedule."""
-    gy, gx = ceil_div(problem.m, tile), ceil_div(problem.n, tile)
+    first = block_schedule(variant, problem, tile)
+    gy, gx = first.grid
     total = Counters()
     for by in range(gy):
         for bx in range(gx):

@@ -43,6 +43,11 @@ class Variant:
     pads: bool = False
     dynamic_smem: Callable[[Mapping[str, int]], int] | None = None  # bytes, from the config
     rung: str = ""  # for the ladder: what this step changes, in a few words
+    # The animation: which schedule this kernel runs ("naive", "tiled", "blocktile2d"), which param sets
+    # its tile or block edge, and which line of its source each kind of step corresponds to.
+    schedule_kind: str | None = None
+    schedule_param: str | None = None
+    source_marks: Mapping[str, str] = field(default_factory=dict)
 
     def source_path(self) -> Path | None:
         return KERNEL_DIR / self.source if self.source else None
@@ -305,6 +310,9 @@ VARIANTS: dict[str, Variant] = {
             param_defaults={"block": 16},
             geometry=_naive_geometry,
             uses_int32_index=True,
+            schedule_kind="naive",
+            schedule_param="block",
+            source_marks={"read": "2 global loads per FMA", "store": "1 global store"},
         ),
         Variant(
             name="gpu-uncoalesced",
@@ -335,6 +343,15 @@ VARIANTS: dict[str, Variant] = {
             macros={"tile": "TILE"},
             geometry=_tiled_geometry,
             uses_int32_index=True,
+            schedule_kind="tiled",
+            schedule_param="tile",
+            source_marks={
+                "load": "load A tile",
+                "sync": "sync: tiles ready",
+                "compute": "compute from shared",
+                "sync2": "sync: tiles consumed",
+                "store": "store C",
+            },  # fmt: skip
         ),
         Variant(
             name="gpu-tiled-pad",
@@ -385,6 +402,14 @@ VARIANTS: dict[str, Variant] = {
             geometry=_blocked_geometry(blocktile_threads),
             uses_int32_index=True,
             pads=True,
+            schedule_kind="blocktile2d",
+            source_marks={
+                "load": "load A tile",
+                "sync": "sync: tiles ready",
+                "compute": "register tile",
+                "sync2": "sync: tiles consumed",
+                "store": "store C",
+            },  # fmt: skip
             rung="a register tile per thread",
         ),
         Variant(

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import ANIMATED, SOURCE_MARKS, Schedule, Step, block_schedule, reuse_factor
+from gemmviz.core.schedule import Schedule, Step, animated_variants, block_schedule, reuse_factor
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -50,11 +50,13 @@ class Layout:
     c: QRectF
     smem_a: QRectF
     smem_b: QRectF
+    regs: QRectF | None  # the highlighted thread's registers (block-tiling kernels)
     text: QRectF
 
 
-def layout_for(w: int, h: int, p: Problem, tile: int, font_px: float) -> Layout:
-    """Place B above C and A left of C; shared memory and the counters on the right."""
+def layout_for(w: int, h: int, s: Schedule, font_px: float) -> Layout:
+    """Place B above C and A left of C; shared memory, registers and the counters on the right."""
+    p = s.run_problem
     margin = max(8.0, 0.02 * min(w, h))
     right_w = max(0.30 * w, 18 * font_px)
     avail_w = w - right_w - 3 * margin
@@ -67,47 +69,54 @@ def layout_for(w: int, h: int, p: Problem, tile: int, font_px: float) -> Layout:
     b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
     c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
     side = min(right_w * 0.42, (h - 2 * margin) * 0.28)
-    sx = w - right_w - margin + margin
-    smem_a = QRectF(sx, y0 + font_px * 1.5, side, side)
-    smem_b = QRectF(sx + side + margin, y0 + font_px * 1.5, side, side)
-    text = QRectF(sx, smem_a.bottom() + font_px * 3.4, right_w - margin, h - smem_a.bottom() - 3 * font_px)
-    return Layout(scale, a, b, c, smem_a, smem_b, text)
+    cell = side / max(s.bm, s.bn, s.bk)  # one scale for both tiles, so their shapes are true
+    sx = w - right_w
+    top = y0 + font_px * 1.5
+    smem_a = QRectF(sx, top, max(cell * s.bk, font_px * 0.6), cell * s.bm)
+    smem_b = QRectF(smem_a.right() + margin * 1.5, top, cell * s.bn, max(cell * s.bk, font_px * 0.6))
+    bottom = max(smem_a.bottom(), smem_b.bottom()) + font_px * 1.6
+    regs = None
+    if s.kind == "blocktile2d":
+        r = font_px * 0.9
+        regs = QRectF(smem_b.left(), smem_b.bottom() + font_px * 4.0, r * (s.tn + 2), r * (s.tm + 1))
+        bottom = max(bottom, regs.bottom() + font_px * 0.6)
+    text = QRectF(sx, bottom + font_px * 1.8, right_w - margin, h - bottom - 3 * font_px)
+    return Layout(scale, a, b, c, smem_a, smem_b, regs, text)
 
 
 def _sub(rect: QRectF, scale: float, r0: float, r1: float, c0: float, c1: float) -> QRectF:
     return QRectF(rect.left() + c0 * scale, rect.top() + r0 * scale, (c1 - c0) * scale, (r1 - r0) * scale)
 
 
-def _grid_lines(painter: QPainter, rect: QRectF, rows: int, cols: int, tile: int, scale: float) -> None:
-    for count, vertical in ((cols, True), (rows, False)):
+def _grid_lines(
+    painter: QPainter, rect: QRectF, rows: int, cols: int, row_tile: int, col_tile: int, scale: float
+) -> None:
+    for count, tile, vertical in ((cols, col_tile, True), (rows, row_tile, False)):
         tiles = math.ceil(count / tile)
         every = max(1, math.ceil(tiles / MAX_GRID_LINES))
-        lines = []
         for i in range(every, tiles, every):
             pos = i * tile * scale
             if vertical:
-                lines.append((QPointF(rect.left() + pos, rect.top()), QPointF(rect.left() + pos, rect.bottom())))
+                painter.drawLine(QPointF(rect.left() + pos, rect.top()), QPointF(rect.left() + pos, rect.bottom()))
             else:
-                lines.append((QPointF(rect.left(), rect.top() + pos), QPointF(rect.right(), rect.top() + pos)))
-        for a, b in lines:
-            painter.drawLine(a, b)
+                painter.drawLine(QPointF(rect.left(), rect.top() + pos), QPointF(rect.right(), rect.top() + pos))
 
 
 class Background:
-    """The static part (matrix outlines, tile grid, labels), cached as a pixmap per size and theme."""
+    """The static part (matrix outlines, tile grid, labels), cached as a pixmap per shape and theme."""
 
     def __init__(self):
         self.key = None
         self.pixmap: QPixmap | None = None
 
-    def get(self, w: int, h: int, p: Problem, tile: int, theme: Theme, font_px: float, dpr: float = 1.0) -> QPixmap:
-        key = (w, h, p, tile, theme, font_px, dpr)
+    def get(self, w: int, h: int, s: Schedule, theme: Theme, font_px: float, dpr: float = 1.0) -> QPixmap:
+        key = (w, h, s.run_problem, s.bm, s.bn, s.bk, s.kind, theme, font_px, dpr)
         if key != self.key:
             pixmap = QPixmap(int(w * dpr), int(h * dpr))
             pixmap.setDevicePixelRatio(dpr)
             pixmap.fill(QColor(theme.background))
             painter = QPainter(pixmap)
-            draw_background(painter, w, h, p, tile, theme, font_px)
+            draw_background(painter, w, h, s, theme, font_px)
             painter.end()
             self.key, self.pixmap = key, pixmap
         return self.pixmap
@@ -120,19 +129,21 @@ def _font(px: float, bold: bool = False) -> QFont:
     return f
 
 
-def draw_background(painter: QPainter, w: int, h: int, p: Problem, tile: int, theme: Theme, font_px: float) -> None:
-    lay = layout_for(w, h, p, tile, font_px)
+def draw_background(painter: QPainter, w: int, h: int, s: Schedule, theme: Theme, font_px: float) -> None:
+    p = s.run_problem
+    lay = layout_for(w, h, s, font_px)
     fg = QColor(theme.foreground)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
     fill = QColor(theme.foreground)
     fill.setAlpha(14)
     grid = QColor(theme.foreground)
     grid.setAlpha(45)
-    for rect, rows, cols, name in ((lay.a, p.m, p.k, f"A  ({p.m}×{p.k})"), (lay.b, p.k, p.n, f"B  ({p.k}×{p.n})"),
-                                   (lay.c, p.m, p.n, f"C  ({p.m}×{p.n})")):  # fmt: skip
+    for rect, rows, cols, rt, ct, name in ((lay.a, p.m, p.k, s.bm, s.bk, f"A  ({p.m}×{p.k})"),
+                                           (lay.b, p.k, p.n, s.bk, s.bn, f"B  ({p.k}×{p.n})"),
+                                           (lay.c, p.m, p.n, s.bm, s.bn, f"C  ({p.m}×{p.n})")):  # fmt: skip
         painter.fillRect(rect, fill)
         painter.setPen(QPen(grid, 1))
-        _grid_lines(painter, rect, rows, cols, tile, lay.scale)
+        _grid_lines(painter, rect, rows, cols, rt, ct, lay.scale)
         painter.setPen(QPen(fg, max(1.0, font_px / 10)))
         painter.drawRect(rect)
         painter.setFont(_font(font_px, bold=True))
@@ -143,15 +154,21 @@ def draw_background(painter: QPainter, w: int, h: int, p: Problem, tile: int, th
     painter.drawText(QPointF(lay.smem_a.left(), lay.smem_a.top() - font_px * 0.4), "shared memory (on chip)")
 
 
+def _faint(c: QColor, alpha: int) -> QColor:
+    c = QColor(c)
+    c.setAlpha(alpha)
+    return c
+
+
 def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Theme = LIGHT,
                  background: Background | None = None) -> None:  # fmt: skip
     """Draw one frame. Pure: the same state gives the same picture."""
     s = state.schedule
-    p, t = s.problem, s.tile
+    p = s.run_problem
     font_px = max(11.0, theme.font_pt * 1.35 * min(w / 1920, h / 1080) ** 0.5 * 1.4)
-    bg = (background or Background()).get(w, h, p, t, theme, font_px, painter.device().devicePixelRatioF())
+    bg = (background or Background()).get(w, h, s, theme, font_px, painter.device().devicePixelRatioF())
     painter.drawPixmap(0, 0, bg)
-    lay = layout_for(w, h, p, t, font_px)
+    lay = layout_for(w, h, s, font_px)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     palette = theme.palette
     col_a, col_b, col_c, col_t = QColor(palette[0]), QColor(palette[1]), QColor(palette[2]), QColor(palette[3])
@@ -161,94 +178,91 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
     r0, r1 = s.rows
     c0, c1 = s.cols
     ty, tx = state.thread
-    thread_row, thread_col = r0 + ty, c0 + tx
-    thread_live = thread_row < p.m and thread_col < p.n
+    t_rows = (r0 + ty * s.tm, r0 + (ty + 1) * s.tm)  # the rows and columns of C this thread computes
+    t_cols = (c0 + tx * s.tn, c0 + (tx + 1) * s.tn)
+    thread_live = t_rows[0] < p.m and t_cols[0] < p.n
     sc = lay.scale
-
-    def faint(c: QColor, alpha: int) -> QColor:
-        c = QColor(c)
-        c.setAlpha(alpha)
-        return c
+    line_px = max(2.0, theme.line_px)
 
     # the block's bands: the rows of A and columns of B it will ever read
-    painter.fillRect(_sub(lay.a, sc, r0, r1, 0, p.k), faint(col_a, 40))
-    painter.fillRect(_sub(lay.b, sc, 0, p.k, c0, c1), faint(col_b, 40))
+    painter.fillRect(_sub(lay.a, sc, r0, r1, 0, p.k), _faint(col_a, 40))
+    painter.fillRect(_sub(lay.b, sc, 0, p.k, c0, c1), _faint(col_b, 40))
     # partial sums growing in the C block
     progress = step.k_done / p.k
-    painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), faint(col_c, int(40 + 180 * progress)))
-    painter.setPen(QPen(col_c, max(2.0, theme.line_px)))
+    painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), _faint(col_c, int(40 + 180 * progress)))
+    painter.setPen(QPen(col_c, line_px))
     painter.drawRect(_sub(lay.c, sc, r0, r1, c0, c1))
     if step.kind == "store":
-        painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), faint(col_c, 230))
+        painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), _faint(col_c, 230))
 
-    line_px = max(2.0, theme.line_px)
-    if s.variant == "gpu-tiled":
-        _draw_tiled(painter, lay, s, step, state.phase, state.thread, faint, col_a, col_b, col_t, fg, line_px, font_px)
+    if s.kind == "naive":
+        _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px)
     else:
-        _draw_naive(painter, lay, s, step, faint, col_a, col_b, fg, line_px, font_px)
+        _draw_tiled(painter, lay, s, step, state.phase, state.thread, col_a, col_b, col_t, fg, line_px, font_px)
+    if lay.regs is not None:
+        _draw_registers(painter, lay.regs, s, step, col_a, col_b, col_c, fg, font_px)
 
-    # the highlighted thread: its row of A, column of B and element of C
+    # the highlighted thread: its rows of A, columns of B and elements of C
     if thread_live:
         k_hi = step.k_done if step.kind != "store" else p.k
-        pen = QPen(col_t, line_px)
-        painter.setPen(pen)
-        painter.drawRect(_sub(lay.a, sc, thread_row, thread_row + 1, 0, p.k))
-        painter.drawRect(_sub(lay.b, sc, 0, p.k, thread_col, thread_col + 1))
-        cell = _sub(lay.c, sc, thread_row, thread_row + 1, thread_col, thread_col + 1)
+        painter.setPen(QPen(col_t, line_px))
+        painter.drawRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, p.k))
+        painter.drawRect(_sub(lay.b, sc, 0, p.k, t_cols[0], t_cols[1]))
+        cell = _sub(lay.c, sc, t_rows[0], t_rows[1], t_cols[0], t_cols[1])
         grow = max(0.0, 4 - cell.width()) / 2
         painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), col_t)
         if k_hi:
-            painter.fillRect(_sub(lay.a, sc, thread_row, thread_row + 1, 0, k_hi), faint(col_t, 120))
-            painter.fillRect(_sub(lay.b, sc, 0, k_hi, thread_col, thread_col + 1), faint(col_t, 120))
+            painter.fillRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, k_hi), _faint(col_t, 120))
+            painter.fillRect(_sub(lay.b, sc, 0, k_hi, t_cols[0], t_cols[1]), _faint(col_t, 120))
     _draw_text(painter, lay, s, step_i, step, state.thread, thread_live, fg, col_t, font_px)
 
 
-def _draw_tiled(painter, lay, s, step, phase, thread, faint, col_a, col_b, col_t, fg, line_px, font_px) -> None:
-    p, t, sc = s.problem, s.tile, lay.scale
+def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px) -> None:
+    p, sc = s.run_problem, lay.scale
     kt = step.k_tile
     loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and phase >= 1.0)
-    # the k-slice this step works on, in global memory
-    if kt >= 0:
-        k0 = kt * t
-        ga = _sub(lay.a, sc, s.rows[0], s.rows[0] + t, k0, k0 + t)
-        gb = _sub(lay.b, sc, k0, k0 + t, s.cols[0], s.cols[0] + t)
+    cell_a = lay.smem_a.height() / s.bm  # one cell of shared memory, in pixels
+    if kt >= 0:  # the k-slice this step works on, in global memory
+        k0 = kt * s.bk
+        ga = _sub(lay.a, sc, s.rows[0], s.rows[0] + s.bm, k0, k0 + s.bk).intersected(lay.a.adjusted(-1, -1, 1, 1))
+        gb = _sub(lay.b, sc, k0, k0 + s.bk, s.cols[0], s.cols[0] + s.bn).intersected(lay.b.adjusted(-1, -1, 1, 1))
         painter.setPen(QPen(col_a, line_px))
-        painter.drawRect(ga.intersected(lay.a.adjusted(-1, -1, 1, 1)))
+        painter.drawRect(ga)
         painter.setPen(QPen(col_b, line_px))
-        painter.drawRect(gb.intersected(lay.b.adjusted(-1, -1, 1, 1)))
-    # the shared-memory buffers
-    cell = lay.smem_a.width() / t
-    for rect, colour, name in ((lay.smem_a, col_a, "tile_A"), (lay.smem_b, col_b, "tile_B")):
-        painter.fillRect(rect, faint(colour, 170 if loaded else 25))
-        painter.setPen(QPen(faint(fg, 60), 1))
-        if t <= 32:
-            for i in range(1, t):
+        painter.drawRect(gb)
+    for rect, colour, name, rows, cols in (
+        (lay.smem_a, col_a, "tile_A", s.bm, s.bk),
+        (lay.smem_b, col_b, "tile_B", s.bk, s.bn),
+    ):
+        painter.fillRect(rect, _faint(colour, 170 if loaded else 25))
+        painter.setPen(QPen(_faint(fg, 60), 1))
+        if max(rows, cols) <= 32:
+            cw, ch = rect.width() / cols, rect.height() / rows
+            for i in range(1, cols):
                 painter.drawLine(
-                    QPointF(rect.left() + i * cell, rect.top()), QPointF(rect.left() + i * cell, rect.bottom())
+                    QPointF(rect.left() + i * cw, rect.top()), QPointF(rect.left() + i * cw, rect.bottom())
                 )
-                painter.drawLine(
-                    QPointF(rect.left(), rect.top() + i * cell), QPointF(rect.right(), rect.top() + i * cell)
-                )
+            for i in range(1, rows):
+                painter.drawLine(QPointF(rect.left(), rect.top() + i * ch), QPointF(rect.right(), rect.top() + i * ch))
         painter.setPen(QPen(colour, line_px))
         painter.drawRect(rect)
         painter.setFont(_font(font_px * 0.9))
         painter.setPen(fg)
-        painter.drawText(QPointF(rect.left(), rect.bottom() + font_px * 1.1), f"{name}[{t}][{t}]")
+        label = QPointF(rect.left(), rect.bottom() + font_px * 1.1)
+        painter.drawText(label, f"{name}[{rows}][{cols}]")
     # padding: the part of a tile that lies outside the matrix is zero-filled, not loaded
-    if kt >= 0:
+    if kt >= 0 and s.kind == "tiled":
+        t = s.bm
         rows_a, cols_a = min(t, p.m - s.rows[0]), min(t, p.k - kt * t)
         rows_b, cols_b = min(t, p.k - kt * t), min(t, p.n - s.cols[0])
         for rect, rows, cols in ((lay.smem_a, rows_a, cols_a), (lay.smem_b, rows_b, cols_b)):
+            c = rect.width() / t
             if rows < t or cols < t:
-                hatch = QBrush(faint(fg, 90), Qt.BrushStyle.BDiagPattern)
+                hatch = QBrush(_faint(fg, 90), Qt.BrushStyle.BDiagPattern)
                 if cols < t:
-                    painter.fillRect(
-                        QRectF(rect.left() + cols * cell, rect.top(), (t - cols) * cell, rect.height()), hatch
-                    )
+                    painter.fillRect(QRectF(rect.left() + cols * c, rect.top(), (t - cols) * c, rect.height()), hatch)
                 if rows < t:
-                    painter.fillRect(
-                        QRectF(rect.left(), rect.top() + rows * cell, rect.width(), (t - rows) * cell), hatch
-                    )
+                    painter.fillRect(QRectF(rect.left(), rect.top() + rows * c, rect.width(), (t - rows) * c), hatch)
     # the copy from global to shared memory, as a visible movement
     if step.kind == "load" and phase < 1.0:
         e = phase * phase * (3 - 2 * phase)  # smoothstep
@@ -257,31 +271,54 @@ def _draw_tiled(painter, lay, s, step, phase, thread, faint, col_a, col_b, col_t
                 src.left() + (dst.left() - src.left()) * e, src.top() + (dst.top() - src.top()) * e,
                 src.width() + (dst.width() - src.width()) * e, src.height() + (dst.height() - src.height()) * e,
             )  # fmt: skip
-            painter.fillRect(moving, faint(colour, 150))
+            painter.fillRect(moving, _faint(colour, 150))
             painter.setPen(QPen(colour, line_px))
             painter.drawRect(moving)
-    # during compute the highlighted thread reads row ty of tile_A and column tx of tile_B
+    # during compute the highlighted thread reads its rows of tile_A and columns of tile_B
     if step.kind == "compute":
         ty, tx = thread
         painter.setPen(QPen(col_t, line_px))
-        painter.drawRect(QRectF(lay.smem_a.left(), lay.smem_a.top() + ty * cell, lay.smem_a.width(), cell))
-        painter.drawRect(QRectF(lay.smem_b.left() + tx * cell, lay.smem_b.top(), cell, lay.smem_b.height()))
+        painter.drawRect(
+            QRectF(lay.smem_a.left(), lay.smem_a.top() + ty * s.tm * cell_a, lay.smem_a.width(), s.tm * cell_a)
+        )
+        cw = lay.smem_b.width() / s.bn
+        painter.drawRect(QRectF(lay.smem_b.left() + tx * s.tn * cw, lay.smem_b.top(), s.tn * cw, lay.smem_b.height()))
     if step.kind in ("sync", "sync2"):
-        y = lay.smem_a.bottom() + font_px * 1.6
-        pen = QPen(fg, line_px, Qt.PenStyle.DashLine)
-        painter.setPen(pen)
+        y = max(lay.smem_a.bottom(), lay.smem_b.bottom()) + font_px * 1.6
+        painter.setPen(QPen(fg, line_px, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.smem_b.right(), y))
         painter.setFont(_font(font_px, bold=True))
-        painter.drawText(QPointF(lay.smem_a.left(), y + font_px * 1.2), "__syncthreads()  — barrier")
+        painter.drawText(QPointF(lay.smem_b.left(), y - font_px * 0.3), "__syncthreads()  — barrier")
 
 
-def _draw_naive(painter, lay, s, step, faint, col_a, col_b, fg, line_px, font_px) -> None:
+def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px) -> None:
+    """The highlighted thread's registers: TM values of A, TN of B, and its TM x TN accumulator tile."""
+    r = font_px * 0.9
+    painter.setFont(_font(font_px * 0.9, bold=True))
+    painter.setPen(fg)
+    painter.drawText(
+        QPointF(rect.left(), rect.top() - font_px * 0.6),
+        f"registers of the thread: {s.tm}+{s.tn} operands, {s.tm}×{s.tn} sums",
+    )
+    active = step.kind == "compute"
+    left, top = rect.left(), rect.top() + r * 0.6
+    for i in range(s.tm):  # regM, a column left of the accumulators
+        painter.fillRect(QRectF(left, top + i * r, r * 0.9, r * 0.9), _faint(col_a, 200 if active else 50))
+    for j in range(s.tn):  # regN, a row above them
+        painter.fillRect(QRectF(left + (j + 1) * r, top - r, r * 0.9, r * 0.9), _faint(col_b, 200 if active else 50))
+    fill = _faint(col_c, int(40 + 180 * step.k_done / s.run_problem.k))
+    for i in range(s.tm):
+        for j in range(s.tn):
+            painter.fillRect(QRectF(left + (j + 1) * r, top + i * r, r * 0.9, r * 0.9), fill)
+
+
+def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px) -> None:
     sc = lay.scale
     if step.a is not None:
-        painter.fillRect(_sub(lay.a, sc, step.a.r0, step.a.r1, step.a.c0, step.a.c1), faint(col_a, 170))
-        painter.fillRect(_sub(lay.b, sc, step.b.r0, step.b.r1, step.b.c0, step.b.c1), faint(col_b, 170))
+        painter.fillRect(_sub(lay.a, sc, step.a.r0, step.a.r1, step.a.c0, step.a.c1), _faint(col_a, 170))
+        painter.fillRect(_sub(lay.b, sc, step.b.r0, step.b.r1, step.b.c0, step.b.c1), _faint(col_b, 170))
     for rect, name in ((lay.smem_a, "tile_A"), (lay.smem_b, "tile_B")):
-        painter.setPen(QPen(faint(fg, 80), 1, Qt.PenStyle.DashLine))
+        painter.setPen(QPen(_faint(fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
         painter.setFont(_font(font_px * 0.8))
         painter.drawText(
@@ -292,15 +329,20 @@ def _draw_naive(painter, lay, s, step, faint, col_a, col_b, fg, line_px, font_px
 
 
 def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col_t, font_px) -> None:
-    p, t = s.problem, s.tile
+    p = s.problem
     total = step.total
     k_done = step.k_done
     r0, r1 = s.rows
     c0, c1 = s.cols
     active = (r1 - r0) * (c1 - c0)
     naive_loads = 2 * active * k_done  # what the naive kernel would have read for the same work
+    shape = {
+        "tiled": f"TILE {s.bm}",
+        "naive": f"block {s.bm}",
+        "blocktile2d": f"{s.bm}×{s.bn}×{s.bk}, {s.tm}×{s.tn} per thread",
+    }[s.kind]
     lines = [
-        (f"{VARIANTS[s.variant].title}  ·  {p.label}  ·  {'TILE' if s.variant == 'gpu-tiled' else 'block'} {t}", True),
+        (f"{VARIANTS[s.variant].title}  ·  {p.label}  ·  {shape}", True),
         (f"block ({s.block[0]}, {s.block[1]}) of {s.grid[0]}×{s.grid[1]}  ·  step {step_i + 1}/{len(s.steps)}", False),
         ("", False),
         ("this block so far:", True),
@@ -311,13 +353,23 @@ def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col
         (f"global bytes   {total.global_bytes:,}", False),
         (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads else "reuse: —", True),
     ]
-    if s.variant == "gpu-tiled" and k_done:
-        ratio = naive_loads / total.global_loads if total.global_loads else 0
-        lines.append((f"naive kernel: {naive_loads:,} global loads ({ratio:.0f}× more)", False))
+    if s.kind != "naive" and k_done and total.global_loads:
+        lines.append(
+            (f"naive kernel: {naive_loads:,} global loads ({naive_loads / total.global_loads:.0f}× more)", False)
+        )
+    if s.kind == "blocktile2d" and total.shared_loads:
+        lines.append(
+            (f"{total.fmas / total.shared_loads:.0f} multiply-adds per shared-memory read (tiled: 0.5)", False)
+        )
     ty, tx = thread
     lines.append(("", False))
     if thread_live:
-        lines.append((f"thread ({ty}, {tx}) → C[{r0 + ty}][{c0 + tx}] = Σ over k < {k_done}", False))
+        what = (
+            f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
+            if s.tm * s.tn > 1
+            else f"C[{r0 + ty}][{c0 + tx}]"
+        )
+        lines.append((f"thread ({ty}, {tx}) → {what} = Σ over k < {k_done}", False))
     else:
         lines.append((f"thread ({ty}, {tx}) is outside C: it only helps load (pads with 0)", False))
     y = lay.text.top()
@@ -373,7 +425,9 @@ class TilingPanel(QWidget):
         super().__init__(parent)
         self.theme = theme
         self.problem = Problem(64, 64, 64)
-        self.tiles = {"gpu-tiled": 16, "gpu-naive": 16}
+        self.tiles = {
+            name: v.param_defaults[v.schedule_param] for name, v in animated_variants().items() if v.schedule_param
+        }
         self.schedule: Schedule | None = None
         self.step = 0
         self.phase = 1.0
@@ -382,8 +436,9 @@ class TilingPanel(QWidget):
         self.timer.timeout.connect(self._tick)
 
         self.variant_combo = QComboBox()
-        for name in ANIMATED:
-            self.variant_combo.addItem(VARIANTS[name].title, name)
+        for name, v in animated_variants().items():
+            self.variant_combo.addItem(v.title, name)
+        self.variant_combo.setCurrentIndex(self.variant_combo.findData("gpu-tiled"))  # the seeds' kernel first
         self.play_button = QPushButton("Play")
         self.back_button = QPushButton("◀ Step")
         self.forward_button = QPushButton("Step ▶")
@@ -443,24 +498,33 @@ class TilingPanel(QWidget):
     def set_problem(self, problem: Problem, tile: int | None = None, block: int | None = None,
                     variant: str | None = None) -> None:  # fmt: skip
         self.problem = problem
-        if tile is not None:
-            self.tiles["gpu-tiled"] = tile
-        if block is not None:
-            self.tiles["gpu-naive"] = block
-        if variant is not None and variant in ANIMATED:
+        for name, v in animated_variants().items():
+            if v.schedule_param == "tile" and tile is not None:
+                self.tiles[name] = tile
+            if v.schedule_param == "block" and block is not None:
+                self.tiles[name] = block
+        if variant is not None and variant in animated_variants():
             self.variant_combo.blockSignals(True)
             self.variant_combo.setCurrentIndex(self.variant_combo.findData(variant))
             self.variant_combo.blockSignals(False)
         self.rebuild()
 
     def rebuild(self, keep_step: bool = False) -> None:
-        tile = self.tiles[self.variant]
-        gy, gx = -(-self.problem.m // tile), -(-self.problem.n // tile)
+        from gemmviz.core.schedule import shape
+
+        tile = self.tiles.get(self.variant)
+        try:
+            rp, bm, bn, _bk, tm, tn = shape(self.variant, self.problem, tile)
+        except ProblemError as exc:
+            self.schedule = None
+            self.message.setText(str(exc))
+            return
+        gy, gx = -(-rp.m // bm), -(-rp.n // bn)
         for spin, top in (
             (self.block_y, gy - 1),
             (self.block_x, gx - 1),
-            (self.thread_y, tile - 1),
-            (self.thread_x, tile - 1),
+            (self.thread_y, bm // tm - 1),
+            (self.thread_x, bn // tn - 1),
         ):
             spin.blockSignals(True)
             spin.setRange(0, top)
@@ -511,7 +575,7 @@ class TilingPanel(QWidget):
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
-        mark = SOURCE_MARKS.get(self.variant, {}).get(kind)
+        mark = VARIANTS[self.variant].source_marks.get(kind)
         selections = []
         if mark:
             doc = self.source.document()

@@ -805,7 +805,9 @@ class MainWindow(QMainWindow):
 
     def show_animation(self, result: Result) -> None:
         """Open the tiling animation for a result's variant, size and tile (naive and tiled have one)."""
-        variant = result.variant if result.variant in ("gpu-tiled", "gpu-naive") else "gpu-tiled"
+        from gemmviz.core.schedule import animated_variants
+
+        variant = result.variant if result.variant in animated_variants() else "gpu-tiled"
         self.tiling.set_problem(result.problem, tile=result.params.get("tile"), block=result.params.get("block"),
                                 variant=variant)  # fmt: skip
         self.tabs.setCurrentWidget(self.tiling)
