@@ -275,6 +275,15 @@ def cmd_animate(args) -> int:
 
 
 def run_app(args) -> int:
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
+    ):
+        print(
+            "gemmviz: error: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset). "
+            "Without a screen use the headless commands: gemmviz info | bench | model | export | animate.",
+            file=sys.stderr,
+        )
+        return 1
     try:
         from gemmviz.ui.app import run
     except ImportError as exc:

@@ -234,3 +234,31 @@ def test_no_qthread_left_running(make_window):
     thread = w.worker.thread
     w.close()
     assert isinstance(thread, QThread) and thread.isFinished()
+
+
+def test_measuring_ceilings_runs_in_the_worker_and_failures_are_shown(make_window, qtbot, monkeypatch):
+    import gemmviz.backends.ceilings as ceilings
+
+    w = make_window()
+    assert w.ceilings_button.isEnabled()  # the fake GPU is available
+    calls = []
+
+    def fake_measure():
+        calls.append(threading.current_thread().name)
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(ceilings, "measure_ceilings", fake_measure)
+    w.ceilings_button.click()
+    qtbot.waitUntil(lambda: not w.running, timeout=5000)
+    assert calls and calls[0] != threading.main_thread().name
+    assert "Cannot measure the ceilings" in w.last_error_text and "out of memory" in w.last_error_text
+    assert w.run_button.isEnabled()
+
+
+def test_no_display_gives_a_clear_message(monkeypatch, capsys):
+    from gemmviz.cli import main
+
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(var, raising=False)
+    assert main([]) == 1
+    assert "no display" in capsys.readouterr().err

@@ -81,6 +81,7 @@ def session_label(session: Session, path: str | os.PathLike) -> str:
 class MainWindow(QMainWindow):
     runRequested = Signal(object, object)
     probeRequested = Signal()
+    ceilingsRequested = Signal()
 
     def __init__(self, backends: dict | None = None, settings: QSettings | None = None, theme: Theme = LIGHT,
                  load_recorded_without_gpu: bool = True):  # fmt: skip
@@ -117,6 +118,8 @@ class MainWindow(QMainWindow):
         w = self.engine_worker = self.worker.worker
         self.runRequested.connect(w.run_jobs)
         self.probeRequested.connect(w.probe)
+        self.ceilingsRequested.connect(w.measure_ceilings)
+        w.ceilingsReady.connect(self._on_ceilings)
         w.progress.connect(self._on_progress)
         w.result.connect(self._on_result)
         w.finished.connect(self._on_finished)
@@ -265,6 +268,11 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(charts, "Charts")
         roof = QSplitter()
         self.roofline_chart = RooflineChart(self.theme)
+        self.ceilings_button = QPushButton("Measure this GPU's ceilings")
+        self.ceilings_button.setToolTip(
+            "Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)"
+        )
+        self.ceilings_button.setEnabled(False)
         self.explanation = QPlainTextEdit()
         self.explanation.setReadOnly(True)
         self.explanation.setPlaceholderText(
@@ -272,7 +280,12 @@ class MainWindow(QMainWindow):
             "measured. Select two results to see whether they differ by more than their noise."
         )
         roof.addWidget(self.roofline_chart)
-        roof.addWidget(self.explanation)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.ceilings_button)
+        side_layout.addWidget(self.explanation, 1)
+        roof.addWidget(side)
         roof.setStretchFactor(0, 3)
         roof.setStretchFactor(1, 2)
         self.roofline_tab = roof
@@ -312,6 +325,7 @@ class MainWindow(QMainWindow):
         for chart in (self.time_chart, self.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
         self.roofline_chart.pointClicked.connect(self.explain)
+        self.ceilings_button.clicked.connect(self.measure_ceilings)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection)
         self.run_button.clicked.connect(self.run_current)
@@ -585,6 +599,29 @@ class MainWindow(QMainWindow):
         self._set_speedup_results(shown)
         self._refresh_hidden_tabs(shown, force=True)
 
+    def measure_ceilings(self) -> None:
+        if self.running:
+            self.statusBar().showMessage("Wait for the run to finish before measuring ceilings", 5000)
+            return
+        self.running = True
+        self.ceilings_button.setEnabled(False)
+        self.validate()
+        self.statusBar().showMessage("Measuring this GPU's bandwidth and GEMM rates…")
+        self.ceilingsRequested.emit()
+
+    def _on_ceilings(self, data) -> None:
+        self.running = False
+        self.ceilings_button.setEnabled(bool(self.availability.get("cuda", (False,))[0]))
+        self.validate()
+        if isinstance(data, str):
+            self.show_error("Cannot measure the ceilings", data)
+            return
+        self.statusBar().showMessage(
+            f"Ceilings of {data['device']}: {data['bandwidth_gbs']:,.0f} GB/s, FP32 GEMM {data['fp32_gemm_gflops']:,.0f} GFLOP/s",
+            10000,
+        )
+        self.refresh()
+
     def _refresh_hidden_tabs(self, shown: list[Result], force: bool = False) -> None:
         """The roofline and comparison are redrawn when on screen; otherwise when their tab is opened."""
         current = self.tabs.currentWidget()
@@ -830,6 +867,7 @@ class MainWindow(QMainWindow):
             item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if ok else flags & ~Qt.ItemFlag.ItemIsEnabled)
             item.setToolTip(v.explanation if ok else f"Unavailable: {reason}\n{v.explanation}")
         gpu = backends.get("cuda", {})
+        self.ceilings_button.setEnabled(bool(gpu.get("available")))
         if gpu.get("available"):
             peak = gpu.get("fp32_peak_gflops")
             self.device_label.setText(

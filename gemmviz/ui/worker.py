@@ -16,6 +16,7 @@ class EngineWorker(QObject):
     result = Signal(object)
     finished = Signal(object)
     environmentReady = Signal(object)
+    ceilingsReady = Signal(object)  # the measured dict, or an error message (str)
 
     def __init__(self, backends: dict):
         super().__init__()
@@ -30,6 +31,19 @@ class EngineWorker(QObject):
         except Exception as exc:  # a broken driver must not take the app down
             env = {"backends": {"cuda": {"available": False, "reason": f"device query failed: {exc}"}}}
         self.environmentReady.emit(env)
+
+    @Slot()
+    def measure_ceilings(self) -> None:
+        """Measure this GPU's roofline ceilings (a few seconds of GPU work) and cache them."""
+        try:
+            from gemmviz.backends.ceilings import measure_ceilings, save_ceilings
+
+            data = measure_ceilings()
+            save_ceilings(data)
+        except Exception as exc:  # no GPU, out of memory, a failed launch: say so, keep the app alive
+            self.ceilingsReady.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.ceilingsReady.emit(data)
 
     @Slot(object, object)
     def run_jobs(self, jobs: list[Job], settings: BenchSettings) -> None:
