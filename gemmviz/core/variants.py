@@ -152,7 +152,7 @@ def mma_space() -> list[dict[str, int]]:
         if bm % (16 * wm) or bn % (8 * wn):
             continue
         tiles = (bm // wm // 16) * (bn // wn // 8)
-        if not 8 <= tiles <= 32 or wmma_threads(c) not in (128, 256) or mma_smem_bytes(c) > 200 * 1024:
+        if not 8 <= tiles <= 32 or warp_grid_threads(c) not in (128, 256) or mma_smem_bytes(c) > 200 * 1024:
             continue
         out.append(c)
     return out
@@ -176,7 +176,7 @@ def _wmma_reads(c: Mapping[str, int]) -> float:
     return (fm + fn) * 128 / 32 / 8
 
 
-def wmma_threads(c: Mapping[str, int]) -> int:
+def warp_grid_threads(c: Mapping[str, int]) -> int:
     return c["WARPS_M"] * c["WARPS_N"] * 32
 
 
@@ -203,7 +203,7 @@ def wmma_space() -> list[dict[str, int]]:
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
-        if not 4 <= frags <= 16 or wmma_threads(c) not in (128, 256) or wmma_smem_bytes(c) > 200 * 1024:
+        if not 4 <= frags <= 16 or warp_grid_threads(c) not in (128, 256) or wmma_smem_bytes(c) > 200 * 1024:
             continue
         out.append(c)
     return out
@@ -276,6 +276,27 @@ def _naive(p: Problem, _params: Params) -> Traffic:
 
 def _tiled(p: Problem, params: Params) -> Traffic:
     return tiled_traffic(p, params["tile"])
+
+
+def _blocked(name, title, explanation, source, kernel, config, threads, reads_per_k, model, rung, **extra) -> Variant:
+    """A block-tiling kernel: BM x BN tiles of C from config, `threads(config)` threads per block, zero-padded
+    to multiples of BM, BN, BK by the engine, `reads_per_k(config)` shared-memory reads per thread per k."""
+    return Variant(
+        name=name,
+        title=title,
+        explanation=explanation,
+        backend="cuda",
+        precision=extra.pop("precision", "fp32"),
+        traffic=lambda p, c: blocked_traffic(p, c["BM"], c["BN"], c["BK"], threads(c), reads_per_k(c), model),
+        source=source,
+        kernel_name=kernel,
+        config=config,
+        geometry=_blocked_geometry(threads),
+        uses_int32_index=True,
+        pads=True,
+        rung=rung,
+        **extra,
+    )
 
 
 VARIANTS: dict[str, Variant] = {
@@ -370,38 +391,29 @@ VARIANTS: dict[str, Variant] = {
             uses_int32_index=True,
             rung="shared-memory padding against bank conflicts",
         ),
-        Variant(
-            name="gpu-blocktile1d",
-            title="GPU 1D block tiling",
-            explanation="Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.",
-            backend="cuda",
-            precision="fp32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), 1 + c["TM"], "1D block tiled"
-            ),
-            source="blocktile1d.cu",
-            kernel_name="gemm_blocktile1d",
-            config=BLOCKTILE1D,
-            geometry=_blocked_geometry(blocktile_threads),
-            uses_int32_index=True,
-            pads=True,
-            rung="several outputs per thread",
+        _blocked(
+            "gpu-blocktile1d",
+            "GPU 1D block tiling",
+            "Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.",
+            "blocktile1d.cu",
+            "gemm_blocktile1d",
+            BLOCKTILE1D,
+            blocktile_threads,
+            lambda c: 1 + c["TM"],
+            "1D block tiled",
+            "several outputs per thread",
         ),
-        Variant(
-            name="gpu-blocktile2d",
-            title="GPU 2D block tiling",
-            explanation="Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.",
-            backend="cuda",
-            precision="fp32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), c["TM"] + c["TN"], "2D block tiled"
-            ),
-            source="blocktile2d.cu",
-            kernel_name="gemm_blocktile2d",
-            config=BLOCKTILE2D,
-            geometry=_blocked_geometry(blocktile_threads),
-            uses_int32_index=True,
-            pads=True,
+        _blocked(
+            "gpu-blocktile2d",
+            "GPU 2D block tiling",
+            "Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.",
+            "blocktile2d.cu",
+            "gemm_blocktile2d",
+            BLOCKTILE2D,
+            blocktile_threads,
+            lambda c: c["TM"] + c["TN"],
+            "2D block tiled",
+            "a register tile per thread",
             schedule_kind="blocktile2d",
             source_marks={
                 "load": "load A tile",
@@ -409,102 +421,78 @@ VARIANTS: dict[str, Variant] = {
                 "compute": "register tile",
                 "sync2": "sync: tiles consumed",
                 "store": "store C",
-            },  # fmt: skip
-            rung="a register tile per thread",
+            },
         ),
-        Variant(
-            name="gpu-vectorize",
-            title="GPU 2D tiling, float4 loads",
-            explanation="2D block tiling with 16-byte loads and stores, A transposed in shared memory.",
-            backend="cuda",
-            precision="fp32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"
-            ),
-            source="vectorize.cu",
-            kernel_name="gemm_vectorize",
+        _blocked(
+            "gpu-vectorize",
+            "GPU 2D tiling, float4 loads",
+            "2D block tiling with 16-byte loads and stores, A transposed in shared memory.",
+            "vectorize.cu",
+            "gemm_vectorize",
+            BLOCKTILE2D,
+            blocktile_threads,
+            lambda c: (c["TM"] + c["TN"]) / 4,
+            "2D block tiled, float4",
+            "vectorized (float4) memory access",
             defines={"DOUBLE_BUFFER": 0},
-            config=BLOCKTILE2D,
             tune_space=vectorize_space,
-            geometry=_blocked_geometry(blocktile_threads),
-            uses_int32_index=True,
-            pads=True,
-            rung="vectorized (float4) memory access",
         ),
-        Variant(
-            name="gpu-doublebuffer",
-            title="GPU 2D tiling, double-buffered",
-            explanation="As float4 tiling, with two shared buffers: the next tiles load while these are used.",
-            backend="cuda",
-            precision="fp32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], blocktile_threads(c), (c["TM"] + c["TN"]) / 4, "2D block tiled, float4"
-            ),
-            source="vectorize.cu",
-            kernel_name="gemm_vectorize",
+        _blocked(
+            "gpu-doublebuffer",
+            "GPU 2D tiling, double-buffered",
+            "As float4 tiling, with two shared buffers: the next tiles load while these are used.",
+            "vectorize.cu",
+            "gemm_vectorize",
+            BLOCKTILE2D,
+            blocktile_threads,
+            lambda c: (c["TM"] + c["TN"]) / 4,
+            "2D block tiled, float4",
+            "prefetch the next tile while computing",
             defines={"DOUBLE_BUFFER": 1},
-            config=BLOCKTILE2D,
             tune_space=vectorize_space,
-            geometry=_blocked_geometry(blocktile_threads),
-            uses_int32_index=True,
-            pads=True,
-            rung="prefetch the next tile while computing",
         ),
-        Variant(
-            name="gpu-warptile",
-            title="GPU warp tiling",
-            explanation="Block, warp and thread tiles: each warp owns a 64x64 tile, threads an 8x4 tile per sub-tile.",
-            backend="cuda",
-            precision="fp32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], warptile_threads(c), _warptile_reads(c), "warp tiled"
-            ),
-            source="warptile.cu",
-            kernel_name="gemm_warptile",
-            config=WARPTILE,
+        _blocked(
+            "gpu-warptile",
+            "GPU warp tiling",
+            "Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.",
+            "warptile.cu",
+            "gemm_warptile",
+            WARPTILE,
+            warptile_threads,
+            _warptile_reads,
+            "warp tiled",
+            "a warp-level tile between block and thread",
             tune_space=warptile_space,
-            geometry=_blocked_geometry(warptile_threads),
-            uses_int32_index=True,
-            pads=True,
-            rung="a warp-level tile between block and thread",
         ),
-        Variant(
-            name="gpu-wmma-tf32",
-            title="GPU tensor cores (WMMA TF32)",
-            explanation="TF32 tensor-core multiply-adds through WMMA, 128x128 block tile, cp.async double buffering.",
-            backend="cuda",
+        _blocked(
+            "gpu-wmma-tf32",
+            "GPU tensor cores (WMMA TF32)",
+            "TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.",
+            "wmma_tf32.cu",
+            "gemm_wmma_tf32",
+            WMMA,
+            warp_grid_threads,
+            _wmma_reads,
+            "tensor-core tiled",
+            "tensor cores (TF32)",
             precision="tf32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _wmma_reads(c), "tensor-core tiled"
-            ),
-            source="wmma_tf32.cu",
-            kernel_name="gemm_wmma_tf32",
-            config=WMMA,
             tune_space=wmma_space,
-            geometry=_blocked_geometry(wmma_threads),
-            uses_int32_index=True,
-            pads=True,
             dynamic_smem=wmma_smem_bytes,
-            rung="tensor cores (TF32)",
         ),
-        Variant(
-            name="gpu-mma-tf32",
-            title="GPU tensor cores (mma.sync TF32)",
-            explanation="TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.",
-            backend="cuda",
+        _blocked(
+            "gpu-mma-tf32",
+            "GPU tensor cores (mma.sync TF32)",
+            "TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.",
+            "mma_tf32.cu",
+            "gemm_mma_tf32",
+            MMA,
+            warp_grid_threads,
+            _mma_reads,
+            "tensor-core tiled",
+            "tensor cores, raw mma.sync + ldmatrix",
             precision="tf32",
-            traffic=lambda p, c: blocked_traffic(
-                p, c["BM"], c["BN"], c["BK"], wmma_threads(c), _mma_reads(c), "tensor-core tiled"
-            ),
-            source="mma_tf32.cu",
-            kernel_name="gemm_mma_tf32",
-            config=MMA,
             tune_space=mma_space,
-            geometry=_blocked_geometry(wmma_threads),
-            uses_int32_index=True,
-            pads=True,
             dynamic_smem=mma_smem_bytes,
-            rung="tensor cores, raw mma.sync + ldmatrix",
         ),
         Variant(
             name="cublas",
