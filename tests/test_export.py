@@ -120,8 +120,11 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                    load_recorded_without_gpu=False)  # fmt: skip
     qtbot.addWidget(w)
-    assert w.time_chart.theme is LIGHT
+    assert w.time_chart.theme is LIGHT and w.show_combo.currentText() == "all four"
     w.projector_action.setChecked(True)
+    assert w.show_combo.currentText() == "GFLOP/s"  # one chart at a time on a projector
+    assert w.gflops_chart.isVisibleTo(w) or not w.isVisible()
+    assert not w.time_chart.isVisibleTo(w)
     assert w.time_chart.theme.font_pt >= 20 and w.time_chart.theme.line_px >= 3 and w.tiling.view.theme.font_pt >= 20
     light_palette = w.time_chart.theme.palette
     w.dark_action.setChecked(True)

@@ -21,7 +21,10 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     window = MainWindow()
     if projector:
         window.set_projector(True)
-    window.show()
+        window.showFullScreen()  # a classroom projector: the whole screen, F11 to leave
+        window.fullscreen_action.setChecked(True)
+    else:
+        window.show()
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
         # benchmarks/startup_time.py: report when the first frame is on screen, then quit.
         def report():

@@ -46,6 +46,7 @@ from gemmviz.ui.tiling import TilingPanel
 from gemmviz.ui.worker import WorkerThread
 
 PRESETS = ["256", "512", "1024", "2048", "4096", "8192"]
+CHART_VIEWS = ["all four", "time", "GFLOP/s", "speedup", "table"]
 CUSTOM = "Custom M×N×K"
 ASSET_SESSIONS = Path(__file__).resolve().parent.parent.parent / "assets" / "sessions"
 MAX_RECENT = 8
@@ -240,7 +241,19 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.tabs, 1)
 
         charts = QWidget()
-        grid = QGridLayout(charts)
+        charts_layout = QVBoxLayout(charts)
+        show_row = QHBoxLayout()
+        self.show_combo = QComboBox()
+        self.show_combo.addItems(CHART_VIEWS)
+        self.show_combo.setToolTip("One chart at a time reads better on a projector")
+        show_row.addWidget(QLabel("show"))
+        show_row.addWidget(self.show_combo)
+        show_row.addStretch()
+        charts_layout.addLayout(show_row)
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(0, 0, 0, 0)
+        charts_layout.addWidget(grid_host, 1)
         self.time_chart = TimeChart(self.theme)
         self.gflops_chart = GflopsChart(self.theme)
         self.speedup_chart = SpeedupChart(self.theme)
@@ -265,6 +278,13 @@ class MainWindow(QMainWindow):
         grid.addWidget(self.gflops_chart, 0, 1)
         grid.addWidget(speed_panel, 1, 0)
         grid.addWidget(self.table, 1, 1)
+        self.chart_panels = {
+            "time": self.time_chart,
+            "GFLOP/s": self.gflops_chart,
+            "speedup": speed_panel,
+            "table": self.table,
+        }
+        self.show_combo.currentTextChanged.connect(self._show_charts)
         self.tabs.addTab(charts, "Charts")
         roof = QSplitter()
         self.roofline_chart = RooflineChart(self.theme)
@@ -761,6 +781,12 @@ class MainWindow(QMainWindow):
             action.setChecked(value)
             action.blockSignals(False)
         self.theme = theme_for(on, dark)
+        if on and self.show_combo.currentText() == "all four":
+            self._view_before_projector = "all four"
+            self.show_combo.setCurrentText("GFLOP/s")  # one chart at a time reads better from the back row
+        elif not on and getattr(self, "_view_before_projector", None):
+            self.show_combo.setCurrentText(self._view_before_projector)
+            self._view_before_projector = None
         for chart in (self.time_chart, self.gflops_chart, self.speedup_chart, self.roofline_chart):
             chart.apply_theme(self.theme)
         self.tiling.set_theme(self.theme)
@@ -772,6 +798,10 @@ class MainWindow(QMainWindow):
             f"QWidget {{ background: {self.theme.background}; color: {self.theme.foreground}; }}" if dark else ""
         )
         self.refresh()
+
+    def _show_charts(self, choice: str) -> None:
+        for name, panel in self.chart_panels.items():
+            panel.setVisible(choice == "all four" or choice == name)
 
     def export_chart_dialog(self) -> None:
         from gemmviz.ui.export_dialog import ExportDialog
