@@ -219,6 +219,8 @@ class _SizeChart(ResultChart):
                 if len(rest) == 2:
                     self.update_spread(rest[0], rs, xs, colour_index)
         legend_key = (tuple(sorted(colour_of.items())), tuple(sources))
+        if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
+            return False  # series were created in this call: the legend (a relayout) on the next one
         if legend_key != self._legend_key:
             self._legend_key = legend_key
             self.reset_legend()
