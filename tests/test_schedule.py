@@ -65,6 +65,13 @@ def test_bad_animation_input(args, message):
         block_schedule(*args)
 
 
+def test_absurd_sizes_are_refused_with_a_reason():
+    with pytest.raises(ProblemError, match="animation steps"):
+        block_schedule("gpu-tiled", Problem(16, 16, 10**9), 16)
+    s = block_schedule("gpu-tiled", Problem(10**6, 10**6, 64), 16, (62_499, 62_499))  # a huge grid is fine
+    assert s.grid == (62_500, 62_500) and len(s.steps) == 17
+
+
 def test_block_outside_grid():
     with pytest.raises(ProblemError, match="outside the grid"):
         block_schedule("gpu-tiled", Problem(16, 16, 16), 16, (1, 0))

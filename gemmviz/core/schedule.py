@@ -142,11 +142,20 @@ def shape(variant: str, problem: Problem, tile: int | None) -> tuple[Problem, in
     return problem, tile, tile, tile, 1, 1
 
 
+MAX_STEPS = 20_000  # an animation longer than this is no longer something to watch
+
+
 def block_schedule(
     variant: str, problem: Problem, tile: int | None = None, block: tuple[int, int] = (0, 0)
 ) -> Schedule:
     """The ordered steps of thread block (by, bx) of the variant's kernel."""
     rp, bm, bn, bk, tm, tn = shape(variant, problem, tile)
+    steps = ceil_div(rp.k, bk) * (1 if VARIANTS[variant].schedule_kind == "naive" else 4) + 1
+    if steps > MAX_STEPS:
+        raise ProblemError(
+            f"K = {problem.k} gives {steps:,} animation steps per block; the animation shows at most "
+            f"{MAX_STEPS:,} (K up to {(MAX_STEPS - 1) // 4 * bk:,} with this tile). The model (gemmviz model) has no limit."
+        )
     sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block)
     gy, gx = sched.grid
     by, bx = block
