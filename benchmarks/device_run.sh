@@ -16,7 +16,7 @@ python3 -m gemmviz bench --variants cpu-naive,cpu-blas,gpu-naive,gpu-tiled,cubla
   --sizes 256,512,1024,2048,4096,8192 --mnk 2048x4096x3072 --repeats 20 --warmup 3 --cpu-limit 40 --seed 2 --quiet \
   --out "$OUT/h200-session.json" > "$OUT/session.txt"; tail -3 "$OUT/session.txt"
 python3 benchmarks/event_check.py 4096 16 | tee "$OUT/event_check.txt"
-python3 benchmarks/ceilings.py | tee "$OUT/ceilings.json"
+python3 -m gemmviz ceilings | tee "$OUT/ceilings.json"
 for tool in memcheck racecheck; do
   timeout 200 compute-sanitizer --tool $tool python3 tools/sanitize_job.py > "$OUT/sanitize-$tool.txt" 2>&1
   echo "$tool rc=$?"; tail -3 "$OUT/sanitize-$tool.txt"

@@ -43,7 +43,7 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_ceilings)
 
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
-    p.add_argument("--variant", default="gpu-tiled", help="gpu-naive, gpu-tiled, gpu-tiled-pad or gpu-blocktile2d")
+    p.add_argument("--variant", default="gpu-tiled", help="gpu-naive, gpu-tiled or gpu-blocktile2d")
     p.add_argument("--mnk", required=True, help="N or MxNxK")
     p.add_argument(
         "--tile", type=int, default=16, help="tile (gpu-tiled) or block edge (gpu-naive); block tiling uses its config"

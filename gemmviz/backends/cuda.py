@@ -30,7 +30,7 @@ from gemmviz.core.bench import (
 )
 from gemmviz.core.problem import ProblemError, check_gpu_memory
 from gemmviz.core.results import Result
-from gemmviz.core.tuning import tuned_config
+from gemmviz.core.tuning import cache_base, tuned_config
 from gemmviz.core.variants import Variant
 
 # FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
@@ -43,10 +43,7 @@ CUBLAS_MATH_MODE = {"cublas": 0, "cublas-tf32": 3}  # CUBLAS_DEFAULT_MATH, CUBLA
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("GEMMVIZ_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gemmviz"
-    )
-    return Path(base) / "kernels"
+    return cache_base() / "kernels"
 
 
 _status: tuple[bool, str] | None = None

@@ -12,11 +12,16 @@ from gemmviz.core.results import write_atomic
 SHIPPED = Path(__file__).resolve().parent.parent.parent / "assets" / "tuned"
 
 
-def user_tuning_file() -> Path:
-    base = os.environ.get("GEMMVIZ_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gemmviz"
+def cache_base() -> Path:
+    """gemmviz's cache folder: $GEMMVIZ_CACHE_DIR, else $XDG_CACHE_HOME/gemmviz, else ~/.cache/gemmviz."""
+    return Path(
+        os.environ.get("GEMMVIZ_CACHE_DIR")
+        or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gemmviz")
     )
-    return Path(base) / "tuned.json"
+
+
+def user_tuning_file() -> Path:
+    return cache_base() / "tuned.json"
 
 
 def _read(path: Path) -> dict:

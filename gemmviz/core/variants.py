@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gemmviz.core.model import Traffic, blocked_traffic, ceil_div, ideal_traffic, naive_traffic, padded, tiled_traffic
@@ -278,6 +278,32 @@ def _tiled(p: Problem, params: Params) -> Traffic:
     return tiled_traffic(p, params["tile"])
 
 
+_TILED = Variant(
+    name="gpu-tiled",
+    title="GPU shared-memory tiled",
+    explanation="The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.",
+    backend="cuda",
+    precision="fp32",
+    traffic=_tiled,
+    source="tiled.cu",
+    kernel_name="gemm_tiled",
+    param_choices={"tile": (8, 16, 32)},
+    param_defaults={"tile": 16},
+    macros={"tile": "TILE"},
+    geometry=_tiled_geometry,
+    uses_int32_index=True,
+    schedule_kind="tiled",
+    schedule_param="tile",
+    source_marks={
+        "load": "load A tile",
+        "sync": "sync: tiles ready",
+        "compute": "compute from shared",
+        "sync2": "sync: tiles consumed",
+        "store": "store C",
+    },  # fmt: skip
+)
+
+
 def _blocked(name, title, explanation, source, kernel, config, threads, reads_per_k, model, rung, **extra) -> Variant:
     """A block-tiling kernel: BM x BN tiles of C from config, `threads(config)` threads per block, zero-padded
     to multiples of BM, BN, BK by the engine, `reads_per_k(config)` shared-memory reads per thread per k."""
@@ -350,46 +376,18 @@ VARIANTS: dict[str, Variant] = {
             uses_int32_index=True,
             rung="threads mapped against the memory layout",
         ),
-        Variant(
-            name="gpu-tiled",
-            title="GPU shared-memory tiled",
-            explanation="The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.",
-            backend="cuda",
-            precision="fp32",
-            traffic=_tiled,
-            source="tiled.cu",
-            kernel_name="gemm_tiled",
-            param_choices={"tile": (8, 16, 32)},
-            param_defaults={"tile": 16},
-            macros={"tile": "TILE"},
-            geometry=_tiled_geometry,
-            uses_int32_index=True,
-            schedule_kind="tiled",
-            schedule_param="tile",
-            source_marks={
-                "load": "load A tile",
-                "sync": "sync: tiles ready",
-                "compute": "compute from shared",
-                "sync2": "sync: tiles consumed",
-                "store": "store C",
-            },  # fmt: skip
-        ),
-        Variant(
+        _TILED,
+        replace(
+            _TILED,
             name="gpu-tiled-pad",
             title="GPU tiled, padded shared memory",
             explanation="The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.",
-            backend="cuda",
-            precision="fp32",
-            traffic=_tiled,
-            source="tiled.cu",
-            kernel_name="gemm_tiled",
-            param_choices={"tile": (8, 16, 32)},
             param_defaults={"tile": 32},
-            macros={"tile": "TILE"},
             defines={"PAD": 1},
-            geometry=_tiled_geometry,
-            uses_int32_index=True,
             rung="shared-memory padding against bank conflicts",
+            schedule_kind=None,
+            schedule_param=None,
+            source_marks={},
         ),
         _blocked(
             "gpu-blocktile1d",

@@ -168,7 +168,7 @@ class _SizeChart(ResultChart):
         raise NotImplementedError
 
     def tip(self, r: Result) -> str:
-        raise NotImplementedError
+        return _tip(r)
 
     def draw(self, plot: pg.PlotItem) -> None:
         # Data go in as log10 values and the axes label them as powers of ten, so lines, points and
@@ -267,9 +267,6 @@ class TimeChart(_SizeChart):
     def value(self, r):
         return r.median_ms
 
-    def tip(self, r):
-        return _tip(r)
-
     def make_spread(self, rs, xs, colour_index):
         item = pg.ErrorBarItem(beam=0.02)
         self.update_spread(item, rs, xs, colour_index)
@@ -290,9 +287,6 @@ class GflopsChart(_SizeChart):
 
     def value(self, r):
         return r.gflops
-
-    def tip(self, r):
-        return _tip(r)
 
 
 class SpeedupChart(ResultChart):
