@@ -1,0 +1,166 @@
+"""`gemmviz info` and `gemmviz bench`: devices and variants; run, verify and time jobs, saving as they finish."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from gemmviz.cli.common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Progress,
+    UsageError,
+    check_outputs,
+    fmt,
+    not_ok_summary,
+    results_table,
+    variant_list,
+)
+from gemmviz.core.parsing import int_list, parse_sizes
+from gemmviz.core.variants import VARIANTS, default_variants
+
+# --tile / --block set the variant parameter of the same name, for every chosen variant that has it
+GRID_OPTIONS = ("tile", "block")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("info", help="devices, backends and kernel variants")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("bench", help="run, verify and time kernel variants; write a session file")
+    p.add_argument("--variants", default=",".join(default_variants()), help="comma-separated names")
+    p.add_argument("--sizes", default="", help="square sizes, e.g. 512,1024,2048")
+    p.add_argument("--mnk", action="append", help="a non-square size MxNxK (repeatable)")
+    p.add_argument("--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32")
+    p.add_argument("--block", default="", help="block edges for the naive kernels, e.g. 16,32")
+    p.add_argument("--repeats", type=int, default=20, help="timed launches per job (median reported)")
+    p.add_argument("--warmup", type=int, default=3, help="untimed launches before timing")
+    p.add_argument("--cold", action="store_true", help="flush L2 before every timed launch")
+    p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
+    p.add_argument("--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused")
+    p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")
+    p.add_argument("--out", help="session JSON to write (rewritten after every finished job)")
+    p.add_argument("--csv", help="CSV of the results to write (rewritten after every finished job)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-record-command", dest="record_command", action="store_false")
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from gemmviz.backends import default_backends
+    from gemmviz.core.bench import environment
+
+    backends = default_backends()
+    env = environment(backends)
+    if args.json:
+        print(json.dumps(env, indent=1))
+        return EXIT_OK
+    print(f"gemmviz {env['gemmviz']}  Python {env['python']}  numpy {env['numpy']}")
+    print(f"CPU: {env['cpu']} ({env['cpu_count']} logical cores)")
+    gpu = env["backends"]["cuda"]
+    if gpu["available"]:
+        peak = gpu.get("fp32_peak_gflops")
+        print(
+            f"GPU: {gpu['name']}, {gpu['sms']} SMs, cc {gpu['compute_capability']}, "
+            f"{gpu['memory_total_bytes'] / 2**30:.1f} GiB, driver CUDA {gpu['driver_cuda_version']}, "
+            f"PyCUDA {gpu['pycuda']}, FP32 peak {fmt(peak, ',.0f')} GFLOP/s "
+            f"(max clock {gpu['max_sm_clock_mhz']:.0f} MHz); now {fmt(gpu.get('sm_clock_mhz'), '.0f')} MHz, "
+            f"{fmt(gpu.get('temperature_c'), '.0f')} °C"
+        )
+    else:
+        print(f"No CUDA GPU: {gpu['reason']}")
+    print("Variants:")
+    for v in VARIANTS.values():
+        ok, reason = backends[v.backend].variant_availability(v)
+        params = "; ".join(f"{k} {'/'.join(map(str, c))}" for k, c in v.param_choices.items())
+        state = "available" if ok else f"unavailable: {reason}"
+        print(f"  {v.name:<12} {state}{f'  [{params}]' if params else ''}\n      {v.explanation}")
+    return EXIT_OK
+
+
+def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[int]]:
+    """--tile / --block as a grid, refused up front (whatever the machine) when no chosen variant has the
+    parameter or a value is not one a chosen variant supports."""
+    grid = {}
+    for key in GRID_OPTIONS:
+        text = getattr(args, key)
+        if not text:
+            continue
+        values = int_list(text, f"--{key}")
+        having = [VARIANTS[v] for v in variants if key in VARIANTS[v].param_choices]
+        if not having:
+            owners = [v.name for v in VARIANTS.values() if key in v.param_choices]
+            raise UsageError(
+                f"--{key}: none of {', '.join(variants)} has a {key}; variants with one: {', '.join(owners)}"
+            )
+        for v in having:
+            bad = [x for x in values if x not in v.param_choices[key]]
+            if bad:
+                allowed = ", ".join(map(str, v.param_choices[key]))
+                raise UsageError(f"{v.name}: {key} {', '.join(map(str, bad))} is not supported (choose {allowed})")
+        grid[key] = values
+    return grid
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from gemmviz.backends import default_backends
+    from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
+    from gemmviz.core.fileio import write_atomic
+    from gemmviz.core.results import results_csv
+
+    variants = variant_list(args.variants)
+    problems = parse_sizes(args.sizes, args.mnk)
+    grid = param_grid(args, variants)
+    settings = BenchSettings(
+        warmup=args.warmup,
+        repeats=args.repeats,
+        cold_l2=args.cold,
+        allow_slow_cpu=args.allow_slow_cpu,
+        cpu_limit_s=args.cpu_limit,
+        seed=args.seed,
+    )
+    out, csv = check_outputs(("--out", args.out, ()), ("--csv", args.csv, ()))
+    jobs = plan_jobs(variants, problems, grid)
+    backends = default_backends()
+    cuda_ok, reason = backends["cuda"].availability()
+    if not cuda_ok and any(VARIANTS[v].backend == "cuda" for v in variants):
+        print(f"note: No CUDA GPU: {reason}; GPU variants will be reported unavailable", file=sys.stderr)
+    command = "gemmviz " + " ".join(sys.argv[1:]) if args.record_command else None
+    # The environment is probed once, before the first job; each finished result is appended and saved,
+    # so the files on disk always hold a valid session of everything that finished.
+    session = make_session([], backends, settings, {"variants": variants, "command": command})
+
+    def save(result) -> None:
+        session.results.append(result)
+        save_all()
+
+    def save_all() -> None:
+        if out:
+            session.save(out)
+        if csv:
+            write_atomic(csv, results_csv(session.results))
+
+    engine = Engine(backends, settings)
+    with Progress(enabled=False if args.quiet else None) as progress:
+        try:
+            engine.run(jobs, on_result=save, on_progress=progress)
+        except KeyboardInterrupt:
+            progress.close()
+            if session.results:  # the interrupt may have landed inside a write: write everything once more
+                save_all()
+            print(results_table(session.results))
+            saved = ", ".join(str(p) for p in (out, csv) if p)
+            where = f"; saved in {saved}" if saved else ""
+            print(f"gemmviz: interrupted after {len(session.results)} of {len(jobs)} jobs{where}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+    print(results_table(session.results))
+    for path, what in ((out, "session"), (csv, "CSV")):
+        if path:
+            print(f"{what} written to {path}", file=sys.stderr)
+    if all(r.valid for r in session.results):
+        return EXIT_OK
+    print(f"gemmviz: {not_ok_summary(session.results, len(jobs))}", file=sys.stderr)
+    return EXIT_FAILED

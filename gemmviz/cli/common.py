@@ -1,0 +1,125 @@
+"""What every command shares: exit codes, the errors commands raise, option helpers, the results table,
+the progress bar. Imports only core at module level, so building the parser stays light."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from gemmviz.core.fileio import check_target
+from gemmviz.core.variants import VARIANTS
+
+EXIT_OK = 0  # every job ran and verified; the command did what was asked
+EXIT_FAILED = 1  # some jobs were refused / failed / invalid / unavailable, or an output could not be written
+EXIT_USAGE = 2  # bad arguments (including an unreadable input file)
+EXIT_INTERRUPTED = 130  # Ctrl+C; what finished is saved
+
+
+class UsageError(Exception):
+    """The command line asks for something that cannot be done as written: exit 2."""
+
+
+class CommandError(Exception):
+    """The command could not complete (no GPU, an export that failed): exit 1 with this one line."""
+
+
+def variant_list(text: str) -> list[str]:
+    """'gpu-naive,gpu-tiled' as registry names; unknown names are a usage error that lists the known ones."""
+    names = [v.strip() for v in text.split(",") if v.strip()]
+    if not names:
+        raise UsageError("no variants given")
+    unknown = [v for v in names if v not in VARIANTS]
+    if unknown:
+        raise UsageError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(VARIANTS)}")
+    return names
+
+
+def check_outputs(*paths: tuple[str, str | None, tuple[str, ...]]) -> list[Path | None]:
+    """Check every (option, path, suffixes) before any work; refuse two options naming the same file.
+
+    Raises OutputError (exit 1) naming the user's path."""
+    given = [(option, Path(path)) for option, path, _ in paths if path]
+    seen: dict[Path, str] = {}
+    for option, path in given:
+        key = path.resolve()
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {option} name the same file {path}")
+        seen[key] = option
+    return [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
+
+
+def fmt(value: float | None, spec: str, empty: str = "—") -> str:
+    return empty if value is None else format(value, spec)
+
+
+def results_table(results: list) -> str:
+    """The plain-text table `gemmviz bench` prints: one row per result, why it is not ok in the last column."""
+    from gemmviz.core.results import results_rows
+
+    header = ["variant", "params", "size", "median ms", "GFLOP/s", "×CPU", "×naive", "% cuBLAS", "rel.err", "status"]
+    rows = []
+    for r, row in zip(results, results_rows(results)):
+        rows.append(
+            [
+                r.variant,
+                row["params"] or "-",
+                r.problem.label,
+                fmt(r.median_ms, ".4g"),
+                fmt(r.gflops, ",.0f"),
+                fmt(row["speedup_vs_cpu"], ",.1f"),
+                fmt(row["speedup_vs_naive"], ".2f"),
+                fmt(row["pct_of_cublas"], ".1f"),
+                fmt(r.rel_error, ".1e"),
+                r.status if r.valid else f"{r.status.upper()}: {r.error}",
+            ]
+        )
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    widths[-1] = len(header[-1])  # the reason column runs on; padding it would only add trailing spaces
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(header, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+def not_ok_summary(results: Iterable, total: int, limit: int = 8) -> str:
+    """'2 of 6 jobs did not run and verify: gpu-naive (block 16) 8³ unavailable, …' for the exit-1 line."""
+    bad = [r for r in results if not r.valid]
+    named = [f"{r.series} {r.problem.label} {r.status}" for r in bad[:limit]]
+    more = f", and {len(bad) - limit} more" if len(bad) > limit else ""
+    return f"{len(bad)} of {total} jobs did not run and verify: {', '.join(named)}{more}"
+
+
+class Progress:
+    """A tqdm bar on stderr for the engine's on_progress(done, total, label) callback.
+
+    Quiet when the stream is not a terminal (no carriage returns in a pipe or a log file)."""
+
+    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None):
+        self.stream = stream or sys.stderr
+        # tqdm's disable=None means "disable unless the stream is a terminal"
+        self.disable = None if enabled is None else not enabled
+        self.bar = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, file=self.stream, disable=self.disable, unit="job", leave=True,
+                            bar_format="{l_bar}{bar:30}| {n}/{total} [{elapsed}<{remaining}]{postfix}")  # fmt: skip
+        self.bar.set_postfix_str(label[:40], refresh=False)
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

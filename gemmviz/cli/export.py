@@ -1,0 +1,95 @@
+"""`gemmviz export`: render a chart of a session file to PNG or SVG, without a window.
+
+Everything that can be refused is checked on the session's results before Qt starts: the output path,
+`--at` (a size the session has), and a speedup chart's baseline at the size drawn."""
+
+from __future__ import annotations
+
+import argparse
+
+from gemmviz.cli.app import qt_app
+from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
+from gemmviz.core.parsing import parse_pixels
+from gemmviz.core.problem import Problem, parse_problem
+from gemmviz.core.variants import BASELINES, Baseline, baseline
+from gemmviz.core.views import CHART_KINDS
+
+# charts that draw the speedup bars, and so need the baseline at the size drawn
+SPEEDUP_CHARTS = ("speedup",)
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
+    p.add_argument("session", help="a session JSON written by gemmviz bench or the app")
+    p.add_argument("--chart", default="time", choices=list(CHART_KINDS),
+                   help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()))  # fmt: skip
+    p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
+    p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
+    p.add_argument("--dark", action="store_true", help="dark theme")
+    p.add_argument("--baseline", default=BASELINES[0].key, choices=[b.key for b in BASELINES],
+                   help="speedup chart: " + ", ".join(f"{b.key} ({b.label})" for b in BASELINES))  # fmt: skip
+    p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
+    p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
+    p.add_argument("-o", "--output", required=True, help="out.png or out.svg")
+    p.set_defaults(func=cmd_export)
+
+
+def _sizes(problems: set[Problem]) -> str:
+    return ", ".join(p.label for p in sorted(problems, key=lambda p: (p.m * p.n * p.k, p.m, p.n))) or "none"
+
+
+def is_baseline(result, base: Baseline) -> bool:
+    return result.variant == base.variant and all(result.params.get(k) == v for k, v in base.params.items())
+
+
+def check_view(results: list, chart: str, base: Baseline, at: Problem | None) -> None:
+    """Refuse (UsageError) an `--at` the session lacks, and a speedup chart without its baseline there."""
+    valid = [r for r in results if r.valid]
+    present = {r.problem for r in valid}
+    if at is not None and at not in present:
+        raise UsageError(f"--at {at.label}: the session has no valid results at that size; sizes: {_sizes(present)}")
+    if chart not in SPEEDUP_CHARTS or not valid:
+        return
+    with_base = {r.problem for r in valid if is_baseline(r, base)}
+    if not with_base:
+        others = [b.key for b in BASELINES if any(is_baseline(r, b) for r in valid)]
+        raise UsageError(
+            f"the session has no {base.label} result to compare with; "
+            f"--baseline choices it has: {', '.join(others) or 'none'}"
+        )
+    if at is not None and at not in with_base:
+        raise UsageError(
+            f"no {base.label} result at {at.label} to compare with; sizes with one: {_sizes(with_base)} "
+            f"(choose another --at or --baseline)"
+        )
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from gemmviz.core.results import Session, SessionError
+    from gemmviz.core.roofline import load_ceilings
+
+    width, height = parse_pixels(args.size)
+    base = baseline(args.baseline)
+    at = parse_problem(args.at) if args.at else None
+    keep = set(variant_list(args.variants)) if args.variants else None
+    check_outputs(("--output", args.output, (".png", ".svg")))
+    try:
+        session = Session.load(args.session)
+    except SessionError as exc:
+        raise UsageError(str(exc)) from None
+    results = [r for r in session.results if keep is None or r.variant in keep]
+    check_view(results, args.chart, base, at)
+    app = qt_app()
+    from gemmviz.ui.export import ExportError, export_chart
+    from gemmviz.ui.theme import theme_for
+
+    gpu = session.environment.get("backends", {}).get("cuda", {})
+    ceilings = load_ceilings(gpu["name"]) if gpu.get("available") else None
+    try:
+        path = export_chart(args.chart, results, args.output, width, height,
+                            theme_for(args.projector, args.dark), ceilings, (base.key, at and at.key, ""))  # fmt: skip
+    except ExportError as exc:
+        raise CommandError(str(exc)) from None
+    del app
+    print(f"wrote {path} ({width}x{height})")
+    return EXIT_OK

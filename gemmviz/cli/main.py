@@ -1,0 +1,73 @@
+"""The parser, dispatch to the command modules, exit codes and the one-line error style.
+
+Building the parser imports only core (no Qt, PyCUDA or numba): each command imports its heavy
+dependencies when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from gemmviz.cli import app, bench, export, model, tune
+from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
+from gemmviz.core.problem import ProblemError
+
+EPILOG = """\
+exit status:
+  0    every job ran and verified (or the command did what was asked)
+  1    some jobs were refused, failed, invalid or unavailable (the table says why; stderr names them),
+       or the command could not finish (an output that cannot be written, no GPU for tune/ceilings)
+  2    bad arguments or an unreadable input file (nothing was run)
+  130  interrupted (Ctrl+C); results that finished are already in --out / --csv
+
+Outputs (--out, --csv, -o) are checked before the first job; bench rewrites them after every job.
+Set GEMMVIZ_DEBUG=1 to see the Python traceback of an unexpected error."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's own errors: exit 2 in our one-line style
+        self.print_usage(sys.stderr)
+        print(f"gemmviz: error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gemmviz", description="See why tiled matrix multiplication is fast.", epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--projector", action="store_true", help="start the app in projector mode")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for module in (bench, model, tune, export):
+        module.add_parsers(sub)
+    return parser
+
+
+def _error(message: object) -> None:
+    print(f"gemmviz: error: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    command = app.run_app if args.command is None else args.func
+    try:
+        return command(args)
+    except KeyboardInterrupt:
+        print("gemmviz: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if os.environ.get("GEMMVIZ_DEBUG") == "1":
+            raise
+        return _report(exc)
+
+
+def _report(exc: Exception) -> int:
+    """One line on stderr for an exception that escaped a command, and the exit status it means."""
+    if isinstance(exc, (UsageError, ProblemError)):
+        _error(exc)
+        return EXIT_USAGE
+    if isinstance(exc, (CommandError, OSError)):  # OutputError and OS errors name the user's path
+        _error(exc)
+        return EXIT_FAILED
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    _error(f"{type(exc).__name__}: {first} (a bug in gemmviz? GEMMVIZ_DEBUG=1 shows the traceback)")
+    return EXIT_FAILED

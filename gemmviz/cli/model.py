@@ -1,0 +1,138 @@
+"""`gemmviz model` (traffic, FLOPs and intensity from the closed form) and `gemmviz animate` (tiling frames)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from gemmviz.cli.app import qt_app
+from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs
+from gemmviz.core.parsing import parse_pixels
+from gemmviz.core.problem import parse_problem
+from gemmviz.core.variants import VARIANTS
+
+
+def animated_variants() -> list[str]:
+    return [v.name for v in VARIANTS.values() if v.schedule_kind]
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("model", help="global/shared traffic, FLOPs and intensity of a variant, from the model")
+    p.add_argument("--variant", default="gpu-tiled", choices=list(VARIANTS), metavar="VARIANT")
+    p.add_argument("--mnk", required=True, help="N or MxNxK")
+    p.add_argument("--tile", type=int, default=None, help="the variant's tile or block edge (its one parameter)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_model)
+
+    animated = animated_variants()
+    p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
+    p.add_argument("--variant", default="gpu-tiled", choices=animated, help=", ".join(animated))
+    p.add_argument("--mnk", required=True, help="N or MxNxK")
+    p.add_argument(
+        "--tile", type=int, default=16, help="the variant's tile or block edge; block tiling uses its config"
+    )
+    p.add_argument("--block", default="0,0", help="which thread block: y,x")
+    p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
+    p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
+    p.add_argument("--frames", help="directory to write frame_0000.png … into")
+    p.add_argument("--gif", help="write an animated GIF (one frame per step)")
+    p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
+    p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4")
+    p.add_argument("--projector", action="store_true")
+    p.add_argument("--dark", action="store_true")
+    p.set_defaults(func=cmd_animate)
+
+
+def pair(text: str, what: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.replace("x", ",").split(","))
+    except ValueError:
+        raise UsageError(f"{what} must be two whole numbers like 1,2, got {text!r}") from None
+    return a, b
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    from gemmviz.core.model import naive_traffic
+
+    variant = VARIANTS[args.variant]
+    problem = parse_problem(args.mnk)
+    given = {}
+    if args.tile is not None:
+        keys = list(variant.param_choices)
+        if len(keys) != 1:
+            raise UsageError(f"{variant.name} has no tile or block parameter")
+        given[keys[0]] = args.tile
+    params = variant.resolve_params(given)
+    refusal = variant.refusal(problem, params)
+    if refusal:
+        raise UsageError(refusal)
+    t = variant.traffic_model(problem, params)
+    naive = naive_traffic(problem)
+    fmas = problem.m * problem.n * problem.k
+    out = {
+        "variant": variant.name,
+        "params": params,
+        "m": problem.m, "n": problem.n, "k": problem.k,
+        "model": t.model,
+        "flops": t.flops,
+        "global_loads": t.global_loads,
+        "global_stores": t.global_stores,
+        "shared_loads": t.shared_loads,
+        "shared_stores": t.shared_stores,
+        "fmas_executed": t.fmas_executed,
+        "global_bytes": t.global_bytes,
+        "intensity_flop_per_byte": t.intensity,
+        "reuse": 2 * fmas / t.global_loads,
+        "naive_global_loads": naive.global_loads,
+        "fewer_loads_than_naive": naive.global_loads / t.global_loads,
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return EXIT_OK
+    print(f"{variant.name} ({variant.describe_params(params) or 'no params'}) at {problem.label}: {t.model}")
+    print(f"  FLOPs                {t.flops:>22,}")
+    print(f"  global loads         {t.global_loads:>22,}   ({out['fewer_loads_than_naive']:.1f}× fewer than naive)")
+    print(f"  global stores        {t.global_stores:>22,}")
+    print(f"  shared loads         {t.shared_loads:>22,}")
+    print(f"  shared stores        {t.shared_stores:>22,}")
+    print(f"  multiply-adds run    {t.fmas_executed:>22,}   (useful: {fmas:,})")
+    print(f"  global bytes         {t.global_bytes:>22,}")
+    print(f"  arithmetic intensity {t.intensity:>22.3f} FLOP/byte")
+    print(f"  reuse                {out['reuse']:>22.1f} uses of each loaded value")
+    return EXIT_OK
+
+
+def cmd_animate(args: argparse.Namespace) -> int:
+    from gemmviz.core.schedule import block_schedule
+
+    problem = parse_problem(args.mnk)
+    width, height = parse_pixels(args.size)
+    schedule = block_schedule(args.variant, problem, args.tile, pair(args.block, "--block"))
+    ty, tx = pair(args.thread, "--thread")
+    dy, dx = schedule.thread_dims
+    if not (0 <= ty < dy and 0 <= tx < dx):
+        raise UsageError(f"--thread {ty},{tx} is outside the block's {dy}×{dx} threads")
+    if not (args.frames or args.gif or args.mp4):
+        raise UsageError("give --frames DIR, --gif FILE or --mp4 FILE")
+    if args.speed <= 0:
+        raise UsageError(f"--speed must be positive, got {args.speed}")
+    check_outputs(("--gif", args.gif, (".gif",)), ("--mp4", args.mp4, (".mp4",)))
+    app = qt_app()
+    from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
+    from gemmviz.ui.theme import theme_for
+
+    theme = theme_for(args.projector, args.dark)
+    try:
+        if args.frames:
+            n = export_frames(schedule, args.frames, (ty, tx), width, height, theme)
+            print(f"wrote {n} frames ({width}x{height}) to {args.frames}")
+        if args.gif:
+            n = export_gif(schedule, args.gif, (ty, tx), width, height, args.speed, theme)
+            print(f"wrote {args.gif}: {n} frames ({width}x{height})")
+        if args.mp4:
+            n = export_mp4(schedule, args.mp4, (ty, tx), width, height, args.speed, theme)
+            print(f"wrote {args.mp4}: {n} steps ({width}x{height})")
+    except ExportError as exc:
+        raise CommandError(str(exc)) from None
+    del app
+    return EXIT_OK

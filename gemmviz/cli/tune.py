@@ -1,0 +1,86 @@
+"""`gemmviz tune` (search block-tiling configurations on this GPU) and `gemmviz ceilings` (roofline ceilings)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+
+from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs, variant_list
+from gemmviz.core.variants import VARIANTS, tunable_variants
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    tunable = tunable_variants()
+    p = sub.add_parser("tune", help="search the block parameters of tiling kernels on this GPU, cache the best")
+    p.add_argument("--variants", default=",".join(tunable), help=f"comma-separated, among {', '.join(tunable)}")
+    p.add_argument("--size", type=int, default=4096, help="square size to time at (a multiple of 128)")
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--csv", help="write every configuration's result here")
+    p.add_argument("--save-to", help="also write the winners to this JSON file (e.g. assets/tuned/GPU.json)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("ceilings", help="measure this GPU's roofline ceilings (bandwidth, FP32, TF32) and cache them")
+    p.add_argument("--save-to", help="also write them to this JSON file")
+    p.set_defaults(func=cmd_ceilings)
+
+
+def _needs_gpu(what: str) -> None:
+    from gemmviz.backends.cuda import cuda_status
+
+    ok, reason = cuda_status()
+    if not ok:
+        raise CommandError(f"{what} needs a CUDA GPU: {reason}")
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from gemmviz.core.fileio import write_atomic
+    from gemmviz.core.tuning import save_tuned
+
+    names = variant_list(args.variants)
+    untunable = [n for n in names if VARIANTS[n].tune_space is None]
+    if untunable:
+        raise UsageError(f"{', '.join(untunable)} has no tuning space (tunable: {', '.join(tunable_variants())})")
+    if args.size < 128 or args.size % 128:
+        raise UsageError(f"--size must be a multiple of 128, at least 128; got {args.size}")
+    if args.repeats < 1:
+        raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
+    csv_path, save_to = check_outputs(("--csv", args.csv, ()), ("--save-to", args.save_to, (".json",)))
+    _needs_gpu("tuning")
+    from gemmviz.backends.autotune import tune
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["variant", "config", "status", "median_ms", "gflops", "error"])
+    for name in names:
+        with Progress(enabled=False if args.quiet else None) as progress:
+            report = tune(name, size=args.size, repeats=args.repeats, progress=progress)
+        best = report["best"]
+        cfg = " ".join(f"{k}={v}" for k, v in best["config"].items())
+        default = best["default_gflops"]
+        print(f"{name} on {report['gpu']}: best {best['gflops']:,.0f} GFLOP/s at {args.size}^3 with {cfg} "
+              f"({best['configs_valid']} of {best['configs_tried']} configurations compiled and verified; "
+              f"default config {default and format(default, ',.0f')} GFLOP/s)")  # fmt: skip
+        for row in report["rows"]:
+            writer.writerow([name, " ".join(f"{k}={v}" for k, v in row["config"].items()), row["status"],
+                             row["median_ms"] or "", row["gflops"] or "", row.get("error", "")])  # fmt: skip
+        if save_to:
+            save_tuned(name, report["gpu"], best, save_to)
+        if csv_path:  # after every variant, so an interrupt keeps the variants already tuned
+            write_atomic(csv_path, out.getvalue())
+    return EXIT_OK
+
+
+def cmd_ceilings(args: argparse.Namespace) -> int:
+    (save_to,) = check_outputs(("--save-to", args.save_to, (".json",)))
+    _needs_gpu("measuring ceilings")
+    from gemmviz.backends.ceilings import measure_ceilings, save_ceilings
+
+    data = measure_ceilings()
+    save_ceilings(data)
+    if save_to:
+        save_ceilings(data, save_to)
+    print(json.dumps(data, indent=1))
+    return EXIT_OK
