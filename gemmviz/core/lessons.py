@@ -1,0 +1,315 @@
+"""Guided lessons: a sequence of steps, each a title, one to three sentences and one view, read from TOML files.
+
+Lessons are data (`assets/lessons/*.toml`) a teacher can copy and edit. A bad file is refused with a
+LessonError that names the file and line. Numbers in a step's text are never typed in: they are
+placeholders filled from the results the step shows (live or replayed), e.g.
+`{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}`, `{{gflops cublas at 4096}}`,
+`{{ms cpu-naive at 1024}}`; a figure the results lack reads "n/a (not in these results)".
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gemmviz.core.paths import asset_files
+from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.variants import BASELINES, VARIANTS, baseline
+from gemmviz.core.views import CHART_KINDS
+
+VIEWS = ("chart", "animation", "roofline", "text")
+STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
+MAX_SENTENCES = 3
+MAX_TEXT_CHARS = 420
+MAX_FILE_BYTES = 256 * 1024
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message names the file, the line and what to change."""
+
+
+@dataclass(frozen=True)
+class SeriesRef:
+    """One series a step is about: a variant and the params that pick its line (e.g. tile 16)."""
+
+    variant: str
+    params: tuple[tuple[str, int], ...] = ()
+
+    def matches(self, r: Result) -> bool:
+        return r.variant == self.variant and all(r.params.get(k) == v for k, v in self.params)
+
+    @property
+    def text(self) -> str:
+        if not self.params:
+            return self.variant
+        return f"{self.variant}[{','.join(f'{k}={v}' for k, v in self.params)}]"
+
+
+@dataclass(frozen=True)
+class AnimationState:
+    variant: str
+    problem: Problem
+    tile: int | None
+    step: int = 0  # index of the schedule step shown first
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    text: str
+    view: str
+    line: int  # where the step starts in its file, for messages
+    chart: str = "gflops"
+    series: tuple[SeriesRef, ...] = ()
+    sizes: tuple[int, ...] = ()  # cube sizes N to keep (empty: all)
+    at: int | None = None  # the size of a speedup chart
+    baseline: str | None = None  # a Baseline key for speedups
+    animation: AnimationState | None = None
+    run: bool = False  # on a GPU, run this step's series at its sizes live
+
+    def shows(self, r: Result) -> bool:
+        """Whether this step's view shows result r."""
+        if self.series and not any(s.matches(r) for s in self.series):
+            return False
+        return not self.sizes or (r.m == r.n == r.k and r.m in self.sizes)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    title: str
+    summary: str
+    session: str | None  # the shipped session it replays when no GPU runs it live
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+    path: str = ""
+
+
+_SERIES = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(?:\[([^\]]*)\])?\s*$")
+_PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
+
+
+def parse_series(text: str) -> SeriesRef:
+    """'gpu-tiled[tile=16]' -> SeriesRef; ProblemError for unknown variants or params."""
+    m = _SERIES.match(text) if isinstance(text, str) else None
+    if not m:
+        raise ProblemError(f"series must look like gpu-tiled[tile=16], got {text!r}")
+    name, inner = m.group(1), m.group(2)
+    if name not in VARIANTS:
+        raise ProblemError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    variant = VARIANTS[name]
+    params: list[tuple[str, int]] = []
+    for part in filter(None, (p.strip() for p in (inner or "").split(","))):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in variant.param_choices:
+            have = ", ".join(variant.param_choices) or "none"
+            raise ProblemError(f"{name} has no param {key!r} (its params: {have})")
+        try:
+            number = int(value)
+        except ValueError:
+            raise ProblemError(f"{name}[{part}]: the value must be a whole number") from None
+        if number not in variant.param_choices[key]:
+            raise ProblemError(f"{name}: {key}={number} is not one of {', '.join(map(str, variant.param_choices[key]))}")
+        params.append((key, number))
+    return SeriesRef(name, tuple(params))
+
+
+def _sentences(text: str) -> int:
+    return len([s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s])
+
+
+def _step_lines(raw: str) -> list[int]:
+    return [i + 1 for i, line in enumerate(raw.splitlines()) if re.match(r"^\s*\[\[\s*step\s*\]\]", line)]
+
+
+def _key_line(raw: str, start: int, key: str) -> int:
+    lines = raw.splitlines()
+    for i in range(start - 1, len(lines)):
+        if i > start - 1 and re.match(r"^\s*\[", lines[i]):
+            break
+        if re.match(rf"^\s*{re.escape(key)}\s*=", lines[i]):
+            return i + 1
+    return start
+
+
+def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
+    def fail(key: str | None, message: str):
+        at = _key_line(raw, line, key) if key else line
+        raise LessonError(f"{where}:{at}: {message}")
+
+    known = {"title", "text", "view", "chart", "series", "sizes", "at", "baseline", "animation", "run"}
+    for key in d:
+        if key not in known:
+            fail(key, f"unknown key {key!r} in a step (keys: {', '.join(sorted(known))})")
+    title, text = d.get("title"), d.get("text")
+    if not isinstance(title, str) or not title.strip():
+        fail("title", "every step needs a title (a string)")
+    if not isinstance(text, str) or not text.strip():
+        fail("text", "every step needs text: one to three sentences")
+    if _sentences(text) > MAX_SENTENCES or len(text) > MAX_TEXT_CHARS:
+        fail("text", f"a step says at most {MAX_SENTENCES} sentences ({MAX_TEXT_CHARS} characters): split it")
+    view = d.get("view", "text")
+    if view not in VIEWS:
+        fail("view", f"view must be one of {', '.join(VIEWS)}, got {view!r}")
+    chart = d.get("chart", "gflops")
+    if chart not in STEP_CHARTS:
+        fail("chart", f"chart must be one of {', '.join(STEP_CHARTS)}, got {chart!r}")
+    series_in = d.get("series", [])
+    if not isinstance(series_in, list) or not all(isinstance(s, str) for s in series_in):
+        fail("series", "series must be a list of strings like \"gpu-tiled[tile=16]\"")
+    try:
+        series = tuple(parse_series(s) for s in series_in)
+    except ProblemError as exc:
+        fail("series", str(exc))
+    sizes = d.get("sizes", [])
+    if not isinstance(sizes, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
+        fail("sizes", "sizes must be a list of positive whole numbers (cube sizes N)")
+    at = d.get("at")
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at <= 0):
+        fail("at", "at must be a positive whole number (the size N of N³)")
+    baseline = d.get("baseline")
+    keys = [b.key for b in BASELINES]
+    if baseline is not None and baseline not in keys:
+        fail("baseline", f"baseline must be one of {', '.join(keys)}, got {baseline!r}")
+    if view == "chart" and chart == "speedup" and (at is None or baseline is None):
+        fail(None, "a speedup chart needs `at` (a size) and `baseline`")
+    run = d.get("run", False)
+    if not isinstance(run, bool):
+        fail("run", "run must be true or false")
+    animation = None
+    if view == "animation":
+        a = d.get("animation")
+        if not isinstance(a, dict):
+            fail("animation", "an animation step needs animation = { variant = \"gpu-tiled\", mnk = \"64\", tile = 16 }")
+        try:
+            variant = a.get("variant", "")
+            if variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
+                animated = ", ".join(n for n, v in VARIANTS.items() if v.schedule_kind)
+                raise ProblemError(f"animation variant must be one of {animated}, got {variant!r}")
+            tile = a.get("tile")
+            if tile is not None and (not isinstance(tile, int) or isinstance(tile, bool)):
+                raise ProblemError("animation tile must be a whole number")
+            step_i = a.get("step", 0)
+            if not isinstance(step_i, int) or isinstance(step_i, bool) or step_i < 0:
+                raise ProblemError("animation step must be a whole number ≥ 0")
+            animation = AnimationState(variant, parse_problem(str(a.get("mnk", "64"))), tile, step_i)
+        except ProblemError as exc:
+            fail("animation", str(exc))
+    return Step(title.strip(), " ".join(text.split()), view, line, chart, series, tuple(sizes), at, baseline,
+                animation, run)
+
+
+def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
+    """A lesson from TOML text; LessonError naming `where` and the line on any problem."""
+    if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
+        raise LessonError(f"{where}: the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?")
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise LessonError(f"{where}: not valid TOML: {exc}") from None
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")
+    summary = data.get("summary", "")
+    session = data.get("session")
+    if not isinstance(summary, str) or (session is not None and not isinstance(session, str)):
+        raise LessonError(f"{where}: summary and session must be strings")
+    steps_in = data.get("step")
+    if not isinstance(steps_in, list) or not steps_in:
+        raise LessonError(f"{where}: a lesson needs at least one [[step]]")
+    lines = _step_lines(raw)
+    if len(lines) != len(steps_in):  # steps written as an inline array: fall back to the top
+        lines = [1] * len(steps_in)
+    steps = tuple(_parse_step(d, line, raw, where) for d, line in zip(steps_in, lines))
+    lesson = Lesson(name, title.strip(), summary.strip(), session, steps, where)
+    check_placeholders(lesson)
+    return lesson
+
+
+def load_lesson(path: str | Path) -> Lesson:
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LessonError(f"{path}: not a text file (UTF-8)") from None
+    except OSError as exc:
+        raise LessonError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    return parse_lesson(raw, path.stem, str(path))
+
+
+def shipped_lessons() -> dict[str, Lesson]:
+    """The lessons in assets/lessons, by name (the file name without .toml)."""
+    found = {}
+    for f in asset_files("lessons", ".toml"):
+        name = f.name.removesuffix(".toml")
+        found[name] = parse_lesson(f.read_text(encoding="utf-8"), name, f"assets/lessons/{f.name}")
+    return found
+
+
+def find_lesson(name_or_path: str) -> Lesson:
+    """A shipped lesson by name, or a lesson file by path."""
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        return load_lesson(name_or_path)
+    lessons = shipped_lessons()
+    if name_or_path not in lessons:
+        raise LessonError(f"no lesson called {name_or_path!r}; shipped: {', '.join(lessons) or 'none'}")
+    return lessons[name_or_path]
+
+
+def _fmt_ratio(x: float) -> str:
+    return f"{x:,.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
+
+
+def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
+    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.m == r.n == r.k == n]
+    return min(found, key=lambda r: r.median_ms) if found else None
+
+
+def fill_text(text: str, results: list[Result]) -> str:
+    """Replace {{…}} placeholders by figures from `results`."""
+
+    def value(m: re.Match) -> str:
+        expr = m.group(1)
+        missing = "n/a (not in these results)"
+        sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
+        one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
+        if sp:
+            a, b = _best(results, parse_series(sp.group(1)), int(sp.group(3))), None
+            b = _best(results, parse_series(sp.group(2)), int(sp.group(3)))
+            return _fmt_ratio(b.median_ms / a.median_ms) if a and b else missing
+        if one:
+            r = _best(results, parse_series(one.group(2)), int(one.group(3)))
+            if r is None:
+                return missing
+            kind = one.group(1)
+            if kind == "ms":
+                return f"{r.median_ms:,.3g} ms" if r.median_ms < 1000 else f"{r.median_ms / 1000:,.1f} s"
+            return f"{r.gflops:,.0f} GFLOP/s" if kind == "gflops" else f"{r.gflops / 1000:,.1f} TFLOP/s"
+        raise ProblemError(f"unknown placeholder {{{{{expr}}}}}")
+
+    return _PLACEHOLDER.sub(value, text)
+
+
+def check_placeholders(lesson: Lesson) -> None:
+    """Refuse placeholders that can never be filled (bad syntax, unknown series)."""
+    for step in lesson.steps:
+        try:
+            fill_text(step.text, [])
+        except ProblemError as exc:
+            raise LessonError(f"{lesson.path}:{step.line}: {exc}") from None
+
+
+def step_results(step: Step, results: list[Result]) -> list[Result]:
+    return [r for r in results if step.shows(r)]
+
+
+def step_baseline(step: Step, results: list[Result], r: Result) -> Result | None:
+    """The baseline result for a speedup step at r's size."""
+    if step.baseline is None:
+        return None
+    b = baseline(step.baseline)
+    candidates = [x for x in results if x.variant == b.variant and all(x.params.get(k) == v for k, v in b.params.items())]
+    return find_baseline(candidates, r, b.variant)

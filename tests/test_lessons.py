@@ -1,0 +1,87 @@
+"""Lesson files: the shipped ones load, bad files are refused naming the file and the line."""
+
+import pytest
+
+from gemmviz.core.lessons import LessonError, fill_text, load_lesson, parse_lesson, parse_series, shipped_lessons
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.results import Result
+
+GOOD_STEP = '[[step]]\ntitle = "T"\ntext = "One sentence."\n'
+
+
+def _result(variant, n, ms, params=None, valid=True):
+    return Result(variant=variant, params=params or {}, m=n, n=n, k=n, backend="cuda", precision="fp32",
+                  valid=valid, samples_ms=[ms])
+
+
+def test_shipped_lessons_load_and_have_the_seed_lessons():
+    lessons = shipped_lessons()
+    assert {"seed000", "seed001"} <= set(lessons)
+    for lesson in lessons.values():
+        assert lesson.steps and all(1 <= len(s.text.split(". ")) <= 3 for s in lesson.steps)
+    views = {s.view for s in lessons["seed000"].steps}
+    assert {"chart", "animation", "roofline"} <= views
+
+
+def test_series_syntax():
+    assert parse_series("gpu-tiled[tile=16]").params == (("tile", 16),)
+    assert parse_series("cublas").params == ()
+    for bad, words in [("gpu-tiled[tile=7]", "not one of"), ("gpu-tiled[block=16]", "no param"),
+                       ("nope", "unknown variant"), ("gpu-tiled[tile=x]", "whole number"), ("a b", "look like")]:
+        with pytest.raises(ProblemError, match=words):
+            parse_series(bad)
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ('title = "L"\n' + GOOD_STEP + '[[step]]\ntitle = "U"\ntext = "x."\nview = "movie"\n', 8, "view must be one of"),
+        ('title = "L"\n' + GOOD_STEP + 'series = ["gpu-tiled[tile=5]"]\n', 5, "not one of"),
+        ('title = "L"\n' + GOOD_STEP + 'colour = "red"\n', 5, "unknown key"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "A. B. C. D."\n', 4, "at most 3 sentences"),
+        ('title = "L"\n[[step]]\ntitle = "T"\n', 2, "needs text"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "chart"\nchart = "speedup"\n', 2, "needs `at`"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "cublas" }\n', 6, "animation variant"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", mnk = "0" }\n', 6, "positive"),
+        ('title = "L"\n' + GOOD_STEP + 'sizes = [1024, -1]\n', 5, "positive whole"),
+        ('title = "L"\n' + GOOD_STEP + 'baseline = "gpu"\n', 5, "baseline must be"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{speedup x vs cublas at 4}}."\n', 2, "unknown variant"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{fastest}}."\n', 2, "unknown placeholder"),
+    ],
+)
+def test_bad_step_names_the_line(text, line, words):
+    with pytest.raises(LessonError, match=words) as err:
+        parse_lesson(text, "x", "my.toml")
+    assert str(err.value).startswith(f"my.toml:{line}:")
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("title = \n", "not valid TOML.*line 1"),
+        ('title = "L"\n', "at least one"),
+        ('[[step]]\ntitle = "T"\ntext = "x."\n', "needs a title"),
+        ("x" * 300_000, "larger than"),
+    ],
+)
+def test_bad_lesson_files(text, words):
+    with pytest.raises(LessonError, match=words):
+        parse_lesson(text, "x", "my.toml")
+
+
+def test_unreadable_lesson_files(tmp_path):
+    with pytest.raises(LessonError, match="cannot read"):
+        load_lesson(tmp_path / "missing.toml")
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00\x01")
+    with pytest.raises(LessonError, match="UTF-8"):
+        load_lesson(binary)
+
+
+def test_placeholders_filled_from_results_never_invented():
+    results = [_result("gpu-naive", 4096, 30.0, {"block": 16}), _result("gpu-naive", 4096, 20.0, {"block": 32}),
+               _result("gpu-tiled", 4096, 20.0, {"tile": 16}), _result("cublas", 4096, 2.0, valid=False)]
+    text = "{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}; {{ms gpu-tiled[tile=16] at 4096}}; {{gflops cublas at 4096}}"
+    filled = fill_text(text, results)
+    assert filled.startswith("1.50×; 20 ms; n/a")  # block 16 is the seed's baseline, not the faster block 32
+
