@@ -42,7 +42,7 @@ def test_series_syntax():
         ('title = "L"\n[[step]]\ntitle = "T"\n', 2, "needs text"),
         ('title = "L"\n' + GOOD_STEP + 'view = "chart"\nchart = "speedup"\n', 2, "needs `at`"),
         ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "cublas" }\n', 6, "animation variant"),
-        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", mnk = "0" }\n', 6, "positive"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", mnk = "0" }\n', 6, "at least 1"),
         ('title = "L"\n' + GOOD_STEP + 'sizes = [1024, -1]\n', 5, "positive whole"),
         ('title = "L"\n' + GOOD_STEP + 'baseline = "gpu"\n', 5, "baseline must be"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{speedup x vs cublas at 4}}."\n', 2, "unknown variant"),
