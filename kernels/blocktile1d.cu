@@ -14,6 +14,10 @@
 #ifndef TM
 #define TM 8
 #endif
+static_assert(BM % TM == 0, "a thread computes TM rows of the block tile");
+static_assert(BM * BK == (BM * BN) / TM && BN * BK == (BM * BN) / TM,
+              "every thread loads exactly one element of each tile");
+static_assert((BM * BN) / TM <= 1024, "at most 1024 threads per block");
 
 extern "C" __global__ void __launch_bounds__((BM * BN) / TM)
 gemm_blocktile1d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,

@@ -17,6 +17,10 @@
 #define TN 8
 #endif
 #define NUM_THREADS ((BM * BN) / (TM * TN))
+static_assert(BM % TM == 0 && BN % TN == 0, "a thread tile divides the block tile");
+static_assert(NUM_THREADS % BK == 0 && BM % (NUM_THREADS / BK) == 0, "the A tile loads in whole rounds");
+static_assert(NUM_THREADS % BN == 0 && BK % (NUM_THREADS / BN) == 0, "the B tile loads in whole rounds");
+static_assert(NUM_THREADS <= 1024, "at most 1024 threads per block");
 
 extern "C" __global__ void __launch_bounds__(NUM_THREADS)
 gemm_blocktile2d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
@@ -35,11 +39,11 @@ gemm_blocktile2d(const float* __restrict__ A, const float* __restrict__ B, float
     float acc[TM * TN] = {0.0f};
     float regM[TM], regN[TN];
     for (int bk = 0; bk < K; bk += BK) {
-        for (int off = 0; off < BM; off += strideA)                                // load A tile
+        for (int off = 0; off < BM; off += strideA)                                // A tile  gemmviz:step load
             As[(innerRowA + off) * BK + innerColA] = A[(innerRowA + off) * K + innerColA];
-        for (int off = 0; off < BK; off += strideB)                                // load B tile
+        for (int off = 0; off < BK; off += strideB)                                // B tile
             Bs[(innerRowB + off) * BN + innerColB] = B[(innerRowB + off) * N + innerColB];
-        __syncthreads();                                                           // sync: tiles ready
+        __syncthreads();                                                           // tiles ready  gemmviz:step sync
         A += BK;
         B += BK * N;
         #pragma unroll
@@ -51,12 +55,12 @@ gemm_blocktile2d(const float* __restrict__ A, const float* __restrict__ B, float
             #pragma unroll
             for (int m = 0; m < TM; ++m)
                 #pragma unroll
-                for (int n = 0; n < TN; ++n) acc[m * TN + n] += regM[m] * regN[n];   // register tile
+                for (int n = 0; n < TN; ++n) acc[m * TN + n] += regM[m] * regN[n];   // register tile  gemmviz:step compute
         }
-        __syncthreads();                                                           // sync: tiles consumed
+        __syncthreads();                                                           // tiles consumed  gemmviz:step sync2
     }
     #pragma unroll
     for (int m = 0; m < TM; ++m)
         #pragma unroll
-        for (int n = 0; n < TN; ++n) C[(threadRow * TM + m) * N + threadCol * TN + n] = acc[m * TN + n];   // store C
+        for (int n = 0; n < TN; ++n) C[(threadRow * TM + m) * N + threadCol * TN + n] = acc[m * TN + n];   // gemmviz:step store
 }

@@ -38,6 +38,9 @@
 #define THREADS (WARPS_M * WARPS_N * 32)
 #define LDA (BK + SKEW_A)
 #define LDB (BN + SKEW_B)
+static_assert(BM % (16 * WARPS_M) == 0 && BN % (8 * WARPS_N) == 0, "warp tiles are whole m16n8 tiles");
+static_assert(BK % 8 == 0, "K-slices are whole k8 steps");
+static_assert(THREADS <= 1024, "at most 1024 threads per block");
 
 __device__ __forceinline__ uint32_t to_tf32(float x) {
 #if ROUND_TF32

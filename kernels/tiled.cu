@@ -10,6 +10,7 @@
 #ifndef PAD
 #define PAD 0
 #endif
+static_assert(TILE * TILE <= 1024, "a TILE x TILE block has at most 1024 threads");
 
 extern "C" __global__ void gemm_tiled(const float* __restrict__ A,
                                       const float* __restrict__ B,
@@ -25,16 +26,16 @@ extern "C" __global__ void gemm_tiled(const float* __restrict__ A,
     int num_tiles = (K + TILE - 1) / TILE;
     for (int t = 0; t < num_tiles; ++t) {
         int a_col = t * TILE + threadIdx.x;
-        tile_A[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;  // load A tile
+        tile_A[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;  // load A tile  gemmviz:step load
         int b_row = t * TILE + threadIdx.y;
         tile_B[threadIdx.y][threadIdx.x] = (b_row < K && col < N) ? B[b_row * N + col] : 0.0f;  // load B tile
-        __syncthreads();                                                                         // sync: tiles ready
+        __syncthreads();                                                                         // tiles ready  gemmviz:step sync
         for (int k = 0; k < TILE; ++k) {
-            sum += tile_A[threadIdx.y][k] * tile_B[k][threadIdx.x];                              // compute from shared
+            sum += tile_A[threadIdx.y][k] * tile_B[k][threadIdx.x];                              // from shared  gemmviz:step compute
         }
-        __syncthreads();                                                                         // sync: tiles consumed
+        __syncthreads();                                                                         // tiles consumed  gemmviz:step sync2
     }
     if (row < M && col < N) {
-        C[row * N + col] = sum;                                                                  // store C
+        C[row * N + col] = sum;                                                                  // gemmviz:step store
     }
 }

@@ -27,6 +27,11 @@
 #define LOADS_A (BM / ROW_STRIDE_A)
 #define LOADS_B (BK / ROW_STRIDE_B)
 #define STAGES (DOUBLE_BUFFER ? 2 : 1)
+static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "registers and tiles move as float4");
+static_assert(NUM_THREADS <= 1024 && (NUM_THREADS * 4) % BK == 0 && NUM_THREADS % (BN / 4) == 0,
+              "the threads cover whole rows of both tiles");
+static_assert(ROW_STRIDE_A > 0 && BM % ROW_STRIDE_A == 0, "the A tile loads in whole rounds");
+static_assert(ROW_STRIDE_B > 0 && BK % ROW_STRIDE_B == 0, "the B tile loads in whole rounds");
 
 extern "C" __global__ void __launch_bounds__(NUM_THREADS)
 gemm_vectorize(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,

@@ -34,6 +34,15 @@
 #define WSUBN (WN / WNITER)
 #define ROW_STRIDE_A ((NUM_THREADS * 4) / BK)
 #define ROW_STRIDE_B (NUM_THREADS / (BN / 4))
+static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
+static_assert((WM * WN) % (WARPSIZE * TM * TN * WNITER) == 0 && WMITER >= 1, "a warp tile is whole sub-tiles");
+static_assert(WM % WMITER == 0 && WN % WNITER == 0 && WSUBM % TM == 0 && WSUBN % TN == 0,
+              "thread tiles divide the warp sub-tiles");
+static_assert((WSUBM / TM) * (WSUBN / TN) == WARPSIZE, "the 32 lanes cover a warp sub-tile");
+static_assert(TN % 4 == 0 && BK % 4 == 0 && (NUM_THREADS * 4) % BK == 0 && NUM_THREADS % (BN / 4) == 0,
+              "tiles load as float4 rows");
+static_assert(ROW_STRIDE_A > 0 && BM % ROW_STRIDE_A == 0, "the A tile loads in whole rounds");
+static_assert(ROW_STRIDE_B > 0 && BK % ROW_STRIDE_B == 0, "the B tile loads in whole rounds");
 
 extern "C" __global__ void __launch_bounds__(NUM_THREADS)
 gemm_warptile(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,

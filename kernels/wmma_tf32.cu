@@ -2,7 +2,8 @@
 // each warp a (BM/WARPS_M) x (BN/WARPS_N) tile of 16x16 accumulator fragments. A and B tiles are
 // staged in shared memory (rows padded against bank conflicts) through a STAGES-deep cp.async pipeline, so
 // the next K-slices are in flight while the tensor cores work on this one.
-// Inputs are rounded to TF32 (10-bit mantissa); accumulation in FP32.
+// ROUND_TF32 (below) says whether inputs are rounded to TF32 (10-bit mantissa) or truncated by the tensor
+// cores; the registry default rounds, the configuration tuned for the H200 does not. Accumulation in FP32.
 // Needs M % BM == 0, N % BN == 0, K % BK == 0 (the engine zero-pads other sizes).
 #include <mma.h>
 #include <cuda_pipeline.h>
@@ -21,7 +22,7 @@ using namespace nvcuda;
 #define WARPS_M 2
 #endif
 #ifndef WARPS_N
-#define WARPS_N 4
+#define WARPS_N 2
 #endif
 #ifndef STAGES
 #define STAGES 2
@@ -45,6 +46,9 @@ using namespace nvcuda;
 #define THREADS (WARPS_M * WARPS_N * 32)
 #define A_STAGE (BM * (BK + SKEW_A))
 #define B_STAGE (BK * (BN + SKEW_B))
+static_assert(BM % (16 * WARPS_M) == 0 && BN % (16 * WARPS_N) == 0, "warp tiles are whole 16x16 fragments");
+static_assert(BK % 8 == 0 && SKEW_A % 4 == 0, "K-slices are whole k8 steps; rows stay 16-byte aligned");
+static_assert(THREADS <= 1024, "at most 1024 threads per block");
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 gemm_wmma_tf32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,

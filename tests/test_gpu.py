@@ -69,11 +69,13 @@ def test_cold_l2_mode_runs_and_is_recorded():
     assert r.valid and r.cold_l2
 
 
-def test_compile_error_is_reported_with_the_nvcc_log(monkeypatch, tmp_path):
-    bad = tmp_path / "bad.cu"
-    bad.write_text('extern "C" __global__ void gemm_tiled(float* A) { this is not C; }')
-    broken = replace(VARIANTS["gpu-tiled"], source=str(bad))
-    monkeypatch.setitem(VARIANTS, "gpu-tiled", broken)
+def test_compile_error_is_reported_with_the_nvcc_log(monkeypatch):
+    from gemmviz.core import paths
+
+    shipped = paths.kernel_source
+    bad = 'extern "C" __global__ void gemm_tiled(float* A) { this is not C; }'
+    monkeypatch.setattr(paths, "kernel_source", lambda name: bad if name == "bad.cu" else shipped(name))
+    monkeypatch.setitem(VARIANTS, "gpu-tiled", replace(VARIANTS["gpu-tiled"], source="bad.cu"))
     results = engine().run(plan_jobs(["gpu-tiled", "cublas"], [Problem(32, 32, 32)]))
     assert results[0].status == "failed" and "nvcc failed" in results[0].error and "error" in results[0].error
     assert results[1].valid  # the engine keeps working after a compile error

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from gemmviz.core.model import naive_traffic, tiled_traffic
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import block_schedule, grid_totals, reuse_factor
+from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_totals, reuse_factor, step_source_line
 
 
 @settings(max_examples=80, deadline=None)
@@ -106,5 +106,43 @@ def test_every_animated_variant_comes_from_the_registry():
 
     names = set(animated_variants())
     assert {"gpu-naive", "gpu-tiled", "gpu-blocktile2d"} <= names
-    for v in animated_variants().values():
-        assert v.source_marks and all(mark in v.source_text() for mark in v.source_marks.values())
+    for name, v in animated_variants().items():
+        lines = v.step_lines()
+        assert set(lines) == set(STEP_KINDS[v.schedule_kind]), name  # every step kind has exactly one anchor
+        kinds = {
+            st.kind for st in block_schedule(name, Problem(40, 40, 40), v.param_defaults.get(v.schedule_param)).steps
+        }
+        assert kinds == set(lines)
+
+
+@pytest.mark.parametrize(
+    "variant, kind, code",
+    [
+        ("gpu-tiled", "load", "tile_A[threadIdx.y][threadIdx.x] ="),
+        ("gpu-tiled", "compute", "sum += tile_A[threadIdx.y][k] * tile_B[k][threadIdx.x]"),
+        ("gpu-tiled", "store", "C[row * N + col] = sum"),
+        ("gpu-naive", "read", "sum += A[row * K + k] * B[k * N + col]"),
+        ("gpu-blocktile2d", "load", "for (int off = 0; off < BM; off += strideA)"),
+        ("gpu-blocktile2d", "compute", "acc[m * TN + n] += regM[m] * regN[n]"),
+        ("gpu-blocktile2d", "sync2", "__syncthreads()"),
+    ],
+)
+def test_each_step_shows_its_own_line_of_the_kernel(variant, kind, code):
+    from gemmviz.core.variants import VARIANTS
+
+    line = step_source_line(variant, kind)
+    text = VARIANTS[variant].source_text().splitlines()[line - 1]
+    assert code in text and not text.lstrip().startswith("//")  # code, not the header comment
+    assert step_source_line(variant, "no-such-step") is None
+
+
+def test_a_kernel_with_two_anchors_for_one_step_is_refused(monkeypatch):
+    from dataclasses import replace
+
+    from gemmviz.core import paths
+    from gemmviz.core.variants import VARIANTS
+
+    text = "x = 1;  // gemmviz:step load\ny = 2;  // gemmviz:step load\n"
+    monkeypatch.setattr(paths, "kernel_source", lambda name: text)
+    with pytest.raises(ValueError, match="two anchors for step 'load'"):
+        replace(VARIANTS["gpu-tiled"]).step_lines()

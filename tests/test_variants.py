@@ -1,7 +1,17 @@
+import re
+
 import pytest
 
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import THRESHOLDS, VARIANTS, get_variant
+from gemmviz.core.variants import (
+    BASELINES,
+    THRESHOLDS,
+    VARIANTS,
+    baseline,
+    default_variants,
+    get_variant,
+    tunable_variants,
+)
 
 
 def test_registry_has_the_seed_variants():
@@ -12,12 +22,13 @@ def test_registry_has_the_seed_variants():
 def test_every_variant_is_complete(name):
     v = VARIANTS[name]
     assert v.title and v.explanation and v.backend in ("cpu", "cuda")
+    assert v.runner in RUNNERS[v.backend] and (v.runner == "kernel") == bool(v.source)
+    assert (v.cublas_math_mode is not None) == (v.runner == "cublas")
     assert v.precision in THRESHOLDS
     params = v.resolve_params()
     assert v.refusal(Problem(64, 64, 64), params) is None
     assert v.traffic_model(Problem(64, 64, 64), params).flops == 2 * 64**3
     if v.source:
-        assert v.source_path().exists()
         assert v.kernel_name in v.source_text()
         grid, block = v.geometry(Problem(100, 50, 7), params, v.config)
         if v.pads:  # one block per BM x BN tile of the padded problem
@@ -27,6 +38,40 @@ def test_every_variant_is_complete(name):
             assert grid[0] * block[0] >= 100 and grid[1] * block[1] >= 50
         else:
             assert grid[0] * block[0] >= 50 and grid[1] * block[1] >= 100
+
+
+RUNNERS = {"cpu": ("cpu-loop", "numpy-blas"), "cuda": ("kernel", "cublas")}
+
+
+def test_defaults_are_the_seed_story_and_come_from_the_registry():
+    assert default_variants() == ["cpu-blas", "gpu-naive", "gpu-tiled", "cublas"]
+    assert all(VARIANTS[v].default for v in default_variants())
+
+
+def test_baselines_name_real_variants_and_params():
+    assert [b.key for b in BASELINES][:3] == ["cpu-naive", "gpu-naive", "cublas"]
+    for b in BASELINES:
+        v = get_variant(b.variant)
+        assert b.label and set(b.params) <= set(v.param_choices)
+        assert v.refusal(Problem(64, 64, 64), v.resolve_params(b.params)) is None
+    naive = baseline("gpu-naive")
+    assert dict(naive.params) == {"block": 16} == get_variant("gpu-naive").param_defaults  # the seed's 16x16
+    with pytest.raises(KeyError, match="cpu-naive"):
+        baseline("gpu-magic")
+
+
+def test_tunable_variants_include_the_tensor_core_kernels():
+    names = tunable_variants()
+    assert {"gpu-vectorize", "gpu-warptile", "gpu-wmma-tf32", "gpu-mma-tf32"} <= set(names)
+    assert "gpu-tiled" not in names and all(VARIANTS[n].tune_space for n in names)
+
+
+def test_shared_arrays_are_named_as_in_the_kernel():
+    for v in VARIANTS.values():
+        for name in v.shared_names:
+            assert re.search(rf"\b{name}\b\s*(\[|=)", v.source_text()), (v.name, name)
+    assert get_variant("gpu-blocktile2d").shared_names == ("As", "Bs")
+    assert get_variant("gpu-tiled").shared_names == ("tile_A", "tile_B")
 
 
 def test_unsupported_tile_is_refused_with_reason():
@@ -43,6 +88,15 @@ def test_tile_larger_than_matrix_is_fine():
 def test_32bit_index_limit_is_refused():
     v = get_variant("gpu-naive")
     assert "32-bit" in v.refusal(Problem(50_000, 50_000, 8), v.resolve_params())
+
+
+def test_32bit_limit_checks_the_padded_problem_of_kernels_that_pad():
+    v = get_variant("gpu-blocktile2d")  # pads M, N to multiples of 128
+    p = Problem(46_340, 46_340, 8)  # 46340^2 < 2^31, but the padded 46464^2 is not
+    assert p.max_matrix_elements <= 2**31 - 1
+    reason = v.refusal(p, v.resolve_params())
+    assert "32-bit" in reason and "zero-padded to 46464×46464×8" in reason
+    assert get_variant("gpu-tiled").refusal(p, {"tile": 16}) is None  # no padding: it fits
 
 
 def test_unknown_variant_names_the_known_ones():

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.backends.cuda import CudaBackend
 from gemmviz.core.bench import Backend
 
 
 def default_backends() -> dict[str, Backend]:
-    from gemmviz.backends.cpu import CpuBackend
-    from gemmviz.backends.cuda import CudaBackend
-
+    """Every backend, keyed by the `backend` field of the variants it runs (PyCUDA is imported only on use)."""
     return {"cpu": CpuBackend(), "cuda": CudaBackend()}

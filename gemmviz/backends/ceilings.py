@@ -10,16 +10,12 @@ import statistics
 
 from gemmviz.backends.cuda import CudaBackend, CudaRun
 from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.fileio import write_atomic
 from gemmviz.core.problem import Problem
-from gemmviz.core.results import write_atomic
-from gemmviz.core.tuning import user_tuning_file
+from gemmviz.core.roofline import user_ceilings_file
 
 COPY_BYTES = 2 << 30
 GEMM_SIZE = 8192
-
-
-def ceilings_file():
-    return user_tuning_file().with_name("ceilings.json")
 
 
 def measure_ceilings(repeats: int = 20) -> dict:
@@ -62,6 +58,6 @@ def measure_ceilings(repeats: int = 20) -> dict:
 
 
 def save_ceilings(data: dict, path=None) -> None:
-    path = path or ceilings_file()
+    path = path or user_ceilings_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(data, indent=1))

@@ -13,6 +13,7 @@ from gemmviz.core.bench import (
     Cancelled,
     Inputs,
     Job,
+    cpu_name,
     new_result,
     poisoned_output,
     time_host,
@@ -87,13 +88,11 @@ class CpuBackend(Backend):
         return True, "ok"
 
     def variant_availability(self, variant: Variant) -> tuple[bool, str]:
-        if variant.name == "cpu-naive":
+        if variant.runner == "cpu-loop":
             return _numba_status()
         return True, "ok"
 
     def device_info(self) -> dict:
-        from gemmviz.core.bench import cpu_name
-
         return {"name": cpu_name()}
 
     def open(self):
@@ -112,13 +111,13 @@ class _CpuRun:
         a, b = inputs.a, inputs.b
         c = poisoned_output(p)
         warmup, repeats, note = settings.warmup, settings.repeats, None
-        if variant.name == "cpu-naive":
+        if variant.runner == "cpu-loop":
             repeats = min(repeats, CPU_NAIVE_MAX_REPEATS)
             warmup = 0  # compiled during calibration; the first run is as fast as the rest
             estimate = estimate_naive_seconds(p.m, p.n, p.k, runs=1 + repeats)
             if estimate > settings.cpu_limit_s and not settings.allow_slow_cpu:
                 raise ProblemError(
-                    f"cpu-naive at {p.label} would take about {estimate:.0f} s "
+                    f"{variant.name} at {p.label} would take about {estimate:.0f} s "
                     f"({1 + repeats} runs; limit {settings.cpu_limit_s:.0f} s); "
                     "allow slow CPU runs to do it anyway"
                 )
@@ -133,7 +132,7 @@ class _CpuRun:
                     kernel(a[i0 : i0 + rows], b, c[i0 : i0 + rows])
 
             note = f"single thread, numba; estimated {estimate:.1f} s before the run"
-        elif variant.name == "cpu-blas":
+        elif variant.runner == "numpy-blas":
 
             def fn():
                 np.matmul(a, b, out=c)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gemmviz.core import paths
 from gemmviz.core.bench import (
     Backend,
     BackendFatal,
@@ -30,7 +31,7 @@ from gemmviz.core.bench import (
 )
 from gemmviz.core.problem import ProblemError, check_gpu_memory
 from gemmviz.core.results import Result
-from gemmviz.core.tuning import cache_base, tuned_config
+from gemmviz.core.tuning import tuned_config
 from gemmviz.core.variants import Variant
 
 # FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
@@ -39,11 +40,9 @@ FP32_LANES_PER_SM = {
     (8, 7): 128, (8, 9): 128, (9, 0): 128, (10, 0): 128, (10, 3): 128, (12, 0): 128, (12, 1): 128,
 }  # fmt: skip
 
-CUBLAS_MATH_MODE = {"cublas": 0, "cublas-tf32": 3}  # CUBLAS_DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH
 
-
-def cache_dir() -> Path:
-    return cache_base() / "kernels"
+def kernel_cache_dir() -> Path:
+    return paths.cache_dir() / "kernels"
 
 
 _status: tuple[bool, str] | None = None
@@ -178,7 +177,7 @@ def compile_cubin(
     if key in loaded:
         return key, None, True
     tag = "-".join(f"{k}{v}" for k, v in sorted({**params, **(config or {})}.items())) or "default"
-    path = cache_dir() / arch / f"{variant.name}-{tag}-{key}.cubin"
+    path = kernel_cache_dir() / arch / f"{variant.name}-{tag}-{key}.cubin"
     if path.exists():
         return key, path.read_bytes(), True
     try:
@@ -204,7 +203,7 @@ class CudaBackend(Backend):
 
     def variant_availability(self, variant: Variant) -> tuple[bool, str]:
         ok, reason = cuda_status()
-        if ok and variant.name in CUBLAS_MATH_MODE:
+        if ok and variant.runner == "cublas":
             try:
                 load_cublas()
             except OSError as exc:
@@ -380,14 +379,14 @@ class CudaRun:
 
     def _launcher(self, variant: Variant, params: dict, p, bufs: dict, config: dict) -> tuple[object, bool | None]:
         a, b, c = bufs["a"], bufs["b"], bufs["c"]
-        if variant.name in CUBLAS_MATH_MODE:
+        if variant.runner == "cublas":
             lib = load_cublas()
             if self.cublas_handle is None:
                 handle = ctypes.c_void_p()
                 _check_cublas(lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
                 self.cublas_handle = handle
             handle = self.cublas_handle
-            mode = CUBLAS_MATH_MODE[variant.name]
+            mode = variant.cublas_math_mode
             alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
             pa, pb, pc = ctypes.c_void_p(int(a)), ctypes.c_void_p(int(b)), ctypes.c_void_p(int(c))
 
@@ -403,6 +402,8 @@ class CudaRun:
                 )
 
             return launch, None
+        if variant.runner != "kernel":
+            raise ValueError(f"the CUDA backend cannot run {variant.name} (runner {variant.runner!r})")
         module, cached = self.module(variant, params, config)
         func = module.get_function(variant.kernel_name)
         func.prepare("PPPiii")
@@ -420,8 +421,11 @@ class CudaRun:
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
         p = job.problem
         params = job.params_dict
-        self._upload(inputs)
         config, tuned = self.config(variant)
+        refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
+        if refusal:
+            raise ProblemError(refusal)
+        self._upload(inputs)
         rp = variant.run_problem(p, config)
         bufs = self.buffers if rp == p else self._padded_buffers(inputs, rp)
         notes = []

@@ -171,11 +171,8 @@ class Engine:
     """Runs jobs in the calling thread. Backends are opened lazily and closed before `run` returns,
     so a CUDA context lives exactly as long as one run, in the thread that made it."""
 
-    def __init__(self, backends: dict[str, Backend] | None = None, settings: BenchSettings | None = None):
-        if backends is None:
-            from gemmviz.backends import default_backends
-
-            backends = default_backends()
+    def __init__(self, backends: dict[str, Backend], settings: BenchSettings | None = None):
+        # Core never imports the backends: the app and the CLI compose them (gemmviz.backends.default_backends).
         self.backends = backends
         self.settings = settings or BenchSettings()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -85,20 +84,15 @@ def parse_problem(text: str) -> Problem:
 
 
 def host_available_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo, or None where the OS does not say."""
+    """Memory the OS can give a new allocation without swapping (psutil), or None where that is unknown."""
     try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+        import psutil
+    except ImportError:
+        return None
+    try:
+        return int(psutil.virtual_memory().available)
     except OSError:
-        pass
-    if hasattr(os, "sysconf"):
-        try:
-            return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (ValueError, OSError):
-            return None
-    return None
+        return None
 
 
 def _gib(n: int) -> str:

@@ -6,9 +6,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from gemmviz.core import paths
 from gemmviz.core.model import naive_traffic
 from gemmviz.core.results import Result, find_baseline
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.variants import VARIANTS, baseline
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
             continue
         x = intensity(r)
         roof = ceilings.roof(x, r.precision) if ceilings else None
-        base = find_baseline([b for b in results if b.source == r.source], r, "cublas")
+        base = find_baseline([b for b in results if b.source == r.source], r, baseline("cublas").variant)
         out.append(RooflinePoint(r, x, r.gflops, roof, 100 * r.gflops / roof if roof else None,
                                  100 * base.median_ms / r.median_ms if base else None))  # fmt: skip
     return out
@@ -133,16 +134,16 @@ def explain(r: Result, ceilings: Ceilings | None = None) -> str:
     return "\n".join(lines)
 
 
-SHIPPED_CEILINGS = Path(__file__).resolve().parent.parent.parent / "assets" / "ceilings"
+def user_ceilings_file() -> Path:
+    """Where `gemmviz ceilings` caches what it measured on this machine's GPU."""
+    return paths.cache_dir() / "ceilings.json"
 
 
 def load_ceilings(gpu: str) -> Ceilings | None:
     """Ceilings measured by `gemmviz ceilings` for this GPU: the user's cache, then the shipped ones."""
-    from gemmviz.core.tuning import user_tuning_file
-
-    for path in [user_tuning_file().with_name("ceilings.json"), *sorted(SHIPPED_CEILINGS.glob("*.json"))]:
+    for source in [user_ceilings_file(), *paths.asset_files("ceilings")]:
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(source.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and data.get("device") == gpu:

@@ -1,7 +1,7 @@
 """The schedule one thread block executes: the steps the animation plays and the counters it shows.
 
-Which schedule a kernel runs, and which line of its source each step is, come from the variant registry
-(`schedule_kind`, `schedule_param`, `source_marks`). The same arithmetic as `model.py`, walked step by
+Which schedule a kernel runs comes from the variant registry (`schedule_kind`, `schedule_param`); which line
+of its source each kind of step is, from the kernel's own `// gemmviz:step <kind>` anchors. The same arithmetic as `model.py`, walked step by
 step: summed over every block, the counters equal the closed-form traffic model (tests check this for
 many sizes, ragged edges included).
 """
@@ -18,6 +18,14 @@ from gemmviz.core.variants import VARIANTS, Variant
 def animated_variants() -> dict[str, Variant]:
     """The variants that have an animated schedule, in registry order."""
     return {name: v for name, v in VARIANTS.items() if v.schedule_kind}
+
+
+# The kinds of step each schedule plays, in order within one K-slice (the store comes once, at the end).
+STEP_KINDS = {
+    "naive": ("read", "store"),
+    "tiled": ("load", "sync", "compute", "sync2", "store"),
+    "blocktile2d": ("load", "sync", "compute", "sync2", "store"),
+}
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,11 @@ class Schedule:
     @property
     def kind(self) -> str:
         return VARIANTS[self.variant].schedule_kind
+
+    @property
+    def shared_names(self) -> tuple[str, ...]:
+        """The kernel's names of its shared arrays for A and B (e.g. tile_A, tile_B or As, Bs)."""
+        return VARIANTS[self.variant].shared_names
 
     @property
     def tile(self) -> int:
@@ -150,7 +163,7 @@ def block_schedule(
 ) -> Schedule:
     """The ordered steps of thread block (by, bx) of the variant's kernel."""
     rp, bm, bn, bk, tm, tn = shape(variant, problem, tile)
-    steps = ceil_div(rp.k, bk) * (1 if VARIANTS[variant].schedule_kind == "naive" else 4) + 1
+    steps = ceil_div(rp.k, bk) * (len(STEP_KINDS[VARIANTS[variant].schedule_kind]) - 1) + 1  # + the final store
     if steps > MAX_STEPS:
         raise ProblemError(
             f"K = {problem.k} gives {steps:,} animation steps per block; the animation shows at most "
@@ -250,6 +263,11 @@ def _naive_steps(s: Schedule) -> None:
     c = Region(r0, r1, c0, c1)
     out.add("store", f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
             Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+
+
+def step_source_line(variant: str, kind: str) -> int | None:
+    """The 1-based line of the variant's kernel source that a step of this kind shows (None: not marked)."""
+    return VARIANTS[variant].step_lines().get(kind)
 
 
 def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:

@@ -1,32 +1,23 @@
-"""Tuned block-tiling configurations, per GPU: the user's cache first, then the ones shipped in assets/."""
+"""Tuned block-tiling configurations, per GPU: the user's cache first, then the ones shipped in assets/tuned."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from gemmviz.core.results import write_atomic
-
-SHIPPED = Path(__file__).resolve().parent.parent.parent / "assets" / "tuned"
-
-
-def cache_base() -> Path:
-    """gemmviz's cache folder: $GEMMVIZ_CACHE_DIR, else $XDG_CACHE_HOME/gemmviz, else ~/.cache/gemmviz."""
-    return Path(
-        os.environ.get("GEMMVIZ_CACHE_DIR")
-        or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gemmviz")
-    )
+from gemmviz.core import paths
+from gemmviz.core.fileio import write_atomic
 
 
 def user_tuning_file() -> Path:
-    return cache_base() / "tuned.json"
+    return paths.cache_dir() / "tuned.json"
 
 
-def _read(path: Path) -> dict:
+def _read(text_of) -> dict:
+    """The JSON object in a file (a Path or a shipped resource), or {} if it is missing or not an object."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(text_of.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -34,8 +25,8 @@ def _read(path: Path) -> dict:
 
 def tuned_entry(variant: str, gpu: str) -> dict | None:
     """{"config": {...}, "gflops": ..., "size": ..., "date": ..., "configs_tried": ...} or None."""
-    for path in [user_tuning_file(), *sorted(SHIPPED.glob("*.json"))]:
-        entry = _read(path).get(gpu, {}).get(variant)
+    for source in [user_tuning_file(), *paths.asset_files("tuned")]:
+        entry = _read(source).get(gpu, {}).get(variant)
         if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
             return entry
     return None

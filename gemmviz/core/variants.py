@@ -6,16 +6,17 @@ Adding a variant is a .cu file under kernels/ plus one entry in VARIANTS.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
+from gemmviz.core import paths
 from gemmviz.core.model import Traffic, blocked_traffic, ceil_div, ideal_traffic, naive_traffic, padded, tiled_traffic
 from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
 
-KERNEL_DIR = Path(__file__).resolve().parent.parent.parent / "kernels"
-
 Params = Mapping[str, int]
+# The comment that marks the source line of one kind of animation step, e.g. `// gemmviz:step load`.
+STEP_ANCHOR = re.compile(r"//.*\bgemmviz:step (\w+)")
 
 
 @dataclass(frozen=True)
@@ -47,16 +48,32 @@ class Variant:
     # its tile or block edge, and which line of its source each kind of step corresponds to.
     schedule_kind: str | None = None
     schedule_param: str | None = None
-    source_marks: Mapping[str, str] = field(default_factory=dict)
-
-    def source_path(self) -> Path | None:
-        return KERNEL_DIR / self.source if self.source else None
+    # The kernel's own names of its shared-memory arrays for A and B (empty: no shared memory).
+    shared_names: tuple[str, ...] = ()
+    # In the default selection of the app and of `gemmviz bench`.
+    default: bool = False
+    # How a backend runs it: "kernel" (a .cu file), "cublas", "cpu-loop" (numba), "numpy-blas".
+    runner: str = "kernel"
+    cublas_math_mode: int | None = None  # cublasMath_t for runner "cublas"
 
     def source_text(self) -> str:
-        path = self.source_path()
-        if path is None:
+        if not self.source:
             raise ValueError(f"{self.name} has no kernel source")
-        return path.read_text()
+        return paths.kernel_source(self.source)
+
+    def step_lines(self) -> dict[str, int]:
+        """{step kind: 1-based line} from the kernel's `// gemmviz:step <kind>` anchors; one anchor per kind."""
+        if not self.source:
+            return {}
+        lines: dict[str, int] = {}
+        for number, line in enumerate(self.source_text().splitlines(), start=1):
+            match = STEP_ANCHOR.search(line)
+            if match:
+                kind = match.group(1)
+                if kind in lines:
+                    raise ValueError(f"{self.source}: two anchors for step {kind!r} (lines {lines[kind]}, {number})")
+                lines[kind] = number
+        return lines
 
     def resolve_params(self, given: Params | None = None) -> dict[str, int]:
         """The variant's params: defaults overridden by `given` (keys it does not have are ignored)."""
@@ -66,16 +83,19 @@ class Variant:
                 params[key] = value
         return params
 
-    def refusal(self, problem: Problem, params: Params) -> str | None:
-        """Why this variant cannot run this problem with these params, or None if it can."""
+    def refusal(self, problem: Problem, params: Params, config: Mapping[str, int] | None = None) -> str | None:
+        """Why this variant cannot run this problem with these params (and block configuration, the registry
+        default if not given), or None if it can."""
         for key, choices in self.param_choices.items():
             value = params.get(key)
             if value not in choices:
                 allowed = ", ".join(map(str, choices))
                 return f"{self.name}: {key} {value} is not supported (choose {allowed})"
-        if self.uses_int32_index and problem.max_matrix_elements > MAX_INT32_ELEMENTS:
+        run = self.run_problem(problem, config)  # kernels that pad index the padded matrices
+        if self.uses_int32_index and run.max_matrix_elements > MAX_INT32_ELEMENTS:
+            padded_note = f" (zero-padded to {run.m}×{run.n}×{run.k})" if run != problem else ""
             return (
-                f"{self.name}: {problem.label} has a matrix of more than 2^31 elements, "
+                f"{self.name}: {problem.label}{padded_note} has a matrix of 2^31 elements or more, "
                 "beyond the kernel's 32-bit indexing"
             )
         return None
@@ -294,13 +314,8 @@ _TILED = Variant(
     uses_int32_index=True,
     schedule_kind="tiled",
     schedule_param="tile",
-    source_marks={
-        "load": "load A tile",
-        "sync": "sync: tiles ready",
-        "compute": "compute from shared",
-        "sync2": "sync: tiles consumed",
-        "store": "store C",
-    },  # fmt: skip
+    shared_names=("tile_A", "tile_B"),
+    default=True,
 )
 
 
@@ -321,6 +336,7 @@ def _blocked(name, title, explanation, source, kernel, config, threads, reads_pe
         uses_int32_index=True,
         pads=True,
         rung=rung,
+        shared_names=("As", "Bs"),
         **extra,
     )
 
@@ -335,6 +351,7 @@ VARIANTS: dict[str, Variant] = {
             backend="cpu",
             precision="fp32",
             traffic=_naive,
+            runner="cpu-loop",
         ),
         Variant(
             name="cpu-blas",
@@ -343,6 +360,8 @@ VARIANTS: dict[str, Variant] = {
             backend="cpu",
             precision="fp32",
             traffic=_ideal,
+            runner="numpy-blas",
+            default=True,
         ),
         Variant(
             name="gpu-naive",
@@ -359,7 +378,7 @@ VARIANTS: dict[str, Variant] = {
             uses_int32_index=True,
             schedule_kind="naive",
             schedule_param="block",
-            source_marks={"read": "2 global loads per FMA", "store": "1 global store"},
+            default=True,
         ),
         Variant(
             name="gpu-uncoalesced",
@@ -387,7 +406,7 @@ VARIANTS: dict[str, Variant] = {
             rung="shared-memory padding against bank conflicts",
             schedule_kind=None,
             schedule_param=None,
-            source_marks={},
+            default=False,
         ),
         _blocked(
             "gpu-blocktile1d",
@@ -413,13 +432,6 @@ VARIANTS: dict[str, Variant] = {
             "2D block tiled",
             "a register tile per thread",
             schedule_kind="blocktile2d",
-            source_marks={
-                "load": "load A tile",
-                "sync": "sync: tiles ready",
-                "compute": "register tile",
-                "sync2": "sync: tiles consumed",
-                "store": "store C",
-            },
         ),
         _blocked(
             "gpu-vectorize",
@@ -499,6 +511,9 @@ VARIANTS: dict[str, Variant] = {
             backend="cuda",
             precision="fp32",
             traffic=_ideal,
+            runner="cublas",
+            cublas_math_mode=0,  # CUBLAS_DEFAULT_MATH
+            default=True,
         ),
         Variant(
             name="cublas-tf32",
@@ -507,6 +522,8 @@ VARIANTS: dict[str, Variant] = {
             backend="cuda",
             precision="tf32",
             traffic=_ideal,
+            runner="cublas",
+            cublas_math_mode=3,  # CUBLAS_TF32_TENSOR_OP_MATH
         ),
     )
 }
@@ -514,6 +531,41 @@ VARIANTS: dict[str, Variant] = {
 # Relative Frobenius error against the float64 reference above which a result is invalid.
 # FP32 accumulation over K=8192 lands near 1e-6; TF32 rounds inputs to 10 mantissa bits (~3e-4).
 THRESHOLDS = {"fp32": 1e-4, "tf32": 5e-3}
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A result others are compared with (speedup charts, `gemmviz chart --baseline`): a variant and its params."""
+
+    key: str
+    label: str
+    variant: str
+    params: Mapping[str, int]
+
+
+BASELINES: tuple[Baseline, ...] = (
+    Baseline("cpu-naive", "CPU loop", "cpu-naive", {}),
+    Baseline("gpu-naive", "GPU naive, block 16×16 (the seed's)", "gpu-naive", {"block": 16}),
+    Baseline("cublas", "cuBLAS FP32", "cublas", {}),
+    Baseline("cublas-tf32", "cuBLAS TF32", "cublas-tf32", {}),
+)
+
+
+def baseline(key: str) -> Baseline:
+    for b in BASELINES:
+        if b.key == key:
+            return b
+    raise KeyError(f"unknown baseline {key!r} (known: {', '.join(b.key for b in BASELINES)})")
+
+
+def default_variants() -> list[str]:
+    """The variants selected when the app opens and when `gemmviz bench` is given none."""
+    return [v.name for v in VARIANTS.values() if v.default]
+
+
+def tunable_variants() -> list[str]:
+    """The variants `gemmviz tune` can search (those with a tuning space), in registry order."""
+    return [v.name for v in VARIANTS.values() if v.tune_space is not None]
 
 
 def get_variant(name: str) -> Variant:
