@@ -1,0 +1,508 @@
+"""Hardware counters beside the model (issue 14): the Nsight Compute metrics gemmviz records, a parser for
+`ncu --csv --page raw`, the model-vs-measured comparison with one sentence per difference, the intensity
+at each level of the memory hierarchy, and the decoding of a block trace (kernels/trace.cuh).
+
+Pure Python + numpy: a recorded session's counters and traces are read here without a GPU.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+SECTOR_BYTES = 32  # L1/L2 move global memory in 32-byte sectors
+WAVEFRONT_BYTES = 128  # one shared-memory wavefront: 32 banks x 4 bytes, one per cycle per SM
+WARP = 32
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str  # ncu's metric name, the key of a result's `counters` dict
+    unit: str  # after parse_ncu_csv: "byte", "ns", "%", "count"
+    meaning: str
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("dram__bytes_read.sum", "byte", "bytes read from DRAM (HBM)"),
+    Metric("dram__bytes_write.sum", "byte", "bytes written to DRAM (HBM)"),
+    Metric("lts__t_bytes.sum", "byte", "bytes through L2 (all requests that reached the L2 slices)"),
+    Metric(
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "count",
+        "global load requests at L1 (one per warp instruction)",
+    ),
+    Metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "count", "32-byte sectors the global loads asked L1 for"),
+    Metric(
+        "smsp__inst_executed_op_shared_ld.sum",
+        "count",
+        "shared-memory load warp instructions (a vector load counts once)",
+    ),
+    Metric("smsp__inst_executed_op_shared_st.sum", "count", "shared-memory store warp instructions"),
+    Metric(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "count",
+        "shared load wavefronts (cycles of the shared pipe)",
+    ),
+    Metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "count", "shared store wavefronts"),
+    Metric(
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "count",
+        "shared load bank conflicts (extra wavefronts)",
+    ),
+    Metric(
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "count",
+        "shared store bank conflicts (extra wavefronts)",
+    ),
+    Metric(
+        "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "%",
+        "achieved occupancy: resident warps / the SM's maximum",
+    ),
+    Metric("sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", "SM throughput, % of the busiest SM unit's peak"),
+    Metric(
+        "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+        "%",
+        "memory throughput, % of the busiest memory unit's peak",
+    ),
+    Metric("launch__registers_per_thread", "count", "registers per thread"),
+    Metric("launch__shared_mem_per_block_static", "byte", "static shared memory per block (bytes)"),
+    Metric("launch__shared_mem_per_block_dynamic", "byte", "dynamic shared memory per block (bytes)"),
+    Metric("gpu__time_duration.sum", "ns", "kernel duration measured by ncu (replayed, not the event-timed figure)"),
+)
+METRIC_NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
+
+
+class NcuCsvError(ValueError):
+    """ncu's CSV output could not be read; the message says why in one line."""
+
+
+# ---------------------------------------------------------------------------------------------------- parsing
+
+# ncu scales units with SI prefixes ("Kbyte" = 1000 bytes) unless run with --print-units base.
+_PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_TIME_NS = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+_PER_TIME_S = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0}
+_BYTE = re.compile(r"([KMGT]?)byte")
+_COUNT_UNITS = {"inst", "sector", "request", "warp", "cycle", "thread", "block", "register", "wavefront"}
+_PREFIXED_COUNT = re.compile(r"([KMGT])(" + "|".join(sorted(_COUNT_UNITS)) + r")")
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+_GROUPED = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d*)?([eE][-+]?\d+)?")
+
+
+def normalise_unit(unit: str) -> tuple[str, float]:
+    """(normalised unit, factor to multiply a value by): bytes, ns, %, counts; rates per second."""
+    unit = unit.strip()
+    if unit == "%":
+        return "%", 1.0
+    if unit in _TIME_NS:
+        return "ns", _TIME_NS[unit]
+    num, _, den = unit.partition("/")
+    factor = 1.0
+    if m := _BYTE.fullmatch(num):
+        base, factor = "byte", _PREFIX[m.group(1)]
+    elif m := _PREFIXED_COUNT.fullmatch(num):
+        base, factor = m.group(2), _PREFIX[m.group(1)]
+    else:
+        base = num
+    if den in _PER_TIME_S:
+        return f"{base}/second", factor / _PER_TIME_S[den]
+    if den:
+        return f"{base}/{den}", factor
+    if base == "byte":
+        return "byte", factor
+    return "count", factor
+
+
+def _to_float(text: str, column: str) -> float | None:
+    s = text.strip()
+    if s in ("", "n/a", "N/A"):
+        return None
+    if _GROUPED.fullmatch(s):
+        s = s.replace(",", "")  # thousands separators
+    if not _NUMBER.fullmatch(s):
+        raise NcuCsvError(f"ncu CSV: column {column!r} holds {text!r}, not a number")
+    return float(s)
+
+
+def parse_ncu_csv(text: str) -> list[dict]:
+    """Rows of `ncu --csv --page raw` output, one dict per profiled kernel launch.
+
+    Each dict: id, kernel, block, grid, device, cc (as ncu printed them) and `counters`
+    {metric name: float or None} with units normalised (see `normalise_unit`); `units` gives each
+    metric's normalised unit. Lines before the header (the program's output, ==PROF== lines) are skipped.
+    """
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
+    if start is None:
+        errors = [line for line in lines if line.startswith("==ERROR==")]
+        why = errors[0] if errors else 'no header line starting with "ID"'
+        raise NcuCsvError(f"not ncu --csv --page raw output: {why}")
+    body = [line for line in lines[start:] if line.startswith('"')]
+    table = list(csv.reader(io.StringIO("\n".join(body))))
+    header = table[0]
+    for needed in ("ID", "Kernel Name"):
+        if needed not in header:
+            raise NcuCsvError(f"ncu CSV: the header has no {needed!r} column")
+    if len(table) < 2 or table[1][0] != "":
+        raise NcuCsvError("ncu CSV: the units row under the header is missing (expected --page raw output)")
+    units_row = table[1]
+    metric_cols = [i for i, name in enumerate(header) if "__" in name]
+    scales = {i: normalise_unit(units_row[i]) if i < len(units_row) else ("count", 1.0) for i in metric_cols}
+    rows = []
+    for n, values in enumerate(table[2:], start=3):
+        if len(values) != len(header):
+            raise NcuCsvError(f"ncu CSV: row {n} has {len(values)} fields, the header {len(header)}")
+        info = dict(zip(header, values))
+        counters: dict[str, float | None] = {}
+        for i in metric_cols:
+            value = _to_float(values[i], header[i])
+            counters[header[i]] = None if value is None else value * scales[i][1]
+        rows.append(
+            {
+                "id": int(info["ID"]),
+                "kernel": info["Kernel Name"],
+                "block": info.get("Block Size", ""),
+                "grid": info.get("Grid Size", ""),
+                "device": info.get("Device", ""),
+                "cc": info.get("CC", ""),
+                "counters": counters,
+                "units": {header[i]: scales[i][0] for i in metric_cols},
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------------- model vs measurement
+
+
+class TrafficLike(Protocol):
+    """What the comparison reads from gemmviz.core.model.Traffic (thread-level element counts)."""
+
+    global_loads: int
+    global_stores: int
+    shared_loads: int
+    shared_stores: int
+    flops: int
+
+
+def _get(counters: Mapping[str, float | None], name: str) -> float | None:
+    value = counters.get(name)
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+
+
+def _sum(counters: Mapping[str, float | None], *names: str) -> float | None:
+    values = [_get(counters, n) for n in names]
+    return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+
+
+def level_bytes(counters: Mapping[str, float | None]) -> dict[str, float | None]:
+    """Bytes moved at each level, from the counters.
+
+    DRAM: read + written. L2: every byte through the L2 slices. L1: the sectors global loads asked for.
+    Shared: wavefronts x 128 B, the shared pipe's own unit of work, so a conflicted access costs bytes
+    it did not deliver, and the figure meets the conflict-free shared-memory roof on equal terms.
+    """
+    l1 = _get(counters, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+    wavefronts = _sum(
+        counters,
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    )
+    return {
+        "DRAM": _sum(counters, "dram__bytes_read.sum", "dram__bytes_write.sum"),
+        "L2": _get(counters, "lts__t_bytes.sum"),
+        "L1": None if l1 is None else l1 * SECTOR_BYTES,
+        "shared": None if wavefronts is None else wavefronts * WAVEFRONT_BYTES,
+    }
+
+
+def level_intensities(flops: float, counters: Mapping[str, float | None]) -> dict[str, float | None]:
+    """Arithmetic intensity at each level (FLOP per byte moved there): the hierarchical roofline's x values."""
+    return {level: (flops / b if b else None) for level, b in level_bytes(counters).items()}
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    level: str  # "DRAM", "L2", "L1/TEX global", "shared"
+    quantity: str  # what is counted
+    unit: str  # "byte" or "warp instr." / "wavefront" / "conflict"
+    model: float | None
+    measured: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """measured / model, None where either is missing or the model says zero."""
+        if self.model is None or self.measured is None or self.model == 0:
+            return None
+        return self.measured / self.model
+
+
+def _mb(x: float) -> str:
+    return f"{x / 1e6:,.1f} MB"
+
+
+def _m(x: float) -> str:
+    return f"{x / 1e6:,.1f} M"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The model's counts next to the hardware's, level by level, with one sentence per difference.
+
+    The model counts what each thread asks for (elements of 4 bytes); warp-level model figures divide by 32,
+    which assumes full warps (true for every tile size gemmviz launches except TILE=4).
+    """
+
+    rows: tuple[LevelRow, ...]
+    sentences: tuple[str, ...]
+    flops: int
+    intensities: dict[str, float | None] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, traffic: TrafficLike, counters: Mapping[str, float | None]) -> Comparison:
+        model_global = 4.0 * (traffic.global_loads + traffic.global_stores)
+        model_loads = 4.0 * traffic.global_loads
+        model_sh_ld = traffic.shared_loads / WARP
+        model_sh_st = traffic.shared_stores / WARP
+        lb = level_bytes(counters)
+        conflicts = _sum(
+            counters,
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        )
+        rows = (
+            LevelRow("DRAM", "bytes read + written", "byte", model_global, lb["DRAM"]),
+            LevelRow("L2", "bytes through L2", "byte", model_global, lb["L2"]),
+            LevelRow("L1/TEX global", "bytes of global-load sectors", "byte", model_loads, lb["L1"]),
+            LevelRow(
+                "L1/TEX global",
+                "global load requests",
+                "warp instr.",
+                traffic.global_loads / WARP,
+                _get(counters, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            ),
+            LevelRow(
+                "shared",
+                "load instructions",
+                "warp instr.",
+                model_sh_ld,
+                _get(counters, "smsp__inst_executed_op_shared_ld.sum"),
+            ),
+            LevelRow(
+                "shared",
+                "store instructions",
+                "warp instr.",
+                model_sh_st,
+                _get(counters, "smsp__inst_executed_op_shared_st.sum"),
+            ),
+            LevelRow(
+                "shared",
+                "load wavefronts",
+                "wavefront",
+                model_sh_ld,
+                _get(counters, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+            ),
+            LevelRow("shared", "bank conflicts (ld + st)", "conflict", 0.0, conflicts),
+        )
+        return cls(
+            rows=rows,
+            sentences=tuple(_sentences(traffic, counters, rows)),
+            flops=traffic.flops,
+            intensities=level_intensities(traffic.flops, counters),
+        )
+
+
+def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[str]:
+    by = {(r.level, r.quantity): r for r in rows}
+    out: list[str] = []
+    dram = by[("DRAM", "bytes read + written")]
+    if dram.ratio is not None:
+        if dram.ratio < 0.5:
+            out.append(
+                f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1%} of the {_mb(dram.model)} the code asks of global "
+                "memory: L1 and L2 serve the re-reads of A and B, so most loads never reach DRAM."
+            )
+        elif dram.ratio > 1.5:
+            out.append(
+                f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1f}x what the code asks: scattered accesses fetch "
+                "whole 32-byte sectors and evict data before it is reused."
+            )
+    l2 = by[("L2", "bytes through L2")]
+    if l2.ratio is not None and (l2.ratio < 0.67 or l2.ratio > 1.5):
+        why = "L1 hits never reach L2" if l2.ratio < 1 else "L2 counts whole sectors, writes and DRAM fills as well"
+        out.append(f"L2 handled {_mb(l2.measured)}, {l2.ratio:.2f}x the requested global bytes: {why}.")
+    l1 = by[("L1/TEX global", "bytes of global-load sectors")]
+    if l1.ratio is not None and (l1.ratio < 0.8 or l1.ratio > 1.25):
+        if l1.ratio < 1:
+            why = (
+                "threads of a warp that read the same element share one sector (a broadcast), so a warp asks "
+                "for fewer bytes than its 32 threads count"
+            )
+        else:
+            why = "a warp's loads are not coalesced, so each 4-byte load costs a whole 32-byte sector"
+        out.append(
+            f"Global loads asked L1 for {_mb(l1.measured)} of sectors, {l1.ratio:.2f}x the model's bytes: {why}."
+        )
+    sh_ld = by[("shared", "load instructions")]
+    if sh_ld.ratio is not None and sh_ld.ratio < 0.9:
+        out.append(
+            f"{_m(sh_ld.measured)} shared-load warp instructions where scalar loads would need {_m(sh_ld.model)}: "
+            "the compiler fused neighbouring shared loads into 64- or 128-bit vector loads."
+        )
+    wf = by[("shared", "load wavefronts")]
+    if wf.measured is not None and sh_ld.measured:
+        per = wf.measured / sh_ld.measured
+        if per > 1.05:
+            out.append(
+                f"{per:.2f} wavefronts per shared-load instruction: a vector load of distinct words needs several "
+                "passes of the 32 banks, and bank conflicts add more."
+            )
+    conf = by[("shared", "bank conflicts (ld + st)")]
+    wavefronts = _sum(
+        counters,
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    )
+    if conf.measured is not None and wavefronts:
+        share = conf.measured / wavefronts
+        if share > 0.01:
+            out.append(
+                f"Bank conflicts cost {_m(conf.measured)} extra wavefronts ({share:.0%} of shared traffic): threads of "
+                "a warp hit the same bank at different addresses; padding or another layout spreads them."
+            )
+        elif traffic.shared_loads:
+            out.append(
+                "No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot "
+                "speed it up (and a padded row can stop 128-bit shared loads)."
+            )
+    occ = _get(counters, "sm__warps_active.avg.pct_of_peak_sustained_active")
+    if occ is not None:
+        regs = _get(counters, "launch__registers_per_thread")
+        smem = _sum(counters, "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic")
+        detail = []
+        if regs is not None:
+            detail.append(f"{regs:.0f} registers per thread")
+        if smem is not None:
+            detail.append(f"{smem:,.0f} B shared memory per block")
+        tail = f" ({', '.join(detail)})" if detail else ""
+        out.append(
+            f"Achieved occupancy {occ:.0f}% of the SM's warp slots{tail}"
+            + (": enough warps to hide memory latency." if occ >= 50 else ": few warps to hide memory latency.")
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------------- block trace
+
+TRACE_FIELDS = 4  # block, sm, start, end (u64 each), as kernels/trace.cuh writes them
+_UNWRITTEN = np.uint64(0xFFFFFFFFFFFFFFFF)  # the host fills the buffer with this before the launch
+
+
+class TraceError(ValueError):
+    """A block trace is incomplete or inconsistent; the message says which block and why."""
+
+
+def decode_trace(raw: Iterable[int] | np.ndarray) -> list[list[int]]:
+    """[[block, sm, start_ns, end_ns], ...] from the u64 buffer of kernels/trace.cuh.
+
+    Sorted by start time (then block); times relative to the earliest start. Refuses a buffer in which
+    a block never wrote its record, a block id that is out of place, or an end before its start.
+    """
+    a = np.asarray(raw, dtype=np.uint64)
+    if a.ndim != 1 or a.size % TRACE_FIELDS:
+        raise TraceError(f"a block trace holds {TRACE_FIELDS} u64 per block; got {a.size} values")
+    rec = a.reshape(-1, TRACE_FIELDS)
+    if rec.shape[0] == 0:
+        raise TraceError("the block trace is empty")
+    missing = np.flatnonzero((rec == _UNWRITTEN).any(axis=1))
+    if missing.size:
+        raise TraceError(f"{missing.size} blocks never wrote their record (first: block {int(missing[0])})")
+    ids = rec[:, 0]
+    wrong = np.flatnonzero(ids != np.arange(rec.shape[0], dtype=np.uint64))
+    if wrong.size:
+        i = int(wrong[0])
+        raise TraceError(f"record {i} holds block {int(ids[i])}: each block must write its own slot once")
+    if (rec[:, 3] < rec[:, 2]).any():
+        i = int(np.flatnonzero(rec[:, 3] < rec[:, 2])[0])
+        raise TraceError(f"block {i} ends before it starts")
+    t0 = rec[:, 2].min()
+    out = np.stack([ids, rec[:, 1], rec[:, 2] - t0, rec[:, 3] - t0], axis=1).astype(np.int64)
+    order = np.lexsort((out[:, 0], out[:, 2]))
+    return out[order].tolist()
+
+
+def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(times_ns, resident blocks from each time to the next) on one SM, or on the whole GPU when sm is None.
+
+    A block ending at the same instant another starts is counted out first.
+    """
+    t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
+    if sm is not None:
+        t = t[t[:, 1] == sm]
+    times = np.concatenate([t[:, 2], t[:, 3]])
+    steps = np.concatenate([np.ones(len(t), np.int64), -np.ones(len(t), np.int64)])
+    order = np.lexsort((steps, times))  # at equal times, -1 before +1
+    return times[order], np.cumsum(steps[order])
+
+
+@dataclass(frozen=True)
+class TraceSummary:
+    blocks: int
+    sms_used: int
+    duration_ns: int
+    blocks_per_sm_min: int
+    blocks_per_sm_max: int
+    max_resident_per_sm: int  # the most blocks one SM held at once
+    max_resident_total: int  # the most blocks the GPU held at once
+    waves: float  # blocks / max_resident_total
+    tail_pct: float  # share of the run after the last moment the most SMs were busy at once
+    block_ns_median: float
+
+
+def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
+    """Waves, blocks per SM, residency and the tail of the last wave, from a decoded trace.
+
+    The tail starts when the number of busy SMs falls for the last time from its maximum: from then on
+    some SMs sit idle while the last blocks finish (the partly filled last wave, plus end-of-run jitter).
+    """
+    t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
+    if len(t) == 0:
+        raise TraceError("the block trace is empty")
+    sms, per_sm = np.unique(t[:, 1], return_counts=True)
+    max_per_sm = max(int(resident_timeline(t, int(s))[1].max()) for s in sms)
+    _, total = resident_timeline(t)
+    end = int(t[:, 3].max())
+    busy_times, busy = _busy_sms(t)
+    last_full = busy_times[np.flatnonzero(busy == busy.max())[-1] + 1]
+    return TraceSummary(
+        blocks=len(t),
+        sms_used=len(sms),
+        duration_ns=end,
+        blocks_per_sm_min=int(per_sm.min()),
+        blocks_per_sm_max=int(per_sm.max()),
+        max_resident_per_sm=max_per_sm,
+        max_resident_total=int(total.max()),
+        waves=len(t) / int(total.max()),
+        tail_pct=100.0 * (end - int(last_full)) / end if end else 0.0,
+        block_ns_median=float(np.median(t[:, 3] - t[:, 2])),
+    )
+
+
+def _busy_sms(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(times, SMs with at least one resident block from each time to the next)."""
+    per_sm = [resident_timeline(t, int(s)) for s in np.unique(t[:, 1])]
+    times = np.unique(np.concatenate([pt for pt, _ in per_sm]))
+    busy = np.zeros(len(times), np.int64)
+    for pt, count in per_sm:
+        # resident count on this SM at each global time: the value after the last event at or before it
+        idx = np.searchsorted(pt, times, side="right") - 1
+        busy += (np.where(idx >= 0, count[np.maximum(idx, 0)], 0) > 0).astype(np.int64)
+    return times, busy
