@@ -1,0 +1,251 @@
+"""Launching the Hopper kernel (kernels/wgmma_tf32.cu) through the driver API, by ctypes.
+
+PyCUDA wraps neither `cuTensorMapEncodeTiled` nor a 128-byte by-value kernel parameter, so this module
+talks to libcuda directly: it encodes the TMA tensor maps, loads the cubin, and launches with
+`cuLaunchKernel(kernelParams=...)`, one pointer per parameter (no hand-packed argument buffer). It runs
+in whatever context is current on the calling thread (a PyCUDA context works: device pointers are the
+ints of PyCUDA allocations, stream 0 is the legacy default stream that PyCUDA's events also use).
+
+Importing this module touches no driver; `load_driver()` does, on first use.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+ARCH_OPTIONS = ("-gencode=arch=compute_90a,code=sm_90a",)  # wgmma and setmaxnreg need sm_90a
+KERNEL_NAME = "wgmma_tf32"
+TRANSPOSE_NAME = "transpose_kn"
+
+# cuda.h enum values
+_FLOAT32 = 7  # CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+_SWIZZLE_128B = 3
+_L2_PROMOTION_256B = 3
+_OOB_FILL_ZERO = 0  # CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: out-of-range elements read as zero
+_MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+TensorMapBytes = ctypes.c_uint64 * 16  # CUtensorMap: 128 opaque bytes
+
+
+class DriverError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class WgmmaConfig:
+    """The kernel's -D macros. Block tile: bm rows × 64·consumers columns of C, K in steps of 32."""
+
+    bm: int = 256  # 128, 192 or 256
+    consumers: int = 2  # 1 or 2 consumer warpgroups
+    stages: int = 4
+    group_m: int = 8
+    b_regs: bool = True  # False: needs a transposed copy of B (transpose_kn), counted by the caller
+    depth: int = 1  # wgmma groups in flight while the next stage's fragments load (0 or 1)
+
+    def __post_init__(self) -> None:
+        if self.bm not in (128, 192, 256) or self.consumers not in (1, 2) or self.depth not in (0, 1):
+            raise ValueError(f"unsupported wgmma config {self}")
+        if self.stages < 2 or self.smem_bytes > 227 * 1024:
+            raise ValueError(f"{self.stages} stages of {self.stage_bytes} bytes do not fit in shared memory")
+
+    @property
+    def bn(self) -> int:
+        return 64 * self.consumers
+
+    @property
+    def threads(self) -> int:
+        return 128 * (self.consumers + 1)
+
+    @property
+    def stage_bytes(self) -> int:
+        return (self.bm + self.bn) * 32 * 4
+
+    @property
+    def smem_bytes(self) -> int:
+        return self.stages * self.stage_bytes + 1024 + 16 * self.stages  # + alignment slack + mbarriers
+
+    @property
+    def tag(self) -> str:
+        return f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}"
+
+    def macros(self) -> dict[str, int]:
+        regs = {1: (40, 240), 2: (40, 232)}[self.consumers]
+        return {
+            "BM": self.bm,
+            "CONSUMERS": self.consumers,
+            "STAGES": self.stages,
+            "GROUP_M": self.group_m,
+            "B_REGS": int(self.b_regs),
+            "DEPTH": self.depth,
+            "PRODUCER_REGS": regs[0],
+            "CONSUMER_REGS": regs[1],
+        }
+
+    def nvcc_options(self) -> list[str]:
+        return ["-O3", *ARCH_OPTIONS, *(f"-D{k}={v}" for k, v in self.macros().items())]
+
+    def grid(self, m: int, n: int) -> int:
+        return -(-m // self.bm) * -(-n // self.bn)
+
+
+def aligned(k_or_n: int) -> bool:
+    """TMA needs each row pitch to be a multiple of 16 bytes: K (for A) and N (for B) multiples of 4."""
+    return k_or_n % 4 == 0
+
+
+_driver = None
+
+
+def load_driver():
+    global _driver
+    if _driver is None:
+        lib = ctypes.CDLL("libcuda.so.1")
+        lib.cuTensorMapEncodeTiled.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_uint32,
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_uint64),
+            ctypes.POINTER(ctypes.c_uint64),
+            ctypes.POINTER(ctypes.c_uint32),
+            ctypes.POINTER(ctypes.c_uint32),
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+        ]
+        lib.cuModuleLoadData.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p]
+        lib.cuModuleUnload.argtypes = [ctypes.c_void_p]
+        lib.cuModuleGetFunction.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_char_p]
+        lib.cuFuncSetAttribute.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        lib.cuLaunchKernel.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_void_p,
+        ]
+        lib.cuGetErrorString.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+        _driver = lib
+    return _driver
+
+
+def _check(rc: int, what: str) -> None:
+    if rc != 0:
+        msg = ctypes.c_char_p()
+        load_driver().cuGetErrorString(rc, ctypes.byref(msg))
+        raise DriverError(f"{what} failed: {rc} {msg.value.decode() if msg.value else ''}".strip())
+
+
+def tensor_map_2d(ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: int, box_cols: int) -> TensorMapBytes:
+    """TMA map of a row-major FP32 matrix (rows × cols, row pitch pitch_elems), 128-byte swizzle, OOB → 0."""
+    if pitch_elems % 4 or ptr % 16:
+        raise ValueError("TMA needs a 16-byte aligned base and a row pitch that is a multiple of 16 bytes")
+    tmap = TensorMapBytes()
+    dims = (ctypes.c_uint64 * 2)(cols, rows)  # innermost first
+    strides = (ctypes.c_uint64 * 1)(pitch_elems * 4)
+    box = (ctypes.c_uint32 * 2)(box_cols, box_rows)
+    elem_strides = (ctypes.c_uint32 * 2)(1, 1)
+    rc = load_driver().cuTensorMapEncodeTiled(
+        ctypes.byref(tmap),
+        _FLOAT32,
+        2,
+        ctypes.c_void_p(ptr),
+        dims,
+        strides,
+        box,
+        elem_strides,
+        0,
+        _SWIZZLE_128B,
+        _L2_PROMOTION_256B,
+        _OOB_FILL_ZERO,
+    )
+    _check(rc, "cuTensorMapEncodeTiled")
+    return tmap
+
+
+class WgmmaKernel:
+    """The loaded cubin of one WgmmaConfig. Create, use and unload it in the thread that owns the context."""
+
+    def __init__(self, cubin: bytes, config: WgmmaConfig):
+        lib = load_driver()
+        self.config = config
+        self._module = ctypes.c_void_p()
+        _check(lib.cuModuleLoadData(ctypes.byref(self._module), cubin), "cuModuleLoadData")
+        self._gemm = ctypes.c_void_p()
+        self._transpose = ctypes.c_void_p()
+        _check(lib.cuModuleGetFunction(ctypes.byref(self._gemm), self._module, KERNEL_NAME.encode()), KERNEL_NAME)
+        _check(
+            lib.cuModuleGetFunction(ctypes.byref(self._transpose), self._module, TRANSPOSE_NAME.encode()),
+            TRANSPOSE_NAME,
+        )
+        _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
+
+    def unload(self) -> None:
+        if self._module:
+            _check(load_driver().cuModuleUnload(self._module), "cuModuleUnload")
+            self._module = ctypes.c_void_p()
+
+    def launcher(
+        self,
+        a: int,
+        b: int,
+        c: int,
+        m: int,
+        n: int,
+        k: int,
+        lda: int | None = None,
+        ldb: int | None = None,
+        bt: int | None = None,
+        ldbt: int | None = None,
+    ):
+        """A callable that launches C = A·B on stream 0 (no sync). C is written with pitch n.
+
+        lda (≥ k) and ldb (≥ n) are the row pitches of A and B in elements and must be multiples of 4
+        (pass padded copies otherwise). With b_regs=False, bt is a scratch buffer of n × ldbt floats
+        (ldbt ≥ k, a multiple of 4) and each launch first transposes B into it (both kernels run)."""
+        cfg = self.config
+        lda = k if lda is None else lda
+        ldb = n if ldb is None else ldb
+        tm_a = tensor_map_2d(a, m, k, lda, cfg.bm, 32)
+        if cfg.b_regs:
+            tm_b = tensor_map_2d(b, k, n, ldb, 32, 32)
+        else:
+            if bt is None or ldbt is None:
+                raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
+            tm_b = tensor_map_2d(bt, n, k, ldbt, cfg.bn, 32)
+        c_ptr, mi, ni, ki = ctypes.c_uint64(c), ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)
+        args = [tm_a, tm_b, c_ptr, mi, ni, ki]
+        params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
+        grid = cfg.grid(m, n)
+        lib = load_driver()
+        gemm = self._gemm
+        keep = [args, params]  # the driver reads the parameter memory at each launch
+        if not cfg.b_regs:
+            t_args = [ctypes.c_uint64(b), ctypes.c_uint64(bt), ctypes.c_int(k), ctypes.c_int(n), ctypes.c_int(ldbt)]
+            t_params = (ctypes.c_void_p * len(t_args))(*(ctypes.addressof(x) for x in t_args))
+            t_grid = (-(-n // 32), -(-k // 32))
+            keep += [t_args, t_params]
+        if ldb != n and not cfg.b_regs:
+            raise ValueError("transpose_kn reads B with pitch n")
+
+        def launch() -> None:
+            if not cfg.b_regs:
+                _check(
+                    lib.cuLaunchKernel(self._transpose, *t_grid, 1, 32, 8, 1, 0, None, t_params, None),
+                    "transpose_kn launch",
+                )
+            _check(
+                lib.cuLaunchKernel(gemm, grid, 1, 1, cfg.threads, 1, 1, cfg.smem_bytes, None, params, None),
+                "wgmma_tf32 launch",
+            )
+
+        launch.keepalive = keep
+        return launch
