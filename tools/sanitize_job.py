@@ -9,7 +9,7 @@ from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 from gemmviz.core.variants import VARIANTS
 
-variants = [v for v in VARIANTS.values() if v.backend == "cuda" and v.source]
+variants = [v for v in VARIANTS.values() if v.runner == "kernel"]
 jobs = [job for v in variants for job in plan_jobs([v.name], [Problem(37, 53, 71)], dict(v.param_choices))]
 results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(jobs)
 for r in results:
