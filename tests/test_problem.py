@@ -46,3 +46,17 @@ def test_memory_checks_refuse_before_allocating():
     with pytest.raises(ProblemError, match="GPU memory"):
         check_gpu_memory(p, free_bytes=80 * 2**30)
     check_host_memory(Problem(64, 64, 64), available=8 * 2**30)
+
+
+def test_available_host_memory_comes_from_psutil(monkeypatch):
+    import sys
+
+    import psutil
+
+    from gemmviz.core.problem import host_available_bytes
+
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: type("VM", (), {"available": 12345})())
+    assert host_available_bytes() == 12345
+    monkeypatch.setitem(sys.modules, "psutil", None)  # psutil missing: the check is skipped, not guessed
+    assert host_available_bytes() is None
+    check_host_memory(Problem(10**5, 10**5, 10**5))  # no refusal without a figure

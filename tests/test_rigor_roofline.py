@@ -73,3 +73,18 @@ def test_roofline_points_and_explanation():
     assert "caches" in text  # naive beats its own bandwidth roof on a GPU with big caches
     assert "Above the ridge point" in explain(results[2], H200)
     assert H200.ridge == pytest.approx(66908 / 4233)
+
+
+def test_ceilings_come_from_the_user_cache_then_the_shipped_files():
+    import json
+
+    from gemmviz.core.roofline import load_ceilings, user_ceilings_file
+
+    shipped = load_ceilings("NVIDIA H200")  # assets/ceilings, found through the package resources
+    assert shipped is not None and shipped.bandwidth_gbs > 1000
+    assert load_ceilings("No Such GPU") is None
+    user_ceilings_file().parent.mkdir(parents=True, exist_ok=True)  # the test's cache folder (conftest)
+    user_ceilings_file().write_text(
+        json.dumps({"device": "NVIDIA H200", "bandwidth_gbs": 1.0, "fp32_peak_gflops": 2.0})
+    )
+    assert load_ceilings("NVIDIA H200").bandwidth_gbs == 1.0
