@@ -48,7 +48,7 @@ class BenchSettings:
     repeats: int = DEFAULT_REPEATS
     cold_l2: bool = False
     allow_slow_cpu: bool = False
-    cpu_limit_s: float = 60.0  # cpu-naive jobs estimated longer than this are refused unless allowed
+    cpu_limit_s: float = 60.0  # CPU-loop jobs estimated longer than this are refused unless allowed
     seed: int | None = None
 
     def __post_init__(self) -> None:
