@@ -102,6 +102,29 @@ def one_launch() -> None:
         ctx.pop()
 
 
+def membw_one_launch() -> None:
+    """l2_read (16 MiB x 4) and shared_read (64 rounds) once each: ncu checks the bytes they claim to move."""
+    import pycuda.driver as cuda
+    from pycuda.compiler import SourceModule
+
+    cuda.init()
+    dev = cuda.Device(0)
+    ctx = dev.make_context()
+    try:
+        sms = dev.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+        mod = SourceModule((KERNELS / "membw.cu").read_text(), options=["-O3"], no_extern_c=True)
+        n_vec = (16 << 20) // 16
+        buf, out = cuda.mem_alloc(n_vec * 16), cuda.mem_alloc(sms * 8 * 256 * 4)
+        cuda.memset_d32(buf, 0x3F800000, n_vec * 4)
+        mod.get_function("l2_read")(buf, np.uint32(n_vec), np.int32(4), out, block=(256, 1, 1), grid=(sms * 8, 1, 1))
+        mod.get_function("shared_read")(np.int32(64), out, block=(256, 1, 1), grid=(sms * 8, 1, 1))
+        ctx.synchronize()
+        buf.free()
+        out.free()
+    finally:
+        ctx.pop()
+
+
 def check_metrics(ncu: str, out: Path, report: dict) -> None:
     proc = subprocess.run([ncu, "--query-metrics"], capture_output=True, text=True, timeout=120)
     (out / "query-metrics.txt").write_text(proc.stdout + proc.stderr)
@@ -121,10 +144,18 @@ def trace_runs(cuda, SourceModule, sm_count: int, report: dict) -> dict:
     header = (KERNELS / "trace.cuh").read_text()
     tiled_src = (KERNELS / "tiled.cu").read_text()
     traced_src = profile.instrument_source(tiled_src, "gemm_tiled", header)
+    naive_src = profile.instrument_source((KERNELS / "naive.cu").read_text(), "gemm_naive", header)
     traces, stamps = {}, []
-    for tile, n in ((16, 1000), (16, 1024), (32, 1000), (16, 4096)):
-        mod = SourceModule(traced_src, options=["-O3", f"-DTILE={tile}"], no_extern_c=True)
-        func = mod.get_function("gemm_tiled")
+    for kind, tile, n in (
+        ("naive", 16, 1000),
+        ("tiled", 16, 1000),
+        ("tiled", 16, 1024),
+        ("tiled", 32, 1000),
+        ("tiled", 16, 4096),
+    ):
+        src, opts = (traced_src, [f"-DTILE={tile}"]) if kind == "tiled" else (naive_src, [])
+        mod = SourceModule(src, options=["-O3", *opts], no_extern_c=True)
+        func = mod.get_function(f"gemm_{kind}")
         a, b, da, db, dc = gemm_inputs(cuda, n, rng)
         grid = (ceil_div(n, tile), ceil_div(n, tile), 1)
         blocks = grid[0] * grid[1]
@@ -151,7 +182,7 @@ def trace_runs(cuda, SourceModule, sm_count: int, report: dict) -> dict:
         strict = bool((rec[:, 3] > rec[:, 2]).all())
         sm_ok = bool((rec[:, 1] < sm_count).all())
         s = counters.trace_summary(decoded)
-        key = f"tiled{tile}_{n}"
+        key = f"{kind}{tile}_{n}"
         traces[key] = raw
         stamps.append(rec[:, 2:].ravel())
         print(
@@ -230,8 +261,19 @@ def bandwidth(cuda, SourceModule, sm_count: int, report: dict) -> None:
     samples = event_ms(cuda, lambda: sh(np.int32(reps), out, block=(threads, 1, 1), grid=(grid, 1, 1)), 20)
     ms = statistics.median(samples)
     gbs = grid * threads * reps * 4 * 16 / (ms * 1e-3) / 1e9
-    report["shared"] = {"gbs": gbs, "ms": ms, "spread_ms": [min(samples), max(samples)], "blocks": grid}
-    print(f"  shared read (LDS.128, conflict-free): {gbs:,.0f} GB/s (median {ms:.3f} ms of 20)")
+    clock_khz = cuda.Context.get_device().get_attribute(cuda.device_attribute.CLOCK_RATE)
+    peak = sm_count * 128 * clock_khz * 1e3 / 1e9  # 32 banks x 4 B per clock per SM
+    report["shared"] = {
+        "gbs": gbs,
+        "ms": ms,
+        "spread_ms": [min(samples), max(samples)],
+        "blocks": grid,
+        "peak_gbs": peak,
+    }
+    print(
+        f"  shared read (LDS.128, conflict-free): {gbs:,.0f} GB/s (median {ms:.3f} ms of 20); "
+        f"{sm_count} SMs x 128 B x {clock_khz / 1e3:.0f} MHz = {peak:,.0f} GB/s"
+    )
     out.free()
 
 
@@ -257,13 +299,34 @@ def record_ncu(ncu: str, out: Path, report: dict) -> None:
         if proc.returncode:
             print((proc.stdout + proc.stderr)[-3000:])
             continue
-        rows = counters.parse_ncu_csv(text)
+        rows = counters.parse_ncu_csv(text, metrics)
         report[f"ncu_{units}"] = rows
         for row in rows:
             print(f"  {row['kernel']} grid {row['grid']} block {row['block']}")
             for name, value in row["counters"].items():
                 print(f"    {name:62s} {value!r:>22} {row['units'][name]}")
     report["metrics_used"] = metrics
+    check = [
+        "lts__t_bytes.sum",
+        "dram__bytes_read.sum",
+        "smsp__inst_executed_op_shared_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "gpu__time_duration.sum",
+    ]
+    log = out / "ncu-membw.csv"
+    argv = [sys.executable, str(Path(__file__).resolve()), "--membw-one-launch"]
+    cmd = profile.profile_command(argv, "l2_read|shared_read", check, launch_count=2, ncu=ncu, log_file=log)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if proc.returncode == 0 and log.exists():
+        for row in counters.parse_ncu_csv(log.read_text(), check):
+            print(f"  ncu {row['kernel']}: {row['counters']}")
+        print(
+            f"  expected: l2_read moves {16 * 4 * 2**20:,} B through L2; shared_read issues "
+            f"{report['sm_count'] * 8 * 8 * 64 * 4:,} LDS.128, 4 wavefronts each"
+        )
+    else:
+        print((proc.stdout + proc.stderr)[-2000:])
     try:
         from gemmviz.core.model import naive_traffic, tiled_traffic
         from gemmviz.core.problem import Problem
@@ -288,10 +351,14 @@ def record_ncu(ncu: str, out: Path, report: dict) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--one-launch", action="store_true")
+    ap.add_argument("--membw-one-launch", action="store_true")
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/profile_dev"))
     args = ap.parse_args()
     if args.one_launch:
         one_launch()
+        return
+    if args.membw_one_launch:
+        membw_one_launch()
         return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -73,6 +73,9 @@ METRICS: tuple[Metric, ...] = (
         "memory throughput, % of the busiest memory unit's peak",
     ),
     Metric("launch__registers_per_thread", "count", "registers per thread"),
+    Metric(
+        "launch__shared_mem_per_block", "byte", "shared memory per block: static + dynamic + 1 KiB the driver reserves"
+    ),
     Metric("launch__shared_mem_per_block_static", "byte", "static shared memory per block (bytes)"),
     Metric("launch__shared_mem_per_block_dynamic", "byte", "dynamic shared memory per block (bytes)"),
     Metric("gpu__time_duration.sum", "ns", "kernel duration measured by ncu (replayed, not the event-timed figure)"),
@@ -86,19 +89,21 @@ class NcuCsvError(ValueError):
 
 # ---------------------------------------------------------------------------------------------------- parsing
 
-# ncu scales units with SI prefixes ("Kbyte" = 1000 bytes) unless run with --print-units base.
+# ncu scales units with SI prefixes ("Kbyte" = 1000 bytes) unless run with --print-units base; even then it
+# prints thousands separators ("8,394,496") and, in the raw page, a unit row under the header.
 _PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-_TIME_NS = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
-_PER_TIME_S = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0}
-_BYTE = re.compile(r"([KMGT]?)byte")
-_COUNT_UNITS = {"inst", "sector", "request", "warp", "cycle", "thread", "block", "register", "wavefront"}
+_TIME_NS = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
+_PER_TIME_S = {k: v * 1e-9 for k, v in _TIME_NS.items()}
+_BYTE = re.compile(r"([KMGT]?)(byte|B)")
+_COUNT_UNITS = {"inst", "sector", "request", "warp", "cycle", "thread", "block", "register", "wavefront", "pass", "SM"}
 _PREFIXED_COUNT = re.compile(r"([KMGT])(" + "|".join(sorted(_COUNT_UNITS)) + r")")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 _GROUPED = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d*)?([eE][-+]?\d+)?")
 
 
 def normalise_unit(unit: str) -> tuple[str, float]:
-    """(normalised unit, factor to multiply a value by): bytes, ns, %, counts; rates per second."""
+    """(normalised unit, factor to multiply a value by): "byte", "ns", "%", "count", or a ratio such as
+    "byte/block" or "byte/second" (rates per second); an empty unit is a count."""
     unit = unit.strip()
     if unit == "%":
         return "%", 1.0
@@ -121,23 +126,23 @@ def normalise_unit(unit: str) -> tuple[str, float]:
     return "count", factor
 
 
-def _to_float(text: str, column: str) -> float | None:
+def _number(text: str) -> float | None:
+    """The value of one ncu field, None when it is empty or not a number."""
     s = text.strip()
-    if s in ("", "n/a", "N/A"):
-        return None
     if _GROUPED.fullmatch(s):
-        s = s.replace(",", "")  # thousands separators
-    if not _NUMBER.fullmatch(s):
-        raise NcuCsvError(f"ncu CSV: column {column!r} holds {text!r}, not a number")
-    return float(s)
+        s = s.replace(",", "")
+    return float(s) if _NUMBER.fullmatch(s) else None
 
 
-def parse_ncu_csv(text: str) -> list[dict]:
+def parse_ncu_csv(text: str, metrics: Sequence[str] | None = METRIC_NAMES) -> list[dict]:
     """Rows of `ncu --csv --page raw` output, one dict per profiled kernel launch.
 
-    Each dict: id, kernel, block, grid, device, cc (as ncu printed them) and `counters`
-    {metric name: float or None} with units normalised (see `normalise_unit`); `units` gives each
-    metric's normalised unit. Lines before the header (the program's output, ==PROF== lines) are skipped.
+    Each dict: id, kernel, block, grid, device, cc (as ncu printed them), `counters` {metric: float or
+    None} with units normalised (see `normalise_unit`), and `units` {metric: normalised unit}.
+    `metrics` picks the counters: each must hold a number (or be empty, giving None); a metric ncu did not
+    print is None. metrics=None keeps every numeric metric column (the raw page also holds device
+    attributes and launch settings, some of them words). Lines before the header (the program's output,
+    ==PROF== and ==WARNING== lines) are skipped.
     """
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
@@ -153,28 +158,37 @@ def parse_ncu_csv(text: str) -> list[dict]:
             raise NcuCsvError(f"ncu CSV: the header has no {needed!r} column")
     if len(table) < 2 or table[1][0] != "":
         raise NcuCsvError("ncu CSV: the units row under the header is missing (expected --page raw output)")
-    units_row = table[1]
-    metric_cols = [i for i, name in enumerate(header) if "__" in name]
-    scales = {i: normalise_unit(units_row[i]) if i < len(units_row) else ("count", 1.0) for i in metric_cols}
+    if len(table[1]) != len(header):
+        raise NcuCsvError(f"ncu CSV: the units row has {len(table[1])} fields, the header {len(header)}")
+    col = {name: i for i, name in enumerate(header)}
+    wanted = [n for n in header if "__" in n] if metrics is None else list(metrics)
+    scales = {n: normalise_unit(table[1][col[n]]) for n in wanted if n in col}
     rows = []
-    for n, values in enumerate(table[2:], start=3):
+    for line_no, values in enumerate(table[2:], start=3):
         if len(values) != len(header):
-            raise NcuCsvError(f"ncu CSV: row {n} has {len(values)} fields, the header {len(header)}")
-        info = dict(zip(header, values))
+            raise NcuCsvError(f"ncu CSV: row {line_no} has {len(values)} fields, the header {len(header)}")
         counters: dict[str, float | None] = {}
-        for i in metric_cols:
-            value = _to_float(values[i], header[i])
-            counters[header[i]] = None if value is None else value * scales[i][1]
+        for name in wanted:
+            if name not in col:
+                counters[name] = None
+                continue
+            raw = values[col[name]]
+            value = _number(raw)
+            if value is None and raw.strip() not in ("", "n/a", "N/A"):
+                if metrics is None:
+                    continue  # a word-valued attribute ("PolicySpread", "No-CC")
+                raise NcuCsvError(f"ncu CSV: metric {name!r} holds {raw!r}, not a number (row {line_no})")
+            counters[name] = None if value is None else value * scales[name][1]
         rows.append(
             {
-                "id": int(info["ID"]),
-                "kernel": info["Kernel Name"],
-                "block": info.get("Block Size", ""),
-                "grid": info.get("Grid Size", ""),
-                "device": info.get("Device", ""),
-                "cc": info.get("CC", ""),
+                "id": int(values[col["ID"]]),
+                "kernel": values[col["Kernel Name"]],
+                "block": values[col["Block Size"]] if "Block Size" in col else "",
+                "grid": values[col["Grid Size"]] if "Grid Size" in col else "",
+                "device": values[col["Device"]] if "Device" in col else "",
+                "cc": values[col["CC"]] if "CC" in col else "",
                 "counters": counters,
-                "units": {header[i]: scales[i][0] for i in metric_cols},
+                "units": {n: scales[n][0] for n in counters if n in scales},
             }
         )
     return rows
