@@ -24,8 +24,9 @@ extern "C" __global__ void l2_read(const float4* __restrict__ buf, unsigned int 
 // Shared memory: each block fills SHARED_VECS float4 of shared memory, then each thread reads 4 float4
 // per round at a constant offset from its own slot. Consecutive threads read consecutive 16-byte words,
 // so each quarter-warp covers all 32 banks once: conflict-free, 4 wavefronts (512 B) per warp load.
-// The loads are ld.volatile in PTX: `asm volatile` alone only binds the front end, and ptxas then hoisted
-// the loop-invariant loads out of the loop (a first H200 run read 468 TB/s, 14x the hardware's limit).
+// The loads are ld.volatile in PTX: with plain ld.shared inside `asm volatile` (which binds only the front
+// end) a first H200 run read 468 TB/s, 14x the hardware's limit, so ptxas had dropped most of the
+// loop-invariant loads; with ld.volatile ncu counts exactly the LDS.128 and wavefronts this comment promises.
 // Bytes per launch: gridDim.x * blockDim.x * reps * 4 * 16. blockDim.x must be 256.
 #define SHARED_VECS 1024
 extern "C" __global__ void shared_read(int reps, float* __restrict__ out) {

@@ -260,7 +260,7 @@ class LevelRow:
 
 
 def _mb(x: float) -> str:
-    return f"{x / 1e6:,.1f} MB"
+    return f"{x / 1e9:,.2f} GB" if x >= 1e9 else f"{x / 1e6:,.1f} MB"
 
 
 def _m(x: float) -> str:
@@ -349,6 +349,13 @@ def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows:
                 f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1f}x what the code asks: scattered accesses fetch "
                 "whole 32-byte sectors and evict data before it is reused."
             )
+    written = _get(counters, "dram__bytes_write.sum")
+    stores = 4.0 * traffic.global_stores
+    if written is not None and stores and written < 0.5 * stores:
+        out.append(
+            f"DRAM writes {_mb(written)} of the {_mb(stores)} of C the kernel stores: the results are still in L2 "
+            "when the kernel ends, and reach DRAM later."
+        )
     l2 = by[("L2", "bytes through L2")]
     if l2.ratio is not None and (l2.ratio < 0.67 or l2.ratio > 1.5):
         why = "L1 hits never reach L2" if l2.ratio < 1 else "L2 counts whole sectors, writes and DRAM fills as well"
