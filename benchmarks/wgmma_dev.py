@@ -9,8 +9,9 @@ main thread, cuBLAS through ctypes in the same process, the kernel through gemmv
 Protocol: fresh random inputs per size (standard normal), output poisoned with NaN before every checked
 run, float64 reference on the CPU (all rows up to 4096³, 1024 random rows above), pass if
 ‖C − ref‖/‖ref‖ < 5e-3 and nothing is left NaN; a configuration that fails is never timed. Timing: CUDA
-events around each launch, 5 warm-up launches, the median of --repeats samples; the inputs stay in L2
-where they fit, for cuBLAS and the kernel alike. After timing, each kernel is checked once more and must
+events around each launch (or --batch launches), 5 warm-up launches, the median of --repeats samples, all
+entries sampled in turn within each round; the inputs stay in L2 where they fit, for cuBLAS and the kernel
+alike. After timing, each kernel is checked once more and must
 reproduce its first result bit for bit (a moving result means a race).
 """
 
@@ -125,6 +126,7 @@ def main() -> int:
     ap.add_argument("--check", default="37x53x71,1000", help="sizes verified only (MxNxK or N)")
     ap.add_argument("--time", default="2048,4096,8192", help="sizes verified and timed")
     ap.add_argument("--repeats", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=1, help="launches per timed sample (sample = their mean)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None, help="JSON file for every figure")
     args = ap.parse_args()
@@ -151,7 +153,7 @@ def main() -> int:
         rng = np.random.default_rng(args.seed)
         for size in check_sizes + time_sizes:
             timed = size in time_sizes
-            records += run_size(cuda, size, timed, kernels, blas, rng, args.repeats)
+            records += run_size(cuda, size, timed, kernels, blas, rng, args.repeats, args.batch)
         blas.close()
         for _, kern in kernels:
             kern.unload()
@@ -170,7 +172,7 @@ def main() -> int:
     return 0 if all(r["ok"] for r in records) else 1
 
 
-def run_size(cuda, size, timed, kernels, blas, rng, repeats):
+def run_size(cuda, size, timed, kernels, blas, rng, repeats, batch):
     m, n, k = size
     a = rng.standard_normal((m, k), dtype=np.float32)
     b = rng.standard_normal((k, n), dtype=np.float32)
@@ -198,18 +200,10 @@ def run_size(cuda, size, timed, kernels, blas, rng, repeats):
         err = float(np.linalg.norm(c[rows] - ref) / np.linalg.norm(ref))
         return c, unwritten, err
 
-    def time_it(launch):
-        for _ in range(5):
-            launch()
-        start, end = cuda.Event(), cuda.Event()
-        samples = []
-        for _ in range(repeats):
-            start.record()
-            launch()
-            end.record()
-            end.synchronize()
-            samples.append(end.time_since(start))
-        return samples
+    def free():
+        for buf in {id(x): x for x in (a_dev, b_dev, c_dev, bt_dev, plain_a, plain_b)}.values():
+            buf.free()
+        return []
 
     entries = [("cublas-tf32", blas.launcher(int(plain_a), int(plain_b), int(c_dev), m, n, k))]
     for cfg, kern in kernels:
@@ -225,55 +219,74 @@ def run_size(cuda, size, timed, kernels, blas, rng, repeats):
             continue
         entries.append((cfg.tag, launch))
 
-    cublas_ms = None
+    # 1. verify every entry; 2. time the ones that passed, interleaved round by round so that clock and
+    # power changes fall on all of them alike; 3. verify again and demand the same bits.
+    passed = []
     for name, launch in entries:
         rec = dict(size=label, config=name, ok=False, rel_err=float("nan"), note="")
+        out.append(rec)
         try:
             first, unwritten, err = check(launch)
-            rec["rel_err"] = err
-            if unwritten or not err < TOLERANCE:
-                rec["note"] = f"FAIL: {unwritten} NaN, rel.err {err:.2e}"
-                out.append(rec)
-                print(f"  {label} {name}: {rec['note']}")
-                continue
-            if timed:
-                samples = time_it(launch)
-                again, unwritten2, err2 = check(launch)
-                same = np.array_equal(first, again, equal_nan=False)
-                med = float(np.median(samples))
-                rec.update(
-                    median_ms=med,
-                    min_ms=float(min(samples)),
-                    max_ms=float(max(samples)),
-                    samples_ms=samples,
-                    tflops=flop / med / 1e9,
-                    rel_err_after=err2,
-                    repeatable=bool(same),
-                )
-                if name == "cublas-tf32":
-                    cublas_ms = med
-                elif cublas_ms:
-                    rec["pct_cublas"] = 100.0 * cublas_ms / med
-                if not same and name != "cublas-tf32":
-                    rec["note"] = "FAIL: result changed between runs"
-                    out.append(rec)
-                    continue
-                rec["note"] = f"spread {min(samples):.4f}-{max(samples):.4f} ms"
-            rec["ok"] = True
-        except Exception as exc:
+        except Exception as exc:  # a launch error poisons the context: stop this size
             rec["note"] = f"FAIL: {type(exc).__name__}: {exc}"
-            out.append(rec)
             print(f"  {label} {name}: {rec['note']}")
-            break  # a launch error poisons the context; stop this size
-        out.append(rec)
-        print(f"  {label} {name}: ok err {rec['rel_err']:.2e}" + (f" {rec['median_ms']:.4f} ms" if timed else ""))
-    for buf in (a_dev, b_dev, c_dev, bt_dev):
-        buf.free()
-    if plain_b is not b_dev:
-        plain_b.free()
-    if plain_a is not a_dev:
-        plain_a.free()
-    return out
+            return out + free()
+        rec["rel_err"] = err
+        if unwritten or not err < TOLERANCE:
+            rec["note"] = f"FAIL: {unwritten} NaN, rel.err {err:.2e}"
+        else:
+            rec["ok"] = True
+            passed.append((rec, launch, first))
+        print(f"  {label} {name}: {'ok' if rec['ok'] else rec['note']} err {err:.2e}")
+    if not timed:
+        return out + free()
+    samples = {id(rec): [] for rec, _, _ in passed}
+    start, end = cuda.Event(), cuda.Event()
+    for _, launch, _ in passed:
+        for _ in range(5):
+            launch()
+    for _ in range(repeats):
+        for rec, launch, _ in passed:
+            start.record()
+            for _ in range(batch):
+                launch()
+            end.record()
+            end.synchronize()
+            samples[id(rec)].append(end.time_since(start) / batch)
+    clock = sm_clock_mhz()
+    cublas_ms = None
+    for rec, launch, first in passed:
+        s = samples[id(rec)]
+        med = float(np.median(s))
+        again, _, err2 = check(launch)
+        rec.update(
+            median_ms=med,
+            min_ms=float(min(s)),
+            max_ms=float(max(s)),
+            samples_ms=s,
+            tflops=flop / med / 1e9,
+            rel_err_after=err2,
+            repeatable=bool(np.array_equal(first, again)),
+            sm_clock_mhz_after=clock,
+            note=f"spread {min(s):.4f}-{max(s):.4f} ms",
+        )
+        if rec["config"] == "cublas-tf32":
+            cublas_ms = med
+        elif cublas_ms:
+            rec["pct_cublas"] = 100.0 * cublas_ms / med
+        if not rec["repeatable"] and rec["config"] != "cublas-tf32":
+            rec.update(ok=False, note="FAIL: result changed between runs")
+    return out + free()
+
+
+def sm_clock_mhz():
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+        return pynvml.nvmlDeviceGetClockInfo(pynvml.nvmlDeviceGetHandleByIndex(0), pynvml.NVML_CLOCK_SM)
+    except Exception:
+        return None
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@
 #ifndef GROUP_M
 #define GROUP_M 8  // block rows walked before moving right (L2 reuse of B)
 #endif
+#ifndef CLUSTER
+#define CLUSTER 1  // blocks per cluster along N; they share (TMA-multicast) one A tile, each loading 1/CLUSTER
+#endif
 #ifndef B_REGS
 #define B_REGS 1  // 1: B tile through registers (no pre-pass); 0: pre-transposed Bt from shared memory
 #endif
@@ -54,6 +57,9 @@
 
 #if BM != 128 && BM != 192 && BM != 256
 #error "BM must be 128, 192 or 256"
+#endif
+#if CLUSTER != 1 && CLUSTER != 2
+#error "CLUSTER must be 1 or 2"
 #endif
 #if DEPTH != 0 && DEPTH != 1
 #error "DEPTH must be 0 or 1"
@@ -89,6 +95,39 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
         "@!P1 bra WAIT;\n"
         "}\n" ::"r"(bar),
         "r"(parity)
+        : "memory");
+}
+
+// Cluster-wide arrive on the mbarrier at the same offset in block `rank` of the cluster.
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t rank) {
+    asm volatile(
+        "{\n"
+        ".reg .b32 remote;\n"
+        "mapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+        "}\n" ::"r"(bar),
+        "r"(rank)
+        : "memory");
+}
+
+__device__ __forceinline__ uint32_t cluster_rank() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// The same box lands at the same shared-memory offset in every block of ctamask, each of whose
+// mbarriers at offset `bar` receives the byte count.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const TensorMap* map, int x, int y, uint32_t bar,
+                                                      uint16_t ctamask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(ctamask)
         : "memory");
 }
 
@@ -295,10 +334,13 @@ __device__ __forceinline__ uint32_t lds_u32(uint32_t addr) {
     return v;
 }
 
-// tmA: A as a 2-D map {K, M}, box {32, BM}. tmB: B_REGS=1: B as {N, K}, box {32, 32};
+// tmA: A as a 2-D map {K, M}, box {32, BM / CLUSTER}. tmB: B_REGS=1: B as {N, K}, box {32, 32};
 // B_REGS=0: Bt as {K, N}, box {32, BN}. All with the 128-byte swizzle. Grid: one block per C tile,
-// ceil(M/BM)·ceil(N/BN) blocks; THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 + 16·STAGES.
+// ceil(M/BM)·ceil(N/(CLUSTER·BN))·CLUSTER blocks (whole clusters; a block past N computes zeros, stores nothing); THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 + 16·STAGES.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
+#if CLUSTER > 1
+    __cluster_dims__(CLUSTER, 1, 1)
+#endif
     wgmma_tf32(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB, float* __restrict__ C,
                int M, int N, int K) {
     extern __shared__ uint8_t smem_raw[];
@@ -306,23 +348,34 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const uint32_t full = base + STAGES * STAGE_BYTES;            // STAGES mbarriers, then STAGES more
     const uint32_t empty = full + 8 * STAGES;
 
-    // Grouped order: GROUP_M block rows share each column strip of B while it sits in L2.
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    // Grouped order over cluster tiles (BM × CLUSTER·BN): GROUP_M block rows share each column strip of B
+    // while it sits in L2. The blocks of a cluster take neighbouring column tiles of the same rows.
+#if CLUSTER > 1
+    const uint32_t rank = cluster_rank();
+#else
+    const uint32_t rank = 0;
+#endif
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + CLUSTER * BN - 1) / (CLUSTER * BN);
+    const int cluster_id = blockIdx.x / CLUSTER;
     const int per_group = GROUP_M * tiles_n;
-    const int group = blockIdx.x / per_group, first_m = group * GROUP_M;
+    const int group = cluster_id / per_group, first_m = group * GROUP_M;
     const int rows = min(tiles_m - first_m, GROUP_M);
-    const int in_group = blockIdx.x % per_group;
-    const int tm = first_m + in_group % rows, tn = in_group / rows;
+    const int in_group = cluster_id % per_group;
+    const int tm = first_m + in_group % rows, tn = (in_group / rows) * CLUSTER + rank;
     const int KT = (K + BK - 1) / BK;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                   // the producer's expect_tx arrival
-            mbar_init(empty + 8 * s, 4 * CONSUMERS);      // one arrival per consumer warp
+            mbar_init(empty + 8 * s, 4 * CONSUMERS * CLUSTER);  // one per consumer warp of the cluster
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
+#if CLUSTER > 1
+    cluster_sync();  // peers' barriers are initialised before anyone multicasts into or arrives on them
+#else
     __syncthreads();
+#endif
 
     const int warpgroup = threadIdx.x / 128;
     if (warpgroup == 0) {
@@ -333,7 +386,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 mbar_wait(empty + 8 * s, ((kb / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1
                 mbar_expect_tx(full + 8 * s, STAGE_BYTES);          // OOB parts of a box count too (zero-filled)
                 const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
+#if CLUSTER > 1
+                // This block's share of the A tile goes to every block of the cluster.
+                tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, kb * BK,
+                                      tm * BM + rank * (BM / CLUSTER), full + 8 * s, (1 << CLUSTER) - 1);
+#else
                 tma_load_2d(a_dst, &tmA, kb * BK, tm * BM, full + 8 * s);
+#endif
 #if B_REGS
 #pragma unroll
                 for (int j = 0; j < BN / 32; ++j)
@@ -342,6 +401,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 tma_load_2d(b_dst, &tmB, kb * BK, tn * BN, full + 8 * s);
 #endif
             }
+            // Wait until every stage is released by every consumer of the cluster: after that no peer
+            // arrives on this block's barriers, so the block may exit.
+            for (int kb = KT; kb < KT + STAGES; ++kb) mbar_wait(empty + 8 * (kb % STAGES), ((kb / STAGES) & 1) ^ 1);
         }
         return;
     }
@@ -367,6 +429,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
 #endif
     uint32_t fr0[4 * BK / 8], fr1[4 * BK / 8];  // two fragment sets: one is read by wgmma while the other loads
+
+    // A stage is free once every consumer warp of the cluster has arrived on its "empty" barrier in
+    // every block of the cluster (each block's producer refills its own copy and multicasts into the others).
+    auto release = [&](int s) {
+        __syncwarp();
+        if (lane == 0) {
+#if CLUSTER > 1
+#pragma unroll
+            for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
+#else
+            mbar_arrive(empty + 8 * s);
+#endif
+        }
+    };
 
     auto step = [&](int kb, uint32_t(&fr)[4 * BK / 8]) {
         const int s = kb % STAGES;
@@ -395,10 +471,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         fence_acc(acc);
         wgmma_wait<DEPTH>();
         fence_acc(acc);
-        if (kb >= DEPTH) {
-            __syncwarp();
-            if (lane == 0) mbar_arrive(empty + 8 * ((kb - DEPTH) % STAGES));
-        }
+        if (kb >= DEPTH) release((kb - DEPTH) % STAGES);
     };
 
     int kb = 0;
@@ -409,6 +482,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (kb < KT) step(kb, fr0);
     wgmma_wait<0>();
     fence_acc(acc);
+    if (DEPTH == 1 && KT > 0) release((KT - 1) % STAGES);  // the producer's exit wait counts on it
 
     // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):
     // wgmma rows are columns of C, wgmma columns are rows of C.

@@ -42,9 +42,15 @@ class WgmmaConfig:
     group_m: int = 8
     b_regs: bool = True  # False: needs a transposed copy of B (transpose_kn), counted by the caller
     depth: int = 1  # wgmma groups in flight while the next stage's fragments load (0 or 1)
+    cluster: int = 1  # 2: pairs of blocks along N share the A tile by TMA multicast
 
     def __post_init__(self) -> None:
-        if self.bm not in (128, 192, 256) or self.consumers not in (1, 2) or self.depth not in (0, 1):
+        if (
+            self.bm not in (128, 192, 256)
+            or self.consumers not in (1, 2)
+            or self.depth not in (0, 1)
+            or self.cluster not in (1, 2)
+        ):
             raise ValueError(f"unsupported wgmma config {self}")
         if self.stages < 2 or self.smem_bytes > 227 * 1024:
             raise ValueError(f"{self.stages} stages of {self.stage_bytes} bytes do not fit in shared memory")
@@ -67,7 +73,7 @@ class WgmmaConfig:
 
     @property
     def tag(self) -> str:
-        return f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}"
+        return f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}-x{self.cluster}"
 
     def macros(self) -> dict[str, int]:
         regs = {1: (40, 240), 2: (40, 232)}[self.consumers]
@@ -78,6 +84,7 @@ class WgmmaConfig:
             "GROUP_M": self.group_m,
             "B_REGS": int(self.b_regs),
             "DEPTH": self.depth,
+            "CLUSTER": self.cluster,
             "PRODUCER_REGS": regs[0],
             "CONSUMER_REGS": regs[1],
         }
@@ -86,7 +93,8 @@ class WgmmaConfig:
         return ["-O3", *ARCH_OPTIONS, *(f"-D{k}={v}" for k, v in self.macros().items())]
 
     def grid(self, m: int, n: int) -> int:
-        return -(-m // self.bm) * -(-n // self.bn)
+        """Blocks (1-D): whole clusters, so a cluster's last block may lie past N (it stores nothing)."""
+        return -(-m // self.bm) * -(-n // (self.bn * self.cluster)) * self.cluster
 
 
 def aligned(k_or_n: int) -> bool:
@@ -214,7 +222,7 @@ class WgmmaKernel:
         cfg = self.config
         lda = k if lda is None else lda
         ldb = n if ldb is None else ldb
-        tm_a = tensor_map_2d(a, m, k, lda, cfg.bm, 32)
+        tm_a = tensor_map_2d(a, m, k, lda, cfg.bm // cfg.cluster, 32)
         if cfg.b_regs:
             tm_b = tensor_map_2d(b, k, n, ldb, 32, 32)
         else:
