@@ -1,6 +1,5 @@
 """The desktop app, offscreen, with the CPU backend and a slow fake GPU backend."""
 
-import gc
 import json
 import threading
 import time
@@ -10,10 +9,11 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QThread, QTimer  # noqa: E402
+from PySide6.QtCore import QSettings, Qt, QThread, QTimer  # noqa: E402
 
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui.window import CUSTOM, MainWindow  # noqa: E402
+from gemmviz.ui.run_panel import CUSTOM  # noqa: E402
+from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 
 
@@ -27,111 +27,88 @@ def make_window(qtbot, tmp_path):
         w = MainWindow(backends=backends, settings=settings, load_recorded_without_gpu=kw.pop("replay", False), **kw)
         qtbot.addWidget(w)
         w.show()
-        qtbot.waitUntil(lambda: bool(w.availability), timeout=10000)
+        qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
         windows.append(w)
         return w
 
     yield make
     for w in windows:
         w.close()
-        assert w.worker is None  # closed: the worker thread was stopped and joined
-    assert not [t for t in threading.enumerate() if t.name.startswith("gemmviz")]
+        # closed: the worker's QThread was stopped and joined, and no timer of the window is left running
+        assert not w.controller.thread.isRunning() and w.controller.thread.isFinished()
+        assert [
+            (type(t.parent()).__name__, t.interval(), t.isSingleShot()) for t in w.findChildren(QTimer) if t.isActive()
+        ] == []
+        assert w.charts_tab.stopped
 
 
 def choose(w, variants, tiles=(16,)):
-    w.set_selected_variants(variants)
-    for t, box in w.tile_boxes.items():
-        box.setChecked(t in tiles)
+    w.run_panel.set_selected_variants(variants)
+    w.run_panel.set_param_values("tile", list(tiles))
 
 
 def wait_idle(qtbot, w, timeout=60000):
-    qtbot.waitUntil(lambda: not w.running and not w.refresh_pending, timeout=timeout)
+    qtbot.waitUntil(lambda: not w.running and not w.charts_tab.refresh_pending, timeout=timeout)
 
 
 def test_window_opens_with_device_panel(make_window):
     w = make_window()
     assert w.windowTitle() == "gemmviz"
     assert "Fake GPU" in w.device_label.text()
-    assert w.run_button.isEnabled()
+    assert w.run_panel.run_button.isEnabled()
 
 
 def test_without_gpu_banner_and_gpu_variants_disabled(make_window):
     w = make_window(gpu=FakeGpuBackend(available=False))
     assert "No CUDA GPU:" in w.device_label.text() and "switched off" in w.device_label.text()
-    names = w.selected_variants()
+    names = w.run_panel.selected_variants()
     assert names and all(n.startswith("cpu") for n in names)
-    item = w.variant_list.item(2)
+    item = w.run_panel.variant_list.item(2)
     assert not (item.flags() & Qt.ItemFlag.ItemIsEnabled) and "Unavailable" in item.toolTip()
 
 
 def test_run_button_runs_the_engine_and_fills_table(make_window, qtbot):
     w = make_window()
-    w.size_preset.setCurrentText(CUSTOM)
-    w.m_edit.setText("17"), w.n_edit.setText("33"), w.k_edit.setText("65")
+    w.run_panel.size_preset.setCurrentText(CUSTOM)
+    w.run_panel.m_edit.setText("17"), w.run_panel.n_edit.setText("33"), w.run_panel.k_edit.setText("65")
     choose(w, ["cpu-naive", "cpu-blas", "gpu-tiled"], tiles=(8, 32))
-    w.repeats_spin.setValue(2)
-    qtbot.mouseClick(w.run_button, Qt.MouseButton.LeftButton)
+    w.run_panel.repeats_spin.setValue(2)
+    qtbot.mouseClick(w.run_panel.run_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, w)
-    assert [(r.variant, r.params, r.status) for r in w.live] == [
+    assert [(r.variant, r.params, r.status) for r in w.workspace.live] == [
         ("cpu-naive", {}, "ok"), ("cpu-blas", {}, "ok"), ("gpu-tiled", {"tile": 8}, "ok"), ("gpu-tiled", {"tile": 32}, "ok"),
     ]  # fmt: skip
-    assert all((r.m, r.n, r.k) == (17, 33, 65) and len(r.samples_ms) <= 2 for r in w.live)
-    assert w.table.proxy.rowCount() == 4
+    assert all((r.m, r.n, r.k) == (17, 33, 65) and len(r.samples_ms) <= 2 for r in w.workspace.live)
+    assert w.charts_tab.table.proxy.rowCount() == 4
 
 
 def test_sweep_fills_charts_and_table(make_window, qtbot):
     w = make_window(gpu=FakeGpuBackend(delay_s=0.01))
-    w.sweep_edit.setText("16,32,48")
+    w.run_panel.sweep_edit.setText("16,32,48")
     choose(w, ["cpu-naive", "gpu-naive", "gpu-tiled"])
-    w.repeats_spin.setValue(2)
+    w.run_panel.repeats_spin.setValue(2)
     w.run_sweep()
     wait_idle(qtbot, w)
-    assert len(w.live) == 9 and all(r.valid for r in w.live)
-    assert w.table.proxy.rowCount() == 9
-    lines = [i for i in w.time_chart.getPlotItem().items if type(i).__name__ == "PlotDataItem"]
+    assert len(w.workspace.live) == 9 and all(r.valid for r in w.workspace.live)
+    assert w.charts_tab.table.proxy.rowCount() == 9
+    lines = [i for i in w.charts_tab.time_chart.getPlotItem().items if type(i).__name__ == "PlotDataItem"]
     assert len(lines) == 3  # one line per series
-    bars = dict(w.speedup_chart.bars)
+    bars = dict(w.charts_tab.speedup_chart.bars)
     assert set(bars) == {"cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)"} and bars["cpu-naive"] == 1
-    assert "vs CPU loop at 48³" in w.speedup_chart.getPlotItem().titleLabel.text
+    assert "vs CPU loop at 48³" in w.charts_tab.speedup_chart.getPlotItem().titleLabel.text
 
 
 def test_cancel_keeps_partial_results(make_window, qtbot):
     w = make_window(gpu=FakeGpuBackend(delay_s=0.3))
-    w.sweep_edit.setText("16,24,32,40,48,56")
+    w.run_panel.sweep_edit.setText("16,24,32,40,48,56")
     choose(w, ["gpu-naive"])
     w.run_sweep()
-    qtbot.waitUntil(lambda: len(w.live) >= 1, timeout=10000)
-    qtbot.mouseClick(w.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(w.workspace.live) >= 1, timeout=10000)
+    qtbot.mouseClick(w.run_panel.cancel_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, w, timeout=5000)
-    assert 1 <= len(w.live) < 6
-    assert w.live[0].valid
-    assert w.run_button.isEnabled() and "Cancelled" in w.statusBar().currentMessage()
-
-
-def test_ui_thread_never_stalls_during_a_sweep(make_window, qtbot):
-    w = make_window(gpu=FakeGpuBackend(delay_s=0.05))
-    w.sweep_edit.setText("32,64,96,128,160,192")
-    choose(w, ["cpu-blas", "gpu-naive", "gpu-tiled"], tiles=(8, 16, 32))
-    w.repeats_spin.setValue(3)
-    clock, gaps = QElapsedTimer(), []
-    clock.start()
-    last = [clock.elapsed()]
-
-    def beat():
-        now = clock.elapsed()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.timeout.connect(beat)
-    gc.collect()  # start from what a fresh app has, not the garbage of the tests before this one
-    timer.start(10)
-    w.run_sweep()
-    wait_idle(qtbot, w)
-    timer.stop()
-    assert len(w.live) == 30 and len(gaps) > 20
-    print(f"longest UI stall during the sweep: {max(gaps)} ms over {len(gaps)} beats")
-    assert max(gaps) < 100, f"longest UI stall {max(gaps)} ms"
+    assert 1 <= len(w.workspace.live) < 6
+    assert w.workspace.live[0].valid
+    assert w.run_panel.run_button.isEnabled() and "Cancelled" in w.statusBar().currentMessage()
 
 
 @pytest.mark.parametrize(
@@ -140,36 +117,40 @@ def test_ui_thread_never_stalls_during_a_sweep(make_window, qtbot):
 )
 def test_bad_sizes_show_inline_message_and_disable_run(make_window, m, message):
     w = make_window()
-    w.size_preset.setCurrentText(CUSTOM)
-    w.m_edit.setText(m)
-    assert message in w.message.text()
-    assert not w.run_button.isEnabled()
-    w.m_edit.setText("64")
-    assert w.message.text() == "" and w.run_button.isEnabled()
+    w.run_panel.size_preset.setCurrentText(CUSTOM)
+    w.run_panel.m_edit.setText(m)
+    assert message in w.run_panel.message.text()
+    assert not w.run_panel.run_button.isEnabled()
+    w.run_panel.m_edit.setText("64")
+    assert w.run_panel.message.text() == "" and w.run_panel.run_button.isEnabled()
 
 
 def test_too_big_for_memory_and_bad_combinations_are_explained(make_window):
     w = make_window()
-    w.size_preset.setCurrentText(CUSTOM)
-    w.m_edit.setText("2000000"), w.n_edit.setText("2000000"), w.k_edit.setText("8")
-    assert "memory" in w.message.text() and not w.run_button.isEnabled()
-    w.size_preset.setCurrentText("256")
+    w.run_panel.size_preset.setCurrentText(CUSTOM)
+    w.run_panel.m_edit.setText("2000000"), w.run_panel.n_edit.setText("2000000"), w.run_panel.k_edit.setText("8")
+    assert "memory" in w.run_panel.message.text() and not w.run_panel.run_button.isEnabled()
+    w.run_panel.size_preset.setCurrentText("256")
     choose(w, ["gpu-tiled"], tiles=())
-    assert "tile size" in w.message.text() and not w.run_button.isEnabled()
+    assert "tile size" in w.run_panel.message.text() and not w.run_panel.run_button.isEnabled()
     choose(w, [])
-    assert "at least one" in w.message.text()
-    w.sweep_edit.setText("64,x")
+    assert "at least one" in w.run_panel.message.text()
+    w.run_panel.sweep_edit.setText("64,x")
     choose(w, ["cpu-blas"])
-    assert "Sweep" in w.message.text() and w.run_button.isEnabled() and not w.sweep_button.isEnabled()
+    assert (
+        "Sweep" in w.run_panel.message.text()
+        and w.run_panel.run_button.isEnabled()
+        and not w.run_panel.sweep_button.isEnabled()
+    )
 
 
 def test_closing_mid_run_stops_the_worker_cleanly(make_window, qtbot):
     w = make_window(gpu=FakeGpuBackend(delay_s=0.5))
-    w.sweep_edit.setText("16,24,32,40")
+    w.run_panel.sweep_edit.setText("16,24,32,40")
     choose(w, ["gpu-naive"])
     w.run_sweep()
     qtbot.waitUntil(lambda: w.running, timeout=2000)
-    thread = w.worker.thread
+    thread = w.controller.thread
     t0 = time.monotonic()
     w.close()
     assert thread.isFinished() and time.monotonic() - t0 < 5
@@ -177,72 +158,136 @@ def test_closing_mid_run_stops_the_worker_cleanly(make_window, qtbot):
 
 def test_failed_job_shows_dialog_with_log_and_next_run_works(make_window, qtbot):
     w = make_window(gpu=FakeGpuBackend(delay_s=0.01, fail_m=13))
-    w.size_preset.setCurrentText(CUSTOM)
-    for e in (w.m_edit, w.n_edit, w.k_edit):
+    w.run_panel.size_preset.setCurrentText(CUSTOM)
+    for e in (w.run_panel.m_edit, w.run_panel.n_edit, w.run_panel.k_edit):
         e.setText("13")
     choose(w, ["gpu-tiled", "cpu-blas"])
     w.run_current()
     wait_idle(qtbot, w)
-    assert [r.status for r in w.live] == ["ok", "failed"]  # registry order: cpu-blas first
+    assert [r.status for r in w.workspace.live] == ["ok", "failed"]  # registry order: cpu-blas first
     assert w.last_error is not None and "nvcc failed" in w.last_error.detailedText()
-    assert "FAILED" in w.table.selection_text()
+    assert "FAILED" in w.charts_tab.table.selection_text()
     w.last_error.close()
-    w.m_edit.setText("14")
+    w.run_panel.m_edit.setText("14")
     w.run_current()
     wait_idle(qtbot, w)
-    assert [r.status for r in w.live[2:]] == ["ok", "ok"]
+    assert [r.status for r in w.workspace.live[2:]] == ["ok", "ok"]
 
 
 def test_corrupt_session_is_refused_and_changes_nothing(make_window, tmp_path):
     w = make_window()
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "gemmviz.session", "schema_version": 1, "results": [{"nope": 1}]}')
-    assert not w.open_session(bad)
-    assert "Cannot open session" in w.last_error_text and not w.loaded
+    assert not w.files.open_session(bad)
+    assert "Cannot open session" in w.last_error_text and not w.workspace.sessions
 
 
 def test_save_and_open_session_round_trip(make_window, qtbot, tmp_path):
     w = make_window()
     choose(w, ["cpu-blas"])
-    w.size_preset.setCurrentText("256")
+    w.run_panel.size_preset.setCurrentText("256")
     w.run_current()
     wait_idle(qtbot, w)
     path = tmp_path / "s.json"
-    assert w.save_session(str(path))
+    assert w.files.save_session(str(path))
     assert json.loads(path.read_text())["results"][0]["variant"] == "cpu-blas"
-    assert not w.save_session(str(tmp_path / "no-such-dir" / "s.json"))
+    assert not w.files.save_session(str(tmp_path / "no-such-dir" / "s.json"))
     assert "Cannot save session" in w.last_error_text
-    assert w.open_session(path)
+    assert w.files.open_session(path)
     assert len(w.shown_results()) == 2 and w.settings.value("recent", type=list)[0] == str(path)
-    assert w.export_csv(str(tmp_path / "r.csv"))
-    assert not w.export_csv(str(tmp_path / "no-such-dir" / "r.csv"))
+    assert w.files.export_csv(str(tmp_path / "r.csv"))
+    assert not w.files.export_csv(str(tmp_path / "no-such-dir" / "r.csv"))
 
 
 def test_settings_are_remembered(make_window, tmp_path):
     w = make_window()
-    w.size_preset.setCurrentText("2048")
+    w.run_panel.size_preset.setCurrentText("2048")
     choose(w, ["cpu-naive", "gpu-tiled"], tiles=(8, 32))
-    w.repeats_spin.setValue(7)
+    w.run_panel.repeats_spin.setValue(7)
     w.close()
     w2 = make_window()
-    assert w2.size_preset.currentText() == "2048"
-    assert w2.selected_variants() == ["cpu-naive", "gpu-tiled"]
-    assert [t for t, b in w2.tile_boxes.items() if b.isChecked()] == [8, 32]
-    assert w2.repeats_spin.value() == 7
+    assert w2.run_panel.size_preset.currentText() == "2048"
+    assert w2.run_panel.selected_variants() == ["cpu-naive", "gpu-tiled"]
+    assert [t for t, b in w2.run_panel.param_boxes["tile"].items() if b.isChecked()] == [8, 32]
+    assert w2.run_panel.repeats_spin.value() == 7
 
 
-def test_no_qthread_left_running(make_window):
+def test_no_qthread_or_timer_left_running(make_window, qtbot):
     w = make_window()
-    thread = w.worker.thread
+    w.tabs.setCurrentWidget(w.tiling)
+    w.tiling.toggle_play()
+    assert w.tiling.timer.isActive()
+    thread = w.controller.thread
     w.close()
-    assert isinstance(thread, QThread) and thread.isFinished()
+    assert isinstance(thread, QThread) and thread.isFinished() and not thread.isRunning()
+    assert not w.tiling.timer.isActive()
+
+
+def test_run_states_idle_running_cancelling_idle(make_window, qtbot):
+    from gemmviz.ui.run_controller import RunState
+
+    w = make_window(gpu=FakeGpuBackend(delay_s=0.3))
+    states = []
+    w.controller.stateChanged.connect(states.append)
+    w.run_panel.sweep_edit.setText("16,24,32")
+    choose(w, ["gpu-naive"])
+    w.run_sweep()
+    assert w.controller.state is RunState.RUNNING and not w.run_panel.run_button.isEnabled()
+    w.run_sweep()  # a second start while running is refused
+    w.cancel()
+    wait_idle(qtbot, w, timeout=5000)
+    assert states == [RunState.RUNNING, RunState.CANCELLING, RunState.IDLE]
+    assert w.run_panel.run_button.isEnabled() and not w.run_panel.cancel_button.isEnabled()
+
+
+class SpyGpuBackend(FakeGpuBackend):
+    """Records from which thread its device is queried."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.device_calls = []
+
+    def device_info(self):
+        self.device_calls.append(threading.current_thread() is threading.main_thread())
+        return super().device_info()
+
+
+def test_saving_a_session_makes_no_device_call_on_the_ui_thread(make_window, qtbot, tmp_path):
+    spy = SpyGpuBackend(delay_s=0.01)
+    w = make_window(gpu=spy)
+    assert spy.device_calls == [False]  # probed once, in the worker
+    choose(w, ["gpu-tiled"])
+    w.run_panel.size_preset.setCurrentText("256")
+    w.run_current()
+    wait_idle(qtbot, w)
+    calls = len(spy.device_calls)
+    assert w.files.save_session(str(tmp_path / "s.json"))
+    assert len(spy.device_calls) == calls and True not in spy.device_calls
+    saved = json.loads((tmp_path / "s.json").read_text())
+    assert saved["environment"]["backends"]["cuda"]["name"] == "Fake GPU"  # the probed environment
+    assert "source" not in saved["results"][0]
+
+
+def test_two_sessions_of_the_same_gpu_and_day_are_both_shown(make_window, tmp_path):
+    import shutil
+
+    from gemmviz.core.workspace import default_replay_session
+
+    w = make_window()
+    for name in ("a.json", "b.json"):
+        shutil.copy(default_replay_session(), tmp_path / name)
+        assert w.files.open_session(tmp_path / name)
+    labels = [s.label for s in w.workspace.sessions]
+    assert labels == ["NVIDIA H200, 2026-11-30 (recorded)", "NVIDIA H200, 2026-11-30 (2) (recorded)"]
+    assert {source for source, _ in w.charts_tab.time_chart._items} == set(labels)
+    assert w.compare.table.rowCount() > 0
 
 
 def test_measuring_ceilings_runs_in_the_worker_and_failures_are_shown(make_window, qtbot, monkeypatch):
     import gemmviz.backends.ceilings as ceilings
 
     w = make_window()
-    assert w.ceilings_button.isEnabled()  # the fake GPU is available
+    assert w.roofline_tab.ceilings_button.isEnabled()  # the fake GPU is available
     calls = []
 
     def fake_measure():
@@ -250,11 +295,11 @@ def test_measuring_ceilings_runs_in_the_worker_and_failures_are_shown(make_windo
         raise RuntimeError("out of memory")
 
     monkeypatch.setattr(ceilings, "measure_ceilings", fake_measure)
-    w.ceilings_button.click()
+    w.roofline_tab.ceilings_button.click()
     qtbot.waitUntil(lambda: not w.running, timeout=5000)
     assert calls and calls[0] != threading.main_thread().name
     assert "Cannot measure the ceilings" in w.last_error_text and "out of memory" in w.last_error_text
-    assert w.run_button.isEnabled()
+    assert w.run_panel.run_button.isEnabled()
 
 
 def test_no_display_gives_a_clear_message(monkeypatch, capsys):
@@ -264,3 +309,22 @@ def test_no_display_gives_a_clear_message(monkeypatch, capsys):
         monkeypatch.delenv(var, raising=False)
     assert main([]) == 1
     assert "no display" in capsys.readouterr().err
+
+
+def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_window, qtbot):
+    from gemmviz.core.workspace import recorded_sessions
+
+    w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
+    qtbot.waitUntil(lambda: w.charts_tab.table.proxy.rowCount() > 0, timeout=10000)
+    assert w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-11-30 — replay"
+    assert "No CUDA GPU:" in w.device_label.text()
+    shown = w.shown_results()
+    assert any(r.variant == "cublas" and w.workspace.source_of(r).startswith("NVIDIA H200") for r in shown)
+    assert not w.run_panel.selected_variants() or all(v.startswith("cpu") for v in w.run_panel.selected_variants())
+    # overlay a published session: every chart carries both, each with its own legend entry
+    w.files.open_session(next(p for p in recorded_sessions() if "rtx4060" in p.name))
+    sources = {s for s, _ in w.charts_tab.time_chart._items}
+    assert sources == {"NVIDIA H200, 2026-11-30 (recorded)", "RTX 4060, seed 000 (published)"}
+    legend = [label.text for _, label in w.charts_tab.time_chart.legend.items]
+    assert "RTX 4060, seed 000 (published)" in legend
+    assert w.compare.table.rowCount() > 0

@@ -13,9 +13,9 @@ from gemmviz.cli import main  # noqa: E402
 from gemmviz.core.problem import Problem, ProblemError  # noqa: E402
 from gemmviz.core.results import Result, Session  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
+from gemmviz.core.workspace import default_replay_session  # noqa: E402
 from gemmviz.ui.export import ExportError, export_chart, export_gif  # noqa: E402
 from gemmviz.ui.theme import LIGHT, OKABE_ITO  # noqa: E402
-from gemmviz.ui.window import default_replay_session  # noqa: E402
 
 
 def flat_series():
@@ -120,16 +120,23 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                    load_recorded_without_gpu=False)  # fmt: skip
     qtbot.addWidget(w)
-    assert w.time_chart.theme is LIGHT and w.show_combo.currentText() == "all four"
+    charts = w.charts_tab
+    assert charts.time_chart.theme is LIGHT and charts.show_combo.currentText() == "all four"
     w.projector_action.setChecked(True)
-    assert w.show_combo.currentText() == "GFLOP/s"  # one chart at a time on a projector
-    assert w.gflops_chart.isVisibleTo(w) or not w.isVisible()
-    assert not w.time_chart.isVisibleTo(w)
-    assert w.time_chart.theme.font_pt >= 20 and w.time_chart.theme.line_px >= 3 and w.tiling.view.theme.font_pt >= 20
-    light_palette = w.time_chart.theme.palette
+    assert charts.show_combo.currentText() == "GFLOP/s"  # one chart at a time on a projector
+    assert charts.gflops_chart.isVisibleTo(w)  # isVisibleTo: the window itself is never shown here
+    assert not charts.time_chart.isVisibleTo(w) and not charts.table.isVisibleTo(w)
+    assert (
+        charts.time_chart.theme.font_pt >= 20
+        and charts.time_chart.theme.line_px >= 3
+        and w.tiling.view.theme.font_pt >= 20
+    )
+    light_palette = charts.time_chart.theme.palette
     w.dark_action.setChecked(True)
-    assert QColor(w.time_chart.theme.background).lightness() < 50 and w.time_chart.theme.palette != light_palette
-    assert w.time_chart.theme.palette[0] in OKABE_ITO  # colour-blind-safe in every theme
+    assert (
+        QColor(charts.time_chart.theme.background).lightness() < 50 and charts.time_chart.theme.palette != light_palette
+    )
+    assert charts.time_chart.theme.palette[0] in OKABE_ITO  # colour-blind-safe in every theme
     w.play_action.trigger()
     assert w.tiling.timer.isActive()
     w.play_action.trigger()

@@ -9,7 +9,8 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from gemmviz.cli import main  # noqa: E402
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.tiling import FrameState, TilingPanel, render_image  # noqa: E402
+from gemmviz.ui.tiling import TilingPanel  # noqa: E402
+from gemmviz.ui.tiling_render import FrameState, render_image  # noqa: E402
 
 
 def distinct_colours(image, step=7):
@@ -91,15 +92,17 @@ def test_bad_block_or_tile_is_explained_not_crashed(qtbot):
 def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
     from gemmviz.backends.cpu import CpuBackend
     from gemmviz.core.results import Result
-    from gemmviz.ui.window import CUSTOM, MainWindow
+    from gemmviz.ui.run_panel import CUSTOM
+    from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
 
     w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                    load_recorded_without_gpu=False)  # fmt: skip
     qtbot.addWidget(w)
-    w.size_preset.setCurrentText(CUSTOM)
-    w.m_edit.setText("40"), w.n_edit.setText("50"), w.k_edit.setText("60")
-    w.m_edit.editingFinished.emit()
+    p = w.run_panel
+    p.size_preset.setCurrentText(CUSTOM)
+    p.m_edit.setText("40"), p.n_edit.setText("50"), p.k_edit.setText("60")
+    p.m_edit.editingFinished.emit()
     assert w.tiling.problem == Problem(40, 50, 60)
     r = Result("gpu-tiled", {"tile": 32}, 100, 80, 60, "cuda", "fp32", True, samples_ms=[1.0])
     w.show_animation(r)

@@ -15,13 +15,16 @@ import time
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from gemmviz.backends import default_backends
+from gemmviz.ui.app import keep_gc_quiet
 from gemmviz.ui.window import MainWindow
 
 out = sys.argv[1]
 tiling_out = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--tiling" else None
 app = QApplication(sys.argv[:1])
 settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
-w = MainWindow(settings=settings)
+w = MainWindow(default_backends(), settings=settings)
+keep_gc_quiet(w)
 w.setGeometry(0, 0, 1600, 1000)
 w.show()
 
@@ -39,15 +42,15 @@ if "--startup" in sys.argv:
     print(f"wrote {out}: startup, {len(w.shown_results())} results shown")
     w.close()
     sys.exit(0)
-w.set_selected_variants(["cpu-naive", "cpu-blas"])
-w.sweep_edit.setText("64,128,192,256,384,512")
-w.repeats_spin.setValue(5)
+w.run_panel.set_selected_variants(["cpu-naive", "cpu-blas"])
+w.run_panel.sweep_edit.setText("64,128,192,256,384,512")
+w.run_panel.repeats_spin.setValue(5)
 w.run_sweep()
-while w.running or w.refresh_pending:
+while w.running or w.charts_tab.refresh_pending:
     pump(0.1)
 pump(1.0)
 subprocess.run(["import", "-window", "root", out], check=True)
-print(f"wrote {out}: {len(w.live)} live results, {len(w.shown_results())} shown")
+print(f"wrote {out}: {len(w.workspace.live)} live results, {len(w.shown_results())} shown")
 if tiling_out:
     w.tiling.set_problem(w.tiling.problem.__class__(256, 256, 256), tile=16)
     w.tiling.block_y.setValue(3)

@@ -7,10 +7,11 @@ import io
 import json
 import os
 import statistics
-import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from gemmviz.core.fileio import write_atomic  # also imported from here by the CLI and backends/ceilings.py
 from gemmviz.core.problem import Problem
 
 SCHEMA = "gemmviz.session"
@@ -49,7 +50,12 @@ class Result:
     temperature_c_after: float | None = None
     note: str | None = None
     config: dict[str, int] = field(default_factory=dict)  # block-tiling configuration the kernel ran with
-    source: str = ""  # which session a result came from when several are shown together
+
+    @property
+    def source(self) -> str:
+        """Always "": where a result came from is the workspace's business (core/workspace.py), never stored
+        in the result or its file. Kept only while core/roofline.py still compares it (always equal)."""
+        return ""
 
     @property
     def problem(self) -> Problem:
@@ -167,26 +173,18 @@ class Session:
         return cls.from_dict(data)
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OSError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def find_baseline(results: list[Result], r: Result, variant: str) -> Result | None:
-    """The valid result of `variant` at r's size (the fastest one if there are several)."""
+def find_baseline(
+    results: list[Result], r: Result, variant: str, params: Mapping[str, int] | None = None
+) -> Result | None:
+    """The valid result of `variant` (with `params`, if given) at r's size (the fastest one if there are several)."""
     candidates = [
-        b for b in results if b.variant == variant and b.valid and (b.m, b.n, b.k) == (r.m, r.n, r.k) and b.median_ms
+        b
+        for b in results
+        if b.variant == variant
+        and (not params or b.params == dict(params))
+        and b.valid
+        and (b.m, b.n, b.k) == (r.m, r.n, r.k)
+        and b.median_ms
     ]
     return min(candidates, key=lambda b: b.median_ms) if candidates else None
 
@@ -246,13 +244,16 @@ def results_csv(results: list[Result]) -> str:
     return out.getvalue()
 
 
-def compare_sources(results: list[Result], reference: str) -> tuple[list[str], list[dict]]:
-    """Rows of (series, size) measured both in `reference` and in another source, with each source's
-    median time and how many times faster it is than the reference (ref time / its time)."""
+def compare_sources(
+    results: list[Result], reference: str, source_of: Callable[[Result], str]
+) -> tuple[list[str], list[dict]]:
+    """Rows of (series, size) measured both in `reference` and in another source (`source_of` says which
+    source each result came from), with each source's median time and how many times faster it is than the
+    reference (ref time / its time)."""
     by_key: dict[tuple[str, str, tuple[int, int, int]], Result] = {}
     for r in results:
         if r.valid and r.median_ms:
-            key = (r.source, r.series, (r.m, r.n, r.k))
+            key = (source_of(r), r.series, (r.m, r.n, r.k))
             if key not in by_key or r.median_ms < by_key[key].median_ms:
                 by_key[key] = r
     others = sorted({s for s, _, _ in by_key if s != reference})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -15,9 +16,14 @@ from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
 from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.variants import baseline as registry_baseline
 from gemmviz.ui.theme import LIGHT, Theme
 
-BASELINES = {"CPU loop": "cpu-naive", "GPU naive": "gpu-naive", "cuBLAS FP32": "cublas"}
+SourceOf = Callable[[Result], str]  # where a result came from ("" = live); the workspace answers it
+
+
+def one_source(_r: Result) -> str:
+    return ""
 
 
 def size_x(r: Result) -> float:
@@ -25,12 +31,12 @@ def size_x(r: Result) -> float:
     return (r.m * r.n * r.k) ** (1 / 3)
 
 
-def series_of(results: list[Result]) -> dict[tuple[str, str], list[Result]]:
+def series_of(results: list[Result], source_of: SourceOf = one_source) -> dict[tuple[str, str], list[Result]]:
     """Valid results grouped by (source label, series), each sorted by size."""
     groups: dict[tuple[str, str], list[Result]] = defaultdict(list)
     for r in results:
         if r.valid and r.median_ms:
-            groups[(r.source, r.series)].append(r)
+            groups[(source_of(r), r.series)].append(r)
     for rs in groups.values():
         rs.sort(key=size_x)
     return dict(sorted(groups.items()))
@@ -105,6 +111,7 @@ class ResultChart(pg.PlotWidget):
         super().__init__(parent=parent, axisItems=axisItems)
         self.theme = theme
         self.results: list[Result] = []
+        self.source_of: SourceOf = one_source
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -116,11 +123,13 @@ class ResultChart(pg.PlotWidget):
         _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
         self.set_results(self.results)
 
-    def set_results(self, results: list[Result], max_new: int | None = None) -> bool:
-        """Redraw from `results`. With `max_new`, create at most that many new series now and return
-        False if more remain (the window calls again on the next event-loop turn, so a sweep that adds
-        many series never freezes the UI for long)."""
+    def set_results(self, results: list[Result], max_new: int | None = None, source_of: SourceOf | None = None) -> bool:
+        """Redraw from `results` (`source_of` says which session each came from). With `max_new`, create at
+        most that many new series now and return False if more remain (the caller calls again on the next
+        event-loop turn, so a sweep that adds many series never freezes the UI for long)."""
         self.results = list(results)
+        if source_of is not None:
+            self.source_of = source_of
         plot = self.getPlotItem()
         if getattr(self, "legend", None) is None:
             # The legend sits in its own column right of the plot, so it never hides data.
@@ -167,15 +176,15 @@ class _SizeChart(ResultChart):
     def value(self, r: Result) -> float | None:
         raise NotImplementedError
 
-    def tip(self, r: Result) -> str:
-        return _tip(r)
+    def tip(self, r: Result, source: str) -> str:
+        return _tip(r, source)
 
     def draw(self, plot: pg.PlotItem) -> None:
         # Data go in as log10 values and the axes label them as powers of ten, so lines, points and
         # error bars share one coordinate system. Items persist per series and get new data, which
         # keeps a redraw during a sweep to a few milliseconds.
         plot.getAxis("left").setLogMode(self.log_y)
-        groups = series_of(self.results)
+        groups = series_of(self.results, self.source_of)
         plot.getAxis("bottom").setTicks(size_ticks([size_x(r) for rs in groups.values() for r in rs]))
         sources = sorted({source for source, _ in groups})
         colour_of = colour_map([r for rs in groups.values() for r in rs])
@@ -194,7 +203,7 @@ class _SizeChart(ResultChart):
             ys = np.log10(ys) if self.log_y else ys
             pen = self.series_pen(colour_index, sources.index(source))
             brush = pg.mkBrush(self.theme.color(colour_index))
-            tips = [_Tip(self.tip(r), r) for r in rs]
+            tips = [_Tip(self.tip(r, source), r) for r in rs]
             items = self._items.get((source, name))
             if items is None:
                 line = pg.PlotDataItem(xs, ys, pen=pen)
@@ -249,13 +258,13 @@ class _Tip:
         self.text, self.result = text, result
 
 
-def _tip(r: Result) -> str:
+def _tip(r: Result, source: str) -> str:
     params = ", ".join(f"{k} {v}" for k, v in r.params.items())
     return (
         f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n"
         f"median {r.median_ms:.4g} ms (min {r.min_ms:.4g}, max {r.max_ms:.4g}, n={len(r.samples_ms)})\n"
         f"{r.gflops:,.0f} GFLOP/s, rel. error {'—' if r.rel_error is None else format(r.rel_error, '.1e')}"
-        + (f"\n{r.source}" if r.source else "")
+        + (f"\n{source}" if source else "")
         + (f"\n{r.note}" if r.note else "")
     )
 
@@ -298,14 +307,14 @@ class SpeedupChart(ResultChart):
     y_label = ""
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        self.baseline = "cpu-naive"
+        self.baseline = "cpu-naive"  # a key of the registry's BASELINES
         self.size_key: str | None = None
         self.source: str | None = None
         self.bars: list[tuple[str, float]] = []
         super().__init__(theme, parent, axisItems={"bottom": LogTimesAxis("bottom")})
 
     def sources(self) -> list[str]:
-        return sorted({r.source for r in self.results if r.valid})
+        return sorted({self.source_of(r) for r in self.results if r.valid})
 
     def _source(self) -> str | None:
         sources = self.sources()
@@ -313,7 +322,7 @@ class SpeedupChart(ResultChart):
 
     def _mine(self) -> list[Result]:
         source = self._source()
-        return [r for r in self.results if r.valid and r.source == source]
+        return [r for r in self.results if r.valid and self.source_of(r) == source]
 
     def sizes(self) -> list[str]:
         keys = {(r.m, r.n, r.k) for r in self._mine()}
@@ -322,8 +331,14 @@ class SpeedupChart(ResultChart):
     def default_key(self) -> str | None:
         """The largest size that has a result of the baseline, else the largest size."""
         sizes = self.sizes()
+        base = registry_baseline(self.baseline)
         with_base = [
-            key for key in sizes if any(r.variant == self.baseline and r.problem.key == key for r in self._mine())
+            key
+            for key in sizes
+            if any(
+                r.variant == base.variant and r.params == dict(base.params) and r.problem.key == key
+                for r in self._mine()
+            )
         ]
         return (with_base or sizes or [None])[-1]
 
@@ -338,14 +353,15 @@ class SpeedupChart(ResultChart):
         plot.clear()
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
         self.bars = []
-        name = {v: k for k, v in BASELINES.items()}.get(self.baseline, self.baseline)
+        chosen = registry_baseline(self.baseline)
+        name = chosen.label
         title_size = f"{self.theme.font_pt + 2}pt"
         if key is None:
             plot.setTitle(f"{self.title}: no results yet", color=self.theme.foreground, size=title_size)
             return
         at_size = [r for r in self._mine() if r.problem.key == key]
         size_label = at_size[0].problem.label
-        base = find_baseline(at_size, at_size[0], self.baseline)
+        base = find_baseline(at_size, at_size[0], chosen.variant, chosen.params)
         if base is None:
             plot.setTitle(f"No {name} result at {size_label}", color=self.theme.foreground, size=title_size)
             return
@@ -401,7 +417,11 @@ class RooflineChart(ResultChart):
         self._legend_key = None
         self.reset_legend()
         plot.getAxis("left").setLogMode(True)
-        self.points = roofline_points(self.results, self.ceilings)
+        by_source: dict[str, list[Result]] = defaultdict(list)
+        for r in self.results:
+            by_source[self.source_of(r)].append(r)
+        # one call per source: a result's % of cuBLAS is against cuBLAS measured on the same machine
+        self.points = [p for rs in by_source.values() for p in roofline_points(rs, self.ceilings)]
         c = self.ceilings
         xs_all = [p.intensity for p in self.points] or [0.25, 1000]
         x_lo, x_hi = min(0.1, min(xs_all) / 2), max(1000, max(xs_all) * 2)
@@ -439,7 +459,7 @@ class RooflineChart(ResultChart):
         for p in self.points:
             groups[p.result.series].append(p)
         for name, pts in sorted(groups.items(), key=lambda kv: colours[kv[0]]):
-            tips = [_Tip(self._tip(p), p.result) for p in pts]
+            tips = [_Tip(self._tip(p, self.source_of(p.result)), p.result) for p in pts]
             scatter = pg.ScatterPlotItem(
                 np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]), size=self.theme.symbol_px,
                 symbol=symbol_for(colours[name], len(self.theme.palette)),
@@ -454,11 +474,11 @@ class RooflineChart(ResultChart):
         plot.setXRange(math.log10(x_lo), math.log10(x_hi))
 
     @staticmethod
-    def _tip(p) -> str:
+    def _tip(p, source: str) -> str:
         r = p.result
         roof = f"{p.pct_of_roof:.0f}% of the roof here ({p.roof:,.0f} GFLOP/s)" if p.roof else "no roof measured"
         cub = f", {p.pct_of_cublas:.0f}% of cuBLAS" if p.pct_of_cublas is not None else ""
         return (
             f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}"
-            + (f"\n{r.source}" if r.source else "")
+            + (f"\n{source}" if source else "")
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gemmviz.core.results import Result, compare_sources
@@ -11,6 +13,7 @@ class ComparePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.results: list[Result] = []
+        self.source_of: Callable[[Result], str] = lambda _r: ""
         self.reference = QComboBox()
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -26,9 +29,10 @@ class ComparePanel(QWidget):
         layout.addWidget(self.table, 1)
         self.reference.currentIndexChanged.connect(lambda _i: self._fill())
 
-    def set_results(self, results: list[Result]) -> None:
+    def set_results(self, results: list[Result], source_of: Callable[[Result], str]) -> None:
         self.results = results
-        sources = sorted({r.source for r in results if r.valid})
+        self.source_of = source_of
+        sources = sorted({source_of(r) for r in results if r.valid})
         current = self.reference.currentData()
         self.reference.blockSignals(True)
         self.reference.clear()
@@ -47,7 +51,7 @@ class ComparePanel(QWidget):
             self.table.setRowCount(0)
             self.note.setText("Open two or more sessions (File ▸ Open) to compare machines.")
             return
-        others, rows = compare_sources(self.results, reference)
+        others, rows = compare_sources(self.results, reference, self.source_of)
         headers = ["kernel", "size", "reference ms"]
         for o in others:
             headers += [f"{o or 'live'} ms", f"× vs reference ({o or 'live'})"]

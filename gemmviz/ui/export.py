@@ -10,18 +10,21 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QGridLayout, QWidget
 
+from gemmviz.core import fileio
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
+from gemmviz.core.views import CHART_KINDS
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
-CHARTS = ("time", "gflops", "speedup", "roofline", "dashboard")
+CHARTS = tuple(CHART_KINDS)
 MIN_PX, MAX_PX = 16, 8192
 
 
@@ -39,30 +42,16 @@ def check_size(width: int, height: int) -> None:
 
 
 def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
-    path = Path(path)
-    if path.suffix.lower() not in suffixes:
-        raise ExportError(f"{path.name}: the file name must end in {' or '.join(suffixes)}")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise ExportError(f"cannot write {path}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise ExportError(f"cannot write {path}: the folder {parent} is not writable")
-    return path
-
-
-def _atomic_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return fileio.check_target(path, suffixes)
+    except fileio.OutputError as exc:
+        raise ExportError(str(exc)) from None
 
 
-def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None) -> QWidget:
-    """A fresh chart widget (or the 2x2 dashboard) drawn with `theme`."""
+def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None,
+               source_of: Callable[[Result], str] | None = None) -> QWidget:  # fmt: skip
+    """A fresh chart widget (or the 2x2 dashboard) drawn with `theme`; `source_of` names where each result
+    came from when several sessions are shown (all from one source if not given)."""
     from gemmviz.ui.charts import GflopsChart, RooflineChart, SpeedupChart, TimeChart
 
     if kind not in CHARTS:
@@ -72,10 +61,12 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, sp
         widget.setStyleSheet(f"background: {theme.background};")
         grid = QGridLayout(widget)
         for i, k in enumerate(("time", "gflops", "speedup", "roofline")):
-            grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view), i // 2, i % 2)
+            grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view, source_of), i // 2, i % 2)
         return widget
     cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
     chart = cls(theme)
+    if source_of is not None:
+        chart.source_of = source_of
     if kind == "roofline":
         chart.ceilings = ceilings
     if kind == "speedup" and speedup_view:
@@ -124,7 +115,8 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
 
 
 def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
-                 theme: Theme = LIGHT, ceilings=None, speedup_view=None) -> Path:  # fmt: skip
+                 theme: Theme = LIGHT, ceilings=None, speedup_view=None,
+                 source_of: Callable[[Result], str] | None = None) -> Path:  # fmt: skip
     """Write one chart (or the dashboard) as PNG or SVG at width x height pixels."""
     check_size(width, height)
     target = check_target(path, (".png", ".svg"))
@@ -133,13 +125,13 @@ def export_chart(kind: str, results: list[Result], path: str | os.PathLike, widt
     if not any(r.valid for r in results):
         raise ExportError("nothing to chart: the session has no valid results")
     scaled = theme.scaled(scale_for(width, height))
-    widget = make_chart(kind, results, scaled, ceilings, speedup_view)
+    widget = make_chart(kind, results, scaled, ceilings, speedup_view, source_of)
     try:
         if target.suffix.lower() == ".png":
             image = render_widget(widget, width, height, scaled.background)
-            _atomic_bytes(target, _png_bytes(image))
+            fileio.write_atomic(target, _png_bytes(image))
         else:
-            _atomic_bytes(target, _svg_bytes(widget, width, height, scaled.background))
+            fileio.write_atomic(target, _svg_bytes(widget, width, height, scaled.background))
     finally:
         widget.hide()
         widget.deleteLater()
@@ -178,7 +170,7 @@ def _svg_bytes(widget: QWidget, width: int, height: int, background: str) -> byt
 
 # ---- animation --------------------------------------------------------------------------------
 def animation_images(schedule, thread: tuple[int, int], width: int, height: int, theme: Theme = LIGHT):
-    from gemmviz.ui.tiling import Background, FrameState, render_image
+    from gemmviz.ui.tiling_render import Background, FrameState, render_image
 
     check_size(width, height)
     background = Background()
@@ -195,15 +187,19 @@ def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_s
     except ImportError:
         raise ExportError("GIF export needs Pillow (pip install pillow)") from None
     target = check_target(path, (".gif",))
-    frames = [
-        Image.open(io.BytesIO(_png_bytes(img))).convert("RGB")
-        for img in animation_images(schedule, thread, width, height, theme)
-    ]
+    frames = [_pil_rgb(img, Image) for img in animation_images(schedule, thread, width, height, theme)]
     out = io.BytesIO()
     frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], loop=0,
                    duration=max(20, int(1000 / steps_per_second)), optimize=False)  # fmt: skip
-    _atomic_bytes(target, out.getvalue())
+    fileio.write_atomic(target, out.getvalue())
     return len(frames)
+
+
+def _pil_rgb(image: QImage, pil_image):
+    """The frame's pixels as a Pillow RGB image, straight from memory (no PNG encode and decode per frame)."""
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    data = bytes(rgb.constBits())  # rows are padded to bytesPerLine
+    return pil_image.frombuffer("RGB", (rgb.width(), rgb.height()), data, "raw", "RGB", rgb.bytesPerLine(), 1)
 
 
 def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT) -> int:
@@ -218,7 +214,7 @@ def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, th
         raise ExportError(f"cannot write into {out}: not writable")
     n = 0
     for i, image in enumerate(animation_images(schedule, thread, width, height, theme)):
-        _atomic_bytes(out / f"frame_{i:04d}.png", _png_bytes(image))
+        fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(image))
         n += 1
     return n
 
@@ -243,5 +239,5 @@ def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_
         )  # fmt: skip
         if proc.returncode != 0:
             raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
-        _atomic_bytes(target, out.read_bytes())
+        fileio.write_atomic(target, out.read_bytes())
     return n

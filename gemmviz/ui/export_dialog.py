@@ -1,12 +1,66 @@
-"""File ▸ Export chart: which chart, at which pixel size, PNG or SVG."""
+"""File ▸ Export chart (which chart, at which pixel size, PNG or SVG) and File ▸ Export animation, from what
+the window shows."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel
 
+from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
+from gemmviz.core.views import CHART_KINDS
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
+
+
+def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bool:
+    """Export one of the window's charts as it is shown (results, sources, theme, speedup view)."""
+    from gemmviz.core.roofline import load_ceilings
+    from gemmviz.ui.export import ExportError, export_chart
+
+    ws = window.workspace
+    shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()
+    gpu = ws.roofline_gpu(ws.shown())
+    try:
+        export_chart(kind, shown, path, width, height, window.theme, load_ceilings(gpu) if gpu else None,
+                     window.charts_tab.speedup_view(), ws.source_of)  # fmt: skip
+    except (ExportError, ProblemError, OSError) as exc:
+        window.show_error("Cannot export", str(exc))
+        return False
+    window.statusBar().showMessage(f"Exported {kind} chart to {path}", 5000)
+    return True
+
+
+def export_animation_of(window, path: str, width: int = 1280, height: int = 720) -> bool:
+    """Export the animation tab's schedule as GIF, MP4 or a folder of PNG frames, by the path's suffix."""
+    from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
+
+    tiling = window.tiling
+    if tiling.schedule is None:
+        window.show_error("Cannot export", "There is no animation to export: choose a valid size and tile first.")
+        return False
+    thread = (tiling.thread_y.value(), tiling.thread_x.value())
+    speed = tiling.speed_spin.value()
+    try:
+        if path.lower().endswith(".gif"):
+            n = export_gif(tiling.schedule, path, thread, width, height, speed, window.theme)
+        elif path.lower().endswith(".mp4"):
+            n = export_mp4(tiling.schedule, path, thread, width, height, speed, window.theme)
+        else:
+            n = export_frames(tiling.schedule, path, thread, width, height, window.theme)
+    except (ExportError, ProblemError, OSError) as exc:
+        window.show_error("Cannot export the animation", str(exc))
+        return False
+    window.statusBar().showMessage(f"Exported {n} frames to {path}", 5000)
+    return True
+
+
+def export_animation_dialog(window) -> None:
+    path, _ = QFileDialog.getSaveFileName(
+        window, "Export animation", "tiling.gif", "Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)"
+    )
+    if path:
+        export_animation_of(window, path)
 
 
 class ExportDialog(QDialog):
@@ -15,7 +69,9 @@ class ExportDialog(QDialog):
         self.window = window
         self.setWindowTitle("Export chart")
         self.chart = QComboBox()
-        self.chart.addItems(["time", "gflops", "speedup", "roofline", "dashboard"])
+        for kind, what in CHART_KINDS.items():
+            self.chart.addItem(kind, kind)
+            self.chart.setItemData(self.chart.count() - 1, what, Qt.ItemDataRole.ToolTipRole)
         self.size = QComboBox()
         self.size.setEditable(True)
         self.size.addItems(PRESETS)
@@ -33,16 +89,14 @@ class ExportDialog(QDialog):
         form.addRow(buttons)
 
     def _save(self) -> None:
-        from gemmviz.cli_extra import parse_pixels
-
         try:
             width, height = parse_pixels(self.size.currentText())
         except ProblemError as exc:
             self.message.setText(str(exc))
             return
-        kind = self.chart.currentText()
+        kind = self.chart.currentData()
         path, _ = QFileDialog.getSaveFileName(
             self, "Export chart", f"{kind}.png", "PNG image (*.png);;SVG drawing (*.svg)"
         )
-        if path and self.window.export_chart(kind, path, width, height):
+        if path and export_chart_of(self.window, kind, path, width, height):
             self.accept()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
@@ -45,21 +47,22 @@ class ResultsTable(QTableView):
         self.row_results: list[Result] = []
         QShortcut(QKeySequence.StandardKey.Copy, self, activated=self.copy_selection)
 
-    def set_results(self, results: list[Result]) -> None:
+    def set_results(self, results: list[Result], source_of: Callable[[Result], str] = lambda _r: "") -> None:
+        """One row per result; speedups are computed within each source (never across machines)."""
         self.results = list(results)
         self.row_results: list[Result] = []
         self.model_.removeRows(0, self.model_.rowCount())
         by_source: dict[str, list[Result]] = {}
         for r in self.results:
-            by_source.setdefault(r.source, []).append(r)
-        for source_results in by_source.values():
+            by_source.setdefault(source_of(r), []).append(r)
+        for source, source_results in by_source.items():
             for r, row in zip(source_results, results_rows(source_results)):
-                self.model_.appendRow(self._row(r, row))
+                self.model_.appendRow(self._row(r, {**row, "source": source}))
                 self.row_results.append(r)
         self.resizeColumnsToContents()
 
     def _row(self, r: Result, row: dict) -> list[QStandardItem]:
-        row = {**row, "source": r.source, "size": r.problem.label, "status": r.status}
+        row = {**row, "size": r.problem.label, "status": r.status}
         warnings = flags(r) if r.valid else []
         items = []
         for key, _title, spec in COLUMNS:

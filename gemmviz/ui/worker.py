@@ -1,12 +1,12 @@
-"""The engine in a worker thread: a QObject moved to a QThread. No widget access from here;
-results and progress go out by signals, cancel is a thread-safe flag checked between launches."""
+"""The engine in a worker thread: a QObject that ui/run_controller.py moves to its QThread. No widget access
+from here; results and progress go out by signals, cancel is a thread-safe flag checked between launches."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from gemmviz.core.bench import BenchSettings, Engine, Job, environment
 
@@ -65,19 +65,3 @@ class EngineWorker(QObject):
             )
         finally:
             self.finished.emit(results)
-
-
-class WorkerThread:
-    """Owns the QThread and the worker; `stop()` cancels and waits for a clean exit."""
-
-    def __init__(self, backends: dict):
-        self.thread = QThread()
-        self.thread.setObjectName("gemmviz-engine")
-        self.worker = EngineWorker(backends)
-        self.worker.moveToThread(self.thread)
-        self.thread.start()
-
-    def stop(self, timeout_ms: int = 30000) -> bool:
-        self.worker.cancel.set()
-        self.thread.quit()
-        return self.thread.wait(timeout_ms)

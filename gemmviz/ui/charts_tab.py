@@ -1,0 +1,176 @@
+"""The Charts tab: time, GFLOP/s, speedup (with its baseline, size and source) and the results table, and the
+scheduler that redraws them while results stream in without freezing the window."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from gemmviz.core.variants import BASELINES
+from gemmviz.core.workspace import Workspace
+from gemmviz.ui.charts import GflopsChart, SpeedupChart, TimeChart
+from gemmviz.ui.table import ResultsTable
+from gemmviz.ui.theme import Theme
+
+ALL = "all four"
+PANELS = ("time", "GFLOP/s", "speedup", "table")
+REFRESH_MS = 150  # at most a few redraws a second while a sweep streams results in
+STEP_MS = 20  # between the steps of one redraw: painting, input and timers get a turn
+
+
+class ChartsTab(QWidget):
+    refreshed = Signal()  # a staged redraw finished: other views may redraw too
+
+    def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.workspace = workspace
+        self.refresh_pending = False
+        self.refresh_dirty = False
+        self.stopped = False
+        self.speedup_size_pinned = False
+        layout = QVBoxLayout(self)
+        show_row = QHBoxLayout()
+        self.show_combo = QComboBox()
+        self.show_combo.addItems([ALL, *PANELS])
+        self.show_combo.setToolTip("One chart at a time reads better on a projector")
+        show_row.addWidget(QLabel("show"))
+        show_row.addWidget(self.show_combo)
+        show_row.addStretch()
+        layout.addLayout(show_row)
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(grid_host, 1)
+        self.time_chart = TimeChart(theme)
+        self.gflops_chart = GflopsChart(theme)
+        self.speedup_chart = SpeedupChart(theme)
+        speed_panel = QWidget()
+        speed_layout = QVBoxLayout(speed_panel)
+        speed_layout.setContentsMargins(0, 0, 0, 0)
+        choose = QHBoxLayout()
+        self.baseline_combo = QComboBox()
+        for b in BASELINES:
+            self.baseline_combo.addItem(b.label, b.key)
+        self.speedup_size_combo = QComboBox()
+        self.speedup_source_combo = QComboBox()
+        for w in (self.speedup_source_combo, QLabel("vs"), self.baseline_combo, QLabel("at"), self.speedup_size_combo):
+            choose.addWidget(w)
+        choose.addStretch()
+        speed_layout.addLayout(choose)
+        speed_layout.addWidget(self.speedup_chart)
+        self.table = ResultsTable()
+        grid.addWidget(self.time_chart, 0, 0)
+        grid.addWidget(self.gflops_chart, 0, 1)
+        grid.addWidget(speed_panel, 1, 0)
+        grid.addWidget(self.table, 1, 1)
+        self.panels = dict(zip(PANELS, (self.time_chart, self.gflops_chart, speed_panel, self.table)))
+        self.show_combo.currentTextChanged.connect(self._show)
+        self.baseline_combo.currentIndexChanged.connect(self._on_speedup_choice)
+        self.speedup_size_combo.currentIndexChanged.connect(self._on_speedup_choice)
+        self.speedup_source_combo.currentIndexChanged.connect(self._on_speedup_choice)
+
+    @property
+    def charts(self) -> tuple:
+        return self.time_chart, self.gflops_chart, self.speedup_chart
+
+    def _show(self, choice: str) -> None:
+        for name, panel in self.panels.items():
+            panel.setVisible(choice in (ALL, name))
+
+    def apply_theme(self, theme: Theme) -> None:
+        for chart in self.charts:
+            chart.apply_theme(theme)
+
+    def speedup_view(self) -> tuple[str, str | None, str | None]:
+        """(baseline key, size key, source) as shown, for exports."""
+        chart = self.speedup_chart
+        return chart.baseline, chart.size_key, chart.source
+
+    # ---- redrawing ------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw everything now (after opening or closing a session, a theme change)."""
+        shown, source_of = self.workspace.shown(), self.workspace.source_of
+        self.time_chart.set_results(shown, source_of=source_of)
+        self.gflops_chart.set_results(shown, source_of=source_of)
+        self.table.set_results(shown, source_of)
+        self._set_speedup_results(shown)
+
+    def new_run(self) -> None:
+        """A run starts: the speedup chart follows the largest size again until the user picks one."""
+        self.speedup_size_pinned = False
+
+    def schedule_refresh(self) -> None:
+        """Redraw soon, at most a few times a second, one chart per event-loop turn, so a burst of
+        results never freezes the window (each step is a few tens of ms)."""
+        self.refresh_dirty = True
+        if self.refresh_pending:
+            return  # the staged refresh under way sees the flag and goes round once more
+        self.refresh_pending = True
+        QTimer.singleShot(REFRESH_MS, self._staged_refresh)
+
+    def stop(self) -> None:
+        """No more redraws (the window is closing); timers already queued find nothing to do."""
+        self.stopped = True
+
+    def _staged_refresh(self) -> None:
+        self.refresh_dirty = False
+        shown, source_of = self.workspace.shown(), self.workspace.source_of
+        # A chart that gains many series at once creates two per step and is called again until complete.
+        steps = [
+            lambda: self.time_chart.set_results(shown, max_new=2, source_of=source_of),
+            lambda: self.gflops_chart.set_results(shown, max_new=2, source_of=source_of),
+            lambda: self.table.set_results(shown, source_of),
+            lambda: self._set_speedup_results(shown),
+            self.refreshed.emit,
+        ]
+
+        def run(i: int) -> None:
+            if self.stopped:
+                self.refresh_pending = False
+                return
+            if steps[i]() is False:
+                QTimer.singleShot(STEP_MS, lambda: run(i))
+                return
+            if i + 1 < len(steps):
+                QTimer.singleShot(STEP_MS, lambda: run(i + 1))
+            elif self.refresh_dirty:
+                QTimer.singleShot(REFRESH_MS, self._staged_refresh)
+            else:
+                self.refresh_pending = False
+
+        run(0)
+
+    # ---- the speedup chart's choices ------------------------------------------------------------------
+    def _set_speedup_results(self, shown) -> None:
+        self.speedup_chart.results = shown
+        self.speedup_chart.source_of = self.workspace.source_of
+        self._fill_speedup_combos(keep=self.speedup_size_pinned)
+
+    def _fill_speedup_combos(self, keep: bool) -> None:
+        chart = self.speedup_chart
+        source = self.speedup_source_combo.currentData()
+        size = self.speedup_size_combo.currentData() if keep else None
+        for combo in (self.speedup_source_combo, self.speedup_size_combo):
+            combo.blockSignals(True)
+        self.speedup_source_combo.clear()
+        for s in chart.sources():
+            self.speedup_source_combo.addItem(s or "live", s)
+        index = self.speedup_source_combo.findData(source)
+        self.speedup_source_combo.setCurrentIndex(max(index, 0))
+        chart.source = self.speedup_source_combo.currentData()
+        chart.baseline = self.baseline_combo.currentData()
+        self.speedup_size_combo.clear()
+        for key in chart.sizes():
+            self.speedup_size_combo.addItem(key.replace("x", "×"), key)
+        index = self.speedup_size_combo.findData(size) if size is not None else -1
+        if index < 0:
+            index = self.speedup_size_combo.findData(chart.default_key())
+        self.speedup_size_combo.setCurrentIndex(index)
+        for combo in (self.speedup_source_combo, self.speedup_size_combo):
+            combo.blockSignals(False)
+        chart.set_view(chart.baseline, self.speedup_size_combo.currentData(), chart.source)
+
+    def _on_speedup_choice(self, *_args) -> None:
+        # A size the user picks is kept; otherwise the chart follows the largest size with a baseline.
+        self.speedup_size_pinned = self.sender() is self.speedup_size_combo
+        self._fill_speedup_combos(keep=self.speedup_size_pinned)

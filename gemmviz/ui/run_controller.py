@@ -1,0 +1,116 @@
+"""The run lifecycle: a QObject on the UI thread that owns the worker thread and says what it is doing.
+
+States: IDLE -> RUNNING (jobs) -> [CANCELLING] -> IDLE, and IDLE -> CEILINGS -> IDLE. Requests go to the
+worker by queued signals; its answers come back as this object's signals, on the UI thread. All device work
+(probing, runs, ceilings) happens in the worker, which owns the CUDA context.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from gemmviz.core.bench import BenchSettings, Job
+from gemmviz.ui.worker import EngineWorker
+
+
+class RunState(enum.Enum):
+    IDLE = "idle"
+    RUNNING = "running"
+    CANCELLING = "cancelling"
+    CEILINGS = "measuring ceilings"
+
+
+class RunController(QObject):
+    stateChanged = Signal(object)  # RunState
+    progress = Signal(int, int, str, float)  # done, total, label, seconds left (or -1)
+    result = Signal(object)  # one Result, as soon as it is measured
+    finished = Signal(object, bool)  # every Result of the run, cancelled?
+    environmentReady = Signal(object)  # the probed environment (dict)
+    ceilingsReady = Signal(object)  # the measured ceilings (dict), or why not (str)
+
+    _runRequested = Signal(object, object)
+    _probeRequested = Signal()
+    _ceilingsRequested = Signal()
+
+    def __init__(self, backends: dict, parent: QObject | None = None):
+        super().__init__(parent)
+        self._state = RunState.IDLE
+        self._shut_down = False
+        self.thread = QThread()
+        self.thread.setObjectName("gemmviz-engine")
+        self.worker = EngineWorker(backends)
+        self.worker.moveToThread(self.thread)
+        self._runRequested.connect(self.worker.run_jobs)
+        self._probeRequested.connect(self.worker.probe)
+        self._ceilingsRequested.connect(self.worker.measure_ceilings)
+        self.worker.progress.connect(self.progress)
+        self.worker.result.connect(self.result)
+        self.worker.finished.connect(self._on_finished)
+        self.worker.environmentReady.connect(self.environmentReady)
+        self.worker.ceilingsReady.connect(self._on_ceilings)
+        self.thread.start()
+
+    @property
+    def state(self) -> RunState:
+        return self._state
+
+    @property
+    def busy(self) -> bool:
+        return self._state is not RunState.IDLE
+
+    def _set_state(self, state: RunState) -> None:
+        if state is not self._state:
+            self._state = state
+            self.stateChanged.emit(state)
+
+    def probe(self) -> None:
+        """Ask the worker for availability and device info (answered by environmentReady)."""
+        self._probeRequested.emit()
+
+    def start(self, jobs: list[Job], settings: BenchSettings) -> bool:
+        if self.busy or not jobs or self._shut_down:
+            return False
+        self._set_state(RunState.RUNNING)
+        self._runRequested.emit(jobs, settings)
+        return True
+
+    def cancel(self) -> bool:
+        """Cancel the run at the next launch boundary; True if a run was going."""
+        if self._state is not RunState.RUNNING:
+            return False
+        self.worker.cancel.set()
+        self._set_state(RunState.CANCELLING)
+        return True
+
+    def measure_ceilings(self) -> bool:
+        if self.busy or self._shut_down:
+            return False
+        self._set_state(RunState.CEILINGS)
+        self._ceilingsRequested.emit()
+        return True
+
+    @Slot(object)
+    def _on_finished(self, results: list) -> None:
+        if self._shut_down:
+            return  # the window is gone or going: nobody to tell
+        cancelled = self.worker.cancel.is_set()
+        self._set_state(RunState.IDLE)
+        self.finished.emit(results, cancelled)
+
+    @Slot(object)
+    def _on_ceilings(self, data) -> None:
+        if self._shut_down:
+            return
+        self._set_state(RunState.IDLE)
+        self.ceilingsReady.emit(data)
+
+    def shutdown(self, timeout_ms: int = 30000) -> bool:
+        """Cancel whatever runs, stop the thread and wait for it; True if it ended in time."""
+        self._shut_down = True
+        self.worker.cancel.set()
+        self.thread.quit()
+        stopped = self.thread.wait(timeout_ms)
+        self._set_state(RunState.IDLE)
+        return stopped

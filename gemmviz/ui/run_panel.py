@@ -1,0 +1,285 @@
+"""The run panel: matrix size, kernel variants and their parameters, timing; validation; remembered settings.
+
+Everything listed here comes from the registry: the variants, which are selected at first, and one row of
+choices per parameter any variant has (its `param_choices`), so a new variant needs no change here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gemmviz.core.bench import BenchSettings, Job, plan_jobs
+from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
+from gemmviz.core.variants import VARIANTS, default_variants
+from gemmviz.core.workspace import Workspace
+
+PRESETS = ["256", "512", "1024", "2048", "4096", "8192"]
+CUSTOM = "Custom M×N×K"
+CPU_LIMIT_S = 30.0
+
+
+def param_rows() -> dict[str, tuple[list[int], int]]:
+    """{param: (every value any variant allows, the default of the first variant that has it)}, registry order."""
+    rows: dict[str, tuple[list[int], int]] = {}
+    for v in VARIANTS.values():
+        for key, choices in v.param_choices.items():
+            values, default = rows.get(key, ([], v.param_defaults[key]))
+            rows[key] = (sorted({*values, *choices}), default)
+    return rows
+
+
+class RunPanel(QWidget):
+    changed = Signal()  # an input changed: validate again
+    problemChosen = Signal()  # size or parameters settled (not every keystroke): the animation follows
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        form = QVBoxLayout(self)
+
+        size_box = QGroupBox("Matrix size")
+        size_form = QFormLayout(size_box)
+        self.size_preset = QComboBox()
+        self.size_preset.addItems([*PRESETS, CUSTOM])
+        self.size_preset.setCurrentText("1024")
+        size_form.addRow("size", self.size_preset)
+        self.m_edit, self.n_edit, self.k_edit = QLineEdit("1024"), QLineEdit("1024"), QLineEdit("1024")
+        mnk = QHBoxLayout()
+        for label, edit in (("M", self.m_edit), ("N", self.n_edit), ("K", self.k_edit)):
+            edit.setToolTip(f"{label}: a whole number ≥ 1")
+            mnk.addWidget(QLabel(label))
+            mnk.addWidget(edit)
+        size_form.addRow(mnk)
+        self.sweep_edit = QLineEdit("256,512,1024,2048")
+        self.sweep_edit.setToolTip("Sizes for Sweep: comma-separated N or MxNxK")
+        size_form.addRow("sweep sizes", self.sweep_edit)
+        form.addWidget(size_box)
+
+        var_box = QGroupBox("Kernel variants")
+        var_layout = QVBoxLayout(var_box)
+        self.variant_list = QListWidget()
+        defaults = set(default_variants())
+        for v in VARIANTS.values():
+            item = QListWidgetItem(f"{v.name} — {v.title}")
+            item.setData(Qt.ItemDataRole.UserRole, v.name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if v.name in defaults else Qt.CheckState.Unchecked)
+            item.setToolTip(v.explanation)
+            self.variant_list.addItem(item)
+        self.variant_list.setMinimumHeight(150)
+        var_layout.addWidget(self.variant_list)
+        # One row per parameter: each checked value runs, for every selected variant that has the parameter.
+        self.param_boxes: dict[str, dict[int, QCheckBox]] = {}
+        for key, (values, default) in param_rows().items():
+            row = QHBoxLayout()
+            users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
+            label = QLabel(key)
+            label.setToolTip(f"{key} of {users}")
+            row.addWidget(label)
+            self.param_boxes[key] = {}
+            for value in values:
+                box = QCheckBox(str(value))
+                box.setChecked(value == default)
+                box.toggled.connect(self._emit_changed)
+                box.toggled.connect(self.problemChosen)
+                self.param_boxes[key][value] = box
+                row.addWidget(box)
+            row.addStretch()
+            var_layout.addLayout(row)
+        form.addWidget(var_box)
+
+        timing_box = QGroupBox("Timing")
+        timing = QFormLayout(timing_box)
+        self.repeats_spin = QSpinBox()
+        self.repeats_spin.setRange(1, 1000)
+        self.repeats_spin.setValue(20)
+        self.warmup_spin = QSpinBox()
+        self.warmup_spin.setRange(0, 100)
+        self.warmup_spin.setValue(3)
+        self.cold_box = QCheckBox("flush L2 before each sample (cold)")
+        self.slow_cpu_box = QCheckBox("allow slow CPU loop runs")
+        timing.addRow("repeats", self.repeats_spin)
+        timing.addRow("warm-up", self.warmup_spin)
+        timing.addRow(self.cold_box)
+        timing.addRow(self.slow_cpu_box)
+        form.addWidget(timing_box)
+
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setStyleSheet("color: #B00020;")
+        form.addWidget(self.message)
+        buttons = QHBoxLayout()
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the selected variants at this size (Ctrl+R)")
+        self.sweep_button = QPushButton("Sweep")
+        self.sweep_button.setToolTip("Run sweep sizes × variants × parameters")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        for b in (self.run_button, self.sweep_button, self.cancel_button):
+            buttons.addWidget(b)
+        form.addLayout(buttons)
+        form.addStretch()
+
+        for edit in (self.m_edit, self.n_edit, self.k_edit, self.sweep_edit):
+            edit.textChanged.connect(self._emit_changed)
+        for edit in (self.m_edit, self.n_edit, self.k_edit):
+            edit.editingFinished.connect(self.problemChosen)
+        self.size_preset.currentTextChanged.connect(self._on_preset)
+        self.variant_list.itemChanged.connect(self._emit_changed)
+
+    def _emit_changed(self, *_args) -> None:
+        self.changed.emit()
+
+    def _on_preset(self, text: str) -> None:
+        custom = text == CUSTOM
+        for edit in (self.m_edit, self.n_edit, self.k_edit):
+            edit.setEnabled(custom)
+            if not custom:
+                edit.blockSignals(True)
+                edit.setText(text)
+                edit.blockSignals(False)
+        self.changed.emit()
+        self.problemChosen.emit()
+
+    # ---- what the inputs say -----------------------------------------------------------------------
+    def selected_variants(self) -> list[str]:
+        """Checked variants that can run here, in registry order."""
+        names = []
+        for i in range(self.variant_list.count()):
+            item = self.variant_list.item(i)
+            if item.checkState() == Qt.CheckState.Checked and item.flags() & Qt.ItemFlag.ItemIsEnabled:
+                names.append(item.data(Qt.ItemDataRole.UserRole))
+        return names
+
+    def set_selected_variants(self, names: list[str]) -> None:
+        for i in range(self.variant_list.count()):
+            item = self.variant_list.item(i)
+            checked = item.data(Qt.ItemDataRole.UserRole) in names
+            item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+
+    def set_param_values(self, key: str, values: list[int]) -> None:
+        for value, box in self.param_boxes[key].items():
+            box.setChecked(value in values)
+
+    def current_problem(self) -> Problem:
+        text = self.size_preset.currentText()
+        if text != CUSTOM:
+            return parse_problem(text)
+        return parse_problem(f"{self.m_edit.text()}x{self.n_edit.text()}x{self.k_edit.text()}")
+
+    def sweep_problems(self) -> list[Problem]:
+        parts = [p for p in self.sweep_edit.text().split(",") if p.strip()]
+        if not parts:
+            raise ProblemError("sweep sizes: give at least one size, e.g. 256,512,1024")
+        return [parse_problem(p) for p in parts]
+
+    def param_grid(self) -> dict[str, list[int]]:
+        return {key: [v for v, box in boxes.items() if box.isChecked()] for key, boxes in self.param_boxes.items()}
+
+    def plan(self, problems: list[Problem]) -> list[Job]:
+        """The jobs these inputs ask for; ProblemError with the first reason they cannot run."""
+        variants = self.selected_variants()
+        if not variants:
+            raise ProblemError("choose at least one available kernel variant")
+        grid = self.param_grid()
+        for name in variants:
+            for key in VARIANTS[name].param_choices:
+                if not grid[key]:
+                    raise ProblemError(f"choose at least one {key} size for {name}")
+        for p in problems:
+            check_host_memory(p)
+        jobs = plan_jobs(variants, problems, grid)
+        for job in jobs:
+            reason = VARIANTS[job.variant].refusal(job.problem, job.params_dict)
+            if reason:
+                raise ProblemError(reason)
+        return jobs
+
+    def validate(self, busy: bool) -> tuple[str | None, str | None]:
+        """Check the inputs, show the first problem inline, enable Run/Sweep only when valid and idle.
+        Returns (why Run cannot start, why Sweep cannot start)."""
+        run_error = sweep_error = None
+        try:
+            self.plan([self.current_problem()])
+        except ProblemError as exc:
+            run_error = str(exc)
+        try:
+            self.plan(self.sweep_problems())
+        except ProblemError as exc:
+            sweep_error = str(exc)
+        self.run_button.setEnabled(not busy and run_error is None)
+        self.sweep_button.setEnabled(not busy and sweep_error is None)
+        self.cancel_button.setEnabled(busy)
+        self.message.setText(run_error or (f"Sweep: {sweep_error}" if sweep_error else ""))
+        return run_error, sweep_error
+
+    def bench_settings(self) -> BenchSettings:
+        return BenchSettings(
+            warmup=self.warmup_spin.value(),
+            repeats=self.repeats_spin.value(),
+            cold_l2=self.cold_box.isChecked(),
+            allow_slow_cpu=self.slow_cpu_box.isChecked(),
+            cpu_limit_s=CPU_LIMIT_S,
+        )
+
+    def apply_availability(self, workspace: Workspace) -> None:
+        """Grey out the variants the probed environment cannot run, with the reason as their tooltip."""
+        for i in range(self.variant_list.count()):
+            item = self.variant_list.item(i)
+            v = VARIANTS[item.data(Qt.ItemDataRole.UserRole)]
+            ok, reason = workspace.variant_availability(v.name, v.backend)
+            flags = item.flags()
+            item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if ok else flags & ~Qt.ItemFlag.ItemIsEnabled)
+            item.setToolTip(v.explanation if ok else f"Unavailable: {reason}\n{v.explanation}")
+
+    # ---- settings ---------------------------------------------------------------------------------
+    def restore(self, s: QSettings) -> None:
+        self.size_preset.setCurrentText(s.value("run/preset", "1024"))
+        if self.size_preset.currentText() == CUSTOM:
+            for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
+                edit.setText(s.value(f"run/{key}", edit.text()))
+        self.sweep_edit.setText(s.value("run/sweep", self.sweep_edit.text()))
+        variants = s.value("run/variants")
+        if variants is not None:
+            self.set_selected_variants(list(variants) if isinstance(variants, list) else [variants])
+        for key in self.param_boxes:
+            values = s.value(f"run/params/{key}")
+            if values is not None:
+                values = values if isinstance(values, list) else [values]
+                self.set_param_values(key, [int(v) for v in values if str(v).strip().isdigit()])
+        self.repeats_spin.setValue(int(s.value("run/repeats", 20)))
+        self.warmup_spin.setValue(int(s.value("run/warmup", 3)))
+        self.cold_box.setChecked(s.value("run/cold", False, type=bool))
+
+    def save(self, s: QSettings) -> None:
+        s.setValue("run/preset", self.size_preset.currentText())
+        s.setValue("run/m", self.m_edit.text())
+        s.setValue("run/n", self.n_edit.text())
+        s.setValue("run/k", self.k_edit.text())
+        s.setValue("run/sweep", self.sweep_edit.text())
+        checked = [
+            self.variant_list.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.variant_list.count())
+            if self.variant_list.item(i).checkState() == Qt.CheckState.Checked
+        ]
+        s.setValue("run/variants", checked)
+        for key, values in self.param_grid().items():
+            s.setValue(f"run/params/{key}", values)
+        s.setValue("run/repeats", self.repeats_spin.value())
+        s.setValue("run/warmup", self.warmup_spin.value())
+        s.setValue("run/cold", self.cold_box.isChecked())

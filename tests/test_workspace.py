@@ -1,0 +1,131 @@
+"""The workspace without Qt: sessions with unique ids and labels, sources beside results, saving without a device."""
+
+import copy
+import json
+import shutil
+
+import pytest
+
+from gemmviz.core.results import Result, Session, SessionError
+from gemmviz.core.workspace import LIVE, Workspace, default_replay_session, recorded_sessions
+
+
+def live(variant="cpu-blas", n=64, backend="cpu", params=None):
+    return Result(variant, params or {}, n, n, n, backend, "fp32", True, samples_ms=[1.0, 2.0], repeats=2)
+
+
+ENV = {"cpu": "Test CPU", "backends": {"cpu": {"available": True, "reason": "ok"},
+                                       "cuda": {"available": True, "reason": "ok", "name": "Fake GPU"}}}  # fmt: skip
+
+
+@pytest.fixture
+def h200_twice(tmp_path):
+    """The shipped H200 session as two different files: same GPU, same day."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    shutil.copy(default_replay_session(), first)
+    shutil.copy(default_replay_session(), second)
+    return first, second
+
+
+def test_two_sessions_of_the_same_gpu_and_day_are_both_kept(h200_twice):
+    ws = Workspace()
+    a, b = (ws.open(p) for p in h200_twice)
+    assert a.id != b.id and len(ws.sessions) == 2
+    assert a.label == "NVIDIA H200, 2026-11-30 (recorded)"
+    assert b.label == "NVIDIA H200, 2026-11-30 (2) (recorded)"
+    assert len(ws.shown()) == len(a.results) + len(b.results)
+    assert {ws.source_of(r) for r in ws.shown()} == {a.label, b.label}
+    ws.close(a.id)
+    assert ws.sessions == [b] and {ws.source_of(r) for r in ws.shown()} == {b.label}
+    c = ws.open(h200_twice[0])  # the first label is free again
+    assert c.label == a.label and c.id not in (a.id, b.id)
+
+
+def test_reopening_the_same_file_reloads_it_in_place(h200_twice):
+    ws = Workspace()
+    first = ws.open(h200_twice[0])
+    again = ws.open(h200_twice[0])
+    assert ws.sessions == [again] and again.id == first.id and again.label == first.label
+    assert all(ws.session_of(r) is again for r in ws.shown())
+
+
+def test_a_bad_file_leaves_the_workspace_unchanged(tmp_path):
+    ws = Workspace()
+    ws.open(default_replay_session())
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    before = ws.shown()
+    with pytest.raises(SessionError):
+        ws.open(bad)
+    assert ws.shown() == before and len(ws.sessions) == 1
+
+
+def test_sources_are_kept_beside_results_never_in_them(tmp_path):
+    ws = Workspace(environment=ENV)
+    r = live()
+    ws.add_live(r)
+    loaded = ws.open(default_replay_session(), replay=True)
+    snapshot = copy.deepcopy(loaded.session.to_dict())
+    assert ws.source_of(r) == LIVE and ws.session_of(r) is None
+    assert ws.replay is loaded and ws.source_of(loaded.results[0]) == "NVIDIA H200, 2026-11-30 (recorded)"
+    ws.set_hidden({"cpu-blas"})
+    ws.shown(), ws.roofline_gpu(ws.shown()), ws.gpu_of(loaded.results[0])
+    assert loaded.session.to_dict() == snapshot  # opening, showing, hiding: no result was changed
+    assert r == live()
+    path = tmp_path / "s.json"
+    ws.live_session({"repeats": 2}).save(path)
+    assert "source" not in json.loads(path.read_text())["results"][0]
+
+
+def test_old_files_with_a_source_field_still_open(tmp_path):
+    data = json.loads(default_replay_session().read_text())
+    for r in data["results"]:
+        r["source"] = "written by an older gemmviz"
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert Session.load(path).results[0].variant == data["results"][0]["variant"]
+
+
+def test_the_live_session_carries_the_probed_environment(tmp_path):
+    # The workspace holds no backend at all; the app-level spy test (test_app) shows the window saves through it.
+    ws = Workspace(environment=ENV)  # as the worker handed it over
+    ws.add_live(live("gpu-tiled", backend="cuda", params={"tile": 16}))
+    session = ws.live_session({"repeats": 2, "warmup": 1}, created="2026-12-01T10:00:00+00:00")
+    session.save(tmp_path / "s.json")
+    loaded = Session.load(tmp_path / "s.json")
+    assert loaded.environment == ENV and loaded.settings == {"repeats": 2, "warmup": 1}
+    assert loaded.created == "2026-12-01T10:00:00+00:00" and loaded.results == ws.live
+    ws.clear_live()
+    assert session.results and not ws.live  # the saved session is a copy of the list, not a view of it
+
+
+def test_hidden_series_are_not_shown():
+    ws = Workspace()
+    a, b = live("cpu-blas"), live("cpu-naive")
+    ws.add_live(a)
+    ws.add_live(b)
+    ws.set_hidden({"cpu-naive"})
+    assert ws.shown() == [a] and ws.series() == ["cpu-blas", "cpu-naive"]
+    ws.set_hidden(())
+    assert ws.shown() == [a, b]
+
+
+def test_which_gpu_a_roofline_uses():
+    ws = Workspace()
+    ws.open(next(p for p in recorded_sessions() if "rtx4060" in p.name))
+    assert ws.roofline_gpu(ws.shown()) == "NVIDIA RTX 4060"  # no GPU here: the first session's
+    ws.environment = ENV
+    assert ws.roofline_gpu(ws.shown()) == "NVIDIA RTX 4060"  # a GPU here, but it ran nothing
+    gpu_result = live("gpu-tiled", backend="cuda", params={"tile": 16})
+    ws.add_live(gpu_result)
+    assert ws.roofline_gpu(ws.shown()) == "Fake GPU" and ws.gpu_of(gpu_result) == "Fake GPU"
+    assert ws.gpu_of(ws.sessions[0].results[0]) == "NVIDIA RTX 4060"
+
+
+def test_availability_comes_from_the_probed_environment():
+    ws = Workspace()
+    assert ws.variant_availability("gpu-tiled", "cuda") == (False, "no cuda backend")
+    ws.environment = {**ENV, "variants": {"gpu-tiled": [False, "needs sm_80"]}}
+    assert ws.variant_availability("gpu-tiled", "cuda") == (False, "needs sm_80")
+    assert ws.variant_availability("cpu-blas", "cpu") == (True, "ok")
+    assert ws.availability(["cpu", "cuda"]) == {"cpu": (True, "ok"), "cuda": (True, "ok")}
