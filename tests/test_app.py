@@ -328,3 +328,28 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
     legend = [label.text for _, label in w.charts_tab.time_chart.legend.items]
     assert "RTX 4060, seed 000 (published)" in legend
     assert w.compare.table.rowCount() > 0
+
+
+def test_inputs_come_from_the_registry(make_window):
+    from gemmviz.core.variants import BASELINES, VARIANTS, default_variants
+
+    w = make_window()
+    p = w.run_panel
+    assert p.selected_variants() == default_variants()  # the fake GPU runs every variant
+    for v in VARIANTS.values():
+        for key, choices in v.param_choices.items():
+            assert set(choices) <= set(p.param_boxes[key])  # every value any variant allows can be chosen
+    combo = w.charts_tab.baseline_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == [b.key for b in BASELINES]
+
+
+def test_hidden_series_leave_the_charts(make_window, qtbot):
+    w = make_window()
+    choose(w, ["cpu-naive", "cpu-blas"])
+    w.run_panel.size_preset.setCurrentText("256")
+    w.run_current()
+    wait_idle(qtbot, w)
+    w.workspace.set_hidden({"cpu-naive"})
+    w.refresh()
+    assert {name for _, name in w.charts_tab.time_chart._items} == {"cpu-blas"}
+    assert w.charts_tab.table.proxy.rowCount() == 1 and len(w.workspace.live) == 2
