@@ -39,7 +39,8 @@ def _sizes(problems: set[Problem]) -> str:
 
 
 def is_baseline(result, base: Baseline) -> bool:
-    return result.variant == base.variant and all(result.params.get(k) == v for k, v in base.params.items())
+    """The same match as core's find_baseline, which the speedup chart draws with."""
+    return result.variant == base.variant and (not base.params or result.params == dict(base.params))
 
 
 def check_view(results: list, chart: str, base: Baseline, at: Problem | None) -> None:

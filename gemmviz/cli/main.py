@@ -54,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gemmviz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
+        # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
     except Exception as exc:
         if os.environ.get("GEMMVIZ_DEBUG") == "1":
             raise
