@@ -88,3 +88,25 @@ def test_csv_has_a_row_per_result():
     lines = text.strip().splitlines()
     assert lines[0].startswith("variant,params,m,n,k,valid,median_ms")
     assert len(lines) == 3 and lines[2].split(",")[0] == "cpu-blas"
+
+
+def test_counters_and_block_trace_round_trip_and_stay_out_of_the_csv(tmp_path):
+    r = make("gpu-tiled", [1, 2], params={"tile": 16})
+    r.counters = {"dram__bytes_read.sum": 1.5e6, "sm__throughput.avg.pct_of_peak_sustained_elapsed": None}
+    r.block_trace = [[0, 3, 100, 900], [1, 5, 120, 880]]
+    path = tmp_path / "s.json"
+    Session(results=[r]).save(path)
+    loaded = Session.load(path).results[0]
+    assert loaded.counters == r.counters and loaded.block_trace == r.block_trace
+    header = results_csv([loaded]).splitlines()[0]
+    assert "counters" not in header and "block_trace" not in header
+
+
+def test_old_files_without_counters_load_as_none(tmp_path):
+    d = Session(results=[make("gpu-naive", [1])]).to_dict()
+    for row in d["results"]:
+        del row["counters"], row["block_trace"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(d))
+    loaded = Session.load(path).results[0]
+    assert loaded.counters is None and loaded.block_trace is None

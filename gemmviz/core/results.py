@@ -50,6 +50,10 @@ class Result:
     temperature_c_after: float | None = None
     note: str | None = None
     config: dict[str, int] = field(default_factory=dict)  # block-tiling configuration the kernel ran with
+    # Nsight Compute metric name -> value, units normalised by gemmviz.core.counters; None: not profiled.
+    counters: dict[str, float | None] | None = None
+    # [[block, sm, start_ns, end_ns], ...] from an instrumented run; None: not traced. Neither is in the CSV.
+    block_trace: list[list[int]] | None = None
 
     @property
     def source(self) -> str:
