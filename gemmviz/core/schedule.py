@@ -265,11 +265,6 @@ def _naive_steps(s: Schedule) -> None:
             Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
 
 
-def step_source_line(variant: str, kind: str) -> int | None:
-    """The 1-based line of the variant's kernel source that a step of this kind shows (None: not marked)."""
-    return VARIANTS[variant].step_lines().get(kind)
-
-
 def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:
     """Counters summed over every block of the grid, by walking each block's schedule."""
     first = block_schedule(variant, problem, tile)
