@@ -92,11 +92,6 @@ class Schedule:
         return VARIANTS[self.variant].schedule_kind
 
     @property
-    def shared_names(self) -> tuple[str, ...]:
-        """The kernel's names of its shared arrays for A and B (e.g. tile_A, tile_B or As, Bs)."""
-        return VARIANTS[self.variant].shared_names
-
-    @property
     def tile(self) -> int:
         """The tile (tiled) or block (naive) edge; the block tile's rows for block tiling."""
         return self.bm
