@@ -18,6 +18,8 @@ CASES = [
 @pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{p}" for n, p in CASES])
 def test_kernel_compiles_for_sm90(name, params, tmp_path):
     v = VARIANTS[name]
+    src = tmp_path / v.source
+    src.write_text(v.source_text())
     cmd = [
         NVCC,
         "-cubin",
@@ -26,7 +28,7 @@ def test_kernel_compiles_for_sm90(name, params, tmp_path):
         *v.macro_options(params),
         "-o",
         str(tmp_path / "k.cubin"),
-        str(v.source_path()),
+        str(src),
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
