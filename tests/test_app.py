@@ -353,3 +353,58 @@ def test_hidden_series_leave_the_charts(make_window, qtbot):
     w.refresh()
     assert {name for _, name in w.charts_tab.time_chart._items} == {"cpu-blas"}
     assert w.charts_tab.table.proxy.rowCount() == 1 and len(w.workspace.live) == 2
+
+
+# ---- start-up on Linux (gemmviz.core.startup: no Qt) ----------------------------------------------------------
+def test_startup_checks_display_and_libraries(tmp_path):
+    from gemmviz.core import startup
+
+    ok = dict(reachable=lambda d: True, loads=lambda name: True)
+    assert startup.window_problem({}, "linux", **ok).startswith("no display")
+    assert "offscreen" in startup.window_problem({}, "linux", **ok)
+    assert startup.window_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux", **ok) is None
+    assert startup.window_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux", **ok) is None
+    assert startup.window_problem({}, "win32", **ok) is None
+    assert startup.window_problem({"DISPLAY": ":0"}, "linux", **ok) is None
+    line = startup.window_problem({"DISPLAY": ":7"}, "linux", reachable=lambda d: False, loads=lambda n: True)
+    assert "cannot reach the X display DISPLAY=:7" in line
+    line = startup.window_problem({"DISPLAY": ":0"}, "linux", reachable=lambda d: True,
+                                  loads=lambda n: n not in ("libxcb-cursor.so.0", "libEGL.so.1"))  # fmt: skip
+    assert "\n" not in line and "sudo apt install libxcb-cursor0 libegl1" in line
+
+
+def test_display_reachable_tries_the_socket_and_tcp(tmp_path, monkeypatch):
+    import socket
+
+    from gemmviz.core import startup
+
+    assert startup.parse_display(":1.0") == ("", 1) and startup.parse_display("host:10") == ("host", 10)
+    assert startup.parse_display("garbage") is None and not startup.display_reachable("garbage")
+    monkeypatch.setattr(startup, "X11_SOCKET_DIR", str(tmp_path))
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(tmp_path / "X5"))
+    server.listen(1)
+    try:
+        assert startup.display_reachable(":5")
+        assert not startup.display_reachable("unix:6")
+    finally:
+        server.close()
+    tcp = socket.socket()
+    tcp.bind(("127.0.0.1", 0))
+    tcp.listen(1)
+    monkeypatch.setattr(startup, "X11_TCP_BASE", tcp.getsockname()[1] - 3)
+    try:
+        assert startup.display_reachable("127.0.0.1:3")
+    finally:
+        tcp.close()
+
+
+def test_unreachable_display_exits_1_before_qt(monkeypatch, capsys):
+    from gemmviz.cli import main
+    from gemmviz.core import startup
+
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setenv("DISPLAY", ":93")
+    monkeypatch.setattr(startup, "display_reachable", lambda d: False)
+    assert main([]) == 1
+    assert "cannot reach the X display" in capsys.readouterr().err

@@ -28,14 +28,11 @@ def qt_app():
 
 
 def run_app(args: argparse.Namespace) -> int:
-    if sys.platform.startswith("linux") and not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
-    ):
-        print(
-            "gemmviz: error: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset). "
-            "Without a screen use the headless commands: gemmviz info | bench | model | export | animate.",
-            file=sys.stderr,
-        )
+    from gemmviz.core.startup import window_problem
+
+    problem = window_problem()  # before any QApplication: Qt's xcb plugin would abort the process instead
+    if problem is not None:
+        print(f"gemmviz: error: {problem}", file=sys.stderr)
         return EXIT_FAILED
     try:
         from gemmviz.ui.app import run
