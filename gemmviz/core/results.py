@@ -1,25 +1,36 @@
-"""Benchmark results and the versioned session file (JSON) the app opens; CSV export."""
+"""Benchmark results and the versioned session file (JSON) the app opens; CSV export.
+
+Session files are checked on load by the code below, not by pydantic or jsonschema: the CLI on the GPU machine
+and the Qt-free core run with numpy only, and core stays dependency-light. Older versions are migrated first.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 import os
+import re
+import stat
 import statistics
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from gemmviz.core.fileio import write_atomic  # also imported from here by the CLI and backends/ceilings.py
 from gemmviz.core.problem import Problem
 
 SCHEMA = "gemmviz.session"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: results lost "source" and gained the optional counters and block_trace
 
 
 class SessionError(ValueError):
-    """A session file that cannot be read; the message says why."""
+    """A session file that cannot be read; the message says why in one line, `field` is the path of the bad field."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass
@@ -104,12 +115,9 @@ class Result:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> Result:
-        known = {f.name for f in fields(cls)}
-        missing = {"variant", "m", "n", "k", "valid"} - d.keys()
-        if missing:
-            raise SessionError(f"a result lacks {', '.join(sorted(missing))}")
-        return cls(**{k: v for k, v in d.items() if k in known})
+    def from_dict(cls, d: object, where: str = "result") -> Result:
+        """A result from its JSON object, checked field by field (SessionError naming the field)."""
+        return _result(d, where)
 
 
 @dataclass
@@ -135,46 +143,317 @@ class Session:
 
     @classmethod
     def from_dict(cls, d: object) -> Session:
-        if not isinstance(d, dict) or d.get("schema") != SCHEMA:
-            raise SessionError("not a gemmviz session (no 'schema': 'gemmviz.session')")
-        version = d.get("schema_version")
-        if not isinstance(version, int) or version > SCHEMA_VERSION or version < 1:
-            raise SessionError(
-                f"session schema version {version!r} is not supported (this gemmviz reads 1..{SCHEMA_VERSION})"
-            )
-        raw = d.get("results")
-        if not isinstance(raw, list):
-            raise SessionError("session has no list of results")
-        try:
-            results = [Result.from_dict(r) for r in raw]
-        except TypeError as exc:
-            raise SessionError(f"malformed result: {exc}") from None
-        return cls(
-            results=results,
-            environment=d.get("environment") or {},
-            settings=d.get("settings") or {},
-            created=d.get("created", ""),
-            kind=d.get("kind", "measured"),
-            label=d.get("label", ""),
-        )
+        """A session from parsed JSON: migrated to this version, then checked field by field."""
+        return _session(d)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write atomically: a failed write leaves any earlier file untouched."""
-        write_atomic(path, json.dumps(self.to_dict(), indent=1))
+        """Write atomically: a failed write leaves any earlier file untouched. NaN is never written."""
+        write_atomic(path, json.dumps(self.to_dict(), indent=1, allow_nan=False))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Session:
+        """Read and check a session file; SessionError says which file and which field is wrong, in one line."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise SessionError(f"{path} is not a text (JSON) file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SessionError(f"{path} is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+            return cls.from_dict(_read_json(path))
+        except SessionError as exc:
+            raise SessionError(f"{path}: {exc}", exc.field) from None
+
+
+# ---- checking session files -----------------------------------------------------------------------------
+# Hand-written rather than pydantic or jsonschema: the CLI on the GPU machine and the Qt-free core run with
+# numpy only, and core stays dependency-light. Every field gets its type, range and length checked, and the
+# message names the field's path (`results[3].samples_ms[0]: not a number ("fast")`).
+
+MAX_SESSION_BYTES = 64 * 2**20  # checked before reading: a session of thousands of results is a few MiB
+MAX_NAME_CHARS = 200  # labels, names, keys: longer ones are cut
+MAX_TEXT_CHARS = 2000  # notes, errors
+MAX_DIM = 2**24  # m, n, k
+MAX_ITEMS = 100_000  # results, samples, entries of a list or object
+MAX_TRACE_ROWS = 1_000_000  # block_trace rows
+MAX_DEPTH = 8  # nesting of environment and settings
+STATUSES = ("ok", "invalid", "failed", "refused", "unavailable", "cancelled")
+KINDS = ("measured", "published")
+# Control characters (but tab and newline in texts) and bidirectional overrides are removed from strings: they
+# could hide or reorder what a label says.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+class _NonFinite:
+    """What json.loads makes of NaN, Infinity and -Infinity here, so the check can name their field."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _read_json(path: str | os.PathLike) -> object:
+    name = Path(path)
+    try:
+        st = name.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise SessionError("not a regular file")
+        if st.st_size > MAX_SESSION_BYTES:
+            raise SessionError(f"{st.st_size / 2**20:.0f} MiB is over the {MAX_SESSION_BYTES // 2**20} MiB limit")
+        if st.st_size == 0:
+            raise SessionError("empty file (not a gemmviz session)")
+        data = name.read_bytes()[: MAX_SESSION_BYTES + 1]
+    except OSError as exc:
+        raise SessionError(f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SessionError("not a text (JSON) file") from None
+    try:
+        return json.loads(text, parse_constant=_NonFinite)
+    except json.JSONDecodeError as exc:
+        raise SessionError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # a 5000-digit integer, nesting deeper than Python's stack
+        raise SessionError(f"not valid JSON: {str(exc).splitlines()[0][:100]}") from None
+
+
+def _shown(value: object) -> str:
+    """A bad value as the message shows it: short, one line."""
+    if isinstance(value, _NonFinite):
+        return value.text
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fail(where: str, what: str) -> SessionError:
+    return SessionError(f"{where}: {what}", where)
+
+
+def _int(v: object, where: str, lo: int = 0, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _fail(where, f"not a whole number ({_shown(v)})")
+    if v < lo or (hi is not None and v > hi):
+        raise _fail(where, f"{v} is out of range ({lo}..{hi})" if hi is not None else f"{v} is below {lo}")
+    return v
+
+
+def _num(v: object, where: str, lo: float | None = 0.0, hi: float | None = None, above: bool = False) -> float:
+    if isinstance(v, _NonFinite) or (isinstance(v, float) and not math.isfinite(v)):
+        raise _fail(where, f"not a finite number ({_shown(v)})")
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise _fail(where, f"not a number ({_shown(v)})")
+    if lo is not None and (v <= lo if above else v < lo):
+        raise _fail(where, f"{v} must be {'above' if above else 'at least'} {lo}")
+    if hi is not None and v > hi:
+        raise _fail(where, f"{v} is above {hi}")
+    return float(v) if isinstance(v, float) else v
+
+
+def _bool(v: object, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise _fail(where, f"not true or false ({_shown(v)})")
+    return v
+
+
+def _str(v: object, where: str, limit: int = MAX_NAME_CHARS) -> str:
+    """A string from a file: control characters removed (tab and newline kept in long texts), cut to `limit`."""
+    if not isinstance(v, str):
+        raise _fail(where, f"not a string ({_shown(v)})")
+    v = (_CONTROL if limit > MAX_NAME_CHARS else _CONTROL_NAME).sub("", v)
+    return v if len(v) <= limit else v[: limit - 1] + "…"
+
+
+def _optional(check: Callable[..., object], v: object, where: str, *args, **kw) -> object:
+    return None if v is None else check(v, where, *args, **kw)
+
+
+def _object(v: object, where: str) -> dict:
+    if not isinstance(v, dict):
+        raise _fail(where, f"not an object ({_shown(v)})")
+    if len(v) > MAX_ITEMS:
+        raise _fail(where, f"{len(v)} entries, over the {MAX_ITEMS} limit")
+    return v
+
+
+def _list(v: object, where: str, limit: int = MAX_ITEMS) -> list:
+    if not isinstance(v, list):
+        raise _fail(where, f"not a list ({_shown(v)})")
+    if len(v) > limit:
+        raise _fail(where, f"{len(v)} entries, over the {limit} limit")
+    return v
+
+
+def _int_dict(v: object, where: str, allowed: Iterable[str] | None = None, what: str = "", lo: int = 1) -> dict[str, int]:
+    """An object of name -> whole number of at least `lo` (params; config, whose flags may be 0)."""
+    out = {}
+    allowed = None if allowed is None else list(allowed)
+    for key, value in _object(v, where).items():
+        key = _str(key, f"{where} key")
+        if allowed is not None and key not in allowed:
+            has = f"it has: {', '.join(allowed)}" if allowed else "it has none"
+            raise _fail(f"{where}.{key}", f"not a parameter of {what} ({has})")
+        out[key] = _int(value, f"{where}.{key}", lo=lo)
+    return out
+
+
+def _tree(v: object, where: str, depth: int = 0) -> object:
+    """Free-form data (environment, settings): JSON values with finite numbers and clean strings, not too deep."""
+    if depth > MAX_DEPTH:
+        raise _fail(where, f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(v, dict):
+        return {_str(k, f"{where} key"): _tree(x, f"{where}.{k}", depth + 1) for k, x in _object(v, where).items()}
+    if isinstance(v, list):
+        return [_tree(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(_list(v, where))]
+    if isinstance(v, str):
+        return _str(v, where, MAX_TEXT_CHARS)
+    if isinstance(v, _NonFinite | float):
+        return _num(v, where, lo=None)
+    return v  # int, bool or None: json.loads makes nothing else
+
+
+def _environment(v: object) -> dict:
+    """The fields the app reads are typed; the rest is free-form."""
+    env = _tree(_object(v, "environment"), "environment")
+    for key in ("cpu", "gpu", "gemmviz", "os", "python", "numpy", "cuda", "source", "caveats"):
+        if key in env:
+            env[key] = _str(env[key], f"environment.{key}", MAX_TEXT_CHARS if key == "caveats" else MAX_NAME_CHARS)
+    for key in ("bandwidth_gbs", "fp32_peak_gflops"):
+        if key in env:
+            _num(env[key], f"environment.{key}")
+    for name, entry in _object(env.get("backends", {}), "environment.backends").items():
+        where = f"environment.backends.{name}"
+        _object(entry, where)
+        if "available" in entry:
+            _bool(entry["available"], f"{where}.available")
+        for key in ("name", "reason", "compute_capability"):
+            if key in entry:
+                _str(entry[key], f"{where}.{key}", MAX_NAME_CHARS if key != "reason" else MAX_TEXT_CHARS)
+        for key, value in entry.items():
+            if key.endswith(("_mhz", "_gflops", "_c")) and value is not None:
+                _num(value, f"{where}.{key}", lo=None if key.endswith("_c") else 0.0)
+            elif key.endswith("_bytes") or key in ("sms", "memory_bus_bits", "fp32_lanes_per_sm"):
+                _int(value, f"{where}.{key}")
+    for name, entry in _object(env.get("variants", {}), "environment.variants").items():
+        where = f"environment.variants.{name}"
+        pair = _list(entry, where)
+        if len(pair) != 2:
+            raise _fail(where, "not a pair [available, reason]")
+        _bool(pair[0], f"{where}[0]")
+        _str(pair[1], f"{where}[1]", MAX_TEXT_CHARS)
+    return env
+
+
+def _result(d: object, where: str) -> Result:
+    from gemmviz.core.variants import VARIANTS  # here, not at the top: variants imports modules that import this
+
+    d = _object(d, where)
+    missing = [name for name in REQUIRED if name not in d]
+    if missing:
+        raise _fail(where, f"lacks {', '.join(missing)}")
+    variant = _str(d["variant"], f"{where}.variant")
+    if variant not in VARIANTS:
+        raise _fail(f"{where}.variant", f"unknown kernel variant {_shown(variant)} (known: {', '.join(VARIANTS)})")
+    v = VARIANTS[variant]
+    backend = _str(d["backend"], f"{where}.backend")
+    backends = sorted({x.backend for x in VARIANTS.values()})
+    if backend not in backends:
+        raise _fail(f"{where}.backend", f"unknown backend {_shown(backend)} (one of: {', '.join(backends)})")
+    status = _str(d.get("status", "ok"), f"{where}.status")
+    if status not in STATUSES:
+        raise _fail(f"{where}.status", f"unknown status {_shown(status)} (one of: {', '.join(STATUSES)})")
+    valid = _bool(d["valid"], f"{where}.valid")
+    if valid != (status == "ok"):
+        raise _fail(f"{where}.valid", f"{str(valid).lower()} does not match status {status!r}")
+    samples = _list(d.get("samples_ms", []), f"{where}.samples_ms")
+    counters = d.get("counters")
+    if counters is not None:
+        counters = {_str(key, f"{where}.counters key"): _optional(_num, x, f"{where}.counters.{key}", lo=None)
+                    for key, x in _object(counters, f"{where}.counters").items()}  # fmt: skip
+    trace = d.get("block_trace")
+    if trace is not None:
+        trace = [_trace_row(row, f"{where}.block_trace[{i}]")
+                 for i, row in enumerate(_list(trace, f"{where}.block_trace", MAX_TRACE_ROWS))]  # fmt: skip
+    return Result(
+        variant=variant,
+        params=_int_dict(d["params"], f"{where}.params", v.param_defaults, variant),
+        m=_int(d["m"], f"{where}.m", 1, MAX_DIM),
+        n=_int(d["n"], f"{where}.n", 1, MAX_DIM),
+        k=_int(d["k"], f"{where}.k", 1, MAX_DIM),
+        backend=backend,
+        precision=_str(d["precision"], f"{where}.precision"),
+        valid=valid,
+        status=status,
+        error=_optional(_str, d.get("error"), f"{where}.error", MAX_TEXT_CHARS),
+        rel_error=_optional(_num, d.get("rel_error"), f"{where}.rel_error"),
+        threshold=_optional(_num, d.get("threshold"), f"{where}.threshold"),
+        unwritten=_optional(_int, d.get("unwritten"), f"{where}.unwritten"),
+        samples_ms=[_num(x, f"{where}.samples_ms[{i}]", above=True) for i, x in enumerate(samples)],
+        warmup=_int(d.get("warmup", 0), f"{where}.warmup"),
+        repeats=_int(d.get("repeats", 0), f"{where}.repeats"),
+        cold_l2=_bool(d.get("cold_l2", False), f"{where}.cold_l2"),
+        compile_cached=_optional(_bool, d.get("compile_cached"), f"{where}.compile_cached"),
+        sm_clock_mhz_before=_optional(_num, d.get("sm_clock_mhz_before"), f"{where}.sm_clock_mhz_before"),
+        sm_clock_mhz_after=_optional(_num, d.get("sm_clock_mhz_after"), f"{where}.sm_clock_mhz_after"),
+        temperature_c_before=_optional(_num, d.get("temperature_c_before"), f"{where}.temperature_c_before", lo=None),
+        temperature_c_after=_optional(_num, d.get("temperature_c_after"), f"{where}.temperature_c_after", lo=None),
+        note=_optional(_str, d.get("note"), f"{where}.note", MAX_TEXT_CHARS),
+        config=_int_dict(d.get("config", {}), f"{where}.config", lo=0),
+        counters=counters,
+        block_trace=trace,
+    )
+
+
+REQUIRED = ("variant", "params", "m", "n", "k", "backend", "precision", "valid")
+
+
+def _trace_row(row: object, where: str) -> list[int]:
+    row = _list(row, where)
+    if len(row) != 4:
+        raise _fail(where, f"{len(row)} numbers, not 4 (block, sm, start_ns, end_ns)")
+    block, sm, start, end = (_int(x, f"{where}[{i}]") for i, x in enumerate(row))
+    if end < start:
+        raise _fail(where, f"ends ({end}) before it starts ({start})")
+    return [block, sm, start, end]
+
+
+def _migrate_1(d: dict) -> dict:
+    """Version 1 stored where each result was shown from ("source"); that is the workspace's business now."""
+    results = d.get("results")
+    if isinstance(results, list):
+        d["results"] = [{k: v for k, v in r.items() if k != "source"} if isinstance(r, dict) else r for r in results]
+    return d
+
+
+# version -> the function that lifts a file of that version to the next one
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_1}
+
+
+def _session(d: object) -> Session:
+    if not isinstance(d, dict) or d.get("schema") != SCHEMA:
+        raise SessionError(f"not a gemmviz session (no \"schema\": \"{SCHEMA}\")", "schema")
+    version = d.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+        raise SessionError(
+            f"schema_version: version {_shown(version)} is not supported (this gemmviz reads versions 1..{SCHEMA_VERSION}"
+            f"{'; a newer gemmviz wrote it: update gemmviz' if isinstance(version, int) and version > SCHEMA_VERSION else ''})",
+            "schema_version",
+        )
+    d = dict(d)
+    while version < SCHEMA_VERSION:
+        d = MIGRATIONS[version](d)
+        version += 1
+    if "results" not in d:
+        raise _fail("results", "missing (a session has a list of results)")
+    raw = _list(d["results"], "results")
+    kind = _str(d.get("kind", "measured"), "kind")
+    if kind not in KINDS:
+        raise _fail("kind", f"{_shown(kind)} is not one of: {', '.join(KINDS)}")
+    return Session(
+        results=[_result(r, f"results[{i}]") for i, r in enumerate(raw)],
+        environment=_environment(d.get("environment") or {}),
+        settings=_tree(_object(d.get("settings") or {}, "settings"), "settings"),
+        created=_str(d.get("created") or "", "created"),
+        kind=kind,
+        label=_str(d.get("label") or "", "label"),
+    )
 
 
 def find_baseline(
