@@ -121,6 +121,11 @@ class _CpuRun:
                     f"({1 + repeats} runs; limit {settings.cpu_limit_s:.0f} s); "
                     "allow slow CPU runs to do it anyway"
                 )
+            if settings.job_limit_s is not None and estimate > settings.job_limit_s:
+                raise ProblemError(
+                    f"{variant.name} at {p.label} would take about {estimate:.0f} s, more than the per-job time "
+                    f"limit of {settings.job_limit_s:g} s; raise the limit to run it"
+                )
             kernel = naive_kernel()
             # Run in row chunks of about 50 ms so a cancel lands within one chunk, not after minutes.
             rows = max(1, int(0.05 / max(seconds_per_fma() * p.n * p.k, 1e-12)))

@@ -50,12 +50,18 @@ class BenchSettings:
     allow_slow_cpu: bool = False
     cpu_limit_s: float = 60.0  # CPU-loop jobs estimated longer than this are refused unless allowed
     seed: int | None = None
+    # A job still running after this many seconds is stopped at its next check (between launches or CPU
+    # chunks) and reported failed; a kernel already running on the GPU cannot be interrupted.
+    job_limit_s: float | None = 600.0
+    trace: bool = False  # after the timed runs, one untimed launch of the instrumented build: Result.block_trace
 
     def __post_init__(self) -> None:
         if self.warmup < 0:
             raise ProblemError(f"warm-up must be 0 or more, got {self.warmup}")
         if self.repeats < 1:
             raise ProblemError(f"repeats must be at least 1, got {self.repeats}")
+        if self.job_limit_s is not None and not self.job_limit_s > 0:
+            raise ProblemError(f"the per-job time limit must be above 0 s, got {self.job_limit_s}")
 
 
 class Cancelled(Exception):
@@ -64,6 +70,31 @@ class Cancelled(Exception):
 
 class BackendFatal(Exception):
     """The backend's state is lost (e.g. a failed launch poisoned the CUDA context); reopen it."""
+
+
+class JobGuard:
+    """The flag a backend checks between launches or CPU chunks (`is_set()`, like threading.Event): set when
+    the user cancels, or when the job has run past its time limit. Backends raise Cancelled when it is set;
+    the engine tells the two apart."""
+
+    def __init__(self, cancel: threading.Event, limit_s: float | None):
+        self.cancel = cancel
+        self.limit_s = limit_s
+        self.deadline = None if limit_s is None else time.monotonic() + limit_s
+
+    @property
+    def timed_out(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def is_set(self) -> bool:
+        return self.cancel.is_set() or self.timed_out
+
+    def wait(self, timeout: float) -> bool:
+        """Sleep up to `timeout` s, waking early when the flag is set; returns is_set()."""
+        end = time.monotonic() + timeout
+        while not self.is_set() and time.monotonic() < end:
+            self.cancel.wait(min(0.01, max(0.0, end - time.monotonic())))
+        return self.is_set()
 
 
 def plan_jobs(
@@ -187,7 +218,8 @@ class Engine:
         rng = np.random.default_rng(self.settings.seed)
         results: list[Result] = []
         opened: dict[str, object] = {}
-        inputs: Inputs | None = None
+        inputs: Inputs | ProblemError | None = None
+        inputs_for: Problem | None = None
         try:
             for index, job in enumerate(jobs):
                 if on_progress:
@@ -195,9 +227,9 @@ class Engine:
                 if cancel.is_set():
                     break
                 variant = get_variant(job.variant)
-                if inputs is None or inputs.problem != job.problem:
+                if inputs_for != job.problem:
                     inputs = None  # free the previous size's arrays before making new ones
-                    inputs = self._inputs(job.problem, rng)
+                    inputs, inputs_for = self._inputs(job.problem, rng), job.problem
                 result = self._run_one(job, variant, inputs, opened, cancel)
                 results.append(result)
                 if on_result:
@@ -206,17 +238,31 @@ class Engine:
                 on_progress(len(jobs), len(jobs), "done")
         finally:
             for ctx in opened.values():
-                ctx.__exit__(None, None, None)
+                try:
+                    ctx.__exit__(None, None, None)
+                except Exception:  # a broken backend must not hide the results (or the exception) above
+                    pass
         return results
 
     def _inputs(self, problem: Problem, rng: np.random.Generator) -> Inputs | ProblemError:
+        """The size's inputs, or the refusal every job of that size reports (too big for host memory)."""
         try:
             check_host_memory(problem)
+            return Inputs.random(problem, rng)
         except ProblemError as exc:
             return exc
-        return Inputs.random(problem, rng)
+        except MemoryError:
+            return ProblemError(f"{problem.label}: out of host memory generating the inputs")
 
     def _run_one(self, job: Job, variant: Variant, inputs, opened: dict, cancel: threading.Event) -> Result:
+        guard = JobGuard(cancel, self.settings.job_limit_s)
+        result = self._attempt(job, variant, inputs, opened, guard)
+        if result.status == "cancelled" and not cancel.is_set() and guard.timed_out:
+            return new_result(job, variant, "failed", f"stopped after the per-job time limit of {guard.limit_s:g} s "
+                              "(a hung or very slow job); raise the limit to let it run")  # fmt: skip
+        return result
+
+    def _attempt(self, job: Job, variant: Variant, inputs, opened: dict, guard: JobGuard) -> Result:
         backend = self.backends.get(variant.backend)
         if backend is None:
             return new_result(job, variant, "unavailable", f"no {variant.backend} backend")
@@ -233,19 +279,22 @@ class Engine:
             if ctx is None:
                 ctx = backend.open().__enter__()
                 opened[variant.backend] = ctx
-            return ctx.run(job, variant, inputs, self.settings, cancel)
+            return ctx.run(job, variant, inputs, self.settings, guard)
         except Cancelled:
             return new_result(job, variant, "cancelled", "cancelled by the user")
         except ProblemError as exc:
             return new_result(job, variant, "refused", str(exc))
         except BackendFatal as exc:
+            # Close the broken state now; the next job of this backend opens a fresh one in this thread.
             ctx = opened.pop(variant.backend, None)
             if ctx is not None:
                 try:
                     ctx.__exit__(None, None, None)
                 except Exception:  # the context is already broken; what matters is the next job
                     pass
-            return new_result(job, variant, "failed", str(exc))
+            return new_result(job, variant, "failed", f"{exc} (the {variant.backend} backend was reopened)")
+        except MemoryError:
+            return new_result(job, variant, "refused", f"out of host memory running {job.label}")
         except Exception as exc:  # one broken job must not stop a sweep
             return new_result(job, variant, "failed", f"{type(exc).__name__}: {exc}")
 
@@ -296,7 +345,7 @@ def make_session(results: list[Result], backends: dict[str, Backend], settings: 
     )
 
 
-def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threading.Event) -> list[float]:
+def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threading.Event | JobGuard) -> list[float]:
     """Wall-clock samples in ms of a synchronous host function, after warm-ups."""
     for _ in range(warmup):
         if cancel.is_set():
