@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from gemmviz.cli.common import EXIT_FAILED, CommandError
+from gemmviz.cli.common import EXIT_FAILED, CommandError, UsageError
 
 
 def ensure_gui_platform() -> None:
@@ -28,6 +28,15 @@ def qt_app():
 
 
 def run_app(args: argparse.Namespace) -> int:
+    lesson = None
+    if getattr(args, "lesson", None):
+        from gemmviz.core.lessons import LessonError, find_lesson, lesson_session
+
+        try:  # a bad lesson file is refused here, with its line, before a window opens
+            lesson = find_lesson(args.lesson)
+            lesson_session(lesson)
+        except LessonError as exc:
+            raise UsageError(str(exc)) from None
     from gemmviz.core.startup import window_problem
 
     problem = window_problem()  # before any QApplication: Qt's xcb plugin would abort the process instead
@@ -36,6 +45,7 @@ def run_app(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     try:
         from gemmviz.ui.app import run
+        from gemmviz.ui.lesson import run_with_lesson
     except ImportError as exc:
         raise CommandError(f"the desktop app needs PySide6 and pyqtgraph ({exc})") from None
-    return run(projector=args.projector)
+    return run(projector=args.projector) if lesson is None else run_with_lesson(lesson, args.projector)

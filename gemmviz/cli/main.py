@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from gemmviz.cli import app, bench, export, model, tune
+from gemmviz.cli import app, bench, export, lesson, model, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core.problem import ProblemError
 
@@ -36,8 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gemmviz", description="See why tiled matrix multiplication is fast.", epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--projector", action="store_true", help="start the app in projector mode")
+    parser.add_argument("--lesson", metavar="NAME", help="start the app in lesson mode: a shipped lesson's name "
+                        "(gemmviz lesson --list) or a lesson .toml file")  # fmt: skip
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for module in (bench, model, tune, export):
+    for module in (bench, model, tune, export, lesson):
         module.add_parsers(sub)
     return parser
 

@@ -14,9 +14,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gemmviz.core.paths import asset_files
+from gemmviz import __version__
+from gemmviz.core.bench import Job
+from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
-from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.results import Result, Session, SessionError, find_baseline
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
 
@@ -112,7 +114,9 @@ def parse_series(text: str) -> SeriesRef:
         except ValueError:
             raise ProblemError(f"{name}[{part}]: the value must be a whole number") from None
         if number not in variant.param_choices[key]:
-            raise ProblemError(f"{name}: {key}={number} is not one of {', '.join(map(str, variant.param_choices[key]))}")
+            raise ProblemError(
+                f"{name}: {key}={number} is not one of {', '.join(map(str, variant.param_choices[key]))}"
+            )
         params.append((key, number))
     return SeriesRef(name, tuple(params))
 
@@ -159,7 +163,7 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         fail("chart", f"chart must be one of {', '.join(STEP_CHARTS)}, got {chart!r}")
     series_in = d.get("series", [])
     if not isinstance(series_in, list) or not all(isinstance(s, str) for s in series_in):
-        fail("series", "series must be a list of strings like \"gpu-tiled[tile=16]\"")
+        fail("series", 'series must be a list of strings like "gpu-tiled[tile=16]"')
     try:
         series = tuple(parse_series(s) for s in series_in)
     except ProblemError as exc:
@@ -183,7 +187,7 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     if view == "animation":
         a = d.get("animation")
         if not isinstance(a, dict):
-            fail("animation", "an animation step needs animation = { variant = \"gpu-tiled\", mnk = \"64\", tile = 16 }")
+            fail("animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }')
         try:
             variant = a.get("variant", "")
             if variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
@@ -198,8 +202,9 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
             animation = AnimationState(variant, parse_problem(str(a.get("mnk", "64"))), tile, step_i)
         except ProblemError as exc:
             fail("animation", str(exc))
-    return Step(title.strip(), " ".join(text.split()), view, line, chart, series, tuple(sizes), at, baseline,
-                animation, run)
+    return Step(
+        title.strip(), " ".join(text.split()), view, line, chart, series, tuple(sizes), at, baseline, animation, run
+    )
 
 
 def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
@@ -311,5 +316,77 @@ def step_baseline(step: Step, results: list[Result], r: Result) -> Result | None
     if step.baseline is None:
         return None
     b = baseline(step.baseline)
-    candidates = [x for x in results if x.variant == b.variant and all(x.params.get(k) == v for k, v in b.params.items())]
+    candidates = [
+        x for x in results if x.variant == b.variant and all(x.params.get(k) == v for k, v in b.params.items())
+    ]
     return find_baseline(candidates, r, b.variant)
+
+
+RUN_SIZES = (1024, 2048, 4096)  # what a run step measures when it names no sizes
+
+
+@dataclass(frozen=True)
+class LessonSource:
+    """Where a lesson's numbers come from: the results, the line on screen and the slide footer."""
+
+    results: tuple[Result, ...]
+    label: str  # "Replayed: recorded on NVIDIA H200, 2026-11-30" or "Live on NVIDIA H200"
+    footer: str  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
+    gpu: str | None  # whose ceilings the roofline draws
+
+
+NO_DATA = LessonSource((), "No recorded results for this lesson", f"no results · gemmviz {__version__}", None)
+
+
+def _session_gpu(session: Session) -> str | None:
+    cuda = session.environment.get("backends", {}).get("cuda", {})
+    return cuda.get("name") if cuda.get("available") else session.environment.get("gpu")
+
+
+def session_source(session: Session, replay: bool = True) -> LessonSource:
+    """A session's results as a lesson source: published figures, or measured ones replayed here."""
+    gpu = _session_gpu(session) or session.environment.get("cpu") or "an unknown machine"
+    date = (session.created or "")[:10] or "undated"
+    if session.kind == "published":
+        label, how = f"Published figures: {gpu}, {date}", "published"
+    else:
+        label, how = (
+            f"{'Replayed: recorded' if replay else 'Measured'} on {gpu}, {date}",
+            "replayed" if replay else "measured",
+        )
+    return LessonSource(
+        tuple(session.results), label, f"{gpu}, {date}, {how} · gemmviz {__version__}", _session_gpu(session)
+    )
+
+
+def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
+    """Results measured in this run on this machine's GPU."""
+    return LessonSource(tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu)
+
+
+def lesson_session(lesson: Lesson, override: str | Path | None = None) -> LessonSource | None:
+    """The session a lesson replays (`override`, else the shipped file it names); None if it names none.
+
+    LessonError if the file cannot be read."""
+    if override is None and not lesson.session:
+        return None
+    path = Path(override) if override is not None else asset_path("sessions", lesson.session)
+    try:
+        return session_source(Session.load(path), replay=True)
+    except SessionError as exc:
+        where = "" if override is not None else f"{lesson.path}: session {lesson.session!r}: "
+        raise LessonError(f"{where}{exc}") from None
+
+
+def step_jobs(step: Step) -> list[Job]:
+    """The jobs a run step measures: its series (missing params at their defaults) at its sizes, less
+    the ones the registry refuses (a CPU loop that would take minutes, say)."""
+    jobs = []
+    for ref in step.series:
+        v = VARIANTS[ref.variant]
+        params = {**v.param_defaults, **dict(ref.params)}
+        for n in step.sizes or RUN_SIZES:
+            problem = Problem(n, n, n)
+            if v.refusal(problem, params) is None:
+                jobs.append(Job(ref.variant, tuple(sorted(params.items())), problem))
+    return jobs

@@ -27,15 +27,17 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.schedule import animated_variants
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import export_dialog
+from gemmviz.ui import export_dialog, lesson
 from gemmviz.ui.charts_tab import ALL, ChartsTab
+from gemmviz.ui.banner import Banner
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.roofline_tab import RooflineTab
 from gemmviz.ui.run_controller import RunController, RunState
+from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run_panel import RunPanel
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
-from gemmviz.ui.tiling import TilingPanel
+from gemmviz.ui.tiling import PresenterKeys, TilingPanel
 
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
@@ -57,6 +59,8 @@ class MainWindow(QMainWindow):
         self._base_font_pt = QApplication.instance().font().pointSize()
         self.setWindowTitle("gemmviz")
         self.controller = c = RunController(backends, self)
+        self.recovery = Recovery(self)
+        self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._build()
         self._build_menus()
         self._restore()
@@ -75,12 +79,13 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(self.run_panel)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(330)
+        scroll.setMinimumWidth(260)
+        self.controls = scroll
         right = QWidget()
         right_layout = QVBoxLayout(right)
-        self.device_label = QLabel("Checking for a CUDA GPU…")
-        self.device_label.setWordWrap(True)
-        self.device_label.setTextFormat(Qt.TextFormat.PlainText)
+        right_layout.setContentsMargins(4, 4, 4, 4)
+        self.device_label = Banner()
+        self.device_label.set_text("Checking for a CUDA GPU…")
         right_layout.addWidget(self.device_label)
         self.replay_banner = QLabel()
         self.replay_banner.setTextFormat(Qt.TextFormat.PlainText)
@@ -100,6 +105,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
         self.setCentralWidget(self.splitter)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(300)
@@ -135,7 +141,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         self.files = files = SessionFiles(self, QMenu("Open &recent", self))
         self.open_action = action("&Open session…", files.open_session_dialog, QKeySequence.StandardKey.Open)
-        self.save_action = action("&Save session…", files.save_session_dialog, QKeySequence.StandardKey.Save)
+        self.save_action = action("&Save session…", self.recovery.save_dialog, QKeySequence.StandardKey.Save)
         self.csv_action = action("Export results as &CSV…", files.export_csv_dialog)
         file_menu.addMenu(files.recent_menu)
         self.recorded_menu = file_menu.addMenu("Open recorded or published session")
@@ -158,20 +164,26 @@ class MainWindow(QMainWindow):
             run_menu.addAction(a)
         self.view_menu = self.menuBar().addMenu("&View")
         self.projector_action = action("&Projector mode (large fonts, thick lines)", None, "Ctrl+P", True)
+        self.controls_action = action("&Control panel", None, "Ctrl+B", True)
+        self.controls_action.toggled.connect(lambda on: self.set_controls_visible(on, remember=True))
         self.dark_action = action("&Dark theme", None, None, True)
         self.fullscreen_action = action("&Full screen", None, "F11", True)
         self.projector_action.toggled.connect(lambda on: self.set_projector(on))
         self.dark_action.toggled.connect(lambda on: self.set_projector(self.projector_action.isChecked(), on))
         self.fullscreen_action.toggled.connect(lambda on: self.showFullScreen() if on else self.showNormal())
+        # the presenter keys (→ ← Space PgUp PgDn Home End) come through self.keys wherever the focus is
         t = self.tiling
-        self.play_action = action("Play / pause animation", t.toggle_play, "Space")
-        self.step_back_action = action("Step back", lambda: t.go(t.step - 1), "Left")
-        self.step_forward_action = action("Step forward", lambda: t.go(t.step + 1), "Right")
-        for a in (self.projector_action, self.dark_action, self.fullscreen_action):
+        self.play_action = action("Play / pause animation\tSpace", t.toggle_play)
+        self.step_back_action = action("Step back\t←", lambda: t.go(t.step - 1))
+        self.step_forward_action = action("Step forward\t→", t.step_forward)
+        self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
+        QApplication.instance().installEventFilter(self.keys)
+        for a in (self.controls_action, self.projector_action, self.dark_action, self.fullscreen_action):
             self.view_menu.addAction(a)
         self.view_menu.addSeparator()
         for a in (self.play_action, self.step_back_action, self.step_forward_action):
             self.view_menu.addAction(a)
+        lesson.add_menu(self)
 
     # ---- running -----------------------------------------------------------------------------------
     @property
@@ -239,6 +251,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_result(self, result: Result) -> None:
         self.workspace.add_live(result)
+        self.recovery.write()
         # Failures (compile error, failed launch) and memory refusals get a dialog; other refusals
         # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
         if result.status == "failed" or (result.status == "refused" and "memory" in (result.error or "")):
@@ -271,8 +284,8 @@ class MainWindow(QMainWindow):
         ws.environment = env
         self.run_panel.apply_availability(ws)
         self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
-        self.device_label.setText(device_summary(ws.device_gpu))
-        self.device_label.setStyleSheet("" if ws.gpu_available else NO_GPU_STYLE)
+        self.device_label.set_text(device_summary(ws.device_gpu))
+        self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
             path = default_replay_session()
             if path is not None:
@@ -331,6 +344,7 @@ class MainWindow(QMainWindow):
             action.setChecked(value)
             action.blockSignals(False)
         self.theme = theme_for(on, dark)
+        self.set_controls_visible(self.controls_wanted and not on)
         show = self.charts_tab.show_combo
         if on and show.currentText() == ALL:
             self._view_before_projector = ALL
@@ -346,7 +360,23 @@ class MainWindow(QMainWindow):
         QApplication.instance().setFont(font)
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
+        for w in self.findChildren(QWidget):  # a widget with its own style sheet keeps its old font unless re-polished
+            if w.styleSheet():
+                w.setStyleSheet(w.styleSheet())
         self.refresh()
+
+    start_lesson = lesson.start  # lesson mode (ui/lesson.py): the LessonView replaces the central widget
+    leave_lesson = lesson.leave
+
+    def set_controls_visible(self, on: bool, remember: bool = False) -> None:
+        """Show or hide the control panel (Ctrl+B); projector and lesson mode hide it without changing the
+        user's choice, which `remember` records (and settings keep)."""
+        if remember:
+            self.controls_wanted = on
+        self.controls.setVisible(on)
+        self.controls_action.blockSignals(True)
+        self.controls_action.setChecked(on)
+        self.controls_action.blockSignals(False)
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
@@ -370,25 +400,32 @@ class MainWindow(QMainWindow):
         state = s.value("window/splitter")
         if state is not None:
             self.splitter.restoreState(state)
+        self.set_controls_visible(s.value("window/controls", True, type=bool), remember=True)
         self.run_panel.restore(s)
 
     def _save_settings(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/splitter", self.splitter.saveState())
+        s.setValue("window/controls", self.controls_wanted)
         self.run_panel.save(s)
         s.sync()
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
         self.charts_tab.stop()
-        self.tiling.timer.stop()
+        self.tiling.stop()
+        QApplication.instance().removeEventFilter(self.keys)
         return self.controller.shutdown()
 
     def closeEvent(self, event) -> None:
+        if not self.recovery.confirm_close():
+            event.ignore()
+            return
         self._save_settings()
         if self.running:
             self.statusBar().showMessage("Stopping the running job…")
         self.shutdown()
+        self.recovery.remove()  # a clean exit: nothing to recover next time
         self.statusBar().clearMessage()  # stops its message timer: nothing of the window keeps ticking
         super().closeEvent(event)

@@ -1,0 +1,82 @@
+"""`gemmviz lesson`: list the shipped lessons, or export one as slides (step-01.png, … and lesson.pdf), headless.
+
+The slides are drawn by the same code as the window's lesson mode (ui/lesson_render.py); Qt starts only
+when there is something to draw, after the lesson, the session and the output folder have been checked."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
+from gemmviz.core.lessons import LessonError, find_lesson, lesson_session, shipped_lessons
+from gemmviz.core.parsing import parse_pixels
+
+MIN_PX, MAX_PX = 320, 8192
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("lesson", help="list the guided lessons, or export one as slides (PNG per step and a PDF)")
+    p.add_argument("name", nargs="?", help="a shipped lesson's name (see --list) or a path to a lesson .toml")
+    p.add_argument("--list", action="store_true", help="one lesson per line: name, title, number of steps")
+    p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
+    p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
+    p.add_argument("--projector", action="store_true", help="projector mode: larger type, thicker lines")
+    p.add_argument("--dark", action="store_true", help="dark theme")
+    p.add_argument("--session", metavar="FILE", help="take the figures from this session JSON instead of the "
+                   "lesson's recorded one")  # fmt: skip
+    p.set_defaults(func=cmd_lesson)
+
+
+def list_lessons() -> list[str]:
+    try:
+        lessons = shipped_lessons()
+    except LessonError as exc:
+        raise UsageError(str(exc)) from None
+    return [f"{name}\t{lesson.title}\t{len(lesson.steps)} steps" for name, lesson in lessons.items()]
+
+
+def output_dir(path: str) -> Path:
+    """Make DIR if missing; refuse it clearly if it is a file or not writable (before any drawing)."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise CommandError(f"cannot write slides into {out}: it is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create {out}: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise CommandError(f"cannot write slides into {out}: the folder is not writable")
+    return out
+
+
+def cmd_lesson(args: argparse.Namespace) -> int:
+    if args.list:
+        if args.name or args.export:
+            raise UsageError("--list takes no lesson name and no --export")
+        print("\n".join(list_lessons()))
+        return EXIT_OK
+    if not args.name:
+        raise UsageError("name a lesson (gemmviz lesson --list shows them), or give --list")
+    if not args.export:
+        raise UsageError(f"nothing to do: add --export DIR to write slides, or give it live with "
+                         f"gemmviz --lesson {args.name}")  # fmt: skip
+    width, height = parse_pixels(args.size)
+    if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
+        raise UsageError(f"--size {args.size}: each side must be {MIN_PX}…{MAX_PX} pixels")
+    try:
+        lesson = find_lesson(args.name)
+        source = lesson_session(lesson, args.session)
+    except LessonError as exc:
+        raise UsageError(str(exc)) from None
+    out = output_dir(args.export)
+    from gemmviz.cli.app import qt_app
+
+    app = qt_app()
+    from gemmviz.ui.lesson_render import export_slides
+
+    paths = export_slides(lesson, source, out, width, height, args.projector, args.dark)
+    del app
+    print(f"wrote {len(paths) - 1} slides and {paths[-1].name} into {out} ({width}x{height})")
+    return EXIT_OK

@@ -1,0 +1,272 @@
+"""Drawing one lesson step: a header (lesson, step i / n, where the numbers come from), the step's title and
+text in large type, its one view, and a footer naming the data source and the gemmviz version.
+
+The same functions lay out and draw the step in the window (ui/lesson.py), in the slide export (PNG and
+PDF, `gemmviz lesson NAME --export`) and in the tests. Every text drawn is recorded as (text, QRectF), so
+the tests can check that nothing overlaps and nothing leaves the slide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from gemmviz import __version__
+from gemmviz.core import fileio
+from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_results
+from gemmviz.core.problem import Problem
+from gemmviz.core.roofline import load_ceilings
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.theme import Theme, theme_for
+from gemmviz.ui.tiling_render import Background, FrameState, render_frame
+
+Text = tuple[str, QRectF]
+
+# Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
+BODY_PX_1080 = {True: 34.0, False: 26.0}
+WRAP = Qt.TextFlag.TextWordWrap
+
+
+@dataclass(frozen=True)
+class Slide:
+    """Everything a step shows in words, with its numbers already filled in."""
+
+    lesson_title: str
+    index: int  # 0-based
+    count: int
+    source_label: str
+    title: str
+    text: str
+    footer: str
+    status: str = ""  # what the window adds on screen: "R runs these kernels live", progress
+
+
+@dataclass(frozen=True)
+class SlideLayout:
+    header: QRectF
+    title: QRectF
+    body: QRectF
+    view: QRectF  # empty for a text-only step
+    footer: QRectF
+    small_px: float
+    title_px: float
+    body_px: float
+
+
+def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
+    step = lesson.steps[index]
+    return Slide(lesson.title, index, len(lesson.steps), source.label, step.title,
+                 fill_text(step.text, list(source.results)), source.footer, status)  # fmt: skip
+
+
+def font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(8, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def _wrapped_height(text: str, f: QFont, width: float) -> float:
+    return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), text).height()
+
+
+def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) -> SlideLayout:
+    """Header and footer lines, the title and text as tall as their wrapped lines, the view gets the rest.
+
+    A step with no view shows its text larger, in the middle of the slide. If the words would leave the
+    view less than half the slide (a long text at a small size), the type shrinks until they fit."""
+    scale = h / 1080
+    margin = max(10.0, 0.03 * min(w, h))
+    body_px = BODY_PX_1080[projector] * scale * (1.0 if has_view else 1.35)
+    small_px = max(11.0, 0.5 * BODY_PX_1080[projector] * scale)
+    inner_w = w - 2 * margin
+    while True:
+        title_px = body_px * 1.45
+        title_h = _wrapped_height(slide.title, font(title_px, True), inner_w)
+        body_h = _wrapped_height(slide.text, font(body_px), inner_w)
+        line_small = QFontMetricsF(font(small_px)).height()
+        top = margin + line_small + 0.5 * margin
+        words_bottom = top + title_h + 0.4 * body_px + body_h
+        view_top = words_bottom + 0.6 * margin
+        footer_top = h - margin - line_small
+        if not has_view or footer_top - view_top >= 0.5 * h or body_px <= 12:
+            break
+        body_px *= 0.92
+    header = QRectF(margin, margin, inner_w, line_small)
+    if has_view:
+        title = QRectF(margin, top, inner_w, title_h)
+    else:  # centred vertically between header and footer
+        free = footer_top - top - (title_h + 0.4 * body_px + body_h)
+        title = QRectF(margin, top + max(0.0, free / 2), inner_w, title_h)
+    body = QRectF(margin, title.bottom() + 0.4 * body_px, inner_w, body_h)
+    view = QRectF(margin, view_top, inner_w, max(0.0, footer_top - 0.5 * margin - view_top)) if has_view else QRectF()
+    footer = QRectF(margin, footer_top, inner_w, line_small)
+    return SlideLayout(header, title, body, view, footer, small_px, title_px, body_px)
+
+
+def _draw(painter: QPainter, rect: QRectF, flags, text: str, f: QFont, texts: list[Text], elide: bool = False) -> None:
+    painter.setFont(f)
+    if elide:
+        text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    if not text:
+        return
+    need = painter.boundingRect(rect, int(flags), text)
+    painter.drawText(rect, int(flags), text)
+    texts.append((text, need))
+
+
+def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Theme, lay: SlideLayout) -> list[Text]:
+    """Background, header, title, text and footer; returns what was drawn where."""
+    texts: list[Text] = []
+    painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+    fg = QColor(theme.foreground)
+    dim = QColor(fg)
+    dim.setAlpha(170)
+    small = font(lay.small_px)
+    painter.setPen(QPen(dim))
+    third = lay.header.width() / 3
+    left = QRectF(lay.header.left(), lay.header.top(), third * 1.15, lay.header.height())
+    mid = QRectF(left.right(), lay.header.top(), third * 0.6, lay.header.height())
+    right = QRectF(mid.right(), lay.header.top(), lay.header.right() - mid.right(), lay.header.height())
+    v = Qt.AlignmentFlag.AlignVCenter
+    _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
+    _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, f"step {slide.index + 1} / {slide.count}", small, texts)
+    _draw(painter, right, Qt.AlignmentFlag.AlignRight | v, slide.source_label, small, texts, elide=True)
+    painter.setPen(QPen(fg))
+    top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | WRAP
+    _draw(painter, lay.title, top_left, slide.title, font(lay.title_px, True), texts)
+    _draw(painter, lay.body, top_left, slide.text, font(lay.body_px), texts)
+    painter.setPen(QPen(dim))
+    half = lay.footer.width() / 2
+    foot_l = QRectF(lay.footer.left(), lay.footer.top(), half, lay.footer.height())
+    foot_r = QRectF(foot_l.right(), lay.footer.top(), half, lay.footer.height())
+    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, f"Data: {slide.footer}", small, texts, elide=True)
+    _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)
+    return texts
+
+
+# ---- the step's view ----------------------------------------------------------------------------------
+def has_view(step: Step) -> bool:
+    return step.view != "text"
+
+
+def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
+    """Charts in a lesson are read from the back of a room even in normal mode: larger than the app's."""
+    base = theme_for(projector, dark)
+    if not projector:
+        base = replace(base, font_pt=14, line_px=3.0, symbol_px=11)
+    return base.scaled(min(w / 1920, h / 1080))
+
+
+def frame_state(step: Step) -> FrameState:
+    a = step.animation
+    schedule = block_schedule(a.variant, a.problem, a.tile)
+    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
+
+
+def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget | None:
+    """A fresh widget for the step's chart or roofline, filtered to the step's series and sizes (the
+    roofline shows only the step's points: the others are absent, which reads as highlighted)."""
+    from gemmviz.ui.export import make_chart
+
+    if step.view not in ("chart", "roofline"):
+        return None
+    results = step_results(step, list(source.results))
+    if step.view == "roofline":
+        ceilings = load_ceilings(source.gpu) if source.gpu else None
+        return make_chart("roofline", results, theme, ceilings)
+    speedup_view = None
+    if step.chart == "speedup":
+        speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "")
+    return make_chart(step.chart, results, theme, None, speedup_view)
+
+
+def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,
+                 projector: bool = False, dark: bool = False, status: str = "") -> list[Text]:  # fmt: skip
+    """Draw step `index` as one slide; returns the texts drawn (the chart's own texts are not included)."""
+    from gemmviz.ui.export import layout_offscreen, paint_charts
+
+    step = lesson.steps[index]
+    slide = slide_for(lesson, index, source, status)
+    theme = theme_for(projector, dark)
+    lay = slide_layout(w, h, slide, projector, has_view(step))
+    texts = draw_slide_text(painter, w, h, slide, theme, lay)
+    view = lay.view.toAlignedRect()
+    if step.view == "animation":
+        painter.save()
+        painter.translate(view.topLeft())
+        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
+        render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
+                     Background())  # fmt: skip
+        painter.restore()
+    elif has_view(step):
+        widget = make_view_widget(step, source, chart_theme(projector, dark, w, h))
+        try:
+            layout_offscreen(widget, view.width(), view.height())
+            painter.save()
+            painter.translate(view.topLeft())
+            paint_charts(widget, painter)
+            painter.restore()
+        finally:
+            widget.hide()
+            widget.deleteLater()
+    return texts
+
+
+def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False,
+                       dark: bool = False) -> QImage:  # fmt: skip
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(theme_for(projector, dark).background))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    render_slide(painter, w, h, lesson, index, source, projector, dark)
+    painter.end()
+    return image
+
+
+def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, width: int, height: int,
+                  projector: bool = False, dark: bool = False) -> list[Path]:  # fmt: skip
+    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same images) into `directory`."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
+
+    source = source or NO_DATA
+    paths = []
+    pdf_data = QByteArray()
+    pdf_buffer = QBuffer(pdf_data)
+    pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    pdf = QPdfWriter(pdf_buffer)
+    pdf.setTitle(lesson.title)
+    pdf.setCreator(f"gemmviz {__version__}")
+    # a page with the slide's aspect, 1 px = 0.75 pt (96 dpi), so the PDF page matches the PNG
+    page = QPageSize(QSizeF(width * 0.75, height * 0.75), QPageSize.Unit.Point, "slide")
+    pdf.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    pdf.setResolution(96)
+    painter = QPainter()
+    for i in range(len(lesson.steps)):
+        image = render_slide_image(width, height, lesson, i, source, projector, dark)
+        png = QByteArray()
+        buf = QBuffer(png)
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        image.save(buf, "PNG")
+        buf.close()
+        path = directory / f"step-{i + 1:02d}.png"
+        fileio.write_atomic(path, bytes(png))
+        paths.append(path)
+        if i == 0:
+            painter.begin(pdf)
+        else:
+            pdf.newPage()
+        target = painter.viewport()
+        painter.drawImage(QRectF(target), image)
+    painter.end()
+    pdf_buffer.close()
+    path = directory / "lesson.pdf"
+    fileio.write_atomic(path, bytes(pdf_data))
+    paths.append(path)
+    return paths
