@@ -124,6 +124,14 @@ class Workspace:
     def _base_label(s: LoadedSession) -> str:
         return s.label.removesuffix(" (published)").removesuffix(" (recorded)")
 
+    def snapshot(self) -> tuple:
+        """What is open, to put back with `restore` when showing a newly opened session fails."""
+        return dict(self._sessions), dict(self._source), self._next_id
+
+    def restore(self, snapshot: tuple) -> None:
+        sessions, source, next_id = snapshot
+        self._sessions, self._source, self._next_id = dict(sessions), dict(source), next_id
+
     def close(self, session_id: str) -> None:
         self._forget(session_id)
         del self._sessions[session_id]

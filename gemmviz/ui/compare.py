@@ -1,9 +1,11 @@
-"""Compare sessions: the same kernel and size measured on several machines, side by side."""
+"""Compare sessions: the same kernel and size measured on several machines, side by side. Session labels and
+series come from files: they go into combo items, headers and cells, which show plain text."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gemmviz.core.results import Result, compare_sources
@@ -16,6 +18,7 @@ class ComparePanel(QWidget):
         self.source_of: Callable[[Result], str] = lambda _r: ""
         self.reference = QComboBox()
         self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.table = QTableWidget()
         self.table.setSortingEnabled(True)

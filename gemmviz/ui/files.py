@@ -3,16 +3,19 @@ window's non-blocking dialog; nothing here touches a device (a saved session car
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import asdict
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
 
+from gemmviz.core import settings
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.results import SessionError, results_csv
+from gemmviz.ui import settings_store
 
-MAX_RECENT = 8
+log = logging.getLogger("gemmviz")
 
 
 class SessionFiles:
@@ -31,18 +34,36 @@ class SessionFiles:
             self.open_session(path)
 
     def open_session(self, path: str | os.PathLike, replay: bool = False) -> bool:
+        """Open a session file. A refused file gets a dialog with the reason (file and field), stays out of Open
+        recent, and leaves the workspace and the charts as they were."""
+        before = self.workspace.snapshot()
         try:
             loaded = self.workspace.open(path, replay=replay)
         except SessionError as exc:
             self.window.show_error("Cannot open session", str(exc))
+            return False
+        try:
+            self.window.refresh()
+        except Exception as exc:  # a checked file must draw; if it does not, put back what was there and say so
+            log.exception("showing %s failed", path)
+            self.workspace.restore(before)
+            self.window.show_error("Cannot show session", f"{path}: {type(exc).__name__}: {exc}")
+            self.window.refresh()
             return False
         if loaded.replay:
             banner = self.window.replay_banner
             banner.setText(f"Recorded on {loaded.label.removesuffix(' (recorded)')} — replay")
             banner.setVisible(True)
         self.add_recent(str(path))
-        self.window.refresh()
         return True
+
+    def open_recent(self, path: str) -> bool:
+        """An Open recent entry: one whose file has gone is dropped from the list, with a message."""
+        if not os.path.isfile(path):
+            self._set_recent([p for p in self._recent() if p != path])
+            self.window.show_error("Cannot open session", f"{path} no longer exists; removed from Open recent.")
+            return False
+        return self.open_session(path)
 
     def close_loaded(self) -> None:
         self.workspace.close_all()
@@ -90,16 +111,21 @@ class SessionFiles:
             return False
         return True
 
-    def add_recent(self, path: str) -> None:
-        recent = [p for p in self.settings.value("recent", [], type=list) if p != path]
-        self.settings.setValue("recent", [path, *recent][:MAX_RECENT])
+    def _recent(self) -> list[str]:
+        return settings_store.read(self.settings, settings.RECENT)
+
+    def _set_recent(self, paths: list[str]) -> None:
+        settings_store.write(self.settings, settings.RECENT, paths[: settings.MAX_RECENT])
         self.refresh_recent_menu()
+
+    def add_recent(self, path: str) -> None:
+        self._set_recent([path, *(p for p in self._recent() if p != path)])
 
     def refresh_recent_menu(self) -> None:
         self.recent_menu.clear()
-        recent = self.settings.value("recent", [], type=list)
+        recent = self._recent()
         for p in recent:
             action = QAction(p, self.recent_menu)
-            action.triggered.connect(lambda _=False, p=p: self.open_session(p))
+            action.triggered.connect(lambda _=False, p=p: self.open_recent(p))
             self.recent_menu.addAction(action)
         self.recent_menu.setEnabled(bool(recent))

@@ -23,13 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core import settings
 from gemmviz.core.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
 from gemmviz.core.variants import VARIANTS, default_variants
 from gemmviz.core.workspace import Workspace
+from gemmviz.ui import settings_store as store
 
-PRESETS = ["256", "512", "1024", "2048", "4096", "8192"]
-CUSTOM = "Custom M×N×K"
+PRESETS = list(settings.SIZE_PRESETS)
+CUSTOM = settings.CUSTOM_SIZE
 CPU_LIMIT_S = 30.0
 
 
@@ -249,37 +251,41 @@ class RunPanel(QWidget):
 
     # ---- settings ---------------------------------------------------------------------------------
     def restore(self, s: QSettings) -> None:
-        self.size_preset.setCurrentText(s.value("run/preset", "1024"))
+        """Every value is checked against its declaration (core/settings.py); a wrong one reads as its default."""
+        self.size_preset.setCurrentText(store.read(s, settings.PRESET))
         if self.size_preset.currentText() == CUSTOM:
             for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
-                edit.setText(s.value(f"run/{key}", edit.text()))
-        self.sweep_edit.setText(s.value("run/sweep", self.sweep_edit.text()))
-        variants = s.value("run/variants")
-        if variants is not None:
-            self.set_selected_variants(list(variants) if isinstance(variants, list) else [variants])
-        for key in self.param_boxes:
-            values = s.value(f"run/params/{key}")
-            if values is not None:
-                values = values if isinstance(values, list) else [values]
-                self.set_param_values(key, [int(v) for v in values if str(v).strip().isdigit()])
-        self.repeats_spin.setValue(int(s.value("run/repeats", 20)))
-        self.warmup_spin.setValue(int(s.value("run/warmup", 3)))
-        self.cold_box.setChecked(s.value("run/cold", False, type=bool))
+                edit.setText(store.read(s, settings.DIMS[key]))
+        self.sweep_edit.setText(store.read(s, settings.SWEEP))
+        self.set_selected_variants(store.read(s, self._variants_setting()))
+        for key, setting in self._param_settings().items():
+            self.set_param_values(key, store.read(s, setting))
+        self.repeats_spin.setValue(store.read(s, settings.REPEATS))
+        self.warmup_spin.setValue(store.read(s, settings.WARMUP))
+        self.cold_box.setChecked(store.read(s, settings.COLD_L2))
+
+    @staticmethod
+    def _variants_setting() -> settings.Setting:
+        return settings.variants_setting(list(VARIANTS), default_variants())
+
+    @staticmethod
+    def _param_settings() -> dict[str, settings.Setting]:
+        return {key: settings.param_setting(key, values, [default]) for key, (values, default) in param_rows().items()}
 
     def save(self, s: QSettings) -> None:
-        s.setValue("run/preset", self.size_preset.currentText())
-        s.setValue("run/m", self.m_edit.text())
-        s.setValue("run/n", self.n_edit.text())
-        s.setValue("run/k", self.k_edit.text())
-        s.setValue("run/sweep", self.sweep_edit.text())
+        store.write(s, settings.PRESET, self.size_preset.currentText())
+        for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
+            store.write(s, settings.DIMS[key], edit.text())
+        store.write(s, settings.SWEEP, self.sweep_edit.text())
         checked = [
             self.variant_list.item(i).data(Qt.ItemDataRole.UserRole)
             for i in range(self.variant_list.count())
             if self.variant_list.item(i).checkState() == Qt.CheckState.Checked
         ]
-        s.setValue("run/variants", checked)
+        store.write(s, self._variants_setting(), checked)
+        params = self._param_settings()
         for key, values in self.param_grid().items():
-            s.setValue(f"run/params/{key}", values)
-        s.setValue("run/repeats", self.repeats_spin.value())
-        s.setValue("run/warmup", self.warmup_spin.value())
-        s.setValue("run/cold", self.cold_box.isChecked())
+            store.write(s, params[key], values)
+        store.write(s, settings.REPEATS, self.repeats_spin.value())
+        store.write(s, settings.WARMUP, self.warmup_spin.value())
+        store.write(s, settings.COLD_L2, self.cold_box.isChecked())

@@ -1,4 +1,5 @@
-"""The results table: sortable by value, copyable as tab-separated text, invalid rows flagged."""
+"""The results table: sortable by value, copyable as tab-separated text, invalid rows flagged. Cells are plain
+text (item views never render HTML); tooltips, which Qt may read as HTML, go through ui.text.tooltip."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 from gemmviz.core.results import Result, results_rows
 from gemmviz.core.rigor import flags
+from gemmviz.ui.text import tooltip
 
 COLUMNS = [
     ("source", "source", None),
@@ -84,10 +86,10 @@ class ResultsTable(QTableView):
             item.setData(sort_value if value is not None or key == "size" else float("-inf"), SORT_ROLE)
             if key == "status" and not r.valid:
                 item.setForeground(QColor("#B00020"))
-                item.setToolTip(r.error or "")
+                item.setToolTip(tooltip(r.error or ""))
             elif key == "status" and warnings:
                 item.setForeground(QColor("#8A5A00"))
-                item.setToolTip("\n".join(warnings))
+                item.setToolTip(tooltip("\n".join(warnings)))
             items.append(item)
         return items
 

@@ -1,10 +1,21 @@
-"""Text from files shown in widgets that read HTML (pyqtgraph labels, tooltips, titles) stays plain text."""
+"""Text from files shown as text: strings from session files (variant, label, GPU name, note, error) must never
+be read as HTML by the widgets that render rich text (QLabel in auto format, tooltips, pyqtgraph legends and
+labels, QGraphicsTextItem.setHtml): an <img> there loads a local file or an endless resource."""
 
 from __future__ import annotations
 
 import html
 
 
-def plain(s: str) -> str:
-    """`s` escaped so that a label that reads HTML shows it as typed."""
-    return html.escape(s)
+def plain(s: object) -> str:
+    """`s` escaped for a widget that renders HTML (legend names, pyqtgraph labels, setHtml): shown literally."""
+    return html.escape(str(s), quote=False)
+
+
+def tooltip(s: object) -> str:
+    """A tooltip that shows `s` literally. Qt guesses whether a tooltip is HTML (Qt.mightBeRichText), so an
+    escaped string alone would show its entities; marking it as rich text and escaping it shows the text itself."""
+    text = str(s)
+    if not text:
+        return ""
+    return "<qt>" + plain(text).replace("\n", "<br>") + "</qt>"

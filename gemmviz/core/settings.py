@@ -1,0 +1,161 @@
+"""The app's remembered settings, declared with their types and defaults, and the check every value read goes
+through. Qt-free: the window reads QSettings through gemmviz.ui.settings_store, which hands raw values here.
+
+A settings file is the user's and may be anything (edited by hand, from another version, cut short, garbage):
+a value of the wrong type, out of range or too long falls back to its default with a log line naming the key,
+so no settings file, however broken, stops the app.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+log = logging.getLogger("gemmviz")
+
+SIZE_PRESETS = ("256", "512", "1024", "2048", "4096", "8192")
+CUSTOM_SIZE = "Custom M×N×K"
+MAX_RECENT = 8
+MAX_BYTES = 64 * 1024  # a window geometry or splitter state is a few dozen bytes
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
+
+
+class SettingError(ValueError):
+    """A stored value that does not fit its declaration; the message says why."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One remembered value: its key, default and type. `kind` is "int", "bool", "str", "int_list",
+    "str_list" or "bytes"; `lo`/`hi` bound ints (and list items); `choices` lists the allowed values (str and
+    list items); `max_len` bounds the characters of a str, the items of a list, the bytes of "bytes"."""
+
+    key: str
+    default: object
+    kind: str
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple | None = None
+    max_len: int = 200
+
+    def check(self, raw: object) -> object:
+        """The value `raw` (as a settings store returns it) stands for; SettingError if it does not fit."""
+        return _CHECKS[self.kind](self, raw)
+
+    def read(self, raw: object) -> object:
+        """The checked value, or the default (with a log line naming the key) when `raw` does not fit.
+        None means the key is not stored: the default, silently."""
+        if raw is None:
+            return self.default
+        try:
+            return self.check(raw)
+        except SettingError as exc:
+            log.warning("settings: %s: %s; using the default %r", self.key, exc, self.default)
+            return self.default
+
+
+def _short(raw: object) -> str:
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(s: Setting, raw: object) -> int:
+    # INI files store numbers as text: "20" is 20, "abc" is not a number.
+    if isinstance(raw, bool):
+        raise SettingError(f"not a whole number ({_short(raw)})")
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not text.lstrip("-").isdigit() or len(text) > 18:
+            raise SettingError(f"not a whole number ({_short(raw)})")
+        raw = int(text)
+    if not isinstance(raw, int):
+        raise SettingError(f"not a whole number ({_short(raw)})")
+    if (s.lo is not None and raw < s.lo) or (s.hi is not None and raw > s.hi):
+        raise SettingError(f"{raw} is out of range {s.lo}..{s.hi}")
+    if s.choices is not None and raw not in s.choices:
+        raise SettingError(f"{raw} is not one of {', '.join(map(str, s.choices))}")
+    return raw
+
+
+def _bool(_s: Setting, raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in _TRUE + _FALSE:
+        return raw.strip().lower() in _TRUE
+    raise SettingError(f"not true or false ({_short(raw)})")
+
+
+def _str(s: Setting, raw: object) -> str:
+    if not isinstance(raw, str):
+        raise SettingError(f"not text ({_short(raw)})")
+    if len(raw) > s.max_len:
+        raise SettingError(f"{len(raw)} characters, over the {s.max_len} limit")
+    if any(ord(c) < 32 or ord(c) == 127 for c in raw):
+        raise SettingError("contains control characters")
+    if s.choices is not None and raw not in s.choices:
+        raise SettingError(f"{_short(raw)} is not one of {', '.join(map(str, s.choices))}")
+    return raw
+
+
+def _items(s: Setting, raw: object) -> list:
+    # QSettings gives a one-item list back as a bare string, and an empty list as None or "".
+    if isinstance(raw, str):
+        raw = [raw] if raw else []
+    if not isinstance(raw, list | tuple):
+        raise SettingError(f"not a list ({_short(raw)})")
+    if len(raw) > s.max_len:
+        raise SettingError(f"{len(raw)} items, over the {s.max_len} limit")
+    return list(raw)
+
+
+def _int_list(s: Setting, raw: object) -> list[int]:
+    item = Setting(s.key, None, "int", s.lo, s.hi, s.choices)
+    try:
+        return [_int(item, x) for x in _items(s, raw)]
+    except SettingError as exc:
+        raise SettingError(f"an item is wrong: {exc}") from None
+
+
+def _str_list(s: Setting, raw: object) -> list[str]:
+    item = Setting(s.key, None, "str", choices=s.choices, max_len=4096)
+    try:
+        return [_str(item, x) for x in _items(s, raw)]
+    except SettingError as exc:
+        raise SettingError(f"an item is wrong: {exc}") from None
+
+
+def _bytes(s: Setting, raw: object) -> bytes:
+    if not isinstance(raw, bytes | bytearray):
+        raise SettingError(f"not saved window data ({_short(raw)})")
+    if not raw or len(raw) > s.max_len:
+        raise SettingError(f"{len(raw)} bytes, not 1..{s.max_len}")
+    return bytes(raw)
+
+
+_CHECKS: dict[str, Callable[[Setting, object], object]] = {
+    "int": _int, "bool": _bool, "str": _str, "int_list": _int_list, "str_list": _str_list, "bytes": _bytes,
+}  # fmt: skip
+
+
+# ---- the declared settings -----------------------------------------------------------------------------------
+GEOMETRY = Setting("window/geometry", None, "bytes", max_len=MAX_BYTES)
+SPLITTER = Setting("window/splitter", None, "bytes", max_len=MAX_BYTES)
+PRESET = Setting("run/preset", "1024", "str", choices=(*SIZE_PRESETS, CUSTOM_SIZE))
+DIMS = {key: Setting(f"run/{key}", "1024", "str", max_len=32) for key in ("m", "n", "k")}
+SWEEP = Setting("run/sweep", "256,512,1024,2048", "str", max_len=1000)
+REPEATS = Setting("run/repeats", 20, "int", lo=1, hi=1000)
+WARMUP = Setting("run/warmup", 3, "int", lo=0, hi=100)
+COLD_L2 = Setting("run/cold", False, "bool")
+RECENT = Setting("recent", [], "str_list", max_len=MAX_RECENT)
+
+
+def variants_setting(names: Sequence[str], default: Sequence[str]) -> Setting:
+    """The selected variants: names of the registry only."""
+    return Setting("run/variants", list(default), "str_list", choices=tuple(names), max_len=len(names))
+
+
+def param_setting(key: str, choices: Sequence[int], default: Sequence[int]) -> Setting:
+    """The checked values of one kernel parameter row: values the row offers only."""
+    return Setting(f"run/params/{key}", list(default), "int_list", choices=tuple(choices), max_len=len(choices))
+CONTROLS = Setting("window/controls", True, "bool")

@@ -1,0 +1,46 @@
+"""QSettings through the declared settings of gemmviz.core.settings: every value read is checked there and
+falls back to its default (with a log line naming the key) when a settings file holds something else."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from gemmviz.core.settings import Setting
+
+log = logging.getLogger("gemmviz")
+
+
+def read(qs: QSettings, setting: Setting) -> object:
+    try:
+        raw = qs.value(setting.key)
+    except Exception as exc:  # a stored variant PySide cannot convert: the file is the user's, not ours to trust
+        log.warning("settings: %s: cannot be read (%s); using the default", setting.key, exc)
+        return setting.default
+    if isinstance(raw, QByteArray):
+        raw = raw.data()
+    return setting.read(raw)
+
+
+def restore_bytes(qs: QSettings, setting: Setting, apply: Callable[[QByteArray], bool]) -> bool:
+    """Hand a stored geometry or splitter state to `apply` (restoreGeometry, restoreState); False when there is
+    none or Qt refuses it (logged), so the caller uses its default."""
+    data = read(qs, setting)
+    if data is None:
+        return False
+    if not apply(QByteArray(data)):
+        log.warning("settings: %s: not valid saved window data; using the default", setting.key)
+        return False
+    return True
+
+
+def write(qs: QSettings, setting: Setting, value: object) -> None:
+    qs.setValue(setting.key, QByteArray(value) if isinstance(value, bytes) else value)
+
+
+def report_unreadable(qs: QSettings) -> None:
+    """Say once when the file could not be parsed at all (every key then reads as its default)."""
+    if qs.status() != QSettings.Status.NoError:
+        log.warning("settings: %s could not be read (%s); using defaults", qs.fileName(), qs.status().name)
