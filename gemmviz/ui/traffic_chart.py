@@ -1,0 +1,140 @@
+"""Model beside measurement: for one profiled result, the bytes the traffic model says the code asks of each
+memory level next to what the hardware's counters saw there, as grouped bars on a log axis with 1-2-5 ticks.
+The sentences that explain each difference come from core (explain_counters) and sit beside the chart."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFont
+
+from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
+from gemmviz.core.explain import comparison_of
+from gemmviz.core.results import Result
+from gemmviz.ui.theme import LIGHT, Theme
+from gemmviz.ui.trace_chart import style_plot
+
+NO_COUNTERS = "No hardware counters in this session: run `gemmviz profile` on a GPU"
+
+# (bar label, comparison row (level, quantity), bytes per counted unit): one group of bars per level, in bytes,
+# so the levels share one axis. A shared wavefront moves 128 B; the model's scalar loads are 4 B per thread,
+# 128 B per warp instruction, so model "wavefronts" x 128 B are its shared bytes.
+LEVELS: tuple[tuple[str, tuple[str, str], float], ...] = (
+    ("DRAM", ("DRAM", "bytes read + written"), 1.0),
+    ("L2", ("L2", "bytes through L2"), 1.0),
+    ("L1 (global loads)", ("L1/TEX global", "bytes of global-load sectors"), 1.0),
+    ("shared loads", ("shared", "load wavefronts"), WAVEFRONT_BYTES),
+    ("bank conflicts", ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
+)
+
+
+def byte_label(x: float, digits: int = 6) -> str:
+    for scale, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+        if x >= scale:
+            return f"{x / scale:.{digits}g} {unit}"
+    return f"{x:.{digits}g} B"
+
+
+def ticks_125(lo: float, hi: float) -> list[list[tuple[float, str]]]:
+    """Ticks at 1, 2, 5 × 10^k between 10^lo and 10^hi (log10 coordinates); over more than four decades only
+    the powers of ten are labelled, the 2s and 5s stay as unlabelled minor ticks."""
+    major, minor = [], []
+    for decade in range(math.floor(lo), math.ceil(hi) + 1):
+        for m in (1, 2, 5):
+            v = m * 10.0**decade
+            if lo - 1e-9 <= math.log10(v) <= hi + 1e-9:
+                if m == 1 or hi - lo <= 4:
+                    major.append((math.log10(v), byte_label(v)))
+                else:
+                    minor.append((math.log10(v), ""))
+    return [major, minor]
+
+
+def ratio_label(measured: float | None, model: float | None) -> str:
+    if measured is None:
+        return "not counted"
+    if not model:
+        return "0" if measured == 0 else f"+{byte_label(measured, 3)}"
+    r = measured / model
+    return f"{r:.1%} of model" if r < 0.1 else f"{r:.2g}× model"
+
+
+class TrafficChart(pg.PlotWidget):
+    """Grouped bars per memory level: model (what the code asks) and measured (the counters), in bytes."""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent=parent)
+        self.theme = theme
+        self.result: Result | None = None
+        self.comparison: Comparison | None = None
+        self.bars: list[tuple[str, float | None, float | None]] = []  # (level, model bytes, measured bytes)
+        # top left, in the headroom the y range leaves above the tallest bar and its label: it never covers a bar
+        self.legend = pg.LegendItem(colCount=2, offset=(10, 5))
+        self.legend.setParentItem(self.getPlotItem().vb)
+        self.apply_theme(theme)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.setBackground(theme.background)
+        self.set_result(self.result)
+
+    def set_result(self, result: Result | None) -> None:
+        self.result = result
+        plot = self.getPlotItem()
+        plot.clear()
+        self.legend.clear()
+        theme = self.theme
+        self.comparison = comparison_of(result) if result is not None else None
+        if self.comparison is None:
+            self.bars = []
+            plot.setTitle(NO_COUNTERS, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+            for axis in ("left", "bottom"):
+                plot.hideAxis(axis)
+            self.legend.setVisible(False)
+            return
+        for axis in ("left", "bottom"):
+            plot.showAxis(axis)
+        self.legend.setVisible(True)
+        rows = {(r.level, r.quantity): r for r in self.comparison.rows}
+        self.bars = []
+        for label, key, unit_bytes in LEVELS:
+            row = rows[key]
+            self.bars.append((label, None if row.model is None else row.model * unit_bytes,
+                              None if row.measured is None else row.measured * unit_bytes))  # fmt: skip
+        title = f"Model vs measured traffic: {result.series} at {result.problem.label}"
+        style_plot(plot, theme, title, "", "bytes (log scale)")
+        plot.showGrid(x=False, y=True, alpha=theme.grid_alpha)
+        values = [v for _, a, b in self.bars for v in (a, b) if v]
+        lo = math.floor(math.log10(min(values)))
+        top = math.log10(max(values))
+        hi = top + 0.3 * (top - lo) + 0.3  # headroom for the ratio labels and the legend
+        font = QFont()
+        font.setPointSize(theme.font_pt)
+        self.legend.setLabelTextColor(theme.foreground)
+        self.legend.setLabelTextSize(f"{theme.font_pt}pt")
+        width = 0.38
+        for offset, index, name, colour in ((-0.2, 1, "model: what the code asks for", theme.color(5)),
+                                            (0.2, 2, "measured: hardware counters", theme.color(0))):  # fmt: skip
+            xs = [i + offset for i, bar in enumerate(self.bars) if bar[index]]
+            tops = [math.log10(bar[index]) for bar in self.bars if bar[index]]
+            item = pg.BarGraphItem(x=xs, width=width, y0=lo, y1=tops, brush=pg.mkBrush(colour),
+                                   pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))  # fmt: skip
+            plot.addItem(item)
+            self.legend.addItem(item, name)
+        for i, (_label, model, measured) in enumerate(self.bars):
+            tallest = max([math.log10(v) for v in (model, measured) if v] or [lo])
+            text = pg.TextItem(ratio_label(measured, model), color=theme.foreground, anchor=(0.5, 1))
+            text.setFont(font)
+            text.setPos(i, tallest)
+            plot.addItem(text)
+        plot.getAxis("bottom").setTicks([[(i, label) for i, (label, _, _) in enumerate(self.bars)], []])
+        plot.getAxis("left").setTicks(ticks_125(lo, hi))
+        plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
+        plot.setYRange(lo, hi, padding=0)
+        plot.setMouseEnabled(x=False, y=False)
+
+    def measured_bytes(self) -> np.ndarray:
+        """The measured bars, in bytes (NaN where not counted): what the chart shows, for tests and tooltips."""
+        return np.array([np.nan if m is None else m for _, _, m in self.bars], dtype=float)
