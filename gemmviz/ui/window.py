@@ -21,13 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core import settings
 from gemmviz.core.bench import Job
 from gemmviz.core.explain import device_summary
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.schedule import animated_variants
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import export_dialog, lesson
+from gemmviz.ui import export_dialog, lesson, settings_store
 from gemmviz.ui.charts_tab import ALL, ChartsTab
 from gemmviz.ui.banner import Banner
 from gemmviz.ui.compare import ComparePanel
@@ -391,23 +392,20 @@ class MainWindow(QMainWindow):
 
     # ---- settings and closing ----------------------------------------------------------------------
     def _restore(self) -> None:
+        """Each value is checked (core/settings.py): a broken settings file gives defaults and log lines."""
         s = self.settings
-        geometry = s.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
+        settings_store.report_unreadable(s)
+        if not settings_store.restore_bytes(s, settings.GEOMETRY, self.restoreGeometry):
             self.resize(1500, 900)
-        state = s.value("window/splitter")
-        if state is not None:
-            self.splitter.restoreState(state)
-        self.set_controls_visible(s.value("window/controls", True, type=bool), remember=True)
+        settings_store.restore_bytes(s, settings.SPLITTER, self.splitter.restoreState)
+        self.set_controls_visible(settings_store.read(s, settings.CONTROLS), remember=True)
         self.run_panel.restore(s)
 
     def _save_settings(self) -> None:
         s = self.settings
-        s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/splitter", self.splitter.saveState())
-        s.setValue("window/controls", self.controls_wanted)
+        settings_store.write(s, settings.GEOMETRY, self.saveGeometry().data())
+        settings_store.write(s, settings.SPLITTER, self.splitter.saveState().data())
+        settings_store.write(s, settings.CONTROLS, self.controls_wanted)
         self.run_panel.save(s)
         s.sync()
 
