@@ -2,22 +2,22 @@
 
 The thread that opens a run creates and owns the context (no pycuda.autoinit) and pops it when the
 run ends, after freeing every GPU object. Kernels are compiled with nvcc through PyCUDA and the cubin
-is cached on disk per variant, params and GPU, so a second run compiles nothing.
+is cached on disk (backends/kernel_cache.py), so a second run compiles nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import glob
-import hashlib
 import os
 import threading
-from pathlib import Path
 
 import numpy as np
 
-from gemmviz.core import paths
+from gemmviz.backends.kernel_cache import compile_cubin
+from gemmviz.backends.profile import instrument_source
 from gemmviz.core.bench import (
     Backend,
     BackendFatal,
@@ -29,6 +29,7 @@ from gemmviz.core.bench import (
     poisoned_output,
     verify,
 )
+from gemmviz.core.counters import TRACE_FIELDS, TraceError, decode_trace
 from gemmviz.core.problem import ProblemError, check_gpu_memory
 from gemmviz.core.results import Result
 from gemmviz.core.tuning import tuned_config
@@ -39,11 +40,6 @@ FP32_LANES_PER_SM = {
     (6, 0): 64, (6, 1): 128, (7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128,
     (8, 7): 128, (8, 9): 128, (9, 0): 128, (10, 0): 128, (10, 3): 128, (12, 0): 128, (12, 1): 128,
 }  # fmt: skip
-
-
-def kernel_cache_dir() -> Path:
-    return paths.cache_dir() / "kernels"
-
 
 _status: tuple[bool, str] | None = None
 _status_lock = threading.Lock()
@@ -162,39 +158,6 @@ class Nvml:
             return None
 
 
-def compile_cubin(
-    variant: Variant, params: dict, config: dict | None, arch: str, gpu: str, loaded=()
-) -> tuple[str, bytes | None, bool]:
-    """Compile (or read from the disk cache) the variant's cubin: (key, cubin, came-from-cache).
-
-    Thread-safe and context-free, so a tuning run can compile many configurations in parallel."""
-    from pycuda.compiler import compile as nvcc_compile
-    from pycuda.driver import CompileError
-
-    source = variant.source_text()
-    options = ["-O3", *variant.macro_options(params, config)]
-    key = hashlib.sha256("\0".join([source, *options, arch, gpu]).encode()).hexdigest()[:20]
-    if key in loaded:
-        return key, None, True
-    tag = "-".join(f"{k}{v}" for k, v in sorted({**params, **(config or {})}.items())) or "default"
-    path = kernel_cache_dir() / arch / f"{variant.name}-{tag}-{key}.cubin"
-    if path.exists():
-        return key, path.read_bytes(), True
-    try:
-        cubin = nvcc_compile(source, options=options, arch=arch, no_extern_c=True, cache_dir=False)
-    except CompileError as exc:
-        log = (getattr(exc, "stderr", "") or str(exc)).strip()
-        raise RuntimeError(f"nvcc failed to compile {variant.source}:\n{log}") from None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{threading.get_ident()}.tmp")
-        tmp.write_bytes(cubin)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # an unwritable cache only costs a compile next time
-    return key, cubin, False
-
-
 class CudaBackend(Backend):
     name = "cuda"
 
@@ -249,18 +212,25 @@ class CudaRun:
         return self
 
     def __exit__(self, *exc) -> bool:
+        # After a failed launch the context may be broken and every free may fail: try each, then always pop
+        # and detach it, so the next CudaRun in this thread makes a fresh one.
         try:
             if self.cublas_handle is not None:
-                load_cublas().cublasDestroy_v2(self.cublas_handle)
-                self.cublas_handle = None
-            self._free_inputs()
+                handle, self.cublas_handle = self.cublas_handle, None
+                with contextlib.suppress(Exception):
+                    load_cublas().cublasDestroy_v2(handle)
+            with contextlib.suppress(Exception):
+                self._free_inputs()
             if self.flush is not None:
-                self.flush.free()
+                with contextlib.suppress(Exception):
+                    self.flush.free()
                 self.flush = None
             self.modules.clear()
         finally:
-            self.context.pop()
-            self.context.detach()
+            try:
+                self.context.pop()
+            finally:
+                self.context.detach()
         return False
 
     # ---- information -------------------------------------------------------------------------
@@ -317,9 +287,12 @@ class CudaRun:
                 for buf in bufs.values():
                     buf.free()
 
-    def module(self, variant: Variant, params: dict, config: dict | None = None) -> tuple[object, bool]:
+    def module(
+        self, variant: Variant, params: dict, config: dict | None = None, traced: bool = False
+    ) -> tuple[object, bool]:
         """The variant's module for these params, and whether it came from the disk cache."""
-        key, cubin, cached = compile_cubin(variant, params, config, self.arch, self.device.name(), self.modules)
+        key, cubin, cached = compile_cubin(variant, params, config, self.arch, self.device.name(), self.modules,
+                                           traced=traced)  # fmt: skip
         if key in self.modules:
             return self.modules[key], True
         module = self.cuda.module_from_buffer(cubin)
@@ -344,10 +317,17 @@ class CudaRun:
             self.buffers["a"] = self.cuda.to_device(inputs.a)
             self.buffers["b"] = self.cuda.to_device(inputs.b)
             self.buffers["c"] = self.cuda.mem_alloc(4 * p.m * p.n)
-        except self.cuda.MemoryError as exc:
+        except self.cuda.MemoryError:
             self._free_inputs()
-            raise ProblemError(f"GPU out of memory allocating {p.label}: {exc}") from None
+            raise ProblemError(self._oom(p.matrix_bytes, p.label)) from None
         self.inputs = inputs
+
+    def _oom(self, need: int, what: str) -> str:
+        try:
+            free = f"{self.cuda.mem_get_info()[0] / 2**30:.2f} GiB free"
+        except Exception:
+            free = "free memory unknown"
+        return f"out of GPU memory: {what} needs {need / 2**30:.2f} GiB, {free}"
 
     def _flush_buffer(self):
         if self.flush is None:
@@ -371,13 +351,17 @@ class CudaRun:
             bufs["a"] = self.cuda.to_device(a)
             bufs["b"] = self.cuda.to_device(b)
             bufs["c"] = self.cuda.mem_alloc(4 * rp.m * rp.n)
-        except self.cuda.MemoryError as exc:
+        except self.cuda.MemoryError:
             for buf in bufs.values():
                 buf.free()
-            raise ProblemError(f"GPU out of memory allocating the padded {rp.label}: {exc}") from None
+            raise ProblemError(self._oom(rp.matrix_bytes, f"the padded {rp.label}")) from None
         return bufs
 
-    def _launcher(self, variant: Variant, params: dict, p, bufs: dict, config: dict) -> tuple[object, bool | None]:
+    def _launcher(
+        self, variant: Variant, params: dict, p, bufs: dict, config: dict, trace_buffer=None
+    ) -> tuple[object, bool | None]:
+        """A function that launches the job once, and whether its cubin came from the cache. With
+        `trace_buffer`, the instrumented build, its `gemmviz_trace` pointed at that buffer."""
         a, b, c = bufs["a"], bufs["b"], bufs["c"]
         if variant.runner == "cublas":
             lib = load_cublas()
@@ -404,7 +388,10 @@ class CudaRun:
             return launch, None
         if variant.runner != "kernel":
             raise ValueError(f"the CUDA backend cannot run {variant.name} (runner {variant.runner!r})")
-        module, cached = self.module(variant, params, config)
+        module, cached = self.module(variant, params, config, traced=trace_buffer is not None)
+        if trace_buffer is not None:
+            pointer, _size = module.get_global("gemmviz_trace")
+            self.cuda.memcpy_htod(pointer, np.array([int(trace_buffer)], dtype=np.uint64))
         func = module.get_function(variant.kernel_name)
         func.prepare("PPPiii")
         smem = variant.dynamic_smem(config) if variant.dynamic_smem else 0
@@ -471,8 +458,12 @@ class CudaRun:
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
         try:
             samples = self._time(launch, settings, cancel)
+            clock1, temp1 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
+            trace, trace_note = self._trace(variant, params, rp, bufs, config) if settings.trace else (None, None)
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
             raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
+        if trace_note:
+            common["note"] = "; ".join(filter(None, [note, trace_note]))
         return new_result(
             job,
             variant,
@@ -482,11 +473,42 @@ class CudaRun:
             repeats=settings.repeats,
             cold_l2=settings.cold_l2,
             sm_clock_mhz_before=clock0,
-            sm_clock_mhz_after=self.nvml.sm_clock_mhz(),
+            sm_clock_mhz_after=clock1,
             temperature_c_before=temp0,
-            temperature_c_after=self.nvml.temperature_c(),
+            temperature_c_after=temp1,
+            block_trace=trace,
             **common,
         )
+
+    def _trace(self, variant: Variant, params: dict, rp, bufs: dict, config: dict) -> tuple[list | None, str | None]:
+        """One untimed launch of the instrumented build: ([[block, sm, start_ns, end_ns], ...], None), or
+        (None, why not) for a kernel that cannot be instrumented."""
+        if variant.runner != "kernel" or not variant.kernel_name:
+            return None, f"no block trace: {variant.name} is not a gemmviz kernel (runner {variant.runner})"
+        try:
+            instrument_source(variant.source_text(), variant.kernel_name)
+        except ValueError as exc:
+            return None, f"no block trace: {exc}"
+        grid, _block = variant.geometry(rp, params, config)
+        blocks = grid[0] * grid[1]
+        nbytes = blocks * TRACE_FIELDS * 8
+        try:
+            tbuf = self.cuda.mem_alloc(nbytes)
+        except self.cuda.MemoryError:
+            return None, f"no block trace: {self._oom(nbytes, 'the trace buffer')}"
+        try:
+            self.cuda.memset_d8(tbuf, 0xFF, nbytes)  # a block that never writes its record stays ~0
+            launch, _cached = self._launcher(variant, params, rp, bufs, config, trace_buffer=tbuf)
+            launch()
+            self.context.synchronize()
+            raw = np.empty(blocks * TRACE_FIELDS, dtype=np.uint64)
+            self.cuda.memcpy_dtoh(raw, tbuf)
+        finally:
+            tbuf.free()
+        try:
+            return decode_trace(raw), None
+        except TraceError as exc:
+            return None, f"block trace refused: {exc}"
 
     def _time(self, launch, settings: BenchSettings, cancel: threading.Event) -> list[float]:
         """CUDA events around each launch; warm-ups first; L2 flushed before each sample if cold."""
