@@ -51,9 +51,7 @@ class SessionFiles:
             self.window.refresh()
             return False
         if loaded.replay:
-            banner = self.window.replay_banner
-            banner.setText(f"Recorded on {loaded.label.removesuffix(' (recorded)')} — replay")
-            banner.setVisible(True)
+            self.window.replay_banner.set_text(f"Recorded on {loaded.label.removesuffix(' (recorded)')} — replay")
         self.add_recent(str(path))
         return True
 
