@@ -1,0 +1,178 @@
+"""Axes and legend shared by the charts: log axes that tick at 1-2-5 values, size ticks at powers of two, and
+a legend that sits in its own column right of the plot, wraps into columns and shrinks its text to fit the
+chart's height (so it never covers data and is never clipped), and toggles a series on click."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore
+
+from gemmviz.ui.text import plain
+
+
+def ticks_125(lo: float, hi: float, max_ticks: int) -> list[float]:
+    """Tick values (log10 of 1-2-5 numbers) between log10 values `lo` and `hi`, at most `max_ticks` of them:
+    1, 2, 5 per decade if they fit, else 1 per decade, else every second (third, ...) decade."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return []
+    first, last = math.floor(lo) - 1, math.ceil(hi) + 1
+    for mantissas, every in (((1, 2, 5), 1), ((1,), 1), ((1,), 2), ((1,), 3), ((1,), 5), ((1,), 10)):
+        values = [e + math.log10(m) for e in range(first, last + 1) if e % every == 0 for m in mantissas]
+        values = [v for v in values if lo - 1e-9 <= v <= hi + 1e-9]
+        if len(values) <= max(2, max_ticks):
+            return values
+    return values
+
+
+def number_label(x: float, suffix: str = "") -> str:
+    """A 1-2-5 value as people write it: 0.05, 0.5, 2, 50, 1,000, 20,000."""
+    if x >= 1:
+        return f"{x:,.0f}{suffix}"
+    return f"{x:.{max(0, -math.floor(math.log10(x) + 1e-9))}f}{suffix}"
+
+
+class RoomyAxis(pg.AxisItem):
+    """pyqtgraph reserves 0.8 of the axis label's height and nudges the label 5 px outwards, so at projector
+    sizes the label's box overlaps the tick labels: reserve its whole height plus the nudge."""
+
+    NUDGE = 5
+
+    def _extra(self) -> float:
+        if self.label is None or not self.label.isVisible():
+            return 0.0
+        return self.label.boundingRect().height() * 0.2 + self.NUDGE + 2
+
+    def _updateHeight(self):
+        super()._updateHeight()
+        if self.fixedHeight is None and self.isVisible():
+            h = self.maximumHeight() + self._extra()
+            self.setMaximumHeight(h)
+            self.setMinimumHeight(h)
+
+    def _updateWidth(self):
+        super()._updateWidth()
+        if self.fixedWidth is None and self.isVisible():
+            w = self.maximumWidth() + self._extra()
+            self.setMaximumWidth(w)
+            self.setMinimumWidth(w)
+
+
+class Log125Axis(RoomyAxis):
+    """An axis over log10 values whose ticks fall on 1-2-5 numbers, labelled with `suffix` (e.g. "×")."""
+
+    def __init__(self, orientation: str, suffix: str = "", **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.suffix = suffix
+
+    def tickValues(self, minVal, maxVal, size):
+        font = self.style.get("tickFont")
+        px = font.pixelSize() if font is not None and font.pixelSize() > 0 else None
+        if px is None:
+            pt = font.pointSizeF() if font is not None and font.pointSizeF() > 0 else 10
+            px = pt * 96 / 72
+        # a label needs about 2.2 line heights vertically, and about 5 characters horizontally
+        need = px * (2.2 if self.orientation in ("left", "right") else 4.5)
+        return [(1.0, ticks_125(minVal, maxVal, int(size // need)))]
+
+    def tickStrings(self, values, scale, spacing):
+        return [number_label(10**v, self.suffix) for v in values]
+
+
+def size_ticks(sizes: list[float]) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of two (in log10 coordinates) covering the sizes: 256, 512, 1k, 2k, …"""
+    if not sizes:
+        return [[]]
+    lo, hi = math.floor(math.log2(min(sizes))), math.ceil(math.log2(max(sizes)))
+    every = max(1, math.ceil((hi - lo + 1) / 7))
+    major = [
+        (math.log10(2**e), f"{2**e // 1024}k" if e >= 10 else str(2**e))
+        for e in range(lo, hi + 1)
+        if (e - lo) % every == 0
+    ]
+    return [major, []]
+
+
+class _Sample(pg.ItemSample):
+    """A legend sample whose click goes to the legend (which toggles the series), drawn faint when hidden."""
+
+    def __init__(self, item, hidden: bool = False):
+        super().__init__(item)
+        self.hidden = hidden
+        if hidden:
+            self.setOpacity(0.3)
+
+    def mouseClickEvent(self, event):
+        event.ignore()
+
+
+class SeriesLegend(pg.LegendItem):
+    """Entries (sample, label) in a grid; a click on an entry that names a series emits `toggled(series)`."""
+
+    toggled = QtCore.Signal(str)
+
+    def __init__(self):
+        super().__init__(horSpacing=12, verSpacing=0)
+        self.entry_series: list[str | None] = []
+        self.setFlag(self.GraphicsItemFlag.ItemClipsChildrenToShape, False)
+
+    def clear(self) -> None:
+        super().clear()
+        self.entry_series = []
+
+    def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
+        """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
+        self.addItem(_Sample(item, hidden), plain(name))
+        self.entry_series.append(series)
+        if hidden:
+            self.items[-1][1].setOpacity(0.45)
+
+    def entry_at(self, pos: QtCore.QPointF) -> str | None:
+        for (sample, label), series in zip(self.items, self.entry_series):
+            if sample.geometry().united(label.geometry()).contains(pos):
+                return series
+        return None
+
+    def mouseClickEvent(self, event):
+        series = self.entry_at(event.pos())
+        if series is not None and event.button() == QtCore.Qt.MouseButton.LeftButton:
+            event.accept()
+            self.toggled.emit(series)
+
+    def mouseDragEvent(self, event):
+        event.ignore()  # the legend stays in its column
+
+    def hoverEvent(self, event):
+        return
+
+    def fit(self, font_pt: float, height_px: float, max_width_px: float) -> None:
+        """Choose the text size (down to half of `font_pt`) and the number of columns so that every entry
+        fits `height_px` and, if possible, `max_width_px`."""
+        n = len(self.items)
+        if n == 0:
+            return
+        choice = None
+        for factor in (1.0, 0.85, 0.7, 0.6, 0.5):
+            self._set_text_pt(font_pt * factor)
+            row_h = max(max(s.height(), lab.item.boundingRect().height()) for s, lab in self.items)
+            entry_w = max(s.width() + lab.item.boundingRect().width() for s, lab in self.items) + 15
+            rows = max(1, int(height_px // max(row_h, 1)))
+            columns = -(-n // rows)
+            choice = (factor, columns)
+            if columns * entry_w <= max_width_px:
+                break
+        factor, columns = choice
+        self._set_text_pt(font_pt * factor)
+        if columns != self.columnCount:
+            self.setColumnCount(columns)
+        self.updateSize()
+
+    def _set_text_pt(self, pt: float) -> None:
+        size = f"{pt:.1f}pt"
+        if self.opts.get("labelTextSize") == size:
+            return
+        self.opts["labelTextSize"] = size
+        for _, label in self.items:
+            label.setAttr("size", size)
+            label.setText(label.text)

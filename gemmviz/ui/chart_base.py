@@ -1,0 +1,175 @@
+"""The base of every chart: theme, legend column (ui/chart_axes.py), series styles from core/style.py,
+the hover text of a point. A click on a legend entry emits `seriesToggled(series)`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+
+import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore
+from PySide6.QtGui import QFont
+
+from gemmviz.core.results import Result
+from gemmviz.core.style import SeriesStyle, style_of
+from gemmviz.ui.chart_axes import RoomyAxis, SeriesLegend
+from gemmviz.ui.text import plain
+from gemmviz.ui.theme import LIGHT, Theme
+
+SourceOf = Callable[[Result], str]  # where a result came from ("" = live); the workspace answers it
+PEN_STYLES = {
+    "solid": QtCore.Qt.PenStyle.SolidLine,
+    "dash": QtCore.Qt.PenStyle.DashLine,
+    "dot": QtCore.Qt.PenStyle.DotLine,
+    "dashdot": QtCore.Qt.PenStyle.DashDotLine,
+}
+LEGEND_MAX_WIDTH = 0.38  # of the chart's width, while the legend's text can still shrink
+
+
+def one_source(_r: Result) -> str:
+    return ""
+
+
+def size_x(r: Result) -> float:
+    """Chart x of a result: the cube root of MNK, i.e. N for square problems."""
+    return (r.m * r.n * r.k) ** (1 / 3)
+
+
+def series_of(results: list[Result], source_of: SourceOf = one_source) -> dict[tuple[str, str], list[Result]]:
+    """Valid results grouped by (source label, series), each sorted by size."""
+    groups: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for r in results:
+        if r.valid and r.median_ms:
+            groups[(source_of(r), r.series)].append(r)
+    for rs in groups.values():
+        rs.sort(key=size_x)
+    return dict(sorted(groups.items()))
+
+
+def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
+    font = QFont()
+    font.setPointSize(theme.font_pt)
+    plot.setTitle(plain(title), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    for name, label in (("bottom", x_label), ("left", y_label)):
+        axis = plot.getAxis(name)
+        axis.setLabel(label, color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})
+        axis.setTickFont(font)
+        axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))
+        axis.setTextPen(pg.mkPen(theme.foreground))
+        axis.enableAutoSIPrefix(False)
+    plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
+    # pyqtgraph draws axis labels and the title a few pixels past its own edges: a margin keeps them inside
+    margin = max(8, round(theme.font_pt * 0.5))
+    plot.setContentsMargins(margin, margin, margin, margin)
+
+
+class ResultChart(pg.PlotWidget):
+    """Base: a themed plot with a legend in its own column that redraws itself from results.
+
+    `hidden_series` (set by the caller) are listed in the legend, faint, so a click can show them again."""
+
+    pointClicked = QtCore.Signal(object)  # the Result under a clicked point
+    seriesToggled = QtCore.Signal(str)  # a legend entry was clicked: show or hide that series
+
+    title = ""
+    x_label = ""
+    y_label = ""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
+        axes = {"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom"), **(axisItems or {})}
+        super().__init__(parent=parent, axisItems=axes)
+        self.theme = theme
+        self.results: list[Result] = []
+        self.hidden_series: list[str] = []
+        self.source_of: SourceOf = one_source
+        self.legend: SeriesLegend | None = None
+        self.apply_theme(theme)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.getPlotItem().clear()
+        self._items = {}
+        self._legend_key = None
+        self.setBackground(theme.background)
+        _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
+        self.set_results(self.results)
+
+    def set_results(self, results: list[Result], max_new: int | None = None, source_of: SourceOf | None = None) -> bool:
+        """Redraw from `results` (`source_of` says which session each came from). With `max_new`, create at
+        most that many new series now and return False if more remain (the caller calls again on the next
+        event-loop turn, so a sweep that adds many series never freezes the UI for long)."""
+        self.results = list(results)
+        if source_of is not None:
+            self.source_of = source_of
+        plot = self.getPlotItem()
+        if self.legend is None:
+            # The legend sits in its own column right of the plot, so it never hides data.
+            self.legend = SeriesLegend()
+            self.legend.toggled.connect(self.seriesToggled)
+            plot.layout.addItem(self.legend, 2, 3)
+            plot.layout.setColumnAlignment(3, QtCore.Qt.AlignmentFlag.AlignTop)
+            plot.layout.setColumnSpacing(2, 16)  # a gap between the plot and the legend
+        self._max_new = max_new
+        complete = self.draw(plot) is not False
+        self.fit_legend()
+        return complete
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_legend()
+
+    def fit_legend(self) -> None:
+        """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
+        if getattr(self, "legend", None) is None:
+            return  # called by the view's own set-up, before the legend exists
+        plot = self.getPlotItem()
+        title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
+        height = self.height() - title_h - plot.getAxis("bottom").height() - 16
+        self.legend.fit(self.theme.font_pt, max(height, 40), self.width() * LEGEND_MAX_WIDTH)
+
+    def reset_legend(self) -> None:
+        self.legend.clear()
+        self.legend.setLabelTextColor(self.theme.foreground)
+        self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        raise NotImplementedError
+
+    def pen(self, style: SeriesStyle, colour: str | None = None):
+        return pg.mkPen(colour or self.theme.color(style.colour), width=self.theme.line_px,
+                        style=PEN_STYLES[style.dash])  # fmt: skip
+
+    def sample(self, style: SeriesStyle, line: bool = True):
+        """A legend sample drawn with a series' style."""
+        return pg.PlotDataItem(pen=self.pen(style) if line else None, symbol=style.marker,
+                               symbolBrush=self.theme.color(style.colour), symbolPen=None,
+                               symbolSize=min(self.theme.symbol_px, 18))  # fmt: skip
+
+    def add_hidden_entries(self) -> None:
+        for name in self.hidden_series:
+            self.legend.add_entry(self.sample(style_of(name)), name, series=name, hidden=True)
+
+    def emit_point(self, points) -> None:
+        """A scatter's click handler: `points` is an array (truth-testing it raises with several points)."""
+        if len(points):
+            self.pointClicked.emit(points[0].data().result)
+
+
+class _Tip:
+    """What a chart point carries: its hover text and its result."""
+
+    __slots__ = ("text", "result")
+
+    def __init__(self, text: str, result: Result):
+        self.text, self.result = text, result
+
+
+def _tip(r: Result, source: str) -> str:
+    params = ", ".join(f"{k} {v}" for k, v in r.params.items())
+    return (
+        f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n"
+        f"median {r.median_ms:.4g} ms (min {r.min_ms:.4g}, max {r.max_ms:.4g}, n={len(r.samples_ms)})\n"
+        f"{r.gflops:,.0f} GFLOP/s, rel. error {'—' if r.rel_error is None else format(r.rel_error, '.1e')}"
+        + (f"\n{source}" if source else "")
+        + (f"\n{r.note}" if r.note else "")
+    )

@@ -1,0 +1,232 @@
+"""The roofline chart: a GPU's ceilings as lines, the ridge point, one point per GPU result.
+
+Picking works where points overlap (most of them, at one intensity per kernel): a click selects the point
+nearest in screen pixels and rings it; Tab or N cycles through the points that overlap the selection. A
+point above the roof gets one short note on the chart saying why. `set_highlight(series)` fades every
+other series (the lessons use it)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+
+import numpy as np
+import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore
+from PySide6.QtGui import QFont
+
+from gemmviz.core.results import Result
+from gemmviz.core.style import style_table
+from gemmviz.ui.chart_axes import Log125Axis
+from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, plain
+
+ABOVE_ROOF_NOTE = "above the roof: caches serve traffic the model counts as global"
+NOTE_LINES = "above the roof: caches serve\ntraffic the model counts as global"
+CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
+
+
+class RooflineChart(ResultChart):
+    """Log-log roofline: the GPU's ceilings as lines, the ridge point, one point per GPU result."""
+
+    title = "Roofline"
+    x_label = "arithmetic intensity (FLOP / byte of global traffic, from the model)"
+    y_label = "GFLOP/s (measured)"
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        self.ceilings = None
+        self.points = []
+        self.highlight: set[str] = set()
+        self.selected: int | None = None  # index into self.points
+        self.candidates: list[int] = []  # the points overlapping the selection, nearest first
+        self.above_roof_note: pg.TextItem | None = None
+        self._xy = np.zeros((0, 2))
+        self._ring = None
+        super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": Log125Axis("bottom")})
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        self.scene().sigMouseClicked.connect(self._on_click)
+
+    def set_ceilings(self, ceilings) -> None:
+        self.ceilings = ceilings
+        self.set_results(self.results)
+
+    def set_highlight(self, series: Iterable[str] | None) -> None:
+        """Draw these series' points full size and fade the others; None or empty: all as normal."""
+        self.highlight = set(series or ())
+        self.set_results(self.results)
+
+    # ---- drawing ----------------------------------------------------------------------------------
+    def draw(self, plot: pg.PlotItem) -> None:
+        from gemmviz.core.roofline import roofline_points
+
+        plot.clear()
+        self._legend_key = None
+        self.reset_legend()
+        by_source: dict[str, list[Result]] = defaultdict(list)
+        for r in self.results:
+            by_source[self.source_of(r)].append(r)
+        # one call per source: a result's % of cuBLAS is against cuBLAS measured on the same machine
+        self.points = [p for rs in by_source.values() for p in roofline_points(rs, self.ceilings)]
+        self._xy = np.array([(math.log10(p.intensity), math.log10(p.gflops)) for p in self.points]).reshape(-1, 2)
+        self.selected, self.candidates = None, []
+        c = self.ceilings
+        xs_all = [p.intensity for p in self.points] or [0.25, 1000]
+        x_lo, x_hi = min(0.1, min(xs_all) / 2), max(1000, max(xs_all) * 2)
+        ys_all = [p.gflops for p in self.points]
+        fg = self.theme.foreground
+        if c is not None:
+            title = f"Roofline of {c.device}"
+            xs = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
+            for value, name, style in ((c.fp32_peak_gflops, "FP32 peak (computed)", QtCore.Qt.PenStyle.SolidLine),
+                                       (c.fp32_gemm_gflops, "best FP32 GEMM (cuBLAS)", QtCore.Qt.PenStyle.DashLine),
+                                       (c.tf32_gemm_gflops, "TF32 tensor cores (cuBLAS)", QtCore.Qt.PenStyle.DotLine)):  # fmt: skip
+                if not value:
+                    continue
+                ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
+                ys_all += [float(ys.min()), value]
+                item = pg.PlotDataItem(
+                    np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style)
+                )
+                plot.addItem(item)
+                self.legend.add_entry(item, name)
+            if c.bandwidth_gbs:
+                label = pg.TextItem(f"{c.bandwidth_gbs:,.0f} GB/s (measured copy)", color=fg, anchor=(0, 0), angle=0)
+                label.setFont(self._font())
+                label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
+                plot.addItem(label)
+            if c.ridge:
+                ridge = pg.ScatterPlotItem([math.log10(c.ridge)], [math.log10(c.fp32_peak_gflops)], symbol="d",
+                                           size=self.theme.symbol_px * 1.6, brush=pg.mkBrush(fg), pen=pg.mkPen(fg))  # fmt: skip
+                plot.addItem(ridge)
+                self.legend.add_entry(ridge, f"ridge point {c.ridge:.1f} FLOP/byte")
+        else:
+            title = "Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)"
+        plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")
+        self._draw_points(plot)
+        self.add_hidden_entries()
+        y_lo, y_hi = (math.log10(min(ys_all)) - 0.3, math.log10(max(ys_all)) + 0.6) if ys_all else (0, 5)
+        plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
+        plot.setYRange(y_lo, y_hi, padding=0)
+        self._note_above_roof(plot, (math.log10(x_lo), math.log10(x_hi)))
+        self._ring = pg.ScatterPlotItem(size=self.theme.symbol_px * 2.4, symbol="o", brush=None,
+                                        pen=pg.mkPen(fg, width=self.theme.line_px))  # fmt: skip
+        self._ring.setZValue(10)
+        plot.addItem(self._ring)
+
+    def _font(self) -> QFont:
+        font = QFont()
+        font.setPointSize(self.theme.font_pt)
+        return font
+
+    def _draw_points(self, plot: pg.PlotItem) -> None:
+        groups: dict[tuple[str, str], list] = defaultdict(list)
+        for p in self.points:
+            groups[(self.source_of(p.result), p.result.series)].append(p)
+        styles = style_table(groups)
+        named = set()
+        for key in sorted(groups, key=lambda k: (styles[k].marker, styles[k].colour, k)):
+            source, name = key
+            pts, style = groups[key], styles[key]
+            faded = bool(self.highlight) and name not in self.highlight
+            tips = [_Tip(self._tip(p, source), p.result) for p in pts]
+            scatter = pg.ScatterPlotItem(
+                np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]),
+                size=self.theme.symbol_px * (1.3 if self.highlight and not faded else 1.0), symbol=style.marker,
+                brush=pg.mkBrush(self.theme.color(style.colour)), pen=pg.mkPen(self.theme.background), hoverable=True,
+                data=tips, tip=lambda x, y, data: plain(data.text), hoverSize=self.theme.symbol_px * 1.5,
+            )  # fmt: skip
+            if faded:
+                scatter.setOpacity(0.25)
+            plot.addItem(scatter)
+            if name not in named:
+                named.add(name)
+                self.legend.add_entry(self.sample(style, line=False), name, series=name)
+
+    def _note_above_roof(self, plot: pg.PlotItem, x_range: tuple[float, float]) -> None:
+        """One note, at the point furthest above its roof, on the side of it with more room."""
+        self.above_roof_note = None
+        above = [i for i, p in enumerate(self.points) if p.pct_of_roof is not None and p.pct_of_roof > 100]
+        if not above:
+            return
+        i = max(above, key=lambda j: self.points[j].pct_of_roof)
+        x, y = self._xy[i]
+        left_half = (x - x_range[0]) < (x_range[1] - x_range[0]) / 2
+        note = pg.TextItem(NOTE_LINES, color=self.theme.foreground, anchor=(-0.02, 1.3) if left_half else (1.02, 1.3))
+        note.setFont(self._font())
+        note.setPos(x, y)
+        plot.addItem(note)
+        self.above_roof_note = note
+
+    @staticmethod
+    def _tip(p, source: str) -> str:
+        r = p.result
+        roof = f"{p.pct_of_roof:.0f}% of the roof here ({p.roof:,.0f} GFLOP/s)" if p.roof else "no roof measured"
+        cub = f", {p.pct_of_cublas:.0f}% of cuBLAS" if p.pct_of_cublas is not None else ""
+        above = f"\n{ABOVE_ROOF_NOTE}" if p.pct_of_roof and p.pct_of_roof > 100 else ""
+        return (
+            f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}{above}"
+            + (f"\n{source}" if source else "")
+        )
+
+    # ---- picking --------------------------------------------------------------------------------------
+    def _screen_xy(self) -> np.ndarray:
+        """The points' positions in scene pixels."""
+        vb = self.getPlotItem().getViewBox()
+        out = np.zeros_like(self._xy)
+        for i, (x, y) in enumerate(self._xy):
+            pos = vb.mapViewToScene(QtCore.QPointF(float(x), float(y)))
+            out[i] = (pos.x(), pos.y())
+        return out
+
+    def pick_radius(self) -> float:
+        return max(self.theme.symbol_px, 8) * 0.75 + 4
+
+    def pick(self, scene_pos: QtCore.QPointF) -> Result | None:
+        """Select the point nearest to `scene_pos` (within a few pixels of its marker); the points that
+        overlap it become the ones Tab/N cycles through. Returns the selected result, or None."""
+        if len(self._xy) == 0:
+            return None
+        screen = self._screen_xy()
+        d = np.hypot(screen[:, 0] - scene_pos.x(), screen[:, 1] - scene_pos.y())
+        nearest = int(np.argmin(d))
+        if d[nearest] > 3 * self.pick_radius():
+            self.select(None)
+            return None
+        around = np.hypot(screen[:, 0] - screen[nearest, 0], screen[:, 1] - screen[nearest, 1])
+        overlapping = [int(i) for i in np.argsort(d, kind="stable") if around[i] <= 2 * self.pick_radius()]
+        self.candidates = overlapping
+        self.select(nearest)
+        return self.points[nearest].result
+
+    def cycle(self) -> Result | None:
+        """Select the next of the overlapping points (wraps round)."""
+        if len(self.candidates) < 2 or self.selected not in self.candidates:
+            return None
+        nxt = self.candidates[(self.candidates.index(self.selected) + 1) % len(self.candidates)]
+        self.select(nxt)
+        return self.points[nxt].result
+
+    def select(self, index: int | None) -> None:
+        self.selected = index
+        if self._ring is None:
+            return
+        if index is None:
+            self.candidates = []
+            self._ring.setData([], [])
+            return
+        x, y = self._xy[index]
+        self._ring.setData([x], [y])
+        self.pointClicked.emit(self.points[index].result)
+
+    def _on_click(self, event) -> None:
+        if event.button() == QtCore.Qt.MouseButton.LeftButton and not event.isAccepted():
+            if self.getPlotItem().getViewBox().sceneBoundingRect().contains(event.scenePos()):
+                self.pick(event.scenePos())
+                self.setFocus()
+
+    def event(self, ev) -> bool:
+        # Tab would move the focus on: while points overlap the selection it cycles through them instead
+        if ev.type() == QtCore.QEvent.Type.KeyPress and ev.key() in CYCLE_KEYS and len(self.candidates) > 1:
+            self.cycle()
+            return True
+        return super().event(ev)
