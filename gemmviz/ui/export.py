@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from gemmviz.core import fileio
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
-from gemmviz.core.views import CHART_KINDS
+from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
@@ -63,6 +63,13 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, sp
         for i, k in enumerate(("time", "gflops", "speedup", "roofline")):
             grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view, source_of), i // 2, i % 2)
         return widget
+    if kind in HARDWARE_KINDS:  # one result's counters or block trace; `speedup_view`'s size (--at) picks it
+        from gemmviz.ui.hardware_tab import hardware_chart
+
+        try:
+            return hardware_chart(kind, results, theme, size_key=speedup_view[1] if speedup_view else None)
+        except NoHardwareData as exc:
+            raise ExportError(str(exc)) from None
     cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
     chart = cls(theme)
     if source_of is not None:

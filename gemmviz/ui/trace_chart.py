@@ -99,7 +99,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         if result is None or not result.block_trace:
             self.rows = self.blocks = 0
             self.summary = None
-            self.sms_plot.setTitle(NO_TRACE, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+            why = NO_TRACE if result is None else f"{result.series} at {result.problem.label}: no block trace"
+            self.sms_plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
             for axis in ("left", "bottom"):
                 self.sms_plot.hideAxis(axis)
             return
@@ -154,7 +155,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         capacity.label.setFont(font)
         self.resident_plot.addItem(capacity)
         self.resident_plot.setYRange(0, s.max_resident_total * 1.5, padding=0)
-        self.resident_plot.getAxis("left").setTicks([[(0, "0"), (s.max_resident_total, f"{s.max_resident_total:,}")], []])
+        self.resident_plot.getAxis("left").setTicks(
+            [[(0, "0"), (s.max_resident_total, f"{s.max_resident_total:,}")], []]
+        )
         mask_brush = pg.mkBrush(theme.background)
         self._masks = []
         self._cursors = []

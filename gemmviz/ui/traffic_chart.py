@@ -89,7 +89,8 @@ class TrafficChart(pg.PlotWidget):
         self.comparison = comparison_of(result) if result is not None else None
         if self.comparison is None:
             self.bars = []
-            plot.setTitle(NO_COUNTERS, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+            why = NO_COUNTERS if result is None else f"{result.series} at {result.problem.label}: no hardware counters"
+            plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
             for axis in ("left", "bottom"):
                 plot.hideAxis(axis)
             self.legend.setVisible(False)
