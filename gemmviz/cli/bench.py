@@ -42,6 +42,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
     p.add_argument("--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused")
     p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="after timing, one untimed launch of an instrumented build records each block's SM and times",
+    )
+    p.add_argument(
+        "--job-limit",
+        type=float,
+        default=600.0,
+        help="seconds after which a job is stopped (checked between launches) and reported failed",
+    )
     p.add_argument("--out", help="session JSON to write (rewritten after every finished job)")
     p.add_argument("--csv", help="CSV of the results to write (rewritten after every finished job)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -121,6 +132,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         allow_slow_cpu=args.allow_slow_cpu,
         cpu_limit_s=args.cpu_limit,
         seed=args.seed,
+        trace=args.trace,
+        job_limit_s=args.job_limit,
     )
     out, csv = check_outputs(("--out", args.out, ()), ("--csv", args.csv, ()))
     jobs = plan_jobs(variants, problems, grid)

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from gemmviz.cli import app, bench, export, lesson, model, tune
+from gemmviz.cli import app, bench, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core.problem import ProblemError
 
@@ -17,7 +17,8 @@ EPILOG = """\
 exit status:
   0    every job ran and verified (or the command did what was asked)
   1    some jobs were refused, failed, invalid or unavailable (the table says why; stderr names them),
-       or the command could not finish (an output that cannot be written, no GPU for tune/ceilings)
+       or the command could not finish (an output that cannot be written, no GPU for tune/ceilings/profile,
+       ncu missing or GPU counters not permitted for profile; its timings are still saved)
   2    bad arguments or an unreadable input file (nothing was run)
   130  interrupted (Ctrl+C); results that finished are already in --out / --csv
 
@@ -39,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lesson", metavar="NAME", help="start the app in lesson mode: a shipped lesson's name "
                         "(gemmviz lesson --list) or a lesson .toml file")  # fmt: skip
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for module in (bench, model, tune, export, lesson):
+    for module in (bench, model, tune, export, lesson, profile):
         module.add_parsers(sub)
     return parser
 

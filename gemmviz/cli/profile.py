@@ -1,0 +1,190 @@
+"""`gemmviz profile`: the normal event-timed bench, then Nsight Compute counters for the same jobs.
+
+Step 1 times and verifies the jobs exactly as `gemmviz bench` does (optionally with the block trace); the
+timings never come from ncu. Step 2 runs ncu over child `python -m gemmviz bench --repeats 1 --warmup 0`
+processes of the same jobs and attaches each job's counters (keyed by ncu's metric names) to its result.
+
+With --repeats 1 --warmup 0 a gemmviz kernel job launches its kernel twice when it verifies (the checked
+launch, then the one timed launch), once when it is invalid, never when it is refused or failed. All jobs
+of a kernel variant share one child; their launches are matched in order, by the kernel's name, and each
+job takes its first (checked) launch. cuBLAS (and other library) jobs get a child each: its launches are
+two identical calls, and the job takes the first half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gemmviz.cli.bench import param_grid
+from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, Progress, UsageError, check_outputs, variant_list
+from gemmviz.core.parsing import parse_sizes
+from gemmviz.core.variants import VARIANTS
+
+MAX_LIBRARY_LAUNCHES = 64  # a cuBLAS call launches one kernel or a few; ncu stops after this many
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    gpu = [v.name for v in VARIANTS.values() if v.backend == "cuda"]
+    p = sub.add_parser("profile", help="bench GPU variants, then attach Nsight Compute counters to each result")
+    p.add_argument("--variants", required=True, help=f"comma-separated, among {', '.join(gpu)}")
+    p.add_argument("--sizes", default="", help="square sizes, e.g. 1024,4096")
+    p.add_argument("--mnk", action="append", help="a non-square size MxNxK (repeatable)")
+    p.add_argument("--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32")
+    p.add_argument("--block", default="", help="block edges for the naive kernels, e.g. 16,32")
+    p.add_argument("--repeats", type=int, default=20, help="timed launches per job in the bench step")
+    p.add_argument("--warmup", type=int, default=3, help="untimed launches before timing")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the inputs (bench and ncu runs)")
+    p.add_argument("--trace", action="store_true", help="also record each job's block trace (one untimed launch)")
+    p.add_argument("--out", required=True, help="session JSON to write (after the bench, then after each ncu run)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_profile)
+
+
+@dataclass
+class Step:
+    """One ncu run: a child bench of `jobs` (all of one variant), and how to pick each job's launch."""
+
+    jobs: list  # core.bench.Job, in the order the child runs them
+    argv: list[str]
+    kernel_regex: str
+    launch_count: int
+    per_kernel: bool  # True: gemmviz kernel, launches matched by name in order; False: library, first half
+    results: list = field(default_factory=list)  # the bench step's Result for each job
+
+
+def launches_per_job(status: str) -> int:
+    """How often a gemmviz kernel job launches its kernel with --repeats 1 --warmup 0 and no trace."""
+    return {"ok": 2, "invalid": 1}.get(status, 0)
+
+
+def child_argv(jobs: Sequence, seed: int, python: str = sys.executable) -> list[str]:
+    """`python -m gemmviz bench` that plans exactly `jobs` (one variant, its sizes and params in order)."""
+    variant = jobs[0].variant
+    argv = [python, "-m", "gemmviz", "bench", "--variants", variant, "--repeats", "1", "--warmup", "0",
+            "--seed", str(seed), "--quiet", "--no-record-command", "--job-limit", "600"]  # fmt: skip
+    for key in dict.fromkeys(j.problem.key for j in jobs):
+        argv += ["--mnk", key]
+    keys = dict.fromkeys(k for j in jobs for k, _ in j.params)
+    for key in keys:
+        if key in ("tile", "block"):
+            values = dict.fromkeys(str(j.params_dict[key]) for j in jobs)
+            argv += [f"--{key}", ",".join(values)]
+    return argv
+
+
+def plan_steps(jobs: Sequence, results: Sequence, seed: int, python: str = sys.executable) -> list[Step]:
+    """The ncu runs that cover every job: one per gemmviz kernel variant, one per library job."""
+    steps: list[Step] = []
+    by_variant: dict[str, Step] = {}
+    for job, result in zip(jobs, results):
+        variant = VARIANTS[job.variant]
+        if variant.runner == "kernel" and variant.kernel_name:
+            step = by_variant.get(job.variant)
+            if step is None:
+                regex = f"^{re.escape(variant.kernel_name)}$"
+                step = by_variant[job.variant] = Step([], [], regex, 0, True)
+                steps.append(step)
+            step.jobs.append(job)
+            step.results.append(result)
+            step.launch_count += launches_per_job(result.status)
+        elif result.status in ("ok", "invalid"):
+            steps.append(Step([job], [], ".", MAX_LIBRARY_LAUNCHES, False, [result]))
+    for step in steps:
+        step.argv = child_argv(step.jobs, seed, python)
+    return [s for s in steps if s.launch_count > 0]
+
+
+def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str | None]]:
+    """For each job of the step: (ncu row of its checked launch, None) or (None, why not)."""
+    if not step.per_kernel:
+        if not rows or len(rows) % 2:
+            return [(None, f"ncu saw {len(rows)} kernel launches, expected two identical calls")]
+        first = rows[: len(rows) // 2]
+        main = max(first, key=lambda r: r["counters"].get("gpu__time_duration.sum") or 0)
+        return [(main, None if len(first) == 1 else f"counters of {main['kernel']}, the longest of {len(first)} "
+                 "kernels one call launched")]  # fmt: skip
+    expected = sum(launches_per_job(r.status) for r in step.results)
+    if len(rows) != expected:
+        why = f"ncu saw {len(rows)} launches of {step.kernel_regex}, expected {expected}; counters not attached"
+        return [(None, why)] * len(step.jobs)
+    out, i = [], 0
+    for result in step.results:
+        n = launches_per_job(result.status)
+        out.append((rows[i], None) if n else (None, f"no counters: the job was {result.status}"))
+        i += n
+    return out
+
+
+Runner = Callable[..., list[dict]]
+
+
+def attach(step: Step, rows: Sequence[dict]) -> int:
+    """Put each matched row's counters on its result (and say why not in the note). Returns how many got none."""
+    missing = 0
+    for result, (row, why) in zip(step.results, match_rows(step, rows)):
+        if row is not None:
+            result.counters = dict(row["counters"])
+        else:
+            missing += 1
+        if why:
+            result.note = "; ".join(filter(None, [result.note, why]))
+    return missing
+
+
+def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    from gemmviz.backends import default_backends
+    from gemmviz.backends.profile import NCU_MISSING, ProfileError, find_ncu, run_profile
+    from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
+    from gemmviz.core.counters import METRIC_NAMES
+
+    variants = variant_list(args.variants)
+    not_gpu = [v for v in variants if VARIANTS[v].backend != "cuda"]
+    if not_gpu:
+        raise UsageError(f"{', '.join(not_gpu)} does not run on the GPU: Nsight Compute profiles GPU kernels only")
+    problems = parse_sizes(args.sizes, args.mnk)
+    grid = param_grid(args, variants)
+    settings = BenchSettings(warmup=args.warmup, repeats=args.repeats, seed=args.seed, trace=args.trace)
+    (out,) = check_outputs(("--out", args.out, (".json",)))
+    backends = default_backends()
+    ok, reason = backends["cuda"].availability()
+    if not ok:
+        raise CommandError(f"profiling needs a CUDA GPU: {reason}")
+    if runner is None:
+        if find_ncu() is None:
+            raise CommandError(NCU_MISSING)
+        runner = run_profile
+    jobs = plan_jobs(variants, problems, grid)
+    command = "gemmviz " + " ".join(sys.argv[1:])
+    session = make_session([], backends, settings, {"variants": variants, "command": command,
+                                                    "counters": "Nsight Compute, replayed launches of a separate "
+                                                                "--repeats 1 run; timings from CUDA events"})  # fmt: skip
+
+    def save(result) -> None:
+        session.results.append(result)
+        session.save(out)
+
+    with Progress(enabled=False if args.quiet else None) as progress:
+        Engine(backends, settings).run(jobs, on_result=save, on_progress=progress)
+    results = session.results
+    steps = plan_steps(jobs, results, args.seed)
+    missing = sum(1 for r in results if r.status not in ("ok", "invalid"))
+    for n, step in enumerate(steps, 1):
+        print(f"ncu {n}/{len(steps)}: {step.jobs[0].variant}, {len(step.jobs)} job(s)", file=sys.stderr)
+        try:
+            rows = runner(step.argv, step.kernel_regex, METRIC_NAMES, launch_count=step.launch_count)
+        except ProfileError as exc:
+            raise CommandError(f"{exc} (timings are saved in {out})") from None
+        missing += attach(step, rows)
+        session.save(out)
+    for r in results:
+        shown = "no counters" if r.counters is None else f"{len(r.counters)} counters"
+        print(f"{r.series:<28} {r.problem.label:<14} {r.status:<10} {shown}  {r.note or r.error or ''}".rstrip())
+    print(f"session written to {out}", file=sys.stderr)
+    if missing or not all(r.valid for r in results):
+        print(f"gemmviz: {missing} of {len(results)} jobs have no counters or did not verify", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK

@@ -1,0 +1,140 @@
+"""`gemmviz profile` without a GPU: a fake CUDA backend for the bench step and a fake ncu runner that
+answers with the recorded H200 CSV (tests/data/ncu-tiled-naive-1024.csv)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import gemmviz.backends
+from gemmviz.cli import profile
+from gemmviz.cli.common import CommandError
+from gemmviz.cli.main import build_parser, main
+from gemmviz.core.counters import parse_ncu_csv
+from gemmviz.core.results import Session
+from tests.fakes import FakeGpuBackend
+
+FIXTURE = Path(__file__).parent / "data" / "ncu-tiled-naive-1024.csv"
+ROWS = parse_ncu_csv(FIXTURE.read_text())
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    backend = FakeGpuBackend(delay_s=0.01)
+    monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cuda": backend})
+    return backend
+
+
+class FakeNcu:
+    """Every launch a child bench would make: per kernel job the checked launch and the timed one."""
+
+    def __init__(self, rows=ROWS):
+        self.rows = rows
+        self.calls = []
+
+    def __call__(self, argv, kernel_regex, metrics, launch_count):
+        self.calls.append((argv, kernel_regex, launch_count))
+        import re
+
+        matching = [r for r in self.rows if re.search(kernel_regex, r["kernel"])]
+        return [r for r in matching for _ in range(2)][:launch_count]
+
+
+def run(argv, runner):
+    args = build_parser().parse_args(argv)
+    return profile.cmd_profile(args, runner=runner)
+
+
+def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):
+    out = tmp_path / "p.json"
+    ncu = FakeNcu()
+    code = run(["profile", "--variants", "gpu-naive,gpu-tiled", "--sizes", "1024", "--tile", "16", "--block", "16",
+                "--repeats", "2", "--out", str(out), "--quiet"], ncu)  # fmt: skip
+    assert code == 0
+    results = Session.load(out).results
+    assert [r.variant for r in results] == ["gpu-naive", "gpu-tiled"]
+    naive, tiled = (r.counters for r in results)
+    assert naive["smsp__inst_executed_op_shared_ld.sum"] == 0
+    assert tiled["smsp__inst_executed_op_shared_ld.sum"] == pytest.approx(41.9e6, rel=0.01)
+    assert tiled["dram__bytes_read.sum"] == pytest.approx(8.39e6, rel=0.01)
+    assert all(len(r.samples_ms) == 2 for r in results)  # timings from the bench step, not from ncu
+    # one child per kernel variant, the same jobs at --repeats 1 --warmup 0, two launches each
+    (naive_call, tiled_call) = ncu.calls
+    assert naive_call[1] == "^gemm_naive$" and naive_call[2] == 2
+    assert tiled_call[0][-4:] == ["--mnk", "1024x1024x1024", "--tile", "16"]
+    assert tiled_call[0][2:10] == ["gemmviz", "bench", "--variants", "gpu-tiled", "--repeats", "1", "--warmup", "0"]
+
+
+def test_jobs_of_one_variant_match_their_launches_in_order():
+    from gemmviz.core.bench import plan_jobs
+    from gemmviz.core.problem import Problem
+    from gemmviz.core.results import Result
+
+    jobs = plan_jobs(["gpu-tiled"], [Problem(64, 64, 64), Problem(96, 96, 96)], {"tile": [8, 16]})
+
+    def result(job, status):
+        return Result(variant=job.variant, params=job.params_dict, m=job.problem.m, n=job.problem.n,
+                      k=job.problem.k, backend="cuda", precision="fp32", valid=status == "ok", status=status)  # fmt: skip
+
+    results = [result(jobs[0], "ok"), result(jobs[1], "refused"), result(jobs[2], "invalid"), result(jobs[3], "ok")]
+    (step,) = profile.plan_steps(jobs, results, seed=0, python="python3")
+    assert step.launch_count == 2 + 0 + 1 + 2
+    assert step.argv[step.argv.index("--tile") + 1] == "8,16"
+    assert [a for i, a in enumerate(step.argv) if step.argv[i - 1] == "--mnk"] == ["64x64x64", "96x96x96"]
+    rows = [{"kernel": "gemm_tiled", "counters": {"x": float(i)}} for i in range(5)]
+    profile.attach(step, rows)
+    assert [r.counters and r.counters["x"] for r in results] == [0.0, None, 2.0, 3.0]
+    assert "was refused" in results[1].note
+    # a launch count that does not add up attaches nothing and says so
+    for r in results:
+        r.counters, r.note = None, None
+    assert profile.attach(step, rows[:4]) == 4 and "expected 5" in results[0].note
+
+
+def test_a_library_job_takes_the_first_of_its_two_calls():
+    from gemmviz.core.bench import plan_jobs
+    from gemmviz.core.problem import Problem
+    from gemmviz.core.results import Result
+
+    (job,) = plan_jobs(["cublas"], [Problem(64, 64, 64)])
+    r = Result(variant="cublas", params={}, m=64, n=64, k=64, backend="cuda", precision="fp32", valid=True)
+    (step,) = profile.plan_steps([job], [r], seed=0)
+    assert step.kernel_regex == "." and not step.per_kernel
+    rows = [{"kernel": k, "counters": {"gpu__time_duration.sum": t}} for k, t in
+            (("splitk", 5.0), ("sgemm_main", 50.0), ("splitk", 5.0), ("sgemm_main", 50.0))]  # fmt: skip
+    profile.attach(step, rows)
+    assert r.counters == {"gpu__time_duration.sum": 50.0} and "longest of 2" in r.note
+
+
+def test_missing_ncu_and_no_gpu_are_one_line_errors_with_exit_1(fake_gpu, tmp_path, monkeypatch, capsys):
+    import gemmviz.backends.profile as backend_profile
+
+    monkeypatch.setattr(backend_profile, "find_ncu", lambda: None)
+    argv = ["profile", "--variants", "gpu-tiled", "--sizes", "64", "--out", str(tmp_path / "p.json")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"gemmviz: error: {backend_profile.NCU_MISSING}"
+    fake_gpu.available = False
+    assert main(argv) == 1
+    assert "profiling needs a CUDA GPU: no CUDA device" in capsys.readouterr().err
+
+
+def test_counters_not_permitted_keeps_the_timings(fake_gpu, tmp_path, capsys):
+    from gemmviz.backends.profile import NCU_NO_PERMISSION, ProfileError
+
+    def refused(*a, **kw):
+        raise ProfileError(NCU_NO_PERMISSION)
+
+    out = tmp_path / "p.json"
+    argv = ["profile", "--variants", "gpu-tiled", "--sizes", "64", "--out", str(out), "--quiet"]
+    monkey_args = build_parser().parse_args(argv)
+    with pytest.raises(CommandError) as info:
+        profile.cmd_profile(monkey_args, runner=refused)
+    assert "ERR_NVGPUCTRPERM" in str(info.value) and str(out) in str(info.value)
+    assert Session.load(out).results[0].valid and Session.load(out).results[0].counters is None
+
+
+def test_cpu_variants_are_refused_as_usage(fake_gpu, tmp_path, capsys):
+    assert main(["profile", "--variants", "cpu-blas", "--sizes", "8", "--out", str(tmp_path / "p.json")]) == 2
+    assert "Nsight Compute profiles GPU kernels only" in capsys.readouterr().err
