@@ -1,6 +1,7 @@
 """The roofline's ceilings, measured on the current GPU: memory bandwidth (a large device-to-device
-copy, bytes read + written), the FP32 peak computed from the hardware, and the best FP32 and TF32
-GEMM rates (cuBLAS, verified like every other result). Cached per GPU."""
+copy, bytes read + written), L2 and shared-memory read bandwidth (kernels/membw.cu), the FP32 peak
+computed from the hardware, and the best FP32 and TF32 GEMM rates (cuBLAS, verified like every other
+result). Cached per GPU."""
 
 from __future__ import annotations
 
@@ -8,14 +9,71 @@ import datetime as _dt
 import json
 import statistics
 
+import numpy as np
+
 from gemmviz.backends.cuda import CudaBackend, CudaRun
 from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.fileio import write_atomic
+from gemmviz.core.paths import kernel_source
 from gemmviz.core.problem import Problem
 from gemmviz.core.roofline import user_ceilings_file
 
 COPY_BYTES = 2 << 30
 GEMM_SIZE = 8192
+L2_BUFFER_BYTES = 16 << 20  # fits the H200's L2 (50 MB) with room; 8-32 MiB all read 8.0-8.4 TB/s there
+L2_BYTES_PER_LAUNCH = 4 << 30
+SHARED_REPS = 4096
+THREADS = 256  # shared_read needs 256 threads per block
+BLOCKS_PER_SM = 8
+
+
+def _event_ms(cuda, launch, repeats: int, warmup: int = 3) -> list[float]:
+    for _ in range(warmup):
+        launch()
+    start, end = cuda.Event(), cuda.Event()
+    samples = []
+    for _ in range(repeats):
+        start.record()
+        launch()
+        end.record()
+        end.synchronize()
+        samples.append(end.time_since(start))
+    return samples
+
+
+def measure_memory_levels(run: CudaRun, repeats: int = 20) -> dict:
+    """L2 and shared-memory read bandwidth in GB/s: median of `repeats` event-timed launches each."""
+    from pycuda.compiler import SourceModule
+
+    cuda = run.cuda
+    sms = run.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+    module = SourceModule(kernel_source("membw.cu"), options=["-O3"], no_extern_c=True, arch=run.arch)
+    l2, shared = module.get_function("l2_read"), module.get_function("shared_read")
+    grid = (sms * BLOCKS_PER_SM, 1, 1)
+    n_vec = L2_BUFFER_BYTES // 16
+    reps = L2_BYTES_PER_LAUNCH // L2_BUFFER_BYTES
+    out = cuda.mem_alloc(grid[0] * THREADS * 4)
+    buf = cuda.mem_alloc(L2_BUFFER_BYTES)
+    try:
+        cuda.memset_d32(buf, 0x3F800000, n_vec * 4)
+        args = (buf, np.uint32(n_vec), np.int32(reps), out)
+        l2_ms = statistics.median(_event_ms(cuda, lambda: l2(*args, block=(THREADS, 1, 1), grid=grid), repeats))
+        shared_args = (np.int32(SHARED_REPS), out)
+        sh_ms = statistics.median(
+            _event_ms(cuda, lambda: shared(*shared_args, block=(THREADS, 1, 1), grid=grid), repeats)
+        )
+    finally:
+        buf.free()
+        out.free()
+    shared_bytes = grid[0] * THREADS * SHARED_REPS * 4 * 16
+    return {
+        "l2_gbs": L2_BUFFER_BYTES * reps / (l2_ms * 1e-3) / 1e9,
+        "l2_how": f"kernels/membw.cu l2_read: {L2_BUFFER_BYTES >> 20} MiB read {reps} times with __ldcg float4 loads "
+        f"by {grid[0]} blocks x {THREADS}, median of {repeats} event-timed launches",
+        "shared_gbs": shared_bytes / (sh_ms * 1e-3) / 1e9,
+        "shared_how": f"kernels/membw.cu shared_read: conflict-free LDS.128 on all {sms} SMs, {grid[0]} blocks x "
+        f"{THREADS}, median of {repeats} event-timed launches",
+    }
 
 
 def measure_ceilings(repeats: int = 20) -> dict:
@@ -38,6 +96,7 @@ def measure_ceilings(repeats: int = 20) -> dict:
         finally:
             src.free()
             dst.free()
+        levels = measure_memory_levels(run, repeats)
     copy_ms = statistics.median(samples)
     gemm = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=3, repeats=10)).run(
         plan_jobs(["cublas", "cublas-tf32"], [Problem(GEMM_SIZE, GEMM_SIZE, GEMM_SIZE)])
@@ -54,6 +113,7 @@ def measure_ceilings(repeats: int = 20) -> dict:
         "fp32_gemm_how": f"cuBLAS SGEMM at {GEMM_SIZE}^3, verified, median of 10",
         "tf32_gemm_gflops": by["cublas-tf32"].gflops,
         "tf32_gemm_how": f"cuBLAS SGEMM with TF32 tensor-core math at {GEMM_SIZE}^3, verified, median of 10",
+        **levels,
     }
 
 

@@ -20,6 +20,8 @@ class Ceilings:
     fp32_gemm_gflops: float | None = None
     tf32_gemm_gflops: float | None = None
     how: dict | None = None
+    l2_gbs: float | None = None  # L2 -> SM read bandwidth (kernels/membw.cu), for the hierarchical roofline
+    shared_gbs: float | None = None  # shared-memory read bandwidth, all SMs together
 
     @classmethod
     def from_dict(cls, d: dict) -> Ceilings:
@@ -29,6 +31,8 @@ class Ceilings:
             fp32_peak_gflops=d.get("fp32_peak_gflops"),
             fp32_gemm_gflops=d.get("fp32_gemm_gflops"),
             tf32_gemm_gflops=d.get("tf32_gemm_gflops"),
+            l2_gbs=d.get("l2_gbs"),
+            shared_gbs=d.get("shared_gbs"),
             how={k: v for k, v in d.items() if k.endswith("_how")},
         )
 
