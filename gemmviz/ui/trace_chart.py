@@ -60,6 +60,12 @@ def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_labe
         axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))
         axis.setTextPen(pg.mkPen(theme.foreground))
         axis.enableAutoSIPrefix(False)
+    # pyqtgraph sizes axes for its default font: make room for the theme's tick labels and axis label
+    px = theme.font_pt * 96 / 72
+    if x_label:
+        plot.getAxis("bottom").setHeight(int(px * 3.2))
+    plot.getAxis("left").setWidth(int(px * 5.5))
+    plot.setContentsMargins(6, 4, 10, 4)  # the rotated axis label's box reaches past the plot's left edge
     plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
 
 
@@ -119,7 +125,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             f"{s.waves:.2f} waves (colour = wave)"
         )
         style_plot(self.sms_plot, theme, title, "", "SM")
-        style_plot(self.resident_plot, theme, "", "time (µs)", "blocks resident")
+        style_plot(self.resident_plot, theme, "", "time (µs)", "resident")
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
         self.resident_plot.setXLink(self.sms_plot)
         y0 = t[:, 1] + lane / lanes

@@ -1,0 +1,194 @@
+"""The hardware views (issue 14) without a GPU, from tests/data/h200-counters-sample.json (a test fixture built
+by tests/data/make_hardware_sample.py from the real H200 ncu CSV and block traces): SMs × time, model vs
+measured traffic, the hierarchical roofline, their export kinds and their layout at 720p and 1080p."""
+
+import dataclasses
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QRectF  # noqa: E402
+from PySide6.QtGui import QImage  # noqa: E402
+
+from gemmviz.core.explain import explain_counters, explain_trace  # noqa: E402
+from gemmviz.core.results import Result, Session  # noqa: E402
+from gemmviz.core.roofline import Ceilings  # noqa: E402
+from gemmviz.core.views import CHART_KINDS, NoHardwareData, hardware_result  # noqa: E402
+from gemmviz.core.workspace import Workspace  # noqa: E402
+from gemmviz.ui.export import ExportError, export_chart, layout_offscreen  # noqa: E402
+from gemmviz.ui.hardware_tab import HardwareTab, LevelRooflineChart, level_ceilings  # noqa: E402
+from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
+from gemmviz.ui.trace_chart import SmTraceChart, trace_lanes  # noqa: E402
+from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, ticks_125  # noqa: E402
+from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402
+
+SAMPLE = Path(__file__).parent / "data" / "h200-counters-sample.json"
+CEILINGS = Ceilings("NVIDIA H200", 4232.8, 66908.16, 51104.9, 421638.4)
+
+
+@pytest.fixture(scope="module")
+def session():
+    return Session.load(SAMPLE)
+
+
+def pick(session, kind, series, size):
+    return hardware_result(kind, session.results, series, size)
+
+
+def test_sample_is_a_fixture_with_counters_and_traces(session):
+    assert all("test fixture" in r.note for r in session.results)
+    assert sum(bool(r.counters) for r in session.results) == 2
+    assert sum(bool(r.block_trace) for r in session.results) == 2
+
+
+def test_kinds_in_the_one_list():
+    assert {"traffic", "sm-trace"} <= set(CHART_KINDS)
+
+
+def test_hardware_result_picks_and_refuses(session):
+    assert pick(session, "sm-trace", "gpu-tiled (tile 32)", None).params == {"tile": 32}
+    assert pick(session, "traffic", "gpu-naive", "1024x1024x1024").variant == "gpu-naive"
+    plain = [dataclasses.replace(r, counters=None, block_trace=None) for r in session.results]
+    with pytest.raises(NoHardwareData, match="gemmviz profile"):
+        hardware_result("traffic", plain)
+    with pytest.raises(NoHardwareData, match="gpu-tiled \\(tile 16\\) at 1000³"):
+        hardware_result("sm-trace", session.results, "gpu-naive")
+
+
+def test_sm_trace_uses_every_sm_and_every_block_once(qapp, session):
+    r = pick(session, "sm-trace", "gpu-tiled (tile 16)", None)
+    chart = SmTraceChart(LIGHT)
+    chart.set_result(r, 132)
+    assert chart.rows == 132
+    assert chart.blocks == 63 * 63 == len(r.block_trace)  # ceil(1000 / 16)² blocks: the grid
+    assert chart.summary.sms_used == 132 and chart.summary.blocks_per_sm_min == 30
+    chart.set_time(chart.duration_us / 4)
+    assert 0 < chart.landed() < chart.blocks
+    chart.set_time(chart.duration_us)
+    assert chart.landed() == chart.blocks
+
+
+def test_lanes_never_overlap_on_one_sm(session):
+    r = pick(session, "sm-trace", "gpu-tiled (tile 32)", None)
+    t, lane, wave = trace_lanes(r.block_trace)
+    assert lane.max() + 1 == 2  # two 1024-thread blocks fit an SM at once
+    for sm in np.unique(t[:, 1]):
+        for slot in range(lane.max() + 1):
+            rows = t[(t[:, 1] == sm) & (lane == slot)]
+            assert (rows[1:, 2] >= rows[:-1, 3]).all()  # a lane holds one block at a time
+    assert wave.max() == 3  # 7–8 blocks per SM over 2 lanes: waves 0..3
+
+
+def test_traffic_chart_model_and_measured(qapp, session):
+    chart = TrafficChart(LIGHT)
+    chart.set_result(pick(session, "traffic", "gpu-tiled (tile 16)", None))
+    dram, l2, l1, shared, conflicts = chart.measured_bytes()
+    assert dram == 8_392_704 and l2 == 443_854_304 and l1 == 536_870_912
+    assert shared == 50_379_561 * 128  # load wavefronts x 128 B
+    assert conflicts > 0
+    assert chart.bars[0][1] == pytest.approx(4 * (2 * 1024**3 / 16 + 1024**2))  # model: A, B per tile and C
+
+
+def test_no_counters_says_so(qapp, session):
+    chart = TrafficChart(LIGHT)
+    chart.set_result(None)
+    assert chart.getPlotItem().titleLabel.text == NO_COUNTERS and chart.bars == []
+    traced_only = pick(session, "sm-trace", None, None)
+    chart.set_result(traced_only)
+    assert "no hardware counters" in chart.getPlotItem().titleLabel.text
+    assert "no hardware counters" in explain_counters(traced_only)
+
+
+def test_ticks_are_1_2_5():
+    major, minor = ticks_125(6, 8)
+    assert [label for _, label in major] == ["1 MB", "2 MB", "5 MB", "10 MB", "20 MB", "50 MB", "100 MB"]
+    major, minor = ticks_125(6, 11)
+    assert [label for _, label in major] == ["1 MB", "10 MB", "100 MB", "1 GB", "10 GB", "100 GB"]
+    assert len(minor) == 10
+
+
+def test_level_roofline_points_and_roofs(qapp, session):
+    r = pick(session, "traffic", "gpu-tiled (tile 16)", None)
+    chart = LevelRooflineChart(LIGHT)
+    chart.set_result(r, CEILINGS)
+    assert set(chart.points) == {"requested traffic", "DRAM", "L2", "L1", "shared"}
+    assert chart.points["DRAM"][0] == pytest.approx(2 * 1024**3 / 8_392_704)
+    assert chart.roofs == {"DRAM": 4232.8}  # no L2 / shared ceilings measured: only DRAM's roof
+    with_levels = types.SimpleNamespace(**dataclasses.asdict(CEILINGS), l2_gbs=8385.0, shared_gbs=32921.0)
+    assert level_ceilings(with_levels) == {"DRAM": 4232.8, "L2": 8385.0, "L1": 32921.0, "shared": 32921.0}
+    chart.set_result(r, with_levels)
+    assert chart.roofs["L2"] == 8385.0
+
+
+@pytest.mark.parametrize("kind", ["traffic", "sm-trace"])
+def test_export_kinds_png_of_the_asked_size(qapp, tmp_path, session, kind):
+    out = export_chart(kind, session.results, tmp_path / f"{kind}.png", 1280, 720)
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 720)
+    colours = {image.pixel(x, y) for x in range(0, 1280, 11) for y in range(0, 720, 11)}
+    assert len(colours) > 5
+
+
+def test_export_refuses_without_data(qapp, tmp_path, session):
+    plain = [dataclasses.replace(r, counters=None, block_trace=None) for r in session.results]
+    with pytest.raises(ExportError, match="block traces"):
+        export_chart("sm-trace", plain, tmp_path / "x.png", 640, 360)
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("make", ["trace", "traffic", "roofline"])
+def test_no_text_overlap(qapp, session, size, make):
+    width, height = size
+    theme = PROJECTOR_LIGHT.scaled(min(width / 1920, height / 1080))
+    if make == "trace":
+        chart = SmTraceChart(theme)
+        chart.set_result(pick(session, "sm-trace", "gpu-tiled (tile 32)", None), 132)
+    elif make == "traffic":
+        chart = TrafficChart(theme)
+        chart.set_result(pick(session, "traffic", "gpu-tiled (tile 16)", None))
+    else:
+        chart = LevelRooflineChart(theme)
+        chart.set_result(pick(session, "traffic", "gpu-tiled (tile 16)", None), CEILINGS)
+    layout_offscreen(chart, width, height)
+    try:
+        texts = plot_texts(chart, chart)
+        assert len(texts) > 5
+        assert problems(texts, QRectF(0, 0, width, height)) == []
+    finally:
+        chart.hide()
+        chart.deleteLater()
+
+
+def test_tab_shows_the_sample_and_plays(qapp, session):
+    ws = Workspace()
+    ws.open(SAMPLE)
+    tab = HardwareTab(ws, LIGHT)
+    layout_offscreen(tab, 1280, 720)
+    try:
+        assert tab.result_combo.count() == 4
+        assert "DRAM moved" in tab.text.toPlainText()
+        tab.result_combo.setCurrentIndex(3)  # tile 32 at 1000³: traced only
+        assert tab.stack.currentWidget() is tab.trace_chart and tab.trace_chart.blocks == 1024
+        assert "waves" in tab.text.toPlainText()
+        tab.toggle_play()
+        assert tab.timer.isActive() and tab.slider.value() == 0
+        tab._tick()
+        assert 0 < tab.trace_chart.time_us < tab.trace_chart.duration_us
+        tab.stop()
+        assert not tab.timer.isActive()
+        assert problems(widget_texts(tab), QRectF(0, 0, 1280, 720)) == []
+    finally:
+        tab.stop()
+        tab.hide()
+        tab.deleteLater()
+
+
+def test_trace_sentence_numbers(session):
+    text = explain_trace(pick(session, "sm-trace", "gpu-tiled (tile 32)", None), 132)
+    assert "1,024 blocks ran on 132 SMs in 3.88 waves" in text and "12.3%" in text
+    assert "no block trace" in explain_trace(Result("gpu-tiled", {"tile": 16}, 8, 8, 8, "cuda", "fp32", True))
