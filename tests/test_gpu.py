@@ -96,3 +96,53 @@ def test_tuning_picks_a_verified_config_and_the_engine_uses_it():
     assert tuned_entry("gpu-warptile", report["gpu"])["config"] == report["best"]["config"]
     r = engine().run(plan_jobs(["gpu-warptile"], [Problem(300, 200, 100)]))[0]
     assert r.valid and "tuned config" in r.note and "zero-padded" in r.note
+
+
+# ------------------------------------------------------------------------------ faults and the block trace
+
+
+def test_device_out_of_memory_is_refused_and_the_next_job_runs():
+    import pycuda.driver as cuda
+
+    cuda.init()
+    holder = cuda.Device(0).make_context()
+    free, _total = cuda.mem_get_info()
+    hold = cuda.mem_alloc(free - (512 << 20))  # leave 512 MiB: 8192³ needs 768 MiB
+    holder.pop()
+    try:
+        results = engine().run(plan_jobs(["gpu-tiled"], [Problem(8192, 8192, 8192), Problem(256, 256, 256)]))
+    finally:
+        holder.push()
+        hold.free()
+        holder.pop()
+        holder.detach()
+    assert results[0].status == "refused" and results[0].error.startswith("out of GPU memory: ")
+    assert "GiB free" in results[0].error
+    assert results[1].valid
+
+
+def test_a_failed_launch_is_reported_and_the_next_job_runs(monkeypatch):
+    absurd = replace(VARIANTS["gpu-tiled"], dynamic_smem=lambda config: 1 << 30)
+    monkeypatch.setitem(VARIANTS, "gpu-tiled", absurd)
+    results = engine().run(plan_jobs(["gpu-tiled", "gpu-naive"], [Problem(256, 256, 256)]))
+    assert results[0].status == "failed" and results[0].error
+    assert results[1].valid
+
+
+@pytest.mark.parametrize("variant, params", [("gpu-naive", {"block": [16]}), ("gpu-tiled", {"tile": [16, 32]})])
+def test_block_trace_holds_every_block_once_on_a_real_sm(variant, params):
+    sms = CudaBackend().device_info()["sms"]
+    results = engine(trace=True).run(plan_jobs([variant], [Problem(1000, 1000, 1000)], params))
+    for r in results:
+        assert r.valid and r.block_trace, r.note
+        side = r.params.get("tile") or r.params.get("block")
+        blocks = (-(-1000 // side)) ** 2
+        trace = r.block_trace
+        assert sorted(row[0] for row in trace) == list(range(blocks))
+        assert all(start < end for _b, _sm, start, end in trace)
+        assert all(0 <= sm < sms for _b, sm, _s, _e in trace)
+
+
+def test_cublas_skips_the_trace_with_a_note():
+    r = engine(trace=True).run(plan_jobs(["cublas"], [Problem(256, 256, 256)]))[0]
+    assert r.valid and r.block_trace is None and "no block trace" in r.note

@@ -30,7 +30,7 @@ from gemmviz.core.bench import (
     verify,
 )
 from gemmviz.core.counters import TRACE_FIELDS, TraceError, decode_trace
-from gemmviz.core.problem import ProblemError, check_gpu_memory
+from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.tuning import tuned_config
 from gemmviz.core.variants import Variant
@@ -311,8 +311,8 @@ class CudaRun:
             return
         self._free_inputs()
         p = inputs.problem
-        free, _total = self.cuda.mem_get_info()
-        check_gpu_memory(p, free)
+        if p.matrix_bytes > self.cuda.mem_get_info()[0]:
+            raise ProblemError(self._oom(p.matrix_bytes, p.label))
         try:
             self.buffers["a"] = self.cuda.to_device(inputs.a)
             self.buffers["b"] = self.cuda.to_device(inputs.b)
@@ -340,8 +340,8 @@ class CudaRun:
     def _padded_buffers(self, inputs: Inputs, rp) -> dict:
         """Zero-padded copies of A and B (and a C) for a kernel that needs multiples of its tile."""
         p = inputs.problem
-        free, _total = self.cuda.mem_get_info()
-        check_gpu_memory(rp, free)
+        if rp.matrix_bytes > self.cuda.mem_get_info()[0]:
+            raise ProblemError(self._oom(rp.matrix_bytes, f"the padded {rp.label}"))
         a = np.zeros((rp.m, rp.k), np.float32)
         a[: p.m, : p.k] = inputs.a
         b = np.zeros((rp.k, rp.n), np.float32)
