@@ -3,6 +3,7 @@ answers with the recorded H200 CSV (tests/data/ncu-tiled-naive-1024.csv)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,42 @@ def test_counters_not_permitted_keeps_the_timings(fake_gpu, tmp_path, capsys):
 def test_cpu_variants_are_refused_as_usage(fake_gpu, tmp_path, capsys):
     assert main(["profile", "--variants", "cpu-blas", "--sizes", "8", "--out", str(tmp_path / "p.json")]) == 2
     assert "Nsight Compute profiles GPU kernels only" in capsys.readouterr().err
+
+
+def test_the_recording_merge_combines_timings_counters_traces_and_the_cpu_loop():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "record_h200", Path(__file__).parents[1] / "benchmarks/record_h200.py"
+    )
+    record = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(record)
+    from gemmviz.core.results import Result
+
+    def r(variant, m, status="ok", **kw):
+        backend = "cpu" if variant.startswith("cpu") else "cuda"
+        params = {"tile": 16} if variant == "gpu-tiled" else {}
+        return Result(variant=variant, params=params, m=m, n=m, k=m, backend=backend, precision="fp32",
+                      valid=status == "ok", status=status, **kw)  # fmt: skip
+
+    bench = Session(results=[r("gpu-tiled", 1024, samples_ms=[1.0, 1.2]), r("cpu-naive", 1024, "refused",
+                    error="would take"), r("cublas", 1024, samples_ms=[0.1])], settings={"command": "bench"},
+                    environment={"cpu": "x"})  # fmt: skip
+    cpu = Session(results=[r("cpu-naive", 1024, samples_ms=[900.0]), r("cpu-naive", 2048, samples_ms=[8000.0])],
+                  environment={"cpu": "Xeon", "cpu_count": 16}, settings={"command": "cpu"})  # fmt: skip
+    traces = Session(results=[r("gpu-tiled", 1024, samples_ms=[9.0], block_trace=[[0, 1, 0, 32]]),
+                              r("gpu-tiled", 1000, samples_ms=[1.0], block_trace=[[0, 2, 0, 64]])])  # fmt: skip
+    prof = Session(results=[r("gpu-tiled", 1024, samples_ms=[5.0], counters={"dram__bytes_read.sum": 8.4e6}),
+                            r("cublas", 1024, samples_ms=[5.0])])  # fmt: skip
+    merged = record.merge(bench, cpu, traces, prof, {"l2_gbs": 8385.0})
+    by = {(x.variant, x.m): x for x in merged.results}
+    assert len(merged.results) == 5
+    tiled = by[("gpu-tiled", 1024)]
+    assert tiled.samples_ms == [1.0, 1.2]  # timings from the bench, never from the profile or trace runs
+    assert tiled.counters == {"dram__bytes_read.sum": 8.4e6} and tiled.block_trace == [[0, 1, 0, 32]]
+    assert by[("cublas", 1024)].counters is None
+    assert by[("cpu-naive", 1024)].samples_ms == [900.0] and by[("cpu-naive", 2048)].valid
+    assert by[("gpu-tiled", 1000)].block_trace == [[0, 2, 0, 64]]
+    assert merged.environment["cpu"] == "Xeon" and merged.environment["ceilings"]["l2_gbs"] == 8385.0
+    Session.from_dict(json.loads(json.dumps(merged.to_dict())))  # a valid session file
+    assert record.best(merged.results, "fp32", 1024).variant == "gpu-tiled"
