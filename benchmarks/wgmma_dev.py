@@ -3,8 +3,10 @@
 Runs on the GPU machine (see /work/shared/device/README.md), standalone: its own PyCUDA context in the
 main thread, cuBLAS through ctypes in the same process, the kernel through gemmviz.backends.hopper.
 
-  python3 benchmarks/wgmma_dev.py --configs "bm=256 stages=4;bm=128 stages=6" \
-      --check 37x53x71,1000 --time 2048,4096,8192 --repeats 30 --out $OUT/wgmma.json
+  python3 benchmarks/wgmma_dev.py --configs "bm=256 stages=4;bm=256 stages=4 cluster=2" \
+      --check 37x53x71,1000 --time 2048,4096,8192 --repeats 50 [--batch 10] --out $OUT/wgmma.json
+
+Config keys are WgmmaConfig's fields (bm, consumers, stages, group_m, b_regs, depth, cluster).
 
 Protocol: fresh random inputs per size (standard normal), output poisoned with NaN before every checked
 run, float64 reference on the CPU (all rows up to 4096³, 1024 random rows above), pass if
