@@ -107,16 +107,18 @@ def test_device_out_of_memory_is_refused_and_the_next_job_runs():
     cuda.init()
     holder = cuda.Device(0).make_context()
     free, _total = cuda.mem_get_info()
-    hold = cuda.mem_alloc(free - (512 << 20))  # leave 512 MiB: 8192³ needs 768 MiB
+    # leave 3 GiB: room for the engine's own context and a small job, not for 16384³ (3 GiB of matrices)
+    hold = cuda.mem_alloc(free - (3 << 30))
     holder.pop()
     try:
-        results = engine().run(plan_jobs(["gpu-tiled"], [Problem(8192, 8192, 8192), Problem(256, 256, 256)]))
+        results = engine().run(plan_jobs(["gpu-tiled"], [Problem(16384, 16384, 16384), Problem(256, 256, 256)]))
     finally:
         holder.push()
         hold.free()
         holder.pop()
         holder.detach()
-    assert results[0].status == "refused" and results[0].error.startswith("out of GPU memory: ")
+    assert results[0].status == "refused", results[0].error
+    assert results[0].error.startswith("out of GPU memory: ")
     assert "GiB free" in results[0].error
     assert results[1].valid
 
