@@ -389,7 +389,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         if (threadIdx.x == 0) {
             for (int kb = 0; kb < KT; ++kb) {
                 const int s = kb % STAGES;
-                mbar_wait(empty + 8 * s, ((kb / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1
+                mbar_wait(empty + 8 * s, ((kb / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1; gemmviz:step wait_empty
                 mbar_expect_tx(full + 8 * s, STAGE_BYTES);          // OOB parts of a box count too (zero-filled)
                 const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
 #if CLUSTER > 1
@@ -397,7 +397,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, kb * BK,
                                       tm * BM + rank * (BM / CLUSTER), full + 8 * s, (1 << CLUSTER) - 1);
 #else
-                tma_load_2d(a_dst, &tmA, kb * BK, tm * BM, full + 8 * s);
+                tma_load_2d(a_dst, &tmA, kb * BK, tm * BM, full + 8 * s);  // gemmviz:step tma
 #endif
 #if B_REGS
 #pragma unroll
@@ -409,7 +409,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             }
             // Wait until every stage is released by every consumer of the cluster: after that no peer
             // arrives on this block's barriers, so the block may exit.
-            for (int kb = KT; kb < KT + STAGES; ++kb) mbar_wait(empty + 8 * (kb % STAGES), ((kb / STAGES) & 1) ^ 1);
+            for (int kb = KT; kb < KT + STAGES; ++kb) mbar_wait(empty + 8 * (kb % STAGES), ((kb / STAGES) & 1) ^ 1);  // gemmviz:step drain
         }
         return;
     }
@@ -445,14 +445,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
             for (int r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
 #else
-            mbar_arrive(empty + 8 * s);
+            mbar_arrive(empty + 8 * s);  // gemmviz:step release
 #endif
         }
     };
 
     auto step = [&](int kb, uint32_t(&fr)[4 * BK / 8]) {
         const int s = kb % STAGES;
-        mbar_wait(full + 8 * s, (kb / STAGES) & 1);
+        mbar_wait(full + 8 * s, (kb / STAGES) & 1);  // gemmviz:step wait_full
         const uint32_t a_src = base + s * STAGE_BYTES, b_src = a_src + A_STAGE_BYTES;
         const uint64_t desc_a = smem_desc(a_src);
 #if B_REGS
@@ -468,7 +468,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
         for (int kk = 0; kk < BK / 8; ++kk) {
 #if B_REGS
-            WGMMA_RS(acc, fr + 4 * kk, desc_a + 2 * kk);  // +32 bytes per k-chunk of 8
+            WGMMA_RS(acc, fr + 4 * kk, desc_a + 2 * kk);  // +32 bytes per k-chunk of 8; gemmviz:step wgmma
 #else
             WGMMA_SS(acc, desc_b + 2 * kk, desc_a + 2 * kk);
 #endif
@@ -503,7 +503,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #else
             const int n = col0 + 16 * w + g + 8 * (i >> 1);
 #endif
-            if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];
+            if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];  // gemmviz:step store
         }
     }
 }

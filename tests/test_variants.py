@@ -22,7 +22,7 @@ def test_registry_has_the_seed_variants():
 def test_every_variant_is_complete(name):
     v = VARIANTS[name]
     assert v.title and v.explanation and v.backend in ("cpu", "cuda")
-    assert v.runner in RUNNERS[v.backend] and (v.runner == "kernel") == bool(v.source)
+    assert v.runner in RUNNERS[v.backend] and (v.runner in ("kernel", "wgmma-tma")) == bool(v.source)
     assert (v.cublas_math_mode is not None) == (v.runner == "cublas")
     assert v.precision in THRESHOLDS
     params = v.resolve_params()
@@ -34,13 +34,15 @@ def test_every_variant_is_complete(name):
         if v.pads:  # one block per BM x BN tile of the padded problem
             q = v.run_problem(Problem(100, 50, 7))
             assert grid[0] * v.config["BN"] == q.n and grid[1] * v.config["BM"] == q.m
+        elif v.runner == "wgmma-tma":  # a 1-D grid of whole clusters, one block per BM x BN tile of C
+            assert grid[0] >= -(-100 // v.config["BM"]) * -(-50 // 128) and grid[1:] == (1, 1)
         elif v.name == "gpu-uncoalesced":  # x walks rows
             assert grid[0] * block[0] >= 100 and grid[1] * block[1] >= 50
         else:
             assert grid[0] * block[0] >= 50 and grid[1] * block[1] >= 100
 
 
-RUNNERS = {"cpu": ("cpu-loop", "numpy-blas"), "cuda": ("kernel", "cublas")}
+RUNNERS = {"cpu": ("cpu-loop", "numpy-blas"), "cuda": ("kernel", "cublas", "wgmma-tma")}
 
 
 def test_defaults_are_the_seed_story_and_come_from_the_registry():
@@ -122,3 +124,54 @@ def test_padded_kernels_say_what_they_run():
     v = VARIANTS["gpu-warptile"]
     assert v.run_problem(Problem(1000, 1000, 1000)) == Problem(1024, 1024, 1008)
     assert v.run_problem(Problem(4096, 4096, 4096)) == Problem(4096, 4096, 4096)
+
+
+def test_hopper_entry_matches_the_launcher_and_the_kernel():
+    from gemmviz.backends.hopper import WgmmaConfig
+    from gemmviz.core.hopper_model import wgmma_smem_bytes
+
+    v = get_variant("gpu-wgmma-tf32")
+    launcher = WgmmaConfig().macros()
+    assert dict(v.config) == {key: launcher[key] for key in v.config}  # the defaults are written twice
+    assert wgmma_smem_bytes(v.config) == WgmmaConfig().smem_bytes
+    assert (v.runner, v.precision, v.schedule_kind, v.requires_cc) == ("wgmma-tma", "tf32", "hopper", (9, 0))
+    for macro in v.config:
+        assert f"#define {macro} " in v.source_text()
+    grid, block = v.geometry(Problem(1000, 300, 64), {}, v.config)
+    assert grid[0] == WgmmaConfig().grid(1000, 300) and block[0] == WgmmaConfig().threads
+
+
+def test_hopper_tune_space_fits_shared_memory():
+    from gemmviz.backends.hopper import WgmmaConfig
+
+    space = get_variant("gpu-wgmma-tf32").tune_space()
+    assert get_variant("gpu-wgmma-tf32").config in space
+    most = {bm: max(c["STAGES"] for c in space if c["BM"] == bm) for bm in (128, 192, 256)}
+    assert most == {128: 6, 192: 5, 256: 4}
+    for c in space:  # every configuration is one the launcher accepts, with the same shared-memory size
+        cfg = WgmmaConfig(bm=c["BM"], consumers=c["CONSUMERS"], stages=c["STAGES"], group_m=c["GROUP_M"],
+                          b_regs=bool(c["B_REGS"]), depth=c["DEPTH"], cluster=c["CLUSTER"])  # fmt: skip
+        assert cfg.macros()["STAGES"] == c["STAGES"]
+    assert {c["CLUSTER"] for c in space} == {1, 2} and {c["GROUP_M"] for c in space} == {4, 8, 16}
+
+
+def test_hopper_pads_k_and_n_to_multiples_of_4_only():
+    v = get_variant("gpu-wgmma-tf32")
+    assert v.run_problem(Problem(37, 53, 71)) == Problem(37, 56, 72)  # TMA row pitches of 16 bytes
+    assert v.run_problem(Problem(1000, 1000, 1000)) == Problem(1000, 1000, 1000)  # ragged tiles: TMA zero-fill
+    assert v.refusal(Problem(37, 53, 71), v.resolve_params()) is None
+
+
+def test_only_a_hopper_gpu_runs_the_hopper_kernel():
+    v = get_variant("gpu-wgmma-tf32")
+    assert v.unavailable((9, 0)) is None
+    assert v.unavailable((8, 6)).startswith("unavailable: needs Hopper (sm_90)")
+    assert "sm_100" in v.unavailable((10, 0))  # sm_90a code runs on sm_90 only
+    assert get_variant("gpu-mma-tf32").unavailable((8, 6)) is None
+
+
+def test_hopper_traffic_at_4096_is_what_ncu_measured():
+    """docs/wgmma-notes.md: 3.21 GB of L2 traffic at 4096^3 (x1); the model's loads + stores are 3.29 GB."""
+    t = get_variant("gpu-wgmma-tf32").traffic_model(Problem(4096, 4096, 4096))
+    assert t.global_loads == 16 * 4096 * 4096 + 32 * 4096 * 4096  # A once per column of 128, B once per row of 256
+    assert 3.2e9 < t.global_bytes < 3.3e9

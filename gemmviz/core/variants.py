@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from gemmviz.core import hopper_model as hopper
 from gemmviz.core import paths
 from gemmviz.core.model import Traffic, blocked_traffic, ceil_div, ideal_traffic, naive_traffic, padded, tiled_traffic
 from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
@@ -55,6 +56,17 @@ class Variant:
     # How a backend runs it: "kernel" (a .cu file), "cublas", "cpu-loop" (numba), "numpy-blas".
     runner: str = "kernel"
     cublas_math_mode: int | None = None  # cublasMath_t for runner "cublas"
+    # Kernels with edge handling that still need aligned rows: fixed (M, N, K) multiples the engine zero-pads to.
+    pad_to: tuple[int, int, int] | None = None
+    # The one compute capability the kernel is built for (arch-specific code such as sm_90a runs nowhere else).
+    requires_cc: tuple[int, int] | None = None
+
+    def unavailable(self, cc: tuple[int, int]) -> str | None:
+        """Why this variant cannot run on a GPU of compute capability `cc`, or None if it can."""
+        if self.requires_cc is None or tuple(cc) == self.requires_cc:
+            return None
+        needs = "Hopper (sm_90)" if self.requires_cc == (9, 0) else "sm_{}{}".format(*self.requires_cc)
+        return f"unavailable: needs {needs}; this GPU is sm_{cc[0]}{cc[1]}"
 
     def source_text(self) -> str:
         if not self.source:
@@ -113,7 +125,7 @@ class Variant:
 
     def pad_multiple(self, config: Mapping[str, int] | None = None) -> tuple[int, int, int] | None:
         c = self.config if config is None else config
-        return (c["BM"], c["BN"], c["BK"]) if self.pads else None
+        return (c["BM"], c["BN"], c["BK"]) if self.pads else self.pad_to
 
     def run_problem(self, problem: Problem, config: Mapping[str, int] | None = None) -> Problem:
         """The size the kernel really runs: the problem, zero-padded if the kernel needs multiples."""
@@ -210,16 +222,8 @@ def wmma_space() -> list[dict[str, int]]:
         (64, 128, 256), (64, 128, 256), (16, 32, 64), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4,), (1, 0)
     )
     for bm, bn, bk, wm, wn, stages, skew, rnd in grid:
-        c = {
-            "BM": bm,
-            "BN": bn,
-            "BK": bk,
-            "WARPS_M": wm,
-            "WARPS_N": wn,
-            "STAGES": stages,
-            "SKEW_A": skew,
-            "ROUND_TF32": rnd,
-        }
+        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew,
+             "ROUND_TF32": rnd}  # fmt: skip
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
@@ -503,6 +507,26 @@ VARIANTS: dict[str, Variant] = {
             precision="tf32",
             tune_space=mma_space,
             dynamic_smem=mma_smem_bytes,
+        ),
+        Variant(
+            name="gpu-wgmma-tf32",
+            title="GPU Hopper (TMA + wgmma TF32)",
+            explanation=hopper.WGMMA_EXPLANATION,
+            backend="cuda",
+            precision="tf32",
+            traffic=hopper.wgmma_traffic,
+            source="wgmma_tf32.cu",
+            kernel_name="wgmma_tf32",
+            config=hopper.WGMMA,
+            tune_space=hopper.wgmma_space,
+            dynamic_smem=hopper.wgmma_smem_bytes,
+            geometry=hopper.wgmma_geometry,
+            pad_to=hopper.WGMMA_PAD,
+            requires_cc=(9, 0),
+            rung="Hopper: TMA + mbarrier ring + wgmma",
+            schedule_kind="hopper",
+            shared_names=("smem_raw",),  # one dynamic buffer: the ring of stages, each an A tile then a B tile
+            runner="wgmma-tma",
         ),
         Variant(
             name="cublas",

@@ -1,0 +1,243 @@
+"""The schedule of one thread block of the Hopper kernel (kernels/wgmma_tf32.cu), step by step.
+
+One producer thread and the consumer warpgroups run at the same time; the animation plays them as one
+sequence in which the producer goes as far ahead as the ring lets it, which is what the kernel's barriers
+allow: the producer waits on a stage's "empty" barrier, issues one TMA copy per tile into it (the stage's
+"full" barrier counts the bytes), the consumers wait on "full", issue their wgmma over the stage and
+arrive on "empty" when done with it. The ring fills (the first STAGES copies pass at once), runs steady
+(each refill waits for a release) and drains (no refills; the producer waits for every stage before it
+exits). Summed over every block the counters equal `hopper_model.wgmma_traffic` (tests check this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gemmviz.core.hopper_model import WGMMA_BK, wgmma_bn, wgmma_tiles
+from gemmviz.core.model import ceil_div
+from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.schedule_types import Counters, Region, Schedule, Step
+from gemmviz.core.variants import VARIANTS
+
+# In the order they first appear; each has one `// gemmviz:step <kind>` anchor in the kernel.
+HOPPER_KINDS = ("wait_empty", "tma", "wait_full", "wgmma", "release", "drain", "store")
+SLOT_STATES = ("empty", "loading", "full", "consuming")  # loading: TMA in flight; consuming: wgmma reads it
+MAX_HOPPER_STEPS = 20_000
+
+
+@dataclass(frozen=True)
+class Slot:
+    state: str  # one of SLOT_STATES
+    k_step: int  # the k-step whose tiles it holds (-1: none)
+
+
+@dataclass(frozen=True)
+class HopperStep(Step):
+    actor: str = ""  # "producer" (one thread) or "consumers" (the consumer warpgroups)
+    stage: int = -1  # the ring slot this step acts on (-1: none)
+    ring: tuple[Slot, ...] = ()  # every slot after this step
+    full_phase: tuple[int, ...] = ()  # completed phases of each stage's "full" barrier (its parity is phase & 1)
+    empty_phase: tuple[int, ...] = ()
+    blocked: bool = False  # a wait that cannot pass yet: the actor sleeps until the barrier's phase completes
+
+
+@dataclass
+class HopperSchedule(Schedule):
+    config: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def stages(self) -> int:
+        return self.config["STAGES"]
+
+    @property
+    def consumers(self) -> int:
+        return self.config["CONSUMERS"]
+
+    @property
+    def cluster(self) -> int:
+        return self.config["CLUSTER"]
+
+    @property
+    def k_steps(self) -> int:
+        return ceil_div(self.run_problem.k, self.bk)
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        return wgmma_tiles(self.run_problem, self.config)
+
+    @property
+    def rank(self) -> int:
+        """This block's rank in its cluster (blocks of a cluster are neighbours along N)."""
+        return self.block[1] % self.cluster
+
+
+def hopper_schedule(
+    variant: str, problem: Problem, block: tuple[int, int] = (0, 0), config: Mapping[str, int] | None = None
+) -> HopperSchedule:
+    """The steps of block (by, bx) (the C tile at block row by, column bx) of the Hopper kernel, for `config`
+    (the registry's by default; any configuration from its tuning space)."""
+    v = VARIANTS[variant]
+    c = dict(v.config if config is None else config)
+    rp = v.run_problem(problem, c)
+    bm, bn = c["BM"], wgmma_bn(c)
+    k_steps = ceil_div(rp.k, WGMMA_BK)
+    count = 5 * k_steps + 2
+    if count > MAX_HOPPER_STEPS:
+        raise ProblemError(
+            f"K = {problem.k} gives {count:,} animation steps per block; the animation shows at most "
+            f"{MAX_HOPPER_STEPS:,} (K up to {(MAX_HOPPER_STEPS - 2) // 5 * WGMMA_BK:,}). The model has no limit."
+        )
+    s = HopperSchedule(variant, problem, rp, bm, bn, WGMMA_BK, bm, 64, block, config=c)
+    gy, gx = s.grid
+    if not (0 <= block[0] < gy and 0 <= block[1] < gx):
+        raise ProblemError(f"block ({block[0]}, {block[1]}) is outside the grid of {gy}×{gx} blocks")
+    _Walk(s).run()
+    return s
+
+
+class _Walk:
+    """The producer and the consumers of one block, advanced one step at a time (the producer first
+    whenever its next step can happen)."""
+
+    def __init__(self, s: HopperSchedule):
+        self.s = s
+        n = s.stages
+        self.ring = [Slot("empty", -1)] * n
+        self.full = [0] * n
+        self.empty = [0] * n
+        self.total = Counters()
+        self.issued = 0  # k-steps whose TMA copies the producer has issued
+        self.producer_waiting = False  # it has reached the empty-barrier wait of k-step `issued`
+        self.consumed = 0  # k-steps whose wgmma the consumers have issued
+        self.consumer_waiting = False  # they have passed the full-barrier wait of k-step `consumed`
+        self.released = 0  # k-steps whose stage the consumers have released (in order)
+
+    def add(self, kind: str, actor: str, text: str, k_step: int, delta: Counters, stage: int = -1,
+            blocked: bool = False, a: Region | None = None, b: Region | None = None, c: Region | None = None,
+            ) -> None:  # fmt: skip
+        s = self.s
+        self.total = self.total + delta
+        k_done = min(self.consumed * s.bk, s.run_problem.k)
+        s.steps.append(HopperStep(kind, text, k_step, a, b, c, k_done, delta, self.total, actor, stage,
+                                  tuple(self.ring), tuple(self.full), tuple(self.empty), blocked))  # fmt: skip
+
+    def free(self, kb: int) -> bool:
+        """Stage kb % STAGES may be refilled with k-step kb: its previous k-step has been released."""
+        return kb < self.s.stages or self.released > kb - self.s.stages
+
+    def run(self) -> None:
+        s = self.s
+        kt = s.k_steps
+        drained = stored = False
+        while not stored:
+            if self.issued < kt and not self.producer_waiting:
+                self.wait_empty()
+            elif self.issued < kt and self.free(self.issued):
+                self.tma()
+            elif self.issued == kt and not drained:
+                self.drain()
+                drained = True
+            elif self.released < self.consumed - s.config["DEPTH"] or (
+                self.consumed == kt and self.released < kt and not self.consumer_waiting
+            ):
+                self.release()
+            elif self.consumed < kt and not self.consumer_waiting:
+                self.wait_full()
+            elif self.consumed < kt:
+                self.wgmma()
+            else:
+                self.store()
+                stored = True
+
+    def wait_empty(self) -> None:
+        s, kb = self.s, self.issued
+        st = kb % s.stages
+        self.producer_waiting = True
+        if kb < s.stages:
+            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — a fresh barrier "
+                    "passes at once (the ring is filling)")  # fmt: skip
+        elif self.free(kb):
+            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — already released "
+                    f"by the consumers (k-step {kb - s.stages + 1} is done), passes")  # fmt: skip
+        else:
+            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — the ring is full, "
+                    f"it sleeps until the consumers release stage {st}")  # fmt: skip
+        self.add("wait_empty", "producer", text, kb, Counters(barrier_waits=1), st, blocked=not self.free(kb))
+
+    def tma(self) -> None:
+        s, kb = self.s, self.issued
+        p, st = s.run_problem, kb % s.stages
+        r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
+        k0 = kb * s.bk
+        part = s.bm // s.cluster  # with multicast each block of a cluster loads its share of the A tile
+        a = _clip(r0 + s.rank * part, r0 + (s.rank + 1) * part, k0, k0 + s.bk, p.m, p.k)
+        b = _clip(k0, k0 + s.bk, c0, c0 + s.bn, p.k, p.n)
+        stage_bytes = 4 * s.bk * (s.bm + s.bn)
+        zero = s.bk * (part + s.bn) - a.count - b.count
+        share = "its half of the A tile (multicast to both blocks of the cluster)" if s.cluster > 1 else "the A tile"
+        text = (f"producer thread: expect_tx(full[{st}], {stage_bytes:,} bytes), then one TMA copy each for "
+                f"{share} A[{a.r0}:{a.r1}, {a.c0}:{a.c1}] and the B tile B[{b.r0}:{b.r1}, {b.c0}:{b.c1}] into stage "
+                f"{st}: whole tiles, no other thread helps" + (f" ({zero:,} values outside the matrix: zero-filled)"
+                                                               if zero else ""))  # fmt: skip
+        self.ring[st] = Slot("loading", kb)
+        self.issued += 1
+        self.producer_waiting = False
+        delta = Counters(global_loads=a.count + b.count, shared_stores=s.bk * (s.bm + s.bn))
+        self.add("tma", "producer", text, kb, delta, st, a=a, b=b)
+
+    def drain(self) -> None:
+        s = self.s
+        waiting = self.released < s.k_steps
+        text = (f"producer thread: all {s.k_steps} k-steps issued; it waits on the empty barrier of every stage "
+                "(the ring drains) so that no consumer arrives on a finished block, then exits")  # fmt: skip
+        self.add("drain", "producer", text, -1, Counters(barrier_waits=s.stages), blocked=waiting)
+
+    def wait_full(self) -> None:
+        s, kb = self.s, self.consumed
+        st = kb % s.stages
+        assert kb < self.issued, "a stage consumed before its copy was issued"
+        self.full[st] += 1  # the copies' bytes reached the count expect_tx set: the phase completes
+        self.ring[st] = Slot("full", kb)
+        self.consumer_waiting = True
+        text = (f"{s.consumers} consumer warpgroups, k-step {kb + 1}/{s.k_steps}: wait on full[{st}] (parity "
+                f"{(self.full[st] - 1) & 1}) — the TMA bytes have all landed, the stage is full")  # fmt: skip
+        self.add("wait_full", "consumers", text, kb, Counters(barrier_waits=s.consumers), st)
+
+    def wgmma(self) -> None:
+        s, kb = self.s, self.consumed
+        st = kb % s.stages
+        self.ring[st] = Slot("consuming", kb)
+        self.consumer_waiting = False
+        self.consumed += 1
+        reads = s.bk * (s.consumers * s.bm + s.bn)
+        text = (f"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues "
+                f"{s.bk // 8} wgmma m64n{s.bm}k8 reading the whole {s.bm}×32 A tile from stage {st}: "
+                f"Cᵀ += Bᵀ·Aᵀ on the tensor cores, {s.bm * s.bn * s.bk:,} multiply-adds")  # fmt: skip
+        self.add("wgmma", "consumers", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
+
+    def release(self) -> None:
+        s, kb = self.s, self.released
+        st = kb % s.stages
+        self.ring[st] = Slot("empty", -1)
+        self.empty[st] += 1
+        self.released += 1
+        warps = 4 * s.consumers * s.cluster
+        late = " (one wgmma group was kept in flight, so the release trails by a step)" if s.config["DEPTH"] else ""
+        text = (f"consumers: k-step {kb + 1}'s wgmma are complete; each of the {warps} consumer warps arrives on "
+                f"empty[{st}] — stage {st} may be refilled{late}")  # fmt: skip
+        self.add("release", "consumers", text, kb, Counters(), st)
+
+    def store(self) -> None:
+        s, p = self.s, self.s.run_problem
+        r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
+        c = _clip(r0, r0 + s.bm, c0, c0 + s.bn, p.m, p.n)
+        text = (
+            f"epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are "
+            f"columns of C) to C[{c.r0}:{c.r1}, {c.c0}:{c.c1}], bounds-checked ({c.count:,} global stores)"
+        )
+        self.add("store", "consumers", text, -1, Counters(global_stores=c.count), c=c)
+
+
+def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:
+    return Region(min(r0, rows), min(r1, rows), min(c0, cols), min(c1, cols))
