@@ -325,6 +325,7 @@ def start(window, lesson: Lesson) -> bool:
     window.lesson_saved_central = window.takeCentralWidget()
     window.lesson_view = view
     window.setCentralWidget(view)
+    view.show()  # now, not on the next event-loop turn: the keys work from the first press
     view.go(0)
     view.setFocus()
     return True

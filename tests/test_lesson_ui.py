@@ -1,0 +1,260 @@
+"""Lesson mode and slides: every step of every shipped lesson fits (no text overlaps, none leaves the view) at
+1280×720 and 1920×1080, normal and projector mode; the keys drive the steps wherever the focus is; the
+window enters and leaves lesson mode; `gemmviz lesson` lists and exports."""
+
+import re
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QRectF, QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from gemmviz.backends.cpu import CpuBackend  # noqa: E402
+from gemmviz.cli.main import main  # noqa: E402
+from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons  # noqa: E402
+from gemmviz.ui import lesson as lesson_mode  # noqa: E402
+from gemmviz.ui.lesson import LessonView  # noqa: E402
+from gemmviz.ui.lesson_render import has_view, slide_for, slide_layout  # noqa: E402
+from gemmviz.ui.tiling import TilingView  # noqa: E402
+from gemmviz.ui.window import MainWindow  # noqa: E402
+from tests.fakes import FakeGpuBackend  # noqa: E402
+from tests.overlap import plot_texts, problems  # noqa: E402
+
+LESSONS = shipped_lessons()
+SIZES = [(1280, 720), (1920, 1080)]
+BAD = 'title = "L"\n[[step]]\ntitle = "T"\ntext = "A."\nview = "movie"\n'
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {name: lesson_session(lesson) for name, lesson in LESSONS.items()}
+
+
+def _view(qtbot, lesson, source, size, projector=False):
+    view = LessonView(lesson, source, projector)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _step_problems(view) -> list[str]:
+    for _ in range(3):  # let the chart lay itself out at its size, as the event loop does before painting
+        QApplication.processEvents()
+    view.grab()  # runs paintEvent, which records the texts drawn
+    child = view.views.get(view.index)
+    texts = list(view.texts)
+    bounds = QRectF(view.rect())
+    bad = []
+    if child is not None:
+        area = QRectF(child.geometry())
+        if not bounds.contains(area):
+            bad.append(f"view {area.getRect()} outside the window")
+        bad += [f"text over the view: {t!r}" for t, r in view.texts if r.intersects(area)]
+        if not isinstance(child, TilingView):
+            texts += plot_texts(child, view)
+    return bad + problems(texts, bounds)
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_every_step_fits(qtbot, sources, name, size, projector):
+    lesson = LESSONS[name]
+    view = _view(qtbot, lesson, sources[name], size, projector)
+    found = []
+    for i in range(len(lesson.steps)):
+        view.go(i)
+        assert view.index == i
+        found += [f"step {i + 1}: {p}" for p in _step_problems(view)]
+        words = [t for t, _ in view.texts]
+        assert f"step {i + 1} / {len(lesson.steps)}" in words and lesson.steps[i].title in words
+        assert any(t.startswith("Data: NVIDIA H200, 2026-11-30, replayed · gemmviz") for t in words)
+        assert "Replayed: recorded on NVIDIA H200, 2026-11-30" in words
+        assert not any("{{" in t for t in words)  # every placeholder filled (a figure, or n/a)
+    assert found == []
+
+
+def test_projector_text_is_large_at_1080p(sources):
+    for lesson in LESSONS.values():
+        for i, step in enumerate(lesson.steps):
+            slide = slide_for(lesson, i, sources[lesson.name])
+            assert slide_layout(1920, 1080, slide, True, has_view(step)).body_px >= 24
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_exported_slides_fit(qtbot, sources, projector):
+    from PySide6.QtGui import QPainter
+
+    from gemmviz.ui.lesson_render import render_slide
+
+    for lesson in LESSONS.values():
+        for i in range(len(lesson.steps)):
+            image = QImage(1280, 720, QImage.Format.Format_ARGB32)
+            painter = QPainter(image)
+            texts = render_slide(painter, 1280, 720, lesson, i, sources[lesson.name], projector)
+            painter.end()
+            assert problems(texts, QRectF(0, 0, 1280, 720)) == [], (lesson.name, i)
+
+
+def test_keys_drive_the_steps_after_a_click_into_the_chart(qtbot, sources):
+    lesson = LESSONS["seed000"]
+    view = _view(qtbot, lesson, sources["seed000"], (1280, 720))
+    view.go(4)  # a chart
+    chart = view.views[4]
+    QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton)
+    target = QApplication.focusWidget() or chart.viewport()
+    assert target is not view
+    last = len(lesson.steps) - 1
+    for key, index in [(Qt.Key.Key_Right, 5), (Qt.Key.Key_Space, 6), (Qt.Key.Key_PageDown, 7), (Qt.Key.Key_Left, 6),
+                       (Qt.Key.Key_PageUp, 5), (Qt.Key.Key_End, last), (Qt.Key.Key_Right, last),
+                       (Qt.Key.Key_Home, 0), (Qt.Key.Key_Left, 0)]:  # fmt: skip
+        QTest.keyClick(view.views.get(view.index) or view, key)
+        assert view.index == index, key
+    with qtbot.waitSignal(view.left, timeout=1000):
+        QTest.keyClick(view, Qt.Key.Key_Escape)
+
+
+def test_p_plays_the_animation_and_a_step_switch_stops_it(qtbot, sources):
+    lesson = LESSONS["seed000"]
+    view = _view(qtbot, lesson, sources["seed000"], (1280, 720))
+    view.go(3)
+    anim = view.views[3]
+    start = anim.state.step
+    QTest.keyClick(view, Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: anim.state.step > start, timeout=3000)
+    view.go(4)
+    assert not view.timer.isActive()
+
+
+def test_views_are_built_once_and_reused(qtbot, sources):
+    view = _view(qtbot, LESSONS["seed000"], sources["seed000"], (1280, 720))
+    view.go(4)
+    first = view.views[4]
+    view.go(5)
+    view.go(4)
+    assert view.views[4] is first and first.isVisible() and not view.views[5].isVisible()
+
+
+# ---- the window ------------------------------------------------------------------------------------------
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    # closing with unsaved live results asks whether to save them: answer "discard", never block the test
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    made = []
+
+    def make(gpu: bool):
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        backends = {"cpu": CpuBackend(), "cuda": FakeGpuBackend(delay_s=0.01, available=gpu)}
+        w = MainWindow(backends=backends, settings=settings, load_recorded_without_gpu=False)
+        qtbot.addWidget(w)
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        w.close()
+
+
+def test_window_enters_and_leaves_lesson_mode_with_keys(qtbot, window):
+    w = window(gpu=False)
+    before = w.centralWidget()
+    assert w.start_lesson(LESSONS["seed000"])
+    view = w.lesson_view
+    assert w.centralWidget() is view and not before.isVisible()
+    # the window's own Space (play) and Esc (cancel) shortcuts must not take the lesson's keys
+    QTest.keyClick(view, Qt.Key.Key_Space)
+    assert view.index == 1
+    view.go(4)
+    QTest.mouseClick(view.views[4].viewport(), Qt.MouseButton.LeftButton)
+    QTest.keyClick(view.views[4].viewport(), Qt.Key.Key_Right)
+    assert view.index == 5
+    QTest.keyClick(view.views[4], Qt.Key.Key_Escape)
+    assert w.lesson_view is None and w.centralWidget() is before
+
+
+def test_bad_lesson_file_gets_a_dialog_and_the_window_keeps_working(window, tmp_path):
+    w = window(gpu=False)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD)
+    assert not lesson_mode.open_lesson(w, str(bad))
+    assert f"{bad}:5: view must be one of" in w.last_error_text
+    assert getattr(w, "lesson_view", None) is None
+    assert lesson_mode.open_lesson(w, "seed001")
+
+
+def test_lesson_menu_lists_the_shipped_lessons(window):
+    w = window(gpu=False)
+    menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&Lesson")
+    texts = [a.text() for a in menu.actions()]
+    for lesson in LESSONS.values():
+        assert any(t.startswith(lesson.title) for t in texts)
+    assert "Open lesson file…" in texts
+
+
+def test_run_step_measures_live_in_the_worker(qtbot, window, tmp_path):
+    w = window(gpu=True)
+    text = ('title = "Live"\nsession = "h200-2026-11-30.json"\n[[step]]\ntitle = "Tiled"\ntext = "It reaches '
+            '{{gflops gpu-tiled[tile=16] at 64}}."\nview = "chart"\nseries = ["gpu-tiled[tile=16]"]\nsizes = [64]\n'
+            "run = true\n")  # fmt: skip
+    lesson = parse_lesson(text, "live", "live.toml")
+    assert w.start_lesson(lesson)
+    view = w.lesson_view
+    assert view.status.startswith("R measures these kernels live on Fake GPU")
+    assert view.source().label.startswith("Replayed")
+    QTest.keyClick(view, Qt.Key.Key_R)
+    assert w.controller.busy  # started in the worker: the key press returned at once
+    qtbot.waitUntil(lambda: not w.controller.busy, timeout=30000)
+    assert view.source().label == "Live on Fake GPU"
+    assert "GFLOP/s" in slide_for(lesson, 0, view.source()).text
+
+
+# ---- the command line ------------------------------------------------------------------------------------
+def test_cli_lists_lessons(capsys):
+    assert main(["lesson", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in lines] == sorted(LESSONS)
+    for line in lines:
+        name, title, steps = line.split("\t")
+        assert title == LESSONS[name].title and steps == f"{len(LESSONS[name].steps)} steps"
+
+
+def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):
+    out = tmp_path / "new" / "slides"
+    assert main(["lesson", "seed000", "--export", str(out), "--size", "1280x720", "--projector"]) == 0
+    n = len(LESSONS["seed000"].steps)
+    pngs = sorted(out.glob("step-*.png"))
+    assert [p.name for p in pngs] == [f"step-{i:02d}.png" for i in range(1, n + 1)]
+    for p in pngs:
+        image = QImage(str(p))
+        assert (image.width(), image.height()) == (1280, 720)
+    pdf = (out / "lesson.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) == n
+    assert f"wrote {n} slides" in capsys.readouterr().out
+
+
+def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD)
+    assert main(["lesson", str(bad), "--export", str(tmp_path / "x")]) == 2
+    assert f"{bad}:5: view must be one of" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+    assert main(["lesson", "nope", "--export", str(tmp_path / "x")]) == 2
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert main(["lesson", "seed000", "--export", str(afile), "--size", "640x360"]) == 1
+    assert "is a file" in capsys.readouterr().err
+    assert main(["lesson", "seed000"]) == 2
+    assert main(["--lesson", str(bad)]) == 2
+    assert f"{bad}:5:" in capsys.readouterr().err
