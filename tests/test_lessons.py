@@ -85,3 +85,8 @@ def test_placeholders_filled_from_results_never_invented():
     filled = fill_text(text, results)
     assert filled.startswith("1.50×; 20 ms; n/a")  # block 16 is the seed's baseline, not the faster block 32
 
+
+
+def test_flop_count_is_computed_not_typed():
+    assert fill_text("{{flops at 4096}}", []) == "137 billion"
+    assert fill_text("{{flops at 1024}}", []) == "2 billion"

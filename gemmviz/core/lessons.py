@@ -4,7 +4,7 @@ Lessons are data (`assets/lessons/*.toml`) a teacher can copy and edit. A bad fi
 LessonError that names the file and line. Numbers in a step's text are never typed in: they are
 placeholders filled from the results the step shows (live or replayed), e.g.
 `{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}`, `{{gflops cublas at 4096}}`,
-`{{ms cpu-naive at 1024}}`; a figure the results lack reads "n/a (not in these results)".
+`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³, in billions); a figure the results lack reads "n/a (not in these results)".
 """
 
 from __future__ import annotations
@@ -281,6 +281,9 @@ def fill_text(text: str, results: list[Result]) -> str:
         missing = "n/a (not in these results)"
         sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
         one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
+        flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
+        if flops:  # arithmetic, not a measurement: 2·N³
+            return f"{2 * int(flops.group(1)) ** 3 / 1e9:,.0f} billion"
         if sp:
             a, b = _best(results, parse_series(sp.group(1)), int(sp.group(3))), None
             b = _best(results, parse_series(sp.group(2)), int(sp.group(3)))
