@@ -23,7 +23,7 @@ def test_kernel_compiles_for_sm90(name, params, tmp_path):
     cmd = [
         NVCC,
         "-cubin",
-        "-arch=sm_90",
+        *(("-gencode=arch=compute_90a,code=sm_90a",) if v.runner == "wgmma-tma" else ("-arch=sm_90",)),
         "-O3",
         *v.macro_options(params),
         "-o",

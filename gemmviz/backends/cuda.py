@@ -203,6 +203,7 @@ class CudaRun:
         self.inputs: Inputs | None = None
         self.flush = None
         self.cublas_handle = None
+        self.wgmma: dict[str, object] = {}  # Hopper kernels loaded through the driver API (backends/hopper.py)
         self.config_override: dict[str, dict] = {}
         try:
             bus = self.device.pci_bus_id()
@@ -226,6 +227,10 @@ class CudaRun:
                     self.flush.free()
                 self.flush = None
             self.modules.clear()
+            for kernel in self.wgmma.values():
+                with contextlib.suppress(Exception):
+                    kernel.unload()
+            self.wgmma.clear()
         finally:
             try:
                 self.context.pop()
@@ -386,6 +391,8 @@ class CudaRun:
                 )
 
             return launch, None
+        if variant.runner == "wgmma-tma":
+            return self._wgmma_launcher(variant, params, p, bufs, config)
         if variant.runner != "kernel":
             raise ValueError(f"the CUDA backend cannot run {variant.name} (runner {variant.runner!r})")
         module, cached = self.module(variant, params, config, traced=trace_buffer is not None)
@@ -405,8 +412,28 @@ class CudaRun:
 
         return launch, cached
 
+    def _wgmma_launcher(self, variant: Variant, params: dict, p, bufs: dict, config: dict):
+        """The Hopper rung: a 128-byte TMA tensor map per operand passed by value, launched through the
+        driver API (PyCUDA's prepared calls cannot pass it), compiled for sm_90a."""
+        from gemmviz.backends.hopper import WgmmaKernel, config_from_macros
+
+        cfg = config_from_macros(config)
+        key, cubin, cached = compile_cubin(variant, params, config, "sm_90a", self.device.name(), self.wgmma)
+        if key not in self.wgmma:
+            self.wgmma[key] = WgmmaKernel(cubin, cfg)
+        bt = None
+        if not cfg.b_regs:  # the transposing pre-pass needs a scratch B^T, inside the timed launch
+            bt = bufs.get("bt") or self.cuda.mem_alloc(4 * p.n * p.k)
+            bufs["bt"] = bt
+        launch = self.wgmma[key].launcher(int(bufs["a"]), int(bufs["b"]), int(bufs["c"]), p.m, p.n, p.k,
+                                          bt=None if bt is None else int(bt), ldbt=None if bt is None else p.k)
+        return launch, cached
+
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
         p = job.problem
+        why = variant.unavailable(self.cc)
+        if why:
+            return new_result(job, variant, "unavailable", why)
         params = job.params_dict
         config, tuned = self.config(variant)
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default

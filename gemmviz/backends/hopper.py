@@ -179,6 +179,19 @@ def tensor_map_2d(ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: in
     return tmap
 
 
+def config_from_macros(macros: dict) -> WgmmaConfig:
+    """The WgmmaConfig of a registry/tuning config dict (BM, CONSUMERS, STAGES, GROUP_M, B_REGS, DEPTH, CLUSTER)."""
+    return WgmmaConfig(
+        bm=int(macros["BM"]),
+        consumers=int(macros["CONSUMERS"]),
+        stages=int(macros["STAGES"]),
+        group_m=int(macros["GROUP_M"]),
+        b_regs=bool(macros["B_REGS"]),
+        depth=int(macros["DEPTH"]),
+        cluster=int(macros["CLUSTER"]),
+    )
+
+
 class WgmmaKernel:
     """The loaded cubin of one WgmmaConfig. Create, use and unload it in the thread that owns the context."""
 
