@@ -448,8 +448,8 @@ def _session(d: object) -> Session:
         raise _fail("kind", f"{_shown(kind)} is not one of: {', '.join(KINDS)}")
     return Session(
         results=[_result(r, f"results[{i}]") for i, r in enumerate(raw)],
-        environment=_environment(d.get("environment") or {}),
-        settings=_tree(_object(d.get("settings") or {}, "settings"), "settings"),
+        environment=_environment({} if d.get("environment") is None else d["environment"]),
+        settings=_tree(_object({} if d.get("settings") is None else d["settings"], "settings"), "settings"),
         created=_str(d.get("created") or "", "created"),
         kind=kind,
         label=_str(d.get("label") or "", "label"),
