@@ -123,6 +123,8 @@ class ResultChart(pg.PlotWidget):
         if getattr(self, "legend", None) is None:
             return  # called by the view's own set-up, before the legend exists
         plot = self.getPlotItem()
+        if plot is None:
+            return  # closed
         title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
         height = self.height() - title_h - plot.getAxis("bottom").height() - 16
         self.legend.fit(self.theme.font_pt, max(height, 40), self.width() * LEGEND_MAX_WIDTH)

@@ -79,6 +79,7 @@ class _SizeChart(ResultChart):
                 scatter.setData(x=xs, y=ys, data=tips, brush=brush, symbol=style.marker)
                 if len(rest) == 2:
                     self.update_spread(rest[0], rs, xs, style.colour)
+        self._fit_range(plot, groups)
         sources = source_order(s for s, _ in groups)
         names = sorted({n for _, n in groups}, key=lambda n: (style_of(n).marker, style_of(n).colour, n))
         legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
@@ -96,6 +97,20 @@ class _SizeChart(ResultChart):
                     self.legend.add_entry(pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
                                           source or "live (this machine)")  # fmt: skip
 
+    def _fit_range(self, plot: pg.PlotItem, groups) -> None:
+        """The range from the data alone (not from pen widths, as auto-range would), so that an export's
+        thicker lines leave the layout of its 1080p twin unchanged."""
+        xs = [math.log10(size_x(r)) for rs in groups.values() for r in rs]
+        ys = [math.log10(v) for rs in groups.values() for r in rs for v in self.spread_values(r)]
+        if not xs:
+            return
+        for lo, hi, set_range in ((min(xs), max(xs), plot.setXRange), (min(ys), max(ys), plot.setYRange)):
+            pad = max(0.05, 0.04 * (hi - lo))
+            set_range(lo - pad, hi + pad, padding=0)
+
+    def spread_values(self, r: Result) -> list[float]:
+        return [self.value(r)]
+
     def make_spread(self, rs, xs, colour_index):
         return None
 
@@ -109,6 +124,9 @@ class TimeChart(_SizeChart):
 
     def value(self, r):
         return r.median_ms
+
+    def spread_values(self, r: Result) -> list[float]:
+        return [r.min_ms, r.max_ms]
 
     def make_spread(self, rs, xs, colour_index):
         item = pg.ErrorBarItem(beam=0.02)

@@ -4,11 +4,12 @@ scheduler that redraws them while results stream in without freezing the window.
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from gemmviz.core.style import PRESETS, hidden_for
 from gemmviz.core.variants import BASELINES
 from gemmviz.core.workspace import Workspace
-from gemmviz.ui.charts import GflopsChart, SpeedupChart, TimeChart
+from gemmviz.ui.charts import DEFAULT_BASELINE, GflopsChart, SpeedupChart, TimeChart
 from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import Theme
 
@@ -35,6 +36,16 @@ class ChartsTab(QWidget):
         self.show_combo.setToolTip("One chart at a time reads better on a projector")
         show_row.addWidget(QLabel("show"))
         show_row.addWidget(self.show_combo)
+        show_row.addSpacing(16)
+        show_row.addWidget(QLabel("series"))
+        self.preset_buttons: dict[str, QPushButton] = {}
+        for name in PRESETS:
+            button = QPushButton(name)
+            button.setToolTip(f"Show the {name} series, in live results and loaded sessions alike "
+                              "(click a legend entry to show or hide one series)")  # fmt: skip
+            button.clicked.connect(lambda _checked=False, n=name: self.apply_preset(n))
+            show_row.addWidget(button)
+            self.preset_buttons[name] = button
         show_row.addStretch()
         layout.addLayout(show_row)
         grid_host = QWidget()
@@ -51,6 +62,7 @@ class ChartsTab(QWidget):
         self.baseline_combo = QComboBox()
         for b in BASELINES:
             self.baseline_combo.addItem(b.label, b.key)
+        self.baseline_combo.setCurrentIndex(self.baseline_combo.findData(DEFAULT_BASELINE))
         self.speedup_size_combo = QComboBox()
         self.speedup_source_combo = QComboBox()
         for w in (self.speedup_source_combo, QLabel("vs"), self.baseline_combo, QLabel("at"), self.speedup_size_combo):
@@ -58,6 +70,8 @@ class ChartsTab(QWidget):
         choose.addStretch()
         speed_layout.addLayout(choose)
         speed_layout.addWidget(self.speedup_chart)
+        for chart in self.charts:
+            chart.seriesToggled.connect(self.toggle_series)
         self.table = ResultsTable()
         grid.addWidget(self.time_chart, 0, 0)
         grid.addWidget(self.gflops_chart, 0, 1)
@@ -86,10 +100,29 @@ class ChartsTab(QWidget):
         chart = self.speedup_chart
         return chart.baseline, chart.size_key, chart.source
 
+    # ---- which series are shown ---------------------------------------------------------------------
+    def toggle_series(self, series: str) -> None:
+        """Show a hidden series or hide a shown one (a legend click), in every chart and tab."""
+        self.workspace.hidden ^= {series}
+        self.refresh()
+        self.refreshed.emit()
+
+    def apply_preset(self, preset: str) -> None:
+        """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included."""
+        self.workspace.set_hidden(hidden_for(preset, self.workspace.series()))
+        self.refresh()
+        self.refreshed.emit()
+
+    def _set_hidden_series(self) -> None:
+        hidden = [s for s in self.workspace.series() if s in self.workspace.hidden]
+        for chart in self.charts:
+            chart.hidden_series = hidden
+
     # ---- redrawing ------------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Redraw everything now (after opening or closing a session, a theme change)."""
         shown, source_of = self.workspace.shown(), self.workspace.source_of
+        self._set_hidden_series()
         self.time_chart.set_results(shown, source_of=source_of)
         self.gflops_chart.set_results(shown, source_of=source_of)
         self.table.set_results(shown, source_of)
@@ -115,6 +148,7 @@ class ChartsTab(QWidget):
     def _staged_refresh(self) -> None:
         self.refresh_dirty = False
         shown, source_of = self.workspace.shown(), self.workspace.source_of
+        self._set_hidden_series()
         # A chart that gains many series at once creates two per step and is called again until complete.
         steps = [
             lambda: self.time_chart.set_results(shown, max_new=2, source_of=source_of),
@@ -171,6 +205,12 @@ class ChartsTab(QWidget):
         chart.set_view(chart.baseline, self.speedup_size_combo.currentData(), chart.source)
 
     def _on_speedup_choice(self, *_args) -> None:
-        # A size the user picks is kept; otherwise the chart follows the largest size with a baseline.
-        self.speedup_size_pinned = self.sender() is self.speedup_size_combo
-        self._fill_speedup_combos(keep=self.speedup_size_pinned)
+        # A size the user picks is kept, and so is the size shown when the baseline changes (the chart then
+        # says which sizes have the new baseline); otherwise the chart follows the largest size with one.
+        sender = self.sender()
+        if sender is self.speedup_size_combo:
+            self.speedup_size_pinned = True
+        elif sender is self.speedup_source_combo:
+            self.speedup_size_pinned = False
+        keep = self.speedup_size_pinned or sender is self.baseline_combo
+        self._fill_speedup_combos(keep=keep)

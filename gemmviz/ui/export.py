@@ -1,6 +1,8 @@
 """Export charts (PNG at any size, SVG) and the tiling animation (GIF, PNG frames, MP4 where ffmpeg is
-installed), from the app or headless. Fonts, lines and symbols scale with the output size, so a 4K
-export looks like the 1080p one, only sharper. Files are written to a temporary name and renamed, so a
+installed), from the app or headless. A chart is laid out at the 1080p-equivalent size and painted scaled
+to the output (device pixel ratio), so 4K is exactly the 1080p layout at twice the pixels. Every exported
+chart carries a footer: where its numbers come from (GPU, date, measured / replayed / published) and the
+gemmviz version. A chart with nothing to draw is refused, naming the sizes that have data. Files are written to a temporary name and renamed, so a
 failure leaves nothing half-written behind."""
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from gemmviz.core import fileio
@@ -24,6 +26,7 @@ from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
+FOOTER_SCALE = 0.8  # the footer's text, relative to the theme's
 CHARTS = tuple(CHART_KINDS)
 MIN_PX, MAX_PX = 16, 8192
 
@@ -46,6 +49,62 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
         return fileio.check_target(path, suffixes)
     except fileio.OutputError as exc:
         raise ExportError(str(exc)) from None
+
+
+def footer_text(origins: list[tuple[str | None, str, str]]) -> str:
+    """One line: each source's GPU, date and how its numbers were got, then the gemmviz version.
+    `origins` holds (gpu or None, date "YYYY-MM-DD" or "", "measured" | "replayed" | "published")."""
+    from gemmviz import __version__
+
+    parts = [" ".join(x for x in (gpu or "no GPU", date, how) if x) for gpu, date, how in dict.fromkeys(origins)]
+    return " · ".join([*parts, f"gemmviz {__version__}"])
+
+
+def session_origin(session, replay: bool = False) -> tuple[str | None, str, str]:
+    """(GPU, date, how) of a session file: published, replayed (opened as a replay) or measured."""
+    from gemmviz.core.workspace import session_gpu
+
+    how = "published" if session.kind == "published" else ("replayed" if replay else "measured")
+    return session_gpu(session), (session.created or "")[:10], how
+
+
+def workspace_footer(workspace, results: list[Result]) -> str:
+    """The footer for `results` as the workspace holds them: each result's session, or this machine live."""
+    import datetime as _dt
+
+    origins = []
+    for r in results:
+        loaded = workspace.session_of(r)
+        if loaded is not None:
+            origins.append(session_origin(loaded.session, loaded.replay))
+        else:
+            gpu = workspace.device_gpu.get("name") if r.backend == "cuda" else None
+            origins.append((gpu or workspace.environment.get("cpu") or None, _dt.date.today().isoformat(), "measured"))
+    return footer_text(origins)
+
+
+def check_drawable(kind: str, results: list[Result], speedup_view=None, source_of=None) -> None:
+    """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
+    from gemmviz.core.variants import baseline
+
+    valid = [r for r in results if r.valid and r.median_ms]
+    if not valid:
+        raise ExportError("nothing to chart: the session has no valid results")
+    if kind == "roofline" and not any(r.backend == "cuda" for r in valid):
+        raise ExportError("nothing to chart: the roofline needs GPU results and these have none")
+    if kind != "speedup" or not speedup_view:
+        return
+    key, size_key, source = speedup_view
+    base = baseline(key or "gpu-naive")
+    mine = [r for r in valid if source_of is None or not source or source_of(r) == source] or valid
+    with_base = sorted({r.problem for r in mine if r.variant == base.variant
+                        and (not base.params or r.params == dict(base.params))}, key=lambda p: p.m * p.n * p.k)  # fmt: skip
+    names = ", ".join(p.label for p in with_base)
+    if not with_base:
+        raise ExportError(f"nothing to chart: no {base.label} result to compare with at any size")
+    if size_key and size_key not in {p.key for p in with_base} and size_key in {r.problem.key for r in mine}:
+        raise ExportError(f"nothing to chart: no {base.label} result at {size_key.replace('x', '×')}; "
+                          f"sizes with one: {names}")  # fmt: skip
 
 
 def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None,
@@ -82,15 +141,49 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, sp
     return chart
 
 
-def render_widget(widget: QWidget, width: int, height: int, background: str) -> QImage:
-    layout_offscreen(widget, width, height)
+def render_widget(widget: QWidget, width: int, height: int, background: str, footer: str = "",
+                  theme: Theme = LIGHT) -> QImage:  # fmt: skip
+    """The widget laid out at the 1080p-equivalent size and painted at width x height pixels (scaled by
+    the device pixel ratio, so cosmetic lines, fonts and markers all scale by the same factor)."""
+    scale = scale_for(width, height)
+    logical_w, logical_h = width / scale, height / scale
+    footer_h = footer_height(theme) if footer else 0
+    layout_offscreen(widget, round(logical_w), round(logical_h - footer_h))
     image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.setDevicePixelRatio(scale)
     image.fill(QColor(background))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     paint_charts(widget, painter)
+    if footer:
+        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
     painter.end()
+    image.setDevicePixelRatio(1.0)
     return image
+
+
+def device_theme(theme: Theme, width: int, height: int) -> Theme:
+    """The theme to lay a chart out with for a width x height export: fonts and markers as at 1080p (the
+    painter scales them), but line widths in output pixels, because pyqtgraph's pens are cosmetic (drawn in
+    device pixels, whatever the painter's scale)."""
+    from dataclasses import replace
+
+    return replace(theme, line_px=theme.line_px * scale_for(width, height))
+
+
+def footer_height(theme: Theme) -> float:
+    return theme.font_pt * FOOTER_SCALE * 96 / 72 * 1.8
+
+
+def paint_footer(painter: QPainter, text: str, rect: QRectF, theme: Theme) -> None:
+    font = QFont()
+    font.setPointSizeF(theme.font_pt * FOOTER_SCALE)
+    painter.save()
+    painter.setFont(font)
+    painter.setPen(QColor(theme.foreground))
+    painter.drawText(rect.adjusted(12, 0, -12, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                     text)  # fmt: skip
+    painter.restore()
 
 
 def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
@@ -123,22 +216,23 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
 
 def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
                  theme: Theme = LIGHT, ceilings=None, speedup_view=None,
-                 source_of: Callable[[Result], str] | None = None) -> Path:  # fmt: skip
-    """Write one chart (or the dashboard) as PNG or SVG at width x height pixels."""
+                 source_of: Callable[[Result], str] | None = None, footer: str | None = None) -> Path:  # fmt: skip
+    """Write one chart (or the dashboard) as PNG or SVG at width x height pixels, with `footer` (where the
+    numbers come from: see footer_text, session_origin, workspace_footer) under it; without one, the
+    footer names only the gemmviz version."""
     check_size(width, height)
     target = check_target(path, (".png", ".svg"))
     if kind not in CHARTS:
         raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
-    if not any(r.valid for r in results):
-        raise ExportError("nothing to chart: the session has no valid results")
-    scaled = theme.scaled(scale_for(width, height))
-    widget = make_chart(kind, results, scaled, ceilings, speedup_view, source_of)
+    check_drawable(kind, results, speedup_view, source_of)
+    footer = footer or footer_text([])
+    widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, speedup_view, source_of)
     try:
         if target.suffix.lower() == ".png":
-            image = render_widget(widget, width, height, scaled.background)
+            image = render_widget(widget, width, height, theme.background, footer, theme)
             fileio.write_atomic(target, _png_bytes(image))
         else:
-            fileio.write_atomic(target, _svg_bytes(widget, width, height, scaled.background))
+            fileio.write_atomic(target, _svg_bytes(widget, width, height, theme.background, footer, theme))
     finally:
         widget.hide()
         widget.deleteLater()
@@ -155,21 +249,30 @@ def _png_bytes(image: QImage) -> bytes:
     return bytes(data)
 
 
-def _svg_bytes(widget: QWidget, width: int, height: int, background: str) -> bytes:
+def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer: str = "",
+               theme: Theme = LIGHT) -> bytes:  # fmt: skip
+    """The same 1080p-equivalent layout as the PNG, in a view box that the viewer scales to width x height."""
     from PySide6.QtSvg import QSvgGenerator
 
-    layout_offscreen(widget, width, height)
+    scale = scale_for(width, height)
+    logical_w, logical_h = width / scale, height / scale
+    footer_h = footer_height(theme) if footer else 0
+    layout_offscreen(widget, round(logical_w), round(logical_h - footer_h))
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
     gen.setOutputDevice(buf)
     gen.setSize(QSize(width, height))
-    gen.setViewBox(QRectF(0, 0, width, height))
+    gen.setViewBox(QRectF(0, 0, logical_w, logical_h))
     gen.setTitle("gemmviz chart")
+    if footer:
+        gen.setDescription(footer)
     painter = QPainter(gen)
-    painter.fillRect(QRectF(0, 0, width, height), QColor(background))
+    painter.fillRect(QRectF(0, 0, logical_w, logical_h), QColor(background))
     paint_charts(widget, painter)
+    if footer:
+        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
     painter.end()
     buf.close()
     return bytes(data)

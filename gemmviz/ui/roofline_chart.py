@@ -98,7 +98,9 @@ class RooflineChart(ResultChart):
                 ridge = pg.ScatterPlotItem([math.log10(c.ridge)], [math.log10(c.fp32_peak_gflops)], symbol="d",
                                            size=self.theme.symbol_px * 1.6, brush=pg.mkBrush(fg), pen=pg.mkPen(fg))  # fmt: skip
                 plot.addItem(ridge)
-                self.legend.add_entry(ridge, f"ridge point {c.ridge:.1f} FLOP/byte")
+                sample = pg.PlotDataItem(pen=None, symbol="d", symbolBrush=fg, symbolPen=None,
+                                         symbolSize=self.theme.symbol_px * 1.6)  # fmt: skip
+                self.legend.add_entry(sample, f"ridge point {c.ridge:.1f} FLOP/byte")
         else:
             title = "Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)"
         plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")

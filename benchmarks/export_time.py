@@ -1,0 +1,47 @@
+"""Chart export at 3840x2160, in process: the median of 5 exports of each chart kind of the recorded H200
+session (target: at most 1 s). Run: QT_QPA_PLATFORM=offscreen python benchmarks/export_time.py"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from gemmviz.core.paths import asset_path
+from gemmviz.core.results import Session
+from gemmviz.core.roofline import load_ceilings
+from gemmviz.ui.export import export_chart
+from gemmviz.ui.theme import theme_for
+
+RUNS = 5
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    session = Session.load(asset_path("sessions", "h200-2026-11-30.json"))
+    ceilings = load_ceilings(session.environment["backends"]["cuda"]["name"])
+    print(f"{platform.node()} {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("time", "gflops", "speedup", "roofline", "dashboard"):
+            seconds = []
+            for i in range(RUNS):
+                start = time.perf_counter()
+                export_chart(kind, session.results, Path(tmp) / f"{kind}-{i}.png", 3840, 2160, theme_for(True),
+                             ceilings)  # fmt: skip
+                seconds.append(time.perf_counter() - start)
+            median = statistics.median(seconds)
+            worst = max(worst, median)
+            print(f"{kind:10s} 3840x2160 PNG: median {median:.3f} s of {RUNS} (min {min(seconds):.3f}, max {max(seconds):.3f})")
+    del app
+    print(f"slowest median {worst:.3f} s: {'within' if worst <= 1.0 else 'OVER'} the 1 s target")
+    return 0 if worst <= 1.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

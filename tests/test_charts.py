@@ -1,0 +1,347 @@
+"""Charts: one style per series everywhere, 1-2-5 log ticks, legends outside the plot with no text overlap
+or clipping, roofline picking where points overlap, 4K = 1080p scaled 2x, the export footer, empty charts."""
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt  # noqa: E402
+from PySide6.QtGui import QImage, QKeyEvent  # noqa: E402
+
+from gemmviz.core.paths import asset_path  # noqa: E402
+from gemmviz.core.results import Result, Session  # noqa: E402
+from gemmviz.core.roofline import load_ceilings  # noqa: E402
+from gemmviz.core.style import (  # noqa: E402
+    check_registry_fits,
+    ladder_series,
+    registry_series,
+    seed_series,
+    style_of,
+    style_table,
+)
+from gemmviz.ui.chart_axes import number_label, ticks_125  # noqa: E402
+from gemmviz.ui.export import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
+from gemmviz.ui.theme import theme_for  # noqa: E402
+from tests.overlap import plot_texts, problems  # noqa: E402
+
+KINDS = ("time", "gflops", "speedup", "roofline")
+
+
+@pytest.fixture(scope="module")
+def h200():
+    session = Session.load(asset_path("sessions", "h200-2026-11-30.json"))
+    return session, load_ceilings(session.environment["backends"]["cuda"]["name"])
+
+
+# ---- the style table -------------------------------------------------------------------------------
+def test_every_registry_series_has_its_own_colour_and_marker():
+    assert check_registry_fits()
+    styles = [(style_of(s).colour, style_of(s).marker) for s in registry_series()]
+    assert len(set(styles)) == len(styles)
+    assert style_of("gpu-tiled (tile 16)").colour != style_of("gpu-doublebuffer").colour or (
+        style_of("gpu-tiled (tile 16)").marker != style_of("gpu-doublebuffer").marker
+    )
+    assert len({style_of(s).colour for s in seed_series()}) == 4  # the seed's kernels: four distinct colours
+    ladder = ladder_series()
+    assert all(style_of(a).colour != style_of(b).colour for a, b in zip(ladder, ladder[1:]))
+
+
+def test_a_second_session_keeps_colour_and_changes_dash():
+    keys = [("", "cublas"), ("A (recorded)", "cublas"), ("A (recorded)", "unknown-kernel"), ("", "cpu-naive")]
+    table = style_table(keys)
+    assert table[("", "cublas")].colour == table[("A (recorded)", "cublas")].colour
+    assert table[("", "cublas")].dash != table[("A (recorded)", "cublas")].dash
+    triples = [(s.colour, s.marker, s.dash) for s in table.values()]
+    assert len(set(triples)) == len(triples)
+
+
+def test_style_does_not_depend_on_the_order_results_arrive(qapp):
+    from gemmviz.ui.charts import TimeChart
+
+    results = [Result(v, p, n, n, n, "cuda", "fp32", True, samples_ms=[1.0])
+               for v, p in (("gpu-tiled", {"tile": 16}), ("gpu-doublebuffer", {}), ("cpu-naive", {}))
+               for n in (256, 512)]  # fmt: skip
+    colours = []
+    for order in (results, results[::-1]):
+        chart = TimeChart()
+        chart.set_results(order)
+        colours.append({name: items[-1].opts["brush"].color().name() for (_, name), items in chart._items.items()})
+    assert colours[0] == colours[1]
+    markers = {name: items[-1].opts["symbol"] for (_, name), items in chart._items.items()}
+    assert len({(colours[0][n], markers[n]) for n in markers}) == 3
+
+
+def test_same_colour_in_two_charts_and_an_export(qapp, h200):
+    session, ceilings = h200
+    theme = theme_for(False)
+    time_chart = make_chart("time", session.results, theme)
+    roof = make_chart("roofline", session.results, theme, ceilings)
+    time_brush = {name: items[-1].opts["brush"].color().name() for (_, name), items in time_chart._items.items()}
+    roof_brush = {}
+    for item in roof.getPlotItem().items:
+        if type(item).__name__ == "ScatterPlotItem" and len(item.data) and item.data["data"][0] is not None:
+            roof_brush[item.data["data"][0].result.series] = item.opts["brush"].color().name()
+    common = set(time_brush) & set(roof_brush)
+    assert len(common) >= 5 and all(time_brush[s] == roof_brush[s] for s in common)
+    # the export draws through the same make_chart with a theme that differs only in pixel sizes
+    from gemmviz.ui.export import device_theme
+
+    big = make_chart("time", session.results, device_theme(theme, 3840, 2160))
+    big_brush = {name: items[-1].opts["brush"].color().name() for (_, name), items in big._items.items()}
+    assert big_brush == time_brush
+
+
+# ---- ticks --------------------------------------------------------------------------------------------
+def test_log_ticks_fall_on_1_2_5():
+    values = [round(10**v, 6) for v in ticks_125(math.log10(0.3), math.log10(60), 20)]
+    assert values == [0.5, 1, 2, 5, 10, 20, 50]
+    sparse = [round(10**v, 6) for v in ticks_125(-2, 6, 5)]
+    assert all(math.log10(v) == round(math.log10(v)) for v in sparse) and 2 <= len(sparse) <= 5
+    assert [number_label(x, "×") for x in (0.5, 2, 10, 2000)] == ["0.5×", "2×", "10×", "2,000×"]
+    assert number_label(0.05) == "0.05"
+
+
+def test_axis_labels_never_show_odd_values(qapp, h200):
+    session, ceilings = h200
+    for kind in KINDS:
+        chart = make_chart(kind, session.results, theme_for(False), ceilings)
+        layout_offscreen(chart, 1280, 720)
+        for side in ("left", "bottom"):
+            axis = chart.getPlotItem().getAxis(side)
+            for text, _ in [t for t in plot_texts(chart, chart) if t[0]]:
+                assert "0.398" not in text and "3.16" not in text
+            if hasattr(axis, "suffix"):
+                lo, hi = axis.range
+                for v in axis.tickValues(lo, hi, 600)[0][1]:
+                    mantissa = round(10**v / 10 ** math.floor(v + 1e-9), 6)
+                    assert mantissa in (1, 2, 5), (kind, side, 10**v)
+        chart.close()
+
+
+# ---- layout: legends outside the plot, no overlap, nothing clipped -------------------------------------
+@pytest.mark.parametrize("projector", [False, True])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_text_overlaps_and_legend_is_outside_the_plot(qapp, h200, kind, size, projector):
+    session, ceilings = h200
+    chart = make_chart(kind, session.results, theme_for(projector), ceilings)
+    layout_offscreen(chart, *size)
+    texts = plot_texts(chart, chart)
+    assert texts
+    assert problems(texts, QRectF(0, 0, *size)) == []
+    legend = chart.legend
+    if legend.isVisible():
+        assert len(legend.items) >= 4
+        view = chart.getPlotItem().getViewBox().sceneBoundingRect()
+        assert not legend.sceneBoundingRect().intersects(view)
+        assert QRectF(0, 0, *size).contains(legend.sceneBoundingRect())
+        labels = {label.text for _, label in legend.items}
+        assert "gpu-naive (block 16)" in labels  # the seed's kernel is never lost
+    chart.close()
+
+
+@pytest.mark.parametrize("count", [4, 21])
+def test_legend_fits_with_4_and_21_series(qapp, h200, count):
+    session, _ = h200
+    series = list(dict.fromkeys(r.series for r in session.results))[:count]
+    results = [r for r in session.results if r.series in series]
+    for projector in (False, True):
+        chart = make_chart("time", results, theme_for(projector))
+        layout_offscreen(chart, 1280, 720)
+        assert len(chart.legend.items) == len(series)
+        assert problems(plot_texts(chart, chart), QRectF(0, 0, 1280, 720)) == []
+        assert chart.legend.sceneBoundingRect().width() < 0.45 * 1280
+        chart.close()
+
+
+def test_legend_click_toggles_a_series_and_names_are_plain_text(qapp):
+    from gemmviz.ui.charts import TimeChart
+
+    results = [Result("cpu-naive", {}, n, n, n, "cpu", "fp32", True, samples_ms=[1.0]) for n in (64, 128)]
+    chart = TimeChart()
+    chart.hidden_series = ["<b>evil</b>"]
+    chart.set_results(results)
+    layout_offscreen(chart, 800, 500)
+    toggled = []
+    chart.seriesToggled.connect(toggled.append)
+    sample, label = chart.legend.items[0]
+    chart.legend.mouseClickEvent(_Click(label.geometry().center()))
+    assert toggled == ["cpu-naive"]
+    assert chart.legend.items[1][1].text == "&lt;b&gt;evil&lt;/b&gt;"
+    chart.close()
+
+
+class _Click:
+    def __init__(self, pos):
+        self._pos, self.accepted = pos, False
+
+    def pos(self):
+        return self._pos
+
+    def button(self):
+        return Qt.MouseButton.LeftButton
+
+    def accept(self):
+        self.accepted = True
+
+
+# ---- speedup ---------------------------------------------------------------------------------------------
+def test_speedup_names_the_seed_baseline_and_an_empty_state_clears_the_bars(qapp, h200):
+    from gemmviz.ui.charts import SpeedupChart
+
+    session, _ = h200
+    chart = SpeedupChart()
+    chart.set_results(session.results)
+    assert chart.baseline == "gpu-naive"
+    assert "vs GPU naive, block 16×16 (the seed's)" in chart.getPlotItem().titleLabel.text and chart.bars
+    chart.set_view("cpu-naive", "4096x4096x4096")  # the recording has no CPU loop at 4096
+    assert chart.bars == [] and "sizes with one" in chart.empty_reason
+    assert not [i for i in chart.getPlotItem().items if type(i).__name__ == "BarGraphItem"]
+    assert chart.getPlotItem().getAxis("left")._tickLevels == [[]]
+    chart.close()
+
+
+def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
+    from gemmviz.core.workspace import Workspace
+    from gemmviz.ui.charts_tab import ChartsTab
+    from gemmviz.ui.theme import LIGHT
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    tab = ChartsTab(ws, LIGHT)
+    tab.refresh()
+    combo = tab.speedup_size_combo
+    combo.setCurrentIndex(0)
+    chosen = combo.currentData()
+    tab.baseline_combo.setCurrentIndex(tab.baseline_combo.findData("cublas"))
+    assert combo.currentData() == chosen and tab.speedup_chart.size_key == chosen
+    tab.apply_preset("seed kernels")
+    assert {r.series for r in ws.shown()} <= set(seed_series()) and ws.shown()
+    tab.apply_preset("all")
+    assert not ws.hidden
+    tab.toggle_series("cublas")
+    assert "cublas" in ws.hidden and "cublas" in tab.time_chart.hidden_series
+    tab.stop()
+    tab.close()
+
+
+# ---- roofline picking ------------------------------------------------------------------------------------
+def test_roofline_picks_the_nearest_of_overlapping_points_and_cycles(qapp, h200):
+    session, ceilings = h200
+    chart = make_chart("roofline", session.results, theme_for(True), ceilings)
+    layout_offscreen(chart, 1280, 720)
+    picked = []
+    chart.pointClicked.connect(picked.append)
+    vb = chart.getPlotItem().getViewBox()
+    x, y = chart._xy[0]
+    at = vb.mapViewToScene(QPointF(float(x), float(y)))
+    first = chart.pick(at + QPointF(1, 1))
+    assert first is not None and picked[-1] is first and len(chart.candidates) >= 2
+    ring = chart._ring.getData()
+    assert np.allclose([ring[0][0], ring[1][0]], chart._xy[chart.selected])
+    seen = {chart.selected}
+    for _ in range(len(chart.candidates) - 1):
+        chart.event(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Tab, Qt.KeyboardModifier.NoModifier))
+        seen.add(chart.selected)
+    assert seen == set(chart.candidates)
+    chart.event(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_N, Qt.KeyboardModifier.NoModifier))
+    assert chart.selected == chart.candidates[0]  # wraps round
+    # a real click on the scene, where points overlap: no exception, a selection
+    from pyqtgraph.Qt import QtTest
+
+    QtTest.QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.mapFromScene(at).toPoint()
+                            if hasattr(chart.mapFromScene(at), "toPoint") else chart.mapFromScene(at))  # fmt: skip
+    assert chart.selected is not None
+    chart.close()
+
+
+def test_roofline_notes_a_point_above_the_roof_and_highlights(qapp, h200):
+    from gemmviz.ui.roofline_chart import ABOVE_ROOF_NOTE, NOTE_LINES
+
+    session, ceilings = h200
+    chart = make_chart("roofline", session.results, theme_for(False), ceilings)
+    assert any(p.pct_of_roof and p.pct_of_roof > 100 for p in chart.points)
+    assert chart.above_roof_note is not None and chart.above_roof_note.toPlainText() == NOTE_LINES
+    assert NOTE_LINES.replace("\n", " ") == ABOVE_ROOF_NOTE
+    chart.set_highlight(["gpu-naive (block 16)"])
+    faded = [i for i in chart.getPlotItem().items if type(i).__name__ == "ScatterPlotItem" and i.opacity() < 1]
+    assert faded
+    chart.close()
+
+
+def test_roofline_explanation_fits_without_scrolling_in_projector_mode(qapp, h200):
+    from gemmviz.core.workspace import Workspace
+    from gemmviz.ui.roofline_tab import RooflineTab
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    theme = theme_for(True)
+    tab = RooflineTab(ws, theme)
+    font = tab.font()
+    font.setPointSize(theme.font_pt)
+    tab.setFont(font)
+    tab.refresh()
+    naive = next(r for r in ws.shown() if r.variant == "gpu-naive" and r.valid)
+    tab.explain(naive)
+    layout_offscreen(tab, 1920, 900)  # 1080p less the window's menu, banner and tab bar
+    label = tab.explanation
+    for page in range(len(tab.pages)):
+        tab.show_page(page)
+        assert label.heightForWidth(label.width()) <= label.height(), page
+    assert "584%" in tab.text() or "%" in tab.text()
+    assert tab.chart.legend.isVisible() and len(tab.chart.legend.items) > 3
+    tab.close()
+
+
+# ---- exports -------------------------------------------------------------------------------------------
+def _pixels(path, size=None) -> np.ndarray:
+    image = QImage(str(path))
+    if size:
+        image = image.scaled(*size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
+    image = image.convertToFormat(QImage.Format.Format_Grayscale8)
+    w, h = image.width(), image.height()
+    return np.frombuffer(image.constBits(), np.uint8).reshape(h, image.bytesPerLine())[:, :w].astype(float)
+
+
+@pytest.mark.parametrize("kind", ["time", "roofline"])
+def test_4k_is_the_1080p_layout_scaled_2x(qapp, h200, tmp_path, kind):
+    session, ceilings = h200
+    hd = export_chart(kind, session.results, tmp_path / "hd.png", 1920, 1080, theme_for(True), ceilings)
+    uhd = export_chart(kind, session.results, tmp_path / "uhd.png", 3840, 2160, theme_for(True), ceilings)
+    a, b = _pixels(hd), _pixels(uhd, (1920, 1080))
+    assert np.abs(a - b).mean() < 4.0
+    # text and lines in the same places: the ink per row and per column agrees
+    for axis in (0, 1):
+        pa, pb = (255 - a).sum(axis=axis), (255 - b).sum(axis=axis)
+        assert np.corrcoef(pa, pb)[0, 1] > 0.9
+
+
+def test_every_export_has_a_footer(qapp, h200, tmp_path):
+    from gemmviz.core.workspace import Workspace
+    from gemmviz.ui.export import footer_text, workspace_footer
+
+    ws = Workspace()
+    loaded = ws.open(asset_path("sessions", "h200-2026-11-30.json"), replay=True)
+    footer = workspace_footer(ws, ws.shown())
+    assert footer.startswith("NVIDIA H200 2026-11-30 replayed") and "gemmviz " in footer
+    assert footer_text([]).startswith("gemmviz ")
+    plain = export_chart("time", loaded.results, tmp_path / "a.png", 1280, 720)
+    with_footer = export_chart("time", loaded.results, tmp_path / "b.png", 1280, 720, footer=footer)
+    bottom = _pixels(with_footer)[-30:]
+    assert (bottom < 128).sum() > (_pixels(plain)[-30:] < 128).sum() > 0  # a longer footer, more ink
+    svg = export_chart("time", loaded.results, tmp_path / "c.svg", 1280, 720, footer=footer).read_text()
+    assert "NVIDIA H200 2026-11-30 replayed" in svg
+
+
+def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_path):
+    session, ceilings = h200
+    with pytest.raises(ExportError, match="no CPU loop result at 4096×4096×4096; sizes with one: 256³"):
+        export_chart("speedup", session.results, tmp_path / "s.png", 640, 360,
+                     speedup_view=("cpu-naive", "4096x4096x4096", ""))  # fmt: skip
+    cpu_only = [r for r in session.results if r.backend == "cpu"]
+    with pytest.raises(ExportError, match="roofline needs GPU results"):
+        export_chart("roofline", cpu_only, tmp_path / "r.png", 640, 360, ceilings=ceilings)
+    assert list(tmp_path.iterdir()) == []
