@@ -16,14 +16,14 @@ PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
 def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bool:
     """Export one of the window's charts as it is shown (results, sources, theme, speedup view)."""
     from gemmviz.core.roofline import load_ceilings
-    from gemmviz.ui.export import ExportError, export_chart
+    from gemmviz.ui.export import ExportError, export_chart, workspace_footer
 
     ws = window.workspace
     shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()
     gpu = ws.roofline_gpu(ws.shown())
     try:
         export_chart(kind, shown, path, width, height, window.theme, load_ceilings(gpu) if gpu else None,
-                     window.charts_tab.speedup_view(), ws.source_of)  # fmt: skip
+                     window.charts_tab.speedup_view(), ws.source_of, footer=workspace_footer(ws, shown))  # fmt: skip
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error("Cannot export", str(exc))
         return False
@@ -80,8 +80,8 @@ class ExportDialog(QDialog):
         form = QFormLayout(self)
         form.addRow("chart", self.chart)
         form.addRow("size (pixels)", self.size)
-        form.addRow(QLabel("Fonts and lines scale with the size: 4K looks like 1080p, only sharper.\n"
-                           "The current theme (projector, dark) is used."))  # fmt: skip
+        form.addRow(QLabel("Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.\n"
+                           "The current theme (projector, dark) is used; a footer says where the numbers come from."))  # fmt: skip
         form.addRow(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
