@@ -20,16 +20,19 @@ SPEEDUP_CHARTS = ("speedup",)
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
-    p.add_argument("session", help="a session JSON written by gemmviz bench or the app")
+    p.add_argument("session", help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
+                   "session (e.g. h200-2026-11-30)")
     p.add_argument("--chart", default="time", choices=list(CHART_KINDS),
                    help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()))  # fmt: skip
     p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
-    p.add_argument("--baseline", default=BASELINES[0].key, choices=[b.key for b in BASELINES],
+    p.add_argument("--baseline", default=baseline("gpu-naive").key, choices=[b.key for b in BASELINES],
                    help="speedup chart: " + ", ".join(f"{b.key} ({b.label})" for b in BASELINES))  # fmt: skip
     p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
     p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
+    p.add_argument("--series", help="only these series, comma-separated, e.g. "
+                   "'cpu-naive,gpu-naive[block=16],gpu-tiled[tile=16],cublas' (the seed's kernels)")
     p.add_argument("-o", "--output", required=True, help="out.png or out.svg")
     p.set_defaults(func=cmd_export)
 
@@ -65,6 +68,30 @@ def check_view(results: list, chart: str, base: Baseline, at: Problem | None) ->
         )
 
 
+def _series(text: str) -> list:
+    from gemmviz.core.lessons import parse_series
+    from gemmviz.core.problem import ProblemError
+
+    try:
+        return [parse_series(t) for t in text.split(",") if t.strip()]
+    except ProblemError as exc:
+        raise UsageError(f"--series: {exc}") from None
+
+
+def shipped_session(name: str) -> str:
+    """A path as given, or the shipped session of that name (assets/sessions/NAME.json) if no such file exists."""
+    from pathlib import Path
+
+    from gemmviz.core.paths import asset_files
+
+    if Path(name).exists() or "/" in name or name.endswith((".json", ".gz")):
+        return name
+    for f in asset_files("sessions", ""):
+        if f.name.split(".")[0] == name:
+            return str(f)
+    return name
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from gemmviz.core.results import Session, SessionError
     from gemmviz.core.roofline import load_ceilings
@@ -73,12 +100,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     base = baseline(args.baseline)
     at = parse_problem(args.at) if args.at else None
     keep = set(variant_list(args.variants)) if args.variants else None
+    series = _series(args.series) if args.series else None
     check_outputs(("--output", args.output, (".png", ".svg")))
     try:
-        session = Session.load(args.session)
+        session = Session.load(shipped_session(args.session))
     except SessionError as exc:
         raise UsageError(str(exc)) from None
-    results = [r for r in session.results if keep is None or r.variant in keep]
+    results = [r for r in session.results if (keep is None or r.variant in keep)
+               and (series is None or any(s.matches(r) for s in series))]  # fmt: skip
+    if not results:
+        raise UsageError("no results left after --variants/--series; the session has: "
+                         + ", ".join(sorted({r.series for r in session.results})))
     check_view(results, args.chart, base, at)
     app = qt_app()
     from gemmviz.ui.export import ExportError, export_chart
