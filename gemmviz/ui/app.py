@@ -22,6 +22,7 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from gemmviz.backends import default_backends
+    from gemmviz.ui.run_controller import leave
     from gemmviz.ui.window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
@@ -29,6 +30,7 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     app.setOrganizationName("gemmviz")
     pg.setConfigOptions(antialias=True)
     window = MainWindow(default_backends())
+    window.recovery.ask = True
     keep_gc_quiet(window)
     if projector:
         window.set_projector(True)
@@ -36,6 +38,7 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
         window.fullscreen_action.setChecked(True)
     else:
         window.show()
+    QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
         # benchmarks/startup_time.py: report when the first frame is on screen, then quit.
         def report():
@@ -45,4 +48,4 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
             app.quit()
 
         QTimer.singleShot(0, report)
-    return app.exec()
+    return leave(app.exec())

@@ -8,11 +8,34 @@ worker by queued signals; its answers come back as this object's signals, on the
 from __future__ import annotations
 
 import enum
+import os
+import sys
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from gemmviz.core.bench import BenchSettings, Job
 from gemmviz.ui.worker import EngineWorker
+
+CLOSE_WAIT_MS = 2000  # closing the window waits this long for the worker, then leaves it behind
+
+# Workers that did not stop in time (stuck in a long native call). Their QThread objects are kept here so that
+# nothing destroys a running QThread (Qt aborts the process when that happens); exit_code() then leaves with
+# os._exit instead of tearing the interpreter down under them.
+_detached: list[tuple[QThread, QObject]] = []
+
+
+def detached_running() -> bool:
+    return any(thread.isRunning() for thread, _worker in _detached)
+
+
+def leave(code: int) -> int:
+    """The app's exit: returns `code`, or, if a detached worker still runs, ends the process now with it
+    (everything worth keeping was saved before the window closed)."""
+    if detached_running():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 class RunState(enum.Enum):
@@ -72,6 +95,7 @@ class RunController(QObject):
     def start(self, jobs: list[Job], settings: BenchSettings) -> bool:
         if self.busy or not jobs or self._shut_down:
             return False
+        self.worker.cancel.clear()
         self._set_state(RunState.RUNNING)
         self._runRequested.emit(jobs, settings)
         return True
@@ -106,11 +130,15 @@ class RunController(QObject):
         self._set_state(RunState.IDLE)
         self.ceilingsReady.emit(data)
 
-    def shutdown(self, timeout_ms: int = 30000) -> bool:
-        """Cancel whatever runs, stop the thread and wait for it; True if it ended in time."""
+    def shutdown(self, timeout_ms: int = CLOSE_WAIT_MS) -> bool:
+        """Cancel whatever runs, stop the thread and wait for it at most `timeout_ms`; True if it ended in time.
+        A worker that does not end in time is detached (see `leave`), never destroyed while running."""
         self._shut_down = True
         self.worker.cancel.set()
         self.thread.quit()
         stopped = self.thread.wait(timeout_ms)
+        if not stopped:
+            self.thread.setParent(None)
+            _detached.append((self.thread, self.worker))
         self._set_state(RunState.IDLE)
         return stopped

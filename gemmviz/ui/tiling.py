@@ -3,12 +3,17 @@ speed, block, thread) next to the kernel's source with the line of the current s
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSlider,
@@ -25,6 +30,47 @@ from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
+GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared memory over this long
+FRAME_MS = 16  # ~60 frames per second
+PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
+                  Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
+
+
+def is_text_entry(widget) -> bool:
+    """A field where the user types text: it keeps its own arrow, space and Home/End keys. Spin boxes, sliders,
+    buttons, lists and read-only text hand them to the presentation."""
+    if isinstance(widget, QLineEdit):
+        return not widget.isReadOnly() and not isinstance(widget.parent(), QAbstractSpinBox)
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        return not widget.isReadOnly()
+    return isinstance(widget, QComboBox) and widget.isEditable()
+
+
+class PresenterKeys(QObject):
+    """An application-wide event filter: →, ←, Space, PgUp/PgDn (a clicker), Home, End go to `handler(key)`
+    wherever the focus is in `window` (after a click in a spin box too), except in a text field."""
+
+    def __init__(self, window, handler: Callable[[Qt.Key], bool]):
+        super().__init__(window)
+        self.window = window
+        self.handler = handler  # returns True if it used the key
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        if event.key() not in PRESENTER_KEYS or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        focus = QApplication.focusWidget()
+        target = focus or obj
+        if not isinstance(target, QWidget) or target.window() is not self.window or is_text_entry(focus):
+            return False
+        if obj is not target and obj is not self.window.windowHandle():
+            return False  # the same key bubbling up to the parents: handled once
+        if event.type() is QEvent.Type.ShortcutOverride:
+            event.accept()  # no widget and no shortcut takes it: the KeyPress comes to us
+            return True
+        return self.handler(Qt.Key(event.key()))
+
 
 class TilingView(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent=None):
@@ -32,7 +78,7 @@ class TilingView(QWidget):
         self.theme = theme
         self.state: FrameState | None = None
         self.background = Background()
-        self.setMinimumSize(480, 300)
+        self.setMinimumSize(320, 200)
 
     def set_state(self, state: FrameState) -> None:
         self.state = state
@@ -64,8 +110,11 @@ class TilingPanel(QWidget):
         self.step = 0
         self.phase = 1.0
         self.timer = QTimer(self)
-        self.timer.setInterval(16)
+        self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._tick)
+        self.glide_timer = QTimer(self)
+        self.glide_timer.setInterval(FRAME_MS)
+        self.glide_timer.timeout.connect(self._glide)
 
         self.variant_combo = QComboBox()
         for name, v in animated_variants().items():
@@ -82,12 +131,15 @@ class TilingPanel(QWidget):
         self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
-        row = QHBoxLayout()
+        # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
+        row, row2 = QHBoxLayout(), QHBoxLayout()
         for w in (QLabel("kernel"), self.variant_combo, self.play_button, self.back_button, self.forward_button,
-                  self.speed_spin, QLabel("block y,x"), self.block_y, self.block_x, QLabel("thread y,x"),
-                  self.thread_y, self.thread_x):  # fmt: skip
+                  self.speed_spin):  # fmt: skip
             row.addWidget(w)
+        for w in (QLabel("block y,x"), self.block_y, self.block_x, QLabel("thread y,x"), self.thread_y, self.thread_x):
+            row2.addWidget(w)
         row.addStretch()
+        row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
         self.source = QPlainTextEdit()
         self.source.setReadOnly(True)
@@ -103,13 +155,13 @@ class TilingPanel(QWidget):
         split.setSizes([900, 520])
         layout = QVBoxLayout(self)
         layout.addLayout(row)
-        layout.addWidget(self.slider)
+        layout.addLayout(row2)
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
 
         self.play_button.clicked.connect(self.toggle_play)
         self.back_button.clicked.connect(lambda: self.go(self.step - 1))
-        self.forward_button.clicked.connect(lambda: self.go(self.step + 1))
+        self.forward_button.clicked.connect(self.step_forward)
         self.slider.valueChanged.connect(self.go)
         self.variant_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
         for spin in (self.block_y, self.block_x):
@@ -140,6 +192,20 @@ class TilingPanel(QWidget):
             self.variant_combo.setCurrentIndex(self.variant_combo.findData(variant))
             self.variant_combo.blockSignals(False)
         self.rebuild()
+
+    def follow(self, run_panel) -> None:
+        """Follow the run panel: its size and the first chosen value of each parameter."""
+        try:
+            problem = run_panel.current_problem()
+        except ProblemError:
+            return
+        first = {key: values[0] if values else None for key, values in run_panel.param_grid().items()}
+        self.set_problem(problem, tile=first.get("tile"), block=first.get("block"))
+
+    def show_result(self, result) -> None:
+        """A result's variant, size and tile (the tiled kernel's animation if its variant has none)."""
+        variant = result.variant if result.variant in animated_variants() else "gpu-tiled"
+        self.set_problem(result.problem, result.params.get("tile"), result.params.get("block"), variant)
 
     def rebuild(self, keep_step: bool = False) -> None:
         from gemmviz.core.schedule import shape
@@ -193,6 +259,8 @@ class TilingPanel(QWidget):
     def go(self, step: int, phase: float = 1.0) -> None:
         if self.schedule is None:
             return
+        if phase >= 1.0:
+            self.glide_timer.stop()
         self.step = max(0, min(step, len(self.schedule.steps) - 1))
         self.phase = phase
         self.slider.blockSignals(True)
@@ -226,6 +294,40 @@ class TilingPanel(QWidget):
             self.source.ensureCursorVisible()
         self.source.setExtraSelections(selections)
         self.highlighted_line = line if selections else None
+
+    def step_forward(self) -> None:
+        """One step on; a load glides in over GLIDE_MS instead of jumping."""
+        if self.schedule is None or self.step >= len(self.schedule.steps) - 1:
+            return
+        glides = self.schedule.steps[self.step + 1].kind == "load" and not self.timer.isActive()
+        self.go(self.step + 1, phase=0.0 if glides else 1.0)
+        if glides:
+            self.glide_timer.start()
+
+    def _glide(self) -> None:
+        self.phase = min(1.0, self.phase + FRAME_MS / GLIDE_MS)
+        if self.phase >= 1.0:
+            self.glide_timer.stop()
+        self._show()
+
+    def key(self, key: Qt.Key) -> bool:
+        """A presenter key: → / PgDn step on, ← / PgUp back, Space play or pause, Home / End first / last."""
+        if self.schedule is None:
+            return False
+        last = len(self.schedule.steps) - 1
+        actions = {Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_PageDown: self.step_forward,
+                   Qt.Key.Key_Left: lambda: self.go(self.step - 1), Qt.Key.Key_PageUp: lambda: self.go(self.step - 1),
+                   Qt.Key.Key_Space: self.toggle_play, Qt.Key.Key_Home: lambda: self.go(0),
+                   Qt.Key.Key_End: lambda: self.go(last)}  # fmt: skip
+        action = actions.get(key)
+        if action is None:
+            return False
+        action()
+        return True
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self.glide_timer.stop()
 
     def toggle_play(self) -> None:
         if self.timer.isActive():

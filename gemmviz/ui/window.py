@@ -9,11 +9,9 @@ from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -26,21 +24,27 @@ from gemmviz.core.bench import Job
 from gemmviz.core.explain import device_summary
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
-from gemmviz.core.schedule import animated_variants
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import export_dialog, lesson, settings_store
 from gemmviz.ui.charts_tab import ALL, ChartsTab
-from gemmviz.ui.banner import Banner
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
+from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.roofline_tab import RooflineTab
 from gemmviz.ui.run_controller import RunController, RunState
-from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run_panel import RunPanel
+from gemmviz.ui.status import Banner, RunProgress
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling import PresenterKeys, TilingPanel
 
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
+
+
+def _set_checked(action: QAction, on: bool) -> None:
+    """Check or uncheck without running the action's slot."""
+    action.blockSignals(True)
+    action.setChecked(on)
+    action.blockSignals(False)
 
 
 class MainWindow(QMainWindow):
@@ -88,10 +92,8 @@ class MainWindow(QMainWindow):
         self.device_label = Banner()
         self.device_label.set_text("Checking for a CUDA GPU…")
         right_layout.addWidget(self.device_label)
-        self.replay_banner = QLabel()
-        self.replay_banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
-        self.replay_banner.setStyleSheet("background: #E8F1FA; color: #003A63; padding: 4px;")
         right_layout.addWidget(self.replay_banner)
         self.tabs = QTabWidget()
         right_layout.addWidget(self.tabs, 1)
@@ -108,16 +110,11 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
         self.setCentralWidget(self.splitter)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(300)
-        self.progress.setVisible(False)
-        self.eta_label = QLabel()
-        self.statusBar().addPermanentWidget(self.eta_label)
-        self.statusBar().addPermanentWidget(self.progress)
+        self.progress = RunProgress(self.statusBar())
 
         p = self.run_panel
         p.changed.connect(self.validate)
-        p.problemChosen.connect(self._follow_controls)
+        p.problemChosen.connect(lambda: self.tiling.follow(self.run_panel))
         p.run_button.clicked.connect(self.run_current)
         p.sweep_button.clicked.connect(self.run_sweep)
         p.cancel_button.clicked.connect(self.cancel)
@@ -179,11 +176,10 @@ class MainWindow(QMainWindow):
         self.step_forward_action = action("Step forward\t→", t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
         QApplication.instance().installEventFilter(self.keys)
-        for a in (self.controls_action, self.projector_action, self.dark_action, self.fullscreen_action):
-            self.view_menu.addAction(a)
+        self.view_menu.addActions([self.controls_action, self.projector_action, self.dark_action,
+                                   self.fullscreen_action])  # fmt: skip
         self.view_menu.addSeparator()
-        for a in (self.play_action, self.step_back_action, self.step_forward_action):
-            self.view_menu.addAction(a)
+        self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
 
     # ---- running -----------------------------------------------------------------------------------
@@ -218,9 +214,7 @@ class MainWindow(QMainWindow):
         self.last_run_settings = asdict(settings)
         self.run_failures = []
         self.charts_tab.new_run()
-        self.progress.setRange(0, len(jobs))
-        self.progress.setValue(0)
-        self.progress.setVisible(True)
+        self.progress.start(len(jobs))
         self.statusBar().showMessage(f"Running {len(jobs)} job(s)…")
 
     @Slot()
@@ -238,16 +232,14 @@ class MainWindow(QMainWindow):
     def _on_state(self, state: RunState) -> None:
         self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
-            self.progress.setVisible(False)
-            self.eta_label.setText("")
+            self.progress.stop()
         self.validate()
 
     @Slot(int, int, str, float)
     def _on_progress(self, done: int, total: int, label: str, seconds_left: float) -> None:
-        self.progress.setValue(done)
+        self.progress.update(done, total, seconds_left)
         if done < total:
             self.statusBar().showMessage(f"{done}/{total}: {label}")
-        self.eta_label.setText(f"~{seconds_left:.0f} s left" if seconds_left >= 0 and done < total else "")
 
     @Slot(object)
     def _on_result(self, result: Result) -> None:
@@ -320,30 +312,15 @@ class MainWindow(QMainWindow):
         if 0 <= row < len(table.row_results):
             self.show_animation(table.row_results[row])
 
-    def _follow_controls(self) -> None:
-        """The animation follows the size and the first chosen value of each parameter."""
-        try:
-            problem = self.run_panel.current_problem()
-        except ProblemError:
-            return
-        grid = self.run_panel.param_grid()
-        first = {key: values[0] if values else None for key, values in grid.items()}
-        self.tiling.set_problem(problem, tile=first.get("tile"), block=first.get("block"))
-
     def show_animation(self, result: Result) -> None:
-        """Open the tiling animation for a result's variant, size and tile (the tiled kernel's if it has none)."""
-        variant = result.variant if result.variant in animated_variants() else "gpu-tiled"
-        self.tiling.set_problem(result.problem, tile=result.params.get("tile"), block=result.params.get("block"),
-                                variant=variant)  # fmt: skip
+        self.tiling.show_result(result)
         self.tabs.setCurrentWidget(self.tiling)
 
     def set_projector(self, on: bool, dark: bool | None = None) -> None:
         """Projector mode: 20 pt fonts, 4 px lines, big symbols; light (default) or dark theme."""
         dark = self.dark_action.isChecked() if dark is None else dark
         for action, value in ((self.projector_action, on), (self.dark_action, dark)):
-            action.blockSignals(True)
-            action.setChecked(value)
-            action.blockSignals(False)
+            _set_checked(action, value)
         self.theme = theme_for(on, dark)
         self.set_controls_visible(self.controls_wanted and not on)
         show = self.charts_tab.show_combo
@@ -370,14 +347,11 @@ class MainWindow(QMainWindow):
     leave_lesson = lesson.leave
 
     def set_controls_visible(self, on: bool, remember: bool = False) -> None:
-        """Show or hide the control panel (Ctrl+B); projector and lesson mode hide it without changing the
-        user's choice, which `remember` records (and settings keep)."""
+        """The control panel (Ctrl+B); projector and lesson mode hide it, keeping the user's choice (`remember`)."""
         if remember:
             self.controls_wanted = on
         self.controls.setVisible(on)
-        self.controls_action.blockSignals(True)
-        self.controls_action.setChecked(on)
-        self.controls_action.blockSignals(False)
+        _set_checked(self.controls_action, on)
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
@@ -417,13 +391,10 @@ class MainWindow(QMainWindow):
         return self.controller.shutdown()
 
     def closeEvent(self, event) -> None:
-        if not self.recovery.confirm_close():
-            event.ignore()
-            return
+        if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
+            return event.ignore()
         self._save_settings()
-        if self.running:
-            self.statusBar().showMessage("Stopping the running job…")
-        self.shutdown()
+        self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
         self.recovery.remove()  # a clean exit: nothing to recover next time
         self.statusBar().clearMessage()  # stops its message timer: nothing of the window keeps ticking
         super().closeEvent(event)

@@ -47,7 +47,8 @@ class EngineWorker(QObject):
 
     @Slot(object, object)
     def run_jobs(self, jobs: list[Job], settings: BenchSettings) -> None:
-        self.cancel.clear()
+        # The controller clears `cancel` before it queues the run: clearing it here would lose a cancel (or a
+        # window close) that came while this request waited in the queue.
         weights = [j.problem.flops for j in jobs]
         total_weight = sum(weights) or 1
         t0 = time.monotonic()

@@ -1,0 +1,124 @@
+"""Nothing lost on close or crash: a recovery file of the live results, written after each result and deleted on
+a clean exit, offered at the next start; and the Save / Discard / Cancel question when the window closes with
+live results that were never saved."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from gemmviz.core import fileio, paths
+from gemmviz.core.results import Session, SessionError
+
+RECOVERY_NAME = "recovery.json"
+
+
+def recovery_path() -> Path:
+    return paths.config_dir() / RECOVERY_NAME
+
+
+class Recovery:
+    """Tracks whether the window's live results are saved, keeps the recovery file, asks before losing them."""
+
+    def __init__(self, window):
+        self.window = window
+        # Ask before losing unsaved results: on in the app (ui/app.py); off for windows that scripts and tests
+        # build and close themselves, where a modal question would wait for nobody.
+        self.ask = False
+        self.saved: list = []  # the live results as they were when last saved (or restored, or discarded)
+        self.last_error = ""  # why the recovery file could not be written or read, for the status bar and tests
+
+    @property
+    def workspace(self):
+        return self.window.workspace
+
+    @property
+    def unsaved(self) -> bool:
+        return bool(self.workspace.live) and self.workspace.live != self.saved
+
+    def _settings(self) -> dict:
+        w = self.window
+        return w.last_run_settings or asdict(w.run_panel.bench_settings())
+
+    # ---- the file -------------------------------------------------------------------------------------
+    def write(self) -> None:
+        """After each result: the live results as a valid session file, replaced atomically."""
+        if not self.unsaved:
+            self.remove()
+            return
+        try:
+            data = json.dumps(self.workspace.live_session(self._settings()).to_dict(), allow_nan=False)
+            fileio.write_atomic(recovery_path(), data)
+        except (OSError, ValueError) as exc:  # a full disk must not stop the run
+            self.last_error = f"cannot write the recovery file {recovery_path()}: {exc}"
+            self.window.statusBar().showMessage(self.last_error, 10000)
+
+    def remove(self) -> None:
+        recovery_path().unlink(missing_ok=True)
+
+    def pending(self) -> Session | None:
+        """The session left by a run that ended unexpectedly, if any; an unreadable file is set aside."""
+        path = recovery_path()
+        if not path.is_file():
+            return None
+        try:
+            session = Session.load(path)
+        except (OSError, SessionError) as exc:
+            self.last_error = f"the recovery file could not be read and was removed: {exc}"
+            path.unlink(missing_ok=True)
+            return None
+        return session if session.results else None
+
+    def offer(self) -> int:
+        """At start-up: ask to restore the results of the last session; returns how many were restored."""
+        session = self.pending()
+        if session is None:
+            return 0
+        n = len(session.results)
+        answer = QMessageBox.question(
+            self.window, "Restore results?",
+            f"Restore {n} result{'s' if n != 1 else ''} from the last session that ended unexpectedly?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes,
+        )  # fmt: skip
+        if answer != QMessageBox.StandardButton.Yes:
+            self.remove()
+            return 0
+        for result in session.results:
+            self.workspace.add_live(result)
+        if session.settings:
+            self.window.last_run_settings = dict(session.settings)
+        self.window.refresh()
+        self.write()  # still unsaved: kept until saved, discarded or the app closes cleanly
+        return n
+
+    # ---- saving and closing ---------------------------------------------------------------------------
+    def save_dialog(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",
+                                              "gemmviz sessions (*.json)")  # fmt: skip
+        if not path or not self.window.files.save_session(path):
+            return False
+        self.saved = list(self.workspace.live)
+        self.remove()
+        return True
+
+    def confirm_close(self) -> bool:
+        """True if the window may close: nothing unsaved, or the user saved or discarded it."""
+        if not self.unsaved or not self.ask:
+            return True
+        n = len(self.workspace.live)
+        box = QMessageBox.question(
+            self.window, "Save results?",
+            f"{n} live result{'s' if n != 1 else ''} not saved. Save them before closing?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )  # fmt: skip
+        if box == QMessageBox.StandardButton.Save:
+            return self.save_dialog()
+        if box == QMessageBox.StandardButton.Discard:
+            self.saved = list(self.workspace.live)
+            self.remove()
+            return True
+        return False

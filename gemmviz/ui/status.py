@@ -1,0 +1,100 @@
+"""The window's edges: one-line notices above the tabs (no GPU here, a replayed session), elided to the width
+they get with the whole text in the tooltip and a close button, so they never ask the window for more width;
+and the run's progress in the status bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
+
+
+class ElidedLabel(QLabel):
+    """Plain text on one line, cut with … where it does not fit."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.full_text = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(40)
+        self.set_full_text(text)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = " ".join(text.split())  # one line: newlines from the source become spaces
+        self.setToolTip(self.full_text)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = self.contentsRect().width()
+        super().setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(width, 20)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (event.Type.FontChange, event.Type.StyleChange):
+            self._elide()
+
+
+class Banner(QWidget):
+    """An ElidedLabel with a ✕ button that hides it until its text changes."""
+
+    def __init__(self, style: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.label = ElidedLabel()
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setToolTip("Hide this notice")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(self.dismiss)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.close_button)
+        self.dismissed = False
+        self.set_style(style)
+
+    def set_style(self, style: str) -> None:
+        self.label.setStyleSheet(style)
+
+    def set_text(self, text: str) -> None:
+        if " ".join(text.split()) != self.label.full_text:
+            self.dismissed = False  # new news is shown again
+        self.label.set_full_text(text)
+        self.setVisible(bool(text) and not self.dismissed)
+
+    setText = set_text  # noqa: N815 (the QLabel spelling, for callers that set a label's text)
+
+    def text(self) -> str:
+        return self.label.full_text
+
+    def dismiss(self) -> None:
+        self.dismissed = True
+        self.hide()
+
+
+class RunProgress:
+    """A progress bar and the time left, at the right of the status bar while a run goes."""
+
+    def __init__(self, status_bar: QStatusBar):
+        self.bar = QProgressBar()
+        self.bar.setMaximumWidth(300)
+        self.bar.setVisible(False)
+        self.eta_label = QLabel()
+        status_bar.addPermanentWidget(self.eta_label)
+        status_bar.addPermanentWidget(self.bar)
+
+    def start(self, total: int) -> None:
+        self.bar.setRange(0, total)
+        self.bar.setValue(0)
+        self.bar.setVisible(True)
+
+    def update(self, done: int, total: int, seconds_left: float) -> None:
+        self.bar.setValue(done)
+        self.eta_label.setText(f"~{seconds_left:.0f} s left" if seconds_left >= 0 and done < total else "")
+
+    def stop(self) -> None:
+        self.bar.setVisible(False)
+        self.eta_label.setText("")
