@@ -85,6 +85,7 @@ SESSION_CASES = [
     ("environment", {"backends": "x"}, r'environment\.backends: not an object \("x"\)'),
     ("environment", {"backends": {"cuda": {"available": "yes"}}}, r"environment\.backends\.cuda\.available: not true"),
     ("environment", {"backends": {"cuda": {"sms": -3}}}, r"environment\.backends\.cuda\.sms: -3 is below 0"),
+    ("environment", {"backends": {"cuda": {"name": 42}}}, r"environment\.backends\.cuda\.name: not a string \(42\)"),
     ("environment", {"variants": {"cublas": [1]}}, r"environment\.variants\.cublas: not a pair"),
     ("environment", {"gpu": ["A100"]}, r"environment\.gpu: not a string \(a list\)"),
     ("settings", [], r"settings: not an object \(a list\)"),
@@ -287,6 +288,7 @@ def app_window(qtbot, tmp_path, monkeypatch):
     shown: list[str] = []  # dialogs never block a test: their text is recorded instead
     monkeypatch.setattr(QMessageBox, "open", lambda self, *a: shown.append(self.text()))
     monkeypatch.setattr(QMessageBox, "exec", lambda self, *a: shown.append(self.text()) or 0)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     windows = []
 
     def make(settings_bytes: bytes | None = None):
