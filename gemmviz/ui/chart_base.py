@@ -126,7 +126,9 @@ class ResultChart(pg.PlotWidget):
         if plot is None:
             return  # closed
         title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
-        height = self.height() - title_h - plot.getAxis("bottom").height() - 16
+        _, top, _, bottom = plot.getContentsMargins()
+        axis_h = max(plot.getAxis("bottom").minimumHeight(), plot.getAxis("bottom").height())
+        height = (self.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
         self.legend.fit(self.theme.font_pt, max(height, 40), self.width() * LEGEND_MAX_WIDTH)
 
     def reset_legend(self) -> None:
