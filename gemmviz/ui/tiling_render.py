@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.variants import VARIANTS
@@ -25,8 +25,16 @@ MAX_GRID_LINES = 64  # per matrix side; beyond this, every n-th tile boundary is
 class FrameState:
     schedule: Schedule
     step: int
-    phase: float = 1.0  # 0..1 within the step; loads move from global to shared memory as it grows
+    # t in [0, 1]: how far the step has gone. In-between frames (the app's 250 ms glide, a GIF's move frames)
+    # use it; a load's tiles travel from global to shared memory as it grows. 1.0 is the step's settled frame.
+    phase: float = 1.0
     thread: tuple[int, int] = (0, 0)  # (ty, tx) within the block
+
+
+Texts = list[tuple[str, QRectF]]  # every text a frame draws, with its box: the layout tests check them
+LINE = 1.3  # line pitch, in font heights
+MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
+FONT_PER_PT = 1.9  # pixels of animation font per theme point at 1080p (the theme is scaled for exports)
 
 
 @dataclass(frozen=True)
@@ -38,37 +46,100 @@ class Layout:
     smem_a: QRectF
     smem_b: QRectF
     regs: QRectF | None  # the highlighted thread's registers (block-tiling kernels)
-    text: QRectF
+    text: QRectF  # the counters, one line each
+    caption: QRectF  # the step in words, below A and C
+    barrier_y: float  # the __syncthreads() line, in its own row under the tiles' labels
+    inset: QRectF | None  # the zoomed block of C with the thread's cell (top-left corner, beside A and B)
+    inset_cell: float  # one thread's cell in the inset, pixels
+    inset_threads: tuple[int, int]  # how many threads (rows, cols) it shows
+    font_px: float
 
 
-def layout_for(w: int, h: int, s: Schedule, font_px: float) -> Layout:
-    """Place B above C and A left of C; shared memory, registers and the counters on the right."""
+def _fm(px: float, bold: bool = False) -> QFontMetricsF:
+    return QFontMetricsF(_font(px, bold))
+
+
+def _shared_labels(s: Schedule) -> tuple[str, str]:
+    name_a, name_b = VARIANTS[s.variant].shared_names or ("A tile", "B tile")  # the kernel's own array names
+    return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
+
+
+def _fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str]) -> Layout:
+    """The layout at the largest font (at most `font_px`) at which the counters, the tiles' labels and the
+    caption fit beside and below the matrices."""
+    f = font_px
+    for _ in range(12):
+        lay = layout_for(w, h, s, f, max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0),
+                         len(lines))  # fmt: skip
+        if lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0 or f <= 7:
+            return lay
+        f *= 0.9
+    return lay
+
+
+def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:
+    """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
+    barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
     p = s.run_problem
-    margin = max(8.0, 0.02 * min(w, h))
-    right_w = max(0.30 * w, 18 * font_px)
-    avail_w = w - right_w - 3 * margin
-    avail_h = h - 3 * margin - 2 * font_px
-    gap_units = 0.06 * max(p.k + p.n, p.k + p.m)
-    scale = min(avail_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + gap_units))
-    gap = gap_units * scale
-    x0, y0 = margin, margin + font_px * 1.4
-    a = QRectF(x0, y0 + p.k * scale + gap, p.k * scale, p.m * scale)
+    f = font_px
+    margin = max(6.0, 0.015 * min(w, h))
+    label_a, label_b = _shared_labels(s)
+    fm = _fm(f * 0.9)
+    right_w = min(max(text_w, fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
+                      _fm(f, True).horizontalAdvance("shared memory (on chip)")) + margin, 0.5 * w)  # fmt: skip
+    sx = w - right_w
+    caption_h = 2 * LINE * f
+    left_w = sx - 2 * margin
+    avail_h = h - 2 * margin - 2 * LINE * f - caption_h - margin - 0.4 * f  # two name rows, the caption
+    gap_units = 0.05 * max(p.k + p.n, p.k + p.m)
+    scale = max(1e-3, min(left_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + gap_units)))
+    gap = gap_units * scale + f * 0.2
+    x0, y0 = margin, margin + LINE * f  # a row for the matrices' names above B
+    a = QRectF(x0, y0 + p.k * scale + gap + LINE * f, p.k * scale, p.m * scale)
     b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
     c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
-    side = min(right_w * 0.42, (h - 2 * margin) * 0.28)
-    cell = side / max(s.bm, s.bn, s.bk)  # one scale for both tiles, so their shapes are true
-    sx = w - right_w
-    top = y0 + font_px * 1.5
-    smem_a = QRectF(sx, top, max(cell * s.bk, font_px * 0.6), cell * s.bm)
-    smem_b = QRectF(smem_a.right() + margin * 1.5, top, cell * s.bn, max(cell * s.bk, font_px * 0.6))
-    bottom = max(smem_a.bottom(), smem_b.bottom()) + font_px * 1.6
+    caption = QRectF(margin, min(h - margin - caption_h, a.bottom() + f * 0.4), sx - 2 * margin, caption_h)
+    # the zoomed block: the corner left of B and above A's name
+    threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
+    min_cell = MIN_CELL_720P * h / 720
+    corner = QRectF(x0, y0 + LINE * f, b.left() - gap - x0, a.top() - LINE * f - gap - (y0 + LINE * f))
+    side = min(corner.width(), corner.height())
+    inset, cell, shown = None, 0.0, threads
+    if side >= 4 * min_cell:
+        cell = max(min_cell, side / max(threads))
+        shown = (min(threads[0], int(side // cell)), min(threads[1], int(side // cell)))
+        inset = QRectF(corner.left(), corner.top(), shown[1] * cell, shown[0] * cell)
+    # shared memory: both tiles on one scale so their shapes are true, names under them, then the barrier row
+    top = margin + LINE * f
+    cell_s = min((right_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
+    smem_a = QRectF(sx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
+    b_left = max(smem_a.right(), sx + fm.horizontalAdvance(label_a)) + 1.5 * margin
+    smem_b = QRectF(b_left, top, cell_s * s.bn, max(cell_s * s.bk, f * 0.6))
+    labels_bottom = max(smem_a.bottom(), smem_b.bottom()) + LINE * f
+    barrier_y = labels_bottom + LINE * f
+    bottom = barrier_y + 0.4 * f
     regs = None
     if s.kind == "blocktile2d":
-        r = font_px * 0.9
-        regs = QRectF(smem_b.left(), smem_b.bottom() + font_px * 4.0, r * (s.tn + 2), r * (s.tm + 1))
-        bottom = max(bottom, regs.bottom() + font_px * 0.6)
-    text = QRectF(sx, bottom + font_px * 1.8, right_w - margin, h - bottom - 3 * font_px)
-    return Layout(scale, a, b, c, smem_a, smem_b, regs, text)
+        r = f * 0.9
+        regs = QRectF(sx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
+        bottom = regs.bottom() + 0.4 * f
+    text = QRectF(sx, bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
+    return Layout(scale, a, b, c, smem_a, smem_b, regs, text, caption, barrier_y, inset, cell, shown, f)
+
+
+def inset_window(lay: Layout, s: Schedule, thread: tuple[int, int]) -> tuple[int, int]:
+    """The first thread (row, col) the inset shows: a window of the block's threads around the highlighted one."""
+    threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
+    return tuple(max(0, min(t - n // 2, total - n)) for t, n, total in zip(thread, lay.inset_threads, threads))
+
+
+def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | None:
+    """The highlighted thread's cell in the zoomed block (None when the frame has no room for the inset)."""
+    if lay.inset is None:
+        return None
+    oy, ox = inset_window(lay, s, thread)
+    return QRectF(lay.inset.left() + (thread[1] - ox) * lay.inset_cell, lay.inset.top() + (thread[0] - oy) *
+                  lay.inset_cell, lay.inset_cell, lay.inset_cell)  # fmt: skip
 
 
 def _sub(rect: QRectF, scale: float, r0: float, r1: float, c0: float, c1: float) -> QRectF:
@@ -90,20 +161,20 @@ def _grid_lines(
 
 
 class Background:
-    """The static part (matrix outlines, tile grid, labels), cached as a pixmap per shape and theme."""
+    """The static part (matrix outlines, tile grid, labels), cached as a pixmap per shape, theme and layout."""
 
     def __init__(self):
         self.key = None
         self.pixmap: QPixmap | None = None
 
-    def get(self, w: int, h: int, s: Schedule, theme: Theme, font_px: float, dpr: float = 1.0) -> QPixmap:
-        key = (w, h, s.run_problem, s.bm, s.bn, s.bk, s.kind, theme, font_px, dpr)
+    def get(self, w: int, h: int, s: Schedule, theme: Theme, lay: Layout, dpr: float = 1.0) -> QPixmap:
+        key = (w, h, s.run_problem, s.bm, s.bn, s.bk, s.kind, s.variant, theme, lay, dpr)
         if key != self.key:
             pixmap = QPixmap(int(w * dpr), int(h * dpr))
             pixmap.setDevicePixelRatio(dpr)
             pixmap.fill(QColor(theme.background))
             painter = QPainter(pixmap)
-            draw_background(painter, w, h, s, theme, font_px)
+            draw_background(painter, s, theme, lay)
             painter.end()
             self.key, self.pixmap = key, pixmap
         return self.pixmap
@@ -116,29 +187,50 @@ def _font(px: float, bold: bool = False) -> QFont:
     return f
 
 
-def draw_background(painter: QPainter, w: int, h: int, s: Schedule, theme: Theme, font_px: float) -> None:
+def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: float, bold: bool = False,
+          width: float | None = None) -> None:  # fmt: skip
+    """One line from its baseline's left end; cut with … to `width`; recorded in `texts` if given."""
+    font = _font(px, bold)
+    painter.setFont(font)
+    fm = QFontMetricsF(font)
+    if width is not None and fm.horizontalAdvance(text) > width:
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if not text:
+        return
+    painter.drawText(at, text)
+    if texts is not None:
+        texts.append((text, QRectF(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())))
+
+
+def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, float, bool]]:
+    p, f = s.run_problem, lay.font_px
+    out = [(QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
+           for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))]
+    out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), "global memory (HBM)", f * 0.9, False))
+    out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), "shared memory (on chip)", f, True))
+    return out
+
+
+def draw_background(painter: QPainter, s: Schedule, theme: Theme, lay: Layout, texts: Texts | None = None) -> None:
     p = s.run_problem
-    lay = layout_for(w, h, s, font_px)
     fg = QColor(theme.foreground)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
     fill = QColor(theme.foreground)
     fill.setAlpha(14)
     grid = QColor(theme.foreground)
     grid.setAlpha(45)
-    for rect, rows, cols, rt, ct, name in ((lay.a, p.m, p.k, s.bm, s.bk, f"A  ({p.m}×{p.k})"),
-                                           (lay.b, p.k, p.n, s.bk, s.bn, f"B  ({p.k}×{p.n})"),
-                                           (lay.c, p.m, p.n, s.bm, s.bn, f"C  ({p.m}×{p.n})")):  # fmt: skip
+    for rect, rows, cols, rt, ct in ((lay.a, p.m, p.k, s.bm, s.bk), (lay.b, p.k, p.n, s.bk, s.bn),
+                                     (lay.c, p.m, p.n, s.bm, s.bn)):  # fmt: skip
         painter.fillRect(rect, fill)
         painter.setPen(QPen(grid, 1))
         _grid_lines(painter, rect, rows, cols, rt, ct, lay.scale)
-        painter.setPen(QPen(fg, max(1.0, font_px / 10)))
+        painter.setPen(QPen(fg, max(1.0, lay.font_px / 10)))
         painter.drawRect(rect)
-        painter.setFont(_font(font_px, bold=True))
-        painter.drawText(QPointF(rect.left(), rect.top() - font_px * 0.35), name)
-    painter.setFont(_font(font_px * 0.9))
-    painter.drawText(QPointF(lay.a.left(), lay.b.top() + font_px), "global memory (HBM)")
-    painter.setFont(_font(font_px, bold=True))
-    painter.drawText(QPointF(lay.smem_a.left(), lay.smem_a.top() - font_px * 0.4), "shared memory (on chip)")
+    painter.setPen(fg)
+    labels = _background_labels(s, lay)
+    global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5  # "global memory" stays left of B's name
+    for at, text, px, bold in labels:
+        _text(painter, texts, at, text, px, bold, global_w if text.startswith("global") else None)
 
 
 def _faint(c: QColor, alpha: int) -> QColor:
@@ -147,24 +239,41 @@ def _faint(c: QColor, alpha: int) -> QColor:
     return c
 
 
+def font_px_for(w: int, h: int, theme: Theme) -> float:
+    """The animation's font: the theme's size (exports scale the theme, so 4K is 1080p doubled), made smaller
+    only where the view is too small for it."""
+    return max(7.0, min(theme.font_pt * FONT_PER_PT, h / 18))
+
+
 def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Theme = LIGHT,
-                 background: Background | None = None) -> None:  # fmt: skip
-    """Draw one frame. Pure: the same state gives the same picture."""
+                 background: Background | None = None, texts: Texts | None = None) -> None:  # fmt: skip
+    """Draw one frame. Pure: the same state gives the same picture. If `texts` is a list, every text drawn is
+    appended to it with its box (for the layout tests)."""
     s = state.schedule
     p = s.run_problem
-    font_px = max(11.0, theme.font_pt * 1.35 * min(w / 1920, h / 1080) ** 0.5 * 1.4)
-    bg = (background or Background()).get(w, h, s, theme, font_px, painter.device().devicePixelRatioF())
+    if s.kind == "hopper":
+        from gemmviz.ui.tiling_hopper import draw_hopper
+
+        painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+        draw_hopper(painter, QRectF(0, 0, w, h), s, state.step, state.phase, theme, font_px_for(w, h, theme), texts)
+        return
+    step_i = max(0, min(state.step, len(s.steps) - 1))
+    step = s.steps[step_i]
+    ty, tx = state.thread
+    lines = _counter_lines(s, step_i, step, state.thread)
+    measured = [t for t, _b in lines] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
+    lay = _fit_layout(w, h, s, font_px_for(w, h, theme), measured)
+    font_px = lay.font_px
+    bg = (background or Background()).get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
     painter.drawPixmap(0, 0, bg)
-    lay = layout_for(w, h, s, font_px)
+    if texts is not None:
+        _record_background(s, lay, texts)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     palette = theme.palette
     col_a, col_b, col_c, col_t = QColor(palette[0]), QColor(palette[1]), QColor(palette[2]), QColor(palette[3])
     fg = QColor(theme.foreground)
-    step_i = max(0, min(state.step, len(s.steps) - 1))
-    step = s.steps[step_i]
     r0, r1 = s.rows
     c0, c1 = s.cols
-    ty, tx = state.thread
     t_rows = (r0 + ty * s.tm, r0 + (ty + 1) * s.tm)  # the rows and columns of C this thread computes
     t_cols = (c0 + tx * s.tn, c0 + (tx + 1) * s.tn)
     thread_live = t_rows[0] < p.m and t_cols[0] < p.n
@@ -183,11 +292,12 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
         painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), _faint(col_c, 230))
 
     if s.kind == "naive":
-        _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px)
+        _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts)
     else:
-        _draw_tiled(painter, lay, s, step, state.phase, state.thread, col_a, col_b, col_t, fg, line_px, font_px)
+        _draw_tiled(painter, lay, s, step, state.phase, state.thread, col_a, col_b, col_t, fg, line_px, font_px,
+                    texts)  # fmt: skip
     if lay.regs is not None:
-        _draw_registers(painter, lay.regs, s, step, col_a, col_b, col_c, fg, font_px)
+        _draw_registers(painter, lay.regs, s, step, col_a, col_b, col_c, fg, font_px, texts)
 
     # the highlighted thread: its rows of A, columns of B and elements of C
     if thread_live:
@@ -201,10 +311,46 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
         if k_hi:
             painter.fillRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, k_hi), _faint(col_t, 120))
             painter.fillRect(_sub(lay.b, sc, 0, k_hi, t_cols[0], t_cols[1]), _faint(col_t, 120))
-    _draw_text(painter, lay, s, step_i, step, state.thread, thread_live, fg, col_t, font_px)
+    _draw_inset(painter, lay, s, step, state.thread, thread_live, col_c, col_t, fg, line_px, texts)
+    _draw_text(painter, lay, lines, step, fg, col_t, font_px, texts)
 
 
-def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px) -> None:
+def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
+    """The background's texts (drawn once into the cached pixmap), measured again for the record."""
+    image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5
+    for at, text, px, bold in _background_labels(s, lay):
+        _text(painter, texts, at, text, px, bold, global_w if text.startswith("global") else None)
+    painter.end()
+
+
+def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t, fg, line_px, texts) -> None:
+    """The block of C magnified (a window of its threads around the highlighted one): each cell one thread's
+    elements, the highlighted thread's cell at least 12 px at 720p."""
+    if lay.inset is None:
+        return
+    oy, ox = inset_window(lay, s, thread)
+    rows, cols = lay.inset_threads
+    cell = lay.inset_cell
+    painter.fillRect(lay.inset, _faint(col_c, int(40 + 180 * step.k_done / s.run_problem.k)))
+    painter.setPen(QPen(_faint(fg, 70), 1))
+    for i in range(1, cols):
+        x = lay.inset.left() + i * cell
+        painter.drawLine(QPointF(x, lay.inset.top()), QPointF(x, lay.inset.bottom()))
+    for i in range(1, rows):
+        y = lay.inset.top() + i * cell
+        painter.drawLine(QPointF(lay.inset.left(), y), QPointF(lay.inset.right(), y))
+    painter.setPen(QPen(col_c, line_px))
+    painter.drawRect(lay.inset)
+    if thread_live:
+        painter.fillRect(thread_cell(lay, s, thread), col_t)
+    whole = (rows, cols) == (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
+    name = "block of C: a cell per thread" if whole else "part of the block of C: a cell per thread"
+    painter.setPen(fg)
+    _text(painter, texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), name, lay.font_px * 0.8,
+          width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
+def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px, texts) -> None:
     p, sc = s.run_problem, lay.scale
     kt = step.k_tile
     loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and phase >= 1.0)
@@ -217,10 +363,10 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
         painter.drawRect(ga)
         painter.setPen(QPen(col_b, line_px))
         painter.drawRect(gb)
-    name_a, name_b = VARIANTS[s.variant].shared_names or ("A tile", "B tile")  # the kernel's own array names
-    for rect, colour, name, rows, cols in (
-        (lay.smem_a, col_a, name_a, s.bm, s.bk),
-        (lay.smem_b, col_b, name_b, s.bk, s.bn),
+    label_a, label_b = _shared_labels(s)
+    for rect, colour, label, rows, cols in (
+        (lay.smem_a, col_a, label_a, s.bm, s.bk),
+        (lay.smem_b, col_b, label_b, s.bk, s.bn),
     ):
         painter.fillRect(rect, _faint(colour, 170 if loaded else 25))
         painter.setPen(QPen(_faint(fg, 60), 1))
@@ -234,10 +380,9 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
                 painter.drawLine(QPointF(rect.left(), rect.top() + i * ch), QPointF(rect.right(), rect.top() + i * ch))
         painter.setPen(QPen(colour, line_px))
         painter.drawRect(rect)
-        painter.setFont(_font(font_px * 0.9))
         painter.setPen(fg)
-        label = QPointF(rect.left(), rect.bottom() + font_px * 1.1)
-        painter.drawText(label, f"{name}[{rows}][{cols}]")
+        _text(painter, texts, QPointF(rect.left(), max(lay.smem_a.bottom(), lay.smem_b.bottom()) + font_px * 1.05),
+              label, font_px * 0.9)  # fmt: skip
     # padding: the part of a tile that lies outside the matrix is zero-filled, not loaded
     if kt >= 0 and s.kind == "tiled":
         t = s.bm
@@ -272,22 +417,19 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
         cw = lay.smem_b.width() / s.bn
         painter.drawRect(QRectF(lay.smem_b.left() + tx * s.tn * cw, lay.smem_b.top(), s.tn * cw, lay.smem_b.height()))
     if step.kind in ("sync", "sync2"):
-        y = max(lay.smem_a.bottom(), lay.smem_b.bottom()) + font_px * 1.6
+        y = lay.barrier_y
         painter.setPen(QPen(fg, line_px, Qt.PenStyle.DashLine))
-        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.smem_b.right(), y))
-        painter.setFont(_font(font_px, bold=True))
-        painter.drawText(QPointF(lay.smem_b.left(), y - font_px * 0.3), "__syncthreads()  — barrier")
+        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.text.right(), y))
+        painter.setPen(fg)
+        _text(painter, texts, QPointF(lay.smem_a.left(), y - font_px * 0.35), "__syncthreads()  — barrier", font_px,
+              True, lay.text.width())  # fmt: skip
 
 
-def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px) -> None:
+def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px, texts) -> None:
     """The highlighted thread's registers: TM values of A, TN of B, and its TM x TN accumulator tile."""
     r = font_px * 0.9
-    painter.setFont(_font(font_px * 0.9, bold=True))
     painter.setPen(fg)
-    painter.drawText(
-        QPointF(rect.left(), rect.top() - font_px * 0.6),
-        f"registers of the thread: {s.tm}+{s.tn} operands, {s.tm}×{s.tn} sums",
-    )
+    _text(painter, texts, QPointF(rect.left(), rect.top() - r * 1.1), _registers_label(s), font_px * 0.9, True)
     active = step.kind == "compute"
     left, top = rect.left(), rect.top() + r * 0.6
     for i in range(s.tm):  # regM, a column left of the accumulators
@@ -300,7 +442,11 @@ def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, fon
             painter.fillRect(QRectF(left + (j + 1) * r, top + i * r, r * 0.9, r * 0.9), fill)
 
 
-def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px) -> None:
+def _registers_label(s: Schedule) -> str:
+    return f"registers of the thread: {s.tm}+{s.tn} operands, {s.tm}×{s.tn} sums"
+
+
+def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts) -> None:
     sc = lay.scale
     if step.a is not None:
         painter.fillRect(_sub(lay.a, sc, step.a.r0, step.a.r1, step.a.c0, step.a.c1), _faint(col_a, 170))
@@ -309,12 +455,16 @@ def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px) -> None:
         painter.setPen(QPen(_faint(fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
         painter.setFont(_font(font_px * 0.8))
-        painter.drawText(
-            rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, "unused:\nnaive reads\nglobal memory"
-        )
+        flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+        text = "unused:\nnaive reads\nglobal memory"
+        if painter.boundingRect(rect, flags, text).height() <= rect.height():
+            painter.drawText(rect, flags, text)
+            if texts is not None:
+                texts.append((text, painter.boundingRect(rect, flags, text)))
 
 
-def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col_t, font_px) -> None:
+def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]) -> list[tuple[str, bool]]:
+    """The counters beside the frame, (text, bold) per line."""
     p = s.problem
     total = step.total
     k_done = step.k_done
@@ -328,9 +478,9 @@ def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col
         "blocktile2d": f"{s.bm}×{s.bn}×{s.bk}, {s.tm}×{s.tn} per thread",
     }[s.kind]
     lines = [
-        (f"{VARIANTS[s.variant].title}  ·  {p.label}  ·  {shape}", True),
+        (f"{VARIANTS[s.variant].title}", True),
+        (f"{p.label}  ·  {shape}", False),
         (f"block ({s.block[0]}, {s.block[1]}) of {s.grid[0]}×{s.grid[1]}  ·  step {step_i + 1}/{len(s.steps)}", False),
-        ("", False),
         ("this block so far:", True),
         (f"global loads   {total.global_loads:,}", False),
         (f"shared loads   {total.shared_loads:,}", False),
@@ -340,42 +490,47 @@ def _draw_text(painter, lay, s, step_i, step: Step, thread, thread_live, fg, col
         (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads else "reuse: —", True),
     ]
     if s.kind != "naive" and k_done and total.global_loads:
-        lines.append(
-            (f"naive kernel: {naive_loads:,} global loads ({naive_loads / total.global_loads:.0f}× more)", False)
-        )
+        lines.append((f"naive kernel: {naive_loads:,} global loads ({naive_loads / total.global_loads:.0f}× more)",
+                      False))  # fmt: skip
     if s.kind == "blocktile2d" and total.shared_loads:
-        lines.append(
-            (f"{total.fmas / total.shared_loads:.0f} multiply-adds per shared-memory read (tiled: 0.5)", False)
-        )
+        lines.append((f"{total.fmas / total.shared_loads:.0f} multiply-adds per shared-memory read (tiled: 0.5)",
+                      False))  # fmt: skip
     ty, tx = thread
-    lines.append(("", False))
-    if thread_live:
-        what = (
-            f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
-            if s.tm * s.tn > 1
-            else f"C[{r0 + ty}][{c0 + tx}]"
-        )
-        lines.append((f"thread ({ty}, {tx}) → {what} = Σ over k < {k_done}", False))
+    if r0 + ty * s.tm < s.run_problem.m and c0 + tx * s.tn < s.run_problem.n:
+        what = (f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
+                if s.tm * s.tn > 1 else f"C[{r0 + ty}][{c0 + tx}]")  # fmt: skip
+        lines.append((f"thread ({ty}, {tx}) → {what}", False))
+        lines.append((f"  = Σ over k < {k_done}", False))
     else:
-        lines.append((f"thread ({ty}, {tx}) is outside C: it only helps load (pads with 0)", False))
-    y = lay.text.top()
+        lines.append((f"thread ({ty}, {tx}) is outside C:", False))
+        lines.append(("  it only helps load (pads with 0)", False))
+    return lines
+
+
+def _draw_text(painter, lay: Layout, lines, step: Step, fg, col_t, font_px, texts) -> None:
+    y = lay.text.top() + font_px
+    painter.setPen(fg)
     for text, bold in lines:
-        painter.setFont(_font(font_px * 0.95, bold))
-        painter.setPen(fg)
-        painter.drawText(QPointF(lay.text.left(), y), text)
-        y += font_px * 1.3
-    # the step, in words, along the bottom
+        _text(painter, texts, QPointF(lay.text.left(), y), text, font_px * 0.95, bold, lay.text.width())
+        y += font_px * LINE
+    # the step, in words, along the bottom under A and C (never under the counters)
     painter.setFont(_font(font_px, True))
     painter.setPen(col_t)
-    bottom = QRectF(lay.a.left(), lay.a.bottom() + font_px * 0.3, lay.text.right() - lay.a.left(), font_px * 2.6)
-    painter.drawText(bottom, Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, step.text)
+    flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+    text = step.text
+    fm = QFontMetricsF(painter.font())
+    if fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1:  # keep it to its two lines
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, lay.caption.width() * 1.9)
+    painter.drawText(lay.caption, flags, text)
+    if texts is not None:
+        texts.append((text, fm.boundingRect(lay.caption, flags, text)))
 
 
 def render_image(state: FrameState, width: int, height: int, theme: Theme = LIGHT,
-                 background: Background | None = None) -> QImage:  # fmt: skip
+                 background: Background | None = None, texts: Texts | None = None) -> QImage:  # fmt: skip
     image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme.background))
     painter = QPainter(image)
-    render_frame(painter, width, height, state, theme, background)
+    render_frame(painter, width, height, state, theme, background, texts)
     painter.end()
     return image
