@@ -7,7 +7,6 @@ failure leaves nothing half-written behind."""
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
@@ -291,18 +290,20 @@ def animation_images(schedule, thread: tuple[int, int], width: int, height: int,
 
 def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
                theme: Theme = LIGHT) -> int:  # fmt: skip
-    """Animated GIF, one frame per step; returns the number of frames."""
+    """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
+    ui/animation_export.py); returns the number of frames."""
     try:
-        from PIL import Image
+        import PIL  # noqa: F401
     except ImportError:
         raise ExportError("GIF export needs Pillow (pip install pillow)") from None
+    from gemmviz.ui.animation_export import gif_bytes, timed_frames
+
     target = check_target(path, (".gif",))
-    frames = [_pil_rgb(img, Image) for img in animation_images(schedule, thread, width, height, theme)]
-    out = io.BytesIO()
-    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], loop=0,
-                   duration=max(20, int(1000 / steps_per_second)), optimize=False)  # fmt: skip
-    fileio.write_atomic(target, out.getvalue())
-    return len(frames)
+    check_size(width, height)
+    scaled = theme.scaled(scale_for(width, height))
+    data, n = gif_bytes(timed_frames(schedule, thread, width, height, scaled, steps_per_second))
+    fileio.write_atomic(target, data)
+    return n
 
 
 def _pil_rgb(image: QImage, pil_image):
