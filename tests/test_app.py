@@ -94,8 +94,8 @@ def test_sweep_fills_charts_and_table(make_window, qtbot):
     lines = [i for i in w.charts_tab.time_chart.getPlotItem().items if type(i).__name__ == "PlotDataItem"]
     assert len(lines) == 3  # one line per series
     bars = dict(w.charts_tab.speedup_chart.bars)
-    assert set(bars) == {"cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)"} and bars["cpu-naive"] == 1
-    assert "vs CPU loop at 48³" in w.charts_tab.speedup_chart.getPlotItem().titleLabel.text
+    assert set(bars) == {"cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)"} and bars["gpu-naive (block 16)"] == 1
+    assert "vs GPU naive, block 16×16 (the seed's) at 48³" in w.charts_tab.speedup_chart.getPlotItem().titleLabel.text
 
 
 def test_cancel_keeps_partial_results(make_window, qtbot):

@@ -62,13 +62,16 @@ def test_svg_parses(qapp, tmp_path):
     assert root.tag.endswith("svg") and len(list(root.iter())) > 50
 
 
-def test_gif_has_one_frame_per_step(qapp, tmp_path):
+def test_gif_has_a_frame_per_step_and_glides_into_each_load(qapp, tmp_path):
     from PIL import Image
+
+    from gemmviz.ui.animation_export import MOVE_FRAMES
 
     schedule = block_schedule("gpu-tiled", Problem(40, 40, 40), 16)
     n = export_gif(schedule, tmp_path / "a.gif", (1, 2), 320, 180)
+    loads = sum(step.kind == "load" for step in schedule.steps)
     with Image.open(tmp_path / "a.gif") as im:
-        assert im.n_frames == n == len(schedule.steps) and im.size == (320, 180)
+        assert im.n_frames == n == len(schedule.steps) + MOVE_FRAMES * loads and im.size == (320, 180)
 
 
 @pytest.mark.parametrize(
@@ -110,7 +113,7 @@ def test_cli_export_and_its_errors(tmp_path, capsys):
 
 def test_cli_animate_gif(tmp_path, capsys):
     assert main(["animate", "--mnk", "32", "--tile", "16", "--gif", str(tmp_path / "a.gif"), "--size", "320x180"]) == 0
-    assert "9 frames" in capsys.readouterr().out
+    assert "15 frames" in capsys.readouterr().out  # 9 steps, 2 loads each gliding in over 3 extra frames
 
 
 def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):

@@ -3,7 +3,6 @@ by tests/data/make_hardware_sample.py from the real H200 ncu CSV and block trace
 measured traffic, the hierarchical roofline, their export kinds and their layout at 720p and 1080p."""
 
 import dataclasses
-import types
 from pathlib import Path
 
 import numpy as np
@@ -118,7 +117,7 @@ def test_level_roofline_points_and_roofs(qapp, session):
     assert set(chart.points) == {"requested traffic", "DRAM", "L2", "L1", "shared"}
     assert chart.points["DRAM"][0] == pytest.approx(2 * 1024**3 / 8_392_704)
     assert chart.roofs == {"DRAM": 4232.8}  # no L2 / shared ceilings measured: only DRAM's roof
-    with_levels = types.SimpleNamespace(**dataclasses.asdict(CEILINGS), l2_gbs=8385.0, shared_gbs=32921.0)
+    with_levels = dataclasses.replace(CEILINGS, l2_gbs=8385.0, shared_gbs=32921.0)
     assert level_ceilings(with_levels) == {"DRAM": 4232.8, "L2": 8385.0, "L1": 32921.0, "shared": 32921.0}
     chart.set_result(r, with_levels)
     assert chart.roofs["L2"] == 8385.0

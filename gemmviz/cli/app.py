@@ -45,7 +45,6 @@ def run_app(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     try:
         from gemmviz.ui.app import run
-        from gemmviz.ui.lesson import run_with_lesson
     except ImportError as exc:
         raise CommandError(f"the desktop app needs PySide6 and pyqtgraph ({exc})") from None
-    return run(projector=args.projector) if lesson is None else run_with_lesson(lesson, args.projector)
+    return run(projector=args.projector, lesson=lesson)

@@ -16,7 +16,8 @@ def keep_gc_quiet(window) -> None:
     window.controller.finished.connect(lambda *_: gc.freeze())
 
 
-def run(projector: bool = False, argv: list[str] | None = None) -> int:
+def run(projector: bool = False, argv: list[str] | None = None, lesson=None) -> int:
+    """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode."""
     import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -39,6 +40,8 @@ def run(projector: bool = False, argv: list[str] | None = None) -> int:
     else:
         window.show()
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
+    if lesson is not None:
+        QTimer.singleShot(0, lambda: window.start_lesson(lesson))
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
         # benchmarks/startup_time.py: report when the first frame is on screen, then quit.
         def report():

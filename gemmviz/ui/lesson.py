@@ -11,7 +11,6 @@ before the window's own shortcuts (Space, ←, →, Esc) see them.
 from __future__ import annotations
 
 import datetime as _dt
-import sys
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -345,19 +344,3 @@ def leave(window) -> None:
     window.lesson_view = None
     window.setCentralWidget(window.lesson_saved_central)
     window.lesson_saved_central = None
-
-
-def run_with_lesson(lesson: Lesson, projector: bool = False) -> int:
-    """`gemmviz --lesson NAME`: the app, opened in lesson mode once its window exists."""
-    from gemmviz.ui.app import run
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-
-    def begin() -> None:
-        for widget in app.topLevelWidgets():
-            if hasattr(widget, "start_lesson"):
-                widget.start_lesson(lesson)
-                return
-
-    QTimer.singleShot(0, begin)
-    return run(projector=projector)
