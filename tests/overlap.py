@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
     QComboBox,
+    QGraphicsTextItem,
     QGroupBox,
     QLabel,
-    QGraphicsTextItem,
     QTabBar,
     QWidget,
 )
