@@ -1,5 +1,4 @@
-"""The main window: composes the run panel, the run controller and the tabs over one workspace; menus, theme,
-session files, exports and window settings."""
+"""The main window: run panel, run controller and tabs over one workspace; menus, theme, files, settings."""
 
 from __future__ import annotations
 
@@ -29,6 +28,7 @@ from gemmviz.ui import export_dialog, lesson, settings_store
 from gemmviz.ui.charts_tab import ALL, ChartsTab
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
+from gemmviz.ui.hardware_tab import HardwareTab
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.roofline_tab import RooflineTab
 from gemmviz.ui.run_controller import RunController, RunState
@@ -97,11 +97,10 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.replay_banner)
         self.tabs = QTabWidget()
         right_layout.addWidget(self.tabs, 1)
-        self.charts_tab = ChartsTab(self.workspace, self.theme)
-        self.roofline_tab = RooflineTab(self.workspace, self.theme)
-        self.tiling = TilingPanel(self.theme)
-        self.compare = ComparePanel()
-        for tab, title in ((self.charts_tab, "Charts"), (self.roofline_tab, "Roofline"),
+        self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, self.theme), RooflineTab(self.workspace, self.theme)
+        self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
+        self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
+        for tab, title in ((self.charts_tab, "Charts"), (self.roofline_tab, "Roofline"), (self.hardware_tab, "Hardware"),
                            (self.tiling, "Tiling animation"), (self.compare, "Compare sessions")):  # fmt: skip
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
@@ -124,6 +123,7 @@ class MainWindow(QMainWindow):
         for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
         self.charts_tab.refreshed.connect(self._refresh_other_tabs)
+        self.charts_tab.refreshed.connect(self.hardware_tab.refresh_if_visible)
         self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
         self.tabs.currentChanged.connect(lambda _i: self._refresh_other_tabs())
 
@@ -331,7 +331,7 @@ class MainWindow(QMainWindow):
             show.setCurrentText(self._view_before_projector)
             self._view_before_projector = None
         self.charts_tab.apply_theme(self.theme)
-        self.roofline_tab.chart.apply_theme(self.theme)
+        self.roofline_tab.chart.apply_theme(self.theme), self.hardware_tab.apply_theme(self.theme)
         self.tiling.set_theme(self.theme)
         font = QApplication.instance().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
