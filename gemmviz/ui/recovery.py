@@ -51,6 +51,7 @@ class Recovery:
             return
         try:
             data = json.dumps(self.workspace.live_session(self._settings()).to_dict(), allow_nan=False)
+            recovery_path().parent.mkdir(parents=True, exist_ok=True)
             fileio.write_atomic(recovery_path(), data)
         except (OSError, ValueError) as exc:  # a full disk must not stop the run
             self.last_error = f"cannot write the recovery file {recovery_path()}: {exc}"
