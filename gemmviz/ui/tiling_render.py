@@ -261,7 +261,10 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
     step = s.steps[step_i]
     ty, tx = state.thread
     lines = _counter_lines(s, step_i, step, state.thread)
-    measured = [t for t, _b in lines] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
+    # the layout is fitted to the last step's counters (the longest numbers and every optional line), so that
+    # it and the cached background stay the same for the whole animation
+    last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
+    measured = [t for t, _b in last] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
     lay = _fit_layout(w, h, s, font_px_for(w, h, theme), measured)
     font_px = lay.font_px
     bg = (background or Background()).get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
@@ -519,8 +522,10 @@ def _draw_text(painter, lay: Layout, lines, step: Step, fg, col_t, font_px, text
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
     text = step.text
     fm = QFontMetricsF(painter.font())
-    if fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1:  # keep it to its two lines
-        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, lay.caption.width() * 1.9)
+    share = 1.9  # keep it to its two lines: cut with … (wrapping at words loses some of each line)
+    while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:
+        text = fm.elidedText(step.text, Qt.TextElideMode.ElideRight, lay.caption.width() * share)
+        share -= 0.15
     painter.drawText(lay.caption, flags, text)
     if texts is not None:
         texts.append((text, fm.boundingRect(lay.caption, flags, text)))
