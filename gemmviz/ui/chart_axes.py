@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from pyqtgraph.Qt import QtCore
+from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
+from pyqtgraph.Qt import QtCore, QtWidgets
 
 from gemmviz.ui.text import plain
 
@@ -95,31 +96,66 @@ def size_ticks(sizes: list[float]) -> list[list[tuple[float, str]]]:
 
 
 class _Sample(pg.ItemSample):
-    """A legend sample whose click goes to the legend (which toggles the series), drawn faint when hidden."""
+    """A legend sample: a short piece of the series' line with its marker in the middle, sized to the label's
+    row (pyqtgraph's own is a fixed 20 px box and draws the marker of an empty item in a default colour).
+    A click goes to the legend (which toggles the series); a hidden series' sample is faint."""
 
     def __init__(self, item, hidden: bool = False):
         super().__init__(item)
         self.hidden = hidden
+        self.box = QtCore.QSizeF(20, 20)
         if hidden:
             self.setOpacity(0.3)
+
+    def set_height(self, h: float) -> None:
+        self.box = QtCore.QSizeF(round(h * 1.6), h)
+        self.setFixedWidth(self.box.width())
+        self.setFixedHeight(h)
+        self.update()
+
+    def boundingRect(self):
+        return QtCore.QRectF(QtCore.QPointF(0, 0), self.box)
+
+    def paint(self, p, *args):
+        opts = self.item.opts
+        w, h = self.box.width(), self.box.height()
+        p.setRenderHint(p.RenderHint.Antialiasing)
+        if isinstance(self.item, pg.ScatterPlotItem):
+            symbol, size, pen, brush = opts["symbol"], opts["size"], opts["pen"], opts["brush"]
+        else:
+            if opts.get("pen") is not None:
+                p.setPen(pg.mkPen(opts["pen"]))
+                p.drawLine(QtCore.QPointF(0, h / 2), QtCore.QPointF(w, h / 2))
+            symbol, size, pen, brush = opts.get("symbol"), opts["symbolSize"], opts["symbolPen"], opts["symbolBrush"]
+        if symbol is not None:
+            p.translate(w / 2, h / 2)
+            drawSymbol(p, symbol, min(size, h * 0.9), pg.mkPen(pen), pg.mkBrush(brush))
 
     def mouseClickEvent(self, event):
         event.ignore()
 
 
 class SeriesLegend(pg.LegendItem):
-    """Entries (sample, label) in a grid; a click on an entry that names a series emits `toggled(series)`."""
+    """Entries (sample, label) stacked from the top, each a compact row with the sample beside its label on the
+    same centre line, wrapping into columns (filled top to bottom) only when the height needs it. The legend
+    is exactly as big as its entries, so the layout it sits in never spreads them over its height. A click
+    on an entry that names a series emits `toggled(series)`."""
 
     toggled = QtCore.Signal(str)
+    ROW_GAP = 2  # px between rows
+    COLUMN_GAP = 16  # px between columns
 
     def __init__(self):
-        super().__init__(horSpacing=12, verSpacing=0)
+        super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
         self.entry_series: list[str | None] = []
         self.setFlag(self.GraphicsItemFlag.ItemClipsChildrenToShape, False)
+        policy = QtWidgets.QSizePolicy.Policy.Fixed
+        self.setSizePolicy(policy, policy)
 
     def clear(self) -> None:
         super().clear()
         self.entry_series = []
+        self._relayout()
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
@@ -127,6 +163,47 @@ class SeriesLegend(pg.LegendItem):
         self.entry_series.append(series)
         if hidden:
             self.items[-1][1].setOpacity(0.45)
+        self._relayout()
+
+    def setColumnCount(self, columnCount):
+        self.columnCount = max(1, columnCount)
+        self._relayout()
+
+    def _addItemToLayout(self, sample, label):
+        return  # _relayout places every entry (pyqtgraph's own placement fills rows first)
+
+    def _relayout(self) -> None:
+        """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
+        to its content."""
+        grid = self.layout
+        for i in range(grid.count() - 1, -1, -1):
+            grid.removeAt(i)
+        n = len(self.items)
+        rows = max(1, -(-n // max(1, self.columnCount)))
+        self.rowCount = rows
+        centre = QtCore.Qt.AlignmentFlag.AlignVCenter
+        if self.items:
+            text_h = max(label.item.boundingRect().height() for _, label in self.items)
+            for sample, _ in self.items:
+                sample.set_height(max(16.0, round(text_h * 0.8)))
+        for i, (sample, label) in enumerate(self.items):
+            row, col = i % rows, 2 * (i // rows)
+            grid.addItem(sample, row, col, alignment=centre | QtCore.Qt.AlignmentFlag.AlignHCenter)
+            grid.addItem(label, row, col + 1, alignment=centre | QtCore.Qt.AlignmentFlag.AlignLeft)
+        for col in range(1, 2 * max(1, self.columnCount) - 1, 2):
+            grid.setColumnSpacing(col, self.COLUMN_GAP)
+        self.updateSize()
+
+    def updateSize(self) -> None:
+        if not self.items:
+            size = QtCore.QSizeF(0, 0)
+        else:
+            self.layout.invalidate()
+            size = self.layout.effectiveSizeHint(QtCore.Qt.SizeHint.PreferredSize)
+        self.setMinimumSize(size)
+        self.setMaximumSize(size)
+        self.resize(size)
+        self.updateGeometry()
 
     def entry_at(self, pos: QtCore.QPointF) -> str | None:
         for (sample, label), series in zip(self.items, self.entry_series):
@@ -155,18 +232,17 @@ class SeriesLegend(pg.LegendItem):
         choice = None
         for factor in (1.0, 0.85, 0.7, 0.6, 0.5):
             self._set_text_pt(font_pt * factor)
-            row_h = max(max(s.height(), lab.item.boundingRect().height()) for s, lab in self.items)
-            entry_w = max(s.width() + lab.item.boundingRect().width() for s, lab in self.items) + 15
-            rows = max(1, int(height_px // max(row_h, 1)))
+            row_h = max(max(s.height(), lab.item.boundingRect().height()) for s, lab in self.items) + self.ROW_GAP
+            entry_w = max(s.width() + lab.item.boundingRect().width() for s, lab in self.items) + self.COLUMN_GAP
+            rows = max(1, int((height_px + self.ROW_GAP) // max(row_h, 1)))
             columns = -(-n // rows)
             choice = (factor, columns)
             if columns * entry_w <= max_width_px:
                 break
         factor, columns = choice
         self._set_text_pt(font_pt * factor)
-        if columns != self.columnCount:
-            self.setColumnCount(columns)
-        self.updateSize()
+        self.columnCount = columns
+        self._relayout()
 
     def _set_text_pt(self, pt: float) -> None:
         size = f"{pt:.1f}pt"
