@@ -4,7 +4,8 @@ and the run's progress in the status bar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 
@@ -98,3 +99,13 @@ class RunProgress:
     def stop(self) -> None:
         self.bar.setVisible(False)
         self.eta_label.setText("")
+
+
+def fit_screen(width: int, height: int) -> QSize:
+    """The window's first size: `width`×`height`, or the screen's free area if that is smaller (a 1280×720
+    projector must show the whole window without a window manager to shrink it)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return QSize(width, height)
+    area = screen.availableGeometry()
+    return QSize(min(width, area.width()), min(height, area.height()))

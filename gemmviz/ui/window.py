@@ -33,7 +33,7 @@ from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.roofline_tab import RooflineTab
 from gemmviz.ui.run_controller import RunController, RunState
 from gemmviz.ui.run_panel import RunPanel
-from gemmviz.ui.status import Banner, RunProgress
+from gemmviz.ui.status import Banner, RunProgress, fit_screen
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling import PresenterKeys, TilingPanel
 
@@ -370,7 +370,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         settings_store.report_unreadable(s)
         if not settings_store.restore_bytes(s, settings.GEOMETRY, self.restoreGeometry):
-            self.resize(1500, 900)
+            self.resize(fit_screen(1500, 900))
         settings_store.restore_bytes(s, settings.SPLITTER, self.splitter.restoreState)
         self.set_controls_visible(settings_store.read(s, settings.CONTROLS), remember=True)
         self.run_panel.restore(s)

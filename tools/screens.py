@@ -1,0 +1,46 @@
+"""Screenshots of every tab of the real window on an X display, as a teacher would see it.
+
+    Xvfb :99 -screen 0 1280x720x24 & DISPLAY=:99 python3 tools/screens.py OUTDIR [--projector]
+
+The window opens maximised (no GPU here: it replays the recorded H200 session), each tab is shown in turn and
+the whole screen is captured with ImageMagick's `import -window root`.
+"""
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from gemmviz.backends import default_backends
+from gemmviz.ui.window import MainWindow
+
+out = Path(sys.argv[1])
+out.mkdir(parents=True, exist_ok=True)
+projector = "--projector" in sys.argv
+app = QApplication(sys.argv[:1])
+settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
+w = MainWindow(default_backends(), settings=settings)
+w.showMaximized()
+if projector:
+    w.set_projector(True)
+
+
+def pump(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+pump(4)
+suffix = "-projector" if projector else ""
+for i in range(w.tabs.count()):
+    w.tabs.setCurrentIndex(i)
+    pump(1.5)
+    name = w.tabs.tabText(i).lower().split()[0]
+    subprocess.run(["import", "-window", "root", str(out / f"{name}{suffix}.png")], check=True)
+w.close()
