@@ -57,6 +57,28 @@
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)
 #define ACC (BM / 2)  // accumulator registers per consumer thread
 
+// Block trace (kernels/trace.cuh, on only when gemmviz instruments the source). The producer warpgroup
+// returns early, so trace.cuh's END (a __syncthreads, then thread 0) cannot be used: thread 0 writes the
+// id, SM and start stamp at entry, and the first consumer thread writes the end stamp after a named
+// barrier (1) over the consumer warpgroups alone, i.e. after every store of C. The producer has issued
+// its last copy and waited for the last release before that, so the consumers' end is the block's end.
+#ifdef GEMMVIZ_TRACE
+#define GEMMVIZ_WGMMA_TRACE_BEGIN                                                            \
+    if (threadIdx.x == 0 && gemmviz_trace != nullptr) {                                      \
+        unsigned long long *gemmviz_rec_ = gemmviz_trace + 4 * gemmviz_linear_block();       \
+        gemmviz_rec_[2] = gemmviz_globaltimer();                                             \
+        gemmviz_rec_[0] = gemmviz_linear_block();                                            \
+        gemmviz_rec_[1] = gemmviz_smid();                                                    \
+    }
+#define GEMMVIZ_WGMMA_TRACE_END                                                              \
+    asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");                       \
+    if (threadIdx.x == 128 && gemmviz_trace != nullptr)                                      \
+        gemmviz_trace[4 * gemmviz_linear_block() + 3] = gemmviz_globaltimer();
+#else
+#define GEMMVIZ_WGMMA_TRACE_BEGIN
+#define GEMMVIZ_WGMMA_TRACE_END
+#endif
+
 #if BM != 128 && BM != 192 && BM != 256
 #error "BM must be 128, 192 or 256"
 #endif
@@ -349,6 +371,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #endif
     wgmma_tf32(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB, float* __restrict__ C,
                int M, int N, int K) {
+    GEMMVIZ_WGMMA_TRACE_BEGIN
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;  // the swizzle repeats every 1024 bytes
     const uint32_t full = base + STAGES * STAGE_BYTES;            // STAGES mbarriers, then STAGES more
@@ -506,6 +529,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];  // gemmviz:step store
         }
     }
+    GEMMVIZ_WGMMA_TRACE_END
 }
 
 // Bt (N×K, row pitch ldt ≥ K) = transpose of B (K×N row-major); the B_REGS=0 pre-pass.

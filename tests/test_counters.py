@@ -311,6 +311,52 @@ def test_trace_compiles_and_costs_nothing_when_off(tmp_path):
     assert ptx(off, "off") == ptx(src, "plain")
 
 
+def test_instrument_source_finds_launch_bounds_declarations():
+    """`extern "C" __global__ void __launch_bounds__(N)\nNAME(` (the block-tiling kernels) is found; a call of
+    the name in another function, or the name in a comment, is not taken for the declaration."""
+    src = (
+        "// k(1) is not a declaration\n__device__ int k2(int x) { return x; }\n"
+        'extern "C" __global__ void __launch_bounds__((64 * 64) / 8)\nk(int *a) {\n  a[0] = k2(1);\n}\n'
+    )
+    out = profile.instrument_source(src, "k", "")
+    body = out[out.index("\nk(int *a)") :]
+    assert body.index("GEMMVIZ_TRACE_BEGIN") < body.index("a[0] = k2(1);") < body.index("GEMMVIZ_TRACE_END")
+    with pytest.raises(ValueError, match="no __global__ void k2"):
+        profile.instrument_source(src, "k2", "")
+
+
+def test_hand_placed_stamps_are_kept():
+    """The Hopper kernel places its own stamps around its early-returning producer: nothing is inserted."""
+    src = kernel_source("wgmma_tf32.cu")
+    out = profile.instrument_source(src, "wgmma_tf32")
+    assert out.startswith("#define GEMMVIZ_TRACE\n") and out.endswith("\n#line 1\n" + src)  # inserted nothing
+    body = src[src.index("wgmma_tf32(const") :]
+    assert body.index("GEMMVIZ_WGMMA_TRACE_BEGIN") < body.index("return;") < body.index("GEMMVIZ_WGMMA_TRACE_END")
+
+
+def _traceable():
+    from gemmviz.core.variants import VARIANTS
+
+    return [v for v in VARIANTS.values() if v.runner in ("kernel", "wgmma-tma")]
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("variant", _traceable(), ids=lambda v: v.name)
+def test_every_registry_kernel_instruments_and_compiles(variant, tmp_path):
+    """Each kernel gemmviz launches gets a block-trace build that nvcc accepts (sm_90a for the Hopper one)."""
+    traced = profile.instrument_source(variant.source_text(), variant.kernel_name)
+    (tmp_path / "k.cu").write_text(traced)
+    arch = "sm_90a" if variant.runner == "wgmma-tma" else "sm_90"
+    opts = variant.macro_options(variant.resolve_params())
+    proc = subprocess.run(
+        ["nvcc", "-cubin", f"-arch={arch}", "-O3", *opts, "-o", str(tmp_path / "k.cubin"), str(tmp_path / "k.cu")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert b"gemmviz_trace" in (tmp_path / "k.cubin").read_bytes()  # the symbol the host points at its buffer
+
+
 # ---------------------------------------------------------------------------------------- block trace
 
 

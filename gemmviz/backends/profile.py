@@ -139,12 +139,25 @@ def _skip_comment(src: str, i: int) -> int:
     return i
 
 
+def _kernel_signature_end(src: str, kernel_name: str) -> int:
+    """Index just after `kernel_name(` of the __global__ declaration: the qualifiers between `__global__` and
+    the name may include `extern "C"`, `void`, `__launch_bounds__(...)`, `__cluster_dims__(...)`, preprocessor
+    lines and newlines, so the name's declaration is the first `NAME(` whose statement (the text since the
+    last `;`, `}` or `{` outside comments) holds `__global__` and `void`."""
+    for m in re.finditer(r"\b" + re.escape(kernel_name) + r"\s*\(", src):
+        head = src[: m.start()]
+        lead = re.sub(r"//[^\n]*|/\*.*?\*/", " ", head, flags=re.S)  # a brace in a comment ends nothing
+        cut = max(lead.rfind(";"), lead.rfind("}"), lead.rfind("{"))
+        statement = lead[cut + 1 :]
+        if re.search(r"\b__global__\b", statement) and re.search(r"\bvoid\b", statement):
+            return m.end()
+    raise ValueError(f"no __global__ void {kernel_name}( in the source")
+
+
 def _kernel_body(src: str, kernel_name: str) -> tuple[int, int]:
     """(index just after the body's `{`, index of its closing `}`) of __global__ kernel_name."""
-    m = re.search(r"__global__\s+void\s+" + re.escape(kernel_name) + r"\s*\(", src)
-    if m is None:
-        raise ValueError(f"no __global__ void {kernel_name}( in the source")
-    open_brace = src.find("{", m.end())
+    signature_end = _kernel_signature_end(src, kernel_name)
+    open_brace = src.find("{", signature_end)
     if open_brace < 0:
         raise ValueError(f"{kernel_name} has no body")
     depth, i = 0, open_brace
@@ -167,24 +180,33 @@ def instrument_source(source: str, kernel_name: str, trace_header: str | None = 
     """The kernel's source with the block trace on: trace.cuh inlined, GEMMVIZ_TRACE defined, and
     GEMMVIZ_TRACE_BEGIN / GEMMVIZ_TRACE_END as the first and last statements of kernel_name's body.
 
-    Refuses a kernel with a `return` in its body: the END stamp (after a barrier) must be reached by every
-    thread. The header is inlined rather than #included so no include path is needed at compile time.
+    A kernel whose body already names its own stamps (a `GEMMVIZ_..._TRACE_` macro, e.g. the Hopper kernel,
+    whose producer warpgroup exits early so that its END stamp must follow the consumers' stores instead) is
+    left as it is: only GEMMVIZ_TRACE and the header are added. Any other kernel with a `return` in its
+    body is refused: the END stamp (after a barrier) must be reached by every thread. The header is inlined
+    rather than #included so no include path is needed at compile time.
     """
     if trace_header is None:
         from gemmviz.core.paths import kernel_source
 
         trace_header = kernel_source("trace.cuh")
     body_start, body_end = _kernel_body(source, kernel_name)
-    if re.search(r"\breturn\b", source[body_start:body_end]):
+    body = source[body_start:body_end]
+    prefix = [
+        "#define GEMMVIZ_TRACE\n",
+        trace_header.replace("#pragma once", ""),  # inlined into the main file, where it means nothing
+        "\n#line 1\n",
+    ]
+    if re.search(r"\bGEMMVIZ_\w*TRACE_(BEGIN|END)\b", body):
+        return "".join([*prefix, source])
+    if re.search(r"\breturn\b", body):
         raise ValueError(f"{kernel_name} returns early: the block trace needs every thread to reach its end")
     return "".join(
         [
-            "#define GEMMVIZ_TRACE\n",
-            trace_header.replace("#pragma once", ""),  # inlined into the main file, where it means nothing
-            "\n#line 1\n",
+            *prefix,
             source[:body_start],
             "\n    GEMMVIZ_TRACE_BEGIN\n",
-            source[body_start:body_end],
+            body,
             "    GEMMVIZ_TRACE_END\n",
             source[body_end:],
         ]
