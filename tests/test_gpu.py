@@ -148,3 +148,24 @@ def test_block_trace_holds_every_block_once_on_a_real_sm(variant, params):
 def test_cublas_skips_the_trace_with_a_note():
     r = engine(trace=True).run(plan_jobs(["cublas"], [Problem(256, 256, 256)]))[0]
     assert r.valid and r.block_trace is None and "no block trace" in r.note
+
+
+@pytest.mark.parametrize(
+    "variant", ["gpu-blocktile2d", "gpu-vectorize", "gpu-warptile", "gpu-mma-tf32", "gpu-wgmma-tf32"]
+)
+def test_block_trace_of_launch_bounds_and_hopper_kernels(variant):
+    """`__launch_bounds__` declarations are instrumented; the Hopper kernel's own stamps (END after the
+    consumers' stores, its producer warpgroup having returned) give every block a record too."""
+    v = VARIANTS[variant]
+    sms = CudaBackend().device_info()["sms"]
+    p = Problem(1000, 1000, 1000)
+    r = engine(trace=True).run(plan_jobs([variant], [p]))[0]
+    if r.status == "unavailable":
+        pytest.skip(r.error or r.note or "unavailable on this GPU")
+    assert r.valid and r.block_trace, r.note
+    config = r.config or v.config
+    grid, _block = v.geometry(v.run_problem(p, config), r.params, config)
+    trace = r.block_trace
+    assert sorted(row[0] for row in trace) == list(range(grid[0] * grid[1]))
+    assert all(start < end for _b, _sm, start, end in trace)
+    assert all(0 <= sm < sms for _b, sm, _s, _e in trace)

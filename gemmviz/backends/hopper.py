@@ -140,6 +140,13 @@ def load_driver():
             ctypes.POINTER(ctypes.c_void_p),
             ctypes.c_void_p,
         ]
+        lib.cuModuleGetGlobal_v2.argtypes = [
+            ctypes.POINTER(ctypes.c_uint64),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+        ]
+        lib.cuMemcpyHtoD_v2.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]
         lib.cuGetErrorString.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         _driver = lib
     return _driver
@@ -208,6 +215,16 @@ class WgmmaKernel:
             TRANSPOSE_NAME,
         )
         _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
+
+    def set_trace(self, buffer: int) -> None:
+        """Point the block-trace build's `gemmviz_trace` global (kernels/trace.cuh) at a device buffer of
+        4 u64 per block; raises DriverError for a cubin built without the trace."""
+        lib = load_driver()
+        dptr, size = ctypes.c_uint64(), ctypes.c_size_t()
+        _check(lib.cuModuleGetGlobal_v2(ctypes.byref(dptr), ctypes.byref(size), self._module, b"gemmviz_trace"),
+               "cuModuleGetGlobal(gemmviz_trace)")  # fmt: skip
+        value = ctypes.c_uint64(buffer)
+        _check(lib.cuMemcpyHtoD_v2(dptr, ctypes.byref(value), ctypes.sizeof(value)), "cuMemcpyHtoD(gemmviz_trace)")
 
     def unload(self) -> None:
         if self._module:
