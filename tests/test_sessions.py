@@ -49,3 +49,53 @@ def test_compare_sources():
     row = next(r for r in rows if r["series"] == "gpu-tiled (tile 16)" and r["size"] == "1024³")
     ms, times = row["others"][h200]
     assert row["reference_ms"] == 15 and times == pytest.approx(15 / ms)
+
+
+# ------------------------------------------------------------------------------------- gzip sessions
+
+
+def test_gzip_companion_is_listed_but_not_the_default_replay():
+    names = [p.name for p in recorded_sessions()]
+    assert "h200-2026-11-30-traces-4096.json.gz" in names
+    assert default_replay_session().name == "h200-2026-11-30.json"
+
+
+def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_kernels():
+    from gemmviz.core.workspace import recorded_sessions as listed
+
+    s = Session.load(next(p for p in listed() if p.name.endswith(".json.gz")))
+    traced = {r.variant for r in s.results if r.block_trace and r.m == 4096}
+    assert traced >= {"gpu-naive", "gpu-tiled", "gpu-warptile", "gpu-mma-tf32", "gpu-wgmma-tf32"}
+
+
+def test_recorded_1000_traces_of_warptile_mma_and_wgmma():
+    s = Session.load(default_replay_session())
+    traced = {r.variant for r in s.results if r.block_trace and r.m == 1000}
+    assert traced >= {"gpu-tiled", "gpu-warptile", "gpu-mma-tf32", "gpu-wgmma-tf32"}
+
+
+def test_gzip_session_round_trip(tmp_path):
+    import gzip
+
+    plain = default_replay_session()
+    packed = tmp_path / "s.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert Session.load(packed).to_dict() == Session.load(plain).to_dict()
+
+
+def test_gzip_bomb_and_broken_gzip_refused(tmp_path, monkeypatch):
+    import gzip
+
+    from gemmviz.core import results
+    from gemmviz.core.results import SessionError
+
+    monkeypatch.setattr(results, "MAX_SESSION_BYTES", 1 << 20)
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b'{"results": [' + b" " * (4 << 20) + b"]}"))  # ~4 KiB inflating to 4 MiB
+    assert bomb.stat().st_size < 1 << 20
+    with pytest.raises(SessionError, match="decompresses to over the 1 MiB limit"):
+        Session.load(bomb)
+    cut = tmp_path / "cut.json.gz"
+    cut.write_bytes(gzip.compress(default_replay_session().read_bytes())[:5000])
+    with pytest.raises(SessionError, match="not a readable gzip file"):
+        Session.load(cut)

@@ -7,6 +7,7 @@ and the Qt-free core run with numpy only, and core stays dependency-light. Older
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import math
@@ -14,6 +15,7 @@ import os
 import re
 import stat
 import statistics
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -186,7 +188,25 @@ class _NonFinite:
         self.text = text
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _gunzip(data: bytes) -> bytes:
+    """The decompressed bytes of a gzip session, read no further than the size limit (a small file that
+    inflates to gigabytes is refused after MAX_SESSION_BYTES + 1 bytes, never held whole)."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+            out = f.read(MAX_SESSION_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SessionError(f"not a readable gzip file: {exc}") from None
+    if len(out) > MAX_SESSION_BYTES:
+        raise SessionError(f"decompresses to over the {MAX_SESSION_BYTES // 2**20} MiB limit")
+    return out
+
+
 def _read_json(path: str | os.PathLike) -> object:
+    """Parsed JSON of a session file, plain or gzip-compressed (`.json.gz`, recognised by its magic bytes);
+    the size limit holds for the file and for its decompressed bytes."""
     name = Path(path)
     try:
         st = name.stat()
@@ -199,6 +219,8 @@ def _read_json(path: str | os.PathLike) -> object:
         data = name.read_bytes()[: MAX_SESSION_BYTES + 1]
     except OSError as exc:
         raise SessionError(f"cannot read: {exc.strerror or exc}") from None
+    if data.startswith(GZIP_MAGIC):
+        data = _gunzip(data)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -20,15 +20,22 @@ from gemmviz.core.results import Result, Session, SessionError
 LIVE = ""  # the source label of this run's results
 
 
+COMPANION_SUFFIX = ".json.gz"  # large companions of a recording (e.g. its 4096³ block traces), opened on demand
+
+
 def recorded_sessions() -> list[Path]:
-    """Shipped session files: recorded on our GPU, and the seeds' published tables."""
-    return [Path(str(f)) for f in asset_files("sessions", ".json")]
+    """Shipped session files: recorded on our GPU, their gzip companions, and the seeds' published tables."""
+    files = [*asset_files("sessions", ".json"), *asset_files("sessions", COMPANION_SUFFIX)]
+    return sorted((Path(str(f)) for f in files), key=lambda p: p.name)
 
 
 def default_replay_session() -> Path | None:
-    """The newest shipped session that was measured (never a published one)."""
+    """The newest shipped session that was measured (never a published one, nor a .json.gz companion: those
+    hold the large extras of a recording and open only when asked for)."""
     best = None
     for path in recorded_sessions():
+        if path.name.endswith(COMPANION_SUFFIX):
+            continue
         try:
             session = Session.load(path)
         except SessionError:

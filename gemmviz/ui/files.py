@@ -28,7 +28,7 @@ class SessionFiles:
 
     def open_session_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open session", "", "gemmviz sessions (*.json);;All files (*)"
+            self.window, "Open session", "", "gemmviz sessions (*.json *.json.gz);;All files (*)"
         )
         if path:
             self.open_session(path)
