@@ -20,7 +20,7 @@ def test_shipped_lessons_load_and_have_the_seed_lessons():
     for lesson in lessons.values():
         assert lesson.steps and all(1 <= len(s.text.split(". ")) <= 3 for s in lesson.steps)
     views = {s.view for s in lessons["seed000"].steps}
-    assert {"chart", "animation", "roofline"} <= views
+    assert {"chart", "animation", "roofline", "hardware"} <= views
 
 
 def test_series_syntax():
@@ -47,6 +47,10 @@ def test_series_syntax():
         ('title = "L"\n' + GOOD_STEP + 'baseline = "gpu"\n', 5, "baseline must be"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{speedup x vs cublas at 4}}."\n', 2, "unknown variant"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{fastest}}."\n', 2, "unknown placeholder"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "hardware"\nchart = "gflops"\n', 6, "needs chart = one of traffic"),
+        ('title = "L"\n' + GOOD_STEP + 'view = "hardware"\nchart = "traffic"\nseries = ["gpu-tiled"]\n', 2,
+         "one series and one size"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "{{dram gpu-tiled[tile=7] at 1024}}."\n', 2, "tile=7"),
     ],
 )
 def test_bad_step_names_the_line(text, line, words):
@@ -90,3 +94,18 @@ def test_placeholders_filled_from_results_never_invented():
 def test_flop_count_is_computed_not_typed():
     assert fill_text("{{flops at 4096}}", []) == "137 billion"
     assert fill_text("{{flops at 1024}}", []) == "2 billion"
+
+
+def test_hardware_placeholders_from_model_counters_and_trace():
+    tiled = _result("gpu-tiled", 1024, 0.3, {"tile": 16})
+    tiled.counters = {"dram__bytes_read.sum": 8_392_960.0, "lts__t_bytes.sum": 449_314_272.0}
+    traced = _result("gpu-tiled", 1000, 0.3, {"tile": 16})
+    # 4 blocks on 2 SMs: SM 0 holds two at once, SM 1 runs two back to back
+    traced.block_trace = [[0, 0, 0, 100], [1, 0, 0, 100], [2, 1, 0, 100], [3, 1, 100, 200]]
+    text = ("{{model gpu-tiled[tile=16] at 1024}}; {{dram gpu-tiled[tile=16] at 1024}}; {{l2 gpu-tiled[tile=16] at 1024}}; "
+            "{{blocks gpu-tiled[tile=16] at 1000}}; {{resident gpu-tiled[tile=16] at 1000}}; "
+            "{{dram gpu-naive[block=16] at 1024}}; {{waves gpu-tiled[tile=16] at 1024}}")
+    filled = fill_text(text, [tiled, traced]).split("; ")
+    # model: 2·N³/16 loads of 4 bytes = 537 MB at 1024³ (the tiled kernel's 16-fold cut)
+    assert filled[:5] == ["537 MB", "8.39 MB", "449 MB", "4", "2"]
+    assert filled[5:] == ["n/a (not in these results)"] * 2  # no counters for naive, no trace at 1024

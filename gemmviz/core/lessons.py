@@ -4,7 +4,10 @@ Lessons are data (`assets/lessons/*.toml`) a teacher can copy and edit. A bad fi
 LessonError that names the file and line. Numbers in a step's text are never typed in: they are
 placeholders filled from the results the step shows (live or replayed), e.g.
 `{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}`, `{{gflops cublas at 4096}}`,
-`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³, in billions); a figure the results lack reads "n/a (not in these results)".
+`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³, in billions); from the hardware (issue 14):
+`{{model gpu-naive[block=16] at 1024}}` (the model's global-load bytes), `{{dram …}}` and `{{l2 …}}` (the
+counters' DRAM reads and L2 traffic), `{{blocks …}}`, `{{waves …}}` and `{{resident …}}` (blocks per SM at once, from a block trace); a figure the
+results lack reads "n/a (not in these results)".
 """
 
 from __future__ import annotations
@@ -16,13 +19,15 @@ from pathlib import Path
 
 from gemmviz import __version__
 from gemmviz.core.bench import Job
+from gemmviz.core.counters import trace_summary
 from gemmviz.core.paths import asset_files, asset_path
-from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, find_baseline
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
 
-VIEWS = ("chart", "animation", "roofline", "text")
+VIEWS = ("chart", "animation", "roofline", "hardware", "text")
+HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
 STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
@@ -178,6 +183,11 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     keys = [b.key for b in BASELINES]
     if baseline is not None and baseline not in keys:
         fail("baseline", f"baseline must be one of {', '.join(keys)}, got {baseline!r}")
+    if view == "hardware":
+        if d.get("chart") not in HARDWARE_CHARTS:
+            fail("chart", f"a hardware step needs chart = one of {', '.join(HARDWARE_CHARTS)}")
+        if len(series) != 1 or len(sizes) != 1:
+            fail(None, 'a hardware step picks one result: one series and one size, e.g. sizes = [1024]')
     if view == "chart" and chart == "speedup" and (at is None or baseline is None):
         fail(None, "a speedup chart needs `at` (a size) and `baseline`")
     run = d.get("run", False)
@@ -273,6 +283,39 @@ def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
     return min(found, key=lambda r: r.median_ms) if found else None
 
 
+COUNTER_PLACEHOLDERS = {"dram": "dram__bytes_read.sum", "l2": "lts__t_bytes.sum"}
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:,.3g} {unit}"
+    return f"{n:,.0f} bytes"
+
+
+def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result]) -> str | None:
+    """A figure from the model, the counters or the block trace of `ref` at N³; None if the results lack it."""
+    problem = Problem(n, n, n)
+    if kind == "model":  # arithmetic: what the code asks for, every global load counted
+        v = VARIANTS[ref.variant]
+        if v.traffic is None:
+            return None
+        t = v.traffic_model(problem, dict(ref.params))
+        return _bytes(FLOAT32_BYTES * t.global_loads)
+    found = [r for r in results if ref.matches(r) and r.valid and r.problem == problem]
+    if kind in COUNTER_PLACEHOLDERS:
+        values = [r.counters[COUNTER_PLACEHOLDERS[kind]] for r in found
+                  if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters]  # fmt: skip
+        return _bytes(values[0]) if values else None
+    traced = [r for r in found if r.block_trace]
+    if not traced:
+        return None
+    summary = trace_summary(traced[0].block_trace)
+    if kind == "blocks":
+        return f"{summary.blocks:,}"
+    return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
+
+
 def fill_text(text: str, results: list[Result]) -> str:
     """Replace {{…}} placeholders by figures from `results`."""
 
@@ -282,6 +325,10 @@ def fill_text(text: str, results: list[Result]) -> str:
         sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
         one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
+        hw = re.fullmatch(r"(model|dram|l2|blocks|waves|resident)\s+(\S+)\s+at\s+(\d+)", expr)
+        if hw:
+            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), int(hw.group(3)), results)
+            return missing if figure is None else figure
         if flops:  # arithmetic, not a measurement: 2·N³
             return f"{2 * int(flops.group(1)) ** 3 / 1e9:,.0f} billion"
         if sp:
@@ -336,6 +383,7 @@ class LessonSource:
     label: str  # "Replayed: recorded on NVIDIA H200, 2026-11-30" or "Live on NVIDIA H200"
     footer: str  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
     gpu: str | None  # whose ceilings the roofline draws
+    sms: int | None = None  # the GPU's SM count: the rows of an sm-trace view
 
 
 NO_DATA = LessonSource((), "No recorded results for this lesson", f"no results · gemmviz {__version__}", None)
@@ -357,8 +405,13 @@ def session_source(session: Session, replay: bool = True) -> LessonSource:
             f"{'Replayed: recorded' if replay else 'Measured'} on {gpu}, {date}",
             "replayed" if replay else "measured",
         )
+    sms = session.environment.get("backends", {}).get("cuda", {}).get("sms")
     return LessonSource(
-        tuple(session.results), label, f"{gpu}, {date}, {how} · gemmviz {__version__}", _session_gpu(session)
+        tuple(session.results),
+        label,
+        f"{gpu}, {date}, {how} · gemmviz {__version__}",
+        _session_gpu(session),
+        sms if isinstance(sms, int) else None,
     )
 
 

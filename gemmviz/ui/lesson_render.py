@@ -173,9 +173,11 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget 
     roofline shows only the step's points: the others are absent, which reads as highlighted)."""
     from gemmviz.ui.export import make_chart
 
-    if step.view not in ("chart", "roofline"):
+    if step.view not in ("chart", "roofline", "hardware"):
         return None
     results = step_results(step, list(source.results))
+    if step.view == "hardware":
+        return hardware_view(step, results, source, theme)
     if step.view == "roofline":
         ceilings = load_ceilings(source.gpu) if source.gpu else None
         return make_chart("roofline", results, theme, ceilings)
@@ -183,6 +185,22 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget 
     if step.chart == "speedup":
         speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "")
     return make_chart(step.chart, results, theme, None, speedup_view)
+
+
+def hardware_view(step: Step, results: list, source: LessonSource, theme: Theme) -> QWidget:
+    """The step's one result as model-vs-counters traffic or blocks on SMs; where the results lack it, the
+    chart's own empty state (its title says what is missing) rather than a blank view."""
+    from gemmviz.core.views import NoHardwareData
+    from gemmviz.ui.hardware_tab import hardware_chart
+    from gemmviz.ui.trace_chart import SmTraceChart
+    from gemmviz.ui.traffic_chart import TrafficChart
+
+    try:
+        return hardware_chart(step.chart, results, theme, sm_count=source.sms)
+    except NoHardwareData:
+        chart = TrafficChart(theme) if step.chart == "traffic" else SmTraceChart(theme)
+        chart.set_result(None)
+        return chart
 
 
 def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,
