@@ -41,14 +41,9 @@ def test_minimum_size_fits_720p(window):
     assert hint.width() <= 1280 and hint.height() <= 720, hint
 
 
-CHART_LAYOUT_OPEN = pytest.mark.xfail(reason="legends and the roofline explanation still overlap plot texts at 720p "
-                                       "(charts and roofline owners: remove this mark when fixed)", strict=False)
-
-
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
-@pytest.mark.parametrize("tab", [pytest.param("charts_tab", marks=CHART_LAYOUT_OPEN),
-                                 pytest.param("roofline_tab", marks=CHART_LAYOUT_OPEN), "tiling", "compare"])  # fmt: skip
+@pytest.mark.parametrize("tab", ["charts_tab", "roofline_tab", "tiling", "compare"])
 def test_every_tab_fits_without_overlaps(window, qtbot, size, projector, tab):
     window.set_projector(projector)
     window.resize(*size)

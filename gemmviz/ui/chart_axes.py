@@ -8,7 +8,7 @@ import math
 
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
-from pyqtgraph.Qt import QtCore, QtWidgets
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from gemmviz.ui.text import plain
 
@@ -81,18 +81,45 @@ class Log125Axis(RoomyAxis):
         return [number_label(10**v, self.suffix) for v in values]
 
 
-def size_ticks(sizes: list[float]) -> list[list[tuple[float, str]]]:
-    """Ticks at powers of two (in log10 coordinates) covering the sizes: 256, 512, 1k, 2k, …"""
+def size_ticks(sizes: list[float], max_ticks: int = 7) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of two (in log10 coordinates) covering the sizes: 256, 512, 1k, 2k, … (at most
+    `max_ticks`, taking every second, third, … power where more would not fit)."""
     if not sizes:
         return [[]]
     lo, hi = math.floor(math.log2(min(sizes))), math.ceil(math.log2(max(sizes)))
-    every = max(1, math.ceil((hi - lo + 1) / 7))
+    every = max(1, math.ceil((hi - lo + 1) / max(1, max_ticks)))
     major = [
         (math.log10(2**e), f"{2**e // 1024}k" if e >= 10 else str(2**e))
         for e in range(lo, hi + 1)
         if (e - lo) % every == 0
     ]
     return [major, []]
+
+
+class SizeAxis(RoomyAxis):
+    """A size axis (log10 coordinates) ticked at powers of two, as many as its width holds."""
+
+    def __init__(self, orientation: str = "bottom", **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.sizes: list[float] = []
+
+    def set_sizes(self, sizes: list[float]) -> None:
+        self.sizes = list(sizes)
+        self.picture = None
+        self.update()
+
+    def tickValues(self, minVal, maxVal, size):
+        return [(1.0, [v for v, _ in self._ticks(size)[0]])]
+
+    def tickStrings(self, values, scale, spacing):
+        powers = [2 ** round(math.log2(10**v)) for v in values]
+        return [f"{p // 1024}k" if p >= 1024 else str(p) for p in powers]
+
+    def _ticks(self, size: float) -> list[list[tuple[float, str]]]:
+        font = self.style.get("tickFont")
+        pt = font.pointSizeF() if font is not None and font.pointSizeF() > 0 else 10
+        label_px = pt * 96 / 72 * 2.6  # "512" plus a gap
+        return size_ticks(self.sizes, min(7, int(size // label_px)))
 
 
 class _Sample(pg.ItemSample):
@@ -148,21 +175,39 @@ class SeriesLegend(pg.LegendItem):
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
         self.entry_series: list[str | None] = []
+        self.names: list[str] = []  # the entries' full names (a label may show them shortened)
+        self.capacity: int | None = None  # how many entries fit (set by fit); the rest are summed up in `more`
+        self.more = pg.LabelItem("", justify="left")
+        self.more.setParentItem(self)
+        self.more.setVisible(False)
         self.setFlag(self.GraphicsItemFlag.ItemClipsChildrenToShape, False)
         policy = QtWidgets.QSizePolicy.Policy.Fixed
         self.setSizePolicy(policy, policy)
 
     def clear(self) -> None:
-        super().clear()
+        grid = self.layout
+        for i in range(grid.count() - 1, -1, -1):
+            grid.removeAt(i)
+        for sample, label in self.items:
+            for item in (sample, label):
+                item.close()
+                if item.scene():  # PySide keeps closed items in the scene otherwise (pyqtgraph does the same)
+                    item.scene().removeItem(item)
+        self.items = []
         self.entry_series = []
+        self.names = []
         self._relayout()
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
         self.addItem(_Sample(item, hidden), plain(name))
         self.entry_series.append(series)
+        self.names.append(name)
+        label = self.items[-1][1]
+        label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
+        label.setText(label.text)
         if hidden:
-            self.items[-1][1].setOpacity(0.45)
+            label.setOpacity(0.45)
         self._relayout()
 
     def setColumnCount(self, columnCount):
@@ -172,27 +217,55 @@ class SeriesLegend(pg.LegendItem):
     def _addItemToLayout(self, sample, label):
         return  # _relayout places every entry (pyqtgraph's own placement fills rows first)
 
+    def shown(self) -> list[int]:
+        """The entries shown: all, or where they do not fit, every entry that is not a series (lines, sources)
+        and the first series (the seed's kernels come first), leaving a row for "+k more"."""
+        n = len(self.items)
+        if self.capacity is None or n <= self.capacity:
+            return list(range(n))
+        fixed = [i for i, s in enumerate(self.entry_series) if s is None]
+        room = max(0, self.capacity - 1 - len(fixed))
+        series = [i for i, s in enumerate(self.entry_series) if s is not None][:room]
+        return sorted(fixed + series)[: max(0, self.capacity - 1)]
+
     def _relayout(self) -> None:
         """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
         to its content."""
         grid = self.layout
         for i in range(grid.count() - 1, -1, -1):
             grid.removeAt(i)
-        n = len(self.items)
-        rows = max(1, -(-n // max(1, self.columnCount)))
+        shown = self.shown()
+        slots = len(shown) + (len(shown) < len(self.items))
+        rows = max(1, -(-slots // max(1, self.columnCount)))
         self.rowCount = rows
         centre = QtCore.Qt.AlignmentFlag.AlignVCenter
+        left = centre | QtCore.Qt.AlignmentFlag.AlignLeft
         if self.items:
             text_h = max(label.item.boundingRect().height() for _, label in self.items)
             for sample, _ in self.items:
-                sample.set_height(max(16.0, round(text_h * 0.8)))
+                sample.set_height(self.sample_height(text_h))
         for i, (sample, label) in enumerate(self.items):
-            row, col = i % rows, 2 * (i // rows)
+            sample.setVisible(i in shown)
+            label.setVisible(i in shown)
+        for slot, i in enumerate(shown):
+            sample, label = self.items[i]
+            row, col = slot % rows, 2 * (slot // rows)
             grid.addItem(sample, row, col, alignment=centre | QtCore.Qt.AlignmentFlag.AlignHCenter)
-            grid.addItem(label, row, col + 1, alignment=centre | QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addItem(label, row, col + 1, alignment=left)
+        self.more.setVisible(len(shown) < len(self.items))
+        if self.more.isVisible():
+            self.more.item.document().setDocumentMargin(1)
+            self.more.setText(f"+{len(self.items) - len(shown)} more", color=self.opts["labelTextColor"],
+                              size=self.opts["labelTextSize"])  # fmt: skip
+            slot = len(shown)
+            grid.addItem(self.more, slot % rows, 2 * (slot // rows) + 1, alignment=left)
         for col in range(1, 2 * max(1, self.columnCount) - 1, 2):
             grid.setColumnSpacing(col, self.COLUMN_GAP)
         self.updateSize()
+
+    @staticmethod
+    def sample_height(text_h: float) -> float:
+        return max(8.0, round(text_h * 0.8))
 
     def updateSize(self) -> None:
         if not self.items:
@@ -225,24 +298,45 @@ class SeriesLegend(pg.LegendItem):
 
     def fit(self, font_pt: float, height_px: float, max_width_px: float) -> None:
         """Choose the text size (down to half of `font_pt`) and the number of columns so that every entry
-        fits `height_px` and, if possible, `max_width_px`."""
+        fits `height_px` and `max_width_px`; where even the smallest text does not, names are shortened to the
+        width and the entries that do not fit the height are summed up as "+k more"."""
         n = len(self.items)
         if n == 0:
             return
-        choice = None
         for factor in (1.0, 0.85, 0.7, 0.6, 0.5):
             self._set_text_pt(font_pt * factor)
-            row_h = max(max(s.height(), lab.item.boundingRect().height()) for s, lab in self.items) + self.ROW_GAP
-            entry_w = max(s.width() + lab.item.boundingRect().width() for s, lab in self.items) + self.COLUMN_GAP
+            text_h = max(label.item.boundingRect().height() for _, label in self.items)
+            row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP
+            sample_w = round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
+            entry_w = max(lab.item.boundingRect().width() for _, lab in self.items) + sample_w + self.COLUMN_GAP
             rows = max(1, int((height_px + self.ROW_GAP) // max(row_h, 1)))
             columns = -(-n // rows)
-            choice = (factor, columns)
             if columns * entry_w <= max_width_px:
                 break
-        factor, columns = choice
-        self._set_text_pt(font_pt * factor)
-        self.columnCount = columns
+        fit_columns = max(1, int((max_width_px + self.COLUMN_GAP) // entry_w))
+        self.columnCount = min(columns, fit_columns)
+        text_w = max_width_px - sample_w - self.COLUMN_GAP if entry_w > max_width_px else None
+        self._elide(font_pt * factor, text_w)
+        self.capacity = None if columns <= fit_columns else rows * fit_columns
         self._relayout()
+        if text_w is not None and self.maximumWidth() > max_width_px:  # the label's font measures a little wider
+            self._elide(font_pt * factor, text_w - (self.maximumWidth() - max_width_px) - 2)
+            self._relayout()
+        # the estimate of a row's height can be a pixel short: give up rows until the legend really fits
+        while self.maximumHeight() > height_px and rows > 1:
+            rows -= 1
+            self.capacity = rows * self.columnCount
+            self._relayout()
+
+    def _elide(self, pt: float, width: float | None) -> None:
+        """Every label its full name, or where `width` is given, its name shortened to that many pixels."""
+        font = QtGui.QFont()
+        font.setPointSizeF(pt)
+        metrics = QtGui.QFontMetricsF(font)
+        for (_, label), name in zip(self.items, self.names):
+            shown = name if width is None else metrics.elidedText(name, QtCore.Qt.TextElideMode.ElideRight, width)
+            if label.text != plain(shown):
+                label.setText(plain(shown))
 
     def _set_text_pt(self, pt: float) -> None:
         size = f"{pt:.1f}pt"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.results import Result
 from gemmviz.core.style import SeriesStyle, style_of
@@ -23,7 +23,7 @@ PEN_STYLES = {
     "dot": QtCore.Qt.PenStyle.DotLine,
     "dashdot": QtCore.Qt.PenStyle.DashDotLine,
 }
-LEGEND_MAX_WIDTH = 0.38  # of the chart's width, while the legend's text can still shrink
+LEGEND_MAX_WIDTH = 0.38  # of the chart's width: beyond it the text shrinks, then entries give way to "+k more"
 
 
 def one_source(_r: Result) -> str:
@@ -46,6 +46,10 @@ def series_of(results: list[Result], source_of: SourceOf = one_source) -> dict[t
     return dict(sorted(groups.items()))
 
 
+def margin_px(theme: Theme) -> int:
+    return max(8, round(theme.font_pt * 0.5))
+
+
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
     font = QFont()
     font.setPointSize(theme.font_pt)
@@ -59,7 +63,7 @@ def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_lab
         axis.enableAutoSIPrefix(False)
     plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
     # pyqtgraph draws axis labels and the title a few pixels past its own edges: a margin keeps them inside
-    margin = max(8, round(theme.font_pt * 0.5))
+    margin = margin_px(theme)
     plot.setContentsMargins(margin, margin, margin, margin)
 
 
@@ -74,6 +78,8 @@ class ResultChart(pg.PlotWidget):
     title = ""
     x_label = ""
     y_label = ""
+    x_label_short = ""  # the x label where the long one is wider than the plot
+    y_label_short = ""  # the y label where the long one is taller than the plot
 
     def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
         axes = {"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom"), **(axisItems or {})}
@@ -129,7 +135,28 @@ class ResultChart(pg.PlotWidget):
         _, top, _, bottom = plot.getContentsMargins()
         axis_h = max(plot.getAxis("bottom").minimumHeight(), plot.getAxis("bottom").height())
         height = (self.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
-        self.legend.fit(self.theme.font_pt, max(height, 40), self.width() * LEGEND_MAX_WIDTH)
+        # what the plot's other columns need at least (the title's width holds the data column open)
+        others = plot.getAxis("left").width() + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(self.theme) + 4
+        self.legend.fit(self.theme.font_pt, max(height, 40), max(40.0, min(self.width() * LEGEND_MAX_WIDTH,
+                                                                          self.width() - others)))  # fmt: skip
+        # the plot was given the view's size while the legend was still at its first, larger size (its minimum
+        # then held the plot taller than the view): give it the view's size again
+        plot.setGeometry(self.range)
+        left = plot.getAxis("left").width()
+        self._fit_axis_label("left", self.y_label, self.y_label_short, height)
+        self._fit_axis_label("bottom", self.x_label, self.x_label_short,
+                             self.width() - self.legend.maximumWidth() - left - 4 * margin_px(self.theme))  # fmt: skip
+
+    def _fit_axis_label(self, name: str, label: str, short: str, room: float) -> None:
+        """The axis's long label, or its short one where the long one is longer than the axis."""
+        if not short:
+            return
+        font = QFont()
+        font.setPointSize(self.theme.font_pt)
+        text = label if QFontMetricsF(font).horizontalAdvance(label) <= room else short
+        axis = self.getPlotItem().getAxis(name)
+        if axis.labelText != text:
+            axis.setLabel(text, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
 
     def reset_legend(self) -> None:
         self.legend.clear()

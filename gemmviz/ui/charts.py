@@ -12,13 +12,13 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, source_order, style_of, style_table
 from gemmviz.core.variants import baseline as registry_baseline
-from gemmviz.ui.chart_axes import Log125Axis, size_ticks
-from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, _tip, plain, series_of, size_x
+from gemmviz.ui.chart_axes import Log125Axis, SizeAxis
+from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, _tip, margin_px, plain, series_of, size_x
 from gemmviz.ui.roofline_chart import RooflineChart
 
 DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, block 16×16
@@ -28,7 +28,7 @@ class _SizeChart(ResultChart):
     x_label = "matrix size (∛(M·N·K))"
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        super().__init__(theme, parent, axisItems={"left": Log125Axis("left")})
+        super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": SizeAxis("bottom")})
 
     def value(self, r: Result) -> float | None:
         raise NotImplementedError
@@ -41,7 +41,7 @@ class _SizeChart(ResultChart):
         # error bars share one coordinate system. Items persist per series and get new data, which
         # keeps a redraw during a sweep to a few milliseconds.
         groups = series_of(self.results, self.source_of)
-        plot.getAxis("bottom").setTicks(size_ticks([size_x(r) for rs in groups.values() for r in rs]))
+        plot.getAxis("bottom").set_sizes([size_x(r) for rs in groups.values() for r in rs])
         styles = style_table(groups)
         for key in [k for k in self._items if k not in groups]:
             for item in self._items.pop(key):
@@ -145,6 +145,7 @@ class TimeChart(_SizeChart):
 class GflopsChart(_SizeChart):
     title = "Throughput"
     y_label = "GFLOP/s (2·M·N·K / median time)"
+    y_label_short = "GFLOP/s"
 
     def value(self, r):
         return r.gflops
@@ -205,20 +206,26 @@ class SpeedupChart(ResultChart):
 
     def fit_bar_text(self) -> None:
         """Bar names and values in the theme's size, smaller where many bars share the height (a row of
-        text never taller than its bar's row, so labels neither overlap nor get dropped by the axis)."""
+        text never taller than its bar's row, so labels neither overlap nor get dropped by the axis). Where
+        rows are too thin for a value beside its bar, the value joins the bar's name on the axis."""
         texts = getattr(self, "_bar_texts", [])
         plot = self.getPlotItem()
-        if plot is None or not hasattr(self, "theme"):
-            return  # the view's own set-up, before the plot and theme exist
-        rows = max(1, len(self.bars))
+        if plot is None or not hasattr(self, "theme") or not self.bars:
+            return  # the view's own set-up, before the plot and theme exist; or nothing drawn
         title_h = plot.titleLabel.boundingRect().height()
-        row_px = (self.height() - title_h - plot.getAxis("bottom").height() - 20) / rows
-        pt = max(6.0, min(float(self.theme.font_pt), row_px * 0.45 * 72 / 96))
+        bottom = max(plot.getAxis("bottom").height(), plot.getAxis("bottom").minimumHeight())
+        row_px = (self.height() - title_h - bottom - 2 * margin_px(self.theme)) / len(self.bars)
         font = QFont()
-        font.setPointSizeF(pt)
+        font.setPointSizeF(min(float(self.theme.font_pt), max(4.0, row_px * 0.75 * 72 / 96)))
+        line_px = QFontMetricsF(font).height()
+        beside = line_px <= row_px * 0.95 and font.pointSizeF() >= 6
         for text in texts:
             text.setFont(font)
+            text.textItem.document().setDocumentMargin(0)
+            text.setVisible(beside)
         plot.getAxis("left").setTickFont(font)
+        ticks = [(y, label if beside else f"{label}  {_times(x)}") for y, (label, x) in enumerate(self.bars)]
+        plot.getAxis("left").setTicks([ticks])
 
     def _empty(self, plot: pg.PlotItem, title: str, reason: str) -> None:
         self.empty_reason = reason
@@ -275,16 +282,19 @@ class SpeedupChart(ResultChart):
         ))  # fmt: skip
         self._bar_texts = []
         for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
-            text = pg.TextItem(f"{x:,.0f}×" if x >= 10 else f"{x:.2g}×", color=self.theme.foreground,
+            text = pg.TextItem(_times(x), color=self.theme.foreground,
                                anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))  # fmt: skip
             text.setPos(v, y)
             plot.addItem(text)
             self._bar_texts.append(text)
         self.fit_bar_text()
-        plot.getAxis("left").setTicks([[(y, label) for y, (label, _) in enumerate(self.bars)]])
         lo, hi = min([0.0, *logs]), max([0.0, *logs])
         plot.setXRange(lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.25 * (hi - lo) + 0.3, padding=0)
         plot.setYRange(-0.6, len(self.bars) - 0.2, padding=0)
+
+
+def _times(x: float) -> str:
+    return f"{x:,.0f}×" if x >= 10 else f"{x:.2g}×"
 
 
 __all__ = ["GflopsChart", "ResultChart", "RooflineChart", "SpeedupChart", "TimeChart", "series_of", "size_x"]

@@ -32,6 +32,7 @@ class RooflineChart(ResultChart):
     title = "Roofline"
     x_label = "arithmetic intensity (FLOP / byte of global traffic, from the model)"
     y_label = "GFLOP/s (measured)"
+    x_label_short = "FLOP / byte (model)"
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         self.ceilings = None
@@ -158,6 +159,28 @@ class RooflineChart(ResultChart):
         note.setPos(x, y)
         plot.addItem(note)
         self.above_roof_note = note
+        self._note_side = "right" if left_half else "left"
+        self._fit_note()
+
+    def fit_legend(self) -> None:
+        super().fit_legend()
+        self._fit_note()
+
+    def _fit_note(self) -> None:
+        """Wrap the above-the-roof note to the room between its point and the plot's edge, so that it never
+        runs into the legend or the axis."""
+        note = getattr(self, "above_roof_note", None)
+        if note is None:
+            return
+        vb = self.getPlotItem().getViewBox()
+        box = vb.sceneBoundingRect()
+        if box.width() <= 0:
+            return  # not laid out yet
+        point = vb.mapViewToScene(note.pos())
+        room = box.right() - point.x() if self._note_side == "right" else point.x() - box.left()
+        note.setTextWidth(-1)
+        if note.textItem.boundingRect().width() > room * 0.95:
+            note.setTextWidth(max(60.0, room * 0.9))
 
     @staticmethod
     def _tip(p, source: str) -> str:
