@@ -35,7 +35,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
     p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
     p.add_argument("--frames", help="directory to write frame_0000.png … into")
-    p.add_argument("--gif", help="write an animated GIF (one frame per step)")
+    p.add_argument("--gif", help="write an animated GIF (every step, the tiles gliding into shared memory before each load)")
     p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
     p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4")
     p.add_argument("--projector", action="store_true")

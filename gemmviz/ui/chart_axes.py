@@ -147,6 +147,11 @@ class _Sample(pg.ItemSample):
         opts = self.item.opts
         w, h = self.box.width(), self.box.height()
         p.setRenderHint(p.RenderHint.Antialiasing)
+        if isinstance(self.item, pg.BarGraphItem):
+            p.setPen(pg.mkPen(opts.get("pen")))
+            p.setBrush(pg.mkBrush(opts.get("brush")))
+            p.drawRect(QtCore.QRectF(w * 0.2, h * 0.1, w * 0.6, h * 0.8))
+            return
         if isinstance(self.item, pg.ScatterPlotItem):
             symbol, size, pen, brush = opts["symbol"], opts["size"], opts["pen"], opts["brush"]
         else:

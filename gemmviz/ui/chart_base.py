@@ -50,6 +50,32 @@ def margin_px(theme: Theme) -> int:
     return max(8, round(theme.font_pt * 0.5))
 
 
+def legend_column(plot: pg.PlotItem) -> SeriesLegend:
+    """A legend in its own column right of the plot (so it never hides data), entries from the top."""
+    legend = SeriesLegend()
+    plot.layout.addItem(legend, 2, 3)
+    plot.layout.setColumnAlignment(3, QtCore.Qt.AlignmentFlag.AlignTop)
+    plot.layout.setColumnSpacing(2, 16)  # a gap between the plot and the legend
+    return legend
+
+
+def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLegend, theme: Theme) -> float:
+    """Fit a legend_column to the view's height and its share of the width; returns the plot's height."""
+    title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
+    _, top, _, bottom = plot.getContentsMargins()
+    axis = plot.getAxis("bottom")
+    axis_h = max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0
+    height = (view.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
+    # what the plot's other columns need at least (the title's width holds the data column open)
+    left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
+    others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
+    legend.fit(theme.font_pt, max(height, 40), max(40.0, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others)))
+    # the plot was given the view's size while the legend was still at its first, larger size (its minimum
+    # then held the plot taller than the view): give it the view's size again
+    plot.setGeometry(view.range)
+    return height
+
+
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
     font = QFont()
     font.setPointSize(theme.font_pt)
@@ -109,12 +135,8 @@ class ResultChart(pg.PlotWidget):
             self.source_of = source_of
         plot = self.getPlotItem()
         if self.legend is None:
-            # The legend sits in its own column right of the plot, so it never hides data.
-            self.legend = SeriesLegend()
+            self.legend = legend_column(plot)
             self.legend.toggled.connect(self.seriesToggled)
-            plot.layout.addItem(self.legend, 2, 3)
-            plot.layout.setColumnAlignment(3, QtCore.Qt.AlignmentFlag.AlignTop)
-            plot.layout.setColumnSpacing(2, 16)  # a gap between the plot and the legend
         self._max_new = max_new
         complete = self.draw(plot) is not False
         self.fit_legend()
@@ -131,17 +153,7 @@ class ResultChart(pg.PlotWidget):
         plot = self.getPlotItem()
         if plot is None:
             return  # closed
-        title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
-        _, top, _, bottom = plot.getContentsMargins()
-        axis_h = max(plot.getAxis("bottom").minimumHeight(), plot.getAxis("bottom").height())
-        height = (self.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
-        # what the plot's other columns need at least (the title's width holds the data column open)
-        others = plot.getAxis("left").width() + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(self.theme) + 4
-        self.legend.fit(self.theme.font_pt, max(height, 40), max(40.0, min(self.width() * LEGEND_MAX_WIDTH,
-                                                                          self.width() - others)))  # fmt: skip
-        # the plot was given the view's size while the legend was still at its first, larger size (its minimum
-        # then held the plot taller than the view): give it the view's size again
-        plot.setGeometry(self.range)
+        height = fit_legend_column(self, plot, self.legend, self.theme)
         left = plot.getAxis("left").width()
         self._fit_axis_label("left", self.y_label, self.y_label_short, height)
         self._fit_axis_label("bottom", self.x_label, self.x_label_short,

@@ -278,16 +278,6 @@ def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer
 
 
 # ---- animation --------------------------------------------------------------------------------
-def animation_images(schedule, thread: tuple[int, int], width: int, height: int, theme: Theme = LIGHT):
-    from gemmviz.ui.tiling_render import Background, FrameState, render_image
-
-    check_size(width, height)
-    background = Background()
-    scaled = theme.scaled(scale_for(width, height) * 1.0)
-    for i in range(len(schedule.steps)):
-        yield render_image(FrameState(schedule, i, 1.0, thread), width, height, scaled, background)
-
-
 def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
                theme: Theme = LIGHT) -> int:  # fmt: skip
     """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
@@ -306,15 +296,24 @@ def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_s
     return n
 
 
-def _pil_rgb(image: QImage, pil_image):
-    """The frame's pixels as a Pillow RGB image, straight from memory (no PNG encode and decode per frame)."""
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    data = bytes(rgb.constBits())  # rows are padded to bytesPerLine
-    return pil_image.frombuffer("RGB", (rgb.width(), rgb.height()), data, "raw", "RGB", rgb.bytesPerLine(), 1)
+def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: Theme,
+                  steps_per_second: float) -> list[int]:  # fmt: skip
+    """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
+    from gemmviz.ui.animation_export import timed_frames
+
+    check_size(width, height)
+    scaled = theme.scaled(scale_for(width, height))
+    durations = []
+    for i, frame in enumerate(timed_frames(schedule, thread, width, height, scaled, steps_per_second)):
+        fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(frame.image))
+        durations.append(frame.duration_ms)
+    return durations
 
 
-def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT) -> int:
-    """Numbered PNG frames frame_0000.png … into `directory` (made if missing); returns the count."""
+def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT,
+                  steps_per_second: float = 2.0) -> int:  # fmt: skip
+    """Numbered PNG frames frame_0000.png … into `directory` (made if missing), the same frames as the GIF
+    (a load's in-between frames included); returns the count."""
     check_size(width, height)
     out = Path(directory)
     try:
@@ -323,11 +322,7 @@ def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, th
         raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from None
     if not os.access(out, os.W_OK):
         raise ExportError(f"cannot write into {out}: not writable")
-    n = 0
-    for i, image in enumerate(animation_images(schedule, thread, width, height, theme)):
-        fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(image))
-        n += 1
-    return n
+    return len(_write_frames(schedule, out, thread, width, height, theme, steps_per_second))
 
 
 def ffmpeg_path() -> str | None:
@@ -336,19 +331,25 @@ def ffmpeg_path() -> str | None:
 
 def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_second: float = 2.0,
                theme: Theme = LIGHT) -> int:  # fmt: skip
+    """An MP4 of the GIF's frames, each shown for its own duration (ffmpeg's concat list), at 30 fps."""
     ffmpeg = ffmpeg_path()
     if ffmpeg is None:
         raise ExportError("MP4 export needs ffmpeg on the PATH; GIF and PNG frames work without it")
     target = check_target(path, (".mp4",))
     with tempfile.TemporaryDirectory() as tmp:
-        n = export_frames(schedule, tmp, thread, width - width % 2, height - height % 2, theme)
-        out = Path(tmp) / "out.mp4"
+        frames = Path(tmp)
+        durations = _write_frames(schedule, frames, thread, width - width % 2, height - height % 2, theme,
+                                  steps_per_second)  # fmt: skip
+        listing = [f"file 'frame_{i:04d}.png'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
+        listing.append(f"file 'frame_{len(durations) - 1:04d}.png'")  # concat drops the last duration otherwise
+        (frames / "frames.txt").write_text("\n".join(listing) + "\n")
+        out = frames / "out.mp4"
         proc = subprocess.run(
-            [ffmpeg, "-loglevel", "error", "-y", "-framerate", str(steps_per_second), "-i", str(Path(tmp) / "frame_%04d.png"),
+            [ffmpeg, "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(frames / "frames.txt"),
              "-pix_fmt", "yuv420p", "-vf", "fps=30", str(out)],
             capture_output=True, text=True,
         )  # fmt: skip
         if proc.returncode != 0:
             raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
         fileio.write_atomic(target, out.read_bytes())
-    return n
+    return len(durations)

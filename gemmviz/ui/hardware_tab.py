@@ -31,6 +31,7 @@ from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
+from gemmviz.ui.chart_base import fit_legend_column, legend_column
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
 from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart
@@ -70,9 +71,7 @@ class LevelRooflineChart(pg.PlotWidget):
         self.ceilings = None
         self.points: dict[str, tuple[float, float]] = {}  # name -> (FLOP/byte, GFLOP/s)
         self.roofs: dict[str, float] = {}  # level -> GB/s drawn
-        # bottom right: under the roofs and below the point, where a roofline has no data
-        self.legend = pg.LegendItem(offset=(-10, -10))
-        self.legend.setParentItem(self.getPlotItem().vb)
+        self.legend = legend_column(self.getPlotItem())  # right of the plot: it never covers a roof or a point
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -109,14 +108,14 @@ class LevelRooflineChart(pg.PlotWidget):
         x_lo, x_hi = 10 ** math.floor(math.log10(min(xs) / 2)), 10 ** math.ceil(math.log10(max(xs) * 2))
         peak = ceilings.fp32_peak_gflops if ceilings is not None else None
         y_top = max([peak or 0, *(y for _, y in self.points.values())]) * 4
-        y_lo = min(y for _, y in self.points.values()) / 1000  # room for the legend below the point
+        y_lo = min(y for _, y in self.points.values()) / 100
         grid = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
         if peak:
             line = pg.PlotDataItem(
                 np.log10(grid), np.full_like(grid, math.log10(peak)), pen=pg.mkPen(fg, width=theme.line_px)
             )
             plot.addItem(line)
-            self.legend.addItem(line, f"FP32 peak {peak / 1e3:,.1f} TFLOP/s")
+            self.legend.add_entry(line, f"FP32 peak {peak / 1e3:,.1f} TFLOP/s")
         self.roofs = level_ceilings(ceilings)
         shown_roofs: dict[float, str] = {}
         for level, gbs in self.roofs.items():
@@ -130,7 +129,7 @@ class LevelRooflineChart(pg.PlotWidget):
                                    pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine))  # fmt: skip
             plot.addItem(line)
             name = "L1 / shared" if level == "L1" and "shared" in self.roofs else level
-            self.legend.addItem(line, f"{name} roof {gbs:,.0f} GB/s")
+            self.legend.add_entry(line, f"{name} roof {gbs:,.0f} GB/s")
         for name, (x, y) in self.points.items():
             if name == "requested traffic":
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
@@ -142,13 +141,22 @@ class LevelRooflineChart(pg.PlotWidget):
                                           brush=pg.mkBrush(theme.color(colour)), pen=pg.mkPen(theme.background))  # fmt: skip
                 label = f"{name} (measured): {x:,.3g} FLOP/B"
             plot.addItem(item)
-            self.legend.addItem(item, label)
+            self.legend.add_entry(item, label)
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
         plot.getAxis("bottom").setTicks([[(d, f"{10.0**d:g}") for d in decades], []])
         y_decades = range(math.ceil(math.log10(y_lo)), math.floor(math.log10(y_top)) + 1)
         plot.getAxis("left").setTicks([[(d, f"{10.0**d:,.0f}") for d in y_decades], []])
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(math.log10(y_lo), math.log10(y_top), padding=0)
+        self.fit_legend()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_legend()
+
+    def fit_legend(self) -> None:
+        if getattr(self, "legend", None) is not None and self.getPlotItem() is not None:
+            fit_legend_column(self, self.getPlotItem(), self.legend, self.theme)
 
 
 class HardwareTab(QSplitter):

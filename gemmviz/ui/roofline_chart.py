@@ -46,6 +46,7 @@ class RooflineChart(ResultChart):
         super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": Log125Axis("bottom")})
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.scene().sigMouseClicked.connect(self._on_click)
+        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._fit_note())
 
     def set_ceilings(self, ceilings) -> None:
         self.ceilings = ceilings
@@ -170,8 +171,8 @@ class RooflineChart(ResultChart):
         """Wrap the above-the-roof note to the room between its point and the plot's edge, so that it never
         runs into the legend or the axis."""
         note = getattr(self, "above_roof_note", None)
-        if note is None:
-            return
+        if note is None or self.getPlotItem() is None:
+            return  # no note, or the chart is closing
         vb = self.getPlotItem().getViewBox()
         box = vb.sceneBoundingRect()
         if box.width() <= 0:

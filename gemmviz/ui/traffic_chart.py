@@ -13,6 +13,7 @@ from PySide6.QtGui import QFont
 from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
 from gemmviz.core.results import Result
+from gemmviz.ui.chart_base import fit_legend_column, legend_column
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import style_plot
 
@@ -70,9 +71,7 @@ class TrafficChart(pg.PlotWidget):
         self.result: Result | None = None
         self.comparison: Comparison | None = None
         self.bars: list[tuple[str, float | None, float | None]] = []  # (level, model bytes, measured bytes)
-        # top left, in the headroom the y range leaves above the tallest bar and its label: it never covers a bar
-        self.legend = pg.LegendItem(colCount=2, offset=(10, 5))
-        self.legend.setParentItem(self.getPlotItem().vb)
+        self.legend = legend_column(self.getPlotItem())  # right of the plot: it never covers a bar
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -110,11 +109,12 @@ class TrafficChart(pg.PlotWidget):
         values = [v for _, a, b in self.bars for v in (a, b) if v]
         lo = math.floor(math.log10(min(values)))
         top = math.log10(max(values))
-        hi = top + 0.3 * (top - lo) + 0.3  # headroom for the ratio labels and the legend
+        hi = top + 0.15 * (top - lo) + 0.3  # headroom for the ratio labels
         font = QFont()
         font.setPointSize(theme.font_pt)
         self.legend.setLabelTextColor(theme.foreground)
         self.legend.setLabelTextSize(f"{theme.font_pt}pt")
+        self.legend.clear()
         width = 0.38
         for offset, index, name, colour in ((-0.2, 1, "model: what the code asks for", theme.color(5)),
                                             (0.2, 2, "measured: hardware counters", theme.color(0))):  # fmt: skip
@@ -123,7 +123,7 @@ class TrafficChart(pg.PlotWidget):
             item = pg.BarGraphItem(x=xs, width=width, y0=lo, y1=tops, brush=pg.mkBrush(colour),
                                    pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))  # fmt: skip
             plot.addItem(item)
-            self.legend.addItem(item, name)
+            self.legend.add_entry(item, name)
         for i, (_label, model, measured) in enumerate(self.bars):
             tallest = max([math.log10(v) for v in (model, measured) if v] or [lo])
             text = pg.TextItem(ratio_label(measured, model), color=theme.foreground, anchor=(0.5, 1))
@@ -135,6 +135,15 @@ class TrafficChart(pg.PlotWidget):
         plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
         plot.setYRange(lo, hi, padding=0)
         plot.setMouseEnabled(x=False, y=False)
+        self.fit_legend()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_legend()
+
+    def fit_legend(self) -> None:
+        if getattr(self, "legend", None) is not None and self.getPlotItem() is not None:
+            fit_legend_column(self, self.getPlotItem(), self.legend, self.theme)
 
     def measured_bytes(self) -> np.ndarray:
         """The measured bars, in bytes (NaN where not counted): what the chart shows, for tests and tooltips."""
