@@ -139,6 +139,37 @@ def test_export_refuses_without_data(qapp, tmp_path, session):
     assert not (tmp_path / "x.png").exists()
 
 
+def test_roofline_export_is_hierarchical_with_counters_and_model_based_without(qapp, session):
+    from gemmviz.ui.export import make_chart
+    from gemmviz.ui.roofline_chart import RooflineChart
+
+    chart = make_chart("roofline", session.results, LIGHT, CEILINGS)
+    assert isinstance(chart, LevelRooflineChart) and chart.result.counters
+    assert "Hierarchical roofline" in chart.getPlotItem().titleLabel.text
+    at = make_chart("roofline", session.results, LIGHT, CEILINGS, ("gpu-naive", "1024x1024x1024", ""))
+    assert isinstance(at, LevelRooflineChart) and at.result.problem.key == "1024x1024x1024"
+    plain = [dataclasses.replace(r, counters=None) for r in session.results]
+    assert isinstance(make_chart("roofline", plain, LIGHT, CEILINGS), RooflineChart)
+    for c in (chart, at):
+        c.deleteLater()
+
+
+@pytest.mark.parametrize("make", ["traffic", "roofline"])
+def test_hardware_legend_sits_outside_the_plot(qapp, session, make):
+    chart = TrafficChart(LIGHT) if make == "traffic" else LevelRooflineChart(LIGHT)
+    result = pick(session, "traffic", "gpu-tiled (tile 16)", None)
+    chart.set_result(*((result,) if make == "traffic" else (result, CEILINGS)))
+    layout_offscreen(chart, 1280, 720)
+    try:
+        legend = chart.legend.sceneBoundingRect()
+        plot = chart.getPlotItem().getViewBox().sceneBoundingRect()
+        assert len(chart.legend.items) >= 2 and legend.width() > 0
+        assert not legend.intersects(plot) and legend.left() >= plot.right()
+    finally:
+        chart.hide()
+        chart.deleteLater()
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 @pytest.mark.parametrize("make", ["trace", "traffic", "roofline"])
 def test_no_text_overlap(qapp, session, size, make):
