@@ -10,8 +10,9 @@ from __future__ import annotations
 import enum
 import os
 import sys
+from collections import deque
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from gemmviz.core.bench import BenchSettings, Job
 from gemmviz.ui.worker import EngineWorker
@@ -61,6 +62,13 @@ class RunController(QObject):
         super().__init__(parent)
         self._state = RunState.IDLE
         self._shut_down = False
+        # The worker's answers are handed on one per event-loop turn: a burst of fast results (each one redraws
+        # the table, writes the recovery file, repaints the progress bar) would otherwise be handled in one
+        # go and freeze the window for the whole burst. Progress reports waiting in a row are merged.
+        self._inbox: deque[tuple[str, tuple]] = deque()
+        self._pacer = QTimer(self)
+        self._pacer.setInterval(0)
+        self._pacer.timeout.connect(self._hand_on_one)
         self.thread = QThread()
         self.thread.setObjectName("gemmviz-engine")
         self.worker = EngineWorker(backends)
@@ -68,8 +76,8 @@ class RunController(QObject):
         self._runRequested.connect(self.worker.run_jobs)
         self._probeRequested.connect(self.worker.probe)
         self._ceilingsRequested.connect(self.worker.measure_ceilings)
-        self.worker.progress.connect(self.progress)
-        self.worker.result.connect(self.result)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.result.connect(self._on_result)
         self.worker.finished.connect(self._on_finished)
         self.worker.environmentReady.connect(self.environmentReady)
         self.worker.ceilingsReady.connect(self._on_ceilings)
@@ -115,13 +123,43 @@ class RunController(QObject):
         self._ceilingsRequested.emit()
         return True
 
-    @Slot(object)
-    def _on_finished(self, results: list) -> None:
+    def _queue(self, kind: str, args: tuple) -> None:
         if self._shut_down:
             return  # the window is gone or going: nobody to tell
-        cancelled = self.worker.cancel.is_set()
-        self._set_state(RunState.IDLE)
-        self.finished.emit(results, cancelled)
+        if kind == "progress" and self._inbox and self._inbox[-1][0] == "progress":
+            self._inbox[-1] = (kind, args)  # only the latest progress is worth showing
+        else:
+            self._inbox.append((kind, args))
+        if not self._pacer.isActive():
+            self._pacer.start()
+
+    @Slot(int, int, str, float)
+    def _on_progress(self, done: int, total: int, label: str, seconds_left: float) -> None:
+        self._queue("progress", (done, total, label, seconds_left))
+
+    @Slot(object)
+    def _on_result(self, result) -> None:
+        self._queue("result", (result,))
+
+    @Slot(object)
+    def _on_finished(self, results: list) -> None:
+        # Read now: the cancel flag is cleared when the next run starts.
+        self._queue("finished", (results, self.worker.cancel.is_set()))
+
+    def _hand_on_one(self) -> None:
+        if self._shut_down or not self._inbox:
+            self._pacer.stop()
+            return
+        kind, args = self._inbox.popleft()
+        if not self._inbox:
+            self._pacer.stop()
+        if kind == "progress":
+            self.progress.emit(*args)
+        elif kind == "result":
+            self.result.emit(*args)
+        else:  # the run is over once every result before it has been handed on
+            self._set_state(RunState.IDLE)
+            self.finished.emit(*args)
 
     @Slot(object)
     def _on_ceilings(self, data) -> None:
@@ -134,6 +172,8 @@ class RunController(QObject):
         """Cancel whatever runs, stop the thread and wait for it at most `timeout_ms`; True if it ended in time.
         A worker that does not end in time is detached (see `leave`), never destroyed while running."""
         self._shut_down = True
+        self._pacer.stop()
+        self._inbox.clear()
         self.worker.cancel.set()
         self.thread.quit()
         stopped = self.thread.wait(timeout_ms)
