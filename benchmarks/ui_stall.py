@@ -37,7 +37,8 @@ def one_run(app: QApplication) -> tuple[int, int]:
     window = MainWindow({"cpu": CpuBackend()}, settings=settings, load_recorded_without_gpu=False)
     keep_gc_quiet(window)
     window.show()
-    pump(app, lambda: bool(window.workspace.environment))
+    # Probed and warmed up (the worker compiles the CPU loop right after probing, while the window is idle).
+    pump(app, lambda: bool(window.workspace.environment) and window.controller.warm)
     window.run_panel.set_selected_variants(VARIANTS)
     window.run_panel.sweep_edit.setText(SIZES)
     window.run_panel.repeats_spin.setValue(3)

@@ -10,9 +10,11 @@ import time
 
 def keep_gc_quiet(window) -> None:
     """A full garbage collection walks every tracked object while holding the GIL: with Qt and pyqtgraph
-    loaded that is 50-100 ms of frozen window. Long-lived objects are moved out of its way now and after
-    each run; reference counting still frees everything that is not in a cycle. Process-wide, so here."""
+    loaded that is 50-100 ms of frozen window. Long-lived objects are moved out of its way now, after the
+    worker's warm-up (numba's compiler) and after each run; reference counting still frees everything that is
+    not in a cycle. Process-wide, so here."""
     gc.freeze()
+    window.controller.warmedUp.connect(gc.freeze)
     window.controller.finished.connect(lambda *_: gc.freeze())
 
 

@@ -52,6 +52,7 @@ class RunController(QObject):
     result = Signal(object)  # one Result, as soon as it is measured
     finished = Signal(object, bool)  # every Result of the run, cancelled?
     environmentReady = Signal(object)  # the probed environment (dict)
+    warmedUp = Signal()  # after environmentReady: the backends compiled and calibrated what they need
     ceilingsReady = Signal(object)  # the measured ceilings (dict), or why not (str)
 
     _runRequested = Signal(object, object)
@@ -62,6 +63,7 @@ class RunController(QObject):
         super().__init__(parent)
         self._state = RunState.IDLE
         self._shut_down = False
+        self.warm = False
         # The worker's answers are handed on one per event-loop turn: a burst of fast results (each one redraws
         # the table, writes the recovery file, repaints the progress bar) would otherwise be handled in one
         # go and freeze the window for the whole burst. Progress reports waiting in a row are merged.
@@ -80,6 +82,7 @@ class RunController(QObject):
         self.worker.result.connect(self._on_result)
         self.worker.finished.connect(self._on_finished)
         self.worker.environmentReady.connect(self.environmentReady)
+        self.worker.warmedUp.connect(self._on_warmed_up)
         self.worker.ceilingsReady.connect(self._on_ceilings)
         self.thread.start()
 
@@ -160,6 +163,11 @@ class RunController(QObject):
         else:  # the run is over once every result before it has been handed on
             self._set_state(RunState.IDLE)
             self.finished.emit(*args)
+
+    @Slot()
+    def _on_warmed_up(self) -> None:
+        self.warm = True
+        self.warmedUp.emit()
 
     @Slot(object)
     def _on_ceilings(self, data) -> None:

@@ -16,6 +16,7 @@ class EngineWorker(QObject):
     result = Signal(object)
     finished = Signal(object)
     environmentReady = Signal(object)
+    warmedUp = Signal()  # compilers and calibrations done: the first run starts without them
     ceilingsReady = Signal(object)  # the measured dict, or an error message (str)
 
     def __init__(self, backends: dict):
@@ -31,6 +32,14 @@ class EngineWorker(QObject):
         except Exception as exc:  # a broken driver must not take the app down
             env = {"backends": {"cuda": {"available": False, "reason": f"device query failed: {exc}"}}}
         self.environmentReady.emit(env)
+        for backend in self.backends.values():
+            warm_up = getattr(backend, "warm_up", None)  # optional: the CPU backend compiles its loop
+            if warm_up is not None:
+                try:
+                    warm_up()
+                except Exception:  # the first run then warms up itself and reports the error
+                    pass
+        self.warmedUp.emit()
 
     @Slot()
     def measure_ceilings(self) -> None:
