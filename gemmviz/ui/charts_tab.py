@@ -87,6 +87,13 @@ class ChartsTab(QWidget):
     def charts(self) -> tuple:
         return self.time_chart, self.gflops_chart, self.speedup_chart
 
+    def first_view(self, small: bool) -> None:
+        """What a first start without a GPU shows: the seed's kernels (not all 22 replayed series) and, on a
+        small screen such as a 1280×720 projector, one chart (GFLOP/s) instead of four."""
+        self.apply_preset("seed kernels")
+        if small and self.show_combo.currentText() == ALL:
+            self.show_combo.setCurrentText("GFLOP/s")
+
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
             panel.setVisible(choice in (ALL, name))

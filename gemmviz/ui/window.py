@@ -281,8 +281,8 @@ class MainWindow(QMainWindow):
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
             path = default_replay_session()
-            if path is not None:
-                self.files.open_session(path, replay=True)
+            if path is not None and self.files.open_session(path, replay=True):
+                self.charts_tab.first_view(small=self.width() < 1600)
         self.validate()
 
     # ---- views -------------------------------------------------------------------------------------
