@@ -64,7 +64,7 @@ def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_labe
     px = theme.font_pt * 96 / 72
     if x_label:
         plot.getAxis("bottom").setHeight(int(px * 3.2))
-    plot.getAxis("left").setWidth(int(px * 5.5))
+    plot.getAxis("left").setWidth(int(px * 6.2))  # "100 MB" beside the rotated label
     plot.setContentsMargins(6, 4, 10, 4)  # the rotated axis label's box reaches past the plot's left edge
     plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
 
