@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from gemmviz.core import fileio
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
-from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData, hardware_result
+from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
@@ -128,17 +128,15 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, sp
             return hardware_chart(kind, results, theme, size_key=speedup_view[1] if speedup_view else None)
         except NoHardwareData as exc:
             raise ExportError(str(exc)) from None
-    if kind == "roofline":  # results with counters: the measured, per-level roofline of the first of them
+    at = speedup_view[1] if speedup_view else None
+    gpu = [r for r in results if r.valid and r.backend == "cuda" and (not at or r.problem.key == at)]
+    if kind == "roofline" and gpu and all(r.counters for r in gpu):
+        # every chosen result (at --at's size, if given) measured its traffic: the per-level roofline of the first
         from gemmviz.ui.hardware_tab import LevelRooflineChart
 
-        try:
-            measured = hardware_result("traffic", results, size_key=speedup_view[1] if speedup_view else None)
-        except NoHardwareData:
-            measured = None
-        if measured is not None:
-            level_chart = LevelRooflineChart(theme)
-            level_chart.set_result(measured, ceilings)
-            return level_chart
+        level_chart = LevelRooflineChart(theme)
+        level_chart.set_result(gpu[0], ceilings)
+        return level_chart
     cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
     chart = cls(theme)
     if source_of is not None:
