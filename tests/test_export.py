@@ -149,4 +149,6 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     w.step_forward_action.trigger()
     assert w.tiling.step == step + 1
     assert w.fullscreen_action.shortcut().toString() == "F11" and w.export_action.shortcut().toString() == "Ctrl+E"
+    w.dark_action.setChecked(False)
+    w.projector_action.setChecked(False)  # projector mode enlarges the application's font: give it back
     w.close()
