@@ -113,14 +113,15 @@ def cmd_export(args: argparse.Namespace) -> int:
                          + ", ".join(sorted({r.series for r in session.results})))
     check_view(results, args.chart, base, at)
     app = qt_app()
-    from gemmviz.ui.export import ExportError, export_chart
+    from gemmviz.ui.export import ExportError, export_chart, footer_text, session_origin
     from gemmviz.ui.theme import theme_for
 
     gpu = session.environment.get("backends", {}).get("cuda", {})
-    ceilings = load_ceilings(gpu["name"]) if gpu.get("available") else None
+    ceilings = load_ceilings(gpu["name"]) if gpu.get("available") and gpu.get("name") else None
     try:
         path = export_chart(args.chart, results, args.output, width, height,
-                            theme_for(args.projector, args.dark), ceilings, (base.key, at and at.key, ""))  # fmt: skip
+                            theme_for(args.projector, args.dark), ceilings, (base.key, at and at.key, ""),
+                            footer=footer_text([session_origin(session)]))  # fmt: skip
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app
