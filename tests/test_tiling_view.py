@@ -119,13 +119,16 @@ def test_cli_model_json_matches_the_formula(capsys):
     assert out["intensity_flop_per_byte"] == pytest.approx(2e9 / (4 * (126e6 + 1e6)))
 
 
-def test_cli_animate_writes_one_frame_per_step(tmp_path, capsys):
+def test_cli_animate_writes_a_frame_per_step_and_the_glides(tmp_path, capsys):
+    from gemmviz.ui.animation_export import MOVE_FRAMES
+
     assert (
         main(["animate", "--mnk", "40x40x40", "--tile", "16", "--frames", str(tmp_path / "f"), "--size", "320x180"])
         == 0
     )
     files = sorted((tmp_path / "f").glob("frame_*.png"))
-    assert len(files) == len(block_schedule("gpu-tiled", Problem(40, 40, 40), 16).steps) == 13
+    steps = block_schedule("gpu-tiled", Problem(40, 40, 40), 16).steps
+    assert len(steps) == 13 and len(files) == 13 + MOVE_FRAMES * sum(s.kind == "load" for s in steps)
 
 
 @pytest.mark.parametrize(
