@@ -102,8 +102,8 @@ class LevelRooflineChart(pg.PlotWidget):
         for level, x in level_intensities(result.problem.flops, result.counters).items():
             if x:
                 self.points[level] = (x, result.gflops)
-        style_plot(plot, theme, f"Hierarchical roofline: {result.series} at {result.problem.label}",
-                   "arithmetic intensity (FLOP / byte moved at each level)", "GFLOP/s")  # fmt: skip
+        style_plot(plot, theme, f"Hierarchical roofline<br>{result.series} at {result.problem.label}",
+                   "FLOP / byte at each level", "GFLOP/s")  # fmt: skip
         xs = [x for x, _ in self.points.values()]
         x_lo, x_hi = 10 ** math.floor(math.log10(min(xs) / 2)), 10 ** math.ceil(math.log10(max(xs) * 2))
         peak = ceilings.fp32_peak_gflops if ceilings is not None else None
@@ -134,12 +134,12 @@ class LevelRooflineChart(pg.PlotWidget):
             if name == "requested traffic":
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(None), pen=pg.mkPen(fg, width=theme.line_px))  # fmt: skip
-                label = f"requested traffic (model): {x:,.2g} FLOP/B"
+                label = f"model: {x:,.2g} FLOP/B"  # short: the legend column is narrow
             else:
                 _, colour, marker = LEVELS[name]
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol=marker, size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(theme.color(colour)), pen=pg.mkPen(theme.background))  # fmt: skip
-                label = f"{name} (measured): {x:,.3g} FLOP/B"
+                label = f"{name}: {x:,.3g} FLOP/B"
             plot.addItem(item)
             self.legend.add_entry(item, label)
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
@@ -166,6 +166,7 @@ class HardwareTab(QSplitter):
         super().__init__(parent)
         self.workspace = workspace
         self.candidates: list[Result] = []
+        self.sm_count: int | None = None
         left = QWidget()
         layout = QVBoxLayout(left)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -199,9 +200,12 @@ class HardwareTab(QSplitter):
         self.addWidget(left)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
+        self.apply_text_font(theme)
         self.addWidget(self.text)
-        self.setStretchFactor(0, 3)
-        self.setStretchFactor(1, 2)
+        # the sentences need about as much room as the chart: at a projector's font a narrow column had to scroll
+        self.setStretchFactor(0, 11)
+        self.setStretchFactor(1, 9)
+        self.setSizes([1100, 900])
         self.timer = QTimer(self)
         self.timer.setInterval(40)
         self.timer.timeout.connect(self._tick)
@@ -250,10 +254,8 @@ class HardwareTab(QSplitter):
         self.roofline_chart.set_result(r, load_ceilings(gpu) if gpu else None)
         if r is not None and not (r.block_trace if self.view_combo.currentIndex() == 0 else r.counters):
             self.view_combo.setCurrentIndex(1 if r.counters else 0)  # a view that has data for this result
-        if r is None:
-            self.text.setPlainText(NO_COUNTERS + ".\nProfiled or traced results appear here when a session has them.")
-        else:
-            self.text.setPlainText("\n\n".join([explain_counters(r), explain_trace(r, sm_count)]))
+        self.sm_count = sm_count
+        self.show_text()
         self.slider.blockSignals(True)
         self.slider.setValue(1000)
         self.slider.blockSignals(False)
@@ -264,10 +266,29 @@ class HardwareTab(QSplitter):
         self.stop()
         self.stack.setCurrentIndex(index)
         self.player.setVisible(index == 0)
+        self.show_text()
+
+    def show_text(self) -> None:
+        """The sentences of the view shown: the trace's beside SMs × time, the counters' beside the others (both
+        at once did not fit beside the chart at a projector's font)."""
+        r = self.current()
+        if r is None:
+            self.text.setPlainText(NO_COUNTERS + ".\nProfiled or traced results appear here when a session has them.")
+        elif self.view_combo.currentIndex() == 0:
+            self.text.setPlainText(explain_trace(r, self.sm_count))
+        else:
+            self.text.setPlainText(explain_counters(r))
 
     def apply_theme(self, theme: Theme) -> None:
         for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart):
             chart.apply_theme(theme)
+        self.apply_text_font(theme)
+
+    def apply_text_font(self, theme: Theme) -> None:
+        """Prose a little smaller than the charts' text (still large on a projector), so it fits beside them."""
+        font = self.text.font()
+        font.setPointSize(max(9, round(theme.font_pt * 0.8)))
+        self.text.setFont(font)
 
     def toggle_play(self) -> None:
         if self.timer.isActive():

@@ -53,6 +53,10 @@ def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_labe
     font = QFont()
     font.setPointSize(theme.font_pt)
     plot.setTitle(title or None, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    if title:  # pyqtgraph fixes the title row at 30 px: too short for a projector's font or a two-line title
+        height = plot.titleLabel.item.boundingRect().height()
+        plot.titleLabel.setMaximumHeight(height)
+        plot.layout.setRowFixedHeight(0, height)
     for name, label in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(name)
         axis.setLabel(label or None, color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetricsF, QTextOption
 
 from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
@@ -25,10 +26,11 @@ NO_COUNTERS = "No hardware counters in this session: run `gemmviz profile` on a 
 LEVELS: tuple[tuple[str, tuple[str, str], float], ...] = (
     ("DRAM", ("DRAM", "bytes read + written"), 1.0),
     ("L2", ("L2", "bytes through L2"), 1.0),
-    ("L1 (global loads)", ("L1/TEX global", "bytes of global-load sectors"), 1.0),
-    ("shared loads", ("shared", "load wavefronts"), WAVEFRONT_BYTES),
-    ("bank conflicts", ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
+    ("L1", ("L1/TEX global", "bytes of global-load sectors"), 1.0),
+    ("shared", ("shared", "load wavefronts"), WAVEFRONT_BYTES),
+    ("conflicts", ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
 )
+LEGEND = ("model", "measured (ncu)")  # short: the legend column is narrow, and the title says what is compared
 
 
 def byte_label(x: float, digits: int = 6) -> str:
@@ -59,7 +61,7 @@ def ratio_label(measured: float | None, model: float | None) -> str:
     if not model:
         return "0" if measured == 0 else f"+{byte_label(measured, 3)}"
     r = measured / model
-    return f"{r:.1%} of model" if r < 0.1 else f"{r:.2g}× model"
+    return f"{r:.1%}\nof model" if r < 0.1 else f"{r:.2g}×\nmodel"  # two short lines: it fits over its bar pair
 
 
 class TrafficChart(pg.PlotWidget):
@@ -71,6 +73,7 @@ class TrafficChart(pg.PlotWidget):
         self.result: Result | None = None
         self.comparison: Comparison | None = None
         self.bars: list[tuple[str, float | None, float | None]] = []  # (level, model bytes, measured bytes)
+        self.ratio_items: list[pg.TextItem] = []  # measured / model above each group of bars
         self.legend = legend_column(self.getPlotItem())  # right of the plot: it never covers a bar
         self.apply_theme(theme)
 
@@ -103,43 +106,72 @@ class TrafficChart(pg.PlotWidget):
             row = rows[key]
             self.bars.append((label, None if row.model is None else row.model * unit_bytes,
                               None if row.measured is None else row.measured * unit_bytes))  # fmt: skip
-        title = f"Model vs measured traffic: {result.series} at {result.problem.label}"
+        title = f"Model vs measured traffic<br>{result.series} at {result.problem.label}"  # two lines: fits half a tab
         style_plot(plot, theme, title, "", "bytes (log scale)")
         plot.showGrid(x=False, y=True, alpha=theme.grid_alpha)
         values = [v for _, a, b in self.bars for v in (a, b) if v]
         lo = math.floor(math.log10(min(values)))
         top = math.log10(max(values))
         hi = top + 0.15 * (top - lo) + 0.3  # headroom for the ratio labels
-        font = QFont()
-        font.setPointSize(theme.font_pt)
         self.legend.setLabelTextColor(theme.foreground)
         self.legend.setLabelTextSize(f"{theme.font_pt}pt")
         self.legend.clear()
         width = 0.38
-        for offset, index, name, colour in ((-0.2, 1, "model: what the code asks for", theme.color(5)),
-                                            (0.2, 2, "measured: hardware counters", theme.color(0))):  # fmt: skip
+        for offset, index, name, colour in ((-0.2, 1, LEGEND[0], theme.color(5)),
+                                            (0.2, 2, LEGEND[1], theme.color(0))):  # fmt: skip
             xs = [i + offset for i, bar in enumerate(self.bars) if bar[index]]
             tops = [math.log10(bar[index]) for bar in self.bars if bar[index]]
             item = pg.BarGraphItem(x=xs, width=width, y0=lo, y1=tops, brush=pg.mkBrush(colour),
                                    pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))  # fmt: skip
             plot.addItem(item)
             self.legend.add_entry(item, name)
+        self.ratio_items = []
         for i, (_label, model, measured) in enumerate(self.bars):
             tallest = max([math.log10(v) for v in (model, measured) if v] or [lo])
             text = pg.TextItem(ratio_label(measured, model), color=theme.foreground, anchor=(0.5, 1))
-            text.setFont(font)
+            text.textItem.document().setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignHCenter))
             text.setPos(i, tallest)
             plot.addItem(text)
+            self.ratio_items.append(text)
         plot.getAxis("bottom").setTicks([[(i, label) for i, (label, _, _) in enumerate(self.bars)], []])
         plot.getAxis("left").setTicks(ticks_125(lo, hi))
         plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
         plot.setYRange(lo, hi, padding=0)
         plot.setMouseEnabled(x=False, y=False)
         self.fit_legend()
+        self.fit_labels()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_legend()
+        self.fit_labels()
+
+    def fit_labels(self) -> None:
+        """Shrink the ratio labels and the level names (from the theme's size) until each fits its group of bars:
+        at a projector's font a narrow chart would otherwise run one group's text into the next."""
+        if not getattr(self, "bars", None):
+            return  # called by the view's own set-up, or no counters to draw
+        plot = self.getPlotItem()
+        group_px = plot.getViewBox().width() / (len(self.bars) + 0.2) * 0.92  # the x range spans n + 0.2 groups
+        if group_px <= 0:
+            return
+        lines = [line for item in self.ratio_items for line in item.textItem.toPlainText().split("\n")]
+        names = [label for label, _, _ in self.bars]
+        for texts, apply in ((lines, self._set_ratio_font), (names, self._set_tick_font)):
+            font = QFont()
+            font.setPointSizeF(self.theme.font_pt)
+            while font.pointSizeF() > 6 and max(QFontMetricsF(font).horizontalAdvance(t) for t in texts) > group_px:
+                font.setPointSizeF(font.pointSizeF() - 1)
+            apply(font)
+
+    def _set_ratio_font(self, font: QFont) -> None:
+        for item in self.ratio_items:
+            item.setFont(font)
+
+    def _set_tick_font(self, font: QFont) -> None:
+        axis = self.getPlotItem().getAxis("bottom")
+        if axis.style.get("tickFont") is None or axis.style["tickFont"].pointSizeF() != font.pointSizeF():
+            axis.setStyle(tickFont=font)
 
     def fit_legend(self) -> None:
         if getattr(self, "legend", None) is not None and self.getPlotItem() is not None:
