@@ -225,3 +225,35 @@ def test_trace_sentence_numbers(session):
     text = explain_trace(pick(session, "sm-trace", "gpu-tiled (tile 32)", None), 132)
     assert "1,024 blocks ran on 132 SMs in 3.88 waves" in text and "12.3%" in text
     assert "no block trace" in explain_trace(Result("gpu-tiled", {"tile": 16}, 8, 8, 8, "cuda", "fp32", True))
+
+
+RECORDED = Path(__file__).parent.parent / "assets" / "sessions" / "h200-2026-11-30.json"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1500, 900), (1920, 1080)], ids=["720p", "900p", "1080p"])
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_hardware_views_fit_their_pane(qapp, size, projector):
+    """The recorded H200 session's tile-16 result at 1024³: each counters view, plot and legend, inside its pane
+    (a projector's legend once made the plot wider than the pane and cut its entries off)."""
+    from gemmviz.ui.theme import theme_for
+
+    ws = Workspace()
+    ws.open(RECORDED)
+    tab = HardwareTab(ws, theme_for(projector))
+    layout_offscreen(tab, *size)
+    try:
+        names = [tab.result_combo.itemText(i) for i in range(tab.result_combo.count())]
+        tab.result_combo.setCurrentIndex(names.index("gpu-tiled (tile 16) at 1024³ (counters)"))
+        for view in (1, 2):
+            tab.view_combo.setCurrentIndex(view)
+            layout_offscreen(tab, *size)
+            chart = tab.stack.currentWidget()
+            assert chart.width() <= tab.stack.width()
+            assert chart.getPlotItem().geometry().width() <= chart.width() + 1
+            texts = plot_texts(chart, chart)
+            assert len(texts) > 5
+            outside = [t for t in problems(texts, QRectF(chart.rect())) if t.startswith("outside")]
+            assert outside == [], (view, outside)
+    finally:
+        tab.hide()
+        tab.deleteLater()

@@ -69,7 +69,18 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
-    legend.fit(theme.font_pt, max(height, 40), max(40.0, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others)))
+    room = max(40.0, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others))
+    legend.fit(theme.font_pt, max(height, 40), room)
+    # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
+    # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
+    for _ in range(3):
+        plot.layout.invalidate()  # the cached minimum still holds the legend's former width
+        over = plot.layout.effectiveSizeHint(QtCore.Qt.SizeHint.MinimumSize).width() - view.width()
+        excess = max(over, legend.maximumWidth() - room)
+        if excess <= 1:
+            break
+        room = max(40.0, min(room, legend.maximumWidth() - excess - 2))
+        legend.fit(theme.font_pt, max(height, 40), room)
     # the plot was given the view's size while the legend was still at its first, larger size (its minimum
     # then held the plot taller than the view): give it the view's size again
     plot.setGeometry(view.range)

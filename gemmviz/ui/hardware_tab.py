@@ -60,6 +60,14 @@ def level_ceilings(ceilings) -> dict[str, float]:
     return out
 
 
+def compact(value: float) -> str:
+    """A power of ten as 1, 10, 100, 1k … 100M: a projector's font left too little width for "100,000"."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= div:
+            return f"{value / div:g}{suffix}"
+    return f"{value:g}"
+
+
 class LevelRooflineChart(pg.PlotWidget):
     """One profiled result on a log-log roofline: a point per memory level at its measured intensity, each
     level's bandwidth line, the FP32 peak, and the model's point ("requested traffic")."""
@@ -128,8 +136,8 @@ class LevelRooflineChart(pg.PlotWidget):
             line = pg.PlotDataItem(np.log10(grid[keep]), np.log10(ys[keep]),
                                    pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine))  # fmt: skip
             plot.addItem(line)
-            name = "L1 / shared" if level == "L1" and "shared" in self.roofs else level
-            self.legend.add_entry(line, f"{name} roof {gbs:,.0f} GB/s")
+            name = "L1/shared" if level == "L1" and "shared" in self.roofs else level
+            self.legend.add_entry(line, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
         for name, (x, y) in self.points.items():
             if name == "requested traffic":
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
@@ -145,7 +153,7 @@ class LevelRooflineChart(pg.PlotWidget):
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
         plot.getAxis("bottom").setTicks([[(d, f"{10.0**d:g}") for d in decades], []])
         y_decades = range(math.ceil(math.log10(y_lo)), math.floor(math.log10(y_top)) + 1)
-        plot.getAxis("left").setTicks([[(d, f"{10.0**d:,.0f}") for d in y_decades], []])
+        plot.getAxis("left").setTicks([[(d, compact(10.0**d)) for d in y_decades], []])  # narrow axis
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(math.log10(y_lo), math.log10(y_top), padding=0)
         self.fit_legend()
