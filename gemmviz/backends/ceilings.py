@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import statistics
+import threading
 
 import numpy as np
 
@@ -27,20 +28,6 @@ THREADS = 256  # shared_read needs 256 threads per block
 BLOCKS_PER_SM = 8
 
 
-def _event_ms(cuda, launch, repeats: int, warmup: int = 3) -> list[float]:
-    for _ in range(warmup):
-        launch()
-    start, end = cuda.Event(), cuda.Event()
-    samples = []
-    for _ in range(repeats):
-        start.record()
-        launch()
-        end.record()
-        end.synchronize()
-        samples.append(end.time_since(start))
-    return samples
-
-
 def measure_memory_levels(run: CudaRun, repeats: int = 20) -> dict:
     """L2 and shared-memory read bandwidth in GB/s: median of `repeats` event-timed launches each."""
     from pycuda.compiler import SourceModule
@@ -57,10 +44,11 @@ def measure_memory_levels(run: CudaRun, repeats: int = 20) -> dict:
     try:
         cuda.memset_d32(buf, 0x3F800000, n_vec * 4)
         args = (buf, np.uint32(n_vec), np.int32(reps), out)
-        l2_ms = statistics.median(_event_ms(cuda, lambda: l2(*args, block=(THREADS, 1, 1), grid=grid), repeats))
+        timing, never = BenchSettings(repeats=repeats), threading.Event()  # 3 warm-ups, then event-timed launches
+        l2_ms = statistics.median(run.time_launches(lambda: l2(*args, block=(THREADS, 1, 1), grid=grid), timing, never))
         shared_args = (np.int32(SHARED_REPS), out)
         sh_ms = statistics.median(
-            _event_ms(cuda, lambda: shared(*shared_args, block=(THREADS, 1, 1), grid=grid), repeats)
+            run.time_launches(lambda: shared(*shared_args, block=(THREADS, 1, 1), grid=grid), timing, never)
         )
     finally:
         buf.free()

@@ -287,7 +287,7 @@ class CudaRun:
         bufs = self.buffers if rp == p else self._padded_buffers(inputs, rp)
         try:
             launch, _cached = self._launcher(variant, {}, rp, bufs, config)
-            return self._time(launch, settings, cancel)
+            return self.time_launches(launch, settings, cancel)
         finally:
             if bufs is not self.buffers:
                 for buf in bufs.values():
@@ -498,7 +498,7 @@ class CudaRun:
             return new_result(job, variant, "invalid", reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
         try:
-            samples = self._time(launch, settings, cancel)
+            samples = self.time_launches(launch, settings, cancel)
             clock1, temp1 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
             trace, trace_note = self._trace(variant, params, rp, bufs, config) if settings.trace else (None, None)
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
@@ -553,7 +553,7 @@ class CudaRun:
         except TraceError as exc:
             return None, f"block trace refused: {exc}"
 
-    def _time(self, launch, settings: BenchSettings, cancel: threading.Event) -> list[float]:
+    def time_launches(self, launch, settings: BenchSettings, cancel: threading.Event) -> list[float]:
         """CUDA events around each launch; warm-ups first; L2 flushed before each sample if cold."""
         cuda = self.cuda
         flush = self._flush_buffer() if settings.cold_l2 else None

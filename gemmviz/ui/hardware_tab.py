@@ -34,7 +34,7 @@ from gemmviz.core.workspace import Workspace
 from gemmviz.ui.chart_base import fit_legend_column, legend_column
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
-from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart
+from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
 
 # level -> (Ceilings attribute with its bandwidth in GB/s, palette index, marker). L1 and shared memory are
 # one SRAM on Hopper with one 128 B/clock path, so L1 meets the shared-memory roof.
@@ -95,15 +95,9 @@ class LevelRooflineChart(pg.PlotWidget):
         theme, fg = self.theme, self.theme.foreground
         self.points, self.roofs = {}, {}
         if result is None or not result.counters or not result.gflops:
-            why = NO_COUNTERS if result is None else f"{result.series} at {result.problem.label}: no hardware counters"
-            plot.setTitle(why, color=fg, size=f"{theme.font_pt + 2}pt")
-            for axis in ("left", "bottom"):
-                plot.hideAxis(axis)
-            self.legend.setVisible(False)
+            show_no_counters(plot, self.legend, theme, result)
             return
-        for axis in ("left", "bottom"):
-            plot.showAxis(axis)
-        self.legend.setVisible(True)
+        show_axes_and_legend(plot, self.legend, True)
         self.legend.setLabelTextColor(fg)
         self.legend.setLabelTextSize(f"{theme.font_pt}pt")
         self.points["requested traffic"] = (intensity(result), result.gflops)

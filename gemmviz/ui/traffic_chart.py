@@ -20,6 +20,19 @@ from gemmviz.ui.trace_chart import style_plot
 
 NO_COUNTERS = "No hardware counters in this session: run `gemmviz profile` on a GPU"
 
+
+def show_axes_and_legend(plot, legend, on: bool) -> None:
+    for axis in ("left", "bottom"):
+        plot.showAxis(axis, on)
+    legend.setVisible(on)
+
+
+def show_no_counters(plot, legend, theme, result) -> None:
+    """A hardware chart's empty state: why there is nothing to draw; axes and legend hidden."""
+    why = NO_COUNTERS if result is None else f"{result.series} at {result.problem.label}: no hardware counters"
+    plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    show_axes_and_legend(plot, legend, False)
+
 # (bar label, comparison row (level, quantity), bytes per counted unit): one group of bars per level, in bytes,
 # so the levels share one axis. A shared wavefront moves 128 B; the model's scalar loads are 4 B per thread,
 # 128 B per warp instruction, so model "wavefronts" x 128 B are its shared bytes.
@@ -91,15 +104,9 @@ class TrafficChart(pg.PlotWidget):
         self.comparison = comparison_of(result) if result is not None else None
         if self.comparison is None:
             self.bars = []
-            why = NO_COUNTERS if result is None else f"{result.series} at {result.problem.label}: no hardware counters"
-            plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
-            for axis in ("left", "bottom"):
-                plot.hideAxis(axis)
-            self.legend.setVisible(False)
+            show_no_counters(plot, self.legend, theme, result)
             return
-        for axis in ("left", "bottom"):
-            plot.showAxis(axis)
-        self.legend.setVisible(True)
+        show_axes_and_legend(plot, self.legend, True)
         rows = {(r.level, r.quantity): r for r in self.comparison.rows}
         self.bars = []
         for label, key, unit_bytes in LEVELS:
