@@ -197,7 +197,7 @@ def test_speedup_names_the_seed_baseline_and_an_empty_state_clears_the_bars(qapp
     chart.set_results(session.results)
     assert chart.baseline == "gpu-naive"
     assert "vs GPU naive, block 16×16 (the seed's)" in chart.getPlotItem().titleLabel.text and chart.bars
-    chart.set_view("cpu-naive", "4096x4096x4096")  # the recording has no CPU loop at 4096
+    chart.set_view("cpu-naive", "8192x8192x8192")  # the recording has no CPU loop at 8192
     assert chart.bars == [] and "sizes with one" in chart.empty_reason
     assert not [i for i in chart.getPlotItem().items if type(i).__name__ == "BarGraphItem"]
     assert chart.getPlotItem().getAxis("left")._tickLevels == [[]]
@@ -338,9 +338,9 @@ def test_every_export_has_a_footer(qapp, h200, tmp_path):
 
 def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_path):
     session, ceilings = h200
-    with pytest.raises(ExportError, match="no CPU loop result at 4096×4096×4096; sizes with one: 256³"):
+    with pytest.raises(ExportError, match="no CPU loop result at 8192×8192×8192; sizes with one: 256³, 512³, 1024³, 2048³, 4096³"):
         export_chart("speedup", session.results, tmp_path / "s.png", 640, 360,
-                     speedup_view=("cpu-naive", "4096x4096x4096", ""))  # fmt: skip
+                     speedup_view=("cpu-naive", "8192x8192x8192", ""))  # fmt: skip
     cpu_only = [r for r in session.results if r.backend == "cpu"]
     with pytest.raises(ExportError, match="roofline needs GPU results"):
         export_chart("roofline", cpu_only, tmp_path / "r.png", 640, 360, ceilings=ceilings)

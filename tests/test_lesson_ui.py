@@ -20,6 +20,7 @@ from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons  
 from gemmviz.ui import lesson as lesson_mode  # noqa: E402
 from gemmviz.ui.lesson import LessonView  # noqa: E402
 from gemmviz.ui.lesson_render import has_view, slide_for, slide_layout  # noqa: E402
+from gemmviz.ui.table_view import TableView  # noqa: E402
 from gemmviz.ui.tiling import TilingView  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
@@ -57,7 +58,11 @@ def _step_problems(view) -> list[str]:
         if not bounds.contains(area):
             bad.append(f"view {area.getRect()} outside the window")
         bad += [f"text over the view: {t!r}" for t, r in view.texts if r.intersects(area)]
-        if not isinstance(child, TilingView):
+        if isinstance(child, TableView):  # painted: it reports its texts, in its own coordinates
+            child.grab()
+            assert child.texts, "the table drew nothing"
+            texts += [(t, r.translated(child.geometry().topLeft().toPointF())) for t, r in child.texts]
+        elif not isinstance(child, TilingView):
             texts += plot_texts(child, view)
     return bad + problems(texts, bounds)
 

@@ -10,8 +10,17 @@ GOOD_STEP = '[[step]]\ntitle = "T"\ntext = "One sentence."\n'
 
 
 def _result(variant, n, ms, params=None, valid=True):
-    return Result(variant=variant, params=params or {}, m=n, n=n, k=n, backend="cuda", precision="fp32",
-                  valid=valid, samples_ms=[ms])
+    return Result(
+        variant=variant,
+        params=params or {},
+        m=n,
+        n=n,
+        k=n,
+        backend="cuda",
+        precision="fp32",
+        valid=valid,
+        samples_ms=[ms],
+    )
 
 
 def test_shipped_lessons_load_and_have_the_seed_lessons():
@@ -26,8 +35,13 @@ def test_shipped_lessons_load_and_have_the_seed_lessons():
 def test_series_syntax():
     assert parse_series("gpu-tiled[tile=16]").params == (("tile", 16),)
     assert parse_series("cublas").params == ()
-    for bad, words in [("gpu-tiled[tile=7]", "not one of"), ("gpu-tiled[block=16]", "no param"),
-                       ("nope", "unknown variant"), ("gpu-tiled[tile=x]", "whole number"), ("a b", "look like")]:
+    for bad, words in [
+        ("gpu-tiled[tile=7]", "not one of"),
+        ("gpu-tiled[block=16]", "no param"),
+        ("nope", "unknown variant"),
+        ("gpu-tiled[tile=x]", "whole number"),
+        ("a b", "look like"),
+    ]:
         with pytest.raises(ProblemError, match=words):
             parse_series(bad)
 
@@ -35,22 +49,48 @@ def test_series_syntax():
 @pytest.mark.parametrize(
     "text, line, words",
     [
-        ('title = "L"\n' + GOOD_STEP + '[[step]]\ntitle = "U"\ntext = "x."\nview = "movie"\n', 8, "view must be one of"),
+        (
+            'title = "L"\n' + GOOD_STEP + '[[step]]\ntitle = "U"\ntext = "x."\nview = "movie"\n',
+            8,
+            "view must be one of",
+        ),
         ('title = "L"\n' + GOOD_STEP + 'series = ["gpu-tiled[tile=5]"]\n', 5, "not one of"),
         ('title = "L"\n' + GOOD_STEP + 'colour = "red"\n', 5, "unknown key"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "A. B. C. D."\n', 4, "at most 3 sentences"),
         ('title = "L"\n[[step]]\ntitle = "T"\n', 2, "needs text"),
         ('title = "L"\n' + GOOD_STEP + 'view = "chart"\nchart = "speedup"\n', 2, "needs `at`"),
-        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "cublas" }\n', 6, "animation variant"),
-        ('title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", mnk = "0" }\n', 6, "at least 1"),
-        ('title = "L"\n' + GOOD_STEP + 'sizes = [1024, -1]\n', 5, "positive whole"),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "cublas" }\n',
+            6,
+            "animation variant",
+        ),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", mnk = "0" }\n',
+            6,
+            "at least 1",
+        ),
+        ('title = "L"\n' + GOOD_STEP + "sizes = [1024, -1]\n", 5, "positive whole"),
         ('title = "L"\n' + GOOD_STEP + 'baseline = "gpu"\n', 5, "baseline must be"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{speedup x vs cublas at 4}}."\n', 2, "unknown variant"),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{fastest}}."\n', 2, "unknown placeholder"),
         ('title = "L"\n' + GOOD_STEP + 'view = "hardware"\nchart = "gflops"\n', 6, "needs chart = one of traffic"),
-        ('title = "L"\n' + GOOD_STEP + 'view = "hardware"\nchart = "traffic"\nseries = ["gpu-tiled"]\n', 2,
-         "one series and one size"),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "hardware"\nchart = "traffic"\nseries = ["gpu-tiled"]\n',
+            2,
+            "one series and one size",
+        ),
         ('title = "L"\n[[step]]\ntitle = "T"\ntext = "{{dram gpu-tiled[tile=7] at 1024}}."\n', 2, "tile=7"),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "table"\nseries = ["cpu-naive"]\nsizes = [1024]\n',
+            2,
+            "needs series, sizes",
+        ),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "table"\nseries = ["cublas"]\nsizes = [1, 2, 3, 4, 5, 6]\n'
+            'baseline = "cublas"\n',
+            2,
+            "at most 6 series and 5 sizes",
+        ),
     ],
 )
 def test_bad_step_names_the_line(text, line, words):
@@ -83,12 +123,34 @@ def test_unreadable_lesson_files(tmp_path):
 
 
 def test_placeholders_filled_from_results_never_invented():
-    results = [_result("gpu-naive", 4096, 30.0, {"block": 16}), _result("gpu-naive", 4096, 20.0, {"block": 32}),
-               _result("gpu-tiled", 4096, 20.0, {"tile": 16}), _result("cublas", 4096, 2.0, valid=False)]
+    results = [
+        _result("gpu-naive", 4096, 30.0, {"block": 16}),
+        _result("gpu-naive", 4096, 20.0, {"block": 32}),
+        _result("gpu-tiled", 4096, 20.0, {"tile": 16}),
+        _result("cublas", 4096, 2.0, valid=False),
+    ]
     text = "{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}; {{ms gpu-tiled[tile=16] at 4096}}; {{gflops cublas at 4096}}"
     filled = fill_text(text, results)
-    assert filled.startswith("1.50×; 20 ms; n/a")  # block 16 is the seed's baseline, not the faster block 32
+    assert filled.startswith("1.50×; 20.0 ms; n/a")  # block 16 is the seed's baseline, not the faster block 32
 
+
+def test_table_cells_are_the_results_medians_and_ratios():
+    from gemmviz.core.lessons import Step, step_table
+
+    results = [_result("cpu-naive", 1024, 5000.0), _result("cpu-naive", 1024, 6000.0),
+               _result("gpu-naive", 1024, 0.5, {"block": 16}), _result("gpu-naive", 1024, 0.25, {"block": 32}),
+               _result("gpu-tiled", 2048, 2.0, {"tile": 16}), _result("cublas", 1024, 0.1, valid=False)]  # fmt: skip
+    step = Step("T", "x.", "table", 1, series=tuple(parse_series(s) for s in
+                ["cpu-naive", "gpu-naive[block=16]", "gpu-tiled[tile=16]", "cublas"]),
+                sizes=(1024, 2048), baseline="cpu-naive")  # fmt: skip
+    table = step_table(step, results)
+    rows = dict(table.rows)
+    assert [name for name, _ in table.rows] == ["cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)", "cublas"]
+    assert (rows["cpu-naive"][0].time, rows["cpu-naive"][0].ratio) == ("5.00 s", "1×")  # the faster of two runs
+    assert (rows["gpu-naive (block 16)"][0].time, rows["gpu-naive (block 16)"][0].ratio) == ("0.500 ms", "10,000×")
+    assert rows["gpu-tiled (tile 16)"][1].time == "2.00 ms" and rows["gpu-tiled (tile 16)"][1].ratio == ""  # no CPU
+    assert rows["cublas"][0].time == "—" and rows["cublas"][0].ratio == ""  # an invalid run is never a figure
+    assert table.baseline_label == "CPU loop"
 
 
 def test_flop_count_is_computed_not_typed():
@@ -102,9 +164,11 @@ def test_hardware_placeholders_from_model_counters_and_trace():
     traced = _result("gpu-tiled", 1000, 0.3, {"tile": 16})
     # 4 blocks on 2 SMs: SM 0 holds two at once, SM 1 runs two back to back
     traced.block_trace = [[0, 0, 0, 100], [1, 0, 0, 100], [2, 1, 0, 100], [3, 1, 100, 200]]
-    text = ("{{model gpu-tiled[tile=16] at 1024}}; {{dram gpu-tiled[tile=16] at 1024}}; {{l2 gpu-tiled[tile=16] at 1024}}; "
-            "{{blocks gpu-tiled[tile=16] at 1000}}; {{resident gpu-tiled[tile=16] at 1000}}; "
-            "{{dram gpu-naive[block=16] at 1024}}; {{waves gpu-tiled[tile=16] at 1024}}")
+    text = (
+        "{{model gpu-tiled[tile=16] at 1024}}; {{dram gpu-tiled[tile=16] at 1024}}; {{l2 gpu-tiled[tile=16] at 1024}}; "
+        "{{blocks gpu-tiled[tile=16] at 1000}}; {{resident gpu-tiled[tile=16] at 1000}}; "
+        "{{dram gpu-naive[block=16] at 1024}}; {{waves gpu-tiled[tile=16] at 1024}}"
+    )
     filled = fill_text(text, [tiled, traced]).split("; ")
     # model: 2·N³/16 loads of 4 bytes = 537 MB at 1024³ (the tiled kernel's 16-fold cut)
     assert filled[:5] == ["537 MB", "8.39 MB", "449 MB", "4", "2"]

@@ -23,10 +23,11 @@ from gemmviz.core.counters import trace_summary
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, find_baseline
+from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
 
-VIEWS = ("chart", "animation", "roofline", "hardware", "text")
+VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text")
 HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
 STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3
@@ -187,7 +188,11 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         if d.get("chart") not in HARDWARE_CHARTS:
             fail("chart", f"a hardware step needs chart = one of {', '.join(HARDWARE_CHARTS)}")
         if len(series) != 1 or len(sizes) != 1:
-            fail(None, 'a hardware step picks one result: one series and one size, e.g. sizes = [1024]')
+            fail(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024]")
+    if view == "table" and not (series and sizes and baseline is not None):
+        fail(None, "a table step needs series, sizes (its columns) and baseline (what × compares with)")
+    if view == "table" and (len(series) > MAX_TABLE_ROWS or len(sizes) > MAX_TABLE_COLUMNS):
+        fail(None, f"a table shows at most {MAX_TABLE_ROWS} series and {MAX_TABLE_COLUMNS} sizes: split it")
     if view == "chart" and chart == "speedup" and (at is None or baseline is None):
         fail(None, "a speedup chart needs `at` (a size) and `baseline`")
     run = d.get("run", False)
@@ -341,7 +346,7 @@ def fill_text(text: str, results: list[Result]) -> str:
                 return missing
             kind = one.group(1)
             if kind == "ms":
-                return f"{r.median_ms:,.3g} ms" if r.median_ms < 1000 else f"{r.median_ms / 1000:,.1f} s"
+                return _duration(r.median_ms)
             return f"{r.gflops:,.0f} GFLOP/s" if kind == "gflops" else f"{r.gflops / 1000:,.1f} TFLOP/s"
         raise ProblemError(f"unknown placeholder {{{{{expr}}}}}")
 
@@ -370,6 +375,50 @@ def step_baseline(step: Step, results: list[Result], r: Result) -> Result | None
         x for x in results if x.variant == b.variant and all(x.params.get(k) == v for k, v in b.params.items())
     ]
     return find_baseline(candidates, r, b.variant)
+
+
+MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
+
+
+def _duration(ms: float) -> str:
+    """Three significant digits, trailing zeros kept (17.0 ms, not 17 ms)."""
+    if ms >= 100_000:
+        return f"{ms / 1000:,.0f} s"
+    value, unit = (ms, "ms") if ms < 999.5 else (ms / 1000, "s")
+    return f"{f'{value:#.3g}'.rstrip('.')} {unit}"
+
+
+@dataclass(frozen=True)
+class TableCell:
+    time: str  # "5.46 s", or "—" where the results have no valid run
+    ratio: str  # "16,265×" faster than the baseline at this size ("" where either is missing)
+
+
+@dataclass(frozen=True)
+class StepTable:
+    """The seed's kind of table: one row per series, one column per size, each cell the median time and how
+    many times faster than the baseline at the same size."""
+
+    sizes: tuple[int, ...]
+    rows: tuple[tuple[str, tuple[TableCell, ...]], ...]  # (series name, cells)
+    baseline_label: str
+
+
+def step_table(step: Step, results: list[Result]) -> StepTable:
+    b = baseline(step.baseline or "cpu-naive")
+    base_ref = SeriesRef(b.variant, tuple(sorted(b.params.items())))
+    rows = []
+    for ref in step.series:
+        cells = []
+        for n in step.sizes:
+            r, base = _best(results, ref, n), _best(results, base_ref, n)
+            time = _duration(r.median_ms) if r else "—"
+            ratio = (
+                "1×" if r is not None and r is base else _fmt_ratio(base.median_ms / r.median_ms) if r and base else ""
+            )
+            cells.append(TableCell(time, ratio))
+        rows.append((series_name(ref.variant, dict(ref.params)), tuple(cells)))
+    return StepTable(tuple(step.sizes), tuple(rows), b.label)
 
 
 RUN_SIZES = (1024, 2048, 4096)  # what a run step measures when it names no sizes

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
 from gemmviz.core import fileio
-from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_results
+from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_results, step_table
 from gemmviz.core.problem import Problem
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.schedule import block_schedule
@@ -173,6 +173,10 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget 
     roofline shows only the step's points: the others are absent, which reads as highlighted)."""
     from gemmviz.ui.export import make_chart
 
+    if step.view == "table":
+        from gemmviz.ui.table_view import TableView
+
+        return TableView(step_table(step, list(source.results)), theme)
     if step.view not in ("chart", "roofline", "hardware"):
         return None
     results = step_results(step, list(source.results))
@@ -221,6 +225,11 @@ def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, 
         render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
                      Background())  # fmt: skip
         painter.restore()
+    elif step.view == "table":
+        from gemmviz.ui.table_view import draw_table
+
+        theme_c = chart_theme(projector, dark, w, h)
+        texts += draw_table(painter, QRectF(view), step_table(step, list(source.results)), theme_c)
     elif has_view(step):
         widget = make_view_widget(step, source, chart_theme(projector, dark, w, h))
         try:

@@ -15,6 +15,7 @@ from collections import deque
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from gemmviz.core.bench import BenchSettings, Job
+from gemmviz.ui.gc_guard import collect_on_ui_thread
 from gemmviz.ui.worker import EngineWorker
 
 CLOSE_WAIT_MS = 2000  # closing the window waits this long for the worker, then leaves it behind
@@ -71,6 +72,7 @@ class RunController(QObject):
         self._pacer = QTimer(self)
         self._pacer.setInterval(0)
         self._pacer.timeout.connect(self._hand_on_one)
+        collect_on_ui_thread()  # before the worker exists: garbage with Qt wrappers must never die there
         self.thread = QThread()
         self.thread.setObjectName("gemmviz-engine")
         self.worker = EngineWorker(backends)

@@ -1,0 +1,62 @@
+"""Merge a later run into a recorded session: its results replace the session's for the same job.
+
+    python benchmarks/merge_session.py assets/sessions/h200-2026-11-30.json cpu4096.json --part cpu-4096
+
+Used for the CPU loop at 4096^3 (about 8.5 minutes on the GPU machine's CPU, one device command of its own,
+benchmarks/record_cpu_4096.sh): the recording's one-command budget could not hold it. The part's command is
+kept in settings.merged_from under --part, so the session still says how every figure was made; both runs
+must come from the same kind of machine (same GPU and CPU names), or nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from record_h200 import job_key  # noqa: E402
+
+from gemmviz.core.fileio import write_atomic  # noqa: E402
+from gemmviz.core.results import Session  # noqa: E402
+
+
+def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:
+    for key in ("cpu", "cpu_count"):
+        if base.environment.get(key) != part.environment.get(key):
+            raise SystemExit(f"{key} differs: {base.environment.get(key)!r} vs {part.environment.get(key)!r}")
+    gpu = lambda s: s.environment.get("backends", {}).get("cuda", {}).get("name")  # noqa: E731
+    if gpu(base) != gpu(part):
+        raise SystemExit(f"GPU differs: {gpu(base)!r} vs {gpu(part)!r}")
+    index = {job_key(r): i for i, r in enumerate(base.results)}
+    replaced = 0
+    for r in part.results:
+        i = index.get(job_key(r))
+        if i is None:
+            base.results.append(r)
+        else:
+            base.results[i] = r
+            replaced += 1
+    merged_from = dict(base.settings.get("merged_from") or {})
+    merged_from[name] = part.settings.get("command")
+    base.settings = {**base.settings, "merged_from": merged_from}
+    return base, replaced
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("session")
+    ap.add_argument("part")
+    ap.add_argument("--part", dest="name", required=True, help="key under settings.merged_from")
+    args = ap.parse_args()
+    base, part = Session.load(args.session), Session.load(args.part)
+    merged, replaced = merge_part(base, part, args.name)
+    # one line, as the recording writes it (a 1.7 MB indented file would double the wheel's session)
+    write_atomic(args.session, json.dumps(merged.to_dict(), allow_nan=False))
+    print(f"{args.session}: {len(part.results)} result(s) merged, {replaced} replaced")
+
+
+if __name__ == "__main__":
+    main()
