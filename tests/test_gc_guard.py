@@ -26,11 +26,11 @@ def test_cycles_are_collected_by_the_ui_thread_timer(qtbot):
     controller = RunController({"cpu": CpuBackend()})
     try:
         assert gc_guard.active() and not gc.isenabled()
-        for _ in range(gc.get_threshold()[0] + 10):  # enough garbage to pass generation 0's threshold
-            c = _Cycle()
+        c = _Cycle()
         probe = weakref.ref(c)
-        del c
+        del c  # unreachable now, and still in generation 0: no collection ran since it was made
+        keep = [[] for _ in range(gc.get_threshold()[0] + 10)]  # past generation 0's threshold
         qtbot.waitUntil(lambda: probe() is None, timeout=3000)
-        assert _Cycle.collected_in is threading.main_thread()
+        assert _Cycle.collected_in is threading.main_thread() and keep
     finally:
         controller.shutdown()

@@ -32,6 +32,7 @@ from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
 GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared memory over this long
 FRAME_MS = 16  # ~60 frames per second
+CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
 PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
                   Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
 
@@ -133,8 +134,12 @@ class TilingPanel(QWidget):
         self.message.setStyleSheet("color: #B00020;")
         # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
         row, row2 = QHBoxLayout(), QHBoxLayout()
+        self.code_button = QPushButton("Code")
+        self.code_button.setCheckable(True)
+        self.code_button.setToolTip("Show the kernel's source beside the animation, its current line highlighted")
+        self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
         for w in (QLabel("kernel"), self.variant_combo, self.play_button, self.back_button, self.forward_button,
-                  self.speed_spin):  # fmt: skip
+                  self.speed_spin, self.code_button):  # fmt: skip
             row.addWidget(w)
         for w in (QLabel("block y,x"), self.block_y, self.block_x, QLabel("thread y,x"), self.thread_y, self.thread_x):
             row2.addWidget(w)
@@ -159,6 +164,7 @@ class TilingPanel(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
 
+        self.code_button.clicked.connect(self._code_clicked)
         self.play_button.clicked.connect(self.toggle_play)
         self.back_button.clicked.connect(lambda: self.go(self.step - 1))
         self.forward_button.clicked.connect(self.step_forward)
@@ -170,10 +176,27 @@ class TilingPanel(QWidget):
             spin.valueChanged.connect(lambda _v: self._show())
         self.rebuild()
 
+    def _code_clicked(self, checked: bool) -> None:
+        self._code_auto = False
+        self.source.setVisible(checked)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._auto_code()
+
+    def _auto_code(self) -> None:
+        """Show the code where the animation keeps room for its texts at the theme's size (projector type
+        needs twice the width)."""
+        if self._code_auto:
+            show = self.width() >= CODE_MIN_W * max(1.0, self.theme.font_pt / 10)
+            self.source.setVisible(show)
+            self.code_button.setChecked(show)
+
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
         self.view.theme = theme
         self.view.update()
+        self._auto_code()
 
     @property
     def variant(self) -> str:

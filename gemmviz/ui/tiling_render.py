@@ -53,6 +53,7 @@ class Layout:
     inset_cell: float  # one thread's cell in the inset, pixels
     inset_threads: tuple[int, int]  # how many threads (rows, cols) it shows
     font_px: float
+    column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -64,16 +65,22 @@ def _shared_labels(s: Schedule) -> tuple[str, str]:
     return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
 
 
-def _fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str]) -> Layout:
-    """The layout at the largest font (at most `font_px`) at which the counters, the tiles' labels and the
-    caption fit beside and below the matrices."""
+def _fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "") -> Layout:
+    """The layout at the largest font (at most `font_px`, at least 70% of it) at which the counters, the tiles'
+    labels and the caption fit beside and below the matrices: texts are shrunk before any is cut with …."""
     f = font_px
-    for _ in range(12):
-        lay = layout_for(w, h, s, f, max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0),
-                         len(lines))  # fmt: skip
-        if lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0 or f <= 7:
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+    for _ in range(24):
+        need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
+        lay = layout_for(w, h, s, f, need_w, len(lines))
+        # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to 70%
+        inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
+        whole = need_w <= lay.text.width() + 1
+        if caption:
+            whole = whole and _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
+        if (inside and (whole or f <= 0.7 * font_px)) or f <= 7:
             return lay
-        f *= 0.9
+        f *= 0.93
     return lay
 
 
@@ -109,11 +116,16 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
         cell = max(min_cell, side / max(threads))
         shown = (min(threads[0], int(side // cell)), min(threads[1], int(side // cell)))
         inset = QRectF(corner.left(), corner.top(), shown[1] * cell, shown[0] * cell)
-    # shared memory: both tiles on one scale so their shapes are true, names under them, then the barrier row
+    # shared memory: both tiles on one scale so their shapes are true, names under them, then the barrier row.
+    # A wide, short view (a projector's window) has room beside the matrices: shared memory then gets its own
+    # column there and the counters start at the top of theirs, instead of under shared memory.
     top = margin + LINE * f
+    used = c.right() + 2 * margin
+    two_columns = sx - used >= right_w
+    mx = used + (sx - used - right_w) / 2 if two_columns else sx
     cell_s = min((right_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
-    smem_a = QRectF(sx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
-    b_left = max(smem_a.right(), sx + fm.horizontalAdvance(label_a)) + 1.5 * margin
+    smem_a = QRectF(mx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
+    b_left = max(smem_a.right(), mx + fm.horizontalAdvance(label_a)) + 1.5 * margin
     smem_b = QRectF(b_left, top, cell_s * s.bn, max(cell_s * s.bk, f * 0.6))
     labels_bottom = max(smem_a.bottom(), smem_b.bottom()) + LINE * f
     barrier_y = labels_bottom + LINE * f
@@ -121,10 +133,16 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     regs = None
     if s.kind == "blocktile2d":
         r = f * 0.9
-        regs = QRectF(sx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
+        regs = QRectF(mx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
         bottom = regs.bottom() + 0.4 * f
-    text = QRectF(sx, bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
-    return Layout(scale, a, b, c, smem_a, smem_b, regs, text, caption, barrier_y, inset, cell, shown, f)
+    if two_columns:
+        text = QRectF(sx, top - f * 0.8, right_w - margin, n_lines * LINE * f)
+        if bottom > caption.top():  # the middle column reaches down to the caption: keep the caption left of it
+            caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
+    else:
+        text = QRectF(sx, bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
+    column_right = mx + right_w - margin
+    return Layout(scale, a, b, c, smem_a, smem_b, regs, text, caption, barrier_y, inset, cell, shown, f, column_right)
 
 
 def inset_window(lay: Layout, s: Schedule, thread: tuple[int, int]) -> tuple[int, int]:
@@ -265,7 +283,8 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
     # it and the cached background stay the same for the whole animation
     last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
     measured = [t for t, _b in last] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
-    lay = _fit_layout(w, h, s, font_px_for(w, h, theme), measured)
+    longest = max((st.text for st in s.steps), key=len, default="")  # one layout for every step
+    lay = _fit_layout(w, h, s, font_px_for(w, h, theme), measured, longest)
     font_px = lay.font_px
     bg = (background or Background()).get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
     painter.drawPixmap(0, 0, bg)
@@ -422,10 +441,10 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
     if step.kind in ("sync", "sync2"):
         y = lay.barrier_y
         painter.setPen(QPen(fg, line_px, Qt.PenStyle.DashLine))
-        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.text.right(), y))
+        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
         painter.setPen(fg)
         _text(painter, texts, QPointF(lay.smem_a.left(), y - font_px * 0.35), "__syncthreads()  — barrier", font_px,
-              True, lay.text.width())  # fmt: skip
+              True, lay.column_right - lay.smem_a.left())  # fmt: skip
 
 
 def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px, texts) -> None:
