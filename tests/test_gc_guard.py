@@ -18,19 +18,35 @@ class _Cycle:
     def __init__(self):
         self.me = self
 
-    def __del__(self):
-        _Cycle.collected_in = threading.current_thread()
 
-
-def test_cycles_are_collected_by_the_ui_thread_timer(qtbot):
+def test_a_worker_thread_never_collects_and_the_ui_timer_does(qtbot):
     controller = RunController({"cpu": CpuBackend()})
+    started: list[str] = []
+
+    def watch(phase, _info):
+        if phase == "start":
+            started.append(threading.current_thread().name)
+
+    gc.callbacks.append(watch)
     try:
         assert gc_guard.active() and not gc.isenabled()
+        assert gc_guard._collector.timer.interval() == gc_guard.INTERVAL_S * 1000
+
+        def make_garbage():
+            for _ in range(20 * gc.get_threshold()[0]):  # would start many collections in this thread
+                _Cycle()
+
+        worker = threading.Thread(target=make_garbage, name="garbage-maker")
+        worker.start()
+        worker.join()
+        assert started == []  # nothing collected while the worker made its garbage
+        # what the UI thread's timer calls: past generation 0's threshold, it collects (here, on this thread)
         c = _Cycle()
         probe = weakref.ref(c)
-        del c  # unreachable now, and still in generation 0: no collection ran since it was made
-        keep = [[] for _ in range(gc.get_threshold()[0] + 10)]  # past generation 0's threshold
-        qtbot.waitUntil(lambda: probe() is None, timeout=3000)
-        assert _Cycle.collected_in is threading.main_thread() and keep
+        del c
+        keep = [[] for _ in range(gc.get_threshold()[0] + 10)]
+        gc_guard._collector.check()
+        assert probe() is None and keep and set(started) == {threading.main_thread().name}
     finally:
+        gc.callbacks.remove(watch)
         controller.shutdown()

@@ -333,6 +333,16 @@ class SeriesLegend(pg.LegendItem):
             self.capacity = rows * self.columnCount
             self._relayout()
 
+    def full_width(self, pt: float) -> float:
+        """The width of one column of entries with their full names at `pt` points."""
+        if not self.items:
+            return 0.0
+        font = QtGui.QFont()
+        font.setPointSizeF(pt)
+        metrics = QtGui.QFontMetricsF(font)
+        sample_w = round(self.sample_height(metrics.height()) * 1.6) + self.layout.horizontalSpacing()
+        return max(metrics.horizontalAdvance(name) for name in self.names) + sample_w + self.COLUMN_GAP + 4
+
     def _elide(self, pt: float, width: float | None) -> None:
         """Every label its full name, or where `width` is given, its name shortened to that many pixels."""
         font = QtGui.QFont()

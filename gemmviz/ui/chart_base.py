@@ -69,7 +69,10 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
-    room = max(40.0, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others))
+    # the legend's full names at its smallest text are its due (up to its share); a long title gives way
+    due = min(view.width() * LEGEND_MAX_WIDTH, legend.full_width(theme.font_pt * 0.6))
+    room = max(40.0, due, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others))
+    _fit_title(plot, theme, view.width() - room - left - 16 - 2 * margin_px(theme) - 4)
     legend.fit(theme.font_pt, max(height, 40), room)
     # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
     # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
@@ -85,6 +88,18 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # then held the plot taller than the view): give it the view's size again
     plot.setGeometry(view.range)
     return height
+
+
+def _fit_title(plot: pg.PlotItem, theme: Theme, room: float) -> None:
+    """The title at the theme's size, or smaller (down to 60%) where its lines are wider than `room`."""
+    label = plot.titleLabel
+    if not label.isVisible() or not label.text:
+        return
+    pt = theme.font_pt + 2
+    label.setText(label.text, size=f"{pt}pt")
+    while label.item.boundingRect().width() > room and pt > 0.6 * (theme.font_pt + 2):
+        pt *= 0.9
+        label.setText(label.text, size=f"{pt:.1f}pt")
 
 
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
