@@ -27,6 +27,7 @@ w = MainWindow(default_backends(), settings=settings)
 w.showMaximized()
 if projector:
     w.set_projector(True)
+w.setGeometry(app.primaryScreen().availableGeometry())  # no window manager on Xvfb to maximise it
 
 
 def pump(seconds: float) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
@@ -81,6 +81,24 @@ def _fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], c
         if (inside and (whole or f <= 0.7 * font_px)) or f <= 7:
             return lay
         f *= 0.93
+    return lay
+
+
+_LAYOUTS: dict[tuple, tuple[Schedule, Layout]] = {}
+
+
+def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[str]) -> Layout:
+    """The fitted layout, measured once per view size, schedule and thread (fitting measures text many times:
+    per frame it cost the animation its 16 ms budget)."""
+    key = (w, h, id(s), font_px, tuple(measured))
+    hit = _LAYOUTS.get(key)
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    longest = max((st.text for st in s.steps), key=len, default="")  # one layout for every step
+    lay = _fit_layout(w, h, s, font_px, measured, longest)
+    if len(_LAYOUTS) > 64:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = (s, lay)
     return lay
 
 
@@ -184,6 +202,7 @@ class Background:
     def __init__(self):
         self.key = None
         self.pixmap: QPixmap | None = None
+        self.grid: QPixmap | None = None
 
     def get(self, w: int, h: int, s: Schedule, theme: Theme, lay: Layout, dpr: float = 1.0) -> QPixmap:
         key = (w, h, s.run_problem, s.bm, s.bn, s.bk, s.kind, s.variant, theme, lay, dpr)
@@ -195,7 +214,29 @@ class Background:
             draw_background(painter, s, theme, lay)
             painter.end()
             self.key, self.pixmap = key, pixmap
+            self.grid = None
         return self.pixmap
+
+    def grids(self, s: Schedule, theme: Theme, lay: Layout, dpr: float = 1.0) -> QPixmap:
+        """The cell lines of the shared-memory tiles and of the zoomed block, on a transparent pixmap drawn over
+        their fills each frame (drawn line by line they cost half of a 1080p frame). Call after get()."""
+        if self.grid is None:
+            w, h = self.pixmap.width() / dpr, self.pixmap.height() / dpr
+            pixmap = QPixmap(int(w * dpr), int(h * dpr))
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(QColor(0, 0, 0, 0))
+            painter = QPainter(pixmap)
+            fg = QColor(theme.foreground)
+            painter.setPen(QPen(_faint(fg, 60), 1))
+            for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
+                if max(rows, cols) <= 32:
+                    _grid(painter, rect, rows, cols)
+            if lay.inset is not None:
+                painter.setPen(QPen(_faint(fg, 70), 1))
+                _grid(painter, lay.inset, *lay.inset_threads)
+            painter.end()
+            self.grid = pixmap
+        return self.grid
 
 
 def _font(px: float, bold: bool = False) -> QFont:
@@ -283,10 +324,10 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
     # it and the cached background stay the same for the whole animation
     last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
     measured = [t for t, _b in last] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
-    longest = max((st.text for st in s.steps), key=len, default="")  # one layout for every step
-    lay = _fit_layout(w, h, s, font_px_for(w, h, theme), measured, longest)
+    lay = _cached_layout(w, h, s, font_px_for(w, h, theme), measured)
     font_px = lay.font_px
-    bg = (background or Background()).get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
+    background = background or Background()
+    bg = background.get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
     painter.drawPixmap(0, 0, bg)
     if texts is not None:
         _record_background(s, lay, texts)
@@ -334,6 +375,7 @@ def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Th
             painter.fillRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, k_hi), _faint(col_t, 120))
             painter.fillRect(_sub(lay.b, sc, 0, k_hi, t_cols[0], t_cols[1]), _faint(col_t, 120))
     _draw_inset(painter, lay, s, step, state.thread, thread_live, col_c, col_t, fg, line_px, texts)
+    painter.drawPixmap(0, 0, background.grids(s, theme, lay, painter.device().devicePixelRatioF()))
     _draw_text(painter, lay, lines, step, fg, col_t, font_px, texts)
 
 
@@ -347,6 +389,19 @@ def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
     painter.end()
 
 
+def _grid(painter: QPainter, rect: QRectF, rows: int, cols: int) -> None:
+    """Thin cell lines inside `rect`, in one call and without antialiasing (they are axis-aligned: drawn one
+    by one and antialiased, they took half of a 1080p frame)."""
+    cw, ch = rect.width() / cols, rect.height() / rows
+    lines = [QLineF(rect.left() + i * cw, rect.top(), rect.left() + i * cw, rect.bottom()) for i in range(1, cols)]
+    lines += [QLineF(rect.left(), rect.top() + i * ch, rect.right(), rect.top() + i * ch) for i in range(1, rows)]
+    if lines:
+        aa = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.drawLines(lines)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, aa)
+
+
 def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t, fg, line_px, texts) -> None:
     """The block of C magnified (a window of its threads around the highlighted one): each cell one thread's
     elements, the highlighted thread's cell at least 12 px at 720p."""
@@ -354,15 +409,7 @@ def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t
         return
     oy, ox = inset_window(lay, s, thread)
     rows, cols = lay.inset_threads
-    cell = lay.inset_cell
     painter.fillRect(lay.inset, _faint(col_c, int(40 + 180 * step.k_done / s.run_problem.k)))
-    painter.setPen(QPen(_faint(fg, 70), 1))
-    for i in range(1, cols):
-        x = lay.inset.left() + i * cell
-        painter.drawLine(QPointF(x, lay.inset.top()), QPointF(x, lay.inset.bottom()))
-    for i in range(1, rows):
-        y = lay.inset.top() + i * cell
-        painter.drawLine(QPointF(lay.inset.left(), y), QPointF(lay.inset.right(), y))
     painter.setPen(QPen(col_c, line_px))
     painter.drawRect(lay.inset)
     if thread_live:
@@ -386,20 +433,9 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
         painter.setPen(QPen(col_b, line_px))
         painter.drawRect(gb)
     label_a, label_b = _shared_labels(s)
-    for rect, colour, label, rows, cols in (
-        (lay.smem_a, col_a, label_a, s.bm, s.bk),
-        (lay.smem_b, col_b, label_b, s.bk, s.bn),
-    ):
+    for rect, colour, label in ((lay.smem_a, col_a, label_a), (lay.smem_b, col_b, label_b)):
         painter.fillRect(rect, _faint(colour, 170 if loaded else 25))
         painter.setPen(QPen(_faint(fg, 60), 1))
-        if max(rows, cols) <= 32:
-            cw, ch = rect.width() / cols, rect.height() / rows
-            for i in range(1, cols):
-                painter.drawLine(
-                    QPointF(rect.left() + i * cw, rect.top()), QPointF(rect.left() + i * cw, rect.bottom())
-                )
-            for i in range(1, rows):
-                painter.drawLine(QPointF(rect.left(), rect.top() + i * ch), QPointF(rect.right(), rect.top() + i * ch))
         painter.setPen(QPen(colour, line_px))
         painter.drawRect(rect)
         painter.setPen(fg)
