@@ -139,20 +139,20 @@ def test_export_refuses_without_data(qapp, tmp_path, session):
     assert not (tmp_path / "x.png").exists()
 
 
-def test_roofline_export_is_hierarchical_with_counters_and_model_based_without(qapp, session):
+def test_roofline_export_is_per_level_for_one_measured_result_and_one_roofline_for_several(qapp, session):
     from gemmviz.ui.export import make_chart
     from gemmviz.ui.roofline_chart import RooflineChart
 
     measured = [r for r in session.results if r.counters]
-    chart = make_chart("roofline", measured, LIGHT, CEILINGS)
-    assert isinstance(chart, LevelRooflineChart) and chart.result.counters
+    one = [r for r in measured if r.variant == "gpu-naive" and r.m == 1024][:1]
+    chart = make_chart("roofline", one, LIGHT, CEILINGS)
+    assert isinstance(chart, LevelRooflineChart) and chart.result is one[0]
     assert "Hierarchical roofline" in chart.getPlotItem().titleLabel.text
     at = make_chart("roofline", measured, LIGHT, CEILINGS, ("gpu-naive", "1024x1024x1024", ""))
-    assert isinstance(at, LevelRooflineChart) and at.result.problem.key == "1024x1024x1024"
-    plain = [dataclasses.replace(r, counters=None) for r in session.results]
-    assert isinstance(make_chart("roofline", plain, LIGHT, CEILINGS), RooflineChart)
-    some = [r if r.variant == "gpu-naive" else dataclasses.replace(r, counters=None) for r in session.results]
-    assert isinstance(make_chart("roofline", some, LIGHT, CEILINGS), RooflineChart)  # not every result measured
+    assert isinstance(at, RooflineChart)  # every variant at 1024³: compared on one roofline
+    assert isinstance(make_chart("roofline", measured, LIGHT, CEILINGS), RooflineChart)
+    plain = [dataclasses.replace(r, counters=None) for r in one]
+    assert isinstance(make_chart("roofline", plain, LIGHT, CEILINGS), RooflineChart)  # no counters: the model
     for c in (chart, at):
         c.deleteLater()
 

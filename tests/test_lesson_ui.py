@@ -266,8 +266,8 @@ def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):
 
 
 def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
-    """The seed lesson's "why" steps show the H200's own counts: tiled 16 at 1024³ (model vs counters) and its
-    3,969 blocks at 1000³ on all 132 SMs, never the charts' empty state."""
+    """The seed lesson's "why" steps show the H200's own counts: naive 16 at 4096³ (model vs counters) and the
+    tiled kernel's 3,969 blocks at 1000³ on all 132 SMs, never the charts' empty state."""
     from gemmviz.ui.lesson_render import make_view_widget
     from gemmviz.ui.theme import theme_for
 
@@ -278,6 +278,7 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
         chart = make_view_widget(step, sources["seed000"], theme_for(False, False))
         qtbot.addWidget(chart)
         r = chart.result
-        assert r is not None and r.variant == "gpu-tiled" and r.params == {"tile": 16}
+        want = ("gpu-naive", {"block": 16}) if step.chart == "traffic" else ("gpu-tiled", {"tile": 16})
+        assert r is not None and (r.variant, r.params) == want
         assert r.m == step.sizes[0] and (r.counters if step.chart == "traffic" else r.block_trace)
     assert chart.sm_count == 132 and len(chart.result.block_trace) == 3969

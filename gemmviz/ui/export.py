@@ -130,8 +130,9 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, sp
             raise ExportError(str(exc)) from None
     at = speedup_view[1] if speedup_view else None
     gpu = [r for r in results if r.valid and r.backend == "cuda" and (not at or r.problem.key == at)]
-    if kind == "roofline" and gpu and all(r.counters for r in gpu):
-        # every chosen result (at --at's size, if given) measured its traffic: the per-level roofline of the first
+    if kind == "roofline" and len(gpu) == 1 and gpu[0].counters:
+        # one chosen result (at --at's size, if given) that measured its traffic: its per-level roofline (several
+        # results keep the one roofline with a point each, so that they can be compared)
         from gemmviz.ui.hardware_tab import LevelRooflineChart
 
         level_chart = LevelRooflineChart(theme)

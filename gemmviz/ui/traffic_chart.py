@@ -117,7 +117,7 @@ class TrafficChart(pg.PlotWidget):
         style_plot(plot, theme, title, "", "bytes (log scale)")
         plot.showGrid(x=False, y=True, alpha=theme.grid_alpha)
         values = [v for _, a, b in self.bars for v in (a, b) if v]
-        lo = math.floor(math.log10(min(values)))
+        lo = math.floor(math.log10(min(values)) - 0.5)  # the smallest bar at least half a decade tall
         top = math.log10(max(values))
         hi = top + 0.15 * (top - lo) + 0.3  # headroom for the ratio labels
         self.legend.setLabelTextColor(theme.foreground)
