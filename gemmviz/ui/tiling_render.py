@@ -139,9 +139,20 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     # column there and the counters start at the top of theirs, instead of under shared memory.
     top = margin + LINE * f
     used = c.right() + 2 * margin
-    two_columns = sx - used >= right_w
-    mx = used + (sx - used - right_w) / 2 if two_columns else sx
-    cell_s = min((right_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
+    smem_w = max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
+                 _fm(f, True).horizontalAdvance("shared memory (on chip)")) + margin  # fmt: skip
+    if s.kind == "blocktile2d":  # the registers' label sits in the shared-memory column too
+        smem_w = max(smem_w, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
+    text_col = text_w + 2 * margin
+    two_columns = w - used >= smem_w + text_col
+    col_w = right_w
+    if two_columns:
+        sx = w - text_col
+        col_w = min(right_w, sx - used)
+        mx = used + (sx - used - col_w) / 2
+    else:
+        mx = sx
+    cell_s = min((col_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
     smem_a = QRectF(mx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
     b_left = max(smem_a.right(), mx + fm.horizontalAdvance(label_a)) + 1.5 * margin
     smem_b = QRectF(b_left, top, cell_s * s.bn, max(cell_s * s.bk, f * 0.6))
@@ -154,12 +165,12 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
         regs = QRectF(mx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
         bottom = regs.bottom() + 0.4 * f
     if two_columns:
-        text = QRectF(sx, top - f * 0.8, right_w - margin, n_lines * LINE * f)
+        text = QRectF(sx, top - f * 0.8, text_col - margin, n_lines * LINE * f)
         if bottom > caption.top():  # the middle column reaches down to the caption: keep the caption left of it
             caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
     else:
         text = QRectF(sx, bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
-    column_right = mx + right_w - margin
+    column_right = mx + col_w - margin
     return Layout(scale, a, b, c, smem_a, smem_b, regs, text, caption, barrier_y, inset, cell, shown, f, column_right)
 
 
@@ -229,7 +240,7 @@ class Background:
             fg = QColor(theme.foreground)
             painter.setPen(QPen(_faint(fg, 60), 1))
             for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
-                if max(rows, cols) <= 32:
+                if max(rows, cols) <= 32 and s.kind != "naive":  # the naive kernel's boxes stay empty
                     _grid(painter, rect, rows, cols)
             if lay.inset is not None:
                 painter.setPen(QPen(_faint(fg, 70), 1))
@@ -248,12 +259,19 @@ def _font(px: float, bold: bool = False) -> QFont:
 
 def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: float, bold: bool = False,
           width: float | None = None) -> None:  # fmt: skip
-    """One line from its baseline's left end; cut with … to `width`; recorded in `texts` if given."""
+    """One line from its baseline's left end; too long for `width`, it is set smaller (down to 70%) and only
+    then cut with …; recorded in `texts` if given."""
     font = _font(px, bold)
-    painter.setFont(font)
     fm = QFontMetricsF(font)
-    if width is not None and fm.horizontalAdvance(text) > width:
-        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if width is not None and fm.horizontalAdvance(text) > width > 0:
+        size = int(px * width / fm.horizontalAdvance(text)) + 1
+        while fm.horizontalAdvance(text) > width and size > 0.7 * px:  # whole pixels: widths are not linear
+            size -= 1
+            font = _font(size, bold)
+            fm = QFontMetricsF(font)
+        if fm.horizontalAdvance(text) > width:
+            text = fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    painter.setFont(font)
     if not text:
         return
     painter.drawText(at, text)
@@ -265,7 +283,9 @@ def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, flo
     p, f = s.run_problem, lay.font_px
     out = [(QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
            for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))]
-    out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), "global memory (HBM)", f * 0.9, False))
+    room = lay.b.left() - lay.a.left() - f * 0.5  # left of B's name; "(HBM)" goes where even 70% type is too wide
+    name = "global memory (HBM)" if 0.66 * _fm(f * 0.9).horizontalAdvance("global memory (HBM)") <= room else "global memory"
+    out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), name, f * 0.9, False))
     out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), "shared memory (on chip)", f, True))
     return out
 
@@ -512,13 +532,18 @@ def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts) -> None
     for rect in (lay.smem_a, lay.smem_b):
         painter.setPen(QPen(_faint(fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
-        painter.setFont(_font(font_px * 0.8))
-        flags = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+        flags = Qt.AlignmentFlag.AlignCenter
         text = "unused:\nnaive reads\nglobal memory"
-        if painter.boundingRect(rect, flags, text).height() <= rect.height():
-            painter.drawText(rect, flags, text)
-            if texts is not None:
-                texts.append((text, painter.boundingRect(rect, flags, text)))
+        px = font_px * 0.8
+        while px > font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
+            painter.setFont(_font(px))
+            need = painter.boundingRect(rect, flags, text)
+            if need.height() <= rect.height() - 2 and need.width() <= rect.width() - 4:
+                painter.drawText(rect, flags, text)
+                if texts is not None:
+                    texts.append((text, need))
+                break
+            px *= 0.9
 
 
 def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]) -> list[tuple[str, bool]]:
