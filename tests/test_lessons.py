@@ -91,6 +91,28 @@ def test_series_syntax():
             2,
             "at most 6 series and 5 sizes",
         ),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", tile = 7 }\n',
+            6,
+            "tile 7 is not supported",
+        ),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = ["gpu-tiled"] }\n',
+            6,
+            "animation variant",
+        ),
+        (
+            'title = "L"\n' + GOOD_STEP + 'view = "animation"\nanimation = { variant = "gpu-tiled", bogus = 1 }\n',
+            6,
+            "unknown key 'bogus'",
+        ),
+        ('title = "L"\n' + GOOD_STEP + "sizes = [1024, 1024]\n", 5, "named twice"),
+        ('title = "L"\n' + GOOD_STEP + "sizes = [99999999999]\n", 5, "at most 65536"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "{{ms cpu-naive at 0}}."\n', 2, "N must be 1"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "{{flops at ' + "9" * 110 + '}}."\n', 2, "N must be 1"),
+        ('title = "L"\n[[step]]\ntitle = "a\\nb"\ntext = "x."\n', 3, "one line of plain text"),
+        ('title = "L"\n[[step]]\ntitle = "' + "t" * 200 + '"\ntext = "x."\n', 3, "at most 120 characters"),
+        ('title = "L"\n[[step]]\ntitle = "{{ms cpu-naive at 1024}}"\ntext = "x."\n', 3, "text only"),
     ],
 )
 def test_bad_step_names_the_line(text, line, words):
@@ -106,6 +128,10 @@ def test_bad_step_names_the_line(text, line, words):
         ('title = "L"\n', "at least one"),
         ('[[step]]\ntitle = "T"\ntext = "x."\n', "needs a title"),
         ("x" * 300_000, "larger than"),
+        ('title = "L"\nstep = [1, 2]\n', "each step is a"),
+        ('title = "L"\nbogus = 1\n' + GOOD_STEP, "unknown key 'bogus'"),
+        ("x = " + "[" * 600 + "]" * 600 + "\n", "nested too deep|not valid TOML"),
+        ('title = "L"\n' + GOOD_STEP * 101, "at most 100"),
     ],
 )
 def test_bad_lesson_files(text, words):
@@ -151,6 +177,19 @@ def test_table_cells_are_the_results_medians_and_ratios():
     assert rows["gpu-tiled (tile 16)"][1].time == "2.00 ms" and rows["gpu-tiled (tile 16)"][1].ratio == ""  # no CPU
     assert rows["cublas"][0].time == "—" and rows["cublas"][0].ratio == ""  # an invalid run is never a figure
     assert table.baseline_label == "CPU loop"
+
+
+def test_ratios_and_small_rates_keep_their_digits():
+    from gemmviz.core.lessons import _fmt_ratio
+
+    assert [_fmt_ratio(x) for x in (1.534, 9.999, 99.96, 12559.4, 0.5, 1 / 181913)] == [
+        "1.53×", "10.0×", "100×", "12,559×", "0.50×", "181,913× slower"]  # fmt: skip
+    cpu = Result("cpu-naive", {}, 4096, 4096, 4096, "cpu", "fp32", True, samples_ms=[502121.0])
+    assert fill_text("{{gflops cpu-naive at 4096}}", [cpu]) == "0.274 GFLOP/s"
+
+
+def test_a_lesson_file_with_a_byte_order_mark_loads():
+    assert parse_lesson("\ufeff" + 'title = "L"\n' + GOOD_STEP, "x", "my.toml").title == "L"
 
 
 def test_flop_count_is_computed_not_typed():

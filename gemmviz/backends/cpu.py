@@ -106,15 +106,15 @@ def probe_seconds_per_fma(a: np.ndarray, b: np.ndarray, cancel=None) -> float:
 
 def _too_slow(name: str, label: str, how: str, seconds: float, runs: int, settings: BenchSettings) -> str:
     return (
-        f"{name} at {label} would take {how} {seconds:.0f} s ({runs} run{'s' if runs != 1 else ''}; "
-        f"limit {settings.cpu_limit_s:.0f} s); allow slow CPU runs to do it anyway"
+        f"{name} at {label} would take {how} {seconds:.3g} s ({runs} run{'s' if runs != 1 else ''}; "
+        f"limit {settings.cpu_limit_s:g} s); allow slow CPU runs to do it anyway"
     )
 
 
 def _check_job_limit(name: str, label: str, how: str, seconds: float, settings: BenchSettings) -> None:
     if settings.job_limit_s is not None and seconds > settings.job_limit_s:
         raise ProblemError(
-            f"{name} at {label} would take {how} {seconds:.0f} s, more than the per-job time "
+            f"{name} at {label} would take {how} {seconds:.3g} s, more than the per-job time "
             f"limit of {settings.job_limit_s:g} s; raise the limit to run it"
         )
 

@@ -62,9 +62,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     if not args.export:
         raise UsageError(f"nothing to do: add --export DIR to write slides, or give it live with "
                          f"gemmviz --lesson {args.name}")  # fmt: skip
-    width, height = parse_pixels(args.size)
-    if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
-        raise UsageError(f"--size {args.size}: each side must be {MIN_PX}…{MAX_PX} pixels")
+    width, height = parse_pixels(args.size, MIN_PX, MAX_PX)
     try:
         lesson = find_lesson(args.name)
         source = lesson_session(lesson, args.session)

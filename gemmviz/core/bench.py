@@ -8,6 +8,7 @@ failed or refused job becomes a Result that says why, never an exception that st
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
 import platform
 import threading
@@ -62,6 +63,8 @@ class BenchSettings:
             raise ProblemError(f"repeats must be at least 1, got {self.repeats}")
         if self.job_limit_s is not None and not self.job_limit_s > 0:
             raise ProblemError(f"the per-job time limit must be above 0 s, got {self.job_limit_s}")
+        if not (self.cpu_limit_s >= 0 and math.isfinite(self.cpu_limit_s)):  # NaN compares false: no limit at all
+            raise ProblemError(f"the CPU-loop limit must be a finite number of seconds, 0 or more, got {self.cpu_limit_s}")
 
 
 class Cancelled(Exception):

@@ -23,6 +23,7 @@ from gemmviz.core.counters import trace_summary
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import Result, Session, SessionError, find_baseline
+from gemmviz.core.schedule import check_animation_input
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
@@ -33,6 +34,10 @@ STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline")
 MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
 MAX_FILE_BYTES = 256 * 1024
+MAX_STEPS = 100  # a lesson for one class; the slide export keeps every image in memory until all are drawn
+MAX_TITLE_CHARS = 120
+MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class LessonError(ValueError):
@@ -145,6 +150,17 @@ def _key_line(raw: str, start: int, key: str) -> int:
     return start
 
 
+def _title_problem(title: str) -> str | None:
+    """Why a title cannot go on a slide (one line of plain text), or None."""
+    if _CONTROL.search(title):
+        return "a title is one line of plain text: no line breaks or control characters"
+    if len(title) > MAX_TITLE_CHARS:
+        return f"a title has at most {MAX_TITLE_CHARS} characters (it is {len(title)}): put the rest in the text"
+    if "{{" in title:
+        return "placeholders are filled in a step's text only, not in titles"
+    return None
+
+
 def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     def fail(key: str | None, message: str):
         at = _key_line(raw, line, key) if key else line
@@ -157,6 +173,9 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     title, text = d.get("title"), d.get("text")
     if not isinstance(title, str) or not title.strip():
         fail("title", "every step needs a title (a string)")
+    problem = _title_problem(title)
+    if problem:
+        fail("title", problem)
     if not isinstance(text, str) or not text.strip():
         fail("text", "every step needs text: one to three sentences")
     if _sentences(text) > MAX_SENTENCES or len(text) > MAX_TEXT_CHARS:
@@ -177,8 +196,12 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     sizes = d.get("sizes", [])
     if not isinstance(sizes, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         fail("sizes", "sizes must be a list of positive whole numbers (cube sizes N)")
+    if any(n > MAX_N for n in sizes):
+        fail("sizes", f"sizes are at most {MAX_N} (N of an N³ product)")
+    if len(set(sizes)) != len(sizes) or len(set(series)) != len(series):
+        fail("sizes" if len(set(sizes)) != len(sizes) else "series", "a size or series is named twice")
     at = d.get("at")
-    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at <= 0):
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= MAX_N):
         fail("at", "at must be a positive whole number (the size N of N³)")
     baseline = d.get("baseline")
     keys = [b.key for b in BASELINES]
@@ -203,9 +226,12 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         a = d.get("animation")
         if not isinstance(a, dict):
             fail("animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }')
+        unknown = set(a) - {"variant", "mnk", "tile", "step"}
+        if unknown:
+            fail("animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: mnk, step, tile, variant)")
         try:
             variant = a.get("variant", "")
-            if variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
+            if not isinstance(variant, str) or variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
                 animated = ", ".join(n for n, v in VARIANTS.items() if v.schedule_kind)
                 raise ProblemError(f"animation variant must be one of {animated}, got {variant!r}")
             tile = a.get("tile")
@@ -214,7 +240,12 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
             step_i = a.get("step", 0)
             if not isinstance(step_i, int) or isinstance(step_i, bool) or step_i < 0:
                 raise ProblemError("animation step must be a whole number ≥ 0")
-            animation = AnimationState(variant, parse_problem(str(a.get("mnk", "64"))), tile, step_i)
+            v = VARIANTS[variant]
+            if tile is None and v.schedule_param:
+                tile = v.param_defaults.get(v.schedule_param)
+            problem = parse_problem(str(a.get("mnk", "64")))
+            check_animation_input(variant, problem, tile)  # a tile the kernel has no schedule for: refused here
+            animation = AnimationState(variant, problem, tile, step_i)
         except ProblemError as exc:
             fail("animation", str(exc))
     return Step(
@@ -227,12 +258,19 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise LessonError(f"{where}: the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?")
     try:
-        data = tomllib.loads(raw)
+        data = tomllib.loads(raw.removeprefix("\ufeff"))  # a byte-order mark some editors write
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise LessonError(f"{where}: not a lesson: its arrays or tables are nested too deep") from None
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")
+    unknown = set(data) - {"title", "summary", "session", "step"}
+    if unknown:
+        raise LessonError(f"{where}: unknown key {sorted(unknown)[0]!r} (a lesson has title, summary, session, step)")
+    if _title_problem(title):
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: {_title_problem(title)}")
     summary = data.get("summary", "")
     session = data.get("session")
     if not isinstance(summary, str) or (session is not None and not isinstance(session, str)):
@@ -240,6 +278,10 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
     steps_in = data.get("step")
     if not isinstance(steps_in, list) or not steps_in:
         raise LessonError(f"{where}: a lesson needs at least one [[step]]")
+    if not all(isinstance(d, dict) for d in steps_in):
+        raise LessonError(f"{where}: each step is a [[step]] table with a title and text")
+    if len(steps_in) > MAX_STEPS:
+        raise LessonError(f"{where}: {len(steps_in)} steps; a lesson has at most {MAX_STEPS}: split it")
     lines = _step_lines(raw)
     if len(lines) != len(steps_in):  # steps written as an inline array: fall back to the top
         lines = [1] * len(steps_in)
@@ -280,7 +322,12 @@ def find_lesson(name_or_path: str) -> Lesson:
 
 
 def _fmt_ratio(x: float) -> str:
-    return f"{x:,.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
+    """4.56×, 45.6×, 456×; below 0.1, how many times slower (an RTX 4060's CPU loop against cuBLAS)."""
+    if x < 0.1:
+        return f"{_fmt_ratio(1 / x)[:-1]}× slower"
+    if round(x, 1) >= 100:
+        return f"{x:,.0f}×"
+    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
 
 
 def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
@@ -327,6 +374,9 @@ def fill_text(text: str, results: list[Result]) -> str:
     def value(m: re.Match) -> str:
         expr = m.group(1)
         missing = "n/a (not in these results)"
+        for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
+            if not 0 < int(n) <= MAX_N:
+                raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
         sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
         one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
@@ -347,7 +397,9 @@ def fill_text(text: str, results: list[Result]) -> str:
             kind = one.group(1)
             if kind == "ms":
                 return _duration(r.median_ms)
-            return f"{r.gflops:,.0f} GFLOP/s" if kind == "gflops" else f"{r.gflops / 1000:,.1f} TFLOP/s"
+            if kind == "tflops":
+                return f"{r.gflops / 1000:,.1f} TFLOP/s"
+            return f"{r.gflops:,.0f} GFLOP/s" if r.gflops >= 100 else f"{r.gflops:.3g} GFLOP/s"  # the CPU loop: 0.274
         raise ProblemError(f"unknown placeholder {{{{{expr}}}}}")
 
     return _PLACEHOLDER.sub(value, text)

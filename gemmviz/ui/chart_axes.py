@@ -73,8 +73,13 @@ class Log125Axis(RoomyAxis):
         if px is None:
             pt = font.pointSizeF() if font is not None and font.pointSizeF() > 0 else 10
             px = pt * 96 / 72
-        # a label needs about 2.2 line heights vertically, and about 5 characters horizontally
-        need = px * (2.2 if self.orientation in ("left", "right") else 4.5)
+        # a label needs about 2.2 line heights vertically; horizontally its characters (the longest label, at the
+        # top of the range: "1,000,000×" is ten) and a gap
+        if self.orientation in ("left", "right"):
+            need = px * 2.2
+        else:
+            chars = max(len(number_label(10**v, self.suffix)) for v in (minVal, maxVal))
+            need = px * max(4.5, 0.62 * chars + 1.5)
         return [(1.0, ticks_125(minVal, maxVal, int(size // need)))]
 
     def tickStrings(self, values, scale, spacing):

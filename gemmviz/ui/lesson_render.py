@@ -249,21 +249,26 @@ def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: Lesso
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
     painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    render_slide(painter, w, h, lesson, index, source, projector, dark)
-    painter.end()
+    try:  # a painter left active on a failed step would crash Qt when the image goes
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        render_slide(painter, w, h, lesson, index, source, projector, dark)
+    finally:
+        painter.end()
     return image
 
 
 def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, width: int, height: int,
                   projector: bool = False, dark: bool = False) -> list[Path]:  # fmt: skip
-    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same images) into `directory`."""
+    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same images) into `directory`.
+
+    All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
+    slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
+    so the folder holds one lesson."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
     source = source or NO_DATA
-    paths = []
     pdf_data = QByteArray()
     pdf_buffer = QBuffer(pdf_data)
     pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -274,26 +279,32 @@ def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, 
     page = QPageSize(QSizeF(width * 0.75, height * 0.75), QPageSize.Unit.Point, "slide")
     pdf.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
     pdf.setResolution(96)
+    pngs: list[bytes] = []
     painter = QPainter()
-    for i in range(len(lesson.steps)):
-        image = render_slide_image(width, height, lesson, i, source, projector, dark)
-        png = QByteArray()
-        buf = QBuffer(png)
-        buf.open(QIODevice.OpenModeFlag.WriteOnly)
-        image.save(buf, "PNG")
-        buf.close()
-        path = directory / f"step-{i + 1:02d}.png"
-        fileio.write_atomic(path, bytes(png))
-        paths.append(path)
-        if i == 0:
-            painter.begin(pdf)
-        else:
-            pdf.newPage()
-        target = painter.viewport()
-        painter.drawImage(QRectF(target), image)
-    painter.end()
-    pdf_buffer.close()
-    path = directory / "lesson.pdf"
-    fileio.write_atomic(path, bytes(pdf_data))
-    paths.append(path)
-    return paths
+    try:
+        for i in range(len(lesson.steps)):
+            image = render_slide_image(width, height, lesson, i, source, projector, dark)
+            png = QByteArray()
+            buf = QBuffer(png)
+            buf.open(QIODevice.OpenModeFlag.WriteOnly)
+            image.save(buf, "PNG")
+            buf.close()
+            pngs.append(bytes(png))
+            if i == 0:
+                painter.begin(pdf)
+            else:
+                pdf.newPage()
+            painter.drawImage(QRectF(painter.viewport()), image)
+    finally:
+        if painter.isActive():
+            painter.end()
+        pdf_buffer.close()
+    targets = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [directory / "lesson.pdf"]
+    for target in targets:
+        fileio.check_target(target, (target.suffix,))
+    stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
+    for target, data in zip(targets, [*pngs, bytes(pdf_data)]):
+        fileio.write_atomic(target, data)
+    for old in stale:
+        old.unlink(missing_ok=True)
+    return targets
