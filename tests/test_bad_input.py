@@ -206,11 +206,12 @@ def _cli(argv, capsys):
         (["bench", "--sizes", "abc", "--variants", "cpu-blas"], 2, "size must be a whole number, got 'abc'"),
         (["bench", "--sizes", "64", "--variants", "gpu-tiled", "--tile", "7"], 2, "tile 7 is not supported"),
         (["bench", "--sizes", "64", "--variants", "nope"], 2, "unknown variant(s) nope"),
-        (["bench", "--sizes", "99999999", "--variants", "cpu-blas", "--quiet"], 1, "cpu-blas 99999999³ refused"),
+        (["bench", "--sizes", "9999999", "--variants", "cpu-blas", "--quiet"], 1, "cpu-blas 9999999³ refused"),
+        (["bench", "--sizes", "256,99999999999", "--variants", "cpu-blas"], 2, "--sizes 99999999999: size 99999999999 is too large"),
         (["bench", "--sizes", "64", "--variants", "cpu-blas", "--out", "/nonexistent-dir/s.json"], 1,
          "the folder /nonexistent-dir does not exist"),
     ],
-    ids=["size-0", "size-neg", "size-abc", "bad-tile", "bad-variant", "size-huge", "unwritable-out"],
+    ids=["size-0", "size-neg", "size-abc", "bad-tile", "bad-variant", "size-huge", "size-absurd", "unwritable-out"],
 )
 def test_cli_bad_arguments(argv, code, words, capsys):
     got, err = _cli(argv, capsys)

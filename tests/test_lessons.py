@@ -212,3 +212,16 @@ def test_hardware_placeholders_from_model_counters_and_trace():
     # model: 2·N³/16 loads of 4 bytes = 537 MB at 1024³ (the tiled kernel's 16-fold cut)
     assert filled[:5] == ["537 MB", "8.39 MB", "449 MB", "4", "2"]
     assert filled[5:] == ["n/a (not in these results)"] * 2  # no counters for naive, no trace at 1024
+
+
+def test_steps_without_data_are_named_before_the_export():
+    from gemmviz.cli.lesson import empty_steps
+    from gemmviz.core.lessons import lesson_session, shipped_lessons
+
+    lesson = parse_lesson('title = "L"\nsession = "h200-2026-11-30.json"\n' + GOOD_STEP + 'view = "table"\n'
+                          'series = ["cpu-naive"]\nsizes = [777]\nbaseline = "cpu-naive"\n', "x", "my.toml")  # fmt: skip
+    source = lesson_session(lesson)
+    assert empty_steps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]
+    seed = shipped_lessons()["seed000"]
+    assert empty_steps(seed, lesson_session(seed)) == []  # every view of the shipped lesson has its data
+    assert "names no session" in empty_steps(lesson, None)[0]

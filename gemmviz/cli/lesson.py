@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
-from gemmviz.core.lessons import LessonError, find_lesson, lesson_session, shipped_lessons
+from gemmviz.core.lessons import LessonError, find_lesson, lesson_session, shipped_lessons, step_results
 from gemmviz.core.parsing import parse_pixels
 
 MIN_PX, MAX_PX = 320, 8192
@@ -51,6 +52,17 @@ def output_dir(path: str) -> Path:
     return out
 
 
+def empty_steps(lesson, source) -> list[str]:
+    """The steps whose view will show no data from `source` (a typo in a series, a size the session lacks):
+    the slides are still written, with the chart's empty state, but the teacher hears of it now."""
+    if source is None:
+        return ["this lesson names no session: its charts, tables and rooflines will be empty"]
+    views = ("chart", "roofline", "hardware", "table")
+    return [f"step {i} ({step.title}): no results for its series and sizes in {source.label}"
+            for i, step in enumerate(lesson.steps, 1)
+            if step.view in views and not step_results(step, list(source.results))]  # fmt: skip
+
+
 def cmd_lesson(args: argparse.Namespace) -> int:
     if args.list:
         if args.name or args.export:
@@ -68,6 +80,8 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         source = lesson_session(lesson, args.session)
     except LessonError as exc:
         raise UsageError(str(exc)) from None
+    for line in empty_steps(lesson, source):
+        print(f"gemmviz: warning: {line}", file=sys.stderr)
     out = output_dir(args.export)
     from gemmviz.cli.app import qt_app
 

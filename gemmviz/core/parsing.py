@@ -18,11 +18,18 @@ def int_list(text: str, what: str) -> list[int]:
 
 def parse_sizes(sizes: str | None, mnk: list[str] | None = None) -> list[Problem]:
     """'--sizes 512,1024' and '--mnk 2048x4096x3072' as problems."""
-    texts = (sizes.split(",") if sizes else []) + list(mnk or [])
-    problems = [parse_problem(t) for t in texts if t.strip()]
+    named = [("--sizes", t) for t in (sizes.split(",") if sizes else [])] + [("--mnk", t) for t in mnk or []]
+    problems = []
+    for option, text in named:
+        if not text.strip():
+            continue
+        try:
+            problems.append(parse_problem(text))
+        except ProblemError as exc:
+            raise ProblemError(f"{option} {text.strip()}: {exc}") from None
     if not problems:
         raise ProblemError("give at least one size (--sizes 512,1024 or --mnk 2048x4096x3072)")
-    return problems
+    return list(dict.fromkeys(problems))  # a size named twice is measured once
 
 
 def parse_pixels(text: str, lo: int = 16, hi: int = 8192) -> tuple[int, int]:

@@ -9,6 +9,7 @@ FLOAT32_BYTES = 4
 FLOAT64_BYTES = 8
 # The seeds' kernels index with 32-bit ints (row * K + k), so no matrix may have 2**31 elements or more.
 MAX_INT32_ELEMENTS = 2**31 - 1
+MAX_DIM = 2**24  # the largest M, N or K a size may name (session files hold the same limit)
 
 
 class ProblemError(ValueError):
@@ -68,6 +69,8 @@ def _parse_dim(text: str, name: str) -> int:
     text = text.strip()
     if not re.fullmatch(r"[+-]?\d+", text):
         raise ProblemError(f"{name} must be a whole number, got {text!r}")
+    if len(text.lstrip("+-")) > 9 or int(text) > MAX_DIM:
+        raise ProblemError(f"{name} {text} is too large: at most {MAX_DIM:,} (memory is checked before any run)")
     return int(text)
 
 
