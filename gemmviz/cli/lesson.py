@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
+from gemmviz.cli.export import shipped_session
 from gemmviz.core.lessons import LessonError, find_lesson, lesson_session, shipped_lessons, step_results
 from gemmviz.core.parsing import parse_pixels
 
@@ -77,7 +78,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     width, height = parse_pixels(args.size, MIN_PX, MAX_PX)
     try:
         lesson = find_lesson(args.name)
-        source = lesson_session(lesson, args.session)
+        source = lesson_session(lesson, shipped_session(args.session) if args.session else None)
     except LessonError as exc:
         raise UsageError(str(exc)) from None
     for line in empty_steps(lesson, source):

@@ -275,6 +275,8 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
     session = data.get("session")
     if not isinstance(summary, str) or (session is not None and not isinstance(session, str)):
         raise LessonError(f"{where}: summary and session must be strings")
+    if session is not None and not session.strip():
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: session is empty: name a file, or leave the key out")
     steps_in = data.get("step")
     if not isinstance(steps_in, list) or not steps_in:
         raise LessonError(f"{where}: a lesson needs at least one [[step]]")
