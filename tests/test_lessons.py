@@ -113,6 +113,7 @@ def test_series_syntax():
         ('title = "L"\n[[step]]\ntitle = "a\\nb"\ntext = "x."\n', 3, "one line of plain text"),
         ('title = "L"\n[[step]]\ntitle = "' + "t" * 200 + '"\ntext = "x."\n', 3, "at most 120 characters"),
         ('title = "L"\n[[step]]\ntitle = "{{ms cpu-naive at 1024}}"\ntext = "x."\n', 3, "text only"),
+        ('title = "L"\n[[step]]\ntitle = "T"\ntext = "It is {{ms cpu-naive at 1024}."\n', 2, "not closed"),
     ],
 )
 def test_bad_step_names_the_line(text, line, words):
@@ -186,6 +187,13 @@ def test_ratios_and_small_rates_keep_their_digits():
         "1.53×", "10.0×", "100×", "12,559×", "0.50×", "181,913× slower"]  # fmt: skip
     cpu = Result("cpu-naive", {}, 4096, 4096, 4096, "cpu", "fp32", True, samples_ms=[502121.0])
     assert fill_text("{{gflops cpu-naive at 4096}}", [cpu]) == "0.274 GFLOP/s"
+
+
+def test_durations_read_in_the_unit_that_suits_them():
+    from gemmviz.core.lessons import _duration
+
+    assert [_duration(ms) for ms in (0.0821, 0.434, 16.998, 999.9, 51700, 502121)] == [
+        "82.1 µs", "0.434 ms", "17.0 ms", "1.00 s", "51.7 s", "502 s"]  # fmt: skip
 
 
 def test_a_lesson_file_with_a_byte_order_mark_loads():

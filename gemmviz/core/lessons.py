@@ -411,9 +411,11 @@ def check_placeholders(lesson: Lesson) -> None:
     """Refuse placeholders that can never be filled (bad syntax, unknown series)."""
     for step in lesson.steps:
         try:
-            fill_text(step.text, [])
+            filled = fill_text(step.text, [])
         except ProblemError as exc:
             raise LessonError(f"{lesson.path}:{step.line}: {exc}") from None
+        if "{{" in filled or "}}" in filled:
+            raise LessonError(f"{lesson.path}:{step.line}: a placeholder is not closed: write {{{{gflops cublas at 4096}}}}")
 
 
 def step_results(step: Step, results: list[Result]) -> list[Result]:
@@ -438,6 +440,8 @@ def _duration(ms: float) -> str:
     """Three significant digits, trailing zeros kept (17.0 ms, not 17 ms)."""
     if ms >= 100_000:
         return f"{ms / 1000:,.0f} s"
+    if ms < 0.1:  # a tiny kernel: microseconds, not 1.00e-04 ms
+        return f"{f'{ms * 1000:#.3g}'.rstrip('.')} µs"
     value, unit = (ms, "ms") if ms < 999.5 else (ms / 1000, "s")
     return f"{f'{value:#.3g}'.rstrip('.')} {unit}"
 
