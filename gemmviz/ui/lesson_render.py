@@ -82,7 +82,7 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
     scale = h / 1080
     margin = max(10.0, 0.03 * min(w, h))
     body_px = BODY_PX_1080[projector] * scale * (1.0 if has_view else 1.35)
-    small_px = max(11.0, 0.5 * BODY_PX_1080[projector] * scale)
+    small_px = max(12.0, 0.58 * BODY_PX_1080[projector] * scale)  # the footer names the data: readable too
     inner_w = w - 2 * margin
     while True:
         title_px = body_px * 1.45
