@@ -294,7 +294,14 @@ class SpeedupChart(ResultChart):
 
 
 def _times(x: float) -> str:
-    return f"{x:,.0f}×" if x >= 10 else f"{x:.2g}×"
+    """The bar's label, as the lessons write ratios: 1.53×, 15.3×, 153×; tiny ones with two digits."""
+    if x == 1.0:
+        return "1×"  # the baseline itself
+    if x < 0.1:
+        return f"{x:.2g}×"
+    if round(x, 1) >= 100:
+        return f"{x:,.0f}×"
+    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
 
 
 __all__ = ["GflopsChart", "ResultChart", "RooflineChart", "SpeedupChart", "TimeChart", "series_of", "size_x"]
