@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from record_h200 import job_key  # noqa: E402
+from record_h200 import replace_jobs  # noqa: E402
 
 from gemmviz.core.fileio import write_atomic  # noqa: E402
 from gemmviz.core.results import Session  # noqa: E402
@@ -30,15 +30,7 @@ def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:
     gpu = lambda s: s.environment.get("backends", {}).get("cuda", {}).get("name")  # noqa: E731
     if gpu(base) != gpu(part):
         raise SystemExit(f"GPU differs: {gpu(base)!r} vs {gpu(part)!r}")
-    index = {job_key(r): i for i, r in enumerate(base.results)}
-    replaced = 0
-    for r in part.results:
-        i = index.get(job_key(r))
-        if i is None:
-            base.results.append(r)
-        else:
-            base.results[i] = r
-            replaced += 1
+    replaced = replace_jobs(base.results, part.results)
     merged_from = dict(base.settings.get("merged_from") or {})
     merged_from[name] = part.settings.get("command")
     base.settings = {**base.settings, "merged_from": merged_from}

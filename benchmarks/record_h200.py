@@ -37,19 +37,29 @@ def job_key(r: Result) -> tuple:
     return r.variant, tuple(sorted(r.params.items())), r.m, r.n, r.k
 
 
+def replace_jobs(results: list[Result], new: list[Result]) -> int:
+    """Each of `new` replaces the result for the same job in `results` (or is added); returns how many it replaced."""
+    index = {job_key(r): i for i, r in enumerate(results)}
+    replaced = 0
+    for r in new:
+        i = index.get(job_key(r))
+        if i is None:
+            index[job_key(r)] = len(results)
+            results.append(r)
+        else:
+            results[i] = r
+            replaced += 1
+    return replaced
+
+
 def merge(bench: Session, cpu: Session | None = None, traces: Session | None = None,
           profile: Session | None = None, ceilings: dict | None = None) -> Session:  # fmt: skip
     """One session: the bench's results (timings), each with the profile's counters and the trace run's block
     trace for the same job; the CPU loop's results replace the bench's for the same job; results of the trace
     run the bench lacks are added. Parts that are missing (a step that ran out of time) are left out."""
     results = [r for r in bench.results]
+    replace_jobs(results, cpu.results if cpu else [])
     index = {job_key(r): i for i, r in enumerate(results)}
-    for r in cpu.results if cpu else []:
-        if job_key(r) in index:
-            results[index[job_key(r)]] = r
-        else:
-            index[job_key(r)] = len(results)
-            results.append(r)
     for r in traces.results if traces else []:
         i = index.get(job_key(r))
         if i is None:

@@ -22,11 +22,11 @@ from gemmviz.core.bench import Job
 from gemmviz.core.counters import trace_summary
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
-from gemmviz.core.results import Result, Session, SessionError, find_baseline
+from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError, find_baseline
 from gemmviz.core.schedule import check_animation_input
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
-from gemmviz.core.views import CHART_KINDS
+from gemmviz.core.views import CHART_KINDS, times_text
 
 VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text")
 HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
@@ -37,7 +37,6 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_STEPS = 100  # a lesson for one class; the slide export keeps every image in memory until all are drawn
 MAX_TITLE_CHARS = 120
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class LessonError(ValueError):
@@ -152,7 +151,7 @@ def _key_line(raw: str, start: int, key: str) -> int:
 
 def _title_problem(title: str) -> str | None:
     """Why a title cannot go on a slide (one line of plain text), or None."""
-    if _CONTROL.search(title):
+    if CONTROL_IN_NAMES.search(title):  # one-line texts: the rule session files' names follow
         return "a title is one line of plain text: no line breaks or control characters"
     if len(title) > MAX_TITLE_CHARS:
         return f"a title has at most {MAX_TITLE_CHARS} characters (it is {len(title)}): put the rest in the text"
@@ -324,12 +323,8 @@ def find_lesson(name_or_path: str) -> Lesson:
 
 
 def _fmt_ratio(x: float) -> str:
-    """4.56×, 45.6×, 456×; below 0.1, how many times slower (an RTX 4060's CPU loop against cuBLAS)."""
-    if x < 0.1:
-        return f"{_fmt_ratio(1 / x)[:-1]}× slower"
-    if round(x, 1) >= 100:
-        return f"{x:,.0f}×"
-    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
+    """As the charts' bars (times_text); below 0.1, how many times slower (the CPU loop against cuBLAS)."""
+    return f"{times_text(1 / x)[:-1]}× slower" if x < 0.1 else times_text(x)
 
 
 def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:

@@ -178,7 +178,7 @@ KINDS = ("measured", "published")
 # Control characters (but tab and newline in texts) and bidirectional overrides are removed from strings: they
 # could hide or reorder what a label says.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class _NonFinite:
@@ -279,7 +279,7 @@ def _str(v: object, where: str, limit: int = MAX_NAME_CHARS) -> str:
     """A string from a file: control characters removed (tab and newline kept in long texts), cut to `limit`."""
     if not isinstance(v, str):
         raise _fail(where, f"not a string ({_shown(v)})")
-    v = (_CONTROL if limit > MAX_NAME_CHARS else _CONTROL_NAME).sub("", v)
+    v = (_CONTROL if limit > MAX_NAME_CHARS else CONTROL_IN_NAMES).sub("", v)
     return v if len(v) <= limit else v[: limit - 1] + "…"
 
 

@@ -42,3 +42,10 @@ def hardware_result(kind: str, results: Sequence, series: str | None = None, siz
         wanted = " at ".join(x for x in (series, size_key) if x)
         raise NoHardwareData(f"no result of {wanted} has {attr.replace('_', ' ')}; results with it: {offer}")
     return chosen[0]
+
+
+def times_text(x: float) -> str:
+    """A ratio as charts and lessons write it: 1.53×, 15.3×, 153×, 15,300× (three figures up to 100)."""
+    if round(x, 1) >= 100:
+        return f"{x:,.0f}×"
+    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"

@@ -317,7 +317,7 @@ class SeriesLegend(pg.LegendItem):
             self._set_text_pt(font_pt * factor)
             text_h = max(label.item.boundingRect().height() for _, label in self.items)
             row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP
-            sample_w = round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
+            sample_w = self._sample_width(text_h)
             entry_w = max(lab.item.boundingRect().width() for _, lab in self.items) + sample_w + self.COLUMN_GAP
             rows = max(1, int((height_px + self.ROW_GAP) // max(row_h, 1)))
             columns = -(-n // rows)
@@ -345,8 +345,12 @@ class SeriesLegend(pg.LegendItem):
         font = QtGui.QFont()
         font.setPointSizeF(pt)
         metrics = QtGui.QFontMetricsF(font)
-        sample_w = round(self.sample_height(metrics.height()) * 1.6) + self.layout.horizontalSpacing()
-        return max(metrics.horizontalAdvance(name) for name in self.names) + sample_w + self.COLUMN_GAP + 4
+        widest = max(metrics.horizontalAdvance(name) for name in self.names)
+        return widest + self._sample_width(metrics.height()) + self.COLUMN_GAP + 4
+
+    def _sample_width(self, text_h: float) -> float:
+        """A sample's width and the gap to its label, for labels `text_h` tall."""
+        return round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
 
     def _elide(self, pt: float, width: float | None) -> None:
         """Every label its full name, or where `width` is given, its name shortened to that many pixels."""

@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, source_order, style_of, style_table
 from gemmviz.core.variants import baseline as registry_baseline
+from gemmviz.core.views import times_text
 from gemmviz.ui.chart_axes import Log125Axis, SizeAxis
 from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, _tip, margin_px, plain, series_of, size_x
 from gemmviz.ui.roofline_chart import RooflineChart
@@ -297,11 +298,7 @@ def _times(x: float) -> str:
     """The bar's label, as the lessons write ratios: 1.53×, 15.3×, 153×; tiny ones with two digits."""
     if x == 1.0:
         return "1×"  # the baseline itself
-    if x < 0.1:
-        return f"{x:.2g}×"
-    if round(x, 1) >= 100:
-        return f"{x:,.0f}×"
-    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
+    return f"{x:.2g}×" if x < 0.1 else times_text(x)
 
 
 __all__ = ["GflopsChart", "ResultChart", "RooflineChart", "SpeedupChart", "TimeChart", "series_of", "size_x"]

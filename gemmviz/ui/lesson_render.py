@@ -21,6 +21,7 @@ from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text,
 from gemmviz.core.problem import Problem
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.theme import Theme, theme_for
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
@@ -64,10 +65,7 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
 
 
 def font(px: float, bold: bool = False) -> QFont:
-    f = QFont()
-    f.setPixelSize(max(8, round(px)))
-    f.setBold(bold)
-    return f
+    return pixel_font(px, bold, minimum=8, nearest=True)
 
 
 def _wrapped_height(text: str, f: QFont, width: float) -> float:

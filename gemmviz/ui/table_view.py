@@ -10,18 +10,16 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import StepTable
 from gemmviz.core.style import style_of
+from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.theme import Theme
 
 Text = tuple[str, QRectF]
-CENTER = Qt.AlignmentFlag.AlignCenter
-LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def _font(px: float, bold: bool = False) -> QFont:
-    f = QFont()
-    f.setPixelSize(max(8, round(px)))
-    f.setBold(bold)
-    return f
+    return pixel_font(px, bold, minimum=8, nearest=True)  # as the slide's words around it (lesson_render.font)
+CENTER = Qt.AlignmentFlag.AlignCenter
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def _width(text: str, f: QFont) -> float:

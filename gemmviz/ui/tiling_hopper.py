@@ -9,23 +9,17 @@ with their full/empty mbarriers, the consumer warpgroups, the counters and the s
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen
 
 from gemmviz.core.schedule_hopper import HopperSchedule, HopperStep
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.theme import Theme
 
 Texts = list[tuple[str, QRectF]]
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 CENTER = Qt.AlignmentFlag.AlignCenter
 WRAP = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-
-
-def _font(px: float, bold: bool = False) -> QFont:
-    f = QFont()
-    f.setPixelSize(max(6, int(px)))
-    f.setBold(bold)
-    return f
 
 
 def _faint(colour: QColor, alpha: int) -> QColor:
@@ -37,7 +31,7 @@ def _faint(colour: QColor, alpha: int) -> QColor:
 def _text(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, bold: bool = False,
           flags=LEFT) -> None:  # fmt: skip
     """One line, shortened with … to fit the rectangle's width."""
-    font = _font(px, bold)
+    font = pixel_font(px, bold)
     painter.setFont(font)
     text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
     if not text:
@@ -51,7 +45,7 @@ def _wrapped(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px
     """Wrapped text, in the largest font (at most px) whose lines fit the rectangle."""
     size = px
     while True:
-        font = _font(size)
+        font = pixel_font(size)
         need = QFontMetricsF(font).boundingRect(rect, WRAP, text)
         if need.height() <= rect.height() or size <= 8:
             break
@@ -271,7 +265,7 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
                 )
     ring_label = f"shared memory: a ring of {s.stages} stages, each an A tile {s.bm}×32 and a B tile 32×{s.bn}"
     label_rect = QRectF(rx, prod_box.bottom() + 0.3 * fp, rw, fp)
-    painter.setFont(_font(0.7 * fp))
+    painter.setFont(pixel_font(0.7 * fp))
     painter.fillRect(painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))  # over the arrow
     painter.setPen(fg)
     _text(painter, texts, label_rect, ring_label, 0.7 * fp)

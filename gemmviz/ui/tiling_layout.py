@@ -7,20 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QFontMetricsF
 
 from gemmviz.core.schedule import Schedule
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.fonts import pixel_font
 
 LINE = 1.3  # line pitch, in font heights
 MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
-
-
-def _font(px: float, bold: bool = False) -> QFont:
-    f = QFont()
-    f.setPixelSize(max(6, int(px)))
-    f.setBold(bold)
-    return f
 
 
 @dataclass(frozen=True)
@@ -43,7 +37,7 @@ class Layout:
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
-    return QFontMetricsF(_font(px, bold))
+    return QFontMetricsF(pixel_font(px, bold))
 
 
 def _shared_labels(s: Schedule) -> tuple[str, str]:

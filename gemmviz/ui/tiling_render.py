@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen,
 
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_layout import (  # noqa: F401  (layout_for, inset_window, thread_cell: used by tests)
     LINE,
@@ -24,7 +25,6 @@ from gemmviz.ui.tiling_layout import (  # noqa: F401  (layout_for, inset_window,
     _cached_layout,
     _fit_layout,
     _fm,
-    _font,
     _registers_label,
     _shared_labels,
     inset_window,
@@ -114,13 +114,13 @@ def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: fl
           width: float | None = None) -> None:  # fmt: skip
     """One line from its baseline's left end; too long for `width`, it is set smaller (down to 70%) and only
     then cut with …; recorded in `texts` if given."""
-    font = _font(px, bold)
+    font = pixel_font(px, bold)
     fm = QFontMetricsF(font)
     if width is not None and fm.horizontalAdvance(text) > width > 0:
         size = int(px * width / fm.horizontalAdvance(text)) + 1
         while fm.horizontalAdvance(text) > width and size > 0.7 * px:  # whole pixels: widths are not linear
             size -= 1
-            font = _font(size, bold)
+            font = pixel_font(size, bold)
             fm = QFontMetricsF(font)
         if fm.horizontalAdvance(text) > width:
             text = fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
@@ -385,7 +385,7 @@ def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts) -> None
         text = "unused:\nnaive reads\nglobal memory"
         px = font_px * 0.8
         while px > font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
-            painter.setFont(_font(px))
+            painter.setFont(pixel_font(px))
             need = painter.boundingRect(rect, flags, text)
             if need.height() <= rect.height() - 2 and need.width() <= rect.width() - 4:
                 painter.drawText(rect, flags, text)
@@ -446,7 +446,7 @@ def _draw_text(painter, lay: Layout, lines, step: Step, fg, col_t, font_px, text
         _text(painter, texts, QPointF(lay.text.left(), y), text, font_px * 0.95, bold, lay.text.width())
         y += font_px * LINE
     # the step, in words, along the bottom under A and C (never under the counters)
-    painter.setFont(_font(font_px, True))
+    painter.setFont(pixel_font(font_px, True))
     painter.setPen(col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
     text = step.text
