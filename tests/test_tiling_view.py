@@ -145,3 +145,26 @@ def test_cli_animate_writes_a_frame_per_step_and_the_glides(tmp_path, capsys):
 def test_cli_animation_bad_input(argv, message, capsys):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", [Problem(1024, 1024, 1024), Problem(100, 70, 90)])
+def test_every_animated_variant_can_be_chosen_in_the_tab(qtbot, size):
+    """The kernel menu lists every animated variant (the Hopper kernel included); choosing each one shows its
+    own schedule, never an exception or the previous kernel's frames."""
+    from gemmviz.core.schedule import animated_variants
+
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.set_problem(size, tile=16)
+    names = [panel.variant_combo.itemData(i) for i in range(panel.variant_combo.count())]
+    assert names == list(animated_variants()) and "gpu-wgmma-tf32" in names
+    for i, name in enumerate(names):
+        panel.variant_combo.setCurrentIndex(i)
+        assert panel.message.text() == "", name
+        assert panel.schedule.variant == name and panel.view.state.schedule is panel.schedule
+        gy, gx = panel.schedule.grid
+        assert (panel.block_y.maximum(), panel.block_x.maximum()) == (gy - 1, gx - 1)
+        panel.block_y.setValue(gy - 1), panel.block_x.setValue(gx - 1)  # the corner block, ragged edges included
+        assert panel.schedule.block == (gy - 1, gx - 1) and panel.message.text() == ""
+        panel.go(len(panel.schedule.steps) // 2)
+        assert len(distinct_colours(render_image(panel.frame_state(), 640, 360))) > 5

@@ -8,6 +8,7 @@ many sizes, ragged edges included).
 
 from __future__ import annotations
 
+from gemmviz.core.hopper_model import wgmma_tiles
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_hopper import HOPPER_KINDS, hopper_schedule
@@ -60,6 +61,17 @@ def shape(variant: str, problem: Problem, tile: int | None) -> tuple[Problem, in
         c = v.config
         return v.run_problem(problem), c["BM"], c["BN"], c["BK"], c["TM"], c["TN"]
     return problem, tile, tile, tile, 1, 1
+
+
+def grid_and_threads(variant: str, problem: Problem, tile: int | None) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(block rows, block columns) of the launch grid and (rows, columns) of the threads the animation can
+    highlight in a block: what the view's block and thread choices range over, without building a schedule.
+    The Hopper kernel's consumers are warpgroups issuing wgmma together: no thread of its own is highlighted."""
+    v = _variant(variant)
+    if v.schedule_kind == "hopper":
+        return wgmma_tiles(v.run_problem(problem, v.config), v.config), (1, 1)
+    rp, bm, bn, _bk, tm, tn = shape(variant, problem, tile)
+    return (ceil_div(rp.m, bm), ceil_div(rp.n, bn)), (bm // tm, bn // tn)
 
 
 MAX_STEPS = 20_000  # an animation longer than this is no longer something to watch

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import Schedule, animated_variants, block_schedule
+from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
@@ -81,7 +81,7 @@ class TilingView(QWidget):
         self.background = Background()
         self.setMinimumSize(320, 200)
 
-    def set_state(self, state: FrameState) -> None:
+    def set_state(self, state: FrameState | None) -> None:
         self.state = state
         self.update()
 
@@ -231,24 +231,21 @@ class TilingPanel(QWidget):
         self.set_problem(result.problem, result.params.get("tile"), result.params.get("block"), variant)
 
     def rebuild(self, keep_step: bool = False) -> None:
-        from gemmviz.core.schedule import shape
-
         tile = self.tiles.get(self.variant)
         try:
-            rp, bm, bn, _bk, tm, tn = shape(self.variant, self.problem, tile)
+            (gy, gx), (ty, tx) = grid_and_threads(self.variant, self.problem, tile)
         except ProblemError as exc:
-            self.schedule = None
-            self.message.setText(str(exc))
+            self._fail(str(exc))
             return
-        gy, gx = -(-rp.m // bm), -(-rp.n // bn)
         for spin, top in (
             (self.block_y, gy - 1),
             (self.block_x, gx - 1),
-            (self.thread_y, bm // tm - 1),
-            (self.thread_x, bn // tn - 1),
+            (self.thread_y, ty - 1),
+            (self.thread_x, tx - 1),
         ):
             spin.blockSignals(True)
             spin.setRange(0, top)
+            spin.setEnabled(top > 0)
             spin.blockSignals(False)
         try:
             self.schedule = block_schedule(
@@ -256,14 +253,19 @@ class TilingPanel(QWidget):
             )
             self.message.setText("")
         except ProblemError as exc:
-            self.schedule = None
-            self.message.setText(str(exc))
+            self._fail(str(exc))
             return
         self.slider.blockSignals(True)
         self.slider.setRange(0, len(self.schedule.steps) - 1)
         self.slider.blockSignals(False)
         self._load_source()
         self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
+
+    def _fail(self, message: str) -> None:
+        """No schedule for these choices: say why, and leave no frame of the previous kernel on screen."""
+        self.schedule = None
+        self.message.setText(message)
+        self.view.set_state(None)
 
     def _load_source(self) -> None:
         v = VARIANTS[self.variant]
