@@ -10,6 +10,7 @@ from gemmviz.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    Output,
     Progress,
     UsageError,
     check_outputs,
@@ -146,15 +147,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # so the files on disk always hold a valid session of everything that finished.
     session = make_session([], backends, settings, {"variants": variants, "command": command})
 
+    outputs = [
+        Output("session", out, session.save),
+        Output("CSV", csv, lambda path: write_atomic(path, results_csv(session.results))),
+    ]
+
     def save(result) -> None:
         session.results.append(result)
         save_all()
 
     def save_all() -> None:
-        if out:
-            session.save(out)
-        if csv:
-            write_atomic(csv, results_csv(session.results))
+        for output in outputs:
+            output.save()
 
     engine = Engine(backends, settings)
     with Progress(enabled=False if args.quiet else None) as progress:
@@ -165,15 +169,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
             if session.results:  # the interrupt may have landed inside a write: write everything once more
                 save_all()
             print(results_table(session.results))
-            saved = ", ".join(str(p) for p in (out, csv) if p)
+            saved = ", ".join(str(o.path) for o in outputs if o.path and not o.lost)
             where = f"; saved in {saved}" if saved else ""
             print(f"gemmviz: interrupted after {len(session.results)} of {len(jobs)} jobs{where}", file=sys.stderr)
             return EXIT_INTERRUPTED
     print(results_table(session.results))
-    for path, what in ((out, "session"), (csv, "CSV")):
-        if path:
-            print(f"{what} written to {path}", file=sys.stderr)
-    if all(r.valid for r in session.results):
+    for output in outputs:
+        if output.report():
+            print(output.report(), file=sys.stderr)
+    unwritten = [str(o.asked) for o in outputs if o.failed]
+    if unwritten:
+        print(f"gemmviz: could not write {', '.join(unwritten)} (see above)", file=sys.stderr)
+    if all(r.valid for r in session.results) and not unwritten:
         return EXIT_OK
-    print(f"gemmviz: {not_ok_summary(session.results, len(jobs))}", file=sys.stderr)
+    if not all(r.valid for r in session.results):
+        print(f"gemmviz: {not_ok_summary(session.results, len(jobs))}", file=sys.stderr)
     return EXIT_FAILED

@@ -3,12 +3,14 @@ the progress bar. Imports only core at module level, so building the parser stay
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from gemmviz.core.fileio import check_target
+from gemmviz.core.fileio import check_target, hold
 from gemmviz.core.variants import VARIANTS
 
 EXIT_OK = 0  # every job ran and verified; the command did what was asked
@@ -37,17 +39,72 @@ def variant_list(text: str) -> list[str]:
 
 
 def check_outputs(*paths: tuple[str, str | None, tuple[str, ...]]) -> list[Path | None]:
-    """Check every (option, path, suffixes) before any work; refuse two options naming the same file.
+    """Check every (option, path, suffixes) before any work and hold each file for this run (a second gemmviz
+    writing it is refused); refuse an empty name and two options naming the same file.
 
-    Raises OutputError (exit 1) naming the user's path."""
+    Raises UsageError (exit 2) for an empty name or a file named twice, OutputError (exit 1) naming the
+    user's path for a file that cannot be written."""
+    for option, path, _ in paths:
+        if path is not None and not path.strip():
+            raise UsageError(f"{option}: an empty file name; give the file to write")
     given = [(option, Path(path)) for option, path, _ in paths if path]
     seen: dict[Path, str] = {}
     for option, path in given:
-        key = path.resolve()
+        key = Path(os.path.realpath(path))  # never raises, not even for a loop of links
         if key in seen:
             raise UsageError(f"{seen[key]} and {option} name the same file {path}")
         seen[key] = option
-    return [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
+    checked = [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
+    for path in checked:
+        if path is not None:
+            hold(path)
+    return checked
+
+
+class Output:
+    """One output a command rewrites as it goes (after every job). When a write fails (a full disk, the folder
+    removed), the previous file is left as it was, stderr says so once, and the writes go on to a fallback file
+    in a new temporary folder, named on stderr; if that fails too, the results stay in memory and are
+    printed. `failed` says whether the file asked for missed any write (the command then exits 1)."""
+
+    def __init__(self, what: str, path: Path | None, write: Callable[[Path], None], stream: TextIO | None = None):
+        self.what, self.asked, self.path = what, path, path
+        self._write = write  # writes the current state to the path it is given
+        self.stream = stream or sys.stderr
+        self.failed = False  # a write to the file asked for failed
+        self.lost = False  # the fallback failed too: only stdout has the results
+
+    def save(self) -> None:
+        if self.path is None or self.lost:
+            return
+        try:
+            self._write(self.path)
+            return
+        except OSError as exc:
+            reason = str(exc)
+        if not self.failed:
+            self.failed = True
+            try:
+                self.path = Path(tempfile.mkdtemp(prefix="gemmviz-")) / self.asked.name
+                self._write(self.path)
+                print(f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
+                      f"goes to {self.path} instead", file=self.stream)  # fmt: skip
+                return
+            except OSError as exc:
+                reason = f"{reason}, and the fallback failed: {exc}"
+        self.lost = True
+        print(f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
+              file=self.stream)  # fmt: skip
+
+    def report(self) -> str | None:
+        """The closing line on stderr for this output, or None when none was asked for."""
+        if self.asked is None:
+            return None
+        if self.lost:
+            return f"{self.what} NOT written: {self.asked} could not be written (see above)"
+        if self.failed:
+            return f"{self.what} written to {self.path} (fallback: {self.asked} could not be written)"
+        return f"{self.what} written to {self.path}"
 
 
 def fmt(value: float | None, spec: str, empty: str = "—") -> str:

@@ -72,9 +72,11 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.name:
         raise UsageError("name a lesson (gemmviz lesson --list shows them), or give --list")
-    if not args.export:
+    if args.export is None:
         raise UsageError(f"nothing to do: add --export DIR to write slides, or give it live with "
                          f"gemmviz --lesson {args.name}")  # fmt: skip
+    if not args.export.strip():
+        raise UsageError("--export: an empty folder name; give the folder to write the slides into")
     width, height = parse_pixels(args.size, MIN_PX, MAX_PX)
     try:
         lesson = find_lesson(args.name)

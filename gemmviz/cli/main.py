@@ -11,6 +11,7 @@ import sys
 
 from gemmviz.cli import app, bench, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
+from gemmviz.core.fileio import release_all
 from gemmviz.core.problem import ProblemError
 
 EPILOG = """\
@@ -22,7 +23,10 @@ exit status:
   2    bad arguments or an unreadable input file (nothing was run)
   130  interrupted (Ctrl+C); results that finished are already in --out / --csv
 
-Outputs (--out, --csv, -o) are checked before the first job; bench rewrites them after every job.
+Outputs (--out, --csv, -o) are regular files (or links to one): they are checked, by creating a file beside
+them, before the first job, and held so that a second gemmviz cannot write them at the same time. bench
+rewrites them after every job; a write that fails keeps the previous file, and the writes go on to a fallback
+file named on stderr (exit 1).
 Set GEMMVIZ_DEBUG=1 to see the Python traceback of an unexpected error."""
 
 
@@ -66,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("GEMMVIZ_DEBUG") == "1":
             raise
         return _report(exc)
+    finally:
+        release_all()  # the outputs the command held (check_outputs): another gemmviz may write them now
 
 
 def _report(exc: Exception) -> int:

@@ -11,6 +11,8 @@ from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.variants import VARIANTS
 
+MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
+
 
 def animated_variants() -> list[str]:
     return [v.name for v in VARIANTS.values() if v.schedule_kind]
@@ -112,10 +114,12 @@ def cmd_animate(args: argparse.Namespace) -> int:
     dy, dx = schedule.thread_dims
     if not (0 <= ty < dy and 0 <= tx < dx):
         raise UsageError(f"--thread {ty},{tx} is outside the block's {dy}×{dx} threads")
-    if not (args.frames or args.gif or args.mp4):
+    if args.frames is not None and not args.frames.strip():
+        raise UsageError("--frames: an empty folder name; give the folder to write the frames into")
+    if args.frames is None and args.gif is None and args.mp4 is None:
         raise UsageError("give --frames DIR, --gif FILE or --mp4 FILE")
-    if args.speed <= 0:
-        raise UsageError(f"--speed must be positive, got {args.speed}")
+    if not (0 < args.speed <= MAX_SPEED):
+        raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
     check_outputs(("--gif", args.gif, (".gif",)), ("--mp4", args.mp4, (".mp4",)))
     app = qt_app()
     from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4

@@ -20,7 +20,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gemmviz.cli.bench import param_grid
-from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, Progress, UsageError, check_outputs, variant_list
+from gemmviz.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    CommandError,
+    Output,
+    Progress,
+    UsageError,
+    check_outputs,
+    variant_list,
+)
 from gemmviz.core.parsing import parse_sizes
 from gemmviz.core.variants import VARIANTS
 
@@ -163,9 +172,11 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
                                                     "counters": "Nsight Compute, replayed launches of a separate "
                                                                 "--repeats 1 run; timings from CUDA events"})  # fmt: skip
 
+    output = Output("session", out, session.save)
+
     def save(result) -> None:
         session.results.append(result)
-        session.save(out)
+        output.save()
 
     with Progress(enabled=False if args.quiet else None) as progress:
         Engine(backends, settings).run(jobs, on_result=save, on_progress=progress)
@@ -177,14 +188,17 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
         try:
             rows = runner(step.argv, step.kernel_regex, METRIC_NAMES, launch_count=step.launch_count)
         except ProfileError as exc:
-            raise CommandError(f"{exc} (timings are saved in {out})") from None
+            where = "are not saved" if output.lost else f"are saved in {output.path}"
+            raise CommandError(f"{exc} (timings {where})") from None
         missing += attach(step, rows)
-        session.save(out)
+        output.save()
     for r in results:
         shown = "no counters" if r.counters is None else f"{len(r.counters)} counters"
         print(f"{r.series:<28} {r.problem.label:<14} {r.status:<10} {shown}  {r.note or r.error or ''}".rstrip())
-    print(f"session written to {out}", file=sys.stderr)
-    if missing or not all(r.valid for r in results):
+    print(output.report(), file=sys.stderr)
+    if output.failed:
+        print(f"gemmviz: could not write {out} (see above)", file=sys.stderr)
+    if missing or output.failed or not all(r.valid for r in results):
         print(f"gemmviz: {missing} of {len(results)} jobs have no counters or did not verify", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK

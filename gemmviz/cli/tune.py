@@ -6,8 +6,18 @@ import argparse
 import csv
 import io
 import json
+import sys
 
-from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs, variant_list
+from gemmviz.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    CommandError,
+    Output,
+    Progress,
+    UsageError,
+    check_outputs,
+    variant_list,
+)
 from gemmviz.core.variants import VARIANTS, tunable_variants
 
 
@@ -52,6 +62,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from gemmviz.backends.autotune import tune
 
     out = io.StringIO()
+    table = Output("CSV", csv_path, lambda path: write_atomic(path, out.getvalue()))
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["variant", "config", "status", "median_ms", "gflops", "error"])
     for name in names:
@@ -68,9 +79,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
                              row["median_ms"] or "", row["gflops"] or "", row.get("error", "")])  # fmt: skip
         if save_to:
             save_tuned(name, report["gpu"], best, save_to)
-        if csv_path:  # after every variant, so an interrupt keeps the variants already tuned
-            write_atomic(csv_path, out.getvalue())
-    return EXIT_OK
+        table.save()  # after every variant, so an interrupt keeps the variants already tuned
+    if csv_path:
+        print(table.report(), file=sys.stderr)
+    return EXIT_FAILED if table.failed else EXIT_OK
 
 
 def cmd_ceilings(args: argparse.Namespace) -> int:
