@@ -249,12 +249,59 @@ def test_roofline_picks_the_nearest_of_overlapping_points_and_cycles(qapp, h200)
     assert seen == set(chart.candidates)
     chart.event(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_N, Qt.KeyboardModifier.NoModifier))
     assert chart.selected == chart.candidates[0]  # wraps round
-    # a real click on the scene, where points overlap: no exception, a selection
-    from pyqtgraph.Qt import QtTest
+    chart.close()
 
-    QtTest.QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.mapFromScene(at).toPoint()
-                            if hasattr(chart.mapFromScene(at), "toPoint") else chart.mapFromScene(at))  # fmt: skip
-    assert chart.selected is not None
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_roofline_click_on_a_markers_centre_selects_it(qapp, h200, projector):
+    """A real mouse click exactly on a dot selects it (pyqtgraph's scatter accepts that click first), so does
+    one inside its drawn marker plus a few pixels; a click well clear of every marker selects nothing."""
+    from pyqtgraph.Qt import QtTest
+    from PySide6.QtCore import QPoint
+
+    session, ceilings = h200
+    chart = make_chart("roofline", session.results, theme_for(projector), ceilings)
+    layout_offscreen(chart, 1280, 720)
+    screen = chart._screen_xy()
+    # the dot with the most room around it, so that the nearest one is the one clicked
+    dist = np.hypot(screen[:, None, 0] - screen[None, :, 0], screen[:, None, 1] - screen[None, :, 1])
+    np.fill_diagonal(dist, np.inf)
+    i = int(np.argmax(dist.min(axis=1)))
+    centre = chart.mapFromScene(QPointF(*screen[i]))
+    radius = chart.theme.symbol_px / 2
+    assert chart.pick_radius() >= radius + 3
+
+    def click(offset: int) -> int | None:
+        chart.select(None)
+        QtTest.QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=centre + QPoint(offset, 0))
+        return chart.selected
+
+    assert click(0) == i
+    assert click(round(radius) + 2) == i
+    if dist[i].min() > 2 * chart.pick_radius() + 12:
+        assert click(round(chart.pick_radius()) + 6) is None
+    chart.close()
+
+
+@pytest.mark.parametrize("projector", [False, True])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projector, size):
+    from gemmviz.ui.roofline_chart import _dense, _inside
+
+    session, ceilings = h200
+    chart = make_chart("roofline", session.results, theme_for(projector), ceilings)
+    layout_offscreen(chart, *size)
+    vb = chart.getPlotItem().getViewBox()
+    roofs = [_dense(np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(*xy)) for xy in r)]), 1.0)
+             for r in chart._roofs]  # fmt: skip
+    assert len(roofs) == 3
+    for item in (chart.above_roof_note, chart.bandwidth_label):
+        rect = item.textItem.mapRectToScene(item.textItem.boundingRect())
+        assert vb.sceneBoundingRect().contains(rect), item.toPlainText()
+        assert not any(_inside(r, rect).any() for r in roofs), item.toPlainText()
+    texts = plot_texts(chart, chart)
+    note = next(r for t, r in texts if t == chart.above_roof_note.toPlainText())
+    assert not [t for t, r in texts if t != chart.above_roof_note.toPlainText() and r.intersects(note)]
     chart.close()
 
 
@@ -338,7 +385,9 @@ def test_every_export_has_a_footer(qapp, h200, tmp_path):
 
 def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_path):
     session, ceilings = h200
-    with pytest.raises(ExportError, match="no CPU loop result at 8192×8192×8192; sizes with one: 256³, 512³, 1024³, 2048³, 4096³"):
+    with pytest.raises(
+        ExportError, match="no CPU loop result at 8192×8192×8192; sizes with one: 256³, 512³, 1024³, 2048³, 4096³"
+    ):
         export_chart("speedup", session.results, tmp_path / "s.png", 640, 360,
                      speedup_view=("cpu-naive", "8192x8192x8192", ""))  # fmt: skip
     cpu_only = [r for r in session.results if r.backend == "cpu"]

@@ -1,9 +1,10 @@
 """The roofline chart: a GPU's ceilings as lines, the ridge point, one point per GPU result.
 
-Picking works where points overlap (most of them, at one intensity per kernel): a click selects the point
-nearest in screen pixels and rings it; Tab or N cycles through the points that overlap the selection. A
-point above the roof gets one short note on the chart saying why. `set_highlight(series)` fades every
-other series (the lessons use it)."""
+Picking works where points overlap (most of them, at one intensity per kernel): a click on a marker (its
+drawn radius plus a few pixels) selects the point nearest in screen pixels and rings it; Tab or N cycles
+through the points that overlap the selection. A point above the roof gets one short note on the chart
+saying why, placed where it crosses no roof line (with a leader line to its point if it had to move away).
+`set_highlight(series)` fades every other series (the lessons use it)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, plain
 
 ABOVE_ROOF_NOTE = "above the roof: caches serve traffic the model counts as global"
 NOTE_LINES = "above the roof: caches serve\ntraffic the model counts as global"
+HOVER_SCALE, HIGHLIGHT_SCALE = 1.5, 1.3  # a point's marker under the mouse, and in a lesson's highlighted series
+PICK_SLACK_PX = 5  # a click this far outside a marker's edge still picks it
 CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
 
 
@@ -41,12 +44,15 @@ class RooflineChart(ResultChart):
         self.selected: int | None = None  # index into self.points
         self.candidates: list[int] = []  # the points overlapping the selection, nearest first
         self.above_roof_note: pg.TextItem | None = None
+        self.bandwidth_label: pg.TextItem | None = None
+        self._roofs: list[np.ndarray] = []  # each ceiling line drawn, as (log10 x, log10 y) vertices
+        self._leader: pg.PlotDataItem | None = None  # from the note to its point
         self._xy = np.zeros((0, 2))
         self._ring = None
         super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": Log125Axis("bottom")})
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.scene().sigMouseClicked.connect(self._on_click)
-        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._fit_note())
+        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._place_labels())
 
     def set_ceilings(self, ceilings) -> None:
         self.ceilings = ceilings
@@ -71,6 +77,7 @@ class RooflineChart(ResultChart):
         self.points = [p for rs in by_source.values() for p in roofline_points(rs, self.ceilings)]
         self._xy = np.array([(math.log10(p.intensity), math.log10(p.gflops)) for p in self.points]).reshape(-1, 2)
         self.selected, self.candidates = None, []
+        self._roofs, self.bandwidth_label, self._leader = [], None, None
         c = self.ceilings
         xs_all = [p.intensity for p in self.points] or [0.25, 1000]
         x_lo, x_hi = min(0.1, min(xs_all) / 2), max(1000, max(xs_all) * 2)
@@ -91,11 +98,13 @@ class RooflineChart(ResultChart):
                 )
                 plot.addItem(item)
                 self.legend.add_entry(item, name)
+                self._roofs.append(np.column_stack([np.log10(xs), np.log10(ys)]))
             if c.bandwidth_gbs:
                 label = pg.TextItem(f"{c.bandwidth_gbs:,.0f} GB/s (measured copy)", color=fg, anchor=(0, 0), angle=0)
                 label.setFont(self._font())
                 label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
                 plot.addItem(label)
+                self.bandwidth_label = label
             if c.ridge:
                 ridge = pg.ScatterPlotItem([math.log10(c.ridge)], [math.log10(c.fp32_peak_gflops)], symbol="d",
                                            size=self.theme.symbol_px * 1.6, brush=pg.mkBrush(fg), pen=pg.mkPen(fg))  # fmt: skip
@@ -111,7 +120,7 @@ class RooflineChart(ResultChart):
         y_lo, y_hi = (math.log10(min(ys_all)) - 0.3, math.log10(max(ys_all)) + 0.6) if ys_all else (0, 5)
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(y_lo, y_hi, padding=0)
-        self._note_above_roof(plot, (math.log10(x_lo), math.log10(x_hi)))
+        self._note_above_roof(plot)
         self._ring = pg.ScatterPlotItem(size=self.theme.symbol_px * 2.4, symbol="o", brush=None,
                                         pen=pg.mkPen(fg, width=self.theme.line_px))  # fmt: skip
         self._ring.setZValue(10)
@@ -135,9 +144,9 @@ class RooflineChart(ResultChart):
             tips = [_Tip(self._tip(p, source), p.result) for p in pts]
             scatter = pg.ScatterPlotItem(
                 np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]),
-                size=self.theme.symbol_px * (1.3 if self.highlight and not faded else 1.0), symbol=style.marker,
+                size=self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0), symbol=style.marker,
                 brush=pg.mkBrush(self.theme.color(style.colour)), pen=pg.mkPen(self.theme.background), hoverable=True,
-                data=tips, tip=lambda x, y, data: plain(data.text), hoverSize=self.theme.symbol_px * 1.5,
+                data=tips, tip=lambda x, y, data: plain(data.text), hoverSize=self.theme.symbol_px * HOVER_SCALE,
             )  # fmt: skip
             if faded:
                 scatter.setOpacity(0.25)
@@ -146,42 +155,102 @@ class RooflineChart(ResultChart):
                 named.add(name)
                 self.legend.add_entry(self.sample(style, line=False), name, series=name)
 
-    def _note_above_roof(self, plot: pg.PlotItem, x_range: tuple[float, float]) -> None:
-        """One note, at the point furthest above its roof, on the side of it with more room."""
+    def _note_above_roof(self, plot: pg.PlotItem) -> None:
+        """One note, beside the point furthest above its roof (placed by _place_labels once laid out)."""
         self.above_roof_note = None
         above = [i for i, p in enumerate(self.points) if p.pct_of_roof is not None and p.pct_of_roof > 100]
         if not above:
             return
         i = max(above, key=lambda j: self.points[j].pct_of_roof)
-        x, y = self._xy[i]
-        left_half = (x - x_range[0]) < (x_range[1] - x_range[0]) / 2
-        note = pg.TextItem(NOTE_LINES, color=self.theme.foreground, anchor=(-0.02, 1.3) if left_half else (1.02, 1.3))
+        note = pg.TextItem(NOTE_LINES, color=self.theme.foreground, anchor=(0, 0))
         note.setFont(self._font())
-        note.setPos(x, y)
+        note.setPos(*self._xy[i])
         plot.addItem(note)
         self.above_roof_note = note
-        self._note_side = "right" if left_half else "left"
-        self._fit_note()
+        self._note_xy = tuple(self._xy[i])
+        self._place_labels()
 
     def fit_legend(self) -> None:
         super().fit_legend()
-        self._fit_note()
+        self._place_labels()
 
-    def _fit_note(self) -> None:
-        """Wrap the above-the-roof note to the room between its point and the plot's edge, so that it never
-        runs into the legend or the axis."""
-        note = getattr(self, "above_roof_note", None)
-        if note is None or self.getPlotItem() is None:
-            return  # no note, or the chart is closing
-        vb = self.getPlotItem().getViewBox()
+    def _place_labels(self) -> None:
+        """Put the bandwidth label along its line and the above-the-roof note near its point, each where it
+        crosses no roof line and covers the fewest points (nearest to where it belongs among those)."""
+        plot = self.getPlotItem() if getattr(self, "legend", None) is not None else None
+        if plot is None:
+            return  # the view's own set-up (nothing drawn yet), or the chart is closing
+        vb = plot.getViewBox()
         box = vb.sceneBoundingRect()
-        if box.width() <= 0:
+        if box.width() <= 0 or box.height() <= 0:
             return  # not laid out yet
-        point = vb.mapViewToScene(note.pos())
-        room = box.right() - point.x() if self._note_side == "right" else point.x() - box.left()
-        note.setTextWidth(-1)
-        if note.textItem.boundingRect().width() > room * 0.95:
-            note.setTextWidth(max(60.0, room * 0.9))
+        o = vb.mapViewToScene(QtCore.QPointF(0, 0))
+        u = vb.mapViewToScene(QtCore.QPointF(1, 1))
+        scale = np.array([u.x() - o.x(), u.y() - o.y()])
+
+        def to_scene(xy) -> np.ndarray:
+            return np.asarray(xy, float) * scale + (o.x(), o.y())
+
+        roofs = [_dense(to_scene(r), 2.0) for r in self._roofs]
+        points = to_scene(self._xy) if len(self._xy) else np.zeros((0, 2))
+        gap = self.theme.symbol_px * 0.8 + 2
+        placed: list[QtCore.QRectF] = []
+        label = self.bandwidth_label
+        if label is not None and self._roofs:
+            w, h = _text_size(label)
+            # corners on the bandwidth line (its left part, below the ridge): the label above-left or below-right
+            line = roofs[0]
+            slope_part = line[: max(2, int(len(line) * 0.6))]
+            candidates = []
+            for x, y in slope_part[:: max(1, len(slope_part) // 40)]:
+                candidates.append((QtCore.QRectF(x - w - gap / 2, y - h - gap / 2, w, h), None, 0))
+                candidates.append((QtCore.QRectF(x + gap / 2, y + gap / 2, w, h), None, 0))
+            best = _best(candidates, box, roofs, points, gap, placed, prefer=slope_part[len(slope_part) // 6])
+            rect = best[0] if best is not None else None
+            if rect is not None:
+                label.setPos(vb.mapSceneToView(rect.topLeft()))
+                placed.append(rect)
+        note = self.above_roof_note
+        if note is not None:
+            at = to_scene(self._note_xy)
+            note.setTextWidth(-1)
+            candidates = []
+            for wraps, width in enumerate((None, box.width() * 0.45, box.width() * 0.3)):
+                if width is not None:
+                    note.setTextWidth(max(60.0, width))
+                w, h = _text_size(note)
+                for k in range(12):  # from beside the point outwards, above it first
+                    up = at[1] - gap - h - k * h / 2
+                    down = at[1] + gap + k * h / 2
+                    for x in (at[0] + gap, at[0] - gap - w, at[0] - w / 2):
+                        for y in (up, down):  # a narrower note must be nearer to be worth its extra lines
+                            candidates.append((QtCore.QRectF(x, y, w, h), width, wraps * 2 * h))
+            best = _best(candidates, box, roofs, points, gap, placed, prefer=at)
+            rect, width = best if best is not None else (None, None)
+            note.setTextWidth(-1 if width is None else max(60.0, width))
+            if rect is not None:
+                note.setPos(vb.mapSceneToView(rect.topLeft()))
+                placed.append(rect)
+                self._draw_leader(vb, rect, at, roofs, gap)
+
+    def _draw_leader(self, vb: pg.ViewBox, rect: QtCore.QRectF, at: np.ndarray, roofs, gap: float) -> None:
+        """A thin line from the note to its point where the note had to sit further than beside it (and the
+        line crosses no roof)."""
+        if self._leader is not None:
+            self._leader.setData([], [])
+        start = np.array([min(max(at[0], rect.left()), rect.right()), min(max(at[1], rect.top()), rect.bottom())])
+        length = float(np.hypot(*(start - at)))
+        if length < 3 * gap:
+            return
+        end = start + (at - start) * (1 - gap / 2 / length)  # stop short of the marker
+        path = _dense(np.array([start, end]), 2.0)
+        if any(_nearest_px(path, r) < 3 for r in roofs):
+            return
+        ends = [vb.mapSceneToView(QtCore.QPointF(*p)) for p in (start, end)]
+        if self._leader is None:
+            self._leader = pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=max(1.0, self.theme.line_px / 2)))
+            self.getPlotItem().addItem(self._leader)
+        self._leader.setData([q.x() for q in ends], [q.y() for q in ends])
 
     @staticmethod
     def _tip(p, source: str) -> str:
@@ -205,7 +274,9 @@ class RooflineChart(ResultChart):
         return out
 
     def pick_radius(self) -> float:
-        return max(self.theme.symbol_px, 8) * 0.75 + 4
+        """How far from a point's centre a click still picks it: the radius of its marker as drawn at its
+        largest (hovered, or highlighted by a lesson) plus a few pixels."""
+        return self.theme.symbol_px * max(HOVER_SCALE, HIGHLIGHT_SCALE) / 2 + PICK_SLACK_PX
 
     def pick(self, scene_pos: QtCore.QPointF) -> Result | None:
         """Select the point nearest to `scene_pos` (within a few pixels of its marker); the points that
@@ -215,7 +286,7 @@ class RooflineChart(ResultChart):
         screen = self._screen_xy()
         d = np.hypot(screen[:, 0] - scene_pos.x(), screen[:, 1] - scene_pos.y())
         nearest = int(np.argmin(d))
-        if d[nearest] > 3 * self.pick_radius():
+        if d[nearest] > self.pick_radius():
             self.select(None)
             return None
         around = np.hypot(screen[:, 0] - screen[nearest, 0], screen[:, 1] - screen[nearest, 1])
@@ -245,7 +316,8 @@ class RooflineChart(ResultChart):
         self.pointClicked.emit(self.points[index].result)
 
     def _on_click(self, event) -> None:
-        if event.button() == QtCore.Qt.MouseButton.LeftButton and not event.isAccepted():
+        # the scatter under the click has accepted it already (pyqtgraph's own point click): pick anyway
+        if event.button() == QtCore.Qt.MouseButton.LeftButton:
             if self.getPlotItem().getViewBox().sceneBoundingRect().contains(event.scenePos()):
                 self.pick(event.scenePos())
                 self.setFocus()
@@ -256,3 +328,48 @@ class RooflineChart(ResultChart):
             self.cycle()
             return True
         return super().event(ev)
+
+
+def _text_size(item: pg.TextItem) -> tuple[float, float]:
+    r = item.textItem.boundingRect()
+    return r.width(), r.height()
+
+
+def _dense(line: np.ndarray, step_px: float) -> np.ndarray:
+    """The polyline's vertices with points added so that no two neighbours are more than `step_px` apart."""
+    out = [line[:1]]
+    for a, b in zip(line[:-1], line[1:]):
+        n = max(1, int(math.ceil(float(np.hypot(*(b - a))) / step_px)))
+        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return np.concatenate(out)
+
+
+def _best(candidates, box: QtCore.QRectF, roofs, points: np.ndarray, gap: float, placed, prefer):
+    """Of the candidates (rect, tag, penalty in px), the one inside `box` that touches no roof line and no
+    placed label, covering the fewest points, nearest to `prefer` (plus its penalty) among those; None if none."""
+    inner = box.adjusted(4, 4, -4, -4)
+    best, best_key = None, None
+    for rect, tag, penalty in candidates:
+        if not inner.contains(rect) or any(rect.intersects(p) for p in placed):
+            continue
+        pad = rect.adjusted(-3, -3, 3, 3)
+        if any(_inside(r, pad).any() for r in roofs):
+            continue
+        covered = int(_inside(points, rect.adjusted(-gap / 2, -gap / 2, gap / 2, gap / 2)).sum()) if len(points) else 0
+        c = rect.center()
+        key = (covered, math.hypot(c.x() - prefer[0], c.y() - prefer[1]) + penalty)
+        if best_key is None or key < best_key:
+            best, best_key = (rect, tag), key
+    return best
+
+
+def _nearest_px(a: np.ndarray, b: np.ndarray) -> float:
+    """The smallest distance between a point of `a` and a point of `b` (both N x 2)."""
+    d = a[:, None, :] - b[None, :, :]
+    return float(np.sqrt((d**2).sum(axis=2)).min()) if len(a) and len(b) else math.inf
+
+
+def _inside(xy: np.ndarray, rect: QtCore.QRectF) -> np.ndarray:
+    return (
+        (xy[:, 0] >= rect.left()) & (xy[:, 0] <= rect.right()) & (xy[:, 1] >= rect.top()) & (xy[:, 1] <= rect.bottom())
+    )
