@@ -22,3 +22,4 @@ def _isolated_cache(tmp_path, monkeypatch):
     """Never write to the user's cache or settings from a test."""
     monkeypatch.setenv("GEMMVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "config" / "gemmviz"))

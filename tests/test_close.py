@@ -151,8 +151,10 @@ def test_recovery_is_offered_and_restored_at_the_next_start(window, qtbot, monke
     assert w2.recovery.unsaved  # restored results still need saving
 
 
-def test_declined_or_broken_recovery_is_removed(window, qtbot, monkeypatch):
+def test_broken_recovery_is_set_aside_not_deleted(window, qtbot, monkeypatch):
     recovery_path().parent.mkdir(parents=True, exist_ok=True)
     recovery_path().write_text('{"results": [1, 2]}')
     w = window()
     assert w.recovery.offer() == 0 and not recovery_path().exists() and "could not be read" in w.recovery.last_error
+    (aside,) = recovery_path().parent.glob("recovery-unreadable-*.json")
+    assert aside.read_text() == '{"results": [1, 2]}' and str(aside) in w.recovery.last_error

@@ -17,7 +17,7 @@ from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.paths import kernel_source
 from gemmviz.core.problem import Problem
-from gemmviz.core.roofline import user_ceilings_file
+from gemmviz.core.roofline import check_ceilings, user_ceilings_file
 
 COPY_BYTES = 2 << 30
 GEMM_SIZE = 8192
@@ -106,6 +106,8 @@ def measure_ceilings(repeats: int = 20) -> dict:
 
 
 def save_ceilings(data: dict, path=None) -> None:
+    """Write ceilings that pass the check they are read with (CeilingsError names a field that does not)."""
+    check_ceilings(data)
     path = path or user_ceilings_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(data, indent=1))
+    write_atomic(path, json.dumps(data, indent=1, allow_nan=False))

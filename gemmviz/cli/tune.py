@@ -89,10 +89,14 @@ def cmd_ceilings(args: argparse.Namespace) -> int:
     (save_to,) = check_outputs(("--save-to", args.save_to, (".json",)))
     _needs_gpu("measuring ceilings")
     from gemmviz.backends.ceilings import measure_ceilings, save_ceilings
+    from gemmviz.core.roofline import CeilingsError
 
     data = measure_ceilings()
-    save_ceilings(data)
-    if save_to:
-        save_ceilings(data, save_to)
+    try:
+        save_ceilings(data)
+        if save_to:
+            save_ceilings(data, save_to)
+    except CeilingsError as exc:
+        raise CommandError(f"the measured ceilings are not sensible ({exc}); nothing was saved") from None
     print(json.dumps(data, indent=1))
     return EXIT_OK

@@ -143,6 +143,44 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, mode: int | None = 
             release(real)
 
 
+# ---- reading what a user may have put there ------------------------------------------------------------
+class InputFileError(ValueError):
+    """A file that must not be read (not a regular file, over its size limit, unreadable): the message says
+    why, without the path (the caller names it)."""
+
+
+def read_regular(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of the regular file at `path` (links followed), refused when it is anything else or over
+    `limit` bytes. Opened without blocking, so a FIFO put in its place is refused rather than waited on; the
+    size is that of the opened file and at most `limit` + 1 bytes are read (a file that grows is refused)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise InputFileError(f"cannot read: {_why(exc)}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError("it is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError("not a regular file")
+        if st.st_size > limit:
+            raise InputFileError(f"{st.st_size:,} bytes, over the {limit:,}-byte limit")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputFileError(f"cannot read: {_why(exc)}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise InputFileError(f"over the {limit:,}-byte limit")
+    return b"".join(chunks)
+
+
 # ---- one writer per file ---------------------------------------------------------------------------------
 _held: dict[Path, tuple[int, Path]] = {}  # real target -> (lock file descriptor, lock file)
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import logging
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
+from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.model import naive_traffic
-from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.results import CONTROL_IN_NAMES, MAX_NAME_CHARS, MAX_TEXT_CHARS, Result, find_baseline
 from gemmviz.core.variants import VARIANTS, baseline
+
+log = logging.getLogger("gemmviz")
 
 
 @dataclass(frozen=True)
@@ -143,13 +148,61 @@ def user_ceilings_file() -> Path:
     return paths.cache_dir() / "ceilings.json"
 
 
+MAX_CEILINGS_BYTES = 1 << 20  # a ceilings file is under 2 KiB
+# Physically sensible ranges (exclusive of 0): an H200 moves 4.8 TB/s and reaches 0.4 PFLOP/s in TF32.
+CEILING_LIMITS = {
+    "bandwidth_gbs": 1e6, "l2_gbs": 1e7, "shared_gbs": 1e7,
+    "fp32_peak_gflops": 1e8, "fp32_gemm_gflops": 1e8, "tf32_gemm_gflops": 1e8,
+}  # fmt: skip
+
+
+class CeilingsError(ValueError):
+    """A ceilings file that does not hold sensible ceilings; the message names the field."""
+
+
+def check_ceilings(d: object) -> dict:
+    """The ceilings of a file (cached by `gemmviz ceilings`, shipped, or about to be written), checked like a
+    session: every figure a finite number in (0, its limit] or absent, the device a one-line name, the
+    `*_how` notes text (control characters removed, cut at 2000 characters). CeilingsError names the field."""
+    if not isinstance(d, dict):
+        raise CeilingsError("not a JSON object")
+    device = d.get("device")
+    if not isinstance(device, str) or not device.strip() or len(device) > MAX_NAME_CHARS:
+        raise CeilingsError(f"device: not a GPU name ({str(device)[:40]!r})")
+    out: dict = {"device": CONTROL_IN_NAMES.sub("", device)}
+    for key, hi in CEILING_LIMITS.items():
+        v = d.get(key)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise CeilingsError(f"{key}: not a finite number ({str(v)[:40]!r})")
+        if not 0 < v <= hi:
+            raise CeilingsError(f"{key}: {v:g} is outside (0, {hi:g}]")
+        out[key] = float(v)
+    for key, v in d.items():
+        if key.endswith("_how") or key == "date":
+            if not isinstance(v, str):
+                raise CeilingsError(f"{key}: not text")
+            v = CONTROL_IN_NAMES.sub(" ", v)
+            out[key] = v if len(v) <= MAX_TEXT_CHARS else v[: MAX_TEXT_CHARS - 1] + "…"
+    return out
+
+
 def load_ceilings(gpu: str) -> Ceilings | None:
-    """Ceilings measured by `gemmviz ceilings` for this GPU: the user's cache, then the shipped ones."""
+    """Ceilings measured by `gemmviz ceilings` for this GPU: the user's cache, then the shipped ones. A file
+    that cannot be read or holds something else than sensible ceilings is skipped with a log line."""
     for source in [user_ceilings_file(), *paths.asset_files("ceilings")]:
         try:
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_regular(str(source), MAX_CEILINGS_BYTES).decode("utf-8"))
+            if isinstance(data, dict) and data.get("device") != gpu:
+                continue
+            checked = check_ceilings(data)
+        except InputFileError as exc:
+            if Path(str(source)).exists():
+                log.warning("ceilings: %s: %s; not used", source, exc)
             continue
-        if isinstance(data, dict) and data.get("device") == gpu:
-            return Ceilings.from_dict(data)
+        except (ValueError, RecursionError) as exc:  # JSON, UTF-8, CeilingsError
+            log.warning("ceilings: %s: %s; not used", source, str(exc).splitlines()[0][:200])
+            continue
+        return Ceilings.from_dict(checked)
     return None

@@ -9,8 +9,14 @@ so no settings file, however broken, stops the app.
 from __future__ import annotations
 
 import logging
+import os
+import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from gemmviz.core import paths
 
 log = logging.getLogger("gemmviz")
 
@@ -19,6 +25,33 @@ CUSTOM_SIZE = "Custom M×N×K"
 MAX_RECENT = 8
 MAX_BYTES = 64 * 1024  # a window geometry or splitter state is a few dozen bytes
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
+# control characters and bidirectional overrides, as in session files' names (core/results.py)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+SETTINGS_NAME = "gemmviz.conf"
+MAX_FILE_BYTES = 1 << 20  # a settings file is a few KiB; a bigger one is not ours
+
+
+def settings_file() -> Path:
+    """The settings file: gemmviz.conf in the config folder ($GEMMVIZ_CONFIG_DIR, else the platform's), beside
+    the recovery file."""
+    return paths.config_dir() / SETTINGS_NAME
+
+
+def settings_file_problem(path: Path) -> str | None:
+    """Why the settings file at `path` must not be read (not a regular file, too big), or None. A missing
+    file is fine: the settings are the defaults."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file"
+    if st.st_size > MAX_FILE_BYTES:
+        return f"is {st.st_size:,} bytes, over the {MAX_FILE_BYTES:,} limit"
+    return None
 
 
 class SettingError(ValueError):
@@ -52,7 +85,10 @@ class Setting:
             return self.check(raw)
         except SettingError as exc:
             log.warning("settings: %s: %s; using the default %r", self.key, exc, self.default)
-            return self.default
+        except Exception as exc:  # a check that did not foresee this value must still not stop the app
+            log.warning("settings: %s: cannot be read (%s: %s); using the default %r", self.key,
+                        type(exc).__name__, _short(str(exc)), self.default)  # fmt: skip
+        return self.default
 
 
 def _short(raw: object) -> str:
@@ -66,7 +102,7 @@ def _int(s: Setting, raw: object) -> int:
         raise SettingError(f"not a whole number ({_short(raw)})")
     if isinstance(raw, str):
         text = raw.strip()
-        if not text.lstrip("-").isdigit() or len(text) > 18:
+        if not _WHOLE.fullmatch(text):  # ASCII digits only: "--5", "1_0", "٣" and "1e3" are not settings' numbers
             raise SettingError(f"not a whole number ({_short(raw)})")
         raw = int(text)
     if not isinstance(raw, int):
@@ -91,7 +127,7 @@ def _str(s: Setting, raw: object) -> str:
         raise SettingError(f"not text ({_short(raw)})")
     if len(raw) > s.max_len:
         raise SettingError(f"{len(raw)} characters, over the {s.max_len} limit")
-    if any(ord(c) < 32 or ord(c) == 127 for c in raw):
+    if _CONTROL.search(raw):
         raise SettingError("contains control characters")
     if s.choices is not None and raw not in s.choices:
         raise SettingError(f"{_short(raw)} is not one of {', '.join(map(str, s.choices))}")

@@ -5,6 +5,10 @@ live results that were never saved."""
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
+import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -14,10 +18,28 @@ from gemmviz.core import fileio, paths
 from gemmviz.core.results import Session, SessionError
 
 RECOVERY_NAME = "recovery.json"
+log = logging.getLogger("gemmviz")
 
 
 def recovery_path() -> Path:
     return paths.config_dir() / RECOVERY_NAME
+
+
+def set_aside(path: Path) -> str:
+    """Rename a recovery file gemmviz cannot read (cut short, a newer schema, not a regular file) to
+    recovery-unreadable-<time>.json beside it, never delete it: it may hold results a newer gemmviz can read.
+    Returns what was done, for the message."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        aside = path.with_name(f"{path.stem}-unreadable-{stamp}{f'-{n}' if n else ''}{path.suffix}")
+        if os.path.lexists(aside):
+            continue
+        try:
+            os.rename(path, aside)  # a link is renamed, never what it points to
+        except OSError as exc:
+            return f"it could not be set aside ({exc.strerror or exc}) and is left as it is"
+        return f"it was set aside as {aside}"
+    return "it is left as it is (too many set aside already)"
 
 
 class Recovery:
@@ -58,18 +80,26 @@ class Recovery:
             self.window.statusBar().showMessage(self.last_error, 10000)
 
     def remove(self) -> None:
-        recovery_path().unlink(missing_ok=True)
+        """Delete the recovery file: only a regular file gemmviz wrote (anything else there is not ours)."""
+        path = recovery_path()
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            self.last_error = f"cannot remove the recovery file {path}: {exc.strerror or exc}"
 
     def pending(self) -> Session | None:
         """The session left by a run that ended unexpectedly, if any; an unreadable file is set aside."""
         path = recovery_path()
-        if not path.is_file():
+        if not os.path.lexists(path):
             return None
         try:
             session = Session.load(path)
         except (OSError, SessionError) as exc:
-            self.last_error = f"the recovery file could not be read and was removed: {exc}"
-            path.unlink(missing_ok=True)
+            self.last_error = f"the recovery file could not be read: {exc}; {set_aside(path)}"
+            log.warning("recovery: %s", self.last_error)
             return None
         return session if session.results else None
 
@@ -77,6 +107,8 @@ class Recovery:
         """At start-up: ask to restore the results of the last session; returns how many were restored."""
         session = self.pending()
         if session is None:
+            if self.last_error:  # an unreadable file was set aside: say where
+                self.window.statusBar().showMessage(self.last_error, 30000)
             return 0
         n = len(session.results)
         answer = QMessageBox.question(

@@ -4,13 +4,28 @@ falls back to its default (with a log line naming the key) when a settings file 
 from __future__ import annotations
 
 import logging
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from gemmviz.core.settings import Setting
+from gemmviz.core.settings import SETTINGS_NAME, Setting, settings_file, settings_file_problem
 
 log = logging.getLogger("gemmviz")
+
+
+def open_settings() -> QSettings:
+    """The app's settings: an INI file at core.settings.settings_file() ($GEMMVIZ_CONFIG_DIR moves it). A file
+    that must not be read (a FIFO would block the start, /dev/zero would fill memory) is left alone and the
+    app starts with defaults in a scratch file, which is logged."""
+    path = settings_file()
+    problem = settings_file_problem(path)
+    if problem is not None:
+        log.warning("settings: %s %s; using defaults (and not saving them there)", path, problem)
+        scratch = Path(tempfile.mkdtemp(prefix="gemmviz-settings-")) / SETTINGS_NAME
+        return QSettings(str(scratch), QSettings.Format.IniFormat)
+    return QSettings(str(path), QSettings.Format.IniFormat)
 
 
 def read(qs: QSettings, setting: Setting) -> object:

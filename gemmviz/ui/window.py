@@ -52,7 +52,7 @@ class MainWindow(QMainWindow):
                  load_recorded_without_gpu: bool = True):  # fmt: skip
         super().__init__()
         self.backends = backends
-        self.settings = settings if settings is not None else QSettings("gemmviz", "gemmviz")
+        self.settings = settings if settings is not None else settings_store.open_settings()
         self.theme = theme
         self.load_recorded_without_gpu = load_recorded_without_gpu
         self.workspace = Workspace()

@@ -1,0 +1,386 @@
+"""Hostile input, round 3: settings values and files, the recovery file, cached ceilings and tunings. Each
+falls back (to a default, the shipped figures, or nothing) with a log line naming what was wrong; nothing
+raises, hangs or deletes the user's file."""
+
+import json
+import logging
+import os
+import time
+
+import pytest
+
+from gemmviz.core import settings
+from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.roofline import CeilingsError, check_ceilings, load_ceilings, user_ceilings_file
+from gemmviz.core.settings import Setting, settings_file
+from gemmviz.core.tuning import config_problem, save_tuned, tuned_config, user_tuning_file
+from gemmviz.core.variants import VARIANTS
+
+H200 = "NVIDIA H200"
+SHIPPED_BANDWIDTH = load_ceilings(H200).bandwidth_gbs
+
+
+# ---- settings values -------------------------------------------------------------------------------------
+class _Unprintable:
+    def __repr__(self):
+        raise RuntimeError("repr exploded")
+
+
+@pytest.mark.parametrize(
+    "setting, raw",
+    [
+        (settings.REPEATS, "--5"),
+        (settings.REPEATS, "+-5"),
+        (settings.REPEATS, "-"),
+        (settings.REPEATS, "1_000"),
+        (settings.REPEATS, "\u0663"),  # an Arabic-Indic three: str.isdigit() says yes, int() too
+        (settings.REPEATS, "1e3"),
+        (settings.REPEATS, "5.0"),
+        (settings.REPEATS, "0x10"),
+        (settings.REPEATS, ""),
+        (settings.REPEATS, 5.5),
+        (settings.REPEATS, b"5"),
+        (settings.REPEATS, 10**30),
+        (settings.REPEATS, {"a": 1}),
+        (settings.REPEATS, _Unprintable()),
+        (settings.WARMUP, "-1"),
+        (settings.COLD_L2, b"true"),
+        (settings.COLD_L2, ["true"]),
+        (settings.PRESET, ["1024"]),
+        (settings.SWEEP, "256,\u202e512"),
+        (settings.RECENT, [None]),
+        (settings.RECENT, 5),
+        (settings.GEOMETRY, b""),
+        (settings.GEOMETRY, 12),
+        (settings.param_setting("tile", [8, 16, 32], [16]), ["--8"]),
+        (settings.param_setting("tile", [8, 16, 32], [16]), "16,32"),
+    ],
+)
+def test_every_wrong_value_reads_as_the_default_with_a_log_line(setting, raw, caplog):
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        assert setting.read(raw) == setting.default
+    assert len(caplog.records) == 1 and setting.key in caplog.text
+
+
+@pytest.mark.parametrize("raw, value", [(" 5 ", 5), ("+7", 7), ("007", 7), (7, 7)])
+def test_whole_numbers_as_ini_files_write_them(raw, value):
+    assert settings.REPEATS.read(raw) == value
+
+
+def test_a_check_that_raises_something_else_still_falls_back(caplog):
+    weird = Setting("x/y", 3, "int")
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        assert weird.read(_Unprintable()) == 3
+    assert "x/y" in caplog.text
+
+
+# ---- the settings file -----------------------------------------------------------------------------------
+qt = pytest.importorskip  # the window tests below need Qt
+
+
+@pytest.fixture
+def open_window(qtbot, monkeypatch, tmp_path):
+    """A window made as the app makes it (its settings from core.settings.settings_file()), closed after."""
+    qt("pytestqt")
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.window import MainWindow
+    from tests.fakes import FakeGpuBackend
+
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "conf"))
+    made = []
+
+    def make():
+        w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, load_recorded_without_gpu=False)
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        w.close()
+
+
+def _settings_text(text: str) -> None:
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text(text)
+
+
+@pytest.mark.parametrize(
+    "text, logged",
+    [
+        ("[run]\nrepeats=--5\nwarmup=-3\n", "run/repeats"),
+        ("[run]\nrepeats=@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\x1b)\n", None),  # Qt reads it as nothing
+        ("[run]\nrepeats=1e999\ncold=@ByteArray(\\xff)\npreset=@Invalid()\n", "run/repeats"),
+        ("[run]\nwarmup=\"-\"\nsweep=256,\\x0\n[window]\ngeometry=@ByteArray(nope)\n", "run/warmup"),
+    ],
+    ids=["double-minus", "variant", "floats-and-bytes", "quotes"],
+)
+def test_the_window_opens_with_defaults_from_a_wrong_settings_file(open_window, caplog, text, logged):
+    _settings_text(text)
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        w = open_window()
+    assert w.isVisible()
+    assert w.run_panel.repeats_spin.value() == 20 and w.run_panel.warmup_spin.value() == 3
+    assert logged is None or logged in caplog.text
+
+
+def test_gemmviz_config_dir_moves_the_settings_file(open_window, tmp_path):
+    w = open_window()
+    assert w.settings.fileName() == str(tmp_path / "conf" / "gemmviz.conf")
+    w.run_panel.repeats_spin.setValue(7)
+    w.close()
+    assert "repeats=7" in (tmp_path / "conf" / "gemmviz.conf").read_text()
+    assert not (tmp_path / "config" / "gemmviz").exists()  # the platform's folder (XDG_CONFIG_HOME) untouched
+    assert open_window().run_panel.repeats_spin.value() == 7  # and read back from there
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: os.mkfifo(p),
+        lambda p: p.symlink_to("/dev/zero"),
+        lambda p: p.mkdir(),
+        lambda p: p.write_bytes(b"[run]\n" + b"x" * (settings.MAX_FILE_BYTES + 1)),
+    ],
+    ids=["fifo", "dev-zero", "folder", "huge"],
+)
+def test_a_settings_file_that_must_not_be_read_is_left_alone(open_window, caplog, make):
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    make(settings_file())
+    kind = os.lstat(settings_file()).st_mode
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        w = open_window()  # a FIFO would block here for ever if it were opened
+    assert w.isVisible() and w.run_panel.repeats_spin.value() == 20
+    assert "using defaults" in caplog.text and str(settings_file()) in caplog.text
+    w.close()
+    assert os.lstat(settings_file()).st_mode == kind
+
+
+# ---- the recovery file -----------------------------------------------------------------------------------
+def _recovery(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "conf"))
+    from gemmviz.ui.recovery import recovery_path
+
+    recovery_path().parent.mkdir(parents=True, exist_ok=True)
+    return recovery_path()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"schema_version": 999, "results": []}',
+        b'{"results": [1, 2]}',
+        b'{"schema_version": 3, "results": [',
+        b"\xff\xfe garbage",
+        b"",
+    ],
+    ids=["newer-schema", "wrong-results", "cut-short", "garbage", "empty"],
+)
+def test_an_unreadable_recovery_file_is_set_aside_and_reported_never_deleted(open_window, tmp_path, monkeypatch,
+                                                                              content):  # fmt: skip
+    path = _recovery(tmp_path, monkeypatch)
+    path.write_bytes(content)
+    w = open_window()
+    assert w.recovery.offer() == 0
+    aside = [p for p in path.parent.iterdir() if p.name.startswith("recovery-unreadable-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == content and not path.exists()
+    assert "could not be read" in w.recovery.last_error and str(aside[0]) in w.recovery.last_error
+    assert str(aside[0]) in w.statusBar().currentMessage()
+
+
+def test_two_unreadable_recovery_files_in_one_second_keep_both(open_window, tmp_path, monkeypatch):
+    path = _recovery(tmp_path, monkeypatch)
+    monkeypatch.setattr(time, "strftime", lambda *a: "20260101-000000")
+    w = open_window()
+    for text in ("first", "second"):
+        path.write_text(text)
+        w.recovery.offer()
+    kept = sorted(p.read_text() for p in path.parent.iterdir() if "unreadable" in p.name)
+    assert kept == ["first", "second"]
+
+
+@pytest.mark.parametrize("make", [lambda p: os.mkfifo(p), lambda p: p.symlink_to("/dev/zero")], ids=["fifo", "link"])
+def test_a_recovery_file_that_is_not_a_file_is_set_aside_without_blocking(open_window, tmp_path, monkeypatch, make):
+    path = _recovery(tmp_path, monkeypatch)
+    make(path)
+    w = open_window()
+    assert w.recovery.offer() == 0
+    assert not os.path.lexists(path) and "set aside" in w.recovery.last_error
+    assert os.path.exists("/dev/zero")
+
+
+def test_removing_the_recovery_file_leaves_what_is_not_a_regular_file(open_window, tmp_path, monkeypatch):
+    path = _recovery(tmp_path, monkeypatch)
+    os.mkfifo(path)
+    w = open_window()
+    w.recovery.remove()
+    assert os.path.lexists(path)
+
+
+# ---- cached ceilings -------------------------------------------------------------------------------------
+GOOD_CEILINGS = {"device": H200, "bandwidth_gbs": 9999.0, "fp32_peak_gflops": 60000.0}
+
+
+def _cache_ceilings(text: str | bytes) -> None:
+    user_ceilings_file().parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, str):
+        text = text.encode()
+    user_ceilings_file().write_bytes(text)
+
+
+def test_good_cached_ceilings_come_before_the_shipped_ones():
+    _cache_ceilings(json.dumps(GOOD_CEILINGS))
+    assert load_ceilings(H200).bandwidth_gbs == 9999.0
+
+
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("bandwidth_gbs", "4800", "bandwidth_gbs: not a finite number"),
+        ("bandwidth_gbs", "NaN", "bandwidth_gbs: not a finite number"),
+        ("bandwidth_gbs", "Infinity", "bandwidth_gbs: not a finite number"),
+        ("bandwidth_gbs", -5, "bandwidth_gbs: -5 is outside"),
+        ("bandwidth_gbs", 0, "bandwidth_gbs: 0 is outside"),
+        ("bandwidth_gbs", 1e30, "bandwidth_gbs: 1e\\+30 is outside"),
+        ("bandwidth_gbs", True, "bandwidth_gbs: not a finite number"),
+        ("fp32_peak_gflops", [1], "fp32_peak_gflops: not a finite number"),
+        ("tf32_gemm_gflops", {"a": 1}, "tf32_gemm_gflops: not a finite number"),
+        ("l2_gbs", 1e300, "l2_gbs: 1e\\+300 is outside"),
+        ("shared_gbs", -1e-9, "shared_gbs: .* is outside"),
+        ("bandwidth_how", 5, "bandwidth_how: not text"),
+    ],
+)
+def test_cached_ceilings_with_a_wrong_figure_are_skipped_naming_it(caplog, field, value, words):
+    raw = value if isinstance(value, str) and value in ("NaN", "Infinity") else json.dumps(value)
+    _cache_ceilings(json.dumps(GOOD_CEILINGS)[:-1] + f', "{field}": {raw}}}')
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        ceilings = load_ceilings(H200)
+    assert ceilings.bandwidth_gbs == SHIPPED_BANDWIDTH  # the shipped figures instead
+    assert len(caplog.records) == 1
+    assert __import__("re").search(words, caplog.text) and "ceilings.json" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"bandwidth_gbs": 5}', None),  # no device: not this GPU's, silently
+        (b"\xff\xfe\x00", "codec can't decode"),
+        (b"{" * 100_000, "recursion|Expecting"),
+        (b"{\"device\": \"" + b"x" * 300 + b"\"}", None),  # another GPU's (a name cut or not)
+        (b"{nope", "Expecting property name"),
+    ],
+    ids=["list", "no-device", "utf8", "deep", "long-device", "json"],
+)
+def test_cached_ceilings_that_are_not_ceilings_are_skipped(caplog, content, words):
+    _cache_ceilings(content)
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        assert load_ceilings(H200).bandwidth_gbs == SHIPPED_BANDWIDTH
+    if words:
+        assert __import__("re").search(words, caplog.text)
+
+
+def test_a_device_name_with_control_characters_is_cleaned():
+    assert check_ceilings({"device": "GPU\u202e\x00X"})["device"] == "GPUX"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda p: os.mkfifo(p), lambda p: p.symlink_to("/dev/zero"), lambda p: p.mkdir(),
+     lambda p: p.write_bytes(b" " * (2 << 20))],
+    ids=["fifo", "dev-zero", "folder", "huge"],
+)  # fmt: skip
+def test_a_ceilings_cache_that_is_not_a_small_file_is_skipped_without_blocking(make):
+    user_ceilings_file().parent.mkdir(parents=True, exist_ok=True)
+    make(user_ceilings_file())
+    assert load_ceilings(H200).bandwidth_gbs == SHIPPED_BANDWIDTH
+
+
+def test_saving_ceilings_refuses_what_loading_would_refuse(tmp_path):
+    from gemmviz.core.fileio import write_atomic  # noqa: F401 (backends.ceilings imports pycuda lazily only)
+
+    pytest.importorskip("gemmviz.backends.ceilings")
+    from gemmviz.backends.ceilings import save_ceilings
+
+    with pytest.raises(CeilingsError, match="bandwidth_gbs: not a finite number"):
+        save_ceilings({**GOOD_CEILINGS, "bandwidth_gbs": float("nan")}, tmp_path / "c.json")
+    assert not (tmp_path / "c.json").exists()
+
+
+# ---- cached tunings --------------------------------------------------------------------------------------
+VARIANT = "gpu-vectorize"
+DEFAULT = VARIANTS[VARIANT].config
+OTHER = next(c for c in VARIANTS[VARIANT].tune_space() if c != DEFAULT)
+
+
+def _cache_tuning(data) -> None:
+    user_tuning_file().parent.mkdir(parents=True, exist_ok=True)
+    user_tuning_file().write_text(data if isinstance(data, str) else json.dumps(data))
+
+
+def test_a_good_cached_tuning_is_used():
+    _cache_tuning({"Some GPU": {VARIANT: {"config": OTHER, "gflops": 1.0}}})
+    assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (OTHER, True)
+
+
+@pytest.mark.parametrize(
+    "config, words",
+    [
+        ({**OTHER, "BM": "64"}, "not all whole numbers"),
+        ({**OTHER, "BM": True}, "not all whole numbers"),
+        ({**OTHER, "BM": 0}, "not one of the variant's tuning configurations"),
+        ({**OTHER, "BM": 10**30}, "not one of the variant's tuning configurations"),
+        ({**OTHER, "BM": 64.5}, "not all whole numbers"),
+        ({**OTHER, "EXTRA": 1}, "its keys are not"),
+        ({"BM": 64}, "its keys are not"),
+    ],
+    ids=["string", "bool", "zero", "huge", "float", "extra-key", "missing-keys"],
+)
+def test_a_cached_tuning_outside_the_tuning_space_is_not_compiled(caplog, config, words):
+    _cache_tuning({"Some GPU": {VARIANT: {"config": config}}})
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (dict(DEFAULT), False)
+    assert words in caplog.text and VARIANT in caplog.text
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["[1, 2]", '{"Some GPU": [1]}', '{"Some GPU": {"gpu-vectorize": 5}}', '{"Some GPU": {"gpu-vectorize": '
+     '{"config": [1]}}}', "{nope", "NaN"],
+    ids=["list", "gpu-list", "entry-number", "config-list", "json", "nan"],
+)  # fmt: skip
+def test_a_cached_tuning_file_of_another_shape_gives_the_default(data):
+    _cache_tuning(data)
+    assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (dict(DEFAULT), False)
+
+
+def test_a_tuning_cache_that_is_a_fifo_does_not_block():
+    user_tuning_file().parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(user_tuning_file())
+    assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (dict(DEFAULT), False)
+
+
+def test_saving_a_tuning_over_a_broken_cache_replaces_the_broken_part():
+    _cache_tuning('{"Some GPU": [1]}')
+    save_tuned(VARIANT, "Some GPU", {"config": OTHER})
+    assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (OTHER, True)
+
+
+def test_config_problem_accepts_the_default_and_the_space():
+    assert config_problem(VARIANT, dict(DEFAULT), DEFAULT) is None
+    assert all(config_problem(VARIANT, c, DEFAULT) is None for c in VARIANTS[VARIANT].tune_space())
+
+
+# ---- the reader ------------------------------------------------------------------------------------------
+def test_read_regular_refuses_what_is_not_a_small_regular_file(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "big").write_bytes(b"x" * 101)
+    (tmp_path / "ok").write_bytes(b"x" * 100)
+    for path, words in [(tmp_path / "fifo", "not a regular file"), ("/dev/zero", "not a regular file"),
+                        (tmp_path, "folder"), (tmp_path / "big", "over the 100-byte limit"),
+                        (tmp_path / "absent", "cannot read")]:  # fmt: skip
+        with pytest.raises(InputFileError, match=words):
+            read_regular(path, 100)
+    assert read_regular(tmp_path / "ok", 100) == b"x" * 100
