@@ -384,3 +384,107 @@ def test_read_regular_refuses_what_is_not_a_small_regular_file(tmp_path):
         with pytest.raises(InputFileError, match=words):
             read_regular(path, 100)
     assert read_regular(tmp_path / "ok", 100) == b"x" * 100
+
+
+# ---- lesson files --------------------------------------------------------------------------------------
+LESSON_STEP = '[[step]]\ntitle = "T"\ntext = "One sentence."\n'
+
+
+def _lesson(tmp_path, head: str = "", step: str = LESSON_STEP, name: str = "l.toml"):
+    path = tmp_path / name
+    path.write_text(f'title = "L"\n{head}{step}')
+    return path
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: os.mkfifo(p), "not a regular file"),
+        (lambda p: p.symlink_to("/dev/zero"), "not a regular file"),
+        (lambda p: p.mkdir(), "folder"),
+        (lambda p: p.write_bytes(b"#" * (300 * 1024)), "larger than 256 KiB"),
+        (lambda p: p.symlink_to(p), "cannot read it"),
+    ],
+    ids=["fifo", "dev-zero", "folder", "huge", "link-loop"],
+)
+def test_a_lesson_file_gets_the_session_loaders_file_rules(tmp_path, make, words):
+    from gemmviz.core.lessons import LessonError, find_lesson
+
+    path = tmp_path / "x.toml"
+    make(path)
+    with pytest.raises(LessonError, match=words) as info:
+        find_lesson(str(path))  # a FIFO would block here, /dev/zero fill memory
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "session, words",
+    [
+        ("/etc/passwd", "must be a shipped session's name"),
+        ("../outside.json", "'..' leaves it"),
+        ("sub/../../x.json", "'..' leaves it"),
+        ("~/x.json", "must be a shipped session's name"),
+        ("a\\\\b.json", "must be a shipped session's name"),
+        ("x\u202e.json", "no control characters"),
+        ("x" * 500, "one short line"),
+    ],
+)
+def test_a_lesson_session_elsewhere_is_refused_naming_the_line(tmp_path, session, words):
+    from gemmviz.core.lessons import LessonError, load_lesson
+
+    path = _lesson(tmp_path, f'summary = "S"\nsession = "{session}"\n')
+    with pytest.raises(LessonError, match=words) as info:
+        load_lesson(path)
+    assert f"{path}:3:" in str(info.value)
+
+
+def test_a_lesson_session_may_be_shipped_by_name_or_a_file_beside_it(tmp_path):
+    import shutil
+
+    from gemmviz.core.lessons import lesson_session, load_lesson
+    from gemmviz.core.paths import asset_path
+
+    for name in ("h200-2026-11-30.json", "h200-2026-11-30"):
+        assert lesson_session(load_lesson(_lesson(tmp_path, f'session = "{name}"\n'))).gpu == H200
+    (tmp_path / "mine").mkdir()
+    shutil.copy(asset_path("sessions", "published-seed001-a100.json"), tmp_path / "mine" / "s.json")
+    assert lesson_session(load_lesson(_lesson(tmp_path, 'session = "mine/s.json"\n'))).results
+
+
+def test_a_lesson_session_link_that_leads_outside_is_refused(tmp_path):
+    from gemmviz.core.lessons import LessonError, lesson_session, load_lesson
+
+    (tmp_path / "lesson").mkdir()
+    (tmp_path / "lesson" / "s.json").symlink_to("/etc/passwd")
+    lesson = load_lesson(_lesson(tmp_path / "lesson", 'session = "s.json"\n'))
+    with pytest.raises(LessonError, match="leads outside the lesson's folder"):
+        lesson_session(lesson)
+
+
+def test_a_missing_lesson_session_names_the_shipped_ones(tmp_path):
+    from gemmviz.core.lessons import LessonError, lesson_session, load_lesson, parse_lesson
+
+    with pytest.raises(LessonError, match="neither a shipped session .*h200-2026-11-30.json.* nor a file in"):
+        lesson_session(load_lesson(_lesson(tmp_path, 'session = "absent.json"\n')))
+    text_lesson = parse_lesson('title = "L"\nsession = "mine.json"\n' + LESSON_STEP, "x", "x.toml")
+    with pytest.raises(LessonError, match="is not a shipped session"):
+        lesson_session(text_lesson)  # no folder: shipped names only
+
+
+@pytest.mark.parametrize("bad", ["\\u0000", "\\u202e", "\\u0007", "\\u2066", "\\u009b"])
+def test_control_characters_are_removed_from_every_step_text_and_the_summary(tmp_path, bad):
+    from gemmviz.core.lessons import load_lesson
+
+    step = f'[[step]]\ntitle = "T"\ntext = "Tiles{bad} are reused."\n'
+    lesson = load_lesson(_lesson(tmp_path, f'summary = "Sum{bad}mary"\n', step))
+    assert lesson.steps[0].text == "Tiles are reused." and lesson.summary == "Summary"
+
+
+def test_cli_refuses_a_lesson_fifo_in_one_line(tmp_path, capsys):
+    from gemmviz.cli import main
+
+    os.mkfifo(tmp_path / "x.toml")
+    assert main(["lesson", str(tmp_path / "x.toml"), "--export", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a regular file" in err and not (tmp_path / "out").exists()
+    assert main(["--lesson", str(tmp_path / "x.toml")]) == 2

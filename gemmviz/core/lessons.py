@@ -12,6 +12,7 @@ results lack reads "n/a (not in these results)".
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from pathlib import Path
 from gemmviz import __version__
 from gemmviz.core.bench import Job
 from gemmviz.core.counters import trace_summary
+from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError, find_baseline
@@ -97,6 +99,7 @@ class Lesson:
     session: str | None  # the shipped session it replays when no GPU runs it live
     steps: tuple[Step, ...] = field(default_factory=tuple)
     path: str = ""
+    folder: str | None = None  # a lesson file's folder, where its `session` may also be; None for shipped ones
 
 
 _SERIES = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(?:\[([^\]]*)\])?\s*$")
@@ -157,6 +160,38 @@ def _title_problem(title: str) -> str | None:
         return f"a title has at most {MAX_TITLE_CHARS} characters (it is {len(title)}): put the rest in the text"
     if "{{" in title:
         return "placeholders are filled in a step's text only, not in titles"
+    return None
+
+
+def _clean(text: str) -> str:
+    """A text as a slide shows it: one line, runs of white space one space, control characters, NUL and
+    bidirectional overrides (which could hide or reorder what it says) removed, as in session files."""
+    return CONTROL_IN_NAMES.sub("", " ".join(text.split()))
+
+
+def _session_problem(session: str) -> str | None:
+    """Why a lesson's `session` cannot be a name: a shipped session's file name (or name without .json), or a
+    relative path inside the lesson's folder. Absolute paths, '..' and control characters are refused."""
+    if CONTROL_IN_NAMES.search(session) or len(session) > MAX_TITLE_CHARS:
+        return "session is a file name: one short line, no control characters"
+    if "\\" in session or Path(session).is_absolute() or session.startswith("~"):
+        return (f"session {session!r} must be a shipped session's name ({', '.join(shipped_session_names())}) "
+                "or a file in the lesson's folder, not a path elsewhere")  # fmt: skip
+    if ".." in Path(session).parts:
+        return f"session {session!r} must be inside the lesson's folder ('..' leaves it)"
+    return None
+
+
+def shipped_session_names() -> list[str]:
+    """The shipped sessions' file names (assets/sessions)."""
+    return [f.name for f in asset_files("sessions", "")]
+
+
+def _shipped_session(name: str) -> str | None:
+    """The file name of the shipped session `name` names (its file name, or that without .json / .json.gz)."""
+    for f in shipped_session_names():
+        if name in (f, f.removesuffix(".gz").removesuffix(".json")):
+            return f
     return None
 
 
@@ -247,13 +282,12 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
             animation = AnimationState(variant, problem, tile, step_i)
         except ProblemError as exc:
             fail("animation", str(exc))
-    return Step(
-        title.strip(), " ".join(text.split()), view, line, chart, series, tuple(sizes), at, baseline, animation, run
-    )
+    return Step(title.strip(), _clean(text), view, line, chart, series, tuple(sizes), at, baseline, animation, run)
 
 
-def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
-    """A lesson from TOML text; LessonError naming `where` and the line on any problem."""
+def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | None = None) -> Lesson:
+    """A lesson from TOML text; LessonError naming `where` and the line on any problem. `folder` is the
+    lesson file's folder (its `session` may be a file there); None for a shipped lesson or a text."""
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise LessonError(f"{where}: the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?")
     try:
@@ -276,6 +310,8 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
         raise LessonError(f"{where}: summary and session must be strings")
     if session is not None and not session.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: session is empty: name a file, or leave the key out")
+    if session is not None and _session_problem(session):
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: {_session_problem(session)}")
     steps_in = data.get("step")
     if not isinstance(steps_in, list) or not steps_in:
         raise LessonError(f"{where}: a lesson needs at least one [[step]]")
@@ -287,20 +323,33 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>") -> Lesson:
     if len(lines) != len(steps_in):  # steps written as an inline array: fall back to the top
         lines = [1] * len(steps_in)
     steps = tuple(_parse_step(d, line, raw, where) for d, line in zip(steps_in, lines))
-    lesson = Lesson(name, title.strip(), summary.strip(), session, steps, where)
+    lesson = Lesson(name, title.strip(), _clean(summary), session, steps, where, folder)
     check_placeholders(lesson)
     return lesson
 
 
+def _read_lesson_file(path: str | Path, where: str) -> str:
+    """The text of a lesson file, with the session loader's file rules: a regular file (a FIFO is refused,
+    not waited on; /dev/zero is refused, not read), at most MAX_FILE_BYTES, UTF-8."""
+    try:
+        data = read_regular(path, MAX_FILE_BYTES)
+    except InputFileError as exc:
+        message = str(exc)
+        if "limit" in message:
+            message = f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?"
+        elif message.startswith("cannot read: "):
+            message = "cannot read it: " + message.removeprefix("cannot read: ")
+        raise LessonError(f"{where}: {message}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LessonError(f"{where}: not a text file (UTF-8)") from None
+
+
 def load_lesson(path: str | Path) -> Lesson:
     path = Path(path)
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise LessonError(f"{path}: not a text file (UTF-8)") from None
-    except OSError as exc:
-        raise LessonError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    return parse_lesson(raw, path.stem, str(path))
+    raw = _read_lesson_file(path, str(path))
+    return parse_lesson(raw, path.stem, str(path), folder=str(path.parent))
 
 
 def shipped_lessons() -> dict[str, Lesson]:
@@ -308,7 +357,8 @@ def shipped_lessons() -> dict[str, Lesson]:
     found = {}
     for f in asset_files("lessons", ".toml"):
         name = f.name.removesuffix(".toml")
-        found[name] = parse_lesson(f.read_text(encoding="utf-8"), name, f"assets/lessons/{f.name}")
+        where = f"assets/lessons/{f.name}"
+        found[name] = parse_lesson(_read_lesson_file(str(f), where), name, where)
     return found
 
 
@@ -528,12 +578,35 @@ def lesson_session(lesson: Lesson, override: str | Path | None = None) -> Lesson
     LessonError if the file cannot be read."""
     if override is None and not lesson.session:
         return None
-    path = Path(override) if override is not None else asset_path("sessions", lesson.session)
+    path = Path(override) if override is not None else lesson_session_path(lesson)
     try:
         return session_source(Session.load(path), replay=True)
     except SessionError as exc:
         where = "" if override is not None else f"{lesson.path}: session {lesson.session!r}: "
         raise LessonError(f"{where}{exc}") from None
+
+
+def lesson_session_path(lesson: Lesson) -> Path:
+    """The file a lesson's `session` names: a shipped session, else a file inside the lesson's folder (links
+    followed, and still inside it). LessonError otherwise: a lesson never reads a file elsewhere."""
+    name = lesson.session or ""
+    problem = _session_problem(name)
+    if problem:
+        raise LessonError(f"{lesson.path}: {problem}")
+    shipped = _shipped_session(name)
+    if shipped is not None:
+        return asset_path("sessions", shipped)
+    if lesson.folder is None:
+        raise LessonError(f"{lesson.path}: session {name!r} is not a shipped session "
+                          f"({', '.join(shipped_session_names())})")  # fmt: skip
+    folder = os.path.realpath(lesson.folder)
+    real = os.path.realpath(os.path.join(folder, name))
+    if os.path.commonpath([folder, real]) != folder:
+        raise LessonError(f"{lesson.path}: session {name!r} leads outside the lesson's folder (to {real})")
+    if not os.path.exists(real):
+        raise LessonError(f"{lesson.path}: session {name!r} is neither a shipped session "
+                          f"({', '.join(shipped_session_names())}) nor a file in {lesson.folder}")  # fmt: skip
+    return Path(real)
 
 
 def step_jobs(step: Step) -> list[Job]:
