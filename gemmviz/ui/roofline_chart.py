@@ -24,6 +24,7 @@ from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, plain
 
 ABOVE_ROOF_NOTE = "above the roof: caches serve traffic the model counts as global"
 NOTE_LINES = "above the roof: caches serve\ntraffic the model counts as global"
+SHORT_NOTE = "above the roof:\ncaches"  # where the whole note fits nowhere
 HOVER_SCALE, HIGHLIGHT_SCALE = 1.5, 1.3  # a point's marker under the mouse, and in a lesson's highlighted series
 PICK_SLACK_PX = 5  # a click this far outside a marker's edge still picks it
 CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
@@ -175,8 +176,9 @@ class RooflineChart(ResultChart):
         self._place_labels()
 
     def _place_labels(self) -> None:
-        """Put the bandwidth label along its line and the above-the-roof note near its point, each where it
-        crosses no roof line and covers the fewest points (nearest to where it belongs among those)."""
+        """Put the bandwidth label by its line and the above-the-roof note by its point, each where it crosses
+        no roof line and covers the fewest points, nearest to where it belongs among those; shorter texts where
+        the whole one fits nowhere (a small pane), none where nothing fits (the point's tooltip says it too)."""
         plot = self.getPlotItem() if getattr(self, "legend", None) is not None else None
         if plot is None:
             return  # the view's own set-up (nothing drawn yet), or the chart is closing
@@ -192,52 +194,30 @@ class RooflineChart(ResultChart):
             return np.asarray(xy, float) * scale + (o.x(), o.y())
 
         roofs = [_dense(to_scene(r), 2.0) for r in self._roofs]
-        points = to_scene(self._xy) if len(self._xy) else np.zeros((0, 2))
-        gap = self.theme.symbol_px * 0.8 + 2
-        placed: list[QtCore.QRectF] = []
+        room = _Room(vb, roofs, to_scene(self._xy) if len(self._xy) else np.zeros((0, 2)),
+                     self.theme.symbol_px * 0.8 + 2)  # fmt: skip
         label = self.bandwidth_label
-        if label is not None and self._roofs:
-            w, h = _text_size(label)
-            # corners on the bandwidth line (its left part, below the ridge): the label above-left or below-right
+        if label is not None and roofs:
             line = roofs[0]
-            slope_part = line[: max(2, int(len(line) * 0.6))]
-            candidates = []
-            for x, y in slope_part[:: max(1, len(slope_part) // 40)]:
-                candidates.append((QtCore.QRectF(x - w - gap / 2, y - h - gap / 2, w, h), None, 0))
-                candidates.append((QtCore.QRectF(x + gap / 2, y + gap / 2, w, h), None, 0))
-            best = _best(candidates, box, roofs, points, gap, placed, prefer=slope_part[len(slope_part) // 6])
-            rect = best[0] if best is not None else None
-            if rect is not None:
-                label.setPos(vb.mapSceneToView(rect.topLeft()))
-                placed.append(rect)
+            left = line[line[:, 0] >= box.left() + box.width() * 0.1]  # by the line, towards its lower end
+            bw = self.ceilings.bandwidth_gbs
+            room.place(
+                label, [(label.toPlainText(), None), (f"{bw:,.0f} GB/s", None)], left[0] if len(left) else line[0]
+            )
+        if self._leader is not None:
+            self._leader.setData([], [])
         note = self.above_roof_note
         if note is not None:
             at = to_scene(self._note_xy)
-            note.setTextWidth(-1)
-            candidates = []
-            for wraps, width in enumerate((None, box.width() * 0.45, box.width() * 0.3)):
-                if width is not None:
-                    note.setTextWidth(max(60.0, width))
-                w, h = _text_size(note)
-                for k in range(12):  # from beside the point outwards, above it first
-                    up = at[1] - gap - h - k * h / 2
-                    down = at[1] + gap + k * h / 2
-                    for x in (at[0] + gap, at[0] - gap - w, at[0] - w / 2):
-                        for y in (up, down):  # a narrower note must be nearer to be worth its extra lines
-                            candidates.append((QtCore.QRectF(x, y, w, h), width, wraps * 2 * h))
-            best = _best(candidates, box, roofs, points, gap, placed, prefer=at)
-            rect, width = best if best is not None else (None, None)
-            note.setTextWidth(-1 if width is None else max(60.0, width))
+            w = box.width()
+            options = [(NOTE_LINES, None), (NOTE_LINES, w * 0.45), (NOTE_LINES, w * 0.3), (SHORT_NOTE, None)]
+            rect = room.place(note, options, at)
             if rect is not None:
-                note.setPos(vb.mapSceneToView(rect.topLeft()))
-                placed.append(rect)
-                self._draw_leader(vb, rect, at, roofs, gap)
+                self._draw_leader(vb, rect, at, roofs, room.gap)
 
     def _draw_leader(self, vb: pg.ViewBox, rect: QtCore.QRectF, at: np.ndarray, roofs, gap: float) -> None:
         """A thin line from the note to its point where the note had to sit further than beside it (and the
         line crosses no roof)."""
-        if self._leader is not None:
-            self._leader.setData([], [])
         start = np.array([min(max(at[0], rect.left()), rect.right()), min(max(at[1], rect.top()), rect.bottom())])
         length = float(np.hypot(*(start - at)))
         if length < 3 * gap:
@@ -344,23 +324,70 @@ def _dense(line: np.ndarray, step_px: float) -> np.ndarray:
     return np.concatenate(out)
 
 
-def _best(candidates, box: QtCore.QRectF, roofs, points: np.ndarray, gap: float, placed, prefer):
-    """Of the candidates (rect, tag, penalty in px), the one inside `box` that touches no roof line and no
-    placed label, covering the fewest points, nearest to `prefer` (plus its penalty) among those; None if none."""
-    inner = box.adjusted(4, 4, -4, -4)
-    best, best_key = None, None
-    for rect, tag, penalty in candidates:
-        if not inner.contains(rect) or any(rect.intersects(p) for p in placed):
-            continue
-        pad = rect.adjusted(-3, -3, 3, 3)
-        if any(_inside(r, pad).any() for r in roofs):
-            continue
-        covered = int(_inside(points, rect.adjusted(-gap / 2, -gap / 2, gap / 2, gap / 2)).sum()) if len(points) else 0
-        c = rect.center()
-        key = (covered, math.hypot(c.x() - prefer[0], c.y() - prefer[1]) + penalty)
-        if best_key is None or key < best_key:
-            best, best_key = (rect, tag), key
-    return best
+class _Room:
+    """Where texts may go in a plot (scene pixels): inside `inner`, crossing no roof line, apart from each
+    other, covering as few points as they can."""
+
+    MAX_TRIES = 4000
+
+    def __init__(self, vb: pg.ViewBox, roofs: list[np.ndarray], points: np.ndarray, gap: float):
+        self.vb, self.points, self.gap = vb, points, gap
+        self.inner = vb.sceneBoundingRect().adjusted(4, 4, -4, -4)
+        self.roof = np.concatenate(roofs) if roofs else np.zeros((0, 2))
+        self.placed: list[QtCore.QRectF] = []
+
+    def place(self, item: pg.TextItem, options: list[tuple[str, float | None]], near) -> QtCore.QRectF | None:
+        """Set `item` to the first workable of `options` ((text, wrap width or None)) at the free spot nearest
+        to `near`; a later option must be nearer by two lines of text to be chosen. Hides the item where none
+        fits; returns its rectangle."""
+        tries = []
+        for rank, (text, width) in enumerate(options):
+            item.setText(text)
+            item.setTextWidth(-1 if width is None else max(60.0, width))
+            w, h = _text_size(item)
+            for rect in self._spots(w, h, near):
+                tries.append((_distance(rect, near) + rank * 2 * h, rect, rank))
+        tries.sort(key=lambda t: t[0])
+        best = None
+        for cost, rect, rank in tries[: self.MAX_TRIES]:
+            pad = rect.adjusted(-3, -3, 3, 3)
+            if any(rect.intersects(p) for p in self.placed) or (len(self.roof) and _inside(self.roof, pad).any()):
+                continue
+            g = self.gap / 2
+            covered = int(_inside(self.points, rect.adjusted(-g, -g, g, g)).sum()) if len(self.points) else 0
+            if best is None or (covered, cost) < best[0]:
+                best = ((covered, cost), rect, rank)
+            if covered == 0:
+                break  # the nearest of the spots that cover nothing (sorted by cost)
+        item.setVisible(best is not None)
+        if best is None:
+            return None
+        _, rect, rank = best
+        text, width = options[rank]
+        item.setText(text)
+        item.setTextWidth(-1 if width is None else max(60.0, width))
+        item.setAnchor((0, 0))
+        item.setPos(self.vb.mapSceneToView(rect.topLeft()))
+        self.placed.append(rect)
+        return rect
+
+    def _spots(self, w: float, h: float, near) -> list[QtCore.QRectF]:
+        """Rectangles of w x h inside the room: beside `near` and on a grid over the whole room."""
+        box = self.inner
+        if w > box.width() or h > box.height():
+            return []
+        g = self.gap
+        xs = [near[0] + g, near[0] - g - w, near[0] - w / 2, *np.linspace(box.left(), box.right() - w, 24)]
+        ys = [near[1] + g, near[1] - g - h, near[1] - h / 2, *np.arange(box.top(), box.bottom() - h, max(4.0, h / 4))]
+        return [QtCore.QRectF(x, y, w, h) for x in xs for y in ys
+                if box.left() <= x <= box.right() - w and box.top() <= y <= box.bottom() - h]  # fmt: skip
+
+
+def _distance(rect: QtCore.QRectF, p) -> float:
+    """From point p to the nearest point of rect (0 inside it)."""
+    dx = max(rect.left() - p[0], 0.0, p[0] - rect.right())
+    dy = max(rect.top() - p[1], 0.0, p[1] - rect.bottom())
+    return math.hypot(dx, dy)
 
 
 def _nearest_px(a: np.ndarray, b: np.ndarray) -> float:
