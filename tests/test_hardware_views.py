@@ -204,7 +204,10 @@ def test_tab_shows_the_sample_and_plays(qapp, session):
     layout_offscreen(tab, 1280, 720)
     try:
         assert tab.result_combo.count() == 4
-        assert "DRAM moved" in tab.text.toPlainText()
+        assert tab.view_combo.currentIndex() == 0 and tab.current().block_trace  # SMs × time: a traced result
+        assert "waves" in tab.text.toPlainText()
+        tab.view_combo.setCurrentIndex(1)  # model vs measured: a result with counters
+        assert tab.current().counters and "DRAM moved" in tab.text.toPlainText()
         tab.result_combo.setCurrentIndex(3)  # tile 32 at 1000³: traced only
         assert tab.stack.currentWidget() is tab.trace_chart and tab.trace_chart.blocks == 1024
         assert "waves" in tab.text.toPlainText()
@@ -254,6 +257,44 @@ def test_hardware_views_fit_their_pane(qapp, size, projector):
             assert len(texts) > 5
             outside = [t for t in problems(texts, QRectF(chart.rect())) if t.startswith("outside")]
             assert outside == [], (view, outside)
+    finally:
+        tab.hide()
+        tab.deleteLater()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_tab_opens_on_a_result_its_view_can_draw_and_the_trace_fits(qapp, size, projector):
+    """The recorded session's first results (1024³) have counters but no block trace: SMs × time, the first
+    view, opens on a traced result. Its time axis spans the whole run inside the pane, and so does the playhead."""
+    from PySide6.QtCore import QPointF
+
+    from gemmviz.ui.theme import theme_for
+
+    ws = Workspace()
+    ws.open(RECORDED)
+    assert not ws.shown()[0].block_trace
+    tab = HardwareTab(ws, theme_for(projector))
+    layout_offscreen(tab, *size)
+    try:
+        chart = tab.trace_chart
+        assert tab.view_combo.currentIndex() == 0 and tab.stack.currentWidget() is chart
+        assert tab.current().block_trace and chart.blocks == len(tab.current().block_trace) > 0
+        layout_offscreen(tab, *size)
+        assert chart.ci.geometry().width() <= chart.width() + 1
+        for plot in (chart.sms_plot, chart.resident_plot):
+            (x0, x1), _ = plot.getViewBox().viewRange()
+            assert x0 <= 0 and x1 >= chart.duration_us
+            box = plot.getViewBox().sceneBoundingRect()
+            assert box.right() <= chart.width() and box.bottom() <= chart.height()
+            end = plot.getViewBox().mapViewToScene(QPointF(chart.duration_us, 0))
+            assert end.x() <= box.right() + 1  # the playhead's last position is on screen
+        outside = [t for t in problems(plot_texts(chart, chart), QRectF(chart.rect())) if t.startswith("outside")]
+        assert outside == []
+        tab.view_combo.setCurrentIndex(2)  # the hierarchical roofline: a result with counters
+        assert tab.current().counters and tab.roofline_chart.points
+        tab.view_combo.setCurrentIndex(0)
+        assert tab.current().block_trace
     finally:
         tab.hide()
         tab.deleteLater()

@@ -219,7 +219,8 @@ class HardwareTab(QSplitter):
 
     # ---- data ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """The shown results that carry counters or a block trace, keeping the picked one where it remains."""
+        """The shown results that carry counters or a block trace, keeping the picked one where it remains;
+        otherwise the first that has what the chosen view draws (a block trace for SMs × time)."""
         current = self.current()
         self.candidates = [r for r in self.workspace.shown() if r.valid and (r.counters or r.block_trace)]
         self.result_combo.blockSignals(True)
@@ -229,8 +230,27 @@ class HardwareTab(QSplitter):
             self.result_combo.addItem(f"{r.series} at {r.problem.label} ({what})")
         if current in self.candidates:
             self.result_combo.setCurrentIndex(self.candidates.index(current))
+        else:
+            self.result_combo.setCurrentIndex(self.candidate_for(self.view_combo.currentIndex()))
         self.result_combo.blockSignals(False)
         self.show_result()
+
+    @staticmethod
+    def has_data(result: Result | None, view: int) -> bool:
+        """The result carries what view `view` draws: a block trace (SMs × time) or counters (the others)."""
+        return result is not None and bool(result.block_trace if view == 0 else result.counters)
+
+    def candidate_for(self, view: int, like: Result | None = None) -> int:
+        """Index of the candidate to show in `view`: one that has its data, `like`'s series at the nearest size
+        where there is one; the first candidate if none has it (its view then says what is missing)."""
+        usable = [i for i, r in enumerate(self.candidates) if self.has_data(r, view)]
+        if not usable:
+            return 0 if self.candidates else -1
+        if like is not None:
+            same = [i for i in usable if self.candidates[i].series == like.series]
+            if same:
+                return min(same, key=lambda i: abs(math.log(self.candidates[i].problem.flops / like.problem.flops)))
+        return usable[0]
 
     def refresh_if_visible(self) -> None:
         if self.isVisible():
@@ -254,8 +274,12 @@ class HardwareTab(QSplitter):
         self.trace_chart.set_result(r, sm_count)
         self.traffic_chart.set_result(r)
         self.roofline_chart.set_result(r, load_ceilings(gpu) if gpu else None)
-        if r is not None and not (r.block_trace if self.view_combo.currentIndex() == 0 else r.counters):
-            self.view_combo.setCurrentIndex(1 if r.counters else 0)  # a view that has data for this result
+        if r is not None and not self.has_data(r, self.view_combo.currentIndex()):
+            self.view_combo.blockSignals(True)  # the user picked this result: a view that has data for it
+            self.view_combo.setCurrentIndex(1 if r.counters else 0)
+            self.view_combo.blockSignals(False)
+            self.stack.setCurrentIndex(self.view_combo.currentIndex())
+            self.player.setVisible(self.view_combo.currentIndex() == 0)
         self.sm_count = sm_count
         self.show_text()
         self.slider.blockSignals(True)
@@ -265,9 +289,17 @@ class HardwareTab(QSplitter):
 
     # ---- views and the sweep ------------------------------------------------------------------------
     def show_view(self, index: int) -> None:
+        """The user picked a view: where the shown result has no data for it, a result that has (the same
+        series where one has)."""
         self.stop()
         self.stack.setCurrentIndex(index)
         self.player.setVisible(index == 0)
+        r = self.current()
+        if r is not None and not self.has_data(r, index):
+            i = self.candidate_for(index, like=r)
+            if self.has_data(self.candidates[i], index):
+                self.result_combo.setCurrentIndex(i)  # shows it, and its text
+                return
         self.show_text()
 
     def show_text(self) -> None:

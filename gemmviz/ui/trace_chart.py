@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont
 
 from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary
 from gemmviz.core.results import Result
+from gemmviz.ui.text import plain
 from gemmviz.ui.theme import LIGHT, Theme
 
 WAVE_COLOURS = 4  # colours cycle every 4 waves: enough to tell neighbours apart, few enough to read
@@ -124,12 +125,16 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         lanes = max(s.max_resident_per_sm, 1)
         start_us, end_us = t[:, 2] / 1e3, t[:, 3] / 1e3
         self.duration_us = s.duration_ns / 1e3
+        # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
         title = (
-            f"{result.series} at {result.problem.label}: {s.blocks:,} blocks on {self.rows} SMs, "
+            f"{plain(result.series)} at {result.problem.label}<br>{s.blocks:,} blocks on {self.rows} SMs, "
             f"{s.waves:.2f} waves (colour = wave)"
         )
+        self._title = title
         style_plot(self.sms_plot, theme, title, "", "SM")
         style_plot(self.resident_plot, theme, "", "time (µs)", "resident")
+        for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
+            plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
         self.resident_plot.setXLink(self.sms_plot)
         y0 = t[:, 1] + lane / lanes
@@ -150,6 +155,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         label.setFont(font)
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
+        self.tail_label = label
         self.sms_plot.getAxis("left").setTicks(
             [[(y + 0.5, str(y)) for y in sorted({0, *range(32, self.rows - 16, 32), self.rows - 1})], []]
         )
@@ -164,6 +170,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                                                 style=pg.QtCore.Qt.PenStyle.DashLine))  # fmt: skip
         capacity.label.setFont(font)
         self.resident_plot.addItem(capacity)
+        self.capacity_line = capacity
         self.resident_plot.setYRange(0, s.max_resident_total * 1.5, padding=0)
         self.resident_plot.getAxis("left").setTicks(
             [[(0, "0"), (s.max_resident_total, f"{s.max_resident_total:,}")], []]
@@ -172,6 +179,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self._masks = []
         self._cursors = []
         for plot, height in ((self.sms_plot, top), (self.resident_plot, s.max_resident_total * 1.5)):
+            height *= 4  # above any top _fit_headroom gives the plot
             mask = pg.BarGraphItem(x0=[0], x1=[1], y0=[0], y1=[height], brush=mask_brush, pen=pg.mkPen(None))
             mask.setZValue(5)
             cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.foreground, width=theme.line_px))
@@ -181,6 +189,54 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             self._masks.append((mask, height))
             self._cursors.append(cursor)
         self.set_time(self.duration_us)
+        for plot in (self.sms_plot, self.resident_plot):
+            plot.getViewBox().sigResized.connect(lambda _vb: self._fit_headroom())
+        self._fit_title()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """Fit the title to the view's width: smaller type (down to 60%), then a third line; never wider than
+        the view (a wider title held the plots open past the pane's edge, with the time axis and the cursor)."""
+        if not getattr(self, "blocks", 0) or self.summary is None:
+            return
+        label = self.sms_plot.titleLabel
+        # the title spans the plot's column only: the view less the left axis and the margins
+        room = max(40.0, self.width() - self.sms_plot.getAxis("left").maximumWidth() - 40.0)  # its fixed width
+        base = self.theme.font_pt + 2
+        for text in (self._title, self._title.replace(", ", "<br>", 1)):
+            pt = base
+            label.setText(text, size=f"{pt}pt")
+            while label.item.boundingRect().width() > room and pt > 0.6 * base:
+                pt *= 0.92
+                label.setText(text, size=f"{pt:.1f}pt")
+            if label.item.boundingRect().width() <= room:
+                break
+        rect = label.item.boundingRect()
+        label.setMinimumWidth(min(rect.width(), room))
+        label.setMaximumHeight(rect.height())
+        self.sms_plot.layout.setRowFixedHeight(0, rect.height())
+        for layout in (self.sms_plot.layout, self.ci.layout):  # their cached minimums held a wider title
+            layout.invalidate()
+        self.ci.setGeometry(self.range)  # the layout grown by a wider title earlier: back to the view's size
+        self._fit_headroom()
+
+    def _fit_headroom(self) -> None:
+        """Give each plot the headroom its label needs above the data at the plot's height in pixels (run
+        whenever a plot's view box changes size)."""
+        if not getattr(self, "blocks", 0) or self.summary is None:
+            return
+        for plot, item, data_top in ((self.sms_plot, self.tail_label, self.rows),
+                                     (self.resident_plot, self.capacity_line.label, self.summary.max_resident_total)):  # fmt: skip
+            height_px = plot.getViewBox().height()
+            if height_px <= 0:
+                continue
+            text_px = item.boundingRect().height() + 6
+            top = data_top / max(0.2, 1 - text_px / height_px)
+            plot.setYRange(0, max(top, data_top * 1.1), padding=0)
+        self.tail_label.setPos(self.duration_us, self.sms_plot.getViewBox().viewRange()[1][1])
 
     def set_time(self, time_us: float) -> None:
         """Show the run up to `time_us`: later parts of bars and of the residency curve are covered."""
