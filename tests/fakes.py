@@ -46,7 +46,7 @@ class _FakeRun:
             time.sleep(0.005)
         c = poisoned_output(job.problem)
         np.matmul(inputs.a, inputs.b, out=c)
-        ok, rel, unwritten, reason = verify(c, inputs.reference, variant.precision)
+        check = verify(c, inputs, variant.precision)
         samples = [self.backend.delay_s * 1e3 / 10] * settings.repeats
-        return new_result(job, variant, "ok" if ok else "invalid", reason, rel_error=rel, unwritten=unwritten,
+        return new_result(job, variant, "ok" if check.valid else "invalid", check.reason, **check.result_fields(),
                           samples_ms=samples, warmup=settings.warmup, repeats=settings.repeats)  # fmt: skip

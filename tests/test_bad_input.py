@@ -184,7 +184,7 @@ def test_a_version_1_file_migrates(tmp_path):
     path = tmp_path / "old.json"
     path.write_text("\ufeff" + json.dumps(d), encoding="utf-8")  # with a byte-order mark, as some editors save
     s = Session.load(path)
-    assert len(s.results) == 2 and s.to_dict()["schema_version"] == 2 and "source" not in s.to_dict()["results"][0]
+    assert len(s.results) == 2 and s.to_dict()["schema_version"] == 3 and "source" not in s.to_dict()["results"][0]
 
 
 # ---- the CLI ----------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs, poisoned_output, verify
+from gemmviz.core.bench import BenchSettings, Engine, Inputs, plan_jobs, poisoned_output, verify
 from gemmviz.core.problem import Problem
 
 
@@ -29,22 +29,22 @@ def test_gpu_variants_without_a_gpu_are_reported_unavailable():
 
 def test_verify_flags_unwritten_and_wrong_outputs():
     rng = np.random.default_rng(0)
-    a = rng.standard_normal((20, 30), dtype=np.float32)
-    b = rng.standard_normal((30, 10), dtype=np.float32)
-    ref = a.astype(np.float64) @ b.astype(np.float64)
-    good = (a @ b).astype(np.float32)
-    assert verify(good, ref, "fp32")[0]
-    partly = poisoned_output(Problem(20, 10, 30))
+    problem = Problem(20, 10, 30)
+    inputs = Inputs.random(problem, rng)
+    good = (inputs.a @ inputs.b).astype(np.float32)
+    assert verify(good, inputs, "fp32").valid
+    partly = poisoned_output(problem)
     partly[:19] = good[:19]
-    ok, _rel, unwritten, reason = verify(partly, ref, "fp32")
-    assert not ok and unwritten == 10 and "never written" in reason
+    check = verify(partly, inputs, "fp32")
+    assert not check.valid and check.unwritten == 10 and "never written" in check.reason
     wrong = good.copy()
     wrong[3, 4] += 1.0
-    ok, rel, _, reason = verify(wrong, ref, "fp32")
-    assert not ok and rel > 1e-4 and "exceeds" in reason
-    # TF32-sized error passes the TF32 threshold but not the FP32 one
+    check = verify(wrong, inputs, "fp32")
+    assert not check.valid and check.wrong == 1 and check.first_wrong[:2] == (3, 4) and "row 3, column 4" in check.reason
+    # TF32-sized error passes the TF32 bound but not the FP32 one
+    ref = inputs.reference
     noisy = (ref * (1 + 3e-4 * rng.standard_normal(ref.shape))).astype(np.float32)
-    assert verify(noisy, ref, "tf32")[0] and not verify(noisy, ref, "fp32")[0]
+    assert verify(noisy, inputs, "tf32").valid and not verify(noisy, inputs, "fp32").valid
 
 
 def test_slow_cpu_loop_is_refused_with_the_estimate():

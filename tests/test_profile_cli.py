@@ -28,18 +28,20 @@ def fake_gpu(monkeypatch):
 
 
 class FakeNcu:
-    """Every launch a child bench would make: per kernel job the checked launch and the timed one."""
+    """Every launch a child bench would make: per kernel job the checked launch, the timed one and the check
+    after timing."""
 
     def __init__(self, rows=ROWS):
         self.rows = rows
         self.calls = []
 
-    def __call__(self, argv, kernel_regex, metrics, launch_count):
+    def __call__(self, argv, kernel_regex, metrics, launch_count, cache_control="all"):
         self.calls.append((argv, kernel_regex, launch_count))
+        self.cache_control = cache_control
         import re
 
         matching = [r for r in self.rows if re.search(kernel_regex, r["kernel"])]
-        return [r for r in matching for _ in range(2)][:launch_count]
+        return [r for r in matching for _ in range(profile.launches_per_job("ok"))][:launch_count]
 
 
 def run(argv, runner):
@@ -62,9 +64,10 @@ def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):
     assert all(len(r.samples_ms) == 2 for r in results)  # timings from the bench step, not from ncu
     # one child per kernel variant, the same jobs at --repeats 1 --warmup 0, two launches each
     (naive_call, tiled_call) = ncu.calls
-    assert naive_call[1] == "^gemm_naive$" and naive_call[2] == 2
+    assert naive_call[1] == "^gemm_naive$" and naive_call[2] == 6 and "--timing" in naive_call[0]
+    assert ncu.cache_control == "none"  # warm timing: ncu must not flush the caches either
     assert tiled_call[0][-4:] == ["--mnk", "1024x1024x1024", "--tile", "16"]
-    assert tiled_call[0][2:10] == ["gemmviz", "bench", "--variants", "gpu-tiled", "--repeats", "1", "--warmup", "0"]
+    assert tiled_call[0][2:10] == ["gemmviz", "bench", "--variants", "gpu-tiled", "--repeats", "1", "--warmup", "3"]
 
 
 def test_jobs_of_one_variant_match_their_launches_in_order():
@@ -80,20 +83,21 @@ def test_jobs_of_one_variant_match_their_launches_in_order():
 
     results = [result(jobs[0], "ok"), result(jobs[1], "refused"), result(jobs[2], "invalid"), result(jobs[3], "ok")]
     (step,) = profile.plan_steps(jobs, results, seed=0, python="python3")
-    assert step.launch_count == 2 + 0 + 1 + 2
+    assert step.launch_count == 6 + 0 + 1 + 6
     assert step.argv[step.argv.index("--tile") + 1] == "8,16"
     assert [a for i, a in enumerate(step.argv) if step.argv[i - 1] == "--mnk"] == ["64x64x64", "96x96x96"]
-    rows = [{"kernel": "gemm_tiled", "counters": {"x": float(i)}} for i in range(5)]
+    rows = [{"kernel": "gemm_tiled", "counters": {"x": float(i)}} for i in range(13)]
     profile.attach(step, rows)
-    assert [r.counters and r.counters["x"] for r in results] == [0.0, None, 2.0, 3.0]
+    # an ok job's counters are those of its timed launch (after the 3 warm-ups); an invalid job launched once
+    assert [r.counters and r.counters["x"] for r in results] == [4.0, None, 6.0, 11.0]
     assert "was refused" in results[1].note
     # a launch count that does not add up attaches nothing and says so
     for r in results:
         r.counters, r.note = None, None
-    assert profile.attach(step, rows[:4]) == 4 and "expected 5" in results[0].note
+    assert profile.attach(step, rows[:4]) == 4 and "expected 13" in results[0].note
 
 
-def test_a_library_job_takes_the_first_of_its_two_calls():
+def test_a_library_job_takes_its_timed_call():
     from gemmviz.core.bench import plan_jobs
     from gemmviz.core.problem import Problem
     from gemmviz.core.results import Result
@@ -102,10 +106,11 @@ def test_a_library_job_takes_the_first_of_its_two_calls():
     r = Result(variant="cublas", params={}, m=64, n=64, k=64, backend="cuda", precision="fp32", valid=True)
     (step,) = profile.plan_steps([job], [r], seed=0)
     assert step.kernel_regex == "." and not step.per_kernel
-    rows = [{"kernel": k, "counters": {"gpu__time_duration.sum": t}} for k, t in
-            (("splitk", 5.0), ("sgemm_main", 50.0), ("splitk", 5.0), ("sgemm_main", 50.0))]  # fmt: skip
+    times = [60.0, 61.0, 62.0, 63.0, 50.0, 55.0]  # check, 3 warm-ups, the timed call, the check after
+    rows = [{"kernel": k, "counters": {"gpu__time_duration.sum": t if k == "sgemm_main" else 5.0}}
+            for t in times for k in ("splitk", "sgemm_main")]  # fmt: skip
     profile.attach(step, rows)
-    assert r.counters == {"gpu__time_duration.sum": 50.0} and "longest of 2" in r.note
+    assert r.counters == {"gpu__time_duration.sum": 50.0, profile.CALL_DURATION: 55.0} and "longest of 2" in r.note
 
 
 def test_missing_ncu_and_no_gpu_are_one_line_errors_with_exit_1(fake_gpu, tmp_path, monkeypatch, capsys):

@@ -21,7 +21,7 @@ def test_json_round_trip(tmp_path):
     loaded = Session.load(path)
     assert loaded.to_dict() == s.to_dict()
     assert loaded.results[1].median_ms == 1.5
-    assert json.loads(path.read_text())["schema_version"] == 2
+    assert json.loads(path.read_text())["schema_version"] == 3
 
 
 def test_statistics_and_speedups():

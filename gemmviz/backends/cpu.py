@@ -20,7 +20,8 @@ from gemmviz.core.bench import (
     verify,
 )
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import Result
+from gemmviz.core.results import TIMING_HOST_CLOCK, Result
+from gemmviz.core.timing import noise
 from gemmviz.core.variants import Variant
 
 # The triple loop at 4096^3 takes minutes: never more than this many timed runs of it.
@@ -189,19 +190,26 @@ class _CpuRun:
         t0 = time.perf_counter()
         fn()  # the verified run, on the poisoned output
         first_ms = (time.perf_counter() - t0) * 1e3
-        valid, rel, unwritten, reason = verify(c, inputs.reference, variant.precision)
-        if not valid:
-            return new_result(job, variant, "invalid", reason, rel_error=rel, unwritten=unwritten)
+        check = verify(c, inputs, variant.precision)
+        if not check.valid:
+            return new_result(job, variant, "invalid", check.reason, **check.result_fields())
         if variant.runner == "cpu-loop":
             samples = [first_ms] + time_host(fn, 0, repeats - 1, cancel)
         else:
             samples = time_host(fn, warmup, repeats, cancel)
+            c.fill(np.nan)  # verify the last run too, on a fresh poison (the loop's minutes are not run again)
+            fn()
+            again = verify(c, inputs, variant.precision)
+            if not again.valid:
+                return new_result(job, variant, "invalid", f"right on the first run, wrong after: {again.reason}",
+                                  **again.result_fields())  # fmt: skip
         return new_result(
             job,
             variant,
             "ok",
-            rel_error=rel,
-            unwritten=0,
+            **check.result_fields(),
+            noise=noise(samples),
+            timing=TIMING_HOST_CLOCK,
             samples_ms=samples,
             warmup=warmup,
             repeats=repeats,

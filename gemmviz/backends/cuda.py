@@ -13,6 +13,7 @@ import ctypes.util
 import glob
 import os
 import threading
+import time
 
 import numpy as np
 
@@ -28,11 +29,14 @@ from gemmviz.core.bench import (
     Job,
     new_result,
     poisoned_output,
+    sample_policy,
     verify,
 )
 from gemmviz.core.counters import TRACE_FIELDS, TraceError, decode_trace
+from gemmviz.core.paths import kernel_source
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import Result
+from gemmviz.core.results import TIMING_HOST_EVENTS, TIMING_KERNEL, Result
+from gemmviz.core.timing import SamplePolicy, Sampler
 from gemmviz.core.tuning import tuned_config
 from gemmviz.core.variants import Variant
 
@@ -41,6 +45,12 @@ FP32_LANES_PER_SM = {
     (6, 0): 64, (6, 1): 128, (7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128,
     (8, 7): 128, (8, 9): 128, (9, 0): 128, (10, 0): 128, (10, 3): 128, (12, 0): 128, (12, 1): 128,
 }  # fmt: skip
+
+CUBLAS_WORKSPACE_BYTES = 32 << 20  # NVIDIA's recommendation for Hopper (cuBLAS docs, cublasSetWorkspace)
+HOLD_MIN_NS = 100_000  # the blocking kernel spins at least this long: the SM clock it reports is then within ~1 %
+HOLD_TIMEOUT_NS = 1_000_000_000  # ...and gives up after 1 s if the host never releases it
+BATCH_REGION_MS = 0.1  # a sample of a short kernel holds about this much GPU work (several launches)
+HOST_SAMPLES = 5  # launch-inclusive samples ("what a Python caller waits"), stored beside the kernel's time
 
 _status: tuple[bool, str] | None = None
 _status_lock = threading.Lock()
@@ -103,6 +113,7 @@ def load_cublas():
         lib.cublasCreate_v2.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         lib.cublasDestroy_v2.argtypes = [ctypes.c_void_p]
         lib.cublasSetMathMode.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        lib.cublasSetWorkspace_v2.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
         lib.cublasSgemm_v2.argtypes = [
             ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
             ctypes.POINTER(ctypes.c_float), ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
@@ -196,7 +207,11 @@ class CudaRun:
             raise RuntimeError(reason)
         self.cuda = cuda
         self.device = cuda.Device(0)
-        self.context = self.device.make_context()
+        # MAP_HOST: the blocking kernel reads its release flag from mapped host memory.
+        self.context = self.device.make_context(flags=cuda.ctx_flags.SCHED_AUTO | cuda.ctx_flags.MAP_HOST)
+        self.hold = None  # the blocking kernel and its mapped flag (made on first use)
+        self.events = (cuda.Event(), cuda.Event())
+        self.cublas_workspace = None
         self.cc = self.device.compute_capability()
         self.arch = f"sm_{self.cc[0]}{self.cc[1]}"
         self.modules: dict[tuple, object] = {}
@@ -221,6 +236,12 @@ class CudaRun:
                 handle, self.cublas_handle = self.cublas_handle, None
                 with contextlib.suppress(Exception):
                     load_cublas().cublasDestroy_v2(handle)
+            if self.cublas_workspace is not None:
+                with contextlib.suppress(Exception):
+                    self.cublas_workspace.free()
+                self.cublas_workspace = None
+            self.hold = None
+            self.events = None
             with contextlib.suppress(Exception):
                 self._free_inputs()
             if self.flush is not None:
@@ -372,9 +393,15 @@ class CudaRun:
         if variant.runner == "cublas":
             lib = load_cublas()
             if self.cublas_handle is None:
+                # Handle and workspace once per run, outside every timed region: a call then allocates nothing.
                 handle = ctypes.c_void_p()
                 _check_cublas(lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
                 self.cublas_handle = handle
+                self.cublas_workspace = self.cuda.mem_alloc(CUBLAS_WORKSPACE_BYTES)
+                _check_cublas(
+                    lib.cublasSetWorkspace_v2(handle, ctypes.c_void_p(int(self.cublas_workspace)), CUBLAS_WORKSPACE_BYTES),
+                    "cublasSetWorkspace",
+                )
             handle = self.cublas_handle
             mode = variant.cublas_math_mode
             alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
@@ -471,45 +498,48 @@ class CudaRun:
                 for buf in bufs.values():
                     buf.free()
 
+    def _check_launch(self, launch, bufs, rp, p, inputs, precision):
+        """Poison C with NaN, launch once, copy C back and verify it element by element."""
+        cuda = self.cuda
+        c_host = poisoned_output(rp)
+        cuda.memcpy_htod(bufs["c"], c_host)
+        launch()
+        self.context.synchronize()
+        cuda.memcpy_dtoh(c_host, bufs["c"])
+        return verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs, precision)
+
     def _run_on(self, job, variant, params, inputs, rp, bufs, settings, cancel, note, config) -> Result:
         cuda = self.cuda
         p = job.problem
         launch, cached = self._launcher(variant, params, rp, bufs, config)
-        c_host = poisoned_output(rp)
         try:
-            cuda.memcpy_htod(bufs["c"], c_host)  # poison: NaN everywhere
-            launch()
-            self.context.synchronize()
-            cuda.memcpy_dtoh(c_host, bufs["c"])
+            check = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
-        valid, rel, unwritten, reason = verify(
-            np.ascontiguousarray(c_host[: p.m, : p.n]), inputs.reference, variant.precision
-        )
-        del c_host
-        common = {
-            "rel_error": rel,
-            "unwritten": unwritten,
-            "compile_cached": cached,
-            "note": note,
-            "config": dict(config),
-        }
-        if not valid:
-            return new_result(job, variant, "invalid", reason, **common)
+        common = {**check.result_fields(), "compile_cached": cached, "note": note, "config": dict(config)}
+        if not check.valid:
+            return new_result(job, variant, "invalid", check.reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
         try:
-            samples = self.time_launches(launch, settings, cancel)
+            timing = self.measure(launch, settings, cancel)
             clock1, temp1 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()
+            # Again after the timed launches, on a fresh poison: a kernel that races, or that leans on what an
+            # earlier launch left in C, is caught here.
+            again = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
             trace, trace_note = self._trace(variant, params, rp, bufs, config) if settings.trace else (None, None)
         except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
             raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
-        if trace_note:
-            common["note"] = "; ".join(filter(None, [note, trace_note]))
+        if not again.valid:
+            launches = settings.warmup + len(timing["samples_ms"]) + len(timing["dropped_ms"]) + len(timing["host_ms"]) + 1
+            return new_result(job, variant, "invalid", f"right on the first launch, wrong after {launches} more: "
+                              f"{again.reason}", **{**common, **again.result_fields()})  # fmt: skip
+        notes = [note, trace_note, timing.pop("note", None)]
+        common["note"] = "; ".join(filter(None, notes)) or None
+        common["error_margin"] = max(check.margin, again.margin)
         return new_result(
             job,
             variant,
             "ok",
-            samples_ms=samples,
             warmup=settings.warmup,
             repeats=settings.repeats,
             cold_l2=settings.cold_l2,
@@ -518,6 +548,7 @@ class CudaRun:
             temperature_c_before=temp0,
             temperature_c_after=temp1,
             block_trace=trace,
+            **timing,
             **common,
         )
 
@@ -553,28 +584,108 @@ class CudaRun:
         except TraceError as exc:
             return None, f"block trace refused: {exc}"
 
-    def time_launches(self, launch, settings: BenchSettings, cancel: threading.Event) -> list[float]:
-        """CUDA events around each launch; warm-ups first; L2 flushed before each sample if cold."""
-        cuda = self.cuda
+    def _hold(self):
+        """The blocking kernel, its mapped release flag and its mapped report (compiled on first use)."""
+        if self.hold is None:
+            from pycuda.compiler import SourceModule
+
+            cuda = self.cuda
+            module = SourceModule(kernel_source("hold_stream.cu"), no_extern_c=True, arch=self.arch)
+            func = module.get_function("gemmviz_hold_stream")
+            func.prepare("PQQP")
+            flag = cuda.pagelocked_zeros((1,), np.int32, mem_flags=cuda.host_alloc_flags.DEVICEMAP)
+            out = cuda.pagelocked_zeros((3,), np.uint64, mem_flags=cuda.host_alloc_flags.DEVICEMAP)
+            self.hold = (module, func, flag, out, flag.base.get_device_pointer(), out.base.get_device_pointer())
+        return self.hold
+
+    def measure(self, launch, settings: BenchSettings, cancel) -> dict:
+        """Samples of one launch in ms, with the Result fields that describe them (core/timing.py decides when
+        to stop and which samples count). Warm-ups first; L2 flushed before each sample in cold mode.
+
+        Kernel-only (settings.timing "kernel", nvbench's method): a blocking kernel holds the stream while the
+        start event, the launch and the end event are queued; the host then releases it, so the events bracket
+        the GPU's work only. The blocking kernel also measures the SM clock just before each sample. "host":
+        events around the host's launch, which include its launch path (for runs under a profiler)."""
         flush = self._flush_buffer() if settings.cold_l2 else None
         for _ in range(settings.warmup):
             if cancel.is_set():
                 raise Cancelled
             launch()
         self.context.synchronize()
-        start, end = cuda.Event(), cuda.Event()
+        kernel_only = settings.timing == "kernel"
+        hold = self._hold() if kernel_only else None
+        # Host timing (under a profiler) takes exactly `repeats` samples, so a profiler can count the launches.
+        policy = sample_policy(settings) if kernel_only else SamplePolicy(settings.repeats, settings.repeats, 1.0, 1e9)
+        batch = 1
+        if kernel_only and flush is None and settings.max_batch > 1:
+            # A short kernel is launched several times back to back per sample (behind the blocking kernel, so
+            # each waits only on the one before): the GPU's few microseconds of work between the start event and
+            # the first block are then shared by the batch instead of added to each kernel.
+            probe, _clock, _rejected = self._sample(launch, hold, 1, None)
+            batch = max(1, min(settings.max_batch, int(BATCH_REGION_MS / max(probe, 1e-6))))
+        sampler = Sampler(policy)
+        t0 = time.perf_counter()
+        while not sampler.done(time.perf_counter() - t0):
+            if cancel.is_set():
+                raise Cancelled
+            sampler.add(*self._sample(launch, hold, batch, flush))
+        result = sampler.summary()
+        kept, _dropped, rejected = sampler.split()
+        if not kept:
+            raise RuntimeError(f"no kernel-only sample: the blocking kernel timed out in all {rejected} samples")
+        notes = []
+        if rejected:
+            notes.append(f"{rejected} sample(s) left out: the host took over {HOLD_TIMEOUT_NS / 1e9:g} s to queue them")
+        if result["dropped_ms"]:
+            notes.append(f"{len(result['dropped_ms'])} sample(s) left out: the SM clock had fallen over "
+                         f"{100 * sampler.policy.clock_drop:.0f}% below {sampler.level_mhz():.0f} MHz")  # fmt: skip
+        result["note"] = "; ".join(notes) or None
+        result["timing"] = TIMING_KERNEL if kernel_only else TIMING_HOST_EVENTS
+        result["launches_per_sample"] = batch
+        result["host_ms"] = self._host_samples(launch, flush, cancel) if kernel_only else []
+        return result
+
+    def _sample(self, launch, hold, batch: int, flush) -> tuple[float, float | None, bool]:
+        """One sample in ms per launch: (time, SM clock measured by the blocking kernel, whether it timed out).
+        Without `hold`, events around the host's launch (host-inclusive)."""
+        cuda = self.cuda
+        if flush is not None:
+            cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
+        start, end = self.events
+        if hold is not None:
+            _module, func, flag, out, flag_ptr, out_ptr = hold
+            flag[0] = 0
+            func.prepared_call((1, 1), (1, 1, 1), flag_ptr, HOLD_MIN_NS, HOLD_TIMEOUT_NS, out_ptr)
+        start.record()
+        for _ in range(batch):
+            launch()
+        end.record()
+        if hold is None:
+            end.synchronize()
+            return end.time_since(start) / batch, None, False
+        flag[0] = 1
+        end.synchronize()
+        ns, cycles, timed_out = (int(x) for x in out)
+        return end.time_since(start) / batch, (cycles / ns * 1e3 if ns > 0 else None), bool(timed_out)
+
+    def _host_samples(self, launch, flush, cancel) -> list[float]:
+        """What a Python caller waits: the host's clock around launch + synchronize (never charted)."""
         samples = []
-        for _ in range(settings.repeats):
+        for _ in range(HOST_SAMPLES):
             if cancel.is_set():
                 raise Cancelled
             if flush is not None:
-                cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
-            start.record()
+                self.cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
+                self.context.synchronize()
+            t = time.perf_counter()
             launch()
-            end.record()
-            end.synchronize()
-            samples.append(end.time_since(start))
+            self.context.synchronize()
+            samples.append((time.perf_counter() - t) * 1e3)
         return samples
+
+    def time_launches(self, launch, settings: BenchSettings, cancel) -> list[float]:
+        """Kept samples of `launch` in ms (measure() without its description), for the tuner and ceilings."""
+        return self.measure(launch, settings, cancel)["samples_ms"]
 
 
 def _version(v: int) -> str:

@@ -50,12 +50,17 @@ def profile_command(
     launch_skip: int = 0,
     ncu: str | Path = "ncu",
     log_file: str | Path | None = None,
+    cache_control: str = "none",
 ) -> list[str]:
     """The ncu command line that profiles `launch_count` launches of kernels matching `kernel_regex`.
 
     --clock-control none: ncu would otherwise lock the GPU to its base clock while profiling; gemmviz
     leaves the card's clocks alone, so durations are at the clocks the timed runs saw.
+    --cache-control none (warm timing) or all (flush caches before each replay, for the cold-L2 option): the
+    caches as the timed samples saw them, so ncu's gpu__time_duration is comparable with the median.
     """
+    if cache_control not in ("none", "all"):
+        raise ValueError("cache_control must be 'none' or 'all'")
     if launch_count < 1 or launch_skip < 0:
         raise ValueError("launch_count must be >= 1 and launch_skip >= 0")
     cmd = [
@@ -64,6 +69,7 @@ def profile_command(
         "--page", "raw",
         "--print-units", "base",
         "--clock-control", "none",
+        "--cache-control", cache_control,
         "--target-processes", "all",
         "--metrics", ",".join(metrics),
         "--kernel-name", f"regex:{kernel_regex}",
@@ -97,6 +103,7 @@ def run_profile(
     launch_count: int = 1,
     launch_skip: int = 0,
     timeout_s: float = 600,
+    cache_control: str = "none",
 ) -> list[dict]:
     """Run `argv` under ncu and return parse_ncu_csv's rows, one per profiled launch.
 
@@ -108,7 +115,8 @@ def run_profile(
         raise ProfileError(NCU_MISSING)
     with tempfile.TemporaryDirectory(prefix="gemmviz-ncu-") as tmp:
         log = Path(tmp) / "ncu.csv"
-        cmd = profile_command(argv, kernel_regex, metrics, launch_count, launch_skip, ncu=ncu, log_file=log)
+        cmd = profile_command(argv, kernel_regex, metrics, launch_count, launch_skip, ncu=ncu, log_file=log,
+                              cache_control=cache_control)  # fmt: skip
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:

@@ -113,9 +113,10 @@ def fmt(value: float | None, spec: str, empty: str = "—") -> str:
 
 def results_table(results: list) -> str:
     """The plain-text table `gemmviz bench` prints: one row per result, why it is not ok in the last column."""
+    from gemmviz.core.numbers import percent, rate
     from gemmviz.core.results import results_rows
 
-    header = ["variant", "params", "size", "median ms", "GFLOP/s", "×CPU", "×naive", "% cuBLAS", "rel.err", "status"]
+    header = ["variant", "params", "size", "median ms", "GFLOP/s", "noise", "×CPU", "×naive", "% cuBLAS", "rel.err", "status"]
     rows = []
     for r, row in zip(results, results_rows(results)):
         rows.append(
@@ -124,7 +125,8 @@ def results_table(results: list) -> str:
                 row["params"] or "-",
                 r.problem.label,
                 fmt(r.median_ms, ".4g"),
-                fmt(r.gflops, ",.0f"),
+                rate(r.gflops),
+                percent(r.noise),
                 fmt(row["speedup_vs_cpu"], ",.1f"),
                 fmt(row["speedup_vs_naive"], ".2f"),
                 fmt(row["pct_of_cublas"], ".1f"),

@@ -65,16 +65,29 @@ class Step:
     results: list = field(default_factory=list)  # the bench step's Result for each job
 
 
+CALL_DURATION = "gemmviz__call_time_duration.sum"  # ns: every kernel of one library call, summed
+CHILD_WARMUP = 3  # the child's warm-ups, as the timed samples had: its profiled launch sees the same warm state
+
+
 def launches_per_job(status: str) -> int:
-    """How often a gemmviz kernel job launches its kernel with --repeats 1 --warmup 0 and no trace."""
-    return {"ok": 2, "invalid": 1}.get(status, 0)
+    """How often a gemmviz kernel job launches its kernel with --repeats 1 --warmup CHILD_WARMUP --timing host
+    and no trace: the checked launch, the warm-ups, the timed one and the check after timing (an invalid job
+    stops after the first)."""
+    return {"ok": 3 + CHILD_WARMUP, "invalid": 1}.get(status, 0)
+
+
+def profiled_launch(status: str) -> int:
+    """Which of a job's launches gets its counters: the timed one, after the warm-ups (the caches, TLBs and
+    clocks as the timed samples saw them)."""
+    return 1 + CHILD_WARMUP if status == "ok" else 0
 
 
 def child_argv(jobs: Sequence, seed: int, python: str = sys.executable) -> list[str]:
     """`python -m gemmviz bench` that plans exactly `jobs` (one variant, its sizes and params in order)."""
     variant = jobs[0].variant
-    argv = [python, "-m", "gemmviz", "bench", "--variants", variant, "--repeats", "1", "--warmup", "0",
-            "--seed", str(seed), "--quiet", "--no-record-command", "--job-limit", "600"]  # fmt: skip
+    # --timing host: under ncu every launch is serialised, so a blocking kernel would wait out its timeout.
+    argv = [python, "-m", "gemmviz", "bench", "--variants", variant, "--repeats", "1", "--warmup", str(CHILD_WARMUP),
+            "--seed", str(seed), "--quiet", "--no-record-command", "--job-limit", "600", "--timing", "host"]  # fmt: skip
     for key in dict.fromkeys(j.problem.key for j in jobs):
         argv += ["--mnk", key]
     keys = dict.fromkeys(k for j in jobs for k, _ in j.params)
@@ -110,11 +123,17 @@ def plan_steps(jobs: Sequence, results: Sequence, seed: int, python: str = sys.e
 def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str | None]]:
     """For each job of the step: (ncu row of its checked launch, None) or (None, why not)."""
     if not step.per_kernel:
-        if not rows or len(rows) % 2:
-            return [(None, f"ncu saw {len(rows)} kernel launches, expected two identical calls")]
-        first = rows[: len(rows) // 2]
-        main = max(first, key=lambda r: r["counters"].get("gpu__time_duration.sum") or 0)
-        return [(main, None if len(first) == 1 else f"counters of {main['kernel']}, the longest of {len(first)} "
+        calls = launches_per_job(step.results[0].status)
+        if not rows or not calls or len(rows) % calls:
+            return [(None, f"ncu saw {len(rows)} kernel launches, expected {calls} identical calls")]
+        per_call = len(rows) // calls
+        pick = profiled_launch(step.results[0].status)
+        timed = rows[pick * per_call : (pick + 1) * per_call]
+        main = max(timed, key=lambda r: r["counters"].get("gpu__time_duration.sum") or 0)
+        if per_call > 1:  # the call's GPU time is all its kernels: kept beside the main kernel's counters
+            total = sum(r["counters"].get("gpu__time_duration.sum") or 0 for r in timed)
+            main = {**main, "counters": {**main["counters"], CALL_DURATION: total}}
+        return [(main, None if per_call == 1 else f"counters of {main['kernel']}, the longest of {per_call} "
                  "kernels one call launched")]  # fmt: skip
     expected = sum(launches_per_job(r.status) for r in step.results)
     if len(rows) != expected:
@@ -123,7 +142,7 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
     out, i = [], 0
     for result in step.results:
         n = launches_per_job(result.status)
-        out.append((rows[i], None) if n else (None, f"no counters: the job was {result.status}"))
+        out.append((rows[i + profiled_launch(result.status)], None) if n else (None, f"no counters: the job was {result.status}"))
         i += n
     return out
 
@@ -186,7 +205,8 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     for n, step in enumerate(steps, 1):
         print(f"ncu {n}/{len(steps)}: {step.jobs[0].variant}, {len(step.jobs)} job(s)", file=sys.stderr)
         try:
-            rows = runner(step.argv, step.kernel_regex, METRIC_NAMES, launch_count=step.launch_count)
+            rows = runner(step.argv, step.kernel_regex, METRIC_NAMES, launch_count=step.launch_count,
+                          cache_control="all" if settings.cold_l2 else "none")  # fmt: skip
         except ProfileError as exc:
             where = "are not saved" if output.lost else f"are saved in {output.path}"
             raise CommandError(f"{exc} (timings {where})") from None

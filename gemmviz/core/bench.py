@@ -21,7 +21,10 @@ import numpy as np
 import gemmviz
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory
 from gemmviz.core.results import Result, Session
+from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S, SamplePolicy
 from gemmviz.core.variants import THRESHOLDS, VARIANTS, Variant, get_variant
+from gemmviz.core.verify import Check, abs_product
+from gemmviz.core.verify import verify as verify_elements
 
 DEFAULT_WARMUP = 3
 DEFAULT_REPEATS = 20
@@ -55,6 +58,16 @@ class BenchSettings:
     # chunks) and reported failed; a kernel already running on the GPU cannot be interrupted.
     job_limit_s: float | None = 600.0
     trace: bool = False  # after the timed runs, one untimed launch of the instrumented build: Result.block_trace
+    # GPU sampling (core/timing.py): `repeats` is the least number of kept samples; more are taken until their
+    # noise is under max_noise, or max_samples or max_time_s is reached.
+    max_noise: float = DEFAULT_MAX_NOISE
+    max_samples: int = DEFAULT_MAX_SAMPLES
+    max_time_s: float = DEFAULT_MAX_TIME_S
+    # "kernel": events queued behind a blocking kernel (the GPU's time only); "host": events around the host's
+    # launch (what profilers need: ncu serialises launches, so a blocking kernel would wait out its timeout).
+    timing: str = "kernel"
+    # Kernel-only timing launches a short kernel up to this many times back to back per sample (1: never).
+    max_batch: int = 64
 
     def __post_init__(self) -> None:
         if self.warmup < 0:
@@ -63,8 +76,20 @@ class BenchSettings:
             raise ProblemError(f"repeats must be at least 1, got {self.repeats}")
         if self.job_limit_s is not None and not self.job_limit_s > 0:
             raise ProblemError(f"the per-job time limit must be above 0 s, got {self.job_limit_s}")
+        if self.timing not in ("kernel", "host"):
+            raise ProblemError(f"timing must be 'kernel' or 'host', got {self.timing!r}")
+        if not (0 <= self.max_noise <= 1) or not (0 < self.max_time_s < 3600) or not 1 <= self.max_samples <= 100_000:
+            raise ProblemError("max noise must be within 0..1, max time within 0..3600 s, max samples within 1..100000")
+        if not 1 <= self.max_batch <= 1000:
+            raise ProblemError(f"max batch must be within 1..1000, got {self.max_batch}")
+        if self.repeats > self.max_samples:
+            self.max_samples = self.repeats
         if not (self.cpu_limit_s >= 0 and math.isfinite(self.cpu_limit_s)):  # NaN compares false: no limit at all
             raise ProblemError(f"the CPU-loop limit must be a finite number of seconds, 0 or more, got {self.cpu_limit_s}")
+
+
+def sample_policy(settings: BenchSettings) -> SamplePolicy:
+    return SamplePolicy(settings.repeats, settings.max_samples, settings.max_noise, settings.max_time_s)
 
 
 class Cancelled(Exception):
@@ -119,20 +144,9 @@ def plan_jobs(
     return jobs
 
 
-def verify(c: np.ndarray, reference: np.ndarray, precision: str) -> tuple[bool, float, int, str | None]:
-    """Relative Frobenius error of c against the float64 reference, and how many elements stayed NaN.
-
-    Returns (valid, rel_error, unwritten, reason-if-invalid)."""
-    threshold = THRESHOLDS[precision]
-    unwritten = int(np.count_nonzero(np.isnan(c)))
-    diff = np.linalg.norm(c.astype(np.float64) - reference)
-    norm = np.linalg.norm(reference)
-    rel = float(diff / norm) if norm > 0 else float(diff)
-    if unwritten:
-        return False, rel, unwritten, f"{unwritten} element(s) of C were never written (still NaN)"
-    if not np.isfinite(rel) or rel > threshold:
-        return False, rel, 0, f"relative error {rel:.3g} exceeds the {precision.upper()} threshold {threshold:g}"
-    return True, rel, 0, None
+def verify(c: np.ndarray, inputs: Inputs, precision: str) -> Check:
+    """Element-wise and norm check of c (m×n, the kernel's output) against the inputs' float64 reference."""
+    return verify_elements(c, inputs.reference, inputs.bound, precision, inputs.problem.k)
 
 
 def poisoned_output(problem: Problem) -> np.ndarray:
@@ -147,6 +161,7 @@ class Inputs:
     a: np.ndarray
     b: np.ndarray
     _reference: np.ndarray | None = field(default=None, repr=False)
+    _bound: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def random(cls, problem: Problem, rng: np.random.Generator) -> Inputs:
@@ -159,6 +174,13 @@ class Inputs:
         if self._reference is None:
             self._reference = self.a.astype(np.float64) @ self.b.astype(np.float64)
         return self._reference
+
+    @property
+    def bound(self) -> np.ndarray:
+        """|A|·|B|, the scale of each element's rounding error (core/verify.py)."""
+        if self._bound is None:
+            self._bound = abs_product(self.a, self.b)
+        return self._bound
 
 
 class Backend:

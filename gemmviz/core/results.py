@@ -24,7 +24,18 @@ from gemmviz.core.fileio import write_atomic  # also imported from here by the C
 from gemmviz.core.problem import Problem
 
 SCHEMA = "gemmviz.session"
-SCHEMA_VERSION = 2  # 2: results lost "source" and gained the optional counters and block_trace
+SCHEMA_VERSION = 3  # 2: results lost "source" and gained the optional counters and block_trace; 3: "timing" (how
+# the samples were taken), noise, dropped samples, the launch-inclusive time and element-wise verification
+
+# How a result's samples were taken (Result.timing). Files before version 3 load as host-inclusive.
+TIMING_KERNEL = "kernel"  # CUDA events queued behind a blocking kernel: the GPU's time, no host launch path
+TIMING_HOST_EVENTS = "host-events"  # CUDA events recorded around the host's launch: includes its launch path
+TIMING_HOST_CLOCK = "host-clock"  # the host's wall clock around a synchronous call (the CPU kernels)
+TIMING_LABELS = {
+    TIMING_KERNEL: "kernel-only (events behind a blocking kernel)",
+    TIMING_HOST_EVENTS: "host-inclusive events (older method: includes the host's launch path)",
+    TIMING_HOST_CLOCK: "host wall clock",
+}
 
 
 class SessionError(ValueError):
@@ -67,6 +78,20 @@ class Result:
     counters: dict[str, float | None] | None = None
     # [[block, sm, start_ns, end_ns], ...] from an instrumented run; None: not traced. Neither is in the CSV.
     block_trace: list[list[int]] | None = None
+    timing: str = TIMING_HOST_CLOCK  # how samples_ms were taken (TIMING_LABELS)
+    noise: float | None = None  # relative standard deviation of samples_ms
+    clock_mhz: float | None = None  # the SM clock the kept samples ran at (measured around each sample)
+    dropped_ms: list[float] = field(default_factory=list)  # samples left out: the SM clock had fallen (throttled)
+    host_ms: list[float] = field(default_factory=list)  # launch + wait as a Python caller sees it (not charted)
+    launches_per_sample: int = 1  # a short kernel's sample is a batch of back-to-back launches, divided by this
+    wrong_elements: int | None = None  # elements of C outside the error bound (core/verify.py)
+    first_wrong: list | None = None  # [row, column, got (None: NaN or inf), expected]
+    error_margin: float | None = None  # largest |error| / bound over C: under 1 passes
+    error_map: dict | None = None  # {"cell": [rows, cols], "wrong": [[count, ...], ...]}: where C is wrong
+
+    @property
+    def timing_label(self) -> str:
+        return TIMING_LABELS.get(self.timing, self.timing)
 
     @property
     def source(self) -> str:
@@ -420,7 +445,52 @@ def _result(d: object, where: str) -> Result:
         config=_int_dict(d.get("config", {}), f"{where}.config", lo=0),
         counters=counters,
         block_trace=trace,
+        timing=_choice(d.get("timing", TIMING_HOST_CLOCK), f"{where}.timing", tuple(TIMING_LABELS)),
+        noise=_optional(_num, d.get("noise"), f"{where}.noise", hi=1e3),
+        clock_mhz=_optional(_num, d.get("clock_mhz"), f"{where}.clock_mhz", hi=1e5),
+        dropped_ms=[_num(x, f"{where}.dropped_ms[{i}]", above=True)
+                    for i, x in enumerate(_list(d.get("dropped_ms", []), f"{where}.dropped_ms"))],  # fmt: skip
+        host_ms=[_num(x, f"{where}.host_ms[{i}]", above=True)
+                 for i, x in enumerate(_list(d.get("host_ms", []), f"{where}.host_ms"))],  # fmt: skip
+        launches_per_sample=_int(d.get("launches_per_sample", 1), f"{where}.launches_per_sample", 1, 1000),
+        wrong_elements=_optional(_int, d.get("wrong_elements"), f"{where}.wrong_elements"),
+        first_wrong=_optional(_first_wrong, d.get("first_wrong"), f"{where}.first_wrong"),
+        error_margin=_optional(_num, d.get("error_margin"), f"{where}.error_margin"),
+        error_map=_optional(_error_map, d.get("error_map"), f"{where}.error_map"),
     )
+
+
+def _choice(v: object, where: str, choices: tuple[str, ...]) -> str:
+    v = _str(v, where)
+    if v not in choices:
+        raise _fail(where, f"{_shown(v)} is not one of: {', '.join(choices)}")
+    return v
+
+
+def _first_wrong(v: object, where: str) -> list:
+    v = _list(v, where)
+    if len(v) != 4:
+        raise _fail(where, f"{len(v)} entries, not 4 (row, column, got, expected)")
+    return [_int(v[0], f"{where}[0]"), _int(v[1], f"{where}[1]"),
+            _optional(_num, v[2], f"{where}[2]", lo=None), _num(v[3], f"{where}[3]", lo=None)]  # fmt: skip
+
+
+MAX_MAP_CELLS = 64  # along each side of an error map
+
+
+def _error_map(v: object, where: str) -> dict:
+    v = _object(v, where)
+    cell = _list(v.get("cell"), f"{where}.cell")
+    if len(cell) != 2:
+        raise _fail(f"{where}.cell", "not a pair [rows, columns]")
+    rows = _list(v.get("wrong"), f"{where}.wrong", MAX_MAP_CELLS)
+    if not rows:
+        raise _fail(f"{where}.wrong", "empty")
+    grid = [[_int(x, f"{where}.wrong[{i}][{j}]") for j, x in enumerate(_list(row, f"{where}.wrong[{i}]", MAX_MAP_CELLS))]
+            for i, row in enumerate(rows)]  # fmt: skip
+    if len({len(row) for row in grid}) != 1 or not grid[0]:
+        raise _fail(f"{where}.wrong", "rows of different lengths")
+    return {"cell": [_int(cell[0], f"{where}.cell[0]", 1), _int(cell[1], f"{where}.cell[1]", 1)], "wrong": grid}
 
 
 REQUIRED = ("variant", "params", "m", "n", "k", "backend", "precision", "valid")
@@ -444,8 +514,21 @@ def _migrate_1(d: dict) -> dict:
     return d
 
 
+def _migrate_2(d: dict) -> dict:
+    """Version 2 timed GPU kernels with events recorded around the host's launch: label them so."""
+    results = d.get("results")
+    if isinstance(results, list):
+        d["results"] = [
+            {**r, "timing": TIMING_HOST_EVENTS if r.get("backend") == "cuda" else TIMING_HOST_CLOCK}
+            if isinstance(r, dict) and "timing" not in r
+            else r
+            for r in results
+        ]
+    return d
+
+
 # version -> the function that lifts a file of that version to the next one
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_1}
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_1, 2: _migrate_2}
 
 
 def _session(d: object) -> Session:
@@ -505,7 +588,7 @@ def speedup(results: list[Result], r: Result, baseline_variant: str) -> float | 
 CSV_COLUMNS = [
     "variant", "params", "m", "n", "k", "valid", "median_ms", "min_ms", "max_ms", "gflops",
     "effective_gbs", "speedup_vs_cpu", "speedup_vs_naive", "pct_of_cublas", "rel_error",
-    "threshold", "warmup", "repeats", "cold_l2", "error",
+    "threshold", "warmup", "repeats", "cold_l2", "noise", "dropped", "timing", "error",
 ]  # fmt: skip
 
 
@@ -534,6 +617,9 @@ def results_rows(results: list[Result]) -> list[dict]:
                 "warmup": r.warmup,
                 "repeats": r.repeats,
                 "cold_l2": r.cold_l2,
+                "noise": r.noise,
+                "dropped": len(r.dropped_ms),
+                "timing": r.timing,
                 "error": r.error or "",
             }
         )

@@ -29,6 +29,10 @@ def relative_spread(r: Result) -> float | None:
 def flags(r: Result) -> list[str]:
     """Short warnings for a valid result: too noisy to trust, or the clock dropped while timing."""
     out = []
+    if r.timing == "host-events":
+        out.append("host-inclusive: timed by an older method whose samples include the host's launch path")
+    if r.dropped_ms:
+        out.append(f"clock fell: {len(r.dropped_ms)} sample(s) taken at a lower SM clock were left out of the median")
     spread = relative_spread(r)
     if spread is not None and spread > NOISE_LIMIT:
         out.append(f"noisy: the middle half of the samples spans {100 * spread:.0f}% of the median; re-run")

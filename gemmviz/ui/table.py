@@ -9,6 +9,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
+from gemmviz.core.numbers import error_map_text, percent, rate
 from gemmviz.core.results import Result, results_rows
 from gemmviz.core.rigor import flags
 from gemmviz.ui.text import tooltip
@@ -21,7 +22,8 @@ COLUMNS = [
     ("median_ms", "median ms", ".4g"),
     ("min_ms", "min ms", ".4g"),
     ("max_ms", "max ms", ".4g"),
-    ("gflops", "GFLOP/s", ",.0f"),
+    ("noise", "noise", percent),
+    ("gflops", "GFLOP/s", rate),
     ("speedup_vs_cpu", "× CPU loop", ",.1f"),
     ("speedup_vs_naive", "× GPU naive", ".2f"),
     ("pct_of_cublas", "% cuBLAS", ".1f"),
@@ -29,6 +31,19 @@ COLUMNS = [
     ("status", "status", None),
 ]
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def timing_text(r: Result) -> str:
+    """How the median was measured: method, samples kept and dropped, noise, clock, the launch-inclusive time."""
+    lines = [f"{r.timing_label}", f"median of {len(r.samples_ms)} samples, noise {percent(r.noise)} (stdev/mean)"]
+    if r.dropped_ms:
+        lines.append(f"{len(r.dropped_ms)} sample(s) left out: the SM clock had fallen")
+    if r.clock_mhz:
+        lines.append(f"SM clock {r.clock_mhz:,.0f} MHz")
+    if r.host_ms:
+        host = sorted(r.host_ms)[len(r.host_ms) // 2]
+        lines.append(f"what a Python caller waits (launch + sync): {host:.4g} ms, not charted")
+    return "\n".join(lines)
 
 
 class ResultsTable(QTableView):
@@ -71,6 +86,8 @@ class ResultsTable(QTableView):
             value = row.get(key)
             if value is None:
                 text = "—"
+            elif callable(spec):
+                text = spec(value)
             elif spec:
                 text = format(value, spec)
             else:
@@ -86,10 +103,12 @@ class ResultsTable(QTableView):
             item.setData(sort_value if value is not None or key == "size" else float("-inf"), SORT_ROLE)
             if key == "status" and not r.valid:
                 item.setForeground(QColor("#B00020"))
-                item.setToolTip(tooltip(r.error or ""))
+                item.setToolTip(tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))))
             elif key == "status" and warnings:
                 item.setForeground(QColor("#8A5A00"))
                 item.setToolTip(tooltip("\n".join(warnings)))
+            if key == "median_ms" and r.valid:
+                item.setToolTip(tooltip(timing_text(r)))
             items.append(item)
         return items
 
