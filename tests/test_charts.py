@@ -204,6 +204,46 @@ def test_speedup_names_the_seed_baseline_and_an_empty_state_clears_the_bars(qapp
     chart.close()
 
 
+def test_charts_repaint_whole_so_that_no_fragment_of_a_former_layout_stays(qapp):
+    """On an X display the first layout of the Charts tab left old ticks and points on screen until the tab
+    was switched (pyqtgraph repaints only the regions it thinks changed): every chart repaints whole."""
+    from pyqtgraph.Qt import QtWidgets
+
+    from gemmviz.ui.charts import GflopsChart, SpeedupChart, TimeChart
+    from gemmviz.ui.hardware_tab import LevelRooflineChart
+    from gemmviz.ui.roofline_chart import RooflineChart
+
+    for cls in (TimeChart, GflopsChart, SpeedupChart, RooflineChart, LevelRooflineChart):
+        chart = cls()
+        assert chart.viewportUpdateMode() == QtWidgets.QGraphicsView.ViewportUpdateMode.FullViewportUpdate, cls
+        chart.close()
+
+
+def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
+    """Hiding the baseline's series (a legend click) leaves the speedup chart empty: it says that the baseline
+    is hidden and how to show it, not that no size has one."""
+    from gemmviz.core.workspace import Workspace
+    from gemmviz.ui.charts_tab import ChartsTab
+    from gemmviz.ui.theme import LIGHT
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    tab = ChartsTab(ws, LIGHT)
+    tab.refresh()
+    chart = tab.speedup_chart
+    assert chart.bars
+    tab.toggle_series("gpu-naive (block 16)")
+    tab.refresh()
+    assert chart.bars == [] and "no size has one" not in chart.empty_reason
+    assert chart.getPlotItem().titleLabel.text == "GPU naive, block 16×16 (the seed's) is hidden"
+    assert "show gpu-naive (block 16) again" in chart.empty_reason
+    tab.toggle_series("gpu-naive (block 16)")
+    tab.refresh()
+    assert chart.bars and chart.empty_reason == ""
+    tab.stop()
+    tab.close()
+
+
 def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
     from gemmviz.core.workspace import Workspace
     from gemmviz.ui.charts_tab import ChartsTab

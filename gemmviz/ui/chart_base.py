@@ -46,6 +46,13 @@ def series_of(results: list[Result], source_of: SourceOf = one_source) -> dict[t
     return dict(sorted(groups.items()))
 
 
+def repaint_whole(view: pg.GraphicsView) -> None:
+    """Repaint the whole chart on any change: pyqtgraph's minimal updates left fragments of the layout before
+    (ticks, points, legend text) on screen after the window's first layout, until the tab was switched. A
+    chart of a few hundred items repaints in a millisecond or two."""
+    view.setViewportUpdateMode(pg.QtWidgets.QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+
+
 def margin_px(theme: Theme) -> int:
     return max(8, round(theme.font_pt * 0.5))
 
@@ -68,6 +75,9 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     height = (view.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
+    if not legend.isVisible():  # no legend (the speedup bars are named on their axis): the title has the width
+        _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4)
+        return height
     others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
     # the legend's full names at its smallest text are its due (up to its share); a long title gives way
     due = min(view.width() * LEGEND_MAX_WIDTH, legend.full_width(theme.font_pt * 0.6))
@@ -136,6 +146,7 @@ class ResultChart(pg.PlotWidget):
     def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
         axes = {"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom"), **(axisItems or {})}
         super().__init__(parent=parent, axisItems=axes)
+        repaint_whole(self)
         self.theme = theme
         self.results: list[Result] = []
         self.hidden_series: list[str] = []

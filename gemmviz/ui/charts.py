@@ -261,6 +261,11 @@ class SpeedupChart(ResultChart):
         size_label = at_size[0].problem.label
         base = find_baseline(at_size, at_size[0], chosen.variant, chosen.params)
         if base is None:
+            series = baseline_series(chosen)
+            if series in self.hidden_series:  # the result exists: the user hid its series
+                self._empty(plot, f"{name} is hidden", f"show {series} again (a click on it in a\n"
+                            "chart's legend) or choose another baseline")  # fmt: skip
+                return
             have = [k.replace("x", "×") for k in self.sizes_with_baseline()]
             reason = f"sizes with one: {', '.join(have)}" if have else "no size has one"
             self._empty(plot, f"No {name} result at {size_label}", reason)
@@ -292,6 +297,12 @@ class SpeedupChart(ResultChart):
         lo, hi = min([0.0, *logs]), max([0.0, *logs])
         plot.setXRange(lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.25 * (hi - lo) + 0.3, padding=0)
         plot.setYRange(-0.6, len(self.bars) - 0.2, padding=0)
+
+
+def baseline_series(b) -> str:
+    """The series name (as Result.series writes it) of a registry baseline's results."""
+    params = ", ".join(f"{k} {v}" for k, v in b.params.items())
+    return f"{b.variant} ({params})" if params else b.variant
 
 
 def _times(x: float) -> str:
