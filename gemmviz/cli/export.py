@@ -1,7 +1,8 @@
 """`gemmviz export`: render a chart of a session file to PNG or SVG, without a window.
 
 Everything that can be refused is checked on the session's results before Qt starts: the output path,
-`--at` (a size the session has), and a speedup chart's baseline at the size drawn."""
+`--at` (a size the session has), and a speedup chart's baseline at the size drawn (without `--baseline`, one the
+session has is used, and named)."""
 
 from __future__ import annotations
 
@@ -16,23 +17,31 @@ from gemmviz.core.views import CHART_KINDS
 
 # charts that draw the speedup bars, and so need the baseline at the size drawn
 SPEEDUP_CHARTS = ("speedup",)
+DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, as in the app (ui/charts.py)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
-    p.add_argument("session", help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
-                   "session (e.g. h200-2026-11-30)")
+    p.add_argument(
+        "session",
+        help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
+        "session (e.g. h200-2026-11-30)",
+    )
     p.add_argument("--chart", default="time", choices=list(CHART_KINDS),
                    help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()))  # fmt: skip
     p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
-    p.add_argument("--baseline", default=baseline("gpu-naive").key, choices=[b.key for b in BASELINES],
-                   help="speedup chart: " + ", ".join(f"{b.key} ({b.label})" for b in BASELINES))  # fmt: skip
+    p.add_argument("--baseline", choices=[b.key for b in BASELINES],
+                   help=f"speedup chart (default {DEFAULT_BASELINE}, or the first the session has where it has not): "
+                   + ", ".join(f"{b.key} ({b.label})" for b in BASELINES))  # fmt: skip
     p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
     p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
-    p.add_argument("--series", help="only these series, comma-separated, e.g. "
-                   "'cpu-naive,gpu-naive[block=16],gpu-tiled[tile=16],cublas' (the seed's kernels)")
+    p.add_argument(
+        "--series",
+        help="only these series, comma-separated, e.g. "
+        "'cpu-naive,gpu-naive[block=16],gpu-tiled[tile=16],cublas' (the seed's kernels)",
+    )
     p.add_argument("-o", "--output", required=True, help="out.png or out.svg")
     p.set_defaults(func=cmd_export)
 
@@ -44,6 +53,27 @@ def _sizes(problems: set[Problem]) -> str:
 def is_baseline(result, base: Baseline) -> bool:
     """The same match as core's find_baseline, which the speedup chart draws with."""
     return result.variant == base.variant and (not base.params or result.params == dict(base.params))
+
+
+def choose_baseline(results: list, chart: str, asked: str | None, at: Problem | None) -> tuple[Baseline, str]:
+    """The baseline to draw with, and a note saying so where it is not the one asked for: `--baseline` as
+    given; without one, the default where the session has it (at `--at`, if given), else the first of the
+    registry's baselines that the session has there (a CPU-only session has no GPU naive kernel)."""
+    default = baseline(asked or DEFAULT_BASELINE)
+    if asked is not None or chart not in SPEEDUP_CHARTS:
+        return default, ""
+    valid = [r for r in results if r.valid]
+
+    def has(b: Baseline) -> bool:
+        return any(is_baseline(r, b) and (at is None or r.problem == at) for r in valid)
+
+    if has(default):
+        return default, ""
+    for b in BASELINES:
+        if has(b):
+            where = f" at {at.label}" if at is not None else ""
+            return b, f"speedup vs {b.label} (--baseline {b.key}): the session has no {default.label} result{where}"
+    return default, ""  # none at all: check_view refuses, naming what there is
 
 
 def check_view(results: list, chart: str, base: Baseline, at: Problem | None) -> None:
@@ -97,7 +127,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     from gemmviz.core.roofline import load_ceilings
 
     width, height = parse_pixels(args.size)
-    base = baseline(args.baseline)
     at = parse_problem(args.at) if args.at else None
     keep = set(variant_list(args.variants)) if args.variants else None
     series = _series(args.series) if args.series else None
@@ -109,8 +138,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     results = [r for r in session.results if (keep is None or r.variant in keep)
                and (series is None or any(s.matches(r) for s in series))]  # fmt: skip
     if not results:
-        raise UsageError("no results left after --variants/--series; the session has: "
-                         + ", ".join(sorted({r.series for r in session.results})))
+        raise UsageError(
+            "no results left after --variants/--series; the session has: "
+            + ", ".join(sorted({r.series for r in session.results}))
+        )
+    base, note = choose_baseline(results, args.chart, args.baseline, at)
     check_view(results, args.chart, base, at)
     app = qt_app()
     from gemmviz.ui.export import ExportError, export_chart, footer_text, session_origin
@@ -125,5 +157,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app
+    if note:
+        print(note)
     print(f"wrote {path} ({width}x{height})")
     return EXIT_OK
