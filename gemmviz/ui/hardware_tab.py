@@ -31,7 +31,7 @@ from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
-from gemmviz.ui.chart_base import fit_legend_column, legend_column
+from gemmviz.ui.chart_base import fit_legend_column, legend_column, repaint_whole
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
 from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
@@ -74,6 +74,7 @@ class LevelRooflineChart(pg.PlotWidget):
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent=parent)
+        repaint_whole(self)
         self.theme = theme
         self.result: Result | None = None
         self.ceilings = None
