@@ -369,7 +369,7 @@ def test_app_shows_strings_from_files_as_text(app_window, tmp_path):
     table = w.charts_tab.table
     texts = [table.model_.item(r, 0).text() for r in range(table.model_.rowCount())]
     assert "<img src=/etc/passwd><b>bold</b>" in texts
-    status = next(table.model_.item(r, 12) for r in range(table.model_.rowCount()) if "FAILED" in table.model_.item(r, 12).text())
+    status = next(table.model_.item(r, table.model_.columnCount() - 1) for r in range(table.model_.rowCount()) if "FAILED" in table.model_.item(r, table.model_.columnCount() - 1).text())
     assert status.toolTip() == "<qt>&lt;img src=x&gt;<br>failed</qt>"
 
 
