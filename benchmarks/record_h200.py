@@ -1,16 +1,23 @@
-"""The H200 recording for issue 14 in one device command (benchmarks/record_h200.sh), and the merge of its parts.
+"""The H200 recording in two device commands (benchmarks/record_h200.sh PART), and the merge of their parts.
 
-    source .device/env.sh && bash benchmarks/record_h200.sh        # writes $OUT/h200-<date>.json + logs
+    source .device/env.sh && bash benchmarks/record_h200.sh bench     # device call 1: $OUT/bench.json, ceilings.json
+    source .device/env.sh && bash benchmarks/record_h200.sh rest      # device call 2: traces, profile, CPU loop
+    python benchmarks/record_h200.py --merge DIR1 DIR2 --out assets/sessions   # here: the merged session
 
-Parts (each a gemmviz command, each with its own time budget so the whole fits in 9 minutes):
-  cpu      the CPU triple loop at 1024^3 and 2048^3 (repeats 1, slow-CPU limit off), in the background from
-           the start (one core; the GPU jobs are event-timed, so it does not disturb them)
-  bench    every registry variant, 256...8192 and 2048x4096x3072, tiles 8/16/32, blocks 16/32, repeats 20
-  trace    --trace for the seed kernels at 1000^3 and 4096^3 and the best SIMT and tensor-core kernels
-  profile  `gemmviz profile` (ncu counters) for every GPU variant at 1024^3 and 4096^3
+Parts (each a gemmviz command with its own time budget, so each device call fits in its 10 minutes):
+  bench    every registry variant, 256...8192 and 2048x4096x3072, tiles 8/16/32, blocks 16/32, kernel-only timing
+           (at least 20 samples, until the noise is under 0.5%). Nothing else runs beside it: the CPU BLAS
+           baseline ran with 16 threads beside the CPU loop's background process last time and read 20 ms at
+           512^3 (it takes 0.3 ms on an idle machine: benchmarks/cpu_blas_threads.py)
   ceilings `gemmviz ceilings` (DRAM copy, L2, shared, FP32 and TF32)
+  cpu      the CPU triple loop at 1024^3 and 2048^3 (repeats 1, slow-CPU limit off), in the background of call 2
+           (one core; the GPU samples there are kernel-only, and only their counters and traces are kept)
+  trace    --trace for the seed kernels at 1000^3 and 4096^3 and the best SIMT and tensor-core kernels
+  profile  `gemmviz profile` (ncu counters, the timed launch at the same clocks and cache state) for every GPU
+           variant at 256^3, 1024^3 and 4096^3
 `merge` combines them: timings from the bench, counters from the profile, block traces from the trace run,
-the CPU loop from its own run; results the bench lacks (1000^3 traces) are added as they are.
+the CPU loop from its own run; results the bench lacks (1000^3 traces) are added as they are. 4096^3 block
+traces go to a gzip companion file, so the default session stays small.
 """
 
 from __future__ import annotations
@@ -29,8 +36,9 @@ from gemmviz.core.variants import VARIANTS
 SIZES = "256,512,1024,2048,4096,8192"
 MNK = "2048x4096x3072"
 SEED_TRACED = [("gpu-naive", ["--block", "16,32"]), ("gpu-tiled", ["--tile", "8,16,32"])]
-# seconds each part may take; the CPU part runs beside the others
-BUDGET_S = {"bench": 250, "trace": 70, "profile": 150, "ceilings": 50}
+# seconds each part may take; the CPU part runs beside trace and profile
+BUDGET_S = {"bench": 470, "trace": 90, "profile": 330, "ceilings": 60}
+PROFILE_SIZES = "256,1024,4096"
 
 
 def job_key(r: Result) -> tuple:
@@ -115,46 +123,77 @@ def _load(path: Path) -> Session | None:
         return None
 
 
-def record(out: Path) -> Path:
+def record_bench(out: Path) -> None:
+    log = out / "record.log"
+    _gemmviz(["bench", "--variants", ",".join(VARIANTS), "--sizes", SIZES, "--mnk", MNK, "--tile", "8,16,32",
+              "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0", "--quiet",
+              "--out", str(out / "bench.json")], log, BUDGET_S["bench"])  # fmt: skip
+    _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
+
+
+def record_rest(out: Path, bench: Session | None) -> None:
     log = out / "record.log"
     gpu_variants = [v.name for v in VARIANTS.values() if v.backend == "cuda"]
     cpu_log = (out / "cpu.log").open("w")
     cpu = subprocess.Popen([sys.executable, "-m", "gemmviz", "bench", "--variants", "cpu-naive", "--sizes",
                             "1024,2048", "--repeats", "1", "--warmup", "0", "--allow-slow-cpu", "--quiet",
                             "--seed", "0", "--out", str(out / "cpu.json")], stdout=cpu_log, stderr=subprocess.STDOUT)  # fmt: skip
-    _gemmviz(["bench", "--variants", ",".join(VARIANTS), "--sizes", SIZES, "--mnk", MNK, "--tile", "8,16,32",
-              "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0", "--quiet",
-              "--out", str(out / "bench.json")], log, BUDGET_S["bench"])  # fmt: skip
-    bench = _load(out / "bench.json")
     traced = list(SEED_TRACED)
     for precision in ("fp32", "tf32"):
         top = bench and best(bench.results, precision)
         if top and top.variant not in dict(traced):
             traced.append((top.variant, []))
-    traces = []
     for n, (variant, grid) in enumerate(traced):
         path = out / f"trace{n}.json"
         _gemmviz(["bench", "--variants", variant, "--sizes", "1000,4096", *grid, "--repeats", "5", "--warmup",
-                  "1", "--trace", "--seed", "0", "--quiet", "--out", str(path)], log, BUDGET_S["trace"] / len(traced))  # fmt: skip
-        traces.append(_load(path))
-    _gemmviz(["profile", "--variants", ",".join(gpu_variants), "--sizes", "1024,4096", "--repeats", "3",
-              "--warmup", "1", "--quiet", "--out", str(out / "profile.json")], log, BUDGET_S["profile"])  # fmt: skip
-    _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
+                  "1", "--max-time", "0.05", "--trace", "--seed", "0", "--quiet", "--out", str(path)], log,
+                 BUDGET_S["trace"] / len(traced))  # fmt: skip
+    _gemmviz(["profile", "--variants", ",".join(gpu_variants), "--sizes", PROFILE_SIZES, "--repeats", "20",
+              "--warmup", "3", "--seed", "0", "--quiet", "--out", str(out / "profile.json")], log, BUDGET_S["profile"])  # fmt: skip
     try:
-        cpu.wait(timeout=60)
+        cpu.wait(timeout=90)
     except subprocess.TimeoutExpired:
         cpu.kill()
     cpu_log.close()
+
+
+def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = None) -> Path:
+    """The session from the two device calls' folders. `previous`: an earlier recording whose CPU loop at
+    4096^3 (8.5 minutes, a device call of its own) is carried over, named in settings.merged_from."""
+    bench = _load(first / "bench.json")
     if bench is None:
         raise SystemExit("the bench step wrote no session: nothing to merge (see record.log)")
-    trace = merge_traces([t for t in traces if t])
-    ceilings = json.loads((out / "ceilings.json").read_text()) if (out / "ceilings.json").exists() else None
-    merged = merge(bench, _load(out / "cpu.json"), trace, _load(out / "profile.json"), ceilings)
-    path = out / f"h200-{_dt.date.today().isoformat()}.json"
-    merged.save(path)
+    traces = merge_traces([t for t in (_load(p) for p in sorted(second.glob("trace*.json"))) if t])
+    ceilings_file = first / "ceilings.json"
+    ceilings = json.loads(ceilings_file.read_text()) if ceilings_file.exists() else None
+    merged = merge(bench, _load(second / "cpu.json"), traces, _load(second / "profile.json"), ceilings)
+    if previous is not None:
+        old = Session.load(previous)
+        carried = [r for r in old.results if r.variant == "cpu-naive" and r.m == r.n == r.k == 4096 and r.valid]
+        if carried and old.environment.get("cpu") == merged.environment.get("cpu"):
+            replace_jobs(merged.results, carried)
+            merged.settings["merged_from"]["cpu-4096"] = (
+                f"carried over from {previous.name} (the same CPU; the host's clock times the CPU loop, which the "
+                f"new GPU timing does not change): {(old.settings.get('merged_from') or {}).get('cpu-4096')}"
+            )
+    day = merged.created[:10] or _dt.date.today().isoformat()
+    companion = Session(results=[r for r in merged.results if r.block_trace is not None and r.m == r.n == r.k == 4096],
+                        environment=merged.environment, settings=merged.settings, created=merged.created,
+                        kind="measured", label=f"H200 {day}: 4096³ block traces")  # fmt: skip
+    keep = {id(r) for r in companion.results}
+    merged.results = [r for r in merged.results if id(r) not in keep]
+    path = out / f"h200-{day}.json"
+    from gemmviz.core.fileio import write_atomic
+
+    write_atomic(path, json.dumps(merged.to_dict(), allow_nan=False))
+    import gzip
+
+    write_atomic(out / f"h200-{day}-traces-4096.json.gz",
+                 gzip.compress(json.dumps(companion.to_dict(), allow_nan=False).encode(), mtime=0))  # fmt: skip
     with_counters = sum(r.counters is not None for r in merged.results)
     with_trace = sum(r.block_trace is not None for r in merged.results)
-    print(f"{path.name}: {len(merged.results)} results, {with_counters} with counters, {with_trace} with traces")
+    print(f"{path.name}: {len(merged.results)} results, {with_counters} with counters, {with_trace} with traces; "
+          f"{len(companion.results)} 4096³ traces in the companion")  # fmt: skip
     return path
 
 
@@ -168,11 +207,22 @@ def merge_traces(sessions: list[Session]) -> Session | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True, help="folder for the parts, the logs and the merged session")
+    ap.add_argument("--part", choices=("bench", "rest"), help="the device call to make")
+    ap.add_argument("--bench", help="rest: bench.json of call 1 (picks the best kernels to trace)")
+    ap.add_argument("--merge", nargs=2, metavar=("CALL1", "CALL2"), help="folders the two device calls wrote")
+    ap.add_argument("--previous", help="merge: an earlier recording whose CPU loop at 4096^3 is carried over")
+    ap.add_argument("--out", required=True, help="folder for the parts and logs, or for the merged session")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    record(out)
+    if args.merge:
+        merge_parts(Path(args.merge[0]), Path(args.merge[1]), out, Path(args.previous) if args.previous else None)
+    elif args.part == "bench":
+        record_bench(out)
+    elif args.part == "rest":
+        record_rest(out, _load(Path(args.bench)) if args.bench else None)
+    else:
+        ap.error("give --part bench, --part rest or --merge")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# The issue-14 H200 recording in one device command (about 8 minutes; see benchmarks/record_h200.py):
-#   source .device/env.sh && bash benchmarks/record_h200.sh
-# $OUT receives h200-<date>.json (the merged session), record.log, cpu.log, ceilings.json and cpu.json.
+# The H200 recording in two device commands (see benchmarks/record_h200.py):
+#   source .device/env.sh && bash benchmarks/record_h200.sh bench            # call 1
+#   source .device/env.sh && bash benchmarks/record_h200.sh rest bench.json  # call 2 (carry call 1's bench.json)
+# then here: python benchmarks/record_h200.py --merge CALL1_FILES CALL2_FILES --out assets/sessions
 set -u
-export PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED=1 GEMMVIZ_CACHE_DIR=${GEMMVIZ_CACHE_DIR:-/tmp/gemmviz-cache}
 OUT=${OUT:-/tmp/record_h200}
-WORK=/tmp/record_h200_parts
-mkdir -p "$OUT" "$WORK"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cores)" | tee -a "$OUT/gpu.txt"
-python3 benchmarks/record_h200.py --out "$WORK"
+mkdir -p "$OUT"
+part=${1:?bench or rest}
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee "$OUT/gpu-$part.txt"
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cores); $(date -u +%FT%TZ)" | tee -a "$OUT/gpu-$part.txt"
+if [ "$part" = rest ] && [ -n "${2:-}" ]; then
+  python3 benchmarks/record_h200.py --part rest --bench "$2" --out "$OUT"
+else
+  python3 benchmarks/record_h200.py --part "$part" --out "$OUT"
+fi
 rc=$?
-# only 8 files come back: the merged session, the logs and the small parts
-cp "$WORK"/h200-*.json "$WORK"/record.log "$WORK"/cpu.log "$WORK"/ceilings.json "$WORK"/cpu.json "$OUT"/ 2>/dev/null
+tail -5 "$OUT/record.log"
 ls -la "$OUT"
 exit $rc

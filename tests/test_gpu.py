@@ -218,5 +218,5 @@ def test_a_kernel_right_first_and_wrong_after_is_refused(monkeypatch):
 def test_kernel_only_timing_records_its_method_and_clock():
     (r,) = engine(max_time_s=0.2, max_samples=200).run(plan_jobs(["gpu-tiled"], [Problem(512, 512, 512)]))
     assert r.valid and r.timing == "kernel" and len(r.samples_ms) >= 3 and r.noise is not None
-    assert r.clock_mhz and 200 < r.clock_mhz < 5000 and len(r.host_ms) == 5
+    assert r.clock_mhz and 200 < r.clock_mhz < 5000 and 1 <= len(r.host_ms) <= 5
     assert r.error_margin is not None and r.error_margin < 1

@@ -50,6 +50,7 @@ CUBLAS_WORKSPACE_BYTES = 32 << 20  # NVIDIA's recommendation for Hopper (cuBLAS 
 HOLD_MIN_NS = 100_000  # the blocking kernel spins at least this long: the SM clock it reports is then within ~1 %
 HOLD_TIMEOUT_NS = 1_000_000_000  # ...and gives up after 1 s if the host never releases it
 BATCH_REGION_MS = 0.1  # a sample of a short kernel holds about this much GPU work (several launches)
+HOST_SAMPLES_S = 0.25  # ...or fewer, once they took this long
 HOST_SAMPLES = 5  # launch-inclusive samples ("what a Python caller waits"), stored beside the kernel's time
 
 _status: tuple[bool, str] | None = None
@@ -671,9 +672,12 @@ class CudaRun:
     def _host_samples(self, launch, flush, cancel) -> list[float]:
         """What a Python caller waits: the host's clock around launch + synchronize (never charted)."""
         samples = []
+        begin = time.perf_counter()
         for _ in range(HOST_SAMPLES):
             if cancel.is_set():
                 raise Cancelled
+            if samples and time.perf_counter() - begin > HOST_SAMPLES_S:  # a long kernel: one is enough
+                break
             if flush is not None:
                 self.cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
                 self.context.synchronize()

@@ -139,6 +139,11 @@ def results_table(results: list) -> str:
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(header, widths))]
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows]
+    from gemmviz.core.numbers import error_map_text
+
+    for r in results:  # where C was wrong, for each result that failed verification
+        if r.error_map:
+            lines += ["", f"{r.series} {r.problem.label}: {error_map_text(r.error_map)}"]
     return "\n".join(lines)
 
 

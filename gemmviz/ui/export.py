@@ -75,7 +75,10 @@ def workspace_footer(workspace, results: list[Result]) -> str:
     for r in results:
         loaded = workspace.session_of(r)
         if loaded is not None:
-            origins.append(session_origin(loaded.session, loaded.replay))
+            gpu, date, how = session_origin(loaded.session, loaded.replay)
+            if r.timing == "host-events":  # an older recording: its GPU samples include the host's launch path
+                how += ", host-inclusive timing"
+            origins.append((gpu, date, how))
         else:
             gpu = workspace.device_gpu.get("name") if r.backend == "cuda" else None
             origins.append((gpu or workspace.environment.get("cpu") or None, _dt.date.today().isoformat(), "measured"))
