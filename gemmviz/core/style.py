@@ -1,11 +1,13 @@
 """One style table for every chart, tab and export: a series' colour (an index into the theme's Okabe–Ito
 palette), marker and line dash. Qt-free, so the CLI, the lessons and the tests read the same table.
 
-A series' colour and marker come from the registry alone, never from the order results arrive in: first
-the seed's four kernels, then every variant at its default params in registry order (so the ladder's
-neighbours get distinct colours), then the other param values in registry order. With 8 colours and 4 markers the 32 slots cover
-every series the registry can make; `check_registry_fits` says so. A second loaded session keeps a series'
-colour and marker and changes its dash.
+A series' own colour and marker come from the registry alone, never from the order results arrive in:
+first the seed's four kernels, then every variant at its default params in registry order, then the other
+param values in registry order. With 8 colours and 4 markers the 32 slots cover every series the registry can
+make; `check_registry_fits` says so. A chart styles the series it draws together (series_styles): no two of
+them share a colour while they fit the palette (a series keeps its own colour unless an earlier one has it),
+beyond that marker and dash tell them apart. A second loaded session keeps a series' colour and marker and
+changes its dash.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from gemmviz.core.variants import VARIANTS
 
 PALETTE_SIZE = 8  # Okabe–Ito
 MARKERS = ("o", "s", "t", "d")  # pyqtgraph names: circle, square, triangle, diamond
-DASHES = ("solid", "dash", "dot", "dashdot")  # by source: live/first session, second, third, ...
+DASHES = ("solid", "dash", "dot", "dashdot")  # by source (live/first session, second, ...) and beyond the palette
 
 
 @dataclass(frozen=True)
@@ -68,12 +70,10 @@ def check_registry_fits() -> bool:
 
 
 def style_of(series: str) -> SeriesStyle:
-    """The fixed style of a registry series; a series the registry does not know (a published session's
-    own name) gets a slot from its name, the same in every run."""
-    slot = _ORDER.get(series)
-    if slot is None:
-        slot = len(_ORDER) + zlib.crc32(series.encode()) % max(1, SLOTS - len(_ORDER))
-    return _slot_style(slot)
+    """A series' own style, where it is drawn alone or listed (the results table): its registry slot; a series
+    the registry does not know (a published session's own name) gets a slot from its name, the same in every
+    run. A chart that draws several series styles them together with series_styles."""
+    return _slot_style(_home_slot(series))
 
 
 def source_order(sources: Iterable[str]) -> list[str]:
@@ -81,30 +81,49 @@ def source_order(sources: Iterable[str]) -> list[str]:
     return sorted(set(sources), key=lambda s: (s != "", s))
 
 
+def _home_slot(series: str) -> int:
+    """A series' own slot: its place in the registry's order, or one from its name for a series the
+    registry does not know."""
+    slot = _ORDER.get(series)
+    return slot if slot is not None else len(_ORDER) + zlib.crc32(series.encode()) % max(1, SLOTS - len(_ORDER))
+
+
+def series_styles(names: Iterable[str]) -> dict[str, SeriesStyle]:
+    """Styles of the series drawn together in one chart: no two share a colour while they fit the palette,
+    and beyond it no two share colour and marker (up to SLOTS series), then colour, marker and dash.
+
+    The series are taken in registry order (the seed's kernels first, so they always get their own colours);
+    each keeps its own colour where no earlier one has it, else takes the least-used colour (the lowest
+    index among those); its own marker where that colour has not got it yet, else the first free one. The
+    dash counts how many palettes' worth came before (solid for the first eight)."""
+    order = sorted(set(names), key=lambda n: (_home_slot(n), n))
+    uses = [0] * PALETTE_SIZE
+    combos: set[tuple[int, str]] = set()
+    out: dict[str, SeriesStyle] = {}
+    for name in order:
+        home = _slot_style(_home_slot(name))
+        fewest = min(uses)
+        colour = home.colour if uses[home.colour] == fewest else uses.index(fewest)
+        free = [m for m in MARKERS if (colour, m) not in combos]
+        marker = home.marker if home.marker in free or not free else free[0]
+        out[name] = SeriesStyle(colour, marker, DASHES[uses[colour] % len(DASHES)])
+        uses[colour] += 1
+        combos.add((colour, marker))
+    return out
+
+
 def style_table(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], SeriesStyle]:
-    """Styles of the (source, series) pairs shown together: colour and marker by series, dash by source.
-    Unknown series that land on a taken colour+marker move to the next free slot, so no two pairs share
-    colour, marker and dash."""
+    """Styles of the (source, series) pairs shown together in one chart: colour and marker by series (see
+    series_styles), dash by source (live or the first session solid, the next dashed, ...)."""
     keys = list(dict.fromkeys(keys))
     sources = source_order(s for s, _ in keys)
-    by_series: dict[str, SeriesStyle] = {}
-    taken = {style_of(name) for _, name in keys if name in _ORDER}
-    for name in sorted({name for _, name in keys}, key=lambda n: (_ORDER.get(n, len(_ORDER)), n)):
-        style = style_of(name)
-        if name not in _ORDER:
-            slot = len(_ORDER) + zlib.crc32(name.encode()) % max(1, SLOTS - len(_ORDER))
-            for _ in range(SLOTS):
-                if _slot_style(slot) not in taken:
-                    break
-                slot = (slot + 1) % SLOTS
-            style = _slot_style(slot)
-            taken.add(style)
-        by_series[name] = style
-    return {
-        (source, name): SeriesStyle(by_series[name].colour, by_series[name].marker,
-                                    DASHES[sources.index(source) % len(DASHES)])  # fmt: skip
-        for source, name in keys
-    }
+    by_series = series_styles(name for _, name in keys)
+    out = {}
+    for source, name in keys:
+        style = by_series[name]
+        dash = DASHES[(sources.index(source) + DASHES.index(style.dash)) % len(DASHES)]
+        out[(source, name)] = SeriesStyle(style.colour, style.marker, dash)
+    return out
 
 
 def ladder_series() -> list[str]:

@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.results import Result, find_baseline
-from gemmviz.core.style import SeriesStyle, source_order, style_of, style_table
+from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
 from gemmviz.core.views import times_text
 from gemmviz.ui.chart_axes import Log125Axis, SizeAxis
@@ -82,7 +82,8 @@ class _SizeChart(ResultChart):
                     self.update_spread(rest[0], rs, xs, style.colour)
         self._fit_range(plot, groups)
         sources = source_order(s for s, _ in groups)
-        names = sorted({n for _, n in groups}, key=lambda n: (style_of(n).marker, style_of(n).colour, n))
+        own = series_styles(n for _, n in groups)  # the styles drawn, before a source's dash
+        names = sorted(own, key=lambda n: (own[n].marker, own[n].colour, n))
         legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
         if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
             return False  # series were created in this call: the legend (a relayout) on the next one
@@ -90,7 +91,7 @@ class _SizeChart(ResultChart):
             self._legend_key = legend_key
             self.reset_legend()
             for name in names:
-                self.legend.add_entry(self.sample(style_of(name)), name, series=name)
+                self.legend.add_entry(self.sample(own[name]), name, series=name)
             self.add_hidden_entries()
             if len(sources) > 1 or (sources and sources[0]):
                 for i, source in enumerate(sources):
@@ -279,11 +280,12 @@ class SpeedupChart(ResultChart):
                 best[r.series] = r
         ordered = sorted(best.values(), key=lambda r: r.median_ms, reverse=True)
         self.bars = [(r.series, base.median_ms / r.median_ms) for r in ordered]
+        styles = series_styles(label for label, _ in self.bars)
         logs = [math.log10(x) for _, x in self.bars]
         ys = np.arange(len(self.bars))
         plot.addItem(pg.BarGraphItem(
             x0=[min(0.0, v) for v in logs], width=[abs(v) for v in logs], y=ys, height=0.7,
-            brushes=[pg.mkBrush(self.theme.color(style_of(label).colour)) for label, _ in self.bars],
+            brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for label, _ in self.bars],
             pen=pg.mkPen(self.theme.foreground, width=1),
         ))  # fmt: skip
         self._bar_texts = []
