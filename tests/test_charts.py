@@ -75,10 +75,13 @@ def test_style_does_not_depend_on_the_order_results_arrive(qapp):
 
 
 def test_same_colour_in_two_charts_and_an_export(qapp, h200):
+    """Charts that draw the same series draw them in the same styles (a chart styles the series it draws
+    together: a chart of other series may give one another colour)."""
     session, ceilings = h200
     theme = theme_for(False)
-    time_chart = make_chart("time", session.results, theme)
-    roof = make_chart("roofline", session.results, theme, ceilings)
+    gpu = [r for r in session.results if r.backend == "cuda"]  # what the roofline draws
+    time_chart = make_chart("time", gpu, theme)
+    roof = make_chart("roofline", gpu, theme, ceilings)
     time_brush = {name: items[-1].opts["brush"].color().name() for (_, name), items in time_chart._items.items()}
     roof_brush = {}
     for item in roof.getPlotItem().items:
@@ -89,7 +92,7 @@ def test_same_colour_in_two_charts_and_an_export(qapp, h200):
     # the export draws through the same make_chart with a theme that differs only in pixel sizes
     from gemmviz.ui.export import device_theme
 
-    big = make_chart("time", session.results, device_theme(theme, 3840, 2160))
+    big = make_chart("time", gpu, device_theme(theme, 3840, 2160))
     big_brush = {name: items[-1].opts["brush"].color().name() for (_, name), items in big._items.items()}
     assert big_brush == time_brush
 
@@ -434,3 +437,34 @@ def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_pa
     with pytest.raises(ExportError, match="roofline needs GPU results"):
         export_chart("roofline", cpu_only, tmp_path / "r.png", 640, 360, ceilings=ceilings)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["time", "gflops", "roofline"])
+@pytest.mark.parametrize("scale", [2 / 3, 1.0], ids=["720p", "1080p"])
+def test_projector_lines_markers_and_legend_text_are_legible(qapp, h200, kind, scale):
+    """Projector mode, also scaled down to a 720p slide: lines at least 3 px, markers at least 10 px, and the
+    legend's text never smaller than the axes' (it elides or sums up entries instead)."""
+    from gemmviz.ui.chart_base import PROJECTOR_MIN_LINE_PX, PROJECTOR_MIN_SYMBOL_PX
+    from gemmviz.ui.theme import PROJECTOR_LIGHT
+
+    session, ceilings = h200
+    theme = PROJECTOR_LIGHT.scaled(scale)
+    chart = make_chart(kind, session.results, theme, ceilings)
+    layout_offscreen(chart, round(1920 * scale), round(1080 * scale))
+    items = chart.getPlotItem().items
+    lines = [i for i in items if type(i).__name__ == "PlotDataItem" and i is not getattr(chart, "_leader", None)]
+    pens = [i.opts["pen"] for i in lines if i.opts.get("pen") is not None]  # data and roofs: not the note's leader
+    scatters = [i for i in items if type(i).__name__ == "ScatterPlotItem"]
+    assert pens and scatters
+    assert min(pg_pen.widthF() for pg_pen in map(_pen, pens)) >= PROJECTOR_MIN_LINE_PX
+    assert min(s.opts["size"] for s in scatters) >= PROJECTOR_MIN_SYMBOL_PX
+    axis_pt = chart.getPlotItem().getAxis("bottom").style["tickFont"].pointSizeF()
+    legend_pt = float(chart.legend.opts["labelTextSize"].removesuffix("pt"))
+    assert legend_pt >= axis_pt and chart.legend.isVisible()
+    chart.close()
+
+
+def _pen(pen):
+    import pyqtgraph as pg
+
+    return pg.mkPen(pen)

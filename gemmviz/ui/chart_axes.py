@@ -306,14 +306,15 @@ class SeriesLegend(pg.LegendItem):
     def hoverEvent(self, event):
         return
 
-    def fit(self, font_pt: float, height_px: float, max_width_px: float) -> None:
-        """Choose the text size (down to half of `font_pt`) and the number of columns so that every entry
-        fits `height_px` and `max_width_px`; where even the smallest text does not, names are shortened to the
-        width and the entries that do not fit the height are summed up as "+k more"."""
+    def fit(self, font_pt: float, height_px: float, max_width_px: float, min_factor: float = 0.5) -> None:
+        """Choose the text size (down to `min_factor` of `font_pt`: 1 keeps it as large as the axes' text, as
+        a projector needs) and the number of columns so that every entry fits `height_px` and `max_width_px`;
+        where even the smallest text does not, names are shortened to the width and the entries that do not
+        fit the height are summed up as "+k more"."""
         n = len(self.items)
         if n == 0:
             return
-        for factor in (1.0, 0.85, 0.7, 0.6, 0.5):
+        for factor in [f for f in (1.0, 0.85, 0.7, 0.6, 0.5) if f >= min_factor] or [1.0]:
             self._set_text_pt(font_pt * factor)
             text_h = max(label.item.boundingRect().height() for _, label in self.items)
             row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
@@ -46,6 +47,28 @@ def series_of(results: list[Result], source_of: SourceOf = one_source) -> dict[t
     return dict(sorted(groups.items()))
 
 
+PROJECTOR_MIN_LINE_PX = 3.0  # read from the back of a room: lines and markers no thinner, no smaller
+PROJECTOR_MIN_SYMBOL_PX = 10
+
+
+def is_projector(theme: Theme) -> bool:
+    return theme.name.startswith("projector")
+
+
+def legible(theme: Theme) -> Theme:
+    """A projector theme as a chart draws it: lines at least 3 px, markers at least 10 px, however small the
+    view it was scaled to (a lesson's slide at 720p scales the 1080p sizes by 2/3)."""
+    if not is_projector(theme):
+        return theme
+    return replace(theme, line_px=max(theme.line_px, PROJECTOR_MIN_LINE_PX),
+                   symbol_px=max(theme.symbol_px, PROJECTOR_MIN_SYMBOL_PX))  # fmt: skip
+
+
+def legend_min_factor(theme: Theme) -> float:
+    """How far a legend may shrink its text to fit: in projector mode not below the axes' text."""
+    return 1.0 if is_projector(theme) else 0.5
+
+
 def repaint_whole(view: pg.GraphicsView) -> None:
     """Repaint the whole chart on any change: pyqtgraph's minimal updates left fragments of the layout before
     (ticks, points, legend text) on screen after the window's first layout, until the tab was switched. A
@@ -80,10 +103,11 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
         return height
     others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
     # the legend's full names at its smallest text are its due (up to its share); a long title gives way
-    due = min(view.width() * LEGEND_MAX_WIDTH, legend.full_width(theme.font_pt * 0.6))
+    smallest = legend_min_factor(theme)
+    due = min(view.width() * LEGEND_MAX_WIDTH, legend.full_width(theme.font_pt * max(0.6, smallest)))
     room = max(40.0, due, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others))
     _fit_title(plot, theme, view.width() - room - left - 16 - 2 * margin_px(theme) - 4)
-    legend.fit(theme.font_pt, max(height, 40), room)
+    legend.fit(theme.font_pt, max(height, 40), room, smallest)
     # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
     # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
     for _ in range(3):
@@ -93,7 +117,7 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
         if excess <= 1:
             break
         room = max(40.0, min(room, legend.maximumWidth() - excess - 2))
-        legend.fit(theme.font_pt, max(height, 40), room)
+        legend.fit(theme.font_pt, max(height, 40), room, smallest)
     # the plot was given the view's size while the legend was still at its first, larger size (its minimum
     # then held the plot taller than the view): give it the view's size again
     plot.setGeometry(view.range)
@@ -155,6 +179,7 @@ class ResultChart(pg.PlotWidget):
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
+        theme = legible(theme)
         self.theme = theme
         self.getPlotItem().clear()
         self._items = {}

@@ -31,7 +31,7 @@ from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
-from gemmviz.ui.chart_base import fit_legend_column, legend_column, repaint_whole
+from gemmviz.ui.chart_base import fit_legend_column, legend_column, legible, repaint_whole
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
 from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
@@ -84,7 +84,7 @@ class LevelRooflineChart(pg.PlotWidget):
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
+        self.theme = theme = legible(theme)
         self.setBackground(theme.background)
         self.set_result(self.result, self.ceilings)
 

@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont
 
 from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary
 from gemmviz.core.results import Result
+from gemmviz.ui.chart_base import legible
 from gemmviz.ui.text import plain
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -97,7 +98,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
+        self.theme = theme = legible(theme)
         self.setBackground(theme.background)
         self.set_result(self.result, self.sm_count)
 
