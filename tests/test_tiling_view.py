@@ -100,16 +100,40 @@ def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
                    load_recorded_without_gpu=False)  # fmt: skip
     qtbot.addWidget(w)
     p = w.run_panel
+    t = w.tiling
+    assert t.size_combo.currentData() == "legible" and t.problem == Problem(64, 64, 64)  # 4×4 blocks of 16
     p.size_preset.setCurrentText(CUSTOM)
     p.m_edit.setText("40"), p.n_edit.setText("50"), p.k_edit.setText("60")
     p.m_edit.editingFinished.emit()
-    assert w.tiling.problem == Problem(40, 50, 60)
+    assert t.benchmark == Problem(40, 50, 60) and t.problem == Problem(64, 64, 64)  # the legible size stays
+    t.size_combo.setCurrentIndex(t.size_combo.findData("benchmark"))
+    assert t.problem == Problem(40, 50, 60) and "40×50×60" in t.size_combo.currentText()
     r = Result("gpu-tiled", {"tile": 32}, 100, 80, 60, "cuda", "fp32", True, samples_ms=[1.0])
     w.show_animation(r)
-    assert (
-        w.tabs.currentWidget() is w.tiling and w.tiling.schedule.tile == 32 and w.tiling.problem == Problem(100, 80, 60)
-    )
+    assert w.tabs.currentWidget() is t and t.schedule.tile == 32 and t.problem == Problem(100, 80, 60)
+    assert t.tile_combo.currentData() == 32
+    t.size_combo.setCurrentIndex(t.size_combo.findData("legible"))
+    assert t.problem == Problem(128, 128, 128)  # 4×4 blocks of 32
     w.close()
+
+
+def test_the_tabs_tile_menu_keeps_the_legible_size(qtbot):
+    """Choosing tile 8/16/32 in the tab (no need for the hidden control panel) animates a size legible with
+    that tile: 4×4 blocks and 4 K-steps, never the benchmark's 1024³."""
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel._set_benchmark(Problem(1024, 1024, 1024))
+    assert [panel.tile_combo.itemData(i) for i in range(panel.tile_combo.count())] == [8, 16, 32]
+    for tile in (8, 16, 32):
+        panel.tile_combo.setCurrentIndex(panel.tile_combo.findData(tile))
+        assert panel.schedule.tile == tile and panel.problem == Problem(4 * tile, 4 * tile, 4 * tile)
+        assert panel.schedule.grid == (4, 4) and panel.message.text() == ""
+    panel.variant_combo.setCurrentIndex(panel.variant_combo.findData("gpu-naive"))
+    assert panel.tile_label.text() == "block" and panel.tile_combo.isEnabled()
+    panel.variant_combo.setCurrentIndex(panel.variant_combo.findData("gpu-wgmma-tf32"))
+    assert not panel.tile_combo.isEnabled() and panel.schedule.grid == (2, 2)
+    panel.size_combo.setCurrentIndex(panel.size_combo.findData("100x70x90"))
+    assert panel.problem == Problem(100, 70, 90) and panel.schedule is not None
 
 
 def test_cli_model_json_matches_the_formula(capsys):
@@ -168,3 +192,24 @@ def test_every_animated_variant_can_be_chosen_in_the_tab(qtbot, size):
         assert panel.schedule.block == (gy - 1, gx - 1) and panel.message.text() == ""
         panel.go(len(panel.schedule.steps) // 2)
         assert len(distinct_colours(render_image(panel.frame_state(), 640, 360))) > 5
+
+
+def test_code_panel_type_fits_its_width(qtbot):
+    """The kernel's code at a projector's 20 pt where 60 columns fit, smaller (not below 7 pt) where they do
+    not: a 470 px panel showed about 20 characters of each line."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gemmviz.ui.export import layout_offscreen
+    from gemmviz.ui.tiling import CODE_COLUMNS, CodeView
+
+    view = CodeView()
+    qtbot.addWidget(view)
+    view.setPlainText("x" * 200)
+    view.set_max_pt(20)
+    for width, narrow in ((470, True), (2400, False)):
+        layout_offscreen(view, width, 300)
+        pt = view.font().pointSizeF()
+        assert 7 <= pt <= 20 and (pt < 20) == narrow
+        if narrow:
+            assert QFontMetricsF(view.font()).horizontalAdvance("x" * CODE_COLUMNS) <= view.viewport().width()
+    view.hide()

@@ -8,7 +8,7 @@ many sizes, ragged edges included).
 
 from __future__ import annotations
 
-from gemmviz.core.hopper_model import wgmma_tiles
+from gemmviz.core.hopper_model import WGMMA_BK, wgmma_bn, wgmma_tiles
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_hopper import HOPPER_KINDS, hopper_schedule
@@ -72,6 +72,19 @@ def grid_and_threads(variant: str, problem: Problem, tile: int | None) -> tuple[
         return wgmma_tiles(v.run_problem(problem, v.config), v.config), (1, 1)
     rp, bm, bn, _bk, tm, tn = shape(variant, problem, tile)
     return (ceil_div(rp.m, bm), ceil_div(rp.n, bn)), (bm // tm, bn // tn)
+
+
+def legible_problem(variant: str, tile: int | None) -> Problem:
+    """A size whose animation reads from the back of a room, whatever size is benchmarked: a grid of 4 × 4
+    blocks (2 × 2 where a block is larger than 32 × 32) and 4 steps along K (the Hopper kernel: twice its
+    ring of stages, so that the ring fills, runs and drains)."""
+    v = _variant(variant)
+    if v.schedule_kind == "hopper":
+        c = v.config
+        return Problem(2 * c["BM"], 2 * wgmma_bn(c) * c["CLUSTER"], 2 * c["STAGES"] * WGMMA_BK)
+    _rp, bm, bn, bk, _tm, _tn = shape(variant, Problem(1, 1, 1), tile)
+    blocks = 4 if max(bm, bn) <= 32 else 2
+    return Problem(blocks * bm, blocks * bn, 4 * bk)
 
 
 MAX_STEPS = 20_000  # an animation longer than this is no longer something to watch

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -24,15 +24,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads
+from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads, legible_problem
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
 GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared memory over this long
 FRAME_MS = 16  # ~60 frames per second
+CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most are shorter; longer ones scroll)
+CODE_MIN_PT = 7.0
 CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
+AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
+SIZE_PRESETS = (
+    Problem(32, 32, 32),
+    Problem(64, 64, 64),
+    Problem(100, 70, 90),
+    Problem(128, 128, 128),
+    Problem(256, 256, 256),
+)  # fmt: skip  (100×70×90: ragged edges)
 PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
                   Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
 
@@ -94,6 +104,37 @@ class TilingView(QWidget):
         painter.end()
 
 
+class CodeView(QPlainTextEdit):
+    """The kernel's source, read-only, its type fitted to the panel's width: as large as the window's text
+    (a projector's 20 pt) where CODE_COLUMNS columns fit, smaller down to CODE_MIN_PT where they do not (at
+    the window's size a panel of 470 px showed about 20 characters of each line)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.max_pt = float(QApplication.font().pointSizeF() if QApplication.instance() else 10)
+
+    def set_max_pt(self, pt: float) -> None:
+        self.max_pt = pt
+        self.fit_font()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_font()
+
+    def fit_font(self) -> None:
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        mono.setPointSizeF(10.0)
+        per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
+        room = self.viewport().width() - 2 * self.document().documentMargin()
+        pt = max(CODE_MIN_PT, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
+        mono.setPointSizeF(round(pt * 2) / 2)
+        if self.font() != mono:
+            self.setFont(mono)
+
+
 class TilingPanel(QWidget):
     """Controls around the view: variant, play/pause, step, scrub, speed, block, thread, kernel source."""
 
@@ -102,7 +143,8 @@ class TilingPanel(QWidget):
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
         self.theme = theme
-        self.problem = Problem(64, 64, 64)
+        self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)
+        self.benchmark: Problem | None = None  # the run panel's size, or the shown result's
         self.tiles = {
             name: v.param_defaults[v.schedule_param] for name, v in animated_variants().items() if v.schedule_param
         }
@@ -130,8 +172,23 @@ class TilingPanel(QWidget):
         self.speed_spin.setValue(2)
         self.speed_spin.setSuffix(" steps/s")
         self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
+        # the tab's own tile and size: the animated size is chosen to be read, apart from the benchmark's
+        self.tile_label = QLabel("tile")
+        self.tile_combo = QComboBox()
+        self.tile_combo.setToolTip("The kernel's tile (or block) edge in this animation")
+        self.size_combo = QComboBox()
+        self.size_combo.setToolTip(
+            "The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
+            "and tile; 'benchmark' is the run panel's size (or the result shown)"
+        )
+        self.size_combo.addItem("legible", AUTO)
+        self.size_combo.addItem("benchmark", BENCHMARK)
+        for size in SIZE_PRESETS:
+            self.size_combo.addItem(size.label, size.key)
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
+        self.message.setWordWrap(True)
+        self.message.setVisible(False)  # a row only while there is something to say: the view needs the height
         # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
         row, row2 = QHBoxLayout(), QHBoxLayout()
         self.code_button = QPushButton("Code")
@@ -141,17 +198,13 @@ class TilingPanel(QWidget):
         for w in (QLabel("kernel"), self.variant_combo, self.play_button, self.back_button, self.forward_button,
                   self.speed_spin, self.code_button):  # fmt: skip
             row.addWidget(w)
-        for w in (QLabel("block y,x"), self.block_y, self.block_x, QLabel("thread y,x"), self.thread_y, self.thread_x):
+        for w in (self.tile_label, self.tile_combo, QLabel("size"), self.size_combo, QLabel("block y,x"), self.block_y,
+                  self.block_x, QLabel("thread y,x"), self.thread_y, self.thread_x):  # fmt: skip
             row2.addWidget(w)
         row.addStretch()
         row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
-        self.source = QPlainTextEdit()
-        self.source.setReadOnly(True)
-        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.source.setFont(mono)
+        self.source = CodeView()
         split = QSplitter()
         split.addWidget(self.view)
         split.addWidget(self.source)
@@ -169,11 +222,14 @@ class TilingPanel(QWidget):
         self.back_button.clicked.connect(lambda: self.go(self.step - 1))
         self.forward_button.clicked.connect(self.step_forward)
         self.slider.valueChanged.connect(self.go)
-        self.variant_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
+        self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
+        self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
         for spin in (self.block_y, self.block_x):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
         for spin in (self.thread_y, self.thread_x):
             spin.valueChanged.connect(lambda _v: self._show())
+        self._fill_tiles()
         self.rebuild()
 
     def _code_clicked(self, checked: bool) -> None:
@@ -196,6 +252,7 @@ class TilingPanel(QWidget):
         self.theme = theme
         self.view.theme = theme
         self.view.update()
+        self.source.set_max_pt(theme.font_pt)
         self._auto_code()
 
     @property
@@ -204,7 +261,12 @@ class TilingPanel(QWidget):
 
     def set_problem(self, problem: Problem, tile: int | None = None, block: int | None = None,
                     variant: str | None = None) -> None:  # fmt: skip
-        self.problem = problem
+        """Animate exactly `problem` (the size menu shows it), with this tile / block and variant."""
+        self._set_params(tile, block, variant)
+        self._choose_size(problem.key, problem.label)
+        self.rebuild()
+
+    def _set_params(self, tile: int | None, block: int | None, variant: str | None) -> None:
         for name, v in animated_variants().items():
             if v.schedule_param == "tile" and tile is not None:
                 self.tiles[name] = tile
@@ -214,25 +276,80 @@ class TilingPanel(QWidget):
             self.variant_combo.blockSignals(True)
             self.variant_combo.setCurrentIndex(self.variant_combo.findData(variant))
             self.variant_combo.blockSignals(False)
-        self.rebuild()
+        self._fill_tiles()
+
+    def _choose_size(self, key: str, label: str) -> None:
+        i = self.size_combo.findData(key)
+        if i < 0:
+            self.size_combo.addItem(label, key)
+            i = self.size_combo.count() - 1
+        self.size_combo.blockSignals(True)
+        self.size_combo.setCurrentIndex(i)
+        self.size_combo.blockSignals(False)
+
+    def _set_benchmark(self, problem: Problem) -> None:
+        self.benchmark = problem
+        self.size_combo.setItemText(self.size_combo.findData(BENCHMARK), f"benchmark {problem.label}")
 
     def follow(self, run_panel) -> None:
-        """Follow the run panel: its size and the first chosen value of each parameter."""
+        """Follow the run panel: the first chosen value of each parameter, and its size where the size menu
+        says 'benchmark' (the legible size otherwise: a 1024³ grid is too fine to read)."""
         try:
             problem = run_panel.current_problem()
         except ProblemError:
             return
         first = {key: values[0] if values else None for key, values in run_panel.param_grid().items()}
-        self.set_problem(problem, tile=first.get("tile"), block=first.get("block"))
+        self._set_benchmark(problem)
+        self._set_params(first.get("tile"), first.get("block"), None)
+        self.rebuild()
 
     def show_result(self, result) -> None:
-        """A result's variant, size and tile (the tiled kernel's animation if its variant has none)."""
+        """A result's variant and tile (the tiled kernel's animation if its variant has none); its size
+        where the size menu says 'benchmark'."""
         variant = result.variant if result.variant in animated_variants() else "gpu-tiled"
-        self.set_problem(result.problem, result.params.get("tile"), result.params.get("block"), variant)
+        self._set_benchmark(result.problem)
+        self._set_params(result.params.get("tile"), result.params.get("block"), variant)
+        self.rebuild()
+
+    def _fill_tiles(self) -> None:
+        """The tile (or block) menu of the chosen kernel, showing its current value; none for kernels whose
+        tile is fixed by their configuration."""
+        v = animated_variants()[self.variant]
+        choices = v.param_choices.get(v.schedule_param, ()) if v.schedule_param else ()
+        self.tile_combo.blockSignals(True)
+        self.tile_combo.clear()
+        for value in choices:
+            self.tile_combo.addItem(str(value), value)
+        tile = self.tiles.get(self.variant)
+        if tile is not None and tile not in choices:
+            self.tile_combo.addItem(str(tile), tile)  # refused by rebuild with a message, shown as asked
+        self.tile_combo.setCurrentIndex(max(0, self.tile_combo.findData(tile)))
+        self.tile_combo.blockSignals(False)
+        self.tile_label.setText(v.schedule_param or "tile")
+        for w in (self.tile_label, self.tile_combo):
+            w.setEnabled(bool(choices))
+
+    def _variant_chosen(self) -> None:
+        self._fill_tiles()
+        self.rebuild()
+
+    def _tile_chosen(self) -> None:
+        value = self.tile_combo.currentData()
+        if value is not None:
+            self.tiles[self.variant] = value
+            self.rebuild()
+
+    def chosen_problem(self, tile: int | None) -> Problem:
+        """The size the size menu says: legible for this kernel and tile, the benchmark's, or a fixed one."""
+        key = self.size_combo.currentData()
+        if key == AUTO or (key == BENCHMARK and self.benchmark is None):
+            return legible_problem(self.variant, tile)
+        return self.benchmark if key == BENCHMARK else parse_problem(key)
 
     def rebuild(self, keep_step: bool = False) -> None:
         tile = self.tiles.get(self.variant)
         try:
+            self.problem = self.chosen_problem(tile)
             (gy, gx), (ty, tx) = grid_and_threads(self.variant, self.problem, tile)
         except ProblemError as exc:
             self._fail(str(exc))
@@ -251,7 +368,7 @@ class TilingPanel(QWidget):
             self.schedule = block_schedule(
                 self.variant, self.problem, tile, (self.block_y.value(), self.block_x.value())
             )
-            self.message.setText("")
+            self._say("")
         except ProblemError as exc:
             self._fail(str(exc))
             return
@@ -261,10 +378,14 @@ class TilingPanel(QWidget):
         self._load_source()
         self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
 
+    def _say(self, message: str) -> None:
+        self.message.setText(message)
+        self.message.setVisible(bool(message))
+
     def _fail(self, message: str) -> None:
         """No schedule for these choices: say why, and leave no frame of the previous kernel on screen."""
         self.schedule = None
-        self.message.setText(message)
+        self._say(message)
         self.view.set_state(None)
 
     def _load_source(self) -> None:
