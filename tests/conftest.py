@@ -1,8 +1,12 @@
+import gc
 import os
+import sys
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+THREAD_GRACE_MS = 10_000  # a closed window's worker ends within about 2 s; more under a loaded machine
 
 
 def pytest_collection_modifyitems(config, items):
@@ -23,3 +27,67 @@ def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("GEMMVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "config" / "gemmviz"))
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_qt(request):
+    """Fail a test that leaves a QThread running or a top-level widget shown (napari's conftest does the
+    same), and put the process-wide garbage-collector state back as the app keeps it (see _restore_gc).
+
+    Autouse, so it is set up before a test's own fixtures and checks after they (and pytest-qt, which closes
+    the widgets given to qtbot.addWidget) have cleaned up. Tests that never load Qt pay nothing."""
+    if "PySide6.QtCore" not in sys.modules and "qtbot" not in request.fixturenames:
+        yield
+        return
+    from PySide6.QtCore import QThread
+    from PySide6.QtWidgets import QApplication
+
+    frozen = gc.get_freeze_count()
+    started: list = []
+    original_start = QThread.start
+
+    def start(self, *args, **kwargs):
+        started.append(self)
+        return original_start(self, *args, **kwargs)
+
+    QThread.start = start
+    try:
+        yield
+    finally:
+        QThread.start = original_start
+    running = []
+    for thread in started:
+        try:
+            if thread.isRunning() and not thread.wait(THREAD_GRACE_MS):  # a condition: wait for it to end
+                running.append(type(thread).__name__ + (f" {thread.objectName()!r}" if thread.objectName() else ""))
+        except RuntimeError:  # its C++ object is already gone: it cannot be running
+            pass
+    app = QApplication.instance()
+    shown = []
+    if app is not None:
+        app.processEvents()
+        # Windows, not widgets: QApplication.topLevelWidgets() wraps every top-level widget in Python and crashed
+        # (a stale wrapper of a deleted widget, 1 run in 3); QWindow exists only for a widget that was shown.
+        left = [w for w in app.topLevelWindows() if w.isVisible() and w.transientParent() is None]
+        shown = [f"{w.title() or w.objectName() or type(w).__name__!r}" for w in left]
+        for w in left:
+            w.close()  # so the next test starts clean whatever this one left
+    if not running:
+        _restore_gc(frozen)
+    problems = [f"a QThread still running ({', '.join(running)})"] if running else []
+    problems += [f"a top-level widget still shown ({', '.join(shown)})"] if shown else []
+    if problems:
+        pytest.fail(f"{request.node.nodeid} leaked {' and '.join(problems)}; close what the test opened")
+
+
+def _restore_gc(frozen: int) -> None:
+    """Put the collector back as the app keeps it: once the UI-thread collector (ui/gc_guard.py) exists,
+    automatic collection stays off and its timer on (turning collection back on between tests would let
+    tqdm's monitor thread collect Qt wrappers, the deadlock the guard is for); gc.freeze() undone."""
+    guard = sys.modules.get("gemmviz.ui.gc_guard")
+    if guard is not None and guard._collector is not None:
+        gc.disable()
+        if not guard._collector.timer.isActive():
+            guard._collector.timer.start()
+    if gc.get_freeze_count() > frozen:
+        gc.unfreeze()

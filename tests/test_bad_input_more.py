@@ -488,3 +488,66 @@ def test_cli_refuses_a_lesson_fifo_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a regular file" in err and not (tmp_path / "out").exists()
     assert main(["--lesson", str(tmp_path / "x.toml")]) == 2
+
+
+# ---- command-line limits ---------------------------------------------------------------------------------
+BENCH_ARGS = ["bench", "--variants", "gpu-tiled", "--sizes", "16", "--quiet"]
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        ([*BENCH_ARGS, "--repeats", "200000"], "--repeats must be a whole number 1..100,000 (a session holds"),
+        ([*BENCH_ARGS, "--repeats", "99999999999999999999"], "--repeats must be a whole number 1..100,000"),
+        ([*BENCH_ARGS, "--warmup", "1000000000"], "--warmup must be a whole number 0..100,000"),
+        ([*BENCH_ARGS, "--seed", "-1"], "--seed must be a whole number 0..4,294,967,295, got -1"),
+        ([*BENCH_ARGS, "--seed", str(2**32)], "--seed must be a whole number 0..4,294,967,295"),
+        ([*BENCH_ARGS, "--job-limit", "inf"], "--job-limit must be a number of seconds above 0 and at most 86,400"),
+        ([*BENCH_ARGS, "--job-limit=-inf"], "--job-limit must be a number of seconds"),
+        ([*BENCH_ARGS, "--job-limit", "nan"], "--job-limit must be a number of seconds"),
+        ([*BENCH_ARGS, "--job-limit", "1e300"], "--job-limit must be a number of seconds"),
+        ([*BENCH_ARGS, "--tile", "64"], "gpu-tiled: tile 64 is not supported (choose 8, 16, 32)"),
+        (["bench", "--variants", "gpu-naive,gpu-uncoalesced", "--sizes", "16", "--block", "64"],
+         "--block 64: no chosen variant supports it (gpu-naive: 8, 16, 32; gpu-uncoalesced: 16, 32)"),
+        (["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--repeats", "200000"],
+         "--repeats must be a whole number 1..100,000"),
+        (["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--seed", "-5"],
+         "--seed must be a whole number"),
+        (["tune", "--variants", "gpu-vectorize", "--size", "1280000"], "--size must be a multiple of 128 from 128 to"),
+        (["tune", "--variants", "gpu-vectorize", "--repeats", "10000000"], "--repeats must be a whole number 1..1000"),
+        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "inf"], "--speed must be above 0 and at most 1000"),
+        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "nan"], "--speed must be above 0"),
+    ],
+    ids=["repeats-200k", "repeats-huge", "warmup-huge", "seed-neg", "seed-2^32", "job-inf", "job-neg-inf", "job-nan",
+         "job-huge", "tile-none", "block-none", "profile-repeats", "profile-seed", "tune-size", "tune-repeats",
+         "speed-inf", "speed-nan"],
+)  # fmt: skip
+def test_numbers_that_cannot_mean_anything_are_one_line_usage_errors(argv, words, capsys, monkeypatch, tmp_path):
+    from gemmviz.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "a bug in gemmviz" not in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, nothing run
+
+
+def test_a_grid_value_some_variants_lack_runs_where_supported_and_names_the_rest(capsys, monkeypatch, tmp_path):
+    import gemmviz.backends
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.cli import main
+    from tests.test_outputs import _InstantGpu
+
+    gpu = _InstantGpu()
+    monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cpu": CpuBackend(), "cuda": gpu})
+    out = tmp_path / "s.json"
+    argv = ["bench", "--variants", "gpu-naive,gpu-uncoalesced", "--sizes", "16", "--block", "8,16,32", "--repeats",
+            "2", "--warmup", "0", "--quiet", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "note: gpu-uncoalesced has no block 8 (its choices: 16, 32): skipped" in err
+    from gemmviz.core.results import Session
+
+    ran = [(r.variant, r.params["block"]) for r in Session.load(out).results]
+    assert ran == [("gpu-naive", 8), ("gpu-naive", 16), ("gpu-naive", 32), ("gpu-uncoalesced", 16),
+                   ("gpu-uncoalesced", 32)]  # fmt: skip

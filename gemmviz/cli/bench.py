@@ -12,19 +12,16 @@ from gemmviz.cli.common import (
     EXIT_OK,
     Output,
     Progress,
-    UsageError,
     check_outputs,
     fmt,
     not_ok_summary,
     results_table,
     variant_list,
 )
-from gemmviz.core.parsing import int_list, parse_sizes
+from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
+from gemmviz.core.parsing import parse_sizes
 from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S
 from gemmviz.core.variants import VARIANTS, default_variants
-
-# --tile / --block set the variant parameter of the same name, for every chosen variant that has it
-GRID_OPTIONS = ("tile", "block")
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -106,30 +103,6 @@ def cmd_info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[int]]:
-    """--tile / --block as a grid, refused up front (whatever the machine) when no chosen variant has the
-    parameter or a value is not one a chosen variant supports."""
-    grid = {}
-    for key in GRID_OPTIONS:
-        text = getattr(args, key)
-        if not text:
-            continue
-        values = int_list(text, f"--{key}")
-        having = [VARIANTS[v] for v in variants if key in VARIANTS[v].param_choices]
-        if not having:
-            owners = [v.name for v in VARIANTS.values() if key in v.param_choices]
-            raise UsageError(
-                f"--{key}: none of {', '.join(variants)} has a {key}; variants with one: {', '.join(owners)}"
-            )
-        for v in having:
-            bad = [x for x in values if x not in v.param_choices[key]]
-            if bad:
-                allowed = ", ".join(map(str, v.param_choices[key]))
-                raise UsageError(f"{v.name}: {key} {', '.join(map(str, bad))} is not supported (choose {allowed})")
-        grid[key] = values
-    return grid
-
-
 def cmd_bench(args: argparse.Namespace) -> int:
     from gemmviz.backends import default_backends
     from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
@@ -137,6 +110,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from gemmviz.core.results import results_csv
 
     variants = variant_list(args.variants)
+    check_run_limits(args)
     problems = parse_sizes(args.sizes, args.mnk)
     grid = param_grid(args, variants)
     settings = BenchSettings(
@@ -156,6 +130,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     )
     out, csv = check_outputs(("--out", args.out, ()), ("--csv", args.csv, ()))
     jobs = plan_jobs(variants, problems, grid)
+    jobs, skipped = supported_jobs(jobs, grid)
+    for note in skipped:
+        print(f"note: {note}: skipped", file=sys.stderr)
     backends = default_backends()
     cuda_ok, reason = backends["cuda"].availability()
     if not cuda_ok and any(VARIANTS[v].backend == "cuda" for v in variants):

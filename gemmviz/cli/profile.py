@@ -19,7 +19,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gemmviz.cli.bench import param_grid
 from gemmviz.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -30,6 +29,7 @@ from gemmviz.cli.common import (
     check_outputs,
     variant_list,
 )
+from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
 from gemmviz.core.parsing import parse_sizes
 from gemmviz.core.variants import VARIANTS
 
@@ -170,6 +170,7 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     from gemmviz.core.counters import METRIC_NAMES
 
     variants = variant_list(args.variants)
+    check_run_limits(args)
     not_gpu = [v for v in variants if VARIANTS[v].backend != "cuda"]
     if not_gpu:
         raise UsageError(f"{', '.join(not_gpu)} does not run on the GPU: Nsight Compute profiles GPU kernels only")
@@ -186,6 +187,9 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
             raise CommandError(NCU_MISSING)
         runner = run_profile
     jobs = plan_jobs(variants, problems, grid)
+    jobs, skipped = supported_jobs(jobs, grid)
+    for note in skipped:
+        print(f"note: {note}: skipped", file=sys.stderr)
     command = "gemmviz " + " ".join(sys.argv[1:])
     session = make_session([], backends, settings, {"variants": variants, "command": command,
                                                     "counters": "Nsight Compute, replayed launches of a separate "

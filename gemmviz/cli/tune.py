@@ -20,6 +20,9 @@ from gemmviz.cli.common import (
 )
 from gemmviz.core.variants import VARIANTS, tunable_variants
 
+MAX_TUNE_SIZE = 16384  # three 16384² float matrices are 3 GiB; every configuration is timed at this size
+MAX_TUNE_REPEATS = 1000
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     tunable = tunable_variants()
@@ -53,10 +56,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     untunable = [n for n in names if VARIANTS[n].tune_space is None]
     if untunable:
         raise UsageError(f"{', '.join(untunable)} has no tuning space (tunable: {', '.join(tunable_variants())})")
-    if args.size < 128 or args.size % 128:
-        raise UsageError(f"--size must be a multiple of 128, at least 128; got {args.size}")
-    if args.repeats < 1:
-        raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
+    if not 128 <= args.size <= MAX_TUNE_SIZE or args.size % 128:
+        raise UsageError(f"--size must be a multiple of 128 from 128 to {MAX_TUNE_SIZE}; got {args.size}")
+    if not 1 <= args.repeats <= MAX_TUNE_REPEATS:
+        raise UsageError(f"--repeats must be a whole number 1..{MAX_TUNE_REPEATS}, got {args.repeats}")
     csv_path, save_to = check_outputs(("--csv", args.csv, ()), ("--save-to", args.save_to, (".json",)))
     _needs_gpu("tuning")
     from gemmviz.backends.autotune import tune

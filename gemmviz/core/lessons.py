@@ -12,7 +12,6 @@ results lack reads "n/a (not in these results)".
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -21,8 +20,14 @@ from pathlib import Path
 from gemmviz import __version__
 from gemmviz.core.bench import Job
 from gemmviz.core.counters import trace_summary
-from gemmviz.core.fileio import InputFileError, read_regular
-from gemmviz.core.paths import asset_files, asset_path
+from gemmviz.core.lesson_files import (
+    MAX_FILE_BYTES,
+    LessonError,
+    lesson_session_path,
+    read_lesson_file,
+    session_problem,
+)
+from gemmviz.core.paths import asset_files
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError, find_baseline
 from gemmviz.core.schedule import check_animation_input
@@ -35,14 +40,9 @@ HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result'
 STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
-MAX_FILE_BYTES = 256 * 1024
 MAX_STEPS = 100  # a lesson for one class; the slide export keeps every image in memory until all are drawn
 MAX_TITLE_CHARS = 120
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
-
-
-class LessonError(ValueError):
-    """A lesson file that cannot be used; the message names the file, the line and what to change."""
 
 
 @dataclass(frozen=True)
@@ -169,32 +169,6 @@ def _clean(text: str) -> str:
     return CONTROL_IN_NAMES.sub("", " ".join(text.split()))
 
 
-def _session_problem(session: str) -> str | None:
-    """Why a lesson's `session` cannot be a name: a shipped session's file name (or name without .json), or a
-    relative path inside the lesson's folder. Absolute paths, '..' and control characters are refused."""
-    if CONTROL_IN_NAMES.search(session) or len(session) > MAX_TITLE_CHARS:
-        return "session is a file name: one short line, no control characters"
-    if "\\" in session or Path(session).is_absolute() or session.startswith("~"):
-        return (f"session {session!r} must be a shipped session's name ({', '.join(shipped_session_names())}) "
-                "or a file in the lesson's folder, not a path elsewhere")  # fmt: skip
-    if ".." in Path(session).parts:
-        return f"session {session!r} must be inside the lesson's folder ('..' leaves it)"
-    return None
-
-
-def shipped_session_names() -> list[str]:
-    """The shipped sessions' file names (assets/sessions)."""
-    return [f.name for f in asset_files("sessions", "")]
-
-
-def _shipped_session(name: str) -> str | None:
-    """The file name of the shipped session `name` names (its file name, or that without .json / .json.gz)."""
-    for f in shipped_session_names():
-        if name in (f, f.removesuffix(".gz").removesuffix(".json")):
-            return f
-    return None
-
-
 def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     def fail(key: str | None, message: str):
         at = _key_line(raw, line, key) if key else line
@@ -310,8 +284,8 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
         raise LessonError(f"{where}: summary and session must be strings")
     if session is not None and not session.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: session is empty: name a file, or leave the key out")
-    if session is not None and _session_problem(session):
-        raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: {_session_problem(session)}")
+    if session is not None and session_problem(session):
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: {session_problem(session)}")
     steps_in = data.get("step")
     if not isinstance(steps_in, list) or not steps_in:
         raise LessonError(f"{where}: a lesson needs at least one [[step]]")
@@ -328,27 +302,9 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
     return lesson
 
 
-def _read_lesson_file(path: str | Path, where: str) -> str:
-    """The text of a lesson file, with the session loader's file rules: a regular file (a FIFO is refused,
-    not waited on; /dev/zero is refused, not read), at most MAX_FILE_BYTES, UTF-8."""
-    try:
-        data = read_regular(path, MAX_FILE_BYTES)
-    except InputFileError as exc:
-        message = str(exc)
-        if "limit" in message:
-            message = f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?"
-        elif message.startswith("cannot read: "):
-            message = "cannot read it: " + message.removeprefix("cannot read: ")
-        raise LessonError(f"{where}: {message}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LessonError(f"{where}: not a text file (UTF-8)") from None
-
-
 def load_lesson(path: str | Path) -> Lesson:
     path = Path(path)
-    raw = _read_lesson_file(path, str(path))
+    raw = read_lesson_file(path, str(path))
     return parse_lesson(raw, path.stem, str(path), folder=str(path.parent))
 
 
@@ -358,7 +314,7 @@ def shipped_lessons() -> dict[str, Lesson]:
     for f in asset_files("lessons", ".toml"):
         name = f.name.removesuffix(".toml")
         where = f"assets/lessons/{f.name}"
-        found[name] = parse_lesson(_read_lesson_file(str(f), where), name, where)
+        found[name] = parse_lesson(read_lesson_file(str(f), where), name, where)
     return found
 
 
@@ -578,35 +534,12 @@ def lesson_session(lesson: Lesson, override: str | Path | None = None) -> Lesson
     LessonError if the file cannot be read."""
     if override is None and not lesson.session:
         return None
-    path = Path(override) if override is not None else lesson_session_path(lesson)
+    path = Path(override) if override is not None else lesson_session_path(lesson.session or '', lesson.path, lesson.folder)
     try:
         return session_source(Session.load(path), replay=True)
     except SessionError as exc:
         where = "" if override is not None else f"{lesson.path}: session {lesson.session!r}: "
         raise LessonError(f"{where}{exc}") from None
-
-
-def lesson_session_path(lesson: Lesson) -> Path:
-    """The file a lesson's `session` names: a shipped session, else a file inside the lesson's folder (links
-    followed, and still inside it). LessonError otherwise: a lesson never reads a file elsewhere."""
-    name = lesson.session or ""
-    problem = _session_problem(name)
-    if problem:
-        raise LessonError(f"{lesson.path}: {problem}")
-    shipped = _shipped_session(name)
-    if shipped is not None:
-        return asset_path("sessions", shipped)
-    if lesson.folder is None:
-        raise LessonError(f"{lesson.path}: session {name!r} is not a shipped session "
-                          f"({', '.join(shipped_session_names())})")  # fmt: skip
-    folder = os.path.realpath(lesson.folder)
-    real = os.path.realpath(os.path.join(folder, name))
-    if os.path.commonpath([folder, real]) != folder:
-        raise LessonError(f"{lesson.path}: session {name!r} leads outside the lesson's folder (to {real})")
-    if not os.path.exists(real):
-        raise LessonError(f"{lesson.path}: session {name!r} is neither a shipped session "
-                          f"({', '.join(shipped_session_names())}) nor a file in {lesson.folder}")  # fmt: skip
-    return Path(real)
 
 
 def step_jobs(step: Step) -> list[Job]:
