@@ -143,12 +143,6 @@ def test_a_launch_failing_while_timed_fails_the_job(gpu):
     assert_clean(gpu)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cuda.py's _run_on catches PyCUDA's LaunchError/LogicError/RuntimeError, not hopper.DriverError: a "
-    "Hopper launch that meets the sticky error is a plain failure, the broken context is kept and the jobs after "
-    "it fail too (reported to the lead)",
-)
 def test_a_hopper_launch_failing_while_timed_reopens_the_context(gpu):
     def hook(launch):
         if launch.name == "wgmma_tf32" and launch.index == 1:  # the first warm-up: the second one meets the fault

@@ -515,7 +515,7 @@ class CudaRun:
         launch, cached = self._launcher(variant, params, rp, bufs, config)
         try:
             check = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
-        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
+        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError, DriverError) as exc:
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
         common = {**check.result_fields(), "compile_cached": cached, "note": note, "config": dict(config)}
         if not check.valid:
@@ -528,7 +528,7 @@ class CudaRun:
             # earlier launch left in C, is caught here.
             again = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
             trace, trace_note = self._trace(variant, params, rp, bufs, config) if settings.trace else (None, None)
-        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError) as exc:
+        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError, DriverError) as exc:
             raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
         if not again.valid:
             launches = settings.warmup + len(timing["samples_ms"]) + len(timing["dropped_ms"]) + len(timing["host_ms"]) + 1
