@@ -1,35 +1,127 @@
+"""Every kernel compiles with nvcc for Hopper, as the app compiles it: each param choice with the default
+configuration, a sample of each tuning space (first, middle, last), the tuned configurations shipped in
+assets/tuned (what an H200 runs by default), and the block-trace build.
+
+The cubins go through backends/kernel_cache.compile_cubin, so source, instrumentation and -D options are
+exactly the app's; only its PyCUDA call is replaced by nvcc on the command line (`-cubin -arch=sm_90`, sm_90a
+for the Hopper kernel, as CudaRun asks for on an H100/H200). Compiles run in parallel, once per module, for
+the cases pytest selected. Skipped where nvcc is not on PATH.
+"""
+
+import json
+import os
 import shutil
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from gemmviz.backends import kernel_cache
+from gemmviz.backends.profile import instrument_source
+from gemmviz.core import paths
 from gemmviz.core.variants import VARIANTS
 
 NVCC = shutil.which("nvcc")
-CASES = [
-    (v.name, combo)
-    for v in VARIANTS.values()
-    if v.source
-    for combo in ([dict(zip(v.macros, values)) for values in zip(*(v.param_choices[k] for k in v.macros))] or [{}])
-]
+ARCH = "sm_90"  # CudaRun.arch on an H100 / H200; the Hopper rung asks for sm_90a
+TUNE_SAMPLE = 3
 
 
-@pytest.mark.skipif(NVCC is None, reason="nvcc not found on PATH: cannot compile the kernels here")
-@pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{p}" for n, p in CASES])
-def test_kernel_compiles_for_sm90(name, params, tmp_path):
-    v = VARIANTS[name]
-    src = tmp_path / v.source
-    src.write_text(v.source_text())
-    cmd = [
-        NVCC,
-        "-cubin",
-        *(("-gencode=arch=compute_90a,code=sm_90a",) if v.runner == "wgmma-tma" else ("-arch=sm_90",)),
-        "-O3",
-        *v.macro_options(params),
-        "-o",
-        str(tmp_path / "k.cubin"),
-        str(src),
+def _param_combos(v):
+    """Each choice of each param once (zipped, so a variant with two params is not squared)."""
+    if not v.macros:
+        return [v.resolve_params()]
+    columns = [v.param_choices[k] for k in v.macros]
+    return [{**v.resolve_params(), **dict(zip(v.macros, values))} for values in zip(*columns)]
+
+
+def _tune_sample(v):
+    space = v.tune_space() if v.tune_space else []
+    picks = sorted({0, len(space) // 2, len(space) - 1}) if len(space) >= TUNE_SAMPLE else range(len(space))
+    return [space[i] for i in picks]
+
+
+def _shipped_tunings():
+    """(variant, config, gpu) of every tuned configuration in assets/tuned."""
+    out = []
+    for source in paths.asset_files("tuned"):
+        for gpu, entries in json.loads(source.read_text()).items():
+            out += [(name, entry["config"], gpu) for name, entry in entries.items() if name in VARIANTS]
+    return out
+
+
+def _cases():
+    cases = [
+        pytest.param(name, VARIANTS[name].resolve_params(), config, False, id=f"{name}-tuned-{gpu.replace(' ', '-')}")
+        for name, config, gpu in _shipped_tunings()
     ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "k.cubin").stat().st_size > 0
+    for v in VARIANTS.values():
+        if not v.source:
+            continue
+        for params in _param_combos(v):
+            tag = ",".join(f"{k}={x}" for k, x in params.items()) or "default"
+            cases.append(pytest.param(v.name, params, None, False, id=f"{v.name}-{tag}"))
+        for i, config in enumerate(_tune_sample(v)):
+            cases.append(pytest.param(v.name, v.resolve_params(), config, False, id=f"{v.name}-tune{i}"))
+        cases.append(pytest.param(v.name, v.resolve_params(), None, True, id=f"{v.name}-traced"))
+    return cases
+
+
+def _arch(v) -> str:
+    return "sm_90a" if v.runner == "wgmma-tma" else ARCH
+
+
+def _nvcc(source: str, options: list[str], arch: str, name: str | None) -> bytes:
+    """kernel_cache.nvcc without PyCUDA: the same source, options and architecture on nvcc's command line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / (name or "kernel.cu"), Path(tmp) / "kernel.cubin"
+        src.write_text(source)
+        cmd = [NVCC, "-cubin", f"-arch={arch}", *options, "-o", str(out), str(src)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if proc.returncode:
+            raise RuntimeError(f"nvcc failed to compile {name}:\n{' '.join(cmd)}\n{proc.stderr.strip()}")
+        return out.read_bytes()
+
+
+def _build(name, params, config, traced):
+    v = VARIANTS[name]
+    if traced:
+        try:
+            instrument_source(v.source_text(), v.kernel_name)
+        except ValueError as exc:
+            return ("skip", f"no block-trace build: {exc}")
+    try:
+        _key, cubin, _cached = kernel_cache.compile_cubin(v, params, config, _arch(v), "compile-test", traced=traced)
+    except RuntimeError as exc:
+        return ("error", str(exc))
+    return ("ok", cubin)
+
+
+@pytest.fixture(scope="module")
+def compiled(request):
+    """{case id: future of (status, cubin or message)}, every selected case submitted at once."""
+    if NVCC is None:
+        pytest.skip("nvcc not found on PATH: cannot compile the kernels here")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(kernel_cache, "nvcc", _nvcc)
+    patch.setattr(kernel_cache, "_toolchain", {"nvcc": "test", "driver": 0, "pycuda": "none"})
+    patch.setattr(kernel_cache, "_cache_folder", lambda: None)  # never the user's kernel cache
+    mine = [item for item in request.session.items if item.module is request.module and hasattr(item, "callspec")]
+    pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+    futures = {item.callspec.id: pool.submit(_build, *(item.callspec.params[k] for k in ("name", "params", "config",
+                                                                                          "traced"))) for item in mine}  # fmt: skip
+    yield futures
+    pool.shutdown(wait=True, cancel_futures=True)
+    patch.undo()
+
+
+@pytest.mark.parametrize("name, params, config, traced", _cases())
+def test_kernel_compiles_for_hopper(compiled, request, name, params, config, traced):
+    status, out = compiled[request.node.callspec.id].result()
+    if status == "skip":
+        pytest.skip(out)
+    assert status == "ok", out
+    assert out[:4] == b"\x7fELF", "nvcc did not write a cubin"
+    v = VARIANTS[name]
+    assert v.kernel_name.encode() in out, f"the cubin has no kernel {v.kernel_name} (the registry's kernel_name)"
