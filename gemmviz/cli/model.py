@@ -6,7 +6,7 @@ import argparse
 import json
 
 from gemmviz.cli.app import qt_app
-from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs
+from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.variants import VARIANTS
@@ -126,15 +126,18 @@ def cmd_animate(args: argparse.Namespace) -> int:
     from gemmviz.ui.theme import theme_for
 
     theme = theme_for(args.projector, args.dark)
-    try:
+    try:  # a bar on stderr when it is a terminal: a long K takes minutes; Ctrl+C stops between frames
         if args.frames:
-            n = export_frames(schedule, args.frames, (ty, tx), width, height, theme)
+            with Progress() as bar:
+                n = export_frames(schedule, args.frames, (ty, tx), width, height, theme, args.speed, bar)
             print(f"wrote {n} frames ({width}x{height}) to {args.frames}")
         if args.gif:
-            n = export_gif(schedule, args.gif, (ty, tx), width, height, args.speed, theme)
+            with Progress() as bar:
+                n = export_gif(schedule, args.gif, (ty, tx), width, height, args.speed, theme, bar)
             print(f"wrote {args.gif}: {n} frames ({width}x{height})")
         if args.mp4:
-            n = export_mp4(schedule, args.mp4, (ty, tx), width, height, args.speed, theme)
+            with Progress() as bar:
+                n = export_mp4(schedule, args.mp4, (ty, tx), width, height, args.speed, theme, bar)
             print(f"wrote {args.mp4}: {n} steps ({width}x{height})")
     except ExportError as exc:
         raise CommandError(str(exc)) from None

@@ -11,11 +11,14 @@ gemmviz from writing the same file at the same time.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 try:
     import fcntl
@@ -139,6 +142,43 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, mode: int | None = 
             Path(tmp).unlink(missing_ok=True)
             raise
     finally:
+        if temporary_lock:
+            release(real)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary file to write `path` piece by piece (a long animation, streamed), with write_atomic's rules:
+    checked and locked first, written to a temporary file beside it, flushed and renamed at the end; if the
+    block raises (a full disk, Ctrl+C), the temporary file is removed and the previous file is left."""
+    real = real_target(path)
+    path = Path(path)
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
+    temporary_lock = _lock_holder(real) is None and fcntl is not None
+    if temporary_lock:
+        _try_lock(path, real, keep=True)
+    tmp = None
+    try:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=_folder(real), prefix=f".{real.name}.", suffix=".tmp")
+            os.fchmod(fd, mode)
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {_why(exc)}") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                yield f
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, real)
+            tmp = None
+        except OSError as exc:
+            raise OutputError(f"cannot write {path}: {_why(exc)}") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         if temporary_lock:
             release(real)
 

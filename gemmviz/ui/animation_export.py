@@ -1,14 +1,17 @@
 """The animation as a sequence of timed frames for GIF and MP4: each step's settled frame, and before every load a
 few in-between frames in which the tiles glide from global to shared memory (the same FrameState phase the
-app's 250 ms glide uses). A GIF is written with one fixed palette (no per-frame adaptive quantisation) and
-Pillow stores only what changed between frames, which keeps a whole K loop small and quick.
+app's 250 ms glide uses). A GIF is streamed frame by frame (memory is one frame's worth for any K) with one fixed
+palette (no per-frame adaptive quantisation), each frame only the box of pixels that changed, which keeps a whole
+K loop small and quick.
 """
 
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter
@@ -93,32 +96,108 @@ class _Palette:
 TRANSPARENT = 255  # the palette index of "unchanged since the last frame"
 
 
-def gif_bytes(frames: Iterator[TimedFrame]) -> tuple[bytes, int]:
-    """An animated GIF of the frames (looping) and the number of frames. One palette for all frames, no
-    dithering; each frame after the first keeps only the pixels that changed (the rest transparent), which
-    LZW stores in almost nothing."""
+def _frame_lzw(index: np.ndarray, flat_palette: list[int]) -> bytes:
+    """The image descriptor and LZW data of one palette frame, as Pillow encodes a one-frame GIF (its own
+    header, colour table and trailer cut off): the encoder is Pillow's, the container ours."""
     from PIL import Image
 
-    images, durations = [], []
-    palette, previous = None, None
-    for frame in frames:
+    image = Image.fromarray(index, "P")
+    image.putpalette(flat_palette)
+    buf = io.BytesIO()
+    image.save(buf, format="GIF", optimize=False)
+    data = buf.getvalue()
+    flags = data[10]
+    pos = 13 + (3 * (2 << (flags & 7)) if flags & 0x80 else 0)
+    while data[pos] == 0x21:  # extensions Pillow may write before the image: skip their sub-blocks
+        pos += 2
+        while data[pos]:
+            pos += data[pos] + 1
+        pos += 1
+    if data[pos] != 0x2C or data[-1] != 0x3B:
+        raise ValueError("unexpected GIF layout from Pillow")
+    return data[pos:-1]
+
+
+class GifWriter:
+    """An animated GIF written frame by frame to a binary file: memory stays one frame's worth whatever the
+    length (a K of 80,000 is 50,000 frames). One palette for all frames (index 255 transparent); each frame
+    after the first is cut to the box of pixels that changed, the rest transparent; a frame with no change
+    lengthens the one before. Call add() for each frame, then close()."""
+
+    def __init__(self, fp: BinaryIO):
+        self.fp = fp
+        self.palette: _Palette | None = None
+        self.flat: list[int] = []
+        self.previous: np.ndarray | None = None
+        self.pending: tuple[bytes, int] | None = None  # the last frame's image data, held for its duration
+        self.frames = 0
+
+    def _start(self, words: np.ndarray) -> None:
+        self.palette = _Palette(words)
+        self.flat = self.palette.flat + [0, 0, 0]
+        h, w = words.shape
+        self.fp.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0xF7, 0, 0) + bytes(self.flat))
+        self.fp.write(b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")  # loop for ever
+
+    def _flush(self) -> None:
+        if self.pending is None:
+            return
+        image, ms = self.pending
+        delay = max(2, min(65535, round(ms / 10)))  # GIF counts hundredths of a second
+        self.fp.write(b"!\xf9\x04" + struct.pack("<BHBB", 0x05, delay, TRANSPARENT, 0))  # disposal 1, transparent
+        self.fp.write(image)
+        self.pending = None
+
+    def add(self, frame: TimedFrame) -> None:
         words = _pixels(frame.image)
-        if palette is None:
-            palette = _Palette(words)
-            index = palette.indices(words.reshape(-1)).reshape(words.shape)
+        if self.palette is None:
+            self._start(words)
+            index = self.palette.indices(words.reshape(-1)).reshape(words.shape)
+            top, left = 0, 0
         else:
-            changed = words != previous
-            index = np.full(words.shape, TRANSPARENT, dtype=np.uint8)
-            if changed.any():
-                index[changed] = palette.indices(words[changed])
-        previous = words
-        image = Image.fromarray(index, "P")
-        image.putpalette(palette.flat + [0, 0, 0])
-        images.append(image)
-        durations.append(frame.duration_ms)
-    if not images:
-        raise ValueError("no frames to write")
+            changed = words != self.previous
+            if not changed.any():
+                if self.pending is not None:
+                    self.pending = (self.pending[0], self.pending[1] + frame.duration_ms)
+                self.previous = words
+                return
+            rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+            top, left = int(rows[0]), int(cols[0])
+            box = (slice(top, int(rows[-1]) + 1), slice(left, int(cols[-1]) + 1))
+            index = np.full(changed[box].shape, TRANSPARENT, dtype=np.uint8)
+            index[changed[box]] = self.palette.indices(words[box][changed[box]])
+        self.previous = words
+        image = bytearray(_frame_lzw(index, self.flat))
+        image[1:5] = struct.pack("<HH", left, top)
+        self._flush()
+        self.pending = (bytes(image), frame.duration_ms)
+        self.frames += 1
+
+    def close(self) -> int:
+        """End the file; returns the number of frames written."""
+        if self.palette is None:
+            raise ValueError("no frames to write")
+        self._flush()
+        self.fp.write(b";")
+        return self.frames
+
+
+def write_gif(frames: Iterator[TimedFrame], fp: BinaryIO) -> int:
+    """Stream the frames into `fp` as an animated GIF (looping); returns the number of frames stored."""
+    writer = GifWriter(fp)
+    for frame in frames:
+        writer.add(frame)
+    return writer.close()
+
+
+def gif_bytes(frames: Iterator[TimedFrame]) -> tuple[bytes, int]:
+    """An animated GIF of the frames in memory (for short animations and tests) and its frame count."""
     out = io.BytesIO()
-    images[0].save(out, format="GIF", save_all=True, append_images=images[1:], loop=0, duration=durations,
-                   optimize=False, disposal=1, transparency=TRANSPARENT)  # fmt: skip
-    return out.getvalue(), len(images)
+    n = write_gif(frames, out)
+    return out.getvalue(), n
+
+
+def frame_count(schedule: Schedule, move_frames: int = MOVE_FRAMES) -> int:
+    """How many frames timed_frames yields for `schedule`: a progress bar's total."""
+    loads = sum(1 for step in schedule.steps if step.kind == "load")
+    return len(schedule.steps) + loads * move_frames

@@ -291,40 +291,53 @@ def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer
 
 
 # ---- animation --------------------------------------------------------------------------------
+Progress = Callable[[int, int, str], None]  # (frames done, frames in all, what) for a long export
+
+
+def _counted(frames, total: int, progress: Progress | None, what: str):
+    """The frames, calling `progress` after each one (the CLI's bar; Ctrl+C stops the export between frames)."""
+    for i, frame in enumerate(frames, 1):
+        yield frame
+        if progress is not None:
+            progress(i, total, what)
+
+
 def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
-               theme: Theme = LIGHT) -> int:  # fmt: skip
+               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
     """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
-    ui/animation_export.py); returns the number of frames."""
+    ui/animation_export.py), streamed to the file frame by frame; returns the number of frames. An export
+    that fails or is interrupted leaves no file and any previous one as it was."""
     try:
         import PIL  # noqa: F401
     except ImportError:
         raise ExportError("GIF export needs Pillow (pip install pillow)") from None
-    from gemmviz.ui.animation_export import gif_bytes, timed_frames
+    from gemmviz.ui.animation_export import frame_count, timed_frames, write_gif
 
     target = check_target(path, (".gif",))
     check_size(width, height)
     scaled = theme.scaled(scale_for(width, height))
-    data, n = gif_bytes(timed_frames(schedule, thread, width, height, scaled, steps_per_second))
-    fileio.write_atomic(target, data)
-    return n
+    frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
+    with fileio.atomic_file(target) as f:
+        return write_gif(_counted(frames, frame_count(schedule), progress, "GIF"), f)
 
 
 def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: Theme,
-                  steps_per_second: float) -> list[int]:  # fmt: skip
+                  steps_per_second: float, progress: Progress | None = None) -> list[int]:  # fmt: skip
     """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
-    from gemmviz.ui.animation_export import timed_frames
+    from gemmviz.ui.animation_export import frame_count, timed_frames
 
     check_size(width, height)
     scaled = theme.scaled(scale_for(width, height))
     durations = []
-    for i, frame in enumerate(timed_frames(schedule, thread, width, height, scaled, steps_per_second)):
+    frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
+    for i, frame in enumerate(_counted(frames, frame_count(schedule), progress, "frames")):
         fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(frame.image))
         durations.append(frame.duration_ms)
     return durations
 
 
 def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT,
-                  steps_per_second: float = 2.0) -> int:  # fmt: skip
+                  steps_per_second: float = 2.0, progress: Progress | None = None) -> int:  # fmt: skip
     """Numbered PNG frames frame_0000.png … into `directory` (made if missing), the same frames as the GIF
     (a load's in-between frames included); returns the count."""
     check_size(width, height)
@@ -335,7 +348,7 @@ def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, th
         raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from None
     if not os.access(out, os.W_OK):
         raise ExportError(f"cannot write into {out}: not writable")
-    return len(_write_frames(schedule, out, thread, width, height, theme, steps_per_second))
+    return len(_write_frames(schedule, out, thread, width, height, theme, steps_per_second, progress))
 
 
 def ffmpeg_path() -> str | None:
@@ -343,7 +356,7 @@ def ffmpeg_path() -> str | None:
 
 
 def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_second: float = 2.0,
-               theme: Theme = LIGHT) -> int:  # fmt: skip
+               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
     """An MP4 of the GIF's frames, each shown for its own duration (ffmpeg's concat list), at 30 fps."""
     ffmpeg = ffmpeg_path()
     if ffmpeg is None:
@@ -352,7 +365,7 @@ def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_
     with tempfile.TemporaryDirectory() as tmp:
         frames = Path(tmp)
         durations = _write_frames(schedule, frames, thread, width - width % 2, height - height % 2, theme,
-                                  steps_per_second)  # fmt: skip
+                                  steps_per_second, progress)  # fmt: skip
         listing = [f"file 'frame_{i:04d}.png'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
         listing.append(f"file 'frame_{len(durations) - 1:04d}.png'")  # concat drops the last duration otherwise
         (frames / "frames.txt").write_text("\n".join(listing) + "\n")
