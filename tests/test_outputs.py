@@ -391,3 +391,18 @@ def test_bench_with_a_full_disk_keeps_the_previous_file_and_prints_every_result(
     assert out.read_text() == "previous"
     assert "No space left on device" in captured.err and "session NOT written" in captured.err
     assert captured.err.count("warning:") == 1  # said once, not after every job
+
+
+def test_bench_whose_session_cannot_be_written_still_runs_every_job_and_prints_it(gpu, tmp_path, capsys, monkeypatch):
+    """A refusal from the session writer itself (not the disk) ends no run either: every result is printed."""
+
+    def refuse(self, path):
+        raise ValueError("results[0]: refused by the writer")
+
+    monkeypatch.setattr(Session, "save", refuse)
+    backend = gpu()
+    assert main([*BENCH, "--out", str(tmp_path / "s.json")]) == 1
+    captured = capsys.readouterr()
+    assert backend.ran == [16, 24, 32]
+    assert len([line for line in captured.out.splitlines() if line.startswith("gpu-tiled")]) == 3
+    assert "refused by the writer" in captured.err and "a bug in gemmviz" not in captured.err

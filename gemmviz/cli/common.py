@@ -80,7 +80,7 @@ class Output:
         try:
             self._write(self.path)
             return
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: what was to be written was refused (never half a file)
             reason = str(exc)
         if not self.failed:
             self.failed = True
@@ -90,7 +90,7 @@ class Output:
                 print(f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
                       f"goes to {self.path} instead", file=self.stream)  # fmt: skip
                 return
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 reason = f"{reason}, and the fallback failed: {exc}"
         self.lost = True
         print(f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
