@@ -6,10 +6,12 @@ dependencies when it runs."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
-from gemmviz.cli import app, bench, export, lesson, model, profile, tune
+from gemmviz import __version__
+from gemmviz.cli import app, bench, desktop, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core.fileio import release_all
 from gemmviz.core.problem import ProblemError
@@ -30,7 +32,22 @@ file named on stderr (exit 1).
 Set GEMMVIZ_DEBUG=1 to see the Python traceback of an unexpected error."""
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every option's help ends with its default, unless the help already says it or there is none to say."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or default in (None, False, "", argparse.SUPPRESS) or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # argparse's own errors: exit 2 in our one-line style
         self.print_usage(sys.stderr)
         print(f"gemmviz: error: {message}", file=sys.stderr)
@@ -38,15 +55,65 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gemmviz", description="See why tiled matrix multiplication is fast.", epilog=EPILOG,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = _Parser(prog="gemmviz", description="See why tiled matrix multiplication is fast.", epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"gemmviz {__version__}")
+    parser.add_argument(
+        "--install-desktop",
+        action="store_true",
+        help="add gemmviz and its icon to this user's application menu, then exit",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log what gemmviz does on stderr: -v for progress notes, -vv for debugging detail",
+    )
     parser.add_argument("--projector", action="store_true", help="start the app in projector mode")
     parser.add_argument("--lesson", metavar="NAME", help="start the app in lesson mode: a shipped lesson's name "
                         "(gemmviz lesson --list) or a lesson .toml file")  # fmt: skip
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for module in (bench, model, tune, export, lesson, profile):
         module.add_parsers(sub)
+    for command in sub.choices.values():  # `gemmviz bench -v` as well as `gemmviz -v bench`
+        command.add_argument(
+            "-v",
+            "--verbose",
+            action="count",
+            default=argparse.SUPPRESS,
+            help="as gemmviz -v: log on stderr (-vv: more)",
+        )
     return parser
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever sys.stderr is when a record comes (a test, or the app, may replace it)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
+class _Formatter(logging.Formatter):
+    """'gemmviz: warning: ...', in the style of the CLI's 'gemmviz: error: ...' lines."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"gemmviz: {record.levelname.lower()}: {record.getMessage()}"
+        return f"{text}\n{self.formatException(record.exc_info)}" if record.exc_info else text
+
+
+def setup_logging(verbosity: int) -> None:
+    """The 'gemmviz' logger on stderr: warnings by default, info with -v, debug with -vv."""
+    logger = logging.getLogger("gemmviz")
+    if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(_Formatter())
+        logger.addHandler(handler)
+    logger.setLevel(logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG)
 
 
 def _error(message: object) -> None:
@@ -55,7 +122,13 @@ def _error(message: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    setup_logging(args.verbose)
+    logging.getLogger("gemmviz").debug(
+        "gemmviz %s, Python %s, command %s", __version__, sys.version.split()[0], args.command or "(the app)"
+    )
     command = app.run_app if args.command is None else args.func
+    if args.install_desktop:
+        command = desktop.cmd_install
     try:
         return command(args)
     except KeyboardInterrupt:

@@ -24,7 +24,7 @@ from gemmviz.core.explain import device_summary
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import export_dialog, lesson, settings_store
+from gemmviz.ui import about, export_dialog, lesson, settings_store
 from gemmviz.ui.charts_tab import ALL, ChartsTab
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
@@ -181,6 +181,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
+        about.install(self)  # Help ▸ About and the window icon
 
     # ---- running -----------------------------------------------------------------------------------
     @property

@@ -1,0 +1,83 @@
+"""Help ▸ About and the app's icon: `install(window)` adds the Help menu and sets the window icon.
+
+The text comes from core/about.py and is shown as plain text (file names and GPU names are data)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt, qVersion
+from PySide6.QtGui import QAction, QGuiApplication, QIcon, QPixmap
+from PySide6.QtWidgets import QMainWindow, QMessageBox
+
+from gemmviz.core import about
+from gemmviz.core.paths import shipped
+
+DESKTOP_ID = "gemmviz"  # the .desktop file's name: Wayland shells match the window to it (and to its icon)
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("About", text)
+
+
+def app_icon() -> QIcon:
+    """assets/icons/gemmviz.svg (an empty icon where the SVG image plugin is missing)."""
+    svg = shipped("assets").joinpath("icons", "gemmviz.svg")
+    pixmap = QPixmap()
+    pixmap.loadFromData(svg.read_bytes(), "SVG")
+    return QIcon(pixmap) if not pixmap.isNull() else QIcon()
+
+
+def about_text() -> str:
+    import pyqtgraph
+
+    lines = [
+        tr("gemmviz {version}: see why tiled matrix multiplication is fast.").format(version=about.version()),
+        tr("Licence: {licence} (see the LICENSE file). Qt {qt}, pyqtgraph {pg}.").format(
+            licence=about.LICENSE, qt=qVersion(), pg=pyqtgraph.__version__
+        ),
+        "",
+        tr("Where the numbers come from:"),
+        tr("• live results: measured on this computer when you press Run, verified against a float64 reference"),
+    ]
+    for source in about.data_sources():
+        where = ", ".join(filter(None, (source.gpu, source.date)))
+        if source.kind == "measured":
+            lines.append(tr("• {file}: measured by gemmviz on {where}").format(file=source.file, where=where))
+        elif source.kind == "published":
+            lines.append(
+                tr("• {file}: the table {seed} published ({where}), not measured by gemmviz").format(
+                    file=source.file, seed=source.seed or tr("a seed"), where=where
+                )
+            )
+        else:
+            lines.append(tr("• {file}: roofline ceilings measured on {where}").format(file=source.file, where=where))
+    lines += ["", tr("The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:")]
+    lines += [f"• {seed.key}: {seed.title}\n   {seed.english}" for seed in about.SEEDS]
+    return "\n".join(lines)
+
+
+def show_about(window: QMainWindow) -> QMessageBox:
+    box = QMessageBox(window)
+    box.setWindowTitle(tr("About gemmviz"))
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(about_text())
+    icon = window.windowIcon()
+    if not icon.isNull():
+        box.setIconPixmap(icon.pixmap(64, 64))
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+def install(window: QMainWindow) -> QAction:
+    """The window's icon and its Help menu with About; returns the About action."""
+    icon = app_icon()
+    window.setWindowIcon(icon)
+    QGuiApplication.setDesktopFileName(DESKTOP_ID)
+    if QGuiApplication.windowIcon().isNull():
+        QGuiApplication.setWindowIcon(icon)  # dialogs and the task bar too
+    action = QAction(tr("&About gemmviz"), window)
+    action.setMenuRole(QAction.MenuRole.AboutRole)
+    action.triggered.connect(lambda: show_about(window))
+    window.menuBar().addMenu(tr("&Help")).addAction(action)
+    return action
