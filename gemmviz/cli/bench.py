@@ -25,8 +25,8 @@ from gemmviz.core.variants import VARIANTS, default_variants
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("info", help="devices, backends and kernel variants")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("info", help="devices, backends and kernel variants; without PyCUDA, what installing it needs")
+    p.add_argument("--json", action="store_true", help="print the environment as JSON instead of text")
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("bench", help="run, verify and time kernel variants; write a session file")
@@ -77,7 +77,14 @@ def cmd_info(args: argparse.Namespace) -> int:
 
     backends = default_backends()
     env = environment(backends)
+    needs = None
+    if env["backends"]["cuda"]["reason"].startswith("PyCUDA is not installed"):
+        from gemmviz.core.cuda_needs import pycuda_build_needs
+
+        needs = pycuda_build_needs()
     if args.json:
+        if needs is not None:
+            env["pycuda_build_needs"] = [{"what": n.what, "ok": n.ok, "how": n.how} for n in needs]
         print(json.dumps(env, indent=1))
         return EXIT_OK
     print(f"gemmviz {env['gemmviz']}  Python {env['python']}  numpy {env['numpy']}")
@@ -94,6 +101,10 @@ def cmd_info(args: argparse.Namespace) -> int:
         )
     else:
         print(f"No CUDA GPU: {gpu['reason']}")
+    if needs is not None:
+        from gemmviz.core.cuda_needs import pycuda_missing_text
+
+        print(pycuda_missing_text(needs))
     print("Variants:")
     for v in VARIANTS.values():
         ok, reason = backends[v.backend].variant_availability(v)

@@ -152,9 +152,22 @@ def _report(exc: Exception) -> int:
     if isinstance(exc, (UsageError, ProblemError)):
         _error(exc)
         return EXIT_USAGE
+    missing = _missing_system_libraries(exc)
+    if missing:
+        _error(missing)
+        return EXIT_FAILED
     if isinstance(exc, (CommandError, OSError)):  # OutputError and OS errors name the user's path
         _error(exc)
         return EXIT_FAILED
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     _error(f"{type(exc).__name__}: {first} (a bug in gemmviz? GEMMVIZ_DEBUG=1 shows the traceback)")
     return EXIT_FAILED
+
+
+def _missing_system_libraries(exc: Exception) -> str | None:
+    """For Qt (or pyqtgraph, which needs it) failing to import, the Debian packages of what the loader lacks."""
+    if not (isinstance(exc, ImportError) or "cannot open shared object file" in str(exc)):
+        return None
+    from gemmviz.core.startup import qt_problem
+
+    return qt_problem()

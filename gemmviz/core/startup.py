@@ -27,16 +27,43 @@ class SystemLibrary:
     package: str  # the Debian/Ubuntu package that ships it
 
 
-XCB_LIBRARIES = (
+# What PySide6's wheels load from the system (their ELF NEEDED entries, followed through the bundled Qt libraries),
+# with the Debian 12 package of each (dpkg -S). Ubuntu 24.04 and Debian 13 name glib's package libglib2.0-0t64;
+# apt picks it when asked for libglib2.0-0.
+QT_LIBRARIES = (  # QtCore, QtGui, QtWidgets: every Qt rendering, offscreen exports too
+    SystemLibrary("libglib-2.0.so.0", "libglib2.0-0"),
+    SystemLibrary("libgthread-2.0.so.0", "libglib2.0-0"),
+    SystemLibrary("libfontconfig.so.1", "libfontconfig1"),
+    SystemLibrary("libfreetype.so.6", "libfreetype6"),
+    SystemLibrary("libxkbcommon.so.0", "libxkbcommon0"),
+    SystemLibrary("libdbus-1.so.3", "libdbus-1-3"),
+    SystemLibrary("libEGL.so.1", "libegl1"),
+    SystemLibrary("libGL.so.1", "libgl1"),
+    SystemLibrary("libX11.so.6", "libx11-6"),
+    SystemLibrary("libzstd.so.1", "libzstd1"),
+    SystemLibrary("libz.so.1", "zlib1g"),
+)
+XCB_LIBRARIES = (  # Qt's xcb platform plugin and its GLX integration: the window on X11
     SystemLibrary("libxcb-cursor.so.0", "libxcb-cursor0"),
     SystemLibrary("libxkbcommon-x11.so.0", "libxkbcommon-x11-0"),
     SystemLibrary("libxcb-icccm.so.4", "libxcb-icccm4"),
     SystemLibrary("libxcb-keysyms.so.1", "libxcb-keysyms1"),
     SystemLibrary("libxcb-image.so.0", "libxcb-image0"),
     SystemLibrary("libxcb-render-util.so.0", "libxcb-render-util0"),
-    SystemLibrary("libEGL.so.1", "libegl1"),
+    SystemLibrary("libxcb-shape.so.0", "libxcb-shape0"),
+    SystemLibrary("libxcb-randr.so.0", "libxcb-randr0"),
+    SystemLibrary("libxcb-render.so.0", "libxcb-render0"),
+    SystemLibrary("libxcb-shm.so.0", "libxcb-shm0"),
+    SystemLibrary("libxcb-sync.so.1", "libxcb-sync1"),
+    SystemLibrary("libxcb-util.so.1", "libxcb-util1"),
+    SystemLibrary("libxcb-xfixes.so.0", "libxcb-xfixes0"),
+    SystemLibrary("libxcb-xkb.so.1", "libxcb-xkb1"),
+    SystemLibrary("libxcb-glx.so.0", "libxcb-glx0"),
+    SystemLibrary("libX11-xcb.so.1", "libx11-xcb1"),
+    SystemLibrary("libxcb.so.1", "libxcb1"),
 )
-ALL_PACKAGES = " ".join(lib.package for lib in XCB_LIBRARIES)
+WINDOW_LIBRARIES = XCB_LIBRARIES + QT_LIBRARIES
+ALL_PACKAGES = " ".join(dict.fromkeys(lib.package for lib in WINDOW_LIBRARIES))
 HEADLESS_HINT = (
     "run it on a desktop session, or without a screen use QT_QPA_PLATFORM=offscreen (no window is shown) or a "
     "virtual display: xvfb-run gemmviz; the headless commands need none: gemmviz info | bench | model | export"
@@ -52,8 +79,27 @@ def library_loads(soname: str) -> bool:
     return True
 
 
-def missing_libraries(loads: Callable[[str], bool] = library_loads) -> list[SystemLibrary]:
-    return [lib for lib in XCB_LIBRARIES if not loads(lib.soname)]
+def missing_libraries(
+    loads: Callable[[str], bool] = library_loads, libraries: tuple[SystemLibrary, ...] = WINDOW_LIBRARIES
+) -> list[SystemLibrary]:
+    return [lib for lib in libraries if not loads(lib.soname)]
+
+
+def _install_line(missing: list[SystemLibrary]) -> str:
+    return "sudo apt install " + " ".join(dict.fromkeys(lib.package for lib in missing))
+
+
+def qt_problem(loads: Callable[[str], bool] | None = None, platform: str | None = None) -> str | None:
+    """One line naming the Debian packages of the system libraries Qt itself cannot load (every rendering needs
+    them, offscreen too), or None (not Linux, or all there)."""
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith("linux"):
+        return None
+    missing = missing_libraries(loads or library_loads, QT_LIBRARIES)
+    if not missing:
+        return None
+    names = ", ".join(lib.soname for lib in missing)
+    return f"Qt needs system libraries that are missing ({names}): {_install_line(missing)}"
 
 
 def parse_display(display: str) -> tuple[str, int] | None:
@@ -107,10 +153,10 @@ def window_problem(env: Mapping[str, str] | None = None, platform: str | None = 
         return None
     qpa = env.get("QT_QPA_PLATFORM", "")
     if qpa and not qpa.startswith("xcb"):
-        return None  # offscreen, wayland, vnc…: the user chose; Qt reports its own errors there
+        return qt_problem(loads, platform)  # offscreen, wayland, vnc…: Qt reports its plugin's own errors there
     display, wayland = env.get("DISPLAY", ""), env.get("WAYLAND_DISPLAY", "")
     if not qpa and wayland and not display:
-        return None  # Qt uses its wayland plugin
+        return qt_problem(loads, platform)  # Qt uses its wayland plugin
     if not display:
         if not qpa:
             return f"no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset): {HEADLESS_HINT}"
@@ -121,5 +167,5 @@ def window_problem(env: Mapping[str, str] | None = None, platform: str | None = 
     if missing:
         names = ", ".join(lib.soname for lib in missing)
         return (f"Qt's X11 plugin needs system libraries that are missing ({names}): "
-                f"sudo apt install {' '.join(lib.package for lib in missing)}  (all of them: {ALL_PACKAGES})")  # fmt: skip
+                f"{_install_line(missing)}  (all of them: {ALL_PACKAGES})")  # fmt: skip
     return None
