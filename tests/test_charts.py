@@ -468,3 +468,35 @@ def _pen(pen):
     import pyqtgraph as pg
 
     return pg.mkPen(pen)
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
+    """'all four' at 1280×720 in projector mode: each quarter's charts at 60% of the theme's type (20 pt
+    clipped their labels and left the table one column), the quarters equal; every chart inside its panel
+    (in normal mode too); one chart alone at the theme's size."""
+    from PySide6.QtCore import QRectF
+
+    from gemmviz.core.workspace import Workspace
+    from gemmviz.ui.charts_tab import ALL, ALL_FOUR_SCALE, ChartsTab
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    theme = theme_for(projector)
+    tab = ChartsTab(ws, theme)
+    qtbot.addWidget(tab)
+    tab.apply_theme(theme)
+    tab.show_combo.setCurrentText(ALL)
+    tab.refresh()
+    layout_offscreen(tab, 1268, 480)  # 1280×720 less the window's menu, banners and tab bar
+    want = round(theme.font_pt * ALL_FOUR_SCALE) if projector else theme.font_pt
+    assert all(c.theme.font_pt == want for c in tab.charts)
+    widths = [tab.time_chart.width(), tab.gflops_chart.width()]
+    assert abs(widths[0] - widths[1]) <= 0.1 * max(widths) or not projector  # scaled: four equal quarters
+    for chart in tab.charts:
+        assert chart.getPlotItem().geometry().width() <= chart.width() + 1
+        outside = [t for t in problems(plot_texts(chart, chart), QRectF(chart.rect())) if t.startswith("outside")]
+        assert outside == [], outside
+    tab.show_combo.setCurrentText("GFLOP/s")
+    assert tab.gflops_chart.theme.font_pt == theme.font_pt
+    tab.stop()

@@ -99,7 +99,7 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     if not legend.isVisible():  # no legend (the speedup bars are named on their axis): the title has the width
-        _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4)
+        _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4, wrap=True)
         return height
     others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
     # the legend's full names at its smallest text are its due (up to its share); a long title gives way
@@ -124,16 +124,28 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     return height
 
 
-def _fit_title(plot: pg.PlotItem, theme: Theme, room: float) -> None:
-    """The title at the theme's size, or smaller (down to 60%) where its lines are wider than `room`."""
+def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False) -> None:
+    """The title at the theme's size, or smaller (down to 60%) where its lines are wider than `room`; with
+    `wrap`, then wrapped to `room` and never wider (a chart with no legend column: its title alone held the
+    plot open past the chart's edge)."""
     label = plot.titleLabel
     if not label.isVisible() or not label.text:
         return
-    pt = theme.font_pt + 2
-    label.setText(label.text, size=f"{pt}pt")
-    while label.item.boundingRect().width() > room and pt > 0.6 * (theme.font_pt + 2):
-        pt *= 0.9
-        label.setText(label.text, size=f"{pt:.1f}pt")
+    base = theme.font_pt + 2
+    room = max(room, 40.0)
+    for wrapped in (False, True) if wrap else (False,):
+        label.item.setTextWidth(room if wrapped else -1)
+        pt = base
+        label.setText(label.text, size=f"{pt}pt")
+        while label.item.boundingRect().width() > room and pt > 0.6 * base:
+            pt *= 0.9
+            label.setText(label.text, size=f"{pt:.1f}pt")
+        if label.item.boundingRect().width() <= room + 0.5:
+            break
+    if wrap:
+        rect = label.item.boundingRect()
+        label.setMinimumWidth(min(rect.width(), room))
+        plot.layout.setRowFixedHeight(0, max(30.0, rect.height()))
 
 
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
@@ -176,6 +188,11 @@ class ResultChart(pg.PlotWidget):
         self.hidden_series: list[str] = []
         self.source_of: SourceOf = one_source
         self.legend: SeriesLegend | None = None
+        self._left_w = 0.0
+        self._fitting = self._refit = False
+        # the left axis learns its width from its tick labels only when they are first painted: fit again then
+        # (the title and legend were fitted to the room beside a narrower axis, and held the plot past the edge)
+        self.getPlotItem().getAxis("left").geometryChanged.connect(self._left_axis_changed)
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -208,13 +225,34 @@ class ResultChart(pg.PlotWidget):
         super().resizeEvent(event)
         self.fit_legend()
 
+    def _left_axis_changed(self) -> None:
+        plot = self.getPlotItem()
+        width = plot.getAxis("left").width() if plot is not None else 0.0
+        if abs(width - self._left_w) > 0.5:
+            self._left_w = width
+            if self._fitting:
+                self._refit = True  # once more when this fit ends
+            else:
+                self.fit_legend()
+
     def fit_legend(self) -> None:
         """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
-        if getattr(self, "legend", None) is None:
-            return  # called by the view's own set-up, before the legend exists
+        if getattr(self, "legend", None) is None or getattr(self, "_fitting", True):
+            return  # called by the view's own set-up, before the legend exists; or from within a fit
         plot = self.getPlotItem()
         if plot is None:
             return  # closed
+        self._fitting = True
+        try:
+            for _ in range(3):  # again while the fit itself changed the left axis's width
+                self._refit = False
+                self._fit_legend(plot)
+                if not self._refit:
+                    break
+        finally:
+            self._fitting = False
+
+    def _fit_legend(self, plot: pg.PlotItem) -> None:
         height = fit_legend_column(self, plot, self.legend, self.theme)
         left = plot.getAxis("left").width()
         self._fit_axis_label("left", self.y_label, self.y_label_short, height)

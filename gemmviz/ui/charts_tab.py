@@ -4,7 +4,17 @@ scheduler that redraws them while results stream in without freezing the window.
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gemmviz.core.style import PRESETS, hidden_for
 from gemmviz.core.variants import BASELINES
@@ -14,6 +24,8 @@ from gemmviz.ui.table import ResultsTable
 from gemmviz.ui.theme import Theme
 
 ALL = "all four"
+ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt -> 12 pt)
+ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
 PANELS = ("time", "GFLOP/s", "speedup", "table")
 REFRESH_MS = 150  # at most a few redraws a second while a sweep streams results in
 STEP_MS = 20  # between the steps of one redraw: painting, input and timers get a turn
@@ -25,6 +37,7 @@ class ChartsTab(QWidget):
     def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
         self.workspace = workspace
+        self.theme = self.panel_theme = theme
         self.refresh_pending = False
         self.refresh_dirty = False
         self.stopped = False
@@ -48,7 +61,7 @@ class ChartsTab(QWidget):
             self.preset_buttons[name] = button
         show_row.addStretch()
         layout.addLayout(show_row)
-        grid_host = QWidget()
+        self.grid_host = grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(grid_host, 1)
@@ -77,6 +90,7 @@ class ChartsTab(QWidget):
         grid.addWidget(self.gflops_chart, 0, 1)
         grid.addWidget(speed_panel, 1, 0)
         grid.addWidget(self.table, 1, 1)
+
         self.panels = dict(zip(PANELS, (self.time_chart, self.gflops_chart, speed_panel, self.table)))
         self.show_combo.currentTextChanged.connect(self._show)
         self.baseline_combo.currentIndexChanged.connect(self._on_speedup_choice)
@@ -97,10 +111,41 @@ class ChartsTab(QWidget):
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
             panel.setVisible(choice in (ALL, name))
+        self._scale_panels()
 
     def apply_theme(self, theme: Theme) -> None:
-        for chart in self.charts:
-            chart.apply_theme(theme)
+        self.theme = theme
+        self.panel_theme = None  # redraw with it even where the scale stays
+        self._scale_panels()
+
+    def _scale_panels(self) -> None:
+        """All four panels share the view: their charts' type, lines and the table's text are scaled down with
+        their quarter of it where the theme's type is larger than the app's normal (a projector's 20 pt
+        clipped the charts' labels and left the table one column); one panel alone gets the theme's size."""
+        four = self.show_combo.currentText() == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
+        theme = self.theme.scaled(ALL_FOUR_SCALE) if four else self.theme
+        if theme != self.panel_theme:
+            self.panel_theme = theme
+            for chart in self.charts:
+                chart.apply_theme(theme)
+        grid = self.grid_host.layout()
+        for i in (0, 1):  # scaled, four equal quarters, whatever their contents' sizes ask
+            grid.setColumnStretch(i, int(four))
+            grid.setRowStretch(i, int(four))
+        for combo in (self.speedup_source_combo, self.baseline_combo, self.speedup_size_combo):
+            # scaled, long session names and baselines elide instead of widening their quarter
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if four
+                                      else QComboBox.SizeAdjustPolicy.AdjustToContentsOnFirstShow)  # fmt: skip
+            combo.setMinimumContentsLength(8 if four else 0)
+            combo.setSizePolicy(QSizePolicy.Policy.Expanding if four else QSizePolicy.Policy.Preferred,
+                                QSizePolicy.Policy.Fixed)  # fmt: skip
+        font = QFont(self.font())
+        if four:
+            font.setPointSizeF(max(ALL_FOUR_MIN_PT, theme.font_pt))
+            self.grid_host.setFont(font)
+        else:
+            self.grid_host.setFont(QFont())  # the window's font again (projector mode sets the app's)
+        self.table.resizeColumnsToContents()  # for the table's new type
 
     def speedup_view(self) -> tuple[str, str | None, str | None]:
         """(baseline key, size key, source) as shown, for exports."""
