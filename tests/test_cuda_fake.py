@@ -480,6 +480,10 @@ def test_the_tuner_compiles_verifies_times_and_keeps_the_best(gpu):
     assert statuses == ["ok", "compile error", "ok"]
     assert out["best"]["config"] in (space[0], space[2]) and out["best"]["configs_valid"] == 2
     assert out["gpu"] == gpu.name
+    small = one("gpu-vectorize")  # at 65x33 one 128x128 tile leaves most of 132 SMs idle: the default runs
+    assert small.status == "ok" and "tiles would fill under half the SMs" in small.note
+    assert small.config == get_variant("gpu-vectorize").config
+    gpu.attributes["MULTIPROCESSOR_COUNT"] = 2
     tuned = one("gpu-vectorize")  # the bench now compiles the tuned configuration
     assert tuned.status == "ok" and tuned.note.startswith("tuned config") and tuned.config == out["best"]["config"]
     assert_clean(gpu)

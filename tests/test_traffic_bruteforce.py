@@ -212,6 +212,43 @@ def walk_warptile(c, q: Problem) -> Tally:
     return w.done()
 
 
+def walk_cpasync(c, q: Problem) -> Tally:
+    """cp.async copies (A: 4 bytes, transposed; B: 16 bytes), LDS.128 fragments, 4x4 sub-tiles per lane."""
+    bm, bn, bk, wm_, wn_, tm, tn = (c[x] for x in ("BM", "BN", "BK", "WM", "WN", "TM", "TN"))
+    threads = (bm // wm_) * (bn // wn_) * 32
+    tid = np.arange(threads)
+    warp, lane = tid // 32, tid % 32
+    lr, lc, kh = wm_ // tm, wn_ // tn, bk // 8
+    wm0, wn0 = (warp // (bn // wn_)) * wm_, (warp % (bn // wn_)) * wn_
+    tr, tc = lane // lc, lane % lc
+    am, ak = 4 * (warp // kh) + (lane // 8) % 4, 8 * (warp % kh) + lane % 8
+    br, bc = tid // (bn // 4), 4 * (tid % (bn // 4))
+    rows = [wm0 + tr * 4 + (i // 4) * lr * 4 + i % 4 for i in range(tm)]
+    cols = [wn0 + tc * 4 + (j // 4) * lc * 4 + j % 4 for j in range(tn)]
+    w = Walk(q, bm, bn, bk)
+    assert VARIANTS["gpu-cpasync"].geometry(q, {}, c)[0][1] == q.m // bm, "split-K: the walk counts one slice"
+    for by, bx in w.blocks():
+        for _ in range(w.k_tiles()):
+            w.new_tile()
+            for j in range(bm * bk // threads):
+                w.stage_a(am + j * (4 * threads // 32 // kh), ak)
+            for j in range(bk * bn // 4 // threads):
+                for x in range(4):
+                    w.stage_b(br + j * (threads // (bn // 4)), bc + x)
+            for kk in range(bk):
+                k = np.full_like(tid, kk)
+                for r in rows:
+                    w.read_a(r, k)
+                for col in cols:
+                    w.read_b(k, col)
+                w.t.fmas += threads * tm * tn
+            w.end_tile()
+        for r in rows:
+            for col in cols:
+                w.store(by * bm + r, bx * bn + col)
+    return w.done()
+
+
 def _pipelined_loads(w: Walk, c) -> None:
     """The cp.async loads of one K-slice: 16-byte chunks (the threads share them out, chunk i to thread i % THREADS)."""
     bm, bn, bk = c["BM"], c["BN"], c["BK"]
@@ -307,6 +344,7 @@ WALKS = {
     "gpu-vectorize": walk_vectorize,
     "gpu-doublebuffer": walk_vectorize,
     "gpu-warptile": walk_warptile,
+    "gpu-cpasync": walk_cpasync,
     "gpu-wmma-tf32": lambda c, q: _walk_tensor_core(c, q, wmma_reads),
     "gpu-mma-tf32": lambda c, q: _walk_tensor_core(c, q, mma_reads),
 }

@@ -243,6 +243,14 @@ class CudaRun(KernelTimer):
         return info
 
     # ---- compile -----------------------------------------------------------------------------
+    def _too_few_tiles(self, p, config: dict) -> bool:
+        """Whether a config's BM×BN tiles of C number fewer than half the SMs for this problem."""
+        bm, bn = config.get("BM"), config.get("BN")
+        if not bm or not bn:
+            return False
+        sms = self.device.get_attribute(self.cuda.device_attribute.MULTIPROCESSOR_COUNT)
+        return -(-p.m // bm) * -(-p.n // bn) < sms / 2
+
     def config(self, variant: Variant) -> tuple[dict, bool]:
         """The block-tiling configuration for this GPU (tuned if a tuning run cached one)."""
         if variant.name in self.config_override:
@@ -422,6 +430,9 @@ class CudaRun(KernelTimer):
             return new_result(job, variant, "unavailable", why)
         params = job.params_dict
         config, tuned = self.config(variant)
+        small = tuned and variant.name not in self.config_override and self._too_few_tiles(p, config)
+        if small:  # a tuning made at 4096^3 whose big tiles leave most SMs idle here: the registry's default runs
+            config, tuned = dict(variant.config), False
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
         if refusal:
             raise ProblemError(refusal)
@@ -431,6 +442,8 @@ class CudaRun(KernelTimer):
         notes = []
         if config:
             notes.append(f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items()))
+        if small:
+            notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
         if rp != p:
             bm, bn, bk = variant.pad_multiple(config)
             notes.append(f"inputs zero-padded to {rp.m}x{rp.n}x{rp.k} (the kernel needs multiples of {bm}x{bn}x{bk}); "

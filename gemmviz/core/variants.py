@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from gemmviz.core import cpasync_model as cpasync
 from gemmviz.core import hopper_model as hopper
 from gemmviz.core import paths
 from gemmviz.core.model import Traffic, blocked_traffic, ceil_div, ideal_traffic, naive_traffic, padded, tiled_traffic
@@ -165,9 +166,7 @@ BLOCKTILE1D = {"BM": 64, "BN": 64, "BK": 8, "TM": 8}
 BLOCKTILE2D = {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8}
 WARPTILE = {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4}
 
-
 WMMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 2, "SKEW_A": 4, "ROUND_TF32": 1}
-
 
 MMA = {"BM": 128, "BN": 128, "BK": 32, "WARPS_M": 2, "WARPS_N": 2, "STAGES": 3, "ROUND_TF32": 0}
 
@@ -478,6 +477,7 @@ VARIANTS: dict[str, Variant] = {
             "a warp-level tile between block and thread",
             tune_space=warptile_space,
         ),
+        replace(_blocked("gpu-cpasync", "GPU warp tiling, cp.async pipeline", **cpasync.ENTRY), **cpasync.OWN),
         _blocked(
             "gpu-wmma-tf32",
             "GPU tensor cores (WMMA TF32)",
