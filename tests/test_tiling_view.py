@@ -131,7 +131,7 @@ def test_the_tabs_tile_menu_keeps_the_legible_size(qtbot):
     panel.variant_combo.setCurrentIndex(panel.variant_combo.findData("gpu-naive"))
     assert panel.tile_label.text() == "block" and panel.tile_combo.isEnabled()
     panel.variant_combo.setCurrentIndex(panel.variant_combo.findData("gpu-wgmma-tf32"))
-    assert not panel.tile_combo.isEnabled() and panel.schedule.grid == (2, 2)
+    assert not panel.tile_combo.isEnabled() and panel.schedule.grid == (2, 4) and panel.problem.m == panel.problem.n
     panel.size_combo.setCurrentIndex(panel.size_combo.findData("100x70x90"))
     assert panel.problem == Problem(100, 70, 90) and panel.schedule is not None
 

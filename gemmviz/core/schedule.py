@@ -76,12 +76,13 @@ def grid_and_threads(variant: str, problem: Problem, tile: int | None) -> tuple[
 
 def legible_problem(variant: str, tile: int | None) -> Problem:
     """A size whose animation reads from the back of a room, whatever size is benchmarked: a grid of 4 × 4
-    blocks (2 × 2 where a block is larger than 32 × 32) and 4 steps along K (the Hopper kernel: twice its
-    ring of stages, so that the ring fills, runs and drains)."""
+    blocks (2 × 2 where a block is larger than 32 × 32) and 4 steps along K (the Hopper kernel: 2 block rows,
+    a square C, and twice its ring of stages along K, so that the ring fills, runs and drains)."""
     v = _variant(variant)
-    if v.schedule_kind == "hopper":
+    if v.schedule_kind == "hopper":  # 2 block rows, N as wide as M (whole clusters): square C, A and B alike
         c = v.config
-        return Problem(2 * c["BM"], 2 * wgmma_bn(c) * c["CLUSTER"], 2 * c["STAGES"] * WGMMA_BK)
+        m, cluster_n = 2 * c["BM"], wgmma_bn(c) * c["CLUSTER"]
+        return Problem(m, -(-m // cluster_n) * cluster_n, 2 * c["STAGES"] * WGMMA_BK)
     _rp, bm, bn, bk, _tm, _tn = shape(variant, Problem(1, 1, 1), tile)
     blocks = 4 if max(bm, bn) <= 32 else 2
     return Problem(blocks * bm, blocks * bn, 4 * bk)

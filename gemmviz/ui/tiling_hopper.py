@@ -41,6 +41,14 @@ def _text(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: f
         texts.append((text, painter.boundingRect(rect, flags, text)))
 
 
+def _shrunk(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, bold: bool = False) -> None:
+    """One line, set smaller (down to 60%) where it is wider than the rectangle, then shortened with …."""
+    width = QFontMetricsF(pixel_font(px, bold)).horizontalAdvance(text)
+    if width > rect.width() > 0:
+        px = max(0.6 * px, px * rect.width() / width)
+    _text(painter, texts, rect, text, px, bold)
+
+
 def _wrapped(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float) -> None:
     """Wrapped text, in the largest font (at most px) whose lines fit the rectangle."""
     size = px
@@ -151,8 +159,14 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
         painter.setPen(QPen(fg, 1))
         painter.drawRect(r)
         painter.setPen(colour)
-        label = QRectF(r.left(), r.top() - 1.15 * fp, max(r.width(), 0.8 * left_w if r is ra else r.width()), fp)
-        _text(painter, texts, label, name, 0.75 * fp, bold=True)
+        # A's label ends before C's (A is narrow where K is short): its size goes on the row above, beside B
+        room = rc.left() - r.left() - 0.25 * fp if r is ra else r.width()
+        label = QRectF(r.left(), r.top() - 1.15 * fp, room, fp)
+        font_px = 0.75 * fp
+        if r is ra and QFontMetricsF(pixel_font(font_px, True)).horizontalAdvance(name) > room:
+            _shrunk(painter, texts, label.translated(0, -1.15 * fp), f"{p.m}×{p.k}", font_px, bold=True)
+            name = "A"
+        _shrunk(painter, texts, label, name, font_px, bold=True)
     painter.fillRect(_sub(ra, scale, r0, min(r0 + s.bm, p.m), 0, p.k), _faint(col_a, 50))
     painter.fillRect(_sub(rb, scale, 0, p.k, c0, min(c0 + s.bn, p.n)), _faint(col_b, 50))
     block_c = _sub(rc, scale, r0, min(r0 + s.bm, p.m), c0, max(c0, min(c0 + s.bn, p.n)))
