@@ -23,7 +23,7 @@ RUNS = 5
 
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    session = Session.load(asset_path("sessions", "h200-2026-11-30.json"))
+    session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
     ceilings = load_ceilings(session.environment["backends"]["cuda"]["name"])
     print(f"{platform.node()} {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     worst = 0.0

@@ -23,6 +23,7 @@ traces go to a gzip companion file, so the default session stays small.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as _dt
 import json
 import subprocess
@@ -157,7 +158,27 @@ def record_rest(out: Path, bench: Session | None) -> None:
     cpu_log.close()
 
 
-def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = None) -> Path:
+DURATION_KEYS = ("gpu__time_duration.sum", "gemmviz__call_time_duration.sum")
+
+
+def apply_durations(results: list[Result], durations: Session) -> int:
+    """Each result's ncu duration from a `gemmviz profile --duration-only` run (one replay pass per launch)
+    instead of the counters run's (replayed among 19 metrics); returns how many were replaced."""
+    by = {job_key(r): r for r in durations.results if r.counters}
+    replaced = 0
+    for r in results:
+        d = by.get(job_key(r))
+        if r.counters is None or d is None:
+            continue
+        for key in DURATION_KEYS:
+            if d.counters.get(key) is not None:
+                r.counters[key] = d.counters[key]
+        replaced += 1
+    return replaced
+
+
+def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = None,
+                durations: Path | None = None) -> Path:  # fmt: skip
     """The session from the two device calls' folders. `previous`: an earlier recording whose CPU loop at
     4096^3 (8.5 minutes, a device call of its own) is carried over, named in settings.merged_from."""
     bench = _load(first / "bench.json")
@@ -167,6 +188,10 @@ def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = No
     ceilings_file = first / "ceilings.json"
     ceilings = json.loads(ceilings_file.read_text()) if ceilings_file.exists() else None
     merged = merge(bench, _load(second / "cpu.json"), traces, _load(second / "profile.json"), ceilings)
+    if durations is not None:
+        d = Session.load(durations)
+        n = apply_durations(merged.results, d)
+        merged.settings["merged_from"]["profile-duration"] = f"{d.settings.get('command')} ({n} durations)"
     if previous is not None:
         old = Session.load(previous)
         carried = [r for r in old.results if r.variant == "cpu-naive" and r.m == r.n == r.k == 4096 and r.valid]
@@ -177,11 +202,12 @@ def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = No
                 f"new GPU timing does not change): {(old.settings.get('merged_from') or {}).get('cpu-4096')}"
             )
     day = merged.created[:10] or _dt.date.today().isoformat()
-    companion = Session(results=[r for r in merged.results if r.block_trace is not None and r.m == r.n == r.k == 4096],
-                        environment=merged.environment, settings=merged.settings, created=merged.created,
-                        kind="measured", label=f"H200 {day}: 4096³ block traces")  # fmt: skip
-    keep = {id(r) for r in companion.results}
-    merged.results = [r for r in merged.results if id(r) not in keep]
+    traced = [r for r in merged.results if r.block_trace is not None and r.m == r.n == r.k == 4096]
+    companion = Session(results=[dataclasses.replace(r) for r in traced], environment=merged.environment,
+                        settings=merged.settings, created=merged.created, kind="measured",
+                        label=f"H200 {day}: 4096³ block traces")  # fmt: skip
+    for r in traced:  # the default session keeps the result, its 4096^3 trace lives in the companion
+        r.block_trace = None
     path = out / f"h200-{day}.json"
     from gemmviz.core.fileio import write_atomic
 
@@ -211,12 +237,14 @@ def main() -> None:
     ap.add_argument("--bench", help="rest: bench.json of call 1 (picks the best kernels to trace)")
     ap.add_argument("--merge", nargs=2, metavar=("CALL1", "CALL2"), help="folders the two device calls wrote")
     ap.add_argument("--previous", help="merge: an earlier recording whose CPU loop at 4096^3 is carried over")
+    ap.add_argument("--durations", help="merge: a `gemmviz profile --duration-only` session (ncu's duration alone)")
     ap.add_argument("--out", required=True, help="folder for the parts and logs, or for the merged session")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.merge:
-        merge_parts(Path(args.merge[0]), Path(args.merge[1]), out, Path(args.previous) if args.previous else None)
+        merge_parts(Path(args.merge[0]), Path(args.merge[1]), out, Path(args.previous) if args.previous else None,
+                    Path(args.durations) if args.durations else None)  # fmt: skip
     elif args.part == "bench":
         record_bench(out)
     elif args.part == "rest":

@@ -22,10 +22,8 @@ BASE = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPT
 CONFIGS = [
     BASE,
     {**BASE, "GROUP_M": 16},
-    {**BASE, "GROUP_M": 4},
     {**BASE, "CLUSTER": 2},
     {**BASE, "CLUSTER": 2, "GROUP_M": 16},
-    {**BASE, "STAGES": 3, "CLUSTER": 2},
     {**BASE, "BM": 128, "STAGES": 6, "CLUSTER": 2},
 ]
 

@@ -444,7 +444,7 @@ def test_a_lesson_session_may_be_shipped_by_name_or_a_file_beside_it(tmp_path):
     from gemmviz.core.lessons import lesson_session, load_lesson
     from gemmviz.core.paths import asset_path
 
-    for name in ("h200-2026-11-30.json", "h200-2026-11-30"):
+    for name in ("h200-2026-12-01.json", "h200-2026-12-01"):
         assert lesson_session(load_lesson(_lesson(tmp_path, f'session = "{name}"\n'))).gpu == H200
     (tmp_path / "mine").mkdir()
     shutil.copy(asset_path("sessions", "published-seed001-a100.json"), tmp_path / "mine" / "s.json")
@@ -464,7 +464,7 @@ def test_a_lesson_session_link_that_leads_outside_is_refused(tmp_path):
 def test_a_missing_lesson_session_names_the_shipped_ones(tmp_path):
     from gemmviz.core.lessons import LessonError, lesson_session, load_lesson, parse_lesson
 
-    with pytest.raises(LessonError, match="neither a shipped session .*h200-2026-11-30.json.* nor a file in"):
+    with pytest.raises(LessonError, match="neither a shipped session .*h200-2026-12-01.json.* nor a file in"):
         lesson_session(load_lesson(_lesson(tmp_path, 'session = "absent.json"\n')))
     text_lesson = parse_lesson('title = "L"\nsession = "mine.json"\n' + LESSON_STEP, "x", "x.toml")
     with pytest.raises(LessonError, match="is not a shipped session"):

@@ -32,7 +32,7 @@ KINDS = ("time", "gflops", "speedup", "roofline")
 
 @pytest.fixture(scope="module")
 def h200():
-    session = Session.load(asset_path("sessions", "h200-2026-11-30.json"))
+    session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
     return session, load_ceilings(session.environment["backends"]["cuda"]["name"])
 
 
@@ -230,7 +230,7 @@ def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
     from gemmviz.ui.theme import LIGHT
 
     ws = Workspace()
-    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    ws.open(asset_path("sessions", "h200-2026-12-01.json"))
     tab = ChartsTab(ws, LIGHT)
     tab.refresh()
     chart = tab.speedup_chart
@@ -253,7 +253,7 @@ def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
     from gemmviz.ui.theme import LIGHT
 
     ws = Workspace()
-    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    ws.open(asset_path("sessions", "h200-2026-12-01.json"))
     tab = ChartsTab(ws, LIGHT)
     tab.refresh()
     combo = tab.speedup_size_combo
@@ -367,7 +367,7 @@ def test_roofline_explanation_fits_without_scrolling_in_projector_mode(qapp, h20
     from gemmviz.ui.roofline_tab import RooflineTab
 
     ws = Workspace()
-    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    ws.open(asset_path("sessions", "h200-2026-12-01.json"))
     theme = theme_for(True)
     tab = RooflineTab(ws, theme)
     font = tab.font()
@@ -414,16 +414,16 @@ def test_every_export_has_a_footer(qapp, h200, tmp_path):
     from gemmviz.ui.export import footer_text, workspace_footer
 
     ws = Workspace()
-    loaded = ws.open(asset_path("sessions", "h200-2026-11-30.json"), replay=True)
+    loaded = ws.open(asset_path("sessions", "h200-2026-12-01.json"), replay=True)
     footer = workspace_footer(ws, ws.shown())
-    assert footer.startswith("NVIDIA H200 2026-11-30 replayed") and "gemmviz " in footer
+    assert footer.startswith("NVIDIA H200 2026-12-01 replayed") and "gemmviz " in footer
     assert footer_text([]).startswith("gemmviz ")
     plain = export_chart("time", loaded.results, tmp_path / "a.png", 1280, 720)
     with_footer = export_chart("time", loaded.results, tmp_path / "b.png", 1280, 720, footer=footer)
     bottom = _pixels(with_footer)[-30:]
     assert (bottom < 128).sum() > (_pixels(plain)[-30:] < 128).sum() > 0  # a longer footer, more ink
     svg = export_chart("time", loaded.results, tmp_path / "c.svg", 1280, 720, footer=footer).read_text()
-    assert "NVIDIA H200 2026-11-30 replayed" in svg
+    assert "NVIDIA H200 2026-12-01 replayed" in svg
 
 
 def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_path):
@@ -481,7 +481,7 @@ def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     from gemmviz.ui.charts_tab import ALL, ALL_FOUR_SCALE, ChartsTab
 
     ws = Workspace()
-    ws.open(asset_path("sessions", "h200-2026-11-30.json"))
+    ws.open(asset_path("sessions", "h200-2026-12-01.json"))
     theme = theme_for(projector)
     tab = ChartsTab(ws, theme)
     qtbot.addWidget(tab)

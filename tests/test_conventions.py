@@ -145,7 +145,7 @@ def test_help_about_and_the_window_icon(qtbot, tmp_path):
     text = box.text()
     assert f"gemmviz {gemmviz.__version__}" in text and "Licence: MIT" in text
     assert (
-        all(s.title in text for s in about.SEEDS) and "h200-2026-11-30.json: measured by gemmviz on NVIDIA H200" in text
+        all(s.title in text for s in about.SEEDS) and "h200-2026-12-01.json: measured by gemmviz on NVIDIA H200" in text
     )
     assert re.search(r"published-seed000-\w+\.json: the table seed000 published", text)
     box.close()

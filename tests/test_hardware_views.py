@@ -230,7 +230,7 @@ def test_trace_sentence_numbers(session):
     assert "no block trace" in explain_trace(Result("gpu-tiled", {"tile": 16}, 8, 8, 8, "cuda", "fp32", True))
 
 
-RECORDED = Path(__file__).parent.parent / "assets" / "sessions" / "h200-2026-11-30.json"
+RECORDED = Path(__file__).parent.parent / "assets" / "sessions" / "h200-2026-12-01.json"
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1500, 900), (1920, 1080)], ids=["720p", "900p", "1080p"])

@@ -80,8 +80,8 @@ def test_every_step_fits(qtbot, sources, name, size, projector):
         found += [f"step {i + 1}: {p}" for p in _step_problems(view)]
         words = [t for t, _ in view.texts]
         assert f"step {i + 1} / {len(lesson.steps)}" in words and lesson.steps[i].title in words
-        assert any(t.startswith("Data: NVIDIA H200, 2026-11-30, replayed · gemmviz") for t in words)
-        assert "Replayed: recorded on NVIDIA H200, 2026-11-30" in words
+        assert any(t.startswith("Data: NVIDIA H200, 2026-12-01, replayed · gemmviz") for t in words)
+        assert "Replayed: recorded on NVIDIA H200, 2026-12-01" in words
         assert not any("{{" in t for t in words)  # every placeholder filled (a figure, or n/a)
     assert found == []
 
@@ -210,7 +210,7 @@ def test_lesson_menu_lists_the_shipped_lessons(window):
 
 def test_run_step_measures_live_in_the_worker(qtbot, window, tmp_path):
     w = window(gpu=True)
-    text = ('title = "Live"\nsession = "h200-2026-11-30.json"\n[[step]]\ntitle = "Tiled"\ntext = "It reaches '
+    text = ('title = "Live"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "Tiled"\ntext = "It reaches '
             '{{gflops gpu-tiled[tile=16] at 64}}."\nview = "chart"\nseries = ["gpu-tiled[tile=16]"]\nsizes = [64]\n'
             "run = true\n")  # fmt: skip
     lesson = parse_lesson(text, "live", "live.toml")

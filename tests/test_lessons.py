@@ -226,7 +226,7 @@ def test_steps_without_data_are_named_before_the_export():
     from gemmviz.cli.lesson import empty_steps
     from gemmviz.core.lessons import lesson_session, shipped_lessons
 
-    lesson = parse_lesson('title = "L"\nsession = "h200-2026-11-30.json"\n' + GOOD_STEP + 'view = "table"\n'
+    lesson = parse_lesson('title = "L"\nsession = "h200-2026-12-01.json"\n' + GOOD_STEP + 'view = "table"\n'
                           'series = ["cpu-naive"]\nsizes = [777]\nbaseline = "cpu-naive"\n', "x", "my.toml")  # fmt: skip
     source = lesson_session(lesson)
     assert empty_steps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]

@@ -270,7 +270,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_file(tmp_path, hel
         ["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", ""],
         ["tune", "--variants", "gpu-vectorize", "--csv", ""],
         ["ceilings", "--save-to", ""],
-        ["export", "h200-2026-11-30", "-o", ""],
+        ["export", "h200-2026-12-01", "-o", ""],
         ["animate", "--mnk", "32", "--gif", ""],
         ["animate", "--mnk", "32", "--mp4", ""],
         ["animate", "--mnk", "32", "--frames", ""],

@@ -37,6 +37,7 @@ class FakeNcu:
 
     def __call__(self, argv, kernel_regex, metrics, launch_count, cache_control="all"):
         self.calls.append((argv, kernel_regex, launch_count))
+        self.metrics = getattr(self, "metrics", []) + [list(metrics)]
         self.cache_control = cache_control
         import re
 
@@ -63,7 +64,10 @@ def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):
     assert tiled["dram__bytes_read.sum"] == pytest.approx(8.39e6, rel=0.01)
     assert all(len(r.samples_ms) == 2 for r in results)  # timings from the bench step, not from ncu
     # one child per kernel variant, the same jobs at --repeats 1 --warmup 0, two launches each
-    (naive_call, tiled_call) = ncu.calls
+    # per kernel variant: a pass for the duration alone, then one for the other counters
+    (naive_duration, naive_call, _tiled_duration, tiled_call) = ncu.calls
+    assert ncu.metrics[0] == ["gpu__time_duration.sum"] and "gpu__time_duration.sum" not in ncu.metrics[1]
+    assert naive_duration[0] == naive_call[0]
     assert naive_call[1] == "^gemm_naive$" and naive_call[2] == 6 and "--timing" in naive_call[0]
     assert ncu.cache_control == "none"  # warm timing: ncu must not flush the caches either
     assert tiled_call[0][-4:] == ["--mnk", "1024x1024x1024", "--tile", "16"]
@@ -183,3 +187,18 @@ def test_the_recording_merge_combines_timings_counters_traces_and_the_cpu_loop()
     assert merged.environment["cpu"] == "Xeon" and merged.environment["ceilings"]["l2_gbs"] == 8385.0
     Session.from_dict(json.loads(json.dumps(merged.to_dict())))  # a valid session file
     assert record.best(merged.results, "fp32", 1024).variant == "gpu-tiled"
+
+
+def test_the_duration_comes_from_its_own_pass():
+    duration = [{"kernel": "k", "counters": {"gpu__time_duration.sum": 72.8}}]
+    full = [{"kernel": "k", "counters": {"gpu__time_duration.sum": 86.0, "dram__bytes_read.sum": 5.0}}]
+    (row,) = profile.merge_passes(duration, full)
+    assert row["counters"] == {"gpu__time_duration.sum": 72.8, "dram__bytes_read.sum": 5.0}
+    assert profile.merge_passes(duration, full + full) == full + full  # passes that disagree: the counters' own
+
+
+def test_duration_only_runs_one_pass(fake_gpu, tmp_path):
+    ncu = FakeNcu()
+    code = run(["profile", "--variants", "gpu-naive", "--sizes", "256", "--block", "16", "--repeats", "2",
+                "--out", str(tmp_path / "p.json"), "--quiet", "--duration-only"], ncu)  # fmt: skip
+    assert code == 0 and ncu.metrics == [["gpu__time_duration.sum"]]

@@ -30,7 +30,11 @@ def test_recorded_h200_session_has_every_variant_and_size():
     assert any((r.m, r.n, r.k) == (2048, 4096, 3072) for r in valid)
     assert {r.params.get("tile") for r in valid if r.variant == "gpu-tiled"} == {8, 16, 32}
     for r in valid:
-        assert r.rel_error <= r.threshold and len(r.samples_ms) == r.repeats
+        assert r.rel_error <= r.threshold
+        # at least `repeats` kept samples (GPU kernels: more, until the noise was under 0.5% or a cap)
+        assert len(r.samples_ms) >= min(r.repeats, 3 if r.variant == "cpu-naive" else r.repeats)
+        if r.backend == "cuda":
+            assert r.timing == "kernel" and r.noise is not None and r.wrong_elements == 0
 
 
 def test_a_published_figure_above_the_peak_is_not_plotted():
@@ -43,7 +47,7 @@ def test_compare_sources():
     ws = Workspace()
     h200 = ws.open(default_replay_session()).label
     rtx = ws.open(next(p for p in recorded_sessions() if "rtx4060" in p.name)).label
-    assert (h200, rtx) == ("NVIDIA H200, 2026-11-30 (recorded)", "RTX 4060, seed 000 (published)")
+    assert (h200, rtx) == ("NVIDIA H200, 2026-12-01 (recorded)", "RTX 4060, seed 000 (published)")
     others, rows = compare_sources(ws.shown(), rtx, ws.source_of)
     assert others == [h200]
     row = next(r for r in rows if r["series"] == "gpu-tiled (tile 16)" and r["size"] == "1024³")
@@ -56,8 +60,8 @@ def test_compare_sources():
 
 def test_gzip_companion_is_listed_but_not_the_default_replay():
     names = [p.name for p in recorded_sessions()]
-    assert "h200-2026-11-30-traces-4096.json.gz" in names
-    assert default_replay_session().name == "h200-2026-11-30.json"
+    assert "h200-2026-12-01-traces-4096.json.gz" in names
+    assert default_replay_session().name == "h200-2026-12-01.json"
 
 
 def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_kernels():
@@ -65,13 +69,14 @@ def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_ke
 
     s = Session.load(next(p for p in listed() if p.name.endswith(".json.gz")))
     traced = {r.variant for r in s.results if r.block_trace and r.m == 4096}
-    assert traced >= {"gpu-naive", "gpu-tiled", "gpu-warptile", "gpu-mma-tf32", "gpu-wgmma-tf32"}
+    # the seed's kernels and the recording's best FP32 SIMT and TF32 kernels
+    assert traced >= {"gpu-naive", "gpu-tiled", "gpu-cpasync", "gpu-wgmma-tf32"}
 
 
-def test_recorded_1000_traces_of_warptile_mma_and_wgmma():
+def test_recorded_1000_traces_of_the_seed_and_best_kernels():
     s = Session.load(default_replay_session())
     traced = {r.variant for r in s.results if r.block_trace and r.m == 1000}
-    assert traced >= {"gpu-tiled", "gpu-warptile", "gpu-mma-tf32", "gpu-wgmma-tf32"}
+    assert traced >= {"gpu-naive", "gpu-tiled", "gpu-cpasync", "gpu-wgmma-tf32"}
 
 
 def test_gzip_session_round_trip(tmp_path):
@@ -86,10 +91,10 @@ def test_gzip_session_round_trip(tmp_path):
 def test_gzip_bomb_and_broken_gzip_refused(tmp_path, monkeypatch):
     import gzip
 
-    from gemmviz.core import results
+    from gemmviz.core import session_checks
     from gemmviz.core.results import SessionError
 
-    monkeypatch.setattr(results, "MAX_SESSION_BYTES", 1 << 20)
+    monkeypatch.setattr(session_checks, "MAX_SESSION_BYTES", 1 << 20)
     bomb = tmp_path / "bomb.json.gz"
     bomb.write_bytes(gzip.compress(b'{"results": [' + b" " * (4 << 20) + b"]}"))  # ~4 KiB inflating to 4 MiB
     assert bomb.stat().st_size < 1 << 20

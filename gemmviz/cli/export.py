@@ -25,7 +25,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "session",
         help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
-        "session (e.g. h200-2026-11-30)",
+        "session (e.g. h200-2026-12-01)",
     )
     p.add_argument("--chart", default="time", choices=list(CHART_KINDS),
                    help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()))  # fmt: skip

@@ -18,7 +18,7 @@ from gemmviz.core.counters import decode_trace, parse_ncu_csv
 from gemmviz.core.results import Result, Session
 
 DATA = Path(__file__).parent
-RECORDED = DATA.parent.parent / "assets" / "sessions" / "h200-2026-11-30.json"
+RECORDED = DATA.parent.parent / "assets" / "sessions" / "h200-2026-12-01.json"
 NOTE = "test fixture: not a recording"
 
 
