@@ -231,8 +231,9 @@ def test_cli_lists_lessons(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("\t")[0] for line in lines] == sorted(LESSONS)
     for line in lines:
-        name, title, steps = line.split("\t")
+        name, title, steps, langs = line.split("\t")
         assert title == LESSONS[name].title and steps == f"{len(LESSONS[name].steps)} steps"
+        assert langs == "en, zh"  # every shipped lesson has its Chinese version
 
 
 def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):

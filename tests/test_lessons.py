@@ -181,7 +181,7 @@ def test_table_cells_are_the_results_medians_and_ratios():
 
 
 def test_ratios_and_small_rates_keep_their_digits():
-    from gemmviz.core.lessons import _fmt_ratio
+    from gemmviz.core.numbers import ratio as _fmt_ratio
 
     assert [_fmt_ratio(x) for x in (1.534, 9.999, 99.96, 12559.4, 0.5, 1 / 181913)] == [
         "1.53×", "10.0×", "100×", "12,559×", "0.50×", "181,913× slower"]  # fmt: skip
@@ -190,7 +190,7 @@ def test_ratios_and_small_rates_keep_their_digits():
 
 
 def test_durations_read_in_the_unit_that_suits_them():
-    from gemmviz.core.lessons import _duration
+    from gemmviz.core.numbers import duration as _duration
 
     assert [_duration(ms) for ms in (0.0821, 0.434, 16.998, 999.9, 51700, 502121)] == [
         "82.1 µs", "0.434 ms", "17.0 ms", "1.00 s", "51.7 s", "502 s"]  # fmt: skip

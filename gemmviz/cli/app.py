@@ -33,7 +33,7 @@ def run_app(args: argparse.Namespace) -> int:
         from gemmviz.core.lessons import LessonError, find_lesson, lesson_session
 
         try:  # a bad lesson file is refused here, with its line, before a window opens
-            lesson = find_lesson(args.lesson)
+            lesson = find_lesson(args.lesson, getattr(args, "lang", None))
             lesson_session(lesson)
         except LessonError as exc:
             raise UsageError(str(exc)) from None

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
-from gemmviz.core.lessons import LessonError, find_lesson, lesson_session, shipped_lessons, step_results
+from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_session, step_results
+from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import parse_pixels
 
 MIN_PX, MAX_PX = 320, 8192
@@ -21,7 +22,10 @@ MIN_PX, MAX_PX = 320, 8192
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("lesson", help="list the guided lessons, or export one as slides (PNG per step and a PDF)")
     p.add_argument("name", nargs="?", help="a shipped lesson's name (see --list) or a path to a lesson .toml")
-    p.add_argument("--list", action="store_true", help="one lesson per line: name, title, number of steps")
+    p.add_argument("--list", action="store_true", help="one lesson per line: name, title, number of steps, "
+                   "languages")  # fmt: skip
+    p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
+                   help="the lesson's language, where it has one (default: en)")  # fmt: skip
     p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
     p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
     p.add_argument("--projector", action="store_true", help="projector mode: larger type, thicker lines")
@@ -33,10 +37,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def list_lessons() -> list[str]:
     try:
-        lessons = shipped_lessons()
+        lessons = all_shipped_lessons()
     except LessonError as exc:
         raise UsageError(str(exc)) from None
-    return [f"{name}\t{lesson.title}\t{len(lesson.steps)} steps" for name, lesson in lessons.items()]
+    return [f"{name}\t{by_lang.get('en', next(iter(by_lang.values()))).title}\t"
+            f"{len(next(iter(by_lang.values())).steps)} steps\t{', '.join(by_lang)}"
+            for name, by_lang in lessons.items()]  # fmt: skip
 
 
 def output_dir(path: str) -> Path:
@@ -79,7 +85,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         raise UsageError("--export: an empty folder name; give the folder to write the slides into")
     width, height = parse_pixels(args.size, MIN_PX, MAX_PX)
     try:
-        lesson = find_lesson(args.name)
+        lesson = find_lesson(args.name, getattr(args, "lang", None))
         source = lesson_session(lesson, shipped_session(args.session) if args.session else None)
     except LessonError as exc:
         raise UsageError(str(exc)) from None

@@ -14,6 +14,7 @@ from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core.fileio import release_all
+from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.problem import ProblemError
 
 EPILOG = """\
@@ -72,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--projector", action="store_true", help="start the app in projector mode")
     parser.add_argument("--lesson", metavar="NAME", help="start the app in lesson mode: a shipped lesson's name "
                         "(gemmviz lesson --list) or a lesson .toml file")  # fmt: skip
+    parser.add_argument("--lang", choices=LANGUAGES, help="the window's language (default: the one last chosen, "
+                        "else the system's) and the lesson's, where it has one; the CLI stays English")  # fmt: skip
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for module in (bench, model, tune, export, lesson, profile):
         module.add_parsers(sub)

@@ -4,10 +4,12 @@ Lessons are data (`assets/lessons/*.toml`) a teacher can copy and edit. A bad fi
 LessonError that names the file and line. Numbers in a step's text are never typed in: they are
 placeholders filled from the results the step shows (live or replayed), e.g.
 `{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}`, `{{gflops cublas at 4096}}`,
-`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³, in billions); from the hardware (issue 14):
+`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³: 137 billion, in Chinese 1,374 亿); from the hardware (issue 14):
 `{{model gpu-naive[block=16] at 1024}}` (the model's global-load bytes), `{{dram …}}` and `{{l2 …}}` (the
 counters' DRAM reads and L2 traffic), `{{blocks …}}`, `{{waves …}}` and `{{resident …}}` (blocks per SM at once, from a block trace); a figure the
-results lack reads "n/a (not in these results)".
+results lack reads "n/a (not in these results)". Figures are written in the lesson's language (its `lang`,
+core/numbers.py): a lesson in another language is a file of its own, NAME.LANG.toml beside NAME.toml, with
+the same steps, views and placeholders.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from gemmviz.core.lesson_files import (
     read_lesson_file,
     session_problem,
 )
+from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError, find_baseline
 from gemmviz.core.schedule import check_animation_input
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
-from gemmviz.core.views import CHART_KINDS, times_text
+from gemmviz.core.views import CHART_KINDS
 
 VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text")
 HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
@@ -100,6 +103,7 @@ class Lesson:
     steps: tuple[Step, ...] = field(default_factory=tuple)
     path: str = ""
     folder: str | None = None  # a lesson file's folder, where its `session` may also be; None for shipped ones
+    lang: str = "en"  # the language of its words and of the figures filled into them (core/numbers.LANGUAGES)
 
 
 _SERIES = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(?:\[([^\]]*)\])?\s*$")
@@ -135,7 +139,8 @@ def parse_series(text: str) -> SeriesRef:
 
 
 def _sentences(text: str) -> int:
-    return len([s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s])
+    """Sentences end with . ! ? and a space, or with Chinese 。！？ (no space follows them)."""
+    return len([s for s in re.split(r"(?<=[.!?])\s+|(?<=[。！？])", text.strip()) if s.strip()])
 
 
 def _step_lines(raw: str) -> list[int]:
@@ -273,9 +278,13 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")
-    unknown = set(data) - {"title", "summary", "session", "step"}
+    unknown = set(data) - {"title", "summary", "session", "step", "lang"}
     if unknown:
-        raise LessonError(f"{where}: unknown key {sorted(unknown)[0]!r} (a lesson has title, summary, session, step)")
+        raise LessonError(f"{where}: unknown key {sorted(unknown)[0]!r} "
+                          "(a lesson has title, summary, session, lang, step)")  # fmt: skip
+    lang = data.get("lang", "en")
+    if lang not in LANGUAGES:
+        raise LessonError(f"{where}:{_key_line(raw, 1, 'lang')}: lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     if _title_problem(title):
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: {_title_problem(title)}")
     summary = data.get("summary", "")
@@ -297,40 +306,57 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
     if len(lines) != len(steps_in):  # steps written as an inline array: fall back to the top
         lines = [1] * len(steps_in)
     steps = tuple(_parse_step(d, line, raw, where) for d, line in zip(steps_in, lines))
-    lesson = Lesson(name, title.strip(), _clean(summary), session, steps, where, folder)
+    lesson = Lesson(name, title.strip(), _clean(summary), session, steps, where, folder, lang)
     check_placeholders(lesson)
     return lesson
+
+
+def _name_and_lang(file_name: str) -> tuple[str, str | None]:
+    """'seed000.zh.toml' -> ('seed000', 'zh'); 'seed000.toml' -> ('seed000', None)."""
+    stem = file_name.removesuffix(".toml")
+    base, _, lang = stem.rpartition(".")
+    return (base, lang) if base and lang in LANGUAGES else (stem, None)
 
 
 def load_lesson(path: str | Path) -> Lesson:
     path = Path(path)
     raw = read_lesson_file(path, str(path))
-    return parse_lesson(raw, path.stem, str(path), folder=str(path.parent))
+    return parse_lesson(raw, _name_and_lang(path.name)[0], str(path), folder=str(path.parent))
 
 
-def shipped_lessons() -> dict[str, Lesson]:
-    """The lessons in assets/lessons, by name (the file name without .toml)."""
-    found = {}
-    for f in asset_files("lessons", ".toml"):
-        name = f.name.removesuffix(".toml")
+def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
+    """The lessons in assets/lessons, by name and then language: NAME.toml and its translations NAME.LANG.toml,
+    whose `lang` must say the same LANG."""
+    found: dict[str, dict[str, Lesson]] = {}
+    for f in sorted(asset_files("lessons", ".toml"), key=lambda f: f.name):
+        name, file_lang = _name_and_lang(f.name)
         where = f"assets/lessons/{f.name}"
-        found[name] = parse_lesson(read_lesson_file(str(f), where), name, where)
+        lesson = parse_lesson(read_lesson_file(str(f), where), name, where)
+        if lesson.lang != (file_lang or lesson.lang):
+            raise LessonError(f"{where}: the file name says {file_lang!r} but its lang is {lesson.lang!r}")
+        if lesson.lang in found.get(name, {}):
+            raise LessonError(f"{where}: a second {lesson.lang!r} version of lesson {name!r}")
+        found.setdefault(name, {})[lesson.lang] = lesson
     return found
 
 
-def find_lesson(name_or_path: str) -> Lesson:
-    """A shipped lesson by name, or a lesson file by path."""
+def shipped_lessons(lang: str = "en") -> dict[str, Lesson]:
+    """The shipped lessons by name, each in `lang` where it has that language, else in English (or the one it has)."""
+    return {name: by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values()))
+            for name, by_lang in all_shipped_lessons().items()}  # fmt: skip
+
+
+def find_lesson(name_or_path: str, lang: str | None = None) -> Lesson:
+    """A shipped lesson by name, in `lang` (None: English), or a lesson file by path (in the language it says)."""
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         return load_lesson(name_or_path)
-    lessons = shipped_lessons()
+    lessons = all_shipped_lessons()
     if name_or_path not in lessons:
         raise LessonError(f"no lesson called {name_or_path!r}; shipped: {', '.join(lessons) or 'none'}")
-    return lessons[name_or_path]
-
-
-def _fmt_ratio(x: float) -> str:
-    """As the charts' bars (times_text); below 0.1, how many times slower (the CPU loop against cuBLAS)."""
-    return f"{times_text(1 / x)[:-1]}× slower" if x < 0.1 else times_text(x)
+    by_lang = lessons[name_or_path]
+    if (lang or "en") not in by_lang:
+        raise LessonError(f"lesson {name_or_path!r} has no {lang!r} version; it has {', '.join(by_lang)}")
+    return by_lang[lang or "en"]
 
 
 def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
@@ -341,14 +367,7 @@ def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
 COUNTER_PLACEHOLDERS = {"dram": "dram__bytes_read.sum", "l2": "lts__t_bytes.sum"}
 
 
-def _bytes(n: float) -> str:
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= size:
-            return f"{n / size:,.3g} {unit}"
-    return f"{n:,.0f} bytes"
-
-
-def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result]) -> str | None:
+def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], lang: str = "en") -> str | None:
     """A figure from the model, the counters or the block trace of `ref` at N³; None if the results lack it."""
     problem = Problem(n, n, n)
     if kind == "model":  # arithmetic: what the code asks for, every global load counted
@@ -356,12 +375,12 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result]) -
         if v.traffic is None:
             return None
         t = v.traffic_model(problem, dict(ref.params))
-        return _bytes(FLOAT32_BYTES * t.global_loads)
+        return byte_size(FLOAT32_BYTES * t.global_loads, lang)
     found = [r for r in results if ref.matches(r) and r.valid and r.problem == problem]
     if kind in COUNTER_PLACEHOLDERS:
         values = [r.counters[COUNTER_PLACEHOLDERS[kind]] for r in found
                   if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters]  # fmt: skip
-        return _bytes(values[0]) if values else None
+        return byte_size(values[0], lang) if values else None
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
@@ -371,12 +390,12 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result]) -
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
 
 
-def fill_text(text: str, results: list[Result]) -> str:
-    """Replace {{…}} placeholders by figures from `results`."""
+def fill_text(text: str, results: list[Result], lang: str = "en") -> str:
+    """Replace {{…}} placeholders by figures from `results`, written as `lang` writes them."""
+    absent = missing(lang)
 
     def value(m: re.Match) -> str:
         expr = m.group(1)
-        missing = "n/a (not in these results)"
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
                 raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
@@ -385,21 +404,21 @@ def fill_text(text: str, results: list[Result]) -> str:
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
         hw = re.fullmatch(r"(model|dram|l2|blocks|waves|resident)\s+(\S+)\s+at\s+(\d+)", expr)
         if hw:
-            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), int(hw.group(3)), results)
-            return missing if figure is None else figure
+            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), int(hw.group(3)), results, lang)
+            return absent if figure is None else figure
         if flops:  # arithmetic, not a measurement: 2·N³
-            return f"{2 * int(flops.group(1)) ** 3 / 1e9:,.0f} billion"
+            return count(2 * int(flops.group(1)) ** 3, lang)
         if sp:
             a, b = _best(results, parse_series(sp.group(1)), int(sp.group(3))), None
             b = _best(results, parse_series(sp.group(2)), int(sp.group(3)))
-            return _fmt_ratio(b.median_ms / a.median_ms) if a and b else missing
+            return ratio(b.median_ms / a.median_ms, lang) if a and b else absent
         if one:
             r = _best(results, parse_series(one.group(2)), int(one.group(3)))
             if r is None:
-                return missing
+                return absent
             kind = one.group(1)
             if kind == "ms":
-                return _duration(r.median_ms)
+                return duration(r.median_ms, lang)
             if kind == "tflops":
                 return f"{r.gflops / 1000:,.1f} TFLOP/s"
             return f"{r.gflops:,.0f} GFLOP/s" if r.gflops >= 100 else f"{r.gflops:.3g} GFLOP/s"  # the CPU loop: 0.274
@@ -437,16 +456,6 @@ def step_baseline(step: Step, results: list[Result], r: Result) -> Result | None
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 
 
-def _duration(ms: float) -> str:
-    """Three significant digits, trailing zeros kept (17.0 ms, not 17 ms)."""
-    if ms >= 100_000:
-        return f"{ms / 1000:,.0f} s"
-    if ms < 0.1:  # a tiny kernel: microseconds, not 1.00e-04 ms
-        return f"{f'{ms * 1000:#.3g}'.rstrip('.')} µs"
-    value, unit = (ms, "ms") if ms < 999.5 else (ms / 1000, "s")
-    return f"{f'{value:#.3g}'.rstrip('.')} {unit}"
-
-
 @dataclass(frozen=True)
 class TableCell:
     time: str  # "5.46 s", or "—" where the results have no valid run
@@ -463,7 +472,7 @@ class StepTable:
     baseline_label: str
 
 
-def step_table(step: Step, results: list[Result]) -> StepTable:
+def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable:
     b = baseline(step.baseline or "cpu-naive")
     base_ref = SeriesRef(b.variant, tuple(sorted(b.params.items())))
     rows = []
@@ -471,11 +480,10 @@ def step_table(step: Step, results: list[Result]) -> StepTable:
         cells = []
         for n in step.sizes:
             r, base = _best(results, ref, n), _best(results, base_ref, n)
-            time = _duration(r.median_ms) if r else "—"
-            ratio = (
-                "1×" if r is not None and r is base else _fmt_ratio(base.median_ms / r.median_ms) if r and base else ""
-            )
-            cells.append(TableCell(time, ratio))
+            time = duration(r.median_ms, lang) if r else "—"
+            same = "1×" if lang == "en" else "1 倍"
+            times = same if r is not None and r is base else ratio(base.median_ms / r.median_ms, lang) if r and base else ""
+            cells.append(TableCell(time, times))
         rows.append((series_name(ref.variant, dict(ref.params)), tuple(cells)))
     return StepTable(tuple(step.sizes), tuple(rows), b.label)
 

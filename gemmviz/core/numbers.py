@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from gemmviz.core.views import times_text
+
 
 def rate(x: float | None, empty: str = "—") -> str:
     """A rate (GFLOP/s, GB/s) with at least three significant digits: 0.452, 4.52, 45.2, 452, 4,520."""
@@ -34,3 +36,60 @@ def error_map_text(error_map: dict | None) -> str:
     ch, cw = error_map["cell"]
     rows = ["".join("█" if x else "·" for x in row) for row in error_map["wrong"]]
     return f"regions of C ({ch}×{cw} elements each; █ = wrong elements):\n" + "\n".join(rows)
+
+
+# ---- figures inside sentences, per language (lesson placeholders, slide tables) -----------------------------
+LANGUAGES = ("en", "zh")  # a lesson's and the window's languages; English is the default and the fallback
+
+
+def _check(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return lang
+
+
+def ratio(x: float, lang: str = "en") -> str:
+    """How many times faster, as the charts' bars write it (views.times_text); below 0.1, how many times slower
+    (the CPU loop against cuBLAS). Chinese says 倍 inside a sentence: 快 12.0 倍, 慢 16,265 倍."""
+    if _check(lang) == "en":
+        return f"{times_text(1 / x)[:-1]}× slower" if x < 0.1 else times_text(x)
+    return f"慢 {times_text(1 / x)[:-1]} 倍" if x < 0.1 else f"{times_text(x)[:-1]} 倍"
+
+
+def count(x: float, lang: str = "en") -> str:
+    """A large count (the FLOPs of a product): '137 billion'; in Chinese by 万 (10⁴), 亿 (10⁸) and 万亿 (10¹²),
+    as Chinese writes them: '1,374 亿', never '137 billion' inside a Chinese sentence."""
+    if _check(lang) == "en":
+        return f"{x / 1e9:,.0f} billion"
+    for unit, size in (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)):
+        if x >= size:
+            value = x / size
+            return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.3g} {unit}"
+    return f"{x:,.0f}"
+
+
+_TIME_UNITS = {"en": ("s", "ms", "µs"), "zh": ("秒", "毫秒", "微秒")}
+
+
+def duration(ms: float, lang: str = "en") -> str:
+    """Three significant digits, trailing zeros kept (17.0 ms, not 17 ms); µs below 0.1 ms, s from 1 s."""
+    s, milli, micro = _TIME_UNITS[_check(lang)]
+    if ms >= 100_000:
+        return f"{ms / 1000:,.0f} {s}"
+    if ms < 0.1:  # a tiny kernel: microseconds, not 1.00e-04 ms
+        return f"{f'{ms * 1000:#.3g}'.rstrip('.')} {micro}"
+    value, unit = (ms, milli) if ms < 999.5 else (ms / 1000, s)
+    return f"{f'{value:#.3g}'.rstrip('.')} {unit}"
+
+
+def byte_size(n: float, lang: str = "en") -> str:
+    """Bytes in decimal units, three figures: 34.4 GB, 268 MB; GB, MB and kB read the same in Chinese."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:,.3g} {unit}"
+    return f"{n:,.0f} {'bytes' if _check(lang) == 'en' else '字节'}"
+
+
+def missing(lang: str = "en") -> str:
+    """What a placeholder reads when the results lack its figure."""
+    return "n/a (not in these results)" if _check(lang) == "en" else "暂无（这些结果中没有）"

@@ -22,10 +22,10 @@ from gemmviz.core.lessons import (
     Lesson,
     LessonError,
     LessonSource,
+    all_shipped_lessons,
     find_lesson,
     lesson_session,
     live_source,
-    shipped_lessons,
     step_jobs,
     step_results,
 )
@@ -186,7 +186,7 @@ class LessonView(QWidget):
                 widget.setMinimumSize(0, 0)
                 widget.set_state(frame_state(step))
             else:
-                widget = make_view_widget(step, self.source(index), theme)
+                widget = make_view_widget(step, self.source(index), theme, self.lesson.lang)
                 if widget is not None:
                     widget.setParent(self)
             self.views[index] = widget
@@ -274,14 +274,14 @@ class LessonView(QWidget):
 
 # ---- the main window's side ----------------------------------------------------------------------------
 def add_menu(window) -> None:
-    """The Lesson menu: one entry per shipped lesson, and a lesson file of the teacher's own."""
+    """The Lesson menu: one entry per shipped lesson and language, and a lesson file of the teacher's own."""
     menu = window.menuBar().addMenu("&Lesson")
     try:
-        lessons = shipped_lessons()
+        lessons = [x for by_lang in all_shipped_lessons().values() for x in by_lang.values()]
     except LessonError as exc:
-        lessons = {}
+        lessons = []
         menu.addAction(f"(shipped lessons unreadable: {exc})").setEnabled(False)
-    for lesson in lessons.values():
+    for lesson in lessons:
         menu.addAction(f"{lesson.title} ({len(lesson.steps)} steps)", lambda _=False, x=lesson: start(window, x))
     menu.addSeparator()
     menu.addAction("Open lesson file…", lambda: open_lesson_dialog(window))

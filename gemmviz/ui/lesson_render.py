@@ -61,7 +61,7 @@ class SlideLayout:
 def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
     step = lesson.steps[index]
     return Slide(lesson.title, index, len(lesson.steps), source.label, step.title,
-                 fill_text(step.text, list(source.results)), source.footer, status)  # fmt: skip
+                 fill_text(step.text, list(source.results), lesson.lang), source.footer, status)  # fmt: skip
 
 
 def font(px: float, bold: bool = False) -> QFont:
@@ -166,7 +166,7 @@ def frame_state(step: Step) -> FrameState:
     return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
 
 
-def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget | None:
+def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:
     """A fresh widget for the step's chart or roofline, filtered to the step's series and sizes (the
     roofline shows only the step's points: the others are absent, which reads as highlighted)."""
     from gemmviz.ui.export import make_chart
@@ -174,7 +174,7 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme) -> QWidget 
     if step.view == "table":
         from gemmviz.ui.table_view import TableView
 
-        return TableView(step_table(step, list(source.results)), theme)
+        return TableView(step_table(step, list(source.results), lang), theme)
     if step.view not in ("chart", "roofline", "hardware"):
         return None
     results = step_results(step, list(source.results))
@@ -227,7 +227,7 @@ def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, 
         from gemmviz.ui.table_view import draw_table
 
         theme_c = chart_theme(projector, dark, w, h)
-        texts += draw_table(painter, QRectF(view), step_table(step, list(source.results)), theme_c)
+        texts += draw_table(painter, QRectF(view), step_table(step, list(source.results), lesson.lang), theme_c)
     elif has_view(step):
         widget = make_view_widget(step, source, chart_theme(projector, dark, w, h))
         try:

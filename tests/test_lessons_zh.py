@@ -1,0 +1,108 @@
+"""The Chinese lessons: the same steps, views and placeholders as the English ones, figures written as Chinese
+writes them (1,374 亿, 502 秒, 1.52 倍), never '137 billion' inside a Chinese sentence."""
+
+import re
+
+import pytest
+
+from gemmviz.cli.main import main
+from gemmviz.core import numbers
+from gemmviz.core.lessons import (
+    LessonError,
+    all_shipped_lessons,
+    fill_text,
+    find_lesson,
+    lesson_session,
+    parse_lesson,
+    step_table,
+)
+
+LESSONS = all_shipped_lessons()
+PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
+ENGLISH_FIGURES = re.compile(r"billion|slower|n/a|bytes|\d (ms|s|µs)\b")
+
+
+def _same_shape(step):
+    return (step.view, step.chart, step.series, step.sizes, step.at, step.baseline, step.animation, step.run)
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_every_lesson_has_a_chinese_version_with_the_same_steps(name):
+    en, zh = LESSONS[name]["en"], LESSONS[name]["zh"]
+    assert (en.lang, zh.lang, zh.session) == ("en", "zh", en.session)
+    assert len(zh.steps) == len(en.steps)
+    for a, b in zip(en.steps, zh.steps):
+        assert _same_shape(a) == _same_shape(b), b.title
+        assert sorted(PLACEHOLDER.findall(a.text)) == sorted(PLACEHOLDER.findall(b.text)), b.title
+        assert re.search(r"[\u4e00-\u9fff]", b.title + b.text), b.title  # written in Chinese, not copied
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_chinese_figures_are_written_the_chinese_way(name):
+    zh = LESSONS[name]["zh"]
+    results = list(lesson_session(zh).results)
+    for step in zh.steps:
+        text = fill_text(step.text, results, "zh")
+        assert not ENGLISH_FIGURES.search(text), text
+        if step.view == "table":
+            cells = [c for _, row in step_table(step, results, "zh").rows for c in row]
+            assert all(c.ratio.endswith("倍") and not ENGLISH_FIGURES.search(c.time) for c in cells)
+
+
+def test_the_seed000_figures_in_chinese():
+    zh = find_lesson("seed000", "zh")
+    results = list(lesson_session(zh).results)
+    texts = [fill_text(s.text, results, "zh") for s in zh.steps]
+    assert "4096³ 时就是 1,374 亿次。" in texts[0]
+    assert "4096³ 用时 502 秒" in texts[1]
+    assert "快 1.52 倍" in texts[5] and "550 GB" in texts[7]
+
+
+def test_numbers_per_language():
+    assert [numbers.count(2 * n**3, "zh") for n in (16, 256, 1024, 4096, 8192)] == [
+        "8,192", "3,355 万", "21 亿", "1,374 亿", "1.1 万亿"]  # fmt: skip
+    assert numbers.count(2 * 4096**3) == "137 billion"
+    assert [numbers.duration(ms, "zh") for ms in (0.0821, 16.998, 51700, 502121)] == [
+        "82.1 微秒", "17.0 毫秒", "51.7 秒", "502 秒"]  # fmt: skip
+    assert [numbers.ratio(x, "zh") for x in (1.534, 12559.4, 1 / 181913)] == ["1.53 倍", "12,559 倍", "慢 181,913 倍"]
+    assert (numbers.byte_size(550e9, "zh"), numbers.byte_size(512, "zh"), numbers.byte_size(512)) == (
+        "550 GB", "512 字节", "512 bytes")  # fmt: skip
+    assert numbers.missing("zh") == "暂无（这些结果中没有）"
+    with pytest.raises(ValueError, match="language"):
+        numbers.duration(1.0, "ko")
+
+
+def test_chinese_sentences_are_counted_by_their_full_stops():
+    four = 'title = "L"\nlang = "zh"\n[[step]]\ntitle = "T"\ntext = "一。二。三？四！"\n'
+    with pytest.raises(LessonError, match="at most 3 sentences"):
+        parse_lesson(four, "x")
+    assert parse_lesson(four.replace("四！", ""), "x").lang == "zh"
+    with pytest.raises(LessonError, match="lang must be one of"):
+        parse_lesson(four.replace('"zh"', '"ko"'), "x")
+
+
+def test_a_copied_lesson_keeps_its_language(tmp_path):
+    copy = tmp_path / "my-copy.toml"
+    copy.write_text(_shipped_text("seed001.zh.toml"), encoding="utf-8")
+    lesson = find_lesson(str(copy), "en")  # a file says its own language
+    assert (lesson.name, lesson.lang) == ("my-copy", "zh")
+
+
+def _shipped_text(file_name):
+    from gemmviz.core.paths import asset_path
+
+    return asset_path("lessons", file_name).read_text(encoding="utf-8")
+
+
+def test_find_lesson_by_language():
+    assert find_lesson("seed000", "zh").title == "分块矩阵乘法为什么快"
+    assert find_lesson("seed000").lang == "en"
+
+
+def test_cli_lists_languages_and_exports_the_chinese_slides(tmp_path, capsys):
+    assert main(["lesson", "--list"]) == 0
+    assert all(line.endswith("\ten, zh") for line in capsys.readouterr().out.splitlines())
+    out = tmp_path / "zh"
+    assert main(["lesson", "seed001", "--lang", "zh", "--export", str(out), "--size", "640x360"]) == 0
+    assert len(list(out.glob("step-*.png"))) == len(LESSONS["seed001"]["zh"].steps)
+    assert main(["--lang", "zh", "lesson", "seed001", "--export", str(tmp_path / "again"), "--size", "640x360"]) == 0
