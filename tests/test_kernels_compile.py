@@ -95,12 +95,16 @@ def _build(name, params, config, traced):
         _key, cubin, _cached = kernel_cache.compile_cubin(v, params, config, _arch(v), "compile-test", traced=traced)
     except RuntimeError as exc:
         return ("error", str(exc))
-    return ("ok", cubin)
+    if cubin[:4] != b"\x7fELF":
+        return ("error", "nvcc did not write a cubin")
+    if v.kernel_name.encode() not in cubin:
+        return ("error", f"the cubin has no kernel {v.kernel_name} (the registry's kernel_name)")
+    return ("ok", None)  # the cubins are not kept: 60 of them would sit in memory for the whole session
 
 
 @pytest.fixture(scope="module")
 def compiled(request):
-    """{case id: future of (status, cubin or message)}, every selected case submitted at once."""
+    """{case id: future of (status, message)}, every selected case submitted at once."""
     if NVCC is None:
         pytest.skip("nvcc not found on PATH: cannot compile the kernels here")
     patch = pytest.MonkeyPatch()
@@ -122,6 +126,3 @@ def test_kernel_compiles_for_hopper(compiled, request, name, params, config, tra
     if status == "skip":
         pytest.skip(out)
     assert status == "ok", out
-    assert out[:4] == b"\x7fELF", "nvcc did not write a cubin"
-    v = VARIANTS[name]
-    assert v.kernel_name.encode() in out, f"the cubin has no kernel {v.kernel_name} (the registry's kernel_name)"
