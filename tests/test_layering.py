@@ -107,10 +107,16 @@ def test_layers_point_down():
     assert bad == []
 
 
-def test_no_file_over_600_lines_and_a_thin_main_window():
-    sizes = {str(f.relative_to(ROOT)): len(f.read_text().splitlines()) for f in ROOT.rglob("*.py")}
-    assert {f: n for f, n in sizes.items() if n > 600} == {}
-    assert sizes["ui/window.py"] <= 400
+def test_size_is_limited_per_function_by_ruff_not_per_file_by_lines():
+    """Branches, arguments and statements per function are checked by `ruff check` (CI runs it); the limits
+    are in pyproject.toml. Line caps per file invited squeezing lines instead of splitting functions."""
+    import tomllib
+
+    lint = tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert {"C901", "PLR0913", "PLR0915"} <= set(lint["select"])
+    assert lint["mccabe"]["max-complexity"] <= 15 and lint["pylint"]["max-args"] <= 9
+    assert lint["pylint"]["max-statements"] <= 60
+    assert not any(key.startswith("gemmviz") for key in lint.get("per-file-ignores", {}))
 
 
 def test_shipped_data_found_without_walking_up_from_the_package():

@@ -466,7 +466,7 @@ class CudaRun(KernelTimer):
         cuda.memcpy_dtoh(c_host, bufs["c"])
         return verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs, precision)
 
-    def _run_on(self, job, variant, params, inputs, rp, bufs, settings, cancel, note, config) -> Result:
+    def _run_on(self, job, variant, params, inputs, rp, bufs, settings, cancel, note, config) -> Result:  # noqa: PLR0913
         cuda = self.cuda
         p = job.problem
         launch, cached = self._launcher(variant, params, rp, bufs, config)

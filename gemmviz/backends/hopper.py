@@ -231,7 +231,7 @@ class WgmmaKernel:
             _check(load_driver().cuModuleUnload(self._module), "cuModuleUnload")
             self._module = ctypes.c_void_p()
 
-    def launcher(
+    def launcher(  # noqa: PLR0913
         self,
         a: int,
         b: int,

@@ -334,7 +334,7 @@ class Comparison:
         )
 
 
-def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[str]:
+def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[str]:  # noqa: C901
     by = {(r.level, r.quantity): r for r in rows}
     out: list[str] = []
     dram = by[("DRAM", "bytes read + written")]

@@ -174,7 +174,7 @@ def _clean(text: str) -> str:
     return CONTROL_IN_NAMES.sub("", " ".join(text.split()))
 
 
-def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
+def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0915, C901
     def fail(key: str | None, message: str):
         at = _key_line(raw, line, key) if key else line
         raise LessonError(f"{where}:{at}: {message}")

@@ -113,7 +113,7 @@ class _Walk:
         self.consumer_waiting = False  # they have passed the full-barrier wait of k-step `consumed`
         self.released = 0  # k-steps whose stage the consumers have released (in order)
 
-    def add(self, kind: str, actor: str, text: str, k_step: int, delta: Counters, stage: int = -1,
+    def add(self, kind: str, actor: str, text: str, k_step: int, delta: Counters, stage: int = -1,  # noqa: PLR0913
             blocked: bool = False, a: Region | None = None, b: Region | None = None, c: Region | None = None,
             ) -> None:  # fmt: skip
         s = self.s

@@ -322,7 +322,7 @@ _TILED = Variant(
 )
 
 
-def _blocked(name, title, explanation, source, kernel, config, threads, reads_per_k, model, rung, **extra) -> Variant:
+def _blocked(name, title, explanation, source, kernel, config, threads, reads_per_k, model, rung, **extra) -> Variant:  # noqa: PLR0913
     """A block-tiling kernel: BM x BN tiles of C from config, `threads(config)` threads per block, zero-padded
     to multiples of BM, BN, BK by the engine, `reads_per_k(config)` shared-memory reads per thread per k."""
     return Variant(

@@ -226,7 +226,7 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
         painter.restore()
 
 
-def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
+def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
                  theme: Theme = LIGHT, ceilings=None, speedup_view=None,
                  source_of: Callable[[Result], str] | None = None, footer: str | None = None) -> Path:  # fmt: skip
     """Write one chart (or the dashboard) as PNG or SVG at width x height pixels, with `footer` (where the

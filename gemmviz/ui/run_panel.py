@@ -49,7 +49,7 @@ class RunPanel(QWidget):
     changed = Signal()  # an input changed: validate again
     problemChosen = Signal()  # size or parameters settled (not every keystroke): the animation follows
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None):  # noqa: PLR0915
         super().__init__(parent)
         form = QVBoxLayout(self)
 

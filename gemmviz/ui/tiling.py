@@ -140,7 +140,7 @@ class TilingPanel(QWidget):
 
     stepChanged = Signal(int)
 
-    def __init__(self, theme: Theme = LIGHT, parent=None):
+    def __init__(self, theme: Theme = LIGHT, parent=None):  # noqa: PLR0915
         super().__init__(parent)
         self.theme = theme
         self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)

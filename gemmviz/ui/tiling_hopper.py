@@ -110,7 +110,7 @@ def _actor_states(s: HopperSchedule, index: int) -> tuple[str, str]:
     return producer, consumers
 
 
-def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t: float, theme: Theme,
+def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t: float, theme: Theme,  # noqa: PLR0915, C901
                 font_px: float, texts: Texts | None = None) -> None:  # fmt: skip
     """Draw step `step` of the schedule at phase t (0..1: a TMA copy moves from global to shared memory)."""
     index = max(0, min(step, len(s.steps) - 1))

@@ -82,7 +82,7 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     return lay
 
 
-def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:
+def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:  # noqa: PLR0915
     """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
     barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
     p = s.run_problem

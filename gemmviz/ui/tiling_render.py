@@ -275,7 +275,7 @@ def _grid(painter: QPainter, rect: QRectF, rows: int, cols: int) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, aa)
 
 
-def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t, fg, line_px, texts) -> None:
+def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t, fg, line_px, texts) -> None:  # noqa: PLR0913
     """The block of C magnified (a window of its threads around the highlighted one): each cell one thread's
     elements, the highlighted thread's cell at least 12 px at 720p."""
     if lay.inset is None:
@@ -292,7 +292,7 @@ def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t
     painter.setPen(fg)
     _text(painter, texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), name, lay.font_px * 0.8,
           width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
-def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px, texts) -> None:
+def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px, texts) -> None:  # noqa: PLR0913
     p, sc = s.run_problem, lay.scale
     kt = step.k_tile
     loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and phase >= 1.0)
@@ -356,7 +356,7 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
               True, lay.column_right - lay.smem_a.left())  # fmt: skip
 
 
-def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px, texts) -> None:
+def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px, texts) -> None:  # noqa: PLR0913
     """The highlighted thread's registers: TM values of A, TN of B, and its TM x TN accumulator tile."""
     r = font_px * 0.9
     painter.setPen(fg)

@@ -102,7 +102,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.setBackground(theme.background)
         self.set_result(self.result, self.sm_count)
 
-    def set_result(self, result: Result | None, sm_count: int | None = None) -> None:
+    def set_result(self, result: Result | None, sm_count: int | None = None) -> None:  # noqa: PLR0915
         """Draw `result`'s block trace on `sm_count` SM rows (at least every SM the trace used)."""
         self.result, self.sm_count = result, sm_count
         self.clear()
