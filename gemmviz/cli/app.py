@@ -24,7 +24,11 @@ def qt_app():
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
         raise CommandError(f"rendering needs PySide6 and pyqtgraph ({exc})") from None
-    return QApplication.instance() or QApplication(sys.argv[:1])
+    from gemmviz.ui.fonts import install_cjk_fallback
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    install_cjk_fallback(app)  # the Chinese slides render without a system CJK font
+    return app
 
 
 def run_app(args: argparse.Namespace) -> int:

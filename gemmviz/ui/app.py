@@ -25,12 +25,14 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None) -> 
     from PySide6.QtWidgets import QApplication
 
     from gemmviz.backends import default_backends
+    from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run_controller import leave
     from gemmviz.ui.window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("gemmviz")
     app.setOrganizationName("gemmviz")
+    install_cjk_fallback(app)  # Chinese text renders without a system CJK font
     pg.setConfigOptions(antialias=True)
     window = MainWindow(default_backends())
     window.recovery.ask = True

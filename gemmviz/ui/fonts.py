@@ -1,9 +1,47 @@
-"""One font helper for the views drawn with QPainter (animation, slides, tables): sizes are pixels, so a
-view's type scales with its own height, not with the screen's DPI."""
+"""Fonts: the bundled CJK font, and one helper for the views drawn with QPainter (animation, slides, tables).
+
+The shipped Chinese text (the lessons, the zh_CN window) must render on a machine with no CJK font at all
+(issue 23): a subset of Noto Sans CJK SC (assets/fonts, SIL OFL 1.1, made by tools/cjk_font.py) is
+registered with Qt's font database and appended to the application font's families, so every QFont made
+from it (widgets, charts, pixel_font's slides and animation, exports) falls back to it for the characters the
+system's font lacks, and Latin text keeps the system's font. (Qt's per-script
+QFontDatabase.addApplicationFallbackFontFamily needs QChar.Script, which PySide6 does not bind.)
+
+Sizes are pixels, so a view's type scales with its own height, not with the screen's DPI."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+
+from gemmviz.core.paths import asset_path
+
+CJK_FONT_FILE = "gemmviz-NotoSansSC-Regular.otf"
+_registered: list[str] = []  # the bundled family, once registered in this process
+
+
+def bundled_cjk_family() -> str | None:
+    """Register the bundled CJK font (once per process; a QGuiApplication must exist) and return its family;
+    None if Qt refused the file."""
+    if not _registered:
+        font_id = QFontDatabase.addApplicationFont(str(asset_path("fonts", CJK_FONT_FILE)))
+        families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+        if not families:
+            return None
+        _registered.append(families[0])
+    return _registered[0]
+
+
+def install_cjk_fallback(app: QGuiApplication) -> str | None:
+    """Make the bundled CJK font the application font's last family (the fallback); returns the family."""
+    family = bundled_cjk_family()
+    if family is None:
+        return None
+    font = app.font()
+    families = font.families() or [font.family()]
+    if family not in families:
+        font.setFamilies([*families, family])
+        app.setFont(font)
+    return family
 
 
 def pixel_font(px: float, bold: bool = False, *, minimum: int = 6, nearest: bool = False) -> QFont:

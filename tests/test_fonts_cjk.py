@@ -1,0 +1,94 @@
+"""The bundled CJK font: every shipped Chinese character is in it, and with only DejaVu on the machine
+(FONTCONFIG_FILE) the Chinese slides are drawn with fonts that have each of their characters, not boxes."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QFont, QRawFont
+
+from gemmviz.core.paths import asset_path
+from gemmviz.ui.fonts import CJK_FONT_FILE
+
+ROOT = Path(__file__).resolve().parents[1]
+CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+
+
+def shipped_chinese() -> set[str]:
+    files = [*ROOT.glob("assets/lessons/*.zh.toml"), *ROOT.glob("assets/i18n/*.ts"), ROOT / "gemmviz/core/numbers.py"]
+    assert len(files) >= 3
+    return {c for f in files for c in CJK.findall(f.read_text(encoding="utf-8"))}
+
+
+def test_the_bundled_font_has_every_shipped_chinese_character(qapp):
+    raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
+    assert raw.isValid() and raw.familyName() == "gemmviz Noto Sans SC"
+    missing = sorted(c for c in shipped_chinese() if not raw.supportsCharacter(ord(c)))
+    assert not missing, f"rerun tools/cjk_font.py: the bundled font lacks {''.join(missing)}"
+    assert (asset_path("fonts", "OFL.txt")).read_text(encoding="utf-8").count("SIL OPEN FONT LICENSE Version 1.1")
+
+
+CHILD = r"""
+import json, sys
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage, QPainter, QTextLayout
+from gemmviz.cli.app import qt_app
+from gemmviz.core.lessons import all_shipped_lessons, lesson_session, step_table
+from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.lesson_render import export_slides, slide_for
+
+def boxes(text):
+    # characters drawn by a font that lacks them (the boxes of a missing glyph)
+    layout = QTextLayout(text, pixel_font(30))
+    layout.beginLayout(); layout.createLine(); layout.endLayout()
+    bad = []
+    for run in layout.glyphRuns(-1, -1, QTextLayout.GlyphRunRetrievalFlag.RetrieveAll):
+        raw = run.rawFont()
+        bad += [text[i] for i in run.stringIndexes() if not text[i].isspace() and not raw.supportsCharacter(ord(text[i]))]
+    return bad
+
+def picture(text):
+    image = QImage(200, 50, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    p = QPainter(image); p.setFont(pixel_font(30)); p.setPen(QColor("black")); p.drawText(5, 40, text); p.end()
+    return image
+
+from PySide6.QtWidgets import QApplication
+before = QApplication(sys.argv[:1])
+han = QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
+tofu = boxes("分块")
+tofu_picture = picture("分块")
+app = qt_app()  # registers the bundled font
+found = {"system_han": han, "tofu_before": tofu, "differs": picture("分块") != tofu_picture, "bad": {}}
+for name, by_lang in all_shipped_lessons().items():
+    lesson = by_lang["zh"]
+    source = lesson_session(lesson)
+    texts = [lesson.title]
+    for i, step in enumerate(lesson.steps):
+        slide = slide_for(lesson, i, source)
+        texts += [slide.title, slide.text]
+        if step.view == "table":
+            texts += [c.time + c.ratio for _, row in step_table(step, list(source.results), "zh").rows for c in row]
+    found["bad"][name] = sorted({c for t in texts for c in boxes(t)})
+paths = export_slides(all_shipped_lessons()["seed001"]["zh"], None, __import__("pathlib").Path(sys.argv[1]), 640, 360)
+found["slides"] = len(paths)
+print(json.dumps(found))
+"""
+
+
+def test_chinese_slides_render_with_only_dejavu_installed(tmp_path):
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+                    f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>")  # fmt: skip
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
+    (tmp_path / "slides").mkdir()
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "slides")], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=ROOT)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert found["system_han"] == [] and found["tofu_before"], "the test machine's fonts were not limited to DejaVu"
+    assert found["differs"]  # the same two characters, boxes before, glyphs after
+    assert found["bad"] == {"seed000": [], "seed001": []}
+    assert found["slides"] == 8  # seven PNGs and the PDF
