@@ -1,4 +1,4 @@
-"""Help ▸ About and the app's icon: `install(window)` adds the Help menu and sets the window icon.
+"""Help ▸ About and the app's identity: `install(window)` sets the window's title and icon and adds the Help menu.
 
 The text comes from core/about.py and is shown as plain text (file names and GPU names are data)."""
 
@@ -70,7 +70,9 @@ def show_about(window: QMainWindow) -> QMessageBox:
 
 
 def install(window: QMainWindow) -> QAction:
-    """The window's icon and its Help menu with About; returns the About action."""
+    """The window's identity (title, icon, the desktop entry it belongs to) and its Help menu with About;
+    returns the About action."""
+    window.setWindowTitle("gemmviz")
     icon = app_icon()
     window.setWindowIcon(icon)
     QGuiApplication.setDesktopFileName(DESKTOP_ID)

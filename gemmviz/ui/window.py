@@ -62,7 +62,6 @@ class MainWindow(QMainWindow):
         self.last_error_text = ""
         self._view_before_projector: str | None = None
         self._base_font_pt = QApplication.instance().font().pointSize()
-        self.setWindowTitle("gemmviz")
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
@@ -181,7 +180,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
-        about.install(self)  # Help ▸ About and the window icon
+        about.install(self)  # the window's title and icon, Help ▸ About
 
     # ---- running -----------------------------------------------------------------------------------
     @property
