@@ -487,3 +487,19 @@ def test_the_tuner_compiles_verifies_times_and_keeps_the_best(gpu):
     tuned = one("gpu-vectorize")  # the bench now compiles the tuned configuration
     assert tuned.status == "ok" and tuned.note.startswith("tuned config") and tuned.config == out["best"]["config"]
     assert_clean(gpu)
+
+
+def test_ceilings_are_measured_and_pass_their_own_check(gpu, monkeypatch, tmp_path):
+    from gemmviz.backends import ceilings
+
+    # the real sizes (2 GiB copies, 8192³ GEMMs) are for a GPU; the protocol is the same at these
+    monkeypatch.setattr(ceilings, "COPY_BYTES", 4 << 20)
+    monkeypatch.setattr(ceilings, "L2_BUFFER_BYTES", 1 << 20)
+    monkeypatch.setattr(ceilings, "GEMM_SIZE", 128)
+    data = ceilings.measure_ceilings(repeats=3)
+    assert data["device"] == gpu.name and data["fp32_peak_gflops"] == pytest.approx(132 * 128 * 2 * 1980 / 1e3)
+    assert data["bandwidth_gbs"] > 0 and data["l2_gbs"] > 0 and data["shared_gbs"] > 0
+    assert data["fp32_gemm_gflops"] > 0 and data["tf32_gemm_gflops"] > 0
+    assert gpu.launches["l2_read"] >= 3 and gpu.launches["shared_read"] >= 3
+    ceilings.save_ceilings(data, tmp_path / "ceilings.json")
+    assert_clean(gpu)
