@@ -233,3 +233,24 @@ def test_steps_without_data_are_named_before_the_export():
     seed = shipped_lessons()["seed000"]
     assert empty_steps(seed, lesson_session(seed)) == []  # every view of the shipped lesson has its data
     assert "names no session" in empty_steps(lesson, None)[0]
+
+
+def test_shipped_lessons_show_no_markup_and_name_quoted_figures():
+    """No literal backticks on a slide; a step that quotes the seeds' published figures says so on its footer."""
+    from gemmviz.core.lessons import all_shipped_lessons
+
+    for name, by_lang in all_shipped_lessons().items():
+        for step in (s for lesson in by_lang.values() for s in lesson.steps):
+            assert "`" not in step.text and "`" not in step.title, (name, step.title)
+            if "A100" in step.text and step.view == "text":
+                assert "published" in step.quoted or "已发表" in step.quoted, (name, step.title)
+
+
+def test_an_animation_step_can_show_an_edge_block():
+    lesson = parse_lesson('title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
+                          'animation = { variant = "gpu-tiled", mnk = "40", tile = 32, block = [1, 1] }\n', "x")  # fmt: skip
+    assert lesson.steps[0].animation.block == (1, 1)
+    for bad, why in (("[2, 0]", "outside the grid of 2×2"), ('"1,1"', "must be \\[row, column\\]"), ("[1]", "must be")):
+        with pytest.raises(LessonError, match=why):
+            parse_lesson('title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
+                         f'animation = {{ variant = "gpu-tiled", mnk = "40", tile = 32, block = {bad} }}\n', "x")  # fmt: skip

@@ -71,6 +71,7 @@ class AnimationState:
     problem: Problem
     tile: int | None
     step: int = 0  # index of the schedule step shown first
+    block: tuple[int, int] = (0, 0)  # the thread block shown (by, bx): an edge block shows the bounds checks
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class Step:
     baseline: str | None = None  # a Baseline key for speedups
     animation: AnimationState | None = None
     run: bool = False  # on a GPU, run this step's series at its sizes live
+    quoted: str = ""  # figures the text quotes from elsewhere, named on the slide's footer ("seed 001, A100, published")
 
     def shows(self, r: Result) -> bool:
         """Whether this step's view shows result r."""
@@ -174,12 +176,26 @@ def _clean(text: str) -> str:
     return CONTROL_IN_NAMES.sub("", " ".join(text.split()))
 
 
+def _animation_block(value: object, variant: str, problem: Problem, tile: int | None) -> tuple[int, int]:
+    """An animation's `block = [by, bx]`, inside the kernel's grid at that size (ProblemError otherwise)."""
+    from gemmviz.core.schedule import grid_and_threads
+
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                   for x in value)):  # fmt: skip
+        raise ProblemError("animation block must be [row, column] of the thread block, e.g. [1, 1]")
+    (gy, gx), _threads = grid_and_threads(variant, problem, tile)
+    by, bx = value
+    if not (0 <= by < gy and 0 <= bx < gx):
+        raise ProblemError(f"animation block [{by}, {bx}] is outside the grid of {gy}×{gx} blocks at {problem.label}")
+    return by, bx
+
+
 def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0915, C901
     def fail(key: str | None, message: str):
         at = _key_line(raw, line, key) if key else line
         raise LessonError(f"{where}:{at}: {message}")
 
-    known = {"title", "text", "view", "chart", "series", "sizes", "at", "baseline", "animation", "run"}
+    known = {"title", "text", "view", "chart", "series", "sizes", "at", "baseline", "animation", "run", "quoted"}
     for key in d:
         if key not in known:
             fail(key, f"unknown key {key!r} in a step (keys: {', '.join(sorted(known))})")
@@ -239,9 +255,9 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0
         a = d.get("animation")
         if not isinstance(a, dict):
             fail("animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }')
-        unknown = set(a) - {"variant", "mnk", "tile", "step"}
+        unknown = set(a) - {"variant", "mnk", "tile", "step", "block"}
         if unknown:
-            fail("animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: mnk, step, tile, variant)")
+            fail("animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: block, mnk, step, tile, variant)")
         try:
             variant = a.get("variant", "")
             if not isinstance(variant, str) or variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
@@ -258,10 +274,15 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0
                 tile = v.param_defaults.get(v.schedule_param)
             problem = parse_problem(str(a.get("mnk", "64")))
             check_animation_input(variant, problem, tile)  # a tile the kernel has no schedule for: refused here
-            animation = AnimationState(variant, problem, tile, step_i)
+            block = _animation_block(a.get("block", [0, 0]), variant, problem, tile)
+            animation = AnimationState(variant, problem, tile, step_i, block)
         except ProblemError as exc:
             fail("animation", str(exc))
-    return Step(title.strip(), _clean(text), view, line, chart, series, tuple(sizes), at, baseline, animation, run)
+    quoted = d.get("quoted", "")
+    if not isinstance(quoted, str) or len(quoted) > 120 or "\n" in quoted:
+        fail("quoted", "quoted names where the text's figures come from: one line of text")
+    return Step(title.strip(), _clean(text), view, line, chart, series, tuple(sizes), at, baseline, animation, run,
+                _clean(quoted.strip()))  # fmt: skip
 
 
 def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | None = None) -> Lesson:

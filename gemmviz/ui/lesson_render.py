@@ -61,7 +61,13 @@ class SlideLayout:
 def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
     step = lesson.steps[index]
     return Slide(lesson.title, index, len(lesson.steps), source.label, step.title,
-                 fill_text(step.text, list(source.results), lesson.lang), source.footer, status)  # fmt: skip
+                 fill_text(step.text, list(source.results), lesson.lang), _footer(step, source), status)  # fmt: skip
+
+
+def _footer(step, source: LessonSource) -> str:
+    """The data source, and where the step's quoted figures come from when it quotes any (they are published,
+    not measured by the session the footer names)."""
+    return f"{source.footer} · quoted: {step.quoted}" if step.quoted else source.footer
 
 
 def font(px: float, bold: bool = False) -> QFont:
@@ -162,7 +168,7 @@ def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
 
 def frame_state(step: Step) -> FrameState:
     a = step.animation
-    schedule = block_schedule(a.variant, a.problem, a.tile)
+    schedule = block_schedule(a.variant, a.problem, a.tile, a.block)
     return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
 
 
