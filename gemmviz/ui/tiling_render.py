@@ -419,7 +419,8 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
         (f"multiply-adds  {total.fmas:,}", False),
         (f"global stores  {total.global_stores:,}", False),
         (f"global bytes   {total.global_bytes:,}", False),
-        (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads else "reuse: —", True),
+        (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads and total.fmas
+         else "reuse: nothing computed yet", True),
     ]
     if s.kind != "naive" and k_done and total.global_loads:
         lines.append((f"naive kernel: {naive_loads:,} global loads ({naive_loads / total.global_loads:.0f}× more)",
@@ -432,7 +433,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
         what = (f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
                 if s.tm * s.tn > 1 else f"C[{r0 + ty}][{c0 + tx}]")  # fmt: skip
         lines.append((f"thread ({ty}, {tx}) → {what}", False))
-        lines.append((f"  = Σ over k < {k_done}", False))
+        lines.append((f"  = Σ over k < {k_done}" if k_done else "  = 0 so far (no k summed yet)", False))
     else:
         lines.append((f"thread ({ty}, {tx}) is outside C:", False))
         lines.append(("  it only helps load (pads with 0)", False))
