@@ -472,7 +472,7 @@ class CudaRun(KernelTimer):
         launch, cached = self._launcher(variant, params, rp, bufs, config)
         try:
             check = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
-        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError, DriverError) as exc:
+        except (cuda.Error, DriverError) as exc:  # any driver error may leave the context broken: reopen it
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
         common = {**check.result_fields(), "compile_cached": cached, "note": note, "config": dict(config)}
         if not check.valid:
@@ -485,12 +485,13 @@ class CudaRun(KernelTimer):
             # earlier launch left in C, is caught here.
             again = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
             trace, trace_note = self._trace(variant, params, rp, bufs, config) if settings.trace else (None, None)
-        except (cuda.LaunchError, cuda.LogicError, cuda.RuntimeError, DriverError) as exc:
+        except (cuda.Error, DriverError) as exc:  # any driver error may leave the context broken: reopen it
             raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
         if not again.valid:
-            launches = settings.warmup + len(timing["samples_ms"]) + len(timing["dropped_ms"]) + len(timing["host_ms"]) + 1
+            launches = timing["launches"] + 1  # the timed ones, then the check after them
             return new_result(job, variant, "invalid", f"right on the first launch, wrong after {launches} more: "
                               f"{again.reason}", **{**common, **again.result_fields()})  # fmt: skip
+        timing.pop("launches")
         notes = [note, trace_note, timing.pop("note", None)]
         common["note"] = "; ".join(filter(None, notes)) or None
         common["error_margin"] = max(check.margin, again.margin)

@@ -132,6 +132,9 @@ class KernelTimer:
         result["timing"] = TIMING_KERNEL if kernel_only else TIMING_HOST_EVENTS
         result["launches_per_sample"] = batch
         result["host_ms"] = self._host_samples(launch, flush, cancel) if kernel_only else []
+        probed = kernel_only and flush is None and settings.max_batch > 1
+        # every launch made, for messages (not a Result field: the caller pops it)
+        result["launches"] = settings.warmup + int(probed) + batch * len(sampler.samples) + len(result["host_ms"])
         return result
 
     def _sample(self, launch, hold, batch: int, flush) -> tuple[float, float | None, bool]:
@@ -177,4 +180,4 @@ class KernelTimer:
 
     def time_launches(self, launch, settings: BenchSettings, cancel) -> list[float]:
         """Kept samples of `launch` in ms (measure() without its description), for the tuner and ceilings."""
-        return self.measure(launch, settings, cancel)["samples_ms"]
+        return self.measure(launch, settings, cancel)["samples_ms"]  # its other fields are not needed here
