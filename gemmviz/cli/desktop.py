@@ -39,7 +39,7 @@ def launch_command() -> str:
 
 def desktop_entry() -> str:
     """The shipped entry with Exec= pointing at this installation."""
-    text = shipped("assets").joinpath("desktop", DESKTOP_FILE).read_text()
+    text = shipped("assets").joinpath("desktop").joinpath(DESKTOP_FILE).read_text()
     return "".join(
         f"Exec={launch_command()}\n" if line.startswith("Exec=") else line for line in text.splitlines(keepends=True)
     )
@@ -53,7 +53,7 @@ def install(home: Path | None = None) -> list[Path]:
     for path in (entry, icon):
         path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(entry, desktop_entry())
-    write_atomic(icon, shipped("assets").joinpath("icons", ICON_FILE).read_bytes())
+    write_atomic(icon, shipped("assets").joinpath("icons").joinpath(ICON_FILE).read_bytes())
     return [entry, icon]
 
 

@@ -41,7 +41,7 @@ def asset_files(folder: str, suffix: str = ".json") -> list[Traversable]:
 
 def asset_path(folder: str, name: str) -> Path:
     """A real file-system path of a shipped asset (wheels install as plain files, so this is the file itself)."""
-    return Path(str(shipped("assets").joinpath(folder, name)))
+    return Path(str(shipped("assets").joinpath(folder).joinpath(name)))
 
 
 def cache_dir() -> Path:

@@ -15,12 +15,12 @@ DESKTOP_ID = "gemmviz"  # the .desktop file's name: Wayland shells match the win
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("About", text)
+    return QCoreApplication.translate("", text)  # the context pyside6-lupdate gives a module-level tr()
 
 
 def app_icon() -> QIcon:
     """assets/icons/gemmviz.svg (an empty icon where the SVG image plugin is missing)."""
-    svg = shipped("assets").joinpath("icons", "gemmviz.svg")
+    svg = shipped("assets").joinpath("icons").joinpath("gemmviz.svg")
     pixmap = QPixmap()
     pixmap.loadFromData(svg.read_bytes(), "SVG")
     return QIcon(pixmap) if not pixmap.isNull() else QIcon()
