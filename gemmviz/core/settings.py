@@ -195,3 +195,4 @@ def param_setting(key: str, choices: Sequence[int], default: Sequence[int]) -> S
     """The checked values of one kernel parameter row: values the row offers only."""
     return Setting(f"run/params/{key}", list(default), "int_list", choices=tuple(choices), max_len=len(choices))
 CONTROLS = Setting("window/controls", True, "bool")
+LANGUAGE = Setting("window/language", "", "str", choices=("", "en", "zh"))  # "": follow the system's locale

@@ -18,13 +18,18 @@ def keep_gc_quiet(window) -> None:
     window.controller.finished.connect(lambda *_: gc.freeze())
 
 
-def run(projector: bool = False, argv: list[str] | None = None, lesson=None) -> int:
-    """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode."""
+def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lang: str | None = None) -> int:
+    """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
+    language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
+    follows it where the lesson has that language."""
     import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from gemmviz.backends import default_backends
+    from gemmviz.core import settings
+    from gemmviz.core.lessons import LessonError, find_lesson
+    from gemmviz.ui import i18n, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run_controller import leave
     from gemmviz.ui.window import MainWindow
@@ -34,7 +39,17 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None) -> 
     app.setOrganizationName("gemmviz")
     install_cjk_fallback(app)  # Chinese text renders without a system CJK font
     pg.setConfigOptions(antialias=True)
-    window = MainWindow(default_backends())
+    qs = settings_store.open_settings()
+    if lang is not None:
+        settings_store.write(qs, settings.LANGUAGE, lang)
+    language = i18n.resolve_language(lang, qs)
+    i18n.install(app, language)
+    if lesson is not None and lesson.folder is None and lesson.lang != language:  # a shipped lesson: its other version
+        try:
+            lesson = find_lesson(lesson.name, language)
+        except LessonError:
+            pass  # the lesson has no version in this language: it stays as it is
+    window = MainWindow(default_backends(), settings=qs)
     window.recovery.ask = True
     keep_gc_quiet(window)
     if projector:

@@ -7,6 +7,7 @@ import logging
 import os
 from dataclasses import asdict
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
 
@@ -51,7 +52,8 @@ class SessionFiles:
             self.window.refresh()
             return False
         if loaded.replay:
-            self.window.replay_banner.set_text(f"Recorded on {loaded.label.removesuffix(' (recorded)')} — replay")
+            self.window.replay_banner.set_text(
+                QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay").format(loaded.label.removesuffix(" (recorded)")))
         self.add_recent(str(path))
         return True
 

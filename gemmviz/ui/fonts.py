@@ -11,7 +11,7 @@ Sizes are pixels, so a view's type scales with its own height, not with the scre
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QGuiApplication
 
 from gemmviz.core.paths import asset_path
 
@@ -37,9 +37,10 @@ def install_cjk_fallback(app: QGuiApplication) -> str | None:
     if family is None:
         return None
     font = app.font()
-    families = font.families() or [font.family()]
-    if family not in families:
-        font.setFamilies([*families, family])
+    if family not in font.families():
+        # the family the system resolved, not its alias: Qt does not resolve "Sans Serif" inside a list, and
+        # would draw all text, Latin too, with the bundled font and its taller lines
+        font.setFamilies([QFontInfo(font).family(), family])
         app.setFont(font)
     return family
 

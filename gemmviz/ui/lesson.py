@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
@@ -275,16 +275,17 @@ class LessonView(QWidget):
 # ---- the main window's side ----------------------------------------------------------------------------
 def add_menu(window) -> None:
     """The Lesson menu: one entry per shipped lesson and language, and a lesson file of the teacher's own."""
-    menu = window.menuBar().addMenu("&Lesson")
+    menu = window.menuBar().addMenu(QCoreApplication.translate("Lesson", "&Lesson"))
     try:
         lessons = [x for by_lang in all_shipped_lessons().values() for x in by_lang.values()]
     except LessonError as exc:
         lessons = []
         menu.addAction(f"(shipped lessons unreadable: {exc})").setEnabled(False)
     for lesson in lessons:
-        menu.addAction(f"{lesson.title} ({len(lesson.steps)} steps)", lambda _=False, x=lesson: start(window, x))
+        steps = QCoreApplication.translate("Lesson", "{0} steps").format(len(lesson.steps))
+        menu.addAction(f"{lesson.title} ({steps})", lambda _=False, x=lesson: start(window, x))
     menu.addSeparator()
-    menu.addAction("Open lesson file…", lambda: open_lesson_dialog(window))
+    menu.addAction(QCoreApplication.translate("Lesson", "Open lesson file…"), lambda: open_lesson_dialog(window))
 
 
 def open_lesson_dialog(window) -> None:

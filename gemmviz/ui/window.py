@@ -20,11 +20,10 @@ from PySide6.QtWidgets import (
 
 from gemmviz.core import settings
 from gemmviz.core.bench import Job
-from gemmviz.core.explain import device_summary
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import about, export_dialog, lesson, settings_store
+from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
 from gemmviz.ui.charts_tab import ALL, ChartsTab
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
@@ -89,7 +88,7 @@ class MainWindow(QMainWindow):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         self.device_label = Banner()
-        self.device_label.set_text("Checking for a CUDA GPU…")
+        self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))
         right_layout.addWidget(self.device_label)
         self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
@@ -99,8 +98,8 @@ class MainWindow(QMainWindow):
         self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, self.theme), RooflineTab(self.workspace, self.theme)
         self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
-        for tab, title in ((self.charts_tab, "Charts"), (self.roofline_tab, "Roofline"), (self.hardware_tab, "Hardware"),
-                           (self.tiling, "Tiling animation"), (self.compare, "Compare sessions")):  # fmt: skip
+        for tab, title in ((self.charts_tab, self.tr("Charts")), (self.roofline_tab, self.tr("Roofline")), (self.hardware_tab, self.tr("Hardware")),
+                           (self.tiling, self.tr("Tiling animation")), (self.compare, self.tr("Compare sessions"))):  # fmt: skip
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -135,44 +134,44 @@ class MainWindow(QMainWindow):
                 a.triggered.connect(slot)
             return a
 
-        file_menu = self.menuBar().addMenu("&File")
-        self.files = files = SessionFiles(self, QMenu("Open &recent", self))
-        self.open_action = action("&Open session…", files.open_session_dialog, QKeySequence.StandardKey.Open)
-        self.save_action = action("&Save session…", self.recovery.save_dialog, QKeySequence.StandardKey.Save)
-        self.csv_action = action("Export results as &CSV…", files.export_csv_dialog)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self.files = files = SessionFiles(self, QMenu(self.tr("Open &recent"), self))
+        self.open_action = action(self.tr("&Open session…"), files.open_session_dialog, QKeySequence.StandardKey.Open)
+        self.save_action = action(self.tr("&Save session…"), self.recovery.save_dialog, QKeySequence.StandardKey.Save)
+        self.csv_action = action(self.tr("Export results as &CSV…"), files.export_csv_dialog)
         file_menu.addMenu(files.recent_menu)
-        self.recorded_menu = file_menu.addMenu("Open recorded or published session")
+        self.recorded_menu = file_menu.addMenu(self.tr("Open recorded or published session"))
         for path in recorded_sessions():
             self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
-        self.export_action = action("&Export chart…", lambda: export_dialog.ExportDialog(self).open(), "Ctrl+E")
-        self.export_anim_action = action("Export &animation…", lambda: export_dialog.export_animation_dialog(self))
+        self.export_action = action(self.tr("&Export chart…"), lambda: export_dialog.ExportDialog(self).open(), "Ctrl+E")
+        self.export_anim_action = action(self.tr("Export &animation…"), lambda: export_dialog.export_animation_dialog(self))
         for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
-        file_menu.addAction(action("Close loaded sessions", files.close_loaded))
-        file_menu.addAction(action("Clear live results", files.clear_live))
+        file_menu.addAction(action(self.tr("Close loaded sessions"), files.close_loaded))
+        file_menu.addAction(action(self.tr("Clear live results"), files.clear_live))
         file_menu.addSeparator()
-        file_menu.addAction(action("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        run_menu = self.menuBar().addMenu("&Run")
-        self.run_action = action("&Run", self.run_current, "Ctrl+R")
-        self.sweep_action = action("&Sweep", self.run_sweep, "Ctrl+Shift+R")
-        self.cancel_action = action("&Cancel", self.cancel, "Esc")
+        file_menu.addAction(action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
+        run_menu = self.menuBar().addMenu(self.tr("&Run"))
+        self.run_action = action(self.tr("&Run"), self.run_current, "Ctrl+R")
+        self.sweep_action = action(self.tr("&Sweep"), self.run_sweep, "Ctrl+Shift+R")
+        self.cancel_action = action(self.tr("&Cancel"), self.cancel, "Esc")
         for a in (self.run_action, self.sweep_action, self.cancel_action):
             run_menu.addAction(a)
-        self.view_menu = self.menuBar().addMenu("&View")
-        self.projector_action = action("&Projector mode (large fonts, thick lines)", None, "Ctrl+P", True)
-        self.controls_action = action("&Control panel", None, "Ctrl+B", True)
+        self.view_menu = self.menuBar().addMenu(self.tr("&View"))
+        self.projector_action = action(self.tr("&Projector mode (large fonts, thick lines)"), None, "Ctrl+P", True)
+        self.controls_action = action(self.tr("&Control panel"), None, "Ctrl+B", True)
         self.controls_action.toggled.connect(lambda on: self.set_controls_visible(on, remember=True))
-        self.dark_action = action("&Dark theme", None, None, True)
-        self.fullscreen_action = action("&Full screen", None, "F11", True)
+        self.dark_action = action(self.tr("&Dark theme"), None, None, True)
+        self.fullscreen_action = action(self.tr("&Full screen"), None, "F11", True)
         self.projector_action.toggled.connect(lambda on: self.set_projector(on))
         self.dark_action.toggled.connect(lambda on: self.set_projector(self.projector_action.isChecked(), on))
         self.fullscreen_action.toggled.connect(lambda on: self.showFullScreen() if on else self.showNormal())
         # the presenter keys (→ ← Space PgUp PgDn Home End) come through self.keys wherever the focus is
         t = self.tiling
-        self.play_action = action("Play / pause animation\tSpace", t.toggle_play)
-        self.step_back_action = action("Step back\t←", lambda: t.go(t.step - 1))
-        self.step_forward_action = action("Step forward\t→", t.step_forward)
+        self.play_action = action(self.tr("Play / pause animation\tSpace"), t.toggle_play)
+        self.step_back_action = action(self.tr("Step back\t←"), lambda: t.go(t.step - 1))
+        self.step_forward_action = action(self.tr("Step forward\t→"), t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
         QApplication.instance().installEventFilter(self.keys)
         self.view_menu.addActions([self.controls_action, self.projector_action, self.dark_action,
@@ -180,6 +179,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
+        i18n.add_menu(self)  # View ▸ Language
         about.install(self)  # the window's title and icon, Help ▸ About
 
     # ---- running -----------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ class MainWindow(QMainWindow):
         ws.environment = env
         self.run_panel.apply_availability(ws)
         self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
-        self.device_label.set_text(device_summary(ws.device_gpu))
+        self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
             path = default_replay_session()

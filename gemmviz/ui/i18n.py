@@ -1,0 +1,88 @@
+"""The window's language (issue 23): Qt's translation system with a zh_CN catalogue (assets/i18n), chosen by
+`gemmviz --lang`, else the one chosen last in View ▸ Language (settings), else the system's locale.
+
+Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
+assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
+pyside6-lrelease (see the README). A language chosen in the menu takes effect at the next start: the window is
+built in one language. The CLI stays English."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtGui import QAction, QActionGroup
+
+from gemmviz.core import settings
+from gemmviz.core.explain import device_summary
+from gemmviz.core.paths import asset_path
+from gemmviz.ui import settings_store
+
+CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
+NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
+_installed: list[QTranslator] = []
+
+
+def system_language() -> str:
+    return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
+def chosen_language(qs: QSettings) -> str:
+    """The language View ▸ Language saved ("" if none was chosen)."""
+    return settings_store.read(qs, settings.LANGUAGE)
+
+
+def resolve_language(cli: str | None, qs: QSettings) -> str:
+    """--lang, else the one chosen in the menu, else the system's."""
+    return cli or chosen_language(qs) or system_language()
+
+
+def install(app: QCoreApplication, lang: str) -> bool:
+    """Load the catalogues of `lang` (gemmviz's, and Qt's own for its standard dialogs where installed);
+    English needs none. Replaces what an earlier call installed. False if gemmviz's catalogue is missing."""
+    while _installed:
+        app.removeTranslator(_installed.pop())
+    if lang not in CATALOGUES:
+        return lang == "en"
+    ours = QTranslator(app)
+    if not ours.load(str(asset_path("i18n", CATALOGUES[lang]))):
+        return False
+    qt = QTranslator(app)
+    if qt.load(QLocale(QLocale.Language.Chinese, QLocale.Country.China), "qtbase", "_",
+               QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):  # fmt: skip
+        app.installTranslator(qt)
+        _installed.append(qt)
+    app.installTranslator(ours)
+    _installed.append(ours)
+    return True
+
+
+def tr(text: str) -> str:
+    """A module-level tr(): pyside6-lupdate files its strings under the empty context, so it looks them up there."""
+    return QCoreApplication.translate("", text)
+
+
+def device_banner(gpu: dict) -> str:
+    """The device line above the tabs: the GPU's figures, or why there is none (the reason as the backend
+    gave it)."""
+    if gpu.get("available"):
+        return device_summary(gpu)
+    return tr("No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
+              "(File ▸ Open recorded or published session).").format(reason=gpu.get("reason", "no CUDA backend"))  # fmt: skip
+
+
+def add_menu(window) -> None:
+    """View ▸ Language: English, 中文, or the system's; saved, applied at the next start."""
+    menu = window.view_menu.addMenu(tr("&Language"))
+    group = QActionGroup(menu)
+    chosen = chosen_language(window.settings)
+    for code, name in (("", tr("As the system")), *NAMES.items()):
+        action = QAction(name, menu, checkable=True)
+        action.setChecked(code == chosen)
+        action.triggered.connect(lambda _=False, c=code: choose(window, c))
+        group.addAction(action)
+        menu.addAction(action)
+    window.language_menu = menu
+
+
+def choose(window, code: str) -> None:
+    settings_store.write(window.settings, settings.LANGUAGE, code)
+    window.statusBar().showMessage(tr("The language changes when gemmviz starts again"), 10000)

@@ -1,0 +1,102 @@
+"""The window in Chinese (issue 23): the zh_CN catalogue is complete and built, the menus, tabs, main controls
+and banners come out in Chinese, the language follows --lang, then View ▸ Language, then the system."""
+
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtWidgets import QApplication
+
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core import settings
+from gemmviz.core.paths import asset_path
+from gemmviz.ui import i18n, settings_store
+from gemmviz.ui.fonts import install_cjk_fallback
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+
+TS = asset_path("i18n", "gemmviz_zh_CN.ts")
+HAN = re.compile(r"[\u4e00-\u9fff]")
+ALLOWED = {"Roofline", "English"}  # Roofline as the seeds write it ("Roofline 模型"); English names itself
+
+
+@pytest.fixture
+def zh_window(qtbot, tmp_path):
+    app = QApplication.instance()
+    assert i18n.install(app, "zh")
+    install_cjk_fallback(app)
+    qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    qtbot.addWidget(w)
+    try:
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
+        yield w
+    finally:
+        w.close()
+        i18n.install(app, "en")  # the other tests' window is English
+
+
+def test_the_catalogue_is_complete_and_built(tmp_path):
+    messages = list(ET.parse(TS).getroot().iter("message"))
+    assert len(messages) > 50
+    unfinished = [m.find("source").text for m in messages if m.find("translation").get("type") == "unfinished"]
+    assert not unfinished
+    for m in messages:  # placeholders and accelerators survive the translation
+        source, text = m.find("source").text, m.find("translation").text
+        assert re.findall(r"\{\w*\}", source) == re.findall(r"\{\w*\}", text), source
+        assert ("&" in source) == ("&" in text), source
+    built = tmp_path / "zh.qm"
+    subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(built)], check=True, capture_output=True)
+    assert built.read_bytes() == asset_path("i18n", "gemmviz_zh_CN.qm").read_bytes(), "run pyside6-lrelease"
+
+
+def _menu_texts(menu):
+    for action in menu.actions():
+        if action.isSeparator():
+            continue
+        yield action.text()
+        if action.menu() is not None and action.menu() is not menu:
+            yield from _menu_texts(action.menu())
+
+
+def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
+    w = zh_window
+    bar = [a.text() for a in w.menuBar().actions()]
+    assert bar[:3] == ["文件(&F)", "运行(&R)", "视图(&V)"] and "课程(&L)" in bar and "帮助(&H)" in bar
+    tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    assert tabs == ["图表", "Roofline", "硬件", "分块动画", "比较会话"]
+    p = w.run_panel
+    assert [b.text() for b in (p.run_button, p.sweep_button, p.cancel_button)] == ["运行", "扫描", "取消"]
+    assert w.device_label.text().startswith("没有 CUDA GPU")
+    english = []
+    for top in w.menuBar().actions():
+        if top.menu() is None:
+            continue
+        for text in [top.text(), *_menu_texts(top.menu())]:
+            # session file names and the English lessons' titles are names, not the window's words
+            if not HAN.search(text) and text not in ALLOWED and not re.search(r"\.json|\.gz|^[A-Z][a-z]+ .*\(\d+ 步\)$", text):
+                english.append(text)
+    assert english == []
+
+
+def test_the_language_follows_lang_then_the_menu_then_the_system(tmp_path, monkeypatch):
+    qs = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    monkeypatch.setattr(QLocale, "system", staticmethod(lambda: QLocale(QLocale.Language.Chinese)))
+    assert i18n.resolve_language(None, qs) == "zh"
+    settings_store.write(qs, settings.LANGUAGE, "en")
+    assert i18n.resolve_language(None, qs) == "en"
+    assert i18n.resolve_language("zh", qs) == "zh"
+    monkeypatch.setattr(QLocale, "system", staticmethod(lambda: QLocale(QLocale.Language.German)))
+    settings_store.write(qs, settings.LANGUAGE, "")
+    assert i18n.resolve_language(None, qs) == "en"
+
+
+def test_view_language_is_remembered(zh_window):
+    menu = zh_window.language_menu
+    assert [a.text() for a in menu.actions()] == ["跟随系统", "English", "中文"]
+    menu.actions()[2].trigger()
+    assert settings_store.read(zh_window.settings, settings.LANGUAGE) == "zh"
+    assert "重新启动" in zh_window.statusBar().currentMessage()
