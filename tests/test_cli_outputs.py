@@ -11,6 +11,7 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli import main
 from gemmviz.core.bench import Backend, new_result
 from gemmviz.core.results import Result, Session
+from gemmviz.core.variants import VARIANTS
 
 
 class _ScriptedGpu(Backend):
@@ -162,7 +163,7 @@ def test_an_unexpected_error_is_one_line_unless_debugging(monkeypatch, capsys):
 
 def _session(path, sizes_with_base, sizes_without):
     def result(variant, n, params=None):
-        return Result(variant=variant, params=params or {}, m=n, n=n, k=n, backend="cpu", precision="fp32",
+        return Result(variant=variant, params=params or {}, m=n, n=n, k=n, backend=VARIANTS[variant].backend, precision="fp32",
                       valid=True, samples_ms=[1.0, 1.1])  # fmt: skip
 
     results = [result("cpu-naive", n) for n in sizes_with_base]

@@ -4,11 +4,12 @@ import os
 import pytest
 
 from gemmviz.core.results import Result, Session, SessionError, results_csv, speedup
+from gemmviz.core.variants import VARIANTS
 
 
 def make(variant, ms, n=64, valid=True, status="ok", params=None):
     return Result(
-        variant=variant, params=params or {}, m=n, n=n, k=n, backend="cpu", precision="fp32",
+        variant=variant, params=params or {}, m=n, n=n, k=n, backend=VARIANTS[variant].backend, precision="fp32",
         valid=valid, status=status, samples_ms=list(ms), rel_error=1e-7,
     )  # fmt: skip
 

@@ -12,11 +12,9 @@ import math
 
 from gemmviz.cli.common import UsageError
 from gemmviz.core.parsing import int_list
-from gemmviz.core.results import MAX_ITEMS
+from gemmviz.core.session_bounds import MAX_REPEATS, MAX_RESULTS, MAX_WARMUP
 from gemmviz.core.variants import VARIANTS
 
-MAX_REPEATS = MAX_ITEMS  # samples of one result a session may hold (export and the app refuse more)
-MAX_WARMUP = 100_000
 MAX_SEED = 2**32 - 1  # what every numpy generator accepts
 MAX_JOB_LIMIT_S = 86_400.0  # one day
 GRID_OPTIONS = ("tile", "block")  # they set the variant parameter of the same name
@@ -72,7 +70,7 @@ def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[
 
 def supported_jobs(jobs: list, grid: dict[str, list[int]]) -> tuple[list, list[str]]:
     """The jobs whose grid values their variant supports, in order, and one note per variant and value
-    left out ('gpu-uncoalesced has no block 8 (its choices: 16, 32)')."""
+    left out ('gpu-uncoalesced has no block 8 (its choices: 16, 32)'); more jobs than a session holds are refused."""
     kept, skipped = [], {}
     for job in jobs:
         choices = VARIANTS[job.variant].param_choices
@@ -83,4 +81,7 @@ def supported_jobs(jobs: list, grid: dict[str, list[int]]) -> tuple[list, list[s
                                                f"{', '.join(map(str, choices[k]))})"  # fmt: skip
         else:
             kept.append(job)
+    if len(kept) > MAX_RESULTS:
+        raise UsageError(f"{len(kept):,} jobs: a session holds at most {MAX_RESULTS:,} results; choose fewer sizes, "
+                         f"variants or --tile/--block values")  # fmt: skip
     return kept, list(skipped.values())

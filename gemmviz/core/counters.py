@@ -17,6 +17,8 @@ from typing import Protocol
 
 import numpy as np
 
+from gemmviz.core.session_bounds import MAX_SMS, MAX_TRACE_NS
+
 SECTOR_BYTES = 32  # L1/L2 move global memory in 32-byte sectors
 WAVEFRONT_BYTES = 128  # one shared-memory wavefront: 32 banks x 4 bytes, one per cycle per SM
 WARP = 32
@@ -456,8 +458,35 @@ def decode_trace(raw: Iterable[int] | np.ndarray) -> list[list[int]]:
         raise TraceError(f"block {i} ends before it starts")
     t0 = rec[:, 2].min()
     out = np.stack([ids, rec[:, 1], rec[:, 2] - t0, rec[:, 3] - t0], axis=1).astype(np.int64)
+    # what the session loader would refuse (core/session_bounds.py) is refused here, and the result keeps no trace
+    if (out[:, 3] == out[:, 2]).all():
+        raise TraceError("every block ends as it starts: the GPU's timer is too coarse for this kernel")
+    if int(out[:, 3].max()) > MAX_TRACE_NS or int(out[:, 1].max()) >= MAX_SMS:
+        raise TraceError(f"the trace lasts over an hour or names an SM id of {MAX_SMS} or more")
     order = np.lexsort((out[:, 0], out[:, 2]))
     return out[order].tolist()
+
+
+_TIME_BITS = 43  # trace times below 2^43 ns (2.4 hours; the loader allows one) pack beside an SM id or a flag
+
+
+def _packable(t: np.ndarray) -> bool:
+    return len(t) == 0 or (int(t[:, 2:].min()) >= 0 and int(t[:, 3].max()) < 1 << _TIME_BITS
+                           and 0 <= int(t[:, 1].min()) and int(t[:, 1].max()) < 1 << 10)  # fmt: skip
+
+
+def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sm, time, +1/-1) of every block's start and end, in order of SM (when `by_sm`), then time, an end
+    before a start at the same instant. One sort of packed int64 keys: a million blocks in tens of ms."""
+    n = len(t)
+    times = np.concatenate([t[:, 2], t[:, 3]])
+    starts = np.concatenate([np.ones(n, np.int64), np.zeros(n, np.int64)])
+    sms = np.concatenate([t[:, 1], t[:, 1]]) if by_sm else np.zeros(2 * n, np.int64)
+    if _packable(t):
+        key = np.sort((sms << (_TIME_BITS + 1)) | (times << 1) | starts)
+        return key >> (_TIME_BITS + 1), (key >> 1) & ((1 << _TIME_BITS) - 1), 2 * (key & 1) - 1
+    order = np.lexsort((starts, times, sms))
+    return sms[order], times[order], 2 * starts[order] - 1
 
 
 def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -468,10 +497,8 @@ def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> 
     t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
     if sm is not None:
         t = t[t[:, 1] == sm]
-    times = np.concatenate([t[:, 2], t[:, 3]])
-    steps = np.concatenate([np.ones(len(t), np.int64), -np.ones(len(t), np.int64)])
-    order = np.lexsort((steps, times))  # at equal times, -1 before +1
-    return times[order], np.cumsum(steps[order])
+    _sms, times, steps = _events(t, by_sm=False)
+    return times, np.cumsum(steps)
 
 
 @dataclass(frozen=True)
@@ -493,16 +520,34 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
 
     The tail starts when the number of busy SMs falls for the last time from its maximum: from then on
     some SMs sit idle while the last blocks finish (the partly filled last wave, plus end-of-run jitter).
+    Whole-array work only (two sorts of packed keys), so a million-block trace takes a fraction of a second.
     """
     t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
     if len(t) == 0:
         raise TraceError("the block trace is empty")
     sms, per_sm = np.unique(t[:, 1], return_counts=True)
-    max_per_sm = max(int(resident_timeline(t, int(s))[1].max()) for s in sms)
+    sm, times, steps = _events(t, by_sm=True)
+    total_then = np.cumsum(steps)
+    first = np.flatnonzero(np.r_[True, sm[1:] != sm[:-1]])  # where each SM's events begin
+    before_sm = np.repeat(np.r_[0, total_then[first[1:] - 1]], np.diff(np.r_[first, len(sm)]))
+    resident = total_then - before_sm  # blocks on this event's SM after it
+    max_per_sm = int(resident.max())
+    # an SM turns busy when its count leaves 0 and idle when it returns there; summed per instant over all SMs
+    change = (resident > 0).astype(np.int64) - (resident - steps > 0).astype(np.int64)
+    if _packable(t):  # the order within an instant does not matter: only the count after its last event
+        key = np.sort((times << 2) | (change + 1))
+        at, change = key >> 2, (key & 3) - 1
+    else:
+        order = np.argsort(times, kind="stable")
+        at, change = times[order], change[order]
+    last = np.flatnonzero(np.r_[at[1:] != at[:-1], True])  # the last event at each instant
+    busy_times, busy = at[last], np.cumsum(change)[last]
+    last_full = busy_times[min(np.flatnonzero(busy == busy.max())[-1] + 1, len(busy_times) - 1)]
     _, total = resident_timeline(t)
     end = int(t[:, 3].max())
-    busy_times, busy = _busy_sms(t)
-    last_full = busy_times[np.flatnonzero(busy == busy.max())[-1] + 1]
+    most = int(total.max())
+    if most == 0:
+        raise TraceError("every block ends as it starts: no block was ever resident")
     return TraceSummary(
         blocks=len(t),
         sms_used=len(sms),
@@ -510,20 +555,10 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
         blocks_per_sm_min=int(per_sm.min()),
         blocks_per_sm_max=int(per_sm.max()),
         max_resident_per_sm=max_per_sm,
-        max_resident_total=int(total.max()),
-        waves=len(t) / int(total.max()),
+        max_resident_total=most,
+        waves=len(t) / most,
         tail_pct=100.0 * (end - int(last_full)) / end if end else 0.0,
         block_ns_median=float(np.median(t[:, 3] - t[:, 2])),
     )
 
 
-def _busy_sms(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(times, SMs with at least one resident block from each time to the next)."""
-    per_sm = [resident_timeline(t, int(s)) for s in np.unique(t[:, 1])]
-    times = np.unique(np.concatenate([pt for pt, _ in per_sm]))
-    busy = np.zeros(len(times), np.int64)
-    for pt, count in per_sm:
-        # resident count on this SM at each global time: the value after the last event at or before it
-        idx = np.searchsorted(pt, times, side="right") - 1
-        busy += (np.where(idx >= 0, count[np.maximum(idx, 0)], 0) > 0).astype(np.int64)
-    return times, busy

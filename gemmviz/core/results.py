@@ -14,6 +14,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from gemmviz.core import session_bounds as bounds
 from gemmviz.core.fileio import write_atomic  # also imported from here by the CLI and backends/ceilings.py
 from gemmviz.core.problem import Problem
 from gemmviz.core.session_checks import (  # noqa: F401  (re-exported: the loader's limits and errors)
@@ -106,12 +107,6 @@ class Result:
         return TIMING_LABELS.get(self.timing, self.timing)
 
     @property
-    def source(self) -> str:
-        """Always "": where a result came from is the workspace's business (core/workspace.py), never stored
-        in the result or its file. Kept only while core/roofline.py still compares it (always equal)."""
-        return ""
-
-    @property
     def problem(self) -> Problem:
         return Problem(self.m, self.n, self.k)
 
@@ -186,8 +181,11 @@ class Session:
         return _session(d)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write atomically: a failed write leaves any earlier file untouched. NaN is never written."""
-        write_atomic(path, json.dumps(self.to_dict(), indent=1, allow_nan=False))
+        """Write atomically: a failed write leaves any earlier file untouched. What is written is first read back
+        by the loader, so gemmviz never writes a session it would refuse (SessionError naming the field)."""
+        d = self.to_dict()
+        _session(json.loads(json.dumps(d)))  # the loader's own view: JSON types, not the dataclasses'
+        write_atomic(path, json.dumps(d, indent=1, allow_nan=False))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Session:
@@ -204,9 +202,9 @@ def _environment(v: object) -> dict:
     for key in ("cpu", "gpu", "gemmviz", "os", "python", "numpy", "cuda", "source", "caveats"):
         if key in env:
             env[key] = _str(env[key], f"environment.{key}", MAX_TEXT_CHARS if key == "caveats" else MAX_NAME_CHARS)
-    for key in ("bandwidth_gbs", "fp32_peak_gflops"):
+    for key, hi in (("bandwidth_gbs", bounds.MAX_BANDWIDTH_GBS), ("fp32_peak_gflops", bounds.MAX_GFLOPS)):
         if key in env:
-            _num(env[key], f"environment.{key}")
+            _num(env[key], f"environment.{key}", hi=hi)
     for name, entry in _object(env.get("backends", {}), "environment.backends").items():
         where = f"environment.backends.{name}"
         _object(entry, where)
@@ -215,11 +213,7 @@ def _environment(v: object) -> dict:
         for key in ("name", "reason", "compute_capability"):
             if key in entry:
                 _str(entry[key], f"{where}.{key}", MAX_NAME_CHARS if key != "reason" else MAX_TEXT_CHARS)
-        for key, value in entry.items():
-            if key.endswith(("_mhz", "_gflops", "_c")) and value is not None:
-                _num(value, f"{where}.{key}", lo=None if key.endswith("_c") else 0.0)
-            elif key.endswith("_bytes") or key in ("sms", "memory_bus_bits", "fp32_lanes_per_sm"):
-                _int(value, f"{where}.{key}")
+        bounds.backend_entry(entry, where)
     for name, entry in _object(env.get("variants", {}), "environment.variants").items():
         where = f"environment.variants.{name}"
         pair = _list(entry, where)
@@ -230,7 +224,8 @@ def _environment(v: object) -> dict:
     return env
 
 
-def _result(d: object, where: str) -> Result:
+def _result(d: object, where: str, sms: int | None = None) -> Result:
+    """One result, checked field by field; `sms` is the session's SM count (environment.backends.cuda.sms)."""
     from gemmviz.core.variants import VARIANTS  # here, not at the top: variants imports modules that import this
 
     d = _object(d, where)
@@ -251,20 +246,13 @@ def _result(d: object, where: str) -> Result:
     valid = _bool(d["valid"], f"{where}.valid")
     if valid != (status == "ok"):
         raise _fail(f"{where}.valid", f"{str(valid).lower()} does not match status {status!r}")
-    samples = _list(d.get("samples_ms", []), f"{where}.samples_ms")
-    counters = d.get("counters")
-    if counters is not None:
-        counters = {_str(key, f"{where}.counters key"): _optional(_num, x, f"{where}.counters.{key}", lo=None)
-                    for key, x in _object(counters, f"{where}.counters").items()}  # fmt: skip
-    trace = d.get("block_trace")
-    if trace is not None:
-        trace = [_trace_row(row, f"{where}.block_trace[{i}]")
-                 for i, row in enumerate(_list(trace, f"{where}.block_trace", MAX_TRACE_ROWS))]  # fmt: skip
-    return Result(
+    trace = _optional(bounds.block_trace, d.get("block_trace"), f"{where}.block_trace", sms)
+    m, n = _int(d["m"], f"{where}.m", 1, MAX_DIM), _int(d["n"], f"{where}.n", 1, MAX_DIM)
+    r = Result(
         variant=variant,
-        params=_int_dict(d["params"], f"{where}.params", v.param_defaults, variant),
-        m=_int(d["m"], f"{where}.m", 1, MAX_DIM),
-        n=_int(d["n"], f"{where}.n", 1, MAX_DIM),
+        params=bounds.params(d["params"], f"{where}.params", v),
+        m=m,
+        n=n,
         k=_int(d["k"], f"{where}.k", 1, MAX_DIM),
         backend=backend,
         precision=_str(d["precision"], f"{where}.precision"),
@@ -274,32 +262,32 @@ def _result(d: object, where: str) -> Result:
         rel_error=_optional(_num, d.get("rel_error"), f"{where}.rel_error"),
         threshold=_optional(_num, d.get("threshold"), f"{where}.threshold"),
         unwritten=_optional(_int, d.get("unwritten"), f"{where}.unwritten"),
-        samples_ms=[_num(x, f"{where}.samples_ms[{i}]", above=True) for i, x in enumerate(samples)],
-        warmup=_int(d.get("warmup", 0), f"{where}.warmup"),
-        repeats=_int(d.get("repeats", 0), f"{where}.repeats"),
+        samples_ms=bounds.samples_ms(d.get("samples_ms", []), f"{where}.samples_ms"),
+        warmup=_int(d.get("warmup", 0), f"{where}.warmup", 0, bounds.MAX_WARMUP),
+        repeats=_int(d.get("repeats", 0), f"{where}.repeats", 0, bounds.MAX_REPEATS),
         cold_l2=_bool(d.get("cold_l2", False), f"{where}.cold_l2"),
         compile_cached=_optional(_bool, d.get("compile_cached"), f"{where}.compile_cached"),
-        sm_clock_mhz_before=_optional(_num, d.get("sm_clock_mhz_before"), f"{where}.sm_clock_mhz_before"),
-        sm_clock_mhz_after=_optional(_num, d.get("sm_clock_mhz_after"), f"{where}.sm_clock_mhz_after"),
-        temperature_c_before=_optional(_num, d.get("temperature_c_before"), f"{where}.temperature_c_before", lo=None),
-        temperature_c_after=_optional(_num, d.get("temperature_c_after"), f"{where}.temperature_c_after", lo=None),
+        sm_clock_mhz_before=bounds.clock_mhz(d.get("sm_clock_mhz_before"), f"{where}.sm_clock_mhz_before"),
+        sm_clock_mhz_after=bounds.clock_mhz(d.get("sm_clock_mhz_after"), f"{where}.sm_clock_mhz_after"),
+        temperature_c_before=bounds.temperature_c(d.get("temperature_c_before"), f"{where}.temperature_c_before"),
+        temperature_c_after=bounds.temperature_c(d.get("temperature_c_after"), f"{where}.temperature_c_after"),
         note=_optional(_str, d.get("note"), f"{where}.note", MAX_TEXT_CHARS),
-        config=_int_dict(d.get("config", {}), f"{where}.config", lo=0),
-        counters=counters,
+        config=bounds.config(d.get("config", {}), f"{where}.config", v),
+        counters=_optional(bounds.counters, d.get("counters"), f"{where}.counters"),
         block_trace=trace,
         timing=_choice(d.get("timing", TIMING_HOST_CLOCK), f"{where}.timing", tuple(TIMING_LABELS)),
         noise=_optional(_num, d.get("noise"), f"{where}.noise", hi=1e3),
-        clock_mhz=_optional(_num, d.get("clock_mhz"), f"{where}.clock_mhz", hi=1e5),
-        dropped_ms=[_num(x, f"{where}.dropped_ms[{i}]", above=True)
-                    for i, x in enumerate(_list(d.get("dropped_ms", []), f"{where}.dropped_ms"))],  # fmt: skip
-        host_ms=[_num(x, f"{where}.host_ms[{i}]", above=True)
-                 for i, x in enumerate(_list(d.get("host_ms", []), f"{where}.host_ms"))],  # fmt: skip
+        clock_mhz=bounds.clock_mhz(d.get("clock_mhz"), f"{where}.clock_mhz"),
+        dropped_ms=bounds.samples_ms(d.get("dropped_ms", []), f"{where}.dropped_ms"),
+        host_ms=bounds.samples_ms(d.get("host_ms", []), f"{where}.host_ms"),
         launches_per_sample=_int(d.get("launches_per_sample", 1), f"{where}.launches_per_sample", 1, 1000),
         wrong_elements=_optional(_int, d.get("wrong_elements"), f"{where}.wrong_elements"),
         first_wrong=_optional(_first_wrong, d.get("first_wrong"), f"{where}.first_wrong"),
         error_margin=_optional(_num, d.get("error_margin"), f"{where}.error_margin"),
         error_map=_optional(_error_map, d.get("error_map"), f"{where}.error_map"),
     )
+    bounds.check_result(r, where)
+    return r
 
 
 def _choice(v: object, where: str, choices: tuple[str, ...]) -> str:
@@ -313,7 +301,7 @@ def _first_wrong(v: object, where: str) -> list:
     v = _list(v, where)
     if len(v) != 4:
         raise _fail(where, f"{len(v)} entries, not 4 (row, column, got, expected)")
-    return [_int(v[0], f"{where}[0]"), _int(v[1], f"{where}[1]"),
+    return [_int(v[0], f"{where}[0]", 0, MAX_DIM), _int(v[1], f"{where}[1]", 0, MAX_DIM),
             _optional(_num, v[2], f"{where}[2]", lo=None), _num(v[3], f"{where}[3]", lo=None)]  # fmt: skip
 
 
@@ -332,20 +320,11 @@ def _error_map(v: object, where: str) -> dict:
             for i, row in enumerate(rows)]  # fmt: skip
     if len({len(row) for row in grid}) != 1 or not grid[0]:
         raise _fail(f"{where}.wrong", "rows of different lengths")
-    return {"cell": [_int(cell[0], f"{where}.cell[0]", 1), _int(cell[1], f"{where}.cell[1]", 1)], "wrong": grid}
+    return {"cell": [_int(cell[0], f"{where}.cell[0]", 1, MAX_DIM), _int(cell[1], f"{where}.cell[1]", 1, MAX_DIM)],
+            "wrong": grid}  # fmt: skip
 
 
 REQUIRED = ("variant", "params", "m", "n", "k", "backend", "precision", "valid")
-
-
-def _trace_row(row: object, where: str) -> list[int]:
-    row = _list(row, where)
-    if len(row) != 4:
-        raise _fail(where, f"{len(row)} numbers, not 4 (block, sm, start_ns, end_ns)")
-    block, sm, start, end = (_int(x, f"{where}[{i}]") for i, x in enumerate(row))
-    if end < start:
-        raise _fail(where, f"ends ({end}) before it starts ({start})")
-    return [block, sm, start, end]
 
 
 def _migrate_1(d: dict) -> dict:
@@ -390,12 +369,17 @@ def _session(d: object) -> Session:
     if "results" not in d:
         raise _fail("results", "missing (a session has a list of results)")
     raw = _list(d["results"], "results")
+    if len(raw) > bounds.MAX_RESULTS:
+        raise _fail("results", f"{len(raw):,} results, over the {bounds.MAX_RESULTS:,} a session may hold (the app "
+                               f"draws and tabulates every one; split the file)")  # fmt: skip
+    environment = _environment({} if d.get("environment") is None else d["environment"])
+    sms = bounds.session_sms(environment)
     kind = _str(d.get("kind", "measured"), "kind")
     if kind not in KINDS:
         raise _fail("kind", f"{_shown(kind)} is not one of: {', '.join(KINDS)}")
     return Session(
-        results=[_result(r, f"results[{i}]") for i, r in enumerate(raw)],
-        environment=_environment({} if d.get("environment") is None else d["environment"]),
+        results=[_result(r, f"results[{i}]", sms) for i, r in enumerate(raw)],
+        environment=environment,
         settings=_tree(_object({} if d.get("settings") is None else d["settings"], "settings"), "settings"),
         created=_str(d.get("created") or "", "created"),
         kind=kind,
@@ -421,10 +405,29 @@ def find_baseline(
 
 def speedup(results: list[Result], r: Result, baseline_variant: str) -> float | None:
     """How many times faster r is than the baseline variant at the same size (None if either is missing)."""
-    base = find_baseline(results, r, baseline_variant)
-    if base is None or not r.valid or not r.median_ms:
-        return None
-    return base.median_ms / r.median_ms
+    return Baselines(results).speedup(r, baseline_variant)
+
+
+class Baselines:
+    """find_baseline (without params) for every result of a list, indexed once: a look-up per result instead of
+    a scan of all of them (a table of 100,000 results scanned 10^10 pairs)."""
+
+    def __init__(self, results: list[Result]):
+        self._fastest: dict[tuple[str, int, int, int], tuple[float, Result]] = {}
+        for b in results:
+            t = b.median_ms if b.valid else None
+            key = (b.variant, b.m, b.n, b.k)
+            if t and (key not in self._fastest or t < self._fastest[key][0]):
+                self._fastest[key] = (t, b)
+
+    def of(self, r: Result, variant: str) -> Result | None:
+        best = self._fastest.get((variant, r.m, r.n, r.k))
+        return best[1] if best else None
+
+    def speedup(self, r: Result, variant: str) -> float | None:
+        best = self._fastest.get((variant, r.m, r.n, r.k))
+        t = r.median_ms if r.valid else None
+        return best[0] / t if best and t else None
 
 
 CSV_COLUMNS = [
@@ -435,37 +438,38 @@ CSV_COLUMNS = [
 
 
 def results_rows(results: list[Result]) -> list[dict]:
-    rows = []
-    for r in results:
-        vs_cublas = speedup(results, r, "cublas")
-        rows.append(
-            {
-                "variant": r.variant,
-                "params": " ".join(f"{k}={v}" for k, v in r.params.items()),
-                "m": r.m,
-                "n": r.n,
-                "k": r.k,
-                "valid": r.valid,
-                "median_ms": r.median_ms,
-                "min_ms": r.min_ms,
-                "max_ms": r.max_ms,
-                "gflops": r.gflops,
-                "effective_gbs": r.effective_gbs,
-                "speedup_vs_cpu": speedup(results, r, "cpu-naive"),
-                "speedup_vs_naive": speedup(results, r, "gpu-naive"),
-                "pct_of_cublas": None if vs_cublas is None else 100 * vs_cublas,
-                "rel_error": r.rel_error,
-                "threshold": r.threshold,
-                "warmup": r.warmup,
-                "repeats": r.repeats,
-                "cold_l2": r.cold_l2,
-                "noise": r.noise,
-                "dropped": len(r.dropped_ms),
-                "timing": r.timing,
-                "error": r.error or "",
-            }
-        )
-    return rows
+    baselines = Baselines(results)
+    return [result_row(r, baselines) for r in results]
+
+
+def result_row(r: Result, baselines: Baselines) -> dict:
+    """One row of the CSV and the tables, its speedups against `baselines` (the results of r's source)."""
+    vs_cublas = baselines.speedup(r, "cublas")
+    return {
+        "variant": r.variant,
+        "params": " ".join(f"{k}={v}" for k, v in r.params.items()),
+        "m": r.m,
+        "n": r.n,
+        "k": r.k,
+        "valid": r.valid,
+        "median_ms": r.median_ms,
+        "min_ms": r.min_ms,
+        "max_ms": r.max_ms,
+        "gflops": r.gflops,
+        "effective_gbs": r.effective_gbs,
+        "speedup_vs_cpu": baselines.speedup(r, "cpu-naive"),
+        "speedup_vs_naive": baselines.speedup(r, "gpu-naive"),
+        "pct_of_cublas": None if vs_cublas is None else 100 * vs_cublas,
+        "rel_error": r.rel_error,
+        "threshold": r.threshold,
+        "warmup": r.warmup,
+        "repeats": r.repeats,
+        "cold_l2": r.cold_l2,
+        "noise": r.noise,
+        "dropped": len(r.dropped_ms),
+        "timing": r.timing,
+        "error": r.error or "",
+    }
 
 
 def results_csv(results: list[Result]) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from gemmviz.core import paths
 from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.model import naive_traffic
-from gemmviz.core.results import CONTROL_IN_NAMES, MAX_NAME_CHARS, MAX_TEXT_CHARS, Result, find_baseline
+from gemmviz.core.results import CONTROL_IN_NAMES, MAX_NAME_CHARS, MAX_TEXT_CHARS, Baselines, Result
 from gemmviz.core.variants import VARIANTS, baseline
 
 log = logging.getLogger("gemmviz")
@@ -76,14 +76,15 @@ class RooflinePoint:
 def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[RooflinePoint]:
     """One point per valid GPU result (CPU results live under another roof)."""
     out = []
+    baselines, cublas = Baselines(results), baseline("cublas").variant
     for r in results:
         if not r.valid or r.gflops is None or VARIANTS.get(r.variant) is None or VARIANTS[r.variant].backend != "cuda":
             continue
         x = intensity(r)
         roof = ceilings.roof(x, r.precision) if ceilings else None
-        base = find_baseline([b for b in results if b.source == r.source], r, baseline("cublas").variant)
+        vs_cublas = baselines.speedup(r, cublas)
         out.append(RooflinePoint(r, x, r.gflops, roof, 100 * r.gflops / roof if roof else None,
-                                 100 * base.median_ms / r.median_ms if base else None))  # fmt: skip
+                                 None if vs_cublas is None else 100 * vs_cublas))  # fmt: skip
     return out
 
 

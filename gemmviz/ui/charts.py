@@ -57,7 +57,7 @@ class _SizeChart(ResultChart):
             xs = np.log10([size_x(r) for r in rs])
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
             brush = pg.mkBrush(self.theme.color(style.colour))
-            tips = [_Tip(self.tip(r, source), r) for r in rs]
+            tips = [_Tip(self.tip, r, r, source) for r in rs]
             items = self._items.get((source, name))
             if items is None:
                 line = pg.PlotDataItem(xs, ys, pen=self.pen(style))

@@ -142,7 +142,7 @@ class RooflineChart(ResultChart):
             source, name = key
             pts, style = groups[key], styles[key]
             faded = bool(self.highlight) and name not in self.highlight
-            tips = [_Tip(self._tip(p, source), p.result) for p in pts]
+            tips = [_Tip(self._tip, p.result, p, source) for p in pts]
             scatter = pg.ScatterPlotItem(
                 np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]),
                 size=self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0), symbol=style.marker,

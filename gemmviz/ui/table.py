@@ -1,16 +1,19 @@
 """The results table: sortable by value, copyable as tab-separated text, invalid rows flagged. Cells are plain
-text (item views never render HTML); tooltips, which Qt may read as HTML, go through ui.text.tooltip."""
+text (item views never render HTML); tooltips, which Qt may read as HTML, go through ui.text.tooltip.
+
+The model makes a row's cells when the view first asks for them: a session of 20,000 results made 280,000
+QStandardItems up front (seconds), though a screen shows thirty rows."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QAbstractTableModel, QIdentityProxyModel, QModelIndex, Qt
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 from gemmviz.core.numbers import error_map_text, percent, rate
-from gemmviz.core.results import Result, results_rows
+from gemmviz.core.results import Baselines, Result, result_row
 from gemmviz.core.rigor import flags
 from gemmviz.ui.text import tooltip
 
@@ -46,14 +49,128 @@ def timing_text(r: Result) -> str:
     return "\n".join(lines)
 
 
+class _Cell:
+    __slots__ = ("text", "sort", "tip", "colour")
+
+    def __init__(self, text: str, sort: object, tip: str = "", colour: str | None = None):
+        self.text, self.sort, self.tip, self.colour = text, sort, tip, colour
+
+
+def _cells(r: Result, row: dict) -> list[_Cell]:
+    row = {**row, "size": r.problem.label, "status": r.status}
+    warnings = flags(r) if r.valid else []
+    cells = []
+    for key, _title, spec in COLUMNS:
+        value = row.get(key)
+        if value is None:
+            text = "—"
+        elif callable(spec):
+            text = spec(value)
+        elif spec:
+            text = format(value, spec)
+        else:
+            text = str(value)
+        tip, colour = "", None
+        if key == "status" and not r.valid:
+            text = f"{r.status.upper()}: {r.error}"
+            tip, colour = tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))), "#B00020"
+        elif key == "status" and warnings:
+            text = "ok ⚠ " + "; ".join(w.split(":")[0] for w in warnings)
+            tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
+        if key == "median_ms" and r.valid:
+            tip = tooltip(timing_text(r))
+        sort = value if isinstance(value, int | float) and not isinstance(value, bool) else text
+        if key == "size":
+            sort = r.m * r.n * r.k
+        cells.append(_Cell(text, sort if value is not None or key == "size" else float("-inf"), tip, colour))
+    return cells
+
+
+class ResultsModel(QAbstractTableModel):
+    """One row per result; speedups within the result's source (never across machines), cells made on demand."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[tuple[Result, str, Baselines]] = []
+        self.row_results: list[Result] = []
+        self._cells: dict[int, list[_Cell]] = {}
+
+    def set_rows(self, rows: list[tuple[Result, str, Baselines]], column: int = -1,
+                 order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:  # fmt: skip
+        self.beginResetModel()
+        self._rows, self._cells = rows, {}
+        self._sort(column, order)
+        self.row_results = [r for r, _s, _b in self._rows]  # each row's result, in the rows' order
+        self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorted here, once per row, rather than by a sort proxy that asks for two cells per comparison."""
+        self.layoutAboutToBeChanged.emit()
+        self._sort(column, order)
+        self.row_results = [r for r, _s, _b in self._rows]
+        self.layoutChanged.emit()
+
+    def _sort(self, column: int, order: Qt.SortOrder) -> None:
+        if not 0 <= column < len(COLUMNS) or not self._rows:
+            return
+        keys = []
+        for i in range(len(self._rows)):
+            value = self.cell(i, column).sort
+            keys.append((0, value, "") if isinstance(value, int | float) else (1, 0, str(value)))
+        order_ = sorted(range(len(self._rows)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
+        self._rows = [self._rows[i] for i in order_]
+        self._cells = {new: self._cells[old] for new, old in enumerate(order_) if old in self._cells}
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return COLUMNS[section][1]
+        return None
+
+    def cell(self, row: int, column: int) -> _Cell:
+        cells = self._cells.get(row)
+        if cells is None:
+            r, source, baselines = self._rows[row]
+            if column == 0:  # the source: what a sort on the first column asks of every row
+                return _Cell(source, source)
+            cells = self._cells[row] = _cells(r, {**result_row(r, baselines), "source": source})
+        return cells[column]
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column()).text
+        if role == SORT_ROLE:
+            return self.cell(index.row(), index.column()).sort
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.cell(index.row(), index.column()).tip or None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            colour = self.cell(index.row(), index.column()).colour
+            return QColor(colour) if colour else None
+        return None
+
+    def item(self, row: int, column: int) -> QStandardItem:
+        """A cell as an item (its text, tooltip and colour), as a QStandardItemModel would give it."""
+        cell = self.cell(row, column)
+        item = QStandardItem(cell.text)
+        item.setToolTip(cell.tip)
+        if cell.colour:
+            item.setForeground(QColor(cell.colour))
+        return item
+
+
 class ResultsTable(QTableView):
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.model_ = QStandardItemModel(0, len(COLUMNS), self)
-        self.model_.setHorizontalHeaderLabels([c[1] for c in COLUMNS])
-        self.proxy = QSortFilterProxyModel(self)
+        self.model_ = ResultsModel(self)
+        self.proxy = QIdentityProxyModel(self)  # sorting is the model's own (ResultsModel.sort)
         self.proxy.setSourceModel(self.model_)
-        self.proxy.setSortRole(SORT_ROLE)
         self.setModel(self.proxy)
         self.setSortingEnabled(True)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -61,56 +178,23 @@ class ResultsTable(QTableView):
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         self.results: list[Result] = []
-        self.row_results: list[Result] = []
         QShortcut(QKeySequence.StandardKey.Copy, self, activated=self.copy_selection)
 
     def set_results(self, results: list[Result], source_of: Callable[[Result], str] = lambda _r: "") -> None:
-        """One row per result; speedups are computed within each source (never across machines)."""
+        """One row per result, grouped by source; speedups are computed within each source."""
         self.results = list(results)
-        self.row_results: list[Result] = []
-        self.model_.removeRows(0, self.model_.rowCount())
         by_source: dict[str, list[Result]] = {}
         for r in self.results:
             by_source.setdefault(source_of(r), []).append(r)
-        for source, source_results in by_source.items():
-            for r, row in zip(source_results, results_rows(source_results)):
-                self.model_.appendRow(self._row(r, {**row, "source": source}))
-                self.row_results.append(r)
+        rows = [(r, source, baselines) for source, rs in by_source.items() for baselines in [Baselines(rs)] for r in rs]
+        header = self.horizontalHeader()
+        self.model_.set_rows(rows, header.sortIndicatorSection(), header.sortIndicatorOrder())
         self.resizeColumnsToContents()
 
-    def _row(self, r: Result, row: dict) -> list[QStandardItem]:
-        row = {**row, "size": r.problem.label, "status": r.status}
-        warnings = flags(r) if r.valid else []
-        items = []
-        for key, _title, spec in COLUMNS:
-            value = row.get(key)
-            if value is None:
-                text = "—"
-            elif callable(spec):
-                text = spec(value)
-            elif spec:
-                text = format(value, spec)
-            else:
-                text = str(value)
-            if key == "status" and not r.valid:
-                text = f"{r.status.upper()}: {r.error}"
-            elif key == "status" and warnings:
-                text = "ok ⚠ " + "; ".join(w.split(":")[0] for w in warnings)
-            item = QStandardItem(text)
-            sort_value = value if isinstance(value, int | float) and not isinstance(value, bool) else text
-            if key == "size":
-                sort_value = r.m * r.n * r.k
-            item.setData(sort_value if value is not None or key == "size" else float("-inf"), SORT_ROLE)
-            if key == "status" and not r.valid:
-                item.setForeground(QColor("#B00020"))
-                item.setToolTip(tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))))
-            elif key == "status" and warnings:
-                item.setForeground(QColor("#8A5A00"))
-                item.setToolTip(tooltip("\n".join(warnings)))
-            if key == "median_ms" and r.valid:
-                item.setToolTip(tooltip(timing_text(r)))
-            items.append(item)
-        return items
+    @property
+    def row_results(self) -> list[Result]:
+        """The result of each of the model's rows, in their order."""
+        return self.model_.row_results
 
     def selection_text(self) -> str:
         rows = sorted({i.row() for i in self.selectionModel().selectedIndexes()})
