@@ -11,7 +11,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -475,18 +475,32 @@ def _packable(t: np.ndarray) -> bool:
                            and 0 <= int(t[:, 1].min()) and int(t[:, 1].max()) < 1 << 10)  # fmt: skip
 
 
-def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sm, time, +1/-1) of every block's start and end, in order of SM (when `by_sm`), then time, an end
-    before a start at the same instant. One sort of packed int64 keys: a million blocks in tens of ms."""
+def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """(sm (None unless `by_sm`), time, +1/-1) of every block's start and end, in order of SM (when `by_sm`),
+    then time, an end before a start at the same instant. One in-place sort of packed int64 keys (few
+    temporaries: on a million blocks their first touch cost more than the sort)."""
     n = len(t)
-    times = np.concatenate([t[:, 2], t[:, 3]])
-    starts = np.concatenate([np.ones(n, np.int64), np.zeros(n, np.int64)])
-    sms = np.concatenate([t[:, 1], t[:, 1]]) if by_sm else np.zeros(2 * n, np.int64)
-    if _packable(t):
-        key = np.sort((sms << (_TIME_BITS + 1)) | (times << 1) | starts)
-        return key >> (_TIME_BITS + 1), (key >> 1) & ((1 << _TIME_BITS) - 1), 2 * (key & 1) - 1
-    order = np.lexsort((starts, times, sms))
-    return sms[order], times[order], 2 * starts[order] - 1
+    if not _packable(t):
+        times = np.concatenate([t[:, 2], t[:, 3]])
+        starts = np.concatenate([np.ones(n, np.int64), np.zeros(n, np.int64)])
+        sms = np.concatenate([t[:, 1], t[:, 1]]) if by_sm else np.zeros(2 * n, np.int64)
+        order = np.lexsort((starts, times, sms))
+        return (sms[order] if by_sm else None), times[order], 2 * starts[order] - 1
+    key = np.empty(2 * n, np.int64)
+    np.left_shift(t[:, 2], 1, out=key[:n])
+    key[:n] |= 1
+    np.left_shift(t[:, 3], 1, out=key[n:])
+    if by_sm:
+        sm_bits = t[:, 1] << (_TIME_BITS + 1)
+        key[:n] |= sm_bits
+        key[n:] |= sm_bits
+    key.sort()
+    steps = (key & 1) * 2 - 1
+    sms = key >> (_TIME_BITS + 1) if by_sm else None
+    if by_sm:
+        key &= (1 << (_TIME_BITS + 1)) - 1
+    key >>= 1
+    return sms, key, steps
 
 
 def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -520,13 +534,26 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
 
     The tail starts when the number of busy SMs falls for the last time from its maximum: from then on
     some SMs sit idle while the last blocks finish (the partly filled last wave, plus end-of-run jitter).
-    Whole-array work only (two sorts of packed keys), so a million-block trace takes a fraction of a second.
+    Whole-array work only (sorts of packed keys), so a million-block trace takes a fraction of a second.
     """
+    steps = trace_summary_steps(trace)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Iterator[None]:
+    """trace_summary in steps of a few tens of milliseconds each for a million blocks (a view that must not
+    stall runs one per event-loop turn); yields between them, returns the TraceSummary."""
     t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
     if len(t) == 0:
         raise TraceError("the block trace is empty")
-    sms, per_sm = np.unique(t[:, 1], return_counts=True)
+    per_sm = np.bincount(t[:, 1]) if int(t[:, 1].min()) >= 0 else np.unique(t[:, 1], return_counts=True)[1]
+    per_sm = per_sm[per_sm > 0]
     sm, times, steps = _events(t, by_sm=True)
+    yield
     total_then = np.cumsum(steps)
     first = np.flatnonzero(np.r_[True, sm[1:] != sm[:-1]])  # where each SM's events begin
     before_sm = np.repeat(np.r_[0, total_then[first[1:] - 1]], np.diff(np.r_[first, len(sm)]))
@@ -534,6 +561,7 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
     max_per_sm = int(resident.max())
     # an SM turns busy when its count leaves 0 and idle when it returns there; summed per instant over all SMs
     change = (resident > 0).astype(np.int64) - (resident - steps > 0).astype(np.int64)
+    yield
     if _packable(t):  # the order within an instant does not matter: only the count after its last event
         key = np.sort((times << 2) | (change + 1))
         at, change = key >> 2, (key & 3) - 1
@@ -543,14 +571,16 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
     last = np.flatnonzero(np.r_[at[1:] != at[:-1], True])  # the last event at each instant
     busy_times, busy = at[last], np.cumsum(change)[last]
     last_full = busy_times[min(np.flatnonzero(busy == busy.max())[-1] + 1, len(busy_times) - 1)]
+    yield
     _, total = resident_timeline(t)
     end = int(t[:, 3].max())
     most = int(total.max())
     if most == 0:
         raise TraceError("every block ends as it starts: no block was ever resident")
+    yield
     return TraceSummary(
         blocks=len(t),
-        sms_used=len(sms),
+        sms_used=len(per_sm),
         duration_ns=end,
         blocks_per_sm_min=int(per_sm.min()),
         blocks_per_sm_max=int(per_sm.max()),

@@ -113,7 +113,8 @@ def trace_sentence(s: TraceSummary, sm_count: int | None = None) -> str:
     )
 
 
-def explain_trace(r: Result, sm_count: int | None = None) -> str:
+def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None) -> str:
+    """The trace's sentence; `summary`: its trace_summary where the caller has it already (a large trace)."""
     if not r.block_trace:
         return f"{r.series} at {r.problem.label}: no block trace (run `gemmviz profile` with tracing on a GPU)."
-    return f"{r.series} at {r.problem.label}: " + trace_sentence(trace_summary(r.block_trace), sm_count)
+    return f"{r.series} at {r.problem.label}: " + trace_sentence(summary or trace_summary(r.block_trace), sm_count)

@@ -29,7 +29,7 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
     from gemmviz.backends import default_backends
     from gemmviz.core import settings
     from gemmviz.core.lessons import LessonError, find_lesson
-    from gemmviz.ui import i18n, settings_store
+    from gemmviz.ui import i18n, native_window, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run_controller import leave
     from gemmviz.ui.window import MainWindow
@@ -58,6 +58,7 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
         window.fullscreen_action.setChecked(True)
     else:
         window.show()
+    native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
     if lesson is not None:
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))

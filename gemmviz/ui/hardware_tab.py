@@ -216,6 +216,7 @@ class HardwareTab(QSplitter):
         self.view_combo.currentIndexChanged.connect(self.show_view)
         self.play_button.clicked.connect(self.toggle_play)
         self.slider.valueChanged.connect(self._seek)
+        self.trace_chart.ready.connect(self._trace_ready)
         self.show_view(0)
 
     # ---- data ---------------------------------------------------------------------------------------
@@ -272,7 +273,8 @@ class HardwareTab(QSplitter):
         loaded = self.workspace.session_of(r) if r is not None else None
         env = loaded.session.environment if loaded else self.workspace.environment
         sm_count = env.get("backends", {}).get("cuda", {}).get("sms") or None
-        self.trace_chart.set_result(r, sm_count)
+        self.sm_count = sm_count
+        self.trace_chart.set_result_stepwise(r, sm_count)  # a large trace: in steps, then `ready`
         self.traffic_chart.set_result(r)
         self.roofline_chart.set_result(r, load_ceilings(gpu) if gpu else None)
         if r is not None and not self.has_data(r, self.view_combo.currentIndex()):
@@ -281,12 +283,16 @@ class HardwareTab(QSplitter):
             self.view_combo.blockSignals(False)
             self.stack.setCurrentIndex(self.view_combo.currentIndex())
             self.player.setVisible(self.view_combo.currentIndex() == 0)
-        self.sm_count = sm_count
         self.show_text()
         self.slider.blockSignals(True)
         self.slider.setValue(1000)
         self.slider.blockSignals(False)
         self._update_time_label()
+
+    def _trace_ready(self) -> None:
+        if self.trace_chart.result is self.current():
+            self.show_text()
+            self._update_time_label()
 
     # ---- views and the sweep ------------------------------------------------------------------------
     def show_view(self, index: int) -> None:
@@ -309,8 +315,11 @@ class HardwareTab(QSplitter):
         r = self.current()
         if r is None:
             self.text.setPlainText(NO_COUNTERS + ".\nProfiled or traced results appear here when a session has them.")
+        elif self.view_combo.currentIndex() == 0 and self.trace_chart.preparing:
+            self.text.setPlainText(f"{r.series} at {r.problem.label}: preparing its {len(r.block_trace):,} blocks…")
         elif self.view_combo.currentIndex() == 0:
-            self.text.setPlainText(explain_trace(r, self.sm_count))
+            chart = self.trace_chart  # its summary, made once with the drawing
+            self.text.setPlainText(explain_trace(r, self.sm_count, chart.summary if chart.result is r else None))
         else:
             self.text.setPlainText(explain_counters(r))
 

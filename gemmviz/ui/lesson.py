@@ -103,6 +103,11 @@ class LessonView(QWidget):
         self.prefetch.setSingleShot(True)
         self.prefetch.setInterval(30)
         self.prefetch.timeout.connect(lambda: self._view(min(self.index + 1, len(self.lesson.steps) - 1)))
+        # a step key's view, once every key already queued has moved the step (Qt runs a 0 ms timer after them)
+        self.settle = QTimer(self)
+        self.settle.setSingleShot(True)
+        self.settle.setInterval(0)
+        self.settle.timeout.connect(self._show_view)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(640, 360)
         self.go(0)
@@ -123,31 +128,41 @@ class LessonView(QWidget):
 
     # ---- steps -----------------------------------------------------------------------------------
     def go(self, index: int) -> None:
+        self._move(index)
+        self._show_view()
+
+    def _move(self, index: int) -> None:
+        """The step changes (its words repaint when the event loop next paints); its view is not built yet."""
         self.timer.stop()
         old = self.views.get(self.index)
         self.index = max(0, min(index, len(self.lesson.steps) - 1))
         if old is not None and old is not self.views.get(self.index):
             old.hide()
         self.status = self._default_status()
-        self._place_view()
         self.update()
-        self.prefetch.start()
         self.stepChanged.emit(self.index)
 
+    def _show_view(self) -> None:
+        self.settle.stop()
+        self._place_view()
+        self.prefetch.start()
+
     def key(self, key) -> None:
+        """Step keys move the step at once and build its view when the queued keys are done: a burst of them
+        (a clicker held down, 2,000 mashed keys) builds one view, not one per step passed."""
         last = len(self.lesson.steps) - 1
-        if key in NEXT:
-            self.go(self.index + 1)
-        elif key in BACK:
-            self.go(self.index - 1)
-        elif key == Qt.Key.Key_Home:
-            self.go(0)
-        elif key == Qt.Key.Key_End:
-            self.go(last)
-        elif key == Qt.Key.Key_Escape:
+        step = {Qt.Key.Key_Home: 0, Qt.Key.Key_End: last}.get(key)
+        if key in NEXT or key in BACK or step is not None:
+            self._move(step if step is not None else self.index + (1 if key in NEXT else -1))
+            self.settle.start()
+            return
+        if key == Qt.Key.Key_Escape:
             self.timer.stop()
             self.left.emit()
-        elif key == Qt.Key.Key_P:
+            return
+        if self.settle.isActive():
+            self._show_view()  # P and R act on the step's view
+        if key == Qt.Key.Key_P:
             self.toggle_play()
         elif key == Qt.Key.Key_R:
             self.run_step()
@@ -268,6 +283,7 @@ class LessonView(QWidget):
     def hideEvent(self, event) -> None:
         self.timer.stop()
         self.prefetch.stop()
+        self.settle.stop()
         QApplication.instance().removeEventFilter(self.keys)
         super().hideEvent(event)
 
