@@ -93,6 +93,17 @@ def test_a_session_at_the_result_limit_opens_and_its_table_sorts(window, tmp_pat
     assert table.proxy.index(0, median).data() == format(table.row_results[0].median_ms, ".4g")
 
 
+def test_saving_live_results_the_loader_would_refuse_says_why_and_keeps_the_earlier_file(window, tmp_path):
+    path = tmp_path / "kept.json"
+    path.write_text("an earlier session")
+    bad = _traced(4)
+    bad.block_trace[2][1] = 5000  # an SM id no GPU has
+    window.workspace.add_live(bad)
+    assert not window.files.save_session(str(path))
+    assert "results[0].block_trace[2][1]: SM id 5000 is not below 1024" in window.last_error_text
+    assert path.read_text() == "an earlier session"
+
+
 def trace_chart_columns():
     from gemmviz.ui.table import COLUMNS
 

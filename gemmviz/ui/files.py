@@ -91,7 +91,7 @@ class SessionFiles:
         settings = self.window.last_run_settings or asdict(self.window.run_panel.bench_settings())
         try:
             self.workspace.live_session(settings).save(path)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: the writer refused what its loader would (SessionError)
             self.window.show_error("Cannot save session", str(exc))
             return False
         self.add_recent(path)
