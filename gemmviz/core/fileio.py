@@ -112,51 +112,22 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, mode: int | None = 
     The file keeps the permissions of the file it replaces; a new one gets what a plain open() would give
     (0666 less the umask, 0644 usually), or `mode`. Errors name `path`, never the temporary file. A file that
     another gemmviz holds (see hold) is refused."""
-    real = real_target(path)
-    path = Path(path)
-    directory = _folder(real)
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(os.stat(real).st_mode)
-        except OSError:
-            mode = 0o666 & ~_umask()
-    temporary_lock = _lock_holder(real) is None and fcntl is not None
-    if temporary_lock:
-        _try_lock(path, real, keep=True)
-    try:
-        try:
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{real.name}.", suffix=".tmp")
-        except OSError as exc:
-            raise OutputError(f"cannot write {path}: {_why(exc)}") from None
-        try:
-            os.fchmod(fd, mode)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data.encode("utf-8") if isinstance(data, str) else data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, real)
-        except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
-            raise OutputError(f"cannot write {path}: {_why(exc)}") from None
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    finally:
-        if temporary_lock:
-            release(real)
+    with atomic_file(path, mode) as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
+def atomic_file(path: str | os.PathLike, mode: int | None = None) -> Iterator[BinaryIO]:
     """A binary file to write `path` piece by piece (a long animation, streamed), with write_atomic's rules:
     checked and locked first, written to a temporary file beside it, flushed and renamed at the end; if the
     block raises (a full disk, Ctrl+C), the temporary file is removed and the previous file is left."""
     real = real_target(path)
     path = Path(path)
-    try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except OSError:
-        mode = 0o666 & ~_umask()
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(real).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
     temporary_lock = _lock_holder(real) is None and fcntl is not None
     if temporary_lock:
         _try_lock(path, real, keep=True)
