@@ -129,3 +129,113 @@ def test_availability_comes_from_the_probed_environment():
     assert ws.variant_availability("gpu-tiled", "cuda") == (False, "needs sm_80")
     assert ws.variant_availability("cpu-blas", "cpu") == (True, "ok")
     assert ws.availability(["cpu", "cuda"]) == {"cpu": (True, "ok"), "cuda": (True, "ok")}
+
+
+class Recorder:
+    """Every workspace event, in order, as (name, args)."""
+
+    def __init__(self, ws: Workspace):
+        self.seen: list[tuple[str, tuple]] = []
+        ws.events.all.connect(lambda info: self.seen.append((info.signal.name, info.args)))
+
+    def names(self) -> list[str]:
+        names, self.seen = [name for name, _ in self.seen], []
+        return names
+
+
+def test_live_results_are_announced():
+    ws = Workspace()
+    rec = Recorder(ws)
+    a, b = live("cpu-blas"), live("cpu-naive")
+    shown_when_told = []
+    ws.events.results_added.connect(lambda _results: shown_when_told.append(ws.shown()))
+    ws.add_live(a)
+    ws.add_live(b, live("cpu-numpy"))
+    assert rec.seen[0] == ("results_added", ([a],)) and rec.seen[2][0] == "results_added"
+    assert shown_when_told[0] == [a]  # emitted after the change: a handler reads the new state
+    assert rec.names() == ["results_added", "shown_changed"] * 2
+    ws.add_live()
+    assert rec.names() == []
+    ws.clear_live()
+    assert rec.names() == ["live_cleared", "shown_changed"] and not ws.live
+
+
+def test_sessions_opened_reopened_and_closed_are_announced(h200_twice, tmp_path):
+    ws = Workspace()
+    rec = Recorder(ws)
+    a = ws.open(h200_twice[0])
+    assert rec.seen[0] == ("session_added", (a,)) and rec.names() == ["session_added", "shown_changed"]
+    again = ws.open(h200_twice[0])  # in place: same id, new results
+    assert rec.seen[0] == ("session_added", (again,)) and again.id == a.id
+    rec.names()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(SessionError):
+        ws.open(bad)
+    assert rec.names() == []  # a refused file changes nothing and says nothing
+    b = ws.open(h200_twice[1])
+    rec.names()
+    ws.close(a.id)
+    assert rec.seen[0] == ("session_removed", (a.id,)) and rec.names() == ["session_removed", "shown_changed"]
+    ws.open(h200_twice[0])
+    rec.names()
+    ws.close_all()
+    assert rec.names() == ["session_removed", "session_removed", "shown_changed"] and not ws.sessions
+    assert b.id not in {s.id for s in ws.sessions}
+
+
+def test_restoring_a_snapshot_announces_what_went_and_came_back(h200_twice):
+    ws = Workspace()
+    first = ws.open(h200_twice[0])
+    before = ws.snapshot()
+    second = ws.open(h200_twice[1])
+    rec = Recorder(ws)
+    ws.restore(before)
+    assert rec.seen == [("session_removed", (second.id,)), ("shown_changed", ())] and ws.sessions == [first]
+    before = ws.snapshot()
+    reloaded = ws.open(h200_twice[0])  # reopened in place, then put back: the old object returns
+    rec.names()
+    ws.restore(before)
+    assert rec.seen == [("session_added", (first,)), ("shown_changed", ())] and ws.sessions[0] is not reloaded
+
+
+def test_visibility_is_announced_only_when_it_changes():
+    ws = Workspace()
+    rec = Recorder(ws)
+    ws.add_live(live("cpu-blas"), live("cpu-naive"))
+    rec.names()
+    ws.set_hidden({"cpu-naive"})
+    assert rec.seen[0] == ("hidden_changed", (frozenset({"cpu-naive"}),))
+    assert rec.names() == ["hidden_changed", "shown_changed"]
+    ws.set_hidden(["cpu-naive"])
+    assert rec.names() == []
+    ws.hidden ^= {"cpu-blas"}  # what a legend click does: assignment is announced too
+    assert ws.hidden == {"cpu-naive", "cpu-blas"} and rec.names() == ["hidden_changed", "shown_changed"]
+    assert ws.shown() == []
+
+
+def test_selection_is_announced_and_follows_what_is_open(h200_twice):
+    ws = Workspace()
+    rec = Recorder(ws)
+    a = live()
+    ws.add_live(a)
+    loaded = ws.open(h200_twice[0])
+    rec.names()
+    picked = [a, loaded.results[0]]
+    ws.select(picked)
+    assert rec.seen == [("selection_changed", (picked,))] and ws.selection == picked
+    rec.names()
+    ws.select(list(picked))
+    assert rec.names() == []  # the same results again: nothing to say
+    ws.close(loaded.id)  # a closed session's results leave the selection
+    assert ws.selection == [a] and rec.names() == ["selection_changed", "session_removed", "shown_changed"]
+    ws.clear_live()
+    assert ws.selection == [] and rec.names() == ["selection_changed", "live_cleared", "shown_changed"]
+
+
+def test_the_environment_is_announced_when_the_worker_reports():
+    ws = Workspace()
+    got = []
+    ws.events.environment_changed.connect(got.append)
+    ws.environment = ENV
+    assert got == [ENV] and ws.gpu_available and ws.environment is not ENV  # a copy: the caller's dict stays its own

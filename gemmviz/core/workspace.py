@@ -4,6 +4,9 @@ Qt-free, so the app's views and the tests share one model. Results are never mod
 result came from is kept beside it (`source_of`), not written into it, so nothing of the display leaks into
 session files. Nothing here calls a device: the environment is whatever the worker thread probed and handed
 over, and a live session is built from it.
+
+Every change is an event (`Workspace.events`, psygnal: Qt-free, napari's choice), so views subscribe
+instead of being refreshed by hand; the app, the CLI and the tests need no Qt for it.
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from psygnal import Signal, SignalGroup
 
 from gemmviz.core.paths import asset_files
 from gemmviz.core.results import Result, Session, SessionError
@@ -80,14 +85,36 @@ class LoadedSession:
         return session_gpu(self.session)
 
 
-@dataclass
+class WorkspaceEvents(SignalGroup):
+    """What a view can subscribe to (psygnal, Qt-free: napari's ViewerModel does the same). Each event is
+    emitted after the workspace has changed, so a handler reads the new state; `shown_changed` follows every
+    change of what `all_results()` or `shown()` return, so a chart needs only that one."""
+
+    results_added = Signal(list)  # live results appended, in order
+    live_cleared = Signal()
+    session_added = Signal(object)  # a LoadedSession: opened, or reopened in place under the same id
+    session_removed = Signal(str)  # the id of a session no longer open
+    hidden_changed = Signal(frozenset)  # the hidden series, all of them
+    selection_changed = Signal(list)  # the selected results, in order
+    environment_changed = Signal(dict)  # as the worker probed it
+    shown_changed = Signal()
+
+
 class Workspace:
-    live: list[Result] = field(default_factory=list)
-    environment: dict = field(default_factory=dict)  # as probed by the worker; {} until it reports
-    hidden: set[str] = field(default_factory=set)  # series (Result.series) not drawn
-    _sessions: dict[str, LoadedSession] = field(default_factory=dict)
-    _source: dict[int, str] = field(default_factory=dict)  # id(result) -> session id; the workspace keeps them alive
-    _next_id: int = 1
+    """Live results, loaded sessions, hidden series, the selection and the probed environment; `events`
+    says when any of them changes. Assigning `hidden` or `environment` emits too (`ws.hidden ^= {s}`)."""
+
+    def __init__(
+        self, live: Iterable[Result] = (), environment: Mapping | None = None, hidden: Iterable[str] = ()
+    ) -> None:
+        self.events = WorkspaceEvents()
+        self.live: list[Result] = list(live)
+        self._environment: dict = dict(environment or {})  # as probed by the worker; {} until it reports
+        self._hidden: frozenset[str] = frozenset(hidden)  # series (Result.series) not drawn
+        self._selection: list[Result] = []
+        self._sessions: dict[str, LoadedSession] = {}
+        self._source: dict[int, str] = {}  # id(result) -> session id; the workspace keeps them alive
+        self._next_id = 1
 
     # ---- sessions ------------------------------------------------------------------------------
     @property
@@ -107,12 +134,16 @@ class Workspace:
             self._forget(again.id)
             loaded = LoadedSession(again.id, str(path), session, again.label, replay or again.replay)
         else:
-            loaded = LoadedSession(f"s{self._next_id}", str(path), session, self._unique_label(session, path, replay),
-                                   replay)  # fmt: skip
+            label = self._unique_label(session, path, replay)
+            loaded = LoadedSession(f"s{self._next_id}", str(path), session, label, replay)
             self._next_id += 1
         self._sessions[loaded.id] = loaded
         for r in session.results:
             self._source[id(r)] = loaded.id
+        if again is not None:
+            self._drop_from_selection(set(map(id, again.results)))
+        self.events.session_added.emit(loaded)
+        self.events.shown_changed.emit()
         return loaded
 
     def _unique_label(self, session: Session, path: str | os.PathLike, replay: bool) -> str:
@@ -136,16 +167,36 @@ class Workspace:
         return dict(self._sessions), dict(self._source), self._next_id
 
     def restore(self, snapshot: tuple) -> None:
+        """Put back what `snapshot` saw, with an event for each session that went or came back."""
         sessions, source, next_id = snapshot
+        now = self._sessions
         self._sessions, self._source, self._next_id = dict(sessions), dict(source), next_id
+        gone = [s for sid, s in now.items() if sessions.get(sid) is not s]
+        self._drop_from_selection({id(r) for s in gone for r in s.results})
+        for s in gone:
+            if s.id not in sessions:
+                self.events.session_removed.emit(s.id)
+        for sid, s in sessions.items():
+            if now.get(sid) is not s:
+                self.events.session_added.emit(s)
+        self.events.shown_changed.emit()
 
     def close(self, session_id: str) -> None:
-        self._forget(session_id)
-        del self._sessions[session_id]
+        self._close(session_id)
+        self.events.shown_changed.emit()
 
     def close_all(self) -> None:
+        """Close every loaded session (one shown_changed for all of them)."""
         for session_id in list(self._sessions):
-            self.close(session_id)
+            self._close(session_id)
+        self.events.shown_changed.emit()
+
+    def _close(self, session_id: str) -> None:
+        closed = self._sessions[session_id]
+        self._forget(session_id)
+        del self._sessions[session_id]
+        self._drop_from_selection(set(map(id, closed.results)))
+        self.events.session_removed.emit(session_id)
 
     def _forget(self, session_id: str) -> None:
         for r in self._sessions[session_id].results:
@@ -157,11 +208,20 @@ class Workspace:
         return next((s for s in self._sessions.values() if s.replay), None)
 
     # ---- live results ----------------------------------------------------------------------------
-    def add_live(self, result: Result) -> None:
-        self.live.append(result)
+    def add_live(self, *results: Result) -> None:
+        """Append this run's results (one or more: one event for all of them)."""
+        if not results:
+            return
+        self.live.extend(results)
+        self.events.results_added.emit(list(results))
+        self.events.shown_changed.emit()
 
     def clear_live(self) -> None:
+        ids = set(map(id, self.live))
         self.live.clear()
+        self._drop_from_selection(ids)
+        self.events.live_cleared.emit()
+        self.events.shown_changed.emit()
 
     def live_session(self, settings: Mapping, created: str | None = None) -> Session:
         """This run's results as a session, with the environment the worker probed: no device call."""
@@ -173,6 +233,49 @@ class Workspace:
             kind="measured",
         )
 
+    # ---- selection and visibility --------------------------------------------------------------------
+    @property
+    def selection(self) -> list[Result]:
+        """The results the user picked (in the table, on the roofline), in order."""
+        return list(self._selection)
+
+    def select(self, results: Iterable[Result]) -> None:
+        picked = list(results)
+        if [id(r) for r in picked] != [id(r) for r in self._selection]:
+            self._selection = picked
+            self.events.selection_changed.emit(list(picked))
+
+    def _drop_from_selection(self, result_ids: set[int]) -> None:
+        """A result that is no longer open is no longer selected."""
+        if any(id(r) in result_ids for r in self._selection):
+            self.select(r for r in self._selection if id(r) not in result_ids)
+
+    @property
+    def hidden(self) -> frozenset[str]:
+        """Series (Result.series) not drawn."""
+        return self._hidden
+
+    @hidden.setter
+    def hidden(self, series: Iterable[str]) -> None:
+        hidden = frozenset(series)
+        if hidden != self._hidden:
+            self._hidden = hidden
+            self.events.hidden_changed.emit(hidden)
+            self.events.shown_changed.emit()
+
+    def set_hidden(self, series: Iterable[str]) -> None:
+        self.hidden = series
+
+    @property
+    def environment(self) -> dict:
+        """As the worker probed it: backends, variants, GPU; {} until it reports."""
+        return self._environment
+
+    @environment.setter
+    def environment(self, env: Mapping) -> None:
+        self._environment = dict(env)
+        self.events.environment_changed.emit(self._environment)
+
     # ---- what is shown -------------------------------------------------------------------------
     def all_results(self) -> list[Result]:
         out = list(self.live)
@@ -182,10 +285,7 @@ class Workspace:
 
     def shown(self) -> list[Result]:
         """Live results, then each session's, without the hidden series."""
-        return [r for r in self.all_results() if r.series not in self.hidden]
-
-    def set_hidden(self, series: Iterable[str]) -> None:
-        self.hidden = set(series)
+        return [r for r in self.all_results() if r.series not in self._hidden]
 
     def series(self) -> list[str]:
         """Every series that could be shown, in first-seen order."""
