@@ -32,7 +32,7 @@ from gemmviz.core.lesson_files import (
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
-from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError, find_baseline
+from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError
 from gemmviz.core.schedule import check_animation_input
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
@@ -461,17 +461,6 @@ def check_placeholders(lesson: Lesson) -> None:
 
 def step_results(step: Step, results: list[Result]) -> list[Result]:
     return [r for r in results if step.shows(r)]
-
-
-def step_baseline(step: Step, results: list[Result], r: Result) -> Result | None:
-    """The baseline result for a speedup step at r's size."""
-    if step.baseline is None:
-        return None
-    b = baseline(step.baseline)
-    candidates = [
-        x for x in results if x.variant == b.variant and all(x.params.get(k) == v for k, v in b.params.items())
-    ]
-    return find_baseline(candidates, r, b.variant)
 
 
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
