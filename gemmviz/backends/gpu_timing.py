@@ -46,14 +46,6 @@ class Nvml:
         except Exception:
             return None
 
-    def max_sm_clock_mhz(self) -> float | None:
-        if self.handle is None:
-            return None
-        try:
-            return float(self.pynvml.nvmlDeviceGetMaxClockInfo(self.handle, self.pynvml.NVML_CLOCK_SM))
-        except Exception:
-            return None
-
     def temperature_c(self) -> float | None:
         if self.handle is None:
             return None

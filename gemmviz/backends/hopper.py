@@ -97,11 +97,6 @@ class WgmmaConfig:
         return -(-m // self.bm) * -(-n // (self.bn * self.cluster)) * self.cluster
 
 
-def aligned(k_or_n: int) -> bool:
-    """TMA needs each row pitch to be a multiple of 16 bytes: K (for A) and N (for B) multiples of 4."""
-    return k_or_n % 4 == 0
-
-
 _driver = None
 
 

@@ -8,7 +8,7 @@ traffic the code asks for, not what reaches DRAM.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from gemmviz.core.problem import FLOAT32_BYTES, Problem
 
@@ -35,12 +35,6 @@ class Traffic:
     def intensity(self) -> float:
         """Arithmetic intensity, FLOP per byte of global-memory traffic."""
         return self.flops / self.global_bytes
-
-    def as_dict(self) -> dict:
-        d = asdict(self)
-        d["global_bytes"] = self.global_bytes
-        d["intensity"] = self.intensity
-        return d
 
 
 def ideal_traffic(p: Problem) -> Traffic:

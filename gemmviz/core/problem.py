@@ -45,10 +45,6 @@ class Problem:
         return f"{self.m}x{self.n}x{self.k}"
 
     @property
-    def is_square(self) -> bool:
-        return self.m == self.n == self.k
-
-    @property
     def matrix_bytes(self) -> int:
         """A, B and C in FP32: what the GPU must hold."""
         return FLOAT32_BYTES * (self.m * self.k + self.k * self.n + self.m * self.n)
