@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from gemmviz.core import session_bounds as bounds
-from gemmviz.core.fileio import write_atomic  # also imported from here by the CLI and backends/ceilings.py
+from gemmviz.core.fileio import write_atomic
 from gemmviz.core.problem import Problem
 from gemmviz.core.session_checks import (  # noqa: F401  (re-exported: the loader's limits and errors)
     CONTROL_IN_NAMES,
@@ -43,6 +43,7 @@ from gemmviz.core.session_checks import (  # noqa: F401  (re-exported: the loade
     _str,
     _tree,
 )
+from gemmviz.core.variants import VARIANTS
 
 SCHEMA = "gemmviz.session"
 SCHEMA_VERSION = 3  # 2: results lost "source" and gained the optional counters and block_trace; 3: "timing" (how
@@ -226,8 +227,6 @@ def _environment(v: object) -> dict:
 
 def _result(d: object, where: str, sms: int | None = None) -> Result:
     """One result, checked field by field; `sms` is the session's SM count (environment.backends.cuda.sms)."""
-    from gemmviz.core.variants import VARIANTS  # here, not at the top: variants imports modules that import this
-
     d = _object(d, where)
     missing = [name for name in REQUIRED if name not in d]
     if missing:
@@ -354,7 +353,7 @@ MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_1, 2: _migrate_2}
 
 def _session(d: object) -> Session:
     if not isinstance(d, dict) or d.get("schema") != SCHEMA:
-        raise SessionError(f"not a gemmviz session (no \"schema\": \"{SCHEMA}\")", "schema")
+        raise SessionError(f'not a gemmviz session (no "schema": "{SCHEMA}")', "schema")
     version = d.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise SessionError(
