@@ -190,13 +190,6 @@ def write_gif(frames: Iterator[TimedFrame], fp: BinaryIO) -> int:
     return writer.close()
 
 
-def gif_bytes(frames: Iterator[TimedFrame]) -> tuple[bytes, int]:
-    """An animated GIF of the frames in memory (for short animations and tests) and its frame count."""
-    out = io.BytesIO()
-    n = write_gif(frames, out)
-    return out.getvalue(), n
-
-
 def frame_count(schedule: Schedule, move_frames: int = MOVE_FRAMES) -> int:
     """How many frames timed_frames yields for `schedule`: a progress bar's total."""
     loads = sum(1 for step in schedule.steps if step.kind == "load")
