@@ -1,5 +1,5 @@
 """Counters, ncu and the block trace (issue 14), all without a GPU: a real ncu CSV and real block traces
-recorded on the H200 (benchmarks/profile_dev.py, 2026-11-30) and synthetic data."""
+recorded on the H200 (docs/counters-notes.md, 2026-11-30) and synthetic data."""
 
 import shutil
 import subprocess
