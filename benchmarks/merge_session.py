@@ -2,8 +2,9 @@
 
     python benchmarks/merge_session.py assets/sessions/h200-2026-11-30.json cpu4096.json --part cpu-4096
 
-Used for the CPU loop at 4096^3 (about 8.5 minutes on the GPU machine's CPU, one device command of its own,
-benchmarks/record_cpu_4096.sh): the recording's one-command budget could not hold it. The part's command is
+Used for the CPU loop at 4096^3 (about 8.5 minutes on the GPU machine's CPU, one command of its own:
+`gemmviz bench --variants cpu-naive --sizes 4096 --repeats 1 --warmup 0 --allow-slow-cpu --seed 0 --out
+cpu4096.json`): the recording's one-command budget could not hold it. The part's command is
 kept in settings.merged_from under --part, so the session still says how every figure was made; both runs
 must come from the same kind of machine (same GPU and CPU names), or nothing is written.
 """

@@ -1,4 +1,6 @@
-source .device/env.sh && export GEMMVIZ_CACHE_DIR=/tmp/gc || exit 1
+# On the lent GPU machine (no package index) the carried wheels first; elsewhere pip install ".[cuda]".
+if [ -f .device/env.sh ]; then source .device/env.sh || exit 1; fi
+export GEMMVIZ_CACHE_DIR=/tmp/gc
 # The gpu-cpasync rung (kernels/cpasync.cu) on the H200 in one device call, about 4-5 minutes (timeouts total 570 s):
 #   1. verify the registry's config at 1x1x1, 33x17x65, 1000^3 (split-K, 4 slices), 2048x4096x3072;
 #   2. tune its space at 4096^3 (48 configs; each is verified first at 257x383x200, split-K, 3 slices);

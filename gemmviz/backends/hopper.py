@@ -14,7 +14,6 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass
 
-ARCH_OPTIONS = ("-gencode=arch=compute_90a,code=sm_90a",)  # wgmma and setmaxnreg need sm_90a
 KERNEL_NAME = "wgmma_tf32"
 TRANSPOSE_NAME = "transpose_kn"
 
@@ -88,9 +87,6 @@ class WgmmaConfig:
             "PRODUCER_REGS": regs[0],
             "CONSUMER_REGS": regs[1],
         }
-
-    def nvcc_options(self) -> list[str]:
-        return ["-O3", *ARCH_OPTIONS, *(f"-D{k}={v}" for k, v in self.macros().items())]
 
     def grid(self, m: int, n: int) -> int:
         """Blocks (1-D): whole clusters, so a cluster's last block may lie past N (it stores nothing)."""
