@@ -46,7 +46,8 @@ def test_the_catalogue_is_complete_and_built(tmp_path):
     assert not unfinished
     for m in messages:  # placeholders and accelerators survive the translation
         source, text = m.find("source").text, m.find("translation").text
-        assert re.findall(r"\{\w*\}", source) == re.findall(r"\{\w*\}", text), source
+        # Chinese may put them in another order: the same placeholders, each as often
+        assert sorted(re.findall(r"\{\w*\}", source)) == sorted(re.findall(r"\{\w*\}", text)), source
         assert ("&" in source) == ("&" in text), source
     built = tmp_path / "zh.qm"
     subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(built)], check=True, capture_output=True)
@@ -67,7 +68,7 @@ def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
     bar = [a.text() for a in w.menuBar().actions()]
     assert bar[:3] == ["文件(&F)", "运行(&R)", "视图(&V)"] and "课程(&L)" in bar and "帮助(&H)" in bar
     tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert tabs == ["图表", "Roofline", "硬件", "分块动画", "比较会话"]
+    assert tabs == ["图表", "屋顶线模型", "硬件", "分块动画", "比较会话"]
     p = w.run_panel
     assert [b.text() for b in (p.run_button, p.sweep_button, p.cancel_button)] == ["运行", "扫描", "取消"]
     assert w.device_label.text().startswith("没有 CUDA GPU")

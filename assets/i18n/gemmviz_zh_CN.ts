@@ -3,22 +3,22 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="67" />
+        <location filename="../../gemmviz/ui/i18n.py" line="71" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="73" />
+        <location filename="../../gemmviz/ui/i18n.py" line="94" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="76" />
+        <location filename="../../gemmviz/ui/i18n.py" line="97" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="87" />
+        <location filename="../../gemmviz/ui/i18n.py" line="108" />
         <source>The language changes when gemmviz starts again</source>
         <translation>重新启动 gemmviz 后切换语言</translation>
     </message>
@@ -82,21 +82,620 @@
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/chart_axes.py" line="268" />
+        <source>+{n} more</source>
+        <translation>另外 {n} 项</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/chart_base.py" line="319" />
+        <source>median {median} ms (min {min}, max {max}, n={n})</source>
+        <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/chart_base.py" line="321" />
+        <source>{gflops} GFLOP/s, rel. error {error}</source>
+        <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <source> (recorded)</source>
+        <translation>（录制）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <source> (published)</source>
+        <translation>（已发表）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="39" />
+        <source>CPU loop</source>
+        <translation>CPU 循环</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="39" />
+        <source>GPU naive, block 16×16 (the seed's)</source>
+        <translation>GPU 朴素版，线程块 16×16（原文的）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="40" />
+        <source>cuBLAS FP32</source>
+        <translation>cuBLAS FP32</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="40" />
+        <source>cuBLAS TF32</source>
+        <translation>cuBLAS TF32</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="44" />
+        <source>matrix size (∛(M·N·K))</source>
+        <translation>矩阵规模（∛(M·N·K)）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="115" />
+        <source>live (this machine)</source>
+        <translation>实时（本机）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="139" />
+        <source>Time per multiplication</source>
+        <translation>每次矩阵乘法的时间</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="140" />
+        <source>median time (ms)</source>
+        <translation>中位时间（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="163" />
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="164" />
+        <source>GFLOP/s (2·M·N·K / median time)</source>
+        <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="175" />
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="176" />
+        <source>times faster (log scale)</source>
+        <translation>快多少倍（对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="274" />
+        <source>Speedup: no results yet</source>
+        <translation>加速比：还没有结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="282" />
+        <source>{name} is hidden</source>
+        <translation>{name} 已隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="283" />
+        <source>show {series} again (a click on it in a
+chart's legend) or choose another baseline</source>
+        <translation>重新显示 {series}（在图例中
+点击它），或换一个基准</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="286" />
+        <source>sizes with one: {sizes}</source>
+        <translation>有基准结果的规模：{sizes}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="286" />
+        <source>no size has one</source>
+        <translation>没有任何规模有基准结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="287" />
+        <source>No {name} result at {size}</source>
+        <translation>规模 {size} 没有 {name} 的结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts.py" line="290" />
+        <source>Speedup vs {name} at {size}</source>
+        <translation>相对 {name} 的加速比，规模 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="17" />
+        <source>median time vs size (log-log)</source>
+        <translation>中位时间随规模的变化（双对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="18" />
+        <source>GFLOP/s vs size (log-log)</source>
+        <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="19" />
+        <source>speedup bars vs a baseline at one size</source>
+        <translation>某一规模下相对基准的加速比柱状图</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="20" />
+        <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
+        <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="21" />
+        <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
+        <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="22" />
+        <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
+        <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="23" />
+        <source>thread blocks on the SMs over time, in waves (a traced result)</source>
+        <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="39" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="52" />
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="41" />
+        <source>Exported the {kind} chart to {path}</source>
+        <translation>已把 {kind} 图表导出到 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="52" />
+        <source>There is no animation to export: choose a valid size and tile first.</source>
+        <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="65" />
+        <source>Cannot export the animation</source>
+        <translation>无法导出动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="67" />
+        <source>Exported {n} frames to {path}</source>
+        <translation>已把 {n} 帧导出到 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="73" />
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="74" />
+        <source>Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)</source>
+        <translation>GIF 动画 (*.gif);;MP4 视频 (*.mp4);;PNG 帧（文件夹） (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="84" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="113" />
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="95" />
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="96" />
+        <source>size (pixels)</source>
+        <translation>尺寸（像素）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="97" />
+        <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
+The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
+        <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
+使用当前主题（投影、深色）；页脚注明数据来源。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="113" />
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="34" />
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="34" />
+        <source>gemmviz sessions (*.json *.json.gz);;All files (*)</source>
+        <translation>gemmviz 会话 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="46" />
+        <location filename="../../gemmviz/ui/files.py" line="72" />
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="53" />
+        <source>Cannot show session</source>
+        <translation>无法显示会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="73" />
+        <source>{path} no longer exists; removed from Open recent.</source>
+        <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="87" />
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="88" />
+        <source>gemmviz sessions (*.json)</source>
+        <translation>gemmviz 会话 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <source>Nothing to save</source>
+        <translation>没有可保存的内容</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <source>There are no live results yet: run something first.</source>
+        <translation>还没有实时结果：请先运行一次。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="101" />
+        <source>Cannot save session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <source>Session saved to {path}</source>
+        <translation>会话已保存到 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="108" />
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <source>There are no results to export yet.</source>
+        <translation>还没有可导出的结果。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="120" />
+        <source>Cannot export CSV</source>
+        <translation>无法导出 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="319" />
+        <source>.
+Profiled or traced results appear here when a session has them.</source>
+        <translation>。
+会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="323" />
+        <source>{series} at {size}: preparing its {n} blocks…</source>
+        <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="27" />
+        <source>above the roof: caches serve traffic the model counts as global</source>
+        <translation>高于屋顶：模型算作全局内存的流量有一部分由缓存提供</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="28" />
+        <source>above the roof: caches serve
+traffic the model counts as global</source>
+        <translation>高于屋顶：模型算作全局内存
+的流量有一部分由缓存提供</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="29" />
+        <source>above the roof:
+caches</source>
+        <translation>高于屋顶：
+缓存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="38" />
+        <source>Roofline</source>
+        <translation>屋顶线模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="39" />
+        <source>arithmetic intensity (FLOP / byte of global traffic, from the model)</source>
+        <translation>算术强度（FLOP / 全局内存流量的字节，来自模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="40" />
+        <source>GFLOP/s (measured)</source>
+        <translation>GFLOP/s（实测）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="41" />
+        <source>FLOP / byte (model)</source>
+        <translation>FLOP / 字节（模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="90" />
+        <source>Roofline of {device}</source>
+        <translation>{device} 的屋顶线模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="92" />
+        <source>FP32 peak (computed)</source>
+        <translation>FP32 峰值（计算值）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="93" />
+        <source>best FP32 GEMM (cuBLAS)</source>
+        <translation>最佳 FP32 GEMM（cuBLAS）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="94" />
+        <source>TF32 tensor cores (cuBLAS)</source>
+        <translation>TF32 张量核心（cuBLAS）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="106" />
+        <source>{bandwidth} GB/s (measured copy)</source>
+        <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="118" />
+        <source>ridge point {ridge} FLOP/byte</source>
+        <translation>脊点 {ridge} FLOP/字节</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="120" />
+        <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
+        <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="242" />
+        <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
+        <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="243" />
+        <source>no roof measured</source>
+        <translation>没有测得的屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="244" />
+        <source>, {pct}% of cuBLAS</source>
+        <translation>，cuBLAS 的 {pct}%</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="246" />
+        <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
+        <source>{series} at {size}</source>
+        <translation>{series}，规模 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="247" />
+        <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
+        <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="39" />
+        <source>CPU triple loop</source>
+        <translation>CPU 三重循环</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="40" />
+        <source>CPU BLAS (numpy)</source>
+        <translation>CPU BLAS（numpy）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="41" />
+        <source>GPU naive</source>
+        <translation>GPU 朴素版</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="42" />
+        <source>GPU naive, uncoalesced</source>
+        <translation>GPU 朴素版，未合并访存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="43" />
+        <source>GPU shared-memory tiled</source>
+        <translation>GPU 共享内存分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="44" />
+        <source>GPU tiled, padded shared memory</source>
+        <translation>GPU 分块，共享内存填充</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="45" />
+        <source>GPU 1D block tiling</source>
+        <translation>GPU 一维线程块分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="46" />
+        <source>GPU 2D block tiling</source>
+        <translation>GPU 二维线程块分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="47" />
+        <source>GPU 2D tiling, float4 loads</source>
+        <translation>GPU 二维分块，float4 加载</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="48" />
+        <source>GPU 2D tiling, double-buffered</source>
+        <translation>GPU 二维分块，双缓冲</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="49" />
+        <source>GPU warp tiling</source>
+        <translation>GPU warp 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="50" />
+        <source>GPU warp tiling, cp.async pipeline</source>
+        <translation>GPU warp 分块，cp.async 流水线</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="51" />
+        <source>GPU tensor cores (WMMA TF32)</source>
+        <translation>GPU 张量核心（WMMA TF32）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="52" />
+        <source>GPU tensor cores (mma.sync TF32)</source>
+        <translation>GPU 张量核心（mma.sync TF32）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="53" />
+        <source>GPU Hopper (TMA + wgmma TF32)</source>
+        <translation>GPU Hopper（TMA + wgmma TF32）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="54" />
+        <source>cuBLAS SGEMM (FP32)</source>
+        <translation>cuBLAS SGEMM（FP32）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="55" />
+        <source>cuBLAS SGEMM (TF32 tensor cores)</source>
+        <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/status.py" line="54" />
+        <source>Hide this notice</source>
+        <translation>隐藏这条提示</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/status.py" line="99" />
+        <source>~{seconds} s left</source>
+        <translation>还剩约 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="30" />
+        <source>No block trace in this session: run `gemmviz profile` on a GPU</source>
+        <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="283" />
+        <source>{series} at {size}: no block trace</source>
+        <translation>{series}，规模 {size}：没有线程块轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="304" />
+        <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
+        <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="309" />
+        <source>time (µs)</source>
+        <translation>时间（µs）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="309" />
+        <source>resident</source>
+        <translation>驻留数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="332" />
+        <source>tail {pct}%</source>
+        <translation>尾部 {pct}%</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/trace_chart.py" line="344" />
+        <source>most at once: {n}</source>
+        <translation>同时最多：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="22" />
+        <source>No hardware counters in this session: run `gemmviz profile` on a GPU</source>
+        <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="33" />
+        <source>{series} at {size}: no hardware counters</source>
+        <translation>{series}，规模 {size}：没有硬件计数器</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="45" />
+        <source>shared</source>
+        <translation>共享内存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="46" />
+        <source>conflicts</source>
+        <translation>bank 冲突</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="48" />
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="48" />
+        <source>measured (ncu)</source>
+        <translation>实测（ncu）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="75" />
+        <source>not counted</source>
+        <translation>未统计</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="79" />
+        <source>{pct}
+of model</source>
+        <translation>模型的
+{pct}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="79" />
+        <source>{ratio}×
+model</source>
+        <translation>模型的
+{ratio} 倍</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
+        <source>Model vs measured traffic</source>
+        <translation>模型流量与实测流量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="120" />
+        <source>bytes (log scale)</source>
+        <translation>字节（对数坐标）</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="278" />
+        <location filename="../../gemmviz/ui/lesson.py" line="294" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="285" />
+        <location filename="../../gemmviz/ui/lesson.py" line="301" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="288" />
+        <location filename="../../gemmviz/ui/lesson.py" line="304" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
@@ -104,143 +703,143 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="91" />
+        <location filename="../../gemmviz/ui/window.py" line="96" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="101" />
+        <location filename="../../gemmviz/ui/window.py" line="106" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="101" />
+        <location filename="../../gemmviz/ui/window.py" line="106" />
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="101" />
+        <location filename="../../gemmviz/ui/window.py" line="106" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="102" />
+        <location filename="../../gemmviz/ui/window.py" line="107" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="102" />
+        <location filename="../../gemmviz/ui/window.py" line="107" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="137" />
+        <location filename="../../gemmviz/ui/window.py" line="143" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="138" />
+        <location filename="../../gemmviz/ui/window.py" line="144" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="139" />
+        <location filename="../../gemmviz/ui/window.py" line="145" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="140" />
+        <location filename="../../gemmviz/ui/window.py" line="146" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="141" />
+        <location filename="../../gemmviz/ui/window.py" line="147" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="143" />
+        <location filename="../../gemmviz/ui/window.py" line="149" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="146" />
+        <location filename="../../gemmviz/ui/window.py" line="152" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="147" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="151" />
+        <location filename="../../gemmviz/ui/window.py" line="157" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="152" />
+        <location filename="../../gemmviz/ui/window.py" line="158" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="154" />
+        <location filename="../../gemmviz/ui/window.py" line="160" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="155" />
-        <location filename="../../gemmviz/ui/window.py" line="156" />
+        <location filename="../../gemmviz/ui/window.py" line="161" />
+        <location filename="../../gemmviz/ui/window.py" line="162" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="157" />
+        <location filename="../../gemmviz/ui/window.py" line="163" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="164" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="161" />
+        <location filename="../../gemmviz/ui/window.py" line="167" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="162" />
+        <location filename="../../gemmviz/ui/window.py" line="168" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="163" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="165" />
+        <location filename="../../gemmviz/ui/window.py" line="171" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="166" />
+        <location filename="../../gemmviz/ui/window.py" line="172" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
@@ -248,85 +847,125 @@
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="56" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="77" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="61" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="82" />
+        <source>Custom M×N×K</source>
+        <translation>自定义 M×N×K</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="84" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="70" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="88" />
+        <source>{0}: a whole number ≥ 1</source>
+        <translation>{0}：≥ 1 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="93" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="71" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="94" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="74" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="97" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="107" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="116" />
+        <source>{key} of {users}</source>
+        <translation>{users} 的 {key}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="130" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="115" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="138" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="116" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="139" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="117" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="140" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="118" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="141" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="129" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="152" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="130" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="153" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="131" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="154" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="132" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="155" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="133" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="156" />
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="214" />
+        <source>sweep sizes: give at least one size, e.g. 256,512,1024</source>
+        <translation>扫描规模：至少给出一个规模，例如 256,512,1024</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="224" />
+        <source>choose at least one available kernel variant</source>
+        <translation>请至少选择一个可用的核函数版本</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="229" />
+        <source>choose at least one {key} size for {name}</source>
+        <translation>请为 {name} 至少选择一个 {key} 大小</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="254" />
+        <source>Sweep: {0}</source>
+        <translation>扫描：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="274" />
+        <source>Unavailable: {0}</source>
+        <translation>不可用：{0}</translation>
     </message>
 </context>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="56" />
+        <location filename="../../gemmviz/ui/files.py" line="58" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

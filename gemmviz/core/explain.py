@@ -1,12 +1,121 @@
-"""Plain-text explanations the app shows beside its charts: one result, two results, this machine's device."""
+"""Plain-text explanations the app shows beside its charts: one result, two results, this machine's device.
+
+Each takes the window's language (`lang`, "en" or "zh"); the Chinese sentences are written here, their figures
+formatted by core/numbers.py, and the registry's English strings (variant titles and explanations) come through
+`words`, the window's translation of them (core has no Qt, the catalogue is the window's)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from gemmviz.core import numbers
 from gemmviz.core.counters import Comparison, LevelRow, TraceSummary, trace_summary
+from gemmviz.core.model import naive_traffic
 from gemmviz.core.results import Result
-from gemmviz.core.rigor import compare, flags
+from gemmviz.core.rigor import CLOCK_DROP_LIMIT, NOISE_LIMIT, compare, flags, relative_spread
 from gemmviz.core.roofline import Ceilings, explain
 from gemmviz.core.variants import VARIANTS
+
+# ---- Chinese (issue 23) ---------------------------------------------------------------------------
+# The window passes lang="zh" and `words`, its translation of the registry's English strings (a variant's title
+# and explanation: the catalogue has them); figures inside sentences read the Chinese way (core/numbers.py).
+Words = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _params(r: Result) -> str:
+    return f" ({', '.join(f'{k} {x}' for k, x in r.params.items())})" if r.params else ""
+
+
+def _arithmetic_zh(r: Result, ceilings: Ceilings | None, words: Words) -> str:
+    """roofline.explain in Chinese: the seeds' arithmetic for this result, then what was measured."""
+    v = VARIANTS[r.variant]
+    p = r.problem
+    t = v.traffic_model(p, r.params, r.config or None)
+    naive = naive_traffic(p)
+    reuse = 2 * p.m * p.n * p.k / t.global_loads if t.global_loads else 0
+    lines = [
+        f"{words(v.title)}，规模 {p.label}{_params(r)}",
+        words(v.explanation),
+        "",
+        f"计算量：2·M·N·K = {p.flops:,} 次浮点运算（约 {numbers.count(p.flops, 'zh')}次）。",
+        f"代码向全局内存请求的读取：{t.global_loads:,} 个 float"
+        f"（比朴素核函数的 {naive.global_loads:,} 个少 {naive.global_loads / t.global_loads:,.1f} 倍）。",
+        f"从全局内存读出的每个值被使用 {reuse:,.1f} 次；朴素核函数每个值只用一次。",
+        f"算术强度：{t.intensity:,.2f} FLOP/字节（朴素核函数：{naive.intensity:.2f}；"
+        f"若每个矩阵恰好只搬运一次：{p.flops / p.matrix_bytes:,.1f}）。",
+    ]
+    if r.valid and r.median_ms:
+        lines += ["", f"实测：{len(r.samples_ms)} 次采样的中位数 {numbers.duration(r.median_ms, 'zh')} → "
+                      f"{r.gflops:,.0f} GFLOP/s。"]  # fmt: skip
+        lines += _roof_zh(r, ceilings, t, v.backend)
+    elif not r.valid:
+        lines += ["", f"未测出：{r.status}：{r.error}"]
+    return "\n".join(lines)
+
+
+def _roof_zh(r: Result, ceilings: Ceilings | None, t, backend: str) -> list[str]:
+    if not (ceilings and ceilings.bandwidth_gbs and backend == "cuda"):
+        return []
+    roof = ceilings.roof(t.intensity, r.precision)
+    lines = [f"在这个算术强度下，屋顶线模型在 {ceilings.device} 上允许 {roof:,.0f} GFLOP/s；"
+             f"这次运行达到了其中的 {100 * r.gflops / roof:.0f}%。"]  # fmt: skip
+    moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
+    if moved > ceilings.bandwidth_gbs:
+        lines.append(
+            f"代码请求的流量需要 {moved:,.0f} GB/s，超过了实测的 {ceilings.bandwidth_gbs:,.0f} GB/s 显存带宽："
+            "其中很大一部分一定由缓存（L1、L2）提供，所以核函数比它的全局内存流量模型预测的更快。"
+        )
+    elif r.gflops < 0.5 * roof:
+        per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
+        lines.append(
+            "这远低于屋顶：限制这个核函数的既不是这里统计的全局内存流量，也不是峰值算力，而是它发出工作的方式"
+            "（延迟、每次 FMA 所需的指令数" + (f"；每次 FMA 读共享内存 {per_fma:.2f} 次" if per_fma else "")
+            + "）。让每个线程用寄存器做更多工作（寄存器分块、更宽的加载）才有帮助。"
+        )  # fmt: skip
+    elif ceilings.ridge and t.intensity < ceilings.ridge:
+        lines.append(f"在脊点（{ceilings.ridge:.1f} FLOP/字节）左侧，核函数受内存流量限制："
+                     "提高数据复用（更大的分块、寄存器分块）才有帮助。")  # fmt: skip
+    else:
+        lines.append("在脊点右侧，限制来自算力：现在要做的是让 FMA 单元一直忙碌"
+                     "（每个线程更多独立的工作、每次 FMA 更少的指令、张量核心）。")  # fmt: skip
+    return lines
+
+
+def _how_measured_zh(r: Result) -> str:
+    parts = [f"测量方式：预热 {r.warmup} 次，计时采样 {len(r.samples_ms)} 次，{'冷' if r.cold_l2 else '热'} L2"]
+    if r.sm_clock_mhz_before:
+        parts.append(f"，SM 时钟 {r.sm_clock_mhz_before:.0f}→{r.sm_clock_mhz_after:.0f} MHz")
+    if r.temperature_c_before:
+        parts.append(f"，{r.temperature_c_before:.0f}→{r.temperature_c_after:.0f} °C")
+    return "".join(parts) + "。"
+
+
+def _flags_zh(r: Result) -> list[str]:
+    """rigor.flags in Chinese (the same tests)."""
+    out = []
+    if r.timing == "host-events":
+        out.append("含主机时间：用旧方法计时，采样中包含了主机发射核函数的开销")
+    if r.dropped_ms:
+        out.append(f"时钟下降：有 {len(r.dropped_ms)} 个采样在较低的 SM 时钟下测得，未计入中位数")
+    spread = relative_spread(r)
+    if spread is not None and spread > NOISE_LIMIT:
+        out.append(f"噪声大：中间一半采样的范围达到中位数的 {100 * spread:.0f}%；请重新运行")
+    before, after = r.sm_clock_mhz_before, r.sm_clock_mhz_after
+    if before and after and after < (1 - CLOCK_DROP_LIMIT) * before:
+        out.append(f"降频：计时期间 SM 时钟从 {before:.0f} 降到 {after:.0f} MHz；等 GPU 冷却后重新运行")
+    return out
+
+
+def _pair_zh(a: Result, b: Result) -> str:
+    ratio, separate, _ = compare(a, b)
+    faster, slower, x = (b, a, ratio) if ratio >= 1 else (a, b, 1 / ratio)
+    if separate:
+        return f"{faster.series} 比 {slower.series} 快 {x:.2f} 倍：超出噪声（两组采样的中间一半不重叠）"
+    return f"{faster.series} 与 {slower.series} 相差 {x:.2f} 倍，在噪声之内（两组采样的中间一半有重叠）"
 
 
 def how_measured(r: Result) -> str:
@@ -22,35 +131,44 @@ def how_measured(r: Result) -> str:
     return "".join(parts) + "."
 
 
-def explain_result(r: Result, ceilings: Ceilings | None = None, source: str = "") -> str:
+def explain_result(r: Result, ceilings: Ceilings | None = None, source: str = "", lang: str = "en",
+                   words: Words = _same) -> str:  # fmt: skip
     """The seeds' arithmetic for this result next to what was measured, how, where from, and its warnings."""
-    text = explain(r, ceilings)
+    zh = lang == "zh"
+    text = _arithmetic_zh(r, ceilings, words) if zh else explain(r, ceilings)
     if r.samples_ms:
-        text += "\n\n" + how_measured(r)
+        text += "\n\n" + (_how_measured_zh(r) if zh else how_measured(r))
         if r.note:
-            text += f"\nNote: {r.note}"
+            text += f"\n{'备注：' if zh else 'Note: '}{r.note}"
         if source:
-            text += f"\nFrom: {source}"
-    warnings = flags(r) if r.valid else []
+            text += f"\n{'来源：' if zh else 'From: '}{source}"
+    warnings = (_flags_zh(r) if zh else flags(r)) if r.valid else []
     return text + "".join(f"\n⚠ {w}" for w in warnings)
 
 
-def explain_pair(a: Result, b: Result) -> str:
+def explain_pair(a: Result, b: Result, lang: str = "en") -> str:
     """Whether two results differ by more than their noise."""
     if a.valid and b.valid and a.samples_ms and b.samples_ms:
-        return compare(a, b)[2]
-    return "Both results must be valid measurements to compare them."
+        return _pair_zh(a, b) if lang == "zh" else compare(a, b)[2]
+    return (
+        "两个结果都必须是有效的测量才能比较。"
+        if lang == "zh"
+        else "Both results must be valid measurements to compare them."
+    )
 
 
-def device_summary(gpu: dict) -> str:
+def device_summary(gpu: dict, lang: str = "en") -> str:
     """One line about this machine's GPU from the probed environment, or why there is none."""
     if gpu.get("available"):
         peak = gpu.get("fp32_peak_gflops") or 0
         clock = gpu.get("sm_clock_mhz") or gpu.get("max_sm_clock_mhz") or 0
+        sms, peak_word, clock_word = (
+            ("个 SM", "FP32 峰值", "SM 时钟") if lang == "zh" else ("SMs", "FP32 peak", "SM clock")
+        )
         return (
-            f"{gpu.get('name')} · {gpu.get('sms')} SMs · cc {gpu.get('compute_capability')} · "
-            f"{gpu.get('memory_total_bytes', 0) / 2**30:.0f} GiB · FP32 peak {peak / 1e3:.1f} TFLOP/s · "
-            f"SM clock {clock:.0f} MHz"
+            f"{gpu.get('name')} · {gpu.get('sms')} {sms} · cc {gpu.get('compute_capability')} · "
+            f"{gpu.get('memory_total_bytes', 0) / 2**30:.0f} GiB · {peak_word} {peak / 1e3:.1f} TFLOP/s · "
+            f"{clock_word} {clock:.0f} MHz"
         )
     return (
         f"No CUDA GPU: {gpu.get('reason', 'no CUDA backend')}. CPU variants run live; GPU figures come from "
@@ -78,33 +196,70 @@ def _amount(x: float, unit: str) -> str:
     return f"{x / 1e6:,.2f} M" if x >= 1e5 else f"{x:,.0f}"
 
 
-def row_text(row: LevelRow) -> str:
+LEVELS_ZH = {"L1/TEX global": "L1/TEX 全局", "shared": "共享内存"}
+QUANTITIES_ZH = {
+    "bytes read + written": "读写字节数",
+    "bytes through L2": "经过 L2 的字节数",
+    "bytes of global-load sectors": "全局加载扇区的字节数",
+    "global load requests": "全局加载请求",
+    "load instructions": "加载指令",
+    "store instructions": "存储指令",
+    "load wavefronts": "加载波前（wavefront）",
+    "bank conflicts (ld + st)": "bank 冲突（加载 + 存储）",
+}
+
+
+def row_text(row: LevelRow, lang: str = "en") -> str:
     """One level of the comparison in one line: model, measured and their ratio."""
     model = "–" if row.model is None else _amount(row.model, row.unit)
+    if lang == "zh":
+        measured = "未统计" if row.measured is None else _amount(row.measured, row.unit)
+        ratio = "" if row.ratio is None else f"（模型的 {row.ratio:.3g} 倍）"
+        level, quantity = LEVELS_ZH.get(row.level, row.level), QUANTITIES_ZH.get(row.quantity, row.quantity)
+        return f"{level}，{quantity}：模型 {model}，实测 {measured}{ratio}"
     measured = "not counted" if row.measured is None else _amount(row.measured, row.unit)
     ratio = "" if row.ratio is None else f" ({row.ratio:.3g}× the model)"
     return f"{row.level}, {row.quantity}: model {model}, measured {measured}{ratio}"
 
 
-def explain_counters(r: Result) -> str:
-    """The model beside the hardware's counts, level by level, then one sentence per difference."""
+def explain_counters(r: Result, lang: str = "en") -> str:
+    """The model beside the hardware's counts, level by level, then one sentence per difference (those in
+    English: core/counters.py writes them)."""
     comp = comparison_of(r)
+    zh = lang == "zh"
     if comp is None:
+        if zh:
+            return f"{r.series}，规模 {r.problem.label}：没有硬件计数器（在 GPU 上运行 `gemmviz profile`）。"
         return f"{r.series} at {r.problem.label}: no hardware counters (run `gemmviz profile` on a GPU)."
-    lines = [f"{r.series} at {r.problem.label}: the model (what the code asks for) beside the counters", ""]
-    lines += [row_text(row) for row in comp.rows]
+    head = (f"{r.series}，规模 {r.problem.label}：模型（代码请求的量）与硬件计数器对照" if zh
+            else f"{r.series} at {r.problem.label}: the model (what the code asks for) beside the counters")  # fmt: skip
+    lines = [head, ""]
+    lines += [row_text(row, lang) for row in comp.rows]
     lines += ["", *comp.sentences]
     return "\n".join(lines)
 
 
-def trace_sentence(s: TraceSummary, sm_count: int | None = None) -> str:
+def _trace_sentence_zh(s: TraceSummary, sms: str, per_sm: str) -> str:
+    return (
+        f"{s.blocks:,} 个线程块在 {sms} 个 SM 上分 {s.waves:.2f} 波运行：每个 SM 同时最多驻留 "
+        f"{s.max_resident_per_sm} 个线程块（整个 GPU 同时 {s.max_resident_total:,} 个），整次运行每个 SM 执行 "
+        f"{per_sm} 个线程块。一个线程块耗时 {s.block_ns_median / 1e3:,.1f} µs（中位数）；整次运行 "
+        f"{s.duration_ns / 1e3:,.1f} µs。在最后 {s.tail_pct:.1f}% 的时间里（最后一波的尾部），"
+        "一些 SM 空闲着，等待最后的线程块完成。"
+    )
+
+
+def trace_sentence(s: TraceSummary, sm_count: int | None = None, lang: str = "en") -> str:
     """Waves, residency and the tail of a block trace, in plain words."""
-    sms = f"{s.sms_used}" + (f" of {sm_count}" if sm_count and sm_count != s.sms_used else "")
+    partly = sm_count and sm_count != s.sms_used
     per_sm = (
         f"{s.blocks_per_sm_min}"
         if s.blocks_per_sm_min == s.blocks_per_sm_max
         else f"{s.blocks_per_sm_min}–{s.blocks_per_sm_max}"
     )
+    if lang == "zh":
+        return _trace_sentence_zh(s, f"{sm_count} 个中的 {s.sms_used}" if partly else f"{s.sms_used}", per_sm)
+    sms = f"{s.sms_used}" + (f" of {sm_count}" if partly else "")
     return (
         f"{s.blocks:,} blocks ran on {sms} SMs in {s.waves:.2f} waves: up to {s.max_resident_per_sm} blocks resident "
         f"per SM ({s.max_resident_total:,} on the GPU at once), {per_sm} blocks per SM over the run. A block took "
@@ -113,8 +268,12 @@ def trace_sentence(s: TraceSummary, sm_count: int | None = None) -> str:
     )
 
 
-def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None) -> str:
+def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None,
+                  lang: str = "en") -> str:  # fmt: skip
     """The trace's sentence; `summary`: its trace_summary where the caller has it already (a large trace)."""
+    zh = lang == "zh"
+    head = f"{r.series}，规模 {r.problem.label}：" if zh else f"{r.series} at {r.problem.label}: "
     if not r.block_trace:
-        return f"{r.series} at {r.problem.label}: no block trace (run `gemmviz profile` with tracing on a GPU)."
-    return f"{r.series} at {r.problem.label}: " + trace_sentence(summary or trace_summary(r.block_trace), sm_count)
+        return head + ("没有线程块轨迹（在 GPU 上运行带轨迹记录的 `gemmviz profile`）。" if zh
+                       else "no block trace (run `gemmviz profile` with tracing on a GPU).")  # fmt: skip
+    return head + trace_sentence(summary or trace_summary(r.block_trace), sm_count, lang)

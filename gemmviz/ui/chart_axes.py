@@ -10,7 +10,7 @@ import pyqtgraph as pg
 from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
-from gemmviz.ui.text import plain
+from gemmviz.ui.text import plain, tr
 
 
 def ticks_125(lo: float, hi: float, max_ticks: int) -> list[float]:
@@ -265,7 +265,7 @@ class SeriesLegend(pg.LegendItem):
         self.more.setVisible(len(shown) < len(self.items))
         if self.more.isVisible():
             self.more.item.document().setDocumentMargin(1)
-            self.more.setText(f"+{len(self.items) - len(shown)} more", color=self.opts["labelTextColor"],
+            self.more.setText(tr("+{n} more").format(n=len(self.items) - len(shown)), color=self.opts["labelTextColor"],
                               size=self.opts["labelTextSize"])  # fmt: skip
             slot = len(shown)
             grid.addItem(self.more, slot % rows, 2 * (slot // rows) + 1, alignment=left)

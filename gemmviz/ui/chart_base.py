@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from gemmviz.core.results import Result
 from gemmviz.core.style import SeriesStyle, style_of
 from gemmviz.ui.chart_axes import RoomyAxis, SeriesLegend
-from gemmviz.ui.text import plain
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
 SourceOf = Callable[[Result], str]  # where a result came from ("" = live); the workspace answers it
@@ -151,10 +151,10 @@ def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False)
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
     font = QFont()
     font.setPointSize(theme.font_pt)
-    plot.setTitle(plain(title), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    plot.setTitle(plain(tr(title)), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
     for name, label in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(name)
-        axis.setLabel(label, color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})
+        axis.setLabel(tr(label), color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})
         axis.setTickFont(font)
         axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))
         axis.setTextPen(pg.mkPen(theme.foreground))
@@ -173,6 +173,7 @@ class ResultChart(pg.PlotWidget):
     pointClicked = QtCore.Signal(object)  # the Result under a clicked point
     seriesToggled = QtCore.Signal(str)  # a legend entry was clicked: show or hide that series
 
+    # English source texts, marked with QT_TRANSLATE_NOOP where a chart sets them and translated where drawn
     title = ""
     x_label = ""
     y_label = ""
@@ -263,6 +264,7 @@ class ResultChart(pg.PlotWidget):
         """The axis's long label, or its short one where the long one is longer than the axis."""
         if not short:
             return
+        label, short = tr(label), tr(short)
         font = QFont()
         font.setPointSize(self.theme.font_pt)
         text = label if QFontMetricsF(font).horizontalAdvance(label) <= room else short
@@ -314,10 +316,23 @@ class _Tip:
 
 def _tip(r: Result, source: str) -> str:
     params = ", ".join(f"{k} {v}" for k, v in r.params.items())
+    timing = tr("median {median} ms (min {min}, max {max}, n={n})").format(
+        median=f"{r.median_ms:.4g}", min=f"{r.min_ms:.4g}", max=f"{r.max_ms:.4g}", n=len(r.samples_ms))
+    rate = tr("{gflops} GFLOP/s, rel. error {error}").format(
+        gflops=f"{r.gflops:,.0f}", error="—" if r.rel_error is None else format(r.rel_error, ".1e"))
     return (
-        f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n"
-        f"median {r.median_ms:.4g} ms (min {r.min_ms:.4g}, max {r.max_ms:.4g}, n={len(r.samples_ms)})\n"
-        f"{r.gflops:,.0f} GFLOP/s, rel. error {'—' if r.rel_error is None else format(r.rel_error, '.1e')}"
-        + (f"\n{source}" if source else "")
+        f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n{timing}\n{rate}"
+        + (f"\n{source_label(source)}" if source else "")
         + (f"\n{r.note}" if r.note else "")
     )
+
+
+SOURCE_SUFFIXES = (QT_TRANSLATE_NOOP("", " (recorded)"), QT_TRANSLATE_NOOP("", " (published)"))  # core/workspace.py's
+
+
+def source_label(source: str) -> str:
+    """A session's label as a chart shows it: the workspace's English suffixes in the window's language."""
+    for suffix in SOURCE_SUFFIXES:
+        if source.endswith(suffix):
+            return source.removesuffix(suffix) + tr(suffix)
+    return source

@@ -19,14 +19,29 @@ from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_t
 from gemmviz.core.variants import baseline as registry_baseline
 from gemmviz.core.views import times_text
 from gemmviz.ui.chart_axes import Log125Axis, SizeAxis
-from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, _tip, margin_px, plain, series_of, size_x
+from gemmviz.ui.chart_base import (
+    LIGHT,
+    ResultChart,
+    Theme,
+    _Tip,
+    _tip,
+    margin_px,
+    plain,
+    series_of,
+    size_x,
+    source_label,
+)
 from gemmviz.ui.roofline_chart import RooflineChart
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, block 16×16
+# the registry's baseline labels (core/variants.py BASELINES), for the catalogue: charts draw them through tr()
+BASELINE_LABELS = (QT_TRANSLATE_NOOP("", "CPU loop"), QT_TRANSLATE_NOOP("", "GPU naive, block 16×16 (the seed's)"),
+                   QT_TRANSLATE_NOOP("", "cuBLAS FP32"), QT_TRANSLATE_NOOP("", "cuBLAS TF32"))  # fmt: skip
 
 
 class _SizeChart(ResultChart):
-    x_label = "matrix size (∛(M·N·K))"
+    x_label = QT_TRANSLATE_NOOP("", "matrix size (∛(M·N·K))")
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": SizeAxis("bottom")})
@@ -97,7 +112,7 @@ class _SizeChart(ResultChart):
                 for i, source in enumerate(sources):
                     dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
                     self.legend.add_entry(pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
-                                          source or "live (this machine)")  # fmt: skip
+                                          source_label(source) or tr("live (this machine)"))  # fmt: skip
 
     def _fit_range(self, plot: pg.PlotItem, groups) -> None:
         """The range from the data alone (not from pen widths, as auto-range would), so that an export's
@@ -121,8 +136,8 @@ class _SizeChart(ResultChart):
 
 
 class TimeChart(_SizeChart):
-    title = "Time per multiplication"
-    y_label = "median time (ms)"
+    title = QT_TRANSLATE_NOOP("", "Time per multiplication")
+    y_label = QT_TRANSLATE_NOOP("", "median time (ms)")
 
     def value(self, r):
         return r.median_ms
@@ -145,8 +160,8 @@ class TimeChart(_SizeChart):
 
 
 class GflopsChart(_SizeChart):
-    title = "Throughput"
-    y_label = "GFLOP/s (2·M·N·K / median time)"
+    title = QT_TRANSLATE_NOOP("", "Throughput")
+    y_label = QT_TRANSLATE_NOOP("", "GFLOP/s (2·M·N·K / median time)")
     y_label_short = "GFLOP/s"
 
     def value(self, r):
@@ -157,8 +172,8 @@ class SpeedupChart(ResultChart):
     """Horizontal bars: how many times faster each series is than a baseline, at one size and from one
     source (speedups never mix machines), on a log scale. The title names the baseline."""
 
-    title = "Speedup"
-    x_label = "times faster (log scale)"
+    title = QT_TRANSLATE_NOOP("", "Speedup")
+    x_label = QT_TRANSLATE_NOOP("", "times faster (log scale)")
     y_label = ""
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
@@ -254,9 +269,9 @@ class SpeedupChart(ResultChart):
         self.empty_reason = ""
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
         chosen = registry_baseline(self.baseline)
-        name = chosen.label
+        name = tr(chosen.label)  # the registry's English label; BASELINE_LABELS marks them for the catalogue
         if key is None:
-            self._empty(plot, f"{self.title}: no results yet", "")
+            self._empty(plot, tr("Speedup: no results yet"), "")
             return
         at_size = [r for r in self._mine() if r.problem.key == key]
         size_label = at_size[0].problem.label
@@ -264,15 +279,15 @@ class SpeedupChart(ResultChart):
         if base is None:
             series = baseline_series(chosen)
             if series in self.hidden_series:  # the result exists: the user hid its series
-                self._empty(plot, f"{name} is hidden", f"show {series} again (a click on it in a\n"
-                            "chart's legend) or choose another baseline")  # fmt: skip
+                self._empty(plot, tr("{name} is hidden").format(name=name),
+                            tr("show {series} again (a click on it in a\nchart's legend) or choose another baseline").format(series=series))  # fmt: skip
                 return
             have = [k.replace("x", "×") for k in self.sizes_with_baseline()]
-            reason = f"sizes with one: {', '.join(have)}" if have else "no size has one"
-            self._empty(plot, f"No {name} result at {size_label}", reason)
+            reason = tr("sizes with one: {sizes}").format(sizes=", ".join(have)) if have else tr("no size has one")
+            self._empty(plot, tr("No {name} result at {size}").format(name=name, size=size_label), reason)
             return
         plot.getAxis("bottom").setStyle(showValues=True)
-        plot.setTitle(plain(f"Speedup vs {name} at {size_label}"), color=self.theme.foreground,
+        plot.setTitle(plain(tr("Speedup vs {name} at {size}").format(name=name, size=size_label)), color=self.theme.foreground,
                       size=f"{self.theme.font_pt + 2}pt")  # fmt: skip
         best: dict[str, Result] = {}
         for r in at_size:

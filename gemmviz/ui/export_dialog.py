@@ -9,8 +9,19 @@ from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog,
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.views import CHART_KINDS
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
+# core/views.py's CHART_KINDS descriptions, for the catalogue (the dialog shows them through tr())
+KIND_TEXTS = (
+    QT_TRANSLATE_NOOP("", "median time vs size (log-log)"),
+    QT_TRANSLATE_NOOP("", "GFLOP/s vs size (log-log)"),
+    QT_TRANSLATE_NOOP("", "speedup bars vs a baseline at one size"),
+    QT_TRANSLATE_NOOP("", "GFLOP/s vs arithmetic intensity under the GPU's ceilings"),
+    QT_TRANSLATE_NOOP("", "time, GFLOP/s, speedup and roofline on one 2x2 page"),
+    QT_TRANSLATE_NOOP("", "the model's traffic beside the hardware counters, per memory level (a profiled result)"),
+    QT_TRANSLATE_NOOP("", "thread blocks on the SMs over time, in waves (a traced result)"),
+)
 
 
 def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bool:
@@ -25,9 +36,9 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
         export_chart(kind, shown, path, width, height, window.theme, load_ceilings(gpu) if gpu else None,
                      window.charts_tab.speedup_view(), ws.source_of, footer=workspace_footer(ws, shown))  # fmt: skip
     except (ExportError, ProblemError, OSError) as exc:
-        window.show_error("Cannot export", str(exc))
+        window.show_error(tr("Cannot export"), str(exc))
         return False
-    window.statusBar().showMessage(f"Exported {kind} chart to {path}", 5000)
+    window.statusBar().showMessage(tr("Exported the {kind} chart to {path}").format(kind=kind, path=path), 5000)
     return True
 
 
@@ -37,7 +48,9 @@ def export_animation_of(window, path: str, width: int = 1280, height: int = 720)
 
     tiling = window.tiling
     if tiling.schedule is None:
-        window.show_error("Cannot export", "There is no animation to export: choose a valid size and tile first.")
+        window.show_error(
+            tr("Cannot export"), tr("There is no animation to export: choose a valid size and tile first.")
+        )
         return False
     thread = (tiling.thread_y.value(), tiling.thread_x.value())
     speed = tiling.speed_spin.value()
@@ -49,16 +62,17 @@ def export_animation_of(window, path: str, width: int = 1280, height: int = 720)
         else:
             n = export_frames(tiling.schedule, path, thread, width, height, window.theme)
     except (ExportError, ProblemError, OSError) as exc:
-        window.show_error("Cannot export the animation", str(exc))
+        window.show_error(tr("Cannot export the animation"), str(exc))
         return False
-    window.statusBar().showMessage(f"Exported {n} frames to {path}", 5000)
+    window.statusBar().showMessage(tr("Exported {n} frames to {path}").format(n=n, path=path), 5000)
     return True
 
 
 def export_animation_dialog(window) -> None:
     path, _ = QFileDialog.getSaveFileName(
-        window, "Export animation", "tiling.gif", "Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)"
-    )
+        window, tr("Export animation"), "tiling.gif",
+        tr("Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)"),
+    )  # fmt: skip
     if path:
         export_animation_of(window, path)
 
@@ -67,21 +81,21 @@ class ExportDialog(QDialog):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self.setWindowTitle("Export chart")
+        self.setWindowTitle(tr("Export chart"))
         self.chart = QComboBox()
         for kind, what in CHART_KINDS.items():
             self.chart.addItem(kind, kind)
-            self.chart.setItemData(self.chart.count() - 1, what, Qt.ItemDataRole.ToolTipRole)
+            self.chart.setItemData(self.chart.count() - 1, tr(what), Qt.ItemDataRole.ToolTipRole)
         self.size = QComboBox()
         self.size.setEditable(True)
         self.size.addItems(PRESETS)
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
         form = QFormLayout(self)
-        form.addRow("chart", self.chart)
-        form.addRow("size (pixels)", self.size)
-        form.addRow(QLabel("Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.\n"
-                           "The current theme (projector, dark) is used; a footer says where the numbers come from."))  # fmt: skip
+        form.addRow(tr("chart"), self.chart)
+        form.addRow(tr("size (pixels)"), self.size)
+        form.addRow(QLabel(tr("Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.\n"
+                              "The current theme (projector, dark) is used; a footer says where the numbers come from.")))  # fmt: skip
         form.addRow(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
@@ -96,7 +110,7 @@ class ExportDialog(QDialog):
             return
         kind = self.chart.currentData()
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export chart", f"{kind}.png", "PNG image (*.png);;SVG drawing (*.svg)"
+            self, tr("Export chart"), f"{kind}.png", tr("PNG image (*.png);;SVG drawing (*.svg)")
         )
         if path and export_chart_of(self.window, kind, path, width, height):
             self.accept()

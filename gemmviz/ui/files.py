@@ -16,6 +16,7 @@ from gemmviz.core import settings
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.results import SessionError, results_csv
 from gemmviz.ui import settings_store
+from gemmviz.ui.text import tr
 
 log = logging.getLogger("gemmviz")
 
@@ -30,7 +31,7 @@ class SessionFiles:
 
     def open_session_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open session", "", "gemmviz sessions (*.json *.json.gz);;All files (*)"
+            self.window, tr("Open session"), "", tr("gemmviz sessions (*.json *.json.gz);;All files (*)")
         )
         if path:
             self.open_session(path)
@@ -42,19 +43,22 @@ class SessionFiles:
         try:
             loaded = self.workspace.open(path, replay=replay)
         except SessionError as exc:
-            self.window.show_error("Cannot open session", str(exc))
+            self.window.show_error(tr("Cannot open session"), str(exc))
             return False
         try:
             self.window.refresh()
         except Exception as exc:  # a checked file must draw; if it does not, put back what was there and say so
             log.exception("showing %s failed", path)
             self.workspace.restore(before)
-            self.window.show_error("Cannot show session", f"{path}: {type(exc).__name__}: {exc}")
+            self.window.show_error(tr("Cannot show session"), f"{path}: {type(exc).__name__}: {exc}")
             self.window.refresh()
             return False
         if loaded.replay:
             self.window.replay_banner.set_text(
-                QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay").format(loaded.label.removesuffix(" (recorded)")))
+                QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay").format(
+                    loaded.label.removesuffix(" (recorded)")
+                )
+            )
         self.add_recent(str(path))
         # A session's objects live as long as it is open: out of the collector's way, as the app puts everything
         # after a run (ui/app.py). A million-row block trace is a million lists a full collection walked (150 ms).
@@ -65,7 +69,8 @@ class SessionFiles:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""
         if not os.path.isfile(path):
             self._set_recent([p for p in self._recent() if p != path])
-            self.window.show_error("Cannot open session", f"{path} no longer exists; removed from Open recent.")
+            self.window.show_error(tr("Cannot open session"),
+                                   tr("{path} no longer exists; removed from Open recent.").format(path=path))  # fmt: skip
             return False
         return self.open_session(path)
 
@@ -79,39 +84,40 @@ class SessionFiles:
         self.window.refresh()
 
     def save_session_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json", "gemmviz sessions (*.json)")
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save session"), "session.json",
+                                              tr("gemmviz sessions (*.json)"))  # fmt: skip
         if path:
             self.save_session(path)
 
     def save_session(self, path: str) -> bool:
         """Save this run's results with the environment the worker probed: no device call here."""
         if not self.workspace.live:
-            self.window.show_error("Nothing to save", "There are no live results yet: run something first.")
+            self.window.show_error(tr("Nothing to save"), tr("There are no live results yet: run something first."))
             return False
         settings = self.window.last_run_settings or asdict(self.window.run_panel.bench_settings())
         try:
             self.workspace.live_session(settings).save(path)
         except (OSError, ValueError) as exc:  # ValueError: the writer refused what its loader would (SessionError)
-            self.window.show_error("Cannot save session", str(exc))
+            self.window.show_error(tr("Cannot save session"), str(exc))
             return False
         self.add_recent(path)
-        self.window.statusBar().showMessage(f"Session saved to {path}", 5000)
+        self.window.statusBar().showMessage(tr("Session saved to {path}").format(path=path), 5000)
         return True
 
     def export_csv_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Export CSV", "results.csv", "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Export CSV"), "results.csv", "CSV (*.csv)")
         if path:
             self.export_csv(path)
 
     def export_csv(self, path: str) -> bool:
         shown = self.workspace.shown()
         if not shown:
-            self.window.show_error("Nothing to export", "There are no results to export yet.")
+            self.window.show_error(tr("Nothing to export"), tr("There are no results to export yet."))
             return False
         try:
             write_atomic(path, results_csv(shown))
         except OSError as exc:
-            self.window.show_error("Cannot export CSV", str(exc))
+            self.window.show_error(tr("Cannot export CSV"), str(exc))
             return False
         return True
 

@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.counters import level_intensities
-from gemmviz.core.explain import explain_counters, explain_trace
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.chart_base import fit_legend_column, legend_column, legible, repaint_whole
+from gemmviz.ui.i18n import explain_counters, explain_trace  # in the window's language
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
 from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
@@ -314,9 +315,15 @@ class HardwareTab(QSplitter):
         at once did not fit beside the chart at a projector's font)."""
         r = self.current()
         if r is None:
-            self.text.setPlainText(NO_COUNTERS + ".\nProfiled or traced results appear here when a session has them.")
+            self.text.setPlainText(
+                tr(NO_COUNTERS) + tr(".\nProfiled or traced results appear here when a session has them.")
+            )
         elif self.view_combo.currentIndex() == 0 and self.trace_chart.preparing:
-            self.text.setPlainText(f"{r.series} at {r.problem.label}: preparing its {len(r.block_trace):,} blocks…")
+            self.text.setPlainText(
+                tr("{series} at {size}: preparing its {n} blocks…").format(
+                    series=r.series, size=r.problem.label, n=f"{len(r.block_trace):,}"
+                )
+            )
         elif self.view_combo.currentIndex() == 0:
             chart = self.trace_chart  # its summary, made once with the drawing
             self.text.setPlainText(explain_trace(r, self.sm_count, chart.summary if chart.result is r else None))

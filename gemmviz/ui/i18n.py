@@ -11,14 +11,20 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
 
-from gemmviz.core import settings
-from gemmviz.core.explain import device_summary
+from gemmviz.core import explain, settings
 from gemmviz.core.paths import asset_path
 from gemmviz.ui import settings_store
+from gemmviz.ui.text import tr
 
 CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
 NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
 _installed: list[QTranslator] = []
+_language = ["en"]  # the language install() put in place last
+
+
+def language() -> str:
+    """The window's language now ("en" or "zh"): what core's explanations and figures are asked for."""
+    return _language[0]
 
 
 def system_language() -> str:
@@ -40,10 +46,12 @@ def install(app: QCoreApplication, lang: str) -> bool:
     English needs none. Replaces what an earlier call installed. False if gemmviz's catalogue is missing."""
     while _installed:
         app.removeTranslator(_installed.pop())
+    _language[0] = lang if lang in CATALOGUES else "en"
     if lang not in CATALOGUES:
         return lang == "en"
     ours = QTranslator(app)
     if not ours.load(str(asset_path("i18n", CATALOGUES[lang]))):
+        _language[0] = "en"
         return False
     qt = QTranslator(app)
     if qt.load(QLocale(QLocale.Language.Chinese, QLocale.Country.China), "qtbase", "_",
@@ -55,18 +63,30 @@ def install(app: QCoreApplication, lang: str) -> bool:
     return True
 
 
-def tr(text: str) -> str:
-    """A module-level tr(): pyside6-lupdate files its strings under the empty context, so it looks them up there."""
-    return QCoreApplication.translate("", text)
-
-
 def device_banner(gpu: dict) -> str:
     """The device line above the tabs: the GPU's figures, or why there is none (the reason as the backend
     gave it)."""
     if gpu.get("available"):
-        return device_summary(gpu)
+        return explain.device_summary(gpu, language())
     return tr("No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
               "(File ▸ Open recorded or published session).").format(reason=gpu.get("reason", "no CUDA backend"))  # fmt: skip
+
+
+# core/explain.py's explanations in the window's language; the registry's strings through the catalogue
+def explain_result(r, ceilings=None, source: str = "") -> str:
+    return explain.explain_result(r, ceilings, source, language(), tr)
+
+
+def explain_pair(a, b) -> str:
+    return explain.explain_pair(a, b, language())
+
+
+def explain_counters(r) -> str:
+    return explain.explain_counters(r, language())
+
+
+def explain_trace(r, sm_count: int | None = None, summary=None) -> str:
+    return explain.explain_trace(r, sm_count, summary, language())
 
 
 def add_menu(window) -> None:

@@ -20,11 +20,13 @@ from PySide6.QtGui import QFont
 from gemmviz.core.results import Result
 from gemmviz.core.style import style_table
 from gemmviz.ui.chart_axes import Log125Axis
-from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, plain
+from gemmviz.ui.chart_base import LIGHT, ResultChart, Theme, _Tip, plain, source_label
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
-ABOVE_ROOF_NOTE = "above the roof: caches serve traffic the model counts as global"
-NOTE_LINES = "above the roof: caches serve\ntraffic the model counts as global"
-SHORT_NOTE = "above the roof:\ncaches"  # where the whole note fits nowhere
+# English source texts, drawn through tr()
+ABOVE_ROOF_NOTE = QT_TRANSLATE_NOOP("", "above the roof: caches serve traffic the model counts as global")
+NOTE_LINES = QT_TRANSLATE_NOOP("", "above the roof: caches serve\ntraffic the model counts as global")
+SHORT_NOTE = QT_TRANSLATE_NOOP("", "above the roof:\ncaches")  # where the whole note fits nowhere
 HOVER_SCALE, HIGHLIGHT_SCALE = 1.5, 1.3  # a point's marker under the mouse, and in a lesson's highlighted series
 PICK_SLACK_PX = 5  # a click this far outside a marker's edge still picks it
 CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
@@ -33,10 +35,10 @@ CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
 class RooflineChart(ResultChart):
     """Log-log roofline: the GPU's ceilings as lines, the ridge point, one point per GPU result."""
 
-    title = "Roofline"
-    x_label = "arithmetic intensity (FLOP / byte of global traffic, from the model)"
-    y_label = "GFLOP/s (measured)"
-    x_label_short = "FLOP / byte (model)"
+    title = QT_TRANSLATE_NOOP("", "Roofline")
+    x_label = QT_TRANSLATE_NOOP("", "arithmetic intensity (FLOP / byte of global traffic, from the model)")
+    y_label = QT_TRANSLATE_NOOP("", "GFLOP/s (measured)")
+    x_label_short = QT_TRANSLATE_NOOP("", "FLOP / byte (model)")
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         self.ceilings = None
@@ -85,11 +87,11 @@ class RooflineChart(ResultChart):
         ys_all = [p.gflops for p in self.points]
         fg = self.theme.foreground
         if c is not None:
-            title = f"Roofline of {c.device}"
+            title = tr("Roofline of {device}").format(device=c.device)
             xs = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
-            for value, name, style in ((c.fp32_peak_gflops, "FP32 peak (computed)", QtCore.Qt.PenStyle.SolidLine),
-                                       (c.fp32_gemm_gflops, "best FP32 GEMM (cuBLAS)", QtCore.Qt.PenStyle.DashLine),
-                                       (c.tf32_gemm_gflops, "TF32 tensor cores (cuBLAS)", QtCore.Qt.PenStyle.DotLine)):  # fmt: skip
+            for value, name, style in ((c.fp32_peak_gflops, tr("FP32 peak (computed)"), QtCore.Qt.PenStyle.SolidLine),
+                                       (c.fp32_gemm_gflops, tr("best FP32 GEMM (cuBLAS)"), QtCore.Qt.PenStyle.DashLine),
+                                       (c.tf32_gemm_gflops, tr("TF32 tensor cores (cuBLAS)"), QtCore.Qt.PenStyle.DotLine)):  # fmt: skip
                 if not value:
                     continue
                 ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
@@ -101,7 +103,8 @@ class RooflineChart(ResultChart):
                 self.legend.add_entry(item, name)
                 self._roofs.append(np.column_stack([np.log10(xs), np.log10(ys)]))
             if c.bandwidth_gbs:
-                label = pg.TextItem(f"{c.bandwidth_gbs:,.0f} GB/s (measured copy)", color=fg, anchor=(0, 0), angle=0)
+                label = pg.TextItem(tr("{bandwidth} GB/s (measured copy)").format(bandwidth=f"{c.bandwidth_gbs:,.0f}"),
+                                    color=fg, anchor=(0, 0), angle=0)  # fmt: skip
                 label.setFont(self._font())
                 label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
                 plot.addItem(label)
@@ -112,9 +115,9 @@ class RooflineChart(ResultChart):
                 plot.addItem(ridge)
                 sample = pg.PlotDataItem(pen=None, symbol="d", symbolBrush=fg, symbolPen=None,
                                          symbolSize=self.theme.symbol_px * 1.6)  # fmt: skip
-                self.legend.add_entry(sample, f"ridge point {c.ridge:.1f} FLOP/byte")
+                self.legend.add_entry(sample, tr("ridge point {ridge} FLOP/byte").format(ridge=f"{c.ridge:.1f}"))
         else:
-            title = "Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)"
+            title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
         plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")
         self._draw_points(plot)
         self.add_hidden_entries()
@@ -163,7 +166,7 @@ class RooflineChart(ResultChart):
         if not above:
             return
         i = max(above, key=lambda j: self.points[j].pct_of_roof)
-        note = pg.TextItem(NOTE_LINES, color=self.theme.foreground, anchor=(0, 0))
+        note = pg.TextItem(tr(NOTE_LINES), color=self.theme.foreground, anchor=(0, 0))
         note.setFont(self._font())
         note.setPos(*self._xy[i])
         plot.addItem(note)
@@ -210,7 +213,8 @@ class RooflineChart(ResultChart):
         if note is not None:
             at = to_scene(self._note_xy)
             w = box.width()
-            options = [(NOTE_LINES, None), (NOTE_LINES, w * 0.45), (NOTE_LINES, w * 0.3), (SHORT_NOTE, None)]
+            lines = tr(NOTE_LINES)
+            options = [(lines, None), (lines, w * 0.45), (lines, w * 0.3), (tr(SHORT_NOTE), None)]
             rect = room.place(note, options, at)
             if rect is not None:
                 self._draw_leader(vb, rect, at, roofs, room.gap)
@@ -235,13 +239,13 @@ class RooflineChart(ResultChart):
     @staticmethod
     def _tip(p, source: str) -> str:
         r = p.result
-        roof = f"{p.pct_of_roof:.0f}% of the roof here ({p.roof:,.0f} GFLOP/s)" if p.roof else "no roof measured"
-        cub = f", {p.pct_of_cublas:.0f}% of cuBLAS" if p.pct_of_cublas is not None else ""
-        above = f"\n{ABOVE_ROOF_NOTE}" if p.pct_of_roof and p.pct_of_roof > 100 else ""
-        return (
-            f"{r.series} at {r.problem.label}\n{p.intensity:,.2f} FLOP/byte, {p.gflops:,.0f} GFLOP/s\n{roof}{cub}{above}"
-            + (f"\n{source}" if source else "")
-        )
+        roof = (tr("{pct}% of the roof here ({roof} GFLOP/s)").format(pct=f"{p.pct_of_roof:.0f}", roof=f"{p.roof:,.0f}")
+                if p.roof else tr("no roof measured"))  # fmt: skip
+        cub = tr(", {pct}% of cuBLAS").format(pct=f"{p.pct_of_cublas:.0f}") if p.pct_of_cublas is not None else ""
+        above = f"\n{tr(ABOVE_ROOF_NOTE)}" if p.pct_of_roof and p.pct_of_roof > 100 else ""
+        head = tr("{series} at {size}").format(series=r.series, size=r.problem.label)
+        figures = tr("{intensity} FLOP/byte, {gflops} GFLOP/s").format(intensity=f"{p.intensity:,.2f}", gflops=f"{p.gflops:,.0f}")
+        return f"{head}\n{figures}\n{roof}{cub}{above}" + (f"\n{source_label(source)}" if source else "")
 
     # ---- picking --------------------------------------------------------------------------------------
     def _screen_xy(self) -> np.ndarray:

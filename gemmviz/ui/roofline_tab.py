@@ -9,10 +9,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from gemmviz.core.explain import explain_pair, explain_result
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.workspace import Workspace
+from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
 from gemmviz.ui.roofline_chart import RooflineChart
 from gemmviz.ui.theme import Theme
 

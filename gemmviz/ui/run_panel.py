@@ -29,10 +29,31 @@ from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse
 from gemmviz.core.variants import VARIANTS, default_variants
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui import settings_store as store
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 PRESETS = list(settings.SIZE_PRESETS)
 CUSTOM = settings.CUSTOM_SIZE
 CPU_LIMIT_S = 30.0
+# the registry's variant titles (core/variants.py), for the catalogue: the list shows them through tr()
+VARIANT_TITLES = (
+    QT_TRANSLATE_NOOP("", "CPU triple loop"),
+    QT_TRANSLATE_NOOP("", "CPU BLAS (numpy)"),
+    QT_TRANSLATE_NOOP("", "GPU naive"),
+    QT_TRANSLATE_NOOP("", "GPU naive, uncoalesced"),
+    QT_TRANSLATE_NOOP("", "GPU shared-memory tiled"),
+    QT_TRANSLATE_NOOP("", "GPU tiled, padded shared memory"),
+    QT_TRANSLATE_NOOP("", "GPU 1D block tiling"),
+    QT_TRANSLATE_NOOP("", "GPU 2D block tiling"),
+    QT_TRANSLATE_NOOP("", "GPU 2D tiling, float4 loads"),
+    QT_TRANSLATE_NOOP("", "GPU 2D tiling, double-buffered"),
+    QT_TRANSLATE_NOOP("", "GPU warp tiling"),
+    QT_TRANSLATE_NOOP("", "GPU warp tiling, cp.async pipeline"),
+    QT_TRANSLATE_NOOP("", "GPU tensor cores (WMMA TF32)"),
+    QT_TRANSLATE_NOOP("", "GPU tensor cores (mma.sync TF32)"),
+    QT_TRANSLATE_NOOP("", "GPU Hopper (TMA + wgmma TF32)"),
+    QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (FP32)"),
+    QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (TF32 tensor cores)"),
+)
 
 
 def param_rows() -> dict[str, tuple[list[int], int]]:
@@ -56,13 +77,15 @@ class RunPanel(QWidget):
         size_box = QGroupBox(self.tr("Matrix size"))
         size_form = QFormLayout(size_box)
         self.size_preset = QComboBox()
-        self.size_preset.addItems([*PRESETS, CUSTOM])
+        for preset in PRESETS:
+            self.size_preset.addItem(preset, preset)
+        self.size_preset.addItem(self.tr("Custom M×N×K"), CUSTOM)  # the setting keeps the English key
         self.size_preset.setCurrentText("1024")
         size_form.addRow(self.tr("size"), self.size_preset)
         self.m_edit, self.n_edit, self.k_edit = QLineEdit("1024"), QLineEdit("1024"), QLineEdit("1024")
         mnk = QHBoxLayout()
         for label, edit in (("M", self.m_edit), ("N", self.n_edit), ("K", self.k_edit)):
-            edit.setToolTip(f"{label}: a whole number ≥ 1")
+            edit.setToolTip(self.tr("{0}: a whole number ≥ 1").format(label))
             mnk.addWidget(QLabel(label))
             mnk.addWidget(edit)
         size_form.addRow(mnk)
@@ -76,7 +99,7 @@ class RunPanel(QWidget):
         self.variant_list = QListWidget()
         defaults = set(default_variants())
         for v in VARIANTS.values():
-            item = QListWidgetItem(f"{v.name} — {v.title}")
+            item = QListWidgetItem(f"{v.name} — {tr(v.title)}")  # VARIANT_TITLES marks the titles
             item.setData(Qt.ItemDataRole.UserRole, v.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if v.name in defaults else Qt.CheckState.Unchecked)
@@ -90,7 +113,7 @@ class RunPanel(QWidget):
             row = QHBoxLayout()
             users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
             label = QLabel(key)
-            label.setToolTip(f"{key} of {users}")
+            label.setToolTip(self.tr("{key} of {users}").format(key=key, users=users))
             row.addWidget(label)
             self.param_boxes[key] = {}
             for value in values:
@@ -141,13 +164,14 @@ class RunPanel(QWidget):
             edit.textChanged.connect(self._emit_changed)
         for edit in (self.m_edit, self.n_edit, self.k_edit):
             edit.editingFinished.connect(self.problemChosen)
-        self.size_preset.currentTextChanged.connect(self._on_preset)
+        self.size_preset.currentIndexChanged.connect(self._on_preset)
         self.variant_list.itemChanged.connect(self._emit_changed)
 
     def _emit_changed(self, *_args) -> None:
         self.changed.emit()
 
-    def _on_preset(self, text: str) -> None:
+    def _on_preset(self, _index: int) -> None:
+        text = self.size_preset.currentData()  # the preset's English key ("1024", CUSTOM), not its shown text
         custom = text == CUSTOM
         for edit in (self.m_edit, self.n_edit, self.k_edit):
             edit.setEnabled(custom)
@@ -179,7 +203,7 @@ class RunPanel(QWidget):
             box.setChecked(value in values)
 
     def current_problem(self) -> Problem:
-        text = self.size_preset.currentText()
+        text = self.size_preset.currentData()
         if text != CUSTOM:
             return parse_problem(text)
         return parse_problem(f"{self.m_edit.text()}x{self.n_edit.text()}x{self.k_edit.text()}")
@@ -187,7 +211,7 @@ class RunPanel(QWidget):
     def sweep_problems(self) -> list[Problem]:
         parts = [p for p in self.sweep_edit.text().split(",") if p.strip()]
         if not parts:
-            raise ProblemError("sweep sizes: give at least one size, e.g. 256,512,1024")
+            raise ProblemError(self.tr("sweep sizes: give at least one size, e.g. 256,512,1024"))
         return [parse_problem(p) for p in parts]
 
     def param_grid(self) -> dict[str, list[int]]:
@@ -197,12 +221,12 @@ class RunPanel(QWidget):
         """The jobs these inputs ask for; ProblemError with the first reason they cannot run."""
         variants = self.selected_variants()
         if not variants:
-            raise ProblemError("choose at least one available kernel variant")
+            raise ProblemError(self.tr("choose at least one available kernel variant"))
         grid = self.param_grid()
         for name in variants:
             for key in VARIANTS[name].param_choices:
                 if not grid[key]:
-                    raise ProblemError(f"choose at least one {key} size for {name}")
+                    raise ProblemError(self.tr("choose at least one {key} size for {name}").format(key=key, name=name))
         for p in problems:
             check_host_memory(p)
         jobs = plan_jobs(variants, problems, grid)
@@ -227,7 +251,7 @@ class RunPanel(QWidget):
         self.run_button.setEnabled(not busy and run_error is None)
         self.sweep_button.setEnabled(not busy and sweep_error is None)
         self.cancel_button.setEnabled(busy)
-        self.message.setText(run_error or (f"Sweep: {sweep_error}" if sweep_error else ""))
+        self.message.setText(run_error or (self.tr("Sweep: {0}").format(sweep_error) if sweep_error else ""))
         return run_error, sweep_error
 
     def bench_settings(self) -> BenchSettings:
@@ -247,13 +271,14 @@ class RunPanel(QWidget):
             ok, reason = workspace.variant_availability(v.name, v.backend)
             flags = item.flags()
             item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if ok else flags & ~Qt.ItemFlag.ItemIsEnabled)
-            item.setToolTip(v.explanation if ok else f"Unavailable: {reason}\n{v.explanation}")
+            item.setToolTip(v.explanation if ok else self.tr("Unavailable: {0}").format(reason) + f"\n{v.explanation}")
 
     # ---- settings ---------------------------------------------------------------------------------
     def restore(self, s: QSettings) -> None:
         """Every value is checked against its declaration (core/settings.py); a wrong one reads as its default."""
-        self.size_preset.setCurrentText(store.read(s, settings.PRESET))
-        if self.size_preset.currentText() == CUSTOM:
+        index = self.size_preset.findData(store.read(s, settings.PRESET))
+        self.size_preset.setCurrentIndex(max(index, 0))
+        if self.size_preset.currentData() == CUSTOM:
             for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
                 edit.setText(store.read(s, settings.DIMS[key]))
         self.sweep_edit.setText(store.read(s, settings.SWEEP))
@@ -273,7 +298,7 @@ class RunPanel(QWidget):
         return {key: settings.param_setting(key, values, [default]) for key, (values, default) in param_rows().items()}
 
     def save(self, s: QSettings) -> None:
-        store.write(s, settings.PRESET, self.size_preset.currentText())
+        store.write(s, settings.PRESET, self.size_preset.currentData())
         for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
             store.write(s, settings.DIMS[key], edit.text())
         store.write(s, settings.SWEEP, self.sweep_edit.text())

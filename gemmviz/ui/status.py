@@ -8,6 +8,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
+from gemmviz.ui.text import tr
+
 
 class ElidedLabel(QLabel):
     """Plain text on one line, cut with … where it does not fit."""
@@ -49,7 +51,7 @@ class Banner(QWidget):
         self.label = ElidedLabel()
         self.close_button = QToolButton()
         self.close_button.setText("✕")
-        self.close_button.setToolTip("Hide this notice")
+        self.close_button.setToolTip(tr("Hide this notice"))
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.dismiss)
         layout.addWidget(self.label, 1)
@@ -94,7 +96,8 @@ class RunProgress:
 
     def update(self, done: int, total: int, seconds_left: float) -> None:
         self.bar.setValue(done)
-        self.eta_label.setText(f"~{seconds_left:.0f} s left" if seconds_left >= 0 and done < total else "")
+        left = tr("~{seconds} s left").format(seconds=f"{seconds_left:.0f}")
+        self.eta_label.setText(left if seconds_left >= 0 and done < total else "")
 
     def stop(self) -> None:
         self.bar.setVisible(False)

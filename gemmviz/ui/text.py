@@ -6,6 +6,16 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+__all__ = ["QT_TRANSLATE_NOOP", "plain", "tooltip", "tr"]
+
+
+def tr(text: str) -> str:
+    """The window's language for `text` (issue 23). A module-level tr(): pyside6-lupdate files its strings, and
+    QT_TRANSLATE_NOOP("", ...)'s (a class's title, translated where it is drawn), under the empty context."""
+    return QCoreApplication.translate("", text)
+
 
 def plain(s: object) -> str:
     """`s` escaped for a widget that renders HTML (legend names, pyqtgraph labels, setHtml): shown literally."""

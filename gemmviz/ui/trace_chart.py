@@ -23,11 +23,11 @@ from PySide6.QtGui import QColor, QFont
 from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
 from gemmviz.core.results import Result
 from gemmviz.ui.chart_base import legible
-from gemmviz.ui.text import plain
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
 WAVE_COLOURS = 4  # colours cycle every 4 waves: enough to tell neighbours apart, few enough to read
-NO_TRACE = "No block trace in this session: run `gemmviz profile` on a GPU"
+NO_TRACE = QT_TRANSLATE_NOOP("", "No block trace in this session: run `gemmviz profile` on a GPU")  # drawn through tr()
 DRAW_BARS_MAX = 20_000  # blocks drawn as bars; a larger trace is drawn as an image
 STEP_ROWS = 25_000  # rows converted or given lanes per step (about 40 ms on a loaded 2-core machine)
 IMAGE_BINS = 2048  # time bins across the image: wider than the plot on a 4K screen
@@ -280,7 +280,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             self.rows = self.blocks = 0
             self.summary = None
             self._drawing = None
-            why = NO_TRACE if result is None else f"{result.series} at {result.problem.label}: no block trace"
+            why = tr(NO_TRACE) if result is None else tr("{series} at {size}: no block trace").format(
+                series=result.series, size=result.problem.label)
             self.sms_plot.setTitle(plain(why), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
             for axis in ("left", "bottom"):
                 self.sms_plot.hideAxis(axis)
@@ -299,12 +300,13 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.duration_us = s.duration_ns / 1e3
         # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
         title = (
-            f"{plain(result.series)} at {result.problem.label}<br>{s.blocks:,} blocks on {self.rows} SMs, "
-            f"{s.waves:.2f} waves (colour = wave)"
-        )
+            tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label) + "<br>"
+            + tr("{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)").format(
+                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{s.waves:.2f}")
+        )  # fmt: skip
         self._title = title
         style_plot(self.sms_plot, theme, title, "", "SM")
-        style_plot(self.resident_plot, theme, "", "time (µs)", "resident")
+        style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
         for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
@@ -327,7 +329,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.sms_plot.addItem(tail)
         font = QFont()
         font.setPointSize(theme.font_pt)
-        label = pg.TextItem(f"tail {s.tail_pct:.1f}%", color=theme.foreground, anchor=(1, 0))
+        label = pg.TextItem(tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"), color=theme.foreground, anchor=(1, 0))
         label.setFont(font)
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
@@ -339,7 +341,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.sms_plot.setXRange(0, self.duration_us, padding=0.01)
         xs, ys = drawing.resident_us
         self.resident_plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(theme.foreground, width=theme.line_px)))
-        capacity = pg.InfiniteLine(pos=s.max_resident_total, angle=0, label=f"most at once: {s.max_resident_total:,}",
+        capacity = pg.InfiniteLine(pos=s.max_resident_total, angle=0, label=tr("most at once: {n}").format(n=f"{s.max_resident_total:,}"),
                                    labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": theme.foreground},
                                    pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2),
                                                 style=pg.QtCore.Qt.PenStyle.DashLine))  # fmt: skip

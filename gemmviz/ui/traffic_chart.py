@@ -15,10 +15,11 @@ from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
 from gemmviz.core.results import Result
 from gemmviz.ui.chart_base import fit_legend_column, legend_column
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import style_plot
 
-NO_COUNTERS = "No hardware counters in this session: run `gemmviz profile` on a GPU"
+NO_COUNTERS = QT_TRANSLATE_NOOP("", "No hardware counters in this session: run `gemmviz profile` on a GPU")  # drawn through tr()
 
 
 def show_axes_and_legend(plot, legend, on: bool) -> None:
@@ -29,7 +30,8 @@ def show_axes_and_legend(plot, legend, on: bool) -> None:
 
 def show_no_counters(plot, legend, theme, result) -> None:
     """A hardware chart's empty state: why there is nothing to draw; axes and legend hidden."""
-    why = NO_COUNTERS if result is None else f"{result.series} at {result.problem.label}: no hardware counters"
+    why = tr(NO_COUNTERS) if result is None else tr("{series} at {size}: no hardware counters").format(
+        series=result.series, size=result.problem.label)
     plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
     show_axes_and_legend(plot, legend, False)
 
@@ -40,10 +42,10 @@ LEVELS: tuple[tuple[str, tuple[str, str], float], ...] = (
     ("DRAM", ("DRAM", "bytes read + written"), 1.0),
     ("L2", ("L2", "bytes through L2"), 1.0),
     ("L1", ("L1/TEX global", "bytes of global-load sectors"), 1.0),
-    ("shared", ("shared", "load wavefronts"), WAVEFRONT_BYTES),
-    ("conflicts", ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
-)
-LEGEND = ("model", "measured (ncu)")  # short: the legend column is narrow, and the title says what is compared
+    (QT_TRANSLATE_NOOP("", "shared"), ("shared", "load wavefronts"), WAVEFRONT_BYTES),
+    (QT_TRANSLATE_NOOP("", "conflicts"), ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
+)  # the bar labels are drawn through tr()
+LEGEND = (QT_TRANSLATE_NOOP("", "model"), QT_TRANSLATE_NOOP("", "measured (ncu)"))  # short: the legend column is narrow, and the title says what is compared
 
 
 def byte_label(x: float, digits: int = 6) -> str:
@@ -70,11 +72,11 @@ def ticks_125(lo: float, hi: float) -> list[list[tuple[float, str]]]:
 
 def ratio_label(measured: float | None, model: float | None) -> str:
     if measured is None:
-        return "not counted"
+        return tr("not counted")
     if not model:
         return "0" if measured == 0 else f"+{byte_label(measured, 3)}"
     r = measured / model
-    return f"{r:.1%}\nof model" if r < 0.1 else f"{r:.2g}×\nmodel"  # two short lines: it fits over its bar pair
+    return tr("{pct}\nof model").format(pct=f"{r:.1%}") if r < 0.1 else tr("{ratio}×\nmodel").format(ratio=f"{r:.2g}")  # two short lines: it fits over its bar pair
 
 
 class TrafficChart(pg.PlotWidget):
@@ -111,10 +113,11 @@ class TrafficChart(pg.PlotWidget):
         self.bars = []
         for label, key, unit_bytes in LEVELS:
             row = rows[key]
-            self.bars.append((label, None if row.model is None else row.model * unit_bytes,
+            self.bars.append((tr(label), None if row.model is None else row.model * unit_bytes,
                               None if row.measured is None else row.measured * unit_bytes))  # fmt: skip
-        title = f"Model vs measured traffic<br>{result.series} at {result.problem.label}"  # two lines: fits half a tab
-        style_plot(plot, theme, title, "", "bytes (log scale)")
+        title = tr("Model vs measured traffic") + "<br>" + tr("{series} at {size}").format(
+            series=result.series, size=result.problem.label)  # two lines: fits half a tab
+        style_plot(plot, theme, title, "", tr("bytes (log scale)"))
         plot.showGrid(x=False, y=True, alpha=theme.grid_alpha)
         values = [v for _, a, b in self.bars for v in (a, b) if v]
         lo = math.floor(math.log10(min(values)) - 0.5)  # the smallest bar at least half a decade tall
@@ -124,8 +127,8 @@ class TrafficChart(pg.PlotWidget):
         self.legend.setLabelTextSize(f"{theme.font_pt}pt")
         self.legend.clear()
         width = 0.38
-        for offset, index, name, colour in ((-0.2, 1, LEGEND[0], theme.color(5)),
-                                            (0.2, 2, LEGEND[1], theme.color(0))):  # fmt: skip
+        for offset, index, name, colour in ((-0.2, 1, tr(LEGEND[0]), theme.color(5)),
+                                            (0.2, 2, tr(LEGEND[1]), theme.color(0))):  # fmt: skip
             xs = [i + offset for i, bar in enumerate(self.bars) if bar[index]]
             tops = [math.log10(bar[index]) for bar in self.bars if bar[index]]
             item = pg.BarGraphItem(x=xs, width=width, y0=lo, y1=tops, brush=pg.mkBrush(colour),
