@@ -99,7 +99,7 @@ def space() -> list[dict[str, int]]:
 
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
 # block-tiling kernel: split-K launches more blocks and moves C more than once.
-ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel": "gemm_cpasync", "config": CPASYNC,
+ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
          "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
          "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip
 OWN = {"geometry": geometry, "traffic": traffic}
