@@ -193,4 +193,7 @@ ZH = {
 "GPU Hopper (TMA + wgmma TF32)": "GPU Hopper（TMA + wgmma TF32）",
 "cuBLAS SGEMM (FP32)": "cuBLAS SGEMM（FP32）",
 "cuBLAS SGEMM (TF32 tensor cores)": "cuBLAS SGEMM（TF32 张量核心）",
+# ---- fonts ----
+"{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.":
+ "{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。",
 }

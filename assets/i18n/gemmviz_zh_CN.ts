@@ -304,78 +304,78 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="34" />
+        <location filename="../../gemmviz/ui/files.py" line="42" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="34" />
+        <location filename="../../gemmviz/ui/files.py" line="42" />
         <source>gemmviz sessions (*.json *.json.gz);;All files (*)</source>
         <translation>gemmviz 会话 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="46" />
-        <location filename="../../gemmviz/ui/files.py" line="72" />
+        <location filename="../../gemmviz/ui/files.py" line="54" />
+        <location filename="../../gemmviz/ui/files.py" line="81" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="53" />
+        <location filename="../../gemmviz/ui/files.py" line="61" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="73" />
+        <location filename="../../gemmviz/ui/files.py" line="82" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="87" />
+        <location filename="../../gemmviz/ui/files.py" line="96" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="88" />
+        <location filename="../../gemmviz/ui/files.py" line="97" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <location filename="../../gemmviz/ui/files.py" line="104" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <location filename="../../gemmviz/ui/files.py" line="104" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="101" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="113" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="108" />
+        <location filename="../../gemmviz/ui/files.py" line="117" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <location filename="../../gemmviz/ui/files.py" line="124" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <location filename="../../gemmviz/ui/files.py" line="124" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="120" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -681,21 +681,26 @@ model</source>
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/fonts.py" line="117" />
+        <source>{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.</source>
+        <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="294" />
+        <location filename="../../gemmviz/ui/lesson.py" line="295" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="301" />
+        <location filename="../../gemmviz/ui/lesson.py" line="302" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="304" />
+        <location filename="../../gemmviz/ui/lesson.py" line="305" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
@@ -965,7 +970,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="58" />
+        <location filename="../../gemmviz/ui/files.py" line="66" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

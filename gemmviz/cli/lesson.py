@@ -95,7 +95,12 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     from gemmviz.cli.app import qt_app
 
     app = qt_app()
+    from gemmviz.ui.fonts import lesson_text, missing_font_warning
     from gemmviz.ui.lesson_render import export_slides
+
+    warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
+    if warning:
+        print(f"gemmviz: warning: {warning}", file=sys.stderr)
 
     paths = export_slides(lesson, source, out, width, height, args.projector, args.dark)
     del app

@@ -15,10 +15,18 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from gemmviz.core import settings
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.results import SessionError, results_csv
-from gemmviz.ui import settings_store
+from gemmviz.ui import fonts, settings_store
 from gemmviz.ui.text import tr
 
 log = logging.getLogger("gemmviz")
+
+
+def session_text(loaded) -> str:
+    """What the window shows of a session as text: its label, GPU, series and notes (each distinct one once)."""
+    texts = {loaded.label, loaded.gpu or ""}
+    for r in loaded.results:
+        texts.update((r.series, r.note or ""))
+    return "\n".join(sorted(texts))
 
 
 class SessionFiles:
@@ -60,6 +68,7 @@ class SessionFiles:
                 )
             )
         self.add_recent(str(path))
+        fonts.warn_missing(self.window, session_text(loaded), str(path))  # never silent boxes
         # A session's objects live as long as it is open: out of the collector's way, as the app puts everything
         # after a run (ui/app.py). A million-row block trace is a million lists a full collection walked (150 ms).
         gc.freeze()

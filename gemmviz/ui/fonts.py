@@ -7,13 +7,25 @@ from it (widgets, charts, pixel_font's slides and animation, exports) falls back
 system's font lacks, and Latin text keeps the system's font. (Qt's per-script
 QFontDatabase.addApplicationFallbackFontFamily needs QChar.Script, which PySide6 does not bind.)
 
-Sizes are pixels, so a view's type scales with its own height, not with the screen's DPI."""
+Sizes are pixels, so a view's type scales with its own height, not with the screen's DPI.
+
+Text from the user (a copied lesson, a session's labels and notes) may be in a script no font here has: Korean,
+rare hanzi, a font-less emoji. `missing_characters` asks Qt, for each character, whether the application font
+or any family Qt falls back to can draw it (QFontMetrics.inFontUcs4 on the font's fallback engine), and
+`missing_font_warning` names those characters and the package that has them, for the status bar
+(`warn_missing`) and for `gemmviz lesson … --export` (stderr): never silent boxes."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QGuiApplication
+import logging
+import unicodedata
+
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetrics, QGuiApplication
 
 from gemmviz.core.paths import asset_path
+from gemmviz.ui.text import tr
+
+log = logging.getLogger("gemmviz")
 
 CJK_FONT_FILE = "gemmviz-NotoSansSC-Regular.otf"
 _registered: list[str] = []  # the bundled family, once registered in this process
@@ -52,3 +64,71 @@ def pixel_font(px: float, bold: bool = False, *, minimum: int = 6, nearest: bool
     f.setPixelSize(max(minimum, round(px) if nearest else int(px)))
     f.setBold(bold)
     return f
+
+
+# ---- characters no font here can draw (issue 23) -----------------------------------------------------------
+SHOWN_MAX = 12  # characters a warning names; the rest are counted
+# (first, last code point, the Debian/Ubuntu package with a font for them); the first match wins
+FONT_PACKAGES = (
+    (0x1100, 0x11FF, "fonts-noto-cjk"),  # Hangul jamo
+    (0x2E80, 0x9FFF, "fonts-noto-cjk"),  # CJK radicals, kana, Hangul compatibility jamo, CJK ideographs
+    (0xA960, 0xA97F, "fonts-noto-cjk"),
+    (0xAC00, 0xD7FF, "fonts-noto-cjk"),  # Hangul syllables
+    (0xF900, 0xFAFF, "fonts-noto-cjk"),
+    (0xFE30, 0xFE4F, "fonts-noto-cjk"),
+    (0xFF00, 0xFFEF, "fonts-noto-cjk"),  # full-width forms
+    (0x1F000, 0x1FAFF, "fonts-noto-color-emoji"),
+    (0x20000, 0x3FFFF, "fonts-noto-cjk-extra"),  # CJK extension B and later
+)
+OTHER_PACKAGE = "fonts-noto-core"  # Noto for most other scripts (Thai, Devanagari, Arabic, …)
+
+
+def _drawn(c: str) -> bool:
+    """Whether a character is drawn at all (not a space, a control or a format character)."""
+    return not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Zs")
+
+
+def missing_characters(text: str, font: QFont | None = None) -> list[str]:
+    """The characters of `text` (each once, in order) that neither `font` (the application's by default, with
+    the bundled CJK family) nor any font Qt falls back to has: they would be drawn as boxes. Needs a
+    QGuiApplication."""
+    metrics = QFontMetrics(font if font is not None else QFont())
+    seen: dict[str, None] = {}
+    for c in text:
+        if c not in seen and _drawn(c):
+            seen[c] = None
+    return [c for c in seen if not metrics.inFontUcs4(ord(c))]
+
+
+def font_package(c: str) -> str:
+    code = ord(c)
+    return next((pkg for lo, hi, pkg in FONT_PACKAGES if lo <= code <= hi), OTHER_PACKAGE)
+
+
+def missing_font_warning(text: str, where: str = "", font: QFont | None = None) -> str:
+    """A warning naming the characters of `text` no font here can draw and the fix; "" when every one can.
+    In the window's language (tr); the CLI installs no translation, so it prints the English."""
+    missing = missing_characters(text, font)
+    if not missing:
+        return ""
+    shown = " ".join(missing[:SHOWN_MAX]) + (f" … (+{len(missing) - SHOWN_MAX})" if len(missing) > SHOWN_MAX else "")
+    codes = ", ".join(f"U+{ord(c):04X}" for c in missing[:3]) + (", …" if len(missing) > 3 else "")
+    packages = " ".join(dict.fromkeys(font_package(c) for c in missing))
+    return tr("{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). "
+              "Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.").format(
+        where=f"{where}: " if where else "", n=len(missing), chars=shown, codes=codes, packages=packages
+    )  # fmt: skip
+
+
+def lesson_text(lesson) -> str:
+    """Every word of a lesson that its slides show (core.lessons.Lesson)."""
+    return "\n".join([lesson.title, lesson.summary, *(f"{s.title}\n{s.text}\n{s.quoted}" for s in lesson.steps)])
+
+
+def warn_missing(window, text: str, where: str = "") -> str:
+    """Show missing_font_warning in the window's status bar (for a minute) and the log; returns it."""
+    warning = missing_font_warning(text, where)
+    if warning:
+        log.warning("%s", warning)
+        window.statusBar().showMessage("⚠ " + warning, 60000)
+    return warning

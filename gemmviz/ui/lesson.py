@@ -29,6 +29,7 @@ from gemmviz.core.lessons import (
     step_jobs,
     step_results,
 )
+from gemmviz.ui import fonts
 from gemmviz.ui.lesson_render import (
     Text,
     chart_theme,
@@ -344,6 +345,7 @@ def start(window, lesson: Lesson) -> bool:
     view.show()  # now, not on the next event-loop turn: the keys work from the first press
     view.go(0)
     view.setFocus()
+    fonts.warn_missing(window, fonts.lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     return True
 
 
