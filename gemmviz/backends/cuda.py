@@ -13,6 +13,7 @@ import ctypes.util
 import glob
 import os
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from gemmviz.core.bench import (
     verify,
 )
 from gemmviz.core.counters import TRACE_FIELDS, TraceError, decode_trace
-from gemmviz.core.problem import ProblemError
+from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.tuning import tuned_config
 from gemmviz.core.variants import Variant
@@ -146,6 +147,19 @@ class CudaBackend(Backend):
 
     def open(self):
         return CudaRun()
+
+
+@dataclass(frozen=True)
+class KernelRun:
+    """One job as its kernel runs it: the variant, its params and block configuration, the problem it computes
+    (zero-padded where the kernel needs multiples), the device buffers of that problem, and the result's note."""
+
+    variant: Variant
+    params: dict
+    config: dict
+    rp: Problem
+    bufs: dict
+    note: str | None
 
 
 class CudaRun(KernelTimer):
@@ -352,7 +366,9 @@ class CudaRun(KernelTimer):
                 self.cublas_handle = handle
                 self.cublas_workspace = self.cuda.mem_alloc(CUBLAS_WORKSPACE_BYTES)
                 _check_cublas(
-                    lib.cublasSetWorkspace_v2(handle, ctypes.c_void_p(int(self.cublas_workspace)), CUBLAS_WORKSPACE_BYTES),
+                    lib.cublasSetWorkspace_v2(
+                        handle, ctypes.c_void_p(int(self.cublas_workspace)), CUBLAS_WORKSPACE_BYTES
+                    ),
                     "cublasSetWorkspace",
                 )
             handle = self.cublas_handle
@@ -450,7 +466,7 @@ class CudaRun(KernelTimer):
                          "the time includes the padding")  # fmt: skip
         note = "; ".join(notes) or None
         try:
-            return self._run_on(job, variant, params, inputs, rp, bufs, settings, cancel, note, config)
+            return self._run_on(job, KernelRun(variant, params, config, rp, bufs, note), inputs, settings, cancel)
         finally:
             if bufs is not self.buffers:
                 for buf in bufs.values():
@@ -466,7 +482,8 @@ class CudaRun(KernelTimer):
         cuda.memcpy_dtoh(c_host, bufs["c"])
         return verify(np.ascontiguousarray(c_host[: p.m, : p.n]), inputs, precision)
 
-    def _run_on(self, job, variant, params, inputs, rp, bufs, settings, cancel, note, config) -> Result:  # noqa: PLR0913
+    def _run_on(self, job: Job, run: KernelRun, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
+        variant, params, config, rp, bufs, note = run.variant, run.params, run.config, run.rp, run.bufs, run.note
         cuda = self.cuda
         p = job.problem
         launch, cached = self._launcher(variant, params, rp, bufs, config)
@@ -542,6 +559,7 @@ class CudaRun(KernelTimer):
             return decode_trace(raw), None
         except TraceError as exc:
             return None, f"block trace refused: {exc}"
+
 
 def _version(v: int) -> str:
     return f"{v // 1000}.{(v % 1000) // 10}"
