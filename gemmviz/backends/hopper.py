@@ -222,30 +222,16 @@ class WgmmaKernel:
             _check(load_driver().cuModuleUnload(self._module), "cuModuleUnload")
             self._module = ctypes.c_void_p()
 
-    def launcher(  # noqa: PLR0913
-        self,
-        a: int,
-        b: int,
-        c: int,
-        m: int,
-        n: int,
-        k: int,
-        lda: int | None = None,
-        ldb: int | None = None,
-        bt: int | None = None,
-        ldbt: int | None = None,
-    ):
-        """A callable that launches C = A·B on stream 0 (no sync). C is written with pitch n.
+    def launcher(self, a: int, b: int, c: int, m: int, n: int, k: int, bt: int | None = None, ldbt: int | None = None):
+        """A callable that launches C = A·B on stream 0 (no sync), every matrix dense: A m × k, B k × n, C m × n.
 
-        lda (≥ k) and ldb (≥ n) are the row pitches of A and B in elements and must be multiples of 4
-        (pass padded copies otherwise). With b_regs=False, bt is a scratch buffer of n × ldbt floats
-        (ldbt ≥ k, a multiple of 4) and each launch first transposes B into it (both kernels run)."""
+        k and n must be multiples of 4, TMA's 16-byte row pitches (the engine zero-pads to them: the variant's
+        pad_to). With b_regs=False, bt is a scratch buffer of n × ldbt floats (ldbt ≥ k, a multiple of 4) and
+        each launch first transposes B into it (both kernels run)."""
         cfg = self.config
-        lda = k if lda is None else lda
-        ldb = n if ldb is None else ldb
-        tm_a = tensor_map_2d(a, m, k, lda, cfg.bm // cfg.cluster, 32)
+        tm_a = tensor_map_2d(a, m, k, k, cfg.bm // cfg.cluster, 32)
         if cfg.b_regs:
-            tm_b = tensor_map_2d(b, k, n, ldb, 32, 32)
+            tm_b = tensor_map_2d(b, k, n, n, 32, 32)
         else:
             if bt is None or ldbt is None:
                 raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
@@ -262,8 +248,6 @@ class WgmmaKernel:
             t_params = (ctypes.c_void_p * len(t_args))(*(ctypes.addressof(x) for x in t_args))
             t_grid = (-(-n // 32), -(-k // 32))
             keep += [t_args, t_params]
-        if ldb != n and not cfg.b_regs:
-            raise ValueError("transpose_kn reads B with pitch n")
 
         def launch() -> None:
             if not cfg.b_regs:

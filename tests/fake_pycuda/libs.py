@@ -129,10 +129,9 @@ class FakeWgmmaKernel:
     def unload(self) -> None:
         self.loaded = False
 
-    def launcher(self, a, b, c, m, n, k, lda=None, ldb=None, bt=None, ldbt=None):
+    def launcher(self, a, b, c, m, n, k, bt=None, ldbt=None):
         cfg = self.config
-        lda = k if lda is None else lda
-        ldb = n if ldb is None else ldb
+        lda, ldb = k, n
         for ptr, pitch in ((a, lda), (b if cfg.b_regs else bt, ldb if cfg.b_regs else ldbt)):
             if ptr is None or pitch is None:
                 raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
