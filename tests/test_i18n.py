@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core import settings
 from gemmviz.core.paths import asset_path
+from gemmviz.ui import app as app_module
 from gemmviz.ui import i18n, settings_store
 from gemmviz.ui.fonts import install_cjk_fallback
 from gemmviz.ui.window import MainWindow
@@ -78,7 +79,11 @@ def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
             continue
         for text in [top.text(), *_menu_texts(top.menu())]:
             # session file names and the English lessons' titles are names, not the window's words
-            if not HAN.search(text) and text not in ALLOWED and not re.search(r"\.json|\.gz|^[A-Z][a-z]+ .*\(\d+ 步\)$", text):
+            if (
+                not HAN.search(text)
+                and text not in ALLOWED
+                and not re.search(r"\.json|\.gz|^[A-Z][a-z]+ .*\(\d+ 步\)$", text)
+            ):
                 english.append(text)
     assert english == []
 
@@ -98,6 +103,52 @@ def test_the_language_follows_lang_then_the_menu_then_the_system(tmp_path, monke
 def test_view_language_is_remembered(zh_window):
     menu = zh_window.language_menu
     assert [a.text() for a in menu.actions()] == ["跟随系统", "English", "中文"]
-    menu.actions()[2].trigger()
-    assert settings_store.read(zh_window.settings, settings.LANGUAGE) == "zh"
-    assert "重新启动" in zh_window.statusBar().currentMessage()
+    assert i18n.choose(zh_window, "zh") is zh_window  # the language it has already: nothing to rebuild
+    assert settings_store.read(zh_window.settings, settings.LANGUAGE) == "zh" and zh_window.isVisible()
+
+
+def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monkeypatch):
+    app = QApplication.instance()
+    assert i18n.install(app, "en")
+    install_cjk_fallback(app)
+    qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    windows = [w]
+    try:
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)  # the recorded session, replayed
+        recorded = w.workspace.sessions[0].results
+        live = [r for r in recorded if r.variant == "cpu-naive"][:3]
+        for r in live:
+            w.workspace.add_live(r)
+        w.workspace.set_hidden(["cublas"])
+        w.tabs.setCurrentIndex(1)
+        w.refresh()
+        assert w.recovery.unsaved
+        assert w.tabs.tabText(0) == "Charts"
+        with monkeypatch.context() as m:  # during a run the window stays, and says when the language changes
+            m.setattr(MainWindow, "running", property(lambda _self: True))
+            assert i18n.choose(w, "zh") is w and "after the run" in w.statusBar().currentMessage()
+        w.language_menu.actions()[2].trigger()  # 中文, at once
+        new = app_module.current_window()
+        windows.append(new)
+        assert new is not w and not w.isVisible() and new.isVisible()
+        assert settings_store.read(qs, settings.LANGUAGE) == "zh"
+        assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "屋顶线模型"]
+        assert new.tabs.currentIndex() == 1
+        ws = new.workspace
+        assert ws.live == live and [s.results for s in ws.sessions] == [recorded] and ws.hidden == {"cublas"}
+        assert new.recovery.unsaved  # still unsaved, still in the recovery file
+        assert new.replay_banner.text().startswith("录制于")
+        assert HAN.search(new.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
+        assert new.charts_tab.gflops_chart.results  # the charts show the kept results
+        new.language_menu.actions()[1].trigger()  # back to English, the same results again
+        back = app_module.current_window()
+        windows.append(back)
+        assert back.tabs.tabText(0) == "Charts" and back.workspace.live == live
+    finally:
+        for window in windows:
+            window.recovery.ask = False
+            window.close()
+        i18n.install(app, "en")

@@ -5,7 +5,6 @@ ZH = {
  "没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
 "&Language": "语言(&L)",
 "As the system": "跟随系统",
-"The language changes when gemmviz starts again": "重新启动 gemmviz 后切换语言",
 "gemmviz {version}: see why tiled matrix multiplication is fast.": "gemmviz {version}：看看分块矩阵乘法为什么快。",
 "Licence: {licence} (see the LICENSE file). Qt {qt}, pyqtgraph {pg}.": "许可证：{licence}（见 LICENSE 文件）。Qt {qt}，pyqtgraph {pg}。",
 "Where the numbers come from:": "数据来源：",
@@ -196,4 +195,6 @@ ZH = {
 # ---- fonts ----
 "{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.":
  "{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。",
+"The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again":
+ "运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效",
 }

@@ -18,9 +18,9 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="108" />
-        <source>The language changes when gemmviz starts again</source>
-        <translation>重新启动 gemmviz 后切换语言</translation>
+        <location filename="../../gemmviz/ui/i18n.py" line="115" />
+        <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
+        <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/about.py" line="33" />
@@ -315,7 +315,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="54" />
-        <location filename="../../gemmviz/ui/files.py" line="81" />
+        <location filename="../../gemmviz/ui/files.py" line="84" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -325,57 +325,57 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="82" />
+        <location filename="../../gemmviz/ui/files.py" line="85" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="96" />
+        <location filename="../../gemmviz/ui/files.py" line="99" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="97" />
+        <location filename="../../gemmviz/ui/files.py" line="100" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="107" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="107" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/files.py" line="113" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="113" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="117" />
+        <location filename="../../gemmviz/ui/files.py" line="120" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="124" />
+        <location filename="../../gemmviz/ui/files.py" line="127" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="124" />
+        <location filename="../../gemmviz/ui/files.py" line="127" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="132" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -970,7 +970,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="66" />
+        <location filename="../../gemmviz/ui/files.py" line="77" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

@@ -1,4 +1,5 @@
-"""Start the desktop app: compose the backends, make the window, keep the garbage collector out of the way."""
+"""Start the desktop app: compose the backends, make the window, keep the garbage collector out of the way;
+View ▸ Language rebuilds the window in the new language with the same workspace (switch_language)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,71 @@ def keep_gc_quiet(window) -> None:
     window.controller.finished.connect(lambda *_: gc.freeze())
 
 
+_current: list = []  # the app's window, replaced by switch_language; held here so it lives as long as the app
+
+
+def current_window():
+    return _current[0] if _current else None
+
+
+def _adopt(window) -> None:
+    """What the app does to its window once it is shown (at start and after a language switch)."""
+    from gemmviz.ui import native_window
+
+    keep_gc_quiet(window)
+    native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
+    _current[:] = [window]
+
+
+def switch_language(old, lang: str):
+    """Rebuild the window in `lang` ("en", "zh") keeping what the user has: the live results (saved or not, and
+    the recovery file of unsaved ones), the loaded sessions, the hidden series, the probed environment, the
+    projector and dark themes, the tab, the window's geometry. Every widget is made anew in the new language
+    (no widget keeps an English string it was built with). Returns the new window, the old one when `lang` is
+    already the window's, None while a run or a lesson is on (the caller says so)."""
+    from PySide6.QtWidgets import QApplication
+
+    from gemmviz.ui import i18n
+    from gemmviz.ui.window import MainWindow
+
+    if lang == i18n.language():
+        return old
+    if old.running or getattr(old, "lesson_view", None) is not None:
+        return None
+    app = QApplication.instance()
+    projector, dark = old.projector_action.isChecked(), old.dark_action.isChecked()
+    old._save_settings()  # geometry, splitter and run panel: the new window restores them from the settings
+    old.shutdown()  # the worker ends (it owns the CUDA context); the new window starts its own
+    font = app.font()
+    font.setPointSize(old._base_font_pt)  # projector mode enlarged it: the new window must see the normal size
+    app.setFont(font)
+    i18n.install(app, lang)
+    new = MainWindow(old.backends, settings=old.settings, load_recorded_without_gpu=False)
+    ws, kept = new.workspace, old.workspace
+    ws.live = list(kept.live)
+    ws.restore(kept.snapshot())
+    ws.hidden = set(kept.hidden)
+    ws.environment = dict(kept.environment)  # until the new worker's probe reports
+    new.last_run_settings, new.run_failures = old.last_run_settings, list(old.run_failures)
+    new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
+    new.files.show_replay_banner()
+    new.controls_wanted = old.controls_wanted
+    if projector or dark:
+        new.set_projector(projector, dark)
+    new.refresh()
+    new.tabs.setCurrentIndex(old.tabs.currentIndex())
+    new.restoreGeometry(old.saveGeometry())
+    new.showFullScreen() if old.isFullScreen() else new.show()
+    new.fullscreen_action.setChecked(new.isFullScreen())
+    old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
+    old.close()  # removes the recovery file: the new window writes it again below if results are unsaved
+    old.deleteLater()
+    if new.recovery.unsaved:
+        new.recovery.write()
+    _adopt(new)
+    return new
+
+
 def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lang: str | None = None) -> int:
     """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
@@ -29,7 +95,7 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
     from gemmviz.backends import default_backends
     from gemmviz.core import settings
     from gemmviz.core.lessons import LessonError, find_lesson
-    from gemmviz.ui import i18n, native_window, settings_store
+    from gemmviz.ui import i18n, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run_controller import leave
     from gemmviz.ui.window import MainWindow
@@ -51,14 +117,13 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
             pass  # the lesson has no version in this language: it stays as it is
     window = MainWindow(default_backends(), settings=qs)
     window.recovery.ask = True
-    keep_gc_quiet(window)
     if projector:
         window.set_projector(True)
         window.showFullScreen()  # a classroom projector: the whole screen, F11 to leave
         window.fullscreen_action.setChecked(True)
     else:
         window.show()
-    native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
+    _adopt(window)
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
     if lesson is not None:
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))

@@ -62,17 +62,20 @@ class SessionFiles:
             self.window.refresh()
             return False
         if loaded.replay:
-            self.window.replay_banner.set_text(
-                QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay").format(
-                    loaded.label.removesuffix(" (recorded)")
-                )
-            )
+            self.show_replay_banner()
         self.add_recent(str(path))
         fonts.warn_missing(self.window, session_text(loaded), str(path))  # never silent boxes
         # A session's objects live as long as it is open: out of the collector's way, as the app puts everything
         # after a run (ui/app.py). A million-row block trace is a million lists a full collection walked (150 ms).
         gc.freeze()
         return True
+
+    def show_replay_banner(self) -> None:
+        """The banner over the tabs while a recorded session is replayed (none is: nothing changes)."""
+        loaded = self.workspace.replay
+        if loaded is not None:
+            text = QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay")
+            self.window.replay_banner.set_text(text.format(loaded.label.removesuffix(" (recorded)")))
 
     def open_recent(self, path: str) -> bool:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""

@@ -3,8 +3,8 @@
 
 Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
 assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
-pyside6-lrelease (see the README). A language chosen in the menu takes effect at the next start: the window is
-built in one language. The CLI stays English."""
+pyside6-lrelease (see the README). A language chosen in the menu rebuilds the window in it at once, keeping the
+workspace (ui/app.switch_language): every widget is built in one language. The CLI stays English."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def explain_trace(r, sm_count: int | None = None, summary=None) -> str:
 
 
 def add_menu(window) -> None:
-    """View ▸ Language: English, 中文, or the system's; saved, applied at the next start."""
+    """View ▸ Language: English, 中文, or the system's; saved, and the window rebuilt in it at once."""
     menu = window.view_menu.addMenu(tr("&Language"))
     group = QActionGroup(menu)
     chosen = chosen_language(window.settings)
@@ -103,6 +103,16 @@ def add_menu(window) -> None:
     window.language_menu = menu
 
 
-def choose(window, code: str) -> None:
+def choose(window, code: str):
+    """Save the choice and rebuild the window in that language, keeping the workspace (ui/app.switch_language);
+    during a run or a lesson the window stays as it is and says when the language changes. Returns the
+    window now shown."""
+    from gemmviz.ui.app import switch_language
+
     settings_store.write(window.settings, settings.LANGUAGE, code)
-    window.statusBar().showMessage(tr("The language changes when gemmviz starts again"), 10000)
+    new = switch_language(window, resolve_language(code or None, window.settings))
+    if new is None:
+        window.statusBar().showMessage(tr("The language changes after the run or the lesson: choose it again then, "
+                                          "or it applies when gemmviz starts again"), 15000)  # fmt: skip
+        return window
+    return new
