@@ -11,7 +11,7 @@ import os
 import sys
 
 from gemmviz import __version__
-from gemmviz.cli import app, bench, desktop, export, lesson, model, profile, tune
+from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core.fileio import release_all
 from gemmviz.core.numbers import LANGUAGES
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=LANGUAGES, help="the window's language (default: the one last chosen, "
                         "else the system's) and the lesson's, where it has one; the CLI stays English")  # fmt: skip
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for module in (bench, model, tune, export, lesson, profile):
+    for module in (bench, model, tune, export, lesson, profile, exercise):
         module.add_parsers(sub)
     for command in sub.choices.values():  # `gemmviz bench -v` as well as `gemmviz -v bench`
         command.add_argument(

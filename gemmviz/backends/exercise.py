@@ -1,0 +1,338 @@
+"""`gemmviz exercise check`: compile a student's kernel with nvcc, run it in a child process on fixed sizes,
+verify every element, run compute-sanitizer, time it beside the reference and cuBLAS, read ncu's counters.
+
+No Qt and no PyCUDA here: every GPU step runs in `python -m gemmviz.backends.exercise_child`, in a process
+group of its own with a time limit, so an endless loop, an illegal address or a crashed context ends that
+step with a verdict and never the caller. Only the exercise's folder (the check record, written by the caller)
+and gemmviz's cache (the cubin, the child's specs, nvcc's and the tools' temporary files) are written."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gemmviz import __version__
+from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
+from gemmviz.core.exercise_check import (
+    FORMAT,
+    SANITIZER_TOOLS,
+    VERSION,
+    finish,
+    parse_nvcc,
+    parse_sanitizer,
+    sanitizer_errors,
+)
+from gemmviz.core.exercises import Exercise, check_signature, read_source, recorded_reference
+
+SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020, 1020))
+SANITIZE_SHAPE = (33, 17, 65)
+TIME_SHAPE = (2048, 2048, 2048)
+PROFILE_SHAPE = (1024, 1024, 1024)
+KERNEL_TIMEOUT_S = 10.0  # one launch
+STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120}
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+class Cancelled(Exception):
+    pass
+
+
+@dataclass
+class CheckOptions:
+    sanitize: bool = True
+    time: bool = True
+    profile: bool = True
+    seed: int | None = None
+    shapes: tuple = SHAPES
+    timeout_s: float = KERNEL_TIMEOUT_S
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+def find_tool(name: str) -> Path | None:
+    """A CUDA tool on PATH, else in $CUDA_HOME/bin, else /usr/local/cuda/bin."""
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    folders = [Path(os.environ["CUDA_HOME"]) / "bin"] if os.environ.get("CUDA_HOME") else []
+    folders.append(Path("/usr/local/cuda/bin"))
+    for folder in folders:
+        if (folder / name).is_file() and os.access(folder / name, os.X_OK):
+            return folder / name
+    return None
+
+
+def work_dir() -> Path:
+    folder = secure_cache_dir(kernel_cache_dir() / "exercises")
+    return folder
+
+
+@dataclass
+class ChildRun:
+    events: list[dict]
+    returncode: int | None
+    stderr: str
+    timed_out: bool
+
+
+def run_child(argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None) -> ChildRun:
+    """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
+    (checked every 50 ms, so a cancel ends the step within half a second)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                            start_new_session=True, env=env)  # fmt: skip
+    events: list[dict] = []
+    err: list[str] = []
+
+    def read_out():
+        for line in proc.stdout:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    events.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+
+    def read_err():
+        for line in proc.stderr:
+            if sum(len(x) for x in err) < 200_000:
+                err.append(line)
+
+    readers = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]
+    for r in readers:
+        r.start()
+    t0, timed_out = time.monotonic(), False
+    while proc.poll() is None:
+        if cancel.is_set() or time.monotonic() - t0 > limit_s:
+            timed_out = not cancel.is_set()
+            _kill(proc)
+            break
+        time.sleep(0.05)
+    proc.wait()
+    for r in readers:
+        r.join(timeout=2)
+    if cancel.is_set():
+        raise Cancelled
+    return ChildRun(events, proc.returncode, "".join(err), timed_out)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def child_env(tmp: Path) -> dict:
+    env = dict(os.environ)
+    env["TMPDIR"] = str(tmp)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), root) if p)
+    return env
+
+
+def child_argv(spec: dict, folder: Path) -> list[str]:
+    path = folder / f"spec-{spec['mode']}-{os.getpid()}-{threading.get_ident()}.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return [sys.executable, "-m", "gemmviz.backends.exercise_child", str(path)]
+
+
+# --- the steps ---------------------------------------------------------------------------------------------
+
+
+def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | None]:
+    """(device info, None) from a child that asks the driver, or (None, why there is no GPU)."""
+    try:
+        import pycuda  # noqa: F401  (only to say clearly that it is missing)
+    except ImportError:
+        return None, "PyCUDA is not installed (pip install pycuda, on a machine with an NVIDIA GPU)"
+    run = run_child(child_argv({"mode": "probe"}, folder), STEP_LIMITS_S["probe"], cancel, child_env(folder))
+    device = next((e for e in run.events if e.get("event") == "device"), None)
+    if device is None:
+        error = next((e["error"] for e in run.events if e.get("event") == "error"), run.stderr.strip()[-300:])
+        return None, f"no CUDA GPU could be opened: {error or 'the driver did not answer'}"
+    return device, None
+
+
+def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Path, cancel) -> dict:
+    """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file."""
+    nvcc = find_tool("nvcc")
+    if nvcc is None:
+        return {"ok": False, "arch": arch, "error": "nvcc not found: install the CUDA toolkit or put nvcc on PATH",
+                "diagnostics": []}  # fmt: skip
+    source = source_path.read_bytes()
+    key = hashlib.sha256(source + arch.encode() + " ".join(exercise.nvcc_defines()).encode()).hexdigest()[:24]
+    cubin = folder / f"{exercise.name}-{key}.cubin"
+    argv = [str(nvcc), "-cubin", "-lineinfo", "-O3", f"-arch={arch}", *exercise.nvcc_defines(),
+            "-o", str(cubin), str(source_path)]  # fmt: skip
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=STEP_LIMITS_S["nvcc"],
+                              env=child_env(folder), cwd=folder)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "arch": arch, "error": "nvcc ran over 2 minutes", "diagnostics": []}
+    log = (proc.stdout + proc.stderr).strip()
+    diagnostics = parse_nvcc(log, source_path.name)
+    ok = proc.returncode == 0 and cubin.is_file()
+    return {"ok": ok, "arch": arch, "cubin": str(cubin) if ok else None, "diagnostics": diagnostics,
+            "log": log[-4000:], "command": " ".join(["nvcc", *argv[1:]])}  # fmt: skip
+
+
+def _base_spec(exercise: Exercise, cubin: str, options: CheckOptions) -> dict:
+    return {"cubin": cubin, "kernel": exercise.kernel, "threads": list(exercise.threads),
+            "block_tile": list(exercise.block_tile), "timeout_s": options.timeout_s, "seed": options.seed,
+            "reference": exercise.reference, "reference_params": exercise.reference_params}  # fmt: skip
+
+
+def verify_step(spec: dict, options: CheckOptions, folder: Path) -> tuple[list[dict], str | None]:
+    """Each size's outcome; a timeout or crash ends the child, and the sizes after it are not run."""
+    run = run_child(child_argv({**spec, "mode": "verify", "shapes": [list(s) for s in options.shapes]}, folder),
+                    STEP_LIMITS_S["verify"], options.cancel, child_env(folder))  # fmt: skip
+    shapes = []
+    for e in run.events:
+        if e["event"] == "shape":
+            e["status"] = "ok" if e.pop("valid") else "wrong"
+            shapes.append({k: v for k, v in e.items() if k != "event"})
+        elif e["event"] in ("timeout", "launch-error"):
+            dims = [int(x) for x in e["shape"].split("x")]
+            shapes.append({"shape": dims, "status": e["event"], "error": e.get("error"),
+                           "timeout_s": e.get("timeout_s")})  # fmt: skip
+    error = next((e["error"] for e in run.events if e["event"] == "error"), None)
+    if run.timed_out:
+        error = f"the check's run ran over {STEP_LIMITS_S['verify']} s and was stopped"
+    elif error is None and not shapes and run.returncode:
+        error = f"the child process ended with status {run.returncode}: {run.stderr.strip()[-500:]}"
+    return shapes, error
+
+
+def sanitize_step(spec: dict, options: CheckOptions, folder: Path, source_name: str) -> dict:
+    tool_exe = find_tool("compute-sanitizer")
+    out: dict = {"shape": list(SANITIZE_SHAPE)}
+    if tool_exe is None:
+        out["note"] = "compute-sanitizer not found (it comes with the CUDA toolkit)"
+        return out
+    argv = child_argv({**spec, "mode": "launch", "shapes": [list(SANITIZE_SHAPE)]}, folder)
+    for tool in SANITIZER_TOOLS:
+        log = folder / f"sanitizer-{tool}-{os.getpid()}.log"
+        extra = ["--racecheck-report", "all"] if tool == "racecheck" else []
+        cmd = [str(tool_exe), "--tool", tool, *extra, "--show-backtrace", "device", "--print-limit", "100",
+               "--log-file", str(log), *argv]  # fmt: skip
+        run = run_child(cmd, STEP_LIMITS_S["sanitize"], options.cancel, child_env(folder))
+        text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        text = "\n".join(line for line in text.splitlines() if "Host Frame" not in line)
+        log.unlink(missing_ok=True)
+        findings = parse_sanitizer(tool, text, source_name)
+        part = {"ran": not run.timed_out, "findings": findings, "errors": sanitizer_errors(text),
+                "log": text[-20000:]}  # fmt: skip
+        if run.timed_out:
+            part["note"] = f"{tool} ran over {STEP_LIMITS_S['sanitize']} s"
+        out[tool] = part
+    return out
+
+
+def time_step(spec: dict, options: CheckOptions, folder: Path) -> dict:
+    run = run_child(child_argv({**spec, "mode": "time", "shapes": [list(TIME_SHAPE)]}, folder),
+                    STEP_LIMITS_S["time"], options.cancel, child_env(folder))  # fmt: skip
+    out: dict = {"shape": list(TIME_SHAPE), "method": "kernel-only (events behind a blocking kernel)"}
+    for e in run.events:
+        if e["event"] == "timed":
+            out[e["who"]] = {k: v for k, v in e.items() if k not in ("event", "who")}
+    error = next((e["error"] for e in run.events if e["event"] == "error"), None)
+    if error or run.timed_out:
+        out["note"] = error or f"timing ran over {STEP_LIMITS_S['time']} s"
+    return out
+
+
+def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kernel: str) -> dict:
+    from gemmviz.backends.profile import ProfileError, run_profile
+
+    argv = child_argv({**spec, "mode": "profile", "shapes": [list(PROFILE_SHAPE)]}, folder)
+    names = sorted({spec["kernel"], reference_kernel})
+    try:
+        rows = run_profile(argv, f"^({'|'.join(names)})$", launch_count=2, timeout_s=STEP_LIMITS_S["profile"])
+    except ProfileError as exc:
+        return {"note": str(exc), "shape": list(PROFILE_SHAPE)}
+    out = {"shape": list(PROFILE_SHAPE)}
+    if rows:
+        out["yours"] = {k: v for k, v in rows[0]["counters"].items() if v is not None}
+    if len(rows) > 1:
+        out["reference"] = {k: v for k, v in rows[1]["counters"].items() if v is not None}
+    return out
+
+
+def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None,
+                   progress: ProgressFn | None = None) -> dict:  # fmt: skip
+    """The whole check of one student file: the record (core/exercise_check.py) with verdicts and cause.
+
+    Raises ExerciseError for a file that is not the exercise's kernel, Cancelled when options.cancel is set."""
+    options = options or CheckOptions()
+    source_path = Path(source_path).resolve()
+    source = read_source(source_path)
+    check_signature(source, exercise)
+    progress = progress or (lambda *_: None)
+    folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
+    record = {"format": FORMAT, "version": VERSION, "exercise": exercise.name, "file": str(source_path),
+              "source": source, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+              "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+              "gemmviz": __version__, "speed_goal": exercise.speed_goal, "reference": exercise.reference,
+              "shapes": [], "sanitizer": {}, "timing": {}, "counters": {}, "not_run": []}  # fmt: skip
+    try:
+        _run_steps(record, source_path, exercise, options, folder, progress)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return finish(record)
+
+
+def _run_steps(record, source_path, exercise, options, folder, progress) -> None:  # noqa: PLR0913
+    steps = 2 + options.sanitize + options.time + options.profile
+    progress(0, steps, "looking for a GPU")
+    device, no_gpu = gpu_arch(folder, options.cancel)
+    arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
+    if device:
+        record["environment"] = {"gpu": device["name"], "cc": device["cc"]}
+    progress(1, steps, f"compiling with nvcc ({arch})")
+    record["compile"] = compile_student(source_path, exercise, arch, folder, options.cancel)
+    if not record["compile"]["ok"]:
+        return
+    if no_gpu:
+        record["no_gpu"] = no_gpu
+        record["recorded_reference"] = recorded_reference(exercise)
+        record["not_run"].append(f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
+                                 f"`gemmviz exercise check {source_path.name}` on a GPU machine, then open the "
+                                 "check file it writes in the app")  # fmt: skip
+        return
+    spec = _base_spec(exercise, record["compile"]["cubin"], options)
+    progress(2, steps, f"running {len(options.shapes)} sizes and verifying every element")
+    record["shapes"], record["run_error"] = verify_step(spec, options, folder)
+    done = 3
+    stuck = any(s["status"] == "timeout" for s in record["shapes"])
+    if options.sanitize:
+        progress(done, steps, "compute-sanitizer: memcheck, racecheck, synccheck")
+        if stuck:
+            record["sanitizer"] = {"note": "not run: the kernel does not finish"}
+        else:
+            record["sanitizer"] = sanitize_step(spec, options, folder, source_path.name)
+        done += 1
+    correct = record["shapes"] and all(s["status"] == "ok" for s in record["shapes"])
+    if options.time:
+        progress(done, steps, "timing yours, the reference and cuBLAS")
+        record["timing"] = time_step(spec, options, folder) if correct else {"note": "not timed: the kernel is wrong"}
+        done += 1
+    if options.profile:
+        progress(done, steps, "Nsight Compute counters")
+        from gemmviz.core.variants import VARIANTS
+
+        ref_kernel = VARIANTS[exercise.reference].kernel_name
+        record["counters"] = profile_step(spec, options, folder, ref_kernel) if correct else {
+            "note": "not profiled: the kernel is wrong"}  # fmt: skip
+    progress(steps, steps, "done")

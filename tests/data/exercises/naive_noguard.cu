@@ -1,0 +1,9 @@
+// Broken on purpose: no guard, so threads of the edge blocks write outside C.
+extern "C" __global__ void gemm_naive(const float* __restrict__ A, const float* __restrict__ B,
+                                      float* __restrict__ C, int M, int N, int K) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    float sum = 0.0f;
+    for (int k = 0; k < K; ++k) sum += (row < M && col < N) ? A[row * K + k] * B[k * N + col] : 0.0f;
+    C[row * N + col] = sum;
+}

@@ -1,0 +1,12 @@
+// Correct but slow on purpose: threadIdx.x walks rows, so a warp's 32 loads of A (and its stores) are
+// 32 different rows apart: uncoalesced.
+extern "C" __global__ void gemm_naive(const float* __restrict__ A, const float* __restrict__ B,
+                                      float* __restrict__ C, int M, int N, int K) {
+    int row = blockIdx.y * blockDim.y + threadIdx.x;
+    int col = blockIdx.x * blockDim.x + threadIdx.y;
+    if (row < M && col < N) {
+        float sum = 0.0f;
+        for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = sum;
+    }
+}
