@@ -10,6 +10,7 @@ import argparse
 
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
+from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
@@ -42,7 +43,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="only these series, comma-separated, e.g. "
         "'cpu-naive,gpu-naive[block=16],gpu-tiled[tile=16],cublas' (the seed's kernels)",
     )
-    p.add_argument("-o", "--output", required=True, help="out.png or out.svg")
+    p.add_argument("-o", "--output", required=True, help=export_formats.describe(export_formats.CHART))
     p.set_defaults(func=cmd_export)
 
 
@@ -130,7 +131,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     at = parse_problem(args.at) if args.at else None
     keep = set(variant_list(args.variants)) if args.variants else None
     series = _series(args.series) if args.series else None
-    check_outputs(("--output", args.output, (".png", ".svg")))
+    check_outputs(("--output", args.output, export_formats.suffixes(export_formats.CHART)))
     try:
         session = Session.load(shipped_session(args.session))
     except SessionError as exc:

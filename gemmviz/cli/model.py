@@ -7,6 +7,7 @@ import json
 
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
+from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.variants import VARIANTS
@@ -37,7 +38,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
     p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
     p.add_argument("--frames", help="directory to write frame_0000.png … into")
-    p.add_argument("--gif", help="write an animated GIF (every step, the tiles gliding into shared memory before each load)")
+    p.add_argument(
+        "--gif", help="write an animated GIF (every step, the tiles gliding into shared memory before each load)"
+    )
     p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
     p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4")
     p.add_argument("--projector", action="store_true")
@@ -120,7 +123,7 @@ def cmd_animate(args: argparse.Namespace) -> int:
         raise UsageError("give --frames DIR, --gif FILE or --mp4 FILE")
     if not (0 < args.speed <= MAX_SPEED):
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
-    check_outputs(("--gif", args.gif, (".gif",)), ("--mp4", args.mp4, (".mp4",)))
+    check_outputs(("--gif", args.gif, (export_formats.Gif.suffix,)), ("--mp4", args.mp4, (export_formats.Mp4.suffix,)))
     app = qt_app()
     from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
     from gemmviz.ui.theme import theme_for

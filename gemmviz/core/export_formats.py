@@ -1,0 +1,160 @@
+"""The file formats gemmviz exports, as small registered classes (pyqtgraph's `Exporter.register()`).
+
+A format says what it writes (a chart or an animation), its suffix, its name in a file dialog and what it
+needs beyond gemmviz. The CLI's options, their help and the dialogs' file filters list what is registered, so a
+new format is one class here (or a subclass anywhere) and the code that writes it. Qt-free, so the CLI lists
+the formats without loading Qt: the ui gives a format its writer by registering a subclass with a `write`
+method under the same name, which replaces the description it extends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+CHART = "chart"
+ANIMATION = "animation"
+TARGETS = (CHART, ANIMATION)
+
+
+class ExportFormat:
+    """One format. Subclass it, set the class attributes and decorate the class with `@register`."""
+
+    name: ClassVar[str]  # unique per target: "png", "svg", "gif", ...
+    target: ClassVar[str]  # CHART or ANIMATION
+    suffix: ClassVar[str]  # ".png"; "" for a folder of files
+    title: ClassVar[str]  # as a file dialog lists it: "PNG image"
+    needs: ClassVar[str] = ""  # a program it runs, e.g. "ffmpeg"
+
+    @classmethod
+    def file_filter(cls) -> str:
+        """Its entry in a Qt file dialog's filter: "PNG image (*.png)"; a folder takes any name."""
+        return f"{cls.title} (*{cls.suffix})"
+
+
+_REGISTRY: dict[tuple[str, str], type[ExportFormat]] = {}
+_REPLACED: dict[type[ExportFormat], type[ExportFormat]] = {}  # a subclass registered in its base's place -> base
+
+
+def register(cls: type[ExportFormat]) -> type[ExportFormat]:
+    """Add a format (a class decorator). A subclass of a registered format, under its name, replaces it (the
+    ui's writer extending core's description); any other clash of name or suffix within a target is refused."""
+    for attr in ("name", "target", "suffix", "title"):
+        if not isinstance(getattr(cls, attr, None), str):
+            raise TypeError(f"{cls.__name__}: an export format needs {attr} (a str)")
+    if cls.target not in TARGETS:
+        raise ValueError(f"{cls.__name__}: target must be one of {', '.join(TARGETS)}, got {cls.target!r}")
+    if cls.suffix and (not cls.suffix.startswith(".") or cls.suffix != cls.suffix.lower()):
+        raise ValueError(f"{cls.__name__}: suffix must be lower case and start with a dot, got {cls.suffix!r}")
+    key = (cls.target, cls.name)
+    known = _REGISTRY.get(key)
+    if known is not None and not issubclass(cls, known):
+        raise ValueError(f"{cls.__name__}: a {cls.target} format called {cls.name!r} is registered already")
+    for other in formats(cls.target):
+        if other.name != cls.name and other.suffix == cls.suffix:
+            raise ValueError(f"{cls.__name__}: {other.name} already writes {cls.target}s as {cls.suffix or 'a folder'}")
+    if known is not None and known is not cls:
+        _REPLACED[cls] = known
+    _REGISTRY[key] = cls  # a replacement keeps its base's place in the lists
+    return cls
+
+
+def unregister(cls: type[ExportFormat]) -> None:
+    """Remove a format (for tests and plug-ins); a subclass that replaced its base puts the base back."""
+    key = (cls.target, cls.name)
+    if _REGISTRY.get(key) is not cls:
+        return
+    if cls in _REPLACED:
+        _REGISTRY[key] = _REPLACED.pop(cls)
+    else:
+        del _REGISTRY[key]
+
+
+def formats(target: str) -> list[type[ExportFormat]]:
+    """The formats registered for `target`, in the order they were first registered."""
+    return [cls for (t, _name), cls in _REGISTRY.items() if t == target]
+
+
+def get(target: str, name: str) -> type[ExportFormat]:
+    try:
+        return _REGISTRY[(target, name)]
+    except KeyError:
+        known = ", ".join(cls.name for cls in formats(target))
+        raise KeyError(f"no {target} format called {name!r} (known: {known})") from None
+
+
+def suffixes(target: str) -> tuple[str, ...]:
+    """The file suffixes `target` can be written as (folders, which take any name, left out)."""
+    return tuple(cls.suffix for cls in formats(target) if cls.suffix)
+
+
+def file_filter(target: str) -> str:
+    """A Qt file dialog's filter listing every format of `target`: "PNG image (*.png);;SVG drawing (*.svg)"."""
+    return ";;".join(cls.file_filter() for cls in formats(target))
+
+
+def for_path(target: str, path: str | Path) -> type[ExportFormat]:
+    """The format a path's suffix asks for (case-insensitive); a path without a registered suffix is the folder
+    format where `target` has one. ValueError names the suffixes otherwise."""
+    suffix = Path(path).suffix.lower()
+    for cls in formats(target):
+        if cls.suffix and cls.suffix == suffix:
+            return cls
+    folder = [cls for cls in formats(target) if not cls.suffix]
+    if folder:
+        return folder[0]
+    raise ValueError(f"{path}: a {target} is written as {' or '.join(suffixes(target))}")
+
+
+def describe(target: str) -> str:
+    """For a command's help: "out.png (PNG image) or out.svg (SVG drawing)"."""
+    return " or ".join(
+        f"out{cls.suffix} ({cls.title}{', needs ' + cls.needs if cls.needs else ''})"
+        for cls in formats(target)
+        if cls.suffix
+    )
+
+
+@register
+class Png(ExportFormat):
+    name = "png"
+    target = CHART
+    suffix = ".png"
+    title = "PNG image"
+
+
+@register
+class Svg(ExportFormat):
+    name = "svg"
+    target = CHART
+    suffix = ".svg"
+    title = "SVG drawing"
+
+
+@register
+class Gif(ExportFormat):
+    name = "gif"
+    target = ANIMATION
+    suffix = ".gif"
+    title = "Animated GIF"
+
+
+@register
+class Mp4(ExportFormat):
+    name = "mp4"
+    target = ANIMATION
+    suffix = ".mp4"
+    title = "MP4 video"
+    needs = "ffmpeg"
+
+
+@register
+class PngFrames(ExportFormat):
+    name = "frames"
+    target = ANIMATION
+    suffix = ""
+    title = "PNG frames (folder)"
+
+    @classmethod
+    def file_filter(cls) -> str:
+        return f"{cls.title} (*)"
