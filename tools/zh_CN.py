@@ -197,4 +197,27 @@ ZH = {
  "{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。",
 "The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again":
  "运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效",
+# ---- the roofline, hardware and compare tabs ----
+"Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.":
+ "点击一个点（Tab 或 N：切换到它下面重叠的下一个点），或在表格中选中一个结果，查看原文对它的计算与实测结果的对照。选中两个结果，可以看它们的差别是否超出噪声。",
+"Measure this GPU's ceilings": "测量这块 GPU 的屋顶",
+"Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)": "拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）",
+"SMs × time": "SM × 时间",
+"Model vs measured": "模型与实测",
+"Hierarchical roofline": "分层屋顶线模型",
+"counters": "计数器",
+"trace": "轨迹",
+"Play": "播放",
+"Pause": "暂停",
+"{us} µs · {n} blocks": "{us} µs · {n} 个线程块",
+"reference": "参照",
+"Open two or more sessions (File ▸ Open) to compare machines.": "打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。",
+"kernel": "核函数",
+"reference ms": "参照（毫秒）",
+"live": "实时",
+"{source} ms": "{source}（毫秒）",
+"× vs reference ({source})": "相对参照的倍数（{source}）",
+"{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.":
+ "有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。",
+"No kernel and size appears both in the reference and in another session.": "没有哪个核函数和规模同时出现在参照和另一个会话中。",
 }

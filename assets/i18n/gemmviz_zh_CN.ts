@@ -134,6 +134,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts.py" line="115" />
+        <location filename="../../gemmviz/ui/compare.py" line="45" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
@@ -380,16 +381,57 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="319" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="48" />
+        <source>SMs × time</source>
+        <translation>SM × 时间</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="48" />
+        <source>Model vs measured</source>
+        <translation>模型与实测</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="49" />
+        <source>Hierarchical roofline</source>
+        <translation>分层屋顶线模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="193" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="361" />
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="233" />
+        <source>counters</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="234" />
+        <source>trace</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="323" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="323" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="327" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="356" />
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="377" />
+        <source>{us} µs · {n} blocks</source>
+        <translation>{us} µs · {n} 个线程块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline_chart.py" line="27" />
@@ -481,6 +523,7 @@ caches</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="236" />
         <location filename="../../gemmviz/ui/roofline_chart.py" line="246" />
         <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
         <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
@@ -685,6 +728,71 @@ model</source>
         <location filename="../../gemmviz/ui/fonts.py" line="117" />
         <source>{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="28" />
+        <source>reference</source>
+        <translation>参照</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="57" />
+        <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
+        <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <source>kernel</source>
+        <translation>核函数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <source>size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <source>reference ms</source>
+        <translation>参照（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="62" />
+        <source>live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="63" />
+        <source>{source} ms</source>
+        <translation>{source}（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="63" />
+        <source>× vs reference ({source})</source>
+        <translation>相对参照的倍数（{source}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="77" />
+        <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
+        <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/compare.py" line="81" />
+        <source>No kernel and size appears both in the reference and in another session.</source>
+        <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_tab.py" line="21" />
+        <source>Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.</source>
+        <translation>点击一个点（Tab 或 N：切换到它下面重叠的下一个点），或在表格中选中一个结果，查看原文对它的计算与实测结果的对照。选中两个结果，可以看它们的差别是否超出噪声。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_tab.py" line="49" />
+        <source>Measure this GPU's ceilings</source>
+        <translation>测量这块 GPU 的屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/roofline_tab.py" line="51" />
+        <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
+        <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gemmviz.core.results import Result, compare_sources
+from gemmviz.ui.chart_base import source_label
+from gemmviz.ui.text import tr
 
 
 class ComparePanel(QWidget):
@@ -23,7 +25,7 @@ class ComparePanel(QWidget):
         self.table = QTableWidget()
         self.table.setSortingEnabled(True)
         top = QHBoxLayout()
-        top.addWidget(QLabel("reference"))
+        top.addWidget(QLabel(tr("reference")))
         top.addWidget(self.reference)
         top.addStretch()
         layout = QVBoxLayout(self)
@@ -40,7 +42,7 @@ class ComparePanel(QWidget):
         self.reference.blockSignals(True)
         self.reference.clear()
         for s in sources:
-            self.reference.addItem(s or "live (this machine)", s)
+            self.reference.addItem(source_label(s) or tr("live (this machine)"), s)
         index = self.reference.findData(current)
         self.reference.setCurrentIndex(index if index >= 0 else 0)
         self.reference.blockSignals(False)
@@ -52,12 +54,13 @@ class ComparePanel(QWidget):
         self.table.clear()
         if reference is None:
             self.table.setRowCount(0)
-            self.note.setText("Open two or more sessions (File ▸ Open) to compare machines.")
+            self.note.setText(tr("Open two or more sessions (File ▸ Open) to compare machines."))
             return
         others, rows = compare_sources(self.results, reference, self.source_of)
-        headers = ["kernel", "size", "reference ms"]
+        headers = [tr("kernel"), tr("size"), tr("reference ms")]
         for o in others:
-            headers += [f"{o or 'live'} ms", f"× vs reference ({o or 'live'})"]
+            name = source_label(o) or tr("live")
+            headers += [tr("{source} ms").format(source=name), tr("× vs reference ({source})").format(source=name)]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(rows))
@@ -71,9 +74,9 @@ class ComparePanel(QWidget):
         self.table.resizeColumnsToContents()
         self.table.setSortingEnabled(True)
         self.note.setText(
-            f"{len(rows)} kernel/size pairs measured both in the reference and elsewhere. "
-            "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
-            "Published figures are the seeds' own numbers, not measurements."
+            tr("{n} kernel/size pairs measured both in the reference and elsewhere. "
+               "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
+               "Published figures are the seeds' own numbers, not measurements.").format(n=len(rows))
             if rows
-            else "No kernel and size appears both in the reference and in another session."
-        )
+            else tr("No kernel and size appears both in the reference and in another session.")
+        )  # fmt: skip

@@ -32,7 +32,7 @@ from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.chart_base import fit_legend_column, legend_column, legible, repaint_whole
 from gemmviz.ui.i18n import explain_counters, explain_trace  # in the window's language
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.trace_chart import SmTraceChart, style_plot
 from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
@@ -45,7 +45,8 @@ LEVELS = {
     "L1": ("shared_gbs", 2, "d"),
     "shared": ("shared_gbs", 3, "star"),
 }
-VIEWS = ("SMs × time", "Model vs measured", "Hierarchical roofline")
+VIEWS = (QT_TRANSLATE_NOOP("", "SMs × time"), QT_TRANSLATE_NOOP("", "Model vs measured"),
+         QT_TRANSLATE_NOOP("", "Hierarchical roofline"))  # fmt: skip
 
 
 def level_ceilings(ceilings) -> dict[str, float]:
@@ -177,7 +178,7 @@ class HardwareTab(QSplitter):
         bar = QHBoxLayout()
         self.result_combo = QComboBox()
         self.view_combo = QComboBox()
-        self.view_combo.addItems(VIEWS)
+        self.view_combo.addItems([tr(v) for v in VIEWS])
         bar.addWidget(self.result_combo, 2)
         bar.addWidget(self.view_combo, 1)
         layout.addLayout(bar)
@@ -189,7 +190,7 @@ class HardwareTab(QSplitter):
             self.stack.addWidget(chart)
         layout.addWidget(self.stack, 1)
         player = QHBoxLayout()
-        self.play_button = QPushButton("Play")
+        self.play_button = QPushButton(tr("Play"))
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 1000)
         self.slider.setValue(1000)
@@ -229,8 +230,11 @@ class HardwareTab(QSplitter):
         self.result_combo.blockSignals(True)
         self.result_combo.clear()
         for r in self.candidates:
-            what = " + ".join(w for w, has in (("counters", r.counters), ("trace", r.block_trace)) if has)
-            self.result_combo.addItem(f"{r.series} at {r.problem.label} ({what})")
+            what = " + ".join(tr(w) for w, has in ((QT_TRANSLATE_NOOP("", "counters"), r.counters),
+                                                    (QT_TRANSLATE_NOOP("", "trace"), r.block_trace)) if has)  # fmt: skip
+            self.result_combo.addItem(
+                tr("{series} at {size}").format(series=r.series, size=r.problem.label) + f" ({what})"
+            )
         if current in self.candidates:
             self.result_combo.setCurrentIndex(self.candidates.index(current))
         else:
@@ -349,12 +353,12 @@ class HardwareTab(QSplitter):
             return
         if self.slider.value() >= self.slider.maximum():
             self.slider.setValue(0)
-        self.play_button.setText("Pause")
+        self.play_button.setText(tr("Pause"))
         self.timer.start()
 
     def stop(self) -> None:
         self.timer.stop()
-        self.play_button.setText("Play")
+        self.play_button.setText(tr("Play"))
 
     def _tick(self) -> None:
         # about 8 s for a whole run, whatever its length: the waves are seen one after the other
@@ -369,7 +373,9 @@ class HardwareTab(QSplitter):
 
     def _update_time_label(self) -> None:
         c = self.trace_chart
-        self.time_label.setText(f"{c.time_us:,.1f} µs · {c.landed():,} blocks" if c.blocks else "")
+        self.time_label.setText(
+            tr("{us} µs · {n} blocks").format(us=f"{c.time_us:,.1f}", n=f"{c.landed():,}") if c.blocks else ""
+        )
 
 
 def hardware_chart(kind: str, results: list[Result], theme: Theme, series: str | None = None,

@@ -14,13 +14,15 @@ from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
 from gemmviz.ui.roofline_chart import RooflineChart
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 
 PAGE_CHARS = 480  # about ten lines at projector size in the side panel
-PLACEHOLDER = (
+PLACEHOLDER = QT_TRANSLATE_NOOP(
+    "",
     "Click a point (Tab or N: the next of the points under it) or select a result in the table to see the "
     "seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by "
-    "more than their noise."
+    "more than their noise.",
 )
 
 
@@ -44,9 +46,9 @@ class RooflineTab(QSplitter):
         super().__init__(parent)
         self.workspace = workspace
         self.chart = RooflineChart(theme)
-        self.ceilings_button = QPushButton("Measure this GPU's ceilings")
+        self.ceilings_button = QPushButton(tr("Measure this GPU's ceilings"))
         self.ceilings_button.setToolTip(
-            "Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)"
+            tr("Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)")
         )
         self.ceilings_button.setEnabled(False)
         self.explanation = QLabel()
@@ -76,7 +78,7 @@ class RooflineTab(QSplitter):
         self.setStretchFactor(1, 2)
         self.pages: list[str] = []
         self.page = 0
-        self.set_text(PLACEHOLDER)
+        self.set_text(tr(PLACEHOLDER))
         self.chart.pointClicked.connect(self.explain)
         self.chart.seriesToggled.connect(self.toggle_series)
 
