@@ -87,8 +87,9 @@ def test_a_second_run_loads_the_kernel_from_the_disk_cache(gpu):
 def test_cancel_during_timing_lands_within_half_a_second(gpu):
     gpu.jitter = 0.01  # never under a zero noise target: sampling would go on for a minute
     jobs = plan_jobs(["gpu-tiled", "gpu-naive"], [RAGGED])
-    engine = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=1, repeats=5, max_noise=0.0, max_samples=100_000,
-                                                           max_time_s=60))  # fmt: skip
+    engine = Engine(
+        {"cuda": CudaBackend()}, BenchSettings(warmup=1, repeats=5, max_noise=0.0, max_samples=100_000, max_time_s=60)
+    )
     cancel, out = threading.Event(), {}
     worker = threading.Thread(target=lambda: out.update(results=engine.run(jobs, cancel=cancel)))
     worker.start()

@@ -14,8 +14,13 @@ def live(variant="cpu-blas", n=64, backend="cpu", params=None):
     return Result(variant, params or {}, n, n, n, backend, "fp32", True, samples_ms=[1.0, 2.0], repeats=2)
 
 
-ENV = {"cpu": "Test CPU", "backends": {"cpu": {"available": True, "reason": "ok"},
-                                       "cuda": {"available": True, "reason": "ok", "name": "Fake GPU"}}}  # fmt: skip
+ENV = {
+    "cpu": "Test CPU",
+    "backends": {
+        "cpu": {"available": True, "reason": "ok"},
+        "cuda": {"available": True, "reason": "ok", "name": "Fake GPU"},
+    },
+}
 
 
 @pytest.fixture

@@ -26,8 +26,16 @@ from gemmviz.core.variants import get_variant
 CHECK_SIZE = Problem(257, 383, 200)
 
 
-def tune(variant_name: str, size: int = 4096, repeats: int = 5, warmup: int = 2, progress=None, cancel=None,
-         seed: int | None = None, space: list[dict] | None = None) -> dict:  # fmt: skip
+def tune(
+    variant_name: str,
+    size: int = 4096,
+    repeats: int = 5,
+    warmup: int = 2,
+    progress=None,
+    cancel=None,
+    seed: int | None = None,
+    space: list[dict] | None = None,
+) -> dict:
     """Returns {"variant", "gpu", "best": {...}, "rows": [...]} and caches the best config."""
     variant = get_variant(variant_name)
     if variant.tune_space is None:

@@ -201,8 +201,13 @@ class _CpuRun:
             fn()
             again = verify(c, inputs, variant.precision)
             if not again.valid:
-                return new_result(job, variant, "invalid", f"right on the first run, wrong after: {again.reason}",
-                                  **again.result_fields())  # fmt: skip
+                return new_result(
+                    job,
+                    variant,
+                    "invalid",
+                    f"right on the first run, wrong after: {again.reason}",
+                    **again.result_fields(),
+                )
         return new_result(
             job,
             variant,

@@ -292,8 +292,9 @@ class CudaRun(KernelTimer):
         self, variant: Variant, params: dict, config: dict | None = None, traced: bool = False
     ) -> tuple[object, bool]:
         """The variant's module for these params, and whether it came from the disk cache."""
-        key, cubin, cached = compile_cubin(variant, params, config, self.arch, self.device.name(), self.modules,
-                                           traced=traced)  # fmt: skip
+        key, cubin, cached = compile_cubin(
+            variant, params, config, self.arch, self.device.name(), self.modules, traced=traced
+        )
         if key in self.modules:
             return self.modules[key], True
         module = self.cuda.module_from_buffer(cubin)
@@ -417,8 +418,9 @@ class CudaRun(KernelTimer):
 
         cfg = config_from_macros(config)
         traced = trace_buffer is not None
-        key, cubin, cached = compile_cubin(variant, params, config, "sm_90a", self.device.name(), self.wgmma,
-                                           traced=traced)  # fmt: skip
+        key, cubin, cached = compile_cubin(
+            variant, params, config, "sm_90a", self.device.name(), self.wgmma, traced=traced
+        )
         if key not in self.wgmma:
             self.wgmma[key] = WgmmaKernel(cubin, cfg)
         if traced:
@@ -462,8 +464,10 @@ class CudaRun(KernelTimer):
             notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
         if rp != p:
             bm, bn, bk = variant.pad_multiple(config)
-            notes.append(f"inputs zero-padded to {rp.m}x{rp.n}x{rp.k} (the kernel needs multiples of {bm}x{bn}x{bk}); "
-                         "the time includes the padding")  # fmt: skip
+            notes.append(
+                f"inputs zero-padded to {rp.m}x{rp.n}x{rp.k} (the kernel needs multiples of {bm}x{bn}x{bk}); "
+                "the time includes the padding"
+            )
         note = "; ".join(notes) or None
         try:
             return self._run_on(job, KernelRun(variant, params, config, rp, bufs, note), inputs, settings, cancel)
@@ -506,8 +510,13 @@ class CudaRun(KernelTimer):
             raise BackendFatal(f"{variant.name} launch failed while timing: {exc}") from None
         if not again.valid:
             launches = timing["launches"] + 1  # the timed ones, then the check after them
-            return new_result(job, variant, "invalid", f"right on the first launch, wrong after {launches} more: "
-                              f"{again.reason}", **{**common, **again.result_fields()})  # fmt: skip
+            return new_result(
+                job,
+                variant,
+                "invalid",
+                f"right on the first launch, wrong after {launches} more: {again.reason}",
+                **{**common, **again.result_fields()},
+            )
         timing.pop("launches")
         notes = [note, trace_note, timing.pop("note", None)]
         common["note"] = "; ".join(filter(None, notes)) or None

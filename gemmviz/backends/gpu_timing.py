@@ -118,8 +118,10 @@ class KernelTimer:
         if rejected:
             notes.append(f"{rejected} sample(s) left out: the host took over {HOLD_TIMEOUT_NS / 1e9:g} s to queue them")
         if result["dropped_ms"]:
-            notes.append(f"{len(result['dropped_ms'])} sample(s) left out: the SM clock had fallen over "
-                         f"{100 * sampler.policy.clock_drop:.0f}% below {sampler.level_mhz():.0f} MHz")  # fmt: skip
+            notes.append(
+                f"{len(result['dropped_ms'])} sample(s) left out: the SM clock had fallen over "
+                f"{100 * sampler.policy.clock_drop:.0f}% below {sampler.level_mhz():.0f} MHz"
+            )
         result["note"] = "; ".join(notes) or None
         result["timing"] = TIMING_KERNEL if kernel_only else TIMING_HOST_EVENTS
         result["launches_per_sample"] = batch

@@ -212,8 +212,10 @@ class WgmmaKernel:
         4 u64 per block; raises DriverError for a cubin built without the trace."""
         lib = load_driver()
         dptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-        _check(lib.cuModuleGetGlobal_v2(ctypes.byref(dptr), ctypes.byref(size), self._module, b"gemmviz_trace"),
-               "cuModuleGetGlobal(gemmviz_trace)")  # fmt: skip
+        _check(
+            lib.cuModuleGetGlobal_v2(ctypes.byref(dptr), ctypes.byref(size), self._module, b"gemmviz_trace"),
+            "cuModuleGetGlobal(gemmviz_trace)",
+        )
         value = ctypes.c_uint64(buffer)
         _check(lib.cuMemcpyHtoD_v2(dptr, ctypes.byref(value), ctypes.sizeof(value)), "cuMemcpyHtoD(gemmviz_trace)")
 

@@ -48,8 +48,11 @@ def toolchain_id() -> dict:
             nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             nvcc = "unknown"
-        _toolchain = {"nvcc": nvcc.splitlines()[-1] if nvcc else "unknown",
-                      "driver": cuda.get_driver_version(), "pycuda": pycuda.VERSION_TEXT}  # fmt: skip
+        _toolchain = {
+            "nvcc": nvcc.splitlines()[-1] if nvcc else "unknown",
+            "driver": cuda.get_driver_version(),
+            "pycuda": pycuda.VERSION_TEXT,
+        }
     return _toolchain
 
 
@@ -74,8 +77,10 @@ def secure_cache_dir(folder: Path) -> Path:
     if hasattr(os, "getuid") and st.st_uid != os.getuid():
         raise CacheRefused(f"kernel cache {folder} belongs to another user; remove it or set GEMMVIZ_CACHE_DIR")
     if st.st_mode & 0o022:
-        raise CacheRefused(f"kernel cache {folder} is writable by other users (mode {stat.S_IMODE(st.st_mode):o}); "
-                           f"run `chmod 700 {folder}` (kernels are compiled every time until then)")  # fmt: skip
+        raise CacheRefused(
+            f"kernel cache {folder} is writable by other users (mode {stat.S_IMODE(st.st_mode):o}); "
+            f"run `chmod 700 {folder}` (kernels are compiled every time until then)"
+        )
     return folder
 
 

@@ -35,21 +35,45 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mnk", action="append", help="a non-square size MxNxK (repeatable)")
     p.add_argument("--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32")
     p.add_argument("--block", default="", help="block edges for the naive kernels, e.g. 16,32")
-    p.add_argument("--repeats", type=int, default=20,
-                   help="least number of timed samples per job (median reported; default %(default)s)")  # fmt: skip
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=20,
+        help="least number of timed samples per job (median reported; default %(default)s)",
+    )
     p.add_argument("--warmup", type=int, default=3, help="untimed launches before timing (default %(default)s)")
     p.add_argument("--cold", action="store_true", help="flush L2 before every timed launch")
-    p.add_argument("--max-noise", type=float, default=DEFAULT_MAX_NOISE,
-                   help="GPU: sample until the relative noise (stdev/mean) is under this (default %(default)s)")  # fmt: skip
-    p.add_argument("--max-samples", type=int, default=DEFAULT_MAX_SAMPLES,
-                   help="GPU: at most this many samples per job (default %(default)s)")  # fmt: skip
-    p.add_argument("--max-time", type=float, default=DEFAULT_MAX_TIME_S,
-                   help="GPU: stop sampling after this many seconds once --repeats are in (default %(default)s)")  # fmt: skip
-    p.add_argument("--max-batch", type=int, default=64,
-                   help="GPU: launch a short kernel up to this many times back to back per sample (default %(default)s)")  # fmt: skip
-    p.add_argument("--timing", choices=("kernel", "host"), default="kernel",
-                   help="GPU: 'kernel' times the GPU's work only (events behind a blocking kernel); 'host' puts "
-                        "events around the host's launch, for runs under a profiler (default %(default)s)")  # fmt: skip
+    p.add_argument(
+        "--max-noise",
+        type=float,
+        default=DEFAULT_MAX_NOISE,
+        help="GPU: sample until the relative noise (stdev/mean) is under this (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-samples",
+        type=int,
+        default=DEFAULT_MAX_SAMPLES,
+        help="GPU: at most this many samples per job (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-time",
+        type=float,
+        default=DEFAULT_MAX_TIME_S,
+        help="GPU: stop sampling after this many seconds once --repeats are in (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-batch",
+        type=int,
+        default=64,
+        help="GPU: launch a short kernel up to this many times back to back per sample (default %(default)s)",
+    )
+    p.add_argument(
+        "--timing",
+        choices=("kernel", "host"),
+        default="kernel",
+        help="GPU: 'kernel' times the GPU's work only (events behind a blocking kernel); 'host' puts "
+        "events around the host's launch, for runs under a profiler (default %(default)s)",
+    )
     p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
     p.add_argument("--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused")
     p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")

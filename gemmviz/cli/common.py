@@ -87,14 +87,19 @@ class Output:
             try:
                 self.path = Path(tempfile.mkdtemp(prefix="gemmviz-")) / self.asked.name
                 self._write(self.path)
-                print(f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
-                      f"goes to {self.path} instead", file=self.stream)  # fmt: skip
+                print(
+                    f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
+                    f"goes to {self.path} instead",
+                    file=self.stream,
+                )
                 return
             except (OSError, ValueError) as exc:
                 reason = f"{reason}, and the fallback failed: {exc}"
         self.lost = True
-        print(f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
-              file=self.stream)  # fmt: skip
+        print(
+            f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
+            file=self.stream,
+        )
 
     def report(self) -> str | None:
         """The closing line on stderr for this output, or None when none was asked for."""
@@ -116,7 +121,19 @@ def results_table(results: list) -> str:
     from gemmviz.core.numbers import percent, rate
     from gemmviz.core.results import results_rows
 
-    header = ["variant", "params", "size", "median ms", "GFLOP/s", "noise", "×CPU", "×naive", "% cuBLAS", "rel.err", "status"]
+    header = [
+        "variant",
+        "params",
+        "size",
+        "median ms",
+        "GFLOP/s",
+        "noise",
+        "×CPU",
+        "×naive",
+        "% cuBLAS",
+        "rel.err",
+        "status",
+    ]
     rows = []
     for r, row in zip(results, results_rows(results)):
         rows.append(
@@ -170,8 +187,14 @@ class Progress:
         from tqdm import tqdm
 
         if self.bar is None:
-            self.bar = tqdm(total=total, file=self.stream, disable=self.disable, unit="job", leave=True,
-                            bar_format="{l_bar}{bar:30}| {n}/{total} [{elapsed}<{remaining}]{postfix}")  # fmt: skip
+            self.bar = tqdm(
+                total=total,
+                file=self.stream,
+                disable=self.disable,
+                unit="job",
+                leave=True,
+                bar_format="{l_bar}{bar:30}| {n}/{total} [{elapsed}<{remaining}]{postfix}",
+            )
         self.bar.set_postfix_str(label[:40], refresh=False)
         self.bar.update(done - self.bar.n)
         if done >= total:

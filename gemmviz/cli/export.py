@@ -28,14 +28,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
         "session (e.g. h200-2026-12-01)",
     )
-    p.add_argument("--chart", default="time", choices=list(CHART_KINDS),
-                   help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()))  # fmt: skip
+    p.add_argument(
+        "--chart",
+        default="time",
+        choices=list(CHART_KINDS),
+        help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()),
+    )
     p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
-    p.add_argument("--baseline", choices=[b.key for b in BASELINES],
-                   help=f"speedup chart (default {DEFAULT_BASELINE}, or the first the session has where it has not): "
-                   + ", ".join(f"{b.key} ({b.label})" for b in BASELINES))  # fmt: skip
+    p.add_argument(
+        "--baseline",
+        choices=[b.key for b in BASELINES],
+        help=f"speedup chart (default {DEFAULT_BASELINE}, or the first the session has where it has not): "
+        + ", ".join(f"{b.key} ({b.label})" for b in BASELINES),
+    )
     p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
     p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
     p.add_argument(
@@ -136,8 +143,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         session = Session.load(shipped_session(args.session))
     except SessionError as exc:
         raise UsageError(str(exc)) from None
-    results = [r for r in session.results if (keep is None or r.variant in keep)
-               and (series is None or any(s.matches(r) for s in series))]  # fmt: skip
+    results = [
+        r
+        for r in session.results
+        if (keep is None or r.variant in keep) and (series is None or any(s.matches(r) for s in series))
+    ]
     if not results:
         raise UsageError(
             "no results left after --variants/--series; the session has: "
@@ -152,9 +162,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     gpu = session.environment.get("backends", {}).get("cuda", {})
     ceilings = load_ceilings(gpu["name"]) if gpu.get("available") and gpu.get("name") else None
     try:
-        path = export_chart(args.chart, results, args.output, width, height,
-                            theme_for(args.projector, args.dark), ceilings, (base.key, at and at.key, ""),
-                            footer=footer_text([session_origin(session)]))  # fmt: skip
+        path = export_chart(
+            args.chart,
+            results,
+            args.output,
+            width,
+            height,
+            theme_for(args.projector, args.dark),
+            ceilings,
+            (base.key, at and at.key, ""),
+            footer=footer_text([session_origin(session)]),
+        )
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app

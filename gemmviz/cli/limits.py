@@ -31,14 +31,21 @@ def _whole(args: argparse.Namespace, name: str, lo: int, hi: int, why: str = "",
 
 def check_run_limits(args: argparse.Namespace) -> None:
     """--repeats, --warmup, --seed and --job-limit of bench and profile (those the command has)."""
-    _whole(args, "repeats", 1, MAX_REPEATS, f" (a session holds at most {MAX_REPEATS:,} samples per result)",
-           upper_only=True)  # fmt: skip
+    _whole(
+        args,
+        "repeats",
+        1,
+        MAX_REPEATS,
+        f" (a session holds at most {MAX_REPEATS:,} samples per result)",
+        upper_only=True,
+    )
     _whole(args, "warmup", 0, MAX_WARMUP, upper_only=True)
     _whole(args, "seed", 0, MAX_SEED)
     limit = getattr(args, "job_limit", None)
     if limit is not None and not (math.isfinite(limit) and 0 < limit <= MAX_JOB_LIMIT_S):
-        raise UsageError(f"--job-limit must be a number of seconds above 0 and at most {MAX_JOB_LIMIT_S:,.0f} "
-                         f"(a day), got {limit}")  # fmt: skip
+        raise UsageError(
+            f"--job-limit must be a number of seconds above 0 and at most {MAX_JOB_LIMIT_S:,.0f} (a day), got {limit}"
+        )
 
 
 def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[int]]:
@@ -59,8 +66,9 @@ def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[
         nowhere = [x for x in values if not any(x in v.param_choices[key] for v in having)]
         if nowhere and len(having) == 1:
             allowed = ", ".join(map(str, having[0].param_choices[key]))
-            raise UsageError(f"{having[0].name}: {key} {', '.join(map(str, nowhere))} is not supported "
-                             f"(choose {allowed})")  # fmt: skip
+            raise UsageError(
+                f"{having[0].name}: {key} {', '.join(map(str, nowhere))} is not supported (choose {allowed})"
+            )
         if nowhere:
             allowed = "; ".join(f"{v.name}: {', '.join(map(str, v.param_choices[key]))}" for v in having)
             raise UsageError(f"--{key} {', '.join(map(str, nowhere))}: no chosen variant supports it ({allowed})")
@@ -77,11 +85,14 @@ def supported_jobs(jobs: list, grid: dict[str, list[int]]) -> tuple[list, list[s
         bad = [(k, v) for k, v in job.params if k in grid and v not in choices.get(k, (v,))]
         if bad:
             for k, v in bad:
-                skipped[(job.variant, k, v)] = f"{job.variant} has no {k} {v} (its choices: " \
-                                               f"{', '.join(map(str, choices[k]))})"  # fmt: skip
+                skipped[(job.variant, k, v)] = (
+                    f"{job.variant} has no {k} {v} (its choices: {', '.join(map(str, choices[k]))})"
+                )
         else:
             kept.append(job)
     if len(kept) > MAX_RESULTS:
-        raise UsageError(f"{len(kept):,} jobs: a session holds at most {MAX_RESULTS:,} results; choose fewer sizes, "
-                         f"variants or --tile/--block values")  # fmt: skip
+        raise UsageError(
+            f"{len(kept):,} jobs: a session holds at most {MAX_RESULTS:,} results; choose fewer sizes, "
+            f"variants or --tile/--block values"
+        )
     return kept, list(skipped.values())

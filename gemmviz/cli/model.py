@@ -77,7 +77,9 @@ def cmd_model(args: argparse.Namespace) -> int:
     out = {
         "variant": variant.name,
         "params": params,
-        "m": problem.m, "n": problem.n, "k": problem.k,
+        "m": problem.m,
+        "n": problem.n,
+        "k": problem.k,
         "model": t.model,
         "flops": t.flops,
         "global_loads": t.global_loads,
@@ -90,7 +92,7 @@ def cmd_model(args: argparse.Namespace) -> int:
         "reuse": 2 * fmas / t.global_loads,
         "naive_global_loads": naive.global_loads,
         "fewer_loads_than_naive": naive.global_loads / t.global_loads,
-    }  # fmt: skip
+    }
     if args.json:
         print(json.dumps(out, indent=1))
         return EXIT_OK

@@ -74,12 +74,22 @@ def cmd_tune(args: argparse.Namespace) -> int:
         best = report["best"]
         cfg = " ".join(f"{k}={v}" for k, v in best["config"].items())
         default = best["default_gflops"]
-        print(f"{name} on {report['gpu']}: best {best['gflops']:,.0f} GFLOP/s at {args.size}^3 with {cfg} "
-              f"({best['configs_valid']} of {best['configs_tried']} configurations compiled and verified; "
-              f"default config {default and format(default, ',.0f')} GFLOP/s)")  # fmt: skip
+        print(
+            f"{name} on {report['gpu']}: best {best['gflops']:,.0f} GFLOP/s at {args.size}^3 with {cfg} "
+            f"({best['configs_valid']} of {best['configs_tried']} configurations compiled and verified; "
+            f"default config {default and format(default, ',.0f')} GFLOP/s)"
+        )
         for row in report["rows"]:
-            writer.writerow([name, " ".join(f"{k}={v}" for k, v in row["config"].items()), row["status"],
-                             row["median_ms"] or "", row["gflops"] or "", row.get("error", "")])  # fmt: skip
+            writer.writerow(
+                [
+                    name,
+                    " ".join(f"{k}={v}" for k, v in row["config"].items()),
+                    row["status"],
+                    row["median_ms"] or "",
+                    row["gflops"] or "",
+                    row.get("error", ""),
+                ]
+            )
         if save_to:
             save_tuned(name, report["gpu"], best, save_to)
         table.save()  # after every variant, so an interrupt keeps the variants already tuned

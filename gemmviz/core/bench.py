@@ -85,7 +85,9 @@ class BenchSettings:
         if self.repeats > self.max_samples:
             self.max_samples = self.repeats
         if not (self.cpu_limit_s >= 0 and math.isfinite(self.cpu_limit_s)):  # NaN compares false: no limit at all
-            raise ProblemError(f"the CPU-loop limit must be a finite number of seconds, 0 or more, got {self.cpu_limit_s}")
+            raise ProblemError(
+                f"the CPU-loop limit must be a finite number of seconds, 0 or more, got {self.cpu_limit_s}"
+            )
 
 
 def sample_policy(settings: BenchSettings) -> SamplePolicy:
@@ -283,8 +285,13 @@ class Engine:
         guard = JobGuard(cancel, self.settings.job_limit_s)
         result = self._attempt(job, variant, inputs, opened, guard)
         if result.status == "cancelled" and not cancel.is_set() and guard.timed_out:
-            return new_result(job, variant, "failed", f"stopped after the per-job time limit of {guard.limit_s:g} s "
-                              "(a hung or very slow job); raise the limit to let it run")  # fmt: skip
+            return new_result(
+                job,
+                variant,
+                "failed",
+                f"stopped after the per-job time limit of {guard.limit_s:g} s "
+                "(a hung or very slow job); raise the limit to let it run",
+            )
         return result
 
     def _attempt(self, job: Job, variant: Variant, inputs, opened: dict, guard: JobGuard) -> Result:

@@ -53,8 +53,9 @@ def real_target(path: str | os.PathLike) -> Path:
         try:
             real = path.resolve(strict=True)
         except FileNotFoundError:
-            raise OutputError(f"cannot write {path}: it is a symbolic link to {os.readlink(path)}, "
-                              "which does not exist") from None  # fmt: skip
+            raise OutputError(
+                f"cannot write {path}: it is a symbolic link to {os.readlink(path)}, which does not exist"
+            ) from None
         except (RuntimeError, OSError):  # Python < 3.13 says RuntimeError for a loop, 3.13 OSError(ELOOP)
             raise OutputError(f"cannot write {path}: a loop of symbolic links") from None
     try:
@@ -66,9 +67,15 @@ def real_target(path: str | os.PathLike) -> Path:
     if stat.S_ISDIR(st.st_mode):
         raise OutputError(f"cannot write {path}: it is a folder; give a file name")
     if not stat.S_ISREG(st.st_mode):
-        what = ("a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-                else "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode)
-                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a special file")  # fmt: skip
+        what = (
+            "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a FIFO (named pipe)"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "a special file"
+        )
         raise OutputError(f"cannot write {path}: it is {what}, not a regular file")
     return real
 
@@ -223,8 +230,10 @@ def _try_lock(path: Path, real: Path, keep: bool) -> None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise OutputError(f"cannot write {path}: another gemmviz is writing it (lock {lock}); wait for it "
-                              "to finish or choose another file") from None  # fmt: skip
+            raise OutputError(
+                f"cannot write {path}: another gemmviz is writing it (lock {lock}); wait for it "
+                "to finish or choose another file"
+            ) from None
         try:
             same = os.stat(lock, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:

@@ -300,8 +300,12 @@ def _first_wrong(v: object, where: str) -> list:
     v = _list(v, where)
     if len(v) != 4:
         raise _fail(where, f"{len(v)} entries, not 4 (row, column, got, expected)")
-    return [_int(v[0], f"{where}[0]", 0, MAX_DIM), _int(v[1], f"{where}[1]", 0, MAX_DIM),
-            _optional(_num, v[2], f"{where}[2]", lo=None), _num(v[3], f"{where}[3]", lo=None)]  # fmt: skip
+    return [
+        _int(v[0], f"{where}[0]", 0, MAX_DIM),
+        _int(v[1], f"{where}[1]", 0, MAX_DIM),
+        _optional(_num, v[2], f"{where}[2]", lo=None),
+        _num(v[3], f"{where}[3]", lo=None),
+    ]
 
 
 MAX_MAP_CELLS = 64  # along each side of an error map
@@ -315,12 +319,16 @@ def _error_map(v: object, where: str) -> dict:
     rows = _list(v.get("wrong"), f"{where}.wrong", MAX_MAP_CELLS)
     if not rows:
         raise _fail(f"{where}.wrong", "empty")
-    grid = [[_int(x, f"{where}.wrong[{i}][{j}]") for j, x in enumerate(_list(row, f"{where}.wrong[{i}]", MAX_MAP_CELLS))]
-            for i, row in enumerate(rows)]  # fmt: skip
+    grid = [
+        [_int(x, f"{where}.wrong[{i}][{j}]") for j, x in enumerate(_list(row, f"{where}.wrong[{i}]", MAX_MAP_CELLS))]
+        for i, row in enumerate(rows)
+    ]
     if len({len(row) for row in grid}) != 1 or not grid[0]:
         raise _fail(f"{where}.wrong", "rows of different lengths")
-    return {"cell": [_int(cell[0], f"{where}.cell[0]", 1, MAX_DIM), _int(cell[1], f"{where}.cell[1]", 1, MAX_DIM)],
-            "wrong": grid}  # fmt: skip
+    return {
+        "cell": [_int(cell[0], f"{where}.cell[0]", 1, MAX_DIM), _int(cell[1], f"{where}.cell[1]", 1, MAX_DIM)],
+        "wrong": grid,
+    }
 
 
 REQUIRED = ("variant", "params", "m", "n", "k", "backend", "precision", "valid")
@@ -369,8 +377,11 @@ def _session(d: object) -> Session:
         raise _fail("results", "missing (a session has a list of results)")
     raw = _list(d["results"], "results")
     if len(raw) > bounds.MAX_RESULTS:
-        raise _fail("results", f"{len(raw):,} results, over the {bounds.MAX_RESULTS:,} a session may hold (the app "
-                               f"draws and tabulates every one; split the file)")  # fmt: skip
+        raise _fail(
+            "results",
+            f"{len(raw):,} results, over the {bounds.MAX_RESULTS:,} a session may hold (the app "
+            f"draws and tabulates every one; split the file)",
+        )
     environment = _environment({} if d.get("environment") is None else d["environment"])
     sms = bounds.session_sms(environment)
     kind = _str(d.get("kind", "measured"), "kind")

@@ -86,8 +86,13 @@ class Setting:
         except SettingError as exc:
             log.warning("settings: %s: %s; using the default %r", self.key, exc, self.default)
         except Exception as exc:  # a check that did not foresee this value must still not stop the app
-            log.warning("settings: %s: cannot be read (%s: %s); using the default %r", self.key,
-                        type(exc).__name__, _short(str(exc)), self.default)  # fmt: skip
+            log.warning(
+                "settings: %s: cannot be read (%s: %s); using the default %r",
+                self.key,
+                type(exc).__name__,
+                _short(str(exc)),
+                self.default,
+            )
         return self.default
 
 
@@ -194,5 +199,7 @@ def variants_setting(names: Sequence[str], default: Sequence[str]) -> Setting:
 def param_setting(key: str, choices: Sequence[int], default: Sequence[int]) -> Setting:
     """The checked values of one kernel parameter row: values the row offers only."""
     return Setting(f"run/params/{key}", list(default), "int_list", choices=tuple(choices), max_len=len(choices))
+
+
 CONTROLS = Setting("window/controls", True, "bool")
 LANGUAGE = Setting("window/language", "", "str", choices=("", "en", "zh"))  # "": follow the system's locale

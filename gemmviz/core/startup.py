@@ -141,9 +141,12 @@ def display_reachable(display: str, timeout_s: float = CONNECT_TIMEOUT_S) -> boo
         return False
 
 
-def window_problem(env: Mapping[str, str] | None = None, platform: str | None = None,
-                   reachable: Callable[[str], bool] | None = None,
-                   loads: Callable[[str], bool] | None = None) -> str | None:  # fmt: skip
+def window_problem(
+    env: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    reachable: Callable[[str], bool] | None = None,
+    loads: Callable[[str], bool] | None = None,
+) -> str | None:
     """One line saying why the window cannot open here and how to fix it, or None (not Linux, or all fine)."""
     env = os.environ if env is None else env
     reachable = reachable or display_reachable
@@ -166,6 +169,8 @@ def window_problem(env: Mapping[str, str] | None = None, platform: str | None = 
     missing = missing_libraries(loads)
     if missing:
         names = ", ".join(lib.soname for lib in missing)
-        return (f"Qt's X11 plugin needs system libraries that are missing ({names}): "
-                f"{_install_line(missing)}  (all of them: {ALL_PACKAGES})")  # fmt: skip
+        return (
+            f"Qt's X11 plugin needs system libraries that are missing ({names}): "
+            f"{_install_line(missing)}  (all of them: {ALL_PACKAGES})"
+        )
     return None

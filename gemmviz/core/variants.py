@@ -221,8 +221,16 @@ def wmma_space() -> list[dict[str, int]]:
         (64, 128, 256), (64, 128, 256), (16, 32, 64), (1, 2, 4), (1, 2, 4), (2, 3, 4), (4,), (1, 0)
     )
     for bm, bn, bk, wm, wn, stages, skew, rnd in grid:
-        c = {"BM": bm, "BN": bn, "BK": bk, "WARPS_M": wm, "WARPS_N": wn, "STAGES": stages, "SKEW_A": skew,
-             "ROUND_TF32": rnd}  # fmt: skip
+        c = {
+            "BM": bm,
+            "BN": bn,
+            "BK": bk,
+            "WARPS_M": wm,
+            "WARPS_N": wn,
+            "STAGES": stages,
+            "SKEW_A": skew,
+            "ROUND_TF32": rnd,
+        }
         if bm % (16 * wm) or bn % (16 * wn):
             continue
         frags = (bm // wm // 16) * (bn // wn // 16)
