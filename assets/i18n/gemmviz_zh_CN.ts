@@ -398,6 +398,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="193" />
         <location filename="../../gemmviz/ui/hardware_tab.py" line="361" />
+        <location filename="../../gemmviz/ui/tiling.py" line="168" />
+        <location filename="../../gemmviz/ui/tiling.py" line="485" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -425,6 +427,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="356" />
+        <location filename="../../gemmviz/ui/tiling.py" line="490" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -741,11 +744,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <location filename="../../gemmviz/ui/tiling.py" line="200" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <location filename="../../gemmviz/ui/tiling.py" line="203" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -793,6 +798,225 @@ model</source>
         <location filename="../../gemmviz/ui/roofline_tab.py" line="51" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="40" />
+        <location filename="../../gemmviz/ui/tiling.py" line="178" />
+        <source>tile</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="40" />
+        <source>block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="169" />
+        <source>◀ Step</source>
+        <translation>◀ 后退</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="170" />
+        <source>Step ▶</source>
+        <translation>前进 ▶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="175" />
+        <source> steps/s</source>
+        <translation> 步/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="180" />
+        <source>The kernel's tile (or block) edge in this animation</source>
+        <translation>动画中核函数的分块（或线程块）边长</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="183" />
+        <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
+        <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="186" />
+        <source>legible</source>
+        <translation>易读</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="187" />
+        <source>benchmark</source>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="196" />
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="198" />
+        <source>Show the kernel's source beside the animation, its current line highlighted</source>
+        <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="203" />
+        <source>block y,x</source>
+        <translation>线程块 y,x</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="204" />
+        <source>thread y,x</source>
+        <translation>线程 y,x</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling.py" line="295" />
+        <source>benchmark {size}</source>
+        <translation>基准 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="45" />
+        <source>A tile</source>
+        <translation>A 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="45" />
+        <source>B tile</source>
+        <translation>B 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="95" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="124" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="144" />
+        <source>shared memory (on chip)</source>
+        <translation>共享内存（片上）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="174" />
+        <source>registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums</source>
+        <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="141" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="172" />
+        <source>global memory (HBM)</source>
+        <translation>全局内存（HBM）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="142" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="172" />
+        <source>global memory</source>
+        <translation>全局内存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="298" />
+        <source>block of C: a cell per thread</source>
+        <translation>C 的线程块：每个线程一格</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="298" />
+        <source>part of the block of C: a cell per thread</source>
+        <translation>C 的线程块的一部分：每个线程一格</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="364" />
+        <source>__syncthreads()  — barrier</source>
+        <translation>__syncthreads()  — 同步屏障</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="394" />
+        <source>unused:
+naive reads
+global memory</source>
+        <translation>未使用：
+朴素版直接读
+全局内存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="418" />
+        <source>block {n}</source>
+        <translation>线程块 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="419" />
+        <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
+        <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="425" />
+        <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
+        <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="430" />
+        <source>this block so far:</source>
+        <translation>这个线程块到目前为止：</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="431" />
+        <source>global loads   {n}</source>
+        <translation>全局内存读取   {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="432" />
+        <source>shared loads   {n}</source>
+        <translation>共享内存读取   {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="433" />
+        <source>multiply-adds  {n}</source>
+        <translation>乘加运算       {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="434" />
+        <source>global stores  {n}</source>
+        <translation>全局内存写入   {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="435" />
+        <source>global bytes   {n}</source>
+        <translation>全局内存字节   {n}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="437" />
+        <source>reuse: each loaded value used {n}×</source>
+        <translation>复用：每个读入的值用了 {n} 次</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="439" />
+        <source>reuse: nothing computed yet</source>
+        <translation>复用：还没有计算</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="446" />
+        <source>naive kernel: {n} global loads ({x}× more)</source>
+        <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="453" />
+        <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
+        <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="459" />
+        <source>thread ({ty}, {tx}) → {what}</source>
+        <translation>线程 ({ty}, {tx}) → {what}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="460" />
+        <source>  = Σ over k &lt; {k}</source>
+        <translation>  = 对 k &lt; {k} 求和</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="460" />
+        <source>  = 0 so far (no k summed yet)</source>
+        <translation>  = 0（还没有累加任何 k）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="463" />
+        <source>thread ({ty}, {tx}) is outside C:</source>
+        <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_render.py" line="464" />
+        <source>  it only helps load (pads with 0)</source>
+        <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads, legible_problem
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
@@ -36,6 +37,7 @@ CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most a
 CODE_MIN_PT = 7.0
 CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
 AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
+PARAM_NAMES = (QT_TRANSLATE_NOOP("", "tile"), QT_TRANSLATE_NOOP("", "block"))  # shown through tr()
 SIZE_PRESETS = (
     Problem(32, 32, 32),
     Problem(64, 64, 64),
@@ -161,28 +163,28 @@ class TilingPanel(QWidget):
 
         self.variant_combo = QComboBox()
         for name, v in animated_variants().items():
-            self.variant_combo.addItem(v.title, name)
+            self.variant_combo.addItem(tr(v.title), name)
         self.variant_combo.setCurrentIndex(self.variant_combo.findData("gpu-tiled"))  # the seeds' kernel first
-        self.play_button = QPushButton("Play")
-        self.back_button = QPushButton("◀ Step")
-        self.forward_button = QPushButton("Step ▶")
+        self.play_button = QPushButton(tr("Play"))
+        self.back_button = QPushButton(tr("◀ Step"))
+        self.forward_button = QPushButton(tr("Step ▶"))
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.speed_spin = QSpinBox()
         self.speed_spin.setRange(1, 60)
         self.speed_spin.setValue(2)
-        self.speed_spin.setSuffix(" steps/s")
+        self.speed_spin.setSuffix(tr(" steps/s"))
         self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
         # the tab's own tile and size: the animated size is chosen to be read, apart from the benchmark's
-        self.tile_label = QLabel("tile")
+        self.tile_label = QLabel(tr("tile"))
         self.tile_combo = QComboBox()
-        self.tile_combo.setToolTip("The kernel's tile (or block) edge in this animation")
+        self.tile_combo.setToolTip(tr("The kernel's tile (or block) edge in this animation"))
         self.size_combo = QComboBox()
         self.size_combo.setToolTip(
-            "The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
-            "and tile; 'benchmark' is the run panel's size (or the result shown)"
-        )
-        self.size_combo.addItem("legible", AUTO)
-        self.size_combo.addItem("benchmark", BENCHMARK)
+            tr("The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
+               "and tile; 'benchmark' is the run panel's size (or the result shown)")
+        )  # fmt: skip
+        self.size_combo.addItem(tr("legible"), AUTO)
+        self.size_combo.addItem(tr("benchmark"), BENCHMARK)
         for size in SIZE_PRESETS:
             self.size_combo.addItem(size.label, size.key)
         self.message = QLabel()
@@ -191,15 +193,15 @@ class TilingPanel(QWidget):
         self.message.setVisible(False)  # a row only while there is something to say: the view needs the height
         # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
         row, row2 = QHBoxLayout(), QHBoxLayout()
-        self.code_button = QPushButton("Code")
+        self.code_button = QPushButton(tr("Code"))
         self.code_button.setCheckable(True)
-        self.code_button.setToolTip("Show the kernel's source beside the animation, its current line highlighted")
+        self.code_button.setToolTip(tr("Show the kernel's source beside the animation, its current line highlighted"))
         self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
-        for w in (QLabel("kernel"), self.variant_combo, self.play_button, self.back_button, self.forward_button,
+        for w in (QLabel(tr("kernel")), self.variant_combo, self.play_button, self.back_button, self.forward_button,
                   self.speed_spin, self.code_button):  # fmt: skip
             row.addWidget(w)
-        for w in (self.tile_label, self.tile_combo, QLabel("size"), self.size_combo, QLabel("block y,x"), self.block_y,
-                  self.block_x, QLabel("thread y,x"), self.thread_y, self.thread_x):  # fmt: skip
+        for w in (self.tile_label, self.tile_combo, QLabel(tr("size")), self.size_combo, QLabel(tr("block y,x")), self.block_y,
+                  self.block_x, QLabel(tr("thread y,x")), self.thread_y, self.thread_x):  # fmt: skip
             row2.addWidget(w)
         row.addStretch()
         row2.addWidget(self.slider, 1)
@@ -289,7 +291,9 @@ class TilingPanel(QWidget):
 
     def _set_benchmark(self, problem: Problem) -> None:
         self.benchmark = problem
-        self.size_combo.setItemText(self.size_combo.findData(BENCHMARK), f"benchmark {problem.label}")
+        self.size_combo.setItemText(
+            self.size_combo.findData(BENCHMARK), tr("benchmark {size}").format(size=problem.label)
+        )
 
     def follow(self, run_panel) -> None:
         """Follow the run panel: the first chosen value of each parameter, and its size where the size menu
@@ -325,7 +329,7 @@ class TilingPanel(QWidget):
             self.tile_combo.addItem(str(tile), tile)  # refused by rebuild with a message, shown as asked
         self.tile_combo.setCurrentIndex(max(0, self.tile_combo.findData(tile)))
         self.tile_combo.blockSignals(False)
-        self.tile_label.setText(v.schedule_param or "tile")
+        self.tile_label.setText(tr(v.schedule_param or "tile"))
         for w in (self.tile_label, self.tile_combo):
             w.setEnabled(bool(choices))
 
@@ -478,12 +482,12 @@ class TilingPanel(QWidget):
     def toggle_play(self) -> None:
         if self.timer.isActive():
             self.timer.stop()
-            self.play_button.setText("Play")
+            self.play_button.setText(tr("Play"))
         else:
             if self.schedule and self.step >= len(self.schedule.steps) - 1:
                 self.go(0)
             self.timer.start()
-            self.play_button.setText("Pause")
+            self.play_button.setText(tr("Pause"))
 
     def _tick(self) -> None:
         if self.schedule is None:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QFontMetricsF
 from gemmviz.core.schedule import Schedule
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import tr
 
 LINE = 1.3  # line pitch, in font heights
 MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
@@ -41,7 +42,7 @@ def _fm(px: float, bold: bool = False) -> QFontMetricsF:
 
 
 def _shared_labels(s: Schedule) -> tuple[str, str]:
-    name_a, name_b = VARIANTS[s.variant].shared_names or ("A tile", "B tile")  # the kernel's own array names
+    name_a, name_b = VARIANTS[s.variant].shared_names or (tr("A tile"), tr("B tile"))  # the kernel's own array names
     return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
 
 
@@ -91,7 +92,7 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     label_a, label_b = _shared_labels(s)
     fm = _fm(f * 0.9)
     right_w = min(max(text_w, fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
-                      _fm(f, True).horizontalAdvance("shared memory (on chip)")) + margin, 0.5 * w)  # fmt: skip
+                      _fm(f, True).horizontalAdvance(tr("shared memory (on chip)"))) + margin, 0.5 * w)  # fmt: skip
     sx = w - right_w
     caption_h = 2 * LINE * f
     left_w = sx - 2 * margin
@@ -120,7 +121,7 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     top = margin + LINE * f
     used = c.right() + 2 * margin
     smem_w = max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
-                 _fm(f, True).horizontalAdvance("shared memory (on chip)")) + margin  # fmt: skip
+                 _fm(f, True).horizontalAdvance(tr("shared memory (on chip)"))) + margin  # fmt: skip
     if s.kind == "blocktile2d":  # the registers' label sits in the shared-memory column too
         smem_w = max(smem_w, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
     text_col = text_w + 2 * margin
@@ -170,4 +171,4 @@ def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | N
 
 
 def _registers_label(s: Schedule) -> str:
-    return f"registers of the thread: {s.tm}+{s.tn} operands, {s.tm}×{s.tn} sums"
+    return tr("registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums").format(tm=s.tm, tn=s.tn)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen,
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling_layout import (  # noqa: F401  (layout_for, inset_window, thread_cell: used by tests)
     LINE,
@@ -137,9 +138,10 @@ def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, flo
     out = [(QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
            for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))]
     room = lay.b.left() - lay.a.left() - f * 0.5  # left of B's name; "(HBM)" goes where even 70% type is too wide
-    name = "global memory (HBM)" if 0.66 * _fm(f * 0.9).horizontalAdvance("global memory (HBM)") <= room else "global memory"
+    hbm = tr("global memory (HBM)")
+    name = hbm if 0.66 * _fm(f * 0.9).horizontalAdvance(hbm) <= room else tr("global memory")
     out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), name, f * 0.9, False))
-    out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), "shared memory (on chip)", f, True))
+    out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), tr("shared memory (on chip)"), f, True))
     return out
 
 
@@ -162,7 +164,12 @@ def draw_background(painter: QPainter, s: Schedule, theme: Theme, lay: Layout, t
     labels = _background_labels(s, lay)
     global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5  # "global memory" stays left of B's name
     for at, text, px, bold in labels:
-        _text(painter, texts, at, text, px, bold, global_w if text.startswith("global") else None)
+        _text(painter, texts, at, text, px, bold, global_w if _is_global(text) else None)
+
+
+def _is_global(text: str) -> bool:
+    """The global-memory label (in the window's language), which stays left of B's name."""
+    return text in (tr("global memory (HBM)"), tr("global memory"))
 
 
 def _faint(c: QColor, alpha: int) -> QColor:
@@ -258,7 +265,7 @@ def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
     painter = QPainter(image)
     global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5
     for at, text, px, bold in _background_labels(s, lay):
-        _text(painter, texts, at, text, px, bold, global_w if text.startswith("global") else None)
+        _text(painter, texts, at, text, px, bold, global_w if _is_global(text) else None)
     painter.end()
 
 
@@ -288,10 +295,12 @@ def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t
     if thread_live:
         painter.fillRect(thread_cell(lay, s, thread), col_t)
     whole = (rows, cols) == (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
-    name = "block of C: a cell per thread" if whole else "part of the block of C: a cell per thread"
+    name = tr("block of C: a cell per thread") if whole else tr("part of the block of C: a cell per thread")
     painter.setPen(fg)
     _text(painter, texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), name, lay.font_px * 0.8,
           width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
+
+
 def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px, texts) -> None:  # noqa: PLR0913
     p, sc = s.run_problem, lay.scale
     kt = step.k_tile
@@ -352,7 +361,7 @@ def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, l
         painter.setPen(QPen(fg, line_px, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
         painter.setPen(fg)
-        _text(painter, texts, QPointF(lay.smem_a.left(), y - font_px * 0.35), "__syncthreads()  — barrier", font_px,
+        _text(painter, texts, QPointF(lay.smem_a.left(), y - font_px * 0.35), tr("__syncthreads()  — barrier"), font_px,
               True, lay.column_right - lay.smem_a.left())  # fmt: skip
 
 
@@ -382,7 +391,7 @@ def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts) -> None
         painter.setPen(QPen(_faint(fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
         flags = Qt.AlignmentFlag.AlignCenter
-        text = "unused:\nnaive reads\nglobal memory"
+        text = tr("unused:\nnaive reads\nglobal memory")
         px = font_px * 0.8
         while px > font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
             painter.setFont(pixel_font(px))
@@ -406,37 +415,53 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
     naive_loads = 2 * active * k_done  # what the naive kernel would have read for the same work
     shape = {
         "tiled": f"TILE {s.bm}",
-        "naive": f"block {s.bm}",
-        "blocktile2d": f"{s.bm}×{s.bn}×{s.bk}, {s.tm}×{s.tn} per thread",
+        "naive": tr("block {n}").format(n=s.bm),
+        "blocktile2d": tr("{bm}×{bn}×{bk}, {tm}×{tn} per thread").format(bm=s.bm, bn=s.bn, bk=s.bk, tm=s.tm, tn=s.tn),
     }[s.kind]
     lines = [
-        (f"{VARIANTS[s.variant].title}", True),
+        (tr(VARIANTS[s.variant].title), True),
         (f"{p.label}  ·  {shape}", False),
-        (f"block ({s.block[0]}, {s.block[1]}) of {s.grid[0]}×{s.grid[1]}  ·  step {step_i + 1}/{len(s.steps)}", False),
-        ("this block so far:", True),
-        (f"global loads   {total.global_loads:,}", False),
-        (f"shared loads   {total.shared_loads:,}", False),
-        (f"multiply-adds  {total.fmas:,}", False),
-        (f"global stores  {total.global_stores:,}", False),
-        (f"global bytes   {total.global_bytes:,}", False),
-        (f"reuse: each loaded value used {reuse_factor(total):.0f}×" if total.global_loads and total.fmas
-         else "reuse: nothing computed yet", True),
+        (
+            tr("block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}").format(
+                by=s.block[0], bx=s.block[1], gy=s.grid[0], gx=s.grid[1], i=step_i + 1, n=len(s.steps)
+            ),
+            False,
+        ),
+        (tr("this block so far:"), True),
+        (tr("global loads   {n}").format(n=f"{total.global_loads:,}"), False),
+        (tr("shared loads   {n}").format(n=f"{total.shared_loads:,}"), False),
+        (tr("multiply-adds  {n}").format(n=f"{total.fmas:,}"), False),
+        (tr("global stores  {n}").format(n=f"{total.global_stores:,}"), False),
+        (tr("global bytes   {n}").format(n=f"{total.global_bytes:,}"), False),
+        (
+            tr("reuse: each loaded value used {n}×").format(n=f"{reuse_factor(total):.0f}")
+            if total.global_loads and total.fmas
+            else tr("reuse: nothing computed yet"),
+            True,
+        ),
     ]
     if s.kind != "naive" and k_done and total.global_loads:
-        lines.append((f"naive kernel: {naive_loads:,} global loads ({naive_loads / total.global_loads:.0f}× more)",
-                      False))  # fmt: skip
+        lines.append(
+            (
+                tr("naive kernel: {n} global loads ({x}× more)").format(
+                    n=f"{naive_loads:,}", x=f"{naive_loads / total.global_loads:.0f}"
+                ),
+                False,
+            )
+        )
     if s.kind == "blocktile2d" and total.shared_loads:
-        lines.append((f"{total.fmas / total.shared_loads:.0f} multiply-adds per shared-memory read (tiled: 0.5)",
-                      False))  # fmt: skip
+        lines.append((tr("{n} multiply-adds per shared-memory read (tiled: 0.5)").format(
+            n=f"{total.fmas / total.shared_loads:.0f}"), False))  # fmt: skip
     ty, tx = thread
     if r0 + ty * s.tm < s.run_problem.m and c0 + tx * s.tn < s.run_problem.n:
         what = (f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
                 if s.tm * s.tn > 1 else f"C[{r0 + ty}][{c0 + tx}]")  # fmt: skip
-        lines.append((f"thread ({ty}, {tx}) → {what}", False))
-        lines.append((f"  = Σ over k < {k_done}" if k_done else "  = 0 so far (no k summed yet)", False))
+        lines.append((tr("thread ({ty}, {tx}) → {what}").format(ty=ty, tx=tx, what=what), False))
+        lines.append((tr("  = Σ over k < {k}").format(k=k_done) if k_done else tr("  = 0 so far (no k summed yet)"),
+                       False))  # fmt: skip
     else:
-        lines.append((f"thread ({ty}, {tx}) is outside C:", False))
-        lines.append(("  it only helps load (pads with 0)", False))
+        lines.append((tr("thread ({ty}, {tx}) is outside C:").format(ty=ty, tx=tx), False))
+        lines.append((tr("  it only helps load (pads with 0)"), False))
     return lines
 
 
