@@ -136,9 +136,7 @@ def _kill(proc: subprocess.Popen) -> None:
 
 def child_env(tmp: Path) -> dict:
     env = dict(os.environ)
-    env["TMPDIR"] = str(tmp)
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), root) if p)
+    env["TMPDIR"] = str(tmp)  # nvcc's and the tools' temporary files go to gemmviz's cache, not /tmp
     return env
 
 

@@ -1,10 +1,10 @@
 """`gemmviz exercise`: list the exercises, write one's starter, check a student's kernel on the GPU.
 
-    gemmviz exercise --list
-    gemmviz exercise start tiled [DIR]        writes DIR/tiled.cu and DIR/tiled.md (the task)
-    gemmviz exercise hint tiled N             the N-th hint (they unlock one at a time)
-    gemmviz exercise check DIR/tiled.cu       compile, run, verify, sanitize, time, count; writes DIR/tiled.check.json
-    gemmviz exercise show DIR/tiled.check.json
+gemmviz exercise --list
+gemmviz exercise start tiled [DIR]        writes DIR/tiled.cu and DIR/tiled.md (the task)
+gemmviz exercise hint tiled N             the N-th hint (they unlock one at a time)
+gemmviz exercise check DIR/tiled.cu       compile, run, verify, sanitize, time, count; writes DIR/tiled.check.json
+gemmviz exercise show DIR/tiled.check.json
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     check = actions.add_parser("check", help="compile, run on fixed sizes, verify every element, run "
                                "compute-sanitizer, time beside the reference and cuBLAS, read ncu's counters")  # fmt: skip
     check.add_argument("file", help="your .cu file")
-    check.add_argument("--exercise", metavar="NAME", help="which exercise (default: the one whose kernel the file defines)")
+    check.add_argument(
+        "--exercise", metavar="NAME", help="which exercise (default: the one whose kernel the file defines)"
+    )
     check.add_argument("--json", action="store_true", help="print the check record as JSON (for a grading script)")
     check.add_argument("--out", metavar="FILE", help="where to save the check record (default: FILE.check.json "
                        "beside the .cu; the app opens it)")  # fmt: skip

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gemmviz.core.fileio import read_regular
+from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.numbers import duration, rate
 
 FORMAT = "gemmviz-exercise-check"
@@ -199,7 +199,9 @@ def correctness_cause(record: dict) -> str | None:
         text = _source_line(record, f["line"])
         return f"an out-of-bounds read at line {f['line']} ({text}): guard the load, or load 0.0f outside the matrix"
     if crashed is not None:
-        return f"the kernel crashed at {_shape(crashed['shape'])} ({crashed.get('error', '')}); memcheck below shows where"
+        return (
+            f"the kernel crashed at {_shape(crashed['shape'])} ({crashed.get('error', '')}); memcheck below shows where"
+        )
     bad = [s for s in shapes if s.get("status") == "wrong"]
     if not bad:
         return None
@@ -245,12 +247,14 @@ def race_cause(record: dict) -> str | None:
         return None
     f = max(races, key=lambda r: r["count"])
     if f["kind"] == "write-after-read":
-        return (f"racecheck: shared write-after-read hazard at line {f['other_line']}/{f['line']}: a barrier is missing "
+        return (f"racecheck: shared write-after-read hazard at lines {f['other_line']} and {f['line']}: a barrier is missing "
                 "after the multiply-adds, before the next tile's load overwrites the tile")  # fmt: skip
     if f["kind"] == "read-after-write":
-        return (f"racecheck: shared read-after-write hazard at line {f['other_line']}/{f['line']}: a barrier is "
+        return (f"racecheck: shared read-after-write hazard at lines {f['other_line']} and {f['line']}: a barrier is "
                 "missing between the tile loads and the multiply-adds that read them")  # fmt: skip
-    return f"racecheck: shared {f['kind']} hazard at lines {f['other_line']} and {f['line']}: a __syncthreads() is missing"
+    return (
+        f"racecheck: shared {f['kind']} hazard at lines {f['other_line']} and {f['line']}: a __syncthreads() is missing"
+    )
 
 
 def _findings(record: dict, tool: str) -> list[dict]:
@@ -271,20 +275,35 @@ def speed_cause(record: dict) -> str | None:
     mine, theirs = counters.get("yours") or {}, counters.get("reference") or {}
     head = f"{rate(slower)}× slower than the reference"
     reasons = []
-    conflicts = _per(mine, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum")
-    ref_conflicts = _per(theirs, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum")
+    conflicts = _per(
+        mine, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"
+    )
+    ref_conflicts = _per(
+        theirs, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"
+    )
     if conflicts and conflicts > RATIO_LIMIT * (ref_conflicts or 1.0):
         reasons.append(f"shared loads {conflicts:.1f}-way bank-conflicted (the reference: {ref_conflicts or 1.0:.1f})")
-    sectors = _per(mine, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
-    ref_sectors = _per(theirs, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+    sectors = _per(
+        mine, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+    )
+    ref_sectors = _per(
+        theirs, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+    )
     if sectors and ref_sectors and sectors > RATIO_LIMIT * ref_sectors:
-        reasons.append(f"global loads uncoalesced: {rate(sectors)} sectors per request (the reference: {rate(ref_sectors)})")
+        reasons.append(
+            f"global loads uncoalesced: {rate(sectors)} sectors per request (the reference: {rate(ref_sectors)})"
+        )
     l2, ref_l2 = mine.get("lts__t_bytes.sum"), theirs.get("lts__t_bytes.sum")
     if l2 and ref_l2 and l2 > RATIO_LIMIT * ref_l2:
         reasons.append(f"{rate(l2 / ref_l2)}× the reference's L2 traffic: tiles are not reused from shared memory")
-    occ, ref_occ = mine.get("sm__warps_active.avg.pct_of_peak_sustained_active"), theirs.get("sm__warps_active.avg.pct_of_peak_sustained_active")
+    occ, ref_occ = (
+        mine.get("sm__warps_active.avg.pct_of_peak_sustained_active"),
+        theirs.get("sm__warps_active.avg.pct_of_peak_sustained_active"),
+    )
     if occ and ref_occ and occ * RATIO_LIMIT < ref_occ:
-        reasons.append(f"{occ:.0f}% of the warp slots active against the reference's {ref_occ:.0f}% (registers or shared memory per block)")
+        reasons.append(
+            f"{occ:.0f}% of the warp slots active against the reference's {ref_occ:.0f}% (registers or shared memory per block)"
+        )
     if reasons:
         return f"{head}: {'; '.join(reasons)}"
     if not mine:
@@ -412,15 +431,22 @@ def validate_check(data: object) -> dict:
         part = san.get(tool) or {}
         _need(isinstance(part, dict), f"sanitizer.{tool} must be an object")
         found = part.get("findings") or []
-        _need(isinstance(found, list) and len(found) <= MAX_FINDINGS, f"sanitizer.{tool}.findings: at most {MAX_FINDINGS}")
+        _need(
+            isinstance(found, list) and len(found) <= MAX_FINDINGS, f"sanitizer.{tool}.findings: at most {MAX_FINDINGS}"
+        )
         for f in found:
             _need(isinstance(f, dict) and isinstance(f.get("message", ""), str), f"sanitizer.{tool}: a bad finding")
-            _need(f.get("line") is None or (type(f["line"]) is int and 0 < f["line"] < 10**6), f"sanitizer.{tool}: bad line")
+            _need(
+                f.get("line") is None or (type(f["line"]) is int and 0 < f["line"] < 10**6),
+                f"sanitizer.{tool}: bad line",
+            )
     timing = data.get("timing") or {}
     _need(isinstance(timing, dict), "'timing' must be an object")
     for who in ("yours", "reference", "cublas"):
         part = timing.get(who) or {}
-        _need(isinstance(part, dict) and _number_ok(part.get("median_ms"), 0, 1e7), f"timing.{who}.median_ms out of range")
+        _need(
+            isinstance(part, dict) and _number_ok(part.get("median_ms"), 0, 1e7), f"timing.{who}.median_ms out of range"
+        )
     counters = data.get("counters") or {}
     _need(isinstance(counters, dict), "'counters' must be an object")
     for who in ("yours", "reference"):
@@ -444,7 +470,7 @@ def _check_map(error_map) -> None:
 def load_check(path: str | Path) -> dict:
     try:
         data = json.loads(read_regular(path, MAX_CHECK_BYTES).decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, InputFileError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckFileError(f"cannot read {path}: {exc}") from None
     return validate_check(data)
 
@@ -464,42 +490,7 @@ def report_text(record: dict) -> str:
     env = record.get("environment") or {}
     if env.get("gpu"):
         out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
-    diagnostics = (record.get("compile") or {}).get("diagnostics", [])
-    warnings = [d for d in diagnostics if d["severity"] != "error"]
-    if warnings:
-        out.append(f"  nvcc: {len(warnings)} warning(s), first at line {warnings[0].get('line') or '?'}: {warnings[0]['message']}")
-    for d in [d for d in diagnostics if d["severity"] == "error"][:10]:
-        at = f"line {d['line']}" if d.get("line") else "nvcc"
-        out.append(f"  {d['severity']:<7} {at}: {d['message']}")
-        src = _source_line(record, d.get("line"))
-        if src:
-            out.append(f"          | {src}")
-    for s in record.get("shapes") or []:
-        state = {"ok": "right", "wrong": "WRONG", "timeout": "TIMED OUT", "launch-error": "CRASHED"}[s["status"]]
-        extra = s.get("reason") or s.get("error") or ""
-        out.append(f"  {_shape(s['shape']):>16}  {state}  {extra}".rstrip())
-    for tool in SANITIZER_TOOLS:
-        part = (record.get("sanitizer") or {}).get(tool) or {}
-        if not part.get("ran"):
-            continue
-        found = part.get("findings") or []
-        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} finding(s)'}")
-        for f in found[:5]:
-            out.append(f"    line {f.get('line') or '?'}: {f['message']} (×{f.get('count', 1)})")
-            src = _source_line(record, f.get("line"))
-            if src:
-                out.append(f"          | {src}")
-    timing = record.get("timing") or {}
-    for who in ("yours", "reference", "cublas"):
-        part = timing.get(who) or {}
-        if part.get("median_ms"):
-            out.append(f"  {who:<9} {duration(part['median_ms']):>10}  {part.get('series', '')}".rstrip())
-    recorded = record.get("recorded_reference")
-    if recorded:
-        out.append(f"  recorded on {recorded['gpu']} ({recorded['session']}, {recorded['created'][:10]}), not on this machine:")
-        for row in recorded["rows"]:
-            if row["size"][0] in (1024, 2048, 4096):
-                out.append(f"    {row['series']:<24} {_shape(row['size']):>16} {duration(row['median_ms']):>10}")
+    out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _timing_lines(record)
     out.append("")
     for v in record.get("verdicts") or []:
         out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
@@ -508,3 +499,63 @@ def report_text(record: dict) -> str:
     for note in record.get("not_run") or []:
         out.append(f"not run: {note}")
     return "\n".join(out)
+
+
+def _with_source(record: dict, line: int | None) -> list[str]:
+    src = _source_line(record, line)
+    return [f"          | {src}"] if src else []
+
+
+def _compile_lines(record: dict) -> list[str]:
+    out = []
+    diagnostics = (record.get("compile") or {}).get("diagnostics", [])
+    warnings = [d for d in diagnostics if d["severity"] != "error"]
+    if warnings:
+        first = warnings[0]
+        out.append(f"  nvcc: {len(warnings)} warning(s), first at line {first.get('line') or '?'}: {first['message']}")
+    for d in [d for d in diagnostics if d["severity"] == "error"][:10]:
+        at = f"line {d['line']}" if d.get("line") else "nvcc"
+        out.append(f"  {d['severity']:<7} {at}: {d['message']}")
+        out += _with_source(record, d.get("line"))
+    return out
+
+
+def _shape_lines(record: dict) -> list[str]:
+    out = []
+    for s in record.get("shapes") or []:
+        state = {"ok": "right", "wrong": "WRONG", "timeout": "TIMED OUT", "launch-error": "CRASHED"}[s["status"]]
+        extra = s.get("reason") or s.get("error") or ""
+        out.append(f"  {_shape(s['shape']):>16}  {state}  {extra}".rstrip())
+    return out
+
+
+def _sanitizer_lines(record: dict) -> list[str]:
+    out = []
+    for tool in SANITIZER_TOOLS:
+        part = (record.get("sanitizer") or {}).get(tool) or {}
+        if not part.get("ran"):
+            continue
+        found = part.get("findings") or []
+        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} finding(s)'}")
+        for f in found[:5]:
+            out.append(f"    line {f.get('line') or '?'}: {f['message']} (×{f.get('count', 1)})")
+            out += _with_source(record, f.get("line"))
+    return out
+
+
+def _timing_lines(record: dict) -> list[str]:
+    out = []
+    timing = record.get("timing") or {}
+    for who in ("yours", "reference", "cublas"):
+        part = timing.get(who) or {}
+        if part.get("median_ms"):
+            out.append(f"  {who:<9} {duration(part['median_ms']):>10}  {part.get('series', '')}".rstrip())
+    recorded = record.get("recorded_reference")
+    if recorded:
+        out.append(
+            f"  recorded on {recorded['gpu']} ({recorded['session']}, {recorded['created'][:10]}), not on this machine:"
+        )
+        for row in recorded["rows"]:
+            if row["size"][0] in (1024, 2048, 4096):
+                out.append(f"    {row['series']:<24} {_shape(row['size']):>16} {duration(row['median_ms']):>10}")
+    return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import read_regular
+from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.variants import VARIANTS
 
 FORMAT = "gemmviz-exercise"
@@ -61,7 +61,7 @@ class Exercise:
     def starter_text(self) -> str:
         try:
             data = read_regular(self.folder / self.starter, MAX_SOURCE_BYTES)
-        except OSError as exc:
+        except (OSError, InputFileError) as exc:
             raise ExerciseError(f"exercise {self.name}: its starter {self.starter} cannot be read: {exc}") from None
         return data.decode("utf-8", errors="replace")
 
@@ -84,7 +84,11 @@ def _text(data: dict, key: str, where: str, limit: int = MAX_TEXT) -> str:
 
 def _hints(data: dict, where: str) -> tuple[str, ...]:
     hints = data.get("hints", [])
-    if not isinstance(hints, list) or len(hints) > MAX_HINTS or not all(isinstance(h, str) and h.strip() for h in hints):
+    if (
+        not isinstance(hints, list)
+        or len(hints) > MAX_HINTS
+        or not all(isinstance(h, str) and h.strip() for h in hints)
+    ):
         raise ExerciseError(f"{where}: 'hints' must be a list of at most {MAX_HINTS} non-empty texts")
     if any(len(h) > 1000 for h in hints):
         raise ExerciseError(f"{where}: a hint is longer than 1000 characters")
@@ -172,7 +176,7 @@ def load_exercise_file(path: str | Path) -> Exercise:
     path = Path(path)
     try:
         data = read_regular(path, MAX_FILE_BYTES)
-    except OSError as exc:
+    except (OSError, InputFileError) as exc:
         raise ExerciseError(f"{path}: cannot read the exercise: {exc}") from None
     try:
         text = data.decode("utf-8")
@@ -236,8 +240,8 @@ def read_source(path: str | Path) -> str:
     path = Path(path)
     try:
         data = read_regular(path, MAX_SOURCE_BYTES)
-    except OSError as exc:
-        if "larger" in str(exc) or "limit" in str(exc):
+    except (OSError, InputFileError) as exc:
+        if "limit" in str(exc) or "limit" in str(exc):
             raise ExerciseError(f"{path} is larger than {MAX_SOURCE_BYTES // 1024} KiB: is it a kernel?") from None
         raise ExerciseError(f"cannot read {path}: {exc}") from None
     if b"\0" in data:

@@ -1,0 +1,144 @@
+"""The Exercise tab without a GPU: recorded checks shown (verdicts, cause, wrong regions, findings at their
+source lines, timing bars), the starter written without overwriting work, a re-check on save, a real check in
+the worker that compiles and says what needs a GPU, cancel, and the layout at 1280×720."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gemmviz.core.exercise_check import load_check
+
+DATA = Path(__file__).parent / "data" / "exercises"
+NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+
+
+@pytest.fixture
+def tab(qtbot):
+    from gemmviz.ui.exercise_tab import ExerciseTab
+
+    widget = ExerciseTab()
+    qtbot.addWidget(widget)
+    yield widget
+    widget.shutdown()
+
+
+def test_a_recorded_failing_check_shows_verdicts_cause_map_and_lines(tab):
+    tab.open_check(DATA / "records" / "tiled_nosync.check.json")
+    text = tab.verdict_label.text()
+    assert "✗ race-free" in text and "✓ compiles" in text
+    assert "write-after-read" in tab.cause.text() and "barrier is missing" in tab.cause.text()
+    items = [tab.findings.item(i).text() for i in range(tab.findings.count())]
+    race = next(i for i in items if i.startswith("racecheck"))
+    assert "line 17" in race and "tile_A[threadIdx.y][k]" in race  # the student's own source line
+    assert tab.error_map.error_map and any(any(r) for r in tab.error_map.error_map["wrong"])
+    assert "1020×1020×1020" in tab.error_map.caption
+
+
+def test_a_recorded_slow_check_shows_timing_bars(tab):
+    tab.open_check(DATA / "records" / "tiled_conflicts.check.json")
+    names = [name for name, _v, _t in tab.bars.rows]
+    assert names == ["yours", "gpu-tiled", "cuBLAS"]
+    assert tab.bars.rows[0][1] < tab.bars.rows[1][1] < tab.bars.rows[2][1]
+    assert "bank-conflicted" in tab.cause.text()
+
+
+def test_a_hostile_check_file_gets_a_message_and_the_tab_keeps_working(tab, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    bad = tmp_path / "x.check.json"
+    bad.write_text('{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "c", '
+                   '"shapes": [{"shape": [1e9, 1, 1], "status": "ok"}]}', encoding="utf-8")  # fmt: skip
+    assert not tab.open_check(bad)
+    assert shown and "three sizes" in shown[0]
+    assert tab.open_check(DATA / "records" / "tiled_good.check.json")
+    assert tab.cause.text() == "Every goal passed."
+
+
+def test_the_starter_is_written_once_and_never_over_the_students_work(tab, tmp_path):
+    tab.picker.setCurrentIndex(tab.picker.findData("tiled"))
+    path = tab.write_starter(tmp_path)
+    assert path.read_text(encoding="utf-8") == tab.exercise.starter_text()
+    path.write_text("// my work", encoding="utf-8")
+    assert tab.write_starter(tmp_path) == path
+    assert path.read_text(encoding="utf-8") == "// my work"
+
+
+def test_hints_unlock_one_at_a_time(tab):
+    n = len(tab.exercise.hints)
+    assert tab.hints.text() == ""
+    tab.hint_button.click()
+    assert tab.hints.text().startswith("1. ") and "2. " not in tab.hints.text()
+    for _ in range(n):
+        tab.hint_button.click()
+    assert not tab.hint_button.isEnabled() and f"{n}. " in tab.hints.text()
+
+
+def test_saving_the_file_starts_a_check(tab, qtbot, tmp_path, monkeypatch):
+    started = []
+    monkeypatch.setattr(tab, "start_check", lambda: started.append(time.monotonic()))
+    path = tmp_path / "tiled.cu"
+    shutil.copy(DATA / "tiled_good.cu", path)
+    tab.set_file(path)
+    assert tab.exercise.name == "tiled"
+    path.write_text(path.read_text(encoding="utf-8") + "\n// saved\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
+    # an editor that saves by writing a new file and renaming it over the old one
+    started.clear()
+    new = tmp_path / ".tiled.cu.swp"
+    new.write_text(path.read_text(encoding="utf-8") + "// again\n", encoding="utf-8")
+    new.replace(path)
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
+def test_a_check_in_the_worker_compiles_and_says_what_needs_a_gpu(tab, qtbot, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pycuda", None)
+    path = tmp_path / "tiled.cu"
+    shutil.copy(DATA / "tiled_good.cu", path)
+    tab.auto.setChecked(False)
+    tab.set_file(path)
+    tab.start_check()
+    assert tab.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: tab.worker is None, timeout=120_000)
+    assert "✓ compiles" in tab.verdict_label.text() and "– correct" in tab.verdict_label.text()
+    assert "No GPU here" in tab.cause.text()
+    assert load_check(tmp_path / "tiled.check.json")["no_gpu"]
+    assert any("recorded" in name for name, _v, _t in tab.bars.rows)  # the reference's recorded figures
+
+
+def test_cancel_ends_a_running_check_quickly(tab, qtbot, tmp_path, monkeypatch):
+    import gemmviz.backends.exercise as ex
+
+    def slow_probe(folder, cancel):
+        ex.run_child([sys.executable, "-c", "import time; time.sleep(60)"], 60, cancel)
+        return None, "never"
+
+    monkeypatch.setattr(ex, "gpu_arch", slow_probe)
+    path = tmp_path / "tiled.cu"
+    shutil.copy(DATA / "tiled_good.cu", path)
+    tab.set_file(path)
+    tab.start_check()
+    qtbot.waitUntil(lambda: "looking for a GPU" in tab.progress.text(), timeout=10_000)
+    asked = time.monotonic()
+    tab.cancel_button.click()
+    qtbot.waitUntil(lambda: tab.worker is None, timeout=10_000)
+    assert time.monotonic() - asked < 1.5
+    assert tab.progress.text() == "Check cancelled."
+    assert threading.active_count() < 50
+
+
+def test_the_tab_fits_1280x720(tab, qtbot):
+    tab.resize(1280, 640)
+    tab.open_check(DATA / "records" / "tiled_or.check.json")
+    tab.show()
+    qtbot.waitExposed(tab)
+    assert tab.minimumSizeHint().width() <= 1280 and tab.minimumSizeHint().height() <= 640
+    tab.close()
