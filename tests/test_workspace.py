@@ -158,11 +158,13 @@ def test_live_results_are_announced():
     ws.add_live(b, live("cpu-numpy"))
     assert rec.seen[0] == ("results_added", ([a],)) and rec.seen[2][0] == "results_added"
     assert shown_when_told[0] == [a]  # emitted after the change: a handler reads the new state
+    assert rec.seen[1] == ("shown_changed", (True,))  # appended: a view may redraw staged
     assert rec.names() == ["results_added", "shown_changed"] * 2
     ws.add_live()
     assert rec.names() == []
     ws.clear_live()
-    assert rec.names() == ["live_cleared", "shown_changed"] and not ws.live
+    assert rec.seen[1] == ("shown_changed", (False,)) and rec.names() == ["live_cleared", "shown_changed"]
+    assert not ws.live
 
 
 def test_sessions_opened_reopened_and_closed_are_announced(h200_twice, tmp_path):
@@ -196,12 +198,12 @@ def test_restoring_a_snapshot_announces_what_went_and_came_back(h200_twice):
     second = ws.open(h200_twice[1])
     rec = Recorder(ws)
     ws.restore(before)
-    assert rec.seen == [("session_removed", (second.id,)), ("shown_changed", ())] and ws.sessions == [first]
+    assert rec.seen == [("session_removed", (second.id,)), ("shown_changed", (False,))] and ws.sessions == [first]
     before = ws.snapshot()
     reloaded = ws.open(h200_twice[0])  # reopened in place, then put back: the old object returns
     rec.names()
     ws.restore(before)
-    assert rec.seen == [("session_added", (first,)), ("shown_changed", ())] and ws.sessions[0] is not reloaded
+    assert rec.seen == [("session_added", (first,)), ("shown_changed", (False,))] and ws.sessions[0] is not reloaded
 
 
 def test_visibility_is_announced_only_when_it_changes():

@@ -88,7 +88,9 @@ class LoadedSession:
 class WorkspaceEvents(SignalGroup):
     """What a view can subscribe to (psygnal, Qt-free: napari's ViewerModel does the same). Each event is
     emitted after the workspace has changed, so a handler reads the new state; `shown_changed` follows every
-    change of what `all_results()` or `shown()` return, so a chart needs only that one."""
+    change of what `all_results()` or `shown()` return, so a chart needs only that one. Its argument says
+    whether results were appended (`add_live`: a run streams them in, so a view may redraw staged, a few times
+    a second) rather than anything else (a session opened or closed, a series hidden: redraw at once)."""
 
     results_added = Signal(list)  # live results appended, in order
     live_cleared = Signal()
@@ -97,7 +99,7 @@ class WorkspaceEvents(SignalGroup):
     hidden_changed = Signal(frozenset)  # the hidden series, all of them
     selection_changed = Signal(list)  # the selected results, in order
     environment_changed = Signal(dict)  # as the worker probed it
-    shown_changed = Signal()
+    shown_changed = Signal(bool)  # appended: True for add_live, False for any other change
 
 
 class Workspace:
@@ -143,7 +145,7 @@ class Workspace:
         if again is not None:
             self._drop_from_selection(set(map(id, again.results)))
         self.events.session_added.emit(loaded)
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(False)
         return loaded
 
     def _unique_label(self, session: Session, path: str | os.PathLike, replay: bool) -> str:
@@ -179,17 +181,17 @@ class Workspace:
         for sid, s in sessions.items():
             if now.get(sid) is not s:
                 self.events.session_added.emit(s)
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(False)
 
     def close(self, session_id: str) -> None:
         self._close(session_id)
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(False)
 
     def close_all(self) -> None:
         """Close every loaded session (one shown_changed for all of them)."""
         for session_id in list(self._sessions):
             self._close(session_id)
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(False)
 
     def _close(self, session_id: str) -> None:
         closed = self._sessions[session_id]
@@ -214,14 +216,14 @@ class Workspace:
             return
         self.live.extend(results)
         self.events.results_added.emit(list(results))
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(True)
 
     def clear_live(self) -> None:
         ids = set(map(id, self.live))
         self.live.clear()
         self._drop_from_selection(ids)
         self.events.live_cleared.emit()
-        self.events.shown_changed.emit()
+        self.events.shown_changed.emit(False)
 
     def live_session(self, settings: Mapping, created: str | None = None) -> Session:
         """This run's results as a session, with the environment the worker probed: no device call."""
@@ -261,7 +263,7 @@ class Workspace:
         if hidden != self._hidden:
             self._hidden = hidden
             self.events.hidden_changed.emit(hidden)
-            self.events.shown_changed.emit()
+            self.events.shown_changed.emit(False)
 
     def set_hidden(self, series: Iterable[str]) -> None:
         self.hidden = series
