@@ -491,6 +491,7 @@ def report_text(record: dict) -> str:
     if env.get("gpu"):
         out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
     out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _timing_lines(record)
+    out += [f"  {line}" for line in counter_lines(record)]
     out.append("")
     for v in record.get("verdicts") or []:
         out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
@@ -499,6 +500,40 @@ def report_text(record: dict) -> str:
     for note in record.get("not_run") or []:
         out.append(f"not run: {note}")
     return "\n".join(out)
+
+
+COUNTER_ROWS = (
+    (
+        "global sectors per request",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    ),
+    (
+        "shared wavefronts per load",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__inst_executed_op_shared_ld.sum",
+    ),
+    ("L2 traffic (MB)", "lts__t_bytes.sum", None),
+    ("DRAM read (MB)", "dram__bytes_read.sum", None),
+    ("warp slots active (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", None),
+)
+
+
+def counter_lines(record: dict) -> list[str]:
+    """Nsight Compute's key counters, yours beside the reference's: 'name: yours vs reference'."""
+    counters = record.get("counters") or {}
+    mine, theirs = counters.get("yours") or {}, counters.get("reference") or {}
+    if not mine:
+        return [f"counters: {counters['note']}"] if counters.get("note") else []
+    shape = _shape(counters.get("shape", []))
+    out = [f"Nsight Compute at {shape}, yours vs the reference:"]
+    for name, top, bottom in COUNTER_ROWS:
+        values = [_per(c, top, bottom) if bottom else c.get(top) for c in (mine, theirs)]
+        if all(v is None for v in values):
+            continue
+        text = [rate(v / 1e6 if "MB" in name else v) for v in values]
+        out.append(f"  {name}: {text[0]} vs {text[1]}")
+    return out
 
 
 def _with_source(record: dict, line: int | None) -> list[str]:

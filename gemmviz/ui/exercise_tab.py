@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.exercise_check import CheckFileError, finish, load_check
+from gemmviz.core.exercise_check import CheckFileError, counter_lines, finish, load_check
 from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate
@@ -471,6 +471,8 @@ class ExerciseTab(QWidget):
                 self.findings.addItem(
                     "×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"])
                 )
+        for line in counter_lines(record):
+            self.findings.addItem(line)
         for note in record.get("not_run") or []:
             self.findings.addItem(tr("Not run: {0}").format(note))
 
