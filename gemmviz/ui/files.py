@@ -39,14 +39,17 @@ class SessionFiles:
 
     def open_session_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, tr("Open session"), "", tr("gemmviz sessions (*.json *.json.gz);;All files (*)")
+            self.window, tr("Open session"), "", tr("gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)")
         )
         if path:
             self.open_session(path)
 
     def open_session(self, path: str | os.PathLike, replay: bool = False) -> bool:
         """Open a session file. A refused file gets a dialog with the reason (file and field), stays out of Open
-        recent, and leaves the workspace and the charts as they were."""
+        recent, and leaves the workspace and the charts as they were. An exercise check (FILE.check.json, from
+        `gemmviz exercise check`) opens in the Exercise tab instead."""
+        if str(path).endswith(".check.json") and hasattr(self.window, "open_exercise_check"):
+            return self.window.open_exercise_check(path)
         before = self.workspace.snapshot()
         try:
             loaded = self.workspace.open(path, replay=replay)
