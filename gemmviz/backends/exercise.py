@@ -252,17 +252,35 @@ def time_step(spec: dict, options: CheckOptions, folder: Path) -> dict:
 
 
 def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kernel: str) -> dict:
-    from gemmviz.backends.profile import ProfileError, run_profile
+    """ncu on the child that launches the student's kernel once, then the reference: the first launch of
+    each (ncu's report goes to the check's folder in the cache, like every other file of the check)."""
+    from gemmviz.backends.profile import explain_failure, find_ncu, profile_command
+    from gemmviz.core.counters import NcuCsvError, parse_ncu_csv
 
+    out: dict = {"shape": list(PROFILE_SHAPE)}
+    ncu = find_ncu()
+    if ncu is None:
+        out["note"] = "Nsight Compute (ncu) not found: install the CUDA toolkit or put ncu on PATH"
+        return out
     argv = child_argv({**spec, "mode": "profile", "shapes": [list(PROFILE_SHAPE)]}, folder)
     names = sorted({spec["kernel"], reference_kernel})
+    log = folder / "ncu.csv"
+    cmd = profile_command(argv, f"^({'|'.join(names)})$", launch_count=2, ncu=ncu, log_file=log)
+    run = run_child(cmd, STEP_LIMITS_S["profile"], options.cancel, child_env(folder))
+    report = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     try:
-        rows = run_profile(argv, f"^({'|'.join(names)})$", launch_count=2, timeout_s=STEP_LIMITS_S["profile"])
-    except ProfileError as exc:
-        return {"note": str(exc), "shape": list(PROFILE_SHAPE)}
-    out = {"shape": list(PROFILE_SHAPE)}
-    if rows:
-        out["yours"] = {k: v for k, v in rows[0]["counters"].items() if v is not None}
+        rows = parse_ncu_csv(report)
+    except NcuCsvError:
+        rows = []
+    if not rows:
+        why = (
+            f"ncu ran over {STEP_LIMITS_S['profile']} s"
+            if run.timed_out
+            else explain_failure(run.returncode or 0, report + run.stderr)
+        )
+        out["note"] = why
+        return out
+    out["yours"] = {k: v for k, v in rows[0]["counters"].items() if v is not None}
     if len(rows) > 1:
         out["reference"] = {k: v for k, v in rows[1]["counters"].items() if v is not None}
     return out
