@@ -88,22 +88,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="319" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="323" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="321" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="325" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="334" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="334" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -311,72 +311,72 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="42" />
-        <source>gemmviz sessions (*.json *.json.gz);;All files (*)</source>
-        <translation>gemmviz 会话 (*.json *.json.gz);;所有文件 (*)</translation>
+        <source>gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)</source>
+        <translation>gemmviz 会话和练习检查 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="54" />
-        <location filename="../../gemmviz/ui/files.py" line="84" />
+        <location filename="../../gemmviz/ui/files.py" line="57" />
+        <location filename="../../gemmviz/ui/files.py" line="87" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="61" />
+        <location filename="../../gemmviz/ui/files.py" line="64" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="85" />
+        <location filename="../../gemmviz/ui/files.py" line="88" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="99" />
+        <location filename="../../gemmviz/ui/files.py" line="102" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="100" />
+        <location filename="../../gemmviz/ui/files.py" line="103" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="107" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="107" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="113" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="119" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="120" />
+        <location filename="../../gemmviz/ui/files.py" line="123" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="127" />
+        <location filename="../../gemmviz/ui/files.py" line="130" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="127" />
+        <location filename="../../gemmviz/ui/files.py" line="130" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="132" />
+        <location filename="../../gemmviz/ui/files.py" line="135" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -734,6 +734,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/compare.py" line="28" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="485" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -792,7 +793,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/roofline_tab.py" line="49" />
         <source>Measure this GPU's ceilings</source>
-        <translation>测量这块 GPU 的屋顶</translation>
+        <translation>测量 GPU 屋顶</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline_tab.py" line="51" />
@@ -961,7 +962,7 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/tiling_render.py" line="433" />
         <source>multiply-adds  {n}</source>
-        <translation>乘加运算       {n}</translation>
+        <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling_render.py" line="434" />
@@ -1017,6 +1018,266 @@ global memory</source>
         <location filename="../../gemmviz/ui/tiling_render.py" line="464" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="63" />
+        <source>Check cancelled.</source>
+        <translation>检查已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="67" />
+        <source>The check failed: {0}</source>
+        <translation>检查失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="167" />
+        <source>New from starter…</source>
+        <translation>从起始代码新建…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="168" />
+        <source>Open kernel…</source>
+        <translation>打开核函数…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="169" />
+        <source>Open check…</source>
+        <translation>打开检查…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="170" />
+        <source>Check now</source>
+        <translation>立即检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="171" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="173" />
+        <source>Check on save</source>
+        <translation>保存时检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="175" />
+        <source>No kernel file open: write the starter, or open your .cu.</source>
+        <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="269" />
+        <source>Measured against {0}; goal: {1}× its speed.</source>
+        <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="279" />
+        <source>Show a hint ({0} of {1})</source>
+        <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="292" />
+        <source>Folder for your kernel</source>
+        <translation>存放核函数的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="302" />
+        <source>{0} is already there: opened it (your work is kept).</source>
+        <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="307" />
+        <source>Cannot write the starter</source>
+        <translation>无法写出起始代码</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="313" />
+        <source>Open your kernel</source>
+        <translation>打开你的核函数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="313" />
+        <source>CUDA source (*.cu)</source>
+        <translation>CUDA 源文件 (*.cu)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="321" />
+        <source>Your kernel: {0}</source>
+        <translation>你的核函数：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
+        <source>Open a check</source>
+        <translation>打开一个检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
+        <source>Exercise checks (*.check.json *.json)</source>
+        <translation>练习检查 (*.check.json *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="351" />
+        <source>Cannot open the check</source>
+        <translation>无法打开检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="354" />
+        <source>Opened the check {0}</source>
+        <translation>已打开检查 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="363" />
+        <source>Open your kernel first (or write the starter).</source>
+        <translation>请先打开你的核函数（或写出起始代码）。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="374" />
+        <source>Checking {0}…</source>
+        <translation>正在检查 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="398" />
+        <source>Checked {0}</source>
+        <translation>已检查 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="405" />
+        <source>The check could not be saved: {0}</source>
+        <translation>无法保存检查：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="432" />
+        <source>Likeliest cause: {0}</source>
+        <translation>最可能的原因：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="434" />
+        <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
+        <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="437" />
+        <source>Every goal passed.</source>
+        <translation>所有目标都已达成。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="442" />
+        <source>Wrong regions of C at {0} (darker: more wrong)</source>
+        <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
+        <source>C: no wrong region</source>
+        <translation>C：没有出错的区域</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
+        <source>C: not run</source>
+        <translation>C：未运行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="459" />
+        <source>nvcc, line {0}: {1}</source>
+        <translation>nvcc，第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="465" />
+        <source>{0}: clean</source>
+        <translation>{0}：没有问题</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="467" />
+        <source>line {0}: {1} (×{2})</source>
+        <translation>第 {0} 行：{1}（×{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="477" />
+        <source>Not run: {0}</source>
+        <translation>未运行：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="485" />
+        <source>yours</source>
+        <translation>你的</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson_render.py" line="142" />
+        <source>step {i} / {n}</source>
+        <translation>第 {i} / {n} 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson_render.py" line="153" />
+        <source>Data: {0}</source>
+        <translation>数据：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="39" />
+        <source>Replayed: recorded on {gpu}, {date}</source>
+        <translation>回放：录制于 {gpu}，{date}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="40" />
+        <source>Measured on {gpu}, {date}</source>
+        <translation>测量于 {gpu}，{date}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="42" />
+        <source>Published figures: {gpu}, {date}</source>
+        <translation>已发表的数据：{gpu}，{date}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="43" />
+        <source>Live on {gpu}</source>
+        <translation>在 {gpu} 上实时测量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="44" />
+        <source>No recorded results for this lesson</source>
+        <translation>这个课程没有录制的结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="47" />
+        <source>replayed</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="48" />
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="49" />
+        <source>published</source>
+        <translation>已发表</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="50" />
+        <source>host-inclusive timing</source>
+        <translation>含主机时间的计时</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="51" />
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="52" />
+        <source>no results</source>
+        <translation>无结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="53" />
+        <source>undated</source>
+        <translation>无日期</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/text.py" line="54" />
+        <source>quoted</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table_view.py" line="94" />
+        <source>Median time per product; × = times faster than the {baseline} at the same size</source>
+        <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
     </message>
 </context>
 <context>
@@ -1302,7 +1563,7 @@ global memory</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="77" />
+        <location filename="../../gemmviz/ui/files.py" line="80" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

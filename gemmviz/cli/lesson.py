@@ -95,14 +95,18 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     from gemmviz.cli.app import qt_app
 
     app = qt_app()
+    from gemmviz.ui import i18n
     from gemmviz.ui.fonts import lesson_text, missing_font_warning
     from gemmviz.ui.lesson_render import export_slides
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     if warning:
         print(f"gemmviz: warning: {warning}", file=sys.stderr)
-
-    paths = export_slides(lesson, source, out, width, height, args.projector, args.dark)
+    i18n.install(app, lesson.lang)  # the slides' words (header, footer, charts) in the lesson's; the CLI's stay English
+    try:
+        paths = export_slides(lesson, source, out, width, height, args.projector, args.dark)
+    finally:
+        i18n.install(app, "en")  # the process's language as it was (a caller in the same process, e.g. a test)
     del app
     print(f"wrote {len(paths) - 1} slides and {paths[-1].name} into {out} ({width}x{height})")
     return EXIT_OK

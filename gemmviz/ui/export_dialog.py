@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog,
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.views import CHART_KINDS
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, origin_words, tr
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
 # core/views.py's CHART_KINDS descriptions, for the catalogue (the dialog shows them through tr())
@@ -34,7 +34,7 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
     gpu = ws.roofline_gpu(ws.shown())
     try:
         export_chart(kind, shown, path, width, height, window.theme, load_ceilings(gpu) if gpu else None,
-                     window.charts_tab.speedup_view(), ws.source_of, footer=workspace_footer(ws, shown))  # fmt: skip
+                     window.charts_tab.speedup_view(), ws.source_of, footer=origin_words(workspace_footer(ws, shown)))  # fmt: skip
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error(tr("Cannot export"), str(exc))
         return False

@@ -22,6 +22,7 @@ from gemmviz.core.problem import Problem
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.schedule import block_schedule
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import origin_words, tr
 from gemmviz.ui.theme import Theme, theme_for
 from gemmviz.ui.tiling_render import Background, FrameState, render_frame
 
@@ -138,8 +139,9 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     right = QRectF(mid.right(), lay.header.top(), lay.header.right() - mid.right(), lay.header.height())
     v = Qt.AlignmentFlag.AlignVCenter
     _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
-    _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, f"step {slide.index + 1} / {slide.count}", small, texts)
-    _draw(painter, right, Qt.AlignmentFlag.AlignRight | v, slide.source_label, small, texts, elide=True)
+    step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)  # header, footer: in the installed language
+    _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, step_of, small, texts)
+    _draw(painter, right, Qt.AlignmentFlag.AlignRight | v, origin_words(slide.source_label), small, texts, elide=True)
     painter.setPen(QPen(fg))
     top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | WRAP
     _draw(painter, lay.title, top_left, slide.title, font(lay.title_px, True), texts)
@@ -148,7 +150,8 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     half = lay.footer.width() / 2
     foot_l = QRectF(lay.footer.left(), lay.footer.top(), half, lay.footer.height())
     foot_r = QRectF(foot_l.right(), lay.footer.top(), half, lay.footer.height())
-    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, f"Data: {slide.footer}", small, texts, elide=True)
+    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, tr("Data: {0}").format(origin_words(slide.footer)), small, texts,
+          elide=True)  # fmt: skip
     _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)
     return texts
 

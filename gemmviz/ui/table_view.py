@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from gemmviz.core.lessons import StepTable
 from gemmviz.core.style import style_of
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
 
 Text = tuple[str, QRectF]
@@ -90,7 +91,8 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
             text(QRectF(left, top, col_w, line), CENTER, cell.time, regular, dim if cell.time == "—" else fg)
             text(QRectF(left, top + line, col_w, line), CENTER, cell.ratio, bold, fg)
         y += row_h
-    caption = f"Median time per product; × = times faster than the {table.baseline_label} at the same size"
+    caption = tr("Median time per product; × = times faster than the {baseline} at the same size").format(
+        baseline=tr(table.baseline_label))  # fmt: skip
     cap = QRectF(x0, y + 0.3 * line, max(width, 1.0), QFontMetricsF(small).height() * 1.2)
     metrics = QFontMetricsF(small)
     if metrics.horizontalAdvance(caption) > rect.width():

@@ -182,6 +182,10 @@ class TrafficChart(pg.PlotWidget):
         axis = self.getPlotItem().getAxis("bottom")
         if axis.style.get("tickFont") is None or axis.style["tickFont"].pointSizeF() != font.pointSizeF():
             axis.setStyle(tickFont=font)
+        # the level names' line, with room for a CJK font's taller glyphs (共享内存 was cut at its foot)
+        need = QFontMetricsF(font).height() + abs(axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + 4
+        if axis.height() < need:
+            axis.setHeight(int(need + 1))
 
     def fit_legend(self) -> None:
         if getattr(self, "legend", None) is not None and self.getPlotItem() is not None:
