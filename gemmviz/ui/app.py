@@ -60,7 +60,7 @@ def switch_language(old, lang: str):
     i18n.install(app, lang)
     new = MainWindow(old.backends, settings=old.settings, load_recorded_without_gpu=False)
     ws, kept = new.workspace, old.workspace
-    ws.live = list(kept.live)
+    ws.add_live(*kept.live)
     ws.restore(kept.snapshot())
     ws.hidden = set(kept.hidden)
     ws.environment = dict(kept.environment)  # until the new worker's probe reports
