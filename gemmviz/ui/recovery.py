@@ -119,8 +119,7 @@ class Recovery:
         if answer != QMessageBox.StandardButton.Yes:
             self.remove()
             return 0
-        for result in session.results:
-            self.workspace.add_live(result)
+        self.workspace.add_live(*session.results)  # one event for all of them
         if session.settings:
             self.window.last_run_settings = dict(session.settings)
         self.window.refresh()
