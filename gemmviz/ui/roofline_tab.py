@@ -81,6 +81,7 @@ class RooflineTab(QSplitter):
         self.set_text(tr(PLACEHOLDER))
         self.chart.pointClicked.connect(self.explain)
         self.chart.seriesToggled.connect(self.toggle_series)
+        workspace.events.selection_changed.connect(self.explain_selection)  # the table's picks (Workspace.select)
 
     def set_text(self, text: str) -> None:
         self.pages = pages_of(text)
