@@ -318,4 +318,11 @@ ZH = {
 "line {0}: {1} (×{2})": "第 {0} 行：{1}（×{2}）",
 "Not run: {0}": "未运行：{0}",
 "yours": "你的",
+"time": "时间",
+"GFLOP/s": "GFLOP/s",
+"speedup": "加速比",
+"roofline": "屋顶线模型",
+"dashboard": "总览（2×2）",
+"traffic": "内存流量",
+"sm-trace": "SM 轨迹",
 }

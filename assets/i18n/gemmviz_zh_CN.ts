@@ -68,17 +68,17 @@
         <translation>原文：gemmviz 实现并核对其核函数与计算的两篇博客：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="60" />
+        <location filename="../../gemmviz/ui/about.py" line="63" />
         <source>About gemmviz</source>
         <translation>关于 gemmviz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="81" />
+        <location filename="../../gemmviz/ui/about.py" line="84" />
         <source>&amp;About gemmviz</source>
         <translation>关于 gemmviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="84" />
+        <location filename="../../gemmviz/ui/about.py" line="87" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -88,22 +88,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="323" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="319" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="325" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="321" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="334" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="334" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -207,100 +207,135 @@ chart's legend) or choose another baseline</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/export_dialog.py" line="17" />
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="18" />
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="19" />
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="20" />
+        <source>roofline</source>
+        <translation>屋顶线模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="21" />
+        <source>dashboard</source>
+        <translation>总览（2×2）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="22" />
+        <source>traffic</source>
+        <translation>内存流量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="23" />
+        <source>sm-trace</source>
+        <translation>SM 轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export_dialog.py" line="27" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="18" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="28" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="19" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="29" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="20" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="30" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="21" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="31" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="22" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="32" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="23" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="33" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="39" />
-        <location filename="../../gemmviz/ui/export_dialog.py" line="52" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="49" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="62" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="41" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="51" />
         <source>Exported the {kind} chart to {path}</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="52" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="62" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="65" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="75" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="67" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="77" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="73" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="83" />
         <source>Export animation</source>
         <translation>导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="74" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="84" />
         <source>Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)</source>
         <translation>GIF 动画 (*.gif);;MP4 视频 (*.mp4);;PNG 帧（文件夹） (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="84" />
-        <location filename="../../gemmviz/ui/export_dialog.py" line="113" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="94" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="123" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="95" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="105" />
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="96" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="106" />
         <source>size (pixels)</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="97" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="107" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export_dialog.py" line="113" />
+        <location filename="../../gemmviz/ui/export_dialog.py" line="123" />
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
@@ -476,65 +511,65 @@ caches</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="90" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="92" />
         <source>Roofline of {device}</source>
         <translation>{device} 的屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="92" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="94" />
         <source>FP32 peak (computed)</source>
         <translation>FP32 峰值（计算值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="93" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="95" />
         <source>best FP32 GEMM (cuBLAS)</source>
         <translation>最佳 FP32 GEMM（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="94" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="96" />
         <source>TF32 tensor cores (cuBLAS)</source>
         <translation>TF32 张量核心（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="106" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="108" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="118" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="120" />
         <source>ridge point {ridge} FLOP/byte</source>
         <translation>脊点 {ridge} FLOP/字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="120" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="122" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="242" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="249" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="243" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="250" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="244" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="251" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="236" />
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="246" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="253" />
         <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
         <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="247" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="254" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>

@@ -51,7 +51,10 @@ def about_text() -> str:
         else:
             lines.append(tr("• {file}: roofline ceilings measured on {where}").format(file=source.file, where=where))
     lines += ["", tr("The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:")]
-    lines += [f"• {seed.key}: {seed.title}\n   {seed.english}" for seed in about.SEEDS]
+    from gemmviz.ui.i18n import language
+
+    # the seeds' own (Chinese) titles, with their English translation for English readers
+    lines += [f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if language() == "en" else "") for seed in about.SEEDS]
     return "\n".join(lines)
 
 

@@ -12,6 +12,16 @@ from gemmviz.core.views import CHART_KINDS
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, origin_words, tr
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
+# core/views.py's CHART_KINDS as the dialog names them (the kind itself, as `gemmviz export` spells it, is the data)
+KIND_NAMES = {
+    "time": QT_TRANSLATE_NOOP("", "time"),
+    "gflops": QT_TRANSLATE_NOOP("", "GFLOP/s"),
+    "speedup": QT_TRANSLATE_NOOP("", "speedup"),
+    "roofline": QT_TRANSLATE_NOOP("", "roofline"),
+    "dashboard": QT_TRANSLATE_NOOP("", "dashboard"),
+    "traffic": QT_TRANSLATE_NOOP("", "traffic"),
+    "sm-trace": QT_TRANSLATE_NOOP("", "sm-trace"),
+}
 # core/views.py's CHART_KINDS descriptions, for the catalogue (the dialog shows them through tr())
 KIND_TEXTS = (
     QT_TRANSLATE_NOOP("", "median time vs size (log-log)"),
@@ -84,7 +94,7 @@ class ExportDialog(QDialog):
         self.setWindowTitle(tr("Export chart"))
         self.chart = QComboBox()
         for kind, what in CHART_KINDS.items():
-            self.chart.addItem(kind, kind)
+            self.chart.addItem(tr(KIND_NAMES.get(kind, kind)), kind)
             self.chart.setItemData(self.chart.count() - 1, tr(what), Qt.ItemDataRole.ToolTipRole)
         self.size = QComboBox()
         self.size.setEditable(True)
