@@ -126,10 +126,12 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     qtbot.addWidget(w)
     charts = w.charts_tab
     assert charts.time_chart.theme is LIGHT and charts.show_combo.currentText() == "all four"
-    w.projector_action.setChecked(True)
-    assert charts.show_combo.currentText() == "GFLOP/s"  # one chart at a time on a projector
-    assert charts.gflops_chart.isVisibleTo(w)  # isVisibleTo: the window itself is never shown here
-    assert not charts.time_chart.isVisibleTo(w) and not charts.table.isVisibleTo(w)
+    w.projector_action.setChecked(True)  # Ctrl+P: applied once the queued key presses are handled
+    qtbot.waitUntil(lambda: w.applied_view == (True, False))
+    assert charts.show_combo.currentText() == "all four"  # the teacher's choice is kept (issue 20)
+    assert charts.time_chart.theme.font_pt >= 12 and charts.time_chart.theme.line_px >= 3  # all four: scaled
+    charts.show_combo.setCurrentText("time")
+    assert charts.gflops_chart.isHidden() and not charts.table.isVisibleTo(w)
     assert (
         charts.time_chart.theme.font_pt >= 20
         and charts.time_chart.theme.line_px >= 3
@@ -137,6 +139,7 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     )
     light_palette = charts.time_chart.theme.palette
     w.dark_action.setChecked(True)
+    qtbot.waitUntil(lambda: w.applied_view == (True, True))
     assert (
         QColor(charts.time_chart.theme.background).lightness() < 50 and charts.time_chart.theme.palette != light_palette
     )
@@ -151,4 +154,5 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     assert w.fullscreen_action.shortcut().toString() == "F11" and w.export_action.shortcut().toString() == "Ctrl+E"
     w.dark_action.setChecked(False)
     w.projector_action.setChecked(False)  # projector mode enlarges the application's font: give it back
+    qtbot.waitUntil(lambda: w.applied_view == (False, False))
     w.close()

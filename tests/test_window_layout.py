@@ -79,6 +79,32 @@ def test_control_panel_hides_with_ctrl_b_and_in_projector_mode_and_fonts_come_ba
     assert window.settings.value("window/controls", type=bool) is False
 
 
+def test_ctrl_p_keeps_the_show_choice_coalesces_presses_and_restyles_other_tabs_when_opened(window, qtbot, monkeypatch):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    charts = window.charts_tab
+    charts.show_combo.setCurrentText("all four")
+    calls = []
+    real = window.set_projector
+    monkeypatch.setattr(window, "set_projector", lambda *a: (calls.append(a), real(*a)))
+    target = window.focusWidget() or window
+    for _ in range(21):  # a held or mashed Ctrl+P: the presses arrive together
+        for kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            QApplication.postEvent(target, QKeyEvent(kind, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier))
+    qtbot.waitUntil(lambda: window.projector_action.isChecked() and not window.projector_pending.isActive())
+    assert calls == [(True, False)]  # 21 presses, one restyle, in the state the last press left
+    assert charts.show_combo.currentText() == "all four"  # kept (it used to jump to GFLOP/s)
+    assert charts.gflops_chart.theme.font_pt >= 12 and charts.gflops_chart.theme.line_px >= 3
+    roofline = window.roofline_tab.chart
+    assert roofline.theme.font_pt < 20  # not on screen: restyled when opened, not on every Ctrl+P
+    window.tabs.setCurrentWidget(window.roofline_tab)
+    assert roofline.theme.font_pt >= 20 and roofline.theme.line_px >= 3
+    window.projector_action.trigger()
+    qtbot.waitUntil(lambda: window.applied_view == (False, False))
+    assert roofline.theme.font_pt < 20 and charts.show_combo.currentText() == "all four"
+
+
 def test_banner_is_one_line_and_can_be_dismissed(window):
     banner = window.device_label
     assert banner.isVisibleTo(window) and "No CUDA GPU" in banner.text()

@@ -210,6 +210,12 @@ def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
         QApplication.processEvents()
     widget.resize(width, height)
     QApplication.processEvents()
+    from PySide6.QtCore import QTimer
+
+    for _ in range(10):  # and the work queued for after the layout (the roofline places its notes once, after resizes)
+        if not any(t.isActive() and t.interval() == 0 for t in widget.findChildren(QTimer)):
+            break
+        QApplication.processEvents()
 
 
 def paint_charts(widget: QWidget, painter: QPainter) -> None:

@@ -55,7 +55,9 @@ class RooflineChart(ResultChart):
         super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": Log125Axis("bottom")})
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.scene().sigMouseClicked.connect(self._on_click)
-        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._place_labels())
+        # the notes are placed once after the resizes of one event-loop turn (a search over ~10^5 spots each)
+        self._place_timer = QtCore.QTimer(self, singleShot=True, interval=0, timeout=self._place_labels)
+        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._queue_place())
 
     def set_ceilings(self, ceilings) -> None:
         self.ceilings = ceilings
@@ -177,6 +179,11 @@ class RooflineChart(ResultChart):
     def fit_legend(self) -> None:
         super().fit_legend()
         self._place_labels()
+
+    def _queue_place(self) -> None:
+        timer = getattr(self, "_place_timer", None)  # None during the view's own set-up
+        if timer is not None:
+            timer.start()
 
     def _place_labels(self) -> None:
         """Put the bandwidth label by its line and the above-the-roof note by its point, each where it crosses

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,7 +24,7 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
-from gemmviz.ui.charts_tab import ALL, ChartsTab
+from gemmviz.ui.charts_tab import ChartsTab
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.hardware_tab import HardwareTab
@@ -59,7 +59,12 @@ class MainWindow(QMainWindow):
         self.run_failures: list[Result] = []
         self.last_error: QMessageBox | None = None
         self.last_error_text = ""
-        self._view_before_projector: str | None = None
+        self.applied_view = (False, False)  # (projector, dark) as drawn; the actions may be ahead of it
+        self.tab_themes: dict[QWidget, Theme] = {}  # tab -> the theme it was last styled in (set_projector)
+        self.projector_pending = QTimer(self)
+        self.projector_pending.setSingleShot(True)
+        self.projector_pending.setInterval(0)  # runs after the key events already queued
+        self.projector_pending.timeout.connect(self._apply_queued_projector)
         self._base_font_pt = QApplication.instance().font().pointSize()
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
@@ -123,7 +128,8 @@ class MainWindow(QMainWindow):
         self.charts_tab.refreshed.connect(self._refresh_other_tabs)
         self.charts_tab.refreshed.connect(self.hardware_tab.refresh_if_visible)
         self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
-        self.tabs.currentChanged.connect(lambda _i: self._refresh_other_tabs())
+        self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
+        self.tabs.currentChanged.connect(lambda _i: (self._theme_current_tab(), self._refresh_other_tabs()))
 
     def _build_menus(self) -> None:
         def action(text, slot=None, shortcut=None, checkable=False) -> QAction:
@@ -164,8 +170,8 @@ class MainWindow(QMainWindow):
         self.controls_action.toggled.connect(lambda on: self.set_controls_visible(on, remember=True))
         self.dark_action = action(self.tr("&Dark theme"), None, None, True)
         self.fullscreen_action = action(self.tr("&Full screen"), None, "F11", True)
-        self.projector_action.toggled.connect(lambda on: self.set_projector(on))
-        self.dark_action.toggled.connect(lambda on: self.set_projector(self.projector_action.isChecked(), on))
+        self.projector_action.toggled.connect(self._queue_projector)
+        self.dark_action.toggled.connect(self._queue_projector)
         self.fullscreen_action.toggled.connect(lambda on: self.showFullScreen() if on else self.showNormal())
         # the presenter keys (→ ← Space PgUp PgDn Home End) come through self.keys wherever the focus is
         t = self.tiling
@@ -317,21 +323,16 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.tiling)
 
     def set_projector(self, on: bool, dark: bool | None = None) -> None:
-        """Projector mode: 20 pt fonts, 4 px lines, big symbols; light (default) or dark theme."""
+        """Projector mode: 20 pt fonts, 4 px lines, big symbols; light (default) or dark theme. Every choice is
+        kept (the Charts tab's "show" included: "all four" scales its panels); only the tab on screen is
+        restyled now, the others when they are opened (each restyle is a full redraw of its charts)."""
+        self.projector_pending.stop()
         dark = self.dark_action.isChecked() if dark is None else dark
         for action, value in ((self.projector_action, on), (self.dark_action, dark)):
             _set_checked(action, value)
+        self.applied_view = (on, dark)
         self.theme = theme_for(on, dark)
         self.set_controls_visible(self.controls_wanted and not on)
-        show = self.charts_tab.show_combo
-        if on and show.currentText() == ALL:
-            self._view_before_projector = ALL
-            show.setCurrentText("GFLOP/s")  # one chart at a time reads better from the back row
-        elif not on and self._view_before_projector:
-            show.setCurrentText(self._view_before_projector)
-            self._view_before_projector = None
-        self.charts_tab.apply_theme(self.theme)
-        self.roofline_tab.chart.apply_theme(self.theme), self.hardware_tab.apply_theme(self.theme)
         self.tiling.set_theme(self.theme)
         font = QApplication.instance().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
@@ -341,7 +342,30 @@ class MainWindow(QMainWindow):
         for w in self.findChildren(QWidget):  # a widget with its own style sheet keeps its old font unless re-polished
             if w.styleSheet():
                 w.setStyleSheet(w.styleSheet())
-        self.refresh()
+        self._theme_current_tab()
+
+    def _queue_projector(self) -> None:
+        """Ctrl+P and the dark-theme toggle: applied once the key presses already queued are handled, so 20
+        presses in a row restyle the window at most once or twice, not 20 times."""
+        self.projector_pending.start()
+
+    def _apply_queued_projector(self) -> None:
+        wanted = (self.projector_action.isChecked(), self.dark_action.isChecked())
+        if wanted != self.applied_view:
+            self.set_projector(*wanted)
+
+    def _theme_current_tab(self) -> None:
+        """The tab on screen in the window's theme, if it was drawn in another (see set_projector)."""
+        tab = self.tabs.currentWidget()
+        if self.tab_themes.get(tab) == self.theme:
+            return
+        self.tab_themes[tab] = self.theme
+        if tab is self.charts_tab:
+            self.charts_tab.apply_theme(self.theme)
+        elif tab is self.roofline_tab:
+            self.roofline_tab.chart.apply_theme(self.theme)
+        elif tab is self.hardware_tab:
+            self.hardware_tab.apply_theme(self.theme)
 
     start_lesson = lesson.start  # lesson mode (ui/lesson.py): the LessonView replaces the central widget
     leave_lesson = lesson.leave
