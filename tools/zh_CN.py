@@ -325,4 +325,39 @@ ZH = {
 "dashboard": "总览（2×2）",
 "traffic": "内存流量",
 "sm-trace": "SM 轨迹",
+# ---- the registry's variant explanations ----
+"The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.":
+ '原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。',
+"numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.":
+ 'numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。',
+"The seeds' V1: one thread per element of C, every operand read from global memory.":
+ '原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。',
+'The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.':
+ '朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。',
+"The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.":
+ '原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。',
+"The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.":
+ '原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。',
+'Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.':
+ '每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。',
+'Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.':
+ '每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。',
+'2D block tiling with 16-byte loads and stores, A transposed in shared memory.':
+ '二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。',
+'As float4 tiling, with two shared buffers: the next tiles load while these are used.':
+ '与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。',
+'Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.':
+ '线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。',
+'Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.':
+ 'warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。',
+'TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.':
+ '通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。',
+'TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.':
+ 'TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。',
+"Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.":
+ 'Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。',
+"NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.":
+ 'NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。',
+'The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.':
+ '同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。',
 }

@@ -659,6 +659,91 @@ caches</source>
         <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="59" />
+        <source>The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.</source>
+        <translation>原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="60" />
+        <source>numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.</source>
+        <translation>numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="61" />
+        <source>The seeds' V1: one thread per element of C, every operand read from global memory.</source>
+        <translation>原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="62" />
+        <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
+        <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="63" />
+        <source>The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.</source>
+        <translation>原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="64" />
+        <source>The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.</source>
+        <translation>原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="65" />
+        <source>Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.</source>
+        <translation>每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="66" />
+        <source>Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.</source>
+        <translation>每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="67" />
+        <source>2D block tiling with 16-byte loads and stores, A transposed in shared memory.</source>
+        <translation>二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="68" />
+        <source>As float4 tiling, with two shared buffers: the next tiles load while these are used.</source>
+        <translation>与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="69" />
+        <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
+        <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="72" />
+        <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
+        <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="76" />
+        <source>TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.</source>
+        <translation>通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="79" />
+        <source>TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.</source>
+        <translation>TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="80" />
+        <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
+        <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="84" />
+        <source>NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.</source>
+        <translation>NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run_panel.py" line="85" />
+        <source>The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.</source>
+        <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/status.py" line="54" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
@@ -1480,117 +1565,117 @@ global memory</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="77" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="109" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="82" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="114" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="84" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="116" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="88" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="120" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="93" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="125" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="94" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="126" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="97" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="129" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="116" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="148" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="130" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="162" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="138" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="170" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="139" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="171" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="140" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="172" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="141" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="173" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="152" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="184" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="153" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="185" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="154" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="186" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="155" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="187" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="156" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="188" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="214" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="246" />
         <source>sweep sizes: give at least one size, e.g. 256,512,1024</source>
         <translation>扫描规模：至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="224" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="256" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="229" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="261" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="254" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="286" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run_panel.py" line="274" />
+        <location filename="../../gemmviz/ui/run_panel.py" line="307" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>

@@ -54,6 +54,38 @@ VARIANT_TITLES = (
     QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (FP32)"),
     QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (TF32 tensor cores)"),
 )
+# the registry's variant explanations (core/variants.py): tooltips and the roofline tab's explanations
+VARIANT_EXPLANATIONS = (
+    QT_TRANSLATE_NOOP("", "The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba."),
+    QT_TRANSLATE_NOOP("", "numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU."),
+    QT_TRANSLATE_NOOP("", "The seeds' V1: one thread per element of C, every operand read from global memory."),
+    QT_TRANSLATE_NOOP("", "The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced."),
+    QT_TRANSLATE_NOOP("", "The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times."),
+    QT_TRANSLATE_NOOP("", "The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts."),
+    QT_TRANSLATE_NOOP("", "Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs."),
+    QT_TRANSLATE_NOOP("", "Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B."),
+    QT_TRANSLATE_NOOP("", "2D block tiling with 16-byte loads and stores, A transposed in shared memory."),
+    QT_TRANSLATE_NOOP("", "As float4 tiling, with two shared buffers: the next tiles load while these are used."),
+    QT_TRANSLATE_NOOP(
+        "", "Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile."
+    ),
+    QT_TRANSLATE_NOOP(
+        "",
+        "Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "", "TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline."
+    ),
+    QT_TRANSLATE_NOOP("", "TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA."),
+    QT_TRANSLATE_NOOP(
+        "",
+        "Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.",
+    ),
+    QT_TRANSLATE_NOOP("", "NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels."),
+    QT_TRANSLATE_NOOP(
+        "", "The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs."
+    ),
+)
 
 
 def param_rows() -> dict[str, tuple[list[int], int]]:
@@ -103,7 +135,7 @@ class RunPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, v.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if v.name in defaults else Qt.CheckState.Unchecked)
-            item.setToolTip(v.explanation)
+            item.setToolTip(tr(v.explanation))
             self.variant_list.addItem(item)
         self.variant_list.setMinimumHeight(150)
         var_layout.addWidget(self.variant_list)
@@ -271,7 +303,9 @@ class RunPanel(QWidget):
             ok, reason = workspace.variant_availability(v.name, v.backend)
             flags = item.flags()
             item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if ok else flags & ~Qt.ItemFlag.ItemIsEnabled)
-            item.setToolTip(v.explanation if ok else self.tr("Unavailable: {0}").format(reason) + f"\n{v.explanation}")
+            item.setToolTip(
+                tr(v.explanation) if ok else self.tr("Unavailable: {0}").format(reason) + f"\n{tr(v.explanation)}"
+            )
 
     # ---- settings ---------------------------------------------------------------------------------
     def restore(self, s: QSettings) -> None:
