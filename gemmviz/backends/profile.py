@@ -126,7 +126,7 @@ def run_profile(
     if "ERR_NVGPUCTRPERM" in output or "==ERROR==" in output or proc.returncode != 0:
         raise ProfileError(explain_failure(proc.returncode, output))
     try:
-        rows = parse_ncu_csv(report or proc.stdout)
+        rows = parse_ncu_csv(report or proc.stdout, tuple(dict.fromkeys([*METRIC_NAMES, *metrics])))
     except NcuCsvError as exc:
         raise ProfileError(explain_failure(proc.returncode, output) if "No kernels" in output else str(exc)) from None
     if not rows:

@@ -52,6 +52,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--duration-only", action="store_true",
                    help="only Nsight Compute's kernel duration (one replay pass per launch), no other counters")  # fmt: skip
+    p.add_argument("--accesses", action="store_true",
+                   help="also record each kernel job's memory accesses (compute-sanitizer tracer) into "
+                        "OUT.accesses.json.gz: sectors, lines and bank conflicts from real addresses")  # fmt: skip
+    p.add_argument("--access-blocks", default="auto",
+                   help="blocks to trace: 'auto' (one interior, one edge block) or 'x,y[,z];x,y[,z]'")  # fmt: skip
+    p.add_argument("--access-cap", type=int, default=262_144, help="warp requests the tracer stores at most")
     p.set_defaults(func=cmd_profile)
 
 
@@ -196,7 +202,7 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     problems = parse_sizes(args.sizes, args.mnk)
     grid = param_grid(args, variants)
     settings = BenchSettings(warmup=args.warmup, repeats=args.repeats, seed=args.seed, trace=args.trace)
-    (out,) = check_outputs(("--out", args.out, (".json",)))
+    out, access_out = check_profile_outputs(args)
     backends = default_backends()
     ok, reason = backends["cuda"].availability()
     if not ok:
@@ -241,13 +247,46 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
             raise CommandError(f"{exc} (timings {where})") from None
         missing += attach(step, rows)
         output.save()
+    access_failures = record_accesses_into(args, jobs, results, session, runner, access_out) if args.accesses else []
     for r in results:
         shown = "no counters" if r.counters is None else f"{len(r.counters)} counters"
         print(f"{r.series:<28} {r.problem.label:<14} {r.status:<10} {shown}  {r.note or r.error or ''}".rstrip())
     print(output.report(), file=sys.stderr)
     if output.failed:
         print(f"gemmviz: could not write {out} (see above)", file=sys.stderr)
-    if missing or output.failed or not all(r.valid for r in results):
+    for line in access_failures:
+        print(f"gemmviz: {line}", file=sys.stderr)
+    if missing or output.failed or access_failures or not all(r.valid for r in results):
         print(f"gemmviz: {missing} of {len(results)} jobs have no counters or did not verify", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def check_profile_outputs(args: argparse.Namespace) -> tuple:
+    """(--out, the access-record file beside it or None), checked and held before any work."""
+    if not args.accesses:
+        return check_outputs(("--out", args.out, (".json",)))[0], None
+    from gemmviz.core.accesses import companion_path
+
+    if not 1 <= args.access_cap <= 2**24:
+        raise UsageError("--access-cap: give 1 .. 16,777,216 warp requests")
+    out, access_out = check_outputs(("--out", args.out, (".json",)), ("--accesses", companion_path(args.out), (".gz",)))
+    return out, access_out
+
+
+def record_accesses_into(args, jobs, results, session, runner, path) -> list[str]:
+    """The access tracer's step (cli/profile_accesses.py): its file written, its failures as lines."""
+    from gemmviz.cli.profile_accesses import access_file, print_summary, record_accesses
+    from gemmviz.core.accesses import save_file
+
+    outcome = record_accesses(args, jobs, results, session, runner, child_argv)
+    failures = list(outcome.failures)
+    if outcome.traces:
+        print_summary(outcome.traces)
+        output = Output("access records", path, lambda p: save_file(access_file(outcome.traces, session,
+                                                                               "gemmviz " + " ".join(sys.argv[1:])), p))  # fmt: skip
+        output.save()
+        print(output.report(), file=sys.stderr)
+        if output.failed:
+            failures.append(f"could not write {path}")
+    return failures

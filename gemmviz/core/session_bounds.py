@@ -232,3 +232,40 @@ def check_result(r, where: str) -> None:
 
 def _q(s: str) -> str:
     return repr(s) if len(s) <= 40 else repr(s[:37] + "...")
+
+
+# ---- access records (core/accesses.py, issue 25) ---------------------------------------------------------------
+
+MAX_ACCESS_REQUESTS = 2**24  # warp requests one trace stores: the tracer's own cap
+MAX_ACCESS_FILE_REQUESTS = 4_000_000  # kept in detail over a whole access-record file (~0.5 GB as arrays)
+MAX_ACCESS_TRACES = 1_000
+MAX_ACCESS_PCS = 100_000  # distinct memory instructions of one kernel
+MAX_ACCESS_PACKED_CHARS = 48 * 2**20  # one packed column, base64 text
+MAX_ACCESS_COUNT = 2**40  # requests, sectors, wavefronts of one block
+_ACCESS_SIZES = (1, 2, 4, 8, 16)
+_MAX_ADDRESS = 2**40  # bytes from a matrix's start or in the shared window (1 TB)
+
+
+def access_columns(cols: Mapping[str, np.ndarray], where: str, n_slots: int, n_pcs: int) -> None:
+    """The columns of one access trace: a slot among the traced blocks, a warp of a 1024-thread block, an
+    instruction among the trace's, a known space, flags and size, and addresses from -1 (lane off) to 1 TB."""
+
+    def bad(name: str, ok: np.ndarray, what: str) -> None:
+        if not ok.all():
+            i = int(np.argmin(ok.reshape(len(ok), -1).all(axis=1) if ok.ndim > 1 else ok))
+            raise _fail(f"{where}.{name}[{i}]", what)
+
+    bad("slot", cols["slot"] < max(n_slots, 1), f"not one of the {n_slots} traced blocks")
+    bad("warp", cols["warp"] < 32, "not a warp of a block of at most 1024 threads")
+    bad("pc", cols["pc"] < max(n_pcs, 1), f"not one of the {n_pcs} instructions")
+    bad("space", cols["space"] <= 2, "not global (0), shared (1) or local (2)")
+    bad("flags", (cols["flags"] & ~np.uint8(0x13)) == 0, "unknown flags")
+    bad("size", np.isin(cols["size"], _ACCESS_SIZES), "not an access of 1, 2, 4, 8 or 16 bytes")
+    bad("matrix", (cols["matrix"] >= -1) & (cols["matrix"] <= 3), "not A, B, C, other (0..3) or -1")
+    bad("addr", (cols["addr"] >= -1) & (cols["addr"] < _MAX_ADDRESS), "an address outside -1 .. 1 TB")
+
+
+def access_summary(v: object, where: str, keys) -> dict[str, int]:
+    """Per-block totals of an access trace: every key present, whole numbers from 0 to MAX_ACCESS_COUNT."""
+    obj = _object(v, where)
+    return {k: _int(obj.get(k), f"{where}.{k}", hi=MAX_ACCESS_COUNT) for k in keys}

@@ -1,0 +1,36 @@
+"""Make the shipped access-record file (assets/sessions/accesses/h200-DATE-accesses.json.gz) from what
+benchmarks/record_accesses.sh recorded on the GPU machine (its accesses.tar.gz, unpacked).
+
+    python tools/ship_accesses.py UNPACKED_FOLDER assets/sessions/accesses/h200-2026-12-01-accesses.json.gz [--keep N]
+
+Every trace keeps its totals from all its recorded requests; only the first N requests of each traced block
+stay in detail (default 6000: the first k-steps of every warp, a few hundred kB for the whole file).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gemmviz.core.accesses import AccessFile, keep_first, load_file, save_file
+
+FILES = ("s1024", "s1000", "rungs1024")  # benchmarks/record_accesses.sh's profiles, in this order
+
+
+def main(argv: list[str]) -> int:
+    folder, out = Path(argv[0]), Path(argv[1])
+    keep = int(argv[argv.index("--keep") + 1]) if "--keep" in argv else 6000
+    loaded = [
+        load_file(folder / f"{name}.accesses.json.gz")
+        for name in FILES
+        if (folder / f"{name}.accesses.json.gz").is_file()
+    ]
+    traces = [keep_first(t, keep) for f in loaded for t in f.traces]
+    merged = AccessFile(loaded[0].gpu, loaded[0].date, " ; ".join(f.command for f in loaded), traces)
+    save_file(merged, out)
+    print(f"{out}: {len(traces)} traces, {out.stat().st_size / 1e6:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
