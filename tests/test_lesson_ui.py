@@ -189,6 +189,22 @@ def test_window_enters_and_leaves_lesson_mode_with_keys(qtbot, window):
     assert w.lesson_view is None and w.centralWidget() is before
 
 
+def test_the_replayed_session_behind_a_lesson_opens_when_it_ends(qtbot, tmp_path):
+    """`gemmviz --lesson` without a GPU: the tabs' copy of the recorded session is not opened and drawn behind
+    the lesson's first slide (it froze the slide ~0.9 s), but when the lesson ends."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(backends={"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=settings)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.start_lesson(LESSONS["seed000"])  # before the probe answers, as app.run starts it
+    qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
+    assert w.workspace.sessions == [] and w.replay_after_lesson
+    w.lesson_view.key(Qt.Key.Key_Escape)
+    assert w.lesson_view is None and len(w.workspace.sessions) == 1 and not w.replay_after_lesson
+    assert w.charts_tab.gflops_chart.results  # drawn, as a first start draws it
+    w.close()
+
+
 def test_bad_lesson_file_gets_a_dialog_and_the_window_keeps_working(window, tmp_path):
     w = window(gpu=False)
     bad = tmp_path / "bad.toml"

@@ -363,3 +363,5 @@ def leave(window) -> None:
     window.lesson_view = None
     window.setCentralWidget(window.lesson_saved_central)
     window.lesson_saved_central = None
+    if window.replay_after_lesson:
+        window.open_replay()

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self._base_font_pt = QApplication.instance().font().pointSize()
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
+        self.replay_after_lesson = False  # the recorded session is opened when the lesson on screen ends
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._build()
         self._build_menus()
@@ -286,10 +287,20 @@ class MainWindow(QMainWindow):
         self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
-            path = default_replay_session()
-            if path is not None and self.files.open_session(path, replay=True):
-                self.charts_tab.first_view(small=self.width() < 1600)
+            if getattr(self, "lesson_view", None) is not None:
+                # a lesson replays its own copy: the tabs behind it get theirs when it ends (opening and drawing
+                # it froze the lesson's first slide for ~0.9 s)
+                self.replay_after_lesson = True
+            else:
+                self.open_replay()
         self.validate()
+
+    def open_replay(self) -> None:
+        """Without a GPU: the recorded session, shown as a first start shows it."""
+        self.replay_after_lesson = False
+        path = default_replay_session()
+        if path is not None and not self.workspace.sessions and self.files.open_session(path, replay=True):
+            self.charts_tab.first_view(small=self.width() < 1600)
 
     # ---- views -------------------------------------------------------------------------------------
     def shown_results(self) -> list[Result]:
