@@ -171,7 +171,6 @@ PENDING = (
     r"^(show|series|seed kernels|ladder|all|all four|vs|at|live|time|speedup|table)$",  # ui/charts_tab.py's controls
     r"^Show the .* series, in live results and loaded sessions alike",
     r"^One chart at a time reads better on a projector$",
-    r"^(k-tile|each of|every thread|store|thread|block|write) .*",  # the animation's step captions: core/schedule.py
     r"no CUDA device",  # the backend's reason in the no-GPU banner (backends/)
 )
 
@@ -248,3 +247,30 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
     dialog.close()
     assert left == {}
     assert pending == set(PENDING), "translated at last: drop it from PENDING"
+
+
+def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
+    from gemmviz.core.problem import Problem
+    from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, legible_problem
+    from gemmviz.ui.captions import caption_words
+
+    assert i18n.install(qapp, "zh")
+    try:
+        captions = set()
+        for name, v in animated_variants().items():
+            if v.schedule_kind == "hopper":
+                continue  # its own view and words (ui/tiling_hopper.py)
+            for tile in v.param_choices.get(v.schedule_param) or [None]:
+                for p in (legible_problem(name, tile), Problem(100, 70, 50)):  # whole and zero-padded tiles
+                    (gy, gx), _threads = grid_and_threads(name, p, tile)
+                    for block in {(0, 0), (gy - 1, gx - 1)}:  # the last block of 100×70: partly outside C
+                        captions.update(st.text for st in block_schedule(name, p, tile, block).steps)
+        assert len(captions) > 100
+        english = {
+            c: caption_words(c)
+            for c in captions
+            if _english_words(caption_words(c)) or not HAN.search(caption_words(c))
+        }
+        assert english == {}
+    finally:
+        i18n.install(qapp, "en")

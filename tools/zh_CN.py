@@ -239,8 +239,8 @@ ZH = {
 "global memory (HBM)": "全局内存（HBM）",
 "global memory": "全局内存",
 "shared memory (on chip)": "共享内存（片上）",
-"block of C: a cell per thread": "C 的线程块：每个线程一格",
-"part of the block of C: a cell per thread": "C 的线程块的一部分：每个线程一格",
+"block of C: a cell per thread": "C 的线程块：每线程一格",
+"part of the block of C: a cell per thread": "C 线程块的一部分：每线程一格",
 "__syncthreads()  — barrier": "__syncthreads()  — 同步屏障",
 "unused:\nnaive reads\nglobal memory": "未使用：\n朴素版直接读\n全局内存",
 "block {n}": "线程块 {n}",
@@ -360,4 +360,24 @@ ZH = {
  'NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。',
 'The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.':
  '同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。',
+# ---- the animation's step captions (ui/captions.py) ----
+"k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads, {pad} zero-padded)":
+ "第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取，{pad} 个补零）",
+"k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads)":
+ "第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取）",
+"__syncthreads(): both tiles are in shared memory": "__syncthreads()：两个分块都已在共享内存中",
+"each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k1})":
+ "{threads} 个线程各自用共享内存中的数据做 {t} 次乘加（k = {k0}…{k1}）",
+"__syncthreads(): done with these tiles before they are overwritten": "__syncthreads()：先用完这两个分块，再覆盖它们",
+"store the C tile [{c}] ({n} global stores)": "写回 C 的分块 [{c}]（{n} 次全局内存写入）",
+"k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread (the kernel runs the zero-padded {padded})":
+ "第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值（核函数实际运行的是补零后的 {padded}）",
+"k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread":
+ "第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值",
+"for each of {bk} k: every thread copies {tm} values of A and {tn} of B from shared memory into registers and does {prod} multiply-adds from registers":
+ "对 {bk} 个 k 中的每一个：每个线程把 A 的 {tm} 个值和 B 的 {tn} 个值从共享内存拷进寄存器，再用寄存器做 {prod} 次乘加",
+"each thread stores its {tile} register tile: C[{c}] ({n} global stores)": "每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n} 次全局内存写入）",
+"k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)":
+ "k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）",
+"store C[{c}] ({n} global stores)": "写回 C[{c}]（{n} 次全局内存写入）",
 }

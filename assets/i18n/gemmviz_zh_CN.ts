@@ -992,56 +992,56 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_layout.py" line="45" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="46" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_layout.py" line="45" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="46" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_layout.py" line="95" />
-        <location filename="../../gemmviz/ui/tiling_layout.py" line="124" />
-        <location filename="../../gemmviz/ui/tiling_render.py" line="144" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="96" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="125" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="145" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_layout.py" line="174" />
+        <location filename="../../gemmviz/ui/tiling_layout.py" line="175" />
         <source>registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="141" />
-        <location filename="../../gemmviz/ui/tiling_render.py" line="172" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="142" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="173" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="142" />
-        <location filename="../../gemmviz/ui/tiling_render.py" line="172" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="143" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="173" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="298" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="299" />
         <source>block of C: a cell per thread</source>
-        <translation>C 的线程块：每个线程一格</translation>
+        <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="298" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="299" />
         <source>part of the block of C: a cell per thread</source>
-        <translation>C 的线程块的一部分：每个线程一格</translation>
+        <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="364" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="365" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="394" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="395" />
         <source>unused:
 naive reads
 global memory</source>
@@ -1050,92 +1050,92 @@ global memory</source>
 全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="418" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="419" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="419" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="420" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="425" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="426" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="430" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="431" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="431" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="432" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="432" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="433" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="433" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="434" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="434" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="435" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="435" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="436" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="437" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="438" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="439" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="440" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="446" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="447" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="453" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="454" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="459" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="460" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="460" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="461" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="460" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="461" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="463" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="464" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling_render.py" line="464" />
+        <location filename="../../gemmviz/ui/tiling_render.py" line="465" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1399,6 +1399,66 @@ global memory</source>
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="18" />
+        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads, {pad} zero-padded)</source>
+        <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取，{pad} 个补零）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="22" />
+        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads)</source>
+        <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="24" />
+        <source>__syncthreads(): both tiles are in shared memory</source>
+        <translation>__syncthreads()：两个分块都已在共享内存中</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="27" />
+        <source>each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k1})</source>
+        <translation>{threads} 个线程各自用共享内存中的数据做 {t} 次乘加（k = {k0}…{k1}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="29" />
+        <source>__syncthreads(): done with these tiles before they are overwritten</source>
+        <translation>__syncthreads()：先用完这两个分块，再覆盖它们</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="31" />
+        <source>store the C tile [{c}] ({n} global stores)</source>
+        <translation>写回 C 的分块 [{c}]（{n} 次全局内存写入）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="35" />
+        <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread (the kernel runs the zero-padded {padded})</source>
+        <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值（核函数实际运行的是补零后的 {padded}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="39" />
+        <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread</source>
+        <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="43" />
+        <source>for each of {bk} k: every thread copies {tm} values of A and {tn} of B from shared memory into registers and does {prod} multiply-adds from registers</source>
+        <translation>对 {bk} 个 k 中的每一个：每个线程把 A 的 {tm} 个值和 B 的 {tn} 个值从共享内存拷进寄存器，再用寄存器做 {prod} 次乘加</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="46" />
+        <source>each thread stores its {tile} register tile: C[{c}] ({n} global stores)</source>
+        <translation>每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n} 次全局内存写入）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="49" />
+        <source>k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)</source>
+        <translation>k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="52" />
+        <source>store C[{c}] ({n} global stores)</source>
+        <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>
@@ -1421,143 +1481,143 @@ global memory</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="96" />
+        <location filename="../../gemmviz/ui/window.py" line="97" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="106" />
+        <location filename="../../gemmviz/ui/window.py" line="107" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="106" />
+        <location filename="../../gemmviz/ui/window.py" line="107" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="106" />
+        <location filename="../../gemmviz/ui/window.py" line="107" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="107" />
+        <location filename="../../gemmviz/ui/window.py" line="108" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="107" />
+        <location filename="../../gemmviz/ui/window.py" line="108" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="143" />
+        <location filename="../../gemmviz/ui/window.py" line="144" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="144" />
+        <location filename="../../gemmviz/ui/window.py" line="145" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="145" />
+        <location filename="../../gemmviz/ui/window.py" line="146" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="146" />
+        <location filename="../../gemmviz/ui/window.py" line="147" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="147" />
+        <location filename="../../gemmviz/ui/window.py" line="148" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="149" />
+        <location filename="../../gemmviz/ui/window.py" line="150" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="152" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="153" />
+        <location filename="../../gemmviz/ui/window.py" line="154" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="157" />
+        <location filename="../../gemmviz/ui/window.py" line="158" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="159" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="160" />
+        <location filename="../../gemmviz/ui/window.py" line="161" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="161" />
         <location filename="../../gemmviz/ui/window.py" line="162" />
+        <location filename="../../gemmviz/ui/window.py" line="163" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="163" />
+        <location filename="../../gemmviz/ui/window.py" line="164" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="164" />
+        <location filename="../../gemmviz/ui/window.py" line="165" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="167" />
+        <location filename="../../gemmviz/ui/window.py" line="168" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="168" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="171" />
+        <location filename="../../gemmviz/ui/window.py" line="172" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="181" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>

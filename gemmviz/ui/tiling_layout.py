@@ -11,6 +11,7 @@ from PySide6.QtGui import QFontMetricsF
 
 from gemmviz.core.schedule import Schedule
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.captions import caption_words
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 
@@ -75,7 +76,7 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
-    longest = max((st.text for st in s.steps), key=len, default="")  # one layout for every step
+    longest = max((caption_words(st.text) for st in s.steps), key=len, default="")  # one layout for every step
     lay = _fit_layout(w, h, s, font_px, measured, longest)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()

@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen,
 
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.captions import caption_words
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -475,11 +476,11 @@ def _draw_text(painter, lay: Layout, lines, step: Step, fg, col_t, font_px, text
     painter.setFont(pixel_font(font_px, True))
     painter.setPen(col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-    text = step.text
+    text = caption = caption_words(step.text)  # in the window's language
     fm = QFontMetricsF(painter.font())
     share = 1.9  # keep it to its two lines: cut with … (wrapping at words loses some of each line)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:
-        text = fm.elidedText(step.text, Qt.TextElideMode.ElideRight, lay.caption.width() * share)
+        text = fm.elidedText(caption, Qt.TextElideMode.ElideRight, lay.caption.width() * share)
         share -= 0.15
     painter.drawText(lay.caption, flags, text)
     if texts is not None:
