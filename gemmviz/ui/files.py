@@ -98,12 +98,6 @@ class SessionFiles:
         self.workspace.clear_live()
         self.window.refresh()
 
-    def save_session_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save session"), "session.json",
-                                              tr("gemmviz sessions (*.json)"))  # fmt: skip
-        if path:
-            self.save_session(path)
-
     def save_session(self, path: str) -> bool:
         """Save this run's results with the environment the worker probed: no device call here."""
         if not self.workspace.live:
