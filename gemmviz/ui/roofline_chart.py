@@ -59,10 +59,6 @@ class RooflineChart(ResultChart):
         self._place_timer = QtCore.QTimer(self, singleShot=True, interval=0, timeout=self._place_labels)
         self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._queue_place())
 
-    def set_ceilings(self, ceilings) -> None:
-        self.ceilings = ceilings
-        self.set_results(self.results)
-
     def set_highlight(self, series: Iterable[str] | None) -> None:
         """Draw these series' points full size and fade the others; None or empty: all as normal."""
         self.highlight = set(series or ())
