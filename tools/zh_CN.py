@@ -380,4 +380,17 @@ ZH = {
 "k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)":
  "k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）",
 "store C[{c}] ({n} global stores)": "写回 C[{c}]（{n} 次全局内存写入）",
+# ---- the Charts tab's controls ----
+"all four": "全部四个",
+"table": "表格",
+"seed kernels": "原文的核函数",
+"ladder": "优化阶梯",
+"all": "全部",
+"show": "显示",
+"series": "系列",
+"vs": "相对",
+"at": "规模",
+"One chart at a time reads better on a projector": "投影时一次只看一张图更清楚",
+"Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)":
+ "显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）",
 }

@@ -881,6 +881,62 @@ model</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <source>all four</source>
+        <translation>全部四个</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <source>table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <source>seed kernels</source>
+        <translation>原文的核函数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="34" />
+        <source>ladder</source>
+        <translation>优化阶梯</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="34" />
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="56" />
+        <source>One chart at a time reads better on a projector</source>
+        <translation>投影时一次只看一张图更清楚</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="57" />
+        <source>show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="60" />
+        <source>series</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="64" />
+        <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
+        <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="88" />
+        <source>vs</source>
+        <translation>相对</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="88" />
+        <source>at</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts_tab.py" line="253" />
         <location filename="../../gemmviz/ui/compare.py" line="62" />
         <source>live</source>
         <translation>实时</translation>

@@ -19,14 +19,19 @@ from PySide6.QtWidgets import (
 from gemmviz.core.style import PRESETS, hidden_for
 from gemmviz.core.variants import BASELINES
 from gemmviz.core.workspace import Workspace
+from gemmviz.ui.chart_base import source_label
 from gemmviz.ui.charts import DEFAULT_BASELINE, GflopsChart, SpeedupChart, TimeChart
 from gemmviz.ui.table import ResultsTable
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 
 ALL = "all four"
 ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt -> 12 pt)
 ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
 PANELS = ("time", "GFLOP/s", "speedup", "table")
+# the "show" choices and the presets (core/style.PRESETS) as the window names them: keys are the data, tr() the text
+SHOWN_NAMES = (QT_TRANSLATE_NOOP("", "all four"), QT_TRANSLATE_NOOP("", "table"), QT_TRANSLATE_NOOP("", "seed kernels"),
+               QT_TRANSLATE_NOOP("", "ladder"), QT_TRANSLATE_NOOP("", "all"))  # fmt: skip
 REFRESH_MS = 150  # at most a few redraws a second while a sweep streams results in
 STEP_MS = 20  # between the steps of one redraw: painting, input and timers get a turn
 
@@ -46,17 +51,18 @@ class ChartsTab(QWidget):
         layout = QVBoxLayout(self)
         show_row = QHBoxLayout()
         self.show_combo = QComboBox()
-        self.show_combo.addItems([ALL, *PANELS])
-        self.show_combo.setToolTip("One chart at a time reads better on a projector")
-        show_row.addWidget(QLabel("show"))
+        for key in (ALL, *PANELS):
+            self.show_combo.addItem(tr(key), key)
+        self.show_combo.setToolTip(tr("One chart at a time reads better on a projector"))
+        show_row.addWidget(QLabel(tr("show")))
         show_row.addWidget(self.show_combo)
         show_row.addSpacing(16)
-        show_row.addWidget(QLabel("series"))
+        show_row.addWidget(QLabel(tr("series")))
         self.preset_buttons: dict[str, QPushButton] = {}
         for name in PRESETS:
-            button = QPushButton(name)
-            button.setToolTip(f"Show the {name} series, in live results and loaded sessions alike "
-                              "(click a legend entry to show or hide one series)")  # fmt: skip
+            button = QPushButton(tr(name))
+            button.setToolTip(tr("Show the {name} series, in live results and loaded sessions alike "
+                                 "(click a legend entry to show or hide one series)").format(name=tr(name)))  # fmt: skip
             button.clicked.connect(lambda _checked=False, n=name: self.apply_preset(n))
             show_row.addWidget(button)
             self.preset_buttons[name] = button
@@ -75,11 +81,11 @@ class ChartsTab(QWidget):
         choose = QHBoxLayout()
         self.baseline_combo = QComboBox()
         for b in BASELINES:
-            self.baseline_combo.addItem(b.label, b.key)
+            self.baseline_combo.addItem(tr(b.label), b.key)
         self.baseline_combo.setCurrentIndex(self.baseline_combo.findData(DEFAULT_BASELINE))
         self.speedup_size_combo = QComboBox()
         self.speedup_source_combo = QComboBox()
-        for w in (self.speedup_source_combo, QLabel("vs"), self.baseline_combo, QLabel("at"), self.speedup_size_combo):
+        for w in (self.speedup_source_combo, QLabel(tr("vs")), self.baseline_combo, QLabel(tr("at")), self.speedup_size_combo):
             choose.addWidget(w)
         choose.addStretch()
         speed_layout.addLayout(choose)
@@ -93,7 +99,7 @@ class ChartsTab(QWidget):
         grid.addWidget(self.table, 1, 1)
 
         self.panels = dict(zip(PANELS, (self.time_chart, self.gflops_chart, speed_panel, self.table)))
-        self.show_combo.currentTextChanged.connect(self._show)
+        self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
         self.baseline_combo.currentIndexChanged.connect(self._on_speedup_choice)
         self.speedup_size_combo.currentIndexChanged.connect(self._on_speedup_choice)
         self.speedup_source_combo.currentIndexChanged.connect(self._on_speedup_choice)
@@ -106,8 +112,8 @@ class ChartsTab(QWidget):
         """What a first start without a GPU shows: the seed's kernels (not all 22 replayed series) and, on a
         small screen such as a 1280×720 projector, one chart (GFLOP/s) instead of four."""
         self.apply_preset("seed kernels")
-        if small and self.show_combo.currentText() == ALL:
-            self.show_combo.setCurrentText("GFLOP/s")
+        if small and self.show_combo.currentData() == ALL:
+            self.show_combo.setCurrentIndex(self.show_combo.findData("GFLOP/s"))
 
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
@@ -125,7 +131,7 @@ class ChartsTab(QWidget):
         clipped the charts' labels and left the table one column); one panel alone gets the theme's size.
         Only the charts on screen are redrawn in it now (a chart's restyle is its full redraw, ~0.1 s at 22
         series); a hidden one is when the "show" choice brings it back."""
-        choice = self.show_combo.currentText()
+        choice = self.show_combo.currentData()  # the key, whatever the language
         four = choice == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
         theme = self.theme.scaled(ALL_FOUR_SCALE) if four else self.theme
         for name, chart in zip(PANELS, self.charts):
@@ -244,7 +250,7 @@ class ChartsTab(QWidget):
             combo.blockSignals(True)
         self.speedup_source_combo.clear()
         for s in chart.sources():
-            self.speedup_source_combo.addItem(s or "live", s)
+            self.speedup_source_combo.addItem(source_label(s) or tr("live"), s)
         index = self.speedup_source_combo.findData(source)
         self.speedup_source_combo.setCurrentIndex(max(index, 0))
         chart.source = self.speedup_source_combo.currentData()
