@@ -25,6 +25,7 @@ from gemmviz.ui.tiling import TilingView  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 from tests.overlap import plot_texts, problems  # noqa: E402
+from tests.pdf_text import page_texts, words  # noqa: E402
 
 LESSONS = shipped_lessons()
 SIZES = [(1280, 720), (1920, 1080)]
@@ -264,6 +265,16 @@ def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):
     pdf = (out / "lesson.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) == n
     assert f"wrote {n} slides" in capsys.readouterr().out
+    # vector pages with a text layer (issue 20): no page image, every font embedded, under 1 MB
+    assert b"/Subtype /Image" not in pdf and len(pdf) < 1_000_000, len(pdf)
+    font_objects = re.findall(rb"/Type /FontDescriptor.*?>>", pdf, re.S)
+    assert font_objects and all(b"/FontFile" in f for f in font_objects)
+    texts = [words(t) for t in page_texts(pdf)]
+    source = lesson_session(LESSONS["seed000"])
+    for i, text in enumerate(texts):
+        slide = slide_for(LESSONS["seed000"], i, source)
+        assert words(slide.title) in text and words(slide.text)[:60] in text, (i, slide.title, text[:200])
+    assert "bytes(logscale)" in texts[7]  # a chart's own axis text is text too
 
 
 def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):

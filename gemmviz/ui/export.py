@@ -222,14 +222,25 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
     """Draw the chart scenes of `widget` (a chart, or a dashboard of charts) through `painter`, as
     vector items: the same path makes PNG pixels and SVG paths."""
     import pyqtgraph as pg
+    from PySide6.QtGui import QPaintEngine
 
     views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
+    # into a PDF or SVG, markers as paths too: pyqtgraph's export mode (its own exporters set it) draws each
+    # symbol instead of stamping cached pixmaps, which would be embedded as images
+    vector = painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
     for view in views:
         origin = view.mapTo(widget, view.rect().topLeft()) if view is not widget else view.rect().topLeft()
+        items = [i for i in view.scene().items() if hasattr(i, "setExportMode")] if vector else []
+        for item in items:
+            item.setExportMode(True, {"painter": painter, "antialias": True})
         painter.save()
-        painter.translate(origin.x(), origin.y())
-        view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
-        painter.restore()
+        try:
+            painter.translate(origin.x(), origin.y())
+            view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
+        finally:
+            painter.restore()
+            for item in items:
+                item.setExportMode(False)
 
 
 def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
@@ -24,7 +24,7 @@ from gemmviz.core.schedule import block_schedule
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import origin_words, tr
 from gemmviz.ui.theme import Theme, theme_for
-from gemmviz.ui.tiling_render import Background, FrameState, render_frame
+from gemmviz.ui.tiling_render import Background, FrameState, draw_background, render_frame
 
 Text = tuple[str, QRectF]
 
@@ -214,9 +214,48 @@ def hardware_view(step: Step, results: list, source: LessonSource, theme: Theme)
         return chart
 
 
-def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,
+def _is_vector(painter: QPainter) -> bool:
+    from PySide6.QtGui import QPaintEngine
+
+    return painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
+
+
+class _VectorBackground(Background):
+    """The animation's static part (outlines, tile grid, labels) drawn straight through a PDF page's painter,
+    as lines and text, where the window caches it as a pixmap; the cell grid is drawn the same way."""
+
+    def __init__(self, painter: QPainter):
+        super().__init__()
+        self.painter = painter
+
+    def get(self, w, h, s, theme, lay, dpr=1.0) -> QPixmap:
+        self.painter.save()
+        self.painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+        draw_background(self.painter, s, theme, lay)
+        self.painter.restore()
+        return QPixmap()  # nothing left for render_frame to draw (a null pixmap draws nothing)
+
+    def grids(self, s, theme, lay, dpr=1.0) -> QPixmap:
+        from gemmviz.ui.tiling_render import _faint, _grid  # the same lines Background.grids caches
+
+        painter = self.painter
+        painter.save()
+        fg = QColor(theme.foreground)
+        painter.setPen(QPen(_faint(fg, 60), 1))
+        for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
+            if max(rows, cols) <= 32 and s.kind != "naive":
+                _grid(painter, rect, rows, cols)
+        if lay.inset is not None:
+            painter.setPen(QPen(_faint(fg, 70), 1))
+            _grid(painter, lay.inset, *lay.inset_threads)
+        painter.restore()
+        return QPixmap()
+
+
+def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,  # noqa: PLR0913
                  projector: bool = False, dark: bool = False, status: str = "") -> list[Text]:  # fmt: skip
-    """Draw step `index` as one slide; returns the texts drawn (the chart's own texts are not included)."""
+    """Draw step `index` as one slide; returns the texts drawn (the chart's own texts are not included).
+    Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
     from gemmviz.ui.export import layout_offscreen, paint_charts
 
     step = lesson.steps[index]
@@ -230,7 +269,7 @@ def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, 
         painter.translate(view.topLeft())
         painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
         render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
-                     Background())  # fmt: skip
+                     _VectorBackground(painter) if _is_vector(painter) else Background())  # fmt: skip
         painter.restore()
     elif step.view == "table":
         from gemmviz.ui.table_view import draw_table
@@ -267,7 +306,8 @@ def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: Lesso
 
 def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, width: int, height: int,
                   projector: bool = False, dark: bool = False) -> list[Path]:  # fmt: skip
-    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same images) into `directory`.
+    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
+    into `directory`.
 
     All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
     slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
@@ -301,7 +341,10 @@ def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, 
                 painter.begin(pdf)
             else:
                 pdf.newPage()
-            painter.drawImage(QRectF(painter.viewport()), image)
+            # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
+            painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            render_slide(painter, width, height, lesson, i, source, projector, dark)
     finally:
         if painter.isActive():
             painter.end()
