@@ -127,7 +127,7 @@ def test_padded_kernels_say_what_they_run():
 
 
 def test_hopper_entry_matches_the_launcher_and_the_kernel():
-    from gemmviz.backends.hopper import WgmmaConfig
+    from gemmviz.backends.wgmma import WgmmaConfig
     from gemmviz.core.hopper_model import wgmma_smem_bytes
 
     v = get_variant("gpu-wgmma-tf32")
@@ -142,7 +142,7 @@ def test_hopper_entry_matches_the_launcher_and_the_kernel():
 
 
 def test_hopper_tune_space_fits_shared_memory():
-    from gemmviz.backends.hopper import WgmmaConfig
+    from gemmviz.backends.wgmma import WgmmaConfig
 
     space = get_variant("gpu-wgmma-tf32").tune_space()
     assert get_variant("gpu-wgmma-tf32").config in space

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from gemmviz.backends.gpu_timing import KernelTimer, Nvml
-from gemmviz.backends.hopper import DriverError
 from gemmviz.backends.kernel_cache import compile_cubin
 from gemmviz.backends.profile import instrument_source
+from gemmviz.backends.wgmma import DriverError
 from gemmviz.core.bench import (
     Backend,
     BackendFatal,
@@ -185,7 +185,7 @@ class CudaRun(KernelTimer):
         self.inputs: Inputs | None = None
         self.flush = None
         self.cublas_handle = None
-        self.wgmma: dict[str, object] = {}  # Hopper kernels loaded through the driver API (backends/hopper.py)
+        self.wgmma: dict[str, object] = {}  # Hopper kernels loaded through the driver API (backends/wgmma.py)
         self.config_override: dict[str, dict] = {}
         try:
             bus = self.device.pci_bus_id()
@@ -414,7 +414,7 @@ class CudaRun(KernelTimer):
         """The Hopper rung: a 128-byte TMA tensor map per operand passed by value, launched through the
         driver API (PyCUDA's prepared calls cannot pass it), compiled for sm_90a. With `trace_buffer`, the
         block-trace build, its `gemmviz_trace` set through cuModuleGetGlobal + cuMemcpyHtoD."""
-        from gemmviz.backends.hopper import WgmmaKernel, config_from_macros
+        from gemmviz.backends.wgmma import WgmmaKernel, config_from_macros
 
         cfg = config_from_macros(config)
         traced = trace_buffer is not None

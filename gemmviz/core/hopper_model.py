@@ -1,7 +1,7 @@
 """The Hopper kernel's (kernels/wgmma_tf32.cu) configuration, tuning space, launch shape and traffic model.
 
 Kept apart from the registry so `variants.py` stays small; pure arithmetic, no driver. The launcher
-(`gemmviz.backends.hopper.WgmmaConfig`) holds the same defaults: a test checks they agree.
+(`gemmviz.backends.wgmma.WgmmaConfig`) holds the same defaults: a test checks they agree.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def install(monkeypatch, gpu=None, nvml: bool = True):
     """Make `import pycuda`, `pycuda.driver`, `pycuda.compiler` (and `pynvml`) the fakes until the test ends;
     reset the CUDA backend's cached status, toolchain and cuBLAS handle so they are probed against the fake."""
     from gemmviz.backends import cuda as cuda_backend
-    from gemmviz.backends import hopper, kernel_cache
+    from gemmviz.backends import kernel_cache, wgmma
     from tests.fake_pycuda import compiler, driver, libs
     from tests.fake_pycuda.device import FakeGpu
 
@@ -38,5 +38,5 @@ def install(monkeypatch, gpu=None, nvml: bool = True):
     monkeypatch.setattr(cuda_backend, "_status", None)
     monkeypatch.setattr(cuda_backend, "_cublas_lib", libs.FakeCublas(gpu))
     monkeypatch.setattr(kernel_cache, "_toolchain", None)
-    monkeypatch.setattr(hopper, "WgmmaKernel", libs.FakeWgmmaKernel)
+    monkeypatch.setattr(wgmma, "WgmmaKernel", libs.FakeWgmmaKernel)
     return gpu

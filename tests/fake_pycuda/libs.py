@@ -1,5 +1,5 @@
 """The libraries backends/cuda.py reaches besides PyCUDA, faked on the same simulated GPU: cuBLAS (the ctypes
-handle `load_cublas` returns), the Hopper kernel's driver-API launcher (backends/hopper.WgmmaKernel) and
+handle `load_cublas` returns), the Hopper kernel's driver-API launcher (backends/wgmma.WgmmaKernel) and
 pynvml. Each checks its arguments as the real one would (column-major operands and leading dimensions for
 cuBLAS, TMA pitches and alignment for the Hopper kernel)."""
 
@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 
-from gemmviz.backends.hopper import KERNEL_NAME, TRANSPOSE_NAME, DriverError, WgmmaConfig
+from gemmviz.backends.wgmma import KERNEL_NAME, TRANSPOSE_NAME, DriverError, WgmmaConfig
 from tests.fake_pycuda import driver
 from tests.fake_pycuda.device import FakeDriverError, FakeGpu
 
@@ -98,7 +98,7 @@ class FakeCublas:
 
 
 class FakeWgmmaKernel:
-    """backends/hopper.WgmmaKernel on the fake GPU: the cubin must hold both kernels, TMA's rules are checked."""
+    """backends/wgmma.WgmmaKernel on the fake GPU: the cubin must hold both kernels, TMA's rules are checked."""
 
     def __init__(self, cubin: bytes, config: WgmmaConfig):
         gpu = driver._gpu()
