@@ -142,3 +142,23 @@ def test_the_tab_fits_1280x720(tab, qtbot):
     qtbot.waitExposed(tab)
     assert tab.minimumSizeHint().width() <= 1280 and tab.minimumSizeHint().height() <= 640
     tab.close()
+
+
+def test_file_open_of_a_check_shows_it_in_the_windows_exercise_tab(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(backends={"cpu": CpuBackend()}, settings=settings)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    before = len(w.workspace.results) if hasattr(w.workspace, "results") else None
+    assert w.files.open_session(DATA / "records" / "tiled_or.check.json")
+    assert w.tabs.currentWidget() is w.exercise_tab
+    assert "||" in w.exercise_tab.cause.text()
+    if before is not None:
+        assert len(w.workspace.results) == before  # a check is not a session: nothing added to the charts
+    w.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
@@ -26,6 +27,7 @@ from gemmviz.core.workspace import Workspace, default_replay_session, recorded_s
 from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
 from gemmviz.ui.charts_tab import ChartsTab
 from gemmviz.ui.compare import ComparePanel
+from gemmviz.ui.exercise_tab import ExerciseTab
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.hardware_tab import HardwareTab
 from gemmviz.ui.recovery import Recovery
@@ -104,8 +106,11 @@ class MainWindow(QMainWindow):
         self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, self.theme), RooflineTab(self.workspace, self.theme)
         self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
+        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
+        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         for tab, title in ((self.charts_tab, self.tr("Charts")), (self.roofline_tab, self.tr("Roofline")), (self.hardware_tab, self.tr("Hardware")),
-                           (self.tiling, self.tr("Tiling animation")), (self.compare, self.tr("Compare sessions"))):  # fmt: skip
+                           (self.tiling, self.tr("Tiling animation")), (self.compare, self.tr("Compare sessions")),
+                           (self.exercise_tab, self.tr("Exercise"))):  # fmt: skip
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -418,10 +423,16 @@ class MainWindow(QMainWindow):
         self.run_panel.save(s)
         s.sync()
 
+    def open_exercise_check(self, path) -> bool:
+        """File ▸ Open of FILE.check.json: the check in the Exercise tab."""
+        self.tabs.setCurrentWidget(self.exercise_tab)
+        return self.exercise_tab.open_check(Path(path))
+
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
         self.charts_tab.stop()
         self.tiling.stop()
+        self.exercise_tab.shutdown()  # a running check's child is killed
         QApplication.instance().removeEventFilter(self.keys)
         return self.controller.shutdown()
 
