@@ -393,4 +393,22 @@ ZH = {
 "One chart at a time reads better on a projector": "投影时一次只看一张图更清楚",
 "Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)":
  "显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）",
+# ---- the window's run messages and the recovery questions ----
+"Running {0} job(s)…": "正在运行 {0} 个任务…",
+"Cancelling at the next launch boundary…": "将在下一次核函数发射之间取消…",
+"Wait for the run to finish before measuring ceilings": "请等运行结束后再测量屋顶",
+"Measuring this GPU's bandwidth and GEMM rates…": "正在测量这块 GPU 的带宽和 GEMM 速度…",
+"Cancelled: {0} of {1} result(s) valid": "已取消：{1} 个结果中 {0} 个有效",
+"Done: {0} of {1} result(s) valid": "完成：{1} 个结果中 {0} 个有效",
+"A run failed": "有任务运行失败",
+"{0} job(s) failed; first: {1} at {2}.": "{0} 个任务失败；第一个：{1}，规模 {2}。",
+"Cannot measure the ceilings": "无法测量屋顶",
+"Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s": "{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s",
+"Restore results?": "恢复结果？",
+"Restore {n} result from the last session that ended unexpectedly?": "上次意外结束的会话留下了 {n} 个结果，要恢复吗？",
+"Restore {n} results from the last session that ended unexpectedly?": "上次意外结束的会话留下了 {n} 个结果，要恢复吗？",
+"Save results?": "保存结果？",
+"{n} live result not saved. Save them before closing?": "有 {n} 个实时结果还没有保存。关闭前要保存吗？",
+"{n} live results not saved. Save them before closing?": "有 {n} 个实时结果还没有保存。关闭前要保存吗？",
+"Exercise": "练习",
 }

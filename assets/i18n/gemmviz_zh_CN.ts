@@ -366,52 +366,82 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="102" />
+        <location filename="../../gemmviz/ui/recovery.py" line="116" />
+        <source>Restore results?</source>
+        <translation>恢复结果？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="117" />
+        <source>Restore {n} result from the last session that ended unexpectedly?</source>
+        <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="118" />
+        <source>Restore {n} results from the last session that ended unexpectedly?</source>
+        <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="133" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="103" />
+        <location filename="../../gemmviz/ui/recovery.py" line="134" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/recovery.py" line="147" />
+        <source>Save results?</source>
+        <translation>保存结果？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="148" />
+        <source>{n} live result not saved. Save them before closing?</source>
+        <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="149" />
+        <source>{n} live results not saved. Save them before closing?</source>
+        <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="104" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/files.py" line="104" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="119" />
+        <location filename="../../gemmviz/ui/files.py" line="113" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="123" />
+        <location filename="../../gemmviz/ui/files.py" line="117" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="130" />
+        <location filename="../../gemmviz/ui/files.py" line="124" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="130" />
+        <location filename="../../gemmviz/ui/files.py" line="124" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="135" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -511,65 +541,65 @@ caches</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="92" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="88" />
         <source>Roofline of {device}</source>
         <translation>{device} 的屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="94" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="90" />
         <source>FP32 peak (computed)</source>
         <translation>FP32 峰值（计算值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="95" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="91" />
         <source>best FP32 GEMM (cuBLAS)</source>
         <translation>最佳 FP32 GEMM（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="96" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="92" />
         <source>TF32 tensor cores (cuBLAS)</source>
         <translation>TF32 张量核心（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="108" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="104" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="120" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="116" />
         <source>ridge point {ridge} FLOP/byte</source>
         <translation>脊点 {ridge} FLOP/字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="122" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="118" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="249" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="245" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="250" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="246" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="251" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="247" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="236" />
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="253" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="249" />
         <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
         <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_chart.py" line="254" />
+        <location filename="../../gemmviz/ui/roofline_chart.py" line="250" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -1537,143 +1567,148 @@ global memory</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="97" />
+        <location filename="../../gemmviz/ui/window.py" line="99" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="107" />
+        <location filename="../../gemmviz/ui/window.py" line="111" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="107" />
+        <location filename="../../gemmviz/ui/window.py" line="111" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="107" />
+        <location filename="../../gemmviz/ui/window.py" line="111" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="108" />
+        <location filename="../../gemmviz/ui/window.py" line="112" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="108" />
+        <location filename="../../gemmviz/ui/window.py" line="112" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="144" />
+        <location filename="../../gemmviz/ui/window.py" line="113" />
+        <source>Exercise</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="149" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="145" />
+        <location filename="../../gemmviz/ui/window.py" line="150" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="146" />
+        <location filename="../../gemmviz/ui/window.py" line="151" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="147" />
+        <location filename="../../gemmviz/ui/window.py" line="152" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="148" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="150" />
+        <location filename="../../gemmviz/ui/window.py" line="155" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="153" />
+        <location filename="../../gemmviz/ui/window.py" line="158" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="154" />
+        <location filename="../../gemmviz/ui/window.py" line="159" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="163" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="159" />
+        <location filename="../../gemmviz/ui/window.py" line="164" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="161" />
+        <location filename="../../gemmviz/ui/window.py" line="166" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="162" />
-        <location filename="../../gemmviz/ui/window.py" line="163" />
+        <location filename="../../gemmviz/ui/window.py" line="167" />
+        <location filename="../../gemmviz/ui/window.py" line="168" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="164" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="165" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="168" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="174" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="175" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="184" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="185" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="181" />
+        <location filename="../../gemmviz/ui/window.py" line="186" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gemmviz.core import fileio, paths
 from gemmviz.core.results import Session, SessionError
+from gemmviz.ui.text import tr
 
 RECOVERY_NAME = "recovery.json"
 log = logging.getLogger("gemmviz")
@@ -112,8 +113,9 @@ class Recovery:
             return 0
         n = len(session.results)
         answer = QMessageBox.question(
-            self.window, "Restore results?",
-            f"Restore {n} result{'s' if n != 1 else ''} from the last session that ended unexpectedly?",
+            self.window, tr("Restore results?"),
+            (tr("Restore {n} result from the last session that ended unexpectedly?") if n == 1 else
+             tr("Restore {n} results from the last session that ended unexpectedly?")).format(n=n),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes,
         )  # fmt: skip
         if answer != QMessageBox.StandardButton.Yes:
@@ -128,8 +130,8 @@ class Recovery:
 
     # ---- saving and closing ---------------------------------------------------------------------------
     def save_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",
-                                              "gemmviz sessions (*.json)")  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save session"), "session.json",
+                                              tr("gemmviz sessions (*.json)"))  # fmt: skip
         if not path or not self.window.files.save_session(path):
             return False
         self.saved = list(self.workspace.live)
@@ -142,8 +144,9 @@ class Recovery:
             return True
         n = len(self.workspace.live)
         box = QMessageBox.question(
-            self.window, "Save results?",
-            f"{n} live result{'s' if n != 1 else ''} not saved. Save them before closing?",
+            self.window, tr("Save results?"),
+            (tr("{n} live result not saved. Save them before closing?") if n == 1 else
+             tr("{n} live results not saved. Save them before closing?")).format(n=n),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )  # fmt: skip
