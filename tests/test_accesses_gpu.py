@@ -15,7 +15,7 @@ pytestmark = pytest.mark.gpu
 def profile(tmp_path, name, variants, size, *extra):
     out = tmp_path / f"{name}.json"
     code = main(["profile", "--variants", variants, "--sizes", str(size), "--repeats", "2", "--warmup", "0",
-                 "--quiet", "--accesses", "--out", str(out), *extra])  # fmt: skip
+                 "--quiet", "--duration-only", "--accesses", "--out", str(out), *extra])  # fmt: skip
     records = load_file(tmp_path / f"{name}.accesses.json.gz")
     return code, {(t.variant, tuple(sorted(t.params.items()))): t for t in records.traces}
 

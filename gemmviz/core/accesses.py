@@ -654,20 +654,25 @@ def _first_of_each_pc(trace: AccessTrace, sel: np.ndarray, slot: int) -> np.ndar
     return np.array(out, np.int64)
 
 
-def worst_global_request(trace: AccessTrace, slot: int = 0) -> int | None:
-    """The global load or store (the first of its instruction, warp 0) touching the most sectors: the one the
-    coalescing view shows by default."""
-    idx = _first_of_each_pc(trace, (trace.space == GLOBAL) & ((trace.flags & ASYNC) == 0), slot)
+def _kind(trace: AccessTrace, space: int, store: bool | None) -> np.ndarray:
+    sel = (trace.space == space) & ((trace.flags & ASYNC) == 0)
+    return sel if store is None else sel & (((trace.flags & WRITE) != 0) == store)
+
+
+def worst_global_request(trace: AccessTrace, slot: int = 0, store: bool | None = False) -> int | None:
+    """The global load (or store, or either: store None) touching the most sectors, the first of its instruction
+    by warp 0: the one the coalescing view shows by default."""
+    idx = _first_of_each_pc(trace, _kind(trace, GLOBAL, store), slot)
     if not len(idx):
         return None
     sectors, _ = sectors_and_lines(trace.addr[idx], trace.active[idx], trace.size[idx])
     return int(idx[int(np.argmax(sectors))])
 
 
-def worst_shared_request(trace: AccessTrace, slot: int = 0) -> int | None:
-    """The shared load or store (first of its instruction, warp 0) with the most wavefronts beyond the ideal:
-    the one the bank view shows by default (the first shared request if none conflicts)."""
-    idx = _first_of_each_pc(trace, (trace.space == SHARED) & ((trace.flags & ASYNC) == 0), slot)
+def worst_shared_request(trace: AccessTrace, slot: int = 0, store: bool | None = None) -> int | None:
+    """The shared request (load or store, or either: store None) with the most wavefronts beyond the ideal, the
+    first of its instruction by warp 0: the one the bank view shows (the first one if none conflicts)."""
+    idx = _first_of_each_pc(trace, _kind(trace, SHARED, store), slot)
     if not len(idx):
         return None
     wave, ideal = wavefronts(trace.addr[idx], trace.active[idx], trace.size[idx])

@@ -1,0 +1,91 @@
+"""The coalescing and bank views (issue 25) from the access records shipped from the H200: they export as PNG
+and SVG at 1280x720 in projector mode, with text of at least 24 px at 1080p, and explain the uncoalesced and
+the padded kernels with the recorded numbers."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
+
+from gemmviz.core import accesses as acc
+from gemmviz.ui import access_views as views
+from gemmviz.ui.theme import PROJECTOR_DARK, PROJECTOR_LIGHT
+
+
+@pytest.fixture(scope="module")
+def records():
+    return acc.shipped_file()
+
+
+def drawn_texts(monkeypatch, kind, records, size=(1920, 1080)):
+    """Every text the view draws, with its pixel size, at the 1080p layout."""
+    seen = []
+    original = views._text
+
+    def spy(p, rect, text, px, *a, **kw):
+        seen.append((text, px))
+        return original(p, rect, text, px, *a, **kw)
+
+    monkeypatch.setattr(views, "_text", spy)
+    image = QImage(*size, QImage.Format.Format_ARGB32)
+    from PySide6.QtGui import QPainter
+
+    p = QPainter(image)
+    views.draw_view(p, QRectF(0, 0, *size), kind, views.default_panels(kind, records), PROJECTOR_LIGHT)
+    p.end()
+    return seen
+
+
+@pytest.mark.parametrize("kind", views.KINDS)
+def test_every_text_is_at_least_24_px_at_1080p(qapp, monkeypatch, records, kind):
+    texts = drawn_texts(monkeypatch, kind, records)
+    assert texts and min(px for _, px in texts) >= 24
+
+
+def test_the_coalescing_view_sets_naive_beside_uncoalesced_with_their_sectors(qapp, monkeypatch, records):
+    texts = [t for t, _ in drawn_texts(monkeypatch, "coalescing", records)]
+    assert "gpu-naive [block 16]" in texts and "gpu-uncoalesced [block 32]" in texts
+    assert "2 sectors in 1 line" in texts and "32 sectors in 32 lines" in texts
+
+
+def test_the_bank_view_shows_no_conflict_the_padding_conflict_and_the_transposed_store(qapp, monkeypatch, records):
+    texts = [t for t, _ in drawn_texts(monkeypatch, "banks", records)]
+    assert texts.count("no bank conflict") == 1 and "2-way bank conflict" in texts and "4-way bank conflict" in texts
+
+
+@pytest.mark.parametrize("kind", views.KINDS)
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_each_view_exports_at_1280x720(qapp, tmp_path, records, kind, suffix):
+    out = views.export_access_view(kind, tmp_path / f"v{suffix}", 1280, 720, PROJECTOR_DARK, records)
+    data = out.read_bytes()
+    if suffix == ".png":
+        image = QImage(str(out))
+        assert (image.width(), image.height()) == (1280, 720)
+        colours = {image.pixel(x, y) for x in range(0, 1280, 37) for y in range(0, 720, 23)}
+        assert len(colours) > 4  # drawn, not a blank page
+    else:
+        assert b"<svg" in data and b"NVIDIA H200" in data  # the footer names the GPU
+
+
+def test_an_export_to_a_folder_is_refused_and_writes_nothing(qapp, tmp_path, records):
+    from gemmviz.ui.export import ExportError
+
+    with pytest.raises(ExportError):
+        views.export_access_view("banks", tmp_path, records=records)
+    with pytest.raises(ExportError, match="unknown view"):
+        views.export_access_view("roofline", tmp_path / "x.png", records=records)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_widget_switches_views_and_warps(qtbot, records):
+    w = views.AccessViews(records=records)
+    qtbot.addWidget(w)
+    assert [p.trace.variant for p in w.canvas.panels] == ["gpu-naive", "gpu-uncoalesced"]
+    w.kind.setCurrentIndex(1)
+    assert [p.trace.variant for p in w.canvas.panels] == ["gpu-tiled", "gpu-tiled-pad", "gpu-vectorize"]
+    w.warp.setCurrentIndex(3)
+    assert all(int(p.trace.warp[p.index]) == 3 for p in w.canvas.panels)
+    assert "NVIDIA H200" in w.source.text()
+    w.set_records(None)
+    assert w.canvas.panels == []
