@@ -6,6 +6,7 @@ formatted by core/numbers.py, and the registry's English strings (variant titles
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from gemmviz.core import numbers
@@ -196,6 +197,83 @@ def _amount(x: float, unit: str) -> str:
     return f"{x / 1e6:,.2f} M" if x >= 1e5 else f"{x:,.0f}"
 
 
+# core/counters.py's sentences in Chinese: each form it writes, matched with its figures (a test holds every
+# sentence the shipped sessions make to one of these)
+_N = r"[\d.,]+ ?[A-Za-z%]*"  # a figure as counters.py writes it: "10.4 GB", "0.06x" without the x, "24"
+COUNTER_SENTENCES_ZH: tuple[tuple[re.Pattern, str], ...] = tuple(
+    (re.compile(pattern), zh)
+    for pattern, zh in (
+        (rf"^DRAM moved (?P<a>{_N}), (?P<r>{_N}) of the (?P<b>{_N}) the code asks of global memory: L1 and L2 serve "
+         r"the re-reads of A and B, so most loads never reach DRAM\.$",
+         "DRAM 实际搬运了 {a}，只是代码向全局内存请求的 {b} 的 {r}：A 和 B 的重复读取由 L1 和 L2 提供，"
+         "大多数读取根本到不了 DRAM。"),
+        (rf"^DRAM moved (?P<a>{_N}), (?P<r>[\d.,]+)x what the code asks: scattered accesses fetch whole 32-byte "
+         r"sectors and evict data before it is reused\.$",
+         "DRAM 搬运了 {a}，是代码请求量的 {r} 倍：分散的访问每次都取整个 32 字节的扇区，数据还没被复用就被换出了。"),
+        (rf"^DRAM writes (?P<a>{_N}) of the (?P<b>{_N}) of C the kernel stores: the results are still in L2 when "
+         r"the kernel ends, and reach DRAM later\.$",
+         "核函数写出的 C 共 {b}，DRAM 只写了 {a}：核函数结束时结果还留在 L2 中，之后才写到 DRAM。"),
+        (rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L1 hits never reach L2\.$",
+         "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：命中 L1 的访问不会到达 L2。"),
+        (rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L2 counts whole sectors, writes and "
+         r"DRAM fills as well\.$",
+         "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：L2 按整个扇区计数，还包括写入和从 DRAM 的填充。"),
+        (rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: threads of a warp "
+         r"that read the same element share one sector \(a broadcast\), so a warp asks for fewer bytes than its 32 "
+         r"threads count\.$",
+         "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：同一个 warp 中读同一个元素的线程共用一个扇区"
+         "（广播），所以一个 warp 请求的字节比 32 个线程各算各的要少。"),
+        (rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: a warp's loads "
+         r"are not coalesced, so each 4-byte load costs a whole 32-byte sector\.$",
+         "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：warp 的加载没有合并，每次 4 字节的读取都要花掉"
+         "整个 32 字节的扇区。"),
+        (rf"^(?P<a>{_N}) shared-load warp instructions where scalar loads would need (?P<b>{_N}): the compiler fused "
+         r"neighbouring shared loads into 64- or 128-bit vector loads\.$",
+         "共享内存加载的 warp 指令有 {a} 条，而逐个标量加载需要 {b} 条：编译器把相邻的共享内存加载合并成了 "
+         "64 位或 128 位的向量加载。"),
+        (r"^(?P<x>[\d.,]+) wavefronts per shared-load instruction: a vector load of distinct words needs several "
+         r"passes of the 32 banks, and bank conflicts add more\.$",
+         "每条共享内存加载指令 {x} 个波前（wavefront）：读取不同字的向量加载要分几次经过 32 个 bank，"
+         "bank 冲突还会再增加次数。"),
+        (rf"^Bank conflicts cost (?P<a>{_N}) extra wavefronts \((?P<r>{_N}) of shared traffic\): threads of a warp "
+         r"hit the same bank at different addresses; padding or another layout spreads them\.$",
+         "bank 冲突多花了 {a} 个波前（占共享内存流量的 {r}）：同一个 warp 的线程访问了同一个 bank 的不同地址；"
+         "填充或换一种布局可以把它们分散开。"),
+        (r"^No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot speed it "
+         r"up \(and a padded row can stop 128-bit shared loads\)\.$",
+         "几乎没有 bank 冲突：这种访问模式本来就没有冲突，所以填充不会让它变快（填充过的行还可能用不了 128 位的"
+         "共享内存加载）。"),
+        (r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: enough warps to "
+         r"hide memory latency\.$",
+         "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：有足够的 warp 来隐藏内存延迟。"),
+        (r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: few warps to hide "
+         r"memory latency\.$",
+         "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：用来隐藏内存延迟的 warp 太少。"),
+    )
+)  # fmt: skip
+
+
+def _occupancy_detail_zh(detail: str | None) -> str:
+    """"32 registers per thread, 0 B shared memory per block" in Chinese, in brackets."""
+    if not detail:
+        return ""
+    detail = re.sub(r"(\d+) registers per thread", r"每个线程 \1 个寄存器", detail)
+    detail = re.sub(r"([\d,]+) B shared memory per block", r"每个线程块 \1 B 共享内存", detail)
+    return f"（{detail.replace(', ', '，')}）"
+
+
+def counter_sentence_zh(sentence: str) -> str:
+    """One of core/counters.py's sentences in Chinese (as it is where its form is not listed)."""
+    for pattern, zh in COUNTER_SENTENCES_ZH:
+        m = pattern.match(sentence)
+        if m:
+            figures = m.groupdict()
+            if "detail" in figures:
+                figures["detail"] = _occupancy_detail_zh(figures["detail"])
+            return zh.format(**figures)
+    return sentence
+
+
 LEVELS_ZH = {"L1/TEX global": "L1/TEX 全局", "shared": "共享内存"}
 QUANTITIES_ZH = {
     "bytes read + written": "读写字节数",
@@ -214,17 +292,17 @@ def row_text(row: LevelRow, lang: str = "en") -> str:
     model = "–" if row.model is None else _amount(row.model, row.unit)
     if lang == "zh":
         measured = "未统计" if row.measured is None else _amount(row.measured, row.unit)
-        ratio = "" if row.ratio is None else f"（模型的 {row.ratio:.3g} 倍）"
+        ratio = "" if row.ratio is None else f"（{numbers.of_model(row.ratio, lang)}）"
         level, quantity = LEVELS_ZH.get(row.level, row.level), QUANTITIES_ZH.get(row.quantity, row.quantity)
         return f"{level}，{quantity}：模型 {model}，实测 {measured}{ratio}"
     measured = "not counted" if row.measured is None else _amount(row.measured, row.unit)
-    ratio = "" if row.ratio is None else f" ({row.ratio:.3g}× the model)"
+    ratio = "" if row.ratio is None else f" ({numbers.of_model(row.ratio)})"  # core/numbers: one wording
     return f"{row.level}, {row.quantity}: model {model}, measured {measured}{ratio}"
 
 
 def explain_counters(r: Result, lang: str = "en") -> str:
-    """The model beside the hardware's counts, level by level, then one sentence per difference (those in
-    English: core/counters.py writes them)."""
+    """The model beside the hardware's counts, level by level, then one sentence per difference (core/counters.py
+    writes them in English; counter_sentence_zh puts them in Chinese)."""
     comp = comparison_of(r)
     zh = lang == "zh"
     if comp is None:
@@ -235,7 +313,7 @@ def explain_counters(r: Result, lang: str = "en") -> str:
             else f"{r.series} at {r.problem.label}: the model (what the code asks for) beside the counters")  # fmt: skip
     lines = [head, ""]
     lines += [row_text(row, lang) for row in comp.rows]
-    lines += ["", *comp.sentences]
+    lines += ["", *(counter_sentence_zh(x) if zh else x for x in comp.sentences)]
     return "\n".join(lines)
 
 
