@@ -19,12 +19,13 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QVBoxLayout,
@@ -76,7 +77,7 @@ class ErrorMap(QWidget):
         super().__init__(parent)
         self.error_map: dict | None = None
         self.caption = ""
-        self.setMinimumSize(160, 160)
+        self.setMinimumSize(240, 220)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_map(self, error_map: dict | None, caption: str) -> None:
@@ -87,11 +88,12 @@ class ErrorMap(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         fm = p.fontMetrics()
-        side = min(self.width(), self.height() - 2 * fm.height()) - 4
-        p.drawText(QRectF(0, 0, self.width(), fm.height() * 1.2), Qt.AlignmentFlag.AlignLeft, self.caption)
+        side = min(self.width(), self.height() - 3 * fm.height()) - 4
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+        p.drawText(QRectF(0, 0, self.width(), fm.height() * 2.4), flags, self.caption)
         if side <= 10:
             return
-        top = fm.height() * 1.4
+        top = fm.height() * 2.6
         grid = (self.error_map or {}).get("wrong") or [[0]]
         rows, cols = len(grid), max(len(r) for r in grid)
         cell = side / max(rows, cols)
@@ -186,8 +188,8 @@ class ExerciseTab(QWidget):
         splitter = QSplitter()
         splitter.addWidget(left)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.picker.currentIndexChanged.connect(self._exercise_changed)
@@ -204,14 +206,14 @@ class ExerciseTab(QWidget):
         top.addWidget(self.picker, 1)
         lv.addLayout(top)
         buttons = QHBoxLayout()
-        for b in (self.new_button, self.open_button, self.open_check_button):
+        for b in (self.new_button, self.open_button):
             buttons.addWidget(b)
         lv.addLayout(buttons)
         run = QHBoxLayout()
-        for w in (self.check_button, self.cancel_button, self.auto):
+        for w in (self.check_button, self.cancel_button, self.open_check_button):
             run.addWidget(w)
-        run.addStretch()
         lv.addLayout(run)
+        lv.addWidget(self.auto)
         lv.addWidget(self.file_label)
         lv.addWidget(self.task, 1)
         lv.addWidget(self.hint_button)
@@ -231,19 +233,24 @@ class ExerciseTab(QWidget):
         self.progress = QLabel()
         self.progress.setTextFormat(Qt.TextFormat.PlainText)
         self.error_map = ErrorMap()
-        self.findings = QListWidget()
-        self.findings.setWordWrap(True)
+        self.findings = QPlainTextEdit(readOnly=True)  # wraps long sanitizer lines; one finding a paragraph
+        self.findings.setMinimumHeight(self.fontMetrics().height() * 6)
+        self.finding_lines: list[str] = []
         self.bars = TimingBars()
-        right = QWidget()
-        rv = QVBoxLayout(right)
+        content = QWidget()
+        rv = QVBoxLayout(content)
         rv.addWidget(self.progress)
         rv.addWidget(self.verdict_label)
         rv.addWidget(self.cause)
         mid = QHBoxLayout()
-        mid.addWidget(self.error_map, 2)
-        mid.addWidget(self.findings, 3)
-        rv.addLayout(mid, 1)
-        rv.addWidget(self.bars)
+        mid.addWidget(self.error_map, 1)
+        mid.addWidget(self.bars, 2)
+        rv.addLayout(mid)
+        rv.addWidget(self.findings, 1)
+        right = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
+        right.setWidgetResizable(True)
+        right.setFrameShape(QFrame.Shape.NoFrame)
+        right.setWidget(content)
         return right
 
     def _load_exercises(self) -> None:
@@ -350,6 +357,9 @@ class ExerciseTab(QWidget):
         except CheckFileError as exc:
             QMessageBox.warning(self, tr("Cannot open the check"), str(exc))
             return False
+        index = self.picker.findData(record["exercise"])
+        if index >= 0:
+            self.picker.setCurrentIndex(index)
         self.show_record(record)
         self.status_message.emit(tr("Opened the check {0}").format(path))
         return True
@@ -435,7 +445,8 @@ class ExerciseTab(QWidget):
                                   "file it writes here.").format(record["no_gpu"]))  # fmt: skip
         else:
             self.cause.setText(tr("Every goal passed."))
-        wrong = next((s for s in record.get("shapes") or [] if s.get("error_map")), None)
+        mapped = [s for s in record.get("shapes") or [] if s.get("error_map")]
+        wrong = max(mapped, key=lambda s: s["shape"][0] * s["shape"][1]) if mapped else None  # the clearest picture
         if wrong:
             dims = "×".join(map(str, wrong["shape"]))
             self.error_map.set_map(
@@ -447,7 +458,11 @@ class ExerciseTab(QWidget):
         self._fill_bars(record)
 
     def _fill_findings(self, record: dict) -> None:
-        self.findings.clear()
+        self.finding_lines = []
+        self._collect_findings(record)
+        self.findings.setPlainText("\n".join(self.finding_lines))
+
+    def _collect_findings(self, record: dict) -> None:
         lines = (record.get("source") or "").splitlines()
 
         def source(line):
@@ -455,26 +470,26 @@ class ExerciseTab(QWidget):
 
         for d in (record.get("compile") or {}).get("diagnostics", []):
             if d["severity"] == "error":
-                self.findings.addItem(
+                self.finding_lines.append(
                     tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line"))
                 )
         for tool, part in (record.get("sanitizer") or {}).items():
             if not isinstance(part, dict) or not part.get("ran"):
                 continue
             if not part.get("findings"):
-                self.findings.addItem(tr("{0}: clean").format(tool))
+                self.finding_lines.append(tr("{0}: clean").format(tool))
             for f in part.get("findings", [])[:10]:
-                self.findings.addItem(f"{tool}, " + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"],
+                self.finding_lines.append(f"{tool}, " + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"],
                                       f.get("count", 1)) + source(f.get("line")))  # fmt: skip
         for s in record.get("shapes") or []:
             if s["status"] != "ok":
-                self.findings.addItem(
+                self.finding_lines.append(
                     "×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"])
                 )
         for line in counter_lines(record):
-            self.findings.addItem(line)
+            self.finding_lines.append(line)
         for note in record.get("not_run") or []:
-            self.findings.addItem(tr("Not run: {0}").format(note))
+            self.finding_lines.append(tr("Not run: {0}").format(note))
 
     def _fill_bars(self, record: dict) -> None:
         timing = record.get("timing") or {}
@@ -496,6 +511,7 @@ class ExerciseTab(QWidget):
                     rows.append((f"{row['series']} ({tr('recorded')})", row["gflops"],
                                  f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}"))  # fmt: skip
         self.bars.set_rows(rows)
+        self.bars.setVisible(bool(rows))
 
 
 def reflow(text: str) -> str:
