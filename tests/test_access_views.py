@@ -89,3 +89,18 @@ def test_the_widget_switches_views_and_warps(qtbot, records):
     assert "NVIDIA H200" in w.source.text()
     w.set_records(None)
     assert w.canvas.panels == []
+
+
+def test_the_replay_exports_a_step_and_its_widget_walks_the_steps(qtbot, tmp_path, records):
+    from gemmviz.ui.access_replay import AccessReplay, export_replay
+
+    trace = records.find("gpu-tiled", {"tile": 16})
+    out = export_replay(trace, tmp_path / "r.png", step=2, width=1280, height=720, records=records)
+    assert QImage(str(out)).width() == 1280
+    w = AccessReplay(records=records)
+    qtbot.addWidget(w)
+    assert w.kernel.count() >= 4 and w.slider.maximum() > 10
+    w.slider.setValue(3)
+    assert w.canvas.state[3] == 3
+    w.block.setCurrentIndex(1)
+    assert w.canvas.state[3] == 0  # a new block starts at its first step

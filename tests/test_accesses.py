@@ -351,3 +351,27 @@ def test_the_record_cap_reached_is_reported(fake_gpu, tmp_path, monkeypatch, cap
     code, _ = _profile(tmp_path, monkeypatch, capped)
     assert code == 1 and "record cap reached (100 of 1,024 requests stored" in capsys.readouterr().err
     assert acc.load_file(tmp_path / "p.accesses.json.gz").traces[0].truncated
+
+
+# ------------------------------------------------------------------------------- replayed beside the schedule
+
+
+@pytest.mark.parametrize("variant,mnk,params", [("gpu-naive", (1024,) * 3, {"block": 16}),
+                                                ("gpu-tiled", (1000,) * 3, {"tile": 16})])  # fmt: skip
+def test_each_replayed_step_holds_what_the_schedule_says_it_reads(shipped, variant, mnk, params):
+    """Step by step, the cells the block's warps recorded are the model's region of that step, as many as it
+    counts, for every step the shipped file keeps whole (its first requests), the store included."""
+    from gemmviz.core.schedule_accesses import A, B, replay
+
+    t = trace_of(shipped, variant, mnk, **params)
+    for slot in range(2):
+        sched, steps = replay(t, slot)
+        whole = [s for s in steps if s.recorded == s.model]
+        assert len(whole) >= 8 and steps[-1].kind == "store" and steps[-1] in whole
+        for s in whole[:8]:
+            region = sched.steps[s.step].a
+            cells = s.cells[A]
+            assert ((cells[:, 0] >= region.r0) & (cells[:, 0] < region.r1)).all()
+            assert ((cells[:, 1] >= region.c0) & (cells[:, 1] < region.c1)).all()
+            assert len(np.unique(cells[:, :2], axis=0)) == region.count  # every element of A's slice, once
+            assert len(np.unique(s.cells[B][:, :2], axis=0)) == sched.steps[s.step].b.count

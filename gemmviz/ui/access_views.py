@@ -281,16 +281,14 @@ def footer(records: acc.AccessFile, replay: bool = True) -> str:
 # ---------------------------------------------------------------------------------------------------- export
 
 
-def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,
-           svg: bool = False, replay: bool = True) -> bytes:  # fmt: skip
-    """PNG or SVG bytes of a view at width x height: the 1080p layout, scaled (4K is 1080p doubled)."""
+def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: bool = False) -> bytes:
+    """PNG or SVG bytes of `draw(painter, rect)` at width x height: the 1080p layout, scaled (4K is 1080p
+    doubled), with `text` as the footer."""
     from gemmviz.ui.export import footer_height, paint_footer, scale_for
 
     scale = scale_for(width, height)
     logical = QRectF(0, 0, width / scale, height / scale)
-    text = footer(records, replay)
     foot = footer_height(theme)
-    panels = default_panels(kind, records, warp)
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -301,7 +299,7 @@ def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: T
         target.setOutputDevice(buf)
         target.setSize(QSize(width, height))
         target.setViewBox(logical)
-        target.setTitle(f"gemmviz {kind} view")
+        target.setTitle("gemmviz")
         target.setDescription(text)
     else:
         target = QImage(width, height, QImage.Format.Format_ARGB32)
@@ -310,13 +308,22 @@ def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: T
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     if not svg:
         p.scale(scale, scale)
-    draw_view(p, logical.adjusted(0, 0, 0, -foot), kind, panels, theme)
+    p.fillRect(logical, QColor(theme.background))
+    draw(p, logical.adjusted(0, 0, 0, -foot))
     paint_footer(p, text, QRectF(0, logical.height() - foot, logical.width(), foot), theme)
     p.end()
     if not svg:
         target.save(buf, "PNG")
     buf.close()
     return bytes(data)
+
+
+def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,
+           svg: bool = False, replay: bool = True) -> bytes:  # fmt: skip
+    """PNG or SVG bytes of a view at width x height."""
+    panels = default_panels(kind, records, warp)
+    return render_drawing(lambda p, r: draw_view(p, r, kind, panels, theme), width, height, theme,
+                          footer(records, replay), svg)  # fmt: skip
 
 
 def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,

@@ -1,0 +1,82 @@
+"""The recorded accesses of one traced block beside its schedule (issue 25): which elements of A, B and C the
+block's warps really read and wrote, step by step of the schedule the animation plays (core/schedule.py).
+
+A recorded global request becomes matrix cells (each active lane's address, over 4 bytes, as row and column of
+the matrix it falls in); a cell belongs to the schedule step that covers its k (A's column, B's row; C at the
+store). Per step the recorded element count sits beside the schedule's count of the same step. Pure Python +
+numpy, no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gemmviz.core import accesses as acc
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule_types import Schedule
+
+A, B, C = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """What the traced block touched in one schedule step, beside what the schedule says it touches."""
+
+    step: int  # index into schedule.steps
+    kind: str  # the schedule step's kind ("load", "read", "store", ...)
+    cells: dict[int, np.ndarray]  # matrix (A, B, C) -> (n, 3) rows of (row, col, warp), in recorded order
+    recorded: int  # elements recorded in this step (global loads, or stores at the store step)
+    model: int  # the schedule's count for the step
+    complete: bool  # every request of the step is kept in detail (the shipped file keeps the first ones)
+
+
+def _cells(trace: acc.AccessTrace, slot: int, run: Problem) -> dict[int, np.ndarray]:
+    """matrix -> (n, 4) rows (row, col, warp, seq) of every element the slot's warps touched in global memory."""
+    out = {}
+    g = (trace.slot == slot) & (trace.space == acc.GLOBAL) & ((trace.flags & acc.ASYNC) == 0)
+    lanes = acc.lanes_of(trace.active)
+    cols = {A: run.k, B: run.n, C: run.n}
+    for m in (A, B, C):
+        sel = g & (trace.matrix == m)
+        if not sel.any():
+            out[m] = np.zeros((0, 4), np.int64)
+            continue
+        rows_idx, lane_idx = np.nonzero(lanes[sel])
+        idx = np.nonzero(sel)[0][rows_idx]
+        size = trace.size[idx].astype(np.int64)
+        element = trace.addr[idx, lane_idx] // 4
+        words = np.maximum(1, size // 4)
+        rep = np.repeat(np.arange(len(idx)), words)
+        element = np.repeat(element, words) + (np.arange(len(rep)) - np.repeat(np.cumsum(words) - words, words))
+        out[m] = np.stack([element // cols[m], element % cols[m], trace.warp[idx][rep], trace.seq[idx][rep]], axis=1)
+    return out
+
+
+def replay(trace: acc.AccessTrace, slot: int = 0, tile: int | None = None) -> tuple[Schedule, list[ReplayStep]]:
+    """The schedule of the traced block `slot` and, per step, the cells its warps recorded there."""
+    bx, by, _bz = trace.blocks[slot]
+    problem = Problem(*trace.mnk)
+    if tile is None:
+        tile = next(iter(trace.params.values()), None)
+    sched = block_schedule(trace.variant, problem, tile, (by, bx))
+    cells = _cells(trace, slot, sched.run_problem)
+    complete = trace.kept == trace.stored
+    out = []
+    for i, step in enumerate(sched.steps):
+        if step.kind == "store":
+            mine = {C: cells[C][:, :3]}
+            recorded, model = len(cells[C]), step.delta.global_stores
+        elif step.a is not None or step.b is not None:
+            k0 = step.a.c0 if step.a is not None else step.b.r0
+            k1 = step.a.c1 if step.a is not None else step.b.r1
+            a = cells[A][(cells[A][:, 1] >= k0) & (cells[A][:, 1] < k1)]
+            b = cells[B][(cells[B][:, 0] >= k0) & (cells[B][:, 0] < k1)]
+            mine = {A: a[:, :3], B: b[:, :3]}
+            recorded, model = len(a) + len(b), step.delta.global_loads
+        else:
+            continue
+        out.append(ReplayStep(i, step.kind, mine, recorded, model, complete or recorded == model))
+    return sched, out
