@@ -26,7 +26,7 @@ def records():
 
     def check(name: str, timed: bool) -> dict:
         exercise = find_exercise(name.split("_")[0])
-        return check_exercise(DATA / f"{name}.cu", exercise, CheckOptions(time=timed, profile=timed))
+        return check_exercise(DATA / f"{name}.cu", exercise, CheckOptions(time=timed, profile=timed, accesses=timed))
 
     broken = [n for n in EXPECTED if n not in TIMED]
     with ThreadPoolExecutor(4) as pool:
@@ -63,3 +63,17 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
     record = load_check(tmp_path / "tiled.check.json")
     assert record["timing"]["yours"]["median_ms"] > 0 and record["timing"]["cublas"]["median_ms"] > 0
     assert record["counters"].get("yours"), record["counters"]
+    assert record["accesses"].get("trace"), record["accesses"]  # what the kernel touched, from the tracer
+    assert "accesses recorded at 160×160×64" in out
+
+
+def test_recorded_accesses_show_the_coalescing_and_the_conflicts(records):
+    from gemmviz.core.exercise_check import access_trace
+
+    def per_request(name, key, op):
+        trace = access_trace(records[name])
+        s = trace.summary[0]
+        return s[f"{key}_{op}_sectors" if key == "global" else f"{key}_{op}_wavefronts"] / s[f"{key}_{op}_requests"]
+
+    assert per_request("naive_uncoalesced", "global", "ld") > 2 * per_request("naive_good", "global", "ld")
+    assert per_request("tiled_conflicts", "shared", "ld") > 2 * per_request("tiled_good", "shared", "ld")

@@ -22,7 +22,7 @@ TIMED = ("naive_good", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "re
 def check(name: str, out: Path, timed: bool) -> str:
     exercise = find_exercise(name.split("_")[0])
     t0 = time.perf_counter()
-    options = CheckOptions(time=timed, profile=timed, seed=1)
+    options = CheckOptions(time=timed, profile=timed, accesses=timed, seed=1)
     record = check_exercise(HERE / f"{name}.cu", exercise, options)
     record["check_seconds"] = round(time.perf_counter() - t0, 1)
     (out / f"{name}.check.json").write_text(json.dumps(record, indent=1), encoding="utf-8")

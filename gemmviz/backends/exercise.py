@@ -40,8 +40,11 @@ SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020,
 SANITIZE_SHAPE = (33, 17, 65)
 TIME_SHAPE = (2048, 2048, 2048)
 PROFILE_SHAPE = (1024, 1024, 1024)
+ACCESS_SHAPE = (160, 160, 64)  # an interior and an edge block of every exercise's grid; small enough to keep
+ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals come from all of them)
 KERNEL_TIMEOUT_S = 10.0  # one launch
-STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120}
+STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120,
+                 "accesses": 180}  # fmt: skip
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -55,6 +58,7 @@ class CheckOptions:
     sanitize: bool = True
     time: bool = True
     profile: bool = True
+    accesses: bool = True
     seed: int | None = None
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
@@ -286,6 +290,26 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
     return out
 
 
+def accesses_step(spec: dict, folder: Path, exercise: Exercise, source: str, arch: str) -> dict:
+    """What the kernel really touched (issue 25's tracer) in an interior and an edge block at ACCESS_SHAPE: the
+    trace (core/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}."""
+    from gemmviz.backends import accesses as backend
+    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
+
+    try:
+        build = backend.build_tracer(arch)
+        argv = child_argv({**spec, "mode": "launch", "shapes": [list(ACCESS_SHAPE)]}, folder)
+        options = ["-O3", "-lineinfo", *exercise.nvcc_defines()]
+        raw = backend.run_traced(argv, exercise.kernel, build, timeout_s=STEP_LIMITS_S["accesses"],
+                                 lines=(source, options, arch))  # fmt: skip
+        # the trace names the registry kernel it is measured against (the records' loader knows only those);
+        # the check record says whose accesses they are
+        trace = from_raw(raw.header, raw.records, raw.sass, exercise.reference, ACCESS_SHAPE, {})
+    except (AccessError, OSError) as exc:
+        return {"note": f"no access records: {exc}"}
+    return {"shape": list(ACCESS_SHAPE), "trace": to_json(keep_first(trace, ACCESS_KEEP_PER_BLOCK))}
+
+
 def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None,
                    progress: ProgressFn | None = None) -> dict:  # fmt: skip
     """The whole check of one student file: the record (core/exercise_check.py) with verdicts and cause.
@@ -310,7 +334,7 @@ def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOp
 
 
 def _run_steps(record, source_path, exercise, options, folder, progress) -> None:  # noqa: PLR0913
-    steps = 2 + options.sanitize + options.time + options.profile
+    steps = 2 + options.sanitize + options.time + options.profile + options.accesses
     progress(0, steps, "looking for a GPU")
     device, no_gpu = gpu_arch(folder, options.cancel)
     arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
@@ -351,4 +375,8 @@ def _run_steps(record, source_path, exercise, options, folder, progress) -> None
         ref_kernel = VARIANTS[exercise.reference].kernel_name
         record["counters"] = profile_step(spec, options, folder, ref_kernel) if correct else {
             "note": "not profiled: the kernel is wrong"}  # fmt: skip
+        done += 1
+    if options.accesses and not stuck and record["shapes"]:
+        progress(done, steps, "recording the memory accesses of two blocks")
+        record["accesses"] = accesses_step(spec, folder, exercise, record["source"], arch)
     progress(steps, steps, "done")

@@ -47,6 +47,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--no-sanitize", action="store_true", help="skip compute-sanitizer")
     check.add_argument("--no-time", action="store_true", help="skip the timing")
     check.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
+    check.add_argument("--no-accesses", action="store_true", help="skip recording the memory accesses of two blocks")
     check.add_argument("--seed", type=int, help="the random inputs' seed (default: fresh each check)")
     show = actions.add_parser("show", help="print a saved check record")
     show.add_argument("file")
@@ -116,6 +117,7 @@ def _check(args) -> int:
     except OutputError as exc:
         raise CommandError(str(exc)) from None
     options = CheckOptions(sanitize=not args.no_sanitize, time=not args.no_time, profile=not args.no_profile,
+                           accesses=not args.no_accesses,
                            seed=args.seed)  # fmt: skip
 
     def progress(i, n, what):

@@ -454,7 +454,26 @@ def validate_check(data: object) -> dict:
         _need(isinstance(part, dict) and len(part) <= 64, f"counters.{who} must be an object")
         _need(all(_number_ok(v, 0, 1e18) for v in part.values()), f"counters.{who}: a value out of range")
     _need(_number_ok(data.get("speed_goal", 1.0), 0, 4), "'speed_goal' out of range")
+    access_trace(data)  # bounded by the access records' own loader
     return finish(data)
+
+
+def access_trace(record: dict):
+    """The recorded accesses of the student's kernel (core/accesses.AccessTrace), None if the check has none;
+    CheckFileError if they are out of bounds."""
+    part = record.get("accesses")
+    if part is None:
+        return None
+    _need(isinstance(part, dict), "'accesses' must be an object")
+    if part.get("trace") is None:
+        _need(isinstance(part.get("note", ""), str), "'accesses.note' must be a text")
+        return None
+    from gemmviz.core.accesses import from_json
+
+    try:
+        return from_json(part["trace"], "accesses.trace")
+    except ValueError as exc:
+        raise CheckFileError(f"accesses: {exc}") from None
 
 
 def _check_map(error_map) -> None:
@@ -492,6 +511,7 @@ def report_text(record: dict) -> str:
         out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
     out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _timing_lines(record)
     out += [f"  {line}" for line in counter_lines(record)]
+    out += [f"  {line}" for line in access_lines(record)]
     out.append("")
     for v in record.get("verdicts") or []:
         out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
@@ -533,6 +553,31 @@ def counter_lines(record: dict) -> list[str]:
             continue
         text = [rate(v / 1e6 if "MB" in name else v) for v in values]
         out.append(f"  {name}: {text[0]} vs {text[1]}")
+    return out
+
+
+def access_lines(record: dict) -> list[str]:
+    """What the access tracer recorded: per block, the requests and their average sectors / wavefronts."""
+    part = record.get("accesses") or {}
+    if part.get("note"):
+        return [f"accesses: {part['note']}"]
+    trace = access_trace(record) if part else None
+    if trace is None:
+        return []
+    out = [f"accesses recorded at {_shape(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
+    for slot, summary in zip(trace.blocks, trace.summary):
+        per = []
+        for op in ("ld", "st"):
+            n = summary.get(f"global_{op}_requests", 0)
+            if n:
+                per.append(f"global {'loads' if op == 'ld' else 'stores'} {summary[f'global_{op}_sectors'] / n:.2f} sectors/request")
+        for op in ("ld", "st"):
+            n = summary.get(f"shared_{op}_requests", 0)
+            if n:
+                per.append(f"shared {'loads' if op == 'ld' else 'stores'} {summary[f'shared_{op}_wavefronts'] / n:.2f} wavefronts/request")
+        out.append(f"  block {slot}: {'; '.join(per) or 'no per-thread memory requests'}")
+    if trace.sees:
+        out.append(f"  {trace.sees}")
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, Qt, QThread, QTimer, Signal
@@ -32,10 +33,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.exercise_check import CheckFileError, counter_lines, finish, load_check
+from gemmviz.core.exercise_check import CheckFileError, access_trace, counter_lines, finish, load_check
 from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate
+from gemmviz.ui.access_views import AccessCanvas, Panel
 from gemmviz.ui.text import tr
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
@@ -247,6 +249,15 @@ class ExerciseTab(QWidget):
         mid.addWidget(self.bars, 2)
         rv.addLayout(mid)
         rv.addWidget(self.findings, 1)
+        self.access_kind = QComboBox()
+        self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
+        self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
+        self.access_kind.currentIndexChanged.connect(lambda _i: self._fill_accesses(self.record or {}))
+        self.access_canvas = AccessCanvas()
+        self.access_canvas.setMinimumHeight(320)
+        for w in (self.access_kind, self.access_canvas):
+            rv.addWidget(w)
+            w.setVisible(False)
         right = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
         right.setWidgetResizable(True)
         right.setFrameShape(QFrame.Shape.NoFrame)
@@ -418,6 +429,21 @@ class ExerciseTab(QWidget):
         self._done()
         self.progress.setText(message)
 
+    def _fill_accesses(self, record: dict) -> None:
+        try:
+            trace = access_trace(record) if record else None
+        except CheckFileError:
+            trace = None
+        shown = trace is not None
+        for w in (self.access_kind, self.access_canvas):
+            w.setVisible(shown)
+        if not shown:
+            return
+        kind = self.access_kind.currentData()
+        self.access_canvas.kind = kind
+        self.access_canvas.panels = access_panels(kind, trace, record.get("reference", ""))
+        self.access_canvas.update()
+
     def shutdown(self) -> None:
         """Closing the window: cancel a running check and wait for its thread (the child is killed at once)."""
         self.debounce.stop()
@@ -456,6 +482,7 @@ class ExerciseTab(QWidget):
             self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
         self._fill_findings(record)
         self._fill_bars(record)
+        self._fill_accesses(record)
 
     def _fill_findings(self, record: dict) -> None:
         self.finding_lines = []
@@ -512,6 +539,35 @@ class ExerciseTab(QWidget):
                                  f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}"))  # fmt: skip
         self.bars.set_rows(rows)
         self.bars.setVisible(bool(rows))
+
+
+@dataclass(frozen=True)
+class NamedPanel(Panel):
+    """A panel of the access views whose title is not a registry kernel's: the student's own."""
+
+    name: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.name or super().title
+
+
+def access_panels(kind: str, trace, reference: str) -> list[Panel]:
+    """The student's worst request of `kind` beside the reference kernel's, from the shipped H200 records."""
+    from gemmviz.core import accesses as acc
+
+    pick = acc.worst_global_request if kind == "coalescing" else acc.worst_shared_request
+    panels: list[Panel] = []
+    index = pick(trace, 0)
+    if index is not None:
+        panels.append(NamedPanel(trace, index, tr("yours")))
+    shipped = acc.shipped_file()
+    theirs = shipped.find(reference) if shipped is not None else None
+    if theirs is not None:
+        other = pick(theirs, 0)
+        if other is not None:
+            panels.append(Panel(theirs, other))
+    return panels
 
 
 def reflow(text: str) -> str:
