@@ -411,4 +411,15 @@ ZH = {
 "{n} live result not saved. Save them before closing?": "有 {n} 个实时结果还没有保存。关闭前要保存吗？",
 "{n} live results not saved. Save them before closing?": "有 {n} 个实时结果还没有保存。关闭前要保存吗？",
 "Exercise": "练习",
+# ---- lesson mode ----
+"P plays the animation": "按 P 播放动画",
+"R measures these kernels live on {gpu}": "按 R 在 {gpu} 上实时测量这些核函数",
+"Measuring {n} job(s) on {gpu}…": "正在 {gpu} 上测量 {n} 个任务…",
+"Measuring {done}/{total}: {label}": "正在测量 {done}/{total}：{label}",
+"Open a lesson": "打开课程",
+"Lessons (*.toml)": "课程 (*.toml)",
+"Cannot open the lesson": "无法打开课程",
+"Cannot open the lesson's session": "无法打开课程的会话",
+"Export failed": "导出失败",
+"PNG image (*.png);;SVG image (*.svg)": "PNG 图片 (*.png);;SVG 矢量图 (*.svg)",
 }

@@ -88,120 +88,120 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="319" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="320" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="321" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="322" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="331" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="330" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="331" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="39" />
+        <location filename="../../gemmviz/ui/charts.py" line="40" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="39" />
+        <location filename="../../gemmviz/ui/charts.py" line="40" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>GPU 朴素版，线程块 16×16（原文的）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="40" />
+        <location filename="../../gemmviz/ui/charts.py" line="41" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="40" />
+        <location filename="../../gemmviz/ui/charts.py" line="41" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="44" />
+        <location filename="../../gemmviz/ui/charts.py" line="45" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="115" />
-        <location filename="../../gemmviz/ui/compare.py" line="45" />
+        <location filename="../../gemmviz/ui/charts.py" line="116" />
+        <location filename="../../gemmviz/ui/compare.py" line="47" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="139" />
+        <location filename="../../gemmviz/ui/charts.py" line="140" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="140" />
+        <location filename="../../gemmviz/ui/charts.py" line="141" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="163" />
+        <location filename="../../gemmviz/ui/charts.py" line="164" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="164" />
+        <location filename="../../gemmviz/ui/charts.py" line="165" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="175" />
+        <location filename="../../gemmviz/ui/charts.py" line="176" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="176" />
+        <location filename="../../gemmviz/ui/charts.py" line="177" />
         <source>times faster (log scale)</source>
         <translation>快多少倍（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="274" />
+        <location filename="../../gemmviz/ui/charts.py" line="275" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="282" />
+        <location filename="../../gemmviz/ui/charts.py" line="283" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="283" />
+        <location filename="../../gemmviz/ui/charts.py" line="284" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="286" />
+        <location filename="../../gemmviz/ui/charts.py" line="287" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="286" />
+        <location filename="../../gemmviz/ui/charts.py" line="287" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="287" />
+        <location filename="../../gemmviz/ui/charts.py" line="288" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts.py" line="290" />
+        <location filename="../../gemmviz/ui/charts.py" line="291" />
         <source>Speedup vs {name} at {size}</source>
         <translation>相对 {name} 的加速比，规模 {size}</translation>
     </message>
@@ -446,58 +446,58 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="48" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="49" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="48" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="49" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="49" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="50" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="193" />
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="361" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="194" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="362" />
         <location filename="../../gemmviz/ui/tiling.py" line="168" />
         <location filename="../../gemmviz/ui/tiling.py" line="485" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="233" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="234" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="234" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="235" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="323" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="324" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="327" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="328" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="356" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="357" />
         <location filename="../../gemmviz/ui/tiling.py" line="490" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="377" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="378" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -591,10 +591,10 @@ caches</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="236" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="237" />
         <location filename="../../gemmviz/ui/roofline_chart.py" line="249" />
         <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="121" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
@@ -819,61 +819,61 @@ caches</source>
         <translation>同时最多：{n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="22" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="24" />
         <source>No hardware counters in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="33" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="35" />
         <source>{series} at {size}: no hardware counters</source>
         <translation>{series}，规模 {size}：没有硬件计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="45" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="47" />
         <source>shared</source>
         <translation>共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="46" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="48" />
         <source>conflicts</source>
         <translation>bank 冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="48" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="50" />
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="48" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="50" />
         <source>measured (ncu)</source>
         <translation>实测（ncu）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="75" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="77" />
         <source>not counted</source>
         <translation>未统计</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="79" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="82" />
         <source>{pct}
 of model</source>
         <translation>模型的
 {pct}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="79" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="82" />
         <source>{ratio}×
 model</source>
         <translation>模型的
 {ratio} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="118" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="121" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/traffic_chart.py" line="120" />
+        <location filename="../../gemmviz/ui/traffic_chart.py" line="123" />
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
@@ -883,30 +883,30 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="28" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="485" />
+        <location filename="../../gemmviz/ui/compare.py" line="30" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="57" />
+        <location filename="../../gemmviz/ui/compare.py" line="59" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <location filename="../../gemmviz/ui/compare.py" line="62" />
         <location filename="../../gemmviz/ui/tiling.py" line="200" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <location filename="../../gemmviz/ui/compare.py" line="62" />
         <location filename="../../gemmviz/ui/tiling.py" line="203" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="60" />
+        <location filename="../../gemmviz/ui/compare.py" line="62" />
         <source>reference ms</source>
         <translation>参照（毫秒）</translation>
     </message>
@@ -967,27 +967,27 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts_tab.py" line="253" />
-        <location filename="../../gemmviz/ui/compare.py" line="62" />
+        <location filename="../../gemmviz/ui/compare.py" line="64" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="63" />
+        <location filename="../../gemmviz/ui/compare.py" line="65" />
         <source>{source} ms</source>
         <translation>{source}（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="63" />
+        <location filename="../../gemmviz/ui/compare.py" line="65" />
         <source>× vs reference ({source})</source>
         <translation>相对参照的倍数（{source}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="77" />
+        <location filename="../../gemmviz/ui/compare.py" line="79" />
         <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
         <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/compare.py" line="81" />
+        <location filename="../../gemmviz/ui/compare.py" line="83" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1226,182 +1226,193 @@ global memory</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="63" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="66" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="67" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="70" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="167" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="171" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="168" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="172" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="169" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="173" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="170" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="174" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="171" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="175" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="173" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="177" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="175" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="179" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="269" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="253" />
+        <source>What your kernel touched: coalescing (global loads)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="254" />
+        <source>What your kernel touched: bank conflicts (shared memory)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="287" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="279" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="297" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="292" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="310" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="302" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="320" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="307" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="325" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="313" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="331" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="313" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="331" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="321" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="339" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="361" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="361" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="351" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="369" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="354" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="375" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="363" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="384" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="374" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="395" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="398" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="419" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="405" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="426" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="432" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="468" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="434" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="470" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="437" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="473" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="442" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="479" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="482" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="482" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="459" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="501" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="465" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="507" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="467" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="509" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="477" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="519" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="485" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="563" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1545,21 +1556,142 @@ global memory</source>
         <source>store C[{c}] ({n} global stores)</source>
         <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="175" />
+        <source>P plays the animation</source>
+        <translation>按 P 播放动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="177" />
+        <source>R measures these kernels live on {gpu}</source>
+        <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="268" />
+        <source>Measuring {n} job(s) on {gpu}…</source>
+        <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="279" />
+        <source>Measuring {done}/{total}: {label}</source>
+        <translation>正在测量 {done}/{total}：{label}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="310" />
+        <source>Open a lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="310" />
+        <source>Lessons (*.toml)</source>
+        <translation>课程 (*.toml)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="320" />
+        <source>Cannot open the lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson.py" line="330" />
+        <source>Cannot open the lesson's session</source>
+        <translation>无法打开课程的会话</translation>
+    </message>
+</context>
+<context>
+    <name>AccessReplay</name>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="196" />
+        <source>interior block</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="197" />
+        <source>edge block</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="199" />
+        <source>Export…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="228" />
+        <source>no recorded accesses of a kernel the schedule model covers</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="252" />
+        <source>Export step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="253" />
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_replay.py" line="261" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>AccessViews</name>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="378" />
+        <source>Coalescing (global loads)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="379" />
+        <source>Bank conflicts (shared stores)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="382" />
+        <source>warp {0}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="383" />
+        <source>Export…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="410" />
+        <source>no access records</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="416" />
+        <source>Export view</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="417" />
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="424" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="295" />
+        <location filename="../../gemmviz/ui/lesson.py" line="296" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="302" />
+        <location filename="../../gemmviz/ui/lesson.py" line="303" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson.py" line="305" />
+        <location filename="../../gemmviz/ui/lesson.py" line="306" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>

@@ -40,6 +40,7 @@ from gemmviz.ui.lesson_render import (
     slide_for,
     slide_layout,
 )
+from gemmviz.ui.text import tr
 from gemmviz.ui.tiling import TilingView
 
 NEXT = {Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown}
@@ -171,9 +172,9 @@ class LessonView(QWidget):
     def _default_status(self) -> str:
         step = self.lesson.steps[self.index]
         if step.view == "animation":
-            return "P plays the animation"
+            return tr("P plays the animation")
         if step.run and self.live_gpu and self.run_jobs is not None:
-            return f"R measures these kernels live on {self.live_gpu}"
+            return tr("R measures these kernels live on {gpu}").format(gpu=self.live_gpu)
         return ""
 
     # ---- the view under the words ----------------------------------------------------------------
@@ -264,7 +265,7 @@ class LessonView(QWidget):
             return
         jobs = step_jobs(step)
         if jobs and self.run_jobs(jobs):
-            self.set_status(f"Measuring {len(jobs)} job(s) on {self.live_gpu}…")
+            self.set_status(tr("Measuring {n} job(s) on {gpu}…").format(n=len(jobs), gpu=self.live_gpu))
 
     def set_status(self, text: str) -> None:
         self.status = text
@@ -275,7 +276,7 @@ class LessonView(QWidget):
             self.set_live_results(self.live_results(), self.live_gpu)
 
     def on_progress(self, done: int, total: int, label: str, _seconds_left: float = -1) -> None:
-        self.set_status(f"Measuring {done}/{total}: {label}" if done < total else "")
+        self.set_status(tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label) if done < total else "")
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -306,7 +307,7 @@ def add_menu(window) -> None:
 
 
 def open_lesson_dialog(window) -> None:
-    path, _ = QFileDialog.getOpenFileName(window, "Open a lesson", "", "Lessons (*.toml)")
+    path, _ = QFileDialog.getOpenFileName(window, tr("Open a lesson"), "", tr("Lessons (*.toml)"))
     if path:
         open_lesson(window, path)
 
@@ -316,7 +317,7 @@ def open_lesson(window, name_or_path: str) -> bool:
     try:
         lesson = find_lesson(name_or_path)
     except LessonError as exc:
-        window.show_error("Cannot open the lesson", str(exc))
+        window.show_error(tr("Cannot open the lesson"), str(exc))
         return False
     return start(window, lesson)
 
@@ -326,7 +327,7 @@ def start(window, lesson: Lesson) -> bool:
     try:
         replay = lesson_session(lesson)
     except LessonError as exc:
-        window.show_error("Cannot open the lesson's session", str(exc))
+        window.show_error(tr("Cannot open the lesson's session"), str(exc))
         return False
     if getattr(window, "lesson_view", None) is not None:
         leave(window)
