@@ -104,3 +104,21 @@ def test_the_replay_exports_a_step_and_its_widget_walks_the_steps(qtbot, tmp_pat
     assert w.canvas.state[3] == 3
     w.block.setCurrentIndex(1)
     assert w.canvas.state[3] == 0  # a new block starts at its first step
+
+
+def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones(qtbot, tmp_path, records):
+    from gemmviz.ui.access_tab import AccessTab
+    from gemmviz.ui.theme import PROJECTOR_DARK
+
+    tab = AccessTab()
+    qtbot.addWidget(tab)
+    assert tab.count() == 2 and "shipped" in tab.source
+    mine = acc.AccessFile("NVIDIA H200", "2026-12-01", "test", [acc.keep_first(records.find("gpu-naive"), 40)])
+    acc.save_file(mine, tmp_path / "s.accesses.json.gz")
+    assert tab.show_session_file(tmp_path / "s.json") == str(tmp_path / "s.accesses.json.gz")
+    assert [p.trace.variant for p in tab.views.canvas.panels] == ["gpu-naive"]
+    (tmp_path / "t.accesses.json.gz").write_bytes(b"not gzip")
+    assert "not loaded" in tab.show_session_file(tmp_path / "t.json")  # said, and the shipped records shown
+    assert len(tab.views.canvas.panels) == 2
+    tab.apply_theme(PROJECTOR_DARK)
+    assert tab.views.canvas.theme is PROJECTOR_DARK

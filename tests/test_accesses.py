@@ -375,3 +375,12 @@ def test_each_replayed_step_holds_what_the_schedule_says_it_reads(shipped, varia
             assert ((cells[:, 1] >= region.c0) & (cells[:, 1] < region.c1)).all()
             assert len(np.unique(cells[:, :2], axis=0)) == region.count  # every element of A's slice, once
             assert len(np.unique(s.cells[B][:, :2], axis=0)) == sched.steps[s.step].b.count
+
+
+def test_the_hopper_kernel_takes_its_bulk_copies_from_the_model_and_records_its_stores(shipped):
+    from gemmviz.core.schedule_accesses import hopper_beside_model
+
+    h = hopper_beside_model(trace_of(shipped, "gpu-wgmma-tf32", (1024,) * 3))
+    assert h["recorded_global_loads"] == 0 and h["model_tma_copies"] > 0 and h["model_tma_bytes"] > 0
+    assert h["recorded_stores"] == h["model_stores"]  # the epilogue's per-thread stores, as the model counts them
+    assert h["recorded_wgmma_per_block"] > 0

@@ -114,6 +114,13 @@ def print_summary(traces: Sequence, stream=None) -> None:
     for t in traces:
         print(f"{t.label}: {t.kept:,} requests from blocks {t.blocks} of {t.n_blocks:,}"
               f"{'; ' + t.sees if t.sees else ''}", file=stream)  # fmt: skip
+        if t.wgmma:
+            from gemmviz.core.schedule_accesses import hopper_beside_model
+
+            h = hopper_beside_model(t)
+            print(f"  per block: {h['model_tma_copies']} TMA copies of {h['model_tma_bytes']:,} B (the model's); "
+                  f"stores to C recorded {h['recorded_stores']:,}, model {h['model_stores']:,}; "
+                  f"{h['recorded_wgmma_per_block']:,} wgmma issues recorded (per warp)", file=stream)  # fmt: skip
         for row in beside_ncu(t):
             if row.recorded == 0 and not row.ncu:
                 continue
