@@ -1844,6 +1844,56 @@ global memory</source>
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="230" />
+        <source>Running {0} job(s)…</source>
+        <translation>正在运行 {0} 个任务…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="235" />
+        <source>Cancelling at the next launch boundary…</source>
+        <translation>将在下一次核函数发射之间取消…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="239" />
+        <source>Wait for the run to finish before measuring ceilings</source>
+        <translation>请等运行结束后再测量屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="241" />
+        <source>Measuring this GPU's bandwidth and GEMM rates…</source>
+        <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="269" />
+        <source>Cancelled: {0} of {1} result(s) valid</source>
+        <translation>已取消：{1} 个结果中 {0} 个有效</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="269" />
+        <source>Done: {0} of {1} result(s) valid</source>
+        <translation>完成：{1} 个结果中 {0} 个有效</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="274" />
+        <source>A run failed</source>
+        <translation>有任务运行失败</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="274" />
+        <source>{0} job(s) failed; first: {1} at {2}.</source>
+        <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="280" />
+        <source>Cannot measure the ceilings</source>
+        <translation>无法测量屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="282" />
+        <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
+        <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
+    </message>
 </context>
 <context>
     <name>RunPanel</name>

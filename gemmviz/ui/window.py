@@ -227,18 +227,18 @@ class MainWindow(QMainWindow):
         self.run_failures = []
         self.charts_tab.new_run()
         self.progress.start(len(jobs))
-        self.statusBar().showMessage(f"Running {len(jobs)} job(s)…")
+        self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
 
     @Slot()
     def cancel(self) -> None:
         if self.controller.cancel():
-            self.statusBar().showMessage("Cancelling at the next launch boundary…")
+            self.statusBar().showMessage(self.tr("Cancelling at the next launch boundary…"))
 
     def measure_ceilings(self) -> None:
         if not self.controller.measure_ceilings():
-            self.statusBar().showMessage("Wait for the run to finish before measuring ceilings", 5000)
+            self.statusBar().showMessage(self.tr("Wait for the run to finish before measuring ceilings"), 5000)
             return
-        self.statusBar().showMessage("Measuring this GPU's bandwidth and GEMM rates…")
+        self.statusBar().showMessage(self.tr("Measuring this GPU's bandwidth and GEMM rates…"))
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
@@ -266,21 +266,21 @@ class MainWindow(QMainWindow):
     @Slot(object, bool)
     def _on_finished(self, results: list, cancelled: bool) -> None:
         ok = sum(r.valid for r in results)
-        self.statusBar().showMessage(f"{'Cancelled' if cancelled else 'Done'}: {ok} of {len(results)} result(s) valid",
-                                     10000)  # fmt: skip
+        done = self.tr("Cancelled: {0} of {1} result(s) valid") if cancelled else self.tr("Done: {0} of {1} result(s) valid")
+        self.statusBar().showMessage(done.format(ok, len(results)), 10000)
         if self.run_failures:
             first = self.run_failures[0]
             details = "\n\n".join(f"{r.series} at {r.problem.label}:\n{r.error}" for r in self.run_failures)
-            self.show_error("A run failed", f"{len(self.run_failures)} job(s) failed; first: {first.series} at "
-                            f"{first.problem.label}.", details)  # fmt: skip
+            self.show_error(self.tr("A run failed"), self.tr("{0} job(s) failed; first: {1} at {2}.").format(
+                len(self.run_failures), first.series, first.problem.label), details)  # fmt: skip
 
     @Slot(object)
     def _on_ceilings(self, data) -> None:
         if isinstance(data, str):
-            self.show_error("Cannot measure the ceilings", data)
+            self.show_error(self.tr("Cannot measure the ceilings"), data)
             return
-        self.statusBar().showMessage(f"Ceilings of {data['device']}: {data['bandwidth_gbs']:,.0f} GB/s, FP32 GEMM "
-                                     f"{data['fp32_gemm_gflops']:,.0f} GFLOP/s", 10000)  # fmt: skip
+        self.statusBar().showMessage(self.tr("Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
+            data["device"], f"{data['bandwidth_gbs']:,.0f}", f"{data['fp32_gemm_gflops']:,.0f}"), 10000)  # fmt: skip
         self.refresh()
 
     @Slot(object)
