@@ -122,3 +122,17 @@ def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones
     assert len(tab.views.canvas.panels) == 2
     tab.apply_theme(PROJECTOR_DARK)
     assert tab.views.canvas.theme is PROJECTOR_DARK
+
+
+def test_the_requests_step_in_the_order_the_warp_issued_them(qtbot, records):
+    """Request 1 and 2 are a warp's first two loads: k = 0 of A and of B; the uncoalesced kernel's A load costs
+    a sector per lane, its B load one sector."""
+    w = views.AccessViews(records=records)
+    qtbot.addWidget(w)
+    seen = []
+    for n in (1, 2):
+        w.request.setValue(n)
+        seen.append([acc.request_lines(p.trace, p.index) for p in w.canvas.panels])
+    (naive1, bad1), (naive2, bad2) = seen
+    assert {naive1["matrix"], naive2["matrix"]} == {"A", "B"} and naive1["seq"] < naive2["seq"]
+    assert sorted([len(bad1["sectors"]), len(bad2["sectors"])]) == [1, 32]

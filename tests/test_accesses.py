@@ -384,3 +384,13 @@ def test_the_hopper_kernel_takes_its_bulk_copies_from_the_model_and_records_its_
     assert h["recorded_global_loads"] == 0 and h["model_tma_copies"] > 0 and h["model_tma_bytes"] > 0
     assert h["recorded_stores"] == h["model_stores"]  # the epilogue's per-thread stores, as the model counts them
     assert h["recorded_wgmma_per_block"] > 0
+
+
+@pytest.mark.parametrize("option,value", [("--access-cap", "0"), ("--access-blocks", "1;2"), ("--access-blocks", "x")])
+def test_bad_tracer_options_are_usage_errors_before_any_work(fake_gpu, tmp_path, option, value, capsys):
+    from gemmviz.cli.main import main
+
+    code = main(["profile", "--variants", "gpu-naive", "--sizes", "64", "--out", str(tmp_path / "p.json"),
+                 "--accesses", option, value])  # fmt: skip
+    assert code == 2 and option in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

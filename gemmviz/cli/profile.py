@@ -270,6 +270,8 @@ def check_profile_outputs(args: argparse.Namespace) -> tuple:
 
     if not 1 <= args.access_cap <= 2**24:
         raise UsageError("--access-cap: give 1 .. 16,777,216 warp requests")
+    if not re.fullmatch(r"auto|\d+,\d+(,\d+)?(;\d+,\d+(,\d+)?){0,3}", args.access_blocks):
+        raise UsageError(f"--access-blocks {args.access_blocks!r}: give 'auto' or up to 4 blocks 'x,y[,z];x,y[,z]'")
     out, access_out = check_outputs(("--out", args.out, (".json",)), ("--accesses", companion_path(args.out), (".gz",)))
     return out, access_out
 

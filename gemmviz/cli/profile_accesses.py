@@ -121,6 +121,8 @@ def print_summary(traces: Sequence, stream=None) -> None:
             print(f"  per block: {h['model_tma_copies']} TMA copies of {h['model_tma_bytes']:,} B (the model's); "
                   f"stores to C recorded {h['recorded_stores']:,}, model {h['model_stores']:,}; "
                   f"{h['recorded_wgmma_per_block']:,} wgmma issues recorded (per warp)", file=stream)  # fmt: skip
+        if any(s != t.summary[0] for s in t.summary):
+            print("  (the traced blocks differ at this size: the grid estimate below is rough)", file=stream)
         for row in beside_ncu(t):
             if row.recorded == 0 and not row.ncu:
                 continue

@@ -677,3 +677,10 @@ def worst_shared_request(trace: AccessTrace, slot: int = 0, store: bool | None =
         return None
     wave, ideal = wavefronts(trace.addr[idx], trace.active[idx], trace.size[idx])
     return int(idx[int(np.argmax(wave - ideal))])
+
+
+def requests_in_order(trace: AccessTrace, space: int, store: bool | None, slot: int = 0, warp: int = 0) -> np.ndarray:
+    """Indices of the kept requests of `space` (loads, stores or both: store None) by `warp` of `slot`, in the
+    order the warp issued them (its sequence numbers)."""
+    idx = np.nonzero(_kind(trace, space, store) & (trace.slot == slot) & (trace.warp == warp))[0]
+    return idx[np.argsort(trace.seq[idx], kind="stable")]

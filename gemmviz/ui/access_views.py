@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from gemmviz.core import accesses as acc
 from gemmviz.core import fileio
@@ -218,18 +218,24 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
 # ------------------------------------------------------------------------------------------- whole views
 
 
-def default_panels(kind: str, records: acc.AccessFile, warp: int = 0) -> list[Panel]:
-    """The kernels a view shows side by side, each at its request with the most sectors (coalescing, loads) or
-    the most wavefronts beyond the ideal (banks, stores), by `warp` of the interior block."""
+def default_panels(kind: str, records: acc.AccessFile, warp: int = 0, nth: int | None = None) -> list[Panel]:
+    """The kernels a view shows side by side, by `warp` of the interior block: each at its request with the most
+    sectors (coalescing: loads) or the most wavefronts beyond the ideal (banks: stores), or with `nth` at the
+    warp's nth such request in the order it issued them (the last kept one where it has fewer)."""
     panels = []
+    space, store = (acc.GLOBAL, False) if kind == "coalescing" else (acc.SHARED, True)
     for variant, params in DEFAULT_PANELS[kind]:
         trace = records.find(variant, params)
         if trace is None:
             continue
-        pick = acc.worst_global_request if kind == "coalescing" else acc.worst_shared_request
-        index = pick(trace, 0, False) if kind == "coalescing" else pick(trace, 0, True)
-        if index is not None and warp:
-            index = _same_instruction(trace, index, warp)
+        if nth is not None:
+            order = acc.requests_in_order(trace, space, store, 0, warp)
+            index = int(order[min(nth, len(order) - 1)]) if len(order) else None
+        else:
+            pick = acc.worst_global_request if kind == "coalescing" else acc.worst_shared_request
+            index = pick(trace, 0, store)
+            if index is not None and warp:
+                index = _same_instruction(trace, index, warp)
         if index is not None:
             panels.append(Panel(trace, index))
     return panels
@@ -318,16 +324,17 @@ def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: 
     return bytes(data)
 
 
-def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,
-           svg: bool = False, replay: bool = True) -> bytes:  # fmt: skip
+def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,  # noqa: PLR0913
+           svg: bool = False, replay: bool = True, nth: int | None = None) -> bytes:  # fmt: skip
     """PNG or SVG bytes of a view at width x height."""
-    panels = default_panels(kind, records, warp)
+    panels = default_panels(kind, records, warp, nth)
     return render_drawing(lambda p, r: draw_view(p, r, kind, panels, theme), width, height, theme,
                           footer(records, replay), svg)  # fmt: skip
 
 
-def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,
-                       theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0) -> Path:  # fmt: skip
+def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
+                       theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0,
+                       nth: int | None = None) -> Path:  # fmt: skip
     """Write the coalescing or bank view as PNG or SVG (by the suffix) through the one writer."""
     from gemmviz.ui.export import ExportError, check_size, check_target
 
@@ -338,7 +345,8 @@ def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, he
     records = records or acc.shipped_file()
     if records is None:
         raise ExportError("no access records: record some with gemmviz profile --accesses")
-    fileio.write_atomic(target, render(kind, records, width, height, theme, warp, svg=target.suffix.lower() == ".svg"))
+    fileio.write_atomic(target, render(kind, records, width, height, theme, warp, svg=target.suffix.lower() == ".svg",
+                                       nth=nth))  # fmt: skip
     return target
 
 
@@ -380,11 +388,18 @@ class AccessViews(QWidget):
         self.warp = QComboBox(self)
         for w in range(8):
             self.warp.addItem(self.tr("warp {0}").format(w), w)
+        self.request = QSpinBox(self)
+        self.request.setRange(0, 100_000)
+        self.request.setSpecialValueText(self.tr("costliest request"))
+        self.request.setPrefix(self.tr("request "))
+        self.request.setToolTip(
+            self.tr("0: the costliest request of each kernel; 1, 2, …: the warp's requests in order")
+        )
         self.export_button = QPushButton(self.tr("Export…"), self)
         self.source = QLabel(self)
         self.source.setTextFormat(Qt.TextFormat.PlainText)
         row = QHBoxLayout()
-        for w in (self.kind, self.warp, self.export_button):
+        for w in (self.kind, self.warp, self.request, self.export_button):
             row.addWidget(w)
         row.addWidget(self.source, 1)
         layout = QVBoxLayout(self)
@@ -392,6 +407,7 @@ class AccessViews(QWidget):
         layout.addWidget(self.canvas, 1)
         self.kind.currentIndexChanged.connect(self.refresh)
         self.warp.currentIndexChanged.connect(self.refresh)
+        self.request.valueChanged.connect(self.refresh)
         self.export_button.clicked.connect(self._export)
         self.refresh()
 
@@ -406,7 +422,10 @@ class AccessViews(QWidget):
     def refresh(self) -> None:
         kind = self.kind.currentData()
         self.canvas.kind = kind
-        self.canvas.panels = default_panels(kind, self.records, self.warp.currentData() or 0) if self.records else []
+        nth = self.request.value() - 1 if self.request.value() else None
+        self.canvas.panels = (
+            default_panels(kind, self.records, self.warp.currentData() or 0, nth) if self.records else []
+        )
         self.source.setText(footer(self.records) if self.records else self.tr("no access records"))
         self.canvas.update()
 
@@ -418,8 +437,9 @@ class AccessViews(QWidget):
         if not path:
             return
         try:
+            nth = self.request.value() - 1 if self.request.value() else None
             export_access_view(self.canvas.kind, path, theme=self.canvas.theme, records=self.records,
-                               warp=self.warp.currentData() or 0)  # fmt: skip
+                               warp=self.warp.currentData() or 0, nth=nth)  # fmt: skip
         except Exception as exc:  # an unwritable file, a refused size: said, never raised into Qt
             QMessageBox.warning(self, self.tr("Export failed"), str(exc))
 
