@@ -19,6 +19,7 @@ from gemmviz.core.bench import (
     time_host,
     verify,
 )
+from gemmviz.core.numbers import sig
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import TIMING_HOST_CLOCK, Result
 from gemmviz.core.timing import noise
@@ -107,8 +108,8 @@ def probe_seconds_per_fma(a: np.ndarray, b: np.ndarray, cancel=None) -> float:
 
 def _too_slow(name: str, label: str, how: str, seconds: float, runs: int, settings: BenchSettings) -> str:
     return (
-        f"{name} at {label} would take {how} {seconds:.3g} s ({runs} run{'s' if runs != 1 else ''}; "
-        f"limit {settings.cpu_limit_s:g} s); allow slow CPU runs to do it anyway"
+        f"{name} at {label} would take {how} {sig(seconds, 3)} s ({runs} run{'s' if runs != 1 else ''}; "
+        f"limit {sig(settings.cpu_limit_s)} s); allow slow CPU runs to do it anyway"  # 1,120 s, not 1.12e+03
     )
 
 

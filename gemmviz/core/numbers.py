@@ -1,9 +1,12 @@
-"""How numbers read in tables, tooltips and the CLI: rates with at least three significant digits (the CPU loop's
-0.452 GFLOP/s, never "0"), noise as a percentage, and the error map of an invalid result as text."""
+"""How numbers read in tables, tooltips, charts, lessons and the CLI, in one place: rates with at least three
+significant digits (the CPU loop's 0.452 GFLOP/s, never "0"), figures with significant digits and never an
+exponent (51,710 ms, not 5.171e+04), noise as a percentage, measured against model in one wording ("1.9% of
+model", "2.5× model"), and the error map of an invalid result as text."""
 
 from __future__ import annotations
 
 import math
+import re
 
 from gemmviz.core.views import times_text
 
@@ -19,6 +22,39 @@ def rate(x: float | None, empty: str = "—") -> str:
     if abs(x) >= 1:
         return f"{x:.2f}"
     return f"{x:.3g}"
+
+
+def sig(x: float | None, digits: int = 4, empty: str = "—") -> str:
+    """`x` to `digits` significant digits, with thousands separators and never an exponent, trailing zeros
+    dropped as "g" drops them: 0.001234, 0.5, 1.234, 1,234, 51,710 (more integer digits are all kept)."""
+    if x is None or not math.isfinite(x):
+        return empty
+    if x == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+_EXPONENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?[eE]\+\d+)(?![\w.])")
+
+
+def plain_figures(text: str) -> str:
+    """Prose with its large figures in exponent notation written out ("1.12e+03 s" -> "1,120 s"): messages
+    recorded in older sessions, shown in the table."""
+    return _EXPONENT.sub(lambda m: sig(float(m.group(1))), text)
+
+
+def of_model(ratio: float | None, lang: str = "en", empty: str = "—") -> str:
+    """Measured over modelled (traffic, bytes): below 1 a share, "1.9% of model"; from 1 a multiple, "2.5×
+    model". Chinese: 模型的 1.9%, 模型的 2.5 倍."""
+    if ratio is None or not math.isfinite(ratio):
+        return empty
+    if ratio < 1:
+        share = percent(ratio)
+        return f"{share} of model" if _check(lang) == "en" else f"模型的 {share}"
+    times = times_text(ratio)
+    return f"{times} model" if _check(lang) == "en" else f"模型的 {times[:-1]} 倍"
 
 
 def percent(x: float | None, empty: str = "—") -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from gemmviz.core import paths
 from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.model import naive_traffic
+from gemmviz.core.numbers import sig
 from gemmviz.core.results import CONTROL_IN_NAMES, MAX_NAME_CHARS, MAX_TEXT_CHARS, Baselines, Result
 from gemmviz.core.variants import VARIANTS, baseline
 
@@ -107,7 +108,7 @@ def explain(r: Result, ceilings: Ceilings | None = None) -> str:
         f"if every matrix moved exactly once: {p.flops / p.matrix_bytes:,.1f}).",
     ]
     if r.valid and r.median_ms:
-        lines += ["", f"Measured: {r.median_ms:.4g} ms median of {len(r.samples_ms)} → {r.gflops:,.0f} GFLOP/s."]
+        lines += ["", f"Measured: {sig(r.median_ms)} ms median of {len(r.samples_ms)} → {r.gflops:,.0f} GFLOP/s."]
         moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
         if ceilings and ceilings.bandwidth_gbs and v.backend == "cuda":
             roof = ceilings.roof(t.intensity, r.precision)
@@ -178,7 +179,7 @@ def check_ceilings(d: object) -> dict:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise CeilingsError(f"{key}: not a finite number ({str(v)[:40]!r})")
         if not 0 < v <= hi:
-            raise CeilingsError(f"{key}: {v:g} is outside (0, {hi:g}]")
+            raise CeilingsError(f"{key}: {sig(v)} is outside (0, {sig(hi)}]")
         out[key] = float(v)
     for key, v in d.items():
         if key.endswith("_how") or key == "date":

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result
 from gemmviz.core.style import SeriesStyle, style_of
 from gemmviz.ui.chart_axes import RoomyAxis, SeriesLegend
@@ -317,7 +318,7 @@ class _Tip:
 def _tip(r: Result, source: str) -> str:
     params = ", ".join(f"{k} {v}" for k, v in r.params.items())
     timing = tr("median {median} ms (min {min}, max {max}, n={n})").format(
-        median=f"{r.median_ms:.4g}", min=f"{r.min_ms:.4g}", max=f"{r.max_ms:.4g}", n=len(r.samples_ms))
+        median=sig(r.median_ms), min=sig(r.min_ms), max=sig(r.max_ms), n=len(r.samples_ms))  # never 5.171e+04
     rate = tr("{gflops} GFLOP/s, rel. error {error}").format(
         gflops=f"{r.gflops:,.0f}", error="—" if r.rel_error is None else format(r.rel_error, ".1e"))
     return (

@@ -14,6 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
@@ -326,7 +327,7 @@ def _times(x: float) -> str:
     """The bar's label, as the lessons write ratios: 1.53×, 15.3×, 153×; tiny ones with two digits."""
     if x == 1.0:
         return "1×"  # the baseline itself
-    return f"{x:.2g}×" if x < 0.1 else times_text(x)
+    return f"{sig(x, 2)}×" if x < 0.1 else times_text(x)
 
 
 __all__ = ["GflopsChart", "ResultChart", "RooflineChart", "SpeedupChart", "TimeChart", "series_of", "size_x"]

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
+from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, compare_sources
+from gemmviz.core.views import times_text
 from gemmviz.ui.chart_base import source_label
 from gemmviz.ui.text import tr
 
@@ -65,10 +67,10 @@ class ComparePanel(QWidget):
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            cells = [row["series"], row["size"], f"{row['reference_ms']:.4g}"]
+            cells = [row["series"], row["size"], sig(row["reference_ms"])]
             for o in others:
                 ms, x = row["others"].get(o, (None, None))
-                cells += ["—" if ms is None else f"{ms:.4g}", "—" if x is None else f"{x:,.3g}×"]
+                cells += [sig(ms), "—" if x is None else times_text(x)]
             for j, text in enumerate(cells):
                 self.table.setItem(i, j, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.counters import level_intensities
+from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.views import hardware_result
@@ -139,16 +140,16 @@ class LevelRooflineChart(pg.PlotWidget):
             if name == "requested traffic":
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(None), pen=pg.mkPen(fg, width=theme.line_px))  # fmt: skip
-                label = f"model: {x:,.2g} FLOP/B"  # short: the legend column is narrow
+                label = f"model: {sig(x, 2)} FLOP/B"  # short: the legend column is narrow
             else:
                 _, colour, marker = LEVELS[name]
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol=marker, size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(theme.color(colour)), pen=pg.mkPen(theme.background))  # fmt: skip
-                label = f"{name}: {x:,.3g} FLOP/B"
+                label = f"{name}: {sig(x, 3)} FLOP/B"
             plot.addItem(item)
             self.legend.add_entry(item, label)
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
-        plot.getAxis("bottom").setTicks([[(d, f"{10.0**d:g}") for d in decades], []])
+        plot.getAxis("bottom").setTicks([[(d, sig(10.0**d, 1)) for d in decades], []])
         y_decades = range(math.ceil(math.log10(y_lo)), math.floor(math.log10(y_top)) + 1)
         plot.getAxis("left").setTicks([[(d, compact(10.0**d)) for d in y_decades], []])  # narrow axis
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)

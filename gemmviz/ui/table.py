@@ -12,7 +12,7 @@ from PySide6.QtCore import QAbstractTableModel, QIdentityProxyModel, QModelIndex
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
-from gemmviz.core.numbers import error_map_text, percent, rate
+from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
 from gemmviz.core.results import Baselines, Result, result_row
 from gemmviz.core.rigor import flags
 from gemmviz.ui.text import tooltip
@@ -22,9 +22,9 @@ COLUMNS = [
     ("variant", "variant", None),
     ("params", "params", None),
     ("size", "size", None),
-    ("median_ms", "median ms", ".4g"),
-    ("min_ms", "min ms", ".4g"),
-    ("max_ms", "max ms", ".4g"),
+    ("median_ms", "median ms", sig),  # 51,710, never 5.171e+04 (core/numbers.py)
+    ("min_ms", "min ms", sig),
+    ("max_ms", "max ms", sig),
     ("noise", "noise", percent),
     ("gflops", "GFLOP/s", rate),
     ("speedup_vs_cpu", "× CPU loop", ",.1f"),
@@ -45,7 +45,7 @@ def timing_text(r: Result) -> str:
         lines.append(f"SM clock {r.clock_mhz:,.0f} MHz")
     if r.host_ms:
         host = sorted(r.host_ms)[len(r.host_ms) // 2]
-        lines.append(f"what a Python caller waits (launch + sync): {host:.4g} ms, not charted")
+        lines.append(f"what a Python caller waits (launch + sync): {sig(host)} ms, not charted")
     return "\n".join(lines)
 
 
@@ -72,7 +72,7 @@ def _cells(r: Result, row: dict) -> list[_Cell]:
             text = str(value)
         tip, colour = "", None
         if key == "status" and not r.valid:
-            text = f"{r.status.upper()}: {r.error}"
+            text = f"{r.status.upper()}: {plain_figures(r.error or '')}"
             tip, colour = tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))), "#B00020"
         elif key == "status" and warnings:
             text = "ok ⚠ " + "; ".join(w.split(":")[0] for w in warnings)

@@ -13,7 +13,9 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTextOption
 
 from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
+from gemmviz.core.numbers import percent
 from gemmviz.core.results import Result
+from gemmviz.core.views import times_text
 from gemmviz.ui.chart_base import fit_legend_column, legend_column
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -76,7 +78,8 @@ def ratio_label(measured: float | None, model: float | None) -> str:
     if not model:
         return "0" if measured == 0 else f"+{byte_label(measured, 3)}"
     r = measured / model
-    return tr("{pct}\nof model").format(pct=f"{r:.1%}") if r < 0.1 else tr("{ratio}×\nmodel").format(ratio=f"{r:.2g}")  # two short lines: it fits over its bar pair
+    # two short lines, to fit over the bar pair; the wording and figures of core/numbers.of_model
+    return tr("{pct}\nof model").format(pct=percent(r)) if r < 1 else tr("{ratio}×\nmodel").format(ratio=times_text(r)[:-1])
 
 
 class TrafficChart(pg.PlotWidget):
