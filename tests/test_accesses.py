@@ -394,3 +394,42 @@ def test_bad_tracer_options_are_usage_errors_before_any_work(fake_gpu, tmp_path,
                  "--accesses", option, value])  # fmt: skip
     assert code == 2 and option in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_tracers_own_files_from_the_h200_map_to_sass_lines_and_the_model(tmp_path):
+    """The tracer's files of gpu-tiled at 64^3 as it wrote them on the H200 (GEMMVIZ_ACCESS_KEEP), with nvdisasm's
+    listing of the traced cubin and of its -lineinfo rebuild: the same code, every recorded PC a memory
+    instruction on its source line, and per block the schedule model's counts."""
+    from pathlib import Path
+
+    from gemmviz.backends.accesses import parse_nvdisasm, read_trace
+    from gemmviz.core.variants import VARIANTS
+
+    data = Path(__file__).parent / "data" / "accesses"
+    prefix = tmp_path / "trace"
+    prefix.with_suffix(".json").write_text((data / "tiled-64-trace.json").read_text())
+    prefix.with_suffix(".bin").write_bytes(gzip.decompress((data / "tiled-64-trace.bin.gz").read_bytes()))
+    raw = read_trace(prefix, "gemm_tiled")
+    code = parse_nvdisasm(gzip.decompress((data / "tiled-64-trace.sass.gz").read_bytes()).decode())["gemm_tiled"]
+    lines = parse_nvdisasm(gzip.decompress((data / "tiled-64-lineinfo.sass.gz").read_bytes()).decode())["gemm_tiled"]
+    assert [op for op, _ in code.values()] == [op for op, _ in lines.values()]
+    sass = {offset: (op, lines[offset][1]) for offset, (op, _) in code.items()}
+    t = acc.from_raw(raw.header, raw.records, sass, "gpu-tiled", (64, 64, 64), {"tile": 16})
+    anchors = VARIANTS["gpu-tiled"].step_lines()
+    assert {(p.sass.split(".")[0], p.line) for p in t.pcs} >= {("LDG", anchors["load"]), ("LDS", anchors["compute"])}
+    assert all(p.sass.split(".")[0] in ("LDG", "STG", "LDS", "STS") for p in t.pcs)
+    assert set(np.unique(t.matrix[t.space == acc.GLOBAL])) == {0, 1, 2}  # A, B and C, from the allocations
+    for slot, (bx, by, _bz) in enumerate(t.blocks):
+        model = block_schedule("gpu-tiled", Problem(64, 64, 64), 16, (by, bx)).totals
+        assert acc.element_counts(t.summary[slot])["shared_loads"] == model.shared_loads
+        assert acc.element_counts(t.summary[slot])["global_loads"] == model.global_loads
+
+
+def test_a_tracer_that_wrote_nothing_or_recorded_nothing_is_one_line(tmp_path):
+    from gemmviz.backends.accesses import read_trace
+
+    with pytest.raises(acc.AccessError, match="did not attach"):
+        read_trace(tmp_path / "trace", "gemm_tiled")
+    (tmp_path / "trace.json").write_text(json.dumps({"recorded": False, "errors": ["the kernel was never launched"]}))
+    with pytest.raises(acc.AccessError, match="the kernel was never launched"):
+        read_trace(tmp_path / "trace", "gemm_tiled")

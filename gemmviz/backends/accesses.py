@@ -182,27 +182,44 @@ def run_traced(argv: Sequence[str], kernel: str, build: TracerBuild, blocks: str
             proc = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout_s, env=env)
         except subprocess.TimeoutExpired:
             proc = None
-        header = None
-        status = prefix.with_suffix(".json")
-        if status.is_file():
-            try:
-                header = json.loads(status.read_text(encoding="utf-8"))
-            except (ValueError, OSError):
-                header = None
+        header = _header(prefix)
         if proc is None or header is None or not header.get("recorded") or proc.returncode < 0:
             raise AccessError(_child_failure(proc, header, timeout_s))
-        data = prefix.with_suffix(".bin").read_bytes() if prefix.with_suffix(".bin").is_file() else b""
-        if int(header.get("record_bytes", 0)) != RECORD_DTYPE.itemsize:
-            raise AccessError(f"tracer records are {header.get('record_bytes')} bytes, gemmviz reads "
-                              f"{RECORD_DTYPE.itemsize}: rebuild the tracer")  # fmt: skip
-        records = np.frombuffer(data[: len(data) - len(data) % RECORD_DTYPE.itemsize], dtype=RECORD_DTYPE).copy()
-        cubin = prefix.with_suffix(".cubin")
-        sass: dict[int, tuple[str, int | None]] = {}
-        if cubin.is_file():
-            with_lines = lineinfo_cubin(*lines, Path(tmp)) if lines else None
-            sass = disassemble(cubin, header.get("kernel_seen") or kernel, with_lines)
+        with_lines = lineinfo_cubin(*lines, Path(tmp)) if lines and prefix.with_suffix(".cubin").is_file() else None
+        raw = read_trace(prefix, kernel, with_lines)
         _keep(Path(tmp), kernel)
-        return RawTrace(header, records, sass, cubin.read_bytes() if cubin.is_file() else b"")
+        return raw
+
+
+def _header(prefix: Path) -> dict | None:
+    try:
+        return json.loads(prefix.with_suffix(".json").read_text(encoding="utf-8"))
+    except (ValueError, OSError):
+        return None
+
+
+def read_trace(prefix: Path, kernel: str, lines_cubin: Path | None = None) -> RawTrace:
+    """What the tracer wrote at `prefix` (the GEMMVIZ_ACCESS_OUT of tracer_env) after any child ran under it.
+
+    This is how another check traces a kernel of its own (a student's, in the exercise check): run its child
+    with `tracer_env(build, prefix, kernel)` added to the child's environment, then `read_trace(prefix, kernel,
+    cubin)`, the cubin built with -lineinfo (the same code, so it maps PCs to the student's source lines), then
+    core.accesses.from_raw. Raises AccessError when the tracer recorded nothing (no file: it did not attach)."""
+    header = _header(prefix)
+    if header is None:
+        raise AccessError("the tracer did not attach: the child wrote no record file")
+    if not header.get("recorded"):
+        raise AccessError(f"the tracer recorded nothing: {'; '.join(header.get('errors') or []) or 'no reason given'}")
+    if int(header.get("record_bytes", 0)) != RECORD_DTYPE.itemsize:
+        raise AccessError(f"tracer records are {header.get('record_bytes')} bytes, gemmviz reads "
+                          f"{RECORD_DTYPE.itemsize}: rebuild the tracer")  # fmt: skip
+    data = prefix.with_suffix(".bin").read_bytes() if prefix.with_suffix(".bin").is_file() else b""
+    records = np.frombuffer(data[: len(data) - len(data) % RECORD_DTYPE.itemsize], dtype=RECORD_DTYPE).copy()
+    cubin = prefix.with_suffix(".cubin")
+    sass: dict[int, tuple[str, int | None]] = {}
+    if cubin.is_file():
+        sass = disassemble(cubin, header.get("kernel_seen") or kernel, lines_cubin)
+    return RawTrace(header, records, sass, cubin.read_bytes() if cubin.is_file() else b"")
 
 
 def _keep(folder: Path, kernel: str) -> None:
