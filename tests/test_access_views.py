@@ -136,3 +136,16 @@ def test_the_requests_step_in_the_order_the_warp_issued_them(qtbot, records):
     (naive1, bad1), (naive2, bad2) = seen
     assert {naive1["matrix"], naive2["matrix"]} == {"A", "B"} and naive1["seq"] < naive2["seq"]
     assert sorted([len(bad1["sectors"]), len(bad2["sectors"])]) == [1, 32]
+
+
+def test_the_replay_exports_as_an_animated_gif_a_frame_a_step(qapp, tmp_path, records):
+    from PIL import Image
+
+    from gemmviz.core.schedule_accesses import replay
+    from gemmviz.ui.access_replay import export_replay_gif
+
+    trace = records.find("gpu-tiled", {"tile": 16})
+    n = export_replay_gif(trace, tmp_path / "r.gif", width=480, height=270, records=records)
+    assert n == len(replay(trace)[1])
+    with Image.open(tmp_path / "r.gif") as gif:
+        assert gif.n_frames == n and gif.size == (480, 270)

@@ -259,3 +259,42 @@ class AccessReplay(QWidget):
                 )
             except Exception as exc:  # an unwritable file: said, never raised into Qt
                 QMessageBox.warning(self, self.tr("Export failed"), str(exc))
+
+
+def export_replay_gif(trace: acc.AccessTrace, path: str | os.PathLike, slot: int = 0, width: int = 960, height: int = 540,
+                      theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None,
+                      steps_per_second: float = 2.0) -> int:  # fmt: skip
+    """The replay as an animated GIF, one frame a step, streamed to the file (the animation's GIF writer);
+    returns the number of frames. A failed export leaves no file and any previous one as it was."""
+    from PySide6.QtGui import QImage
+
+    from gemmviz.core import fileio
+    from gemmviz.ui.animation_export import TimedFrame, write_gif
+    from gemmviz.ui.export import ExportError, check_size, check_target, footer_height, paint_footer, scale_for
+
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        raise ExportError("GIF export needs Pillow (pip install pillow)") from None
+    check_size(width, height)
+    target = check_target(path, (".gif",))
+    sched, steps = replay(trace, slot)
+    text = footer(records) if records else ""
+    scale = scale_for(width, height)
+    logical = QRectF(0, 0, width / scale, height / scale)
+    foot = footer_height(theme)
+
+    def frames():
+        for i in range(len(steps)):
+            image = QImage(width, height, QImage.Format.Format_RGB32)
+            image.fill(QColor(theme.background))
+            p = QPainter(image)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.scale(scale, scale)
+            draw_replay(p, logical.adjusted(0, 0, 0, -foot), trace, sched, steps, i, theme)
+            paint_footer(p, text, QRectF(0, logical.height() - foot, logical.width(), foot), theme)
+            p.end()
+            yield TimedFrame(image, round(1000 / steps_per_second))
+
+    with fileio.atomic_file(target) as f:
+        return write_gif(frames(), f)
