@@ -149,3 +149,15 @@ def test_the_replay_exports_as_an_animated_gif_a_frame_a_step(qapp, tmp_path, re
     assert n == len(replay(trace)[1])
     with Image.open(tmp_path / "r.gif") as gif:
         assert gif.n_frames == n and gif.size == (480, 270)
+
+
+@pytest.mark.parametrize("kind", views.KINDS)
+def test_a_lesson_can_draw_a_view_into_its_own_rectangle(qapp, kind):
+    from PySide6.QtGui import QPainter
+
+    image = QImage(1280, 720, QImage.Format.Format_ARGB32)
+    p = QPainter(image)
+    source = views.draw_access_view(p, QRectF(0, 0, 1280, 720), kind, PROJECTOR_LIGHT)
+    p.end()
+    assert "NVIDIA H200" in source and "2026-12-01" in source
+    assert len({image.pixel(x, y) for x in range(0, 1280, 31) for y in range(0, 720, 17)}) > 4

@@ -278,6 +278,15 @@ def draw_view(
         draw(p, QRectF(body.left() + i * (w + gap), body.top(), w, body.height()), panel, theme, px)
 
 
+def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records: acc.AccessFile | None = None,
+                     warp: int = 0, nth: int | None = None) -> str:  # fmt: skip
+    """What a lesson step (or any view) calls: the coalescing or bank view of `records` (the shipped H200 records
+    if None) drawn into rect; returns the source line for the slide's footer ("" without records)."""
+    records = records if records is not None else acc.shipped_file()
+    draw_view(p, rect, kind, default_panels(kind, records, warp, nth) if records else [], theme)
+    return footer(records) if records else ""
+
+
 def footer(records: acc.AccessFile, replay: bool = True) -> str:
     from gemmviz.ui.export import footer_text
 
