@@ -92,7 +92,9 @@ class Recovery:
             self.last_error = f"cannot remove the recovery file {path}: {exc.strerror or exc}"
 
     def pending(self) -> Session | None:
-        """The session left by a run that ended unexpectedly, if any; an unreadable file is set aside."""
+        """The session left by a run that ended unexpectedly, if any. It is read by the session loader, so with
+        a session's file rules and bounds (core/session_bounds.py: SM ids, times, counters, params, at most
+        MAX_RESULTS results); a file that breaks one is set aside, its field named in last_error."""
         path = recovery_path()
         if not os.path.lexists(path):
             return None
@@ -106,10 +108,12 @@ class Recovery:
 
     def offer(self) -> int:
         """At start-up: ask to restore the results of the last session; returns how many were restored."""
+        self.last_error = ""
         session = self.pending()
         if session is None:
-            if self.last_error:  # an unreadable file was set aside: say where
+            if self.last_error:  # an unreadable or out-of-bounds file was set aside: say why and where
                 self.window.statusBar().showMessage(self.last_error, 30000)
+                self.window.show_error(tr("Recovery file refused"), self.last_error)  # non-blocking
             return 0
         n = len(session.results)
         answer = QMessageBox.question(

@@ -23,6 +23,7 @@ from gemmviz.core import settings
 from gemmviz.core.bench import Job
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
+from gemmviz.core.session_bounds import MAX_RESULTS
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
 from gemmviz.ui.charts_tab import ChartsTab
@@ -220,6 +221,17 @@ class MainWindow(QMainWindow):
             self.run_panel.message.setText(f"{prefix}{exc}")
 
     def start(self, jobs: list[Job]) -> None:
+        """Run `jobs` in the worker; refused, with a dialog, where their results would take the live results past
+        the MAX_RESULTS a session may hold (the recovery file and Save could not keep them)."""
+        room = MAX_RESULTS - len(self.workspace.live)
+        if len(jobs) > room:
+            text = self.tr("This run has {jobs} jobs, but the live results can take only {room} more: a session "
+                           "holds at most {limit} results. Save the live results and clear them (File > Clear live "
+                           "results), or run fewer jobs.").format(jobs=f"{len(jobs):,}", room=f"{max(room, 0):,}",
+                                                                  limit=f"{MAX_RESULTS:,}")  # fmt: skip
+            self.run_panel.message.setText(text)
+            self.show_error(self.tr("Too many results"), text)
+            return
         settings = self.run_panel.bench_settings()
         if not self.controller.start(jobs, settings):
             return
@@ -256,6 +268,11 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_result(self, result: Result) -> None:
         self.workspace.add_live(result)
+        # start() leaves room for one result a job; should a run give more, it stops here, every result kept
+        if len(self.workspace.live) > MAX_RESULTS and self.controller.cancel():
+            self.show_error(self.tr("Run stopped"), self.tr("The live results passed the {limit} a session may "
+                            "hold: the run stops here, every result kept. Save them, then clear them to run "
+                            "more.").format(limit=f"{MAX_RESULTS:,}"))  # fmt: skip
         self.recovery.write()
         # Failures (compile error, failed launch) and memory refusals get a dialog; other refusals
         # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
