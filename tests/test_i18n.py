@@ -135,6 +135,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
         new = app_module.current_window()
         windows.append(new)
         assert new is not w and not w.isVisible() and new.isVisible()
+        assert new.size() == w.size()  # where the old one was, as large
         assert settings_store.read(qs, settings.LANGUAGE) == "zh"
         assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "屋顶线模型"]
         assert new.tabs.currentIndex() == 1

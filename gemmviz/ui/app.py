@@ -63,18 +63,24 @@ def switch_language(old, lang: str):
     ws.add_live(*kept.live)
     ws.restore(kept.snapshot())
     ws.hidden = set(kept.hidden)
-    ws.environment = dict(kept.environment)  # until the new worker's probe reports
+    if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
+        new._on_environment(dict(kept.environment))
     new.last_run_settings, new.run_failures = old.last_run_settings, list(old.run_failures)
     new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
     new.files.show_replay_banner()
     new.controls_wanted = old.controls_wanted
-    if projector or dark:
+    new.setGeometry(old.geometry())  # where the old one is, as it is (restoreGeometry clamps to the screen's size)
+    if old.isFullScreen():
+        new.showFullScreen()
+    elif old.isMaximized():
+        new.showMaximized()
+    else:
+        new.show()
+    new.fullscreen_action.setChecked(new.isFullScreen())
+    if projector or dark:  # once shown: before, hiding the control panel shrank the window by its width
         new.set_projector(projector, dark)
     new.refresh()
     new.tabs.setCurrentIndex(old.tabs.currentIndex())
-    new.restoreGeometry(old.saveGeometry())
-    new.showFullScreen() if old.isFullScreen() else new.show()
-    new.fullscreen_action.setChecked(new.isFullScreen())
     old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
     old.close()  # removes the recovery file: the new window writes it again below if results are unsaved
     old.deleteLater()
