@@ -149,11 +149,12 @@ def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme,
     moved = len(sectors) * acc.SECTOR_BYTES
     color = BAD if len(sectors) > 4 else GOOD
     first = f"{len(sectors)} sector{'s' * (len(sectors) != 1)} in {len(lines)} line{'s' * (len(lines) != 1)}"
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 4.2, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
+    top = min(rect.bottom() - px * 4.2, max(b.bottom() for b in boxes.values()) + px * 1.5)  # under the lines
+    _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
     second = f"{moved:,} B moved for {useful:,} B used ({useful / moved:.0%})"
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 2.8, rect.width(), px * 1.4), second, px, color, bold=True)
-    where = f"block {panel.trace.blocks[0][:2]} of {panel.trace.grid[0]}×{panel.trace.grid[1]}, {'×'.join(map(str, panel.trace.mnk))}"
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 1.3, rect.width(), px * 1.3), where, px, theme.foreground)
+    _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
+    where = f"block {panel.trace.blocks[0][:2]} of {panel.trace.grid[0]}×{panel.trace.grid[1]} blocks, {'×'.join(map(str, panel.trace.mnk))}"
+    _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3), where, px, theme.foreground)
 
 
 # ---------------------------------------------------------------------------------------------------- banks
@@ -205,13 +206,14 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     conflicts = info["wavefronts"] - info["ideal"]
     color = BAD if conflicts else GOOD
     first = f"{worst}-way bank conflict" if conflicts else "no bank conflict"
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 4.2, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
+    top = min(rect.bottom() - px * 4.2, banks_top + max(worst, 1) * cell_h + px * 1.5)  # right under the banks
+    _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
     second = f"{info['wavefronts']} wavefront{'s' * (info['wavefronts'] != 1)}, {info['ideal']} needed"
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 2.8, rect.width(), px * 1.4), second, px, color, bold=True)
+    _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
     totals = panel.trace.summary[0]
     key = "st" if info["store"] else "ld"
     per = totals[f"shared_{key}_conflicts"] / max(1, totals[f"shared_{key}_requests"])
-    _text(p, QRectF(rect.left(), rect.bottom() - px * 1.3, rect.width(), px * 1.3),
+    _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3),
           f"block: {per:.2f} extra per {'store' if info['store'] else 'load'}", px, theme.foreground)  # fmt: skip
 
 
