@@ -30,11 +30,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("bench", help="run, verify and time kernel variants; write a session file")
-    p.add_argument("--variants", default=",".join(default_variants()), help="comma-separated names")
-    p.add_argument("--sizes", default="", help="square sizes, e.g. 512,1024,2048")
+    p.add_argument(
+        "--variants", default=",".join(default_variants()), help="comma-separated names (default %(default)s)"
+    )
+    p.add_argument(
+        "--sizes",
+        default="",
+        help="square sizes, e.g. 512,1024,2048 (no default: give --sizes, --mnk or both)",
+    )
     p.add_argument("--mnk", action="append", help="a non-square size MxNxK (repeatable)")
-    p.add_argument("--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32")
-    p.add_argument("--block", default="", help="block edges for the naive kernels, e.g. 16,32")
+    p.add_argument(
+        "--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32 (default: each variant's own)"
+    )
+    p.add_argument(
+        "--block", default="", help="block edges for the naive kernels, e.g. 16,32 (default: each variant's own)"
+    )
     p.add_argument(
         "--repeats",
         type=int,
@@ -75,7 +85,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "events around the host's launch, for runs under a profiler (default %(default)s)",
     )
     p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
-    p.add_argument("--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused")
+    p.add_argument(
+        "--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused (default %(default)s)"
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")
     p.add_argument(
         "--trace",
@@ -86,12 +98,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--job-limit",
         type=float,
         default=600.0,
-        help="seconds after which a job is stopped (checked between launches) and reported failed",
+        help="seconds after which a job is stopped (checked between launches) and reported failed "
+        "(default %(default)s)",
     )
     p.add_argument("--out", help="session JSON to write (rewritten after every finished job)")
     p.add_argument("--csv", help="CSV of the results to write (rewritten after every finished job)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--no-record-command", dest="record_command", action="store_false")
+    p.add_argument(
+        "--no-record-command",
+        dest="record_command",
+        action="store_false",
+        help="leave the command line out of the session's settings (recorded by default)",
+    )
     p.set_defaults(func=cmd_bench)
 
 

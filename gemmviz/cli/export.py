@@ -32,9 +32,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--chart",
         default="time",
         choices=list(CHART_KINDS),
-        help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()),
+        help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()) + " (default %(default)s)",
     )
-    p.add_argument("--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it)")
+    p.add_argument(
+        "--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it; default %(default)s)"
+    )
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
     p.add_argument(

@@ -21,30 +21,41 @@ def animated_variants() -> list[str]:
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("model", help="global/shared traffic, FLOPs and intensity of a variant, from the model")
-    p.add_argument("--variant", default="gpu-tiled", choices=list(VARIANTS), metavar="VARIANT")
+    p.add_argument(
+        "--variant",
+        default="gpu-tiled",
+        choices=list(VARIANTS),
+        metavar="VARIANT",
+        help=f"one of {', '.join(VARIANTS)} (default %(default)s)",
+    )
     p.add_argument("--mnk", required=True, help="N or MxNxK")
     p.add_argument("--tile", type=int, default=None, help="the variant's tile or block edge (its one parameter)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the model as JSON instead of text")
     p.set_defaults(func=cmd_model)
 
     animated = animated_variants()
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
-    p.add_argument("--variant", default="gpu-tiled", choices=animated, help=", ".join(animated))
+    p.add_argument(
+        "--variant", default="gpu-tiled", choices=animated, help=", ".join(animated) + " (default %(default)s)"
+    )
     p.add_argument("--mnk", required=True, help="N or MxNxK")
     p.add_argument(
-        "--tile", type=int, default=16, help="the variant's tile or block edge; block tiling uses its config"
+        "--tile",
+        type=int,
+        default=16,
+        help="the variant's tile or block edge; block tiling uses its config (default %(default)s)",
     )
-    p.add_argument("--block", default="0,0", help="which thread block: y,x")
-    p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x")
-    p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH")
+    p.add_argument("--block", default="0,0", help="which thread block: y,x (default %(default)s)")
+    p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x (default %(default)s)")
+    p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH (default %(default)s)")
     p.add_argument("--frames", help="directory to write frame_0000.png … into")
     p.add_argument(
         "--gif", help="write an animated GIF (every step, the tiles gliding into shared memory before each load)"
     )
     p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
-    p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4")
-    p.add_argument("--projector", action="store_true")
-    p.add_argument("--dark", action="store_true")
+    p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4 (default %(default)s)")
+    p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
+    p.add_argument("--dark", action="store_true", help="dark theme")
     p.set_defaults(func=cmd_animate)
 
 

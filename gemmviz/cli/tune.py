@@ -27,9 +27,20 @@ MAX_TUNE_REPEATS = 1000
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     tunable = tunable_variants()
     p = sub.add_parser("tune", help="search the block parameters of tiling kernels on this GPU, cache the best")
-    p.add_argument("--variants", default=",".join(tunable), help=f"comma-separated, among {', '.join(tunable)}")
-    p.add_argument("--size", type=int, default=4096, help="square size to time at (a multiple of 128)")
-    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument(
+        "--variants",
+        default=",".join(tunable),
+        help=f"comma-separated, among {', '.join(tunable)} (default: all of them)",
+    )
+    p.add_argument(
+        "--size", type=int, default=4096, help="square size to time at (a multiple of 128; default %(default)s)"
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="timed samples per configuration, their median kept (default %(default)s)",
+    )
     p.add_argument("--csv", help="write every configuration's result here")
     p.add_argument("--save-to", help="also write the winners to this JSON file (e.g. assets/tuned/GPU.json)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
