@@ -87,3 +87,47 @@ def test_chinese_slides_render_with_only_dejavu_installed(tmp_path):
     assert found["differs"]  # the same two characters, boxes before, glyphs after
     assert found["bad"] == {"seed000": [], "seed001": []}
     assert found["slides"] == 8  # seven PNGs and the PDF
+
+
+def pdf_fonts(pdf: bytes) -> dict[str, str]:
+    """Each embedded font of a PDF (its BaseFont) and the characters its ToUnicode map gives back as text."""
+    import zlib
+
+    def obj(ref: bytes) -> bytes:
+        return re.search(rb"\n" + ref + rb" 0 obj(.*?)endobj", pdf, re.S).group(1)
+
+    def stream(body: bytes) -> bytes:
+        raw = re.search(rb"stream\r?\n(.*)endstream", body, re.S).group(1)
+        return zlib.decompress(raw) if b"/FlateDecode" in body else raw
+
+    fonts = {}
+    for m in re.finditer(rb"/BaseFont\s*/([^\s/>]+)(.*?)/ToUnicode\s+(\d+)\s+0\s+R", pdf, re.S):
+        cmap = stream(obj(m.group(3)))
+        chars = []
+        for block in re.findall(rb"beginbfchar(.*?)endbfchar", cmap, re.S):
+            chars += [chr(int(u, 16)) for u in re.findall(rb"<[0-9A-Fa-f]+>\s*<([0-9A-Fa-f]{4})>", block)]
+        for block in re.findall(rb"beginbfrange(.*?)endbfrange", cmap, re.S):
+            for lo, hi, dst in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]{4})>", block):
+                chars += [chr(int(dst, 16) + i) for i in range(int(hi, 16) - int(lo, 16) + 1)]
+        fonts[m.group(1).decode()] = "".join(chars)
+    return fonts
+
+
+def test_the_chinese_pdf_embeds_the_bundled_font_with_a_text_layer(tmp_path):
+    """lesson.pdf, written with only DejaVu installed: the bundled CJK font is embedded (FontFile2, a subset) and
+    maps its glyphs back to the Chinese text (ToUnicode): searchable, and drawn the same on any reader."""
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+                    f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>")  # fmt: skip
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
+    out = tmp_path / "slides"
+    proc = subprocess.run([sys.executable, "-m", "gemmviz", "lesson", "seed001", "--lang", "zh", "--export", str(out),
+                           "--size", "640x360"], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pdf = (out / "lesson.pdf").read_bytes()
+    fonts = pdf_fonts(pdf)
+    bundled = [name for name in fonts if "gemmvizNotoSansSC" in name]
+    assert bundled, f"the bundled CJK font is not in the PDF: {sorted(fonts)}"
+    assert pdf.count(b"/FontFile2") + pdf.count(b"/FontFile3") >= len(fonts)  # every font embedded
+    text = fonts[bundled[0]]
+    assert all(c in text for c in "算术强度屋顶线模型线程块"), text  # the slides' Chinese, as text
