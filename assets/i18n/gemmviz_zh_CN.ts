@@ -115,7 +115,7 @@
     <message>
         <location filename="../../gemmviz/ui/charts.py" line="40" />
         <source>GPU naive, block 16×16 (the seed's)</source>
-        <translation>GPU 朴素版，线程块 16×16（原文的）</translation>
+        <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts.py" line="41" />
@@ -203,7 +203,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/ui/charts.py" line="291" />
         <source>Speedup vs {name} at {size}</source>
-        <translation>相对 {name} 的加速比，规模 {size}</translation>
+        <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/export_dialog.py" line="17" />
@@ -367,41 +367,46 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/recovery.py" line="116" />
+        <source>Recovery file refused</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/recovery.py" line="120" />
         <source>Restore results?</source>
         <translation>恢复结果？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="117" />
+        <location filename="../../gemmviz/ui/recovery.py" line="121" />
         <source>Restore {n} result from the last session that ended unexpectedly?</source>
         <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="118" />
+        <location filename="../../gemmviz/ui/recovery.py" line="122" />
         <source>Restore {n} results from the last session that ended unexpectedly?</source>
         <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="133" />
+        <location filename="../../gemmviz/ui/recovery.py" line="137" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="134" />
+        <location filename="../../gemmviz/ui/recovery.py" line="138" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="147" />
+        <location filename="../../gemmviz/ui/recovery.py" line="151" />
         <source>Save results?</source>
         <translation>保存结果？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="148" />
+        <location filename="../../gemmviz/ui/recovery.py" line="152" />
         <source>{n} live result not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="149" />
+        <location filename="../../gemmviz/ui/recovery.py" line="153" />
         <source>{n} live results not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
@@ -1636,44 +1641,72 @@ global memory</source>
     </message>
 </context>
 <context>
+    <name>AccessTab</name>
+    <message>
+        <location filename="../../gemmviz/ui/access_tab.py" line="49" />
+        <source>Coalescing and banks</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_tab.py" line="50" />
+        <source>Block replay</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="378" />
+        <location filename="../../gemmviz/ui/access_views.py" line="397" />
         <source>Coalescing (global loads)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="379" />
+        <location filename="../../gemmviz/ui/access_views.py" line="398" />
         <source>Bank conflicts (shared stores)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="382" />
+        <location filename="../../gemmviz/ui/access_views.py" line="401" />
         <source>warp {0}</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="383" />
+        <location filename="../../gemmviz/ui/access_views.py" line="404" />
+        <source>costliest request</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="405" />
+        <source>request </source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="407" />
+        <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="409" />
         <source>Export…</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="410" />
+        <location filename="../../gemmviz/ui/access_views.py" line="440" />
         <source>no access records</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="416" />
+        <location filename="../../gemmviz/ui/access_views.py" line="446" />
         <source>Export view</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="417" />
+        <location filename="../../gemmviz/ui/access_views.py" line="447" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="424" />
+        <location filename="../../gemmviz/ui/access_views.py" line="455" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -1699,198 +1732,218 @@ global memory</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="99" />
+        <location filename="../../gemmviz/ui/window.py" line="100" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="111" />
+        <location filename="../../gemmviz/ui/window.py" line="112" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="111" />
+        <location filename="../../gemmviz/ui/window.py" line="112" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="111" />
+        <location filename="../../gemmviz/ui/window.py" line="112" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="112" />
+        <location filename="../../gemmviz/ui/window.py" line="113" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="112" />
+        <location filename="../../gemmviz/ui/window.py" line="113" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="113" />
+        <location filename="../../gemmviz/ui/window.py" line="114" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="149" />
+        <location filename="../../gemmviz/ui/window.py" line="150" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="150" />
+        <location filename="../../gemmviz/ui/window.py" line="151" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="151" />
+        <location filename="../../gemmviz/ui/window.py" line="152" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="152" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="153" />
+        <location filename="../../gemmviz/ui/window.py" line="154" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="155" />
+        <location filename="../../gemmviz/ui/window.py" line="156" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="159" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="159" />
+        <location filename="../../gemmviz/ui/window.py" line="160" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="163" />
+        <location filename="../../gemmviz/ui/window.py" line="164" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="164" />
+        <location filename="../../gemmviz/ui/window.py" line="165" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="166" />
+        <location filename="../../gemmviz/ui/window.py" line="167" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="167" />
         <location filename="../../gemmviz/ui/window.py" line="168" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="171" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="174" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="175" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="175" />
+        <location filename="../../gemmviz/ui/window.py" line="176" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="177" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="184" />
+        <location filename="../../gemmviz/ui/window.py" line="185" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="185" />
+        <location filename="../../gemmviz/ui/window.py" line="186" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="186" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="230" />
+        <location filename="../../gemmviz/ui/window.py" line="228" />
+        <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="233" />
+        <source>Too many results</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="242" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="235" />
+        <location filename="../../gemmviz/ui/window.py" line="247" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="239" />
+        <location filename="../../gemmviz/ui/window.py" line="251" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="241" />
+        <location filename="../../gemmviz/ui/window.py" line="253" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="269" />
+        <location filename="../../gemmviz/ui/window.py" line="273" />
+        <source>Run stopped</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="273" />
+        <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="286" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="269" />
+        <location filename="../../gemmviz/ui/window.py" line="286" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="274" />
+        <location filename="../../gemmviz/ui/window.py" line="291" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="274" />
+        <location filename="../../gemmviz/ui/window.py" line="291" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="280" />
+        <location filename="../../gemmviz/ui/window.py" line="297" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="282" />
+        <location filename="../../gemmviz/ui/window.py" line="299" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
