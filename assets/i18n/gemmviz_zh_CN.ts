@@ -368,7 +368,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/recovery.py" line="116" />
         <source>Recovery file refused</source>
-        <translation type="unfinished" />
+        <translation>恢复文件被拒绝</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/recovery.py" line="120" />
@@ -462,8 +462,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="50" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="111" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="112" />
+        <source>FLOP / byte at each level</source>
+        <translation>各存储层级的 FLOP / 字节</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="124" />
+        <source>FP32 peak {0} TFLOP/s</source>
+        <translation>FP32 峰值 {0} TFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="137" />
+        <source>L1/shared</source>
+        <translation>L1/共享内存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="143" />
+        <source>model: {0} FLOP/B</source>
+        <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="194" />
@@ -596,6 +617,7 @@ caches</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="111" />
         <location filename="../../gemmviz/ui/hardware_tab.py" line="237" />
         <location filename="../../gemmviz/ui/roofline_chart.py" line="249" />
         <location filename="../../gemmviz/ui/trace_chart.py" line="303" />
@@ -1278,12 +1300,12 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/exercise_tab.py" line="253" />
         <source>What your kernel touched: coalescing (global loads)</source>
-        <translation type="unfinished" />
+        <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise_tab.py" line="254" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
-        <translation type="unfinished" />
+        <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise_tab.py" line="287" />
@@ -1607,27 +1629,27 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="196" />
         <source>interior block</source>
-        <translation type="unfinished" />
+        <translation>内部线程块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="197" />
         <source>edge block</source>
-        <translation type="unfinished" />
+        <translation>边缘线程块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="199" />
         <source>Export…</source>
-        <translation type="unfinished" />
+        <translation>导出…</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="228" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
-        <translation type="unfinished" />
+        <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="252" />
         <source>Export step</source>
-        <translation type="unfinished" />
+        <translation>导出这一步</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_replay.py" line="253" />
@@ -1645,12 +1667,12 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/access_tab.py" line="49" />
         <source>Coalescing and banks</source>
-        <translation type="unfinished" />
+        <translation>合并访存与 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_tab.py" line="50" />
         <source>Block replay</source>
-        <translation type="unfinished" />
+        <translation>线程块回放</translation>
     </message>
 </context>
 <context>
@@ -1658,47 +1680,47 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="397" />
         <source>Coalescing (global loads)</source>
-        <translation type="unfinished" />
+        <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="398" />
         <source>Bank conflicts (shared stores)</source>
-        <translation type="unfinished" />
+        <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="401" />
         <source>warp {0}</source>
-        <translation type="unfinished" />
+        <translation>warp {0}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="404" />
         <source>costliest request</source>
-        <translation type="unfinished" />
+        <translation>代价最大的请求</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="405" />
         <source>request </source>
-        <translation type="unfinished" />
+        <translation>请求 </translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="407" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
-        <translation type="unfinished" />
+        <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="409" />
         <source>Export…</source>
-        <translation type="unfinished" />
+        <translation>导出…</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="440" />
         <source>no access records</source>
-        <translation type="unfinished" />
+        <translation>没有访问记录</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="446" />
         <source>Export view</source>
-        <translation type="unfinished" />
+        <translation>导出视图</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/access_views.py" line="447" />
@@ -1880,12 +1902,12 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="228" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
-        <translation type="unfinished" />
+        <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="233" />
         <source>Too many results</source>
-        <translation type="unfinished" />
+        <translation>结果太多</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="242" />
@@ -1910,12 +1932,12 @@ global memory</source>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="273" />
         <source>Run stopped</source>
-        <translation type="unfinished" />
+        <translation>运行已停止</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="273" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
-        <translation type="unfinished" />
+        <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="286" />

@@ -108,8 +108,8 @@ class LevelRooflineChart(pg.PlotWidget):
         for level, x in level_intensities(result.problem.flops, result.counters).items():
             if x:
                 self.points[level] = (x, result.gflops)
-        style_plot(plot, theme, f"Hierarchical roofline<br>{result.series} at {result.problem.label}",
-                   "FLOP / byte at each level", "GFLOP/s")  # fmt: skip
+        style_plot(plot, theme, tr("Hierarchical roofline") + "<br>" + tr("{series} at {size}").format(
+                   series=result.series, size=result.problem.label), tr("FLOP / byte at each level"), "GFLOP/s")  # fmt: skip
         xs = [x for x, _ in self.points.values()]
         x_lo, x_hi = 10 ** math.floor(math.log10(min(xs) / 2)), 10 ** math.ceil(math.log10(max(xs) * 2))
         peak = ceilings.fp32_peak_gflops if ceilings is not None else None
@@ -121,7 +121,7 @@ class LevelRooflineChart(pg.PlotWidget):
                 np.log10(grid), np.full_like(grid, math.log10(peak)), pen=pg.mkPen(fg, width=theme.line_px)
             )
             plot.addItem(line)
-            self.legend.add_entry(line, f"FP32 peak {peak / 1e3:,.1f} TFLOP/s")
+            self.legend.add_entry(line, tr("FP32 peak {0} TFLOP/s").format(f"{peak / 1e3:,.1f}"))
         self.roofs = level_ceilings(ceilings)
         shown_roofs: dict[float, str] = {}
         for level, gbs in self.roofs.items():
@@ -134,18 +134,18 @@ class LevelRooflineChart(pg.PlotWidget):
             line = pg.PlotDataItem(np.log10(grid[keep]), np.log10(ys[keep]),
                                    pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine))  # fmt: skip
             plot.addItem(line)
-            name = "L1/shared" if level == "L1" and "shared" in self.roofs else level
+            name = tr("L1/shared") if level == "L1" and "shared" in self.roofs else tr(level)  # level: LEVELS' names
             self.legend.add_entry(line, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
         for name, (x, y) in self.points.items():
             if name == "requested traffic":
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(None), pen=pg.mkPen(fg, width=theme.line_px))  # fmt: skip
-                label = f"model: {sig(x, 2)} FLOP/B"  # short: the legend column is narrow
+                label = tr("model: {0} FLOP/B").format(sig(x, 2))  # short: the legend column is narrow
             else:
                 _, colour, marker = LEVELS[name]
                 item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol=marker, size=theme.symbol_px * 1.6,
                                           brush=pg.mkBrush(theme.color(colour)), pen=pg.mkPen(theme.background))  # fmt: skip
-                label = f"{name}: {sig(x, 3)} FLOP/B"
+                label = f"{tr(name)}: {sig(x, 3)} FLOP/B"
             plot.addItem(item)
             self.legend.add_entry(item, label)
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
