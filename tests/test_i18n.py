@@ -6,7 +6,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtCore import QLocale, QRectF, QSettings
 from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
@@ -289,3 +289,32 @@ def test_the_hardware_counters_sentences_read_in_chinese():
     assert {x: counter_sentence_zh(x) for x in sentences if not HAN.search(counter_sentence_zh(x))} == {}
     text = explain_counters(profiled[0], "zh")
     assert "模型" in text and "实测" in text and not re.search(r"\b(the|of|and|model|measured)\b", text)
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_the_zh_window_fits_720p_without_overlaps(zh_window, qtbot, projector):
+    """The layout test (test_window_layout) in Chinese: Chinese strings are wider or taller in places."""
+    import pyqtgraph as pg
+
+    from tests.overlap import plot_texts, problems, widget_texts
+
+    w = zh_window
+    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)
+    try:
+        w.set_projector(projector)
+        w.resize(1280, 720)
+        bad = []
+        for tab in ("charts_tab", "roofline_tab", "tiling", "compare"):
+            w.tabs.setCurrentWidget(getattr(w, tab))
+            w.refresh()
+            qtbot.waitUntil(lambda: not w.charts_tab.refresh_pending, timeout=10000)
+            QApplication.processEvents()
+            assert w.width() <= 1280 and w.height() <= 720
+            texts = widget_texts(w)
+            for plot in w.findChildren(pg.GraphicsView):
+                if plot.isVisibleTo(w) and plot.width() > 0:
+                    texts += plot_texts(plot, w)
+            bad += [f"{tab}: {p}" for p in problems(texts, QRectF(0, 0, w.width(), w.height()))]
+        assert bad == [], "\n".join(bad[:10])
+    finally:
+        w.set_projector(False)

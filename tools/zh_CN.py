@@ -199,7 +199,7 @@ ZH = {
  "运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效",
 # ---- the roofline, hardware and compare tabs ----
 "Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.":
- "点击一个点（Tab 或 N：切换到它下面重叠的下一个点），或在表格中选中一个结果，查看原文对它的计算与实测结果的对照。选中两个结果，可以看它们的差别是否超出噪声。",
+ "点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。",
 "Measure this GPU's ceilings": "测量 GPU 屋顶",
 "Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)": "拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）",
 "SMs × time": "SM × 时间",

@@ -1021,7 +1021,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/roofline_tab.py" line="21" />
         <source>Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.</source>
-        <translation>点击一个点（Tab 或 N：切换到它下面重叠的下一个点），或在表格中选中一个结果，查看原文对它的计算与实测结果的对照。选中两个结果，可以看它们的差别是否超出噪声。</translation>
+        <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline_tab.py" line="49" />
