@@ -47,8 +47,9 @@ def _job_trace(job, result, build, args, arch: str, argv: Sequence[str], ncu: Ca
     variant = VARIANTS[job.variant]
     config = dict(getattr(result, "config", None) or {}) or None
     options = ["-O3", *variant.macro_options(job.params_dict, config)]
+    line_arch = "sm_90a" if variant.runner == "wgmma-tma" else arch  # the Hopper kernel's own target (backends/cuda)
     raw = backend.run_traced(argv, variant.kernel_name, build, args.access_blocks, args.access_cap,
-                     lines=(variant.source_text(), options, arch))  # fmt: skip
+                             lines=(variant.source_text(), options, line_arch))  # fmt: skip
     p = job.problem
     rp = variant.run_problem(p, config)
     trace = from_raw(raw.header, raw.records, raw.sass, job.variant, (p.m, p.n, p.k), job.params_dict,
