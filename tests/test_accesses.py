@@ -433,3 +433,9 @@ def test_a_tracer_that_wrote_nothing_or_recorded_nothing_is_one_line(tmp_path):
     (tmp_path / "trace.json").write_text(json.dumps({"recorded": False, "errors": ["the kernel was never launched"]}))
     with pytest.raises(acc.AccessError, match="the kernel was never launched"):
         read_trace(tmp_path / "trace", "gemm_tiled")
+
+
+def test_the_hopper_kernels_stores_land_in_c(shipped):
+    """Its threads write only C (named among the three allocations the run made), never read A or B."""
+    t = trace_of(shipped, "gpu-wgmma-tf32", (1024,) * 3)
+    assert set(np.unique(t.matrix[t.space == acc.GLOBAL])) == {2}
