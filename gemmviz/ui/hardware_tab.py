@@ -341,9 +341,10 @@ class HardwareTab(QSplitter):
         self.apply_text_font(theme)
 
     def apply_text_font(self, theme: Theme) -> None:
-        """Prose a little smaller than the charts' text (still large on a projector), so it fits beside them."""
+        """Prose a little smaller than the charts' text, so it fits beside them; on a projector 18 pt of 20, the
+        24 px at 1080p every text keeps (it was 16 pt, 21 px)."""
         font = self.text.font()
-        font.setPointSize(max(9, round(theme.font_pt * 0.8)))
+        font.setPointSize(max(9, round(theme.font_pt * 0.9)))
         self.text.setFont(font)
 
     def toggle_play(self) -> None:

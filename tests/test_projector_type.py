@@ -1,0 +1,166 @@
+"""Projector mode at 1920×1080 (DESIGN.md, Presentation): every text on every tab at least 24 px. Measured
+three ways, as each text is drawn: a Qt widget's font (QFontInfo), a pyqtgraph text item's character formats
+(titles, axis labels, legends, notes are QGraphicsTextItems), and every QPainter.drawText made while the
+window is painted (axis ticks, the animation, the hardware views), at the painter's scale."""
+
+import math
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtGui import QFontInfo, QPainter  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QGraphicsTextItem,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QTabBar,
+    QTableView,
+    QTableWidget,
+    QTextEdit,
+    QWidget,
+)
+
+from gemmviz.backends.cpu import CpuBackend  # noqa: E402
+from gemmviz.ui.window import MainWindow  # noqa: E402
+from tests.fakes import FakeGpuBackend  # noqa: E402
+
+MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
+# Known debt, in files this test's author could not change; each must still be seen small (remove it when fixed)
+KNOWN_SMALL = {
+    # ui/tiling_render.py: the inset's caption at 0.8 of the animation's type, then shrunk to B's left edge
+    "drawn 'block of C: a cell per thread'",
+}
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    qtbot.addWidget(w)
+    w.resize(1920, 1080)
+    w.show()
+    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=20000)  # the recorded session, replayed
+    w.set_projector(True)
+    w.resize(1920, 1080)
+    yield w
+    w.set_projector(False)
+    w.close()
+
+
+def _px(font, dpi: float, scale: float = 1.0) -> float:
+    px = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * dpi / 72
+    return px * scale
+
+
+def widget_sizes(top: QWidget) -> list[tuple[str, float]]:
+    out = []
+    for w in top.findChildren(QWidget):
+        if not w.isVisibleTo(top) or w.width() <= 0 or w.height() <= 0:
+            continue
+        if isinstance(w, QLabel) and w.text().strip():
+            text = w.text()
+        elif isinstance(w, QComboBox):
+            text = w.currentText()
+        elif isinstance(w, QAbstractButton):
+            text = w.text()
+        elif isinstance(w, QTabBar):
+            text = " | ".join(w.tabText(i) for i in range(w.count()))
+        elif isinstance(w, (QTextEdit, QPlainTextEdit)):
+            text = w.toPlainText()
+        elif isinstance(w, (QTableView, QTableWidget, QHeaderView)):
+            text = type(w).__name__
+        else:
+            continue
+        if text.strip():
+            out.append((f"{type(w).__name__} {text[:40]!r}", float(QFontInfo(w.font()).pixelSize())))
+    return out
+
+
+def item_sizes(top: QWidget) -> list[tuple[str, float]]:
+    """Each visible QGraphicsTextItem's smallest character, in the view's pixels."""
+    import pyqtgraph as pg
+
+    out = []
+    for view in top.findChildren(pg.GraphicsView):
+        if not view.isVisibleTo(top) or view.width() <= 0:
+            continue
+        dpi = view.logicalDpiY()
+        for item in view.scene().items():
+            if not isinstance(item, QGraphicsTextItem) or not item.isVisible() or not item.toPlainText().strip():
+                continue
+            if item.opacity() == 0 or not view.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(
+                view.rect()
+            ):
+                continue
+            t = item.sceneTransform() * view.transform()
+            scale = math.hypot(t.m21(), t.m22())  # a rotated axis label too
+            sizes = []
+            block = item.document().begin()
+            while block.isValid():
+                it = block.begin()
+                while not it.atEnd():
+                    frag = it.fragment()
+                    if frag.text().strip():
+                        sizes.append(_px(frag.charFormat().font(), dpi, scale))
+                    it += 1
+                block = block.next()
+            if sizes:
+                out.append((f"text item {item.toPlainText()[:40]!r}", min(sizes)))
+    return out
+
+
+def painted_sizes(monkeypatch, top: QWidget) -> list[tuple[str, float]]:
+    """Every drawText while `top` paints (grab), at the painter's font and scale."""
+    seen = []
+    original = QPainter.drawText
+
+    def spy(self, *args):
+        text = next((a for a in args if isinstance(a, str)), "")
+        if text.strip():
+            t = self.worldTransform()
+            seen.append(
+                (f"drawn {text[:40]!r}", _px(self.font(), self.device().logicalDpiY(), math.hypot(t.m21(), t.m22())))
+            )
+        return original(self, *args)
+
+    monkeypatch.setattr(QPainter, "drawText", spy)
+    top.grab()
+    monkeypatch.setattr(QPainter, "drawText", original)
+    return seen
+
+
+def small_texts(window, monkeypatch, known: set[str] = frozenset()) -> list[str]:
+    """The texts under MIN_PX that are not known debt; a known one that is no longer small is reported too."""
+    QApplication.processEvents()
+    sizes = widget_sizes(window) + item_sizes(window) + painted_sizes(monkeypatch, window)
+    assert len(sizes) > 5
+    small = {what: px for what, px in sizes if px < MIN_PX - 0.01}
+    fixed = [f"no longer small, drop it from KNOWN_SMALL: {k}" for k in known if k not in small]
+    return sorted({f"{px:.1f} px: {what}" for what, px in small.items() if what not in known} | set(fixed))
+
+
+def _settle(window, qtbot):
+    qtbot.waitUntil(lambda: not window.charts_tab.refresh_pending and not window.projector_pending.isActive())
+    QApplication.processEvents()
+
+
+@pytest.mark.parametrize("show", ["time", "GFLOP/s", "speedup", "table"])
+def test_every_text_of_the_charts_tab_is_24_px_at_1080p_projector(window, qtbot, monkeypatch, show):
+    combo = window.charts_tab.show_combo
+    combo.setCurrentIndex(combo.findData(show))
+    _settle(window, qtbot)
+    assert small_texts(window, monkeypatch) == []
+
+
+@pytest.mark.parametrize("tab", ["roofline_tab", "hardware_tab", "tiling", "compare"])
+def test_every_text_of_the_other_tabs_is_24_px_at_1080p_projector(window, qtbot, monkeypatch, tab):
+    window.tabs.setCurrentWidget(getattr(window, tab))
+    _settle(window, qtbot)
+    assert small_texts(window, monkeypatch, KNOWN_SMALL if tab == "tiling" else set()) == []
