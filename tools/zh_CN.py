@@ -452,4 +452,17 @@ ZH = {
 "Run stopped": "运行已停止",
 "The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.":
  "实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。",
+# ---- the results table's columns ----
+"source": "来源",
+"variant": "版本",
+"params": "参数",
+"median ms": "中位数 ms",
+"min ms": "最小 ms",
+"max ms": "最大 ms",
+"noise": "噪声",
+"× CPU loop": "× CPU 循环",
+"× GPU naive": "× GPU 朴素版",
+"% cuBLAS": "cuBLAS 的 %",
+"rel. error": "相对误差",
+"status": "状态",
 }

@@ -488,7 +488,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware_tab.py" line="194" />
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="362" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="363" />
         <location filename="../../gemmviz/ui/tiling.py" line="168" />
         <location filename="../../gemmviz/ui/tiling.py" line="485" />
         <source>Play</source>
@@ -517,13 +517,13 @@ Profiled or traced results appear here when a session has them.</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="357" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="358" />
         <location filename="../../gemmviz/ui/tiling.py" line="490" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware_tab.py" line="378" />
+        <location filename="../../gemmviz/ui/hardware_tab.py" line="379" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -911,7 +911,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="547" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1253,193 +1253,193 @@ global memory</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="66" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="74" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="78" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="171" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="189" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="172" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="190" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="173" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="191" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="174" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="192" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="175" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="193" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="177" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="195" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="179" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="197" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="253" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="271" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="254" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="272" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="287" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="305" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="297" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="315" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="310" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="328" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="320" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="338" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="325" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="331" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="349" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="331" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="349" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="339" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="357" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="361" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="379" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="361" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="379" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="369" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="387" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="375" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="393" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="384" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="402" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="395" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="414" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="419" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="438" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="426" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="468" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="488" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="470" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="490" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="473" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="493" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="479" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="499" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="482" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="502" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="482" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="502" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="501" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="521" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="507" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="509" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="529" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="519" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="539" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="563" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="547" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="583" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1622,6 +1622,66 @@ global memory</source>
         <location filename="../../gemmviz/ui/lesson.py" line="330" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <source>variant</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <source>params</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <source>median ms</source>
+        <translation>中位数 ms</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <source>min ms</source>
+        <translation>最小 ms</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <source>max ms</source>
+        <translation>最大 ms</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <source>noise</source>
+        <translation>噪声</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <source>× CPU loop</source>
+        <translation>× CPU 循环</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <source>× GPU naive</source>
+        <translation>× GPU 朴素版</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <source>% cuBLAS</source>
+        <translation>cuBLAS 的 %</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <source>rel. error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <source>status</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>

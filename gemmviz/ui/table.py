@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
 from gemmviz.core.results import Baselines, Result, result_row
 from gemmviz.core.rigor import flags
-from gemmviz.ui.text import tooltip
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tooltip, tr
 
 COLUMNS = [
     ("source", "source", None),
@@ -33,6 +33,11 @@ COLUMNS = [
     ("rel_error", "rel. error", ".1e"),
     ("status", "status", None),
 ]
+# the columns' titles for the catalogue: the header shows them through tr()
+COLUMN_TITLES = (QT_TRANSLATE_NOOP("", "source"), QT_TRANSLATE_NOOP("", "variant"), QT_TRANSLATE_NOOP("", "params"),
+                 QT_TRANSLATE_NOOP("", "median ms"), QT_TRANSLATE_NOOP("", "min ms"), QT_TRANSLATE_NOOP("", "max ms"),
+                 QT_TRANSLATE_NOOP("", "noise"), QT_TRANSLATE_NOOP("", "× CPU loop"), QT_TRANSLATE_NOOP("", "× GPU naive"),
+                 QT_TRANSLATE_NOOP("", "% cuBLAS"), QT_TRANSLATE_NOOP("", "rel. error"), QT_TRANSLATE_NOOP("", "status"))  # fmt: skip
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -129,7 +134,7 @@ class ResultsModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
-            return COLUMNS[section][1]
+            return tr(COLUMNS[section][1])  # COLUMN_TITLES marks them; a copy keeps the English
         return None
 
     def cell(self, row: int, column: int) -> _Cell:
