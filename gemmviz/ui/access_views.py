@@ -160,7 +160,7 @@ def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme,
 # ---------------------------------------------------------------------------------------------------- banks
 
 
-def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: float) -> None:
+def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: float, depth: int = 1) -> None:
     """One warp's shared request onto the 32 banks: lanes on top, below each bank a stack of the distinct 4-byte
     words the warp asked of it (one is fine, more are a conflict: red), a connector per lane, the wavefronts."""
     info = acc.request_banks(panel.trace, panel.index)
@@ -185,7 +185,7 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     _text(p, QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3), "32 banks", px, theme.foreground,
           align=Qt.AlignmentFlag.AlignRight)  # fmt: skip
     room = rect.bottom() - px * 5 - banks_top
-    cell_h = min(px * 1.6, room / max(worst, 1))
+    cell_h = min(px * 1.6, room / max(worst, depth))  # the same cells in every panel of the view
     w = rect.width() / acc.BANKS
     stacks: dict[int, list[int]] = {}
     words = sorted({wd + d for _, wd in info["lanes"] for d in range(max(1, info["size"] // acc.BANK_BYTES))})
@@ -206,7 +206,7 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     conflicts = info["wavefronts"] - info["ideal"]
     color = BAD if conflicts else GOOD
     first = f"{worst}-way bank conflict" if conflicts else "no bank conflict"
-    top = min(rect.bottom() - px * 4.2, banks_top + max(worst, 1) * cell_h + px * 1.5)  # right under the banks
+    top = min(rect.bottom() - px * 4.2, banks_top + max(worst, depth) * cell_h + px * 1.5)  # under the deepest stack
     _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
     second = f"{info['wavefronts']} wavefront{'s' * (info['wavefronts'] != 1)}, {info['ideal']} needed"
     _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
@@ -275,9 +275,17 @@ def draw_view(
     body = QRectF(rect.left() + px, top + h + px * 0.6, rect.width() - 2 * px, rect.bottom() - top - h - px * 1.2)
     gap = px * 1.5
     w = (body.width() - gap * (len(panels) - 1)) / len(panels)
-    draw = draw_coalescing_panel if kind == "coalescing" else draw_banks_panel
+    depth = (
+        max((max(acc.request_banks(pn.trace, pn.index)["degree"].values(), default=1) for pn in panels), default=1)
+        if kind == "banks"
+        else 1
+    )
     for i, panel in enumerate(panels):
-        draw(p, QRectF(body.left() + i * (w + gap), body.top(), w, body.height()), panel, theme, px)
+        box = QRectF(body.left() + i * (w + gap), body.top(), w, body.height())
+        if kind == "banks":  # the figures of every kernel on one line, under the deepest bank stack of the view
+            draw_banks_panel(p, box, panel, theme, px, depth)
+        else:
+            draw_coalescing_panel(p, box, panel, theme, px)
 
 
 def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records: acc.AccessFile | None = None,
