@@ -465,4 +465,51 @@ ZH = {
 "% cuBLAS": "cuBLAS 的 %",
 "rel. error": "相对误差",
 "status": "状态",
+# ---- the Hopper kernel's view (ui/tiling_hopper.py) and step captions ----
+"starting": "正在启动",
+"waiting for the first stage": "等待第一级",
+"sleeps on empty[{0}]": "在 empty[{0}] 上休眠",
+"passes empty[{0}]": "通过 empty[{0}]",
+"issued TMA → stage {0}": "已发出 TMA → 第 {0} 级",
+"waits for every stage, then exits": "等待所有级完成，然后退出",
+"exits": "退出",
+"passed full[{0}]": "已通过 full[{0}]",
+"wgmma on stage {0}": "在第 {0} 级上执行 wgmma",
+"arrived on empty[{0}]": "已到达 empty[{0}]",
+"store C (epilogue)": "写回 C（收尾阶段）",
+"exited": "已退出",
+"step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}": "第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}",
+"this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory": "这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B",
+"{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B": "{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B",
+"producer: 1 thread": "生产者：1 个线程",
+"warpgroup {0}": "warpgroup {0}",
+"stage {0}": "第 {0} 级",
+"empty": "空",
+"loading": "载入中",
+"full": "满",
+"consuming": "使用中",
+"shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}": "共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块",
+"producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)":
+ "生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）",
+"producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is done), passes":
+ "生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过",
+"producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers release stage {st2}":
+ "生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st2} 级",
+"producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps ({zero} values outside the matrix: zero-filled)":
+ "生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙（{zero} 个值在矩阵之外：补零）",
+"producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps":
+ "生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙",
+"producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so that no consumer arrives on a finished block, then exits":
+ "生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的线程块，然后退出",
+"{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, the stage is full":
+ "{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满",
+"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas} multiply-adds":
+ "每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 {a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas} 次乘加",
+"consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage {st2} may be refilled{late}":
+ "消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st2} 级可以重新填充{late}",
+"epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) to C[{c}], bounds-checked ({n} global stores)":
+ "收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n} 次全局内存写入）",
+"the A tile": " A 分块",
+"its half of the A tile (multicast to both blocks of the cluster)": "它那一半的 A 分块（多播给 cluster 中的两个线程块）",
+" (one wgmma group was kept in flight, so the release trails by a step)": "（有一组 wgmma 保持在执行中，所以释放晚一步）",
 }

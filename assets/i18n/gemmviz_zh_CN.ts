@@ -1584,6 +1584,71 @@ global memory</source>
         <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/captions.py" line="56" />
+        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)</source>
+        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="60" />
+        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is done), passes</source>
+        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="64" />
+        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers release stage {st2}</source>
+        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st2} 级</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="70" />
+        <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps ({zero} values outside the matrix: zero-filled)</source>
+        <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙（{zero} 个值在矩阵之外：补零）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="76" />
+        <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps</source>
+        <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="81" />
+        <source>producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so that no consumer arrives on a finished block, then exits</source>
+        <translation>生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的线程块，然后退出</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="85" />
+        <source>{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, the stage is full</source>
+        <translation>{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="90" />
+        <source>each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas} multiply-adds</source>
+        <translation>每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 {a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas} 次乘加</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="96" />
+        <source>consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage {st2} may be refilled{late}</source>
+        <translation>消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st2} 级可以重新填充{late}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="100" />
+        <source>epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) to C[{c}], bounds-checked ({n} global stores)</source>
+        <translation>收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n} 次全局内存写入）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="106" />
+        <source>the A tile</source>
+        <translation> A 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="108" />
+        <source>its half of the A tile (multicast to both blocks of the cluster)</source>
+        <translation>它那一半的 A 分块（多播给 cluster 中的两个线程块）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/captions.py" line="110" />
+        <source> (one wgmma group was kept in flight, so the release trails by a step)</source>
+        <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/lesson.py" line="175" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
@@ -1683,6 +1748,123 @@ global memory</source>
         <source>status</source>
         <translation>状态</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="22" />
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="256" />
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="22" />
+        <source>loading</source>
+        <translation>载入中</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="22" />
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="256" />
+        <source>full</source>
+        <translation>满</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="23" />
+        <source>consuming</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="99" />
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="99" />
+        <source>waiting for the first stage</source>
+        <translation>等待第一级</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="103" />
+        <source>sleeps on empty[{0}]</source>
+        <translation>在 empty[{0}] 上休眠</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="103" />
+        <source>passes empty[{0}]</source>
+        <translation>通过 empty[{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="104" />
+        <source>issued TMA → stage {0}</source>
+        <translation>已发出 TMA → 第 {0} 级</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="105" />
+        <source>waits for every stage, then exits</source>
+        <translation>等待所有级完成，然后退出</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="105" />
+        <source>exits</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="109" />
+        <source>passed full[{0}]</source>
+        <translation>已通过 full[{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="110" />
+        <source>wgmma on stage {0}</source>
+        <translation>在第 {0} 级上执行 wgmma</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="111" />
+        <source>arrived on empty[{0}]</source>
+        <translation>已到达 empty[{0}]</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="112" />
+        <source>store C (epilogue)</source>
+        <translation>写回 C（收尾阶段）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="115" />
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="135" />
+        <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
+        <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="144" />
+        <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
+        <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="146" />
+        <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
+        <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="199" />
+        <source>producer: 1 thread</source>
+        <translation>生产者：1 个线程</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="200" />
+        <source>warpgroup {0}</source>
+        <translation>warpgroup {0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="225" />
+        <source>stage {0}</source>
+        <translation>第 {0} 级</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling_hopper.py" line="288" />
+        <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
+        <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
+    </message>
 </context>
 <context>
     <name>AccessReplay</name>
@@ -1738,57 +1920,57 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="397" />
+        <location filename="../../gemmviz/ui/access_views.py" line="405" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="398" />
+        <location filename="../../gemmviz/ui/access_views.py" line="406" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="401" />
+        <location filename="../../gemmviz/ui/access_views.py" line="409" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="404" />
+        <location filename="../../gemmviz/ui/access_views.py" line="412" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="405" />
+        <location filename="../../gemmviz/ui/access_views.py" line="413" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="407" />
+        <location filename="../../gemmviz/ui/access_views.py" line="415" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="409" />
+        <location filename="../../gemmviz/ui/access_views.py" line="417" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="440" />
+        <location filename="../../gemmviz/ui/access_views.py" line="448" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="446" />
+        <location filename="../../gemmviz/ui/access_views.py" line="454" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="447" />
+        <location filename="../../gemmviz/ui/access_views.py" line="455" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="455" />
+        <location filename="../../gemmviz/ui/access_views.py" line="463" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

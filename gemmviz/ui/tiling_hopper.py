@@ -13,8 +13,14 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen
 
 from gemmviz.core.schedule_hopper import HopperSchedule, HopperStep
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.captions import caption_words
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
+
+# core/schedule_hopper.SLOT_STATES as the view names them (through tr())
+SLOT_STATE_NAMES = (QT_TRANSLATE_NOOP("", "empty"), QT_TRANSLATE_NOOP("", "loading"), QT_TRANSLATE_NOOP("", "full"),
+                    QT_TRANSLATE_NOOP("", "consuming"))  # fmt: skip
 
 Texts = list[tuple[str, QRectF]]
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -90,23 +96,23 @@ def _last_copy(s: HopperSchedule, index: int, stage: int) -> HopperStep | None:
 
 def _actor_states(s: HopperSchedule, index: int) -> tuple[str, str]:
     """What the producer thread and the consumer warpgroups are doing after step `index`, in a few words."""
-    producer, consumers = "starting", "waiting for the first stage"
+    producer, consumers = tr("starting"), tr("waiting for the first stage")
     for st in s.steps[: index + 1]:
         if st.actor == "producer":
             producer = {
-                "wait_empty": f"{'sleeps on' if st.blocked else 'passes'} empty[{st.stage}]",
-                "tma": f"issued TMA → stage {st.stage}",
-                "drain": "waits for every stage, then exits" if st.blocked else "exits",
+                "wait_empty": (tr("sleeps on empty[{0}]") if st.blocked else tr("passes empty[{0}]")).format(st.stage),
+                "tma": tr("issued TMA → stage {0}").format(st.stage),
+                "drain": tr("waits for every stage, then exits") if st.blocked else tr("exits"),
             }[st.kind]
         else:
             consumers = {
-                "wait_full": f"passed full[{st.stage}]",
-                "wgmma": f"wgmma on stage {st.stage}",
-                "release": f"arrived on empty[{st.stage}]",
-                "store": "store C (epilogue)",
+                "wait_full": tr("passed full[{0}]").format(st.stage),
+                "wgmma": tr("wgmma on stage {0}").format(st.stage),
+                "release": tr("arrived on empty[{0}]").format(st.stage),
+                "store": tr("store C (epilogue)"),
             }[st.kind]
     if index == len(s.steps) - 1:
-        producer = "exited"
+        producer = tr("exited")
     return producer, consumers
 
 
@@ -126,23 +132,25 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
     x0, y0, w, h = rect.left() + m, rect.top() + m, rect.width() - 2 * m, rect.height() - 2 * m
 
     painter.setPen(fg)
-    title = (f"step {index + 1}/{len(s.steps)}  ·  {VARIANTS[s.variant].title}  ·  {s.problem.label}  ·  "
-             f"block ({s.block[0]}, {s.block[1]}) of {s.grid[0]}×{s.grid[1]}")  # fmt: skip
+    title = tr("step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}").format(
+        i=index + 1, n=len(s.steps), title=tr(VARIANTS[s.variant].title), size=s.problem.label, by=s.block[0],
+        bx=s.block[1], gy=s.grid[0], gx=s.grid[1])  # fmt: skip
     _text(painter, texts, QRectF(x0, y0, w, 1.3 * fp), title, fp, bold=True)
 
     # bottom: the step in words, above it two lines of counters
     words = QRectF(x0, y0 + h - 2.6 * fp, w, 2.6 * fp)
     tot = st.total
     count_px = 0.8 * fp
-    lines = (f"this block so far:  TMA loaded {4 * tot.global_loads:,} B  ·  tensor cores read "
-             f"{4 * tot.shared_loads:,} B of shared memory",
-             f"{2 * tot.fmas:,} FLOP  ·  {tot.barrier_waits:,} mbarrier waits  ·  stored {4 * tot.global_stores:,} B")  # fmt: skip
+    lines = (tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
+                 a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"),
+             tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B").format(
+                 f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"))  # fmt: skip
     cy = words.top() - 2 * 1.25 * count_px - 0.3 * fp
     painter.setPen(fg)
     for i, text in enumerate(lines):
         _text(painter, texts, QRectF(x0, cy + i * 1.25 * count_px, w, 1.2 * count_px), text, count_px)
     painter.setPen(col_prod if st.actor == "producer" else col_cons)
-    _wrapped(painter, texts, words, st.text, 0.8 * fp)
+    _wrapped(painter, texts, words, caption_words(st.text), 0.8 * fp)
 
     top, bottom = y0 + 1.7 * fp, cy - 0.4 * fp
     # left: the matrices (B above C, A left of C), this block's bands, the tiles of the last copy
@@ -188,8 +196,8 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
     producer, consumers = _actor_states(s, index)
     cw = (rw - (s.consumers - 1) * 0.4 * fp) / s.consumers
     cons_boxes = [QRectF(rx + j * (cw + 0.4 * fp), cons_box.top(), cw, row) for j in range(s.consumers)]
-    boxes = [(prod_box, col_prod, "producer: 1 thread", producer, st.actor == "producer")]
-    boxes += [(box, col_cons, f"warpgroup {j + 1}", consumers, st.actor == "consumers")
+    boxes = [(prod_box, col_prod, tr("producer: 1 thread"), producer, st.actor == "producer")]
+    boxes += [(box, col_cons, tr("warpgroup {0}").format(j + 1), consumers, st.actor == "consumers")
               for j, box in enumerate(cons_boxes)]  # fmt: skip
     for box, colour, who, doing, active in boxes:
         painter.fillRect(box, _faint(colour, 70 if active else 25))
@@ -214,8 +222,8 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
         painter.drawRect(box)
         painter.setPen(fg)
         _text(painter, texts, QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
-              f"stage {i}", 0.65 * fp, bold=True)  # fmt: skip
-        what = slot.state if slot.k_step < 0 else f"{slot.state} k{slot.k_step + 1}"
+              tr("stage {0}").format(i), 0.65 * fp, bold=True)  # fmt: skip
+        what = tr(slot.state) if slot.k_step < 0 else f"{tr(slot.state)} k{slot.k_step + 1}"  # SLOT_STATE_NAMES
         _text(painter, texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what,
               0.6 * fp)  # fmt: skip
         # the two tiles of the stage, drawn to scale against each other
@@ -245,7 +253,7 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(fg)
             label = QRectF(centre.x() + r + 0.15 * fp, cell.top(), cell.right() - centre.x() - r - 0.2 * fp, bar_h)
-            _text(painter, texts, label, "full" if name == "F" else "empty", 0.55 * fp)
+            _text(painter, texts, label, tr("full") if name == "F" else tr("empty"), 0.55 * fp)
 
     # the TMA copy: the whole A and B tiles move from global memory into the stage, as one bulk transfer each
     if st.kind == "tma" and t < 1.0 and st.a is not None:
@@ -277,7 +285,8 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
                 painter.drawLine(
                     QPointF(box.center().x(), box.top()), QPointF(slot.center().x(), slot.bottom() + bar_h)
                 )
-    ring_label = f"shared memory: a ring of {s.stages} stages, each an A tile {s.bm}×32 and a B tile 32×{s.bn}"
+    ring_label = tr("shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}").format(
+        n=s.stages, bm=s.bm, bn=s.bn)  # fmt: skip
     label_rect = QRectF(rx, prod_box.bottom() + 0.3 * fp, rw, fp)
     painter.setFont(pixel_font(0.7 * fp))
     painter.fillRect(painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))  # over the arrow
