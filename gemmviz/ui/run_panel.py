@@ -144,8 +144,8 @@ class RunPanel(QWidget):
         for key, (values, default) in param_rows().items():
             row = QHBoxLayout()
             users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
-            label = QLabel(key)
-            label.setToolTip(self.tr("{key} of {users}").format(key=key, users=users))
+            label = QLabel(tr(key))  # tile, block: ui/tiling.PARAM_NAMES marks them
+            label.setToolTip(self.tr("{key} of {users}").format(key=tr(key), users=users))
             row.addWidget(label)
             self.param_boxes[key] = {}
             for value in values:
