@@ -179,7 +179,7 @@ def check_ceilings(d: object) -> dict:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise CeilingsError(f"{key}: not a finite number ({str(v)[:40]!r})")
         if not 0 < v <= hi:
-            raise CeilingsError(f"{key}: {sig(v)} is outside (0, {sig(hi)}]")
+            raise CeilingsError(f"{key}: {v:g} is outside (0, {sig(hi)}]")  # an absurd 1e+30 reads best as it is
         out[key] = float(v)
     for key, v in d.items():
         if key.endswith("_how") or key == "date":
