@@ -128,9 +128,9 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     assert charts.time_chart.theme is LIGHT and charts.show_combo.currentText() == "all four"
     w.projector_action.setChecked(True)  # Ctrl+P: applied once the queued key presses are handled
     qtbot.waitUntil(lambda: w.applied_view == (True, False))
-    assert charts.show_combo.currentText() == "all four"  # the teacher's choice is kept (issue 20)
+    assert charts.show_combo.currentData() == "all four"  # the teacher's choice is kept (issue 20)
     assert charts.time_chart.theme.font_pt >= 12 and charts.time_chart.theme.line_px >= 3  # all four: scaled
-    charts.show_combo.setCurrentText("time")
+    charts.show_combo.setCurrentIndex(charts.show_combo.findData("time"))
     assert charts.gflops_chart.isHidden() and not charts.table.isVisibleTo(w)
     assert (
         charts.time_chart.theme.font_pt >= 20
