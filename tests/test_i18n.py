@@ -231,7 +231,9 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
         w.tabs.setCurrentIndex(i)
         if w.tabs.widget(i) is w.hardware_tab:
             w.hardware_tab.view_combo.setCurrentIndex(v)
-        qtbot.wait(300)
+        # conditions, not a timer: the staged chart redraws and a trace being prepared in steps are done
+        qtbot.waitUntil(lambda: not w.charts_tab.refresh_pending and not w.hardware_tab.trace_chart.preparing)
+        QApplication.processEvents()
         for text in _shown_texts(w):
             for line in (x.strip() for x in text.splitlines()):
                 known = [p for p in PENDING if re.search(p, line)]
