@@ -3,7 +3,8 @@
     Xvfb :99 -screen 0 1280x720x24 & DISPLAY=:99 python3 tools/screens.py OUTDIR [--projector]
 
 The window opens maximised (no GPU here: it replays the recorded H200 session), each tab is shown in turn and
-the whole screen is captured with ImageMagick's `import -window root`.
+the whole screen is captured with ImageMagick's `import -window root`, as OUTDIR/tab-NAME-WxH[-projector].png
+(the names docs/ uses). Settings go to a throw-away file; the run waits for each tab's redraws to finish.
 """
 
 import subprocess
@@ -37,11 +38,22 @@ def pump(seconds: float) -> None:
         time.sleep(0.01)
 
 
-pump(4)
-suffix = "-projector" if projector else ""
+def settle() -> None:
+    """Until the staged redraws and a trace prepared in steps are done, then a little more for the X server."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end and (w.charts_tab.refresh_pending or w.hardware_tab.trace_chart.preparing
+                                      or w.projector_pending.isActive() or not w.workspace.sessions):  # fmt: skip
+        pump(0.05)
+    pump(1.0)
+
+
+settle()
+screen = app.primaryScreen().geometry()
+suffix = f"-{screen.width()}x{screen.height()}" + ("-projector" if projector else "")
 for i in range(w.tabs.count()):
     w.tabs.setCurrentIndex(i)
-    pump(1.5)
-    name = w.tabs.tabText(i).lower().split()[0]
-    subprocess.run(["import", "-window", "root", str(out / f"{name}{suffix}.png")], check=True)
+    settle()
+    name = w.tabs.tabText(i).replace("&", "").lower().split()[0]
+    subprocess.run(["import", "-window", "root", str(out / f"tab-{name}{suffix}.png")], check=True)
+w.recovery.ask = False
 w.close()
