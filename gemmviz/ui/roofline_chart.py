@@ -347,23 +347,29 @@ class _Room:
         """Set `item` to the first workable of `options` ((text, wrap width or None)) at the free spot nearest
         to `near`; a later option must be nearer by two lines of text to be chosen. Hides the item where none
         fits; returns its rectangle."""
-        tries = []
+        spots = []  # (cost, x, y, w, h, rank) per spot, as arrays: ~10^5 spots, costed at once
         for rank, (text, width) in enumerate(options):
             item.setText(text)
             item.setTextWidth(-1 if width is None else max(60.0, width))
             w, h = _text_size(item)
-            for rect in self._spots(w, h, near):
-                tries.append((_distance(rect, near) + rank * 2 * h, rect, rank))
-        tries.sort(key=lambda t: t[0])
+            x, y = self._spots(w, h, near)
+            dx = np.maximum(np.maximum(x - near[0], 0.0), near[0] - (x + w))
+            dy = np.maximum(np.maximum(y - near[1], 0.0), near[1] - (y + h))
+            n = len(x)
+            spots.append((np.hypot(dx, dy) + rank * 2 * h, x, y, np.full(n, w), np.full(n, h), np.full(n, rank)))
+        cost, xs, ys, ws, hs, ranks = (np.concatenate(c) for c in zip(*spots))
+        order = np.argsort(cost, kind="stable")[: self.MAX_TRIES]  # nearest first, ties in the order made
         best = None
-        for cost, rect, rank in tries[: self.MAX_TRIES]:
+        for i in order:
+            cost_i, rank = float(cost[i]), int(ranks[i])
+            rect = QtCore.QRectF(float(xs[i]), float(ys[i]), float(ws[i]), float(hs[i]))
             pad = rect.adjusted(-3, -3, 3, 3)
             if any(rect.intersects(p) for p in self.placed) or (len(self.roof) and _inside(self.roof, pad).any()):
                 continue
             g = self.gap / 2
             covered = int(_inside(self.points, rect.adjusted(-g, -g, g, g)).sum()) if len(self.points) else 0
-            if best is None or (covered, cost) < best[0]:
-                best = ((covered, cost), rect, rank)
+            if best is None or (covered, cost_i) < best[0]:
+                best = ((covered, cost_i), rect, rank)
             if covered == 0:
                 break  # the nearest of the spots that cover nothing (sorted by cost)
         item.setVisible(best is not None)
@@ -378,23 +384,19 @@ class _Room:
         self.placed.append(rect)
         return rect
 
-    def _spots(self, w: float, h: float, near) -> list[QtCore.QRectF]:
-        """Rectangles of w x h inside the room: beside `near` and on a grid over the whole room."""
+    def _spots(self, w: float, h: float, near) -> tuple[np.ndarray, np.ndarray]:
+        """The top-left corners (x, y) of w x h rectangles inside the room: beside `near` and on a grid over the
+        whole room, x-major as the search ranks ties."""
         box = self.inner
         if w > box.width() or h > box.height():
-            return []
+            return np.zeros(0), np.zeros(0)
         g = self.gap
-        xs = [near[0] + g, near[0] - g - w, near[0] - w / 2, *np.linspace(box.left(), box.right() - w, 24)]
-        ys = [near[1] + g, near[1] - g - h, near[1] - h / 2, *np.arange(box.top(), box.bottom() - h, max(4.0, h / 4))]
-        return [QtCore.QRectF(x, y, w, h) for x in xs for y in ys
-                if box.left() <= x <= box.right() - w and box.top() <= y <= box.bottom() - h]  # fmt: skip
-
-
-def _distance(rect: QtCore.QRectF, p) -> float:
-    """From point p to the nearest point of rect (0 inside it)."""
-    dx = max(rect.left() - p[0], 0.0, p[0] - rect.right())
-    dy = max(rect.top() - p[1], 0.0, p[1] - rect.bottom())
-    return math.hypot(dx, dy)
+        xs = np.array([near[0] + g, near[0] - g - w, near[0] - w / 2, *np.linspace(box.left(), box.right() - w, 24)])
+        ys = np.array([near[1] + g, near[1] - g - h, near[1] - h / 2,
+                       *np.arange(box.top(), box.bottom() - h, max(4.0, h / 4))])  # fmt: skip
+        x, y = (a.ravel() for a in np.meshgrid(xs, ys, indexing="ij"))
+        keep = (box.left() <= x) & (x <= box.right() - w) & (box.top() <= y) & (y <= box.bottom() - h)
+        return x[keep], y[keep]
 
 
 def _nearest_px(a: np.ndarray, b: np.ndarray) -> float:
