@@ -50,15 +50,15 @@ def test_a_recorded_slow_check_shows_timing_bars(tab):
 
 
 def test_a_hostile_check_file_gets_a_message_and_the_tab_keeps_working(tab, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
+    import gemmviz.ui.exercise_tab as module
 
     shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    monkeypatch.setattr(module, "warn", lambda *a: shown.append(a[2]))
     bad = tmp_path / "x.check.json"
     bad.write_text('{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "c", '
                    '"shapes": [{"shape": [1e9, 1, 1], "status": "ok"}]}', encoding="utf-8")  # fmt: skip
     assert not tab.open_check(bad)
-    assert shown and "three sizes" in shown[0]
+    assert shown and "check.shapes[0].shape[0]" in shown[0]
     assert tab.open_check(DATA / "records" / "tiled_good.check.json")
     assert tab.cause.text() == "Every goal passed."
 
@@ -163,3 +163,15 @@ def test_file_open_of_a_check_shows_it_in_the_windows_exercise_tab(qtbot, tmp_pa
     if before is not None:
         assert len(w.workspace.results) == before  # a check is not a session: nothing added to the charts
     w.close()
+
+
+def test_warnings_show_markup_as_text(tab, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from gemmviz.ui.exercise_tab import warn
+
+    warn(tab, "t", "<img src='file:///etc/passwd'><b>x</b>")
+    box = next(b for b in tab.findChildren(QMessageBox))
+    assert box.textFormat() == Qt.TextFormat.PlainText
+    box.close()

@@ -173,14 +173,30 @@ def test_the_error_map_and_first_wrong_element_are_kept():
     [
         (lambda r: r.update(format="gemmviz-session"), "not a gemmviz exercise check"),
         (lambda r: r.update(version=7), "check version 7"),
-        (lambda r: r["shapes"][0].update(shape=[10**9, 1, 1]), "three sizes"),
-        (lambda r: r["shapes"][0].update(status="great"), "bad shape status"),
+        (lambda r: r["shapes"][0].update(shape=[10**9, 1, 1]), "'check.shapes[0].shape[0]' must be a whole number"),
+        (lambda r: r["shapes"][0].update(status="great"), "'check.shapes[0].status' must be one of"),
         (lambda r: r["timing"]["yours"].update(median_ms=-1), "median_ms"),
         (lambda r: r["timing"]["yours"].update(median_ms=1e308), "median_ms"),
-        (lambda r: r["counters"]["yours"].update(x=float("nan")), "out of range"),
+        (lambda r: r["timing"]["yours"].update(median_ms=5e-324), "median_ms"),
+        (lambda r: r["counters"]["yours"].update(x=float("nan")), "counters.yours.x"),
         (lambda r: r["shapes"][0].update(error_map={"cell": [1, 1], "wrong": [[0] * 100000]}), "error map"),
+        (lambda r: r["shapes"][0].update(error_map={"cell": [1, 1], "wrong": [[]]}), "rows are not empty"),
         (lambda r: r.update(shapes=[r["shapes"][0]] * 1000), "at most 32"),
-        (lambda r: r["sanitizer"]["memcheck"].update(findings=[{"message": "x", "line": -4}]), "bad line"),
+        (lambda r: r["sanitizer"]["memcheck"].update(findings=[{"kind": "k", "message": "x", "line": -4}]), "line"),
+        (lambda r: r["sanitizer"]["memcheck"].update(findings=[{"message": "x"}]), "kind' is missing"),
+        (lambda r: r["sanitizer"]["racecheck"].update(errors="many"), "racecheck.errors"),
+        (lambda r: r["compile"].update(diagnostics=[{"message": "x"}]), "severity' is missing"),
+        (lambda r: r["compile"].update(diagnostics=[{"severity": "error", "message": "x", "line": "9"}]), "line"),
+        (lambda r: r.update(compile=[1]), "'check.compile' must be an object"),
+        (lambda r: r.update(environment={"cc": 9}), "environment.cc"),
+        (lambda r: r.update(not_run="abc"), "not_run"),
+        (lambda r: r.update(speed_goal=0), "speed_goal"),
+        (lambda r: r.update(speed_goal=None), "speed_goal"),
+        (lambda r: r["timing"].update(shape=7), "timing.shape"),
+        (lambda r: r["counters"].update(shape="a"), "counters.shape"),
+        (lambda r: r.update(recorded_reference={"gpu": "x"}), "recorded_reference.session' is missing"),
+        (lambda r: r["shapes"][0].update(timeout_s="10"), "timeout_s"),
+        (lambda r: r.update(file="x" * 5000), "'check.file'"),
     ],
 )
 def test_a_hostile_check_record_is_refused(edit, words):
@@ -191,11 +207,29 @@ def test_a_hostile_check_record_is_refused(edit, words):
     assert words in str(info.value)
 
 
-def test_a_corrupt_check_file_is_refused(tmp_path):
+@pytest.mark.parametrize("text", ["{not json", "[" * 200_000, '{"version": 1' + "0" * 5000 + "}", "\ufeff{}"])
+def test_a_corrupt_check_file_is_refused(tmp_path, text):
     bad = tmp_path / "x.check.json"
-    bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(CheckFileError, match="cannot read"):
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(CheckFileError):
         load_check(bad)
+
+
+def test_unknown_fields_are_dropped_and_a_long_path_is_kept():
+    record = json.loads((DATA / "records" / "tiled_good.check.json").read_text(encoding="utf-8"))
+    record["sanitizer"]["evil"] = {"findings": 5}
+    record["shapes"][0]["reason"] = None
+    record["file"] = "/" + "d" * 3000 + "/tiled.cu"
+    checked = validate_check(record)
+    assert "evil" not in checked["sanitizer"] and checked["file"] == record["file"]
+
+
+def test_the_report_shows_no_terminal_control_characters():
+    record = json.loads((DATA / "records" / "tiled_or.check.json").read_text(encoding="utf-8"))
+    record["source"] = record["source"].replace("sum;", "sum; // \x1b]0;PWNED\x07\x1b[2J")
+    record["file"] = "\x1b[31mred.cu"
+    text = report_text(validate_check(record))
+    assert "\x1b" not in text and "\x07" not in text and "red.cu" in text
 
 
 def test_cli_lists_starts_and_hints(tmp_path, capsys):
@@ -276,3 +310,104 @@ def test_a_child_past_its_limit_or_cancelled_is_killed(tmp_path):
     cancel.set()
     worker.join(10)
     assert ended and ended[0] - asked < 1.5
+
+
+def test_start_never_replaces_the_task_or_a_link_without_force(tmp_path, capsys):
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "tiled.md").write_text("my notes", encoding="utf-8")
+    assert main(["exercise", "start", "tiled", str(work)]) == 1
+    assert (work / "tiled.md").read_text(encoding="utf-8") == "my notes" and not (work / "tiled.cu").exists()
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("keep", encoding="utf-8")
+    (work / "tiled.md").unlink()
+    (work / "tiled.md").symlink_to(elsewhere)
+    assert main(["exercise", "start", "tiled", str(work)]) == 1
+    assert elsewhere.read_text(encoding="utf-8") == "keep"
+    assert "already there" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("link", ["tiled.check.json", "link.json"])
+def test_the_record_never_replaces_the_students_kernel(tmp_path, capsys, link):
+    shutil.copy(DATA / "tiled_good.cu", tmp_path / "tiled.cu")
+    (tmp_path / link).symlink_to(tmp_path / "tiled.cu")
+    extra = [] if link == "tiled.check.json" else ["--out", str(tmp_path / link)]
+    assert main(["exercise", "check", str(tmp_path / "tiled.cu"), *extra]) == 1
+    assert (tmp_path / "tiled.cu").read_text(encoding="utf-8") == (DATA / "tiled_good.cu").read_text(encoding="utf-8")
+    assert "link" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [(["--out", ""], "empty file name"), (["--seed", "-1"], "--seed"), (["--seed", str(2**64)], "--seed")],
+)
+def test_check_refuses_bad_options_before_any_work(tmp_path, capsys, args, words):
+    shutil.copy(DATA / "tiled_good.cu", tmp_path / "tiled.cu")
+    assert main(["exercise", "check", str(tmp_path / "tiled.cu"), *args]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("source", "ok"),
+    [
+        (
+            'extern "C" {\n__global__ void gemm_tiled(const float* A, const float* B, float* C, int M, int N, int K) {}\n}',
+            True,
+        ),
+        (
+            'extern "C" __global__ void gemm_tiled(const float A[], const float B[], float C[], int M, int N, int K) {}',
+            True,
+        ),
+        (
+            'extern "C" __global__ void gemm_tiled(const double* A, const double* B, double* C, int M, int N, int K) {}',
+            False,
+        ),
+        (
+            '// extern "C" __global__ void gemm_tiled(const float* A, const float* B, float* C, int M, int N, int K)\n'
+            'extern "C" __global__ void my_kernel(float* C) {}',
+            False,
+        ),
+    ],
+)
+def test_signatures_in_blocks_arrays_types_and_comments(source, ok):
+    exercise = find_exercise("tiled")
+    if ok:
+        check_signature(source, exercise)
+    else:
+        with pytest.raises(ExerciseError):
+            check_signature(source, exercise)
+
+
+def test_utf16_sources_are_named_as_such(tmp_path):
+    (tmp_path / "u16.cu").write_bytes("// kernel\n".encode("utf-16"))
+    with pytest.raises(ExerciseError, match="UTF-16"):
+        read_source(tmp_path / "u16.cu")
+
+
+def test_preprocessor_errors_and_echoed_lines():
+    from gemmviz.core.exercise_check import diagnostic_log
+
+    log = ('tiled.cu:3:2: error: #error stop here\n'
+           'tiled.cu(9): error: identifier "x" is undefined\n      root:x:0:0:root:/root:/bin/bash\n       ^\n')  # fmt: skip
+    found = parse_nvcc(log, "tiled.cu")
+    assert [(d["line"], d["message"]) for d in found] == [(3, "#error stop here"), (9, 'identifier "x" is undefined')]
+    assert "root:x" not in diagnostic_log(log)
+
+
+def test_source_lines_are_counted_as_nvcc_counts_them():
+    from gemmviz.core.exercise_check import source_lines
+
+    lines = source_lines("a\u2028b\x0cc\nd\x1b[2J")
+    assert lines == ["a\u2028b?c", "d?[2J"]
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
+def test_a_compile_reading_stdin_ends_at_once(tmp_path):
+    """nvcc gets no stdin: an #include "/dev/stdin" reads nothing instead of waiting for the terminal."""
+    from gemmviz.backends.exercise import compile_student
+
+    src = tmp_path / "tiled.cu"
+    src.write_text('#include "/dev/stdin"\n' + (DATA / "tiled_good.cu").read_text(encoding="utf-8"), encoding="utf-8")
+    t0 = time.monotonic()
+    out = compile_student(src, find_exercise("tiled"), "sm_90", tmp_path, threading.Event())
+    assert time.monotonic() - t0 < 60 and "error" not in (out.get("error") or "")

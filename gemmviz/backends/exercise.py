@@ -23,12 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from gemmviz import __version__
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.core.exercise_check import (
     FORMAT,
     SANITIZER_TOOLS,
     VERSION,
+    diagnostic_log,
     finish,
     parse_nvcc,
     parse_sanitizer,
@@ -89,24 +92,30 @@ class ChildRun:
     returncode: int | None
     stderr: str
     timed_out: bool
+    stdout: str = ""  # its other lines (nvcc's messages)
 
 
-def run_child(argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None) -> ChildRun:
+def run_child(argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None,
+              cwd: Path | None = None) -> ChildRun:  # fmt: skip
     """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
     (checked every 50 ms, so a cancel ends the step within half a second)."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                            start_new_session=True, env=env)  # fmt: skip
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", start_new_session=True, env=env, cwd=cwd)  # fmt: skip
     events: list[dict] = []
     err: list[str] = []
+    out: list[str] = []
 
     def read_out():
         for line in proc.stdout:
-            line = line.strip()
-            if line.startswith("{"):
+            text = line.strip()
+            if text.startswith("{"):
                 try:
-                    events.append(json.loads(line))
+                    events.append(json.loads(text))
+                    continue
                 except json.JSONDecodeError:
                     pass
+            if sum(len(x) for x in out) < 200_000:
+                out.append(line)
 
     def read_err():
         for line in proc.stderr:
@@ -128,7 +137,7 @@ def run_child(argv: list[str], limit_s: float, cancel: threading.Event, env: dic
         r.join(timeout=2)
     if cancel.is_set():
         raise Cancelled
-    return ChildRun(events, proc.returncode, "".join(err), timed_out)
+    return ChildRun(events, proc.returncode, "".join(err), timed_out, "".join(out))
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -178,16 +187,17 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
     cubin = folder / f"{exercise.name}-{key}.cubin"
     argv = [str(nvcc), "-cubin", "-lineinfo", "-O3", f"-arch={arch}", *exercise.nvcc_defines(),
             "-o", str(cubin), str(source_path)]  # fmt: skip
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=STEP_LIMITS_S["nvcc"],
-                              env=child_env(folder), cwd=folder)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return {"ok": False, "arch": arch, "error": "nvcc ran over 2 minutes", "diagnostics": []}
-    log = (proc.stdout + proc.stderr).strip()
+    # a child like every other step: no stdin (an #include "/dev/stdin" reads nothing), its own process group
+    # (nvcc's gcc and cicc are killed with it), the step's time limit, and cancel
+    run = run_child(argv, STEP_LIMITS_S["nvcc"], cancel, child_env(folder), cwd=folder)
+    log = (run.stdout + run.stderr).strip()
+    if run.timed_out:
+        return {"ok": False, "arch": arch, "error": f"nvcc ran over {STEP_LIMITS_S['nvcc']} s (a compile that never "
+                "ends: a template recursion, a huge unrolled loop?)", "diagnostics": parse_nvcc(log, source_path.name)}  # fmt: skip
     diagnostics = parse_nvcc(log, source_path.name)
-    ok = proc.returncode == 0 and cubin.is_file()
+    ok = run.returncode == 0 and cubin.is_file()
     return {"ok": ok, "arch": arch, "cubin": str(cubin) if ok else None, "diagnostics": diagnostics,
-            "log": log[-4000:], "command": " ".join(["nvcc", *argv[1:]])}  # fmt: skip
+            "log": diagnostic_log(log)[-4000:], "command": " ".join(["nvcc", *argv[1:]])}  # fmt: skip
 
 
 def _base_spec(exercise: Exercise, cubin: str, options: CheckOptions) -> dict:
@@ -290,24 +300,50 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
     return out
 
 
-def accesses_step(spec: dict, folder: Path, exercise: Exercise, source: str, arch: str) -> dict:
+def accesses_step(spec: dict, options: CheckOptions, folder: Path, exercise: Exercise, arch: str) -> dict:
     """What the kernel really touched (issue 25's tracer) in an interior and an edge block at ACCESS_SHAPE: the
-    trace (core/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}."""
+    trace (core/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}. The traced
+    child runs like every other step (time limit, cancel, its own process group)."""
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
+    from gemmviz.core.accesses import RECORD_DTYPE, AccessError, from_raw, keep_first, to_json
 
     try:
         build = backend.build_tracer(arch)
+        prefix = folder / "trace"
+        env = {**child_env(folder), **backend.tracer_env(build, prefix, exercise.kernel)}
         argv = child_argv({**spec, "mode": "launch", "shapes": [list(ACCESS_SHAPE)]}, folder)
-        options = ["-O3", "-lineinfo", *exercise.nvcc_defines()]
-        raw = backend.run_traced(argv, exercise.kernel, build, timeout_s=STEP_LIMITS_S["accesses"],
-                                 lines=(source, options, arch))  # fmt: skip
+        run = run_child(argv, STEP_LIMITS_S["accesses"], options.cancel, env)
+        status = prefix.with_suffix(".json")
+        header = json.loads(status.read_text(encoding="utf-8")) if status.is_file() else None
+        if run.timed_out or header is None or not header.get("recorded") or (run.returncode or 0) < 0:
+            why = f"the traced run ran over {STEP_LIMITS_S['accesses']} s" if run.timed_out else (
+                "the tracer did not attach or recorded nothing" + (f": {'; '.join(header.get('errors') or [])}"
+                                                                   if header else ""))  # fmt: skip
+            return {"note": f"no access records: {why}"}
+        if int(header.get("record_bytes", 0)) != RECORD_DTYPE.itemsize:
+            return {"note": "no access records: the tracer's records have another layout; rebuild the tracer"}
+        data = prefix.with_suffix(".bin").read_bytes() if prefix.with_suffix(".bin").is_file() else b""
+        records = np.frombuffer(data[: len(data) - len(data) % RECORD_DTYPE.itemsize], dtype=RECORD_DTYPE).copy()
+        cubin = Path(spec["cubin"])  # built with -lineinfo: its disassembly maps PCs to the student's lines
+        name = header.get("kernel_seen") or exercise.kernel
+        sass = backend.disassemble(cubin, name, cubin) if cubin.is_file() else {}
         # the trace names the registry kernel it is measured against (the records' loader knows only those);
         # the check record says whose accesses they are
-        trace = from_raw(raw.header, raw.records, raw.sass, exercise.reference, ACCESS_SHAPE, {})
-    except (AccessError, OSError) as exc:
+        trace = from_raw(header, records, sass, exercise.reference, ACCESS_SHAPE, {})
+    except (AccessError, OSError, ValueError) as exc:
         return {"note": f"no access records: {exc}"}
     return {"shape": list(ACCESS_SHAPE), "trace": to_json(keep_first(trace, ACCESS_KEEP_PER_BLOCK))}
+
+
+def _remove_stale(folder: Path, age_s: float = 6 * 3600) -> None:
+    """Check folders a killed process left behind (its cubins and specs), after a few hours."""
+    now = time.time()
+    for old in folder.glob("check-*"):
+        try:
+            if now - old.stat().st_mtime > age_s:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None,
@@ -320,12 +356,14 @@ def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOp
     source = read_source(source_path)
     check_signature(source, exercise)
     progress = progress or (lambda *_: None)
+    _remove_stale(work_dir())
     folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
     record = {"format": FORMAT, "version": VERSION, "exercise": exercise.name, "file": str(source_path),
               "source": source, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
               "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
               "gemmviz": __version__, "speed_goal": exercise.speed_goal, "reference": exercise.reference,
-              "shapes": [], "sanitizer": {}, "timing": {}, "counters": {}, "not_run": []}  # fmt: skip
+              "seed": options.seed, "shapes": [], "sanitizer": {}, "timing": {}, "counters": {},
+              "not_run": []}  # fmt: skip
     try:
         _run_steps(record, source_path, exercise, options, folder, progress)
     finally:
@@ -378,5 +416,5 @@ def _run_steps(record, source_path, exercise, options, folder, progress) -> None
         done += 1
     if options.accesses and not stuck and record["shapes"]:
         progress(done, steps, "recording the memory accesses of two blocks")
-        record["accesses"] = accesses_step(spec, folder, exercise, record["source"], arch)
+        record["accesses"] = accesses_step(spec, options, folder, exercise, arch)
     progress(steps, steps, "done")

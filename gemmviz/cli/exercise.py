@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError
-from gemmviz.core.exercise_check import CheckFileError, load_check, report_text
+from gemmviz.core.exercise_check import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
 from gemmviz.core.numbers import LANGUAGES
@@ -77,12 +77,15 @@ def _start(args) -> int:
     except OSError as exc:
         raise CommandError(f"cannot create {folder}: {exc.strerror or exc}") from None
     starter, task = folder / exercise.starter, folder / f"{exercise.name}.md"
-    if starter.exists() and not args.force:
-        raise CommandError(f"{starter} is already there (your work?); give --force to replace it with the starter")
     title, text, hints = exercise.text(args.lang)
+    there = [p for p in (starter, task) if p.exists() or p.is_symlink()]
+    if there and not args.force:
+        raise CommandError(f"{', '.join(map(str, there))} already there (your work?); give --force to replace "
+                           "them with the starter and the task")  # fmt: skip
     try:
-        write_atomic(check_target(starter, (".cu",)), exercise.starter_text())
-        write_atomic(check_target(task, (".md",)), f"# {title}\n\n{text}\n\n{len(hints)} hints: "
+        targets = [check_target(starter, (".cu",)), check_target(task, (".md",))]  # both, before writing either
+        write_atomic(targets[0], exercise.starter_text())
+        write_atomic(targets[1], f"# {title}\n\n{text}\n\n{len(hints)} hints: "
                      f"gemmviz exercise hint {exercise.name} N\n\nCheck: gemmviz exercise check {starter}\n")  # fmt: skip
     except (OutputError, OSError) as exc:
         raise CommandError(str(exc)) from None
@@ -93,6 +96,8 @@ def _start(args) -> int:
 def _hint(args) -> int:
     exercise = _exercise(args.name)
     _title, _task, hints = exercise.text(args.lang)
+    if not hints:
+        raise UsageError(f"{exercise.name} has no hints")
     if not 1 <= args.n <= len(hints):
         raise UsageError(f"{exercise.name} has hints 1 to {len(hints)}")
     for i, h in enumerate(hints[: args.n], 1):
@@ -111,9 +116,12 @@ def _check(args) -> int:
         raise UsageError(str(exc)) from None
     if exercise is None:
         raise UsageError(f"{path} defines none of the exercises' kernels; name one with --exercise")
-    out = Path(args.out) if args.out else path.with_suffix(".check.json")
+    if args.out is not None and not args.out.strip():
+        raise UsageError("--out: an empty file name; give the file to write the check record into")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be from 0 to 2^63 - 1, got {args.seed}")
     try:
-        target = check_target(out, (".json",))
+        target = record_target(path, Path(args.out) if args.out else None)
     except OutputError as exc:
         raise CommandError(str(exc)) from None
     options = CheckOptions(sanitize=not args.no_sanitize, time=not args.no_time, profile=not args.no_profile,

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
 from gemmviz.core.numbers import duration, rate
 
 FORMAT = "gemmviz-exercise-check"
 VERSION = 1
 MAX_CHECK_BYTES = 4 * 1024 * 1024
 MAX_FINDINGS = 50
+MAX_SOURCE_CHARS = 256 * 1024
 MAX_MESSAGE = 2000
 GOALS = ("compiles", "correct", "race-free", "speed")
 STATUSES = ("pass", "fail", "skipped")
@@ -30,6 +32,18 @@ class CheckFileError(ValueError):
 # --- nvcc ---------------------------------------------------------------------------------------------------
 
 _NVCC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?P<severity>error|warning)(?: #[\w-]+)?: (?P<msg>.*)$")
+# the host compiler's and the preprocessor's form (#error, a missing #include): file:line:column: error: ...
+_GCC_LINE = re.compile(
+    r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?(?P<severity>error|warning): (?P<msg>.*)$"
+)
+
+
+def diagnostic_log(log: str) -> str:
+    """nvcc's log with only its message lines: the source lines it echoes under a message are dropped, so an
+    #include of a file outside the exercise (/etc/passwd) never puts that file's text in the record."""
+    keep = [ln for ln in log.splitlines() if _NVCC_LINE.match(ln.strip()) or _GCC_LINE.match(ln.strip())
+            or re.search(r"\berrors? detected\b", ln)]  # fmt: skip
+    return "\n".join(keep)
 
 
 def parse_nvcc(log: str, source_name: str) -> list[dict]:
@@ -37,7 +51,7 @@ def parse_nvcc(log: str, source_name: str) -> list[dict]:
     first (a message from an included header keeps line None and names the header)."""
     found = []
     for raw in log.splitlines():
-        match = _NVCC_LINE.match(raw.strip())
+        match = _NVCC_LINE.match(raw.strip()) or _GCC_LINE.match(raw.strip())
         if not match:
             continue
         mine = Path(match["file"]).name == Path(source_name).name
@@ -172,8 +186,22 @@ def _shape(s: list) -> str:
 def _source_line(record: dict, line: int | None) -> str:
     if not line:
         return ""
-    lines = (record.get("source") or "").splitlines()
+    lines = source_lines(record.get("source") or "")
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def source_lines(source: str) -> list[str]:
+    """The source's lines as nvcc numbers them (only \\n ends a line; a form feed or U+2028 does not), with
+    control characters shown as '?' (they never reach a terminal or a widget raw)."""
+    return [printable(line) for line in source.split("\n")]
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with terminal control characters (ESC, BEL, ...) and bidi overrides replaced by '?'."""
+    return _CONTROL.sub("?", text)
 
 
 def correctness_cause(record: dict) -> str | None:
@@ -408,54 +436,152 @@ def _number_ok(x, low=0.0, high=1e9) -> bool:
     return x is None or (type(x) in (int, float) and math.isfinite(x) and low <= x <= high)
 
 
+# Every field of a check record the report and the tab read, with its type and bounds. A checker takes
+# (value, where) and returns the value to keep; objects keep only their known keys, so nothing unchecked reaches
+# the views.
+
+
+def _text(limit: int = MAX_MESSAGE, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(isinstance(v, str) and len(v) <= limit, f"'{where}' must be a text of at most {limit:,} characters")
+        return v
+
+    return check
+
+
+def _int(lo: int, hi: int, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(type(v) is int and lo <= v <= hi, f"'{where}' must be a whole number from {lo:,} to {hi:,}")
+        return v
+
+    return check
+
+
+def _num(lo: float, hi: float, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(
+            type(v) in (int, float) and math.isfinite(v) and lo <= v <= hi,
+            f"'{where}' must be a number from {lo:g} to {hi:g}",
+        )
+        return v
+
+    return check
+
+
+def _bool(v, where):
+    _need(type(v) is bool, f"'{where}' must be true or false")
+    return v
+
+
+def _one_of(*values):
+    def check(v, where):
+        _need(v in values, f"'{where}' must be one of {', '.join(map(str, values))}, got {str(v)[:40]!r}")
+        return v
+
+    return check
+
+
+def _list(item, limit: int, exact: int | None = None):
+    def check(v, where):
+        _need(isinstance(v, list) and len(v) <= limit and (exact is None or len(v) == exact),
+              f"'{where}' must be a list of {exact if exact is not None else f'at most {limit}'} entries")  # fmt: skip
+        return [item(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+    return check
+
+
+def _obj(fields: dict, required: tuple = (), optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(isinstance(v, dict), f"'{where}' must be an object")
+        for key in required:
+            _need(key in v, f"'{where}.{key}' is missing")
+        return {k: fields[k](x, f"{where}.{k}") for k, x in v.items() if k in fields}
+
+    return check
+
+
+def _map(v, where):
+    _check_map(v, where)
+    return v
+
+
+def _first_wrong(v, where):
+    if v is None:
+        return None
+    _need(isinstance(v, list) and len(v) == 4, f"'{where}' must be [row, column, got, expected]")
+    return [_int(0, 2**31)(v[0], where), _int(0, 2**31)(v[1], where), _num(-1e308, 1e308, True)(v[2], where),
+            _num(-1e308, 1e308, True)(v[3], where)]  # fmt: skip
+
+
+def _counter_map(v, where):
+    _need(isinstance(v, dict) and len(v) <= 64, f"'{where}' must be an object of at most 64 counters")
+    return {_text(200)(k, where): _num(0, 1e18)(x, f"{where}.{k}") for k, x in v.items()}
+
+
+_LINE = _int(1, 10**6, optional=True)
+_DIMS = _list(_int(1, 65536), 3, exact=3)
+_FINDING = _obj({"tool": _text(20), "kind": _text(80), "line": _LINE, "other_line": _LINE, "message": _text(),
+                 "count": _int(0, 10**12), "threads": _list(_list(_int(0, 2**31), 6, 6), 4)}, ("kind", "message"))  # fmt: skip
+_TOOL = _obj({"ran": _bool, "findings": _list(_FINDING, MAX_FINDINGS), "errors": _int(0, 10**12, True),
+              "log": _text(20_000), "note": _text()})  # fmt: skip
+_PATTERN = _obj({"rows": _list(_int(0, 65536), 2, 2), "cols": _list(_int(0, 65536), 2, 2), "only_edge_blocks": _bool,
+                 "last_block_row": _int(0, 65536), "last_block_col": _int(0, 65536), "only_last_row": _bool,
+                 "only_last_col": _bool, "fraction": _num(0, 1), "unwritten": _int(0, 2**32)})  # fmt: skip
+_SHAPE = _obj({"shape": _DIMS, "status": _one_of("ok", "wrong", "timeout", "launch-error"), "seconds": _num(0, 1e6),
+               "deterministic": _bool, "rel_error": _num(0, 1e308, True), "unwritten": _int(0, 2**32, True),
+               "wrong_elements": _int(0, 2**32, True), "first_wrong": _first_wrong, "error_margin": _num(0, 1e308, True),
+               "error_map": _map, "reason": _text(optional=True), "error": _text(optional=True),
+               "timeout_s": _num(0, 3600, True), "pattern": _PATTERN,
+               "equals": _text(20, optional=True)}, ("shape", "status"))  # fmt: skip
+_TIMED = _obj({"series": _text(200), "status": _text(20), "median_ms": _num(1e-6, 1e7, True), "noise": _num(0, 100, True),
+               "samples": _int(0, 10**6), "clock_mhz": _num(0, 1e5, True), "reason": _text(optional=True)})  # fmt: skip
+_RECORDED_ROW = _obj({"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
+                     ("series", "size", "median_ms"))  # fmt: skip
+_CHECK = _obj(
+    {
+        "format": _text(40), "version": _int(0, 99), "exercise": _text(100), "file": _text(4096),
+        "created": _text(64), "source": _text(MAX_SOURCE_CHARS), "source_sha256": _text(64), "gemmviz": _text(40),
+        "speed_goal": _num(0.01, 4), "reference": _text(100), "seed": _int(0, 2**63, True),
+        "shapes": _list(_SHAPE, 32),
+        "sanitizer": _obj({"shape": _DIMS, "note": _text(), **{t: _TOOL for t in SANITIZER_TOOLS}}),
+        "timing": _obj({"shape": _DIMS, "method": _text(200), "note": _text(), "yours": _TIMED, "reference": _TIMED,
+                        "cublas": _TIMED}),
+        "counters": _obj({"shape": _DIMS, "note": _text(), "yours": _counter_map, "reference": _counter_map}),
+        "not_run": _list(_text(), 10),
+        "compile": _obj({"ok": _bool, "arch": _text(20), "cubin": _text(4096, True), "log": _text(8000),
+                         "error": _text(), "command": _text(8000),
+                         "diagnostics": _list(_obj({"line": _LINE, "severity": _one_of("error", "warning"),
+                                                    "message": _text()}, ("severity", "message")), MAX_FINDINGS)}),
+        "environment": _obj({"gpu": _text(200), "cc": _list(_int(0, 99), 2, 2)}),
+        "no_gpu": _text(optional=True), "run_error": _text(optional=True),
+        "recorded_reference": _obj({"session": _text(200), "gpu": _text(200), "created": _text(64),
+                                    "rows": _list(_RECORDED_ROW, 200)}, ("session", "gpu", "created", "rows"), True),
+        "accesses": lambda v, where: v,  # bounded by the access records' own loader (access_trace, below)
+        "check_seconds": _num(0, 1e6),
+    },
+    ("format", "version", "exercise", "file", "created"),
+)  # fmt: skip
+
+
 def validate_check(data: object) -> dict:
-    """A loaded check record with its fields bounded; CheckFileError names the first bad one."""
+    """A loaded check record with its fields bounded and only known fields kept; CheckFileError names the first
+    bad one. Its verdicts and cause are worked out again from what it holds, never taken from the file."""
     _need(isinstance(data, dict), "not a JSON object")
     _need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
-    _need(data.get("version") == VERSION, f"check version {data.get('version')!r}; this gemmviz reads {VERSION}")
-    for key in ("exercise", "file", "created"):
-        _need(isinstance(data.get(key), str) and len(data[key]) <= 500, f"'{key}' must be a text")
-    _need(isinstance(data.get("source", ""), str) and len(data.get("source", "")) <= 256 * 1024, "'source' too long")
-    shapes = data.get("shapes", [])
-    _need(isinstance(shapes, list) and len(shapes) <= 32, "'shapes' must be a list of at most 32")
-    for s in shapes:
-        _need(isinstance(s, dict), "a shape must be an object")
-        dims = s.get("shape")
-        _need(isinstance(dims, list) and len(dims) == 3 and all(type(v) is int and 1 <= v <= 65536 for v in dims),
-              "a shape's 'shape' must be three sizes from 1 to 65536")  # fmt: skip
-        _need(s.get("status") in ("ok", "wrong", "timeout", "launch-error"), f"bad shape status {s.get('status')!r}")
-        _check_map(s.get("error_map"))
-    san = data.get("sanitizer", {})
-    _need(isinstance(san, dict), "'sanitizer' must be an object")
-    for tool in SANITIZER_TOOLS:
-        part = san.get(tool) or {}
-        _need(isinstance(part, dict), f"sanitizer.{tool} must be an object")
-        found = part.get("findings") or []
-        _need(
-            isinstance(found, list) and len(found) <= MAX_FINDINGS, f"sanitizer.{tool}.findings: at most {MAX_FINDINGS}"
-        )
-        for f in found:
-            _need(isinstance(f, dict) and isinstance(f.get("message", ""), str), f"sanitizer.{tool}: a bad finding")
-            _need(
-                f.get("line") is None or (type(f["line"]) is int and 0 < f["line"] < 10**6),
-                f"sanitizer.{tool}: bad line",
-            )
-    timing = data.get("timing") or {}
-    _need(isinstance(timing, dict), "'timing' must be an object")
-    for who in ("yours", "reference", "cublas"):
-        part = timing.get(who) or {}
-        _need(
-            isinstance(part, dict) and _number_ok(part.get("median_ms"), 0, 1e7), f"timing.{who}.median_ms out of range"
-        )
-    counters = data.get("counters") or {}
-    _need(isinstance(counters, dict), "'counters' must be an object")
-    for who in ("yours", "reference"):
-        part = counters.get(who) or {}
-        _need(isinstance(part, dict) and len(part) <= 64, f"counters.{who} must be an object")
-        _need(all(_number_ok(v, 0, 1e18) for v in part.values()), f"counters.{who}: a value out of range")
-    _need(_number_ok(data.get("speed_goal", 1.0), 0, 4), "'speed_goal' out of range")
-    access_trace(data)  # bounded by the access records' own loader
-    return finish(data)
+    _need(
+        data.get("version") == VERSION, f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}"
+    )
+    record = _CHECK(data, "check")
+    access_trace(record)
+    return finish(record)
 
 
 def access_trace(record: dict):
@@ -476,22 +602,38 @@ def access_trace(record: dict):
         raise CheckFileError(f"accesses: {exc}") from None
 
 
-def _check_map(error_map) -> None:
+def _check_map(error_map, where: str = "error_map") -> None:
     if error_map is None:
         return
-    _need(isinstance(error_map, dict), "an error map must be an object")
+    _need(isinstance(error_map, dict), f"'{where}': an error map must be an object")
     grid = error_map.get("wrong")
-    _need(isinstance(grid, list) and 0 < len(grid) <= 64, "an error map has 1 to 64 rows")
+    _need(isinstance(grid, list) and 0 < len(grid) <= 64, f"'{where}': an error map has 1 to 64 rows")
+    _need(all(isinstance(r, list) and len(r) >= 1 for r in grid), f"'{where}': an error map's rows are not empty")
     _need(all(isinstance(r, list) and len(r) <= 64 and all(type(v) is int and v >= 0 for v in r) for r in grid),
-          "an error map's cells must be counts")  # fmt: skip
+          f"'{where}': an error map's cells must be counts")  # fmt: skip
 
 
 def load_check(path: str | Path) -> dict:
     try:
         data = json.loads(read_regular(path, MAX_CHECK_BYTES).decode("utf-8"))
-    except (OSError, InputFileError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        raise CheckFileError(f"cannot read {path}: nested too deeply for a check record") from None
+    except (OSError, InputFileError, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
         raise CheckFileError(f"cannot read {path}: {exc}") from None
     return validate_check(data)
+
+
+def record_target(source: Path, out: Path | None = None) -> Path:
+    """Where a check's record is written: `out`, else FILE.check.json beside the .cu (OutputError otherwise).
+    Never the student's source (a link named .json that points at it), and the default is never written
+    through a link."""
+    target = source.with_suffix(".check.json") if out is None else out
+    if out is None and target.is_symlink():
+        raise OutputError(f"{target} is a symbolic link: remove it, or give --out")
+    checked = check_target(target, (".json",))
+    if os.path.realpath(checked) == os.path.realpath(source):
+        raise OutputError(f"{target} is your kernel {source.name} (through a link): the record needs a file of its own")
+    return checked
 
 
 def is_check_file(data: object) -> bool:
@@ -519,7 +661,7 @@ def report_text(record: dict) -> str:
         out.append(f"\nlikeliest cause: {record['cause']}")
     for note in record.get("not_run") or []:
         out.append(f"not run: {note}")
-    return "\n".join(out)
+    return printable("\n".join(out))
 
 
 COUNTER_ROWS = (
@@ -570,11 +712,15 @@ def access_lines(record: dict) -> list[str]:
         for op in ("ld", "st"):
             n = summary.get(f"global_{op}_requests", 0)
             if n:
-                per.append(f"global {'loads' if op == 'ld' else 'stores'} {summary[f'global_{op}_sectors'] / n:.2f} sectors/request")
+                per.append(
+                    f"global {'loads' if op == 'ld' else 'stores'} {summary[f'global_{op}_sectors'] / n:.2f} sectors/request"
+                )
         for op in ("ld", "st"):
             n = summary.get(f"shared_{op}_requests", 0)
             if n:
-                per.append(f"shared {'loads' if op == 'ld' else 'stores'} {summary[f'shared_{op}_wavefronts'] / n:.2f} wavefronts/request")
+                per.append(
+                    f"shared {'loads' if op == 'ld' else 'stores'} {summary[f'shared_{op}_wavefronts'] / n:.2f} wavefronts/request"
+                )
         out.append(f"  block {slot}: {'; '.join(per) or 'no per-thread memory requests'}")
     if trace.sees:
         out.append(f"  {trace.sees}")

@@ -233,6 +233,7 @@ def recorded_reference(exercise: Exercise) -> dict | None:
 # --- the student's source, before nvcc --------------------------------------------------------------------
 
 _SIGNATURE = r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(([^)]*)\)'
+_IN_BLOCK = r"__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(([^)]*)\)"
 
 
 def read_source(path: str | Path) -> str:
@@ -244,19 +245,29 @@ def read_source(path: str | Path) -> str:
         if "limit" in str(exc) or "limit" in str(exc):
             raise ExerciseError(f"{path} is larger than {MAX_SOURCE_BYTES // 1024} KiB: is it a kernel?") from None
         raise ExerciseError(f"cannot read {path}: {exc}") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data.count(b"\0") * 4 > len(data) > 0:
+        raise ExerciseError(f"{path} looks like UTF-16 text: save it as UTF-8 (nvcc reads UTF-8)")
     if b"\0" in data:
         raise ExerciseError(f"{path} is a binary file, not CUDA source")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ExerciseError(f"{path} is not UTF-8 text: is it CUDA source?") from None
+        raise ExerciseError(f"{path} is not UTF-8 text: is it CUDA source? (save it as UTF-8)") from None
+
+
+def strip_comments(source: str) -> str:
+    """The source with its // and /* */ comments blanked (newlines kept): a signature in a comment is no kernel."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source, flags=re.S)
 
 
 def check_signature(source: str, exercise: Exercise) -> None:
     """Refuse a source that cannot be the exercise's kernel, with a sentence on what to change."""
+    source = strip_comments(source)
     if "__global__" not in source:
         raise ExerciseError("no __global__ function in the file: this is not a CUDA kernel")
     match = re.search(_SIGNATURE.format(name=re.escape(exercise.kernel)), source)
+    if match is None and re.search(r'extern\s+"C"\s*\{', source):  # extern "C" { ... __global__ void name(...) }
+        match = re.search(_IN_BLOCK.format(name=re.escape(exercise.kernel)), source)
     if match is None:
         if re.search(rf"\b{re.escape(exercise.kernel)}\s*\(", source):
             raise ExerciseError(f'{exercise.kernel} must be declared extern "C" __global__ void, as in the starter '
@@ -264,7 +275,8 @@ def check_signature(source: str, exercise: Exercise) -> None:
         raise ExerciseError(f"no kernel named {exercise.kernel}: keep the starter's name and parameters "
                             f"(gemmviz exercise start {exercise.name} writes it)")  # fmt: skip
     params = [p.strip() for p in match.group(1).split(",") if p.strip()]
-    kinds = ["pointer" if "*" in p else "int" if re.search(r"\bint\b", p) else "other" for p in params]
-    if kinds != ["pointer"] * 3 + ["int"] * 3 or "const" in params[2].split("*")[0]:
+    kinds = ["pointer" if ("*" in p or "[" in p) and re.search(r"\bfloat\b", p) else
+             "int" if re.search(r"\bint\b", p) and "*" not in p else "other" for p in params]  # fmt: skip
+    if kinds != ["pointer"] * 3 + ["int"] * 3 or "const" in re.split(r"[*\[]", params[2])[0]:
         raise ExerciseError(f"{exercise.kernel} must take (const float* A, const float* B, float* C, int M, int N, "
                             f"int K); this one takes ({', '.join(params)})")  # fmt: skip

@@ -33,7 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.exercise_check import CheckFileError, access_trace, counter_lines, finish, load_check
+from gemmviz.core.exercise_check import (
+    CheckFileError,
+    access_trace,
+    counter_lines,
+    finish,
+    load_check,
+    record_target,
+    source_lines,
+)
 from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate
@@ -88,6 +96,12 @@ class ErrorMap(QWidget):
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
+        try:
+            self._draw(p)
+        finally:
+            p.end()  # a painter left active when drawing raised is what crashes Qt
+
+    def _draw(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         fm = p.fontMetrics()
         side = min(self.width(), self.height() - 3 * fm.height()) - 4
@@ -99,7 +113,7 @@ class ErrorMap(QWidget):
         grid = (self.error_map or {}).get("wrong") or [[0]]
         rows, cols = len(grid), max(len(r) for r in grid)
         cell = side / max(rows, cols)
-        peak = max(1, max(max(r) for r in grid))
+        peak = max(1, max((max(r) for r in grid if r), default=1))
         for i, row in enumerate(grid):
             for j, value in enumerate(row):
                 shade = QColor("#D55E00") if value else QColor("#E8F4EE")
@@ -108,7 +122,6 @@ class ErrorMap(QWidget):
                 p.fillRect(QRectF(j * cell, top + i * cell, cell, cell), shade)
         p.setPen(QPen(QColor("#404040"), 1))
         p.drawRect(QRectF(0, top, cols * cell, rows * cell))
-        p.end()
 
 
 class TimingBars(QWidget):
@@ -128,6 +141,12 @@ class TimingBars(QWidget):
         if not self.rows:
             return
         p = QPainter(self)
+        try:
+            self._draw(p)
+        finally:
+            p.end()
+
+    def _draw(self, p: QPainter) -> None:
         fm = p.fontMetrics()
         label_w = max(fm.horizontalAdvance(name) for name, _v, _t in self.rows) + 12
         peak = max(v for _n, v, _t in self.rows) or 1.0
@@ -141,7 +160,6 @@ class TimingBars(QWidget):
                 QRectF(label_w, y + row_h * 0.2, span, row_h * 0.6), QColor(("#0072B2", "#E69F00", "#000000")[i % 3])
             )
             p.drawText(QRectF(label_w + span + 8, y, self.width(), row_h), Qt.AlignmentFlag.AlignVCenter, text)
-        p.end()
 
 
 class ExerciseTab(QWidget):
@@ -322,7 +340,7 @@ class ExerciseTab(QWidget):
         try:
             write_atomic(check_target(target, (".cu",)), e.starter_text())
         except (OutputError, OSError, ExerciseError) as exc:
-            QMessageBox.warning(self, tr("Cannot write the starter"), str(exc))
+            warn(self, tr("Cannot write the starter"), str(exc))
             return None
         self.set_file(target)
         return target
@@ -366,7 +384,7 @@ class ExerciseTab(QWidget):
         try:
             record = load_check(path)
         except CheckFileError as exc:
-            QMessageBox.warning(self, tr("Cannot open the check"), str(exc))
+            warn(self, tr("Cannot open the check"), str(exc))
             return False
         index = self.picker.findData(record["exercise"])
         if index >= 0:
@@ -384,6 +402,7 @@ class ExerciseTab(QWidget):
             self.progress.setText(tr("Open your kernel first (or write the starter)."))
             return
         self.worker = CheckWorker(self.path, e)
+        self.checked_path = self.path  # the record goes beside this file, whatever is opened meanwhile
         self.thread = QThread(self)
         self.worker.moveToThread(self.thread)
         self.thread.started.connect(self.worker.run)
@@ -418,10 +437,10 @@ class ExerciseTab(QWidget):
         self._done()
         self.progress.setText(tr("Checked {0}").format(Path(record["file"]).name))
         self.show_record(record)
-        if self.path is not None:
+        checked = Path(record["file"])
+        if checked.exists():
             try:
-                target = check_target(self.path.with_suffix(".check.json"), (".json",))
-                write_atomic(target, json.dumps(record, indent=1))
+                write_atomic(record_target(checked), json.dumps(record, indent=1))
             except (OutputError, OSError) as exc:
                 self.status_message.emit(tr("The check could not be saved: {0}").format(exc))
 
@@ -451,7 +470,8 @@ class ExerciseTab(QWidget):
             self.worker.cancel.set()
         if self.thread is not None:
             self.thread.quit()
-            self.thread.wait(5000)
+            # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
+            self.thread.wait()
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:
@@ -490,7 +510,7 @@ class ExerciseTab(QWidget):
         self.findings.setPlainText("\n".join(self.finding_lines))
 
     def _collect_findings(self, record: dict) -> None:
-        lines = (record.get("source") or "").splitlines()
+        lines = source_lines(record.get("source") or "")
 
         def source(line):
             return f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
@@ -568,6 +588,14 @@ def access_panels(kind: str, trace, reference: str) -> list[Panel]:
         if other is not None:
             panels.append(Panel(theirs, other))
     return panels
+
+
+def warn(parent: QWidget, title: str, text: str) -> None:
+    """A warning whose text is shown as text: a file name or message holding <img> or <b> is never rich text."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()  # not modal: the app keeps working while it is up
 
 
 def reflow(text: str) -> str:
