@@ -157,4 +157,4 @@ def test_parser_and_every_help_build_with_qt_pycuda_and_numba_blocked():
     proc = subprocess.run([sys.executable, "-c", BLOCKED_QT], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     commands = proc.stdout.strip().splitlines()[-1].split()[1:]
-    assert commands == ["animate", "bench", "ceilings", "export", "info", "lesson", "model", "profile", "tune"]
+    assert commands == ["animate", "bench", "ceilings", "exercise", "export", "info", "lesson", "model", "profile", "tune"]
