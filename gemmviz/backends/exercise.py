@@ -23,8 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from gemmviz import __version__
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.core.exercise_check import (
@@ -305,7 +303,7 @@ def accesses_step(spec: dict, options: CheckOptions, folder: Path, exercise: Exe
     trace (core/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}. The traced
     child runs like every other step (time limit, cancel, its own process group)."""
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.accesses import RECORD_DTYPE, AccessError, from_raw, keep_first, to_json
+    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
 
     try:
         build = backend.build_tracer(arch)
@@ -313,20 +311,13 @@ def accesses_step(spec: dict, options: CheckOptions, folder: Path, exercise: Exe
         env = {**child_env(folder), **backend.tracer_env(build, prefix, exercise.kernel)}
         argv = child_argv({**spec, "mode": "launch", "shapes": [list(ACCESS_SHAPE)]}, folder)
         run = run_child(argv, STEP_LIMITS_S["accesses"], options.cancel, env)
-        status = prefix.with_suffix(".json")
-        header = json.loads(status.read_text(encoding="utf-8")) if status.is_file() else None
-        if run.timed_out or header is None or not header.get("recorded") or (run.returncode or 0) < 0:
-            why = f"the traced run ran over {STEP_LIMITS_S['accesses']} s" if run.timed_out else (
-                "the tracer did not attach or recorded nothing" + (f": {'; '.join(header.get('errors') or [])}"
-                                                                   if header else ""))  # fmt: skip
-            return {"note": f"no access records: {why}"}
-        if int(header.get("record_bytes", 0)) != RECORD_DTYPE.itemsize:
-            return {"note": "no access records: the tracer's records have another layout; rebuild the tracer"}
-        data = prefix.with_suffix(".bin").read_bytes() if prefix.with_suffix(".bin").is_file() else b""
-        records = np.frombuffer(data[: len(data) - len(data) % RECORD_DTYPE.itemsize], dtype=RECORD_DTYPE).copy()
-        cubin = Path(spec["cubin"])  # built with -lineinfo: its disassembly maps PCs to the student's lines
-        name = header.get("kernel_seen") or exercise.kernel
-        sass = backend.disassemble(cubin, name, cubin) if cubin.is_file() else {}
+        if run.timed_out:
+            return {"note": f"no access records: the traced run ran over {STEP_LIMITS_S['accesses']} s"}
+        if (run.returncode or 0) < 0:
+            return {"note": f"no access records: the traced child crashed (signal {-run.returncode})"}
+        # the cubin was built with -lineinfo: its disassembly maps PCs to the student's lines
+        raw = backend.read_trace(prefix, exercise.kernel, Path(spec["cubin"]))
+        header, records, sass = raw.header, raw.records, raw.sass
         # the trace names the registry kernel it is measured against (the records' loader knows only those);
         # the check record says whose accesses they are
         trace = from_raw(header, records, sass, exercise.reference, ACCESS_SHAPE, {})
