@@ -13,7 +13,6 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core import settings
 from gemmviz.core.paths import asset_path
 from gemmviz.core.variants import VARIANTS
-from gemmviz.ui import app as app_module
 from gemmviz.ui import i18n, settings_store
 from gemmviz.ui.fonts import install_cjk_fallback
 from gemmviz.ui.window import MainWindow
@@ -132,7 +131,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
             m.setattr(MainWindow, "running", property(lambda _self: True))
             assert i18n.choose(w, "zh") is w and "after the run" in w.statusBar().currentMessage()
         w.language_menu.actions()[2].trigger()  # 中文, at once
-        new = app_module.current_window()
+        new = i18n.current_window()
         windows.append(new)
         assert new is not w and not w.isVisible() and new.isVisible()
         assert new.size() == w.size()  # where the old one was, as large
@@ -146,7 +145,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
         assert HAN.search(new.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
         assert new.charts_tab.gflops_chart.results  # the charts show the kept results
         new.language_menu.actions()[1].trigger()  # back to English, the same results again
-        back = app_module.current_window()
+        back = i18n.current_window()
         windows.append(back)
         assert back.tabs.tabText(0) == "Charts" and back.workspace.live == live
     finally:

@@ -1,5 +1,4 @@
-"""Start the desktop app: compose the backends, make the window, keep the garbage collector out of the way;
-View ▸ Language rebuilds the window in the new language with the same workspace (switch_language)."""
+"""Start the desktop app: compose the backends, make the window, keep the garbage collector out of the way."""
 
 from __future__ import annotations
 
@@ -19,75 +18,12 @@ def keep_gc_quiet(window) -> None:
     window.controller.finished.connect(lambda *_: gc.freeze())
 
 
-_current: list = []  # the app's window, replaced by switch_language; held here so it lives as long as the app
-
-
-def current_window():
-    return _current[0] if _current else None
-
-
 def _adopt(window) -> None:
-    """What the app does to its window once it is shown (at start and after a language switch)."""
+    """What the app does to each window it shows: at start, and the one a language switch makes (ui/i18n)."""
     from gemmviz.ui import native_window
 
     keep_gc_quiet(window)
     native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
-    _current[:] = [window]
-
-
-def switch_language(old, lang: str):
-    """Rebuild the window in `lang` ("en", "zh") keeping what the user has: the live results (saved or not, and
-    the recovery file of unsaved ones), the loaded sessions, the hidden series, the probed environment, the
-    projector and dark themes, the tab, the window's geometry. Every widget is made anew in the new language
-    (no widget keeps an English string it was built with). Returns the new window, the old one when `lang` is
-    already the window's, None while a run or a lesson is on (the caller says so)."""
-    from PySide6.QtWidgets import QApplication
-
-    from gemmviz.ui import i18n
-    from gemmviz.ui.window import MainWindow
-
-    if lang == i18n.language():
-        return old
-    if old.running or getattr(old, "lesson_view", None) is not None:
-        return None
-    app = QApplication.instance()
-    projector, dark = old.projector_action.isChecked(), old.dark_action.isChecked()
-    old._save_settings()  # geometry, splitter and run panel: the new window restores them from the settings
-    old.shutdown()  # the worker ends (it owns the CUDA context); the new window starts its own
-    font = app.font()
-    font.setPointSize(old._base_font_pt)  # projector mode enlarged it: the new window must see the normal size
-    app.setFont(font)
-    i18n.install(app, lang)
-    new = MainWindow(old.backends, settings=old.settings, load_recorded_without_gpu=False)
-    ws, kept = new.workspace, old.workspace
-    ws.add_live(*kept.live)
-    ws.restore(kept.snapshot())
-    ws.hidden = set(kept.hidden)
-    if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
-        new._on_environment(dict(kept.environment))
-    new.last_run_settings, new.run_failures = old.last_run_settings, list(old.run_failures)
-    new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
-    new.files.show_replay_banner()
-    new.controls_wanted = old.controls_wanted
-    new.setGeometry(old.geometry())  # where the old one is, as it is (restoreGeometry clamps to the screen's size)
-    if old.isFullScreen():
-        new.showFullScreen()
-    elif old.isMaximized():
-        new.showMaximized()
-    else:
-        new.show()
-    new.fullscreen_action.setChecked(new.isFullScreen())
-    if projector or dark:  # once shown: before, hiding the control panel shrank the window by its width
-        new.set_projector(projector, dark)
-    new.refresh()
-    new.tabs.setCurrentIndex(old.tabs.currentIndex())
-    old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
-    old.close()  # removes the recovery file: the new window writes it again below if results are unsaved
-    old.deleteLater()
-    if new.recovery.unsaved:
-        new.recovery.write()
-    _adopt(new)
-    return new
 
 
 def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lang: str | None = None) -> int:
@@ -130,6 +66,7 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
     else:
         window.show()
     _adopt(window)
+    i18n.adopt(window, _adopt)  # and each window View ▸ Language makes
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
     if lesson is not None:
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))

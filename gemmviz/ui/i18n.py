@@ -4,7 +4,7 @@
 Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
 assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
 pyside6-lrelease (see the README). A language chosen in the menu rebuilds the window in it at once, keeping the
-workspace (ui/app.switch_language): every widget is built in one language. The CLI stays English."""
+workspace (switch_language): every widget is built in one language. The CLI stays English."""
 
 from __future__ import annotations
 
@@ -103,12 +103,79 @@ def add_menu(window) -> None:
     window.language_menu = menu
 
 
+_window: list = []  # the window the last switch made; held here, so it lives as long as the app
+_adopters: list = []  # what the app does to each window it shows (ui/app.py: the GC's freeze, the X11 watch)
+
+
+def adopt(window, hook) -> None:
+    """The app's window, and what to do to each one a language switch makes instead (`hook(window)`)."""
+    _window[:] = [window]
+    _adopters[:] = [hook]
+
+
+def current_window():
+    """The window shown now: the app's, or the one the last language switch made."""
+    return _window[0] if _window else None
+
+
+def switch_language(old, lang: str):
+    """Rebuild the window in `lang` ("en", "zh") keeping what the user has: the live results (saved or not, and
+    the recovery file of unsaved ones), the loaded sessions, the hidden series, the probed environment, the
+    projector and dark themes, the tab, the window's geometry. Every widget is made anew in the new language
+    (no widget keeps an English string it was built with). Returns the new window, the old one when `lang` is
+    already the window's, None while a run or a lesson is on (the caller says so)."""
+    from PySide6.QtWidgets import QApplication
+
+    if lang == language():
+        return old
+    if old.running or getattr(old, "lesson_view", None) is not None:
+        return None
+    app = QApplication.instance()
+    projector, dark = old.projector_action.isChecked(), old.dark_action.isChecked()
+    old._save_settings()  # geometry, splitter and run panel: the new window restores them from the settings
+    old.shutdown()  # the worker ends (it owns the CUDA context); the new window starts its own
+    font = app.font()
+    font.setPointSize(old._base_font_pt)  # projector mode enlarged it: the new window must see the normal size
+    app.setFont(font)
+    install(app, lang)
+    new = type(old)(old.backends, settings=old.settings, load_recorded_without_gpu=False)  # a MainWindow
+    ws, kept = new.workspace, old.workspace
+    ws.add_live(*kept.live)
+    ws.restore(kept.snapshot())
+    ws.hidden = set(kept.hidden)
+    if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
+        new._on_environment(dict(kept.environment))
+    new.last_run_settings, new.run_failures = old.last_run_settings, list(old.run_failures)
+    new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
+    new.files.show_replay_banner()
+    new.controls_wanted = old.controls_wanted
+    new.setGeometry(old.geometry())  # where the old one is, as it is (restoreGeometry clamps to the screen's size)
+    if old.isFullScreen():
+        new.showFullScreen()
+    elif old.isMaximized():
+        new.showMaximized()
+    else:
+        new.show()
+    new.fullscreen_action.setChecked(new.isFullScreen())
+    if projector or dark:  # once shown: before, hiding the control panel shrank the window by its width
+        new.set_projector(projector, dark)
+    new.refresh()
+    new.tabs.setCurrentIndex(old.tabs.currentIndex())
+    old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
+    old.close()  # removes the recovery file: the new window writes it again below if results are unsaved
+    old.deleteLater()
+    if new.recovery.unsaved:
+        new.recovery.write()
+    _window[:] = [new]
+    for hook in _adopters:
+        hook(new)
+    return new
+
+
 def choose(window, code: str):
-    """Save the choice and rebuild the window in that language, keeping the workspace (ui/app.switch_language);
+    """Save the choice and rebuild the window in that language, keeping the workspace (switch_language);
     during a run or a lesson the window stays as it is and says when the language changes. Returns the
     window now shown."""
-    from gemmviz.ui.app import switch_language
-
     settings_store.write(window.settings, settings.LANGUAGE, code)
     new = switch_language(window, resolve_language(code or None, window.settings))
     if new is None:
