@@ -111,6 +111,11 @@ def _flags_zh(r: Result) -> list[str]:
     return out
 
 
+def result_flags(r: Result, lang: str = "en") -> list[str]:
+    """rigor.flags (too noisy, throttled, …) in the window's language: the table's status and its tooltip."""
+    return _flags_zh(r) if lang == "zh" else flags(r)
+
+
 def _pair_zh(a: Result, b: Result) -> str:
     ratio, separate, _ = compare(a, b)
     faster, slower, x = (b, a, ratio) if ratio >= 1 else (a, b, 1 / ratio)

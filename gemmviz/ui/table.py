@@ -6,15 +6,17 @@ QStandardItems up front (seconds), though a screen shows thirty rows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QIdentityProxyModel, QModelIndex, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
+from gemmviz.core.explain import result_flags
 from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
 from gemmviz.core.results import Baselines, Result, result_row
-from gemmviz.core.rigor import flags
+from gemmviz.ui.i18n import language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tooltip, tr
 
 COLUMNS = [
@@ -63,7 +65,7 @@ class _Cell:
 
 def _cells(r: Result, row: dict) -> list[_Cell]:
     row = {**row, "size": r.problem.label, "status": r.status}
-    warnings = flags(r) if r.valid else []
+    warnings = result_flags(r, language()) if r.valid else []
     cells = []
     for key, _title, spec in COLUMNS:
         value = row.get(key)
@@ -80,7 +82,7 @@ def _cells(r: Result, row: dict) -> list[_Cell]:
             text = f"{r.status.upper()}: {plain_figures(r.error or '')}"
             tip, colour = tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))), "#B00020"
         elif key == "status" and warnings:
-            text = "ok ⚠ " + "; ".join(w.split(":")[0] for w in warnings)
+            text = "ok ⚠ " + "; ".join(re.split("[:：]", w)[0] for w in warnings)  # each warning's first word
             tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
         if key == "median_ms" and r.valid:
             tip = tooltip(timing_text(r))
