@@ -277,7 +277,7 @@ ZH = {
 "no GPU": "无 GPU",
 "no results": "无结果",
 "undated": "无日期",
-"quoted": "引用",
+"quoted:": "引用：",
 "step {i} / {n}": "第 {i} / {n} 步",
 "Data: {0}": "数据：{0}",
 "Median time per product; × = times faster than the {baseline} at the same size": "每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍",

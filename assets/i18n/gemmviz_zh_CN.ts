@@ -18,7 +18,7 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="115" />
+        <location filename="../../gemmviz/ui/i18n.py" line="182" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
@@ -1439,7 +1439,7 @@ global memory</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise_tab.py" line="547" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="583" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="588" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1515,8 +1515,8 @@ global memory</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/text.py" line="54" />
-        <source>quoted</source>
-        <translation>引用</translation>
+        <source>quoted:</source>
+        <translation>引用：</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/table_view.py" line="94" />
@@ -1689,62 +1689,62 @@ global memory</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <location filename="../../gemmviz/ui/table.py" line="39" />
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <location filename="../../gemmviz/ui/table.py" line="39" />
         <source>variant</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="37" />
+        <location filename="../../gemmviz/ui/table.py" line="39" />
         <source>params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <location filename="../../gemmviz/ui/table.py" line="40" />
         <source>median ms</source>
         <translation>中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <location filename="../../gemmviz/ui/table.py" line="40" />
         <source>min ms</source>
         <translation>最小 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="38" />
+        <location filename="../../gemmviz/ui/table.py" line="40" />
         <source>max ms</source>
         <translation>最大 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <location filename="../../gemmviz/ui/table.py" line="41" />
         <source>noise</source>
         <translation>噪声</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <location filename="../../gemmviz/ui/table.py" line="41" />
         <source>× CPU loop</source>
         <translation>× CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="39" />
+        <location filename="../../gemmviz/ui/table.py" line="41" />
         <source>× GPU naive</source>
         <translation>× GPU 朴素版</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <location filename="../../gemmviz/ui/table.py" line="42" />
         <source>% cuBLAS</source>
         <translation>cuBLAS 的 %</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <location filename="../../gemmviz/ui/table.py" line="42" />
         <source>rel. error</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/table.py" line="40" />
+        <location filename="../../gemmviz/ui/table.py" line="42" />
         <source>status</source>
         <translation>状态</translation>
     </message>

@@ -51,7 +51,7 @@ _HOW = {  # the footers' words for how figures were got
     "no GPU": QT_TRANSLATE_NOOP("", "no GPU"),
     "no results": QT_TRANSLATE_NOOP("", "no results"),
     "undated": QT_TRANSLATE_NOOP("", "undated"),
-    "quoted": QT_TRANSLATE_NOOP("", "quoted"),
+    "quoted:": QT_TRANSLATE_NOOP("", "quoted:"),  # a slide's footer: "· quoted: seed 001, A100, published"
 }
 _HOW_WORDS = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, _HOW)) + r")(?![\w-])")
 
