@@ -175,3 +175,17 @@ def test_warnings_show_markup_as_text(tab, qtbot):
     box = next(b for b in tab.findChildren(QMessageBox))
     assert box.textFormat() == Qt.TextFormat.PlainText
     box.close()
+
+
+def test_recorded_accesses_are_drawn_beside_the_references(tab):
+    tab.open_check(DATA / "records" / "tiled_conflicts.check.json")
+    assert tab.access_canvas.isVisibleTo(tab)
+    tab.access_kind.setCurrentIndex(tab.access_kind.findData("banks"))
+    from gemmviz.core import accesses as acc
+
+    yours, theirs = tab.access_canvas.panels
+    assert yours.title == "yours" and theirs.title.startswith("gpu-tiled")
+    degree = [acc.request_banks(p.trace, p.index)["wavefronts"] for p in (yours, theirs)]
+    assert degree[0] > 2 * degree[1]  # the transposed tile's loads conflict; the reference's do not
+    tab.open_check(DATA / "records" / "tiled_or.check.json")  # a wrong kernel: no accesses recorded
+    assert not tab.access_canvas.isVisibleTo(tab)

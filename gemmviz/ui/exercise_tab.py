@@ -576,15 +576,20 @@ def access_panels(kind: str, trace, reference: str) -> list[Panel]:
     """The student's worst request of `kind` beside the reference kernel's, from the shipped H200 records."""
     from gemmviz.core import accesses as acc
 
-    pick = acc.worst_global_request if kind == "coalescing" else acc.worst_shared_request
+    def pick(t):  # the same kind of request on both sides: loads (a kernel without shared loads: any)
+        if kind == "coalescing":
+            return acc.worst_global_request(t, 0, False)
+        found = acc.worst_shared_request(t, 0, False)
+        return found if found is not None else acc.worst_shared_request(t, 0, None)
+
     panels: list[Panel] = []
-    index = pick(trace, 0)
+    index = pick(trace)
     if index is not None:
         panels.append(NamedPanel(trace, index, tr("yours")))
     shipped = acc.shipped_file()
     theirs = shipped.find(reference) if shipped is not None else None
     if theirs is not None:
-        other = pick(theirs, 0)
+        other = pick(theirs)
         if other is not None:
             panels.append(Panel(theirs, other))
     return panels
