@@ -512,4 +512,13 @@ ZH = {
 "the A tile": " A 分块",
 "its half of the A tile (multicast to both blocks of the cluster)": "它那一半的 A 分块（多播给 cluster 中的两个线程块）",
 " (one wgmma group was kept in flight, so the release trails by a step)": "（有一组 wgmma 保持在执行中，所以释放晚一步）",
+# ---- why there is no GPU (backends/cuda.cuda_status) ----
+'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)': '未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）',
+"no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded": "没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so",
+"no usable NVIDIA driver: cuInit failed ({detail})": "NVIDIA 驱动不可用：cuInit 失败（{detail}）",
+"no NVIDIA driver: {detail}": "没有 NVIDIA 驱动：{detail}",
+"cannot count CUDA devices ({detail})": "无法统计 CUDA 设备（{detail}）",
+"no CUDA device: the driver found no NVIDIA GPU": "没有 CUDA 设备：驱动没有找到 NVIDIA GPU",
+"no CUDA device: {detail}": "没有 CUDA 设备：{detail}",
+"no CUDA backend": "没有 CUDA 后端",
 }

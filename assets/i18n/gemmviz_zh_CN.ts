@@ -4,21 +4,61 @@
     <name />
     <message>
         <location filename="../../gemmviz/ui/i18n.py" line="71" />
+        <source>PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)</source>
+        <translation>未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="73" />
+        <source>no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded</source>
+        <translation>没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="75" />
+        <source>no usable NVIDIA driver: cuInit failed ({detail})</source>
+        <translation>NVIDIA 驱动不可用：cuInit 失败（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="76" />
+        <source>no NVIDIA driver: {detail}</source>
+        <translation>没有 NVIDIA 驱动：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="78" />
+        <source>cannot count CUDA devices ({detail})</source>
+        <translation>无法统计 CUDA 设备（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="80" />
+        <source>no CUDA device: the driver found no NVIDIA GPU</source>
+        <translation>没有 CUDA 设备：驱动没有找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="81" />
+        <source>no CUDA device: {detail}</source>
+        <translation>没有 CUDA 设备：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="82" />
+        <source>no CUDA backend</source>
+        <translation>没有 CUDA 后端</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/i18n.py" line="100" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="94" />
+        <location filename="../../gemmviz/ui/i18n.py" line="123" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="97" />
+        <location filename="../../gemmviz/ui/i18n.py" line="126" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="182" />
+        <location filename="../../gemmviz/ui/i18n.py" line="211" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
