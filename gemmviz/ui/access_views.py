@@ -300,7 +300,10 @@ def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records
 def footer(records: acc.AccessFile, replay: bool = True) -> str:
     from gemmviz.ui.export import footer_text
 
-    return footer_text([(records.gpu, records.date[:10], "recorded, replayed" if replay else "measured")])
+    from gemmviz.ui.text import tr
+
+    how = tr("recorded, replayed") if replay else tr("measured")
+    return footer_text([(records.gpu, records.date[:10], how)])
 
 
 # ---------------------------------------------------------------------------------------------------- export

@@ -26,6 +26,7 @@ from gemmviz.core.results import Result
 from gemmviz.core.session_bounds import MAX_RESULTS
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
+from gemmviz.ui.access_tab import AccessTab
 from gemmviz.ui.charts_tab import ChartsTab
 from gemmviz.ui.compare import ComparePanel
 from gemmviz.ui.exercise_tab import ExerciseTab
@@ -107,11 +108,12 @@ class MainWindow(QMainWindow):
         self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, self.theme), RooflineTab(self.workspace, self.theme)
         self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
+        self.access_tab = AccessTab(self.theme)  # what the kernels really touched: coalescing, banks (issue 25)
         self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
         self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         for tab, title in ((self.charts_tab, self.tr("Charts")), (self.roofline_tab, self.tr("Roofline")), (self.hardware_tab, self.tr("Hardware")),
                            (self.tiling, self.tr("Tiling animation")), (self.compare, self.tr("Compare sessions")),
-                           (self.exercise_tab, self.tr("Exercise"))):  # fmt: skip
+                           (self.access_tab, self.tr("Accesses")), (self.exercise_tab, self.tr("Exercise"))):  # fmt: skip
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -399,6 +401,8 @@ class MainWindow(QMainWindow):
             self.roofline_tab.chart.apply_theme(self.theme)
         elif tab is self.hardware_tab:
             self.hardware_tab.apply_theme(self.theme)
+        elif tab is self.access_tab:
+            self.access_tab.apply_theme(self.theme)
 
     start_lesson = lesson.start  # lesson mode (ui/lesson.py): the LessonView replaces the central widget
     leave_lesson = lesson.leave
