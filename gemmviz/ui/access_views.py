@@ -299,7 +299,6 @@ def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records
 
 def footer(records: acc.AccessFile, replay: bool = True) -> str:
     from gemmviz.ui.export import footer_text
-
     from gemmviz.ui.text import tr
 
     how = tr("recorded, replayed") if replay else tr("measured")
