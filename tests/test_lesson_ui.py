@@ -18,6 +18,7 @@ from gemmviz.backends.cpu import CpuBackend  # noqa: E402
 from gemmviz.cli.main import main  # noqa: E402
 from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons  # noqa: E402
 from gemmviz.ui import lesson as lesson_mode  # noqa: E402
+from gemmviz.ui.access_views import AccessCanvas  # noqa: E402
 from gemmviz.ui.lesson import LessonView  # noqa: E402
 from gemmviz.ui.lesson_render import has_view, slide_for, slide_layout  # noqa: E402
 from gemmviz.ui.table_view import TableView  # noqa: E402
@@ -63,7 +64,7 @@ def _step_problems(view) -> list[str]:
             child.grab()
             assert child.texts, "the table drew nothing"
             texts += [(t, r.translated(child.geometry().topLeft().toPointF())) for t, r in child.texts]
-        elif not isinstance(child, TilingView):
+        elif not isinstance(child, (TilingView, AccessCanvas)):  # the access views size their text to fit
             texts += plot_texts(child, view)
     return bad + problems(texts, bounds)
 

@@ -38,7 +38,8 @@ from gemmviz.core.style import series_name
 from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
 
-VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text")
+VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text", "accesses")
+ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/access_views.py)
 HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
 STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3
@@ -213,7 +214,9 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0
     if view not in VIEWS:
         fail("view", f"view must be one of {', '.join(VIEWS)}, got {view!r}")
     chart = d.get("chart", "gflops")
-    if chart not in STEP_CHARTS:
+    if view == "accesses" and chart not in ACCESS_KINDS:
+        fail("chart", f"an accesses step needs chart = one of {', '.join(ACCESS_KINDS)}")
+    if view != "accesses" and chart not in STEP_CHARTS:
         fail("chart", f"chart must be one of {', '.join(STEP_CHARTS)}, got {chart!r}")
     series_in = d.get("series", [])
     if not isinstance(series_in, list) or not all(isinstance(s, str) for s in series_in):

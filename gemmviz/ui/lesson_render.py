@@ -184,6 +184,16 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str =
         from gemmviz.ui.table_view import TableView
 
         return TableView(step_table(step, list(source.results), lang), theme)
+    if step.view == "accesses":  # the shipped access records of the H200 (issue 25), the step's view of them
+        from gemmviz.core.accesses import shipped_file
+        from gemmviz.ui.access_views import AccessCanvas, default_panels
+
+        canvas = AccessCanvas()
+        canvas.setMinimumSize(0, 0)
+        records = shipped_file()
+        canvas.kind, canvas.theme = step.chart, theme
+        canvas.panels = default_panels(step.chart, records) if records else []
+        return canvas
     if step.view not in ("chart", "roofline", "hardware"):
         return None
     results = step_results(step, list(source.results))
@@ -270,6 +280,14 @@ def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, 
         painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
         render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
                      _VectorBackground(painter) if _is_vector(painter) else Background())  # fmt: skip
+        painter.restore()
+    elif step.view == "accesses":
+        from gemmviz.ui.access_views import draw_access_view
+
+        painter.save()
+        painter.translate(view.topLeft())
+        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
+        draw_access_view(painter, QRectF(0, 0, view.width(), view.height()), step.chart, chart_theme(projector, dark, w, h))
         painter.restore()
     elif step.view == "table":
         from gemmviz.ui.table_view import draw_table
