@@ -81,3 +81,9 @@ def test_recorded_messages_lose_their_exponents():
     text = "cpu-naive at 8192³ would take at least 1.12e+03 s (3 runs; limit 60 s); 1.2e-07 stays"
     assert plain_figures(text) == "cpu-naive at 8192³ would take at least 1,120 s (3 runs; limit 60 s); 1.2e-07 stays"
     assert plain_figures("5.171e+04 ms, v1.2e+3x") == "51,710 ms, v1.2e+3x"  # inside a word: left as it is
+
+
+def test_rates_just_under_a_decade_keep_three_digits():
+    from gemmviz.core.numbers import rate
+
+    assert [rate(x) for x in (0.99971, 0.9994, 9.9971, 99.97, 0.0012345)] == ["1.00", "0.999", "10.0", "100", "0.00123"]

@@ -15,11 +15,12 @@ def rate(x: float | None, empty: str = "—") -> str:
     """A rate (GFLOP/s, GB/s) with at least three significant digits: 0.452, 4.52, 45.2, 452, 4,520."""
     if x is None or not math.isfinite(x):
         return empty
-    if abs(x) >= 100:
+    # the thresholds are where rounding moves a figure up a decade (0.9997 reads 1.00, never "1")
+    if abs(x) >= 99.95:
         return f"{x:,.0f}"
-    if abs(x) >= 10:
+    if abs(x) >= 9.995:
         return f"{x:.1f}"
-    if abs(x) >= 1:
+    if abs(x) >= 0.9995:
         return f"{x:.2f}"
     return f"{x:.3g}"
 
