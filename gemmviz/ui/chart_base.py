@@ -192,6 +192,7 @@ class ResultChart(pg.PlotWidget):
         self.legend: SeriesLegend | None = None
         self._left_w = 0.0
         self._fitting = self._refit = False
+        self._fit_timer = QtCore.QTimer(self, singleShot=True, interval=0, timeout=self.fit_legend)
         # the left axis learns its width from its tick labels only when they are first painted: fit again then
         # (the title and legend were fitted to the room beside a narrower axis, and held the plot past the edge)
         self.getPlotItem().getAxis("left").geometryChanged.connect(self._left_axis_changed)
@@ -225,7 +226,8 @@ class ResultChart(pg.PlotWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.fit_legend()
+        if getattr(self, "_fit_timer", None) is not None:
+            self._fit_timer.start()
 
     def _left_axis_changed(self) -> None:
         plot = self.getPlotItem()
@@ -272,6 +274,7 @@ class ResultChart(pg.PlotWidget):
         axis = self.getPlotItem().getAxis(name)
         if axis.labelText != text:
             axis.setLabel(text, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+            axis.resizeEvent()  # pyqtgraph centres a label only on a resize: the new text, placed for its length
 
     def reset_legend(self) -> None:
         self.legend.clear()
