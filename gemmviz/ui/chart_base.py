@@ -192,6 +192,8 @@ class ResultChart(pg.PlotWidget):
         self.legend: SeriesLegend | None = None
         self._left_w = 0.0
         self._fitting = self._refit = False
+        # a window-wide change (projector mode, the control panel) resizes a chart several times in one turn of
+        # the event loop: its legend is fitted once, after them
         self._fit_timer = QtCore.QTimer(self, singleShot=True, interval=0, timeout=self.fit_legend)
         # the left axis learns its width from its tick labels only when they are first painted: fit again then
         # (the title and legend were fitted to the room beside a narrower axis, and held the plot past the edge)
