@@ -401,6 +401,8 @@ class MainWindow(QMainWindow):
             self.roofline_tab.chart.apply_theme(self.theme)
         elif tab is self.hardware_tab:
             self.hardware_tab.apply_theme(self.theme)
+        elif tab is self.compare:
+            self.compare.table.resizeColumnsToContents()  # for the new type
         elif tab is self.access_tab:
             self.access_tab.apply_theme(self.theme)
 
