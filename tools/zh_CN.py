@@ -521,4 +521,6 @@ ZH = {
 "no CUDA device: the driver found no NVIDIA GPU": "没有 CUDA 设备：驱动没有找到 NVIDIA GPU",
 "no CUDA device: {detail}": "没有 CUDA 设备：{detail}",
 "no CUDA backend": "没有 CUDA 后端",
+"recorded, replayed": "录制，回放",
+"Accesses": "访存",
 }

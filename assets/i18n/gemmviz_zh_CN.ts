@@ -128,22 +128,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="320" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="325" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="322" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="327" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="331" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="336" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/chart_base.py" line="331" />
+        <location filename="../../gemmviz/ui/chart_base.py" line="336" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -391,7 +391,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="57" />
-        <location filename="../../gemmviz/ui/files.py" line="87" />
+        <location filename="../../gemmviz/ui/files.py" line="89" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -401,7 +401,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="88" />
+        <location filename="../../gemmviz/ui/files.py" line="90" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -451,42 +451,42 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="106" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="106" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/files.py" line="112" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="113" />
+        <location filename="../../gemmviz/ui/files.py" line="115" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="117" />
+        <location filename="../../gemmviz/ui/files.py" line="119" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="124" />
+        <location filename="../../gemmviz/ui/files.py" line="126" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="124" />
+        <location filename="../../gemmviz/ui/files.py" line="126" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="131" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -1524,9 +1524,15 @@ global memory</source>
         <translation>回放</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="304" />
         <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>measured</source>
         <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="304" />
+        <source>recorded, replayed</source>
+        <translation>录制，回放</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/text.py" line="49" />
@@ -1960,57 +1966,57 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="405" />
+        <location filename="../../gemmviz/ui/access_views.py" line="407" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="406" />
+        <location filename="../../gemmviz/ui/access_views.py" line="408" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="409" />
+        <location filename="../../gemmviz/ui/access_views.py" line="411" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="412" />
+        <location filename="../../gemmviz/ui/access_views.py" line="414" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="413" />
+        <location filename="../../gemmviz/ui/access_views.py" line="415" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="415" />
+        <location filename="../../gemmviz/ui/access_views.py" line="417" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="417" />
+        <location filename="../../gemmviz/ui/access_views.py" line="419" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="448" />
+        <location filename="../../gemmviz/ui/access_views.py" line="450" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="454" />
+        <location filename="../../gemmviz/ui/access_views.py" line="456" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="455" />
+        <location filename="../../gemmviz/ui/access_views.py" line="457" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="463" />
+        <location filename="../../gemmviz/ui/access_views.py" line="465" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2036,218 +2042,223 @@ global memory</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="100" />
+        <location filename="../../gemmviz/ui/window.py" line="101" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="112" />
+        <location filename="../../gemmviz/ui/window.py" line="114" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="112" />
+        <location filename="../../gemmviz/ui/window.py" line="114" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="112" />
+        <location filename="../../gemmviz/ui/window.py" line="114" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="113" />
+        <location filename="../../gemmviz/ui/window.py" line="115" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="113" />
+        <location filename="../../gemmviz/ui/window.py" line="115" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="114" />
+        <location filename="../../gemmviz/ui/window.py" line="116" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="150" />
+        <location filename="../../gemmviz/ui/window.py" line="116" />
+        <source>Accesses</source>
+        <translation>访存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="152" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="151" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="152" />
+        <location filename="../../gemmviz/ui/window.py" line="154" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="153" />
+        <location filename="../../gemmviz/ui/window.py" line="155" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="154" />
+        <location filename="../../gemmviz/ui/window.py" line="156" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="156" />
+        <location filename="../../gemmviz/ui/window.py" line="158" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="159" />
+        <location filename="../../gemmviz/ui/window.py" line="161" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="160" />
+        <location filename="../../gemmviz/ui/window.py" line="162" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="164" />
+        <location filename="../../gemmviz/ui/window.py" line="166" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="165" />
+        <location filename="../../gemmviz/ui/window.py" line="167" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="167" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="168" />
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="171" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="172" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="171" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="176" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="175" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="176" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="181" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="185" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="186" />
+        <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="189" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="228" />
+        <location filename="../../gemmviz/ui/window.py" line="230" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="233" />
+        <location filename="../../gemmviz/ui/window.py" line="235" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="242" />
+        <location filename="../../gemmviz/ui/window.py" line="244" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="247" />
+        <location filename="../../gemmviz/ui/window.py" line="249" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="251" />
+        <location filename="../../gemmviz/ui/window.py" line="253" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="253" />
+        <location filename="../../gemmviz/ui/window.py" line="255" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="273" />
+        <location filename="../../gemmviz/ui/window.py" line="275" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="273" />
+        <location filename="../../gemmviz/ui/window.py" line="275" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="286" />
+        <location filename="../../gemmviz/ui/window.py" line="288" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="286" />
+        <location filename="../../gemmviz/ui/window.py" line="288" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="291" />
+        <location filename="../../gemmviz/ui/window.py" line="293" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="291" />
+        <location filename="../../gemmviz/ui/window.py" line="293" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="297" />
+        <location filename="../../gemmviz/ui/window.py" line="299" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="299" />
+        <location filename="../../gemmviz/ui/window.py" line="301" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
@@ -2373,7 +2384,7 @@ global memory</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="80" />
+        <location filename="../../gemmviz/ui/files.py" line="82" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>
