@@ -26,7 +26,9 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 
 ALL = "all four"
-ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt -> 12 pt)
+ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt -> 12 pt) in a 720p window
+ALL_FOUR_SCALE_1080 = 1.0  # in a window of 1080 rows four panels fit the theme's own type: 24 px at 1080p
+ALL_FOUR_ROWS_1080 = 1000  # a window this tall or taller gets ALL_FOUR_SCALE_1080
 ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
 PANELS = ("time", "GFLOP/s", "speedup", "table")
 # the "show" choices and the presets (core/style.PRESETS) as the window names them: keys are the data, tr() the text
@@ -133,7 +135,7 @@ class ChartsTab(QWidget):
         series); a hidden one is when the "show" choice brings it back."""
         choice = self.show_combo.currentData()  # the key, whatever the language
         four = choice == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
-        theme = self.theme.scaled(ALL_FOUR_SCALE) if four else self.theme
+        theme = self.theme.scaled(self._four_scale()) if four else self.theme
         for name, chart in zip(PANELS, self.charts):
             if choice in (ALL, name) and self.chart_themes.get(chart) != theme:
                 self.chart_themes[chart] = theme
@@ -156,6 +158,15 @@ class ChartsTab(QWidget):
         else:
             self.grid_host.setFont(QFont())  # the window's font again (projector mode sets the app's)
         self.table.resizeColumnsToContents()  # for the table's new type
+
+    def _four_scale(self) -> float:
+        return ALL_FOUR_SCALE_1080 if self.window().height() >= ALL_FOUR_ROWS_1080 else ALL_FOUR_SCALE
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        four = self.show_combo.currentData() == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
+        if four and self.chart_themes.get(self.time_chart) != self.theme.scaled(self._four_scale()):
+            self._scale_panels()  # the window crossed 1080 rows: the quarters' type follows
 
     def speedup_view(self) -> tuple[str, str | None, str | None]:
         """(baseline key, size key, source) as shown, for exports."""
