@@ -291,12 +291,7 @@ def test_the_hardware_counters_sentences_read_in_chinese():
     assert "模型" in text and "实测" in text and not re.search(r"\b(the|of|and|model|measured)\b", text)
 
 
-TALLER_THAN_720 = pytest.mark.xfail(strict=True, reason=(
-    "known: at projector size the Accesses tab's minimum height (503 px, ui/access_tab.py) plus the CJK font's taller "
-    "lines in the menu bar and both banners (+8 px each) make the zh window 742 px tall; English is 718"))  # fmt: skip
-
-
-@pytest.mark.parametrize("projector", [False, pytest.param(True, marks=TALLER_THAN_720)], ids=["normal", "projector"])
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
 def test_the_zh_window_fits_720p_without_overlaps(zh_window, qtbot, projector):
     """The layout test (test_window_layout) in Chinese: Chinese strings are wider or taller in places."""
     import pyqtgraph as pg

@@ -170,7 +170,7 @@ class _Canvas(QWidget):
         super().__init__(parent)
         self.state = None
         self.theme = PROJECTOR_LIGHT
-        self.setMinimumSize(640, 360)
+        self.setMinimumSize(320, 180)
 
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
         if self.state is None:

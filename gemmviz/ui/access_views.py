@@ -380,7 +380,7 @@ class AccessCanvas(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.kind, self.panels, self.theme = "coalescing", [], PROJECTOR_LIGHT
-        self.setMinimumSize(640, 360)
+        self.setMinimumSize(320, 180)  # the window fits 1280x720 in projector mode, Chinese too
 
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
         p = QPainter(self)
