@@ -408,3 +408,20 @@ def test_unreachable_display_exits_1_before_qt(monkeypatch, capsys):
     monkeypatch.setattr(startup, "display_reachable", lambda d: False)
     assert main([]) == 1
     assert "cannot reach the X display" in capsys.readouterr().err
+
+
+def test_the_views_follow_the_workspace_without_being_told(make_window):
+    """Workspace changes made past the File menu and the legends still reach every view (issue 22)."""
+    from gemmviz.core.workspace import default_replay_session
+
+    w = make_window()
+    loaded = w.workspace.open(default_replay_session())  # no files.open_session, no window.refresh
+    assert w.charts_tab.table.model_.rowCount() == len(loaded.results)
+    assert w.roofline_tab.chart.results
+    series = loaded.results[0].series
+    w.workspace.hidden ^= {series}
+    assert series in w.charts_tab.time_chart.hidden_series and series in w.roofline_tab.chart.hidden_series
+    w.workspace.select([loaded.results[0]])
+    assert "at 256³" in w.roofline_tab.text()  # the explanation of the picked result
+    w.workspace.close_all()
+    assert w.charts_tab.table.model_.rowCount() == 0 and not w.roofline_tab.chart.results

@@ -48,6 +48,7 @@ class ChartsTab(QWidget):
         self.chart_themes: dict = {}  # chart -> the theme it was last drawn with (hidden charts catch up when shown)
         self.refresh_pending = False
         self.refresh_dirty = False
+        workspace.events.shown_changed.connect(self._on_shown_changed)
         self.stopped = False
         self.speedup_size_pinned = False
         layout = QVBoxLayout(self)
@@ -176,15 +177,11 @@ class ChartsTab(QWidget):
     # ---- which series are shown ---------------------------------------------------------------------
     def toggle_series(self, series: str) -> None:
         """Show a hidden series or hide a shown one (a legend click), in every chart and tab."""
-        self.workspace.hidden ^= {series}
-        self.refresh()
-        self.refreshed.emit()
+        self.workspace.hidden ^= {series}  # announced: every view redraws
 
     def apply_preset(self, preset: str) -> None:
         """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included."""
         self.workspace.set_hidden(hidden_for(preset, self.workspace.series()))
-        self.refresh()
-        self.refreshed.emit()
 
     def _set_hidden_series(self) -> None:
         hidden = [s for s in self.workspace.series() if s in self.workspace.hidden]
@@ -192,6 +189,14 @@ class ChartsTab(QWidget):
             chart.hidden_series = hidden
 
     # ---- redrawing ------------------------------------------------------------------------------------
+    def _on_shown_changed(self, appended: bool) -> None:
+        """Results streaming in from a run: a staged redraw, a few a second; anything else (a session opened or
+        closed, a series shown or hidden): at once."""
+        if appended:
+            self.schedule_refresh()
+        else:
+            self.refresh()
+
     def refresh(self) -> None:
         """Redraw everything now (after opening or closing a session, a theme change)."""
         shown, source_of = self.workspace.shown(), self.workspace.source_of

@@ -8,6 +8,7 @@ import logging
 import os
 from dataclasses import asdict
 
+from psygnal import EmitLoopError
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
@@ -52,17 +53,15 @@ class SessionFiles:
             return self.window.open_exercise_check(path)
         before = self.workspace.snapshot()
         try:
-            loaded = self.workspace.open(path, replay=replay)
+            loaded = self.workspace.open(path, replay=replay)  # the views redraw on its events
         except SessionError as exc:
             self.window.show_error(tr("Cannot open session"), str(exc))
             return False
-        try:
-            self.window.refresh()
-        except Exception as exc:  # a checked file must draw; if it does not, put back what was there and say so
+        except EmitLoopError as exc:  # a checked file must draw; if it does not, put back what was there and say so
             log.exception("showing %s failed", path)
             self.workspace.restore(before)
-            self.window.show_error(tr("Cannot show session"), f"{path}: {type(exc).__name__}: {exc}")
-            self.window.refresh()
+            cause = exc.__cause__ or exc
+            self.window.show_error(tr("Cannot show session"), f"{path}: {type(cause).__name__}: {cause}")
             return False
         if loaded.replay:
             self.show_replay_banner()
@@ -94,11 +93,9 @@ class SessionFiles:
     def close_loaded(self) -> None:
         self.workspace.close_all()
         self.window.replay_banner.setVisible(False)
-        self.window.refresh()
 
     def clear_live(self) -> None:
         self.workspace.clear_live()
-        self.window.refresh()
 
     def save_session(self, path: str) -> bool:
         """Save this run's results with the environment the worker probed: no device call here."""

@@ -128,7 +128,6 @@ class Recovery:
         self.workspace.add_live(*session.results)  # one event for all of them
         if session.settings:
             self.window.last_run_settings = dict(session.settings)
-        self.window.refresh()
         self.write()  # still unsaved: kept until saved, discarded or the app closes cleanly
         return n
 

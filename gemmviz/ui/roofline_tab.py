@@ -6,7 +6,7 @@ the chart without scrolling even at projector text sizes; ◀ ▶ turn the pages
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from gemmviz.core.results import Result
@@ -40,7 +40,6 @@ def pages_of(text: str, limit: int = PAGE_CHARS) -> list[str]:
 
 
 class RooflineTab(QSplitter):
-    visibilityChanged = Signal()  # a legend click showed or hid a series: the window redraws every view
 
     def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
@@ -102,9 +101,7 @@ class RooflineTab(QSplitter):
         return "\n\n".join(self.pages)
 
     def toggle_series(self, series: str) -> None:
-        self.workspace.hidden ^= {series}
-        self.refresh()
-        self.visibilityChanged.emit()
+        self.workspace.hidden ^= {series}  # announced: every view redraws
 
     def refresh(self) -> None:
         """Draw the roof of the GPU the workspace picks, with the shown results measured on it."""

@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
         self.charts_tab.refreshed.connect(self._refresh_other_tabs)
+        self.workspace.events.shown_changed.connect(self._on_shown_changed)
         self.charts_tab.refreshed.connect(self.hardware_tab.refresh_if_visible)
         self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
         self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
@@ -280,7 +281,6 @@ class MainWindow(QMainWindow):
         # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
         if result.status == "failed" or (result.status == "refused" and "memory" in (result.error or "")):
             self.run_failures.append(result)
-        self.charts_tab.schedule_refresh()
 
     @Slot(object, bool)
     def _on_finished(self, results: list, cancelled: bool) -> None:
@@ -331,8 +331,16 @@ class MainWindow(QMainWindow):
         return self.workspace.shown()
 
     def refresh(self) -> None:
+        """Redraw every view: for what the workspace does not hold (the theme, new ceilings)."""
         self.charts_tab.refresh()
         self._refresh_other_tabs(force=True)
+
+    def _on_shown_changed(self, appended: bool) -> None:
+        """A session opened or closed, a series hidden: the roofline and comparison now (an export reads them);
+        a run's results reach them after the charts' staged redraw (charts_tab.refreshed)."""
+        if not appended:
+            self._refresh_other_tabs(force=True)
+            self.hardware_tab.refresh_if_visible()
 
     def _refresh_other_tabs(self, force: bool = False) -> None:
         """The roofline and comparison are redrawn when on screen; otherwise when their tab is opened."""
@@ -345,7 +353,7 @@ class MainWindow(QMainWindow):
     def _on_table_selection(self, *_args) -> None:
         table = self.charts_tab.table
         rows = sorted({table.proxy.mapToSource(i).row() for i in table.selectionModel().selectedIndexes()})
-        self.roofline_tab.explain_selection([table.row_results[r] for r in rows if r < len(table.row_results)])
+        self.workspace.select([table.row_results[r] for r in rows if r < len(table.row_results)])
 
     def _on_table_activated(self, index) -> None:
         table = self.charts_tab.table
