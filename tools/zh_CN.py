@@ -523,4 +523,12 @@ ZH = {
 "no CUDA backend": "没有 CUDA 后端",
 "recorded, replayed": "录制，回放",
 "Accesses": "访存",
+# ---- the table's timing tooltip ----
+"kernel-only (events behind a blocking kernel)": "只计核函数（在阻塞核函数之后记录事件）",
+"host-inclusive events (older method: includes the host's launch path)": "含主机时间的事件（旧方法：包含主机发射核函数的开销）",
+"host wall clock": "主机挂钟时间",
+"median of {n} samples, noise {noise} (stdev/mean)": "{n} 次采样的中位数，噪声 {noise}（标准差/均值）",
+"{n} sample(s) left out: the SM clock had fallen": "{n} 个采样未计入：SM 时钟降低了",
+"SM clock {mhz} MHz": "SM 时钟 {mhz} MHz",
+"what a Python caller waits (launch + sync): {ms} ms, not charted": "Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表",
 }

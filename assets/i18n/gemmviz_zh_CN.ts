@@ -380,18 +380,18 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="42" />
+        <location filename="../../gemmviz/ui/files.py" line="43" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="42" />
+        <location filename="../../gemmviz/ui/files.py" line="43" />
         <source>gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)</source>
         <translation>gemmviz 会话和练习检查 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="57" />
-        <location filename="../../gemmviz/ui/files.py" line="89" />
+        <location filename="../../gemmviz/ui/files.py" line="58" />
+        <location filename="../../gemmviz/ui/files.py" line="88" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -401,7 +401,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="90" />
+        <location filename="../../gemmviz/ui/files.py" line="89" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -426,67 +426,67 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="137" />
+        <location filename="../../gemmviz/ui/recovery.py" line="136" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="138" />
+        <location filename="../../gemmviz/ui/recovery.py" line="137" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="151" />
+        <location filename="../../gemmviz/ui/recovery.py" line="150" />
         <source>Save results?</source>
         <translation>保存结果？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="152" />
+        <location filename="../../gemmviz/ui/recovery.py" line="151" />
         <source>{n} live result not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="153" />
+        <location filename="../../gemmviz/ui/recovery.py" line="152" />
         <source>{n} live results not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="106" />
+        <location filename="../../gemmviz/ui/files.py" line="103" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="106" />
+        <location filename="../../gemmviz/ui/files.py" line="103" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="112" />
+        <location filename="../../gemmviz/ui/files.py" line="109" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <location filename="../../gemmviz/ui/files.py" line="112" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="119" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="126" />
+        <location filename="../../gemmviz/ui/files.py" line="123" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="126" />
+        <location filename="../../gemmviz/ui/files.py" line="123" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="131" />
+        <location filename="../../gemmviz/ui/files.py" line="128" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -978,62 +978,62 @@ model</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="35" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="35" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="33" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="35" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="34" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="36" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="34" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="36" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="56" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="59" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="57" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="60" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="60" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="63" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="64" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="67" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="88" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="91" />
         <source>vs</source>
         <translation>相对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="88" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="91" />
         <source>at</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts_tab.py" line="253" />
+        <location filename="../../gemmviz/ui/charts_tab.py" line="269" />
         <location filename="../../gemmviz/ui/compare.py" line="64" />
         <source>live</source>
         <translation>实时</translation>
@@ -1064,12 +1064,12 @@ model</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_tab.py" line="49" />
+        <location filename="../../gemmviz/ui/roofline_tab.py" line="48" />
         <source>Measure this GPU's ceilings</source>
         <translation>测量 GPU 屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline_tab.py" line="51" />
+        <location filename="../../gemmviz/ui/roofline_tab.py" line="50" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
@@ -1795,6 +1795,41 @@ global memory</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/table.py" line="43" />
+        <source>kernel-only (events behind a blocking kernel)</source>
+        <translation>只计核函数（在阻塞核函数之后记录事件）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="44" />
+        <source>host-inclusive events (older method: includes the host's launch path)</source>
+        <translation>含主机时间的事件（旧方法：包含主机发射核函数的开销）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="45" />
+        <source>host wall clock</source>
+        <translation>主机挂钟时间</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="52" />
+        <source>median of {n} samples, noise {noise} (stdev/mean)</source>
+        <translation>{n} 次采样的中位数，噪声 {noise}（标准差/均值）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="54" />
+        <source>{n} sample(s) left out: the SM clock had fallen</source>
+        <translation>{n} 个采样未计入：SM 时钟降低了</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="56" />
+        <source>SM clock {mhz} MHz</source>
+        <translation>SM 时钟 {mhz} MHz</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/table.py" line="59" />
+        <source>what a Python caller waits (launch + sync): {ms} ms, not charted</source>
+        <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/tiling_hopper.py" line="22" />
         <location filename="../../gemmviz/ui/tiling_hopper.py" line="256" />
         <source>empty</source>
@@ -2082,153 +2117,153 @@ global memory</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="152" />
+        <location filename="../../gemmviz/ui/window.py" line="153" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="153" />
+        <location filename="../../gemmviz/ui/window.py" line="154" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="154" />
+        <location filename="../../gemmviz/ui/window.py" line="155" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="155" />
+        <location filename="../../gemmviz/ui/window.py" line="156" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="156" />
+        <location filename="../../gemmviz/ui/window.py" line="157" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="159" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="161" />
+        <location filename="../../gemmviz/ui/window.py" line="162" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="162" />
+        <location filename="../../gemmviz/ui/window.py" line="163" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="166" />
+        <location filename="../../gemmviz/ui/window.py" line="167" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="167" />
+        <location filename="../../gemmviz/ui/window.py" line="168" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
         <location filename="../../gemmviz/ui/window.py" line="171" />
+        <location filename="../../gemmviz/ui/window.py" line="172" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="174" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="176" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="177" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="181" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="181" />
+        <location filename="../../gemmviz/ui/window.py" line="182" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="188" />
+        <location filename="../../gemmviz/ui/window.py" line="189" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="189" />
+        <location filename="../../gemmviz/ui/window.py" line="190" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="230" />
+        <location filename="../../gemmviz/ui/window.py" line="231" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="235" />
+        <location filename="../../gemmviz/ui/window.py" line="236" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="244" />
+        <location filename="../../gemmviz/ui/window.py" line="245" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="249" />
+        <location filename="../../gemmviz/ui/window.py" line="250" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="253" />
+        <location filename="../../gemmviz/ui/window.py" line="254" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="255" />
+        <location filename="../../gemmviz/ui/window.py" line="256" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="275" />
+        <location filename="../../gemmviz/ui/window.py" line="276" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="275" />
+        <location filename="../../gemmviz/ui/window.py" line="276" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
@@ -2384,7 +2419,7 @@ global memory</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="82" />
+        <location filename="../../gemmviz/ui/files.py" line="81" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

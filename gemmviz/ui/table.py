@@ -40,19 +40,23 @@ COLUMN_TITLES = (QT_TRANSLATE_NOOP("", "source"), QT_TRANSLATE_NOOP("", "variant
                  QT_TRANSLATE_NOOP("", "median ms"), QT_TRANSLATE_NOOP("", "min ms"), QT_TRANSLATE_NOOP("", "max ms"),
                  QT_TRANSLATE_NOOP("", "noise"), QT_TRANSLATE_NOOP("", "× CPU loop"), QT_TRANSLATE_NOOP("", "× GPU naive"),
                  QT_TRANSLATE_NOOP("", "% cuBLAS"), QT_TRANSLATE_NOOP("", "rel. error"), QT_TRANSLATE_NOOP("", "status"))  # fmt: skip
+TIMING_NAMES = (QT_TRANSLATE_NOOP("", "kernel-only (events behind a blocking kernel)"),
+                QT_TRANSLATE_NOOP("", "host-inclusive events (older method: includes the host's launch path)"),
+                QT_TRANSLATE_NOOP("", "host wall clock"))  # fmt: skip
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def timing_text(r: Result) -> str:
     """How the median was measured: method, samples kept and dropped, noise, clock, the launch-inclusive time."""
-    lines = [f"{r.timing_label}", f"median of {len(r.samples_ms)} samples, noise {percent(r.noise)} (stdev/mean)"]
+    lines = [tr(r.timing_label),  # TIMING_NAMES marks core/results.TIMING_LABELS
+             tr("median of {n} samples, noise {noise} (stdev/mean)").format(n=len(r.samples_ms), noise=percent(r.noise))]
     if r.dropped_ms:
-        lines.append(f"{len(r.dropped_ms)} sample(s) left out: the SM clock had fallen")
+        lines.append(tr("{n} sample(s) left out: the SM clock had fallen").format(n=len(r.dropped_ms)))
     if r.clock_mhz:
-        lines.append(f"SM clock {r.clock_mhz:,.0f} MHz")
+        lines.append(tr("SM clock {mhz} MHz").format(mhz=f"{r.clock_mhz:,.0f}"))
     if r.host_ms:
         host = sorted(r.host_ms)[len(r.host_ms) // 2]
-        lines.append(f"what a Python caller waits (launch + sync): {sig(host)} ms, not charted")
+        lines.append(tr("what a Python caller waits (launch + sync): {ms} ms, not charted").format(ms=sig(host)))
     return "\n".join(lines)
 
 
