@@ -270,8 +270,10 @@ def test_2000_mashed_keys_build_one_view_and_end_on_the_right_step(qtbot):
     keys = [Qt.Key.Key_Right] * 1200 + [Qt.Key.Key_Left] * 795 + [Qt.Key.Key_PageDown] * 3 + [Qt.Key.Key_Space] * 2
     for key in keys:
         QApplication.postEvent(view, QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier))
-    QApplication.processEvents()  # every queued key: the step moves, no view is built
-    assert view.index == 5 and built == []
+    QApplication.processEvents()  # every queued key: the step moves
+    # at most the last step's view and the next one's prefetch: on a loaded machine the settle timer may fire
+    # inside that processEvents (its keys took longer than the timer), so "none yet" is not a condition to test
+    assert view.index == 5 and set(built) <= {5, 6}
     qtbot.waitUntil(lambda: not view.settle.isActive() and view.views.get(5) is not None, timeout=10000)
     assert set(built) <= {5, 6}  # the step's view, and the next one prefetched
     assert view.views[5].isVisible()
