@@ -1524,13 +1524,118 @@ global memory</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="304" />
+        <location filename="../../gemmviz/ui/access_views.py" line="117" />
+        <source>, line {0}</source>
+        <translation>，第 {0} 行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="121" />
+        <source>{0} sector in {1} line</source>
+        <translation>{0} 个扇区，{1} 条缓存行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="121" />
+        <source>{0} sectors in {1} line</source>
+        <translation>{0} 个扇区，{1} 条缓存行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="122" />
+        <source>{0} sector in {1} lines</source>
+        <translation>{0} 个扇区，{1} 条缓存行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="122" />
+        <source>{0} sectors in {1} lines</source>
+        <translation>{0} 个扇区，{1} 条缓存行</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="133" />
+        <source>warp {0} stores to {1} ({2})</source>
+        <translation>线程束 {0} 写入 {1}（{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="133" />
+        <source>warp {0} loads from {1} ({2})</source>
+        <translation>线程束 {0} 读取 {1}（{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="164" />
+        <source>{0} B moved for {1} B used ({2})</source>
+        <translation>搬运 {0} B，实际使用 {1} B（{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="166" />
+        <source>block {0} of {1}×{2} blocks, {3}</source>
+        <translation>线程块 {0}，共 {1}×{2} 个线程块，{3}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="180" />
+        <source>warp {0} stores ({1})</source>
+        <translation>线程束 {0} 写入（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="180" />
+        <source>warp {0} loads ({1})</source>
+        <translation>线程束 {0} 读取（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="194" />
+        <source>32 banks</source>
+        <translation>32 个存储体</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="217" />
+        <source>{0}-way bank conflict</source>
+        <translation>{0} 路存储体冲突</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="217" />
+        <source>no bank conflict</source>
+        <translation>没有存储体冲突</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="220" />
+        <source>{0} wavefronts, {1} needed</source>
+        <translation>{0} 个波前，只需 {1} 个</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="220" />
+        <source>{0} wavefront, {1} needed</source>
+        <translation>{0} 个波前，只需 {1} 个</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="227" />
+        <source>block: {0} extra per store</source>
+        <translation>本线程块：每次写入多 {0} 个波前</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="227" />
+        <source>block: {0} extra per load</source>
+        <translation>本线程块：每次读取多 {0} 个波前</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="271" />
+        <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
+        <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="272" />
+        <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
+        <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="284" />
+        <source>no recorded accesses for these kernels</source>
+        <translation>这些核函数没有访存记录</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/access_views.py" line="314" />
         <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="304" />
+        <location filename="../../gemmviz/ui/access_views.py" line="314" />
         <source>recorded, replayed</source>
         <translation>录制，回放</translation>
     </message>
@@ -2001,57 +2106,57 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="407" />
+        <location filename="../../gemmviz/ui/access_views.py" line="417" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="408" />
+        <location filename="../../gemmviz/ui/access_views.py" line="418" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="411" />
+        <location filename="../../gemmviz/ui/access_views.py" line="421" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="414" />
+        <location filename="../../gemmviz/ui/access_views.py" line="424" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="415" />
+        <location filename="../../gemmviz/ui/access_views.py" line="425" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="417" />
+        <location filename="../../gemmviz/ui/access_views.py" line="427" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="419" />
+        <location filename="../../gemmviz/ui/access_views.py" line="429" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="450" />
+        <location filename="../../gemmviz/ui/access_views.py" line="460" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="456" />
+        <location filename="../../gemmviz/ui/access_views.py" line="466" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="457" />
+        <location filename="../../gemmviz/ui/access_views.py" line="467" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/access_views.py" line="465" />
+        <location filename="../../gemmviz/ui/access_views.py" line="475" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpin
 
 from gemmviz.core import accesses as acc
 from gemmviz.core import fileio
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme, theme_for
 
 KINDS = ("coalescing", "banks")
@@ -112,17 +113,26 @@ def _line_boxes(rect: QRectF, n: int, px: float) -> list[QRectF]:
     return [QRectF(rect.left() + (i % cols) * (w + gap), rect.top() + (i // cols) * (h + gap), w, h) for i in range(n)]
 
 
+def _where(pc) -> str:
+    return pc.sass + (tr(", line {0}").format(pc.line) if pc.line else "")
+
+
+def _sectors_text(sectors: int, lines: int) -> str:
+    forms = {(True, True): tr("{0} sector in {1} line"), (False, True): tr("{0} sectors in {1} line"),
+             (True, False): tr("{0} sector in {1} lines"), (False, False): tr("{0} sectors in {1} lines")}  # fmt: skip
+    return forms[(sectors == 1, lines == 1)].format(sectors, lines)
+
+
 def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: float) -> None:
     """One warp request onto memory: lanes on top, the 128-byte lines it touched below (each of 4 sectors,
     those it fetched filled), a connector per lane, and the sectors, lines and bytes it cost."""
     info = acc.request_lines(panel.trace, panel.index)
-    what = "stores to" if info["store"] else "loads from"
     y = rect.top()
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
-    pc = info["pc"]
-    where = f"{pc.sass}" + (f", line {pc.line}" if pc.line else "")
-    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), f"warp {info['warp']} {what} {info['matrix']} ({where})",
-               px, theme.foreground)  # fmt: skip
+    where = _where(info["pc"])
+    request = (tr("warp {0} stores to {1} ({2})") if info["store"] else tr("warp {0} loads from {1} ({2})")).format(
+        info["warp"], info["matrix"], where)  # fmt: skip
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
     lanes_rect = QRectF(rect.left(), y + px * 0.4, rect.width(), px * 1.6)
     active = sum(1 << lane for lane, _ in info["lanes"])
     bottoms = _lanes_row(p, lanes_rect, active, lambda lane: NEUTRAL, theme, px)
@@ -148,12 +158,13 @@ def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme,
     useful = len({(a + d) for _, a in info["lanes"] for d in range(size)})
     moved = len(sectors) * acc.SECTOR_BYTES
     color = BAD if len(sectors) > 4 else GOOD
-    first = f"{len(sectors)} sector{'s' * (len(sectors) != 1)} in {len(lines)} line{'s' * (len(lines) != 1)}"
+    first = _sectors_text(len(sectors), len(lines))
     top = min(rect.bottom() - px * 4.2, max(b.bottom() for b in boxes.values()) + px * 1.5)  # under the lines
     _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
-    second = f"{moved:,} B moved for {useful:,} B used ({useful / moved:.0%})"
+    second = tr("{0} B moved for {1} B used ({2})").format(f"{moved:,}", f"{useful:,}", f"{useful / moved:.0%}")
     _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
-    where = f"block {panel.trace.blocks[0][:2]} of {panel.trace.grid[0]}×{panel.trace.grid[1]} blocks, {'×'.join(map(str, panel.trace.mnk))}"
+    where = tr("block {0} of {1}×{2} blocks, {3}").format(
+        panel.trace.blocks[0][:2], panel.trace.grid[0], panel.trace.grid[1], "×".join(map(str, panel.trace.mnk)))  # fmt: skip
     _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3), where, px, theme.foreground)
 
 
@@ -164,13 +175,11 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     """One warp's shared request onto the 32 banks: lanes on top, below each bank a stack of the distinct 4-byte
     words the warp asked of it (one is fine, more are a conflict: red), a connector per lane, the wavefronts."""
     info = acc.request_banks(panel.trace, panel.index)
-    what = "stores" if info["store"] else "loads"
     y = rect.top()
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
-    pc = info["pc"]
-    where = f"{pc.sass}" + (f", line {pc.line}" if pc.line else "")
-    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), f"warp {info['warp']} {what} ({where})", px,
-               theme.foreground)  # fmt: skip
+    request = (tr("warp {0} stores ({1})") if info["store"] else tr("warp {0} loads ({1})")).format(
+        info["warp"], _where(info["pc"]))  # fmt: skip
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
     degree = info["degree"]
     worst = max(degree.values(), default=1)
 
@@ -182,7 +191,7 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     active = sum(1 << lane for lane, _ in info["lanes"])
     bottoms = _lanes_row(p, lanes_rect, active, lane_color, theme, px)
     banks_top = lanes_rect.bottom() + px * 5
-    _text(p, QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3), "32 banks", px, theme.foreground,
+    _text(p, QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3), tr("32 banks"), px, theme.foreground,
           align=Qt.AlignmentFlag.AlignRight)  # fmt: skip
     room = rect.bottom() - px * 5 - banks_top
     cell_h = min(px * 1.6, room / max(worst, depth))  # the same cells in every panel of the view
@@ -205,16 +214,18 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
         p.drawLine(bottoms[lane], QPointF(rect.left() + (wd % acc.BANKS + 0.5) * w, banks_top))
     conflicts = info["wavefronts"] - info["ideal"]
     color = BAD if conflicts else GOOD
-    first = f"{worst}-way bank conflict" if conflicts else "no bank conflict"
+    first = tr("{0}-way bank conflict").format(worst) if conflicts else tr("no bank conflict")
     top = min(rect.bottom() - px * 4.2, banks_top + max(worst, depth) * cell_h + px * 1.5)  # under the deepest stack
     _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
-    second = f"{info['wavefronts']} wavefront{'s' * (info['wavefronts'] != 1)}, {info['ideal']} needed"
+    second = (tr("{0} wavefronts, {1} needed") if info["wavefronts"] != 1 else tr("{0} wavefront, {1} needed")).format(
+        info["wavefronts"], info["ideal"])  # fmt: skip
     _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
     totals = panel.trace.summary[0]
     key = "st" if info["store"] else "ld"
     per = totals[f"shared_{key}_conflicts"] / max(1, totals[f"shared_{key}_requests"])
     _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3),
-          f"block: {per:.2f} extra per {'store' if info['store'] else 'load'}", px, theme.foreground)  # fmt: skip
+          (tr("block: {0} extra per store") if info["store"] else tr("block: {0} extra per load")).format(f"{per:.2f}"),
+          px, theme.foreground)  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------- whole views
@@ -257,8 +268,8 @@ def draw_view(
     """A whole view: its question as a heading, then the panels side by side. Pure: the same input, the same picture."""
     px = px or font_px(theme, rect)
     p.fillRect(rect, QColor(theme.background))
-    heading = ("Coalescing: how many 32-byte sectors one warp's load costs" if kind == "coalescing"
-               else "Bank conflicts: how many wavefronts one warp's shared access takes")  # fmt: skip
+    heading = (tr("Coalescing: how many 32-byte sectors one warp's load costs") if kind == "coalescing"
+               else tr("Bank conflicts: how many wavefronts one warp's shared access takes"))  # fmt: skip
     top = rect.top() + px * 0.5
     h = _text(
         p,
@@ -270,7 +281,7 @@ def draw_view(
     )
     if not panels:
         _text(p, QRectF(rect.left() + px, top + 2 * h, rect.width() - 2 * px, px * 1.4),
-              "no recorded accesses for these kernels", px, theme.foreground)  # fmt: skip
+              tr("no recorded accesses for these kernels"), px, theme.foreground)  # fmt: skip
         return
     body = QRectF(rect.left() + px, top + h + px * 0.6, rect.width() - 2 * px, rect.bottom() - top - h - px * 1.2)
     gap = px * 1.5
@@ -299,7 +310,6 @@ def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records
 
 def footer(records: acc.AccessFile, replay: bool = True) -> str:
     from gemmviz.ui.export import footer_text
-    from gemmviz.ui.text import tr
 
     how = tr("recorded, replayed") if replay else tr("measured")
     return footer_text([(records.gpu, records.date[:10], how)])
