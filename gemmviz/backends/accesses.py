@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core import paths
 from gemmviz.core.accesses import RECORD_DTYPE, AccessError
 
@@ -53,17 +54,6 @@ class RawTrace:
     records: np.ndarray  # RECORD_DTYPE
     sass: dict[int, tuple[str, int | None]] = field(default_factory=dict)  # offset -> (instruction, source line)
     cubin: bytes = b""  # the traced module's code as the driver loaded it
-
-
-def _tool(name: str) -> Path | None:
-    found = shutil.which(name)
-    if found:
-        return Path(found)
-    for root in filter(None, [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]):
-        exe = Path(root) / "bin" / name
-        if exe.is_file() and os.access(exe, os.X_OK):
-            return exe
-    return None
 
 
 def find_sanitizer() -> Path | None:
@@ -103,7 +93,7 @@ def build_tracer(arch: str = "sm_90", cache: Path | None = None) -> TracerBuild:
     sanitizer = find_sanitizer()
     if sanitizer is None:
         raise AccessError(SANITIZER_MISSING)
-    nvcc = _tool("nvcc")
+    nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         raise AccessError("nvcc not found: the access tracer is built with the CUDA toolkit's nvcc")
     sources = {name: paths.kernel_source(name) for name in TRACER_SOURCES}
@@ -232,7 +222,7 @@ def _keep(folder: Path, kernel: str) -> None:
         n += 1
     target = Path(keep) / f"{kernel}-{n}"
     shutil.copytree(folder, target)
-    nvdisasm = _tool("nvdisasm")
+    nvdisasm = find_cuda_tool("nvdisasm")
     for cubin in target.glob("*.cubin") if nvdisasm else ():
         flags = ["-c", "-g"] if "lineinfo" in cubin.name else ["-c"]
         text = subprocess.run([str(nvdisasm), *flags, str(cubin)], capture_output=True, text=True, timeout=120).stdout
@@ -268,7 +258,7 @@ def parse_nvdisasm(text: str) -> dict[str, dict[int, tuple[str, int | None]]]:
 def disassemble(cubin: Path, function: str, lineinfo_cubin: Path | None = None) -> dict[int, tuple[str, int | None]]:
     """{offset: (opcode, line)} of `function` in `cubin`; lines from `lineinfo_cubin` (the same source built with
     -lineinfo) where its instructions are the same, else None. {} without nvdisasm."""
-    nvdisasm = _tool("nvdisasm")
+    nvdisasm = find_cuda_tool("nvdisasm")
     if nvdisasm is None:
         return {}
     try:
@@ -292,7 +282,7 @@ def disassemble(cubin: Path, function: str, lineinfo_cubin: Path | None = None) 
 
 def lineinfo_cubin(source: str, options: Sequence[str], arch: str, folder: Path) -> Path | None:
     """The kernel's source built again with -lineinfo (the same options otherwise), for PC -> source line."""
-    nvcc = _tool("nvcc")
+    nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         return None
     src, out = folder / "kernel.cu", folder / "kernel-lineinfo.cubin"

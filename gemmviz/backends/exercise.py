@@ -25,6 +25,7 @@ from pathlib import Path
 
 from gemmviz import __version__
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
+from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.exercise_check import (
     FORMAT,
     SANITIZER_TOOLS,
@@ -64,19 +65,6 @@ class CheckOptions:
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
-
-
-def find_tool(name: str) -> Path | None:
-    """A CUDA tool on PATH, else in $CUDA_HOME/bin, else /usr/local/cuda/bin."""
-    found = shutil.which(name)
-    if found:
-        return Path(found)
-    folders = [Path(os.environ["CUDA_HOME"]) / "bin"] if os.environ.get("CUDA_HOME") else []
-    folders.append(Path("/usr/local/cuda/bin"))
-    for folder in folders:
-        if (folder / name).is_file() and os.access(folder / name, os.X_OK):
-            return folder / name
-    return None
 
 
 def work_dir() -> Path:
@@ -176,7 +164,7 @@ def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | 
 
 def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Path, cancel) -> dict:
     """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file."""
-    nvcc = find_tool("nvcc")
+    nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         return {"ok": False, "arch": arch, "error": "nvcc not found: install the CUDA toolkit or put nvcc on PATH",
                 "diagnostics": []}  # fmt: skip
@@ -226,7 +214,7 @@ def verify_step(spec: dict, options: CheckOptions, folder: Path) -> tuple[list[d
 
 
 def sanitize_step(spec: dict, options: CheckOptions, folder: Path, source_name: str) -> dict:
-    tool_exe = find_tool("compute-sanitizer")
+    tool_exe = find_cuda_tool("compute-sanitizer")
     out: dict = {"shape": list(SANITIZE_SHAPE)}
     if tool_exe is None:
         out["note"] = "compute-sanitizer not found (it comes with the CUDA toolkit)"

@@ -28,18 +28,23 @@ class ProfileError(RuntimeError):
     """Profiling failed; str() is one line that says why and what to do."""
 
 
-def find_ncu() -> Path | None:
-    """ncu on PATH, else in $CUDA_HOME/bin, else in /usr/local/cuda/bin."""
-    found = shutil.which("ncu")
+def find_cuda_tool(name: str) -> Path | None:
+    """A CUDA toolkit program (ncu, nvcc, nvdisasm, compute-sanitizer) on PATH, else in $CUDA_HOME/bin, else in
+    /usr/local/cuda/bin."""
+    found = shutil.which(name)
     if found:
         return Path(found)
     candidates = [Path(os.environ["CUDA_HOME"]) / "bin"] if os.environ.get("CUDA_HOME") else []
     candidates.append(Path("/usr/local/cuda/bin"))
     for folder in candidates:
-        exe = folder / "ncu"
+        exe = folder / name
         if exe.is_file() and os.access(exe, os.X_OK):
             return exe
     return None
+
+
+def find_ncu() -> Path | None:
+    return find_cuda_tool("ncu")
 
 
 def profile_command(

@@ -432,10 +432,6 @@ def _need(cond: bool, what: str) -> None:
         raise CheckFileError(what)
 
 
-def _number_ok(x, low=0.0, high=1e9) -> bool:
-    return x is None or (type(x) in (int, float) and math.isfinite(x) and low <= x <= high)
-
-
 # Every field of a check record the report and the tab read, with its type and bounds. A checker takes
 # (value, where) and returns the value to keep; objects keep only their known keys, so nothing unchecked reaches
 # the views.
@@ -634,10 +630,6 @@ def record_target(source: Path, out: Path | None = None) -> Path:
     if os.path.realpath(checked) == os.path.realpath(source):
         raise OutputError(f"{target} is your kernel {source.name} (through a link): the record needs a file of its own")
     return checked
-
-
-def is_check_file(data: object) -> bool:
-    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 # --- the text report ----------------------------------------------------------------------------------------
