@@ -552,4 +552,8 @@ ZH = {
 "Coalescing: how many 32-byte sectors one warp's load costs": "合并访问：一个线程束的一次读取要取多少个 32 字节扇区",
 "Bank conflicts: how many wavefronts one warp's shared access takes": "存储体冲突：一个线程束的一次共享内存访问要多少个波前",
 "no recorded accesses for these kernels": "这些核函数没有访存记录",
+"compiles": "编译",
+"correct": "正确",
+"race-free": "无竞争",
+"speed": "速度",
 }

@@ -951,7 +951,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="547" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="549" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1293,193 +1293,213 @@ global memory</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="74" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="53" />
+        <source>compiles</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="53" />
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="54" />
+        <source>race-free</source>
+        <translation>无竞争</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="54" />
+        <source>speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="76" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="78" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="80" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="189" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="191" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="190" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="192" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="191" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="193" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="192" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="194" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="193" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="195" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="195" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="197" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="197" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="199" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="271" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="273" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="272" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="274" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="305" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="307" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="315" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="317" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="328" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="330" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="338" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="340" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="343" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="345" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="349" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="351" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="349" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="351" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="357" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="359" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="379" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="381" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="379" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="381" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="387" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="389" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="393" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="395" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="402" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="404" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="414" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="416" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="438" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="440" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="445" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="447" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="488" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="490" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="490" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="492" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="493" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="495" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="499" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="501" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="502" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="504" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="502" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="504" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="521" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="523" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="527" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="529" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="529" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="531" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="539" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="541" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="547" />
-        <location filename="../../gemmviz/ui/exercise_tab.py" line="588" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="549" />
+        <location filename="../../gemmviz/ui/exercise_tab.py" line="590" />
         <source>yours</source>
         <translation>你的</translation>
     </message>

@@ -46,10 +46,12 @@ from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate
 from gemmviz.ui.access_views import AccessCanvas, Panel
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
-GOAL_NAMES = {"compiles": "compiles", "correct": "correct", "race-free": "race-free", "speed": "speed"}
+# the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
+GOAL_NAMES = {"compiles": QT_TRANSLATE_NOOP("", "compiles"), "correct": QT_TRANSLATE_NOOP("", "correct"),
+              "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed")}  # fmt: skip
 
 
 class CheckWorker(QObject):
@@ -480,8 +482,8 @@ class ExerciseTab(QWidget):
         parts = []
         for v in record["verdicts"]:
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
-            parts.append(f"<span style='color:{COLORS[v['status']]}'><b>{mark} {_esc(tr(GOAL_NAMES[v['goal']]))}</b></span>"
-                         f" {_esc(v['detail'])}")  # fmt: skip
+            parts.append(f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(tr(GOAL_NAMES[v['goal']]))}</b></span>"
+                         f" {plain(v['detail'])}")  # fmt: skip
         self.verdict_label.setText("<br>".join(parts))
         cause = record.get("cause")
         if cause:
@@ -606,9 +608,3 @@ def warn(parent: QWidget, title: str, text: str) -> None:
 def reflow(text: str) -> str:
     """A TOML text's wrapped lines joined into paragraphs (a blank line ends one), for a widget that wraps."""
     return "\n\n".join(" ".join(p.split("\n")) for p in text.split("\n\n"))
-
-
-def _esc(s: str) -> str:
-    import html
-
-    return html.escape(str(s), quote=False)
