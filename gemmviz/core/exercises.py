@@ -68,10 +68,6 @@ class Exercise:
     def nvcc_defines(self) -> list[str]:
         return [f"-D{k}={v}" for k, v in sorted(self.defines.items())]
 
-    def grid(self, m: int, n: int) -> tuple[int, int]:
-        cols, rows = self.block_tile
-        return -(-n // cols), -(-m // rows)
-
 
 def _text(data: dict, key: str, where: str, limit: int = MAX_TEXT) -> str:
     value = data.get(key)

@@ -45,6 +45,7 @@ from gemmviz.core.exercise_check import (
 from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate
+from gemmviz.core.problem import Problem
 from gemmviz.ui.access_views import AccessCanvas, Panel
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 
@@ -545,7 +546,7 @@ class ExerciseTab(QWidget):
         shape = timing.get("shape")
         rows = []
         if shape:
-            flops = 2.0 * shape[0] * shape[1] * shape[2]
+            flops = Problem(*shape).flops
             for who, name in (("yours", tr("yours")), ("reference", record.get("reference", tr("reference"))),
                               ("cublas", "cuBLAS")):  # fmt: skip
                 ms = (timing.get(who) or {}).get("median_ms")
