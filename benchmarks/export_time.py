@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from gemmviz.core.paths import asset_path
 from gemmviz.core.results import Session
 from gemmviz.core.roofline import load_ceilings
-from gemmviz.ui.export import export_chart
+from gemmviz.ui.export.exporters import export_chart
 from gemmviz.ui.theme import theme_for
 
 RUNS = 5

@@ -15,7 +15,7 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 from gemmviz.core.schedule import block_schedule
-from gemmviz.ui.tiling_render import Background, FrameState, render_image
+from gemmviz.ui.tiling.render import Background, FrameState, render_image
 
 frames = int(sys.argv[1]) if len(sys.argv) > 1 else 600
 app = QGuiApplication(sys.argv[:1])

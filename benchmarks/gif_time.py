@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 
 from gemmviz.core.problem import Problem
 from gemmviz.core.schedule import block_schedule
-from gemmviz.ui.export import export_gif
+from gemmviz.ui.export.exporters import export_gif
 
 app = QGuiApplication(sys.argv[:1])
 schedule = block_schedule("gpu-tiled", Problem(1024, 1024, 1024), 16, (0, 0))

@@ -20,7 +20,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from gemmviz.core.lessons import find_lesson, lesson_session
-from gemmviz.ui.lesson import LessonView
+from gemmviz.ui.lesson.mode import LessonView
 
 KEYS = [Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown]
 

@@ -25,7 +25,8 @@ import sys, time
 t0, watch = float(sys.argv[1]), float(sys.argv[2])
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
-from gemmviz.ui import lesson, window
+from gemmviz.ui import window
+from gemmviz.ui.lesson import mode as lesson
 
 paints, stalls, last = [], [], [None]
 paint = lesson.LessonView.paintEvent

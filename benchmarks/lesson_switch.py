@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 from gemmviz.core.lessons import lesson_session, shipped_lessons
 from gemmviz.core.parsing import parse_pixels
-from gemmviz.ui.lesson import LessonView
+from gemmviz.ui.lesson.mode import LessonView
 
 
 def settle(app: QApplication, seconds: float = 0.0) -> None:

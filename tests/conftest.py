@@ -101,10 +101,10 @@ def _no_leaked_qt(request):
 
 
 def _restore_gc(frozen: int) -> None:
-    """Put the collector back as the app keeps it: once the UI-thread collector (ui/gc_guard.py) exists,
+    """Put the collector back as the app keeps it: once the UI-thread collector (ui/run/gc_guard.py) exists,
     automatic collection stays off and its timer on (turning collection back on between tests would let
     tqdm's monitor thread collect Qt wrappers, the deadlock the guard is for); gc.freeze() undone."""
-    guard = sys.modules.get("gemmviz.ui.gc_guard")
+    guard = sys.modules.get("gemmviz.ui.run.gc_guard")
     if guard is not None and guard._collector is not None:
         gc.disable()
         if not guard._collector.timer.isActive():

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
 from gemmviz.core import accesses as acc
-from gemmviz.ui import access_views as views
+from gemmviz.ui.accesses import views
 from gemmviz.ui.theme import PROJECTOR_DARK, PROJECTOR_LIGHT
 
 
@@ -69,7 +69,7 @@ def test_each_view_exports_at_1280x720(qapp, tmp_path, records, kind, suffix):
 
 
 def test_an_export_to_a_folder_is_refused_and_writes_nothing(qapp, tmp_path, records):
-    from gemmviz.ui.export import ExportError
+    from gemmviz.ui.export.exporters import ExportError
 
     with pytest.raises(ExportError):
         views.export_access_view("banks", tmp_path, records=records)
@@ -92,7 +92,7 @@ def test_the_widget_switches_views_and_warps(qtbot, records):
 
 
 def test_the_replay_exports_a_step_and_its_widget_walks_the_steps(qtbot, tmp_path, records):
-    from gemmviz.ui.access_replay import AccessReplay, export_replay
+    from gemmviz.ui.accesses.replay import AccessReplay, export_replay
 
     trace = records.find("gpu-tiled", {"tile": 16})
     out = export_replay(trace, tmp_path / "r.png", step=2, width=1280, height=720, records=records)
@@ -107,7 +107,7 @@ def test_the_replay_exports_a_step_and_its_widget_walks_the_steps(qtbot, tmp_pat
 
 
 def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones(qtbot, tmp_path, records):
-    from gemmviz.ui.access_tab import AccessTab
+    from gemmviz.ui.accesses.tab import AccessTab
     from gemmviz.ui.theme import PROJECTOR_DARK
 
     tab = AccessTab()
@@ -142,7 +142,7 @@ def test_the_replay_exports_as_an_animated_gif_a_frame_a_step(qapp, tmp_path, re
     from PIL import Image
 
     from gemmviz.core.schedule_accesses import replay
-    from gemmviz.ui.access_replay import export_replay_gif
+    from gemmviz.ui.accesses.replay import export_replay_gif
 
     trace = records.find("gpu-tiled", {"tile": 16})
     n = export_replay_gif(trace, tmp_path / "r.gif", width=480, height=270, records=records)

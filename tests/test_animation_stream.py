@@ -13,10 +13,10 @@ from PIL import Image  # noqa: E402
 
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui import animation_export  # noqa: E402
-from gemmviz.ui.animation_export import GifWriter, _pixels, frame_count, timed_frames  # noqa: E402
-from gemmviz.ui.export import export_gif  # noqa: E402
+from gemmviz.ui.export.exporters import export_gif  # noqa: E402
 from gemmviz.ui.theme import LIGHT  # noqa: E402
+from gemmviz.ui.tiling import export as animation_export  # noqa: E402
+from gemmviz.ui.tiling.export import GifWriter, _pixels, frame_count, timed_frames  # noqa: E402
 
 
 def _decoded(data: bytes) -> list[np.ndarray]:

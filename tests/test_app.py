@@ -12,7 +12,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QSettings, Qt, QThread, QTimer  # noqa: E402
 
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui.run_panel import CUSTOM  # noqa: E402
+from gemmviz.ui.run.panel import CUSTOM  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 
@@ -224,7 +224,7 @@ def test_no_qthread_or_timer_left_running(make_window, qtbot):
 
 
 def test_run_states_idle_running_cancelling_idle(make_window, qtbot):
-    from gemmviz.ui.run_controller import RunState
+    from gemmviz.ui.run.controller import RunState
 
     w = make_window(gpu=FakeGpuBackend(delay_s=0.3))
     states = []

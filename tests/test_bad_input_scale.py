@@ -33,10 +33,10 @@ from benchmarks.large_session import make_session  # noqa: E402
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
 from gemmviz.core.lessons import find_lesson, lesson_session  # noqa: E402
 from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui import trace_chart  # noqa: E402
-from gemmviz.ui.hardware_tab import HardwareTab  # noqa: E402
-from gemmviz.ui.lesson import LessonView  # noqa: E402
-from gemmviz.ui.trace_chart import SmTraceChart, trace_lanes  # noqa: E402
+from gemmviz.ui.hardware import trace as trace_chart  # noqa: E402
+from gemmviz.ui.hardware.tab import HardwareTab  # noqa: E402
+from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes  # noqa: E402
+from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +105,7 @@ def test_saving_live_results_the_loader_would_refuse_says_why_and_keeps_the_earl
 
 
 def trace_chart_columns():
-    from gemmviz.ui.table import COLUMNS
+    from gemmviz.ui.charts.table import COLUMNS
 
     return [key for key, _title, _spec in COLUMNS]
 
@@ -298,7 +298,7 @@ WM_APP = textwrap.dedent("""
     from PySide6.QtWidgets import QApplication, QMessageBox
     from gemmviz.backends.cpu import CpuBackend
     from gemmviz.ui import native_window
-    from gemmviz.ui.run_controller import leave
+    from gemmviz.ui.run.controller import leave
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
 

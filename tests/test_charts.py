@@ -22,8 +22,8 @@ from gemmviz.core.style import (  # noqa: E402
     style_of,
     style_table,
 )
-from gemmviz.ui.chart_axes import number_label, ticks_125  # noqa: E402
-from gemmviz.ui.export import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
+from gemmviz.ui.charts.axes import number_label, ticks_125  # noqa: E402
+from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
 from gemmviz.ui.theme import theme_for  # noqa: E402
 from tests.overlap import plot_texts, problems  # noqa: E402
 
@@ -59,7 +59,7 @@ def test_a_second_session_keeps_colour_and_changes_dash():
 
 
 def test_style_does_not_depend_on_the_order_results_arrive(qapp):
-    from gemmviz.ui.charts import TimeChart
+    from gemmviz.ui.charts.plots import TimeChart
 
     results = [Result(v, p, n, n, n, "cuda", "fp32", True, samples_ms=[1.0])
                for v, p in (("gpu-tiled", {"tile": 16}), ("gpu-doublebuffer", {}), ("cpu-naive", {}))
@@ -90,7 +90,7 @@ def test_same_colour_in_two_charts_and_an_export(qapp, h200):
     common = set(time_brush) & set(roof_brush)
     assert len(common) >= 5 and all(time_brush[s] == roof_brush[s] for s in common)
     # the export draws through the same make_chart with a theme that differs only in pixel sizes
-    from gemmviz.ui.export import device_theme
+    from gemmviz.ui.export.exporters import device_theme
 
     big = make_chart("time", gpu, device_theme(theme, 3840, 2160))
     big_brush = {name: items[-1].opts["brush"].color().name() for (_, name), items in big._items.items()}
@@ -161,7 +161,7 @@ def test_legend_fits_with_4_and_21_series(qapp, h200, count):
 
 
 def test_legend_click_toggles_a_series_and_names_are_plain_text(qapp):
-    from gemmviz.ui.charts import TimeChart
+    from gemmviz.ui.charts.plots import TimeChart
 
     results = [Result("cpu-naive", {}, n, n, n, "cpu", "fp32", True, samples_ms=[1.0]) for n in (64, 128)]
     chart = TimeChart()
@@ -193,7 +193,7 @@ class _Click:
 
 # ---- speedup ---------------------------------------------------------------------------------------------
 def test_speedup_names_the_seed_baseline_and_an_empty_state_clears_the_bars(qapp, h200):
-    from gemmviz.ui.charts import SpeedupChart
+    from gemmviz.ui.charts.plots import SpeedupChart
 
     session, _ = h200
     chart = SpeedupChart()
@@ -212,9 +212,9 @@ def test_charts_repaint_whole_so_that_no_fragment_of_a_former_layout_stays(qapp)
     was switched (pyqtgraph repaints only the regions it thinks changed): every chart repaints whole."""
     from pyqtgraph.Qt import QtWidgets
 
-    from gemmviz.ui.charts import GflopsChart, SpeedupChart, TimeChart
-    from gemmviz.ui.hardware_tab import LevelRooflineChart
-    from gemmviz.ui.roofline_chart import RooflineChart
+    from gemmviz.ui.charts.plots import GflopsChart, SpeedupChart, TimeChart
+    from gemmviz.ui.hardware.tab import LevelRooflineChart
+    from gemmviz.ui.roofline.chart import RooflineChart
 
     for cls in (TimeChart, GflopsChart, SpeedupChart, RooflineChart, LevelRooflineChart):
         chart = cls()
@@ -226,7 +226,7 @@ def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
     """Hiding the baseline's series (a legend click) leaves the speedup chart empty: it says that the baseline
     is hidden and how to show it, not that no size has one."""
     from gemmviz.core.workspace import Workspace
-    from gemmviz.ui.charts_tab import ChartsTab
+    from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.theme import LIGHT
 
     ws = Workspace()
@@ -249,7 +249,7 @@ def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
 
 def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
     from gemmviz.core.workspace import Workspace
-    from gemmviz.ui.charts_tab import ChartsTab
+    from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.theme import LIGHT
 
     ws = Workspace()
@@ -329,7 +329,7 @@ def test_roofline_click_on_a_markers_centre_selects_it(qapp, h200, projector):
 @pytest.mark.parametrize("projector", [False, True])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projector, size):
-    from gemmviz.ui.roofline_chart import _dense, _inside
+    from gemmviz.ui.roofline.chart import _dense, _inside
 
     session, ceilings = h200
     chart = make_chart("roofline", session.results, theme_for(projector), ceilings)
@@ -349,7 +349,7 @@ def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projec
 
 
 def test_roofline_notes_a_point_above_the_roof_and_highlights(qapp, h200):
-    from gemmviz.ui.roofline_chart import ABOVE_ROOF_NOTE, NOTE_LINES
+    from gemmviz.ui.roofline.chart import ABOVE_ROOF_NOTE, NOTE_LINES
 
     session, ceilings = h200
     chart = make_chart("roofline", session.results, theme_for(False), ceilings)
@@ -364,7 +364,7 @@ def test_roofline_notes_a_point_above_the_roof_and_highlights(qapp, h200):
 
 def test_roofline_explanation_fits_without_scrolling_in_projector_mode(qapp, h200):
     from gemmviz.core.workspace import Workspace
-    from gemmviz.ui.roofline_tab import RooflineTab
+    from gemmviz.ui.roofline.tab import RooflineTab
 
     ws = Workspace()
     ws.open(asset_path("sessions", "h200-2026-12-01.json"))
@@ -411,7 +411,7 @@ def test_4k_is_the_1080p_layout_scaled_2x(qapp, h200, tmp_path, kind):
 
 def test_every_export_has_a_footer(qapp, h200, tmp_path):
     from gemmviz.core.workspace import Workspace
-    from gemmviz.ui.export import footer_text, workspace_footer
+    from gemmviz.ui.export.exporters import footer_text, workspace_footer
 
     ws = Workspace()
     loaded = ws.open(asset_path("sessions", "h200-2026-12-01.json"), replay=True)
@@ -444,7 +444,7 @@ def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_pa
 def test_projector_lines_markers_and_legend_text_are_legible(qapp, h200, kind, scale):
     """Projector mode, also scaled down to a 720p slide: lines at least 3 px, markers at least 10 px, and the
     legend's text never smaller than the axes' (it elides or sums up entries instead)."""
-    from gemmviz.ui.chart_base import PROJECTOR_MIN_LINE_PX, PROJECTOR_MIN_SYMBOL_PX
+    from gemmviz.ui.charts.base import PROJECTOR_MIN_LINE_PX, PROJECTOR_MIN_SYMBOL_PX
     from gemmviz.ui.theme import PROJECTOR_LIGHT
 
     session, ceilings = h200
@@ -478,7 +478,7 @@ def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     from PySide6.QtCore import QRectF
 
     from gemmviz.core.workspace import Workspace
-    from gemmviz.ui.charts_tab import ALL, ALL_FOUR_SCALE, ChartsTab
+    from gemmviz.ui.charts.tab import ALL, ALL_FOUR_SCALE, ChartsTab
 
     ws = Workspace()
     ws.open(asset_path("sessions", "h200-2026-12-01.json"))

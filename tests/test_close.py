@@ -27,7 +27,7 @@ STUCK_APP = textwrap.dedent("""
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
     from gemmviz.backends.cpu import CpuBackend
-    from gemmviz.ui.run_controller import leave
+    from gemmviz.ui.run.controller import leave
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend, _FakeRun
 

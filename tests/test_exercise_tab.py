@@ -20,7 +20,7 @@ NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/l
 
 @pytest.fixture
 def tab(qtbot):
-    from gemmviz.ui.exercise_tab import ExerciseTab
+    from gemmviz.ui.exercise.tab import ExerciseTab
 
     widget = ExerciseTab()
     qtbot.addWidget(widget)
@@ -50,7 +50,7 @@ def test_a_recorded_slow_check_shows_timing_bars(tab):
 
 
 def test_a_hostile_check_file_gets_a_message_and_the_tab_keeps_working(tab, tmp_path, monkeypatch):
-    import gemmviz.ui.exercise_tab as module
+    import gemmviz.ui.exercise.tab as module
 
     shown = []
     monkeypatch.setattr(module, "warn", lambda *a: shown.append(a[2]))
@@ -169,7 +169,7 @@ def test_warnings_show_markup_as_text(tab, qtbot):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    from gemmviz.ui.exercise_tab import warn
+    from gemmviz.ui.exercise.tab import warn
 
     warn(tab, "t", "<img src='file:///etc/passwd'><b>x</b>")
     box = next(b for b in tab.findChildren(QMessageBox))

@@ -16,8 +16,8 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.lessons import find_lesson
 from gemmviz.core.results import Session
 from gemmviz.core.workspace import default_replay_session
-from gemmviz.ui import lesson as lesson_ui
 from gemmviz.ui.fonts import missing_font_warning
+from gemmviz.ui.lesson import mode as lesson_ui
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 

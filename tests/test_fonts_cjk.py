@@ -37,7 +37,7 @@ from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
 from gemmviz.cli.app import qt_app
 from gemmviz.core.lessons import all_shipped_lessons, lesson_session, step_table
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.lesson_render import export_slides, slide_for
+from gemmviz.ui.lesson.render import export_slides, slide_for
 
 def boxes(text):
     # characters drawn as the box of a missing glyph: each one's picture is that of a character no font has

@@ -1,4 +1,4 @@
-"""Cyclic garbage is collected on the UI thread only (see gemmviz/ui/gc_guard.py): once the engine's worker
+"""Cyclic garbage is collected on the UI thread only (see gemmviz/ui/run/gc_guard.py): once the engine's worker
 thread exists, automatic collection is off and a UI-thread timer collects instead."""
 
 import gc
@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("PySide6")
 
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui import gc_guard  # noqa: E402
-from gemmviz.ui.run_controller import RunController  # noqa: E402
+from gemmviz.ui.run import gc_guard  # noqa: E402
+from gemmviz.ui.run.controller import RunController  # noqa: E402
 
 
 class _Cycle:

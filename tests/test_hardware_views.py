@@ -18,11 +18,11 @@ from gemmviz.core.results import Result, Session  # noqa: E402
 from gemmviz.core.roofline import Ceilings  # noqa: E402
 from gemmviz.core.views import CHART_KINDS, NoHardwareData, hardware_result  # noqa: E402
 from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui.export import ExportError, export_chart, layout_offscreen  # noqa: E402
-from gemmviz.ui.hardware_tab import HardwareTab, LevelRooflineChart, level_ceilings  # noqa: E402
+from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen  # noqa: E402
+from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings  # noqa: E402
+from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes  # noqa: E402
+from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, ticks_125  # noqa: E402
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.trace_chart import SmTraceChart, trace_lanes  # noqa: E402
-from gemmviz.ui.traffic_chart import NO_COUNTERS, TrafficChart, ticks_125  # noqa: E402
 from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402
 
 SAMPLE = Path(__file__).parent / "data" / "h200-counters-sample.json"
@@ -140,8 +140,8 @@ def test_export_refuses_without_data(qapp, tmp_path, session):
 
 
 def test_roofline_export_is_per_level_for_one_measured_result_and_one_roofline_for_several(qapp, session):
-    from gemmviz.ui.export import make_chart
-    from gemmviz.ui.roofline_chart import RooflineChart
+    from gemmviz.ui.export.exporters import make_chart
+    from gemmviz.ui.roofline.chart import RooflineChart
 
     measured = [r for r in session.results if r.counters]
     one = [r for r in measured if r.variant == "gpu-naive" and r.m == 1024][:1]

@@ -210,7 +210,7 @@ def _shown_texts(w) -> list[str]:
     ):  # the animation's frame: drawn with QPainter
         from PySide6.QtGui import QImage, QPainter
 
-        from gemmviz.ui.tiling_render import render_frame
+        from gemmviz.ui.tiling.render import render_frame
 
         drawn = []
         image = QImage(1280, 720, QImage.Format.Format_ARGB32_Premultiplied)
@@ -240,7 +240,7 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
                 if _english_words(line) and not known:
                     left.setdefault(line, w.tabs.tabText(i))
     from gemmviz.ui.about import about_text
-    from gemmviz.ui.export_dialog import ExportDialog
+    from gemmviz.ui.export.dialog import ExportDialog
 
     dialog = ExportDialog(w)  # the dialogs: File ▸ Export chart and Help ▸ About
     dialog.show()
@@ -256,12 +256,12 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
 def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
     from gemmviz.core.problem import Problem
     from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, legible_problem
-    from gemmviz.ui.captions import caption_words
+    from gemmviz.ui.tiling.captions import caption_words
 
     assert i18n.install(qapp, "zh")
     try:
         captions = set()
-        for name, v in animated_variants().items():  # Hopper's too (its own view, ui/tiling_hopper.py)
+        for name, v in animated_variants().items():  # Hopper's too (its own view, ui/tiling/hopper.py)
             for tile in v.param_choices.get(v.schedule_param) or [None]:
                 for p in (legible_problem(name, tile), Problem(100, 70, 50)):  # whole and zero-padded tiles
                     (gy, gx), _threads = grid_and_threads(name, p, tile)
@@ -326,7 +326,7 @@ def test_the_zh_slides_header_footer_and_tables_are_in_chinese(qapp):
     from PySide6.QtGui import QImage, QPainter
 
     from gemmviz.core.lessons import all_shipped_lessons, lesson_session
-    from gemmviz.ui.lesson_render import render_slide, slide_for
+    from gemmviz.ui.lesson.render import render_slide, slide_for
 
     assert i18n.install(qapp, "zh")
     try:

@@ -123,3 +123,19 @@ def test_shipped_data_found_without_walking_up_from_the_package():
     offenders = [str(f.relative_to(ROOT)) for f in ROOT.rglob("*.py")
                  if f.name != "paths.py" and ("parent.parent.parent" in f.read_text() or "parents[2]" in f.read_text())]
     assert offenders == []
+
+
+def test_ui_is_organised_by_feature_and_every_package_ships():
+    """ui/ holds the window's shell at its top and one package per feature (charts/, tiling/, lesson/, ...);
+    a feature's modules don't go back to the top with a name prefix, and the wheel lists every package."""
+    import tomllib
+
+    ui = ROOT / "ui"
+    shell = {"__init__", "about", "app", "files", "fonts", "i18n", "native_window", "recovery", "settings_store",
+             "status", "text", "theme", "window"}
+    assert {p.stem for p in ui.glob("*.py")} == shell
+    packages = {p.parent for p in ROOT.rglob("__init__.py")}
+    shipped = set(tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    assert {".".join(("gemmviz",) + p.relative_to(ROOT).parts).rstrip(".") for p in packages} <= shipped
+    assert all((ui / pkg / "__init__.py").read_text().startswith('"""') for pkg in
+               {p.parent.name for p in ui.glob("*/__init__.py")})

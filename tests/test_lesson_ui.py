@@ -17,12 +17,12 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
 from gemmviz.cli.main import main  # noqa: E402
 from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons  # noqa: E402
-from gemmviz.ui import lesson as lesson_mode  # noqa: E402
-from gemmviz.ui.access_views import AccessCanvas  # noqa: E402
-from gemmviz.ui.lesson import LessonView  # noqa: E402
-from gemmviz.ui.lesson_render import has_view, slide_for, slide_layout  # noqa: E402
-from gemmviz.ui.table_view import TableView  # noqa: E402
-from gemmviz.ui.tiling import TilingView  # noqa: E402
+from gemmviz.ui.accesses.views import AccessCanvas  # noqa: E402
+from gemmviz.ui.lesson import mode as lesson_mode  # noqa: E402
+from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
+from gemmviz.ui.lesson.render import has_view, slide_for, slide_layout  # noqa: E402
+from gemmviz.ui.lesson.seed_table import TableView  # noqa: E402
+from gemmviz.ui.tiling.view import TilingView  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 from tests.overlap import plot_texts, problems  # noqa: E402
@@ -99,7 +99,7 @@ def test_projector_text_is_large_at_1080p(sources):
 def test_exported_slides_fit(qtbot, sources, projector):
     from PySide6.QtGui import QPainter
 
-    from gemmviz.ui.lesson_render import render_slide
+    from gemmviz.ui.lesson.render import render_slide
 
     for lesson in LESSONS.values():
         for i in range(len(lesson.steps)):
@@ -297,7 +297,7 @@ def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):
 def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
     """The seed lesson's "why" steps show the H200's own counts: naive 16 at 4096³ (model vs counters) and the
     tiled kernel's 3,969 blocks at 1000³ on all 132 SMs, never the charts' empty state."""
-    from gemmviz.ui.lesson_render import make_view_widget
+    from gemmviz.ui.lesson.render import make_view_widget
     from gemmviz.ui.theme import theme_for
 
     lesson = LESSONS["seed000"]

@@ -41,7 +41,7 @@ def test_measured_against_model_reads_one_way(ratio, en, zh):
 
 
 def test_explanations_and_traffic_labels_use_that_wording(qapp):
-    from gemmviz.ui.traffic_chart import ratio_label
+    from gemmviz.ui.hardware.traffic import ratio_label
 
     row = LevelRow("DRAM", "bytes read", "byte", 550e9, 8.5e9)
     assert row_text(row).endswith(f"({of_model(8.5e9 / 550e9)})") and "the model)" not in row_text(row)
@@ -52,9 +52,9 @@ def test_explanations_and_traffic_labels_use_that_wording(qapp):
 
 
 def test_no_exponent_in_the_table_the_comparison_or_the_tooltips(qapp):
-    from gemmviz.ui.chart_base import _tip
-    from gemmviz.ui.compare import ComparePanel
-    from gemmviz.ui.table import ResultsTable, timing_text
+    from gemmviz.ui.charts.base import _tip
+    from gemmviz.ui.charts.compare import ComparePanel
+    from gemmviz.ui.charts.table import ResultsTable, timing_text
 
     session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
     slow = make("cpu-naive", [51710.3, 51800.0, 51690.0])  # 52 s: ".4g" wrote it 5.171e+04

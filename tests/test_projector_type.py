@@ -34,11 +34,11 @@ from tests.fakes import FakeGpuBackend  # noqa: E402
 MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
 # Known debt, in files this test's author could not change; each must still be seen small (remove it when fixed)
 KNOWN_SMALL = {
-    # ui/tiling_render.py: the inset's caption at 0.8 of the animation's type, then shrunk to B's left edge
+    # ui/tiling/render.py: the inset's caption at 0.8 of the animation's type, then shrunk to B's left edge
     "drawn 'block of C: a cell per thread'",
 }
 KNOWN_SMALL_FOUR = {
-    # ui/charts.py: the speedup chart shrinks its long title to the width of its quarter (21 px)
+    # ui/charts/plots.py: the speedup chart shrinks its long title to the width of its quarter (21 px)
     "text item 'Speedup vs GPU naive, block 16×16 (the s'",
 }
 

@@ -72,7 +72,7 @@ def test_a_missing_key_is_its_default_without_a_log_line(caplog):
 
 def test_the_declarations_match_the_run_panel():
     pytest.importorskip("PySide6")
-    from gemmviz.ui.run_panel import CUSTOM, PRESETS
+    from gemmviz.ui.run.panel import CUSTOM, PRESETS
 
     assert settings.PRESET.choices == (*PRESETS, CUSTOM) and settings.PRESET.default in PRESETS
     assert Setting("x", 1, "int").read("2") == 2

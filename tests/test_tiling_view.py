@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from gemmviz.cli import main  # noqa: E402
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.tiling import TilingPanel  # noqa: E402
-from gemmviz.ui.tiling_render import FrameState, render_image  # noqa: E402
+from gemmviz.ui.tiling.render import FrameState, render_image  # noqa: E402
+from gemmviz.ui.tiling.view import TilingPanel  # noqa: E402
 
 
 def distinct_colours(image, step=7):
@@ -92,7 +92,7 @@ def test_bad_block_or_tile_is_explained_not_crashed(qtbot):
 def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
     from gemmviz.backends.cpu import CpuBackend
     from gemmviz.core.results import Result
-    from gemmviz.ui.run_panel import CUSTOM
+    from gemmviz.ui.run.panel import CUSTOM
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
 
@@ -144,7 +144,7 @@ def test_cli_model_json_matches_the_formula(capsys):
 
 
 def test_cli_animate_writes_a_frame_per_step_and_the_glides(tmp_path, capsys):
-    from gemmviz.ui.animation_export import MOVE_FRAMES
+    from gemmviz.ui.tiling.export import MOVE_FRAMES
 
     assert (
         main(["animate", "--mnk", "40x40x40", "--tile", "16", "--frames", str(tmp_path / "f"), "--size", "320x180"])
@@ -199,8 +199,8 @@ def test_code_panel_type_fits_its_width(qtbot):
     not: a 470 px panel showed about 20 characters of each line."""
     from PySide6.QtGui import QFontMetricsF
 
-    from gemmviz.ui.export import layout_offscreen
-    from gemmviz.ui.tiling import CODE_COLUMNS, CodeView
+    from gemmviz.ui.export.exporters import layout_offscreen
+    from gemmviz.ui.tiling.view import CODE_COLUMNS, CodeView
 
     view = CodeView()
     qtbot.addWidget(view)

@@ -15,7 +15,7 @@ from gemmviz.backends.cpu import CpuBackend  # noqa: E402
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.tiling_render import FrameState, _counter_lines, _fit_layout, font_px_for, render_image, thread_cell  # noqa: E402
+from gemmviz.ui.tiling.render import FrameState, _counter_lines, _fit_layout, font_px_for, render_image, thread_cell  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402

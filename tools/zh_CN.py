@@ -360,7 +360,7 @@ ZH = {
  'NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。',
 'The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.':
  '同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。',
-# ---- the animation's step captions (ui/captions.py) ----
+# ---- the animation's step captions (ui/tiling/captions.py) ----
 "k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads, {pad} zero-padded)":
  "第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取，{pad} 个补零）",
 "k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads)":
@@ -465,7 +465,7 @@ ZH = {
 "% cuBLAS": "cuBLAS 的 %",
 "rel. error": "相对误差",
 "status": "状态",
-# ---- the Hopper kernel's view (ui/tiling_hopper.py) and step captions ----
+# ---- the Hopper kernel's view (ui/tiling/hopper.py) and step captions ----
 "starting": "正在启动",
 "waiting for the first stage": "等待第一级",
 "sleeps on empty[{0}]": "在 empty[{0}] 上休眠",

@@ -18,7 +18,7 @@ from gemmviz.core.views import CHART_KINDS
 
 # charts that draw the speedup bars, and so need the baseline at the size drawn
 SPEEDUP_CHARTS = ("speedup",)
-DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, as in the app (ui/charts.py)
+DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, as in the app (ui/charts/plots.py)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -158,7 +158,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     base, note = choose_baseline(results, args.chart, args.baseline, at)
     check_view(results, args.chart, base, at)
     app = qt_app()
-    from gemmviz.ui.export import ExportError, export_chart, footer_text, session_origin
+    from gemmviz.ui.export.exporters import ExportError, export_chart, footer_text, session_origin
     from gemmviz.ui.theme import theme_for
 
     gpu = session.environment.get("backends", {}).get("cuda", {})

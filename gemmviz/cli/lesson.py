@@ -1,6 +1,6 @@
 """`gemmviz lesson`: list the shipped lessons, or export one as slides (step-01.png, … and lesson.pdf), headless.
 
-The slides are drawn by the same code as the window's lesson mode (ui/lesson_render.py); Qt starts only
+The slides are drawn by the same code as the window's lesson mode (ui/lesson/render.py); Qt starts only
 when there is something to draw, after the lesson, the session and the output folder have been checked."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     app = qt_app()
     from gemmviz.ui import i18n
     from gemmviz.ui.fonts import lesson_text, missing_font_warning
-    from gemmviz.ui.lesson_render import export_slides
+    from gemmviz.ui.lesson.render import export_slides
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     if warning:

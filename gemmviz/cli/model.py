@@ -138,7 +138,7 @@ def cmd_animate(args: argparse.Namespace) -> int:
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
     check_outputs(("--gif", args.gif, (export_formats.Gif.suffix,)), ("--mp4", args.mp4, (export_formats.Mp4.suffix,)))
     app = qt_app()
-    from gemmviz.ui.export import ExportError, export_frames, export_gif, export_mp4
+    from gemmviz.ui.export.exporters import ExportError, export_frames, export_gif, export_mp4
     from gemmviz.ui.theme import theme_for
 
     theme = theme_for(args.projector, args.dark)

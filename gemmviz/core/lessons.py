@@ -39,7 +39,7 @@ from gemmviz.core.variants import BASELINES, VARIANTS, baseline
 from gemmviz.core.views import CHART_KINDS
 
 VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text", "accesses")
-ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/access_views.py)
+ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
 HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
 STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3

@@ -39,7 +39,7 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
     from gemmviz.core.lessons import LessonError, find_lesson
     from gemmviz.ui import i18n, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
-    from gemmviz.ui.run_controller import leave
+    from gemmviz.ui.run.controller import leave
     from gemmviz.ui.window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])

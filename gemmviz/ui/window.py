@@ -25,20 +25,22 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.session_bounds import MAX_RESULTS
 from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import about, export_dialog, i18n, lesson, settings_store
-from gemmviz.ui.access_tab import AccessTab
-from gemmviz.ui.charts_tab import ChartsTab
-from gemmviz.ui.compare import ComparePanel
-from gemmviz.ui.exercise_tab import ExerciseTab
+from gemmviz.ui import about, i18n, settings_store
+from gemmviz.ui.accesses.tab import AccessTab
+from gemmviz.ui.charts.compare import ComparePanel
+from gemmviz.ui.charts.tab import ChartsTab
+from gemmviz.ui.exercise.tab import ExerciseTab
+from gemmviz.ui.export import dialog as export_dialog
 from gemmviz.ui.files import SessionFiles
-from gemmviz.ui.hardware_tab import HardwareTab
+from gemmviz.ui.hardware.tab import HardwareTab
+from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
-from gemmviz.ui.roofline_tab import RooflineTab
-from gemmviz.ui.run_controller import RunController, RunState
-from gemmviz.ui.run_panel import RunPanel
+from gemmviz.ui.roofline.tab import RooflineTab
+from gemmviz.ui.run.controller import RunController, RunState
+from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, fit_screen
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
-from gemmviz.ui.tiling import PresenterKeys, TilingPanel
+from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
 
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
@@ -414,7 +416,7 @@ class MainWindow(QMainWindow):
         elif tab is self.access_tab:
             self.access_tab.apply_theme(self.theme)
 
-    start_lesson = lesson.start  # lesson mode (ui/lesson.py): the LessonView replaces the central widget
+    start_lesson = lesson.start  # lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget
     leave_lesson = lesson.leave
 
     def set_controls_visible(self, on: bool, remember: bool = False) -> None:

@@ -1,0 +1,62 @@
+"""The "Accesses" panel (issue 25): what the kernel really touched, from recorded addresses. Two sub-views: the
+coalescing and bank views (ui/accesses/views.py) and the replay of a traced block beside its schedule
+(ui/accesses/replay.py). Self-contained: it opens the H200 records shipped with gemmviz, or the records recorded
+beside a session file (`gemmviz profile --accesses --out NAME.json` writes NAME.accesses.json.gz).
+
+The window adds it with one line: `self.tabs.addTab(AccessTab(self.theme), self.tr("Accesses"))`, and calls
+`apply_theme` and `show_session_file` where it does for its other tabs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QTabWidget
+
+from gemmviz.core import accesses as acc
+from gemmviz.core.session_checks import SessionError
+from gemmviz.ui.accesses.replay import AccessReplay
+from gemmviz.ui.accesses.views import AccessViews
+from gemmviz.ui.theme import LIGHT, Theme
+
+log = logging.getLogger("gemmviz")
+
+
+def records_beside(session_path: str | os.PathLike | None) -> tuple[acc.AccessFile | None, str]:
+    """(records, where from): the file beside the session if there is one and it loads, else the shipped H200
+    records; a companion that does not load is said in the second item, never raised."""
+    if session_path is not None:
+        companion = Path(acc.companion_path(session_path))
+        if companion.is_file():
+            try:
+                return acc.load_file(companion), str(companion)
+            except SessionError as exc:
+                log.warning("access records %s not loaded: %s", companion, exc)
+                shipped = acc.shipped_file()
+                return shipped, f"{companion.name} not loaded ({exc}); showing the shipped H200 records"
+    return acc.shipped_file(), "the H200 records shipped with gemmviz"
+
+
+class AccessTab(QTabWidget):
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent)
+        records, self.source = records_beside(None)
+        self.views = AccessViews(self, records, theme)
+        self.replay = AccessReplay(self, records)
+        self.replay.canvas.theme = theme
+        self.addTab(self.views, self.tr("Coalescing and banks"))
+        self.addTab(self.replay, self.tr("Block replay"))
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.views.set_theme(theme)
+        self.replay.canvas.theme = theme
+        self.replay.canvas.update()
+
+    def show_session_file(self, path: str | os.PathLike | None) -> str:
+        """Show the records beside `path` (or the shipped ones); where they came from, in words."""
+        records, self.source = records_beside(path)
+        self.views.set_records(records)
+        self.replay.set_records(records)
+        return self.source

@@ -1,0 +1,500 @@
+"""What the kernel really touched (issue 25), drawn: the coalescing view (one warp's global request as 32 lanes
+onto 128-byte lines of 32-byte sectors) and the bank view (one warp's shared request as 32 lanes onto 32
+banks, conflicts highlighted), from access records recorded on a GPU (core/accesses.py).
+
+The drawing is plain functions of a painter, a rectangle and the records (draw_coalescing, draw_banks), used by
+the AccessViews widget, by export_access_view (PNG/SVG at any size, the 1080p layout scaled, with a footer
+naming the GPU and date) and by any other view that wants them (a lesson step, say). Text is at least 24 px
+at 1080p in projector mode, so it reads from the back of a room and fits 1280x720.
+
+    python -m gemmviz.ui.accesses.views coalescing out.png [--size 1280x720] [--dark]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
+
+from gemmviz.core import accesses as acc
+from gemmviz.core import fileio
+from gemmviz.ui.text import tr
+from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme, theme_for
+
+KINDS = ("coalescing", "banks")
+# Which kernels each view sets side by side by default: the seed's naive kernel and the same kernel with its
+# threads mapped against the layout; tiled, padded tiled and the transposed store of the float4 kernel.
+DEFAULT_PANELS = {
+    "coalescing": (("gpu-naive", {"block": 16}), ("gpu-uncoalesced", {"block": 32})),
+    "banks": (("gpu-tiled", {"tile": 16}), ("gpu-tiled-pad", {"tile": 16}), ("gpu-vectorize", {})),
+}
+GOOD, BAD, NEUTRAL = "#009E73", "#D55E00", "#0072B2"  # Okabe-Ito bluish green, vermillion, blue
+MIN_FONT_PX = 24.0  # at 1080p, projector mode
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One kernel's request in a view: the trace and which of its requests."""
+
+    trace: acc.AccessTrace
+    index: int
+
+    @property
+    def title(self) -> str:
+        return self.trace.label.split(" at ")[0]
+
+
+def font_px(theme: Theme, rect: QRectF) -> float:
+    """The views' font: 24 px at 1080p in projector mode (the theme's size otherwise), smaller only where the
+    rectangle is too small for it."""
+    base = max(MIN_FONT_PX, theme.font_pt * 1.2) if theme.font_pt >= 16 else theme.font_pt * 1.6
+    return min(base, rect.height() / 16)
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(6, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def _text(p: QPainter, rect: QRectF, text: str, px: float, color: str, bold: bool = False,
+          align=Qt.AlignmentFlag.AlignLeft) -> float:  # fmt: skip
+    """Draw one line of text in rect (elided to fit); its height."""
+    font = _font(px, bold)
+    p.setFont(font)
+    p.setPen(QColor(color))
+    metrics = QFontMetricsF(font)
+    shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    p.drawText(rect, int(align | Qt.AlignmentFlag.AlignTop), shown)
+    return metrics.height()
+
+
+def _lanes_row(p: QPainter, rect: QRectF, active: int, color_of, theme: Theme, px: float) -> list[QPointF]:
+    """32 lane boxes across rect; the bottom centre of each (where its connector starts)."""
+    w = rect.width() / 32
+    bottoms = []
+    for lane in range(32):
+        box = QRectF(rect.left() + lane * w + 1, rect.top(), w - 2, rect.height())
+        on = active >> lane & 1
+        p.setPen(QPen(QColor(theme.foreground), 1))
+        p.setBrush(QColor(color_of(lane)) if on else QColor(theme.background))
+        p.drawRect(box)
+        bottoms.append(QPointF(box.center().x(), box.bottom()))
+    for lane in (0, 16, 31):
+        x = rect.left() + lane * w
+        _text(p, QRectF(x - w, rect.bottom() + 2, 3 * w, px * 1.3), str(lane), px, theme.foreground,
+              align=Qt.AlignmentFlag.AlignHCenter)  # fmt: skip
+    return bottoms
+
+
+def _faded(color: str, alpha: int) -> QColor:
+    c = QColor(color)
+    c.setAlpha(alpha)
+    return c
+
+
+# ---------------------------------------------------------------------------------------------- coalescing
+
+
+def _line_boxes(rect: QRectF, n: int, px: float) -> list[QRectF]:
+    """Where each touched 128-byte line is drawn: one row each for a few, a grid of four columns for many."""
+    cols = 1 if n <= 4 else 4
+    rows = -(-n // cols)
+    gap = px * 0.5
+    h = min(px * 2.4, (rect.height() - gap * (rows - 1)) / rows)
+    w = (rect.width() - gap * (cols - 1)) / cols
+    return [QRectF(rect.left() + (i % cols) * (w + gap), rect.top() + (i // cols) * (h + gap), w, h) for i in range(n)]
+
+
+def _where(pc) -> str:
+    return pc.sass + (tr(", line {0}").format(pc.line) if pc.line else "")
+
+
+def _sectors_text(sectors: int, lines: int) -> str:
+    forms = {(True, True): tr("{0} sector in {1} line"), (False, True): tr("{0} sectors in {1} line"),
+             (True, False): tr("{0} sector in {1} lines"), (False, False): tr("{0} sectors in {1} lines")}  # fmt: skip
+    return forms[(sectors == 1, lines == 1)].format(sectors, lines)
+
+
+def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: float) -> None:
+    """One warp request onto memory: lanes on top, the 128-byte lines it touched below (each of 4 sectors,
+    those it fetched filled), a connector per lane, and the sectors, lines and bytes it cost."""
+    info = acc.request_lines(panel.trace, panel.index)
+    y = rect.top()
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
+    where = _where(info["pc"])
+    request = (tr("warp {0} stores to {1} ({2})") if info["store"] else tr("warp {0} loads from {1} ({2})")).format(
+        info["warp"], info["matrix"], where)  # fmt: skip
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
+    lanes_rect = QRectF(rect.left(), y + px * 0.4, rect.width(), px * 1.6)
+    active = sum(1 << lane for lane, _ in info["lanes"])
+    bottoms = _lanes_row(p, lanes_rect, active, lambda lane: NEUTRAL, theme, px)
+    lines = info["lines"]
+    mem = QRectF(
+        rect.left(), lanes_rect.bottom() + px * 5, rect.width(), rect.bottom() - lanes_rect.bottom() - px * 10.5
+    )
+    boxes = dict(zip(lines, _line_boxes(mem, len(lines), px)))
+    sectors = set(info["sectors"])
+    for line, box in boxes.items():
+        for s in range(4):
+            cell = QRectF(box.left() + s * box.width() / 4, box.top(), box.width() / 4, box.height())
+            fetched = line * 4 + s in sectors
+            p.setPen(QPen(QColor(theme.foreground), max(1.0, theme.line_px / 3)))
+            p.setBrush(_faded(BAD if len(sectors) > 4 else GOOD, 200) if fetched else QColor(theme.background))
+            p.drawRect(cell)
+    p.setPen(QPen(_faded(theme.foreground, 110), max(1.0, theme.line_px / 4)))
+    size = info["size"]
+    for lane, addr in info["lanes"]:
+        box = boxes[addr // acc.LINE_BYTES]
+        x = box.left() + (addr % acc.LINE_BYTES + size / 2) / acc.LINE_BYTES * box.width()
+        p.drawLine(bottoms[lane], QPointF(x, box.top()))
+    useful = len({(a + d) for _, a in info["lanes"] for d in range(size)})
+    moved = len(sectors) * acc.SECTOR_BYTES
+    color = BAD if len(sectors) > 4 else GOOD
+    first = _sectors_text(len(sectors), len(lines))
+    top = min(rect.bottom() - px * 4.2, max(b.bottom() for b in boxes.values()) + px * 1.5)  # under the lines
+    _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
+    second = tr("{0} B moved for {1} B used ({2})").format(f"{moved:,}", f"{useful:,}", f"{useful / moved:.0%}")
+    _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
+    where = tr("block {0} of {1}×{2} blocks, {3}").format(
+        panel.trace.blocks[0][:2], panel.trace.grid[0], panel.trace.grid[1], "×".join(map(str, panel.trace.mnk)))  # fmt: skip
+    _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3), where, px, theme.foreground)
+
+
+# ---------------------------------------------------------------------------------------------------- banks
+
+
+def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: float, depth: int = 1) -> None:
+    """One warp's shared request onto the 32 banks: lanes on top, below each bank a stack of the distinct 4-byte
+    words the warp asked of it (one is fine, more are a conflict: red), a connector per lane, the wavefronts."""
+    info = acc.request_banks(panel.trace, panel.index)
+    y = rect.top()
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
+    request = (tr("warp {0} stores ({1})") if info["store"] else tr("warp {0} loads ({1})")).format(
+        info["warp"], _where(info["pc"]))  # fmt: skip
+    y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
+    degree = info["degree"]
+    worst = max(degree.values(), default=1)
+
+    def lane_color(lane: int) -> str:
+        word = dict(info["lanes"]).get(lane)
+        return BAD if word is not None and degree.get(word % acc.BANKS, 1) > 1 else GOOD
+
+    lanes_rect = QRectF(rect.left(), y + px * 0.4, rect.width(), px * 1.6)
+    active = sum(1 << lane for lane, _ in info["lanes"])
+    bottoms = _lanes_row(p, lanes_rect, active, lane_color, theme, px)
+    banks_top = lanes_rect.bottom() + px * 5
+    _text(p, QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3), tr("32 banks"), px, theme.foreground,
+          align=Qt.AlignmentFlag.AlignRight)  # fmt: skip
+    room = rect.bottom() - px * 5 - banks_top
+    cell_h = min(px * 1.6, room / max(worst, depth))  # the same cells in every panel of the view
+    w = rect.width() / acc.BANKS
+    stacks: dict[int, list[int]] = {}
+    words = sorted({wd + d for _, wd in info["lanes"] for d in range(max(1, info["size"] // acc.BANK_BYTES))})
+    for wd in words:
+        stacks.setdefault(wd % acc.BANKS, []).append(wd)
+    for bank in range(acc.BANKS):
+        column = stacks.get(bank, [])
+        color = BAD if len(column) > 1 else GOOD
+        p.setPen(QPen(QColor(theme.foreground), 1))
+        p.setBrush(QColor(theme.background))
+        p.drawRect(QRectF(rect.left() + bank * w + 1, banks_top, w - 2, cell_h))
+        for level, _word in enumerate(column):
+            p.setBrush(_faded(color, 210))
+            p.drawRect(QRectF(rect.left() + bank * w + 1, banks_top + level * cell_h, w - 2, cell_h))
+    p.setPen(QPen(_faded(theme.foreground, 110), max(1.0, theme.line_px / 4)))
+    for lane, wd in info["lanes"]:
+        p.drawLine(bottoms[lane], QPointF(rect.left() + (wd % acc.BANKS + 0.5) * w, banks_top))
+    conflicts = info["wavefronts"] - info["ideal"]
+    color = BAD if conflicts else GOOD
+    first = tr("{0}-way bank conflict").format(worst) if conflicts else tr("no bank conflict")
+    top = min(rect.bottom() - px * 4.2, banks_top + max(worst, depth) * cell_h + px * 1.5)  # under the deepest stack
+    _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
+    second = (tr("{0} wavefronts, {1} needed") if info["wavefronts"] != 1 else tr("{0} wavefront, {1} needed")).format(
+        info["wavefronts"], info["ideal"])  # fmt: skip
+    _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
+    totals = panel.trace.summary[0]
+    key = "st" if info["store"] else "ld"
+    per = totals[f"shared_{key}_conflicts"] / max(1, totals[f"shared_{key}_requests"])
+    _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3),
+          (tr("block: {0} extra per store") if info["store"] else tr("block: {0} extra per load")).format(f"{per:.2f}"),
+          px, theme.foreground)  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------- whole views
+
+
+def default_panels(kind: str, records: acc.AccessFile, warp: int = 0, nth: int | None = None) -> list[Panel]:
+    """The kernels a view shows side by side, by `warp` of the interior block: each at its request with the most
+    sectors (coalescing: loads) or the most wavefronts beyond the ideal (banks: stores), or with `nth` at the
+    warp's nth such request in the order it issued them (the last kept one where it has fewer)."""
+    panels = []
+    space, store = (acc.GLOBAL, False) if kind == "coalescing" else (acc.SHARED, True)
+    for variant, params in DEFAULT_PANELS[kind]:
+        trace = records.find(variant, params)
+        if trace is None:
+            continue
+        if nth is not None:
+            order = acc.requests_in_order(trace, space, store, 0, warp)
+            index = int(order[min(nth, len(order) - 1)]) if len(order) else None
+        else:
+            pick = acc.worst_global_request if kind == "coalescing" else acc.worst_shared_request
+            index = pick(trace, 0, store)
+            if index is not None and warp:
+                index = _same_instruction(trace, index, warp)
+        if index is not None:
+            panels.append(Panel(trace, index))
+    return panels
+
+
+def _same_instruction(trace: acc.AccessTrace, index: int, warp: int) -> int | None:
+    """The first request of the same instruction by another warp of the same block (None if it has none kept)."""
+    import numpy as np
+
+    hits = np.nonzero((trace.pc == trace.pc[index]) & (trace.warp == warp) & (trace.slot == trace.slot[index]))[0]
+    return int(hits[np.argmin(trace.seq[hits])]) if len(hits) else None
+
+
+def draw_view(
+    p: QPainter, rect: QRectF, kind: str, panels: Sequence[Panel], theme: Theme, px: float | None = None
+) -> None:
+    """A whole view: its question as a heading, then the panels side by side. Pure: the same input, the same picture."""
+    px = px or font_px(theme, rect)
+    p.fillRect(rect, QColor(theme.background))
+    heading = (tr("Coalescing: how many 32-byte sectors one warp's load costs") if kind == "coalescing"
+               else tr("Bank conflicts: how many wavefronts one warp's shared access takes"))  # fmt: skip
+    top = rect.top() + px * 0.5
+    h = _text(
+        p,
+        QRectF(rect.left() + px, top, rect.width() - 2 * px, px * 1.6),
+        heading,
+        px * 1.15,
+        theme.foreground,
+        bold=True,
+    )
+    if not panels:
+        _text(p, QRectF(rect.left() + px, top + 2 * h, rect.width() - 2 * px, px * 1.4),
+              tr("no recorded accesses for these kernels"), px, theme.foreground)  # fmt: skip
+        return
+    body = QRectF(rect.left() + px, top + h + px * 0.6, rect.width() - 2 * px, rect.bottom() - top - h - px * 1.2)
+    gap = px * 1.5
+    w = (body.width() - gap * (len(panels) - 1)) / len(panels)
+    depth = (
+        max((max(acc.request_banks(pn.trace, pn.index)["degree"].values(), default=1) for pn in panels), default=1)
+        if kind == "banks"
+        else 1
+    )
+    for i, panel in enumerate(panels):
+        box = QRectF(body.left() + i * (w + gap), body.top(), w, body.height())
+        if kind == "banks":  # the figures of every kernel on one line, under the deepest bank stack of the view
+            draw_banks_panel(p, box, panel, theme, px, depth)
+        else:
+            draw_coalescing_panel(p, box, panel, theme, px)
+
+
+def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records: acc.AccessFile | None = None,
+                     warp: int = 0, nth: int | None = None) -> str:  # fmt: skip
+    """What a lesson step (or any view) calls: the coalescing or bank view of `records` (the shipped H200 records
+    if None) drawn into rect; returns the source line for the slide's footer ("" without records)."""
+    records = records if records is not None else acc.shipped_file()
+    draw_view(p, rect, kind, default_panels(kind, records, warp, nth) if records else [], theme)
+    return footer(records) if records else ""
+
+
+def footer(records: acc.AccessFile, replay: bool = True) -> str:
+    from gemmviz.ui.export.exporters import footer_text
+
+    how = tr("recorded, replayed") if replay else tr("measured")
+    return footer_text([(records.gpu, records.date[:10], how)])
+
+
+# ---------------------------------------------------------------------------------------------------- export
+
+
+def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: bool = False) -> bytes:
+    """PNG or SVG bytes of `draw(painter, rect)` at width x height: the 1080p layout, scaled (4K is 1080p
+    doubled), with `text` as the footer."""
+    from gemmviz.ui.export.exporters import footer_height, paint_footer, scale_for
+
+    scale = scale_for(width, height)
+    logical = QRectF(0, 0, width / scale, height / scale)
+    foot = footer_height(theme)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if svg:
+        from PySide6.QtSvg import QSvgGenerator
+
+        target = QSvgGenerator()
+        target.setOutputDevice(buf)
+        target.setSize(QSize(width, height))
+        target.setViewBox(logical)
+        target.setTitle("gemmviz")
+        target.setDescription(text)
+    else:
+        target = QImage(width, height, QImage.Format.Format_ARGB32)
+        target.fill(QColor(theme.background))
+    p = QPainter(target)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if not svg:
+        p.scale(scale, scale)
+    p.fillRect(logical, QColor(theme.background))
+    draw(p, logical.adjusted(0, 0, 0, -foot))
+    paint_footer(p, text, QRectF(0, logical.height() - foot, logical.width(), foot), theme)
+    p.end()
+    if not svg:
+        target.save(buf, "PNG")
+    buf.close()
+    return bytes(data)
+
+
+def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,  # noqa: PLR0913
+           svg: bool = False, replay: bool = True, nth: int | None = None) -> bytes:  # fmt: skip
+    """PNG or SVG bytes of a view at width x height."""
+    panels = default_panels(kind, records, warp, nth)
+    return render_drawing(lambda p, r: draw_view(p, r, kind, panels, theme), width, height, theme,
+                          footer(records, replay), svg)  # fmt: skip
+
+
+def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
+                       theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0,
+                       nth: int | None = None) -> Path:  # fmt: skip
+    """Write the coalescing or bank view as PNG or SVG (by the suffix) through the one writer."""
+    from gemmviz.ui.export.exporters import ExportError, check_size, check_target
+
+    if kind not in KINDS:
+        raise ExportError(f"unknown view {kind!r}; choose {' or '.join(KINDS)}")
+    check_size(width, height)
+    target = check_target(path, (".png", ".svg"))
+    records = records or acc.shipped_file()
+    if records is None:
+        raise ExportError("no access records: record some with gemmviz profile --accesses")
+    fileio.write_atomic(target, render(kind, records, width, height, theme, warp, svg=target.suffix.lower() == ".svg",
+                                       nth=nth))  # fmt: skip
+    return target
+
+
+# ---------------------------------------------------------------------------------------------------- widget
+
+
+class AccessCanvas(QWidget):
+    """Paints one view; everything it draws comes from draw_view."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.kind, self.panels, self.theme = "coalescing", [], PROJECTOR_LIGHT
+        self.setMinimumSize(320, 180)  # the window fits 1280x720 in projector mode, Chinese too
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        from gemmviz.ui.export.exporters import scale_for
+
+        scale = min(1.0, scale_for(self.width(), self.height())) or 1.0
+        p.scale(scale, scale)
+        draw_view(p, QRectF(0, 0, self.width() / scale, self.height() / scale), self.kind, self.panels, self.theme)
+        p.end()
+
+
+class AccessViews(QWidget):
+    """A self-contained panel: the coalescing or the bank view of recorded accesses (the shipped H200 records
+    unless set_records gives others), a warp to look at, and Export (PNG/SVG)."""
+
+    def __init__(self, parent=None, records: acc.AccessFile | None = None, theme: Theme | None = None):
+        super().__init__(parent)
+        self.records = records if records is not None else acc.shipped_file()
+        self.canvas = AccessCanvas(self)
+        if theme is not None:
+            self.canvas.theme = theme
+        self.kind = QComboBox(self)
+        self.kind.addItem(self.tr("Coalescing (global loads)"), "coalescing")
+        self.kind.addItem(self.tr("Bank conflicts (shared stores)"), "banks")
+        self.warp = QComboBox(self)
+        for w in range(8):
+            self.warp.addItem(self.tr("warp {0}").format(w), w)
+        self.request = QSpinBox(self)
+        self.request.setRange(0, 100_000)
+        self.request.setSpecialValueText(self.tr("costliest request"))
+        self.request.setPrefix(self.tr("request "))
+        self.request.setToolTip(
+            self.tr("0: the costliest request of each kernel; 1, 2, …: the warp's requests in order")
+        )
+        self.export_button = QPushButton(self.tr("Export…"), self)
+        self.source = QLabel(self)
+        self.source.setTextFormat(Qt.TextFormat.PlainText)
+        row = QHBoxLayout()
+        for w in (self.kind, self.warp, self.request, self.export_button):
+            row.addWidget(w)
+        row.addWidget(self.source, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.canvas, 1)
+        self.kind.currentIndexChanged.connect(self.refresh)
+        self.warp.currentIndexChanged.connect(self.refresh)
+        self.request.valueChanged.connect(self.refresh)
+        self.export_button.clicked.connect(self._export)
+        self.refresh()
+
+    def set_records(self, records: acc.AccessFile | None) -> None:
+        self.records = records
+        self.refresh()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.canvas.theme = theme
+        self.canvas.update()
+
+    def refresh(self) -> None:
+        kind = self.kind.currentData()
+        self.canvas.kind = kind
+        nth = self.request.value() - 1 if self.request.value() else None
+        self.canvas.panels = (
+            default_panels(kind, self.records, self.warp.currentData() or 0, nth) if self.records else []
+        )
+        self.source.setText(footer(self.records) if self.records else self.tr("no access records"))
+        self.canvas.update()
+
+    def _export(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"), f"{self.canvas.kind}.png",
+                                              self.tr("PNG image (*.png);;SVG image (*.svg)"))  # fmt: skip
+        if not path:
+            return
+        try:
+            nth = self.request.value() - 1 if self.request.value() else None
+            export_access_view(self.canvas.kind, path, theme=self.canvas.theme, records=self.records,
+                               warp=self.warp.currentData() or 0, nth=nth)  # fmt: skip
+        except Exception as exc:  # an unwritable file, a refused size: said, never raised into Qt
+            QMessageBox.warning(self, self.tr("Export failed"), str(exc))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m gemmviz.ui.accesses.views KIND OUT [--size WxH] [--dark] [--records FILE]`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) < 2 or args[0] not in KINDS:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    width, height = (int(x) for x in (args[args.index("--size") + 1] if "--size" in args else "1920x1080").split("x"))
+    records = acc.load_file(args[args.index("--records") + 1]) if "--records" in args else None
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from gemmviz.ui.fonts import install_cjk_fallback
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    install_cjk_fallback(app)
+    out = export_access_view(args[0], args[1], width, height, theme_for(True, "--dark" in args), records)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Compare sessions: the same kernel and size measured on several machines, side by side. Session labels and
+series come from files: they go into combo items, headers and cells, which show plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gemmviz.core.numbers import sig
+from gemmviz.core.results import Result, compare_sources
+from gemmviz.core.views import times_text
+from gemmviz.ui.charts.base import source_label
+from gemmviz.ui.text import tr
+
+
+class ComparePanel(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.results: list[Result] = []
+        self.source_of: Callable[[Result], str] = lambda _r: ""
+        self.reference = QComboBox()
+        self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setSortingEnabled(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(tr("reference")))
+        top.addWidget(self.reference)
+        top.addStretch()
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.note)
+        layout.addWidget(self.table, 1)
+        self.reference.currentIndexChanged.connect(lambda _i: self._fill())
+
+    def set_results(self, results: list[Result], source_of: Callable[[Result], str]) -> None:
+        self.results = results
+        self.source_of = source_of
+        sources = sorted({source_of(r) for r in results if r.valid})
+        current = self.reference.currentData()
+        self.reference.blockSignals(True)
+        self.reference.clear()
+        for s in sources:
+            self.reference.addItem(source_label(s) or tr("live (this machine)"), s)
+        index = self.reference.findData(current)
+        self.reference.setCurrentIndex(index if index >= 0 else 0)
+        self.reference.blockSignals(False)
+        self._fill()
+
+    def _fill(self) -> None:
+        reference = self.reference.currentData()
+        self.table.setSortingEnabled(False)
+        self.table.clear()
+        if reference is None:
+            self.table.setRowCount(0)
+            self.note.setText(tr("Open two or more sessions (File ▸ Open) to compare machines."))
+            return
+        others, rows = compare_sources(self.results, reference, self.source_of)
+        headers = [tr("kernel"), tr("size"), tr("reference ms")]
+        for o in others:
+            name = source_label(o) or tr("live")
+            headers += [tr("{source} ms").format(source=name), tr("× vs reference ({source})").format(source=name)]
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            cells = [row["series"], row["size"], sig(row["reference_ms"])]
+            for o in others:
+                ms, x = row["others"].get(o, (None, None))
+                cells += [sig(ms), "—" if x is None else times_text(x)]
+            for j, text in enumerate(cells):
+                self.table.setItem(i, j, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.setSortingEnabled(True)
+        self.note.setText(
+            tr("{n} kernel/size pairs measured both in the reference and elsewhere. "
+               "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
+               "Published figures are the seeds' own numbers, not measurements.").format(n=len(rows))
+            if rows
+            else tr("No kernel and size appears both in the reference and in another session.")
+        )  # fmt: skip

@@ -1,0 +1,333 @@
+"""Charts over a list of results: time and GFLOP/s vs size, speedup bars, all with hover and legends.
+
+Only valid results are plotted; invalid ones stay in the table, flagged. Charts are redrawn from the
+result list (a few hundred points at most), which keeps them simple and always consistent. Every series'
+colour, marker and dash come from the one style table (core/style.py); the legend sits in its own column
+right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/roofline/chart.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFont, QFontMetricsF
+
+from gemmviz.core.numbers import sig
+from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
+from gemmviz.core.variants import baseline as registry_baseline
+from gemmviz.core.views import times_text
+from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
+from gemmviz.ui.charts.base import (
+    LIGHT,
+    ResultChart,
+    Theme,
+    _Tip,
+    _tip,
+    margin_px,
+    plain,
+    series_of,
+    size_x,
+    source_label,
+)
+from gemmviz.ui.roofline.chart import RooflineChart
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+
+DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, block 16×16
+# the registry's baseline labels (core/variants.py BASELINES), for the catalogue: charts draw them through tr()
+BASELINE_LABELS = (QT_TRANSLATE_NOOP("", "CPU loop"), QT_TRANSLATE_NOOP("", "GPU naive, block 16×16 (the seed's)"),
+                   QT_TRANSLATE_NOOP("", "cuBLAS FP32"), QT_TRANSLATE_NOOP("", "cuBLAS TF32"))  # fmt: skip
+
+
+class _SizeChart(ResultChart):
+    x_label = QT_TRANSLATE_NOOP("", "matrix size (∛(M·N·K))")
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": SizeAxis("bottom")})
+
+    def value(self, r: Result) -> float | None:
+        raise NotImplementedError
+
+    def tip(self, r: Result, source: str) -> str:
+        return _tip(r, source)
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        # Data go in as log10 values and the axes label them as 1-2-5 numbers, so lines, points and
+        # error bars share one coordinate system. Items persist per series and get new data, which
+        # keeps a redraw during a sweep to a few milliseconds.
+        groups = series_of(self.results, self.source_of)
+        plot.getAxis("bottom").set_sizes([size_x(r) for rs in groups.values() for r in rs])
+        styles = style_table(groups)
+        for key in [k for k in self._items if k not in groups]:
+            for item in self._items.pop(key):
+                plot.removeItem(item)
+        budget = getattr(self, "_max_new", None)
+        for (source, name), rs in groups.items():
+            if budget is not None and (source, name) not in self._items:
+                if budget == 0:
+                    return False  # the rest, and the legend, on the next call
+                budget -= 1
+            style = styles[(source, name)]
+            xs = np.log10([size_x(r) for r in rs])
+            ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
+            brush = pg.mkBrush(self.theme.color(style.colour))
+            tips = [_Tip(self.tip, r, r, source) for r in rs]
+            items = self._items.get((source, name))
+            if items is None:
+                line = pg.PlotDataItem(xs, ys, pen=self.pen(style))
+                spread = self.make_spread(rs, xs, style.colour)
+                scatter = pg.ScatterPlotItem(
+                    xs, ys, size=self.theme.symbol_px, brush=brush, pen=pg.mkPen(self.theme.background),
+                    symbol=style.marker, hoverable=True, data=tips, tip=lambda x, y, data: plain(data.text),
+                    hoverSize=self.theme.symbol_px * 1.5,
+                )  # fmt: skip
+                scatter.sigClicked.connect(lambda _item, points, _ev: self.emit_point(points))
+                items = [i for i in (line, spread, scatter) if i is not None]
+                for item in items:
+                    plot.addItem(item)
+                self._items[(source, name)] = items
+            else:
+                line, *rest = items
+                line.setData(xs, ys)
+                line.setPen(self.pen(style))
+                scatter = rest[-1]
+                scatter.setData(x=xs, y=ys, data=tips, brush=brush, symbol=style.marker)
+                if len(rest) == 2:
+                    self.update_spread(rest[0], rs, xs, style.colour)
+        self._fit_range(plot, groups)
+        sources = source_order(s for s, _ in groups)
+        own = series_styles(n for _, n in groups)  # the styles drawn, before a source's dash
+        names = sorted(own, key=lambda n: (own[n].marker, own[n].colour, n))
+        legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
+        if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
+            return False  # series were created in this call: the legend (a relayout) on the next one
+        if legend_key != self._legend_key:
+            self._legend_key = legend_key
+            self.reset_legend()
+            for name in names:
+                self.legend.add_entry(self.sample(own[name]), name, series=name)
+            self.add_hidden_entries()
+            if len(sources) > 1 or (sources and sources[0]):
+                for i, source in enumerate(sources):
+                    dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
+                    self.legend.add_entry(pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
+                                          source_label(source) or tr("live (this machine)"))  # fmt: skip
+
+    def _fit_range(self, plot: pg.PlotItem, groups) -> None:
+        """The range from the data alone (not from pen widths, as auto-range would), so that an export's
+        thicker lines leave the layout of its 1080p twin unchanged."""
+        xs = [math.log10(size_x(r)) for rs in groups.values() for r in rs]
+        ys = [math.log10(v) for rs in groups.values() for r in rs for v in self.spread_values(r)]
+        if not xs:
+            return
+        for lo, hi, set_range in ((min(xs), max(xs), plot.setXRange), (min(ys), max(ys), plot.setYRange)):
+            pad = max(0.05, 0.04 * (hi - lo))
+            set_range(lo - pad, hi + pad, padding=0)
+
+    def spread_values(self, r: Result) -> list[float]:
+        return [self.value(r)]
+
+    def make_spread(self, rs, xs, colour_index):
+        return None
+
+    def update_spread(self, item, rs, xs, colour_index) -> None:
+        return None
+
+
+class TimeChart(_SizeChart):
+    title = QT_TRANSLATE_NOOP("", "Time per multiplication")
+    y_label = QT_TRANSLATE_NOOP("", "median time (ms)")
+
+    def value(self, r):
+        return r.median_ms
+
+    def spread_values(self, r: Result) -> list[float]:
+        return [r.min_ms, r.max_ms]
+
+    def make_spread(self, rs, xs, colour_index):
+        item = pg.ErrorBarItem(beam=0.02)
+        self.update_spread(item, rs, xs, colour_index)
+        return item
+
+    def update_spread(self, item, rs, xs, colour_index) -> None:
+        # min–max of the samples as error bars, in log10 space because the plot is log-log
+        lo = np.log10([r.min_ms for r in rs])
+        hi = np.log10([r.max_ms for r in rs])
+        mid = np.log10([r.median_ms for r in rs])
+        item.setData(x=xs, y=mid, top=hi - mid, bottom=mid - lo,
+                     pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2)))  # fmt: skip
+
+
+class GflopsChart(_SizeChart):
+    title = QT_TRANSLATE_NOOP("", "Throughput")
+    y_label = QT_TRANSLATE_NOOP("", "GFLOP/s (2·M·N·K / median time)")
+    y_label_short = "GFLOP/s"
+
+    def value(self, r):
+        return r.gflops
+
+
+class SpeedupChart(ResultChart):
+    """Horizontal bars: how many times faster each series is than a baseline, at one size and from one
+    source (speedups never mix machines), on a log scale. The title names the baseline."""
+
+    title = QT_TRANSLATE_NOOP("", "Speedup")
+    x_label = QT_TRANSLATE_NOOP("", "times faster (log scale)")
+    y_label = ""
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        self.baseline = DEFAULT_BASELINE  # a key of the registry's BASELINES
+        self.size_key: str | None = None
+        self.source: str | None = None
+        self.bars: list[tuple[str, float]] = []
+        self.empty_reason = ""  # why nothing is drawn, naming the sizes that have the baseline
+        super().__init__(theme, parent, axisItems={"bottom": Log125Axis("bottom", suffix="×")})
+
+    def sources(self) -> list[str]:
+        return sorted({self.source_of(r) for r in self.results if r.valid})
+
+    def _source(self) -> str | None:
+        sources = self.sources()
+        return self.source if self.source in sources else (sources[0] if sources else None)
+
+    def _mine(self) -> list[Result]:
+        source = self._source()
+        return [r for r in self.results if r.valid and self.source_of(r) == source]
+
+    def sizes(self) -> list[str]:
+        keys = {(r.m, r.n, r.k) for r in self._mine()}
+        return [f"{m}x{n}x{k}" for m, n, k in sorted(keys, key=lambda s: s[0] * s[1] * s[2])]
+
+    def sizes_with_baseline(self) -> list[str]:
+        """The sizes (keys, smallest first) that have a result of the baseline."""
+        base = registry_baseline(self.baseline)
+        have = {r.problem.key for r in self._mine() if r.variant == base.variant
+                and (not base.params or r.params == dict(base.params))}  # fmt: skip
+        return [key for key in self.sizes() if key in have]
+
+    def default_key(self) -> str | None:
+        """The largest size that has a result of the baseline, else the largest size."""
+        return (self.sizes_with_baseline() or self.sizes() or [None])[-1]
+
+    def set_view(self, baseline: str | None = None, size_key: str | None = None, source: str | None = None) -> None:
+        if baseline is not None:
+            self.baseline = baseline
+        self.size_key = size_key
+        self.source = source
+        self.set_results(self.results)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_bar_text()
+
+    def fit_bar_text(self) -> None:
+        """Bar names and values in the theme's size, smaller where many bars share the height (a row of
+        text never taller than its bar's row, so labels neither overlap nor get dropped by the axis). Where
+        rows are too thin for a value beside its bar, the value joins the bar's name on the axis."""
+        texts = getattr(self, "_bar_texts", [])
+        plot = self.getPlotItem()
+        if plot is None or not hasattr(self, "theme") or not self.bars:
+            return  # the view's own set-up, before the plot and theme exist; or nothing drawn
+        title_h = plot.titleLabel.boundingRect().height()
+        bottom = max(plot.getAxis("bottom").height(), plot.getAxis("bottom").minimumHeight())
+        row_px = (self.height() - title_h - bottom - 2 * margin_px(self.theme)) / len(self.bars)
+        font = QFont()
+        font.setPointSizeF(min(float(self.theme.font_pt), max(4.0, row_px * 0.75 * 72 / 96)))
+        line_px = QFontMetricsF(font).height()
+        beside = line_px <= row_px * 0.95 and font.pointSizeF() >= 6
+        for text in texts:
+            text.setFont(font)
+            text.textItem.document().setDocumentMargin(0)
+            text.setVisible(beside)
+        plot.getAxis("left").setTickFont(font)
+        ticks = [(y, label if beside else f"{label}  {_times(x)}") for y, (label, x) in enumerate(self.bars)]
+        plot.getAxis("left").setTicks([ticks])
+
+    def _empty(self, plot: pg.PlotItem, title: str, reason: str) -> None:
+        self.empty_reason = reason
+        size = f"{self.theme.font_pt + 2}pt"
+        plot.setTitle(plain(title), color=self.theme.foreground, size=size)
+        plot.getAxis("left").setTicks([[]])
+        plot.getAxis("bottom").setStyle(showValues=False)
+        if reason:
+            text = pg.TextItem(reason, color=self.theme.foreground, anchor=(0.5, 0.5))
+            font = QFont()
+            font.setPointSize(self.theme.font_pt)
+            text.setFont(font)
+            text.setPos(0.5, 0.5)
+            plot.addItem(text)
+        plot.setXRange(0, 1, padding=0)
+        plot.setYRange(0, 1, padding=0)
+
+    def draw(self, plot: pg.PlotItem) -> None:
+        plot.clear()
+        self.reset_legend()
+        self.legend.setVisible(False)  # bars are named on their axis
+        self.bars = []
+        self._bar_texts = []
+        self.empty_reason = ""
+        key = self.size_key if self.size_key in self.sizes() else self.default_key()
+        chosen = registry_baseline(self.baseline)
+        name = tr(chosen.label)  # the registry's English label; BASELINE_LABELS marks them for the catalogue
+        if key is None:
+            self._empty(plot, tr("Speedup: no results yet"), "")
+            return
+        at_size = [r for r in self._mine() if r.problem.key == key]
+        size_label = at_size[0].problem.label
+        base = find_baseline(at_size, at_size[0], chosen.variant, chosen.params)
+        if base is None:
+            series = baseline_series(chosen)
+            if series in self.hidden_series:  # the result exists: the user hid its series
+                self._empty(plot, tr("{name} is hidden").format(name=name),
+                            tr("show {series} again (a click on it in a\nchart's legend) or choose another baseline").format(series=series))  # fmt: skip
+                return
+            have = [k.replace("x", "×") for k in self.sizes_with_baseline()]
+            reason = tr("sizes with one: {sizes}").format(sizes=", ".join(have)) if have else tr("no size has one")
+            self._empty(plot, tr("No {name} result at {size}").format(name=name, size=size_label), reason)
+            return
+        plot.getAxis("bottom").setStyle(showValues=True)
+        plot.setTitle(plain(tr("Speedup vs {name} at {size}").format(name=name, size=size_label)), color=self.theme.foreground,
+                      size=f"{self.theme.font_pt + 2}pt")  # fmt: skip
+        best: dict[str, Result] = {}
+        for r in at_size:
+            if r.series not in best or r.median_ms < best[r.series].median_ms:
+                best[r.series] = r
+        ordered = sorted(best.values(), key=lambda r: r.median_ms, reverse=True)
+        self.bars = [(r.series, base.median_ms / r.median_ms) for r in ordered]
+        styles = series_styles(label for label, _ in self.bars)
+        logs = [math.log10(x) for _, x in self.bars]
+        ys = np.arange(len(self.bars))
+        plot.addItem(pg.BarGraphItem(
+            x0=[min(0.0, v) for v in logs], width=[abs(v) for v in logs], y=ys, height=0.7,
+            brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for label, _ in self.bars],
+            pen=pg.mkPen(self.theme.foreground, width=1),
+        ))  # fmt: skip
+        self._bar_texts = []
+        for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
+            text = pg.TextItem(_times(x), color=self.theme.foreground,
+                               anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))  # fmt: skip
+            text.setPos(v, y)
+            plot.addItem(text)
+            self._bar_texts.append(text)
+        self.fit_bar_text()
+        lo, hi = min([0.0, *logs]), max([0.0, *logs])
+        plot.setXRange(lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.25 * (hi - lo) + 0.3, padding=0)
+        plot.setYRange(-0.6, len(self.bars) - 0.2, padding=0)
+
+
+def baseline_series(b) -> str:
+    """The series name (as Result.series writes it) of a registry baseline's results."""
+    params = ", ".join(f"{k} {v}" for k, v in b.params.items())
+    return f"{b.variant} ({params})" if params else b.variant
+
+
+def _times(x: float) -> str:
+    """The bar's label, as the lessons write ratios: 1.53×, 15.3×, 153×; tiny ones with two digits."""
+    if x == 1.0:
+        return "1×"  # the baseline itself
+    return f"{sig(x, 2)}×" if x < 0.1 else times_text(x)
+
+
+__all__ = ["GflopsChart", "ResultChart", "RooflineChart", "SpeedupChart", "TimeChart", "series_of", "size_x"]

@@ -1,0 +1,1 @@
+"""The Exercise tab: a student's kernel checked on the GPU."""

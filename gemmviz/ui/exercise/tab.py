@@ -1,0 +1,611 @@
+"""The Exercise tab: pick an exercise, write its starter or open your kernel, edit it in your own editor; the
+tab checks it again on every save and shows the verdicts, the likeliest cause, the map of wrong regions of C,
+compile errors and sanitizer findings at their source lines, the timing beside the reference, and the hints.
+
+A check runs `backends/exercise.check_exercise` in a worker thread: every GPU step there is a child process
+with a time limit, so the window never waits on the GPU and a kernel that hangs or crashes never takes it
+down. Cancel stops the step in flight within half a second. A saved check (FILE.check.json, from this tab or
+`gemmviz exercise check` on a GPU machine) opens here without a GPU."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, Qt, QThread, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gemmviz.core.exercise_check import (
+    CheckFileError,
+    access_trace,
+    counter_lines,
+    finish,
+    load_check,
+    record_target,
+    source_lines,
+)
+from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
+from gemmviz.core.fileio import OutputError, check_target, write_atomic
+from gemmviz.core.numbers import duration, rate
+from gemmviz.core.problem import Problem
+from gemmviz.ui.accesses.views import AccessCanvas, Panel
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
+
+COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
+# the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
+GOAL_NAMES = {"compiles": QT_TRANSLATE_NOOP("", "compiles"), "correct": QT_TRANSLATE_NOOP("", "correct"),
+              "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed")}  # fmt: skip
+
+
+class CheckWorker(QObject):
+    """Runs one check in its own thread; results come back by signal."""
+
+    progress = Signal(int, int, str)
+    finished = Signal(object)  # the record
+    failed = Signal(str)
+
+    def __init__(self, path: Path, exercise: Exercise):
+        super().__init__()
+        self.path, self.exercise = path, exercise
+        self.cancel = threading.Event()
+
+    def run(self) -> None:
+        from gemmviz.backends.exercise import Cancelled, CheckOptions, check_exercise
+
+        try:
+            record = check_exercise(self.path, self.exercise, CheckOptions(cancel=self.cancel),
+                                    lambda i, n, what: self.progress.emit(i, n, what))  # fmt: skip
+        except Cancelled:
+            self.failed.emit(tr("Check cancelled."))
+        except ExerciseError as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # a bug must not end the thread silently: the tab says it and keeps working
+            self.failed.emit(tr("The check failed: {0}").format(f"{type(exc).__name__}: {exc}"))
+        else:
+            self.finished.emit(record)
+
+
+class ErrorMap(QWidget):
+    """C as a grid of regions; each region's shade is its share of wrong elements (from the record's map)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.error_map: dict | None = None
+        self.caption = ""
+        self.setMinimumSize(240, 220)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_map(self, error_map: dict | None, caption: str) -> None:
+        self.error_map, self.caption = error_map, caption
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        try:
+            self._draw(p)
+        finally:
+            p.end()  # a painter left active when drawing raised is what crashes Qt
+
+    def _draw(self, p: QPainter) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        fm = p.fontMetrics()
+        side = min(self.width(), self.height() - 3 * fm.height()) - 4
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
+        p.drawText(QRectF(0, 0, self.width(), fm.height() * 2.4), flags, self.caption)
+        if side <= 10:
+            return
+        top = fm.height() * 2.6
+        grid = (self.error_map or {}).get("wrong") or [[0]]
+        rows, cols = len(grid), max(len(r) for r in grid)
+        cell = side / max(rows, cols)
+        peak = max(1, max((max(r) for r in grid if r), default=1))
+        for i, row in enumerate(grid):
+            for j, value in enumerate(row):
+                shade = QColor("#D55E00") if value else QColor("#E8F4EE")
+                if value:
+                    shade.setAlphaF(0.35 + 0.65 * value / peak)
+                p.fillRect(QRectF(j * cell, top + i * cell, cell, cell), shade)
+        p.setPen(QPen(QColor("#404040"), 1))
+        p.drawRect(QRectF(0, top, cols * cell, rows * cell))
+
+
+class TimingBars(QWidget):
+    """Yours, the reference and cuBLAS as bars of GFLOP/s, labelled at their ends."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[tuple[str, float, str]] = []
+        self.setMinimumHeight(120)
+
+    def set_rows(self, rows: list[tuple[str, float, str]]) -> None:
+        self.rows = rows
+        self.setMinimumHeight(int(self.fontMetrics().height() * 2.2 * max(1, len(rows))))
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        if not self.rows:
+            return
+        p = QPainter(self)
+        try:
+            self._draw(p)
+        finally:
+            p.end()
+
+    def _draw(self, p: QPainter) -> None:
+        fm = p.fontMetrics()
+        label_w = max(fm.horizontalAdvance(name) for name, _v, _t in self.rows) + 12
+        peak = max(v for _n, v, _t in self.rows) or 1.0
+        row_h = self.height() / len(self.rows)
+        for i, (name, value, text) in enumerate(self.rows):
+            y = i * row_h
+            p.setPen(self.palette().windowText().color())
+            p.drawText(QRectF(0, y, label_w, row_h), Qt.AlignmentFlag.AlignVCenter, name)
+            span = max(1.0, (self.width() - label_w - fm.horizontalAdvance(text) - 16) * value / peak)
+            p.fillRect(
+                QRectF(label_w, y + row_h * 0.2, span, row_h * 0.6), QColor(("#0072B2", "#E69F00", "#000000")[i % 3])
+            )
+            p.drawText(QRectF(label_w + span + 8, y, self.width(), row_h), Qt.AlignmentFlag.AlignVCenter, text)
+
+
+class ExerciseTab(QWidget):
+    status_message = Signal(str)
+
+    def __init__(self, lang: str = "en", parent=None):
+        super().__init__(parent)
+        self.lang = lang
+        self.exercises: list[Exercise] = []
+        self.path: Path | None = None
+        self.record: dict | None = None
+        self.hints_shown = 0
+        self.thread: QThread | None = None
+        self.worker: CheckWorker | None = None
+        self.recheck_wanted = False
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._file_changed)
+        self.watcher.directoryChanged.connect(self._file_changed)  # editors that save by renaming a new file
+        self.debounce = QTimer(self, singleShot=True, interval=400)
+        self.debounce.timeout.connect(self._saved)
+        self._build()
+        self._load_exercises()
+
+    # --- layout ---------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.picker = QComboBox()
+        self.new_button = QPushButton(tr("New from starter…"))
+        self.open_button = QPushButton(tr("Open kernel…"))
+        self.open_check_button = QPushButton(tr("Open check…"))
+        self.check_button = QPushButton(tr("Check now"))
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setEnabled(False)
+        self.auto = QCheckBox(tr("Check on save"))
+        self.auto.setChecked(True)
+        self.file_label = QLabel(tr("No kernel file open: write the starter, or open your .cu."))
+        self.file_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.file_label.setWordWrap(True)
+        self.task = QPlainTextEdit(readOnly=True)
+        self.hint_button = QPushButton()
+        self.hint_button.clicked.connect(self._next_hint)
+        self.hints = QLabel()
+        self.hints.setTextFormat(Qt.TextFormat.PlainText)
+        self.hints.setWordWrap(True)
+        left = self._left_column()
+        right = self._right_column()
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        self.picker.currentIndexChanged.connect(self._exercise_changed)
+        self.new_button.clicked.connect(self._new_from_starter)
+        self.open_button.clicked.connect(self._open_kernel)
+        self.open_check_button.clicked.connect(self._open_check_dialog)
+        self.check_button.clicked.connect(self.start_check)
+        self.cancel_button.clicked.connect(self.cancel_check)
+
+    def _left_column(self) -> QWidget:
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        top = QHBoxLayout()
+        top.addWidget(self.picker, 1)
+        lv.addLayout(top)
+        buttons = QHBoxLayout()
+        for b in (self.new_button, self.open_button):
+            buttons.addWidget(b)
+        lv.addLayout(buttons)
+        run = QHBoxLayout()
+        for w in (self.check_button, self.cancel_button, self.open_check_button):
+            run.addWidget(w)
+        lv.addLayout(run)
+        lv.addWidget(self.auto)
+        lv.addWidget(self.file_label)
+        lv.addWidget(self.task, 1)
+        lv.addWidget(self.hint_button)
+        lv.addWidget(self.hints)
+        return left
+
+    def _right_column(self) -> QWidget:
+        self.verdict_label = QLabel()
+        self.verdict_label.setTextFormat(Qt.TextFormat.RichText)  # built here from escaped parts only
+        self.verdict_label.setWordWrap(True)
+        self.cause = QLabel()
+        self.cause.setTextFormat(Qt.TextFormat.PlainText)
+        self.cause.setWordWrap(True)
+        bold = QFont(self.cause.font())
+        bold.setBold(True)
+        self.cause.setFont(bold)
+        self.progress = QLabel()
+        self.progress.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_map = ErrorMap()
+        self.findings = QPlainTextEdit(readOnly=True)  # wraps long sanitizer lines; one finding a paragraph
+        self.findings.setMinimumHeight(self.fontMetrics().height() * 6)
+        self.finding_lines: list[str] = []
+        self.bars = TimingBars()
+        content = QWidget()
+        rv = QVBoxLayout(content)
+        rv.addWidget(self.progress)
+        rv.addWidget(self.verdict_label)
+        rv.addWidget(self.cause)
+        mid = QHBoxLayout()
+        mid.addWidget(self.error_map, 1)
+        mid.addWidget(self.bars, 2)
+        rv.addLayout(mid)
+        rv.addWidget(self.findings, 1)
+        self.access_kind = QComboBox()
+        self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
+        self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
+        self.access_kind.currentIndexChanged.connect(lambda _i: self._fill_accesses(self.record or {}))
+        self.access_canvas = AccessCanvas()
+        self.access_canvas.setMinimumHeight(320)
+        for w in (self.access_kind, self.access_canvas):
+            rv.addWidget(w)
+            w.setVisible(False)
+        right = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
+        right.setWidgetResizable(True)
+        right.setFrameShape(QFrame.Shape.NoFrame)
+        right.setWidget(content)
+        return right
+
+    def _load_exercises(self) -> None:
+        try:
+            self.exercises = shipped_exercises()
+        except ExerciseError as exc:
+            self.exercises = []
+            self.task.setPlainText(str(exc))
+        for e in self.exercises:
+            self.picker.addItem(e.text(self.lang)[0], e.name)
+        self._exercise_changed()
+
+    @property
+    def exercise(self) -> Exercise | None:
+        i = self.picker.currentIndex()
+        return self.exercises[i] if 0 <= i < len(self.exercises) else None
+
+    def _exercise_changed(self, *_args) -> None:
+        e = self.exercise
+        if e is None:
+            return
+        title, task, hints = e.text(self.lang)
+        self.task.setPlainText(f"{title}\n\n{reflow(task)}\n\n" + tr("Measured against {0}; goal: {1}× its speed.").format(
+            e.reference, rate(e.speed_goal)))  # fmt: skip
+        self.hints_shown = 0
+        self._show_hints()
+
+    def _show_hints(self) -> None:
+        e = self.exercise
+        hints = e.text(self.lang)[2] if e else ()
+        self.hints.setText("\n".join(f"{i}. {h}" for i, h in enumerate(hints[: self.hints_shown], 1)))
+        self.hint_button.setText(
+            tr("Show a hint ({0} of {1})").format(min(self.hints_shown + 1, len(hints)), len(hints))
+        )
+        self.hint_button.setEnabled(self.hints_shown < len(hints))
+
+    def _next_hint(self) -> None:
+        self.hints_shown += 1
+        self._show_hints()
+
+    # --- files ----------------------------------------------------------------------------------------------
+    def _new_from_starter(self) -> None:
+        e = self.exercise
+        if e is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, tr("Folder for your kernel"))
+        if folder:
+            self.write_starter(Path(folder))
+
+    def write_starter(self, folder: Path) -> Path | None:
+        """The exercise's starter in `folder` (never over a file already there: that is the student's work)."""
+        e = self.exercise
+        target = folder / e.starter
+        if target.exists():
+            self.set_file(target)
+            self.status_message.emit(tr("{0} is already there: opened it (your work is kept).").format(target))
+            return target
+        try:
+            write_atomic(check_target(target, (".cu",)), e.starter_text())
+        except (OutputError, OSError, ExerciseError) as exc:
+            warn(self, tr("Cannot write the starter"), str(exc))
+            return None
+        self.set_file(target)
+        return target
+
+    def _open_kernel(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Open your kernel"), "", tr("CUDA source (*.cu)"))
+        if path:
+            self.set_file(Path(path))
+
+    def set_file(self, path: Path) -> None:
+        for old in self.watcher.files() + self.watcher.directories():
+            self.watcher.removePath(old)
+        self.path = path
+        self.file_label.setText(tr("Your kernel: {0}").format(path))
+        self.watcher.addPath(str(path))
+        self.watcher.addPath(str(path.parent))
+        match = next((i for i, e in enumerate(self.exercises) if e.starter == path.name), None)
+        if match is not None and match != self.picker.currentIndex():
+            self.picker.setCurrentIndex(match)
+
+    def _file_changed(self, _path: str) -> None:
+        if self.path is not None and str(self.path) not in self.watcher.files() and self.path.exists():
+            self.watcher.addPath(str(self.path))  # replaced by the editor's save: watch the new file
+        if self.auto.isChecked() and self.path is not None:
+            self.debounce.start()
+
+    def _saved(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        if self.worker is not None:
+            self.recheck_wanted = True  # once the running check ends
+            return
+        self.start_check()
+
+    def _open_check_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Open a check"), "", tr("Exercise checks (*.check.json *.json)"))
+        if path:
+            self.open_check(Path(path))
+
+    def open_check(self, path: Path) -> bool:
+        try:
+            record = load_check(path)
+        except CheckFileError as exc:
+            warn(self, tr("Cannot open the check"), str(exc))
+            return False
+        index = self.picker.findData(record["exercise"])
+        if index >= 0:
+            self.picker.setCurrentIndex(index)
+        self.show_record(record)
+        self.status_message.emit(tr("Opened the check {0}").format(path))
+        return True
+
+    # --- checking -------------------------------------------------------------------------------------------
+    def start_check(self) -> None:
+        if self.worker is not None:
+            return
+        e = self.exercise
+        if self.path is None or e is None:
+            self.progress.setText(tr("Open your kernel first (or write the starter)."))
+            return
+        self.worker = CheckWorker(self.path, e)
+        self.checked_path = self.path  # the record goes beside this file, whatever is opened meanwhile
+        self.thread = QThread(self)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.run)
+        self.worker.progress.connect(self._progress)
+        self.worker.finished.connect(self._finished)
+        self.worker.failed.connect(self._failed)
+        self.check_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setText(tr("Checking {0}…").format(self.path.name))
+        self.thread.start()
+
+    def cancel_check(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel.set()
+
+    def _progress(self, i: int, n: int, what: str) -> None:
+        self.progress.setText(f"[{i}/{n}] {what}")
+
+    def _done(self) -> None:
+        thread, self.thread, self.worker = self.thread, None, None
+        if thread is not None:
+            thread.quit()
+            thread.wait()
+            thread.deleteLater()
+        self.check_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        if self.recheck_wanted:
+            self.recheck_wanted = False
+            self.debounce.start()
+
+    def _finished(self, record: dict) -> None:
+        self._done()
+        self.progress.setText(tr("Checked {0}").format(Path(record["file"]).name))
+        self.show_record(record)
+        checked = Path(record["file"])
+        if checked.exists():
+            try:
+                write_atomic(record_target(checked), json.dumps(record, indent=1))
+            except (OutputError, OSError) as exc:
+                self.status_message.emit(tr("The check could not be saved: {0}").format(exc))
+
+    def _failed(self, message: str) -> None:
+        self._done()
+        self.progress.setText(message)
+
+    def _fill_accesses(self, record: dict) -> None:
+        try:
+            trace = access_trace(record) if record else None
+        except CheckFileError:
+            trace = None
+        shown = trace is not None
+        for w in (self.access_kind, self.access_canvas):
+            w.setVisible(shown)
+        if not shown:
+            return
+        kind = self.access_kind.currentData()
+        self.access_canvas.kind = kind
+        self.access_canvas.panels = access_panels(kind, trace, record.get("reference", ""))
+        self.access_canvas.update()
+
+    def shutdown(self) -> None:
+        """Closing the window: cancel a running check and wait for its thread (the child is killed at once)."""
+        self.debounce.stop()
+        if self.worker is not None:
+            self.worker.cancel.set()
+        if self.thread is not None:
+            self.thread.quit()
+            # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
+            self.thread.wait()
+
+    # --- showing a record -----------------------------------------------------------------------------------
+    def show_record(self, record: dict) -> None:
+        record = finish(record)
+        self.record = record
+        parts = []
+        for v in record["verdicts"]:
+            mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
+            parts.append(f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(tr(GOAL_NAMES[v['goal']]))}</b></span>"
+                         f" {plain(v['detail'])}")  # fmt: skip
+        self.verdict_label.setText("<br>".join(parts))
+        cause = record.get("cause")
+        if cause:
+            self.cause.setText(tr("Likeliest cause: {0}").format(cause))
+        elif record.get("no_gpu"):
+            self.cause.setText(tr("No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check "
+                                  "file it writes here.").format(record["no_gpu"]))  # fmt: skip
+        else:
+            self.cause.setText(tr("Every goal passed."))
+        mapped = [s for s in record.get("shapes") or [] if s.get("error_map")]
+        wrong = max(mapped, key=lambda s: s["shape"][0] * s["shape"][1]) if mapped else None  # the clearest picture
+        if wrong:
+            dims = "×".join(map(str, wrong["shape"]))
+            self.error_map.set_map(
+                wrong["error_map"], tr("Wrong regions of C at {0} (darker: more wrong)").format(dims)
+            )
+        else:
+            self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
+        self._fill_findings(record)
+        self._fill_bars(record)
+        self._fill_accesses(record)
+
+    def _fill_findings(self, record: dict) -> None:
+        self.finding_lines = []
+        self._collect_findings(record)
+        self.findings.setPlainText("\n".join(self.finding_lines))
+
+    def _collect_findings(self, record: dict) -> None:
+        lines = source_lines(record.get("source") or "")
+
+        def source(line):
+            return f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
+
+        for d in (record.get("compile") or {}).get("diagnostics", []):
+            if d["severity"] == "error":
+                self.finding_lines.append(
+                    tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line"))
+                )
+        for tool, part in (record.get("sanitizer") or {}).items():
+            if not isinstance(part, dict) or not part.get("ran"):
+                continue
+            if not part.get("findings"):
+                self.finding_lines.append(tr("{0}: clean").format(tool))
+            for f in part.get("findings", [])[:10]:
+                self.finding_lines.append(f"{tool}, " + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"],
+                                      f.get("count", 1)) + source(f.get("line")))  # fmt: skip
+        for s in record.get("shapes") or []:
+            if s["status"] != "ok":
+                self.finding_lines.append(
+                    "×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"])
+                )
+        for line in counter_lines(record):
+            self.finding_lines.append(line)
+        for note in record.get("not_run") or []:
+            self.finding_lines.append(tr("Not run: {0}").format(note))
+
+    def _fill_bars(self, record: dict) -> None:
+        timing = record.get("timing") or {}
+        shape = timing.get("shape")
+        rows = []
+        if shape:
+            flops = Problem(*shape).flops
+            for who, name in (("yours", tr("yours")), ("reference", record.get("reference", tr("reference"))),
+                              ("cublas", "cuBLAS")):  # fmt: skip
+                ms = (timing.get(who) or {}).get("median_ms")
+                if ms:
+                    rows.append(
+                        (name, flops / (ms * 1e-3) / 1e9, f"{rate(flops / (ms * 1e-3) / 1e9)} GFLOP/s · {duration(ms)}")
+                    )
+        recorded = record.get("recorded_reference")
+        if not rows and recorded:
+            for row in recorded["rows"]:
+                if row["size"] == [2048, 2048, 2048] and row["gflops"]:
+                    rows.append((f"{row['series']} ({tr('recorded')})", row["gflops"],
+                                 f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}"))  # fmt: skip
+        self.bars.set_rows(rows)
+        self.bars.setVisible(bool(rows))
+
+
+@dataclass(frozen=True)
+class NamedPanel(Panel):
+    """A panel of the access views whose title is not a registry kernel's: the student's own."""
+
+    name: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.name or super().title
+
+
+def access_panels(kind: str, trace, reference: str) -> list[Panel]:
+    """The student's worst request of `kind` beside the reference kernel's, from the shipped H200 records."""
+    from gemmviz.core import accesses as acc
+
+    def pick(t):  # the same kind of request on both sides: loads (a kernel without shared loads: any)
+        if kind == "coalescing":
+            return acc.worst_global_request(t, 0, False)
+        found = acc.worst_shared_request(t, 0, False)
+        return found if found is not None else acc.worst_shared_request(t, 0, None)
+
+    panels: list[Panel] = []
+    index = pick(trace)
+    if index is not None:
+        panels.append(NamedPanel(trace, index, tr("yours")))
+    shipped = acc.shipped_file()
+    theirs = shipped.find(reference) if shipped is not None else None
+    if theirs is not None:
+        other = pick(theirs)
+        if other is not None:
+            panels.append(Panel(theirs, other))
+    return panels
+
+
+def warn(parent: QWidget, title: str, text: str) -> None:
+    """A warning whose text is shown as text: a file name or message holding <img> or <b> is never rich text."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()  # not modal: the app keeps working while it is up
+
+
+def reflow(text: str) -> str:
+    """A TOML text's wrapped lines joined into paragraphs (a blank line ends one), for a widget that wraps."""
+    return "\n\n".join(" ".join(p.split("\n")) for p in text.split("\n\n"))

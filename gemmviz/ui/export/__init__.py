@@ -1,0 +1,1 @@
+"""Exports of charts and animations, and the export dialog."""

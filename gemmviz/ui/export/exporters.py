@@ -1,0 +1,398 @@
+"""Export charts (PNG at any size, SVG) and the tiling animation (GIF, PNG frames, MP4 where ffmpeg is
+installed), from the app or headless. A chart is laid out at the 1080p-equivalent size and painted scaled
+to the output (device pixel ratio), so 4K is exactly the 1080p layout at twice the pixels. Every exported
+chart carries a footer: where its numbers come from (GPU, date, measured / replayed / published) and the
+gemmviz version. A chart with nothing to draw is refused, naming the sizes that have data. Files are written to a temporary name and renamed, so a
+failure leaves nothing half-written behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from gemmviz.core import fileio
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.results import Result
+from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData
+from gemmviz.ui.theme import LIGHT, Theme
+
+REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
+FOOTER_SCALE = 0.8  # the footer's text, relative to the theme's
+CHARTS = tuple(CHART_KINDS)
+MIN_PX, MAX_PX = 16, 8192
+
+
+class ExportError(Exception):
+    """An export that cannot be done; the message says why."""
+
+
+def scale_for(width: int, height: int) -> float:
+    return min(width / REFERENCE[0], height / REFERENCE[1])
+
+
+def check_size(width: int, height: int) -> None:
+    if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
+        raise ProblemError(f"size {width}x{height} is out of range: each side must be {MIN_PX}…{MAX_PX} pixels")
+
+
+def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
+    try:
+        return fileio.check_target(path, suffixes)
+    except fileio.OutputError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def footer_text(origins: list[tuple[str | None, str, str]]) -> str:
+    """One line: each source's GPU, date and how its numbers were got, then the gemmviz version.
+    `origins` holds (gpu or None, date "YYYY-MM-DD" or "", "measured" | "replayed" | "published")."""
+    from gemmviz import __version__
+
+    parts = [" ".join(x for x in (gpu or "no GPU", date, how) if x) for gpu, date, how in dict.fromkeys(origins)]
+    return " · ".join([*parts, f"gemmviz {__version__}"])
+
+
+def session_origin(session, replay: bool = False) -> tuple[str | None, str, str]:
+    """(GPU, date, how) of a session file: published, replayed (opened as a replay) or measured."""
+    from gemmviz.core.workspace import session_gpu
+
+    how = "published" if session.kind == "published" else ("replayed" if replay else "measured")
+    return session_gpu(session), (session.created or "")[:10], how
+
+
+def workspace_footer(workspace, results: list[Result]) -> str:
+    """The footer for `results` as the workspace holds them: each result's session, or this machine live."""
+    import datetime as _dt
+
+    origins = []
+    for r in results:
+        loaded = workspace.session_of(r)
+        if loaded is not None:
+            gpu, date, how = session_origin(loaded.session, loaded.replay)
+            if r.timing == "host-events":  # an older recording: its GPU samples include the host's launch path
+                how += ", host-inclusive timing"
+            origins.append((gpu, date, how))
+        else:
+            gpu = workspace.device_gpu.get("name") if r.backend == "cuda" else None
+            origins.append((gpu or workspace.environment.get("cpu") or None, _dt.date.today().isoformat(), "measured"))
+    return footer_text(origins)
+
+
+def check_drawable(kind: str, results: list[Result], speedup_view=None, source_of=None) -> None:
+    """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
+    from gemmviz.core.variants import baseline
+
+    valid = [r for r in results if r.valid and r.median_ms]
+    if not valid:
+        raise ExportError("nothing to chart: the session has no valid results")
+    if kind == "roofline" and not any(r.backend == "cuda" for r in valid):
+        raise ExportError("nothing to chart: the roofline needs GPU results and these have none")
+    if kind != "speedup" or not speedup_view:
+        return
+    key, size_key, source = speedup_view
+    base = baseline(key or "gpu-naive")
+    mine = [r for r in valid if source_of is None or not source or source_of(r) == source] or valid
+    with_base = sorted({r.problem for r in mine if r.variant == base.variant
+                        and (not base.params or r.params == dict(base.params))}, key=lambda p: p.m * p.n * p.k)  # fmt: skip
+    names = ", ".join(p.label for p in with_base)
+    if not with_base:
+        raise ExportError(f"nothing to chart: no {base.label} result to compare with at any size")
+    if size_key and size_key not in {p.key for p in with_base} and size_key in {r.problem.key for r in mine}:
+        raise ExportError(f"nothing to chart: no {base.label} result at {size_key.replace('x', '×')}; "
+                          f"sizes with one: {names}")  # fmt: skip
+
+
+def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None,
+               source_of: Callable[[Result], str] | None = None) -> QWidget:  # fmt: skip
+    """A fresh chart widget (or the 2x2 dashboard) drawn with `theme`; `source_of` names where each result
+    came from when several sessions are shown (all from one source if not given)."""
+    from gemmviz.ui.charts.plots import GflopsChart, RooflineChart, SpeedupChart, TimeChart
+
+    if kind not in CHARTS:
+        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
+    if kind == "dashboard":
+        widget = QWidget()
+        widget.setStyleSheet(f"background: {theme.background};")
+        grid = QGridLayout(widget)
+        for i, k in enumerate(("time", "gflops", "speedup", "roofline")):
+            grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view, source_of), i // 2, i % 2)
+        return widget
+    if kind in HARDWARE_KINDS:  # one result's counters or block trace; `speedup_view`'s size (--at) picks it
+        from gemmviz.ui.hardware.tab import hardware_chart
+
+        try:
+            return hardware_chart(kind, results, theme, size_key=speedup_view[1] if speedup_view else None)
+        except NoHardwareData as exc:
+            raise ExportError(str(exc)) from None
+    at = speedup_view[1] if speedup_view else None
+    gpu = [r for r in results if r.valid and r.backend == "cuda" and (not at or r.problem.key == at)]
+    if kind == "roofline" and len(gpu) == 1 and gpu[0].counters:
+        # one chosen result (at --at's size, if given) that measured its traffic: its per-level roofline (several
+        # results keep the one roofline with a point each, so that they can be compared)
+        from gemmviz.ui.hardware.tab import LevelRooflineChart
+
+        level_chart = LevelRooflineChart(theme)
+        level_chart.set_result(gpu[0], ceilings)
+        return level_chart
+    cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
+    chart = cls(theme)
+    if source_of is not None:
+        chart.source_of = source_of
+    if kind == "roofline":
+        chart.ceilings = ceilings
+    if kind == "speedup" and speedup_view:
+        chart.baseline, chart.size_key, chart.source = speedup_view
+    chart.set_results(results)
+    return chart
+
+
+def render_widget(widget: QWidget, width: int, height: int, background: str, footer: str = "",
+                  theme: Theme = LIGHT) -> QImage:  # fmt: skip
+    """The widget laid out at the 1080p-equivalent size and painted at width x height pixels (scaled by
+    the device pixel ratio, so cosmetic lines, fonts and markers all scale by the same factor)."""
+    scale = scale_for(width, height)
+    logical_w, logical_h = width / scale, height / scale
+    footer_h = footer_height(theme) if footer else 0
+    layout_offscreen(widget, round(logical_w), round(logical_h - footer_h))
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.setDevicePixelRatio(scale)
+    image.fill(QColor(background))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    paint_charts(widget, painter)
+    if footer:
+        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
+    painter.end()
+    image.setDevicePixelRatio(1.0)
+    return image
+
+
+def device_theme(theme: Theme, width: int, height: int) -> Theme:
+    """The theme to lay a chart out with for a width x height export: fonts and markers as at 1080p (the
+    painter scales them), but line widths in output pixels, because pyqtgraph's pens are cosmetic (drawn in
+    device pixels, whatever the painter's scale)."""
+    from dataclasses import replace
+
+    return replace(theme, line_px=theme.line_px * scale_for(width, height))
+
+
+def footer_height(theme: Theme) -> float:
+    return theme.font_pt * FOOTER_SCALE * 96 / 72 * 1.8
+
+
+def paint_footer(painter: QPainter, text: str, rect: QRectF, theme: Theme) -> None:
+    font = QFont()
+    font.setPointSizeF(theme.font_pt * FOOTER_SCALE)
+    painter.save()
+    painter.setFont(font)
+    painter.setPen(QColor(theme.foreground))
+    painter.drawText(rect.adjusted(12, 0, -12, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                     text)  # fmt: skip
+    painter.restore()
+
+
+def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
+    """Give the widget its real size and let Qt lay it out, without ever putting it on a screen."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    widget.resize(width, height)
+    widget.show()
+    for _ in range(3):
+        QApplication.processEvents()
+    widget.resize(width, height)
+    QApplication.processEvents()
+    from PySide6.QtCore import QTimer
+
+    for _ in range(10):  # and the work queued for after the layout (the roofline places its notes once, after resizes)
+        if not any(t.isActive() and t.interval() == 0 for t in widget.findChildren(QTimer)):
+            break
+        QApplication.processEvents()
+
+
+def paint_charts(widget: QWidget, painter: QPainter) -> None:
+    """Draw the chart scenes of `widget` (a chart, or a dashboard of charts) through `painter`, as
+    vector items: the same path makes PNG pixels and SVG paths."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QPaintEngine
+
+    views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
+    # into a PDF or SVG, markers as paths too: pyqtgraph's export mode (its own exporters set it) draws each
+    # symbol instead of stamping cached pixmaps, which would be embedded as images
+    vector = painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
+    for view in views:
+        origin = view.mapTo(widget, view.rect().topLeft()) if view is not widget else view.rect().topLeft()
+        items = [i for i in view.scene().items() if hasattr(i, "setExportMode")] if vector else []
+        for item in items:
+            item.setExportMode(True, {"painter": painter, "antialias": True})
+        painter.save()
+        try:
+            painter.translate(origin.x(), origin.y())
+            view.render(painter, QRectF(0, 0, view.width(), view.height()), view.viewport().rect())
+        finally:
+            painter.restore()
+            for item in items:
+                item.setExportMode(False)
+
+
+def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
+                 theme: Theme = LIGHT, ceilings=None, speedup_view=None,
+                 source_of: Callable[[Result], str] | None = None, footer: str | None = None) -> Path:  # fmt: skip
+    """Write one chart (or the dashboard) as PNG or SVG at width x height pixels, with `footer` (where the
+    numbers come from: see footer_text, session_origin, workspace_footer) under it; without one, the
+    footer names only the gemmviz version."""
+    check_size(width, height)
+    target = check_target(path, (".png", ".svg"))
+    if kind not in CHARTS:
+        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
+    check_drawable(kind, results, speedup_view, source_of)
+    footer = footer or footer_text([])
+    widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, speedup_view, source_of)
+    try:
+        if target.suffix.lower() == ".png":
+            image = render_widget(widget, width, height, theme.background, footer, theme)
+            fileio.write_atomic(target, _png_bytes(image))
+        else:
+            fileio.write_atomic(target, _svg_bytes(widget, width, height, theme.background, footer, theme))
+    finally:
+        widget.hide()
+        widget.deleteLater()
+    return target
+
+
+def _png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise ExportError("PNG encoding failed")
+    buf.close()
+    return bytes(data)
+
+
+def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer: str = "",
+               theme: Theme = LIGHT) -> bytes:  # fmt: skip
+    """The same 1080p-equivalent layout as the PNG, in a view box that the viewer scales to width x height."""
+    from PySide6.QtSvg import QSvgGenerator
+
+    scale = scale_for(width, height)
+    logical_w, logical_h = width / scale, height / scale
+    footer_h = footer_height(theme) if footer else 0
+    layout_offscreen(widget, round(logical_w), round(logical_h - footer_h))
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(QSize(width, height))
+    gen.setViewBox(QRectF(0, 0, logical_w, logical_h))
+    gen.setTitle("gemmviz chart")
+    if footer:
+        gen.setDescription(footer)
+    painter = QPainter(gen)
+    painter.fillRect(QRectF(0, 0, logical_w, logical_h), QColor(background))
+    paint_charts(widget, painter)
+    if footer:
+        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
+    painter.end()
+    buf.close()
+    return bytes(data)
+
+
+# ---- animation --------------------------------------------------------------------------------
+Progress = Callable[[int, int, str], None]  # (frames done, frames in all, what) for a long export
+
+
+def _counted(frames, total: int, progress: Progress | None, what: str):
+    """The frames, calling `progress` after each one (the CLI's bar; Ctrl+C stops the export between frames)."""
+    for i, frame in enumerate(frames, 1):
+        yield frame
+        if progress is not None:
+            progress(i, total, what)
+
+
+def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
+               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
+    """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
+    ui/tiling/export.py), streamed to the file frame by frame; returns the number of frames. An export
+    that fails or is interrupted leaves no file and any previous one as it was."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        raise ExportError("GIF export needs Pillow (pip install pillow)") from None
+    from gemmviz.ui.tiling.export import frame_count, timed_frames, write_gif
+
+    target = check_target(path, (".gif",))
+    check_size(width, height)
+    scaled = theme.scaled(scale_for(width, height))
+    frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
+    with fileio.atomic_file(target) as f:
+        return write_gif(_counted(frames, frame_count(schedule), progress, "GIF"), f)
+
+
+def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: Theme,
+                  steps_per_second: float, progress: Progress | None = None) -> list[int]:  # fmt: skip
+    """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
+    from gemmviz.ui.tiling.export import frame_count, timed_frames
+
+    check_size(width, height)
+    scaled = theme.scaled(scale_for(width, height))
+    durations = []
+    frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
+    for i, frame in enumerate(_counted(frames, frame_count(schedule), progress, "frames")):
+        fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(frame.image))
+        durations.append(frame.duration_ms)
+    return durations
+
+
+def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT,
+                  steps_per_second: float = 2.0, progress: Progress | None = None) -> int:  # fmt: skip
+    """Numbered PNG frames frame_0000.png … into `directory` (made if missing), the same frames as the GIF
+    (a load's in-between frames included); returns the count."""
+    check_size(width, height)
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK):
+        raise ExportError(f"cannot write into {out}: not writable")
+    return len(_write_frames(schedule, out, thread, width, height, theme, steps_per_second, progress))
+
+
+def ffmpeg_path() -> str | None:
+    return shutil.which("ffmpeg")
+
+
+def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_second: float = 2.0,
+               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
+    """An MP4 of the GIF's frames, each shown for its own duration (ffmpeg's concat list), at 30 fps."""
+    ffmpeg = ffmpeg_path()
+    if ffmpeg is None:
+        raise ExportError("MP4 export needs ffmpeg on the PATH; GIF and PNG frames work without it")
+    target = check_target(path, (".mp4",))
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = Path(tmp)
+        durations = _write_frames(schedule, frames, thread, width - width % 2, height - height % 2, theme,
+                                  steps_per_second, progress)  # fmt: skip
+        listing = [f"file 'frame_{i:04d}.png'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
+        listing.append(f"file 'frame_{len(durations) - 1:04d}.png'")  # concat drops the last duration otherwise
+        (frames / "frames.txt").write_text("\n".join(listing) + "\n")
+        out = frames / "out.mp4"
+        proc = subprocess.run(
+            [ffmpeg, "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(frames / "frames.txt"),
+             "-pix_fmt", "yuv420p", "-vf", "fps=30", str(out)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
+        fileio.write_atomic(target, out.read_bytes())
+    return len(durations)

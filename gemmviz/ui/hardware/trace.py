@@ -1,0 +1,445 @@
+"""SMs × time: every thread block of one traced run as a bar on the SM that ran it, coloured by wave, with the
+blocks resident on the GPU below and the tail of the last wave marked. `set_time` hides what had not yet
+happened, so a timer sweeping it shows the blocks landing in waves.
+
+Thousands of blocks are drawn by one BarGraphItem per wave colour; more than DRAW_BARS_MAX as one image of
+SM lanes × time bins (the colour of the block at each bin's middle), and the residency curve as its peak per
+bin, so a million-block trace draws as fast as a small one. The sweep moves one mask rectangle and a cursor
+line, never the bars. Preparing a large trace (its array, sort, lanes, summary, image) is cut into steps
+of STEP_ROWS rows: `set_result_stepwise` runs one step per event-loop turn, so the window never stalls on it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, QTimer, Signal
+from PySide6.QtGui import QColor, QFont
+
+from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
+from gemmviz.core.results import Result
+from gemmviz.ui.charts.base import legible
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
+from gemmviz.ui.theme import LIGHT, Theme
+
+WAVE_COLOURS = 4  # colours cycle every 4 waves: enough to tell neighbours apart, few enough to read
+NO_TRACE = QT_TRANSLATE_NOOP("", "No block trace in this session: run `gemmviz profile` on a GPU")  # drawn through tr()
+DRAW_BARS_MAX = 20_000  # blocks drawn as bars; a larger trace is drawn as an image
+STEP_ROWS = 25_000  # rows converted or given lanes per step (about 40 ms on a loaded 2-core machine)
+IMAGE_BINS = 2048  # time bins across the image: wider than the plot on a 4K screen
+IMAGE_ROWS_MAX = 4096  # SM lanes down the image; beyond it an SM's lanes share rows
+QUERIES_PER_STEP = 1 << 19  # image pixels looked up per step
+
+
+def trace_lanes(trace: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(records sorted by start, lane, wave) for a decoded trace.
+
+    Blocks resident on one SM at the same time get different lanes (its rows are split among them); a
+    block's wave is how many blocks held its lane before it, so wave 0 is the first block each slot ran.
+    """
+    steps = _lane_steps(_as_array(trace))
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def _as_array(trace: Sequence[Sequence[int]]) -> np.ndarray:
+    return np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
+
+
+def _lane_steps(t: np.ndarray) -> Iterator[None]:
+    """trace_lanes in steps: yields between chunks of STEP_ROWS rows, returns (t, lane, wave)."""
+    if len(t) and int(t[:, 0].min()) >= 0 and int(t[:, 0].max()) < 1 << 20 and int(t[:, 2].min()) >= 0 \
+            and int(t[:, 2].max()) < 1 << 43:  # fmt: skip
+        t = t[np.argsort((t[:, 2] << 20) | t[:, 0])]  # by start, then block: one sort of packed keys
+    else:
+        t = t[np.lexsort((t[:, 0], t[:, 2]))]
+    yield
+    lane = np.zeros(len(t), np.int64)
+    wave = np.zeros(len(t), np.int64)
+    free: dict[int, list[int]] = {}  # per SM: lanes free now (a heap)
+    busy: dict[int, list[tuple[int, int]]] = {}  # per SM: (end, lane) of resident blocks (a heap)
+    used: dict[tuple[int, int], int] = {}  # (sm, lane) -> blocks it held so far
+    for first in range(0, len(t), STEP_ROWS):
+        for i, (_block, sm, start, end) in enumerate(t[first : first + STEP_ROWS, :].tolist(), start=first):
+            running, spare = busy.setdefault(sm, []), free.setdefault(sm, [])
+            while running and running[0][0] <= start:  # a block ending as another starts frees its lane first
+                heapq.heappush(spare, heapq.heappop(running)[1])
+            slot = heapq.heappop(spare) if spare else len(running)
+            heapq.heappush(running, (end, slot))
+            lane[i] = slot
+            n = used.get((sm, slot), 0)
+            wave[i] = n
+            used[(sm, slot)] = n + 1
+        yield
+    return t, lane, wave
+
+
+@dataclass
+class TraceDrawing:
+    """What the SMs × time view draws of one trace, prepared without Qt."""
+
+    t: np.ndarray  # records sorted by start
+    lane: np.ndarray
+    wave: np.ndarray
+    summary: TraceSummary
+    rows: int  # SM rows: every SM the trace used, and the session's SM count
+    resident_us: tuple[np.ndarray, np.ndarray]  # the residency staircase (at most about 2 × IMAGE_BINS points)
+    image: np.ndarray | None  # rows × IMAGE_BINS of wave colour + 1 (0: idle); None: drawn as bars
+    lanes_drawn: int  # image rows per SM
+
+
+def prepare_steps(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> Iterator[None]:
+    """The drawing of a trace on `sm_count` SM rows (at least every SM it used), in steps of tens of
+    milliseconds; yields between them, returns a TraceDrawing."""
+    chunks = []
+    for first in range(0, len(trace), STEP_ROWS):  # a list of a million rows becomes an array in pieces
+        chunks.append(_as_array(trace[first : first + STEP_ROWS]))
+        yield
+    t, lane, wave = yield from _lane_steps(np.concatenate(chunks) if chunks else _as_array([]))
+    sm_rows = max(int(t[:, 1].max()) + 1, sm_count or 0)
+    summary = yield from trace_summary_steps(t)
+    times, resident = resident_timeline(t)
+    resident_us = _decimated_steps(times / 1e3, resident, summary.duration_ns / 1e3)
+    yield
+    image, lanes_drawn = None, max(summary.max_resident_per_sm, 1)
+    if len(t) > DRAW_BARS_MAX:
+        image, lanes_drawn = yield from _image_steps(t, lane, wave, summary, sm_rows)
+    return TraceDrawing(t, lane, wave, summary, sm_rows, resident_us, image, lanes_drawn)
+
+
+def prepare(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> TraceDrawing:
+    steps = prepare_steps(trace, sm_count)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def _decimated_steps(times: np.ndarray, values: np.ndarray, duration: float) -> tuple[np.ndarray, np.ndarray]:
+    """A staircase's points; over 2 × IMAGE_BINS steps, the highest value in each of IMAGE_BINS time bins (the
+    peak, which the 'most at once' line marks, survives)."""
+    if len(times) <= 2 * IMAGE_BINS or duration <= 0:
+        return _step(times, values)
+    edges = np.linspace(0.0, duration, IMAGE_BINS + 1)
+    first = np.searchsorted(times, edges[:-1], side="left")
+    keep = np.r_[first[:-1] < first[1:], first[-1] < len(times)]
+    peak = np.maximum.reduceat(values, first[keep])
+    return _step(np.r_[edges[:-1][keep], duration], np.r_[peak, 0])
+
+
+def _image_steps(t, lane, wave, summary: TraceSummary, sm_rows: int) -> Iterator[None]:
+    """The image of a large trace: row = an SM's lane (lanes share rows past IMAGE_ROWS_MAX), pixel = wave
+    colour + 1 of the block whose lane holds it at the bin's middle, and every block at least at its first bin."""
+    lanes = max(summary.max_resident_per_sm, 1)
+    per_sm = max(1, min(lanes, IMAGE_ROWS_MAX // max(sm_rows, 1)))
+    rows = sm_rows * per_sm
+    duration = max(summary.duration_ns, 1)
+    row = t[:, 1] * per_sm + lane * per_sm // lanes
+    colour = (wave % WAVE_COLOURS + 1).astype(np.uint8)
+    span = duration + 1
+    key = row * span + t[:, 2]
+    order = np.argsort(key)
+    key, ends, colour_sorted = key[order], t[order, 3], colour[order]
+    yield
+    image = np.zeros((rows, IMAGE_BINS), np.uint8)
+    centres = ((np.arange(IMAGE_BINS) + 0.5) * duration / IMAGE_BINS).astype(np.int64)
+    rows_per_step = max(1, QUERIES_PER_STEP // IMAGE_BINS)
+    for r0 in range(0, rows, rows_per_step):
+        r = np.arange(r0, min(rows, r0 + rows_per_step))
+        q = (r[:, None] * span + centres[None, :]).ravel()
+        idx = np.searchsorted(key, q, side="right") - 1
+        ok = (idx >= 0) & (key[np.maximum(idx, 0)] // span == np.repeat(r, IMAGE_BINS)) & (ends[np.maximum(idx, 0)] > q % span)
+        image[r0 : r0 + len(r)] = np.where(ok, colour_sorted[np.maximum(idx, 0)], 0).reshape(len(r), IMAGE_BINS)
+        yield
+    first_bin = np.minimum(t[:, 2] * IMAGE_BINS // duration, IMAGE_BINS - 1)
+    image[row, first_bin] = colour  # a block shorter than a bin still shows
+    return image, per_sm
+
+
+def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
+    """Title, axis labels, tick fonts and pens of one plot in the theme's sizes (shared by the hardware views)."""
+    font = QFont()
+    font.setPointSize(theme.font_pt)
+    plot.setTitle(title or None, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+    if title:  # pyqtgraph fixes the title row at 30 px: too short for a projector's font or a two-line title
+        height = plot.titleLabel.item.boundingRect().height()
+        plot.titleLabel.setMaximumHeight(height)
+        plot.layout.setRowFixedHeight(0, height)
+    for name, label in (("bottom", x_label), ("left", y_label)):
+        axis = plot.getAxis(name)
+        axis.setLabel(label or None, color=theme.foreground, **{"font-size": f"{theme.font_pt}pt"})
+        axis.setTickFont(font)
+        axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))
+        axis.setTextPen(pg.mkPen(theme.foreground))
+        axis.enableAutoSIPrefix(False)
+    # pyqtgraph sizes axes for its default font: make room for the theme's tick labels and axis label
+    px = theme.font_pt * 96 / 72
+    if x_label:
+        plot.getAxis("bottom").setHeight(int(px * 3.2))
+    plot.getAxis("left").setWidth(int(px * 6.2))  # "100 MB" beside the rotated label
+    plot.setContentsMargins(6, 4, 10, 4)  # the rotated axis label's box reaches past the plot's left edge
+    plot.showGrid(x=True, y=True, alpha=theme.grid_alpha)
+
+
+def _step(times: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points of a staircase that holds each value from its time to the next."""
+    xs = np.repeat(times, 2)[1:]
+    ys = np.repeat(values, 2)[:-1]
+    return xs, ys
+
+
+class SmTraceChart(pg.GraphicsLayoutWidget):
+    """One result's block trace: SMs × time above, blocks resident on the GPU below."""
+
+    ready = Signal()  # set_result_stepwise has drawn its result
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent=parent)
+        self.theme = theme
+        self.result: Result | None = None
+        self.sm_count: int | None = None
+        self.summary: TraceSummary | None = None
+        self.rows = 0  # SM rows drawn
+        self.blocks = 0  # bars drawn
+        self.duration_us = 0.0
+        self.time_us = 0.0
+        self._drawing: tuple | None = None  # (result, sm_count, TraceDrawing) drawn last
+        self._steps: Iterator[None] | None = None  # a preparation under way (set_result_stepwise)
+        self._stepper = QTimer(self)
+        self._stepper.setSingleShot(True)
+        self._stepper.setInterval(0)
+        self._stepper.timeout.connect(self._step)
+        self.apply_theme(theme)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme = legible(theme)
+        self.setBackground(theme.background)
+        (self.set_result_stepwise if self.preparing else self.set_result)(self.result, self.sm_count)
+
+    def set_result(self, result: Result | None, sm_count: int | None = None) -> None:
+        """Draw `result`'s block trace on `sm_count` SM rows (at least every SM the trace used), now."""
+        self._stepper.stop()
+        self._steps = None
+        self.result, self.sm_count = result, sm_count
+        drawing = None
+        if result is not None and result.block_trace:
+            drawing = self._cached(result, sm_count) or prepare(result.block_trace, sm_count)
+        self._draw(result, drawing)
+
+    def set_result_stepwise(self, result: Result | None, sm_count: int | None = None) -> None:
+        """Like set_result, but a trace over DRAW_BARS_MAX blocks is prepared one step per event-loop turn
+        (the view says so meanwhile); `ready` is emitted when it is drawn."""
+        if result is None or not result.block_trace or len(result.block_trace) <= DRAW_BARS_MAX or \
+                self._cached(result, sm_count):  # fmt: skip
+            self.set_result(result, sm_count)
+            self.ready.emit()
+            return
+        self.set_result(None)
+        self.result, self.sm_count = result, sm_count
+        self.sms_plot.setTitle(plain(f"Preparing the trace of {len(result.block_trace):,} blocks…"),
+                               color=self.theme.foreground, size=f"{self.theme.font_pt + 2}pt")  # fmt: skip
+        self._steps = prepare_steps(result.block_trace, sm_count)
+        self._stepper.start()
+
+    @property
+    def preparing(self) -> bool:
+        return self._steps is not None
+
+    def _step(self) -> None:
+        if self._steps is None:
+            return
+        try:
+            next(self._steps)
+        except StopIteration as done:
+            self._steps = None
+            self._draw(self.result, done.value)
+            self.ready.emit()
+            return
+        self._stepper.start()
+
+    def _cached(self, result: Result, sm_count: int | None) -> TraceDrawing | None:
+        """The drawing made last, when it was of this result on these rows (a theme change redraws it)."""
+        last = self._drawing
+        if last is not None and last[0] is result and last[1] == sm_count:
+            return last[2]
+        return None
+
+    def _draw(self, result: Result | None, drawing: TraceDrawing | None) -> None:  # noqa: PLR0915
+        self.clear()
+        theme = self.theme
+        self.sms_plot = self.addPlot(row=0, col=0)
+        if result is None or drawing is None:
+            self.rows = self.blocks = 0
+            self.summary = None
+            self._drawing = None
+            why = tr(NO_TRACE) if result is None else tr("{series} at {size}: no block trace").format(
+                series=result.series, size=result.problem.label)
+            self.sms_plot.setTitle(plain(why), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+            for axis in ("left", "bottom"):
+                self.sms_plot.hideAxis(axis)
+            return
+        self._drawing = (result, self.sm_count, drawing)
+        self.resident_plot = self.addPlot(row=1, col=0)
+        self.ci.layout.setRowStretchFactor(0, 3)
+        self.ci.layout.setRowStretchFactor(1, 1)
+        t, lane, wave = drawing.t, drawing.lane, drawing.wave
+        s = self.summary = drawing.summary
+        self.rows = drawing.rows
+        self.blocks = len(t)
+        self._starts_us = t[:, 2] / 1e3  # sorted
+        lanes = max(s.max_resident_per_sm, 1)
+        start_us, end_us = t[:, 2] / 1e3, t[:, 3] / 1e3
+        self.duration_us = s.duration_ns / 1e3
+        # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
+        title = (
+            tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label) + "<br>"
+            + tr("{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)").format(
+                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{s.waves:.2f}")
+        )  # fmt: skip
+        self._title = title
+        style_plot(self.sms_plot, theme, title, "", "SM")
+        style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
+        for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
+            plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
+        self.sms_plot.getAxis("bottom").setStyle(showValues=False)
+        self.resident_plot.setXLink(self.sms_plot)
+        if drawing.image is not None:
+            self.sms_plot.addItem(self._image(drawing))
+        else:
+            y0 = t[:, 1] + lane / lanes
+            for colour in range(WAVE_COLOURS):
+                pick = wave % WAVE_COLOURS == colour
+                if pick.any():
+                    bars = pg.BarGraphItem(x0=start_us[pick], x1=end_us[pick], y0=y0[pick],
+                                           y1=y0[pick] + 0.85 / lanes, brush=pg.mkBrush(theme.color(colour)),
+                                           pen=pg.mkPen(None))  # fmt: skip
+                    self.sms_plot.addItem(bars)
+        top = self.rows * 1.1  # headroom above the last SM for the tail's label
+        tail_from = self.duration_us * (1 - s.tail_pct / 100)
+        tail = pg.LinearRegionItem((tail_from, self.duration_us), movable=False,
+                                   brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None))  # fmt: skip
+        self.sms_plot.addItem(tail)
+        font = QFont()
+        font.setPointSize(theme.font_pt)
+        label = pg.TextItem(tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"), color=theme.foreground, anchor=(1, 0))
+        label.setFont(font)
+        label.setPos(self.duration_us, top)
+        self.sms_plot.addItem(label)
+        self.tail_label = label
+        self.sms_plot.getAxis("left").setTicks(
+            [[(y + 0.5, str(y)) for y in sorted({0, *range(32, self.rows - 16, 32), self.rows - 1})], []]
+        )
+        self.sms_plot.setYRange(0, top, padding=0)
+        self.sms_plot.setXRange(0, self.duration_us, padding=0.01)
+        xs, ys = drawing.resident_us
+        self.resident_plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(theme.foreground, width=theme.line_px)))
+        capacity = pg.InfiniteLine(pos=s.max_resident_total, angle=0, label=tr("most at once: {n}").format(n=f"{s.max_resident_total:,}"),
+                                   labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": theme.foreground},
+                                   pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2),
+                                                style=pg.QtCore.Qt.PenStyle.DashLine))  # fmt: skip
+        capacity.label.setFont(font)
+        self.resident_plot.addItem(capacity)
+        self.capacity_line = capacity
+        self.resident_plot.setYRange(0, s.max_resident_total * 1.5, padding=0)
+        self.resident_plot.getAxis("left").setTicks(
+            [[(0, "0"), (s.max_resident_total, f"{s.max_resident_total:,}")], []]
+        )
+        mask_brush = pg.mkBrush(theme.background)
+        self._masks = []
+        self._cursors = []
+        for plot, height in ((self.sms_plot, top), (self.resident_plot, s.max_resident_total * 1.5)):
+            height *= 4  # above any top _fit_headroom gives the plot
+            mask = pg.BarGraphItem(x0=[0], x1=[1], y0=[0], y1=[height], brush=mask_brush, pen=pg.mkPen(None))
+            mask.setZValue(5)
+            cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.foreground, width=theme.line_px))
+            cursor.setZValue(6)
+            plot.addItem(mask)
+            plot.addItem(cursor)
+            self._masks.append((mask, height))
+            self._cursors.append(cursor)
+        self.set_time(self.duration_us)
+        for plot in (self.sms_plot, self.resident_plot):
+            plot.getViewBox().sigResized.connect(lambda _vb: self._fit_headroom())
+        self._fit_title()
+
+    def _image(self, drawing: TraceDrawing) -> pg.ImageItem:
+        """A large trace as one image: its pixels' wave colours through a lookup table (0: the background)."""
+        lut = np.zeros((WAVE_COLOURS + 1, 4), np.uint8)
+        for colour in range(WAVE_COLOURS):
+            c = QColor(self.theme.color(colour))
+            lut[colour + 1] = (c.red(), c.green(), c.blue(), 255)
+        item = pg.ImageItem(lut[drawing.image], axisOrder="row-major", levels=(0, 255))
+        item.setRect(QRectF(0.0, 0.0, max(drawing.summary.duration_ns / 1e3, 1e-3), float(drawing.rows)))
+        return item
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if not self.closed:  # pyqtgraph's close() clears the scene, then resizes: the title is gone (segfault)
+            self._fit_title()
+
+    def _fit_title(self) -> None:
+        """Fit the title to the view's width: smaller type (down to 60%), then a third line; never wider than
+        the view (a wider title held the plots open past the pane's edge, with the time axis and the cursor)."""
+        if not getattr(self, "blocks", 0) or self.summary is None:
+            return
+        label = self.sms_plot.titleLabel
+        # the title spans the plot's column only: the view less the left axis and the margins
+        room = max(40.0, self.width() - self.sms_plot.getAxis("left").maximumWidth() - 40.0)  # its fixed width
+        base = self.theme.font_pt + 2
+        for text in (self._title, self._title.replace(", ", "<br>", 1)):
+            pt = base
+            label.setText(text, size=f"{pt}pt")
+            while label.item.boundingRect().width() > room and pt > 0.6 * base:
+                pt *= 0.92
+                label.setText(text, size=f"{pt:.1f}pt")
+            if label.item.boundingRect().width() <= room:
+                break
+        rect = label.item.boundingRect()
+        label.setMinimumWidth(min(rect.width(), room))
+        label.setMaximumHeight(rect.height())
+        self.sms_plot.layout.setRowFixedHeight(0, rect.height())
+        for layout in (self.sms_plot.layout, self.ci.layout):  # their cached minimums held a wider title
+            layout.invalidate()
+        self.ci.setGeometry(self.range)  # the layout grown by a wider title earlier: back to the view's size
+        self._fit_headroom()
+
+    def _fit_headroom(self) -> None:
+        """Give each plot the headroom its label needs above the data at the plot's height in pixels (run
+        whenever a plot's view box changes size)."""
+        if not getattr(self, "blocks", 0) or self.summary is None:
+            return
+        for plot, item, data_top in ((self.sms_plot, self.tail_label, self.rows),
+                                     (self.resident_plot, self.capacity_line.label, self.summary.max_resident_total)):  # fmt: skip
+            height_px = plot.getViewBox().height()
+            if height_px <= 0:
+                continue
+            text_px = item.boundingRect().height() + 6
+            top = data_top / max(0.2, 1 - text_px / height_px)
+            plot.setYRange(0, max(top, data_top * 1.1), padding=0)
+        self.tail_label.setPos(self.duration_us, self.sms_plot.getViewBox().viewRange()[1][1])
+
+    def set_time(self, time_us: float) -> None:
+        """Show the run up to `time_us`: later parts of bars and of the residency curve are covered."""
+        if not self.blocks:
+            return
+        self.time_us = min(max(time_us, 0.0), self.duration_us)
+        done = self.time_us >= self.duration_us
+        for (mask, height), cursor in zip(self._masks, self._cursors):
+            mask.setOpts(x0=[self.time_us], x1=[self.duration_us * 1.02], y0=[0], y1=[height])
+            mask.setVisible(not done)
+            cursor.setPos(self.time_us)
+            cursor.setVisible(not done)
+
+    def landed(self) -> int:
+        """Blocks that had started by the cursor's time."""
+        if not self.blocks:
+            return 0
+        return int(np.searchsorted(self._starts_us, self.time_us, side="right"))

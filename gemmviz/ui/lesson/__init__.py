@@ -1,0 +1,1 @@
+"""Lesson mode and the slides: one renderer for the window, PNG and PDF."""

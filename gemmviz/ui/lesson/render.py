@@ -1,0 +1,378 @@
+"""Drawing one lesson step: a header (lesson, step i / n, where the numbers come from), the step's title and
+text in large type, its one view, and a footer naming the data source and the gemmviz version.
+
+The same functions lay out and draw the step in the window (ui/lesson/mode.py), in the slide export (PNG and
+PDF, `gemmviz lesson NAME --export`) and in the tests. Every text drawn is recorded as (text, QRectF), so
+the tests can check that nothing overlaps and nothing leaves the slide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from gemmviz import __version__
+from gemmviz.core import fileio
+from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_results, step_table
+from gemmviz.core.problem import Problem
+from gemmviz.core.roofline import load_ceilings
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.text import origin_words, tr
+from gemmviz.ui.theme import Theme, theme_for
+from gemmviz.ui.tiling.render import Background, FrameState, draw_background, render_frame
+
+Text = tuple[str, QRectF]
+
+# Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
+BODY_PX_1080 = {True: 34.0, False: 26.0}
+WRAP = Qt.TextFlag.TextWordWrap
+
+
+@dataclass(frozen=True)
+class Slide:
+    """Everything a step shows in words, with its numbers already filled in."""
+
+    lesson_title: str
+    index: int  # 0-based
+    count: int
+    source_label: str
+    title: str
+    text: str
+    footer: str
+    status: str = ""  # what the window adds on screen: "R runs these kernels live", progress
+
+
+@dataclass(frozen=True)
+class SlideLayout:
+    header: QRectF
+    title: QRectF
+    body: QRectF
+    view: QRectF  # empty for a text-only step
+    footer: QRectF
+    small_px: float
+    title_px: float
+    body_px: float
+
+
+def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
+    step = lesson.steps[index]
+    return Slide(lesson.title, index, len(lesson.steps), source.label, step.title,
+                 fill_text(step.text, list(source.results), lesson.lang), _footer(step, source), status)  # fmt: skip
+
+
+def _footer(step, source: LessonSource) -> str:
+    """The data source, and where the step's quoted figures come from when it quotes any (they are published,
+    not measured by the session the footer names)."""
+    return f"{source.footer} · quoted: {step.quoted}" if step.quoted else source.footer
+
+
+def font(px: float, bold: bool = False) -> QFont:
+    return pixel_font(px, bold, minimum=8, nearest=True)
+
+
+def _wrapped_height(text: str, f: QFont, width: float) -> float:
+    return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), text).height()
+
+
+def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) -> SlideLayout:
+    """Header and footer lines, the title and text as tall as their wrapped lines, the view gets the rest.
+
+    A step with no view shows its text larger, in the middle of the slide. If the words would leave the
+    view less than half the slide (a long text at a small size), the type shrinks until they fit."""
+    scale = h / 1080
+    margin = max(10.0, 0.03 * min(w, h))
+    body_px = BODY_PX_1080[projector] * scale * (1.0 if has_view else 1.35)
+    small_px = max(12.0, 0.58 * BODY_PX_1080[projector] * scale)  # the footer names the data: readable too
+    inner_w = w - 2 * margin
+    while True:
+        title_px = body_px * 1.45
+        title_h = _wrapped_height(slide.title, font(title_px, True), inner_w)
+        body_h = _wrapped_height(slide.text, font(body_px), inner_w)
+        line_small = QFontMetricsF(font(small_px)).height()
+        top = margin + line_small + 0.5 * margin
+        words_bottom = top + title_h + 0.4 * body_px + body_h
+        view_top = words_bottom + 0.6 * margin
+        footer_top = h - margin - line_small
+        if not has_view or footer_top - view_top >= 0.5 * h or body_px <= 12:
+            break
+        body_px *= 0.92
+    header = QRectF(margin, margin, inner_w, line_small)
+    if has_view:
+        title = QRectF(margin, top, inner_w, title_h)
+    else:  # centred vertically between header and footer
+        free = footer_top - top - (title_h + 0.4 * body_px + body_h)
+        title = QRectF(margin, top + max(0.0, free / 2), inner_w, title_h)
+    body = QRectF(margin, title.bottom() + 0.4 * body_px, inner_w, body_h)
+    view = QRectF(margin, view_top, inner_w, max(0.0, footer_top - 0.5 * margin - view_top)) if has_view else QRectF()
+    footer = QRectF(margin, footer_top, inner_w, line_small)
+    return SlideLayout(header, title, body, view, footer, small_px, title_px, body_px)
+
+
+def _draw(painter: QPainter, rect: QRectF, flags, text: str, f: QFont, texts: list[Text], elide: bool = False) -> None:
+    painter.setFont(f)
+    if elide:
+        text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    if not text:
+        return
+    need = painter.boundingRect(rect, int(flags), text)
+    painter.drawText(rect, int(flags), text)
+    texts.append((text, need))
+
+
+def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Theme, lay: SlideLayout) -> list[Text]:
+    """Background, header, title, text and footer; returns what was drawn where."""
+    texts: list[Text] = []
+    painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+    fg = QColor(theme.foreground)
+    dim = QColor(fg)
+    dim.setAlpha(170)
+    small = font(lay.small_px)
+    painter.setPen(QPen(dim))
+    third = lay.header.width() / 3
+    left = QRectF(lay.header.left(), lay.header.top(), third * 1.15, lay.header.height())
+    mid = QRectF(left.right(), lay.header.top(), third * 0.6, lay.header.height())
+    right = QRectF(mid.right(), lay.header.top(), lay.header.right() - mid.right(), lay.header.height())
+    v = Qt.AlignmentFlag.AlignVCenter
+    _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
+    step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)  # header, footer: in the installed language
+    _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, step_of, small, texts)
+    _draw(painter, right, Qt.AlignmentFlag.AlignRight | v, origin_words(slide.source_label), small, texts, elide=True)
+    painter.setPen(QPen(fg))
+    top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | WRAP
+    _draw(painter, lay.title, top_left, slide.title, font(lay.title_px, True), texts)
+    _draw(painter, lay.body, top_left, slide.text, font(lay.body_px), texts)
+    painter.setPen(QPen(dim))
+    half = lay.footer.width() / 2
+    foot_l = QRectF(lay.footer.left(), lay.footer.top(), half, lay.footer.height())
+    foot_r = QRectF(foot_l.right(), lay.footer.top(), half, lay.footer.height())
+    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, tr("Data: {0}").format(origin_words(slide.footer)), small, texts,
+          elide=True)  # fmt: skip
+    _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)
+    return texts
+
+
+# ---- the step's view ----------------------------------------------------------------------------------
+def has_view(step: Step) -> bool:
+    return step.view != "text"
+
+
+def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
+    """Charts in a lesson are read from the back of a room even in normal mode: larger than the app's."""
+    base = theme_for(projector, dark)
+    if not projector:
+        base = replace(base, font_pt=14, line_px=3.0, symbol_px=11)
+    return base.scaled(min(w / 1920, h / 1080))
+
+
+def frame_state(step: Step) -> FrameState:
+    a = step.animation
+    schedule = block_schedule(a.variant, a.problem, a.tile, a.block)
+    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
+
+
+def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:
+    """A fresh widget for the step's chart or roofline, filtered to the step's series and sizes (the
+    roofline shows only the step's points: the others are absent, which reads as highlighted)."""
+    from gemmviz.ui.export.exporters import make_chart
+
+    if step.view == "table":
+        from gemmviz.ui.lesson.seed_table import TableView
+
+        return TableView(step_table(step, list(source.results), lang), theme)
+    if step.view == "accesses":  # the shipped access records of the H200 (issue 25), the step's view of them
+        from gemmviz.core.accesses import shipped_file
+        from gemmviz.ui.accesses.views import AccessCanvas, default_panels
+
+        canvas = AccessCanvas()
+        canvas.setMinimumSize(0, 0)
+        records = shipped_file()
+        canvas.kind, canvas.theme = step.chart, theme
+        canvas.panels = default_panels(step.chart, records) if records else []
+        return canvas
+    if step.view not in ("chart", "roofline", "hardware"):
+        return None
+    results = step_results(step, list(source.results))
+    if step.view == "hardware":
+        return hardware_view(step, results, source, theme)
+    if step.view == "roofline":
+        ceilings = load_ceilings(source.gpu) if source.gpu else None
+        return make_chart("roofline", results, theme, ceilings)
+    speedup_view = None
+    if step.chart == "speedup":
+        speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "")
+    return make_chart(step.chart, results, theme, None, speedup_view)
+
+
+def hardware_view(step: Step, results: list, source: LessonSource, theme: Theme) -> QWidget:
+    """The step's one result as model-vs-counters traffic or blocks on SMs; where the results lack it, the
+    chart's own empty state (its title says what is missing) rather than a blank view."""
+    from gemmviz.core.views import NoHardwareData
+    from gemmviz.ui.hardware.tab import hardware_chart
+    from gemmviz.ui.hardware.trace import SmTraceChart
+    from gemmviz.ui.hardware.traffic import TrafficChart
+
+    try:
+        return hardware_chart(step.chart, results, theme, sm_count=source.sms)
+    except NoHardwareData:
+        chart = TrafficChart(theme) if step.chart == "traffic" else SmTraceChart(theme)
+        chart.set_result(None)
+        return chart
+
+
+def _is_vector(painter: QPainter) -> bool:
+    from PySide6.QtGui import QPaintEngine
+
+    return painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
+
+
+class _VectorBackground(Background):
+    """The animation's static part (outlines, tile grid, labels) drawn straight through a PDF page's painter,
+    as lines and text, where the window caches it as a pixmap; the cell grid is drawn the same way."""
+
+    def __init__(self, painter: QPainter):
+        super().__init__()
+        self.painter = painter
+
+    def get(self, w, h, s, theme, lay, dpr=1.0) -> QPixmap:
+        self.painter.save()
+        self.painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+        draw_background(self.painter, s, theme, lay)
+        self.painter.restore()
+        return QPixmap()  # nothing left for render_frame to draw (a null pixmap draws nothing)
+
+    def grids(self, s, theme, lay, dpr=1.0) -> QPixmap:
+        from gemmviz.ui.tiling.render import _faint, _grid  # the same lines Background.grids caches
+
+        painter = self.painter
+        painter.save()
+        fg = QColor(theme.foreground)
+        painter.setPen(QPen(_faint(fg, 60), 1))
+        for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
+            if max(rows, cols) <= 32 and s.kind != "naive":
+                _grid(painter, rect, rows, cols)
+        if lay.inset is not None:
+            painter.setPen(QPen(_faint(fg, 70), 1))
+            _grid(painter, lay.inset, *lay.inset_threads)
+        painter.restore()
+        return QPixmap()
+
+
+def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,  # noqa: PLR0913
+                 projector: bool = False, dark: bool = False, status: str = "") -> list[Text]:  # fmt: skip
+    """Draw step `index` as one slide; returns the texts drawn (the chart's own texts are not included).
+    Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
+    from gemmviz.ui.export.exporters import layout_offscreen, paint_charts
+
+    step = lesson.steps[index]
+    slide = slide_for(lesson, index, source, status)
+    theme = theme_for(projector, dark)
+    lay = slide_layout(w, h, slide, projector, has_view(step))
+    texts = draw_slide_text(painter, w, h, slide, theme, lay)
+    view = lay.view.toAlignedRect()
+    if step.view == "animation":
+        painter.save()
+        painter.translate(view.topLeft())
+        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
+        render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
+                     _VectorBackground(painter) if _is_vector(painter) else Background())  # fmt: skip
+        painter.restore()
+    elif step.view == "accesses":
+        from gemmviz.ui.accesses.views import draw_access_view
+
+        painter.save()
+        painter.translate(view.topLeft())
+        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
+        draw_access_view(painter, QRectF(0, 0, view.width(), view.height()), step.chart, chart_theme(projector, dark, w, h))
+        painter.restore()
+    elif step.view == "table":
+        from gemmviz.ui.lesson.seed_table import draw_table
+
+        theme_c = chart_theme(projector, dark, w, h)
+        texts += draw_table(painter, QRectF(view), step_table(step, list(source.results), lesson.lang), theme_c)
+    elif has_view(step):
+        widget = make_view_widget(step, source, chart_theme(projector, dark, w, h))
+        try:
+            layout_offscreen(widget, view.width(), view.height())
+            painter.save()
+            painter.translate(view.topLeft())
+            paint_charts(widget, painter)
+            painter.restore()
+        finally:
+            widget.hide()
+            widget.deleteLater()
+    return texts
+
+
+def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False,
+                       dark: bool = False) -> QImage:  # fmt: skip
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor(theme_for(projector, dark).background))
+    painter = QPainter(image)
+    try:  # a painter left active on a failed step would crash Qt when the image goes
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        render_slide(painter, w, h, lesson, index, source, projector, dark)
+    finally:
+        painter.end()
+    return image
+
+
+def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, width: int, height: int,
+                  projector: bool = False, dark: bool = False) -> list[Path]:  # fmt: skip
+    """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
+    into `directory`.
+
+    All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
+    slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
+    so the folder holds one lesson."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
+
+    source = source or NO_DATA
+    pdf_data = QByteArray()
+    pdf_buffer = QBuffer(pdf_data)
+    pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    pdf = QPdfWriter(pdf_buffer)
+    pdf.setTitle(lesson.title)
+    pdf.setCreator(f"gemmviz {__version__}")
+    # a page with the slide's aspect, 1 px = 0.75 pt (96 dpi), so the PDF page matches the PNG
+    page = QPageSize(QSizeF(width * 0.75, height * 0.75), QPageSize.Unit.Point, "slide")
+    pdf.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    pdf.setResolution(96)
+    pngs: list[bytes] = []
+    painter = QPainter()
+    try:
+        for i in range(len(lesson.steps)):
+            image = render_slide_image(width, height, lesson, i, source, projector, dark)
+            png = QByteArray()
+            buf = QBuffer(png)
+            buf.open(QIODevice.OpenModeFlag.WriteOnly)
+            image.save(buf, "PNG")
+            buf.close()
+            pngs.append(bytes(png))
+            if i == 0:
+                painter.begin(pdf)
+            else:
+                pdf.newPage()
+            # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
+            painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            render_slide(painter, width, height, lesson, i, source, projector, dark)
+    finally:
+        if painter.isActive():
+            painter.end()
+        pdf_buffer.close()
+    targets = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [directory / "lesson.pdf"]
+    for target in targets:
+        fileio.check_target(target, (target.suffix,))
+    stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
+    for target, data in zip(targets, [*pngs, bytes(pdf_data)]):
+        fileio.write_atomic(target, data)
+    for old in stale:
+        old.unlink(missing_ok=True)
+    return targets

@@ -1,0 +1,1 @@
+"""The roofline chart and its tab."""

@@ -1,0 +1,502 @@
+"""The animation tab: the view that shows frames, and the controls around it (variant, play, step, scrub,
+speed, block, thread) next to the kernel's source with the line of the current step highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads, legible_problem
+from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.theme import LIGHT, Theme
+from gemmviz.ui.tiling.render import Background, FrameState, render_frame
+
+GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared memory over this long
+FRAME_MS = 16  # ~60 frames per second
+CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most are shorter; longer ones scroll)
+CODE_MIN_PT = 7.0
+CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
+AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
+PARAM_NAMES = (QT_TRANSLATE_NOOP("", "tile"), QT_TRANSLATE_NOOP("", "block"))  # shown through tr()
+SIZE_PRESETS = (
+    Problem(32, 32, 32),
+    Problem(64, 64, 64),
+    Problem(100, 70, 90),
+    Problem(128, 128, 128),
+    Problem(256, 256, 256),
+)  # fmt: skip  (100×70×90: ragged edges)
+PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
+                  Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
+
+
+def is_text_entry(widget) -> bool:
+    """A field where the user types text: it keeps its own arrow, space and Home/End keys. Spin boxes, sliders,
+    buttons, lists and read-only text hand them to the presentation."""
+    if isinstance(widget, QLineEdit):
+        return not widget.isReadOnly() and not isinstance(widget.parent(), QAbstractSpinBox)
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        return not widget.isReadOnly()
+    return isinstance(widget, QComboBox) and widget.isEditable()
+
+
+class PresenterKeys(QObject):
+    """An application-wide event filter: →, ←, Space, PgUp/PgDn (a clicker), Home, End go to `handler(key)`
+    wherever the focus is in `window` (after a click in a spin box too), except in a text field."""
+
+    def __init__(self, window, handler: Callable[[Qt.Key], bool]):
+        super().__init__(window)
+        self.window = window
+        self.handler = handler  # returns True if it used the key
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        if event.key() not in PRESENTER_KEYS or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        focus = QApplication.focusWidget()
+        target = focus or obj
+        if not isinstance(target, QWidget) or target.window() is not self.window or is_text_entry(focus):
+            return False
+        if obj is not target and obj is not self.window.windowHandle():
+            return False  # the same key bubbling up to the parents: handled once
+        if event.type() is QEvent.Type.ShortcutOverride:
+            event.accept()  # no widget and no shortcut takes it: the KeyPress comes to us
+            return True
+        return self.handler(Qt.Key(event.key()))
+
+
+class TilingView(QWidget):
+    def __init__(self, theme: Theme = LIGHT, parent=None):
+        super().__init__(parent)
+        self.theme = theme
+        self.state: FrameState | None = None
+        self.background = Background()
+        self.setMinimumSize(320, 200)
+
+    def set_state(self, state: FrameState | None) -> None:
+        self.state = state
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        if self.state is None:
+            painter.fillRect(self.rect(), QColor(self.theme.background))
+        else:
+            render_frame(painter, self.width(), self.height(), self.state, self.theme, self.background)
+        painter.end()
+
+
+class CodeView(QPlainTextEdit):
+    """The kernel's source, read-only, its type fitted to the panel's width: as large as the window's text
+    (a projector's 20 pt) where CODE_COLUMNS columns fit, smaller down to CODE_MIN_PT where they do not (at
+    the window's size a panel of 470 px showed about 20 characters of each line)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.max_pt = float(QApplication.font().pointSizeF() if QApplication.instance() else 10)
+
+    def set_max_pt(self, pt: float) -> None:
+        self.max_pt = pt
+        self.fit_font()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_font()
+
+    def fit_font(self) -> None:
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        mono.setPointSizeF(10.0)
+        per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
+        room = self.viewport().width() - 2 * self.document().documentMargin()
+        pt = max(CODE_MIN_PT, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
+        mono.setPointSizeF(round(pt * 2) / 2)
+        if self.font() != mono:
+            self.setFont(mono)
+
+
+class TilingPanel(QWidget):
+    """Controls around the view: variant, play/pause, step, scrub, speed, block, thread, kernel source."""
+
+    stepChanged = Signal(int)
+
+    def __init__(self, theme: Theme = LIGHT, parent=None):  # noqa: PLR0915
+        super().__init__(parent)
+        self.theme = theme
+        self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)
+        self.benchmark: Problem | None = None  # the run panel's size, or the shown result's
+        self.tiles = {
+            name: v.param_defaults[v.schedule_param] for name, v in animated_variants().items() if v.schedule_param
+        }
+        self.schedule: Schedule | None = None
+        self.step_lines: dict[str, int] = {}
+        self.step = 0
+        self.phase = 1.0
+        self.timer = QTimer(self)
+        self.timer.setInterval(FRAME_MS)
+        self.timer.timeout.connect(self._tick)
+        self.glide_timer = QTimer(self)
+        self.glide_timer.setInterval(FRAME_MS)
+        self.glide_timer.timeout.connect(self._glide)
+
+        self.variant_combo = QComboBox()
+        for name, v in animated_variants().items():
+            self.variant_combo.addItem(tr(v.title), name)
+        self.variant_combo.setCurrentIndex(self.variant_combo.findData("gpu-tiled"))  # the seeds' kernel first
+        self.play_button = QPushButton(tr("Play"))
+        self.back_button = QPushButton(tr("◀ Step"))
+        self.forward_button = QPushButton(tr("Step ▶"))
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.speed_spin = QSpinBox()
+        self.speed_spin.setRange(1, 60)
+        self.speed_spin.setValue(2)
+        self.speed_spin.setSuffix(tr(" steps/s"))
+        self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
+        # the tab's own tile and size: the animated size is chosen to be read, apart from the benchmark's
+        self.tile_label = QLabel(tr("tile"))
+        self.tile_combo = QComboBox()
+        self.tile_combo.setToolTip(tr("The kernel's tile (or block) edge in this animation"))
+        self.size_combo = QComboBox()
+        self.size_combo.setToolTip(
+            tr("The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
+               "and tile; 'benchmark' is the run panel's size (or the result shown)")
+        )  # fmt: skip
+        self.size_combo.addItem(tr("legible"), AUTO)
+        self.size_combo.addItem(tr("benchmark"), BENCHMARK)
+        for size in SIZE_PRESETS:
+            self.size_combo.addItem(size.label, size.key)
+        self.message = QLabel()
+        self.message.setStyleSheet("color: #B00020;")
+        self.message.setWordWrap(True)
+        self.message.setVisible(False)  # a row only while there is something to say: the view needs the height
+        # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
+        row, row2 = QHBoxLayout(), QHBoxLayout()
+        self.code_button = QPushButton(tr("Code"))
+        self.code_button.setCheckable(True)
+        self.code_button.setToolTip(tr("Show the kernel's source beside the animation, its current line highlighted"))
+        self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
+        for w in (QLabel(tr("kernel")), self.variant_combo, self.play_button, self.back_button, self.forward_button,
+                  self.speed_spin, self.code_button):  # fmt: skip
+            row.addWidget(w)
+        for w in (self.tile_label, self.tile_combo, QLabel(tr("size")), self.size_combo, QLabel(tr("block y,x")), self.block_y,
+                  self.block_x, QLabel(tr("thread y,x")), self.thread_y, self.thread_x):  # fmt: skip
+            row2.addWidget(w)
+        row.addStretch()
+        row2.addWidget(self.slider, 1)
+        self.view = TilingView(theme)
+        self.source = CodeView()
+        split = QSplitter()
+        split.addWidget(self.view)
+        split.addWidget(self.source)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([900, 520])
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(row2)
+        layout.addWidget(self.message)
+        layout.addWidget(split, 1)
+
+        self.code_button.clicked.connect(self._code_clicked)
+        self.play_button.clicked.connect(self.toggle_play)
+        self.back_button.clicked.connect(lambda: self.go(self.step - 1))
+        self.forward_button.clicked.connect(self.step_forward)
+        self.slider.valueChanged.connect(self.go)
+        self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
+        self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
+        self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        for spin in (self.block_y, self.block_x):
+            spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
+        for spin in (self.thread_y, self.thread_x):
+            spin.valueChanged.connect(lambda _v: self._show())
+        self._fill_tiles()
+        self.rebuild()
+
+    def _code_clicked(self, checked: bool) -> None:
+        self._code_auto = False
+        self.source.setVisible(checked)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._auto_code()
+
+    def _auto_code(self) -> None:
+        """Show the code where the animation keeps room for its texts at the theme's size (projector type
+        needs twice the width)."""
+        if self._code_auto:
+            show = self.width() >= CODE_MIN_W * max(1.0, self.theme.font_pt / 10)
+            self.source.setVisible(show)
+            self.code_button.setChecked(show)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.view.theme = theme
+        self.view.update()
+        self.source.set_max_pt(theme.font_pt)
+        self._auto_code()
+
+    @property
+    def variant(self) -> str:
+        return self.variant_combo.currentData()
+
+    def set_problem(self, problem: Problem, tile: int | None = None, block: int | None = None,
+                    variant: str | None = None) -> None:  # fmt: skip
+        """Animate exactly `problem` (the size menu shows it), with this tile / block and variant."""
+        self._set_params(tile, block, variant)
+        self._choose_size(problem.key, problem.label)
+        self.rebuild()
+
+    def _set_params(self, tile: int | None, block: int | None, variant: str | None) -> None:
+        for name, v in animated_variants().items():
+            if v.schedule_param == "tile" and tile is not None:
+                self.tiles[name] = tile
+            if v.schedule_param == "block" and block is not None:
+                self.tiles[name] = block
+        if variant is not None and variant in animated_variants():
+            self.variant_combo.blockSignals(True)
+            self.variant_combo.setCurrentIndex(self.variant_combo.findData(variant))
+            self.variant_combo.blockSignals(False)
+        self._fill_tiles()
+
+    def _choose_size(self, key: str, label: str) -> None:
+        i = self.size_combo.findData(key)
+        if i < 0:
+            self.size_combo.addItem(label, key)
+            i = self.size_combo.count() - 1
+        self.size_combo.blockSignals(True)
+        self.size_combo.setCurrentIndex(i)
+        self.size_combo.blockSignals(False)
+
+    def _set_benchmark(self, problem: Problem) -> None:
+        self.benchmark = problem
+        self.size_combo.setItemText(
+            self.size_combo.findData(BENCHMARK), tr("benchmark {size}").format(size=problem.label)
+        )
+
+    def follow(self, run_panel) -> None:
+        """Follow the run panel: the first chosen value of each parameter, and its size where the size menu
+        says 'benchmark' (the legible size otherwise: a 1024³ grid is too fine to read)."""
+        try:
+            problem = run_panel.current_problem()
+        except ProblemError:
+            return
+        first = {key: values[0] if values else None for key, values in run_panel.param_grid().items()}
+        self._set_benchmark(problem)
+        self._set_params(first.get("tile"), first.get("block"), None)
+        self.rebuild()
+
+    def show_result(self, result) -> None:
+        """A result's variant and tile (the tiled kernel's animation if its variant has none); its size
+        where the size menu says 'benchmark'."""
+        variant = result.variant if result.variant in animated_variants() else "gpu-tiled"
+        self._set_benchmark(result.problem)
+        self._set_params(result.params.get("tile"), result.params.get("block"), variant)
+        self.rebuild()
+
+    def _fill_tiles(self) -> None:
+        """The tile (or block) menu of the chosen kernel, showing its current value; none for kernels whose
+        tile is fixed by their configuration."""
+        v = animated_variants()[self.variant]
+        choices = v.param_choices.get(v.schedule_param, ()) if v.schedule_param else ()
+        self.tile_combo.blockSignals(True)
+        self.tile_combo.clear()
+        for value in choices:
+            self.tile_combo.addItem(str(value), value)
+        tile = self.tiles.get(self.variant)
+        if tile is not None and tile not in choices:
+            self.tile_combo.addItem(str(tile), tile)  # refused by rebuild with a message, shown as asked
+        self.tile_combo.setCurrentIndex(max(0, self.tile_combo.findData(tile)))
+        self.tile_combo.blockSignals(False)
+        self.tile_label.setText(tr(v.schedule_param or "tile"))
+        for w in (self.tile_label, self.tile_combo):
+            w.setEnabled(bool(choices))
+
+    def _variant_chosen(self) -> None:
+        self._fill_tiles()
+        self.rebuild()
+
+    def _tile_chosen(self) -> None:
+        value = self.tile_combo.currentData()
+        if value is not None:
+            self.tiles[self.variant] = value
+            self.rebuild()
+
+    def chosen_problem(self, tile: int | None) -> Problem:
+        """The size the size menu says: legible for this kernel and tile, the benchmark's, or a fixed one."""
+        key = self.size_combo.currentData()
+        if key == AUTO or (key == BENCHMARK and self.benchmark is None):
+            return legible_problem(self.variant, tile)
+        return self.benchmark if key == BENCHMARK else parse_problem(key)
+
+    def rebuild(self, keep_step: bool = False) -> None:
+        tile = self.tiles.get(self.variant)
+        try:
+            self.problem = self.chosen_problem(tile)
+            (gy, gx), (ty, tx) = grid_and_threads(self.variant, self.problem, tile)
+        except ProblemError as exc:
+            self._fail(str(exc))
+            return
+        for spin, top in (
+            (self.block_y, gy - 1),
+            (self.block_x, gx - 1),
+            (self.thread_y, ty - 1),
+            (self.thread_x, tx - 1),
+        ):
+            spin.blockSignals(True)
+            spin.setRange(0, top)
+            spin.setEnabled(top > 0)
+            spin.blockSignals(False)
+        try:
+            self.schedule = block_schedule(
+                self.variant, self.problem, tile, (self.block_y.value(), self.block_x.value())
+            )
+            self._say("")
+        except ProblemError as exc:
+            self._fail(str(exc))
+            return
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(self.schedule.steps) - 1)
+        self.slider.blockSignals(False)
+        self._load_source()
+        self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
+
+    def _say(self, message: str) -> None:
+        self.message.setText(message)
+        self.message.setVisible(bool(message))
+
+    def _fail(self, message: str) -> None:
+        """No schedule for these choices: say why, and leave no frame of the previous kernel on screen."""
+        self.schedule = None
+        self._say(message)
+        self.view.set_state(None)
+
+    def _load_source(self) -> None:
+        v = VARIANTS[self.variant]
+        try:
+            self.source.setPlainText(v.source_text())
+            self.step_lines = v.step_lines()
+        except (OSError, ValueError) as exc:
+            self.source.setPlainText(f"(kernel source not readable: {exc})")
+            self.step_lines = {}
+
+    def frame_state(self) -> FrameState | None:
+        if self.schedule is None:
+            return None
+        return FrameState(self.schedule, self.step, self.phase, (self.thread_y.value(), self.thread_x.value()))
+
+    def go(self, step: int, phase: float = 1.0) -> None:
+        if self.schedule is None:
+            return
+        if phase >= 1.0:
+            self.glide_timer.stop()
+        self.step = max(0, min(step, len(self.schedule.steps) - 1))
+        self.phase = phase
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.step)
+        self.slider.blockSignals(False)
+        self._show()
+        self.stepChanged.emit(self.step)
+
+    def _show(self) -> None:
+        state = self.frame_state()
+        if state is None:
+            return
+        self.view.set_state(state)
+        self._highlight_source(self.schedule.steps[self.step].kind)
+
+    def _highlight_source(self, kind: str) -> None:
+        """Highlight the line the kernel marks with `// gemmviz:step <kind>` (none if it has no anchor)."""
+        line = self.step_lines.get(kind)
+        selections = []
+        block = self.source.document().findBlockByNumber(line - 1) if line else None
+        if block is not None and block.isValid():
+            cursor = QTextCursor(block)
+            sel = QTextEdit.ExtraSelection()
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(self.theme.palette[1]).lighter(150))
+            fmt.setProperty(QTextCharFormat.Property.FullWidthSelection, True)
+            sel.format = fmt
+            sel.cursor = cursor
+            selections.append(sel)
+            self.source.setTextCursor(cursor)
+            self.source.ensureCursorVisible()
+        self.source.setExtraSelections(selections)
+        self.highlighted_line = line if selections else None
+
+    def step_forward(self) -> None:
+        """One step on; a load glides in over GLIDE_MS instead of jumping."""
+        if self.schedule is None or self.step >= len(self.schedule.steps) - 1:
+            return
+        glides = self.schedule.steps[self.step + 1].kind == "load" and not self.timer.isActive()
+        self.go(self.step + 1, phase=0.0 if glides else 1.0)
+        if glides:
+            self.glide_timer.start()
+
+    def _glide(self) -> None:
+        self.phase = min(1.0, self.phase + FRAME_MS / GLIDE_MS)
+        if self.phase >= 1.0:
+            self.glide_timer.stop()
+        self._show()
+
+    def key(self, key: Qt.Key) -> bool:
+        """A presenter key: → / PgDn step on, ← / PgUp back, Space play or pause, Home / End first / last."""
+        if self.schedule is None:
+            return False
+        last = len(self.schedule.steps) - 1
+        actions = {Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_PageDown: self.step_forward,
+                   Qt.Key.Key_Left: lambda: self.go(self.step - 1), Qt.Key.Key_PageUp: lambda: self.go(self.step - 1),
+                   Qt.Key.Key_Space: self.toggle_play, Qt.Key.Key_Home: lambda: self.go(0),
+                   Qt.Key.Key_End: lambda: self.go(last)}  # fmt: skip
+        action = actions.get(key)
+        if action is None:
+            return False
+        action()
+        return True
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self.glide_timer.stop()
+
+    def toggle_play(self) -> None:
+        if self.timer.isActive():
+            self.timer.stop()
+            self.play_button.setText(tr("Play"))
+        else:
+            if self.schedule and self.step >= len(self.schedule.steps) - 1:
+                self.go(0)
+            self.timer.start()
+            self.play_button.setText(tr("Pause"))
+
+    def _tick(self) -> None:
+        if self.schedule is None:
+            return
+        self.phase += self.timer.interval() / 1000 * self.speed_spin.value()
+        if self.phase >= 1.0:
+            if self.step >= len(self.schedule.steps) - 1:
+                self.toggle_play()
+                return
+            self.go(self.step + 1, phase=0.0)
+        else:
+            self.view.set_state(self.frame_state())
