@@ -64,7 +64,7 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
     for line in ("PASS  compiles", "PASS  correct", "PASS  race-free", "PASS  speed", "memcheck: clean",
                  "racecheck: clean", "synccheck: clean", "reference", "cublas"):  # fmt: skip
         assert line in out
-    from gemmviz.core.exercise_check import load_check
+    from gemmviz.core.check_record import load_check
 
     record = load_check(tmp_path / "tiled.check.json")
     assert record["timing"]["yours"]["median_ms"] > 0 and record["timing"]["cublas"]["median_ms"] > 0
@@ -74,7 +74,7 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
 
 
 def test_recorded_accesses_show_the_coalescing_and_the_conflicts(records):
-    from gemmviz.core.exercise_check import access_trace
+    from gemmviz.core.check_record import access_trace
 
     def per_request(name, key, op):
         trace = access_trace(records[name])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gemmviz.core.exercise_check import load_check
+from gemmviz.core.check_record import load_check
 
 DATA = Path(__file__).parent / "data" / "exercises"
 NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/local/cuda/bin/nvcc").exists() else None)

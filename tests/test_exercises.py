@@ -15,15 +15,8 @@ import pytest
 
 from gemmviz.backends.exercise import Cancelled, run_child
 from gemmviz.cli.main import main
-from gemmviz.core.exercise_check import (
-    CheckFileError,
-    finish,
-    load_check,
-    parse_nvcc,
-    parse_sanitizer,
-    report_text,
-    validate_check,
-)
+from gemmviz.core.check_record import CheckFileError, load_check, report_text, validate_check
+from gemmviz.core.exercise_check import finish, parse_nvcc, parse_sanitizer
 from gemmviz.core.exercises import (
     ExerciseError,
     check_signature,

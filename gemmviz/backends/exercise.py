@@ -26,10 +26,9 @@ from pathlib import Path
 from gemmviz import __version__
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core.check_record import FORMAT, VERSION
 from gemmviz.core.exercise_check import (
-    FORMAT,
     SANITIZER_TOOLS,
-    VERSION,
     diagnostic_log,
     finish,
     parse_nvcc,
@@ -327,7 +326,7 @@ def _remove_stale(folder: Path, age_s: float = 6 * 3600) -> None:
 
 def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None,
                    progress: ProgressFn | None = None) -> dict:  # fmt: skip
-    """The whole check of one student file: the record (core/exercise_check.py) with verdicts and cause.
+    """The whole check of one student file: the record (core/check_record.py) with verdicts and cause (core/exercise_check.py).
 
     Raises ExerciseError for a file that is not the exercise's kernel, Cancelled when options.cancel is set."""
     options = options or CheckOptions()

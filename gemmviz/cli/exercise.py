@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError
-from gemmviz.core.exercise_check import CheckFileError, load_check, record_target, report_text
+from gemmviz.core.check_record import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
 from gemmviz.core.numbers import LANGUAGES

@@ -33,15 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.exercise_check import (
-    CheckFileError,
-    access_trace,
-    counter_lines,
-    finish,
-    load_check,
-    record_target,
-    source_lines,
-)
+from gemmviz.core.check_record import CheckFileError, access_trace, counter_lines, load_check, record_target
+from gemmviz.core.exercise_check import finish, source_lines
 from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import duration, rate

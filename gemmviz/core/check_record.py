@@ -1,0 +1,387 @@
+"""The check record, a JSON file `gemmviz exercise check` writes and the app opens: its schema (every field
+typed and bounded, unknown fields dropped), its loader, where it is written, and its text report. The verdicts
+and the cause are worked out by core/exercise_check.py, again on every load. Pure Python."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+from gemmviz.core.exercise_check import (
+    MAX_FINDINGS,
+    MAX_MESSAGE,
+    SANITIZER_TOOLS,
+    counter_ratio,
+    finish,
+    printable,
+    shape_text,
+    source_line,
+)
+from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
+from gemmviz.core.numbers import duration, rate
+
+FORMAT = "gemmviz-exercise-check"
+VERSION = 1
+MAX_CHECK_BYTES = 4 * 1024 * 1024
+MAX_SOURCE_CHARS = 256 * 1024
+
+
+class CheckFileError(ValueError):
+    """A check record that cannot be shown: the message says which field."""
+
+
+# --- the record file ----------------------------------------------------------------------------------------
+
+
+def _need(cond: bool, what: str) -> None:
+    if not cond:
+        raise CheckFileError(what)
+
+
+# Every field of a check record the report and the tab read, with its type and bounds. A checker takes
+# (value, where) and returns the value to keep; objects keep only their known keys, so nothing unchecked reaches
+# the views.
+
+
+def _text(limit: int = MAX_MESSAGE, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(isinstance(v, str) and len(v) <= limit, f"'{where}' must be a text of at most {limit:,} characters")
+        return v
+
+    return check
+
+
+def _int(lo: int, hi: int, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(type(v) is int and lo <= v <= hi, f"'{where}' must be a whole number from {lo:,} to {hi:,}")
+        return v
+
+    return check
+
+
+def _num(lo: float, hi: float, optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(
+            type(v) in (int, float) and math.isfinite(v) and lo <= v <= hi,
+            f"'{where}' must be a number from {lo:g} to {hi:g}",
+        )
+        return v
+
+    return check
+
+
+def _bool(v, where):
+    _need(type(v) is bool, f"'{where}' must be true or false")
+    return v
+
+
+def _one_of(*values):
+    def check(v, where):
+        _need(v in values, f"'{where}' must be one of {', '.join(map(str, values))}, got {str(v)[:40]!r}")
+        return v
+
+    return check
+
+
+def _list(item, limit: int, exact: int | None = None):
+    def check(v, where):
+        _need(isinstance(v, list) and len(v) <= limit and (exact is None or len(v) == exact),
+              f"'{where}' must be a list of {exact if exact is not None else f'at most {limit}'} entries")  # fmt: skip
+        return [item(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+    return check
+
+
+def _obj(fields: dict, required: tuple = (), optional: bool = False):
+    def check(v, where):
+        if v is None and optional:
+            return None
+        _need(isinstance(v, dict), f"'{where}' must be an object")
+        for key in required:
+            _need(key in v, f"'{where}.{key}' is missing")
+        return {k: fields[k](x, f"{where}.{k}") for k, x in v.items() if k in fields}
+
+    return check
+
+
+def _map(v, where):
+    _check_map(v, where)
+    return v
+
+
+def _first_wrong(v, where):
+    if v is None:
+        return None
+    _need(isinstance(v, list) and len(v) == 4, f"'{where}' must be [row, column, got, expected]")
+    return [_int(0, 2**31)(v[0], where), _int(0, 2**31)(v[1], where), _num(-1e308, 1e308, True)(v[2], where),
+            _num(-1e308, 1e308, True)(v[3], where)]  # fmt: skip
+
+
+def _counter_map(v, where):
+    _need(isinstance(v, dict) and len(v) <= 64, f"'{where}' must be an object of at most 64 counters")
+    return {_text(200)(k, where): _num(0, 1e18)(x, f"{where}.{k}") for k, x in v.items()}
+
+
+_LINE = _int(1, 10**6, optional=True)
+_DIMS = _list(_int(1, 65536), 3, exact=3)
+_FINDING = _obj({"tool": _text(20), "kind": _text(80), "line": _LINE, "other_line": _LINE, "message": _text(),
+                 "count": _int(0, 10**12), "threads": _list(_list(_int(0, 2**31), 6, 6), 4)}, ("kind", "message"))  # fmt: skip
+_TOOL = _obj({"ran": _bool, "findings": _list(_FINDING, MAX_FINDINGS), "errors": _int(0, 10**12, True),
+              "log": _text(20_000), "note": _text()})  # fmt: skip
+_PATTERN = _obj({"rows": _list(_int(0, 65536), 2, 2), "cols": _list(_int(0, 65536), 2, 2), "only_edge_blocks": _bool,
+                 "last_block_row": _int(0, 65536), "last_block_col": _int(0, 65536), "only_last_row": _bool,
+                 "only_last_col": _bool, "fraction": _num(0, 1), "unwritten": _int(0, 2**32)})  # fmt: skip
+_SHAPE = _obj({"shape": _DIMS, "status": _one_of("ok", "wrong", "timeout", "launch-error"), "seconds": _num(0, 1e6),
+               "deterministic": _bool, "rel_error": _num(0, 1e308, True), "unwritten": _int(0, 2**32, True),
+               "wrong_elements": _int(0, 2**32, True), "first_wrong": _first_wrong, "error_margin": _num(0, 1e308, True),
+               "error_map": _map, "reason": _text(optional=True), "error": _text(optional=True),
+               "timeout_s": _num(0, 3600, True), "pattern": _PATTERN,
+               "equals": _text(20, optional=True)}, ("shape", "status"))  # fmt: skip
+_TIMED = _obj({"series": _text(200), "status": _text(20), "median_ms": _num(1e-6, 1e7, True), "noise": _num(0, 100, True),
+               "samples": _int(0, 10**6), "clock_mhz": _num(0, 1e5, True), "reason": _text(optional=True)})  # fmt: skip
+_RECORDED_ROW = _obj({"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
+                     ("series", "size", "median_ms"))  # fmt: skip
+_CHECK = _obj(
+    {
+        "format": _text(40), "version": _int(0, 99), "exercise": _text(100), "file": _text(4096),
+        "created": _text(64), "source": _text(MAX_SOURCE_CHARS), "source_sha256": _text(64), "gemmviz": _text(40),
+        "speed_goal": _num(0.01, 4), "reference": _text(100), "seed": _int(0, 2**63, True),
+        "shapes": _list(_SHAPE, 32),
+        "sanitizer": _obj({"shape": _DIMS, "note": _text(), **{t: _TOOL for t in SANITIZER_TOOLS}}),
+        "timing": _obj({"shape": _DIMS, "method": _text(200), "note": _text(), "yours": _TIMED, "reference": _TIMED,
+                        "cublas": _TIMED}),
+        "counters": _obj({"shape": _DIMS, "note": _text(), "yours": _counter_map, "reference": _counter_map}),
+        "not_run": _list(_text(), 10),
+        "compile": _obj({"ok": _bool, "arch": _text(20), "cubin": _text(4096, True), "log": _text(8000),
+                         "error": _text(), "command": _text(8000),
+                         "diagnostics": _list(_obj({"line": _LINE, "severity": _one_of("error", "warning"),
+                                                    "message": _text()}, ("severity", "message")), MAX_FINDINGS)}),
+        "environment": _obj({"gpu": _text(200), "cc": _list(_int(0, 99), 2, 2)}),
+        "no_gpu": _text(optional=True), "run_error": _text(optional=True),
+        "recorded_reference": _obj({"session": _text(200), "gpu": _text(200), "created": _text(64),
+                                    "rows": _list(_RECORDED_ROW, 200)}, ("session", "gpu", "created", "rows"), True),
+        "accesses": lambda v, where: v,  # bounded by the access records' own loader (access_trace, below)
+        "check_seconds": _num(0, 1e6),
+    },
+    ("format", "version", "exercise", "file", "created"),
+)  # fmt: skip
+
+
+def validate_check(data: object) -> dict:
+    """A loaded check record with its fields bounded and only known fields kept; CheckFileError names the first
+    bad one. Its verdicts and cause are worked out again from what it holds, never taken from the file."""
+    _need(isinstance(data, dict), "not a JSON object")
+    _need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
+    _need(
+        data.get("version") == VERSION, f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}"
+    )
+    record = _CHECK(data, "check")
+    access_trace(record)
+    return finish(record)
+
+
+def access_trace(record: dict):
+    """The recorded accesses of the student's kernel (core/accesses.AccessTrace), None if the check has none;
+    CheckFileError if they are out of bounds."""
+    part = record.get("accesses")
+    if part is None:
+        return None
+    _need(isinstance(part, dict), "'accesses' must be an object")
+    if part.get("trace") is None:
+        _need(isinstance(part.get("note", ""), str), "'accesses.note' must be a text")
+        return None
+    from gemmviz.core.accesses import from_json
+
+    try:
+        return from_json(part["trace"], "accesses.trace")
+    except ValueError as exc:
+        raise CheckFileError(f"accesses: {exc}") from None
+
+
+def _check_map(error_map, where: str = "error_map") -> None:
+    if error_map is None:
+        return
+    _need(isinstance(error_map, dict), f"'{where}': an error map must be an object")
+    grid = error_map.get("wrong")
+    _need(isinstance(grid, list) and 0 < len(grid) <= 64, f"'{where}': an error map has 1 to 64 rows")
+    _need(all(isinstance(r, list) and len(r) >= 1 for r in grid), f"'{where}': an error map's rows are not empty")
+    _need(all(isinstance(r, list) and len(r) <= 64 and all(type(v) is int and v >= 0 for v in r) for r in grid),
+          f"'{where}': an error map's cells must be counts")  # fmt: skip
+
+
+def load_check(path: str | Path) -> dict:
+    try:
+        data = json.loads(read_regular(path, MAX_CHECK_BYTES).decode("utf-8"))
+    except RecursionError:
+        raise CheckFileError(f"cannot read {path}: nested too deeply for a check record") from None
+    except (OSError, InputFileError, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
+        raise CheckFileError(f"cannot read {path}: {exc}") from None
+    return validate_check(data)
+
+
+def record_target(source: Path, out: Path | None = None) -> Path:
+    """Where a check's record is written: `out`, else FILE.check.json beside the .cu (OutputError otherwise).
+    Never the student's source (a link named .json that points at it), and the default is never written
+    through a link."""
+    target = source.with_suffix(".check.json") if out is None else out
+    if out is None and target.is_symlink():
+        raise OutputError(f"{target} is a symbolic link: remove it, or give --out")
+    checked = check_target(target, (".json",))
+    if os.path.realpath(checked) == os.path.realpath(source):
+        raise OutputError(f"{target} is your kernel {source.name} (through a link): the record needs a file of its own")
+    return checked
+
+
+# --- the text report ----------------------------------------------------------------------------------------
+
+MARK = {"pass": "PASS", "fail": "FAIL", "skipped": "skip"}
+
+
+def report_text(record: dict) -> str:
+    """The check as the CLI prints it: compile errors, sizes, sanitizer findings, timing, verdicts, cause."""
+    out = [f"exercise {record['exercise']}: {record['file']}"]
+    env = record.get("environment") or {}
+    if env.get("gpu"):
+        out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
+    out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _timing_lines(record)
+    out += [f"  {line}" for line in counter_lines(record)]
+    out += [f"  {line}" for line in access_lines(record)]
+    out.append("")
+    for v in record.get("verdicts") or []:
+        out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
+    if record.get("cause"):
+        out.append(f"\nlikeliest cause: {record['cause']}")
+    for note in record.get("not_run") or []:
+        out.append(f"not run: {note}")
+    return printable("\n".join(out))
+
+
+COUNTER_ROWS = (
+    (
+        "global sectors per request",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    ),
+    (
+        "shared wavefronts per load",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__inst_executed_op_shared_ld.sum",
+    ),
+    ("L2 traffic (MB)", "lts__t_bytes.sum", None),
+    ("DRAM read (MB)", "dram__bytes_read.sum", None),
+    ("warp slots active (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", None),
+)
+
+
+def counter_lines(record: dict) -> list[str]:
+    """Nsight Compute's key counters, yours beside the reference's: 'name: yours vs reference'."""
+    counters = record.get("counters") or {}
+    mine, theirs = counters.get("yours") or {}, counters.get("reference") or {}
+    if not mine:
+        return [f"counters: {counters['note']}"] if counters.get("note") else []
+    shape = shape_text(counters.get("shape", []))
+    out = [f"Nsight Compute at {shape}, yours vs the reference:"]
+    for name, top, bottom in COUNTER_ROWS:
+        values = [counter_ratio(c, top, bottom) if bottom else c.get(top) for c in (mine, theirs)]
+        if all(v is None for v in values):
+            continue
+        text = [rate(v / 1e6 if "MB" in name else v) for v in values]
+        out.append(f"  {name}: {text[0]} vs {text[1]}")
+    return out
+
+
+def access_lines(record: dict) -> list[str]:
+    """What the access tracer recorded: per block, the requests and their average sectors / wavefronts."""
+    part = record.get("accesses") or {}
+    if part.get("note"):
+        return [f"accesses: {part['note']}"]
+    trace = access_trace(record) if part else None
+    if trace is None:
+        return []
+    out = [f"accesses recorded at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
+    for slot, summary in zip(trace.blocks, trace.summary):
+        per = []
+        for op in ("ld", "st"):
+            n = summary.get(f"global_{op}_requests", 0)
+            if n:
+                per.append(
+                    f"global {'loads' if op == 'ld' else 'stores'} {summary[f'global_{op}_sectors'] / n:.2f} sectors/request"
+                )
+        for op in ("ld", "st"):
+            n = summary.get(f"shared_{op}_requests", 0)
+            if n:
+                per.append(
+                    f"shared {'loads' if op == 'ld' else 'stores'} {summary[f'shared_{op}_wavefronts'] / n:.2f} wavefronts/request"
+                )
+        out.append(f"  block {slot}: {'; '.join(per) or 'no per-thread memory requests'}")
+    if trace.sees:
+        out.append(f"  {trace.sees}")
+    return out
+
+
+def _with_source(record: dict, line: int | None) -> list[str]:
+    src = source_line(record, line)
+    return [f"          | {src}"] if src else []
+
+
+def _compile_lines(record: dict) -> list[str]:
+    out = []
+    diagnostics = (record.get("compile") or {}).get("diagnostics", [])
+    warnings = [d for d in diagnostics if d["severity"] != "error"]
+    if warnings:
+        first = warnings[0]
+        out.append(f"  nvcc: {len(warnings)} warning(s), first at line {first.get('line') or '?'}: {first['message']}")
+    for d in [d for d in diagnostics if d["severity"] == "error"][:10]:
+        at = f"line {d['line']}" if d.get("line") else "nvcc"
+        out.append(f"  {d['severity']:<7} {at}: {d['message']}")
+        out += _with_source(record, d.get("line"))
+    return out
+
+
+def _shape_lines(record: dict) -> list[str]:
+    out = []
+    for s in record.get("shapes") or []:
+        state = {"ok": "right", "wrong": "WRONG", "timeout": "TIMED OUT", "launch-error": "CRASHED"}[s["status"]]
+        extra = s.get("reason") or s.get("error") or ""
+        out.append(f"  {shape_text(s['shape']):>16}  {state}  {extra}".rstrip())
+    return out
+
+
+def _sanitizer_lines(record: dict) -> list[str]:
+    out = []
+    for tool in SANITIZER_TOOLS:
+        part = (record.get("sanitizer") or {}).get(tool) or {}
+        if not part.get("ran"):
+            continue
+        found = part.get("findings") or []
+        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} finding(s)'}")
+        for f in found[:5]:
+            out.append(f"    line {f.get('line') or '?'}: {f['message']} (×{f.get('count', 1)})")
+            out += _with_source(record, f.get("line"))
+    return out
+
+
+def _timing_lines(record: dict) -> list[str]:
+    out = []
+    timing = record.get("timing") or {}
+    for who in ("yours", "reference", "cublas"):
+        part = timing.get(who) or {}
+        if part.get("median_ms"):
+            out.append(f"  {who:<9} {duration(part['median_ms']):>10}  {part.get('series', '')}".rstrip())
+    recorded = record.get("recorded_reference")
+    if recorded:
+        out.append(
+            f"  recorded on {recorded['gpu']} ({recorded['session']}, {recorded['created'][:10]}), not on this machine:"
+        )
+        for row in recorded["rows"]:
+            if row["size"][0] in (1024, 2048, 4096):
+                out.append(f"    {row['series']:<24} {shape_text(row['size']):>16} {duration(row['median_ms']):>10}")
+    return out
