@@ -298,3 +298,39 @@ def test_tab_opens_on_a_result_its_view_can_draw_and_the_trace_fits(qapp, size, 
     finally:
         tab.hide()
         tab.deleteLater()
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "assets" / "sessions" / "h200-2026-12-01.json"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_traffic_compares_two_kernels_measured_side_by_side(qapp, size):
+    """Lesson step 8's chart: the naive and the tiled kernel's measured bytes per level, in their own colours,
+    the tiled kernel's DRAM bytes as a multiple of the naive one's; every label inside and apart."""
+    from gemmviz.core.style import style_of
+    from gemmviz.ui.hardware.traffic import compare_chart
+
+    results = [r for r in Session.load(SHIPPED).results if r.series in ("gpu-naive (block 16)", "gpu-tiled (tile 16)")]
+    width, height = size
+    theme = PROJECTOR_LIGHT.scaled(min(width / 1920, height / 1080))
+    chart = compare_chart(results, theme, "4096x4096x4096")
+    layout_offscreen(chart, width, height)
+    try:
+        naive, tiled = chart.results
+        assert (naive.variant, tiled.variant) == ("gpu-naive", "gpu-tiled")
+        dram = chart.bars[0]
+        assert dram[1] == pytest.approx(naive.counters["dram__bytes_read.sum"] + naive.counters["dram__bytes_write.sum"])
+        assert dram[2] == pytest.approx(tiled.counters["dram__bytes_read.sum"] + tiled.counters["dram__bytes_write.sum"])
+        ratio = chart.ratio_items[0].textItem.toPlainText()
+        assert ratio == f"{dram[2] / dram[1]:.2f}×"
+        assert style_of(naive.series).colour != style_of(tiled.series).colour
+        texts = plot_texts(chart, chart)
+        drawn = [t[0] for t in texts]
+        assert naive.series in drawn and tiled.series in drawn, drawn
+        assert problems(texts, QRectF(0, 0, width, height)) == []
+        one = compare_chart([r for r in results if r.variant == "gpu-naive"], theme, "4096x4096x4096")
+        assert one.results == [] and one.result.variant == "gpu-naive"  # one left: the model-vs-measured chart
+        one.deleteLater()
+    finally:
+        chart.hide()
+        chart.deleteLater()

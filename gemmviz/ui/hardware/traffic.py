@@ -15,6 +15,7 @@ from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
 from gemmviz.core.numbers import percent
 from gemmviz.core.results import Result
+from gemmviz.core.style import style_of
 from gemmviz.core.views import times_text
 from gemmviz.ui.charts.base import fit_legend_column, legend_column
 from gemmviz.ui.hardware.trace import style_plot
@@ -89,6 +90,7 @@ class TrafficChart(pg.PlotWidget):
         super().__init__(parent=parent)
         self.theme = theme
         self.result: Result | None = None
+        self.results: list[Result] = []  # two or more results compared (set_results), else empty
         self.comparison: Comparison | None = None
         self.bars: list[tuple[str, float | None, float | None]] = []  # (level, model bytes, measured bytes)
         self.ratio_items: list[pg.TextItem] = []  # measured / model above each group of bars
@@ -98,10 +100,84 @@ class TrafficChart(pg.PlotWidget):
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
         self.setBackground(theme.background)
-        self.set_result(self.result)
+        if len(self.results) > 1:
+            self.set_results(self.results)
+        else:
+            self.set_result(self.result)
+
+    def set_results(self, results: list[Result]) -> None:
+        """Several profiled results side by side: per memory level that all of them use, one bar of measured
+        bytes per result, in each series' own colour; with two, the second's bytes as a multiple of the first's
+        above each pair (a lesson's "the tiled kernel reads more DRAM than the naive one"). Results without
+        counters are left out; fewer than two left is the one-result chart."""
+        having = [r for r in results if r is not None and comparison_of(r) is not None]
+        if len(having) < 2:
+            self.results = []
+            self.set_result(having[0] if having else (results[0] if results else None))
+            return
+        self.results, self.result, self.comparison = having, None, None
+        plot = self.getPlotItem()
+        plot.clear()
+        self.legend.clear()
+        show_axes_and_legend(plot, self.legend, True)
+        per_result = []
+        for r in having:
+            rows = {(row.level, row.quantity): row for row in comparison_of(r).rows}
+            per_result.append([None if rows[key].measured is None else rows[key].measured * unit
+                               for _, key, unit in LEVELS])  # fmt: skip
+        shown = [i for i in range(len(LEVELS)) if all(values[i] for values in per_result)]  # levels all of them use
+        per_result = [[values[i] for i in shown] for values in per_result]
+        self.bars = [(tr(LEVELS[i][0]), per_result[0][j], per_result[1][j]) for j, i in enumerate(shown)]
+        sizes = {r.problem.label for r in having}
+        title = (tr("Measured traffic per memory level at {size}").format(size=sizes.pop()) if len(sizes) == 1
+                 else tr("Measured traffic per memory level"))
+        if len(having) == 2:
+            title += "<br>" + tr("above each pair: {second} ÷ {first}").format(
+                first=having[0].series, second=having[1].series)
+        lo, hi = self._axes(plot, title, [v for row in per_result for v in row if v])
+        n, width = len(having), 0.8 / len(having)
+        for j, (r, values) in enumerate(zip(having, per_result, strict=True)):
+            xs = [i + (j - (n - 1) / 2) * width for i, v in enumerate(values) if v]
+            item = pg.BarGraphItem(x=xs, width=width * 0.95, y0=lo, y1=[math.log10(v) for v in values if v],
+                                   brush=pg.mkBrush(self.theme.color(style_of(r.series).colour)),
+                                   pen=pg.mkPen(self.theme.foreground, width=max(1.0, self.theme.line_px / 2)))
+            plot.addItem(item)
+            self.legend.add_entry(item, r.series)
+        self.ratio_items = []
+        if n == 2:
+            for i, (_label, first, second) in enumerate(self.bars):
+                if first and second:
+                    self._ratio_text(plot, i, times_text(second / first), max(math.log10(first), math.log10(second)))
+        self._finish(plot, lo, hi)
+
+    def _axes(self, plot, title: str, values: list[float]) -> tuple[float, float]:
+        style_plot(plot, self.theme, title, "", tr("bytes (log scale)"))
+        plot.showGrid(x=False, y=True, alpha=self.theme.grid_alpha)
+        lo = math.floor(math.log10(min(values)) - 0.5)  # the smallest bar at least half a decade tall
+        top = math.log10(max(values))
+        self.legend.setLabelTextColor(self.theme.foreground)
+        self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
+        self.legend.clear()
+        return lo, top + 0.15 * (top - lo) + 0.3  # headroom for the ratio labels
+
+    def _ratio_text(self, plot, x: float, words: str, y: float) -> None:
+        text = pg.TextItem(words, color=self.theme.foreground, anchor=(0.5, 1))
+        text.textItem.document().setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignHCenter))
+        text.setPos(x, y)
+        plot.addItem(text)
+        self.ratio_items.append(text)
+
+    def _finish(self, plot, lo: float, hi: float) -> None:
+        plot.getAxis("bottom").setTicks([[(i, label) for i, (label, _, _) in enumerate(self.bars)], []])
+        plot.getAxis("left").setTicks(ticks_125(lo, hi))
+        plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
+        plot.setYRange(lo, hi, padding=0)
+        plot.setMouseEnabled(x=False, y=False)
+        self.fit_legend()
+        self.fit_labels()
 
     def set_result(self, result: Result | None) -> None:
-        self.result = result
+        self.result, self.results = result, []
         plot = self.getPlotItem()
         plot.clear()
         self.legend.clear()
@@ -120,15 +196,7 @@ class TrafficChart(pg.PlotWidget):
                               None if row.measured is None else row.measured * unit_bytes))  # fmt: skip
         title = tr("Model vs measured traffic") + "<br>" + tr("{series} at {size}").format(
             series=result.series, size=result.problem.label)  # two lines: fits half a tab
-        style_plot(plot, theme, title, "", tr("bytes (log scale)"))
-        plot.showGrid(x=False, y=True, alpha=theme.grid_alpha)
-        values = [v for _, a, b in self.bars for v in (a, b) if v]
-        lo = math.floor(math.log10(min(values)) - 0.5)  # the smallest bar at least half a decade tall
-        top = math.log10(max(values))
-        hi = top + 0.15 * (top - lo) + 0.3  # headroom for the ratio labels
-        self.legend.setLabelTextColor(theme.foreground)
-        self.legend.setLabelTextSize(f"{theme.font_pt}pt")
-        self.legend.clear()
+        lo, hi = self._axes(plot, title, [v for _, a, b in self.bars for v in (a, b) if v])
         width = 0.38
         for offset, index, name, colour in ((-0.2, 1, tr(LEGEND[0]), theme.color(5)),
                                             (0.2, 2, tr(LEGEND[1]), theme.color(0))):  # fmt: skip
@@ -141,18 +209,8 @@ class TrafficChart(pg.PlotWidget):
         self.ratio_items = []
         for i, (_label, model, measured) in enumerate(self.bars):
             tallest = max([math.log10(v) for v in (model, measured) if v] or [lo])
-            text = pg.TextItem(ratio_label(measured, model), color=theme.foreground, anchor=(0.5, 1))
-            text.textItem.document().setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignHCenter))
-            text.setPos(i, tallest)
-            plot.addItem(text)
-            self.ratio_items.append(text)
-        plot.getAxis("bottom").setTicks([[(i, label) for i, (label, _, _) in enumerate(self.bars)], []])
-        plot.getAxis("left").setTicks(ticks_125(lo, hi))
-        plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
-        plot.setYRange(lo, hi, padding=0)
-        plot.setMouseEnabled(x=False, y=False)
-        self.fit_legend()
-        self.fit_labels()
+            self._ratio_text(plot, i, ratio_label(measured, model), tallest)
+        self._finish(plot, lo, hi)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -197,3 +255,16 @@ class TrafficChart(pg.PlotWidget):
     def measured_bytes(self) -> np.ndarray:
         """The measured bars, in bytes (NaN where not counted): what the chart shows, for tests and tooltips."""
         return np.array([np.nan if m is None else m for _, _, m in self.bars], dtype=float)
+
+
+
+def compare_chart(results: list[Result], theme: Theme = LIGHT, size_key: str | None = None):
+    """A TrafficChart of the first profiled result of each series among `results` (in their order; at one size
+    when given), side by side; fewer than two such series is the one-result chart or its empty state."""
+    chosen: dict[str, Result] = {}
+    for r in results:
+        if r.valid and r.counters and (size_key is None or r.problem.key == size_key):
+            chosen.setdefault(r.series, r)
+    chart = TrafficChart(theme)
+    chart.set_results(list(chosen.values()) or results[:1])
+    return chart
