@@ -343,56 +343,79 @@ def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOp
               "seed": options.seed, "shapes": [], "sanitizer": {}, "timing": {}, "counters": {},
               "not_run": []}  # fmt: skip
     try:
-        _run_steps(record, source_path, exercise, options, folder, progress)
+        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return finish(record)
 
 
-def _run_steps(record, source_path, exercise, options, folder, progress) -> None:  # noqa: PLR0913
-    steps = 2 + options.sanitize + options.time + options.profile + options.accesses
-    progress(0, steps, "looking for a GPU")
-    device, no_gpu = gpu_arch(folder, options.cancel)
+@dataclass
+class _CheckRun:
+    """One check under way: the file, its exercise and options, the folder for its files, and how far it got."""
+
+    source_path: Path
+    exercise: Exercise
+    options: CheckOptions
+    folder: Path
+    progress: ProgressFn
+    done: int = 0
+
+    @property
+    def steps(self) -> int:
+        o = self.options
+        return 2 + o.sanitize + o.time + o.profile + o.accesses
+
+    def step(self, what: str) -> None:
+        """Say that the next step, `what`, has begun."""
+        self.progress(self.done, self.steps, what)
+        self.done += 1
+
+
+def _run_steps(record: dict, run: _CheckRun) -> None:
+    run.step("looking for a GPU")
+    device, no_gpu = gpu_arch(run.folder, run.options.cancel)
     arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
     if device:
         record["environment"] = {"gpu": device["name"], "cc": device["cc"]}
-    progress(1, steps, f"compiling with nvcc ({arch})")
-    record["compile"] = compile_student(source_path, exercise, arch, folder, options.cancel)
+    run.step(f"compiling with nvcc ({arch})")
+    record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
     if not record["compile"]["ok"]:
         return
     if no_gpu:
         record["no_gpu"] = no_gpu
-        record["recorded_reference"] = recorded_reference(exercise)
+        record["recorded_reference"] = recorded_reference(run.exercise)
         record["not_run"].append(f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
-                                 f"`gemmviz exercise check {source_path.name}` on a GPU machine, then open the "
+                                 f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
                                  "check file it writes in the app")  # fmt: skip
         return
-    spec = _base_spec(exercise, record["compile"]["cubin"], options)
-    progress(2, steps, f"running {len(options.shapes)} sizes and verifying every element")
+    _gpu_steps(record, run, arch)
+    run.progress(run.steps, run.steps, "done")
+
+
+def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
+    """The steps after a compile on a GPU: every size verified, then those the options ask for."""
+    options, folder = run.options, run.folder
+    spec = _base_spec(run.exercise, record["compile"]["cubin"], options)
+    run.step(f"running {len(options.shapes)} sizes and verifying every element")
     record["shapes"], record["run_error"] = verify_step(spec, options, folder)
-    done = 3
     stuck = any(s["status"] == "timeout" for s in record["shapes"])
     if options.sanitize:
-        progress(done, steps, "compute-sanitizer: memcheck, racecheck, synccheck")
+        run.step("compute-sanitizer: memcheck, racecheck, synccheck")
         if stuck:
             record["sanitizer"] = {"note": "not run: the kernel does not finish"}
         else:
-            record["sanitizer"] = sanitize_step(spec, options, folder, source_path.name)
-        done += 1
+            record["sanitizer"] = sanitize_step(spec, options, folder, run.source_path.name)
     correct = record["shapes"] and all(s["status"] == "ok" for s in record["shapes"])
     if options.time:
-        progress(done, steps, "timing yours, the reference and cuBLAS")
+        run.step("timing yours, the reference and cuBLAS")
         record["timing"] = time_step(spec, options, folder) if correct else {"note": "not timed: the kernel is wrong"}
-        done += 1
     if options.profile:
-        progress(done, steps, "Nsight Compute counters")
+        run.step("Nsight Compute counters")
         from gemmviz.core.variants import VARIANTS
 
-        ref_kernel = VARIANTS[exercise.reference].kernel_name
+        ref_kernel = VARIANTS[run.exercise.reference].kernel_name
         record["counters"] = profile_step(spec, options, folder, ref_kernel) if correct else {
             "note": "not profiled: the kernel is wrong"}  # fmt: skip
-        done += 1
     if options.accesses and not stuck and record["shapes"]:
-        progress(done, steps, "recording the memory accesses of two blocks")
-        record["accesses"] = accesses_step(spec, options, folder, exercise, arch)
-    progress(steps, steps, "done")
+        run.step("recording the memory accesses of two blocks")
+        record["accesses"] = accesses_step(spec, options, folder, run.exercise, arch)
