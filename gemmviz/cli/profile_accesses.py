@@ -13,8 +13,12 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from gemmviz.core.variants import VARIANTS
+
+if TYPE_CHECKING:  # the tracer's backend is imported when a trace runs
+    from gemmviz.backends.accesses import TracerBuild
 
 TRACED_RUNNERS = ("kernel", "wgmma-tma")  # a .cu kernel gemmviz launches; cuBLAS's kernels are not followed
 
@@ -39,28 +43,48 @@ def _arch(session) -> str:
     return f"sm_{major}{minor or '0'}"
 
 
-def _job_trace(job, result, build, args, arch: str, argv: Sequence[str], ncu: Callable | None):  # noqa: PLR0913
+@dataclass(frozen=True)
+class _TraceRun:
+    """What every job's traced run shares: the built tracer, the blocks to follow and the cap on stored requests
+    (--access-blocks, --access-cap), the GPU's target, and Nsight Compute's runner (None: no access counters)."""
+
+    build: TracerBuild
+    blocks: str  # "auto" or "x,y[,z];..."
+    cap: int
+    arch: str
+    ncu: Callable | None
+
+
+def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
     from gemmviz.backends import accesses as backend
-    from gemmviz.backends.profile import ProfileError
-    from gemmviz.core.accesses import NCU_ACCESS_METRICS, from_raw
+    from gemmviz.core.accesses import from_raw
 
     variant = VARIANTS[job.variant]
     config = dict(getattr(result, "config", None) or {}) or None
     options = ["-O3", *variant.macro_options(job.params_dict, config)]
-    line_arch = "sm_90a" if variant.runner == "wgmma-tma" else arch  # the Hopper kernel's own target (backends/cuda)
-    raw = backend.run_traced(argv, variant.kernel_name, build, args.access_blocks, args.access_cap,
+    # the Hopper kernel has its own target (backends/cuda)
+    line_arch = "sm_90a" if variant.runner == "wgmma-tma" else run.arch
+    raw = backend.run_traced(argv, variant.kernel_name, run.build, run.blocks, run.cap,
                              lines=(variant.source_text(), options, line_arch))  # fmt: skip
     p = job.problem
     rp = variant.run_problem(p, config)
     trace = from_raw(raw.header, raw.records, raw.sass, job.variant, (p.m, p.n, p.k), job.params_dict,
                      (rp.m, rp.n, rp.k))  # fmt: skip
-    if ncu is not None:
-        try:
-            rows = ncu(argv, f"^{re.escape(variant.kernel_name)}$", list(NCU_ACCESS_METRICS), launch_count=1)
-            trace.ncu = {k: v for k, v in rows[0]["counters"].items() if v is not None and k in NCU_ACCESS_METRICS}
-        except ProfileError as exc:
-            trace.note = "; ".join(filter(None, [trace.note, f"no ncu access counters: {exc}"]))
+    if run.ncu is not None:
+        _add_ncu_counters(trace, argv, variant.kernel_name, run.ncu)
     return trace
+
+
+def _add_ncu_counters(trace, argv: Sequence[str], kernel_name: str, ncu: Callable) -> None:
+    """Nsight Compute's access counters of the same launch on the trace, or a note on why there are none."""
+    from gemmviz.backends.profile import ProfileError
+    from gemmviz.core.accesses import NCU_ACCESS_METRICS
+
+    try:
+        rows = ncu(argv, f"^{re.escape(kernel_name)}$", list(NCU_ACCESS_METRICS), launch_count=1)
+        trace.ncu = {k: v for k, v in rows[0]["counters"].items() if v is not None and k in NCU_ACCESS_METRICS}
+    except ProfileError as exc:
+        trace.note = "; ".join(filter(None, [trace.note, f"no ncu access counters: {exc}"]))
 
 
 def record_accesses(args, jobs: Sequence, results: Sequence, session, ncu: Callable | None, child_argv: Callable,
@@ -84,11 +108,12 @@ def record_accesses(args, jobs: Sequence, results: Sequence, session, ncu: Calla
     except AccessError as exc:
         out.failures.append(f"no access records: {exc}")
         return out
+    run = _TraceRun(build, args.access_blocks, args.access_cap, arch, ncu)
     for n, (job, result) in enumerate(todo, 1):
         print(f"accesses {n}/{len(todo)}: {job.label}", file=sys.stderr)
         argv = traced_argv(child_argv([job], args.seed))
         try:
-            trace = _job_trace(job, result, build, args, arch, argv, ncu)
+            trace = _job_trace(job, result, argv, run)
         except AccessError as exc:
             out.failures.append(f"{job.label}: {exc}")
             continue
