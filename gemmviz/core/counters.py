@@ -336,91 +336,124 @@ class Comparison:
         )
 
 
-def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[str]:  # noqa: C901
+def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[str]:
+    """What the counters say beside the model, one sentence per level that stands out, from DRAM to occupancy."""
     by = {(r.level, r.quantity): r for r in rows}
-    out: list[str] = []
-    dram = by[("DRAM", "bytes read + written")]
-    if dram.ratio is not None:
-        if dram.ratio < 0.5:
-            out.append(
-                f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1%} of the {_mb(dram.model)} the code asks of global "
-                "memory: L1 and L2 serve the re-reads of A and B, so most loads never reach DRAM."
-            )
-        elif dram.ratio > 1.5:
-            out.append(
-                f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1f}x what the code asks: scattered accesses fetch "
-                "whole 32-byte sectors and evict data before it is reused."
-            )
+    found = (
+        _dram_sentence(by[("DRAM", "bytes read + written")]),
+        _dram_write_sentence(traffic, counters),
+        _l2_sentence(by[("L2", "bytes through L2")]),
+        _l1_sentence(by[("L1/TEX global", "bytes of global-load sectors")]),
+        _vector_load_sentence(by[("shared", "load instructions")]),
+        _wavefront_sentence(by[("shared", "load wavefronts")], by[("shared", "load instructions")]),
+        _conflict_sentence(traffic, counters, by[("shared", "bank conflicts (ld + st)")]),
+        _occupancy_sentence(counters),
+    )
+    return [sentence for sentence in found if sentence]
+
+
+def _dram_sentence(dram: LevelRow) -> str | None:
+    if dram.ratio is None:
+        return None
+    if dram.ratio < 0.5:
+        return (
+            f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1%} of the {_mb(dram.model)} the code asks of global "
+            "memory: L1 and L2 serve the re-reads of A and B, so most loads never reach DRAM."
+        )
+    if dram.ratio > 1.5:
+        return (
+            f"DRAM moved {_mb(dram.measured)}, {dram.ratio:.1f}x what the code asks: scattered accesses fetch "
+            "whole 32-byte sectors and evict data before it is reused."
+        )
+    return None
+
+
+def _dram_write_sentence(traffic: TrafficLike, counters: Mapping[str, float | None]) -> str | None:
     written = _get(counters, "dram__bytes_write.sum")
     stores = 4.0 * traffic.global_stores
     if written is not None and stores and written < 0.5 * stores:
-        out.append(
+        return (
             f"DRAM writes {_mb(written)} of the {_mb(stores)} of C the kernel stores: the results are still in L2 "
             "when the kernel ends, and reach DRAM later."
         )
-    l2 = by[("L2", "bytes through L2")]
-    if l2.ratio is not None and (l2.ratio < 0.67 or l2.ratio > 1.5):
-        why = "L1 hits never reach L2" if l2.ratio < 1 else "L2 counts whole sectors, writes and DRAM fills as well"
-        out.append(f"L2 handled {_mb(l2.measured)}, {l2.ratio:.2f}x the requested global bytes: {why}.")
-    l1 = by[("L1/TEX global", "bytes of global-load sectors")]
-    if l1.ratio is not None and (l1.ratio < 0.8 or l1.ratio > 1.25):
-        if l1.ratio < 1:
-            why = (
-                "threads of a warp that read the same element share one sector (a broadcast), so a warp asks "
-                "for fewer bytes than its 32 threads count"
-            )
-        else:
-            why = "a warp's loads are not coalesced, so each 4-byte load costs a whole 32-byte sector"
-        out.append(
-            f"Global loads asked L1 for {_mb(l1.measured)} of sectors, {l1.ratio:.2f}x the model's bytes: {why}."
+    return None
+
+
+def _l2_sentence(l2: LevelRow) -> str | None:
+    if l2.ratio is None or not (l2.ratio < 0.67 or l2.ratio > 1.5):
+        return None
+    why = "L1 hits never reach L2" if l2.ratio < 1 else "L2 counts whole sectors, writes and DRAM fills as well"
+    return f"L2 handled {_mb(l2.measured)}, {l2.ratio:.2f}x the requested global bytes: {why}."
+
+
+def _l1_sentence(l1: LevelRow) -> str | None:
+    if l1.ratio is None or not (l1.ratio < 0.8 or l1.ratio > 1.25):
+        return None
+    if l1.ratio < 1:
+        why = (
+            "threads of a warp that read the same element share one sector (a broadcast), so a warp asks "
+            "for fewer bytes than its 32 threads count"
         )
-    sh_ld = by[("shared", "load instructions")]
+    else:
+        why = "a warp's loads are not coalesced, so each 4-byte load costs a whole 32-byte sector"
+    return f"Global loads asked L1 for {_mb(l1.measured)} of sectors, {l1.ratio:.2f}x the model's bytes: {why}."
+
+
+def _vector_load_sentence(sh_ld: LevelRow) -> str | None:
     if sh_ld.ratio is not None and sh_ld.ratio < 0.9:
-        out.append(
+        return (
             f"{_m(sh_ld.measured)} shared-load warp instructions where scalar loads would need {_m(sh_ld.model)}: "
             "the compiler fused neighbouring shared loads into 64- or 128-bit vector loads."
         )
-    wf = by[("shared", "load wavefronts")]
-    if wf.measured is not None and sh_ld.measured:
-        per = wf.measured / sh_ld.measured
-        if per > 1.05:
-            out.append(
-                f"{per:.2f} wavefronts per shared-load instruction: a vector load of distinct words needs several "
-                "passes of the 32 banks, and bank conflicts add more."
-            )
-    conf = by[("shared", "bank conflicts (ld + st)")]
+    return None
+
+
+def _wavefront_sentence(wf: LevelRow, sh_ld: LevelRow) -> str | None:
+    if wf.measured is not None and sh_ld.measured and wf.measured / sh_ld.measured > 1.05:
+        return (
+            f"{wf.measured / sh_ld.measured:.2f} wavefronts per shared-load instruction: a vector load of distinct "
+            "words needs several passes of the 32 banks, and bank conflicts add more."
+        )
+    return None
+
+
+def _conflict_sentence(traffic: TrafficLike, counters: Mapping[str, float | None], conf: LevelRow) -> str | None:
     wavefronts = _sum(
         counters,
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     )
-    if conf.measured is not None and wavefronts:
-        share = conf.measured / wavefronts
-        if share > 0.01:
-            out.append(
-                f"Bank conflicts cost {_m(conf.measured)} extra wavefronts ({share:.0%} of shared traffic): threads of "
-                "a warp hit the same bank at different addresses; padding or another layout spreads them."
-            )
-        elif traffic.shared_loads:
-            out.append(
-                "No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot "
-                "speed it up (and a padded row can stop 128-bit shared loads)."
-            )
-    occ = _get(counters, "sm__warps_active.avg.pct_of_peak_sustained_active")
-    if occ is not None:
-        regs = _get(counters, "launch__registers_per_thread")
-        smem = _sum(counters, "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic")
-        detail = []
-        if regs is not None:
-            detail.append(f"{regs:.0f} registers per thread")
-        if smem is not None:
-            detail.append(f"{smem:,.0f} B shared memory per block")
-        tail = f" ({', '.join(detail)})" if detail else ""
-        out.append(
-            f"Achieved occupancy {occ:.0f}% of the SM's warp slots{tail}"
-            + (": enough warps to hide memory latency." if occ >= 50 else ": few warps to hide memory latency.")
+    if conf.measured is None or not wavefronts:
+        return None
+    share = conf.measured / wavefronts
+    if share > 0.01:
+        return (
+            f"Bank conflicts cost {_m(conf.measured)} extra wavefronts ({share:.0%} of shared traffic): threads of "
+            "a warp hit the same bank at different addresses; padding or another layout spreads them."
         )
-    return out
+    if traffic.shared_loads:
+        return (
+            "No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot "
+            "speed it up (and a padded row can stop 128-bit shared loads)."
+        )
+    return None
+
+
+def _occupancy_sentence(counters: Mapping[str, float | None]) -> str | None:
+    occ = _get(counters, "sm__warps_active.avg.pct_of_peak_sustained_active")
+    if occ is None:
+        return None
+    regs = _get(counters, "launch__registers_per_thread")
+    smem = _sum(counters, "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic")
+    detail = []
+    if regs is not None:
+        detail.append(f"{regs:.0f} registers per thread")
+    if smem is not None:
+        detail.append(f"{smem:,.0f} B shared memory per block")
+    tail = f" ({', '.join(detail)})" if detail else ""
+    return f"Achieved occupancy {occ:.0f}% of the SM's warp slots{tail}" + (
+        ": enough warps to hide memory latency." if occ >= 50 else ": few warps to hide memory latency."
+    )
 
 
 # --------------------------------------------------------------------------------------------- block trace
@@ -590,5 +623,3 @@ def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Iterator[None]:
         tail_pct=100.0 * (end - int(last_full)) / end if end else 0.0,
         block_ns_median=float(np.median(t[:, 3] - t[:, 2])),
     )
-
-
