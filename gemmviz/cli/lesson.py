@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
+from gemmviz.core.lesson_views import VIEW_KINDS
 from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_session, step_results
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import parse_pixels
@@ -64,10 +65,9 @@ def empty_steps(lesson, source) -> list[str]:
     the slides are still written, with the chart's empty state, but the teacher hears of it now."""
     if source is None:
         return ["this lesson names no session: its charts, tables and rooflines will be empty"]
-    views = ("chart", "roofline", "hardware", "table")
     return [f"step {i} ({step.title}): no results for its series and sizes in {source.label}"
             for i, step in enumerate(lesson.steps, 1)
-            if step.view in views and not step_results(step, list(source.results))]  # fmt: skip
+            if VIEW_KINDS[step.view].shows_results and not step_results(step, list(source.results))]  # fmt: skip
 
 
 def cmd_lesson(args: argparse.Namespace) -> int:

@@ -29,24 +29,28 @@ from gemmviz.core.lesson_files import (
     read_lesson_file,
     session_problem,
 )
+from gemmviz.core.lesson_views import (
+    COMMON_KEYS,
+    MAX_N,
+    VIEW_KINDS,
+    AnimationState,
+    CommonFields,
+    LessonViewKind,
+    StepProblem,
+    all_keys,
+    whole,
+)
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files
-from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
+from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError
-from gemmviz.core.schedule import check_animation_input
 from gemmviz.core.style import series_name
-from gemmviz.core.variants import BASELINES, VARIANTS, baseline
-from gemmviz.core.views import CHART_KINDS
+from gemmviz.core.variants import VARIANTS, baseline
 
-VIEWS = ("chart", "animation", "roofline", "hardware", "table", "text", "accesses")
-ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
-HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
-STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
 MAX_STEPS = 100  # a lesson for one class; the slide export keeps every image in memory until all are drawn
 MAX_TITLE_CHARS = 120
-MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
 
 
 @dataclass(frozen=True)
@@ -64,15 +68,6 @@ class SeriesRef:
         if not self.params:
             return self.variant
         return f"{self.variant}[{','.join(f'{k}={v}' for k, v in self.params)}]"
-
-
-@dataclass(frozen=True)
-class AnimationState:
-    variant: str
-    problem: Problem
-    tile: int | None
-    step: int = 0  # index of the schedule step shown first
-    block: tuple[int, int] = (0, 0)  # the thread block shown (by, bx): an edge block shows the bounds checks
 
 
 @dataclass(frozen=True)
@@ -177,29 +172,16 @@ def _clean(text: str) -> str:
     return CONTROL_IN_NAMES.sub("", " ".join(text.split()))
 
 
-def _animation_block(value: object, variant: str, problem: Problem, tile: int | None) -> tuple[int, int]:
-    """An animation's `block = [by, bx]`, inside the kernel's grid at that size (ProblemError otherwise)."""
-    from gemmviz.core.schedule import grid_and_threads
-
-    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
-                                                                   for x in value)):  # fmt: skip
-        raise ProblemError("animation block must be [row, column] of the thread block, e.g. [1, 1]")
-    (gy, gx), _threads = grid_and_threads(variant, problem, tile)
-    by, bx = value
-    if not (0 <= by < gy and 0 <= bx < gx):
-        raise ProblemError(f"animation block [{by}, {bx}] is outside the grid of {gy}×{gx} blocks at {problem.label}")
-    return by, bx
-
-
-def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0915, C901
+def _fail_at(raw: str, line: int, where: str):
     def fail(key: str | None, message: str):
         at = _key_line(raw, line, key) if key else line
         raise LessonError(f"{where}:{at}: {message}")
 
-    known = {"title", "text", "view", "chart", "series", "sizes", "at", "baseline", "animation", "run", "quoted"}
-    for key in d:
-        if key not in known:
-            fail(key, f"unknown key {key!r} in a step (keys: {', '.join(sorted(known))})")
+    return fail
+
+
+def _words(d: dict, fail) -> tuple[str, str, str]:
+    """A step's title, text and quoted sources, checked."""
     title, text = d.get("title"), d.get("text")
     if not isinstance(title, str) or not title.strip():
         fail("title", "every step needs a title (a string)")
@@ -210,14 +192,14 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0
         fail("text", "every step needs text: one to three sentences")
     if _sentences(text) > MAX_SENTENCES or len(text) > MAX_TEXT_CHARS:
         fail("text", f"a step says at most {MAX_SENTENCES} sentences ({MAX_TEXT_CHARS} characters): split it")
-    view = d.get("view", "text")
-    if view not in VIEWS:
-        fail("view", f"view must be one of {', '.join(VIEWS)}, got {view!r}")
-    chart = d.get("chart", "gflops")
-    if view == "accesses" and chart not in ACCESS_KINDS:
-        fail("chart", f"an accesses step needs chart = one of {', '.join(ACCESS_KINDS)}")
-    if view != "accesses" and chart not in STEP_CHARTS:
-        fail("chart", f"chart must be one of {', '.join(STEP_CHARTS)}, got {chart!r}")
+    quoted = d.get("quoted", "")
+    if not isinstance(quoted, str) or len(quoted) > 120 or "\n" in quoted:
+        fail("quoted", "quoted names where the text's figures come from: one line of text")
+    return title.strip(), _clean(text), _clean(quoted.strip())
+
+
+def _common(d: dict, fail) -> CommonFields:
+    """The series and sizes a step is about (any view may name them)."""
     series_in = d.get("series", [])
     if not isinstance(series_in, list) or not all(isinstance(s, str) for s in series_in):
         fail("series", 'series must be a list of strings like "gpu-tiled[tile=16]"')
@@ -226,66 +208,45 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:  # noqa: PLR0
     except ProblemError as exc:
         fail("series", str(exc))
     sizes = d.get("sizes", [])
-    if not isinstance(sizes, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
+    if not isinstance(sizes, list) or not all(whole(s) and s > 0 for s in sizes):
         fail("sizes", "sizes must be a list of positive whole numbers (cube sizes N)")
     if any(n > MAX_N for n in sizes):
         fail("sizes", f"sizes are at most {MAX_N} (N of an N³ product)")
     if len(set(sizes)) != len(sizes) or len(set(series)) != len(series):
         fail("sizes" if len(set(sizes)) != len(sizes) else "series", "a size or series is named twice")
-    at = d.get("at")
-    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= MAX_N):
-        fail("at", "at must be a positive whole number (the size N of N³)")
-    baseline = d.get("baseline")
-    keys = [b.key for b in BASELINES]
-    if baseline is not None and baseline not in keys:
-        fail("baseline", f"baseline must be one of {', '.join(keys)}, got {baseline!r}")
-    if view == "hardware":
-        if d.get("chart") not in HARDWARE_CHARTS:
-            fail("chart", f"a hardware step needs chart = one of {', '.join(HARDWARE_CHARTS)}")
-        if len(series) != 1 or len(sizes) != 1:
-            fail(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024]")
-    if view == "table" and not (series and sizes and baseline is not None):
-        fail(None, "a table step needs series, sizes (its columns) and baseline (what × compares with)")
-    if view == "table" and (len(series) > MAX_TABLE_ROWS or len(sizes) > MAX_TABLE_COLUMNS):
-        fail(None, f"a table shows at most {MAX_TABLE_ROWS} series and {MAX_TABLE_COLUMNS} sizes: split it")
-    if view == "chart" and chart == "speedup" and (at is None or baseline is None):
-        fail(None, "a speedup chart needs `at` (a size) and `baseline`")
+    return CommonFields(series, tuple(sizes))
+
+
+def _view_kind(d: dict, fail) -> LessonViewKind:
+    """The step's view from the registry (core/lesson_views.py), its keys checked against what it takes."""
+    view = d.get("view", "text")
+    if not isinstance(view, str) or view not in VIEW_KINDS:
+        fail("view", f"view must be one of {', '.join(VIEW_KINDS)}, got {view!r}")
+    known = all_keys()
+    for key in d:
+        if key not in known:
+            fail(key, f"unknown key {key!r} in a step (keys: {', '.join(sorted(known))})")
+    kind = VIEW_KINDS[view]
+    takes = (*COMMON_KEYS, *kind.keys)
+    for key in d:
+        if key not in takes:
+            fail(key, f"unknown key {key!r} in a {view} step (its keys: {', '.join(sorted(takes))})")
+    return kind
+
+
+def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
+    fail = _fail_at(raw, line, where)
+    kind = _view_kind(d, fail)
+    title, text, quoted = _words(d, fail)
+    common = _common(d, fail)
     run = d.get("run", False)
     if not isinstance(run, bool):
         fail("run", "run must be true or false")
-    animation = None
-    if view == "animation":
-        a = d.get("animation")
-        if not isinstance(a, dict):
-            fail("animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }')
-        unknown = set(a) - {"variant", "mnk", "tile", "step", "block"}
-        if unknown:
-            fail("animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: block, mnk, step, tile, variant)")
-        try:
-            variant = a.get("variant", "")
-            if not isinstance(variant, str) or variant not in VARIANTS or not VARIANTS[variant].schedule_kind:
-                animated = ", ".join(n for n, v in VARIANTS.items() if v.schedule_kind)
-                raise ProblemError(f"animation variant must be one of {animated}, got {variant!r}")
-            tile = a.get("tile")
-            if tile is not None and (not isinstance(tile, int) or isinstance(tile, bool)):
-                raise ProblemError("animation tile must be a whole number")
-            step_i = a.get("step", 0)
-            if not isinstance(step_i, int) or isinstance(step_i, bool) or step_i < 0:
-                raise ProblemError("animation step must be a whole number ≥ 0")
-            v = VARIANTS[variant]
-            if tile is None and v.schedule_param:
-                tile = v.param_defaults.get(v.schedule_param)
-            problem = parse_problem(str(a.get("mnk", "64")))
-            check_animation_input(variant, problem, tile)  # a tile the kernel has no schedule for: refused here
-            block = _animation_block(a.get("block", [0, 0]), variant, problem, tile)
-            animation = AnimationState(variant, problem, tile, step_i, block)
-        except ProblemError as exc:
-            fail("animation", str(exc))
-    quoted = d.get("quoted", "")
-    if not isinstance(quoted, str) or len(quoted) > 120 or "\n" in quoted:
-        fail("quoted", "quoted names where the text's figures come from: one line of text")
-    return Step(title.strip(), _clean(text), view, line, chart, series, tuple(sizes), at, baseline, animation, run,
-                _clean(quoted.strip()))  # fmt: skip
+    try:
+        fields = kind.check(d, common)
+    except StepProblem as exc:
+        fail(exc.key, str(exc))
+    return Step(title, text, kind.name, line, series=common.series, sizes=common.sizes, run=run, quoted=quoted, **fields)
 
 
 def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | None = None) -> Lesson:
@@ -464,9 +425,6 @@ def check_placeholders(lesson: Lesson) -> None:
 
 def step_results(step: Step, results: list[Result]) -> list[Result]:
     return [r for r in results if step.shows(r)]
-
-
-MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 
 
 @dataclass(frozen=True)

@@ -34,12 +34,12 @@ from gemmviz.ui.lesson.render import (
     Text,
     chart_theme,
     draw_slide_text,
-    frame_state,
     has_view,
     make_view_widget,
     slide_for,
     slide_layout,
 )
+from gemmviz.ui.lesson.views import ui_view
 from gemmviz.ui.text import tr
 from gemmviz.ui.tiling.view import TilingView
 
@@ -171,8 +171,9 @@ class LessonView(QWidget):
 
     def _default_status(self) -> str:
         step = self.lesson.steps[self.index]
-        if step.view == "animation":
-            return tr("P plays the animation")
+        hint = ui_view(step.view).hint(step)
+        if hint:
+            return hint
         if step.run and self.live_gpu and self.run_jobs is not None:
             return tr("R measures these kernels live on {gpu}").format(gpu=self.live_gpu)
         return ""
@@ -196,16 +197,10 @@ class LessonView(QWidget):
             self._drop_views()
             self._views_size = size
         if index not in self.views:
-            step = self.lesson.steps[index]
             theme = chart_theme(self.projector, self.dark, self.width(), self.height())
-            if step.view == "animation":
-                widget = TilingView(theme, self)
-                widget.setMinimumSize(0, 0)
-                widget.set_state(frame_state(step))
-            else:
-                widget = make_view_widget(step, self.source(index), theme, self.lesson.lang)
-                if widget is not None:
-                    widget.setParent(self)
+            widget = make_view_widget(self.lesson.steps[index], self.source(index), theme, self.lesson.lang)
+            if widget is not None:
+                widget.setParent(self)
             self.views[index] = widget
         return self.views[index]
 

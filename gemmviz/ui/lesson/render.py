@@ -12,21 +12,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
 from gemmviz.core import fileio
-from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_results, step_table
-from gemmviz.core.problem import Problem
-from gemmviz.core.roofline import load_ceilings
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.lesson_views import VIEW_KINDS
+from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
 from gemmviz.ui.text import origin_words, tr
 from gemmviz.ui.theme import Theme, theme_for
-from gemmviz.ui.tiling.render import Background, FrameState, draw_background, render_frame
-
-Text = tuple[str, QRectF]
 
 # Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
 BODY_PX_1080 = {True: 34.0, False: 26.0}
@@ -158,7 +154,7 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
 
 # ---- the step's view ----------------------------------------------------------------------------------
 def has_view(step: Step) -> bool:
-    return step.view != "text"
+    return VIEW_KINDS[step.view].has_view
 
 
 def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
@@ -169,142 +165,23 @@ def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
     return base.scaled(min(w / 1920, h / 1080))
 
 
-def frame_state(step: Step) -> FrameState:
-    a = step.animation
-    schedule = block_schedule(a.variant, a.problem, a.tile, a.block)
-    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
-
-
 def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:
-    """A fresh widget for the step's chart or roofline, filtered to the step's series and sizes (the
-    roofline shows only the step's points: the others are absent, which reads as highlighted)."""
-    from gemmviz.ui.export.exporters import make_chart
-
-    if step.view == "table":
-        from gemmviz.ui.lesson.seed_table import TableView
-
-        return TableView(step_table(step, list(source.results), lang), theme)
-    if step.view == "accesses":  # the shipped access records of the H200 (issue 25), the step's view of them
-        from gemmviz.core.accesses import shipped_file
-        from gemmviz.ui.accesses.views import AccessCanvas, default_panels
-
-        canvas = AccessCanvas()
-        canvas.setMinimumSize(0, 0)
-        records = shipped_file()
-        canvas.kind, canvas.theme = step.chart, theme
-        canvas.panels = default_panels(step.chart, records) if records else []
-        return canvas
-    if step.view not in ("chart", "roofline", "hardware"):
-        return None
-    results = step_results(step, list(source.results))
-    if step.view == "hardware":
-        return hardware_view(step, results, source, theme)
-    if step.view == "roofline":
-        ceilings = load_ceilings(source.gpu) if source.gpu else None
-        return make_chart("roofline", results, theme, ceilings)
-    speedup_view = None
-    if step.chart == "speedup":
-        speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "")
-    return make_chart(step.chart, results, theme, None, speedup_view)
+    """A fresh live widget of the step's view (ui/lesson/views.py), filtered to the step's series and sizes;
+    None for a step of words only."""
+    return ui_view(step.view).widget(ViewContext(step, source, theme, lang))
 
 
-def hardware_view(step: Step, results: list, source: LessonSource, theme: Theme) -> QWidget:
-    """The step's one result as model-vs-counters traffic or blocks on SMs; where the results lack it, the
-    chart's own empty state (its title says what is missing) rather than a blank view."""
-    from gemmviz.core.views import NoHardwareData
-    from gemmviz.ui.hardware.tab import hardware_chart
-    from gemmviz.ui.hardware.trace import SmTraceChart
-    from gemmviz.ui.hardware.traffic import TrafficChart
-
-    try:
-        return hardware_chart(step.chart, results, theme, sm_count=source.sms)
-    except NoHardwareData:
-        chart = TrafficChart(theme) if step.chart == "traffic" else SmTraceChart(theme)
-        chart.set_result(None)
-        return chart
-
-
-def _is_vector(painter: QPainter) -> bool:
-    from PySide6.QtGui import QPaintEngine
-
-    return painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
-
-
-class _VectorBackground(Background):
-    """The animation's static part (outlines, tile grid, labels) drawn straight through a PDF page's painter,
-    as lines and text, where the window caches it as a pixmap; the cell grid is drawn the same way."""
-
-    def __init__(self, painter: QPainter):
-        super().__init__()
-        self.painter = painter
-
-    def get(self, w, h, s, theme, lay, dpr=1.0) -> QPixmap:
-        self.painter.save()
-        self.painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
-        draw_background(self.painter, s, theme, lay)
-        self.painter.restore()
-        return QPixmap()  # nothing left for render_frame to draw (a null pixmap draws nothing)
-
-    def grids(self, s, theme, lay, dpr=1.0) -> QPixmap:
-        from gemmviz.ui.tiling.render import _faint, _grid  # the same lines Background.grids caches
-
-        painter = self.painter
-        painter.save()
-        fg = QColor(theme.foreground)
-        painter.setPen(QPen(_faint(fg, 60), 1))
-        for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
-            if max(rows, cols) <= 32 and s.kind != "naive":
-                _grid(painter, rect, rows, cols)
-        if lay.inset is not None:
-            painter.setPen(QPen(_faint(fg, 70), 1))
-            _grid(painter, lay.inset, *lay.inset_threads)
-        painter.restore()
-        return QPixmap()
-
-
-def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,  # noqa: PLR0913
-                 projector: bool = False, dark: bool = False, status: str = "") -> list[Text]:  # fmt: skip
-    """Draw step `index` as one slide; returns the texts drawn (the chart's own texts are not included).
+def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,
+                 projector: bool = False, dark: bool = False) -> list[Text]:  # fmt: skip
+    """Draw step `index` as one slide; returns the texts drawn (a chart's own texts are not included).
     Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
-    from gemmviz.ui.export.exporters import layout_offscreen, paint_charts
-
     step = lesson.steps[index]
-    slide = slide_for(lesson, index, source, status)
-    theme = theme_for(projector, dark)
+    slide = slide_for(lesson, index, source)
     lay = slide_layout(w, h, slide, projector, has_view(step))
-    texts = draw_slide_text(painter, w, h, slide, theme, lay)
-    view = lay.view.toAlignedRect()
-    if step.view == "animation":
-        painter.save()
-        painter.translate(view.topLeft())
-        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
-        render_frame(painter, view.width(), view.height(), frame_state(step), chart_theme(projector, dark, w, h),
-                     _VectorBackground(painter) if _is_vector(painter) else Background())  # fmt: skip
-        painter.restore()
-    elif step.view == "accesses":
-        from gemmviz.ui.accesses.views import draw_access_view
-
-        painter.save()
-        painter.translate(view.topLeft())
-        painter.setClipRect(QRectF(0, 0, view.width(), view.height()))
-        draw_access_view(painter, QRectF(0, 0, view.width(), view.height()), step.chart, chart_theme(projector, dark, w, h))
-        painter.restore()
-    elif step.view == "table":
-        from gemmviz.ui.lesson.seed_table import draw_table
-
-        theme_c = chart_theme(projector, dark, w, h)
-        texts += draw_table(painter, QRectF(view), step_table(step, list(source.results), lesson.lang), theme_c)
-    elif has_view(step):
-        widget = make_view_widget(step, source, chart_theme(projector, dark, w, h))
-        try:
-            layout_offscreen(widget, view.width(), view.height())
-            painter.save()
-            painter.translate(view.topLeft())
-            paint_charts(widget, painter)
-            painter.restore()
-        finally:
-            widget.hide()
-            widget.deleteLater()
+    texts = draw_slide_text(painter, w, h, slide, theme_for(projector, dark), lay)
+    if has_view(step):
+        ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang)
+        texts += ui_view(step.view).paint(painter, lay.view.toAlignedRect(), ctx)
     return texts
 
 

@@ -99,17 +99,22 @@ class Background:
             pixmap.setDevicePixelRatio(dpr)
             pixmap.fill(QColor(0, 0, 0, 0))
             painter = QPainter(pixmap)
-            fg = QColor(theme.foreground)
-            painter.setPen(QPen(_faint(fg, 60), 1))
-            for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
-                if max(rows, cols) <= 32 and s.kind != "naive":  # the naive kernel's boxes stay empty
-                    _grid(painter, rect, rows, cols)
-            if lay.inset is not None:
-                painter.setPen(QPen(_faint(fg, 70), 1))
-                _grid(painter, lay.inset, *lay.inset_threads)
+            draw_grids(painter, s, theme, lay)
             painter.end()
             self.grid = pixmap
         return self.grid
+
+
+def draw_grids(painter: QPainter, s: Schedule, theme: Theme, lay: Layout) -> None:
+    """The cell lines of the shared-memory tiles (32 cells a side at most) and of the zoomed block."""
+    fg = QColor(theme.foreground)
+    painter.setPen(QPen(_faint(fg, 60), 1))
+    for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
+        if max(rows, cols) <= 32 and s.kind != "naive":  # the naive kernel's boxes stay empty
+            _grid(painter, rect, rows, cols)
+    if lay.inset is not None:
+        painter.setPen(QPen(_faint(fg, 70), 1))
+        _grid(painter, lay.inset, *lay.inset_threads)
 
 
 def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: float, bold: bool = False,

@@ -1,0 +1,212 @@
+"""The kinds of view a lesson step can show, as a registry: each kind's name, the step keys it takes and how
+they are checked. No Qt: `core/lessons.py` parses every step through it, `gemmviz lesson` asks it which steps
+show results, and each kind's drawing (the live widget of lesson mode, the slide) is registered under the
+same name in `gemmviz/ui/lesson/views.py`.
+
+A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
+every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
+`animation`), or raises StepProblem naming the key at fault (None: the step as a whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.variants import BASELINES, VARIANTS
+from gemmviz.core.views import CHART_KINDS
+
+# keys every step takes, whatever its view: its words, the results it is about and whether R measures them
+COMMON_KEYS = ("title", "text", "view", "run", "quoted", "series", "sizes")
+MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
+MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
+ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
+HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
+STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
+ANIMATION_KEYS = ("block", "mnk", "step", "tile", "variant")
+
+
+class StepProblem(ValueError):
+    """What is wrong with a step, and the key it is at (None: the step as a whole)."""
+
+    def __init__(self, key: str | None, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class AnimationState:
+    variant: str
+    problem: Problem
+    tile: int | None
+    step: int = 0  # index of the schedule step shown first
+    block: tuple[int, int] = (0, 0)  # the thread block shown (by, bx): an edge block shows the bounds checks
+
+
+@dataclass(frozen=True)
+class CommonFields:
+    """What every step may name, checked before its view's own keys."""
+
+    series: tuple  # of core.lessons.SeriesRef
+    sizes: tuple[int, ...]
+
+
+Check = Callable[[Mapping, CommonFields], Mapping[str, object]]
+
+
+def _no_fields(_d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+    return {}
+
+
+@dataclass(frozen=True)
+class LessonViewKind:
+    name: str
+    keys: tuple[str, ...] = ()  # the step keys it takes besides COMMON_KEYS
+    check: Check = _no_fields
+    has_view: bool = True  # False: the step is words only, larger and centred on the slide
+    shows_results: bool = False  # it draws the step's results: `gemmviz lesson --export` warns where it has none
+
+
+VIEW_KINDS: dict[str, LessonViewKind] = {}
+
+
+def register(kind: LessonViewKind) -> LessonViewKind:
+    if kind.name in VIEW_KINDS:
+        raise ValueError(f"lesson view {kind.name!r} is registered twice")
+    VIEW_KINDS[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    VIEW_KINDS.pop(name, None)
+
+
+def view_names() -> tuple[str, ...]:
+    return tuple(VIEW_KINDS)
+
+
+def all_keys() -> tuple[str, ...]:
+    """Every key some step may have: the common ones and each registered view's."""
+    return tuple(dict.fromkeys([*COMMON_KEYS, *(k for kind in VIEW_KINDS.values() for k in kind.keys)]))
+
+
+# ---- checks of single keys, shared by the kinds ------------------------------------------------------------
+def whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def chart_key(d: Mapping, choices: tuple[str, ...], message: str, default: str | None = "gflops") -> str:
+    chart = d.get("chart", default)
+    if chart not in choices:
+        raise StepProblem("chart", message.format(choices=", ".join(choices), chart=chart))
+    return chart
+
+
+def at_key(d: Mapping) -> int | None:
+    at = d.get("at")
+    if at is not None and not (whole(at) and 0 < at <= MAX_N):
+        raise StepProblem("at", "at must be a positive whole number (the size N of N³)")
+    return at
+
+
+def baseline_key(d: Mapping) -> str | None:
+    baseline = d.get("baseline")
+    keys = [b.key for b in BASELINES]
+    if baseline is not None and baseline not in keys:
+        raise StepProblem("baseline", f"baseline must be one of {', '.join(keys)}, got {baseline!r}")
+    return baseline
+
+
+# ---- the shipped kinds ---------------------------------------------------------------------------------------
+def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+    chart = chart_key(d, STEP_CHARTS, "chart must be one of {choices}, got {chart!r}")
+    at, baseline = at_key(d), baseline_key(d)
+    if chart == "speedup" and (at is None or baseline is None):
+        raise StepProblem(None, "a speedup chart needs `at` (a size) and `baseline`")
+    return {"chart": chart, "at": at, "baseline": baseline}
+
+
+def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+    baseline = baseline_key(d)
+    if not (common.series and common.sizes and baseline is not None):
+        raise StepProblem(None, "a table step needs series, sizes (its columns) and baseline (what × compares with)")
+    if len(common.series) > MAX_TABLE_ROWS or len(common.sizes) > MAX_TABLE_COLUMNS:
+        raise StepProblem(
+            None, f"a table shows at most {MAX_TABLE_ROWS} series and {MAX_TABLE_COLUMNS} sizes: split it"
+        )
+    return {"baseline": baseline}
+
+
+def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+    chart = chart_key(d, HARDWARE_CHARTS, "a hardware step needs chart = one of {choices}", default=None)
+    if len(common.series) != 1 or len(common.sizes) != 1:
+        raise StepProblem(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024]")
+    return {"chart": chart}
+
+
+def _accesses(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+    return {"chart": chart_key(d, ACCESS_KINDS, "an accesses step needs chart = one of {choices}")}
+
+
+def _animation_block(value: object, variant: str, problem: Problem, tile: int | None) -> tuple[int, int]:
+    """An animation's `block = [by, bx]`, inside the kernel's grid at that size (ProblemError otherwise)."""
+    from gemmviz.core.schedule import grid_and_threads
+
+    if not (isinstance(value, list) and len(value) == 2 and all(whole(x) for x in value)):
+        raise ProblemError("animation block must be [row, column] of the thread block, e.g. [1, 1]")
+    (gy, gx), _threads = grid_and_threads(variant, problem, tile)
+    by, bx = value
+    if not (0 <= by < gy and 0 <= bx < gx):
+        raise ProblemError(f"animation block [{by}, {bx}] is outside the grid of {gy}×{gx} blocks at {problem.label}")
+    return by, bx
+
+
+def _animation_state(a: Mapping) -> AnimationState:
+    from gemmviz.core.schedule import animated_variants, check_animation_input
+
+    variant = a.get("variant", "")
+    if not isinstance(variant, str) or variant not in animated_variants():
+        raise ProblemError(f"animation variant must be one of {', '.join(animated_variants())}, got {variant!r}")
+    tile = a.get("tile")
+    if tile is not None and not whole(tile):
+        raise ProblemError("animation tile must be a whole number")
+    step_i = a.get("step", 0)
+    if not whole(step_i) or step_i < 0:
+        raise ProblemError("animation step must be a whole number ≥ 0")
+    v = VARIANTS[variant]
+    if tile is None and v.schedule_param:
+        tile = v.param_defaults.get(v.schedule_param)
+    problem = parse_problem(str(a.get("mnk", "64")))
+    check_animation_input(variant, problem, tile)  # a tile the kernel has no schedule for: refused here
+    block = _animation_block(a.get("block", [0, 0]), variant, problem, tile)
+    return AnimationState(variant, problem, tile, step_i, block)
+
+
+def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+    a = d.get("animation")
+    if not isinstance(a, dict):
+        raise StepProblem(
+            "animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }'
+        )
+    unknown = set(a) - set(ANIMATION_KEYS)
+    if unknown:
+        raise StepProblem(
+            "animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: {', '.join(ANIMATION_KEYS)})"
+        )
+    try:
+        return {"animation": _animation_state(a)}
+    except ProblemError as exc:
+        raise StepProblem("animation", str(exc)) from None
+
+
+for _kind in (
+    LessonViewKind("chart", ("chart", "at", "baseline"), _chart, shows_results=True),
+    LessonViewKind("animation", ("animation",), _animation),
+    LessonViewKind("roofline", shows_results=True),
+    LessonViewKind("hardware", ("chart",), _hardware, shows_results=True),
+    LessonViewKind("table", ("baseline",), _table, shows_results=True),
+    LessonViewKind("text", has_view=False),
+    LessonViewKind("accesses", ("chart",), _accesses),
+):
+    register(_kind)

@@ -1,0 +1,251 @@
+"""The drawing of each kind of lesson view, registered under the name its Qt-free part has in
+`core/lesson_views.py`: the live widget lesson mode shows under the words (ui/lesson/mode.py) and the
+painting of it on a slide (ui/lesson/render.py, PNG and PDF). Neither of those modules names a view.
+
+A view is a subclass of `LessonViewUi` with `@register_ui("name")`: `widget(ctx)` builds the live widget
+(None: nothing under the words), `paint(painter, rect, ctx)` draws it into `rect` of a slide and returns the
+texts it drew that the slide's layout tests should see. The default `paint` lays the widget out offscreen
+and paints its charts, which serves every pyqtgraph chart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QColor, QPainter, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from gemmviz.core.lessons import LessonSource, Step, step_results, step_table
+from gemmviz.core.problem import Problem
+from gemmviz.core.roofline import load_ceilings
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.text import tr
+from gemmviz.ui.theme import Theme
+from gemmviz.ui.tiling.render import Background, FrameState, draw_background, render_frame
+
+Text = tuple[str, QRectF]
+
+
+@dataclass(frozen=True)
+class ViewContext:
+    """What a view is built and painted from: the step, where its numbers come from, the lesson's chart theme
+    (larger than the app's, scaled to the slide) and the lesson's language."""
+
+    step: Step
+    source: LessonSource
+    theme: Theme
+    lang: str = "en"
+
+
+class LessonViewUi:
+    """A lesson view's drawing; the default paints the widget's charts (pyqtgraph views) onto the slide."""
+
+    def hint(self, _step: Step) -> str:
+        """What the window says at the foot of the slide while this view is shown ("" for nothing)."""
+        return ""
+
+    def widget(self, ctx: ViewContext) -> QWidget | None:
+        return None
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.export.exporters import layout_offscreen, paint_charts
+
+        widget = self.widget(ctx)
+        if widget is None:
+            return []
+        try:
+            layout_offscreen(widget, rect.width(), rect.height())
+            painter.save()
+            painter.translate(rect.topLeft())
+            paint_charts(widget, painter)
+            painter.restore()
+        finally:
+            widget.hide()
+            widget.deleteLater()
+        return []
+
+
+UI_VIEWS: dict[str, LessonViewUi] = {}
+
+
+def register_ui(name: str):
+    """Class decorator: the drawing of lesson view `name` (its core part registered under the same name)."""
+
+    def add(cls: type[LessonViewUi]) -> type[LessonViewUi]:
+        if name in UI_VIEWS:
+            raise ValueError(f"the drawing of lesson view {name!r} is registered twice")
+        UI_VIEWS[name] = cls()
+        return cls
+
+    return add
+
+
+def unregister_ui(name: str) -> None:
+    UI_VIEWS.pop(name, None)
+
+
+def ui_view(name: str) -> LessonViewUi:
+    try:
+        return UI_VIEWS[name]
+    except KeyError:
+        raise KeyError(f"lesson view {name!r} has no drawing registered in ui/lesson/views.py") from None
+
+
+def _clipped(painter: QPainter, rect: QRect):
+    """The painter moved to `rect`'s corner and clipped to it (restore() afterwards)."""
+    painter.save()
+    painter.translate(rect.topLeft())
+    painter.setClipRect(QRectF(0, 0, rect.width(), rect.height()))
+    return QRectF(0, 0, rect.width(), rect.height())
+
+
+# ---- the shipped views ---------------------------------------------------------------------------------------
+@register_ui("text")
+class TextView(LessonViewUi):
+    """Words only: nothing under them."""
+
+
+@register_ui("chart")
+class ChartView(LessonViewUi):
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.export.exporters import make_chart
+
+        step = ctx.step
+        speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "") if step.chart == "speedup" else None
+        return make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, speedup_view)
+
+
+@register_ui("roofline")
+class RooflineView(LessonViewUi):
+    """Only the step's points: the others are absent, which reads as highlighted."""
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.export.exporters import make_chart
+
+        ceilings = load_ceilings(ctx.source.gpu) if ctx.source.gpu else None
+        return make_chart("roofline", step_results(ctx.step, list(ctx.source.results)), ctx.theme, ceilings)
+
+
+@register_ui("hardware")
+class HardwareView(LessonViewUi):
+    """The step's one result as model-vs-counters traffic or blocks on SMs; where the results lack it, the
+    chart's own empty state (its title says what is missing) rather than a blank view."""
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.core.views import NoHardwareData
+        from gemmviz.ui.hardware.tab import hardware_chart
+        from gemmviz.ui.hardware.trace import SmTraceChart
+        from gemmviz.ui.hardware.traffic import TrafficChart
+
+        step = ctx.step
+        try:
+            results = step_results(step, list(ctx.source.results))
+            return hardware_chart(step.chart, results, ctx.theme, sm_count=ctx.source.sms)
+        except NoHardwareData:
+            chart = TrafficChart(ctx.theme) if step.chart == "traffic" else SmTraceChart(ctx.theme)
+            chart.set_result(None)
+            return chart
+
+
+@register_ui("table")
+class TableStepView(LessonViewUi):
+    """The seed's table: a row per series, a column per size, each cell the time and × the baseline."""
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.lesson.seed_table import TableView
+
+        return TableView(step_table(ctx.step, list(ctx.source.results), ctx.lang), ctx.theme)
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.lesson.seed_table import draw_table
+
+        return draw_table(painter, QRectF(rect), step_table(ctx.step, list(ctx.source.results), ctx.lang), ctx.theme)
+
+
+@register_ui("accesses")
+class AccessesView(LessonViewUi):
+    """The shipped access records of the H200 (issue 25), the step's view of them, drawn as vectors."""
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.core.accesses import shipped_file
+        from gemmviz.ui.accesses.views import AccessCanvas, default_panels
+
+        canvas = AccessCanvas()
+        canvas.setMinimumSize(0, 0)
+        records = shipped_file()
+        canvas.kind, canvas.theme = ctx.step.chart, ctx.theme
+        canvas.panels = default_panels(ctx.step.chart, records) if records else []
+        return canvas
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.accesses.views import draw_access_view
+
+        inner = _clipped(painter, rect)
+        try:
+            draw_access_view(painter, inner, ctx.step.chart, ctx.theme)
+        finally:
+            painter.restore()
+        return []
+
+
+def frame_state(step: Step) -> FrameState:
+    """The animation step's first frame: its kernel, size, tile and block, at the schedule step it names."""
+    a = step.animation
+    schedule = block_schedule(a.variant, a.problem, a.tile, a.block)
+    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
+
+
+def _is_vector(painter: QPainter) -> bool:
+    from PySide6.QtGui import QPaintEngine
+
+    return painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
+
+
+class _VectorBackground(Background):
+    """The animation's static part (outlines, tile grid, labels) drawn straight through a PDF page's painter,
+    as lines and text, where the window caches it as a pixmap; the cell grid is drawn the same way."""
+
+    def __init__(self, painter: QPainter):
+        super().__init__()
+        self.painter = painter
+
+    def get(self, w, h, s, theme, lay, dpr=1.0) -> QPixmap:
+        self.painter.save()
+        self.painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+        draw_background(self.painter, s, theme, lay)
+        self.painter.restore()
+        return QPixmap()  # nothing left for render_frame to draw (a null pixmap draws nothing)
+
+    def grids(self, s, theme, lay, dpr=1.0) -> QPixmap:
+        from gemmviz.ui.tiling.render import draw_grids
+
+        self.painter.save()
+        draw_grids(self.painter, s, theme, lay)
+        self.painter.restore()
+        return QPixmap()
+
+
+@register_ui("animation")
+class AnimationView(LessonViewUi):
+    """The tiling animation at the step's frame; P plays it in lesson mode (ui/lesson/mode.py)."""
+
+    def hint(self, _step: Step) -> str:
+        return tr("P plays the animation")
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.tiling.view import TilingView
+
+        widget = TilingView(ctx.theme)
+        widget.setMinimumSize(0, 0)
+        widget.set_state(frame_state(ctx.step))
+        return widget
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        _clipped(painter, rect)
+        try:
+            background = _VectorBackground(painter) if _is_vector(painter) else Background()
+            render_frame(painter, rect.width(), rect.height(), frame_state(ctx.step), ctx.theme, background)
+        finally:
+            painter.restore()
+        return []
