@@ -22,6 +22,10 @@ from gemmviz.core.variants import VARIANTS
 
 # In the order they first appear; each has one `// gemmviz:step <kind>` anchor in the kernel.
 HOPPER_KINDS = ("wait_empty", "tma", "wait_full", "wgmma", "release", "drain", "store")
+# who takes each kind of step: the producer thread or the consumer warpgroups
+HOPPER_ACTORS = {"wait_empty": "producer", "tma": "producer", "drain": "producer", "wait_full": "consumers",
+                 "wgmma": "consumers", "release": "consumers", "store": "consumers"}  # fmt: skip
+assert HOPPER_ACTORS.keys() == set(HOPPER_KINDS)
 SLOT_STATES = ("empty", "loading", "full", "consuming")  # loading: TMA in flight; consuming: wgmma reads it
 MAX_HOPPER_STEPS = 20_000
 
@@ -113,13 +117,13 @@ class _Walk:
         self.consumer_waiting = False  # they have passed the full-barrier wait of k-step `consumed`
         self.released = 0  # k-steps whose stage the consumers have released (in order)
 
-    def add(self, kind: str, actor: str, text: str, k_step: int, delta: Counters, stage: int = -1,  # noqa: PLR0913
-            blocked: bool = False, a: Region | None = None, b: Region | None = None, c: Region | None = None,
-            ) -> None:  # fmt: skip
+    def add(self, kind: str, text: str, k_step: int, delta: Counters, stage: int = -1, blocked: bool = False,
+            a: Region | None = None, b: Region | None = None, c: Region | None = None) -> None:  # fmt: skip
+        """Append a step of `kind` (its actor from HOPPER_ACTORS) with the ring and barriers as they are now."""
         s = self.s
         self.total = self.total + delta
         k_done = min(self.consumed * s.bk, s.run_problem.k)
-        s.steps.append(HopperStep(kind, text, k_step, a, b, c, k_done, delta, self.total, actor, stage,
+        s.steps.append(HopperStep(kind, text, k_step, a, b, c, k_done, delta, self.total, HOPPER_ACTORS[kind], stage,
                                   tuple(self.ring), tuple(self.full), tuple(self.empty), blocked))  # fmt: skip
 
     def free(self, kb: int) -> bool:
@@ -163,7 +167,7 @@ class _Walk:
         else:
             text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — the ring is full, "
                     f"it sleeps until the consumers release stage {st}")  # fmt: skip
-        self.add("wait_empty", "producer", text, kb, Counters(barrier_waits=1), st, blocked=not self.free(kb))
+        self.add("wait_empty", text, kb, Counters(barrier_waits=1), st, blocked=not self.free(kb))
 
     def tma(self) -> None:
         s, kb = self.s, self.issued
@@ -184,14 +188,14 @@ class _Walk:
         self.issued += 1
         self.producer_waiting = False
         delta = Counters(global_loads=a.count + b.count, shared_stores=s.bk * (s.bm + s.bn))
-        self.add("tma", "producer", text, kb, delta, st, a=a, b=b)
+        self.add("tma", text, kb, delta, st, a=a, b=b)
 
     def drain(self) -> None:
         s = self.s
         waiting = self.released < s.k_steps
         text = (f"producer thread: all {s.k_steps} k-steps issued; it waits on the empty barrier of every stage "
                 "(the ring drains) so that no consumer arrives on a finished block, then exits")  # fmt: skip
-        self.add("drain", "producer", text, -1, Counters(barrier_waits=s.stages), blocked=waiting)
+        self.add("drain", text, -1, Counters(barrier_waits=s.stages), blocked=waiting)
 
     def wait_full(self) -> None:
         s, kb = self.s, self.consumed
@@ -202,7 +206,7 @@ class _Walk:
         self.consumer_waiting = True
         text = (f"{s.consumers} consumer warpgroups, k-step {kb + 1}/{s.k_steps}: wait on full[{st}] (parity "
                 f"{(self.full[st] - 1) & 1}) — the TMA bytes have all landed, the stage is full")  # fmt: skip
-        self.add("wait_full", "consumers", text, kb, Counters(barrier_waits=s.consumers), st)
+        self.add("wait_full", text, kb, Counters(barrier_waits=s.consumers), st)
 
     def wgmma(self) -> None:
         s, kb = self.s, self.consumed
@@ -214,7 +218,7 @@ class _Walk:
         text = (f"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues "
                 f"{s.bk // 8} wgmma m64n{s.bm}k8 reading the whole {s.bm}×32 A tile from stage {st}: "
                 f"Cᵀ += Bᵀ·Aᵀ on the tensor cores, {s.bm * s.bn * s.bk:,} multiply-adds")  # fmt: skip
-        self.add("wgmma", "consumers", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
+        self.add("wgmma", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
 
     def release(self) -> None:
         s, kb = self.s, self.released
@@ -226,7 +230,7 @@ class _Walk:
         late = " (one wgmma group was kept in flight, so the release trails by a step)" if s.config["DEPTH"] else ""
         text = (f"consumers: k-step {kb + 1}'s wgmma are complete; each of the {warps} consumer warps arrives on "
                 f"empty[{st}] — stage {st} may be refilled{late}")  # fmt: skip
-        self.add("release", "consumers", text, kb, Counters(), st)
+        self.add("release", text, kb, Counters(), st)
 
     def store(self) -> None:
         s, p = self.s, self.s.run_problem
@@ -236,7 +240,7 @@ class _Walk:
             f"epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are "
             f"columns of C) to C[{c.r0}:{c.r1}, {c.c0}:{c.c1}], bounds-checked ({c.count:,} global stores)"
         )
-        self.add("store", "consumers", text, -1, Counters(global_stores=c.count), c=c)
+        self.add("store", text, -1, Counters(global_stores=c.count), c=c)
 
 
 def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:
