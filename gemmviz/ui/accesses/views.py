@@ -355,15 +355,28 @@ def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: 
     return bytes(data)
 
 
-def render(kind: str, records: acc.AccessFile, width: int, height: int, theme: Theme, warp: int = 0,  # noqa: PLR0913
-           svg: bool = False, replay: bool = True, nth: int | None = None) -> bytes:  # fmt: skip
+@dataclass(frozen=True)
+class AccessView:
+    """Which view of which requests: the kind (coalescing or banks), the records, the warp of the interior block,
+    and that warp's nth request in issue order (None: its worst one). default_panels says what each shows."""
+
+    kind: str
+    records: acc.AccessFile
+    warp: int = 0
+    nth: int | None = None
+
+    def panels(self) -> list[Panel]:
+        return default_panels(self.kind, self.records, self.warp, self.nth)
+
+
+def render(view: AccessView, width: int, height: int, theme: Theme, svg: bool = False, replay: bool = True) -> bytes:
     """PNG or SVG bytes of a view at width x height."""
-    panels = default_panels(kind, records, warp, nth)
-    return render_drawing(lambda p, r: draw_view(p, r, kind, panels, theme), width, height, theme,
-                          footer(records, replay), svg)  # fmt: skip
+    panels = view.panels()
+    return render_drawing(lambda p, r: draw_view(p, r, view.kind, panels, theme), width, height, theme,
+                          footer(view.records, replay), svg)  # fmt: skip
 
 
-def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
+def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,
                        theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0,
                        nth: int | None = None) -> Path:  # fmt: skip
     """Write the coalescing or bank view as PNG or SVG (by the suffix) through the one writer."""
@@ -376,8 +389,8 @@ def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, he
     records = records or acc.shipped_file()
     if records is None:
         raise ExportError("no access records: record some with gemmviz profile --accesses")
-    fileio.write_atomic(target, render(kind, records, width, height, theme, warp, svg=target.suffix.lower() == ".svg",
-                                       nth=nth))  # fmt: skip
+    view = AccessView(kind, records, warp, nth)
+    fileio.write_atomic(target, render(view, width, height, theme, svg=target.suffix.lower() == ".svg"))
     return target
 
 
