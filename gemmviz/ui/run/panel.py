@@ -102,10 +102,29 @@ class RunPanel(QWidget):
     changed = Signal()  # an input changed: validate again
     problemChosen = Signal()  # size or parameters settled (not every keystroke): the animation follows
 
-    def __init__(self, parent: QWidget | None = None):  # noqa: PLR0915
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         form = QVBoxLayout(self)
+        form.addWidget(self._size_box())
+        form.addWidget(self._variant_box())
+        form.addWidget(self._timing_box())
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setStyleSheet("color: #B00020;")
+        form.addWidget(self.message)
+        form.addLayout(self._buttons())
+        form.addStretch()
 
+        for edit in (self.m_edit, self.n_edit, self.k_edit, self.sweep_edit):
+            edit.textChanged.connect(self._emit_changed)
+        for edit in (self.m_edit, self.n_edit, self.k_edit):
+            edit.editingFinished.connect(self.problemChosen)
+        self.size_preset.currentIndexChanged.connect(self._on_preset)
+        self.variant_list.itemChanged.connect(self._emit_changed)
+
+    def _size_box(self) -> QGroupBox:
+        """The size: a preset or M, N and K, and the sizes of a sweep."""
         size_box = QGroupBox(self.tr("Matrix size"))
         size_form = QFormLayout(size_box)
         self.size_preset = QComboBox()
@@ -124,8 +143,10 @@ class RunPanel(QWidget):
         self.sweep_edit = QLineEdit("256,512,1024,2048")
         self.sweep_edit.setToolTip(self.tr("Sizes for Sweep: comma-separated N or MxNxK"))
         size_form.addRow(self.tr("sweep sizes"), self.sweep_edit)
-        form.addWidget(size_box)
+        return size_box
 
+    def _variant_box(self) -> QGroupBox:
+        """The registry's variants, the default ones checked, then one row of choices per parameter."""
         var_box = QGroupBox(self.tr("Kernel variants"))
         var_layout = QVBoxLayout(var_box)
         self.variant_list = QListWidget()
@@ -142,23 +163,29 @@ class RunPanel(QWidget):
         # One row per parameter: each checked value runs, for every selected variant that has the parameter.
         self.param_boxes: dict[str, dict[int, QCheckBox]] = {}
         for key, (values, default) in param_rows().items():
-            row = QHBoxLayout()
-            users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
-            label = QLabel(tr(key))  # tile, block: ui/tiling.PARAM_NAMES marks them
-            label.setToolTip(self.tr("{key} of {users}").format(key=tr(key), users=users))
-            row.addWidget(label)
-            self.param_boxes[key] = {}
-            for value in values:
-                box = QCheckBox(str(value))
-                box.setChecked(value == default)
-                box.toggled.connect(self._emit_changed)
-                box.toggled.connect(self.problemChosen)
-                self.param_boxes[key][value] = box
-                row.addWidget(box)
-            row.addStretch()
-            var_layout.addLayout(row)
-        form.addWidget(var_box)
+            var_layout.addLayout(self._param_row(key, values, default))
+        return var_box
 
+    def _param_row(self, key: str, values: list[int], default: int) -> QHBoxLayout:
+        """A parameter's label (naming the variants that have it) and one check box per value."""
+        row = QHBoxLayout()
+        users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
+        label = QLabel(tr(key))  # tile, block: ui/tiling.PARAM_NAMES marks them
+        label.setToolTip(self.tr("{key} of {users}").format(key=tr(key), users=users))
+        row.addWidget(label)
+        self.param_boxes[key] = {}
+        for value in values:
+            box = QCheckBox(str(value))
+            box.setChecked(value == default)
+            box.toggled.connect(self._emit_changed)
+            box.toggled.connect(self.problemChosen)
+            self.param_boxes[key][value] = box
+            row.addWidget(box)
+        row.addStretch()
+        return row
+
+    def _timing_box(self) -> QGroupBox:
+        """Repeats, warm-up, cold L2 and the slow CPU loop's permission."""
         timing_box = QGroupBox(self.tr("Timing"))
         timing = QFormLayout(timing_box)
         self.repeats_spin = QSpinBox()
@@ -173,13 +200,10 @@ class RunPanel(QWidget):
         timing.addRow(self.tr("warm-up"), self.warmup_spin)
         timing.addRow(self.cold_box)
         timing.addRow(self.slow_cpu_box)
-        form.addWidget(timing_box)
+        return timing_box
 
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setStyleSheet("color: #B00020;")
-        form.addWidget(self.message)
+    def _buttons(self) -> QHBoxLayout:
+        """Run, Sweep and Cancel (disabled until a run starts)."""
         buttons = QHBoxLayout()
         self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setToolTip(self.tr("Run the selected variants at this size (Ctrl+R)"))
@@ -189,15 +213,7 @@ class RunPanel(QWidget):
         self.cancel_button.setEnabled(False)
         for b in (self.run_button, self.sweep_button, self.cancel_button):
             buttons.addWidget(b)
-        form.addLayout(buttons)
-        form.addStretch()
-
-        for edit in (self.m_edit, self.n_edit, self.k_edit, self.sweep_edit):
-            edit.textChanged.connect(self._emit_changed)
-        for edit in (self.m_edit, self.n_edit, self.k_edit):
-            edit.editingFinished.connect(self.problemChosen)
-        self.size_preset.currentIndexChanged.connect(self._on_preset)
-        self.variant_list.itemChanged.connect(self._emit_changed)
+        return buttons
 
     def _emit_changed(self, *_args) -> None:
         self.changed.emit()
