@@ -156,7 +156,11 @@ def _image_steps(t, lane, wave, summary: TraceSummary, sm_rows: int) -> Iterator
         r = np.arange(r0, min(rows, r0 + rows_per_step))
         q = (r[:, None] * span + centres[None, :]).ravel()
         idx = np.searchsorted(key, q, side="right") - 1
-        ok = (idx >= 0) & (key[np.maximum(idx, 0)] // span == np.repeat(r, IMAGE_BINS)) & (ends[np.maximum(idx, 0)] > q % span)
+        ok = (
+            (idx >= 0)
+            & (key[np.maximum(idx, 0)] // span == np.repeat(r, IMAGE_BINS))
+            & (ends[np.maximum(idx, 0)] > q % span)
+        )
         image[r0 : r0 + len(r)] = np.where(ok, colour_sorted[np.maximum(idx, 0)], 0).reshape(len(r), IMAGE_BINS)
         yield
     first_bin = np.minimum(t[:, 2] * IMAGE_BINS // duration, IMAGE_BINS - 1)
@@ -272,32 +276,49 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             return last[2]
         return None
 
-    def _draw(self, result: Result | None, drawing: TraceDrawing | None) -> None:  # noqa: PLR0915
+    def _draw(self, result: Result | None, drawing: TraceDrawing | None) -> None:
         self.clear()
-        theme = self.theme
         self.sms_plot = self.addPlot(row=0, col=0)
         if result is None or drawing is None:
-            self.rows = self.blocks = 0
-            self.summary = None
-            self._drawing = None
-            why = tr(NO_TRACE) if result is None else tr("{series} at {size}: no block trace").format(
-                series=result.series, size=result.problem.label)
-            self.sms_plot.setTitle(plain(why), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
-            for axis in ("left", "bottom"):
-                self.sms_plot.hideAxis(axis)
+            self._draw_no_trace(result)
             return
         self._drawing = (result, self.sm_count, drawing)
         self.resident_plot = self.addPlot(row=1, col=0)
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
-        t, lane, wave = drawing.t, drawing.lane, drawing.wave
         s = self.summary = drawing.summary
         self.rows = drawing.rows
-        self.blocks = len(t)
-        self._starts_us = t[:, 2] / 1e3  # sorted
-        lanes = max(s.max_resident_per_sm, 1)
-        start_us, end_us = t[:, 2] / 1e3, t[:, 3] / 1e3
+        self.blocks = len(drawing.t)
+        self._starts_us = drawing.t[:, 2] / 1e3  # sorted
         self.duration_us = s.duration_ns / 1e3
+        self._style_plots(result, s)
+        self._draw_blocks(drawing)
+        top = self.rows * 1.1  # headroom above the last SM for the tail's label
+        font = QFont()
+        font.setPointSize(self.theme.font_pt)
+        self._draw_tail(s, top, font)
+        self._draw_resident(drawing, font)
+        self._add_sweep(top)
+        self.set_time(self.duration_us)
+        for plot in (self.sms_plot, self.resident_plot):
+            plot.getViewBox().sigResized.connect(lambda _vb: self._fit_headroom())
+        self._fit_title()
+
+    def _draw_no_trace(self, result: Result | None) -> None:
+        """The one plot's title says why there is nothing to draw."""
+        theme = self.theme
+        self.rows = self.blocks = 0
+        self.summary = None
+        self._drawing = None
+        why = tr(NO_TRACE) if result is None else tr("{series} at {size}: no block trace").format(
+            series=result.series, size=result.problem.label)  # fmt: skip
+        self.sms_plot.setTitle(plain(why), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
+        for axis in ("left", "bottom"):
+            self.sms_plot.hideAxis(axis)
+
+    def _style_plots(self, result: Result, s: TraceSummary) -> None:
+        """The title, the axes' labels and widths, and the time axis the two plots share."""
+        theme = self.theme
         # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
         title = (
             tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label) + "<br>"
@@ -311,24 +332,31 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
         self.resident_plot.setXLink(self.sms_plot)
+
+    def _draw_blocks(self, drawing: TraceDrawing) -> None:
+        """Every block on its SM's lane: one image for a large trace, else one bar item per wave colour."""
         if drawing.image is not None:
             self.sms_plot.addItem(self._image(drawing))
-        else:
-            y0 = t[:, 1] + lane / lanes
-            for colour in range(WAVE_COLOURS):
-                pick = wave % WAVE_COLOURS == colour
-                if pick.any():
-                    bars = pg.BarGraphItem(x0=start_us[pick], x1=end_us[pick], y0=y0[pick],
-                                           y1=y0[pick] + 0.85 / lanes, brush=pg.mkBrush(theme.color(colour)),
-                                           pen=pg.mkPen(None))  # fmt: skip
-                    self.sms_plot.addItem(bars)
-        top = self.rows * 1.1  # headroom above the last SM for the tail's label
+            return
+        t, lane, wave = drawing.t, drawing.lane, drawing.wave
+        lanes = max(drawing.summary.max_resident_per_sm, 1)
+        start_us, end_us = t[:, 2] / 1e3, t[:, 3] / 1e3
+        y0 = t[:, 1] + lane / lanes
+        for colour in range(WAVE_COLOURS):
+            pick = wave % WAVE_COLOURS == colour
+            if pick.any():
+                bars = pg.BarGraphItem(x0=start_us[pick], x1=end_us[pick], y0=y0[pick],
+                                       y1=y0[pick] + 0.85 / lanes, brush=pg.mkBrush(self.theme.color(colour)),
+                                       pen=pg.mkPen(None))  # fmt: skip
+                self.sms_plot.addItem(bars)
+
+    def _draw_tail(self, s: TraceSummary, top: float, font: QFont) -> None:
+        """The last wave's tail shaded and labelled; the SM axis's ticks and both ranges of the SM plot."""
+        theme = self.theme
         tail_from = self.duration_us * (1 - s.tail_pct / 100)
         tail = pg.LinearRegionItem((tail_from, self.duration_us), movable=False,
                                    brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None))  # fmt: skip
         self.sms_plot.addItem(tail)
-        font = QFont()
-        font.setPointSize(theme.font_pt)
         label = pg.TextItem(tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"), color=theme.foreground, anchor=(1, 0))
         label.setFont(font)
         label.setPos(self.duration_us, top)
@@ -339,6 +367,10 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         )
         self.sms_plot.setYRange(0, top, padding=0)
         self.sms_plot.setXRange(0, self.duration_us, padding=0.01)
+
+    def _draw_resident(self, drawing: TraceDrawing, font: QFont) -> None:
+        """The blocks resident over time, with the most there ever were at once as a dashed line."""
+        theme, s = self.theme, drawing.summary
         xs, ys = drawing.resident_us
         self.resident_plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(theme.foreground, width=theme.line_px)))
         capacity = pg.InfiniteLine(pos=s.max_resident_total, angle=0, label=tr("most at once: {n}").format(n=f"{s.max_resident_total:,}"),
@@ -352,23 +384,22 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.resident_plot.getAxis("left").setTicks(
             [[(0, "0"), (s.max_resident_total, f"{s.max_resident_total:,}")], []]
         )
-        mask_brush = pg.mkBrush(theme.background)
+
+    def _add_sweep(self, top: float) -> None:
+        """Per plot, the mask that hides what had not yet happened and the cursor at its edge (set_time moves them)."""
+        mask_brush = pg.mkBrush(self.theme.background)
         self._masks = []
         self._cursors = []
-        for plot, height in ((self.sms_plot, top), (self.resident_plot, s.max_resident_total * 1.5)):
+        for plot, height in ((self.sms_plot, top), (self.resident_plot, self.summary.max_resident_total * 1.5)):
             height *= 4  # above any top _fit_headroom gives the plot
             mask = pg.BarGraphItem(x0=[0], x1=[1], y0=[0], y1=[height], brush=mask_brush, pen=pg.mkPen(None))
             mask.setZValue(5)
-            cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.foreground, width=theme.line_px))
+            cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen(self.theme.foreground, width=self.theme.line_px))
             cursor.setZValue(6)
             plot.addItem(mask)
             plot.addItem(cursor)
             self._masks.append((mask, height))
             self._cursors.append(cursor)
-        self.set_time(self.duration_us)
-        for plot in (self.sms_plot, self.resident_plot):
-            plot.getViewBox().sigResized.connect(lambda _vb: self._fit_headroom())
-        self._fit_title()
 
     def _image(self, drawing: TraceDrawing) -> pg.ImageItem:
         """A large trace as one image: its pixels' wave colours through a lookup table (0: the background)."""
