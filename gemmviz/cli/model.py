@@ -10,13 +10,10 @@ from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, chec
 from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import parse_problem
+from gemmviz.core.schedule import animated_variants
 from gemmviz.core.variants import VARIANTS
 
 MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
-
-
-def animated_variants() -> list[str]:
-    return [v.name for v in VARIANTS.values() if v.schedule_kind]
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +30,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the model as JSON instead of text")
     p.set_defaults(func=cmd_model)
 
-    animated = animated_variants()
+    animated = list(animated_variants())  # the variants with a schedule kind (core/schedule_kinds.py)
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
     p.add_argument(
         "--variant", default="gpu-tiled", choices=animated, help=", ".join(animated) + " (default %(default)s)"

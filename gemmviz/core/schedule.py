@@ -1,17 +1,22 @@
 """The schedule one thread block executes: the steps the animation plays and the counters it shows.
 
-Which schedule a kernel runs comes from the variant registry (`schedule_kind`, `schedule_param`); which line
-of its source each kind of step is, from the kernel's own `// gemmviz:step <kind>` anchors. The same arithmetic as `model.py`, walked step by
-step: summed over every block, the counters equal the closed-form traffic model (tests check this for
-many sizes, ragged edges included).
+Which schedule a kernel runs comes from the variant registry (`schedule_kind`, `schedule_param`), the kind
+from the registry of schedule kinds (core/schedule_kinds.py); which line of its source each kind of step is,
+from the kernel's own `// gemmviz:step <kind>` anchors. The naive, tiled and block-tiling kinds are made
+here, the Hopper kernel's in core/schedule_hopper.py. The same arithmetic as `model.py`, walked step by step:
+summed over every block, the counters equal the closed-form traffic model (tests check this for many sizes,
+ragged edges included).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
 
 from gemmviz.core.hopper_model import WGMMA_BK, wgmma_bn, wgmma_tiles
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_hopper import HOPPER_KINDS, hopper_schedule
+from gemmviz.core.schedule_kinds import SCHEDULE_KINDS, Block, Grid, ScheduleKind, register, schedule_kind
 from gemmviz.core.schedule_types import Counters, Region, Schedule, Step
 from gemmviz.core.variants import VARIANTS, Variant
 
@@ -21,15 +26,6 @@ __all__ = ["Counters", "Region", "Schedule", "Step", "block_schedule", "grid_tot
 def animated_variants() -> dict[str, Variant]:
     """The variants that have an animated schedule, in registry order."""
     return {name: v for name, v in VARIANTS.items() if v.schedule_kind}
-
-
-# The kinds of step each schedule plays, in order within one K-slice (the store comes once, at the end).
-STEP_KINDS = {
-    "naive": ("read", "store"),
-    "tiled": ("load", "sync", "compute", "sync2", "store"),
-    "blocktile2d": ("load", "sync", "compute", "sync2", "store"),
-    "hopper": HOPPER_KINDS,  # producer and consumers interleaved (core/schedule_hopper.py), not per K-slice
-}
 
 
 def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:
@@ -43,6 +39,27 @@ def _variant(variant: str) -> Variant:
     return animated[variant]
 
 
+def kind_of(variant: str) -> ScheduleKind:
+    """The registered schedule kind of an animated variant (core/schedule_kinds.py)."""
+    return schedule_kind(_variant(variant).schedule_kind)
+
+
+class _StepKinds(Mapping):
+    """The kinds of step each registered schedule plays (the kernels' `// gemmviz:step KIND` anchors)."""
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        return schedule_kind(name).step_kinds
+
+    def __iter__(self):
+        return iter(SCHEDULE_KINDS)
+
+    def __len__(self) -> int:
+        return len(SCHEDULE_KINDS)
+
+
+STEP_KINDS: Mapping[str, tuple[str, ...]] = _StepKinds()
+
+
 def check_animation_input(variant: str, problem: Problem, tile: int | None) -> None:
     v = _variant(variant)
     if v.schedule_param:
@@ -53,39 +70,15 @@ def check_animation_input(variant: str, problem: Problem, tile: int | None) -> N
             )
 
 
-def shape(variant: str, problem: Problem, tile: int | None) -> tuple[Problem, int, int, int, int, int]:
-    """(problem the kernel runs, BM, BN, BK, TM, TN) of a variant's schedule."""
-    check_animation_input(variant, problem, tile)
-    v = VARIANTS[variant]
-    if v.schedule_kind == "blocktile2d":
-        c = v.config
-        return v.run_problem(problem), c["BM"], c["BN"], c["BK"], c["TM"], c["TN"]
-    return problem, tile, tile, tile, 1, 1
-
-
 def grid_and_threads(variant: str, problem: Problem, tile: int | None) -> tuple[tuple[int, int], tuple[int, int]]:
     """(block rows, block columns) of the launch grid and (rows, columns) of the threads the animation can
-    highlight in a block: what the view's block and thread choices range over, without building a schedule.
-    The Hopper kernel's consumers are warpgroups issuing wgmma together: no thread of its own is highlighted."""
-    v = _variant(variant)
-    if v.schedule_kind == "hopper":
-        return wgmma_tiles(v.run_problem(problem, v.config), v.config), (1, 1)
-    rp, bm, bn, _bk, tm, tn = shape(variant, problem, tile)
-    return (ceil_div(rp.m, bm), ceil_div(rp.n, bn)), (bm // tm, bn // tn)
+    highlight in a block: what the view's block and thread choices range over, without building a schedule."""
+    return kind_of(variant).grid(variant, problem, tile)
 
 
 def legible_problem(variant: str, tile: int | None) -> Problem:
-    """A size whose animation reads from the back of a room, whatever size is benchmarked: a grid of 4 × 4
-    blocks (2 × 2 where a block is larger than 32 × 32) and 4 steps along K (the Hopper kernel: 2 block rows,
-    a square C, and twice its ring of stages along K, so that the ring fills, runs and drains)."""
-    v = _variant(variant)
-    if v.schedule_kind == "hopper":  # 2 block rows, N as wide as M (whole clusters): square C, A and B alike
-        c = v.config
-        m, cluster_n = 2 * c["BM"], wgmma_bn(c) * c["CLUSTER"]
-        return Problem(m, -(-m // cluster_n) * cluster_n, 2 * c["STAGES"] * WGMMA_BK)
-    _rp, bm, bn, bk, _tm, _tn = shape(variant, Problem(1, 1, 1), tile)
-    blocks = 4 if max(bm, bn) <= 32 else 2
-    return Problem(blocks * bm, blocks * bn, 4 * bk)
+    """A size whose animation reads from the back of a room, whatever size is benchmarked."""
+    return kind_of(variant).legible(variant, tile)
 
 
 MAX_STEPS = 20_000  # an animation longer than this is no longer something to watch
@@ -95,22 +88,59 @@ def block_schedule(
     variant: str, problem: Problem, tile: int | None = None, block: tuple[int, int] = (0, 0)
 ) -> Schedule:
     """The ordered steps of thread block (by, bx) of the variant's kernel."""
-    if _variant(variant).schedule_kind == "hopper":
-        return hopper_schedule(variant, problem, block)
-    rp, bm, bn, bk, tm, tn = shape(variant, problem, tile)
-    steps = ceil_div(rp.k, bk) * (len(STEP_KINDS[VARIANTS[variant].schedule_kind]) - 1) + 1  # + the final store
-    if steps > MAX_STEPS:
-        raise ProblemError(
-            f"K = {problem.k} gives {steps:,} animation steps per block; the animation shows at most "
-            f"{MAX_STEPS:,} (K up to {(MAX_STEPS - 1) // 4 * bk:,} with this tile). The model (gemmviz model) has no limit."
-        )
-    sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block)
-    gy, gx = sched.grid
-    by, bx = block
-    if not (0 <= by < gy and 0 <= bx < gx):
-        raise ProblemError(f"block ({by}, {bx}) is outside the grid of {gy}×{gx} blocks")
-    {"tiled": _tiled_steps, "naive": _naive_steps, "blocktile2d": _blocktile2d_steps}[sched.kind](sched)
-    return sched
+    return kind_of(variant).build(variant, problem, tile, block)
+
+
+# ---- the block-tiled kinds: naive, tiled, block tiling -----------------------------------------------------
+Shape = tuple[Problem, int, int, int, int, int]  # the problem the kernel runs, BM, BN, BK, TM, TN
+ShapeOf = Callable[[str, Problem, int | None], Shape]
+
+
+def _square_shape(variant: str, problem: Problem, tile: int | None) -> Shape:
+    """A square tile (or block) of `tile`, one element of C per thread."""
+    check_animation_input(variant, problem, tile)
+    return problem, tile, tile, tile, 1, 1
+
+
+def _config_shape(variant: str, problem: Problem, tile: int | None) -> Shape:
+    """The block tile of the variant's configuration, on the zero-padded problem the kernel runs."""
+    check_animation_input(variant, problem, tile)
+    v = VARIANTS[variant]
+    c = v.config
+    return v.run_problem(problem), c["BM"], c["BN"], c["BK"], c["TM"], c["TN"]
+
+
+def blocked_kind(name: str, step_kinds: tuple[str, ...], steps_of: Callable[[Schedule], None], shape_of: ShapeOf,
+                 **options) -> ScheduleKind:  # fmt: skip
+    """A kind whose block walks K in slices of BK, one step of each of `step_kinds` per slice but the last kind
+    (the store), which comes once; `steps_of` appends the steps to the schedule."""
+
+    def grid(variant: str, problem: Problem, tile: int | None) -> Grid:
+        rp, bm, bn, _bk, tm, tn = shape_of(variant, problem, tile)
+        return (ceil_div(rp.m, bm), ceil_div(rp.n, bn)), (bm // tm, bn // tn)
+
+    def legible(variant: str, tile: int | None) -> Problem:
+        """A grid of 4 × 4 blocks (2 × 2 where a block is larger than 32 × 32) and 4 steps along K."""
+        _rp, bm, bn, bk, _tm, _tn = shape_of(variant, Problem(1, 1, 1), tile)
+        blocks = 4 if max(bm, bn) <= 32 else 2
+        return Problem(blocks * bm, blocks * bn, 4 * bk)
+
+    def build(variant: str, problem: Problem, tile: int | None, block: Block) -> Schedule:
+        rp, bm, bn, bk, tm, tn = shape_of(variant, problem, tile)
+        steps = ceil_div(rp.k, bk) * (len(step_kinds) - 1) + 1  # + the final store
+        if steps > MAX_STEPS:
+            raise ProblemError(
+                f"K = {problem.k} gives {steps:,} animation steps per block; the animation shows at most "
+                f"{MAX_STEPS:,} (K up to {(MAX_STEPS - 1) // 4 * bk:,} with this tile). The model (gemmviz model) has no limit."
+            )
+        sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block)
+        gy, gx = sched.grid
+        if not (0 <= block[0] < gy and 0 <= block[1] < gx):
+            raise ProblemError(f"block ({block[0]}, {block[1]}) is outside the grid of {gy}×{gx} blocks")
+        steps_of(sched)
+        return sched
+
+    return ScheduleKind(name, step_kinds, build, grid, legible, **options)
 
 
 class _Builder:
@@ -214,3 +244,29 @@ def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Coun
 def reuse_factor(c: Counters) -> float:
     """How many times each value loaded from global memory is used by a multiply-add (2 operands each)."""
     return 2 * c.fmas / c.global_loads if c.global_loads else 0.0
+
+
+# ---- the Hopper kernel's kind (its schedule: core/schedule_hopper.py) -----------------------------------------
+def _hopper_grid(variant: str, problem: Problem, _tile: int | None) -> Grid:
+    """Its consumers are warpgroups issuing wgmma together: no thread of its own is highlighted."""
+    v = VARIANTS[variant]
+    return wgmma_tiles(v.run_problem(problem, v.config), v.config), (1, 1)
+
+
+def _hopper_legible(variant: str, _tile: int | None) -> Problem:
+    """2 block rows, a square C (whole clusters along N) and twice its ring of stages along K, so that the
+    ring fills, runs and drains."""
+    c = VARIANTS[variant].config
+    m, cluster_n = 2 * c["BM"], wgmma_bn(c) * c["CLUSTER"]
+    return Problem(m, -(-m // cluster_n) * cluster_n, 2 * c["STAGES"] * WGMMA_BK)
+
+
+TILED_STEPS = ("load", "sync", "compute", "sync2", "store")
+for _kind in (
+    blocked_kind("naive", ("read", "store"), _naive_steps, _square_shape, shared_memory=False),
+    blocked_kind("tiled", TILED_STEPS, _tiled_steps, _square_shape, glides=("load",)),
+    blocked_kind("blocktile2d", TILED_STEPS, _blocktile2d_steps, _config_shape, glides=("load",)),
+    # producer and consumers interleaved (core/schedule_hopper.py), not per K-slice
+    ScheduleKind("hopper", HOPPER_KINDS, lambda v, p, _t, b: hopper_schedule(v, p, b), _hopper_grid, _hopper_legible),
+):
+    register(_kind)

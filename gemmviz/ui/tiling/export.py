@@ -17,6 +17,7 @@ import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from gemmviz.core.schedule import Schedule
+from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import Background, FrameState, render_frame
 
@@ -35,11 +36,12 @@ def frame_states(schedule: Schedule, thread: tuple[int, int], steps_per_second: 
     """(state, how long it shows in ms): each step settled; a load first glides in over `move_frames` frames."""
     hold_ms = max(20, int(1000 / steps_per_second))
     move_ms = max(20, MOVE_MS // max(1, move_frames)) if move_frames else 0
+    glides = schedule_kind(schedule.kind).glides
     for i, step in enumerate(schedule.steps):
-        if step.kind == "load" and move_frames:
+        if step.kind in glides and move_frames:
             for j in range(move_frames):
                 yield FrameState(schedule, i, j / move_frames, thread), move_ms
-        yield FrameState(schedule, i, 1.0, thread), max(20, hold_ms - move_ms * move_frames * (step.kind == "load"))
+        yield FrameState(schedule, i, 1.0, thread), max(20, hold_ms - move_ms * move_frames * (step.kind in glides))
 
 
 def timed_frames(schedule: Schedule, thread: tuple[int, int], width: int, height: int, theme: Theme = LIGHT,
@@ -192,5 +194,6 @@ def write_gif(frames: Iterator[TimedFrame], fp: BinaryIO) -> int:
 
 def frame_count(schedule: Schedule, move_frames: int = MOVE_FRAMES) -> int:
     """How many frames timed_frames yields for `schedule`: a progress bar's total."""
-    loads = sum(1 for step in schedule.steps if step.kind == "load")
+    glides = schedule_kind(schedule.kind).glides
+    loads = sum(1 for step in schedule.steps if step.kind in glides)
     return len(schedule.steps) + loads * move_frames

@@ -17,6 +17,7 @@ from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 from gemmviz.ui.tiling.captions import caption_words
+from gemmviz.ui.tiling.render import Canvas, FrameState, ScheduleRenderer, font_px_for, register_renderer
 
 # core/schedule_hopper.SLOT_STATES as the view names them (through tr())
 SLOT_STATE_NAMES = (QT_TRANSLATE_NOOP("", "empty"), QT_TRANSLATE_NOOP("", "loading"), QT_TRANSLATE_NOOP("", "full"),
@@ -292,3 +293,14 @@ def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t
     painter.fillRect(painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))  # over the arrow
     painter.setPen(fg)
     _text(painter, texts, label_rect, ring_label, 0.7 * fp)
+
+
+@register_renderer("hopper")
+class HopperRenderer(ScheduleRenderer):
+    """The Hopper kernel's frame: its own picture of producer, ring of stages and consumers."""
+
+    def draw(self, canvas: Canvas, state: FrameState) -> None:
+        rect = QRectF(0, 0, canvas.w, canvas.h)
+        canvas.painter.fillRect(rect, QColor(canvas.theme.background))
+        font_px = font_px_for(canvas.w, canvas.h, canvas.theme)
+        draw_hopper(canvas.painter, rect, state.schedule, state.step, state.phase, canvas.theme, font_px, canvas.texts)

@@ -123,7 +123,7 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     used = c.right() + 2 * margin
     smem_w = max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
                  _fm(f, True).horizontalAdvance(tr("shared memory (on chip)"))) + margin  # fmt: skip
-    if s.kind == "blocktile2d":  # the registers' label sits in the shared-memory column too
+    if has_registers(s):  # the registers' label sits in the shared-memory column too
         smem_w = max(smem_w, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
     text_col = text_w + 2 * margin
     two_columns = w - used >= smem_w + text_col
@@ -142,7 +142,7 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     barrier_y = labels_bottom + LINE * f
     bottom = barrier_y + 0.4 * f
     regs = None
-    if s.kind == "blocktile2d":
+    if has_registers(s):
         r = f * 0.9
         regs = QRectF(mx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
         bottom = regs.bottom() + 0.4 * f
@@ -169,6 +169,17 @@ def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | N
     oy, ox = inset_window(lay, s, thread)
     return QRectF(lay.inset.left() + (thread[1] - ox) * lay.inset_cell, lay.inset.top() + (thread[0] - oy) *
                   lay.inset_cell, lay.inset_cell, lay.inset_cell)  # fmt: skip
+
+
+def has_registers(s: Schedule) -> bool:
+    """Each thread computes a tile of C in registers (block tiling): the frame shows them."""
+    return s.tm * s.tn > 1
+
+
+def inset_name(lay: Layout, s: Schedule) -> str:
+    """The zoomed block's name: all of the block's threads, or a window of them."""
+    whole = lay.inset_threads == (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
+    return tr("block of C: a cell per thread") if whole else tr("part of the block of C: a cell per thread")
 
 
 def _registers_label(s: Schedule) -> str:

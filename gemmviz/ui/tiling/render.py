@@ -8,6 +8,7 @@ GIF or video (ui/export/exporters.py) and in the tests.
 
 from __future__ import annotations
 
+import importlib
 import math
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
+from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
@@ -29,6 +31,8 @@ from gemmviz.ui.tiling.layout import (  # noqa: F401  (layout_for, inset_window,
     _fm,
     _registers_label,
     _shared_labels,
+    has_registers,
+    inset_name,
     inset_window,
     layout_for,
     thread_cell,
@@ -110,7 +114,7 @@ def draw_grids(painter: QPainter, s: Schedule, theme: Theme, lay: Layout) -> Non
     fg = QColor(theme.foreground)
     painter.setPen(QPen(_faint(fg, 60), 1))
     for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
-        if max(rows, cols) <= 32 and s.kind != "naive":  # the naive kernel's boxes stay empty
+        if max(rows, cols) <= 32 and schedule_kind(s.kind).shared_memory:  # the naive kernel's boxes stay empty
             _grid(painter, rect, rows, cols)
     if lay.inset is not None:
         painter.setPen(QPen(_faint(fg, 70), 1))
@@ -190,79 +194,220 @@ def font_px_for(w: int, h: int, theme: Theme) -> float:
     return max(7.0, min(theme.font_pt * FONT_PER_PT, h / 18))
 
 
+# ---- the registry of renderers: one per schedule kind (core/schedule_kinds.py) ----------------------------------
+@dataclass(frozen=True)
+class Canvas:
+    """Where a frame is drawn: the painter and its size, the theme, the cached background and, for the layout
+    tests, the list every text drawn is appended to (None: not recorded)."""
+
+    painter: QPainter
+    w: int
+    h: int
+    theme: Theme
+    background: Background
+    texts: Texts | None = None
+
+
+class ScheduleRenderer:
+    """The drawing of one kind of schedule: `draw(canvas, state)` draws one frame, a pure function of the state."""
+
+    def draw(self, canvas: Canvas, state: FrameState) -> None:
+        raise NotImplementedError
+
+
+RENDERERS: dict[str, ScheduleRenderer] = {}
+
+
+def register_renderer(name: str):
+    """Class decorator: the renderer of schedule kind `name` (its core part registered under the same name)."""
+
+    def add(cls: type[ScheduleRenderer]) -> type[ScheduleRenderer]:
+        if name in RENDERERS:
+            raise ValueError(f"the renderer of schedule kind {name!r} is registered twice")
+        RENDERERS[name] = cls()
+        return cls
+
+    return add
+
+
+def unregister_renderer(name: str) -> None:
+    RENDERERS.pop(name, None)
+
+
+def renderer_for(kind: str) -> ScheduleRenderer:
+    """The renderer of schedule kind `kind`, its module (ui/tiling/KIND.py) imported on first use."""
+    module = f"gemmviz.ui.tiling.{kind}"
+    if kind not in RENDERERS:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    if kind not in RENDERERS:
+        raise KeyError(f"schedule kind {kind!r} has no renderer registered (ui/tiling/render.py)")
+    return RENDERERS[kind]
+
+
 def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Theme = LIGHT,
                  background: Background | None = None, texts: Texts | None = None) -> None:  # fmt: skip
     """Draw one frame. Pure: the same state gives the same picture. If `texts` is a list, every text drawn is
     appended to it with its box (for the layout tests)."""
-    s = state.schedule
-    p = s.run_problem
-    if s.kind == "hopper":
-        from gemmviz.ui.tiling.hopper import draw_hopper
+    canvas = Canvas(painter, w, h, theme, background or Background(), texts)
+    renderer_for(state.schedule.kind).draw(canvas, state)
 
-        painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
-        draw_hopper(painter, QRectF(0, 0, w, h), s, state.step, state.phase, theme, font_px_for(w, h, theme), texts)
-        return
-    step_i = max(0, min(state.step, len(s.steps) - 1))
-    step = s.steps[step_i]
-    ty, tx = state.thread
-    lines = _counter_lines(s, step_i, step, state.thread)
-    # the layout is fitted to the last step's counters (the longest numbers and every optional line), so that
-    # it and the cached background stay the same for the whole animation
-    last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
-    measured = [t for t, _b in last] + ([_registers_label(s)] if s.kind == "blocktile2d" else [])
-    lay = _cached_layout(w, h, s, font_px_for(w, h, theme), measured)
-    font_px = lay.font_px
-    background = background or Background()
-    bg = background.get(w, h, s, theme, lay, painter.device().devicePixelRatioF())
-    painter.drawPixmap(0, 0, bg)
-    if texts is not None:
-        _record_background(s, lay, texts)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    palette = theme.palette
-    col_a, col_b, col_c, col_t = QColor(palette[0]), QColor(palette[1]), QColor(palette[2]), QColor(palette[3])
-    fg = QColor(theme.foreground)
-    r0, r1 = s.rows
-    c0, c1 = s.cols
-    t_rows = (r0 + ty * s.tm, r0 + (ty + 1) * s.tm)  # the rows and columns of C this thread computes
-    t_cols = (c0 + tx * s.tn, c0 + (tx + 1) * s.tn)
-    thread_live = t_rows[0] < p.m and t_cols[0] < p.n
-    sc = lay.scale
-    line_px = max(2.0, theme.line_px)
 
-    # the block's bands: the rows of A and columns of B it will ever read
-    painter.fillRect(_sub(lay.a, sc, r0, r1, 0, p.k), _faint(col_a, 40))
-    painter.fillRect(_sub(lay.b, sc, 0, p.k, c0, c1), _faint(col_b, 40))
-    # partial sums growing in the C block
-    progress = step.k_done / p.k
-    painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), _faint(col_c, int(40 + 180 * progress)))
-    painter.setPen(QPen(col_c, line_px))
-    painter.drawRect(_sub(lay.c, sc, r0, r1, c0, c1))
-    if step.kind == "store":
-        painter.fillRect(_sub(lay.c, sc, r0, r1, c0, c1), _faint(col_c, 230))
+# ---- the block-tiled kinds: naive, tiled, block tiling -------------------------------------------------------
+@dataclass(frozen=True)
+class Frame:
+    """Everything one frame of a block-tiled schedule is drawn with (the drawing context of its parts)."""
 
-    if s.kind == "naive":
-        _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts)
-    else:
-        _draw_tiled(painter, lay, s, step, state.phase, state.thread, col_a, col_b, col_t, fg, line_px, font_px,
-                    texts)  # fmt: skip
-    if lay.regs is not None:
-        _draw_registers(painter, lay.regs, s, step, col_a, col_b, col_c, fg, font_px, texts)
+    painter: QPainter
+    s: Schedule
+    step: Step
+    state: FrameState
+    lay: Layout
+    col_a: QColor
+    col_b: QColor
+    col_c: QColor
+    col_t: QColor  # the highlighted thread
+    fg: QColor
+    line_px: float
+    texts: Texts | None
 
-    # the highlighted thread: its rows of A, columns of B and elements of C
-    if thread_live:
-        k_hi = step.k_done if step.kind != "store" else p.k
-        painter.setPen(QPen(col_t, line_px))
-        painter.drawRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, p.k))
-        painter.drawRect(_sub(lay.b, sc, 0, p.k, t_cols[0], t_cols[1]))
-        cell = _sub(lay.c, sc, t_rows[0], t_rows[1], t_cols[0], t_cols[1])
-        grow = max(0.0, 4 - cell.width()) / 2
-        painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), col_t)
-        if k_hi:
-            painter.fillRect(_sub(lay.a, sc, t_rows[0], t_rows[1], 0, k_hi), _faint(col_t, 120))
-            painter.fillRect(_sub(lay.b, sc, 0, k_hi, t_cols[0], t_cols[1]), _faint(col_t, 120))
-    _draw_inset(painter, lay, s, step, state.thread, thread_live, col_c, col_t, fg, line_px, texts)
-    painter.drawPixmap(0, 0, background.grids(s, theme, lay, painter.device().devicePixelRatioF()))
-    _draw_text(painter, lay, lines, step, fg, col_t, font_px, texts)
+    @property
+    def font_px(self) -> float:
+        return self.lay.font_px
+
+    @property
+    def thread_rows(self) -> tuple[int, int]:
+        """The rows of C the highlighted thread computes (and its columns, below)."""
+        r0 = self.s.rows[0] + self.state.thread[0] * self.s.tm
+        return r0, r0 + self.s.tm
+
+    @property
+    def thread_cols(self) -> tuple[int, int]:
+        c0 = self.s.cols[0] + self.state.thread[1] * self.s.tn
+        return c0, c0 + self.s.tn
+
+    @property
+    def thread_live(self) -> bool:
+        p = self.s.run_problem
+        return self.thread_rows[0] < p.m and self.thread_cols[0] < p.n
+
+
+class BlockRenderer(ScheduleRenderer):
+    """A thread block walking K: A, B and C with the block's bands, shared memory (what `draw_shared` draws),
+    the highlighted thread, the zoomed block, the counters and the step in words."""
+
+    def shape_words(self, s: Schedule) -> str:
+        """The block's shape, as the counters' second line says it."""
+        return f"TILE {s.bm}"
+
+    def draw_shared(self, f: Frame) -> None:
+        """Shared memory and the step's movement in it."""
+
+    def draw(self, canvas: Canvas, state: FrameState) -> None:
+        s = state.schedule
+        step_i = max(0, min(state.step, len(s.steps) - 1))
+        lines = _counter_lines(s, step_i, s.steps[step_i], state.thread)
+        f = self._frame(canvas, state, step_i)
+        _draw_block_bands(f)
+        self.draw_shared(f)
+        if f.lay.regs is not None:
+            _draw_registers(f)
+        if f.thread_live:
+            _draw_thread(f)
+        _draw_inset(f)
+        canvas.painter.drawPixmap(0, 0, canvas.background.grids(s, canvas.theme, f.lay, _dpr(canvas.painter)))
+        _draw_text(f, lines)
+
+    def _frame(self, canvas: Canvas, state: FrameState, step_i: int) -> Frame:
+        """The frame's layout (fitted to the last step's counters: the longest numbers and every optional line,
+        so that it and the cached background stay the same for the whole animation), its background drawn."""
+        s, painter = state.schedule, canvas.painter
+        last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
+        measured = [t for t, _b in last] + ([_registers_label(s)] if has_registers(s) else [])
+        lay = _cached_layout(canvas.w, canvas.h, s, font_px_for(canvas.w, canvas.h, canvas.theme), measured)
+        painter.drawPixmap(0, 0, canvas.background.get(canvas.w, canvas.h, s, canvas.theme, lay, _dpr(painter)))
+        if canvas.texts is not None:
+            _record_background(s, lay, canvas.texts)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        col_a, col_b, col_c, col_t = (QColor(canvas.theme.palette[i]) for i in range(4))
+        return Frame(painter, s, s.steps[step_i], state, lay, col_a, col_b, col_c, col_t,
+                     QColor(canvas.theme.foreground), max(2.0, canvas.theme.line_px), canvas.texts)  # fmt: skip
+
+
+def _dpr(painter: QPainter) -> float:
+    return painter.device().devicePixelRatioF()
+
+
+@register_renderer("naive")
+class NaiveRenderer(BlockRenderer):
+    """No shared memory: each step's slices of A and B light up in global memory; the tiles' boxes stay empty."""
+
+    def shape_words(self, s: Schedule) -> str:
+        return tr("block {n}").format(n=s.bm)
+
+    def draw_shared(self, f: Frame) -> None:
+        _draw_naive(f)
+
+
+@register_renderer("tiled")
+class TiledRenderer(BlockRenderer):
+    """Tiles of A and B copied into shared memory (zero-padded at the matrix's edges), barriers, reads from them."""
+
+    pads_tiles = True  # the part of a tile outside the matrix is zero-filled (hatched)
+
+    def draw_shared(self, f: Frame) -> None:
+        _draw_tiled(f)
+        if self.pads_tiles:
+            _draw_padding(f)
+        if f.step.kind == "load" and f.state.phase < 1.0:
+            _draw_copy(f)
+        if f.step.kind == "compute":
+            _draw_shared_reads(f)
+        if f.step.kind in ("sync", "sync2"):
+            _draw_barrier(f)
+
+
+@register_renderer("blocktile2d")
+class BlockTileRenderer(TiledRenderer):
+    """Block tiling: the kernel runs a zero-padded problem, and each thread keeps a TM×TN tile in registers."""
+
+    pads_tiles = False
+
+    def shape_words(self, s: Schedule) -> str:
+        return tr("{bm}×{bn}×{bk}, {tm}×{tn} per thread").format(bm=s.bm, bn=s.bn, bk=s.bk, tm=s.tm, tn=s.tn)
+
+
+def _draw_block_bands(f: Frame) -> None:
+    """The rows of A and columns of B the block will ever read, and its partial sums growing in C."""
+    p, sc, lay, painter = f.s.run_problem, f.lay.scale, f.lay, f.painter
+    (r0, r1), (c0, c1) = f.s.rows, f.s.cols
+    painter.fillRect(_sub(lay.a, sc, r0, r1, 0, p.k), _faint(f.col_a, 40))
+    painter.fillRect(_sub(lay.b, sc, 0, p.k, c0, c1), _faint(f.col_b, 40))
+    block_c = _sub(lay.c, sc, r0, r1, c0, c1)
+    painter.fillRect(block_c, _faint(f.col_c, int(40 + 180 * f.step.k_done / p.k)))
+    painter.setPen(QPen(f.col_c, f.line_px))
+    painter.drawRect(block_c)
+    if f.step.kind == "store":
+        painter.fillRect(block_c, _faint(f.col_c, 230))
+
+
+def _draw_thread(f: Frame) -> None:
+    """The highlighted thread: its rows of A, columns of B and elements of C, and the part of K summed so far."""
+    p, sc, lay, painter = f.s.run_problem, f.lay.scale, f.lay, f.painter
+    (tr0, tr1), (tc0, tc1) = f.thread_rows, f.thread_cols
+    k_hi = f.step.k_done if f.step.kind != "store" else p.k
+    painter.setPen(QPen(f.col_t, f.line_px))
+    painter.drawRect(_sub(lay.a, sc, tr0, tr1, 0, p.k))
+    painter.drawRect(_sub(lay.b, sc, 0, p.k, tc0, tc1))
+    cell = _sub(lay.c, sc, tr0, tr1, tc0, tc1)
+    grow = max(0.0, 4 - cell.width()) / 2
+    painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), f.col_t)
+    if k_hi:
+        painter.fillRect(_sub(lay.a, sc, tr0, tr1, 0, k_hi), _faint(f.col_t, 120))
+        painter.fillRect(_sub(lay.b, sc, 0, k_hi, tc0, tc1), _faint(f.col_t, 120))
 
 
 def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
@@ -288,124 +433,145 @@ def _grid(painter: QPainter, rect: QRectF, rows: int, cols: int) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, aa)
 
 
-def _draw_inset(painter, lay: Layout, s, step, thread, thread_live, col_c, col_t, fg, line_px, texts) -> None:  # noqa: PLR0913
+def _draw_inset(f: Frame) -> None:
     """The block of C magnified (a window of its threads around the highlighted one): each cell one thread's
-    elements, the highlighted thread's cell at least 12 px at 720p."""
+    elements, the highlighted thread's cell at least 12 px at 720p; its name on the row above it."""
+    lay, s, painter = f.lay, f.s, f.painter
     if lay.inset is None:
         return
-    oy, ox = inset_window(lay, s, thread)
-    rows, cols = lay.inset_threads
-    painter.fillRect(lay.inset, _faint(col_c, int(40 + 180 * step.k_done / s.run_problem.k)))
-    painter.setPen(QPen(col_c, line_px))
+    painter.fillRect(lay.inset, _faint(f.col_c, int(40 + 180 * f.step.k_done / s.run_problem.k)))
+    painter.setPen(QPen(f.col_c, f.line_px))
     painter.drawRect(lay.inset)
-    if thread_live:
-        painter.fillRect(thread_cell(lay, s, thread), col_t)
-    whole = (rows, cols) == (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
-    name = tr("block of C: a cell per thread") if whole else tr("part of the block of C: a cell per thread")
-    painter.setPen(fg)
-    _text(painter, texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), name, lay.font_px * 0.8,
-          width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
+    if f.thread_live:
+        painter.fillRect(thread_cell(lay, s, f.state.thread), f.col_t)
+    painter.setPen(f.fg)
+    _text(painter, f.texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), inset_name(lay, s),
+          lay.font_px * 0.8, width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
 
 
-def _draw_tiled(painter, lay, s, step, phase, thread, col_a, col_b, col_t, fg, line_px, font_px, texts) -> None:  # noqa: PLR0913
-    p, sc = s.run_problem, lay.scale
-    kt = step.k_tile
-    loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and phase >= 1.0)
-    cell_a = lay.smem_a.height() / s.bm  # one cell of shared memory, in pixels
-    if kt >= 0:  # the k-slice this step works on, in global memory
-        k0 = kt * s.bk
-        ga = _sub(lay.a, sc, s.rows[0], s.rows[0] + s.bm, k0, k0 + s.bk).intersected(lay.a.adjusted(-1, -1, 1, 1))
-        gb = _sub(lay.b, sc, k0, k0 + s.bk, s.cols[0], s.cols[0] + s.bn).intersected(lay.b.adjusted(-1, -1, 1, 1))
-        painter.setPen(QPen(col_a, line_px))
-        painter.drawRect(ga)
-        painter.setPen(QPen(col_b, line_px))
-        painter.drawRect(gb)
-    label_a, label_b = _shared_labels(s)
-    for rect, colour, label in ((lay.smem_a, col_a, label_a), (lay.smem_b, col_b, label_b)):
+def _global_slices(f: Frame) -> tuple[QRectF, QRectF] | None:
+    """The k-slice of A and of B this step works on, in global memory (None for the final store)."""
+    kt, lay, s = f.step.k_tile, f.lay, f.s
+    if kt < 0:
+        return None
+    k0 = kt * s.bk
+    ga = _sub(lay.a, lay.scale, s.rows[0], s.rows[0] + s.bm, k0, k0 + s.bk).intersected(lay.a.adjusted(-1, -1, 1, 1))
+    gb = _sub(lay.b, lay.scale, k0, k0 + s.bk, s.cols[0], s.cols[0] + s.bn).intersected(lay.b.adjusted(-1, -1, 1, 1))
+    return ga, gb
+
+
+def _draw_tiled(f: Frame) -> None:
+    """The step's slices of A and B outlined in global memory; the shared tiles, filled once loaded, named."""
+    painter, lay, step = f.painter, f.lay, f.step
+    loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and f.state.phase >= 1.0)
+    slices = _global_slices(f)
+    if slices is not None:
+        for rect, colour in zip(slices, (f.col_a, f.col_b)):
+            painter.setPen(QPen(colour, f.line_px))
+            painter.drawRect(rect)
+    label_y = max(lay.smem_a.bottom(), lay.smem_b.bottom()) + f.font_px * 1.05
+    for rect, colour, label in zip((lay.smem_a, lay.smem_b), (f.col_a, f.col_b), _shared_labels(f.s)):
         painter.fillRect(rect, _faint(colour, 170 if loaded else 25))
-        painter.setPen(QPen(_faint(fg, 60), 1))
-        painter.setPen(QPen(colour, line_px))
+        painter.setPen(QPen(colour, f.line_px))
         painter.drawRect(rect)
-        painter.setPen(fg)
-        _text(painter, texts, QPointF(rect.left(), max(lay.smem_a.bottom(), lay.smem_b.bottom()) + font_px * 1.05),
-              label, font_px * 0.9)  # fmt: skip
-    # padding: the part of a tile that lies outside the matrix is zero-filled, not loaded
-    if kt >= 0 and s.kind == "tiled":
-        t = s.bm
-        rows_a, cols_a = min(t, p.m - s.rows[0]), min(t, p.k - kt * t)
-        rows_b, cols_b = min(t, p.k - kt * t), min(t, p.n - s.cols[0])
-        for rect, rows, cols in ((lay.smem_a, rows_a, cols_a), (lay.smem_b, rows_b, cols_b)):
-            c = rect.width() / t
-            if rows < t or cols < t:
-                hatch = QBrush(_faint(fg, 90), Qt.BrushStyle.BDiagPattern)
-                if cols < t:
-                    painter.fillRect(QRectF(rect.left() + cols * c, rect.top(), (t - cols) * c, rect.height()), hatch)
-                if rows < t:
-                    painter.fillRect(QRectF(rect.left(), rect.top() + rows * c, rect.width(), (t - rows) * c), hatch)
-    # the copy from global to shared memory, as a visible movement
-    if step.kind == "load" and phase < 1.0:
-        e = phase * phase * (3 - 2 * phase)  # smoothstep
-        for src, dst, colour in ((ga, lay.smem_a, col_a), (gb, lay.smem_b, col_b)):
-            moving = QRectF(
-                src.left() + (dst.left() - src.left()) * e, src.top() + (dst.top() - src.top()) * e,
-                src.width() + (dst.width() - src.width()) * e, src.height() + (dst.height() - src.height()) * e,
-            )  # fmt: skip
-            painter.fillRect(moving, _faint(colour, 150))
-            painter.setPen(QPen(colour, line_px))
-            painter.drawRect(moving)
-    # during compute the highlighted thread reads its rows of tile_A and columns of tile_B
-    if step.kind == "compute":
-        ty, tx = thread
-        painter.setPen(QPen(col_t, line_px))
-        painter.drawRect(
-            QRectF(lay.smem_a.left(), lay.smem_a.top() + ty * s.tm * cell_a, lay.smem_a.width(), s.tm * cell_a)
-        )
-        cw = lay.smem_b.width() / s.bn
-        painter.drawRect(QRectF(lay.smem_b.left() + tx * s.tn * cw, lay.smem_b.top(), s.tn * cw, lay.smem_b.height()))
-    if step.kind in ("sync", "sync2"):
-        y = lay.barrier_y
-        painter.setPen(QPen(fg, line_px, Qt.PenStyle.DashLine))
-        painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
-        painter.setPen(fg)
-        _text(painter, texts, QPointF(lay.smem_a.left(), y - font_px * 0.35), tr("__syncthreads()  — barrier"), font_px,
-              True, lay.column_right - lay.smem_a.left())  # fmt: skip
+        painter.setPen(f.fg)
+        _text(painter, f.texts, QPointF(rect.left(), label_y), label, f.font_px * 0.9)
 
 
-def _draw_registers(painter, rect: QRectF, s, step, col_a, col_b, col_c, fg, font_px, texts) -> None:  # noqa: PLR0913
+def _draw_padding(f: Frame) -> None:
+    """The part of a tile that lies outside the matrix is zero-filled, not loaded: hatched."""
+    kt, s, p = f.step.k_tile, f.s, f.s.run_problem
+    if kt < 0:
+        return
+    t = s.bm
+    rows_a, cols_a = min(t, p.m - s.rows[0]), min(t, p.k - kt * t)
+    rows_b, cols_b = min(t, p.k - kt * t), min(t, p.n - s.cols[0])
+    hatch = QBrush(_faint(f.fg, 90), Qt.BrushStyle.BDiagPattern)
+    for rect, rows, cols in ((f.lay.smem_a, rows_a, cols_a), (f.lay.smem_b, rows_b, cols_b)):
+        c = rect.width() / t
+        if cols < t:
+            f.painter.fillRect(QRectF(rect.left() + cols * c, rect.top(), (t - cols) * c, rect.height()), hatch)
+        if rows < t:
+            f.painter.fillRect(QRectF(rect.left(), rect.top() + rows * c, rect.width(), (t - rows) * c), hatch)
+
+
+def _draw_copy(f: Frame) -> None:
+    """The copy from global to shared memory, as a visible movement (smoothstep of the phase)."""
+    slices = _global_slices(f)
+    if slices is None:
+        return
+    t = f.state.phase
+    e = t * t * (3 - 2 * t)
+    for src, dst, colour in zip(slices, (f.lay.smem_a, f.lay.smem_b), (f.col_a, f.col_b)):
+        moving = QRectF(
+            src.left() + (dst.left() - src.left()) * e, src.top() + (dst.top() - src.top()) * e,
+            src.width() + (dst.width() - src.width()) * e, src.height() + (dst.height() - src.height()) * e,
+        )  # fmt: skip
+        f.painter.fillRect(moving, _faint(colour, 150))
+        f.painter.setPen(QPen(colour, f.line_px))
+        f.painter.drawRect(moving)
+
+
+def _draw_shared_reads(f: Frame) -> None:
+    """During compute the highlighted thread reads its rows of tile_A and columns of tile_B."""
+    lay, s = f.lay, f.s
+    ty, tx = f.state.thread
+    cell_a = lay.smem_a.height() / s.bm
+    cell_b = lay.smem_b.width() / s.bn
+    f.painter.setPen(QPen(f.col_t, f.line_px))
+    a, b = lay.smem_a, lay.smem_b
+    f.painter.drawRect(QRectF(a.left(), a.top() + ty * s.tm * cell_a, a.width(), s.tm * cell_a))
+    f.painter.drawRect(QRectF(b.left() + tx * s.tn * cell_b, b.top(), s.tn * cell_b, b.height()))
+
+
+def _draw_barrier(f: Frame) -> None:
+    """__syncthreads(): a dashed line across the shared-memory column, named."""
+    lay, painter = f.lay, f.painter
+    y = lay.barrier_y
+    painter.setPen(QPen(f.fg, f.line_px, Qt.PenStyle.DashLine))
+    painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
+    painter.setPen(f.fg)
+    _text(painter, f.texts, QPointF(lay.smem_a.left(), y - f.font_px * 0.35), tr("__syncthreads()  — barrier"),
+          f.font_px, True, lay.column_right - lay.smem_a.left())  # fmt: skip
+
+
+def _draw_registers(f: Frame) -> None:
     """The highlighted thread's registers: TM values of A, TN of B, and its TM x TN accumulator tile."""
-    r = font_px * 0.9
-    painter.setPen(fg)
-    _text(painter, texts, QPointF(rect.left(), rect.top() - r * 1.1), _registers_label(s), font_px * 0.9, True)
-    active = step.kind == "compute"
+    rect, s, painter = f.lay.regs, f.s, f.painter
+    r = f.font_px * 0.9
+    painter.setPen(f.fg)
+    _text(painter, f.texts, QPointF(rect.left(), rect.top() - r * 1.1), _registers_label(s), f.font_px * 0.9, True)
+    active = f.step.kind == "compute"
     left, top = rect.left(), rect.top() + r * 0.6
     for i in range(s.tm):  # regM, a column left of the accumulators
-        painter.fillRect(QRectF(left, top + i * r, r * 0.9, r * 0.9), _faint(col_a, 200 if active else 50))
+        painter.fillRect(QRectF(left, top + i * r, r * 0.9, r * 0.9), _faint(f.col_a, 200 if active else 50))
     for j in range(s.tn):  # regN, a row above them
-        painter.fillRect(QRectF(left + (j + 1) * r, top - r, r * 0.9, r * 0.9), _faint(col_b, 200 if active else 50))
-    fill = _faint(col_c, int(40 + 180 * step.k_done / s.run_problem.k))
+        painter.fillRect(QRectF(left + (j + 1) * r, top - r, r * 0.9, r * 0.9), _faint(f.col_b, 200 if active else 50))
+    fill = _faint(f.col_c, int(40 + 180 * f.step.k_done / s.run_problem.k))
     for i in range(s.tm):
         for j in range(s.tn):
             painter.fillRect(QRectF(left + (j + 1) * r, top + i * r, r * 0.9, r * 0.9), fill)
 
 
-def _draw_naive(painter, lay, s, step, col_a, col_b, fg, font_px, texts) -> None:
-    sc = lay.scale
+def _draw_naive(f: Frame) -> None:
+    """The step's slices light up in global memory; shared memory's boxes are dashed and say they are unused."""
+    painter, lay, step = f.painter, f.lay, f.step
     if step.a is not None:
-        painter.fillRect(_sub(lay.a, sc, step.a.r0, step.a.r1, step.a.c0, step.a.c1), _faint(col_a, 170))
-        painter.fillRect(_sub(lay.b, sc, step.b.r0, step.b.r1, step.b.c0, step.b.c1), _faint(col_b, 170))
+        painter.fillRect(_sub(lay.a, lay.scale, step.a.r0, step.a.r1, step.a.c0, step.a.c1), _faint(f.col_a, 170))
+        painter.fillRect(_sub(lay.b, lay.scale, step.b.r0, step.b.r1, step.b.c0, step.b.c1), _faint(f.col_b, 170))
+    flags = Qt.AlignmentFlag.AlignCenter
+    text = tr("unused:\nnaive reads\nglobal memory")
     for rect in (lay.smem_a, lay.smem_b):
-        painter.setPen(QPen(_faint(fg, 80), 1, Qt.PenStyle.DashLine))
+        painter.setPen(QPen(_faint(f.fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
-        flags = Qt.AlignmentFlag.AlignCenter
-        text = tr("unused:\nnaive reads\nglobal memory")
-        px = font_px * 0.8
-        while px > font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
+        px = f.font_px * 0.8
+        while px > f.font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
             painter.setFont(pixel_font(px))
             need = painter.boundingRect(rect, flags, text)
             if need.height() <= rect.height() - 2 and need.width() <= rect.width() - 4:
                 painter.drawText(rect, flags, text)
-                if texts is not None:
-                    texts.append((text, need))
+                if f.texts is not None:
+                    f.texts.append((text, need))
                 break
             px *= 0.9
 
@@ -419,11 +585,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
     c0, c1 = s.cols
     active = (r1 - r0) * (c1 - c0)
     naive_loads = 2 * active * k_done  # what the naive kernel would have read for the same work
-    shape = {
-        "tiled": f"TILE {s.bm}",
-        "naive": tr("block {n}").format(n=s.bm),
-        "blocktile2d": tr("{bm}×{bn}×{bk}, {tm}×{tn} per thread").format(bm=s.bm, bn=s.bn, bk=s.bk, tm=s.tm, tn=s.tn),
-    }[s.kind]
+    shape = renderer_for(s.kind).shape_words(s)
     lines = [
         (tr(VARIANTS[s.variant].title), True),
         (f"{p.label}  ·  {shape}", False),
@@ -446,7 +608,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
             True,
         ),
     ]
-    if s.kind != "naive" and k_done and total.global_loads:
+    if schedule_kind(s.kind).shared_memory and k_done and total.global_loads:
         lines.append(
             (
                 tr("naive kernel: {n} global loads ({x}× more)").format(
@@ -455,7 +617,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
                 False,
             )
         )
-    if s.kind == "blocktile2d" and total.shared_loads:
+    if has_registers(s) and total.shared_loads:
         lines.append((tr("{n} multiply-adds per shared-memory read (tiled: 0.5)").format(
             n=f"{total.fmas / total.shared_loads:.0f}"), False))  # fmt: skip
     ty, tx = thread
@@ -471,17 +633,19 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
     return lines
 
 
-def _draw_text(painter, lay: Layout, lines, step: Step, fg, col_t, font_px, texts) -> None:
+def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
+    """The counters beside the frame, one line each, and the step in words along the bottom."""
+    painter, lay, font_px, texts = f.painter, f.lay, f.font_px, f.texts
     y = lay.text.top() + font_px
-    painter.setPen(fg)
+    painter.setPen(f.fg)
     for text, bold in lines:
         _text(painter, texts, QPointF(lay.text.left(), y), text, font_px * 0.95, bold, lay.text.width())
         y += font_px * LINE
     # the step, in words, along the bottom under A and C (never under the counters)
     painter.setFont(pixel_font(font_px, True))
-    painter.setPen(col_t)
+    painter.setPen(f.col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-    text = caption = caption_words(step.text)  # in the window's language
+    text = caption = caption_words(f.step.text)  # in the window's language
     fm = QFontMetricsF(painter.font())
     share = 1.9  # keep it to its two lines: cut with … (wrapping at words loses some of each line)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:

@@ -25,7 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
-from gemmviz.core.schedule import Schedule, animated_variants, block_schedule, grid_and_threads, legible_problem
+from gemmviz.core.schedule import (
+    Schedule,
+    animated_variants,
+    block_schedule,
+    grid_and_threads,
+    kind_of,
+    legible_problem,
+)
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -449,7 +456,7 @@ class TilingPanel(QWidget):
         """One step on; a load glides in over GLIDE_MS instead of jumping."""
         if self.schedule is None or self.step >= len(self.schedule.steps) - 1:
             return
-        glides = self.schedule.steps[self.step + 1].kind == "load" and not self.timer.isActive()
+        glides = self.schedule.steps[self.step + 1].kind in kind_of(self.variant).glides and not self.timer.isActive()
         self.go(self.step + 1, phase=0.0 if glides else 1.0)
         if glides:
             self.glide_timer.start()
