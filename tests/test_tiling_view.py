@@ -213,3 +213,31 @@ def test_code_panel_type_fits_its_width(qtbot):
         if narrow:
             assert QFontMetricsF(view.font()).horizontalAdvance("x" * CODE_COLUMNS) <= view.viewport().width()
     view.hide()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_the_zoomed_blocks_name_is_as_large_as_the_tiles_names(qtbot, size, projector):
+    """Issue 20: "block of C: a cell per thread" was set at 0.8 of the type and shrunk to A's width (19 px at
+    1080p projector); it is as large as the shared tiles' names now, on two lines where one does not fit, in
+    the view and clear of every other text, in the tab at 720p and 1080p, normal and projector."""
+    from PySide6.QtCore import QRectF
+
+    from gemmviz.ui.theme import theme_for
+    from tests.overlap import problems
+
+    panel = TilingPanel(theme_for(projector))
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    panel.set_theme(theme_for(projector))
+    panel.go(2)
+    view = panel.view
+    texts = []
+    render_image(panel.frame_state(), view.width(), view.height(), theme_for(projector), texts=texts)
+    assert problems(texts, QRectF(0, 0, view.width(), view.height())) == []
+    words = "".join(t for t, _box in texts)
+    assert "block of C:" in words and "a cell per thread" in words
+    name = [box.height() for t, box in texts if t in ("block of C:", "a cell per thread", "block of C: a cell per thread")]
+    tile_label = next(box.height() for t, box in texts if t.startswith("tile_A["))
+    assert name and min(name) >= tile_label - 0.5

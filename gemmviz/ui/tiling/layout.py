@@ -36,6 +36,7 @@ class Layout:
     inset_threads: tuple[int, int]  # how many threads (rows, cols) it shows
     font_px: float
     column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
+    inset_name: tuple[str, ...] = ()  # the zoomed block's name, one or two lines above it
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -84,17 +85,38 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     return lay
 
 
-def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:  # noqa: PLR0915
-    """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
-    barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
-    p = s.run_problem
-    f = font_px
-    margin = max(6.0, 0.015 * min(w, h))
-    label_a, label_b = _shared_labels(s)
+NAME_PX = 0.9  # the zoomed block's name, in font heights: the size of the shared tiles' names
+
+
+@dataclass(frozen=True)
+class _Matrices:
+    scale: float
+    a: QRectF
+    b: QRectF
+    c: QRectF
+    gap: float
+
+
+def _column_need(s: Schedule, f: float, margin: float) -> float:
+    """The right-hand column's width without the counters: the tiles' names side by side, or its heading."""
     fm = _fm(f * 0.9)
-    right_w = min(max(text_w, fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
-                      _fm(f, True).horizontalAdvance(tr("shared memory (on chip)"))) + margin, 0.5 * w)  # fmt: skip
-    sx = w - right_w
+    label_a, label_b = _shared_labels(s)
+    return max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
+               _fm(f, True).horizontalAdvance(tr("shared memory (on chip)")))  # fmt: skip
+
+
+def _shared_width(s: Schedule, f: float, margin: float) -> float:
+    """The width shared memory's own column needs (a projector's wide view): the registers' label too."""
+    width = _column_need(s, f, margin) + margin
+    if has_registers(s):  # the registers' label sits in the shared-memory column too
+        width = max(width, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
+    return width
+
+
+def _matrices(w: int, h: int, s: Schedule, f: float, margin: float, sx: float) -> _Matrices:
+    """B above C and A left of C, to one scale, left of `sx`; a row for the names above B and above A, and
+    room for the two-line caption below."""
+    p = s.run_problem
     caption_h = 2 * LINE * f
     left_w = sx - 2 * margin
     avail_h = h - 2 * margin - 2 * LINE * f - caption_h - margin - 0.4 * f  # two name rows, the caption
@@ -104,56 +126,102 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     x0, y0 = margin, margin + LINE * f  # a row for the matrices' names above B
     a = QRectF(x0, y0 + p.k * scale + gap + LINE * f, p.k * scale, p.m * scale)
     b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
-    c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
-    caption = QRectF(margin, min(h - margin - caption_h, a.bottom() + f * 0.4), sx - 2 * margin, caption_h)
-    # the zoomed block: the corner left of B and above A's name
+    return _Matrices(scale, a, b, QRectF(b.left(), a.top(), p.n * scale, p.m * scale), gap)
+
+
+def wrap_name(text: str, px: float, width: float) -> tuple[str, ...]:
+    """`text` on one line, or on two where one is wider than `width`: broken after its colon where the first
+    part fits, else after the last space (in Chinese, any character) that keeps the first line inside it."""
+    fm = _fm(px)
+    if fm.horizontalAdvance(text) <= width:
+        return (text,)
+    colons = [i + 1 for i, ch in enumerate(text) if ch in ":："]  # "block of C:" / "a cell per thread"
+    spaces = [i + 1 for i, ch in enumerate(text) if ch == " "]
+    breaks = spaces or list(range(1, len(text)))
+    fitting = [i for i in colons + breaks if fm.horizontalAdvance(text[:i].rstrip()) <= width]
+    cut = fitting[0] if fitting and fitting[0] in colons else fitting[-1] if fitting else breaks[0] if breaks else len(text)
+    return tuple(part for part in (text[:cut].rstrip(), text[cut:].strip()) if part)
+
+
+def _inset(h: int, s: Schedule, f: float, m: _Matrices) -> tuple[QRectF | None, float, tuple[int, int], tuple[str, ...]]:
+    """The zoomed block in the corner left of B and above A's name, under its name (one or two lines): the
+    rectangle, a thread's cell, the threads it shows and its name's lines."""
     threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
     min_cell = MIN_CELL_720P * h / 720
-    corner = QRectF(x0, y0 + LINE * f, b.left() - gap - x0, a.top() - LINE * f - gap - (y0 + LINE * f))
-    side = min(corner.width(), corner.height())
-    inset, cell, shown = None, 0.0, threads
-    if side >= 4 * min_cell:
+    room = m.b.left() - m.a.left() - f * 0.5  # the name stays left of B's
+    top, lines = m.b.top() + LINE * f, (tr("block of C: a cell per thread"),)
+    for _ in range(2):  # the name's lines decide the corner's height, which decides the name
+        corner = QRectF(m.a.left(), top, m.b.left() - m.gap - m.a.left(), m.a.top() - LINE * f - m.gap - top)
+        side = min(corner.width(), corner.height())
+        if side < 4 * min_cell:
+            return None, 0.0, threads, ()
         cell = max(min_cell, side / max(threads))
         shown = (min(threads[0], int(side // cell)), min(threads[1], int(side // cell)))
-        inset = QRectF(corner.left(), corner.top(), shown[1] * cell, shown[0] * cell)
-    # shared memory: both tiles on one scale so their shapes are true, names under them, then the barrier row.
+        name = tr("block of C: a cell per thread") if shown == threads else tr("part of the block of C: a cell per thread")
+        lines = wrap_name(name, f * NAME_PX, room)
+        top = m.b.top() + LINE * f + (len(lines) - 1) * LINE * NAME_PX * f
+        if corner.top() == top:
+            break
+    return QRectF(corner.left(), corner.top(), shown[1] * cell, shown[0] * cell), cell, shown, lines
+
+
+def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:
+    """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
+    barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
+    f = font_px
+    margin = max(6.0, 0.015 * min(w, h))
+    smem_w = _shared_width(s, f, margin)
+    right_w = min(max(text_w, _column_need(s, f, margin)) + margin, 0.5 * w)
+    m = _matrices(w, h, s, f, margin, w - right_w)
+    caption = QRectF(margin, min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4), w - right_w - 2 * margin,
+                     2 * LINE * f)  # fmt: skip
+    inset, cell, shown, name = _inset(h, s, f, m)
     # A wide, short view (a projector's window) has room beside the matrices: shared memory then gets its own
     # column there and the counters start at the top of theirs, instead of under shared memory.
-    top = margin + LINE * f
-    used = c.right() + 2 * margin
-    smem_w = max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
-                 _fm(f, True).horizontalAdvance(tr("shared memory (on chip)"))) + margin  # fmt: skip
-    if has_registers(s):  # the registers' label sits in the shared-memory column too
-        smem_w = max(smem_w, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
+    used = m.c.right() + 2 * margin
     text_col = text_w + 2 * margin
     two_columns = w - used >= smem_w + text_col
-    col_w = right_w
+    sx = w - text_col if two_columns else w - right_w
+    col_w = min(right_w, sx - used) if two_columns else right_w
+    mx = used + (sx - used - col_w) / 2 if two_columns else sx
+    column = _shared_column(h, s, f, margin, mx, col_w)
+    top = margin + LINE * f
     if two_columns:
-        sx = w - text_col
-        col_w = min(right_w, sx - used)
-        mx = used + (sx - used - col_w) / 2
+        text = QRectF(sx, top - f * 0.8, text_col - margin, n_lines * LINE * f)
+        if column.bottom > caption.top():  # the middle column reaches down to the caption: keep the caption left of it
+            caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
     else:
-        mx = sx
+        text = QRectF(sx, column.bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
+    return Layout(m.scale, m.a, m.b, m.c, column.smem_a, column.smem_b, column.regs, text, caption, column.barrier_y,
+                  inset, cell, shown, f, mx + col_w - margin, name)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Column:
+    smem_a: QRectF
+    smem_b: QRectF
+    barrier_y: float
+    regs: QRectF | None
+    bottom: float  # where the column's last row ends
+
+
+def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_w: float) -> _Column:
+    """Shared memory from `mx`: both tiles on one scale so their shapes are true, names under them, then the
+    barrier row and the registers of the highlighted thread."""
+    top = margin + LINE * f
+    label_a = _shared_labels(s)[0]
     cell_s = min((col_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
     smem_a = QRectF(mx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
-    b_left = max(smem_a.right(), mx + fm.horizontalAdvance(label_a)) + 1.5 * margin
+    b_left = max(smem_a.right(), mx + _fm(f * 0.9).horizontalAdvance(label_a)) + 1.5 * margin
     smem_b = QRectF(b_left, top, cell_s * s.bn, max(cell_s * s.bk, f * 0.6))
-    labels_bottom = max(smem_a.bottom(), smem_b.bottom()) + LINE * f
-    barrier_y = labels_bottom + LINE * f
+    barrier_y = max(smem_a.bottom(), smem_b.bottom()) + 2 * LINE * f
     bottom = barrier_y + 0.4 * f
     regs = None
     if has_registers(s):
         r = f * 0.9
         regs = QRectF(mx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
         bottom = regs.bottom() + 0.4 * f
-    if two_columns:
-        text = QRectF(sx, top - f * 0.8, text_col - margin, n_lines * LINE * f)
-        if bottom > caption.top():  # the middle column reaches down to the caption: keep the caption left of it
-            caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
-    else:
-        text = QRectF(sx, bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
-    column_right = mx + col_w - margin
-    return Layout(scale, a, b, c, smem_a, smem_b, regs, text, caption, barrier_y, inset, cell, shown, f, column_right)
+    return _Column(smem_a, smem_b, barrier_y, regs, bottom)
 
 
 def inset_window(lay: Layout, s: Schedule, thread: tuple[int, int]) -> tuple[int, int]:
@@ -174,12 +242,6 @@ def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | N
 def has_registers(s: Schedule) -> bool:
     """Each thread computes a tile of C in registers (block tiling): the frame shows them."""
     return s.tm * s.tn > 1
-
-
-def inset_name(lay: Layout, s: Schedule) -> str:
-    """The zoomed block's name: all of the block's threads, or a window of them."""
-    whole = lay.inset_threads == (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
-    return tr("block of C: a cell per thread") if whole else tr("part of the block of C: a cell per thread")
 
 
 def _registers_label(s: Schedule) -> str:

@@ -25,6 +25,7 @@ from gemmviz.ui.tiling.captions import caption_words
 from gemmviz.ui.tiling.layout import (  # noqa: F401  (layout_for, inset_window, thread_cell: used by tests)
     LINE,
     MIN_CELL_720P,
+    NAME_PX,
     Layout,
     _cached_layout,
     _fit_layout,
@@ -32,7 +33,6 @@ from gemmviz.ui.tiling.layout import (  # noqa: F401  (layout_for, inset_window,
     _registers_label,
     _shared_labels,
     has_registers,
-    inset_name,
     inset_window,
     layout_for,
     thread_cell,
@@ -445,8 +445,11 @@ def _draw_inset(f: Frame) -> None:
     if f.thread_live:
         painter.fillRect(thread_cell(lay, s, f.state.thread), f.col_t)
     painter.setPen(f.fg)
-    _text(painter, f.texts, QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35), inset_name(lay, s),
-          lay.font_px * 0.8, width=lay.b.left() - lay.inset.left() - lay.font_px * 0.5)  # fmt: skip
+    px = lay.font_px * NAME_PX
+    room = lay.b.left() - lay.inset.left() - lay.font_px * 0.5
+    for i, line in enumerate(reversed(lay.inset_name)):  # upwards from the line just above the block
+        at = QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35 - i * LINE * px)
+        _text(painter, f.texts, at, line, px, width=room)
 
 
 def _global_slices(f: Frame) -> tuple[QRectF, QRectF] | None:
