@@ -191,6 +191,47 @@ def test_window_enters_and_leaves_lesson_mode_with_keys(qtbot, window):
     assert w.lesson_view is None and w.centralWidget() is before
 
 
+def test_ctrl_p_restyles_the_lesson_shown_at_once_and_keeps_its_step(qtbot, window):
+    """Issue 20: Ctrl+P during a lesson restyled the tabs behind it, not the lesson. Now the step shown (its
+    words and its live view) takes the projector type within 300 ms of the key, on the same step and frame."""
+    import time
+
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    from gemmviz.ui.tiling.view import TilingView
+
+    w = window(gpu=False)
+    lesson = LESSONS["seed000"]
+    assert w.start_lesson(lesson)
+    view = w.lesson_view
+    index = next(i for i, s in enumerate(lesson.steps) if s.view == "animation")
+    view.go(index)
+    before_view, before_body = view.views[index], view._layout()[1].body_px
+    frame = before_view.state
+    for on in (True, False):
+        start = time.perf_counter()
+        target = QApplication.focusWidget() or view
+        for kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            QApplication.postEvent(target, QKeyEvent(kind, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier))
+        qtbot.waitUntil(lambda on=on: view.projector is on, timeout=2000)
+        elapsed = time.perf_counter() - start
+        shown = view.views[index]
+        assert view.index == index and isinstance(shown, TilingView) and shown.isVisible()
+        assert shown.state.step == frame.step and shown.state.schedule.steps == frame.schedule.steps
+        assert (shown.theme.font_pt > before_view.theme.font_pt) is on
+        assert (view._layout()[1].body_px > before_body) is on
+        assert elapsed < 0.3, elapsed
+    chart = next(i for i, s in enumerate(lesson.steps) if s.view == "chart")
+    view.go(chart)
+    w.projector_action.trigger()
+    assert view.projector and view.views[chart].theme.name == "projector-light"
+    w.leave_lesson()
+    w.projector_action.trigger()  # no lesson now: nothing follows the action
+    assert view.projector
+
+
 def test_the_replayed_session_behind_a_lesson_opens_when_it_ends(qtbot, tmp_path):
     """`gemmviz --lesson` without a GPU: the tabs' copy of the recorded session is not opened and drawn behind
     the lesson's first slide (it froze the slide ~0.9 s), but when the lesson ends."""

@@ -89,6 +89,7 @@ class LessonView(QWidget):
         self.live: LessonSource | None = None
         self.live_gpu = live_gpu  # this machine's GPU, if it has one: run steps can measure live
         self.projector, self.dark = projector, dark
+        self._look_actions: tuple = ()  # the window's projector and dark actions, while it follows them
         self.run_jobs = None  # set by the window: callable(list[Job]) -> bool (started?)
         self.live_results = None  # set by the window: callable() -> this run's results
         self.status = ""
@@ -177,6 +178,32 @@ class LessonView(QWidget):
         if step.run and self.live_gpu and self.run_jobs is not None:
             return tr("R measures these kernels live on {gpu}").format(gpu=self.live_gpu)
         return ""
+
+    def follow_look(self, projector_action=None, dark_action=None) -> None:
+        """Take the look from the window's projector and dark-theme actions as they toggle (none: stop)."""
+        for action in self._look_actions:
+            action.toggled.disconnect(self._look_toggled)
+        self._look_actions = tuple(a for a in (projector_action, dark_action) if a is not None)
+        for action in self._look_actions:
+            action.toggled.connect(self._look_toggled)
+
+    def _look_toggled(self, _checked: bool) -> None:
+        projector, dark = (a.isChecked() for a in self._look_actions)
+        self.set_look(projector, dark)
+
+    def set_look(self, projector: bool, dark: bool) -> None:
+        """Projector type or the dark theme, at once, on the step shown: its words and its live view are
+        drawn again in the new look (an animation keeps its frame, and plays on if it was playing)."""
+        if (projector, dark) == (self.projector, self.dark):
+            return
+        self.projector, self.dark = projector, dark
+        old = self.views.get(self.index)
+        frame = old.state if isinstance(old, TilingView) else None
+        self._place_view()  # the views were built for the old look: rebuilt at the new one
+        new = self.views.get(self.index)
+        if frame is not None and isinstance(new, TilingView):
+            new.set_state(frame)
+        self.repaint()  # now, before the restyle of the window behind the lesson runs
 
     # ---- the view under the words ----------------------------------------------------------------
     def _layout(self):
@@ -335,6 +362,7 @@ def start(window, lesson: Lesson) -> bool:
     view.live_results = lambda: list(ws.live)
     c.finished.connect(view.on_finished)
     view.left.connect(lambda: leave(window))
+    view.follow_look(window.projector_action, window.dark_action)  # Ctrl+P restyles the lesson shown
     window.lesson_saved_central = window.takeCentralWidget()
     window.lesson_view = view
     window.setCentralWidget(view)
@@ -353,6 +381,7 @@ def leave(window) -> None:
     c = window.controller
     c.progress.disconnect(view.on_progress)
     c.finished.disconnect(view.on_finished)
+    view.follow_look()
     window.takeCentralWidget()
     view.hide()
     view.deleteLater()
