@@ -8,10 +8,12 @@ with their full/empty mbarriers, the consumer warpgroups, the counters and the s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen
 
-from gemmviz.core.schedule_hopper import HopperSchedule, HopperStep
+from gemmviz.core.schedule_hopper import HopperSchedule, HopperStep, Slot
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -117,182 +119,301 @@ def _actor_states(s: HopperSchedule, index: int) -> tuple[str, str]:
     return producer, consumers
 
 
-def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t: float, theme: Theme,  # noqa: PLR0915, C901
+@dataclass(frozen=True)
+class _Hopper:
+    """One frame's drawing context: the painter, the schedule at step `index` (phase t), colours, sizes."""
+
+    painter: QPainter
+    s: HopperSchedule
+    index: int
+    t: float
+    fg: QColor
+    col_a: QColor
+    col_b: QColor
+    col_c: QColor
+    col_prod: QColor
+    col_cons: QColor
+    fp: float  # the font's pixels
+    line: float
+    texts: Texts | None
+
+    @property
+    def st(self) -> HopperStep:
+        return self.s.steps[self.index]
+
+    @property
+    def actor_colour(self) -> QColor:
+        return self.col_prod if self.st.actor == "producer" else self.col_cons
+
+
+@dataclass(frozen=True)
+class _Matrices:
+    a: QRectF
+    b: QRectF
+    c: QRectF
+    scale: float
+
+
+@dataclass(frozen=True)
+class _Ring:
+    producer: QRectF
+    consumers: tuple[QRectF, ...]
+    slots: tuple[QRectF, ...]
+    bar_h: float
+
+
+def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t: float, theme: Theme,
                 font_px: float, texts: Texts | None = None) -> None:  # fmt: skip
     """Draw step `step` of the schedule at phase t (0..1: a TMA copy moves from global to shared memory)."""
-    index = max(0, min(step, len(s.steps) - 1))
-    st = s.steps[index]
-    p = s.run_problem
-    fp = font_px
-    fg = QColor(theme.foreground)
-    col_a, col_b, col_c = (QColor(theme.color(i)) for i in range(3))
-    col_prod, col_cons = QColor(theme.color(3)), QColor(theme.color(4))
-    line = max(2.0, theme.line_px)
+    col_a, col_b, col_c, col_prod, col_cons = (QColor(theme.color(i)) for i in range(5))
+    hf = _Hopper(painter, s, max(0, min(step, len(s.steps) - 1)), t, QColor(theme.foreground), col_a, col_b, col_c,
+                 col_prod, col_cons, font_px, max(2.0, theme.line_px), texts)  # fmt: skip
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     m = max(6.0, 0.015 * min(rect.width(), rect.height()))
-    x0, y0, w, h = rect.left() + m, rect.top() + m, rect.width() - 2 * m, rect.height() - 2 * m
+    inner = QRectF(rect.left() + m, rect.top() + m, rect.width() - 2 * m, rect.height() - 2 * m)
+    _draw_title(hf, inner)
+    counters_top = _draw_counters_and_words(hf, inner)
+    top, bottom = inner.top() + 1.7 * font_px, counters_top - 0.4 * font_px
+    mats = _draw_matrices(hf, QRectF(inner.left(), top, 0.34 * inner.width(), bottom - top))
+    rx = inner.left() + 0.34 * inner.width() + font_px
+    ring = _ring_boxes(hf, QRectF(rx, top, inner.right() - rx, bottom - top))
+    _draw_actors(hf, ring)
+    for i, box in enumerate(ring.slots):
+        _draw_stage(hf, i, box, ring.bar_h)
+    _draw_tma_copy(hf, mats, ring)
+    _draw_k_step_tiles(hf, mats)
+    _draw_arrows(hf, ring)
+    _draw_ring_label(hf, ring, theme)
 
-    painter.setPen(fg)
+
+def _draw_title(hf: _Hopper, inner: QRectF) -> None:
+    s = hf.s
+    hf.painter.setPen(hf.fg)
     title = tr("step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}").format(
-        i=index + 1, n=len(s.steps), title=tr(VARIANTS[s.variant].title), size=s.problem.label, by=s.block[0],
+        i=hf.index + 1, n=len(s.steps), title=tr(VARIANTS[s.variant].title), size=s.problem.label, by=s.block[0],
         bx=s.block[1], gy=s.grid[0], gx=s.grid[1])  # fmt: skip
-    _text(painter, texts, QRectF(x0, y0, w, 1.3 * fp), title, fp, bold=True)
+    _text(hf.painter, hf.texts, QRectF(inner.left(), inner.top(), inner.width(), 1.3 * hf.fp), title, hf.fp, bold=True)
 
-    # bottom: the step in words, above it two lines of counters
-    words = QRectF(x0, y0 + h - 2.6 * fp, w, 2.6 * fp)
-    tot = st.total
+
+def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
+    """At the bottom the step in words, above it two lines of counters; returns the counters' top."""
+    fp, tot = hf.fp, hf.st.total
+    words = QRectF(inner.left(), inner.bottom() - 2.6 * fp, inner.width(), 2.6 * fp)
     count_px = 0.8 * fp
     lines = (tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
                  a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"),
              tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B").format(
                  f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"))  # fmt: skip
     cy = words.top() - 2 * 1.25 * count_px - 0.3 * fp
-    painter.setPen(fg)
+    hf.painter.setPen(hf.fg)
     for i, text in enumerate(lines):
-        _text(painter, texts, QRectF(x0, cy + i * 1.25 * count_px, w, 1.2 * count_px), text, count_px)
-    painter.setPen(col_prod if st.actor == "producer" else col_cons)
-    _wrapped(painter, texts, words, caption_words(st.text), 0.8 * fp)
+        _text(hf.painter, hf.texts, QRectF(inner.left(), cy + i * 1.25 * count_px, inner.width(), 1.2 * count_px), text,
+              count_px)  # fmt: skip
+    hf.painter.setPen(hf.actor_colour)
+    _wrapped(hf.painter, hf.texts, words, caption_words(hf.st.text), 0.8 * fp)
+    return cy
 
-    top, bottom = y0 + 1.7 * fp, cy - 0.4 * fp
-    # left: the matrices (B above C, A left of C), this block's bands, the tiles of the last copy
-    left_w = 0.34 * w
-    scale = min((left_w - fp) / (p.k + p.n), (bottom - top - 2.4 * fp) / (p.k + p.m))
-    mx, my = x0, top + 1.2 * fp
+
+def _draw_matrices(hf: _Hopper, area: QRectF) -> _Matrices:
+    """The matrices (B above C, A left of C) in `area`, named, with this block's bands and its C tile."""
+    p, fp, s, painter = hf.s.run_problem, hf.fp, hf.s, hf.painter
+    scale = min((area.width() - fp) / (p.k + p.n), (area.height() - 2.4 * fp) / (p.k + p.m))
+    mx, my = area.left(), area.top() + 1.2 * fp
     gap = 0.6 * fp
     ra = QRectF(mx, my + p.k * scale + gap + 1.2 * fp, p.k * scale, p.m * scale)
     rb = QRectF(mx + p.k * scale + gap, my, p.n * scale, p.k * scale)
-    rc = QRectF(rb.left(), ra.top(), rb.width(), ra.height())
-    r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
-    for r, name, colour in ((ra, f"A {p.m}×{p.k}", col_a), (rb, f"B {p.k}×{p.n}", col_b), (rc, "C", col_c)):
-        painter.fillRect(r, _faint(fg, 14))
-        painter.setPen(QPen(fg, 1))
+    mats = _Matrices(ra, rb, QRectF(rb.left(), ra.top(), rb.width(), ra.height()), scale)
+    for r, name, colour in ((ra, f"A {p.m}×{p.k}", hf.col_a), (rb, f"B {p.k}×{p.n}", hf.col_b), (mats.c, "C", hf.col_c)):
+        painter.fillRect(r, _faint(hf.fg, 14))
+        painter.setPen(QPen(hf.fg, 1))
         painter.drawRect(r)
         painter.setPen(colour)
-        # A's label ends before C's (A is narrow where K is short): its size goes on the row above, beside B
-        room = rc.left() - r.left() - 0.25 * fp if r is ra else r.width()
-        label = QRectF(r.left(), r.top() - 1.15 * fp, room, fp)
-        font_px = 0.75 * fp
-        if r is ra and QFontMetricsF(pixel_font(font_px, True)).horizontalAdvance(name) > room:
-            _shrunk(painter, texts, label.translated(0, -1.15 * fp), f"{p.m}×{p.k}", font_px, bold=True)
-            name = "A"
-        _shrunk(painter, texts, label, name, font_px, bold=True)
-    painter.fillRect(_sub(ra, scale, r0, min(r0 + s.bm, p.m), 0, p.k), _faint(col_a, 50))
-    painter.fillRect(_sub(rb, scale, 0, p.k, c0, min(c0 + s.bn, p.n)), _faint(col_b, 50))
-    block_c = _sub(rc, scale, r0, min(r0 + s.bm, p.m), c0, max(c0, min(c0 + s.bn, p.n)))
-    painter.fillRect(block_c, _faint(col_c, int(40 + 180 * st.k_done / max(1, p.k))))
-    if st.kind == "store":
-        painter.fillRect(block_c, _faint(col_c, 230))
-    painter.setPen(QPen(col_c, line))
+        _matrix_label(hf, mats, r, name)
+    r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
+    painter.fillRect(_sub(ra, scale, r0, min(r0 + s.bm, p.m), 0, p.k), _faint(hf.col_a, 50))
+    painter.fillRect(_sub(rb, scale, 0, p.k, c0, min(c0 + s.bn, p.n)), _faint(hf.col_b, 50))
+    block_c = _sub(mats.c, scale, r0, min(r0 + s.bm, p.m), c0, max(c0, min(c0 + s.bn, p.n)))
+    painter.fillRect(block_c, _faint(hf.col_c, int(40 + 180 * hf.st.k_done / max(1, p.k))))
+    if hf.st.kind == "store":
+        painter.fillRect(block_c, _faint(hf.col_c, 230))
+    painter.setPen(QPen(hf.col_c, hf.line))
     painter.drawRect(block_c)
+    return mats
 
-    # right: producer, ring of stages with their barriers, consumers
-    rx = x0 + left_w + fp
-    rw = x0 + w - rx
+
+def _matrix_label(hf: _Hopper, mats: _Matrices, r: QRectF, name: str) -> None:
+    """A matrix's name above it. A's ends before C's (A is narrow where K is short): its size then goes on the
+    row above, beside B."""
+    fp, p = hf.fp, hf.s.run_problem
+    room = mats.c.left() - r.left() - 0.25 * fp if r is mats.a else r.width()
+    label = QRectF(r.left(), r.top() - 1.15 * fp, room, fp)
+    font_px = 0.75 * fp
+    if r is mats.a and QFontMetricsF(pixel_font(font_px, True)).horizontalAdvance(name) > room:
+        _shrunk(hf.painter, hf.texts, label.translated(0, -1.15 * fp), f"{p.m}×{p.k}", font_px, bold=True)
+        name = "A"
+    _shrunk(hf.painter, hf.texts, label, name, font_px, bold=True)
+
+
+def _ring_boxes(hf: _Hopper, area: QRectF) -> _Ring:
+    """The producer's box on top, the consumer warpgroups' at the bottom, the ring of stages between."""
+    fp, s = hf.fp, hf.s
     row = 1.6 * fp
-    prod_box = QRectF(rx, top, rw, row)
-    cons_box = QRectF(rx, bottom - row, rw, row)
+    prod_box = QRectF(area.left(), area.top(), area.width(), row)
+    cons_top = area.bottom() - row
     ring_top = prod_box.bottom() + 1.6 * fp
     bar_h = 1.1 * fp
-    ring_h = max(2.5 * fp, cons_box.top() - 1.2 * fp - bar_h - ring_top)
-    producer, consumers = _actor_states(s, index)
-    cw = (rw - (s.consumers - 1) * 0.4 * fp) / s.consumers
-    cons_boxes = [QRectF(rx + j * (cw + 0.4 * fp), cons_box.top(), cw, row) for j in range(s.consumers)]
-    boxes = [(prod_box, col_prod, tr("producer: 1 thread"), producer, st.actor == "producer")]
-    boxes += [(box, col_cons, tr("warpgroup {0}").format(j + 1), consumers, st.actor == "consumers")
-              for j, box in enumerate(cons_boxes)]  # fmt: skip
+    ring_h = max(2.5 * fp, cons_top - 1.2 * fp - bar_h - ring_top)
+    cw = (area.width() - (s.consumers - 1) * 0.4 * fp) / s.consumers
+    consumers = tuple(QRectF(area.left() + j * (cw + 0.4 * fp), cons_top, cw, row) for j in range(s.consumers))
+    slot_gap = 0.4 * fp
+    slot_w = (area.width() - (s.stages - 1) * slot_gap) / s.stages
+    slots = tuple(QRectF(area.left() + i * (slot_w + slot_gap), ring_top, slot_w, ring_h) for i in range(s.stages))
+    return _Ring(prod_box, consumers, slots, bar_h)
+
+
+def _draw_actors(hf: _Hopper, ring: _Ring) -> None:
+    """The producer thread and each consumer warpgroup: who, and what it is doing after this step."""
+    fp, painter = hf.fp, hf.painter
+    producer, consumers = _actor_states(hf.s, hf.index)
+    boxes = [(ring.producer, hf.col_prod, tr("producer: 1 thread"), producer, hf.st.actor == "producer")]
+    boxes += [(box, hf.col_cons, tr("warpgroup {0}").format(j + 1), consumers, hf.st.actor == "consumers")
+              for j, box in enumerate(ring.consumers)]  # fmt: skip
     for box, colour, who, doing, active in boxes:
         painter.fillRect(box, _faint(colour, 70 if active else 25))
-        painter.setPen(QPen(colour, line * (1.5 if active else 0.75)))
+        painter.setPen(QPen(colour, hf.line * (1.5 if active else 0.75)))
         painter.drawRect(box)
-        painter.setPen(fg)
+        painter.setPen(hf.fg)
         half = QRectF(box.left() + 0.3 * fp, box.top(), box.width() * 0.4, box.height())
-        _text(painter, texts, half, who, 0.7 * fp, bold=True)
-        _text(painter, texts, QRectF(half.right() + 0.3 * fp, box.top(), box.width() * 0.6 - 0.9 * fp, box.height()),
+        _text(painter, hf.texts, half, who, 0.7 * fp, bold=True)
+        _text(painter, hf.texts, QRectF(half.right() + 0.3 * fp, box.top(), box.width() * 0.6 - 0.9 * fp, box.height()),
               doing, 0.7 * fp)  # fmt: skip
-    n = s.stages
-    slot_gap = 0.4 * fp
-    slot_w = (rw - (n - 1) * slot_gap) / n
-    slots = [QRectF(rx + i * (slot_w + slot_gap), ring_top, slot_w, ring_h) for i in range(n)]
-    state_colour = {"empty": _faint(fg, 10), "loading": _faint(col_prod, 60), "full": _faint(fg, 40),
-                    "consuming": _faint(col_cons, 80)}  # fmt: skip
-    e = t * t * (3 - 2 * t)
-    for i, (slot, box) in enumerate(zip(st.ring, slots, strict=True)):
-        painter.fillRect(box, state_colour[slot.state])
-        here = st.stage == i
-        painter.setPen(QPen(col_cons if slot.state == "consuming" else fg, line * (1.5 if here else 0.6)))
-        painter.drawRect(box)
-        painter.setPen(fg)
-        _text(painter, texts, QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
-              tr("stage {0}").format(i), 0.65 * fp, bold=True)  # fmt: skip
-        what = tr(slot.state) if slot.k_step < 0 else f"{tr(slot.state)} k{slot.k_step + 1}"  # SLOT_STATE_NAMES
-        _text(painter, texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what,
-              0.6 * fp)  # fmt: skip
-        # the two tiles of the stage, drawn to scale against each other
-        inner = box.adjusted(0.25 * fp, 2.1 * fp, -0.25 * fp, -0.25 * fp)
-        if inner.height() <= 4 or inner.width() <= 4:
-            continue
-        ta, tb = _stage_tiles(inner, s)
-        filled = slot.state in ("full", "consuming") or (
-            slot.state == "loading" and not (here and st.kind == "tma" and t < 1.0)
-        )
-        for tile, colour in ((ta, col_a), (tb, col_b)):
-            if filled:
-                painter.fillRect(tile, _faint(colour, 170))
-            elif slot.state == "loading":  # the copy is in flight: its bytes are still arriving
-                painter.fillRect(tile, QBrush(_faint(colour, 150), Qt.BrushStyle.BDiagPattern))
-            painter.setPen(QPen(colour, 1))
-            painter.drawRect(tile)
-        # the mbarriers of the stage: a dot per barrier, filled while its phase parity is 1
-        for j, (name, phases, colour) in enumerate((("F", st.full_phase, col_prod), ("E", st.empty_phase, col_cons))):
-            cell = QRectF(box.left() + j * box.width() / 2, box.bottom() + 0.15 * fp, box.width() / 2, bar_h)
-            r = 0.3 * fp
-            centre = QPointF(cell.left() + r + 0.2 * fp, cell.center().y())
-            touched = here and st.kind in (("wait_full", "tma") if name == "F" else ("wait_empty", "release"))
-            painter.setPen(QPen(colour, line * (1.5 if touched else 0.75)))
-            painter.setBrush(colour if phases[i] & 1 else Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(centre, r, r)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(fg)
-            label = QRectF(centre.x() + r + 0.15 * fp, cell.top(), cell.right() - centre.x() - r - 0.2 * fp, bar_h)
-            _text(painter, texts, label, tr("full") if name == "F" else tr("empty"), 0.55 * fp)
 
-    # the TMA copy: the whole A and B tiles move from global memory into the stage, as one bulk transfer each
-    if st.kind == "tma" and t < 1.0 and st.a is not None:
-        targets = _stage_tiles(slots[st.stage].adjusted(0.25 * fp, 2.1 * fp, -0.25 * fp, -0.25 * fp), s)
-        k0 = st.k_tile * s.bk
-        sources = (_sub(ra, scale, r0, r0 + s.bm, k0, k0 + s.bk), _sub(rb, scale, k0, k0 + s.bk, c0, c0 + s.bn))
-        for src, dst, colour in zip(sources, targets, (col_a, col_b), strict=True):
-            moving = _lerp(src, dst, e)
-            painter.fillRect(moving, _faint(colour, 160))
-            painter.setPen(QPen(colour, line))
-            painter.drawRect(moving)
-    if st.kind in ("tma", "wgmma", "wait_full") and st.stage >= 0:  # the tiles of this k-step in A and B
-        copy = st if st.kind == "tma" else _last_copy(s, index, st.stage)
-        if copy is not None and copy.a is not None:
-            k0 = copy.k_tile * s.bk
-            painter.setPen(QPen(col_a, line))
-            painter.drawRect(_sub(ra, scale, r0, min(r0 + s.bm, p.m), k0, min(k0 + s.bk, p.k)))
-            painter.setPen(QPen(col_b, line))
-            painter.drawRect(_sub(rb, scale, k0, min(k0 + s.bk, p.k), c0, max(c0, min(c0 + s.bn, p.n))))
-    # who acts on which stage: an arrow from the producer (copies, waits on empty) or the consumers
-    if st.stage >= 0:
-        slot = slots[st.stage]
-        style = Qt.PenStyle.DashLine if st.blocked else Qt.PenStyle.SolidLine
-        painter.setPen(QPen(col_prod if st.actor == "producer" else col_cons, line * 1.5, style))
-        if st.actor == "producer":
-            painter.drawLine(QPointF(slot.center().x(), prod_box.bottom()), QPointF(slot.center().x(), slot.top()))
-        else:  # every consumer warpgroup reads the stage (its own 64 columns of B, all of the A tile)
-            for box in cons_boxes:
-                painter.drawLine(
-                    QPointF(box.center().x(), box.top()), QPointF(slot.center().x(), slot.bottom() + bar_h)
-                )
+
+def _stage_inner(box: QRectF, fp: float) -> QRectF:
+    """Where a stage's two tiles go, under its name and state."""
+    return box.adjusted(0.25 * fp, 2.1 * fp, -0.25 * fp, -0.25 * fp)
+
+
+def _draw_stage(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
+    """Stage i of the ring: its state, its two tiles (filled, in flight or empty) and its two mbarriers."""
+    fp, painter, st = hf.fp, hf.painter, hf.st
+    slot = st.ring[i]
+    state_colour = {"empty": _faint(hf.fg, 10), "loading": _faint(hf.col_prod, 60), "full": _faint(hf.fg, 40),
+                    "consuming": _faint(hf.col_cons, 80)}  # fmt: skip
+    painter.fillRect(box, state_colour[slot.state])
+    here = st.stage == i
+    painter.setPen(QPen(hf.col_cons if slot.state == "consuming" else hf.fg, hf.line * (1.5 if here else 0.6)))
+    painter.drawRect(box)
+    painter.setPen(hf.fg)
+    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
+          tr("stage {0}").format(i), 0.65 * fp, bold=True)  # fmt: skip
+    what = tr(slot.state) if slot.k_step < 0 else f"{tr(slot.state)} k{slot.k_step + 1}"  # SLOT_STATE_NAMES
+    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what,
+          0.6 * fp)  # fmt: skip
+    inner = _stage_inner(box, fp)
+    if inner.height() <= 4 or inner.width() <= 4:
+        return
+    _draw_stage_tiles(hf, slot, here, inner)
+    _draw_barriers(hf, i, box, bar_h)
+
+
+def _draw_stage_tiles(hf: _Hopper, slot: Slot, here: bool, inner: QRectF) -> None:
+    """The two tiles of the stage, drawn to scale against each other."""
+    st, painter = hf.st, hf.painter
+    filled = slot.state in ("full", "consuming") or (
+        slot.state == "loading" and not (here and st.kind == "tma" and hf.t < 1.0)
+    )
+    for tile, colour in zip(_stage_tiles(inner, hf.s), (hf.col_a, hf.col_b)):
+        if filled:
+            painter.fillRect(tile, _faint(colour, 170))
+        elif slot.state == "loading":  # the copy is in flight: its bytes are still arriving
+            painter.fillRect(tile, QBrush(_faint(colour, 150), Qt.BrushStyle.BDiagPattern))
+        painter.setPen(QPen(colour, 1))
+        painter.drawRect(tile)
+
+
+def _draw_barriers(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
+    """The mbarriers of stage i under it: a dot per barrier, filled while its phase parity is 1."""
+    fp, painter, st = hf.fp, hf.painter, hf.st
+    here = st.stage == i
+    for j, (name, phases, colour) in enumerate((("F", st.full_phase, hf.col_prod), ("E", st.empty_phase, hf.col_cons))):
+        cell = QRectF(box.left() + j * box.width() / 2, box.bottom() + 0.15 * fp, box.width() / 2, bar_h)
+        r = 0.3 * fp
+        centre = QPointF(cell.left() + r + 0.2 * fp, cell.center().y())
+        touched = here and st.kind in (("wait_full", "tma") if name == "F" else ("wait_empty", "release"))
+        painter.setPen(QPen(colour, hf.line * (1.5 if touched else 0.75)))
+        painter.setBrush(colour if phases[i] & 1 else Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(centre, r, r)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(hf.fg)
+        label = QRectF(centre.x() + r + 0.15 * fp, cell.top(), cell.right() - centre.x() - r - 0.2 * fp, bar_h)
+        _text(painter, hf.texts, label, tr("full") if name == "F" else tr("empty"), 0.55 * fp)
+
+
+def _block_tiles(hf: _Hopper, mats: _Matrices, k_tile: int, clip: bool) -> tuple[QRectF, QRectF]:
+    """This block's A and B tiles of k-step `k_tile` in global memory (clipped to the matrices, or whole)."""
+    s, p = hf.s, hf.s.run_problem
+    r0, c0, k0 = s.block[0] * s.bm, s.block[1] * s.bn, k_tile * s.bk
+    if not clip:
+        return (_sub(mats.a, mats.scale, r0, r0 + s.bm, k0, k0 + s.bk),
+                _sub(mats.b, mats.scale, k0, k0 + s.bk, c0, c0 + s.bn))  # fmt: skip
+    return (_sub(mats.a, mats.scale, r0, min(r0 + s.bm, p.m), k0, min(k0 + s.bk, p.k)),
+            _sub(mats.b, mats.scale, k0, min(k0 + s.bk, p.k), c0, max(c0, min(c0 + s.bn, p.n))))  # fmt: skip
+
+
+def _draw_tma_copy(hf: _Hopper, mats: _Matrices, ring: _Ring) -> None:
+    """The TMA copy: the whole A and B tiles move from global memory into the stage, as one bulk transfer each."""
+    st, t = hf.st, hf.t
+    if not (st.kind == "tma" and t < 1.0 and st.a is not None):
+        return
+    targets = _stage_tiles(_stage_inner(ring.slots[st.stage], hf.fp), hf.s)
+    e = t * t * (3 - 2 * t)
+    for src, dst, colour in zip(_block_tiles(hf, mats, st.k_tile, clip=False), targets, (hf.col_a, hf.col_b)):
+        moving = _lerp(src, dst, e)
+        hf.painter.fillRect(moving, _faint(colour, 160))
+        hf.painter.setPen(QPen(colour, hf.line))
+        hf.painter.drawRect(moving)
+
+
+def _draw_k_step_tiles(hf: _Hopper, mats: _Matrices) -> None:
+    """The tiles of this k-step in A and B, outlined, while they are copied, waited for or consumed."""
+    st = hf.st
+    if st.kind not in ("tma", "wgmma", "wait_full") or st.stage < 0:
+        return
+    copy = st if st.kind == "tma" else _last_copy(hf.s, hf.index, st.stage)
+    if copy is None or copy.a is None:
+        return
+    for tile, colour in zip(_block_tiles(hf, mats, copy.k_tile, clip=True), (hf.col_a, hf.col_b)):
+        hf.painter.setPen(QPen(colour, hf.line))
+        hf.painter.drawRect(tile)
+
+
+def _draw_arrows(hf: _Hopper, ring: _Ring) -> None:
+    """Who acts on which stage: an arrow from the producer (copies, waits on empty) or from every consumer
+    warpgroup (each reads its own 64 columns of B and all of the A tile); dashed while it waits."""
+    st = hf.st
+    if st.stage < 0:
+        return
+    slot = ring.slots[st.stage]
+    style = Qt.PenStyle.DashLine if st.blocked else Qt.PenStyle.SolidLine
+    hf.painter.setPen(QPen(hf.actor_colour, hf.line * 1.5, style))
+    if st.actor == "producer":
+        hf.painter.drawLine(QPointF(slot.center().x(), ring.producer.bottom()), QPointF(slot.center().x(), slot.top()))
+        return
+    for box in ring.consumers:
+        hf.painter.drawLine(QPointF(box.center().x(), box.top()), QPointF(slot.center().x(), slot.bottom() + ring.bar_h))
+
+
+def _draw_ring_label(hf: _Hopper, ring: _Ring, theme: Theme) -> None:
+    """What the ring is, on a background of its own over the producer's arrow."""
+    s = hf.s
     ring_label = tr("shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}").format(
         n=s.stages, bm=s.bm, bn=s.bn)  # fmt: skip
-    label_rect = QRectF(rx, prod_box.bottom() + 0.3 * fp, rw, fp)
-    painter.setFont(pixel_font(0.7 * fp))
-    painter.fillRect(painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))  # over the arrow
-    painter.setPen(fg)
-    _text(painter, texts, label_rect, ring_label, 0.7 * fp)
+    label_rect = QRectF(ring.producer.left(), ring.producer.bottom() + 0.3 * hf.fp, ring.producer.width(), hf.fp)
+    hf.painter.setFont(pixel_font(0.7 * hf.fp))
+    hf.painter.fillRect(hf.painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))
+    hf.painter.setPen(hf.fg)
+    _text(hf.painter, hf.texts, label_rect, ring_label, 0.7 * hf.fp)
 
 
 @register_renderer("hopper")
