@@ -149,7 +149,7 @@ class TilingPanel(QWidget):
 
     stepChanged = Signal(int)
 
-    def __init__(self, theme: Theme = LIGHT, parent=None):  # noqa: PLR0915
+    def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
         self.theme = theme
         self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)
@@ -167,7 +167,14 @@ class TilingPanel(QWidget):
         self.glide_timer = QTimer(self)
         self.glide_timer.setInterval(FRAME_MS)
         self.glide_timer.timeout.connect(self._glide)
+        self._make_controls()
+        self._lay_out(theme)
+        self._connect()
+        self._fill_tiles()
+        self.rebuild()
 
+    def _make_controls(self) -> None:
+        """The kernel, play, step and speed buttons, the tab's own tile and size, block and thread."""
         self.variant_combo = QComboBox()
         for name, v in animated_variants().items():
             self.variant_combo.addItem(tr(v.title), name)
@@ -198,6 +205,9 @@ class TilingPanel(QWidget):
         self.message.setStyleSheet("color: #B00020;")
         self.message.setWordWrap(True)
         self.message.setVisible(False)  # a row only while there is something to say: the view needs the height
+
+    def _lay_out(self, theme: Theme) -> None:
+        """Two rows of controls over the view and the kernel's source side by side."""
         # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
         row, row2 = QHBoxLayout(), QHBoxLayout()
         self.code_button = QPushButton(tr("Code"))
@@ -226,6 +236,7 @@ class TilingPanel(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
 
+    def _connect(self) -> None:
         self.code_button.clicked.connect(self._code_clicked)
         self.play_button.clicked.connect(self.toggle_play)
         self.back_button.clicked.connect(lambda: self.go(self.step - 1))
@@ -238,8 +249,6 @@ class TilingPanel(QWidget):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
         for spin in (self.thread_y, self.thread_x):
             spin.valueChanged.connect(lambda _v: self._show())
-        self._fill_tiles()
-        self.rebuild()
 
     def _code_clicked(self, checked: bool) -> None:
         self._code_auto = False
