@@ -1,7 +1,8 @@
 """The kinds of view a lesson step can show, as a registry: each kind's name, the step keys it takes and how
 they are checked. No Qt: `core/lessons.py` parses every step through it, `gemmviz lesson` asks it which steps
 show results, and each kind's drawing (the live widget of lesson mode, the slide) is registered under the
-same name in `gemmviz/ui/lesson/views.py`.
+same name in `gemmviz/ui/lesson/views.py`. A new view is a module of its own, `gemmviz/core/lesson_view_NAME.py`,
+that calls `register` when imported: `lesson_view(NAME)` imports it the first time a step names it.
 
 A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
 every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
@@ -10,6 +11,7 @@ every step may name, already checked) and returns the Step fields it sets (`char
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -82,8 +84,17 @@ def unregister(name: str) -> None:
     VIEW_KINDS.pop(name, None)
 
 
-def view_names() -> tuple[str, ...]:
-    return tuple(VIEW_KINDS)
+def lesson_view(name: str) -> LessonViewKind | None:
+    """The registered view `name`; one not registered yet is looked for in `gemmviz/core/lesson_view_NAME.py`,
+    a module of its own that registers it when imported. None if there is none."""
+    module = f"gemmviz.core.lesson_view_{name}"
+    if name not in VIEW_KINDS and name.isidentifier():
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    return VIEW_KINDS.get(name)
 
 
 def all_keys() -> tuple[str, ...]:

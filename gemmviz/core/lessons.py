@@ -38,6 +38,7 @@ from gemmviz.core.lesson_views import (
     LessonViewKind,
     StepProblem,
     all_keys,
+    lesson_view,
     whole,
 )
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
@@ -220,13 +221,13 @@ def _common(d: dict, fail) -> CommonFields:
 def _view_kind(d: dict, fail) -> LessonViewKind:
     """The step's view from the registry (core/lesson_views.py), its keys checked against what it takes."""
     view = d.get("view", "text")
-    if not isinstance(view, str) or view not in VIEW_KINDS:
+    kind = lesson_view(view) if isinstance(view, str) else None
+    if kind is None:
         fail("view", f"view must be one of {', '.join(VIEW_KINDS)}, got {view!r}")
     known = all_keys()
     for key in d:
         if key not in known:
             fail(key, f"unknown key {key!r} in a step (keys: {', '.join(sorted(known))})")
-    kind = VIEW_KINDS[view]
     takes = (*COMMON_KEYS, *kind.keys)
     for key in d:
         if key not in takes:

@@ -5,11 +5,13 @@ painting of it on a slide (ui/lesson/render.py, PNG and PDF). Neither of those m
 A view is a subclass of `LessonViewUi` with `@register_ui("name")`: `widget(ctx)` builds the live widget
 (None: nothing under the words), `paint(painter, rect, ctx)` draws it into `rect` of a slide and returns the
 texts it drew that the slide's layout tests should see. The default `paint` lays the widget out offscreen
-and paints its charts, which serves every pyqtgraph chart.
+and paints its charts, which serves every pyqtgraph chart. A new view's drawing is a module of its own,
+`gemmviz/ui/lesson/view_NAME.py`, imported by `ui_view(NAME)` the first time the view is drawn.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
@@ -86,10 +88,18 @@ def unregister_ui(name: str) -> None:
 
 
 def ui_view(name: str) -> LessonViewUi:
-    try:
-        return UI_VIEWS[name]
-    except KeyError:
-        raise KeyError(f"lesson view {name!r} has no drawing registered in ui/lesson/views.py") from None
+    """The drawing of lesson view `name`; one not registered yet is looked for in
+    `gemmviz/ui/lesson/view_NAME.py`, a module of its own that registers it when imported."""
+    module = f"gemmviz.ui.lesson.view_{name}"
+    if name not in UI_VIEWS:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    if name not in UI_VIEWS:
+        raise KeyError(f"lesson view {name!r} has no drawing registered (ui/lesson/views.py)")
+    return UI_VIEWS[name]
 
 
 def _clipped(painter: QPainter, rect: QRect):
