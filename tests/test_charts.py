@@ -22,6 +22,7 @@ from gemmviz.core.style import (  # noqa: E402
     style_of,
     style_table,
 )
+from gemmviz.core.views import ChartView  # noqa: E402
 from gemmviz.ui.charts.axes import number_label, ticks_125  # noqa: E402
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
 from gemmviz.ui.theme import theme_for  # noqa: E402
@@ -256,7 +257,7 @@ def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
     ws.open(asset_path("sessions", "h200-2026-12-01.json"))
     tab = ChartsTab(ws, LIGHT)
     tab.refresh()
-    combo = tab.speedup_size_combo
+    combo = tab.panels["speedup"].size_combo
     combo.setCurrentIndex(0)
     chosen = combo.currentData()
     tab.baseline_combo.setCurrentIndex(tab.baseline_combo.findData("cublas"))
@@ -432,7 +433,7 @@ def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_pa
         ExportError, match="no CPU loop result at 8192×8192×8192; sizes with one: 256³, 512³, 1024³, 2048³, 4096³"
     ):
         export_chart("speedup", session.results, tmp_path / "s.png", 640, 360,
-                     speedup_view=("cpu-naive", "8192x8192x8192", ""))  # fmt: skip
+                     view=ChartView("cpu-naive", "8192x8192x8192", ""))  # fmt: skip
     cpu_only = [r for r in session.results if r.backend == "cpu"]
     with pytest.raises(ExportError, match="roofline needs GPU results"):
         export_chart("roofline", cpu_only, tmp_path / "r.png", 640, 360, ceilings=ceilings)

@@ -32,15 +32,6 @@ from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 
 MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
-# Known debt, in files this test's author could not change; each must still be seen small (remove it when fixed)
-KNOWN_SMALL = {
-    # ui/tiling/render.py: the inset's caption at 0.8 of the animation's type, then shrunk to B's left edge
-    "drawn 'block of C: a cell per thread'",
-}
-KNOWN_SMALL_FOUR = {
-    # ui/charts/plots.py: the speedup chart shrinks its long title to the width of its quarter (21 px)
-    "text item 'Speedup vs GPU naive, block 16×16 (the s'",
-}
 
 
 @pytest.fixture
@@ -140,14 +131,13 @@ def painted_sizes(monkeypatch, top: QWidget) -> list[tuple[str, float]]:
     return seen
 
 
-def small_texts(window, monkeypatch, known: set[str] = frozenset()) -> list[str]:
-    """The texts under MIN_PX that are not known debt; a known one that is no longer small is reported too."""
+def small_texts(window, monkeypatch) -> list[str]:
+    """The texts under MIN_PX, each with its size."""
     QApplication.processEvents()
     sizes = widget_sizes(window) + item_sizes(window) + painted_sizes(monkeypatch, window)
     assert len(sizes) > 5
     small = {what: px for what, px in sizes if px < MIN_PX - 0.01}
-    fixed = [f"no longer small, drop it from KNOWN_SMALL: {k}" for k in known if k not in small]
-    return sorted({f"{px:.1f} px: {what}" for what, px in small.items() if what not in known} | set(fixed))
+    return sorted(f"{px:.1f} px: {what}" for what, px in small.items())
 
 
 def _settle(window, qtbot):
@@ -160,11 +150,35 @@ def test_every_text_of_the_charts_tab_is_24_px_at_1080p_projector(window, qtbot,
     combo = window.charts_tab.show_combo
     combo.setCurrentIndex(combo.findData(show))
     _settle(window, qtbot)
-    assert small_texts(window, monkeypatch, KNOWN_SMALL_FOUR if show == "all four" else set()) == []
+    assert small_texts(window, monkeypatch) == []
 
 
 @pytest.mark.parametrize("tab", ["roofline_tab", "hardware_tab", "tiling", "compare"])
 def test_every_text_of_the_other_tabs_is_24_px_at_1080p_projector(window, qtbot, monkeypatch, tab):
     window.tabs.setCurrentWidget(getattr(window, tab))
     _settle(window, qtbot)
-    assert small_texts(window, monkeypatch, KNOWN_SMALL if tab == "tiling" else set()) == []
+    assert small_texts(window, monkeypatch) == []
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_the_speedup_title_in_all_four_is_never_below_the_charts_text_nor_clipped(window, qtbot, size):
+    """Issue 20: in "all four" the speedup chart's long title ("Speedup vs GPU naive, block 16×16 (the seed's)
+    at 4096³") shrank to 21 px to fit its quarter; it wraps instead, at no less than the chart's other text
+    (24 px at 1080p), inside its chart and over none of its other texts, at 1280×720 as at 1920×1080."""
+    from PySide6.QtCore import QRectF
+
+    from tests.overlap import plot_texts, problems
+
+    window.resize(*size)
+    combo = window.charts_tab.show_combo
+    combo.setCurrentIndex(combo.findData("all four"))
+    _settle(window, qtbot)
+    chart = window.charts_tab.speedup_chart
+    label = chart.getPlotItem().titleLabel
+    assert label.text.startswith("Speedup vs") and chart.bars
+    title_px = min(px for what, px in item_sizes(chart.parentWidget()) if what.startswith("text item 'Speedup vs"))
+    axis_px = _px(chart.getPlotItem().getAxis("bottom").style["tickFont"], chart.logicalDpiY())
+    assert title_px >= axis_px - 0.01
+    if size == (1920, 1080):
+        assert title_px >= MIN_PX
+    assert problems(plot_texts(chart, chart), QRectF(chart.rect())) == []

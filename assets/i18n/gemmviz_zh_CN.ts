@@ -128,22 +128,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="325" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="330" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="327" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="332" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="341" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="341" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -246,138 +246,131 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="17" />
+        <location filename="../../gemmviz/core/views.py" line="172" />
+        <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="18" />
+        <location filename="../../gemmviz/core/views.py" line="179" />
+        <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="19" />
+        <location filename="../../gemmviz/core/views.py" line="186" />
+        <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="20" />
+        <location filename="../../gemmviz/core/views.py" line="216" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="21" />
+        <location filename="../../gemmviz/core/views.py" line="229" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="22" />
+        <location filename="../../gemmviz/core/views.py" line="237" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="23" />
+        <location filename="../../gemmviz/core/views.py" line="247" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="27" />
+        <location filename="../../gemmviz/core/views.py" line="173" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="28" />
+        <location filename="../../gemmviz/core/views.py" line="180" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="29" />
+        <location filename="../../gemmviz/core/views.py" line="187" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="30" />
+        <location filename="../../gemmviz/core/views.py" line="217" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="31" />
+        <location filename="../../gemmviz/core/views.py" line="230" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="32" />
+        <location filename="../../gemmviz/core/views.py" line="238" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="33" />
+        <location filename="../../gemmviz/core/views.py" line="248" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="49" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="62" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="31" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="43" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="51" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="33" />
         <source>Exported the {kind} chart to {path}</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="62" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="43" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="75" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="52" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="77" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="54" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="83" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="60" />
         <source>Export animation</source>
         <translation>导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="84" />
-        <source>Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)</source>
-        <translation>GIF 动画 (*.gif);;MP4 视频 (*.mp4);;PNG 帧（文件夹） (*)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="94" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="123" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="70" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="100" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="105" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="81" />
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="106" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="82" />
         <source>size (pixels)</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="107" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="83" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="123" />
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="43" />
@@ -529,8 +522,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="363" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="168" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="485" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="501" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -558,7 +551,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="358" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="490" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="506" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -659,8 +652,8 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="111" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="237" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="303" />
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="121" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="324" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="197" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="249" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
@@ -856,91 +849,91 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="283" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="313" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="304" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="325" />
         <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
         <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="330" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="330" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="332" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="360" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="376" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="24" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="25" />
         <source>No hardware counters in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="35" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="36" />
         <source>{series} at {size}: no hardware counters</source>
         <translation>{series}，规模 {size}：没有硬件计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="47" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="48" />
         <source>shared</source>
         <translation>共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="48" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="49" />
         <source>conflicts</source>
         <translation>bank 冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="50" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="51" />
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="50" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="51" />
         <source>measured (ncu)</source>
         <translation>实测（ncu）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="77" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="78" />
         <source>not counted</source>
         <translation>未统计</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="82" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="83" />
         <source>{pct}
 of model</source>
         <translation>模型的
 {pct}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="82" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="83" />
         <source>{ratio}×
 model</source>
         <translation>模型的
 {ratio} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="121" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="197" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="123" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="154" />
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
@@ -951,7 +944,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="543" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -962,13 +955,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="217" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1003,38 +996,38 @@ model</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="56" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="57" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="67" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="64" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="48" />
         <source>vs</source>
         <translation>相对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="48" />
         <source>at</source>
         <translation>规模</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="64" />
-        <location filename="../../gemmviz/ui/charts/tab.py" line="269" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="91" />
         <source>live</source>
         <translation>实时</translation>
     </message>
@@ -1074,127 +1067,127 @@ model</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="40" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="178" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="192" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="40" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="169" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="183" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="170" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="184" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="180" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="183" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="197" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="186" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="187" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="204" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="221" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="295" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="311" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="46" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="47" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="46" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="47" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="96" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="125" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="145" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="105" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="154" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="248" />
         <source>registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="142" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="173" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="151" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="182" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="173" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="152" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="182" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="299" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="152" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="299" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="365" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="537" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="395" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="566" />
         <source>unused:
 naive reads
 global memory</source>
@@ -1203,313 +1196,313 @@ global memory</source>
 全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="419" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="349" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="420" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="380" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="426" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="596" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="431" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="601" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="432" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="602" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="433" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="603" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="434" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="604" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="435" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="605" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="436" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="606" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="438" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="608" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="440" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="610" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="447" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="617" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="454" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="624" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="460" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="630" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="461" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="631" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="461" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="631" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="464" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="634" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="465" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="635" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="47" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="47" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="48" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="48" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="77" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="81" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="74" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="192" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="185" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="186" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="194" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="187" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="195" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="188" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="196" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="189" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="198" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="191" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="200" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="274" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="267" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="275" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="268" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="308" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="301" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="318" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="311" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="331" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="324" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="341" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="334" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="346" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="339" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="352" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="352" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="360" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="353" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="382" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="375" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="382" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="375" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="390" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="383" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="396" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="389" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="405" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="417" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="410" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="441" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="434" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="448" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="441" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="484" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="493" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="486" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="496" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="489" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="502" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="495" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="505" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="498" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="505" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="498" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="524" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="517" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="530" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="523" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="532" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="535" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="543" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="584" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="142" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="138" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="153" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="149" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1820,42 +1813,42 @@ global memory</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="175" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="244" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="177" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="179" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="268" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="290" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="279" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="301" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="310" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="310" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="320" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="330" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="352" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
@@ -1955,121 +1948,146 @@ global memory</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="22" />
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="256" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="350" />
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="22" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
         <source>loading</source>
         <translation>载入中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="22" />
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="256" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="350" />
         <source>full</source>
         <translation>满</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="23" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="26" />
         <source>consuming</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="99" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="102" />
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="99" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="102" />
         <source>waiting for the first stage</source>
         <translation>等待第一级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="103" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="106" />
         <source>sleeps on empty[{0}]</source>
         <translation>在 empty[{0}] 上休眠</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="103" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="106" />
         <source>passes empty[{0}]</source>
         <translation>通过 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="104" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="107" />
         <source>issued TMA → stage {0}</source>
         <translation>已发出 TMA → 第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="105" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="108" />
         <source>waits for every stage, then exits</source>
         <translation>等待所有级完成，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="105" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="108" />
         <source>exits</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="109" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="112" />
         <source>passed full[{0}]</source>
         <translation>已通过 full[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="110" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="113" />
         <source>wgmma on stage {0}</source>
         <translation>在第 {0} 级上执行 wgmma</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="111" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="114" />
         <source>arrived on empty[{0}]</source>
         <translation>已到达 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="115" />
         <source>store C (epilogue)</source>
         <translation>写回 C（收尾阶段）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="115" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="118" />
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="135" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="192" />
         <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
         <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="144" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="203" />
         <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
         <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="146" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="205" />
         <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
         <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="278" />
         <source>producer: 1 thread</source>
         <translation>生产者：1 个线程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="279" />
         <source>warpgroup {0}</source>
         <translation>warpgroup {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="225" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="309" />
         <source>stage {0}</source>
         <translation>第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="288" />
+        <location filename="../../gemmviz/ui/tiling/hopper.py" line="410" />
         <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="133" />
+        <source>PNG image</source>
+        <translation>PNG 图片</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="141" />
+        <source>SVG drawing</source>
+        <translation>SVG 矢量图</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="149" />
+        <source>Animated GIF</source>
+        <translation>GIF 动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="157" />
+        <source>MP4 video</source>
+        <translation>MP4 视频</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="166" />
+        <source>PNG frames (folder)</source>
+        <translation>PNG 帧（文件夹）</translation>
     </message>
 </context>
 <context>
@@ -2126,57 +2144,57 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="417" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="430" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="418" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="431" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="421" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="434" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="424" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="437" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="425" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="438" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="427" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="440" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="429" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="442" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="460" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="466" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="479" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="467" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="480" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="475" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="488" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2184,17 +2202,17 @@ global memory</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="296" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="318" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="303" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="325" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="306" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="328" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
@@ -2426,117 +2444,117 @@ global memory</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="109" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="128" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="114" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="133" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="116" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="135" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="120" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="139" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="125" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="144" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="126" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="129" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="174" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="162" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="189" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="170" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="197" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="171" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="172" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="199" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="173" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="200" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="184" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="208" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="185" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="209" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="186" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="210" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="187" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="211" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="188" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="212" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="246" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="262" />
         <source>sweep sizes: give at least one size, e.g. 256,512,1024</source>
         <translation>扫描规模：至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="256" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="272" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="261" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="277" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="286" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="302" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="307" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="323" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>

@@ -14,7 +14,8 @@ from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
-from gemmviz.core.views import CHART_KINDS
+from gemmviz.core.views import ChartView
+from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 
 # charts that draw the speedup bars, and so need the baseline at the size drawn
 SPEEDUP_CHARTS = ("speedup",)
@@ -31,8 +32,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--chart",
         default="time",
-        choices=list(CHART_KINDS),
-        help="; ".join(f"{k}: {v}" for k, v in CHART_KINDS.items()) + " (default %(default)s)",
+        choices=[kind.name for kind in chart_kinds.kinds()],
+        help="; ".join(f"{kind.name}: {kind.description}" for kind in chart_kinds.kinds()) + " (default %(default)s)",
     )
     p.add_argument(
         "--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it; default %(default)s)"
@@ -172,8 +173,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             height,
             theme_for(args.projector, args.dark),
             ceilings,
-            (base.key, at and at.key, ""),
-            footer=footer_text([session_origin(session)]),
+            ChartView(base.key, at and at.key, ""),
+            footer_text([session_origin(session)]),
         )
     except ExportError as exc:
         raise CommandError(str(exc)) from None

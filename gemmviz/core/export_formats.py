@@ -9,8 +9,11 @@ method under the same name, which replaces the description it extends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
+
+from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 
 CHART = "chart"
 ANIMATION = "animation"
@@ -23,13 +26,19 @@ class ExportFormat:
     name: ClassVar[str]  # unique per target: "png", "svg", "gif", ...
     target: ClassVar[str]  # CHART or ANIMATION
     suffix: ClassVar[str]  # ".png"; "" for a folder of files
-    title: ClassVar[str]  # as a file dialog lists it: "PNG image"
+    title: ClassVar[str]  # as a file dialog lists it: "PNG image", marked for the catalogue (the ui translates it)
     needs: ClassVar[str] = ""  # a program it runs, e.g. "ffmpeg"
 
     @classmethod
-    def file_filter(cls) -> str:
-        """Its entry in a Qt file dialog's filter: "PNG image (*.png)"; a folder takes any name."""
-        return f"{cls.title} (*{cls.suffix})"
+    def file_filter(cls, title: str | None = None) -> str:
+        """Its entry in a Qt file dialog's filter, "PNG image (*.png)", with `title` (its translation) in place
+        of its own where given; a folder takes any name."""
+        return f"{title or cls.title} (*{cls.suffix})"
+
+    @classmethod
+    def write(cls, *args):
+        """Write it (the ui's subclass does: ui/export/exporters.py)."""
+        raise NotImplementedError(f"{cls.title}: no writer is registered (import gemmviz.ui.export.exporters)")
 
 
 _REGISTRY: dict[tuple[str, str], type[ExportFormat]] = {}
@@ -88,9 +97,10 @@ def suffixes(target: str) -> tuple[str, ...]:
     return tuple(cls.suffix for cls in formats(target) if cls.suffix)
 
 
-def file_filter(target: str) -> str:
-    """A Qt file dialog's filter listing every format of `target`: "PNG image (*.png);;SVG drawing (*.svg)"."""
-    return ";;".join(cls.file_filter() for cls in formats(target))
+def file_filter(target: str, translate: Callable[[str], str] = str) -> str:
+    """A Qt file dialog's filter listing every format of `target`: "PNG image (*.png);;SVG drawing (*.svg)",
+    each title through `translate` (the window's tr())."""
+    return ";;".join(cls.file_filter(translate(cls.title)) for cls in formats(target))
 
 
 def for_path(target: str, path: str | Path) -> type[ExportFormat]:
@@ -120,7 +130,7 @@ class Png(ExportFormat):
     name = "png"
     target = CHART
     suffix = ".png"
-    title = "PNG image"
+    title = QT_TRANSLATE_NOOP("", "PNG image")
 
 
 @register
@@ -128,7 +138,7 @@ class Svg(ExportFormat):
     name = "svg"
     target = CHART
     suffix = ".svg"
-    title = "SVG drawing"
+    title = QT_TRANSLATE_NOOP("", "SVG drawing")
 
 
 @register
@@ -136,7 +146,7 @@ class Gif(ExportFormat):
     name = "gif"
     target = ANIMATION
     suffix = ".gif"
-    title = "Animated GIF"
+    title = QT_TRANSLATE_NOOP("", "Animated GIF")
 
 
 @register
@@ -144,7 +154,7 @@ class Mp4(ExportFormat):
     name = "mp4"
     target = ANIMATION
     suffix = ".mp4"
-    title = "MP4 video"
+    title = QT_TRANSLATE_NOOP("", "MP4 video")
     needs = "ffmpeg"
 
 
@@ -153,8 +163,8 @@ class PngFrames(ExportFormat):
     name = "frames"
     target = ANIMATION
     suffix = ""
-    title = "PNG frames (folder)"
+    title = QT_TRANSLATE_NOOP("", "PNG frames (folder)")
 
     @classmethod
-    def file_filter(cls) -> str:
-        return f"{cls.title} (*)"
+    def file_filter(cls, title: str | None = None) -> str:
+        return f"{title or cls.title} (*)"

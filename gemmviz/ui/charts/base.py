@@ -126,27 +126,32 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
 
 
 def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False) -> None:
-    """The title at the theme's size, or smaller (down to 60%) where its lines are wider than `room`; with
+    """The title at the theme's size, or smaller where its lines are wider than `room` (down to 60%); with
     `wrap`, then wrapped to `room` and never wider (a chart with no legend column: its title alone held the
-    plot open past the chart's edge)."""
+    plot open past the chart's edge), and in projector mode never smaller than the chart's other text (24 px
+    at 1080p: the speedup chart's long title in a quarter of "all four")."""
     label = plot.titleLabel
     if not label.isVisible() or not label.text:
         return
     base = theme.font_pt + 2
+    # a title that may wrap, in projector mode: on two lines rather than smaller than the chart's other text
+    smallest = theme.font_pt if wrap and is_projector(theme) else 0.0
     room = max(room, 40.0)
     for wrapped in (False, True) if wrap else (False,):
         label.item.setTextWidth(room if wrapped else -1)
         pt = base
         label.setText(label.text, size=f"{pt}pt")
-        while label.item.boundingRect().width() > room and pt > 0.6 * base:
-            pt *= 0.9
+        while label.item.boundingRect().width() > room and pt > 0.6 * base and pt > smallest:
+            pt = max(pt * 0.9, smallest)
             label.setText(label.text, size=f"{pt:.1f}pt")
         if label.item.boundingRect().width() <= room + 0.5:
             break
     if wrap:
         rect = label.item.boundingRect()
         label.setMinimumWidth(min(rect.width(), room))
-        plot.layout.setRowFixedHeight(0, max(30.0, rect.height()))
+        height = max(30.0, rect.height())  # pyqtgraph's title row and label: 30 px, too short for two lines
+        label.setMaximumHeight(height)
+        plot.layout.setRowFixedHeight(0, height)
 
 
 def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:

@@ -11,16 +11,16 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from gemmviz.core.style import PRESETS, hidden_for
-from gemmviz.core.variants import BASELINES
+from gemmviz.core.views import ChartView
 from gemmviz.core.workspace import Workspace
-from gemmviz.ui.charts.base import source_label
-from gemmviz.ui.charts.plots import DEFAULT_BASELINE, GflopsChart, SpeedupChart, TimeChart
+from gemmviz.ui.charts import kinds as chart_kinds
+from gemmviz.ui.charts.panels import ChartPanel
+from gemmviz.ui.charts.plots import DEFAULT_BASELINE
 from gemmviz.ui.charts.table import ResultsTable
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
@@ -30,7 +30,7 @@ ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt
 ALL_FOUR_SCALE_1080 = 1.0  # in a window of 1080 rows four panels fit the theme's own type: 24 px at 1080p
 ALL_FOUR_ROWS_1080 = 1000  # a window this tall or taller gets ALL_FOUR_SCALE_1080
 ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
-PANELS = ("time", "GFLOP/s", "speedup", "table")
+TABLE = "table"  # the results table, shown after the registry's charts
 # the "show" choices and the presets (core/style.PRESETS) as the window names them: keys are the data, tr() the text
 SHOWN_NAMES = (QT_TRANSLATE_NOOP("", "all four"), QT_TRANSLATE_NOOP("", "table"), QT_TRANSLATE_NOOP("", "seed kernels"),
                QT_TRANSLATE_NOOP("", "ladder"), QT_TRANSLATE_NOOP("", "all"))  # fmt: skip
@@ -50,12 +50,9 @@ class ChartsTab(QWidget):
         self.refresh_dirty = False
         workspace.events.shown_changed.connect(self._on_shown_changed)
         self.stopped = False
-        self.speedup_size_pinned = False
         layout = QVBoxLayout(self)
         show_row = QHBoxLayout()
         self.show_combo = QComboBox()
-        for key in (ALL, *PANELS):
-            self.show_combo.addItem(tr(key), key)
         self.show_combo.setToolTip(tr("One chart at a time reads better on a projector"))
         show_row.addWidget(QLabel(tr("show")))
         show_row.addWidget(self.show_combo)
@@ -75,41 +72,41 @@ class ChartsTab(QWidget):
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(grid_host, 1)
-        self.time_chart = TimeChart(theme)
-        self.gflops_chart = GflopsChart(theme)
-        self.speedup_chart = SpeedupChart(theme)
-        speed_panel = QWidget()
-        speed_layout = QVBoxLayout(speed_panel)
-        speed_layout.setContentsMargins(0, 0, 0, 0)
-        choose = QHBoxLayout()
-        self.baseline_combo = QComboBox()
-        for b in BASELINES:
-            self.baseline_combo.addItem(tr(b.label), b.key)
-        self.baseline_combo.setCurrentIndex(self.baseline_combo.findData(DEFAULT_BASELINE))
-        self.speedup_size_combo = QComboBox()
-        self.speedup_source_combo = QComboBox()
-        for w in (self.speedup_source_combo, QLabel(tr("vs")), self.baseline_combo, QLabel(tr("at")), self.speedup_size_combo):
-            choose.addWidget(w)
-        choose.addStretch()
-        speed_layout.addLayout(choose)
-        speed_layout.addWidget(self.speedup_chart)
-        for chart in self.charts:
-            chart.seriesToggled.connect(self.toggle_series)
+        # the registry's panel kinds (ui/charts/kinds/), then the table, row by row in two columns
+        self.panels: dict[str, ChartPanel] = {kind.panel: kind.make_panel(theme) for kind in chart_kinds.panels()}
+        for panel in self.panels.values():
+            panel.chart.seriesToggled.connect(self.toggle_series)
         self.table = ResultsTable()
-        grid.addWidget(self.time_chart, 0, 0)
-        grid.addWidget(self.gflops_chart, 0, 1)
-        grid.addWidget(speed_panel, 1, 0)
-        grid.addWidget(self.table, 1, 1)
-
-        self.panels = dict(zip(PANELS, (self.time_chart, self.gflops_chart, speed_panel, self.table)))
+        for i, widget in enumerate([*(p.widget for p in self.panels.values()), self.table]):
+            grid.addWidget(widget, i // 2, i % 2)
+        for key in (ALL, *self.panels, TABLE):
+            self.show_combo.addItem(tr(key), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
-        self.baseline_combo.currentIndexChanged.connect(self._on_speedup_choice)
-        self.speedup_size_combo.currentIndexChanged.connect(self._on_speedup_choice)
-        self.speedup_source_combo.currentIndexChanged.connect(self._on_speedup_choice)
+
+    def panel_chart(self, key: str):
+        """The chart of the panel called `key` ("time", "GFLOP/s", "speedup"), if the tab has that panel."""
+        panel = self.panels.get(key)
+        return panel.chart if panel is not None else None
+
+    @property
+    def time_chart(self):
+        return self.panel_chart("time")
+
+    @property
+    def gflops_chart(self):
+        return self.panel_chart("GFLOP/s")
+
+    @property
+    def speedup_chart(self):
+        return self.panel_chart("speedup")
+
+    @property
+    def baseline_combo(self) -> QComboBox:
+        return self.panels["speedup"].baseline_combo
 
     @property
     def charts(self) -> tuple:
-        return self.time_chart, self.gflops_chart, self.speedup_chart
+        return tuple(panel.chart for panel in self.panels.values())
 
     def first_view(self, small: bool) -> None:
         """What a first start without a GPU shows: the seed's kernels (not all 22 replayed series) and, on a
@@ -120,7 +117,8 @@ class ChartsTab(QWidget):
 
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
-            panel.setVisible(choice in (ALL, name))
+            panel.widget.setVisible(choice in (ALL, name))
+        self.table.setVisible(choice in (ALL, TABLE))
         self._scale_panels()
 
     def apply_theme(self, theme: Theme) -> None:
@@ -137,21 +135,16 @@ class ChartsTab(QWidget):
         choice = self.show_combo.currentData()  # the key, whatever the language
         four = choice == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
         theme = self.theme.scaled(self._four_scale()) if four else self.theme
-        for name, chart in zip(PANELS, self.charts):
-            if choice in (ALL, name) and self.chart_themes.get(chart) != theme:
-                self.chart_themes[chart] = theme
-                chart.apply_theme(theme)
+        for name, panel in self.panels.items():
+            if choice in (ALL, name) and self.chart_themes.get(panel.chart) != theme:
+                self.chart_themes[panel.chart] = theme
+                panel.chart.apply_theme(theme)
+            panel.set_four(four)
         grid = self.grid_host.layout()
-        for i in (0, 1):  # scaled, four equal quarters, whatever their contents' sizes ask
-            grid.setColumnStretch(i, int(four))
+        for i in range(grid.rowCount()):  # scaled, equal quarters, whatever their contents' sizes ask
             grid.setRowStretch(i, int(four))
-        for combo in (self.speedup_source_combo, self.baseline_combo, self.speedup_size_combo):
-            # scaled, long session names and baselines elide instead of widening their quarter
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if four
-                                      else QComboBox.SizeAdjustPolicy.AdjustToContentsOnFirstShow)  # fmt: skip
-            combo.setMinimumContentsLength(8 if four else 0)
-            combo.setSizePolicy(QSizePolicy.Policy.Expanding if four else QSizePolicy.Policy.Preferred,
-                                QSizePolicy.Policy.Fixed)  # fmt: skip
+        for i in range(grid.columnCount()):
+            grid.setColumnStretch(i, int(four))
         font = QFont(self.font())
         if four:
             font.setPointSizeF(max(ALL_FOUR_MIN_PT, theme.font_pt))
@@ -166,13 +159,18 @@ class ChartsTab(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         four = self.show_combo.currentData() == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
-        if four and self.chart_themes.get(self.time_chart) != self.theme.scaled(self._four_scale()):
+        first = next(iter(self.panels.values())).chart
+        if four and self.chart_themes.get(first) != self.theme.scaled(self._four_scale()):
             self._scale_panels()  # the window crossed 1080 rows: the quarters' type follows
 
     def speedup_view(self) -> tuple[str, str | None, str | None]:
         """(baseline key, size key, source) as shown, for exports."""
-        chart = self.speedup_chart
-        return chart.baseline, chart.size_key, chart.source
+        panel = self.panels.get("speedup")
+        return panel.view() if panel is not None else (DEFAULT_BASELINE, None, None)
+
+    def chart_view(self) -> ChartView:
+        """How the tab shows the results, for an export of any kind."""
+        return ChartView.of(self.speedup_view(), self.workspace.source_of)
 
     # ---- which series are shown ---------------------------------------------------------------------
     def toggle_series(self, series: str) -> None:
@@ -201,14 +199,14 @@ class ChartsTab(QWidget):
         """Redraw everything now (after opening or closing a session, a theme change)."""
         shown, source_of = self.workspace.shown(), self.workspace.source_of
         self._set_hidden_series()
-        self.time_chart.set_results(shown, source_of=source_of)
-        self.gflops_chart.set_results(shown, source_of=source_of)
+        for panel in self.panels.values():
+            panel.refresh(shown, source_of)
         self.table.set_results(shown, source_of)
-        self._set_speedup_results(shown)
 
     def new_run(self) -> None:
         """A run starts: the speedup chart follows the largest size again until the user picks one."""
-        self.speedup_size_pinned = False
+        for panel in self.panels.values():
+            panel.new_run()
 
     def schedule_refresh(self) -> None:
         """Redraw soon, at most a few times a second, one chart per event-loop turn, so a burst of
@@ -229,10 +227,8 @@ class ChartsTab(QWidget):
         self._set_hidden_series()
         # A chart that gains many series at once creates two per step and is called again until complete.
         steps = [
-            lambda: self.time_chart.set_results(shown, max_new=2, source_of=source_of),
-            lambda: self.gflops_chart.set_results(shown, max_new=2, source_of=source_of),
+            *(lambda p=panel: p.refresh(shown, source_of, max_new=2) for panel in self.panels.values()),
             lambda: self.table.set_results(shown, source_of),
-            lambda: self._set_speedup_results(shown),
             self.refreshed.emit,
         ]
 
@@ -251,44 +247,3 @@ class ChartsTab(QWidget):
                 self.refresh_pending = False
 
         run(0)
-
-    # ---- the speedup chart's choices ------------------------------------------------------------------
-    def _set_speedup_results(self, shown) -> None:
-        self.speedup_chart.results = shown
-        self.speedup_chart.source_of = self.workspace.source_of
-        self._fill_speedup_combos(keep=self.speedup_size_pinned)
-
-    def _fill_speedup_combos(self, keep: bool) -> None:
-        chart = self.speedup_chart
-        source = self.speedup_source_combo.currentData()
-        size = self.speedup_size_combo.currentData() if keep else None
-        for combo in (self.speedup_source_combo, self.speedup_size_combo):
-            combo.blockSignals(True)
-        self.speedup_source_combo.clear()
-        for s in chart.sources():
-            self.speedup_source_combo.addItem(source_label(s) or tr("live"), s)
-        index = self.speedup_source_combo.findData(source)
-        self.speedup_source_combo.setCurrentIndex(max(index, 0))
-        chart.source = self.speedup_source_combo.currentData()
-        chart.baseline = self.baseline_combo.currentData()
-        self.speedup_size_combo.clear()
-        for key in chart.sizes():
-            self.speedup_size_combo.addItem(key.replace("x", "×"), key)
-        index = self.speedup_size_combo.findData(size) if size is not None else -1
-        if index < 0:
-            index = self.speedup_size_combo.findData(chart.default_key())
-        self.speedup_size_combo.setCurrentIndex(index)
-        for combo in (self.speedup_source_combo, self.speedup_size_combo):
-            combo.blockSignals(False)
-        chart.set_view(chart.baseline, self.speedup_size_combo.currentData(), chart.source)
-
-    def _on_speedup_choice(self, *_args) -> None:
-        # A size the user picks is kept, and so is the size shown when the baseline changes (the chart then
-        # says which sizes have the new baseline); otherwise the chart follows the largest size with one.
-        sender = self.sender()
-        if sender is self.speedup_size_combo:
-            self.speedup_size_pinned = True
-        elif sender is self.speedup_source_combo:
-            self.speedup_size_pinned = False
-        keep = self.speedup_size_pinned or sender is self.baseline_combo
-        self._fill_speedup_combos(keep=keep)

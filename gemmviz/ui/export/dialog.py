@@ -1,4 +1,4 @@
-"""File ▸ Export chart (which chart, at which pixel size, PNG or SVG) and File ▸ Export animation, from what
+"""File ▸ Export chart (which chart kind, at which pixel size, in which format) and File ▸ Export animation, from what
 the window shows."""
 
 from __future__ import annotations
@@ -6,45 +6,27 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel
 
+from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.views import CHART_KINDS
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, origin_words, tr
+from gemmviz.ui.charts import kinds as chart_kinds
+from gemmviz.ui.export.exporters import ExportError, export_chart, workspace_footer
+from gemmviz.ui.text import origin_words, tr
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
-# core/views.py's CHART_KINDS as the dialog names them (the kind itself, as `gemmviz export` spells it, is the data)
-KIND_NAMES = {
-    "time": QT_TRANSLATE_NOOP("", "time"),
-    "gflops": QT_TRANSLATE_NOOP("", "GFLOP/s"),
-    "speedup": QT_TRANSLATE_NOOP("", "speedup"),
-    "roofline": QT_TRANSLATE_NOOP("", "roofline"),
-    "dashboard": QT_TRANSLATE_NOOP("", "dashboard"),
-    "traffic": QT_TRANSLATE_NOOP("", "traffic"),
-    "sm-trace": QT_TRANSLATE_NOOP("", "sm-trace"),
-}
-# core/views.py's CHART_KINDS descriptions, for the catalogue (the dialog shows them through tr())
-KIND_TEXTS = (
-    QT_TRANSLATE_NOOP("", "median time vs size (log-log)"),
-    QT_TRANSLATE_NOOP("", "GFLOP/s vs size (log-log)"),
-    QT_TRANSLATE_NOOP("", "speedup bars vs a baseline at one size"),
-    QT_TRANSLATE_NOOP("", "GFLOP/s vs arithmetic intensity under the GPU's ceilings"),
-    QT_TRANSLATE_NOOP("", "time, GFLOP/s, speedup and roofline on one 2x2 page"),
-    QT_TRANSLATE_NOOP("", "the model's traffic beside the hardware counters, per memory level (a profiled result)"),
-    QT_TRANSLATE_NOOP("", "thread blocks on the SMs over time, in waves (a traced result)"),
-)
 
 
 def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bool:
     """Export one of the window's charts as it is shown (results, sources, theme, speedup view)."""
     from gemmviz.core.roofline import load_ceilings
-    from gemmviz.ui.export.exporters import ExportError, export_chart, workspace_footer
 
     ws = window.workspace
     shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()
     gpu = ws.roofline_gpu(ws.shown())
+    ceilings = load_ceilings(gpu) if gpu else None
+    footer = origin_words(workspace_footer(ws, shown))
     try:
-        export_chart(kind, shown, path, width, height, window.theme, load_ceilings(gpu) if gpu else None,
-                     window.charts_tab.speedup_view(), ws.source_of, footer=origin_words(workspace_footer(ws, shown)))  # fmt: skip
+        export_chart(kind, shown, path, width, height, window.theme, ceilings, window.charts_tab.chart_view(), footer)
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error(tr("Cannot export"), str(exc))
         return False
@@ -53,9 +35,8 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
 
 
 def export_animation_of(window, path: str, width: int = 1280, height: int = 720) -> bool:
-    """Export the animation tab's schedule as GIF, MP4 or a folder of PNG frames, by the path's suffix."""
-    from gemmviz.ui.export.exporters import ExportError, export_frames, export_gif, export_mp4
-
+    """Export the animation tab's schedule in the registered format the path names (GIF, MP4, or a folder of PNG
+    frames for a path without a format's suffix)."""
     tiling = window.tiling
     if tiling.schedule is None:
         window.show_error(
@@ -65,12 +46,8 @@ def export_animation_of(window, path: str, width: int = 1280, height: int = 720)
     thread = (tiling.thread_y.value(), tiling.thread_x.value())
     speed = tiling.speed_spin.value()
     try:
-        if path.lower().endswith(".gif"):
-            n = export_gif(tiling.schedule, path, thread, width, height, speed, window.theme)
-        elif path.lower().endswith(".mp4"):
-            n = export_mp4(tiling.schedule, path, thread, width, height, speed, window.theme)
-        else:
-            n = export_frames(tiling.schedule, path, thread, width, height, window.theme)
+        writer = export_formats.for_path(export_formats.ANIMATION, path)
+        n = writer.write(tiling.schedule, path, thread, width, height, speed, window.theme)
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error(tr("Cannot export the animation"), str(exc))
         return False
@@ -80,9 +57,8 @@ def export_animation_of(window, path: str, width: int = 1280, height: int = 720)
 
 def export_animation_dialog(window) -> None:
     path, _ = QFileDialog.getSaveFileName(
-        window, tr("Export animation"), "tiling.gif",
-        tr("Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*)"),
-    )  # fmt: skip
+        window, tr("Export animation"), "tiling.gif", export_formats.file_filter(export_formats.ANIMATION, tr)
+    )
     if path:
         export_animation_of(window, path)
 
@@ -93,9 +69,9 @@ class ExportDialog(QDialog):
         self.window = window
         self.setWindowTitle(tr("Export chart"))
         self.chart = QComboBox()
-        for kind, what in CHART_KINDS.items():
-            self.chart.addItem(tr(KIND_NAMES.get(kind, kind)), kind)
-            self.chart.setItemData(self.chart.count() - 1, tr(what), Qt.ItemDataRole.ToolTipRole)
+        for kind in chart_kinds.kinds():
+            self.chart.addItem(tr(kind.label), kind.name)
+            self.chart.setItemData(self.chart.count() - 1, tr(kind.description), Qt.ItemDataRole.ToolTipRole)
         self.size = QComboBox()
         self.size.setEditable(True)
         self.size.addItems(PRESETS)
@@ -119,8 +95,9 @@ class ExportDialog(QDialog):
             self.message.setText(str(exc))
             return
         kind = self.chart.currentData()
+        first = export_formats.formats(export_formats.CHART)[0].suffix
         path, _ = QFileDialog.getSaveFileName(
-            self, tr("Export chart"), f"{kind}.png", tr("PNG image (*.png);;SVG drawing (*.svg)")
+            self, tr("Export chart"), f"{kind}{first}", export_formats.file_filter(export_formats.CHART, tr)
         )
         if path and export_chart_of(self.window, kind, path, width, height):
             self.accept()

@@ -16,17 +16,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
-from gemmviz.core import fileio
+from gemmviz.core import export_formats, fileio, views
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
-from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, NoHardwareData
+from gemmviz.core.views import ChartView
+from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
 FOOTER_SCALE = 0.8  # the footer's text, relative to the theme's
-CHARTS = tuple(CHART_KINDS)
 MIN_PX, MAX_PX = 16, 8192
 
 
@@ -85,72 +85,36 @@ def workspace_footer(workspace, results: list[Result]) -> str:
     return footer_text(origins)
 
 
-def check_drawable(kind: str, results: list[Result], speedup_view=None, source_of=None) -> None:
-    """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
-    from gemmviz.core.variants import baseline
+def chart_kind(kind: str) -> type[views.ChartKind]:
+    """The registered kind called `kind`, with its drawing (ui/charts/kinds/); ExportError names the kinds."""
+    try:
+        return chart_kinds.get(kind)
+    except KeyError as exc:
+        raise ExportError(exc.args[0]) from None
 
-    valid = [r for r in results if r.valid and r.median_ms]
-    if not valid:
-        raise ExportError("nothing to chart: the session has no valid results")
-    if kind == "roofline" and not any(r.backend == "cuda" for r in valid):
-        raise ExportError("nothing to chart: the roofline needs GPU results and these have none")
-    if kind != "speedup" or not speedup_view:
-        return
-    key, size_key, source = speedup_view
-    base = baseline(key or "gpu-naive")
-    mine = [r for r in valid if source_of is None or not source or source_of(r) == source] or valid
-    with_base = sorted({r.problem for r in mine if r.variant == base.variant
-                        and (not base.params or r.params == dict(base.params))}, key=lambda p: p.m * p.n * p.k)  # fmt: skip
-    names = ", ".join(p.label for p in with_base)
-    if not with_base:
-        raise ExportError(f"nothing to chart: no {base.label} result to compare with at any size")
-    if size_key and size_key not in {p.key for p in with_base} and size_key in {r.problem.key for r in mine}:
-        raise ExportError(f"nothing to chart: no {base.label} result at {size_key.replace('x', '×')}; "
-                          f"sizes with one: {names}")  # fmt: skip
+
+def check_drawable(kind: str, results: list[Result], view: ChartView | None = None) -> None:
+    """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
+    try:
+        chart_kind(kind).check(results, view or ChartView())
+    except views.NothingToDraw as exc:
+        raise ExportError(str(exc)) from None
 
 
 def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None,
                source_of: Callable[[Result], str] | None = None) -> QWidget:  # fmt: skip
-    """A fresh chart widget (or the 2x2 dashboard) drawn with `theme`; `source_of` names where each result
-    came from when several sessions are shown (all from one source if not given)."""
-    from gemmviz.ui.charts.plots import GflopsChart, RooflineChart, SpeedupChart, TimeChart
+    """A fresh chart widget of a registered kind (the 2x2 dashboard too) drawn with `theme`, for exports, the
+    lessons and the tests; `speedup_view` is the (baseline, size key, source) shown, and `source_of` names where
+    each result came from when several sessions are shown (all from one source if not given)."""
+    return draw_chart(kind, results, theme, ceilings, ChartView.of(speedup_view, source_of))
 
-    if kind not in CHARTS:
-        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
-    if kind == "dashboard":
-        widget = QWidget()
-        widget.setStyleSheet(f"background: {theme.background};")
-        grid = QGridLayout(widget)
-        for i, k in enumerate(("time", "gflops", "speedup", "roofline")):
-            grid.addWidget(make_chart(k, results, theme, ceilings, speedup_view, source_of), i // 2, i % 2)
-        return widget
-    if kind in HARDWARE_KINDS:  # one result's counters or block trace; `speedup_view`'s size (--at) picks it
-        from gemmviz.ui.hardware.tab import hardware_chart
 
-        try:
-            return hardware_chart(kind, results, theme, size_key=speedup_view[1] if speedup_view else None)
-        except NoHardwareData as exc:
-            raise ExportError(str(exc)) from None
-    at = speedup_view[1] if speedup_view else None
-    gpu = [r for r in results if r.valid and r.backend == "cuda" and (not at or r.problem.key == at)]
-    if kind == "roofline" and len(gpu) == 1 and gpu[0].counters:
-        # one chosen result (at --at's size, if given) that measured its traffic: its per-level roofline (several
-        # results keep the one roofline with a point each, so that they can be compared)
-        from gemmviz.ui.hardware.tab import LevelRooflineChart
-
-        level_chart = LevelRooflineChart(theme)
-        level_chart.set_result(gpu[0], ceilings)
-        return level_chart
-    cls = {"time": TimeChart, "gflops": GflopsChart, "speedup": SpeedupChart, "roofline": RooflineChart}[kind]
-    chart = cls(theme)
-    if source_of is not None:
-        chart.source_of = source_of
-    if kind == "roofline":
-        chart.ceilings = ceilings
-    if kind == "speedup" and speedup_view:
-        chart.baseline, chart.size_key, chart.source = speedup_view
-    chart.set_results(results)
-    return chart
+def draw_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, view: ChartView | None = None) -> QWidget:
+    """make_chart with the view as one ChartView: the registered kind's `render`."""
+    try:
+        return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
+    except views.NothingToDraw as exc:  # a chart of one result, and no result has what it needs
+        raise ExportError(str(exc)) from None
 
 
 def render_widget(widget: QWidget, width: int, height: int, background: str, footer: str = "",
@@ -243,25 +207,21 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
                 item.setExportMode(False)
 
 
-def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,  # noqa: PLR0913
-                 theme: Theme = LIGHT, ceilings=None, speedup_view=None,
-                 source_of: Callable[[Result], str] | None = None, footer: str | None = None) -> Path:  # fmt: skip
-    """Write one chart (or the dashboard) as PNG or SVG at width x height pixels, with `footer` (where the
-    numbers come from: see footer_text, session_origin, workspace_footer) under it; without one, the
-    footer names only the gemmviz version."""
+def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
+                 theme: Theme = LIGHT, ceilings=None, view: ChartView | None = None,
+                 footer: str | None = None) -> Path:  # fmt: skip
+    """Write one chart of a registered kind (or the dashboard) at width x height pixels in the registered format
+    its path's suffix names (PNG, SVG), drawn as `view` shows the results (the speedup chart's baseline, size
+    and source, and where each result came from), with `footer` (where the numbers come from: see footer_text,
+    session_origin, workspace_footer) under it; without one, the footer names only the gemmviz version."""
     check_size(width, height)
-    target = check_target(path, (".png", ".svg"))
-    if kind not in CHARTS:
-        raise ExportError(f"unknown chart {kind!r}; choose one of {', '.join(CHARTS)}")
-    check_drawable(kind, results, speedup_view, source_of)
-    footer = footer or footer_text([])
-    widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, speedup_view, source_of)
+    target = check_target(path, export_formats.suffixes(export_formats.CHART))
+    view = view or ChartView()
+    check_drawable(kind, results, view)
+    writer = export_formats.for_path(export_formats.CHART, target)
+    widget = draw_chart(kind, results, device_theme(theme, width, height), ceilings, view)
     try:
-        if target.suffix.lower() == ".png":
-            image = render_widget(widget, width, height, theme.background, footer, theme)
-            fileio.write_atomic(target, _png_bytes(image))
-        else:
-            fileio.write_atomic(target, _svg_bytes(widget, width, height, theme.background, footer, theme))
+        writer.write(widget, target, width, height, theme, footer or footer_text([]))
     finally:
         widget.hide()
         widget.deleteLater()
@@ -305,6 +265,21 @@ def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer
     painter.end()
     buf.close()
     return bytes(data)
+
+
+# ---- the chart formats' writers (core/export_formats.py describes them; export_chart picks one by suffix) ----
+@export_formats.register
+class Png(export_formats.Png):
+    @staticmethod
+    def write(widget: QWidget, target: Path, width: int, height: int, theme: Theme, footer: str) -> None:
+        fileio.write_atomic(target, _png_bytes(render_widget(widget, width, height, theme.background, footer, theme)))
+
+
+@export_formats.register
+class Svg(export_formats.Svg):
+    @staticmethod
+    def write(widget: QWidget, target: Path, width: int, height: int, theme: Theme, footer: str) -> None:
+        fileio.write_atomic(target, _svg_bytes(widget, width, height, theme.background, footer, theme))
 
 
 # ---- animation --------------------------------------------------------------------------------
@@ -396,3 +371,28 @@ def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_
             raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
         fileio.write_atomic(target, out.read_bytes())
     return len(durations)
+
+
+# ---- the animation formats' writers (export_animation_of picks one by the path) --------------------------------
+@export_formats.register
+class Gif(export_formats.Gif):
+    @staticmethod
+    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
+              progress: Progress | None = None) -> int:  # fmt: skip
+        return export_gif(schedule, path, thread, width, height, steps_per_second, theme, progress)
+
+
+@export_formats.register
+class Mp4(export_formats.Mp4):
+    @staticmethod
+    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
+              progress: Progress | None = None) -> int:  # fmt: skip
+        return export_mp4(schedule, path, thread, width, height, steps_per_second, theme, progress)
+
+
+@export_formats.register
+class PngFrames(export_formats.PngFrames):
+    @staticmethod
+    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
+              progress: Progress | None = None) -> int:  # fmt: skip
+        return export_frames(schedule, path, thread, width, height, theme, steps_per_second, progress)

@@ -1,0 +1,26 @@
+"""Charts of one result's hardware data (ui/hardware/): its traffic beside the counters, its blocks on the SMs.
+The view's size (`gemmviz export --at`) picks the result."""
+
+from __future__ import annotations
+
+from gemmviz.core import views
+
+
+def _hardware_chart(kind: str, results, theme, view: views.ChartView):
+    from gemmviz.ui.hardware.tab import hardware_chart
+
+    return hardware_chart(kind, results, theme, size_key=view.size_key)
+
+
+@views.register
+class Traffic(views.Traffic):
+    @classmethod
+    def render(cls, results, theme, ceilings, view):
+        return _hardware_chart(cls.name, results, theme, view)
+
+
+@views.register
+class SmTrace(views.SmTrace):
+    @classmethod
+    def render(cls, results, theme, ceilings, view):
+        return _hardware_chart(cls.name, results, theme, view)

@@ -1,0 +1,31 @@
+"""Speedup bars against a baseline at one size (ui/charts/plots.SpeedupChart); in the Charts tab with its choice
+of source, baseline and size (ui/charts/panels.SpeedupPanel)."""
+
+from __future__ import annotations
+
+from gemmviz.core import views
+from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+
+
+@views.register
+class Speedup(views.Speedup):
+    panel = QT_TRANSLATE_NOOP("", "speedup")
+
+    @classmethod
+    def render(cls, results, theme, ceilings, view):
+        from gemmviz.ui.charts.plots import SpeedupChart
+
+        chart = SpeedupChart(theme)
+        if view.source_of is not None:
+            chart.source_of = view.source_of
+        if view.speedup is not None:
+            chart.baseline = view.baseline or chart.baseline
+            chart.size_key, chart.source = view.size_key, view.source
+        chart.set_results(results)
+        return chart
+
+    @classmethod
+    def make_panel(cls, theme):
+        from gemmviz.ui.charts.panels import SpeedupPanel
+
+        return SpeedupPanel(theme)

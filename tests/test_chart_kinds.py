@@ -1,0 +1,174 @@
+"""The chart kinds' and export formats' registries (issue 22): a kind, or a format, is one registered class, and
+the Charts tab, the export dialog, `gemmviz export` (its choices, help and suffix check) and export_chart list
+and dispatch through them. A throwaway kind and format are registered, seen everywhere, used, and removed."""
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtWidgets import QFileDialog  # noqa: E402
+
+from gemmviz.cli import main  # noqa: E402
+from gemmviz.cli.main import build_parser  # noqa: E402
+from gemmviz.core import export_formats, views  # noqa: E402
+from gemmviz.core.paths import asset_path  # noqa: E402
+from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, ChartKind, ChartView, NothingToDraw  # noqa: E402
+from gemmviz.ui.charts import kinds as chart_kinds  # noqa: E402
+from gemmviz.ui.export import exporters  # noqa: E402
+from gemmviz.ui.theme import LIGHT  # noqa: E402
+
+SESSION = str(asset_path("sessions", "h200-2026-12-01.json"))
+SHIPPED = ["time", "gflops", "speedup", "roofline", "dashboard", "traffic", "sm-trace"]
+
+
+def _registries():
+    return [k.name for k in views.kinds()], [f.name for f in export_formats.formats(export_formats.CHART)]
+
+
+@pytest.fixture
+def throwaway():
+    """A kind (a panel of the Charts tab too) and a chart format, each one class; removed afterwards."""
+    before = _registries()
+    drawn, written = [], []
+
+    @views.register
+    class Best(ChartKind):
+        name = "best"
+        label = "best kernel"
+        description = "the fastest series at each size"
+        panel = "best"
+
+        @classmethod
+        def check(cls, results, view):
+            super().check(results, view)
+            if not any(r.backend == "cuda" for r in results):
+                raise NothingToDraw("nothing to chart: the best kernel needs GPU results")
+
+        @classmethod
+        def render(cls, results, theme, ceilings, view):
+            from gemmviz.ui.charts.plots import GflopsChart
+
+            drawn.append((len(results), view))
+            chart = GflopsChart(theme)
+            chart.set_results(results)
+            return chart
+
+        @classmethod
+        def make_panel(cls, theme):
+            from gemmviz.ui.charts.panels import ChartPanel
+            from gemmviz.ui.charts.plots import GflopsChart
+
+            return ChartPanel(GflopsChart(theme))
+
+    @export_formats.register
+    class Bmp(export_formats.ExportFormat):
+        name = "bmp"
+        target = export_formats.CHART
+        suffix = ".bmp"
+        title = "BMP image"
+
+        @staticmethod
+        def write(widget, target, width, height, theme, footer):
+            image = exporters.render_widget(widget, width, height, theme.background, footer, theme)
+            assert image.save(str(target), "BMP")
+            written.append(target)
+
+    try:
+        yield Best, Bmp, drawn, written
+    finally:
+        views.unregister(Best)
+        export_formats.unregister(Bmp)
+    assert _registries() == before
+
+
+def test_the_shipped_kinds_are_listed_in_order_and_each_has_its_drawing():
+    assert list(CHART_KINDS) == SHIPPED == [k.name for k in chart_kinds.kinds()]
+    assert list(HARDWARE_KINDS) == ["traffic", "sm-trace"] and HARDWARE_KINDS["traffic"][0] == "counters"
+    assert [k.panel for k in chart_kinds.panels()] == ["time", "GFLOP/s", "speedup"]
+    for kind in chart_kinds.kinds():  # the ui's drawing replaced core's description in its place
+        assert kind.__module__.startswith("gemmviz.ui.charts.kinds.") and kind.render is not ChartKind.render
+        assert kind.__mro__[1].__module__ == "gemmviz.core.views" and kind.description == CHART_KINDS[kind.name]
+    with pytest.raises(KeyError, match="unknown chart 'pie'; choose one of time, gflops"):
+        views.get("pie")
+
+
+def test_clashes_and_incomplete_kinds_are_refused():
+    with pytest.raises(ValueError, match="registered already"):
+        views.register(type("Other", (ChartKind,), {"name": "time", "label": "t", "description": "d"}))
+    with pytest.raises(TypeError, match="needs description"):
+        views.register(type("Bad", (ChartKind,), {"name": "x", "label": "x"}))
+    with pytest.raises(TypeError, match="needs is"):
+        views.register(type("Bad", (ChartKind,), {"name": "x", "label": "x", "description": "d", "needs": ("x",)}))
+    assert list(CHART_KINDS) == SHIPPED
+
+
+def test_a_new_kind_and_format_are_listed_by_the_cli_and_written_by_it(throwaway, tmp_path, capsys):
+    best, bmp, drawn, written = throwaway
+    assert list(CHART_KINDS)[-1] == "best" and ".bmp" in export_formats.suffixes(export_formats.CHART)
+    export = build_parser()._subparsers._group_actions[0].choices["export"]
+    chart = next(a for a in export._actions if "--chart" in a.option_strings)
+    output = next(a for a in export._actions if "--output" in a.option_strings)
+    assert chart.choices[-1] == "best" and "best: the fastest series at each size" in chart.help
+    assert "out.bmp (BMP image)" in output.help
+    out = tmp_path / "best.bmp"
+    assert main(["export", SESSION, "--chart", "best", "--at", "1024", "--size", "640x360", "-o", str(out)]) == 0
+    assert written == [out] and QImage(str(out)).size().width() == 640
+    assert drawn[-1][1] == ChartView("gpu-naive", "1024x1024x1024", "")  # the CLI's view reaches the kind
+    cpu = tmp_path / "cpu.json"
+    assert main(["export", SESSION, "--chart", "best", "--variants", "cpu-naive", "-o", str(cpu.with_suffix(".bmp"))])
+    assert "the best kernel needs GPU results" in capsys.readouterr().err  # the kind's own check
+
+
+def test_a_new_kind_and_format_are_listed_by_the_dialog_and_the_tab(throwaway, qtbot, tmp_path, monkeypatch):
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.export.dialog import ExportDialog
+    from gemmviz.ui.window import MainWindow
+    from tests.fakes import FakeGpuBackend
+
+    best, bmp, drawn, written = throwaway
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    qtbot.addWidget(w)
+    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=20000)
+    tab = w.charts_tab  # built after the kind was registered: its panel is there, after the shipped ones
+    keys = [tab.show_combo.itemData(i) for i in range(tab.show_combo.count())]
+    assert keys == ["all four", "time", "GFLOP/s", "speedup", "best", "table"]
+    tab.show_combo.setCurrentIndex(keys.index("best"))
+    tab.refresh()
+    assert tab.panels["best"].chart.results and tab.time_chart.isHidden() and not tab.table.isVisibleTo(w)
+
+    dialog = ExportDialog(w)
+    qtbot.addWidget(dialog)
+    names = {dialog.chart.itemData(i): dialog.chart.itemText(i) for i in range(dialog.chart.count())}
+    assert list(names) == [*SHIPPED, "best"] and names["best"] == "best kernel"
+    asked = []
+    out = tmp_path / "chart.bmp"
+
+    def save(parent, caption, name, filters):
+        asked.append((name, filters))
+        return str(out), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    dialog.chart.setCurrentIndex(dialog.chart.findData("best"))
+    dialog.size.setCurrentText("800x450")
+    dialog._save()
+    assert asked == [("best.png", "PNG image (*.png);;SVG drawing (*.svg);;BMP image (*.bmp)")]
+    assert written == [out] and QImage(str(out)).width() == 800
+    assert drawn[-1][1].source_of == w.workspace.source_of  # the window's view reaches the kind
+    w.close()
+
+
+def test_export_chart_dispatches_by_kind_and_suffix_and_refuses_what_is_not_registered(tmp_path):
+    from gemmviz.core.results import Session
+
+    results = Session.load(SESSION).results
+    with pytest.raises(exporters.ExportError, match="unknown chart 'best'"):
+        exporters.export_chart("best", results, tmp_path / "x.png", 320, 180)
+    with pytest.raises(exporters.ExportError, match=r"must end in"):
+        exporters.export_chart("time", results, tmp_path / "x.bmp", 320, 180)
+    assert list(tmp_path.iterdir()) == []
+    view = ChartView("cublas", "4096x4096x4096", None)
+    svg = exporters.export_chart("speedup", results, tmp_path / "s.svg", 320, 180, LIGHT, None, view)
+    assert svg.read_text().startswith("<?xml")
