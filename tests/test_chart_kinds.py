@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog  # noqa: E402
 from gemmviz.cli import main  # noqa: E402
 from gemmviz.cli.main import build_parser  # noqa: E402
 from gemmviz.core import export_formats, views  # noqa: E402
+from gemmviz.core.export_formats import ExportFormat  # noqa: E402
 from gemmviz.core.paths import asset_path  # noqa: E402
 from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, ChartKind, ChartView, NothingToDraw  # noqa: E402
 from gemmviz.ui.charts import kinds as chart_kinds  # noqa: E402
@@ -92,6 +93,9 @@ def test_the_shipped_kinds_are_listed_in_order_and_each_has_its_drawing():
         assert kind.__mro__[1].__module__ == "gemmviz.core.views" and kind.description == CHART_KINDS[kind.name]
     with pytest.raises(KeyError, match="unknown chart 'pie'; choose one of time, gflops"):
         views.get("pie")
+    for target in export_formats.TARGETS:  # and every format its writer, from ui/export/formats/
+        for fmt in export_formats.formats(target):
+            assert fmt.__module__.startswith("gemmviz.ui.export.formats.") and fmt.write is not ExportFormat.write
 
 
 def test_clashes_and_incomplete_kinds_are_refused():

@@ -319,54 +319,54 @@ chart's legend) or choose another baseline</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="31" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="43" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="32" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="44" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="33" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="34" />
         <source>Exported the {kind} chart to {path}</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="43" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="44" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="52" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="53" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="54" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="60" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="61" />
         <source>Export animation</source>
         <translation>导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="70" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="100" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="71" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="101" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="81" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="82" />
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="82" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="83" />
         <source>size (pixels)</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="83" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="84" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。

@@ -16,6 +16,7 @@ from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
 from gemmviz.core.views import ChartView
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
+from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 
 # charts that draw the speedup bars, and so need the baseline at the size drawn
 SPEEDUP_CHARTS = ("speedup",)

@@ -10,6 +10,7 @@ from gemmviz.core import export_formats
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.ui.charts import kinds as chart_kinds
+from gemmviz.ui.export import formats
 from gemmviz.ui.export.exporters import ExportError, export_chart, workspace_footer
 from gemmviz.ui.text import origin_words, tr
 
@@ -46,7 +47,7 @@ def export_animation_of(window, path: str, width: int = 1280, height: int = 720)
     thread = (tiling.thread_y.value(), tiling.thread_x.value())
     speed = tiling.speed_spin.value()
     try:
-        writer = export_formats.for_path(export_formats.ANIMATION, path)
+        writer = formats.writer(export_formats.ANIMATION, path)
         n = writer.write(tiling.schedule, path, thread, width, height, speed, window.theme)
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error(tr("Cannot export the animation"), str(exc))

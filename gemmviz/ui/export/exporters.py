@@ -23,6 +23,7 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.core.views import ChartView
 from gemmviz.ui.charts import kinds as chart_kinds
+from gemmviz.ui.export import formats
 from gemmviz.ui.theme import LIGHT, Theme
 
 REFERENCE = (1920, 1080)  # the size at which a theme's font and line sizes are meant
@@ -218,7 +219,7 @@ def export_chart(kind: str, results: list[Result], path: str | os.PathLike, widt
     target = check_target(path, export_formats.suffixes(export_formats.CHART))
     view = view or ChartView()
     check_drawable(kind, results, view)
-    writer = export_formats.for_path(export_formats.CHART, target)
+    writer = formats.writer(export_formats.CHART, target)
     widget = draw_chart(kind, results, device_theme(theme, width, height), ceilings, view)
     try:
         writer.write(widget, target, width, height, theme, footer or footer_text([]))
@@ -228,7 +229,7 @@ def export_chart(kind: str, results: list[Result], path: str | os.PathLike, widt
     return target
 
 
-def _png_bytes(image: QImage) -> bytes:
+def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -238,7 +239,7 @@ def _png_bytes(image: QImage) -> bytes:
     return bytes(data)
 
 
-def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer: str = "",
+def svg_bytes(widget: QWidget, width: int, height: int, background: str, footer: str = "",
                theme: Theme = LIGHT) -> bytes:  # fmt: skip
     """The same 1080p-equivalent layout as the PNG, in a view box that the viewer scales to width x height."""
     from PySide6.QtSvg import QSvgGenerator
@@ -265,21 +266,6 @@ def _svg_bytes(widget: QWidget, width: int, height: int, background: str, footer
     painter.end()
     buf.close()
     return bytes(data)
-
-
-# ---- the chart formats' writers (core/export_formats.py describes them; export_chart picks one by suffix) ----
-@export_formats.register
-class Png(export_formats.Png):
-    @staticmethod
-    def write(widget: QWidget, target: Path, width: int, height: int, theme: Theme, footer: str) -> None:
-        fileio.write_atomic(target, _png_bytes(render_widget(widget, width, height, theme.background, footer, theme)))
-
-
-@export_formats.register
-class Svg(export_formats.Svg):
-    @staticmethod
-    def write(widget: QWidget, target: Path, width: int, height: int, theme: Theme, footer: str) -> None:
-        fileio.write_atomic(target, _svg_bytes(widget, width, height, theme.background, footer, theme))
 
 
 # ---- animation --------------------------------------------------------------------------------
@@ -323,7 +309,7 @@ def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: T
     durations = []
     frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
     for i, frame in enumerate(_counted(frames, frame_count(schedule), progress, "frames")):
-        fileio.write_atomic(out / f"frame_{i:04d}.png", _png_bytes(frame.image))
+        fileio.write_atomic(out / f"frame_{i:04d}.png", png_bytes(frame.image))
         durations.append(frame.duration_ms)
     return durations
 
@@ -371,28 +357,3 @@ def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_
             raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
         fileio.write_atomic(target, out.read_bytes())
     return len(durations)
-
-
-# ---- the animation formats' writers (export_animation_of picks one by the path) --------------------------------
-@export_formats.register
-class Gif(export_formats.Gif):
-    @staticmethod
-    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
-              progress: Progress | None = None) -> int:  # fmt: skip
-        return export_gif(schedule, path, thread, width, height, steps_per_second, theme, progress)
-
-
-@export_formats.register
-class Mp4(export_formats.Mp4):
-    @staticmethod
-    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
-              progress: Progress | None = None) -> int:  # fmt: skip
-        return export_mp4(schedule, path, thread, width, height, steps_per_second, theme, progress)
-
-
-@export_formats.register
-class PngFrames(export_formats.PngFrames):
-    @staticmethod
-    def write(schedule, path, thread, width: int, height: int, steps_per_second: float, theme: Theme,
-              progress: Progress | None = None) -> int:  # fmt: skip
-        return export_frames(schedule, path, thread, width, height, theme, steps_per_second, progress)
