@@ -164,6 +164,45 @@ def test_a_new_kind_and_format_are_listed_by_the_dialog_and_the_tab(throwaway, q
     w.close()
 
 
+def test_the_animation_dialog_lists_and_dispatches_through_the_formats(qtbot, tmp_path, monkeypatch):
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.export.dialog import export_animation_dialog
+    from gemmviz.ui.window import MainWindow
+    from tests.fakes import FakeGpuBackend
+
+    calls = []
+
+    @export_formats.register
+    class Webp(export_formats.ExportFormat):
+        name = "webp"
+        target = export_formats.ANIMATION
+        suffix = ".webp"
+        title = "WebP animation"
+
+        @staticmethod
+        def write(schedule, path, thread, width, height, steps_per_second, theme, progress=None):
+            calls.append(("webp", path, steps_per_second))
+            return 7
+
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    qtbot.addWidget(w)
+    try:
+        asked, answers = [], [str(tmp_path / "t.webp"), str(tmp_path / "t.GIF"), str(tmp_path / "frames")]
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (asked.append(a[3]), (answers.pop(0), ""))[1])
+        monkeypatch.setattr(exporters, "export_gif", lambda *a: calls.append(("gif", a[1], a[5])) or 5)
+        monkeypatch.setattr(exporters, "export_frames", lambda *a: calls.append(("frames", a[1], a[6])) or 3)
+        speed = w.tiling.speed_spin.value()
+        for _ in range(3):
+            export_animation_dialog(w)
+        assert asked[0] == "Animated GIF (*.gif);;MP4 video (*.mp4);;PNG frames (folder) (*);;WebP animation (*.webp)"
+        assert [c[0] for c in calls] == ["webp", "gif", "frames"] and all(c[2] == speed for c in calls)
+    finally:
+        export_formats.unregister(Webp)
+        w.close()
+    assert ".webp" not in export_formats.suffixes(export_formats.ANIMATION)
+
+
 def test_export_chart_dispatches_by_kind_and_suffix_and_refuses_what_is_not_registered(tmp_path):
     from gemmviz.core.results import Session
 
