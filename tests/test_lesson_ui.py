@@ -298,6 +298,17 @@ def test_cli_lists_lessons(capsys):
         assert langs == "en, zh"  # every shipped lesson has its Chinese version
 
 
+def test_slides_default_to_projector_type(tmp_path, monkeypatch):
+    """Slides are for a room: projector type unless --no-projector asks for a screen's (issue 20)."""
+    import gemmviz.ui.lesson.render as render
+
+    asked = []
+    monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[5]) or [tmp_path / "lesson.pdf"])
+    for extra, want in (([], True), (["--no-projector"], False), (["--projector"], True)):
+        assert main(["lesson", "seed000", "--export", str(tmp_path / "s"), "--size", "640x360", *extra]) == 0
+        assert asked[-1] is want
+
+
 def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):
     out = tmp_path / "new" / "slides"
     assert main(["lesson", "seed000", "--export", str(out), "--size", "1280x720", "--projector"]) == 0
@@ -339,8 +350,8 @@ def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):
 
 
 def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
-    """The seed lesson's "why" steps show the H200's own counts: naive 16 at 4096³ (model vs counters) and the
-    tiled kernel's 3,969 blocks at 1000³ on all 132 SMs, never the charts' empty state."""
+    """The seed lesson's "why" steps show the H200's own counts: naive 16 beside tiled 16 at 4096³ (measured
+    bytes per level) and the tiled kernel's 3,969 blocks at 1000³ on all 132 SMs, never the charts' empty state."""
     from gemmviz.ui.lesson.render import make_view_widget
     from gemmviz.ui.theme import theme_for
 
@@ -350,8 +361,12 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
     for step in steps:
         chart = make_view_widget(step, sources["seed000"], theme_for(False, False))
         qtbot.addWidget(chart)
+        if step.chart == "traffic":
+            assert [(r.variant, r.params, r.m) for r in chart.results] == [
+                ("gpu-naive", {"block": 16}, 4096), ("gpu-tiled", {"tile": 16}, 4096)]
+            assert all(r.counters for r in chart.results) and chart.bars[0][2] > chart.bars[0][1]  # tiled reads more
+            continue
         r = chart.result
-        want = ("gpu-naive", {"block": 16}) if step.chart == "traffic" else ("gpu-tiled", {"tile": 16})
-        assert r is not None and (r.variant, r.params) == want
-        assert r.m == step.sizes[0] and (r.counters if step.chart == "traffic" else r.block_trace)
+        assert r is not None and (r.variant, r.params) == ("gpu-tiled", {"tile": 16})
+        assert r.m == step.sizes[0] and r.block_trace
     assert chart.sm_count == 132 and len(chart.result.block_trace) == 3969

@@ -928,6 +928,21 @@ model</source>
 {ratio} 倍</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="132" />
+        <source>Measured traffic per memory level at {size}</source>
+        <translation>{size} 时各级存储的实测流量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="133" />
+        <source>Measured traffic per memory level</source>
+        <translation>各级存储的实测流量</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="135" />
+        <source>above each pair: {second} ÷ {first}</source>
+        <translation>每对柱上方：{second} ÷ {first}</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="197" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
@@ -1813,7 +1828,7 @@ global memory</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="244" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="249" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
     </message>

@@ -29,7 +29,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="the lesson's language, where it has one (default: en)")  # fmt: skip
     p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
     p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
-    p.add_argument("--projector", action="store_true", help="projector mode: larger type, thicker lines")
+    p.add_argument("--projector", action=argparse.BooleanOptionalAction, default=True,
+                   help="slides in projector type: larger text, thicker lines, bigger markers (the default; "
+                        "--no-projector for a screen or a printed hand-out)")
     p.add_argument("--dark", action="store_true", help="dark theme")
     p.add_argument("--session", metavar="FILE", help="take the figures from this session JSON instead of the "
                    "lesson's recorded one")  # fmt: skip

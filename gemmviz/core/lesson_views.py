@@ -151,8 +151,9 @@ def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
 
 def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     chart = chart_key(d, HARDWARE_CHARTS, "a hardware step needs chart = one of {choices}", default=None)
-    if len(common.series) != 1 or len(common.sizes) != 1:
-        raise StepProblem(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024]")
+    if len(common.sizes) != 1 or not (len(common.series) == 1 or (chart == "traffic" and len(common.series) == 2)):
+        raise StepProblem(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024] "
+                                "(a traffic chart may compare two series)")
     return {"chart": chart}
 
 

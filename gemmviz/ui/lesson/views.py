@@ -149,8 +149,13 @@ class HardwareView(LessonViewUi):
         from gemmviz.ui.hardware.traffic import TrafficChart
 
         step = ctx.step
+        results = step_results(step, list(ctx.source.results))
+        if step.chart == "traffic" and len(step.series) == 2:
+            from gemmviz.ui.hardware.traffic import compare_chart
+
+            ordered = [r for ref in step.series for r in results if ref.matches(r)]  # the step's order: first, second
+            return compare_chart(ordered, ctx.theme)
         try:
-            results = step_results(step, list(ctx.source.results))
             return hardware_chart(step.chart, results, ctx.theme, sm_count=ctx.source.sms)
         except NoHardwareData:
             chart = TrafficChart(ctx.theme) if step.chart == "traffic" else SmTraceChart(ctx.theme)
