@@ -2,7 +2,10 @@
 the window repainted and the event loop free again, and 20 presses in a row.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/projector_toggle.py [--size 1920x1080] [--show "all four"]
-        [--tab Charts] [--presses 20]
+        [--tab Charts] [--presses 20] [--lesson seed000 --step 4]
+
+With --lesson, the presses go to that lesson's step (1-based) as a teacher gives it: the time is until the
+lesson shown has taken the new type and the loop is free again.
 
 Each single press is a QKeyEvent posted to the window, then the event loop runs until nothing is pending (a
 0 ms timer fires after every queued event and staged redraw); the time includes one forced repaint. The
@@ -58,6 +61,8 @@ def main() -> None:
     parser.add_argument("--tab", default="Charts")
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--lesson", help="press Ctrl+P during this lesson (e.g. seed000)")
+    parser.add_argument("--step", type=int, default=1, help="the lesson's step, 1-based")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
     settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
@@ -74,12 +79,19 @@ def main() -> None:
         if window.tabs.tabText(i).replace("&", "") == args.tab:
             window.tabs.setCurrentIndex(i)
     idle(app, window)
+    if args.lesson:
+        from gemmviz.core.lessons import shipped_lessons
+
+        window.start_lesson(shipped_lessons()[args.lesson])
+        window.lesson_view.go(args.step - 1)
+        idle(app, window)
     window.activateWindow()
     window.setFocus()
     singles = [press(app, window, 1) for _ in range(2 * args.runs)]
     on, off = singles[0::2], singles[1::2]
     burst = press(app, window, args.presses)
-    print(f"{args.size}, tab {args.tab}, show {args.show!r}: Ctrl+P on median {statistics.median(on):.0f} ms "
+    where = f"lesson {args.lesson} step {args.step}" if args.lesson else f"tab {args.tab}, show {args.show!r}"
+    print(f"{args.size}, {where}: Ctrl+P on median {statistics.median(on):.0f} ms "
           f"(max {max(on):.0f}), off median {statistics.median(off):.0f} ms (max {max(off):.0f}); "
           f"{args.presses} presses at once: {burst:.0f} ms; projector now "
           f"{window.projector_action.isChecked()}, show now {window.charts_tab.show_combo.currentText()!r}")  # fmt: skip
