@@ -236,30 +236,13 @@ def banks_hit(addr: Sequence[int], active: int, size: int) -> list[int]:
     return [int(a) // BANK_BYTES % BANKS if active >> lane & 1 else -1 for lane, a in enumerate(addr)]
 
 
-@dataclass(frozen=True)
-class Requests:
-    """Warp-level memory requests as columns, one entry per request: what a summary is counted from."""
-
-    space: np.ndarray  # GLOBAL, SHARED, LOCAL
-    flags: np.ndarray  # WRITE, ASYNC
-    size: np.ndarray  # bytes per lane
-    active: np.ndarray  # the lane mask, uint32
-    addr: np.ndarray  # per lane
-    slot: np.ndarray  # the traced block
-
-    @classmethod
-    def of(cls, columns: Mapping | np.ndarray, addr: np.ndarray | None = None) -> Requests:
-        """From a record array (RECORD_DTYPE) or a mapping of columns by name; `addr` in place of its own."""
-        return cls(space=np.asarray(columns["space"]), flags=np.asarray(columns["flags"]),
-                   size=np.asarray(columns["size"]), active=np.asarray(columns["active"], np.uint32),
-                   addr=columns["addr"] if addr is None else addr, slot=np.asarray(columns["slot"]))  # fmt: skip
-
-
-def summarise(requests: Requests, n_slots: int) -> list[dict[str, int]]:
-    """Per slot: requests, threads, sectors, lines (global), wavefronts and conflicts (shared), by load/store."""
-    space, flags, size, active, addr, slot = (
-        requests.space, requests.flags, requests.size, requests.active, requests.addr, requests.slot
-    )  # fmt: skip
+def summarise(columns: Mapping | np.ndarray, n_slots: int, addr: np.ndarray | None = None) -> list[dict[str, int]]:
+    """Per slot: requests, threads, sectors, lines (global), wavefronts and conflicts (shared), by load/store.
+    `columns`: warp-level requests, one entry each, as a record array (RECORD_DTYPE) or a mapping of columns by
+    name (space, flags, size, active, addr, slot); `addr` in place of its own (the records' addresses rebased)."""
+    space, flags, size = np.asarray(columns["space"]), np.asarray(columns["flags"]), np.asarray(columns["size"])
+    active, slot = np.asarray(columns["active"], np.uint32), np.asarray(columns["slot"])
+    addr = columns["addr"] if addr is None else addr
     threads = lanes_of(active).sum(axis=1)
     nbytes = threads * size.astype(np.int64)
     out = [dict.fromkeys(SUMMARY_KEYS, 0) for _ in range(n_slots)]
@@ -433,7 +416,7 @@ def from_raw(header: Mapping, records: np.ndarray, sass: Mapping[int, tuple[str,
     row_matrix[glob] = matrix_cells
     matrix[r["space"] == GLOBAL] = row_matrix[r["space"] == GLOBAL].max(axis=1)
     blocks = [tuple(int(x) for x in b) for b in header.get("blocks") or []]
-    summary = summarise(Requests.of(r, addr=out), len(blocks))
+    summary = summarise(r, len(blocks), addr=out)
     trace = AccessTrace(
         variant=variant, mnk=tuple(mnk), params=dict(params), kernel=str(header.get("kernel_seen") or header.get("kernel")),
         grid=tuple(int(x) for x in header["grid"]), block=tuple(int(x) for x in header["block"]), blocks=blocks,
@@ -566,7 +549,7 @@ def from_json(v: object, where: str) -> AccessTrace:
     kept = _int(obj.get("kept"), f"{where}.kept", hi=stored)
     cols = _columns(obj.get("columns"), f"{where}.columns", kept, len(blocks), len(pcs))
     if kept == stored:  # every stored request is here: the totals follow from them, by this version's rules
-        summary = summarise(Requests.of(cols), len(blocks))
+        summary = summarise(cols, len(blocks))
     else:
         summary = [bounds.access_summary(s, f"{where}.summary[{i}]", SUMMARY_KEYS)
                    for i, s in enumerate(_list(obj.get("summary"), f"{where}.summary", 4))]  # fmt: skip
