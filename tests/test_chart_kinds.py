@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from gemmviz.cli import main  # noqa: E402
 from gemmviz.cli.main import build_parser  # noqa: E402
-from gemmviz.core import export_formats, views  # noqa: E402
+from gemmviz.core import chart_kinds, export_formats  # noqa: E402
+from gemmviz.core.chart_kinds import CHART_KINDS, HARDWARE_KINDS, ChartKind, ChartView, NothingToDraw  # noqa: E402
 from gemmviz.core.export_formats import ExportFormat  # noqa: E402
 from gemmviz.core.paths import asset_path  # noqa: E402
-from gemmviz.core.views import CHART_KINDS, HARDWARE_KINDS, ChartKind, ChartView, NothingToDraw  # noqa: E402
-from gemmviz.ui.charts import kinds as chart_kinds  # noqa: E402
+from gemmviz.ui.charts import kinds as ui_kinds  # noqa: E402
 from gemmviz.ui.export import exporters  # noqa: E402
 from gemmviz.ui.theme import LIGHT  # noqa: E402
 
@@ -25,7 +25,7 @@ SHIPPED = ["time", "gflops", "speedup", "roofline", "dashboard", "traffic", "sm-
 
 
 def _registries():
-    return [k.name for k in views.kinds()], [f.name for f in export_formats.formats(export_formats.CHART)]
+    return [k.name for k in chart_kinds.kinds()], [f.name for f in export_formats.formats(export_formats.CHART)]
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def throwaway():
     before = _registries()
     drawn, written = [], []
 
-    @views.register
+    @chart_kinds.register
     class Best(ChartKind):
         name = "best"
         label = "best kernel"
@@ -79,20 +79,20 @@ def throwaway():
     try:
         yield Best, Bmp, drawn, written
     finally:
-        views.unregister(Best)
+        chart_kinds.unregister(Best)
         export_formats.unregister(Bmp)
     assert _registries() == before
 
 
 def test_the_shipped_kinds_are_listed_in_order_and_each_has_its_drawing():
-    assert list(CHART_KINDS) == SHIPPED == [k.name for k in chart_kinds.kinds()]
+    assert list(CHART_KINDS) == SHIPPED == [k.name for k in ui_kinds.kinds()]
     assert list(HARDWARE_KINDS) == ["traffic", "sm-trace"] and HARDWARE_KINDS["traffic"][0] == "counters"
-    assert [k.panel for k in chart_kinds.panels()] == ["time", "GFLOP/s", "speedup"]
-    for kind in chart_kinds.kinds():  # the ui's drawing replaced core's description in its place
+    assert [k.panel for k in ui_kinds.panels()] == ["time", "GFLOP/s", "speedup"]
+    for kind in ui_kinds.kinds():  # the ui's drawing replaced core's description in its place
         assert kind.__module__.startswith("gemmviz.ui.charts.kinds.") and kind.render is not ChartKind.render
-        assert kind.__mro__[1].__module__ == "gemmviz.core.views" and kind.description == CHART_KINDS[kind.name]
+        assert kind.__mro__[1].__module__ == "gemmviz.core.chart_kinds" and kind.description == CHART_KINDS[kind.name]
     with pytest.raises(KeyError, match="unknown chart 'pie'; choose one of time, gflops"):
-        views.get("pie")
+        chart_kinds.get("pie")
     for target in export_formats.TARGETS:  # and every format its writer, from ui/export/formats/
         for fmt in export_formats.formats(target):
             assert fmt.__module__.startswith("gemmviz.ui.export.formats.") and fmt.write is not ExportFormat.write
@@ -100,11 +100,13 @@ def test_the_shipped_kinds_are_listed_in_order_and_each_has_its_drawing():
 
 def test_clashes_and_incomplete_kinds_are_refused():
     with pytest.raises(ValueError, match="registered already"):
-        views.register(type("Other", (ChartKind,), {"name": "time", "label": "t", "description": "d"}))
+        chart_kinds.register(type("Other", (ChartKind,), {"name": "time", "label": "t", "description": "d"}))
     with pytest.raises(TypeError, match="needs description"):
-        views.register(type("Bad", (ChartKind,), {"name": "x", "label": "x"}))
+        chart_kinds.register(type("Bad", (ChartKind,), {"name": "x", "label": "x"}))
     with pytest.raises(TypeError, match="needs is"):
-        views.register(type("Bad", (ChartKind,), {"name": "x", "label": "x", "description": "d", "needs": ("x",)}))
+        chart_kinds.register(
+            type("Bad", (ChartKind,), {"name": "x", "label": "x", "description": "d", "needs": ("x",)})
+        )
     assert list(CHART_KINDS) == SHIPPED
 
 

@@ -11,6 +11,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QImage, QKeyEvent  # noqa: E402
 
+from gemmviz.core.chart_kinds import ChartView  # noqa: E402
 from gemmviz.core.paths import asset_path  # noqa: E402
 from gemmviz.core.results import Result, Session  # noqa: E402
 from gemmviz.core.roofline import load_ceilings  # noqa: E402
@@ -22,7 +23,6 @@ from gemmviz.core.style import (  # noqa: E402
     style_of,
     style_table,
 )
-from gemmviz.core.views import ChartView  # noqa: E402
 from gemmviz.ui.charts.axes import number_label, ticks_125  # noqa: E402
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
 from gemmviz.ui.theme import theme_for  # noqa: E402

@@ -13,10 +13,10 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
+from gemmviz.core.chart_kinds import CHART_KINDS, NoHardwareData, hardware_result  # noqa: E402
 from gemmviz.core.explain import explain_counters, explain_trace  # noqa: E402
 from gemmviz.core.results import Result, Session  # noqa: E402
 from gemmviz.core.roofline import Ceilings  # noqa: E402
-from gemmviz.core.views import CHART_KINDS, NoHardwareData, hardware_result  # noqa: E402
 from gemmviz.core.workspace import Workspace  # noqa: E402
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen  # noqa: E402
 from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings  # noqa: E402

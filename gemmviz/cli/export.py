@@ -11,10 +11,10 @@ import argparse
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
 from gemmviz.core import export_formats
+from gemmviz.core.chart_kinds import ChartView
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
-from gemmviz.core.views import ChartView
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 

@@ -37,8 +37,8 @@ class ExportFormat:
 
     @classmethod
     def write(cls, *args):
-        """Write it (the ui's subclass does: ui/export/exporters.py)."""
-        raise NotImplementedError(f"{cls.title}: no writer is registered (import gemmviz.ui.export.exporters)")
+        """Write it (the ui's subclass does: one module of ui/export/formats/)."""
+        raise NotImplementedError(f"{cls.title}: no writer is registered (import gemmviz.ui.export.formats)")
 
 
 _REGISTRY: dict[tuple[str, str], type[ExportFormat]] = {}

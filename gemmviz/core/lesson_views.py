@@ -15,9 +15,9 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from gemmviz.core.chart_kinds import CHART_KINDS
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.variants import BASELINES, VARIANTS
-from gemmviz.core.views import CHART_KINDS
 
 # keys every step takes, whatever its view: its words, the results it is about and whether R measures them
 COMMON_KEYS = ("title", "text", "view", "run", "quoted", "series", "sizes")

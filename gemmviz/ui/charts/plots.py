@@ -14,11 +14,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from gemmviz.core.chart_kinds import times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
-from gemmviz.core.views import times_text
 from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
     LIGHT,

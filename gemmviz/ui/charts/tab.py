@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core.chart_kinds import ChartView
 from gemmviz.core.style import PRESETS, hidden_for
-from gemmviz.core.views import ChartView
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel

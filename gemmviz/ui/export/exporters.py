@@ -18,10 +18,10 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core import export_formats, fileio, views
+from gemmviz.core import export_formats, fileio
+from gemmviz.core.chart_kinds import ChartKind, ChartView, NothingToDraw
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
-from gemmviz.core.views import ChartView
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.export import formats
 from gemmviz.ui.theme import LIGHT, Theme
@@ -86,7 +86,7 @@ def workspace_footer(workspace, results: list[Result]) -> str:
     return footer_text(origins)
 
 
-def chart_kind(kind: str) -> type[views.ChartKind]:
+def chart_kind(kind: str) -> type[ChartKind]:
     """The registered kind called `kind`, with its drawing (ui/charts/kinds/); ExportError names the kinds."""
     try:
         return chart_kinds.get(kind)
@@ -98,7 +98,7 @@ def check_drawable(kind: str, results: list[Result], view: ChartView | None = No
     """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
     try:
         chart_kind(kind).check(results, view or ChartView())
-    except views.NothingToDraw as exc:
+    except NothingToDraw as exc:
         raise ExportError(str(exc)) from None
 
 
@@ -114,7 +114,7 @@ def draw_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
     """make_chart with the view as one ChartView: the registered kind's `render`."""
     try:
         return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
-    except views.NothingToDraw as exc:  # a chart of one result, and no result has what it needs
+    except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
         raise ExportError(str(exc)) from None
 
 

@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core.chart_kinds import hardware_result
 from gemmviz.core.counters import level_intensities
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
-from gemmviz.core.views import hardware_result
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts.base import fit_legend_column, legend_column, legible, repaint_whole
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
@@ -383,7 +383,7 @@ class HardwareTab(QSplitter):
 def hardware_chart(kind: str, results: list[Result], theme: Theme, series: str | None = None,
                    size_key: str | None = None, sm_count: int | None = None) -> pg.GraphicsView:  # fmt: skip
     """A `traffic` or `sm-trace` chart of the first result that has counters / a block trace (narrowed by
-    series and size); raises core.views.NoHardwareData when none has."""
+    series and size); raises core.chart_kinds.NoHardwareData when none has."""
     result = hardware_result(kind, results, series, size_key)
     if kind == "traffic":
         chart = TrafficChart(theme)

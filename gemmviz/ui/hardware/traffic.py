@@ -11,12 +11,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QTextOption
 
+from gemmviz.core.chart_kinds import times_text
 from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
 from gemmviz.core.numbers import percent
 from gemmviz.core.results import Result
 from gemmviz.core.style import style_of
-from gemmviz.core.views import times_text
 from gemmviz.ui.charts.base import fit_legend_column, legend_column
 from gemmviz.ui.hardware.trace import style_plot
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr

@@ -143,7 +143,7 @@ class HardwareView(LessonViewUi):
     chart's own empty state (its title says what is missing) rather than a blank view."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core.views import NoHardwareData
+        from gemmviz.core.chart_kinds import NoHardwareData
         from gemmviz.ui.hardware.tab import hardware_chart
         from gemmviz.ui.hardware.trace import SmTraceChart
         from gemmviz.ui.hardware.traffic import TrafficChart

@@ -1,8 +1,8 @@
 """How each chart kind is drawn: one module per kind (or a few kinds alike), each registering under its name a
-subclass of core/views.py's description with `render` (and, for a panel of the Charts tab, `make_panel`).
+subclass of core/chart_kinds.py's description with `render` (and, for a panel of the Charts tab, `make_panel`).
 
 Importing this package imports every module in it, so a new kind is one module here: its class (name, label,
-description, what it needs, its drawing) decorated with `core.views.register`. The modules load Qt only inside
+description, what it needs, its drawing) decorated with `core.chart_kinds.register`. The modules load Qt only inside
 their methods, so `gemmviz export --help` lists the kinds without it."""
 
 from __future__ import annotations
@@ -10,22 +10,22 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 
 for _module in pkgutil.iter_modules(__path__):
     importlib.import_module(f"{__name__}.{_module.name}")
 
 
-def kinds() -> list[type[views.ChartKind]]:
+def kinds() -> list[type[chart_kinds.ChartKind]]:
     """Every registered kind, drawings included, in the registry's order (what the dialog and CLI list)."""
-    return views.kinds()
+    return chart_kinds.kinds()
 
 
-def get(name: str) -> type[views.ChartKind]:
+def get(name: str) -> type[chart_kinds.ChartKind]:
     """The registered kind called `name`, with its drawing (KeyError names the kinds there are)."""
-    return views.get(name)
+    return chart_kinds.get(name)
 
 
-def panels() -> list[type[views.ChartKind]]:
+def panels() -> list[type[chart_kinds.ChartKind]]:
     """The kinds the Charts tab shows, in the registry's order."""
-    return [kind for kind in views.kinds() if kind.panel]
+    return [kind for kind in chart_kinds.kinds() if kind.panel]

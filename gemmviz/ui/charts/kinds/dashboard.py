@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 
 
-@views.register
-class Dashboard(views.Dashboard):
+@chart_kinds.register
+class Dashboard(chart_kinds.Dashboard):
     @classmethod
     def render(cls, results, theme, ceilings, view):
         from PySide6.QtWidgets import QGridLayout, QWidget
@@ -15,5 +15,5 @@ class Dashboard(views.Dashboard):
         widget.setStyleSheet(f"background: {theme.background};")
         grid = QGridLayout(widget)
         for i, name in enumerate(cls.panels):
-            grid.addWidget(views.get(name).render(results, theme, ceilings, view), i // 2, i % 2)
+            grid.addWidget(chart_kinds.get(name).render(results, theme, ceilings, view), i // 2, i % 2)
         return widget

@@ -3,24 +3,24 @@ The view's size (`gemmviz export --at`) picks the result."""
 
 from __future__ import annotations
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 
 
-def _hardware_chart(kind: str, results, theme, view: views.ChartView):
+def _hardware_chart(kind: str, results, theme, view: chart_kinds.ChartView):
     from gemmviz.ui.hardware.tab import hardware_chart
 
     return hardware_chart(kind, results, theme, size_key=view.size_key)
 
 
-@views.register
-class Traffic(views.Traffic):
+@chart_kinds.register
+class Traffic(chart_kinds.Traffic):
     @classmethod
     def render(cls, results, theme, ceilings, view):
         return _hardware_chart(cls.name, results, theme, view)
 
 
-@views.register
-class SmTrace(views.SmTrace):
+@chart_kinds.register
+class SmTrace(chart_kinds.SmTrace):
     @classmethod
     def render(cls, results, theme, ceilings, view):
         return _hardware_chart(cls.name, results, theme, view)

@@ -3,11 +3,11 @@ chosen result that measured its traffic gets its per-level roofline (ui/hardware
 
 from __future__ import annotations
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 
 
-@views.register
-class Roofline(views.Roofline):
+@chart_kinds.register
+class Roofline(chart_kinds.Roofline):
     @classmethod
     def render(cls, results, theme, ceilings, view):
         at = view.size_key

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 
 
-def _series_chart(chart_class, results, theme, view: views.ChartView):
+def _series_chart(chart_class, results, theme, view: chart_kinds.ChartView):
     chart = chart_class(theme)
     if view.source_of is not None:
         chart.source_of = view.source_of
@@ -14,8 +14,8 @@ def _series_chart(chart_class, results, theme, view: views.ChartView):
     return chart
 
 
-@views.register
-class Time(views.Time):
+@chart_kinds.register
+class Time(chart_kinds.Time):
     panel = QT_TRANSLATE_NOOP("", "time")
 
     @classmethod
@@ -32,8 +32,8 @@ class Time(views.Time):
         return ChartPanel(TimeChart(theme))
 
 
-@views.register
-class Gflops(views.Gflops):
+@chart_kinds.register
+class Gflops(chart_kinds.Gflops):
     panel = QT_TRANSLATE_NOOP("", "GFLOP/s")
 
     @classmethod

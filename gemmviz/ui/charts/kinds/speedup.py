@@ -3,12 +3,12 @@ of source, baseline and size (ui/charts/panels.SpeedupPanel)."""
 
 from __future__ import annotations
 
-from gemmviz.core import views
+from gemmviz.core import chart_kinds
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 
 
-@views.register
-class Speedup(views.Speedup):
+@chart_kinds.register
+class Speedup(chart_kinds.Speedup):
     panel = QT_TRANSLATE_NOOP("", "speedup")
 
     @classmethod
