@@ -261,7 +261,7 @@ def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
     assert i18n.install(qapp, "zh")
     try:
         captions = set()
-        for name, v in animated_variants().items():  # Hopper's too (its own view, ui/tiling/hopper.py)
+        for name, v in animated_variants().items():  # Hopper's too (its own view, ui/tiling/kind_hopper.py)
             for tile in v.param_choices.get(v.schedule_param) or [None]:
                 for p in (legible_problem(name, tile), Problem(100, 70, 50)):  # whole and zero-padded tiles
                     (gy, gx), _threads = grid_and_threads(name, p, tile)

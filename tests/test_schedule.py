@@ -146,3 +146,48 @@ def test_a_kernel_with_two_anchors_for_one_step_is_refused(monkeypatch):
     monkeypatch.setattr(paths, "kernel_source", lambda name: text)
     with pytest.raises(ValueError, match="two anchors for step 'load'"):
         replace(VARIANTS["gpu-tiled"]).step_lines()
+
+
+def test_every_variants_schedule_kind_resolves_in_a_fresh_process_with_only_core_imported():
+    """The registry loads its shipped kinds (core/schedule_kind_*.py) itself: no earlier import of
+    core/schedule.py or of a kind's module is needed, and nothing outside core is loaded."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from gemmviz.core.schedule_kinds import kind_names, schedule_kind\n"
+        "from gemmviz.core.variants import VARIANTS\n"
+        "names = [v.schedule_kind for v in VARIANTS.values() if v.schedule_kind]\n"
+        "print(' '.join(schedule_kind(n).name for n in names))\n"
+        "print(' '.join(sorted(kind_names())))\n"
+        "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('gemmviz.') and m.count('.') > 1}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    resolved, listed, packages = proc.stdout.splitlines()
+    from gemmviz.core.variants import VARIANTS
+
+    wanted = [v.schedule_kind for v in VARIANTS.values() if v.schedule_kind]
+    assert resolved.split() == wanted and {"naive", "tiled", "blocktile2d", "hopper"} <= set(wanted)
+    assert set(wanted) <= set(listed.split())
+    assert packages == "['core']"
+
+
+@pytest.mark.parametrize(("variant", "per_slice"), [("gpu-naive", 1), ("gpu-tiled", 4)])
+def test_too_many_steps_names_the_largest_k_from_the_kinds_own_steps_per_slice(variant, per_slice):
+    """The refusal's "K up to" is the largest K the animation shows: it builds, one tile more is refused."""
+    import re
+
+    from gemmviz.core.schedule import MAX_STEPS, kind_of
+
+    assert len(kind_of(variant).step_kinds) - 1 == per_slice
+    tile = 16
+    too_long = (MAX_STEPS // per_slice + 1) * tile
+    with pytest.raises(ProblemError, match="animation steps per block") as refused:
+        block_schedule(variant, Problem(16, 16, too_long), tile)
+    largest = int(re.search(r"K up to ([\d,]+)", str(refused.value)).group(1).replace(",", ""))
+    assert largest == (MAX_STEPS - 1) // per_slice * tile
+    assert len(block_schedule(variant, Problem(16, 16, largest), tile).steps) <= MAX_STEPS
+    with pytest.raises(ProblemError, match="animation steps per block"):
+        block_schedule(variant, Problem(16, 16, largest + tile), tile)

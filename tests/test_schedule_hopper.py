@@ -10,7 +10,7 @@ from gemmviz.core.hopper_model import WGMMA, wgmma_space
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_totals
-from gemmviz.core.schedule_hopper import HOPPER_KINDS, SLOT_STATES, hopper_schedule
+from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, SLOT_STATES, hopper_schedule
 from gemmviz.core.variants import VARIANTS
 
 NAME = "gpu-wgmma-tf32"

@@ -118,3 +118,37 @@ def test_every_animated_variant_has_a_kind_and_a_renderer():
 
     for v in animated_variants().values():
         assert render.renderer_for(schedule_kinds.schedule_kind(v.schedule_kind).name) is not None
+
+
+NAMESAKES = """
+import sys
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.schedule_kinds import schedule_kind
+from gemmviz.ui.tiling.render import renderer_for
+
+for name in ("accesses", "types", "kinds"):  # core/schedule_accesses.py, ...: no kinds
+    try:
+        schedule_kind(name)
+    except ProblemError:
+        pass
+for name in ("view", "frames", "layout", "captions"):  # ui/tiling/view.py, ...: no renderers
+    try:
+        renderer_for(name)
+    except KeyError:
+        pass
+print(sorted(m for m in sys.modules if m in ("gemmviz.core.schedule_accesses", "gemmviz.ui.tiling.view",
+                                               "gemmviz.ui.tiling.frames")))
+"""
+
+
+def test_a_kind_named_like_another_module_imports_nothing():
+    """Kinds and renderers live in schedule_kind_NAME.py and kind_NAME.py: a kind called "view" or "accesses" is
+    not looked for in the package's ordinary modules of that name."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-c", NAMESAKES], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

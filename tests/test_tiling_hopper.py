@@ -11,9 +11,9 @@ from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
 from gemmviz.core.hopper_model import WGMMA  # noqa: E402
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.core.schedule_hopper import HOPPER_KINDS, hopper_schedule  # noqa: E402
+from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, hopper_schedule  # noqa: E402
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.tiling.hopper import draw_hopper  # noqa: E402
+from gemmviz.ui.tiling.kind_hopper import draw_hopper  # noqa: E402
 from tests.overlap import problems  # noqa: E402
 
 

@@ -472,7 +472,7 @@ ZH = {
 "% cuBLAS": "cuBLAS 的 %",
 "rel. error": "相对误差",
 "status": "状态",
-# ---- the Hopper kernel's view (ui/tiling/hopper.py) and step captions ----
+# ---- the Hopper kernel's view (ui/tiling/kind_hopper.py) and step captions ----
 "starting": "正在启动",
 "waiting for the first stage": "等待第一级",
 "sleeps on empty[{0}]": "在 empty[{0}] 上休眠",

@@ -3,14 +3,18 @@ schedule of one thread block is made, its launch grid and highlightable threads,
 the kinds of step it plays. No Qt: `core/schedule.py` answers for every kind through it, and each kind's
 drawing is registered under the same name in `gemmviz/ui/tiling/render.py`'s registry.
 
-A kind lives in a module of its own, `gemmviz/core/schedule_NAME.py`, that calls `register(ScheduleKind(...))`
-when imported; `schedule_kind(NAME)` imports it the first time a variant names it (the shipped naive, tiled
-and block-tiling kinds are registered by core/schedule.py itself).
+A kind lives in a module of its own, `gemmviz/core/schedule_kind_NAME.py`, that calls
+`register(ScheduleKind(...))` when imported. `schedule_kind(NAME)` and `kind_names()` import every such module
+of the package first (the shipped naive, tiled, blocktile2d and hopper kinds are four of them), so a lookup
+finds every shipped kind whatever was imported before; the prefix keeps the kinds apart from the package's
+other modules (schedule_types.py is no kind called "types").
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,15 +50,29 @@ def unregister(name: str) -> None:
     SCHEDULE_KINDS.pop(name, None)
 
 
+MODULE_PREFIX = "schedule_kind_"  # gemmviz/core/schedule_kind_NAME.py registers kind NAME
+
+
+@functools.cache
+def load_shipped() -> tuple[str, ...]:
+    """Import every `gemmviz/core/schedule_kind_*.py` module once (each registers its kind); their names."""
+    import gemmviz.core
+
+    names = tuple(m.name for m in pkgutil.iter_modules(gemmviz.core.__path__) if m.name.startswith(MODULE_PREFIX))
+    for name in names:
+        importlib.import_module(f"gemmviz.core.{name}")
+    return names
+
+
+def kind_names() -> tuple[str, ...]:
+    """The names of the registered kinds, every shipped one among them."""
+    load_shipped()
+    return tuple(SCHEDULE_KINDS)
+
+
 def schedule_kind(name: str) -> ScheduleKind:
-    """The registered kind `name`, its module (core/schedule_NAME.py) imported on first use."""
-    module = f"gemmviz.core.schedule_{name}"
-    if name not in SCHEDULE_KINDS:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    """The registered kind `name` (the shipped kinds loaded first)."""
+    load_shipped()
     if name not in SCHEDULE_KINDS:
         raise ProblemError(f"no schedule kind {name!r} is registered (core/schedule_kinds.py)")
     return SCHEDULE_KINDS[name]

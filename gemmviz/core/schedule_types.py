@@ -1,5 +1,5 @@
 """The records of an animation schedule (counters, regions, steps, the schedule of one block), shared by
-`schedule.py` and `schedule_hopper.py`."""
+`schedule.py` and the kinds (`schedule_kind_*.py`)."""
 
 from __future__ import annotations
 

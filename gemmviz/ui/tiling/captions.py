@@ -50,7 +50,7 @@ CAPTIONS: tuple[tuple[re.Pattern, str], ...] = tuple(
                                "column from global memory ({loads} loads, no reuse)")),
         (rf"^store C\[(?P<c>{_R})\] \((?P<n>\d+) global stores\)$",
          QT_TRANSLATE_NOOP("", "store C[{c}] ({n} global stores)")),
-        # the Hopper kernel's steps (core/schedule_hopper.py)
+        # the Hopper kernel's steps (core/schedule_kind_hopper.py)
         (r"^producer thread, k-step (?P<k>\d+)/(?P<n>\d+): waits on empty\[(?P<st>\d+)\] — a fresh barrier passes at "
          r"once \(the ring is filling\)$",
          QT_TRANSLATE_NOOP("", "producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once "

@@ -4,6 +4,12 @@ steps of one thread block moving between them. It only draws a schedule that `co
 `render_frame(painter, w, h, state, theme)` is a pure function of the state (schedule, step, phase,
 thread), so stepping to frame i from anywhere draws the same image: on screen (ui/tiling/view.py), into a PNG,
 GIF or video (ui/export/exporters.py) and in the tests.
+
+Each schedule kind (core/schedule_kinds.py) is drawn by the renderer registered under its name: the block-tiled
+ones here (BlockRenderer with the shared-memory part per kind: NaiveRenderer, TiledRenderer, BlockTileRenderer),
+any other in a module of its own, ui/tiling/kind_NAME.py (kind_hopper.py). A new block-tiled kind may subclass
+one of these and draw its shared memory from the public parts below: draw_tiled, draw_padding, draw_copy,
+draw_shared_reads and draw_barrier, each drawing from a Frame.
 """
 
 from __future__ import annotations
@@ -235,8 +241,9 @@ def unregister_renderer(name: str) -> None:
 
 
 def renderer_for(kind: str) -> ScheduleRenderer:
-    """The renderer of schedule kind `kind`, its module (ui/tiling/KIND.py) imported on first use."""
-    module = f"gemmviz.ui.tiling.{kind}"
+    """The renderer of schedule kind `kind`, its module (ui/tiling/kind_KIND.py, a name no other module of the
+    package has) imported on first use."""
+    module = f"gemmviz.ui.tiling.kind_{kind}"
     if kind not in RENDERERS:
         try:
             importlib.import_module(module)
@@ -359,15 +366,15 @@ class TiledRenderer(BlockRenderer):
     pads_tiles = True  # the part of a tile outside the matrix is zero-filled (hatched)
 
     def draw_shared(self, f: Frame) -> None:
-        _draw_tiled(f)
+        draw_tiled(f)
         if self.pads_tiles:
-            _draw_padding(f)
+            draw_padding(f)
         if f.step.kind == "load" and f.state.phase < 1.0:
-            _draw_copy(f)
+            draw_copy(f)
         if f.step.kind == "compute":
-            _draw_shared_reads(f)
+            draw_shared_reads(f)
         if f.step.kind in ("sync", "sync2"):
-            _draw_barrier(f)
+            draw_barrier(f)
 
 
 @register_renderer("blocktile2d")
@@ -463,8 +470,9 @@ def _global_slices(f: Frame) -> tuple[QRectF, QRectF] | None:
     return ga, gb
 
 
-def _draw_tiled(f: Frame) -> None:
-    """The step's slices of A and B outlined in global memory; the shared tiles, filled once loaded, named."""
+def draw_tiled(f: Frame) -> None:
+    """The step's slices of A and B outlined in global memory; the shared tiles (the layout's smem_a, smem_b),
+    filled once loaded (from a load's settled frame to the second barrier), named as the kernel names them."""
     painter, lay, step = f.painter, f.lay, f.step
     loaded = step.kind in ("sync", "compute", "sync2") or (step.kind == "load" and f.state.phase >= 1.0)
     slices = _global_slices(f)
@@ -481,8 +489,9 @@ def _draw_tiled(f: Frame) -> None:
         _text(painter, f.texts, QPointF(rect.left(), label_y), label, f.font_px * 0.9)
 
 
-def _draw_padding(f: Frame) -> None:
-    """The part of a tile that lies outside the matrix is zero-filled, not loaded: hatched."""
+def draw_padding(f: Frame) -> None:
+    """The part of a square shared tile (TILE = BM) that lies outside the matrix is zero-filled, not loaded:
+    hatched."""
     kt, s, p = f.step.k_tile, f.s, f.s.run_problem
     if kt < 0:
         return
@@ -498,8 +507,9 @@ def _draw_padding(f: Frame) -> None:
             f.painter.fillRect(QRectF(rect.left(), rect.top() + rows * c, rect.width(), (t - rows) * c), hatch)
 
 
-def _draw_copy(f: Frame) -> None:
-    """The copy from global to shared memory, as a visible movement (smoothstep of the phase)."""
+def draw_copy(f: Frame) -> None:
+    """The copy from global to shared memory, as a visible movement (smoothstep of the phase): draw it while a
+    step of a kind the schedule kind `glides` has a phase below 1."""
     slices = _global_slices(f)
     if slices is None:
         return
@@ -515,8 +525,8 @@ def _draw_copy(f: Frame) -> None:
         f.painter.drawRect(moving)
 
 
-def _draw_shared_reads(f: Frame) -> None:
-    """During compute the highlighted thread reads its rows of tile_A and columns of tile_B."""
+def draw_shared_reads(f: Frame) -> None:
+    """The highlighted thread's reads during compute: its TM rows of the A tile and TN columns of the B tile."""
     lay, s = f.lay, f.s
     ty, tx = f.state.thread
     cell_a = lay.smem_a.height() / s.bm
@@ -527,8 +537,8 @@ def _draw_shared_reads(f: Frame) -> None:
     f.painter.drawRect(QRectF(b.left() + tx * s.tn * cell_b, b.top(), s.tn * cell_b, b.height()))
 
 
-def _draw_barrier(f: Frame) -> None:
-    """__syncthreads(): a dashed line across the shared-memory column, named."""
+def draw_barrier(f: Frame) -> None:
+    """__syncthreads(): a dashed line across the shared-memory column (the layout's barrier_y), named."""
     lay, painter = f.lay, f.painter
     y = lay.barrier_y
     painter.setPen(QPen(f.fg, f.line_px, Qt.PenStyle.DashLine))

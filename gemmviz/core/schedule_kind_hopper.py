@@ -1,4 +1,4 @@
-"""The schedule of one thread block of the Hopper kernel (kernels/wgmma_tf32.cu), step by step.
+"""The Hopper kernel's schedule kind (kernels/wgmma_tf32.cu): the schedule of one thread block, step by step.
 
 One producer thread and the consumer warpgroups run at the same time; the animation plays them as one
 sequence in which the producer goes as far ahead as the ring lets it, which is what the kernel's barriers
@@ -6,7 +6,9 @@ allow: the producer waits on a stage's "empty" barrier, issues one TMA copy per 
 "full" barrier counts the bytes), the consumers wait on "full", issue their wgmma over the stage and
 arrive on "empty" when done with it. The ring fills (the first STAGES copies pass at once), runs steady
 (each refill waits for a release) and drains (no refills; the producer waits for every stage before it
-exits). Summed over every block the counters equal `hopper_model.wgmma_traffic` (tests check this).
+exits). Summed over every block the counters equal `hopper_model.wgmma_traffic` (tests check this). Its
+steps interleave the producer and the consumers instead of walking K slice by slice, so it is a ScheduleKind of
+its own (registered at the end), not a blocked_kind.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from gemmviz.core.hopper_model import WGMMA_BK, wgmma_bn, wgmma_tiles
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.schedule_kinds import Grid, ScheduleKind, register
 from gemmviz.core.schedule_types import Counters, Region, Schedule, Step
 from gemmviz.core.variants import VARIANTS
 
@@ -245,3 +248,24 @@ class _Walk:
 
 def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:
     return Region(min(r0, rows), min(r1, rows), min(c0, cols), min(c1, cols))
+
+
+def _hopper_grid(variant: str, problem: Problem, _tile: int | None) -> Grid:
+    """Its consumers are warpgroups issuing wgmma together: no thread of its own is highlighted."""
+    v = VARIANTS[variant]
+    return wgmma_tiles(v.run_problem(problem, v.config), v.config), (1, 1)
+
+
+def _hopper_legible(variant: str, _tile: int | None) -> Problem:
+    """2 block rows, a square C (whole clusters along N) and twice its ring of stages along K, so that the
+    ring fills, runs and drains."""
+    c = VARIANTS[variant].config
+    m, cluster_n = 2 * c["BM"], wgmma_bn(c) * c["CLUSTER"]
+    return Problem(m, -(-m // cluster_n) * cluster_n, 2 * c["STAGES"] * WGMMA_BK)
+
+
+def _hopper_build(variant: str, problem: Problem, _tile: int | None, block: tuple[int, int]) -> HopperSchedule:
+    return hopper_schedule(variant, problem, block)
+
+
+register(ScheduleKind("hopper", HOPPER_KINDS, _hopper_build, _hopper_grid, _hopper_legible))

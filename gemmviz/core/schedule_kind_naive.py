@@ -1,0 +1,33 @@
+"""The naive kernel's schedule kind (kernels/naive.cu): no shared memory, each thread reads its row of A and
+column of B from global memory; steps group K in chunks of the block edge, so that it lines up with the tiled
+kernel's."""
+
+from __future__ import annotations
+
+from gemmviz.core.model import ceil_div
+from gemmviz.core.schedule import Counters, Region, Schedule, StepBuilder, blocked_kind, square_shape
+from gemmviz.core.schedule_kinds import register
+
+
+def naive_steps(s: Schedule) -> None:
+    """The naive kernel has no shared memory: every thread reads its row of A and column of B from
+    global memory. Steps group k in chunks of the block edge so the two kernels line up."""
+    p, t = s.run_problem, s.bm
+    r0, r1 = s.rows
+    c0, c1 = s.cols
+    active = (r1 - r0) * (c1 - c0)  # threads outside the matrix return at once
+    out = StepBuilder(s)
+    chunks = ceil_div(p.k, t)
+    for kt in range(chunks):
+        k0, k1 = kt * t, min((kt + 1) * t, p.k)
+        width = k1 - k0
+        out.add("read", f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
+                f"B column from global memory ({2 * width * active} loads, no reuse)", kt,
+                Counters(global_loads=2 * width * active, fmas=width * active), k1,
+                Region(r0, r1, k0, k1), Region(k0, k1, c0, c1))  # fmt: skip
+    c = Region(r0, r1, c0, c1)
+    out.add("store", f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
+            Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+
+
+register(blocked_kind("naive", ("read", "store"), naive_steps, square_shape, shared_memory=False))
