@@ -15,8 +15,7 @@ from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
 from gemmviz.ui.export.exporters import export_gif  # noqa: E402
 from gemmviz.ui.theme import LIGHT  # noqa: E402
-from gemmviz.ui.tiling import export as animation_export  # noqa: E402
-from gemmviz.ui.tiling.export import GifWriter, _pixels, frame_count, timed_frames  # noqa: E402
+from gemmviz.ui.tiling.frames import GifWriter, TimedFrame, _pixels, frame_count, timed_frames  # noqa: E402
 
 
 def _decoded(data: bytes) -> list[np.ndarray]:
@@ -53,7 +52,7 @@ def test_unchanged_frames_lengthen_the_one_before():
     def frame(colour: str, ms: int):
         image = QImage(8, 4, QImage.Format.Format_RGB32)
         image.fill(QColor(colour))
-        return animation_export.TimedFrame(image, ms)
+        return TimedFrame(image, ms)
 
     for f in (frame("red", 100), frame("red", 200), frame("blue", 300)):
         writer.add(f)

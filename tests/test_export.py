@@ -65,7 +65,7 @@ def test_svg_parses(qapp, tmp_path):
 def test_gif_has_a_frame_per_step_and_glides_into_each_load(qapp, tmp_path):
     from PIL import Image
 
-    from gemmviz.ui.tiling.export import MOVE_FRAMES
+    from gemmviz.ui.tiling.frames import MOVE_FRAMES
 
     schedule = block_schedule("gpu-tiled", Problem(40, 40, 40), 16)
     n = export_gif(schedule, tmp_path / "a.gif", (1, 2), 320, 180)

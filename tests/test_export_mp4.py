@@ -18,7 +18,7 @@ from gemmviz.ui.export.exporters import ExportError, export_mp4  # noqa: E402
 @pytest.mark.skipif(shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None, reason="needs ffmpeg")
 def test_mp4_has_the_gifs_frames_and_their_durations(qapp, tmp_path):
     from gemmviz.ui.theme import LIGHT
-    from gemmviz.ui.tiling.export import timed_frames
+    from gemmviz.ui.tiling.frames import timed_frames
 
     schedule = block_schedule("gpu-tiled", Problem(40, 40, 40), 16)
     n = export_mp4(schedule, tmp_path / "a.mp4", (1, 2), 321, 181)  # odd sizes: yuv420p needs even ones

@@ -144,7 +144,7 @@ def test_cli_model_json_matches_the_formula(capsys):
 
 
 def test_cli_animate_writes_a_frame_per_step_and_the_glides(tmp_path, capsys):
-    from gemmviz.ui.tiling.export import MOVE_FRAMES
+    from gemmviz.ui.tiling.frames import MOVE_FRAMES
 
     assert (
         main(["animate", "--mnk", "40x40x40", "--tile", "16", "--frames", str(tmp_path / "f"), "--size", "320x180"])

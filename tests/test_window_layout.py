@@ -15,7 +15,8 @@ from gemmviz.backends.cpu import CpuBackend  # noqa: E402
 from gemmviz.core.problem import Problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, _counter_lines, _fit_layout, font_px_for, render_image, thread_cell  # noqa: E402
+from gemmviz.ui.tiling.layout import fit_layout, thread_cell  # noqa: E402
+from gemmviz.ui.tiling.render import FrameState, _counter_lines, font_px_for, render_image  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
 from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402
@@ -151,6 +152,6 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
             texts = []
             render_image(FrameState(s, i, phase, thread), w, h, scaled, texts=texts)
             assert texts and problems(texts, QRectF(0, 0, w, h)) == [], (i, phase)
-    lay = _fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
+    lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
     cell = thread_cell(lay, s, thread)
     assert cell is not None and min(cell.width(), cell.height()) >= 12 * h / 720 - 0.01

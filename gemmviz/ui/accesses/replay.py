@@ -277,7 +277,7 @@ def export_replay_gif(trace: acc.AccessTrace, path: str | os.PathLike, slot: int
         paint_footer,
         scale_for,
     )
-    from gemmviz.ui.tiling.export import TimedFrame, write_gif
+    from gemmviz.ui.tiling.frames import TimedFrame, write_gif
 
     try:
         import PIL  # noqa: F401

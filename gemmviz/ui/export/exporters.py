@@ -283,13 +283,13 @@ def _counted(frames, total: int, progress: Progress | None, what: str):
 def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
                theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
     """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
-    ui/tiling/export.py), streamed to the file frame by frame; returns the number of frames. An export
+    ui/tiling/frames.py), streamed to the file frame by frame; returns the number of frames. An export
     that fails or is interrupted leaves no file and any previous one as it was."""
     try:
         import PIL  # noqa: F401
     except ImportError:
         raise ExportError("GIF export needs Pillow (pip install pillow)") from None
-    from gemmviz.ui.tiling.export import frame_count, timed_frames, write_gif
+    from gemmviz.ui.tiling.frames import frame_count, timed_frames, write_gif
 
     target = check_target(path, (".gif",))
     check_size(width, height)
@@ -302,7 +302,7 @@ def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_s
 def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: Theme,
                   steps_per_second: float, progress: Progress | None = None) -> list[int]:  # fmt: skip
     """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
-    from gemmviz.ui.tiling.export import frame_count, timed_frames
+    from gemmviz.ui.tiling.frames import frame_count, timed_frames
 
     check_size(width, height)
     scaled = theme.scaled(scale_for(width, height))

@@ -48,7 +48,7 @@ def _shared_labels(s: Schedule) -> tuple[str, str]:
     return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
 
 
-def _fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "") -> Layout:
+def fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "") -> Layout:
     """The layout at the largest font (at most `font_px`, at least 70% of it) at which the counters, the tiles'
     labels and the caption fit beside and below the matrices: texts are shrunk before any is cut with …."""
     f = font_px
@@ -78,7 +78,7 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     if hit is not None and hit[0] is s:
         return hit[1]
     longest = max((caption_words(st.text) for st in s.steps), key=len, default="")  # one layout for every step
-    lay = _fit_layout(w, h, s, font_px, measured, longest)
+    lay = fit_layout(w, h, s, font_px, measured, longest)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)

@@ -28,19 +28,15 @@ from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.captions import caption_words
-from gemmviz.ui.tiling.layout import (  # noqa: F401  (layout_for, inset_window, thread_cell: used by tests)
+from gemmviz.ui.tiling.layout import (
     LINE,
-    MIN_CELL_720P,
     NAME_PX,
     Layout,
     _cached_layout,
-    _fit_layout,
     _fm,
     _registers_label,
     _shared_labels,
     has_registers,
-    inset_window,
-    layout_for,
     thread_cell,
 )
 
