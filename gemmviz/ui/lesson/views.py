@@ -117,7 +117,7 @@ class TextView(LessonViewUi):
 
 
 @register_ui("chart")
-class ChartView(LessonViewUi):
+class ChartStepView(LessonViewUi):
     def widget(self, ctx: ViewContext) -> QWidget:
         from gemmviz.ui.export.exporters import make_chart
 
