@@ -255,3 +255,56 @@ def test_an_animation_step_can_show_an_edge_block():
         with pytest.raises(LessonError, match=why):
             parse_lesson('title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
                          f'animation = {{ variant = "gpu-tiled", mnk = "40", tile = 32, block = {bad} }}\n', "x")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("step", "owner"),
+    [
+        ('baseline = "cublas"\n', "'baseline' is a key of a chart or table step"),  # a text step
+        ('view = "animation"\nanimation = { variant = "gpu-tiled" }\nat = 64\n', "'at' is a key of a chart step"),
+        ('view = "roofline"\nchart = "time"\n', "'chart' is a key of a chart, hardware or accesses step"),
+    ],
+)
+def test_a_key_of_another_view_names_the_views_it_belongs_to(step, owner):
+    with pytest.raises(LessonError, match=owner):
+        parse_lesson('title = "L"\n' + GOOD_STEP + step, "x", "f.toml")
+
+
+VIEW_MODULE = """
+from gemmviz.core.lesson_views import LessonViewKind, register
+
+register(LessonViewKind("zzstripes", ("zzwidth",)))
+"""
+
+FRESH = """
+import sys
+import gemmviz.core
+
+gemmviz.core.__path__.append(sys.argv[1])  # as if core/lesson_view_zzstripes.py were shipped
+from gemmviz.core import lesson_views
+from gemmviz.core.lessons import LessonError, parse_lesson
+
+step = '[[step]]\\ntitle = "T"\\ntext = "One sentence."\\n'
+for extra in ('view = "movie"\\n', 'bogus = 1\\n', 'zzwidth = 2\\n'):
+    try:
+        parse_lesson('title = "L"\\n' + step + extra, "x", "f.toml")
+    except LessonError as exc:
+        print(exc)
+print("zzwidth" in lesson_views.all_keys(), lesson_views.owners("zzwidth"))
+"""
+
+
+def test_errors_list_every_shipped_view_and_key_whatever_was_imported(tmp_path):
+    """A view in a lesson_view_NAME.py module of core (the package's modules are discovered, not only those a
+    step named before) is in the list of views and of keys, and owns its key, from the first lesson parsed."""
+    import subprocess
+    import sys
+
+    (tmp_path / "lesson_view_zzstripes.py").write_text(VIEW_MODULE)
+    proc = subprocess.run([sys.executable, "-c", FRESH, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    view, key, other, listed = proc.stdout.splitlines()
+    assert "view must be one of" in view and "zzstripes" in view
+    assert "unknown key 'bogus'" in key and "zzwidth" in key
+    assert "'zzwidth' is a key of a zzstripes step" in other
+    assert listed == "True ('zzstripes',)"

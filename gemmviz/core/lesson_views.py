@@ -2,7 +2,9 @@
 they are checked. No Qt: `core/lessons.py` parses every step through it, `gemmviz lesson` asks it which steps
 show results, and each kind's drawing (the live widget of lesson mode, the slide) is registered under the
 same name in `gemmviz/ui/lesson/views.py`. A new view is a module of its own, `gemmviz/core/lesson_view_NAME.py`,
-that calls `register` when imported: `lesson_view(NAME)` imports it the first time a step names it.
+that calls `register` when imported: `lesson_view`, `view_names`, `all_keys` and `owners` import every such
+module of the package first, so that a lookup and the errors' lists of views and keys are the same whatever was
+imported before.
 
 A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
 every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
@@ -11,7 +13,9 @@ every step may name, already checked) and returns the Step fields it sets (`char
 
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -84,24 +88,45 @@ def unregister(name: str) -> None:
     VIEW_KINDS.pop(name, None)
 
 
+MODULE_PREFIX = "lesson_view_"  # gemmviz/core/lesson_view_NAME.py registers view NAME
+
+
+@functools.cache
+def load_shipped() -> tuple[str, ...]:
+    """Import every `gemmviz/core/lesson_view_*.py` module once (each registers its view); their names."""
+    import gemmviz.core
+
+    names = tuple(m.name for m in pkgutil.iter_modules(gemmviz.core.__path__) if m.name.startswith(MODULE_PREFIX))
+    for name in names:
+        importlib.import_module(f"gemmviz.core.{name}")
+    return names
+
+
 def lesson_view(name: str) -> LessonViewKind | None:
-    """The registered view `name`; one not registered yet is looked for in `gemmviz/core/lesson_view_NAME.py`,
-    a module of its own that registers it when imported. None if there is none."""
-    module = f"gemmviz.core.lesson_view_{name}"
-    if name not in VIEW_KINDS and name.isidentifier():
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    """The registered view `name` (the shipped views loaded first); None if there is none."""
+    load_shipped()
     return VIEW_KINDS.get(name)
 
 
+def view_names() -> tuple[str, ...]:
+    """The names of the registered views, every shipped one among them."""
+    load_shipped()
+    return tuple(VIEW_KINDS)
+
+
 def all_keys() -> tuple[str, ...]:
-    """Every key some step may have: the common ones and each registered view's."""
+    """Every key some step may have: the common ones and each registered view's (the shipped views loaded first)."""
+    load_shipped()
     return tuple(dict.fromkeys([*COMMON_KEYS, *(k for kind in VIEW_KINDS.values() for k in kind.keys)]))
 
 
+def owners(key: str) -> tuple[str, ...]:
+    """The views whose own keys include `key` (none for a common key or an unknown one)."""
+    load_shipped()
+    return tuple(kind.name for kind in VIEW_KINDS.values() if key in kind.keys)
+
+
+# ---- checks of single keys, shared by the kinds ------------------------------------------------------------
 # ---- checks of single keys, shared by the kinds ------------------------------------------------------------
 def whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

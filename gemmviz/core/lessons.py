@@ -32,13 +32,14 @@ from gemmviz.core.lesson_files import (
 from gemmviz.core.lesson_views import (
     COMMON_KEYS,
     MAX_N,
-    VIEW_KINDS,
     AnimationState,
     CommonFields,
     LessonViewKind,
     StepProblem,
     all_keys,
     lesson_view,
+    owners,
+    view_names,
     whole,
 )
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
@@ -218,12 +219,17 @@ def _common(d: dict, fail) -> CommonFields:
     return CommonFields(series, tuple(sizes))
 
 
+def _either(names: tuple[str, ...]) -> str:
+    """The views owning a key, in words: "a chart", "a chart or table", "a chart, hardware or accesses"."""
+    return "a " + (" or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}")
+
+
 def _view_kind(d: dict, fail) -> LessonViewKind:
     """The step's view from the registry (core/lesson_views.py), its keys checked against what it takes."""
     view = d.get("view", "text")
     kind = lesson_view(view) if isinstance(view, str) else None
     if kind is None:
-        fail("view", f"view must be one of {', '.join(VIEW_KINDS)}, got {view!r}")
+        fail("view", f"view must be one of {', '.join(view_names())}, got {view!r}")
     known = all_keys()
     for key in d:
         if key not in known:
@@ -231,7 +237,8 @@ def _view_kind(d: dict, fail) -> LessonViewKind:
     takes = (*COMMON_KEYS, *kind.keys)
     for key in d:
         if key not in takes:
-            fail(key, f"unknown key {key!r} in a {view} step (its keys: {', '.join(sorted(takes))})")
+            fail(key, f"unknown key {key!r} in a {view} step: {key!r} is a key of {_either(owners(key))} step "
+                      f"(a {view} step's keys: {', '.join(sorted(takes))})")  # fmt: skip
     return kind
 
 
