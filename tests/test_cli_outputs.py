@@ -177,9 +177,10 @@ def _session(path, sizes_with_base, sizes_without):
     [
         (["--chart", "speedup", "--at", "100"], "--at 100³: the session has no valid results at that size; sizes: 64³, 128³, 256³"),
         (["--chart", "time", "--at", "64x64x32"], "--at 64×64×32: the session has no valid results"),
-        (["--chart", "speedup", "--at", "256", "--baseline", "cpu-naive"], "no CPU loop result at 256³ to compare with; sizes with one: 64³, 128³"),
-        (["--chart", "speedup", "--baseline", "cublas"], "the session has no cuBLAS FP32 result to compare with; --baseline choices it has: cpu-naive"),
-        (["--variants", "gpu-tiled", "--chart", "speedup", "--baseline", "cpu-naive"], "the session has no CPU loop result"),
+        (["--chart", "speedup", "--at", "256", "--baseline", "cpu-naive"], "no CPU loop result at 256×256×256; sizes with one: 64³, 128³"),
+        (["--chart", "dashboard", "--at", "256", "--baseline", "cpu-naive"], "no CPU loop result at 256×256×256; sizes with one: 64³, 128³"),
+        (["--chart", "speedup", "--baseline", "cublas"], "no cuBLAS FP32 result to compare with at any size; baselines with results: cpu-naive"),
+        (["--variants", "gpu-tiled", "--chart", "speedup", "--baseline", "cpu-naive"], "no CPU loop result to compare with at any size"),
     ],
 )  # fmt: skip
 def test_export_refuses_a_view_the_session_has_no_data_for(tmp_path, capsys, extra, message):

@@ -38,5 +38,5 @@ def test_an_explicit_baseline_the_session_lacks_is_refused(tmp_path, capsys):
     session = _session(tmp_path / "cpu.json", [("cpu-naive", {})])
     argv = ["export", session, "--chart", "speedup", "--baseline", "gpu-naive", "-o", str(tmp_path / "s.png")]
     assert main(argv) == 2
-    assert "--baseline choices it has: cpu-naive" in capsys.readouterr().err
+    assert "to compare with at any size; baselines with results: cpu-naive" in capsys.readouterr().err
     assert not (tmp_path / "s.png").exists()

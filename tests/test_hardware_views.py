@@ -13,7 +13,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
-from gemmviz.core.chart_kinds import CHART_KINDS, NoHardwareData, hardware_result  # noqa: E402
+from gemmviz.core.chart_kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result  # noqa: E402
 from gemmviz.core.explain import explain_counters, explain_trace  # noqa: E402
 from gemmviz.core.results import Result, Session  # noqa: E402
 from gemmviz.core.roofline import Ceilings  # noqa: E402
@@ -148,7 +148,7 @@ def test_roofline_export_is_per_level_for_one_measured_result_and_one_roofline_f
     chart = make_chart("roofline", one, LIGHT, CEILINGS)
     assert isinstance(chart, LevelRooflineChart) and chart.result is one[0]
     assert "Hierarchical roofline" in chart.getPlotItem().titleLabel.text
-    at = make_chart("roofline", measured, LIGHT, CEILINGS, ("gpu-naive", "1024x1024x1024", ""))
+    at = make_chart("roofline", measured, LIGHT, CEILINGS, ChartView("gpu-naive", "1024x1024x1024", ""))
     assert isinstance(at, RooflineChart)  # every variant at 1024³: compared on one roofline
     assert isinstance(make_chart("roofline", measured, LIGHT, CEILINGS), RooflineChart)
     plain = [dataclasses.replace(r, counters=None) for r in one]

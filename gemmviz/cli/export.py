@@ -1,8 +1,9 @@
 """`gemmviz export`: render a chart of a session file to PNG or SVG, without a window.
 
 Everything that can be refused is checked on the session's results before Qt starts: the output path,
-`--at` (a size the session has), and a speedup chart's baseline at the size drawn (without `--baseline`, one the
-session has is used, and named)."""
+`--at` (a size the session has), and the chart kind's own check (core/chart_kinds.py: a speedup chart's, or the
+dashboard's speedup quarter's, baseline at the size drawn; without `--baseline`, one the session has is used,
+and named)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,12 @@ import argparse
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
 from gemmviz.core import export_formats
-from gemmviz.core.chart_kinds import ChartView
+from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
-
-# charts that draw the speedup bars, and so need the baseline at the size drawn
-SPEEDUP_CHARTS = ("speedup",)
-DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, as in the app (ui/charts/plots.py)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -62,17 +59,12 @@ def _sizes(problems: set[Problem]) -> str:
     return ", ".join(p.label for p in sorted(problems, key=lambda p: (p.m * p.n * p.k, p.m, p.n))) or "none"
 
 
-def is_baseline(result, base: Baseline) -> bool:
-    """The same match as core's find_baseline, which the speedup chart draws with."""
-    return result.variant == base.variant and (not base.params or result.params == dict(base.params))
-
-
 def choose_baseline(results: list, chart: str, asked: str | None, at: Problem | None) -> tuple[Baseline, str]:
     """The baseline to draw with, and a note saying so where it is not the one asked for: `--baseline` as
     given; without one, the default where the session has it (at `--at`, if given), else the first of the
     registry's baselines that the session has there (a CPU-only session has no GPU naive kernel)."""
     default = baseline(asked or DEFAULT_BASELINE)
-    if asked is not None or chart not in SPEEDUP_CHARTS:
+    if asked is not None or chart not in ("speedup", "dashboard"):  # the kinds that draw speedup bars
         return default, ""
     valid = [r for r in results if r.valid]
 
@@ -85,29 +77,18 @@ def choose_baseline(results: list, chart: str, asked: str | None, at: Problem | 
         if has(b):
             where = f" at {at.label}" if at is not None else ""
             return b, f"speedup vs {b.label} (--baseline {b.key}): the session has no {default.label} result{where}"
-    return default, ""  # none at all: check_view refuses, naming what there is
+    return default, ""  # none at all: the kind's check refuses, naming what there is
 
 
-def check_view(results: list, chart: str, base: Baseline, at: Problem | None) -> None:
-    """Refuse (UsageError) an `--at` the session lacks, and a speedup chart without its baseline there."""
-    valid = [r for r in results if r.valid]
-    present = {r.problem for r in valid}
+def check_view(results: list, chart: str, view: ChartView, at: Problem | None) -> None:
+    """Refuse (UsageError) an `--at` the session lacks, and a chart the kind's check finds nothing to draw for."""
+    present = {r.problem for r in results if r.valid}
     if at is not None and at not in present:
         raise UsageError(f"--at {at.label}: the session has no valid results at that size; sizes: {_sizes(present)}")
-    if chart not in SPEEDUP_CHARTS or not valid:
-        return
-    with_base = {r.problem for r in valid if is_baseline(r, base)}
-    if not with_base:
-        others = [b.key for b in BASELINES if any(is_baseline(r, b) for r in valid)]
-        raise UsageError(
-            f"the session has no {base.label} result to compare with; "
-            f"--baseline choices it has: {', '.join(others) or 'none'}"
-        )
-    if at is not None and at not in with_base:
-        raise UsageError(
-            f"no {base.label} result at {at.label} to compare with; sizes with one: {_sizes(with_base)} "
-            f"(choose another --at or --baseline)"
-        )
+    try:
+        chart_kinds.get(chart).check(results, view)
+    except NothingToDraw as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _series(text: str) -> list:
@@ -158,7 +139,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             + ", ".join(sorted({r.series for r in session.results}))
         )
     base, note = choose_baseline(results, args.chart, args.baseline, at)
-    check_view(results, args.chart, base, at)
+    view = ChartView(base.key, at and at.key, "")
+    check_view(results, args.chart, view, at)
     app = qt_app()
     from gemmviz.ui.export.exporters import ExportError, export_chart, footer_text, session_origin
     from gemmviz.ui.theme import theme_for
@@ -174,7 +156,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             height,
             theme_for(args.projector, args.dark),
             ceilings,
-            ChartView(base.key, at and at.key, ""),
+            view,
             footer_text([session_origin(session)]),
         )
     except ExportError as exc:

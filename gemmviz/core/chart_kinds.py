@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from gemmviz.core.variants import Baseline
+
+DEFAULT_BASELINE = "gpu-naive"  # what speedups are against unless chosen: the seed's naive kernel, block 16×16
 
 
 class NothingToDraw(ValueError):
@@ -27,23 +32,18 @@ class NoHardwareData(NothingToDraw):
 class ChartView:
     """How the window shows the results a chart draws, for every kind alike: the speedup chart's baseline (a
     key of core/variants.BASELINES), its size ("MxNxK", which also picks a chart of one result and a per-level
-    roofline) and its source, and which session each result came from where several are open."""
+    roofline; None: the largest with the baseline) and its source (None or "": the first), and which session
+    each result came from where several are open."""
 
-    baseline: str | None = None
+    baseline: str = DEFAULT_BASELINE
     size_key: str | None = None
     source: str | None = None
     source_of: Callable[[Any], str] | None = None
 
-    @classmethod
-    def of(cls, speedup_view: tuple | None, source_of: Callable[[Any], str] | None = None) -> ChartView:
-        """From the (baseline, size key, source) triple the Charts tab and lessons name a speedup view by."""
-        return cls(*(speedup_view or (None, None, None)), source_of=source_of)
 
-    @property
-    def speedup(self) -> tuple[str | None, str | None, str | None] | None:
-        """The (baseline, size, source) asked for, or None where nothing was."""
-        triple = (self.baseline, self.size_key, self.source)
-        return None if triple == (None, None, None) else triple
+def is_baseline(result, base: Baseline) -> bool:
+    """Whether `result` is of the baseline's variant and params (core/results.find_baseline's match)."""
+    return result.variant == base.variant and (not base.params or result.params == dict(base.params))
 
 
 class ChartKind:
@@ -54,7 +54,8 @@ class ChartKind:
     label: ClassVar[str]  # its name in the export dialog: "GFLOP/s"
     description: ClassVar[str]  # what it shows, one line: the dialog's tooltip and `--chart`'s help
     needs: ClassVar[tuple[str, str] | None] = None  # a chart of one result: (the Result field, how to get it)
-    panel: ClassVar[str] = ""  # where the Charts tab shows it: its name in the tab's "show" choice, "GFLOP/s"
+    tab_label: ClassVar[str | None] = None  # a panel of the Charts tab: its name in the tab's "show" choice
+    in_lessons: ClassVar[bool] = True  # a lesson step may name it: a chart step, a hardware step (with `needs`)
 
     @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
@@ -69,7 +70,7 @@ class ChartKind:
 
     @classmethod
     def make_panel(cls, theme):
-        """A kind with a `panel`: what the Charts tab shows, a ui/charts/panels.ChartPanel (the ui's subclass)."""
+        """A kind with a `tab_label`: what the Charts tab shows, a ui/charts/panels.ChartPanel (the ui's subclass)."""
         raise NotImplementedError(f"the {cls.name} chart is no panel of the Charts tab")
 
 
@@ -85,6 +86,11 @@ def register(cls: type[ChartKind]) -> type[ChartKind]:
             raise TypeError(f"{cls.__name__}: a chart kind needs {attr} (a str)")
     if cls.needs is not None and (len(cls.needs) != 2 or not all(isinstance(x, str) for x in cls.needs)):
         raise TypeError(f"{cls.__name__}: needs is (the Result field, how to get it)")
+    if cls.tab_label is not None and (not isinstance(cls.tab_label, str) or not cls.tab_label):
+        raise TypeError(f"{cls.__name__}: tab_label is its name in the Charts tab (a str), or None")
+    shown = [k.name for k in _REGISTRY.values() if k.name != cls.name and k.tab_label == cls.tab_label]
+    if cls.tab_label is not None and shown:
+        raise ValueError(f"{cls.__name__}: the Charts tab shows {shown[0]} as {cls.tab_label!r} already")
     known = _REGISTRY.get(cls.name)
     if known is not None and not issubclass(cls, known):
         raise ValueError(f"{cls.__name__}: a chart kind called {cls.name!r} is registered already")
@@ -188,20 +194,20 @@ class Speedup(ChartKind):
 
     @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
-        """Also: the baseline asked for at the size asked for (a view given), naming the sizes that have it."""
-        from gemmviz.core.variants import baseline
+        """Also: the view's baseline at the view's size, naming the sizes (or the baselines) that have one."""
+        from gemmviz.core.variants import BASELINES, baseline
 
         super().check(results, view)
-        if view.speedup is None:
-            return
-        base = baseline(view.baseline or "gpu-naive")
+        base = baseline(view.baseline)
         valid = [r for r in results if r.valid and r.median_ms]
         mine = [r for r in valid if view.source_of is None or not view.source or view.source_of(r) == view.source]
         mine = mine or valid
-        matches = [r for r in mine if r.variant == base.variant and (not base.params or r.params == dict(base.params))]
-        with_base = sorted({r.problem for r in matches}, key=lambda p: p.m * p.n * p.k)
+        with_base = sorted({r.problem for r in mine if is_baseline(r, base)}, key=lambda p: p.m * p.n * p.k)
         if not with_base:
-            raise NothingToDraw(f"nothing to chart: no {base.label} result to compare with at any size")
+            others = ", ".join(b.key for b in BASELINES if any(is_baseline(r, b) for r in mine)) or "none"
+            raise NothingToDraw(
+                f"nothing to chart: no {base.label} result to compare with at any size; baselines with results: {others}"
+            )
         at = view.size_key
         if at and at not in {p.key for p in with_base} and at in {r.problem.key for r in mine}:
             names = ", ".join(p.label for p in with_base)
@@ -215,6 +221,7 @@ class Roofline(ChartKind):
     name = "roofline"
     label = QT_TRANSLATE_NOOP("", "roofline")
     description = QT_TRANSLATE_NOOP("", "GFLOP/s vs arithmetic intensity under the GPU's ceilings")
+    in_lessons = False  # a lesson's roofline step draws it (its own view, with the step's points)
 
     @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
@@ -228,7 +235,14 @@ class Dashboard(ChartKind):
     name = "dashboard"
     label = QT_TRANSLATE_NOOP("", "dashboard")
     description = QT_TRANSLATE_NOOP("", "time, GFLOP/s, speedup and roofline on one 2x2 page")
-    panels = ("time", "gflops", "speedup", "roofline")  # its quarters, row by row
+    quarters = ("time", "gflops", "speedup", "roofline")  # row by row
+    in_lessons = False  # four charts: too much for one step's message
+
+    @classmethod
+    def check(cls, results: Sequence, view: ChartView) -> None:
+        """Each quarter's own check, in the same view: none of the four is left empty."""
+        for name in cls.quarters:
+            get(name).check(results, view)
 
 
 @register

@@ -19,7 +19,7 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from gemmviz.core.chart_kinds import CHART_KINDS
+from gemmviz.core import chart_kinds
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.variants import BASELINES, VARIANTS
 
@@ -28,8 +28,6 @@ COMMON_KEYS = ("title", "text", "view", "run", "quoted", "series", "sizes")
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
-HARDWARE_CHARTS = ("traffic", "sm-trace")  # a "hardware" step draws one result's counters or block trace
-STEP_CHARTS = tuple(k for k in CHART_KINDS if k not in ("dashboard", "roofline"))
 ANIMATION_KEYS = ("block", "mnk", "step", "tile", "variant")
 
 
@@ -127,7 +125,16 @@ def owners(key: str) -> tuple[str, ...]:
 
 
 # ---- checks of single keys, shared by the kinds ------------------------------------------------------------
-# ---- checks of single keys, shared by the kinds ------------------------------------------------------------
+def step_charts() -> tuple[str, ...]:
+    """The chart kinds a "chart" step may name: the registry's kinds for lessons, as registered when it is checked."""
+    return tuple(kind.name for kind in chart_kinds.kinds() if kind.in_lessons)
+
+
+def hardware_charts() -> tuple[str, ...]:
+    """The kinds a "hardware" step may name: those of them that draw one result's data (counters, a block trace)."""
+    return tuple(kind.name for kind in chart_kinds.kinds() if kind.in_lessons and kind.needs is not None)
+
+
 def whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -156,7 +163,7 @@ def baseline_key(d: Mapping) -> str | None:
 
 # ---- the shipped kinds ---------------------------------------------------------------------------------------
 def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
-    chart = chart_key(d, STEP_CHARTS, "chart must be one of {choices}, got {chart!r}")
+    chart = chart_key(d, step_charts(), "chart must be one of {choices}, got {chart!r}")
     at, baseline = at_key(d), baseline_key(d)
     if chart == "speedup" and (at is None or baseline is None):
         raise StepProblem(None, "a speedup chart needs `at` (a size) and `baseline`")
@@ -175,7 +182,7 @@ def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
 
 
 def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
-    chart = chart_key(d, HARDWARE_CHARTS, "a hardware step needs chart = one of {choices}", default=None)
+    chart = chart_key(d, hardware_charts(), "a hardware step needs chart = one of {choices}", default=None)
     if len(common.sizes) != 1 or not (len(common.series) == 1 or (chart == "traffic" and len(common.series) == 2)):
         raise StepProblem(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024] "
                                 "(a traffic chart may compare two series)")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView
 from gemmviz.core.variants import BASELINES
 from gemmviz.ui.charts.base import ResultChart, source_label
-from gemmviz.ui.charts.plots import DEFAULT_BASELINE, SpeedupChart
+from gemmviz.ui.charts.plots import SpeedupChart
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
 
@@ -58,10 +59,10 @@ class SpeedupPanel(ChartPanel):
     def combos(self) -> tuple[QComboBox, QComboBox, QComboBox]:
         return self.source_combo, self.baseline_combo, self.size_combo
 
-    def view(self) -> tuple[str, str | None, str | None]:
-        """(baseline key, size key, source) as shown, for exports."""
+    def view(self, source_of) -> ChartView:
+        """The baseline, size and source as shown, for exports."""
         chart = self.chart
-        return chart.baseline, chart.size_key, chart.source
+        return ChartView(chart.baseline, chart.size_key, chart.source, source_of)
 
     def refresh(self, shown, source_of, max_new: int | None = None) -> None:
         self.chart.results = shown

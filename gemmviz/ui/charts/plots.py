@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from gemmviz.core.chart_kinds import times_text
+from gemmviz.core.chart_kinds import DEFAULT_BASELINE, times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
@@ -35,7 +35,6 @@ from gemmviz.ui.charts.base import (
 from gemmviz.ui.roofline.chart import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
-DEFAULT_BASELINE = "gpu-naive"  # the seed's naive kernel, block 16×16
 # the registry's baseline labels (core/variants.py BASELINES), for the catalogue: charts draw them through tr()
 BASELINE_LABELS = (QT_TRANSLATE_NOOP("", "CPU loop"), QT_TRANSLATE_NOOP("", "GPU naive, block 16×16 (the seed's)"),
                    QT_TRANSLATE_NOOP("", "cuBLAS FP32"), QT_TRANSLATE_NOOP("", "cuBLAS TF32"))  # fmt: skip

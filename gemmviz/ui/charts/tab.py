@@ -20,7 +20,6 @@ from gemmviz.core.style import PRESETS, hidden_for
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
-from gemmviz.ui.charts.plots import DEFAULT_BASELINE
 from gemmviz.ui.charts.table import ResultsTable
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
@@ -72,19 +71,20 @@ class ChartsTab(QWidget):
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(grid_host, 1)
-        # the registry's panel kinds (ui/charts/kinds/), then the table, row by row in two columns
-        self.panels: dict[str, ChartPanel] = {kind.panel: kind.make_panel(theme) for kind in chart_kinds.panels()}
+        # the registry's panel kinds (ui/charts/kinds/) by name, then the table, row by row in two columns
+        shown = chart_kinds.panels()
+        self.panels: dict[str, ChartPanel] = {kind.name: kind.make_panel(theme) for kind in shown}
         for panel in self.panels.values():
             panel.chart.seriesToggled.connect(self.toggle_series)
         self.table = ResultsTable()
         for i, widget in enumerate([*(p.widget for p in self.panels.values()), self.table]):
             grid.addWidget(widget, i // 2, i % 2)
-        for key in (ALL, *self.panels, TABLE):
-            self.show_combo.addItem(tr(key), key)
+        for key, label in ((ALL, ALL), *((kind.name, kind.tab_label) for kind in shown), (TABLE, TABLE)):
+            self.show_combo.addItem(tr(label), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
 
     def panel_chart(self, key: str):
-        """The chart of the panel called `key` ("time", "GFLOP/s", "speedup"), if the tab has that panel."""
+        """The chart of the kind called `key` ("time", "gflops", "speedup"), if the tab has its panel."""
         panel = self.panels.get(key)
         return panel.chart if panel is not None else None
 
@@ -94,7 +94,7 @@ class ChartsTab(QWidget):
 
     @property
     def gflops_chart(self):
-        return self.panel_chart("GFLOP/s")
+        return self.panel_chart("gflops")
 
     @property
     def speedup_chart(self):
@@ -113,7 +113,7 @@ class ChartsTab(QWidget):
         small screen such as a 1280×720 projector, one chart (GFLOP/s) instead of four."""
         self.apply_preset("seed kernels")
         if small and self.show_combo.currentData() == ALL:
-            self.show_combo.setCurrentIndex(self.show_combo.findData("GFLOP/s"))
+            self.show_combo.setCurrentIndex(self.show_combo.findData("gflops"))
 
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
@@ -163,14 +163,11 @@ class ChartsTab(QWidget):
         if four and self.chart_themes.get(first) != self.theme.scaled(self._four_scale()):
             self._scale_panels()  # the window crossed 1080 rows: the quarters' type follows
 
-    def speedup_view(self) -> tuple[str, str | None, str | None]:
-        """(baseline key, size key, source) as shown, for exports."""
-        panel = self.panels.get("speedup")
-        return panel.view() if panel is not None else (DEFAULT_BASELINE, None, None)
-
     def chart_view(self) -> ChartView:
-        """How the tab shows the results, for an export of any kind."""
-        return ChartView.of(self.speedup_view(), self.workspace.source_of)
+        """How the tab shows the results (the speedup panel's choices), for an export of any kind."""
+        panel = self.panels.get("speedup")
+        source_of = self.workspace.source_of
+        return panel.view(source_of) if panel is not None else ChartView(source_of=source_of)
 
     # ---- which series are shown ---------------------------------------------------------------------
     def toggle_series(self, series: str) -> None:

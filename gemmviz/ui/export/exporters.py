@@ -102,16 +102,11 @@ def check_drawable(kind: str, results: list[Result], view: ChartView | None = No
         raise ExportError(str(exc)) from None
 
 
-def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, speedup_view=None,
-               source_of: Callable[[Result], str] | None = None) -> QWidget:  # fmt: skip
+def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, view: ChartView | None = None) -> QWidget:
     """A fresh chart widget of a registered kind (the 2x2 dashboard too) drawn with `theme`, for exports, the
-    lessons and the tests; `speedup_view` is the (baseline, size key, source) shown, and `source_of` names where
-    each result came from when several sessions are shown (all from one source if not given)."""
-    return draw_chart(kind, results, theme, ceilings, ChartView.of(speedup_view, source_of))
-
-
-def draw_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, view: ChartView | None = None) -> QWidget:
-    """make_chart with the view as one ChartView: the registered kind's `render`."""
+    lessons and the tests: the kind's `render`, as `view` shows the results (the speedup chart's baseline, size
+    and source, and where each result came from when several sessions are shown; ChartView's defaults if not
+    given)."""
     try:
         return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
     except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
@@ -208,6 +203,13 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
                 item.setExportMode(False)
 
 
+def chart_writer(path: str | os.PathLike) -> tuple[Path, type[export_formats.ExportFormat]]:
+    """The checked path of a chart (or of any picture written as charts are) and the registered chart format its
+    suffix names, whose `write(widget, target, width, height, theme, footer)` writes it (ui/export/formats/)."""
+    target = check_target(path, export_formats.suffixes(export_formats.CHART))
+    return target, formats.writer(export_formats.CHART, target)
+
+
 def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
                  theme: Theme = LIGHT, ceilings=None, view: ChartView | None = None,
                  footer: str | None = None) -> Path:  # fmt: skip
@@ -216,11 +218,10 @@ def export_chart(kind: str, results: list[Result], path: str | os.PathLike, widt
     and source, and where each result came from), with `footer` (where the numbers come from: see footer_text,
     session_origin, workspace_footer) under it; without one, the footer names only the gemmviz version."""
     check_size(width, height)
-    target = check_target(path, export_formats.suffixes(export_formats.CHART))
+    target, writer = chart_writer(path)
     view = view or ChartView()
     check_drawable(kind, results, view)
-    writer = formats.writer(export_formats.CHART, target)
-    widget = draw_chart(kind, results, device_theme(theme, width, height), ceilings, view)
+    widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, view)
     try:
         writer.write(widget, target, width, height, theme, footer or footer_text([]))
     finally:

@@ -119,11 +119,14 @@ class TextView(LessonViewUi):
 @register_ui("chart")
 class ChartStepView(LessonViewUi):
     def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.core import chart_kinds
         from gemmviz.ui.export.exporters import make_chart
 
         step = ctx.step
-        speedup_view = (step.baseline, Problem(step.at, step.at, step.at).key, "") if step.chart == "speedup" else None
-        return make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, speedup_view)
+        view = chart_kinds.ChartView()
+        if step.chart == "speedup":  # against the step's baseline at its size
+            view = chart_kinds.ChartView(step.baseline, Problem(step.at, step.at, step.at).key, "")
+        return make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, view)
 
 
 @register_ui("roofline")

@@ -1,5 +1,6 @@
 """How each chart kind is drawn: one module per kind (or a few kinds alike), each registering under its name a
-subclass of core/chart_kinds.py's description with `render` (and, for a panel of the Charts tab, `make_panel`).
+subclass of core/chart_kinds.py's description with `render` (and, for a panel of the Charts tab, a `tab_label` and
+`make_panel`).
 
 Importing this package imports every module in it, so a new kind is one module here: its class (name, label,
 description, what it needs, its drawing) decorated with `core.chart_kinds.register`. The modules load Qt only inside
@@ -28,4 +29,4 @@ def get(name: str) -> type[chart_kinds.ChartKind]:
 
 def panels() -> list[type[chart_kinds.ChartKind]]:
     """The kinds the Charts tab shows, in the registry's order."""
-    return [kind for kind in chart_kinds.kinds() if kind.panel]
+    return [kind for kind in chart_kinds.kinds() if kind.tab_label is not None]

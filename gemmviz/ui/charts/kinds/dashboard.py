@@ -14,6 +14,6 @@ class Dashboard(chart_kinds.Dashboard):
         widget = QWidget()
         widget.setStyleSheet(f"background: {theme.background};")
         grid = QGridLayout(widget)
-        for i, name in enumerate(cls.panels):
+        for i, name in enumerate(cls.quarters):
             grid.addWidget(chart_kinds.get(name).render(results, theme, ceilings, view), i // 2, i % 2)
         return widget

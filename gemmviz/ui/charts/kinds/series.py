@@ -16,7 +16,7 @@ def _series_chart(chart_class, results, theme, view: chart_kinds.ChartView):
 
 @chart_kinds.register
 class Time(chart_kinds.Time):
-    panel = QT_TRANSLATE_NOOP("", "time")
+    tab_label = QT_TRANSLATE_NOOP("", "time")
 
     @classmethod
     def render(cls, results, theme, ceilings, view):
@@ -34,7 +34,7 @@ class Time(chart_kinds.Time):
 
 @chart_kinds.register
 class Gflops(chart_kinds.Gflops):
-    panel = QT_TRANSLATE_NOOP("", "GFLOP/s")
+    tab_label = QT_TRANSLATE_NOOP("", "GFLOP/s")
 
     @classmethod
     def render(cls, results, theme, ceilings, view):

@@ -9,7 +9,7 @@ from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 
 @chart_kinds.register
 class Speedup(chart_kinds.Speedup):
-    panel = QT_TRANSLATE_NOOP("", "speedup")
+    tab_label = QT_TRANSLATE_NOOP("", "speedup")
 
     @classmethod
     def render(cls, results, theme, ceilings, view):
@@ -18,9 +18,7 @@ class Speedup(chart_kinds.Speedup):
         chart = SpeedupChart(theme)
         if view.source_of is not None:
             chart.source_of = view.source_of
-        if view.speedup is not None:
-            chart.baseline = view.baseline or chart.baseline
-            chart.size_key, chart.source = view.size_key, view.source
+        chart.baseline, chart.size_key, chart.source = view.baseline, view.size_key, view.source
         chart.set_results(results)
         return chart
 
