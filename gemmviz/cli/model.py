@@ -1,4 +1,6 @@
-"""`gemmviz model` (traffic, FLOPs and intensity from the closed form) and `gemmviz animate` (tiling frames)."""
+"""`gemmviz model` (traffic, FLOPs and intensity from the closed form) and `gemmviz animate` (the tiling animation
+without a window, written in any registered animation format: -o by its path's suffix, as File ▸ Export
+animation; --frames, --gif and --mp4 name their format)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.schedule import animated_variants
 from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.export import formats  # the animation formats with their writers, listed by -o (Qt-free likewise)
 
 MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
 
@@ -45,15 +48,55 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--block", default="0,0", help="which thread block: y,x (default %(default)s)")
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x (default %(default)s)")
     p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH (default %(default)s)")
-    p.add_argument("--frames", help="directory to write frame_0000.png … into")
     p.add_argument(
-        "--gif", help="write an animated GIF (every step, the tiles gliding into shared memory before each load)"
+        "-o",
+        "--output",
+        action="append",
+        metavar="PATH",
+        help=f"write the animation (may be repeated): {_formats_words()}",
     )
-    p.add_argument("--mp4", help="write an MP4 video (needs ffmpeg)")
+    p.add_argument("--frames", metavar="DIR", help="directory to write frame_0000.png … into (as -o DIR)")
+    p.add_argument(
+        "--gif",
+        metavar="FILE",
+        help="write an animated GIF (every step, the tiles gliding into shared memory before each load; as -o FILE)",
+    )
+    p.add_argument("--mp4", metavar="FILE", help="write an MP4 video (needs ffmpeg; as -o FILE)")
     p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4 (default %(default)s)")
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
     p.set_defaults(func=cmd_animate)
+
+
+ALIASES = {"frames": "frames", "gif": "gif", "mp4": "mp4"}  # option -> the registered animation format it writes
+
+
+def _formats_words() -> str:
+    """What -o writes, from the registered animation formats (core/export_formats.py, ui/export/formats/): "out.gif
+    (Animated GIF) or out.mp4 (MP4 video, needs ffmpeg); any other name: PNG frames (folder)"."""
+    folders = [f.title for f in export_formats.formats(export_formats.ANIMATION) if not f.suffix]
+    rest = f"; any other name: {' or '.join(folders)}" if folders else ""
+    return export_formats.describe(export_formats.ANIMATION) + rest
+
+
+def _outputs(args: argparse.Namespace) -> list[tuple[str, type[export_formats.ExportFormat], str]]:
+    """(option, format, path) of every output asked for: -o's by the path's suffix (export_formats.for_path, as
+    File ▸ Export animation), then --frames, --gif and --mp4 as the formats they name."""
+    outputs = []
+    for path in args.output or ():
+        if not path.strip():
+            raise UsageError("-o: an empty file name; give the file or folder to write")
+        try:
+            outputs.append(("-o", formats.writer(export_formats.ANIMATION, path), path))
+        except ValueError as exc:
+            raise UsageError(f"-o: {exc}") from None
+    for option, name in ALIASES.items():
+        path = getattr(args, option)
+        if path is not None:
+            outputs.append((f"--{option}", export_formats.get(export_formats.ANIMATION, name), path))
+    if not outputs:
+        raise UsageError(f"give -o PATH, --frames DIR, --gif FILE or --mp4 FILE; -o writes {_formats_words()}")
+    return outputs
 
 
 def pair(text: str, what: str) -> tuple[int, int]:
@@ -129,29 +172,21 @@ def cmd_animate(args: argparse.Namespace) -> int:
         raise UsageError(f"--thread {ty},{tx} is outside the block's {dy}×{dx} threads")
     if args.frames is not None and not args.frames.strip():
         raise UsageError("--frames: an empty folder name; give the folder to write the frames into")
-    if args.frames is None and args.gif is None and args.mp4 is None:
-        raise UsageError("give --frames DIR, --gif FILE or --mp4 FILE")
+    outputs = _outputs(args)
     if not (0 < args.speed <= MAX_SPEED):
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
-    check_outputs(("--gif", args.gif, (export_formats.Gif.suffix,)), ("--mp4", args.mp4, (export_formats.Mp4.suffix,)))
+    check_outputs(*((option, path, (fmt.suffix,)) for option, fmt, path in outputs if fmt.suffix))
     app = qt_app()
-    from gemmviz.ui.export.exporters import ExportError, export_frames, export_gif, export_mp4
+    from gemmviz.ui.export.exporters import ExportError
     from gemmviz.ui.theme import theme_for
 
     theme = theme_for(args.projector, args.dark)
     try:  # a bar on stderr when it is a terminal: a long K takes minutes; Ctrl+C stops between frames
-        if args.frames:
+        for _option, fmt, path in outputs:
             with Progress() as bar:
-                n = export_frames(schedule, args.frames, (ty, tx), width, height, theme, args.speed, bar)
-            print(f"wrote {n} frames ({width}x{height}) to {args.frames}")
-        if args.gif:
-            with Progress() as bar:
-                n = export_gif(schedule, args.gif, (ty, tx), width, height, args.speed, theme, bar)
-            print(f"wrote {args.gif}: {n} frames ({width}x{height})")
-        if args.mp4:
-            with Progress() as bar:
-                n = export_mp4(schedule, args.mp4, (ty, tx), width, height, args.speed, theme, bar)
-            print(f"wrote {args.mp4}: {n} steps ({width}x{height})")
+                n = fmt.write(schedule, path, (ty, tx), width, height, args.speed, theme, bar)
+            print(f"wrote {n} frames ({width}x{height}) to {path}" if not fmt.suffix else
+                  f"wrote {path}: {n} frames ({width}x{height})")  # fmt: skip
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app
