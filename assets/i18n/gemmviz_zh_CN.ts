@@ -148,173 +148,173 @@
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="39" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="39" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="44" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="116" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="115" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="140" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="139" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="141" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="140" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="164" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="163" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="165" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="164" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="176" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="175" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="177" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="176" />
         <source>times faster (log scale)</source>
         <translation>快多少倍（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="275" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="274" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="283" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="282" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="284" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="283" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="287" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="286" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="287" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="286" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="288" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="287" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="291" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="290" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="172" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="179" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="185" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="186" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="192" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="216" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="222" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="229" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="236" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="237" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="251" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="247" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="261" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="173" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="179" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="180" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="187" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="193" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="217" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="223" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="230" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="237" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="238" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="252" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/views.py" line="248" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="262" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -986,63 +986,63 @@ model</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="55" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="56" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="64" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/panels.py" line="48" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="49" />
         <source>vs</source>
         <translation>相对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/panels.py" line="48" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="49" />
         <source>at</source>
         <translation>规模</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="64" />
-        <location filename="../../gemmviz/ui/charts/panels.py" line="91" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="92" />
         <source>live</source>
         <translation>实时</translation>
     </message>
@@ -1164,7 +1164,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="105" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="154" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="156" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
@@ -1174,14 +1174,14 @@ model</source>
         <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="151" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="182" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="153" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="184" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="152" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="182" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="154" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="184" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
@@ -1197,12 +1197,12 @@ model</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="537" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="543" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="566" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="572" />
         <source>unused:
 naive reads
 global memory</source>
@@ -1211,92 +1211,92 @@ global memory</source>
 全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="349" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="352" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="380" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="383" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="596" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="602" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="601" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="607" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="602" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="608" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="603" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="609" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="604" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="610" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="605" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="611" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="606" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="612" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="608" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="614" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="610" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="616" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="617" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="623" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="624" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="630" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="630" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="636" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="631" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="637" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="631" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="637" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="634" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="640" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="635" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="641" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1828,7 +1828,7 @@ global memory</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="249" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="252" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
     </message>
@@ -1963,119 +1963,119 @@ global memory</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="350" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="350" />
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
         <source>loading</source>
         <translation>载入中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="350" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="350" />
         <source>full</source>
         <translation>满</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="26" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="26" />
         <source>consuming</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="102" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="102" />
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="102" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="102" />
         <source>waiting for the first stage</source>
         <translation>等待第一级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
         <source>sleeps on empty[{0}]</source>
         <translation>在 empty[{0}] 上休眠</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
         <source>passes empty[{0}]</source>
         <translation>通过 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="107" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
         <source>issued TMA → stage {0}</source>
         <translation>已发出 TMA → 第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="108" />
         <source>waits for every stage, then exits</source>
         <translation>等待所有级完成，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="108" />
         <source>exits</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
         <source>passed full[{0}]</source>
         <translation>已通过 full[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="113" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
         <source>wgmma on stage {0}</source>
         <translation>在第 {0} 级上执行 wgmma</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="114" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="114" />
         <source>arrived on empty[{0}]</source>
         <translation>已到达 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="115" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="115" />
         <source>store C (epilogue)</source>
         <translation>写回 C（收尾阶段）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="118" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="192" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="192" />
         <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
         <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="203" />
         <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
         <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="205" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="205" />
         <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
         <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="278" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="278" />
         <source>producer: 1 thread</source>
         <translation>生产者：1 个线程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="279" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="279" />
         <source>warpgroup {0}</source>
         <translation>warpgroup {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="309" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="309" />
         <source>stage {0}</source>
         <translation>第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/hopper.py" line="410" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="410" />
         <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
@@ -2159,57 +2159,52 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="430" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="431" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="423" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="434" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="426" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="437" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="429" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="438" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="430" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="440" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="432" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="442" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="434" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="465" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="479" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="480" />
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="488" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="482" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

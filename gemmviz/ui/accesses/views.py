@@ -3,8 +3,9 @@ onto 128-byte lines of 32-byte sectors) and the bank view (one warp's shared req
 banks, conflicts highlighted), from access records recorded on a GPU (core/accesses.py).
 
 The drawing is plain functions of a painter, a rectangle and the records (draw_coalescing, draw_banks), used by
-the AccessViews widget, by export_access_view (PNG/SVG at any size, the 1080p layout scaled, with a footer
-naming the GPU and date) and by any other view that wants them (a lesson step, say). Text is at least 24 px
+the AccessViews widget, by export_access_view (in the registered chart formats, PNG and SVG, at any size, the
+1080p layout scaled, with a footer naming the GPU and date) and by any other view that wants them (a lesson
+step, say). Text is at least 24 px
 at 1080p in projector mode, so it reads from the back of a room and fits 1280x720.
 
     python -m gemmviz.ui.accesses.views coalescing out.png [--size 1280x720] [--dark]
@@ -23,7 +24,6 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from gemmviz.core import accesses as acc
-from gemmviz.core import fileio
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme, theme_for
 
@@ -355,42 +355,28 @@ def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: 
     return bytes(data)
 
 
-@dataclass(frozen=True)
-class AccessView:
-    """Which view of which requests: the kind (coalescing or banks), the records, the warp of the interior block,
-    and that warp's nth request in issue order (None: its worst one). default_panels says what each shows."""
-
-    kind: str
-    records: acc.AccessFile
-    warp: int = 0
-    nth: int | None = None
-
-    def panels(self) -> list[Panel]:
-        return default_panels(self.kind, self.records, self.warp, self.nth)
-
-
-def render(view: AccessView, width: int, height: int, theme: Theme, svg: bool = False, replay: bool = True) -> bytes:
-    """PNG or SVG bytes of a view at width x height."""
-    panels = view.panels()
-    return render_drawing(lambda p, r: draw_view(p, r, view.kind, panels, theme), width, height, theme,
-                          footer(view.records, replay), svg)  # fmt: skip
-
-
 def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,
                        theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0,
                        nth: int | None = None) -> Path:  # fmt: skip
-    """Write the coalescing or bank view as PNG or SVG (by the suffix) through the one writer."""
-    from gemmviz.ui.export.exporters import ExportError, check_size, check_target
+    """Write the coalescing or bank view of `warp`'s requests (its `nth` in issue order; None: its costliest, see
+    default_panels) in the registered chart format its path's suffix names (PNG, SVG), as export_chart writes a
+    chart: the canvas laid out at the 1080p-equivalent size, painted through the format's writer."""
+    from gemmviz.ui.export.exporters import ExportError, chart_writer, check_size
 
     if kind not in KINDS:
         raise ExportError(f"unknown view {kind!r}; choose {' or '.join(KINDS)}")
     check_size(width, height)
-    target = check_target(path, (".png", ".svg"))
+    target, writer = chart_writer(path)
     records = records or acc.shipped_file()
     if records is None:
         raise ExportError("no access records: record some with gemmviz profile --accesses")
-    view = AccessView(kind, records, warp, nth)
-    fileio.write_atomic(target, render(view, width, height, theme, svg=target.suffix.lower() == ".svg"))
+    canvas = AccessCanvas()
+    canvas.kind, canvas.panels, canvas.theme = kind, default_panels(kind, records, warp, nth), theme
+    try:
+        writer.write(canvas, target, width, height, theme, footer(records))
+    finally:
+        canvas.hide()
+        canvas.deleteLater()
     return target
 
 
@@ -398,7 +384,8 @@ def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, he
 
 
 class AccessCanvas(QWidget):
-    """Paints one view; everything it draws comes from draw_view."""
+    """Paints one view; everything it draws comes from draw_view, on screen and, through the chart formats'
+    writers, in an export."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -414,6 +401,11 @@ class AccessCanvas(QWidget):
         p.scale(scale, scale)
         draw_view(p, QRectF(0, 0, self.width() / scale, self.height() / scale), self.kind, self.panels, self.theme)
         p.end()
+
+    def paint_export(self, painter: QPainter) -> None:
+        """The view through an export's painter (ui/export/exporters.paint_charts, which the chart formats'
+        writers draw with), at the size the export laid the canvas out at: vectors into an SVG."""
+        draw_view(painter, QRectF(0, 0, self.width(), self.height()), self.kind, self.panels, self.theme)
 
 
 class AccessViews(QWidget):
@@ -476,8 +468,10 @@ class AccessViews(QWidget):
     def _export(self) -> None:
         from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+        from gemmviz.core import export_formats
+
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"), f"{self.canvas.kind}.png",
-                                              self.tr("PNG image (*.png);;SVG image (*.svg)"))  # fmt: skip
+                                              export_formats.file_filter(export_formats.CHART, tr))  # fmt: skip
         if not path:
             return
         try:

@@ -180,9 +180,15 @@ def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
 
 def paint_charts(widget: QWidget, painter: QPainter) -> None:
     """Draw the chart scenes of `widget` (a chart, or a dashboard of charts) through `painter`, as
-    vector items: the same path makes PNG pixels and SVG paths."""
+    vector items: the same path makes PNG pixels and SVG paths. A widget that draws with a painter of its own
+    rather than in chart scenes (the access views' canvas) is written through its `paint_export(painter)`."""
     import pyqtgraph as pg
     from PySide6.QtGui import QPaintEngine
+
+    paint_export = getattr(widget, "paint_export", None)
+    if paint_export is not None:
+        paint_export(painter)
+        return
 
     views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
     # into a PDF or SVG, markers as paths too: pyqtgraph's export mode (its own exporters set it) draws each
