@@ -9,6 +9,7 @@ import pytest
 import gemmviz.backends
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli import main
+from gemmviz.core import export_formats
 from gemmviz.core.bench import Backend, new_result
 from gemmviz.core.results import Result, Session
 from gemmviz.core.variants import VARIANTS
@@ -192,4 +193,5 @@ def test_export_refuses_a_view_the_session_has_no_data_for(tmp_path, capsys, ext
 
 def test_export_refuses_an_output_folder_before_reading_the_session(tmp_path, capsys):
     assert main(["export", str(tmp_path / "absent.json"), "-o", str(tmp_path)]) == 1
-    assert f"gemmviz: error: {tmp_path}: the file name must end in .png or .svg" in capsys.readouterr().err
+    suffixes = " or ".join(export_formats.suffixes(export_formats.CHART))  # .png or .svg, and any format added
+    assert f"gemmviz: error: {tmp_path}: the file name must end in {suffixes}" in capsys.readouterr().err
