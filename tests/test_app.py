@@ -12,6 +12,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QSettings, Qt, QThread, QTimer  # noqa: E402
 
 from gemmviz.backends.cpu import CpuBackend  # noqa: E402
+from gemmviz.core.problem import ProblemError  # noqa: E402
 from gemmviz.ui.run.panel import CUSTOM  # noqa: E402
 from gemmviz.ui.window import MainWindow  # noqa: E402
 from tests.fakes import FakeGpuBackend  # noqa: E402
@@ -425,3 +426,45 @@ def test_the_views_follow_the_workspace_without_being_told(make_window):
     assert "at 256³" in w.roofline_tab.text()  # the explanation of the picked result
     w.workspace.close_all()
     assert w.charts_tab.table.model_.rowCount() == 0 and not w.roofline_tab.chart.results
+
+
+def test_ctrl_p_during_a_lesson_restyles_the_banners_set_aside(make_window):
+    """Started in projector mode, Ctrl+P during a lesson, then Esc: the banners (set aside with the tabs while
+    the lesson is up) have the normal window's type, not the projector's they had before (issue 20)."""
+    from gemmviz.core.lessons import shipped_lessons
+
+    w = make_window(gpu=FakeGpuBackend(available=False))
+    label = w.device_label.label
+    normal_px = label.fontInfo().pixelSize()
+    w.set_projector(True)
+    projector_px = label.fontInfo().pixelSize()
+    assert projector_px > normal_px
+    assert w.start_lesson(shipped_lessons()["seed000"])
+    w.set_projector(False)
+    w.leave_lesson()
+    assert w.lesson_view is None and label.fontInfo().pixelSize() == normal_px
+    w.set_projector(True)
+    assert w.start_lesson(shipped_lessons()["seed000"])
+    w.set_projector(False)
+    w.set_projector(True)
+    w.leave_lesson()
+    assert label.fontInfo().pixelSize() == projector_px
+
+
+def test_size_fields_are_typed_only_under_custom_and_refused_by_name(make_window):
+    """A preset greys M, N and K out from the start (typing there did nothing before); under Custom a bad field
+    is refused by its own name, not as the app's joined 'MxNxK' string."""
+    w = make_window()
+    panel = w.run_panel
+    assert panel.size_preset.currentData() != CUSTOM
+    assert not any(e.isEnabled() for e in (panel.m_edit, panel.n_edit, panel.k_edit))
+    panel.size_preset.setCurrentText(CUSTOM)
+    assert all(e.isEnabled() for e in (panel.m_edit, panel.n_edit, panel.k_edit))
+    panel.m_edit.setText("0x10")
+    with pytest.raises(ProblemError, match=r"^M must be a whole number, got '0x10'$"):
+        panel.current_problem()
+    panel.m_edit.setText("17")
+    assert panel.current_problem().key == "17x1024x1024"
+    panel.sweep_edit.setText(" , ")
+    with pytest.raises(ProblemError, match="^give at least one size"):
+        panel.sweep_problems()

@@ -176,7 +176,7 @@ ZH = {
 "Custom M×N×K": "自定义 M×N×K",
 "{0}: a whole number ≥ 1": "{0}：≥ 1 的整数",
 "{key} of {users}": "{users} 的 {key}",
-"sweep sizes: give at least one size, e.g. 256,512,1024": "扫描规模：至少给出一个规模，例如 256,512,1024",
+"give at least one size, e.g. 256,512,1024": "至少给出一个规模，例如 256,512,1024",
 "choose at least one available kernel variant": "请至少选择一个可用的核函数版本",
 "choose at least one {key} size for {name}": "请为 {name} 至少选择一个 {key} 大小",
 "Sweep: {0}": "扫描：{0}",

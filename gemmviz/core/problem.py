@@ -70,6 +70,11 @@ def _parse_dim(text: str, name: str) -> int:
     return int(text)
 
 
+def problem_of(m: str, n: str, k: str) -> Problem:
+    """A problem from three typed fields, each refused by its own name (M must be a whole number, got '0x10')."""
+    return Problem(*(_parse_dim(str(text), name) for text, name in zip((m, n, k), "MNK", strict=True)))
+
+
 def parse_problem(text: str) -> Problem:
     """Parse '1024' (square) or '2048x4096x3072' (M x N x K; 'x', 'X', '×' or '*' separate)."""
     parts = re.split(r"[xX×*]", str(text).strip())

@@ -384,8 +384,9 @@ class MainWindow(QMainWindow):
         QApplication.instance().setFont(font)
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
-        for w in self.findChildren(QWidget):  # a widget with its own style sheet keeps its old font unless re-polished
-            if w.styleSheet():
+        saved = getattr(self, "lesson_saved_central", None)  # the tabs and banners, set aside while a lesson is up
+        for w in self.findChildren(QWidget) + (saved.findChildren(QWidget) + [saved] if saved is not None else []):
+            if w.styleSheet():  # a widget with its own style sheet keeps its old font unless re-polished
                 w.setStyleSheet(w.styleSheet())
         self._theme_current_tab()
 

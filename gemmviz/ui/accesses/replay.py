@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from gemmviz.core import accesses as acc
 from gemmviz.core.schedule_accesses import A, B, C, ReplayStep, replay
@@ -199,6 +199,11 @@ class AccessReplay(QWidget):
         self.export_button = QPushButton(self.tr("Export…"), self)
         self.info = QLabel(self)
         self.info.setTextFormat(Qt.TextFormat.PlainText)
+        self.info.setWordWrap(True)  # a long footer wraps: it never asks the window for more than the screen
+        self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for combo in (self.kernel, self.block):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
         row = QHBoxLayout()
         for w in (self.kernel, self.block, self.slider, self.export_button):
             row.addWidget(w, 1 if w is self.slider else 0)

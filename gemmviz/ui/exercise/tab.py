@@ -267,6 +267,9 @@ class ExerciseTab(QWidget):
         self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
         self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
         self.access_kind.currentIndexChanged.connect(lambda _i: self._fill_accesses(self.record or {}))
+        for combo in (self.picker, self.access_kind):  # long items: elided in the box, never widening the window
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
         self.access_canvas = AccessCanvas()
         self.access_canvas.setMinimumHeight(320)
         for w in (self.access_kind, self.access_canvas):

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from gemmviz.core import settings
 from gemmviz.core.bench import BenchSettings, Job, plan_jobs
-from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem
+from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem, problem_of
 from gemmviz.core.variants import VARIANTS, default_variants
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui import settings_store as store
@@ -121,6 +121,7 @@ class RunPanel(QWidget):
         for edit in (self.m_edit, self.n_edit, self.k_edit):
             edit.editingFinished.connect(self.problemChosen)
         self.size_preset.currentIndexChanged.connect(self._on_preset)
+        self._sync_size_edits()  # the preset chosen before the signal was connected: its fields greyed out too
         self.variant_list.itemChanged.connect(self._emit_changed)
 
     def _size_box(self) -> QGroupBox:
@@ -219,6 +220,12 @@ class RunPanel(QWidget):
         self.changed.emit()
 
     def _on_preset(self, _index: int) -> None:
+        self._sync_size_edits()
+        self.changed.emit()
+        self.problemChosen.emit()
+
+    def _sync_size_edits(self) -> None:
+        """M, N and K are typed only under "Custom M×N×K"; a preset shows its size there, greyed out."""
         text = self.size_preset.currentData()  # the preset's English key ("1024", CUSTOM), not its shown text
         custom = text == CUSTOM
         for edit in (self.m_edit, self.n_edit, self.k_edit):
@@ -227,8 +234,6 @@ class RunPanel(QWidget):
                 edit.blockSignals(True)
                 edit.setText(text)
                 edit.blockSignals(False)
-        self.changed.emit()
-        self.problemChosen.emit()
 
     # ---- what the inputs say -----------------------------------------------------------------------
     def selected_variants(self) -> list[str]:
@@ -254,12 +259,12 @@ class RunPanel(QWidget):
         text = self.size_preset.currentData()
         if text != CUSTOM:
             return parse_problem(text)
-        return parse_problem(f"{self.m_edit.text()}x{self.n_edit.text()}x{self.k_edit.text()}")
+        return problem_of(self.m_edit.text(), self.n_edit.text(), self.k_edit.text())
 
     def sweep_problems(self) -> list[Problem]:
         parts = [p for p in self.sweep_edit.text().split(",") if p.strip()]
         if not parts:
-            raise ProblemError(self.tr("sweep sizes: give at least one size, e.g. 256,512,1024"))
+            raise ProblemError(self.tr("give at least one size, e.g. 256,512,1024"))
         return [parse_problem(p) for p in parts]
 
     def param_grid(self) -> dict[str, list[int]]:
