@@ -468,3 +468,26 @@ def test_size_fields_are_typed_only_under_custom_and_refused_by_name(make_window
     panel.sweep_edit.setText(" , ")
     with pytest.raises(ProblemError, match="^give at least one size"):
         panel.sweep_problems()
+
+
+def test_no_tab_asks_for_more_than_a_1280_screen_in_projector_mode(make_window, qtbot):
+    """At 1280×720 in projector type, visiting every tab (and every animated kernel) never widens the window
+    beyond the screen: long combo items and source lines elide or wrap (the Accesses tab asked for 1,556 px)."""
+    from PySide6.QtWidgets import QApplication
+
+    w = make_window(gpu=FakeGpuBackend(available=False))
+    w.resize(1280, 720)
+    w.show()
+    w.set_projector(True)
+    for i in range(w.tabs.count()):
+        w.tabs.setCurrentIndex(i)
+        QApplication.processEvents()  # the font change and the tab's restyle are delivered as events
+        tab = w.tabs.widget(i)
+        assert tab.minimumSizeHint().width() <= 1240, (w.tabs.tabText(i), tab.minimumSizeHint().width())
+    combo = w.tiling.variant_combo
+    for k in range(combo.count()):
+        combo.setCurrentIndex(k)
+        QApplication.processEvents()
+        assert w.tiling.minimumSizeHint().width() <= 1240, (combo.itemText(k), w.tiling.minimumSizeHint().width())
+    QApplication.processEvents()
+    assert w.minimumSizeHint().width() <= 1280 and w.width() <= 1280, w.width()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from gemmviz.core import accesses as acc
 from gemmviz.ui.text import tr
@@ -434,6 +434,10 @@ class AccessViews(QWidget):
         self.export_button = QPushButton(self.tr("Export…"), self)
         self.source = QLabel(self)
         self.source.setTextFormat(Qt.TextFormat.PlainText)
+        self.source.setWordWrap(True)  # where the records come from: wraps beside the controls, never widening the window
+        self.source.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kind.setMinimumContentsLength(14)
         row = QHBoxLayout()
         for w in (self.kind, self.warp, self.request, self.export_button):
             row.addWidget(w)
