@@ -55,7 +55,7 @@ def test_the_seed000_figures_in_chinese():
     texts = [fill_text(s.text, results, "zh") for s in zh.steps]
     assert "4096³ 时就是 1,374 亿次。" in texts[0]
     assert "4096³ 用时 502 秒" in texts[1]
-    assert "快 1.52 倍" in texts[5] and "550 GB" in texts[7]
+    assert "快 1.52 倍" in texts[5] and "10.4 GB" in texts[7] and "16.9 GB" in texts[7]
 
 
 def test_numbers_per_language():
