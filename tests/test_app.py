@@ -428,12 +428,13 @@ def test_the_views_follow_the_workspace_without_being_told(make_window):
     assert w.charts_tab.table.model_.rowCount() == 0 and not w.roofline_tab.chart.results
 
 
-def test_ctrl_p_during_a_lesson_restyles_the_banners_set_aside(make_window):
+def test_ctrl_p_during_a_lesson_restyles_the_banners_set_aside(make_window, request):
     """Started in projector mode, Ctrl+P during a lesson, then Esc: the banners (set aside with the tabs while
     the lesson is up) have the normal window's type, not the projector's they had before (issue 20)."""
     from gemmviz.core.lessons import shipped_lessons
 
     w = make_window(gpu=FakeGpuBackend(available=False))
+    request.addfinalizer(lambda: w.set_projector(False))  # projector type sets the application's font
     label = w.device_label.label
     normal_px = label.fontInfo().pixelSize()
     w.set_projector(True)
@@ -470,7 +471,7 @@ def test_size_fields_are_typed_only_under_custom_and_refused_by_name(make_window
         panel.sweep_problems()
 
 
-def test_no_tab_asks_for_more_than_a_1280_screen_in_projector_mode(make_window, qtbot):
+def test_no_tab_asks_for_more_than_a_1280_screen_in_projector_mode(make_window, request):
     """At 1280×720 in projector type, visiting every tab (and every animated kernel) never widens the window
     beyond the screen: long combo items and source lines elide or wrap (the Accesses tab asked for 1,556 px)."""
     from PySide6.QtWidgets import QApplication
@@ -478,6 +479,7 @@ def test_no_tab_asks_for_more_than_a_1280_screen_in_projector_mode(make_window, 
     w = make_window(gpu=FakeGpuBackend(available=False))
     w.resize(1280, 720)
     w.show()
+    request.addfinalizer(lambda: w.set_projector(False))  # projector type sets the application's font
     w.set_projector(True)
     for i in range(w.tabs.count()):
         w.tabs.setCurrentIndex(i)
