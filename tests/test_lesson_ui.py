@@ -363,3 +363,28 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
         assert r is not None and (r.variant, r.params) == ("gpu-tiled", {"tile": 16})
         assert r.m == step.sizes[0] and r.block_trace
     assert chart.sm_count == 132 and len(chart.result.block_trace) == 3969
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_quoting_slide_shows_its_whole_source_in_the_footer(qtbot, lang):
+    """A slide that quotes figures names where from, to the last word ("published"), at 1280×720: the data
+    line is cut in its middle where it must be, never at its end (issue 20; seed000 step 12 read "pu…")."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from gemmviz.core.lessons import shipped_lessons
+    from gemmviz.ui.lesson.render import render_slide
+
+    for lesson in shipped_lessons(lang).values():
+        source = lesson_session(lesson)
+        for i, step in enumerate(lesson.steps):
+            if not step.quoted:
+                continue
+            image = QImage(1280, 720, QImage.Format.Format_ARGB32)
+            painter = QPainter(image)
+            try:
+                texts = render_slide(painter, 1280, 720, lesson, i, source, projector=True)
+            finally:
+                painter.end()
+            footer = [t for t, box in texts if box.top() > 650 and step.quoted[-12:] in t]
+            assert footer, (lesson.name, i + 1, [t for t, box in texts if box.top() > 650])
+            assert all(box.bottom() <= 720 and box.right() <= 1280 for _t, box in texts if box.top() > 650)

@@ -109,10 +109,15 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
     return SlideLayout(header, title, body, view, footer, small_px, title_px, body_px)
 
 
-def _draw(painter: QPainter, rect: QRectF, flags, text: str, f: QFont, texts: list[Text], elide: bool = False) -> None:
+def _draw(painter: QPainter, rect: QRectF, flags, text: str, f: QFont, texts: list[Text], elide: bool = False,
+          elide_mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
+    """One text in its rectangle; `elide`: one line cut with … to the rectangle's width, not clipped at its top
+    and foot (a CJK fallback font's line is taller than the Latin one the rectangle was measured with: the
+    tails of g and y were cut off)."""
     painter.setFont(f)
     if elide:
-        text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+        text = QFontMetricsF(f).elidedText(text, elide_mode, rect.width())
+        flags = int(flags) | int(Qt.TextFlag.TextDontClip)
     if not text:
         return
     need = painter.boundingRect(rect, int(flags), text)
@@ -143,11 +148,14 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     _draw(painter, lay.title, top_left, slide.title, font(lay.title_px, True), texts)
     _draw(painter, lay.body, top_left, slide.text, font(lay.body_px), texts)
     painter.setPen(QPen(dim))
-    half = lay.footer.width() / 2
-    foot_l = QRectF(lay.footer.left(), lay.footer.top(), half, lay.footer.height())
-    foot_r = QRectF(foot_l.right(), lay.footer.top(), half, lay.footer.height())
-    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, tr("Data: {0}").format(origin_words(slide.footer)), small, texts,
-          elide=True)  # fmt: skip
+    # the status (a hint such as "P plays the animation") at the right, as wide as it needs up to half; the data
+    # source gets the rest, cut in its middle where it must be, so that "quoted: …, published" at its end stays
+    status_w = min(QFontMetricsF(small).horizontalAdvance(slide.status) + lay.small_px, lay.footer.width() / 2)
+    foot_r = QRectF(lay.footer.right() - status_w, lay.footer.top(), status_w, lay.footer.height())
+    foot_l = QRectF(lay.footer.left(), lay.footer.top(), lay.footer.width() - status_w, lay.footer.height())
+    data = tr("Data: {0}").format(origin_words(slide.footer))
+    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, data, small, texts, elide=True,
+          elide_mode=Qt.TextElideMode.ElideMiddle)
     _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)
     return texts
 
