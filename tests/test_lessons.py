@@ -308,3 +308,28 @@ def test_errors_list_every_shipped_view_and_key_whatever_was_imported(tmp_path):
     assert "unknown key 'bogus'" in key and "zzwidth" in key
     assert "'zzwidth' is a key of a zzstripes step" in other
     assert listed == "True ('zzstripes',)"
+
+
+def test_the_seeds_table_shows_its_published_column_beside_the_measured_one():
+    """seed000 step 12 (issue 20): the RTX 4060's published times and the H200's measured ones in one table,
+    each × the time over the size before: 4.00× per doubling published, about 8× measured (8× the work)."""
+    from gemmviz.core.lessons import lesson_session, step_table
+
+    lesson = shipped_lessons()["seed000"]
+    step = next(s for s in lesson.steps if s.beside)
+    table = step_table(step, list(lesson_session(lesson).results))
+    assert table.growth and table.sizes == (512, 1024, 2048, 4096)
+    (published, published_cells), (measured, measured_cells) = table.rows
+    assert "RTX 4060" in published and "published" in published and "measured" in measured
+    assert [c.time for c in published_cells] == ["45.0 ms", "180 ms", "720 ms", "2.88 s"]
+    assert [c.ratio for c in published_cells] == ["", "4.00×", "4.00×", "4.00×"]
+    growth = [float(c.ratio.rstrip("×")) for c in measured_cells[1:]]
+    assert all(6 < g < 10 for g in growth), growth
+
+
+def test_a_table_beside_an_unknown_session_is_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "t"\nsummary = "s"\n[[step]]\ntitle = "a"\ntext = "b"\nview = "table"\n'
+                   'series = ["gpu-naive"]\nsizes = [1024]\nbeside = "nowhere"\n')
+    with pytest.raises(LessonError, match="beside must name a shipped session"):
+        load_lesson(bad)

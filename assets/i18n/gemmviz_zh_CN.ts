@@ -1512,12 +1512,12 @@ global memory</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="138" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="143" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="149" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="156" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1699,6 +1699,11 @@ global memory</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="94" />
+        <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
+        <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="96" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
     </message>
@@ -2194,17 +2199,17 @@ global memory</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="465" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="469" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="477" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="482" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="486" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

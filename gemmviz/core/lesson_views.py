@@ -171,14 +171,22 @@ def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
 
 
 def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
-    baseline = baseline_key(d)
-    if not (common.series and common.sizes and baseline is not None):
+    baseline, beside = baseline_key(d), d.get("beside", "")
+    if not isinstance(beside, str) or len(beside) > 80:
+        raise StepProblem("beside", "beside names a shipped published session, e.g. beside = \"published-seed000-rtx4060\"")
+    if beside:
+        from gemmviz.core.lesson_files import shipped_session
+
+        if shipped_session(beside) is None:
+            raise StepProblem("beside", f"beside must name a shipped session, got {beside!r}")
+    if not (common.series and common.sizes and (baseline is not None or beside)):
         raise StepProblem(None, "a table step needs series, sizes (its columns) and baseline (what × compares with)")
-    if len(common.series) > MAX_TABLE_ROWS or len(common.sizes) > MAX_TABLE_COLUMNS:
+    rows = len(common.series) * (2 if beside else 1)
+    if rows > MAX_TABLE_ROWS or len(common.sizes) > MAX_TABLE_COLUMNS:
         raise StepProblem(
             None, f"a table shows at most {MAX_TABLE_ROWS} series and {MAX_TABLE_COLUMNS} sizes: split it"
         )
-    return {"baseline": baseline}
+    return {"baseline": baseline, "beside": beside}
 
 
 def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
@@ -249,7 +257,7 @@ for _kind in (
     LessonViewKind("animation", ("animation",), _animation),
     LessonViewKind("roofline", shows_results=True),
     LessonViewKind("hardware", ("chart",), _hardware, shows_results=True),
-    LessonViewKind("table", ("baseline",), _table, shows_results=True),
+    LessonViewKind("table", ("baseline", "beside"), _table, shows_results=True),
     LessonViewKind("text", has_view=False),
     LessonViewKind("accesses", ("chart",), _accesses),
 ):

@@ -43,7 +43,7 @@ from gemmviz.core.lesson_views import (
     whole,
 )
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
-from gemmviz.core.paths import asset_files
+from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError
 from gemmviz.core.style import series_name
@@ -86,6 +86,7 @@ class Step:
     animation: AnimationState | None = None
     run: bool = False  # on a GPU, run this step's series at its sizes live
     quoted: str = ""  # figures the text quotes from elsewhere, named on the slide's footer ("seed 001, A100, published")
+    beside: str = ""  # a table's published session (shipped), its rows above the measured ones, × per doubling
 
     def shows(self, r: Result) -> bool:
         """Whether this step's view shows result r."""
@@ -449,9 +450,15 @@ class StepTable:
     sizes: tuple[int, ...]
     rows: tuple[tuple[str, tuple[TableCell, ...]], ...]  # (series name, cells)
     baseline_label: str
+    growth: bool = False  # × is each time over the size before's (a table with published rows beside)
 
 
 def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable:
+    """The step's table. With `beside` (a shipped published session), the published rows come first, each
+    series' measured row after them, and a cell's × is its time over the size before it (the growth per
+    doubling the seed's table hides), not the baseline's."""
+    if step.beside:
+        return _beside_table(step, results, lang)
     b = baseline(step.baseline or "cpu-naive")
     base_ref = SeriesRef(b.variant, tuple(sorted(b.params.items())))
     rows = []
@@ -465,6 +472,43 @@ def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable
             cells.append(TableCell(time, times))
         rows.append((series_name(ref.variant, dict(ref.params)), tuple(cells)))
     return StepTable(tuple(step.sizes), tuple(rows), b.label)
+
+
+def published_session(name: str) -> Session:
+    """A shipped session by name (a table's `beside`); LessonError if it is not shipped or does not load."""
+    from gemmviz.core.lesson_files import shipped_session
+
+    file = shipped_session(name)
+    if file is None:
+        raise LessonError(f"no shipped session {name!r}")
+    try:
+        return Session.load(asset_path("sessions", file))
+    except SessionError as exc:
+        raise LessonError(f"session {name!r}: {exc}") from None
+
+
+def _growth_row(label: str, ref: SeriesRef, sizes: tuple[int, ...], results: list[Result], lang: str):
+    cells, before = [], None
+    for n in sizes:
+        r = _best(results, ref, n)
+        grew = ratio(r.median_ms / before.median_ms, lang) if r and before else ""
+        cells.append(TableCell(duration(r.median_ms, lang) if r else "—", grew))
+        before = r
+    return label, tuple(cells)
+
+
+def _beside_table(step: Step, results: list[Result], lang: str) -> StepTable:
+    published = published_session(step.beside)
+    where = published.environment.get("gpu", "").removeprefix("NVIDIA ") or published.label
+    rows = []
+    for ref in step.series:
+        name = series_name(ref.variant, dict(ref.params))
+        kind = "已发表" if lang == "zh" else "published"
+        rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang))
+    for ref in step.series:
+        name = series_name(ref.variant, dict(ref.params))
+        rows.append(_growth_row(f"{name}, {'本机实测' if lang == 'zh' else 'measured'}", ref, step.sizes, results, lang))
+    return StepTable(tuple(step.sizes), tuple(rows), "", growth=True)
 
 
 RUN_SIZES = (1024, 2048, 4096)  # what a run step measures when it names no sizes

@@ -91,8 +91,10 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
             text(QRectF(left, top, col_w, line), CENTER, cell.time, regular, dim if cell.time == "—" else fg)
             text(QRectF(left, top + line, col_w, line), CENTER, cell.ratio, bold, fg)
         y += row_h
-    caption = tr("Median time per product; × = times faster than the {baseline} at the same size").format(
-        baseline=tr(table.baseline_label))  # fmt: skip
+    caption = (tr("Median time per product; × = the time over the size before (each doubling of N is 8× the work)")
+               if table.growth else
+               tr("Median time per product; × = times faster than the {baseline} at the same size").format(
+                   baseline=tr(table.baseline_label)))  # fmt: skip
     cap = QRectF(x0, y + 0.3 * line, max(width, 1.0), QFontMetricsF(small).height() * 1.2)
     metrics = QFontMetricsF(small)
     if metrics.horizontalAdvance(caption) > rect.width():
