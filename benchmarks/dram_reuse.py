@@ -127,8 +127,12 @@ class Probe:
 def plan(quick: bool = False) -> list[Job]:
     """Every job of a run, in the order they are profiled."""
     sizes = (1024, 4096) if quick else (1024, 2048, 3072, 3584, 4096)
-    jobs = [Job(f"{fam}{b}@{n}", fam, b, n, what="shipped kernel, size sweep")
-            for n in sizes for fam in ("naive", "tiled") for b in (16, 32)]  # fmt: skip
+    jobs = [
+        Job(f"{fam}{b}@{n}", fam, b, n, what="shipped kernel, size sweep")
+        for n in sizes
+        for fam in ("naive", "tiled")
+        for b in (16, 32)
+    ]
     n = 4096
     r = "reuse"
     jobs += [
@@ -136,17 +140,49 @@ def plan(quick: bool = False) -> list[Job]:
         Job(f"tiled16-copy@{n}", "tiled", 16, n, r, trace=True, what="control: the experimental copy, shipped order"),
         Job(f"naive32-copy@{n}", "naive", 32, n, r, trace=True, what="control: the experimental copy, shipped order"),
         Job(f"tiled32-copy@{n}", "tiled", 32, n, r, trace=True, what="control: the experimental copy, shipped order"),
-        Job(f"naive16-stagger@{n}", "naive", 16, n, r, stagger=True, trace=True,
-            what="naive, first wave's slots started 50 us apart (the tiled kernel's spread)"),
-        Job(f"tiled16-perwave@{n}", "tiled", 16, n, r, per_wave=True, trace=True,
-            what="tiled, one launch per wave: each launch's blocks start together"),
-        Job(f"naive16-group8@{n}", "naive", 16, n, r, group=8, trace=True,
-            what="naive, launch order down 8 block-rows: blocks sharing B dispatched together"),
-        Job(f"tiled16-group8@{n}", "tiled", 16, n, r, group=8, trace=True,
-            what="tiled, launch order down 8 block-rows: blocks sharing B dispatched together"),
+        Job(
+            f"naive16-stagger@{n}",
+            "naive",
+            16,
+            n,
+            r,
+            stagger=True,
+            trace=True,
+            what="naive, first wave's slots started 50 us apart (the tiled kernel's spread)",
+        ),
+        Job(
+            f"tiled16-perwave@{n}",
+            "tiled",
+            16,
+            n,
+            r,
+            per_wave=True,
+            trace=True,
+            what="tiled, one launch per wave: each launch's blocks start together",
+        ),
+        Job(
+            f"naive16-group8@{n}",
+            "naive",
+            16,
+            n,
+            r,
+            group=8,
+            trace=True,
+            what="naive, launch order down 8 block-rows: blocks sharing B dispatched together",
+        ),
+        Job(
+            f"tiled16-group8@{n}",
+            "tiled",
+            16,
+            n,
+            r,
+            group=8,
+            trace=True,
+            what="tiled, launch order down 8 block-rows: blocks sharing B dispatched together",
+        ),
         Job(f"naive16-ldcg@{n}", "naive", 16, n, r, ldcg=True, trace=True, what="naive, loads bypass L1 (__ldcg)"),
         Job(f"tiled16-ldcg@{n}", "tiled", 16, n, r, ldcg=True, trace=True, what="tiled, loads bypass L1 (__ldcg)"),
-    ]  # fmt: skip
+    ]
     if quick:
         jobs = [j for j in jobs if j.source == "shipped" or j.name.startswith(("naive16-copy", "tiled16-copy"))]
     return jobs
@@ -158,8 +194,24 @@ def paired_plan() -> list[Job]:
     jobs = [
         Job(f"naive16@{n}", "naive", 16, n, repeats=3, what="shipped build: DRAM from launch to launch"),
         Job(f"tiled16@{n}", "tiled", 16, n, repeats=2, what="shipped build: DRAM from launch to launch"),
-        Job(f"naive16-gvtrace@{n}", "naive", 16, n, "traced", repeats=3, what="gemmviz's traced build of the shipped kernel"),
-        Job(f"tiled16-gvtrace@{n}", "tiled", 16, n, "traced", repeats=2, what="gemmviz's traced build of the shipped kernel"),
+        Job(
+            f"naive16-gvtrace@{n}",
+            "naive",
+            16,
+            n,
+            "traced",
+            repeats=3,
+            what="gemmviz's traced build of the shipped kernel",
+        ),
+        Job(
+            f"tiled16-gvtrace@{n}",
+            "tiled",
+            16,
+            n,
+            "traced",
+            repeats=2,
+            what="gemmviz's traced build of the shipped kernel",
+        ),
         Job(f"naive16-copy@{n}", "naive", 16, n, r, repeats=2, what="the copy, trace and DRAM of one launch"),
         Job(f"tiled16-copy@{n}", "tiled", 16, n, r, what="the copy, trace and DRAM of one launch"),
         Job(f"naive16-stagger@{n}", "naive", 16, n, r, stagger=True, what="staggered first wave, same launch"),
@@ -168,16 +220,21 @@ def paired_plan() -> list[Job]:
         Job(f"tiled16-res4@{n}", "tiled", 16, n, r, resident=4, what="at most 4 blocks per SM"),
         Job(f"tiled16-res2@{n}", "tiled", 16, n, r, resident=2, what="at most 2 blocks per SM"),
         Job(f"tiled16-res1@{n}", "tiled", 16, n, r, resident=1, what="1 block per SM: nothing to share the SM with"),
-    ]  # fmt: skip
+    ]
     for m in (2048, 3072, 3584):
-        jobs += [Job(f"naive16-copy@{m}", "naive", 16, m, r, what="the copy at a size whose B fits L2 or nearly"),
-                 Job(f"tiled16-copy@{m}", "tiled", 16, m, r, what="the copy at a size whose B fits L2 or nearly")]  # fmt: skip
+        jobs += [
+            Job(f"naive16-copy@{m}", "naive", 16, m, r, what="the copy at a size whose B fits L2 or nearly"),
+            Job(f"tiled16-copy@{m}", "tiled", 16, m, r, what="the copy at a size whose B fits L2 or nearly"),
+        ]
     return jobs
 
 
 def probe_plan() -> list[Probe]:
-    return [Probe(f"probe-{'private' if private else 'shared'}-{mib}MiB", mib, private)
-            for private in (True, False) for mib in (8, 16, 24, 28, 32, 36, 40, 48, 56)]  # fmt: skip
+    return [
+        Probe(f"probe-{'private' if private else 'shared'}-{mib}MiB", mib, private)
+        for private in (True, False)
+        for mib in (8, 16, 24, 28, 32, 36, 40, 48, 56)
+    ]
 
 
 PAIRED_METRICS = ["dram__bytes_read.sum"]  # one metric, one replay pass: the trace and the count are one launch's
@@ -195,13 +252,17 @@ def derived(c: dict) -> dict:
         return None if x is None or not y else x / y
 
     return {
-        "l1_global_ld_hit": ratio("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-        "l2_tex_read_hit": ratio("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
-                                 "lts__t_sectors_srcunit_tex_op_read.sum"),
-        "l2_tex_read_bytes": None if c.get("lts__t_sectors_srcunit_tex_op_read.sum") is None
+        "l1_global_ld_hit": ratio(
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        "l2_tex_read_hit": ratio(
+            "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "lts__t_sectors_srcunit_tex_op_read.sum"
+        ),
+        "l2_tex_read_bytes": None
+        if c.get("lts__t_sectors_srcunit_tex_op_read.sum") is None
         else 32.0 * c["lts__t_sectors_srcunit_tex_op_read.sum"],
-    }  # fmt: skip
+    }
 
 
 def sum_launches(rows: list[dict]) -> dict:
@@ -290,8 +351,12 @@ def _by_tile(rec: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return s, e, lid
 
 
-def gap_speed(rec: np.ndarray, blocks_per_row: int, rows: tuple[int, int] = (4, 40),
-              edges: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 1.5)) -> list[dict]:  # fmt: skip
+def gap_speed(
+    rec: np.ndarray,
+    blocks_per_row: int,
+    rows: tuple[int, int] = (4, 40),
+    edges: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 1.5),
+) -> list[dict]:
     """Does a block run faster when it starts soon after the block above it (same column, the row before: the
     last block that read the same strip of B)? For the blocks of block-rows rows[0]..rows[1]-1: their time over
     the median block time L, by how long after that block they started (in L), in the bins `edges`."""
@@ -332,8 +397,11 @@ def wave_profile(rec: np.ndarray, blocks_per_row: int, slots: int, waves: tuple[
         later = ends[None, :] > ends[:, None]
         in_order += int(np.triu(later, 1).sum())
         pairs += len(ends) * (len(ends) - 1) // 2
-    return {"first_wave_end_by_row_L": by_row, "wave_start_p10_p90_L": spread,
-            "first_wave_pairs_in_launch_order": in_order / pairs if pairs else None}  # fmt: skip
+    return {
+        "first_wave_end_by_row_L": by_row,
+        "wave_start_p10_p90_L": spread,
+        "first_wave_pairs_in_launch_order": in_order / pairs if pairs else None,
+    }
 
 
 def max_resident(rec: np.ndarray) -> int:
@@ -530,8 +598,22 @@ class Gpu:
         tr = np.uintp(0) if trace is None else trace
         for row0 in range(0, job.blocks_per_row, rows):
             these = min(rows, job.blocks_per_row - row0)
-            f(a, b, c, nn, nn, nn, np.int32(row0), tr, stagger, np.int32(self.sms), slots,
-              block=block, grid=(job.blocks_per_row, these), shared=shared)  # fmt: skip
+            f(
+                a,
+                b,
+                c,
+                nn,
+                nn,
+                nn,
+                np.int32(row0),
+                tr,
+                stagger,
+                np.int32(self.sms),
+                slots,
+                block=block,
+                grid=(job.blocks_per_row, these),
+                shared=shared,
+            )
 
     def limit_residency(self, f, job: Job) -> int:
         """Dynamic shared memory (unused by the kernel) that lets at most job.resident blocks share an SM."""
@@ -551,8 +633,15 @@ class Gpu:
             self.inputs[("probe", p.mib)] = (self.cuda.to_device(data), self.cuda.mem_alloc(4), self.cuda.mem_alloc(4))
         buf, out, _ = self.inputs[("probe", p.mib)]
         f = self.modules[("probe",)].get_function("l2_probe")
-        f(buf, np.uint64(n4), np.int32(p.passes), np.int32(int(p.private)), out, block=(256, 1, 1),
-          grid=(self.sms * 8, 1))  # fmt: skip
+        f(
+            buf,
+            np.uint64(n4),
+            np.int32(p.passes),
+            np.int32(int(p.private)),
+            out,
+            block=(256, 1, 1),
+            grid=(self.sms * 8, 1),
+        )
 
     def poison(self, n: int) -> None:
         self.cuda.memset_d8(self.buffers(n)[2], 0xFF, 4 * n * n)  # all-ones bytes: NaN
@@ -602,10 +691,13 @@ def gpu_phase(jobs: list[Job], built: dict, repeats: int) -> tuple[dict, dict, d
     gpu = Gpu(built)
     figures, traces = {}, {}
     try:
-        facts = {"gpu": gpu.dev.name(), "sms": gpu.sms,
-                 "l2_bytes": gpu.dev.get_attribute(gpu.cuda.device_attribute.L2_CACHE_SIZE),
-                 "cc": ".".join(map(str, gpu.dev.compute_capability())),
-                 "driver_cuda": ".".join(map(str, divmod(gpu.cuda.get_driver_version() // 10, 100)))}  # fmt: skip
+        facts = {
+            "gpu": gpu.dev.name(),
+            "sms": gpu.sms,
+            "l2_bytes": gpu.dev.get_attribute(gpu.cuda.device_attribute.L2_CACHE_SIZE),
+            "cc": ".".join(map(str, gpu.dev.compute_capability())),
+            "driver_cuda": ".".join(map(str, divmod(gpu.cuda.get_driver_version() // 10, 100))),
+        }
         for n in sorted({j.n for j in jobs}):
             a, b = gpu.host_inputs(n)
             ref = a.astype(np.float64) @ b.astype(np.float64)
@@ -614,8 +706,10 @@ def gpu_phase(jobs: list[Job], built: dict, repeats: int) -> tuple[dict, dict, d
                 if job.trace:
                     traces[job.name] = traced(gpu, job)
                     figures[job.name]["trace"] = trace_stats(traces[job.name], job.blocks_per_row)
-                print(f"  {job.name:22} rel {figures[job.name]['rel_error']} {figures[job.name]['median_ms']:.3f} ms",
-                      flush=True)  # fmt: skip
+                print(
+                    f"  {job.name:22} rel {figures[job.name]['rel_error']} {figures[job.name]['median_ms']:.3f} ms",
+                    flush=True,
+                )
     finally:
         gpu.close()
     return figures, traces, facts
@@ -672,8 +766,10 @@ def run_ncu(spec: dict, metrics: list[str], cache: str, folder: Path, log: Path,
     for _ in range(3):  # a metric this ncu does not know is dropped (and named in the log), then again
         t = time.time()
         p = _run(cmd, timeout=400)
-        print(f"  ncu --cache-control {cache}: {count} launches in {time.time() - t:.0f} s (exit {p.returncode})",
-              flush=True)  # fmt: skip
+        print(
+            f"  ncu --cache-control {cache}: {count} launches in {time.time() - t:.0f} s (exit {p.returncode})",
+            flush=True,
+        )
         unknown = re.search(r"Failed to find metric[s]?\s*:?\s*([\w.]+)", p.stdout + p.stderr)
         if not unknown or unknown.group(1) not in metrics:
             break
@@ -689,8 +785,13 @@ def run_ncu(spec: dict, metrics: list[str], cache: str, folder: Path, log: Path,
 
 
 def _spec(jobs: list[Job], built: dict, probes: list[Probe] = (), paired: bool = False, traces: str = "") -> dict:
-    return {"jobs": [asdict(j) for j in jobs], "probes": [asdict(p) for p in probes], "paired": paired,
-            "traces": traces, "built": [[list(k), p] for k, p in built.items()]}  # fmt: skip
+    return {
+        "jobs": [asdict(j) for j in jobs],
+        "probes": [asdict(p) for p in probes],
+        "paired": paired,
+        "traces": traces,
+        "built": [[list(k), p] for k, p in built.items()],
+    }
 
 
 def profile(jobs: list[Job], built: dict, metrics: list[str], cache: str, folder: Path, out: Path, sms: int) -> dict:
@@ -709,15 +810,26 @@ def nvidia_smi() -> dict:
 
 def header(facts: dict, before: dict, ncu_version: str, metrics: list[str], repeats: int) -> dict:
     return {
-        "schema": SCHEMA, "version": VERSION,
-        "gpu": facts["gpu"], "cc": facts["cc"], "sms": facts["sms"], "l2_bytes": facts["l2_bytes"],
-        "driver": before.get("driver_version", ""), "driver_cuda": facts["driver_cuda"],
-        "nvcc": _run(["nvcc", "--version"]).stdout.strip().splitlines()[-1], "ncu": ncu_version,
-        "clocks_before": before, "clocks_after": nvidia_smi(),
+        "schema": SCHEMA,
+        "version": VERSION,
+        "gpu": facts["gpu"],
+        "cc": facts["cc"],
+        "sms": facts["sms"],
+        "l2_bytes": facts["l2_bytes"],
+        "driver": before.get("driver_version", ""),
+        "driver_cuda": facts["driver_cuda"],
+        "nvcc": _run(["nvcc", "--version"]).stdout.strip().splitlines()[-1],
+        "ncu": ncu_version,
+        "clocks_before": before,
+        "clocks_after": nvidia_smi(),
         "command": shlex.join([sys.executable, *sys.argv]),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "host": platform.node(), "metrics": metrics, "stagger_us": STAGGER_US, "seed": SEED, "repeats": repeats,
-    }  # fmt: skip
+        "host": platform.node(),
+        "metrics": metrics,
+        "stagger_us": STAGGER_US,
+        "seed": SEED,
+        "repeats": repeats,
+    }
 
 
 def run(out: Path, quick: bool, repeats: int) -> dict:
@@ -739,11 +851,22 @@ def run(out: Path, quick: bool, repeats: int) -> dict:
     records = []
     for j in jobs:
         c = {"all": cold[j.name], **({"none": warm[j.name]} if j.name in warm else {})}
-        records.append({**asdict(j), "launches": j.launches(facts["sms"]), **figures[j.name], "counters": c,
-                        "derived": {k: derived(v) for k, v in c.items()}})  # fmt: skip
-    doc = {**header(facts, before, ncu_version, metrics, repeats), "part": "main",
-           "ncu_settings": "--clock-control none; counters['all']: --cache-control all, "
-                           "counters['none']: --cache-control none", "jobs": records}  # fmt: skip
+        records.append(
+            {
+                **asdict(j),
+                "launches": j.launches(facts["sms"]),
+                **figures[j.name],
+                "counters": c,
+                "derived": {k: derived(v) for k, v in c.items()},
+            }
+        )
+    doc = {
+        **header(facts, before, ncu_version, metrics, repeats),
+        "part": "main",
+        "ncu_settings": "--clock-control none; counters['all']: --cache-control all, "
+        "counters['none']: --cache-control none",
+        "jobs": records,
+    }
     check_record(doc)
     (out / "dram-reuse.json").write_text(json.dumps(doc, indent=1))
     return doc
@@ -762,8 +885,14 @@ def run_paired(out: Path, repeats: int) -> dict:
     figures, _, facts = gpu_phase(jobs, built, repeats)
     sms = facts["sms"]
     traces_file = out / "paired-traces.npz"
-    rows = run_ncu(_spec(jobs, built, paired=True, traces=str(traces_file)), list(PAIRED_METRICS), "all", work,
-                   out / "ncu-paired.csv", launch_count(jobs, [], sms, True))  # fmt: skip
+    rows = run_ncu(
+        _spec(jobs, built, paired=True, traces=str(traces_file)),
+        list(PAIRED_METRICS),
+        "all",
+        work,
+        out / "ncu-paired.csv",
+        launch_count(jobs, [], sms, True),
+    )
     per_job = assign_rows(jobs, rows, sms, paired=True)
     traces = np.load(traces_file)
     records = []
@@ -782,12 +911,22 @@ def run_paired(out: Path, repeats: int) -> dict:
         if row["kernel"] != "l2_probe":
             raise RuntimeError(f"{p.name}: ncu row {row['id']} is {row['kernel']}")
         size = p.mib * 2**20
-        probe_records.append({**asdict(p), "bytes": size, "counters": row["counters"],
-                              "dram_read_over_size": row["counters"]["dram__bytes_read.sum"] / size})  # fmt: skip
-    doc = {**header(facts, before, ncu_version, metrics, repeats), "part": "paired",
-           "ncu_settings": f"--clock-control none --cache-control all; launches: {PAIRED_METRICS} alone (one "
-                           "replay pass, so each trace and its count come from one launch); probes: metrics",
-           "jobs": records, "probes": probe_records}  # fmt: skip
+        probe_records.append(
+            {
+                **asdict(p),
+                "bytes": size,
+                "counters": row["counters"],
+                "dram_read_over_size": row["counters"]["dram__bytes_read.sum"] / size,
+            }
+        )
+    doc = {
+        **header(facts, before, ncu_version, metrics, repeats),
+        "part": "paired",
+        "ncu_settings": f"--clock-control none --cache-control all; launches: {PAIRED_METRICS} alone (one "
+        "replay pass, so each trace and its count come from one launch); probes: metrics",
+        "jobs": records,
+        "probes": probe_records,
+    }
     check_paired(doc)
     (out / "paired.json").write_text(json.dumps(doc, indent=1))
     return doc
@@ -810,8 +949,11 @@ def model(path: Path, traces: Path | None, paired_traces: Path | None) -> dict:
         key = j["name"].replace("@", "_at_")
         if key in main_traces.files:
             j["lru_model"] = _model_figures(main_traces[key], j["n"], j["block"], doc["l2_bytes"])
-            print(f"  {j['name']:24} measured {_gb(j['counters']['all']['dram__bytes_read.sum'])} GB, model "
-                  f"{[_gb(v) for v in j['lru_model'].values()]}", flush=True)  # fmt: skip
+            print(
+                f"  {j['name']:24} measured {_gb(j['counters']['all']['dram__bytes_read.sum'])} GB, model "
+                f"{[_gb(v) for v in j['lru_model'].values()]}",
+                flush=True,
+            )
     part = doc.get("paired")
     pt = paired_traces or path.with_name("paired-traces.npz")
     if part and pt.exists():
@@ -821,11 +963,16 @@ def model(path: Path, traces: Path | None, paired_traces: Path | None) -> dict:
                 key = f"{j['name']}#{r}"
                 if key in ptraces.files:
                     x["lru_model"] = _model_figures(ptraces[key], j["n"], j["block"], doc["l2_bytes"])
-                    print(f"  {key:24} measured {_gb(x['dram_read'])} GB, model "
-                          f"{[_gb(v) for v in x['lru_model'].values()]}", flush=True)  # fmt: skip
-    doc["lru_model_how"] = ("lru_dram_model: fully associative LRU over block x 16-float chunks of A and B, each "
-                            "block reading its strips at a constant rate between its traced start and end; keys: "
-                            "capacity in bytes (the L2, and half of it)")  # fmt: skip
+                    print(
+                        f"  {key:24} measured {_gb(x['dram_read'])} GB, model "
+                        f"{[_gb(v) for v in x['lru_model'].values()]}",
+                        flush=True,
+                    )
+    doc["lru_model_how"] = (
+        "lru_dram_model: fully associative LRU over block x 16-float chunks of A and B, each "
+        "block reading its strips at a constant rate between its traced start and end; keys: "
+        "capacity in bytes (the L2, and half of it)"
+    )
     path.write_text(json.dumps(doc, indent=1) + "\n")
     return doc
 
@@ -849,8 +996,10 @@ def analyse(path: Path, traces: Path | None, paired_traces: Path | None) -> dict
                 if key not in npz.files:
                     continue
                 rec = npz[key]
-                found = {"gap_speed": gap_speed(rec, job.blocks_per_row),
-                         **wave_profile(rec, job.blocks_per_row, sms * job.resident_per_sm)}  # fmt: skip
+                found = {
+                    "gap_speed": gap_speed(rec, job.blocks_per_row),
+                    **wave_profile(rec, job.blocks_per_row, sms * job.resident_per_sm),
+                }
                 target = j["launches"][r] if isinstance(j.get("launches"), list) else j
                 target["trace_analysis"] = found
     path.write_text(json.dumps(doc, indent=1) + "\n")
@@ -870,16 +1019,20 @@ def _pct(x) -> str:
 
 
 def table(doc: dict) -> str:
-    head = ("| job | ms | DRAM read GB | L2 tex read GB | L2 tex read hit | L1 ld hit | row gap / L | progress IQR "
-            "| LRU model GB (L2, half) |\n|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+    head = (
+        "| job | ms | DRAM read GB | L2 tex read GB | L2 tex read hit | L1 ld hit | row gap / L | progress IQR "
+        "| LRU model GB (L2, half) |\n|---|---|---|---|---|---|---|---|---|"
+    )
     lines = [head]
     for j in doc["jobs"]:
         c, d, t = j["counters"]["all"], j["derived"]["all"], j.get("trace") or {}
         gap = f"{t['row_gap_median_L']:.3f}" if t else ""
         iqr = f"{t['progress_iqr_mean']:.2f}" if t.get("progress_iqr_mean") is not None else ""
-        lines.append(f"| {j['name']} | {j['median_ms']:.2f} | {_gb(c.get('dram__bytes_read.sum'))} | "
-                     f"{_gb(d.get('l2_tex_read_bytes'))} | {_pct(d.get('l2_tex_read_hit'))} | "
-                     f"{_pct(d.get('l1_global_ld_hit'))} | {gap} | {iqr} | {_model(j.get('lru_model'))} |")  # fmt: skip
+        lines.append(
+            f"| {j['name']} | {j['median_ms']:.2f} | {_gb(c.get('dram__bytes_read.sum'))} | "
+            f"{_gb(d.get('l2_tex_read_bytes'))} | {_pct(d.get('l2_tex_read_hit'))} | "
+            f"{_pct(d.get('l1_global_ld_hit'))} | {gap} | {iqr} | {_model(j.get('lru_model'))} |"
+        )
     return "\n".join(lines)
 
 
@@ -893,8 +1046,11 @@ def merge(main_part: dict, paired_part: dict) -> dict:
 
 
 def paired_table(doc: dict) -> str:
-    lines = ["| job | DRAM read GB, each launch | LRU model GB (L2, half) | row gap / L | progress IQR | resident per SM "
-             "| ms |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| job | DRAM read GB, each launch | LRU model GB (L2, half) | row gap / L | progress IQR | resident per SM "
+        "| ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for j in doc["jobs"]:
         ts = [x["trace"] for x in j["launches"] if x["trace"]]
         gaps = ", ".join(f"{t['row_gap_median_L']:.3f}" for t in ts)

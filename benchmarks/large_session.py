@@ -29,14 +29,32 @@ def make_session(n: int, distinct: bool = True, seed: int = 0) -> dict:
     results = []
     for i in range(n):
         s = rng.choice(sizes) if distinct else 1024
-        results.append({
-            "variant": "gpu-tiled", "params": {"tile": rng.choice([8, 16, 32]) if distinct else 16},
-            "m": s, "n": s, "k": s + i if distinct else s, "backend": "cuda", "precision": "fp32",
-            "valid": True, "status": "ok", "samples_ms": [1.0 + rng.random() for _ in range(5)],
-            "warmup": 1, "repeats": 5,
-        })  # fmt: skip
-    return {"schema": "gemmviz.session", "schema_version": 3, "kind": "measured", "label": f"{n} results",
-            "created": "2026-12-01", "environment": {}, "settings": {}, "results": results}  # fmt: skip
+        results.append(
+            {
+                "variant": "gpu-tiled",
+                "params": {"tile": rng.choice([8, 16, 32]) if distinct else 16},
+                "m": s,
+                "n": s,
+                "k": s + i if distinct else s,
+                "backend": "cuda",
+                "precision": "fp32",
+                "valid": True,
+                "status": "ok",
+                "samples_ms": [1.0 + rng.random() for _ in range(5)],
+                "warmup": 1,
+                "repeats": 5,
+            }
+        )
+    return {
+        "schema": "gemmviz.session",
+        "schema_version": 3,
+        "kind": "measured",
+        "label": f"{n} results",
+        "created": "2026-12-01",
+        "environment": {},
+        "settings": {},
+        "results": results,
+    }
 
 
 def main() -> None:
@@ -74,17 +92,24 @@ def main() -> None:
         setattr(obj, name, g)
 
     tab = window.charts_tab
-    for obj, name, label in ((window.workspace, "open", "load"), (tab.time_chart, "set_results", "time chart"),
-                             (tab.gflops_chart, "set_results", "GFLOP/s chart"), (tab.table, "set_results", "table"),
-                             (tab, "_set_speedup_results", "speedup"), (window.roofline_tab, "refresh", "roofline"),
-                             (window.compare, "set_results", "compare")):  # fmt: skip
+    for obj, name, label in (
+        (window.workspace, "open", "load"),
+        (tab.time_chart, "set_results", "time chart"),
+        (tab.gflops_chart, "set_results", "GFLOP/s chart"),
+        (tab.table, "set_results", "table"),
+        (tab, "_set_speedup_results", "speedup"),
+        (window.roofline_tab, "refresh", "roofline"),
+        (window.compare, "set_results", "compare"),
+    ):
         timed(obj, name, label)
     start = time.perf_counter()
     opened = window.files.open_session(path)
     app.processEvents()  # the first paint
     total = time.perf_counter() - start
-    print(f"{n:,} results ({'distinct sizes' if distinct else 'one size'}): "
-          f"{'opened' if opened else 'refused'} in {total:.2f} s")
+    print(
+        f"{n:,} results ({'distinct sizes' if distinct else 'one size'}): "
+        f"{'opened' if opened else 'refused'} in {total:.2f} s"
+    )
     for label, seconds in parts.items():
         print(f"  {label}: {seconds:.2f} s")
     if not opened:

@@ -58,9 +58,11 @@ def main() -> None:
     view.repaint()
     took = time.perf_counter() - start
     timer.stop()
-    print(f"{count:,} keys: step {view.index + 1} shown with its view after {took:.2f} s; "
-          f"views built: {sum(v is not None for v in view.views.values())}; longest without a turn of the "
-          f"event loop: {max(gaps or [int(took * 1000)])} ms")  # fmt: skip
+    print(
+        f"{count:,} keys: step {view.index + 1} shown with its view after {took:.2f} s; "
+        f"views built: {sum(v is not None for v in view.views.values())}; longest without a turn of the "
+        f"event loop: {max(gaps or [int(took * 1000)])} ms"
+    )
     view.close()
 
 

@@ -70,17 +70,24 @@ def main() -> None:
         env = dict(os.environ, GEMMVIZ_CONFIG_DIR=config)
         for _ in range(args.runs):
             t0 = time.monotonic()
-            out = subprocess.run([sys.executable, "-c", CHILD, str(t0), str(args.watch), *args.app_args], env=env,
-                                 capture_output=True, text=True, timeout=120)  # fmt: skip
+            out = subprocess.run(
+                [sys.executable, "-c", CHILD, str(t0), str(args.watch), *args.app_args],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             line = next((x for x in out.stdout.splitlines() if x.startswith("first-slide ")), None)
             if line is None:
                 sys.exit(f"no slide painted:\n{out.stdout}\n{out.stderr}")
             _, first, _, stall = line.split()
             firsts.append(float(first))
             stalls.append(float(stall))
-    print(f"gemmviz {' '.join(args.app_args)}: first slide after {statistics.median(firsts):.2f} s (median of "
-          f"{args.runs}; max {max(firsts):.2f}), longest stall after it {statistics.median(stalls) * 1000:.0f} ms "
-          f"(max {max(stalls) * 1000:.0f})")  # fmt: skip
+    print(
+        f"gemmviz {' '.join(args.app_args)}: first slide after {statistics.median(firsts):.2f} s (median of "
+        f"{args.runs}; max {max(firsts):.2f}), longest stall after it {statistics.median(stalls) * 1000:.0f} ms "
+        f"(max {max(stalls) * 1000:.0f})"
+    )
 
 
 if __name__ == "__main__":

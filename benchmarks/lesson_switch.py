@@ -48,8 +48,10 @@ def main() -> None:
     args = parser.parse_args()
     w, h = parse_pixels(args.size)
     app = QApplication.instance() or QApplication([])
-    print(f"# {platform.node()} {platform.processor() or platform.machine()}, {time.strftime('%Y-%m-%d')}, "
-          f"{w}x{h}{' projector' if args.projector else ''}")  # fmt: skip
+    print(
+        f"# {platform.node()} {platform.processor() or platform.machine()}, {time.strftime('%Y-%m-%d')}, "
+        f"{w}x{h}{' projector' if args.projector else ''}"
+    )
     print("lesson    steps  cold median/max ms  prefetched median/max ms")
     for name, lesson in shipped_lessons().items():
         source = lesson_session(lesson)

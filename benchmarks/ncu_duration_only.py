@@ -24,11 +24,18 @@ def main() -> None:
     jobs = plan_jobs([a.variant], [Problem(a.size, a.size, a.size)])
     v = VARIANTS[a.variant]
     regex = f"^{v.kernel_name}$" if v.runner == "kernel" else "."
-    rows = run_profile(child_argv(jobs, 0), regex, ["gpu__time_duration.sum"], launch_count=launches_per_job("ok"),
-                       cache_control=a.cache_control)  # fmt: skip
+    rows = run_profile(
+        child_argv(jobs, 0),
+        regex,
+        ["gpu__time_duration.sum"],
+        launch_count=launches_per_job("ok"),
+        cache_control=a.cache_control,
+    )
     names = ["check", *(f"warm-up {i + 1}" for i in range(launches_per_job("ok") - 3)), "timed", "check after"]
     for name, row in zip(names, rows):
-        print(f"{a.variant} {a.size}^3 {name:12} {row['kernel'][:40]:40} {row['counters']['gpu__time_duration.sum'] / 1e3:9.2f} us")
+        print(
+            f"{a.variant} {a.size}^3 {name:12} {row['kernel'][:40]:40} {row['counters']['gpu__time_duration.sum'] / 1e3:9.2f} us"
+        )
 
 
 if __name__ == "__main__":

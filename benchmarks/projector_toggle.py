@@ -45,10 +45,14 @@ def idle(app: QApplication, window: MainWindow) -> None:
 def press(app: QApplication, window: MainWindow, times: int) -> float:
     start = time.perf_counter()
     for _ in range(times):
-        app.postEvent(window.focusWidget() or window,
-                      QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier))  # fmt: skip
-        app.postEvent(window.focusWidget() or window,
-                      QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier))  # fmt: skip
+        app.postEvent(
+            window.focusWidget() or window,
+            QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier),
+        )
+        app.postEvent(
+            window.focusWidget() or window,
+            QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier),
+        )
     idle(app, window)
     window.repaint()
     return (time.perf_counter() - start) * 1000
@@ -91,10 +95,12 @@ def main() -> None:
     on, off = singles[0::2], singles[1::2]
     burst = press(app, window, args.presses)
     where = f"lesson {args.lesson} step {args.step}" if args.lesson else f"tab {args.tab}, show {args.show!r}"
-    print(f"{args.size}, {where}: Ctrl+P on median {statistics.median(on):.0f} ms "
-          f"(max {max(on):.0f}), off median {statistics.median(off):.0f} ms (max {max(off):.0f}); "
-          f"{args.presses} presses at once: {burst:.0f} ms; projector now "
-          f"{window.projector_action.isChecked()}, show now {window.charts_tab.show_combo.currentText()!r}")  # fmt: skip
+    print(
+        f"{args.size}, {where}: Ctrl+P on median {statistics.median(on):.0f} ms "
+        f"(max {max(on):.0f}), off median {statistics.median(off):.0f} ms (max {max(off):.0f}); "
+        f"{args.presses} presses at once: {burst:.0f} ms; projector now "
+        f"{window.projector_action.isChecked()}, show now {window.charts_tab.show_combo.currentText()!r}"
+    )
     window.recovery.ask = False
     window.close()
 

@@ -61,8 +61,13 @@ def replace_jobs(results: list[Result], new: list[Result]) -> int:
     return replaced
 
 
-def merge(bench: Session, cpu: Session | None = None, traces: Session | None = None,
-          profile: Session | None = None, ceilings: dict | None = None) -> Session:  # fmt: skip
+def merge(
+    bench: Session,
+    cpu: Session | None = None,
+    traces: Session | None = None,
+    profile: Session | None = None,
+    ceilings: dict | None = None,
+) -> Session:
     """One session: the bench's results (timings), each with the profile's counters and the trace run's block
     trace for the same job; the CPU loop's results replace the bench's for the same job; results of the trace
     run the bench lacks are added. Parts that are missing (a step that ran out of time) are left out."""
@@ -86,18 +91,34 @@ def merge(bench: Session, cpu: Session | None = None, traces: Session | None = N
         environment["cpu_count"] = cpu.environment.get("cpu_count")
     if ceilings:
         environment["ceilings"] = ceilings
-    parts = {"bench": bench.settings.get("command"), "cpu": cpu and cpu.settings.get("command"),
-             "trace": traces and traces.settings.get("command"),
-             "profile": profile and profile.settings.get("command")}  # fmt: skip
+    parts = {
+        "bench": bench.settings.get("command"),
+        "cpu": cpu and cpu.settings.get("command"),
+        "trace": traces and traces.settings.get("command"),
+        "profile": profile and profile.settings.get("command"),
+    }
     settings = {**bench.settings, "merged_from": {k: v for k, v in parts.items() if v}}
-    return Session(results=results, environment=environment, settings=settings, created=bench.created,
-                   kind="measured", label=bench.label)  # fmt: skip
+    return Session(
+        results=results,
+        environment=environment,
+        settings=settings,
+        created=bench.created,
+        kind="measured",
+        label=bench.label,
+    )
 
 
 def best(results: list[Result], precision: str, size: int = 4096) -> Result | None:
     """The fastest valid gemmviz kernel (not cuBLAS) of a precision at size^3."""
-    mine = [r for r in results if r.valid and r.m == r.n == r.k == size and r.backend == "cuda"
-            and r.precision == precision and VARIANTS[r.variant].runner != "cublas"]  # fmt: skip
+    mine = [
+        r
+        for r in results
+        if r.valid
+        and r.m == r.n == r.k == size
+        and r.backend == "cuda"
+        and r.precision == precision
+        and VARIANTS[r.variant].runner != "cublas"
+    ]
     return max(mine, key=lambda r: r.gflops or 0, default=None)
 
 
@@ -126,9 +147,32 @@ def _load(path: Path) -> Session | None:
 
 def record_bench(out: Path) -> None:
     log = out / "record.log"
-    _gemmviz(["bench", "--variants", ",".join(VARIANTS), "--sizes", SIZES, "--mnk", MNK, "--tile", "8,16,32",
-              "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0", "--quiet",
-              "--out", str(out / "bench.json")], log, BUDGET_S["bench"])  # fmt: skip
+    _gemmviz(
+        [
+            "bench",
+            "--variants",
+            ",".join(VARIANTS),
+            "--sizes",
+            SIZES,
+            "--mnk",
+            MNK,
+            "--tile",
+            "8,16,32",
+            "--block",
+            "16,32",
+            "--repeats",
+            "20",
+            "--warmup",
+            "3",
+            "--seed",
+            "0",
+            "--quiet",
+            "--out",
+            str(out / "bench.json"),
+        ],
+        log,
+        BUDGET_S["bench"],
+    )
     _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
 
 
@@ -136,9 +180,30 @@ def record_rest(out: Path, bench: Session | None) -> None:
     log = out / "record.log"
     gpu_variants = [v.name for v in VARIANTS.values() if v.backend == "cuda"]
     cpu_log = (out / "cpu.log").open("w")
-    cpu = subprocess.Popen([sys.executable, "-m", "gemmviz", "bench", "--variants", "cpu-naive", "--sizes",
-                            "1024,2048", "--repeats", "1", "--warmup", "0", "--allow-slow-cpu", "--quiet",
-                            "--seed", "0", "--out", str(out / "cpu.json")], stdout=cpu_log, stderr=subprocess.STDOUT)  # fmt: skip
+    cpu = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gemmviz",
+            "bench",
+            "--variants",
+            "cpu-naive",
+            "--sizes",
+            "1024,2048",
+            "--repeats",
+            "1",
+            "--warmup",
+            "0",
+            "--allow-slow-cpu",
+            "--quiet",
+            "--seed",
+            "0",
+            "--out",
+            str(out / "cpu.json"),
+        ],
+        stdout=cpu_log,
+        stderr=subprocess.STDOUT,
+    )
     traced = list(SEED_TRACED)
     for precision in ("fp32", "tf32"):
         top = bench and best(bench.results, precision)
@@ -146,11 +211,50 @@ def record_rest(out: Path, bench: Session | None) -> None:
             traced.append((top.variant, []))
     for n, (variant, grid) in enumerate(traced):
         path = out / f"trace{n}.json"
-        _gemmviz(["bench", "--variants", variant, "--sizes", "1000,4096", *grid, "--repeats", "5", "--warmup",
-                  "1", "--max-time", "0.05", "--trace", "--seed", "0", "--quiet", "--out", str(path)], log,
-                 BUDGET_S["trace"] / len(traced))  # fmt: skip
-    _gemmviz(["profile", "--variants", ",".join(gpu_variants), "--sizes", PROFILE_SIZES, "--repeats", "20",
-              "--warmup", "3", "--seed", "0", "--quiet", "--out", str(out / "profile.json")], log, BUDGET_S["profile"])  # fmt: skip
+        _gemmviz(
+            [
+                "bench",
+                "--variants",
+                variant,
+                "--sizes",
+                "1000,4096",
+                *grid,
+                "--repeats",
+                "5",
+                "--warmup",
+                "1",
+                "--max-time",
+                "0.05",
+                "--trace",
+                "--seed",
+                "0",
+                "--quiet",
+                "--out",
+                str(path),
+            ],
+            log,
+            BUDGET_S["trace"] / len(traced),
+        )
+    _gemmviz(
+        [
+            "profile",
+            "--variants",
+            ",".join(gpu_variants),
+            "--sizes",
+            PROFILE_SIZES,
+            "--repeats",
+            "20",
+            "--warmup",
+            "3",
+            "--seed",
+            "0",
+            "--quiet",
+            "--out",
+            str(out / "profile.json"),
+        ],
+        log,
+        BUDGET_S["profile"],
+    )
     try:
         cpu.wait(timeout=90)
     except subprocess.TimeoutExpired:
@@ -177,8 +281,9 @@ def apply_durations(results: list[Result], durations: Session) -> int:
     return replaced
 
 
-def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = None,
-                durations: Path | None = None) -> Path:  # fmt: skip
+def merge_parts(
+    first: Path, second: Path, out: Path, previous: Path | None = None, durations: Path | None = None
+) -> Path:
     """The session from the two device calls' folders. `previous`: an earlier recording whose CPU loop at
     4096^3 (8.5 minutes, a device call of its own) is carried over, named in settings.merged_from."""
     bench = _load(first / "bench.json")
@@ -203,9 +308,14 @@ def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = No
             )
     day = merged.created[:10] or _dt.date.today().isoformat()
     traced = [r for r in merged.results if r.block_trace is not None and r.m == r.n == r.k == 4096]
-    companion = Session(results=[dataclasses.replace(r) for r in traced], environment=merged.environment,
-                        settings=merged.settings, created=merged.created, kind="measured",
-                        label=f"H200 {day}: 4096³ block traces")  # fmt: skip
+    companion = Session(
+        results=[dataclasses.replace(r) for r in traced],
+        environment=merged.environment,
+        settings=merged.settings,
+        created=merged.created,
+        kind="measured",
+        label=f"H200 {day}: 4096³ block traces",
+    )
     for r in traced:  # the default session keeps the result, its 4096^3 trace lives in the companion
         r.block_trace = None
     path = out / f"h200-{day}.json"
@@ -214,12 +324,16 @@ def merge_parts(first: Path, second: Path, out: Path, previous: Path | None = No
     write_atomic(path, json.dumps(merged.to_dict(), allow_nan=False))
     import gzip
 
-    write_atomic(out / f"h200-{day}-traces-4096.json.gz",
-                 gzip.compress(json.dumps(companion.to_dict(), allow_nan=False).encode(), mtime=0))  # fmt: skip
+    write_atomic(
+        out / f"h200-{day}-traces-4096.json.gz",
+        gzip.compress(json.dumps(companion.to_dict(), allow_nan=False).encode(), mtime=0),
+    )
     with_counters = sum(r.counters is not None for r in merged.results)
     with_trace = sum(r.block_trace is not None for r in merged.results)
-    print(f"{path.name}: {len(merged.results)} results, {with_counters} with counters, {with_trace} with traces; "
-          f"{len(companion.results)} 4096³ traces in the companion")  # fmt: skip
+    print(
+        f"{path.name}: {len(merged.results)} results, {with_counters} with counters, {with_trace} with traces; "
+        f"{len(companion.results)} 4096³ traces in the companion"
+    )
     return path
 
 
@@ -227,8 +341,12 @@ def merge_traces(sessions: list[Session]) -> Session | None:
     if not sessions:
         return None
     first = sessions[0]
-    return Session(results=[r for s in sessions for r in s.results], environment=first.environment,
-                   settings=first.settings, created=first.created)  # fmt: skip
+    return Session(
+        results=[r for s in sessions for r in s.results],
+        environment=first.environment,
+        settings=first.settings,
+        created=first.created,
+    )
 
 
 def main() -> None:
@@ -243,8 +361,13 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.merge:
-        merge_parts(Path(args.merge[0]), Path(args.merge[1]), out, Path(args.previous) if args.previous else None,
-                    Path(args.durations) if args.durations else None)  # fmt: skip
+        merge_parts(
+            Path(args.merge[0]),
+            Path(args.merge[1]),
+            out,
+            Path(args.previous) if args.previous else None,
+            Path(args.durations) if args.durations else None,
+        )
     elif args.part == "bench":
         record_bench(out)
     elif args.part == "rest":

@@ -31,9 +31,20 @@ def traced_result(blocks: int, seed: int = 0) -> dict:
         starts[i] = ends[slot[i]]
         ends[slot[i]] += duration[i]
     trace = np.stack([np.arange(blocks), slot % SMS, starts, starts + duration], axis=1).tolist()
-    return {"variant": "gpu-tiled", "params": {"tile": 16}, "m": 4096, "n": 4096, "k": 4096 + blocks % 7,
-            "backend": "cuda", "precision": "fp32", "valid": True, "status": "ok", "samples_ms": [1.0, 1.1],
-            "timing": "kernel", "block_trace": trace}  # fmt: skip
+    return {
+        "variant": "gpu-tiled",
+        "params": {"tile": 16},
+        "m": 4096,
+        "n": 4096,
+        "k": 4096 + blocks % 7,
+        "backend": "cuda",
+        "precision": "fp32",
+        "valid": True,
+        "status": "ok",
+        "samples_ms": [1.0, 1.1],
+        "timing": "kernel",
+        "block_trace": trace,
+    }
 
 
 def main() -> None:
@@ -49,10 +60,17 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     path = folder / "traced.json"
     small = {**traced_result(2000, 1), "k": 1024}
-    path.write_text(json.dumps({"schema": "gemmviz.session", "schema_version": 3, "kind": "measured",
-                                "environment": {"backends": {"cuda": {"available": True, "name": "NVIDIA H200",
-                                                                      "sms": SMS}}},
-                                "results": [small, traced_result(blocks)]}))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "schema": "gemmviz.session",
+                "schema_version": 3,
+                "kind": "measured",
+                "environment": {"backends": {"cuda": {"available": True, "name": "NVIDIA H200", "sms": SMS}}},
+                "results": [small, traced_result(blocks)],
+            }
+        )
+    )
     app = QApplication(sys.argv[:1])
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow({"cpu": CpuBackend()}, settings=settings, load_recorded_without_gpu=False)

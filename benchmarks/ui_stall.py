@@ -72,8 +72,10 @@ def main() -> None:
         stall, beats = one_run(app)
         stalls.append(stall)
         print(f"run {i + 1}: longest UI stall {stall} ms over {beats} beats")
-    print(f"longest UI stall during a CPU sweep, median of {runs} runs: {statistics.median(stalls):.0f} ms "
-          f"(min {min(stalls)}, max {max(stalls)})")  # fmt: skip
+    print(
+        f"longest UI stall during a CPU sweep, median of {runs} runs: {statistics.median(stalls):.0f} ms "
+        f"(min {min(stalls)}, max {max(stalls)})"
+    )
 
 
 if __name__ == "__main__":

@@ -37,7 +37,9 @@ def main() -> None:
     variant = VARIANTS["gpu-wgmma-tf32"]
     rows = []
     cublas = {}
-    for r in Engine({"cuda": CudaBackend()}, settings).run(plan_jobs(["cublas-tf32"], [Problem(n, n, n) for n in sizes])):
+    for r in Engine({"cuda": CudaBackend()}, settings).run(
+        plan_jobs(["cublas-tf32"], [Problem(n, n, n) for n in sizes])
+    ):
         cublas[r.m] = r.median_ms
         print(f"cublas-tf32 {r.m}^3 {r.median_ms * 1e3:9.1f} us  {r.status}", flush=True)
     rng = np.random.default_rng(0)
@@ -50,10 +52,21 @@ def main() -> None:
                 r = run.run(job, variant, inputs, settings, JobGuard(threading.Event(), 600))
                 pct = 100 * cublas[n] / r.median_ms if r.valid and cublas.get(n) else None
                 tag = " ".join(f"{k}={v}" for k, v in cfg.items())
-                print(f"wgmma {n}^3 {tag:70} {(r.median_ms or 0) * 1e3:9.1f} us  "
-                      f"{pct and format(pct, '.1f')}% of cuBLAS TF32  {r.status} {r.error or ''}", flush=True)  # fmt: skip
-                rows.append({"size": n, "config": cfg, "median_ms": r.median_ms, "status": r.status,
-                             "pct_of_cublas_tf32": pct, "noise": r.noise})  # fmt: skip
+                print(
+                    f"wgmma {n}^3 {tag:70} {(r.median_ms or 0) * 1e3:9.1f} us  "
+                    f"{pct and format(pct, '.1f')}% of cuBLAS TF32  {r.status} {r.error or ''}",
+                    flush=True,
+                )
+                rows.append(
+                    {
+                        "size": n,
+                        "config": cfg,
+                        "median_ms": r.median_ms,
+                        "status": r.status,
+                        "pct_of_cublas_tf32": pct,
+                        "noise": r.noise,
+                    }
+                )
     out = os.environ.get("OUT")
     if out:
         with open(os.path.join(out, "wgmma_configs.json"), "w") as f:

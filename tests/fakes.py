@@ -19,8 +19,15 @@ class FakeGpuBackend(Backend):
         return (True, "ok") if self.available else (False, "no CUDA device: fake backend switched off")
 
     def device_info(self):
-        return {"name": "Fake GPU", "sms": 4, "compute_capability": "9.0", "memory_total_bytes": 2**33,
-                "fp32_peak_gflops": 1000.0, "sm_clock_mhz": 1000.0, "max_sm_clock_mhz": 1000.0}  # fmt: skip
+        return {
+            "name": "Fake GPU",
+            "sms": 4,
+            "compute_capability": "9.0",
+            "memory_total_bytes": 2**33,
+            "fp32_peak_gflops": 1000.0,
+            "sm_clock_mhz": 1000.0,
+            "max_sm_clock_mhz": 1000.0,
+        }
 
     def open(self):
         return _FakeRun(self)
@@ -48,5 +55,13 @@ class _FakeRun:
         np.matmul(inputs.a, inputs.b, out=c)
         check = verify(c, inputs, variant.precision)
         samples = [self.backend.delay_s * 1e3 / 10] * settings.repeats
-        return new_result(job, variant, "ok" if check.valid else "invalid", check.reason, **check.result_fields(),
-                          samples_ms=samples, warmup=settings.warmup, repeats=settings.repeats)  # fmt: skip
+        return new_result(
+            job,
+            variant,
+            "ok" if check.valid else "invalid",
+            check.reason,
+            **check.result_fields(),
+            samples_ms=samples,
+            warmup=settings.warmup,
+            repeats=settings.repeats,
+        )

@@ -102,7 +102,7 @@ def problems(texts: list[Text], bounds: QRectF, slack: float = 1.0) -> list[str]
         if not inner.contains(rect):
             bad.append(f"outside: {text!r} at {rect.getRect()} (view {bounds.getRect()})")
     for i, (t1, r1) in enumerate(texts):
-        for t2, r2 in texts[i + 1:]:
+        for t2, r2 in texts[i + 1 :]:
             common = r1.intersected(r2)
             if common.width() > slack and common.height() > slack:
                 bad.append(f"overlap: {t1!r} {r1.getRect()} and {t2!r} {r2.getRect()}")

@@ -85,10 +85,15 @@ def test_wavefronts_and_bank_conflicts_follow_from_the_addresses(addresses, size
 
 @pytest.mark.parametrize(
     "variant,mnk,param",
-    [("gpu-naive", (1024,) * 3, ("block", 16)), ("gpu-tiled", (1024,) * 3, ("tile", 16)),
-     ("gpu-tiled", (1024,) * 3, ("tile", 32)), ("gpu-naive", (1000,) * 3, ("block", 16)),
-     ("gpu-tiled", (1000,) * 3, ("tile", 16)), ("gpu-blocktile2d", (1024,) * 3, None)],
-)  # fmt: skip
+    [
+        ("gpu-naive", (1024,) * 3, ("block", 16)),
+        ("gpu-tiled", (1024,) * 3, ("tile", 16)),
+        ("gpu-tiled", (1024,) * 3, ("tile", 32)),
+        ("gpu-naive", (1000,) * 3, ("block", 16)),
+        ("gpu-tiled", (1000,) * 3, ("tile", 16)),
+        ("gpu-blocktile2d", (1024,) * 3, None),
+    ],
+)
 def test_recorded_counts_equal_the_schedule_model_per_block(shipped, variant, mnk, param):
     """Every traced block, the cut edge block of 1000^3 too, asked for exactly what the schedule model counts
     (gpu-blocktile2d's float4 shared loads count 4 elements each, as the model does)."""
@@ -97,17 +102,26 @@ def test_recorded_counts_equal_the_schedule_model_per_block(shipped, variant, mn
     for slot, (bx, by, _bz) in enumerate(t.blocks):
         model = block_schedule(variant, Problem(*mnk), param[1] if param else None, (by, bx)).totals
         assert acc.element_counts(t.summary[slot]) == {
-            "global_loads": model.global_loads, "global_stores": model.global_stores,
-            "shared_loads": model.shared_loads, "shared_stores": model.shared_stores,
-        }  # fmt: skip
+            "global_loads": model.global_loads,
+            "global_stores": model.global_stores,
+            "shared_loads": model.shared_loads,
+            "shared_stores": model.shared_stores,
+        }
     if mnk == (1000,) * 3:
         assert t.summary[0] != t.summary[1]  # the edge block did less
 
 
 @pytest.mark.parametrize(
-    "variant,params", [("gpu-naive", {"block": 16}), ("gpu-uncoalesced", {"block": 32}), ("gpu-tiled", {"tile": 16}),
-                       ("gpu-tiled", {"tile": 32}), ("gpu-blocktile2d", {}), ("gpu-vectorize", {})],
-)  # fmt: skip
+    "variant,params",
+    [
+        ("gpu-naive", {"block": 16}),
+        ("gpu-uncoalesced", {"block": 32}),
+        ("gpu-tiled", {"tile": 16}),
+        ("gpu-tiled", {"tile": 32}),
+        ("gpu-blocktile2d", {}),
+        ("gpu-vectorize", {}),
+    ],
+)
 def test_recorded_sectors_match_ncu_within_the_sampled_share(shipped, variant, params):
     rows = {r.key: r for r in acc.beside_ncu(trace_of(shipped, variant, (1024,) * 3, **params))}
     for key in ("global_ld_requests", "global_ld_sectors", "global_st_requests", "global_st_sectors"):
@@ -287,10 +301,20 @@ def _naive_raw(m=64, block=16):
                     row, col = block + 2 * w + lane // 16, block + lane % 16
                     r["addr"][lane] = base + 4 * (row * m + k if which == 0 else k * m + col)
                 rows.append(r)
-    header = {"kernel": "gemm_naive", "kernel_seen": "gemm_naive", "recorded": True, "grid": [m // block] * 2 + [1],
-              "block": [block, block, 1], "blocks": [[1, 1, 0]], "cap": 10**6, "attempted": len(rows),
-              "stored": len(rows), "record_bytes": 280, "function_pc": 0x1000,
-              "allocations": [[base_a, 4 * m * m, 0], [base_b, 4 * m * m, 1], [base_c, 4 * m * m, 2]]}  # fmt: skip
+    header = {
+        "kernel": "gemm_naive",
+        "kernel_seen": "gemm_naive",
+        "recorded": True,
+        "grid": [m // block] * 2 + [1],
+        "block": [block, block, 1],
+        "blocks": [[1, 1, 0]],
+        "cap": 10**6,
+        "attempted": len(rows),
+        "stored": len(rows),
+        "record_bytes": 280,
+        "function_pc": 0x1000,
+        "allocations": [[base_a, 4 * m * m, 0], [base_b, 4 * m * m, 1], [base_c, 4 * m * m, 2]],
+    }
     return RawTrace(header, np.array(rows, acc.RECORD_DTYPE), {0: ("LDG.E", 15), 16: ("LDG.E", 15)})
 
 
@@ -305,8 +329,23 @@ def _profile(tmp_path, monkeypatch, traced, built=None):
     )
     monkeypatch.setattr(backend, "run_traced", traced)
     out = tmp_path / "p.json"
-    args = build_parser().parse_args(["profile", "--variants", "gpu-naive", "--sizes", "64", "--block", "16",
-                                      "--repeats", "2", "--out", str(out), "--quiet", "--accesses"])  # fmt: skip
+    args = build_parser().parse_args(
+        [
+            "profile",
+            "--variants",
+            "gpu-naive",
+            "--sizes",
+            "64",
+            "--block",
+            "16",
+            "--repeats",
+            "2",
+            "--out",
+            str(out),
+            "--quiet",
+            "--accesses",
+        ]
+    )
     return profile.cmd_profile(args, runner=FakeNcu()), out
 
 
@@ -324,10 +363,12 @@ def test_profile_accesses_writes_the_records_beside_the_session(fake_gpu, tmp_pa
 
 @pytest.mark.parametrize(
     "why",
-    ["the traced child crashed (signal 11): Segmentation fault",
-     "the tracer did not attach: the child wrote no record file",
-     "the compute-sanitizer API (compute-sanitizer/include/sanitizer.h and libsanitizer-public.so) was not found"],
-)  # fmt: skip
+    [
+        "the traced child crashed (signal 11): Segmentation fault",
+        "the tracer did not attach: the child wrote no record file",
+        "the compute-sanitizer API (compute-sanitizer/include/sanitizer.h and libsanitizer-public.so) was not found",
+    ],
+)
 def test_a_tracer_fault_is_one_line_and_keeps_timings_and_counters(fake_gpu, tmp_path, monkeypatch, capsys, why):
     from gemmviz.core.results import Session
 
@@ -357,8 +398,9 @@ def test_the_record_cap_reached_is_reported(fake_gpu, tmp_path, monkeypatch, cap
 # ------------------------------------------------------------------------------- replayed beside the schedule
 
 
-@pytest.mark.parametrize("variant,mnk,params", [("gpu-naive", (1024,) * 3, {"block": 16}),
-                                                ("gpu-tiled", (1000,) * 3, {"tile": 16})])  # fmt: skip
+@pytest.mark.parametrize(
+    "variant,mnk,params", [("gpu-naive", (1024,) * 3, {"block": 16}), ("gpu-tiled", (1000,) * 3, {"tile": 16})]
+)
 def test_each_replayed_step_holds_what_the_schedule_says_it_reads(shipped, variant, mnk, params):
     """Step by step, the cells the block's warps recorded are the model's region of that step, as many as it
     counts, for every step the shipped file keeps whole (its first requests), the store included."""
@@ -391,8 +433,20 @@ def test_the_hopper_kernel_takes_its_bulk_copies_from_the_model_and_records_its_
 def test_bad_tracer_options_are_usage_errors_before_any_work(fake_gpu, tmp_path, option, value, capsys):
     from gemmviz.cli.main import main
 
-    code = main(["profile", "--variants", "gpu-naive", "--sizes", "64", "--out", str(tmp_path / "p.json"),
-                 "--accesses", option, value])  # fmt: skip
+    code = main(
+        [
+            "profile",
+            "--variants",
+            "gpu-naive",
+            "--sizes",
+            "64",
+            "--out",
+            str(tmp_path / "p.json"),
+            "--accesses",
+            option,
+            value,
+        ]
+    )
     assert code == 2 and option in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 

@@ -14,8 +14,25 @@ pytestmark = pytest.mark.gpu
 
 def profile(tmp_path, name, variants, size, *extra):
     out = tmp_path / f"{name}.json"
-    code = main(["profile", "--variants", variants, "--sizes", str(size), "--repeats", "2", "--warmup", "0",
-                 "--quiet", "--duration-only", "--accesses", "--out", str(out), *extra])  # fmt: skip
+    code = main(
+        [
+            "profile",
+            "--variants",
+            variants,
+            "--sizes",
+            str(size),
+            "--repeats",
+            "2",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--duration-only",
+            "--accesses",
+            "--out",
+            str(out),
+            *extra,
+        ]
+    )
     records = load_file(tmp_path / f"{name}.accesses.json.gz")
     return code, {(t.variant, tuple(sorted(t.params.items()))): t for t in records.traces}
 
@@ -28,8 +45,14 @@ def ragged(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def square(tmp_path_factory):
-    return profile(tmp_path_factory.mktemp("square"), "s", "gpu-naive,gpu-uncoalesced,gpu-tiled,gpu-tiled-pad", 256,
-                   "--tile", "16,32")  # fmt: skip
+    return profile(
+        tmp_path_factory.mktemp("square"),
+        "s",
+        "gpu-naive,gpu-uncoalesced,gpu-tiled,gpu-tiled-pad",
+        256,
+        "--tile",
+        "16,32",
+    )
 
 
 @pytest.mark.parametrize("variant,param", [("gpu-naive", ("block", 16)), ("gpu-tiled", ("tile", 16))])
@@ -42,12 +65,23 @@ def test_recorded_counts_equal_the_schedule_model_per_block(ragged, variant, par
     for slot, (bx, by, _bz) in enumerate(trace.blocks):
         model = block_schedule(variant, Problem(250, 250, 250), param[1], (by, bx)).totals
         recorded = element_counts(trace.summary[slot])
-        assert recorded == {"global_loads": model.global_loads, "global_stores": model.global_stores,
-                            "shared_loads": model.shared_loads, "shared_stores": model.shared_stores}  # fmt: skip
+        assert recorded == {
+            "global_loads": model.global_loads,
+            "global_stores": model.global_stores,
+            "shared_loads": model.shared_loads,
+            "shared_stores": model.shared_stores,
+        }
 
 
-@pytest.mark.parametrize("variant,params", [("gpu-naive", (("block", 16),)), ("gpu-uncoalesced", (("block", 32),)),
-                                            ("gpu-tiled", (("tile", 16),)), ("gpu-tiled", (("tile", 32),))])  # fmt: skip
+@pytest.mark.parametrize(
+    "variant,params",
+    [
+        ("gpu-naive", (("block", 16),)),
+        ("gpu-uncoalesced", (("block", 32),)),
+        ("gpu-tiled", (("tile", 16),)),
+        ("gpu-tiled", (("tile", 32),)),
+    ],
+)
 def test_recorded_sectors_match_ncu_within_the_sampled_share(square, variant, params):
     """At 256^3 every block does the same work, so the traced blocks' mean times the grid is the kernel's total."""
     _code, traces = square

@@ -77,8 +77,11 @@ def test_run_button_runs_the_engine_and_fills_table(make_window, qtbot):
     qtbot.mouseClick(w.run_panel.run_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, w)
     assert [(r.variant, r.params, r.status) for r in w.workspace.live] == [
-        ("cpu-naive", {}, "ok"), ("cpu-blas", {}, "ok"), ("gpu-tiled", {"tile": 8}, "ok"), ("gpu-tiled", {"tile": 32}, "ok"),
-    ]  # fmt: skip
+        ("cpu-naive", {}, "ok"),
+        ("cpu-blas", {}, "ok"),
+        ("gpu-tiled", {"tile": 8}, "ok"),
+        ("gpu-tiled", {"tile": 32}, "ok"),
+    ]
     assert all((r.m, r.n, r.k) == (17, 33, 65) and len(r.samples_ms) <= 2 for r in w.workspace.live)
     assert w.charts_tab.table.proxy.rowCount() == 4
 
@@ -95,7 +98,9 @@ def test_sweep_fills_charts_and_table(make_window, qtbot):
     lines = [i for i in w.charts_tab.time_chart.getPlotItem().items if type(i).__name__ == "PlotDataItem"]
     assert len(lines) == 3  # one line per series
     bars = dict(w.charts_tab.speedup_chart.bars)
-    assert set(bars) == {"cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)"} and bars["gpu-naive (block 16)"] == 1
+    assert (
+        set(bars) == {"cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)"} and bars["gpu-naive (block 16)"] == 1
+    )
     assert "vs GPU naive, block 16×16 (the seed's) at 48³" in w.charts_tab.speedup_chart.getPlotItem().titleLabel.text
 
 
@@ -369,8 +374,12 @@ def test_startup_checks_display_and_libraries(tmp_path):
     assert startup.window_problem({"DISPLAY": ":0"}, "linux", **ok) is None
     line = startup.window_problem({"DISPLAY": ":7"}, "linux", reachable=lambda d: False, loads=lambda n: True)
     assert "cannot reach the X display DISPLAY=:7" in line
-    line = startup.window_problem({"DISPLAY": ":0"}, "linux", reachable=lambda d: True,
-                                  loads=lambda n: n not in ("libxcb-cursor.so.0", "libEGL.so.1"))  # fmt: skip
+    line = startup.window_problem(
+        {"DISPLAY": ":0"},
+        "linux",
+        reachable=lambda d: True,
+        loads=lambda n: n not in ("libxcb-cursor.so.0", "libEGL.so.1"),
+    )
     assert "\n" not in line and "sudo apt install libxcb-cursor0 libegl1" in line
 
 

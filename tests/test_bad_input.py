@@ -84,7 +84,11 @@ SESSION_CASES = [
     ("environment", "x", r'environment: not an object \("x"\)'),
     ("environment", {"backends": "x"}, r'environment\.backends: not an object \("x"\)'),
     ("environment", {"backends": {"cuda": {"available": "yes"}}}, r"environment\.backends\.cuda\.available: not true"),
-    ("environment", {"backends": {"cuda": {"sms": -3}}}, r"environment\.backends\.cuda\.sms: -3 is out of range \(1\.\.1024\)"),
+    (
+        "environment",
+        {"backends": {"cuda": {"sms": -3}}},
+        r"environment\.backends\.cuda\.sms: -3 is out of range \(1\.\.1024\)",
+    ),
     ("environment", {"backends": {"cuda": {"name": 42}}}, r"environment\.backends\.cuda\.name: not a string \(42\)"),
     ("environment", {"variants": {"cublas": [1]}}, r"environment\.variants\.cublas: not a pair"),
     ("environment", {"gpu": ["A100"]}, r"environment\.gpu: not a string \(a list\)"),
@@ -122,11 +126,19 @@ def _refused(ws: Workspace, path, pattern: str) -> str:
     return message
 
 
-@pytest.mark.parametrize("field, value, pattern", SESSION_CASES, ids=[f"{c[0]}={str(c[1])[:20]}" for c in SESSION_CASES])
+@pytest.mark.parametrize(
+    "field, value, pattern", SESSION_CASES, ids=[f"{c[0]}={str(c[1])[:20]}" for c in SESSION_CASES]
+)
 def test_bad_session_fields_are_refused_naming_the_field(tmp_path, workspace_with_work, field, value, pattern):
     path = tmp_path / "bad.json"
-    text = json.dumps(_with(field, "@NAN@" if value is NAN else (
-        [x if x is not NAN else "@NAN@" for x in value] if isinstance(value, list) else value)))
+    text = json.dumps(
+        _with(
+            field,
+            "@NAN@"
+            if value is NAN
+            else ([x if x is not NAN else "@NAN@" for x in value] if isinstance(value, list) else value),
+        )
+    )
     path.write_text(text.replace('"@NAN@"', "NaN"))
     _refused(workspace_with_work, path, pattern)
 
@@ -207,9 +219,16 @@ def _cli(argv, capsys):
         (["bench", "--sizes", "64", "--variants", "gpu-tiled", "--tile", "7"], 2, "tile 7 is not supported"),
         (["bench", "--sizes", "64", "--variants", "nope"], 2, "unknown variant(s) nope"),
         (["bench", "--sizes", "9999999", "--variants", "cpu-blas", "--quiet"], 1, "cpu-blas 9999999³ refused"),
-        (["bench", "--sizes", "256,99999999999", "--variants", "cpu-blas"], 2, "--sizes 99999999999: size 99999999999 is too large"),
-        (["bench", "--sizes", "64", "--variants", "cpu-blas", "--out", "/nonexistent-dir/s.json"], 1,
-         "the folder /nonexistent-dir does not exist"),
+        (
+            ["bench", "--sizes", "256,99999999999", "--variants", "cpu-blas"],
+            2,
+            "--sizes 99999999999: size 99999999999 is too large",
+        ),
+        (
+            ["bench", "--sizes", "64", "--variants", "cpu-blas", "--out", "/nonexistent-dir/s.json"],
+            1,
+            "the folder /nonexistent-dir does not exist",
+        ),
     ],
     ids=["size-0", "size-neg", "size-abc", "bad-tile", "bad-variant", "size-huge", "size-absurd", "unwritable-out"],
 )
@@ -218,11 +237,14 @@ def test_cli_bad_arguments(argv, code, words, capsys):
     assert got == code and words in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("field, value, words", [
-    ("results.0.m", "abc", 'results[0].m: not a whole number ("abc")'),
-    ("results.0.samples_ms", "fast", 'results[0].samples_ms: not a list ("fast")'),
-    ("results.0.variant", "nope", "results[0].variant: unknown kernel variant"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("results.0.m", "abc", 'results[0].m: not a whole number ("abc")'),
+        ("results.0.samples_ms", "fast", 'results[0].samples_ms: not a list ("fast")'),
+        ("results.0.variant", "nope", "results[0].variant: unknown kernel variant"),
+    ],
+)
 def test_cli_export_of_a_bad_session(tmp_path, capsys, field, value, words):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(_with(field, value)))
@@ -243,8 +265,13 @@ def test_cli_bad_arguments_leave_an_earlier_out_file(tmp_path, capsys):
 # ---- settings and lesson files ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "setting, raw",
-    [(settings.REPEATS, "abc"), (settings.GEOMETRY, "not-a-geometry"), (settings.RECENT, ["x"] * 10_000),
-     (settings.COLD_L2, "perhaps"), (settings.PRESET, "<b>1024</b>")],
+    [
+        (settings.REPEATS, "abc"),
+        (settings.GEOMETRY, "not-a-geometry"),
+        (settings.RECENT, ["x"] * 10_000),
+        (settings.COLD_L2, "perhaps"),
+        (settings.PRESET, "<b>1024</b>"),
+    ],
     ids=["repeats-abc", "geometry", "huge-list", "bool", "preset"],
 )
 def test_bad_settings_values_read_as_defaults(setting, raw, caplog):
@@ -297,8 +324,9 @@ def app_window(qtbot, tmp_path, monkeypatch):
         if settings_bytes is not None:
             path.write_bytes(settings_bytes)
         qs = QSettings(str(path), QSettings.Format.IniFormat)
-        w = MainWindow(backends={"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, settings=qs,
-                       load_recorded_without_gpu=False)  # fmt: skip
+        w = MainWindow(
+            backends={"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, settings=qs, load_recorded_without_gpu=False
+        )
         qtbot.addWidget(w)
         w.show()
         qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
@@ -369,7 +397,11 @@ def test_app_shows_strings_from_files_as_text(app_window, tmp_path):
     table = w.charts_tab.table
     texts = [table.model_.item(r, 0).text() for r in range(table.model_.rowCount())]
     assert "<img src=/etc/passwd><b>bold</b>" in texts
-    status = next(table.model_.item(r, table.model_.columnCount() - 1) for r in range(table.model_.rowCount()) if "FAILED" in table.model_.item(r, table.model_.columnCount() - 1).text())
+    status = next(
+        table.model_.item(r, table.model_.columnCount() - 1)
+        for r in range(table.model_.rowCount())
+        if "FAILED" in table.model_.item(r, table.model_.columnCount() - 1).text()
+    )
     assert status.toolTip() == "<qt>&lt;img src=x&gt;<br>failed</qt>"
 
 

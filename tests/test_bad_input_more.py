@@ -113,7 +113,7 @@ def _settings_text(text: str) -> None:
         ("[run]\nrepeats=--5\nwarmup=-3\n", "run/repeats"),
         ("[run]\nrepeats=@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\x1b)\n", None),  # Qt reads it as nothing
         ("[run]\nrepeats=1e999\ncold=@ByteArray(\\xff)\npreset=@Invalid()\n", "run/repeats"),
-        ("[run]\nwarmup=\"-\"\nsweep=256,\\x0\n[window]\ngeometry=@ByteArray(nope)\n", "run/warmup"),
+        ('[run]\nwarmup="-"\nsweep=256,\\x0\n[window]\ngeometry=@ByteArray(nope)\n', "run/warmup"),
     ],
     ids=["double-minus", "variant", "floats-and-bytes", "quotes"],
 )
@@ -178,8 +178,9 @@ def _recovery(tmp_path, monkeypatch):
     ],
     ids=["newer-schema", "wrong-results", "cut-short", "garbage", "empty"],
 )
-def test_an_unreadable_recovery_file_is_set_aside_and_reported_never_deleted(open_window, tmp_path, monkeypatch,
-                                                                              content):  # fmt: skip
+def test_an_unreadable_recovery_file_is_set_aside_and_reported_never_deleted(
+    open_window, tmp_path, monkeypatch, content
+):
     path = _recovery(tmp_path, monkeypatch)
     path.write_bytes(content)
     w = open_window()
@@ -269,7 +270,7 @@ def test_cached_ceilings_with_a_wrong_figure_are_skipped_naming_it(caplog, field
         (b'{"bandwidth_gbs": 5}', None),  # no device: not this GPU's, silently
         (b"\xff\xfe\x00", "codec can't decode"),
         (b"{" * 100_000, "recursion|Expecting"),
-        (b"{\"device\": \"" + b"x" * 300 + b"\"}", None),  # another GPU's (a name cut or not)
+        (b'{"device": "' + b"x" * 300 + b'"}', None),  # another GPU's (a name cut or not)
         (b"{nope", "Expecting property name"),
     ],
     ids=["list", "no-device", "utf8", "deep", "long-device", "json"],
@@ -288,10 +289,14 @@ def test_a_device_name_with_control_characters_is_cleaned():
 
 @pytest.mark.parametrize(
     "make",
-    [lambda p: os.mkfifo(p), lambda p: p.symlink_to("/dev/zero"), lambda p: p.mkdir(),
-     lambda p: p.write_bytes(b" " * (2 << 20))],
+    [
+        lambda p: os.mkfifo(p),
+        lambda p: p.symlink_to("/dev/zero"),
+        lambda p: p.mkdir(),
+        lambda p: p.write_bytes(b" " * (2 << 20)),
+    ],
     ids=["fifo", "dev-zero", "folder", "huge"],
-)  # fmt: skip
+)
 def test_a_ceilings_cache_that_is_not_a_small_file_is_skipped_without_blocking(make):
     user_ceilings_file().parent.mkdir(parents=True, exist_ok=True)
     make(user_ceilings_file())
@@ -347,10 +352,16 @@ def test_a_cached_tuning_outside_the_tuning_space_is_not_compiled(caplog, config
 
 @pytest.mark.parametrize(
     "data",
-    ["[1, 2]", '{"Some GPU": [1]}', '{"Some GPU": {"gpu-vectorize": 5}}', '{"Some GPU": {"gpu-vectorize": '
-     '{"config": [1]}}}', "{nope", "NaN"],
+    [
+        "[1, 2]",
+        '{"Some GPU": [1]}',
+        '{"Some GPU": {"gpu-vectorize": 5}}',
+        '{"Some GPU": {"gpu-vectorize": {"config": [1]}}}',
+        "{nope",
+        "NaN",
+    ],
     ids=["list", "gpu-list", "entry-number", "config-list", "json", "nan"],
-)  # fmt: skip
+)
 def test_a_cached_tuning_file_of_another_shape_gives_the_default(data):
     _cache_tuning(data)
     assert tuned_config(VARIANT, "Some GPU", DEFAULT) == (dict(DEFAULT), False)
@@ -378,9 +389,13 @@ def test_read_regular_refuses_what_is_not_a_small_regular_file(tmp_path):
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "big").write_bytes(b"x" * 101)
     (tmp_path / "ok").write_bytes(b"x" * 100)
-    for path, words in [(tmp_path / "fifo", "not a regular file"), ("/dev/zero", "not a regular file"),
-                        (tmp_path, "folder"), (tmp_path / "big", "over the 100-byte limit"),
-                        (tmp_path / "absent", "cannot read")]:  # fmt: skip
+    for path, words in [
+        (tmp_path / "fifo", "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (tmp_path, "folder"),
+        (tmp_path / "big", "over the 100-byte limit"),
+        (tmp_path / "absent", "cannot read"),
+    ]:
         with pytest.raises(InputFileError, match=words):
             read_regular(path, 100)
     assert read_regular(tmp_path / "ok", 100) == b"x" * 100
@@ -507,21 +522,43 @@ BENCH_ARGS = ["bench", "--variants", "gpu-tiled", "--sizes", "16", "--quiet"]
         ([*BENCH_ARGS, "--job-limit", "nan"], "--job-limit must be a number of seconds"),
         ([*BENCH_ARGS, "--job-limit", "1e300"], "--job-limit must be a number of seconds"),
         ([*BENCH_ARGS, "--tile", "64"], "gpu-tiled: tile 64 is not supported (choose 8, 16, 32)"),
-        (["bench", "--variants", "gpu-naive,gpu-uncoalesced", "--sizes", "16", "--block", "64"],
-         "--block 64: no chosen variant supports it (gpu-naive: 8, 16, 32; gpu-uncoalesced: 16, 32)"),
-        (["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--repeats", "200000"],
-         "--repeats must be a whole number 1..100,000"),
-        (["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--seed", "-5"],
-         "--seed must be a whole number"),
+        (
+            ["bench", "--variants", "gpu-naive,gpu-uncoalesced", "--sizes", "16", "--block", "64"],
+            "--block 64: no chosen variant supports it (gpu-naive: 8, 16, 32; gpu-uncoalesced: 16, 32)",
+        ),
+        (
+            ["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--repeats", "200000"],
+            "--repeats must be a whole number 1..100,000",
+        ),
+        (
+            ["profile", "--variants", "gpu-tiled", "--sizes", "16", "--out", "x.json", "--seed", "-5"],
+            "--seed must be a whole number",
+        ),
         (["tune", "--variants", "gpu-vectorize", "--size", "1280000"], "--size must be a multiple of 128 from 128 to"),
         (["tune", "--variants", "gpu-vectorize", "--repeats", "10000000"], "--repeats must be a whole number 1..1000"),
         (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "inf"], "--speed must be above 0 and at most 1000"),
         (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "nan"], "--speed must be above 0"),
     ],
-    ids=["repeats-200k", "repeats-huge", "warmup-huge", "seed-neg", "seed-2^32", "job-inf", "job-neg-inf", "job-nan",
-         "job-huge", "tile-none", "block-none", "profile-repeats", "profile-seed", "tune-size", "tune-repeats",
-         "speed-inf", "speed-nan"],
-)  # fmt: skip
+    ids=[
+        "repeats-200k",
+        "repeats-huge",
+        "warmup-huge",
+        "seed-neg",
+        "seed-2^32",
+        "job-inf",
+        "job-neg-inf",
+        "job-nan",
+        "job-huge",
+        "tile-none",
+        "block-none",
+        "profile-repeats",
+        "profile-seed",
+        "tune-size",
+        "tune-repeats",
+        "speed-inf",
+        "speed-nan",
+    ],
+)
 def test_numbers_that_cannot_mean_anything_are_one_line_usage_errors(argv, words, capsys, monkeypatch, tmp_path):
     from gemmviz.cli import main
 
@@ -541,13 +578,32 @@ def test_a_grid_value_some_variants_lack_runs_where_supported_and_names_the_rest
     gpu = _InstantGpu()
     monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cpu": CpuBackend(), "cuda": gpu})
     out = tmp_path / "s.json"
-    argv = ["bench", "--variants", "gpu-naive,gpu-uncoalesced", "--sizes", "16", "--block", "8,16,32", "--repeats",
-            "2", "--warmup", "0", "--quiet", "--out", str(out)]  # fmt: skip
+    argv = [
+        "bench",
+        "--variants",
+        "gpu-naive,gpu-uncoalesced",
+        "--sizes",
+        "16",
+        "--block",
+        "8,16,32",
+        "--repeats",
+        "2",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert "note: gpu-uncoalesced has no block 8 (its choices: 16, 32): skipped" in err
     from gemmviz.core.results import Session
 
     ran = [(r.variant, r.params["block"]) for r in Session.load(out).results]
-    assert ran == [("gpu-naive", 8), ("gpu-naive", 16), ("gpu-naive", 32), ("gpu-uncoalesced", 16),
-                   ("gpu-uncoalesced", 32)]  # fmt: skip
+    assert ran == [
+        ("gpu-naive", 8),
+        ("gpu-naive", 16),
+        ("gpu-naive", 32),
+        ("gpu-uncoalesced", 16),
+        ("gpu-uncoalesced", 32),
+    ]

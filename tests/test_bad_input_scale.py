@@ -48,8 +48,18 @@ def _traced(blocks: int, sms: int = 132, slots: int = 8) -> Result:
     slot = i % (sms * slots)
     start = (i // (sms * slots)) * 1000
     trace = np.stack([i, slot % sms, start, start + 1000], axis=1).tolist()
-    return Result(variant="gpu-tiled", params={"tile": 16}, m=4096, n=4096, k=4096, backend="cuda",
-                  precision="fp32", valid=True, samples_ms=[1.0], block_trace=trace)  # fmt: skip
+    return Result(
+        variant="gpu-tiled",
+        params={"tile": 16},
+        m=4096,
+        n=4096,
+        k=4096,
+        backend="cuda",
+        precision="fp32",
+        valid=True,
+        samples_ms=[1.0],
+        block_trace=trace,
+    )
 
 
 # ---- large sessions ---------------------------------------------------------------------------------------
@@ -57,8 +67,11 @@ def _traced(blocks: int, sms: int = 132, slots: int = 8) -> Result:
 def window(qtbot, tmp_path, monkeypatch):
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "open", lambda self, *a: shown.append(self.text()))
-    w = MainWindow({"cpu": CpuBackend()}, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   load_recorded_without_gpu=False)  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend()},
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        load_recorded_without_gpu=False,
+    )
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
@@ -74,8 +87,10 @@ def test_a_100000_result_session_is_refused_with_the_limit_named_and_nothing_is_
     big = tmp_path / "big.json"
     big.write_text(json.dumps(make_session(100_000)))
     assert not window.files.open_session(big)
-    assert window.shown_dialogs[-1] == (f"{big}: results: 100,000 results, over the 20,000 a session may hold "
-                                        f"(the app draws and tabulates every one; split the file)")  # fmt: skip
+    assert window.shown_dialogs[-1] == (
+        f"{big}: results: 100,000 results, over the 20,000 a session may hold "
+        f"(the app draws and tabulates every one; split the file)"
+    )
     assert [s.path for s in window.workspace.sessions] == [str(small)]
     assert window.charts_tab.table.model_.rowCount() == 3
 
@@ -212,8 +227,11 @@ def test_a_large_trace_is_prepared_in_steps_and_drawn_as_one_image(qtbot):
     assert len(turns) >= 2 * 120_000 // trace_chart.STEP_ROWS  # the array and the lanes, in STEP_ROWS pieces
     assert chart.blocks == 120_000 and chart.rows == 132 and not chart.preparing
     images = [i for i in chart.sms_plot.items if type(i).__name__ == "ImageItem"]
-    bars = [i for i in chart.sms_plot.items if type(i).__name__ == "BarGraphItem" and i.opts["x0"] is not None
-            and len(i.opts["x0"]) > 1]  # fmt: skip
+    bars = [
+        i
+        for i in chart.sms_plot.items
+        if type(i).__name__ == "BarGraphItem" and i.opts["x0"] is not None and len(i.opts["x0"]) > 1
+    ]
     assert len(images) == 1 and bars == []
     assert chart.summary == trace_summary(r.block_trace) and chart.summary.max_resident_per_sm == 8
     xs, _ys = chart._drawing[2].resident_us
@@ -362,12 +380,32 @@ WM_APP = textwrap.dedent("""
 @pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs Xvfb (xvfb-run) for a real X11 window")
 @pytest.mark.parametrize("how", ["close", "destroy"])
 def test_a_window_the_window_system_closes_or_destroys_mid_sweep_quits_the_process(tmp_path, how):
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "GEMMVIZ_CONFIG_DIR": str(tmp_path / "config"),
-           "XDG_CONFIG_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}  # fmt: skip
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "xcb",
+        "GEMMVIZ_CONFIG_DIR": str(tmp_path / "config"),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+    }
     try:
-        proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c", WM_APP, how,
-                               str(tmp_path / "s.ini")], capture_output=True, text=True, timeout=120, cwd=str(ROOT),
-                              env=env)  # fmt: skip
+        proc = subprocess.run(
+            [
+                "xvfb-run",
+                "-a",
+                "-s",
+                "-screen 0 1280x800x24",
+                sys.executable,
+                "-c",
+                WM_APP,
+                how,
+                str(tmp_path / "s.ini"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=str(ROOT),
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"the process was still running 120 s after the window was {how}d")
     if "could not connect to display" in proc.stderr or "Could not load the Qt platform plugin" in proc.stderr:
@@ -386,7 +424,6 @@ def test_a_window_the_window_system_closes_or_destroys_mid_sweep_quits_the_proce
 def test_a_session_with_a_trace_row_out_of_bounds_in_a_lesson_is_refused(tmp_path):
     """A lesson's session gets the same bounds (the lesson hit MemoryError on an SM id of 10^9)."""
     from gemmviz.core.lessons import LessonError, load_lesson
-
 
     d = copy.deepcopy(make_session(1))
     d["results"][0]["block_trace"] = [[0, 10**9, 0, 100]]

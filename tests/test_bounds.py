@@ -47,18 +47,34 @@ def test_the_good_session_loads():
 
 CASES = [
     # SM ids and the SM count
-    ("results.0.block_trace.1.1", 10**9, r"results\[0\]\.block_trace\[1\]\[1\]: SM id 1000000000 is not below the session's 132 SMs"),
+    (
+        "results.0.block_trace.1.1",
+        10**9,
+        r"results\[0\]\.block_trace\[1\]\[1\]: SM id 1000000000 is not below the session's 132 SMs",
+    ),
     ("results.0.block_trace.1.1", 132, r"block_trace\[1\]\[1\]: SM id 132 is not below the session's 132 SMs"),
     ("results.0.block_trace.1.1", -1, r"block_trace\[1\]\[1\]: -1 is below 0"),
-    ("environment.backends.cuda.sms", 10**9, r"environment\.backends\.cuda\.sms: 1000000000 is out of range \(1\.\.1024\)"),
+    (
+        "environment.backends.cuda.sms",
+        10**9,
+        r"environment\.backends\.cuda\.sms: 1000000000 is out of range \(1\.\.1024\)",
+    ),
     ("environment.backends.cuda.sms", 0, r"environment\.backends\.cuda\.sms: 0 is out of range"),
     ("environment.backends.cuda.sms", 4, r"block_trace\[1\]\[1\]: SM id 5 is not below the session's 4 SMs"),
     ("environment", {}, r"block_trace\[3\]\[1\]: SM id 131 is not below 1024|^$"),
     # trace times
     ("results.0.block_trace", [[0, 0, 0, 0]], r"results\[0\]\.block_trace: every block ends as it starts"),
     ("results.0.block_trace", [[0, 0, 5, 5], [1, 1, 5, 5]], r"block_trace: every block ends as it starts"),
-    ("results.0.block_trace", [[0, 0, 0, 10**30]], r"block_trace\[0\]\[3\]: not a whole number|block_trace\[0\]\[3\]: ends at"),
-    ("results.0.block_trace", [[0, 0, 0, 4 * 10**12]], r"block_trace\[0\]\[3\]: ends at 4000000000000 ns, over an hour"),
+    (
+        "results.0.block_trace",
+        [[0, 0, 0, 10**30]],
+        r"block_trace\[0\]\[3\]: not a whole number|block_trace\[0\]\[3\]: ends at",
+    ),
+    (
+        "results.0.block_trace",
+        [[0, 0, 0, 4 * 10**12]],
+        r"block_trace\[0\]\[3\]: ends at 4000000000000 ns, over an hour",
+    ),
     ("results.0.block_trace", [[0, 0, 900, 100]], r"block_trace\[0\]: ends \(100\) before it starts \(900\)"),
     ("results.0.block_trace", [[0, 0, -5, 100]], r"block_trace\[0\]\[2\]: -5 is below 0"),
     ("results.0.block_trace", [[0, 0, 0, 1.5]], r"block_trace\[0\]\[3\]: not a whole number \(1.5\)"),
@@ -67,7 +83,11 @@ CASES = [
     ("results.0.block_trace", [[0, 0, 0, 9], [0, 1, 0, 9]], r"block_trace\[1\]\[0\]: block 0 again \(row 0 has it\)"),
     ("results.0.block_trace", [[7, 0, 0, 9]], r"block_trace\[0\]\[0\]: block 7 is not below the trace's 1 blocks"),
     # samples
-    ("results.0.samples_ms", [1e308], r"results\[0\]\.samples_ms\[0\]: 1e\+308 ms is not a time above 1 ns and at most a day"),
+    (
+        "results.0.samples_ms",
+        [1e308],
+        r"results\[0\]\.samples_ms\[0\]: 1e\+308 ms is not a time above 1 ns and at most a day",
+    ),
     ("results.0.samples_ms", [5e-324], r"samples_ms\[0\]: 4\.94066e-324 ms is not a time above 1 ns"),
     ("results.0.samples_ms", [1e-6], r"samples_ms\[0\]: 1e-06 ms is not a time above 1 ns"),
     ("results.0.samples_ms", [8.64e7 * 2], r"samples_ms\[0\]: 1\.728e\+08 ms is not a time"),
@@ -75,12 +95,24 @@ CASES = [
     ("results.0.dropped_ms", [0.0], r"results\[0\]\.dropped_ms\[0\]: 0 ms is not a time"),
     ("results.0.host_ms", [1.0, -3.0], r"results\[0\]\.host_ms\[1\]: -3 ms is not a time"),
     # counters
-    ("results.0.counters", {"dram__bytes_read.sum": 1e308}, r"counters\.dram__bytes_read\.sum: 1e\+308 is above 1e\+18"),
+    (
+        "results.0.counters",
+        {"dram__bytes_read.sum": 1e308},
+        r"counters\.dram__bytes_read\.sum: 1e\+308 is above 1e\+18",
+    ),
     ("results.0.counters", {"dram__bytes_read.sum": -1.0}, r"counters\.dram__bytes_read\.sum: -1.0 must be at least 0"),
-    ("results.0.counters", {"sm__throughput.avg.pct_of_peak_sustained_elapsed": 1e4}, r"pct_of_peak_sustained_elapsed: 10000.0 is above 120"),
+    (
+        "results.0.counters",
+        {"sm__throughput.avg.pct_of_peak_sustained_elapsed": 1e4},
+        r"pct_of_peak_sustained_elapsed: 10000.0 is above 120",
+    ),
     # params, config, backend, precision
     ("results.0.params", {"tile": 7}, r"results\[0\]\.params\.tile: 7 is not one of gpu-tiled's choices \(8, 16, 32\)"),
-    ("results.0.params", {"tile": 10**30}, r"params\.tile: 1000000000000000000000000000000 is not one of gpu-tiled's choices"),
+    (
+        "results.0.params",
+        {"tile": 10**30},
+        r"params\.tile: 1000000000000000000000000000000 is not one of gpu-tiled's choices",
+    ),
     ("results.0.config", {"BM": 0}, r"results\[0\]\.config\.BM: not a configuration key of gpu-tiled \(it has none\)"),
     ("results.0.backend", "cpu", r"results\[0\]\.backend: 'cpu', but gpu-tiled runs on 'cuda'"),
     ("results.0.precision", "fp64", r"results\[0\]\.precision: 'fp64' is not one of: fp32, tf32"),
@@ -96,13 +128,21 @@ CASES = [
     ("results.0.repeats", 10**9, r"results\[0\]\.repeats: 1000000000 is out of range \(0\.\.100000\)"),
     ("results.0.warmup", 10**9, r"results\[0\]\.warmup: 1000000000 is out of range"),
     ("results.0.first_wrong", [64, 0, 1.0, 2.0], r"first_wrong: element \[64, 0\] is outside C \(64×64\)"),
-    ("results.0.first_wrong", [10**30, 0, 1.0, 2.0], r"first_wrong\[0\]: 1000000000000000000000000000000 is out of range"),
+    (
+        "results.0.first_wrong",
+        [10**30, 0, 1.0, 2.0],
+        r"first_wrong\[0\]: 1000000000000000000000000000000 is out of range",
+    ),
     ("results.0.wrong_elements", 5000, r"wrong_elements: 5000 is more than C's 4,096 elements"),
     ("results.0.unwritten", 10**12, r"unwritten: 1000000000000 is more than C's 4,096 elements"),
     ("results.0.error_map", {"cell": [2, 2], "wrong": [[5]]}, r"error_map\.wrong\[0\]\[0\]: 5 wrong in a cell of 2×2"),
     ("results.0.error_map", {"cell": [10**30, 1], "wrong": [[1]]}, r"error_map\.cell\[0\]: .* is out of range"),
     # the environment's numbers
-    ("environment.backends.cuda.max_sm_clock_mhz", 1e12, r"environment\.backends\.cuda\.max_sm_clock_mhz: .* is above 10000"),
+    (
+        "environment.backends.cuda.max_sm_clock_mhz",
+        1e12,
+        r"environment\.backends\.cuda\.max_sm_clock_mhz: .* is above 10000",
+    ),
     ("environment.backends.cuda.fp32_peak_gflops", 1e300, r"fp32_peak_gflops: 1e\+300 is above 100000000"),
     ("environment.backends.cuda.memory_total_bytes", 2**70, r"memory_total_bytes: .* is out of range"),
     ("environment.backends.cuda.temperature_c", -500, r"temperature_c: -500 must be at least -100"),
@@ -126,15 +166,26 @@ def test_absurd_numbers_are_refused_naming_the_field(tmp_path, field, value, pat
 def test_the_session_sm_count_bounds_each_result_and_without_one_no_gpu_has_more_than_1024():
     d = _session("environment", {})
     d["results"][0]["block_trace"] = [[0, 1024, 0, 9]]
-    with pytest.raises(SessionError, match=r"block_trace\[0\]\[1\]: SM id 1024 is not below 1024 \(no GPU has more SMs\)"):
+    with pytest.raises(
+        SessionError, match=r"block_trace\[0\]\[1\]: SM id 1024 is not below 1024 \(no GPU has more SMs\)"
+    ):
         Session.from_dict(d)
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS.values() if v.tune_space])
 def test_a_config_outside_the_tuning_space_is_refused_and_one_inside_loads(variant):
     inside = variant.tune_space()[-1]
-    d = _session("results.0", {**TRACED, "variant": variant.name, "params": {}, "config": inside,
-                               "precision": variant.precision, "block_trace": None})  # fmt: skip
+    d = _session(
+        "results.0",
+        {
+            **TRACED,
+            "variant": variant.name,
+            "params": {},
+            "config": inside,
+            "precision": variant.precision,
+            "block_trace": None,
+        },
+    )
     assert Session.from_dict(d).results[0].config == inside
     key = next(iter(inside))
     d["results"][0]["config"] = {**inside, key: 3}
@@ -147,7 +198,9 @@ def test_a_config_outside_the_tuning_space_is_refused_and_one_inside_loads(varia
 
 def test_a_config_of_a_variant_without_a_tuning_space_is_its_registry_default():
     v = VARIANTS["gpu-blocktile2d"]
-    d = _session("results.0", {**TRACED, "variant": v.name, "params": {}, "config": dict(v.config), "block_trace": None})
+    d = _session(
+        "results.0", {**TRACED, "variant": v.name, "params": {}, "config": dict(v.config), "block_trace": None}
+    )
     assert Session.from_dict(d).results[0].config == v.config
     d["results"][0]["config"] = {**v.config, "BM": 64}
     with pytest.raises(SessionError, match=r"config\.BM: 64 is not one of its only values \(128\)"):

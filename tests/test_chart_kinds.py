@@ -204,8 +204,10 @@ def test_a_new_kind_and_format_are_listed_by_the_dialog_and_the_tab(throwaway, q
     from tests.fakes import FakeGpuBackend
 
     kind, fmt, drawn, written = throwaway
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
-                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+    )
     qtbot.addWidget(w)
     qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=20000)
     tab = w.charts_tab  # built after the kind was registered: its panel is there, after the others, by its name
@@ -259,8 +261,10 @@ def test_the_animation_dialog_lists_and_dispatches_through_the_formats(qtbot, tm
             calls.append(("zz", path, steps_per_second))
             return 7
 
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
-                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+    )
     qtbot.addWidget(w)
     try:
         asked, answers = [], [str(tmp_path / "t.zzv"), str(tmp_path / "t.GIF"), str(tmp_path / "frames")]

@@ -62,9 +62,11 @@ def test_a_second_session_keeps_colour_and_changes_dash():
 def test_style_does_not_depend_on_the_order_results_arrive(qapp):
     from gemmviz.ui.charts.plots import TimeChart
 
-    results = [Result(v, p, n, n, n, "cuda", "fp32", True, samples_ms=[1.0])
-               for v, p in (("gpu-tiled", {"tile": 16}), ("gpu-doublebuffer", {}), ("cpu-naive", {}))
-               for n in (256, 512)]  # fmt: skip
+    results = [
+        Result(v, p, n, n, n, "cuda", "fp32", True, samples_ms=[1.0])
+        for v, p in (("gpu-tiled", {"tile": 16}), ("gpu-doublebuffer", {}), ("cpu-naive", {}))
+        for n in (256, 512)
+    ]
     colours = []
     for order in (results, results[::-1]):
         chart = TimeChart()
@@ -336,8 +338,10 @@ def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projec
     chart = make_chart("roofline", session.results, theme_for(projector), ceilings)
     layout_offscreen(chart, *size)
     vb = chart.getPlotItem().getViewBox()
-    roofs = [_dense(np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(*xy)) for xy in r)]), 1.0)
-             for r in chart._roofs]  # fmt: skip
+    roofs = [
+        _dense(np.array([[p.x(), p.y()] for p in (vb.mapViewToScene(QPointF(*xy)) for xy in r)]), 1.0)
+        for r in chart._roofs
+    ]
     assert len(roofs) == 3
     for item in (chart.above_roof_note, chart.bandwidth_label):
         rect = item.textItem.mapRectToScene(item.textItem.boundingRect())
@@ -432,8 +436,9 @@ def test_an_empty_chart_is_refused_naming_the_sizes_with_data(qapp, h200, tmp_pa
     with pytest.raises(
         ExportError, match="no CPU loop result at 8192×8192×8192; sizes with one: 256³, 512³, 1024³, 2048³, 4096³"
     ):
-        export_chart("speedup", session.results, tmp_path / "s.png", 640, 360,
-                     view=ChartView("cpu-naive", "8192x8192x8192", ""))  # fmt: skip
+        export_chart(
+            "speedup", session.results, tmp_path / "s.png", 640, 360, view=ChartView("cpu-naive", "8192x8192x8192", "")
+        )
     cpu_only = [r for r in session.results if r.backend == "cpu"]
     with pytest.raises(ExportError, match="roofline needs GPU results"):
         export_chart("roofline", cpu_only, tmp_path / "r.png", 640, 360, ceilings=ceilings)

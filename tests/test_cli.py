@@ -14,9 +14,24 @@ from gemmviz.core.results import Session
 def test_bench_cpu_end_to_end(tmp_path, capsys):
     out, csv = tmp_path / "s.json", tmp_path / "r.csv"
     rc = main(
-        ["bench", "--variants", "cpu-naive,cpu-blas", "--sizes", "32,48", "--mnk", "17x33x65",
-         "--repeats", "3", "--warmup", "1", "--out", str(out), "--csv", str(csv)]
-    )  # fmt: skip
+        [
+            "bench",
+            "--variants",
+            "cpu-naive,cpu-blas",
+            "--sizes",
+            "32,48",
+            "--mnk",
+            "17x33x65",
+            "--repeats",
+            "3",
+            "--warmup",
+            "1",
+            "--out",
+            str(out),
+            "--csv",
+            str(csv),
+        ]
+    )
     assert rc == 0
     captured = capsys.readouterr()
     assert "cpu-naive" in captured.out and "median ms" in captured.out and "17×33×65" in captured.out
@@ -157,4 +172,15 @@ def test_parser_and_every_help_build_with_qt_pycuda_and_numba_blocked():
     proc = subprocess.run([sys.executable, "-c", BLOCKED_QT], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     commands = proc.stdout.strip().splitlines()[-1].split()[1:]
-    assert commands == ["animate", "bench", "ceilings", "exercise", "export", "info", "lesson", "model", "profile", "tune"]
+    assert commands == [
+        "animate",
+        "bench",
+        "ceilings",
+        "exercise",
+        "export",
+        "info",
+        "lesson",
+        "model",
+        "profile",
+        "tune",
+    ]

@@ -56,8 +56,10 @@ def test_o_goes_through_the_same_dispatch_as_the_apps_dialog(test_format, tmp_pa
     from gemmviz.ui.export import formats
 
     for name in ("a.gif", "a.mp4", "a.zza", "folder"):
-        assert formats.writer(export_formats.ANIMATION, tmp_path / name).name == {
-            "a.gif": "gif", "a.mp4": "mp4", "a.zza": "zz-test-anim", "folder": "frames"}[name]  # fmt: skip
+        assert (
+            formats.writer(export_formats.ANIMATION, tmp_path / name).name
+            == {"a.gif": "gif", "a.mp4": "mp4", "a.zza": "zz-test-anim", "folder": "frames"}[name]
+        )
 
 
 def test_unregistered_the_format_is_not_listed(tmp_path, capsys):

@@ -51,8 +51,15 @@ class _ScriptedGpu(Backend):
         if job.problem.m == self.crash_m:
             raise RuntimeError("launch failed: unspecified launch failure")
         rel = float(np.linalg.norm(inputs.a @ inputs.b - inputs.reference) / np.linalg.norm(inputs.reference))
-        return new_result(job, variant, "ok", rel_error=rel, samples_ms=[0.01] * settings.repeats,
-                          warmup=settings.warmup, repeats=settings.repeats)  # fmt: skip
+        return new_result(
+            job,
+            variant,
+            "ok",
+            rel_error=rel,
+            samples_ms=[0.01] * settings.repeats,
+            warmup=settings.warmup,
+            repeats=settings.repeats,
+        )
 
 
 @pytest.fixture
@@ -97,8 +104,21 @@ def test_ctrl_c_keeps_the_finished_results_and_exits_130(gpu, tmp_path, capsys):
 def test_a_crashing_job_and_a_refused_size_keep_the_rest_and_exit_1(gpu, tmp_path, capsys):
     out = tmp_path / "s.json"
     gpu(crash_m=16)
-    argv = ["bench", "--variants", "cpu-blas,gpu-tiled", "--sizes", "16,24", "--mnk", "200000x200000x200000",
-            "--repeats", "2", "--warmup", "0", "--out", str(out)]  # fmt: skip
+    argv = [
+        "bench",
+        "--variants",
+        "cpu-blas,gpu-tiled",
+        "--sizes",
+        "16,24",
+        "--mnk",
+        "200000x200000x200000",
+        "--repeats",
+        "2",
+        "--warmup",
+        "0",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -126,8 +146,9 @@ def test_unavailable_gpu_exits_1_naming_the_jobs(gpu, tmp_path, capsys):
         ("--csv", "{tmp}/locked/r.csv", "cannot write {tmp}/locked/r.csv: the folder {tmp}/locked is not writable"),
     ],
 )
-def test_unwritable_outputs_are_refused_before_the_first_job(gpu, tmp_path, monkeypatch, capsys, option, target,
-                                                             message):  # fmt: skip
+def test_unwritable_outputs_are_refused_before_the_first_job(
+    gpu, tmp_path, monkeypatch, capsys, option, target, message
+):
     locked = tmp_path / "locked"
     locked.mkdir()
     real_access = os.access
@@ -164,8 +185,17 @@ def test_an_unexpected_error_is_one_line_unless_debugging(monkeypatch, capsys):
 
 def _session(path, sizes_with_base, sizes_without):
     def result(variant, n, params=None):
-        return Result(variant=variant, params=params or {}, m=n, n=n, k=n, backend=VARIANTS[variant].backend, precision="fp32",
-                      valid=True, samples_ms=[1.0, 1.1])  # fmt: skip
+        return Result(
+            variant=variant,
+            params=params or {},
+            m=n,
+            n=n,
+            k=n,
+            backend=VARIANTS[variant].backend,
+            precision="fp32",
+            valid=True,
+            samples_ms=[1.0, 1.1],
+        )
 
     results = [result("cpu-naive", n) for n in sizes_with_base]
     results += [result("gpu-tiled", n, {"tile": 16}) for n in sizes_with_base + sizes_without]
@@ -176,14 +206,29 @@ def _session(path, sizes_with_base, sizes_without):
 @pytest.mark.parametrize(
     "extra, message",
     [
-        (["--chart", "speedup", "--at", "100"], "--at 100³: the session has no valid results at that size; sizes: 64³, 128³, 256³"),
+        (
+            ["--chart", "speedup", "--at", "100"],
+            "--at 100³: the session has no valid results at that size; sizes: 64³, 128³, 256³",
+        ),
         (["--chart", "time", "--at", "64x64x32"], "--at 64×64×32: the session has no valid results"),
-        (["--chart", "speedup", "--at", "256", "--baseline", "cpu-naive"], "no CPU loop result at 256×256×256; sizes with one: 64³, 128³"),
-        (["--chart", "dashboard", "--at", "256", "--baseline", "cpu-naive"], "no CPU loop result at 256×256×256; sizes with one: 64³, 128³"),
-        (["--chart", "speedup", "--baseline", "cublas"], "no cuBLAS FP32 result to compare with at any size; baselines with results: cpu-naive"),
-        (["--variants", "gpu-tiled", "--chart", "speedup", "--baseline", "cpu-naive"], "no CPU loop result to compare with at any size"),
+        (
+            ["--chart", "speedup", "--at", "256", "--baseline", "cpu-naive"],
+            "no CPU loop result at 256×256×256; sizes with one: 64³, 128³",
+        ),
+        (
+            ["--chart", "dashboard", "--at", "256", "--baseline", "cpu-naive"],
+            "no CPU loop result at 256×256×256; sizes with one: 64³, 128³",
+        ),
+        (
+            ["--chart", "speedup", "--baseline", "cublas"],
+            "no cuBLAS FP32 result to compare with at any size; baselines with results: cpu-naive",
+        ),
+        (
+            ["--variants", "gpu-tiled", "--chart", "speedup", "--baseline", "cpu-naive"],
+            "no CPU loop result to compare with at any size",
+        ),
     ],
-)  # fmt: skip
+)
 def test_export_refuses_a_view_the_session_has_no_data_for(tmp_path, capsys, extra, message):
     session = _session(tmp_path / "s.json", [64, 128], [256])
     assert main(["export", session, *extra, "-o", str(tmp_path / "c.png")]) == 2

@@ -75,10 +75,14 @@ STUCK_APP = textwrap.dedent("""
 
 def test_closing_with_a_stuck_worker_exits_cleanly_within_about_2_s(tmp_path):
     env_code = "import os; os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
-    proc = subprocess.run([sys.executable, "-c", env_code + STUCK_APP], capture_output=True, text=True, timeout=120,
-                          cwd=str(Path(__file__).parent.parent),
-                          env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path),
-                               "GEMMVIZ_CONFIG_DIR": str(tmp_path / "gemmviz")})  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", env_code + STUCK_APP],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(Path(__file__).parent.parent),
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "GEMMVIZ_CONFIG_DIR": str(tmp_path / "gemmviz")},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "QThread: Destroyed" not in proc.stderr
     assert "running=True" in proc.stdout  # it really was stuck: the process left without waiting for it
@@ -92,8 +96,11 @@ def window(qtbot, tmp_path):
 
     def make():
         settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-        w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(delay_s=0.01)}, settings=settings,
-                       load_recorded_without_gpu=False)  # fmt: skip
+        w = MainWindow(
+            {"cpu": CpuBackend(), "cuda": FakeGpuBackend(delay_s=0.01)},
+            settings=settings,
+            load_recorded_without_gpu=False,
+        )
         w.recovery.ask = True  # as in the app (not qtbot.addWidget: its close would come before ours, and ask)
         w.show()
         qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
@@ -126,8 +133,11 @@ def test_unsaved_results_ask_save_discard_cancel(window, qtbot, tmp_path, monkey
     w = window()
     run_some(qtbot, w)
     asked = []
-    button = {"save": QMessageBox.StandardButton.Save, "discard": QMessageBox.StandardButton.Discard,
-              "cancel": QMessageBox.StandardButton.Cancel}[answer]  # fmt: skip
+    button = {
+        "save": QMessageBox.StandardButton.Save,
+        "discard": QMessageBox.StandardButton.Discard,
+        "cancel": QMessageBox.StandardButton.Cancel,
+    }[answer]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or button)
     target = tmp_path / "kept.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))

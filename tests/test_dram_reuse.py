@@ -58,9 +58,12 @@ def test_ncu_rows_go_to_their_jobs_and_launches_are_summed():
 
 
 def test_rates_come_from_counts():
-    c = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 100.0,
-         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum": 88.0,
-         "lts__t_sectors_srcunit_tex_op_read.sum": 10.0, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum": 6.0}  # fmt: skip
+    c = {
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 100.0,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum": 88.0,
+        "lts__t_sectors_srcunit_tex_op_read.sum": 10.0,
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum": 6.0,
+    }
     assert dr.derived(c) == {"l1_global_ld_hit": 0.88, "l2_tex_read_hit": 0.6, "l2_tex_read_bytes": 320.0}
     assert dr.derived({})["l2_tex_read_hit"] is None
 
@@ -99,9 +102,26 @@ def test_lru_model_reads_compulsory_bytes_when_everything_fits_and_more_when_row
 
 
 def _record():
-    return {"schema": dr.SCHEMA, "version": dr.VERSION, "gpu": "G", "driver": "1", "command": "c", "date": "d",
-            "ncu": "n", "jobs": [{"name": "a", "family": "naive", "block": 16, "n": 1024, "rel_error": 1e-7,
-                                  "median_ms": 1.0, "counters": {"all": {"dram__bytes_read.sum": 8e6}}}]}  # fmt: skip
+    return {
+        "schema": dr.SCHEMA,
+        "version": dr.VERSION,
+        "gpu": "G",
+        "driver": "1",
+        "command": "c",
+        "date": "d",
+        "ncu": "n",
+        "jobs": [
+            {
+                "name": "a",
+                "family": "naive",
+                "block": 16,
+                "n": 1024,
+                "rel_error": 1e-7,
+                "median_ms": 1.0,
+                "counters": {"all": {"dram__bytes_read.sum": 8e6}},
+            }
+        ],
+    }
 
 
 def test_records_are_checked():
@@ -136,6 +156,7 @@ def test_the_experimental_kernels_compile(tmp_path, macros):
     for name in ("reuse.cu", "l2_probe.cu"):
         src = ROOT / "benchmarks/dram_reuse" / name
         out = tmp_path / "k.cubin"
-        p = subprocess.run(["nvcc", "-cubin", "-arch=sm_90", "-O3", *macros, "-o", str(out), str(src)],
-                           capture_output=True, text=True)  # fmt: skip
+        p = subprocess.run(
+            ["nvcc", "-cubin", "-arch=sm_90", "-O3", *macros, "-o", str(out), str(src)], capture_output=True, text=True
+        )
         assert p.returncode == 0, p.stderr

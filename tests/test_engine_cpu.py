@@ -40,7 +40,9 @@ def test_verify_flags_unwritten_and_wrong_outputs():
     wrong = good.copy()
     wrong[3, 4] += 1.0
     check = verify(wrong, inputs, "fp32")
-    assert not check.valid and check.wrong == 1 and check.first_wrong[:2] == (3, 4) and "row 3, column 4" in check.reason
+    assert (
+        not check.valid and check.wrong == 1 and check.first_wrong[:2] == (3, 4) and "row 3, column 4" in check.reason
+    )
     # TF32-sized error passes the TF32 bound but not the FP32 one
     ref = inputs.reference
     noisy = (ref * (1 + 3e-4 * rng.standard_normal(ref.shape))).astype(np.float32)

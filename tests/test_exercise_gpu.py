@@ -61,8 +61,17 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
     shutil.copy(DATA / "tiled_good.cu", tmp_path / "tiled.cu")  # the student's filled-in TODOs
     assert main(["exercise", "check", str(tmp_path / "tiled.cu")]) == 0
     out = capsys.readouterr().out
-    for line in ("PASS  compiles", "PASS  correct", "PASS  race-free", "PASS  speed", "memcheck: clean",
-                 "racecheck: clean", "synccheck: clean", "reference", "cublas"):  # fmt: skip
+    for line in (
+        "PASS  compiles",
+        "PASS  correct",
+        "PASS  race-free",
+        "PASS  speed",
+        "memcheck: clean",
+        "racecheck: clean",
+        "synccheck: clean",
+        "reference",
+        "cublas",
+    ):
         assert line in out
     from gemmviz.core.check_record import load_check
 

@@ -55,8 +55,11 @@ def test_a_hostile_check_file_gets_a_message_and_the_tab_keeps_working(tab, tmp_
     shown = []
     monkeypatch.setattr(module, "warn", lambda *a: shown.append(a[2]))
     bad = tmp_path / "x.check.json"
-    bad.write_text('{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "c", '
-                   '"shapes": [{"shape": [1e9, 1, 1], "status": "ok"}]}', encoding="utf-8")  # fmt: skip
+    bad.write_text(
+        '{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "c", '
+        '"shapes": [{"shape": [1e9, 1, 1], "status": "ok"}]}',
+        encoding="utf-8",
+    )
     assert not tab.open_check(bad)
     assert shown and "check.shapes[0].shape[0]" in shown[0]
     assert tab.open_check(DATA / "records" / "tiled_good.check.json")

@@ -122,8 +122,10 @@ def test_huge_binary_and_non_utf8_sources_are_refused(tmp_path):
 
 
 def test_nvcc_messages_are_mapped_to_the_students_lines():
-    log = ('/home/s/tiled.cu(23): error: identifier "colum" is undefined\n'
-           "/usr/include/x.h(5): warning #177-D: unused\n1 error detected in the compilation of \"tiled.cu\".")  # fmt: skip
+    log = (
+        '/home/s/tiled.cu(23): error: identifier "colum" is undefined\n'
+        '/usr/include/x.h(5): warning #177-D: unused\n1 error detected in the compilation of "tiled.cu".'
+    )
     found = parse_nvcc(log, "tiled.cu")
     assert found[0] == {"line": 23, "severity": "error", "message": 'identifier "colum" is undefined'}
     assert found[1]["line"] is None and "x.h" in found[1]["message"]
@@ -380,8 +382,10 @@ def test_utf16_sources_are_named_as_such(tmp_path):
 def test_preprocessor_errors_and_echoed_lines():
     from gemmviz.core.exercise_check import diagnostic_log
 
-    log = ('tiled.cu:3:2: error: #error stop here\n'
-           'tiled.cu(9): error: identifier "x" is undefined\n      root:x:0:0:root:/root:/bin/bash\n       ^\n')  # fmt: skip
+    log = (
+        "tiled.cu:3:2: error: #error stop here\n"
+        'tiled.cu(9): error: identifier "x" is undefined\n      root:x:0:0:root:/root:/bin/bash\n       ^\n'
+    )
     found = parse_nvcc(log, "tiled.cu")
     assert [(d["line"], d["message"]) for d in found] == [(3, "#error stop here"), (9, 'identifier "x" is undefined')]
     assert "root:x" not in diagnostic_log(log)

@@ -121,8 +121,11 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
 
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   load_recorded_without_gpu=False)  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend()},
+        QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        load_recorded_without_gpu=False,
+    )
     qtbot.addWidget(w)
     charts = w.charts_tab
     assert charts.time_chart.theme is LIGHT and charts.show_combo.currentText() == "all four"

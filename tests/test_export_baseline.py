@@ -12,9 +12,21 @@ from gemmviz.core.variants import VARIANTS  # noqa: E402
 
 
 def _session(path, variants):
-    results = [Result(variant=v, params=p, m=n, n=n, k=n, backend=VARIANTS[v].backend, precision="fp32", valid=True,
-                      samples_ms=[1.0 + i, 1.1 + i])
-               for i, (v, p) in enumerate(variants) for n in (64, 128)]  # fmt: skip
+    results = [
+        Result(
+            variant=v,
+            params=p,
+            m=n,
+            n=n,
+            k=n,
+            backend=VARIANTS[v].backend,
+            precision="fp32",
+            valid=True,
+            samples_ms=[1.0 + i, 1.1 + i],
+        )
+        for i, (v, p) in enumerate(variants)
+        for n in (64, 128)
+    ]
     Session(results=results, created="2025-01-01T00:00:00+00:00").save(path)
     return str(path)
 

@@ -24,8 +24,21 @@ def test_mp4_has_the_gifs_frames_and_their_durations(qapp, tmp_path):
     n = export_mp4(schedule, tmp_path / "a.mp4", (1, 2), 321, 181)  # odd sizes: yuv420p needs even ones
     durations = [f.duration_ms for f in timed_frames(schedule, (1, 2), 320, 180, LIGHT, 2.0)]
     assert n == len(durations)
-    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height,codec_name:format=duration",
-                            "-of", "json", str(tmp_path / "a.mp4")], capture_output=True, text=True, check=True)  # fmt: skip
+    probe = subprocess.run(
+        [
+            "ffprobe",
+            "-v",
+            "error",
+            "-show_entries",
+            "stream=width,height,codec_name:format=duration",
+            "-of",
+            "json",
+            str(tmp_path / "a.mp4"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     info = json.loads(probe.stdout)
     stream = info["streams"][0]
     assert (stream["width"], stream["height"]) == (320, 180)

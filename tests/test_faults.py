@@ -55,7 +55,7 @@ class _Context:
         self.ran.append(m)
         fault = self.backend.faults.get(m)
         if fault == "compile":
-            raise RuntimeError("nvcc failed to compile tiled.cu:\ntiled.cu(12): error: identifier \"TILEX\" is undefined")
+            raise RuntimeError('nvcc failed to compile tiled.cu:\ntiled.cu(12): error: identifier "TILEX" is undefined')
         if fault == "launch":
             self.broken = True
             raise BackendFatal(f"{variant.name} launch failed: cuLaunchKernel failed: an illegal memory access")
@@ -67,8 +67,17 @@ class _Context:
             from gemmviz.core.bench import Cancelled
 
             raise Cancelled
-        return new_result(job, variant, "ok", rel_error=0.0, unwritten=0, samples_ms=[1.0], warmup=0, repeats=1,
-                          note=f"context {self.number}")  # fmt: skip
+        return new_result(
+            job,
+            variant,
+            "ok",
+            rel_error=0.0,
+            unwritten=0,
+            samples_ms=[1.0],
+            warmup=0,
+            repeats=1,
+            note=f"context {self.number}",
+        )
 
 
 def run_faulty(faults, **settings):
@@ -119,9 +128,7 @@ def test_a_size_too_big_for_host_memory_refuses_every_job_of_it_and_the_next_siz
 
     monkeypatch.setattr("gemmviz.core.bench.check_host_memory", check)
     backend = FaultyGpu({})
-    results = Engine({"cuda": backend}, BenchSettings(repeats=1)).run(
-        plan_jobs(["gpu-naive", "gpu-tiled"], SIZES[:3])
-    )
+    results = Engine({"cuda": backend}, BenchSettings(repeats=1)).run(plan_jobs(["gpu-naive", "gpu-tiled"], SIZES[:3]))
     assert [r.status for r in results] == ["ok", "ok", "refused", "refused", "ok", "ok"]
     assert "host memory" in results[2].error
 
@@ -137,8 +144,9 @@ def test_cancelling_a_long_cpu_loop_returns_within_half_a_second():
     out = {}
 
     def work():
-        out["results"] = engine.run(plan_jobs(["cpu-naive"], [Problem(1024, 1024, 1024)]),
-                                    on_progress=lambda *a: started.set(), cancel=cancel)  # fmt: skip
+        out["results"] = engine.run(
+            plan_jobs(["cpu-naive"], [Problem(1024, 1024, 1024)]), on_progress=lambda *a: started.set(), cancel=cancel
+        )
 
     worker = threading.Thread(target=work)
     worker.start()

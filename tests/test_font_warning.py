@@ -49,8 +49,10 @@ print(json.dumps({
 
 def dejavu_only(tmp_path: Path) -> dict:
     conf = tmp_path / "fonts.conf"
-    conf.write_text(f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
-                    f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>")  # fmt: skip
+    conf.write_text(
+        f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+        f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
+    )
     return {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
 
 
@@ -58,14 +60,21 @@ def korean_lesson(folder: Path) -> Path:
     """seed001 copied by a teacher, its title in Korean."""
     text = (ROOT / "assets/lessons/seed001.toml").read_text(encoding="utf-8")
     path = folder / "my.toml"
-    path.write_text(text.replace('title = "Arithmetic intensity and the roofline"', f'title = "{KOREAN}"', 1),
-                    encoding="utf-8")  # fmt: skip
+    path.write_text(
+        text.replace('title = "Arithmetic intensity and the roofline"', f'title = "{KOREAN}"', 1), encoding="utf-8"
+    )
     return path
 
 
 def test_korean_is_named_with_its_fix_and_chinese_is_not_with_only_dejavu(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", CHILD, KOREAN], capture_output=True, text=True,
-                          env=dejavu_only(tmp_path), timeout=120, cwd=ROOT)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, KOREAN],
+        capture_output=True,
+        text=True,
+        env=dejavu_only(tmp_path),
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     found = json.loads(proc.stdout.strip().splitlines()[-1])
     korean = [c for c in KOREAN if c != " "]
@@ -80,9 +89,14 @@ def test_korean_is_named_with_its_fix_and_chinese_is_not_with_only_dejavu(tmp_pa
 def test_lesson_export_prints_the_warning(tmp_path):
     lesson = korean_lesson(tmp_path)
     out = tmp_path / "slides"
-    proc = subprocess.run([sys.executable, "-m", "gemmviz", "lesson", str(lesson), "--export", str(out),
-                           "--size", "640x360"], capture_output=True, text=True, env=dejavu_only(tmp_path),
-                          timeout=300, cwd=ROOT)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "gemmviz", "lesson", str(lesson), "--export", str(out), "--size", "640x360"],
+        capture_output=True,
+        text=True,
+        env=dejavu_only(tmp_path),
+        timeout=300,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     warnings = [line for line in proc.stderr.splitlines() if "no installed font" in line]
     assert len(warnings) == 1 and warnings[0].startswith("gemmviz: warning: ")
@@ -96,8 +110,9 @@ def test_the_window_warns_on_a_lesson_and_a_session_it_cannot_draw(qtbot, tmp_pa
     path = korean_lesson(tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace(KOREAN, "Tiles \ue000"), encoding="utf-8")
     qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs,
-                   load_recorded_without_gpu=False)  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs, load_recorded_without_gpu=False
+    )
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()

@@ -75,12 +75,20 @@ print(json.dumps(found))
 
 def test_chinese_slides_render_with_only_dejavu_installed(tmp_path):
     conf = tmp_path / "fonts.conf"
-    conf.write_text(f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
-                    f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>")  # fmt: skip
+    conf.write_text(
+        f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+        f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
+    )
     env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
     (tmp_path / "slides").mkdir()
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "slides")], capture_output=True, text=True,
-                          env=env, timeout=300, cwd=ROOT)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tmp_path / "slides")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     found = json.loads(proc.stdout.strip().splitlines()[-1])
     assert found["system_han"] == [] and found["tofu_before"], "the test machine's fonts were not limited to DejaVu"
@@ -117,12 +125,32 @@ def test_the_chinese_pdf_embeds_the_bundled_font_with_a_text_layer(tmp_path):
     """lesson.pdf, written with only DejaVu installed: the bundled CJK font is embedded (FontFile2, a subset) and
     maps its glyphs back to the Chinese text (ToUnicode): searchable, and drawn the same on any reader."""
     conf = tmp_path / "fonts.conf"
-    conf.write_text(f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
-                    f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>")  # fmt: skip
+    conf.write_text(
+        f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+        f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
+    )
     env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
     out = tmp_path / "slides"
-    proc = subprocess.run([sys.executable, "-m", "gemmviz", "lesson", "seed001", "--lang", "zh", "--export", str(out),
-                           "--size", "640x360"], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)  # fmt: skip
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gemmviz",
+            "lesson",
+            "seed001",
+            "--lang",
+            "zh",
+            "--export",
+            str(out),
+            "--size",
+            "640x360",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     pdf = (out / "lesson.pdf").read_bytes()
     fonts = pdf_fonts(pdf)

@@ -319,8 +319,12 @@ def test_traffic_compares_two_kernels_measured_side_by_side(qapp, size):
         naive, tiled = chart.results
         assert (naive.variant, tiled.variant) == ("gpu-naive", "gpu-tiled")
         dram = chart.bars[0]
-        assert dram[1] == pytest.approx(naive.counters["dram__bytes_read.sum"] + naive.counters["dram__bytes_write.sum"])
-        assert dram[2] == pytest.approx(tiled.counters["dram__bytes_read.sum"] + tiled.counters["dram__bytes_write.sum"])
+        assert dram[1] == pytest.approx(
+            naive.counters["dram__bytes_read.sum"] + naive.counters["dram__bytes_write.sum"]
+        )
+        assert dram[2] == pytest.approx(
+            tiled.counters["dram__bytes_read.sum"] + tiled.counters["dram__bytes_write.sum"]
+        )
         ratio = chart.ratio_items[0].textItem.toPlainText()
         assert ratio == f"{dram[2] / dram[1]:.2f}×"
         assert style_of(naive.series).colour != style_of(tiled.series).colour

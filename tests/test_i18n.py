@@ -354,11 +354,14 @@ def test_the_zh_slides_header_footer_and_tables_are_in_chinese(qapp):
 
 def test_why_there_is_no_gpu_reads_in_chinese(qapp):
     """The no-GPU banner of a student's laptop: backends/cuda.cuda_status's reasons, the driver's detail kept."""
-    reasons = ['PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)',
-               "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded",
-               "no NVIDIA driver: libcuda.so.1: cannot open shared object file",
-               "no usable NVIDIA driver: cuInit failed (cuInit failed: unknown error)",
-               "cannot count CUDA devices (boom)", "no CUDA device: the driver found no NVIDIA GPU"]  # fmt: skip
+    reasons = [
+        'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)',
+        "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded",
+        "no NVIDIA driver: libcuda.so.1: cannot open shared object file",
+        "no usable NVIDIA driver: cuInit failed (cuInit failed: unknown error)",
+        "cannot count CUDA devices (boom)",
+        "no CUDA device: the driver found no NVIDIA GPU",
+    ]
     assert i18n.install(qapp, "zh")
     try:
         words = {r: i18n.reason_words(r) for r in reasons}

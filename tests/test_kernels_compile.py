@@ -113,8 +113,12 @@ def compiled(request):
     patch.setattr(kernel_cache, "_cache_folder", lambda: None)  # never the user's kernel cache
     mine = [item for item in request.session.items if item.module is request.module and hasattr(item, "callspec")]
     pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
-    futures = {item.callspec.id: pool.submit(_build, *(item.callspec.params[k] for k in ("name", "params", "config",
-                                                                                          "traced"))) for item in mine}  # fmt: skip
+    futures = {
+        item.callspec.id: pool.submit(
+            _build, *(item.callspec.params[k] for k in ("name", "params", "config", "traced"))
+        )
+        for item in mine
+    }
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
     patch.undo()

@@ -119,9 +119,17 @@ def test_keys_drive_the_steps_after_a_click_into_the_chart(qtbot, sources):
     target = QApplication.focusWidget() or chart.viewport()
     assert target is not view
     last = len(lesson.steps) - 1
-    for key, index in [(Qt.Key.Key_Right, 5), (Qt.Key.Key_Space, 6), (Qt.Key.Key_PageDown, 7), (Qt.Key.Key_Left, 6),
-                       (Qt.Key.Key_PageUp, 5), (Qt.Key.Key_End, last), (Qt.Key.Key_Right, last),
-                       (Qt.Key.Key_Home, 0), (Qt.Key.Key_Left, 0)]:  # fmt: skip
+    for key, index in [
+        (Qt.Key.Key_Right, 5),
+        (Qt.Key.Key_Space, 6),
+        (Qt.Key.Key_PageDown, 7),
+        (Qt.Key.Key_Left, 6),
+        (Qt.Key.Key_PageUp, 5),
+        (Qt.Key.Key_End, last),
+        (Qt.Key.Key_Right, last),
+        (Qt.Key.Key_Home, 0),
+        (Qt.Key.Key_Left, 0),
+    ]:
         QTest.keyClick(view.views.get(view.index) or view, key)
         assert view.index == index, key
     with qtbot.waitSignal(view.left, timeout=1000):
@@ -265,9 +273,11 @@ def test_lesson_menu_lists_the_shipped_lessons(window):
 
 def test_run_step_measures_live_in_the_worker(qtbot, window, tmp_path):
     w = window(gpu=True)
-    text = ('title = "Live"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "Tiled"\ntext = "It reaches '
-            '{{gflops gpu-tiled[tile=16] at 64}}."\nview = "chart"\nseries = ["gpu-tiled[tile=16]"]\nsizes = [64]\n'
-            "run = true\n")  # fmt: skip
+    text = (
+        'title = "Live"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "Tiled"\ntext = "It reaches '
+        '{{gflops gpu-tiled[tile=16] at 64}}."\nview = "chart"\nseries = ["gpu-tiled[tile=16]"]\nsizes = [64]\n'
+        "run = true\n"
+    )
     lesson = parse_lesson(text, "live", "live.toml")
     assert w.start_lesson(lesson)
     view = w.lesson_view
@@ -356,7 +366,9 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
         qtbot.addWidget(chart)
         if step.chart == "traffic":
             assert [(r.variant, r.params, r.m) for r in chart.results] == [
-                ("gpu-naive", {"block": 16}, 4096), ("gpu-tiled", {"tile": 16}, 4096)]
+                ("gpu-naive", {"block": 16}, 4096),
+                ("gpu-tiled", {"tile": 16}, 4096),
+            ]
             assert all(r.counters for r in chart.results) and chart.bars[0][2] > chart.bars[0][1]  # tiled reads more
             continue
         r = chart.result

@@ -38,8 +38,10 @@ class StripesUi(ui_views.LessonViewUi):
     def paint(self, painter, rect, ctx):
         n = int(ctx.step.chart.split("-")[1])
         for i in range(n):
-            painter.fillRect(QRectF(rect.left() + i * rect.width() / n, rect.top(), rect.width() / (2 * n),
-                                    rect.height()), QColor(COLOUR))  # fmt: skip
+            painter.fillRect(
+                QRectF(rect.left() + i * rect.width() / n, rect.top(), rect.width() / (2 * n), rect.height()),
+                QColor(COLOUR),
+            )
         painter.drawText(QRectF(rect), Qt.AlignmentFlag.AlignCenter, ctx.step.chart)
         return [(ctx.step.chart, QRectF(rect))]
 

@@ -165,12 +165,23 @@ def test_placeholders_filled_from_results_never_invented():
 def test_table_cells_are_the_results_medians_and_ratios():
     from gemmviz.core.lessons import Step, step_table
 
-    results = [_result("cpu-naive", 1024, 5000.0), _result("cpu-naive", 1024, 6000.0),
-               _result("gpu-naive", 1024, 0.5, {"block": 16}), _result("gpu-naive", 1024, 0.25, {"block": 32}),
-               _result("gpu-tiled", 2048, 2.0, {"tile": 16}), _result("cublas", 1024, 0.1, valid=False)]  # fmt: skip
-    step = Step("T", "x.", "table", 1, series=tuple(parse_series(s) for s in
-                ["cpu-naive", "gpu-naive[block=16]", "gpu-tiled[tile=16]", "cublas"]),
-                sizes=(1024, 2048), baseline="cpu-naive")  # fmt: skip
+    results = [
+        _result("cpu-naive", 1024, 5000.0),
+        _result("cpu-naive", 1024, 6000.0),
+        _result("gpu-naive", 1024, 0.5, {"block": 16}),
+        _result("gpu-naive", 1024, 0.25, {"block": 32}),
+        _result("gpu-tiled", 2048, 2.0, {"tile": 16}),
+        _result("cublas", 1024, 0.1, valid=False),
+    ]
+    step = Step(
+        "T",
+        "x.",
+        "table",
+        1,
+        series=tuple(parse_series(s) for s in ["cpu-naive", "gpu-naive[block=16]", "gpu-tiled[tile=16]", "cublas"]),
+        sizes=(1024, 2048),
+        baseline="cpu-naive",
+    )
     table = step_table(step, results)
     rows = dict(table.rows)
     assert [name for name, _ in table.rows] == ["cpu-naive", "gpu-naive (block 16)", "gpu-tiled (tile 16)", "cublas"]
@@ -185,7 +196,13 @@ def test_ratios_and_small_rates_keep_their_digits():
     from gemmviz.core.numbers import ratio as _fmt_ratio
 
     assert [_fmt_ratio(x) for x in (1.534, 9.999, 99.96, 12559.4, 0.5, 1 / 181913)] == [
-        "1.53×", "10.0×", "100×", "12,559×", "0.50×", "181,913× slower"]  # fmt: skip
+        "1.53×",
+        "10.0×",
+        "100×",
+        "12,559×",
+        "0.50×",
+        "181,913× slower",
+    ]
     cpu = Result("cpu-naive", {}, 4096, 4096, 4096, "cpu", "fp32", True, samples_ms=[502121.0])
     assert fill_text("{{gflops cpu-naive at 4096}}", [cpu]) == "0.274 GFLOP/s"
 
@@ -194,7 +211,13 @@ def test_durations_read_in_the_unit_that_suits_them():
     from gemmviz.core.numbers import duration as _duration
 
     assert [_duration(ms) for ms in (0.0821, 0.434, 16.998, 999.9, 51700, 502121)] == [
-        "82.1 µs", "0.434 ms", "17.0 ms", "1.00 s", "51.7 s", "502 s"]  # fmt: skip
+        "82.1 µs",
+        "0.434 ms",
+        "17.0 ms",
+        "1.00 s",
+        "51.7 s",
+        "502 s",
+    ]
 
 
 def test_a_lesson_file_with_a_byte_order_mark_loads():
@@ -227,8 +250,12 @@ def test_steps_without_data_are_named_before_the_export():
     from gemmviz.cli.lesson import empty_steps
     from gemmviz.core.lessons import lesson_session, shipped_lessons
 
-    lesson = parse_lesson('title = "L"\nsession = "h200-2026-12-01.json"\n' + GOOD_STEP + 'view = "table"\n'
-                          'series = ["cpu-naive"]\nsizes = [777]\nbaseline = "cpu-naive"\n', "x", "my.toml")  # fmt: skip
+    lesson = parse_lesson(
+        'title = "L"\nsession = "h200-2026-12-01.json"\n' + GOOD_STEP + 'view = "table"\n'
+        'series = ["cpu-naive"]\nsizes = [777]\nbaseline = "cpu-naive"\n',
+        "x",
+        "my.toml",
+    )
     source = lesson_session(lesson)
     assert empty_steps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]
     seed = shipped_lessons()["seed000"]
@@ -248,13 +275,19 @@ def test_shipped_lessons_show_no_markup_and_name_quoted_figures():
 
 
 def test_an_animation_step_can_show_an_edge_block():
-    lesson = parse_lesson('title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
-                          'animation = { variant = "gpu-tiled", mnk = "40", tile = 32, block = [1, 1] }\n', "x")  # fmt: skip
+    lesson = parse_lesson(
+        'title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
+        'animation = { variant = "gpu-tiled", mnk = "40", tile = 32, block = [1, 1] }\n',
+        "x",
+    )
     assert lesson.steps[0].animation.block == (1, 1)
     for bad, why in (("[2, 0]", "outside the grid of 2×2"), ('"1,1"', "must be \\[row, column\\]"), ("[1]", "must be")):
         with pytest.raises(LessonError, match=why):
-            parse_lesson('title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
-                         f'animation = {{ variant = "gpu-tiled", mnk = "40", tile = 32, block = {bad} }}\n', "x")  # fmt: skip
+            parse_lesson(
+                'title = "L"\n[[step]]\ntitle = "Edge"\ntext = "The edge block."\nview = "animation"\n'
+                f'animation = {{ variant = "gpu-tiled", mnk = "40", tile = 32, block = {bad} }}\n',
+                "x",
+            )
 
 
 @pytest.mark.parametrize(
@@ -329,7 +362,9 @@ def test_the_seeds_table_shows_its_published_column_beside_the_measured_one():
 
 def test_a_table_beside_an_unknown_session_is_refused(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('title = "t"\nsummary = "s"\n[[step]]\ntitle = "a"\ntext = "b"\nview = "table"\n'
-                   'series = ["gpu-naive"]\nsizes = [1024]\nbeside = "nowhere"\n')
+    bad.write_text(
+        'title = "t"\nsummary = "s"\n[[step]]\ntitle = "a"\ntext = "b"\nview = "table"\n'
+        'series = ["gpu-naive"]\nsizes = [1024]\nbeside = "nowhere"\n'
+    )
     with pytest.raises(LessonError, match="beside must name a shipped session"):
         load_lesson(bad)

@@ -60,13 +60,25 @@ def test_the_seed000_figures_in_chinese():
 
 def test_numbers_per_language():
     assert [numbers.count(2 * n**3, "zh") for n in (16, 256, 1024, 4096, 8192)] == [
-        "8,192", "3,355 万", "21 亿", "1,374 亿", "1.1 万亿"]  # fmt: skip
+        "8,192",
+        "3,355 万",
+        "21 亿",
+        "1,374 亿",
+        "1.1 万亿",
+    ]
     assert numbers.count(2 * 4096**3) == "137 billion"
     assert [numbers.duration(ms, "zh") for ms in (0.0821, 16.998, 51700, 502121)] == [
-        "82.1 微秒", "17.0 毫秒", "51.7 秒", "502 秒"]  # fmt: skip
+        "82.1 微秒",
+        "17.0 毫秒",
+        "51.7 秒",
+        "502 秒",
+    ]
     assert [numbers.ratio(x, "zh") for x in (1.534, 12559.4, 1 / 181913)] == ["1.53 倍", "12,559 倍", "慢 181,913 倍"]
     assert (numbers.byte_size(550e9, "zh"), numbers.byte_size(512, "zh"), numbers.byte_size(512)) == (
-        "550 GB", "512 字节", "512 bytes")  # fmt: skip
+        "550 GB",
+        "512 字节",
+        "512 bytes",
+    )
     assert numbers.missing("zh") == "暂无（这些结果中没有）"
     with pytest.raises(ValueError, match="language"):
         numbers.duration(1.0, "ko")

@@ -17,25 +17,55 @@ EXPONENT = re.compile(r"\d[eE]\+?\d")  # a large figure as 5.171e+04 (a relative
 
 
 def make(variant: str, ms: list[float], n: int = 4096) -> Result:
-    return Result(variant=variant, params={}, m=n, n=n, k=n, backend=VARIANTS[variant].backend, precision="fp32",
-                  valid=True, status="ok", samples_ms=ms, rel_error=1e-7)  # fmt: skip
+    return Result(
+        variant=variant,
+        params={},
+        m=n,
+        n=n,
+        k=n,
+        backend=VARIANTS[variant].backend,
+        precision="fp32",
+        valid=True,
+        status="ok",
+        samples_ms=ms,
+        rel_error=1e-7,
+    )
 
 
 @pytest.mark.parametrize(
     "x,digits,text",
-    [(51710.3, 4, "51,710"), (5171.03, 4, "5,171"), (12.3456, 4, "12.35"), (0.0123456, 4, "0.01235"),
-     (0.5, 4, "0.5"), (1e-7, 4, "0.0000001"), (0.0, 4, "0"), (123456789.0, 4, "123,456,789"), (1e6, 1, "1,000,000"),
-     (0.01, 1, "0.01"), (128.4, 2, "128"), (None, 4, "—"), (float("nan"), 4, "—"), (float("inf"), 4, "—")],
-)  # fmt: skip
+    [
+        (51710.3, 4, "51,710"),
+        (5171.03, 4, "5,171"),
+        (12.3456, 4, "12.35"),
+        (0.0123456, 4, "0.01235"),
+        (0.5, 4, "0.5"),
+        (1e-7, 4, "0.0000001"),
+        (0.0, 4, "0"),
+        (123456789.0, 4, "123,456,789"),
+        (1e6, 1, "1,000,000"),
+        (0.01, 1, "0.01"),
+        (128.4, 2, "128"),
+        (None, 4, "—"),
+        (float("nan"), 4, "—"),
+        (float("inf"), 4, "—"),
+    ],
+)
 def test_sig_has_significant_digits_and_no_exponent(x, digits, text):
     assert sig(x, digits) == text
 
 
 @pytest.mark.parametrize(
     "ratio,en,zh",
-    [(0.019, "1.9% of model", "模型的 1.9%"), (0.0155, "1.6% of model", "模型的 1.6%"), (0.5, "50% of model", "模型的 50%"),
-     (1.0, "1.00× model", "模型的 1.00 倍"), (2.5, "2.50× model", "模型的 2.50 倍"), (1234.0, "1,234× model", "模型的 1,234 倍")],
-)  # fmt: skip
+    [
+        (0.019, "1.9% of model", "模型的 1.9%"),
+        (0.0155, "1.6% of model", "模型的 1.6%"),
+        (0.5, "50% of model", "模型的 50%"),
+        (1.0, "1.00× model", "模型的 1.00 倍"),
+        (2.5, "2.50× model", "模型的 2.50 倍"),
+        (1234.0, "1,234× model", "模型的 1,234 倍"),
+    ],
+)
 def test_measured_against_model_reads_one_way(ratio, en, zh):
     assert of_model(ratio) == en and of_model(ratio, "zh") == zh
 

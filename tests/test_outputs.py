@@ -55,8 +55,15 @@ class _InstantGpu(Backend):
         if self.before:
             self.before(job)
         self.ran.append(job.problem.m)
-        return new_result(job, variant, "ok", rel_error=0.0, samples_ms=[0.01] * settings.repeats,
-                          warmup=settings.warmup, repeats=settings.repeats)  # fmt: skip
+        return new_result(
+            job,
+            variant,
+            "ok",
+            rel_error=0.0,
+            samples_ms=[0.01] * settings.repeats,
+            warmup=settings.warmup,
+            repeats=settings.repeats,
+        )
 
 
 @pytest.fixture
@@ -235,8 +242,13 @@ def held_elsewhere():
     procs = []
 
     def hold(path):
-        proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         procs.append(proc)
         assert proc.stdout.readline().strip() == "held"  # waits for the condition, not for a time
         return proc
@@ -277,8 +289,20 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_file(tmp_path, hel
         ["tune", "--variants", "gpu-vectorize", "--save-to", ""],
         ["lesson", "seed-000", "--export", ""],
     ],
-    ids=["bench-out", "bench-csv", "bench-blank", "profile", "tune", "ceilings", "export", "gif", "mp4", "frames",
-         "tune-save-to", "lesson"],
+    ids=[
+        "bench-out",
+        "bench-csv",
+        "bench-blank",
+        "profile",
+        "tune",
+        "ceilings",
+        "export",
+        "gif",
+        "mp4",
+        "frames",
+        "tune-save-to",
+        "lesson",
+    ],
 )
 def test_an_empty_output_name_is_a_usage_error(gpu, argv, capsys):
     gpu()
@@ -329,12 +353,29 @@ def test_bench_refuses_an_output_another_gemmviz_is_writing(gpu, tmp_path, capsy
 def test_two_bench_processes_on_one_out_the_second_is_refused(tmp_path):
     """The real thing: two processes; the second exits 1 at once and the first one's results stay whole."""
     out = tmp_path / "s.json"
-    first = subprocess.Popen([sys.executable, "-c", HOLDER, str(out)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+    first = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
     assert first.stdout.readline().strip() == "held"
-    second = subprocess.run([sys.executable, "-m", "gemmviz", "bench", "--variants", "cpu-blas", "--sizes", "8",
-                             "--out", str(out), "--quiet"], capture_output=True, text=True, cwd=ROOT,
-                            timeout=120)  # fmt: skip
+    second = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gemmviz",
+            "bench",
+            "--variants",
+            "cpu-blas",
+            "--sizes",
+            "8",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     first.stdin.close()
     first.wait(timeout=30)
     assert second.returncode == 1, second.stderr
@@ -366,8 +407,9 @@ def test_bench_goes_on_to_a_fallback_when_the_folder_vanishes_mid_run(gpu, tmp_p
     captured = capsys.readouterr()
     assert backend.ran == [16, 24, 32]  # every job ran
     assert len([line for line in captured.out.splitlines() if line.startswith("gpu-tiled")]) == 3  # and is printed
-    fallbacks = [line.rsplit(" to ", 1)[1].split(" instead")[0] for line in captured.err.splitlines()
-                 if "goes to" in line]  # fmt: skip
+    fallbacks = [
+        line.rsplit(" to ", 1)[1].split(" instead")[0] for line in captured.err.splitlines() if "goes to" in line
+    ]
     assert len(fallbacks) == 2, captured.err
     session_fallback = next(Path(f.split(" goes to ")[-1]) for f in fallbacks if f.endswith("s.json"))
     assert len(Session.load(session_fallback).results) == 3  # nothing that finished is lost

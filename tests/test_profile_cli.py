@@ -53,8 +53,25 @@ def run(argv, runner):
 def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):
     out = tmp_path / "p.json"
     ncu = FakeNcu()
-    code = run(["profile", "--variants", "gpu-naive,gpu-tiled", "--sizes", "1024", "--tile", "16", "--block", "16",
-                "--repeats", "2", "--out", str(out), "--quiet"], ncu)  # fmt: skip
+    code = run(
+        [
+            "profile",
+            "--variants",
+            "gpu-naive,gpu-tiled",
+            "--sizes",
+            "1024",
+            "--tile",
+            "16",
+            "--block",
+            "16",
+            "--repeats",
+            "2",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        ncu,
+    )
     assert code == 0
     results = Session.load(out).results
     assert [r.variant for r in results] == ["gpu-naive", "gpu-tiled"]
@@ -82,8 +99,17 @@ def test_jobs_of_one_variant_match_their_launches_in_order():
     jobs = plan_jobs(["gpu-tiled"], [Problem(64, 64, 64), Problem(96, 96, 96)], {"tile": [8, 16]})
 
     def result(job, status):
-        return Result(variant=job.variant, params=job.params_dict, m=job.problem.m, n=job.problem.n,
-                      k=job.problem.k, backend="cuda", precision="fp32", valid=status == "ok", status=status)  # fmt: skip
+        return Result(
+            variant=job.variant,
+            params=job.params_dict,
+            m=job.problem.m,
+            n=job.problem.n,
+            k=job.problem.k,
+            backend="cuda",
+            precision="fp32",
+            valid=status == "ok",
+            status=status,
+        )
 
     results = [result(jobs[0], "ok"), result(jobs[1], "refused"), result(jobs[2], "invalid"), result(jobs[3], "ok")]
     (step,) = profile.plan_steps(jobs, results, seed=0, python="python3")
@@ -111,8 +137,11 @@ def test_a_library_job_takes_its_timed_call():
     (step,) = profile.plan_steps([job], [r], seed=0)
     assert step.kernel_regex == "." and not step.per_kernel
     times = [60.0, 61.0, 62.0, 63.0, 50.0, 55.0]  # check, 3 warm-ups, the timed call, the check after
-    rows = [{"kernel": k, "counters": {"gpu__time_duration.sum": t if k == "sgemm_main" else 5.0}}
-            for t in times for k in ("splitk", "sgemm_main")]  # fmt: skip
+    rows = [
+        {"kernel": k, "counters": {"gpu__time_duration.sum": t if k == "sgemm_main" else 5.0}}
+        for t in times
+        for k in ("splitk", "sgemm_main")
+    ]
     profile.attach(step, rows)
     assert r.counters == {"gpu__time_duration.sum": 50.0, profile.CALL_DURATION: 55.0} and "longest of 2" in r.note
 
@@ -163,18 +192,45 @@ def test_the_recording_merge_combines_timings_counters_traces_and_the_cpu_loop()
     def r(variant, m, status="ok", **kw):
         backend = "cpu" if variant.startswith("cpu") else "cuda"
         params = {"tile": 16} if variant == "gpu-tiled" else {}
-        return Result(variant=variant, params=params, m=m, n=m, k=m, backend=backend, precision="fp32",
-                      valid=status == "ok", status=status, **kw)  # fmt: skip
+        return Result(
+            variant=variant,
+            params=params,
+            m=m,
+            n=m,
+            k=m,
+            backend=backend,
+            precision="fp32",
+            valid=status == "ok",
+            status=status,
+            **kw,
+        )
 
-    bench = Session(results=[r("gpu-tiled", 1024, samples_ms=[1.0, 1.2]), r("cpu-naive", 1024, "refused",
-                    error="would take"), r("cublas", 1024, samples_ms=[0.1])], settings={"command": "bench"},
-                    environment={"cpu": "x"})  # fmt: skip
-    cpu = Session(results=[r("cpu-naive", 1024, samples_ms=[900.0]), r("cpu-naive", 2048, samples_ms=[8000.0])],
-                  environment={"cpu": "Xeon", "cpu_count": 16}, settings={"command": "cpu"})  # fmt: skip
-    traces = Session(results=[r("gpu-tiled", 1024, samples_ms=[9.0], block_trace=[[0, 1, 0, 32]]),
-                              r("gpu-tiled", 1000, samples_ms=[1.0], block_trace=[[0, 2, 0, 64]])])  # fmt: skip
-    prof = Session(results=[r("gpu-tiled", 1024, samples_ms=[5.0], counters={"dram__bytes_read.sum": 8.4e6}),
-                            r("cublas", 1024, samples_ms=[5.0])])  # fmt: skip
+    bench = Session(
+        results=[
+            r("gpu-tiled", 1024, samples_ms=[1.0, 1.2]),
+            r("cpu-naive", 1024, "refused", error="would take"),
+            r("cublas", 1024, samples_ms=[0.1]),
+        ],
+        settings={"command": "bench"},
+        environment={"cpu": "x"},
+    )
+    cpu = Session(
+        results=[r("cpu-naive", 1024, samples_ms=[900.0]), r("cpu-naive", 2048, samples_ms=[8000.0])],
+        environment={"cpu": "Xeon", "cpu_count": 16},
+        settings={"command": "cpu"},
+    )
+    traces = Session(
+        results=[
+            r("gpu-tiled", 1024, samples_ms=[9.0], block_trace=[[0, 1, 0, 32]]),
+            r("gpu-tiled", 1000, samples_ms=[1.0], block_trace=[[0, 2, 0, 64]]),
+        ]
+    )
+    prof = Session(
+        results=[
+            r("gpu-tiled", 1024, samples_ms=[5.0], counters={"dram__bytes_read.sum": 8.4e6}),
+            r("cublas", 1024, samples_ms=[5.0]),
+        ]
+    )
     merged = record.merge(bench, cpu, traces, prof, {"l2_gbs": 8385.0})
     by = {(x.variant, x.m): x for x in merged.results}
     assert len(merged.results) == 5
@@ -199,6 +255,22 @@ def test_the_duration_comes_from_its_own_pass():
 
 def test_duration_only_runs_one_pass(fake_gpu, tmp_path):
     ncu = FakeNcu()
-    code = run(["profile", "--variants", "gpu-naive", "--sizes", "256", "--block", "16", "--repeats", "2",
-                "--out", str(tmp_path / "p.json"), "--quiet", "--duration-only"], ncu)  # fmt: skip
+    code = run(
+        [
+            "profile",
+            "--variants",
+            "gpu-naive",
+            "--sizes",
+            "256",
+            "--block",
+            "16",
+            "--repeats",
+            "2",
+            "--out",
+            str(tmp_path / "p.json"),
+            "--quiet",
+            "--duration-only",
+        ],
+        ncu,
+    )
     assert code == 0 and ncu.metrics == [["gpu__time_duration.sum"]]

@@ -36,8 +36,10 @@ MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
-                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+    )
     qtbot.addWidget(w)
     w.resize(1920, 1080)
     w.show()

@@ -26,9 +26,11 @@ from tests.fakes import FakeGpuBackend  # noqa: E402
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "conf"))
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
-                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   load_recorded_without_gpu=False)  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        load_recorded_without_gpu=False,
+    )
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)

@@ -9,9 +9,18 @@ from gemmviz.core.variants import VARIANTS
 
 def make(variant, ms, n=64, valid=True, status="ok", params=None):
     return Result(
-        variant=variant, params=params or {}, m=n, n=n, k=n, backend=VARIANTS[variant].backend, precision="fp32",
-        valid=valid, status=status, samples_ms=list(ms), rel_error=1e-7,
-    )  # fmt: skip
+        variant=variant,
+        params=params or {},
+        m=n,
+        n=n,
+        k=n,
+        backend=VARIANTS[variant].backend,
+        precision="fp32",
+        valid=valid,
+        status=status,
+        samples_ms=list(ms),
+        rel_error=1e-7,
+    )
 
 
 def test_json_round_trip(tmp_path):

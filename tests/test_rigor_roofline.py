@@ -12,8 +12,20 @@ H200 = Ceilings("NVIDIA H200", 4233.0, 66908.0, 51105.0, 421638.0)
 
 def res(variant, samples, n=4096, params=None, clock=(1980, 1980), config=None):
     v = VARIANTS[variant]
-    return Result(variant, params or {}, n, n, n, v.backend, v.precision, True, samples_ms=list(samples),
-                  sm_clock_mhz_before=clock[0], sm_clock_mhz_after=clock[1], config=config or {})  # fmt: skip
+    return Result(
+        variant,
+        params or {},
+        n,
+        n,
+        n,
+        v.backend,
+        v.precision,
+        True,
+        samples_ms=list(samples),
+        sm_clock_mhz_before=clock[0],
+        sm_clock_mhz_after=clock[1],
+        config=config or {},
+    )
 
 
 def test_noise_flag_fires_on_scattered_samples_only():
@@ -60,8 +72,12 @@ def test_naive_intensity_is_the_seeds_quarter_and_tiled_grows_with_the_tile():
 
 
 def test_roofline_points_and_explanation():
-    results = [res("gpu-naive", [22.0]), res("gpu-tiled", [15.5], params={"tile": 32}), res("cublas", [2.7]),
-               res("cpu-blas", [140.0])]  # fmt: skip
+    results = [
+        res("gpu-naive", [22.0]),
+        res("gpu-tiled", [15.5], params={"tile": 32}),
+        res("cublas", [2.7]),
+        res("cpu-blas", [140.0]),
+    ]
     points = roofline_points(results, H200)
     assert [p.result.variant for p in points] == ["gpu-naive", "gpu-tiled", "cublas"]  # CPU has another roof
     naive = points[0]

@@ -87,8 +87,12 @@ def test_blocktile2d_schedule_sums_to_its_model(m, n, k):
     t = grid_totals("gpu-blocktile2d", p)
     f = v.traffic_model(p)
     assert (t.global_loads, t.global_stores, t.shared_loads, t.shared_stores, t.fmas) == (
-        f.global_loads, f.global_stores, f.shared_loads, f.shared_stores, f.fmas_executed,
-    )  # fmt: skip
+        f.global_loads,
+        f.global_stores,
+        f.shared_loads,
+        f.shared_stores,
+        f.fmas_executed,
+    )
 
 
 def test_blocktile2d_has_a_register_tile_per_thread():

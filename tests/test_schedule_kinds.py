@@ -50,8 +50,9 @@ class StripesRenderer(render.ScheduleRenderer):
 def stripes(monkeypatch):
     schedule_kinds.register(ScheduleKind("stripes", ("paint",), _build, _grid, lambda v, t: Problem(2 * t, 2 * t, t)))
     render.register_renderer("stripes")(StripesRenderer)
-    monkeypatch.setitem(VARIANTS, NAME, replace(VARIANTS["gpu-tiled"], name=NAME, title="Stripes",
-                                                 schedule_kind="stripes"))  # fmt: skip
+    monkeypatch.setitem(
+        VARIANTS, NAME, replace(VARIANTS["gpu-tiled"], name=NAME, title="Stripes", schedule_kind="stripes")
+    )
     try:
         yield
     finally:
@@ -87,8 +88,12 @@ def test_a_lesson_animates_the_registered_kind(qapp, stripes):
     from gemmviz.core.lessons import NO_DATA, parse_lesson
     from gemmviz.ui.lesson.render import render_slide_image
 
-    lesson = parse_lesson(f'title = "L"\n[[step]]\ntitle = "S"\ntext = "Look."\nview = "animation"\n'
-                          f'animation = {{ variant = "{NAME}", mnk = "32", step = 1 }}\n', "x", "my.toml")  # fmt: skip
+    lesson = parse_lesson(
+        f'title = "L"\n[[step]]\ntitle = "S"\ntext = "Look."\nview = "animation"\n'
+        f'animation = {{ variant = "{NAME}", mnk = "32", step = 1 }}\n',
+        "x",
+        "my.toml",
+    )
     assert lesson.steps[0].animation.variant == NAME
     assert _has_colour(render_slide_image(960, 540, lesson, 0, NO_DATA))
 

@@ -52,8 +52,16 @@ def test_the_ladder_slide_and_every_lesson_chart_use_distinct_colours():
             assert_distinct(names)
             steps += 1
     assert steps >= 5
-    ladder = ["gpu-naive (block 16)", "gpu-tiled (tile 16)", "gpu-blocktile2d", "gpu-vectorize", "gpu-warptile",
-              "gpu-mma-tf32", "cublas", "cublas-tf32"]  # fmt: skip
+    ladder = [
+        "gpu-naive (block 16)",
+        "gpu-tiled (tile 16)",
+        "gpu-blocktile2d",
+        "gpu-vectorize",
+        "gpu-warptile",
+        "gpu-mma-tf32",
+        "cublas",
+        "cublas-tf32",
+    ]
     styles = series_styles(ladder)
     assert styles["cublas"].colour != styles["gpu-warptile"].colour
     assert styles["gpu-naive (block 16)"].colour != styles["gpu-vectorize"].colour

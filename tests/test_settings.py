@@ -86,8 +86,13 @@ def test_qsettings_round_trip_and_garbage_file(tmp_path, caplog):
 
     path = tmp_path / "s.ini"
     qs = QSettings(str(path), QSettings.Format.IniFormat)
-    for setting, value in ((settings.REPEATS, 42), (settings.COLD_L2, True), (settings.RECENT, ["/a.json"]),
-                           (settings.GEOMETRY, b"\x00\x01\x02"), (settings.SWEEP, "64,128")):  # fmt: skip
+    for setting, value in (
+        (settings.REPEATS, 42),
+        (settings.COLD_L2, True),
+        (settings.RECENT, ["/a.json"]),
+        (settings.GEOMETRY, b"\x00\x01\x02"),
+        (settings.SWEEP, "64,128"),
+    ):
         settings_store.write(qs, setting, value)
     qs.sync()
     qs = QSettings(str(path), QSettings.Format.IniFormat)

@@ -96,8 +96,11 @@ def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
 
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   load_recorded_without_gpu=False)  # fmt: skip
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend()},
+        QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        load_recorded_without_gpu=False,
+    )
     qtbot.addWidget(w)
     p = w.run_panel
     t = w.tiling
@@ -238,6 +241,8 @@ def test_the_zoomed_blocks_name_is_as_large_as_the_tiles_names(qtbot, size, proj
     assert problems(texts, QRectF(0, 0, view.width(), view.height())) == []
     words = "".join(t for t, _box in texts)
     assert "block of C:" in words and "a cell per thread" in words
-    name = [box.height() for t, box in texts if t in ("block of C:", "a cell per thread", "block of C: a cell per thread")]
+    name = [
+        box.height() for t, box in texts if t in ("block of C:", "a cell per thread", "block of C: a cell per thread")
+    ]
     tile_label = next(box.height() for t, box in texts if t.startswith("tile_A["))
     assert name and min(name) >= tile_label - 0.5

@@ -71,12 +71,34 @@ def test_settings_bound_the_sampling():
 
 
 def test_a_version_2_session_loads_as_host_inclusive_timing():
-    d = {"schema": "gemmviz.session", "schema_version": 2, "results": [
-        {"variant": "cublas", "params": {}, "m": 8, "n": 8, "k": 8, "backend": "cuda", "precision": "fp32",
-         "valid": True, "samples_ms": [0.1]},
-        {"variant": "cpu-blas", "params": {}, "m": 8, "n": 8, "k": 8, "backend": "cpu", "precision": "fp32",
-         "valid": True, "samples_ms": [0.1]},
-    ]}  # fmt: skip
+    d = {
+        "schema": "gemmviz.session",
+        "schema_version": 2,
+        "results": [
+            {
+                "variant": "cublas",
+                "params": {},
+                "m": 8,
+                "n": 8,
+                "k": 8,
+                "backend": "cuda",
+                "precision": "fp32",
+                "valid": True,
+                "samples_ms": [0.1],
+            },
+            {
+                "variant": "cpu-blas",
+                "params": {},
+                "m": 8,
+                "n": 8,
+                "k": 8,
+                "backend": "cpu",
+                "precision": "fp32",
+                "valid": True,
+                "samples_ms": [0.1],
+            },
+        ],
+    }
     s = Session.from_dict(json.loads(json.dumps(d)))
     assert [r.timing for r in s.results] == [TIMING_HOST_EVENTS, TIMING_HOST_CLOCK]
     assert "host-inclusive" in s.results[0].timing_label

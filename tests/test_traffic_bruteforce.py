@@ -207,8 +207,10 @@ def walk_warptile(c, q: Problem) -> Tally:
             for wn in range(wniter):
                 for m in range(tm):
                     for n in range(tn):
-                        w.store(by * bm + warp_row * wm_ + wm * wsubm + row_in_warp * tm + m,
-                                bx * bn + warp_col * wn_ + wn * wsubn + col_in_warp * tn + n)  # fmt: skip
+                        w.store(
+                            by * bm + warp_row * wm_ + wm * wsubm + row_in_warp * tm + m,
+                            bx * bn + warp_col * wn_ + wn * wsubn + col_in_warp * tn + n,
+                        )
     return w.done()
 
 
@@ -380,8 +382,12 @@ def test_walk_of_the_kernel_matches_its_traffic_model(name, config):
     if name in ("gpu-vectorize", "gpu-doublebuffer"):
         assert walked.shared_loads == 4 * walked.shared_load_ops
     assert (walked.global_loads, walked.shared_stores, reads, walked.fmas, walked.global_stores) == (
-        model.global_loads, model.shared_stores, model.shared_loads, model.fmas_executed, model.global_stores,
-    )  # fmt: skip
+        model.global_loads,
+        model.shared_stores,
+        model.shared_loads,
+        model.fmas_executed,
+        model.global_stores,
+    )
 
 
 def test_mma_store_lane_layout_covers_each_tile_once():

@@ -149,8 +149,15 @@ def test_hopper_tune_space_fits_shared_memory():
     most = {bm: max(c["STAGES"] for c in space if c["BM"] == bm) for bm in (128, 192, 256)}
     assert most == {128: 6, 192: 5, 256: 4}
     for c in space:  # every configuration is one the launcher accepts, with the same shared-memory size
-        cfg = WgmmaConfig(bm=c["BM"], consumers=c["CONSUMERS"], stages=c["STAGES"], group_m=c["GROUP_M"],
-                          b_regs=bool(c["B_REGS"]), depth=c["DEPTH"], cluster=c["CLUSTER"])  # fmt: skip
+        cfg = WgmmaConfig(
+            bm=c["BM"],
+            consumers=c["CONSUMERS"],
+            stages=c["STAGES"],
+            group_m=c["GROUP_M"],
+            b_regs=bool(c["B_REGS"]),
+            depth=c["DEPTH"],
+            cluster=c["CLUSTER"],
+        )
         assert cfg.macros()["STAGES"] == c["STAGES"]
     assert {c["CLUSTER"] for c in space} == {1, 2} and {c["GROUP_M"] for c in space} == {4, 8, 16}
 

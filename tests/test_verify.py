@@ -126,8 +126,20 @@ def test_verification_fields_survive_a_session_file(tmp_path, case):
     c = good.copy()
     c[0:16, 0:16] = 0.0
     check = verify(c, inputs, "fp32")
-    r = Result("gpu-tiled", {"tile": 16}, M, N, K, "cuda", "fp32", False, status="invalid", error=check.reason,
-               timing="kernel", **check.result_fields())  # fmt: skip
+    r = Result(
+        "gpu-tiled",
+        {"tile": 16},
+        M,
+        N,
+        K,
+        "cuda",
+        "fp32",
+        False,
+        status="invalid",
+        error=check.reason,
+        timing="kernel",
+        **check.result_fields(),
+    )
     path = tmp_path / "s.json"
     Session(results=[r]).save(path)
     back = Session.load(path).results[0]

@@ -27,8 +27,11 @@ SIZES = [(1280, 720), (1920, 1080)]
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=settings,
-                   load_recorded_without_gpu=True)  # fmt: skip  (no GPU: the recorded H200 session is replayed)
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=settings,
+        load_recorded_without_gpu=True,
+    )  # no GPU: the recorded H200 session is replayed
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: bool(w.workspace.environment) and bool(w.workspace.sessions), timeout=10000)
@@ -121,8 +124,13 @@ def test_presenter_keys_work_after_a_click_in_a_spin_box(window, qtbot):
     t.thread_y.setFocus()
     assert QApplication.focusWidget() in (t.thread_y, t.thread_y.lineEdit())
     t.go(0)
-    for key, expected in ((Qt.Key.Key_Right, 1), (Qt.Key.Key_PageDown, 2), (Qt.Key.Key_Left, 1),
-                          (Qt.Key.Key_End, len(t.schedule.steps) - 1), (Qt.Key.Key_Home, 0)):  # fmt: skip
+    for key, expected in (
+        (Qt.Key.Key_Right, 1),
+        (Qt.Key.Key_PageDown, 2),
+        (Qt.Key.Key_Left, 1),
+        (Qt.Key.Key_End, len(t.schedule.steps) - 1),
+        (Qt.Key.Key_Home, 0),
+    ):
         qtbot.keyClick(QApplication.focusWidget(), key)
         assert t.step == expected, key
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)

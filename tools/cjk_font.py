@@ -34,8 +34,12 @@ def shipped_chinese() -> set[str]:
 
 
 def gb2312_level1() -> str:
-    return "".join(bytes([hi, lo]).decode("gb2312") for hi in range(0xB0, 0xD8) for lo in range(0xA1, 0xFF)
-                   if not (hi == 0xD7 and lo > 0xF9))  # fmt: skip
+    return "".join(
+        bytes([hi, lo]).decode("gb2312")
+        for hi in range(0xB0, 0xD8)
+        for lo in range(0xA1, 0xFF)
+        if not (hi == 0xD7 and lo > 0xF9)
+    )
 
 
 def kept_text() -> str:
@@ -68,8 +72,13 @@ def main() -> None:
     name = font["name"]
     for record in list(name.names):
         if record.nameID in (1, 3, 4, 16):
-            name.setName(FAMILY if record.nameID != 4 else f"{FAMILY} Regular", record.nameID,
-                         record.platformID, record.platEncID, record.langID)  # fmt: skip
+            name.setName(
+                FAMILY if record.nameID != 4 else f"{FAMILY} Regular",
+                record.nameID,
+                record.platformID,
+                record.platEncID,
+                record.langID,
+            )
         elif record.nameID == 6:
             name.setName("gemmvizNotoSansSC-Regular", 6, record.platformID, record.platEncID, record.langID)
     font["CFF "].cff.fontNames = ["gemmvizNotoSansSC-Regular"]

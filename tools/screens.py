@@ -41,8 +41,12 @@ def pump(seconds: float) -> None:
 def settle() -> None:
     """Until the staged redraws and a trace prepared in steps are done, then a little more for the X server."""
     end = time.monotonic() + 30
-    while time.monotonic() < end and (w.charts_tab.refresh_pending or w.hardware_tab.trace_chart.preparing
-                                      or w.projector_pending.isActive() or not w.workspace.sessions):  # fmt: skip
+    while time.monotonic() < end and (
+        w.charts_tab.refresh_pending
+        or w.hardware_tab.trace_chart.preparing
+        or w.projector_pending.isActive()
+        or not w.workspace.sessions
+    ):
         pump(0.05)
     pump(1.0)
 

@@ -3,62 +3,62 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="71" />
+        <location filename="../../gemmviz/ui/i18n.py" line="75" />
         <source>PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)</source>
         <translation>未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="73" />
+        <location filename="../../gemmviz/ui/i18n.py" line="77" />
         <source>no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded</source>
         <translation>没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="75" />
+        <location filename="../../gemmviz/ui/i18n.py" line="79" />
         <source>no usable NVIDIA driver: cuInit failed ({detail})</source>
         <translation>NVIDIA 驱动不可用：cuInit 失败（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="76" />
+        <location filename="../../gemmviz/ui/i18n.py" line="80" />
         <source>no NVIDIA driver: {detail}</source>
         <translation>没有 NVIDIA 驱动：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="78" />
+        <location filename="../../gemmviz/ui/i18n.py" line="82" />
         <source>cannot count CUDA devices ({detail})</source>
         <translation>无法统计 CUDA 设备（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="80" />
+        <location filename="../../gemmviz/ui/i18n.py" line="84" />
         <source>no CUDA device: the driver found no NVIDIA GPU</source>
         <translation>没有 CUDA 设备：驱动没有找到 NVIDIA GPU</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="81" />
+        <location filename="../../gemmviz/ui/i18n.py" line="85" />
         <source>no CUDA device: {detail}</source>
         <translation>没有 CUDA 设备：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="82" />
+        <location filename="../../gemmviz/ui/i18n.py" line="86" />
         <source>no CUDA backend</source>
         <translation>没有 CUDA 后端</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="100" />
+        <location filename="../../gemmviz/ui/i18n.py" line="105" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="123" />
+        <location filename="../../gemmviz/ui/i18n.py" line="129" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="126" />
+        <location filename="../../gemmviz/ui/i18n.py" line="132" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="211" />
+        <location filename="../../gemmviz/ui/i18n.py" line="219" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
@@ -108,42 +108,42 @@
         <translation>原文：gemmviz 实现并核对其核函数与计算的两篇博客：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="63" />
+        <location filename="../../gemmviz/ui/about.py" line="65" />
         <source>About gemmviz</source>
         <translation>关于 gemmviz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="84" />
+        <location filename="../../gemmviz/ui/about.py" line="86" />
         <source>&amp;About gemmviz</source>
         <translation>关于 gemmviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="87" />
+        <location filename="../../gemmviz/ui/about.py" line="89" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="268" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="269" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="330" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="342" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="332" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="345" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="341" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="355" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="341" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="355" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -174,74 +174,74 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="115" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="123" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="139" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="148" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="140" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="149" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="163" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="177" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="164" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="178" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="175" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="189" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="176" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
         <source>times faster (log scale)</source>
         <translation>快多少倍（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="274" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="291" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="282" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="301" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="283" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="302" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="286" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="308" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="286" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="308" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="287" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="309" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="290" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="313" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -351,7 +351,7 @@ chart's legend) or choose another baseline</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/export/dialog.py" line="71" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="101" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="107" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
@@ -366,35 +366,35 @@ chart's legend) or choose another baseline</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="84" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="87" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="43" />
+        <location filename="../../gemmviz/ui/files.py" line="44" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="43" />
+        <location filename="../../gemmviz/ui/files.py" line="46" />
         <source>gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)</source>
         <translation>gemmviz 会话和练习检查 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="58" />
-        <location filename="../../gemmviz/ui/files.py" line="88" />
+        <location filename="../../gemmviz/ui/files.py" line="61" />
+        <location filename="../../gemmviz/ui/files.py" line="92" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="64" />
+        <location filename="../../gemmviz/ui/files.py" line="67" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="89" />
+        <location filename="../../gemmviz/ui/files.py" line="92" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -404,82 +404,82 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>恢复文件被拒绝</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="120" />
+        <location filename="../../gemmviz/ui/recovery.py" line="121" />
         <source>Restore results?</source>
         <translation>恢复结果？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="121" />
+        <location filename="../../gemmviz/ui/recovery.py" line="123" />
         <source>Restore {n} result from the last session that ended unexpectedly?</source>
         <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="122" />
+        <location filename="../../gemmviz/ui/recovery.py" line="125" />
         <source>Restore {n} results from the last session that ended unexpectedly?</source>
         <translation>上次意外结束的会话留下了 {n} 个结果，要恢复吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="136" />
+        <location filename="../../gemmviz/ui/recovery.py" line="142" />
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="137" />
+        <location filename="../../gemmviz/ui/recovery.py" line="142" />
         <source>gemmviz sessions (*.json)</source>
         <translation>gemmviz 会话 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="150" />
+        <location filename="../../gemmviz/ui/recovery.py" line="157" />
         <source>Save results?</source>
         <translation>保存结果？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="151" />
+        <location filename="../../gemmviz/ui/recovery.py" line="159" />
         <source>{n} live result not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/recovery.py" line="152" />
+        <location filename="../../gemmviz/ui/recovery.py" line="161" />
         <source>{n} live results not saved. Save them before closing?</source>
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="103" />
+        <location filename="../../gemmviz/ui/files.py" line="107" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="103" />
+        <location filename="../../gemmviz/ui/files.py" line="107" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="109" />
+        <location filename="../../gemmviz/ui/files.py" line="113" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="112" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="120" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="123" />
+        <location filename="../../gemmviz/ui/files.py" line="127" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="123" />
+        <location filename="../../gemmviz/ui/files.py" line="127" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="128" />
+        <location filename="../../gemmviz/ui/files.py" line="132" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -495,68 +495,68 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="111" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="114" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="112" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="117" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="137" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="143" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="159" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="363" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="216" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="391" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="501" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="234" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="259" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="235" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="260" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="324" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="352" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="328" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="356" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="358" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="506" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="379" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="407" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -605,61 +605,61 @@ caches</source>
         <translation>{device} 的屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="90" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="91" />
         <source>FP32 peak (computed)</source>
         <translation>FP32 峰值（计算值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="91" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="92" />
         <source>best FP32 GEMM (cuBLAS)</source>
         <translation>最佳 FP32 GEMM（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="92" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="93" />
         <source>TF32 tensor cores (cuBLAS)</source>
         <translation>TF32 张量核心（cuBLAS）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="104" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="107" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="116" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="129" />
         <source>ridge point {ridge} FLOP/byte</source>
         <translation>脊点 {ridge} FLOP/字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="118" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="131" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="245" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="267" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="246" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="269" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="247" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="271" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="111" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="237" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="324" />
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="197" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="249" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="116" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="265" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="339" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="228" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="273" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="250" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="274" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -849,32 +849,32 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="313" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="328" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="325" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="341" />
         <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
         <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="330" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="347" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="330" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="347" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="360" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="383" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="376" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="402" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -884,82 +884,82 @@ caches</source>
         <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="36" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="41" />
         <source>{series} at {size}: no hardware counters</source>
         <translation>{series}，规模 {size}：没有硬件计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="48" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="54" />
         <source>shared</source>
         <translation>共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="49" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="55" />
         <source>conflicts</source>
         <translation>bank 冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="51" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="58" />
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="51" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="59" />
         <source>measured (ncu)</source>
         <translation>实测（ncu）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="78" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="87" />
         <source>not counted</source>
         <translation>未统计</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="83" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="93" />
         <source>{pct}
 of model</source>
         <translation>模型的
 {pct}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="83" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="95" />
         <source>{ratio}×
 model</source>
         <translation>模型的
 {ratio} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="132" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="147" />
         <source>Measured traffic per memory level at {size}</source>
         <translation>{size} 时各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="133" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="149" />
         <source>Measured traffic per memory level</source>
         <translation>各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="135" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="152" />
         <source>above each pair: {second} ÷ {first}</source>
         <translation>每对柱上方：{second} ÷ {first}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="197" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="226" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="154" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="177" />
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/fonts.py" line="117" />
+        <location filename="../../gemmviz/ui/fonts.py" line="118" />
         <source>{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="546" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="563" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -970,13 +970,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="217" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1026,7 +1026,7 @@ model</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="65" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
@@ -1042,7 +1042,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="64" />
-        <location filename="../../gemmviz/ui/charts/panels.py" line="92" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="96" />
         <source>live</source>
         <translation>实时</translation>
     </message>
@@ -1057,12 +1057,12 @@ model</source>
         <translation>相对参照的倍数（{source}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="79" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="80" />
         <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
         <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="83" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1072,12 +1072,12 @@ model</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="48" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="47" />
         <source>Measure this GPU's ceilings</source>
         <translation>测量 GPU 屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="50" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="49" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
@@ -1113,42 +1113,42 @@ model</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="197" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="198" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="202" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="217" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="221" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="311" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="331" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1163,46 +1163,46 @@ model</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="105" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="156" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="167" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="248" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="285" />
         <source>registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="153" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="184" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="164" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="198" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="154" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="184" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="165" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="198" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="152" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="166" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="175" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="175" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="543" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="582" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="572" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="614" />
         <source>unused:
 naive reads
 global memory</source>
@@ -1211,92 +1211,92 @@ global memory</source>
 全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="352" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="385" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="383" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="416" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="602" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="644" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="607" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="649" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="608" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="650" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="609" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="651" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="610" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="652" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="611" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="653" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="612" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="654" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="614" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="656" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="616" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="658" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="623" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="665" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="630" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="674" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="636" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="687" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="637" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="689" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="637" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="689" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="640" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="692" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="641" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="693" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1321,203 +1321,203 @@ global memory</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="74" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="74" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="78" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="185" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="189" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="186" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="190" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="187" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="191" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="188" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="192" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="189" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="191" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="195" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="197" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="267" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="271" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="268" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="272" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="304" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="310" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="314" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="320" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="327" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="333" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="337" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="343" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="348" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="348" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="354" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="348" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="354" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="356" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="362" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="378" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="384" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="378" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="384" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="392" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="392" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="401" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="407" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="413" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="419" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="437" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="443" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="444" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="450" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="487" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="495" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="489" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="499" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="492" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="504" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="498" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="510" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="501" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="513" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="501" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="513" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="520" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="532" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="526" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="538" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="528" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="538" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="553" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="546" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="587" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="562" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="610" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="159" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="156" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="172" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1552,118 +1552,118 @@ global memory</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="117" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="124" />
         <source>, line {0}</source>
         <translation>，第 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="121" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="129" />
         <source>{0} sector in {1} line</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="121" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="130" />
         <source>{0} sectors in {1} line</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="122" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="131" />
         <source>{0} sector in {1} lines</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="122" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="132" />
         <source>{0} sectors in {1} lines</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="133" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="144" />
         <source>warp {0} stores to {1} ({2})</source>
         <translation>线程束 {0} 写入 {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="133" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="144" />
         <source>warp {0} loads from {1} ({2})</source>
         <translation>线程束 {0} 读取 {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="164" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="176" />
         <source>{0} B moved for {1} B used ({2})</source>
         <translation>搬运 {0} B，实际使用 {1} B（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="166" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="178" />
         <source>block {0} of {1}×{2} blocks, {3}</source>
         <translation>线程块 {0}，共 {1}×{2} 个线程块，{3}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="180" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="193" />
         <source>warp {0} stores ({1})</source>
         <translation>线程束 {0} 写入（{1}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="180" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="193" />
         <source>warp {0} loads ({1})</source>
         <translation>线程束 {0} 读取（{1}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="194" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="211" />
         <source>32 banks</source>
         <translation>32 个存储体</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="217" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="237" />
         <source>{0}-way bank conflict</source>
         <translation>{0} 路存储体冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="217" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="237" />
         <source>no bank conflict</source>
         <translation>没有存储体冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="220" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="240" />
         <source>{0} wavefronts, {1} needed</source>
         <translation>{0} 个波前，只需 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="220" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="240" />
         <source>{0} wavefront, {1} needed</source>
         <translation>{0} 个波前，只需 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="227" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="250" />
         <source>block: {0} extra per store</source>
         <translation>本线程块：每次写入多 {0} 个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="227" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="250" />
         <source>block: {0} extra per load</source>
         <translation>本线程块：每次读取多 {0} 个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="271" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="297" />
         <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
         <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="272" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="299" />
         <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
         <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="284" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="314" />
         <source>no recorded accesses for these kernels</source>
         <translation>这些核函数没有访存记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="314" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="354" />
         <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="314" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="354" />
         <source>recorded, replayed</source>
         <translation>录制，回放</translation>
     </message>
@@ -1698,137 +1698,137 @@ global memory</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="94" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="101" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="96" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="103" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="18" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="19" />
         <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads, {pad} zero-padded)</source>
         <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取，{pad} 个补零）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="22" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="27" />
         <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads)</source>
         <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="24" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="31" />
         <source>__syncthreads(): both tiles are in shared memory</source>
         <translation>__syncthreads()：两个分块都已在共享内存中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="27" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="36" />
         <source>each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k1})</source>
         <translation>{threads} 个线程各自用共享内存中的数据做 {t} 次乘加（k = {k0}…{k1}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="29" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="42" />
         <source>__syncthreads(): done with these tiles before they are overwritten</source>
         <translation>__syncthreads()：先用完这两个分块，再覆盖它们</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="31" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="46" />
         <source>store the C tile [{c}] ({n} global stores)</source>
         <translation>写回 C 的分块 [{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="35" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="52" />
         <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread (the kernel runs the zero-padded {padded})</source>
         <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值（核函数实际运行的是补零后的 {padded}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="39" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="61" />
         <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread</source>
         <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="43" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="68" />
         <source>for each of {bk} k: every thread copies {tm} values of A and {tn} of B from shared memory into registers and does {prod} multiply-adds from registers</source>
         <translation>对 {bk} 个 k 中的每一个：每个线程把 A 的 {tm} 个值和 B 的 {tn} 个值从共享内存拷进寄存器，再用寄存器做 {prod} 次乘加</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="46" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="76" />
         <source>each thread stores its {tile} register tile: C[{c}] ({n} global stores)</source>
         <translation>每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="81" />
         <source>k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)</source>
         <translation>k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="52" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="89" />
         <source>store C[{c}] ({n} global stores)</source>
         <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="56" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="95" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="60" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="104" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is done), passes</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="64" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="113" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers release stage {st2}</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st2} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="70" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="124" />
         <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps ({zero} values outside the matrix: zero-filled)</source>
         <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙（{zero} 个值在矩阵之外：补零）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="76" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="135" />
         <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps</source>
         <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="81" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="145" />
         <source>producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so that no consumer arrives on a finished block, then exits</source>
         <translation>生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的线程块，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="85" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="154" />
         <source>{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, the stage is full</source>
         <translation>{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="90" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="164" />
         <source>each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas} multiply-adds</source>
         <translation>每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 {a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas} 次乘加</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="96" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="175" />
         <source>consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage {st2} may be refilled{late}</source>
         <translation>消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st2} 级可以重新填充{late}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="100" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="184" />
         <source>epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) to C[{c}], bounds-checked ({n} global stores)</source>
         <translation>收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="194" />
         <source>the A tile</source>
         <translation> A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="196" />
         <source>its half of the A tile (multicast to both blocks of the cluster)</source>
         <translation>它那一半的 A 分块（多播给 cluster 中的两个线程块）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="110" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="198" />
         <source> (one wgmma group was kept in flight, so the release trails by a step)</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
@@ -1838,37 +1838,37 @@ global memory</source>
         <translation>按 P 播放动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="179" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="186" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="290" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="298" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="301" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="310" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="352" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="352" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
@@ -1948,28 +1948,28 @@ global memory</source>
         <translation>主机挂钟时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="52" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="53" />
         <source>median of {n} samples, noise {noise} (stdev/mean)</source>
         <translation>{n} 次采样的中位数，噪声 {noise}（标准差/均值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="54" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="56" />
         <source>{n} sample(s) left out: the SM clock had fallen</source>
         <translation>{n} 个采样未计入：SM 时钟降低了</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="56" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="58" />
         <source>SM clock {mhz} MHz</source>
         <translation>SM 时钟 {mhz} MHz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="61" />
         <source>what a Python caller waits (launch + sync): {ms} ms, not charted</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="350" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="412" />
         <source>empty</source>
         <translation>空</translation>
     </message>
@@ -1980,7 +1980,7 @@ global memory</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="350" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="412" />
         <source>full</source>
         <translation>满</translation>
     </message>
@@ -1990,97 +1990,97 @@ global memory</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="102" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="102" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
         <source>waiting for the first stage</source>
         <translation>等待第一级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
         <source>sleeps on empty[{0}]</source>
         <translation>在 empty[{0}] 上休眠</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
         <source>passes empty[{0}]</source>
         <translation>通过 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
         <source>issued TMA → stage {0}</source>
         <translation>已发出 TMA → 第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
         <source>waits for every stage, then exits</source>
         <translation>等待所有级完成，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="108" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
         <source>exits</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="117" />
         <source>passed full[{0}]</source>
         <translation>已通过 full[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
         <source>wgmma on stage {0}</source>
         <translation>在第 {0} 级上执行 wgmma</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="114" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="119" />
         <source>arrived on empty[{0}]</source>
         <translation>已到达 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="115" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="120" />
         <source>store C (epilogue)</source>
         <translation>写回 C（收尾阶段）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="123" />
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="192" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="218" />
         <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
         <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="237" />
         <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
         <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="205" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="240" />
         <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
         <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="278" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="324" />
         <source>producer: 1 thread</source>
         <translation>生产者：1 个线程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="279" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="326" />
         <source>warpgroup {0}</source>
         <translation>warpgroup {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="309" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="369" />
         <source>stage {0}</source>
         <translation>第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="410" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="478" />
         <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
@@ -2113,37 +2113,37 @@ global memory</source>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="196" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="235" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="197" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="236" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="199" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="238" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="233" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="272" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="257" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="297" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="258" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="297" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="266" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="306" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2164,52 +2164,52 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="469" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="423" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="470" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="426" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="429" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="476" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="430" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="477" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="432" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="479" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="434" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="481" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="469" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="518" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="477" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="528" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="486" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="545" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2217,17 +2217,17 @@ global memory</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="318" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="328" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="325" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="335" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="328" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
@@ -2235,223 +2235,223 @@ global memory</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="103" />
+        <location filename="../../gemmviz/ui/window.py" line="108" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="116" />
+        <location filename="../../gemmviz/ui/window.py" line="125" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="116" />
+        <location filename="../../gemmviz/ui/window.py" line="126" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="116" />
+        <location filename="../../gemmviz/ui/window.py" line="127" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="117" />
+        <location filename="../../gemmviz/ui/window.py" line="128" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="117" />
+        <location filename="../../gemmviz/ui/window.py" line="129" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="118" />
+        <location filename="../../gemmviz/ui/window.py" line="131" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="118" />
+        <location filename="../../gemmviz/ui/window.py" line="130" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="155" />
+        <location filename="../../gemmviz/ui/window.py" line="169" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="156" />
+        <location filename="../../gemmviz/ui/window.py" line="170" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="157" />
+        <location filename="../../gemmviz/ui/window.py" line="171" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="158" />
+        <location filename="../../gemmviz/ui/window.py" line="172" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="159" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="161" />
+        <location filename="../../gemmviz/ui/window.py" line="175" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="164" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="165" />
+        <location filename="../../gemmviz/ui/window.py" line="182" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="190" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
-        <location filename="../../gemmviz/ui/window.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="191" />
+        <location filename="../../gemmviz/ui/window.py" line="192" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="175" />
+        <location filename="../../gemmviz/ui/window.py" line="193" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="176" />
+        <location filename="../../gemmviz/ui/window.py" line="194" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="197" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="181" />
+        <location filename="../../gemmviz/ui/window.py" line="199" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="183" />
+        <location filename="../../gemmviz/ui/window.py" line="201" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="184" />
+        <location filename="../../gemmviz/ui/window.py" line="202" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="190" />
+        <location filename="../../gemmviz/ui/window.py" line="208" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="191" />
+        <location filename="../../gemmviz/ui/window.py" line="209" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="192" />
+        <location filename="../../gemmviz/ui/window.py" line="210" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="233" />
+        <location filename="../../gemmviz/ui/window.py" line="253" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="238" />
+        <location filename="../../gemmviz/ui/window.py" line="258" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="247" />
+        <location filename="../../gemmviz/ui/window.py" line="267" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="252" />
+        <location filename="../../gemmviz/ui/window.py" line="272" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="256" />
+        <location filename="../../gemmviz/ui/window.py" line="276" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="258" />
+        <location filename="../../gemmviz/ui/window.py" line="278" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="278" />
+        <location filename="../../gemmviz/ui/window.py" line="299" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="278" />
+        <location filename="../../gemmviz/ui/window.py" line="301" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="290" />
+        <location filename="../../gemmviz/ui/window.py" line="316" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="290" />
+        <location filename="../../gemmviz/ui/window.py" line="318" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="295" />
+        <location filename="../../gemmviz/ui/window.py" line="325" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="295" />
+        <location filename="../../gemmviz/ui/window.py" line="326" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="301" />
+        <location filename="../../gemmviz/ui/window.py" line="335" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="303" />
+        <location filename="../../gemmviz/ui/window.py" line="338" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
@@ -2577,7 +2577,7 @@ global memory</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="81" />
+        <location filename="../../gemmviz/ui/files.py" line="84" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

@@ -100,7 +100,7 @@ def build_tracer(arch: str = "sm_90", cache: Path | None = None) -> TracerBuild:
     key = hashlib.sha256(
         json.dumps(
             {"sources": sources, "nvcc": _nvcc_version(nvcc), "sanitizer": str(sanitizer), "arch": arch}, sort_keys=True
-        ).encode()  # fmt: skip
+        ).encode()
     ).hexdigest()[:24]
     if cache is None:
         from gemmviz.backends.kernel_cache import secure_cache_dir
@@ -117,18 +117,50 @@ def build_tracer(arch: str = "sm_90", cache: Path | None = None) -> TracerBuild:
         include = ["-I", str(sanitizer / "include"), "-I", tmp]
         lib, fatbin = Path(tmp) / build.library.name, Path(tmp) / build.patches.name
         # -x c++: host code only (no fat binary to register, so the library needs no CUDA runtime)
-        _run([str(nvcc), "-x", "c++", "-shared", "-Xcompiler", "-fPIC", "-cudart", "none", "-std=c++17", *include,
-              "-o", str(lib), str(Path(tmp) / "access_tracer_host.cu"), "-L", str(sanitizer), "-lsanitizer-public",
-              "-Xlinker", f"-rpath={sanitizer}"], "the injection library")  # fmt: skip
-        _run([str(nvcc), "--fatbin", "--compile-as-tools-patch", f"-arch={arch}", *include, "-o", str(fatbin),
-              str(Path(tmp) / "access_tracer_patches.cu")], "the device patches")  # fmt: skip
+        _run(
+            [
+                str(nvcc),
+                "-x",
+                "c++",
+                "-shared",
+                "-Xcompiler",
+                "-fPIC",
+                "-cudart",
+                "none",
+                "-std=c++17",
+                *include,
+                "-o",
+                str(lib),
+                str(Path(tmp) / "access_tracer_host.cu"),
+                "-L",
+                str(sanitizer),
+                "-lsanitizer-public",
+                "-Xlinker",
+                f"-rpath={sanitizer}",
+            ],
+            "the injection library",
+        )
+        _run(
+            [
+                str(nvcc),
+                "--fatbin",
+                "--compile-as-tools-patch",
+                f"-arch={arch}",
+                *include,
+                "-o",
+                str(fatbin),
+                str(Path(tmp) / "access_tracer_patches.cu"),
+            ],
+            "the device patches",
+        )
         os.replace(fatbin, build.patches)
         os.replace(lib, build.library)
     return build
 
 
-def tracer_env(build: TracerBuild, out_prefix: Path, kernel: str, blocks: str = "auto", cap: int = DEFAULT_CAP,
-               launch: int = 0) -> dict[str, str]:  # fmt: skip
+def tracer_env(
+    build: TracerBuild, out_prefix: Path, kernel: str, blocks: str = "auto", cap: int = DEFAULT_CAP, launch: int = 0
+) -> dict[str, str]:
     """The child's environment: the injection library and what it should record."""
     if not re.fullmatch(r"auto|\d+,\d+(,\d+)?(;\d+,\d+(,\d+)?)*", blocks):
         raise AccessError(f"blocks {blocks!r}: give 'auto' or 'x,y[,z];x,y[,z]'")
@@ -152,15 +184,24 @@ def _child_failure(proc: subprocess.CompletedProcess | None, header: dict | None
     if proc.returncode < 0:
         return f"the traced child crashed (signal {-proc.returncode}){': ' + tail if tail else ''}"
     if header is None:
-        return ("the tracer did not attach: the child wrote no record file (was the library preloaded, and no other "
-                f"sanitizer tool attached?); exit status {proc.returncode}{': ' + tail if tail else ''}")  # fmt: skip
+        return (
+            "the tracer did not attach: the child wrote no record file (was the library preloaded, and no other "
+            f"sanitizer tool attached?); exit status {proc.returncode}{': ' + tail if tail else ''}"
+        )
     errors = "; ".join(header.get("errors") or []) or "no reason given"
     return f"the tracer recorded nothing: {errors}"
 
 
-def run_traced(argv: Sequence[str], kernel: str, build: TracerBuild, blocks: str = "auto", cap: int = DEFAULT_CAP,
-               launch: int = 0, timeout_s: float = 600, lines: tuple[str, Sequence[str], str] | None = None
-               ) -> RawTrace:  # fmt: skip
+def run_traced(
+    argv: Sequence[str],
+    kernel: str,
+    build: TracerBuild,
+    blocks: str = "auto",
+    cap: int = DEFAULT_CAP,
+    launch: int = 0,
+    timeout_s: float = 600,
+    lines: tuple[str, Sequence[str], str] | None = None,
+) -> RawTrace:
     """Run `argv` (a child `python -m gemmviz bench ...`) under the tracer; the raw trace of its launch `launch` of
     `kernel`. `lines`: (source, nvcc options, arch) of the kernel, rebuilt with -lineinfo to map PCs to source
     lines. Raises AccessError with one line: the child crashed, timed out, the tracer did not attach, or it
@@ -201,8 +242,10 @@ def read_trace(prefix: Path, kernel: str, lines_cubin: Path | None = None) -> Ra
     if not header.get("recorded"):
         raise AccessError(f"the tracer recorded nothing: {'; '.join(header.get('errors') or []) or 'no reason given'}")
     if int(header.get("record_bytes", 0)) != RECORD_DTYPE.itemsize:
-        raise AccessError(f"tracer records are {header.get('record_bytes')} bytes, gemmviz reads "
-                          f"{RECORD_DTYPE.itemsize}: rebuild the tracer")  # fmt: skip
+        raise AccessError(
+            f"tracer records are {header.get('record_bytes')} bytes, gemmviz reads "
+            f"{RECORD_DTYPE.itemsize}: rebuild the tracer"
+        )
     data = prefix.with_suffix(".bin").read_bytes() if prefix.with_suffix(".bin").is_file() else b""
     records = np.frombuffer(data[: len(data) - len(data) % RECORD_DTYPE.itemsize], dtype=RECORD_DTYPE).copy()
     cubin = prefix.with_suffix(".cubin")
@@ -270,8 +313,9 @@ def disassemble(cubin: Path, function: str, lineinfo_cubin: Path | None = None) 
     if lineinfo_cubin is None:
         return code
     try:
-        text = subprocess.run([str(nvdisasm), "-c", "-g", str(lineinfo_cubin)], capture_output=True, text=True,
-                              timeout=120).stdout  # fmt: skip
+        text = subprocess.run(
+            [str(nvdisasm), "-c", "-g", str(lineinfo_cubin)], capture_output=True, text=True, timeout=120
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return code
     with_lines = parse_nvdisasm(text).get(function, {})
@@ -288,8 +332,12 @@ def lineinfo_cubin(source: str, options: Sequence[str], arch: str, folder: Path)
     src, out = folder / "kernel.cu", folder / "kernel-lineinfo.cubin"
     src.write_text(source, encoding="utf-8")
     try:
-        proc = subprocess.run([str(nvcc), "--cubin", f"-arch={arch}", *options, "-lineinfo", "-o", str(out), str(src)],
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        proc = subprocess.run(
+            [str(nvcc), "--cubin", f"-arch={arch}", *options, "-lineinfo", "-o", str(out), str(src)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out if proc.returncode == 0 and out.is_file() else None

@@ -17,8 +17,10 @@ def _libraries() -> list[ctypes.CDLL]:
         with open("/proc/self/maps") as f:
             for line in f:
                 path = line.split()[-1] if "/" in line else ""
-                if "blas" in path.lower() and path.endswith(tuple(".so" + s for s in ("", ".0", ".3"))) or (
-                    "openblas" in path.lower() and ".so" in path
+                if (
+                    "blas" in path.lower()
+                    and path.endswith(tuple(".so" + s for s in ("", ".0", ".3")))
+                    or ("openblas" in path.lower() and ".so" in path)
                 ):
                     if path not in paths:
                         paths.append(path)

@@ -107,10 +107,21 @@ def load_cublas():
         lib.cublasSetMathMode.argtypes = [ctypes.c_void_p, ctypes.c_int]
         lib.cublasSetWorkspace_v2.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
         lib.cublasSgemm_v2.argtypes = [
-            ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-            ctypes.POINTER(ctypes.c_float), ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
-            ctypes.POINTER(ctypes.c_float), ctypes.c_void_p, ctypes.c_int,
-        ]  # fmt: skip
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_float),
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_float),
+            ctypes.c_void_p,
+            ctypes.c_int,
+        ]
         _cublas_lib = lib
         return lib
     raise OSError("libcublas not found (looked in $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader path)")

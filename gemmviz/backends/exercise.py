@@ -80,12 +80,22 @@ class ChildRun:
     stdout: str = ""  # its other lines (nvcc's messages)
 
 
-def run_child(argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None,
-              cwd: Path | None = None) -> ChildRun:  # fmt: skip
+def run_child(
+    argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None, cwd: Path | None = None
+) -> ChildRun:
     """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
     (checked every 50 ms, so a cancel ends the step within half a second)."""
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", start_new_session=True, env=env, cwd=cwd)  # fmt: skip
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+        env=env,
+        cwd=cwd,
+    )
     events: list[dict] = []
     err: list[str] = []
     out: list[str] = []
@@ -165,36 +175,71 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
     """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file."""
     nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
-        return {"ok": False, "arch": arch, "error": "nvcc not found: install the CUDA toolkit or put nvcc on PATH",
-                "diagnostics": []}  # fmt: skip
+        return {
+            "ok": False,
+            "arch": arch,
+            "error": "nvcc not found: install the CUDA toolkit or put nvcc on PATH",
+            "diagnostics": [],
+        }
     source = source_path.read_bytes()
     key = hashlib.sha256(source + arch.encode() + " ".join(exercise.nvcc_defines()).encode()).hexdigest()[:24]
     cubin = folder / f"{exercise.name}-{key}.cubin"
-    argv = [str(nvcc), "-cubin", "-lineinfo", "-O3", f"-arch={arch}", *exercise.nvcc_defines(),
-            "-o", str(cubin), str(source_path)]  # fmt: skip
+    argv = [
+        str(nvcc),
+        "-cubin",
+        "-lineinfo",
+        "-O3",
+        f"-arch={arch}",
+        *exercise.nvcc_defines(),
+        "-o",
+        str(cubin),
+        str(source_path),
+    ]
     # a child like every other step: no stdin (an #include "/dev/stdin" reads nothing), its own process group
     # (nvcc's gcc and cicc are killed with it), the step's time limit, and cancel
     run = run_child(argv, STEP_LIMITS_S["nvcc"], cancel, child_env(folder), cwd=folder)
     log = (run.stdout + run.stderr).strip()
     if run.timed_out:
-        return {"ok": False, "arch": arch, "error": f"nvcc ran over {STEP_LIMITS_S['nvcc']} s (a compile that never "
-                "ends: a template recursion, a huge unrolled loop?)", "diagnostics": parse_nvcc(log, source_path.name)}  # fmt: skip
+        return {
+            "ok": False,
+            "arch": arch,
+            "error": f"nvcc ran over {STEP_LIMITS_S['nvcc']} s (a compile that never "
+            "ends: a template recursion, a huge unrolled loop?)",
+            "diagnostics": parse_nvcc(log, source_path.name),
+        }
     diagnostics = parse_nvcc(log, source_path.name)
     ok = run.returncode == 0 and cubin.is_file()
-    return {"ok": ok, "arch": arch, "cubin": str(cubin) if ok else None, "diagnostics": diagnostics,
-            "log": diagnostic_log(log)[-4000:], "command": " ".join(["nvcc", *argv[1:]])}  # fmt: skip
+    return {
+        "ok": ok,
+        "arch": arch,
+        "cubin": str(cubin) if ok else None,
+        "diagnostics": diagnostics,
+        "log": diagnostic_log(log)[-4000:],
+        "command": " ".join(["nvcc", *argv[1:]]),
+    }
 
 
 def _base_spec(exercise: Exercise, cubin: str, options: CheckOptions) -> dict:
-    return {"cubin": cubin, "kernel": exercise.kernel, "threads": list(exercise.threads),
-            "block_tile": list(exercise.block_tile), "timeout_s": options.timeout_s, "seed": options.seed,
-            "reference": exercise.reference, "reference_params": exercise.reference_params}  # fmt: skip
+    return {
+        "cubin": cubin,
+        "kernel": exercise.kernel,
+        "threads": list(exercise.threads),
+        "block_tile": list(exercise.block_tile),
+        "timeout_s": options.timeout_s,
+        "seed": options.seed,
+        "reference": exercise.reference,
+        "reference_params": exercise.reference_params,
+    }
 
 
 def verify_step(spec: dict, options: CheckOptions, folder: Path) -> tuple[list[dict], str | None]:
     """Each size's outcome; a timeout or crash ends the child, and the sizes after it are not run."""
-    run = run_child(child_argv({**spec, "mode": "verify", "shapes": [list(s) for s in options.shapes]}, folder),
-                    STEP_LIMITS_S["verify"], options.cancel, child_env(folder))  # fmt: skip
+    run = run_child(
+        child_argv({**spec, "mode": "verify", "shapes": [list(s) for s in options.shapes]}, folder),
+        STEP_LIMITS_S["verify"],
+        options.cancel,
+        child_env(folder),
+    )
     shapes = []
     for e in run.events:
         if e["event"] == "shape":
@@ -202,8 +247,9 @@ def verify_step(spec: dict, options: CheckOptions, folder: Path) -> tuple[list[d
             shapes.append({k: v for k, v in e.items() if k != "event"})
         elif e["event"] in ("timeout", "launch-error"):
             dims = [int(x) for x in e["shape"].split("x")]
-            shapes.append({"shape": dims, "status": e["event"], "error": e.get("error"),
-                           "timeout_s": e.get("timeout_s")})  # fmt: skip
+            shapes.append(
+                {"shape": dims, "status": e["event"], "error": e.get("error"), "timeout_s": e.get("timeout_s")}
+            )
     error = next((e["error"] for e in run.events if e["event"] == "error"), None)
     if run.timed_out:
         error = f"the check's run ran over {STEP_LIMITS_S['verify']} s and was stopped"
@@ -222,15 +268,25 @@ def sanitize_step(spec: dict, options: CheckOptions, folder: Path, source_name: 
     for tool in SANITIZER_TOOLS:
         log = folder / f"sanitizer-{tool}-{os.getpid()}.log"
         extra = ["--racecheck-report", "all"] if tool == "racecheck" else []
-        cmd = [str(tool_exe), "--tool", tool, *extra, "--show-backtrace", "device", "--print-limit", "100",
-               "--log-file", str(log), *argv]  # fmt: skip
+        cmd = [
+            str(tool_exe),
+            "--tool",
+            tool,
+            *extra,
+            "--show-backtrace",
+            "device",
+            "--print-limit",
+            "100",
+            "--log-file",
+            str(log),
+            *argv,
+        ]
         run = run_child(cmd, STEP_LIMITS_S["sanitize"], options.cancel, child_env(folder))
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         text = "\n".join(line for line in text.splitlines() if "Host Frame" not in line)
         log.unlink(missing_ok=True)
         findings = parse_sanitizer(tool, text, source_name)
-        part = {"ran": not run.timed_out, "findings": findings, "errors": sanitizer_errors(text),
-                "log": text[-20000:]}  # fmt: skip
+        part = {"ran": not run.timed_out, "findings": findings, "errors": sanitizer_errors(text), "log": text[-20000:]}
         if run.timed_out:
             part["note"] = f"{tool} ran over {STEP_LIMITS_S['sanitize']} s"
         out[tool] = part
@@ -238,8 +294,12 @@ def sanitize_step(spec: dict, options: CheckOptions, folder: Path, source_name: 
 
 
 def time_step(spec: dict, options: CheckOptions, folder: Path) -> dict:
-    run = run_child(child_argv({**spec, "mode": "time", "shapes": [list(TIME_SHAPE)]}, folder),
-                    STEP_LIMITS_S["time"], options.cancel, child_env(folder))  # fmt: skip
+    run = run_child(
+        child_argv({**spec, "mode": "time", "shapes": [list(TIME_SHAPE)]}, folder),
+        STEP_LIMITS_S["time"],
+        options.cancel,
+        child_env(folder),
+    )
     out: dict = {"shape": list(TIME_SHAPE), "method": "kernel-only (events behind a blocking kernel)"}
     for e in run.events:
         if e["event"] == "timed":
@@ -324,8 +384,9 @@ def _remove_stale(folder: Path, age_s: float = 6 * 3600) -> None:
             pass
 
 
-def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None,
-                   progress: ProgressFn | None = None) -> dict:  # fmt: skip
+def check_exercise(
+    source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None, progress: ProgressFn | None = None
+) -> dict:
     """The whole check of one student file: the record (core/check_record.py) with verdicts and cause (core/exercise_check.py).
 
     Raises ExerciseError for a file that is not the exercise's kernel, Cancelled when options.cancel is set."""
@@ -336,12 +397,24 @@ def check_exercise(source_path: str | Path, exercise: Exercise, options: CheckOp
     progress = progress or (lambda *_: None)
     _remove_stale(work_dir())
     folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
-    record = {"format": FORMAT, "version": VERSION, "exercise": exercise.name, "file": str(source_path),
-              "source": source, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
-              "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-              "gemmviz": __version__, "speed_goal": exercise.speed_goal, "reference": exercise.reference,
-              "seed": options.seed, "shapes": [], "sanitizer": {}, "timing": {}, "counters": {},
-              "not_run": []}  # fmt: skip
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(source_path),
+        "source": source,
+        "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "gemmviz": __version__,
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "seed": options.seed,
+        "shapes": [],
+        "sanitizer": {},
+        "timing": {},
+        "counters": {},
+        "not_run": [],
+    }
     try:
         _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress))
     finally:
@@ -384,9 +457,11 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     if no_gpu:
         record["no_gpu"] = no_gpu
         record["recorded_reference"] = recorded_reference(run.exercise)
-        record["not_run"].append(f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
-                                 f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
-                                 "check file it writes in the app")  # fmt: skip
+        record["not_run"].append(
+            f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
+            f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
+            "check file it writes in the app"
+        )
         return
     _gpu_steps(record, run, arch)
     run.progress(run.steps, run.steps, "done")
@@ -414,8 +489,11 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
         from gemmviz.core.variants import VARIANTS
 
         ref_kernel = VARIANTS[run.exercise.reference].kernel_name
-        record["counters"] = profile_step(spec, options, folder, ref_kernel) if correct else {
-            "note": "not profiled: the kernel is wrong"}  # fmt: skip
+        record["counters"] = (
+            profile_step(spec, options, folder, ref_kernel)
+            if correct
+            else {"note": "not profiled: the kernel is wrong"}
+        )
     if options.accesses and not stuck and record["shapes"]:
         run.step("recording the memory accesses of two blocks")
         record["accesses"] = accesses_step(spec, options, folder, run.exercise, arch)

@@ -63,8 +63,12 @@ class Student:
         cuda = self.cuda
         self.free()
         p = inputs.problem
-        self.bufs = {"a": cuda.to_device(inputs.a), "b": cuda.to_device(inputs.b),
-                     "c": cuda.mem_alloc(p.m * p.n * 4), "p": p}  # fmt: skip
+        self.bufs = {
+            "a": cuda.to_device(inputs.a),
+            "b": cuda.to_device(inputs.b),
+            "c": cuda.mem_alloc(p.m * p.n * 4),
+            "p": p,
+        }
 
     def free(self) -> None:
         for key in ("a", "b", "c"):
@@ -167,8 +171,15 @@ def verify_shapes(spec: dict) -> None:
             check = verify(c, inputs, "fp32")
             again = student.run_once(where)  # a race shows as a second launch that differs from the first
             same = bool(np.array_equal(c, again, equal_nan=True))
-            record = {"event": "shape", "shape": [m, n, k], "valid": check.valid, "seconds": seconds,
-                      "deterministic": same, **check.result_fields(), "reason": check.reason}  # fmt: skip
+            record = {
+                "event": "shape",
+                "shape": [m, n, k],
+                "valid": check.valid,
+                "seconds": seconds,
+                "deterministic": same,
+                **check.result_fields(),
+                "reason": check.reason,
+            }
             if not check.valid:
                 ref, bound = inputs.reference, inputs.bound
                 with np.errstate(invalid="ignore"):
@@ -202,9 +213,16 @@ def _engine_times(spec: dict, problem: Problem, settings: BenchSettings) -> None
     if not spec.get("no_cublas"):
         jobs += plan_jobs(["cublas"], [problem])
     for result in Engine({"cuda": CudaBackend()}, settings).run(jobs, cancel=threading.Event()):
-        emit(event="timed", who="reference" if result.variant == spec["reference"] else "cublas",
-             series=result.series, status=result.status, median_ms=result.median_ms,
-             noise=result.noise, samples=len(result.samples_ms), reason=result.error)  # fmt: skip
+        emit(
+            event="timed",
+            who="reference" if result.variant == spec["reference"] else "cublas",
+            series=result.series,
+            status=result.status,
+            median_ms=result.median_ms,
+            noise=result.noise,
+            samples=len(result.samples_ms),
+            reason=result.error,
+        )
 
 
 def time_kernels(spec: dict) -> None:
@@ -231,9 +249,16 @@ def time_kernels(spec: dict) -> None:
             measured = student.measure(student.launch, settings, threading.Event())
             again = verify(student.run_once(f"{m}x{n}x{k}"), inputs, "fp32")  # still right after the timing
             samples = measured["samples_ms"]
-            emit(event="timed", who="yours", status="ok" if again.valid else "invalid",
-                 median_ms=float(np.median(samples)), noise=measured.get("noise"), samples=len(samples),
-                 clock_mhz=measured.get("clock_mhz"), reason=again.reason)  # fmt: skip
+            emit(
+                event="timed",
+                who="yours",
+                status="ok" if again.valid else "invalid",
+                median_ms=float(np.median(samples)),
+                noise=measured.get("noise"),
+                samples=len(samples),
+                clock_mhz=measured.get("clock_mhz"),
+                reason=again.reason,
+            )
     finally:
         student.close()
     _engine_times(spec, problem, settings)

@@ -71,16 +71,25 @@ def profile_command(
     cmd = [
         str(ncu),
         "--csv",
-        "--page", "raw",
-        "--print-units", "base",
-        "--clock-control", "none",
-        "--cache-control", cache_control,
-        "--target-processes", "all",
-        "--metrics", ",".join(metrics),
-        "--kernel-name", f"regex:{kernel_regex}",
-        "--launch-skip", str(launch_skip),
-        "--launch-count", str(launch_count),
-    ]  # fmt: skip
+        "--page",
+        "raw",
+        "--print-units",
+        "base",
+        "--clock-control",
+        "none",
+        "--cache-control",
+        cache_control,
+        "--target-processes",
+        "all",
+        "--metrics",
+        ",".join(metrics),
+        "--kernel-name",
+        f"regex:{kernel_regex}",
+        "--launch-skip",
+        str(launch_skip),
+        "--launch-count",
+        str(launch_count),
+    ]
     if log_file is not None:
         cmd += ["--log-file", str(log_file)]
     return [*cmd, *argv]
@@ -120,8 +129,9 @@ def run_profile(
         raise ProfileError(NCU_MISSING)
     with tempfile.TemporaryDirectory(prefix="gemmviz-ncu-") as tmp:
         log = Path(tmp) / "ncu.csv"
-        cmd = profile_command(argv, kernel_regex, metrics, launch_count, launch_skip, ncu=ncu, log_file=log,
-                              cache_control=cache_control)  # fmt: skip
+        cmd = profile_command(
+            argv, kernel_regex, metrics, launch_count, launch_skip, ncu=ncu, log_file=log, cache_control=cache_control
+        )
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:

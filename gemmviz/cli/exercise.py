@@ -22,8 +22,11 @@ from gemmviz.core.numbers import LANGUAGES
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("exercise", help="write a kernel yourself: list exercises, start one, check your kernel on "
-                       "the GPU (correct, race-free, how fast, and why)")  # fmt: skip
+    p = sub.add_parser(
+        "exercise",
+        help="write a kernel yourself: list exercises, start one, check your kernel on "
+        "the GPU (correct, race-free, how fast, and why)",
+    )
     p.add_argument("--list", action="store_true", help="one exercise per line: name, title, languages, reference")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     start = actions.add_parser("start", help="write the starter .cu and the task into DIR")
@@ -35,15 +38,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     hint.add_argument("name")
     hint.add_argument("n", type=int, nargs="?", default=1, help="how many hints to show (default 1)")
     hint.add_argument("--lang", choices=LANGUAGES, default="en")
-    check = actions.add_parser("check", help="compile, run on fixed sizes, verify every element, run "
-                               "compute-sanitizer, time beside the reference and cuBLAS, read ncu's counters")  # fmt: skip
+    check = actions.add_parser(
+        "check",
+        help="compile, run on fixed sizes, verify every element, run "
+        "compute-sanitizer, time beside the reference and cuBLAS, read ncu's counters",
+    )
     check.add_argument("file", help="your .cu file")
     check.add_argument(
         "--exercise", metavar="NAME", help="which exercise (default: the one whose kernel the file defines)"
     )
     check.add_argument("--json", action="store_true", help="print the check record as JSON (for a grading script)")
-    check.add_argument("--out", metavar="FILE", help="where to save the check record (default: FILE.check.json "
-                       "beside the .cu; the app opens it)")  # fmt: skip
+    check.add_argument(
+        "--out",
+        metavar="FILE",
+        help="where to save the check record (default: FILE.check.json beside the .cu; the app opens it)",
+    )
     check.add_argument("--no-sanitize", action="store_true", help="skip compute-sanitizer")
     check.add_argument("--no-time", action="store_true", help="skip the timing")
     check.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
@@ -80,13 +89,18 @@ def _start(args) -> int:
     title, text, hints = exercise.text(args.lang)
     there = [p for p in (starter, task) if p.exists() or p.is_symlink()]
     if there and not args.force:
-        raise CommandError(f"{', '.join(map(str, there))} already there (your work?); give --force to replace "
-                           "them with the starter and the task")  # fmt: skip
+        raise CommandError(
+            f"{', '.join(map(str, there))} already there (your work?); give --force to replace "
+            "them with the starter and the task"
+        )
     try:
         targets = [check_target(starter, (".cu",)), check_target(task, (".md",))]  # both, before writing either
         write_atomic(targets[0], exercise.starter_text())
-        write_atomic(targets[1], f"# {title}\n\n{text}\n\n{len(hints)} hints: "
-                     f"gemmviz exercise hint {exercise.name} N\n\nCheck: gemmviz exercise check {starter}\n")  # fmt: skip
+        write_atomic(
+            targets[1],
+            f"# {title}\n\n{text}\n\n{len(hints)} hints: "
+            f"gemmviz exercise hint {exercise.name} N\n\nCheck: gemmviz exercise check {starter}\n",
+        )
     except (OutputError, OSError) as exc:
         raise CommandError(str(exc)) from None
     print(f"wrote {starter} and {task}\nfill in the TODOs, then: gemmviz exercise check {starter}")
@@ -124,9 +138,13 @@ def _check(args) -> int:
         target = record_target(path, Path(args.out) if args.out else None)
     except OutputError as exc:
         raise CommandError(str(exc)) from None
-    options = CheckOptions(sanitize=not args.no_sanitize, time=not args.no_time, profile=not args.no_profile,
-                           accesses=not args.no_accesses,
-                           seed=args.seed)  # fmt: skip
+    options = CheckOptions(
+        sanitize=not args.no_sanitize,
+        time=not args.no_time,
+        profile=not args.no_profile,
+        accesses=not args.no_accesses,
+        seed=args.seed,
+    )
 
     def progress(i, n, what):
         if not args.json:

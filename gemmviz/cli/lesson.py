@@ -23,18 +23,26 @@ MIN_PX, MAX_PX = 320, 8192
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("lesson", help="list the guided lessons, or export one as slides (PNG per step and a PDF)")
     p.add_argument("name", nargs="?", help="a shipped lesson's name (see --list) or a path to a lesson .toml")
-    p.add_argument("--list", action="store_true", help="one lesson per line: name, title, number of steps, "
-                   "languages")  # fmt: skip
-    p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
-                   help="the lesson's language, where it has one (default: en)")  # fmt: skip
+    p.add_argument("--list", action="store_true", help="one lesson per line: name, title, number of steps, languages")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=argparse.SUPPRESS,
+        help="the lesson's language, where it has one (default: en)",
+    )
     p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
     p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
-    p.add_argument("--projector", action=argparse.BooleanOptionalAction, default=True,
-                   help="slides in projector type: larger text, thicker lines, bigger markers (the default; "
-                        "--no-projector for a screen or a printed hand-out)")
+    p.add_argument(
+        "--projector",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="slides in projector type: larger text, thicker lines, bigger markers (the default; "
+        "--no-projector for a screen or a printed hand-out)",
+    )
     p.add_argument("--dark", action="store_true", help="dark theme")
-    p.add_argument("--session", metavar="FILE", help="take the figures from this session JSON instead of the "
-                   "lesson's recorded one")  # fmt: skip
+    p.add_argument(
+        "--session", metavar="FILE", help="take the figures from this session JSON instead of the lesson's recorded one"
+    )
     p.set_defaults(func=cmd_lesson)
 
 
@@ -43,9 +51,11 @@ def list_lessons() -> list[str]:
         lessons = all_shipped_lessons()
     except LessonError as exc:
         raise UsageError(str(exc)) from None
-    return [f"{name}\t{by_lang.get('en', next(iter(by_lang.values()))).title}\t"
-            f"{len(next(iter(by_lang.values())).steps)} steps\t{', '.join(by_lang)}"
-            for name, by_lang in lessons.items()]  # fmt: skip
+    return [
+        f"{name}\t{by_lang.get('en', next(iter(by_lang.values()))).title}\t"
+        f"{len(next(iter(by_lang.values())).steps)} steps\t{', '.join(by_lang)}"
+        for name, by_lang in lessons.items()
+    ]
 
 
 def output_dir(path: str) -> Path:
@@ -67,9 +77,11 @@ def empty_steps(lesson, source) -> list[str]:
     the slides are still written, with the chart's empty state, but the teacher hears of it now."""
     if source is None:
         return ["this lesson names no session: its charts, tables and rooflines will be empty"]
-    return [f"step {i} ({step.title}): no results for its series and sizes in {source.label}"
-            for i, step in enumerate(lesson.steps, 1)
-            if VIEW_KINDS[step.view].shows_results and not step_results(step, list(source.results))]  # fmt: skip
+    return [
+        f"step {i} ({step.title}): no results for its series and sizes in {source.label}"
+        for i, step in enumerate(lesson.steps, 1)
+        if VIEW_KINDS[step.view].shows_results and not step_results(step, list(source.results))
+    ]
 
 
 def cmd_lesson(args: argparse.Namespace) -> int:
@@ -81,8 +93,9 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     if not args.name:
         raise UsageError("name a lesson (gemmviz lesson --list shows them), or give --list")
     if args.export is None:
-        raise UsageError(f"nothing to do: add --export DIR to write slides, or give it live with "
-                         f"gemmviz --lesson {args.name}")  # fmt: skip
+        raise UsageError(
+            f"nothing to do: add --export DIR to write slides, or give it live with gemmviz --lesson {args.name}"
+        )
     if not args.export.strip():
         raise UsageError("--export: an empty folder name; give the folder to write the slides into")
     width, height = parse_pixels(args.size, MIN_PX, MAX_PX)

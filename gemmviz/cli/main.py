@@ -71,10 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="log what gemmviz does on stderr: -v for progress notes, -vv for debugging detail",
     )
     parser.add_argument("--projector", action="store_true", help="start the app in projector mode")
-    parser.add_argument("--lesson", metavar="NAME", help="start the app in lesson mode: a shipped lesson's name "
-                        "(gemmviz lesson --list) or a lesson .toml file")  # fmt: skip
-    parser.add_argument("--lang", choices=LANGUAGES, help="the window's language (default: the one last chosen, "
-                        "else the system's) and the lesson's, where it has one; the CLI stays English")  # fmt: skip
+    parser.add_argument(
+        "--lesson",
+        metavar="NAME",
+        help="start the app in lesson mode: a shipped lesson's name (gemmviz lesson --list) or a lesson .toml file",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the window's language (default: the one last chosen, "
+        "else the system's) and the lesson's, where it has one; the CLI stays English",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for module in (bench, model, tune, export, lesson, profile, exercise):
         module.add_parsers(sub)

@@ -185,8 +185,11 @@ def cmd_animate(args: argparse.Namespace) -> int:
         for _option, fmt, path in outputs:
             with Progress() as bar:
                 n = fmt.write(schedule, path, (ty, tx), width, height, args.speed, theme, bar)
-            print(f"wrote {n} frames ({width}x{height}) to {path}" if not fmt.suffix else
-                  f"wrote {path}: {n} frames ({width}x{height})")  # fmt: skip
+            print(
+                f"wrote {n} frames ({width}x{height}) to {path}"
+                if not fmt.suffix
+                else f"wrote {path}: {n} frames ({width}x{height})"
+            )
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app

@@ -50,13 +50,22 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trace", action="store_true", help="also record each job's block trace (one untimed launch)")
     p.add_argument("--out", required=True, help="session JSON to write (after the bench, then after each ncu run)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--duration-only", action="store_true",
-                   help="only Nsight Compute's kernel duration (one replay pass per launch), no other counters")  # fmt: skip
-    p.add_argument("--accesses", action="store_true",
-                   help="also record each kernel job's memory accesses (compute-sanitizer tracer) into "
-                        "OUT.accesses.json.gz: sectors, lines and bank conflicts from real addresses")  # fmt: skip
-    p.add_argument("--access-blocks", default="auto",
-                   help="blocks to trace: 'auto' (one interior, one edge block) or 'x,y[,z];x,y[,z]'")  # fmt: skip
+    p.add_argument(
+        "--duration-only",
+        action="store_true",
+        help="only Nsight Compute's kernel duration (one replay pass per launch), no other counters",
+    )
+    p.add_argument(
+        "--accesses",
+        action="store_true",
+        help="also record each kernel job's memory accesses (compute-sanitizer tracer) into "
+        "OUT.accesses.json.gz: sectors, lines and bank conflicts from real addresses",
+    )
+    p.add_argument(
+        "--access-blocks",
+        default="auto",
+        help="blocks to trace: 'auto' (one interior, one edge block) or 'x,y[,z];x,y[,z]'",
+    )
     p.add_argument("--access-cap", type=int, default=262_144, help="warp requests the tracer stores at most")
     p.set_defaults(func=cmd_profile)
 
@@ -111,8 +120,26 @@ def child_argv(jobs: Sequence, seed: int, python: str = sys.executable) -> list[
     """`python -m gemmviz bench` that plans exactly `jobs` (one variant, its sizes and params in order)."""
     variant = jobs[0].variant
     # --timing host: under ncu every launch is serialised, so a blocking kernel would wait out its timeout.
-    argv = [python, "-m", "gemmviz", "bench", "--variants", variant, "--repeats", "1", "--warmup", str(CHILD_WARMUP),
-            "--seed", str(seed), "--quiet", "--no-record-command", "--job-limit", "600", "--timing", "host"]  # fmt: skip
+    argv = [
+        python,
+        "-m",
+        "gemmviz",
+        "bench",
+        "--variants",
+        variant,
+        "--repeats",
+        "1",
+        "--warmup",
+        str(CHILD_WARMUP),
+        "--seed",
+        str(seed),
+        "--quiet",
+        "--no-record-command",
+        "--job-limit",
+        "600",
+        "--timing",
+        "host",
+    ]
     for key in dict.fromkeys(j.problem.key for j in jobs):
         argv += ["--mnk", key]
     keys = dict.fromkeys(k for j in jobs for k, _ in j.params)
@@ -158,8 +185,14 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
         if per_call > 1:  # the call's GPU time is all its kernels: kept beside the main kernel's counters
             total = sum(r["counters"].get("gpu__time_duration.sum") or 0 for r in timed)
             main = {**main, "counters": {**main["counters"], CALL_DURATION: total}}
-        return [(main, None if per_call == 1 else f"counters of {main['kernel']}, the longest of {per_call} "
-                 "kernels one call launched")]  # fmt: skip
+        return [
+            (
+                main,
+                None
+                if per_call == 1
+                else f"counters of {main['kernel']}, the longest of {per_call} kernels one call launched",
+            )
+        ]
     expected = sum(launches_per_job(r.status) for r in step.results)
     if len(rows) != expected:
         why = f"ncu saw {len(rows)} launches of {step.kernel_regex}, expected {expected}; counters not attached"
@@ -167,7 +200,11 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
     out, i = [], 0
     for result in step.results:
         n = launches_per_job(result.status)
-        out.append((rows[i + profiled_launch(result.status)], None) if n else (None, f"no counters: the job was {result.status}"))
+        out.append(
+            (rows[i + profiled_launch(result.status)], None)
+            if n
+            else (None, f"no counters: the job was {result.status}")
+        )
         i += n
     return out
 
@@ -216,9 +253,16 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     for note in skipped:
         print(f"note: {note}: skipped", file=sys.stderr)
     command = "gemmviz " + " ".join(sys.argv[1:])
-    session = make_session([], backends, settings, {"variants": variants, "command": command,
-                                                    "counters": "Nsight Compute, replayed launches of a separate "
-                                                                "--repeats 1 run; timings from CUDA events"})  # fmt: skip
+    session = make_session(
+        [],
+        backends,
+        settings,
+        {
+            "variants": variants,
+            "command": command,
+            "counters": "Nsight Compute, replayed launches of a separate --repeats 1 run; timings from CUDA events",
+        },
+    )
 
     output = Output("session", out, session.save)
 
@@ -285,8 +329,11 @@ def record_accesses_into(args, jobs, results, session, runner, path) -> list[str
     failures = list(outcome.failures)
     if outcome.traces:
         print_summary(outcome.traces)
-        output = Output("access records", path, lambda p: save_file(access_file(outcome.traces, session,
-                                                                               "gemmviz " + " ".join(sys.argv[1:])), p))  # fmt: skip
+        output = Output(
+            "access records",
+            path,
+            lambda p: save_file(access_file(outcome.traces, session, "gemmviz " + " ".join(sys.argv[1:])), p),
+        )
         output.save()
         print(output.report(), file=sys.stderr)
         if output.failed:

@@ -64,12 +64,14 @@ def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
     options = ["-O3", *variant.macro_options(job.params_dict, config)]
     # the Hopper kernel has its own target (backends/cuda)
     line_arch = "sm_90a" if variant.runner == "wgmma-tma" else run.arch
-    raw = backend.run_traced(argv, variant.kernel_name, run.build, run.blocks, run.cap,
-                             lines=(variant.source_text(), options, line_arch))  # fmt: skip
+    raw = backend.run_traced(
+        argv, variant.kernel_name, run.build, run.blocks, run.cap, lines=(variant.source_text(), options, line_arch)
+    )
     p = job.problem
     rp = variant.run_problem(p, config)
-    trace = from_raw(raw.header, raw.records, raw.sass, job.variant, (p.m, p.n, p.k), job.params_dict,
-                     (rp.m, rp.n, rp.k))  # fmt: skip
+    trace = from_raw(
+        raw.header, raw.records, raw.sass, job.variant, (p.m, p.n, p.k), job.params_dict, (rp.m, rp.n, rp.k)
+    )
     if run.ncu is not None:
         _add_ncu_counters(trace, argv, variant.kernel_name, run.ncu)
     return trace
@@ -87,8 +89,9 @@ def _add_ncu_counters(trace, argv: Sequence[str], kernel_name: str, ncu: Callabl
         trace.note = "; ".join(filter(None, [trace.note, f"no ncu access counters: {exc}"]))
 
 
-def record_accesses(args, jobs: Sequence, results: Sequence, session, ncu: Callable | None, child_argv: Callable,
-                    tracer=None) -> AccessOutcome:  # fmt: skip
+def record_accesses(
+    args, jobs: Sequence, results: Sequence, session, ncu: Callable | None, child_argv: Callable, tracer=None
+) -> AccessOutcome:
     """Trace every kernel job that ran (`child_argv(jobs, seed)`: the ncu step's child command); failures are lines
     of the outcome, never exceptions."""
     from gemmviz.backends import accesses as backend
@@ -118,8 +121,10 @@ def record_accesses(args, jobs: Sequence, results: Sequence, session, ncu: Calla
             out.failures.append(f"{job.label}: {exc}")
             continue
         if trace.truncated:
-            out.failures.append(f"{job.label}: record cap reached ({trace.stored:,} of {trace.attempted:,} requests "
-                                f"stored; raise --access-cap)")  # fmt: skip
+            out.failures.append(
+                f"{job.label}: record cap reached ({trace.stored:,} of {trace.attempted:,} requests "
+                f"stored; raise --access-cap)"
+            )
         out.traces.append(trace)
     return out
 
@@ -138,15 +143,20 @@ def print_summary(traces: Sequence, stream=None) -> None:
 
     stream = stream or sys.stdout
     for t in traces:
-        print(f"{t.label}: {t.kept:,} requests from blocks {t.blocks} of {t.n_blocks:,}"
-              f"{'; ' + t.sees if t.sees else ''}", file=stream)  # fmt: skip
+        print(
+            f"{t.label}: {t.kept:,} requests from blocks {t.blocks} of {t.n_blocks:,}{'; ' + t.sees if t.sees else ''}",
+            file=stream,
+        )
         if t.wgmma:
             from gemmviz.core.schedule_accesses import hopper_beside_model
 
             h = hopper_beside_model(t)
-            print(f"  per block: {h['model_tma_copies']} TMA copies of {h['model_tma_bytes']:,} B (the model's); "
-                  f"stores to C recorded {h['recorded_stores']:,}, model {h['model_stores']:,}; "
-                  f"{h['recorded_wgmma_per_block']:,} wgmma issues recorded (per warp)", file=stream)  # fmt: skip
+            print(
+                f"  per block: {h['model_tma_copies']} TMA copies of {h['model_tma_bytes']:,} B (the model's); "
+                f"stores to C recorded {h['recorded_stores']:,}, model {h['model_stores']:,}; "
+                f"{h['recorded_wgmma_per_block']:,} wgmma issues recorded (per warp)",
+                file=stream,
+            )
         if any(s != t.summary[0] for s in t.summary):
             print("  (the traced blocks differ at this size: the grid estimate below is rough)", file=stream)
         for row in beside_ncu(t):
@@ -154,5 +164,7 @@ def print_summary(traces: Sequence, stream=None) -> None:
                 continue
             ncu = "—" if row.ncu is None else f"{row.ncu:,.0f}"
             ratio = "" if row.ratio is None else f"  ×{row.ratio:.4f}"
-            print(f"  {row.key:<22} per block {row.per_block:>12,.1f}  grid est. {row.estimate:>16,.0f}  ncu {ncu:>16}{ratio}",
-                  file=stream)  # fmt: skip
+            print(
+                f"  {row.key:<22} per block {row.per_block:>12,.1f}  grid est. {row.estimate:>16,.0f}  ncu {ncu:>16}{ratio}",
+                file=stream,
+            )

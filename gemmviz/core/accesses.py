@@ -62,7 +62,7 @@ RECORD_DTYPE = np.dtype(
         ("space", "u1"),
         ("flags", "u1"),
         ("pad", "<u2"),
-    ]  # fmt: skip
+    ]
 )
 assert RECORD_DTYPE.itemsize == 280
 
@@ -318,8 +318,9 @@ def beside_ncu(trace: AccessTrace) -> list[NcuRow]:
     return rows
 
 
-def first_request(trace: AccessTrace, space: int, store: bool = False, slot: int = 0, warp: int = 0,
-                  pc_sass: str | None = None) -> int | None:  # fmt: skip
+def first_request(
+    trace: AccessTrace, space: int, store: bool = False, slot: int = 0, warp: int = 0, pc_sass: str | None = None
+) -> int | None:
     """The index of the first kept request of `space` (loads, or stores) by `warp` of `slot`, or None."""
     sel = (trace.space == space) & (((trace.flags & WRITE) != 0) == store) & (trace.slot == slot)
     sel &= (trace.warp == warp) & ((trace.flags & ASYNC) == 0)
@@ -336,10 +337,17 @@ def request_lines(trace: AccessTrace, index: int) -> dict:
     lanes = [(lane, a) for lane, a in enumerate(addr) if active >> lane & 1]
     sectors = sorted({(a + d) // SECTOR_BYTES for _, a in lanes for d in (0, size - 1)})
     lines = sorted({s * SECTOR_BYTES // LINE_BYTES for s in sectors})
-    return {"lanes": lanes, "size": size, "sectors": sectors, "lines": lines,
-            "matrix": MATRICES[int(trace.matrix[index])] if trace.matrix[index] >= 0 else "shared",
-            "pc": trace.pcs[int(trace.pc[index])], "warp": int(trace.warp[index]), "seq": int(trace.seq[index]),
-            "store": bool(trace.flags[index] & WRITE)}  # fmt: skip
+    return {
+        "lanes": lanes,
+        "size": size,
+        "sectors": sectors,
+        "lines": lines,
+        "matrix": MATRICES[int(trace.matrix[index])] if trace.matrix[index] >= 0 else "shared",
+        "pc": trace.pcs[int(trace.pc[index])],
+        "warp": int(trace.warp[index]),
+        "seq": int(trace.seq[index]),
+        "store": bool(trace.flags[index] & WRITE),
+    }
 
 
 def request_banks(trace: AccessTrace, index: int) -> dict:
@@ -352,16 +360,25 @@ def request_banks(trace: AccessTrace, index: int) -> dict:
     for _, w in words:
         for d in range(max(1, size // BANK_BYTES)):
             distinct.setdefault((w + d) % BANKS, set()).add(w + d)
-    return {"lanes": words, "size": size, "degree": {b: len(ws) for b, ws in distinct.items()},
-            "wavefronts": int(wave[0]), "ideal": int(ideal[0]), "pc": trace.pcs[int(trace.pc[index])],
-            "warp": int(trace.warp[index]), "seq": int(trace.seq[index]), "store": bool(trace.flags[index] & WRITE)}  # fmt: skip
+    return {
+        "lanes": words,
+        "size": size,
+        "degree": {b: len(ws) for b, ws in distinct.items()},
+        "wavefronts": int(wave[0]),
+        "ideal": int(ideal[0]),
+        "pc": trace.pcs[int(trace.pc[index])],
+        "warp": int(trace.warp[index]),
+        "seq": int(trace.seq[index]),
+        "store": bool(trace.flags[index] & WRITE),
+    }
 
 
 # ------------------------------------------------------------------------------ from the tracer's raw output
 
 
-def _matrix_of(addresses: np.ndarray, allocations: Sequence[Sequence[int]], sizes: Sequence[int]
-               ) -> tuple[np.ndarray, np.ndarray, str]:  # fmt: skip
+def _matrix_of(
+    addresses: np.ndarray, allocations: Sequence[Sequence[int]], sizes: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, str]:
     """(matrix index, offset in it) of each global address. Three allocations made one after the other with the
     run's M·K, K·N and M·N floats, holding every touched one, are A, B and C (gemmviz allocates them in that
     order); any other address is 'other', with its offset from its allocation."""
@@ -390,9 +407,15 @@ def _matrix_of(addresses: np.ndarray, allocations: Sequence[Sequence[int]], size
     return matrix, offset, note
 
 
-def from_raw(header: Mapping, records: np.ndarray, sass: Mapping[int, tuple[str, int | None]], variant: str,
-             mnk: tuple[int, int, int], params: Mapping[str, int], run_mnk: tuple[int, int, int] | None = None
-             ) -> AccessTrace:  # fmt: skip
+def from_raw(
+    header: Mapping,
+    records: np.ndarray,
+    sass: Mapping[int, tuple[str, int | None]],
+    variant: str,
+    mnk: tuple[int, int, int],
+    params: Mapping[str, int],
+    run_mnk: tuple[int, int, int] | None = None,
+) -> AccessTrace:
     """An AccessTrace from what the tracer wrote (backends.accesses.RawTrace's header, records, disassembly)."""
     m, n, k = run_mnk or mnk
     r = records
@@ -418,15 +441,34 @@ def from_raw(header: Mapping, records: np.ndarray, sass: Mapping[int, tuple[str,
     blocks = [tuple(int(x) for x in b) for b in header.get("blocks") or []]
     summary = summarise(r, len(blocks), addr=out)
     trace = AccessTrace(
-        variant=variant, mnk=tuple(mnk), params=dict(params), kernel=str(header.get("kernel_seen") or header.get("kernel")),
-        grid=tuple(int(x) for x in header["grid"]), block=tuple(int(x) for x in header["block"]), blocks=blocks,
-        cap=int(header["cap"]), attempted=int(header["attempted"]), stored=int(header["stored"]), pcs=pcs,
-        slot=r["slot"].astype(np.uint8), warp=r["warp"].copy(), seq=r["seq"].copy(), pc=pc_index,
-        space=r["space"].copy(), flags=r["flags"].copy(), size=r["size"].copy(), active=r["active"].copy(),
-        matrix=matrix, addr=out, summary=summary, bulk_copies=int(header.get("bulk_copies", 0)),
-        bulk_bytes=int(header.get("bulk_bytes", 0)), wgmma=int(header.get("wgmma", 0)),
-        wgmma_smem_bytes=int(header.get("wgmma_smem_bytes", 0)), note=note,
-    )  # fmt: skip
+        variant=variant,
+        mnk=tuple(mnk),
+        params=dict(params),
+        kernel=str(header.get("kernel_seen") or header.get("kernel")),
+        grid=tuple(int(x) for x in header["grid"]),
+        block=tuple(int(x) for x in header["block"]),
+        blocks=blocks,
+        cap=int(header["cap"]),
+        attempted=int(header["attempted"]),
+        stored=int(header["stored"]),
+        pcs=pcs,
+        slot=r["slot"].astype(np.uint8),
+        warp=r["warp"].copy(),
+        seq=r["seq"].copy(),
+        pc=pc_index,
+        space=r["space"].copy(),
+        flags=r["flags"].copy(),
+        size=r["size"].copy(),
+        active=r["active"].copy(),
+        matrix=matrix,
+        addr=out,
+        summary=summary,
+        bulk_copies=int(header.get("bulk_copies", 0)),
+        bulk_bytes=int(header.get("bulk_bytes", 0)),
+        wgmma=int(header.get("wgmma", 0)),
+        wgmma_smem_bytes=int(header.get("wgmma_smem_bytes", 0)),
+        note=note,
+    )
     trace.sees = what_it_sees(trace)
     return trace
 
@@ -435,9 +477,11 @@ def what_it_sees(trace: AccessTrace) -> str:
     """A sentence on what the tracer could see of this kernel, for the views and the CLI."""
     parts = []
     if trace.wgmma or trace.bulk_copies:
-        parts.append(f"{trace.wgmma} wgmma issues and {trace.bulk_copies} bulk copies counted per warp, no addresses: "
-                     "TMA tensor copies and wgmma operand reads are done by the copy engine and the tensor cores, "
-                     "not by threads, so their traffic is the model's")  # fmt: skip
+        parts.append(
+            f"{trace.wgmma} wgmma issues and {trace.bulk_copies} bulk copies counted per warp, no addresses: "
+            "TMA tensor copies and wgmma operand reads are done by the copy engine and the tensor cores, "
+            "not by threads, so their traffic is the model's"
+        )
     if trace.truncated:
         parts.append(f"record cap reached: {trace.stored:,} of {trace.attempted:,} requests stored")
     if trace.kept < trace.stored:
@@ -498,13 +542,28 @@ def _unpack(text: object, dtype: str, count: int, where: str) -> np.ndarray:
 def to_json(trace: AccessTrace) -> dict:
     cols = {c: _pack(getattr(trace, c), dt) for c, dt in _COLUMNS.items()}
     return {
-        "variant": trace.variant, "mnk": list(trace.mnk), "params": trace.params, "kernel": trace.kernel,
-        "grid": list(trace.grid), "block": list(trace.block), "blocks": [list(b) for b in trace.blocks],
-        "cap": trace.cap, "attempted": trace.attempted, "stored": trace.stored, "kept": trace.kept,
-        "pcs": [[p.offset, p.sass, p.line] for p in trace.pcs], "columns": cols, "summary": trace.summary,
-        "ncu": trace.ncu, "bulk_copies": trace.bulk_copies, "bulk_bytes": trace.bulk_bytes, "wgmma": trace.wgmma,
-        "wgmma_smem_bytes": trace.wgmma_smem_bytes, "sees": trace.sees, "note": trace.note,
-    }  # fmt: skip
+        "variant": trace.variant,
+        "mnk": list(trace.mnk),
+        "params": trace.params,
+        "kernel": trace.kernel,
+        "grid": list(trace.grid),
+        "block": list(trace.block),
+        "blocks": [list(b) for b in trace.blocks],
+        "cap": trace.cap,
+        "attempted": trace.attempted,
+        "stored": trace.stored,
+        "kept": trace.kept,
+        "pcs": [[p.offset, p.sass, p.line] for p in trace.pcs],
+        "columns": cols,
+        "summary": trace.summary,
+        "ncu": trace.ncu,
+        "bulk_copies": trace.bulk_copies,
+        "bulk_bytes": trace.bulk_bytes,
+        "wgmma": trace.wgmma,
+        "wgmma_smem_bytes": trace.wgmma_smem_bytes,
+        "sees": trace.sees,
+        "note": trace.note,
+    }
 
 
 def _dims(v: object, where: str, n: int = 3, lo: int = 1) -> tuple[int, ...]:
@@ -551,8 +610,10 @@ def from_json(v: object, where: str) -> AccessTrace:
     if kept == stored:  # every stored request is here: the totals follow from them, by this version's rules
         summary = summarise(cols, len(blocks))
     else:
-        summary = [bounds.access_summary(s, f"{where}.summary[{i}]", SUMMARY_KEYS)
-                   for i, s in enumerate(_list(obj.get("summary"), f"{where}.summary", 4))]  # fmt: skip
+        summary = [
+            bounds.access_summary(s, f"{where}.summary[{i}]", SUMMARY_KEYS)
+            for i, s in enumerate(_list(obj.get("summary"), f"{where}.summary", 4))
+        ]
     if len(summary) != len(blocks):
         raise _fail(f"{where}.summary", f"{len(summary)} entries for {len(blocks)} traced blocks")
     ncu = bounds.counters(obj.get("ncu") or {}, f"{where}.ncu")
@@ -565,13 +626,24 @@ def from_json(v: object, where: str) -> AccessTrace:
         for key in ("bulk_copies", "bulk_bytes", "wgmma", "wgmma_smem_bytes")
     }
     return AccessTrace(
-        variant=variant, mnk=_dims(obj.get("mnk"), f"{where}.mnk"), params=params,
-        kernel=_str(obj.get("kernel"), f"{where}.kernel"), grid=_dims(obj.get("grid"), f"{where}.grid"),
-        block=_dims(obj.get("block"), f"{where}.block"), blocks=blocks, cap=cap, attempted=attempted,
-        stored=stored, pcs=pcs, summary=summary, ncu={k: x for k, x in ncu.items() if x is not None},
+        variant=variant,
+        mnk=_dims(obj.get("mnk"), f"{where}.mnk"),
+        params=params,
+        kernel=_str(obj.get("kernel"), f"{where}.kernel"),
+        grid=_dims(obj.get("grid"), f"{where}.grid"),
+        block=_dims(obj.get("block"), f"{where}.block"),
+        blocks=blocks,
+        cap=cap,
+        attempted=attempted,
+        stored=stored,
+        pcs=pcs,
+        summary=summary,
+        ncu={k: x for k, x in ncu.items() if x is not None},
         sees=_str(obj.get("sees", ""), f"{where}.sees", MAX_TEXT_CHARS),
-        note=_str(obj.get("note", ""), f"{where}.note", MAX_TEXT_CHARS), **cols, **counts,
-    )  # fmt: skip
+        note=_str(obj.get("note", ""), f"{where}.note", MAX_TEXT_CHARS),
+        **cols,
+        **counts,
+    )
 
 
 @dataclass
@@ -589,8 +661,14 @@ class AccessFile:
 
 
 def file_json(f: AccessFile) -> dict:
-    return {"format": FORMAT, "version": VERSION, "gpu": f.gpu, "date": f.date, "command": f.command,
-            "traces": [to_json(t) for t in f.traces]}  # fmt: skip
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "gpu": f.gpu,
+        "date": f.date,
+        "command": f.command,
+        "traces": [to_json(t) for t in f.traces],
+    }
 
 
 def parse_file(data: object) -> AccessFile:
@@ -604,8 +682,12 @@ def parse_file(data: object) -> AccessFile:
     total = sum(t.kept for t in traces)
     if total > bounds.MAX_ACCESS_FILE_REQUESTS:
         raise _fail("traces", f"{total:,} requests in all, over the {bounds.MAX_ACCESS_FILE_REQUESTS:,} limit")
-    return AccessFile(_str(obj.get("gpu", ""), "gpu"), _str(obj.get("date", ""), "date"),
-                      _str(obj.get("command", ""), "command", MAX_TEXT_CHARS), traces)  # fmt: skip
+    return AccessFile(
+        _str(obj.get("gpu", ""), "gpu"),
+        _str(obj.get("date", ""), "date"),
+        _str(obj.get("command", ""), "command", MAX_TEXT_CHARS),
+        traces,
+    )
 
 
 def load_file(path) -> AccessFile:

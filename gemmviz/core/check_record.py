@@ -93,8 +93,10 @@ def _one_of(*values):
 
 def _list(item, limit: int, exact: int | None = None):
     def check(v, where):
-        _need(isinstance(v, list) and len(v) <= limit and (exact is None or len(v) == exact),
-              f"'{where}' must be a list of {exact if exact is not None else f'at most {limit}'} entries")  # fmt: skip
+        _need(
+            isinstance(v, list) and len(v) <= limit and (exact is None or len(v) == exact),
+            f"'{where}' must be a list of {exact if exact is not None else f'at most {limit}'} entries",
+        )
         return [item(x, f"{where}[{i}]") for i, x in enumerate(v)]
 
     return check
@@ -121,8 +123,12 @@ def _first_wrong(v, where):
     if v is None:
         return None
     _need(isinstance(v, list) and len(v) == 4, f"'{where}' must be [row, column, got, expected]")
-    return [_int(0, 2**31)(v[0], where), _int(0, 2**31)(v[1], where), _num(-1e308, 1e308, True)(v[2], where),
-            _num(-1e308, 1e308, True)(v[3], where)]  # fmt: skip
+    return [
+        _int(0, 2**31)(v[0], where),
+        _int(0, 2**31)(v[1], where),
+        _num(-1e308, 1e308, True)(v[2], where),
+        _num(-1e308, 1e308, True)(v[3], where),
+    ]
 
 
 def _counter_map(v, where):
@@ -132,47 +138,132 @@ def _counter_map(v, where):
 
 _LINE = _int(1, 10**6, optional=True)
 _DIMS = _list(_int(1, 65536), 3, exact=3)
-_FINDING = _obj({"tool": _text(20), "kind": _text(80), "line": _LINE, "other_line": _LINE, "message": _text(),
-                 "count": _int(0, 10**12), "threads": _list(_list(_int(0, 2**31), 6, 6), 4)}, ("kind", "message"))  # fmt: skip
-_TOOL = _obj({"ran": _bool, "findings": _list(_FINDING, MAX_FINDINGS), "errors": _int(0, 10**12, True),
-              "log": _text(20_000), "note": _text()})  # fmt: skip
-_PATTERN = _obj({"rows": _list(_int(0, 65536), 2, 2), "cols": _list(_int(0, 65536), 2, 2), "only_edge_blocks": _bool,
-                 "last_block_row": _int(0, 65536), "last_block_col": _int(0, 65536), "only_last_row": _bool,
-                 "only_last_col": _bool, "fraction": _num(0, 1), "unwritten": _int(0, 2**32)})  # fmt: skip
-_SHAPE = _obj({"shape": _DIMS, "status": _one_of("ok", "wrong", "timeout", "launch-error"), "seconds": _num(0, 1e6),
-               "deterministic": _bool, "rel_error": _num(0, 1e308, True), "unwritten": _int(0, 2**32, True),
-               "wrong_elements": _int(0, 2**32, True), "first_wrong": _first_wrong, "error_margin": _num(0, 1e308, True),
-               "error_map": _map, "reason": _text(optional=True), "error": _text(optional=True),
-               "timeout_s": _num(0, 3600, True), "pattern": _PATTERN,
-               "equals": _text(20, optional=True)}, ("shape", "status"))  # fmt: skip
-_TIMED = _obj({"series": _text(200), "status": _text(20), "median_ms": _num(1e-6, 1e7, True), "noise": _num(0, 100, True),
-               "samples": _int(0, 10**6), "clock_mhz": _num(0, 1e5, True), "reason": _text(optional=True)})  # fmt: skip
-_RECORDED_ROW = _obj({"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
-                     ("series", "size", "median_ms"))  # fmt: skip
+_FINDING = _obj(
+    {
+        "tool": _text(20),
+        "kind": _text(80),
+        "line": _LINE,
+        "other_line": _LINE,
+        "message": _text(),
+        "count": _int(0, 10**12),
+        "threads": _list(_list(_int(0, 2**31), 6, 6), 4),
+    },
+    ("kind", "message"),
+)
+_TOOL = _obj(
+    {
+        "ran": _bool,
+        "findings": _list(_FINDING, MAX_FINDINGS),
+        "errors": _int(0, 10**12, True),
+        "log": _text(20_000),
+        "note": _text(),
+    }
+)
+_PATTERN = _obj(
+    {
+        "rows": _list(_int(0, 65536), 2, 2),
+        "cols": _list(_int(0, 65536), 2, 2),
+        "only_edge_blocks": _bool,
+        "last_block_row": _int(0, 65536),
+        "last_block_col": _int(0, 65536),
+        "only_last_row": _bool,
+        "only_last_col": _bool,
+        "fraction": _num(0, 1),
+        "unwritten": _int(0, 2**32),
+    }
+)
+_SHAPE = _obj(
+    {
+        "shape": _DIMS,
+        "status": _one_of("ok", "wrong", "timeout", "launch-error"),
+        "seconds": _num(0, 1e6),
+        "deterministic": _bool,
+        "rel_error": _num(0, 1e308, True),
+        "unwritten": _int(0, 2**32, True),
+        "wrong_elements": _int(0, 2**32, True),
+        "first_wrong": _first_wrong,
+        "error_margin": _num(0, 1e308, True),
+        "error_map": _map,
+        "reason": _text(optional=True),
+        "error": _text(optional=True),
+        "timeout_s": _num(0, 3600, True),
+        "pattern": _PATTERN,
+        "equals": _text(20, optional=True),
+    },
+    ("shape", "status"),
+)
+_TIMED = _obj(
+    {
+        "series": _text(200),
+        "status": _text(20),
+        "median_ms": _num(1e-6, 1e7, True),
+        "noise": _num(0, 100, True),
+        "samples": _int(0, 10**6),
+        "clock_mhz": _num(0, 1e5, True),
+        "reason": _text(optional=True),
+    }
+)
+_RECORDED_ROW = _obj(
+    {"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
+    ("series", "size", "median_ms"),
+)
 _CHECK = _obj(
     {
-        "format": _text(40), "version": _int(0, 99), "exercise": _text(100), "file": _text(4096),
-        "created": _text(64), "source": _text(MAX_SOURCE_CHARS), "source_sha256": _text(64), "gemmviz": _text(40),
-        "speed_goal": _num(0.01, 4), "reference": _text(100), "seed": _int(0, 2**63, True),
+        "format": _text(40),
+        "version": _int(0, 99),
+        "exercise": _text(100),
+        "file": _text(4096),
+        "created": _text(64),
+        "source": _text(MAX_SOURCE_CHARS),
+        "source_sha256": _text(64),
+        "gemmviz": _text(40),
+        "speed_goal": _num(0.01, 4),
+        "reference": _text(100),
+        "seed": _int(0, 2**63, True),
         "shapes": _list(_SHAPE, 32),
         "sanitizer": _obj({"shape": _DIMS, "note": _text(), **{t: _TOOL for t in SANITIZER_TOOLS}}),
-        "timing": _obj({"shape": _DIMS, "method": _text(200), "note": _text(), "yours": _TIMED, "reference": _TIMED,
-                        "cublas": _TIMED}),
+        "timing": _obj(
+            {
+                "shape": _DIMS,
+                "method": _text(200),
+                "note": _text(),
+                "yours": _TIMED,
+                "reference": _TIMED,
+                "cublas": _TIMED,
+            }
+        ),
         "counters": _obj({"shape": _DIMS, "note": _text(), "yours": _counter_map, "reference": _counter_map}),
         "not_run": _list(_text(), 10),
-        "compile": _obj({"ok": _bool, "arch": _text(20), "cubin": _text(4096, True), "log": _text(8000),
-                         "error": _text(), "command": _text(8000),
-                         "diagnostics": _list(_obj({"line": _LINE, "severity": _one_of("error", "warning"),
-                                                    "message": _text()}, ("severity", "message")), MAX_FINDINGS)}),
+        "compile": _obj(
+            {
+                "ok": _bool,
+                "arch": _text(20),
+                "cubin": _text(4096, True),
+                "log": _text(8000),
+                "error": _text(),
+                "command": _text(8000),
+                "diagnostics": _list(
+                    _obj(
+                        {"line": _LINE, "severity": _one_of("error", "warning"), "message": _text()},
+                        ("severity", "message"),
+                    ),
+                    MAX_FINDINGS,
+                ),
+            }
+        ),
         "environment": _obj({"gpu": _text(200), "cc": _list(_int(0, 99), 2, 2)}),
-        "no_gpu": _text(optional=True), "run_error": _text(optional=True),
-        "recorded_reference": _obj({"session": _text(200), "gpu": _text(200), "created": _text(64),
-                                    "rows": _list(_RECORDED_ROW, 200)}, ("session", "gpu", "created", "rows"), True),
+        "no_gpu": _text(optional=True),
+        "run_error": _text(optional=True),
+        "recorded_reference": _obj(
+            {"session": _text(200), "gpu": _text(200), "created": _text(64), "rows": _list(_RECORDED_ROW, 200)},
+            ("session", "gpu", "created", "rows"),
+            True,
+        ),
         "accesses": lambda v, where: v,  # bounded by the access records' own loader (access_trace, below)
         "check_seconds": _num(0, 1e6),
     },
     ("format", "version", "exercise", "file", "created"),
-)  # fmt: skip
+)
 
 
 def validate_check(data: object) -> dict:
@@ -213,8 +304,10 @@ def _check_map(error_map, where: str = "error_map") -> None:
     grid = error_map.get("wrong")
     _need(isinstance(grid, list) and 0 < len(grid) <= 64, f"'{where}': an error map has 1 to 64 rows")
     _need(all(isinstance(r, list) and len(r) >= 1 for r in grid), f"'{where}': an error map's rows are not empty")
-    _need(all(isinstance(r, list) and len(r) <= 64 and all(type(v) is int and v >= 0 for v in r) for r in grid),
-          f"'{where}': an error map's cells must be counts")  # fmt: skip
+    _need(
+        all(isinstance(r, list) and len(r) <= 64 and all(type(v) is int and v >= 0 for v in r) for r in grid),
+        f"'{where}': an error map's cells must be counts",
+    )
 
 
 def load_check(path: str | Path) -> dict:

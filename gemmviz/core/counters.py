@@ -504,8 +504,12 @@ _TIME_BITS = 43  # trace times below 2^43 ns (2.4 hours; the loader allows one) 
 
 
 def _packable(t: np.ndarray) -> bool:
-    return len(t) == 0 or (int(t[:, 2:].min()) >= 0 and int(t[:, 3].max()) < 1 << _TIME_BITS
-                           and 0 <= int(t[:, 1].min()) and int(t[:, 1].max()) < 1 << 10)  # fmt: skip
+    return len(t) == 0 or (
+        int(t[:, 2:].min()) >= 0
+        and int(t[:, 3].max()) < 1 << _TIME_BITS
+        and 0 <= int(t[:, 1].min())
+        and int(t[:, 1].max()) < 1 << 10
+    )
 
 
 def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:

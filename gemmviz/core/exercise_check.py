@@ -28,8 +28,11 @@ _GCC_LINE = re.compile(
 def diagnostic_log(log: str) -> str:
     """nvcc's log with only its message lines: the source lines it echoes under a message are dropped, so an
     #include of a file outside the exercise (/etc/passwd) never puts that file's text in the record."""
-    keep = [ln for ln in log.splitlines() if _NVCC_LINE.match(ln.strip()) or _GCC_LINE.match(ln.strip())
-            or re.search(r"\berrors? detected\b", ln)]  # fmt: skip
+    keep = [
+        ln
+        for ln in log.splitlines()
+        if _NVCC_LINE.match(ln.strip()) or _GCC_LINE.match(ln.strip()) or re.search(r"\berrors? detected\b", ln)
+    ]
     return "\n".join(keep)
 
 
@@ -42,8 +45,13 @@ def parse_nvcc(log: str, source_name: str) -> list[dict]:
         if not match:
             continue
         mine = Path(match["file"]).name == Path(source_name).name
-        found.append({"line": int(match["line"]) if mine else None, "severity": match["severity"],
-                      "message": match["msg"].strip() if mine else f"{match['file']}: {match['msg'].strip()}"})  # fmt: skip
+        found.append(
+            {
+                "line": int(match["line"]) if mine else None,
+                "severity": match["severity"],
+                "message": match["msg"].strip() if mine else f"{match['file']}: {match['msg'].strip()}",
+            }
+        )
         if len(found) >= MAX_FINDINGS:
             break
     if not found and log.strip():
@@ -95,9 +103,18 @@ def parse_sanitizer(tool: str, text: str, source_name: str) -> list[dict]:
             line1, line2 = int(match["l1"]), int(match["l2"])
             key = (kind, line1, line2)
             count = int(match["count"] or 1)
-            item = findings.setdefault(key, {"tool": tool, "kind": kind, "line": line2, "other_line": line1,
-                                             "message": f"shared {kind} hazard: {match['first']} at line {line1}, "
-                                             f"{match['second']} at line {line2}", "count": 0})  # fmt: skip
+            item = findings.setdefault(
+                key,
+                {
+                    "tool": tool,
+                    "kind": kind,
+                    "line": line2,
+                    "other_line": line1,
+                    "message": f"shared {kind} hazard: {match['first']} at line {line1}, "
+                    f"{match['second']} at line {line2}",
+                    "count": 0,
+                },
+            )
             item["count"] += count
         if not findings:  # --racecheck-report hazard: one block per hazard
             for match in _HAZARD.finditer(joined):
@@ -106,9 +123,17 @@ def parse_sanitizer(tool: str, text: str, source_name: str) -> list[dict]:
                 kind = _HAZARD_KINDS[match["kind"]]
                 lines_ = sorted({int(match["l1"]), int(match["l2"])})
                 key = (kind, *lines_)
-                item = findings.setdefault(key, {"tool": tool, "kind": kind, "line": lines_[-1], "other_line": lines_[0],
-                                                 "message": f"shared {kind} hazard between lines {lines_[0]} and "
-                                                 f"{lines_[-1]}", "count": 0})  # fmt: skip
+                item = findings.setdefault(
+                    key,
+                    {
+                        "tool": tool,
+                        "kind": kind,
+                        "line": lines_[-1],
+                        "other_line": lines_[0],
+                        "message": f"shared {kind} hazard between lines {lines_[0]} and {lines_[-1]}",
+                        "count": 0,
+                    },
+                )
                 item["count"] += 1
     else:
         block: list[str] = []
@@ -120,8 +145,9 @@ def parse_sanitizer(tool: str, text: str, source_name: str) -> list[dict]:
             line = _line_of(block, source_name)
             kind = _kind(head)
             key = (kind, line)
-            item = findings.setdefault(key, {"tool": tool, "kind": kind, "line": line, "message": head[:300],
-                                             "count": 0, "threads": []})  # fmt: skip
+            item = findings.setdefault(
+                key, {"tool": tool, "kind": kind, "line": line, "message": head[:300], "count": 0, "threads": []}
+            )
             item["count"] += 1
             for b in block:
                 match = re.search(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)", b)
@@ -132,8 +158,13 @@ def parse_sanitizer(tool: str, text: str, source_name: str) -> list[dict]:
 
 def _is_head(line: str) -> bool:
     s = line.strip()
-    return bool(re.match(r"(Invalid __\w+__ (read|write)|Barrier error|Program hit|Malformed|Misaligned|"
-                         r"Out-of-range|Invalid arguments|Divergent|Error: )", s))  # fmt: skip
+    return bool(
+        re.match(
+            r"(Invalid __\w+__ (read|write)|Barrier error|Program hit|Malformed|Misaligned|"
+            r"Out-of-range|Invalid arguments|Divergent|Error: )",
+            s,
+        )
+    )
 
 
 def _kind(head: str) -> str:
@@ -198,8 +229,10 @@ def correctness_cause(record: dict) -> str | None:
     shapes = record.get("shapes") or []
     for s in shapes:
         if s.get("status") == "timeout":
-            return (f"the kernel did not finish within {s.get('timeout_s', 10):g} s at {shape_text(s['shape'])}: an "
-                    "endless loop (check the loop's bound and step), or a __syncthreads() not every thread reaches")  # fmt: skip
+            return (
+                f"the kernel did not finish within {s.get('timeout_s', 10):g} s at {shape_text(s['shape'])}: an "
+                "endless loop (check the loop's bound and step), or a __syncthreads() not every thread reaches"
+            )
     memcheck = _findings(record, "memcheck")
     writes = [f for f in memcheck if "write" in f["kind"] and f.get("line")]
     reads = [f for f in memcheck if "read" in f["kind"] and f.get("line")]
@@ -207,8 +240,10 @@ def correctness_cause(record: dict) -> str | None:
     for f in writes:
         text = source_line(record, f["line"])
         if "||" in text:
-            return (f"threads outside C write at line {f['line']} ({text}): the guard uses || where both "
-                    "conditions must hold (&&)")  # fmt: skip
+            return (
+                f"threads outside C write at line {f['line']} ({text}): the guard uses || where both "
+                "conditions must hold (&&)"
+            )
         if "<=" in text:
             return f"an out-of-bounds write at line {f['line']} ({text}): the guard lets one row or column too many through (<= where < is needed)"
         return f"an out-of-bounds write at line {f['line']} ({text}): a thread writes outside C; check the guard and the index"
@@ -264,11 +299,15 @@ def race_cause(record: dict) -> str | None:
         return None
     f = max(races, key=lambda r: r["count"])
     if f["kind"] == "write-after-read":
-        return (f"racecheck: shared write-after-read hazard at lines {f['other_line']} and {f['line']}: a barrier is missing "
-                "after the multiply-adds, before the next tile's load overwrites the tile")  # fmt: skip
+        return (
+            f"racecheck: shared write-after-read hazard at lines {f['other_line']} and {f['line']}: a barrier is missing "
+            "after the multiply-adds, before the next tile's load overwrites the tile"
+        )
     if f["kind"] == "read-after-write":
-        return (f"racecheck: shared read-after-write hazard at lines {f['other_line']} and {f['line']}: a barrier is "
-                "missing between the tile loads and the multiply-adds that read them")  # fmt: skip
+        return (
+            f"racecheck: shared read-after-write hazard at lines {f['other_line']} and {f['line']}: a barrier is "
+            "missing between the tile loads and the multiply-adds that read them"
+        )
     return (
         f"racecheck: shared {f['kind']} hazard at lines {f['other_line']} and {f['line']}: a __syncthreads() is missing"
     )
@@ -353,11 +392,23 @@ def verdicts(record: dict) -> list[Verdict]:
     if not shapes:
         out.append(Verdict("correct", "skipped", record.get("run_error") or "the kernel did not run"))
     elif bad:
-        out.append(Verdict("correct", "fail", f"wrong at {', '.join(shape_text(s['shape']) for s in bad)} "
-                           f"(right at {len(shapes) - len(bad)} of {len(shapes)} sizes)"))  # fmt: skip
+        out.append(
+            Verdict(
+                "correct",
+                "fail",
+                f"wrong at {', '.join(shape_text(s['shape']) for s in bad)} "
+                f"(right at {len(shapes) - len(bad)} of {len(shapes)} sizes)",
+            )
+        )
     else:
-        out.append(Verdict("correct", "pass", f"every element within the FP32 bound at {len(shapes)} sizes, "
-                           f"{shape_text(shapes[0]['shape'])} to {shape_text(shapes[-1]['shape'])}"))  # fmt: skip
+        out.append(
+            Verdict(
+                "correct",
+                "pass",
+                f"every element within the FP32 bound at {len(shapes)} sizes, "
+                f"{shape_text(shapes[0]['shape'])} to {shape_text(shapes[-1]['shape'])}",
+            )
+        )
     out.append(_race_verdict(record))
     out.append(_speed_verdict(record, bool(bad) or not shapes))
     return out
@@ -386,8 +437,10 @@ def _speed_verdict(record: dict, incorrect: bool) -> Verdict:
         return Verdict("speed", "skipped", why)
     ratio = ref["median_ms"] / yours["median_ms"]
     goal = record.get("speed_goal", 1.0)
-    detail = (f"{rate(ratio)}× the reference's speed at {shape_text(timing.get('shape', []))} "
-              f"({duration(yours['median_ms'])} vs {duration(ref['median_ms'])}; goal {rate(goal)}×)")  # fmt: skip
+    detail = (
+        f"{rate(ratio)}× the reference's speed at {shape_text(timing.get('shape', []))} "
+        f"({duration(yours['median_ms'])} vs {duration(ref['median_ms'])}; goal {rate(goal)}×)"
+    )
     return Verdict("speed", "pass" if ratio >= goal else "fail", detail)
 
 

@@ -154,15 +154,27 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
             part, here = data[lang], f"{where} [{lang}]"
             if not isinstance(part, dict):
                 raise ExerciseError(f"{here}: must be a table")
-            texts[lang] = {"title": _text(part, "title", here, 200), "task": _text(part, "task", here),
-                           "hints": _hints(part, here)}  # fmt: skip
+            texts[lang] = {
+                "title": _text(part, "title", here, 200),
+                "task": _text(part, "task", here),
+                "hints": _hints(part, here),
+            }
     exercise = Exercise(
-        name=name, title=_text(data, "title", where, 200), kernel=kernel, starter=starter,
-        reference=reference, reference_params=reference_params, threads=threads,
-        block_tile=_pair(data, "block_tile", where, 1, 1024), defines=_int_table(data, "defines", where),
-        speed_goal=float(goal), task=_text(data, "task", where), hints=_hints(data, where),
-        folder=folder, texts=texts,
-    )  # fmt: skip
+        name=name,
+        title=_text(data, "title", where, 200),
+        kernel=kernel,
+        starter=starter,
+        reference=reference,
+        reference_params=reference_params,
+        threads=threads,
+        block_tile=_pair(data, "block_tile", where, 1, 1024),
+        defines=_int_table(data, "defines", where),
+        speed_goal=float(goal),
+        task=_text(data, "task", where),
+        hints=_hints(data, where),
+        folder=folder,
+        texts=texts,
+    )
     if texts and any(len(t["hints"]) != len(exercise.hints) for t in texts.values()):
         raise ExerciseError(f"{where}: each language must have as many hints as the English ({len(exercise.hints)})")
     return exercise
@@ -216,10 +228,19 @@ def recorded_reference(exercise: Exercise) -> dict | None:
             session = Session.load(paths.asset_path("sessions", name))
         except (OSError, ValueError):
             continue
-        rows = [{"series": r.series, "size": [r.m, r.n, r.k], "median_ms": r.median_ms, "gflops": r.gflops}
-                for r in session.results
-                if r.valid and r.median_ms and (r.variant == "cublas" or (r.variant == exercise.reference and all(
-                    r.params.get(k) == v for k, v in exercise.reference_params.items())))]  # fmt: skip
+        rows = [
+            {"series": r.series, "size": [r.m, r.n, r.k], "median_ms": r.median_ms, "gflops": r.gflops}
+            for r in session.results
+            if r.valid
+            and r.median_ms
+            and (
+                r.variant == "cublas"
+                or (
+                    r.variant == exercise.reference
+                    and all(r.params.get(k) == v for k, v in exercise.reference_params.items())
+                )
+            )
+        ]
         if rows:
             gpu = (session.environment.get("backends", {}).get("cuda", {}) or {}).get("name") or "the recording GPU"
             return {"session": name, "gpu": gpu, "created": session.created, "rows": rows}
@@ -266,13 +287,25 @@ def check_signature(source: str, exercise: Exercise) -> None:
         match = re.search(_IN_BLOCK.format(name=re.escape(exercise.kernel)), source)
     if match is None:
         if re.search(rf"\b{re.escape(exercise.kernel)}\s*\(", source):
-            raise ExerciseError(f'{exercise.kernel} must be declared extern "C" __global__ void, as in the starter '
-                                "(without extern \"C\" its name is mangled and the checker cannot find it)")  # fmt: skip
-        raise ExerciseError(f"no kernel named {exercise.kernel}: keep the starter's name and parameters "
-                            f"(gemmviz exercise start {exercise.name} writes it)")  # fmt: skip
+            raise ExerciseError(
+                f'{exercise.kernel} must be declared extern "C" __global__ void, as in the starter '
+                '(without extern "C" its name is mangled and the checker cannot find it)'
+            )
+        raise ExerciseError(
+            f"no kernel named {exercise.kernel}: keep the starter's name and parameters "
+            f"(gemmviz exercise start {exercise.name} writes it)"
+        )
     params = [p.strip() for p in match.group(1).split(",") if p.strip()]
-    kinds = ["pointer" if ("*" in p or "[" in p) and re.search(r"\bfloat\b", p) else
-             "int" if re.search(r"\bint\b", p) and "*" not in p else "other" for p in params]  # fmt: skip
+    kinds = [
+        "pointer"
+        if ("*" in p or "[" in p) and re.search(r"\bfloat\b", p)
+        else "int"
+        if re.search(r"\bint\b", p) and "*" not in p
+        else "other"
+        for p in params
+    ]
     if kinds != ["pointer"] * 3 + ["int"] * 3 or "const" in re.split(r"[*\[]", params[2])[0]:
-        raise ExerciseError(f"{exercise.kernel} must take (const float* A, const float* B, float* C, int M, int N, "
-                            f"int K); this one takes ({', '.join(params)})")  # fmt: skip
+        raise ExerciseError(
+            f"{exercise.kernel} must take (const float* A, const float* B, float* C, int M, int N, "
+            f"int K); this one takes ({', '.join(params)})"
+        )

@@ -50,8 +50,11 @@ def _arithmetic_zh(r: Result, ceilings: Ceilings | None, words: Words) -> str:
         f"若每个矩阵恰好只搬运一次：{p.flops / p.matrix_bytes:,.1f}）。",
     ]
     if r.valid and r.median_ms:
-        lines += ["", f"实测：{len(r.samples_ms)} 次采样的中位数 {numbers.duration(r.median_ms, 'zh')} → "
-                      f"{r.gflops:,.0f} GFLOP/s。"]  # fmt: skip
+        lines += [
+            "",
+            f"实测：{len(r.samples_ms)} 次采样的中位数 {numbers.duration(r.median_ms, 'zh')} → "
+            f"{r.gflops:,.0f} GFLOP/s。",
+        ]
         lines += _roof_zh(r, ceilings, t, v.backend)
     elif not r.valid:
         lines += ["", f"未测出：{r.status}：{r.error}"]
@@ -62,8 +65,10 @@ def _roof_zh(r: Result, ceilings: Ceilings | None, t, backend: str) -> list[str]
     if not (ceilings and ceilings.bandwidth_gbs and backend == "cuda"):
         return []
     roof = ceilings.roof(t.intensity, r.precision)
-    lines = [f"在这个算术强度下，屋顶线模型在 {ceilings.device} 上允许 {roof:,.0f} GFLOP/s；"
-             f"这次运行达到了其中的 {100 * r.gflops / roof:.0f}%。"]  # fmt: skip
+    lines = [
+        f"在这个算术强度下，屋顶线模型在 {ceilings.device} 上允许 {roof:,.0f} GFLOP/s；"
+        f"这次运行达到了其中的 {100 * r.gflops / roof:.0f}%。"
+    ]
     moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
     if moved > ceilings.bandwidth_gbs:
         lines.append(
@@ -74,15 +79,20 @@ def _roof_zh(r: Result, ceilings: Ceilings | None, t, backend: str) -> list[str]
         per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
         lines.append(
             "这远低于屋顶：限制这个核函数的既不是这里统计的全局内存流量，也不是峰值算力，而是它发出工作的方式"
-            "（延迟、每次 FMA 所需的指令数" + (f"；每次 FMA 读共享内存 {per_fma:.2f} 次" if per_fma else "")
+            "（延迟、每次 FMA 所需的指令数"
+            + (f"；每次 FMA 读共享内存 {per_fma:.2f} 次" if per_fma else "")
             + "）。让每个线程用寄存器做更多工作（寄存器分块、更宽的加载）才有帮助。"
-        )  # fmt: skip
+        )
     elif ceilings.ridge and t.intensity < ceilings.ridge:
-        lines.append(f"在脊点（{ceilings.ridge:.1f} FLOP/字节）左侧，核函数受内存流量限制："
-                     "提高数据复用（更大的分块、寄存器分块）才有帮助。")  # fmt: skip
+        lines.append(
+            f"在脊点（{ceilings.ridge:.1f} FLOP/字节）左侧，核函数受内存流量限制："
+            "提高数据复用（更大的分块、寄存器分块）才有帮助。"
+        )
     else:
-        lines.append("在脊点右侧，限制来自算力：现在要做的是让 FMA 单元一直忙碌"
-                     "（每个线程更多独立的工作、每次 FMA 更少的指令、张量核心）。")  # fmt: skip
+        lines.append(
+            "在脊点右侧，限制来自算力：现在要做的是让 FMA 单元一直忙碌"
+            "（每个线程更多独立的工作、每次 FMA 更少的指令、张量核心）。"
+        )
     return lines
 
 
@@ -137,8 +147,9 @@ def how_measured(r: Result) -> str:
     return "".join(parts) + "."
 
 
-def explain_result(r: Result, ceilings: Ceilings | None = None, source: str = "", lang: str = "en",
-                   words: Words = _same) -> str:  # fmt: skip
+def explain_result(
+    r: Result, ceilings: Ceilings | None = None, source: str = "", lang: str = "en", words: Words = _same
+) -> str:
     """The seeds' arithmetic for this result next to what was measured, how, where from, and its warnings."""
     zh = lang == "zh"
     text = _arithmetic_zh(r, ceilings, words) if zh else explain(r, ceilings)
@@ -208,58 +219,84 @@ _N = r"[\d.,]+ ?[A-Za-z%]*"  # a figure as counters.py writes it: "10.4 GB", "0.
 COUNTER_SENTENCES_ZH: tuple[tuple[re.Pattern, str], ...] = tuple(
     (re.compile(pattern), zh)
     for pattern, zh in (
-        (rf"^DRAM moved (?P<a>{_N}), (?P<r>{_N}) of the (?P<b>{_N}) the code asks of global memory: L1 and L2 serve "
-         r"the re-reads of A and B, so most loads never reach DRAM\.$",
-         "DRAM 实际搬运了 {a}，只是代码向全局内存请求的 {b} 的 {r}：A 和 B 的重复读取由 L1 和 L2 提供，"
-         "大多数读取根本到不了 DRAM。"),
-        (rf"^DRAM moved (?P<a>{_N}), (?P<r>[\d.,]+)x what the code asks: scattered accesses fetch whole 32-byte "
-         r"sectors and evict data before it is reused\.$",
-         "DRAM 搬运了 {a}，是代码请求量的 {r} 倍：分散的访问每次都取整个 32 字节的扇区，数据还没被复用就被换出了。"),
-        (rf"^DRAM writes (?P<a>{_N}) of the (?P<b>{_N}) of C the kernel stores: the results are still in L2 when "
-         r"the kernel ends, and reach DRAM later\.$",
-         "核函数写出的 C 共 {b}，DRAM 只写了 {a}：核函数结束时结果还留在 L2 中，之后才写到 DRAM。"),
-        (rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L1 hits never reach L2\.$",
-         "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：命中 L1 的访问不会到达 L2。"),
-        (rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L2 counts whole sectors, writes and "
-         r"DRAM fills as well\.$",
-         "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：L2 按整个扇区计数，还包括写入和从 DRAM 的填充。"),
-        (rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: threads of a warp "
-         r"that read the same element share one sector \(a broadcast\), so a warp asks for fewer bytes than its 32 "
-         r"threads count\.$",
-         "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：同一个 warp 中读同一个元素的线程共用一个扇区"
-         "（广播），所以一个 warp 请求的字节比 32 个线程各算各的要少。"),
-        (rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: a warp's loads "
-         r"are not coalesced, so each 4-byte load costs a whole 32-byte sector\.$",
-         "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：warp 的加载没有合并，每次 4 字节的读取都要花掉"
-         "整个 32 字节的扇区。"),
-        (rf"^(?P<a>{_N}) shared-load warp instructions where scalar loads would need (?P<b>{_N}): the compiler fused "
-         r"neighbouring shared loads into 64- or 128-bit vector loads\.$",
-         "共享内存加载的 warp 指令有 {a} 条，而逐个标量加载需要 {b} 条：编译器把相邻的共享内存加载合并成了 "
-         "64 位或 128 位的向量加载。"),
-        (r"^(?P<x>[\d.,]+) wavefronts per shared-load instruction: a vector load of distinct words needs several "
-         r"passes of the 32 banks, and bank conflicts add more\.$",
-         "每条共享内存加载指令 {x} 个波前（wavefront）：读取不同字的向量加载要分几次经过 32 个 bank，"
-         "bank 冲突还会再增加次数。"),
-        (rf"^Bank conflicts cost (?P<a>{_N}) extra wavefronts \((?P<r>{_N}) of shared traffic\): threads of a warp "
-         r"hit the same bank at different addresses; padding or another layout spreads them\.$",
-         "bank 冲突多花了 {a} 个波前（占共享内存流量的 {r}）：同一个 warp 的线程访问了同一个 bank 的不同地址；"
-         "填充或换一种布局可以把它们分散开。"),
-        (r"^No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot speed it "
-         r"up \(and a padded row can stop 128-bit shared loads\)\.$",
-         "几乎没有 bank 冲突：这种访问模式本来就没有冲突，所以填充不会让它变快（填充过的行还可能用不了 128 位的"
-         "共享内存加载）。"),
-        (r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: enough warps to "
-         r"hide memory latency\.$",
-         "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：有足够的 warp 来隐藏内存延迟。"),
-        (r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: few warps to hide "
-         r"memory latency\.$",
-         "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：用来隐藏内存延迟的 warp 太少。"),
+        (
+            rf"^DRAM moved (?P<a>{_N}), (?P<r>{_N}) of the (?P<b>{_N}) the code asks of global memory: L1 and L2 serve "
+            r"the re-reads of A and B, so most loads never reach DRAM\.$",
+            "DRAM 实际搬运了 {a}，只是代码向全局内存请求的 {b} 的 {r}：A 和 B 的重复读取由 L1 和 L2 提供，"
+            "大多数读取根本到不了 DRAM。",
+        ),
+        (
+            rf"^DRAM moved (?P<a>{_N}), (?P<r>[\d.,]+)x what the code asks: scattered accesses fetch whole 32-byte "
+            r"sectors and evict data before it is reused\.$",
+            "DRAM 搬运了 {a}，是代码请求量的 {r} 倍：分散的访问每次都取整个 32 字节的扇区，数据还没被复用就被换出了。",
+        ),
+        (
+            rf"^DRAM writes (?P<a>{_N}) of the (?P<b>{_N}) of C the kernel stores: the results are still in L2 when "
+            r"the kernel ends, and reach DRAM later\.$",
+            "核函数写出的 C 共 {b}，DRAM 只写了 {a}：核函数结束时结果还留在 L2 中，之后才写到 DRAM。",
+        ),
+        (
+            rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L1 hits never reach L2\.$",
+            "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：命中 L1 的访问不会到达 L2。",
+        ),
+        (
+            rf"^L2 handled (?P<a>{_N}), (?P<r>[\d.,]+)x the requested global bytes: L2 counts whole sectors, writes and "
+            r"DRAM fills as well\.$",
+            "L2 处理了 {a}，是请求的全局内存字节数的 {r} 倍：L2 按整个扇区计数，还包括写入和从 DRAM 的填充。",
+        ),
+        (
+            rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: threads of a warp "
+            r"that read the same element share one sector \(a broadcast\), so a warp asks for fewer bytes than its 32 "
+            r"threads count\.$",
+            "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：同一个 warp 中读同一个元素的线程共用一个扇区"
+            "（广播），所以一个 warp 请求的字节比 32 个线程各算各的要少。",
+        ),
+        (
+            rf"^Global loads asked L1 for (?P<a>{_N}) of sectors, (?P<r>[\d.,]+)x the model's bytes: a warp's loads "
+            r"are not coalesced, so each 4-byte load costs a whole 32-byte sector\.$",
+            "全局加载向 L1 请求了 {a} 的扇区，是模型字节数的 {r} 倍：warp 的加载没有合并，每次 4 字节的读取都要花掉"
+            "整个 32 字节的扇区。",
+        ),
+        (
+            rf"^(?P<a>{_N}) shared-load warp instructions where scalar loads would need (?P<b>{_N}): the compiler fused "
+            r"neighbouring shared loads into 64- or 128-bit vector loads\.$",
+            "共享内存加载的 warp 指令有 {a} 条，而逐个标量加载需要 {b} 条：编译器把相邻的共享内存加载合并成了 "
+            "64 位或 128 位的向量加载。",
+        ),
+        (
+            r"^(?P<x>[\d.,]+) wavefronts per shared-load instruction: a vector load of distinct words needs several "
+            r"passes of the 32 banks, and bank conflicts add more\.$",
+            "每条共享内存加载指令 {x} 个波前（wavefront）：读取不同字的向量加载要分几次经过 32 个 bank，"
+            "bank 冲突还会再增加次数。",
+        ),
+        (
+            rf"^Bank conflicts cost (?P<a>{_N}) extra wavefronts \((?P<r>{_N}) of shared traffic\): threads of a warp "
+            r"hit the same bank at different addresses; padding or another layout spreads them\.$",
+            "bank 冲突多花了 {a} 个波前（占共享内存流量的 {r}）：同一个 warp 的线程访问了同一个 bank 的不同地址；"
+            "填充或换一种布局可以把它们分散开。",
+        ),
+        (
+            r"^No bank conflicts to speak of: this access pattern is conflict-free already, so padding cannot speed it "
+            r"up \(and a padded row can stop 128-bit shared loads\)\.$",
+            "几乎没有 bank 冲突：这种访问模式本来就没有冲突，所以填充不会让它变快（填充过的行还可能用不了 128 位的"
+            "共享内存加载）。",
+        ),
+        (
+            r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: enough warps to "
+            r"hide memory latency\.$",
+            "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：有足够的 warp 来隐藏内存延迟。",
+        ),
+        (
+            r"^Achieved occupancy (?P<occ>\d+)% of the SM's warp slots(?: \((?P<detail>[^)]*)\))?: few warps to hide "
+            r"memory latency\.$",
+            "实际占用率为 SM 的 warp 槽位的 {occ}%{detail}：用来隐藏内存延迟的 warp 太少。",
+        ),
     )
-)  # fmt: skip
+)
 
 
 def _occupancy_detail_zh(detail: str | None) -> str:
-    """"32 registers per thread, 0 B shared memory per block" in Chinese, in brackets."""
+    """ "32 registers per thread, 0 B shared memory per block" in Chinese, in brackets."""
     if not detail:
         return ""
     detail = re.sub(r"(\d+) registers per thread", r"每个线程 \1 个寄存器", detail)
@@ -314,8 +351,11 @@ def explain_counters(r: Result, lang: str = "en") -> str:
         if zh:
             return f"{r.series}，规模 {r.problem.label}：没有硬件计数器（在 GPU 上运行 `gemmviz profile`）。"
         return f"{r.series} at {r.problem.label}: no hardware counters (run `gemmviz profile` on a GPU)."
-    head = (f"{r.series}，规模 {r.problem.label}：模型（代码请求的量）与硬件计数器对照" if zh
-            else f"{r.series} at {r.problem.label}: the model (what the code asks for) beside the counters")  # fmt: skip
+    head = (
+        f"{r.series}，规模 {r.problem.label}：模型（代码请求的量）与硬件计数器对照"
+        if zh
+        else f"{r.series} at {r.problem.label}: the model (what the code asks for) beside the counters"
+    )
     lines = [head, ""]
     lines += [row_text(row, lang) for row in comp.rows]
     lines += ["", *(counter_sentence_zh(x) if zh else x for x in comp.sentences)]
@@ -351,12 +391,14 @@ def trace_sentence(s: TraceSummary, sm_count: int | None = None, lang: str = "en
     )
 
 
-def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None,
-                  lang: str = "en") -> str:  # fmt: skip
+def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None, lang: str = "en") -> str:
     """The trace's sentence; `summary`: its trace_summary where the caller has it already (a large trace)."""
     zh = lang == "zh"
     head = f"{r.series}，规模 {r.problem.label}：" if zh else f"{r.series} at {r.problem.label}: "
     if not r.block_trace:
-        return head + ("没有线程块轨迹（在 GPU 上运行带轨迹记录的 `gemmviz profile`）。" if zh
-                       else "no block trace (run `gemmviz profile` with tracing on a GPU).")  # fmt: skip
+        return head + (
+            "没有线程块轨迹（在 GPU 上运行带轨迹记录的 `gemmviz profile`）。"
+            if zh
+            else "no block trace (run `gemmviz profile` with tracing on a GPU)."
+        )
     return head + trace_sentence(summary or trace_summary(r.block_trace), sm_count, lang)

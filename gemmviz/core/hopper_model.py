@@ -63,8 +63,15 @@ def wgmma_space() -> list[dict[str, int]]:
     out = []
     grid = itertools.product((128, 192, 256), range(2, 7), (4, 8, 16), (1, 2), (0, 1))
     for bm, stages, group_m, cluster, depth in grid:
-        c = {"BM": bm, "CONSUMERS": 2, "STAGES": stages, "GROUP_M": group_m, "B_REGS": 1, "DEPTH": depth,
-             "CLUSTER": cluster}  # fmt: skip
+        c = {
+            "BM": bm,
+            "CONSUMERS": 2,
+            "STAGES": stages,
+            "GROUP_M": group_m,
+            "B_REGS": 1,
+            "DEPTH": depth,
+            "CLUSTER": cluster,
+        }
         if wgmma_smem_bytes(c) <= SMEM_LIMIT:
             out.append(c)
     return out

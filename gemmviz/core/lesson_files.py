@@ -43,8 +43,10 @@ def session_problem(session: str) -> str | None:
     if CONTROL_IN_NAMES.search(session) or len(session) > MAX_NAME_CHARS:
         return "session is a file name: one short line, no control characters"
     if "\\" in session or Path(session).is_absolute() or session.startswith("~"):
-        return (f"session {session!r} must be a shipped session's name ({', '.join(shipped_session_names())}) "
-                "or a file in the lesson's folder, not a path elsewhere")  # fmt: skip
+        return (
+            f"session {session!r} must be a shipped session's name ({', '.join(shipped_session_names())}) "
+            "or a file in the lesson's folder, not a path elsewhere"
+        )
     if ".." in Path(session).parts:
         return f"session {session!r} must be inside the lesson's folder ('..' leaves it)"
     return None
@@ -74,13 +76,14 @@ def lesson_session_path(name: str, where: str, folder: str | None) -> Path:
     if shipped is not None:
         return asset_path("sessions", shipped)
     if folder is None:
-        raise LessonError(f"{where}: session {name!r} is not a shipped session "
-                          f"({', '.join(shipped_session_names())})")  # fmt: skip
+        raise LessonError(f"{where}: session {name!r} is not a shipped session ({', '.join(shipped_session_names())})")
     inside = os.path.realpath(folder)
     real = os.path.realpath(os.path.join(inside, name))
     if os.path.commonpath([inside, real]) != inside:
         raise LessonError(f"{where}: session {name!r} leads outside the lesson's folder (to {real})")
     if not os.path.exists(real):
-        raise LessonError(f"{where}: session {name!r} is neither a shipped session "
-                          f"({', '.join(shipped_session_names())}) nor a file in {folder}")  # fmt: skip
+        raise LessonError(
+            f"{where}: session {name!r} is neither a shipped session "
+            f"({', '.join(shipped_session_names())}) nor a file in {folder}"
+        )
     return Path(real)

@@ -173,7 +173,9 @@ def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
 def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     baseline, beside = baseline_key(d), d.get("beside", "")
     if not isinstance(beside, str) or len(beside) > 80:
-        raise StepProblem("beside", "beside names a shipped published session, e.g. beside = \"published-seed000-rtx4060\"")
+        raise StepProblem(
+            "beside", 'beside names a shipped published session, e.g. beside = "published-seed000-rtx4060"'
+        )
     if beside:
         from gemmviz.core.lesson_files import shipped_session
 
@@ -192,8 +194,11 @@ def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
 def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     chart = chart_key(d, hardware_charts(), "a hardware step needs chart = one of {choices}", default=None)
     if len(common.sizes) != 1 or not (len(common.series) == 1 or (chart == "traffic" and len(common.series) == 2)):
-        raise StepProblem(None, "a hardware step picks one result: one series and one size, e.g. sizes = [1024] "
-                                "(a traffic chart may compare two series)")
+        raise StepProblem(
+            None,
+            "a hardware step picks one result: one series and one size, e.g. sizes = [1024] "
+            "(a traffic chart may compare two series)",
+        )
     return {"chart": chart}
 
 

@@ -85,7 +85,9 @@ class Step:
     baseline: str | None = None  # a Baseline key for speedups
     animation: AnimationState | None = None
     run: bool = False  # on a GPU, run this step's series at its sizes live
-    quoted: str = ""  # figures the text quotes from elsewhere, named on the slide's footer ("seed 001, A100, published")
+    quoted: str = (
+        ""  # figures the text quotes from elsewhere, named on the slide's footer ("seed 001, A100, published")
+    )
     beside: str = ""  # a table's published session (shipped), its rows above the measured ones, × per doubling
 
     def shows(self, r: Result) -> bool:
@@ -238,8 +240,11 @@ def _view_kind(d: dict, fail) -> LessonViewKind:
     takes = (*COMMON_KEYS, *kind.keys)
     for key in d:
         if key not in takes:
-            fail(key, f"unknown key {key!r} in a {view} step: {key!r} is a key of {_either(owners(key))} step "
-                      f"(a {view} step's keys: {', '.join(sorted(takes))})")  # fmt: skip
+            fail(
+                key,
+                f"unknown key {key!r} in a {view} step: {key!r} is a key of {_either(owners(key))} step "
+                f"(a {view} step's keys: {', '.join(sorted(takes))})",
+            )
     return kind
 
 
@@ -255,7 +260,9 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         fields = kind.check(d, common)
     except StepProblem as exc:
         fail(exc.key, str(exc))
-    return Step(title, text, kind.name, line, series=common.series, sizes=common.sizes, run=run, quoted=quoted, **fields)
+    return Step(
+        title, text, kind.name, line, series=common.series, sizes=common.sizes, run=run, quoted=quoted, **fields
+    )
 
 
 def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | None = None) -> Lesson:
@@ -274,11 +281,14 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")
     unknown = set(data) - {"title", "summary", "session", "step", "lang"}
     if unknown:
-        raise LessonError(f"{where}: unknown key {sorted(unknown)[0]!r} "
-                          "(a lesson has title, summary, session, lang, step)")  # fmt: skip
+        raise LessonError(
+            f"{where}: unknown key {sorted(unknown)[0]!r} (a lesson has title, summary, session, lang, step)"
+        )
     lang = data.get("lang", "en")
     if lang not in LANGUAGES:
-        raise LessonError(f"{where}:{_key_line(raw, 1, 'lang')}: lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+        raise LessonError(
+            f"{where}:{_key_line(raw, 1, 'lang')}: lang must be one of {', '.join(LANGUAGES)}, got {lang!r}"
+        )
     if _title_problem(title):
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: {_title_problem(title)}")
     summary = data.get("summary", "")
@@ -286,7 +296,9 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
     if not isinstance(summary, str) or (session is not None and not isinstance(session, str)):
         raise LessonError(f"{where}: summary and session must be strings")
     if session is not None and not session.strip():
-        raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: session is empty: name a file, or leave the key out")
+        raise LessonError(
+            f"{where}:{_key_line(raw, 1, 'session')}: session is empty: name a file, or leave the key out"
+        )
     if session is not None and session_problem(session):
         raise LessonError(f"{where}:{_key_line(raw, 1, 'session')}: {session_problem(session)}")
     steps_in = data.get("step")
@@ -336,8 +348,10 @@ def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
 
 def shipped_lessons(lang: str = "en") -> dict[str, Lesson]:
     """The shipped lessons by name, each in `lang` where it has that language, else in English (or the one it has)."""
-    return {name: by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values()))
-            for name, by_lang in all_shipped_lessons().items()}  # fmt: skip
+    return {
+        name: by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values()))
+        for name, by_lang in all_shipped_lessons().items()
+    }
 
 
 def find_lesson(name_or_path: str, lang: str | None = None) -> Lesson:
@@ -372,8 +386,11 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
         return byte_size(FLOAT32_BYTES * t.global_loads, lang)
     found = [r for r in results if ref.matches(r) and r.valid and r.problem == problem]
     if kind in COUNTER_PLACEHOLDERS:
-        values = [r.counters[COUNTER_PLACEHOLDERS[kind]] for r in found
-                  if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters]  # fmt: skip
+        values = [
+            r.counters[COUNTER_PLACEHOLDERS[kind]]
+            for r in found
+            if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters
+        ]
         return byte_size(values[0], lang) if values else None
     traced = [r for r in found if r.block_trace]
     if not traced:
@@ -429,7 +446,9 @@ def check_placeholders(lesson: Lesson) -> None:
         except ProblemError as exc:
             raise LessonError(f"{lesson.path}:{step.line}: {exc}") from None
         if "{{" in filled or "}}" in filled:
-            raise LessonError(f"{lesson.path}:{step.line}: a placeholder is not closed: write {{{{gflops cublas at 4096}}}}")
+            raise LessonError(
+                f"{lesson.path}:{step.line}: a placeholder is not closed: write {{{{gflops cublas at 4096}}}}"
+            )
 
 
 def step_results(step: Step, results: list[Result]) -> list[Result]:
@@ -468,7 +487,9 @@ def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable
             r, base = _best(results, ref, n), _best(results, base_ref, n)
             time = duration(r.median_ms, lang) if r else "—"
             same = "1×" if lang == "en" else "1 倍"
-            times = same if r is not None and r is base else ratio(base.median_ms / r.median_ms, lang) if r and base else ""
+            times = (
+                same if r is not None and r is base else ratio(base.median_ms / r.median_ms, lang) if r and base else ""
+            )
             cells.append(TableCell(time, times))
         rows.append((series_name(ref.variant, dict(ref.params)), tuple(cells)))
     return StepTable(tuple(step.sizes), tuple(rows), b.label)
@@ -507,7 +528,9 @@ def _beside_table(step: Step, results: list[Result], lang: str) -> StepTable:
         rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang))
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        rows.append(_growth_row(f"{name}, {'本机实测' if lang == 'zh' else 'measured'}", ref, step.sizes, results, lang))
+        rows.append(
+            _growth_row(f"{name}, {'本机实测' if lang == 'zh' else 'measured'}", ref, step.sizes, results, lang)
+        )
     return StepTable(tuple(step.sizes), tuple(rows), "", growth=True)
 
 
@@ -565,7 +588,11 @@ def lesson_session(lesson: Lesson, override: str | Path | None = None) -> Lesson
     LessonError if the file cannot be read."""
     if override is None and not lesson.session:
         return None
-    path = Path(override) if override is not None else lesson_session_path(lesson.session or '', lesson.path, lesson.folder)
+    path = (
+        Path(override)
+        if override is not None
+        else lesson_session_path(lesson.session or "", lesson.path, lesson.folder)
+    )
     try:
         return session_source(Session.load(path), replay=True)
     except SessionError as exc:

@@ -84,8 +84,16 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
         x = intensity(r)
         roof = ceilings.roof(x, r.precision) if ceilings else None
         vs_cublas = baselines.speedup(r, cublas)
-        out.append(RooflinePoint(r, x, r.gflops, roof, 100 * r.gflops / roof if roof else None,
-                                 None if vs_cublas is None else 100 * vs_cublas))  # fmt: skip
+        out.append(
+            RooflinePoint(
+                r,
+                x,
+                r.gflops,
+                roof,
+                100 * r.gflops / roof if roof else None,
+                None if vs_cublas is None else 100 * vs_cublas,
+            )
+        )
     return out
 
 

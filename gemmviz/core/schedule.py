@@ -20,9 +20,20 @@ from gemmviz.core.schedule_types import Counters, Region, Schedule, Step
 from gemmviz.core.variants import VARIANTS, Variant
 
 __all__ = [
-    "Counters", "Region", "Schedule", "Step", "StepBuilder", "block_schedule", "blocked_kind", "clip",
-    "config_shape", "grid_totals", "reuse_factor", "square_shape", "tiled_steps",
-]  # fmt: skip
+    "Counters",
+    "Region",
+    "Schedule",
+    "Step",
+    "StepBuilder",
+    "block_schedule",
+    "blocked_kind",
+    "clip",
+    "config_shape",
+    "grid_totals",
+    "reuse_factor",
+    "square_shape",
+    "tiled_steps",
+]
 
 
 def animated_variants() -> dict[str, Variant]:
@@ -115,8 +126,9 @@ def config_shape(variant: str, problem: Problem, tile: int | None) -> Shape:
     return v.run_problem(problem), c["BM"], c["BN"], c["BK"], c["TM"], c["TN"]
 
 
-def blocked_kind(name: str, step_kinds: tuple[str, ...], steps_of: Callable[[Schedule], None], shape_of: ShapeOf,
-                 **options) -> ScheduleKind:  # fmt: skip
+def blocked_kind(
+    name: str, step_kinds: tuple[str, ...], steps_of: Callable[[Schedule], None], shape_of: ShapeOf, **options
+) -> ScheduleKind:
     """A kind whose block walks K in slices of BK, one step of each of `step_kinds` per slice but the last kind
     (the store), which comes once; `steps_of` appends the steps to the schedule, `shape_of` gives the problem the
     kernel runs and its BM, BN, BK, TM, TN (square_shape, config_shape); `options` are ScheduleKind's (glides,
@@ -185,16 +197,34 @@ def tiled_steps(s: Schedule) -> None:
         loads = a.count + b.count
         padded = 2 * threads - loads
         pad_note = f", {padded} zero-padded" if padded else ""
-        out.add("load", f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] and B[{k0}:{k1}, {c0}:{c1}] "
-                f"into shared memory ({loads} global loads{pad_note})", kt,
-                Counters(global_loads=loads, shared_stores=2 * threads), k0, a, b)  # fmt: skip
+        out.add(
+            "load",
+            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] and B[{k0}:{k1}, {c0}:{c1}] "
+            f"into shared memory ({loads} global loads{pad_note})",
+            kt,
+            Counters(global_loads=loads, shared_stores=2 * threads),
+            k0,
+            a,
+            b,
+        )
         out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
-        out.add("compute", f"each of {threads} threads does {t} multiply-adds from shared memory "
-                f"(k = {k0}…{k0 + t - 1})", kt, Counters(shared_loads=2 * t * threads, fmas=t * threads), k1)  # fmt: skip
+        out.add(
+            "compute",
+            f"each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k0 + t - 1})",
+            kt,
+            Counters(shared_loads=2 * t * threads, fmas=t * threads),
+            k1,
+        )
         out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
     c = Region(r0, r1, c0, c1)
-    out.add("store", f"store the C tile [{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
-            Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+    out.add(
+        "store",
+        f"store the C tile [{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
+        -1,
+        Counters(global_stores=c.count),
+        p.k,
+        c=c,
+    )
 
 
 def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:

@@ -22,19 +22,37 @@ def blocktile2d_steps(s: Schedule) -> None:
         k0, k1 = kt * s.bk, (kt + 1) * s.bk
         a, b = Region(r0, r1, k0, k1), Region(k0, k1, c0, c1)
         loads = a.count + b.count
-        out.add("load", f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] ({s.bm}×{s.bk}) and B[{k0}:{k1}, {c0}:{c1}] "
-                f"({s.bk}×{s.bn}) into shared memory: {loads // threads} values per thread{pad}", kt,
-                Counters(global_loads=loads, shared_stores=loads), k0, a, b)  # fmt: skip
+        out.add(
+            "load",
+            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] ({s.bm}×{s.bk}) and B[{k0}:{k1}, {c0}:{c1}] "
+            f"({s.bk}×{s.bn}) into shared memory: {loads // threads} values per thread{pad}",
+            kt,
+            Counters(global_loads=loads, shared_stores=loads),
+            k0,
+            a,
+            b,
+        )
         out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
         reads = threads * s.bk * (s.tm + s.tn)
         fmas = threads * s.bk * s.tm * s.tn
-        out.add("compute", f"for each of {s.bk} k: every thread copies {s.tm} values of A and {s.tn} of B from shared "
-                f"memory into registers and does {s.tm}×{s.tn} = {s.tm * s.tn} multiply-adds from registers", kt,
-                Counters(shared_loads=reads, fmas=fmas), k1)  # fmt: skip
+        out.add(
+            "compute",
+            f"for each of {s.bk} k: every thread copies {s.tm} values of A and {s.tn} of B from shared "
+            f"memory into registers and does {s.tm}×{s.tn} = {s.tm * s.tn} multiply-adds from registers",
+            kt,
+            Counters(shared_loads=reads, fmas=fmas),
+            k1,
+        )
         out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
     c = Region(r0, r1, c0, c1)
-    out.add("store", f"each thread stores its {s.tm}×{s.tn} register tile: C[{r0}:{r1}, {c0}:{c1}] "
-            f"({c.count} global stores)", -1, Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+    out.add(
+        "store",
+        f"each thread stores its {s.tm}×{s.tn} register tile: C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
+        -1,
+        Counters(global_stores=c.count),
+        p.k,
+        c=c,
+    )
 
 
 register(blocked_kind("blocktile2d", TILED_STEPS, blocktile2d_steps, config_shape, glides=("load",)))

@@ -120,14 +120,41 @@ class _Walk:
         self.consumer_waiting = False  # they have passed the full-barrier wait of k-step `consumed`
         self.released = 0  # k-steps whose stage the consumers have released (in order)
 
-    def add(self, kind: str, text: str, k_step: int, delta: Counters, stage: int = -1, blocked: bool = False,
-            a: Region | None = None, b: Region | None = None, c: Region | None = None) -> None:  # fmt: skip
+    def add(
+        self,
+        kind: str,
+        text: str,
+        k_step: int,
+        delta: Counters,
+        stage: int = -1,
+        blocked: bool = False,
+        a: Region | None = None,
+        b: Region | None = None,
+        c: Region | None = None,
+    ) -> None:
         """Append a step of `kind` (its actor from HOPPER_ACTORS) with the ring and barriers as they are now."""
         s = self.s
         self.total = self.total + delta
         k_done = min(self.consumed * s.bk, s.run_problem.k)
-        s.steps.append(HopperStep(kind, text, k_step, a, b, c, k_done, delta, self.total, HOPPER_ACTORS[kind], stage,
-                                  tuple(self.ring), tuple(self.full), tuple(self.empty), blocked))  # fmt: skip
+        s.steps.append(
+            HopperStep(
+                kind,
+                text,
+                k_step,
+                a,
+                b,
+                c,
+                k_done,
+                delta,
+                self.total,
+                HOPPER_ACTORS[kind],
+                stage,
+                tuple(self.ring),
+                tuple(self.full),
+                tuple(self.empty),
+                blocked,
+            )
+        )
 
     def free(self, kb: int) -> bool:
         """Stage kb % STAGES may be refilled with k-step kb: its previous k-step has been released."""
@@ -162,14 +189,20 @@ class _Walk:
         st = kb % s.stages
         self.producer_waiting = True
         if kb < s.stages:
-            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — a fresh barrier "
-                    "passes at once (the ring is filling)")  # fmt: skip
+            text = (
+                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — a fresh barrier "
+                "passes at once (the ring is filling)"
+            )
         elif self.free(kb):
-            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — already released "
-                    f"by the consumers (k-step {kb - s.stages + 1} is done), passes")  # fmt: skip
+            text = (
+                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — already released "
+                f"by the consumers (k-step {kb - s.stages + 1} is done), passes"
+            )
         else:
-            text = (f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — the ring is full, "
-                    f"it sleeps until the consumers release stage {st}")  # fmt: skip
+            text = (
+                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — the ring is full, "
+                f"it sleeps until the consumers release stage {st}"
+            )
         self.add("wait_empty", text, kb, Counters(barrier_waits=1), st, blocked=not self.free(kb))
 
     def tma(self) -> None:
@@ -183,10 +216,12 @@ class _Walk:
         stage_bytes = 4 * s.bk * (s.bm + s.bn)
         zero = s.bk * (part + s.bn) - a.count - b.count
         share = "its half of the A tile (multicast to both blocks of the cluster)" if s.cluster > 1 else "the A tile"
-        text = (f"producer thread: expect_tx(full[{st}], {stage_bytes:,} bytes), then one TMA copy each for "
-                f"{share} A[{a.r0}:{a.r1}, {a.c0}:{a.c1}] and the B tile B[{b.r0}:{b.r1}, {b.c0}:{b.c1}] into stage "
-                f"{st}: whole tiles, no other thread helps" + (f" ({zero:,} values outside the matrix: zero-filled)"
-                                                               if zero else ""))  # fmt: skip
+        text = (
+            f"producer thread: expect_tx(full[{st}], {stage_bytes:,} bytes), then one TMA copy each for "
+            f"{share} A[{a.r0}:{a.r1}, {a.c0}:{a.c1}] and the B tile B[{b.r0}:{b.r1}, {b.c0}:{b.c1}] into stage "
+            f"{st}: whole tiles, no other thread helps"
+            + (f" ({zero:,} values outside the matrix: zero-filled)" if zero else "")
+        )
         self.ring[st] = Slot("loading", kb)
         self.issued += 1
         self.producer_waiting = False
@@ -196,8 +231,10 @@ class _Walk:
     def drain(self) -> None:
         s = self.s
         waiting = self.released < s.k_steps
-        text = (f"producer thread: all {s.k_steps} k-steps issued; it waits on the empty barrier of every stage "
-                "(the ring drains) so that no consumer arrives on a finished block, then exits")  # fmt: skip
+        text = (
+            f"producer thread: all {s.k_steps} k-steps issued; it waits on the empty barrier of every stage "
+            "(the ring drains) so that no consumer arrives on a finished block, then exits"
+        )
         self.add("drain", text, -1, Counters(barrier_waits=s.stages), blocked=waiting)
 
     def wait_full(self) -> None:
@@ -207,8 +244,10 @@ class _Walk:
         self.full[st] += 1  # the copies' bytes reached the count expect_tx set: the phase completes
         self.ring[st] = Slot("full", kb)
         self.consumer_waiting = True
-        text = (f"{s.consumers} consumer warpgroups, k-step {kb + 1}/{s.k_steps}: wait on full[{st}] (parity "
-                f"{(self.full[st] - 1) & 1}) — the TMA bytes have all landed, the stage is full")  # fmt: skip
+        text = (
+            f"{s.consumers} consumer warpgroups, k-step {kb + 1}/{s.k_steps}: wait on full[{st}] (parity "
+            f"{(self.full[st] - 1) & 1}) — the TMA bytes have all landed, the stage is full"
+        )
         self.add("wait_full", text, kb, Counters(barrier_waits=s.consumers), st)
 
     def wgmma(self) -> None:
@@ -218,9 +257,11 @@ class _Walk:
         self.consumer_waiting = False
         self.consumed += 1
         reads = s.bk * (s.consumers * s.bm + s.bn)
-        text = (f"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues "
-                f"{s.bk // 8} wgmma m64n{s.bm}k8 reading the whole {s.bm}×32 A tile from stage {st}: "
-                f"Cᵀ += Bᵀ·Aᵀ on the tensor cores, {s.bm * s.bn * s.bk:,} multiply-adds")  # fmt: skip
+        text = (
+            f"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues "
+            f"{s.bk // 8} wgmma m64n{s.bm}k8 reading the whole {s.bm}×32 A tile from stage {st}: "
+            f"Cᵀ += Bᵀ·Aᵀ on the tensor cores, {s.bm * s.bn * s.bk:,} multiply-adds"
+        )
         self.add("wgmma", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
 
     def release(self) -> None:
@@ -231,8 +272,10 @@ class _Walk:
         self.released += 1
         warps = 4 * s.consumers * s.cluster
         late = " (one wgmma group was kept in flight, so the release trails by a step)" if s.config["DEPTH"] else ""
-        text = (f"consumers: k-step {kb + 1}'s wgmma are complete; each of the {warps} consumer warps arrives on "
-                f"empty[{st}] — stage {st} may be refilled{late}")  # fmt: skip
+        text = (
+            f"consumers: k-step {kb + 1}'s wgmma are complete; each of the {warps} consumer warps arrives on "
+            f"empty[{st}] — stage {st} may be refilled{late}"
+        )
         self.add("release", text, kb, Counters(), st)
 
     def store(self) -> None:

@@ -21,13 +21,25 @@ def naive_steps(s: Schedule) -> None:
     for kt in range(chunks):
         k0, k1 = kt * t, min((kt + 1) * t, p.k)
         width = k1 - k0
-        out.add("read", f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
-                f"B column from global memory ({2 * width * active} loads, no reuse)", kt,
-                Counters(global_loads=2 * width * active, fmas=width * active), k1,
-                Region(r0, r1, k0, k1), Region(k0, k1, c0, c1))  # fmt: skip
+        out.add(
+            "read",
+            f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
+            f"B column from global memory ({2 * width * active} loads, no reuse)",
+            kt,
+            Counters(global_loads=2 * width * active, fmas=width * active),
+            k1,
+            Region(r0, r1, k0, k1),
+            Region(k0, k1, c0, c1),
+        )
     c = Region(r0, r1, c0, c1)
-    out.add("store", f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)", -1,
-            Counters(global_stores=c.count), p.k, c=c)  # fmt: skip
+    out.add(
+        "store",
+        f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
+        -1,
+        Counters(global_stores=c.count),
+        p.k,
+        c=c,
+    )
 
 
 register(blocked_kind("naive", ("read", "store"), naive_steps, square_shape, shared_memory=False))

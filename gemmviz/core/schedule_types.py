@@ -23,8 +23,14 @@ class Counters:
         return Counters(*(a + b for a, b in zip(self.astuple(), other.astuple(), strict=True)))
 
     def astuple(self) -> tuple[int, ...]:
-        return (self.global_loads, self.shared_loads, self.shared_stores, self.fmas, self.global_stores,
-                self.barrier_waits)  # fmt: skip
+        return (
+            self.global_loads,
+            self.shared_loads,
+            self.shared_stores,
+            self.fmas,
+            self.global_stores,
+            self.barrier_waits,
+        )
 
     @property
     def global_bytes(self) -> int:

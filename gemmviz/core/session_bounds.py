@@ -46,7 +46,9 @@ def sample_ms(v: object, where: str) -> float:
     """One timed sample: finite, above 1 ns and at most a day."""
     x = _num(v, where, lo=None)
     if not MIN_SAMPLE_MS < x <= MAX_SAMPLE_MS:
-        raise _fail(where, f"{x:g} ms is not a time above 1 ns and at most a day ({MIN_SAMPLE_MS:g} .. {MAX_SAMPLE_MS:g} ms)")
+        raise _fail(
+            where, f"{x:g} ms is not a time above 1 ns and at most a day ({MIN_SAMPLE_MS:g} .. {MAX_SAMPLE_MS:g} ms)"
+        )
     return x
 
 
@@ -136,8 +138,15 @@ def _as_array(rows: list) -> np.ndarray | None:
 
 
 def _first_bad(t: np.ndarray, sms: int) -> int | None:
-    bad = ((t[:, 0] < 0) | (t[:, 0] >= len(t)) | (t[:, 1] < 0) | (t[:, 1] >= sms) | (t[:, 2] < 0)
-           | (t[:, 3] < t[:, 2]) | (t[:, 3] > MAX_TRACE_NS))  # fmt: skip
+    bad = (
+        (t[:, 0] < 0)
+        | (t[:, 0] >= len(t))
+        | (t[:, 1] < 0)
+        | (t[:, 1] >= sms)
+        | (t[:, 2] < 0)
+        | (t[:, 3] < t[:, 2])
+        | (t[:, 3] > MAX_TRACE_NS)
+    )
     where = np.flatnonzero(bad)
     return int(where[0]) if where.size else None
 
@@ -167,8 +176,9 @@ def params(v: object, where: str, variant) -> dict[str, int]:
     for key, value in out.items():
         choices = variant.param_choices.get(key, ())
         if value not in choices:
-            raise _fail(f"{where}.{key}", f"{value} is not one of {variant.name}'s choices "
-                                          f"({', '.join(map(str, choices))})")  # fmt: skip
+            raise _fail(
+                f"{where}.{key}", f"{value} is not one of {variant.name}'s choices ({', '.join(map(str, choices))})"
+            )
     return out
 
 
@@ -195,7 +205,9 @@ def config(v: object, where: str, variant) -> dict[str, int]:
             raise _fail(f"{where}.{key}", f"not a configuration key of {variant.name} ({has})")
         if value not in allowed[key]:
             what = "its tuning space's" if variant.tune_space else "its only"
-            raise _fail(f"{where}.{key}", f"{value} is not one of {what} values ({', '.join(map(str, sorted(allowed[key])))})")
+            raise _fail(
+                f"{where}.{key}", f"{value} is not one of {what} values ({', '.join(map(str, sorted(allowed[key])))})"
+            )
     return out
 
 

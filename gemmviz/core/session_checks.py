@@ -28,7 +28,6 @@ class SessionError(ValueError):
         self.field = field
 
 
-
 # ---- checking session files -----------------------------------------------------------------------------
 # Hand-written rather than pydantic or jsonschema: the CLI on the GPU machine and the Qt-free core run with
 # numpy only, and core stays dependency-light. Every field gets its type, range and length checked, and the
@@ -171,7 +170,9 @@ def _list(v: object, where: str, limit: int = MAX_ITEMS) -> list:
     return v
 
 
-def _int_dict(v: object, where: str, allowed: Iterable[str] | None = None, what: str = "", lo: int = 1) -> dict[str, int]:
+def _int_dict(
+    v: object, where: str, allowed: Iterable[str] | None = None, what: str = "", lo: int = 1
+) -> dict[str, int]:
     """An object of name -> whole number of at least `lo` (params; config, whose flags may be 0)."""
     out = {}
     allowed = None if allowed is None else list(allowed)
@@ -197,5 +198,3 @@ def _tree(v: object, where: str, depth: int = 0) -> object:
     if isinstance(v, _NonFinite | float):
         return _num(v, where, lo=None)
     return v  # int, bool or None: json.loads makes nothing else
-
-

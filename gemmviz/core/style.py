@@ -39,8 +39,12 @@ def series_name(variant: str, params: dict[str, int]) -> str:
 
 def seed_series() -> list[str]:
     """The seed's kernels: the CPU loop, the naive kernel with 16×16 blocks, the tiled kernel with TILE 16, cuBLAS."""
-    return [series_name("cpu-naive", {}), series_name("gpu-naive", {"block": 16}),
-            series_name("gpu-tiled", {"tile": 16}), series_name("cublas", {})]  # fmt: skip
+    return [
+        series_name("cpu-naive", {}),
+        series_name("gpu-naive", {"block": 16}),
+        series_name("gpu-tiled", {"tile": 16}),
+        series_name("cublas", {}),
+    ]
 
 
 def registry_series() -> list[str]:

@@ -54,7 +54,9 @@ def about_text() -> str:
     from gemmviz.ui.i18n import language
 
     # the seeds' own (Chinese) titles, with their English translation for English readers
-    lines += [f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if language() == "en" else "") for seed in about.SEEDS]
+    lines += [
+        f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if language() == "en" else "") for seed in about.SEEDS
+    ]
     return "\n".join(lines)
 
 

@@ -40,7 +40,10 @@ class SessionFiles:
 
     def open_session_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, tr("Open session"), "", tr("gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)")
+            self.window,
+            tr("Open session"),
+            "",
+            tr("gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)"),
         )
         if path:
             self.open_session(path)
@@ -85,8 +88,9 @@ class SessionFiles:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""
         if not os.path.isfile(path):
             self._set_recent([p for p in self._recent() if p != path])
-            self.window.show_error(tr("Cannot open session"),
-                                   tr("{path} no longer exists; removed from Open recent.").format(path=path))  # fmt: skip
+            self.window.show_error(
+                tr("Cannot open session"), tr("{path} no longer exists; removed from Open recent.").format(path=path)
+            )
             return False
         return self.open_session(path)
 

@@ -114,10 +114,10 @@ def missing_font_warning(text: str, where: str = "", font: QFont | None = None) 
     shown = " ".join(missing[:SHOWN_MAX]) + (f" … (+{len(missing) - SHOWN_MAX})" if len(missing) > SHOWN_MAX else "")
     codes = ", ".join(f"U+{ord(c):04X}" for c in missing[:3]) + (", …" if len(missing) > 3 else "")
     packages = " ".join(dict.fromkeys(font_package(c) for c in missing))
-    return tr("{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). "
-              "Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.").format(
-        where=f"{where}: " if where else "", n=len(missing), chars=shown, codes=codes, packages=packages
-    )  # fmt: skip
+    return tr(
+        "{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). "
+        "Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again."
+    ).format(where=f"{where}: " if where else "", n=len(missing), chars=shown, codes=codes, packages=packages)
 
 
 def lesson_text(lesson) -> str:

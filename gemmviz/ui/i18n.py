@@ -56,8 +56,12 @@ def install(app: QCoreApplication, lang: str) -> bool:
         _language[0] = "en"
         return False
     qt = QTranslator(app)
-    if qt.load(QLocale(QLocale.Language.Chinese, QLocale.Country.China), "qtbase", "_",
-               QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):  # fmt: skip
+    if qt.load(
+        QLocale(QLocale.Language.Chinese, QLocale.Country.China),
+        "qtbase",
+        "_",
+        QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath),
+    ):
         app.installTranslator(qt)
         _installed.append(qt)
     app.installTranslator(ours)
@@ -97,8 +101,10 @@ def device_banner(gpu: dict) -> str:
     gave it)."""
     if gpu.get("available"):
         return explain.device_summary(gpu, language())
-    return tr("No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
-              "(File ▸ Open recorded or published session).").format(reason=reason_words(gpu.get("reason", "no CUDA backend")))  # fmt: skip
+    return tr(
+        "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
+        "(File ▸ Open recorded or published session)."
+    ).format(reason=reason_words(gpu.get("reason", "no CUDA backend")))
 
 
 # core/explain.py's explanations in the window's language; the registry's strings through the catalogue
@@ -208,7 +214,12 @@ def choose(window, code: str):
     settings_store.write(window.settings, settings.LANGUAGE, code)
     new = switch_language(window, resolve_language(code or None, window.settings))
     if new is None:
-        window.statusBar().showMessage(tr("The language changes after the run or the lesson: choose it again then, "
-                                          "or it applies when gemmviz starts again"), 15000)  # fmt: skip
+        window.statusBar().showMessage(
+            tr(
+                "The language changes after the run or the lesson: choose it again then, "
+                "or it applies when gemmviz starts again"
+            ),
+            15000,
+        )
         return window
     return new

@@ -48,8 +48,9 @@ def x11_window_exists(window_id: int) -> bool | None:
         if not conn or xcb.xcb_connection_has_error(conn):
             return None
         error = ctypes.c_void_p()
-        reply = xcb.xcb_get_window_attributes_reply(conn, xcb.xcb_get_window_attributes(conn, window_id),
-                                                    ctypes.byref(error))  # fmt: skip
+        reply = xcb.xcb_get_window_attributes_reply(
+            conn, xcb.xcb_get_window_attributes(conn, window_id), ctypes.byref(error)
+        )
         for pointer in (reply, error.value):
             if pointer:
                 libc.free(pointer)
@@ -92,8 +93,10 @@ def watch(window) -> _Watch | None:
 
 
 def quit_without_window(window) -> None:
-    log.warning("the window was destroyed by the window system: quitting (live results are kept in the "
-                "recovery file and offered at the next start)")  # fmt: skip
+    log.warning(
+        "the window was destroyed by the window system: quitting (live results are kept in the "
+        "recovery file and offered at the next start)"
+    )
     if window.recovery.unsaved:
         window.recovery.write()
     window.shutdown()  # cancels the run, waits at most 2 s for the worker, detaches one stuck in a native call

@@ -117,11 +117,16 @@ class Recovery:
             return 0
         n = len(session.results)
         answer = QMessageBox.question(
-            self.window, tr("Restore results?"),
-            (tr("Restore {n} result from the last session that ended unexpectedly?") if n == 1 else
-             tr("Restore {n} results from the last session that ended unexpectedly?")).format(n=n),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes,
-        )  # fmt: skip
+            self.window,
+            tr("Restore results?"),
+            (
+                tr("Restore {n} result from the last session that ended unexpectedly?")
+                if n == 1
+                else tr("Restore {n} results from the last session that ended unexpectedly?")
+            ).format(n=n),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             self.remove()
             return 0
@@ -133,8 +138,9 @@ class Recovery:
 
     # ---- saving and closing ---------------------------------------------------------------------------
     def save_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save session"), "session.json",
-                                              tr("gemmviz sessions (*.json)"))  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("Save session"), "session.json", tr("gemmviz sessions (*.json)")
+        )
         if not path or not self.window.files.save_session(path):
             return False
         self.saved = list(self.workspace.live)
@@ -147,12 +153,16 @@ class Recovery:
             return True
         n = len(self.workspace.live)
         box = QMessageBox.question(
-            self.window, tr("Save results?"),
-            (tr("{n} live result not saved. Save them before closing?") if n == 1 else
-             tr("{n} live results not saved. Save them before closing?")).format(n=n),
+            self.window,
+            tr("Save results?"),
+            (
+                tr("{n} live result not saved. Save them before closing?")
+                if n == 1
+                else tr("{n} live results not saved. Save them before closing?")
+            ).format(n=n),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
-        )  # fmt: skip
+        )
         if box == QMessageBox.StandardButton.Save:
             return self.save_dialog()
         if box == QMessageBox.StandardButton.Discard:

@@ -53,8 +53,13 @@ def _set_checked(action: QAction, on: bool) -> None:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, backends: dict, settings: QSettings | None = None, theme: Theme = LIGHT,
-                 load_recorded_without_gpu: bool = True):  # fmt: skip
+    def __init__(
+        self,
+        backends: dict,
+        settings: QSettings | None = None,
+        theme: Theme = LIGHT,
+        load_recorded_without_gpu: bool = True,
+    ):
         super().__init__()
         self.backends = backends
         self.settings = settings if settings is not None else settings_store.open_settings()
@@ -107,15 +112,24 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.replay_banner)
         self.tabs = QTabWidget()
         right_layout.addWidget(self.tabs, 1)
-        self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, self.theme), RooflineTab(self.workspace, self.theme)
+        self.charts_tab, self.roofline_tab = (
+            ChartsTab(self.workspace, self.theme),
+            RooflineTab(self.workspace, self.theme),
+        )
         self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
         self.access_tab = AccessTab(self.theme)  # what the kernels really touched: coalescing, banks (issue 25)
         self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
         self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        for tab, title in ((self.charts_tab, self.tr("Charts")), (self.roofline_tab, self.tr("Roofline")), (self.hardware_tab, self.tr("Hardware")),
-                           (self.tiling, self.tr("Tiling animation")), (self.compare, self.tr("Compare sessions")),
-                           (self.access_tab, self.tr("Accesses")), (self.exercise_tab, self.tr("Exercise"))):  # fmt: skip
+        for tab, title in (
+            (self.charts_tab, self.tr("Charts")),
+            (self.roofline_tab, self.tr("Roofline")),
+            (self.hardware_tab, self.tr("Hardware")),
+            (self.tiling, self.tr("Tiling animation")),
+            (self.compare, self.tr("Compare sessions")),
+            (self.access_tab, self.tr("Accesses")),
+            (self.exercise_tab, self.tr("Exercise")),
+        ):
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -161,8 +175,12 @@ class MainWindow(QMainWindow):
         self.recorded_menu = file_menu.addMenu(self.tr("Open recorded or published session"))
         for path in recorded_sessions():
             self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
-        self.export_action = action(self.tr("&Export chart…"), lambda: export_dialog.ExportDialog(self).open(), "Ctrl+E")
-        self.export_anim_action = action(self.tr("Export &animation…"), lambda: export_dialog.export_animation_dialog(self))
+        self.export_action = action(
+            self.tr("&Export chart…"), lambda: export_dialog.ExportDialog(self).open(), "Ctrl+E"
+        )
+        self.export_anim_action = action(
+            self.tr("Export &animation…"), lambda: export_dialog.export_animation_dialog(self)
+        )
         for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
@@ -192,8 +210,9 @@ class MainWindow(QMainWindow):
         self.step_forward_action = action(self.tr("Step forward\t→"), t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
         QApplication.instance().installEventFilter(self.keys)
-        self.view_menu.addActions([self.controls_action, self.projector_action, self.dark_action,
-                                   self.fullscreen_action])  # fmt: skip
+        self.view_menu.addActions(
+            [self.controls_action, self.projector_action, self.dark_action, self.fullscreen_action]
+        )
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
@@ -230,10 +249,11 @@ class MainWindow(QMainWindow):
         the MAX_RESULTS a session may hold (the recovery file and Save could not keep them)."""
         room = MAX_RESULTS - len(self.workspace.live)
         if len(jobs) > room:
-            text = self.tr("This run has {jobs} jobs, but the live results can take only {room} more: a session "
-                           "holds at most {limit} results. Save the live results and clear them (File > Clear live "
-                           "results), or run fewer jobs.").format(jobs=f"{len(jobs):,}", room=f"{max(room, 0):,}",
-                                                                  limit=f"{MAX_RESULTS:,}")  # fmt: skip
+            text = self.tr(
+                "This run has {jobs} jobs, but the live results can take only {room} more: a session "
+                "holds at most {limit} results. Save the live results and clear them (File > Clear live "
+                "results), or run fewer jobs."
+            ).format(jobs=f"{len(jobs):,}", room=f"{max(room, 0):,}", limit=f"{MAX_RESULTS:,}")
             self.run_panel.message.setText(text)
             self.show_error(self.tr("Too many results"), text)
             return
@@ -275,9 +295,14 @@ class MainWindow(QMainWindow):
         self.workspace.add_live(result)
         # start() leaves room for one result a job; should a run give more, it stops here, every result kept
         if len(self.workspace.live) > MAX_RESULTS and self.controller.cancel():
-            self.show_error(self.tr("Run stopped"), self.tr("The live results passed the {limit} a session may "
-                            "hold: the run stops here, every result kept. Save them, then clear them to run "
-                            "more.").format(limit=f"{MAX_RESULTS:,}"))  # fmt: skip
+            self.show_error(
+                self.tr("Run stopped"),
+                self.tr(
+                    "The live results passed the {limit} a session may "
+                    "hold: the run stops here, every result kept. Save them, then clear them to run "
+                    "more."
+                ).format(limit=f"{MAX_RESULTS:,}"),
+            )
         self.recovery.write()
         # Failures (compile error, failed launch) and memory refusals get a dialog; other refusals
         # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
@@ -287,21 +312,34 @@ class MainWindow(QMainWindow):
     @Slot(object, bool)
     def _on_finished(self, results: list, cancelled: bool) -> None:
         ok = sum(r.valid for r in results)
-        done = self.tr("Cancelled: {0} of {1} result(s) valid") if cancelled else self.tr("Done: {0} of {1} result(s) valid")
+        done = (
+            self.tr("Cancelled: {0} of {1} result(s) valid")
+            if cancelled
+            else self.tr("Done: {0} of {1} result(s) valid")
+        )
         self.statusBar().showMessage(done.format(ok, len(results)), 10000)
         if self.run_failures:
             first = self.run_failures[0]
             details = "\n\n".join(f"{r.series} at {r.problem.label}:\n{r.error}" for r in self.run_failures)
-            self.show_error(self.tr("A run failed"), self.tr("{0} job(s) failed; first: {1} at {2}.").format(
-                len(self.run_failures), first.series, first.problem.label), details)  # fmt: skip
+            self.show_error(
+                self.tr("A run failed"),
+                self.tr("{0} job(s) failed; first: {1} at {2}.").format(
+                    len(self.run_failures), first.series, first.problem.label
+                ),
+                details,
+            )
 
     @Slot(object)
     def _on_ceilings(self, data) -> None:
         if isinstance(data, str):
             self.show_error(self.tr("Cannot measure the ceilings"), data)
             return
-        self.statusBar().showMessage(self.tr("Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
-            data["device"], f"{data['bandwidth_gbs']:,.0f}", f"{data['fp32_gemm_gflops']:,.0f}"), 10000)  # fmt: skip
+        self.statusBar().showMessage(
+            self.tr("Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
+                data["device"], f"{data['bandwidth_gbs']:,.0f}", f"{data['fp32_gemm_gflops']:,.0f}"
+            ),
+            10000,
+        )
         self.refresh()
 
     @Slot(object)

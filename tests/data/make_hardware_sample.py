@@ -24,9 +24,14 @@ NOTE = "test fixture: not a recording"
 
 def build() -> Session:
     recorded = Session.load(RECORDED)
-    counters = {row["kernel"]: row["counters"] for row in parse_ncu_csv((DATA / "ncu-tiled-naive-1024.csv").read_text())}
+    counters = {
+        row["kernel"]: row["counters"] for row in parse_ncu_csv((DATA / "ncu-tiled-naive-1024.csv").read_text())
+    }
     results = []
-    for variant, params, kernel in (("gpu-naive", {"block": 16}, "gemm_naive"), ("gpu-tiled", {"tile": 16}, "gemm_tiled")):
+    for variant, params, kernel in (
+        ("gpu-naive", {"block": 16}, "gemm_naive"),
+        ("gpu-tiled", {"tile": 16}, "gemm_tiled"),
+    ):
         r = next(r for r in recorded.results if r.variant == variant and r.params == params and r.m == 1024)
         r = copy.deepcopy(r)
         r.counters = counters[kernel]
@@ -37,11 +42,28 @@ def build() -> Session:
         trace = decode_trace(traces[key])
         span_ms = max(end for *_, end in trace) / 1e6
         results.append(
-            Result("gpu-tiled", {"tile": tile}, 1000, 1000, 1000, "cuda", "fp32", True, samples_ms=[span_ms],
-                   block_trace=trace, note=f"{NOTE}; block trace from tests/data/trace-h200-1000.npz, time = its span")
-        )  # fmt: skip
-    return Session(results=results, environment=recorded.environment, settings={"command": NOTE},
-                   created=recorded.created, kind="measured", label="H200 counters sample (test fixture)")  # fmt: skip
+            Result(
+                "gpu-tiled",
+                {"tile": tile},
+                1000,
+                1000,
+                1000,
+                "cuda",
+                "fp32",
+                True,
+                samples_ms=[span_ms],
+                block_trace=trace,
+                note=f"{NOTE}; block trace from tests/data/trace-h200-1000.npz, time = its span",
+            )
+        )
+    return Session(
+        results=results,
+        environment=recorded.environment,
+        settings={"command": NOTE},
+        created=recorded.created,
+        kind="measured",
+        label="H200 counters sample (test fixture)",
+    )
 
 
 if __name__ == "__main__":

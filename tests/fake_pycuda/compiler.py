@@ -39,8 +39,18 @@ def global_functions(source: str) -> list[str]:
     return names
 
 
-def compile(source: str, nvcc: str = "nvcc", options=None, keep=False, no_extern_c=False, arch=None, code=None,
-            cache_dir=None, include_dirs=(), target="cubin") -> bytes:  # fmt: skip
+def compile(
+    source: str,
+    nvcc: str = "nvcc",
+    options=None,
+    keep=False,
+    no_extern_c=False,
+    arch=None,
+    code=None,
+    cache_dir=None,
+    include_dirs=(),
+    target="cubin",
+) -> bytes:
     gpu = driver._gpu()
     gpu.note("compile", arch)
     if gpu.compile_hook is not None:
@@ -51,7 +61,17 @@ def compile(source: str, nvcc: str = "nvcc", options=None, keep=False, no_extern
 
 
 class SourceModule(driver.Module):
-    def __init__(self, source: str, nvcc: str = "nvcc", options=None, keep=False, no_extern_c=False, arch=None,
-                 code=None, cache_dir=None, include_dirs=()):  # fmt: skip
+    def __init__(
+        self,
+        source: str,
+        nvcc: str = "nvcc",
+        options=None,
+        keep=False,
+        no_extern_c=False,
+        arch=None,
+        code=None,
+        cache_dir=None,
+        include_dirs=(),
+    ):
         module = driver.module_from_buffer(compile(source, nvcc, options, keep, no_extern_c, arch, code, cache_dir))
         super().__init__(module.meta, module._ctx)

@@ -103,8 +103,11 @@ class Allocation:
     def view(self, dtype, offset: int, count: int) -> np.ndarray:
         size = np.dtype(dtype).itemsize * count
         if offset < 0 or offset + size > self.nbytes:
-            raise FakeDriverError("launch", f"an access of {size} bytes at offset {offset} is outside an allocation "
-                                  f"of {self.nbytes} bytes (illegal address)")  # fmt: skip
+            raise FakeDriverError(
+                "launch",
+                f"an access of {size} bytes at offset {offset} is outside an allocation "
+                f"of {self.nbytes} bytes (illegal address)",
+            )
         return self.bytes()[offset : offset + size].view(dtype)
 
 
@@ -343,8 +346,9 @@ class FakeGpu:
             return self._changed.wait_for(condition, timeout_s)
 
     # ---- the GEMM every gemmviz kernel computes ----------------------------------------------------
-    def run_kernel(self, name: str, ctx: Context, compute: Callable[[], np.ndarray], shape: tuple[int, int, int],
-                   trace=None) -> None:  # fmt: skip
+    def run_kernel(
+        self, name: str, ctx: Context, compute: Callable[[], np.ndarray], shape: tuple[int, int, int], trace=None
+    ) -> None:
         """Queue a GEMM-like launch: `compute()` reads the inputs, writes C and returns it (an m×n view);
         `trace`: (pointer, blocks) of the block-trace buffer of an instrumented build."""
         index = self.count_launch(name)
@@ -398,6 +402,10 @@ class FakeGpu:
 
 def raise_as(module, exc: FakeDriverError):
     """The PyCUDA exception of the driver module for a simulation error."""
-    kinds = {"logic": module.LogicError, "launch": module.LaunchError, "runtime": module.RuntimeError,
-             "memory": module.MemoryError}  # fmt: skip
+    kinds = {
+        "logic": module.LogicError,
+        "launch": module.LaunchError,
+        "runtime": module.RuntimeError,
+        "memory": module.MemoryError,
+    }
     return kinds.get(exc.kind, builtins.RuntimeError)(str(exc))

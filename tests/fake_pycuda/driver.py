@@ -63,12 +63,29 @@ class _Flags:
 
 ctx_flags = _Flags(SCHED_AUTO=0, SCHED_SPIN=1, SCHED_YIELD=2, SCHED_BLOCKING_SYNC=4, MAP_HOST=8, LMEM_RESIZE_TO_MAX=16)
 host_alloc_flags = _Flags(PORTABLE=1, DEVICEMAP=2, WRITECOMBINED=4)
-device_attribute = _Flags(**{name: name for name in (
-    "MULTIPROCESSOR_COUNT", "CLOCK_RATE", "L2_CACHE_SIZE", "MEMORY_CLOCK_RATE", "GLOBAL_MEMORY_BUS_WIDTH",
-    "MAX_THREADS_PER_BLOCK", "MAX_SHARED_MEMORY_PER_BLOCK", "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", "WARP_SIZE",
-    "COMPUTE_CAPABILITY_MAJOR", "COMPUTE_CAPABILITY_MINOR")})  # fmt: skip
-function_attribute = _Flags(MAX_DYNAMIC_SHARED_SIZE_BYTES="MAX_DYNAMIC_SHARED_SIZE_BYTES",
-                            MAX_THREADS_PER_BLOCK="MAX_THREADS_PER_BLOCK", NUM_REGS="NUM_REGS")  # fmt: skip
+device_attribute = _Flags(
+    **{
+        name: name
+        for name in (
+            "MULTIPROCESSOR_COUNT",
+            "CLOCK_RATE",
+            "L2_CACHE_SIZE",
+            "MEMORY_CLOCK_RATE",
+            "GLOBAL_MEMORY_BUS_WIDTH",
+            "MAX_THREADS_PER_BLOCK",
+            "MAX_SHARED_MEMORY_PER_BLOCK",
+            "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
+            "WARP_SIZE",
+            "COMPUTE_CAPABILITY_MAJOR",
+            "COMPUTE_CAPABILITY_MINOR",
+        )
+    }
+)
+function_attribute = _Flags(
+    MAX_DYNAMIC_SHARED_SIZE_BYTES="MAX_DYNAMIC_SHARED_SIZE_BYTES",
+    MAX_THREADS_PER_BLOCK="MAX_THREADS_PER_BLOCK",
+    NUM_REGS="NUM_REGS",
+)
 
 _initialized = False
 
@@ -357,8 +374,12 @@ def fake_cubin(source: str, options: list, arch: str | None) -> bytes:
     """What the fake compiler returns: the kernels a source defines and whether it is the block-trace build."""
     from tests.fake_pycuda.compiler import global_functions
 
-    meta = {"functions": global_functions(source), "traced": "#define GEMMVIZ_TRACE" in source,
-            "options": list(options or []), "arch": arch}  # fmt: skip
+    meta = {
+        "functions": global_functions(source),
+        "traced": "#define GEMMVIZ_TRACE" in source,
+        "options": list(options or []),
+        "arch": arch,
+    }
     return CUBIN_MAGIC + json.dumps(meta).encode()
 
 

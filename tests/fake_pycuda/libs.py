@@ -144,8 +144,9 @@ class FakeWgmmaKernel:
             if cfg.b_regs:
                 bv = np.lib.stride_tricks.as_strided(gpu.array(b, np.float32, ldb * (k - 1) + n), (k, n), (4 * ldb, 4))
             else:
-                btv = np.lib.stride_tricks.as_strided(gpu.array(bt, np.float32, ldbt * (n - 1) + k), (n, k),
-                                                      (4 * ldbt, 4))  # fmt: skip
+                btv = np.lib.stride_tricks.as_strided(
+                    gpu.array(bt, np.float32, ldbt * (n - 1) + k), (n, k), (4 * ldbt, 4)
+                )
                 bv = btv.T
             cv = gpu.array(c, np.float32, m * n).reshape(m, n)
             np.matmul(av, bv, out=cv)

@@ -51,8 +51,17 @@ def _grid(p: QPainter, rect: QRectF, rows: int, cols: int, theme: Theme) -> None
             p.drawLine(rect.left(), rect.top() + r * ch, rect.right(), rect.top() + r * ch)
 
 
-def _cells(p: QPainter, rect: QRectF, cells: np.ndarray, r0: int, c0: int, rows: int, cols: int, theme: Theme,
-           faded: bool = False) -> None:  # fmt: skip
+def _cells(
+    p: QPainter,
+    rect: QRectF,
+    cells: np.ndarray,
+    r0: int,
+    c0: int,
+    rows: int,
+    cols: int,
+    theme: Theme,
+    faded: bool = False,
+) -> None:
     cw, ch = rect.width() / cols, rect.height() / rows
     p.setPen(Qt.PenStyle.NoPen)
     for r, c, warp in cells:
@@ -77,8 +86,16 @@ def _outline(p: QPainter, rect: QRectF, region, r0: int, c0: int, rows: int, col
     )
 
 
-def draw_replay(p: QPainter, rect: QRectF, trace: acc.AccessTrace, sched: Schedule, steps: list[ReplayStep],
-                index: int, theme: Theme, px: float | None = None) -> None:  # fmt: skip
+def draw_replay(
+    p: QPainter,
+    rect: QRectF,
+    trace: acc.AccessTrace,
+    sched: Schedule,
+    steps: list[ReplayStep],
+    index: int,
+    theme: Theme,
+    px: float | None = None,
+) -> None:
     """One step: B's k-slices above C, A's to its left (the GEMM picture), the cells the block's warps recorded in
     this step in their warp's colour (earlier steps' faint), the model's region for the step outlined; below,
     the step as the schedule says it and the recorded count beside the model's."""
@@ -133,8 +150,11 @@ def draw_replay(p: QPainter, rect: QRectF, trace: acc.AccessTrace, sched: Schedu
     if step.recorded == step.model:
         verdict, color = f"recorded {step.recorded:,} {what} = the model's {step.model:,}", GOOD
     elif not step.complete:
-        verdict, color = (f"{step.recorded:,} of the model's {step.model:,} {what} kept in detail "
-                          "(the shipped file keeps each block's first requests)", theme.foreground)  # fmt: skip
+        verdict, color = (
+            f"{step.recorded:,} of the model's {step.model:,} {what} kept in detail "
+            "(the shipped file keeps each block's first requests)",
+            theme.foreground,
+        )
     else:
         verdict, color = f"recorded {step.recorded:,} {what}, the model says {step.model:,}", BAD
     _text(
@@ -145,12 +165,25 @@ def draw_replay(p: QPainter, rect: QRectF, trace: acc.AccessTrace, sched: Schedu
         color,
         bold=True,
     )
-    _text(p, QRectF(rect.left() + px, rect.bottom() - px * 1.3, rect.width() - 2 * px, px * 1.3),
-          "cells: what the warps read on the GPU, one colour a warp; outline: the model's step", px, theme.foreground)  # fmt: skip
+    _text(
+        p,
+        QRectF(rect.left() + px, rect.bottom() - px * 1.3, rect.width() - 2 * px, px * 1.3),
+        "cells: what the warps read on the GPU, one colour a warp; outline: the model's step",
+        px,
+        theme.foreground,
+    )
 
 
-def export_replay(trace: acc.AccessTrace, path: str | os.PathLike, step: int = 0, slot: int = 0, width: int = 1920,
-                  height: int = 1080, theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None) -> Path:  # fmt: skip
+def export_replay(
+    trace: acc.AccessTrace,
+    path: str | os.PathLike,
+    step: int = 0,
+    slot: int = 0,
+    width: int = 1920,
+    height: int = 1080,
+    theme: Theme = PROJECTOR_LIGHT,
+    records: acc.AccessFile | None = None,
+) -> Path:
     """One replayed step as PNG or SVG (by the suffix), through the one writer."""
     from gemmviz.core import fileio
     from gemmviz.ui.export.exporters import check_size, check_target
@@ -159,8 +192,14 @@ def export_replay(trace: acc.AccessTrace, path: str | os.PathLike, step: int = 0
     target = check_target(path, (".png", ".svg"))
     sched, steps = replay(trace, slot)
     text = footer(records) if records else ""
-    data = render_drawing(lambda p, r: draw_replay(p, r, trace, sched, steps, step, theme), width, height, theme, text,
-                          svg=target.suffix.lower() == ".svg")  # fmt: skip
+    data = render_drawing(
+        lambda p, r: draw_replay(p, r, trace, sched, steps, step, theme),
+        width,
+        height,
+        theme,
+        text,
+        svg=target.suffix.lower() == ".svg",
+    )
     fileio.write_atomic(target, data)
     return target
 
@@ -254,8 +293,9 @@ class AccessReplay(QWidget):
 
         if self.canvas.state is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export step"), "replay.png",
-                                              self.tr("PNG image (*.png);;SVG image (*.svg)"))  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export step"), "replay.png", self.tr("PNG image (*.png);;SVG image (*.svg)")
+        )
         if path:
             trace, _sched, _steps, step = self.canvas.state
             try:
@@ -266,9 +306,16 @@ class AccessReplay(QWidget):
                 QMessageBox.warning(self, self.tr("Export failed"), str(exc))
 
 
-def export_replay_gif(trace: acc.AccessTrace, path: str | os.PathLike, slot: int = 0, width: int = 960, height: int = 540,
-                      theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None,
-                      steps_per_second: float = 2.0) -> int:  # fmt: skip
+def export_replay_gif(
+    trace: acc.AccessTrace,
+    path: str | os.PathLike,
+    slot: int = 0,
+    width: int = 960,
+    height: int = 540,
+    theme: Theme = PROJECTOR_LIGHT,
+    records: acc.AccessFile | None = None,
+    steps_per_second: float = 2.0,
+) -> int:
     """The replay as an animated GIF, one frame a step, streamed to the file (the animation's GIF writer);
     returns the number of frames. A failed export leaves no file and any previous one as it was."""
     from PySide6.QtGui import QImage

@@ -64,8 +64,9 @@ def _font(px: float, bold: bool = False) -> QFont:
     return f
 
 
-def _text(p: QPainter, rect: QRectF, text: str, px: float, color: str, bold: bool = False,
-          align=Qt.AlignmentFlag.AlignLeft) -> float:  # fmt: skip
+def _text(
+    p: QPainter, rect: QRectF, text: str, px: float, color: str, bold: bool = False, align=Qt.AlignmentFlag.AlignLeft
+) -> float:
     """Draw one line of text in rect (elided to fit); its height."""
     font = _font(px, bold)
     p.setFont(font)
@@ -89,8 +90,14 @@ def _lanes_row(p: QPainter, rect: QRectF, active: int, color_of, theme: Theme, p
         bottoms.append(QPointF(box.center().x(), box.bottom()))
     for lane in (0, 16, 31):
         x = rect.left() + lane * w
-        _text(p, QRectF(x - w, rect.bottom() + 2, 3 * w, px * 1.3), str(lane), px, theme.foreground,
-              align=Qt.AlignmentFlag.AlignHCenter)  # fmt: skip
+        _text(
+            p,
+            QRectF(x - w, rect.bottom() + 2, 3 * w, px * 1.3),
+            str(lane),
+            px,
+            theme.foreground,
+            align=Qt.AlignmentFlag.AlignHCenter,
+        )
     return bottoms
 
 
@@ -118,8 +125,12 @@ def _where(pc) -> str:
 
 
 def _sectors_text(sectors: int, lines: int) -> str:
-    forms = {(True, True): tr("{0} sector in {1} line"), (False, True): tr("{0} sectors in {1} line"),
-             (True, False): tr("{0} sector in {1} lines"), (False, False): tr("{0} sectors in {1} lines")}  # fmt: skip
+    forms = {
+        (True, True): tr("{0} sector in {1} line"),
+        (False, True): tr("{0} sectors in {1} line"),
+        (True, False): tr("{0} sector in {1} lines"),
+        (False, False): tr("{0} sectors in {1} lines"),
+    }
     return forms[(sectors == 1, lines == 1)].format(sectors, lines)
 
 
@@ -131,7 +142,8 @@ def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme,
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
     where = _where(info["pc"])
     request = (tr("warp {0} stores to {1} ({2})") if info["store"] else tr("warp {0} loads from {1} ({2})")).format(
-        info["warp"], info["matrix"], where)  # fmt: skip
+        info["warp"], info["matrix"], where
+    )
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
     lanes_rect = QRectF(rect.left(), y + px * 0.4, rect.width(), px * 1.6)
     active = sum(1 << lane for lane, _ in info["lanes"])
@@ -164,7 +176,8 @@ def draw_coalescing_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme,
     second = tr("{0} B moved for {1} B used ({2})").format(f"{moved:,}", f"{useful:,}", f"{useful / moved:.0%}")
     _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
     where = tr("block {0} of {1}×{2} blocks, {3}").format(
-        panel.trace.blocks[0][:2], panel.trace.grid[0], panel.trace.grid[1], "×".join(map(str, panel.trace.mnk)))  # fmt: skip
+        panel.trace.blocks[0][:2], panel.trace.grid[0], panel.trace.grid[1], "×".join(map(str, panel.trace.mnk))
+    )
     _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3), where, px, theme.foreground)
 
 
@@ -178,7 +191,8 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     y = rect.top()
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.4), panel.title, px, theme.foreground, bold=True)
     request = (tr("warp {0} stores ({1})") if info["store"] else tr("warp {0} loads ({1})")).format(
-        info["warp"], _where(info["pc"]))  # fmt: skip
+        info["warp"], _where(info["pc"])
+    )
     y += _text(p, QRectF(rect.left(), y, rect.width(), px * 1.3), request, px, theme.foreground)
     degree = info["degree"]
     worst = max(degree.values(), default=1)
@@ -191,8 +205,14 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     active = sum(1 << lane for lane, _ in info["lanes"])
     bottoms = _lanes_row(p, lanes_rect, active, lane_color, theme, px)
     banks_top = lanes_rect.bottom() + px * 5
-    _text(p, QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3), tr("32 banks"), px, theme.foreground,
-          align=Qt.AlignmentFlag.AlignRight)  # fmt: skip
+    _text(
+        p,
+        QRectF(rect.left(), banks_top - px * 1.4, rect.width(), px * 1.3),
+        tr("32 banks"),
+        px,
+        theme.foreground,
+        align=Qt.AlignmentFlag.AlignRight,
+    )
     room = rect.bottom() - px * 5 - banks_top
     cell_h = min(px * 1.6, room / max(worst, depth))  # the same cells in every panel of the view
     w = rect.width() / acc.BANKS
@@ -218,14 +238,19 @@ def draw_banks_panel(p: QPainter, rect: QRectF, panel: Panel, theme: Theme, px: 
     top = min(rect.bottom() - px * 4.2, banks_top + max(worst, depth) * cell_h + px * 1.5)  # under the deepest stack
     _text(p, QRectF(rect.left(), top, rect.width(), px * 1.4), first, px * 1.1, color, bold=True)
     second = (tr("{0} wavefronts, {1} needed") if info["wavefronts"] != 1 else tr("{0} wavefront, {1} needed")).format(
-        info["wavefronts"], info["ideal"])  # fmt: skip
+        info["wavefronts"], info["ideal"]
+    )
     _text(p, QRectF(rect.left(), top + px * 1.4, rect.width(), px * 1.4), second, px, color, bold=True)
     totals = panel.trace.summary[0]
     key = "st" if info["store"] else "ld"
     per = totals[f"shared_{key}_conflicts"] / max(1, totals[f"shared_{key}_requests"])
-    _text(p, QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3),
-          (tr("block: {0} extra per store") if info["store"] else tr("block: {0} extra per load")).format(f"{per:.2f}"),
-          px, theme.foreground)  # fmt: skip
+    _text(
+        p,
+        QRectF(rect.left(), top + px * 2.8, rect.width(), px * 1.3),
+        (tr("block: {0} extra per store") if info["store"] else tr("block: {0} extra per load")).format(f"{per:.2f}"),
+        px,
+        theme.foreground,
+    )
 
 
 # ------------------------------------------------------------------------------------------- whole views
@@ -268,8 +293,11 @@ def draw_view(
     """A whole view: its question as a heading, then the panels side by side. Pure: the same input, the same picture."""
     px = px or font_px(theme, rect)
     p.fillRect(rect, QColor(theme.background))
-    heading = (tr("Coalescing: how many 32-byte sectors one warp's load costs") if kind == "coalescing"
-               else tr("Bank conflicts: how many wavefronts one warp's shared access takes"))  # fmt: skip
+    heading = (
+        tr("Coalescing: how many 32-byte sectors one warp's load costs")
+        if kind == "coalescing"
+        else tr("Bank conflicts: how many wavefronts one warp's shared access takes")
+    )
     top = rect.top() + px * 0.5
     h = _text(
         p,
@@ -280,8 +308,13 @@ def draw_view(
         bold=True,
     )
     if not panels:
-        _text(p, QRectF(rect.left() + px, top + 2 * h, rect.width() - 2 * px, px * 1.4),
-              tr("no recorded accesses for these kernels"), px, theme.foreground)  # fmt: skip
+        _text(
+            p,
+            QRectF(rect.left() + px, top + 2 * h, rect.width() - 2 * px, px * 1.4),
+            tr("no recorded accesses for these kernels"),
+            px,
+            theme.foreground,
+        )
         return
     body = QRectF(rect.left() + px, top + h + px * 0.6, rect.width() - 2 * px, rect.bottom() - top - h - px * 1.2)
     gap = px * 1.5
@@ -299,8 +332,15 @@ def draw_view(
             draw_coalescing_panel(p, box, panel, theme, px)
 
 
-def draw_access_view(p: QPainter, rect: QRectF, kind: str, theme: Theme, records: acc.AccessFile | None = None,
-                     warp: int = 0, nth: int | None = None) -> str:  # fmt: skip
+def draw_access_view(
+    p: QPainter,
+    rect: QRectF,
+    kind: str,
+    theme: Theme,
+    records: acc.AccessFile | None = None,
+    warp: int = 0,
+    nth: int | None = None,
+) -> str:
     """What a lesson step (or any view) calls: the coalescing or bank view of `records` (the shipped H200 records
     if None) drawn into rect; returns the source line for the slide's footer ("" without records)."""
     records = records if records is not None else acc.shipped_file()
@@ -355,9 +395,16 @@ def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: 
     return bytes(data)
 
 
-def export_access_view(kind: str, path: str | os.PathLike, width: int = 1920, height: int = 1080,
-                       theme: Theme = PROJECTOR_LIGHT, records: acc.AccessFile | None = None, warp: int = 0,
-                       nth: int | None = None) -> Path:  # fmt: skip
+def export_access_view(
+    kind: str,
+    path: str | os.PathLike,
+    width: int = 1920,
+    height: int = 1080,
+    theme: Theme = PROJECTOR_LIGHT,
+    records: acc.AccessFile | None = None,
+    warp: int = 0,
+    nth: int | None = None,
+) -> Path:
     """Write the coalescing or bank view of `warp`'s requests (its `nth` in issue order; None: its costliest, see
     default_panels) in the registered chart format its path's suffix names (PNG, SVG), as export_chart writes a
     chart: the canvas laid out at the 1080p-equivalent size, painted through the format's writer."""
@@ -434,7 +481,9 @@ class AccessViews(QWidget):
         self.export_button = QPushButton(self.tr("Export…"), self)
         self.source = QLabel(self)
         self.source.setTextFormat(Qt.TextFormat.PlainText)
-        self.source.setWordWrap(True)  # where the records come from: wraps beside the controls, never widening the window
+        self.source.setWordWrap(
+            True
+        )  # where the records come from: wraps beside the controls, never widening the window
         self.source.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind.setMinimumContentsLength(14)
@@ -474,14 +523,24 @@ class AccessViews(QWidget):
 
         from gemmviz.core import export_formats
 
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"), f"{self.canvas.kind}.png",
-                                              export_formats.file_filter(export_formats.CHART, tr))  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export view"),
+            f"{self.canvas.kind}.png",
+            export_formats.file_filter(export_formats.CHART, tr),
+        )
         if not path:
             return
         try:
             nth = self.request.value() - 1 if self.request.value() else None
-            export_access_view(self.canvas.kind, path, theme=self.canvas.theme, records=self.records,
-                               warp=self.warp.currentData() or 0, nth=nth)  # fmt: skip
+            export_access_view(
+                self.canvas.kind,
+                path,
+                theme=self.canvas.theme,
+                records=self.records,
+                warp=self.warp.currentData() or 0,
+                nth=nth,
+            )
         except Exception as exc:  # an unwritable file, a refused size: said, never raised into Qt
             QMessageBox.warning(self, self.tr("Export failed"), str(exc))
 

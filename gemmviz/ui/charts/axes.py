@@ -265,8 +265,11 @@ class SeriesLegend(pg.LegendItem):
         self.more.setVisible(len(shown) < len(self.items))
         if self.more.isVisible():
             self.more.item.document().setDocumentMargin(1)
-            self.more.setText(tr("+{n} more").format(n=len(self.items) - len(shown)), color=self.opts["labelTextColor"],
-                              size=self.opts["labelTextSize"])  # fmt: skip
+            self.more.setText(
+                tr("+{n} more").format(n=len(self.items) - len(shown)),
+                color=self.opts["labelTextColor"],
+                size=self.opts["labelTextSize"],
+            )
             slot = len(shown)
             grid.addItem(self.more, slot % rows, 2 * (slot // rows) + 1, alignment=left)
         for col in range(1, 2 * max(1, self.columnCount) - 1, 2):

@@ -61,8 +61,11 @@ def legible(theme: Theme) -> Theme:
     view it was scaled to (a lesson's slide at 720p scales the 1080p sizes by 2/3)."""
     if not is_projector(theme):
         return theme
-    return replace(theme, line_px=max(theme.line_px, PROJECTOR_MIN_LINE_PX),
-                   symbol_px=max(theme.symbol_px, PROJECTOR_MIN_SYMBOL_PX))  # fmt: skip
+    return replace(
+        theme,
+        line_px=max(theme.line_px, PROJECTOR_MIN_LINE_PX),
+        symbol_px=max(theme.symbol_px, PROJECTOR_MIN_SYMBOL_PX),
+    )
 
 
 def legend_min_factor(theme: Theme) -> float:
@@ -267,8 +270,12 @@ class ResultChart(pg.PlotWidget):
         height = fit_legend_column(self, plot, self.legend, self.theme)
         left = plot.getAxis("left").width()
         self._fit_axis_label("left", self.y_label, self.y_label_short, height)
-        self._fit_axis_label("bottom", self.x_label, self.x_label_short,
-                             self.width() - self.legend.maximumWidth() - left - 4 * margin_px(self.theme))  # fmt: skip
+        self._fit_axis_label(
+            "bottom",
+            self.x_label,
+            self.x_label_short,
+            self.width() - self.legend.maximumWidth() - left - 4 * margin_px(self.theme),
+        )
 
     def _fit_axis_label(self, name: str, label: str, short: str, room: float) -> None:
         """The axis's long label, or its short one where the long one is longer than the axis."""
@@ -292,14 +299,19 @@ class ResultChart(pg.PlotWidget):
         raise NotImplementedError
 
     def pen(self, style: SeriesStyle, colour: str | None = None):
-        return pg.mkPen(colour or self.theme.color(style.colour), width=self.theme.line_px,
-                        style=PEN_STYLES[style.dash])  # fmt: skip
+        return pg.mkPen(
+            colour or self.theme.color(style.colour), width=self.theme.line_px, style=PEN_STYLES[style.dash]
+        )
 
     def sample(self, style: SeriesStyle, line: bool = True):
         """A legend sample drawn with a series' style."""
-        return pg.PlotDataItem(pen=self.pen(style) if line else None, symbol=style.marker,
-                               symbolBrush=self.theme.color(style.colour), symbolPen=None,
-                               symbolSize=min(self.theme.symbol_px, 18))  # fmt: skip
+        return pg.PlotDataItem(
+            pen=self.pen(style) if line else None,
+            symbol=style.marker,
+            symbolBrush=self.theme.color(style.colour),
+            symbolPen=None,
+            symbolSize=min(self.theme.symbol_px, 18),
+        )
 
     def add_hidden_entries(self) -> None:
         for name in self.hidden_series:
@@ -328,9 +340,11 @@ class _Tip:
 def _tip(r: Result, source: str) -> str:
     params = ", ".join(f"{k} {v}" for k, v in r.params.items())
     timing = tr("median {median} ms (min {min}, max {max}, n={n})").format(
-        median=sig(r.median_ms), min=sig(r.min_ms), max=sig(r.max_ms), n=len(r.samples_ms))  # never 5.171e+04
+        median=sig(r.median_ms), min=sig(r.min_ms), max=sig(r.max_ms), n=len(r.samples_ms)
+    )  # never 5.171e+04
     rate = tr("{gflops} GFLOP/s, rel. error {error}").format(
-        gflops=f"{r.gflops:,.0f}", error="—" if r.rel_error is None else format(r.rel_error, ".1e"))
+        gflops=f"{r.gflops:,.0f}", error="—" if r.rel_error is None else format(r.rel_error, ".1e")
+    )
     return (
         f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n{timing}\n{rate}"
         + (f"\n{source_label(source)}" if source else "")

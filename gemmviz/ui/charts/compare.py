@@ -76,9 +76,11 @@ class ComparePanel(QWidget):
         self.table.resizeColumnsToContents()
         self.table.setSortingEnabled(True)
         self.note.setText(
-            tr("{n} kernel/size pairs measured both in the reference and elsewhere. "
-               "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
-               "Published figures are the seeds' own numbers, not measurements.").format(n=len(rows))
+            tr(
+                "{n} kernel/size pairs measured both in the reference and elsewhere. "
+                "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
+                "Published figures are the seeds' own numbers, not measurements."
+            ).format(n=len(rows))
             if rows
             else tr("No kernel and size appears both in the reference and in another session.")
-        )  # fmt: skip
+        )

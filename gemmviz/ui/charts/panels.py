@@ -75,11 +75,15 @@ class SpeedupPanel(ChartPanel):
     def set_four(self, four: bool) -> None:
         for combo in self.combos:
             # scaled, long session names and baselines elide instead of widening their quarter
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if four
-                                      else QComboBox.SizeAdjustPolicy.AdjustToContentsOnFirstShow)  # fmt: skip
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+                if four
+                else QComboBox.SizeAdjustPolicy.AdjustToContentsOnFirstShow
+            )
             combo.setMinimumContentsLength(8 if four else 0)
-            combo.setSizePolicy(QSizePolicy.Policy.Expanding if four else QSizePolicy.Policy.Preferred,
-                                QSizePolicy.Policy.Fixed)  # fmt: skip
+            combo.setSizePolicy(
+                QSizePolicy.Policy.Expanding if four else QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed
+            )
 
     def _fill_combos(self, keep: bool) -> None:
         chart = self.chart

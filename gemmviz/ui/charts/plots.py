@@ -78,10 +78,17 @@ class _SizeChart(ResultChart):
                 line = pg.PlotDataItem(xs, ys, pen=self.pen(style))
                 spread = self.make_spread(rs, xs, style.colour)
                 scatter = pg.ScatterPlotItem(
-                    xs, ys, size=self.theme.symbol_px, brush=brush, pen=pg.mkPen(self.theme.background),
-                    symbol=style.marker, hoverable=True, data=tips, tip=lambda x, y, data: plain(data.text),
+                    xs,
+                    ys,
+                    size=self.theme.symbol_px,
+                    brush=brush,
+                    pen=pg.mkPen(self.theme.background),
+                    symbol=style.marker,
+                    hoverable=True,
+                    data=tips,
+                    tip=lambda x, y, data: plain(data.text),
                     hoverSize=self.theme.symbol_px * 1.5,
-                )  # fmt: skip
+                )
                 scatter.sigClicked.connect(lambda _item, points, _ev: self.emit_point(points))
                 items = [i for i in (line, spread, scatter) if i is not None]
                 for item in items:
@@ -111,8 +118,10 @@ class _SizeChart(ResultChart):
             if len(sources) > 1 or (sources and sources[0]):
                 for i, source in enumerate(sources):
                     dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
-                    self.legend.add_entry(pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
-                                          source_label(source) or tr("live (this machine)"))  # fmt: skip
+                    self.legend.add_entry(
+                        pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
+                        source_label(source) or tr("live (this machine)"),
+                    )
 
     def _fit_range(self, plot: pg.PlotItem, groups) -> None:
         """The range from the data alone (not from pen widths, as auto-range would), so that an export's
@@ -155,8 +164,13 @@ class TimeChart(_SizeChart):
         lo = np.log10([r.min_ms for r in rs])
         hi = np.log10([r.max_ms for r in rs])
         mid = np.log10([r.median_ms for r in rs])
-        item.setData(x=xs, y=mid, top=hi - mid, bottom=mid - lo,
-                     pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2)))  # fmt: skip
+        item.setData(
+            x=xs,
+            y=mid,
+            top=hi - mid,
+            bottom=mid - lo,
+            pen=pg.mkPen(self.theme.color(colour_index), width=max(1, self.theme.line_px / 2)),
+        )
 
 
 class GflopsChart(_SizeChart):
@@ -202,8 +216,11 @@ class SpeedupChart(ResultChart):
     def sizes_with_baseline(self) -> list[str]:
         """The sizes (keys, smallest first) that have a result of the baseline."""
         base = registry_baseline(self.baseline)
-        have = {r.problem.key for r in self._mine() if r.variant == base.variant
-                and (not base.params or r.params == dict(base.params))}  # fmt: skip
+        have = {
+            r.problem.key
+            for r in self._mine()
+            if r.variant == base.variant and (not base.params or r.params == dict(base.params))
+        }
         return [key for key in self.sizes() if key in have]
 
     def default_key(self) -> str | None:
@@ -279,16 +296,24 @@ class SpeedupChart(ResultChart):
         if base is None:
             series = baseline_series(chosen)
             if series in self.hidden_series:  # the result exists: the user hid its series
-                self._empty(plot, tr("{name} is hidden").format(name=name),
-                            tr("show {series} again (a click on it in a\nchart's legend) or choose another baseline").format(series=series))  # fmt: skip
+                self._empty(
+                    plot,
+                    tr("{name} is hidden").format(name=name),
+                    tr("show {series} again (a click on it in a\nchart's legend) or choose another baseline").format(
+                        series=series
+                    ),
+                )
                 return
             have = [k.replace("x", "×") for k in self.sizes_with_baseline()]
             reason = tr("sizes with one: {sizes}").format(sizes=", ".join(have)) if have else tr("no size has one")
             self._empty(plot, tr("No {name} result at {size}").format(name=name, size=size_label), reason)
             return
         plot.getAxis("bottom").setStyle(showValues=True)
-        plot.setTitle(plain(tr("Speedup vs {name} at {size}").format(name=name, size=size_label)), color=self.theme.foreground,
-                      size=f"{self.theme.font_pt + 2}pt")  # fmt: skip
+        plot.setTitle(
+            plain(tr("Speedup vs {name} at {size}").format(name=name, size=size_label)),
+            color=self.theme.foreground,
+            size=f"{self.theme.font_pt + 2}pt",
+        )
         best: dict[str, Result] = {}
         for r in at_size:
             if r.series not in best or r.median_ms < best[r.series].median_ms:
@@ -298,15 +323,19 @@ class SpeedupChart(ResultChart):
         styles = series_styles(label for label, _ in self.bars)
         logs = [math.log10(x) for _, x in self.bars]
         ys = np.arange(len(self.bars))
-        plot.addItem(pg.BarGraphItem(
-            x0=[min(0.0, v) for v in logs], width=[abs(v) for v in logs], y=ys, height=0.7,
-            brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for label, _ in self.bars],
-            pen=pg.mkPen(self.theme.foreground, width=1),
-        ))  # fmt: skip
+        plot.addItem(
+            pg.BarGraphItem(
+                x0=[min(0.0, v) for v in logs],
+                width=[abs(v) for v in logs],
+                y=ys,
+                height=0.7,
+                brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for label, _ in self.bars],
+                pen=pg.mkPen(self.theme.foreground, width=1),
+            )
+        )
         self._bar_texts = []
         for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
-            text = pg.TextItem(_times(x), color=self.theme.foreground,
-                               anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))  # fmt: skip
+            text = pg.TextItem(_times(x), color=self.theme.foreground, anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))
             text.setPos(v, y)
             plot.addItem(text)
             self._bar_texts.append(text)

@@ -60,8 +60,12 @@ class ChartsTab(QWidget):
         self.preset_buttons: dict[str, QPushButton] = {}
         for name in PRESETS:
             button = QPushButton(tr(name))
-            button.setToolTip(tr("Show the {name} series, in live results and loaded sessions alike "
-                                 "(click a legend entry to show or hide one series)").format(name=tr(name)))  # fmt: skip
+            button.setToolTip(
+                tr(
+                    "Show the {name} series, in live results and loaded sessions alike "
+                    "(click a legend entry to show or hide one series)"
+                ).format(name=tr(name))
+            )
             button.clicked.connect(lambda _checked=False, n=name: self.apply_preset(n))
             show_row.addWidget(button)
             self.preset_buttons[name] = button

@@ -48,8 +48,10 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 def timing_text(r: Result) -> str:
     """How the median was measured: method, samples kept and dropped, noise, clock, the launch-inclusive time."""
-    lines = [tr(r.timing_label),  # TIMING_NAMES marks core/results.TIMING_LABELS
-             tr("median of {n} samples, noise {noise} (stdev/mean)").format(n=len(r.samples_ms), noise=percent(r.noise))]
+    lines = [
+        tr(r.timing_label),  # TIMING_NAMES marks core/results.TIMING_LABELS
+        tr("median of {n} samples, noise {noise} (stdev/mean)").format(n=len(r.samples_ms), noise=percent(r.noise)),
+    ]
     if r.dropped_ms:
         lines.append(tr("{n} sample(s) left out: the SM clock had fallen").format(n=len(r.dropped_ms)))
     if r.clock_mhz:
@@ -106,8 +108,12 @@ class ResultsModel(QAbstractTableModel):
         self.row_results: list[Result] = []
         self._cells: dict[int, list[_Cell]] = {}
 
-    def set_rows(self, rows: list[tuple[Result, str, Baselines]], column: int = -1,
-                 order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:  # fmt: skip
+    def set_rows(
+        self,
+        rows: list[tuple[Result, str, Baselines]],
+        column: int = -1,
+        order: Qt.SortOrder = Qt.SortOrder.AscendingOrder,
+    ) -> None:
         self.beginResetModel()
         self._rows, self._cells = rows, {}
         self._sort(column, order)
@@ -139,7 +145,11 @@ class ResultsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(COLUMNS)
+        ):
             return tr(COLUMNS[section][1])  # COLUMN_TITLES marks them; a copy keeps the English
         return None
 

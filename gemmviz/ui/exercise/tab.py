@@ -64,8 +64,12 @@ class CheckWorker(QObject):
         from gemmviz.backends.exercise import Cancelled, CheckOptions, check_exercise
 
         try:
-            record = check_exercise(self.path, self.exercise, CheckOptions(cancel=self.cancel),
-                                    lambda i, n, what: self.progress.emit(i, n, what))  # fmt: skip
+            record = check_exercise(
+                self.path,
+                self.exercise,
+                CheckOptions(cancel=self.cancel),
+                lambda i, n, what: self.progress.emit(i, n, what),
+            )
         except Cancelled:
             self.failed.emit(tr("Check cancelled."))
         except ExerciseError as exc:
@@ -301,8 +305,10 @@ class ExerciseTab(QWidget):
         if e is None:
             return
         title, task, hints = e.text(self.lang)
-        self.task.setPlainText(f"{title}\n\n{reflow(task)}\n\n" + tr("Measured against {0}; goal: {1}× its speed.").format(
-            e.reference, rate(e.speed_goal)))  # fmt: skip
+        self.task.setPlainText(
+            f"{title}\n\n{reflow(task)}\n\n"
+            + tr("Measured against {0}; goal: {1}× its speed.").format(e.reference, rate(e.speed_goal))
+        )
         self.hints_shown = 0
         self._show_hints()
 
@@ -479,15 +485,21 @@ class ExerciseTab(QWidget):
         parts = []
         for v in record["verdicts"]:
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
-            parts.append(f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(tr(GOAL_NAMES[v['goal']]))}</b></span>"
-                         f" {plain(v['detail'])}")  # fmt: skip
+            parts.append(
+                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(tr(GOAL_NAMES[v['goal']]))}</b></span>"
+                f" {plain(v['detail'])}"
+            )
         self.verdict_label.setText("<br>".join(parts))
         cause = record.get("cause")
         if cause:
             self.cause.setText(tr("Likeliest cause: {0}").format(cause))
         elif record.get("no_gpu"):
-            self.cause.setText(tr("No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check "
-                                  "file it writes here.").format(record["no_gpu"]))  # fmt: skip
+            self.cause.setText(
+                tr(
+                    "No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check "
+                    "file it writes here."
+                ).format(record["no_gpu"])
+            )
         else:
             self.cause.setText(tr("Every goal passed."))
         mapped = [s for s in record.get("shapes") or [] if s.get("error_map")]
@@ -525,8 +537,11 @@ class ExerciseTab(QWidget):
             if not part.get("findings"):
                 self.finding_lines.append(tr("{0}: clean").format(tool))
             for f in part.get("findings", [])[:10]:
-                self.finding_lines.append(f"{tool}, " + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"],
-                                      f.get("count", 1)) + source(f.get("line")))  # fmt: skip
+                self.finding_lines.append(
+                    f"{tool}, "
+                    + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"], f.get("count", 1))
+                    + source(f.get("line"))
+                )
         for s in record.get("shapes") or []:
             if s["status"] != "ok":
                 self.finding_lines.append(
@@ -543,8 +558,11 @@ class ExerciseTab(QWidget):
         rows = []
         if shape:
             flops = Problem(*shape).flops
-            for who, name in (("yours", tr("yours")), ("reference", record.get("reference", tr("reference"))),
-                              ("cublas", "cuBLAS")):  # fmt: skip
+            for who, name in (
+                ("yours", tr("yours")),
+                ("reference", record.get("reference", tr("reference"))),
+                ("cublas", "cuBLAS"),
+            ):
                 ms = (timing.get(who) or {}).get("median_ms")
                 if ms:
                     rows.append(
@@ -554,8 +572,13 @@ class ExerciseTab(QWidget):
         if not rows and recorded:
             for row in recorded["rows"]:
                 if row["size"] == [2048, 2048, 2048] and row["gflops"]:
-                    rows.append((f"{row['series']} ({tr('recorded')})", row["gflops"],
-                                 f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}"))  # fmt: skip
+                    rows.append(
+                        (
+                            f"{row['series']} ({tr('recorded')})",
+                            row["gflops"],
+                            f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}",
+                        )
+                    )
         self.bars.set_rows(rows)
         self.bars.setVisible(bool(rows))
 

@@ -81,8 +81,14 @@ class ExportDialog(QDialog):
         form = QFormLayout(self)
         form.addRow(tr("chart"), self.chart)
         form.addRow(tr("size (pixels)"), self.size)
-        form.addRow(QLabel(tr("Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.\n"
-                              "The current theme (projector, dark) is used; a footer says where the numbers come from.")))  # fmt: skip
+        form.addRow(
+            QLabel(
+                tr(
+                    "Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.\n"
+                    "The current theme (projector, dark) is used; a footer says where the numbers come from."
+                )
+            )
+        )
         form.addRow(self.message)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)

@@ -113,8 +113,9 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
         raise ExportError(str(exc)) from None
 
 
-def render_widget(widget: QWidget, width: int, height: int, background: str, footer: str = "",
-                  theme: Theme = LIGHT) -> QImage:  # fmt: skip
+def render_widget(
+    widget: QWidget, width: int, height: int, background: str, footer: str = "", theme: Theme = LIGHT
+) -> QImage:
     """The widget laid out at the 1080p-equivalent size and painted at width x height pixels (scaled by
     the device pixel ratio, so cosmetic lines, fonts and markers all scale by the same factor)."""
     scale = scale_for(width, height)
@@ -153,8 +154,9 @@ def paint_footer(painter: QPainter, text: str, rect: QRectF, theme: Theme) -> No
     painter.save()
     painter.setFont(font)
     painter.setPen(QColor(theme.foreground))
-    painter.drawText(rect.adjusted(12, 0, -12, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-                     text)  # fmt: skip
+    painter.drawText(
+        rect.adjusted(12, 0, -12, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text
+    )
     painter.restore()
 
 
@@ -216,9 +218,17 @@ def chart_writer(path: str | os.PathLike) -> tuple[Path, type[export_formats.Exp
     return target, formats.writer(export_formats.CHART, target)
 
 
-def export_chart(kind: str, results: list[Result], path: str | os.PathLike, width: int = 1920, height: int = 1080,
-                 theme: Theme = LIGHT, ceilings=None, view: ChartView | None = None,
-                 footer: str | None = None) -> Path:  # fmt: skip
+def export_chart(
+    kind: str,
+    results: list[Result],
+    path: str | os.PathLike,
+    width: int = 1920,
+    height: int = 1080,
+    theme: Theme = LIGHT,
+    ceilings=None,
+    view: ChartView | None = None,
+    footer: str | None = None,
+) -> Path:
     """Write one chart of a registered kind (or the dashboard) at width x height pixels in the registered format
     its path's suffix names (PNG, SVG), drawn as `view` shows the results (the speedup chart's baseline, size
     and source, and where each result came from), with `footer` (where the numbers come from: see footer_text,
@@ -246,8 +256,9 @@ def png_bytes(image: QImage) -> bytes:
     return bytes(data)
 
 
-def svg_bytes(widget: QWidget, width: int, height: int, background: str, footer: str = "",
-               theme: Theme = LIGHT) -> bytes:  # fmt: skip
+def svg_bytes(
+    widget: QWidget, width: int, height: int, background: str, footer: str = "", theme: Theme = LIGHT
+) -> bytes:
     """The same 1080p-equivalent layout as the PNG, in a view box that the viewer scales to width x height."""
     from PySide6.QtSvg import QSvgGenerator
 
@@ -287,8 +298,16 @@ def _counted(frames, total: int, progress: Progress | None, what: str):
             progress(i, total, what)
 
 
-def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_second: float = 2.0,
-               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
+def export_gif(
+    schedule,
+    path,
+    thread=(0, 0),
+    width=960,
+    height=540,
+    steps_per_second: float = 2.0,
+    theme: Theme = LIGHT,
+    progress: Progress | None = None,
+) -> int:
     """Animated GIF: every step, with the tiles gliding into shared memory before each load (frames made by
     ui/tiling/frames.py), streamed to the file frame by frame; returns the number of frames. An export
     that fails or is interrupted leaves no file and any previous one as it was."""
@@ -306,8 +325,16 @@ def export_gif(schedule, path, thread=(0, 0), width=960, height=540, steps_per_s
         return write_gif(_counted(frames, frame_count(schedule), progress, "GIF"), f)
 
 
-def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: Theme,
-                  steps_per_second: float, progress: Progress | None = None) -> list[int]:  # fmt: skip
+def _write_frames(
+    schedule,
+    out: Path,
+    thread,
+    width: int,
+    height: int,
+    theme: Theme,
+    steps_per_second: float,
+    progress: Progress | None = None,
+) -> list[int]:
     """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
     from gemmviz.ui.tiling.frames import frame_count, timed_frames
 
@@ -321,8 +348,16 @@ def _write_frames(schedule, out: Path, thread, width: int, height: int, theme: T
     return durations
 
 
-def export_frames(schedule, directory, thread=(0, 0), width=1280, height=720, theme: Theme = LIGHT,
-                  steps_per_second: float = 2.0, progress: Progress | None = None) -> int:  # fmt: skip
+def export_frames(
+    schedule,
+    directory,
+    thread=(0, 0),
+    width=1280,
+    height=720,
+    theme: Theme = LIGHT,
+    steps_per_second: float = 2.0,
+    progress: Progress | None = None,
+) -> int:
     """Numbered PNG frames frame_0000.png … into `directory` (made if missing), the same frames as the GIF
     (a load's in-between frames included); returns the count."""
     check_size(width, height)
@@ -340,8 +375,16 @@ def ffmpeg_path() -> str | None:
     return shutil.which("ffmpeg")
 
 
-def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_second: float = 2.0,
-               theme: Theme = LIGHT, progress: Progress | None = None) -> int:  # fmt: skip
+def export_mp4(
+    schedule,
+    path,
+    thread=(0, 0),
+    width=1280,
+    height=720,
+    steps_per_second: float = 2.0,
+    theme: Theme = LIGHT,
+    progress: Progress | None = None,
+) -> int:
     """An MP4 of the GIF's frames, each shown for its own duration (ffmpeg's concat list), at 30 fps."""
     ffmpeg = ffmpeg_path()
     if ffmpeg is None:
@@ -349,17 +392,34 @@ def export_mp4(schedule, path, thread=(0, 0), width=1280, height=720, steps_per_
     target = check_target(path, (".mp4",))
     with tempfile.TemporaryDirectory() as tmp:
         frames = Path(tmp)
-        durations = _write_frames(schedule, frames, thread, width - width % 2, height - height % 2, theme,
-                                  steps_per_second, progress)  # fmt: skip
+        durations = _write_frames(
+            schedule, frames, thread, width - width % 2, height - height % 2, theme, steps_per_second, progress
+        )
         listing = [f"file 'frame_{i:04d}.png'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
         listing.append(f"file 'frame_{len(durations) - 1:04d}.png'")  # concat drops the last duration otherwise
         (frames / "frames.txt").write_text("\n".join(listing) + "\n")
         out = frames / "out.mp4"
         proc = subprocess.run(
-            [ffmpeg, "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(frames / "frames.txt"),
-             "-pix_fmt", "yuv420p", "-vf", "fps=30", str(out)],
-            capture_output=True, text=True,
-        )  # fmt: skip
+            [
+                ffmpeg,
+                "-loglevel",
+                "error",
+                "-y",
+                "-f",
+                "concat",
+                "-safe",
+                "0",
+                "-i",
+                str(frames / "frames.txt"),
+                "-pix_fmt",
+                "yuv420p",
+                "-vf",
+                "fps=30",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
         fileio.write_atomic(target, out.read_bytes())

@@ -108,8 +108,15 @@ class LevelRooflineChart(pg.PlotWidget):
         for level, x in level_intensities(result.problem.flops, result.counters).items():
             if x:
                 self.points[level] = (x, result.gflops)
-        style_plot(plot, theme, tr("Hierarchical roofline") + "<br>" + tr("{series} at {size}").format(
-                   series=result.series, size=result.problem.label), tr("FLOP / byte at each level"), "GFLOP/s")  # fmt: skip
+        style_plot(
+            plot,
+            theme,
+            tr("Hierarchical roofline")
+            + "<br>"
+            + tr("{series} at {size}").format(series=result.series, size=result.problem.label),
+            tr("FLOP / byte at each level"),
+            "GFLOP/s",
+        )
         xs = [x for x, _ in self.points.values()]
         x_lo, x_hi = 10 ** math.floor(math.log10(min(xs) / 2)), 10 ** math.ceil(math.log10(max(xs) * 2))
         peak = ceilings.fp32_peak_gflops if ceilings is not None else None
@@ -131,20 +138,35 @@ class LevelRooflineChart(pg.PlotWidget):
             shown_roofs[gbs] = level
             ys = np.minimum(gbs * grid, peak) if peak else gbs * grid
             keep = ys >= y_lo
-            line = pg.PlotDataItem(np.log10(grid[keep]), np.log10(ys[keep]),
-                                   pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine))  # fmt: skip
+            line = pg.PlotDataItem(
+                np.log10(grid[keep]),
+                np.log10(ys[keep]),
+                pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine),
+            )
             plot.addItem(line)
             name = tr("L1/shared") if level == "L1" and "shared" in self.roofs else tr(level)  # level: LEVELS' names
             self.legend.add_entry(line, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
         for name, (x, y) in self.points.items():
             if name == "requested traffic":
-                item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol="o", size=theme.symbol_px * 1.6,
-                                          brush=pg.mkBrush(None), pen=pg.mkPen(fg, width=theme.line_px))  # fmt: skip
+                item = pg.ScatterPlotItem(
+                    [math.log10(x)],
+                    [math.log10(y)],
+                    symbol="o",
+                    size=theme.symbol_px * 1.6,
+                    brush=pg.mkBrush(None),
+                    pen=pg.mkPen(fg, width=theme.line_px),
+                )
                 label = tr("model: {0} FLOP/B").format(sig(x, 2))  # short: the legend column is narrow
             else:
                 _, colour, marker = LEVELS[name]
-                item = pg.ScatterPlotItem([math.log10(x)], [math.log10(y)], symbol=marker, size=theme.symbol_px * 1.6,
-                                          brush=pg.mkBrush(theme.color(colour)), pen=pg.mkPen(theme.background))  # fmt: skip
+                item = pg.ScatterPlotItem(
+                    [math.log10(x)],
+                    [math.log10(y)],
+                    symbol=marker,
+                    size=theme.symbol_px * 1.6,
+                    brush=pg.mkBrush(theme.color(colour)),
+                    pen=pg.mkPen(theme.background),
+                )
                 label = f"{tr(name)}: {sig(x, 3)} FLOP/B"
             plot.addItem(item)
             self.legend.add_entry(item, label)
@@ -231,8 +253,14 @@ class HardwareTab(QSplitter):
         self.result_combo.blockSignals(True)
         self.result_combo.clear()
         for r in self.candidates:
-            what = " + ".join(tr(w) for w, has in ((QT_TRANSLATE_NOOP("", "counters"), r.counters),
-                                                    (QT_TRANSLATE_NOOP("", "trace"), r.block_trace)) if has)  # fmt: skip
+            what = " + ".join(
+                tr(w)
+                for w, has in (
+                    (QT_TRANSLATE_NOOP("", "counters"), r.counters),
+                    (QT_TRANSLATE_NOOP("", "trace"), r.block_trace),
+                )
+                if has
+            )
             self.result_combo.addItem(
                 tr("{series} at {size}").format(series=r.series, size=r.problem.label) + f" ({what})"
             )
@@ -380,8 +408,14 @@ class HardwareTab(QSplitter):
         )
 
 
-def hardware_chart(kind: str, results: list[Result], theme: Theme, series: str | None = None,
-                   size_key: str | None = None, sm_count: int | None = None) -> pg.GraphicsView:  # fmt: skip
+def hardware_chart(
+    kind: str,
+    results: list[Result],
+    theme: Theme,
+    series: str | None = None,
+    size_key: str | None = None,
+    sm_count: int | None = None,
+) -> pg.GraphicsView:
     """A `traffic` or `sm-trace` chart of the first result that has counters / a block trace (narrowed by
     series and size); raises core.chart_kinds.NoHardwareData when none has."""
     result = hardware_result(kind, results, series, size_key)

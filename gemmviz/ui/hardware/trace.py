@@ -55,8 +55,13 @@ def _as_array(trace: Sequence[Sequence[int]]) -> np.ndarray:
 
 def _lane_steps(t: np.ndarray) -> Iterator[None]:
     """trace_lanes in steps: yields between chunks of STEP_ROWS rows, returns (t, lane, wave)."""
-    if len(t) and int(t[:, 0].min()) >= 0 and int(t[:, 0].max()) < 1 << 20 and int(t[:, 2].min()) >= 0 \
-            and int(t[:, 2].max()) < 1 << 43:  # fmt: skip
+    if (
+        len(t)
+        and int(t[:, 0].min()) >= 0
+        and int(t[:, 0].max()) < 1 << 20
+        and int(t[:, 2].min()) >= 0
+        and int(t[:, 2].max()) < 1 << 43
+    ):
         t = t[np.argsort((t[:, 2] << 20) | t[:, 0])]  # by start, then block: one sort of packed keys
     else:
         t = t[np.lexsort((t[:, 0], t[:, 2]))]
@@ -241,15 +246,22 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
     def set_result_stepwise(self, result: Result | None, sm_count: int | None = None) -> None:
         """Like set_result, but a trace over DRAW_BARS_MAX blocks is prepared one step per event-loop turn
         (the view says so meanwhile); `ready` is emitted when it is drawn."""
-        if result is None or not result.block_trace or len(result.block_trace) <= DRAW_BARS_MAX or \
-                self._cached(result, sm_count):  # fmt: skip
+        if (
+            result is None
+            or not result.block_trace
+            or len(result.block_trace) <= DRAW_BARS_MAX
+            or self._cached(result, sm_count)
+        ):
             self.set_result(result, sm_count)
             self.ready.emit()
             return
         self.set_result(None)
         self.result, self.sm_count = result, sm_count
-        self.sms_plot.setTitle(plain(f"Preparing the trace of {len(result.block_trace):,} blocks…"),
-                               color=self.theme.foreground, size=f"{self.theme.font_pt + 2}pt")  # fmt: skip
+        self.sms_plot.setTitle(
+            plain(f"Preparing the trace of {len(result.block_trace):,} blocks…"),
+            color=self.theme.foreground,
+            size=f"{self.theme.font_pt + 2}pt",
+        )
         self._steps = prepare_steps(result.block_trace, sm_count)
         self._stepper.start()
 
@@ -310,8 +322,11 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.rows = self.blocks = 0
         self.summary = None
         self._drawing = None
-        why = tr(NO_TRACE) if result is None else tr("{series} at {size}: no block trace").format(
-            series=result.series, size=result.problem.label)  # fmt: skip
+        why = (
+            tr(NO_TRACE)
+            if result is None
+            else tr("{series} at {size}: no block trace").format(series=result.series, size=result.problem.label)
+        )
         self.sms_plot.setTitle(plain(why), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
         for axis in ("left", "bottom"):
             self.sms_plot.hideAxis(axis)
@@ -321,10 +336,12 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         theme = self.theme
         # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
         title = (
-            tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label) + "<br>"
+            tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label)
+            + "<br>"
             + tr("{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)").format(
-                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{s.waves:.2f}")
-        )  # fmt: skip
+                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{s.waves:.2f}"
+            )
+        )
         self._title = title
         style_plot(self.sms_plot, theme, title, "", "SM")
         style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
@@ -345,17 +362,23 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         for colour in range(WAVE_COLOURS):
             pick = wave % WAVE_COLOURS == colour
             if pick.any():
-                bars = pg.BarGraphItem(x0=start_us[pick], x1=end_us[pick], y0=y0[pick],
-                                       y1=y0[pick] + 0.85 / lanes, brush=pg.mkBrush(self.theme.color(colour)),
-                                       pen=pg.mkPen(None))  # fmt: skip
+                bars = pg.BarGraphItem(
+                    x0=start_us[pick],
+                    x1=end_us[pick],
+                    y0=y0[pick],
+                    y1=y0[pick] + 0.85 / lanes,
+                    brush=pg.mkBrush(self.theme.color(colour)),
+                    pen=pg.mkPen(None),
+                )
                 self.sms_plot.addItem(bars)
 
     def _draw_tail(self, s: TraceSummary, top: float, font: QFont) -> None:
         """The last wave's tail shaded and labelled; the SM axis's ticks and both ranges of the SM plot."""
         theme = self.theme
         tail_from = self.duration_us * (1 - s.tail_pct / 100)
-        tail = pg.LinearRegionItem((tail_from, self.duration_us), movable=False,
-                                   brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None))  # fmt: skip
+        tail = pg.LinearRegionItem(
+            (tail_from, self.duration_us), movable=False, brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None)
+        )
         self.sms_plot.addItem(tail)
         label = pg.TextItem(tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"), color=theme.foreground, anchor=(1, 0))
         label.setFont(font)
@@ -373,10 +396,13 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         theme, s = self.theme, drawing.summary
         xs, ys = drawing.resident_us
         self.resident_plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(theme.foreground, width=theme.line_px)))
-        capacity = pg.InfiniteLine(pos=s.max_resident_total, angle=0, label=tr("most at once: {n}").format(n=f"{s.max_resident_total:,}"),
-                                   labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": theme.foreground},
-                                   pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2),
-                                                style=pg.QtCore.Qt.PenStyle.DashLine))  # fmt: skip
+        capacity = pg.InfiniteLine(
+            pos=s.max_resident_total,
+            angle=0,
+            label=tr("most at once: {n}").format(n=f"{s.max_resident_total:,}"),
+            labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)], "color": theme.foreground},
+            pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2), style=pg.QtCore.Qt.PenStyle.DashLine),
+        )
         capacity.label.setFont(font)
         self.resident_plot.addItem(capacity)
         self.capacity_line = capacity
@@ -447,8 +473,10 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         whenever a plot's view box changes size)."""
         if not getattr(self, "blocks", 0) or self.summary is None:
             return
-        for plot, item, data_top in ((self.sms_plot, self.tail_label, self.rows),
-                                     (self.resident_plot, self.capacity_line.label, self.summary.max_resident_total)):  # fmt: skip
+        for plot, item, data_top in (
+            (self.sms_plot, self.tail_label, self.rows),
+            (self.resident_plot, self.capacity_line.label, self.summary.max_resident_total),
+        ):
             height_px = plot.getViewBox().height()
             if height_px <= 0:
                 continue

@@ -22,7 +22,9 @@ from gemmviz.ui.hardware.trace import style_plot
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
-NO_COUNTERS = QT_TRANSLATE_NOOP("", "No hardware counters in this session: run `gemmviz profile` on a GPU")  # drawn through tr()
+NO_COUNTERS = QT_TRANSLATE_NOOP(
+    "", "No hardware counters in this session: run `gemmviz profile` on a GPU"
+)  # drawn through tr()
 
 
 def show_axes_and_legend(plot, legend, on: bool) -> None:
@@ -33,10 +35,14 @@ def show_axes_and_legend(plot, legend, on: bool) -> None:
 
 def show_no_counters(plot, legend, theme, result) -> None:
     """A hardware chart's empty state: why there is nothing to draw; axes and legend hidden."""
-    why = tr(NO_COUNTERS) if result is None else tr("{series} at {size}: no hardware counters").format(
-        series=result.series, size=result.problem.label)
+    why = (
+        tr(NO_COUNTERS)
+        if result is None
+        else tr("{series} at {size}: no hardware counters").format(series=result.series, size=result.problem.label)
+    )
     plot.setTitle(why, color=theme.foreground, size=f"{theme.font_pt + 2}pt")
     show_axes_and_legend(plot, legend, False)
+
 
 # (bar label, comparison row (level, quantity), bytes per counted unit): one group of bars per level, in bytes,
 # so the levels share one axis. A shared wavefront moves 128 B; the model's scalar loads are 4 B per thread,
@@ -48,7 +54,10 @@ LEVELS: tuple[tuple[str, tuple[str, str], float], ...] = (
     (QT_TRANSLATE_NOOP("", "shared"), ("shared", "load wavefronts"), WAVEFRONT_BYTES),
     (QT_TRANSLATE_NOOP("", "conflicts"), ("shared", "bank conflicts (ld + st)"), WAVEFRONT_BYTES),
 )  # the bar labels are drawn through tr()
-LEGEND = (QT_TRANSLATE_NOOP("", "model"), QT_TRANSLATE_NOOP("", "measured (ncu)"))  # short: the legend column is narrow, and the title says what is compared
+LEGEND = (
+    QT_TRANSLATE_NOOP("", "model"),
+    QT_TRANSLATE_NOOP("", "measured (ncu)"),
+)  # short: the legend column is narrow, and the title says what is compared
 
 
 def byte_label(x: float, digits: int = 6) -> str:
@@ -80,7 +89,11 @@ def ratio_label(measured: float | None, model: float | None) -> str:
         return "0" if measured == 0 else f"+{byte_label(measured, 3)}"
     r = measured / model
     # two short lines, to fit over the bar pair; the wording and figures of core/numbers.of_model
-    return tr("{pct}\nof model").format(pct=percent(r)) if r < 1 else tr("{ratio}×\nmodel").format(ratio=times_text(r)[:-1])
+    return (
+        tr("{pct}\nof model").format(pct=percent(r))
+        if r < 1
+        else tr("{ratio}×\nmodel").format(ratio=times_text(r)[:-1])
+    )
 
 
 class TrafficChart(pg.PlotWidget):
@@ -123,24 +136,34 @@ class TrafficChart(pg.PlotWidget):
         per_result = []
         for r in having:
             rows = {(row.level, row.quantity): row for row in comparison_of(r).rows}
-            per_result.append([None if rows[key].measured is None else rows[key].measured * unit
-                               for _, key, unit in LEVELS])  # fmt: skip
+            per_result.append(
+                [None if rows[key].measured is None else rows[key].measured * unit for _, key, unit in LEVELS]
+            )
         shown = [i for i in range(len(LEVELS)) if all(values[i] for values in per_result)]  # levels all of them use
         per_result = [[values[i] for i in shown] for values in per_result]
         self.bars = [(tr(LEVELS[i][0]), per_result[0][j], per_result[1][j]) for j, i in enumerate(shown)]
         sizes = {r.problem.label for r in having}
-        title = (tr("Measured traffic per memory level at {size}").format(size=sizes.pop()) if len(sizes) == 1
-                 else tr("Measured traffic per memory level"))
+        title = (
+            tr("Measured traffic per memory level at {size}").format(size=sizes.pop())
+            if len(sizes) == 1
+            else tr("Measured traffic per memory level")
+        )
         if len(having) == 2:
             title += "<br>" + tr("above each pair: {second} ÷ {first}").format(
-                first=having[0].series, second=having[1].series)
+                first=having[0].series, second=having[1].series
+            )
         lo, hi = self._axes(plot, title, [v for row in per_result for v in row if v])
         n, width = len(having), 0.8 / len(having)
         for j, (r, values) in enumerate(zip(having, per_result, strict=True)):
             xs = [i + (j - (n - 1) / 2) * width for i, v in enumerate(values) if v]
-            item = pg.BarGraphItem(x=xs, width=width * 0.95, y0=lo, y1=[math.log10(v) for v in values if v],
-                                   brush=pg.mkBrush(self.theme.color(style_of(r.series).colour)),
-                                   pen=pg.mkPen(self.theme.foreground, width=max(1.0, self.theme.line_px / 2)))
+            item = pg.BarGraphItem(
+                x=xs,
+                width=width * 0.95,
+                y0=lo,
+                y1=[math.log10(v) for v in values if v],
+                brush=pg.mkBrush(self.theme.color(style_of(r.series).colour)),
+                pen=pg.mkPen(self.theme.foreground, width=max(1.0, self.theme.line_px / 2)),
+            )
             plot.addItem(item)
             self.legend.add_entry(item, r.series)
         self.ratio_items = []
@@ -192,18 +215,34 @@ class TrafficChart(pg.PlotWidget):
         self.bars = []
         for label, key, unit_bytes in LEVELS:
             row = rows[key]
-            self.bars.append((tr(label), None if row.model is None else row.model * unit_bytes,
-                              None if row.measured is None else row.measured * unit_bytes))  # fmt: skip
-        title = tr("Model vs measured traffic") + "<br>" + tr("{series} at {size}").format(
-            series=result.series, size=result.problem.label)  # two lines: fits half a tab
+            self.bars.append(
+                (
+                    tr(label),
+                    None if row.model is None else row.model * unit_bytes,
+                    None if row.measured is None else row.measured * unit_bytes,
+                )
+            )
+        title = (
+            tr("Model vs measured traffic")
+            + "<br>"
+            + tr("{series} at {size}").format(series=result.series, size=result.problem.label)
+        )  # two lines: fits half a tab
         lo, hi = self._axes(plot, title, [v for _, a, b in self.bars for v in (a, b) if v])
         width = 0.38
-        for offset, index, name, colour in ((-0.2, 1, tr(LEGEND[0]), theme.color(5)),
-                                            (0.2, 2, tr(LEGEND[1]), theme.color(0))):  # fmt: skip
+        for offset, index, name, colour in (
+            (-0.2, 1, tr(LEGEND[0]), theme.color(5)),
+            (0.2, 2, tr(LEGEND[1]), theme.color(0)),
+        ):
             xs = [i + offset for i, bar in enumerate(self.bars) if bar[index]]
             tops = [math.log10(bar[index]) for bar in self.bars if bar[index]]
-            item = pg.BarGraphItem(x=xs, width=width, y0=lo, y1=tops, brush=pg.mkBrush(colour),
-                                   pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)))  # fmt: skip
+            item = pg.BarGraphItem(
+                x=xs,
+                width=width,
+                y0=lo,
+                y1=tops,
+                brush=pg.mkBrush(colour),
+                pen=pg.mkPen(theme.foreground, width=max(1.0, theme.line_px / 2)),
+            )
             plot.addItem(item)
             self.legend.add_entry(item, name)
         self.ratio_items = []
@@ -255,7 +294,6 @@ class TrafficChart(pg.PlotWidget):
     def measured_bytes(self) -> np.ndarray:
         """The measured bars, in bytes (NaN where not counted): what the chart shows, for tests and tooltips."""
         return np.array([np.nan if m is None else m for _, _, m in self.bars], dtype=float)
-
 
 
 def compare_chart(results: list[Result], theme: Theme = LIGHT, size_key: str | None = None):

@@ -81,8 +81,15 @@ class LessonView(QWidget):
     left = Signal()
     stepChanged = Signal(int)
 
-    def __init__(self, lesson: Lesson, replay: LessonSource | None, projector: bool = False, dark: bool = False,
-                 live_gpu: str | None = None, parent: QWidget | None = None):  # fmt: skip
+    def __init__(
+        self,
+        lesson: Lesson,
+        replay: LessonSource | None,
+        projector: bool = False,
+        dark: bool = False,
+        live_gpu: str | None = None,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.lesson = lesson
         self.replay = replay or NO_DATA
@@ -249,8 +256,9 @@ class LessonView(QWidget):
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         from gemmviz.ui.theme import theme_for
 
-        self.texts = draw_slide_text(painter, self.width(), self.height(), slide, theme_for(self.projector, self.dark),
-                                     lay)  # fmt: skip
+        self.texts = draw_slide_text(
+            painter, self.width(), self.height(), slide, theme_for(self.projector, self.dark), lay
+        )
         painter.end()
 
     # ---- animation and live runs -----------------------------------------------------------------
@@ -298,7 +306,9 @@ class LessonView(QWidget):
             self.set_live_results(self.live_results(), self.live_gpu)
 
     def on_progress(self, done: int, total: int, label: str, _seconds_left: float = -1) -> None:
-        self.set_status(tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label) if done < total else "")
+        self.set_status(
+            tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label) if done < total else ""
+        )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

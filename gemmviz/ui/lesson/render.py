@@ -57,8 +57,16 @@ class SlideLayout:
 
 def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
     step = lesson.steps[index]
-    return Slide(lesson.title, index, len(lesson.steps), source.label, step.title,
-                 fill_text(step.text, list(source.results), lesson.lang), _footer(step, source), status)  # fmt: skip
+    return Slide(
+        lesson.title,
+        index,
+        len(lesson.steps),
+        source.label,
+        step.title,
+        fill_text(step.text, list(source.results), lesson.lang),
+        _footer(step, source),
+        status,
+    )
 
 
 def _footer(step, source: LessonSource) -> str:
@@ -109,8 +117,16 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
     return SlideLayout(header, title, body, view, footer, small_px, title_px, body_px)
 
 
-def _draw(painter: QPainter, rect: QRectF, flags, text: str, f: QFont, texts: list[Text], elide: bool = False,
-          elide_mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
+def _draw(
+    painter: QPainter,
+    rect: QRectF,
+    flags,
+    text: str,
+    f: QFont,
+    texts: list[Text],
+    elide: bool = False,
+    elide_mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight,
+) -> None:
     """One text in its rectangle; `elide`: one line cut with … to the rectangle's width, not clipped at its top
     and foot (a CJK fallback font's line is taller than the Latin one the rectangle was measured with: the
     tails of g and y were cut off)."""
@@ -154,8 +170,16 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     foot_r = QRectF(lay.footer.right() - status_w, lay.footer.top(), status_w, lay.footer.height())
     foot_l = QRectF(lay.footer.left(), lay.footer.top(), lay.footer.width() - status_w, lay.footer.height())
     data = tr("Data: {0}").format(origin_words(slide.footer))
-    _draw(painter, foot_l, Qt.AlignmentFlag.AlignLeft | v, data, small, texts, elide=True,
-          elide_mode=Qt.TextElideMode.ElideMiddle)
+    _draw(
+        painter,
+        foot_l,
+        Qt.AlignmentFlag.AlignLeft | v,
+        data,
+        small,
+        texts,
+        elide=True,
+        elide_mode=Qt.TextElideMode.ElideMiddle,
+    )
     _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)
     return texts
 
@@ -179,8 +203,16 @@ def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str =
     return ui_view(step.view).widget(ViewContext(step, source, theme, lang))
 
 
-def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, source: LessonSource,
-                 projector: bool = False, dark: bool = False) -> list[Text]:  # fmt: skip
+def render_slide(
+    painter: QPainter,
+    w: int,
+    h: int,
+    lesson: Lesson,
+    index: int,
+    source: LessonSource,
+    projector: bool = False,
+    dark: bool = False,
+) -> list[Text]:
     """Draw step `index` as one slide; returns the texts drawn (a chart's own texts are not included).
     Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
     step = lesson.steps[index]
@@ -193,8 +225,9 @@ def render_slide(painter: QPainter, w: int, h: int, lesson: Lesson, index: int, 
     return texts
 
 
-def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False,
-                       dark: bool = False) -> QImage:  # fmt: skip
+def render_slide_image(
+    w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False, dark: bool = False
+) -> QImage:
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
     painter = QPainter(image)
@@ -207,8 +240,15 @@ def render_slide_image(w: int, h: int, lesson: Lesson, index: int, source: Lesso
     return image
 
 
-def export_slides(lesson: Lesson, source: LessonSource | None, directory: Path, width: int, height: int,
-                  projector: bool = False, dark: bool = False) -> list[Path]:  # fmt: skip
+def export_slides(
+    lesson: Lesson,
+    source: LessonSource | None,
+    directory: Path,
+    width: int,
+    height: int,
+    projector: bool = False,
+    dark: bool = False,
+) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
     into `directory`.
 

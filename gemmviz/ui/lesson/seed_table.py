@@ -19,6 +19,8 @@ Text = tuple[str, QRectF]
 
 def _font(px: float, bold: bool = False) -> QFont:
     return pixel_font(px, bold, minimum=8, nearest=True)  # as the slide's words around it (lesson.render.font)
+
+
 CENTER = Qt.AlignmentFlag.AlignCenter
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
@@ -37,8 +39,11 @@ def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, floa
         swatch = 0.9 * px
         label_w = swatch * 1.6 + max(_width(name, regular) for name, _ in table.rows) + px
         cells = [c for _, row in table.rows for c in row]
-        col_w = px * 1.2 + max([_width(f"{n}³", bold) for n in table.sizes] + [_width(c.time, regular) for c in cells]
-                               + [_width(c.ratio, bold) for c in cells])  # fmt: skip
+        col_w = px * 1.2 + max(
+            [_width(f"{n}³", bold) for n in table.sizes]
+            + [_width(c.time, regular) for c in cells]
+            + [_width(c.ratio, bold) for c in cells]
+        )
         row_h, header_h = 2.35 * line, 1.5 * line
         fits_w = label_w + len(table.sizes) * col_w <= rect.width()
         fits_h = header_h + rows * row_h + 1.6 * QFontMetricsF(_font(0.75 * px)).height() <= rect.height()
@@ -82,8 +87,9 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
         if j % 2 == 0:
             painter.fillRect(QRectF(x0, y, width, row_h), band)
         swatch = 0.9 * px
-        painter.fillRect(QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch),
-                         QColor(theme.color(style_of(name).colour)))  # fmt: skip
+        painter.fillRect(
+            QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch), QColor(theme.color(style_of(name).colour))
+        )
         text(QRectF(x0 + swatch * 1.6, y, label_w - swatch * 1.6, row_h), LEFT, name, regular, fg)
         for i, cell in enumerate(cells):
             left = x0 + label_w + i * col_w
@@ -91,10 +97,13 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
             text(QRectF(left, top, col_w, line), CENTER, cell.time, regular, dim if cell.time == "—" else fg)
             text(QRectF(left, top + line, col_w, line), CENTER, cell.ratio, bold, fg)
         y += row_h
-    caption = (tr("Median time per product; × = the time over the size before (each doubling of N is 8× the work)")
-               if table.growth else
-               tr("Median time per product; × = times faster than the {baseline} at the same size").format(
-                   baseline=tr(table.baseline_label)))  # fmt: skip
+    caption = (
+        tr("Median time per product; × = the time over the size before (each doubling of N is 8× the work)")
+        if table.growth
+        else tr("Median time per product; × = times faster than the {baseline} at the same size").format(
+            baseline=tr(table.baseline_label)
+        )
+    )
     cap = QRectF(x0, y + 0.3 * line, max(width, 1.0), QFontMetricsF(small).height() * 1.2)
     metrics = QFontMetricsF(small)
     if metrics.horizontalAdvance(caption) > rect.width():

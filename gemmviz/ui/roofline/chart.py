@@ -87,9 +87,11 @@ class RooflineChart(ResultChart):
         if c is not None:
             title = tr("Roofline of {device}").format(device=c.device)
             xs = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
-            for value, name, style in ((c.fp32_peak_gflops, tr("FP32 peak (computed)"), QtCore.Qt.PenStyle.SolidLine),
-                                       (c.fp32_gemm_gflops, tr("best FP32 GEMM (cuBLAS)"), QtCore.Qt.PenStyle.DashLine),
-                                       (c.tf32_gemm_gflops, tr("TF32 tensor cores (cuBLAS)"), QtCore.Qt.PenStyle.DotLine)):  # fmt: skip
+            for value, name, style in (
+                (c.fp32_peak_gflops, tr("FP32 peak (computed)"), QtCore.Qt.PenStyle.SolidLine),
+                (c.fp32_gemm_gflops, tr("best FP32 GEMM (cuBLAS)"), QtCore.Qt.PenStyle.DashLine),
+                (c.tf32_gemm_gflops, tr("TF32 tensor cores (cuBLAS)"), QtCore.Qt.PenStyle.DotLine),
+            ):
                 if not value:
                     continue
                 ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
@@ -101,18 +103,29 @@ class RooflineChart(ResultChart):
                 self.legend.add_entry(item, name)
                 self._roofs.append(np.column_stack([np.log10(xs), np.log10(ys)]))
             if c.bandwidth_gbs:
-                label = pg.TextItem(tr("{bandwidth} GB/s (measured copy)").format(bandwidth=f"{c.bandwidth_gbs:,.0f}"),
-                                    color=fg, anchor=(0, 0), angle=0)  # fmt: skip
+                label = pg.TextItem(
+                    tr("{bandwidth} GB/s (measured copy)").format(bandwidth=f"{c.bandwidth_gbs:,.0f}"),
+                    color=fg,
+                    anchor=(0, 0),
+                    angle=0,
+                )
                 label.setFont(self._font())
                 label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
                 plot.addItem(label)
                 self.bandwidth_label = label
             if c.ridge:
-                ridge = pg.ScatterPlotItem([math.log10(c.ridge)], [math.log10(c.fp32_peak_gflops)], symbol="d",
-                                           size=self.theme.symbol_px * 1.6, brush=pg.mkBrush(fg), pen=pg.mkPen(fg))  # fmt: skip
+                ridge = pg.ScatterPlotItem(
+                    [math.log10(c.ridge)],
+                    [math.log10(c.fp32_peak_gflops)],
+                    symbol="d",
+                    size=self.theme.symbol_px * 1.6,
+                    brush=pg.mkBrush(fg),
+                    pen=pg.mkPen(fg),
+                )
                 plot.addItem(ridge)
-                sample = pg.PlotDataItem(pen=None, symbol="d", symbolBrush=fg, symbolPen=None,
-                                         symbolSize=self.theme.symbol_px * 1.6)  # fmt: skip
+                sample = pg.PlotDataItem(
+                    pen=None, symbol="d", symbolBrush=fg, symbolPen=None, symbolSize=self.theme.symbol_px * 1.6
+                )
                 self.legend.add_entry(sample, tr("ridge point {ridge} FLOP/byte").format(ridge=f"{c.ridge:.1f}"))
         else:
             title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
@@ -123,8 +136,9 @@ class RooflineChart(ResultChart):
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(y_lo, y_hi, padding=0)
         self._note_above_roof(plot)
-        self._ring = pg.ScatterPlotItem(size=self.theme.symbol_px * 2.4, symbol="o", brush=None,
-                                        pen=pg.mkPen(fg, width=self.theme.line_px))  # fmt: skip
+        self._ring = pg.ScatterPlotItem(
+            size=self.theme.symbol_px * 2.4, symbol="o", brush=None, pen=pg.mkPen(fg, width=self.theme.line_px)
+        )
         self._ring.setZValue(10)
         plot.addItem(self._ring)
 
@@ -145,11 +159,17 @@ class RooflineChart(ResultChart):
             faded = bool(self.highlight) and name not in self.highlight
             tips = [_Tip(self._tip, p.result, p, source) for p in pts]
             scatter = pg.ScatterPlotItem(
-                np.log10([p.intensity for p in pts]), np.log10([p.gflops for p in pts]),
-                size=self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0), symbol=style.marker,
-                brush=pg.mkBrush(self.theme.color(style.colour)), pen=pg.mkPen(self.theme.background), hoverable=True,
-                data=tips, tip=lambda x, y, data: plain(data.text), hoverSize=self.theme.symbol_px * HOVER_SCALE,
-            )  # fmt: skip
+                np.log10([p.intensity for p in pts]),
+                np.log10([p.gflops for p in pts]),
+                size=self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0),
+                symbol=style.marker,
+                brush=pg.mkBrush(self.theme.color(style.colour)),
+                pen=pg.mkPen(self.theme.background),
+                hoverable=True,
+                data=tips,
+                tip=lambda x, y, data: plain(data.text),
+                hoverSize=self.theme.symbol_px * HOVER_SCALE,
+            )
             if faded:
                 scatter.setOpacity(0.25)
             plot.addItem(scatter)
@@ -200,8 +220,9 @@ class RooflineChart(ResultChart):
             return np.asarray(xy, float) * scale + (o.x(), o.y())
 
         roofs = [_dense(to_scene(r), 2.0) for r in self._roofs]
-        room = _Room(vb, roofs, to_scene(self._xy) if len(self._xy) else np.zeros((0, 2)),
-                     self.theme.symbol_px * 0.8 + 2)  # fmt: skip
+        room = _Room(
+            vb, roofs, to_scene(self._xy) if len(self._xy) else np.zeros((0, 2)), self.theme.symbol_px * 0.8 + 2
+        )
         label = self.bandwidth_label
         if label is not None and roofs:
             line = roofs[0]
@@ -242,12 +263,17 @@ class RooflineChart(ResultChart):
     @staticmethod
     def _tip(p, source: str) -> str:
         r = p.result
-        roof = (tr("{pct}% of the roof here ({roof} GFLOP/s)").format(pct=f"{p.pct_of_roof:.0f}", roof=f"{p.roof:,.0f}")
-                if p.roof else tr("no roof measured"))  # fmt: skip
+        roof = (
+            tr("{pct}% of the roof here ({roof} GFLOP/s)").format(pct=f"{p.pct_of_roof:.0f}", roof=f"{p.roof:,.0f}")
+            if p.roof
+            else tr("no roof measured")
+        )
         cub = tr(", {pct}% of cuBLAS").format(pct=f"{p.pct_of_cublas:.0f}") if p.pct_of_cublas is not None else ""
         above = f"\n{tr(ABOVE_ROOF_NOTE)}" if p.pct_of_roof and p.pct_of_roof > 100 else ""
         head = tr("{series} at {size}").format(series=r.series, size=r.problem.label)
-        figures = tr("{intensity} FLOP/byte, {gflops} GFLOP/s").format(intensity=f"{p.intensity:,.2f}", gflops=f"{p.gflops:,.0f}")
+        figures = tr("{intensity} FLOP/byte, {gflops} GFLOP/s").format(
+            intensity=f"{p.intensity:,.2f}", gflops=f"{p.gflops:,.0f}"
+        )
         return f"{head}\n{figures}\n{roof}{cub}{above}" + (f"\n{source_label(source)}" if source else "")
 
     # ---- picking --------------------------------------------------------------------------------------
@@ -392,8 +418,9 @@ class _Room:
             return np.zeros(0), np.zeros(0)
         g = self.gap
         xs = np.array([near[0] + g, near[0] - g - w, near[0] - w / 2, *np.linspace(box.left(), box.right() - w, 24)])
-        ys = np.array([near[1] + g, near[1] - g - h, near[1] - h / 2,
-                       *np.arange(box.top(), box.bottom() - h, max(4.0, h / 4))])  # fmt: skip
+        ys = np.array(
+            [near[1] + g, near[1] - g - h, near[1] - h / 2, *np.arange(box.top(), box.bottom() - h, max(4.0, h / 4))]
+        )
         x, y = (a.ravel() for a in np.meshgrid(xs, ys, indexing="ij"))
         keep = (box.left() <= x) & (x <= box.right() - w) & (box.top() <= y) & (y <= box.bottom() - h)
         return x[keep], y[keep]

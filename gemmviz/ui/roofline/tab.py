@@ -40,7 +40,6 @@ def pages_of(text: str, limit: int = PAGE_CHARS) -> list[str]:
 
 
 class RooflineTab(QSplitter):
-
     def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
         self.workspace = workspace

@@ -31,8 +31,9 @@ class TimedFrame:
     duration_ms: int
 
 
-def frame_states(schedule: Schedule, thread: tuple[int, int], steps_per_second: float = 2.0,
-                 move_frames: int = MOVE_FRAMES) -> Iterator[tuple[FrameState, int]]:  # fmt: skip
+def frame_states(
+    schedule: Schedule, thread: tuple[int, int], steps_per_second: float = 2.0, move_frames: int = MOVE_FRAMES
+) -> Iterator[tuple[FrameState, int]]:
     """(state, how long it shows in ms): each step settled; a load first glides in over `move_frames` frames."""
     hold_ms = max(20, int(1000 / steps_per_second))
     move_ms = max(20, MOVE_MS // max(1, move_frames)) if move_frames else 0
@@ -44,8 +45,15 @@ def frame_states(schedule: Schedule, thread: tuple[int, int], steps_per_second: 
         yield FrameState(schedule, i, 1.0, thread), max(20, hold_ms - move_ms * move_frames * (step.kind in glides))
 
 
-def timed_frames(schedule: Schedule, thread: tuple[int, int], width: int, height: int, theme: Theme = LIGHT,
-                 steps_per_second: float = 2.0, move_frames: int = MOVE_FRAMES) -> Iterator[TimedFrame]:  # fmt: skip
+def timed_frames(
+    schedule: Schedule,
+    thread: tuple[int, int],
+    width: int,
+    height: int,
+    theme: Theme = LIGHT,
+    steps_per_second: float = 2.0,
+    move_frames: int = MOVE_FRAMES,
+) -> Iterator[TimedFrame]:
     """The rendered frames (opaque RGB32 images); `theme` is already scaled to the output size."""
     background = Background()  # the matrices, grid and names drawn once for the whole animation
     for state, ms in frame_states(schedule, thread, steps_per_second, move_frames):

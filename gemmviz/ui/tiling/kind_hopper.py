@@ -37,8 +37,9 @@ def _faint(colour: QColor, alpha: int) -> QColor:
     return c
 
 
-def _text(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, bold: bool = False,
-          flags=LEFT) -> None:  # fmt: skip
+def _text(
+    painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, bold: bool = False, flags=LEFT
+) -> None:
     """One line, shortened with … to fit the rectangle's width."""
     font = pixel_font(px, bold)
     painter.setFont(font)
@@ -78,8 +79,12 @@ def _sub(rect: QRectF, scale: float, r0: float, r1: float, c0: float, c1: float)
 
 
 def _lerp(a: QRectF, b: QRectF, e: float) -> QRectF:
-    return QRectF(a.left() + (b.left() - a.left()) * e, a.top() + (b.top() - a.top()) * e,
-                  a.width() + (b.width() - a.width()) * e, a.height() + (b.height() - a.height()) * e)  # fmt: skip
+    return QRectF(
+        a.left() + (b.left() - a.left()) * e,
+        a.top() + (b.top() - a.top()) * e,
+        a.width() + (b.width() - a.width()) * e,
+        a.height() + (b.height() - a.height()) * e,
+    )
 
 
 def _stage_tiles(inner: QRectF, s: HopperSchedule) -> tuple[QRectF, QRectF]:
@@ -162,12 +167,33 @@ class _Ring:
     bar_h: float
 
 
-def draw_hopper(painter: QPainter, rect: QRectF, s: HopperSchedule, step: int, t: float, theme: Theme,
-                font_px: float, texts: Texts | None = None) -> None:  # fmt: skip
+def draw_hopper(
+    painter: QPainter,
+    rect: QRectF,
+    s: HopperSchedule,
+    step: int,
+    t: float,
+    theme: Theme,
+    font_px: float,
+    texts: Texts | None = None,
+) -> None:
     """Draw step `step` of the schedule at phase t (0..1: a TMA copy moves from global to shared memory)."""
     col_a, col_b, col_c, col_prod, col_cons = (QColor(theme.color(i)) for i in range(5))
-    hf = _Hopper(painter, s, max(0, min(step, len(s.steps) - 1)), t, QColor(theme.foreground), col_a, col_b, col_c,
-                 col_prod, col_cons, font_px, max(2.0, theme.line_px), texts)  # fmt: skip
+    hf = _Hopper(
+        painter,
+        s,
+        max(0, min(step, len(s.steps) - 1)),
+        t,
+        QColor(theme.foreground),
+        col_a,
+        col_b,
+        col_c,
+        col_prod,
+        col_cons,
+        font_px,
+        max(2.0, theme.line_px),
+        texts,
+    )
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     m = max(6.0, 0.015 * min(rect.width(), rect.height()))
     inner = QRectF(rect.left() + m, rect.top() + m, rect.width() - 2 * m, rect.height() - 2 * m)
@@ -190,8 +216,15 @@ def _draw_title(hf: _Hopper, inner: QRectF) -> None:
     s = hf.s
     hf.painter.setPen(hf.fg)
     title = tr("step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}").format(
-        i=hf.index + 1, n=len(s.steps), title=tr(VARIANTS[s.variant].title), size=s.problem.label, by=s.block[0],
-        bx=s.block[1], gy=s.grid[0], gx=s.grid[1])  # fmt: skip
+        i=hf.index + 1,
+        n=len(s.steps),
+        title=tr(VARIANTS[s.variant].title),
+        size=s.problem.label,
+        by=s.block[0],
+        bx=s.block[1],
+        gy=s.grid[0],
+        gx=s.grid[1],
+    )
     _text(hf.painter, hf.texts, QRectF(inner.left(), inner.top(), inner.width(), 1.3 * hf.fp), title, hf.fp, bold=True)
 
 
@@ -200,15 +233,24 @@ def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
     fp, tot = hf.fp, hf.st.total
     words = QRectF(inner.left(), inner.bottom() - 2.6 * fp, inner.width(), 2.6 * fp)
     count_px = 0.8 * fp
-    lines = (tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
-                 a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"),
-             tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B").format(
-                 f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"))  # fmt: skip
+    lines = (
+        tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
+            a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"
+        ),
+        tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B").format(
+            f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"
+        ),
+    )
     cy = words.top() - 2 * 1.25 * count_px - 0.3 * fp
     hf.painter.setPen(hf.fg)
     for i, text in enumerate(lines):
-        _text(hf.painter, hf.texts, QRectF(inner.left(), cy + i * 1.25 * count_px, inner.width(), 1.2 * count_px), text,
-              count_px)  # fmt: skip
+        _text(
+            hf.painter,
+            hf.texts,
+            QRectF(inner.left(), cy + i * 1.25 * count_px, inner.width(), 1.2 * count_px),
+            text,
+            count_px,
+        )
     hf.painter.setPen(hf.actor_colour)
     _wrapped(hf.painter, hf.texts, words, caption_words(hf.st.text), 0.8 * fp)
     return cy
@@ -223,7 +265,11 @@ def _draw_matrices(hf: _Hopper, area: QRectF) -> _Matrices:
     ra = QRectF(mx, my + p.k * scale + gap + 1.2 * fp, p.k * scale, p.m * scale)
     rb = QRectF(mx + p.k * scale + gap, my, p.n * scale, p.k * scale)
     mats = _Matrices(ra, rb, QRectF(rb.left(), ra.top(), rb.width(), ra.height()), scale)
-    for r, name, colour in ((ra, f"A {p.m}×{p.k}", hf.col_a), (rb, f"B {p.k}×{p.n}", hf.col_b), (mats.c, "C", hf.col_c)):
+    for r, name, colour in (
+        (ra, f"A {p.m}×{p.k}", hf.col_a),
+        (rb, f"B {p.k}×{p.n}", hf.col_b),
+        (mats.c, "C", hf.col_c),
+    ):
         painter.fillRect(r, _faint(hf.fg, 14))
         painter.setPen(QPen(hf.fg, 1))
         painter.drawRect(r)
@@ -276,8 +322,10 @@ def _draw_actors(hf: _Hopper, ring: _Ring) -> None:
     fp, painter = hf.fp, hf.painter
     producer, consumers = _actor_states(hf.s, hf.index)
     boxes = [(ring.producer, hf.col_prod, tr("producer: 1 thread"), producer, hf.st.actor == "producer")]
-    boxes += [(box, hf.col_cons, tr("warpgroup {0}").format(j + 1), consumers, hf.st.actor == "consumers")
-              for j, box in enumerate(ring.consumers)]  # fmt: skip
+    boxes += [
+        (box, hf.col_cons, tr("warpgroup {0}").format(j + 1), consumers, hf.st.actor == "consumers")
+        for j, box in enumerate(ring.consumers)
+    ]
     for box, colour, who, doing, active in boxes:
         painter.fillRect(box, _faint(colour, 70 if active else 25))
         painter.setPen(QPen(colour, hf.line * (1.5 if active else 0.75)))
@@ -285,8 +333,13 @@ def _draw_actors(hf: _Hopper, ring: _Ring) -> None:
         painter.setPen(hf.fg)
         half = QRectF(box.left() + 0.3 * fp, box.top(), box.width() * 0.4, box.height())
         _text(painter, hf.texts, half, who, 0.7 * fp, bold=True)
-        _text(painter, hf.texts, QRectF(half.right() + 0.3 * fp, box.top(), box.width() * 0.6 - 0.9 * fp, box.height()),
-              doing, 0.7 * fp)  # fmt: skip
+        _text(
+            painter,
+            hf.texts,
+            QRectF(half.right() + 0.3 * fp, box.top(), box.width() * 0.6 - 0.9 * fp, box.height()),
+            doing,
+            0.7 * fp,
+        )
 
 
 def _stage_inner(box: QRectF, fp: float) -> QRectF:
@@ -298,18 +351,27 @@ def _draw_stage(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
     """Stage i of the ring: its state, its two tiles (filled, in flight or empty) and its two mbarriers."""
     fp, painter, st = hf.fp, hf.painter, hf.st
     slot = st.ring[i]
-    state_colour = {"empty": _faint(hf.fg, 10), "loading": _faint(hf.col_prod, 60), "full": _faint(hf.fg, 40),
-                    "consuming": _faint(hf.col_cons, 80)}  # fmt: skip
+    state_colour = {
+        "empty": _faint(hf.fg, 10),
+        "loading": _faint(hf.col_prod, 60),
+        "full": _faint(hf.fg, 40),
+        "consuming": _faint(hf.col_cons, 80),
+    }
     painter.fillRect(box, state_colour[slot.state])
     here = st.stage == i
     painter.setPen(QPen(hf.col_cons if slot.state == "consuming" else hf.fg, hf.line * (1.5 if here else 0.6)))
     painter.drawRect(box)
     painter.setPen(hf.fg)
-    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
-          tr("stage {0}").format(i), 0.65 * fp, bold=True)  # fmt: skip
+    _text(
+        painter,
+        hf.texts,
+        QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
+        tr("stage {0}").format(i),
+        0.65 * fp,
+        bold=True,
+    )
     what = tr(slot.state) if slot.k_step < 0 else f"{tr(slot.state)} k{slot.k_step + 1}"  # SLOT_STATE_NAMES
-    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what,
-          0.6 * fp)  # fmt: skip
+    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what, 0.6 * fp)
     inner = _stage_inner(box, fp)
     if inner.height() <= 4 or inner.width() <= 4:
         return
@@ -355,10 +417,14 @@ def _block_tiles(hf: _Hopper, mats: _Matrices, k_tile: int, clip: bool) -> tuple
     s, p = hf.s, hf.s.run_problem
     r0, c0, k0 = s.block[0] * s.bm, s.block[1] * s.bn, k_tile * s.bk
     if not clip:
-        return (_sub(mats.a, mats.scale, r0, r0 + s.bm, k0, k0 + s.bk),
-                _sub(mats.b, mats.scale, k0, k0 + s.bk, c0, c0 + s.bn))  # fmt: skip
-    return (_sub(mats.a, mats.scale, r0, min(r0 + s.bm, p.m), k0, min(k0 + s.bk, p.k)),
-            _sub(mats.b, mats.scale, k0, min(k0 + s.bk, p.k), c0, max(c0, min(c0 + s.bn, p.n))))  # fmt: skip
+        return (
+            _sub(mats.a, mats.scale, r0, r0 + s.bm, k0, k0 + s.bk),
+            _sub(mats.b, mats.scale, k0, k0 + s.bk, c0, c0 + s.bn),
+        )
+    return (
+        _sub(mats.a, mats.scale, r0, min(r0 + s.bm, p.m), k0, min(k0 + s.bk, p.k)),
+        _sub(mats.b, mats.scale, k0, min(k0 + s.bk, p.k), c0, max(c0, min(c0 + s.bn, p.n))),
+    )
 
 
 def _draw_tma_copy(hf: _Hopper, mats: _Matrices, ring: _Ring) -> None:
@@ -401,14 +467,17 @@ def _draw_arrows(hf: _Hopper, ring: _Ring) -> None:
         hf.painter.drawLine(QPointF(slot.center().x(), ring.producer.bottom()), QPointF(slot.center().x(), slot.top()))
         return
     for box in ring.consumers:
-        hf.painter.drawLine(QPointF(box.center().x(), box.top()), QPointF(slot.center().x(), slot.bottom() + ring.bar_h))
+        hf.painter.drawLine(
+            QPointF(box.center().x(), box.top()), QPointF(slot.center().x(), slot.bottom() + ring.bar_h)
+        )
 
 
 def _draw_ring_label(hf: _Hopper, ring: _Ring, theme: Theme) -> None:
     """What the ring is, on a background of its own over the producer's arrow."""
     s = hf.s
     ring_label = tr("shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}").format(
-        n=s.stages, bm=s.bm, bn=s.bn)  # fmt: skip
+        n=s.stages, bm=s.bm, bn=s.bn
+    )
     label_rect = QRectF(ring.producer.left(), ring.producer.bottom() + 0.3 * hf.fp, ring.producer.width(), hf.fp)
     hf.painter.setFont(pixel_font(0.7 * hf.fp))
     hf.painter.fillRect(hf.painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))

@@ -60,7 +60,9 @@ def fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], ca
         inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
         whole = need_w <= lay.text.width() + 1
         if caption:
-            whole = whole and _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
+            whole = (
+                whole and _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
+            )
         if (inside and (whole or f <= 0.7 * font_px)) or f <= 7:
             return lay
         f *= 0.93
@@ -101,8 +103,10 @@ def _column_need(s: Schedule, f: float, margin: float) -> float:
     """The right-hand column's width without the counters: the tiles' names side by side, or its heading."""
     fm = _fm(f * 0.9)
     label_a, label_b = _shared_labels(s)
-    return max(fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
-               _fm(f, True).horizontalAdvance(tr("shared memory (on chip)")))  # fmt: skip
+    return max(
+        fm.horizontalAdvance(label_a) + fm.horizontalAdvance(label_b) + 3 * margin,
+        _fm(f, True).horizontalAdvance(tr("shared memory (on chip)")),
+    )
 
 
 def _shared_width(s: Schedule, f: float, margin: float) -> float:
@@ -139,11 +143,21 @@ def wrap_name(text: str, px: float, width: float) -> tuple[str, ...]:
     spaces = [i + 1 for i, ch in enumerate(text) if ch == " "]
     breaks = spaces or list(range(1, len(text)))
     fitting = [i for i in colons + breaks if fm.horizontalAdvance(text[:i].rstrip()) <= width]
-    cut = fitting[0] if fitting and fitting[0] in colons else fitting[-1] if fitting else breaks[0] if breaks else len(text)
+    cut = (
+        fitting[0]
+        if fitting and fitting[0] in colons
+        else fitting[-1]
+        if fitting
+        else breaks[0]
+        if breaks
+        else len(text)
+    )
     return tuple(part for part in (text[:cut].rstrip(), text[cut:].strip()) if part)
 
 
-def _inset(h: int, s: Schedule, f: float, m: _Matrices) -> tuple[QRectF | None, float, tuple[int, int], tuple[str, ...]]:
+def _inset(
+    h: int, s: Schedule, f: float, m: _Matrices
+) -> tuple[QRectF | None, float, tuple[int, int], tuple[str, ...]]:
     """The zoomed block in the corner left of B and above A's name, under its name (one or two lines): the
     rectangle, a thread's cell, the threads it shows and its name's lines."""
     threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
@@ -157,7 +171,9 @@ def _inset(h: int, s: Schedule, f: float, m: _Matrices) -> tuple[QRectF | None, 
             return None, 0.0, threads, ()
         cell = max(min_cell, side / max(threads))
         shown = (min(threads[0], int(side // cell)), min(threads[1], int(side // cell)))
-        name = tr("block of C: a cell per thread") if shown == threads else tr("part of the block of C: a cell per thread")
+        name = (
+            tr("block of C: a cell per thread") if shown == threads else tr("part of the block of C: a cell per thread")
+        )
         lines = wrap_name(name, f * NAME_PX, room)
         top = m.b.top() + LINE * f + (len(lines) - 1) * LINE * NAME_PX * f
         if corner.top() == top:
@@ -173,8 +189,9 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     smem_w = _shared_width(s, f, margin)
     right_w = min(max(text_w, _column_need(s, f, margin)) + margin, 0.5 * w)
     m = _matrices(w, h, s, f, margin, w - right_w)
-    caption = QRectF(margin, min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4), w - right_w - 2 * margin,
-                     2 * LINE * f)  # fmt: skip
+    caption = QRectF(
+        margin, min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4), w - right_w - 2 * margin, 2 * LINE * f
+    )
     inset, cell, shown, name = _inset(h, s, f, m)
     # A wide, short view (a projector's window) has room beside the matrices: shared memory then gets its own
     # column there and the counters start at the top of theirs, instead of under shared memory.
@@ -192,8 +209,24 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
             caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
     else:
         text = QRectF(sx, column.bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
-    return Layout(m.scale, m.a, m.b, m.c, column.smem_a, column.smem_b, column.regs, text, caption, column.barrier_y,
-                  inset, cell, shown, f, mx + col_w - margin, name)  # fmt: skip
+    return Layout(
+        m.scale,
+        m.a,
+        m.b,
+        m.c,
+        column.smem_a,
+        column.smem_b,
+        column.regs,
+        text,
+        caption,
+        column.barrier_y,
+        inset,
+        cell,
+        shown,
+        f,
+        mx + col_w - margin,
+        name,
+    )
 
 
 @dataclass(frozen=True)
@@ -235,8 +268,12 @@ def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | N
     if lay.inset is None:
         return None
     oy, ox = inset_window(lay, s, thread)
-    return QRectF(lay.inset.left() + (thread[1] - ox) * lay.inset_cell, lay.inset.top() + (thread[0] - oy) *
-                  lay.inset_cell, lay.inset_cell, lay.inset_cell)  # fmt: skip
+    return QRectF(
+        lay.inset.left() + (thread[1] - ox) * lay.inset_cell,
+        lay.inset.top() + (thread[0] - oy) * lay.inset_cell,
+        lay.inset_cell,
+        lay.inset_cell,
+    )
 
 
 def has_registers(s: Schedule) -> bool:

@@ -123,8 +123,15 @@ def draw_grids(painter: QPainter, s: Schedule, theme: Theme, lay: Layout) -> Non
         _grid(painter, lay.inset, *lay.inset_threads)
 
 
-def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: float, bold: bool = False,
-          width: float | None = None) -> None:  # fmt: skip
+def _text(
+    painter: QPainter,
+    texts: Texts | None,
+    at: QPointF,
+    text: str,
+    px: float,
+    bold: bool = False,
+    width: float | None = None,
+) -> None:
     """One line from its baseline's left end; too long for `width`, it is set smaller (down to 70%) and only
     then cut with …; recorded in `texts` if given."""
     font = pixel_font(px, bold)
@@ -142,13 +149,17 @@ def _text(painter: QPainter, texts: Texts | None, at: QPointF, text: str, px: fl
         return
     painter.drawText(at, text)
     if texts is not None:
-        texts.append((text, QRectF(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())))
+        texts.append(
+            (text, QRectF(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent()))
+        )
 
 
 def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, float, bool]]:
     p, f = s.run_problem, lay.font_px
-    out = [(QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
-           for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))]
+    out = [
+        (QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
+        for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))
+    ]
     room = lay.b.left() - lay.a.left() - f * 0.5  # left of B's name; "(HBM)" goes where even 70% type is too wide
     hbm = tr("global memory (HBM)")
     name = hbm if 0.66 * _fm(f * 0.9).horizontalAdvance(hbm) <= room else tr("global memory")
@@ -165,8 +176,11 @@ def draw_background(painter: QPainter, s: Schedule, theme: Theme, lay: Layout, t
     fill.setAlpha(14)
     grid = QColor(theme.foreground)
     grid.setAlpha(45)
-    for rect, rows, cols, rt, ct in ((lay.a, p.m, p.k, s.bm, s.bk), (lay.b, p.k, p.n, s.bk, s.bn),
-                                     (lay.c, p.m, p.n, s.bm, s.bn)):  # fmt: skip
+    for rect, rows, cols, rt, ct in (
+        (lay.a, p.m, p.k, s.bm, s.bk),
+        (lay.b, p.k, p.n, s.bk, s.bn),
+        (lay.c, p.m, p.n, s.bm, s.bn),
+    ):
         painter.fillRect(rect, fill)
         painter.setPen(QPen(grid, 1))
         _grid_lines(painter, rect, rows, cols, rt, ct, lay.scale)
@@ -251,8 +265,15 @@ def renderer_for(kind: str) -> ScheduleRenderer:
     return RENDERERS[kind]
 
 
-def render_frame(painter: QPainter, w: int, h: int, state: FrameState, theme: Theme = LIGHT,
-                 background: Background | None = None, texts: Texts | None = None) -> None:  # fmt: skip
+def render_frame(
+    painter: QPainter,
+    w: int,
+    h: int,
+    state: FrameState,
+    theme: Theme = LIGHT,
+    background: Background | None = None,
+    texts: Texts | None = None,
+) -> None:
     """Draw one frame. Pure: the same state gives the same picture. If `texts` is a list, every text drawn is
     appended to it with its box (for the layout tests)."""
     canvas = Canvas(painter, w, h, theme, background or Background(), texts)
@@ -336,8 +357,20 @@ class BlockRenderer(ScheduleRenderer):
             _record_background(s, lay, canvas.texts)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         col_a, col_b, col_c, col_t = (QColor(canvas.theme.palette[i]) for i in range(4))
-        return Frame(painter, s, s.steps[step_i], state, lay, col_a, col_b, col_c, col_t,
-                     QColor(canvas.theme.foreground), max(2.0, canvas.theme.line_px), canvas.texts)  # fmt: skip
+        return Frame(
+            painter,
+            s,
+            s.steps[step_i],
+            state,
+            lay,
+            col_a,
+            col_b,
+            col_c,
+            col_t,
+            QColor(canvas.theme.foreground),
+            max(2.0, canvas.theme.line_px),
+            canvas.texts,
+        )
 
 
 def _dpr(painter: QPainter) -> float:
@@ -513,9 +546,11 @@ def draw_copy(f: Frame) -> None:
     e = t * t * (3 - 2 * t)
     for src, dst, colour in zip(slices, (f.lay.smem_a, f.lay.smem_b), (f.col_a, f.col_b)):
         moving = QRectF(
-            src.left() + (dst.left() - src.left()) * e, src.top() + (dst.top() - src.top()) * e,
-            src.width() + (dst.width() - src.width()) * e, src.height() + (dst.height() - src.height()) * e,
-        )  # fmt: skip
+            src.left() + (dst.left() - src.left()) * e,
+            src.top() + (dst.top() - src.top()) * e,
+            src.width() + (dst.width() - src.width()) * e,
+            src.height() + (dst.height() - src.height()) * e,
+        )
         f.painter.fillRect(moving, _faint(colour, 150))
         f.painter.setPen(QPen(colour, f.line_px))
         f.painter.drawRect(moving)
@@ -540,8 +575,15 @@ def draw_barrier(f: Frame) -> None:
     painter.setPen(QPen(f.fg, f.line_px, Qt.PenStyle.DashLine))
     painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
     painter.setPen(f.fg)
-    _text(painter, f.texts, QPointF(lay.smem_a.left(), y - f.font_px * 0.35), tr("__syncthreads()  — barrier"),
-          f.font_px, True, lay.column_right - lay.smem_a.left())  # fmt: skip
+    _text(
+        painter,
+        f.texts,
+        QPointF(lay.smem_a.left(), y - f.font_px * 0.35),
+        tr("__syncthreads()  — barrier"),
+        f.font_px,
+        True,
+        lay.column_right - lay.smem_a.left(),
+    )
 
 
 def _draw_registers(f: Frame) -> None:
@@ -627,15 +669,25 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
             )
         )
     if has_registers(s) and total.shared_loads:
-        lines.append((tr("{n} multiply-adds per shared-memory read (tiled: 0.5)").format(
-            n=f"{total.fmas / total.shared_loads:.0f}"), False))  # fmt: skip
+        lines.append(
+            (
+                tr("{n} multiply-adds per shared-memory read (tiled: 0.5)").format(
+                    n=f"{total.fmas / total.shared_loads:.0f}"
+                ),
+                False,
+            )
+        )
     ty, tx = thread
     if r0 + ty * s.tm < s.run_problem.m and c0 + tx * s.tn < s.run_problem.n:
-        what = (f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
-                if s.tm * s.tn > 1 else f"C[{r0 + ty}][{c0 + tx}]")  # fmt: skip
+        what = (
+            f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"
+            if s.tm * s.tn > 1
+            else f"C[{r0 + ty}][{c0 + tx}]"
+        )
         lines.append((tr("thread ({ty}, {tx}) → {what}").format(ty=ty, tx=tx, what=what), False))
-        lines.append((tr("  = Σ over k < {k}").format(k=k_done) if k_done else tr("  = 0 so far (no k summed yet)"),
-                       False))  # fmt: skip
+        lines.append(
+            (tr("  = Σ over k < {k}").format(k=k_done) if k_done else tr("  = 0 so far (no k summed yet)"), False)
+        )
     else:
         lines.append((tr("thread ({ty}, {tx}) is outside C:").format(ty=ty, tx=tx), False))
         lines.append((tr("  it only helps load (pads with 0)"), False))
@@ -665,8 +717,14 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
         texts.append((text, fm.boundingRect(lay.caption, flags, text)))
 
 
-def render_image(state: FrameState, width: int, height: int, theme: Theme = LIGHT,
-                 background: Background | None = None, texts: Texts | None = None) -> QImage:  # fmt: skip
+def render_image(
+    state: FrameState,
+    width: int,
+    height: int,
+    theme: Theme = LIGHT,
+    background: Background | None = None,
+    texts: Texts | None = None,
+) -> QImage:
     image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme.background))
     painter = QPainter(image)

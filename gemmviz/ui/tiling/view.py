@@ -194,9 +194,11 @@ class TilingPanel(QWidget):
         self.tile_combo.setToolTip(tr("The kernel's tile (or block) edge in this animation"))
         self.size_combo = QComboBox()
         self.size_combo.setToolTip(
-            tr("The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
-               "and tile; 'benchmark' is the run panel's size (or the result shown)")
-        )  # fmt: skip
+            tr(
+                "The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
+                "and tile; 'benchmark' is the run panel's size (or the result shown)"
+            )
+        )
         self.size_combo.addItem(tr("legible"), AUTO)
         self.size_combo.addItem(tr("benchmark"), BENCHMARK)
         for size in SIZE_PRESETS:
@@ -214,11 +216,28 @@ class TilingPanel(QWidget):
         self.code_button.setCheckable(True)
         self.code_button.setToolTip(tr("Show the kernel's source beside the animation, its current line highlighted"))
         self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
-        for w in (QLabel(tr("kernel")), self.variant_combo, self.play_button, self.back_button, self.forward_button,
-                  self.speed_spin, self.code_button):  # fmt: skip
+        for w in (
+            QLabel(tr("kernel")),
+            self.variant_combo,
+            self.play_button,
+            self.back_button,
+            self.forward_button,
+            self.speed_spin,
+            self.code_button,
+        ):
             row.addWidget(w)
-        for w in (self.tile_label, self.tile_combo, QLabel(tr("size")), self.size_combo, QLabel(tr("block y,x")), self.block_y,
-                  self.block_x, QLabel(tr("thread y,x")), self.thread_y, self.thread_x):  # fmt: skip
+        for w in (
+            self.tile_label,
+            self.tile_combo,
+            QLabel(tr("size")),
+            self.size_combo,
+            QLabel(tr("block y,x")),
+            self.block_y,
+            self.block_x,
+            QLabel(tr("thread y,x")),
+            self.thread_y,
+            self.thread_x,
+        ):
             row2.addWidget(w)
         row.addStretch()
         row2.addWidget(self.slider, 1)
@@ -277,8 +296,9 @@ class TilingPanel(QWidget):
     def variant(self) -> str:
         return self.variant_combo.currentData()
 
-    def set_problem(self, problem: Problem, tile: int | None = None, block: int | None = None,
-                    variant: str | None = None) -> None:  # fmt: skip
+    def set_problem(
+        self, problem: Problem, tile: int | None = None, block: int | None = None, variant: str | None = None
+    ) -> None:
         """Animate exactly `problem` (the size menu shows it), with this tile / block and variant."""
         self._set_params(tile, block, variant)
         self._choose_size(problem.key, problem.label)
@@ -481,10 +501,15 @@ class TilingPanel(QWidget):
         if self.schedule is None:
             return False
         last = len(self.schedule.steps) - 1
-        actions = {Qt.Key.Key_Right: self.step_forward, Qt.Key.Key_PageDown: self.step_forward,
-                   Qt.Key.Key_Left: lambda: self.go(self.step - 1), Qt.Key.Key_PageUp: lambda: self.go(self.step - 1),
-                   Qt.Key.Key_Space: self.toggle_play, Qt.Key.Key_Home: lambda: self.go(0),
-                   Qt.Key.Key_End: lambda: self.go(last)}  # fmt: skip
+        actions = {
+            Qt.Key.Key_Right: self.step_forward,
+            Qt.Key.Key_PageDown: self.step_forward,
+            Qt.Key.Key_Left: lambda: self.go(self.step - 1),
+            Qt.Key.Key_PageUp: lambda: self.go(self.step - 1),
+            Qt.Key.Key_Space: self.toggle_play,
+            Qt.Key.Key_Home: lambda: self.go(0),
+            Qt.Key.Key_End: lambda: self.go(last),
+        }
         action = actions.get(key)
         if action is None:
             return False
