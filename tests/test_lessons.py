@@ -368,3 +368,15 @@ def test_a_table_beside_an_unknown_session_is_refused(tmp_path):
     )
     with pytest.raises(LessonError, match="beside must name a shipped session"):
         load_lesson(bad)
+
+
+def test_no_two_rows_of_a_lesson_table_share_a_colour():
+    from gemmviz.core.lessons import lesson_session, step_table
+    from gemmviz.core.style import series_styles
+
+    for lesson in shipped_lessons().values():
+        results = list(lesson_session(lesson).results)
+        for step in (s for s in lesson.steps if s.view == "table"):
+            names = [name for name, _cells in step_table(step, results).rows]
+            colours = [series_styles(names)[n].colour for n in names]
+            assert len(set(colours)) == len(colours), (lesson.name, names)

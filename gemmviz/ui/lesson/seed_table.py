@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import StepTable
-from gemmviz.core.style import style_of
+from gemmviz.core.style import series_styles
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
@@ -83,12 +83,13 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
     painter.setPen(QPen(dim, max(1.0, px / 14)))
     painter.drawLine(int(x0), int(y), int(x0 + width), int(y))
     line = QFontMetricsF(regular).height()
+    styles = series_styles(name for name, _cells in table.rows)  # no two rows share a colour
     for j, (name, cells) in enumerate(table.rows):
         if j % 2 == 0:
             painter.fillRect(QRectF(x0, y, width, row_h), band)
         swatch = 0.9 * px
         painter.fillRect(
-            QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch), QColor(theme.color(style_of(name).colour))
+            QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch), QColor(theme.color(styles[name].colour))
         )
         text(QRectF(x0 + swatch * 1.6, y, label_w - swatch * 1.6, row_h), LEFT, name, regular, fg)
         for i, cell in enumerate(cells):
