@@ -14,13 +14,12 @@ every step may name, already checked) and returns the Step fields it sets (`char
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gemmviz.core import chart_kinds
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
+from gemmviz.core.registry import add_once, import_prefixed
 from gemmviz.core.variants import BASELINES, VARIANTS
 
 # keys every step takes, whatever its view: its words, the results it is about and whether R measures them
@@ -76,10 +75,7 @@ VIEW_KINDS: dict[str, LessonViewKind] = {}
 
 
 def register(kind: LessonViewKind) -> LessonViewKind:
-    if kind.name in VIEW_KINDS:
-        raise ValueError(f"lesson view {kind.name!r} is registered twice")
-    VIEW_KINDS[kind.name] = kind
-    return kind
+    return add_once(VIEW_KINDS, kind.name, kind, "lesson view")
 
 
 def unregister(name: str) -> None:
@@ -94,10 +90,7 @@ def load_shipped() -> tuple[str, ...]:
     """Import every `gemmviz/core/lesson_view_*.py` module once (each registers its view); their names."""
     import gemmviz.core
 
-    names = tuple(m.name for m in pkgutil.iter_modules(gemmviz.core.__path__) if m.name.startswith(MODULE_PREFIX))
-    for name in names:
-        importlib.import_module(f"gemmviz.core.{name}")
-    return names
+    return import_prefixed(gemmviz.core, MODULE_PREFIX)
 
 
 def lesson_view(name: str) -> LessonViewKind | None:

@@ -13,12 +13,11 @@ other modules (schedule_types.py is no kind called "types").
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.registry import add_once, import_prefixed
 from gemmviz.core.schedule_types import Schedule
 
 Block = tuple[int, int]
@@ -40,10 +39,7 @@ SCHEDULE_KINDS: dict[str, ScheduleKind] = {}
 
 
 def register(kind: ScheduleKind) -> ScheduleKind:
-    if kind.name in SCHEDULE_KINDS:
-        raise ValueError(f"schedule kind {kind.name!r} is registered twice")
-    SCHEDULE_KINDS[kind.name] = kind
-    return kind
+    return add_once(SCHEDULE_KINDS, kind.name, kind, "schedule kind")
 
 
 def unregister(name: str) -> None:
@@ -58,10 +54,7 @@ def load_shipped() -> tuple[str, ...]:
     """Import every `gemmviz/core/schedule_kind_*.py` module once (each registers its kind); their names."""
     import gemmviz.core
 
-    names = tuple(m.name for m in pkgutil.iter_modules(gemmviz.core.__path__) if m.name.startswith(MODULE_PREFIX))
-    for name in names:
-        importlib.import_module(f"gemmviz.core.{name}")
-    return names
+    return import_prefixed(gemmviz.core, MODULE_PREFIX)
 
 
 def kind_names() -> tuple[str, ...]:

@@ -11,7 +11,6 @@ and paints its charts, which serves every pyqtgraph chart. A new view's drawing 
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import LessonSource, Step, step_results, step_table
 from gemmviz.core.problem import Problem
+from gemmviz.core.registry import add_once, import_if_present
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.schedule import block_schedule
 from gemmviz.ui.text import tr
@@ -75,9 +75,7 @@ def register_ui(name: str):
     """Class decorator: the drawing of lesson view `name` (its core part registered under the same name)."""
 
     def add(cls: type[LessonViewUi]) -> type[LessonViewUi]:
-        if name in UI_VIEWS:
-            raise ValueError(f"the drawing of lesson view {name!r} is registered twice")
-        UI_VIEWS[name] = cls()
+        add_once(UI_VIEWS, name, cls(), "the drawing of lesson view")
         return cls
 
     return add
@@ -92,11 +90,7 @@ def ui_view(name: str) -> LessonViewUi:
     `gemmviz/ui/lesson/view_NAME.py`, a module of its own that registers it when imported."""
     module = f"gemmviz.ui.lesson.view_{name}"
     if name not in UI_VIEWS:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+        import_if_present(module)
     if name not in UI_VIEWS:
         raise KeyError(f"lesson view {name!r} has no drawing registered (ui/lesson/views.py)")
     return UI_VIEWS[name]

@@ -14,13 +14,13 @@ draw_shared_reads and draw_barrier, each drawing from a Frame.
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
+from gemmviz.core.registry import add_once, import_if_present
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
@@ -238,9 +238,7 @@ def register_renderer(name: str):
     """Class decorator: the renderer of schedule kind `name` (its core part registered under the same name)."""
 
     def add(cls: type[ScheduleRenderer]) -> type[ScheduleRenderer]:
-        if name in RENDERERS:
-            raise ValueError(f"the renderer of schedule kind {name!r} is registered twice")
-        RENDERERS[name] = cls()
+        add_once(RENDERERS, name, cls(), "the renderer of schedule kind")
         return cls
 
     return add
@@ -255,11 +253,7 @@ def renderer_for(kind: str) -> ScheduleRenderer:
     package has) imported on first use."""
     module = f"gemmviz.ui.tiling.kind_{kind}"
     if kind not in RENDERERS:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+        import_if_present(module)
     if kind not in RENDERERS:
         raise KeyError(f"schedule kind {kind!r} has no renderer registered (ui/tiling/render.py)")
     return RENDERERS[kind]
