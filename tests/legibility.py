@@ -1,0 +1,169 @@
+"""What a projector shows badly, measured as the window paints (issue 20, item 6): every text below a size,
+every text cut ("…" or beyond its view) and every two texts drawn over each other.
+
+Texts come from three places: Qt widgets (their font and the room they give their text), pyqtgraph scenes
+(axis ticks, titles, legends, text items) and every QPainter.drawText made while a custom-painted view paints,
+caught as it is drawn, with the painter's font and transform, so a view need not report its own texts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFontInfo, QFontMetricsF, QPainter
+from PySide6.QtWidgets import QApplication, QWidget
+
+ELLIPSIS = "…"
+
+
+@dataclass
+class Drawn:
+    text: str
+    px: float
+    rect: QRectF  # in the widget's own coordinates
+    where: str
+
+
+@dataclass
+class Report:
+    small: list[str] = field(default_factory=list)
+    cut: list[str] = field(default_factory=list)
+    overlap: list[str] = field(default_factory=list)
+
+    def all(self) -> list[str]:
+        return self.small + self.cut + self.overlap
+
+
+def _px(font, dpi: float, scale: float = 1.0) -> float:
+    px = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * dpi / 72
+    return px * scale
+
+
+def _painted_widgets(top: QWidget) -> list[QWidget]:
+    """Visible widgets of gemmviz's own whose paintEvent draws text (the animation, access views, traces…)."""
+    out = []
+    for w in [top, *top.findChildren(QWidget)]:
+        if not (w.isVisibleTo(top.window()) and w.width() > 0 and w.height() > 0):
+            continue
+        cls = type(w)
+        if cls.__module__.startswith("gemmviz.") and "paintEvent" in cls.__dict__:
+            out.append(w)
+    return out
+
+
+def painted_texts(widget: QWidget) -> list[Drawn]:
+    """Every text `widget` draws with QPainter.drawText, in its own coordinates."""
+    seen: list[Drawn] = []
+    original = QPainter.drawText
+
+    def spy(painter, *args):
+        text = next((a for a in args if isinstance(a, str)), "")
+        if text.strip():
+            font = painter.font()
+            fm = QFontMetricsF(font)
+            t = painter.worldTransform()
+            scale = math.hypot(t.m21(), t.m22())
+            first = args[0]
+            if isinstance(first, (QRectF,)) or type(first).__name__ == "QRect":
+                box = QRectF(first)
+                flags = next((a for a in args[1:] if isinstance(a, int) or hasattr(a, "value")), 0)
+                flags = int(flags.value) if hasattr(flags, "value") else int(flags)
+                need = fm.boundingRect(box, flags, text)
+                if not (flags & int(Qt.TextFlag.TextDontClip.value)):
+                    need = need.intersected(box.adjusted(-1, -1, 1, 1)) if box.contains(need) else need
+            else:
+                at = QPointF(first) if not isinstance(first, (int, float)) else QPointF(first, args[1])
+                need = fm.boundingRect(text).translated(at)
+                need = QRectF(need.left(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())
+            seen.append(
+                Drawn(text, _px(font, painter.device().logicalDpiY(), scale), t.mapRect(need), type(widget).__name__)
+            )
+        return original(painter, *args)
+
+    QPainter.drawText = spy
+    try:
+        widget.grab()
+    finally:
+        QPainter.drawText = original
+    return seen
+
+
+def plot_drawn(top: QWidget) -> list[tuple[QWidget, list[Drawn]]]:
+    """pyqtgraph's texts, per plot widget, in its coordinates: ticks, titles, labels, legends, text items."""
+    import pyqtgraph as pg
+
+    from tests.overlap import plot_texts
+    from tests.test_projector_type import item_sizes
+
+    out = []
+    for view in top.findChildren(pg.GraphicsView):
+        if not (view.isVisibleTo(top.window()) and view.width() > 0):
+            continue
+        sizes = dict(item_sizes(view))
+        dpi = view.logicalDpiY()
+        texts = []
+        for text, rect in plot_texts(view, view):
+            px = sizes.get(f"text item {text[:40]!r}")
+            if px is None:  # an axis's tick: its tick font
+                px = min(
+                    (_px(a.style.get("tickFont") or a.font(), dpi) for a in _axes(view)),
+                    default=0.0,
+                )
+            texts.append(Drawn(text, px, rect, type(view).__name__))
+        out.append((view, texts))
+    return out
+
+
+def _axes(view):
+    import pyqtgraph as pg
+
+    return [i for i in view.scene().items() if isinstance(i, pg.AxisItem) and i.isVisible()]
+
+
+def widget_drawn(top: QWidget) -> list[Drawn]:
+    from tests.overlap import widget_texts
+
+    out = []
+    fonts = {}
+    for w in top.findChildren(QWidget):
+        fonts[id(w)] = QFontInfo(w.font()).pixelSize()
+    for text, rect in widget_texts(top):
+        out.append(Drawn(text, 0.0, rect, "widget"))
+    return out
+
+
+def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
+    """Small, cut and overlapping texts of everything `top` shows now."""
+    from tests.test_projector_type import widget_sizes
+
+    QApplication.processEvents()
+    report = Report()
+    for what, px in widget_sizes(top):
+        if px < min_px - 0.01:
+            report.small.append(f"{px:.1f} px: {what}")
+    for text, _rect in [(d.text, d.rect) for d in widget_drawn(top)]:
+        if text.startswith("(clipped) "):
+            report.cut.append(f"widget {text}")
+    groups: list[tuple[QWidget, list[Drawn]]] = [(w, painted_texts(w)) for w in _painted_widgets(top)]
+    groups += plot_drawn(top)
+    for w, texts in groups:
+        bounds = QRectF(w.rect()).adjusted(-1.5, -1.5, 1.5, 1.5)
+        for d in texts:
+            if d.px and d.px < min_px - 0.01:
+                report.small.append(f"{d.px:.1f} px: {d.where} {d.text[:50]!r}")
+            if d.text.rstrip().endswith(ELLIPSIS) or ELLIPSIS in d.text[-3:]:
+                report.cut.append(f"elided: {d.where} {d.text[:60]!r}")
+            elif not bounds.contains(d.rect):
+                report.cut.append(f"outside: {d.where} {d.text[:50]!r} {d.rect.getRect()} in {bounds.getRect()}")
+        if overlaps:
+            for i, a in enumerate(texts):
+                for b in texts[i + 1 :]:
+                    common = a.rect.intersected(b.rect)
+                    if common.width() > 2 and common.height() > 2 and a.text != b.text:
+                        report.overlap.append(f"{a.where}: {a.text[:40]!r} over {b.text[:40]!r}")
+    report.small = sorted(set(report.small))
+    report.cut = sorted(set(report.cut))
+    report.overlap = sorted(set(report.overlap))
+    return report

@@ -1,0 +1,99 @@
+"""Issue 20, item 6: every view of the window, at 1280×720 and 1920×1080 in projector type, with every animated
+kernel at each size the Tiling tab offers: no text below the projector's size (24 px at 1080p, so 16 px at
+720p), none cut (elided with … or running past its view) and no two drawn over each other. Texts are caught as
+they are painted (tests/legibility.py), so a view cannot forget to report one."""
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from gemmviz.backends.cpu import CpuBackend  # noqa: E402
+from gemmviz.core.schedule import animated_variants  # noqa: E402
+from gemmviz.ui.window import MainWindow  # noqa: E402
+from tests.fakes import FakeGpuBackend  # noqa: E402
+from tests.legibility import check  # noqa: E402
+
+SIZES = {"720p": ((1280, 720), 16), "1080p": ((1920, 1080), 24)}
+SHOWS = ["all four", "time", "gflops", "speedup", "table"]
+TILING_SIZES = ["legible", "32³", "100×70×90", "256³"]
+
+
+def _states() -> list[str]:
+    states = [f"charts/{s}" for s in SHOWS] + ["roofline", "hardware/0", "hardware/1", "hardware/2", "compare"]
+    states += [f"tiling/{v}/{s}" for v in animated_variants() for s in TILING_SIZES]
+    return [*states, "accesses/0", "accesses/1", "exercise"]
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def window(request, qapp, tmp_path_factory):
+    size, min_px = SIZES[request.param]
+    folder = tmp_path_factory.mktemp("legible")
+    w = MainWindow(
+        {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
+        settings=QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat),
+    )
+    w.resize(*size)
+    w.show()
+    _until(lambda: bool(w.workspace.sessions))  # the recorded session, replayed
+    w.set_projector(True)
+    w.resize(*size)
+    w.hide()
+    yield w, min_px
+    w.set_projector(False)  # projector type sets the application's font
+    w.close()
+    w.deleteLater()
+
+
+@pytest.fixture
+def shown(window):
+    """The module's window, shown for one test and hidden after it (each test leaves no window shown)."""
+    w, min_px = window
+    w.show()
+    yield w, min_px
+    w.hide()
+
+
+def _until(condition, limit: int = 200000) -> None:
+    for _ in range(limit):
+        if condition():
+            break
+        QApplication.processEvents()
+    assert condition()
+    QApplication.processEvents()
+
+
+def _go(w, state: str) -> None:
+    kind, _, rest = state.partition("/")
+    if kind == "charts":
+        w.tabs.setCurrentWidget(w.charts_tab)
+        combo = w.charts_tab.show_combo
+        combo.setCurrentIndex(combo.findData(rest))
+    elif kind == "hardware":
+        w.tabs.setCurrentWidget(w.hardware_tab)
+        w.hardware_tab.view_combo.setCurrentIndex(int(rest))
+    elif kind == "tiling":
+        t = w.tiling
+        w.tabs.setCurrentWidget(t)
+        variant, size = rest.split("/")
+        t.variant_combo.setCurrentIndex(t.variant_combo.findData(variant))
+        index = next(i for i in range(t.size_combo.count()) if t.size_combo.itemText(i) == size)
+        t.size_combo.setCurrentIndex(index)
+        assert t.variant == variant and t.frame_state() is not None, t.message.text()
+    elif kind == "accesses":
+        w.tabs.setCurrentWidget(w.access_tab)
+        w.access_tab.setCurrentIndex(int(rest))
+    else:
+        w.tabs.setCurrentWidget({"roofline": w.roofline_tab, "compare": w.compare, "exercise": w.exercise_tab}[kind])
+    _until(lambda: not w.charts_tab.refresh_pending and not w.projector_pending.isActive())
+
+
+@pytest.mark.parametrize("state", _states())
+def test_every_view_is_legible_on_a_projector(shown, state):
+    w, min_px = shown
+    _go(w, state)
+    report = check(w, min_px)
+    assert report.all() == []
