@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFontInfo, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -54,40 +54,69 @@ def _painted_widgets(top: QWidget) -> list[QWidget]:
 
 
 def painted_texts(widget: QWidget) -> list[Drawn]:
-    """Every text `widget` draws with QPainter.drawText, in its own coordinates."""
+    """Every text `widget` draws with QPainter.drawText, in its own coordinates (its children's are theirs)."""
+    return spied(widget.grab, type(widget).__name__, widget)
+
+
+def spied(draw, where: str, widget: QWidget | None = None) -> list[Drawn]:
+    """Every text drawn with QPainter.drawText while `draw()` runs, in the coordinates of the device drawn on;
+    with `widget`, texts painted on another widget (a child painting itself) are left out."""
     seen: list[Drawn] = []
     original = QPainter.drawText
 
     def spy(painter, *args):
         text = next((a for a in args if isinstance(a, str)), "")
+        device = painter.device()
+        if widget is not None and isinstance(device, QWidget) and device is not widget:
+            return original(painter, *args)  # a child widget painting itself: checked on its own
         if text.strip():
-            font = painter.font()
-            fm = QFontMetricsF(font)
-            t = painter.worldTransform()
-            scale = math.hypot(t.m21(), t.m22())
-            first = args[0]
-            if isinstance(first, (QRectF,)) or type(first).__name__ == "QRect":
-                box = QRectF(first)
-                flags = next((a for a in args[1:] if isinstance(a, int) or hasattr(a, "value")), 0)
-                flags = int(flags.value) if hasattr(flags, "value") else int(flags)
-                need = fm.boundingRect(box, flags, text)
-                if not (flags & int(Qt.TextFlag.TextDontClip.value)):
-                    need = need.intersected(box.adjusted(-1, -1, 1, 1)) if box.contains(need) else need
-            else:
-                at = QPointF(first) if not isinstance(first, (int, float)) else QPointF(first, args[1])
-                need = fm.boundingRect(text).translated(at)
-                need = QRectF(need.left(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())
-            seen.append(
-                Drawn(text, _px(font, painter.device().logicalDpiY(), scale), t.mapRect(need), type(widget).__name__)
-            )
+            seen.append(_drawn(painter, args, text, where))
         return original(painter, *args)
 
     QPainter.drawText = spy
     try:
-        widget.grab()
+        draw()
     finally:
         QPainter.drawText = original
     return seen
+
+
+def _drawn(painter: QPainter, args, text: str, where: str) -> Drawn:
+    font = painter.font()
+    fm = QFontMetricsF(font)
+    t = painter.worldTransform()
+    scale = math.hypot(t.m21(), t.m22())
+    first = args[0]
+    if isinstance(first, QRectF) or type(first).__name__ == "QRect":
+        box = QRectF(first)
+        flags = next((a for a in args[1:] if isinstance(a, int) or hasattr(a, "value")), 0)
+        flags = int(flags.value) if hasattr(flags, "value") else int(flags)
+        need = painter.boundingRect(box, flags, text)
+    else:
+        at = QPointF(first) if not isinstance(first, (int, float)) else QPointF(first, args[1])
+        need = QRectF(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())
+    return Drawn(text, _px(font, painter.device().logicalDpiY(), scale), t.mapRect(need), where)
+
+
+def drawn_problems(texts: list[Drawn], bounds: QRectF | None, min_px: float, overlaps: bool = True) -> Report:
+    """Small, cut and overlapping texts among `texts`, drawn in `bounds` (None: where they are is not known, as
+    for a view rendered into a slide through its own painter state: only size and … are checked)."""
+    report = Report()
+    inner = bounds.adjusted(-1.5, -1.5, 1.5, 1.5) if bounds is not None else None
+    for d in texts:
+        if d.px and d.px < min_px - 0.01:
+            report.small.append(f"{d.px:.1f} px: {d.where} {d.text[:50]!r}")
+        if d.text.rstrip().endswith(ELLIPSIS):
+            report.cut.append(f"elided: {d.where} {d.text[:60]!r}")
+        elif inner is not None and not inner.contains(d.rect):
+            report.cut.append(f"outside: {d.where} {d.text[:50]!r} {d.rect.getRect()} in {bounds.getRect()}")
+    if overlaps:
+        for i, a in enumerate(texts):
+            for b in texts[i + 1 :]:
+                common = a.rect.intersected(b.rect)
+                if common.width() > 2 and common.height() > 2 and a.text != b.text:
+                    report.overlap.append(f"{a.where}: {a.text[:40]!r} over {b.text[:40]!r}")
+    return report
 
 
 def plot_drawn(top: QWidget) -> list[tuple[QWidget, list[Drawn]]]:
@@ -149,20 +178,10 @@ def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
     groups: list[tuple[QWidget, list[Drawn]]] = [(w, painted_texts(w)) for w in _painted_widgets(top)]
     groups += plot_drawn(top)
     for w, texts in groups:
-        bounds = QRectF(w.rect()).adjusted(-1.5, -1.5, 1.5, 1.5)
-        for d in texts:
-            if d.px and d.px < min_px - 0.01:
-                report.small.append(f"{d.px:.1f} px: {d.where} {d.text[:50]!r}")
-            if d.text.rstrip().endswith(ELLIPSIS) or ELLIPSIS in d.text[-3:]:
-                report.cut.append(f"elided: {d.where} {d.text[:60]!r}")
-            elif not bounds.contains(d.rect):
-                report.cut.append(f"outside: {d.where} {d.text[:50]!r} {d.rect.getRect()} in {bounds.getRect()}")
-        if overlaps:
-            for i, a in enumerate(texts):
-                for b in texts[i + 1 :]:
-                    common = a.rect.intersected(b.rect)
-                    if common.width() > 2 and common.height() > 2 and a.text != b.text:
-                        report.overlap.append(f"{a.where}: {a.text[:40]!r} over {b.text[:40]!r}")
+        found = drawn_problems(texts, QRectF(w.rect()), min_px, overlaps)
+        report.small += found.small
+        report.cut += found.cut
+        report.overlap += found.overlap
     report.small = sorted(set(report.small))
     report.cut = sorted(set(report.cut))
     report.overlap = sorted(set(report.overlap))

@@ -26,6 +26,7 @@ from gemmviz.ui.theme import Theme, theme_for
 
 # Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
 BODY_PX_1080 = {True: 34.0, False: 26.0}
+SMALL_PX_1080_PROJECTOR = 24.0  # DESIGN.md: no text under 24 px at 1080p in projector type (16 px at 720p)
 WRAP = Qt.TextFlag.TextWordWrap
 
 
@@ -91,7 +92,8 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
     scale = h / 1080
     margin = max(10.0, 0.03 * min(w, h))
     body_px = BODY_PX_1080[projector] * scale * (1.0 if has_view else 1.35)
-    small_px = max(12.0, 0.58 * BODY_PX_1080[projector] * scale)  # the footer names the data: readable too
+    # the header and footer name the lesson and the data: in projector type at the projector's minimum too
+    small_px = max(12.0, (SMALL_PX_1080_PROJECTOR if projector else 0.58 * BODY_PX_1080[False]) * scale)
     inner_w = w - 2 * margin
     while True:
         title_px = body_px * 1.45

@@ -29,16 +29,25 @@ def _width(text: str, f: QFont) -> float:
     return QFontMetricsF(f).horizontalAdvance(text)
 
 
+def _line(texts, f: QFont) -> float:
+    """The height of one line of these texts: a CJK fallback font's line is taller than the Latin font's
+    (the zh table's "毫秒" over "倍" ran into each other)."""
+    metrics = QFontMetricsF(f)
+    box = QRectF(0, 0, 1e6, 1e6)
+    return max([metrics.height()] + [metrics.boundingRect(box, int(CENTER), t).height() for t in texts if t])
+
+
 def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, float, float]:
     """Font px, label column width, size column width, row height, header height: the largest type (up to a
     ninth of the height) at which the table and its caption fit the rectangle."""
     rows = len(table.rows)
     px = min(rect.height() / (2.9 * rows + 3.2), rect.height() / 9)
     while True:
-        regular, bold, line = _font(px), _font(px, True), QFontMetricsF(_font(px)).height()
+        regular, bold = _font(px), _font(px, True)
+        cells = [c for _, row in table.rows for c in row]
+        line = max(_line([c.time for c in cells], regular), _line([c.ratio for c in cells], bold))
         swatch = 0.9 * px
         label_w = swatch * 1.6 + max(_width(name, regular) for name, _ in table.rows) + px
-        cells = [c for _, row in table.rows for c in row]
         col_w = px * 1.2 + max(
             [_width(f"{n}³", bold) for n in table.sizes]
             + [_width(c.time, regular) for c in cells]
@@ -82,7 +91,8 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
     y += header_h
     painter.setPen(QPen(dim, max(1.0, px / 14)))
     painter.drawLine(int(x0), int(y), int(x0 + width), int(y))
-    line = QFontMetricsF(regular).height()
+    cells_all = [c for _, row in table.rows for c in row]
+    line = max(_line([c.time for c in cells_all], regular), _line([c.ratio for c in cells_all], bold))
     styles = series_styles(name for name, _cells in table.rows)  # no two rows share a colour
     for j, (name, cells) in enumerate(table.rows):
         if j % 2 == 0:

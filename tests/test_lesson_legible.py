@@ -1,0 +1,58 @@
+"""Issue 20: every step of every shipped lesson, in English and Chinese, legible from the back of a room at
+1280×720 and 1920×1080 in projector type: in the window (the lesson view and the live view it embeds) and on
+the exported slide. No text under the projector's size (24 px at 1080p, 16 px at 720p), none cut, none over
+another (tests/test_lesson_ui.py checks the slides' own layout). Texts are caught as they are painted (tests/legibility.py)."""
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from gemmviz.core.lessons import lesson_session, shipped_lessons  # noqa: E402
+from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
+from gemmviz.ui.lesson.render import render_slide_image  # noqa: E402
+from tests.legibility import check, drawn_problems, spied  # noqa: E402
+
+SIZES = {"720p": ((1280, 720), 16), "1080p": ((1920, 1080), 24)}
+LESSONS = {lang: shipped_lessons(lang) for lang in ("en", "zh")}
+CASES = [(lang, name) for lang, lessons in LESSONS.items() for name in sorted(lessons)]
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {(lang, name): lesson_session(LESSONS[lang][name]) for lang, name in CASES}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "name"), CASES)
+def test_every_step_in_the_window_is_legible_on_a_projector(qtbot, sources, lang, name, size):
+    lesson = LESSONS[lang][name]
+    (w, h), min_px = SIZES[size]
+    view = LessonView(lesson, sources[lang, name], True)
+    qtbot.addWidget(view)
+    view.resize(w, h)
+    view.show()
+    qtbot.waitExposed(view)
+    found = []
+    for i in range(len(lesson.steps)):
+        view.go(i)
+        for _ in range(3):  # the step's view lays itself out at its size, as before painting
+            QApplication.processEvents()
+        found += [f"step {i + 1}: {p}" for p in check(view, min_px).all()]
+    assert found == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("lang", "name"), CASES)
+def test_every_exported_slide_is_legible(qtbot, sources, lang, name, size):
+    lesson = LESSONS[lang][name]
+    (w, h), min_px = SIZES[size]
+    found = []
+    for i in range(len(lesson.steps)):
+        texts = spied(lambda i=i: render_slide_image(w, h, lesson, i, sources[lang, name], True), f"slide {i + 1}")
+        assert texts, "the slide drew no text"
+        # where a view's texts land is checked in the window (the same drawing); here their size and cuts
+        found += drawn_problems(texts, None, min_px, overlaps=False).all()
+    assert found == []
