@@ -262,6 +262,27 @@ def test_bad_lesson_file_gets_a_dialog_and_the_window_keeps_working(window, tmp_
     assert lesson_mode.open_lesson(w, "seed001")
 
 
+def test_a_figure_the_session_lacks_is_said_in_the_window_and_on_its_slide(window, tmp_path):
+    """Issue 20: a placeholder the session lacks read "n/a" with no word of why; the status bar names it when
+    the lesson starts and the step's slide says how many of its figures are missing."""
+    w = window(gpu=False)
+    path = tmp_path / "gap.toml"
+    path.write_text(
+        'title = "L"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "T"\n'
+        'text = "At 777³: {{ms gpu-naive[block=16] at 777}}."\n[[step]]\ntitle = "U"\ntext = "No figure."\n',
+        encoding="utf-8",
+    )
+    assert lesson_mode.open_lesson(w, str(path))
+    view = w.lesson_view
+    assert "{{ms gpu-naive[block=16] at 777}} is not in" in w.statusBar().currentMessage()
+    view.grab()
+    words = [t for t, _ in view.texts]
+    assert "1 figure(s) not in this session: n/a" in words and any("n/a (not in these results)" in t for t in words)
+    view.go(1)
+    view.grab()
+    assert not any("not in this session" in t for t, _ in view.texts)  # a step with all its figures says nothing
+
+
 def test_lesson_menu_lists_the_shipped_lessons(window):
     w = window(gpu=False)
     menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&Lesson")
@@ -281,7 +302,8 @@ def test_run_step_measures_live_in_the_worker(qtbot, window, tmp_path):
     lesson = parse_lesson(text, "live", "live.toml")
     assert w.start_lesson(lesson)
     view = w.lesson_view
-    assert view.status.startswith("R measures these kernels live on Fake GPU")
+    # the replayed session has no 64³: its figure reads n/a until R measures it, and the slide says so
+    assert view.status == "1 figure(s) not in this session: n/a · R measures these kernels live on Fake GPU"
     assert view.source().label.startswith("Replayed")
     QTest.keyClick(view, Qt.Key.Key_R)
     assert w.controller.busy  # started in the worker: the key press returned at once

@@ -247,8 +247,7 @@ def test_hardware_placeholders_from_model_counters_and_trace():
 
 
 def test_steps_without_data_are_named_before_the_export():
-    from gemmviz.cli.lesson import empty_steps
-    from gemmviz.core.lessons import lesson_session, shipped_lessons
+    from gemmviz.core.lessons import lesson_gaps, lesson_session, shipped_lessons
 
     lesson = parse_lesson(
         'title = "L"\nsession = "h200-2026-12-01.json"\n' + GOOD_STEP + 'view = "table"\n'
@@ -257,10 +256,33 @@ def test_steps_without_data_are_named_before_the_export():
         "my.toml",
     )
     source = lesson_session(lesson)
-    assert empty_steps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]
-    seed = shipped_lessons()["seed000"]
-    assert empty_steps(seed, lesson_session(seed)) == []  # every view of the shipped lesson has its data
-    assert "names no session" in empty_steps(lesson, None)[0]
+    assert lesson_gaps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]
+    for lang in ("en", "zh"):
+        for seed in shipped_lessons(lang).values():
+            assert lesson_gaps(seed, lesson_session(seed)) == []  # every view and figure of a shipped lesson
+    assert "names no session" in lesson_gaps(lesson, None)[0]
+
+
+def test_a_figure_the_session_lacks_is_named_before_the_lesson(tmp_path, capsys):
+    """Issue 20: a placeholder the session has no figure for read "n/a" on the slide and nobody was told."""
+    from gemmviz.cli.main import main
+    from gemmviz.core.lessons import lesson_gaps, lesson_session
+
+    text = (
+        'title = "L"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "T"\n'
+        'text = "Naive at 4096³: {{ms gpu-naive[block=16] at 4096}}; at 777³: {{ms gpu-naive[block=16] at 777}}."\n'
+    )
+    lesson = parse_lesson(text, "x", "my.toml")
+    source = lesson_session(lesson)
+    assert lesson_gaps(lesson, source) == [
+        f"step 1 (T): {{{{ms gpu-naive[block=16] at 777}}}} is not in {source.label}; it reads n/a"
+    ]
+    path = tmp_path / "my.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["lesson", str(path), "--export", str(tmp_path / "out"), "--size", "640x360"]) == 0
+    err = capsys.readouterr().err
+    assert "gemmviz: warning: step 1 (T): {{ms gpu-naive[block=16] at 777}} is not in" in err
+    assert "4096" not in err.split("warning:")[1]  # the figure it has is not named
 
 
 def test_shipped_lessons_show_no_markup_and_name_quoted_figures():

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
-from gemmviz.core.lesson_views import VIEW_KINDS
-from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_session, step_results
+from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_gaps, lesson_session
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import parse_pixels
 
@@ -72,18 +71,6 @@ def output_dir(path: str) -> Path:
     return out
 
 
-def empty_steps(lesson, source) -> list[str]:
-    """The steps whose view will show no data from `source` (a typo in a series, a size the session lacks):
-    the slides are still written, with the chart's empty state, but the teacher hears of it now."""
-    if source is None:
-        return ["this lesson names no session: its charts, tables and rooflines will be empty"]
-    return [
-        f"step {i} ({step.title}): no results for its series and sizes in {source.label}"
-        for i, step in enumerate(lesson.steps, 1)
-        if VIEW_KINDS[step.view].shows_results and not step_results(step, list(source.results))
-    ]
-
-
 def cmd_lesson(args: argparse.Namespace) -> int:
     if args.list:
         if args.name or args.export:
@@ -104,7 +91,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         source = lesson_session(lesson, shipped_session(args.session) if args.session else None)
     except LessonError as exc:
         raise UsageError(str(exc)) from None
-    for line in empty_steps(lesson, source):
+    for line in lesson_gaps(lesson, source):  # the slides are still written; the teacher hears of it now
         print(f"gemmviz: warning: {line}", file=sys.stderr)
     out = output_dir(args.export)
     from gemmviz.cli.app import qt_app

@@ -401,11 +401,18 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
 
 
-def fill_text(text: str, results: list[Result], lang: str = "en") -> str:
-    """Replace {{…}} placeholders by figures from `results`, written as `lang` writes them."""
+def fill_text(text: str, results: list[Result], lang: str = "en", lacking: list[str] | None = None) -> str:
+    """Replace {{…}} placeholders by figures from `results`, written as `lang` writes them; each placeholder the
+    results lack (it reads n/a) is appended to `lacking` if given."""
     absent = missing(lang)
 
     def value(m: re.Match) -> str:
+        figure = _value(m)
+        if lacking is not None and figure == absent:
+            lacking.append(m.group(0))
+        return figure
+
+    def _value(m: re.Match) -> str:
         expr = m.group(1)
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
@@ -449,6 +456,28 @@ def check_placeholders(lesson: Lesson) -> None:
             raise LessonError(
                 f"{lesson.path}:{step.line}: a placeholder is not closed: write {{{{gflops cublas at 4096}}}}"
             )
+
+
+def lacking_figures(step: Step, source: LessonSource, lang: str = "en") -> list[str]:
+    """The placeholders of the step's title and text that `source` has no figure for (shown as n/a)."""
+    lacking: list[str] = []
+    for text in (step.title, step.text):
+        fill_text(text, list(source.results), lang, lacking)
+    return lacking
+
+
+def lesson_gaps(lesson: Lesson, source: LessonSource | None) -> list[str]:
+    """What a teacher should hear before giving `lesson` from `source`, a line per gap: a step whose view will
+    show no data (a typo in a series, a size the session lacks) and each figure its words will show as n/a."""
+    if source is None:
+        return ["this lesson names no session: its charts, tables and rooflines will be empty"]
+    gaps = []
+    for i, step in enumerate(lesson.steps, 1):
+        if lesson_view(step.view).shows_results and not step_results(step, list(source.results)):
+            gaps.append(f"step {i} ({step.title}): no results for its series and sizes in {source.label}")
+        for placeholder in lacking_figures(step, source, lesson.lang):
+            gaps.append(f"step {i} ({step.title}): {placeholder} is not in {source.label}; it reads n/a")
+    return gaps
 
 
 def step_results(step: Step, results: list[Result]) -> list[Result]:

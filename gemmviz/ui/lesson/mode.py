@@ -24,6 +24,8 @@ from gemmviz.core.lessons import (
     LessonSource,
     all_shipped_lessons,
     find_lesson,
+    lacking_figures,
+    lesson_gaps,
     lesson_session,
     live_source,
     step_jobs,
@@ -180,11 +182,13 @@ class LessonView(QWidget):
     def _default_status(self) -> str:
         step = self.lesson.steps[self.index]
         hint = ui_view(step.view).hint(step)
-        if hint:
-            return hint
-        if step.run and self.live_gpu and self.run_jobs is not None:
-            return tr("R measures these kernels live on {gpu}").format(gpu=self.live_gpu)
-        return ""
+        if not hint and step.run and self.live_gpu and self.run_jobs is not None:
+            hint = tr("R measures these kernels live on {gpu}").format(gpu=self.live_gpu)
+        lacking = lacking_figures(step, self.source(), self.lesson.lang)
+        if lacking:  # an "n/a" in the words: the teacher sees why on the slide, before a student asks
+            gap = tr("{n} figure(s) not in this session: n/a").format(n=len(lacking))
+            return f"{gap} · {hint}" if hint else gap
+        return hint
 
     def follow_look(self, projector_action=None, dark_action=None) -> None:
         """Take the look from the window's projector and dark-theme actions as they toggle (none: stop)."""
@@ -380,6 +384,12 @@ def start(window, lesson: Lesson) -> bool:
     view.go(0)
     view.setFocus()
     fonts.warn_missing(window, fonts.lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
+    gaps = lesson_gaps(lesson, replay)
+    if gaps:  # said, not a dialog in front of the class: the slide of each step says it too
+        window.statusBar().showMessage(
+            tr("This lesson's session lacks {n} of its figures or views: {first}").format(n=len(gaps), first=gaps[0]),
+            15000,
+        )
     return True
 
 
