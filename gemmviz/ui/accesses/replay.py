@@ -13,13 +13,25 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from gemmviz.core import accesses as acc
 from gemmviz.core.schedule_accesses import A, B, C, ReplayStep, replay
 from gemmviz.core.schedule_types import Schedule
-from gemmviz.ui.accesses.views import BAD, GOOD, _faded, _text, font_px, footer, render_drawing
+from gemmviz.ui.accesses.views import (
+    BAD,
+    GOOD,
+    _faded,
+    _font,
+    _text,
+    _text_h,
+    font_px,
+    footer,
+    render_drawing,
+    screen_font_px,
+)
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme
 
 REPLAYED = ("gpu-naive", "gpu-tiled")  # the recorded kernels the schedule model covers
@@ -86,6 +98,51 @@ def _outline(p: QPainter, rect: QRectF, region, r0: int, c0: int, rows: int, col
     )
 
 
+def replay_texts(trace: acc.AccessTrace, sched: Schedule, steps: list[ReplayStep], index: int, theme: Theme):
+    """(title, the step as the schedule says it, the verdict and its colour, the legend) of step `index`."""
+    step = steps[index]
+    s = sched.steps[step.step]
+    title = tr("{0}: block ({1}, {2}), step {3} of {4}").format(
+        trace.label.split(" at ")[0], sched.block[1], sched.block[0], index + 1, len(steps)
+    )
+    stores = step.kind == "store"
+    recorded, model = f"{step.recorded:,}", f"{step.model:,}"
+    if step.recorded == step.model:
+        text = tr("recorded {0} stores = the model's {1}") if stores else tr("recorded {0} loads = the model's {1}")
+        verdict, color = text.format(recorded, model), GOOD
+    elif not step.complete:
+        text = (
+            tr("{0} of the model's {1} stores kept in detail (the shipped file keeps each block's first requests)")
+            if stores
+            else tr("{0} of the model's {1} loads kept in detail (the shipped file keeps each block's first requests)")
+        )
+        verdict, color = text.format(recorded, model), theme.foreground
+    else:
+        text = tr("recorded {0} stores, the model says {1}") if stores else tr("recorded {0} loads, the model says {1}")
+        verdict, color = text.format(recorded, model), BAD
+    legend = tr("cells: what the warps read on the GPU, one colour a warp; outline: the model's step")
+    return title, s.text, verdict, color, legend
+
+
+def _replay_fit(rect: QRectF, texts, px: float, floor: float) -> tuple[float, list[float]]:
+    """The largest type from px down to floor at which the texts, wrapped, leave the picture at least 5 lines
+    of type; the type and each text's height."""
+    title, step_text, verdict, _color, legend = texts
+    size = px
+    while True:
+        w = rect.width() - 2 * size
+        heights = [
+            _text_h(title, size * 1.1, True, w),
+            _text_h(step_text, size, False, w),
+            _text_h(verdict, size, True, w),
+            _text_h(legend, size, False, w),
+        ]
+        picture = rect.height() - sum(heights) - size * 1.6
+        if (float("inf") not in heights and picture >= size * 5) or size <= floor:
+            return size, [size * 1.4 if h == float("inf") else h for h in heights]
+        size = max(floor, size - 1)
+
+
 def draw_replay(
     p: QPainter,
     rect: QRectF,
@@ -95,10 +152,12 @@ def draw_replay(
     index: int,
     theme: Theme,
     px: float | None = None,
+    floor: float | None = None,
 ) -> None:
     """One step: B's k-slices above C, A's to its left (the GEMM picture), the cells the block's warps recorded in
     this step in their warp's colour (earlier steps' faint), the model's region for the step outlined; below,
-    the step as the schedule says it and the recorded count beside the model's."""
+    the step as the schedule says it and the recorded count beside the model's. The type is `px` (the 1080p
+    layout's by default), down to `floor` where the texts, wrapped, would leave the picture too little room."""
     px = px or font_px(theme, rect)
     p.fillRect(rect, QColor(theme.background))
     index = max(0, min(index, len(steps) - 1))
@@ -109,14 +168,16 @@ def draw_replay(
     bm, bn = max(1, r1 - r0), max(1, c1 - c0)
     k0, k1 = _window(sched, step, run.k)
     kw = max(1, k1 - k0)
-    title = (
-        f"{trace.label.split(' at ')[0]}: block ({sched.block[1]}, {sched.block[0]}), step {index + 1} of {len(steps)}"
-    )
+    texts = replay_texts(trace, sched, steps, index, theme)
+    title, step_text, verdict, color, legend = texts
+    px, (title_h, step_h, verdict_h, legend_h) = _replay_fit(rect, texts, px, px if floor is None else floor)
+    left, width = rect.left() + px, rect.width() - 2 * px
     y = rect.top() + px * 0.4
-    y += _text(
-        p, QRectF(rect.left() + px, y, rect.width() - 2 * px, px * 1.5), title, px * 1.1, theme.foreground, bold=True
-    )
-    area = QRectF(rect.left() + px, y + px * 0.5, rect.width() - 2 * px, rect.bottom() - y - px * 5)
+    _text(p, QRectF(left, y, width, title_h), title, px * 1.1, theme.foreground, bold=True, wrap=True)
+    y += title_h
+    bottom = rect.bottom() - px * 0.4 - step_h - verdict_h - legend_h
+    label = QFontMetricsF(_font(px, True)).horizontalAdvance("W") + px * 0.4  # room for "A" left of A
+    area = QRectF(left + label, y + px * 0.5, width - label, max(1.0, bottom - y - px * 0.9))
     cell = min(area.width() / (kw + bn), area.height() / (kw + bm))
     ox = area.left() + (area.width() - cell * (kw + bn)) / 2
     b_rect = QRectF(ox + kw * cell, area.top(), bn * cell, kw * cell)
@@ -137,41 +198,14 @@ def draw_replay(
     _outline(p, a_rect, s.a, r0, k0, bm, kw, theme)
     _outline(p, b_rect, s.b, k0, c0, kw, bn, theme)
     _outline(p, c_rect, s.c, r0, c0, bm, bn, theme)
-    for label, box in (("A", a_rect), ("B", b_rect), ("C", c_rect)):
-        _text(p, QRectF(box.left() - px * 1.6, box.top(), px * 1.4, px * 1.4), label, px, theme.foreground, bold=True)
-    _text(
-        p,
-        QRectF(rect.left() + px, rect.bottom() - px * 4.2, rect.width() - 2 * px, px * 1.4),
-        s.text,
-        px,
-        theme.foreground,
-    )
-    what = "stores" if step.kind == "store" else "loads"
-    if step.recorded == step.model:
-        verdict, color = f"recorded {step.recorded:,} {what} = the model's {step.model:,}", GOOD
-    elif not step.complete:
-        verdict, color = (
-            f"{step.recorded:,} of the model's {step.model:,} {what} kept in detail "
-            "(the shipped file keeps each block's first requests)",
-            theme.foreground,
-        )
-    else:
-        verdict, color = f"recorded {step.recorded:,} {what}, the model says {step.model:,}", BAD
-    _text(
-        p,
-        QRectF(rect.left() + px, rect.bottom() - px * 2.6, rect.width() - 2 * px, px * 1.4),
-        verdict,
-        px,
-        color,
-        bold=True,
-    )
-    _text(
-        p,
-        QRectF(rect.left() + px, rect.bottom() - px * 1.3, rect.width() - 2 * px, px * 1.3),
-        "cells: what the warps read on the GPU, one colour a warp; outline: the model's step",
-        px,
-        theme.foreground,
-    )
+    line_h = QFontMetricsF(_font(px, True)).height()
+    for name, box in (("A", a_rect), ("B", b_rect), ("C", c_rect)):
+        at = QRectF(box.left() - label, box.top(), label - px * 0.2, line_h)
+        _text(p, at, name, px, theme.foreground, bold=True, align=Qt.AlignmentFlag.AlignRight)
+    y = bottom
+    y += _text(p, QRectF(left, y, width, step_h), step_text, px, theme.foreground, wrap=True)
+    y += _text(p, QRectF(left, y, width, verdict_h), verdict, px, color, bold=True, wrap=True)
+    _text(p, QRectF(left, y, width, legend_h), legend, px, theme.foreground, wrap=True)
 
 
 def export_replay(
@@ -214,13 +248,10 @@ class _Canvas(QWidget):
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
         if self.state is None:
             return
-        from gemmviz.ui.export.exporters import scale_for
-
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        scale = min(1.0, scale_for(self.width(), self.height())) or 1.0
-        p.scale(scale, scale)
-        draw_replay(p, QRectF(0, 0, self.width() / scale, self.height() / scale), *self.state, self.theme)
+        px, floor = screen_font_px(self.theme, self.window().height())
+        draw_replay(p, QRectF(self.rect()), *self.state, self.theme, px, floor)
         p.end()
 
 
