@@ -210,13 +210,14 @@ def test_a_corrupt_check_file_is_refused(tmp_path, text):
         load_check(bad)
 
 
-def test_unknown_fields_are_dropped_and_a_long_path_is_kept():
+def test_unknown_fields_are_refused_and_a_long_path_is_kept():
     record = json.loads((DATA / "records" / "tiled_good.check.json").read_text(encoding="utf-8"))
-    record["sanitizer"]["evil"] = {"findings": 5}
     record["shapes"][0]["reason"] = None
     record["file"] = "/" + "d" * 3000 + "/tiled.cu"
-    checked = validate_check(record)
-    assert "evil" not in checked["sanitizer"] and checked["file"] == record["file"]
+    assert validate_check(record)["file"] == record["file"]
+    record["sanitizer"]["evil"] = {"findings": 5}
+    with pytest.raises(CheckFileError, match="'check.sanitizer.evil' is not a field"):
+        validate_check(record)
 
 
 def test_the_report_shows_no_terminal_control_characters():

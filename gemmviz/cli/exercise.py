@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError
@@ -20,28 +21,64 @@ from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise,
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
 from gemmviz.core.numbers import LANGUAGES
 
+EPILOG = """\
+exit status:
+  0    done: the exercises listed, the starter written, the hints or the record shown, every goal of a check met
+  1    a check ran and some goal failed (the report says which and why), or a file could not be written
+  2    bad arguments, an unknown exercise (the message lists the known ones), or an input that cannot be used:
+       a .cu that is not the exercise's kernel, a check record that is unreadable or malformed (the message
+       names the field and what it must be); nothing was run"""
+
+
+def _wrap(text: str) -> str:
+    return textwrap.fill(text, 100, break_on_hyphens=False)
+
+
+NAME_HELP = "an exercise's name (gemmviz exercise --list) or an exercise .toml"
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "exercise",
         help="write a kernel yourself: list exercises, start one, check your kernel on "
         "the GPU (correct, race-free, how fast, and why)",
+        description=_wrap(
+            "Write a GEMM kernel yourself and check it: `start` writes the starter and the task, `hint` "
+            "unlocks the hints one at a time, `check` runs your kernel on the GPU, `show` prints a saved check."
+        ),
+        epilog=EPILOG,
     )
     p.add_argument("--list", action="store_true", help="one exercise per line: name, title, languages, reference")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
-    start = actions.add_parser("start", help="write the starter .cu and the task into DIR")
-    start.add_argument("name", help="an exercise's name (gemmviz exercise --list) or an exercise .toml")
+    start = actions.add_parser(
+        "start",
+        help="write the starter .cu and the task into DIR",
+        description=_wrap("Write NAME's starter kernel (NAME.cu, with TODOs) and its task (NAME.md) into DIR."),
+        epilog=EPILOG,
+    )
+    start.add_argument("name", help=NAME_HELP)
     start.add_argument("dir", nargs="?", default=".", help="the folder to write into (default: here)")
     start.add_argument("--lang", choices=LANGUAGES, default="en", help="the task's language")
-    start.add_argument("--force", action="store_true", help="replace a starter already there")
-    hint = actions.add_parser("hint", help="show the exercise's hints up to N")
-    hint.add_argument("name")
+    start.add_argument("--force", action="store_true", help="replace a starter and a task already there")
+    hint = actions.add_parser(
+        "hint",
+        help="show the exercise's hints up to N",
+        description=_wrap("Print NAME's hints 1 to N: try each before asking for the next."),
+        epilog=EPILOG,
+    )
+    hint.add_argument("name", help=NAME_HELP)
     hint.add_argument("n", type=int, nargs="?", default=1, help="how many hints to show (default 1)")
-    hint.add_argument("--lang", choices=LANGUAGES, default="en")
+    hint.add_argument("--lang", choices=LANGUAGES, default="en", help="the hints' language")
     check = actions.add_parser(
         "check",
         help="compile, run on fixed sizes, verify every element, run "
         "compute-sanitizer, time beside the reference and cuBLAS, read ncu's counters",
+        description=_wrap(
+            "Check your kernel: compiles, correct at every size (every element verified), race-free "
+            "(compute-sanitizer), and how fast beside the reference; the likeliest cause of a failure in one sentence. "
+            "Without a GPU it compiles and says what it could not do."
+        ),
+        epilog=EPILOG,
     )
     check.add_argument("file", help="your .cu file")
     check.add_argument(
@@ -57,9 +94,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--no-time", action="store_true", help="skip the timing")
     check.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
     check.add_argument("--no-accesses", action="store_true", help="skip recording the memory accesses of two blocks")
-    check.add_argument("--seed", type=int, help="the random inputs' seed (default: fresh each check)")
-    show = actions.add_parser("show", help="print a saved check record")
-    show.add_argument("file")
+    check.add_argument("--seed", type=int, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)")
+    show = actions.add_parser(
+        "show",
+        help="print a saved check record",
+        description=_wrap(
+            "Print a check record as `check` printed it; a malformed record is refused, naming the field."
+        ),
+        epilog=EPILOG,
+    )
+    show.add_argument("file", help="a check record: the NAME.check.json that gemmviz exercise check wrote")
     p.set_defaults(func=cmd_exercise)
 
 
@@ -156,14 +200,17 @@ def _check(args) -> int:
         raise UsageError(str(exc)) from None
     except Cancelled:
         raise KeyboardInterrupt from None
+    saved = True
     try:
         write_atomic(target, json.dumps(record, indent=1))
     except (OutputError, OSError) as exc:
         print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
+        saved = False
     print(json.dumps(record, indent=1) if args.json else report_text(record))
-    if not args.json:
+    if not args.json and saved:
         print(f"\nsaved {target} (open it in the app's Exercise tab)")
-    return EXIT_OK if all(v["status"] == "pass" for v in record["verdicts"]) else EXIT_FAILED
+    passed = all(v["status"] == "pass" for v in record["verdicts"])
+    return EXIT_OK if passed and saved else EXIT_FAILED  # the record asked for, unsaved, is a failure too
 
 
 def _show(args) -> int:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from gemmviz.core.exercise_check import (
+    GOALS,
     MAX_FINDINGS,
     MAX_MESSAGE,
     SANITIZER_TOOLS,
@@ -55,14 +57,33 @@ def _text(limit: int = MAX_MESSAGE, optional: bool = False):
     return check
 
 
+def bound_text(n: int) -> str:
+    """A bound as a reader takes it in: 2^63 - 1 rather than 9,223,372,036,854,775,807; 65,536 as it is."""
+    for power in range(32, 65):
+        if n == 2**power - 1:
+            return f"2^{power} - 1"
+        if n == 2**power:
+            return f"2^{power}"
+    return f"{n:,}"
+
+
 def _int(lo: int, hi: int, optional: bool = False):
     def check(v, where):
         if v is None and optional:
             return None
-        _need(type(v) is int and lo <= v <= hi, f"'{where}' must be a whole number from {lo:,} to {hi:,}")
+        _need(
+            type(v) is int and lo <= v <= hi,
+            f"'{where}' must be a whole number from {bound_text(lo)} to {bound_text(hi)}, got {_shown(v)}",
+        )
         return v
 
     return check
+
+
+def _shown(v) -> str:
+    """A wrong value, short, for a one-line message."""
+    text = json.dumps(v) if not isinstance(v, str) else repr(v)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _num(lo: float, hi: float, optional: bool = False):
@@ -107,9 +128,13 @@ def _obj(fields: dict, required: tuple = (), optional: bool = False):
         if v is None and optional:
             return None
         _need(isinstance(v, dict), f"'{where}' must be an object")
+        for key in v:  # junk is refused, not dropped: a record with it was not written by gemmviz as it stands
+            known = f" (known here: {', '.join(fields)})" if len(fields) <= 8 else ""
+            _need(key in fields, f"'{where}.{str(key)[:40]}' is not a field of a check record{known}")
+        out = {k: fields[k](x, f"{where}.{k}") for k, x in v.items()}
         for key in required:
             _need(key in v, f"'{where}.{key}' is missing")
-        return {k: fields[k](x, f"{where}.{k}") for k, x in v.items() if k in fields}
+        return out
 
     return check
 
@@ -219,7 +244,7 @@ _CHECK = _obj(
         "gemmviz": _text(40),
         "speed_goal": _num(0.01, 4),
         "reference": _text(100),
-        "seed": _int(0, 2**63, True),
+        "seed": _int(0, 2**63 - 1, True),
         "shapes": _list(_SHAPE, 32),
         "sanitizer": _obj({"shape": _DIMS, "note": _text(), **{t: _TOOL for t in SANITIZER_TOOLS}}),
         "timing": _obj(
@@ -261,22 +286,90 @@ _CHECK = _obj(
         ),
         "accesses": lambda v, where: v,  # bounded by the access records' own loader (access_trace, below)
         "check_seconds": _num(0, 1e6),
+        # what the check concluded when it was written: typed here, then worked out again (finish, below)
+        "verdicts": _list(
+            _obj(
+                {"goal": _one_of(*GOALS), "status": _one_of("pass", "fail", "skipped"), "detail": _text()},
+                ("goal", "status", "detail"),
+            ),
+            len(GOALS),
+        ),
+        "cause": _text(optional=True),
     },
-    ("format", "version", "exercise", "file", "created"),
+    # every check writes these (backends/exercise.py): the goals are judged from them
+    ("format", "version", "exercise", "file", "created", "speed_goal", "reference", "compile", "shapes"),
 )
 
 
-def validate_check(data: object) -> dict:
-    """A loaded check record with its fields bounded and only known fields kept; CheckFileError names the first
-    bad one. Its verdicts and cause are worked out again from what it holds, never taken from the file."""
+def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict:
+    """A loaded check record with every field bounded; CheckFileError names the first bad one in one line (which
+    field, what was expected): an unknown field, a missing one, a wrong type, an exercise that is not one of
+    `exercises` (the shipped ones by default), or two fields that contradict each other (results after a failed
+    compile, a time for a wrong kernel). Its verdicts and cause are worked out again from what it holds, never
+    taken from the file."""
     _need(isinstance(data, dict), "not a JSON object")
     _need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
     _need(
         data.get("version") == VERSION, f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}"
     )
     record = _CHECK(data, "check")
+    known = sorted(exercises) if exercises is not None else [e.name for e in _shipped()]
+    _need(
+        record["exercise"] in known,
+        f"'check.exercise' is {_shown(record['exercise'])}, which is not an exercise here; known: {', '.join(known)}",
+    )
+    _consistent(record)
     access_trace(record)
     return finish(record)
+
+
+def _shipped():
+    from gemmviz.core.exercises import shipped_exercises
+
+    return shipped_exercises()
+
+
+def _consistent(record: dict) -> None:
+    """Refuse what no check writes: results of steps that never run after what the record says happened."""
+    compiled = record["compile"]
+    shapes = record["shapes"]
+    ran = [t for t in SANITIZER_TOOLS if ((record.get("sanitizer") or {}).get(t) or {}).get("ran")]
+    timed = ((record.get("timing") or {}).get("yours") or {}).get("median_ms") is not None
+    counted = bool((record.get("counters") or {}).get("yours"))
+    traced = (
+        (record.get("accesses") or {}).get("trace") is not None if isinstance(record.get("accesses"), dict) else False
+    )
+    later = [
+        name
+        for name, there in (
+            ("'check.shapes'", bool(shapes)),
+            ("'check.sanitizer'", bool(ran)),
+            ("'check.timing'", timed),
+            ("'check.counters'", counted),
+            ("'check.accesses'", traced),
+        )
+        if there
+    ]
+    if not compiled.get("ok", False):
+        _need(
+            not later,
+            f"{later[0] if later else ''} holds results, but 'check.compile.ok' is not true: nothing runs after a failed compile",
+        )
+    if record.get("no_gpu"):
+        _need(
+            not later, f"{later[0] if later else ''} holds results, but 'check.no_gpu' says there was no GPU to run on"
+        )
+    correct = bool(shapes) and all(s["status"] == "ok" for s in shapes)
+    if not correct:
+        for name, there in (("'check.timing.yours'", timed), ("'check.counters.yours'", counted)):
+            _need(
+                not there,
+                f"{name} holds figures, but 'check.shapes' {'is empty' if not shapes else 'has a wrong size'}: "
+                "a kernel that is not right at every size is never timed or profiled",
+            )
+    _need(
+        not (traced and not shapes), "'check.accesses' holds a trace, but 'check.shapes' is empty: the kernel never ran"
+    )
 
 
 def access_trace(record: dict):
@@ -310,14 +403,19 @@ def _check_map(error_map, where: str = "error_map") -> None:
     )
 
 
-def load_check(path: str | Path) -> dict:
+def load_check(path: str | Path, exercises: Iterable[str] | None = None) -> dict:
+    """The check record in `path`, validated (validate_check); CheckFileError, in one line naming the file and
+    the field, otherwise."""
     try:
         data = json.loads(read_regular(path, MAX_CHECK_BYTES).decode("utf-8"))
     except RecursionError:
         raise CheckFileError(f"cannot read {path}: nested too deeply for a check record") from None
     except (OSError, InputFileError, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
         raise CheckFileError(f"cannot read {path}: {exc}") from None
-    return validate_check(data)
+    try:
+        return validate_check(data, exercises)
+    except CheckFileError as exc:
+        raise CheckFileError(f"{path} is not a check record gemmviz can show: {exc}") from None
 
 
 def record_target(source: Path, out: Path | None = None) -> Path:

@@ -386,8 +386,12 @@ class ExerciseTab(QWidget):
             self.open_check(Path(path))
 
     def open_check(self, path: Path) -> bool:
+        """Show the check record in `path`; a malformed one (a field missing, of the wrong type, unknown, or at odds
+        with another, or an exercise the picker does not list) is refused in one line that names the field, and
+        the check shown before stays as it was."""
+        known = [self.picker.itemData(i) for i in range(self.picker.count())]
         try:
-            record = load_check(path)
+            record = load_check(path, known)
         except CheckFileError as exc:
             warn(self, tr("Cannot open the check"), str(exc))
             return False
