@@ -17,15 +17,17 @@ def blocktile2d_steps(s: Schedule) -> None:
     threads = ty * tx
     steps = p.k // s.bk
     out = StepBuilder(s)
-    pad = "" if p == s.problem else f" (the kernel runs the zero-padded {p.m}×{p.n}×{p.k})"
+    pad = "" if p == s.problem else f" (run zero-padded: {p.m}×{p.n}×{p.k})"
+    # the tiles' shapes, unless the note on padding needs their room in the caption's two lines
+    shape_a, shape_b = ("", "") if pad else (f" ({s.bm}×{s.bk})", f" ({s.bk}×{s.bn})")
     for kt in range(steps):
         k0, k1 = kt * s.bk, (kt + 1) * s.bk
         a, b = Region(r0, r1, k0, k1), Region(k0, k1, c0, c1)
         loads = a.count + b.count
         out.add(
             "load",
-            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] ({s.bm}×{s.bk}) and B[{k0}:{k1}, {c0}:{c1}] "
-            f"({s.bk}×{s.bn}) into shared memory: {loads // threads} values per thread{pad}",
+            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}]{shape_a} and B[{k0}:{k1}, {c0}:{c1}]{shape_b} "
+            f"into shared memory: {loads // threads} values per thread{pad}",
             kt,
             Counters(global_loads=loads, shared_stores=loads),
             k0,

@@ -46,13 +46,12 @@ CAPTIONS: tuple[tuple[re.Pattern, str], ...] = tuple(
             QT_TRANSLATE_NOOP("", "store the C tile [{c}] ({n} global stores)"),
         ),
         (
-            rf"^k-tile (?P<i>\d+)/(?P<n>\d+): load A\[(?P<a>{_R})\] \((?P<ash>[^)]+)\) and B\[(?P<b>{_R})\] "
-            r"\((?P<bsh>[^)]+)\) into shared memory: (?P<per>\d+) values per thread "
-            r"\(the kernel runs the zero-padded (?P<padded>[^)]+)\)$",
+            rf"^k-tile (?P<i>\d+)/(?P<n>\d+): load A\[(?P<a>{_R})\] and B\[(?P<b>{_R})\] into shared memory: "
+            r"(?P<per>\d+) values per thread \(run zero-padded: (?P<padded>[^)]+)\)$",
             QT_TRANSLATE_NOOP(
                 "",
-                "k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} "
-                "values per thread (the kernel runs the zero-padded {padded})",
+                "k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory: {per} values per thread (run "
+                "zero-padded: {padded})",
             ),
         ),
         (

@@ -19,7 +19,14 @@ from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 from gemmviz.ui.tiling.captions import caption_words
-from gemmviz.ui.tiling.render import Canvas, FrameState, ScheduleRenderer, font_px_for, register_renderer
+from gemmviz.ui.tiling.render import (
+    Canvas,
+    FrameState,
+    ScheduleRenderer,
+    font_px_for,
+    min_text_px,
+    register_renderer,
+)
 
 # core/schedule_kind_hopper.SLOT_STATES as the view names them (through tr())
 SLOT_STATE_NAMES = (QT_TRANSLATE_NOOP("", "empty"), QT_TRANSLATE_NOOP("", "loading"), QT_TRANSLATE_NOOP("", "full"),
@@ -51,21 +58,13 @@ def _text(
         texts.append((text, painter.boundingRect(rect, flags, text)))
 
 
-def _shrunk(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, bold: bool = False) -> None:
-    """One line, set smaller (down to 60%) where it is wider than the rectangle, then shortened with …."""
-    width = QFontMetricsF(pixel_font(px, bold)).horizontalAdvance(text)
-    if width > rect.width() > 0:
-        px = max(0.6 * px, px * rect.width() / width)
-    _text(painter, texts, rect, text, px, bold)
-
-
-def _wrapped(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float) -> None:
-    """Wrapped text, in the largest font (at most px) whose lines fit the rectangle."""
+def _wrapped(painter: QPainter, texts: Texts | None, rect: QRectF, text: str, px: float, floor: float = 8) -> None:
+    """Wrapped text, in the largest font (at most px, at least `floor`) whose lines fit the rectangle."""
     size = px
     while True:
         font = pixel_font(size)
         need = QFontMetricsF(font).boundingRect(rect, WRAP, text)
-        if need.height() <= rect.height() or size <= 8:
+        if need.height() <= rect.height() or size * 0.9 < max(8, floor):
             break
         size *= 0.9
     painter.setFont(font)
@@ -141,6 +140,11 @@ class _Hopper:
     fp: float  # the font's pixels
     line: float
     texts: Texts | None
+    min_px: float = 0.0  # no text is set smaller (render.min_text_px)
+
+    def px(self, share: float) -> float:
+        """A text's size: `share` of the font, but never below the frame's smallest."""
+        return max(share * self.fp, self.min_px)
 
     @property
     def st(self) -> HopperStep:
@@ -176,8 +180,10 @@ def draw_hopper(
     theme: Theme,
     font_px: float,
     texts: Texts | None = None,
+    min_px: float = 0.0,
 ) -> None:
-    """Draw step `step` of the schedule at phase t (0..1: a TMA copy moves from global to shared memory)."""
+    """Draw step `step` of the schedule at phase t (0..1: a TMA copy moves from global to shared memory), no
+    text smaller than `min_px`."""
     col_a, col_b, col_c, col_prod, col_cons = (QColor(theme.color(i)) for i in range(5))
     hf = _Hopper(
         painter,
@@ -193,6 +199,7 @@ def draw_hopper(
         font_px,
         max(2.0, theme.line_px),
         texts,
+        min_px,
     )
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     m = max(6.0, 0.015 * min(rect.width(), rect.height()))
@@ -232,7 +239,7 @@ def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
     """At the bottom the step in words, above it two lines of counters; returns the counters' top."""
     fp, tot = hf.fp, hf.st.total
     words = QRectF(inner.left(), inner.bottom() - 2.6 * fp, inner.width(), 2.6 * fp)
-    count_px = 0.8 * fp
+    count_px = hf.px(0.8)
     lines = (
         tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
             a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"
@@ -252,7 +259,7 @@ def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
             count_px,
         )
     hf.painter.setPen(hf.actor_colour)
-    _wrapped(hf.painter, hf.texts, words, caption_words(hf.st.text), 0.8 * fp)
+    _wrapped(hf.painter, hf.texts, words, caption_words(hf.st.text), hf.px(0.8), hf.min_px)
     return cy
 
 
@@ -288,16 +295,20 @@ def _draw_matrices(hf: _Hopper, area: QRectF) -> _Matrices:
 
 
 def _matrix_label(hf: _Hopper, mats: _Matrices, r: QRectF, name: str) -> None:
-    """A matrix's name above it. A's ends before C's (A is narrow where K is short): its size then goes on the
-    row above, beside B."""
-    fp, p = hf.fp, hf.s.run_problem
+    """A matrix's name above it; too wide for its matrix, only its letter (the title says the sizes), and A's
+    size on the row above, left of B, where it fits there."""
+    fp = hf.fp
     room = mats.c.left() - r.left() - 0.25 * fp if r is mats.a else r.width()
     label = QRectF(r.left(), r.top() - 1.15 * fp, room, fp)
-    font_px = 0.75 * fp
-    if r is mats.a and QFontMetricsF(pixel_font(font_px, True)).horizontalAdvance(name) > room:
-        _shrunk(hf.painter, hf.texts, label.translated(0, -1.15 * fp), f"{p.m}×{p.k}", font_px, bold=True)
-        name = "A"
-    _shrunk(hf.painter, hf.texts, label, name, font_px, bold=True)
+    font_px = hf.px(0.75)
+    fm = QFontMetricsF(pixel_font(font_px, True))
+    if fm.horizontalAdvance(name) > room:  # too wide for its matrix: the letter (the title says the size)
+        size = name.split(" ", 1)[-1]
+        above = r is mats.a and fm.horizontalAdvance(size) <= mats.b.left() - r.left() - 0.25 * fp
+        if above:  # A's size on the row above it, left of B, where it fits
+            _text(hf.painter, hf.texts, label.translated(0, -1.15 * fp), size, font_px, bold=True)
+        name = name.split(" ", 1)[0]
+    _text(hf.painter, hf.texts, label, name, font_px, bold=True)
 
 
 def _ring_boxes(hf: _Hopper, area: QRectF) -> _Ring:
@@ -332,14 +343,11 @@ def _draw_actors(hf: _Hopper, ring: _Ring) -> None:
         painter.drawRect(box)
         painter.setPen(hf.fg)
         half = QRectF(box.left() + 0.3 * fp, box.top(), box.width() * 0.4, box.height())
-        _text(painter, hf.texts, half, who, 0.7 * fp, bold=True)
-        _text(
-            painter,
-            hf.texts,
-            QRectF(half.right() + 0.3 * fp, box.top(), box.width() * 0.6 - 0.9 * fp, box.height()),
-            doing,
-            0.7 * fp,
-        )
+        size = hf.px(0.7)
+        half.setWidth(QFontMetricsF(pixel_font(size, True)).horizontalAdvance(who) + 0.1 * fp)
+        _text(painter, hf.texts, half, who, size, bold=True)
+        rest = QRectF(half.right() + 0.6 * fp, box.top(), box.right() - half.right() - 0.9 * fp, box.height())
+        _text(painter, hf.texts, rest, doing, size)
 
 
 def _stage_inner(box: QRectF, fp: float) -> QRectF:
@@ -367,11 +375,13 @@ def _draw_stage(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
         hf.texts,
         QRectF(box.left() + 0.2 * fp, box.top(), box.width() - 0.4 * fp, fp),
         tr("stage {0}").format(i),
-        0.65 * fp,
+        hf.px(0.65),
         bold=True,
     )
     what = tr(slot.state) if slot.k_step < 0 else f"{tr(slot.state)} k{slot.k_step + 1}"  # SLOT_STATE_NAMES
-    _text(painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what, 0.6 * fp)
+    _text(
+        painter, hf.texts, QRectF(box.left() + 0.2 * fp, box.top() + fp, box.width() - 0.4 * fp, fp), what, hf.px(0.6)
+    )
     inner = _stage_inner(box, fp)
     if inner.height() <= 4 or inner.width() <= 4:
         return
@@ -409,7 +419,7 @@ def _draw_barriers(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(hf.fg)
         label = QRectF(centre.x() + r + 0.15 * fp, cell.top(), cell.right() - centre.x() - r - 0.2 * fp, bar_h)
-        _text(painter, hf.texts, label, tr("full") if name == "F" else tr("empty"), 0.55 * fp)
+        _text(painter, hf.texts, label, tr("full") if name == "F" else tr("empty"), hf.px(0.55))
 
 
 def _block_tiles(hf: _Hopper, mats: _Matrices, k_tile: int, clip: bool) -> tuple[QRectF, QRectF]:
@@ -479,10 +489,10 @@ def _draw_ring_label(hf: _Hopper, ring: _Ring, theme: Theme) -> None:
         n=s.stages, bm=s.bm, bn=s.bn
     )
     label_rect = QRectF(ring.producer.left(), ring.producer.bottom() + 0.3 * hf.fp, ring.producer.width(), hf.fp)
-    hf.painter.setFont(pixel_font(0.7 * hf.fp))
+    hf.painter.setFont(pixel_font(hf.px(0.7)))
     hf.painter.fillRect(hf.painter.boundingRect(label_rect, LEFT, ring_label), QColor(theme.background))
     hf.painter.setPen(hf.fg)
-    _text(hf.painter, hf.texts, label_rect, ring_label, 0.7 * hf.fp)
+    _text(hf.painter, hf.texts, label_rect, ring_label, hf.px(0.7))
 
 
 @register_renderer("hopper")
@@ -493,4 +503,6 @@ class HopperRenderer(ScheduleRenderer):
         rect = QRectF(0, 0, canvas.w, canvas.h)
         canvas.painter.fillRect(rect, QColor(canvas.theme.background))
         font_px = font_px_for(canvas.w, canvas.h, canvas.theme)
-        draw_hopper(canvas.painter, rect, state.schedule, state.step, state.phase, canvas.theme, font_px, canvas.texts)
+        min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
+        s = state.schedule
+        draw_hopper(canvas.painter, rect, s, state.step, state.phase, canvas.theme, font_px, canvas.texts, min_px)

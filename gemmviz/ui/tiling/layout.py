@@ -12,7 +12,7 @@ from PySide6.QtGui import QFontMetricsF
 from gemmviz.core.schedule import Schedule
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.tiling.captions import caption_words
 
 LINE = 1.3  # line pitch, in font heights
@@ -37,6 +37,7 @@ class Layout:
     font_px: float
     column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
     inset_name: tuple[str, ...] = ()  # the zoomed block's name, one or two lines above it
+    min_px: float = 0.0  # no text of the frame is set smaller (render.min_text_px)
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -48,22 +49,29 @@ def _shared_labels(s: Schedule) -> tuple[str, str]:
     return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
 
 
-def fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "") -> Layout:
-    """The layout at the largest font (at most `font_px`, at least 70% of it) at which the counters, the tiles'
-    labels and the caption fit beside and below the matrices: texts are shrunk before any is cut with …."""
+SMALLEST = 0.9  # the smallest share of the frame's font a text is set in (the tiles' and the inset's names)
+
+
+def fit_layout(
+    w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "", min_px: float = 0.0
+) -> Layout:
+    """The layout at the largest font (at most `font_px`) at which the counters, the tiles' labels and the
+    caption fit beside and below the matrices, shrunk no further than keeps every text at `min_px` (70% of
+    `font_px` when not given); only a view too small for even that shrinks further, to keep inside it."""
     f = font_px
+    min_px = min_px or 0.7 * font_px
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
     for _ in range(24):
         need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
-        lay = layout_for(w, h, s, f, need_w, len(lines))
-        # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to 70%
+        lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f))
+        # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
         inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
         whole = need_w <= lay.text.width() + 1
         if caption:
             whole = (
                 whole and _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
             )
-        if (inside and (whole or f <= 0.7 * font_px)) or f <= 7:
+        if (inside and (whole or 0.93 * SMALLEST * f < min_px)) or f <= 7:
             return lay
         f *= 0.93
     return lay
@@ -72,21 +80,22 @@ def fit_layout(w: int, h: int, s: Schedule, font_px: float, lines: list[str], ca
 _LAYOUTS: dict[tuple, tuple[Schedule, Layout]] = {}
 
 
-def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[str]) -> Layout:
+def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[str], min_px: float = 0.0) -> Layout:
     """The fitted layout, measured once per view size, schedule and thread (fitting measures text many times:
     per frame it cost the animation its 16 ms budget)."""
-    key = (w, h, id(s), font_px, tuple(measured))
+    key = (w, h, id(s), font_px, tuple(measured), min_px)
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
     longest = max((caption_words(st.text) for st in s.steps), key=len, default="")  # one layout for every step
-    lay = fit_layout(w, h, s, font_px, measured, longest)
+    lay = fit_layout(w, h, s, font_px, measured, longest, min_px)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)
     return lay
 
 
+REGISTER_CELL = 0.55  # a register's square, in font heights (small: the column must leave the caption room)
 NAME_PX = 0.9  # the zoomed block's name, in font heights: the size of the shared tiles' names
 
 
@@ -113,7 +122,7 @@ def _shared_width(s: Schedule, f: float, margin: float) -> float:
     """The width shared memory's own column needs (a projector's wide view): the registers' label too."""
     width = _column_need(s, f, margin) + margin
     if has_registers(s):  # the registers' label sits in the shared-memory column too
-        width = max(width, _fm(f * 0.9, True).horizontalAdvance(_registers_label(s)) + margin)
+        width = max(width, *(_fm(f * 0.9, True).horizontalAdvance(t) + margin for t in _registers_label(s)))
     return width
 
 
@@ -133,55 +142,74 @@ def _matrices(w: int, h: int, s: Schedule, f: float, margin: float, sx: float) -
     return _Matrices(scale, a, b, QRectF(b.left(), a.top(), p.n * scale, p.m * scale), gap)
 
 
-def wrap_name(text: str, px: float, width: float) -> tuple[str, ...]:
-    """`text` on one line, or on two where one is wider than `width`: broken after its colon where the first
-    part fits, else after the last space (in Chinese, any character) that keeps the first line inside it."""
+def wrap_name(text: str, px: float, width: float, max_lines: int = 3) -> tuple[str, ...] | None:
+    """`text` in lines no wider than `width`, broken at spaces (in Chinese, between any characters), at most
+    `max_lines` of them; None where it does not go into so few."""
+    colon = next((i + 1 for i, ch in enumerate(text) if ch in ":："), 0)  # "block of C:" / "a cell per thread"
+    if colon and colon < len(text):
+        head, tail = wrap_name(text[:colon], px, width, 1), wrap_name(text[colon:].strip(), px, width, max_lines)
+        if head and tail and 1 + len(tail) <= max_lines:
+            return head + tail
     fm = _fm(px)
-    if fm.horizontalAdvance(text) <= width:
-        return (text,)
-    colons = [i + 1 for i, ch in enumerate(text) if ch in ":："]  # "block of C:" / "a cell per thread"
-    spaces = [i + 1 for i, ch in enumerate(text) if ch == " "]
-    breaks = spaces or list(range(1, len(text)))
-    fitting = [i for i in colons + breaks if fm.horizontalAdvance(text[:i].rstrip()) <= width]
-    cut = (
-        fitting[0]
-        if fitting and fitting[0] in colons
-        else fitting[-1]
-        if fitting
-        else breaks[0]
-        if breaks
-        else len(text)
-    )
-    return tuple(part for part in (text[:cut].rstrip(), text[cut:].strip()) if part)
+    words = text.split(" ") if " " in text else list(text)
+    glue = " " if " " in text else ""
+    lines: list[str] = []
+    for word in words:
+        joined = f"{lines[-1]}{glue}{word}" if lines else word
+        if lines and fm.horizontalAdvance(joined) <= width:
+            lines[-1] = joined
+        elif fm.horizontalAdvance(word) <= width:
+            lines.append(word)
+        else:
+            return None
+    return tuple(lines) if len(lines) <= max_lines else None
+
+
+INSET_NAMES = (  # the zoomed block's name, the first that fits over it (shown: whole block, part of it)
+    (QT_TRANSLATE_NOOP("", "block of C: a cell per thread"), QT_TRANSLATE_NOOP("", "part of the block of C: a cell per thread")),
+    (QT_TRANSLATE_NOOP("", "a cell per thread"), QT_TRANSLATE_NOOP("", "a cell per thread")),
+)  # fmt: skip
+
+
+def _inset_name(whole: bool, px: float, room: float) -> tuple[str, ...] | None:
+    """The zoomed block's name in lines over it, or None where even the short one does not fit."""
+    for names in INSET_NAMES:
+        lines = wrap_name(tr(names[0] if whole else names[1]), px, room)
+        if lines is not None:
+            return lines
+    return None
 
 
 def _inset(
-    h: int, s: Schedule, f: float, m: _Matrices
+    h: int, s: Schedule, f: float, m: _Matrices, min_px: float = 0.0
 ) -> tuple[QRectF | None, float, tuple[int, int], tuple[str, ...]]:
-    """The zoomed block in the corner left of B and above A's name, under its name (one or two lines): the
-    rectangle, a thread's cell, the threads it shows and its name's lines."""
+    """The zoomed block in the corner left of B and above A's name, under its name (one to three lines): the
+    rectangle, a thread's cell, the threads it shows and its name's lines. None where its name does not fit."""
     threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
     min_cell = MIN_CELL_720P * h / 720
+    px = max(f * NAME_PX, min_px)
     room = m.b.left() - m.a.left() - f * 0.5  # the name stays left of B's
-    top, lines = m.b.top() + LINE * f, (tr("block of C: a cell per thread"),)
-    for _ in range(2):  # the name's lines decide the corner's height, which decides the name
+    top, lines = m.b.top() + LINE * f, ("",)
+    for _ in range(3):  # the name's lines decide the corner's height, which decides the name
         corner = QRectF(m.a.left(), top, m.b.left() - m.gap - m.a.left(), m.a.top() - LINE * f - m.gap - top)
         side = min(corner.width(), corner.height())
         if side < 4 * min_cell:
             return None, 0.0, threads, ()
         cell = max(min_cell, side / max(threads))
         shown = (min(threads[0], int(side // cell)), min(threads[1], int(side // cell)))
-        name = (
-            tr("block of C: a cell per thread") if shown == threads else tr("part of the block of C: a cell per thread")
-        )
-        lines = wrap_name(name, f * NAME_PX, room)
-        top = m.b.top() + LINE * f + (len(lines) - 1) * LINE * NAME_PX * f
+        named = _inset_name(shown == threads, px, room)
+        if named is None:
+            return None, 0.0, threads, ()
+        lines = named
+        top = m.b.top() + LINE * f + (len(lines) - 1) * LINE * px
         if corner.top() == top:
             break
     return QRectF(corner.left(), corner.top(), shown[1] * cell, shown[0] * cell), cell, shown, lines
 
 
-def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14) -> Layout:
+def layout_for(
+    w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14, min_px: float = 0.0
+) -> Layout:
     """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
     barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
     f = font_px
@@ -189,10 +217,10 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     smem_w = _shared_width(s, f, margin)
     right_w = min(max(text_w, _column_need(s, f, margin)) + margin, 0.5 * w)
     m = _matrices(w, h, s, f, margin, w - right_w)
-    caption = QRectF(
-        margin, min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4), w - right_w - 2 * margin, 2 * LINE * f
-    )
-    inset, cell, shown, name = _inset(h, s, f, m)
+    caption_top = min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4)
+    caption_h = min(3 * LINE * f, h - margin - caption_top)  # a third line where the view has room for it
+    caption = QRectF(margin, caption_top, w - right_w - 2 * margin, caption_h)
+    inset, cell, shown, name = _inset(h, s, f, m, min_px)
     # A wide, short view (a projector's window) has room beside the matrices: shared memory then gets its own
     # column there and the counters start at the top of theirs, instead of under shared memory.
     used = m.c.right() + 2 * margin
@@ -205,8 +233,11 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
     top = margin + LINE * f
     if two_columns:
         text = QRectF(sx, top - f * 0.8, text_col - margin, n_lines * LINE * f)
-        if column.bottom > caption.top():  # the middle column reaches down to the caption: keep the caption left of it
-            caption = QRectF(caption.left(), caption.top(), mx - margin - caption.left(), caption.height())
+        # the caption runs under the middle column too, unless that column reaches down to it
+        lowest = h - margin - caption.height()  # the caption may move down under A and C to clear it
+        right = mx - margin if column.bottom > lowest else sx - margin
+        top = caption.top() if column.bottom > lowest else max(caption.top(), column.bottom)
+        caption = QRectF(caption.left(), top, right - caption.left(), caption.height())
     else:
         text = QRectF(sx, column.bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
     return Layout(
@@ -226,6 +257,7 @@ def layout_for(w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0,
         f,
         mx + col_w - margin,
         name,
+        min_px,
     )
 
 
@@ -251,8 +283,8 @@ def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_
     bottom = barrier_y + 0.4 * f
     regs = None
     if has_registers(s):
-        r = f * 0.9
-        regs = QRectF(mx, bottom + LINE * f + r, r * (s.tn + 2), r * (s.tm + 1))
+        r, cell = f * 0.9, f * REGISTER_CELL
+        regs = QRectF(mx, bottom + LINE * f + LINE * r + cell, cell * (s.tn + 2), cell * (s.tm + 1))  # 2-line name
         bottom = regs.bottom() + 0.4 * f
     return _Column(smem_a, smem_b, barrier_y, regs, bottom)
 
@@ -281,5 +313,6 @@ def has_registers(s: Schedule) -> bool:
     return s.tm * s.tn > 1
 
 
-def _registers_label(s: Schedule) -> str:
-    return tr("registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums").format(tm=s.tm, tn=s.tn)
+def _registers_label(s: Schedule) -> tuple[str, str]:
+    """The registers' name, on two lines (on one it set the shared-memory column's width)."""
+    return tr("registers of the thread:"), tr("{tm}+{tn} operands, {tm}×{tn} sums").format(tm=s.tm, tn=s.tn)

@@ -131,14 +131,16 @@ def _text(
     px: float,
     bold: bool = False,
     width: float | None = None,
+    floor: float = 0.0,
 ) -> None:
-    """One line from its baseline's left end; too long for `width`, it is set smaller (down to 70%) and only
-    then cut with …; recorded in `texts` if given."""
+    """One line from its baseline's left end; too long for `width`, it is set smaller (down to `floor`, or 70%
+    where none is given) and only then cut with …; recorded in `texts` if given."""
     font = pixel_font(px, bold)
     fm = QFontMetricsF(font)
+    low = min(px, floor or 0.7 * px)
     if width is not None and fm.horizontalAdvance(text) > width > 0:
         size = int(px * width / fm.horizontalAdvance(text)) + 1
-        while fm.horizontalAdvance(text) > width and size > 0.7 * px:  # whole pixels: widths are not linear
+        while fm.horizontalAdvance(text) > width and size - 1 >= low:  # whole pixels: widths are not linear
             size -= 1
             font = pixel_font(size, bold)
             fm = QFontMetricsF(font)
@@ -208,6 +210,19 @@ def font_px_for(w: int, h: int, theme: Theme) -> float:
     """The animation's font: the theme's size (exports scale the theme, so 4K is 1080p doubled), made smaller
     only where the view is too small for it."""
     return max(7.0, min(theme.font_pt * FONT_PER_PT, h / 18))
+
+
+PROJECTOR_SHARE = 0.64  # a projector's smallest text, 24 px at 1080p, of the projector theme's 38 px type
+SHORT_VIEW_LINES = 24  # a short view's smallest text: 1/24 of its height (16 px in the window at 1280×720)
+
+
+def min_text_px(w: int, h: int, theme: Theme) -> float:
+    """The smallest type any text of a frame is set in: never below 70% of the frame's font, nor below the
+    projector's 24 px at 1080p (0.64 of the theme's type; exports scale the theme), except in a view too short
+    for that type (the window at 1280×720 gives it about 400 px), where it is 1/24 of the view's height."""
+    base = font_px_for(w, h, theme)
+    short = math.ceil(h / SHORT_VIEW_LINES)  # whole pixels: fonts are set in them
+    return min(base, max(0.7 * base, min(PROJECTOR_SHARE * theme.font_pt * FONT_PER_PT, short)))
 
 
 # ---- the registry of renderers: one per schedule kind (core/schedule_kinds.py) ----------------------------------
@@ -344,8 +359,10 @@ class BlockRenderer(ScheduleRenderer):
         so that it and the cached background stay the same for the whole animation), its background drawn."""
         s, painter = state.schedule, canvas.painter
         last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
-        measured = [t for t, _b in last] + ([_registers_label(s)] if has_registers(s) else [])
-        lay = _cached_layout(canvas.w, canvas.h, s, font_px_for(canvas.w, canvas.h, canvas.theme), measured)
+        measured = [t for t, _b in last]
+        font_px = font_px_for(canvas.w, canvas.h, canvas.theme)
+        min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
+        lay = _cached_layout(canvas.w, canvas.h, s, font_px, measured, min_px)
         painter.drawPixmap(0, 0, canvas.background.get(canvas.w, canvas.h, s, canvas.theme, lay, _dpr(painter)))
         if canvas.texts is not None:
             _record_background(s, lay, canvas.texts)
@@ -475,11 +492,12 @@ def _draw_inset(f: Frame) -> None:
     if f.thread_live:
         painter.fillRect(thread_cell(lay, s, f.state.thread), f.col_t)
     painter.setPen(f.fg)
-    px = lay.font_px * NAME_PX
+    px = max(lay.font_px * NAME_PX, lay.min_px)
     room = lay.b.left() - lay.inset.left() - lay.font_px * 0.5
-    for i, line in enumerate(reversed(lay.inset_name)):  # upwards from the line just above the block
-        at = QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35 - i * LINE * px)
-        _text(painter, f.texts, at, line, px, width=room)
+    last = len(lay.inset_name) - 1
+    for i, line in enumerate(lay.inset_name):  # the last line just above the block
+        at = QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35 - (last - i) * LINE * px)
+        _text(painter, f.texts, at, line, px, width=room, floor=lay.min_px)
 
 
 def _global_slices(f: Frame) -> tuple[QRectF, QRectF] | None:
@@ -583,9 +601,11 @@ def draw_barrier(f: Frame) -> None:
 def _draw_registers(f: Frame) -> None:
     """The highlighted thread's registers: TM values of A, TN of B, and its TM x TN accumulator tile."""
     rect, s, painter = f.lay.regs, f.s, f.painter
-    r = f.font_px * 0.9
+    r = rect.height() / (s.tm + 1)  # a register's square (layout.REGISTER_CELL)
     painter.setPen(f.fg)
-    _text(painter, f.texts, QPointF(rect.left(), rect.top() - r * 1.1), _registers_label(s), f.font_px * 0.9, True)
+    for i, line in enumerate(reversed(_registers_label(s))):  # upwards from the line just above the registers
+        px = f.font_px * 0.9
+        _text(painter, f.texts, QPointF(rect.left(), rect.top() - r - px * 0.25 - i * LINE * px), line, px, True)
     active = f.step.kind == "compute"
     left, top = rect.left(), rect.top() + r * 0.6
     for i in range(s.tm):  # regM, a column left of the accumulators
@@ -604,21 +624,22 @@ def _draw_naive(f: Frame) -> None:
     if step.a is not None:
         painter.fillRect(_sub(lay.a, lay.scale, step.a.r0, step.a.r1, step.a.c0, step.a.c1), _faint(f.col_a, 170))
         painter.fillRect(_sub(lay.b, lay.scale, step.b.r0, step.b.r1, step.b.c0, step.b.c1), _faint(f.col_b, 170))
-    flags = Qt.AlignmentFlag.AlignCenter
-    text = tr("unused:\nnaive reads\nglobal memory")
     for rect in (lay.smem_a, lay.smem_b):
         painter.setPen(QPen(_faint(f.fg, 80), 1, Qt.PenStyle.DashLine))
         painter.drawRect(rect)
-        px = f.font_px * 0.8
-        while px > f.font_px * 0.45:  # the largest type at which the three lines sit inside the dashed box
-            painter.setFont(pixel_font(px))
-            need = painter.boundingRect(rect, flags, text)
-            if need.height() <= rect.height() - 2 and need.width() <= rect.width() - 4:
-                painter.drawText(rect, flags, text)
-                if f.texts is not None:
-                    f.texts.append((text, need))
-                break
-            px *= 0.9
+    # one line under the boxes, where the tiles' names go for the other kernels, wrapped to the column
+    px = max(f.font_px * 0.9, lay.min_px)
+    below = max(lay.smem_a.bottom(), lay.smem_b.bottom())
+    box = QRectF(
+        lay.smem_a.left(), below + f.font_px * 0.2, lay.column_right - lay.smem_a.left(), lay.barrier_y - below
+    )
+    flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+    painter.setFont(pixel_font(px))
+    painter.setPen(f.fg)
+    text = tr("unused: the naive kernel reads global memory")
+    painter.drawText(box, flags, text)
+    if f.texts is not None:
+        f.texts.append((text, painter.boundingRect(box, flags, text)))
 
 
 def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]) -> list[tuple[str, bool]]:
@@ -694,7 +715,7 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
     y = lay.text.top() + font_px
     painter.setPen(f.fg)
     for text, bold in lines:
-        _text(painter, texts, QPointF(lay.text.left(), y), text, font_px * 0.95, bold, lay.text.width())
+        _text(painter, texts, QPointF(lay.text.left(), y), text, font_px * 0.95, bold, lay.text.width(), lay.min_px)
         y += font_px * LINE
     # the step, in words, along the bottom under A and C (never under the counters)
     painter.setFont(pixel_font(font_px, True))
@@ -702,7 +723,7 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
     text = caption = caption_words(f.step.text)  # in the window's language
     fm = QFontMetricsF(painter.font())
-    share = 1.9  # keep it to its two lines: cut with … (wrapping at words loses some of each line)
+    share = lay.caption.height() // (LINE * font_px) - 0.1  # keep to its lines: cut with … (wrapping loses some)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:
         text = fm.elidedText(caption, Qt.TextElideMode.ElideRight, lay.caption.width() * share)
         share -= 0.15
