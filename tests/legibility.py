@@ -54,7 +54,11 @@ def _painted_widgets(top: QWidget) -> list[QWidget]:
 
 
 def painted_texts(widget: QWidget) -> list[Drawn]:
-    """Every text `widget` draws with QPainter.drawText, in its own coordinates (its children's are theirs)."""
+    """Every text `widget` draws with QPainter.drawText, in its own coordinates (its children's are theirs).
+    A cached static part (the animation's Background pixmap) is dropped first, so its texts are drawn again."""
+    for name, value in list(vars(widget).items()):
+        if type(value).__name__ == "Background":
+            setattr(widget, name, type(value)())
     return spied(widget.grab, type(widget).__name__, widget)
 
 
