@@ -156,16 +156,42 @@ def _text(
         )
 
 
+def _label_right(lay: Layout) -> float:
+    """Where the matrices' names must end: left of the shared-memory column and of the counters."""
+    return min(lay.smem_a.left(), lay.text.left()) - lay.font_px * 0.5
+
+
 def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, float, bool]]:
+    """The matrices' names over them (a name shortened to its letter where its size would reach the next one:
+    the sizes are in the counters' title), global memory's name where it fits at the frame's type or its floor
+    (left of B's name, else after it on B's row), and shared memory's heading."""
     p, f = s.run_problem, lay.font_px
-    out = [
-        (QPointF(rect.left(), rect.top() - f * 0.35), name, f, True)
-        for rect, name in ((lay.a, f"A  ({p.m}×{p.k})"), (lay.b, f"B  ({p.k}×{p.n})"), (lay.c, f"C  ({p.m}×{p.n})"))
-    ]
-    room = lay.b.left() - lay.a.left() - f * 0.5  # left of B's name; "(HBM)" goes where even 70% type is too wide
-    hbm = tr("global memory (HBM)")
-    name = hbm if 0.66 * _fm(f * 0.9).horizontalAdvance(hbm) <= room else tr("global memory")
-    out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), name, f * 0.9, False))
+    right = _label_right(lay)
+    fm = _fm(f, True)
+    out = []
+    b_end = lay.b.left()
+    for rect, letter, size, end in (
+        (lay.a, "A", f"{p.m}×{p.k}", lay.c.left() - f * 0.5),
+        (lay.b, "B", f"{p.k}×{p.n}", right),
+        (lay.c, "C", f"{p.m}×{p.n}", right),
+    ):
+        name = f"{letter}  ({size})"
+        if rect.left() + fm.horizontalAdvance(name) > end:
+            name = letter
+        out.append((QPointF(rect.left(), rect.top() - f * 0.35), name, f, True))
+        if letter == "B":
+            b_end = rect.left() + fm.horizontalAdvance(name)
+    px = max(f * 0.9, lay.min_px)
+    gm = _fm(px)
+    left_room = lay.b.left() - lay.a.left() - f * 0.5
+    after = b_end + f
+    for name in (tr("global memory (HBM)"), tr("global memory")):
+        if gm.horizontalAdvance(name) <= left_room:
+            out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), name, px, False))
+            break
+        if after + gm.horizontalAdvance(name) <= right:
+            out.append((QPointF(after, lay.b.top() - f * 0.35), name, px, False))
+            break
     out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), tr("shared memory (on chip)"), f, True))
     return out
 
@@ -189,15 +215,8 @@ def draw_background(painter: QPainter, s: Schedule, theme: Theme, lay: Layout, t
         painter.setPen(QPen(fg, max(1.0, lay.font_px / 10)))
         painter.drawRect(rect)
     painter.setPen(fg)
-    labels = _background_labels(s, lay)
-    global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5  # "global memory" stays left of B's name
-    for at, text, px, bold in labels:
-        _text(painter, texts, at, text, px, bold, global_w if _is_global(text) else None)
-
-
-def _is_global(text: str) -> bool:
-    """The global-memory label (in the window's language), which stays left of B's name."""
-    return text in (tr("global memory (HBM)"), tr("global memory"))
+    for at, text, px, bold in _background_labels(s, lay):
+        _text(painter, texts, at, text, px, bold)
 
 
 def _faint(c: QColor, alpha: int) -> QColor:
@@ -461,9 +480,8 @@ def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
     """The background's texts (drawn once into the cached pixmap), measured again for the record."""
     image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
     painter = QPainter(image)
-    global_w = lay.b.left() - lay.a.left() - lay.font_px * 0.5
     for at, text, px, bold in _background_labels(s, lay):
-        _text(painter, texts, at, text, px, bold, global_w if _is_global(text) else None)
+        _text(painter, texts, at, text, px, bold)
     painter.end()
 
 
