@@ -206,7 +206,7 @@ def draw_hopper(
     inner = QRectF(rect.left() + m, rect.top() + m, rect.width() - 2 * m, rect.height() - 2 * m)
     _draw_title(hf, inner)
     counters_top = _draw_counters_and_words(hf, inner)
-    top, bottom = inner.top() + 1.7 * font_px, counters_top - 0.4 * font_px
+    top, bottom = inner.top() + 1.7 * font_px, counters_top - 0.9 * font_px  # a clear gap above the counters
     mats = _draw_matrices(hf, QRectF(inner.left(), top, 0.34 * inner.width(), bottom - top))
     rx = inner.left() + 0.34 * inner.width() + font_px
     ring = _ring_boxes(hf, QRectF(rx, top, inner.right() - rx, bottom - top))

@@ -237,6 +237,8 @@ def layout_for(
         lowest = h - margin - caption.height()  # the caption may move down under A and C to clear it
         right = mx - margin if column.bottom > lowest else sx - margin
         top = caption.top() if column.bottom > lowest else max(caption.top(), column.bottom)
+        if column.bottom <= lowest and text.bottom() <= top:  # the counters end above it: under them too
+            right = w - margin
         caption = QRectF(caption.left(), top, right - caption.left(), caption.height())
     else:
         text = QRectF(sx, column.bottom + 0.2 * f, right_w - margin, n_lines * LINE * f)
