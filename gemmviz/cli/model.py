@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+from pathlib import Path
 
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
@@ -53,9 +55,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--output",
         action="append",
         metavar="PATH",
-        help=f"write the animation (may be repeated): {_formats_words()}",
+        help=f"write the animation (may be repeated): {_formats_words()}. A .png is one picture, the first "
+        "frame (the app's File ▸ Export animation writes the frame it shows); a name ending in / is a folder",
     )
-    p.add_argument("--frames", metavar="DIR", help="directory to write frame_0000.png … into (as -o DIR)")
+    p.add_argument(
+        "--frames", metavar="DIR", help="directory to write frame_0000.png … into (as -o DIR/; not a .png name)"
+    )
     p.add_argument(
         "--gif",
         metavar="FILE",
@@ -83,17 +88,32 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, type[export_formats.Ex
     """(option, format, path) of every output asked for: -o's by the path's suffix (export_formats.for_path, as
     File ▸ Export animation), then --frames, --gif and --mp4 as the formats they name."""
     outputs = []
+    folder = export_formats.get(export_formats.ANIMATION, "frames")
     for path in args.output or ():
         if not path.strip():
             raise UsageError("-o: an empty file name; give the file or folder to write")
         try:
-            outputs.append(("-o", formats.writer(export_formats.ANIMATION, path), path))
+            fmt = formats.writer(export_formats.ANIMATION, path)
         except ValueError as exc:
             raise UsageError(f"-o: {exc}") from None
+        if path.endswith(("/", os.sep)):  # a folder asked for, whatever its name looks like
+            if fmt.suffix:
+                raise UsageError(
+                    f"-o {path}: the / makes it a folder of frames, but {fmt.suffix} names a file "
+                    f"({fmt.title}); drop the / for one file, or name the folder without {fmt.suffix}"
+                )
+            fmt = folder
+        outputs.append(("-o", fmt, path))
     for option, name in ALIASES.items():
         path = getattr(args, option)
         if path is not None:
             outputs.append((f"--{option}", export_formats.get(export_formats.ANIMATION, name), path))
+    for option, fmt, path in outputs:
+        if not fmt.suffix and Path(path).suffix.lower() in export_formats.suffixes(export_formats.ANIMATION):
+            raise UsageError(
+                f"{option} {path}: a folder of frames named like a file; for one file give -o {path}, "
+                "for frames a folder name without a file suffix"
+            )
     if not outputs:
         raise UsageError(f"give -o PATH, --frames DIR, --gif FILE or --mp4 FILE; -o writes {_formats_words()}")
     return outputs
@@ -176,6 +196,11 @@ def cmd_animate(args: argparse.Namespace) -> int:
     if not (0 < args.speed <= MAX_SPEED):
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
     check_outputs(*((option, path, (fmt.suffix,)) for option, fmt, path in outputs if fmt.suffix))
+    from gemmviz.ui.export.animation import check_frames_folder
+
+    for _option, fmt, path in outputs:
+        if not fmt.suffix:
+            check_frames_folder(path)  # as check_outputs for files: an output that cannot be written, exit 1
     app = qt_app()
     from gemmviz.ui.export.exporters import ExportError
     from gemmviz.ui.theme import theme_for
@@ -185,11 +210,12 @@ def cmd_animate(args: argparse.Namespace) -> int:
         for _option, fmt, path in outputs:
             with Progress() as bar:
                 n = fmt.write(schedule, path, (ty, tx), width, height, args.speed, theme, bar)
-            print(
-                f"wrote {n} frames ({width}x{height}) to {path}"
-                if not fmt.suffix
-                else f"wrote {path}: {n} frames ({width}x{height})"
-            )
+            if getattr(fmt, "still", False):
+                print(f"wrote {path}: the first frame ({width}x{height})")
+            elif not fmt.suffix:
+                print(f"wrote {n} frames ({width}x{height}) to {path}")
+            else:
+                print(f"wrote {path}: {n} frames ({width}x{height})")
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app
