@@ -159,9 +159,14 @@ def hardware_result(kind: str, results: Sequence, series: str | None = None, siz
     chosen = [r for r in chosen if size_key is None or r.problem.key == size_key]
     if not chosen:
         offer = ", ".join(sorted({f"{r.series} at {r.problem.label}" for r in having}))
-        wanted = " at ".join(x for x in (series, size_key) if x)
+        wanted = " at ".join(x for x in (series, size_key and _size_words(size_key)) if x)
         raise NoHardwareData(f"no result of {wanted} has {attr.replace('_', ' ')}; results with it: {offer}")
     return chosen[0]
+
+
+def _size_words(key: str) -> str:
+    """A size key ("8192x8192x8192") as messages write it: 8192×8192×8192 (never with an x)."""
+    return key.replace("x", "×")
 
 
 def times_text(x: float) -> str:
@@ -212,7 +217,7 @@ class Speedup(ChartKind):
         if at and at not in {p.key for p in with_base} and at in {r.problem.key for r in mine}:
             names = ", ".join(p.label for p in with_base)
             raise NothingToDraw(
-                f"nothing to chart: no {base.label} result at {at.replace('x', '×')}; sizes with one: {names}"
+                f"nothing to chart: no {base.label} result at {_size_words(at)}; sizes with one: {names}"
             )
 
 
@@ -240,9 +245,22 @@ class Dashboard(ChartKind):
 
     @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
-        """Each quarter's own check, in the same view: none of the four is left empty."""
+        """Each quarter's own check, in the same view (a size or baseline it has no data for is refused), but for
+        a quarter empty by nature (the roofline of a CPU-only session), which says why in its place."""
         for name in cls.quarters:
+            if not cls.empty_reason(name, results, view):
+                get(name).check(results, view)
+
+    @classmethod
+    def empty_reason(cls, name: str, results: Sequence, view: ChartView) -> str:
+        """Why the quarter `name` is drawn empty, or "": the roofline's refusal where no result ran on a GPU."""
+        if name != Roofline.name or any(r.valid and r.median_ms and r.backend == "cuda" for r in results):
+            return ""
+        try:
             get(name).check(results, view)
+        except NothingToDraw as exc:
+            return str(exc)
+        return ""
 
 
 @register

@@ -27,8 +27,13 @@ def ticks_125(lo: float, hi: float, max_ticks: int) -> list[float]:
     return values
 
 
-def number_label(x: float, suffix: str = "") -> str:
-    """A 1-2-5 value as people write it: 0.05, 0.5, 2, 50, 1,000, 20,000."""
+def number_label(x: float, suffix: str = "", compact: bool = False) -> str:
+    """A 1-2-5 value as people write it: 0.05, 0.5, 2, 50, 1,000, 20,000; `compact`: 1k, 20k, 1M (a narrow
+    axis)."""
+    if compact and x >= 1000:
+        for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if x >= div:
+                return f"{x / div:g}{unit}{suffix}"
     if x >= 1:
         return f"{x:,.0f}{suffix}"
     return f"{x:.{max(0, -math.floor(math.log10(x) + 1e-9))}f}{suffix}"
@@ -61,29 +66,36 @@ class RoomyAxis(pg.AxisItem):
 
 
 class Log125Axis(RoomyAxis):
-    """An axis over log10 values whose ticks fall on 1-2-5 numbers, labelled with `suffix` (e.g. "×")."""
+    """An axis over log10 values whose ticks fall on 1-2-5 numbers, labelled with `suffix` (e.g. "×"), as short
+    numbers (1k, 1M) where `compact`. Where only some decades are labelled, the 2s and 5s between them (or the
+    decades) are unlabelled minor ticks."""
 
-    def __init__(self, orientation: str, suffix: str = "", **kwargs):
+    def __init__(self, orientation: str, suffix: str = "", compact: bool = False, **kwargs):
         super().__init__(orientation, **kwargs)
         self.suffix = suffix
+        self.compact = compact
 
     def tickValues(self, minVal, maxVal, size):
-        font = self.style.get("tickFont")
-        px = font.pixelSize() if font is not None and font.pixelSize() > 0 else None
-        if px is None:
-            pt = font.pointSizeF() if font is not None and font.pointSizeF() > 0 else 10
-            px = pt * 96 / 72
-        # a label needs about 2.2 line heights vertically; horizontally its characters (the longest label, at the
-        # top of the range: "1,000,000×" is ten) and a gap
+        font = self.style.get("tickFont") or QtGui.QFont()
+        metrics = QtGui.QFontMetricsF(font)
+        # a label needs about 1.6 line heights vertically; horizontally the widest label and a gap
         if self.orientation in ("left", "right"):
-            need = px * 2.2
+            need = metrics.height() * 1.6
         else:
-            chars = max(len(number_label(10**v, self.suffix)) for v in (minVal, maxVal))
-            need = px * max(4.5, 0.62 * chars + 1.5)
-        return [(1.0, ticks_125(minVal, maxVal, int(size // need)))]
+            lo, hi = math.floor(minVal), math.ceil(maxVal)
+            widest = max(metrics.horizontalAdvance(self._label(10.0**v)) for v in range(lo, hi + 1))
+            need = widest + metrics.height() * 0.6
+        major = ticks_125(minVal, maxVal, int(size // need))
+        minor = [v for v in ticks_125(minVal, maxVal, 10**6) if all(abs(v - m) > 1e-9 for m in major)]
+        return [(1.0, major), (0.5, minor)]
+
+    def _label(self, x: float) -> str:
+        return number_label(x, self.suffix, self.compact)
 
     def tickStrings(self, values, scale, spacing):
-        return [number_label(10**v, self.suffix) for v in values]
+        if spacing < 1.0:  # the minor ticks: unlabelled
+            return ["" for _ in values]
+        return [self._label(10**v) for v in values]
 
 
 def size_ticks(sizes: list[float], max_ticks: int = 7) -> list[list[tuple[float, str]]]:
@@ -125,6 +137,24 @@ class SizeAxis(RoomyAxis):
         pt = font.pointSizeF() if font is not None and font.pointSizeF() > 0 else 10
         label_px = pt * 96 / 72 * 2.6  # "512" plus a gap
         return size_ticks(self.sizes, min(7, int(size // label_px)))
+
+
+def wrap_words(text: str, width_of, width: float) -> list[str]:
+    """`text` in lines no wider than `width` (as `width_of` measures), broken at spaces, a parenthesis starting
+    a line of its own where that is enough ("gpu-naive" / "(block 16)"); a word wider than `width` keeps
+    a line to itself."""
+    if width_of(text) <= width:
+        return [text]
+    head, sep, tail = text.rpartition(" (")
+    if sep and width_of(head) <= width and width_of("(" + tail) <= width:
+        return [head, "(" + tail]
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and width_of(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 class _Sample(pg.ItemSample):
@@ -185,7 +215,8 @@ class SeriesLegend(pg.LegendItem):
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
         self.entry_series: list[str | None] = []
-        self.names: list[str] = []  # the entries' full names (a label may show them shortened)
+        self.entry_hidden: list[bool] = []
+        self.names: list[str] = []  # the entries' full names (a label may show them wrapped)
         self.capacity: int | None = None  # how many entries fit (set by fit); the rest are summed up in `more`
         self.more = pg.LabelItem("", justify="left")
         self.more.setParentItem(self)
@@ -205,6 +236,7 @@ class SeriesLegend(pg.LegendItem):
                     item.scene().removeItem(item)
         self.items = []
         self.entry_series = []
+        self.entry_hidden = []
         self.names = []
         self._relayout()
 
@@ -212,6 +244,7 @@ class SeriesLegend(pg.LegendItem):
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
         self.addItem(_Sample(item, hidden), plain(name))
         self.entry_series.append(series)
+        self.entry_hidden.append(hidden)
         self.names.append(name)
         label = self.items[-1][1]
         label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
@@ -228,15 +261,16 @@ class SeriesLegend(pg.LegendItem):
         return  # _relayout places every entry (pyqtgraph's own placement fills rows first)
 
     def shown(self) -> list[int]:
-        """The entries shown: all, or where they do not fit, every entry that is not a series (lines, sources)
-        and the first series (the seed's kernels come first), leaving a row for "+k more"."""
+        """The entries shown: all, or where they do not fit, first the series drawn (the seed's kernels come
+        first), then the entries that are no series (lines, sources), then hidden series, leaving a row for
+        "+k more"; in their own order."""
         n = len(self.items)
         if self.capacity is None or n <= self.capacity:
             return list(range(n))
+        drawn = [i for i, s in enumerate(self.entry_series) if s is not None and not self.entry_hidden[i]]
         fixed = [i for i, s in enumerate(self.entry_series) if s is None]
-        room = max(0, self.capacity - 1 - len(fixed))
-        series = [i for i, s in enumerate(self.entry_series) if s is not None][:room]
-        return sorted(fixed + series)[: max(0, self.capacity - 1)]
+        hidden = [i for i, s in enumerate(self.entry_series) if s is not None and self.entry_hidden[i]]
+        return sorted((drawn + fixed + hidden)[: max(0, self.capacity - 1)])
 
     def _relayout(self) -> None:
         """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
@@ -251,7 +285,7 @@ class SeriesLegend(pg.LegendItem):
         centre = QtCore.Qt.AlignmentFlag.AlignVCenter
         left = centre | QtCore.Qt.AlignmentFlag.AlignLeft
         if self.items:
-            text_h = max(label.item.boundingRect().height() for _, label in self.items)
+            text_h = min(label.item.boundingRect().height() for _, label in self.items)  # one line (some wrap)
             for sample, _ in self.items:
                 sample.set_height(self.sample_height(text_h))
         for i, (sample, label) in enumerate(self.items):
@@ -309,16 +343,20 @@ class SeriesLegend(pg.LegendItem):
     def hoverEvent(self, event):
         return
 
-    def fit(self, font_pt: float, height_px: float, max_width_px: float, min_factor: float = 0.5) -> None:
+    def fit(
+        self, font_pt: float, height_px: float, max_width_px: float, min_factor: float = 0.5, across: bool = False
+    ) -> None:
         """Choose the text size (down to `min_factor` of `font_pt`: 1 keeps it as large as the axes' text, as
-        a projector needs) and the number of columns so that every entry fits `height_px` and `max_width_px`;
-        where even the smallest text does not, names are shortened to the width and the entries that do not
-        fit the height are summed up as "+k more"."""
+        a projector needs) and the number of columns (the fewest, or with `across` the most) so that every entry
+        fits `height_px` and `max_width_px`;
+        where even the smallest text does not, names are wrapped to the width (never cut) and the entries
+        that do not fit the height are summed up as "+k more" (hidden series first, then lines and sources)."""
         n = len(self.items)
         if n == 0:
             return
         for factor in [f for f in (1.0, 0.85, 0.7, 0.6, 0.5) if f >= min_factor] or [1.0]:
             self._set_text_pt(font_pt * factor)
+            self._wrap(font_pt * factor, None)  # measured with their full names (a narrower fit wrapped them)
             text_h = max(label.item.boundingRect().height() for _, label in self.items)
             row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP
             sample_w = self._sample_width(text_h)
@@ -328,18 +366,24 @@ class SeriesLegend(pg.LegendItem):
             if columns * entry_w <= max_width_px:
                 break
         fit_columns = max(1, int((max_width_px + self.COLUMN_GAP) // entry_w))
-        self.columnCount = min(columns, fit_columns)
+        if across:  # a legend below a plot: as many entries side by side as its width holds
+            columns = min(n, fit_columns)
+            rows = -(-n // columns)
         text_w = max_width_px - sample_w - self.COLUMN_GAP if entry_w > max_width_px else None
-        self._elide(font_pt * factor, text_w)
+        self._wrap(font_pt * factor, text_w)
+        if text_w is not None:  # names on two lines or more: one column, as many entries as its height holds
+            columns = fit_columns = 1
+        self.columnCount = min(columns, fit_columns)
         self.capacity = None if columns <= fit_columns else rows * fit_columns
         self._relayout()
         if text_w is not None and self.maximumWidth() > max_width_px:  # the label's font measures a little wider
-            self._elide(font_pt * factor, text_w - (self.maximumWidth() - max_width_px) - 2)
+            self._wrap(font_pt * factor, text_w - (self.maximumWidth() - max_width_px) - 2)
             self._relayout()
-        # the estimate of a row's height can be a pixel short: give up rows until the legend really fits
-        while self.maximumHeight() > height_px and rows > 1:
-            rows -= 1
-            self.capacity = rows * self.columnCount
+        # the estimate of a row's height can be a pixel short, and wrapped names take more than one: give up
+        # entries until the legend really fits
+        while self.maximumHeight() > height_px and (self.capacity or n) > 1:
+            # one row fewer (per column), the last of them "+k more"
+            self.capacity = (self.capacity or n) - self.columnCount
             self._relayout()
 
     def full_width(self, pt: float) -> float:
@@ -356,15 +400,17 @@ class SeriesLegend(pg.LegendItem):
         """A sample's width and the gap to its label, for labels `text_h` tall."""
         return round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
 
-    def _elide(self, pt: float, width: float | None) -> None:
-        """Every label its full name, or where `width` is given, its name shortened to that many pixels."""
+    def _wrap(self, pt: float, width: float | None) -> None:
+        """Every label its full name, or where `width` is given and the name is wider, the name on as many
+        lines as it takes (never cut: a legend is never clipped)."""
         font = QtGui.QFont()
         font.setPointSizeF(pt)
         metrics = QtGui.QFontMetricsF(font)
         for (_, label), name in zip(self.items, self.names):
-            shown = name if width is None else metrics.elidedText(name, QtCore.Qt.TextElideMode.ElideRight, width)
-            if label.text != plain(shown):
-                label.setText(plain(shown))
+            lines = [name] if width is None else wrap_words(name, metrics.horizontalAdvance, width)
+            shown = "<br>".join(plain(line) for line in lines)
+            if label.text != shown:
+                label.setText(shown)
 
     def _set_text_pt(self, pt: float) -> None:
         size = f"{pt:.1f}pt"

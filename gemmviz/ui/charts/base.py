@@ -84,33 +84,74 @@ def margin_px(theme: Theme) -> int:
     return max(8, round(theme.font_pt * 0.5))
 
 
-def legend_column(plot: pg.PlotItem) -> SeriesLegend:
-    """A legend in its own column right of the plot (so it never hides data), entries from the top."""
+def legend_column(plot: pg.PlotItem, title_spans: bool = False) -> SeriesLegend:
+    """A legend in its own column right of the plot (so it never hides data), entries from the top; with
+    `title_spans`, the title spans the plot's and the legend's columns (a two-line title beside a projector's
+    legend wrapped to four lines)."""
     legend = SeriesLegend()
-    plot.layout.addItem(legend, 2, 3)
+    plot.layout.addItem(legend, 2, 3, 2, 1)  # beside the x axis too: the legend may reach its foot
     plot.layout.setColumnAlignment(3, QtCore.Qt.AlignmentFlag.AlignTop)
     plot.layout.setColumnSpacing(2, 16)  # a gap between the plot and the legend
+    legend.title_spans = title_spans
+    if title_spans:
+        plot.layout.removeItem(plot.titleLabel)
+        plot.layout.addItem(plot.titleLabel, 0, 1, 1, 3)
     return legend
 
 
+def place_legend(plot: pg.PlotItem, legend: SeriesLegend, below: bool) -> None:
+    """The legend in its column right of the plot, or in a row below the plot's x axis (a chart with a few
+    entries in a narrow pane: the column took the width the title and the bars' labels needed)."""
+    if getattr(legend, "below", False) == below:
+        return
+    plot.layout.removeItem(legend)
+    if below:
+        plot.layout.addItem(legend, 4, 0, 1, 2)  # under the left axis too: two entries side by side at 720p
+        plot.layout.setColumnSpacing(2, 0)
+    else:
+        plot.layout.addItem(legend, 2, 3, 2, 1)
+        plot.layout.setColumnAlignment(3, QtCore.Qt.AlignmentFlag.AlignTop)
+        plot.layout.setColumnSpacing(2, 16)
+    legend.below = below
+
+
+def _fit_legend_below(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLegend, theme: Theme) -> float:
+    """A legend in the row below the plot: its entries side by side across the plot's width, at the theme's
+    size; the title has the whole width."""
+    left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
+    width = view.width() - 2 * margin_px(theme) - 4
+    _fit_title(plot, theme, width - left, wrap=is_projector(theme))
+    legend.fit(theme.font_pt, view.height() * 0.3, width, legend_min_factor(theme), across=True)
+    plot.setGeometry(view.range)
+    return view.height() * 0.5
+
+
 def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLegend, theme: Theme) -> float:
-    """Fit a legend_column to the view's height and its share of the width; returns the plot's height."""
+    """Fit a legend_column to the view's height (beside the plot and its x axis) and its share of the width;
+    returns the plot's height."""
+    if getattr(legend, "below", False) and legend.isVisible():
+        return _fit_legend_below(view, plot, legend, theme)
     title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
     _, top, _, bottom = plot.getContentsMargins()
+    height = (view.height() - title_h - top - bottom) * 0.96  # beside the plot and its x axis; slack for rounding
     axis = plot.getAxis("bottom")
-    axis_h = max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0
-    height = (view.height() - title_h - axis_h - top - bottom) * 0.96  # a little slack for rounding
+    plot_h = height - (max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0)
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     if not legend.isVisible():  # no legend (the speedup bars are named on their axis): the title has the width
         _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4, wrap=True)
-        return height
-    others = left + plot.titleLabel.minimumWidth() + 16 + 2 * margin_px(theme) + 4
+        plot.layout.invalidate()  # its cached minimum still holds the title's former width
+        plot.setGeometry(view.range)
+        return plot_h
+    spans = getattr(legend, "title_spans", False)
+    others = left + (0 if spans else plot.titleLabel.minimumWidth()) + 16 + 2 * margin_px(theme) + 4
     # the legend's full names at its smallest text are its due (up to its share); a long title gives way
     smallest = legend_min_factor(theme)
     due = min(view.width() * LEGEND_MAX_WIDTH, legend.full_width(theme.font_pt * max(0.6, smallest)))
     room = max(40.0, due, min(view.width() * LEGEND_MAX_WIDTH, view.width() - others))
-    _fit_title(plot, theme, view.width() - room - left - 16 - 2 * margin_px(theme) - 4)
+    # in projector type a title wraps rather than shrinks below the chart's other text (24 px at 1080p)
+    title_room = view.width() - left - 2 * margin_px(theme) - 4 - (0 if spans else room + 16)
+    _fit_title(plot, theme, title_room, wrap=is_projector(theme))
     legend.fit(theme.font_pt, max(height, 40), room, smallest)
     # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
     # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
@@ -125,7 +166,7 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # the plot was given the view's size while the legend was still at its first, larger size (its minimum
     # then held the plot taller than the view): give it the view's size again
     plot.setGeometry(view.range)
-    return height
+    return plot_h
 
 
 def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False) -> None:

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBox
 from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView
 from gemmviz.core.variants import BASELINES
 from gemmviz.ui.charts.base import ResultChart, source_label
-from gemmviz.ui.charts.plots import SpeedupChart
+from gemmviz.ui.charts.plots import SpeedupChart, key_label
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
 
@@ -39,7 +39,9 @@ class SpeedupPanel(ChartPanel):
         super().__init__(SpeedupChart(theme), QWidget())
         layout = QVBoxLayout(self.widget)
         layout.setContentsMargins(0, 0, 0, 0)
-        choose = QHBoxLayout()
+        self.choices = QWidget()
+        choose = QHBoxLayout(self.choices)
+        choose.setContentsMargins(0, 0, 0, 0)
         self.baseline_combo = QComboBox()
         for b in BASELINES:
             self.baseline_combo.addItem(tr(b.label), b.key)
@@ -49,7 +51,7 @@ class SpeedupPanel(ChartPanel):
         for w in (self.source_combo, QLabel(tr("vs")), self.baseline_combo, QLabel(tr("at")), self.size_combo):
             choose.addWidget(w)
         choose.addStretch()
-        layout.addLayout(choose)
+        layout.addWidget(self.choices)
         layout.addWidget(self.chart)
         self.size_pinned = False
         for combo in self.combos:
@@ -73,6 +75,13 @@ class SpeedupPanel(ChartPanel):
         self.size_pinned = False  # the chart follows the largest size again until the user picks one
 
     def set_four(self, four: bool) -> None:
+        # A quarter of a projector's window: the chart alone, its title naming the baseline and the size (the
+        # choices, elided to a quarter's width, could not be read, and the bars' rows were too thin for the
+        # type); the "speedup" view alone has them
+        self.choices.setVisible(not four)
+        if self.chart.compact != four:
+            self.chart.compact = four
+            self.chart.set_results(self.chart.results)
         for combo in self.combos:
             # scaled, long session names and baselines elide instead of widening their quarter
             combo.setSizeAdjustPolicy(
@@ -100,7 +109,7 @@ class SpeedupPanel(ChartPanel):
         chart.baseline = self.baseline_combo.currentData()
         self.size_combo.clear()
         for key in chart.sizes():
-            self.size_combo.addItem(key.replace("x", "×"), key)
+            self.size_combo.addItem(key_label(key), key)  # 8192³, as the charts' titles write it
         index = self.size_combo.findData(size) if size is not None else -1
         if index < 0:
             index = self.size_combo.findData(chart.default_key())

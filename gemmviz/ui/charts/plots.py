@@ -16,6 +16,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.chart_kinds import DEFAULT_BASELINE, times_text
 from gemmviz.core.numbers import sig
+from gemmviz.core.problem import parse_problem
 from gemmviz.core.results import Result, find_baseline
 from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
@@ -196,6 +197,7 @@ class SpeedupChart(ResultChart):
         self.source: str | None = None
         self.bars: list[tuple[str, float]] = []
         self.empty_reason = ""  # why nothing is drawn, naming the sizes that have the baseline
+        self.compact = False  # a quarter of "all four" in projector type: no axis label (its ticks say ×)
         super().__init__(theme, parent, axisItems={"bottom": Log125Axis("bottom", suffix="×")})
 
     def sources(self) -> list[str]:
@@ -257,9 +259,39 @@ class SpeedupChart(ResultChart):
             text.setFont(font)
             text.textItem.document().setDocumentMargin(0)
             text.setVisible(beside)
-        plot.getAxis("left").setTickFont(font)
+        left = plot.getAxis("left")
+        left.setTickFont(font)
         ticks = [(y, label if beside else f"{label}  {_times(x)}") for y, (label, x) in enumerate(self.bars)]
-        plot.getAxis("left").setTicks([ticks])
+        left.setTicks([ticks])
+        # the axis's width from its names now (pyqtgraph learns it only when it first paints them, after the title
+        # and the range were fitted beside a narrower axis: they then ran past the chart's right edge)
+        metrics = QFontMetricsF(font)
+        width = int(max(metrics.horizontalAdvance(t) for _, t in ticks) + abs(left.style["tickLength"]) + 12)
+        changed = left.width() != width
+        if changed:
+            left.setWidth(width)
+            plot.layout.activate()  # now, not on the next turn of the event loop: the bars' values are placed on it
+        self._fit_bar_range(metrics if beside else None, left.width())
+        if changed:
+            self.fit_legend()  # the title, wrapped to the room right of the axis as it is now
+
+    def _fit_bar_range(self, metrics: QFontMetricsF | None, left_px: float) -> None:
+        """The x range: every bar with headroom for its value beside its end (in pixels, at the chart's width),
+        the baseline's 1× in view."""
+        logs = [math.log10(x) for _, x in self.bars]
+        lo, hi = min([0.0, *logs]), max([0.0, *logs])
+        x0, x1 = lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.3
+        plot_px = self.width() - left_px - 4 * margin_px(self.theme) - 16  # the legend's column gap stays
+        if metrics is not None and plot_px > 40:
+            gap = 6 + metrics.height() * 0.2
+            for _ in range(4):  # each widening of one end moves the other's labels: a few rounds settle it
+                for (_label, x), v in zip(self.bars, logs):
+                    f = min(0.6, (metrics.horizontalAdvance(_times(x)) + gap) / plot_px)
+                    if v >= 0:
+                        x1 = max(x1, (v - f * x0) / (1 - f))
+                    else:
+                        x0 = min(x0, (v - f * x1) / (1 - f))
+        self.getPlotItem().setXRange(x0, x1, padding=0)
 
     def _empty(self, plot: pg.PlotItem, title: str, reason: str) -> None:
         self.empty_reason = reason
@@ -281,6 +313,7 @@ class SpeedupChart(ResultChart):
         plot.clear()
         self.reset_legend()
         self.legend.setVisible(False)  # bars are named on their axis
+        plot.getAxis("bottom").showLabel(not self.compact)
         self.bars = []
         self._bar_texts = []
         self.empty_reason = ""
@@ -304,7 +337,7 @@ class SpeedupChart(ResultChart):
                     ),
                 )
                 return
-            have = [k.replace("x", "×") for k in self.sizes_with_baseline()]
+            have = [key_label(k) for k in self.sizes_with_baseline()]
             reason = tr("sizes with one: {sizes}").format(sizes=", ".join(have)) if have else tr("no size has one")
             self._empty(plot, tr("No {name} result at {size}").format(name=name, size=size_label), reason)
             return
@@ -339,10 +372,13 @@ class SpeedupChart(ResultChart):
             text.setPos(v, y)
             plot.addItem(text)
             self._bar_texts.append(text)
-        self.fit_bar_text()
-        lo, hi = min([0.0, *logs]), max([0.0, *logs])
-        plot.setXRange(lo - 0.2 - (0.3 * (hi - lo) if lo < 0 else 0), hi + 0.25 * (hi - lo) + 0.3, padding=0)
         plot.setYRange(-0.6, len(self.bars) - 0.2, padding=0)
+        self.fit_bar_text()  # and the x range, with room for the values
+
+
+def key_label(key: str) -> str:
+    """A size key ("8192x8192x8192") as the app writes sizes: 8192³, or 2048×4096×3072."""
+    return parse_problem(key).label
 
 
 def baseline_series(b) -> str:

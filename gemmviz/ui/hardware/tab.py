@@ -31,7 +31,7 @@ from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.workspace import Workspace
-from gemmviz.ui.charts.base import fit_legend_column, legend_column, legible, repaint_whole
+from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
 from gemmviz.ui.i18n import explain_counters, explain_trace  # in the window's language
@@ -83,7 +83,8 @@ class LevelRooflineChart(pg.PlotWidget):
         self.ceilings = None
         self.points: dict[str, tuple[float, float]] = {}  # name -> (FLOP/byte, GFLOP/s)
         self.roofs: dict[str, float] = {}  # level -> GB/s drawn
-        self.legend = legend_column(self.getPlotItem())  # right of the plot: it never covers a roof or a point
+        # right of the plot: it never covers a roof or a point; the title over both
+        self.legend = legend_column(self.getPlotItem(), title_spans=True)
         self.apply_theme(theme)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -129,24 +130,20 @@ class LevelRooflineChart(pg.PlotWidget):
             )
             plot.addItem(line)
             self.legend.add_entry(line, tr("FP32 peak {0} TFLOP/s").format(f"{peak / 1e3:,.1f}"))
-        self.roofs = level_ceilings(ceilings)
-        shown_roofs: dict[float, str] = {}
-        for level, gbs in self.roofs.items():
-            colour = theme.color(LEVELS[level][1])
-            if gbs in shown_roofs:  # L1 and shared share one roof: one line, named once
-                continue
-            shown_roofs[gbs] = level
-            ys = np.minimum(gbs * grid, peak) if peak else gbs * grid
-            keep = ys >= y_lo
-            line = pg.PlotDataItem(
-                np.log10(grid[keep]),
-                np.log10(ys[keep]),
-                pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine),
-            )
-            plot.addItem(line)
-            name = tr("L1/shared") if level == "L1" and "shared" in self.roofs else tr(level)  # level: LEVELS' names
-            self.legend.add_entry(line, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
+        drawn_with = self._draw_roofs(plot, grid, peak, y_lo)
         for name, (x, y) in self.points.items():
+            if name in drawn_with:  # named with its level's roof, whose colour it has
+                _, colour, marker = LEVELS[name]
+                item = pg.ScatterPlotItem(
+                    [math.log10(x)],
+                    [math.log10(y)],
+                    symbol=marker,
+                    size=theme.symbol_px * 1.6,
+                    brush=pg.mkBrush(theme.color(colour)),
+                    pen=pg.mkPen(theme.background),
+                )
+                plot.addItem(item)
+                continue
             if name == "requested traffic":
                 item = pg.ScatterPlotItem(
                     [math.log10(x)],
@@ -178,6 +175,42 @@ class LevelRooflineChart(pg.PlotWidget):
         plot.setYRange(math.log10(y_lo), math.log10(y_top), padding=0)
         self.fit_legend()
 
+    def _draw_roofs(self, plot, grid: np.ndarray, peak: float | None, y_lo: float) -> set[str]:
+        """Each level's bandwidth roof (L1 and shared share one), named in the legend with the level's point in
+        its colour; returns the levels whose point is named so."""
+        self.roofs = level_ceilings(self.ceilings)
+        theme = self.theme
+        shown_roofs: dict[float, str] = {}
+        drawn_with: set[str] = set()  # levels whose point is named in their roof's entry
+        for level, gbs in self.roofs.items():
+            colour = theme.color(LEVELS[level][1])
+            if gbs in shown_roofs:  # L1 and shared share one roof: one line, named once
+                continue
+            shown_roofs[gbs] = level
+            ys = np.minimum(gbs * grid, peak) if peak else gbs * grid
+            keep = ys >= y_lo
+            line = pg.PlotDataItem(
+                np.log10(grid[keep]),
+                np.log10(ys[keep]),
+                pen=pg.mkPen(colour, width=theme.line_px, style=Qt.PenStyle.DashLine),
+            )
+            plot.addItem(line)
+            name = tr("L1/shared") if level == "L1" and "shared" in self.roofs else tr(level)  # level: LEVELS' names
+            # one entry for the level's roof and its point, in one colour (the point's x is its intensity): a
+            # legend of a line and a point per level did not fit beside the plot at a projector's size
+            sample = line
+            if level in self.points:
+                drawn_with.add(level)
+                sample = pg.PlotDataItem(
+                    pen=line.opts["pen"],
+                    symbol=LEVELS[level][2],
+                    symbolBrush=colour,
+                    symbolPen=None,
+                    symbolSize=min(theme.symbol_px * 1.6, 18),
+                )
+            self.legend.add_entry(sample, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
+        return drawn_with
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_legend()
@@ -198,13 +231,12 @@ class HardwareTab(QSplitter):
         left = QWidget()
         layout = QVBoxLayout(left)
         layout.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
+        # the result alone across the chart's pane, the view above the sentences: side by side, a projector's
+        # font cut the result's name ("… at 1000³ (t")
         self.result_combo = QComboBox()
         self.view_combo = QComboBox()
         self.view_combo.addItems([tr(v) for v in VIEWS])
-        bar.addWidget(self.result_combo, 2)
-        bar.addWidget(self.view_combo, 1)
-        layout.addLayout(bar)
+        layout.addWidget(self.result_combo)
         self.trace_chart = SmTraceChart(theme)
         self.traffic_chart = TrafficChart(theme)
         self.roofline_chart = LevelRooflineChart(theme)
@@ -229,11 +261,16 @@ class HardwareTab(QSplitter):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.apply_text_font(theme)
-        self.addWidget(self.text)
+        right = QWidget()
+        side = QVBoxLayout(right)
+        side.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.view_combo)
+        side.addWidget(self.text, 1)
+        self.addWidget(right)
         # the sentences need about as much room as the chart: at a projector's font a narrow column had to scroll
         self.setStretchFactor(0, 11)
         self.setStretchFactor(1, 9)
-        self.setSizes([1100, 900])
+        self.set_shares(theme)
         self.timer = QTimer(self)
         self.timer.setInterval(40)
         self.timer.timeout.connect(self._tick)
@@ -364,9 +401,15 @@ class HardwareTab(QSplitter):
             self.text.setPlainText(explain_counters(r))
 
     def apply_theme(self, theme: Theme) -> None:
+        self.set_shares(theme)
         for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart):
             chart.apply_theme(theme)
         self.apply_text_font(theme)
+
+    def set_shares(self, theme: Theme) -> None:
+        """The chart's and the sentences' shares of the width: in projector type the chart takes more (at 720p
+        the levels' names and ratios at 20 pt need it; the sentences scroll)."""
+        self.setSizes([1240, 760] if is_projector(theme) else [1100, 900])
 
     def apply_text_font(self, theme: Theme) -> None:
         """Prose a little smaller than the charts' text, so it fits beside them; on a projector 18 pt of 20, the

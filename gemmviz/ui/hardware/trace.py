@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
 from gemmviz.core.results import Result
@@ -385,11 +385,28 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
         self.tail_label = label
-        self.sms_plot.getAxis("left").setTicks(
-            [[(y + 0.5, str(y)) for y in sorted({0, *range(32, self.rows - 16, 32), self.rows - 1})], []]
-        )
+        self._sm_tick_values = None  # a new plot: its axis has none yet
         self.sms_plot.setYRange(0, top, padding=0)
+        self._sm_ticks()
         self.sms_plot.setXRange(0, self.duration_us, padding=0.01)
+
+    def _sm_ticks(self) -> None:
+        """SM numbers on the left axis every 32 SMs, or every 64, 128, … where the plot is too short for labels
+        that far apart (at 720p in projector type "32" sat on "64"); the first and the last SM always."""
+        height_px = self.sms_plot.getViewBox().height()
+        line_px = QFontMetricsF(self.sms_plot.getAxis("left").style.get("tickFont") or QFont()).height()
+        low, high = self.sms_plot.getViewBox().viewRange()[1]
+        per_sm = height_px / max(high - low, 1.0)
+        step = 32
+        while height_px > 0 and step < self.rows and per_sm * step < line_px * 1.2:
+            step *= 2
+        # the last SM's label stays clear of the one below it
+        values = {0, *range(step, self.rows - step // 2, step), self.rows - 1}
+        ticks = [(y + 0.5, str(y)) for y in sorted(values)]
+        axis = self.sms_plot.getAxis("left")
+        if getattr(self, "_sm_tick_values", None) != ticks:
+            self._sm_tick_values = ticks
+            axis.setTicks([ticks, []])
 
     def _draw_resident(self, drawing: TraceDrawing, font: QFont) -> None:
         """The blocks resident over time, with the most there ever were at once as a dashed line."""
@@ -484,6 +501,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             top = data_top / max(0.2, 1 - text_px / height_px)
             plot.setYRange(0, max(top, data_top * 1.1), padding=0)
         self.tail_label.setPos(self.duration_us, self.sms_plot.getViewBox().viewRange()[1][1])
+        self._sm_ticks()
 
     def set_time(self, time_us: float) -> None:
         """Show the run up to `time_us`: later parts of bars and of the residency curve are covered."""

@@ -17,7 +17,7 @@ from gemmviz.core.explain import comparison_of
 from gemmviz.core.numbers import percent
 from gemmviz.core.results import Result
 from gemmviz.core.style import style_of
-from gemmviz.ui.charts.base import fit_legend_column, legend_column
+from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, place_legend
 from gemmviz.ui.hardware.trace import style_plot
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -25,6 +25,9 @@ from gemmviz.ui.theme import LIGHT, Theme
 NO_COUNTERS = QT_TRANSLATE_NOOP(
     "", "No hardware counters in this session: run `gemmviz profile` on a GPU"
 )  # drawn through tr()
+
+
+NARROW_PX = 700  # a chart narrower than this has its legend below the plot
 
 
 def show_axes_and_legend(plot, legend, on: bool) -> None:
@@ -109,9 +112,10 @@ class TrafficChart(pg.PlotWidget):
         self.ratio_items: list[pg.TextItem] = []  # measured / model above each group of bars
         self.legend = legend_column(self.getPlotItem())  # right of the plot: it never covers a bar
         self.apply_theme(theme)
+        self.getPlotItem().getViewBox().sigResized.connect(lambda _vb: self._fit_headroom())
 
     def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
+        self.theme = theme = legible(theme)
         self.setBackground(theme.background)
         if len(self.results) > 1:
             self.set_results(self.results)
@@ -178,6 +182,7 @@ class TrafficChart(pg.PlotWidget):
         plot.showGrid(x=False, y=True, alpha=self.theme.grid_alpha)
         lo = math.floor(math.log10(min(values)) - 0.5)  # the smallest bar at least half a decade tall
         top = math.log10(max(values))
+        self._lo, self._top = lo, top  # fit_labels gives the ratios above the tallest bar their pixels
         self.legend.setLabelTextColor(self.theme.foreground)
         self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
         self.legend.clear()
@@ -186,14 +191,21 @@ class TrafficChart(pg.PlotWidget):
     def _ratio_text(self, plot, x: float, words: str, y: float) -> None:
         text = pg.TextItem(words, color=self.theme.foreground, anchor=(0.5, 1))
         text.textItem.document().setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignHCenter))
+        text.textItem.document().setDocumentMargin(1)  # as wide as its text: neighbours' boxes stay apart
         text.setPos(x, y)
         plot.addItem(text)
         self.ratio_items.append(text)
 
     def _finish(self, plot, lo: float, hi: float) -> None:
         plot.getAxis("bottom").setTicks([[(i, label) for i, (label, _, _) in enumerate(self.bars)], []])
-        plot.getAxis("left").setTicks(ticks_125(lo, hi))
-        plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
+        ticks = ticks_125(lo, hi)
+        left = plot.getAxis("left")
+        left.setTicks(ticks)
+        # as wide as its labels and the rotated axis label need (style_plot's fixed width took the bars' room)
+        metrics = QFontMetricsF(left.style.get("tickFont") or QFont())
+        widest = max([metrics.horizontalAdvance(text) for text in (t for _, t in ticks[0])] or [0.0])
+        left.setWidth(int(widest + metrics.height() + abs(left.style["tickLength"]) + 14))
+        plot.setXRange(-0.5, len(self.bars) - 0.5, padding=0)
         plot.setYRange(lo, hi, padding=0)
         plot.setMouseEnabled(x=False, y=False)
         self.fit_legend()
@@ -206,6 +218,7 @@ class TrafficChart(pg.PlotWidget):
         self.legend.clear()
         theme = self.theme
         self.comparison = comparison_of(result) if result is not None else None
+        self.ratio_items = []
         if self.comparison is None:
             self.bars = []
             show_no_counters(plot, self.legend, theme, result)
@@ -247,7 +260,8 @@ class TrafficChart(pg.PlotWidget):
             self.legend.add_entry(item, name)
         self.ratio_items = []
         for i, (_label, model, measured) in enumerate(self.bars):
-            tallest = max([math.log10(v) for v in (model, measured) if v] or [lo])
+            # no bar: the figure just above the axis, clear of the level's name below it
+            tallest = max([math.log10(v) for v in (model, measured) if v] or [lo + 0.03 * (hi - lo)])
             self._ratio_text(plot, i, ratio_label(measured, model), tallest)
         self._finish(plot, lo, hi)
 
@@ -262,17 +276,58 @@ class TrafficChart(pg.PlotWidget):
         if not getattr(self, "bars", None):
             return  # called by the view's own set-up, or no counters to draw
         plot = self.getPlotItem()
-        group_px = plot.getViewBox().width() / (len(self.bars) + 0.2) * 0.92  # the x range spans n + 0.2 groups
+        group_px = plot.getViewBox().width() / len(self.bars) * 0.94  # the x range spans n groups
         if group_px <= 0:
             return
+        # in projector type never below the chart's other text: a ratio too wide on its two lines keeps its
+        # figure alone (the x axis's label then says what the figures are)
+        smallest = self.theme.font_pt if is_projector(self.theme) else 6
+        self._ratio_lines(2)
         lines = [line for item in self.ratio_items for line in item.textItem.toPlainText().split("\n")]
+        if is_projector(self.theme) and self.result is not None and self._widest(lines, smallest) > group_px:
+            self._ratio_lines(1)
+            lines = [item.textItem.toPlainText() for item in self.ratio_items]
         names = [label for label, _, _ in self.bars]
         for texts, apply in ((lines, self._set_ratio_font), (names, self._set_tick_font)):
             font = QFont()
             font.setPointSizeF(self.theme.font_pt)
-            while font.pointSizeF() > 6 and max(QFontMetricsF(font).horizontalAdvance(t) for t in texts) > group_px:
-                font.setPointSizeF(font.pointSizeF() - 1)
+            while font.pointSizeF() > smallest and self._widest(texts, font.pointSizeF()) > group_px:
+                font.setPointSizeF(max(smallest, font.pointSizeF() - 1))
             apply(font)
+        self._fit_headroom()
+
+    def _fit_headroom(self) -> None:
+        """The y range's top, so that the ratios above the tallest bars fit below the plot's top edge (in pixels:
+        a fixed share of the range was too little in a short pane at a projector's size)."""
+        lo, top = getattr(self, "_lo", None), getattr(self, "_top", None)
+        height_px = self.getPlotItem().getViewBox().height()
+        if lo is None or not self.ratio_items or height_px <= 0:
+            return
+        text_px = max(item.boundingRect().height() for item in self.ratio_items) + 6
+        f = min(0.6, text_px / height_px)
+        self.getPlotItem().setYRange(lo, max(top + 0.1, (top - f * lo) / (1 - f)), padding=0)
+
+    @staticmethod
+    def _widest(texts: list[str], pt: float) -> float:
+        font = QFont()
+        font.setPointSizeF(pt)
+        return max([QFontMetricsF(font).horizontalAdvance(t) for t in texts] or [0.0])
+
+    def _ratio_lines(self, n: int) -> None:
+        """The one-result chart's ratios on their two lines ("5.9%" / "of model"), or (n = 1) the figure alone,
+        the x axis's label saying what it is."""
+        if self.result is None:
+            return
+        for item, (_label, model, measured) in zip(self.ratio_items, self.bars):
+            words = ratio_label(measured, model)
+            words = words if n == 2 else words.split("\n")[0]
+            if item.textItem.toPlainText() != words:
+                item.setText(words)
+        axis = self.getPlotItem().getAxis("bottom")
+        label = "" if n == 2 else tr("above the bars: measured ÷ model")
+        if (axis.labelText or "") != label:
+            axis.setLabel(label or None, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+            axis.showLabel(bool(label))
 
     def _set_ratio_font(self, font: QFont) -> None:
         for item in self.ratio_items:
@@ -284,11 +339,17 @@ class TrafficChart(pg.PlotWidget):
             axis.setStyle(tickFont=font)
         # the level names' line, with room for a CJK font's taller glyphs (共享内存 was cut at its foot)
         need = QFontMetricsF(font).height() + abs(axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + 4
-        if axis.height() < need:
+        if axis.label.isVisible():  # and the axis's label below the names
+            need += axis.label.boundingRect().height() + 4
+        if abs(axis.height() - need) > 1:
             axis.setHeight(int(need + 1))
 
     def fit_legend(self) -> None:
         if getattr(self, "legend", None) is not None and self.getPlotItem() is not None:
+            # in projector type or a narrow pane the legend's two entries go below the plot: beside it they took
+            # the width that the title, the levels' names and the ratios need
+            below = is_projector(self.theme) or self.width() < NARROW_PX
+            place_legend(self.getPlotItem(), self.legend, below=below)
             fit_legend_column(self, self.getPlotItem(), self.legend, self.theme)
 
     def measured_bytes(self) -> np.ndarray:

@@ -52,7 +52,8 @@ class RooflineChart(ResultChart):
         self._leader: pg.PlotDataItem | None = None  # from the note to its point
         self._xy = np.zeros((0, 2))
         self._ring = None
-        super().__init__(theme, parent, axisItems={"left": Log125Axis("left"), "bottom": Log125Axis("bottom")})
+        axes = {"left": Log125Axis("left", compact=True), "bottom": Log125Axis("bottom", compact=True)}
+        super().__init__(theme, parent, axisItems=axes)  # short ticks (1k, 100k): the plot keeps its width
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.scene().sigMouseClicked.connect(self._on_click)
         # the notes are placed once after the resizes of one event-loop turn (a search over ~10^5 spots each)
@@ -88,9 +89,11 @@ class RooflineChart(ResultChart):
             title = tr("Roofline of {device}").format(device=c.device)
             xs = np.logspace(math.log10(x_lo), math.log10(x_hi), 200)
             for value, name, style in (
-                (c.fp32_peak_gflops, tr("FP32 peak (computed)"), QtCore.Qt.PenStyle.SolidLine),
-                (c.fp32_gemm_gflops, tr("best FP32 GEMM (cuBLAS)"), QtCore.Qt.PenStyle.DashLine),
-                (c.tf32_gemm_gflops, tr("TF32 tensor cores (cuBLAS)"), QtCore.Qt.PenStyle.DotLine),
+                # short names, so that the legend beside the plot holds them and the series at 720p: the
+                # tooltips and the explanation say which is computed and which measured
+                (c.fp32_peak_gflops, tr("FP32 peak"), QtCore.Qt.PenStyle.SolidLine),
+                (c.fp32_gemm_gflops, tr("cuBLAS FP32"), QtCore.Qt.PenStyle.DashLine),
+                (c.tf32_gemm_gflops, tr("TF32 tensor cores"), QtCore.Qt.PenStyle.DotLine),
             ):
                 if not value:
                     continue
@@ -126,7 +129,7 @@ class RooflineChart(ResultChart):
                 sample = pg.PlotDataItem(
                     pen=None, symbol="d", symbolBrush=fg, symbolPen=None, symbolSize=self.theme.symbol_px * 1.6
                 )
-                self.legend.add_entry(sample, tr("ridge point {ridge} FLOP/byte").format(ridge=f"{c.ridge:.1f}"))
+                self.legend.add_entry(sample, tr("ridge {ridge} FLOP/B").format(ridge=f"{c.ridge:.1f}"))
         else:
             title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
         plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")
@@ -392,7 +395,7 @@ class _Room:
             pad = rect.adjusted(-3, -3, 3, 3)
             if any(rect.intersects(p) for p in self.placed) or (len(self.roof) and _inside(self.roof, pad).any()):
                 continue
-            g = self.gap / 2
+            g = self.gap * 0.75  # a marker's radius and a little: a text beside a dot's edge covers it too
             covered = int(_inside(self.points, rect.adjusted(-g, -g, g, g)).sum()) if len(self.points) else 0
             if best is None or (covered, cost_i) < best[0]:
                 best = ((covered, cost_i), rect, rank)

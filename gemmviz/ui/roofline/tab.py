@@ -44,7 +44,7 @@ class RooflineTab(QSplitter):
         super().__init__(parent)
         self.workspace = workspace
         self.chart = RooflineChart(theme)
-        self.ceilings_button = QPushButton(tr("Measure this GPU's ceilings"))
+        self.ceilings_button = QPushButton(tr("Measure ceilings"))  # short: the side pane is narrow at 720p
         self.ceilings_button.setToolTip(
             tr("Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)")
         )
