@@ -27,7 +27,7 @@ COMMON_KEYS = ("title", "text", "view", "run", "quoted", "series", "sizes")
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
-ANIMATION_KEYS = ("block", "mnk", "step", "tile", "variant")
+ANIMATION_KEYS = ("block", "bounds", "mnk", "step", "tile", "variant")
 
 
 class StepProblem(ValueError):
@@ -45,6 +45,7 @@ class AnimationState:
     tile: int | None
     step: int = 0  # index of the schedule step shown first
     block: tuple[int, int] = (0, 0)  # the thread block shown (by, bx): an edge block shows the bounds checks
+    bounds: str = "and"  # the store's bounds check: "and" (gemmviz's kernels) or "or" (the seed's bug)
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ def _animation_block(value: object, variant: str, problem: Problem, tile: int | 
 
 
 def _animation_state(a: Mapping) -> AnimationState:
-    from gemmviz.core.schedule import animated_variants, check_animation_input
+    from gemmviz.core.schedule import animated_variants, check_animation_input, check_bounds
 
     variant = a.get("variant", "")
     if not isinstance(variant, str) or variant not in animated_variants():
@@ -230,7 +231,11 @@ def _animation_state(a: Mapping) -> AnimationState:
     problem = parse_problem(str(a.get("mnk", "64")))
     check_animation_input(variant, problem, tile)  # a tile the kernel has no schedule for: refused here
     block = _animation_block(a.get("block", [0, 0]), variant, problem, tile)
-    return AnimationState(variant, problem, tile, step_i, block)
+    bounds = a.get("bounds", "and")
+    if not isinstance(bounds, str):
+        raise ProblemError(f'animation bounds must be "and" or "or", got {bounds!r}')
+    check_bounds(variant, bounds)  # "and" / "or"; "or" only for a kernel storing C per thread under a check
+    return AnimationState(variant, problem, tile, step_i, block, bounds)
 
 
 def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_kinds import Block, Grid, ScheduleKind, kind_names, schedule_kind
-from gemmviz.core.schedule_types import Counters, Region, Schedule, Step
+from gemmviz.core.schedule_types import Counters, Region, Schedule, Step, WrongWrite
 from gemmviz.core.variants import VARIANTS, Variant
 
 __all__ = [
@@ -25,14 +25,18 @@ __all__ = [
     "Schedule",
     "Step",
     "StepBuilder",
+    "WrongWrite",
     "block_schedule",
     "blocked_kind",
+    "check_bounds",
     "clip",
     "config_shape",
     "grid_totals",
     "reuse_factor",
     "square_shape",
+    "store_step",
     "tiled_steps",
+    "wrong_writes",
 ]
 
 
@@ -98,10 +102,30 @@ def legible_problem(variant: str, tile: int | None) -> Problem:
 MAX_STEPS = 20_000  # an animation longer than this is no longer something to watch
 
 
+BOUNDS = ("and", "or")  # the store's bounds check: row < M && col < N (gemmviz's kernels), row < M || col < N
+
+
+def check_bounds(variant: str, bounds: str) -> None:
+    """A bounds check the variant's animation can show (ProblemError naming the choices otherwise): "or" only
+    for a kernel whose threads each store their element of C under a bounds check (the naive and tiled ones)."""
+    if bounds not in BOUNDS:
+        raise ProblemError(f'bounds must be "and" (row < M && col < N) or "or" (row < M || col < N), got {bounds!r}')
+    if bounds != "and" and not kind_of(variant).bounds_checked:
+        checked = [name for name, v in animated_variants().items() if schedule_kind(v.schedule_kind).bounds_checked]
+        raise ProblemError(
+            f"{variant}: bounds = {bounds!r} is only for a kernel whose threads each store their element of C "
+            f"under a bounds check ({', '.join(checked)})"
+        )
+
+
 def block_schedule(
-    variant: str, problem: Problem, tile: int | None = None, block: tuple[int, int] = (0, 0)
+    variant: str, problem: Problem, tile: int | None = None, block: tuple[int, int] = (0, 0), bounds: str = "and"
 ) -> Schedule:
-    """The ordered steps of thread block (by, bx) of the variant's kernel."""
+    """The ordered steps of thread block (by, bx) of the variant's kernel; `bounds` "or" stores C under the
+    seed's `row < M || col < N` (its store step lists the wrong writes)."""
+    check_bounds(variant, bounds)
+    if bounds != "and":
+        return kind_of(variant).build(variant, problem, tile, block, bounds=bounds)
     return kind_of(variant).build(variant, problem, tile, block)
 
 
@@ -145,7 +169,7 @@ def blocked_kind(
         blocks = 4 if max(bm, bn) <= 32 else 2
         return Problem(blocks * bm, blocks * bn, 4 * bk)
 
-    def build(variant: str, problem: Problem, tile: int | None, block: Block) -> Schedule:
+    def build(variant: str, problem: Problem, tile: int | None, block: Block, bounds: str = "and") -> Schedule:
         rp, bm, bn, bk, tm, tn = shape_of(variant, problem, tile)
         steps = ceil_div(rp.k, bk) * per_slice + 1  # + the final store
         if steps > MAX_STEPS:
@@ -153,7 +177,7 @@ def blocked_kind(
                 f"K = {problem.k} gives {steps:,} animation steps per block; the animation shows at most "
                 f"{MAX_STEPS:,} (K up to {(MAX_STEPS - 1) // per_slice * bk:,} with this tile). The model (gemmviz model) has no limit."
             )
-        sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block)
+        sched = Schedule(variant, problem, rp, bm, bn, bk, tm, tn, block, bounds=bounds)
         gy, gx = sched.grid
         if not (0 <= block[0] < gy and 0 <= block[1] < gx):
             raise ProblemError(f"block ({block[0]}, {block[1]}) is outside the grid of {gy}×{gx} blocks")
@@ -173,11 +197,12 @@ class StepBuilder:
         self.s = s
         self.total = Counters()
 
-    def add(self, kind, text, k_tile, delta, k_done, a=None, b=None, c=None) -> None:
+    def add(self, kind, text, k_tile, delta, k_done, a=None, b=None, c=None, wrong=()) -> None:
         """A step of `kind` (captioned `text`) on k-tile `k_tile` (-1: none), adding `delta` to the counters, with
-        `k_done` of K summed after it and the regions of A, B and C it touches (None: none)."""
+        `k_done` of K summed after it, the regions of A, B and C it touches (None: none) and the wrong writes
+        of a store (bounds "or")."""
         self.total = self.total + delta
-        self.s.steps.append(Step(kind, text, k_tile, a, b, c, k_done, delta, self.total))
+        self.s.steps.append(Step(kind, text, k_tile, a, b, c, k_done, delta, self.total, wrong=tuple(wrong)))
 
 
 def tiled_steps(s: Schedule) -> None:
@@ -216,15 +241,40 @@ def tiled_steps(s: Schedule) -> None:
             k1,
         )
         out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
-    c = Region(r0, r1, c0, c1)
-    out.add(
-        "store",
-        f"store the C tile [{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
-        -1,
-        Counters(global_stores=c.count),
-        p.k,
-        c=c,
+    store_step(out, f"store the C tile [{r0}:{r1}, {c0}:{c1}]")
+
+
+def wrong_writes(s: Schedule) -> tuple[WrongWrite, ...]:
+    """The writes of the block's threads outside C that its bounds check lets through, row by row: none under
+    "and"; under "or" (`row < M || col < N`) each thread with row ≥ M or col ≥ N but not both, which writes
+    C[row * N + col]: inside C's array (another cell of C overwritten) while that index is below M * N, else
+    past its end. One element per thread (the naive and tiled kernels)."""
+    if s.bounds != "or":
+        return ()
+    p = s.run_problem
+    by, bx = s.block
+    rows = range(by * s.bm, (by + 1) * s.bm)
+    cols = range(bx * s.bn, (bx + 1) * s.bn)
+    return tuple(
+        WrongWrite(r, c, r * p.n + c) for r in rows for c in cols if (r < p.m or c < p.n) and not (r < p.m and c < p.n)
     )
+
+
+def store_step(out: StepBuilder, what: str) -> None:
+    """The final store of the block's C (`what` names it): one global store per thread inside C, and under
+    bounds "or" the wrong writes too, counted and captioned (how many overwrite C's cells, how many land past it)."""
+    s, p = out.s, out.s.run_problem
+    (r0, r1), (c0, c1) = s.rows, s.cols
+    c = Region(r0, r1, c0, c1)
+    wrong = wrong_writes(s)
+    text = f"{what} ({c.count} global stores)"
+    if s.bounds == "or":
+        inside = sum(1 for w in wrong if w.index < p.m * p.n)
+        text = (
+            f"{what} under row < M || col < N: {c.count} right, {len(wrong)} wrong writes "
+            f"({inside} over other cells of C, {len(wrong) - inside} past its end)"
+        )
+    out.add("store", text, -1, Counters(global_stores=c.count + len(wrong)), p.k, c=c, wrong=wrong)
 
 
 def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:

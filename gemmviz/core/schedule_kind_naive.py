@@ -5,7 +5,7 @@ kernel's."""
 from __future__ import annotations
 
 from gemmviz.core.model import ceil_div
-from gemmviz.core.schedule import Counters, Region, Schedule, StepBuilder, blocked_kind, square_shape
+from gemmviz.core.schedule import Counters, Region, Schedule, StepBuilder, blocked_kind, square_shape, store_step
 from gemmviz.core.schedule_kinds import register
 
 
@@ -31,15 +31,7 @@ def naive_steps(s: Schedule) -> None:
             Region(r0, r1, k0, k1),
             Region(k0, k1, c0, c1),
         )
-    c = Region(r0, r1, c0, c1)
-    out.add(
-        "store",
-        f"store C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
-        -1,
-        Counters(global_stores=c.count),
-        p.k,
-        c=c,
-    )
+    store_step(out, f"store C[{r0}:{r1}, {c0}:{c1}]")
 
 
-register(blocked_kind("naive", ("read", "store"), naive_steps, square_shape, shared_memory=False))
+register(blocked_kind("naive", ("read", "store"), naive_steps, square_shape, shared_memory=False, bounds_checked=True))

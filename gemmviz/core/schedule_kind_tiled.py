@@ -6,4 +6,4 @@ from __future__ import annotations
 from gemmviz.core.schedule import TILED_STEPS, blocked_kind, square_shape, tiled_steps
 from gemmviz.core.schedule_kinds import register
 
-register(blocked_kind("tiled", TILED_STEPS, tiled_steps, square_shape, glides=("load",)))
+register(blocked_kind("tiled", TILED_STEPS, tiled_steps, square_shape, glides=("load",), bounds_checked=True))

@@ -33,6 +33,8 @@ class ScheduleKind:
     legible: Callable[[str, int | None], Problem]  # a size whose animation reads from the back of a room
     glides: tuple[str, ...] = ()  # the kinds of step whose tiles glide into shared memory when stepped onto
     shared_memory: bool = True  # False: the kernel reads global memory only (its shared tiles stay empty)
+    # each thread stores its element of C under a bounds check: build takes bounds = "and" / "or" (schedule.BOUNDS)
+    bounds_checked: bool = False
 
 
 SCHEDULE_KINDS: dict[str, ScheduleKind] = {}

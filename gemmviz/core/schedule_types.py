@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem
@@ -51,6 +52,15 @@ class Region:
         return max(0, self.r1 - self.r0) * max(0, self.c1 - self.c0)
 
 
+class WrongWrite(NamedTuple):
+    """A store a bounds check lets through for a thread outside C (the seed's `row < M || col < N`): the
+    thread's (row, col) and where in C's row-major array it writes, row * N + col (at or past M * N: past C's end)."""
+
+    row: int
+    col: int
+    index: int
+
+
 @dataclass(frozen=True)
 class Step:
     kind: str  # "load", "sync", "compute", "sync2", "store" (tiled kernels); "read", "store" (naive)
@@ -62,6 +72,9 @@ class Step:
     k_done: int  # how many values of k the partial sums include after this step
     delta: Counters
     total: Counters  # cumulative for this block, including this step
+    # the store's writes of threads outside C (bounds = "or"), row by row; keyword-only: a subclass's fields
+    # (HopperStep's) stay positional after `total`
+    wrong: tuple[WrongWrite, ...] = field(default=(), kw_only=True)
 
 
 @dataclass
@@ -76,6 +89,8 @@ class Schedule:
     tn: int  # columns
     block: tuple[int, int]  # (block_y, block_x)
     steps: list[Step] = field(default_factory=list)
+    # the store's bounds check: "and" (row < M && col < N), "or" (the seed's bug); keyword-only, as Step.wrong
+    bounds: str = field(default="and", kw_only=True)
 
     @property
     def kind(self) -> str:

@@ -204,7 +204,7 @@ class AccessesView(LessonViewUi):
 def frame_state(step: Step) -> FrameState:
     """The animation step's first frame: its kernel, size, tile and block, at the schedule step it names."""
     a = step.animation
-    schedule = block_schedule(a.variant, a.problem, a.tile, a.block)
+    schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
     return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
 
 

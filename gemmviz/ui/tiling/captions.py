@@ -87,6 +87,25 @@ CAPTIONS: tuple[tuple[re.Pattern, str], ...] = tuple(
             rf"^store C\[(?P<c>{_R})\] \((?P<n>\d+) global stores\)$",
             QT_TRANSLATE_NOOP("", "store C[{c}] ({n} global stores)"),
         ),
+        # the seed's bounds check (bounds = "or", core/schedule.py's store_step)
+        (
+            rf"^store the C tile \[(?P<c>{_R})\] under row < M \|\| col < N: (?P<n>\d+) right, "
+            r"(?P<w>\d+) wrong writes \((?P<i>\d+) over other cells of C, (?P<o>\d+) past its end\)$",
+            QT_TRANSLATE_NOOP(
+                "",
+                "store the C tile [{c}] under row < M || col < N: {n} right, {w} wrong writes "
+                "({i} over other cells of C, {o} past its end)",
+            ),
+        ),
+        (
+            rf"^store C\[(?P<c>{_R})\] under row < M \|\| col < N: (?P<n>\d+) right, "
+            r"(?P<w>\d+) wrong writes \((?P<i>\d+) over other cells of C, (?P<o>\d+) past its end\)$",
+            QT_TRANSLATE_NOOP(
+                "",
+                "store C[{c}] under row < M || col < N: {n} right, {w} wrong writes "
+                "({i} over other cells of C, {o} past its end)",
+            ),
+        ),
         # the Hopper kernel's steps (core/schedule_kind_hopper.py)
         (
             r"^producer thread, k-step (?P<k>\d+)/(?P<n>\d+): waits on empty\[(?P<st>\d+)\] — a fresh barrier passes at "

@@ -38,6 +38,7 @@ class Layout:
     column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
     inset_name: tuple[str, ...] = ()  # the zoomed block's name, one or two lines above it
     min_px: float = 0.0  # no text of the frame is set smaller (render.min_text_px)
+    spill: QRectF | None = None  # C's rows continued under it: where the store's writes past C's end land
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -63,15 +64,17 @@ def fit_layout(
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
     for _ in range(24):
         need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
-        lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f))
-        # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
-        inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
-        whole = need_w <= lay.text.width() + 1
-        if caption:
-            whole = (
-                whole and _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
-            )
-        if (inside and (whole or 0.93 * SMALLEST * f < min_px)) or f <= 7:
+        for caption_lines in (2, 3):  # the matrices leave the caption two lines, three where it needs them
+            lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f), caption_lines)
+            # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
+            inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
+            whole = need_w <= lay.text.width() + 1
+            if caption:
+                fits = _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
+                whole = whole and fits
+            if inside and whole:
+                return lay
+        if (inside and 0.93 * SMALLEST * f < min_px) or f <= 7:
             return lay
         f *= 0.93
     return lay
@@ -106,6 +109,14 @@ class _Matrices:
     b: QRectF
     c: QRectF
     gap: float
+    spill: QRectF | None = None  # under C: the rows past its end that wrong writes reach
+
+
+def spill_rows(s: Schedule) -> int:
+    """How many rows of N elements past C's end the schedule's wrong writes reach (bounds "or"; 0: none)."""
+    n, m = s.run_problem.n, s.run_problem.m
+    last = max((w.index for st in s.steps for w in st.wrong), default=-1)
+    return max(0, last // n + 1 - m) if last >= 0 else 0
 
 
 def _column_need(s: Schedule, f: float, margin: float) -> float:
@@ -126,20 +137,23 @@ def _shared_width(s: Schedule, f: float, margin: float) -> float:
     return width
 
 
-def _matrices(w: int, h: int, s: Schedule, f: float, margin: float, sx: float) -> _Matrices:
+def _matrices(w: int, h: int, s: Schedule, f: float, margin: float, sx: float, caption_lines: int = 2) -> _Matrices:
     """B above C and A left of C, to one scale, left of `sx`; a row for the names above B and above A, and
     room for the two-line caption below."""
     p = s.run_problem
-    caption_h = 2 * LINE * f
+    caption_h = caption_lines * LINE * f
     left_w = sx - 2 * margin
     avail_h = h - 2 * margin - 2 * LINE * f - caption_h - margin - 0.4 * f  # two name rows, the caption
+    spill = spill_rows(s)
     gap_units = 0.05 * max(p.k + p.n, p.k + p.m)
-    scale = max(1e-3, min(left_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + gap_units)))
+    scale = max(1e-3, min(left_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + spill + gap_units)))
     gap = gap_units * scale + f * 0.2
     x0, y0 = margin, margin + LINE * f  # a row for the matrices' names above B
     a = QRectF(x0, y0 + p.k * scale + gap + LINE * f, p.k * scale, p.m * scale)
     b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
-    return _Matrices(scale, a, b, QRectF(b.left(), a.top(), p.n * scale, p.m * scale), gap)
+    c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
+    below = QRectF(c.left(), c.bottom(), c.width(), spill * scale) if spill else None
+    return _Matrices(scale, a, b, c, gap, below)
 
 
 def wrap_name(text: str, px: float, width: float, max_lines: int = 3) -> tuple[str, ...] | None:
@@ -208,7 +222,14 @@ def _inset(
 
 
 def layout_for(
-    w: int, h: int, s: Schedule, font_px: float, text_w: float = 0.0, n_lines: int = 14, min_px: float = 0.0
+    w: int,
+    h: int,
+    s: Schedule,
+    font_px: float,
+    text_w: float = 0.0,
+    n_lines: int = 14,
+    min_px: float = 0.0,
+    caption_lines: int = 2,
 ) -> Layout:
     """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
     barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
@@ -216,8 +237,9 @@ def layout_for(
     margin = max(6.0, 0.015 * min(w, h))
     smem_w = _shared_width(s, f, margin)
     right_w = min(max(text_w, _column_need(s, f, margin)) + margin, 0.5 * w)
-    m = _matrices(w, h, s, f, margin, w - right_w)
-    caption_top = min(h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4)
+    m = _matrices(w, h, s, f, margin, w - right_w, caption_lines)
+    bottom = m.spill.bottom() if m.spill is not None else m.a.bottom()
+    caption_top = min(h - margin - 2 * LINE * f, bottom + f * 0.4)
     caption_h = min(3 * LINE * f, h - margin - caption_top)  # a third line where the view has room for it
     caption = QRectF(margin, caption_top, w - right_w - 2 * margin, caption_h)
     inset, cell, shown, name = _inset(h, s, f, m, min_px)
@@ -260,6 +282,7 @@ def layout_for(
         mx + col_w - margin,
         name,
         min_px,
+        m.spill,
     )
 
 

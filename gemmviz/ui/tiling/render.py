@@ -38,6 +38,7 @@ from gemmviz.ui.tiling.layout import (
     _shared_labels,
     has_registers,
     thread_cell,
+    wrap_name,
 )
 
 MAX_GRID_LINES = 64  # per matrix side; beyond this, every n-th tile boundary is drawn
@@ -364,6 +365,8 @@ class BlockRenderer(ScheduleRenderer):
         lines = _counter_lines(s, step_i, s.steps[step_i], state.thread)
         f = self._frame(canvas, state, step_i)
         _draw_block_bands(f)
+        if f.step.wrong:
+            draw_wrong_writes(f)
         self.draw_shared(f)
         if f.lay.regs is not None:
             _draw_registers(f)
@@ -373,15 +376,18 @@ class BlockRenderer(ScheduleRenderer):
         canvas.painter.drawPixmap(0, 0, canvas.background.grids(s, canvas.theme, f.lay, _dpr(canvas.painter)))
         _draw_text(f, lines)
 
+    def layout(self, w: int, h: int, state: FrameState, theme: Theme) -> Layout:
+        """Where the frame's parts go in a w × h view (the layout _frame draws into)."""
+        s = state.schedule
+        last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
+        font_px, min_px = font_px_for(w, h, theme), min_text_px(w, h, theme)
+        return _cached_layout(w, h, s, font_px, [t for t, _b in last], min_px)
+
     def _frame(self, canvas: Canvas, state: FrameState, step_i: int) -> Frame:
         """The frame's layout (fitted to the last step's counters: the longest numbers and every optional line,
         so that it and the cached background stay the same for the whole animation), its background drawn."""
         s, painter = state.schedule, canvas.painter
-        last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
-        measured = [t for t, _b in last]
-        font_px = font_px_for(canvas.w, canvas.h, canvas.theme)
-        min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
-        lay = _cached_layout(canvas.w, canvas.h, s, font_px, measured, min_px)
+        lay = self.layout(canvas.w, canvas.h, state, canvas.theme)
         painter.drawPixmap(0, 0, canvas.background.get(canvas.w, canvas.h, s, canvas.theme, lay, _dpr(painter)))
         if canvas.texts is not None:
             _record_background(s, lay, canvas.texts)
@@ -458,6 +464,36 @@ def _draw_block_bands(f: Frame) -> None:
     painter.drawRect(block_c)
     if f.step.kind == "store":
         painter.fillRect(block_c, _faint(f.col_c, 230))
+
+
+WRONG_LIGHT, WRONG_DARK = "#C8102E", "#FF5A6E"  # the wrong writes' red, on a light and on a dark background
+
+
+def draw_wrong_writes(f: Frame) -> None:
+    """The store's wrong writes (bounds "or"), in red: each one where it lands in C's row-major array, row
+    index // N, column index % N: a cell of C overwritten inside it, else in the rows continuing past C's end,
+    drawn dashed under C and named beside them (left of them, under A, where the name fits at the floor)."""
+    p, lay, painter = f.s.run_problem, f.lay, f.painter
+    red = QColor(WRONG_DARK if f.fg.lightness() > 128 else WRONG_LIGHT)  # a light foreground: a dark theme
+    sc = lay.scale
+    grow = max(0.0, 3 - sc) / 2  # a cell at least 3 px
+    for w in f.step.wrong:
+        r, c = divmod(w.index, p.n)
+        cell = _sub(lay.c, sc, r, r + 1, c, c + 1)  # rows ≥ M fall in the spill under C
+        painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), red)
+    if lay.spill is None:
+        return
+    painter.setPen(QPen(red, f.line_px, Qt.PenStyle.DashLine))
+    painter.drawRect(lay.spill)
+    px = max(f.font_px * NAME_PX, lay.min_px)
+    room = lay.spill.left() - lay.a.left() - f.font_px * 0.5
+    lines = wrap_name(tr("past the end of C"), px, room, 3)
+    if lines is None or len(lines) * LINE * px > lay.spill.height() + f.font_px:
+        return
+    painter.setPen(red)
+    for i, line in enumerate(lines):
+        at = QPointF(lay.a.left(), lay.spill.top() + px + i * LINE * px)
+        _text(painter, f.texts, at, line, px, True)
 
 
 def _draw_thread(f: Frame) -> None:
