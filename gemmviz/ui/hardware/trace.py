@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
 from gemmviz.core.results import Result
-from gemmviz.ui.charts.base import legible
+from gemmviz.ui.charts.base import is_projector, legible
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -344,6 +344,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         )
         self._title = title
         style_plot(self.sms_plot, theme, title, "", "SM")
+        # over the SM axis too: beside it, a projector's two lines of title took three
+        self.sms_plot.layout.removeItem(self.sms_plot.titleLabel)
+        self.sms_plot.layout.addItem(self.sms_plot.titleLabel, 0, 0, 1, 3)
         style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
         for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
@@ -466,16 +469,22 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             return
         label = self.sms_plot.titleLabel
         # the title spans the plot's column only: the view less the left axis and the margins
-        room = max(40.0, self.width() - self.sms_plot.getAxis("left").maximumWidth() - 40.0)  # its fixed width
+        # the title spans the SM axis's column too (_style_plots): the view less the margins
+        room = max(40.0, self.width() - 40.0)
         base = self.theme.font_pt + 2
+        # in projector type never below the axes' text (it was 60% of it at 720p): a third line, then wrapped
+        smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
+        label.item.setTextWidth(-1)
         for text in (self._title, self._title.replace(", ", "<br>", 1)):
             pt = base
             label.setText(text, size=f"{pt}pt")
-            while label.item.boundingRect().width() > room and pt > 0.6 * base:
-                pt *= 0.92
+            while label.item.boundingRect().width() > room and pt > smallest:
+                pt = max(pt * 0.92, smallest)
                 label.setText(text, size=f"{pt:.1f}pt")
             if label.item.boundingRect().width() <= room:
                 break
+        if label.item.boundingRect().width() > room:
+            label.item.setTextWidth(room)
         rect = label.item.boundingRect()
         label.setMinimumWidth(min(rect.width(), room))
         label.setMaximumHeight(rect.height())
