@@ -54,7 +54,13 @@ SMALLEST = 0.9  # the smallest share of the frame's font a text is set in (the t
 
 
 def fit_layout(
-    w: int, h: int, s: Schedule, font_px: float, lines: list[str], caption: str = "", min_px: float = 0.0
+    w: int,
+    h: int,
+    s: Schedule,
+    font_px: float,
+    lines: list[str],
+    caption: str | tuple[str, ...] = "",
+    min_px: float = 0.0,
 ) -> Layout:
     """The layout at the largest font (at most `font_px`) at which the counters, the tiles' labels and the
     caption fit beside and below the matrices, shrunk no further than keeps every text at `min_px` (70% of
@@ -62,6 +68,8 @@ def fit_layout(
     f = font_px
     min_px = min_px or 0.7 * font_px
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+    captions = (caption,) if isinstance(caption, str) else caption
+    captions = tuple(c for c in captions if c)
     for _ in range(24):
         need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
         for caption_lines in (2, 3):  # the matrices leave the caption two lines, three where it needs them
@@ -69,11 +77,15 @@ def fit_layout(
             # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
             inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
             whole = need_w <= lay.text.width() + 1
-            if caption:
-                fits = _fm(f, True).boundingRect(lay.caption, flags, caption).height() <= lay.caption.height() + 1
-                whole = whole and fits
+            fm = _fm(f, True)
+            whole = whole and all(
+                fm.boundingRect(lay.caption, flags, c).height() <= lay.caption.height() + 1 for c in captions
+            )
             if inside and whole:
                 return lay
+            if caption_lines == 2:
+                two, two_inside = lay, inside  # what is returned where neither is whole
+        lay, inside = two, two_inside
         if (inside and 0.93 * SMALLEST * f < min_px) or f <= 7:
             return lay
         f *= 0.93
@@ -90,8 +102,11 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
-    longest = max((caption_words(st.text) for st in s.steps), key=len, default="")  # one layout for every step
-    lay = fit_layout(w, h, s, font_px, measured, longest, min_px)
+    longest: dict[str, str] = {}  # one layout for every step: the longest caption of each kind of step
+    for st in s.steps:
+        if len(st.text) > len(longest.get(st.kind, "")):
+            longest[st.kind] = st.text
+    lay = fit_layout(w, h, s, font_px, measured, tuple(caption_words(t) for t in longest.values()), min_px)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)

@@ -165,34 +165,48 @@ def _label_right(lay: Layout) -> float:
 def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, float, bool]]:
     """The matrices' names over them (a name shortened to its letter where its size would reach the next one:
     the sizes are in the counters' title), global memory's name where it fits at the frame's type or its floor
-    (left of B's name, else after it on B's row), and shared memory's heading."""
+    (left of B's name, else after it on B's row, B's name then shortened to its letter if that makes room, else
+    from A's left edge with B's letter moved right after it), and shared memory's heading."""
     p, f = s.run_problem, lay.font_px
     right = _label_right(lay)
     fm = _fm(f, True)
-    out = []
-    b_end = lay.b.left()
+    names = {}
     for rect, letter, size, end in (
         (lay.a, "A", f"{p.m}×{p.k}", lay.c.left() - f * 0.5),
         (lay.b, "B", f"{p.k}×{p.n}", right),
         (lay.c, "C", f"{p.m}×{p.n}", right),
     ):
         name = f"{letter}  ({size})"
-        if rect.left() + fm.horizontalAdvance(name) > end:
-            name = letter
-        out.append((QPointF(rect.left(), rect.top() - f * 0.35), name, f, True))
-        if letter == "B":
-            b_end = rect.left() + fm.horizontalAdvance(name)
+        names[letter] = name if rect.left() + fm.horizontalAdvance(name) <= end else letter
     px = max(f * 0.9, lay.min_px)
     gm = _fm(px)
+    y = lay.b.top() - f * 0.35
     left_room = lay.b.left() - lay.a.left() - f * 0.5
-    after = b_end + f
-    for name in (tr("global memory (HBM)"), tr("global memory")):
-        if gm.horizontalAdvance(name) <= left_room:
-            out.append((QPointF(lay.a.left(), lay.b.top() - f * 0.35), name, px, False))
+    where = None
+    for b_name in dict.fromkeys((names["B"], "B")):  # B's whole name first, its letter if that makes room
+        after = lay.b.left() + fm.horizontalAdvance(b_name) + f
+        for name in (tr("global memory (HBM)"), tr("global memory")):
+            if gm.horizontalAdvance(name) <= left_room:
+                where = (QPointF(lay.a.left(), y), name)
+            elif after + gm.horizontalAdvance(name) <= right:
+                where = (QPointF(after, y), name)
+            if where:
+                break
+        if where:
+            names["B"] = b_name
             break
-        if after + gm.horizontalAdvance(name) <= right:
-            out.append((QPointF(after, lay.b.top() - f * 0.35), name, px, False))
-            break
+    b_x = lay.b.left()
+    if where is None:  # last: global memory's name from A's left edge, B's letter moved right to follow it
+        name = tr("global memory")
+        after = lay.a.left() + gm.horizontalAdvance(name) + f * 0.6
+        if after + fm.horizontalAdvance("B") <= min(right, lay.b.right()):
+            where, names["B"], b_x = (QPointF(lay.a.left(), y), name), "B", max(b_x, after)
+    out = [
+        (QPointF(x, rect.top() - f * 0.35), names[letter], f, True)
+        for rect, letter, x in ((lay.a, "A", lay.a.left()), (lay.b, "B", b_x), (lay.c, "C", lay.c.left()))
+    ]
+    if where:
+        out.append((where[0], where[1], px, False))
     out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), tr("shared memory (on chip)"), f, True))
     return out
 

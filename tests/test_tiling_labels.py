@@ -1,0 +1,35 @@
+"""The animation's static labels at a projector's sizes (issue 20): global memory's name is always shown (at
+the frame's floor or larger, never cut), each matrix named (its letter where its size would reach the next
+name), and no two labels over each other; the views the window gives the Tiling tab at 1280×720 and 1920×1080."""
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QRectF  # noqa: E402
+
+from gemmviz.core.problem import Problem  # noqa: E402
+from gemmviz.core.schedule import block_schedule, legible_problem  # noqa: E402
+from gemmviz.ui.theme import theme_for  # noqa: E402
+from gemmviz.ui.tiling.render import FrameState, min_text_px, render_image  # noqa: E402
+from tests.legibility import drawn_problems, spied  # noqa: E402
+
+VIEWS = [(1250, 380), (1900, 560)]  # about what the window's Tiling tab gives the frame, projector type
+KERNELS = {"gpu-naive": 16, "gpu-tiled": 16, "gpu-blocktile2d": None}
+
+
+@pytest.mark.parametrize("size", VIEWS)
+@pytest.mark.parametrize("variant", list(KERNELS))
+@pytest.mark.parametrize("problem", ["legible", Problem(256, 256, 256), Problem(100, 70, 90)])
+def test_global_memory_and_the_matrices_are_named_legibly(qapp, size, variant, problem):
+    tile = KERNELS[variant]
+    p = legible_problem(variant, tile) if problem == "legible" else problem
+    s = block_schedule(variant, p, tile)
+    w, h = size
+    theme = theme_for(True)
+    drawn = spied(lambda: render_image(FrameState(s, 0), w, h, theme), "frame")  # each text with its size
+    words = [d.text for d in drawn]
+    assert any(t in ("global memory (HBM)", "global memory") for t in words), words
+    for letter in "ABC":
+        assert any(t == letter or t.startswith(f"{letter}  (") for t in words), (letter, words)
+    assert drawn_problems(drawn, QRectF(0, 0, w, h), min_text_px(w, h, theme)).all() == []
