@@ -7,10 +7,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel
 
 from gemmviz.core import export_formats
+from gemmviz.core.chart_kinds import HARDWARE_KINDS, ChartView
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.ui.charts import kinds as chart_kinds
-from gemmviz.ui.export import formats
 from gemmviz.ui.export.exporters import ExportError, export_chart, workspace_footer
 from gemmviz.ui.text import origin_words, tr
 
@@ -23,11 +23,17 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
 
     ws = window.workspace
     shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()
+    view = window.charts_tab.chart_view()
+    picked = window.hardware_tab.current() if kind in HARDWARE_KINDS else None
+    if picked is not None and getattr(picked, HARDWARE_KINDS[kind][0], None):
+        # a chart of one result: the one the Hardware tab shows (not the speedup chart's size), and its session
+        shown = [picked]
+        view = ChartView(view.baseline, picked.problem.key, view.source, view.source_of)
     gpu = ws.roofline_gpu(ws.shown())
     ceilings = load_ceilings(gpu) if gpu else None
     footer = origin_words(workspace_footer(ws, shown))
     try:
-        export_chart(kind, shown, path, width, height, window.theme, ceilings, window.charts_tab.chart_view(), footer)
+        export_chart(kind, shown, path, width, height, window.theme, ceilings, view, footer)
     except (ExportError, ProblemError, OSError) as exc:
         window.show_error(tr("Cannot export"), str(exc))
         return False
@@ -35,25 +41,13 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
     return True
 
 
-def export_animation_of(window, path: str, width: int = 1280, height: int = 720) -> bool:
-    """Export the animation tab's schedule in the registered format the path names (GIF, MP4, or a folder of PNG
-    frames for a path without a format's suffix)."""
-    tiling = window.tiling
-    if tiling.schedule is None:
-        window.show_error(
-            tr("Cannot export"), tr("There is no animation to export: choose a valid size and tile first.")
-        )
-        return False
-    thread = (tiling.thread_y.value(), tiling.thread_x.value())
-    speed = tiling.speed_spin.value()
-    try:
-        writer = formats.writer(export_formats.ANIMATION, path)
-        n = writer.write(tiling.schedule, path, thread, width, height, speed, window.theme)
-    except (ExportError, ProblemError, OSError) as exc:
-        window.show_error(tr("Cannot export the animation"), str(exc))
-        return False
-    window.statusBar().showMessage(tr("Exported {n} frames to {path}").format(n=n, path=path), 5000)
-    return True
+def export_animation_of(window, path: str, width: int = 1280, height: int = 720):
+    """Export the animation tab's schedule in the registered format the path names (GIF, MP4, one PNG of the frame
+    shown, or a folder of PNG frames for a path without a format's suffix), in a worker with a progress dialog
+    and Cancel (ui/export/animation.py); the export under way, or None where it was refused at once."""
+    from gemmviz.ui.export.animation import start_animation_export
+
+    return start_animation_export(window, path, width, height)
 
 
 def export_animation_dialog(window) -> None:
