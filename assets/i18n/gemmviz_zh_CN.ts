@@ -123,250 +123,282 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="269" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="303" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="342" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="383" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="345" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="386" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="355" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="355" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="44" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="45" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="123" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="124" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="148" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="149" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="149" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="150" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="177" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="178" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="178" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="179" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="189" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
         <source>times faster (log scale)</source>
         <translation>快多少倍（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="291" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="324" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="301" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="334" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="302" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="335" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="308" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="308" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="309" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="342" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="313" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="183" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="185" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="192" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="197" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="222" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="227" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="236" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="241" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="251" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="269" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="261" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="279" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="179" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="184" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="191" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="193" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="198" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="223" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="228" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="237" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="252" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="262" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="32" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="44" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="317" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="34" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="40" />
         <source>Exported the {kind} chart to {path}</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="44" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="317" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="53" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="309" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="212" />
+        <source>Exporting the animation to {0}…</source>
+        <translation>正在将动画导出到 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="239" />
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="264" />
+        <source>Exporting the animation to {0}: frame {1} of {2}</source>
+        <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="312" />
+        <source>An export is already running: wait for it, or cancel it.</source>
+        <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="345" />
+        <source>Exported frame {0} to {1}</source>
+        <translation>已将第 {0} 帧导出到 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="347" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="61" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="353" />
+        <source>Export cancelled: {0} was not written</source>
+        <translation>导出已取消：未写入 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/animation.py" line="218" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="71" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="107" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="65" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="101" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="82" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="76" />
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="83" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="77" />
         <source>size (pixels)</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="87" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="81" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
@@ -495,68 +527,68 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="114" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="115" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="117" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="118" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="198" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="159" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="156" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="216" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="391" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="248" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="434" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="296" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="260" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="297" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="352" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="356" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="393" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="429" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="407" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="450" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -580,6 +612,12 @@ caches</source>
 缓存</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="10" />
+        <source>No roofline: a CPU-only session has no GPU results to place under a GPU's roof</source>
+        <translation>没有屋顶线：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="26" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="38" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
@@ -600,66 +638,61 @@ caches</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="88" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="89" />
         <source>Roofline of {device}</source>
         <translation>{device} 的屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="91" />
-        <source>FP32 peak (computed)</source>
-        <translation>FP32 峰值（计算值）</translation>
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="94" />
+        <source>FP32 peak</source>
+        <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="92" />
-        <source>best FP32 GEMM (cuBLAS)</source>
-        <translation>最佳 FP32 GEMM（cuBLAS）</translation>
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
+        <source>TF32 tensor cores</source>
+        <translation>TF32 张量核心</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="93" />
-        <source>TF32 tensor cores (cuBLAS)</source>
-        <translation>TF32 张量核心（cuBLAS）</translation>
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="132" />
+        <source>ridge {ridge} FLOP/B</source>
+        <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="107" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="110" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="129" />
-        <source>ridge point {ridge} FLOP/byte</source>
-        <translation>脊点 {ridge} FLOP/字节</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="131" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="134" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="267" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="270" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="269" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="272" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="271" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="274" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="116" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="265" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="117" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="302" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="339" />
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="228" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="273" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="276" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="274" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="277" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -859,22 +892,22 @@ caches</source>
         <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="347" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="350" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="347" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="350" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="383" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="386" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="402" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -884,71 +917,76 @@ caches</source>
         <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="41" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="44" />
         <source>{series} at {size}: no hardware counters</source>
         <translation>{series}，规模 {size}：没有硬件计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="57" />
         <source>shared</source>
         <translation>共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="58" />
         <source>conflicts</source>
         <translation>bank 冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="58" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="61" />
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="59" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="62" />
         <source>measured (ncu)</source>
         <translation>实测（ncu）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="87" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="90" />
         <source>not counted</source>
         <translation>未统计</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="93" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="96" />
         <source>{pct}
 of model</source>
         <translation>模型的
 {pct}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="95" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="98" />
         <source>{ratio}×
 model</source>
         <translation>模型的
 {ratio} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="151" />
         <source>Measured traffic per memory level at {size}</source>
         <translation>{size} 时各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="149" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="153" />
         <source>Measured traffic per memory level</source>
         <translation>各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="152" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="156" />
         <source>above each pair: {second} ÷ {first}</source>
         <translation>每对柱上方：{second} ÷ {first}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="226" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="177" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="327" />
+        <source>above the bars: measured ÷ model</source>
+        <translation>柱上数字：实测 ÷ 模型</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="181" />
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
@@ -959,7 +997,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="563" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="567" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1031,18 +1069,18 @@ model</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/panels.py" line="49" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="51" />
         <source>vs</source>
         <translation>相对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/panels.py" line="49" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="51" />
         <source>at</source>
         <translation>规模</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="64" />
-        <location filename="../../gemmviz/ui/charts/panels.py" line="96" />
+        <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
@@ -1073,8 +1111,8 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/tab.py" line="47" />
-        <source>Measure this GPU's ceilings</source>
-        <translation>测量 GPU 屋顶</translation>
+        <source>Measure ceilings</source>
+        <translation>测量性能上限</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/tab.py" line="49" />
@@ -1153,150 +1191,159 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="47" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="49" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="47" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="49" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="108" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="167" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="143" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="210" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="285" />
-        <source>registers of the thread: {tm}+{tn} operands, {tm}×{tn} sums</source>
-        <translation>这个线程的寄存器：{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="199" />
+        <source>a cell per thread</source>
+        <translation>每个线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="164" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="358" />
+        <source>registers of the thread:</source>
+        <translation>该线程的寄存器：</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="358" />
+        <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
+        <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="188" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="165" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="188" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="200" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="166" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="198" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="198" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="582" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="662" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="614" />
-        <source>unused:
-naive reads
-global memory</source>
-        <translation>未使用：
-朴素版直接读
-全局内存</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="385" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="435" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="416" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="466" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="644" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="504" />
+        <source>past the end of C</source>
+        <translation>C 的末尾之外</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="707" />
+        <source>unused: the naive kernel reads global memory</source>
+        <translation>未使用：朴素核函数直接读全局内存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="649" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="732" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="650" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="651" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="734" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="652" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="653" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="736" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="654" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="656" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="658" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="741" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="665" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="748" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="674" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="757" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="687" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="689" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="689" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="692" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="775" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="693" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="776" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1352,6 +1399,7 @@ global memory</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="212" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1426,98 +1474,98 @@ global memory</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="392" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="396" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="402" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="407" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="411" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="419" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="447" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="450" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="454" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="495" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="499" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="499" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="503" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="504" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="508" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="510" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="514" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="513" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="517" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="513" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="517" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="532" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="538" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="546" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="553" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="557" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="562" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="610" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="566" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="614" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="159" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="161" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="172" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="174" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1552,118 +1600,118 @@ global memory</source>
         <translation>回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="124" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="229" />
         <source>, line {0}</source>
         <translation>，第 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="129" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="234" />
         <source>{0} sector in {1} line</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="130" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="235" />
         <source>{0} sectors in {1} line</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="131" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="236" />
         <source>{0} sector in {1} lines</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="132" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="237" />
         <source>{0} sectors in {1} lines</source>
         <translation>{0} 个扇区，{1} 条缓存行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="144" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="244" />
         <source>warp {0} stores to {1} ({2})</source>
         <translation>线程束 {0} 写入 {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="144" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="244" />
         <source>warp {0} loads from {1} ({2})</source>
         <translation>线程束 {0} 读取 {1}（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="176" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="250" />
         <source>{0} B moved for {1} B used ({2})</source>
         <translation>搬运 {0} B，实际使用 {1} B（{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="178" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="251" />
         <source>block {0} of {1}×{2} blocks, {3}</source>
         <translation>线程块 {0}，共 {1}×{2} 个线程块，{3}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="193" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="320" />
         <source>warp {0} stores ({1})</source>
         <translation>线程束 {0} 写入（{1}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="193" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="320" />
         <source>warp {0} loads ({1})</source>
         <translation>线程束 {0} 读取（{1}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="211" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="376" />
         <source>32 banks</source>
         <translation>32 个存储体</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="237" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>{0}-way bank conflict</source>
         <translation>{0} 路存储体冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="237" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>no bank conflict</source>
         <translation>没有存储体冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="240" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="327" />
         <source>{0} wavefronts, {1} needed</source>
         <translation>{0} 个波前，只需 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="240" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="327" />
         <source>{0} wavefront, {1} needed</source>
         <translation>{0} 个波前，只需 {1} 个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="250" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="333" />
         <source>block: {0} extra per store</source>
         <translation>本线程块：每次写入多 {0} 个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="250" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="333" />
         <source>block: {0} extra per load</source>
         <translation>本线程块：每次读取多 {0} 个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="297" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="420" />
         <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
         <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="299" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
         <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
         <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="314" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="500" />
         <source>no recorded accesses for these kernels</source>
         <translation>这些核函数没有访存记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="354" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
         <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="354" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
         <source>recorded, replayed</source>
         <translation>录制，回放</translation>
     </message>
@@ -1698,12 +1746,12 @@ global memory</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="101" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="112" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="103" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="114" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
     </message>
@@ -1738,102 +1786,112 @@ global memory</source>
         <translation>写回 C 的分块 [{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="52" />
-        <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread (the kernel runs the zero-padded {padded})</source>
-        <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值（核函数实际运行的是补零后的 {padded}）</translation>
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="51" />
+        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory: {per} values per thread (run zero-padded: {padded})</source>
+        <translation>第 {i}/{n} 个 k 分块：把 A[{a}] 和 B[{b}] 载入共享内存：每个线程 {per} 个值（补零后运行：{padded}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="61" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="60" />
         <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread</source>
         <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="68" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="67" />
         <source>for each of {bk} k: every thread copies {tm} values of A and {tn} of B from shared memory into registers and does {prod} multiply-adds from registers</source>
         <translation>对 {bk} 个 k 中的每一个：每个线程把 A 的 {tm} 个值和 B 的 {tn} 个值从共享内存拷进寄存器，再用寄存器做 {prod} 次乘加</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="76" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="75" />
         <source>each thread stores its {tile} register tile: C[{c}] ({n} global stores)</source>
         <translation>每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="81" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="80" />
         <source>k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)</source>
         <translation>k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="89" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="88" />
         <source>store C[{c}] ({n} global stores)</source>
         <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="95" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="94" />
+        <source>store the C tile [{c}] under row &lt; M || col &lt; N: {n} right, {w} wrong writes ({i} over other cells of C, {o} past its end)</source>
+        <translation>在 row &lt; M || col &lt; N 条件下写回 C 的分块 [{c}]：{n} 次正确写入，{w} 次错误写入（{i} 次覆盖 C 的其他元素，{o} 次写到 C 的末尾之外）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="103" />
+        <source>store C[{c}] under row &lt; M || col &lt; N: {n} right, {w} wrong writes ({i} over other cells of C, {o} past its end)</source>
+        <translation>在 row &lt; M || col &lt; N 条件下写回 C[{c}]：{n} 次正确写入，{w} 次错误写入（{i} 次覆盖 C 的其他元素，{o} 次写到 C 的末尾之外）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="113" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="104" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="122" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is done), passes</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="113" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="131" />
         <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers release stage {st2}</source>
         <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st2} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="124" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="142" />
         <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps ({zero} values outside the matrix: zero-filled)</source>
         <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙（{zero} 个值在矩阵之外：补零）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="135" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="153" />
         <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps</source>
         <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="145" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="163" />
         <source>producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so that no consumer arrives on a finished block, then exits</source>
         <translation>生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的线程块，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="154" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="172" />
         <source>{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, the stage is full</source>
         <translation>{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="164" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="182" />
         <source>each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas} multiply-adds</source>
         <translation>每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 {a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas} 次乘加</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="193" />
         <source>consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage {st2} may be refilled{late}</source>
         <translation>消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st2} 级可以重新填充{late}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="184" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="202" />
         <source>epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) to C[{c}], bounds-checked ({n} global stores)</source>
         <translation>收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n} 次全局内存写入）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="212" />
         <source>the A tile</source>
         <translation> A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="214" />
         <source>its half of the A tile (multicast to both blocks of the cluster)</source>
         <translation>它那一半的 A 分块（多播给 cluster 中的两个线程块）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/captions.py" line="216" />
         <source> (one wgmma group was kept in flight, so the release trails by a step)</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="252" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="246" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
     </message>
@@ -1843,34 +1901,44 @@ global memory</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="298" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="189" />
+        <source>{n} figure(s) not in this session: n/a</source>
+        <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="310" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="314" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="352" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="356" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="366" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="390" />
+        <source>This lesson's session lacks {n} of its figures or views: {first}</source>
+        <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/table.py" line="39" />
@@ -1968,119 +2036,119 @@ global memory</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="412" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="32" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="422" />
         <source>empty</source>
         <translation>空</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="32" />
         <source>loading</source>
         <translation>载入中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="25" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="412" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="32" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="422" />
         <source>full</source>
         <translation>满</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="26" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="33" />
         <source>consuming</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="107" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
         <source>waiting for the first stage</source>
         <translation>等待第一级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
         <source>sleeps on empty[{0}]</source>
         <translation>在 empty[{0}] 上休眠</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
         <source>passes empty[{0}]</source>
         <translation>通过 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
         <source>issued TMA → stage {0}</source>
         <translation>已发出 TMA → 第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
         <source>waits for every stage, then exits</source>
         <translation>等待所有级完成，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="113" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
         <source>exits</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="117" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="116" />
         <source>passed full[{0}]</source>
         <translation>已通过 full[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="117" />
         <source>wgmma on stage {0}</source>
         <translation>在第 {0} 级上执行 wgmma</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="119" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
         <source>arrived on empty[{0}]</source>
         <translation>已到达 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="120" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="119" />
         <source>store C (epilogue)</source>
         <translation>写回 C（收尾阶段）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="123" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="122" />
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="225" />
         <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
         <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="237" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="244" />
         <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
         <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="240" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="247" />
         <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
         <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="324" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="335" />
         <source>producer: 1 thread</source>
         <translation>生产者：1 个线程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="326" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="337" />
         <source>warpgroup {0}</source>
         <translation>warpgroup {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="369" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="377" />
         <source>stage {0}</source>
         <translation>第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="478" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="488" />
         <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
@@ -2109,41 +2177,86 @@ global memory</source>
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="105" />
+        <source>{0}: block ({1}, {2}), step {3} of {4}</source>
+        <translation>{0}：块 ({1}, {2})，第 {3} 步，共 {4} 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="111" />
+        <source>recorded {0} stores = the model's {1}</source>
+        <translation>记录到 {0} 次存储 = 模型的 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="111" />
+        <source>recorded {0} loads = the model's {1}</source>
+        <translation>记录到 {0} 次加载 = 模型的 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="115" />
+        <source>{0} of the model's {1} stores kept in detail (the shipped file keeps each block's first requests)</source>
+        <translation>模型的 {1} 次存储中详细保留了 {0} 次（随附文件只保留每个块的前几次请求）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="117" />
+        <source>{0} of the model's {1} loads kept in detail (the shipped file keeps each block's first requests)</source>
+        <translation>模型的 {1} 次加载中详细保留了 {0} 次（随附文件只保留每个块的前几次请求）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="121" />
+        <source>recorded {0} stores, the model says {1}</source>
+        <translation>记录到 {0} 次存储，模型为 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="121" />
+        <source>recorded {0} loads, the model says {1}</source>
+        <translation>记录到 {0} 次加载，模型为 {1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="123" />
+        <source>cells: what the warps read on the GPU, one colour a warp; outline: the model's step</source>
+        <translation>格子：各 warp 在 GPU 上实际读取的内容，每个 warp 一种颜色；轮廓：模型的这一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/export/formats/animations.py" line="46" />
+        <source>PNG image, one frame</source>
+        <translation>PNG 图像（单帧）</translation>
+    </message>
 </context>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="235" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="266" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="236" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="267" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="238" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="269" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="272" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="303" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="297" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="297" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
         <source>PNG image (*.png);;SVG image (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="306" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="337" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2164,52 +2277,52 @@ global memory</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="469" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="470" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="653" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="473" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="656" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="476" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="659" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="477" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="660" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="479" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="662" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="481" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="664" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="518" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="528" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="710" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="545" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="727" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2217,17 +2330,17 @@ global memory</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="328" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="335" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="339" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
