@@ -4,7 +4,8 @@
 
 The window opens maximised (no GPU here: it replays the recorded H200 session), each tab is shown in turn and
 the whole screen is captured with ImageMagick's `import -window root`, as OUTDIR/tab-NAME-WxH[-projector].png
-(the names docs/ uses). Settings go to a throw-away file; the run waits for each tab's redraws to finish.
+(the names docs/ uses); then the Tiling tab with each animated kernel (tab-tiling-VARIANT-…) and each of
+the Hardware tab's views (tab-hardware-viewK-…). Settings go to a throw-away file; the run waits for each tab's redraws to finish.
 """
 
 import subprocess
@@ -59,5 +60,19 @@ for i in range(w.tabs.count()):
     settle()
     name = w.tabs.tabText(i).replace("&", "").lower().split()[0]
     subprocess.run(["import", "-window", "root", str(out / f"tab-{name}{suffix}.png")], check=True)
+# the Tiling tab with each animated kernel, and the Hardware tab's other views
+w.tabs.setCurrentWidget(w.tiling)
+combo = w.tiling.variant_combo
+for k in range(combo.count()):
+    combo.setCurrentIndex(k)
+    settle()
+    name = combo.itemData(k)
+    subprocess.run(["import", "-window", "root", str(out / f"tab-tiling-{name}{suffix}.png")], check=True)
+w.tabs.setCurrentWidget(w.hardware_tab)
+views = w.hardware_tab.view_combo
+for k in range(views.count()):
+    views.setCurrentIndex(k)
+    settle()
+    subprocess.run(["import", "-window", "root", str(out / f"tab-hardware-view{k}{suffix}.png")], check=True)
 w.recovery.ask = False
 w.close()
