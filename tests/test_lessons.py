@@ -402,3 +402,19 @@ def test_no_two_rows_of_a_lesson_table_share_a_colour():
             names = [name for name, _cells in step_table(step, results).rows]
             colours = [series_styles(names)[n].colour for n in names]
             assert len(set(colours)) == len(colours), (lesson.name, names)
+
+
+def test_the_shared_memory_slide_quotes_the_shipped_ceilings():
+    """Issue 20: seed000's "not 200×" slide said 33.1 and 4.26 TB/s (7.8×) where the shipped ceilings, which the
+    roofline and the hierarchical roofline draw, say 32.9 and 4.25 TB/s (7.7×): one measurement, one figure."""
+    import json
+
+    from gemmviz.core.lessons import shipped_lessons
+    from gemmviz.core.paths import asset_path
+
+    ceilings = json.loads(asset_path("ceilings", "h200-2026-11-30.json").read_text())
+    shared, dram = ceilings["shared_gbs"] / 1000, ceilings["bandwidth_gbs"] / 1000
+    for lang in ("en", "zh"):
+        step = next(s for s in shipped_lessons(lang)["seed000"].steps if "32.9 TB/s" in s.text)
+        assert f"{shared:.1f} TB/s" in step.text and f"{dram:.2f} TB/s" in step.text
+        assert f"{shared / dram:.1f}" in step.text and "2026-11-30" in step.quoted
