@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QFontInfo, QFontMetricsF, QPainter
+from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
 ELLIPSIS = "…"
@@ -31,6 +31,7 @@ class Report:
     small: list[str] = field(default_factory=list)
     cut: list[str] = field(default_factory=list)
     overlap: list[str] = field(default_factory=list)
+    seen: int = 0  # how many texts were caught: a check that caught none checked nothing
 
     def all(self) -> list[str]:
         return self.small + self.cut + self.overlap
@@ -159,9 +160,6 @@ def widget_drawn(top: QWidget) -> list[Drawn]:
     from tests.overlap import widget_texts
 
     out = []
-    fonts = {}
-    for w in top.findChildren(QWidget):
-        fonts[id(w)] = QFontInfo(w.font()).pixelSize()
     for text, rect in widget_texts(top):
         out.append(Drawn(text, 0.0, rect, "widget"))
     return out
@@ -181,6 +179,7 @@ def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
             report.cut.append(f"widget {text}")
     groups: list[tuple[QWidget, list[Drawn]]] = [(w, painted_texts(w)) for w in _painted_widgets(top)]
     groups += plot_drawn(top)
+    report.seen = len(widget_sizes(top)) + sum(len(texts) for _w, texts in groups)
     for w, texts in groups:
         found = drawn_problems(texts, QRectF(w.rect()), min_px, overlaps)
         report.small += found.small

@@ -96,4 +96,5 @@ def test_every_view_is_legible_on_a_projector(shown, state):
     w, min_px = shown
     _go(w, state)
     report = check(w, min_px)
+    assert report.seen > 5  # the tab's texts were caught (the tab bar, the banners, the view's own)
     assert report.all() == []

@@ -207,7 +207,7 @@
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
         <source>times faster (log scale)</source>
-        <translation>快多少倍（对数坐标）</translation>
+        <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="324" />
@@ -1315,7 +1315,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/render.py" line="748" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
-        <translation>朴素核函数：{n} 次全局内存读取（多 {x} 倍）</translation>
+        <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/render.py" line="757" />
@@ -1753,7 +1753,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="114" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
-        <translation>每次乘法的中位时间；倍数 = 在同一规模下比{baseline}快多少倍</translation>
+        <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/captions.py" line="19" />

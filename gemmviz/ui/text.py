@@ -63,4 +63,5 @@ def origin_words(text: str) -> str:
         m = pattern.match(text)
         if m:
             return tr(template).format(**{k: origin_words(v) for k, v in m.groupdict().items()})
-    return _HOW_WORDS.sub(lambda m: tr(_HOW[m.group(1)]), text)
+    words = _HOW_WORDS.sub(lambda m: tr(_HOW[m.group(1)]), text)
+    return re.sub(r"([：，；）])\s+", r"\1", words)  # a CJK full-width mark carries its own space: "引用：原文"
