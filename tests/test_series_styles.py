@@ -1,5 +1,6 @@
-"""The style table over the registry: in one chart no two series share a colour while they fit the palette;
-beyond it, no two share colour and marker, and the later ones are dashed (issue 20: the ladder slide drew
+"""The style table over the registry: a kernel has one colour in every chart (the teacher saw gpu-tiled green
+in one lesson and light blue in the next); in one chart no two series share colour, marker and dash; the
+kernels taught together (each lesson chart, the ladder) have distinct colours (issue 20: the ladder slide drew
 cuBLAS and warp tiling both orange, naive and vectorize both yellow)."""
 
 import tomllib
@@ -14,6 +15,9 @@ from gemmviz.core.style import (
     PALETTE_SIZE,
     PRESETS,
     SLOTS,
+    VARIANT_COLOUR,
+    check_registry_fits,
+    colour_of,
     registry_series,
     seed_series,
     series_name,
@@ -29,16 +33,15 @@ REGISTRY = registry_series()
 def assert_distinct(names) -> None:
     styles = series_styles(names)
     assert set(styles) == set(names)
-    colours = [s.colour for s in styles.values()]
-    if len(names) <= PALETTE_SIZE:
-        assert len(set(colours)) == len(colours), styles
-    counts = [colours.count(c) for c in range(PALETTE_SIZE)]
-    assert max(counts) - min(counts) <= 1  # no colour used twice before every colour is used once
-    solid = [s.colour for s in styles.values() if s.dash == "solid"]
-    assert len(set(solid)) == len(solid)  # the first palette's worth; the later ones dashed
-    if len(names) <= SLOTS:
-        combos = [(s.colour, s.marker) for s in styles.values()]
-        assert len(set(combos)) == len(combos), styles
+    assert all(styles[n].colour == colour_of(n) for n in names)  # the kernel's own colour, whatever is beside it
+    triples = [(s.colour, s.marker, s.dash) for s in styles.values()]
+    assert len(set(triples)) == len(triples), styles
+
+
+def assert_distinct_colours(names) -> None:
+    assert_distinct(names)
+    colours = [series_styles(names)[n].colour for n in names]
+    assert len(set(colours)) == len(colours), names
 
 
 def test_the_ladder_slide_and_every_lesson_chart_use_distinct_colours():
@@ -49,7 +52,7 @@ def test_the_ladder_slide_and_every_lesson_chart_use_distinct_colours():
                 continue
             refs = [parse_series(t) for t in step["series"]]
             names = [series_name(r.variant, {**VARIANTS[r.variant].param_defaults, **dict(r.params)}) for r in refs]
-            assert_distinct(names)
+            assert_distinct_colours(names)
             steps += 1
     assert steps >= 5
     ladder = [
@@ -62,9 +65,8 @@ def test_the_ladder_slide_and_every_lesson_chart_use_distinct_colours():
         "cublas",
         "cublas-tf32",
     ]
-    styles = series_styles(ladder)
-    assert styles["cublas"].colour != styles["gpu-warptile"].colour
-    assert styles["gpu-naive (block 16)"].colour != styles["gpu-vectorize"].colour
+    assert_distinct_colours(ladder)
+    assert_distinct_colours(seed_series() + ["cublas-tf32"])
 
 
 def test_presets_and_every_prefix_of_the_registry():
@@ -87,11 +89,14 @@ def test_seed_kernels_keep_their_own_colours_and_markers_in_any_chart():
         assert all(styles[s] == style_of(s) for s in seed_series())
 
 
-def test_beyond_the_palette_marker_and_dash_tell_series_apart():
-    styles = series_styles(REGISTRY[: PALETTE_SIZE + 3])
-    later = [s for s in styles.values() if s.dash != "solid"]
-    assert len(later) == 3 and all(s.dash == "dash" for s in later)
-    assert len(MARKERS) * PALETTE_SIZE == SLOTS
+def test_a_kernel_keeps_its_colour_in_every_chart_and_its_params_share_it():
+    for n in range(1, len(REGISTRY) + 1):
+        for name, style in series_styles(REGISTRY[:n]).items():
+            assert style.colour == style_of(name).colour
+    assert check_registry_fits() and len(MARKERS) * PALETTE_SIZE == SLOTS
+    assert style_of("gpu-naive (block 32)").colour == style_of("gpu-naive (block 16)").colour
+    assert style_of("gpu-naive (block 32)").marker != style_of("gpu-naive (block 16)").marker
+    assert set(VARIANT_COLOUR) == set(VARIANTS)  # every shipped kernel chosen, none left to chance
 
 
 def test_two_sources_same_series_same_colour_other_dash():

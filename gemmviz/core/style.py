@@ -1,13 +1,11 @@
 """One style table for every chart, tab and export: a series' colour (an index into the theme's Okabe–Ito
 palette), marker and line dash. Qt-free, so the CLI, the lessons and the tests read the same table.
 
-A series' own colour and marker come from the registry alone, never from the order results arrive in:
-first the seed's four kernels, then every variant at its default params in registry order, then the other
-param values in registry order. With 8 colours and 4 markers the 32 slots cover every series the registry can
-make; `check_registry_fits` says so. A chart styles the series it draws together (series_styles): no two of
-them share a colour while they fit the palette (a series keeps its own colour unless an earlier one has it),
-beyond that marker and dash tell them apart. A second loaded session keeps a series' colour and marker and
-changes its dash.
+A kernel has one colour everywhere (VARIANT_STYLE): every chart, lesson, table swatch, roofline and
+export, in every language, never depending on what else is drawn or the order results arrive in. Its other
+param values (block 32 beside block 16) keep the colour and take the next marker. A chart styles the series
+it draws together (series_styles): colours stay, and no two series share colour, marker and dash. A second
+loaded session keeps a series' colour and marker and changes its dash.
 """
 
 from __future__ import annotations
@@ -49,7 +47,7 @@ def seed_series() -> list[str]:
 
 def registry_series() -> list[str]:
     """Every series the registry can make, in style order: the seed's kernels, then every variant at its
-    defaults, then the other param values (so the series taught first get the four most distinct colours)."""
+    defaults, then the other param values."""
     first, rest = seed_series(), []
     for v in VARIANTS.values():
         first.append(series_name(v.name, dict(v.param_defaults)))
@@ -60,24 +58,85 @@ def registry_series() -> list[str]:
     return list(dict.fromkeys(first + rest))
 
 
-_ORDER = {name: i for i, name in enumerate(registry_series())}
+# A kernel's own colour (a palette index), the same in every chart, lesson, table, roofline and export (the
+# same kernel used to change colour from chart to chart). Chosen so the kernels taught together differ: the
+# seed's four, then the ladder (blocktile2d, cp.async, vectorize, cuBLAS TF32) on the other four; a kernel's
+# close relative (uncoalesced beside naive, the padded tiles beside the tiles...) shares its hue and differs
+# by marker. Palette: 0 blue, 1 orange, 2 green, 3 vermillion, 4 pink, 5 sky blue, 6 wine, 7 black (light).
+VARIANT_COLOUR: dict[str, int] = {
+    "cpu-naive": 0,
+    "gpu-naive": 1,
+    "gpu-tiled": 2,
+    "cublas": 3,
+    "gpu-blocktile2d": 4,
+    "gpu-cpasync": 5,
+    "gpu-vectorize": 6,
+    "cublas-tf32": 7,
+    "gpu-mma-tf32": 0,
+    "gpu-wmma-tf32": 0,
+    "gpu-wgmma-tf32": 0,
+    "gpu-uncoalesced": 1,
+    "gpu-tiled-pad": 2,
+    "gpu-blocktile1d": 4,
+    "gpu-warptile": 5,
+    "gpu-doublebuffer": 6,
+    "cpu-blas": 7,
+}
 SLOTS = PALETTE_SIZE * len(MARKERS)
 
 
-def _slot_style(slot: int) -> SeriesStyle:
-    return SeriesStyle(slot % PALETTE_SIZE, MARKERS[(slot // PALETTE_SIZE) % len(MARKERS)])
+def _variant_of(series: str) -> str:
+    return series.split(" (", 1)[0]
+
+
+def colour_of(series: str) -> int:
+    """A series' colour: its kernel's (VARIANT_COLOUR; a variant added later, from its place in the
+    registry; a name the registry does not know, from its text, the same in every run)."""
+    variant = _variant_of(series)
+    if variant in VARIANT_COLOUR:
+        return VARIANT_COLOUR[variant]
+    if variant in VARIANTS:
+        return list(VARIANTS).index(variant) % PALETTE_SIZE
+    return zlib.crc32(series.encode()) % PALETTE_SIZE
+
+
+def _homes() -> dict[str, tuple[int, str, str]]:
+    """Every registry series' own (colour, marker, dash): its colour, then the markers in turn among the
+    series of that colour in registry order (the seed's kernels first), dashed beyond four."""
+    homes, counts = {}, [0] * PALETTE_SIZE
+    for name in registry_series():
+        colour = colour_of(name)
+        i = counts[colour]
+        homes[name] = (colour, MARKERS[i % len(MARKERS)], DASHES[(i // len(MARKERS)) % len(DASHES)])
+        counts[colour] += 1
+    return homes
+
+
+_HOMES = _homes()
+_ORDER = {name: i for i, name in enumerate(_HOMES)}
+
+
+def _home(series: str) -> tuple[int, str, str]:
+    """A registry series' own style; a name that starts with one ("gpu-naive (block 16), measured", a
+    table's row) starts from that series' style; any other name from its text, the same in every run."""
+    if series in _HOMES:
+        return _HOMES[series]
+    kernel = series.split(",", 1)[0].strip()
+    if kernel in _HOMES:
+        return _HOMES[kernel]
+    return colour_of(series), MARKERS[zlib.crc32(series.encode()) % len(MARKERS)], DASHES[0]
 
 
 def check_registry_fits() -> bool:
-    """Whether every registry series has its own colour and marker (the registry has at most SLOTS series)."""
-    return len(_ORDER) <= SLOTS
+    """Whether every registry series has its own colour, marker and dash."""
+    homes = list(_HOMES.values())
+    return len(set(homes)) == len(homes)
 
 
 def style_of(series: str) -> SeriesStyle:
-    """A series' own style, where it is drawn alone or listed (the results table): its registry slot; a series
-    the registry does not know (a published session's own name) gets a slot from its name, the same in every
-    run. A chart that draws several series styles them together with series_styles."""
-    return _slot_style(_home_slot(series))
+    """A series' own style, where it is drawn alone or listed: its kernel's colour, its marker and dash. A
+    chart that draws several series styles them together with series_styles, which keeps every colour."""
+    return SeriesStyle(*_home(series))
 
 
 def source_order(sources: Iterable[str]) -> list[str]:
@@ -85,34 +144,20 @@ def source_order(sources: Iterable[str]) -> list[str]:
     return sorted(set(sources), key=lambda s: (s != "", s))
 
 
-def _home_slot(series: str) -> int:
-    """A series' own slot: its place in the registry's order, or one from its name for a series the
-    registry does not know."""
-    slot = _ORDER.get(series)
-    return slot if slot is not None else len(_ORDER) + zlib.crc32(series.encode()) % max(1, SLOTS - len(_ORDER))
-
-
 def series_styles(names: Iterable[str]) -> dict[str, SeriesStyle]:
-    """Styles of the series drawn together in one chart: no two share a colour while they fit the palette,
-    and beyond it no two share colour and marker (up to SLOTS series), then colour, marker and dash.
-
-    The series are taken in registry order (the seed's kernels first, so they always get their own colours);
-    each keeps its own colour where no earlier one has it, else takes the least-used colour (the lowest
-    index among those); its own marker where that colour has not got it yet, else the first free one. The
-    dash counts how many palettes' worth came before (solid for the first eight)."""
-    order = sorted(set(names), key=lambda n: (_home_slot(n), n))
-    uses = [0] * PALETTE_SIZE
-    combos: set[tuple[int, str]] = set()
+    """Styles of the series drawn together in one chart: each keeps its kernel's colour (the same in every
+    chart), and no two share colour, marker and dash: registry series have their own, a name the registry
+    does not know takes the first free marker and dash of its colour."""
+    order = sorted(set(names), key=lambda n: (_ORDER.get(n, len(_ORDER)), n))
+    taken: set[tuple[int, str, str]] = set()
     out: dict[str, SeriesStyle] = {}
     for name in order:
-        home = _slot_style(_home_slot(name))
-        fewest = min(uses)
-        colour = home.colour if uses[home.colour] == fewest else uses.index(fewest)
-        free = [m for m in MARKERS if (colour, m) not in combos]
-        marker = home.marker if home.marker in free or not free else free[0]
-        out[name] = SeriesStyle(colour, marker, DASHES[uses[colour] % len(DASHES)])
-        uses[colour] += 1
-        combos.add((colour, marker))
+        colour, marker, dash = _home(name)
+        if (colour, marker, dash) in taken:  # only a name the registry does not know can meet another's
+            free = [(m, d) for d in DASHES for m in MARKERS if (colour, m, d) not in taken] or [(marker, dash)]
+            marker, dash = free[0]
+        out[name] = SeriesStyle(colour, marker, dash)
+        taken.add((colour, marker, dash))
     return out
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+# On white, Okabe–Ito's pale yellow is lost on a projector: the light themes take Tol's wine in its place.
+LIGHT_PALETTE = (*OKABE_ITO[:6], "#882255", OKABE_ITO[7])
 
 
 @dataclass(frozen=True)
@@ -16,7 +18,7 @@ class Theme:
     font_pt: int = 10
     line_px: float = 2.0
     symbol_px: int = 8
-    palette: tuple[str, ...] = tuple(OKABE_ITO)
+    palette: tuple[str, ...] = LIGHT_PALETTE
 
     def color(self, index: int) -> str:
         return self.palette[index % len(self.palette)]

@@ -4,8 +4,8 @@ sized from its rectangle alone, so both show the same table; every text drawn is
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import StepTable
@@ -61,6 +61,27 @@ def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, floa
         px *= 0.93
 
 
+def draw_marker(painter: QPainter, r: QRectF, marker: str, colour: QColor) -> None:
+    """A row's swatch in its series' colour and marker (as the charts draw it), so two rows of one kernel
+    (measured, published) keep its colour and still differ."""
+    painter.save()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(colour)
+    c, h = r.center(), r.width() / 2
+    if marker == "o":
+        painter.drawEllipse(c, h, h)
+    elif marker == "s":
+        painter.drawRect(r.adjusted(h * 0.1, h * 0.1, -h * 0.1, -h * 0.1))
+    else:
+        pts = (
+            [QPointF(c.x(), r.top()), QPointF(r.right(), c.y()), QPointF(c.x(), r.bottom()), QPointF(r.left(), c.y())]
+            if marker == "d"
+            else [QPointF(c.x(), r.top()), QPointF(r.right(), r.bottom()), QPointF(r.left(), r.bottom())]
+        )
+        painter.drawPolygon(QPolygonF(pts))
+    painter.restore()
+
+
 def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) -> list[Text]:
     texts: list[Text] = []
     if not table.rows or not table.sizes:
@@ -98,8 +119,11 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
         if j % 2 == 0:
             painter.fillRect(QRectF(x0, y, width, row_h), band)
         swatch = 0.9 * px
-        painter.fillRect(
-            QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch), QColor(theme.color(styles[name].colour))
+        draw_marker(
+            painter,
+            QRectF(x0 + 0.3 * px, y + (row_h - swatch) / 2, swatch, swatch),
+            styles[name].marker,
+            QColor(theme.color(styles[name].colour)),
         )
         text(QRectF(x0 + swatch * 1.6, y, label_w - swatch * 1.6, row_h), LEFT, name, regular, fg)
         for i, cell in enumerate(cells):
