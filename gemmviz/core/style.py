@@ -60,9 +60,10 @@ def registry_series() -> list[str]:
 
 # A kernel's own colour (a palette index), the same in every chart, lesson, table, roofline and export (the
 # same kernel used to change colour from chart to chart). Chosen so the kernels taught together differ: the
-# seed's four, then the ladder (blocktile2d, cp.async, vectorize, cuBLAS TF32) on the other four; a kernel's
-# close relative (uncoalesced beside naive, the padded tiles beside the tiles...) shares its hue and differs
-# by marker. Palette: 0 blue, 1 orange, 2 green, 3 vermillion, 4 pink, 5 sky blue, 6 wine, 7 black (light).
+# seed's four, then the ladder (blocktile2d, cp.async, vectorize, mma, cuBLAS TF32); neighbouring rungs of
+# the registry's ladder differ too, and no colour has more than four series (so markers tell them apart). A
+# kernel's other params (block 32 beside block 16) keep its colour and take the next marker.
+# Palette: 0 blue, 1 orange, 2 green, 3 vermillion, 4 pink, 5 sky blue, 6 wine, 7 black (light themes).
 VARIANT_COLOUR: dict[str, int] = {
     "cpu-naive": 0,
     "gpu-naive": 1,
@@ -73,14 +74,14 @@ VARIANT_COLOUR: dict[str, int] = {
     "gpu-vectorize": 6,
     "cublas-tf32": 7,
     "gpu-mma-tf32": 0,
-    "gpu-wmma-tf32": 0,
-    "gpu-wgmma-tf32": 0,
-    "gpu-uncoalesced": 1,
-    "gpu-tiled-pad": 2,
-    "gpu-blocktile1d": 4,
-    "gpu-warptile": 5,
-    "gpu-doublebuffer": 6,
     "cpu-blas": 7,
+    "gpu-uncoalesced": 4,
+    "gpu-tiled-pad": 3,
+    "gpu-blocktile1d": 5,
+    "gpu-doublebuffer": 7,
+    "gpu-warptile": 6,
+    "gpu-wmma-tf32": 6,
+    "gpu-wgmma-tf32": 5,
 }
 SLOTS = PALETTE_SIZE * len(MARKERS)
 

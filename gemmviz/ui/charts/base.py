@@ -355,6 +355,10 @@ class ResultChart(pg.PlotWidget):
         )
 
     def add_hidden_entries(self) -> None:
+        """Hidden series as faint entries (a click shows them again), but not on a projector or a slide: there
+        the legend lists only what is drawn."""
+        if is_projector(self.theme):
+            return
         for name in self.hidden_series:
             self.legend.add_entry(self.sample(style_of(name)), name, series=name, hidden=True)
 

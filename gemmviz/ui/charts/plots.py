@@ -27,6 +27,7 @@ from gemmviz.ui.charts.base import (
     Theme,
     _Tip,
     _tip,
+    is_projector,
     margin_px,
     plain,
     series_of,
@@ -116,7 +117,9 @@ class _SizeChart(ResultChart):
             for name in names:
                 self.legend.add_entry(self.sample(own[name]), name, series=name)
             self.add_hidden_entries()
-            if len(sources) > 1 or (sources and sources[0]):
+            # a source's dash, where it tells sessions apart; one session alone is a line drawn nowhere, so a
+            # projector's legend leaves it out (the window's names it, for the tooltip-less reader)
+            if len(sources) > 1 or (sources and sources[0] and not is_projector(self.theme)):
                 for i, source in enumerate(sources):
                     dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
                     self.legend.add_entry(
