@@ -3,7 +3,7 @@
 Picking works where points overlap (most of them, at one intensity per kernel): a click on a marker (its
 drawn radius plus a few pixels) selects the point nearest in screen pixels and rings it; Tab or N cycles
 through the points that overlap the selection. A point above the roof gets one short note on the chart
-saying why, placed where it crosses no roof line (with a leader line to its point if it had to move away).
+saying why, placed where it crosses no roof line, with leader lines to the points it explains.
 `set_highlight(series)` fades every other series (the lessons use it)."""
 
 from __future__ import annotations
@@ -247,21 +247,40 @@ class RooflineChart(ResultChart):
                 self._draw_leader(vb, rect, at, roofs, room.gap)
 
     def _draw_leader(self, vb: pg.ViewBox, rect: QtCore.QRectF, at: np.ndarray, roofs, gap: float) -> None:
-        """A thin line from the note to its point where the note had to sit further than beside it (and the
-        line crosses no roof)."""
-        start = np.array([min(max(at[0], rect.left()), rect.right()), min(max(at[1], rect.top()), rect.bottom())])
-        length = float(np.hypot(*(start - at)))
-        if length < 3 * gap:
+        """Thin lines from the note to the points it explains: to its own point always (a note floating beside
+        a point was read as the label of another), to every other point above its roof where that line crosses
+        no roof line."""
+        above = [j for j, p in enumerate(self.points) if p.pct_of_roof is not None and p.pct_of_roof > 100]
+        o = vb.mapViewToScene(QtCore.QPointF(0, 0))
+        u = vb.mapViewToScene(QtCore.QPointF(1, 1))
+        scale = np.array([u.x() - o.x(), u.y() - o.y()])
+        targets = [at] + [self._xy[j] * scale + (o.x(), o.y()) for j in above]
+        xs, ys, seen = [], [], set()
+        for n, target in enumerate(targets):
+            key = (round(float(target[0])), round(float(target[1])))
+            if key in seen:
+                continue  # the same point (or one drawn on it) once
+            seen.add(key)
+            start = np.array(
+                [min(max(target[0], rect.left()), rect.right()), min(max(target[1], rect.top()), rect.bottom())]
+            )
+            length = float(np.hypot(*(start - target)))
+            if length < gap:
+                continue  # the note touches its marker
+            end = start + (target - start) * (1 - gap / 2 / length)  # stop short of the marker
+            if n and any(_nearest_px(_dense(np.array([start, end]), 2.0), r) < 3 for r in roofs):
+                continue
+            for q in (vb.mapSceneToView(QtCore.QPointF(*p)) for p in (start, end)):
+                xs.append(q.x())
+                ys.append(q.y())
+        if not xs:
             return
-        end = start + (at - start) * (1 - gap / 2 / length)  # stop short of the marker
-        path = _dense(np.array([start, end]), 2.0)
-        if any(_nearest_px(path, r) < 3 for r in roofs):
-            return
-        ends = [vb.mapSceneToView(QtCore.QPointF(*p)) for p in (start, end)]
         if self._leader is None:
-            self._leader = pg.PlotDataItem(pen=pg.mkPen(self.theme.foreground, width=max(1.0, self.theme.line_px / 2)))
+            self._leader = pg.PlotDataItem(
+                pen=pg.mkPen(self.theme.foreground, width=max(1.5, self.theme.line_px / 2)), connect="pairs"
+            )
             self.getPlotItem().addItem(self._leader)
-        self._leader.setData([q.x() for q in ends], [q.y() for q in ends])
+        self._leader.setData(xs, ys, connect="pairs")
 
     @staticmethod
     def _tip(p, source: str) -> str:
