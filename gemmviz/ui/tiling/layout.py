@@ -38,7 +38,6 @@ class Layout:
     column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
     inset_name: tuple[str, ...] = ()  # the zoomed block's name, one or two lines above it
     min_px: float = 0.0  # no text of the frame is set smaller (render.min_text_px)
-    spill: QRectF | None = None  # C's rows continued under it: where the store's writes past C's end land
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -104,6 +103,8 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
         return hit[1]
     longest: dict[str, str] = {}  # one layout for every step: the longest caption of each kind of step
     for st in s.steps:
+        if st.wrong:  # the bounds bug's store has a frame of its own (ui/tiling/bounds_bug.py)
+            continue
         if len(st.text) > len(longest.get(st.kind, "")):
             longest[st.kind] = st.text
     lay = fit_layout(w, h, s, font_px, measured, tuple(caption_words(t) for t in longest.values()), min_px)
@@ -124,7 +125,6 @@ class _Matrices:
     b: QRectF
     c: QRectF
     gap: float
-    spill: QRectF | None = None  # under C: the rows past its end that wrong writes reach
 
 
 def spill_rows(s: Schedule) -> int:
@@ -159,16 +159,14 @@ def _matrices(w: int, h: int, s: Schedule, f: float, margin: float, sx: float, c
     caption_h = caption_lines * LINE * f
     left_w = sx - 2 * margin
     avail_h = h - 2 * margin - 2 * LINE * f - caption_h - margin - 0.4 * f  # two name rows, the caption
-    spill = spill_rows(s)
     gap_units = 0.05 * max(p.k + p.n, p.k + p.m)
-    scale = max(1e-3, min(left_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + spill + gap_units)))
+    scale = max(1e-3, min(left_w / (p.k + p.n + gap_units), avail_h / (p.k + p.m + gap_units)))
     gap = gap_units * scale + f * 0.2
     x0, y0 = margin, margin + LINE * f  # a row for the matrices' names above B
     a = QRectF(x0, y0 + p.k * scale + gap + LINE * f, p.k * scale, p.m * scale)
     b = QRectF(x0 + p.k * scale + gap, y0, p.n * scale, p.k * scale)
     c = QRectF(b.left(), a.top(), p.n * scale, p.m * scale)
-    below = QRectF(c.left(), c.bottom(), c.width(), spill * scale) if spill else None
-    return _Matrices(scale, a, b, c, gap, below)
+    return _Matrices(scale, a, b, c, gap)
 
 
 def wrap_name(text: str, px: float, width: float, max_lines: int = 3) -> tuple[str, ...] | None:
@@ -253,7 +251,7 @@ def layout_for(
     smem_w = _shared_width(s, f, margin)
     right_w = min(max(text_w, _column_need(s, f, margin)) + margin, 0.5 * w)
     m = _matrices(w, h, s, f, margin, w - right_w, caption_lines)
-    bottom = m.spill.bottom() if m.spill is not None else m.a.bottom()
+    bottom = m.a.bottom()
     caption_top = min(h - margin - 2 * LINE * f, bottom + f * 0.4)
     caption_h = min(3 * LINE * f, h - margin - caption_top)  # a third line where the view has room for it
     caption = QRectF(margin, caption_top, w - right_w - 2 * margin, caption_h)
@@ -297,7 +295,6 @@ def layout_for(
         mx + col_w - margin,
         name,
         min_px,
-        m.spill,
     )
 
 

@@ -27,6 +27,7 @@ from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
+from gemmviz.ui.tiling.bounds_bug import draw_bug
 from gemmviz.ui.tiling.captions import caption_words
 from gemmviz.ui.tiling.layout import (
     LINE,
@@ -38,7 +39,6 @@ from gemmviz.ui.tiling.layout import (
     _shared_labels,
     has_registers,
     thread_cell,
-    wrap_name,
 )
 
 MAX_GRID_LINES = 64  # per matrix side; beyond this, every n-th tile boundary is drawn
@@ -181,21 +181,25 @@ def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, flo
     px = max(f * 0.9, lay.min_px)
     gm = _fm(px)
     y = lay.b.top() - f * 0.35
-    left_room = lay.b.left() - lay.a.left() - f * 0.5
+    # left of B's name is the corner over the zoomed block: there it read as the block's name, so it is used
+    # only where the frame has no zoomed block
+    left_room = lay.b.left() - lay.a.left() - f * 0.5 if lay.inset is None else -1.0
     where = None
     for b_name in dict.fromkeys((names["B"], "B")):  # B's whole name first, its letter if that makes room
         after = lay.b.left() + fm.horizontalAdvance(b_name) + f
         for name in (tr("global memory (HBM)"), tr("global memory")):
-            if gm.horizontalAdvance(name) <= left_room:
-                where = (QPointF(lay.a.left(), y), name)
-            elif after + gm.horizontalAdvance(name) <= right:
+            if after + gm.horizontalAdvance(name) <= right:
                 where = (QPointF(after, y), name)
+            elif gm.horizontalAdvance(name) <= left_room:
+                where = (QPointF(lay.a.left(), y), name)
             if where:
                 break
         if where:
             names["B"] = b_name
             break
     b_x = lay.b.left()
+    if where is None:  # after A's name, on A's row (left of C's)
+        where = _after_a(lay, names, fm, gm)
     if where is None:  # last: global memory's name from A's left edge, B's letter moved right to follow it
         name = tr("global memory")
         after = lay.a.left() + gm.horizontalAdvance(name) + f * 0.6
@@ -209,6 +213,18 @@ def _background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, flo
         out.append((where[0], where[1], px, False))
     out.append((QPointF(lay.smem_a.left(), lay.smem_a.top() - f * 0.4), tr("shared memory (on chip)"), f, True))
     return out
+
+
+def _after_a(lay: Layout, names: dict[str, str], fm: QFontMetricsF, gm: QFontMetricsF):
+    """Global memory's name after A's (its letter if that makes room), left of C's name; None where neither fits."""
+    f = lay.font_px
+    for a_name in dict.fromkeys((names["A"], "A")):
+        after = lay.a.left() + fm.horizontalAdvance(a_name) + f * 0.6
+        for name in (tr("global memory (HBM)"), tr("global memory")):
+            if after + gm.horizontalAdvance(name) <= lay.c.left() - f * 0.5:
+                names["A"] = a_name
+                return QPointF(after, lay.a.top() - f * 0.35), name
+    return None
 
 
 def draw_background(painter: QPainter, s: Schedule, theme: Theme, lay: Layout, texts: Texts | None = None) -> None:
@@ -377,10 +393,12 @@ class BlockRenderer(ScheduleRenderer):
         s = state.schedule
         step_i = max(0, min(state.step, len(s.steps) - 1))
         lines = _counter_lines(s, step_i, s.steps[step_i], state.thread)
+        if s.steps[step_i].kind == "store" and s.steps[step_i].wrong:  # the seed's bounds bug, drawn big
+            min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
+            draw_bug(canvas.painter, canvas.w, canvas.h, s, s.steps[step_i], step_i, canvas.theme, canvas.texts, min_px)
+            return
         f = self._frame(canvas, state, step_i)
         _draw_block_bands(f)
-        if f.step.wrong:
-            draw_wrong_writes(f)
         self.draw_shared(f)
         if f.lay.regs is not None:
             _draw_registers(f)
@@ -480,36 +498,6 @@ def _draw_block_bands(f: Frame) -> None:
         painter.fillRect(block_c, _faint(f.col_c, 230))
 
 
-WRONG_LIGHT, WRONG_DARK = "#C8102E", "#FF5A6E"  # the wrong writes' red, on a light and on a dark background
-
-
-def draw_wrong_writes(f: Frame) -> None:
-    """The store's wrong writes (bounds "or"), in red: each one where it lands in C's row-major array, row
-    index // N, column index % N: a cell of C overwritten inside it, else in the rows continuing past C's end,
-    drawn dashed under C and named beside them (left of them, under A, where the name fits at the floor)."""
-    p, lay, painter = f.s.run_problem, f.lay, f.painter
-    red = QColor(WRONG_DARK if f.fg.lightness() > 128 else WRONG_LIGHT)  # a light foreground: a dark theme
-    sc = lay.scale
-    grow = max(0.0, 3 - sc) / 2  # a cell at least 3 px
-    for w in f.step.wrong:
-        r, c = divmod(w.index, p.n)
-        cell = _sub(lay.c, sc, r, r + 1, c, c + 1)  # rows ≥ M fall in the spill under C
-        painter.fillRect(cell.adjusted(-grow, -grow, grow, grow), red)
-    if lay.spill is None:
-        return
-    painter.setPen(QPen(red, f.line_px, Qt.PenStyle.DashLine))
-    painter.drawRect(lay.spill)
-    px = max(f.font_px * NAME_PX, lay.min_px)
-    room = lay.spill.left() - lay.a.left() - f.font_px * 0.5
-    lines = wrap_name(tr("past the end of C"), px, room, 3)
-    if lines is None or len(lines) * LINE * px > lay.spill.height() + f.font_px:
-        return
-    painter.setPen(red)
-    for i, line in enumerate(lines):
-        at = QPointF(lay.a.left(), lay.spill.top() + px + i * LINE * px)
-        _text(painter, f.texts, at, line, px, True)
-
-
 def _draw_thread(f: Frame) -> None:
     """The highlighted thread: its rows of A, columns of B and elements of C, and the part of K summed so far."""
     p, sc, lay, painter = f.s.run_problem, f.lay.scale, f.lay, f.painter
@@ -559,7 +547,13 @@ def _draw_inset(f: Frame) -> None:
     painter.drawRect(lay.inset)
     if f.thread_live:
         painter.fillRect(thread_cell(lay, s, f.state.thread), f.col_t)
-    painter.setPen(f.fg)
+    # what it magnifies: a dashed line in C's colour from it to the block in C (its name in that colour too,
+    # so that it reads as C's block, not as global memory's name over it)
+    block = _sub(lay.c, lay.scale, s.rows[0], s.rows[1], s.cols[0], s.cols[1])
+    painter.setPen(QPen(f.col_c, max(2.0, f.line_px * 0.7), Qt.PenStyle.DashLine))
+    painter.drawLine(lay.inset.bottomRight(), block.topLeft())
+    name_colour = QColor(f.col_c).darker(135) if f.fg.lightness() < 128 else QColor(f.col_c).lighter(120)
+    painter.setPen(name_colour)
     px = max(lay.font_px * NAME_PX, lay.min_px)
     room = lay.b.left() - lay.inset.left() - lay.font_px * 0.5
     last = len(lay.inset_name) - 1
