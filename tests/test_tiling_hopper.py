@@ -50,7 +50,7 @@ def test_frames_fit_without_overlaps(qapp, size, theme, which):
         assert texts and not image.isNull()
         assert problems(texts, QRectF(0, 0, *size)) == [], (which, s.steps[i].kind)
         shown = " ".join(text for text, _ in texts)
-        assert f"step {i + 1}/{len(s.steps)}" in shown and "mbarrier waits" in shown
+        assert f"step {i + 1}/{len(s.steps)}" in shown and "mbarrier wait" in shown
 
 
 def test_the_tma_copy_moves_and_lands(qapp):
@@ -69,3 +69,24 @@ def test_slot_states_are_drawn_differently(qapp):
     texts = " ".join(t for t, _ in render(s, i, 1.0, LIGHT, 1920, 1080)[1])
     assert "consuming k1" in texts and "loading k2" in texts and "stage 3" in texts
     assert "wgmma on stage 0" in texts and "producer: 1 thread" in texts
+
+
+def test_the_mbarrier_waits_are_counted_in_singular_and_plural(qapp):
+    s = SCHEDULES["default"]()
+    said = {}
+    for i, st in enumerate(s.steps):
+        n = st.total.barrier_waits
+        if n in (1, 2) and n not in said:
+            _image, texts = render(s, i, 1.0, PROJECTOR_LIGHT, 1920, 1080)
+            said[n] = next(t for t, _ in texts if "mbarrier" in t)
+    assert "· 1 mbarrier wait ·" in said[1].replace("  ", " "), said
+    assert "· 2 mbarrier waits ·" in said[2].replace("  ", " "), said
+
+
+def test_each_stage_names_its_a_and_b_tiles_at_the_floor(qapp):
+    """The stage's tiles are two bars named A and B (to scale they were slivers of a few pixels), or none."""
+    s = SCHEDULES["default"]()
+    _image, texts = render(s, 8, 1.0, PROJECTOR_LIGHT, 1920, 1080)
+    letters = [box for t, box in texts if t in ("A", "B")]  # the matrices' names are whole here ("A 512×512")
+    assert len(letters) == 2 * s.stages
+    assert min(box.height() for box in letters) >= 16

@@ -87,10 +87,14 @@ def _lerp(a: QRectF, b: QRectF, e: float) -> QRectF:
 
 
 def _stage_tiles(inner: QRectF, s: HopperSchedule) -> tuple[QRectF, QRectF]:
-    """A stage's A tile (BM×32) and B tile (32×BN), to scale, side by side in `inner`."""
-    u = min(inner.height() / s.bm, inner.width() / (s.bk + s.bn + 8), inner.height() / s.bk)
-    ta = QRectF(inner.left(), inner.top(), s.bk * u, s.bm * u)
-    return ta, QRectF(ta.right() + 8 * u, inner.top(), s.bn * u, s.bk * u)
+    """Where a stage's A tile and B tile are shown, side by side in `inner`: two equal bars, each named by its
+    letter (drawn to scale, a BM×32 tile was a sliver a few pixels wide; the shapes are in the ring's name)."""
+    gap = min(0.08 * inner.width(), 12.0)
+    half = (inner.width() - gap) / 2
+    return (
+        QRectF(inner.left(), inner.top(), half, inner.height()),
+        QRectF(inner.left() + half + gap, inner.top(), half, inner.height()),
+    )
 
 
 def _last_copy(s: HopperSchedule, index: int, stage: int) -> HopperStep | None:
@@ -244,9 +248,11 @@ def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
         tr("this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory").format(
             a=f"{4 * tot.global_loads:,}", b=f"{4 * tot.shared_loads:,}"
         ),
-        tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B").format(
-            f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"
-        ),
+        (
+            tr("{f} FLOP  ·  {w} mbarrier wait  ·  stored {s} B")
+            if tot.barrier_waits == 1
+            else tr("{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B")
+        ).format(f=f"{2 * tot.fmas:,}", w=f"{tot.barrier_waits:,}", s=f"{4 * tot.global_stores:,}"),
     )
     cy = words.top() - 2 * 1.25 * count_px - 0.3 * fp
     hf.painter.setPen(hf.fg)
@@ -390,18 +396,24 @@ def _draw_stage(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
 
 
 def _draw_stage_tiles(hf: _Hopper, slot: Slot, here: bool, inner: QRectF) -> None:
-    """The two tiles of the stage, drawn to scale against each other."""
+    """The stage's A tile and B tile, each a bar named by its letter: filled while its tile is in the stage,
+    hatched while the TMA copy is in flight, empty outlined. Left out where a letter would not fit at the floor."""
     st, painter = hf.st, hf.painter
+    px = hf.px(0.6)
+    if inner.height() < 1.05 * px:
+        return
     filled = slot.state in ("full", "consuming") or (
         slot.state == "loading" and not (here and st.kind == "tma" and hf.t < 1.0)
     )
-    for tile, colour in zip(_stage_tiles(inner, hf.s), (hf.col_a, hf.col_b)):
+    for tile, colour, letter in zip(_stage_tiles(inner, hf.s), (hf.col_a, hf.col_b), ("A", "B")):
         if filled:
             painter.fillRect(tile, _faint(colour, 170))
         elif slot.state == "loading":  # the copy is in flight: its bytes are still arriving
             painter.fillRect(tile, QBrush(_faint(colour, 150), Qt.BrushStyle.BDiagPattern))
-        painter.setPen(QPen(colour, 1))
+        painter.setPen(QPen(colour, max(2.0, hf.line * 0.6)))
         painter.drawRect(tile)
+        painter.setPen(hf.fg)
+        _text(painter, hf.texts, tile, letter, px, bold=True, flags=Qt.AlignmentFlag.AlignCenter)
 
 
 def _draw_barriers(hf: _Hopper, i: int, box: QRectF, bar_h: float) -> None:
