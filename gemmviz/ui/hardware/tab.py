@@ -8,6 +8,7 @@ counters saw there) under that level's bandwidth, and keeps the model's point, n
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pyqtgraph as pg
@@ -71,6 +72,12 @@ def compact(value: float) -> str:
     return f"{value:g}"
 
 
+def with_unit(text: str) -> str:
+    """A legend entry whose figures wrap with their units: a no-break space between a number and the word
+    after it (the narrow legend wrapped "DRAM 4,253 / GB/s")."""
+    return re.sub(r"(?<=\d) (?=\S)", "\u00a0", text)
+
+
 class LevelRooflineChart(pg.PlotWidget):
     """One profiled result on a log-log roofline: a point per memory level at its measured intensity, each
     level's bandwidth line, the FP32 peak, and the model's point ("requested traffic")."""
@@ -129,7 +136,7 @@ class LevelRooflineChart(pg.PlotWidget):
                 np.log10(grid), np.full_like(grid, math.log10(peak)), pen=pg.mkPen(fg, width=theme.line_px)
             )
             plot.addItem(line)
-            self.legend.add_entry(line, tr("FP32 peak {0} TFLOP/s").format(f"{peak / 1e3:,.1f}"))
+            self.legend.add_entry(line, with_unit(tr("FP32 peak {0} TFLOP/s").format(f"{peak / 1e3:,.1f}")))
         drawn_with = self._draw_roofs(plot, grid, peak, y_lo)
         for name, (x, y) in self.points.items():
             if name in drawn_with:  # named with its level's roof, whose colour it has
@@ -166,7 +173,7 @@ class LevelRooflineChart(pg.PlotWidget):
                 )
                 label = f"{tr(name)}: {sig(x, 3)} FLOP/B"
             plot.addItem(item)
-            self.legend.add_entry(item, label)
+            self.legend.add_entry(item, with_unit(label))
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
         plot.getAxis("bottom").setTicks([[(d, sig(10.0**d, 1)) for d in decades], []])
         y_decades = range(math.ceil(math.log10(y_lo)), math.floor(math.log10(y_top)) + 1)
@@ -208,7 +215,7 @@ class LevelRooflineChart(pg.PlotWidget):
                     symbolPen=None,
                     symbolSize=min(theme.symbol_px * 1.6, 18),
                 )
-            self.legend.add_entry(sample, f"{name} {gbs:,.0f} GB/s")  # a line in GB/s: a roof
+            self.legend.add_entry(sample, with_unit(f"{name} {gbs:,.0f} GB/s"))  # a line in GB/s: a roof
         return drawn_with
 
     def resizeEvent(self, event) -> None:

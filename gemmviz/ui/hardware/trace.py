@@ -1,5 +1,6 @@
 """SMs × time: every thread block of one traced run as a bar on the SM that ran it, coloured by wave, with the
-blocks resident on the GPU below and the tail of the last wave marked. `set_time` hides what had not yet
+blocks resident on the GPU below, each wave's start marked and its number under it, and the tail of the last
+wave marked. `set_time` hides what had not yet
 happened, so a timer sweeping it shows the blocks landing in waves.
 
 Thousands of blocks are drawn by one BarGraphItem per wave colour; more than DRAW_BARS_MAX as one image of
@@ -27,6 +28,9 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
 WAVE_COLOURS = 4  # colours cycle every 4 waves: enough to tell neighbours apart, few enough to read
+# the palette's four most distinct hues (blue, orange, green, pink): orange beside vermillion read as one wave
+WAVE_PALETTE = (0, 1, 2, 4)
+WAVE_TICKS_MAX = 8  # waves named under the SM plot; beyond, every n-th
 NO_TRACE = QT_TRANSLATE_NOOP("", "No block trace in this session: run `gemmviz profile` on a GPU")  # drawn through tr()
 DRAW_BARS_MAX = 20_000  # blocks drawn as bars; a larger trace is drawn as an image
 STEP_ROWS = 25_000  # rows converted or given lanes per step (about 40 ms on a loaded 2-core machine)
@@ -305,10 +309,11 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.duration_us = s.duration_ns / 1e3
         self._style_plots(result, s)
         self._draw_blocks(drawing)
-        top = self.rows * 1.1  # headroom above the last SM for the tail's label
+        top = self.rows  # the lanes take the plot's whole height; the tail's label sits inside, at the top
         font = QFont()
         font.setPointSize(self.theme.font_pt)
         self._draw_tail(s, top, font)
+        self._draw_waves(drawing)
         self._draw_resident(drawing, font)
         self._add_sweep(top)
         self.set_time(self.duration_us)
@@ -370,7 +375,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                     x1=end_us[pick],
                     y0=y0[pick],
                     y1=y0[pick] + 0.85 / lanes,
-                    brush=pg.mkBrush(self.theme.color(colour)),
+                    brush=pg.mkBrush(self.theme.color(WAVE_PALETTE[colour])),
                     pen=pg.mkPen(None),
                 )
                 self.sms_plot.addItem(bars)
@@ -383,7 +388,13 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             (tail_from, self.duration_us), movable=False, brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None)
         )
         self.sms_plot.addItem(tail)
-        label = pg.TextItem(tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"), color=theme.foreground, anchor=(1, 0))
+        label = pg.TextItem(
+            tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"),
+            color=theme.foreground,
+            anchor=(1, 0),
+            fill=pg.mkBrush(theme.background + "D0"),
+        )
+        label.setZValue(7)  # over the bars and the sweep's mask
         label.setFont(font)
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
@@ -391,7 +402,36 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self._sm_tick_values = None  # a new plot: its axis has none yet
         self.sms_plot.setYRange(0, top, padding=0)
         self._sm_ticks()
-        self.sms_plot.setXRange(0, self.duration_us, padding=0.01)
+        # room left of 0 for its tick's label: the time axis read from 50 µs
+        self.sms_plot.setXRange(-0.03 * self.duration_us, self.duration_us * 1.01, padding=0)
+
+    def _draw_waves(self, drawing: TraceDrawing) -> None:
+        """Where each wave begins (a dashed line at the median start of its blocks) and its number under the
+        SM plot, at the middle of its blocks: the colours alone, blended across 132 SMs' lanes, could not be
+        counted."""
+        t, wave = drawing.t, drawing.wave
+        self.wave_lines = []
+        ticks = []
+        waves = int(wave.max()) + 1 if len(wave) else 0
+        every = max(1, -(-waves // WAVE_TICKS_MAX))
+        pen = pg.mkPen(
+            self.theme.foreground, width=max(1.5, self.theme.line_px / 2), style=pg.QtCore.Qt.PenStyle.DashLine
+        )
+        for k in range(waves):
+            pick = wave == k
+            start = float(np.median(t[pick, 2])) / 1e3
+            end = float(np.median(t[pick, 3])) / 1e3
+            if k:
+                line = pg.InfiniteLine(pos=start, angle=90, pen=pen)
+                line.setZValue(4)
+                self.sms_plot.addItem(line)
+                self.wave_lines.append(line)
+            if k % every == 0:
+                ticks.append(((start + end) / 2, tr("wave {n}").format(n=k + 1)))
+        axis = self.sms_plot.getAxis("bottom")
+        axis.setStyle(showValues=True)
+        axis.setTicks([ticks, []])
+        self.wave_ticks = ticks
 
     def _sm_ticks(self) -> None:
         """SM numbers on the left axis every 32 SMs, or every 64, 128, … where the plot is too short for labels
@@ -451,7 +491,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         """A large trace as one image: its pixels' wave colours through a lookup table (0: the background)."""
         lut = np.zeros((WAVE_COLOURS + 1, 4), np.uint8)
         for colour in range(WAVE_COLOURS):
-            c = QColor(self.theme.color(colour))
+            c = QColor(self.theme.color(WAVE_PALETTE[colour]))
             lut[colour + 1] = (c.red(), c.green(), c.blue(), 255)
         item = pg.ImageItem(lut[drawing.image], axisOrder="row-major", levels=(0, 255))
         item.setRect(QRectF(0.0, 0.0, max(drawing.summary.duration_ns / 1e3, 1e-3), float(drawing.rows)))
@@ -499,17 +539,21 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         whenever a plot's view box changes size)."""
         if not getattr(self, "blocks", 0) or self.summary is None:
             return
-        for plot, item, data_top in (
-            (self.sms_plot, self.tail_label, self.rows),
-            (self.resident_plot, self.capacity_line.label, self.summary.max_resident_total),
-        ):
+        # no headroom (the tail's label is inside), only half a tick label's height at each end, so that the
+        # first and the last SM's numbers are not dropped at the axis's ends
+        height_px = self.sms_plot.getViewBox().height()
+        font = self.sms_plot.getAxis("left").style.get("tickFont") or QFont()
+        half_px = QFontMetricsF(font).height() * 0.45
+        pad = self.rows * half_px / max(height_px - 2 * half_px, 1.0) if height_px > 0 else 0.0
+        self.sms_plot.setYRange(-pad, self.rows + pad, padding=0)
+        for plot, item, data_top in ((self.resident_plot, self.capacity_line.label, self.summary.max_resident_total),):
             height_px = plot.getViewBox().height()
             if height_px <= 0:
                 continue
             text_px = item.boundingRect().height() + 6
             top = data_top / max(0.2, 1 - text_px / height_px)
             plot.setYRange(0, max(top, data_top * 1.1), padding=0)
-        self.tail_label.setPos(self.duration_us, self.sms_plot.getViewBox().viewRange()[1][1])
+        self.tail_label.setPos(self.duration_us, self.rows + pad)
         self._sm_ticks()
 
     def set_time(self, time_us: float) -> None:
