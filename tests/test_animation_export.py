@@ -17,7 +17,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
 from gemmviz.cli.main import main  # noqa: E402
-from gemmviz.core import export_formats  # noqa: E402
+from gemmviz.core import export_formats, fileio  # noqa: E402
 from gemmviz.core.export_formats import ANIMATION  # noqa: E402
 from gemmviz.ui.export import animation  # noqa: E402
 from gemmviz.ui.export import formats as _formats  # noqa: E402, F401 (the writers registered)
@@ -101,12 +101,14 @@ def window(qtbot, tmp_path):
 
 
 class Slow:
-    """A registered animation format whose writer draws frames only as the test lets them through: it writes a
-    partial file first (as a writer streaming to its target would), then one frame at a time."""
+    """A registered animation format whose writer draws frames only as the test lets them through, streaming them
+    to its target as GIF does (fileio.atomic_file: a temporary file, renamed when whole), one frame at a time.
+    While it waits for the test it answers a cancel (progress raises), as every real step does."""
 
     def __init__(self, frames: int = 1000):
         self.frames, self.drawn, self.allowed = frames, 0, 0
         self.lock = threading.Condition()
+        self.begun = threading.Event()
         slow = self
 
         @export_formats.register
@@ -118,12 +120,15 @@ class Slow:
 
             @staticmethod
             def write(schedule, path, thread, width, height, steps_per_second, theme, progress=None):
-                with open(path, "wb") as f:
+                with fileio.atomic_file(path) as f:
                     f.write(b"partial")
+                    slow.begun.set()
                     for i in range(slow.frames):
                         with slow.lock:
-                            slow.lock.wait_for(lambda: slow.drawn < slow.allowed)
+                            while not slow.lock.wait_for(lambda: slow.drawn < slow.allowed, 0.05):
+                                progress(i, slow.frames, "zz")  # waiting: a cancel (the window's shutdown) ends it
                             slow.drawn += 1
+                        f.write(b"frame")
                         progress(i + 1, slow.frames, "zz")  # Cancel is checked here, between frames
                 return slow.frames
 
@@ -183,7 +188,7 @@ def test_the_export_runs_in_a_worker_with_progress_and_the_window_keeps_working(
 def test_cancel_stops_between_frames_and_removes_the_partial_file(window, qtbot, tmp_path, slow):
     target = tmp_path / "a.zzs"
     export = animation.start_animation_export(window, str(target))
-    qtbot.waitUntil(target.exists)  # the writer has begun its file
+    qtbot.waitUntil(slow.begun.is_set)  # the writer has begun its (temporary) file
     slow.let(2)
     qtbot.waitUntil(lambda: export.dialog.value() >= 2)
     export.cancel()
@@ -192,24 +197,100 @@ def test_cancel_stops_between_frames_and_removes_the_partial_file(window, qtbot,
     assert export.outcome == "cancelled" and slow.drawn == 3
     assert not export.thread.isRunning()
     assert "cancelled" in window.statusBar().currentMessage() and window.errors == []
-    # a streaming format's own file: the real writers leave none (GIF, MP4 and PNG write a temporary file)
-    target.unlink(missing_ok=True)
+    assert list(tmp_path.iterdir()) == [tmp_path / "s.ini"]  # no file, no temporary file: the partial one removed
 
 
-@pytest.mark.parametrize("name", ["t.gif", "frames"])
-def test_cancelling_a_real_export_leaves_nothing_behind(window, qtbot, tmp_path, name):
-    from gemmviz.core.problem import parse_problem
-    from gemmviz.core.schedule import block_schedule
+def _cancel_after_the_first_frame(window, monkeypatch):
+    """The export's cancel asked for as soon as its first frame is drawn, from the worker itself: the export
+    cannot finish first, whatever the machine's speed."""
+    from gemmviz.ui.export import exporters
 
-    window.tiling.schedule = block_schedule("gpu-tiled", parse_problem("256"), 16, (0, 0))  # 16 k-steps
+    counted = exporters._counted
+
+    def first_then_cancel(frames, total, progress, what):
+        for i, frame in enumerate(counted(frames, total, progress, what)):
+            yield frame
+            if i == 0:
+                window.animation_export.cancel_flag.set()
+
+    monkeypatch.setattr(exporters, "_counted", first_then_cancel)
+
+
+@pytest.mark.parametrize("name", ["t.gif", "frames", "t.png"])
+def test_cancelling_a_real_export_leaves_nothing_behind(window, qtbot, tmp_path, monkeypatch, name):
     folder = tmp_path / "out"
     folder.mkdir()
+    if name == "t.png":  # one frame: a cancel asked for while it is drawn writes nothing
+        from gemmviz.ui.export import exporters
+
+        real = exporters.png_bytes
+
+        def drawn_then_cancel(image):
+            window.animation_export.cancel_flag.set()
+            return real(image)
+
+        monkeypatch.setattr(exporters, "png_bytes", drawn_then_cancel)
+    else:
+        _cancel_after_the_first_frame(window, monkeypatch)
     export = animation.start_animation_export(window, str(folder / name), 320, 180)
-    qtbot.waitUntil(lambda: export.dialog.value() >= 1 or _settled(export))
-    export.cancel()
     qtbot.waitUntil(lambda: _settled(export))
     assert export.outcome == "cancelled"
-    assert list(folder.iterdir()) == []  # no GIF, no temporary file, no frames, no folder
+    assert list(folder.iterdir()) == []  # no file, no temporary file, no frames, no folder
+    assert f"{folder / name} was not written" in window.statusBar().currentMessage()
+
+
+def test_a_cancelled_export_into_a_folder_leaves_it_as_it_was(window, qtbot, tmp_path, monkeypatch):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    before = {"frame_0000.png": b"old 0", "frame_0001.png": b"old 1", "notes.txt": b"mine"}
+    for name, data in before.items():
+        (folder / name).write_bytes(data)
+    _cancel_after_the_first_frame(window, monkeypatch)
+    export = animation.start_animation_export(window, str(folder), 320, 180)
+    qtbot.waitUntil(lambda: _settled(export))
+    assert export.outcome == "cancelled"
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # the old frames kept, nothing added
+
+
+def test_a_folder_holds_exactly_one_animation_after_a_shorter_one(qapp, tmp_path):
+    folder = tmp_path / "stale"
+    assert main(["animate", "--mnk", "64", "--tile", "8", "--size", "160x90", "-o", str(folder)]) == 0
+    long = sorted(p.name for p in folder.iterdir())
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["animate", "--mnk", "32", "--size", "160x90", "-o", str(folder)]) == 0
+    short = sorted(p.name for p in folder.iterdir() if p.name != "notes.txt")
+    assert len(short) < len(long)
+    assert short == [animation_frame(i) for i in range(len(short))]  # frames 0…n-1 of this one, none of the old
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"  # not a frame: left alone
+
+
+def animation_frame(i: int) -> str:
+    from gemmviz.ui.export.exporters import FRAME_NAME
+
+    return FRAME_NAME.format(i)
+
+
+@pytest.mark.parametrize("name", ["x.jpg", ".png", "x.gif.bak"])
+def test_an_unknown_file_suffix_is_refused_not_made_a_folder(tmp_path, capsys, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    assert main(["animate", "--mnk", "32", "-o", name]) == 2
+    err = capsys.readouterr().err
+    assert ".gif" in err and ".png" in err and ".mp4" in err  # the known ones listed
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_close_leaves_the_export_running(window, qtbot, tmp_path, slow, monkeypatch):
+    export = animation.start_animation_export(window, str(tmp_path / "a.zzs"))
+    slow.let(1)
+    qtbot.waitUntil(lambda: export.dialog.value() >= 1)
+    monkeypatch.setattr(window.recovery, "confirm_close", lambda: False)  # Save / Discard / Cancel: Cancel
+    window.close()
+    assert export.running and not export.cancel_flag.is_set() and export.thread.isRunning()
+    slow.let(2)
+    qtbot.waitUntil(lambda: export.dialog.value() >= 3)  # still drawing
+    monkeypatch.setattr(window.recovery, "confirm_close", lambda: True)  # now accepted: stopped and joined
+    window.close()
+    assert export.outcome == "cancelled" and not export.thread.isRunning()
 
 
 def test_an_unwritable_path_is_refused_at_once_in_one_line(window, tmp_path):
@@ -248,3 +329,4 @@ def test_closing_the_window_mid_export_stops_and_joins_the_worker(window, qtbot,
     window.close()
     assert not export.thread.isRunning() and export.outcome == "cancelled"
     assert slow.drawn < slow.frames
+    assert not (tmp_path / "a.zzs").exists()

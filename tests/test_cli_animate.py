@@ -66,9 +66,10 @@ def test_unregistered_the_format_is_not_listed(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["animate", "--help"])
     assert ".zza" not in capsys.readouterr().out
-    out = tmp_path / "a.zza"  # no format has the suffix: a folder of PNG frames, as in the app
-    assert main(["animate", "--mnk", "32", "-o", str(out), "--size", "320x180"]) == 0
-    assert out.is_dir() and sorted(p.name for p in out.iterdir())[0] == "frame_0000.png"
+    out = tmp_path / "a.zza"  # no format has the suffix: refused, naming the known ones (no folder named like a file)
+    assert main(["animate", "--mnk", "32", "-o", str(out), "--size", "320x180"]) == 2
+    err = capsys.readouterr().err
+    assert ".zza is not a format" in err and ".gif" in err and ".zza," not in err and not out.exists()
 
 
 def test_o_and_the_aliases_write_gif_and_frames(tmp_path, capsys):

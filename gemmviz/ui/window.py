@@ -505,6 +505,9 @@ class MainWindow(QMainWindow):
         self.charts_tab.stop()
         self.tiling.stop()
         self.exercise_tab.shutdown()  # a running check's child is killed
+        export = getattr(self, "animation_export", None)
+        if export is not None:
+            export.stop()  # an animation export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)
         return self.controller.shutdown()
 

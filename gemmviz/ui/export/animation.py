@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QProgressDialog
 
 from gemmviz.core import fileio
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
-
-FRAME_NAME = "frame_{:04d}.png"  # as ui/export/exporters._write_frames names them
 
 
 class Cancelled(Exception):
@@ -46,7 +44,8 @@ def export_still(
     progress=None,
 ) -> int:
     """One frame of the animation as a PNG file: step `step` at `phase` (1.0: settled), as the app draws it;
-    returns 1 (the frames written). A failed write leaves any previous file as it was."""
+    returns 1 (the frames written). A failed write leaves any previous file as it was. `progress` is called once
+    the frame is drawn and before the file is written (a cancel there writes nothing), never after."""
     from gemmviz.ui.export.exporters import check_size, check_target, png_bytes, scale_for
     from gemmviz.ui.tiling.render import Background, FrameState, render_frame
 
@@ -59,9 +58,10 @@ def export_still(
     painter = QPainter(image)
     render_frame(painter, width, height, FrameState(schedule, step, phase, tuple(thread)), scaled, Background())
     painter.end()
-    fileio.write_atomic(target, png_bytes(image))
+    data = png_bytes(image)
     if progress is not None:
         progress(1, 1, "PNG")
+    fileio.write_atomic(target, data)
     return 1
 
 
@@ -95,8 +95,6 @@ class Job:
     theme: Theme
     step: int = 0
     phase: float = 1.0
-    before: set[str] = field(default_factory=set)  # a folder's files before the export (kept on cancel)
-    made_folder: bool = False
 
     @property
     def still(self) -> bool:
@@ -121,36 +119,15 @@ class Job:
         )
 
     def prepare(self) -> None:
-        """Before any work: the target checked (OutputError names it), a folder's files noted."""
+        """Before any work: the target checked (OutputError names it). Nothing is left to clean up after a cancel
+        or a failure: GIF, MP4 and PNG are written to a temporary file and renamed only when whole, a folder's
+        frames to a hidden folder inside it and moved in only when all are drawn (exporters.export_frames)."""
         from gemmviz.ui.export.exporters import check_target
 
         if self.writer.suffix:
             check_target(self.path, (self.writer.suffix,))
-            return
-        out = check_frames_folder(self.path)
-        self.made_folder = not out.exists()
-        self.before = set(os.listdir(out)) if out.is_dir() else set()
-
-    def clean_up(self) -> None:
-        """After a cancel or a failure: the frames this export wrote removed, and the folder if it made it (a
-        file format's writer already left no partial file: GIF, MP4 and PNG are written to a temporary file and
-        renamed only when whole)."""
-        if self.writer.suffix:
-            return
-        out = Path(self.path)
-        if not out.is_dir():
-            return
-        for name in os.listdir(out):
-            if name not in self.before and name.startswith("frame_") and name.endswith(".png"):
-                try:
-                    (out / name).unlink()
-                except OSError:
-                    pass
-        if self.made_folder:
-            try:
-                out.rmdir()
-            except OSError:
-                pass
+        else:
+            check_frames_folder(self.path)
 
 
 class _Worker(QObject):
@@ -175,18 +152,17 @@ class _Worker(QObject):
                 raise Cancelled
             n = self.job.write(self._progress)
         except Cancelled:
-            self.job.clean_up()
             self.cancelled.emit()
         except Exception as exc:  # an unwritable file, a full disk, ffmpeg failing: said in one line
-            self.job.clean_up()
             self.failed.emit(" ".join(str(exc).split()) or type(exc).__name__)
         else:
             self.finished.emit(n)
 
 
 class AnimationExport(QObject):
-    """One export under way: its worker thread, its progress dialog, and a watch on the window so that closing
-    the window stops and joins the worker first. `done` carries (outcome, frames, message): outcome is
+    """One export under way: its worker thread and its progress dialog. The window's shutdown (a close it has
+    accepted: MainWindow.shutdown) and quitting call `stop`, which cancels and joins the worker; a close the
+    window refuses (Save / Discard / Cancel answered Cancel) leaves the export running. `done` carries (outcome, frames, message): outcome is
     "finished", "cancelled" or "failed"."""
 
     done = Signal(str, int, str)
@@ -220,7 +196,6 @@ class AnimationExport(QObject):
         self.dialog.setAutoReset(False)
         self.dialog.setMinimumDuration(0)
         self.dialog.canceled.connect(self.cancel)
-        window.installEventFilter(self)
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.stop)
@@ -238,20 +213,17 @@ class AnimationExport(QObject):
         self.cancel_flag.set()
         self.dialog.setLabelText(tr("Cancelling…"))
 
-    def stop(self, timeout_ms: int = 10_000) -> None:
-        """Cancel and join the worker (closing the window, quitting): it stops after the frame it is drawing."""
+    def stop(self) -> None:
+        """Cancel and join the worker (the window's shutdown, quitting): it stops after the frame it is drawing,
+        or ends ffmpeg within its poll (exporters._encode). The join has no time limit: a QThread destroyed
+        while it runs aborts the process, and every step of the worker answers the cancel."""
         if self.thread.isRunning():
             self.cancel_flag.set()
             self.thread.quit()
-            self.thread.wait(timeout_ms)
+            self.thread.wait()
         QApplication.processEvents()  # the worker's last signal, queued here
-        if self.outcome is None and not self.thread.isRunning():
+        if self.outcome is None:
             self._settle("cancelled", 0, "")
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.window and event.type() == QEvent.Type.Close and self.running:
-            self.stop()
-        return False
 
     # -- the worker's signals, on the window's thread --
     def _progress(self, done: int, total: int) -> None:
@@ -282,7 +254,6 @@ class AnimationExport(QObject):
         self.outcome, self.frames, self.message = outcome, n, message
         self.thread.quit()
         self.thread.wait()
-        self.window.removeEventFilter(self)
         app = QApplication.instance()
         if app is not None:
             try:

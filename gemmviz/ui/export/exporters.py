@@ -8,6 +8,7 @@ failure leaves nothing half-written behind."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -325,6 +326,10 @@ def export_gif(
         return write_gif(_counted(frames, frame_count(schedule), progress, "GIF"), f)
 
 
+FRAME_NAME = "frame_{:04d}.png"  # the frames' names, in a folder and in the MP4's list
+FRAME_RE = re.compile(r"frame_(\d{4,})\.png")  # a frame of an earlier export (frame_0000.png …, frame_10000.png)
+
+
 def _write_frames(
     schedule,
     out: Path,
@@ -334,16 +339,18 @@ def _write_frames(
     theme: Theme,
     steps_per_second: float,
     progress: Progress | None = None,
+    total: int | None = None,
 ) -> list[int]:
-    """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms."""
+    """The timed frames (tiles gliding as in the GIF) as frame_0000.png … in `out`; their durations in ms.
+    `total`: the count the progress is out of (the frames, or more where work follows them)."""
     from gemmviz.ui.tiling.frames import frame_count, timed_frames
 
     check_size(width, height)
     scaled = theme.scaled(scale_for(width, height))
     durations = []
     frames = timed_frames(schedule, thread, width, height, scaled, steps_per_second)
-    for i, frame in enumerate(_counted(frames, frame_count(schedule), progress, "frames")):
-        fileio.write_atomic(out / f"frame_{i:04d}.png", png_bytes(frame.image))
+    for i, frame in enumerate(_counted(frames, total or frame_count(schedule), progress, "frames")):
+        fileio.write_atomic(out / FRAME_NAME.format(i), png_bytes(frame.image))
         durations.append(frame.duration_ms)
     return durations
 
@@ -359,16 +366,71 @@ def export_frames(
     progress: Progress | None = None,
 ) -> int:
     """Numbered PNG frames frame_0000.png … into `directory` (made if missing), the same frames as the GIF
-    (a load's in-between frames included); returns the count."""
+    (a load's in-between frames included); returns the count. The frames are written to a hidden folder inside
+    it and moved in only when all are drawn, and an earlier export's frames beyond the new count are removed:
+    the folder then holds exactly this animation's frames (its other files untouched). An export that fails or
+    is interrupted leaves the folder as it was (and no folder where there was none)."""
     check_size(width, height)
     out = Path(directory)
+    made = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"cannot create {out}: {exc.strerror or exc}") from None
     if not os.access(out, os.W_OK):
         raise ExportError(f"cannot write into {out}: not writable")
-    return len(_write_frames(schedule, out, thread, width, height, theme, steps_per_second, progress))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=".gemmviz-frames-", dir=out))
+    except OSError as exc:
+        raise ExportError(f"cannot write into {out}: {exc.strerror or exc}") from None
+    try:
+        n = len(_write_frames(schedule, staging, thread, width, height, theme, steps_per_second, progress))
+        for i in range(n):
+            os.replace(staging / FRAME_NAME.format(i), out / FRAME_NAME.format(i))
+        for name in os.listdir(out):  # an earlier, longer animation's frames past this one's last
+            m = FRAME_RE.fullmatch(name)
+            if m and int(m.group(1)) >= n and (out / name).is_file():
+                (out / name).unlink()
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if made:
+            try:
+                out.rmdir()  # only if empty: nothing else was put there meanwhile
+            except OSError:
+                pass
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    return n
+
+
+ENCODE_POLL_S = 0.1  # how often a running ffmpeg is asked whether the export was cancelled
+
+
+def _encode(command: list[str], check: Callable[[], None]) -> None:
+    """Run ffmpeg, calling `check` while it runs (it raises to cancel: the app's Cancel, Ctrl+C); a cancel or
+    a failure ends ffmpeg (terminated, killed if it lingers) before it is raised, its partial file left in the
+    caller's temporary folder."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            while True:
+                try:
+                    proc.wait(ENCODE_POLL_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    check()
+        except BaseException:
+            proc.terminate()
+            try:
+                proc.wait(2)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            raise
+        if proc.returncode != 0:
+            err.seek(0)
+            text = err.read().decode("utf-8", "replace").strip()[-500:]
+            raise ExportError(f"ffmpeg failed: {text or f'exit status {proc.returncode}'}")
 
 
 def ffmpeg_path() -> str | None:
@@ -389,38 +451,23 @@ def export_mp4(
     ffmpeg = ffmpeg_path()
     if ffmpeg is None:
         raise ExportError("MP4 export needs ffmpeg on the PATH; GIF and PNG frames work without it")
+    from gemmviz.ui.tiling.frames import frame_count
+
     target = check_target(path, (".mp4",))
     with tempfile.TemporaryDirectory() as tmp:
         frames = Path(tmp)
+        total = frame_count(schedule) + 1  # the frames, then ffmpeg's encoding as the last unit of progress
         durations = _write_frames(
-            schedule, frames, thread, width - width % 2, height - height % 2, theme, steps_per_second, progress
+            schedule, frames, thread, width - width % 2, height - height % 2, theme, steps_per_second, progress, total
         )
-        listing = [f"file 'frame_{i:04d}.png'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
-        listing.append(f"file 'frame_{len(durations) - 1:04d}.png'")  # concat drops the last duration otherwise
+        listing = [f"file '{FRAME_NAME.format(i)}'\nduration {ms / 1000:.3f}" for i, ms in enumerate(durations)]
+        listing.append(f"file '{FRAME_NAME.format(len(durations) - 1)}'")  # concat drops the last duration otherwise
         (frames / "frames.txt").write_text("\n".join(listing) + "\n")
         out = frames / "out.mp4"
-        proc = subprocess.run(
-            [
-                ffmpeg,
-                "-loglevel",
-                "error",
-                "-y",
-                "-f",
-                "concat",
-                "-safe",
-                "0",
-                "-i",
-                str(frames / "frames.txt"),
-                "-pix_fmt",
-                "yuv420p",
-                "-vf",
-                "fps=30",
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-        )
-        if proc.returncode != 0:
-            raise ExportError(f"ffmpeg failed: {proc.stderr.strip()[-500:]}")
+        command = [ffmpeg, "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(frames / "frames.txt")]
+        command += ["-pix_fmt", "yuv420p", "-vf", "fps=30", str(out)]
+        _encode(command, lambda: progress(len(durations), total, "MP4") if progress is not None else None)
+        if progress is not None:  # encoded: the last chance to cancel, before the file is written
+            progress(total, total, "MP4")
         fileio.write_atomic(target, out.read_bytes())
     return len(durations)
