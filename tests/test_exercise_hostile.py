@@ -32,6 +32,16 @@ HOSTILE = [
     (lambda r: r.update(verdicts="all good"), "'check.verdicts' must be a list"),
     (lambda r: r["verdicts"][0].update(goal="fast"), "'check.verdicts[0].goal' must be one of compiles"),
     (lambda r: r.update(cause=7), "'check.cause' must be a text"),
+    (lambda r: r["accesses"].update(shape=[-1, 1, 1]), "'check.accesses.shape[0]' must be a whole number"),
+    (lambda r: r["accesses"].update(shape="abc"), "'check.accesses.shape' must be a list of 3"),
+    (lambda r: r["accesses"].update(shape=[float("nan"), 1e300, -1]), "'check.accesses.shape[0]'"),
+    (lambda r: r["accesses"].update(junk=1), "'check.accesses.junk' is not a field"),
+    (lambda r: r["environment"].update(gpu="\x1b[31mRED"), "'check.environment.gpu' holds a control character"),
+    (lambda r: r.update(exercise="tiled\x07"), "'check.exercise' holds a control character"),
+    (lambda r: r["shapes"][0].update(rel_error=1e300), "'check.shapes[0]' is ok, but its rel_error 1e+300"),
+    (lambda r: r["shapes"][0].update(error_margin=3.0), "'check.shapes[0]' is ok, but its error_margin 3"),
+    (lambda r: r.update(source_sha256="0" * 64), "'check.source_sha256' is not the SHA-256 of 'check.source'"),
+    (lambda r: r.update(created="not a date"), "'check.created' must be an ISO 8601 date"),
 ]
 
 
@@ -45,7 +55,7 @@ def test_a_malformed_record_is_refused_naming_the_field(edit, words):
     assert words in message and "\n" not in message and len(message) < 300
 
 
-@pytest.mark.parametrize(("edit", "words"), HOSTILE[:8])
+@pytest.mark.parametrize(("edit", "words"), HOSTILE[:8] + HOSTILE[15:])
 def test_the_cli_refuses_it_in_one_line_with_exit_2(tmp_path, capsys, edit, words):
     record = copy.deepcopy(GOOD)
     edit(record)
@@ -101,3 +111,31 @@ def test_the_seed_bound_is_said_exactly(tmp_path, capsys):
     assert main(["exercise", "check", str(tmp_path / "tiled.cu"), "--seed", str(2**63)]) == 2
     err = capsys.readouterr().err
     assert "2^63 - 1" in err and "808" not in err.split("got")[0]
+
+
+def test_a_record_with_a_byte_order_mark_opens(tmp_path):
+    """Notepad writes one: the record opens as it would without it."""
+    path = tmp_path / "bom.check.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode("utf-8"))
+    assert load_check(path)["verdicts"] == load_check(DATA / "records" / "tiled_good.check.json")["verdicts"]
+
+
+@pytest.mark.parametrize(
+    ("data", "words", "not_words"),
+    [
+        (b'{"seed": ' + b"9" * 5000 + b"}", "a number with thousands of digits", "sys."),
+        (b"\xff\xfe{}", "not UTF-8 text", "codec"),
+    ],
+)
+def test_unreadable_records_are_said_without_python(tmp_path, data, words, not_words):
+    path = tmp_path / "x.check.json"
+    path.write_bytes(data)
+    with pytest.raises(CheckFileError) as info:
+        load_check(path)
+    assert words in str(info.value) and not_words not in str(info.value)
+
+
+def test_a_missing_record_says_cannot_read_once(tmp_path, capsys):
+    assert main(["exercise", "show", str(tmp_path / "none.check.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("cannot read") == 1 and "No such file" in err

@@ -56,7 +56,7 @@ def test_a_hostile_check_file_gets_a_message_and_the_tab_keeps_working(tab, tmp_
     monkeypatch.setattr(module, "warn", lambda *a: shown.append(a[2]))
     bad = tmp_path / "x.check.json"
     bad.write_text(
-        '{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "c", '
+        '{"format": "gemmviz-exercise-check", "version": 1, "exercise": "t", "file": "f", "created": "2026-03-01", '
         '"shapes": [{"shape": [1e9, 1, 1], "status": "ok"}]}',
         encoding="utf-8",
     )

@@ -4,9 +4,11 @@ and the cause are worked out by core/exercise_check.py, again on every load. Pur
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -47,14 +49,39 @@ def _need(cond: bool, what: str) -> None:
 # the views.
 
 
-def _text(limit: int = MAX_MESSAGE, optional: bool = False):
+# terminal controls (ESC, BEL, backspace, ...) and bidi overrides: refused in a record's texts, which a terminal
+# prints; tab and newline are text. A long text copied from elsewhere (the source, a tool's log, a command) may
+# hold them too (a form feed in C, a carriage return of Windows): there they are shown as '?' (printable)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _text(limit: int = MAX_MESSAGE, optional: bool = False, copied: bool = False):
     def check(v, where):
         if v is None and optional:
             return None
         _need(isinstance(v, str) and len(v) <= limit, f"'{where}' must be a text of at most {limit:,} characters")
+        if copied:
+            return printable(v)
+        bad = _CONTROL.search(v)
+        _need(
+            bad is None,
+            f"'{where}' holds a control character (U+{ord(bad.group()):04X}) that a text never has" if bad else "",
+        )
         return v
 
     return check
+
+
+def _date(v, where):
+    """An ISO 8601 date and time, as a check writes 'created' (2026-03-01T12:00:00+00:00)."""
+    import datetime as _dt
+
+    _need(isinstance(v, str) and 10 <= len(v) <= 64, f"'{where}' must be an ISO 8601 date, got {_shown(v)}")
+    try:
+        _dt.datetime.fromisoformat(v)
+    except ValueError:
+        raise CheckFileError(f"'{where}' must be an ISO 8601 date like 2026-03-01T12:00:00, got {_shown(v)}") from None
+    return v
 
 
 def bound_text(n: int) -> str:
@@ -180,7 +207,7 @@ _TOOL = _obj(
         "ran": _bool,
         "findings": _list(_FINDING, MAX_FINDINGS),
         "errors": _int(0, 10**12, True),
-        "log": _text(20_000),
+        "log": _text(20_000, copied=True),
         "note": _text(),
     }
 )
@@ -237,9 +264,9 @@ _CHECK = _obj(
         "format": _text(40),
         "version": _int(0, 99),
         "exercise": _text(100),
-        "file": _text(4096),
-        "created": _text(64),
-        "source": _text(MAX_SOURCE_CHARS),
+        "file": _text(4096, copied=True),  # a path: any character a file name may hold, shown as '?'
+        "created": _date,
+        "source": _text(MAX_SOURCE_CHARS, copied=True),
         "source_sha256": _text(64),
         "gemmviz": _text(40),
         "speed_goal": _num(0.01, 4),
@@ -264,9 +291,9 @@ _CHECK = _obj(
                 "ok": _bool,
                 "arch": _text(20),
                 "cubin": _text(4096, True),
-                "log": _text(8000),
+                "log": _text(8000, copied=True),
                 "error": _text(),
-                "command": _text(8000),
+                "command": _text(8000, copied=True),
                 "diagnostics": _list(
                     _obj(
                         {"line": _LINE, "severity": _one_of("error", "warning"), "message": _text()},
@@ -280,11 +307,12 @@ _CHECK = _obj(
         "no_gpu": _text(optional=True),
         "run_error": _text(optional=True),
         "recorded_reference": _obj(
-            {"session": _text(200), "gpu": _text(200), "created": _text(64), "rows": _list(_RECORDED_ROW, 200)},
+            {"session": _text(200), "gpu": _text(200), "created": _date, "rows": _list(_RECORDED_ROW, 200)},
             ("session", "gpu", "created", "rows"),
             True,
         ),
-        "accesses": lambda v, where: v,  # bounded by the access records' own loader (access_trace, below)
+        # the trace is bounded by the access records' own loader (access_trace, below)
+        "accesses": _obj({"shape": _DIMS, "note": _text(), "trace": lambda v, where: v}),
         "check_seconds": _num(0, 1e6),
         # what the check concluded when it was written: typed here, then worked out again (finish, below)
         "verdicts": _list(
@@ -312,7 +340,14 @@ def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict
     _need(
         data.get("version") == VERSION, f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}"
     )
+    source = data.get("source")
     record = _CHECK(data, "check")
+    if record.get("source_sha256") is not None and record.get("source") is not None:
+        digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+        _need(
+            record["source_sha256"].lower() == digest,
+            "'check.source_sha256' is not the SHA-256 of 'check.source': the source was changed after the check",
+        )
     known = sorted(exercises) if exercises is not None else [e.name for e in _shipped()]
     _need(
         record["exercise"] in known,
@@ -359,6 +394,20 @@ def _consistent(record: dict) -> None:
         _need(
             not later, f"{later[0] if later else ''} holds results, but 'check.no_gpu' says there was no GPU to run on"
         )
+    from gemmviz.core.variants import THRESHOLDS
+
+    loosest = max(THRESHOLDS.values())
+    for i, s in enumerate(shapes):  # a size called right has the figures of a right result
+        if s["status"] != "ok":
+            continue
+        where = f"'check.shapes[{i}]' is ok, but"
+        rel, margin = s.get("rel_error"), s.get("error_margin")
+        _need(
+            rel is None or rel <= loosest, f"{where} its rel_error {rel:.3g} is over the loosest threshold {loosest:g}"
+        )
+        _need(margin is None or margin <= 1, f"{where} its error_margin {margin:.3g} is over 1 (outside the bound)")
+        _need(not s.get("wrong_elements"), f"{where} it has {s.get('wrong_elements')} wrong elements")
+        _need(not s.get("unwritten"), f"{where} it has {s.get('unwritten')} unwritten elements")
     correct = bool(shapes) and all(s["status"] == "ok" for s in shapes)
     if not correct:
         for name, there in (("'check.timing.yours'", timed), ("'check.counters.yours'", counted)):
@@ -407,11 +456,20 @@ def load_check(path: str | Path, exercises: Iterable[str] | None = None) -> dict
     """The check record in `path`, validated (validate_check); CheckFileError, in one line naming the file and
     the field, otherwise."""
     try:
-        data = json.loads(read_regular(path, MAX_CHECK_BYTES).decode("utf-8"))
+        raw = read_regular(path, MAX_CHECK_BYTES)
+    except (OSError, InputFileError) as exc:
+        why = str(exc).removeprefix("cannot read: ")  # said once: "cannot read X: No such file or directory"
+        raise CheckFileError(f"cannot read {path}: {why}") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Notepad writes one) is not text
     except RecursionError:
         raise CheckFileError(f"cannot read {path}: nested too deeply for a check record") from None
-    except (OSError, InputFileError, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
-        raise CheckFileError(f"cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CheckFileError(f"cannot read {path}: not UTF-8 text (byte {exc.start:,})") from None
+    except ValueError as exc:  # JSON errors, and an integer past Python's digit limit
+        if "integer string conversion" in str(exc):
+            raise CheckFileError(f"cannot read {path}: a number with thousands of digits") from None
+        raise CheckFileError(f"cannot read {path}: not JSON ({exc})") from None
     try:
         return validate_check(data, exercises)
     except CheckFileError as exc:
