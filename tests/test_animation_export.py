@@ -330,3 +330,72 @@ def test_closing_the_window_mid_export_stops_and_joins_the_worker(window, qtbot,
     assert not export.thread.isRunning() and export.outcome == "cancelled"
     assert slow.drawn < slow.frames
     assert not (tmp_path / "a.zzs").exists()
+
+
+# ---- MP4: ffmpeg cancellable -----------------------------------------------------------------------------------
+
+FAKE_FFMPEG = """#!{python}
+import os, sys, threading
+open(sys.argv[-1], "wb").write(b"partial mp4")
+with open({marker!r} + ".tmp", "w") as f:
+    f.write(str(os.getpid()))
+os.replace({marker!r} + ".tmp", {marker!r})
+threading.Event().wait()  # encodes forever, until it is ended
+"""
+
+
+def test_cancel_while_ffmpeg_runs_ends_it_and_leaves_no_file(window, qtbot, tmp_path, monkeypatch):
+    import os
+    import sys
+
+    from gemmviz.ui.export import exporters
+
+    marker = tmp_path / "ffmpeg.pid"
+    fake = tmp_path / "ffmpeg"
+    fake.write_text(FAKE_FFMPEG.format(python=sys.executable, marker=str(marker)), encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(exporters, "ffmpeg_path", lambda: str(fake))
+    out = tmp_path / "out"
+    out.mkdir()
+    export = animation.start_animation_export(window, str(out / "a.mp4"), 160, 90)
+    qtbot.waitUntil(marker.exists)  # every frame drawn, ffmpeg running
+    pid = int(marker.read_text(encoding="utf-8"))
+    export.cancel()
+    qtbot.waitUntil(lambda: _settled(export))
+    assert export.outcome == "cancelled" and not export.thread.isRunning()
+    assert list(out.iterdir()) == []
+    with pytest.raises(ProcessLookupError):  # ended and reaped
+        os.kill(pid, 0)
+
+
+# ---- exit codes of gemmviz export ------------------------------------------------------------------------------
+
+
+def _cpu_session(tmp_path):
+    from gemmviz.core.results import Result, Session
+
+    path = tmp_path / "cpu.json"
+    results = [
+        Result(variant="cpu-naive", params={}, m=64, n=64, k=64, backend="cpu", precision="fp32", valid=True,
+               samples_ms=[1.0, 1.1])
+    ]  # fmt: skip
+    Session(results=results, created="2025-01-01T00:00:00+00:00").save(path)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-o", "x.pdf"], "a chart is written as .png or .svg"),
+        (["-o", "x6"], "a chart is written as .png or .svg"),
+        (["--chart", "traffic", "-o", "t.png"], "hardware counters"),
+        (["--chart", "sm-trace", "-o", "t.png"], "block traces"),
+        (["--chart", "roofline", "-o", "t.png"], "roofline"),
+    ],
+)
+def test_export_refusals_of_bad_input_exit_2(qapp, tmp_path, capsys, monkeypatch, args, words):
+    session = _cpu_session(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", session, "--size", "320x180", *args]) == 2
+    assert words in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json"]

@@ -139,3 +139,14 @@ def test_a_missing_record_says_cannot_read_once(tmp_path, capsys):
     assert main(["exercise", "show", str(tmp_path / "none.check.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("cannot read") == 1 and "No such file" in err
+
+
+@pytest.mark.parametrize("out", ["folder", "x.txt"])
+def test_check_out_that_is_not_a_json_file_is_usage(tmp_path, capsys, out):
+    import shutil
+
+    shutil.copy(DATA / "tiled_good.cu", tmp_path / "tiled.cu")
+    (tmp_path / "folder").mkdir()
+    assert main(["exercise", "check", str(tmp_path / "tiled.cu"), "--out", str(tmp_path / out)]) == 2
+    assert "ending in .json" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "tiled.cu"]

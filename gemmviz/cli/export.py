@@ -8,6 +8,7 @@ and named)."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
@@ -123,7 +124,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     at = parse_problem(args.at) if args.at else None
     keep = set(variant_list(args.variants)) if args.variants else None
     series = _series(args.series) if args.series else None
-    check_outputs(("--output", args.output, export_formats.suffixes(export_formats.CHART)))
+    suffixes = export_formats.suffixes(export_formats.CHART)
+    if args.output.strip() and Path(args.output).suffix.lower() not in suffixes:  # usage, as a wrong --chart is
+        raise UsageError(f"--output {args.output}: a chart is written as {' or '.join(suffixes)}")
+    check_outputs(("--output", args.output, suffixes))
     try:
         session = Session.load(shipped_session(args.session))
     except SessionError as exc:
@@ -142,7 +146,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     view = ChartView(base.key, at and at.key, "")
     check_view(results, args.chart, view, at)
     app = qt_app()
-    from gemmviz.ui.export.exporters import ExportError, export_chart, footer_text, session_origin
+    from gemmviz.ui.export.exporters import ExportError, NothingToExport, export_chart, footer_text, session_origin
     from gemmviz.ui.theme import theme_for
 
     gpu = session.environment.get("backends", {}).get("cuda", {})
@@ -159,6 +163,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             view,
             footer_text([session_origin(session)]),
         )
+    except NothingToExport as exc:  # the session has nothing this chart draws: bad input, as for --chart roofline
+        raise UsageError(str(exc)) from None
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app

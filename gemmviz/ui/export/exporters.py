@@ -36,6 +36,10 @@ class ExportError(Exception):
     """An export that cannot be done; the message says why."""
 
 
+class NothingToExport(ExportError):
+    """A chart with nothing to draw for these results (the CLI's bad input: refused before any file is written)."""
+
+
 def scale_for(width: int, height: int) -> float:
     return min(width / REFERENCE[0], height / REFERENCE[1])
 
@@ -100,7 +104,7 @@ def check_drawable(kind: str, results: list[Result], view: ChartView | None = No
     try:
         chart_kind(kind).check(results, view or ChartView())
     except NothingToDraw as exc:
-        raise ExportError(str(exc)) from None
+        raise NothingToExport(str(exc)) from None
 
 
 def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, view: ChartView | None = None) -> QWidget:
@@ -111,7 +115,7 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
     try:
         return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
     except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
-        raise ExportError(str(exc)) from None
+        raise NothingToExport(str(exc)) from None
 
 
 def render_widget(
