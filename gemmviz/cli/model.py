@@ -78,9 +78,9 @@ ALIASES = {"frames": "frames", "gif": "gif", "mp4": "mp4"}  # option -> the regi
 
 def _formats_words() -> str:
     """What -o writes, from the registered animation formats (core/export_formats.py, ui/export/formats/): "out.gif
-    (Animated GIF) or out.mp4 (MP4 video, needs ffmpeg); any other name: PNG frames (folder)"."""
+    (Animated GIF) or out.mp4 (MP4 video, needs ffmpeg); a name without a suffix, or ending in /: PNG frames (folder)"."""
     folders = [f.title for f in export_formats.formats(export_formats.ANIMATION) if not f.suffix]
-    rest = f"; any other name: {' or '.join(folders)}" if folders else ""
+    rest = f"; a name without a suffix, or ending in /: {' or '.join(folders)}" if folders else ""
     return export_formats.describe(export_formats.ANIMATION) + rest
 
 
