@@ -14,7 +14,7 @@ from gemmviz.core.problem import parse_problem  # noqa: E402
 from gemmviz.core.schedule import block_schedule  # noqa: E402
 from gemmviz.ui.theme import theme_for  # noqa: E402
 from gemmviz.ui.tiling.bounds_bug import WRONG_DARK, WRONG_LIGHT, bug_layout  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, font_px_for, min_text_px, render_image  # noqa: E402
+from gemmviz.ui.tiling.render import FrameState, font_px_for, min_text_px, render_image, renderer_for  # noqa: E402
 from tests.legibility import Drawn, drawn_problems  # noqa: E402
 
 
@@ -35,7 +35,8 @@ def _red_in(image, rect: QRectF, red: str) -> int:
 
 def _bug_layout(state: FrameState, w: int, h: int, theme):
     s = state.schedule
-    return bug_layout(w, h, s, s.steps[state.step], state.step, font_px_for(w, h, theme), min_text_px(w, h, theme))
+    fp, floor = font_px_for(w, h, theme), min_text_px(w, h, theme)
+    return bug_layout(w, h, s, s.steps[state.step], state.step, fp, floor, renderer_for(s.kind).shape_words(s))
 
 
 @pytest.mark.parametrize("size", [(1280, 460), (1920, 800), (1240, 440), (1860, 640)])

@@ -43,15 +43,13 @@ def bug_parts(s: Schedule, step: Step) -> BugParts:
     return BugParts(step.c.count if step.c is not None else 0, over, past, threads)
 
 
-def counter_lines(s: Schedule, step_i: int, step: Step) -> list[tuple[str, bool]]:
+def counter_lines(s: Schedule, step_i: int, step: Step, shape: str) -> list[tuple[str, bool]]:
     """The counters of this frame: what the block is, its stores (right and wrong), and why no reuse figure."""
     parts = bug_parts(s, step)
     wrong = len(parts.over) + len(parts.past)
-    from gemmviz.ui.tiling.render import renderer_for  # render.py imports this module
-
     return [
         (tr(VARIANTS[s.variant].title), True),
-        (f"{s.problem.label}  ·  {renderer_for(s.kind).shape_words(s)}", False),
+        (f"{s.problem.label}  ·  {shape}", False),
         (
             tr("block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}").format(
                 by=s.block[0], bx=s.block[1], gy=s.grid[0], gx=s.grid[1], i=step_i + 1, n=len(s.steps)
@@ -98,7 +96,9 @@ def _wrapped_h(text: str, px: float, width: float) -> float | None:
     return None if lines is None else len(lines) * LINE * px
 
 
-def bug_layout(w: int, h: int, s: Schedule, step: Step, step_i: int, font_px: float, min_px: float) -> BugLayout:
+def bug_layout(
+    w: int, h: int, s: Schedule, step: Step, step_i: int, font_px: float, min_px: float, shape: str
+) -> BugLayout:
     """C and its spill as big as the view allows, beside labels that fit in three lines at `min_px` or more."""
     p = s.run_problem
     parts = bug_parts(s, step)
@@ -109,7 +109,7 @@ def bug_layout(w: int, h: int, s: Schedule, step: Step, step_i: int, font_px: fl
     rows = p.m + spill_rows(s)
     lay = None
     while True:
-        lines = [t for t, _b in counter_lines(s, step_i, step)]
+        lines = [t for t, _b in counter_lines(s, step_i, step, shape)]
         bold = _fm(f * 0.95, True)
         text_w = min(max(bold.horizontalAdvance(t) for t in lines) + margin, 0.32 * w)
         text = QRectF(w - margin - text_w, margin, text_w, h - 2 * margin)
@@ -163,22 +163,24 @@ class _Ctx:
     red: QColor
     line_px: float
     min_px: float
+    put_text: object  # render._text: one line, recorded in texts
+    shape: str  # the block's shape, as the counters say it
     sides: dict = field(default_factory=lambda: {True: [], False: []})  # the labels placed left, right of C
 
     def placed(self, on_left: bool) -> list[QRectF]:
         return self.sides[on_left]
 
 
-def draw_bug(painter: QPainter, w: int, h: int, s: Schedule, step: Step, step_i: int, theme, texts, min_px) -> None:
+def draw_bug(canvas, s: Schedule, step_i: int, font_px: float, min_px: float, shape: str, put_text) -> None:
     """The frame: C (its block's right writes in C's colour), the overwritten cells red, the spill past C's end
     dashed with the writes there hatched red and outlined, each group named beside it; counters; the caption."""
-    from gemmviz.ui.tiling.render import font_px_for  # render.py imports this module
-
+    painter, w, h, theme, texts = canvas.painter, canvas.w, canvas.h, canvas.theme, canvas.texts
+    step = s.steps[step_i]
     fg = QColor(theme.foreground)
     red = QColor(WRONG_DARK if fg.lightness() > 128 else WRONG_LIGHT)
     painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
-    lay = bug_layout(w, h, s, step, step_i, font_px_for(w, h, theme), min_px)
-    ctx = _Ctx(painter, lay, texts, fg, red, max(3.0, theme.line_px), min_px)
+    lay = bug_layout(w, h, s, step, step_i, font_px, min_px, shape)
+    ctx = _Ctx(painter, lay, texts, fg, red, max(3.0, theme.line_px), min_px, put_text, shape)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     parts = bug_parts(s, step)
     right, over, past = _draw_cells(ctx, s, step, parts, QColor(theme.palette[2]))
@@ -210,8 +212,7 @@ def _hatch(ctx: _Ctx, path: QPainterPath, rect: QRectF | None = None) -> None:
 
 def _draw_cells(ctx: _Ctx, s: Schedule, step: Step, parts: BugParts, col_c: QColor):
     """C with its faint cell grid, the right writes, the overwritten cells, the spill and the writes in it."""
-    from gemmviz.ui.tiling.render import _text  # render.py imports this module
-
+    _text = ctx.put_text
     p, painter, lay, fg = s.run_problem, ctx.painter, ctx.lay, ctx.fg
     cell, c = lay.cell, lay.c
     painter.fillRect(c, _alpha(fg, 14))
@@ -244,8 +245,7 @@ def _draw_cells(ctx: _Ctx, s: Schedule, step: Step, parts: BugParts, col_c: QCol
 def _label(ctx: _Ctx, text: str, colour: QColor, target: QRectF, on_left: bool, swatch) -> None:
     """A label beside what it names (left or right of C), below one already there, with its treatment's swatch
     and a leader line to it."""
-    from gemmviz.ui.tiling.render import _text  # render.py imports this module
-
+    _text = ctx.put_text
     painter, lay = ctx.painter, ctx.lay
     px, f, c = lay.label_px, lay.font_px, lay.c
     room = LABEL_ROOM * (lay.left_w - 0.6 * f - 1.8 * px)
@@ -281,12 +281,11 @@ def _label(ctx: _Ctx, text: str, colour: QColor, target: QRectF, on_left: bool, 
 
 def _draw_words(ctx: _Ctx, s: Schedule, step: Step, step_i: int, col_t: QColor) -> None:
     """The counters, the note in place of the reuse line, and the step in words along the bottom."""
-    from gemmviz.ui.tiling.render import _text  # render.py imports this module
-
+    _text = ctx.put_text
     painter, lay, texts, f = ctx.painter, ctx.lay, ctx.texts, ctx.lay.font_px
     painter.setPen(ctx.fg)
     y = lay.text.top() + f
-    for text, bold in counter_lines(s, step_i, step):
+    for text, bold in counter_lines(s, step_i, step, ctx.shape):
         _text(painter, texts, QPointF(lay.text.left(), y), text, f * 0.95, bold, lay.text.width(), ctx.min_px)
         y += f * LINE
     box = QRectF(lay.text.left(), y - f + 0.3 * f, lay.text.width(), lay.caption.top() - y)

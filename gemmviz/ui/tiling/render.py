@@ -394,8 +394,8 @@ class BlockRenderer(ScheduleRenderer):
         step_i = max(0, min(state.step, len(s.steps) - 1))
         lines = _counter_lines(s, step_i, s.steps[step_i], state.thread)
         if s.steps[step_i].kind == "store" and s.steps[step_i].wrong:  # the seed's bounds bug, drawn big
-            min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
-            draw_bug(canvas.painter, canvas.w, canvas.h, s, s.steps[step_i], step_i, canvas.theme, canvas.texts, min_px)
+            w, h, theme = canvas.w, canvas.h, canvas.theme
+            draw_bug(canvas, s, step_i, font_px_for(w, h, theme), min_text_px(w, h, theme), self.shape_words(s), _text)
             return
         f = self._frame(canvas, state, step_i)
         _draw_block_bands(f)
