@@ -386,8 +386,8 @@ def _cpu_session(tmp_path):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["-o", "x.pdf"], "a chart is written as .png or .svg"),
-        (["-o", "x6"], "a chart is written as .png or .svg"),
+        (["-o", "x.pdf"], "the file name must end in .png or .svg"),
+        (["-o", "x6"], "the file name must end in .png or .svg"),
         (["--chart", "traffic", "-o", "t.png"], "hardware counters"),
         (["--chart", "sm-trace", "-o", "t.png"], "block traces"),
         (["--chart", "roofline", "-o", "t.png"], "roofline"),

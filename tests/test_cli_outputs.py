@@ -237,6 +237,8 @@ def test_export_refuses_a_view_the_session_has_no_data_for(tmp_path, capsys, ext
 
 
 def test_export_refuses_an_output_folder_before_reading_the_session(tmp_path, capsys):
-    assert main(["export", str(tmp_path / "absent.json"), "-o", str(tmp_path)]) == 1
+    assert (
+        main(["export", str(tmp_path / "absent.json"), "-o", str(tmp_path)]) == 2
+    )  # a folder, not a chart file: bad usage, refused before any work
     suffixes = " or ".join(export_formats.suffixes(export_formats.CHART))  # .png or .svg, and any format added
     assert f"gemmviz: error: {tmp_path}: the file name must end in {suffixes}" in capsys.readouterr().err

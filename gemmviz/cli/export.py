@@ -126,7 +126,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     series = _series(args.series) if args.series else None
     suffixes = export_formats.suffixes(export_formats.CHART)
     if args.output.strip() and Path(args.output).suffix.lower() not in suffixes:  # usage, as a wrong --chart is
-        raise UsageError(f"--output {args.output}: a chart is written as {' or '.join(suffixes)}")
+        raise UsageError(f"{args.output}: the file name must end in {' or '.join(suffixes)}")
     check_outputs(("--output", args.output, suffixes))
     try:
         session = Session.load(shipped_session(args.session))
