@@ -376,9 +376,18 @@ def _cpu_session(tmp_path):
 
     path = tmp_path / "cpu.json"
     results = [
-        Result(variant="cpu-naive", params={}, m=64, n=64, k=64, backend="cpu", precision="fp32", valid=True,
-               samples_ms=[1.0, 1.1])
-    ]  # fmt: skip
+        Result(
+            variant="cpu-naive",
+            params={},
+            m=64,
+            n=64,
+            k=64,
+            backend="cpu",
+            precision="fp32",
+            valid=True,
+            samples_ms=[1.0, 1.1],
+        )
+    ]
     Session(results=results, created="2025-01-01T00:00:00+00:00").save(path)
     return str(path)
 
