@@ -551,4 +551,11 @@ ZH = {
     "recorded {0} loads, the model says {1}": "记录到 {0} 次加载，模型为 {1}",
     "cells: what the warps read on the GPU, one colour a warp; outline: the model's step": "格子：各 warp 在 GPU 上实际读取的内容，每个 warp 一种颜色；轮廓：模型的这一步",
     "PNG image, one frame": "PNG 图像（单帧）",
+    "wave {n}": "第 {n} 波",
+    "= {right} right + {wrong} wrong": "= {right} 次正确 + {wrong} 次错误",
+    "{out} of this edge block's {n} threads are outside C: no reuse figure here": "这个边缘线程块的 {n} 个线程中有 {out} 个在 C 之外：此处不给出复用倍数",
+    "{n} right": "{n} 次正确写入",
+    "{n} overwrite other cells of C": "{n} 次覆盖 C 的其他元素",
+    "{n} past the end of C": "{n} 次写到 C 的末尾之外",
+    "{f} FLOP  ·  {w} mbarrier wait  ·  stored {s} B": "{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B",
 }

@@ -128,121 +128,121 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="383" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="387" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="386" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="390" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="400" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="400" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="124" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="127" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="149" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="152" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="150" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="153" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="178" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="181" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="179" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="182" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="193" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="194" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="324" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="327" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="334" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="337" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="335" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="338" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="342" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="345" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="349" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -320,7 +320,7 @@ chart's legend) or choose another baseline</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="317" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -331,52 +331,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="317" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="309" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="212" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="239" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="214" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="264" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="236" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="312" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="345" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="316" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="347" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="318" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="353" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="324" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="218" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -516,79 +516,79 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="49" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="49" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="115" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="51" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="122" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="118" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="125" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="139" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="198" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="205" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="156" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="163" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="248" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="434" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="255" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="441" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="296" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="303" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="297" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="396" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="393" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="400" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="429" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="436" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="450" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="457" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -668,31 +668,31 @@ caches</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="270" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="289" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="272" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="291" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="274" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="293" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="117" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="302" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="339" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="276" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="277" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="296" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -877,37 +877,42 @@ caches</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="30" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="34" />
         <source>No block trace in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="328" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="333" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="341" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="346" />
         <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
         <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="350" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="355" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="350" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="355" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="386" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="392" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="430" />
+        <source>wave {n}</source>
+        <translation>第 {n} 波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="462" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1191,159 +1196,183 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="48" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="48" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="210" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="214" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="197" />
         <source>a cell per thread</source>
         <translation>每个线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="358" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="355" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="358" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="355" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="188" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="190" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="223" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="188" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="190" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="204" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="223" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="196" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="196" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="662" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="656" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="435" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="453" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="466" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="484" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="504" />
-        <source>past the end of C</source>
-        <translation>C 的末尾之外</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="707" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="701" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="721" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="732" />
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="60" />
+        <source>= {right} right + {wrong} wrong</source>
+        <translation>= {right} 次正确 + {wrong} 次错误</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="67" />
+        <source>{out} of this edge block's {n} threads are outside C: no reuse figure here</source>
+        <translation>这个边缘线程块的 {n} 个线程中有 {out} 个在 C 之外：此处不给出复用倍数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="88" />
+        <source>{n} right</source>
+        <translation>{n} 次正确写入</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="89" />
+        <source>{n} overwrite other cells of C</source>
+        <translation>{n} 次覆盖 C 的其他元素</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="90" />
+        <source>{n} past the end of C</source>
+        <translation>{n} 次写到 C 的末尾之外</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="726" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="734" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="728" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="729" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="736" />
+        <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="741" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="748" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="742" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="757" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="751" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="764" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="775" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="776" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1399,7 +1428,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="212" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1746,12 +1775,12 @@ model</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="112" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="136" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="114" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
@@ -2037,7 +2066,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="32" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="422" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="434" />
         <source>empty</source>
         <translation>空</translation>
     </message>
@@ -2048,7 +2077,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="32" />
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="422" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="434" />
         <source>full</source>
         <translation>满</translation>
     </message>
@@ -2058,97 +2087,102 @@ model</source>
         <translation>使用中</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
         <source>waiting for the first stage</source>
         <translation>等待第一级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="114" />
         <source>sleeps on empty[{0}]</source>
         <translation>在 empty[{0}] 上休眠</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="114" />
         <source>passes empty[{0}]</source>
         <translation>通过 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="111" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="115" />
         <source>issued TMA → stage {0}</source>
         <translation>已发出 TMA → 第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="116" />
         <source>waits for every stage, then exits</source>
         <translation>等待所有级完成，然后退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="112" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="116" />
         <source>exits</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="116" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="120" />
         <source>passed full[{0}]</source>
         <translation>已通过 full[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="117" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="121" />
         <source>wgmma on stage {0}</source>
         <translation>在第 {0} 级上执行 wgmma</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="118" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="122" />
         <source>arrived on empty[{0}]</source>
         <translation>已到达 empty[{0}]</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="119" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="123" />
         <source>store C (epilogue)</source>
         <translation>写回 C（收尾阶段）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="122" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="126" />
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="225" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="229" />
         <source>step {i}/{n}  ·  {title}  ·  {size}  ·  block ({by}, {bx}) of {gy}×{gx}</source>
         <translation>第 {i}/{n} 步  ·  {title}  ·  {size}  ·  线程块 ({by}, {bx})，共 {gy}×{gx}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="244" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="248" />
         <source>this block so far:  TMA loaded {a} B  ·  tensor cores read {b} B of shared memory</source>
         <translation>这个线程块到目前为止：TMA 载入 {a} B  ·  张量核心读取共享内存 {b} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="247" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="252" />
+        <source>{f} FLOP  ·  {w} mbarrier wait  ·  stored {s} B</source>
+        <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="254" />
         <source>{f} FLOP  ·  {w} mbarrier waits  ·  stored {s} B</source>
         <translation>{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="335" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="341" />
         <source>producer: 1 thread</source>
         <translation>生产者：1 个线程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="337" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="343" />
         <source>warpgroup {0}</source>
         <translation>warpgroup {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="377" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="383" />
         <source>stage {0}</source>
         <translation>第 {0} 级</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="488" />
+        <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="500" />
         <source>shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
