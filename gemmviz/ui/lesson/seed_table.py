@@ -37,6 +37,9 @@ def _line(texts, f: QFont) -> float:
     return max([metrics.height()] + [metrics.boundingRect(box, int(CENTER), t).height() for t in texts if t])
 
 
+ROW_LINES = 2.35  # a row's height in its cells' lines: time and × with room around them
+
+
 def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, float, float]:
     """Font px, label column width, size column width, row height, header height: the largest type (up to a
     ninth of the height) at which the table and its caption fit the rectangle."""
@@ -53,7 +56,7 @@ def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, floa
             + [_width(c.time, regular) for c in cells]
             + [_width(c.ratio, bold) for c in cells]
         )
-        row_h, header_h = 2.35 * line, 1.5 * line
+        row_h, header_h = ROW_LINES * line, 1.5 * line
         fits_w = label_w + len(table.sizes) * col_w <= rect.width()
         fits_h = header_h + rows * row_h + 1.6 * QFontMetricsF(_font(0.75 * px)).height() <= rect.height()
         if (fits_w and fits_h) or px <= 9:
@@ -112,8 +115,7 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
     y += header_h
     painter.setPen(QPen(dim, max(1.0, px / 14)))
     painter.drawLine(int(x0), int(y), int(x0 + width), int(y))
-    cells_all = [c for _, row in table.rows for c in row]
-    line = max(_line([c.time for c in cells_all], regular), _line([c.ratio for c in cells_all], bold))
+    line = row_h / ROW_LINES  # the cells' line, as _geometry measured it
     styles = series_styles(name for name, _cells in table.rows)  # no two rows share a colour
     for j, (name, cells) in enumerate(table.rows):
         if j % 2 == 0:
