@@ -228,10 +228,15 @@ class Roofline(ChartKind):
     description = QT_TRANSLATE_NOOP("", "GFLOP/s vs arithmetic intensity under the GPU's ceilings")
     in_lessons = False  # a lesson's roofline step draws it (its own view, with the step's points)
 
+    @staticmethod
+    def has_points(results: Sequence) -> bool:
+        """Whether any result can stand under a GPU's roof: a valid, timed GPU result."""
+        return any(r.valid and r.median_ms and r.backend == "cuda" for r in results)
+
     @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
         super().check(results, view)
-        if not any(r.valid and r.median_ms and r.backend == "cuda" for r in results):
+        if not cls.has_points(results):
             raise NothingToDraw("nothing to chart: the roofline needs GPU results and these have none")
 
 
@@ -254,7 +259,7 @@ class Dashboard(ChartKind):
     @classmethod
     def empty_reason(cls, name: str, results: Sequence, view: ChartView) -> str:
         """Why the quarter `name` is drawn empty, or "": the roofline's refusal where no result ran on a GPU."""
-        if name != Roofline.name or any(r.valid and r.median_ms and r.backend == "cuda" for r in results):
+        if name != Roofline.name or Roofline.has_points(results):
             return ""
         try:
             get(name).check(results, view)
