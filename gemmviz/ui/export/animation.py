@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QProgressDialog
 
 from gemmviz.core import fileio
@@ -47,18 +46,14 @@ def export_still(
     returns 1 (the frames written). A failed write leaves any previous file as it was. `progress` is called once
     the frame is drawn and before the file is written (a cancel there writes nothing), never after."""
     from gemmviz.ui.export.exporters import check_size, check_target, png_bytes, scale_for
-    from gemmviz.ui.tiling.render import Background, FrameState, render_frame
+    from gemmviz.ui.tiling.frames import frame_image
+    from gemmviz.ui.tiling.render import FrameState
 
     target = check_target(path, (".png",))
     check_size(width, height)
     step = max(0, min(step, len(schedule.steps) - 1))
     scaled = theme.scaled(scale_for(width, height))
-    image = QImage(width, height, QImage.Format.Format_RGB32)
-    image.fill(QColor(scaled.background))
-    painter = QPainter(image)
-    render_frame(painter, width, height, FrameState(schedule, step, phase, tuple(thread)), scaled, Background())
-    painter.end()
-    data = png_bytes(image)
+    data = png_bytes(frame_image(FrameState(schedule, step, phase, tuple(thread)), width, height, scaled))
     if progress is not None:
         progress(1, 1, "PNG")
     fileio.write_atomic(target, data)

@@ -57,12 +57,19 @@ def timed_frames(
     """The rendered frames (opaque RGB32 images); `theme` is already scaled to the output size."""
     background = Background()  # the matrices, grid and names drawn once for the whole animation
     for state, ms in frame_states(schedule, thread, steps_per_second, move_frames):
-        image = QImage(width, height, QImage.Format.Format_RGB32)
-        image.fill(QColor(theme.background))
-        painter = QPainter(image)
-        render_frame(painter, width, height, state, theme, background)
-        painter.end()
-        yield TimedFrame(image, ms)
+        yield TimedFrame(frame_image(state, width, height, theme, background), ms)
+
+
+def frame_image(
+    state: FrameState, width: int, height: int, theme: Theme, background: Background | None = None
+) -> QImage:
+    """One frame as an opaque RGB32 image; `theme` is already scaled to the output size."""
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.fill(QColor(theme.background))
+    painter = QPainter(image)
+    render_frame(painter, width, height, state, theme, background or Background())
+    painter.end()
+    return image
 
 
 def _pixels(image: QImage) -> np.ndarray:
