@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtGui import QFontInfo, QPainter  # noqa: E402
+from PySide6.QtGui import QFontInfo  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
     QApplication,
@@ -113,30 +113,17 @@ def item_sizes(top: QWidget) -> list[tuple[str, float]]:
     return out
 
 
-def painted_sizes(monkeypatch, top: QWidget) -> list[tuple[str, float]]:
-    """Every drawText while `top` paints (grab), at the painter's font and scale."""
-    seen = []
-    original = QPainter.drawText
+def painted_sizes(top: QWidget) -> list[tuple[str, float]]:
+    """Every drawText while `top` paints (grab), at the painter's font and scale (tests/legibility.py's spy)."""
+    from tests.legibility import spied
 
-    def spy(self, *args):
-        text = next((a for a in args if isinstance(a, str)), "")
-        if text.strip():
-            t = self.worldTransform()
-            seen.append(
-                (f"drawn {text[:40]!r}", _px(self.font(), self.device().logicalDpiY(), math.hypot(t.m21(), t.m22())))
-            )
-        return original(self, *args)
-
-    monkeypatch.setattr(QPainter, "drawText", spy)
-    top.grab()
-    monkeypatch.setattr(QPainter, "drawText", original)
-    return seen
+    return [(f"drawn {d.text[:40]!r}", d.px) for d in spied(top.grab, "")]
 
 
-def small_texts(window, monkeypatch) -> list[str]:
+def small_texts(window) -> list[str]:
     """The texts under MIN_PX, each with its size."""
     QApplication.processEvents()
-    sizes = widget_sizes(window) + item_sizes(window) + painted_sizes(monkeypatch, window)
+    sizes = widget_sizes(window) + item_sizes(window) + painted_sizes(window)
     assert len(sizes) > 5
     small = {what: px for what, px in sizes if px < MIN_PX - 0.01}
     return sorted(f"{px:.1f} px: {what}" for what, px in small.items())
@@ -148,18 +135,18 @@ def _settle(window, qtbot):
 
 
 @pytest.mark.parametrize("show", ["all four", "time", "gflops", "speedup", "table"])
-def test_every_text_of_the_charts_tab_is_24_px_at_1080p_projector(window, qtbot, monkeypatch, show):
+def test_every_text_of_the_charts_tab_is_24_px_at_1080p_projector(window, qtbot, show):
     combo = window.charts_tab.show_combo
     combo.setCurrentIndex(combo.findData(show))
     _settle(window, qtbot)
-    assert small_texts(window, monkeypatch) == []
+    assert small_texts(window) == []
 
 
 @pytest.mark.parametrize("tab", ["roofline_tab", "hardware_tab", "tiling", "compare"])
-def test_every_text_of_the_other_tabs_is_24_px_at_1080p_projector(window, qtbot, monkeypatch, tab):
+def test_every_text_of_the_other_tabs_is_24_px_at_1080p_projector(window, qtbot, tab):
     window.tabs.setCurrentWidget(getattr(window, tab))
     _settle(window, qtbot)
-    assert small_texts(window, monkeypatch) == []
+    assert small_texts(window) == []
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
