@@ -139,18 +139,6 @@ class LevelRooflineChart(pg.PlotWidget):
             self.legend.add_entry(line, with_unit(tr("FP32 peak {0} TFLOP/s").format(f"{peak / 1e3:,.1f}")))
         drawn_with = self._draw_roofs(plot, grid, peak, y_lo)
         for name, (x, y) in self.points.items():
-            if name in drawn_with:  # named with its level's roof, whose colour it has
-                _, colour, marker = LEVELS[name]
-                item = pg.ScatterPlotItem(
-                    [math.log10(x)],
-                    [math.log10(y)],
-                    symbol=marker,
-                    size=theme.symbol_px * 1.6,
-                    brush=pg.mkBrush(theme.color(colour)),
-                    pen=pg.mkPen(theme.background),
-                )
-                plot.addItem(item)
-                continue
             if name == "requested traffic":
                 item = pg.ScatterPlotItem(
                     [math.log10(x)],
@@ -173,7 +161,8 @@ class LevelRooflineChart(pg.PlotWidget):
                 )
                 label = f"{tr(name)}: {sig(x, 3)} FLOP/B"
             plot.addItem(item)
-            self.legend.add_entry(item, with_unit(label))
+            if name not in drawn_with:  # else named with its level's roof, whose colour it has
+                self.legend.add_entry(item, with_unit(label))
         decades = range(round(math.log10(x_lo)), round(math.log10(x_hi)) + 1)
         plot.getAxis("bottom").setTicks([[(d, sig(10.0**d, 1)) for d in decades], []])
         y_decades = range(math.ceil(math.log10(y_lo)), math.floor(math.log10(y_top)) + 1)
