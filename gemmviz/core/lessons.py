@@ -53,6 +53,7 @@ MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
 MAX_STEPS = 100  # a lesson for one class; the slide export keeps every image in memory until all are drawn
 MAX_TITLE_CHARS = 120
+MAX_NOTES_CHARS = 4000  # a few paragraphs of what the teacher says; the slide itself stays short
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class Step:
         ""  # figures the text quotes from elsewhere, named on the slide's footer ("seed 001, A100, published")
     )
     beside: str = ""  # a table's published session (shipped), its rows above the measured ones, × per doubling
+    notes: str = ""  # the speaker's notes: what the teacher says beside the slide (presenter view, handout)
 
     def shows(self, r: Result) -> bool:
         """Whether this step's view shows result r."""
@@ -185,6 +187,15 @@ def _fail_at(raw: str, line: int, where: str):
     return fail
 
 
+def _notes(d: dict, fail) -> str:
+    """A step's speaker notes (optional): plain text, paragraphs kept."""
+    notes = d.get("notes", "")
+    if not isinstance(notes, str) or len(notes) > MAX_NOTES_CHARS:
+        fail("notes", f"notes are the speaker's words beside the slide: text of at most {MAX_NOTES_CHARS} characters")
+    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", notes))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
 def _words(d: dict, fail) -> tuple[str, str, str]:
     """A step's title, text and quoted sources, checked."""
     title, text = d.get("title"), d.get("text")
@@ -260,8 +271,18 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         fields = kind.check(d, common)
     except StepProblem as exc:
         fail(exc.key, str(exc))
+    notes = _notes(d, fail)
     return Step(
-        title, text, kind.name, line, series=common.series, sizes=common.sizes, run=run, quoted=quoted, **fields
+        title,
+        text,
+        kind.name,
+        line,
+        series=common.series,
+        sizes=common.sizes,
+        run=run,
+        quoted=quoted,
+        notes=notes,
+        **fields,
     )
 
 
