@@ -210,7 +210,9 @@ def find_exercise(name_or_path: str) -> Exercise:
 
 
 def guess_exercise(source: str) -> Exercise | None:
-    """The shipped exercise whose kernel the source defines (for `check FILE` without --exercise)."""
+    """The shipped exercise whose kernel the source defines (for `check FILE` without --exercise, and the app's
+    Exercise tab): its kernel's name, not the file's, and never a name in a comment."""
+    source = strip_comments(source)
     for exercise in shipped_exercises():
         if re.search(rf"\b{re.escape(exercise.kernel)}\s*\(", source):
             return exercise

@@ -1,5 +1,6 @@
 """The Exercise tab: pick an exercise, write its starter or open your kernel, edit it in your own editor; the
-tab checks it again on every save and shows the verdicts, the likeliest cause, the map of wrong regions of C,
+tab checks it again each time a save changes its content (the check record and an editor's temporary files
+in the same folder never start one) and shows the verdicts, the likeliest cause, the map of wrong regions of C,
 compile errors and sanitizer findings at their source lines, the timing beside the reference, and the hints.
 
 A check runs `backends/exercise.check_exercise` in a worker thread: every GPU step there is a child process
@@ -9,6 +10,7 @@ down. Cancel stops the step in flight within half a second. A saved check (FILE.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from dataclasses import dataclass
@@ -35,8 +37,14 @@ from PySide6.QtWidgets import (
 
 from gemmviz.core.check_record import CheckFileError, access_trace, counter_lines, load_check, record_target
 from gemmviz.core.exercise_check import finish, source_lines
-from gemmviz.core.exercises import Exercise, ExerciseError, shipped_exercises
-from gemmviz.core.fileio import OutputError, check_target, write_atomic
+from gemmviz.core.exercises import (
+    MAX_SOURCE_BYTES,
+    Exercise,
+    ExerciseError,
+    guess_exercise,
+    shipped_exercises,
+)
+from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular, write_atomic
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
@@ -125,17 +133,37 @@ class ErrorMap(QWidget):
 
 
 class TimingBars(QWidget):
-    """Yours, the reference and cuBLAS as bars of GFLOP/s, labelled at their ends."""
+    """Yours, the reference and cuBLAS as bars of GFLOP/s: each row's name and figure on a line of text, its bar
+    on the line below across the whole width, so a narrow column shortens the bars in proportion and never
+    squeezes one to a pixel (the text took the width beside it before)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[tuple[str, float, str]] = []
-        self.setMinimumHeight(120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_rows(self, rows: list[tuple[str, float, str]]) -> None:
         self.rows = rows
-        self.setMinimumHeight(int(self.fontMetrics().height() * 2.2 * max(1, len(rows))))
+        self.updateGeometry()
         self.update()
+
+    def row_height(self) -> float:
+        return self.fontMetrics().height() * 2.6  # a line of text, a bar of 1.2 lines, a gap
+
+    def sizeHint(self):
+        from PySide6.QtCore import QSize
+
+        return QSize(self.fontMetrics().horizontalAdvance("M") * 24, int(self.row_height() * max(1, len(self.rows))))
+
+    def minimumSizeHint(self):
+        from PySide6.QtCore import QSize
+
+        return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self.sizeHint().height())
+
+    def bar_spans(self) -> list[float]:
+        """Each row's bar length in pixels at the widget's width (the fastest spans it)."""
+        peak = max((v for _n, v, _t in self.rows), default=0.0) or 1.0
+        return [max(2.0, (self.width() - 2) * value / peak) for _n, value, _t in self.rows]
 
     def paintEvent(self, _event) -> None:
         if not self.rows:
@@ -147,19 +175,55 @@ class TimingBars(QWidget):
             p.end()
 
     def _draw(self, p: QPainter) -> None:
-        fm = p.fontMetrics()
-        label_w = max(fm.horizontalAdvance(name) for name, _v, _t in self.rows) + 12
-        peak = max(v for _n, v, _t in self.rows) or 1.0
-        row_h = self.height() / len(self.rows)
-        for i, (name, value, text) in enumerate(self.rows):
+        line = self.fontMetrics().height()
+        row_h = self.row_height()
+        for i, ((name, _value, text), span) in enumerate(zip(self.rows, self.bar_spans(), strict=True)):
             y = i * row_h
             p.setPen(self.palette().windowText().color())
-            p.drawText(QRectF(0, y, label_w, row_h), Qt.AlignmentFlag.AlignVCenter, name)
-            span = max(1.0, (self.width() - label_w - fm.horizontalAdvance(text) - 16) * value / peak)
-            p.fillRect(
-                QRectF(label_w, y + row_h * 0.2, span, row_h * 0.6), QColor(("#0072B2", "#E69F00", "#000000")[i % 3])
-            )
-            p.drawText(QRectF(label_w + span + 8, y, self.width(), row_h), Qt.AlignmentFlag.AlignVCenter, text)
+            flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+            p.drawText(QRectF(0, y, self.width(), line), flags, f"{name}: {text}")
+            p.fillRect(QRectF(0, y + line * 1.1, span, line * 1.2), QColor(("#0072B2", "#E69F00", "#000000")[i % 3]))
+
+
+class NoWheelComboBox(QComboBox):
+    """A combo box the mouse wheel changes only once it has focus (a click or Tab): scrolling the column over it
+    scrolls the column, and never changes the access view or the exercise by accident."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()  # to the scroll area around it
+
+
+def content_hash(path: Path) -> str | None:
+    """The file's content as a SHA-256; None where it is gone. A file the check would refuse (too large, a FIFO,
+    unreadable) hashes by its size and time, so a change to it still gets one check that says why."""
+    try:
+        return hashlib.sha256(read_regular(path, MAX_SOURCE_BYTES)).hexdigest()
+    except (OSError, InputFileError):
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return f"unread:{st.st_mode}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def exercise_of(path: Path, exercises: list[Exercise]) -> Exercise | None:
+    """The exercise whose kernel the file defines, as the CLI picks it (its kernel's name, not the file's); None
+    when it defines none of them or cannot be read."""
+    try:
+        source = read_regular(path, MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
+    except (OSError, InputFileError):
+        return None
+    shipped = guess_exercise(source)
+    if shipped is None:
+        return None
+    return next((e for e in exercises if e.name == shipped.name), None)
 
 
 class ExerciseTab(QWidget):
@@ -175,6 +239,9 @@ class ExerciseTab(QWidget):
         self.thread: QThread | None = None
         self.worker: CheckWorker | None = None
         self.recheck_wanted = False
+        self.checked_hash: str | None = None  # the content last checked, or found when the file was opened
+        self.checks_started = 0
+        self.saves_unchanged = 0  # folder or file events that changed nothing in the .cu (no check)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
         self.watcher.directoryChanged.connect(self._file_changed)  # editors that save by renaming a new file
@@ -185,7 +252,7 @@ class ExerciseTab(QWidget):
 
     # --- layout ---------------------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.picker = QComboBox()
+        self.picker = NoWheelComboBox()
         self.new_button = QPushButton(tr("New from starter…"))
         self.open_button = QPushButton(tr("Open kernel…"))
         self.open_check_button = QPushButton(tr("Open check…"))
@@ -197,12 +264,11 @@ class ExerciseTab(QWidget):
         self.file_label = QLabel(tr("No kernel file open: write the starter, or open your .cu."))
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         self.file_label.setWordWrap(True)
-        self.task = QPlainTextEdit(readOnly=True)
         self.hint_button = QPushButton()
         self.hint_button.clicked.connect(self._next_hint)
-        self.hints = QLabel()
-        self.hints.setTextFormat(Qt.TextFormat.PlainText)
-        self.hints.setWordWrap(True)
+        self.task = QPlainTextEdit(readOnly=True)
+        self.hints = QPlainTextEdit(readOnly=True)  # grows into its own box: the button above never moves
+        self.hints.setVisible(False)
         left = self._left_column()
         right = self._right_column()
         splitter = QSplitter()
@@ -235,9 +301,9 @@ class ExerciseTab(QWidget):
         lv.addLayout(run)
         lv.addWidget(self.auto)
         lv.addWidget(self.file_label)
-        lv.addWidget(self.task, 1)
-        lv.addWidget(self.hint_button)
-        lv.addWidget(self.hints)
+        lv.addWidget(self.hint_button)  # above the texts that grow, so a click never moves it
+        lv.addWidget(self.task, 2)
+        lv.addWidget(self.hints, 1)
         return left
 
     def _right_column(self) -> QWidget:
@@ -252,6 +318,10 @@ class ExerciseTab(QWidget):
         self.cause.setFont(bold)
         self.progress = QLabel()
         self.progress.setTextFormat(Qt.TextFormat.PlainText)
+        self.progress.setWordWrap(True)
+        self.record_label = QLabel()  # whose check is shown: the file and when
+        self.record_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.record_label.setWordWrap(True)
         self.error_map = ErrorMap()
         self.findings = QPlainTextEdit(readOnly=True)  # wraps long sanitizer lines; one finding a paragraph
         self.findings.setMinimumHeight(self.fontMetrics().height() * 6)
@@ -260,14 +330,13 @@ class ExerciseTab(QWidget):
         content = QWidget()
         rv = QVBoxLayout(content)
         rv.addWidget(self.progress)
+        rv.addWidget(self.record_label)
         rv.addWidget(self.verdict_label)
         rv.addWidget(self.cause)
-        mid = QHBoxLayout()
-        mid.addWidget(self.error_map, 1)
-        mid.addWidget(self.bars, 2)
-        rv.addLayout(mid)
+        rv.addWidget(self.bars)  # the whole width: the bars never share it with the map
+        rv.addWidget(self.error_map, 1)
         rv.addWidget(self.findings, 1)
-        self.access_kind = QComboBox()
+        self.access_kind = NoWheelComboBox()
         self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
         self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
         self.access_kind.currentIndexChanged.connect(lambda _i: self._fill_accesses(self.record or {}))
@@ -315,7 +384,8 @@ class ExerciseTab(QWidget):
     def _show_hints(self) -> None:
         e = self.exercise
         hints = e.text(self.lang)[2] if e else ()
-        self.hints.setText("\n".join(f"{i}. {h}" for i, h in enumerate(hints[: self.hints_shown], 1)))
+        self.hints.setPlainText("\n".join(f"{i}. {h}" for i, h in enumerate(hints[: self.hints_shown], 1)))
+        self.hints.setVisible(self.hints_shown > 0)
         self.hint_button.setText(
             tr("Show a hint ({0} of {1})").format(min(self.hints_shown + 1, len(hints)), len(hints))
         )
@@ -359,12 +429,21 @@ class ExerciseTab(QWidget):
         for old in self.watcher.files() + self.watcher.directories():
             self.watcher.removePath(old)
         self.path = path
+        self.checked_hash = content_hash(path)  # opening is no change: the next save that changes it checks
         self.file_label.setText(tr("Your kernel: {0}").format(path))
         self.watcher.addPath(str(path))
         self.watcher.addPath(str(path.parent))
-        match = next((i for i, e in enumerate(self.exercises) if e.starter == path.name), None)
-        if match is not None and match != self.picker.currentIndex():
-            self.picker.setCurrentIndex(match)
+        self._pick_for(path)
+
+    def _pick_for(self, path: Path) -> None:
+        """Pick the exercise whose kernel the file defines, as the CLI does; by the starter's file name only when
+        it defines none of them yet."""
+        found = exercise_of(path, self.exercises)
+        if found is None:
+            found = next((e for e in self.exercises if e.starter == path.name), None)
+        index = self.picker.findData(found.name) if found is not None else -1
+        if index >= 0 and index != self.picker.currentIndex():
+            self.picker.setCurrentIndex(index)
 
     def _file_changed(self, _path: str) -> None:
         if self.path is not None and str(self.path) not in self.watcher.files() and self.path.exists():
@@ -373,10 +452,15 @@ class ExerciseTab(QWidget):
             self.debounce.start()
 
     def _saved(self) -> None:
+        """A file event in the kernel's folder, settled: a check if the .cu's content is not the one last
+        checked. The check record written beside it, an editor's swap and backup files, a touch: no check."""
         if self.path is None or not self.path.exists():
             return
         if self.worker is not None:
             self.recheck_wanted = True  # once the running check ends
+            return
+        if content_hash(self.path) == self.checked_hash:
+            self.saves_unchanged += 1
             return
         self.start_check()
 
@@ -406,10 +490,13 @@ class ExerciseTab(QWidget):
     def start_check(self) -> None:
         if self.worker is not None:
             return
-        e = self.exercise
-        if self.path is None or e is None:
+        if self.path is None or self.exercise is None:
             self.progress.setText(tr("Open your kernel first (or write the starter)."))
             return
+        self._pick_for(self.path)  # the kernel it defines now, whatever record was opened meanwhile
+        e = self.exercise
+        self.checked_hash = content_hash(self.path)
+        self.checks_started += 1
         self.worker = CheckWorker(self.path, e)
         self.checked_path = self.path  # the record goes beside this file, whatever is opened meanwhile
         self.thread = QThread(self)
@@ -444,8 +531,8 @@ class ExerciseTab(QWidget):
 
     def _finished(self, record: dict) -> None:
         self._done()
-        self.progress.setText(tr("Checked {0}").format(Path(record["file"]).name))
         self.show_record(record)
+        self.progress.setText(tr("Checked {0}").format(Path(record["file"]).name))
         checked = Path(record["file"])
         if checked.exists():
             try:
@@ -486,6 +573,10 @@ class ExerciseTab(QWidget):
     def show_record(self, record: dict) -> None:
         record = finish(record)
         self.record = record
+        self.progress.clear()  # a message of an earlier check (an error, "cancelled") is not this record's
+        self.record_label.setText(
+            tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
+        )
         parts = []
         for v in record["verdicts"]:
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
