@@ -1,6 +1,6 @@
 """Check every student kernel in tests/data/exercises/ on this machine's GPU and save the check records.
 
-    python3 tools/exercise_records.py OUT_DIR [--timed-only NAME,...]
+    python3 tools/exercise_records.py OUT_DIR [NAME,...]      (NAME,...: only these kernels)
 
 The broken kernels (which are never timed) are checked four at a time; the correct ones one after another,
 each with the whole check (compile, sizes, compute-sanitizer, kernel-only timing, ncu). The records are what
@@ -16,7 +16,8 @@ from gemmviz.backends.exercise import CheckOptions, check_exercise
 from gemmviz.core.exercises import find_exercise
 
 HERE = Path(__file__).resolve().parents[1] / "tests" / "data" / "exercises"
-TIMED = ("naive_good", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "regtile_good")
+TIMED = ("naive_good", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "regtile_good", "coalescing_good",
+         "coalescing_unchanged", "banks_good", "banks_untransposed", "banks_conflicts")  # fmt: skip
 
 
 def check(name: str, out: Path, timed: bool) -> str:
@@ -34,11 +35,13 @@ def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     names = sorted(p.stem for p in HERE.glob("*.cu"))
+    if len(sys.argv) > 2:
+        names = [n for n in names if n in sys.argv[2].split(",")]
     broken = [n for n in names if n not in TIMED]
     with ThreadPoolExecutor(4) as pool:
         for line in pool.map(lambda n: check(n, out, False), broken):
             print(line, flush=True)
-    for name in TIMED:
+    for name in (n for n in TIMED if n in names):
         print(check(name, out, True), flush=True)
 
 

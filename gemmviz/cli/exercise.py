@@ -5,6 +5,8 @@ gemmviz exercise start tiled [DIR]        writes DIR/tiled.cu and DIR/tiled.md (
 gemmviz exercise hint tiled N             the N-th hint (they unlock one at a time)
 gemmviz exercise check DIR/tiled.cu       compile, run, verify, sanitize, time, count; writes DIR/tiled.check.json
 gemmviz exercise show DIR/tiled.check.json
+gemmviz exercise grade DIR --exercise tiled --csv grades.csv [--jobs N] [--shard I/N]
+                                          every .cu under DIR checked, one CSV row each (docs/exercises-grading.md)
 """
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ from gemmviz.core.check_record import CheckFileError, load_check, record_target,
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
 from gemmviz.core.numbers import LANGUAGES
+
+GRADE_EPILOG = """\
+exit status:
+  0    every file under DIR has its row in the CSV (whatever the grades)
+  1    the CSV could not be written
+  2    bad arguments, an unknown exercise, a DIR that is no folder, or an earlier CSV (malformed, or with
+       other columns) that cannot be resumed; nothing was checked
+  130  Ctrl+C: the CSV holds every row finished before it; the same command resumes"""
 
 EPILOG = """\
 exit status:
@@ -104,7 +114,35 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
     )
     show.add_argument("file", help="a check record: the NAME.check.json that gemmviz exercise check wrote")
+    _grade_parser(actions)
     p.set_defaults(func=cmd_exercise)
+
+
+def _grade_parser(actions) -> None:
+    grade = actions.add_parser(
+        "grade",
+        help="check every .cu under DIR (a class's hand-ins) and write one CSV row per file; resumes",
+        description=_wrap(
+            "Check every .cu under DIR as `check` does and write one CSV row per file: each goal's status, "
+            "whether it passed, the likeliest cause, the access figures. Checks run in parallel processes "
+            "(one at a time where a GPU is found). A rerun skips the files whose row holds the same source "
+            "hash, so an interrupted run resumes. Links out of DIR are not followed; nothing is written in DIR. "
+            "See docs/exercises-grading.md (a Slurm job array: --shard)."
+        ),
+        epilog=GRADE_EPILOG,
+    )
+    grade.add_argument("dir", help="the folder of the students' .cu files (searched with its subfolders)")
+    grade.add_argument("--exercise", metavar="NAME", required=True, help=NAME_HELP)
+    grade.add_argument("--csv", metavar="FILE", required=True, help="the grades: written, or resumed if it exists")
+    grade.add_argument("--jobs", type=int, default=1, metavar="N", help="checks at a time without a GPU (default 1)")
+    grade.add_argument(
+        "--shard", metavar="I/N", help="only this shard's files, I from 0 to N - 1 (a Slurm array task's share)"
+    )
+    grade.add_argument("--lang", choices=LANGUAGES, default="en", help="the language of the access goal's cause")
+    grade.add_argument("--no-sanitize", action="store_true", help="skip compute-sanitizer")
+    grade.add_argument("--no-time", action="store_true", help="skip the timing")
+    grade.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
+    grade.add_argument("--seed", type=int, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)")
 
 
 def _list() -> int:
@@ -224,12 +262,60 @@ def _show(args) -> int:
     return EXIT_OK
 
 
+def _grade(args) -> int:
+    from gemmviz.backends.grading import GradeOptions, grade
+    from gemmviz.core.grading import GradeError, parse_shard
+
+    exercise = _exercise(args.exercise)
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder; give the folder of the students' .cu files")
+    if not 1 <= args.jobs <= 256:
+        raise UsageError(f"--jobs must be from 1 to 256, got {args.jobs}")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be from 0 to 2^63 - 1, got {args.seed}")
+    try:
+        shard = parse_shard(args.shard) if args.shard is not None else None
+        target = check_target(Path(args.csv), (".csv",))
+    except GradeError as exc:
+        raise UsageError(str(exc)) from None
+    except OutputError as exc:
+        raise CommandError(str(exc)) from None
+    options = GradeOptions(
+        sanitize=not args.no_sanitize,
+        time=not args.no_time,
+        profile=not args.no_profile,
+        seed=args.seed,
+        lang=args.lang,
+    )
+
+    def progress(i: int, n: int, row: dict) -> None:
+        verdict = row["error"] or f"passed: {row['passed']}"
+        print(f"[{i}/{n}] {row['file']}: {verdict}", file=sys.stderr)  # the cell: escaped already
+
+    try:
+        run = grade(folder, exercise, target, args.jobs, shard, options, progress=progress)
+    except GradeError as exc:
+        raise UsageError(str(exc)) from None
+    except (OutputError, OSError) as exc:
+        raise CommandError(f"the grades could not be written: {exc}") from None
+    where = f"on {run.gpu}, one at a time" if run.gpu else f"without a GPU, {run.jobs} at a time"
+    print(
+        f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
+        f"{target}; grades in {target}"
+    )
+    if run.interrupted:
+        print(f"interrupted: run the same command again to grade the other {run.found - run.kept - run.checked}")
+        raise KeyboardInterrupt
+    return EXIT_OK
+
+
 def cmd_exercise(args: argparse.Namespace) -> int:
     if args.list:
         if args.action:
             raise UsageError("--list takes no action")
         return _list()
-    actions = {"start": _start, "hint": _hint, "check": _check, "show": _show}
+    actions = {"start": _start, "hint": _hint, "check": _check, "show": _show, "grade": _grade}
     if args.action not in actions:
-        raise UsageError("give --list, or an action: start, hint, check, show (gemmviz exercise -h)")
+        raise UsageError("give --list, or an action: start, hint, check, show, grade (gemmviz exercise -h)")
     return actions[args.action](args)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz.core import paths
+from gemmviz.core.access_goals import check_goals
 from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.variants import VARIANTS
 
@@ -45,7 +46,10 @@ class Exercise:
     task: str
     hints: tuple[str, ...]
     folder: Path
-    texts: dict = field(default_factory=dict)  # {"zh": {"title", "task", "hints"}}
+    texts: dict = field(default_factory=dict)  # {"zh": {"title", "task", "hints", "access_fix"}}
+    order: int = 99  # the place in the teaching order (gemmviz exercise --list, the tab's menu)
+    access_goals: dict = field(default_factory=dict)  # {figure: at most}, core/access_goals.FIGURES
+    access_fix: str = ""  # what to change when an access goal fails
 
     def text(self, lang: str = "en") -> tuple[str, str, tuple[str, ...]]:
         """(title, task, hints) in `lang` where the exercise has it, else English."""
@@ -53,6 +57,10 @@ class Exercise:
         if other:
             return other["title"], other["task"], other["hints"]
         return self.title, self.task, self.hints
+
+    def fix(self, lang: str = "en") -> str:
+        """What to change when an access goal fails, in `lang` where the exercise has it, else English."""
+        return (self.texts.get(lang) or {}).get("access_fix") or self.access_fix
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -158,7 +166,15 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
                 "title": _text(part, "title", here, 200),
                 "task": _text(part, "task", here),
                 "hints": _hints(part, here),
+                "access_fix": _text(part, "access_fix", here, 400) if "access_fix" in part else "",
             }
+    order = data.get("order", 99)
+    if type(order) is not int or not 1 <= order <= 99:
+        raise ExerciseError(f"{where}: 'order' must be a whole number from 1 to 99 (the place in the teaching order)")
+    try:
+        access_goals = check_goals(data.get("access_goals"), where)
+    except ValueError as exc:
+        raise ExerciseError(str(exc)) from None
     exercise = Exercise(
         name=name,
         title=_text(data, "title", where, 200),
@@ -174,6 +190,9 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
         hints=_hints(data, where),
         folder=folder,
         texts=texts,
+        order=order,
+        access_goals=access_goals,
+        access_fix=_text(data, "access_fix", where, 400) if "access_fix" in data else "",
     )
     if texts and any(len(t["hints"]) != len(exercise.hints) for t in texts.values()):
         raise ExerciseError(f"{where}: each language must have as many hints as the English ({len(exercise.hints)})")
@@ -194,8 +213,9 @@ def load_exercise_file(path: str | Path) -> Exercise:
 
 
 def shipped_exercises() -> list[Exercise]:
+    """The shipped exercises in teaching order (each file's `order`: each after the kernel it changes)."""
     folder = Path(str(paths.shipped("assets") / "exercises"))
-    return [load_exercise_file(p) for p in sorted(folder.glob("*.toml"))]
+    return sorted((load_exercise_file(p) for p in folder.glob("*.toml")), key=lambda e: (e.order, e.name))
 
 
 def find_exercise(name_or_path: str) -> Exercise:

@@ -1,0 +1,27 @@
+// Exercise "banks" (gemmviz exercise check banks.cu): the tiled kernel, correct, with B's tile kept
+// transposed in shared memory (tile_Bt[column][k]), and slow: its shared-memory accesses are bank-conflicted.
+// A is M x K, B is K x N, C is M x N, all row-major float. Launch: TILE x TILE threads per block,
+// grid ceil(N / TILE) x ceil(M / TILE). The checker compiles with -DTILE=16.
+#ifndef TILE
+#define TILE 16
+#endif
+
+extern "C" __global__ void gemm_tiled_transposed(const float* __restrict__ A,
+                                                 const float* __restrict__ B,
+                                                 float* __restrict__ C,
+                                                 int M, int N, int K) {
+    __shared__ float tile_A[TILE][TILE];
+    __shared__ float tile_Bt[TILE][TILE];  // TODO: find the bank conflict in its accesses, and remove it
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    float sum = 0.0f;
+    for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
+        int a_col = t * TILE + threadIdx.x, b_row = t * TILE + threadIdx.y;
+        tile_A[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;
+        tile_Bt[threadIdx.x][threadIdx.y] = (b_row < K && col < N) ? B[b_row * N + col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) sum += tile_A[threadIdx.y][k] * tile_Bt[threadIdx.x][k];
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
