@@ -22,7 +22,7 @@ HOSTILE = [
     (lambda r: r.pop("speed_goal"), "'check.speed_goal' is missing"),
     (lambda r: r.update(junk=[1, 2]), "'check.junk' is not a field"),
     (lambda r: r["timing"].update(extra=1), "'check.timing.extra' is not a field"),
-    (lambda r: r.update(exercise="nonesuch"), "known: naive, regtile, tiled"),
+    (lambda r: r.update(exercise="nonesuch"), "known: naive, coalescing, tiled, banks, regtile"),
     (lambda r: r.update(seed=2**63), "from 0 to 2^63 - 1, got 9223372036854775808"),
     (lambda r: r.update(seed="7"), "'check.seed' must be a whole number"),
     (lambda r: r["compile"].update(ok=False), "'check.compile.ok' is not true"),
@@ -86,11 +86,11 @@ def test_bounds_read_as_people_write_them():
 def test_an_unknown_exercise_is_refused_listing_the_known_ones(tmp_path, capsys, args):
     assert main(["exercise", *args, *([str(tmp_path)] if args[0] == "start" else [])]) == 2
     err = capsys.readouterr().err
-    assert "nonesuch" in err and "naive, regtile, tiled" in err
+    assert "nonesuch" in err and "naive, coalescing, tiled, banks, regtile" in err
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("action", ["start", "hint", "check", "show"])
+@pytest.mark.parametrize("action", ["start", "hint", "check", "show", "grade"])
 def test_every_subcommand_help_explains_each_argument_and_the_exit_status(capsys, action):
     with pytest.raises(SystemExit) as done:
         main(["exercise", action, "-h"])

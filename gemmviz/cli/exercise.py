@@ -246,10 +246,11 @@ def _check(args) -> int:
     except (OutputError, OSError) as exc:
         print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
         saved = False
-    print(json.dumps(record, indent=1) if args.json else report_text(record))
+    access_lines, access_failed = _access_report(record, exercise)
+    print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record), *access_lines]))
     if not args.json and saved:
         print(f"\nsaved {target} (open it in the app's Exercise tab)")
-    passed = all(v["status"] == "pass" for v in record["verdicts"])
+    passed = all(v["status"] == "pass" for v in record["verdicts"]) and not access_failed
     return EXIT_OK if passed and saved else EXIT_FAILED  # the record asked for, unsaved, is a failure too
 
 
@@ -258,8 +259,23 @@ def _show(args) -> int:
         record = load_check(args.file)
     except (CheckFileError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
-    print(report_text(record))
+    shipped = {e.name: e for e in shipped_exercises()}
+    lines, _failed = _access_report(record, shipped.get(record["exercise"]))
+    print("\n".join([report_text(record), *lines]))
     return EXIT_OK
+
+
+def _access_report(record: dict, exercise) -> tuple[list[str], bool]:
+    """The exercise's access goal (core/access_goals.py) as the report's lines, and whether it failed."""
+    from gemmviz.core.access_goals import access_verdict
+
+    verdict = access_verdict(record, exercise.access_goals, exercise.fix()) if exercise is not None else None
+    if verdict is None:
+        return [], False
+    lines = ["", f"  {verdict['status'].upper():<5} accesses  {verdict['detail']}"]
+    if verdict["cause"]:
+        lines.append(f"access goal: {verdict['cause']}")
+    return lines, verdict["status"] == "fail"
 
 
 def _grade(args) -> int:

@@ -109,8 +109,10 @@ def access_verdict(record: dict, goals: dict[str, float], fix: str = "", lang: s
     except CheckFileError as exc:
         return skipped(f"{t['none']}: {exc}")
     if trace is None:
-        note = (record.get("accesses") or {}).get("note")
-        return skipped(f"{t['none']} ({note})" if note else t["none"])
+        note = (record.get("accesses") or {}).get("note")  # the check's own words on why (English)
+        if not note:
+            return skipped(t["none"])
+        return skipped(f"{t['none']}（{note}）" if lang == "zh" else note)
     figures = figures_of(trace)
     parts, failed = [], False
     for name, limit in goals.items():

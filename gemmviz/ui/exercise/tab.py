@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core.access_goals import access_verdict
 from gemmviz.core.check_record import CheckFileError, access_trace, counter_lines, load_check, record_target
 from gemmviz.core.exercise_check import finish, source_lines
 from gemmviz.core.exercises import (
@@ -53,7 +54,8 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
 # the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
 GOAL_NAMES = {"compiles": QT_TRANSLATE_NOOP("", "compiles"), "correct": QT_TRANSLATE_NOOP("", "correct"),
-              "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed")}  # fmt: skip
+              "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed"),
+              "accesses": QT_TRANSLATE_NOOP("", "accesses")}  # fmt: skip
 
 
 class CheckWorker(QObject):
@@ -578,14 +580,15 @@ class ExerciseTab(QWidget):
             tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
         )
         parts = []
-        for v in record["verdicts"]:
+        access = self._access_verdict(record)
+        for v in record["verdicts"] + ([access] if access else []):
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
+            name = tr(GOAL_NAMES[v["goal"]]) if v["goal"] in GOAL_NAMES else v["goal"]
             parts.append(
-                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(tr(GOAL_NAMES[v['goal']]))}</b></span>"
-                f" {plain(v['detail'])}"
+                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(name)}</b></span> {plain(v['detail'])}"
             )
         self.verdict_label.setText("<br>".join(parts))
-        cause = record.get("cause")
+        cause = record.get("cause") or (access or {}).get("cause")
         if cause:
             self.cause.setText(tr("Likeliest cause: {0}").format(cause))
         elif record.get("no_gpu"):
@@ -609,6 +612,11 @@ class ExerciseTab(QWidget):
         self._fill_findings(record)
         self._fill_bars(record)
         self._fill_accesses(record)
+
+    def _access_verdict(self, record: dict) -> dict | None:
+        """The record's exercise's access goal, judged from its access trace (core/access_goals.py)."""
+        e = next((e for e in self.exercises if e.name == record.get("exercise")), None)
+        return access_verdict(record, e.access_goals, e.fix(self.lang), self.lang) if e is not None else None
 
     def _fill_findings(self, record: dict) -> None:
         self.finding_lines = []
