@@ -270,17 +270,17 @@ chart's legend) or choose another baseline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="241" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="246" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="269" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="274" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="279" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="284" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
@@ -305,22 +305,22 @@ chart's legend) or choose another baseline</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="247" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="275" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="285" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -331,52 +331,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="214" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="209" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="236" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="231" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="316" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="311" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="318" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="324" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="319" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="189" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -542,53 +542,53 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="205" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="151" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="255" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="441" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="244" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="430" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="303" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="292" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="293" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="396" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="385" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="400" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="436" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="425" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="457" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="446" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -684,7 +684,7 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="298" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
@@ -1002,7 +1002,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="567" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="666" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1377,214 +1377,229 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="47" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="56" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="47" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="56" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="48" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="48" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="74" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <source>accesses</source>
+        <translation>访存</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="84" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="78" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="88" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="189" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="190" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="191" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="192" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="261" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="262" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="195" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="264" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="197" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="266" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="271" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="272" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="343" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="310" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="381" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="320" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="392" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="333" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="405" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="343" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="415" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="348" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="420" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="354" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="354" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="362" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="435" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="384" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="470" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="384" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="470" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="396" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="402" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="488" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="411" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="496" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="512" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="447" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="537" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="454" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="543" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="499" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="580" />
+        <source>Check of {0}, {1}</source>
+        <translation>{0} 的检查，{1}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="580" />
+        <source>an unnamed file</source>
+        <translation>未命名的文件</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="593" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="503" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="597" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="508" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="602" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="514" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="517" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="611" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="517" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="611" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="635" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="641" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="546" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="645" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="557" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="656" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="566" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="614" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="665" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="713" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1775,12 +1790,12 @@ model</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="136" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
