@@ -220,3 +220,33 @@ def test_the_real_check_without_a_gpu_grades_what_it_can(tmp_path, capsys, monke
     assert find_exercise("tiled").name == row["exercise"]
     run = grade(hand_ins, find_exercise("tiled"), out, options=GradeOptions())
     assert (run.checked, run.kept) == (0, 1)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
+def test_a_batch_systems_stop_leaves_a_valid_csv(tmp_path):
+    """SIGTERM (Slurm's time limit) as Ctrl+C: exit 130, every finished row kept, no temporary file left."""
+    import signal
+    import subprocess
+
+    hand_ins = tmp_path / "class"
+    hand_ins.mkdir()
+    for i in range(6):
+        text = (DATA / "tiled_good.cu").read_text(encoding="utf-8")
+        (hand_ins / f"s{i}.cu").write_text(f"// student {i}\n{text}", encoding="utf-8")
+    out = tmp_path / "grades" / "grades.csv"
+    out.parent.mkdir()
+    argv = [sys.executable, "-m", "gemmviz", "exercise", "grade", str(hand_ins), "--exercise", "tiled"]
+    proc = subprocess.Popen([*argv, "--csv", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (out.exists() and len(_rows(out)) >= 1) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling a condition: the first row written
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    rows = _rows(out)
+    assert 1 <= len(rows) < 6 and all(r["compiles"] == "pass" for r in rows)
+    assert [p.name for p in out.parent.iterdir()] == ["grades.csv"]  # no temporary file left beside it

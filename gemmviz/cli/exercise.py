@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -278,6 +279,10 @@ def _access_report(record: dict, exercise) -> tuple[list[str], bool]:
     return lines, verdict["status"] == "fail"
 
 
+def _stop(_signum, _frame) -> None:
+    raise KeyboardInterrupt
+
+
 def _grade(args) -> int:
     from gemmviz.backends.grading import GradeOptions, grade
     from gemmviz.core.grading import GradeError, parse_shard
@@ -309,12 +314,15 @@ def _grade(args) -> int:
         verdict = row["error"] or f"passed: {row['passed']}"
         print(f"[{i}/{n}] {row['file']}: {verdict}", file=sys.stderr)  # the cell: escaped already
 
+    before = signal.signal(signal.SIGTERM, _stop)  # a batch system's stop (Slurm's time limit) as Ctrl+C
     try:
         run = grade(folder, exercise, target, args.jobs, shard, options, progress=progress)
     except GradeError as exc:
         raise UsageError(str(exc)) from None
     except (OutputError, OSError) as exc:
         raise CommandError(f"the grades could not be written: {exc}") from None
+    finally:
+        signal.signal(signal.SIGTERM, before)
     where = f"on {run.gpu}, one at a time" if run.gpu else f"without a GPU, {run.jobs} at a time"
     print(
         f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
