@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core.access_goals import access_verdict, check_goals
+from gemmviz.core.access_figures import check_goals
+from gemmviz.core.access_goals import access_verdict
 from gemmviz.core.check_record import load_check
 from gemmviz.core.exercises import (
     ExerciseError,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.access_goals import check_goals
+from gemmviz.core.access_figures import check_goals
 from gemmviz.core.fileio import InputFileError, read_regular
 from gemmviz.core.variants import VARIANTS
 

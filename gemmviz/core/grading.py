@@ -163,8 +163,13 @@ def passed(status: dict[str, str]) -> str:
 
 
 def problem_row(student: Student, problem: str, exercise: str = "") -> dict[str, str]:
-    return {"file": cell(student.name), "source_sha256": student.sha256, "exercise": cell(exercise),
-            "passed": "no", "error": cell(problem)}  # fmt: skip
+    return {
+        "file": cell(student.name),
+        "source_sha256": student.sha256,
+        "exercise": cell(exercise),
+        "passed": "no",
+        "error": cell(problem),
+    }
 
 
 def record_row(student: Student, record: dict, exercise: Exercise, lang: str = "en") -> dict[str, str]:
