@@ -18,7 +18,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError
+from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs
 from gemmviz.core.check_record import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
@@ -297,7 +297,7 @@ def _grade(args) -> int:
         raise UsageError(f"--seed must be from 0 to 2^63 - 1, got {args.seed}")
     try:
         shard = parse_shard(args.shard) if args.shard is not None else None
-        target = check_target(Path(args.csv), (".csv",))
+        (target,) = check_outputs(("--csv", args.csv, (".csv",)))  # held: a second grading run of it is refused
     except GradeError as exc:
         raise UsageError(str(exc)) from None
     except OutputError as exc:
