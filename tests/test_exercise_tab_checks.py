@@ -195,3 +195,9 @@ def test_the_timing_bars_stay_legible(qtbot, tmp_path, projector):
         assert tab.minimumSizeHint().width() <= w.width()
     finally:
         w.close()
+
+
+def test_the_task_reflows_english_with_spaces_and_chinese_without():
+    from gemmviz.ui.exercise.tab import reflow
+
+    assert reflow("one\ntwo\n\n写入，\n一个 warp\nlast") == "one two\n\n写入，一个 warp last"

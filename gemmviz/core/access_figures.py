@@ -27,13 +27,13 @@ FIGURES = {
         "shared_ld_wavefronts",
         "shared_ld_requests",
         "wavefronts per shared load request",
-        "每个共享内存加载请求的 波前数",
+        "每个共享内存加载请求的波前数",
     ),
     "shared_st_wavefronts_per_request": Figure(
         "shared_st_wavefronts",
         "shared_st_requests",
         "wavefronts per shared store request",
-        "每个共享内存写入请求的 波前数",
+        "每个共享内存写入请求的波前数",
     ),
 }
 MAX_LIMIT = 64.0  # a request of 32 lanes touches at most 32 sectors, or 32 wavefronts (64 for 16-byte lanes)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -728,6 +729,12 @@ def warn(parent: QWidget, title: str, text: str) -> None:
     box.open()  # not modal: the app keeps working while it is up
 
 
+_WIDE = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"  # Chinese characters and punctuation: no space between lines
+
+
 def reflow(text: str) -> str:
-    """A TOML text's wrapped lines joined into paragraphs (a blank line ends one), for a widget that wraps."""
-    return "\n\n".join(" ".join(p.split("\n")) for p in text.split("\n\n"))
+    """A TOML text's wrapped lines joined into paragraphs (a blank line ends one), for a widget that wraps: with
+    a space, except where a line ends or the next begins with a Chinese character (Chinese has no spaces)."""
+    return "\n\n".join(
+        re.sub(rf"(?<=[{_WIDE}])\n|\n(?=[{_WIDE}])", "", p).replace("\n", " ") for p in text.split("\n\n")
+    )
