@@ -19,7 +19,7 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs
-from gemmviz.core.check_record import CheckFileError, load_check, record_target, report_text
+from gemmviz.core.check_record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
 from gemmviz.core.numbers import LANGUAGES
@@ -273,7 +273,7 @@ def _access_report(record: dict, exercise) -> tuple[list[str], bool]:
     verdict = access_verdict(record, exercise.access_goals, exercise.fix()) if exercise is not None else None
     if verdict is None:
         return [], False
-    lines = ["", f"  {verdict['status'].upper():<5} accesses  {verdict['detail']}"]
+    lines = ["", f"  {MARK[verdict['status']]:<5} accesses  {verdict['detail']}"]
     if verdict["cause"]:
         lines.append(f"access goal: {verdict['cause']}")
     return lines, verdict["status"] == "fail"
