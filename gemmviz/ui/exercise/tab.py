@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -154,13 +154,9 @@ class TimingBars(QWidget):
         return self.fontMetrics().height() * 2.6  # a line of text, a bar of 1.2 lines, a gap
 
     def sizeHint(self):
-        from PySide6.QtCore import QSize
-
         return QSize(self.fontMetrics().horizontalAdvance("M") * 24, int(self.row_height() * max(1, len(self.rows))))
 
     def minimumSizeHint(self):
-        from PySide6.QtCore import QSize
-
         return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self.sizeHint().height())
 
     def bar_spans(self) -> list[float]:
