@@ -8,14 +8,11 @@ numpy only, and core stays dependency-light.
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 import math
 import os
 import re
 import stat
-import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -61,14 +58,14 @@ GZIP_MAGIC = b"\x1f\x8b"
 def _gunzip(data: bytes) -> bytes:
     """The decompressed bytes of a gzip session, read no further than the size limit (a small file that
     inflates to gigabytes is refused after MAX_SESSION_BYTES + 1 bytes, never held whole)."""
+    from gemmviz.core.fileio import InputFileError, inflate
+
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-            out = f.read(MAX_SESSION_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as exc:
+        return inflate(data, MAX_SESSION_BYTES, gzip=True)
+    except InputFileError as exc:
+        if "limit" in str(exc):
+            raise SessionError(f"decompresses to over the {MAX_SESSION_BYTES // 2**20} MiB limit") from None
         raise SessionError(f"not a readable gzip file: {exc}") from None
-    if len(out) > MAX_SESSION_BYTES:
-        raise SessionError(f"decompresses to over the {MAX_SESSION_BYTES // 2**20} MiB limit")
-    return out
 
 
 def _read_json(path: str | os.PathLike) -> object:

@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
-from gemmviz.core import fileio
+from gemmviz.core import fileio, interrupt
 from gemmviz.core.lesson_views import VIEW_KINDS
 from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text
 from gemmviz.ui.fonts import pixel_font
@@ -232,13 +232,14 @@ def render_slide_image(
 ) -> QImage:
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
-    painter = QPainter(image)
-    try:  # a painter left active on a failed step would crash Qt when the image goes
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        render_slide(painter, w, h, lesson, index, source, projector, dark)
-    finally:
-        painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the slide: a painter must end before its image goes
+        painter = QPainter(image)
+        try:  # a painter left active on a failed step would crash Qt when the image goes
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            render_slide(painter, w, h, lesson, index, source, projector, dark)
+        finally:
+            painter.end()
     return image
 
 
@@ -282,24 +283,29 @@ def export_slides(
             image.save(buf, "PNG")
             buf.close()
             pngs.append(bytes(png))
-            if i == 0:
-                painter.begin(pdf)
-            else:
-                pdf.newPage()
-            # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
-            painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            render_slide(painter, width, height, lesson, i, source, projector, dark)
+            with interrupt.deferred():  # Ctrl+C between pages, then the painter ends (finally)
+                if i == 0:
+                    painter.begin(pdf)
+                else:
+                    pdf.newPage()
+                # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
+                painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                render_slide(painter, width, height, lesson, i, source, projector, dark)
     finally:
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
-    targets = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [directory / "lesson.pdf"]
-    for target in targets:
-        fileio.check_target(target, (target.suffix,))
+    names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + ["lesson.pdf"]
+    targets = [directory / name for name in names]
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
-    for target, data in zip(targets, [*pngs, bytes(pdf_data)]):
-        fileio.write_atomic(target, data)
-    for old in stale:
-        old.unlink(missing_ok=True)
+    # All or none: written into a hidden folder inside `directory`, moved in only when every file is whole (a
+    # full disk or Ctrl+C at slide 9 leaves the old slides and lesson.pdf); a link at a name is replaced by the
+    # file, never followed.
+    with fileio.staged_folder(directory) as staging:
+        for name, data in zip(names, [*pngs, bytes(pdf_data)]):
+            fileio.write_new(staging / name, data)
+    with interrupt.deferred():
+        for old in stale:
+            old.unlink(missing_ok=True)
     return targets
