@@ -191,8 +191,8 @@ def _run(command, args) -> int:
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an exception that escaped a command, and the exit status it means."""
-    if isinstance(exc, (UsageError, ProblemError)):
-        _error(exc)
+    if isinstance(exc, (UsageError, ProblemError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
+        _error(exc)  # a bad argument, input file or environment variable (GEMMVIZ_CACHE_DIR: kernel_cache)
         return EXIT_USAGE
     missing = _missing_system_libraries(exc)
     if missing:

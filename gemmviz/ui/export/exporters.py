@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz.core import export_formats, fileio, interrupt
 from gemmviz.core.chart_kinds import ChartKind, ChartView, NothingToDraw
+from gemmviz.core.parsing import check_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.ui.charts import kinds as chart_kinds
@@ -47,6 +48,7 @@ def scale_for(width: int, height: int) -> float:
 def check_size(width: int, height: int) -> None:
     if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
         raise ProblemError(f"size {width}x{height} is out of range: each side must be {MIN_PX}…{MAX_PX} pixels")
+    check_pixels(width, height)
 
 
 def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
