@@ -8,6 +8,7 @@ the tests can check that nothing overlaps and nothing leaves the slide.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
 from gemmviz.ui.text import origin_words, tr
 from gemmviz.ui.theme import Theme, theme_for
+
+log = logging.getLogger("gemmviz")
 
 # Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
 BODY_PX_1080 = {True: 34.0, False: 26.0}
@@ -292,6 +295,7 @@ def export_slides(
                 painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing)
                 render_slide(painter, width, height, lesson, i, source, projector, dark)
+            log.info("slide %d of %d drawn", i + 1, len(lesson.steps))  # -v: the export's progress
     finally:
         if painter.isActive():
             painter.end()
