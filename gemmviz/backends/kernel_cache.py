@@ -64,7 +64,8 @@ def cache_key(source: str, options: list[str], arch: str, toolchain: dict) -> st
 def _unusable(folder: Path, exc: OSError) -> CacheRefused:
     """The cache folder cannot be made: the message names the cache and GEMMVIZ_CACHE_DIR where that set it
     (then a bad value, exit 2 in the CLI), never a bare '[Errno 20] .../kernels'."""
-    why = exc.strerror or str(exc)
+    blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), None)
+    why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
     value = os.environ.get("GEMMVIZ_CACHE_DIR")
     if value:
         refused = CacheRefused(
