@@ -149,3 +149,24 @@ def test_signal_while_python_imports_gemmviz(tmp_path, sig):
     assert rc == 128 + sig, (rc, lines)
     assert lines == [f"gemmviz: {word}"], lines
     assert list(tmp_path.iterdir()) == []
+
+
+def test_frames_export_interrupted_while_frames_are_staged(tmp_path):
+    """SIGTERM once a few frames lie in the hidden staging folder: the folder keeps the earlier export's frames
+    and loses the staging folder."""
+    out = tmp_path / "frames"
+    out.mkdir()
+    before = {"frame_0000.png": b"old frame", "notes.txt": b"mine"}
+    for name, data in before.items():
+        (out / name).write_bytes(data)
+
+    def staged(_err: str) -> bool:
+        return any(len(list(p.glob("frame_*.png"))) >= 3 for p in out.glob(".gemmviz-staging-*"))
+
+    rc, lines = _run_until(
+        ["animate", "--mnk", "256", "--variant", "gpu-tiled", "--size", "320x180", "--frames", str(out)],
+        tmp_path,
+        staged,
+        signal.SIGTERM,
+    )
+    _expect_clean(rc, lines, signal.SIGTERM, out, before)

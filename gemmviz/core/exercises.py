@@ -135,9 +135,9 @@ def _reference(data: dict, where: str) -> tuple[str, dict]:
 
 
 KEYS = frozenset(
-    {"format", "version", "name", "title", "kernel", "starter", "reference", "reference_params", "threads",
-     "block_tile", "defines", "speed_goal", "task", "hints", *LANGS[1:]}
-)  # fmt: skip
+    ("format", "version", "name", "title", "kernel", "starter", "reference", "reference_params", "threads")
+    + ("block_tile", "defines", "speed_goal", "task", "hints", *LANGS[1:])
+)
 LANG_KEYS = frozenset({"title", "task", "hints"})
 
 

@@ -265,6 +265,8 @@ def export_slides(
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
     source = source or NO_DATA
+    for name in [f"step-{i + 1:02d}.png" for i in range(len(lesson.steps))] + ["lesson.pdf"]:
+        fileio.own_name(directory / name)  # a folder or a FIFO at a name: refused before any drawing
     pdf_data = QByteArray()
     pdf_buffer = QBuffer(pdf_data)
     pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
