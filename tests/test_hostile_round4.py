@@ -565,3 +565,19 @@ def test_too_many_animation_steps_in_a_lesson_names_file_and_line(tmp_path, caps
     assert main(["lesson", str(lesson), "--export", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith(f"gemmviz: error: {lesson}:7: K = 131072 gives 32,769 animation steps")
+
+
+def test_a_session_of_millions_of_empty_objects_is_refused_before_parsing(tmp_path):
+    """20 MB of `{},` would be half a gigabyte of Python objects: counted and refused before json.loads."""
+    from gemmviz.core.results import Session
+
+    path = tmp_path / "objects.json"
+    path.write_text("[" + "{}," * 7_000_000 + "{}]")
+    tracemalloc.start()
+    try:
+        with pytest.raises(SessionError, match="lists or objects, over the"):
+            Session.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 120 * 2**20

@@ -68,6 +68,22 @@ def _gunzip(data: bytes) -> bytes:
         raise SessionError(f"not a readable gzip file: {exc}") from None
 
 
+# What the JSON parser may make of a file within the size limit, counted before parsing: 64 MiB of `{},` would
+# be 1.4 GB of Python objects, of `"ab",` 0.8 GB at most within these counts. The largest shipped session (the
+# 4096 block traces) holds 1.7 million values and 0.4 million lists and objects.
+MAX_JSON_VALUES = 12_000_000
+MAX_JSON_CONTAINERS = 3_000_000
+
+
+def _check_json_counts(text: str) -> None:
+    values, containers = text.count(",") + 1, text.count("{") + text.count("[")
+    if values > MAX_JSON_VALUES or containers > MAX_JSON_CONTAINERS:
+        raise SessionError(
+            f"holds {max(values, containers):,} values, lists or objects, over the {MAX_JSON_VALUES:,} and "
+            f"{MAX_JSON_CONTAINERS:,} limits of a session (the parsed file would not fit in memory)"
+        )
+
+
 def _read_json(path: str | os.PathLike) -> object:
     """Parsed JSON of a session file, plain or gzip-compressed (`.json.gz`, recognised by its magic bytes);
     the size limit holds for the file and for its decompressed bytes."""
@@ -89,6 +105,8 @@ def _read_json(path: str | os.PathLike) -> object:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SessionError("not a text (JSON) file") from None
+    del data
+    _check_json_counts(text)
     try:
         return json.loads(text, parse_constant=_NonFinite)
     except json.JSONDecodeError as exc:
