@@ -147,7 +147,8 @@ def _tolerant_streams() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
-    args = build_parser().parse_args(argv)
+    with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
+        args = build_parser().parse_args(argv)
     setup_logging(args.verbose)
     logging.getLogger("gemmviz").debug(
         "gemmviz %s, Python %s, command %s", __version__, sys.version.split()[0], args.command or "(the app)"
