@@ -581,3 +581,26 @@ def test_a_session_of_millions_of_empty_objects_is_refused_before_parsing(tmp_pa
     finally:
         tracemalloc.stop()
     assert peak < 120 * 2**20
+
+
+def test_a_tiny_tmpfs_that_fills_during_a_lesson_export_leaves_the_old_lesson(tmp_path):
+    """A real full disk: a 200 KiB tmpfs (mounted in a private mount namespace, where the machine allows it)
+    fills while the slides are staged; the old lesson.pdf and step-01.png stay, nothing else is left."""
+    import shutil
+
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("no private mount namespace here (unshare -m needs root)")
+    out = tmp_path / "tf"
+    out.mkdir()
+    script = (
+        f"mount -t tmpfs -o size=200k tmpfs {out} || exit 99; cd {out} && printf old > lesson.pdf && "
+        f"printf old1 > step-01.png && {sys.executable} -m gemmviz lesson seed001 --export . --size 640x360; "
+        "echo rc=$?; ls -A; cat lesson.pdf step-01.png"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    if proc.returncode == 99:
+        pytest.skip("tmpfs cannot be mounted here")
+    assert proc.stdout.split() == ["rc=1", "lesson.pdf", "step-01.png", "oldold1"], proc.stdout + proc.stderr
+    assert proc.stderr.strip().endswith("No space left on device") and proc.stderr.count("\n") == 1
+    assert "cannot write step-" in proc.stderr or "cannot write lesson.pdf" in proc.stderr

@@ -321,12 +321,18 @@ STAGING_PREFIX = ".gemmviz-staging-"
 
 
 def write_new(path: str | os.PathLike, data: bytes) -> None:
-    """Write `data` into a new file at `path` (it must not exist: a file in a staging folder), flushed to disk."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    """Write `data` into a new file at `path` (it must not exist: a file in a staging folder), flushed to disk.
+    OutputError names the file it stands for (in the folder above the staging folder), never the staging one."""
+    path = Path(path)
+    shown = path.parent.parent / path.name if path.parent.name.startswith(STAGING_PREFIX) else path
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {_why(exc)}") from None
 
 
 def _replaceable(target: Path) -> None:
