@@ -26,7 +26,9 @@ def _env() -> dict:
     return {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "GEMMVIZ_DEBUG": ""}
 
 
-def _run_until(argv: list[str], cwd: Path, seen: Callable[[str], bool], sig: int, extra: list[str] = ()):
+def _run_until(
+    argv: list[str], cwd: Path, seen: Callable[[str], bool], sig: int, extra: list[str] = (), repeat: int = 1
+):
     """Start gemmviz, send `sig` once `seen(stderr so far)` holds (polled on the process's output and files),
     and return (exit status, stderr lines)."""
     proc = subprocess.Popen(
@@ -45,7 +47,8 @@ def _run_until(argv: list[str], cwd: Path, seen: Callable[[str], bool], sig: int
     sent = False
     while proc.poll() is None and time.monotonic() < deadline:
         if seen("".join(got)):
-            proc.send_signal(sig)
+            for _ in range(repeat):
+                proc.send_signal(sig)
             sent = True
             break
         time.sleep(0.002)  # polling the condition, not waiting for a moment
@@ -170,3 +173,13 @@ def test_frames_export_interrupted_while_frames_are_staged(tmp_path):
         signal.SIGTERM,
     )
     _expect_clean(rc, lines, signal.SIGTERM, out, before)
+
+
+def test_a_second_ctrl_c_during_the_cleanup_changes_nothing(tmp_path):
+    """Ctrl+C twice in a row (an impatient user): the cleanup still runs whole."""
+    (tmp_path / "a.gif").write_bytes(b"GIF89a the previous animation")
+    before = {"a.gif": (tmp_path / "a.gif").read_bytes()}
+    seen = _file_appears(tmp_path, ".a.gif.", ".tmp", 10_000)
+    proc_argv = ["animate", "--mnk", "256", "--variant", "gpu-tiled", "--size", "640x360", "-o", "a.gif"]
+    rc, lines = _run_until(proc_argv, tmp_path, seen, signal.SIGINT, repeat=2)  # two signals at once
+    _expect_clean(rc, lines, signal.SIGINT, tmp_path, before)

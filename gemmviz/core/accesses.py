@@ -549,7 +549,7 @@ def _unpack(text: object, dtype: str, count: int, where: str) -> np.ndarray:
         raise _fail(where, f"not a packed column ({exc})") from None
     if len(raw) != want:
         raise _fail(where, f"holds {len(raw)} bytes, {want} expected for {count} values")
-    a = np.frombuffer(raw, dtype=dtype).copy()
+    a = np.frombuffer(raw, dtype=dtype)  # its own writable buffer (inflate), no copy
     if dtype == "<i8":
         a = np.cumsum(a.reshape(-1, WARP), axis=1).reshape(-1)
     return a

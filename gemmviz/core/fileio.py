@@ -380,7 +380,7 @@ def staged_folder(folder: str | os.PathLike) -> Iterator[Path]:
 
 
 # ---- packed data ---------------------------------------------------------------------------------------------
-def inflate(data: bytes, limit: int, gzip: bool = False) -> bytes:
+def inflate(data: bytes, limit: int, gzip: bool = False) -> bytearray:
     """The decompressed bytes of zlib (or gzip, every member) `data`, refused (InputFileError) as soon as they
     pass `limit` bytes: at most limit + 1 bytes are ever made, whatever the file says of its size. The one
     reader of packed data: sessions and access records (.json.gz), the packed columns of a trace."""
@@ -398,4 +398,4 @@ def inflate(data: bytes, limit: int, gzip: bool = False) -> bytes:
             raise InputFileError(f"{'gzip' if gzip else 'zlib'} data cut short")
         rest = d.unused_data
         if not (gzip and rest.strip(b"\0")):  # gzip: another member follows (padding zeros end it)
-            return bytes(out)
+            return out  # bytes-like, writable: no copy of up to `limit` bytes
