@@ -604,3 +604,15 @@ def test_a_tiny_tmpfs_that_fills_during_a_lesson_export_leaves_the_old_lesson(tm
     assert proc.stdout.split() == ["rc=1", "lesson.pdf", "step-01.png", "oldold1"], proc.stdout + proc.stderr
     assert proc.stderr.strip().endswith("No space left on device") and proc.stderr.count("\n") == 1
     assert "cannot write step-" in proc.stderr or "cannot write lesson.pdf" in proc.stderr
+
+
+def test_profile_keeps_an_access_file_within_the_loaders_limit(monkeypatch):
+    """What `gemmviz profile --accesses` writes, the loader reads: the first requests of each block are kept in
+    detail within the limit, the totals (from every stored request) unchanged."""
+    monkeypatch.setattr(bounds, "MAX_ACCESS_FILE_REQUESTS", 100)
+    traces = [acc.from_json(_trace(80), f"t{i}", room=10**6) for i in range(2)]
+    fitted = acc.fit_file(traces)
+    assert sum(t.kept for t in fitted) <= 100 and all(t.kept > 0 for t in fitted)
+    assert [t.summary for t in fitted] == [t.summary for t in traces]
+    again = acc.parse_file(json.loads(json.dumps(acc.file_json(acc.AccessFile("x", "d", "c", fitted)))))
+    assert [t.kept for t in again.traces] == [t.kept for t in fitted]
