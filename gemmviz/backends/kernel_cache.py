@@ -61,14 +61,35 @@ def cache_key(source: str, options: list[str], arch: str, toolchain: dict) -> st
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _unusable(folder: Path, exc: OSError) -> CacheRefused:
+    """The cache folder cannot be made: the message names the cache and GEMMVIZ_CACHE_DIR where that set it
+    (then a bad value, exit 2 in the CLI), never a bare '[Errno 20] .../kernels'."""
+    blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), None)
+    why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
+    value = os.environ.get("GEMMVIZ_CACHE_DIR")
+    if value:
+        refused = CacheRefused(
+            f"GEMMVIZ_CACHE_DIR={value!r}: the cache folder {folder} cannot be made ({why}); "
+            "set GEMMVIZ_CACHE_DIR to a folder you can write, or unset it"
+        )
+        refused.exit_status = 2
+        return refused
+    return CacheRefused(
+        f"the cache folder {folder} cannot be made ({why}); set GEMMVIZ_CACHE_DIR to a folder you can write"
+    )
+
+
 def secure_cache_dir(folder: Path) -> Path:
     """The kernel cache folder, made 0700 if missing. Raises CacheRefused if it is a symlink, not a folder,
     owned by someone else, or writable by group or others (another user could plant a cubin there)."""
-    folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
+        folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+    except OSError as exc:
+        raise _unusable(folder, exc) from None
     st = os.lstat(folder)
     if stat.S_ISLNK(st.st_mode):
         raise CacheRefused(f"kernel cache {folder} is a symbolic link; remove it (kernels are compiled every time)")

@@ -8,7 +8,6 @@ import sys
 
 from gemmviz.cli.common import (
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
     Output,
     Progress,
@@ -19,6 +18,7 @@ from gemmviz.cli.common import (
     variant_list,
 )
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
+from gemmviz.core import interrupt
 from gemmviz.core.parsing import parse_sizes
 from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S
 from gemmviz.core.variants import VARIANTS, default_variants
@@ -212,15 +212,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     with Progress(enabled=False if args.quiet else None) as progress:
         try:
             engine.run(jobs, on_result=save, on_progress=progress)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:  # Ctrl+C (130) or SIGTERM (143): core/interrupt.py
             progress.close()
             if session.results:  # the interrupt may have landed inside a write: write everything once more
                 save_all()
             print(results_table(session.results))
             saved = ", ".join(str(o.path) for o in outputs if o.path and not o.lost)
             where = f"; saved in {saved}" if saved else ""
-            print(f"gemmviz: interrupted after {len(session.results)} of {len(jobs)} jobs{where}", file=sys.stderr)
-            return EXIT_INTERRUPTED
+            done = f"{len(session.results)} of {len(jobs)} jobs{where}"
+            print(f"gemmviz: {interrupt.message(exc)} after {done}", file=sys.stderr)
+            return interrupt.exit_code(exc)
     print(results_table(session.results))
     for output in outputs:
         if output.report():

@@ -21,8 +21,9 @@ from pathlib import Path
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs
 from gemmviz.core.check_record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
-from gemmviz.core.fileio import InputFileError, OutputError, check_target, write_atomic
+from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.numbers import LANGUAGES
+from gemmviz.core.text import printable
 
 GRADE_EPILOG = """\
 exit status:
@@ -148,7 +149,7 @@ def _grade_parser(actions) -> None:
 
 def _list() -> int:
     for e in shipped_exercises():
-        print(f"{e.name}\t{e.title}\t{', '.join(e.languages)}\tvs {e.reference}")
+        print(printable(f"{e.name}\t{e.title}\t{', '.join(e.languages)}\tvs {e.reference}"))
     return EXIT_OK
 
 
@@ -177,16 +178,22 @@ def _start(args) -> int:
             "them with the starter and the task"
         )
     try:
-        targets = [check_target(starter, (".cu",)), check_target(task, (".md",))]  # both, before writing either
-        write_atomic(targets[0], exercise.starter_text())
-        write_atomic(
-            targets[1],
-            f"# {title}\n\n{text}\n\n{len(hints)} hints: "
-            f"gemmviz exercise hint {exercise.name} N\n\nCheck: gemmviz exercise check {starter}\n",
-        )
+        code = exercise.starter_text()  # a starter that is a folder, a FIFO, too big or outside: refused first
+    except ExerciseError as exc:
+        raise UsageError(str(exc)) from None
+    markdown = (
+        f"# {printable(title)}\n\n{printable(text, lines=True)}\n\n{len(hints)} hints: "
+        f"gemmviz exercise hint {exercise.name} N\n\nCheck: gemmviz exercise check {printable(starter)}\n"
+    )
+    try:
+        # Both or neither; names gemmviz picks, so a link there is replaced, never written through (--force too)
+        with staged_folder(folder) as staging:
+            write_new(staging / exercise.starter, code.encode("utf-8", "surrogateescape"))
+            write_new(staging / task.name, markdown.encode("utf-8", "backslashreplace"))
     except (OutputError, OSError) as exc:
         raise CommandError(str(exc)) from None
-    print(f"wrote {starter} and {task}\nfill in the TODOs, then: gemmviz exercise check {starter}")
+    print(printable(f"wrote {starter} and {task}"))
+    print(printable(f"fill in the TODOs, then: gemmviz exercise check {starter}"))
     return EXIT_OK
 
 
@@ -198,7 +205,7 @@ def _hint(args) -> int:
     if not 1 <= args.n <= len(hints):
         raise UsageError(f"{exercise.name} has hints 1 to {len(hints)}")
     for i, h in enumerate(hints[: args.n], 1):
-        print(f"hint {i}/{len(hints)}: {h}")
+        print(f"hint {i}/{len(hints)}: {printable(h)}")
     return EXIT_OK
 
 

@@ -14,7 +14,7 @@ from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
 from gemmviz.core import export_formats
 from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
-from gemmviz.core.parsing import parse_pixels
+from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.core.variants import BASELINES, Baseline, baseline
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
@@ -35,7 +35,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="; ".join(f"{kind.name}: {kind.description}" for kind in chart_kinds.kinds()) + " (default %(default)s)",
     )
     p.add_argument(
-        "--size", default="1920x1080", help="pixels, WxH (fonts and lines scale with it; default %(default)s)"
+        "--size",
+        default="1920x1080",
+        help=f"pixels, WxH (fonts and lines scale with it; default %(default)s; {PIXEL_BUDGET_HELP})",
     )
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")

@@ -14,7 +14,7 @@ from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
 from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_gaps, lesson_session
 from gemmviz.core.numbers import LANGUAGES
-from gemmviz.core.parsing import parse_pixels
+from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
 
 MIN_PX, MAX_PX = 320, 8192
 
@@ -30,7 +30,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="the lesson's language, where it has one (default: en)",
     )
     p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
-    p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
+    p.add_argument(
+        "--size",
+        default="1920x1080",
+        help=f"slide size in pixels, WxH (default 1920x1080; {PIXEL_BUDGET_HELP}, and "
+        f"{MAX_EXPORT_PIXELS // 10**6:,} megapixels over all the slides)",
+    )
     p.add_argument(
         "--projector",
         action=argparse.BooleanOptionalAction,
@@ -91,6 +96,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         source = lesson_session(lesson, shipped_session(args.session) if args.session else None)
     except LessonError as exc:
         raise UsageError(str(exc)) from None
+    check_pixels(width, height, len(lesson.steps), "slide")  # before any drawing
     for line in lesson_gaps(lesson, source):  # the slides are still written; the teacher hears of it now
         print(f"gemmviz: warning: {line}", file=sys.stderr)
     out = output_dir(args.export)

@@ -6,6 +6,7 @@ dependencies when it runs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -13,9 +14,11 @@ import sys
 from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
+from gemmviz.core import interrupt
 from gemmviz.core.fileio import release_all
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.problem import ProblemError
+from gemmviz.core.text import printable
 
 EPILOG = """\
 exit status:
@@ -24,7 +27,9 @@ exit status:
        or the command could not finish (an output that cannot be written, no GPU for tune/ceilings/profile,
        ncu missing or GPU counters not permitted for profile; its timings are still saved)
   2    bad arguments or an unreadable input file (nothing was run)
-  130  interrupted (Ctrl+C); results that finished are already in --out / --csv
+  130  interrupted (Ctrl+C); results that finished are already in --out / --csv, an output being written
+       is left as it was before (no partial file, lock or temporary file)
+  143  terminated (SIGTERM), as for Ctrl+C
 
 Outputs (--out, --csv, -o) are regular files (or links to one): they are checked, by creating a file beside
 them, before the first job, and held so that a second gemmviz cannot write them at the same time. bench
@@ -51,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # argparse's own errors: exit 2 in our one-line style
         self.print_usage(sys.stderr)
-        print(f"gemmviz: error: {message}", file=sys.stderr)
+        print(f"gemmviz: error: {printable(message)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
 
 
@@ -112,7 +117,7 @@ class _Formatter(logging.Formatter):
     """'gemmviz: warning: ...', in the style of the CLI's 'gemmviz: error: ...' lines."""
 
     def format(self, record: logging.LogRecord) -> str:
-        text = f"gemmviz: {record.levelname.lower()}: {record.getMessage()}"
+        text = f"gemmviz: {record.levelname.lower()}: {printable(record.getMessage())}"
         return f"{text}\n{self.formatException(record.exc_info)}" if record.exc_info else text
 
 
@@ -127,11 +132,23 @@ def setup_logging(verbosity: int) -> None:
 
 
 def _error(message: object) -> None:
-    print(f"gemmviz: error: {message}", file=sys.stderr)
+    print(f"gemmviz: error: {printable(message)}", file=sys.stderr)
+
+
+def _tolerant_streams() -> None:
+    """stdout and stderr write what their encoding cannot hold as escapes (PYTHONIOENCODING=ascii, a lone
+    surrogate from a file name) rather than failing with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (a test's capture): left as it is
+            pass
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    _tolerant_streams()
+    with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
+        args = build_parser().parse_args(argv)
     setup_logging(args.verbose)
     logging.getLogger("gemmviz").debug(
         "gemmviz %s, Python %s, command %s", __version__, sys.version.split()[0], args.command or "(the app)"
@@ -139,28 +156,44 @@ def main(argv: list[str] | None = None) -> int:
     command = app.run_app if args.command is None else args.func
     if args.install_desktop:
         command = desktop.cmd_install
+    # A command takes Ctrl+C and SIGTERM between frames and writes, never inside one (core/interrupt.py); the
+    # window keeps Qt's and Python's own handling.
+    signals = contextlib.nullcontext() if command is app.run_app else interrupt.handled()
+    with signals:
+        try:
+            return _run(command, args)
+        except KeyboardInterrupt as exc:  # one that came during the command's own cleanup
+            print(f"gemmviz: {interrupt.message(exc)}", file=sys.stderr)
+            return EXIT_INTERRUPTED if exc.__class__ is KeyboardInterrupt else interrupt.exit_code(exc)
+
+
+def _run(command, args) -> int:
     try:
         return command(args)
-    except KeyboardInterrupt:
-        print("gemmviz: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        print(f"gemmviz: {interrupt.message(exc)}", file=sys.stderr)
+        return interrupt.exit_code(exc)
     except BrokenPipeError:
         # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
         # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+    except MemoryError:
+        _error("out of memory (an input too large for this machine?); nothing was written")
         return EXIT_FAILED
     except Exception as exc:
         if os.environ.get("GEMMVIZ_DEBUG") == "1":
             raise
         return _report(exc)
     finally:
-        release_all()  # the outputs the command held (check_outputs): another gemmviz may write them now
+        with interrupt.deferred():
+            release_all()  # the outputs the command held (check_outputs): another gemmviz may write them now
 
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an exception that escaped a command, and the exit status it means."""
-    if isinstance(exc, (UsageError, ProblemError)):
-        _error(exc)
+    if isinstance(exc, (UsageError, ProblemError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
+        _error(exc)  # a bad argument, input file or environment variable (GEMMVIZ_CACHE_DIR: kernel_cache)
         return EXIT_USAGE
     missing = _missing_system_libraries(exc)
     if missing:

@@ -12,7 +12,7 @@ from pathlib import Path
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
 from gemmviz.core import export_formats
-from gemmviz.core.parsing import parse_pixels
+from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.schedule import animated_variants
 from gemmviz.core.variants import VARIANTS
@@ -49,7 +49,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--block", default="0,0", help="which thread block: y,x (default %(default)s)")
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x (default %(default)s)")
-    p.add_argument("--size", default="1280x720", help="frame size in pixels, WxH (default %(default)s)")
+    p.add_argument(
+        "--size", default="1280x720", help=f"frame size in pixels, WxH (default %(default)s; {PIXEL_BUDGET_HELP})"
+    )
     p.add_argument(
         "-o",
         "--output",

@@ -130,11 +130,11 @@ def record_accesses(
 
 
 def access_file(traces: list, session, command: str):
-    from gemmviz.core.accesses import AccessFile
+    from gemmviz.core.accesses import AccessFile, fit_file
 
     gpu = (((session.environment or {}).get("backends") or {}).get("cuda") or {}).get("name") or "unknown GPU"
     date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return AccessFile(gpu, date, command, traces)
+    return AccessFile(gpu, date, command, fit_file(traces))  # within the loader's limit of requests in detail
 
 
 def print_summary(traces: Sequence, stream=None) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from gemmviz.core import session_bounds as bounds
+from gemmviz.core.fileio import InputFileError, inflate
 from gemmviz.core.session_checks import (
     MAX_TEXT_CHARS,
     SessionError,
@@ -243,22 +244,16 @@ def summarise(columns: Mapping | np.ndarray, n_slots: int, addr: np.ndarray | No
     space, flags, size = np.asarray(columns["space"]), np.asarray(columns["flags"]), np.asarray(columns["size"])
     active, slot = np.asarray(columns["active"], np.uint32), np.asarray(columns["slot"])
     addr = columns["addr"] if addr is None else addr
-    threads = lanes_of(active).sum(axis=1)
+    threads = _chunked(lambda sel: (lanes_of(active[sel]).sum(axis=1),), np.ones(len(space), bool))[0]
     nbytes = threads * size.astype(np.int64)
     out = [dict.fromkeys(SUMMARY_KEYS, 0) for _ in range(n_slots)]
     asyn = (flags & ASYNC) != 0
     store = (flags & WRITE) != 0
     g = (space == GLOBAL) & ~asyn
-    sectors = np.zeros(len(space), np.int64)
-    lines = np.zeros(len(space), np.int64)
     ga = (space == GLOBAL) & asyn
-    if g.any() or ga.any():
-        sectors[g | ga], lines[g | ga] = sectors_and_lines(addr[g | ga], active[g | ga], size[g | ga])
+    sectors, lines = _chunked(lambda sel: sectors_and_lines(addr[sel], active[sel], size[sel]), g | ga)
     s = (space == SHARED) & ~asyn
-    wave = np.zeros(len(space), np.int64)
-    ideal = np.zeros(len(space), np.int64)
-    if s.any():
-        wave[s], ideal[s] = wavefronts(addr[s], active[s], size[s])
+    wave, ideal = _chunked(lambda sel: wavefronts(addr[sel], active[sel], size[sel]), s)
     for k in range(n_slots):
         mine = slot == k
         for op, sel in (("ld", ~store), ("st", store)):
@@ -279,6 +274,24 @@ def summarise(columns: Mapping | np.ndarray, n_slots: int, addr: np.ndarray | No
         out[k]["async_sectors"] = int(sectors[mine & ga].sum())
         out[k]["local_requests"] = int((mine & (space == LOCAL)).sum())
     return out
+
+
+SUMMARY_CHUNK = 32_768  # requests whose per-lane figures are worked out at once (a few tens of MB)
+
+
+def _chunked(figures, sel: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per-request figures (int64 arrays, 0 outside `sel`) of the requests `sel` picks, worked out a chunk at a
+    time: the per-lane arrays behind them (64 addresses a request, sorted) never exceed one chunk's."""
+    rows = np.nonzero(sel)[0]
+    outs: tuple[np.ndarray, ...] | None = None
+    for start in range(0, len(rows), SUMMARY_CHUNK):
+        part = rows[start : start + SUMMARY_CHUNK]
+        got = figures(part)
+        if outs is None:
+            outs = tuple(np.zeros(len(sel), np.int64) for _ in got)
+        for o, g in zip(outs, got):
+            o[part] = g
+    return outs if outs is not None else tuple(np.zeros(len(sel), np.int64) for _ in range(2))
 
 
 def element_counts(summary: Mapping[str, int]) -> dict[str, int]:
@@ -527,13 +540,16 @@ def _unpack(text: object, dtype: str, count: int, where: str) -> np.ndarray:
         raise _fail(where, "not a packed column (a base64 string within the size limit)")
     want = count * np.dtype(dtype).itemsize
     try:
-        d = zlib.decompressobj()
-        raw = d.decompress(base64.b64decode(text, validate=True), want + 1)
-    except (ValueError, zlib.error) as exc:
+        raw = inflate(base64.b64decode(text, validate=True), want)
+    except InputFileError as exc:
+        if "limit" in str(exc):
+            raise _fail(where, f"holds more than the {want} bytes expected for {count} values") from None
+        raise _fail(where, f"not a packed column ({exc})") from None
+    except ValueError as exc:
         raise _fail(where, f"not a packed column ({exc})") from None
     if len(raw) != want:
         raise _fail(where, f"holds {len(raw)} bytes, {want} expected for {count} values")
-    a = np.frombuffer(raw, dtype=dtype).copy()
+    a = np.frombuffer(raw, dtype=dtype)  # its own writable buffer (inflate), no copy
     if dtype == "<i8":
         a = np.cumsum(a.reshape(-1, WARP), axis=1).reshape(-1)
     return a
@@ -584,8 +600,9 @@ def _columns(v: object, where: str, kept: int, n_slots: int, n_pcs: int) -> dict
     return cols
 
 
-def from_json(v: object, where: str) -> AccessTrace:
-    """One trace from its JSON, every field checked (types, ranges, lengths: core/session_bounds.py)."""
+def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS) -> AccessTrace:
+    """One trace from its JSON, every field checked (types, ranges, lengths: core/session_bounds.py); `room`:
+    the requests it may keep in detail (what the file's limit leaves), checked before any column is unpacked."""
     from gemmviz.core.variants import VARIANTS
 
     obj = _object(v, where)
@@ -595,6 +612,12 @@ def from_json(v: object, where: str) -> AccessTrace:
     blocks = [
         _dims(b, f"{where}.blocks[{i}]", lo=0) for i, b in enumerate(_list(obj.get("blocks"), f"{where}.blocks", 4))
     ]
+    if not blocks:
+        raise _fail(f"{where}.blocks", "no traced block (a trace records 1 to 4 blocks)")
+    grid = _dims(obj.get("grid"), f"{where}.grid")
+    for i, b in enumerate(blocks):
+        if any(c >= g for c, g in zip(b, grid)):
+            raise _fail(f"{where}.blocks[{i}]", f"block {list(b)} is outside the grid {list(grid)}")
     pcs = []
     for i, p in enumerate(_list(obj.get("pcs"), f"{where}.pcs", bounds.MAX_ACCESS_PCS)):
         item = _list(p, f"{where}.pcs[{i}]", 3)
@@ -606,6 +629,10 @@ def from_json(v: object, where: str) -> AccessTrace:
     stored = _int(obj.get("stored"), f"{where}.stored", hi=cap)
     attempted = _int(obj.get("attempted"), f"{where}.attempted", lo=stored, hi=2**32)
     kept = _int(obj.get("kept"), f"{where}.kept", hi=stored)
+    if kept > room:  # before any column is decompressed: a small file cannot ask for gigabytes
+        raise _fail(
+            f"{where}.kept", f"{kept:,} requests kept in detail, over the {bounds.MAX_ACCESS_FILE_REQUESTS:,} limit"
+        )
     cols = _columns(obj.get("columns"), f"{where}.columns", kept, len(blocks), len(pcs))
     if kept == stored:  # every stored request is here: the totals follow from them, by this version's rules
         summary = summarise(cols, len(blocks))
@@ -630,7 +657,7 @@ def from_json(v: object, where: str) -> AccessTrace:
         mnk=_dims(obj.get("mnk"), f"{where}.mnk"),
         params=params,
         kernel=_str(obj.get("kernel"), f"{where}.kernel"),
-        grid=_dims(obj.get("grid"), f"{where}.grid"),
+        grid=grid,
         block=_dims(obj.get("block"), f"{where}.block"),
         blocks=blocks,
         cap=cap,
@@ -660,6 +687,19 @@ class AccessFile:
         return None
 
 
+def fit_file(traces: Sequence[AccessTrace]) -> list[AccessTrace]:
+    """The traces with the first requests of each block kept in detail, so that the file holds at most
+    MAX_ACCESS_FILE_REQUESTS in all (the loader's limit); their totals stay those of every stored request."""
+    budget = bounds.MAX_ACCESS_FILE_REQUESTS // max(1, len(traces))
+    out = []
+    for t in traces:
+        if t.kept > budget:
+            per_pc = 8 if 8 * len(t.pcs) * len(t.blocks) <= budget // 2 else 0
+            t = keep_first(t, max(0, (budget - per_pc * len(t.pcs) * len(t.blocks)) // max(1, len(t.blocks))), per_pc)
+        out.append(t)
+    return out
+
+
 def file_json(f: AccessFile) -> dict:
     return {
         "format": FORMAT,
@@ -676,12 +716,11 @@ def parse_file(data: object) -> AccessFile:
     if obj.get("format") != FORMAT:
         raise SessionError(f"not a gemmviz access-record file (format {str(obj.get('format'))[:40]!r})", "format")
     _int(obj.get("version"), "version", lo=1, hi=VERSION)
-    traces = [
-        from_json(t, f"traces[{i}]") for i, t in enumerate(_list(obj.get("traces"), "traces", bounds.MAX_ACCESS_TRACES))
-    ]
-    total = sum(t.kept for t in traces)
-    if total > bounds.MAX_ACCESS_FILE_REQUESTS:
-        raise _fail("traces", f"{total:,} requests in all, over the {bounds.MAX_ACCESS_FILE_REQUESTS:,} limit")
+    traces: list[AccessTrace] = []
+    room = bounds.MAX_ACCESS_FILE_REQUESTS  # what the traces still to come may keep, over the whole file
+    for i, t in enumerate(_list(obj.get("traces"), "traces", bounds.MAX_ACCESS_TRACES)):
+        traces.append(from_json(t, f"traces[{i}]", room))
+        room -= traces[-1].kept
     return AccessFile(
         _str(obj.get("gpu", ""), "gpu"),
         _str(obj.get("date", ""), "date"),

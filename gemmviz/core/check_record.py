@@ -25,6 +25,7 @@ from gemmviz.core.exercise_check import (
 )
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
 from gemmviz.core.numbers import duration, rate
+from gemmviz.core.text import printable as one_line
 
 FORMAT = "gemmviz-exercise-check"
 VERSION = 1
@@ -507,10 +508,12 @@ def report_text(record: dict) -> str:
     for v in record.get("verdicts") or []:
         out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
     if record.get("cause"):
-        out.append(f"\nlikeliest cause: {record['cause']}")
+        out += ["", f"likeliest cause: {record['cause']}"]
     for note in record.get("not_run") or []:
         out.append(f"not run: {note}")
-    return printable("\n".join(out))
+    # one line per entry: a newline or a terminal code in a record's text is shown, never obeyed (a note
+    # cannot print a forged "PASS" line after the verdicts)
+    return "\n".join(one_line(line) for line in out)
 
 
 COUNTER_ROWS = (

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core.numbers import duration, rate
+from gemmviz.core.text import printable as _printable
 
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
@@ -216,12 +217,10 @@ def source_lines(source: str) -> list[str]:
     return [printable(line) for line in source.split("\n")]
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def printable(text: str) -> str:
-    """`text` with terminal control characters (ESC, BEL, ...) and bidi overrides replaced by '?'."""
-    return _CONTROL.sub("?", text)
+    """`text` with terminal control characters (ESC, BEL, ...), bidi controls and lone surrogates shown as visible
+    escapes, its lines kept: core/text.printable, the one function for file-derived text."""
+    return _printable(text, lines=True)
 
 
 def correctness_cause(record: dict) -> str | None:

@@ -67,10 +67,22 @@ class Exercise:
         return ("en", *sorted(self.texts))
 
     def starter_text(self) -> str:
+        """The starter's text: a regular file of at most MAX_SOURCE_BYTES in the exercise's folder (a link that
+        leads out of it, to /etc/passwd say, is refused, as a lesson's session is)."""
+        path = self.folder / self.starter
+        where = f"exercise {self.name}: its starter {path}"
         try:
-            data = read_regular(self.folder / self.starter, MAX_SOURCE_BYTES)
+            inside = path.resolve().is_relative_to(self.folder.resolve())
+        except (OSError, RuntimeError):  # a loop of links
+            inside = False
+        if not inside:
+            raise ExerciseError(f"{where} leads out of the exercise's folder (a link?); put the file itself there")
+        try:
+            data = read_regular(path, MAX_SOURCE_BYTES)
         except (OSError, InputFileError) as exc:
-            raise ExerciseError(f"exercise {self.name}: its starter {self.starter} cannot be read: {exc}") from None
+            raise ExerciseError(f"{where} cannot be read: {str(exc).removeprefix('cannot read: ')}") from None
+        if b"\0" in data:
+            raise ExerciseError(f"{where} is a binary file, not CUDA source")
         return data.decode("utf-8", errors="replace")
 
     def nvcc_defines(self) -> list[str]:
@@ -130,12 +142,29 @@ def _reference(data: dict, where: str) -> tuple[str, dict]:
     return name, params
 
 
+KEYS = frozenset(
+    ("format", "version", "name", "title", "kernel", "starter", "reference", "reference_params", "threads")
+    + ("block_tile", "defines", "speed_goal", "task", "hints", *LANGS[1:])
+)
+LANG_KEYS = frozenset({"title", "task", "hints"})
+
+
+def _unknown(data: dict, known: frozenset, where: str) -> None:
+    """Refuse a key the exercise format does not have (a misspelled 'hintz' would be ignored otherwise)."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ExerciseError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
+
+
 def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     """An Exercise from a TOML text; ExerciseError naming `where` and the field otherwise."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ExerciseError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise ExerciseError(f"{where}: not valid TOML: nested too deeply for an exercise") from None
+    _unknown(data, KEYS, where)
     if data.get("format") != FORMAT:
         raise ExerciseError(f"{where}: not a gemmviz exercise (format must be '{FORMAT}')")
     if data.get("version") != VERSION:
@@ -162,6 +191,7 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
             part, here = data[lang], f"{where} [{lang}]"
             if not isinstance(part, dict):
                 raise ExerciseError(f"{here}: must be a table")
+            _unknown(part, LANG_KEYS, here)
             texts[lang] = {
                 "title": _text(part, "title", here, 200),
                 "task": _text(part, "task", here),
@@ -206,7 +236,7 @@ def load_exercise_file(path: str | Path) -> Exercise:
     except (OSError, InputFileError) as exc:
         raise ExerciseError(f"{path}: cannot read the exercise: {exc}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is not text, as for lessons
     except UnicodeDecodeError:
         raise ExerciseError(f"{path}: not UTF-8 text; is it an exercise?") from None
     return parse_exercise(text, str(path), path.parent)

@@ -14,11 +14,15 @@ import atexit
 import contextlib
 import errno
 import os
+import shutil
 import stat
 import tempfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
+
+from gemmviz.core import interrupt
 
 try:
     import fcntl
@@ -80,6 +84,16 @@ def real_target(path: str | os.PathLike) -> Path:
     return real
 
 
+def own_name(path: str | os.PathLike) -> Path:
+    """`path` itself, for a name gemmviz picks: absent, a regular file or a link (which a write replaces, never
+    follows); a folder or a special file there is refused (OutputError)."""
+    if str(path) == "":
+        raise OutputError("an empty file name: give the file to write")
+    path = Path(path)
+    _replaceable(path)
+    return path
+
+
 def _folder(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
@@ -112,53 +126,61 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Pat
     return path
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, mode: int | None = None) -> None:
+def write_atomic(
+    path: str | os.PathLike, data: str | bytes, mode: int | None = None, follow_links: bool = True
+) -> None:
     """Write `data` to `path` (or the regular file its links lead to) through a temporary file in the same
     folder, flushed to disk, and a rename: a failure leaves the previous file as it was.
 
     The file keeps the permissions of the file it replaces; a new one gets what a plain open() would give
     (0666 less the umask, 0644 usually), or `mode`. Errors name `path`, never the temporary file. A file that
-    another gemmviz holds (see hold) is refused."""
-    with atomic_file(path, mode) as f:
+    another gemmviz holds (see hold) is refused. `follow_links` False, for a name gemmviz picks itself (a
+    starter, a desktop file, a manifest): a link there is replaced by the file, what it leads to left alone."""
+    with atomic_file(path, mode, follow_links) as f:
         f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike, mode: int | None = None) -> Iterator[BinaryIO]:
+def atomic_file(path: str | os.PathLike, mode: int | None = None, follow_links: bool = True) -> Iterator[BinaryIO]:
     """A binary file to write `path` piece by piece (a long animation, streamed), with write_atomic's rules:
     checked and locked first, written to a temporary file beside it, flushed and renamed at the end; if the
     block raises (a full disk, Ctrl+C), the temporary file is removed and the previous file is left."""
-    real = real_target(path)
+    real = real_target(path) if follow_links else own_name(path)
     path = Path(path)
     if mode is None:
         try:
+            if real.is_symlink():  # a link replaced by the file: a new file's mode, not what it led to
+                raise FileNotFoundError(real)
             mode = stat.S_IMODE(os.stat(real).st_mode)
         except OSError:
             mode = 0o666 & ~_umask()
-    temporary_lock = _lock_holder(real) is None and fcntl is not None
-    if temporary_lock:
-        _try_lock(path, real, keep=True)
-    tmp = None
+    tmp = temporary_lock = None
     try:
-        try:
-            fd, tmp = tempfile.mkstemp(dir=_folder(real), prefix=f".{real.name}.", suffix=".tmp")
-            os.fchmod(fd, mode)
-        except OSError as exc:
-            raise OutputError(f"cannot write {path}: {_why(exc)}") from None
+        with interrupt.deferred():  # a lock and a temporary file are made whole and known, or not at all
+            temporary_lock = _lock_holder(real) is None and fcntl is not None
+            if temporary_lock:
+                _try_lock(path, real, keep=True)
+            try:
+                fd, tmp = tempfile.mkstemp(dir=_folder(real), prefix=f".{real.name}.", suffix=".tmp")
+                os.fchmod(fd, mode)
+            except OSError as exc:
+                raise OutputError(f"cannot write {path}: {_why(exc)}") from None
         try:
             with os.fdopen(fd, "wb") as f:
                 yield f
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(tmp, real)
-            tmp = None
+            with interrupt.deferred():  # renamed and forgotten together
+                os.replace(tmp, real)
+                tmp = None
         except OSError as exc:
             raise OutputError(f"cannot write {path}: {_why(exc)}") from None
     finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        if temporary_lock:
-            release(real)
+        with interrupt.deferred():  # the cleanup runs whole, even when a second Ctrl+C comes
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            if temporary_lock:
+                release(real)
 
 
 # ---- reading what a user may have put there ------------------------------------------------------------
@@ -218,6 +240,11 @@ def _lock_holder(real: Path) -> tuple[int, Path] | None:
 def _try_lock(path: Path, real: Path, keep: bool) -> None:
     """Take the lock of `real` (kept in _held when `keep`, else released at once: a check that no other
     gemmviz is writing it). A lock file removed by its holder between our open and our lock is retried."""
+    with interrupt.deferred():  # the lock file is made and known (in _held) together
+        _take_lock(path, real, keep)
+
+
+def _take_lock(path: Path, real: Path, keep: bool) -> None:
     lock = _lock_path(real)
     for _ in range(10):
         try:
@@ -263,20 +290,11 @@ def release(path: str | os.PathLike) -> None:
         real = real_target(path)
     except OutputError:  # what it names changed since: whatever this process holds under that name
         real = Path(path)
-    held = _held.pop(_key(real), None)
-    if held is None:
-        return
-    fd, lock = held
-    try:
-        os.unlink(lock)
-    except OSError:
-        pass
-    os.close(fd)
-
-
-def release_all() -> None:
-    for key in list(_held):
-        fd, lock = _held.pop(key)
+    with interrupt.deferred():
+        held = _held.pop(_key(real), None)
+        if held is None:
+            return
+        fd, lock = held
         try:
             os.unlink(lock)
         except OSError:
@@ -284,4 +302,100 @@ def release_all() -> None:
         os.close(fd)
 
 
+def release_all() -> None:
+    with interrupt.deferred():
+        for key in list(_held):
+            fd, lock = _held.pop(key)
+            try:
+                os.unlink(lock)
+            except OSError:
+                pass
+            os.close(fd)
+
+
 atexit.register(release_all)
+
+
+# ---- several files at names gemmviz picks, all or none ---------------------------------------------------
+STAGING_PREFIX = ".gemmviz-staging-"
+
+
+def write_new(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` into a new file at `path` (it must not exist: a file in a staging folder), flushed to disk.
+    OutputError names the file it stands for (in the folder above the staging folder), never the staging one."""
+    path = Path(path)
+    shown = path.parent.parent / path.name if path.parent.name.startswith(STAGING_PREFIX) else path
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {_why(exc)}") from None
+
+
+def _replaceable(target: Path) -> None:
+    """A name gemmviz picks may be absent, a regular file or a link (the link itself is replaced, never what it
+    leads to); anything else is refused before any file is moved."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {_why(exc)}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"cannot write {target}: a folder has that name")
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise OutputError(f"cannot write {target}: it is not a regular file")
+
+
+@contextlib.contextmanager
+def staged_folder(folder: str | os.PathLike) -> Iterator[Path]:
+    """A hidden folder inside `folder` to write a set of files into (write_new, write_atomic). When the block
+    ends without error, every file in it is moved into `folder` at the same name, in one step no Ctrl+C breaks
+    into; a link already at one of those names is replaced by the file, never followed. If the block fails (a
+    full disk at the ninth slide, Ctrl+C, SIGTERM) or a name is taken by a folder, nothing is moved and the
+    staging folder is removed: `folder` is left as it was."""
+    folder = Path(folder)
+    with interrupt.deferred():
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+        except OSError as exc:
+            raise OutputError(f"cannot write into {folder}: {_why(exc)}") from None
+    try:
+        yield staging
+        names = sorted(p.name for p in staging.iterdir())
+        for name in names:
+            _replaceable(folder / name)
+        with interrupt.deferred():
+            try:
+                for name in names:
+                    os.replace(staging / name, folder / name)
+            except OSError as exc:
+                raise OutputError(f"cannot write {folder / name}: {_why(exc)}") from None
+    finally:
+        with interrupt.deferred():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+# ---- packed data ---------------------------------------------------------------------------------------------
+def inflate(data: bytes, limit: int, gzip: bool = False) -> bytearray:
+    """The decompressed bytes of zlib (or gzip, every member) `data`, refused (InputFileError) as soon as they
+    pass `limit` bytes: at most limit + 1 bytes are ever made, whatever the file says of its size. The one
+    reader of packed data: sessions and access records (.json.gz), the packed columns of a trace."""
+    out = bytearray()
+    rest = data
+    while True:
+        d = zlib.decompressobj(31 if gzip else 15)
+        try:
+            out += d.decompress(rest, limit + 1 - len(out))
+        except zlib.error as exc:
+            raise InputFileError(f"not readable {'gzip' if gzip else 'zlib'} data ({exc})") from None
+        if len(out) > limit or d.unconsumed_tail:
+            raise InputFileError(f"decompresses to over the {limit:,}-byte limit")
+        if not d.eof:
+            raise InputFileError(f"{'gzip' if gzip else 'zlib'} data cut short")
+        rest = d.unused_data
+        if not (gzip and rest.strip(b"\0")):  # gzip: another member follows (padding zeros end it)
+            return out  # bytes-like, writable: no copy of up to `limit` bytes

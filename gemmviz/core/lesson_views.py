@@ -214,7 +214,7 @@ def _animation_block(value: object, variant: str, problem: Problem, tile: int | 
 
 
 def _animation_state(a: Mapping) -> AnimationState:
-    from gemmviz.core.schedule import animated_variants, check_animation_input, check_bounds
+    from gemmviz.core.schedule import animated_variants, block_schedule, check_animation_input, check_bounds
 
     variant = a.get("variant", "")
     if not isinstance(variant, str) or variant not in animated_variants():
@@ -235,6 +235,7 @@ def _animation_state(a: Mapping) -> AnimationState:
     if not isinstance(bounds, str):
         raise ProblemError(f'animation bounds must be "and" or "or", got {bounds!r}')
     check_bounds(variant, bounds)  # "and" / "or"; "or" only for a kernel storing C per thread under a check
+    block_schedule(variant, problem, tile, block, bounds)  # too many steps to animate: refused here, file and line
     return AnimationState(variant, problem, tile, step_i, block, bounds)
 
 

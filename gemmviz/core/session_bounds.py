@@ -249,7 +249,11 @@ def _q(s: str) -> str:
 # ---- access records (core/accesses.py, issue 25) ---------------------------------------------------------------
 
 MAX_ACCESS_REQUESTS = 2**24  # warp requests one trace stores: the tracer's own cap
-MAX_ACCESS_FILE_REQUESTS = 4_000_000  # kept in detail over a whole access-record file (~0.5 GB as arrays)
+# Requests kept in detail over a whole access-record file (or one check record's trace), checked before any
+# column is decompressed: 271 bytes each as arrays (68 MB) and the figures of each derived a chunk at a time,
+# so a file the loader accepts stays well under 1 GB and loads in a second or two. The shipped records keep
+# about 150,000; `gemmviz profile --accesses` keeps the first ones of each block within it (fit_file).
+MAX_ACCESS_FILE_REQUESTS = 250_000
 MAX_ACCESS_TRACES = 1_000
 MAX_ACCESS_PCS = 100_000  # distinct memory instructions of one kernel
 MAX_ACCESS_PACKED_CHARS = 48 * 2**20  # one packed column, base64 text

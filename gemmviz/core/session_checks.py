@@ -8,14 +8,11 @@ numpy only, and core stays dependency-light.
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 import math
 import os
 import re
 import stat
-import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -61,14 +58,30 @@ GZIP_MAGIC = b"\x1f\x8b"
 def _gunzip(data: bytes) -> bytes:
     """The decompressed bytes of a gzip session, read no further than the size limit (a small file that
     inflates to gigabytes is refused after MAX_SESSION_BYTES + 1 bytes, never held whole)."""
+    from gemmviz.core.fileio import InputFileError, inflate
+
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-            out = f.read(MAX_SESSION_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as exc:
+        return inflate(data, MAX_SESSION_BYTES, gzip=True)
+    except InputFileError as exc:
+        if "limit" in str(exc):
+            raise SessionError(f"decompresses to over the {MAX_SESSION_BYTES // 2**20} MiB limit") from None
         raise SessionError(f"not a readable gzip file: {exc}") from None
-    if len(out) > MAX_SESSION_BYTES:
-        raise SessionError(f"decompresses to over the {MAX_SESSION_BYTES // 2**20} MiB limit")
-    return out
+
+
+# What the JSON parser may make of a file within the size limit, counted before parsing: 64 MiB of `{},` would
+# be 1.4 GB of Python objects, of `"ab",` 0.8 GB at most within these counts. The largest shipped session (the
+# 4096 block traces) holds 1.7 million values and 0.4 million lists and objects.
+MAX_JSON_VALUES = 12_000_000
+MAX_JSON_CONTAINERS = 3_000_000
+
+
+def _check_json_counts(text: str) -> None:
+    values, containers = text.count(",") + 1, text.count("{") + text.count("[")
+    if values > MAX_JSON_VALUES or containers > MAX_JSON_CONTAINERS:
+        raise SessionError(
+            f"holds {max(values, containers):,} values, lists or objects, over the {MAX_JSON_VALUES:,} and "
+            f"{MAX_JSON_CONTAINERS:,} limits of a session (the parsed file would not fit in memory)"
+        )
 
 
 def _read_json(path: str | os.PathLike) -> object:
@@ -92,6 +105,8 @@ def _read_json(path: str | os.PathLike) -> object:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SessionError("not a text (JSON) file") from None
+    del data
+    _check_json_counts(text)
     try:
         return json.loads(text, parse_constant=_NonFinite)
     except json.JSONDecodeError as exc:

@@ -60,6 +60,10 @@ class SessionFiles:
         except SessionError as exc:
             self.window.show_error(tr("Cannot open session"), str(exc))
             return False
+        except MemoryError:  # the loaders' limits keep a file within 1 GB; a machine short of that says so
+            self.workspace.restore(before)
+            self.window.show_error(tr("Cannot open session"), tr("{0}: not enough memory to open it").format(path))
+            return False
         except EmitLoopError as exc:  # a checked file must draw; if it does not, put back what was there and say so
             log.exception("showing %s failed", path)
             self.workspace.restore(before)

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 
 from gemmviz.core.settings import SETTINGS_NAME, Setting, settings_file, settings_file_problem
+from gemmviz.core.text import printable
 
 log = logging.getLogger("gemmviz")
 
@@ -21,11 +22,17 @@ def open_settings() -> QSettings:
     app starts with defaults in a scratch file, which is logged."""
     path = settings_file()
     problem = settings_file_problem(path)
-    if problem is not None:
-        log.warning("settings: %s %s; using defaults (and not saving them there)", path, problem)
-        scratch = Path(tempfile.mkdtemp(prefix="gemmviz-settings-")) / SETTINGS_NAME
-        return QSettings(str(scratch), QSettings.Format.IniFormat)
-    return QSettings(str(path), QSettings.Format.IniFormat)
+    if problem is None and path.is_symlink():  # a name gemmviz picks: never written through a link
+        problem = "is a symbolic link (gemmviz writes its settings file itself, never through a link)"
+    if problem is None:
+        qs = QSettings(str(path), QSettings.Format.IniFormat)
+        if qs.status() == QSettings.Status.NoError:
+            return qs
+        # not parsed (FormatError): the file is kept as it is for the user to look at, never written over
+        problem = f"could not be read ({qs.status().name})"
+    log.warning("settings: %s %s; using defaults (and not saving them there)", printable(path), problem)
+    scratch = Path(tempfile.mkdtemp(prefix="gemmviz-settings-")) / SETTINGS_NAME
+    return QSettings(str(scratch), QSettings.Format.IniFormat)
 
 
 def read(qs: QSettings, setting: Setting) -> object:

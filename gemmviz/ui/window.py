@@ -498,7 +498,11 @@ class MainWindow(QMainWindow):
     def open_exercise_check(self, path) -> bool:
         """File ▸ Open of FILE.check.json: the check in the Exercise tab."""
         self.tabs.setCurrentWidget(self.exercise_tab)
-        return self.exercise_tab.open_check(Path(path))
+        try:
+            return self.exercise_tab.open_check(Path(path))
+        except MemoryError:  # the loaders keep a record within 1 GB; a machine short of that says so
+            self.show_error(self.tr("Cannot open the check"), self.tr("{0}: not enough memory to open it").format(path))
+            return False
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""

@@ -32,7 +32,8 @@ def records_beside(session_path: str | os.PathLike | None) -> tuple[acc.AccessFi
         if companion.is_file():
             try:
                 return acc.load_file(companion), str(companion)
-            except SessionError as exc:
+            except (SessionError, MemoryError) as exc:
+                exc = exc if isinstance(exc, SessionError) else "not enough memory to hold it"
                 log.warning("access records %s not loaded: %s", companion, exc)
                 shipped = acc.shipped_file()
                 return shipped, f"{companion.name} not loaded ({exc}); showing the shipped H200 records"

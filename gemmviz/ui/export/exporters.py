@@ -19,8 +19,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core import export_formats, fileio
+from gemmviz.core import export_formats, fileio, interrupt
 from gemmviz.core.chart_kinds import ChartKind, ChartView, NothingToDraw
+from gemmviz.core.parsing import check_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import Result
 from gemmviz.ui.charts import kinds as chart_kinds
@@ -47,6 +48,7 @@ def scale_for(width: int, height: int) -> float:
 def check_size(width: int, height: int) -> None:
     if not (MIN_PX <= width <= MAX_PX and MIN_PX <= height <= MAX_PX):
         raise ProblemError(f"size {width}x{height} is out of range: each side must be {MIN_PX}…{MAX_PX} pixels")
+    check_pixels(width, height)
 
 
 def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
@@ -130,12 +132,15 @@ def render_widget(
     image = QImage(width, height, QImage.Format.Format_ARGB32)
     image.setDevicePixelRatio(scale)
     image.fill(QColor(background))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    paint_charts(widget, painter)
-    if footer:
-        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
-    painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the chart: a painter must end before its image goes
+        painter = QPainter(image)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            paint_charts(widget, painter)
+            if footer:
+                paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
+        finally:
+            painter.end()
     image.setDevicePixelRatio(1.0)
     return image
 
@@ -281,12 +286,15 @@ def svg_bytes(
     gen.setTitle("gemmviz chart")
     if footer:
         gen.setDescription(footer)
-    painter = QPainter(gen)
-    painter.fillRect(QRectF(0, 0, logical_w, logical_h), QColor(background))
-    paint_charts(widget, painter)
-    if footer:
-        paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
-    painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the chart: a painter must end before its device goes
+        painter = QPainter(gen)
+        try:
+            painter.fillRect(QRectF(0, 0, logical_w, logical_h), QColor(background))
+            paint_charts(widget, painter)
+            if footer:
+                paint_footer(painter, footer, QRectF(0, logical_h - footer_h, logical_w, footer_h), theme)
+        finally:
+            painter.end()
     buf.close()
     return bytes(data)
 
@@ -384,27 +392,39 @@ def export_frames(
     if not os.access(out, os.W_OK):
         raise ExportError(f"cannot write into {out}: not writable")
     try:
-        staging = Path(tempfile.mkdtemp(prefix=".gemmviz-frames-", dir=out))
-    except OSError as exc:
-        raise ExportError(f"cannot write into {out}: {exc.strerror or exc}") from None
-    try:
-        n = len(_write_frames(schedule, staging, thread, width, height, theme, steps_per_second, progress))
-        for i in range(n):
-            os.replace(staging / FRAME_NAME.format(i), out / FRAME_NAME.format(i))
-        for name in os.listdir(out):  # an earlier, longer animation's frames past this one's last
-            m = FRAME_RE.fullmatch(name)
-            if m and int(m.group(1)) >= n and (out / name).is_file():
-                (out / name).unlink()
+        with fileio.staged_folder(out) as staging:  # moved in whole, or the folder left as it was
+            n = len(_write_frames(schedule, staging, thread, width, height, theme, steps_per_second, progress))
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
         if made:
             try:
                 out.rmdir()  # only if empty: nothing else was put there meanwhile
             except OSError:
                 pass
         raise
-    shutil.rmtree(staging, ignore_errors=True)
+    with interrupt.deferred():
+        _forget_frames(out, n)
     return n
+
+
+FRAMES_MANIFEST = ".gemmviz-frames"  # in a frames folder: the frames gemmviz wrote there, one name a line
+
+
+def _forget_frames(out: Path, n: int) -> None:
+    """Remove an earlier export's frames past this one's last, only those the manifest says gemmviz wrote (a
+    frame_0040.png of the user's own is kept), and note this export's frames in the manifest."""
+    manifest = out / FRAMES_MANIFEST
+    try:
+        earlier = fileio.read_regular(manifest, 1 << 20).decode("utf-8", "replace").split("\n")
+    except fileio.InputFileError:
+        earlier = []
+    for name in earlier:
+        m = FRAME_RE.fullmatch(name)
+        if m and int(m.group(1)) >= n and (out / name).is_file() and not (out / name).is_symlink():
+            (out / name).unlink(missing_ok=True)
+    try:
+        fileio.write_atomic(manifest, "".join(FRAME_NAME.format(i) + "\n" for i in range(n)), follow_links=False)
+    except OSError:  # the frames are written; a missing manifest only keeps the next export from tidying
+        pass
 
 
 ENCODE_POLL_S = 0.1  # how often a running ffmpeg is asked whether the export was cancelled

@@ -8,6 +8,7 @@ the tests can check that nothing overlaps and nothing leaves the slide.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -16,13 +17,15 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
-from gemmviz.core import fileio
+from gemmviz.core import fileio, interrupt
 from gemmviz.core.lesson_views import VIEW_KINDS
 from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
 from gemmviz.ui.text import origin_words, tr
 from gemmviz.ui.theme import Theme, theme_for
+
+log = logging.getLogger("gemmviz")
 
 # Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
 BODY_PX_1080 = {True: 34.0, False: 26.0}
@@ -232,13 +235,14 @@ def render_slide_image(
 ) -> QImage:
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
-    painter = QPainter(image)
-    try:  # a painter left active on a failed step would crash Qt when the image goes
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        render_slide(painter, w, h, lesson, index, source, projector, dark)
-    finally:
-        painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the slide: a painter must end before its image goes
+        painter = QPainter(image)
+        try:  # a painter left active on a failed step would crash Qt when the image goes
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            render_slide(painter, w, h, lesson, index, source, projector, dark)
+        finally:
+            painter.end()
     return image
 
 
@@ -261,6 +265,8 @@ def export_slides(
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
     source = source or NO_DATA
+    for name in [f"step-{i + 1:02d}.png" for i in range(len(lesson.steps))] + ["lesson.pdf"]:
+        fileio.own_name(directory / name)  # a folder or a FIFO at a name: refused before any drawing
     pdf_data = QByteArray()
     pdf_buffer = QBuffer(pdf_data)
     pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -282,24 +288,30 @@ def export_slides(
             image.save(buf, "PNG")
             buf.close()
             pngs.append(bytes(png))
-            if i == 0:
-                painter.begin(pdf)
-            else:
-                pdf.newPage()
-            # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
-            painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            render_slide(painter, width, height, lesson, i, source, projector, dark)
+            with interrupt.deferred():  # Ctrl+C between pages, then the painter ends (finally)
+                if i == 0:
+                    painter.begin(pdf)
+                else:
+                    pdf.newPage()
+                # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
+                painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                render_slide(painter, width, height, lesson, i, source, projector, dark)
+            log.info("slide %d of %d drawn", i + 1, len(lesson.steps))  # -v: the export's progress
     finally:
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
-    targets = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [directory / "lesson.pdf"]
-    for target in targets:
-        fileio.check_target(target, (target.suffix,))
+    names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + ["lesson.pdf"]
+    targets = [directory / name for name in names]
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
-    for target, data in zip(targets, [*pngs, bytes(pdf_data)]):
-        fileio.write_atomic(target, data)
-    for old in stale:
-        old.unlink(missing_ok=True)
+    # All or none: written into a hidden folder inside `directory`, moved in only when every file is whole (a
+    # full disk or Ctrl+C at slide 9 leaves the old slides and lesson.pdf); a link at a name is replaced by the
+    # file, never followed.
+    with fileio.staged_folder(directory) as staging:
+        for name, data in zip(names, [*pngs, bytes(pdf_data)]):
+            fileio.write_new(staging / name, data)
+    with interrupt.deferred():
+        for old in stale:
+            old.unlink(missing_ok=True)
     return targets

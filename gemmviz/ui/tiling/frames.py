@@ -16,6 +16,7 @@ from typing import BinaryIO
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter
 
+from gemmviz.core import interrupt
 from gemmviz.core.schedule import Schedule
 from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.ui.theme import LIGHT, Theme
@@ -66,9 +67,12 @@ def frame_image(
     """One frame as an opaque RGB32 image; `theme` is already scaled to the output size."""
     image = QImage(width, height, QImage.Format.Format_RGB32)
     image.fill(QColor(theme.background))
-    painter = QPainter(image)
-    render_frame(painter, width, height, state, theme, background or Background())
-    painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the frame: a painter must end before its image goes
+        painter = QPainter(image)
+        try:
+            render_frame(painter, width, height, state, theme, background or Background())
+        finally:
+            painter.end()
     return image
 
 

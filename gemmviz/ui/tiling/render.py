@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
+from gemmviz.core import interrupt
 from gemmviz.core.registry import add_once, import_if_present
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.schedule_kinds import schedule_kind
@@ -517,10 +518,13 @@ def _draw_thread(f: Frame) -> None:
 def _record_background(s: Schedule, lay: Layout, texts: Texts) -> None:
     """The background's texts (drawn once into the cached pixmap), measured again for the record."""
     image = QImage(1, 1, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    for at, text, px, bold in _background_labels(s, lay):
-        _text(painter, texts, at, text, px, bold)
-    painter.end()
+    with interrupt.deferred():
+        painter = QPainter(image)
+        try:
+            for at, text, px, bold in _background_labels(s, lay):
+                _text(painter, texts, at, text, px, bold)
+        finally:
+            painter.end()
 
 
 def _grid(painter: QPainter, rect: QRectF, rows: int, cols: int) -> None:
@@ -804,7 +808,10 @@ def render_image(
 ) -> QImage:
     image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme.background))
-    painter = QPainter(image)
-    render_frame(painter, width, height, state, theme, background, texts)
-    painter.end()
+    with interrupt.deferred():  # Ctrl+C waits for the frame: a painter must end before its image goes
+        painter = QPainter(image)
+        try:
+            render_frame(painter, width, height, state, theme, background, texts)
+        finally:
+            painter.end()
     return image

@@ -3,7 +3,7 @@ ui/export/exporters.py. A chart's writer: write(widget, target, width, height, t
 
 from __future__ import annotations
 
-from gemmviz.core import export_formats, fileio
+from gemmviz.core import export_formats, fileio, interrupt
 
 
 @export_formats.register
@@ -12,7 +12,9 @@ class Png(export_formats.Png):
     def write(widget, target, width: int, height: int, theme, footer: str) -> None:
         from gemmviz.ui.export.exporters import png_bytes, render_widget
 
-        fileio.write_atomic(target, png_bytes(render_widget(widget, width, height, theme.background, footer, theme)))
+        with interrupt.deferred():  # laid out and painted whole (Qt calls back into Python); Ctrl+C then, unwritten
+            data = png_bytes(render_widget(widget, width, height, theme.background, footer, theme))
+        fileio.write_atomic(target, data)
 
 
 @export_formats.register
@@ -21,4 +23,6 @@ class Svg(export_formats.Svg):
     def write(widget, target, width: int, height: int, theme, footer: str) -> None:
         from gemmviz.ui.export.exporters import svg_bytes
 
-        fileio.write_atomic(target, svg_bytes(widget, width, height, theme.background, footer, theme))
+        with interrupt.deferred():  # laid out and painted whole (Qt calls back into Python); Ctrl+C then, unwritten
+            data = svg_bytes(widget, width, height, theme.background, footer, theme)
+        fileio.write_atomic(target, data)

@@ -1,0 +1,126 @@
+"""Ctrl+C (SIGINT) and SIGTERM, taken where they do no harm.
+
+While a command runs (cli/main.py: `handled()`), either signal raises `Interrupted` (a KeyboardInterrupt, so
+every `finally` and `except BaseException` that cleans up runs), except inside a `deferred()` block: a frame or
+a slide being painted (a QPainter must end before its image goes), a file being renamed into place, a lock or
+a temporary file being made or removed. There the signal is noted and raised when the outermost block ends,
+between two frames. The command then ends with exit 128 + the signal's number (130, 143) and one line.
+
+Before the command starts (Python still importing gemmviz), `quiet_exit()` makes either signal end the process
+at once with that line and status: nothing has been written yet, and there is nothing to clean up.
+
+Signal handlers run in the main thread only; `deferred()` in another thread defers nothing (the main thread's
+signal is not about that thread's work) and `handled()` there installs nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+MESSAGES = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C or SIGTERM while a command ran; `code` is the exit status it means (128 + the signal)."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(MESSAGES.get(signum, "interrupted"))
+        self.signum = int(signum)
+        self.code = 128 + int(signum)
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit status for an interrupt: 143 for SIGTERM, 130 for Ctrl+C (a plain KeyboardInterrupt too)."""
+    return getattr(exc, "code", 128 + signal.SIGINT)
+
+
+def message(exc: BaseException) -> str:
+    return MESSAGES.get(getattr(exc, "signum", signal.SIGINT), "interrupted")
+
+
+_depth = 0  # nesting of deferred() in the main thread
+_pending: int | None = None  # a signal that came during a deferred() block
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _handler(signum: int, _frame) -> None:
+    global _pending
+    if _depth > 0:
+        if _pending is None:
+            _pending = signum
+        return
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """A block no signal breaks into; one that came during it is raised as it ends (the outermost block)."""
+    global _depth, _pending
+    if not _main_thread():
+        yield
+        return
+    _depth += 1
+    try:
+        yield
+    finally:
+        _depth -= 1
+        if _depth == 0 and _pending is not None:
+            signum, _pending = _pending, None
+            raise Interrupted(signum)
+
+
+def check() -> None:
+    """Raise a signal noted so far (a loop calls it between frames inside a long deferred() stretch)."""
+    global _pending
+    if _pending is not None and _main_thread():
+        signum, _pending = _pending, None
+        raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def handled() -> Iterator[None]:
+    """Ctrl+C and SIGTERM raise Interrupted (or wait for the end of a deferred() block) during the block; the
+    previous handlers are put back after it. Outside the main thread: nothing is installed."""
+    global _pending
+    if not _main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in SIGNALS}
+    for s in SIGNALS:
+        signal.signal(s, _handler)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        _pending = None
+
+
+def _exit_now(signum: int, _frame) -> None:
+    os.write(2, f"gemmviz: {MESSAGES.get(signum, 'interrupted')}\n".encode())
+    os._exit(128 + signum)
+
+
+@contextlib.contextmanager
+def quiet_exit() -> Iterator[None]:
+    """During the block (gemmviz importing itself, before any command), either signal ends the process at once
+    with one line and 130 or 143; the previous handlers are put back after it."""
+    if not _main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in SIGNALS}
+    for s in SIGNALS:
+        signal.signal(s, _exit_now)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
