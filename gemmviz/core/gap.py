@@ -192,11 +192,11 @@ def shipped_gap_files() -> list:
     return sorted((f for f in asset_files("sessions", ".json") if f.name.endswith("-gap.json")), key=lambda f: f.name)
 
 
-def load_shipped_gap() -> tuple[GapFile | None, str]:
-    """(the newest shipped gap file, "") or (None, why there is none)."""
+def load_shipped_gap(lang: str = "en") -> tuple[GapFile | None, str]:
+    """(the newest shipped gap file, "") or (None, why there is none, in `lang`)."""
     files = shipped_gap_files()
     if not files:
-        return None, "no recorded gap metrics are shipped: run `gemmviz profile --gap` on a GPU"
+        return None, render("gap.none_shipped", lang)
     from gemmviz.core.paths import asset_path
 
     try:
@@ -260,6 +260,11 @@ def kernel_waves(k: Kernel, shape: GpuShape | None) -> Waves | None:
 
 # ------------------------------------------------------------------------------------------------ messages
 _ = define
+_(
+    "gap.none_shipped",
+    en="no recorded gap metrics are shipped: run `gemmviz profile --gap` on a GPU",
+    zh="没有随附录制的差距指标：在 GPU 上运行 `gemmviz profile --gap`",
+)
 _(
     "gap.part.clock",
     en="{share:pct} of the gap: the SM clock ran at {fa:sig3} GHz against {fb:sig3} GHz",
@@ -495,7 +500,16 @@ def _stall_parts(s: _Build, reasons: list[str], per_stall: float, top: int) -> N
         found.append((abs(sa - sb), r, (sa - sb) * per_stall, sa, sb))
     found = sorted((x for x in found if x[0] > 0), reverse=True)
     for _size, r, ns, sa, sb in found[:top]:
-        s.add(f"stall:{r}", ns, "gap.label.stall", "gap.part.stall", {"reason": r}, why=f"gap.stall.{r}", sa=sa, sb=sb)
+        s.add(
+            f"stall:{r}",
+            ns,
+            "gap.label.stall",
+            "gap.part.stall",
+            {"reason": r.replace("_", " ")},
+            why=f"gap.stall.{r}",
+            sa=sa,
+            sb=sb,
+        )
     rest = found[top:]
     if rest:
         s.add("stalls_rest", sum(x[2] for x in rest), "gap.label.stalls_rest", "gap.part.stalls_rest", count=len(rest))
@@ -642,3 +656,13 @@ def sentences(g: Gap, lang: str = "en") -> list[str]:
 def as_mapping(g: Gap) -> Mapping[str, float]:
     """{part name: ns}, the bars in order (for tests and exports)."""
     return {p.name: p.ns for p in g.parts}
+
+
+# the words the views draw (ui/hardware/gap.py, pipeline.py), in the view's language like the sentences
+_("view.recorded", en="recorded on {gpu}, {date} ({file})", zh="录制于 {gpu}，{date}（{file}）")
+_("view.gap.title", en="Where {gap:dur} between {a} and {b} goes", zh="{a} 与 {b} 相差的 {gap:dur} 去了哪里")
+_("view.gap.total", en="the gap", zh="差距")
+_("view.gap.axis", en="time difference, µs", zh="时间差（微秒）")
+_("view.gap.value", en="{d:us} · {share:pct}", zh="{d:us} · {share:pct}")
+_("view.gap.none", en="No gap to draw: {why}", zh="没有可画的差距：{why}")
+_("view.gap.same", en="Pick two different kernels", zh="请选择两个不同的核函数")

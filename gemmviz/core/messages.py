@@ -7,6 +7,7 @@ A template's fields name a parameter and, after a colon, how to write it:
     {x:sig3}     3 significant digits, thousands separators, never an exponent (sigN for N digits)
     {n:int}      a whole number with thousands separators
     {ms:dur}     a duration in milliseconds (µs / ms / s, in the language's units)
+    {t:us}       a time in µs, in µs whatever its size (the bars of one chart)
     {count:big}  a large count ("2.53 billion", "25.3 亿")
     {why:msg}    another message, by its key, in the same language (a stall reason's meaning)
     {name}       text as given (a kernel's name)
@@ -54,6 +55,8 @@ class _Formatter(string.Formatter):
             return numbers.sig(value, int(spec[3:] or 3))  # type: ignore[arg-type]
         if spec == "int":
             return f"{round(value):,}"  # type: ignore[arg-type]
+        if spec == "us":
+            return numbers.microseconds(value, self.lang)  # type: ignore[arg-type]
         if spec == "dur":
             return numbers.duration(value, self.lang)  # type: ignore[arg-type]
         if spec == "msg":

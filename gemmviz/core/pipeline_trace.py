@@ -119,13 +119,13 @@ def load_pipeline_file(path: str | os.PathLike) -> PipelineTrace:
     return read_pipeline(doc, name)
 
 
-def load_shipped_pipeline() -> tuple[PipelineTrace | None, str]:
-    """(the newest shipped pipeline trace, "") or (None, why there is none)."""
+def load_shipped_pipeline(lang: str = "en") -> tuple[PipelineTrace | None, str]:
+    """(the newest shipped pipeline trace, "") or (None, why there is none, in `lang`)."""
     from gemmviz.core.paths import asset_files, asset_path
 
     files = sorted(f.name for f in asset_files("sessions", ".json") if f.name.endswith("-pipeline.json"))
     if not files:
-        return None, "no recorded pipeline trace is shipped: run `gemmviz profile --pipeline` on a GPU"
+        return None, render("pipe.none_shipped", lang)
     try:
         return load_pipeline_file(asset_path("sessions", files[-1])), ""
     except recorded.RecordError as exc:
@@ -207,6 +207,11 @@ def summarise(trace: PipelineTrace) -> Summary:
 
 _ = define
 _(
+    "pipe.none_shipped",
+    en="no recorded pipeline trace is shipped: run `gemmviz profile --pipeline` on a GPU",
+    zh="没有随附录制的流水线记录：在 GPU 上运行 `gemmviz profile --pipeline`",
+)
+_(
     "pipe.head",
     en="{label} at {size} on SM {sm:int}: {stages:int} stages, {consumers:int} consumer warpgroups, "
     "{iters:int} k-steps",
@@ -246,3 +251,17 @@ def sentences(trace: PipelineTrace, lang: str = "en") -> list[str]:
         render("pipe.wait_producer", lang, {"share": s.producer_wait}),
         render("pipe.tma", lang, {"n": s.tma_in_flight}),
     ]  # fmt: skip
+
+
+_("view.pipe.title", en="The Hopper pipeline of {label} on SM {sm:int}", zh="{label} 在 SM {sm:int} 上的 Hopper 流水线")
+_("view.pipe.producer", en="WG{wg:int} producer", zh="WG{wg:int} 生产者")
+_("view.pipe.consumer", en="WG{wg:int} consumer", zh="WG{wg:int} 消费者")
+_("view.pipe.bubbles", en="tensor idle", zh="张量核心空闲")
+_("view.pipe.tma", en="TMA copy in flight", zh="TMA 拷贝在途")
+_("view.pipe.wait_full", en="wait: data (full barrier)", zh="等待数据（full 屏障）")
+_("view.pipe.wait_empty", en="wait: free stage (empty barrier)", zh="等待空闲级（empty 屏障）")
+_("view.pipe.wgmma", en="wgmma batch", zh="wgmma 批次")
+_("view.pipe.bubble", en="bubble: no wgmma in flight", zh="气泡：没有 wgmma 在执行")
+_("view.pipe.axis.clock64", en="cycles from the first stamp", zh="自第一个时间戳起的周期数")
+_("view.pipe.axis.globaltimer_ns", en="ns from the first stamp", zh="自第一个时间戳起的纳秒数")
+_("view.pipe.none", en="No pipeline trace to draw: {why}", zh="没有可画的流水线记录：{why}")

@@ -88,7 +88,7 @@ def pipeline_file() -> dict:
     """One producer (warpgroup 0) feeding two consumers through 4 stages, 16 k-steps, a slow copy at step 9."""
     events = []
     stages, load, mma = 4, 600, 400
-    free = [0.0] * stages  # when each stage was last released by the consumers
+    free = [0.0] * stages  # when the consumers last released each stage
     landed = {}
     t = 100.0
     for k in range(16):
@@ -99,10 +99,7 @@ def pipeline_file() -> dict:
         copy = load * (3 if k == 9 else 1)
         events.append(dict(warpgroup=0, role="producer", kind="tma", stage=st, k_iter=k, start=t, end=t + copy))
         landed[k] = t + copy
-        t += 40
-        if k >= stages - 1:
-            done = k - stages + 1
-            free[done % stages] = max(free[done % stages], 0)
+        t += 40  # the next copy is issued 40 cycles later, if its stage is free
         consumers_done = []
         for wg in (1, 2):
             prev = max([e["end"] for e in events if e["warpgroup"] == wg] or [0.0])

@@ -1,0 +1,171 @@
+"""The Hopper pipeline on one SM, as a timeline (issue 34, item 5): a lane per warpgroup and role, the producer's
+TMA copies in flight (a thin row per stage) and its waits for a free stage, each consumer's waits for data and its
+wgmma batches, and a lane of bubbles, where no wgmma is in flight. Drawn by one function, `draw_pipeline`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from gemmviz.core import pipeline_trace as pt
+from gemmviz.core.messages import render
+from gemmviz.ui.hardware.gap import draw_message
+from gemmviz.ui.hardware.painted import WRAP, Texts, compact, font, source_line, text, ticks, wrapped_height
+from gemmviz.ui.theme import LIGHT, Theme
+
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+CENTER = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+# what each box is: (message key of its legend entry, palette index)
+STYLES = {
+    "tma": ("view.pipe.tma", 0),
+    "wait_full": ("view.pipe.wait_full", 1),
+    "wait_empty": ("view.pipe.wait_empty", 4),
+    "wgmma": ("view.pipe.wgmma", 2),
+    "bubble": ("view.pipe.bubble", 3),
+}
+
+
+def _style(e: pt.Event) -> str:
+    if e.kind == "wait":
+        return "wait_empty" if e.role == "producer" else "wait_full"
+    return e.kind
+
+
+def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) -> float:
+    """The legend's entries in rows along the bottom of `r`; returns its height."""
+    small = font(theme.font_pt * 0.9)
+    fm = QFontMetricsF(small)
+    sw, gap = fm.height() * 0.9, fm.height() * 0.8
+    entries = [(render(key, lang), colour) for key, colour in STYLES.values()]
+    faded = STYLES["wait_empty"][1]  # drawn faded under the copies in flight, in the lane and here
+    rows: list[list[tuple[str, int, float]]] = [[]]
+    used = 0.0
+    for label, colour in entries:
+        w = sw + gap / 3 + fm.horizontalAdvance(label) + gap
+        if rows[-1] and used + w > r.width():
+            rows.append([])
+            used = 0.0
+        rows[-1].append((label, colour, w))
+        used += w
+    height = len(rows) * fm.height() * 1.2
+    y = r.bottom() - height
+    for row in rows:
+        x = r.left()
+        for label, colour, w in row:
+            swatch = QColor(theme.color(colour))
+            if colour == faded:
+                swatch.setAlpha(120)
+            painter.fillRect(QRectF(x, y + (fm.height() - sw) / 2, sw, sw), swatch)
+            box = QRectF(x + sw + gap / 3, y, w - sw - gap / 3, fm.height())
+            text(painter, box, LEFT, label, small, theme.foreground, texts)
+            x += w
+        y += fm.height() * 1.2
+    return height
+
+
+def draw_pipeline(
+    painter: QPainter, rect: QRectF, trace: pt.PipelineTrace, theme: Theme = LIGHT, lang: str = "en", texts=None
+) -> None:
+    fg, pt_size = theme.foreground, theme.font_pt
+    big, small = font(pt_size), font(pt_size * 0.9)
+    pad = QFontMetricsF(big).height() * 0.4
+    r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
+    title = render("view.pipe.title", lang, {"label": trace.label, "sm": trace.sm})
+    h = wrapped_height(painter, r.width(), title, font(pt_size, True))
+    text(painter, QRectF(r.left(), r.top(), r.width(), h), WRAP, title, font(pt_size, True), fg, texts)
+    y = r.top() + h
+    src = source_line(trace.header, lang)
+    h = wrapped_height(painter, r.width(), src, small)
+    text(painter, QRectF(r.left(), y, r.width(), h), WRAP, src, small, fg, texts)
+    y += h + pad / 2
+    legend_h = _legend(painter, r, theme, lang, texts)
+    tick_h = QFontMetricsF(small).height()
+    bottom = r.bottom() - legend_h - 2 * tick_h - pad
+    lanes = trace.lanes()
+    labels = [render(f"view.pipe.{role}", lang, {"wg": wg}) for wg, role in lanes] + [render("view.pipe.bubbles", lang)]
+    weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
+    unit = (bottom - y) / sum(weights)
+    fm = QFontMetricsF(big)
+    label_w = min(r.width() * 0.35, max(fm.horizontalAdvance(s) for s in labels) + pad)
+    x0, x1 = r.left() + label_w, r.right()
+    span = trace.span
+
+    def x(t: float) -> float:
+        return x0 + t / span * (x1 - x0)
+
+    stages = max(1, trace.stages)
+    top = y
+    for (wg, role), label, weight in zip(lanes, labels, weights):
+        height = unit * weight
+        text(painter, QRectF(r.left(), top, label_w - pad / 2, height), RIGHT, label, big, fg, texts)
+        band = QRectF(x0, top + height * 0.1, x1 - x0, height * 0.8)
+        mine = [e for e in trace.events if e.warpgroup == wg and e.role == role]
+        for e in sorted(mine, key=lambda e: e.kind == "tma"):  # a producer's waits under its copies in flight
+            colour = QColor(theme.color(STYLES[_style(e)][1]))
+            left, width = x(e.start), max(1.0, x(e.end) - x(e.start))
+            if e.kind == "tma":  # a thin row per stage: the copies in flight at once, one above the other
+                row = band.height() / stages
+                painter.fillRect(QRectF(left, band.top() + e.stage * row, width, row * 0.8), colour)
+                continue
+            if e.role == "producer":
+                colour.setAlpha(120)
+            # a hairline of background between one batch and the next: each wgmma batch is seen
+            painter.fillRect(QRectF(left, band.top(), max(1.0, width - 1.5), band.height()), colour)
+        top += height
+    height = unit * weights[-1]
+    text(painter, QRectF(r.left(), top, label_w - pad / 2, height), RIGHT, labels[-1], big, fg, texts)
+    for s, e in pt.bubbles(trace):
+        colour = QColor(theme.color(STYLES["bubble"][1]))
+        painter.fillRect(QRectF(x(s), top + height * 0.15, max(2.0, x(e) - x(s)), height * 0.7), colour)
+    painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2)))
+    painter.drawLine(int(x0), int(bottom), int(x1), int(bottom))
+    shown: list[QRectF] = []
+    for t in ticks(0.0, span, 6):
+        label = compact(t)
+        w = QFontMetricsF(small).horizontalAdvance(label) + pad
+        box = QRectF(x(t) - w / 2, bottom + 2, w, tick_h)
+        if box.left() < r.left() or box.right() > r.right() or any(box.intersects(b) for b in shown):
+            continue
+        shown.append(box)
+        painter.drawLine(int(x(t)), int(bottom), int(x(t)), int(bottom + 4))
+        text(painter, box, CENTER, label, small, fg, texts)
+    axis = render(f"view.pipe.axis.{trace.clock}", lang)
+    text(painter, QRectF(x0, bottom + tick_h, x1 - x0, tick_h + pad / 2), CENTER, axis, small, fg, texts)
+
+
+class PipelineChart(QWidget):
+    """One SM's pipeline trace (the shipped recording unless given one), or a sentence saying why there is none."""
+
+    def __init__(self, theme: Theme = LIGHT, lang: str = "en", trace: pt.PipelineTrace | None = None, parent=None):
+        super().__init__(parent)
+        self.theme, self.lang = theme, lang
+        why = ""
+        if trace is None:
+            trace, why = pt.load_shipped_pipeline(lang)
+        self.trace = trace
+        self.message = "" if trace is not None else render("view.pipe.none", lang, {"why": why})
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.update()
+
+    def sentences(self) -> str:
+        return self.message if self.trace is None else "\n\n".join(pt.sentences(self.trace, self.lang))
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(self.theme.background))
+        self.draw(painter, QRectF(self.rect()))
+        painter.end()
+
+    def draw(self, painter: QPainter, rect: QRectF, texts: Texts | None = None) -> None:
+        if self.trace is None:
+            draw_message(painter, rect, self.message, self.theme, texts)
+        else:
+            draw_pipeline(painter, rect, self.trace, self.theme, self.lang, texts)
+
+    def paint_export(self, painter: QPainter) -> None:
+        self.draw(painter, QRectF(self.rect()))
