@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QVBoxLayout, 
 
 from gemmviz.core import gap as gapcore
 from gemmviz.core.messages import render
-from gemmviz.ui.hardware.painted import WRAP, Texts, compact, font, source_line, text, ticks, wrapped_height
+from gemmviz.ui.hardware.painted import WRAP, Texts, axis, font, heading, source_line, text, wrapped_height
 from gemmviz.ui.theme import LIGHT, Theme
 
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -54,13 +54,7 @@ def draw_gap(
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
     title = render("view.gap.title", lang, {"gap": abs(g.gap_ns) / 1e6, "a": g.a.label, "b": g.b.label})
-    h = wrapped_height(painter, r.width(), title, font(pt, True))
-    text(painter, QRectF(r.left(), r.top(), r.width(), h), WRAP, title, font(pt, True), fg, texts)
-    y = r.top() + h
-    src = source_line(header, lang)
-    h = wrapped_height(painter, r.width(), src, small)
-    text(painter, QRectF(r.left(), y, r.width(), h), WRAP, src, small, fg, texts)
-    y += h + pad / 2
+    y = heading(painter, r, title, source_line(header, lang), pt, fg, texts) + pad / 2
     line = QFontMetricsF(big).height()
     axis_h = 2 * QFontMetricsF(small).height() + pad / 2
     rows = [(p.label.text(lang), p.name, p.ns, g.share(p)) for p in g.parts]
@@ -104,20 +98,7 @@ def draw_gap(
     bottom = y + len(rows) * row_h
     painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2)))
     painter.drawLine(int(x(0.0)), int(y), int(x(0.0)), int(bottom))  # zero: where the reference kernel ends
-    painter.drawLine(int(x0), int(bottom), int(x1), int(bottom))
-    tick_h = QFontMetricsF(small).height()
-    shown: list[QRectF] = []
-    for t in ticks(lo / 1e3, hi / 1e3, 5):
-        label = compact(t)
-        w = QFontMetricsF(small).horizontalAdvance(label) + pad
-        box = QRectF(x(t * 1e3) - w / 2, bottom + 2, w, tick_h)
-        if box.left() < r.left() or box.right() > r.right() or any(box.intersects(s) for s in shown):
-            continue
-        shown.append(box)
-        painter.drawLine(int(x(t * 1e3)), int(bottom), int(x(t * 1e3)), int(bottom + 4))
-        text(painter, box, CENTER, label, small, fg, texts)
-    axis = render("view.gap.axis", lang)
-    text(painter, QRectF(r.left(), bottom + tick_h, r.width(), tick_h + pad / 2), CENTER, axis, small, fg, texts)
+    axis(painter, r, (lo / 1e3, hi / 1e3, bottom), lambda us: x(us * 1e3), render("view.gap.axis", lang), theme, texts)
 
 
 class GapChart(QWidget):

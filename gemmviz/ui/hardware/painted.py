@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from gemmviz.core.messages import render
 from gemmviz.core.numbers import sig
@@ -64,3 +64,39 @@ def compact(x: float) -> str:
 def source_line(header: Header, lang: str) -> str:
     """ "recorded on NVIDIA H200, 2026-12-02 (file)", from the file itself."""
     return render("view.recorded", lang, {"gpu": header.gpu, "date": header.date, "file": header.file})
+
+
+CENTER = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+
+
+def heading(painter: QPainter, r: QRectF, title: str, source: str, pt: float, fg: str, texts: Texts | None) -> float:
+    """The view's title (bold, wrapped) and its source line under it, from the top of `r`; returns the y below."""
+    h = wrapped_height(painter, r.width(), title, font(pt, True))
+    text(painter, QRectF(r.left(), r.top(), r.width(), h), WRAP, title, font(pt, True), fg, texts)
+    y = r.top() + h
+    h = wrapped_height(painter, r.width(), source, font(pt * 0.9))
+    text(painter, QRectF(r.left(), y, r.width(), h), WRAP, source, font(pt * 0.9), fg, texts)
+    return y + h
+
+
+def axis(painter: QPainter, r: QRectF, span: tuple[float, float, float], to_x, title: str, theme, texts) -> None:
+    """A horizontal axis at y = span[2] from value span[0] to span[1]: its line, 1-2-5 ticks that fit inside `r`
+    without touching, and its title centred under them. `to_x` maps a value to x."""
+    lo, hi, bottom = span
+    small = font(theme.font_pt * 0.9)
+    fm = QFontMetricsF(small)
+    painter.setPen(QPen(QColor(theme.foreground), max(1.0, theme.line_px / 2)))
+    painter.drawLine(int(to_x(lo)), int(bottom), int(to_x(hi)), int(bottom))
+    shown: list[QRectF] = []
+    for t in ticks(lo, hi, 5):
+        label = compact(t)
+        w = fm.horizontalAdvance(label) + fm.height() / 2
+        box = QRectF(to_x(t) - w / 2, bottom + 2, w, fm.height())
+        if box.left() < r.left() or box.right() > r.right() or any(box.intersects(s) for s in shown):
+            continue
+        shown.append(box)
+        painter.setPen(QPen(QColor(theme.foreground), max(1.0, theme.line_px / 2)))
+        painter.drawLine(int(to_x(t)), int(bottom), int(to_x(t)), int(bottom + 4))
+        text(painter, box, CENTER, label, small, theme.foreground, texts)
+    box = QRectF(r.left(), bottom + fm.height(), r.width(), fm.height() * 1.2)
+    text(painter, box, CENTER, title, small, theme.foreground, texts)

@@ -5,13 +5,13 @@ wgmma batches, and a lane of bubbles, where no wgmma is in flight. Drawn by one 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from gemmviz.core import pipeline_trace as pt
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.gap import draw_message
-from gemmviz.ui.hardware.painted import WRAP, Texts, compact, font, source_line, text, ticks, wrapped_height
+from gemmviz.ui.hardware.painted import Texts, axis, font, heading, source_line, text
 from gemmviz.ui.theme import LIGHT, Theme
 
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -73,13 +73,7 @@ def draw_pipeline(
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
     title = render("view.pipe.title", lang, {"label": trace.label, "sm": trace.sm})
-    h = wrapped_height(painter, r.width(), title, font(pt_size, True))
-    text(painter, QRectF(r.left(), r.top(), r.width(), h), WRAP, title, font(pt_size, True), fg, texts)
-    y = r.top() + h
-    src = source_line(trace.header, lang)
-    h = wrapped_height(painter, r.width(), src, small)
-    text(painter, QRectF(r.left(), y, r.width(), h), WRAP, src, small, fg, texts)
-    y += h + pad / 2
+    y = heading(painter, r, title, source_line(trace.header, lang), pt_size, fg, texts) + pad / 2
     legend_h = _legend(painter, r, theme, lang, texts)
     tick_h = QFontMetricsF(small).height()
     bottom = r.bottom() - legend_h - 2 * tick_h - pad
@@ -119,20 +113,7 @@ def draw_pipeline(
     for s, e in pt.bubbles(trace):
         colour = QColor(theme.color(STYLES["bubble"][1]))
         painter.fillRect(QRectF(x(s), top + height * 0.15, max(2.0, x(e) - x(s)), height * 0.7), colour)
-    painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2)))
-    painter.drawLine(int(x0), int(bottom), int(x1), int(bottom))
-    shown: list[QRectF] = []
-    for t in ticks(0.0, span, 6):
-        label = compact(t)
-        w = QFontMetricsF(small).horizontalAdvance(label) + pad
-        box = QRectF(x(t) - w / 2, bottom + 2, w, tick_h)
-        if box.left() < r.left() or box.right() > r.right() or any(box.intersects(b) for b in shown):
-            continue
-        shown.append(box)
-        painter.drawLine(int(x(t)), int(bottom), int(x(t)), int(bottom + 4))
-        text(painter, box, CENTER, label, small, fg, texts)
-    axis = render(f"view.pipe.axis.{trace.clock}", lang)
-    text(painter, QRectF(x0, bottom + tick_h, x1 - x0, tick_h + pad / 2), CENTER, axis, small, fg, texts)
+    axis(painter, r, (0.0, span, bottom), x, render(f"view.pipe.axis.{trace.clock}", lang), theme, texts)
 
 
 class PipelineChart(QWidget):
