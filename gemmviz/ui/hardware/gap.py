@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QVBoxLayout, 
 
 from gemmviz.core import gap as gapcore
 from gemmviz.core.messages import render
-from gemmviz.ui.hardware.painted import WRAP, Texts, axis, font, heading, source_line, text, wrapped_height
+from gemmviz.ui.hardware.painted import WRAP, Texts, axis, font, heading, small_pt, source_line, text, wrapped_height
 from gemmviz.ui.theme import LIGHT, Theme
 
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -50,7 +50,7 @@ def draw_gap(
     """The waterfall of `g` in `rect`: its title and source, a row per part and the total, an axis in µs."""
     fg = theme.foreground
     pt = theme.font_pt
-    big, small = font(pt), font(pt * 0.9)
+    big, small = font(pt), font(small_pt(pt))
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
     title = render("view.gap.title", lang, {"gap": abs(g.gap_ns) / 1e6, "a": g.a.label, "b": g.b.label})
@@ -61,10 +61,11 @@ def draw_gap(
     rows.append((render("view.gap.total", lang), "total", g.gap_ns, 1.0 if g.gap_ns else None))
     room = (r.bottom() - axis_h - y) / len(rows)
     # a long label (a stall reason) wraps onto a second line rather than take the bars' width; where two lines
-    # of it do not fit a row, the labels take the smaller font (still 24 px at 1080p on a projector)
-    for label_font in (big, small):
+    # of it do not fit a row, the labels take the smaller type (still 24 px at 1080p on a projector), then more
+    # of the width
+    for share, label_font in ((0.36, big), (0.36, small), (0.5, big), (0.5, small)):
         fm = QFontMetricsF(label_font)
-        label_w = min(r.width() * 0.36, max(fm.horizontalAdvance(x[0]) for x in rows) + pad)
+        label_w = min(r.width() * share, max(fm.horizontalAdvance(x[0]) for x in rows) + pad)
         tallest = max(wrapped_height(painter, label_w - pad / 2, x[0], label_font) for x in rows)
         if tallest <= room:
             break

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from gemmviz.core import pipeline_trace as pt
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.gap import draw_message
-from gemmviz.ui.hardware.painted import Texts, axis, font, heading, source_line, text
+from gemmviz.ui.hardware.painted import Texts, axis, font, heading, small_pt, source_line, text
 from gemmviz.ui.theme import LIGHT, Theme
 
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -35,7 +35,7 @@ def _style(e: pt.Event) -> str:
 
 def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) -> float:
     """The legend's entries in rows along the bottom of `r`; returns its height."""
-    small = font(theme.font_pt * 0.9)
+    small = font(small_pt(theme.font_pt))
     fm = QFontMetricsF(small)
     sw, gap = fm.height() * 0.9, fm.height() * 0.8
     entries = [(render(key, lang), colour) for key, colour in STYLES.values()]
@@ -69,7 +69,7 @@ def draw_pipeline(
     painter: QPainter, rect: QRectF, trace: pt.PipelineTrace, theme: Theme = LIGHT, lang: str = "en", texts=None
 ) -> None:
     fg, pt_size = theme.foreground, theme.font_pt
-    big, small = font(pt_size), font(pt_size * 0.9)
+    big, small = font(pt_size), font(small_pt(pt_size))
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
     title = render("view.pipe.title", lang, {"label": trace.label, "sm": trace.sm})
