@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF  # noqa: E402
 from gemmviz.core import gap, pipeline_trace  # noqa: E402
 from gemmviz.core.workspace import Workspace  # noqa: E402
 from gemmviz.ui.export.exporters import layout_offscreen  # noqa: E402
-from gemmviz.ui.hardware.gap import GapChart, GapView  # noqa: E402
+from gemmviz.ui.hardware.gap import GapView  # noqa: E402
 from gemmviz.ui.hardware.pipeline import PipelineChart  # noqa: E402
 from gemmviz.ui.hardware.tab import GAP_VIEW, PIPELINE_VIEW, HardwareTab  # noqa: E402
 from gemmviz.ui.theme import PROJECTOR_LIGHT, theme_for  # noqa: E402
