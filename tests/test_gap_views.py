@@ -6,7 +6,8 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
+from PySide6.QtCore import QRect, QRectF  # noqa: E402
+from PySide6.QtGui import QPainter  # noqa: E402
 
 from gemmviz.core import gap, pipeline_trace  # noqa: E402
 from gemmviz.core.workspace import Workspace  # noqa: E402
@@ -142,3 +143,57 @@ def test_the_hardware_tab_shows_both_views(qapp, monkeypatch, gap_data, trace, s
     finally:
         tab.hide()
         tab.deleteLater()
+
+
+LESSON = """title = "The last 5%"
+summary = "Where the gap to cuBLAS goes."
+
+[[step]]
+title = "What the last 5% is"
+text = "Each bar is one measured part of the gap."
+view = "gap"
+{series}
+"""
+
+
+def test_a_lesson_step_shows_the_gap(qapp, cjk, monkeypatch, gap_data):
+    from PySide6.QtGui import QImage
+
+    from gemmviz.core.lessons import LessonSource, parse_lesson
+    from gemmviz.ui.lesson.views import ViewContext, ui_view
+
+    monkeypatch.setattr(gap, "load_shipped_gap", lambda lang="en": (gap_data, ""))
+    lesson = parse_lesson(LESSON.format(series='series = ["gpu-wgmma-tf32", "cublas-tf32"]'), "gap")
+    step = lesson.steps[0]
+    assert step.view == "gap" and [s.text for s in step.series] == ["gpu-wgmma-tf32", "cublas-tf32"]
+    image = QImage(1600, 700, QImage.Format.Format_ARGB32)
+    for lang in ("en", "zh"):
+        ctx = ViewContext(step, LessonSource((), "recorded", "", None), PROJECTOR_LIGHT, lang)
+        image.fill(0xFFFFFFFF)
+        painter = QPainter(image)
+        try:
+            texts = ui_view("gap").paint(painter, QRect(0, 0, 1600, 700), ctx)
+        finally:
+            painter.end()
+        words = [t for t, _ in texts]
+        assert any("gpu-wgmma-tf32" in w for w in words) and any("2026-12-02" in w for w in words)
+        assert all(QRectF(0, 0, 1600, 700).contains(box) for _, box in texts)
+        widget = ui_view("gap").widget(ctx)
+        try:
+            assert widget.gap.a.label == "gpu-wgmma-tf32" and not widget.a_combo.isVisibleTo(widget)
+        finally:
+            widget.deleteLater()
+    missing = parse_lesson(LESSON.format(series='series = ["gpu-naive", "cublas"]'), "gap").steps[0]
+    widget = ui_view("gap").widget(ViewContext(missing, LessonSource((), "recorded", "", None), PROJECTOR_LIGHT, "en"))
+    try:
+        assert widget.gap is None and "gpu-naive is not among the recorded kernels" in widget.sentences()
+    finally:
+        widget.deleteLater()
+
+
+def test_a_gap_step_names_two_kernels_or_none():
+    from gemmviz.core.lessons import LessonError, parse_lesson
+
+    assert parse_lesson(LESSON.format(series=""), "gap").steps[0].series == ()
+    with pytest.raises(LessonError, match="a gap step names two kernels"):
+        parse_lesson(LESSON.format(series='series = ["gpu-cpasync"]'), "gap")

@@ -665,4 +665,9 @@ _("view.gap.total", en="the gap", zh="差距")
 _("view.gap.axis", en="time difference, µs", zh="时间差（微秒）")
 _("view.gap.value", en="{d:us} · {share:pct}", zh="{d:us} · {share:pct}")
 _("view.gap.none", en="No gap to draw: {why}", zh="没有可画的差距：{why}")
+_(
+    "view.gap.not_in",
+    en="{name} is not among the recorded kernels ({names})",
+    zh="录制的核函数中没有 {name}（有：{names}）",
+)
 _("view.gap.same", en="Pick two different kernels", zh="请选择两个不同的核函数")

@@ -172,9 +172,19 @@ class GapView(QWidget):
         self.refresh()
 
     def select(self, a: str, b: str) -> None:
-        """Show the gap of kernel `a` against `b` (labels as the file spells them, gpu-tiled[tile=16])."""
-        self.a_combo.setCurrentText(a)
-        self.b_combo.setCurrentText(b)
+        """Show the gap of kernel `a` against `b` (labels as the file spells them, gpu-tiled[tile=16]); a kernel the
+        file lacks is said, not swapped for another."""
+        labels = [self.a_combo.itemText(i) for i in range(self.a_combo.count())]
+        lacking = next((x for x in (a, b) if x not in labels), None)
+        if lacking is not None and self.file is not None:
+            self.gap = None
+            why = render("view.gap.not_in", self.lang, {"name": lacking, "names": ", ".join(labels)})
+            self.chart.set_gap(None, self.file.header, render("view.gap.none", self.lang, {"why": why}))
+            return
+        for combo, label in ((self.a_combo, a), (self.b_combo, b)):
+            combo.blockSignals(True)
+            combo.setCurrentText(label)
+            combo.blockSignals(False)
         self.refresh()
 
     def refresh(self) -> None:
