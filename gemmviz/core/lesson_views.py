@@ -275,6 +275,6 @@ for _kind in (
     LessonViewKind("table", ("baseline", "beside"), _table, shows_results=True),
     LessonViewKind("text", has_view=False),
     LessonViewKind("accesses", ("chart",), _accesses),
-    LessonViewKind("gap", (), _gap),  # the gap between two kernels, explained (ui/lesson/view_gap.py draws it)
+    LessonViewKind("gap", (), _gap),  # the gap between two kernels, explained (ui/lesson/views.py draws it)
 ):
     register(_kind)
