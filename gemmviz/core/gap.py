@@ -671,3 +671,38 @@ _(
     zh="录制的核函数中没有 {name}（有：{names}）",
 )
 _("view.gap.same", en="Pick two different kernels", zh="请选择两个不同的核函数")
+
+
+# ------------------------------------------------------------------------------------------------ writing
+
+
+def gap_document(results: Sequence, gpu: str, created: str, command: str) -> dict:
+    """A gemmviz-gap-metrics file of the profiled `results` (core.results.Result with counters): each kernel's
+    median and the gap metrics ncu gave it (a metric it lacks is left out, and the view says so). Checked by
+    the loader before it is returned, so a file gemmviz writes is one it reads."""
+    kernels = []
+    for r in results:
+        if not r.counters:
+            continue
+        metrics = {name: r.counters[name] for name in GAP_METRICS if r.counters.get(name) is not None}
+        kernels.append(
+            {
+                "variant": r.variant,
+                "params": dict(r.params),
+                "m": r.m,
+                "n": r.n,
+                "k": r.k,
+                "median_ms": r.median_ms if r.valid and r.median_ms else None,
+                "metrics": metrics,
+            }
+        )
+    doc = {"schema": SCHEMA, "schema_version": 1, "gpu": gpu, "created": created, "command": command}
+    doc["kernels"] = kernels
+    read_gap(doc, "the gap metrics")
+    return doc
+
+
+def gap_path(session_path: str | os.PathLike) -> str:
+    """Where `gemmviz profile --gap` writes the gap file: beside the session, h200-DATE.json -> h200-DATE-gap.json."""
+    text = os.fspath(session_path)
+    return (text[: -len(".json")] if text.endswith(".json") else text) + "-gap.json"

@@ -265,3 +265,56 @@ _("view.pipe.bubble", en="bubble: no wgmma in flight", zh="气泡：没有 wgmma
 _("view.pipe.axis.clock64", en="cycles from the first stamp", zh="自第一个时间戳起的周期数")
 _("view.pipe.axis.globaltimer_ns", en="ns from the first stamp", zh="自第一个时间戳起的纳秒数")
 _("view.pipe.none", en="No pipeline trace to draw: {why}", zh="没有可画的流水线记录：{why}")
+
+
+# ------------------------------------------------------------------------------------------------ writing
+STAMP_KINDS = ("tma", "wait", "wgmma")  # the instrumented kernel's slot order (kernels/wgmma_tf32.cu)
+
+
+def events_from_stamps(stamps, tiles, stages: int) -> list[dict]:
+    """The trace's events from the instrumented kernel's stamps: `stamps` [tile][warpgroup][k-block][kind][start,
+    end] (0: not recorded), `tiles` [tile][block, row, column, k-blocks]. Warpgroup 0 is the producer; k_iter
+    counts the SM's k-blocks across its traced tiles (tile t's k-block kb is t·KT + kb); stage is the ring slot
+    (kb mod stages); times from the first stamp."""
+    import numpy as np
+
+    ev = np.asarray(stamps, dtype=np.int64)
+    recorded = [t for t in range(ev.shape[0]) if ev[t].any()]
+    if not recorded:
+        return []
+    t0 = min(int(ev[t][ev[t] > 0].min()) for t in recorded)
+    events = []
+    for t in recorded:
+        kt = int(tiles[t][3])
+        for wg in range(ev.shape[1]):
+            for kb in range(min(kt, ev.shape[2])):
+                for kind, name in enumerate(STAMP_KINDS):
+                    start, end = (int(x) for x in ev[t, wg, kb, kind])
+                    if start == 0 or end == 0:
+                        continue
+                    events.append(
+                        {
+                            "warpgroup": wg,
+                            "role": "producer" if wg == 0 else "consumer",
+                            "kind": name,
+                            "stage": kb % stages,
+                            "k_iter": t * kt + kb,
+                            "start": start - t0,
+                            "end": end - t0,
+                        }
+                    )
+    return events
+
+
+def pipeline_document(events: list[dict], meta: dict) -> dict:
+    """A gemmviz-pipeline-trace file: `meta` holds gpu, created, command, variant, params, m, n, k, sm and clock.
+    Checked by the loader before it is returned, so a file gemmviz writes is one it reads."""
+    doc = {"schema": SCHEMA, "schema_version": 1, **meta, "events": events}
+    read_pipeline(doc, "the pipeline trace")
+    return doc
+
+
+def pipeline_path(session_path: str | os.PathLike) -> str:
+    """Where `gemmviz profile --pipeline` writes: h200-DATE.json -> h200-DATE-pipeline.json."""
+    text = os.fspath(session_path)
+    return (text[: -len(".json")] if text.endswith(".json") else text) + "-pipeline.json"

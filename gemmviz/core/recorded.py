@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gemmviz.core.fileio import InputFileError, read_regular
 
+MAX_PARAMS = 16  # a variant's params, or the build macros of a tuned configuration (BM, STAGES, CLUSTER, ...)
 MAX_TEXT = 2000  # the command that recorded a file, at most this many characters
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")  # a variant's name as the registry spells them
 
@@ -109,11 +110,11 @@ def variant_name(d: dict, file: str, where: str) -> str:
 
 def params(d: dict, file: str, where: str) -> dict[str, int | str]:
     value = d.get("params", {})
-    if not isinstance(value, dict) or len(value) > 8:
-        raise fail(file, where + "params", 'must be an object of at most 8 parameters, e.g. {"tile": 16}')
+    if not isinstance(value, dict) or len(value) > MAX_PARAMS:
+        raise fail(file, where + "params", f"must be an object of at most {MAX_PARAMS} parameters, e.g. {{'tile': 16}}")
     out: dict[str, int | str] = {}
     for k, v in value.items():
-        if not re.fullmatch(r"[a-z_][a-z0-9_]{0,31}", k):
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,31}", k):  # a param (tile) or a build macro (BM, STAGES)
             raise fail(file, f"{where}params", f"{k[:40]!r} is not a parameter name")
         if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 65536:
             out[k] = v
