@@ -66,7 +66,7 @@ def test_gap_loader_refusals():
     _refused(broken(lambda d: d["kernels"][0].update(metrics=[])), r"metrics: must be an object")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({"no metric": 1})), "not an ncu metric name")
     pct = "lts__t_sector_hit_rate.pct"
-    _refused(broken(lambda d: d["kernels"][0]["metrics"].update({pct: 130})), pct + ": 130 is out of range")
+    _refused(broken(lambda d: d["kernels"][0]["metrics"].update({pct: 130})), pct + ": 130 is out of range (0 to 105)")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.BLOCK: 2048})), "launch__block_size")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.DURATION: -5})), "out of range")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.IPC: "4"})), "must be a number")
