@@ -197,3 +197,21 @@ def test_a_gap_step_names_two_kernels_or_none():
     assert parse_lesson(LESSON.format(series=""), "gap").steps[0].series == ()
     with pytest.raises(LessonError, match="a gap step names two kernels"):
         parse_lesson(LESSON.format(series='series = ["gpu-cpasync"]'), "gap")
+
+
+def test_the_bundled_font_has_every_chinese_character_of_the_messages(qapp):
+    """core/messages.py's Chinese templates (the gap's and the pipeline's sentences and the views' words) render
+    with the bundled font on a machine without a CJK font (tests/test_fonts_cjk.py covers the other files)."""
+    import re
+
+    from PySide6.QtGui import QFont, QRawFont
+
+    from gemmviz.core.messages import MESSAGES
+    from gemmviz.core.paths import asset_path
+    from gemmviz.ui.fonts import CJK_FONT_FILE
+
+    raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
+    cjk = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+    chars = {c for t in MESSAGES.values() for c in cjk.findall(t.get("zh", ""))}
+    assert len(chars) > 100
+    assert not sorted(c for c in chars if not raw.supportsCharacter(ord(c))), "rerun tools/cjk_font.py"

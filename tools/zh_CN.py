@@ -23,6 +23,8 @@ ZH = {
     "Charts": "图表",
     "Roofline": "屋顶线模型",
     "Hardware": "硬件",
+    "Gap between two kernels": "两个核函数之间的差距",
+    "Pipeline on one SM": "单个 SM 上的流水线",
     "Tiling animation": "分块动画",
     "Compare sessions": "比较会话",
     "&File": "文件(&F)",

@@ -532,6 +532,16 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="52" />
+        <source>Gap between two kernels</source>
+        <translation>两个核函数之间的差距</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <source>Pipeline on one SM</source>
+        <translation>单个 SM 上的流水线</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="125" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>

@@ -72,7 +72,7 @@ def draw_pipeline(
     big, small = font(pt_size), font(small_pt(pt_size))
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
-    title = render("view.pipe.title", lang, {"label": trace.label, "sm": trace.sm})
+    title = render("view.pipe.title", lang, {"label": trace.variant, "sm": trace.sm})  # its macros: in the words
     y = heading(painter, r, title, source_line(trace.header, lang), pt_size, fg, texts) + pad / 2
     legend_h = _legend(painter, r, theme, lang, texts)
     tick_h = QFontMetricsF(small).height()
