@@ -66,7 +66,9 @@ def test_gap_loader_refusals():
     _refused(broken(lambda d: d["kernels"][0].update(metrics=[])), r"metrics: must be an object")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({"no metric": 1})), "not an ncu metric name")
     pct = "lts__t_sector_hit_rate.pct"
-    _refused(broken(lambda d: d["kernels"][0]["metrics"].update({pct: 130})), pct + ": 130 is out of range (0 to 105)")
+    _refused(
+        broken(lambda d: d["kernels"][0]["metrics"].update({pct: 130})), pct + r": 130 is out of range \(0 to 105\)"
+    )
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.BLOCK: 2048})), "launch__block_size")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.DURATION: -5})), "out of range")
     _refused(broken(lambda d: d["kernels"][0]["metrics"].update({gap.IPC: "4"})), "must be a number")
@@ -102,9 +104,14 @@ def test_a_missing_metric_is_said_not_invented(synthetic):
 
 
 @pytest.mark.parametrize(
-    "pair", [("gpu-cpasync", "cublas"), ("gpu-tiled[tile=16]", "cublas"), ("gpu-wgmma-tf32", "cublas-tf32"),
-             ("cublas", "gpu-cpasync")],
-)  # fmt: skip
+    "pair",
+    [
+        ("gpu-cpasync", "cublas"),
+        ("gpu-tiled[tile=16]", "cublas"),
+        ("gpu-wgmma-tf32", "cublas-tf32"),
+        ("cublas", "gpu-cpasync"),
+    ],
+)
 def test_the_waterfall_sums_to_the_measured_gap(synthetic, pair):
     a, b = (synthetic.kernel(x) for x in pair)
     g = gap.decompose(a, b, synthetic.header.gpu)

@@ -96,8 +96,7 @@ def test_events_from_stamps():
     events = pipeline_trace.events_from_stamps(s.events, s.tiles, 4)
     assert len(events) == 2 * 8 * (2 + 2 * 2)
     first = min(events, key=lambda e: e["start"])
-    assert first == {"warpgroup": 0, "role": "producer", "kind": "wait", "stage": 0, "k_iter": 0, "start": 0,
-                     "end": 50}  # fmt: skip
+    assert first == {"warpgroup": 0, "role": "producer", "kind": "wait", "stage": 0, "k_iter": 0, "start": 0, "end": 50}
     assert max(e["k_iter"] for e in events) == 15 and {e["stage"] for e in events} == {0, 1, 2, 3}
     assert pipeline_trace.events_from_stamps(stamps(sm_hit=False).events, s.tiles, 4) == []
 

@@ -527,10 +527,13 @@ def _active_parts(s: _Build, top_stalls: int) -> float:
     per_smsp = shape.max_warps_per_sm / shape.smsp_per_sm
     if reasons and _both(a, b, [WARPS], s.missing) and a.metrics[WARPS] > 0 and b.metrics[WARPS] > 0:
         f = [
-            (k.metrics[INSTRUCTIONS] / smsps, sum(k.metrics[stall_metric(r)] for r in reasons),
-             1 / (k.metrics[WARPS] / 100 * per_smsp))
+            (
+                k.metrics[INSTRUCTIONS] / smsps,
+                sum(k.metrics[stall_metric(r)] for r in reasons),
+                1 / (k.metrics[WARPS] / 100 * per_smsp),
+            )
             for k in (a, b)
-        ]  # fmt: skip
+        ]
         d_i, d_s, d_w = shapley3(f[0], f[1])
         to_ns = s.ns_per_cycle
         _instruction_part(s, d_i * to_ns)
@@ -548,8 +551,14 @@ def _active_parts(s: _Build, top_stalls: int) -> float:
 
 def _notes(a: Kernel, b: Kernel, missing: set[str]) -> list[Line]:
     notes = []
-    for what, name in (("issue", ISSUE), ("fma", FMA_PIPE), ("tensor", TENSOR_PIPE), ("l2hit", L2_HIT),
-                       ("dram", DRAM), ("l2", L2)):  # fmt: skip
+    for what, name in (
+        ("issue", ISSUE),
+        ("fma", FMA_PIPE),
+        ("tensor", TENSOR_PIPE),
+        ("l2hit", L2_HIT),
+        ("dram", DRAM),
+        ("l2", L2),
+    ):
         if a.get(name) is None or b.get(name) is None:
             missing.add(name)
         elif what != "tensor" or max(a.metrics[name], b.metrics[name]) >= 1:

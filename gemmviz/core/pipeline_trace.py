@@ -243,14 +243,27 @@ def sentences(trace: PipelineTrace, lang: str = "en") -> list[str]:
     s = summarise(trace)
     size = f"{trace.m}×{trace.n}×{trace.k}"
     return [
-        render("pipe.head", lang, {"label": trace.label, "size": size, "sm": trace.sm, "stages": s.stages,
-                                   "consumers": s.consumers, "iters": s.k_iters}),
-        render("pipe.busy", lang, {"busy": s.tensor_busy, "n": s.bubbles, "longest": s.longest_bubble,
-                                   "unit": f"pipe.unit.{trace.clock}"}),
+        render(
+            "pipe.head",
+            lang,
+            {
+                "label": trace.label,
+                "size": size,
+                "sm": trace.sm,
+                "stages": s.stages,
+                "consumers": s.consumers,
+                "iters": s.k_iters,
+            },
+        ),
+        render(
+            "pipe.busy",
+            lang,
+            {"busy": s.tensor_busy, "n": s.bubbles, "longest": s.longest_bubble, "unit": f"pipe.unit.{trace.clock}"},
+        ),
         render("pipe.wait_consumer", lang, {"share": s.consumer_wait}),
         render("pipe.wait_producer", lang, {"share": s.producer_wait}),
         render("pipe.tma", lang, {"n": s.tma_in_flight}),
-    ]  # fmt: skip
+    ]
 
 
 _("view.pipe.title", en="The Hopper pipeline of {label} on SM {sm:int}", zh="{label} 在 SM {sm:int} 上的 Hopper 流水线")

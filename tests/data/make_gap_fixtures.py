@@ -55,33 +55,100 @@ def fp32_kernel(variant, params, ms, ghz, per_fma, idle, warps_pct, grid, limits
         "sm__warps_active.avg.pct_of_peak_sustained_active": warps_pct,
         **{stall_metric(r): v for r, v in ratios.items()},
     }
-    return {"variant": variant, "params": params, "m": N, "n": N, "k": N, "median_ms": round(ms * 1.01, 4),
-            "metrics": metrics}  # fmt: skip
+    return {
+        "variant": variant,
+        "params": params,
+        "m": N,
+        "n": N,
+        "k": N,
+        "median_ms": round(ms * 1.01, 4),
+        "metrics": metrics,
+    }
 
 
 def gap_file() -> dict:
-    cublas = fp32_kernel("cublas", {}, 2.70, 1.98, 1.10, 0.02, 12.5, 1024, (1, 2),
-                         {"math_pipe_throttle": 0.45, "not_selected": 0.3, "wait": 0.25, "long_scoreboard": 0.05,
-                          "barrier": 0.05, "short_scoreboard": 0.05})  # fmt: skip
-    cpasync = fp32_kernel("gpu-cpasync", {}, 2.83, 1.97, 1.18, 0.05, 12.5, 1024, (1, 1),
-                          {"math_pipe_throttle": 0.35, "not_selected": 0.25, "wait": 0.3, "long_scoreboard": 0.2,
-                           "barrier": 0.12, "short_scoreboard": 0.1, "mio_throttle": 0.04}, residual=0.99)  # fmt: skip
-    tiled = fp32_kernel("gpu-tiled", {"tile": 16}, 9.8, 1.98, 1.9, 0.01, 100.0, 65536, (8, 9),
-                        {"long_scoreboard": 1.5, "mio_throttle": 2.0, "barrier": 1.0})  # fmt: skip
+    cublas = fp32_kernel(
+        "cublas",
+        {},
+        2.70,
+        1.98,
+        1.10,
+        0.02,
+        12.5,
+        1024,
+        (1, 2),
+        {
+            "math_pipe_throttle": 0.45,
+            "not_selected": 0.3,
+            "wait": 0.25,
+            "long_scoreboard": 0.05,
+            "barrier": 0.05,
+            "short_scoreboard": 0.05,
+        },
+    )
+    cpasync = fp32_kernel(
+        "gpu-cpasync",
+        {},
+        2.83,
+        1.97,
+        1.18,
+        0.05,
+        12.5,
+        1024,
+        (1, 1),
+        {
+            "math_pipe_throttle": 0.35,
+            "not_selected": 0.25,
+            "wait": 0.3,
+            "long_scoreboard": 0.2,
+            "barrier": 0.12,
+            "short_scoreboard": 0.1,
+            "mio_throttle": 0.04,
+        },
+        residual=0.99,
+    )
+    tiled = fp32_kernel(
+        "gpu-tiled",
+        {"tile": 16},
+        9.8,
+        1.98,
+        1.9,
+        0.01,
+        100.0,
+        65536,
+        (8, 9),
+        {"long_scoreboard": 1.5, "mio_throttle": 2.0, "barrier": 1.0},
+    )
     for r in STALL_REASONS:  # a kernel recorded without the stall breakdown: the view says what is missing
         del tiled["metrics"][stall_metric(r)]
     tensor = {}
     for variant, ms in (("gpu-wgmma-tf32", 0.84), ("cublas-tf32", 0.82)):
         per_fma = 4.0e8 * 32 / N**3  # about 0.19 instructions per FMA: wgmma does the FMAs, not FFMA
-        k = fp32_kernel(variant, {}, ms, 1.98, per_fma, 0.03, 12.5, 128 if "gpu" in variant else 512, (1, 1),
-                        {"sleeping": 0.6, "wait": 0.2}, residual=1.02 if "gpu" in variant else 1.0)  # fmt: skip
+        k = fp32_kernel(
+            variant,
+            {},
+            ms,
+            1.98,
+            per_fma,
+            0.03,
+            12.5,
+            128 if "gpu" in variant else 512,
+            (1, 1),
+            {"sleeping": 0.6, "wait": 0.2},
+            residual=1.02 if "gpu" in variant else 1.0,
+        )
         k["metrics"]["sm__sass_thread_inst_executed_op_ffma_pred_on.sum"] = 1.0e6
         k["metrics"]["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"] = 0.5
         k["metrics"]["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"] = 80.0 * 0.82 / ms
         tensor[variant] = k
-    return {"schema": "gemmviz-gap-metrics", "schema_version": 1, "gpu": "NVIDIA H200",
-            "created": "2026-12-02T00:00:00Z", "command": COMMAND,
-            "kernels": [cublas, cpasync, tiled, *tensor.values()]}  # fmt: skip
+    return {
+        "schema": "gemmviz-gap-metrics",
+        "schema_version": 1,
+        "gpu": "NVIDIA H200",
+        "created": "2026-12-02T00:00:00Z",
+        "command": COMMAND,
+        "kernels": [cublas, cpasync, tiled, *tensor.values()],
+    }
 
 
 def pipeline_file() -> dict:
@@ -104,16 +171,30 @@ def pipeline_file() -> dict:
         for wg in (1, 2):
             prev = max([e["end"] for e in events if e["warpgroup"] == wg] or [0.0])
             if landed[k] > prev:
-                events.append(dict(warpgroup=wg, role="consumer", kind="wait", stage=st, k_iter=k, start=prev,
-                                   end=landed[k]))  # fmt: skip
+                events.append(
+                    dict(warpgroup=wg, role="consumer", kind="wait", stage=st, k_iter=k, start=prev, end=landed[k])
+                )
                 prev = landed[k]
-            events.append(dict(warpgroup=wg, role="consumer", kind="wgmma", stage=st, k_iter=k, start=prev,
-                               end=prev + mma))  # fmt: skip
+            events.append(
+                dict(warpgroup=wg, role="consumer", kind="wgmma", stage=st, k_iter=k, start=prev, end=prev + mma)
+            )
             consumers_done.append(prev + mma)
         free[st] = max(consumers_done)
-    return {"schema": "gemmviz-pipeline-trace", "schema_version": 1, "gpu": "NVIDIA H200",
-            "created": "2026-12-02T00:00:00Z", "command": COMMAND, "variant": "gpu-wgmma-tf32", "params": {},
-            "m": N, "n": N, "k": N, "sm": 0, "clock": "clock64", "events": events}  # fmt: skip
+    return {
+        "schema": "gemmviz-pipeline-trace",
+        "schema_version": 1,
+        "gpu": "NVIDIA H200",
+        "created": "2026-12-02T00:00:00Z",
+        "command": COMMAND,
+        "variant": "gpu-wgmma-tf32",
+        "params": {},
+        "m": N,
+        "n": N,
+        "k": N,
+        "sm": 0,
+        "clock": "clock64",
+        "events": events,
+    }
 
 
 if __name__ == "__main__":

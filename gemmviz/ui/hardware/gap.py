@@ -5,7 +5,7 @@ the tab, the lesson's live view and its slide."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
@@ -139,7 +139,10 @@ class GapChart(QWidget):
 
 
 class GapView(QWidget):
-    """Pick two kernels of a recorded gap file (the best FP32 rung and cuBLAS first); see the waterfall."""
+    """Pick two kernels of a recorded gap file (the best FP32 rung and cuBLAS first); see the waterfall.
+    `changed` is emitted whenever the gap shown (or the sentence saying why there is none) changes."""
+
+    changed = Signal()
 
     def __init__(self, theme: Theme = LIGHT, lang: str = "en", file: gapcore.GapFile | None = None, parent=None):
         super().__init__(parent)
@@ -180,6 +183,7 @@ class GapView(QWidget):
             self.gap = None
             why = render("view.gap.not_in", self.lang, {"name": lacking, "names": ", ".join(labels)})
             self.chart.set_gap(None, self.file.header, render("view.gap.none", self.lang, {"why": why}))
+            self.changed.emit()
             return
         for combo, label in ((self.a_combo, a), (self.b_combo, b)):
             combo.blockSignals(True)
@@ -200,6 +204,7 @@ class GapView(QWidget):
             except (KeyError, gapcore.GapError) as exc:
                 message = render("view.gap.none", self.lang, {"why": str(exc).strip("'")})
         self.chart.set_gap(self.gap, self.file.header if self.file else None, message)
+        self.changed.emit()
 
     def sentences(self) -> str:
         """The headline, a sentence per bar and the measured context, for the text beside the chart."""

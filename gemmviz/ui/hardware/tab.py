@@ -283,8 +283,7 @@ class HardwareTab(QSplitter):
         self.play_button.clicked.connect(self.toggle_play)
         self.slider.valueChanged.connect(self._seek)
         self.trace_chart.ready.connect(self._trace_ready)
-        for combo in (self.gap_view.a_combo, self.gap_view.b_combo):
-            combo.currentIndexChanged.connect(lambda _i: self.show_text())
+        self.gap_view.changed.connect(self.show_text)
         self.show_view(0)
 
     # ---- data ---------------------------------------------------------------------------------------
