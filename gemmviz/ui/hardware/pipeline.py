@@ -105,8 +105,8 @@ def draw_pipeline(
                 continue
             if e.role == "producer":
                 colour.setAlpha(120)
-            # a hairline of background between one batch and the next: each wgmma batch is seen
-            painter.fillRect(QRectF(left, band.top(), max(1.0, width - 1.5), band.height()), colour)
+            # a hairline of background between one batch and the next, where a batch is wide enough to spare it
+            painter.fillRect(QRectF(left, band.top(), width - 1.5 if width >= 6 else width, band.height()), colour)
         top += height
     height = unit * weights[-1]
     text(painter, QRectF(r.left(), top, label_w - pad / 2, height), RIGHT, labels[-1], big, fg, texts)
