@@ -5,7 +5,6 @@ tests/data/make_gap_fixtures.py): they follow the schemas, their figures are not
 
 import copy
 import json
-import math
 
 import pytest
 from hypothesis import given
@@ -130,7 +129,7 @@ def test_the_parts_follow_their_identities(synthetic):
     assert parts["clock"] == pytest.approx(b.metrics[gap.CYCLES] * (1 / fa - 1 / fb))
     idle = [k.metrics[gap.CYCLES] - k.metrics[gap.INSTRUCTIONS] / 132 / k.metrics[gap.IPC] for k in (a, b)]
     assert parts["idle"] == pytest.approx((idle[0] - idle[1]) / fa)
-    # the fixture's cuBLAS closes I * S / W exactly and gpu-cpasync to 1%: "other" is what is left, no more
+    # the fixture's cuBLAS closes I × Q exactly and gpu-cpasync to 1%: "other" is what is left, no more
     assert 0 < parts["other"] / g.gap_ns < 0.5
     stalls = {k: v for k, v in parts.items() if k.startswith("stall")}
     assert "stall:long_scoreboard" in stalls and stalls["stall:long_scoreboard"] > 0  # it grew: it widens the gap
@@ -139,11 +138,11 @@ def test_the_parts_follow_their_identities(synthetic):
     assert gap.as_mapping(reversed_)["instructions"] * fb == pytest.approx(-parts["instructions"] * fa)
 
 
-@given(st.lists(st.floats(0.1, 10), min_size=3, max_size=3), st.lists(st.floats(0.1, 10), min_size=3, max_size=3))
-def test_shapley_splits_sum_exactly(xa, xb):
-    parts = gap.shapley3(tuple(xa), tuple(xb))
-    assert sum(parts) == pytest.approx(math.prod(xa) - math.prod(xb), rel=1e-9, abs=1e-9)
-    assert sum(gap.shapley2(xa[0], xb[0], xa[1], xb[1])) == pytest.approx(xa[0] * xa[1] - xb[0] * xb[1], abs=1e-9)
+@given(st.floats(0.1, 10), st.floats(0.1, 10), st.floats(0.1, 10), st.floats(0.1, 10))
+def test_the_symmetric_split_sums_exactly(xa, xb, ya, yb):
+    dx, dy = gap.shapley2(xa, xb, ya, yb)
+    assert dx + dy == pytest.approx(xa * ya - xb * yb, rel=1e-12, abs=1e-12)
+    assert gap.shapley2(xb, xa, yb, ya) == pytest.approx((-dx, -dy))  # swapped: negated, no order preferred
 
 
 def test_tail_quantisation_arithmetic():
@@ -253,3 +252,24 @@ def test_pipeline_summary_finds_the_bubble_and_the_waits():
     en, zh = pipeline_trace.sentences(t, "en"), pipeline_trace.sentences(t, "zh")
     assert en[0] == "gpu-wgmma-tf32 at 4096×4096×4096 on SM 0: 4 stages, 2 consumer warpgroups, 16 k-steps"
     assert "个周期" in zh[1] and len(en) == len(zh)
+
+
+def test_more_warps_with_the_same_issue_rate_moves_only_the_occupancy_part(synthetic):
+    """Twice the warps, each stalled twice as long per instruction on every reason: each reason's share of the
+    scheduler's cycles is unchanged, and the warps' own part is the selected state's (one warp per issue), 1/W,
+    falling from 1/2 to 1/4 of a cycle per instruction."""
+    a, b = synthetic.kernel("gpu-cpasync"), synthetic.kernel("cublas")
+    base = gap.as_mapping(gap.decompose(a, b, "NVIDIA H200"))
+    metrics = dict(a.metrics)
+    metrics[gap.WARPS] *= 2
+    for r in gap.STALL_REASONS:
+        metrics[gap.stall_metric(r)] *= 1 if r == "selected" else 2
+    doubled = gap.decompose(gap.Kernel(a.variant, {}, a.m, a.n, a.k, a.median_ms, metrics), b, "NVIDIA H200")
+    parts = gap.as_mapping(doubled)
+    for name, ns in base.items():
+        if name.startswith("stall") or name in ("clock", "idle"):  # instructions: weighed by Q, which fell
+            assert parts[name] == pytest.approx(ns), name
+    i_mean = (a.metrics[gap.INSTRUCTIONS] + b.metrics[gap.INSTRUCTIONS]) / 2 / (132 * 4)
+    fa = a.metrics[gap.CYCLES] / a.metrics[gap.DURATION]
+    assert parts["occupancy"] == pytest.approx((1 / 4 - 1 / 2) * i_mean / fa)
+    assert sum(parts.values()) == pytest.approx(doubled.gap_ns)

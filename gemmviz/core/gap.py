@@ -6,12 +6,12 @@ of a waterfall with one sentence; docs/gap-view.md says how each part is compute
 
     T = C / f                   (C: cycles elapsed per SM, f: the SM clock, both measured)
     C = idle + active           (active = instructions per SM / instructions per active cycle)
-    active = I * S / W          (I: instructions per SMSP; S: warps stalled per issued instruction, summed over
-                                 the stall reasons; W: resident warps per SMSP; Little's law on the issue slot)
+    active = I * Σ_r s_r / W    (I: instructions per SMSP; s_r: warps stalled on reason r per issued instruction;
+                                 W: resident warps per SMSP; Little's law on the issue slot)
 
 The clock, idle-SM (wave and tail), instruction, occupancy and stall-reason parts come from these identities
 (a product's change split symmetrically between its factors, so no order is preferred); what the identities
-do not close (the measured active cycles against I * S / W, a metric not recorded) is the "other / not
+do not close (the measured active cycles against I * Σ s_r / W, a metric not recorded) is the "other / not
 attributed" bar. The L2 hit rate, DRAM and L2 throughput and the pipes' utilisation are measured context,
 written beside the bars: they are why a stall grew, not a time of their own.
 """
@@ -294,8 +294,8 @@ _(
 )
 _(
     "gap.part.occupancy",
-    en="{share:pct} of the gap: {wa:sig3} warps per scheduler to hide latency against {wb:sig3}",
-    zh="差距的 {share:pct}：每个调度器有 {wa:sig3} 个 warp 用来隐藏延迟，对方为 {wb:sig3} 个",
+    en="{share:pct} of the gap: {wa:sig3} warps per scheduler share its issue slot against {wb:sig3}",
+    zh="差距的 {share:pct}：每个调度器有 {wa:sig3} 个 warp 共用发射槽，对方为 {wb:sig3} 个",
 )
 _(
     "gap.part.issue",
@@ -304,8 +304,8 @@ _(
 )
 _(
     "gap.part.stall",
-    en="{share:pct} of the gap: {why:msg}, {sa:sig3} against {sb:sig3} cycles per instruction",
-    zh="差距的 {share:pct}：{why:msg}，每条指令 {sa:sig3} 个周期，对方为 {sb:sig3} 个",
+    en="{share:pct} of the gap: {why:msg}, {sa:sig3} against {sb:sig3} of a scheduler's cycles per instruction",
+    zh="差距的 {share:pct}：{why:msg}，每条指令占调度器 {sa:sig3} 个周期，对方为 {sb:sig3} 个",
 )
 _(
     "gap.part.stalls_rest",
@@ -441,17 +441,6 @@ def shapley2(xa: float, xb: float, ya: float, yb: float) -> tuple[float, float]:
     return (xa - xb) * (ya + yb) / 2, (ya - yb) * (xa + xb) / 2
 
 
-def shapley3(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
-    """The change of x*y*z from b to a, split between the three factors symmetrically (each factor's change times
-    the mean of the other two factors' products over both orders); the three sum to it exactly."""
-    out = []
-    for i in range(3):
-        j, k = [x for x in range(3) if x != i]
-        others = (a[j] * a[k] + b[j] * b[k]) / 3 + (a[j] * b[k] + b[j] * a[k]) / 6
-        out.append((a[i] - b[i]) * others)
-    return tuple(out)  # type: ignore[return-value]
-
-
 @dataclass
 class _Build:
     a: Kernel
@@ -492,55 +481,55 @@ def _instruction_part(s: _Build, ns: float) -> None:
         s.add("instructions", ns, "gap.label.instructions", "gap.part.instructions", na=na, nb=nb)
 
 
-def _stall_parts(s: _Build, reasons: list[str], per_stall: float, top: int) -> None:
-    """Each stall reason's share of the S factor: its change in warps stalled per issue times the same weight."""
-    found = []
-    for r in reasons:
-        sa, sb = s.a.metrics[stall_metric(r)], s.b.metrics[stall_metric(r)]
-        found.append((abs(sa - sb), r, (sa - sb) * per_stall, sa, sb))
-    found = sorted((x for x in found if x[0] > 0), reverse=True)
-    for _size, r, ns, sa, sb in found[:top]:
+def _stall_parts(s: _Build, q: list[dict[str, float]], per_q: float, top: int) -> None:
+    """Each stall reason's part: its change of the scheduler's cycles per instruction, q_r = s_r / W, times the
+    instructions (`per_q`: the mean instruction count per scheduler, in ns per cycle). The `top` reasons that
+    changed most are bars of their own, the others one bar together."""
+    found = sorted(((abs(q[0][r] - q[1][r]), r) for r in q[0] if r != "selected" and q[0][r] != q[1][r]), reverse=True)
+    for _size, r in found[:top]:
+        qa, qb = q[0][r], q[1][r]
+        label = {"reason": r.replace("_", " ")}
         s.add(
             f"stall:{r}",
-            ns,
+            (qa - qb) * per_q,
             "gap.label.stall",
             "gap.part.stall",
-            {"reason": r.replace("_", " ")},
+            label,
             why=f"gap.stall.{r}",
-            sa=sa,
-            sb=sb,
+            sa=qa,
+            sb=qb,
         )
-    rest = found[top:]
+    rest = [r for _size, r in found[top:]]
     if rest:
-        s.add("stalls_rest", sum(x[2] for x in rest), "gap.label.stalls_rest", "gap.part.stalls_rest", count=len(rest))
+        ns = sum(q[0][r] - q[1][r] for r in rest) * per_q
+        s.add("stalls_rest", ns, "gap.label.stalls_rest", "gap.part.stalls_rest", count=len(rest))
 
 
 def _active_parts(s: _Build, top_stalls: int) -> float:
-    """The instruction, occupancy and stall parts of the active cycles' change; returns what they sum to (cycles)."""
+    """The instruction, occupancy and stall parts of the active cycles' change; returns what they sum to (cycles).
+
+    active = I × Q, Q = Σ_r q_r, q_r = s_r / W: Little's law on a scheduler's issue slot (Σ_r s_r = W / issue
+    rate) makes Q its cycles per issued instruction, shared among its warps' states. The change of I × Q is split
+    symmetrically between I and Q, and Q's part by each q_r's change; q_selected = 1 / W is the occupancy part
+    (each issue cycle shared by more warps or fewer)."""
     a, b, shape = s.a, s.b, s.shape
     assert shape is not None
     smsps = shape.sms * shape.smsp_per_sm
     reasons = [r for r in STALL_REASONS if a.get(stall_metric(r)) is not None and b.get(stall_metric(r)) is not None]
-    s.missing.update(
-        stall_metric(r) for r in STALL_REASONS if stall_metric(r) not in {stall_metric(x) for x in reasons}
-    )
+    s.missing.update(stall_metric(r) for r in STALL_REASONS if r not in reasons)
     per_smsp = shape.max_warps_per_sm / shape.smsp_per_sm
     if reasons and _both(a, b, [WARPS], s.missing) and a.metrics[WARPS] > 0 and b.metrics[WARPS] > 0:
-        f = [
-            (
-                k.metrics[INSTRUCTIONS] / smsps,
-                sum(k.metrics[stall_metric(r)] for r in reasons),
-                1 / (k.metrics[WARPS] / 100 * per_smsp),
-            )
-            for k in (a, b)
-        ]
-        d_i, d_s, d_w = shapley3(f[0], f[1])
-        to_ns = s.ns_per_cycle
-        _instruction_part(s, d_i * to_ns)
-        s.add("occupancy", d_w * to_ns, "gap.label.occupancy", "gap.part.occupancy", wa=1 / f[0][2], wb=1 / f[1][2])
-        d_sum = f[0][1] - f[1][1]
-        _stall_parts(s, reasons, d_s / d_sum * to_ns if d_sum else 0.0, top_stalls)
-        return d_i + d_s + d_w
+        w = [k.metrics[WARPS] / 100 * per_smsp for k in (a, b)]
+        q = [{r: k.metrics[stall_metric(r)] / wk for r in reasons} for k, wk in zip((a, b), w)]
+        i = [k.metrics[INSTRUCTIONS] / smsps for k in (a, b)]
+        d_i, d_q = shapley2(i[0], i[1], sum(q[0].values()), sum(q[1].values()))
+        per_q = (i[0] + i[1]) / 2 * s.ns_per_cycle
+        _instruction_part(s, d_i * s.ns_per_cycle)
+        if "selected" in q[0]:
+            ns = (q[0]["selected"] - q[1]["selected"]) * per_q
+            s.add("occupancy", ns, "gap.label.occupancy", "gap.part.occupancy", wa=w[0], wb=w[1])
+        _stall_parts(s, q, per_q, top_stalls)
+        return d_i + d_q
     # without the stalls: active = (instructions per SM) / IPC, split between the two
     n = [k.metrics[INSTRUCTIONS] / shape.sms for k in (a, b)]
     d_n, d_ipc = shapley2(n[0], n[1], 1 / a.metrics[IPC], 1 / b.metrics[IPC])
