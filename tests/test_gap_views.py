@@ -135,9 +135,18 @@ def test_the_hardware_tab_shows_both_views(qapp, monkeypatch, gap_data, trace, s
         tab.gap_view.select("gpu-tiled[tile=16]", "cublas")
         assert "smsp__average_warps_issue_stalled_*" in tab.text.toPlainText()  # missing, and said so
         tab.view_combo.setCurrentIndex(PIPELINE_VIEW)
-        assert tab.stack.currentWidget() is tab.pipeline_chart
+        assert tab.stack.currentWidget() is tab.pipeline_view
         assert "Tensor cores busy" in tab.text.toPlainText()
-        _legible(tab.pipeline_chart, 24 * size[1] / 1080)
+        chart = tab.pipeline_view.chart
+        _legible(chart, 24 * size[1] / 1080)
+        combo = tab.pipeline_view.window_combo
+        assert [combo.itemData(i) for i in range(combo.count())] == ["all", "start", "bubble"]
+        combo.setCurrentIndex(2)  # around the longest bubble: the axis starts there, the texts still fit
+        lo, hi = chart.window
+        assert 0 < hi - lo < chart.trace.span
+        bubble = max(pipeline_trace.bubbles(chart.trace), key=lambda g: g[1] - g[0])
+        assert lo <= bubble[0] and bubble[1] <= hi
+        _legible(chart, 24 * size[1] / 1080)
         tab.view_combo.setCurrentIndex(1)
         assert tab.result_combo.isVisible()
     finally:

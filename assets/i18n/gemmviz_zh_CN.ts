@@ -542,6 +542,21 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="190" />
+        <source>the whole trace</source>
+        <translation>整段记录</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="191" />
+        <source>the first k-steps</source>
+        <translation>最初几个 k 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="192" />
+        <source>around the longest bubble</source>
+        <translation>最长气泡附近</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="125" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>

@@ -164,6 +164,24 @@ def most_in_flight(trace: PipelineTrace, kind: str = "tma") -> int:
     return most
 
 
+FIRST_K_STEPS = 8  # the "start" window: the ring filling up and the first batches, readable box by box
+
+
+def windows(trace: PipelineTrace) -> dict[str, tuple[float, float]]:
+    """Spans of the trace worth a look, (from, to) in its clock: "all"; "start", the first FIRST_K_STEPS k-steps
+    (where there are more); "bubble", around the longest bubble (where there is one)."""
+    out = {"all": (0.0, trace.span)}
+    first = [e for e in trace.events if e.k_iter < FIRST_K_STEPS]
+    if first and len({e.k_iter for e in trace.events}) > FIRST_K_STEPS:
+        out["start"] = (0.0, max(e.end for e in first))
+    gaps = bubbles(trace)
+    if gaps:
+        s, e = max(gaps, key=lambda g: g[1] - g[0])
+        margin = max(2 * (e - s), trace.span / 40)
+        out["bubble"] = (max(0.0, s - margin), min(trace.span, e + margin))
+    return out
+
+
 @dataclass(frozen=True)
 class Summary:
     stages: int

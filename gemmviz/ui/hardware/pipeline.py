@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QComboBox, QSizePolicy, QVBoxLayout, QWidget
 
 from gemmviz.core import pipeline_trace as pt
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.gap import draw_message
 from gemmviz.ui.hardware.painted import Texts, axis, font, heading, small_pt, source_line, text
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -65,9 +66,32 @@ def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) ->
     return height
 
 
+def _lane(painter: QPainter, band: QRectF, events: list[pt.Event], x, stages: int, theme: Theme) -> None:
+    """One warpgroup's boxes in `band`: a producer's waits under its copies in flight (a thin row per stage, so the
+    copies in flight at once are seen one above the other), a consumer's waits and wgmma batches."""
+    for e in sorted(events, key=lambda e: e.kind == "tma"):
+        colour = QColor(theme.color(STYLES[_style(e)][1]))
+        left, width = x(e.start), max(1.0, x(e.end) - x(e.start))
+        if e.kind == "tma":
+            row = band.height() / stages
+            painter.fillRect(QRectF(left, band.top() + e.stage * row, width, row * 0.8), colour)
+            continue
+        if e.role == "producer":
+            colour.setAlpha(120)
+        # a hairline of background between one batch and the next, where a batch is wide enough to spare it
+        painter.fillRect(QRectF(left, band.top(), width - 1.5 if width >= 6 else width, band.height()), colour)
+
+
 def draw_pipeline(
-    painter: QPainter, rect: QRectF, trace: pt.PipelineTrace, theme: Theme = LIGHT, lang: str = "en", texts=None
+    painter: QPainter,
+    rect: QRectF,
+    trace: pt.PipelineTrace,
+    theme: Theme = LIGHT,
+    lang: str = "en",
+    texts=None,
+    window: tuple[float, float] | None = None,
 ) -> None:
+    """The timeline of `trace` in `rect`, over `window` (from, to in the trace's clock; None: all of it)."""
     fg, pt_size = theme.foreground, theme.font_pt
     big, small = font(pt_size), font(small_pt(pt_size))
     pad = QFontMetricsF(big).height() * 0.4
@@ -75,45 +99,33 @@ def draw_pipeline(
     title = render("view.pipe.title", lang, {"label": trace.variant, "sm": trace.sm})  # its macros: in the words
     y = heading(painter, r, title, source_line(trace.header, lang), pt_size, fg, texts) + pad / 2
     legend_h = _legend(painter, r, theme, lang, texts)
-    tick_h = QFontMetricsF(small).height()
-    bottom = r.bottom() - legend_h - 2 * tick_h - pad
+    bottom = r.bottom() - legend_h - 2 * QFontMetricsF(small).height() - pad
     lanes = trace.lanes()
     labels = [render(f"view.pipe.{role}", lang, {"wg": wg}) for wg, role in lanes] + [render("view.pipe.bubbles", lang)]
     weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
     unit = (bottom - y) / sum(weights)
-    fm = QFontMetricsF(big)
-    label_w = min(r.width() * 0.35, max(fm.horizontalAdvance(s) for s in labels) + pad)
+    label_w = min(r.width() * 0.35, max(QFontMetricsF(big).horizontalAdvance(s) for s in labels) + pad)
     x0, x1 = r.left() + label_w, r.right()
-    span = trace.span
+    lo, hi = window or (0.0, trace.span)
 
     def x(t: float) -> float:
-        return x0 + t / span * (x1 - x0)
+        return x0 + (t - lo) / (hi - lo) * (x1 - x0)
 
-    stages = max(1, trace.stages)
-    top = y
-    for (wg, role), label, weight in zip(lanes, labels, weights):
-        height = unit * weight
-        text(painter, QRectF(r.left(), top, label_w - pad / 2, height), RIGHT, label, big, fg, texts)
-        band = QRectF(x0, top + height * 0.1, x1 - x0, height * 0.8)
-        mine = [e for e in trace.events if e.warpgroup == wg and e.role == role]
-        for e in sorted(mine, key=lambda e: e.kind == "tma"):  # a producer's waits under its copies in flight
-            colour = QColor(theme.color(STYLES[_style(e)][1]))
-            left, width = x(e.start), max(1.0, x(e.end) - x(e.start))
-            if e.kind == "tma":  # a thin row per stage: the copies in flight at once, one above the other
-                row = band.height() / stages
-                painter.fillRect(QRectF(left, band.top() + e.stage * row, width, row * 0.8), colour)
-                continue
-            if e.role == "producer":
-                colour.setAlpha(120)
-            # a hairline of background between one batch and the next, where a batch is wide enough to spare it
-            painter.fillRect(QRectF(left, band.top(), width - 1.5 if width >= 6 else width, band.height()), colour)
-        top += height
+    shown = [e for e in trace.events if e.end >= lo and e.start <= hi]
+    tops = [y + unit * sum(weights[:i]) for i in range(len(weights))]
+    for top, label, weight in zip(tops, labels, weights):
+        text(painter, QRectF(r.left(), top, label_w - pad / 2, unit * weight), RIGHT, label, big, fg, texts)
+    painter.save()
+    painter.setClipRect(QRectF(x0, y, x1 - x0, bottom - y))  # a window's edge cuts the boxes across it
+    for (wg, role), top, weight in zip(lanes, tops, weights):
+        band = QRectF(x0, top + unit * weight * 0.1, x1 - x0, unit * weight * 0.8)
+        _lane(painter, band, [e for e in shown if e.warpgroup == wg and e.role == role], x, max(1, trace.stages), theme)
     height = unit * weights[-1]
-    text(painter, QRectF(r.left(), top, label_w - pad / 2, height), RIGHT, labels[-1], big, fg, texts)
     for s, e in pt.bubbles(trace):
         colour = QColor(theme.color(STYLES["bubble"][1]))
-        painter.fillRect(QRectF(x(s), top + height * 0.15, max(2.0, x(e) - x(s)), height * 0.7), colour)
-    axis(painter, r, (0.0, span, bottom), x, render(f"view.pipe.axis.{trace.clock}", lang), theme, texts)
+        painter.fillRect(QRectF(x(s), tops[-1] + height * 0.15, max(2.0, x(e) - x(s)), height * 0.7), colour)
+    painter.restore()
+    axis(painter, r, (lo, hi, bottom), x, render(f"view.pipe.axis.{trace.clock}", lang), theme, texts)
 
 
 class PipelineChart(QWidget):
@@ -126,6 +138,7 @@ class PipelineChart(QWidget):
         if trace is None:
             trace, why = pt.load_shipped_pipeline(lang)
         self.trace = trace
+        self.window: tuple[float, float] | None = None  # None: the whole trace
         self.message = "" if trace is not None else render("view.pipe.none", lang, {"why": why})
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -146,7 +159,46 @@ class PipelineChart(QWidget):
         if self.trace is None:
             draw_message(painter, rect, self.message, self.theme, texts)
         else:
-            draw_pipeline(painter, rect, self.trace, self.theme, self.lang, texts)
+            draw_pipeline(painter, rect, self.trace, self.theme, self.lang, texts, self.window)
+
+    def set_window(self, window: tuple[float, float] | None) -> None:
+        self.window = window
+        self.update()
 
     def paint_export(self, painter: QPainter) -> None:
         self.draw(painter, QRectF(self.rect()))
+
+
+WINDOWS = {
+    "all": QT_TRANSLATE_NOOP("", "the whole trace"),
+    "start": QT_TRANSLATE_NOOP("", "the first k-steps"),
+    "bubble": QT_TRANSLATE_NOOP("", "around the longest bubble"),
+}
+
+
+class PipelineView(QWidget):
+    """The timeline and a choice of span: the whole trace, its first k-steps (box by box) or the longest bubble."""
+
+    def __init__(self, theme: Theme = LIGHT, lang: str = "en", trace: pt.PipelineTrace | None = None, parent=None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.window_combo = QComboBox()
+        self.chart = PipelineChart(theme, lang, trace)
+        self.windows = pt.windows(self.chart.trace) if self.chart.trace is not None else {}
+        for key in self.windows:
+            self.window_combo.addItem(tr(WINDOWS[key]), key)
+        self.window_combo.setEnabled(len(self.windows) > 1)
+        layout.addWidget(self.window_combo)
+        layout.addWidget(self.chart, 1)
+        self.window_combo.currentIndexChanged.connect(self._pick)
+
+    def _pick(self, _index: int) -> None:
+        key = self.window_combo.currentData()
+        self.chart.set_window(None if key in (None, "all") else self.windows[key])
+
+    def sentences(self) -> str:
+        return self.chart.sentences()
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.chart.apply_theme(theme)

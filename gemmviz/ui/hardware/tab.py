@@ -34,7 +34,7 @@ from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
 from gemmviz.ui.hardware.gap import GapView
-from gemmviz.ui.hardware.pipeline import PipelineChart
+from gemmviz.ui.hardware.pipeline import PipelineView
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
 from gemmviz.ui.i18n import explain_counters, explain_trace, language  # in the window's language
@@ -243,9 +243,9 @@ class HardwareTab(QSplitter):
         self.traffic_chart = TrafficChart(theme)
         self.roofline_chart = LevelRooflineChart(theme)
         self.gap_view = GapView(theme, language())
-        self.pipeline_chart = PipelineChart(theme, language())
+        self.pipeline_view = PipelineView(theme, language())
         self.stack = QStackedWidget()
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_chart):
+        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
             self.stack.addWidget(chart)
         layout.addWidget(self.stack, 1)
         player = QHBoxLayout()
@@ -395,7 +395,7 @@ class HardwareTab(QSplitter):
         r = self.current()
         view = self.view_combo.currentIndex()
         if view in FILE_VIEWS:
-            shown = self.gap_view if view == GAP_VIEW else self.pipeline_chart
+            shown = self.gap_view if view == GAP_VIEW else self.pipeline_view
             self.text.setPlainText(shown.sentences())
         elif r is None:
             self.text.setPlainText(
@@ -415,7 +415,7 @@ class HardwareTab(QSplitter):
 
     def apply_theme(self, theme: Theme) -> None:
         self.set_shares(theme)
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_chart):
+        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
             chart.apply_theme(theme)
         self.apply_text_font(theme)
 
