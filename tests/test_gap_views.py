@@ -142,7 +142,7 @@ def test_the_hardware_tab_shows_both_views(qapp, monkeypatch, gap_data, trace, s
         combo = tab.pipeline_view.window_combo
         assert [combo.itemData(i) for i in range(combo.count())] == ["all", "start", "bubble"]
         combo.setCurrentIndex(2)  # around the longest bubble: the axis starts there, the texts still fit
-        lo, hi = chart.window
+        lo, hi = chart.span
         assert 0 < hi - lo < chart.trace.span
         bubble = max(pipeline_trace.bubbles(chart.trace), key=lambda g: g[1] - g[0])
         assert lo <= bubble[0] and bubble[1] <= hi

@@ -138,7 +138,7 @@ class PipelineChart(QWidget):
         if trace is None:
             trace, why = pt.load_shipped_pipeline(lang)
         self.trace = trace
-        self.window: tuple[float, float] | None = None  # None: the whole trace
+        self.span: tuple[float, float] | None = None  # shown; None: all (not `window`: a QWidget method)
         self.message = "" if trace is not None else render("view.pipe.none", lang, {"why": why})
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -159,10 +159,10 @@ class PipelineChart(QWidget):
         if self.trace is None:
             draw_message(painter, rect, self.message, self.theme, texts)
         else:
-            draw_pipeline(painter, rect, self.trace, self.theme, self.lang, texts, self.window)
+            draw_pipeline(painter, rect, self.trace, self.theme, self.lang, texts, self.span)
 
     def set_window(self, window: tuple[float, float] | None) -> None:
-        self.window = window
+        self.span = window
         self.update()
 
     def paint_export(self, painter: QPainter) -> None:
