@@ -273,3 +273,17 @@ def test_more_warps_with_the_same_issue_rate_moves_only_the_occupancy_part(synth
     fa = a.metrics[gap.CYCLES] / a.metrics[gap.DURATION]
     assert parts["occupancy"] == pytest.approx((1 / 4 - 1 / 2) * i_mean / fa)
     assert sum(parts.values()) == pytest.approx(doubled.gap_ns)
+
+
+def test_merging_stall_bars_keeps_every_part(synthetic):
+    g = gap.decompose(synthetic.kernel("gpu-cpasync"), synthetic.kernel("cublas"), "NVIDIA H200")
+    for keep in (3, 2, 1, 0):
+        merged = gap.merge_stalls(g, keep)
+        assert sum(1 for p in merged.parts if p.name.startswith("stall:")) == keep
+        assert sum(p.ns for p in merged.parts) == pytest.approx(g.gap_ns)
+        assert [p.name for p in merged.parts][-2:] == ["stalls_rest", "other"]
+        rest = next(p for p in merged.parts if p.name == "stalls_rest")
+        stall_ns = sum(p.ns for p in g.parts if p.name.startswith("stall"))
+        kept_ns = sum(p.ns for p in merged.parts if p.name.startswith("stall:"))
+        assert rest.ns == pytest.approx(stall_ns - kept_ns)
+    assert gap.merge_stalls(g, 5) is g

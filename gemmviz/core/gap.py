@@ -189,7 +189,8 @@ def shipped_gap_files() -> list:
     """The gap files the package ships (assets/sessions/*-gap.json), newest name last."""
     from gemmviz.core.paths import asset_files
 
-    return sorted((f for f in asset_files("sessions", ".json") if f.name.endswith("-gap.json")), key=lambda f: f.name)
+    suffix = recorded.RECORD_SUFFIXES[0]
+    return sorted((f for f in asset_files("sessions", ".json") if f.name.endswith(suffix)), key=lambda f: f.name)
 
 
 def load_shipped_gap(lang: str = "en") -> tuple[GapFile | None, str]:
@@ -657,7 +658,8 @@ def as_mapping(g: Gap) -> Mapping[str, float]:
 
 
 # the words the views draw (ui/hardware/gap.py, pipeline.py), in the view's language like the sentences
-_("view.recorded", en="recorded on {gpu}, {date} ({file})", zh="录制于 {gpu}，{date}（{file}）")
+_("view.recorded", en="recorded on {gpu}, {date}", zh="录制于 {gpu}，{date}")
+_("view.file", en="Figures from {file}: {command}", zh="数据来自 {file}：{command}")
 _("view.gap.title", en="Where {gap:dur} between {a} and {b} goes", zh="{a} 与 {b} 相差的 {gap:dur} 去了哪里")
 _("view.gap.total", en="the gap", zh="差距")
 _("view.gap.axis", en="time difference, µs", zh="时间差（微秒）")
@@ -704,3 +706,24 @@ def gap_path(session_path: str | os.PathLike) -> str:
     """Where `gemmviz profile --gap` writes the gap file: beside the session, h200-DATE.json -> h200-DATE-gap.json."""
     text = os.fspath(session_path)
     return (text[: -len(".json")] if text.endswith(".json") else text) + "-gap.json"
+
+
+def merge_stalls(g: Gap, keep: int) -> Gap:
+    """`g` with only its `keep` largest stall-reason bars kept, the others added to "other stalls": the same
+    measured parts, fewer bars (a chart with little room). The sum and every other bar are unchanged."""
+    stalls = [p for p in g.parts if p.name.startswith("stall:")]
+    if len(stalls) <= keep:
+        return g
+    kept = sorted(stalls, key=lambda p: abs(p.ns), reverse=True)[: max(0, keep)]
+    merged = [p for p in stalls if p not in kept]
+    old = next((p for p in g.parts if p.name == "stalls_rest"), None)
+    ns = sum(p.ns for p in merged) + (old.ns if old else 0.0)
+    count = len(merged) + (old.sentence.params["count"] if old else 0)
+    share = ns / g.gap_ns if g.gap_ns else 0.0
+    rest = Part(
+        "stalls_rest", ns, Line("gap.label.stalls_rest"), Line("gap.part.stalls_rest", {"count": count, "share": share})
+    )
+    head = [p for p in g.parts if not p.name.startswith("stall") and p.name != "other"]
+    tail = [p for p in g.parts if p.name == "other"]
+    parts = (*head, *(p for p in stalls if p in kept), rest, *tail)
+    return Gap(g.a, g.b, g.ta_ns, g.tb_ns, g.timing, parts, g.headline, g.notes, g.missing, g.waves_a, g.waves_b)

@@ -123,7 +123,7 @@ def load_shipped_pipeline(lang: str = "en") -> tuple[PipelineTrace | None, str]:
     """(the newest shipped pipeline trace, "") or (None, why there is none, in `lang`)."""
     from gemmviz.core.paths import asset_files, asset_path
 
-    files = sorted(f.name for f in asset_files("sessions", ".json") if f.name.endswith("-pipeline.json"))
+    files = sorted(f.name for f in asset_files("sessions", ".json") if f.name.endswith(recorded.RECORD_SUFFIXES[1]))
     if not files:
         return None, render("pipe.none_shipped", lang)
     try:

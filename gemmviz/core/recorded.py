@@ -16,6 +16,9 @@ from pathlib import Path
 
 from gemmviz.core.fileio import InputFileError, read_regular
 
+# the hardware records shipped beside the sessions in assets/sessions (h200-DATE-gap.json, h200-DATE-pipeline.json):
+# files of their own schemas, never listed or opened as sessions
+RECORD_SUFFIXES = ("-gap.json", "-pipeline.json")
 MAX_PARAMS = 16  # a variant's params, or the build macros of a tuned configuration (BM, STAGES, CLUSTER, ...)
 MAX_TEXT = 2000  # the command that recorded a file, at most this many characters
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")  # a variant's name as the registry spells them

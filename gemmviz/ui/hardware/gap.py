@@ -11,7 +11,18 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QVBoxLayout, 
 
 from gemmviz.core import gap as gapcore
 from gemmviz.core.messages import render
-from gemmviz.ui.hardware.painted import WRAP, Texts, axis, font, heading, small_pt, source_line, text, wrapped_height
+from gemmviz.ui.hardware.painted import (
+    WRAP,
+    Texts,
+    axis,
+    file_line,
+    font,
+    heading,
+    small_pt,
+    source_line,
+    text,
+    wrapped_height,
+)
 from gemmviz.ui.theme import LIGHT, Theme
 
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -57,6 +68,12 @@ def draw_gap(
     y = heading(painter, r, title, source_line(header, lang), pt, fg, texts) + pad / 2
     line = QFontMetricsF(big).height()
     axis_h = 2 * QFontMetricsF(small).height() + pad / 2
+    # a row needs a line of the smaller type at least: where there is less room, the smallest stall reasons
+    # join "other stalls" (the same measured parts, fewer bars)
+    keep = 3
+    while (r.bottom() - axis_h - y) / (len(g.parts) + 1) < QFontMetricsF(small).height() * 1.1 and keep > 0:
+        keep -= 1
+        g = gapcore.merge_stalls(g, keep)
     rows = [(p.label.text(lang), p.name, p.ns, g.share(p)) for p in g.parts]
     rows.append((render("view.gap.total", lang), "total", g.gap_ns, 1.0 if g.gap_ns else None))
     room = (r.bottom() - axis_h - y) / len(rows)
@@ -72,6 +89,8 @@ def draw_gap(
     row_h = min(max(line * 1.7, tallest), room)
     fm = QFontMetricsF(big)
     values = [_value(ns, share, lang) for _, _, ns, share in rows]
+    value_font = big if room >= fm.height() * 1.1 else small  # the figures as the labels: the bigger type if it fits
+    fm = QFontMetricsF(value_font)
     value_w = max(fm.horizontalAdvance(v) for v in values) + pad
     x0, x1 = r.left() + label_w, r.right() - value_w
     ends, run = [0.0], 0.0
@@ -91,7 +110,7 @@ def draw_gap(
         a, b = (0.0, ns) if name == "total" else (start, start + ns)
         bar = QRectF(min(x(a), x(b)), top + row_h * 0.2, max(2.0, abs(x(b) - x(a))), row_h * 0.6)
         painter.fillRect(bar, QColor(theme.color(TOTAL)) if name == "total" else _colour(theme, name, ns))
-        text(painter, QRectF(x1 + pad / 2, top, value_w, row_h), LEFT, values[i], big, fg, texts)
+        text(painter, QRectF(x1 + pad / 2, top, value_w, row_h), LEFT, values[i], value_font, fg, texts)
         if name != "total" and i + 1 < len(rows) - 1:  # a thin step down to where the next bar starts
             painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2), Qt.PenStyle.DotLine))
             painter.drawLine(int(x(b)), int(bar.bottom()), int(x(b)), int(top + row_h * 1.2))
@@ -210,7 +229,7 @@ class GapView(QWidget):
         """The headline, a sentence per bar and the measured context, for the text beside the chart."""
         if self.gap is None:
             return self.chart.message
-        return "\n\n".join(gapcore.sentences(self.gap, self.lang))
+        return "\n\n".join([*gapcore.sentences(self.gap, self.lang), file_line(self.file.header, self.lang)])
 
     def apply_theme(self, theme: Theme) -> None:
         self.chart.apply_theme(theme)

@@ -68,8 +68,13 @@ def compact(x: float) -> str:
 
 
 def source_line(header: Header, lang: str) -> str:
-    """ "recorded on NVIDIA H200, 2026-12-02 (file)", from the file itself."""
-    return render("view.recorded", lang, {"gpu": header.gpu, "date": header.date, "file": header.file})
+    """ "recorded on NVIDIA H200, 2026-12-02", from the file itself (its name and command: `file_line`)."""
+    return render("view.recorded", lang, {"gpu": header.gpu, "date": header.date})
+
+
+def file_line(header: Header, lang: str) -> str:
+    """Which file the figures come from and the command that recorded it: the last line of the view's text."""
+    return render("view.file", lang, {"file": header.file, "command": header.command})
 
 
 CENTER = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QSizePolicy, QVBoxLayout, QWidget
 from gemmviz.core import pipeline_trace as pt
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.gap import draw_message
-from gemmviz.ui.hardware.painted import Texts, axis, font, heading, small_pt, source_line, text
+from gemmviz.ui.hardware.painted import Texts, axis, file_line, font, heading, small_pt, source_line, text
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -147,7 +147,9 @@ class PipelineChart(QWidget):
         self.update()
 
     def sentences(self) -> str:
-        return self.message if self.trace is None else "\n\n".join(pt.sentences(self.trace, self.lang))
+        if self.trace is None:
+            return self.message
+        return "\n\n".join([*pt.sentences(self.trace, self.lang), file_line(self.trace.header, self.lang)])
 
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
