@@ -287,3 +287,10 @@ def test_merging_stall_bars_keeps_every_part(synthetic):
         kept_ns = sum(p.ns for p in merged.parts if p.name.startswith("stall:"))
         assert rest.ns == pytest.approx(stall_ns - kept_ns)
     assert gap.merge_stalls(g, 5) is g
+
+
+def test_microseconds_in_one_unit_per_language():
+    from gemmviz.core.numbers import microseconds
+
+    assert [microseconds(x) for x in (87.24, 187.0, 1870.4, -90.61)] == ["87.2 µs", "187 µs", "1,870 µs", "-90.6 µs"]
+    assert microseconds(13.7, "zh") == "13.7 微秒"
