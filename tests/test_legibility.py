@@ -23,7 +23,15 @@ TILING_SIZES = ["legible", "32³", "100×70×90", "256³"]
 
 
 def _states() -> list[str]:
-    states = [f"charts/{s}" for s in SHOWS] + ["roofline", "hardware/0", "hardware/1", "hardware/2", "compare"]
+    states = [f"charts/{s}" for s in SHOWS] + [
+        "roofline",
+        "hardware/0",
+        "hardware/1",
+        "hardware/2",
+        "hardware/3",
+        "hardware/4",
+    ]
+    states += ["compare"]
     states += [f"tiling/{v}/{s}" for v in animated_variants() for s in TILING_SIZES]
     return [*states, "accesses/0", "accesses/1", "exercise"]
 

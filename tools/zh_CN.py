@@ -23,6 +23,11 @@ ZH = {
     "Charts": "图表",
     "Roofline": "屋顶线模型",
     "Hardware": "硬件",
+    "Gap between two kernels": "两个核函数之间的差距",
+    "Pipeline on one SM": "单个 SM 上的流水线",
+    "the whole trace": "整段记录",
+    "the first k-steps": "最初几个 k 步",
+    "around the longest bubble": "最长气泡附近",
     "Tiling animation": "分块动画",
     "Compare sessions": "比较会话",
     "&File": "文件(&F)",
@@ -561,4 +566,5 @@ ZH = {
     "{n} overwrite other cells of C": "{n} 次覆盖 C 的其他元素",
     "{n} past the end of C": "{n} 次写到 C 的末尾之外",
     "{f} FLOP  ·  {w} mbarrier wait  ·  stored {s} B": "{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B",
+    "{0}: not enough memory to open it": "{0}：内存不足，无法打开",
 }

@@ -416,17 +416,23 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="61" />
-        <location filename="../../gemmviz/ui/files.py" line="92" />
+        <location filename="../../gemmviz/ui/files.py" line="65" />
+        <location filename="../../gemmviz/ui/files.py" line="96" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="67" />
+        <location filename="../../gemmviz/ui/files.py" line="65" />
+        <source>{0}: not enough memory to open it</source>
+        <translation>{0}：内存不足，无法打开</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="71" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="92" />
+        <location filename="../../gemmviz/ui/files.py" line="96" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -476,119 +482,144 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="107" />
+        <location filename="../../gemmviz/ui/files.py" line="111" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="107" />
+        <location filename="../../gemmviz/ui/files.py" line="111" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="113" />
+        <location filename="../../gemmviz/ui/files.py" line="117" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="120" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="120" />
+        <location filename="../../gemmviz/ui/files.py" line="124" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="127" />
+        <location filename="../../gemmviz/ui/files.py" line="131" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="127" />
+        <location filename="../../gemmviz/ui/files.py" line="131" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="132" />
+        <location filename="../../gemmviz/ui/files.py" line="136" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="52" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="50" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="52" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="51" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="122" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="128" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="125" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <source>Gap between two kernels</source>
+        <translation>两个核函数之间的差距</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <source>Pipeline on one SM</source>
+        <translation>单个 SM 上的流水线</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
+        <source>the whole trace</source>
+        <translation>整段记录</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
+        <source>the first k-steps</source>
+        <translation>最初几个 k 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
+        <source>around the longest bubble</source>
+        <translation>最长气泡附近</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="139" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="145" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="200" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="151" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="157" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="244" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="430" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="252" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="447" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="292" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="301" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="293" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="302" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="385" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="402" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="406" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="425" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="446" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="463" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -683,8 +714,8 @@ caches</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="298" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="307" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
@@ -1002,7 +1033,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="666" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="663" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1207,7 +1238,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="214" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="215" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
@@ -1227,15 +1258,15 @@ model</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="190" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="223" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="191" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="224" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="190" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="204" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="223" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="191" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="205" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="224" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
@@ -1250,28 +1281,28 @@ model</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="656" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="660" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="453" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="454" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="484" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="701" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="705" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="721" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="725" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1301,315 +1332,315 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="726" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="728" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="732" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="729" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="734" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="742" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="746" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="751" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="755" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="764" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="768" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="773" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="84" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="85" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="88" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="89" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="255" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="256" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="257" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="261" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="262" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
         <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="264" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="261" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="266" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="263" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="339" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="343" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="381" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="378" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="392" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="389" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="405" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="402" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="415" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="412" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="420" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="417" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="435" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="432" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="470" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="467" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="470" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="467" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="479" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="488" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="485" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="496" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="493" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="512" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="509" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="537" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="534" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="543" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="540" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="580" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="577" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="580" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="577" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="593" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="590" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="597" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="594" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="602" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="599" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="605" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="611" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="611" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="635" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="632" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="641" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="638" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="645" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="642" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="656" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="653" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="665" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="713" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="710" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="161" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="164" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="174" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="177" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -2313,12 +2344,12 @@ model</source>
 <context>
     <name>AccessTab</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="49" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="50" />
         <source>Coalescing and banks</source>
         <translation>合并访存与 bank</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="50" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="51" />
         <source>Block replay</source>
         <translation>线程块回放</translation>
     </message>
@@ -2617,6 +2648,16 @@ model</source>
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="504" />
+        <source>Cannot open the check</source>
+        <translation>无法打开检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="504" />
+        <source>{0}: not enough memory to open it</source>
+        <translation>{0}：内存不足，无法打开</translation>
+    </message>
 </context>
 <context>
     <name>RunPanel</name>
@@ -2739,7 +2780,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="84" />
+        <location filename="../../gemmviz/ui/files.py" line="88" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

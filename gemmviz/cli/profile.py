@@ -14,6 +14,7 @@ two identical calls, and the job takes the first half.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -67,6 +68,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="blocks to trace: 'auto' (one interior, one edge block) or 'x,y[,z];x,y[,z]'",
     )
     p.add_argument("--access-cap", type=int, default=262_144, help="warp requests the tracer stores at most")
+    p.add_argument(
+        "--gap",
+        action="store_true",
+        help="also record the gap view's metrics (issue slots, pipes, stall reasons, waves, L2, DRAM) and write "
+        "OUT-gap.json beside the session (a metric ncu does not know is dropped and named)",
+    )
+    p.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="also record gpu-wgmma-tf32's pipeline on one SM (an instrumented build: TMA copies, mbarrier waits, "
+        "wgmma batches per warpgroup) at the first size, into OUT-pipeline.json",
+    )
+    p.add_argument("--pipeline-sm", type=int, default=0, help="the SM whose first blocks --pipeline traces")
     p.set_defaults(func=cmd_profile)
 
 
@@ -225,11 +239,10 @@ def attach(step: Step, rows: Sequence[dict]) -> int:
     return missing
 
 
-def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
+def cmd_profile(args: argparse.Namespace, runner: Runner | None = None, pipeline_recorder=None) -> int:
     from gemmviz.backends import default_backends
     from gemmviz.backends.profile import NCU_MISSING, ProfileError, find_ncu, run_profile
     from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
-    from gemmviz.core.counters import METRIC_NAMES
 
     variants = variant_list(args.variants)
     check_run_limits(args)
@@ -275,6 +288,7 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     results = session.results
     steps = plan_steps(jobs, results, args.seed)
     missing = sum(1 for r in results if r.status not in ("ok", "invalid"))
+    dropped: list[str] = []  # gap metrics ncu does not know on this GPU
     for n, step in enumerate(steps, 1):
         print(f"ncu {n}/{len(steps)}: {step.jobs[0].variant}, {len(step.jobs)} job(s)", file=sys.stderr)
         cache = "all" if settings.cold_l2 else "none"
@@ -283,8 +297,7 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
             # (gpu-warptile at 1024^3 on the H200: 72.8 us alone, 86 us among 19 metrics; its median 74.3 us).
             rows = runner(step.argv, step.kernel_regex, [DURATION], launch_count=step.launch_count, cache_control=cache)
             if not args.duration_only:
-                others = [m for m in METRIC_NAMES if m != DURATION]
-                full = runner(step.argv, step.kernel_regex, others, launch_count=step.launch_count, cache_control=cache)
+                full = counters_pass(runner, step, counter_metrics(args.gap), cache, dropped)
                 rows = merge_passes(rows, full)
         except ProfileError as exc:
             where = "are not saved" if output.lost else f"are saved in {output.path}"
@@ -292,6 +305,7 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
         missing += attach(step, rows)
         output.save()
     access_failures = record_accesses_into(args, jobs, results, session, runner, access_out) if args.accesses else []
+    access_failures += write_hardware_files(args, session, problems, dropped, pipeline_recorder)
     for r in results:
         shown = "no counters" if r.counters is None else f"{len(r.counters)} counters"
         print(f"{r.series:<28} {r.problem.label:<14} {r.status:<10} {shown}  {r.note or r.error or ''}".rstrip())
@@ -306,18 +320,119 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None) -> int:
     return EXIT_OK
 
 
+def counter_metrics(gap: bool) -> list[str]:
+    """The counters pass's metrics: gemmviz's, and with --gap the gap view's (core/gap.py) too; the duration has a
+    pass of its own."""
+    from gemmviz.core.counters import METRIC_NAMES
+    from gemmviz.core.gap import GAP_METRICS
+
+    names = [*METRIC_NAMES, *(GAP_METRICS if gap else ())]
+    return [m for m in dict.fromkeys(names) if m != DURATION]
+
+
+def counters_pass(runner: Runner, step: Step, metrics: list[str], cache: str, dropped: list[str]) -> list[dict]:
+    """One ncu run of the step's counters. A gap metric ncu does not know on this GPU is dropped (and noted in
+    `dropped`) and the run repeated without it; any other failure is raised."""
+    from gemmviz.backends.profile import ProfileError
+    from gemmviz.core.gap import GAP_METRICS
+
+    metrics = [m for m in metrics if m not in dropped]
+    while True:
+        try:
+            return runner(step.argv, step.kernel_regex, metrics, launch_count=step.launch_count, cache_control=cache)
+        except ProfileError as exc:
+            unknown = re.search(r"does not know the metric (\S+?)[,.]? ", str(exc) + " ")
+            name = unknown.group(1) if unknown else None
+            if name not in GAP_METRICS or name not in metrics:
+                raise
+            print(f"note: ncu does not know {name} on this GPU: dropped from the gap metrics", file=sys.stderr)
+            dropped.append(name)
+            metrics = [m for m in metrics if m != name]
+
+
+def write_hardware_files(args, session, problems, dropped: list[str], recorder=None) -> list[str]:
+    """--gap's and --pipeline's files beside the session; returns a line per failure."""
+    from gemmviz.core.fileio import OutputError, write_atomic
+
+    failures = []
+    command = "gemmviz " + " ".join(sys.argv[1:])
+    gpu = session.environment.get("backends", {}).get("cuda", {}).get("name") or "unknown GPU"
+    made = []
+    if args.gap:
+        from gemmviz.core.gap import gap_document, gap_path
+
+        if dropped:
+            command += f"  # ncu did not know: {', '.join(dropped)}"
+        made.append((gap_path(args.out), lambda: gap_document(session.results, gpu, session.created, command)))
+    if args.pipeline:
+        from gemmviz.core.pipeline_trace import pipeline_path
+
+        made.append((pipeline_path(args.out), lambda: pipeline_file(args, problems[0], command, recorder)))
+    for path, build in made:
+        try:
+            doc = build()
+            write_atomic(path, json.dumps(doc, indent=1 if args.gap and path.endswith("-gap.json") else None) + "\n")
+            print(f"wrote {path}", file=sys.stderr)
+        except (ValueError, OutputError, RuntimeError, OSError) as exc:  # the driver's errors are RuntimeErrors
+            failures.append(f"{path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    return failures
+
+
+def pipeline_file(args, problem, command: str, recorder=None) -> dict:
+    """The pipeline trace of gpu-wgmma-tf32 at `problem` on SM --pipeline-sm, recorded and checked (a launch whose
+    checked rows are wrong is refused, not written)."""
+    import datetime as _dt
+
+    from gemmviz.core.pipeline_trace import events_from_stamps, pipeline_document
+
+    if recorder is None:
+        from gemmviz.backends.pipeline import record_stamps as recorder
+    from gemmviz.backends.pipeline import TF32_TOLERANCE
+
+    stamps = recorder(problem.m, problem.n, problem.k, sm=args.pipeline_sm, seed=args.seed)
+    if not stamps.rel_error <= TF32_TOLERANCE:
+        raise ValueError(f"the instrumented launch computed a wrong C (relative error {stamps.rel_error:.2e})")
+    events = events_from_stamps(stamps.events, stamps.tiles, int(stamps.config.get("STAGES", 1)))
+    if not events:
+        raise ValueError(f"no block of gpu-wgmma-tf32 ran on SM {args.pipeline_sm}: nothing was traced")
+    meta = {
+        "gpu": stamps.gpu,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "command": command,
+        "variant": "gpu-wgmma-tf32",
+        "params": {k: int(v) for k, v in stamps.config.items()},
+        "m": problem.m,
+        "n": problem.n,
+        "k": problem.k,
+        "sm": args.pipeline_sm,
+        "clock": "clock64",
+    }
+    return pipeline_document(events, meta)
+
+
 def check_profile_outputs(args: argparse.Namespace) -> tuple:
-    """(--out, the access-record file beside it or None), checked and held before any work."""
+    """(--out, the access-record file beside it or None), checked and held before any work, with --gap's and
+    --pipeline's files beside it."""
+    from gemmviz.core.gap import gap_path
+    from gemmviz.core.pipeline_trace import pipeline_path
+
+    outputs = [("--out", args.out, (".json",))]
+    if getattr(args, "gap", False):
+        outputs.append(("--gap", gap_path(args.out), (".json",)))
+    if getattr(args, "pipeline", False):
+        if not 0 <= args.pipeline_sm < 1024:
+            raise UsageError("--pipeline-sm: give an SM number from 0")
+        outputs.append(("--pipeline", pipeline_path(args.out), (".json",)))
     if not args.accesses:
-        return check_outputs(("--out", args.out, (".json",)))[0], None
+        return check_outputs(*outputs)[0], None
     from gemmviz.core.accesses import companion_path
 
     if not 1 <= args.access_cap <= 2**24:
         raise UsageError("--access-cap: give 1 .. 16,777,216 warp requests")
     if not re.fullmatch(r"auto|\d+,\d+(,\d+)?(;\d+,\d+(,\d+)?){0,3}", args.access_blocks):
         raise UsageError(f"--access-blocks {args.access_blocks!r}: give 'auto' or up to 4 blocks 'x,y[,z];x,y[,z]'")
-    out, access_out = check_outputs(("--out", args.out, (".json",)), ("--accesses", companion_path(args.out), (".gz",)))
-    return out, access_out
+    held = check_outputs(*outputs, ("--accesses", companion_path(args.out), (".gz",)))
+    return held[0], held[-1]
 
 
 def record_accesses_into(args, jobs, results, session, runner, path) -> list[str]:

@@ -53,8 +53,10 @@ def session_problem(session: str) -> str | None:
 
 
 def shipped_session_names() -> list[str]:
-    """The shipped sessions' file names (assets/sessions)."""
-    return [f.name for f in asset_files("sessions", "")]
+    """The shipped sessions' file names (assets/sessions; not the gap metrics and pipeline traces beside them)."""
+    from gemmviz.core.recorded import RECORD_SUFFIXES
+
+    return [f.name for f in asset_files("sessions", "") if not f.name.endswith(RECORD_SUFFIXES)]
 
 
 def shipped_session(name: str) -> str | None:

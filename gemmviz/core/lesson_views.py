@@ -196,6 +196,18 @@ def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     return {"chart": chart}
 
 
+def _gap(_d: Mapping, common: CommonFields) -> Mapping[str, object]:
+    """A gap step draws the recorded gap metrics (core/gap.py), not the step's results: `series` names the kernel
+    explained and the reference, as the gap file labels them, or nothing (the best FP32 rung against cuBLAS)."""
+    if len(common.series) not in (0, 2):
+        raise StepProblem(
+            "series",
+            'a gap step names two kernels, the one explained and the reference, e.g. series = ["gpu-cpasync", '
+            '"cublas"], or none (the best FP32 rung against cuBLAS)',
+        )
+    return {}
+
+
 def _accesses(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
     return {"chart": chart_key(d, ACCESS_KINDS, "an accesses step needs chart = one of {choices}")}
 
@@ -264,5 +276,6 @@ for _kind in (
     LessonViewKind("table", ("baseline", "beside"), _table, shows_results=True),
     LessonViewKind("text", has_view=False),
     LessonViewKind("accesses", ("chart",), _accesses),
+    LessonViewKind("gap", (), _gap),  # the gap between two kernels, explained (ui/lesson/views.py draws it)
 ):
     register(_kind)

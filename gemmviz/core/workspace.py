@@ -29,9 +29,12 @@ COMPANION_SUFFIX = ".json.gz"  # large companions of a recording (e.g. its 4096Â
 
 
 def recorded_sessions() -> list[Path]:
-    """Shipped session files: recorded on our GPU, their gzip companions, and the seeds' published tables."""
+    """Shipped session files: recorded on our GPU, their gzip companions, and the seeds' published tables (not the
+    gap metrics and pipeline traces beside them: core/recorded.py's RECORD_SUFFIXES)."""
+    from gemmviz.core.recorded import RECORD_SUFFIXES
+
     files = [*asset_files("sessions", ".json"), *asset_files("sessions", COMPANION_SUFFIX)]
-    return sorted((Path(str(f)) for f in files), key=lambda p: p.name)
+    return sorted((Path(str(f)) for f in files if not f.name.endswith(RECORD_SUFFIXES)), key=lambda p: p.name)
 
 
 def default_replay_session() -> Path | None:

@@ -33,9 +33,11 @@ from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
+from gemmviz.ui.hardware.gap import GapView
+from gemmviz.ui.hardware.pipeline import PipelineView
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
-from gemmviz.ui.i18n import explain_counters, explain_trace  # in the window's language
+from gemmviz.ui.i18n import explain_counters, explain_trace, language  # in the window's language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -48,7 +50,11 @@ LEVELS = {
     "shared": ("shared_gbs", 3, "star"),
 }
 VIEWS = (QT_TRANSLATE_NOOP("", "SMs × time"), QT_TRANSLATE_NOOP("", "Model vs measured"),
-         QT_TRANSLATE_NOOP("", "Hierarchical roofline"))  # fmt: skip
+         QT_TRANSLATE_NOOP("", "Hierarchical roofline"), QT_TRANSLATE_NOOP("", "Gap between two kernels"),
+         QT_TRANSLATE_NOOP("", "Pipeline on one SM"))  # fmt: skip
+# views drawn from a recorded file of their own (assets/sessions/*-gap.json, *-pipeline.json), not from the result
+GAP_VIEW, PIPELINE_VIEW = 3, 4
+FILE_VIEWS = (GAP_VIEW, PIPELINE_VIEW)
 
 
 def level_ceilings(ceilings) -> dict[str, float]:
@@ -236,8 +242,10 @@ class HardwareTab(QSplitter):
         self.trace_chart = SmTraceChart(theme)
         self.traffic_chart = TrafficChart(theme)
         self.roofline_chart = LevelRooflineChart(theme)
+        self.gap_view = GapView(theme, language())
+        self.pipeline_view = PipelineView(theme, language())
         self.stack = QStackedWidget()
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart):
+        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
             self.stack.addWidget(chart)
         layout.addWidget(self.stack, 1)
         player = QHBoxLayout()
@@ -275,6 +283,7 @@ class HardwareTab(QSplitter):
         self.play_button.clicked.connect(self.toggle_play)
         self.slider.valueChanged.connect(self._seek)
         self.trace_chart.ready.connect(self._trace_ready)
+        self.gap_view.changed.connect(self.show_text)
         self.show_view(0)
 
     # ---- data ---------------------------------------------------------------------------------------
@@ -306,7 +315,10 @@ class HardwareTab(QSplitter):
 
     @staticmethod
     def has_data(result: Result | None, view: int) -> bool:
-        """The result carries what view `view` draws: a block trace (SMs × time) or counters (the others)."""
+        """The result carries what view `view` draws: a block trace (SMs × time) or counters (the others); the
+        gap and pipeline views draw their own recorded files, whatever the result."""
+        if view in FILE_VIEWS:
+            return True
         return result is not None and bool(result.block_trace if view == 0 else result.counters)
 
     def candidate_for(self, view: int, like: Result | None = None) -> int:
@@ -368,6 +380,7 @@ class HardwareTab(QSplitter):
         self.stop()
         self.stack.setCurrentIndex(index)
         self.player.setVisible(index == 0)
+        self.result_combo.setVisible(index not in FILE_VIEWS)  # those views pick from their own files
         r = self.current()
         if r is not None and not self.has_data(r, index):
             i = self.candidate_for(index, like=r)
@@ -380,7 +393,11 @@ class HardwareTab(QSplitter):
         """The sentences of the view shown: the trace's beside SMs × time, the counters' beside the others (both
         at once did not fit beside the chart at a projector's font)."""
         r = self.current()
-        if r is None:
+        view = self.view_combo.currentIndex()
+        if view in FILE_VIEWS:
+            shown = self.gap_view if view == GAP_VIEW else self.pipeline_view
+            self.text.setPlainText(shown.sentences())
+        elif r is None:
             self.text.setPlainText(
                 tr(NO_COUNTERS) + tr(".\nProfiled or traced results appear here when a session has them.")
             )
@@ -398,7 +415,7 @@ class HardwareTab(QSplitter):
 
     def apply_theme(self, theme: Theme) -> None:
         self.set_shares(theme)
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart):
+        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
             chart.apply_theme(theme)
         self.apply_text_font(theme)
 
