@@ -144,9 +144,9 @@ def _reference(data: dict, where: str) -> tuple[str, dict]:
 
 KEYS = frozenset(
     ("format", "version", "name", "title", "kernel", "starter", "reference", "reference_params", "threads")
-    + ("block_tile", "defines", "speed_goal", "task", "hints", *LANGS[1:])
+    + ("block_tile", "defines", "speed_goal", "task", "hints", "order", "access_goals", "access_fix", *LANGS[1:])
 )
-LANG_KEYS = frozenset({"title", "task", "hints"})
+LANG_KEYS = frozenset({"title", "task", "hints", "access_fix"})
 
 
 def _unknown(data: dict, known: frozenset, where: str) -> None:
