@@ -1,0 +1,189 @@
+"""A CUDA emulator on the CPU (issue 32): a student's kernel compiled to PTX (nvcc -ptx -lineinfo), then run
+instruction by instruction with numpy, threads vectorised, divergence exact. It answers what a GPU answers
+about correctness (C, element by element) and what compute-sanitizer answers about safety (out-of-bounds
+accesses, uninitialised shared reads, divergent barriers, shared-memory hazards), with the source line of
+each; it records every global and shared request of the traced blocks in the access tracer's format. It never
+says anything about speed. No Qt, no GPU, no driver.
+
+    ptx = compile_ptx(path, ["-DTILE=16"], folder)      # (PtxBuild with .ptx, .log, .ok)
+    kernel = load(ptx.ptx, "gemm_tiled", path.name)     # EmulatorRefusal names what it cannot run, and the line
+    run = emulate_gemm(kernel, a, b, threads=(16, 16), block_tile=(16, 16))
+    run.c, run.findings, run.trace(...)"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from gemmviz.backends.emulator.machine import GLOBAL_BASE, Budget, Finding, Machine
+from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
+
+__all__ = [
+    "SHARED_LIMIT_BYTES",
+    "EmulatedRun",
+    "EmulatorRefusal",
+    "Finding",
+    "Kernel",
+    "PtxBuild",
+    "budget_for",
+    "compile_ptx",
+    "emulate_gemm",
+    "load",
+    "trace_blocks",
+]
+
+NVCC_LIMIT_S = 120
+
+
+@dataclass
+class PtxBuild:
+    ok: bool
+    ptx: str
+    log: str
+    command: str
+    error: str | None = None
+
+
+def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
+    """nvcc -ptx -lineinfo -O3: the PTX text and nvcc's messages (no GPU or driver needed, only the toolkit)."""
+    from gemmviz.backends.profile import find_cuda_tool
+
+    source_path = Path(source_path).resolve()
+    exe = nvcc or find_cuda_tool("nvcc")
+    if exe is None:
+        return PtxBuild(False, "", "", "", "nvcc not found: install the CUDA toolkit or put nvcc on PATH")
+    out = folder / f"{source_path.stem}.ptx"
+    argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return PtxBuild(False, "", "", " ".join(argv), f"nvcc ran over {NVCC_LIMIT_S} s")
+    ok = done.returncode == 0 and out.is_file()
+    text = out.read_text(encoding="utf-8", errors="replace") if ok else ""
+    return PtxBuild(ok, text, (done.stdout + done.stderr).strip(), " ".join(["nvcc", *argv[1:]]))
+
+
+def load(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
+    return parse(ptx, kernel, source_name)
+
+
+def trace_blocks(grid: tuple[int, int]) -> list[tuple[int, int, int]]:
+    """The blocks the GPU tracer picks by default: one interior, and the last (an edge block)."""
+    gx, gy = grid
+    out = [((gx - 1) // 2 if gx // 2 else 0, (gy - 1) // 2, 0), (gx - 1, gy - 1, 0)]
+    return list(dict.fromkeys(out))
+
+
+def budget_for(m: int, n: int, k: int) -> int:
+    """Steps (instructions run by a group of threads together) one launch may take before it is called endless:
+    far above what any kernel of the exercises needs at these sizes (a few per multiply-add of a row of K,
+    per diverged group), far below an endless loop's."""
+    return 50_000 + 100 * k
+
+
+@dataclass
+class EmulatedRun:
+    c: np.ndarray | None
+    findings: list[Finding]
+    finished: bool  # False: the instruction budget ran out (an endless loop)
+    printed: list[str]
+    printf_calls: int
+    instructions: int
+    grid: tuple[int, int]
+    block: tuple[int, int, int]
+    records: list = field(default_factory=list)
+    traced: list = field(default_factory=list)
+    allocations: list = field(default_factory=list)
+    pcs: dict = field(default_factory=dict)  # instruction index -> (opcode, line)
+
+
+def emulate_gemm(
+    kernel: Kernel,
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    threads: tuple[int, int],
+    block_tile: tuple[int, int],
+    c_init: float = float("nan"),
+    launches: int = 1,
+    printf: bool = True,
+    trace: bool = False,
+    budget: int | None = None,
+) -> EmulatedRun:
+    """C = A·B by the kernel: A (m×k) and B (k×n) float32, C poisoned with c_init, `launches` launches of the
+    same module (a second one sees what the first left in __device__ variables), the grid as the check
+    launches it (ceil(N / cols) × ceil(M / rows) blocks of threads)."""
+    m, k = a.shape
+    n = b.shape[1]
+    c = np.full((m, n), c_init, np.float32)
+    machine = Machine(kernel, {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}, printf=printf)
+    cols, rows = block_tile
+    grid = (-(-n // cols), -(-m // rows))
+    block = (threads[0], threads[1], 1)
+    traced = trace_blocks(grid) if trace else []
+    params = [machine.address("A"), machine.address("B"), machine.address("C"), m, n, k]
+    finished = True
+    try:
+        for i in range(launches):
+            machine.launch(
+                grid,
+                block,
+                params,
+                budget_steps=budget or budget_for(m, n, k),
+                trace_blocks=traced if i == 0 else (),
+            )
+    except Budget:
+        finished = False
+    return EmulatedRun(
+        c=machine.array("C", np.float32, (m, n)),
+        findings=list(machine.findings.values()),
+        finished=finished,
+        printed=machine.printed,
+        printf_calls=machine.printf_calls,
+        instructions=machine.instructions,
+        grid=grid,
+        block=block,
+        records=machine.records,
+        traced=traced,
+        allocations=machine.allocations(),
+        pcs={i.index: (i.text.split()[0], i.line) for i in kernel.instrs},
+    )
+
+
+def to_raw(run: EmulatedRun, kernel_name: str):
+    """The traced blocks' requests as the GPU tracer writes them: (header, records, sass) for
+    core/accesses.from_raw. A PC is the instruction's index × 16 (its place in the PTX, not in SASS)."""
+    from gemmviz.core.accesses import RECORD_DTYPE
+
+    recs = np.zeros(len(run.records), RECORD_DTYPE)
+    for i, (slot, warp, seq, pc, space, flags, size, active, addr) in enumerate(run.records):
+        recs[i]["pc"] = pc * 16
+        recs[i]["addr"] = addr
+        recs[i]["seq"] = seq
+        recs[i]["active"] = active
+        recs[i]["slot"] = slot
+        recs[i]["warp"] = warp
+        recs[i]["size"] = size
+        recs[i]["space"] = space
+        recs[i]["flags"] = flags
+    header = {
+        "kernel": kernel_name,
+        "grid": [run.grid[0], run.grid[1], 1],
+        "block": list(run.block),
+        "blocks": [list(b) for b in run.traced],
+        "cap": max(len(recs), 1),
+        "attempted": len(recs),
+        "stored": len(recs),
+        "allocations": run.allocations,
+        "function_pc": 0,
+    }
+    sass = {i * 16: (f"{op} (PTX)", line) for i, (op, line) in run.pcs.items()}
+    return header, recs, sass
+
+
+GLOBAL_BASE = GLOBAL_BASE
