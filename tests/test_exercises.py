@@ -18,6 +18,7 @@ from gemmviz.backends.exercise import Cancelled, run_child
 from gemmviz.cli.main import main
 from gemmviz.core.check_record import CheckFileError, load_check, report_text, validate_check
 from gemmviz.core.exercise_check import finish, parse_nvcc, parse_sanitizer
+from gemmviz.core.messages import render
 from gemmviz.core.exercises import (
     ExerciseError,
     check_signature,
@@ -274,11 +275,13 @@ def test_check_shows_a_compile_error_at_the_students_line(tmp_path, capsys):
     shutil.copy(DATA / "naive_compile_error.cu", tmp_path / "naive.cu")
     assert main(["exercise", "check", str(tmp_path / "naive.cu"), "--json"]) == 1
     record = json.loads(capsys.readouterr().out)
-    assert record["verdicts"][0] == {
+    first = record["verdicts"][0]
+    assert {k: first[k] for k in ("goal", "status", "detail")} == {
         "goal": "compiles",
         "status": "fail",
         "detail": 'line 8: identifier "colum" is undefined',
     }
+    assert render(first["message"], "zh") == '第 8 行：identifier "colum" is undefined'
     assert finish(record)["cause"].startswith("nvcc: line 8")
 
 

@@ -182,7 +182,9 @@ class Chunk:
     def reg(self, name: str, ty: str) -> np.ndarray:
         r = self.regs.get(name)
         if r is None:
-            r = self.regs[name] = np.zeros(self.n, STORAGE["pred"] if ty == "pred" else STORAGE[np.dtype(DTYPES[ty]).itemsize])
+            r = self.regs[name] = np.zeros(
+                self.n, STORAGE["pred"] if ty == "pred" else STORAGE[np.dtype(DTYPES[ty]).itemsize]
+            )
         return r
 
     def get(self, arg, ty: str, ix):
@@ -458,7 +460,11 @@ class Chunk:
         a, s = self.get(ins.args[1], ty, ix), self.get(ins.args[2], "u32", ix).astype(np.int64)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
         u = np.dtype(f"u{bits // 8}")
-        r = np.where(s >= bits, 0, np.left_shift(a.view(u) if a.ndim else np.asarray(a).view(u), np.minimum(s, bits - 1).astype(u)))
+        r = np.where(
+            s >= bits,
+            0,
+            np.left_shift(a.view(u) if a.ndim else np.asarray(a).view(u), np.minimum(s, bits - 1).astype(u)),
+        )
         self.put(ins.args[0], np.asarray(r, u).view(DTYPES[ty]), ty, ix)
 
     def op_shr(self, ins, ix):
@@ -575,7 +581,11 @@ class Chunk:
         if space == "generic":
             shared = (a >= SHARED_WINDOW) & (a < LOCAL_WINDOW)
             local = (a >= LOCAL_WINDOW) & (a < GLOBAL_BASE)
-            parts = [("global", ~(shared | local), a), ("shared", shared, a - SHARED_WINDOW), ("local", local, a - LOCAL_WINDOW)]
+            parts = [
+                ("global", ~(shared | local), a),
+                ("shared", shared, a - SHARED_WINDOW),
+                ("local", local, a - LOCAL_WINDOW),
+            ]
         else:
             parts = [(space, np.ones(len(idx), bool), a)]
         vals = self._values(val_arg, ty, ix, vec) if store else None
@@ -603,10 +613,21 @@ class Chunk:
             if store:
                 raise EmulatorRefusal("a store to a kernel parameter", ins.line)
             value = self.params[names.index(base)]
-            self.put(val_arg, np.full(self._count(ix), value).astype(DTYPES[ty]) if ty[0] != "f" else np.full(self._count(ix), value, DTYPES[ty]), ty, ix)
+            self.put(
+                val_arg,
+                np.full(self._count(ix), value).astype(DTYPES[ty])
+                if ty[0] != "f"
+                else np.full(self._count(ix), value, DTYPES[ty]),
+                ty,
+                ix,
+            )
             return
         if store:
-            self.callparams[base] = np.broadcast_to(self.get(val_arg, ty, ix), (self._count(ix),)).astype(np.uint64) if ty[0] != "f" else self.get(val_arg, ty, ix)
+            self.callparams[base] = (
+                np.broadcast_to(self.get(val_arg, ty, ix), (self._count(ix),)).astype(np.uint64)
+                if ty[0] != "f"
+                else self.get(val_arg, ty, ix)
+            )
             self.callparams[base + ".ix"] = self._idx(ix)
         else:
             self.put(val_arg, np.zeros(self._count(ix), DTYPES[ty]), ty, ix)
@@ -724,7 +745,9 @@ class Chunk:
             row = np.zeros(32, np.uint64)
             row[lanes] = addr[sel].astype(np.uint64)
             active = int(np.bitwise_or.reduce((1 << lanes.astype(np.uint64)).astype(np.uint64)))
-            self.m.records.append((int(k // 64), int(k % 64), self.seq, ins.index, space, 2 if store else 1, nbytes, active, row))
+            self.m.records.append(
+                (int(k // 64), int(k % 64), self.seq, ins.index, space, 2 if store else 1, nbytes, active, row)
+            )
             self.seq += 1
 
     def op_atom(self, ins, ix):
@@ -745,7 +768,9 @@ class Chunk:
         for i in range(len(idx)):  # lane by lane: each sees the sum so far
             cur = getattr(self, f"_{space}")(ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, False, None)
             old[i] = cur[0, 0]
-            getattr(self, f"_{space}")(ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, True, (cur + val[i]).reshape(1, 1))
+            getattr(self, f"_{space}")(
+                ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, True, (cur + val[i]).reshape(1, 1)
+            )
         if not red:
             self.put(ins.args[0], old, ty, idx)
 
@@ -765,7 +790,9 @@ class Chunk:
         order = np.argsort(self.block_of[idx] * 4096 + self.tid[0][idx] + 64 * self.tid[1][idx], kind="stable")
         for t in idx[order][: MAX_PRINTF_LINES - len(self.m.printed)]:
             pos = int(np.nonzero(self.callparams[ins.args[1] + ".ix"] == t)[0][0])
-            self.m.printed.append(self._format(int(fmt_addr[pos]), int(arg_addr[pos]) if arg_addr is not None else 0, t))
+            self.m.printed.append(
+                self._format(int(fmt_addr[pos]), int(arg_addr[pos]) if arg_addr is not None else 0, t)
+            )
 
     def _format(self, fmt_addr: int, args_addr: int, t: int) -> str:
         off = fmt_addr - GLOBAL_BASE
@@ -793,7 +820,11 @@ class Chunk:
             else:
                 out.append(int.from_bytes(raw, "little"))
         try:
-            text = re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(ll|l|h|hh)([diouxX])", r"%\2", fmt).replace("%s", "%x").replace("%p", "%x")
+            text = (
+                re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(ll|l|h|hh)([diouxX])", r"%\2", fmt)
+                .replace("%s", "%x")
+                .replace("%p", "%x")
+            )
             return (text % tuple(out)).rstrip("\n")[:500]
         except (TypeError, ValueError):
             return fmt.rstrip("\n")[:500]

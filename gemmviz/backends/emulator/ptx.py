@@ -60,7 +60,9 @@ class Kernel:
     globals_: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (initial bytes, size)
 
 
-_DECL_ARRAY = re.compile(r"^\.(shared|local|global|const)\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+([\w$.]+)(?:\[(\d*)\])?(.*)$")
+_DECL_ARRAY = re.compile(
+    r"^\.(shared|local|global|const)\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+([\w$.]+)(?:\[(\d*)\])?(.*)$"
+)
 _REG = re.compile(r"^\.reg\s+\.(\w+)\s+(.+)$")
 _LOC = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"')
