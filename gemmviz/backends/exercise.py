@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
+from gemmviz.backends.exercise_emulate import emulate_exercise, gpu_extras
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.check_record import FORMAT, VERSION
@@ -61,6 +62,7 @@ class CheckOptions:
     profile: bool = True
     accesses: bool = True
     seed: int | None = None
+    emulate: bool = True  # without a GPU, run the kernel on the CPU emulator; with one, add its findings
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -436,7 +438,7 @@ class _CheckRun:
     @property
     def steps(self) -> int:
         o = self.options
-        return 2 + o.sanitize + o.time + o.profile + o.accesses
+        return 2 + o.sanitize + o.time + o.profile + o.accesses + o.emulate
 
     def step(self, what: str) -> None:
         """Say that the next step, `what`, has begun."""
@@ -457,8 +459,11 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     if no_gpu:
         record["no_gpu"] = no_gpu
         record["recorded_reference"] = recorded_reference(run.exercise)
+        if run.options.emulate:
+            run.step("emulating your kernel on the CPU (every thread, every element)")
+            emulate_exercise(record, run.source_path, run.exercise, run.folder, run.options.seed)
         record["not_run"].append(
-            f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
+            f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
             f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
             "check file it writes in the app"
         )
@@ -474,6 +479,8 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
     run.step(f"running {len(options.shapes)} sizes and verifying every element")
     record["shapes"], record["run_error"] = verify_step(spec, options, folder)
     stuck = any(s["status"] == "timeout" for s in record["shapes"])
+    if options.emulate:
+        gpu_extras(record, run.source_path, run.exercise, folder, options.seed)
     if options.sanitize:
         run.step("compute-sanitizer: memcheck, racecheck, synccheck")
         if stuck:

@@ -630,7 +630,7 @@ def emulated_access_lines(record: dict, lang: str = "en") -> list[str]:
     for slot, (mine, theirs) in enumerate(zip(trace.summary, ref["summary"])):
         figures = [_per(s, "global_ld_sectors", "global_ld_requests") for s in (mine, theirs)]
         figures += [_per(s, "shared_ld_wavefronts", "shared_ld_requests") for s in (mine, theirs)]
-        block = list(trace.blocks[slot]) if slot < len(trace.blocks) else [slot]
+        block = str(tuple(trace.blocks[slot])) if slot < len(trace.blocks) else str(slot)
         out.append(
             "  "
             + render(

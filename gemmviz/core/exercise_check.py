@@ -267,11 +267,11 @@ def correctness_cause(record: dict) -> Message | None:
     equals = next((s["equals"] for s in bad if s.get("equals")), None)
     if equals:
         return msg("cause.swapped", equals=equals)
+    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
+        return race_cause(record) or msg("cause.race_unsure")
     experiment = experiment_cause(record)
     if experiment:
         return experiment
-    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
-        return race_cause(record) or msg("cause.race_unsure")
     uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
     if uninit:
         return _line_msg("cause.uninit_shared", record, uninit.get("line"))

@@ -373,15 +373,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行：不是线程块中所有线程都能到达的屏障（{count} 个线程跳过）",
     },
     "finding.read-after-write": {
-        "en": "line {line}: reads words another warp wrote at line {other_line} with no barrier between ({count})",
+        "en": "line {line}: reads words another warp wrote at line {other_line} with no barrier between ({count} times)",
         "zh": "第 {line} 行：读取另一个线程束在第 {other_line} 行写入的字，中间没有屏障（{count} 次）",
     },
     "finding.write-after-read": {
-        "en": "line {line}: overwrites words another warp read at line {other_line} with no barrier between ({count})",
+        "en": "line {line}: overwrites words another warp read at line {other_line} with no barrier between ({count} times)",
         "zh": "第 {line} 行：覆盖另一个线程束在第 {other_line} 行读过的字，中间没有屏障（{count} 次）",
     },
     "finding.write-after-write": {
-        "en": "line {line}: writes words another warp wrote at line {other_line} with no barrier between ({count})",
+        "en": "line {line}: writes words another warp wrote at line {other_line} with no barrier between ({count} times)",
         "zh": "第 {line} 行：写入另一个线程束在第 {other_line} 行写过的字，中间没有屏障（{count} 次）",
     },
     "finding.budget": {

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gemmviz.backends.emulator.machine import GLOBAL_BASE, Budget, Finding, Machine
+from gemmviz.backends.emulator.machine import Budget, Finding, Machine
 from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
 
 __all__ = [
@@ -31,7 +31,10 @@ __all__ = [
     "budget_for",
     "compile_ptx",
     "emulate_gemm",
+    "RunOptions",
+    "exercise_geometry",
     "load",
+    "to_raw",
     "trace_blocks",
 ]
 
@@ -100,42 +103,52 @@ class EmulatedRun:
     traced: list = field(default_factory=list)
     allocations: list = field(default_factory=list)
     pcs: dict = field(default_factory=dict)  # instruction index -> (opcode, line)
+    module: dict = field(default_factory=dict)  # the module's __device__ variables after the run
+    last_line: int | None = None  # the line of the last instruction run (where an endless loop was stopped)
 
 
-def emulate_gemm(
-    kernel: Kernel,
-    a: np.ndarray,
-    b: np.ndarray,
-    *,
-    threads: tuple[int, int],
-    block_tile: tuple[int, int],
-    c_init: float = float("nan"),
-    launches: int = 1,
-    printf: bool = True,
-    trace: bool = False,
-    budget: int | None = None,
-) -> EmulatedRun:
-    """C = A·B by the kernel: A (m×k) and B (k×n) float32, C poisoned with c_init, `launches` launches of the
-    same module (a second one sees what the first left in __device__ variables), the grid as the check
-    launches it (ceil(N / cols) × ceil(M / rows) blocks of threads)."""
+@dataclass
+class RunOptions:
+    c_init: float = float("nan")  # C before the launch: poisoned (NaN), or 0 for the zeroed-C experiment
+    launches: int = 1  # launches of the same module: a second sees what the first left in __device__ variables
+    printf: bool = True
+    trace: bool = False  # record the requests of an interior and an edge block
+    only_traced: bool = False  # run only those blocks (their access figures, not C)
+    budget: int | None = None  # steps before the run is called endless (budget_for by default)
+    schedule: str = "lockstep"  # or "warp": one warp at a time as far as it goes (another order a GPU may take)
+    module: dict | None = None  # __device__ variables' bytes from an earlier run of the same module
+
+
+def exercise_geometry(m: int, n: int, threads, block_tile) -> tuple[tuple[int, int], tuple[int, int, int]]:
+    """The grid and block the check launches: ceil(N / cols) × ceil(M / rows) blocks of threads."""
+    cols, rows = block_tile
+    return (-(-n // cols), -(-m // rows)), (threads[0], threads[1], 1)
+
+
+def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, options: RunOptions | None = None):
+    """C = A·B by the kernel: A (m×k) and B (k×n) float32, C filled with options.c_init, launched on `grid`
+    blocks of `block` threads. An EmulatedRun: C, the findings, whether it finished, printf's output."""
+    o = options or RunOptions()
     m, k = a.shape
     n = b.shape[1]
-    c = np.full((m, n), c_init, np.float32)
-    machine = Machine(kernel, {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}, printf=printf)
-    cols, rows = block_tile
-    grid = (-(-n // cols), -(-m // rows))
-    block = (threads[0], threads[1], 1)
-    traced = trace_blocks(grid) if trace else []
+    c = np.full((m, n), o.c_init, np.float32)
+    arrays = {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}
+    machine = Machine(kernel, arrays, printf=o.printf, module=o.module)
+    grid = (int(grid[0]), int(grid[1]))
+    block = (int(block[0]), int(block[1]), int(block[2]) if len(block) > 2 else 1)
+    traced = trace_blocks(grid) if o.trace else []
     params = [machine.address("A"), machine.address("B"), machine.address("C"), m, n, k]
     finished = True
     try:
-        for i in range(launches):
+        for i in range(o.launches):
             machine.launch(
                 grid,
                 block,
                 params,
-                budget_steps=budget or budget_for(m, n, k),
+                budget_steps=o.budget or budget_for(m, n, k),
                 trace_blocks=traced if i == 0 else (),
+                only_traced=o.only_traced,
+                schedule=o.schedule,
             )
     except Budget:
         finished = False
@@ -152,6 +165,8 @@ def emulate_gemm(
         traced=traced,
         allocations=machine.allocations(),
         pcs={i.index: (i.text.split()[0], i.line) for i in kernel.instrs},
+        module=machine.module_state(),
+        last_line=machine.last_line,
     )
 
 
@@ -184,6 +199,3 @@ def to_raw(run: EmulatedRun, kernel_name: str):
     }
     sass = {i * 16: (f"{op} (PTX)", line) for i, (op, line) in run.pcs.items()}
     return header, recs, sass
-
-
-GLOBAL_BASE = GLOBAL_BASE

@@ -73,8 +73,9 @@ def _vec(mods: tuple[str, ...]) -> int:
 class Machine:
     """One module loaded: its global heap (A, B, C and the module's variables) persists across launches."""
 
-    def __init__(self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True):
+    def __init__(self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True, module=None):
         self.k = kernel
+        self.last_line: int | None = None
         self.printf_on = printf
         self.allocs: list[Allocation] = []
         heap = 0
@@ -88,7 +89,7 @@ class Machine:
         for name, (init, size) in kernel.globals_.items():
             self.allocs.append(Allocation(name, heap, size))
             self.symbols[name] = GLOBAL_BASE + heap
-            chunks.append((heap, np.frombuffer(init, np.uint8)))
+            chunks.append((heap, np.frombuffer((module or {}).get(name, init), np.uint8)))
             heap = -(-(heap + size + 256) // 256) * 256
         self.heap = np.zeros(-(-(heap + 64) // 16) * 16, np.uint8)
         for start, data in chunks:
@@ -100,6 +101,10 @@ class Machine:
         self.printf_calls = 0
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
         self.instructions = 0
+
+    def module_state(self) -> dict[str, bytes]:
+        """The module's variables as they are now (a later launch of the same module starts from them)."""
+        return {a.name: self.heap[a.offset : a.offset + a.size].tobytes() for a in self.allocs[3:]}
 
     def array(self, name: str, dtype, shape) -> np.ndarray:
         a = next(x for x in self.allocs if x.name == name)
@@ -119,7 +124,9 @@ class Machine:
         elif len(self.findings) < MAX_FINDINGS:
             self.findings[key] = Finding(kind, line, n, params)
 
-    def launch(self, grid, block, params: list, *, budget_steps: int, trace_blocks=()) -> None:
+    def launch(  # noqa: PLR0913  (the launch's own parameters)
+        self, grid, block, params: list, *, budget_steps: int, trace_blocks=(), only_traced=False, schedule="lockstep"
+    ) -> None:
         """Run every block of the grid (chunk by chunk); Budget if the steps run past budget_steps."""
         gx, gy = grid
         per = block[0] * block[1] * block[2]
@@ -128,9 +135,11 @@ class Machine:
         ids = [(x, y) for y in range(gy) for x in range(gx)]
         chunk = max(1, CHUNK_THREADS // per)
         traced = {tuple(b[:2]): i for i, b in enumerate(trace_blocks)}
+        if only_traced:
+            ids = [b for b in ids if b in traced]
         self.steps_left = budget_steps
         for i in range(0, len(ids), chunk):
-            Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run()
+            Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
 
 
 class Chunk:
@@ -272,7 +281,7 @@ class Chunk:
 
     # --- running ---------------------------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def run(self, schedule: str = "lockstep") -> None:
         instrs = self.k.instrs
         n_instr = len(instrs)
         full = np.ones(self.n, bool)
@@ -282,6 +291,8 @@ class Chunk:
                 if not self.release():
                     break
                 continue
+            if schedule == "warp":  # the lowest warp (of every block) that can run goes as far as it can
+                runnable &= self.warp == self.warp[runnable].min()
             pcs = np.where(runnable, self.pc, np.iinfo(np.int64).max)
             at = int(pcs.min())
             if at >= n_instr:
@@ -290,6 +301,7 @@ class Chunk:
             mask = runnable & (self.pc == at)
             ix = slice(None) if mask is full or mask.all() else np.nonzero(mask)[0]
             ins = instrs[at]
+            self.m.last_line = ins.line or self.m.last_line
             self.m.steps_left -= 1
             self.m.instructions += 1
             if self.m.steps_left < 0:
