@@ -461,7 +461,7 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         record["recorded_reference"] = recorded_reference(run.exercise)
         if run.options.emulate:
             run.step("emulating your kernel on the CPU (every thread, every element)")
-            emulate_exercise(record, run.source_path, run.exercise, run.folder, run.options.seed)
+            emulate_exercise(record, run.source_path, run.exercise, run.folder, run.options.seed, run.options.accesses)
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
             f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "

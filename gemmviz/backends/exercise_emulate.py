@@ -53,6 +53,7 @@ class EmulatedCheck:
         self.kernel, self.exercise = kernel, exercise
         self.rng = np.random.default_rng(seed)
         self.inputs: dict[tuple, Inputs] = {}
+        self.instructions = 0  # steps run, every run of the check
 
     def inputs_for(self, shape) -> Inputs:
         shape = tuple(shape)
@@ -63,7 +64,9 @@ class EmulatedCheck:
     def run(self, shape, **options) -> emu.EmulatedRun:
         inputs = self.inputs_for(shape)
         grid, block = emu.exercise_geometry(shape[0], shape[1], self.exercise.threads, self.exercise.block_tile)
-        return emu.emulate_gemm(self.kernel, inputs.a, inputs.b, grid, block, emu.RunOptions(**options))
+        run = emu.emulate_gemm(self.kernel, inputs.a, inputs.b, grid, block, emu.RunOptions(**options))
+        self.instructions += run.instructions
+        return run
 
     def right(self, shape, **options) -> bool:
         run = self.run(shape, **options)
@@ -119,7 +122,9 @@ def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> di
     return out
 
 
-def emulate_exercise(record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None) -> None:
+def emulate_exercise(  # noqa: C901, PLR0912  (one pass over the check's steps, in order)
+    record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None, accesses: bool = True
+) -> None:
     """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran)."""
     t0 = time.perf_counter()
     part: dict = {"by": BY}
@@ -165,9 +170,9 @@ def emulate_exercise(record: dict, source_path: Path, exercise: Exercise, folder
     part["shapes"] = [list(s) for s in EMULATED_SHAPES]
     if calls:
         part["printf"] = {"calls": calls, "lines": printed}
-    if shapes and shapes[-1]["status"] != "timeout":
+    if accesses and shapes and shapes[-1]["status"] != "timeout":
         _accesses(record, part, check, exercise, folder)
-    part["instructions"] = 0
+    part["instructions"] = check.instructions
     part["seconds"] = round(time.perf_counter() - t0, 2)
 
 
@@ -185,6 +190,35 @@ def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise
         record["accesses"] = {"note": f"no emulated access records: {exc}"}
         return
     part["reference"] = reference_accesses(exercise, folder)
+    advice = access_advice(trace.summary, part["reference"].get("summary") or [])
+    if advice:
+        part["advice"] = advice
+
+
+RATIO = 1.5  # a figure this many times the reference's is worth a word
+
+
+def access_advice(mine: list[dict], theirs: list[dict]) -> dict | None:
+    """What the emulated access figures say against the reference's, with the fix (never a time)."""
+    for a, b in zip(mine, theirs, strict=False):
+        sectors, ref_sectors = (
+            _per(a, "global_ld_sectors", "global_ld_requests"),
+            _per(b, "global_ld_sectors", "global_ld_requests"),
+        )
+        if sectors and ref_sectors and sectors > RATIO * ref_sectors:
+            return msg("advice.uncoalesced", sectors=f"{sectors:.2f}", ref=f"{ref_sectors:.2f}")
+        waves, ref_waves = (
+            _per(a, "shared_ld_wavefronts", "shared_ld_requests"),
+            _per(b, "shared_ld_wavefronts", "shared_ld_requests"),
+        )
+        if waves and ref_waves and waves > RATIO * ref_waves:
+            return msg("advice.conflicts", ways=f"{waves:.1f}", ref=f"{ref_waves:.1f}")
+    return None
+
+
+def _per(summary: dict, top: str, bottom: str) -> float | None:
+    n = summary.get(bottom) or 0
+    return summary.get(top, 0) / n if n else None
 
 
 def reference_accesses(exercise: Exercise, folder: Path) -> dict:

@@ -313,6 +313,7 @@ _EMULATOR = _obj(
         ),
         "instructions": _int(0, 2**62),
         "seconds": _num(0, 1e6),
+        "advice": _message,
     }
 )
 _CHECK = _obj(
@@ -582,6 +583,8 @@ def report_text(record: dict, lang: str = "en") -> str:
     for v in record.get("verdicts") or []:
         detail = render(v["message"], lang) if v.get("message") else v["detail"]
         out.append(f"  {MARK[v['status']]}  {v['goal']:<11} {detail}")
+    if emu.get("advice"):
+        out.append("\n" + render(msg("report.advice", advice=emu["advice"]), lang))
     if record.get("cause"):
         text = render(record["cause_message"], lang) if record.get("cause_message") else record["cause"]
         out.append("\n" + render(msg("report.cause", cause=text), lang))

@@ -329,6 +329,21 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "{occ}% of the warp slots active against the reference's {ref}% (registers or shared memory per block)",
         "zh": "活跃线程束槽位为 {occ}%，参考实现为 {ref}%（每个线程块的寄存器或共享内存）",
     },
+    "advice.uncoalesced": {
+        "en": "the emulated global loads take {sectors} sectors per request against the reference's {ref}: make "
+        "threadIdx.x walk the columns (col = blockIdx.x·blockDim.x + threadIdx.x), so a warp reads consecutive "
+        "addresses (how much slower it runs, only a GPU can say)",
+        "zh": "模拟的全局加载每个请求 {sectors} 个扇区，参考实现为 {ref}：让 threadIdx.x 沿列走"
+        "（col = blockIdx.x·blockDim.x + threadIdx.x），使一个线程束读取连续地址（慢多少只有 GPU 能回答）",
+    },
+    "advice.conflicts": {
+        "en": "the emulated shared loads take {ways} wavefronts per request against the reference's {ref} (bank "
+        "conflicts): pad the tile to [TILE][TILE + 1], or index it tile[k][threadIdx.x] so a warp's lanes hit "
+        "different banks (how much slower it runs, only a GPU can say)",
+        "zh": "模拟的共享内存加载每个请求 {ways} 个波前，参考实现为 {ref}（bank 冲突）：把分块补成 [TILE][TILE + 1]，"
+        "或按 tile[k][threadIdx.x] 索引，使一个线程束的各线程落在不同的 bank（慢多少只有 GPU 能回答）",
+    },
+    "report.advice": {"en": "what the access figures say: {advice}", "zh": "访问数据说明：{advice}"},
     # --- the emulator ----------------------------------------------------------------------------------------
     "emu.refuse": {
         "en": "the emulator does not run {what} (line {line}); check this kernel on a GPU",

@@ -153,20 +153,10 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
             continue
         m = _DECL_ARRAY.match(stmt)
         if m:
-            space, align = m[1], int(m[2] or 1)
-            count = int(m[5]) if m[5] else 1
-            size = count * _TYPE_BYTES.get(m[3], 4)
-            if space == "param":
-                continue
-            table = shared if space == "shared" else local if space == "local" else None
-            if table is None:
-                raise EmulatorRefusal(f".{space} variables inside a kernel", line)
-            if not m[5] and m[5] is not None:
-                raise EmulatorRefusal("extern __shared__ (dynamic shared memory)", line, key="emu.refuse")
-            start = -(-sizes[space] // align) * align
-            table[m[4]] = (start, size)
-            sizes[space] = start + size
+            _declare(m, line, shared if m[1] == "shared" else local, sizes)
             continue
+        if stmt.startswith(".extern .shared"):
+            raise EmulatorRefusal("extern __shared__ (dynamic shared memory)", line)
         if stmt.startswith(".param") or stmt.startswith(".maxntid") or stmt.startswith(".reqntid"):
             continue
         if stmt.startswith("."):
@@ -188,6 +178,17 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
         if ins.op == "bra" and ins.args[0] not in labels:
             raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
     return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
+
+
+def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
+    """A .shared or .local array of the kernel: its offset in its space, aligned."""
+    space, align = m[1], int(m[2] or 1)
+    if space not in ("shared", "local"):
+        raise EmulatorRefusal(f".{space} variables inside a kernel", line)
+    size = (int(m[5]) if m[5] else 1) * _TYPE_BYTES.get(m[3], 4)
+    start = -(-sizes[space] // align) * align
+    table[m[4]] = (start, size)
+    sizes[space] = start + size
 
 
 def _operands(text: str) -> list:
