@@ -122,14 +122,21 @@ def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> di
     return out
 
 
-def emulate_exercise(  # noqa: C901, PLR0912  (one pass over the check's steps, in order)
-    record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None, accesses: bool = True
+def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check's steps, in order)
+    record: dict,
+    source_path: Path,
+    exercise: Exercise,
+    folder: Path,
+    seed: int | None,
+    accesses: bool = True,
+    build: emu.PtxBuild | None = None,
+    shapes: tuple = EMULATED_SHAPES,
 ) -> None:
     """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran)."""
     t0 = time.perf_counter()
     part: dict = {"by": BY}
     record["emulator"] = part
-    build = emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
+    build = build or emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
     if not build.ok:
         part["refused"] = msg("emu.no_nvcc", why=build.error or build.log[-300:] or "nvcc failed")
         return
@@ -143,7 +150,7 @@ def emulate_exercise(  # noqa: C901, PLR0912  (one pass over the check's steps, 
     found: dict = {}
     printed: list[str] = []
     calls = 0
-    for shape in EMULATED_SHAPES:
+    for shape in shapes:
         t = time.perf_counter()
         run = check.run(shape, module=module)
         module = run.module
@@ -154,23 +161,23 @@ def emulate_exercise(  # noqa: C901, PLR0912  (one pass over the check's steps, 
         record["shapes"].append(entry)
         if entry["status"] == "timeout":
             break  # as on the GPU: the sizes after an endless one are not run
-    shapes = record["shapes"]
+    done = record["shapes"]
     race = [f for f in found.values() if f["kind"] in ("read-after-write", "write-after-read", "write-after-write")]
-    if race and all(s["status"] == "ok" for s in shapes):
+    if race and all(s["status"] == "ok" for s in done):
         other = check.run(SCHEDULE_SHAPE, schedule="warp")
-        entry = next((s for s in shapes if s["shape"] == list(SCHEDULE_SHAPE)), None)
+        entry = next((s for s in done if s["shape"] == list(SCHEDULE_SHAPE)), None)
         if entry is not None and other.finished and not verify(other.c, check.inputs_for(SCHEDULE_SHAPE), "fp32").valid:
             fresh = check.shape_entry(SCHEDULE_SHAPE, other, entry.get("seconds", 0.0))
             entry.update(fresh, deterministic=False)
             entry["reason"] = "C depends on the order the warps run in (emulated: one warp at a time)"
-    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in shapes):
+    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
         has_state = any(not name.startswith("$str") for name in kernel.globals_)
-        part["experiments"] = experiments(check, shapes, has_state)
+        part["experiments"] = experiments(check, done, has_state)
     part["findings"] = sorted(found.values(), key=lambda f: (f["line"] or 0, f["kind"]))[:50]
-    part["shapes"] = [list(s) for s in EMULATED_SHAPES]
+    part["shapes"] = [list(s) for s in shapes]
     if calls:
         part["printf"] = {"calls": calls, "lines": printed}
-    if accesses and shapes and shapes[-1]["status"] != "timeout":
+    if accesses and done and done[-1]["status"] != "timeout":
         _accesses(record, part, check, exercise, folder)
     part["instructions"] = check.instructions
     part["seconds"] = round(time.perf_counter() - t0, 2)

@@ -240,10 +240,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.edge_tiles": {
         "en": "right at sizes that are multiples of the tile ({good}), wrong at {bad} (emulated on the CPU): the "
-        "edge tiles are not zero-filled; where t·TILE + threadIdx.x ≥ K or row ≥ M store 0.0f in the tile, not "
-        "an element of the next row",
+        "edge tiles are not zero-filled; where t·TILE + threadIdx.x ≥ K or row ≥ M store 0.0f in the tile, so "
+        "no stale value or element of another row enters the sum",
         "zh": "尺寸是分块整数倍时（{good}）结果正确，在 {bad} 上错误（在 CPU 上模拟）：边缘分块没有补零；"
-        "当 t·TILE + threadIdx.x ≥ K 或 row ≥ M 时向分块写 0.0f，而不是下一行的元素",
+        "当 t·TILE + threadIdx.x ≥ K 或 row ≥ M 时向分块写 0.0f，使旧值或别的行的元素不会进入求和",
     },
     "cause.grid_axes": {
         "en": "right when M = N ({good}), wrong when M ≠ N ({bad}) (emulated on the CPU): the grid's x covers the "

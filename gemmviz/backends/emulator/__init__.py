@@ -86,7 +86,7 @@ def budget_for(m: int, n: int, k: int) -> int:
     """Steps (instructions run by a group of threads together) one launch may take before it is called endless:
     far above what any kernel of the exercises needs at these sizes (a few per multiply-add of a row of K,
     per diverged group), far below an endless loop's."""
-    return 50_000 + 100 * k
+    return 20_000 + 100 * k
 
 
 @dataclass

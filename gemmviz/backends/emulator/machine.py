@@ -168,7 +168,7 @@ class Chunk:
         self.status = np.zeros(self.n, np.int8)
         self.bars = np.zeros(self.n, np.int64)
         self.sbytes = -(-max(self.k.shared_bytes, 16) // 16) * 16
-        self.shared = np.zeros(nb * self.sbytes, np.uint8)
+        self.shared = np.full(nb * self.sbytes, 0xFF, np.uint8)  # unwritten words read as NaN (-1), not 0
         words = nb * (self.sbytes // 4 + 1)
         self.written = np.zeros(words, bool)
         self.w_epoch = np.full(words, -1, np.int64)
