@@ -68,8 +68,9 @@ def test_emulated_c_equals_the_gpus_for_registry_kernels(name, tmp_path):
     _same_c(run.c, _on_gpu(v.source_text(), v.macro_options(params), v.kernel_name, a, b, grid, block), a, b, m, n, k)
 
 
-@pytest.mark.parametrize("name", ["naive_good", "naive_swapped", "naive_uncoalesced", "tiled_good", "tiled_conflicts",
-                                  "regtile_good"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name", ["naive_good", "naive_swapped", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "regtile_good"]
+)
 def test_emulated_c_equals_the_gpus_for_the_exercises_test_kernels(name, tmp_path):
     exercise = find_exercise(name.split("_")[0])
     path = DATA / f"{name}.cu"
@@ -91,9 +92,28 @@ def traced(tmp_path_factory):
     from gemmviz.cli.main import main
 
     out = tmp_path_factory.mktemp("traced") / "t.json"
-    main(["profile", "--variants", "gpu-naive,gpu-uncoalesced,gpu-tiled,gpu-tiled-pad", "--sizes", "250",
-          "--tile", "16,32", "--block", "16", "--repeats", "2", "--warmup", "0", "--quiet", "--duration-only",
-          "--accesses", "--out", str(out)])  # fmt: skip
+    main(
+        [
+            "profile",
+            "--variants",
+            "gpu-naive,gpu-uncoalesced,gpu-tiled,gpu-tiled-pad",
+            "--sizes",
+            "250",
+            "--tile",
+            "16,32",
+            "--block",
+            "16",
+            "--repeats",
+            "2",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--duration-only",
+            "--accesses",
+            "--out",
+            str(out),
+        ]
+    )
     return load_file(out.with_suffix(".accesses.json.gz")).traces
 
 

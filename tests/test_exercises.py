@@ -18,7 +18,6 @@ from gemmviz.backends.exercise import Cancelled, run_child
 from gemmviz.cli.main import main
 from gemmviz.core.check_record import CheckFileError, load_check, report_text, validate_check
 from gemmviz.core.exercise_check import finish, parse_nvcc, parse_sanitizer
-from gemmviz.core.messages import render
 from gemmviz.core.exercises import (
     ExerciseError,
     check_signature,
@@ -27,6 +26,7 @@ from gemmviz.core.exercises import (
     read_source,
     shipped_exercises,
 )
+from gemmviz.core.messages import render
 
 DATA = Path(__file__).parent / "data" / "exercises"
 EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text(encoding="utf-8")).items() if k[0] != "_"}

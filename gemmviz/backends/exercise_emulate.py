@@ -76,8 +76,12 @@ class EmulatedCheck:
         """The shape's outcome as the GPU's verify step writes it."""
         m, n, k = shape
         if not run.finished:
-            return {"shape": [m, n, k], "status": "timeout", "budget_steps": emu.budget_for(m, n, k),
-                    "line": run.last_line}  # fmt: skip
+            return {
+                "shape": [m, n, k],
+                "status": "timeout",
+                "budget_steps": emu.budget_for(m, n, k),
+                "line": run.last_line,
+            }
         inputs = self.inputs_for(shape)
         check = verify(run.c, inputs, "fp32")
         entry = {"shape": [m, n, k], "status": "ok" if check.valid else "wrong", "seconds": round(seconds, 3)}

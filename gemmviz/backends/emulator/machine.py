@@ -35,6 +35,8 @@ DTYPES = {"pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16"
 STORAGE = {"pred": np.bool_, 1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 SPECIAL = ("tid", "ntid", "ctaid", "nctaid")
 RUN, BAR, EXIT = 0, 1, 2
+COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+           "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal, "hi": np.greater, "hs": np.greater_equal}  # fmt: skip
 
 
 @dataclass
@@ -890,13 +892,11 @@ def _div(a, b, ty):
 def _compare(cmp: str, a, b):
     base = cmp.rstrip("u") if cmp not in ("num", "nan") else cmp
     unordered = cmp.endswith("u") and cmp not in ("nu",)
-    ops = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-           "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal, "hi": np.greater, "hs": np.greater_equal}  # fmt: skip
     if cmp == "num":
         return ~(np.isnan(a) | np.isnan(b))
     if cmp == "nan":
         return np.isnan(a) | np.isnan(b)
-    r = ops[base](a, b)
+    r = COMPARE[base](a, b)
     if unordered and np.asarray(a).dtype.kind == "f":
         r = r | np.isnan(a) | np.isnan(b)
     return r
