@@ -176,16 +176,12 @@ def to_raw(run: EmulatedRun, kernel_name: str):
     from gemmviz.core.accesses import RECORD_DTYPE
 
     recs = np.zeros(len(run.records), RECORD_DTYPE)
-    for i, (slot, warp, seq, pc, space, flags, size, active, addr) in enumerate(run.records):
-        recs[i]["pc"] = pc * 16
-        recs[i]["addr"] = addr
-        recs[i]["seq"] = seq
-        recs[i]["active"] = active
-        recs[i]["slot"] = slot
-        recs[i]["warp"] = warp
-        recs[i]["size"] = size
-        recs[i]["space"] = space
-        recs[i]["flags"] = flags
+    if run.records:
+        slot, warp, seq, pc, space, flags, size, active, addr = zip(*run.records, strict=True)
+        recs["pc"] = np.array(pc, np.uint64) * 16
+        recs["addr"] = np.stack(addr)
+        recs["seq"], recs["active"], recs["slot"] = seq, active, slot
+        recs["warp"], recs["size"], recs["space"], recs["flags"] = warp, size, space, flags
     header = {
         "kernel": kernel_name,
         "grid": [run.grid[0], run.grid[1], 1],

@@ -35,6 +35,8 @@ DTYPES = {"pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16"
 STORAGE = {"pred": np.bool_, 1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 SPECIAL = ("tid", "ntid", "ctaid", "nctaid")
 RUN, BAR, EXIT = 0, 1, 2
+NEVER = np.iinfo(np.int64).max  # the PC of a thread that cannot run
+MANY = 0xFFFF  # the warp of a word that several warps touched in one barrier interval
 COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
            "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal, "hi": np.greater, "hs": np.greater_equal}  # fmt: skip
 
@@ -173,19 +175,16 @@ class Chunk:
         self.shared = np.full(nb * self.sbytes, 0xFF, np.uint8)  # unwritten words read as NaN (-1), not 0
         words = nb * (self.sbytes // 4 + 1)
         self.written = np.zeros(words, bool)
-        self.w_epoch = np.full(words, -1, np.int64)
-        self.w_min = np.zeros(words, np.int64)
-        self.w_max = np.zeros(words, np.int64)
+        self.w_key = np.full(words, -1, np.int64)  # (barrier interval << 16) | warp, MANY for several warps
+        self.r_key = np.full(words, -1, np.int64)
         self.w_line = np.zeros(words, np.int64)
-        self.r_epoch = np.full(words, -1, np.int64)
-        self.r_min = np.zeros(words, np.int64)
-        self.r_max = np.zeros(words, np.int64)
         self.r_line = np.zeros(words, np.int64)
         self.epoch = np.zeros(nb, np.int64)
         self.lbytes = -(-max(self.k.local_bytes, 16) // 16) * 16
         self.local = np.zeros(self.n * self.lbytes, np.uint8)
         self.callparams: dict[str, np.ndarray] = {}
         self.slot = np.array([traced.get(blk, -1) for blk in blocks])[b]
+        self.tracing = bool((self.slot >= 0).any())
         self.seq = 0
 
     # --- operands --------------------------------------------------------------------------------------------
@@ -295,7 +294,7 @@ class Chunk:
                 continue
             if schedule == "warp":  # the lowest warp (of every block) that can run goes as far as it can
                 runnable &= self.warp == self.warp[runnable].min()
-            pcs = np.where(runnable, self.pc, np.iinfo(np.int64).max)
+            pcs = np.where(runnable, self.pc, NEVER)
             at = int(pcs.min())
             if at >= n_instr:
                 self.status[runnable & (self.pc >= n_instr)] = EXIT
@@ -698,46 +697,44 @@ class Chunk:
         return out
 
     def _hazards(self, ins, idx, blk, addr, nbytes, store):
-        """Shared-memory bookkeeping per 4-byte word: written yet, and who read and wrote it in this barrier
-        interval (the lowest and highest warp), to find hazards between warps."""
+        """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it
+        in this barrier interval (a key: the interval << 16 | the warp, or MANY for several warps), to find
+        hazards between warps."""
         nw = max(1, nbytes // 4)
         per_block = self.sbytes // 4 + 1
-        words = (blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]
-        warp = np.repeat(self.warp[idx], nw)
-        words = words.reshape(-1)
-        ep = np.repeat(self.epoch[blk], nw)
+        if nw == 1:
+            words, warp, ep = blk * per_block + addr // 4, self.warp[idx], self.epoch[blk]
+        else:
+            words = ((blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]).reshape(-1)
+            warp, ep = np.repeat(self.warp[idx], nw), np.repeat(self.epoch[blk], nw)
         line = ins.line or 0
-        same_w = self.w_epoch[words] == ep
-        other_w = same_w & ((self.w_min[words] != warp) | (self.w_max[words] != warp))
+        mine, many = (ep << 16) | warp, (ep << 16) | MANY
+        wk = self.w_key[words]
+        other_w = ((wk >> 16) == ep) & ((wk & MANY) != warp)
         if store:
-            same_r = self.r_epoch[words] == ep
-            other_r = same_r & ((self.r_min[words] != warp) | (self.r_max[words] != warp))
-            self._hazard("write-after-read", other_r, words, self.r_line, line)
+            rk = self.r_key[words]
+            self._hazard("write-after-read", ((rk >> 16) == ep) & ((rk & MANY) != warp), words, self.r_line, line)
             self._hazard("write-after-write", other_w, words, self.w_line, line)
-            fresh = ~same_w
-            self.w_min[words[fresh]] = warp[fresh]
-            self.w_max[words[fresh]] = warp[fresh]
-            self.w_epoch[words] = ep
-            np.minimum.at(self.w_min, words, warp)
-            np.maximum.at(self.w_max, words, warp)
-            multi = (self.w_min[words] != self.w_max[words]) & ~other_w
-            if multi.any():  # two warps wrote the same word in this one instruction
-                self._hazard("write-after-write", multi, words, self.w_line, line)
+            new = np.where(other_w, many, mine)
+            self.w_key[words] = new
+            dup = self.w_key[words] != new  # two warps wrote the same word in this one instruction
+            if dup.any():
+                self._hazard("write-after-write", dup & ~other_w, words, self.w_line, line)
+                self.w_key[words[dup]] = many[dup]
             self.w_line[words] = line
             self.written[words] = True
-        else:
-            unwritten = ~self.written[words]
-            if unwritten.any():
-                self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
-            self._hazard("read-after-write", other_w, words, self.w_line, line)
-            same_r = self.r_epoch[words] == ep
-            fresh = ~same_r
-            self.r_min[words[fresh]] = warp[fresh]
-            self.r_max[words[fresh]] = warp[fresh]
-            self.r_epoch[words] = ep
-            np.minimum.at(self.r_min, words, warp)
-            np.maximum.at(self.r_max, words, warp)
-            self.r_line[words] = line
+            return
+        unwritten = ~self.written[words]
+        if unwritten.any():
+            self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
+        self._hazard("read-after-write", other_w, words, self.w_line, line)
+        rk = self.r_key[words]
+        new = np.where(((rk >> 16) == ep) & ((rk & MANY) != warp), many, mine)
+        self.r_key[words] = new
+        dup = self.r_key[words] != new
+        if dup.any():
+            self.r_key[words[dup]] = many[dup]
+        self.r_line[words] = line
 
     def _hazard(self, kind, sel, words, lines, line):
         if sel.any():
@@ -746,6 +743,8 @@ class Chunk:
 
     def _record(self, ins, idx, addr, nbytes, space, store):
         """One record per warp of a traced block: the lanes' addresses (the access tracer's format)."""
+        if not self.tracing:
+            return
         slots = self.slot[idx]
         keep = slots >= 0
         if not keep.any():
