@@ -121,6 +121,28 @@ def test_kernels_the_h200_did_not_see_get_causes_from_the_experiments(name, tmp_
         assert re.fullmatch(r"C\[0\]\[0\] = -?\d+\.\d{6}", printf["lines"][0])
 
 
+def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, capsys, monkeypatch):
+    import sys
+
+    from gemmviz.cli.main import main
+    from gemmviz.core.check_record import load_check
+
+    monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "tiled.cu").write_text((DATA / "exercises" / "tiled_nosync.cu").read_text("utf-8"), encoding="utf-8")
+    assert main(["exercise", "check", str(work / "tiled.cu"), "--no-accesses", "--lang", "zh", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  correct" in out and "FAIL  race-free" in out and "PASS  memory-safe" in out
+    assert "在 CPU 上模拟" in out and "最可能的原因" in out and "__syncthreads()" in out
+    assert "速度：这里不测量" in out and "recorded on NVIDIA H200" in out  # recorded times, labelled, never estimated
+    saved = load_check(work / "tiled.check.json")
+    assert saved["no_gpu"] and saved["emulator"]["findings"] and "write-after-read" in saved["cause"]
+    assert sorted(p.name for p in work.iterdir()) == ["tiled.check.json", "tiled.cu"]  # nothing else written
+    assert main(["exercise", "show", str(work / "tiled.check.json")]) == 0
+    assert "likeliest cause: emulated on the CPU: shared write-after-read" in capsys.readouterr().out
+
+
 # --- the emulator's own findings, each on a small kernel ------------------------------------------------------
 
 # Each small kernel k_NAME(A, B, C, M, N, K) of one block; its body starts on the line after its head, so a
