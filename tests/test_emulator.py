@@ -128,6 +128,7 @@ def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, 
     from gemmviz.core.check_record import load_check
 
     monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
+    monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SHAPES)
     work = tmp_path / "w"
     work.mkdir()
     (work / "tiled.cu").write_text((DATA / "exercises" / "tiled_nosync.cu").read_text("utf-8"), encoding="utf-8")

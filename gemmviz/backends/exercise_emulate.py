@@ -134,9 +134,11 @@ def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check'
     seed: int | None,
     accesses: bool = True,
     build: emu.PtxBuild | None = None,
-    shapes: tuple = EMULATED_SHAPES,
+    shapes: tuple | None = None,
 ) -> None:
-    """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran)."""
+    """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran), at
+    `shapes` (the check's, EMULATED_SHAPES, by default)."""
+    shapes = shapes or EMULATED_SHAPES
     t0 = time.perf_counter()
     part: dict = {"by": BY}
     record["emulator"] = part
