@@ -26,6 +26,10 @@ from gemmviz.core.problem import Problem
 EMULATED_SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128))
 ACCESS_SHAPE = (160, 160, 64)  # as the GPU's traced run (backends/exercise.py)
 SCHEDULE_SHAPE = (33, 17, 65)  # where a hazard is run again with the warps in another order
+SEES = (
+    "Emulated on the CPU: every global and shared request of the kernel's PTX, per warp (a GPU runs the SASS "
+    "ptxas makes of it, which may merge or split a few requests)."
+)
 BY = "the gemmviz emulator: the kernel's PTX (nvcc -ptx -lineinfo) run on the CPU, thread by thread"
 
 
@@ -192,13 +196,16 @@ def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check'
 def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:
     """The student's requests in an interior and an edge block at ACCESS_SHAPE (the record's access trace, as
     the GPU tracer's), and the reference kernel's per-block figures for the same blocks."""
-    from gemmviz.core.accesses import AccessError, from_raw, to_json
+    from gemmviz.backends.exercise import ACCESS_KEEP_PER_BLOCK
+    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
 
     try:
         run = check.run(ACCESS_SHAPE, trace=True, only_traced=True)
         header, recs, sass = emu.to_raw(run, exercise.kernel)
         trace = from_raw(header, recs, sass, exercise.reference, ACCESS_SHAPE, {})
-        record["accesses"] = {"shape": list(ACCESS_SHAPE), "trace": to_json(trace)}
+        trace.sees = SEES
+        kept = keep_first(trace, ACCESS_KEEP_PER_BLOCK)  # the totals still come from every request
+        record["accesses"] = {"shape": list(ACCESS_SHAPE), "trace": to_json(kept)}
     except (AccessError, ValueError, emu.EmulatorRefusal) as exc:
         record["accesses"] = {"note": f"no emulated access records: {exc}"}
         return

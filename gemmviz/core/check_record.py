@@ -698,7 +698,8 @@ def access_lines(record: dict) -> list[str]:
     trace = access_trace(record) if part else None
     if trace is None:
         return []
-    out = [f"accesses recorded at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
+    how = "emulated on the CPU" if record.get("no_gpu") and record.get("emulator") else "recorded"
+    out = [f"accesses {how} at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
     for slot, summary in zip(trace.blocks, trace.summary):
         per = []
         for op in ("ld", "st"):
