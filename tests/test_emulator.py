@@ -144,6 +144,54 @@ def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, 
     assert "likeliest cause: emulated on the CPU: shared write-after-read" in capsys.readouterr().out
 
 
+def _gpu_record(name: str, shapes: list[dict]) -> dict:
+    """A check record as a GPU check writes it before the emulator's extras: these sizes, clean sanitizers."""
+    path = DATA / "emulator" / f"{name}.cu"
+    exercise = find_exercise(name.split("_")[0])
+    clean = {"ran": True, "findings": [], "errors": 0}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(path),
+        "created": "2026-12-02T00:00:00+00:00",
+        "source": path.read_text("utf-8"),
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "compile": {"ok": True, "arch": "sm_90", "diagnostics": []},
+        "shapes": shapes,
+        "sanitizer": {"shape": [33, 17, 65], "memcheck": clean, "racecheck": clean, "synccheck": clean},
+        "environment": {"gpu": "NVIDIA H200", "cc": [9, 0]},
+    }
+
+
+def test_on_a_gpu_the_emulator_tells_printf_from_an_endless_loop(tmp_path):
+    from gemmviz.backends.exercise_emulate import gpu_extras
+
+    record = _gpu_record("naive_printf", [{"shape": [1020, 1020, 1020], "status": "timeout", "timeout_s": 10.0}])
+    gpu_extras(record, DATA / "emulator" / "naive_printf.cu", find_exercise("naive"), tmp_path, 1)
+    record = validate_check(json.loads(json.dumps(record)))
+    assert "printf disabled it finishes" in record["cause"] and "128×128×128" in record["cause"]
+    assert record["cause"].startswith("the kernel is not endless") and "printf" in render(record["cause_message"], "zh")
+
+
+def test_on_a_gpu_the_emulators_experiments_name_the_cause(tmp_path):
+    from gemmviz.backends.exercise_emulate import gpu_extras
+
+    wrong = {
+        "status": "wrong",
+        "deterministic": True,
+        "reason": "wrong",
+        "pattern": {"only_last_row": True, "unwritten": 1, "fraction": 1.0},
+    }
+    shapes = [{"shape": [1, 1, 1], **wrong}, {"shape": [33, 17, 65], **wrong}]
+    record = _gpu_record("naive_accumulate", shapes)
+    gpu_extras(record, DATA / "emulator" / "naive_accumulate.cu", find_exercise("naive"), tmp_path, 1)
+    record = validate_check(json.loads(json.dumps(record)))
+    assert record["emulator"]["experiments"]["zeroed"] == "right"
+    assert "sum into a register" in record["cause"] and "guard stops one short" not in record["cause"]
+
+
 # --- the emulator's own findings, each on a small kernel ------------------------------------------------------
 
 # Each small kernel k_NAME(A, B, C, M, N, K) of one block; its body starts on the line after its head, so a

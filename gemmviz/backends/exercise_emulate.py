@@ -271,8 +271,9 @@ def reference_accesses(exercise: Exercise, folder: Path) -> dict:
 
 
 def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None) -> None:
-    """On a GPU: the emulator's findings at the sanitizer's size, and, where the GPU timed out in a kernel
-    that calls printf, whether it finishes with printf disabled."""
+    """On a GPU: the emulator's findings at the sanitizer's size (what compute-sanitizer says less about), the
+    experiments when C is wrong at a size the emulator runs, and, where the GPU timed out in a kernel that
+    calls printf, whether it finishes with printf disabled."""
     build = emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
     if not build.ok:
         return
@@ -282,12 +283,14 @@ def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path
         return
     check = EmulatedCheck(kernel, exercise, seed)
     part: dict = {"by": BY}
-    stuck = next((s for s in record.get("shapes") or [] if s.get("status") == "timeout"), None)
-    if stuck is not None:
+    shapes = record.get("shapes") or []
+    if any(s.get("status") == "timeout" for s in shapes):
         if "printf" in record.get("source", ""):
-            run = check.run(stuck["shape"], printf=False)  # printf's calls are still counted, not printed
+            largest = EMULATED_SHAPES[-1]
+            run = check.run(largest, printf=False)  # printf's calls are still counted, not printed
             if run.finished and run.printf_calls:
                 part["experiments"] = {"printf_off": "finished", "printf_calls": run.printf_calls}
+                part["shapes"] = [list(largest)]
                 record["emulator"] = part
         return
     found: dict = {}
@@ -295,4 +298,8 @@ def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path
     keep = ("uninit-shared", "divergent-barrier")  # what compute-sanitizer's tools say less about
     part["findings"] = [f for f in found.values() if f["kind"] in keep]
     part["shapes"] = [list(SCHEDULE_SHAPE)]
+    small = [s for s in shapes if tuple(s["shape"]) in EMULATED_SHAPES]
+    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in small):
+        has_state = any(not name.startswith("$str") for name in kernel.globals_)
+        part["experiments"] = experiments(check, small, has_state)
     record["emulator"] = part

@@ -280,8 +280,9 @@ def correctness_cause(record: dict) -> Message | None:
 
 def _timeout_cause(record: dict, s: dict) -> Message:
     exp = (record.get("emulator") or {}).get("experiments") or {}
-    if exp.get("printf_off") == "finished":
-        return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=s["shape"])
+    if exp.get("printf_off") == "finished":  # the calls were counted at the emulator's size
+        where = ((record.get("emulator") or {}).get("shapes") or [s["shape"]])[0]
+        return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=where)
     if s.get("budget_steps"):
         return _line_msg("cause.budget", record, s.get("line"), shape=s["shape"], steps=s["budget_steps"])
     return msg("cause.timeout", timeout=f"{s.get('timeout_s', 10):g}", shape=s["shape"])
