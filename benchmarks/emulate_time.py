@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from gemmviz.backends import emulator as emu
-from gemmviz.backends.exercise_emulate import EMULATED_SHAPES, emulate_exercise
+from gemmviz.backends.exercise_emulate import EMULATED_SHAPES, EmulateOptions, emulate_exercise
 from gemmviz.core.exercises import find_exercise
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "exercises"
@@ -28,7 +28,7 @@ def time_one(name: str) -> None:
         build = emu.compile_ptx(path, exercise.nvcc_defines(), folder)
         t1 = time.perf_counter()
         record = {"shapes": [], "source": path.read_text("utf-8")}
-        emulate_exercise(record, path, exercise, folder, seed=1, build=build)
+        emulate_exercise(record, path, exercise, folder, EmulateOptions(seed=1, build=build))
         t2 = time.perf_counter()
     sizes = " ".join(f"{'×'.join(map(str, s['shape']))}:{s['seconds']:.2f}s" for s in record["shapes"])
     statuses = {s["status"] for s in record["shapes"]}

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends import emulator as emu
-from gemmviz.backends.exercise_emulate import emulate_exercise
+from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.check_record import FORMAT, VERSION, report_text, validate_check
 from gemmviz.core.exercise_check import parse_nvcc
@@ -57,7 +57,8 @@ def emulated_record(path: Path, folder: Path, accesses: bool = False) -> dict:
         "no_gpu": "no GPU in this test",
     }
     if build.ok:
-        emulate_exercise(record, path, exercise, folder, seed=1, accesses=accesses, build=build, shapes=SHAPES)
+        options = EmulateOptions(seed=1, accesses=accesses, build=build, shapes=SHAPES)
+        emulate_exercise(record, path, exercise, folder, options)
     return validate_check(json.loads(json.dumps(record)))
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
-from gemmviz.backends.exercise_emulate import emulate_exercise, gpu_extras
+from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise, gpu_extras
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.check_record import FORMAT, VERSION
@@ -461,7 +461,8 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         record["recorded_reference"] = recorded_reference(run.exercise)
         if run.options.emulate:
             run.step("emulating your kernel on the CPU (every thread, every element)")
-            emulate_exercise(record, run.source_path, run.exercise, run.folder, run.options.seed, run.options.accesses)
+            options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses)
+            emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
             f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "

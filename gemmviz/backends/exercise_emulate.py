@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -130,23 +131,25 @@ def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> di
     return out
 
 
-def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check's steps, in order)
-    record: dict,
-    source_path: Path,
-    exercise: Exercise,
-    folder: Path,
-    seed: int | None,
-    accesses: bool = True,
-    build: emu.PtxBuild | None = None,
-    shapes: tuple | None = None,
+@dataclass
+class EmulateOptions:
+    """How emulate_exercise runs: the inputs' seed, the access figures, a PTX already built, the sizes."""
+
+    seed: int | None = None
+    accesses: bool = True
+    build: emu.PtxBuild | None = None
+    shapes: tuple | None = None  # the check's, EMULATED_SHAPES, by default
+
+
+def emulate_exercise(
+    record: dict, source_path: Path, exercise: Exercise, folder: Path, options: EmulateOptions | None = None
 ) -> None:
-    """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran), at
-    `shapes` (the check's, EMULATED_SHAPES, by default)."""
-    shapes = shapes or EMULATED_SHAPES
+    """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran)."""
+    o = options or EmulateOptions()
     t0 = time.perf_counter()
     part: dict = {"by": BY}
     record["emulator"] = part
-    build = build or emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
+    build = o.build or emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
     if not build.ok:
         part["refused"] = msg("emu.no_nvcc", why=build.error or build.log[-300:] or "nvcc failed")
         return
@@ -155,8 +158,29 @@ def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check'
     except emu.EmulatorRefusal as exc:
         part["refused"] = msg(exc.key, **exc.params)
         return
-    check = EmulatedCheck(kernel, exercise, seed)
-    module: dict | None = None  # one module for every size, as the GPU's check loads one
+    check = EmulatedCheck(kernel, exercise, o.seed)
+    shapes = o.shapes or EMULATED_SHAPES
+    found = _run_shapes(record, part, check, shapes)
+    done = record["shapes"]
+    if any(f["kind"] in RACES for f in found.values()) and all(s["status"] == "ok" for s in done):
+        _other_order(check, done)
+    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
+        has_state = any(not name.startswith("$str") for name in kernel.globals_)
+        part["experiments"] = experiments(check, done, has_state)
+    part["findings"] = sorted(found.values(), key=lambda f: (f["line"] or 0, f["kind"]))[:50]
+    part["shapes"] = [list(s) for s in shapes]
+    if o.accesses and done and done[-1]["status"] != "timeout":
+        _accesses(record, part, check, exercise, folder)
+    part["instructions"] = check.instructions
+    part["seconds"] = round(time.perf_counter() - t0, 2)
+
+
+RACES = ("read-after-write", "write-after-read", "write-after-write")
+
+
+def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
+    """Each size in one module (as the GPU's check loads one), verified; its findings merged; printf kept."""
+    module: dict | None = None
     found: dict = {}
     printed: list[str] = []
     calls = 0
@@ -171,26 +195,21 @@ def emulate_exercise(  # noqa: C901, PLR0912, PLR0913  (one pass over the check'
         record["shapes"].append(entry)
         if entry["status"] == "timeout":
             break  # as on the GPU: the sizes after an endless one are not run
-    done = record["shapes"]
-    race = [f for f in found.values() if f["kind"] in ("read-after-write", "write-after-read", "write-after-write")]
-    if race and all(s["status"] == "ok" for s in done):
-        other = check.run(SCHEDULE_SHAPE, schedule="warp")
-        entry = next((s for s in done if s["shape"] == list(SCHEDULE_SHAPE)), None)
-        if entry is not None and other.finished and not verify(other.c, check.inputs_for(SCHEDULE_SHAPE), "fp32").valid:
-            fresh = check.shape_entry(SCHEDULE_SHAPE, other, entry.get("seconds", 0.0))
-            entry.update(fresh, deterministic=False)
-            entry["reason"] = "C depends on the order the warps run in (emulated: one warp at a time)"
-    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
-        has_state = any(not name.startswith("$str") for name in kernel.globals_)
-        part["experiments"] = experiments(check, done, has_state)
-    part["findings"] = sorted(found.values(), key=lambda f: (f["line"] or 0, f["kind"]))[:50]
-    part["shapes"] = [list(s) for s in shapes]
     if calls:
         part["printf"] = {"calls": calls, "lines": printed}
-    if accesses and done and done[-1]["status"] != "timeout":
-        _accesses(record, part, check, exercise, folder)
-    part["instructions"] = check.instructions
-    part["seconds"] = round(time.perf_counter() - t0, 2)
+    return found
+
+
+def _other_order(check: EmulatedCheck, done: list[dict]) -> None:
+    """A hazard was found: run SCHEDULE_SHAPE with one warp at a time (an order a GPU may take); where C is
+    wrong then, the size is wrong and not deterministic, as two launches that differ on a GPU."""
+    entry = next((s for s in done if s["shape"] == list(SCHEDULE_SHAPE)), None)
+    if entry is None:
+        return
+    other = check.run(SCHEDULE_SHAPE, schedule="warp")
+    if other.finished and not verify(other.c, check.inputs_for(SCHEDULE_SHAPE), "fp32").valid:
+        entry.update(check.shape_entry(SCHEDULE_SHAPE, other, entry.get("seconds", 0.0)), deterministic=False)
+        entry["reason"] = "C depends on the order the warps run in (emulated: one warp at a time)"
 
 
 def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:

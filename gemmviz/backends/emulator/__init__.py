@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gemmviz.backends.emulator.machine import Budget, Finding, Machine
+from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan
 from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
 
 __all__ = [
@@ -141,15 +141,8 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
     finished = True
     try:
         for i in range(o.launches):
-            machine.launch(
-                grid,
-                block,
-                params,
-                budget_steps=o.budget or budget_for(m, n, k),
-                trace_blocks=traced if i == 0 else (),
-                only_traced=o.only_traced,
-                schedule=o.schedule,
-            )
+            plan = Plan(o.budget or budget_for(m, n, k), tuple(traced) if i == 0 else (), o.only_traced, o.schedule)
+            machine.launch(grid, block, params, plan)
     except Budget:
         finished = False
     return EmulatedRun(

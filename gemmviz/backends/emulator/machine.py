@@ -60,6 +60,17 @@ class Budget(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How one launch runs: its step budget, the blocks whose requests are recorded (only those run, if
+    only_traced), and the order of the warps ("lockstep", or "warp": one at a time as far as it goes)."""
+
+    budget: int
+    traced: tuple = ()
+    only_traced: bool = False
+    schedule: str = "lockstep"
+
+
 def _type_of(mods: tuple[str, ...]) -> str:
     for m in reversed(mods):
         if m in DTYPES:
@@ -128,10 +139,9 @@ class Machine:
         elif len(self.findings) < MAX_FINDINGS:
             self.findings[key] = Finding(kind, line, n, params)
 
-    def launch(  # noqa: PLR0913  (the launch's own parameters)
-        self, grid, block, params: list, *, budget_steps: int, trace_blocks=(), only_traced=False, schedule="lockstep"
-    ) -> None:
-        """Run every block of the grid (chunk by chunk); Budget if the steps run past budget_steps."""
+    def launch(self, grid, block, params: list, plan: Plan) -> None:
+        """Run every block of the grid (chunk by chunk); Budget if the steps run past the plan's budget."""
+        budget_steps, trace_blocks, only_traced, schedule = plan.budget, plan.traced, plan.only_traced, plan.schedule
         gx, gy = grid
         per = block[0] * block[1] * block[2]
         if per > 1024:
