@@ -481,6 +481,7 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
     record["shapes"], record["run_error"] = verify_step(spec, options, folder)
     stuck = any(s["status"] == "timeout" for s in record["shapes"])
     if options.emulate:
+        run.step("the CPU emulator: uninitialised shared reads, divergent barriers, the experiments")
         gpu_extras(record, run.source_path, run.exercise, folder, options.seed)
     if options.sanitize:
         run.step("compute-sanitizer: memcheck, racecheck, synccheck")
