@@ -24,7 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
-from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise, gpu_extras
+from gemmviz.backends.exercise_emulate import (
+    ACCESS_KEEP_PER_BLOCK,
+    ACCESS_SHAPE,
+    EmulateOptions,
+    emulate_exercise,
+    gpu_extras,
+)
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.check_record import FORMAT, VERSION
@@ -42,8 +48,6 @@ SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020,
 SANITIZE_SHAPE = (33, 17, 65)
 TIME_SHAPE = (2048, 2048, 2048)
 PROFILE_SHAPE = (1024, 1024, 1024)
-ACCESS_SHAPE = (160, 160, 64)  # an interior and an edge block of every exercise's grid; small enough to keep
-ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals come from all of them)
 KERNEL_TIMEOUT_S = 10.0  # one launch
 STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120,
                  "accesses": 180}  # fmt: skip

@@ -25,7 +25,8 @@ from gemmviz.core.messages import msg
 from gemmviz.core.problem import Problem
 
 EMULATED_SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128))
-ACCESS_SHAPE = (160, 160, 64)  # as the GPU's traced run (backends/exercise.py)
+ACCESS_SHAPE = (160, 160, 64)  # an interior and an edge block of every exercise's grid; small enough to keep
+ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals come from all of them)
 SCHEDULE_SHAPE = (33, 17, 65)  # where a hazard is run again with the warps in another order
 SEES = (
     "Emulated on the CPU: every global and shared request of the kernel's PTX, per warp (a GPU runs the SASS "
@@ -215,7 +216,6 @@ def _other_order(check: EmulatedCheck, done: list[dict]) -> None:
 def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:
     """The student's requests in an interior and an edge block at ACCESS_SHAPE (the record's access trace, as
     the GPU tracer's), and the reference kernel's per-block figures for the same blocks."""
-    from gemmviz.backends.exercise import ACCESS_KEEP_PER_BLOCK
     from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
 
     try:

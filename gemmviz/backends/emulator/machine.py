@@ -174,7 +174,6 @@ class Chunk:
         self.ctaid = (np.array([x for x, _ in blocks])[b], np.array([y for _, y in blocks])[b], np.zeros(self.n, int))
         self.nctaid = (grid[0], grid[1], 1)
         self.warp = local_id // 32  # warp within its block
-        self.gwarp = b * ((per + 31) // 32) + self.warp  # warp within the chunk
         self.lane = local_id % 32
         self.regs: dict[str, np.ndarray] = {}
         self.params = params

@@ -229,8 +229,8 @@ def _instr(stmt: str, index: int, line: int | None) -> Instr:
         return Instr(index, guard, op, mods, [m[1], *[a.strip() for a in m[3].split(",")]], line, stmt)
     if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
         raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
-    if op in ("atom", "red") and not ("add" in mods and ("global" in mods or "shared" in mods or True)):
-        raise EmulatorRefusal(f"{word}", line)
-    if op == "mul" and "f16" in mods or "f16x2" in mods or "bf16" in mods:
+    if op in ("atom", "red") and "add" not in mods:
+        raise EmulatorRefusal(word, line)
+    if any(t in mods for t in ("f16", "f16x2", "bf16", "bf16x2", "tf32")):
         raise EmulatorRefusal(f"half-precision arithmetic ({word})", line)
     return Instr(index, guard, op, mods, _operands(rest), line, stmt)
