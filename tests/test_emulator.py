@@ -193,6 +193,24 @@ def test_on_a_gpu_the_emulators_experiments_name_the_cause(tmp_path):
     assert "sum into a register" in record["cause"] and "guard stops one short" not in record["cause"]
 
 
+def test_without_the_cuda_toolkit_nvrtc_from_pypi_compiles_for_the_emulator(tmp_path, capsys, monkeypatch):
+    """gemmviz[emulate]: NVRTC's wheels, where a laptop has no nvcc (CI installs only .[test]: skipped there)."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    import sys
+
+    from gemmviz.cli.main import main
+
+    monkeypatch.setitem(sys.modules, "pycuda", None)
+    monkeypatch.setattr("gemmviz.backends.profile.find_cuda_tool", lambda name: None)
+    monkeypatch.setattr("gemmviz.backends.exercise.find_cuda_tool", lambda name: None)
+    monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SHAPES)
+    (tmp_path / "tiled.cu").write_text((DATA / "emulator" / "tiled_nocall.cu").read_text("utf-8"), encoding="utf-8")
+    assert main(["exercise", "check", str(tmp_path / "tiled.cu"), "--no-accesses", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "PASS  compiles    NVRTC compute_90" in out and "FAIL  race-free" in out
+    assert "line 18 (__syncthreads;)" in out  # NVRTC's warning, at the student's line, became the cause
+
+
 # --- the emulator's own findings, each on a small kernel ------------------------------------------------------
 
 # Each small kernel k_NAME(A, B, C, M, N, K) of one block; its body starts on the line after its head, so a

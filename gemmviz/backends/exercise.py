@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
+from gemmviz.backends import emulator
 from gemmviz.backends.exercise_emulate import (
     ACCESS_KEEP_PER_BLOCK,
     ACCESS_SHAPE,
@@ -223,6 +224,20 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
         "log": diagnostic_log(log)[-4000:],
         "command": " ".join(["nvcc", *argv[1:]]),
     }
+
+
+def ptx_compile_record(build: emulator.PtxBuild, source_name: str) -> dict:
+    """The record's compile part from a PTX build (NVRTC where there is no nvcc): as compile_student's."""
+    out = {
+        "ok": build.ok,
+        "arch": build.arch,
+        "diagnostics": parse_nvcc(build.log, source_name),
+        "log": diagnostic_log(build.log)[-4000:],
+        "command": build.command,
+    }
+    if build.error:
+        out["error"] = build.error
+    return out
 
 
 def _base_spec(exercise: Exercise, cubin: str, options: CheckOptions) -> dict:
@@ -456,8 +471,14 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
     if device:
         record["environment"] = {"gpu": device["name"], "cc": device["cc"]}
-    run.step(f"compiling with nvcc ({arch})")
-    record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
+    build = None
+    if no_gpu and run.options.emulate and find_cuda_tool("nvcc") is None:  # NVRTC from PyPI, for the emulator
+        run.step("compiling with NVRTC (no CUDA toolkit here)")
+        build = emulator.compile_nvrtc(run.source_path, run.exercise.nvcc_defines(), arch)
+        record["compile"] = ptx_compile_record(build, run.source_path.name)
+    else:
+        run.step(f"compiling with nvcc ({arch})")
+        record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
     if not record["compile"]["ok"]:
         return
     if no_gpu:
@@ -465,7 +486,7 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         record["recorded_reference"] = recorded_reference(run.exercise)
         if run.options.emulate:
             run.step("emulating your kernel on the CPU (every thread, every element)")
-            options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses)
+            options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses, build=build)
             emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "

@@ -454,7 +454,8 @@ def verdicts(record: dict) -> list[Verdict]:
         at = msg("goal.at_line", line=first["line"]) if first.get("line") else ""
         out = [Verdict("compiles", "fail", msg("goal.compiles.fail", at=at, message=first["message"]))]
         return out + [Verdict(g, "skipped", msg("goal.not_compiled")) for g in GOALS[1:]]
-    out = [Verdict("compiles", "pass", msg("goal.compiles.pass", arch=compiled.get("arch", "")))]
+    compiler = "NVRTC" if (compiled.get("command") or "").startswith("nvrtc") else "nvcc"
+    out = [Verdict("compiles", "pass", msg("goal.compiles.pass", compiler=compiler, arch=compiled.get("arch", "")))]
     emu = record.get("emulator")
     if record.get("no_gpu") and not (emu and (record.get("shapes") or emu.get("refused"))):
         return out + [Verdict(g, "skipped", msg("goal.no_gpu")) for g in GOALS[1:]]

@@ -87,7 +87,7 @@ def _plain(v, depth: int) -> bool:
 TEMPLATES: dict[str, dict[str, str]] = {
     # --- verdicts --------------------------------------------------------------------------------------------
     "goal.compiles.fail": {"en": "{at}{message}", "zh": "{at}{message}"},
-    "goal.compiles.pass": {"en": "nvcc {arch}", "zh": "nvcc {arch}"},
+    "goal.compiles.pass": {"en": "{compiler} {arch}", "zh": "{compiler} {arch}"},
     "goal.at_line": {"en": "line {line}: ", "zh": "第 {line} 行："},
     "goal.not_compiled": {"en": "it does not compile", "zh": "无法编译"},
     "goal.no_gpu": {"en": "no GPU here (see below)", "zh": "这里没有 GPU（见下文）"},

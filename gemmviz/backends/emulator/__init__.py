@@ -48,16 +48,19 @@ class PtxBuild:
     log: str
     command: str
     error: str | None = None
+    arch: str = "sm_90"
 
 
 def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
-    """nvcc -ptx -lineinfo -O3: the PTX text and nvcc's messages (no GPU or driver needed, only the toolkit)."""
+    """The kernel's PTX with line info and the compiler's messages: `nvcc -ptx -lineinfo -O3` where the CUDA
+    toolkit is installed, else NVRTC from PyPI (pip install "gemmviz[emulate]"). Neither needs a GPU or a
+    driver."""
     from gemmviz.backends.profile import find_cuda_tool
 
     source_path = Path(source_path).resolve()
     exe = nvcc or find_cuda_tool("nvcc")
     if exe is None:
-        return PtxBuild(False, "", "", "", "nvcc not found: install the CUDA toolkit or put nvcc on PATH")
+        return compile_nvrtc(source_path, defines, arch)
     out = folder / f"{source_path.stem}.ptx"
     argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
     try:
@@ -68,7 +71,41 @@ def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str =
         return PtxBuild(False, "", "", " ".join(argv), f"nvcc ran over {NVCC_LIMIT_S} s")
     ok = done.returncode == 0 and out.is_file()
     text = out.read_text(encoding="utf-8", errors="replace") if ok else ""
-    return PtxBuild(ok, text, (done.stdout + done.stderr).strip(), " ".join(["nvcc", *argv[1:]]))
+    return PtxBuild(ok, text, (done.stdout + done.stderr).strip(), " ".join(["nvcc", *argv[1:]]), arch=arch)
+
+
+# Host headers a kernel file includes that NVRTC has no copy of: empty (printf is built in).
+NVRTC_EMPTY_HEADERS = ("cstdio", "stdio.h", "cstdlib", "stdlib.h", "cuda_runtime.h", "cuda.h")
+
+
+def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") -> PtxBuild:
+    """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form."""
+    try:
+        from cuda.bindings import nvrtc
+    except ImportError:
+        why = 'neither nvcc nor NVRTC found: install the CUDA toolkit, or pip install "gemmviz[emulate]"'
+        return PtxBuild(False, "", "", "", why)
+    source = source_path.read_bytes()
+    names = [h.encode() for h in NVRTC_EMPTY_HEADERS]
+    err, prog = nvrtc.nvrtcCreateProgram(source, source_path.name.encode(), len(names), [b""] * len(names), names)
+    options = [b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
+    options += [d.encode() for d in defines]
+    try:
+        (result,) = nvrtc.nvrtcCompileProgram(prog, len(options), options)
+        _, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        log = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        ptx = ""
+        if result == nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            _, size = nvrtc.nvrtcGetPTXSize(prog)
+            raw = b" " * size
+            nvrtc.nvrtcGetPTX(prog, raw)
+            ptx = raw.rstrip(b"\0").decode("utf-8", "replace")
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+    text = log.rstrip(b"\0").decode("utf-8", "replace").strip()
+    command = " ".join(["nvrtc", *(o.decode() for o in options), source_path.name])
+    return PtxBuild(bool(ptx), ptx, text, command, arch=f"compute_{arch.removeprefix('sm_')}")
 
 
 def load(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:

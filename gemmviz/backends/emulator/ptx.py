@@ -110,7 +110,7 @@ def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
     files = {int(m[1]): m[2] for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.M)}
     mine = {
         n for n, p in files.items() if source_name is None or p.replace("\\", "/").split("/")[-1] == source_name
-    } or set(files)
+    } or (set(files) if files else None)  # no .file at all: every .loc is the kernel's file
     globals_: dict[str, tuple[bytes, int]] = {}
     head = re.split(r"\.(?:visible\s+|weak\s+)?\.?entry\b", ptx)[0]
     for stmt in re.findall(r"^\s*(\.(?:global|const)\s[^;]*);", head, re.M):
@@ -141,7 +141,7 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
     for stmt in _split_statements(body):
         m = _LOC.match(stmt)
         if m:
-            line = int(m[2]) if int(m[1]) in mine and int(m[2]) > 0 else line
+            line = int(m[2]) if (mine is None or int(m[1]) in mine) and int(m[2]) > 0 else line
             continue
         if stmt.startswith(".file") or stmt.startswith(".pragma"):
             continue
