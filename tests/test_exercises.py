@@ -26,6 +26,7 @@ from gemmviz.core.exercises import (
     read_source,
     shipped_exercises,
 )
+from gemmviz.core.messages import render
 
 DATA = Path(__file__).parent / "data" / "exercises"
 EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text(encoding="utf-8")).items() if k[0] != "_"}
@@ -260,7 +261,7 @@ def test_check_without_a_gpu_compiles_and_says_what_it_cannot_do(tmp_path, capsy
     work = tmp_path / "w"
     work.mkdir()
     shutil.copy(DATA / "tiled_good.cu", work / "tiled.cu")
-    assert main(["exercise", "check", str(work / "tiled.cu")]) == 1
+    assert main(["exercise", "check", str(work / "tiled.cu"), "--no-emulate"]) == 1  # tests/test_emulator.py: without
     out = capsys.readouterr().out
     assert "PASS  compiles" in out and "skip  correct" in out and "no GPU" in out
     assert "gemmviz exercise check tiled.cu" in out and "recorded on NVIDIA H200" in out
@@ -274,11 +275,13 @@ def test_check_shows_a_compile_error_at_the_students_line(tmp_path, capsys):
     shutil.copy(DATA / "naive_compile_error.cu", tmp_path / "naive.cu")
     assert main(["exercise", "check", str(tmp_path / "naive.cu"), "--json"]) == 1
     record = json.loads(capsys.readouterr().out)
-    assert record["verdicts"][0] == {
+    first = record["verdicts"][0]
+    assert {k: first[k] for k in ("goal", "status", "detail")} == {
         "goal": "compiles",
         "status": "fail",
         "detail": 'line 8: identifier "colum" is undefined',
     }
+    assert render(first["message"], "zh") == '第 8 行：identifier "colum" is undefined'
     assert finish(record)["cause"].startswith("nvcc: line 8")
 
 

@@ -200,7 +200,7 @@ def test_sentences_in_english_and_chinese(synthetic):
 
 
 def test_messages_one_logic_every_language():
-    for key, templates in messages.MESSAGES.items():
+    for key, templates in messages.TEMPLATES.items():
         if key.startswith(("gap.", "pipe.")):
             assert set(templates) == {"en", "zh"}, key
     with pytest.raises(ValueError, match="same parameters"):

@@ -216,12 +216,12 @@ def test_the_bundled_font_has_every_chinese_character_of_the_messages(qapp):
 
     from PySide6.QtGui import QFont, QRawFont
 
-    from gemmviz.core.messages import MESSAGES
+    from gemmviz.core.messages import TEMPLATES
     from gemmviz.core.paths import asset_path
     from gemmviz.ui.fonts import CJK_FONT_FILE
 
     raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
     cjk = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
-    chars = {c for t in MESSAGES.values() for c in cjk.findall(t.get("zh", ""))}
+    chars = {c for t in TEMPLATES.values() for c in cjk.findall(t.get("zh", ""))}
     assert len(chars) > 100
     assert not sorted(c for c in chars if not raw.supportsCharacter(ord(c))), "rerun tools/cjk_font.py"

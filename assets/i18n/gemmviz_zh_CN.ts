@@ -1033,7 +1033,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="663" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="664" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1419,218 +1419,223 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <source>memory-safe</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="60" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="85" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="86" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="89" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="90" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="255" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="256" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="256" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="257" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="257" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
         <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="261" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="262" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="263" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="264" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="339" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="341" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="378" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="389" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="390" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="402" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="403" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="412" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="413" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="417" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="418" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="432" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="433" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="467" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="467" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="479" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="480" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="485" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="486" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="493" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="509" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="510" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="534" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="535" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="540" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="541" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="577" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="577" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="590" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="594" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="595" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="599" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="600" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="605" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="606" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="608" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="632" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="633" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="638" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="639" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="642" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="643" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="653" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="654" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="710" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="663" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="711" />
         <source>yours</source>
         <translation>你的</translation>
     </message>

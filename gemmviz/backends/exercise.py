@@ -24,6 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
+from gemmviz.backends import emulator
+from gemmviz.backends.exercise_emulate import (
+    ACCESS_KEEP_PER_BLOCK,
+    ACCESS_SHAPE,
+    EmulateOptions,
+    emulate_exercise,
+    gpu_extras,
+)
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.check_record import FORMAT, VERSION
@@ -41,8 +49,6 @@ SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020,
 SANITIZE_SHAPE = (33, 17, 65)
 TIME_SHAPE = (2048, 2048, 2048)
 PROFILE_SHAPE = (1024, 1024, 1024)
-ACCESS_SHAPE = (160, 160, 64)  # an interior and an edge block of every exercise's grid; small enough to keep
-ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals come from all of them)
 KERNEL_TIMEOUT_S = 10.0  # one launch
 STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120,
                  "accesses": 180}  # fmt: skip
@@ -61,6 +67,7 @@ class CheckOptions:
     profile: bool = True
     accesses: bool = True
     seed: int | None = None
+    emulate: bool = True  # without a GPU, run the kernel on the CPU emulator; with one, add its findings
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -217,6 +224,20 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
         "log": diagnostic_log(log)[-4000:],
         "command": " ".join(["nvcc", *argv[1:]]),
     }
+
+
+def ptx_compile_record(build: emulator.PtxBuild, source_name: str) -> dict:
+    """The record's compile part from a PTX build (NVRTC where there is no nvcc): as compile_student's."""
+    out = {
+        "ok": build.ok,
+        "arch": build.arch,
+        "diagnostics": parse_nvcc(build.log, source_name),
+        "log": diagnostic_log(build.log)[-4000:],
+        "command": build.command,
+    }
+    if build.error:
+        out["error"] = build.error
+    return out
 
 
 def _base_spec(exercise: Exercise, cubin: str, options: CheckOptions) -> dict:
@@ -436,7 +457,7 @@ class _CheckRun:
     @property
     def steps(self) -> int:
         o = self.options
-        return 2 + o.sanitize + o.time + o.profile + o.accesses
+        return 2 + o.sanitize + o.time + o.profile + o.accesses + o.emulate
 
     def step(self, what: str) -> None:
         """Say that the next step, `what`, has begun."""
@@ -450,15 +471,25 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
     if device:
         record["environment"] = {"gpu": device["name"], "cc": device["cc"]}
-    run.step(f"compiling with nvcc ({arch})")
-    record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
+    build = None
+    if no_gpu and run.options.emulate and find_cuda_tool("nvcc") is None:  # NVRTC from PyPI, for the emulator
+        run.step("compiling with NVRTC (no CUDA toolkit here)")
+        build = emulator.compile_nvrtc(run.source_path, run.exercise.nvcc_defines(), arch)
+        record["compile"] = ptx_compile_record(build, run.source_path.name)
+    else:
+        run.step(f"compiling with nvcc ({arch})")
+        record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
     if not record["compile"]["ok"]:
         return
     if no_gpu:
         record["no_gpu"] = no_gpu
         record["recorded_reference"] = recorded_reference(run.exercise)
+        if run.options.emulate:
+            run.step("emulating your kernel on the CPU (every thread, every element)")
+            options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses, build=build)
+            emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
         record["not_run"].append(
-            f"the run, compute-sanitizer, timing and counters need a CUDA GPU ({no_gpu}); run "
+            f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
             f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
             "check file it writes in the app"
         )
@@ -474,6 +505,9 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
     run.step(f"running {len(options.shapes)} sizes and verifying every element")
     record["shapes"], record["run_error"] = verify_step(spec, options, folder)
     stuck = any(s["status"] == "timeout" for s in record["shapes"])
+    if options.emulate:
+        run.step("the CPU emulator: uninitialised shared reads, divergent barriers, the experiments")
+        gpu_extras(record, run.source_path, run.exercise, folder, options.seed)
     if options.sanitize:
         run.step("compute-sanitizer: memcheck, racecheck, synccheck")
         if stuck:

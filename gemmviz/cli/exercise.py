@@ -88,7 +88,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description=_wrap(
             "Check your kernel: compiles, correct at every size (every element verified), race-free "
             "(compute-sanitizer), and how fast beside the reference; the likeliest cause of a failure in one sentence. "
-            "Without a GPU it compiles and says what it could not do."
+            "Without a GPU it runs your kernel on the CPU emulator (correct, memory-safe, race-free, access "
+            "figures; speed is not measured there)."
         ),
         epilog=EPILOG,
     )
@@ -107,6 +108,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
     check.add_argument("--no-accesses", action="store_true", help="skip recording the memory accesses of two blocks")
     check.add_argument("--seed", type=int, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)")
+    check.add_argument(
+        "--no-emulate",
+        action="store_true",
+        help="without a GPU, only compile (by default the kernel runs on the CPU emulator: correct, memory-safe, "
+        "race-free, access figures; never speed)",
+    )
+    check.add_argument("--lang", choices=LANGUAGES, default="en", help="the verdicts' and the cause's language")
     show = actions.add_parser(
         "show",
         help="print a saved check record",
@@ -117,6 +125,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     show.add_argument("file", help="a check record: the NAME.check.json that gemmviz exercise check wrote")
     _grade_parser(actions)
+    show.add_argument("--lang", choices=LANGUAGES, default="en", help="the verdicts' and the cause's language")
     p.set_defaults(func=cmd_exercise)
 
 
@@ -236,6 +245,7 @@ def _check(args) -> int:
         profile=not args.no_profile,
         accesses=not args.no_accesses,
         seed=args.seed,
+        emulate=not args.no_emulate,
     )
 
     def progress(i, n, what):
@@ -255,7 +265,7 @@ def _check(args) -> int:
         print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
         saved = False
     access_lines, access_failed = _access_report(record, exercise)
-    print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record), *access_lines]))
+    print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record, args.lang), *access_lines]))
     if not args.json and saved:
         print(f"\nsaved {target} (open it in the app's Exercise tab)")
     passed = all(v["status"] == "pass" for v in record["verdicts"]) and not access_failed
@@ -269,7 +279,7 @@ def _show(args) -> int:
         raise UsageError(str(exc)) from None
     shipped = {e.name: e for e in shipped_exercises()}
     lines, _failed = _access_report(record, shipped.get(record["exercise"]))
-    print("\n".join([report_text(record), *lines]))
+    print("\n".join([report_text(record, args.lang), *lines]))
     return EXIT_OK
 
 

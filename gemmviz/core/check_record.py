@@ -16,7 +16,10 @@ from gemmviz.core.exercise_check import (
     GOALS,
     MAX_FINDINGS,
     MAX_MESSAGE,
+    MEMORY_KINDS,
+    RACE_KINDS,
     SANITIZER_TOOLS,
+    cause_lines,
     counter_ratio,
     finish,
     printable,
@@ -24,6 +27,7 @@ from gemmviz.core.exercise_check import (
     source_line,
 )
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
+from gemmviz.core.messages import msg, render, valid
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.text import printable as one_line
 
@@ -191,6 +195,7 @@ def _counter_map(v, where):
 
 _LINE = _int(1, 10**6, optional=True)
 _DIMS = _list(_int(1, 65536), 3, exact=3)
+_BLOCK = _list(_int(0, 65536), 3, exact=3)
 _FINDING = _obj(
     {
         "tool": _text(20),
@@ -242,6 +247,8 @@ _SHAPE = _obj(
         "timeout_s": _num(0, 3600, True),
         "pattern": _PATTERN,
         "equals": _text(20, optional=True),
+        "budget_steps": _int(0, 2**62),
+        "line": _LINE,
     },
     ("shape", "status"),
 )
@@ -259,6 +266,56 @@ _TIMED = _obj(
 _RECORDED_ROW = _obj(
     {"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
     ("series", "size", "median_ms"),
+)
+
+
+def _message(v, where):
+    """A message key with its parameters (core/messages.py); None where there is none."""
+    _need(v is None or valid(v), f"'{where}' must be a known message key with plain parameters")
+    return v
+
+
+_EMU_FINDING = _obj(
+    {
+        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, "budget"),
+        "line": _LINE,
+        "other_line": _LINE,
+        "count": _int(0, 10**12),
+        "access": _one_of("read", "write"),
+        "matrix": _text(40),
+        "message": _message,
+    },
+    ("kind",),
+)
+_EMULATOR = _obj(
+    {
+        "by": _text(200),
+        "shapes": _list(_DIMS, 16),
+        "findings": _list(_EMU_FINDING, MAX_FINDINGS),
+        "refused": _message,
+        "experiments": _obj(
+            {
+                "zeroed": _one_of("right", "wrong"),
+                "fresh_module": _one_of("right", "wrong"),
+                "square": _one_of("right", "wrong"),
+                "rectangle": _one_of("right", "wrong"),
+                "odd": _one_of("right", "wrong"),
+                "square_shape": _DIMS,
+                "rectangle_shape": _DIMS,
+                "odd_shape": _DIMS,
+                "other_schedule": _one_of("same", "differs"),
+                "printf_off": _one_of("finished", "endless"),
+                "printf_calls": _int(0, 2**62),
+            }
+        ),
+        "printf": _obj({"calls": _int(0, 2**62), "lines": _list(_text(600, copied=True), 200)}),
+        "reference": _obj(
+            {"variant": _text(100), "note": _text(), "summary": _list(_counter_map, 4), "blocks": _list(_BLOCK, 4)}
+        ),
+        "instructions": _int(0, 2**62),
+        "seconds": _num(0, 1e6),
+        "advice": _message,
+    }
 )
 _CHECK = _obj(
     {
@@ -318,12 +375,19 @@ _CHECK = _obj(
         # what the check concluded when it was written: typed here, then worked out again (finish, below)
         "verdicts": _list(
             _obj(
-                {"goal": _one_of(*GOALS), "status": _one_of("pass", "fail", "skipped"), "detail": _text()},
+                {
+                    "goal": _one_of(*GOALS),
+                    "status": _one_of("pass", "fail", "skipped"),
+                    "detail": _text(),
+                    "message": _message,
+                },
                 ("goal", "status", "detail"),
             ),
             len(GOALS),
         ),
         "cause": _text(optional=True),
+        "cause_message": _message,
+        "emulator": _EMULATOR,
     },
     # every check writes these (backends/exercise.py): the goals are judged from them
     ("format", "version", "exercise", "file", "created", "speed_goal", "reference", "compile", "shapes"),
@@ -391,9 +455,15 @@ def _consistent(record: dict) -> None:
             not later,
             f"{later[0] if later else ''} holds results, but 'check.compile.ok' is not true: nothing runs after a failed compile",
         )
-    if record.get("no_gpu"):
+    if record.get("no_gpu") and not record.get("emulator"):
         _need(
             not later, f"{later[0] if later else ''} holds results, but 'check.no_gpu' says there was no GPU to run on"
+        )
+    if record.get("no_gpu"):
+        _need(
+            not (ran or timed or counted),
+            "'check.sanitizer', 'check.timing' or 'check.counters' holds results, "
+            "but 'check.no_gpu' says there was no GPU to run on",
         )
     from gemmviz.core.variants import THRESHOLDS
 
@@ -495,25 +565,98 @@ def record_target(source: Path, out: Path | None = None) -> Path:
 MARK = {"pass": "PASS", "fail": "FAIL", "skipped": "skip"}
 
 
-def report_text(record: dict) -> str:
-    """The check as the CLI prints it: compile errors, sizes, sanitizer findings, timing, verdicts, cause."""
+def report_text(record: dict, lang: str = "en") -> str:
+    """The check as the CLI prints it: compile errors, sizes, sanitizer or emulator findings, timing, verdicts,
+    and the cause with the source lines it cites. Verdicts and cause in `lang` (from their message keys)."""
     out = [f"exercise {record['exercise']}: {record['file']}"]
     env = record.get("environment") or {}
     if env.get("gpu"):
         out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
-    out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _timing_lines(record)
+    emu = record.get("emulator") or {}
+    if record.get("no_gpu") and emu:
+        out.append(render(msg("emu.by", why=record["no_gpu"]), lang))
+    out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _emulator_lines(record, lang)
+    out += _timing_lines(record)
     out += [f"  {line}" for line in counter_lines(record)]
     out += [f"  {line}" for line in access_lines(record)]
+    out += [f"  {line}" for line in emulated_access_lines(record, lang)]
     out.append("")
     for v in record.get("verdicts") or []:
-        out.append(f"  {MARK[v['status']]}  {v['goal']:<9} {v['detail']}")
+        detail = render(v["message"], lang) if v.get("message") else v["detail"]
+        out.append(f"  {MARK[v['status']]}  {v['goal']:<11} {detail}")
+    if emu.get("advice"):
+        out.append("\n" + render(msg("report.advice", advice=emu["advice"]), lang))
     if record.get("cause"):
-        out += ["", f"likeliest cause: {record['cause']}"]
+        text = render(record["cause_message"], lang) if record.get("cause_message") else record["cause"]
+        out.append("\n" + render(msg("report.cause", cause=text), lang))
+        for line in cause_lines(record):
+            src = source_line(record, line)
+            if src:
+                out.append(f"  {line:>5} | {src}")
     for note in record.get("not_run") or []:
         out.append(f"not run: {note}")
     # one line per entry: a newline or a terminal code in a record's text is shown, never obeyed (a note
     # cannot print a forged "PASS" line after the verdicts)
     return "\n".join(one_line(line) for line in out)
+
+
+def _emulator_lines(record: dict, lang: str) -> list[str]:
+    emu = record.get("emulator") or {}
+    out = []
+    for f in emu.get("findings") or []:
+        params = {k: v for k, v in f.items() if k not in ("kind", "message")}
+        if "access" in params:
+            params["access"] = msg(f"access.{params['access']}")
+        params.setdefault("other_line", "?")
+        params.setdefault("matrix", "?")
+        out.append("  " + render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang))
+        out += _with_source(record, f.get("line"))
+    printf = emu.get("printf") or {}
+    if printf.get("calls"):
+        lines = printf.get("lines") or []
+        out.append("  " + render(msg("report.printf", calls=printf["calls"], kept=len(lines)), lang))
+        out += [f"    {line}" for line in lines[:20]]
+    return out
+
+
+_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+
+
+def emulated_access_lines(record: dict, lang: str = "en") -> list[str]:
+    """The emulated access figures of an interior and an edge block beside the reference kernel's."""
+    emu = record.get("emulator") or {}
+    ref = emu.get("reference") or {}
+    part = record.get("accesses") or {}
+    if not ref.get("summary") or not record.get("no_gpu"):
+        return [ref["note"]] if ref.get("note") else []
+    trace = access_trace(record) if part.get("trace") else None
+    if trace is None:
+        return []
+    out = [render(msg("report.emulated_accesses", shape=part.get("shape", []), reference=ref.get("variant", "")), lang)]
+    for slot, (mine, theirs) in enumerate(zip(trace.summary, ref["summary"])):
+        figures = [_per(s, "global_ld_sectors", "global_ld_requests") for s in (mine, theirs)]
+        figures += [_per(s, "shared_ld_wavefronts", "shared_ld_requests") for s in (mine, theirs)]
+        block = str(tuple(trace.blocks[slot])) if slot < len(trace.blocks) else str(slot)
+        out.append(
+            "  "
+            + render(
+                msg(
+                    "report.block_figures",
+                    block=block,
+                    gld=figures[0],
+                    rgld=figures[1],
+                    sld=figures[2],
+                    rsld=figures[3],
+                ),
+                lang,
+            )
+        )
+    return out
+
+
+def _per(summary: dict, top: str, bottom: str) -> str:
+    n = summary.get(bottom) or 0
+    return f"{summary.get(top, 0) / n:.2f}" if n else "—"
 
 
 COUNTER_ROWS = (
@@ -558,7 +701,8 @@ def access_lines(record: dict) -> list[str]:
     trace = access_trace(record) if part else None
     if trace is None:
         return []
-    out = [f"accesses recorded at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
+    how = "emulated on the CPU" if record.get("no_gpu") and record.get("emulator") else "recorded"
+    out = [f"accesses {how} at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
     for slot, summary in zip(trace.blocks, trace.summary):
         per = []
         for op in ("ld", "st"):

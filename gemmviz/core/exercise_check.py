@@ -8,12 +8,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gemmviz.core.numbers import duration, rate
+from gemmviz.core.messages import Message, msg, render
+from gemmviz.core.numbers import rate
 from gemmviz.core.text import printable as _printable
 
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
-GOALS = ("compiles", "correct", "race-free", "speed")
+GOALS = ("compiles", "correct", "memory-safe", "race-free", "speed")
 STATUSES = ("pass", "fail", "skipped")
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
 
@@ -192,10 +193,14 @@ def sanitizer_errors(text: str) -> int | None:
 class Verdict:
     goal: str
     status: str  # pass, fail, skipped
-    detail: str
+    message: Message  # rendered in each language by core/messages.py
+
+    @property
+    def detail(self) -> str:
+        return render(self.message, "en")
 
     def to_dict(self) -> dict:
-        return {"goal": self.goal, "status": self.status, "detail": self.detail}
+        return {"goal": self.goal, "status": self.status, "detail": self.detail, "message": self.message}
 
 
 def shape_text(s: list) -> str:
@@ -223,93 +228,164 @@ def printable(text: str) -> str:
     return _printable(text, lines=True)
 
 
-def correctness_cause(record: dict) -> str | None:
-    """One sentence on why C is wrong, from where it is wrong, what the sanitizer saw and the source line."""
+def _line_msg(key: str, record: dict, line: int | None, **params) -> Message:
+    """A message about a source line: the line and its text (the record keeps the source)."""
+    return msg(key, line=line or "?", text=source_line(record, line), **params)
+
+
+def correctness_cause(record: dict) -> Message | None:
+    """Why C is wrong, from where it is wrong, what the sanitizer or the emulator saw, the source line, and the
+    experiments the emulator ran."""
     shapes = record.get("shapes") or []
+    emu = record.get("emulator") or {}
     for s in shapes:
         if s.get("status") == "timeout":
-            return (
-                f"the kernel did not finish within {s.get('timeout_s', 10):g} s at {shape_text(s['shape'])}: an "
-                "endless loop (check the loop's bound and step), or a __syncthreads() not every thread reaches"
-            )
-    memcheck = _findings(record, "memcheck")
-    writes = [f for f in memcheck if "write" in f["kind"] and f.get("line")]
-    reads = [f for f in memcheck if "read" in f["kind"] and f.get("line")]
+            return _timeout_cause(record, s)
+    found = memory_findings(record)
+    writes = [f for f in found if "write" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
+    reads = [f for f in found if "read" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
     crashed = next((s for s in shapes if s.get("status") == "launch-error"), None)
     for f in writes:
         text = source_line(record, f["line"])
-        if "||" in text:
-            return (
-                f"threads outside C write at line {f['line']} ({text}): the guard uses || where both "
-                "conditions must hold (&&)"
-            )
-        if "<=" in text:
-            return f"an out-of-bounds write at line {f['line']} ({text}): the guard lets one row or column too many through (<= where < is needed)"
-        return f"an out-of-bounds write at line {f['line']} ({text}): a thread writes outside C; check the guard and the index"
+        key = "cause.or_guard" if "||" in text else "cause.le_guard" if "<=" in text else "cause.oob_write"
+        return _line_msg(key, record, f["line"])
     for f in reads:
-        text = source_line(record, f["line"])
-        return f"an out-of-bounds read at line {f['line']} ({text}): guard the load, or load 0.0f outside the matrix"
+        return _line_msg("cause.oob_read", record, f["line"])
+    shared = next((f for f in found if "shared" in f["kind"] and "uninit" not in f["kind"] and f.get("line")), None)
+    if shared:
+        access = msg("access.write" if "write" in shared["kind"] else "access.read")
+        return _line_msg("cause.shared_oob", record, shared["line"], access=access)
     if crashed is not None:
-        return f"the kernel crashed at {shape_text(crashed['shape'])} ({crashed.get('error', '')}); memcheck below shows where"
+        return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
     bad = [s for s in shapes if s.get("status") == "wrong"]
     if not bad:
         return None
+    warning = warning_cause(record)
+    if warning:
+        return warning
     equals = next((s["equals"] for s in bad if s.get("equals")), None)
     if equals:
-        return f"C equals {equals}, not A·B: the row and column indices are swapped in a load or the store"
-    if any(not s.get("deterministic", True) for s in bad) or _findings(record, "racecheck"):
-        return race_cause(record) or "C differs from one launch to the next: a race, likely a missing __syncthreads()"
+        return msg("cause.swapped", equals=equals)
+    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
+        return race_cause(record) or msg("cause.race_unsure")
+    experiment = experiment_cause(record)
+    if experiment:
+        return experiment
+    uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
+    if uninit:
+        return _line_msg("cause.uninit_shared", record, uninit.get("line"))
     return _pattern_cause(bad)
 
 
-def _pattern_cause(bad: list[dict]) -> str:
+def _timeout_cause(record: dict, s: dict) -> Message:
+    exp = (record.get("emulator") or {}).get("experiments") or {}
+    if exp.get("printf_off") == "finished":  # the calls were counted at the emulator's size
+        where = ((record.get("emulator") or {}).get("shapes") or [s["shape"]])[0]
+        return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=where)
+    if s.get("budget_steps"):
+        return _line_msg("cause.budget", record, s.get("line"), shape=s["shape"], steps=s["budget_steps"])
+    return msg("cause.timeout", timeout=f"{s.get('timeout_s', 10):g}", shape=s["shape"])
+
+
+# nvcc's warnings that mean a bug: (words of the warning, words of the line, what it means)
+WARNING_BUGS = (("expression has no effect", "__syncthreads", "fix.syncthreads_call"),)
+
+
+def warning_cause(record: dict) -> Message | None:
+    """A compiler warning that means a bug (`__syncthreads;` never runs the barrier), as a cause."""
+    for d in (record.get("compile") or {}).get("diagnostics") or []:
+        if d.get("severity") != "warning" or not d.get("line"):
+            continue
+        text = source_line(record, d["line"])
+        for words, code, what in WARNING_BUGS:
+            if words in d["message"] and code in text:
+                return _line_msg("cause.warning_bug", record, d["line"], what=msg(what), warning=d["message"])
+    return None
+
+
+def experiment_cause(record: dict) -> Message | None:
+    """What the emulator's experiments showed: accumulating into C, edge tiles, the grid's axes, state kept."""
+    exp = (record.get("emulator") or {}).get("experiments") or {}
+    if exp.get("zeroed") == "right":
+        return msg("cause.accumulates")
+    if exp.get("fresh_module") == "right":
+        return msg("cause.state")
+    if exp.get("square") == "right" and exp.get("rectangle") == "wrong":
+        return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
+    if exp.get("rectangle") == "right" and exp.get("odd") == "wrong":
+        return msg("cause.edge_tiles", good=[exp["square_shape"], exp["rectangle_shape"]], bad=exp["odd_shape"])
+    return None
+
+
+def _pattern_cause(bad: list[dict]) -> Message:
     for s in bad:
         p = s.get("pattern") or {}
         m, n, _k = s["shape"]
         if p.get("only_last_row") and p.get("unwritten"):
-            return f"row {m - 1} (the last) is never written at {shape_text(s['shape'])}: the guard stops one short"
+            return msg("cause.last_row", row=m - 1, shape=s["shape"])
         if p.get("only_last_col") and p.get("unwritten"):
-            return f"column {n - 1} (the last) is never written at {shape_text(s['shape'])}: the guard stops one short"
+            return msg("cause.last_col", col=n - 1, shape=s["shape"])
         if p.get("only_edge_blocks"):
             rows, cols = p.get("rows") or [0, 0], p.get("cols") or [0, 0]
             if rows[0] >= p.get("last_block_row", 0) > 0:
-                where = f"rows ≥ {rows[0]} wrong in the last block row"
+                where = msg("where.last_block_row", row=rows[0])
             elif cols[0] >= p.get("last_block_col", 0) > 0:
-                where = f"columns ≥ {cols[0]} wrong in the last block column"
+                where = msg("where.last_block_col", col=cols[0])
             else:
-                where = "only the last block row and column are wrong"
-            return f"{where} at {shape_text(s['shape'])}: the edge guard (loads outside A or B must give 0.0f)"
+                where = msg("where.edge_blocks")
+            return msg("cause.edge", where=where, shape=s["shape"])
     first = bad[0]
     p = first.get("pattern") or {}
     if p.get("unwritten") and p.get("fraction", 0) > 0.99:
-        return f"C is never written at {shape_text(first['shape'])}: the store is missing, or its guard is never true"
-    return (
-        f"{first.get('reason') or 'C is wrong'} at {shape_text(first['shape'])}: compare your indices with the task's"
-    )
+        return msg("cause.never_written", shape=first["shape"])
+    reason = msg("goal.text", text=first["reason"]) if first.get("reason") else msg("reason.wrong")
+    return msg("cause.wrong", reason=reason, shape=first["shape"])
 
 
-def race_cause(record: dict) -> str | None:
-    races = _findings(record, "racecheck")
+MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared")
+RACE_KINDS = ("divergent-barrier", "read-after-write", "write-after-read", "write-after-write")
+_EMU_AS_SANITIZER = {"global-oob": "invalid global {access}", "shared-oob": "invalid shared {access}",
+                     "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read"}  # fmt: skip
+
+
+def memory_findings(record: dict) -> list[dict]:
+    """Out-of-bounds accesses: memcheck's, or the emulator's written as memcheck's kinds ('invalid global write')."""
+    found = list(_findings(record, "memcheck"))
+    for f in (record.get("emulator") or {}).get("findings") or []:
+        if f["kind"] in MEMORY_KINDS:
+            kind = _EMU_AS_SANITIZER[f["kind"]].format(access=f.get("access") or "access")
+            found.append({**f, "kind": kind})
+    return found
+
+
+def race_findings(record: dict) -> list[dict]:
+    """Hazards and barrier errors: racecheck's and synccheck's, and the emulator's."""
+    found = list(_findings(record, "racecheck")) + list(_findings(record, "synccheck"))
+    return found + [f for f in (record.get("emulator") or {}).get("findings") or [] if f["kind"] in RACE_KINDS]
+
+
+def race_cause(record: dict) -> Message | None:
     sync = _findings(record, "synccheck")
+    emu = [f for f in (record.get("emulator") or {}).get("findings") or [] if f["kind"] in RACE_KINDS]
+    barrier = next((f for f in emu if f["kind"] == "divergent-barrier"), None)
+    if barrier:
+        return _line_msg("cause.divergent_barrier", record, barrier.get("line"), threads=barrier.get("count", 1))
+    warning = warning_cause(record)
+    if warning:
+        return warning
     if sync:
         f = sync[0]
-        return f"synccheck: {f['message']} at line {f.get('line')}: every thread of the block must reach each __syncthreads()"
+        return msg("cause.synccheck", message=f["message"], line=f.get("line") or "?")
+    races = _findings(record, "racecheck")
+    tool = msg("tool.racecheck")
+    if not races:
+        races = [{**f, "other_line": f.get("other_line") or f.get("line")} for f in emu]
+        tool = msg("tool.emulator")
     if not races:
         return None
-    f = max(races, key=lambda r: r["count"])
-    if f["kind"] == "write-after-read":
-        return (
-            f"racecheck: shared write-after-read hazard at lines {f['other_line']} and {f['line']}: a barrier is missing "
-            "after the multiply-adds, before the next tile's load overwrites the tile"
-        )
-    if f["kind"] == "read-after-write":
-        return (
-            f"racecheck: shared read-after-write hazard at lines {f['other_line']} and {f['line']}: a barrier is "
-            "missing between the tile loads and the multiply-adds that read them"
-        )
-    return (
-        f"racecheck: shared {f['kind']} hazard at lines {f['other_line']} and {f['line']}: a __syncthreads() is missing"
-    )
+    f = max(races, key=lambda r: r.get("count", 1))
+    key = {"write-after-read": "cause.war", "read-after-write": "cause.raw"}.get(f["kind"], "cause.waw")
+    return msg(key, tool=tool, other=f.get("other_line") or "?", line=f.get("line") or "?")
 
 
 def _findings(record: dict, tool: str) -> list[dict]:
@@ -319,8 +395,8 @@ def _findings(record: dict, tool: str) -> list[dict]:
 RATIO_LIMIT = 1.5
 
 
-def speed_cause(record: dict) -> str | None:
-    """Why the kernel is slower than the reference, from the two kernels' Nsight Compute counters."""
+def speed_cause(record: dict) -> Message | None:
+    """Why the kernel is slower than the reference, from the two kernels' Nsight Compute counters, with the fix."""
     timing = record.get("timing") or {}
     yours, ref = timing.get("yours") or {}, timing.get("reference") or {}
     if not (yours.get("median_ms") and ref.get("median_ms")):
@@ -328,7 +404,7 @@ def speed_cause(record: dict) -> str | None:
     slower = yours["median_ms"] / ref["median_ms"]
     counters = record.get("counters") or {}
     mine, theirs = counters.get("yours") or {}, counters.get("reference") or {}
-    head = f"{rate(slower)}× slower than the reference"
+    head = msg("speed.slower", ratio=rate(slower))
     reasons = []
     conflicts = counter_ratio(
         mine, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"
@@ -337,7 +413,7 @@ def speed_cause(record: dict) -> str | None:
         theirs, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"
     )
     if conflicts and conflicts > RATIO_LIMIT * (ref_conflicts or 1.0):
-        reasons.append(f"shared loads {conflicts:.1f}-way bank-conflicted (the reference: {ref_conflicts or 1.0:.1f})")
+        reasons.append(msg("speed.conflicts", ways=f"{conflicts:.1f}", ref=f"{ref_conflicts or 1.0:.1f}"))
     sectors = counter_ratio(
         mine, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
     )
@@ -345,25 +421,21 @@ def speed_cause(record: dict) -> str | None:
         theirs, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
     )
     if sectors and ref_sectors and sectors > RATIO_LIMIT * ref_sectors:
-        reasons.append(
-            f"global loads uncoalesced: {rate(sectors)} sectors per request (the reference: {rate(ref_sectors)})"
-        )
+        reasons.append(msg("speed.uncoalesced", sectors=rate(sectors), ref=rate(ref_sectors)))
     l2, ref_l2 = mine.get("lts__t_bytes.sum"), theirs.get("lts__t_bytes.sum")
     if l2 and ref_l2 and l2 > RATIO_LIMIT * ref_l2:
-        reasons.append(f"{rate(l2 / ref_l2)}× the reference's L2 traffic: tiles are not reused from shared memory")
+        reasons.append(msg("speed.l2", ratio=rate(l2 / ref_l2)))
     occ, ref_occ = (
         mine.get("sm__warps_active.avg.pct_of_peak_sustained_active"),
         theirs.get("sm__warps_active.avg.pct_of_peak_sustained_active"),
     )
     if occ and ref_occ and occ * RATIO_LIMIT < ref_occ:
-        reasons.append(
-            f"{occ:.0f}% of the warp slots active against the reference's {ref_occ:.0f}% (registers or shared memory per block)"
-        )
+        reasons.append(msg("speed.occupancy", occ=f"{occ:.0f}", ref=f"{ref_occ:.0f}"))
     if reasons:
-        return f"{head}: {'; '.join(reasons)}"
+        return msg("cause.speed", head=head, reasons=reasons)
     if not mine:
-        return f"{head}; no counters to say why ({counters.get('note') or 'ncu did not run'})"
-    return f"{head}; its memory counters match the reference's, so look at the instructions per multiply-add"
+        return msg("cause.speed_no_counters", head=head, why=counters.get("note") or "ncu did not run")
+    return msg("cause.speed_same", head=head)
 
 
 def counter_ratio(counters: dict, top: str, bottom: str) -> float | None:
@@ -374,93 +446,162 @@ def counter_ratio(counters: dict, top: str, bottom: str) -> float | None:
 
 def verdicts(record: dict) -> list[Verdict]:
     """One verdict per goal, in GOALS order; a goal that could not be checked is skipped with the reason."""
-    out = []
     compiled = record.get("compile") or {}
-    no_gpu = record.get("no_gpu")
     if not compiled.get("ok"):
         errors = [d for d in compiled.get("diagnostics", []) if d.get("severity") == "error"]
         first = errors[0] if errors else {"line": None, "message": compiled.get("error") or "nvcc failed"}
-        at = f"line {first['line']}: " if first.get("line") else ""
-        out.append(Verdict("compiles", "fail", f"{at}{first['message']}"))
-        return out + [Verdict(g, "skipped", "it does not compile") for g in GOALS[1:]]
-    out.append(Verdict("compiles", "pass", f"nvcc {compiled.get('arch', '')}".strip()))
-    if no_gpu:
-        return out + [Verdict(g, "skipped", "no GPU here (see below)") for g in GOALS[1:]]
+        at = msg("goal.at_line", line=first["line"]) if first.get("line") else ""
+        out = [Verdict("compiles", "fail", msg("goal.compiles.fail", at=at, message=first["message"]))]
+        return out + [Verdict(g, "skipped", msg("goal.not_compiled")) for g in GOALS[1:]]
+    compiler = "NVRTC" if (compiled.get("command") or "").startswith("nvrtc") else "nvcc"
+    out = [Verdict("compiles", "pass", msg("goal.compiles.pass", compiler=compiler, arch=compiled.get("arch", "")))]
+    emu = record.get("emulator")
+    if record.get("no_gpu") and not (emu and (record.get("shapes") or emu.get("refused"))):
+        return out + [Verdict(g, "skipped", msg("goal.no_gpu")) for g in GOALS[1:]]
     shapes = record.get("shapes") or []
     bad = [s for s in shapes if s.get("status") != "ok"]
+    where = msg("goal.emulated") if record.get("no_gpu") else ""
     if not shapes:
-        out.append(Verdict("correct", "skipped", record.get("run_error") or "the kernel did not run"))
+        refused = (emu or {}).get("refused")
+        why = refused if refused else msg("goal.text", text=record["run_error"]) if record.get("run_error") else None
+        out.append(Verdict("correct", "skipped", why or msg("goal.did_not_run")))
     elif bad:
-        out.append(
-            Verdict(
-                "correct",
-                "fail",
-                f"wrong at {', '.join(shape_text(s['shape']) for s in bad)} "
-                f"(right at {len(shapes) - len(bad)} of {len(shapes)} sizes)",
-            )
+        detail = msg(
+            "goal.correct.fail",
+            bad=[s["shape"] for s in bad],
+            right=len(shapes) - len(bad),
+            total=len(shapes),
+            where=where,
         )
+        out.append(Verdict("correct", "fail", detail))
     else:
-        out.append(
-            Verdict(
-                "correct",
-                "pass",
-                f"every element within the FP32 bound at {len(shapes)} sizes, "
-                f"{shape_text(shapes[0]['shape'])} to {shape_text(shapes[-1]['shape'])}",
-            )
+        detail = msg(
+            "goal.correct.pass", total=len(shapes), first=shapes[0]["shape"], last=shapes[-1]["shape"], where=where
         )
-    out.append(_race_verdict(record))
+        out.append(Verdict("correct", "pass", detail))
+    if record.get("no_gpu"):
+        out += _emulated_safety(record, shapes)
+    else:
+        out += [_sanitizer_verdict(record, "memory-safe"), _sanitizer_verdict(record, "race-free")]
     out.append(_speed_verdict(record, bool(bad) or not shapes))
     return out
 
 
-def _race_verdict(record: dict) -> Verdict:
+def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
+    emu = record.get("emulator") or {}
+    found = emu.get("findings") or []
+    out = []
+    for goal, kinds in (("memory-safe", MEMORY_KINDS), ("race-free", RACE_KINDS)):
+        mine = [f for f in found if f["kind"] in kinds]
+        short = "memory" if goal == "memory-safe" else "race"
+        if not shapes:
+            out.append(Verdict(goal, "skipped", emu.get("refused") or msg("goal.did_not_run")))
+        elif mine:
+            out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", n=len(mine))))
+        else:
+            out.append(Verdict(goal, "pass", msg(f"goal.emu.{short}.pass", n=len(shapes))))
+    return out
+
+
+GOAL_TOOLS = {"memory-safe": ("memcheck",), "race-free": ("racecheck", "synccheck")}
+EMULATOR_KINDS = {"memory-safe": MEMORY_KINDS, "race-free": RACE_KINDS}
+
+
+def _sanitizer_verdict(record: dict, goal: str) -> Verdict:
+    """memory-safe from memcheck, race-free from racecheck and synccheck; on a GPU the emulator's findings
+    (uninitialised shared reads, divergent barriers) are added where it ran too."""
     san = record.get("sanitizer") or {}
-    ran = [t for t in SANITIZER_TOOLS if (san.get(t) or {}).get("ran")]
-    if not ran:
-        return Verdict("race-free", "skipped", san.get("note") or "compute-sanitizer did not run")
-    found = [(t, len(san[t]["findings"])) for t in ran if san[t].get("findings") or san[t].get("errors")]
+    tools = GOAL_TOOLS[goal]
+    ran = [t for t in tools if (san.get(t) or {}).get("ran")]
+    short = "memory" if goal == "memory-safe" else "race"
+    emu = [f for f in (record.get("emulator") or {}).get("findings") or [] if f["kind"] in EMULATOR_KINDS[goal]]
+    if not ran and not emu:
+        why = msg("goal.text", text=san["note"]) if san.get("note") else msg("goal.sanitizer_missing")
+        return Verdict(goal, "skipped", why)
+    found = [
+        msg("goal.findings", tool=t, n=len(san[t]["findings"]) or san[t].get("errors"))
+        for t in ran
+        if san[t].get("findings") or san[t].get("errors")
+    ]
+    if emu:
+        found.append(msg("goal.findings", tool="emulator", n=len(emu)))
     if found:
-        return Verdict("race-free", "fail", "; ".join(f"{t}: {n or san[t].get('errors')} finding(s)" for t, n in found))
-    missing = [t for t in SANITIZER_TOOLS if t not in ran]
-    tail = f" ({', '.join(missing)} did not run)" if missing else ""
-    return Verdict("race-free", "pass", f"{', '.join(ran)} clean at {shape_text(san.get('shape', []))}{tail}")
+        return Verdict(goal, "fail", msg(f"goal.{short}.fail", tools=found))
+    missing = [t for t in tools if t not in ran]
+    tail = msg("goal.tools_missing", tools=missing) if missing else ""
+    return Verdict(goal, "pass", msg(f"goal.{short}.pass", tools=ran, shape=san.get("shape", []), missing=tail))
 
 
 def _speed_verdict(record: dict, incorrect: bool) -> Verdict:
     timing = record.get("timing") or {}
     yours, ref = timing.get("yours") or {}, timing.get("reference") or {}
+    if record.get("no_gpu") and record.get("emulator"):
+        return Verdict("speed", "skipped", msg("goal.speed.not_here"))
     if incorrect:
-        return Verdict("speed", "skipped", "a wrong kernel is not timed")
+        return Verdict("speed", "skipped", msg("goal.speed.skipped_wrong"))
     if not (yours.get("median_ms") and ref.get("median_ms")):
-        why = yours.get("reason") or ref.get("reason") or timing.get("note") or "not timed"
-        return Verdict("speed", "skipped", why)
+        why = yours.get("reason") or ref.get("reason") or timing.get("note")
+        return Verdict("speed", "skipped", msg("goal.text", text=why) if why else msg("goal.speed.not_timed"))
     ratio = ref["median_ms"] / yours["median_ms"]
     goal = record.get("speed_goal", 1.0)
-    detail = (
-        f"{rate(ratio)}× the reference's speed at {shape_text(timing.get('shape', []))} "
-        f"({duration(yours['median_ms'])} vs {duration(ref['median_ms'])}; goal {rate(goal)}×)"
+    detail = msg(
+        "goal.speed",
+        ratio=rate(ratio),
+        shape=timing.get("shape", []),
+        yours_ms=float(yours["median_ms"]),
+        ref_ms=float(ref["median_ms"]),
+        goal=rate(goal),
     )
     return Verdict("speed", "pass" if ratio >= goal else "fail", detail)
 
 
-def cause(record: dict) -> str | None:
-    """The likeliest cause of the first failed goal, in one sentence (None when every goal passed)."""
+def cause_message(record: dict) -> Message | None:
+    """The likeliest cause of the first failed goal, with the fix (None when every goal passed)."""
     for v in verdicts(record):
         if v.status != "fail":
             continue
         if v.goal == "compiles":
-            return f"nvcc: {v.detail}"
+            return msg("cause.nvcc", detail=v.message)
         if v.goal == "correct":
-            return correctness_cause(record)
+            return correctness_cause(record) or v.message
+        if v.goal == "memory-safe":
+            return correctness_cause(record) or v.message
         if v.goal == "race-free":
-            return race_cause(record) or correctness_cause(record) or v.detail
+            return race_cause(record) or correctness_cause(record) or v.message
         if v.goal == "speed":
             return speed_cause(record)
     return None
 
 
+def cause(record: dict, lang: str = "en") -> str | None:
+    """The likeliest cause, in one sentence, in `lang`."""
+    m = cause_message(record)
+    return render(m, lang) if m else None
+
+
+def cause_lines(record: dict) -> list[int]:
+    """The source lines the cause cites (shown under it), in the order it names them."""
+    m = record.get("cause_message") or {}
+    lines: list[int] = []
+
+    def walk(params: dict) -> None:
+        for key in ("other", "line", "other_line"):
+            v = params.get(key)
+            if type(v) is int and v not in lines:
+                lines.append(v)
+        for v in params.values():
+            if isinstance(v, dict) and "params" in v:
+                walk(v["params"])
+
+    walk(m.get("params") or {})
+    return sorted(lines)
+
+
 def finish(record: dict) -> dict:
-    """The record with its verdicts and cause filled in."""
-    record["verdicts"] = [v.to_dict() for v in verdicts(record)]
-    record["cause"] = cause(record)
+    """The record with its verdicts and cause filled in: English texts, and the messages every language renders."""
+    found = verdicts(record)
+    record["verdicts"] = [v.to_dict() for v in found]
+    m = cause_message(record)
+    record["cause_message"] = m
+    record["cause"] = render(m, "en") if m else None
     return record

@@ -156,6 +156,24 @@ def _unknown(data: dict, known: frozenset, where: str) -> None:
         raise ExerciseError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
 
 
+def _translations(data: dict, where: str) -> dict:
+    """The exercise's words in the other languages: {lang: {title, task, hints, access_fix}}."""
+    texts = {}
+    for lang in LANGS[1:]:
+        if lang in data:
+            part, here = data[lang], f"{where} [{lang}]"
+            if not isinstance(part, dict):
+                raise ExerciseError(f"{here}: must be a table")
+            _unknown(part, LANG_KEYS, here)
+            texts[lang] = {
+                "title": _text(part, "title", here, 200),
+                "task": _text(part, "task", here),
+                "hints": _hints(part, here),
+                "access_fix": _text(part, "access_fix", here, 400) if "access_fix" in part else "",
+            }
+    return texts
+
+
 def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     """An Exercise from a TOML text; ExerciseError naming `where` and the field otherwise."""
     try:
@@ -185,19 +203,7 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     if type(goal) not in (int, float) or not (math.isfinite(goal) and 0 < goal <= 4):
         raise ExerciseError(f"{where}: 'speed_goal' must be a number above 0 and at most 4")
     reference, reference_params = _reference(data, where)
-    texts = {}
-    for lang in LANGS[1:]:
-        if lang in data:
-            part, here = data[lang], f"{where} [{lang}]"
-            if not isinstance(part, dict):
-                raise ExerciseError(f"{here}: must be a table")
-            _unknown(part, LANG_KEYS, here)
-            texts[lang] = {
-                "title": _text(part, "title", here, 200),
-                "task": _text(part, "task", here),
-                "hints": _hints(part, here),
-                "access_fix": _text(part, "access_fix", here, 400) if "access_fix" in part else "",
-            }
+    texts = _translations(data, where)
     order = data.get("order", 99)
     if type(order) is not int or not 1 <= order <= 99:
         raise ExerciseError(f"{where}: 'order' must be a whole number from 1 to 99 (the place in the teaching order)")

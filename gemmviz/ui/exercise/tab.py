@@ -55,6 +55,7 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
 # the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
 GOAL_NAMES = {"compiles": QT_TRANSLATE_NOOP("", "compiles"), "correct": QT_TRANSLATE_NOOP("", "correct"),
+              "memory-safe": QT_TRANSLATE_NOOP("", "memory-safe"),
               "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed"),
               "accesses": QT_TRANSLATE_NOOP("", "accesses")}  # fmt: skip
 

@@ -1,0 +1,227 @@
+"""A CUDA emulator on the CPU (issue 32): a student's kernel compiled to PTX (nvcc -ptx -lineinfo), then run
+instruction by instruction with numpy, threads vectorised, divergence exact. It answers what a GPU answers
+about correctness (C, element by element) and what compute-sanitizer answers about safety (out-of-bounds
+accesses, uninitialised shared reads, divergent barriers, shared-memory hazards), with the source line of
+each; it records every global and shared request of the traced blocks in the access tracer's format. It never
+says anything about speed. No Qt, no GPU, no driver.
+
+    ptx = compile_ptx(path, ["-DTILE=16"], folder)      # (PtxBuild with .ptx, .log, .ok)
+    kernel = load(ptx.ptx, "gemm_tiled", path.name)     # EmulatorRefusal names what it cannot run, and the line
+    run = emulate_gemm(kernel, a, b, threads=(16, 16), block_tile=(16, 16))
+    run.c, run.findings, run.trace(...)"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan
+from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
+
+__all__ = [
+    "SHARED_LIMIT_BYTES",
+    "EmulatedRun",
+    "EmulatorRefusal",
+    "Finding",
+    "Kernel",
+    "PtxBuild",
+    "budget_for",
+    "compile_ptx",
+    "emulate_gemm",
+    "RunOptions",
+    "exercise_geometry",
+    "load",
+    "to_raw",
+    "trace_blocks",
+]
+
+NVCC_LIMIT_S = 120
+
+
+@dataclass
+class PtxBuild:
+    ok: bool
+    ptx: str
+    log: str
+    command: str
+    error: str | None = None
+    arch: str = "sm_90"
+
+
+def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
+    """The kernel's PTX with line info and the compiler's messages: `nvcc -ptx -lineinfo -O3` where the CUDA
+    toolkit is installed, else NVRTC from PyPI (pip install "gemmviz[emulate]"). Neither needs a GPU or a
+    driver."""
+    from gemmviz.backends.profile import find_cuda_tool
+
+    source_path = Path(source_path).resolve()
+    exe = nvcc or find_cuda_tool("nvcc")
+    if exe is None:
+        return compile_nvrtc(source_path, defines, arch)
+    out = folder / f"{source_path.stem}.ptx"
+    argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return PtxBuild(False, "", "", " ".join(argv), f"nvcc ran over {NVCC_LIMIT_S} s")
+    ok = done.returncode == 0 and out.is_file()
+    text = out.read_text(encoding="utf-8", errors="replace") if ok else ""
+    return PtxBuild(ok, text, (done.stdout + done.stderr).strip(), " ".join(["nvcc", *argv[1:]]), arch=arch)
+
+
+# Host headers a kernel file includes that NVRTC has no copy of: empty (printf is built in).
+NVRTC_EMPTY_HEADERS = ("cstdio", "stdio.h", "cstdlib", "stdlib.h", "cuda_runtime.h", "cuda.h")
+
+
+def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") -> PtxBuild:
+    """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form."""
+    try:
+        from cuda.bindings import nvrtc
+    except ImportError:
+        why = 'neither nvcc nor NVRTC found: install the CUDA toolkit, or pip install "gemmviz[emulate]"'
+        return PtxBuild(False, "", "", "", why)
+    source = source_path.read_bytes()
+    names = [h.encode() for h in NVRTC_EMPTY_HEADERS]
+    err, prog = nvrtc.nvrtcCreateProgram(source, source_path.name.encode(), len(names), [b""] * len(names), names)
+    options = [b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
+    options += [d.encode() for d in defines]
+    try:
+        (result,) = nvrtc.nvrtcCompileProgram(prog, len(options), options)
+        _, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        log = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        ptx = ""
+        if result == nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            _, size = nvrtc.nvrtcGetPTXSize(prog)
+            raw = b" " * size
+            nvrtc.nvrtcGetPTX(prog, raw)
+            ptx = raw.rstrip(b"\0").decode("utf-8", "replace")
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+    text = log.rstrip(b"\0").decode("utf-8", "replace").strip()
+    command = " ".join(["nvrtc", *(o.decode() for o in options), source_path.name])
+    return PtxBuild(bool(ptx), ptx, text, command, arch=f"compute_{arch.removeprefix('sm_')}")
+
+
+def load(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
+    return parse(ptx, kernel, source_name)
+
+
+def trace_blocks(grid: tuple[int, int]) -> list[tuple[int, int, int]]:
+    """The blocks the GPU tracer picks by default: one interior, and the last (an edge block)."""
+    gx, gy = grid
+    out = [((gx - 1) // 2 if gx // 2 else 0, (gy - 1) // 2, 0), (gx - 1, gy - 1, 0)]
+    return list(dict.fromkeys(out))
+
+
+def budget_for(m: int, n: int, k: int) -> int:
+    """Steps (instructions run by a group of threads together) one launch may take before it is called endless:
+    far above what any kernel of the exercises needs at these sizes (a few per multiply-add of a row of K,
+    per diverged group), far below an endless loop's."""
+    return 20_000 + 100 * k
+
+
+@dataclass
+class EmulatedRun:
+    c: np.ndarray | None
+    findings: list[Finding]
+    finished: bool  # False: the instruction budget ran out (an endless loop)
+    printed: list[str]
+    printf_calls: int
+    instructions: int
+    grid: tuple[int, int]
+    block: tuple[int, int, int]
+    records: list = field(default_factory=list)
+    traced: list = field(default_factory=list)
+    allocations: list = field(default_factory=list)
+    pcs: dict = field(default_factory=dict)  # instruction index -> (opcode, line)
+    module: dict = field(default_factory=dict)  # the module's __device__ variables after the run
+    last_line: int | None = None  # the line of the last instruction run (where an endless loop was stopped)
+
+
+@dataclass
+class RunOptions:
+    c_init: float = float("nan")  # C before the launch: poisoned (NaN), or 0 for the zeroed-C experiment
+    launches: int = 1  # launches of the same module: a second sees what the first left in __device__ variables
+    printf: bool = True
+    trace: bool = False  # record the requests of an interior and an edge block
+    only_traced: bool = False  # run only those blocks (their access figures, not C)
+    budget: int | None = None  # steps before the run is called endless (budget_for by default)
+    schedule: str = "lockstep"  # or "warp": one warp at a time as far as it goes (another order a GPU may take)
+    module: dict | None = None  # __device__ variables' bytes from an earlier run of the same module
+
+
+def exercise_geometry(m: int, n: int, threads, block_tile) -> tuple[tuple[int, int], tuple[int, int, int]]:
+    """The grid and block the check launches: ceil(N / cols) × ceil(M / rows) blocks of threads."""
+    cols, rows = block_tile
+    return (-(-n // cols), -(-m // rows)), (threads[0], threads[1], 1)
+
+
+def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, options: RunOptions | None = None):
+    """C = A·B by the kernel: A (m×k) and B (k×n) float32, C filled with options.c_init, launched on `grid`
+    blocks of `block` threads. An EmulatedRun: C, the findings, whether it finished, printf's output."""
+    o = options or RunOptions()
+    m, k = a.shape
+    n = b.shape[1]
+    c = np.full((m, n), o.c_init, np.float32)
+    arrays = {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}
+    machine = Machine(kernel, arrays, printf=o.printf, module=o.module)
+    grid = (int(grid[0]), int(grid[1]))
+    block = (int(block[0]), int(block[1]), int(block[2]) if len(block) > 2 else 1)
+    traced = trace_blocks(grid) if o.trace else []
+    params = [machine.address("A"), machine.address("B"), machine.address("C"), m, n, k]
+    finished = True
+    try:
+        for i in range(o.launches):
+            plan = Plan(o.budget or budget_for(m, n, k), tuple(traced) if i == 0 else (), o.only_traced, o.schedule)
+            machine.launch(grid, block, params, plan)
+    except Budget:
+        finished = False
+    return EmulatedRun(
+        c=machine.array("C", np.float32, (m, n)),
+        findings=list(machine.findings.values()),
+        finished=finished,
+        printed=machine.printed,
+        printf_calls=machine.printf_calls,
+        instructions=machine.instructions,
+        grid=grid,
+        block=block,
+        records=machine.records,
+        traced=traced,
+        allocations=machine.allocations(),
+        pcs={i.index: (i.text.split()[0], i.line) for i in kernel.instrs},
+        module=machine.module_state(),
+        last_line=machine.last_line,
+    )
+
+
+def to_raw(run: EmulatedRun, kernel_name: str):
+    """The traced blocks' requests as the GPU tracer writes them: (header, records, sass) for
+    core/accesses.from_raw. A PC is the instruction's index × 16 (its place in the PTX, not in SASS)."""
+    from gemmviz.core.accesses import RECORD_DTYPE
+
+    recs = np.zeros(len(run.records), RECORD_DTYPE)
+    if run.records:
+        slot, warp, seq, pc, space, flags, size, active, addr = zip(*run.records, strict=True)
+        recs["pc"] = np.array(pc, np.uint64) * 16
+        recs["addr"] = np.stack(addr)
+        recs["seq"], recs["active"], recs["slot"] = seq, active, slot
+        recs["warp"], recs["size"], recs["space"], recs["flags"] = warp, size, space, flags
+    header = {
+        "kernel": kernel_name,
+        "grid": [run.grid[0], run.grid[1], 1],
+        "block": list(run.block),
+        "blocks": [list(b) for b in run.traced],
+        "cap": max(len(recs), 1),
+        "attempted": len(recs),
+        "stored": len(recs),
+        "allocations": run.allocations,
+        "function_pc": 0,
+    }
+    sass = {i * 16: (f"{op} (PTX)", line) for i, (op, line) in run.pcs.items()}
+    return header, recs, sass

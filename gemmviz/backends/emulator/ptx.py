@@ -1,0 +1,236 @@
+"""Reading PTX (as `nvcc -ptx -lineinfo` writes it) into instructions the emulator runs: one kernel entry, its
+parameters, registers, static shared and local arrays, module-level .global data (printf's format strings,
+__device__ variables), and each instruction with its guard, opcode, modifiers, operands and source line.
+
+Only what the registry's SIMT kernels and the exercises use is accepted; anything else is refused by name and
+line (EmulatorRefusal), so a kernel is either run faithfully or not at all. Pure Python."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory a block may have
+
+
+class EmulatorRefusal(Exception):
+    """The emulator cannot run this kernel: `what` is the construct, `line` the student's source line."""
+
+    def __init__(self, what: str, line: int | None, key: str = "emu.refuse", **params):
+        self.what, self.line, self.key = what, line, key
+        self.params = {"what": what, "line": line if line is not None else "?", **params}
+        super().__init__(f"the emulator does not run {what} (line {self.params['line']}); check this kernel on a GPU")
+
+
+OPCODES = {
+    "add", "and", "bar", "barrier", "bra", "cvt", "cvta", "fma", "ld", "mad", "max", "min", "mov", "mul", "or",
+    "xor", "not", "neg", "rem", "div", "ret", "exit", "selp", "setp", "shl", "shr", "st", "sub", "atom", "red",
+    "call", "abs", "cnot", "copysign",
+}  # fmt: skip
+# Opcodes a student meets that the emulator refuses, named as the student knows them.
+NAMED = {"cp": "cp.async", "ldmatrix": "ldmatrix", "mma": "mma", "wgmma": "wgmma", "shfl": "__shfl_sync (shfl)",
+         "vote": "__ballot_sync / __any_sync (vote)", "match": "__match_sync", "redux": "__reduce_sync",
+         "tex": "texture loads", "suld": "surface loads", "cp.async": "cp.async", "wmma": "wmma",
+         "membar": "__threadfence (membar)", "fence": "fences", "nanosleep": "__nanosleep", "stmatrix": "stmatrix",
+         "tcgen05": "tcgen05", "griddepcontrol": "grid dependency control", "activemask": "__activemask"}  # fmt: skip
+
+
+@dataclass
+class Instr:
+    index: int
+    guard: tuple[str, bool] | None  # (predicate register, negated)
+    op: str  # the opcode's first part: "ld", "setp", ...
+    mods: tuple[str, ...]  # the rest: ("global", "nc", "f32")
+    args: list  # operands as written (strings; a vector is a list of strings)
+    line: int | None
+    text: str
+
+
+@dataclass
+class Kernel:
+    name: str
+    params: list[tuple[str, str]]  # (name, type)
+    regs: dict[str, str]  # register name (or prefix<) -> type
+    shared: dict[str, tuple[int, int]]  # name -> (offset, bytes)
+    shared_bytes: int
+    local: dict[str, tuple[int, int]]
+    local_bytes: int
+    instrs: list[Instr]
+    labels: dict[str, int]
+    globals_: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (initial bytes, size)
+
+
+_DECL_ARRAY = re.compile(
+    r"^\.(shared|local|global|const)\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+([\w$.]+)(?:\[(\d*)\])?(.*)$"
+)
+_REG = re.compile(r"^\.reg\s+\.(\w+)\s+(.+)$")
+_LOC = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
+_FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"')
+_TYPE_BYTES = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "b32": 4, "u32": 4, "s32": 4,
+               "f32": 4, "b64": 8, "u64": 8, "s64": 8, "f64": 8}  # fmt: skip
+
+
+def _split_statements(body: str) -> list[str]:
+    """PTX text as statements (';'-terminated, labels and directives on their own), comments dropped."""
+    body = re.sub(r"//[^\n]*", "", body)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    out: list[str] = []
+    for chunk in body.split(";"):
+        chunk = chunk.strip()
+        while chunk:
+            # labels, braces and .loc lines (no ';') lead a chunk
+            m = re.match(r"^([\w$]+):", chunk)
+            if m:
+                out.append(m.group(0))
+                chunk = chunk[m.end() :].strip()
+                continue
+            if chunk[0] in "{}":
+                chunk = chunk[1:].strip()
+                continue
+            m = re.match(r"^(\.loc[^\n]*|\.file[^\n]*|\.pragma[^\n]*)\n", chunk + "\n")
+            if m and chunk.startswith((".loc", ".file")):
+                out.append(m.group(1).strip())
+                chunk = chunk[m.end() :].strip()
+                continue
+            out.append(" ".join(chunk.split()))
+            break
+    return out
+
+
+def _initial_bytes(rest: str, size: int) -> bytes:
+    m = re.search(r"=\s*\{([^}]*)\}", rest)
+    if not m:
+        return bytes(size)
+    values = [int(v.strip(), 0) & 0xFF for v in m.group(1).split(",") if v.strip()]
+    return bytes(values) + bytes(max(0, size - len(values)))
+
+
+def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
+    """The entry `kernel` of a PTX module; EmulatorRefusal for what the emulator does not run."""
+    files = {int(m[1]): m[2] for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.M)}
+    mine = {
+        n for n, p in files.items() if source_name is None or p.replace("\\", "/").split("/")[-1] == source_name
+    } or (set(files) if files else None)  # no .file at all: every .loc is the kernel's file
+    globals_: dict[str, tuple[bytes, int]] = {}
+    head = re.split(r"\.(?:visible\s+|weak\s+)?\.?entry\b", ptx)[0]
+    for stmt in re.findall(r"^\s*(\.(?:global|const)\s[^;]*);", head, re.M):
+        m = _DECL_ARRAY.match(" ".join(stmt.split()))
+        if m and m.group(1) in ("global", "const"):
+            size = int(m.group(5) or 1) * _TYPE_BYTES.get(m.group(3), 4)
+            globals_[m.group(4)] = (_initial_bytes(m.group(6), size), size)
+    entry = re.search(r"\.entry\s+" + re.escape(kernel) + r"\s*\(([^)]*)\)\s*(?:\.\w+[^{]*)?\{", ptx)
+    if entry is None:
+        raise EmulatorRefusal(f"a kernel without the entry {kernel}", None, key="emu.no_entry", kernel=kernel)
+    params = [(p[1], p[0]) for p in re.findall(r"\.param\s+\.(\w+)\s+(?:\.ptr\S*\s+)?(\w+)", entry.group(1))]
+    depth, i = 1, entry.end()
+    while depth and i < len(ptx):
+        depth += {"{": 1, "}": -1}.get(ptx[i], 0)
+        i += 1
+    body = ptx[entry.end() : i - 1]
+    return _parse_body(kernel, params, body, mine, globals_)
+
+
+def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
+    regs: dict[str, str] = {}
+    shared: dict[str, tuple[int, int]] = {}
+    local: dict[str, tuple[int, int]] = {}
+    sizes = {"shared": 0, "local": 0}
+    instrs: list[Instr] = []
+    labels: dict[str, int] = {}
+    line: int | None = None
+    for stmt in _split_statements(body):
+        m = _LOC.match(stmt)
+        if m:
+            line = int(m[2]) if (mine is None or int(m[1]) in mine) and int(m[2]) > 0 else line
+            continue
+        if stmt.startswith(".file") or stmt.startswith(".pragma"):
+            continue
+        m = _REG.match(stmt)
+        if m:
+            for name in m[2].split(","):
+                name = name.strip()
+                regs[name.split("<")[0] if "<" in name else name] = m[1]
+            continue
+        m = _DECL_ARRAY.match(stmt)
+        if m:
+            _declare(m, line, shared if m[1] == "shared" else local, sizes)
+            continue
+        if stmt.startswith(".extern .shared"):
+            raise EmulatorRefusal("extern __shared__ (dynamic shared memory)", line)
+        if stmt.startswith(".param") or stmt.startswith(".maxntid") or stmt.startswith(".reqntid"):
+            continue
+        if stmt.startswith("."):
+            raise EmulatorRefusal(f"the directive {stmt.split()[0]}", line)
+        m = re.match(r"^([\w$]+):$", stmt)
+        if m:
+            labels[m[1]] = len(instrs)
+            continue
+        instrs.append(_instr(stmt, len(instrs), line))
+    if sizes["shared"] > SHARED_LIMIT_BYTES:
+        raise EmulatorRefusal(
+            "more static shared memory than a block may have",
+            instrs[0].line if instrs else None,
+            key="emu.shared_limit",
+            bytes=sizes["shared"],
+            limit=SHARED_LIMIT_BYTES,
+        )
+    for ins in instrs:
+        if ins.op == "bra" and ins.args[0] not in labels:
+            raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
+    return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
+
+
+def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
+    """A .shared or .local array of the kernel: its offset in its space, aligned."""
+    space, align = m[1], int(m[2] or 1)
+    if space not in ("shared", "local"):
+        raise EmulatorRefusal(f".{space} variables inside a kernel", line)
+    size = (int(m[5]) if m[5] else 1) * _TYPE_BYTES.get(m[3], 4)
+    start = -(-sizes[space] // align) * align
+    table[m[4]] = (start, size)
+    sizes[space] = start + size
+
+
+def _operands(text: str) -> list:
+    out: list = []
+    depth, cur = 0, ""
+    for ch in text:
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return [[x.strip() for x in a[1:-1].split(",")] if a.startswith("{") else a for a in out]
+
+
+def _instr(stmt: str, index: int, line: int | None) -> Instr:
+    guard = None
+    m = re.match(r"^@(!?)(%\w+)\s+(.*)$", stmt)
+    if m:
+        guard, stmt = (m[2], bool(m[1])), m[3]
+    word, _, rest = stmt.partition(" ")
+    parts = word.split(".")
+    op = parts[0]
+    if op not in OPCODES:
+        name = NAMED.get(op) or NAMED.get(".".join(parts[:2])) or word
+        raise EmulatorRefusal(name, line)
+    mods = tuple(parts[1:])
+    if op == "call":
+        m = re.match(r"^\(?\s*(\w*)\s*\)?\s*,?\s*(\w+)\s*,\s*\((.*)\)$", rest.strip())
+        if not m or m[2] != "vprintf":
+            target = m[2] if m else rest.strip()[:40]
+            raise EmulatorRefusal(f"a call of {target}", line)
+        return Instr(index, guard, op, mods, [m[1], *[a.strip() for a in m[3].split(",")]], line, stmt)
+    if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
+        raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
+    if op in ("atom", "red") and "add" not in mods:
+        raise EmulatorRefusal(word, line)
+    if any(t in mods for t in ("f16", "f16x2", "bf16", "bf16x2", "tf32")):
+        raise EmulatorRefusal(f"half-precision arithmetic ({word})", line)
+    return Instr(index, guard, op, mods, _operands(rest), line, stmt)

@@ -1,0 +1,324 @@
+"""`gemmviz exercise check` on the CPU emulator (issue 32): without a GPU the check still answers correct,
+memory-safe and race-free, from the student's PTX run thread by thread (backends/emulator), with the same
+inputs, the same element-wise verification and the same diagnosis of wrong results as on the GPU. When C is
+wrong, the emulator runs the experiments that tell the causes apart (C zeroed, sizes that are multiples of
+the tile, square sizes, a fresh module); when it finds a hazard, it runs the warps in another order. It also
+records the accesses of an interior and an edge block, beside the reference kernel's. It never times.
+
+With a GPU, `gpu_extras` adds what compute-sanitizer says less about (uninitialised shared reads, divergent
+barriers), and tells a printf that only slowed the GPU down from an endless loop. No Qt, no PyCUDA."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gemmviz.backends import emulator as emu
+from gemmviz.backends.exercise_child import alternative, edge_pattern
+from gemmviz.core.bench import Inputs, verify
+from gemmviz.core.exercises import Exercise
+from gemmviz.core.messages import msg
+from gemmviz.core.problem import Problem
+
+EMULATED_SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128))
+ACCESS_SHAPE = (160, 160, 64)  # an interior and an edge block of every exercise's grid; small enough to keep
+ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals come from all of them)
+SCHEDULE_SHAPE = (33, 17, 65)  # where a hazard is run again with the warps in another order
+SEES = (
+    "Emulated on the CPU: every global and shared request of the kernel's PTX, per warp (a GPU runs the SASS "
+    "ptxas makes of it, which may merge or split a few requests)."
+)
+BY = "the gemmviz emulator: the kernel's PTX (nvcc -ptx -lineinfo) run on the CPU, thread by thread"
+
+
+def _finding(f: emu.Finding) -> dict:
+    out = {"kind": f.kind, "line": f.line, "count": int(f.count)}
+    for key in ("access", "matrix", "other_line"):
+        if f.params.get(key) is not None:
+            out[key] = f.params[key]
+    return out
+
+
+def _merge(into: dict, run: emu.EmulatedRun) -> None:
+    for f in run.findings:
+        key = (f.kind, f.line, f.params.get("other_line"), f.params.get("access"))
+        if key in into:
+            into[key]["count"] += int(f.count)
+        else:
+            into[key] = _finding(f)
+
+
+class EmulatedCheck:
+    """One student kernel on the emulator: its PTX loaded, the exercise's launch geometry, the inputs' seed."""
+
+    def __init__(self, kernel: emu.Kernel, exercise: Exercise, seed: int | None):
+        self.kernel, self.exercise = kernel, exercise
+        self.rng = np.random.default_rng(seed)
+        self.inputs: dict[tuple, Inputs] = {}
+        self.instructions = 0  # steps run, every run of the check
+
+    def inputs_for(self, shape) -> Inputs:
+        shape = tuple(shape)
+        if shape not in self.inputs:
+            self.inputs[shape] = Inputs.random(Problem(*shape), self.rng)
+        return self.inputs[shape]
+
+    def run(self, shape, **options) -> emu.EmulatedRun:
+        inputs = self.inputs_for(shape)
+        grid, block = emu.exercise_geometry(shape[0], shape[1], self.exercise.threads, self.exercise.block_tile)
+        run = emu.emulate_gemm(self.kernel, inputs.a, inputs.b, grid, block, emu.RunOptions(**options))
+        self.instructions += run.instructions
+        return run
+
+    def right(self, shape, **options) -> bool:
+        run = self.run(shape, **options)
+        return run.finished and verify(run.c, self.inputs_for(shape), "fp32").valid
+
+    def shape_entry(self, shape, run: emu.EmulatedRun, seconds: float) -> dict:
+        """The shape's outcome as the GPU's verify step writes it."""
+        m, n, k = shape
+        if not run.finished:
+            return {
+                "shape": [m, n, k],
+                "status": "timeout",
+                "budget_steps": emu.budget_for(m, n, k),
+                "line": run.last_line,
+            }
+        inputs = self.inputs_for(shape)
+        check = verify(run.c, inputs, "fp32")
+        entry = {"shape": [m, n, k], "status": "ok" if check.valid else "wrong", "seconds": round(seconds, 3)}
+        entry.update({key: v for key, v in check.result_fields().items() if key in _SHAPE_FIELDS})
+        entry["deterministic"] = True
+        if check.reason:
+            entry["reason"] = check.reason
+        if not check.valid:
+            with np.errstate(invalid="ignore"):
+                wrong = ~(np.abs(run.c.astype(np.float64) - inputs.reference) <= 1e-5 * (inputs.bound + 1))
+            entry["pattern"] = edge_pattern(run.c, inputs, self.exercise.block_tile, wrong)
+            entry["equals"] = alternative(run.c, inputs)
+        return entry
+
+
+_SHAPE_FIELDS = ("rel_error", "unwritten", "wrong_elements", "first_wrong", "error_margin", "error_map")
+
+
+def _tile_shapes(exercise: Exercise) -> tuple[tuple, tuple]:
+    """A square size and an M ≠ N size, both multiples of the block's tile in M, N and K."""
+    cols, rows = exercise.block_tile
+    edge = math.lcm(cols, rows, 16)
+    return (edge, edge, edge), (edge, 2 * edge, edge)
+
+
+def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> dict:
+    """Runs that tell the causes of a wrong C apart, each answered 'right' or 'wrong'."""
+    first = next(s for s in shapes if s["status"] == "wrong")["shape"]
+    out: dict = {}
+    if has_state:
+        out["fresh_module"] = "right" if check.right(first) else "wrong"
+        if out["fresh_module"] == "right":
+            return out
+    out["zeroed"] = "right" if check.right(first, c_init=0.0) else "wrong"
+    if out["zeroed"] == "right":
+        return out
+    square, rectangle = _tile_shapes(check.exercise)
+    out.update(square_shape=list(square), rectangle_shape=list(rectangle), odd_shape=list(first))
+    out["square"] = "right" if check.right(square) else "wrong"
+    out["rectangle"] = "right" if check.right(rectangle) else "wrong"
+    out["odd"] = "wrong"
+    return out
+
+
+@dataclass
+class EmulateOptions:
+    """How emulate_exercise runs: the inputs' seed, the access figures, a PTX already built, the sizes."""
+
+    seed: int | None = None
+    accesses: bool = True
+    build: emu.PtxBuild | None = None
+    shapes: tuple | None = None  # the check's, EMULATED_SHAPES, by default
+
+
+def emulate_exercise(
+    record: dict, source_path: Path, exercise: Exercise, folder: Path, options: EmulateOptions | None = None
+) -> None:
+    """Fill the record's shapes and its 'emulator' part from emulated runs (the record says no GPU ran)."""
+    o = options or EmulateOptions()
+    t0 = time.perf_counter()
+    part: dict = {"by": BY}
+    record["emulator"] = part
+    build = o.build or emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
+    if not build.ok:
+        part["refused"] = msg("emu.no_nvcc", why=build.error or build.log[-300:] or "nvcc failed")
+        return
+    try:
+        kernel = emu.load(build.ptx, exercise.kernel, source_path.name)
+    except emu.EmulatorRefusal as exc:
+        part["refused"] = msg(exc.key, **exc.params)
+        return
+    check = EmulatedCheck(kernel, exercise, o.seed)
+    shapes = o.shapes or EMULATED_SHAPES
+    found = _run_shapes(record, part, check, shapes)
+    done = record["shapes"]
+    if any(f["kind"] in RACES for f in found.values()) and all(s["status"] == "ok" for s in done):
+        _other_order(check, done)
+    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
+        has_state = any(not name.startswith("$str") for name in kernel.globals_)
+        part["experiments"] = experiments(check, done, has_state)
+    part["findings"] = sorted(found.values(), key=lambda f: (f["line"] or 0, f["kind"]))[:50]
+    part["shapes"] = [list(s) for s in shapes]
+    if o.accesses and done and done[-1]["status"] != "timeout":
+        _accesses(record, part, check, exercise, folder)
+    part["instructions"] = check.instructions
+    part["seconds"] = round(time.perf_counter() - t0, 2)
+
+
+RACES = ("read-after-write", "write-after-read", "write-after-write")
+
+
+def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
+    """Each size in one module (as the GPU's check loads one), verified; its findings merged; printf kept."""
+    module: dict | None = None
+    found: dict = {}
+    printed: list[str] = []
+    calls = 0
+    for shape in shapes:
+        t = time.perf_counter()
+        run = check.run(shape, module=module)
+        module = run.module
+        _merge(found, run)
+        calls += run.printf_calls
+        printed += run.printed[: 200 - len(printed)]
+        entry = check.shape_entry(shape, run, time.perf_counter() - t)
+        record["shapes"].append(entry)
+        if entry["status"] == "timeout":
+            break  # as on the GPU: the sizes after an endless one are not run
+    if calls:
+        part["printf"] = {"calls": calls, "lines": printed}
+    return found
+
+
+def _other_order(check: EmulatedCheck, done: list[dict]) -> None:
+    """A hazard was found: run SCHEDULE_SHAPE with one warp at a time (an order a GPU may take); where C is
+    wrong then, the size is wrong and not deterministic, as two launches that differ on a GPU."""
+    entry = next((s for s in done if s["shape"] == list(SCHEDULE_SHAPE)), None)
+    if entry is None:
+        return
+    other = check.run(SCHEDULE_SHAPE, schedule="warp")
+    if other.finished and not verify(other.c, check.inputs_for(SCHEDULE_SHAPE), "fp32").valid:
+        entry.update(check.shape_entry(SCHEDULE_SHAPE, other, entry.get("seconds", 0.0)), deterministic=False)
+        entry["reason"] = "C depends on the order the warps run in (emulated: one warp at a time)"
+
+
+def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:
+    """The student's requests in an interior and an edge block at ACCESS_SHAPE (the record's access trace, as
+    the GPU tracer's), and the reference kernel's per-block figures for the same blocks."""
+    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
+
+    try:
+        run = check.run(ACCESS_SHAPE, trace=True, only_traced=True)
+        header, recs, sass = emu.to_raw(run, exercise.kernel)
+        trace = from_raw(header, recs, sass, exercise.reference, ACCESS_SHAPE, {})
+        trace.sees = SEES
+        kept = keep_first(trace, ACCESS_KEEP_PER_BLOCK)  # the totals still come from every request
+        record["accesses"] = {"shape": list(ACCESS_SHAPE), "trace": to_json(kept)}
+    except (AccessError, ValueError, emu.EmulatorRefusal) as exc:
+        record["accesses"] = {"note": f"no emulated access records: {exc}"}
+        return
+    part["reference"] = reference_accesses(exercise, folder)
+    advice = access_advice(trace.summary, part["reference"].get("summary") or [])
+    if advice:
+        part["advice"] = advice
+
+
+RATIO = 1.5  # a figure this many times the reference's is worth a word
+
+
+def access_advice(mine: list[dict], theirs: list[dict]) -> dict | None:
+    """What the emulated access figures say against the reference's, with the fix (never a time)."""
+    for a, b in zip(mine, theirs, strict=False):
+        sectors, ref_sectors = (
+            _per(a, "global_ld_sectors", "global_ld_requests"),
+            _per(b, "global_ld_sectors", "global_ld_requests"),
+        )
+        if sectors and ref_sectors and sectors > RATIO * ref_sectors:
+            return msg("advice.uncoalesced", sectors=f"{sectors:.2f}", ref=f"{ref_sectors:.2f}")
+        waves, ref_waves = (
+            _per(a, "shared_ld_wavefronts", "shared_ld_requests"),
+            _per(b, "shared_ld_wavefronts", "shared_ld_requests"),
+        )
+        if waves and ref_waves and waves > RATIO * ref_waves:
+            return msg("advice.conflicts", ways=f"{waves:.1f}", ref=f"{ref_waves:.1f}")
+    return None
+
+
+def _per(summary: dict, top: str, bottom: str) -> float | None:
+    n = summary.get(bottom) or 0
+    return summary.get(top, 0) / n if n else None
+
+
+def reference_accesses(exercise: Exercise, folder: Path) -> dict:
+    """The reference kernel's emulated per-block figures at ACCESS_SHAPE: {"variant", "blocks", "summary"}."""
+    from gemmviz.core.accesses import from_raw
+    from gemmviz.core.variants import VARIANTS
+
+    variant = VARIANTS[exercise.reference]
+    params = variant.resolve_params(exercise.reference_params)
+    out: dict = {"variant": variant.name}
+    try:
+        src = folder / f"reference-{variant.name}.cu"
+        src.write_text(variant.source_text(), encoding="utf-8")
+        build = emu.compile_ptx(src, variant.macro_options(params), folder)
+        if not build.ok:
+            return {**out, "note": f"the reference did not compile for the emulator: {build.error or build.log[-200:]}"}
+        kernel = emu.load(build.ptx, variant.kernel_name, src.name)
+        problem = Problem(*ACCESS_SHAPE)
+        run_p = variant.run_problem(problem)
+        grid, block = variant.geometry(run_p, params, variant.config)
+        rng = np.random.default_rng(0)
+        a = rng.standard_normal((run_p.m, run_p.k)).astype(np.float32)
+        b = rng.standard_normal((run_p.k, run_p.n)).astype(np.float32)
+        run = emu.emulate_gemm(kernel, a, b, grid[:2], block, emu.RunOptions(trace=True, only_traced=True))
+        header, recs, sass = emu.to_raw(run, variant.kernel_name)
+        trace = from_raw(header, recs, sass, variant.name, (run_p.m, run_p.n, run_p.k), params)
+    except (emu.EmulatorRefusal, ValueError, OSError) as exc:
+        return {**out, "note": f"the reference was not emulated: {exc}"}
+    return {**out, "blocks": [list(b) for b in trace.blocks], "summary": trace.summary}
+
+
+def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None) -> None:
+    """On a GPU: the emulator's findings at the sanitizer's size (what compute-sanitizer says less about), the
+    experiments when C is wrong at a size the emulator runs, and, where the GPU timed out in a kernel that
+    calls printf, whether it finishes with printf disabled."""
+    build = emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
+    if not build.ok:
+        return
+    try:
+        kernel = emu.load(build.ptx, exercise.kernel, source_path.name)
+    except emu.EmulatorRefusal:
+        return
+    check = EmulatedCheck(kernel, exercise, seed)
+    part: dict = {"by": BY}
+    shapes = record.get("shapes") or []
+    if any(s.get("status") == "timeout" for s in shapes):
+        if "printf" in record.get("source", ""):
+            largest = EMULATED_SHAPES[-1]
+            run = check.run(largest, printf=False)  # printf's calls are still counted, not printed
+            if run.finished and run.printf_calls:
+                part["experiments"] = {"printf_off": "finished", "printf_calls": run.printf_calls}
+                part["shapes"] = [list(largest)]
+                record["emulator"] = part
+        return
+    found: dict = {}
+    _merge(found, check.run(SCHEDULE_SHAPE))
+    keep = ("uninit-shared", "divergent-barrier")  # what compute-sanitizer's tools say less about
+    part["findings"] = [f for f in found.values() if f["kind"] in keep]
+    part["shapes"] = [list(SCHEDULE_SHAPE)]
+    small = [s for s in shapes if tuple(s["shape"]) in EMULATED_SHAPES]
+    if any(s["status"] == "wrong" and s.get("deterministic", True) for s in small):
+        has_state = any(not name.startswith("$str") for name in kernel.globals_)
+        part["experiments"] = experiments(check, small, has_state)
+    record["emulator"] = part

@@ -1,0 +1,14 @@
+// Broken on purpose: a __device__ variable keeps state from one launch to the next.
+__device__ int launched;
+extern "C" __global__ void gemm_naive(const float* __restrict__ A, const float* __restrict__ B,
+                                      float* __restrict__ C, int M, int N, int K) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int k0 = launched;
+    if (row < M && col < N) {
+        float sum = 0.0f;
+        for (int k = k0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = sum;
+    }
+    if (row == 0 && col == 0) launched = 1;
+}

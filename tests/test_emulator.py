@@ -1,0 +1,414 @@
+"""The CUDA emulator on the CPU (issue 32): PTX from nvcc run thread by thread, and `gemmviz exercise check`
+without a GPU. Every kernel of tests/data/exercises/ gets the verdicts the H200 gave (expected.json there) and a
+cause naming the fix, in English and in Chinese; the kernels of tests/data/emulator/ get theirs; the emulator's
+own findings each on a small kernel; the registry's SIMT kernels give numpy's C at odd sizes. Needs nvcc (CI
+has it), no GPU."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gemmviz.backends import emulator as emu
+from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
+from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core.check_record import FORMAT, VERSION, report_text, validate_check
+from gemmviz.core.exercise_check import parse_nvcc
+from gemmviz.core.exercises import find_exercise
+from gemmviz.core.messages import TEMPLATES, fields, msg, render
+from gemmviz.core.variants import VARIANTS
+
+pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")
+
+DATA = Path(__file__).parent / "data"
+H200 = {k: v for k, v in json.loads((DATA / "exercises" / "expected.json").read_text("utf-8")).items() if k[0] != "_"}
+MORE = {k: v for k, v in json.loads((DATA / "emulator" / "expected.json").read_text("utf-8")).items() if k[0] != "_"}
+CJK = re.compile("[\u4e00-\u9fff]")
+
+
+# The check's sizes but the last two (128³ and 100×77×129, which take seconds each): the odd size every
+# verdict needs, and a square one (swapped indices show there), a multiple of both exercises' tiles but not of
+# regtile's 64 (an edge block there too). benchmarks/emulate_time.py times the check's own sizes.
+SHAPES = ((1, 1, 1), (33, 17, 65), (48, 48, 48))
+
+
+def emulated_record(path: Path, folder: Path, accesses: bool = False) -> dict:
+    """The check record `gemmviz exercise check` writes without a GPU (at SHAPES), through the record's own
+    validation."""
+    exercise = find_exercise(path.stem.split("_")[0])
+    build = emu.compile_ptx(path, exercise.nvcc_defines(), folder)
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(path),
+        "created": "2026-12-02T00:00:00+00:00",
+        "source": path.read_text("utf-8"),
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "seed": 1,
+        "compile": {"ok": build.ok, "arch": "sm_90", "diagnostics": parse_nvcc(build.log, path.name)},
+        "shapes": [],
+        "not_run": [],
+        "no_gpu": "no GPU in this test",
+    }
+    if build.ok:
+        options = EmulateOptions(seed=1, accesses=accesses, build=build, shapes=SHAPES)
+        emulate_exercise(record, path, exercise, folder, options)
+    return validate_check(json.loads(json.dumps(record)))
+
+
+def _assert_cause(record: dict, words: list[str] | None, zh: list[str] | None = None) -> None:
+    if words is None:
+        assert record["cause"] is None, record["cause"]
+        return
+    for w in words:
+        assert w in record["cause"], record["cause"]
+    chinese = render(record["cause_message"], "zh")
+    assert CJK.search(chinese) and chinese != record["cause"], chinese
+    for w in zh or [f"第 {n} 行" for n in re.findall(r"\bline (\d+)", " ".join(words))]:
+        assert w in chinese, chinese
+    assert "likeliest cause" in report_text(record) and "最可能的原因" in report_text(record, "zh")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in H200 if H200[n]["goals"].get("speed") != "fail"))
+def test_each_broken_kernel_gets_the_h200_verdict_and_a_cause_naming_the_fix(name, tmp_path):
+    record = emulated_record(DATA / "exercises" / f"{name}.cu", tmp_path)
+    want = H200[name]
+    got = {v["goal"]: v["status"] for v in record["verdicts"]}
+    assert {g: got[g] for g in want["goals"] if g != "speed"} == {
+        g: s for g, s in want["goals"].items() if g != "speed"
+    }
+    if record["compile"]["ok"]:
+        assert got["speed"] == "skipped" and "not measured here" in report_text(record)
+        assert all("emulated on the CPU" in v["detail"] for v in record["verdicts"][1:4] if v["status"] != "skipped")
+    _assert_cause(record, want["cause"])
+
+
+@pytest.mark.parametrize("name", ["naive_uncoalesced", "tiled_conflicts"])
+def test_a_slow_kernel_is_right_and_its_access_figures_name_the_fix(name, tmp_path):
+    """The H200 timed these slower than the reference; the emulator never times, but their emulated access
+    figures against the reference's say why, and what to change."""
+    record = emulated_record(DATA / "exercises" / f"{name}.cu", tmp_path, accesses=True)
+    got = {v["goal"]: v["status"] for v in record["verdicts"]}
+    assert got == {
+        "compiles": "pass",
+        "correct": "pass",
+        "memory-safe": "pass",
+        "race-free": "pass",
+        "speed": "skipped",
+    }
+    advice = record["emulator"]["advice"]
+    words = {"naive_uncoalesced": "make threadIdx.x walk the columns", "tiled_conflicts": "[TILE][TILE + 1]"}[name]
+    assert words in render(advice) and CJK.search(render(advice, "zh"))
+    text = report_text(record)
+    assert "yours vs the reference" in text and "what the access figures say" in text
+    assert record["accesses"]["trace"] and record["emulator"]["reference"]["summary"]
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_kernels_the_h200_did_not_see_get_causes_from_the_experiments(name, tmp_path):
+    record = emulated_record(DATA / "emulator" / f"{name}.cu", tmp_path)
+    got = {v["goal"]: v["status"] for v in record["verdicts"]}
+    assert {g: got[g] for g in MORE[name]["goals"]} == MORE[name]["goals"]
+    _assert_cause(record, MORE[name]["cause"], MORE[name]["zh"])
+    if name == "naive_printf":  # printf's output is kept, bounded
+        printf = record["emulator"]["printf"]
+        assert printf["calls"] == 1 + 33 * 17 + 48 * 48 and len(printf["lines"]) == 200
+        assert re.fullmatch(r"C\[0\]\[0\] = -?\d+\.\d{6}", printf["lines"][0])
+
+
+def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, capsys, monkeypatch):
+    import sys
+
+    from gemmviz.cli.main import main
+    from gemmviz.core.check_record import load_check
+
+    monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
+    monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SHAPES)
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "tiled.cu").write_text((DATA / "exercises" / "tiled_nosync.cu").read_text("utf-8"), encoding="utf-8")
+    assert main(["exercise", "check", str(work / "tiled.cu"), "--no-accesses", "--lang", "zh", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  correct" in out and "FAIL  race-free" in out and "PASS  memory-safe" in out
+    assert "在 CPU 上模拟" in out and "最可能的原因" in out and "__syncthreads()" in out
+    assert "速度：这里不测量" in out and "recorded on NVIDIA H200" in out  # recorded times, labelled, never estimated
+    saved = load_check(work / "tiled.check.json")
+    assert saved["no_gpu"] and saved["emulator"]["findings"] and "write-after-read" in saved["cause"]
+    assert sorted(p.name for p in work.iterdir()) == ["tiled.check.json", "tiled.cu"]  # nothing else written
+    assert main(["exercise", "show", str(work / "tiled.check.json")]) == 0
+    assert "likeliest cause: emulated on the CPU: shared write-after-read" in capsys.readouterr().out
+
+
+def _gpu_record(name: str, shapes: list[dict]) -> dict:
+    """A check record as a GPU check writes it before the emulator's extras: these sizes, clean sanitizers."""
+    path = DATA / "emulator" / f"{name}.cu"
+    exercise = find_exercise(name.split("_")[0])
+    clean = {"ran": True, "findings": [], "errors": 0}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(path),
+        "created": "2026-12-02T00:00:00+00:00",
+        "source": path.read_text("utf-8"),
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "compile": {"ok": True, "arch": "sm_90", "diagnostics": []},
+        "shapes": shapes,
+        "sanitizer": {"shape": [33, 17, 65], "memcheck": clean, "racecheck": clean, "synccheck": clean},
+        "environment": {"gpu": "NVIDIA H200", "cc": [9, 0]},
+    }
+
+
+def test_on_a_gpu_the_emulator_tells_printf_from_an_endless_loop(tmp_path):
+    from gemmviz.backends.exercise_emulate import gpu_extras
+
+    record = _gpu_record("naive_printf", [{"shape": [1020, 1020, 1020], "status": "timeout", "timeout_s": 10.0}])
+    gpu_extras(record, DATA / "emulator" / "naive_printf.cu", find_exercise("naive"), tmp_path, 1)
+    record = validate_check(json.loads(json.dumps(record)))
+    assert "printf disabled it finishes" in record["cause"] and "128×128×128" in record["cause"]
+    assert record["cause"].startswith("the kernel is not endless") and "printf" in render(record["cause_message"], "zh")
+
+
+def test_on_a_gpu_the_emulators_experiments_name_the_cause(tmp_path):
+    from gemmviz.backends.exercise_emulate import gpu_extras
+
+    wrong = {
+        "status": "wrong",
+        "deterministic": True,
+        "reason": "wrong",
+        "pattern": {"only_last_row": True, "unwritten": 1, "fraction": 1.0},
+    }
+    shapes = [{"shape": [1, 1, 1], **wrong}, {"shape": [33, 17, 65], **wrong}]
+    record = _gpu_record("naive_accumulate", shapes)
+    gpu_extras(record, DATA / "emulator" / "naive_accumulate.cu", find_exercise("naive"), tmp_path, 1)
+    record = validate_check(json.loads(json.dumps(record)))
+    assert record["emulator"]["experiments"]["zeroed"] == "right"
+    assert "sum into a register" in record["cause"] and "guard stops one short" not in record["cause"]
+
+
+def test_without_the_cuda_toolkit_nvrtc_from_pypi_compiles_for_the_emulator(tmp_path, capsys, monkeypatch):
+    """gemmviz[emulate]: NVRTC's wheels, where a laptop has no nvcc (CI installs only .[test]: skipped there)."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    import sys
+
+    from gemmviz.cli.main import main
+
+    monkeypatch.setitem(sys.modules, "pycuda", None)
+    monkeypatch.setattr("gemmviz.backends.profile.find_cuda_tool", lambda name: None)
+    monkeypatch.setattr("gemmviz.backends.exercise.find_cuda_tool", lambda name: None)
+    monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SHAPES)
+    (tmp_path / "tiled.cu").write_text((DATA / "emulator" / "tiled_nocall.cu").read_text("utf-8"), encoding="utf-8")
+    assert main(["exercise", "check", str(tmp_path / "tiled.cu"), "--no-accesses", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "PASS  compiles    NVRTC compute_90" in out and "FAIL  race-free" in out
+    assert "line 18 (__syncthreads;)" in out  # NVRTC's warning, at the student's line, became the cause
+
+
+# --- the emulator's own findings, each on a small kernel ------------------------------------------------------
+
+# Each small kernel k_NAME(A, B, C, M, N, K) of one block; its body starts on the line after its head, so a
+# finding's line is body line + the head's line (LINES, filled when the module is written).
+KERNELS = {
+    "divergent": """    int t = threadIdx.x;
+    float v = 0.0f;
+    if (t % 3 == 0) { for (int i = 0; i < t; ++i) v += 1.0f; }
+    else if (t % 3 == 1) v = -A[t];
+    else v = A[t] * 2.0f;
+    C[t] = v;""",
+    "vector": """    int t = threadIdx.x;
+    float4 x = reinterpret_cast<const float4*>(A)[t % 16];
+    float v = (t & 1) ? x.y + x.w : x.x * x.z;
+    C[t] = t < 32 ? v : -v;""",
+    "oob": """    int t = threadIdx.x;
+    C[t + 8] = A[t];""",
+    "uninit": """    __shared__ float s[64];
+    int t = threadIdx.x;
+    if (t < 32) s[t] = A[t];
+    __syncthreads();
+    C[t] = s[63 - t];""",
+    "shared_oob": """    __shared__ float s[64];
+    int t = threadIdx.x;
+    s[t] = A[t];
+    __syncthreads();
+    C[t] = s[t + 1];""",
+    "barrier": """    __shared__ float s[64];
+    int t = threadIdx.x;
+    if (t < 40) {
+        s[t] = A[t];
+        __syncthreads();
+        C[t] = s[39 - t];
+    }""",
+    "race": """    __shared__ float s[64];
+    int t = threadIdx.x;
+    s[t] = A[t];
+    C[t] = s[63 - t];""",
+    "synced": """    __shared__ float s[64];
+    int t = threadIdx.x;
+    s[t] = A[t];
+    __syncthreads();
+    C[t] = s[63 - t];""",
+    "one_warp": """    __shared__ float s[32];
+    int t = threadIdx.x;
+    s[t] = A[t];
+    C[t] = s[31 - t];""",
+    "endless": """    for (int k = 0; k < K; k += 0) C[threadIdx.x] = k;""",
+    "shfl": """    C[threadIdx.x] = __shfl_sync(0xffffffff, A[threadIdx.x], 0);""",
+    "big": """    __shared__ float s[16000];
+    s[threadIdx.x] = A[0];
+    C[0] = s[63 - threadIdx.x];""",
+}
+LINES: dict[str, int] = {}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """The small kernels compiled once, in one module."""
+    folder = tmp_path_factory.mktemp("small")
+    text = ""
+    for name, body in KERNELS.items():
+        LINES[name] = text.count("\n") + 2  # the body's first line
+        text += (
+            f'extern "C" __global__ void k_{name}(const float* A, const float* B, float* C, int M, int N, int K) {{\n'
+        )
+        text += body + "\n}\n"
+    (folder / "k.cu").write_text(text, encoding="utf-8")
+    build = emu.compile_ptx(folder / "k.cu", [], folder)
+    assert build.ok, build.log
+    return build.ptx
+
+
+def run_kernel(ptx: str, name: str, threads: int = 64, **options) -> emu.EmulatedRun:
+    """k_NAME on one block of `threads`: A is 1×64 (0, 1, 2, ...), C is 1×64, poisoned."""
+    kernel = emu.load(ptx, f"k_{name}", "k.cu")
+    a = np.arange(64, dtype=np.float32).reshape(1, 64)
+    b = np.zeros((64, 64), np.float32)
+    return emu.emulate_gemm(kernel, a, b, (1, 1), (threads, 1, 1), emu.RunOptions(**options))
+
+
+def line(name: str, body_line: int) -> int:
+    return LINES[name] + body_line - 1
+
+
+def kinds(run: emu.EmulatedRun) -> dict[str, int | None]:
+    return {f.kind: f.line for f in run.findings}
+
+
+def test_divergent_lanes_each_run_their_own_path(small):
+    run = run_kernel(small, "divergent")
+    t = np.arange(64)
+    want = np.where(t % 3 == 0, t, np.where(t % 3 == 1, -t, 2 * t))
+    assert np.array_equal(run.c[0], want.astype(np.float32)) and not run.findings
+
+
+def test_predicates_selects_and_vector_loads(small):
+    run = run_kernel(small, "vector")
+    assert any(".v4." in op for op, _ in run.pcs.values())
+    t = np.arange(64)
+    base = 4 * (t % 16)
+    v = np.where(t & 1, (base + 1) + (base + 3), base * (base + 2)).astype(np.float32)
+    assert np.array_equal(run.c[0], np.where(t < 32, v, -v))
+
+
+def test_out_of_bounds_global_write_is_found_at_its_line(small):
+    run = run_kernel(small, "oob")
+    f = next(f for f in run.findings if f.kind == "global-oob")
+    assert (f.line, f.count, f.params["access"], f.params["matrix"]) == (line("oob", 2), 8, "write", "C")
+    assert np.array_equal(run.c[0, 8:], np.arange(56, dtype=np.float32))  # the others wrote
+
+
+def test_a_read_of_shared_memory_no_thread_wrote(small):
+    run = run_kernel(small, "uninit")
+    assert kinds(run) == {"uninit-shared": line("uninit", 5)}
+    assert np.isnan(run.c[0, :32]).all() and np.array_equal(run.c[0, 32:], np.arange(31, -1, -1, dtype=np.float32))
+
+
+def test_shared_access_outside_the_array(small):
+    assert kinds(run_kernel(small, "shared_oob")) == {"shared-oob": line("shared_oob", 5)}
+
+
+def test_a_barrier_some_threads_never_reach(small):
+    run = run_kernel(small, "barrier")
+    f = next(f for f in run.findings if f.kind == "divergent-barrier")
+    assert (f.line, f.count) == (line("barrier", 5), 24)
+
+
+def test_a_race_between_warps_without_a_barrier(small):
+    f = next(f for f in run_kernel(small, "race").findings if f.kind == "read-after-write")
+    assert (f.line, f.params["other_line"]) == (line("race", 4), line("race", 3))
+    ok = run_kernel(small, "synced")
+    assert not ok.findings and np.array_equal(ok.c[0], np.arange(63, -1, -1, dtype=np.float32))
+
+
+def test_one_warp_alone_has_no_race(small):
+    run = run_kernel(small, "one_warp", threads=32)  # the lanes of a warp run together: no barrier needed
+    assert not run.findings and np.array_equal(run.c[0, :32], np.arange(31, -1, -1, dtype=np.float32))
+
+
+def test_an_endless_loop_ends_with_a_verdict(small):
+    run = run_kernel(small, "endless", budget=2000)
+    assert not run.finished and kinds(run) == {"budget": line("endless", 1)}
+    assert run.last_line == line("endless", 1)
+
+
+def test_what_it_cannot_run_is_refused_by_name_and_line(small):
+    with pytest.raises(emu.EmulatorRefusal) as caught:
+        run_kernel(small, "shfl")
+    n = line("shfl", 1)
+    assert str(caught.value) == f"the emulator does not run __shfl_sync (shfl) (line {n}); check this kernel on a GPU"
+    assert f"第 {n} 行" in render(msg(caught.value.key, **caught.value.params), "zh")
+    with pytest.raises(emu.EmulatorRefusal) as caught:  # 64,000 bytes: over the 48 KB a block may have
+        run_kernel(small, "big")
+    assert caught.value.key == "emu.shared_limit" and caught.value.params["bytes"] == 64000
+
+
+def test_cp_async_is_refused_by_name_and_line(tmp_path):
+    v = VARIANTS["gpu-cpasync"]
+    src = tmp_path / v.source
+    src.write_text(v.source_text(), encoding="utf-8")
+    build = emu.compile_ptx(src, v.macro_options(v.resolve_params(None)), tmp_path)
+    with pytest.raises(emu.EmulatorRefusal, match=r"does not run cp\.async \(line \d+\)"):
+        emu.load(build.ptx, v.kernel_name, src.name)
+
+
+SIMT = ("gpu-naive", "gpu-uncoalesced", "gpu-tiled", "gpu-tiled-pad", "gpu-blocktile1d", "gpu-blocktile2d",
+        "gpu-vectorize", "gpu-doublebuffer", "gpu-warptile")  # fmt: skip
+
+
+@pytest.mark.parametrize("name", SIMT)
+def test_registry_simt_kernels_give_numpys_c_at_odd_sizes(name, tmp_path):
+    from gemmviz.core.problem import Problem
+    from gemmviz.core.verify import verify
+
+    v = VARIANTS[name]
+    params = v.resolve_params(None)
+    src = tmp_path / v.source
+    src.write_text(v.source_text(), encoding="utf-8")
+    kernel = emu.load(emu.compile_ptx(src, v.macro_options(params), tmp_path).ptx, v.kernel_name, src.name)
+    m, n, k = (33, 17, 65)
+    rp = v.run_problem(Problem(m, n, k))
+    rng = np.random.default_rng(3)
+    a = np.zeros((rp.m, rp.k), np.float32)
+    b = np.zeros((rp.k, rp.n), np.float32)
+    a[:m, :k] = rng.standard_normal((m, k))
+    b[:k, :n] = rng.standard_normal((k, n))
+    grid, block = v.geometry(rp, params, v.config)
+    run = emu.emulate_gemm(kernel, a, b, grid[:2], block)
+    assert run.finished and not run.findings, [(f.kind, f.line) for f in run.findings]
+    ref = a[:m].astype(np.float64) @ b[:, :n]
+    bound = np.abs(a[:m]).astype(np.float64) @ np.abs(b[:, :n])
+    assert verify(run.c[:m, :n], ref, bound, "fp32", k).valid
+
+
+def test_every_message_speaks_both_languages_with_the_same_parameters():
+    for key, table in TEMPLATES.items():
+        assert set(table) == {"en", "zh"}, key
+        assert fields(table["zh"]) == fields(table["en"]), key
+        if any(ch.isalpha() and ch.isascii() for ch in table["en"]) and len(table["en"]) > 20:
+            assert CJK.search(table["zh"]), key
