@@ -567,4 +567,5 @@ ZH = {
     "{n} past the end of C": "{n} 次写到 C 的末尾之外",
     "{f} FLOP  ·  {w} mbarrier wait  ·  stored {s} B": "{f} FLOP  ·  {w} 次 mbarrier 等待  ·  写回 {s} B",
     "{0}: not enough memory to open it": "{0}：内存不足，无法打开",
+    "memory-safe": "内存安全",
 }

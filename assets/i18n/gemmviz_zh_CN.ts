@@ -1420,7 +1420,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
         <source>memory-safe</source>
-        <translation type="unfinished" />
+        <translation>内存安全</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />

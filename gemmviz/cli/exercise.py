@@ -22,6 +22,7 @@ from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, c
 from gemmviz.core.check_record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
+from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
 
@@ -264,7 +265,7 @@ def _check(args) -> int:
     except (OutputError, OSError) as exc:
         print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
         saved = False
-    access_lines, access_failed = _access_report(record, exercise)
+    access_lines, access_failed = _access_report(record, exercise, args.lang)
     print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record, args.lang), *access_lines]))
     if not args.json and saved:
         print(f"\nsaved {target} (open it in the app's Exercise tab)")
@@ -278,21 +279,21 @@ def _show(args) -> int:
     except (CheckFileError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
     shipped = {e.name: e for e in shipped_exercises()}
-    lines, _failed = _access_report(record, shipped.get(record["exercise"]))
+    lines, _failed = _access_report(record, shipped.get(record["exercise"]), args.lang)
     print("\n".join([report_text(record, args.lang), *lines]))
     return EXIT_OK
 
 
-def _access_report(record: dict, exercise) -> tuple[list[str], bool]:
+def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str], bool]:
     """The exercise's access goal (core/access_goals.py) as the report's lines, and whether it failed."""
     from gemmviz.core.access_goals import access_verdict
 
-    verdict = access_verdict(record, exercise.access_goals, exercise.fix()) if exercise is not None else None
+    verdict = access_verdict(record, exercise.access_goals, exercise.fix(lang), lang) if exercise is not None else None
     if verdict is None:
         return [], False
     lines = ["", f"  {MARK[verdict['status']]:<5} accesses  {verdict['detail']}"]
     if verdict["cause"]:
-        lines.append(f"access goal: {verdict['cause']}")
+        lines.append(render(msg("report.access_goal", cause=verdict["cause"]), lang))
     return lines, verdict["status"] == "fail"
 
 

@@ -585,10 +585,10 @@ def report_text(record: dict, lang: str = "en") -> str:
         detail = render(v["message"], lang) if v.get("message") else v["detail"]
         out.append(f"  {MARK[v['status']]}  {v['goal']:<11} {detail}")
     if emu.get("advice"):
-        out.append("\n" + render(msg("report.advice", advice=emu["advice"]), lang))
+        out += ["", render(msg("report.advice", advice=emu["advice"]), lang)]
     if record.get("cause"):
         text = render(record["cause_message"], lang) if record.get("cause_message") else record["cause"]
-        out.append("\n" + render(msg("report.cause", cause=text), lang))
+        out += ["", render(msg("report.cause", cause=text), lang)]
         for line in cause_lines(record):
             src = source_line(record, line)
             if src:
