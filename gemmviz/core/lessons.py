@@ -522,12 +522,13 @@ class StepTable:
     growth: bool = False  # × is each time over the size before's (a table with published rows beside)
 
 
-def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable:
+def step_table(step: Step, results: list[Result], lang: str = "en", how: str | None = None) -> StepTable:
     """The step's table. With `beside` (a shipped published session), the published rows come first, each
-    series' measured row after them, and a cell's × is its time over the size before it (the growth per
-    doubling the seed's table hides), not the baseline's."""
+    series' row of `results` after them, labelled by `how` they were obtained ("measured" here and now,
+    "replayed" from a recording, "published"; None: no word), and a cell's × is its time over the size before
+    it (the growth per doubling the seed's table hides), not the baseline's."""
     if step.beside:
-        return _beside_table(step, results, lang)
+        return _beside_table(step, results, lang, how)
     b = baseline(step.baseline or "cpu-naive")
     base_ref = SeriesRef(b.variant, tuple(sorted(b.params.items())))
     rows = []
@@ -568,19 +569,30 @@ def _growth_row(label: str, ref: SeriesRef, sizes: tuple[int, ...], results: lis
     return label, tuple(cells)
 
 
-def _beside_table(step: Step, results: list[Result], lang: str) -> StepTable:
+# how a table's own rows were obtained, in words (LessonSource.how): never "measured here" on a replay
+HOW_WORDS = {
+    "en": {"measured": "measured here", "replayed": "replayed", "published": "published"},
+    "zh": {"measured": "本机实测", "replayed": "回放记录", "published": "已发表"},
+}
+
+
+def how_words(how: str | None, lang: str) -> str:
+    """'measured here', 'replayed' or 'published' (in `lang`); '' for None or an unknown kind."""
+    return HOW_WORDS.get(lang, HOW_WORDS["en"]).get(how or "", "")
+
+
+def _beside_table(step: Step, results: list[Result], lang: str, how: str | None = None) -> StepTable:
     published = published_session(step.beside)
     where = published.environment.get("gpu", "").removeprefix("NVIDIA ") or published.label
     rows = []
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        kind = "已发表" if lang == "zh" else "published"
+        kind = how_words("published", lang)
         rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang))
+    words = how_words(how, lang)
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        rows.append(
-            _growth_row(f"{name}, {'本机实测' if lang == 'zh' else 'measured'}", ref, step.sizes, results, lang)
-        )
+        rows.append(_growth_row(f"{name}, {words}" if words else name, ref, step.sizes, results, lang))
     return StepTable(tuple(step.sizes), tuple(rows), "", growth=True)
 
 
@@ -596,6 +608,7 @@ class LessonSource:
     footer: str  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
     gpu: str | None  # whose ceilings the roofline draws
     sms: int | None = None  # the GPU's SM count: the rows of an sm-trace view
+    how: str | None = None  # "measured" (here, now), "replayed" (a recording) or "published"; None: no results
 
 
 NO_DATA = LessonSource((), "No recorded results for this lesson", f"no results · gemmviz {__version__}", None)
@@ -624,12 +637,15 @@ def session_source(session: Session, replay: bool = True) -> LessonSource:
         f"{gpu}, {date}, {how} · gemmviz {__version__}",
         _session_gpu(session),
         sms if isinstance(sms, int) else None,
+        how,
     )
 
 
 def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
     """Results measured in this run on this machine's GPU."""
-    return LessonSource(tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu)
+    return LessonSource(
+        tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu, how="measured"
+    )
 
 
 def lesson_session(lesson: Lesson, override: str | Path | None = None) -> LessonSource | None:

@@ -93,7 +93,7 @@ class RooflineChart(ResultChart):
                 # tooltips and the explanation say which is computed and which measured
                 (c.fp32_peak_gflops, tr("FP32 peak"), QtCore.Qt.PenStyle.SolidLine),
                 (c.fp32_gemm_gflops, tr("cuBLAS FP32"), QtCore.Qt.PenStyle.DashLine),
-                (c.tf32_gemm_gflops, tr("TF32 tensor cores"), QtCore.Qt.PenStyle.DotLine),
+                (c.tf32_gemm_gflops, tr("cuBLAS TF32"), QtCore.Qt.PenStyle.DotLine),
             ):
                 if not value:
                     continue
