@@ -42,6 +42,15 @@ from gemmviz.core.lesson_views import (
     view_names,
     whole,
 )
+from gemmviz.core.microbench import (
+    ABSENT,
+    FIGURES,
+    LATENCY_LEVELS,
+    Microbench,
+    figure_text,
+    footer_note,
+    shipped_microbench,
+)
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError
@@ -422,19 +431,41 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
 
 
-def fill_text(text: str, results: list[Result], lang: str = "en", lacking: list[str] | None = None) -> str:
+SHIPPED = "shipped"  # fill_text's microbench: the shipped recording (core/microbench.py), if there is one
+
+
+def _microbench(bench: Microbench | None | str) -> Microbench | None:
+    return shipped_microbench() if bench == SHIPPED else bench  # type: ignore[return-value]
+
+
+def fill_text(
+    text: str,
+    results: list[Result],
+    lang: str = "en",
+    lacking: list[str] | None = None,
+    microbench: Microbench | None | str = SHIPPED,
+) -> str:
     """Replace {{…}} placeholders by figures from `results`, written as `lang` writes them; each placeholder the
-    results lack (it reads n/a) is appended to `lacking` if given."""
+    results lack (it reads n/a) is appended to `lacking` if given. `{{latency LEVEL}}` and `{{microbench FIGURE}}`
+    come from `microbench` (the shipped recording by default; None: none, and they say so)."""
     absent = missing(lang)
+    bench_absent = ABSENT.get(lang, ABSENT["en"])
 
     def value(m: re.Match) -> str:
         figure = _value(m)
-        if lacking is not None and figure == absent:
+        if lacking is not None and figure in (absent, bench_absent):
             lacking.append(m.group(0))
         return figure
 
     def _value(m: re.Match) -> str:
         expr = m.group(1)
+        mb = re.fullmatch(r"(latency|microbench)\s+(\S+)", expr)
+        if mb:
+            key = LATENCY_LEVELS.get(mb.group(2)) if mb.group(1) == "latency" else mb.group(2)
+            if key not in FIGURES:
+                known = LATENCY_LEVELS if mb.group(1) == "latency" else FIGURES
+                raise ProblemError(f"{{{{{expr}}}}}: {mb.group(1)} takes one of {', '.join(known)}")
+            return figure_text(_microbench(microbench), key, lang)
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
                 raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
@@ -466,11 +497,25 @@ def fill_text(text: str, results: list[Result], lang: str = "en", lacking: list[
     return _PLACEHOLDER.sub(value, text)
 
 
+def uses_microbench(step: Step) -> bool:
+    """Whether the step's text quotes the microbenchmark recording ({{latency …}}, {{microbench …}})."""
+    return any(re.match(r"(latency|microbench)\s", m) for m in _PLACEHOLDER.findall(step.text))
+
+
+def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | str = SHIPPED) -> str:
+    """What a slide's footer names beside its data source: the step's `quoted` figures, and where the figures
+    of the microbenchmark recording it quotes come from ("latencies: H200, recorded 2026-12-02")."""
+    notes = [step.quoted] if step.quoted else []
+    if uses_microbench(step):
+        notes.append(footer_note(_microbench(microbench), lang))
+    return "; ".join(notes)
+
+
 def check_placeholders(lesson: Lesson) -> None:
     """Refuse placeholders that can never be filled (bad syntax, unknown series)."""
     for step in lesson.steps:
         try:
-            filled = fill_text(step.text, [])
+            filled = fill_text(step.text, [], microbench=None)
         except ProblemError as exc:
             raise LessonError(f"{lesson.path}:{step.line}: {exc}") from None
         if "{{" in filled or "}}" in filled:
