@@ -74,7 +74,7 @@ def test_placeholders_fill_from_the_recording_in_both_languages():
 def test_without_a_recording_the_slide_says_so_and_the_gaps_name_it():
     lacking: list[str] = []
     filled = fill_text("shared: {{latency shared}}.", [], "en", lacking, microbench=None)
-    assert filled == "shared: n/a (no latency recording shipped)." and lacking == ["{{latency shared}}"]
+    assert filled == "shared: n/a (no recording shipped)." and lacking == ["{{latency shared}}"]
     assert "未附带" in fill_text("{{latency l1}}", [], "zh", microbench=None)
     step = Step("T", "{{latency l2}}.", "text", 1)
     assert step_quoted(step, "en", microbench=None) == "latencies: no recording shipped"

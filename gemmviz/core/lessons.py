@@ -14,6 +14,7 @@ the same steps, views and placeholders.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ from gemmviz.core.microbench import (
 )
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files, asset_path
-from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError
+from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import VARIANTS, baseline
@@ -397,17 +398,26 @@ def find_lesson(name_or_path: str, lang: str | None = None) -> Lesson:
     return by_lang[lang or "en"]
 
 
-def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
-    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.m == r.n == r.k == n]
+def _best(results: list[Result], ref: SeriesRef, n: int | Problem) -> Result | None:
+    """The fastest valid result of `ref` at N³ (or at a Problem of any shape, seed 001's 2048×3072×4096)."""
+    problem = n if isinstance(n, Problem) else Problem(n, n, n)
+    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.problem == problem]
     return min(found, key=lambda r: r.median_ms) if found else None
 
 
-COUNTER_PLACEHOLDERS = {"dram": "dram__bytes_read.sum", "l2": "lts__t_bytes.sum"}
+COUNTER_PLACEHOLDERS = {
+    "dram": "dram__bytes_read.sum",
+    "l2": "lts__t_bytes.sum",
+    "l1": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",  # 32-byte sectors global loads asked L1 for
+    "requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",  # global load requests (one per warp load)
+}
+SECTOR_BYTES = 32
 
 
-def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], lang: str = "en") -> str | None:
-    """A figure from the model, the counters or the block trace of `ref` at N³; None if the results lack it."""
-    problem = Problem(n, n, n)
+def _hardware_figure(
+    kind: str, ref: SeriesRef, problem: Problem, results: list[Result], lang: str = "en"
+) -> str | None:
+    """A figure from the model, the counters or the block trace of `ref` at `problem`; None if the results lack it."""
     if kind == "model":  # arithmetic: what the code asks for, every global load counted
         v = VARIANTS[ref.variant]
         if v.traffic is None:
@@ -421,7 +431,11 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
             for r in found
             if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters
         ]
-        return byte_size(values[0], lang) if values else None
+        if not values:
+            return None
+        if kind == "requests":
+            return count(int(values[0]), lang)
+        return byte_size(values[0] * (SECTOR_BYTES if kind == "l1" else 1), lang)
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
@@ -429,6 +443,39 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
     if kind == "blocks":
         return f"{summary.blocks:,}"
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
+
+
+CEILING_PLACEHOLDERS = ("shared", "l2", "dram", "shared/dram", "fp32_peak", "ridge")
+
+
+@functools.cache
+def shipped_ceilings() -> dict | None:
+    """The newest shipped ceilings file (assets/ceilings), checked: the one set of ceilings every slide quotes
+    ({{ceiling …}}) and the roofline draws; None if none is shipped."""
+    import json
+
+    from gemmviz.core.roofline import check_ceilings
+
+    files = asset_files("ceilings", ".json")
+    return check_ceilings(json.loads(files[-1].read_text(encoding="utf-8"))) if files else None
+
+
+def ceiling_text(key: str, lang: str = "en") -> str | None:
+    """A shipped ceiling as a slide writes it: 'shared' 32.9 TB/s, 'dram' 4.25 TB/s, 'shared/dram' 7.7×,
+    'fp32_peak' 66.9 TFLOP/s, 'ridge' 15.7 FLOP/B; None where the file lacks it."""
+    c = shipped_ceilings() or {}
+    tb = {"shared": "shared_gbs", "l2": "l2_gbs", "dram": "bandwidth_gbs"}
+    if key in tb:
+        v = c.get(tb[key])
+        return None if v is None else f"{v / 1000:.{1 if key != 'dram' else 2}f} TB/s"
+    if key == "shared/dram":
+        a, b = c.get("shared_gbs"), c.get("bandwidth_gbs")
+        return None if not (a and b) else f"{a / b:.1f} 倍" if lang == "zh" else f"{a / b:.1f}×"
+    if key == "fp32_peak":
+        v = c.get("fp32_peak_gflops")
+        return None if v is None else f"{v / 1000:.1f} TFLOP/s"
+    a, b = c.get("fp32_peak_gflops"), c.get("bandwidth_gbs")
+    return f"{a / b:.1f} FLOP/B" if a and b else None
 
 
 SHIPPED = "shipped"  # fill_text's microbench: the shipped recording (core/microbench.py), if there is one
@@ -459,6 +506,11 @@ def fill_text(
 
     def _value(m: re.Match) -> str:
         expr = m.group(1)
+        ceiling = re.fullmatch(r"ceiling\s+(\S+)", expr)
+        if ceiling:
+            if ceiling.group(1) not in CEILING_PLACEHOLDERS:
+                raise ProblemError(f"{{{{{expr}}}}}: ceiling takes one of {', '.join(CEILING_PLACEHOLDERS)}")
+            return ceiling_text(ceiling.group(1), lang) or absent
         mb = re.fullmatch(r"(latency|microbench)\s+(\S+)", expr)
         if mb:
             key = LATENCY_LEVELS.get(mb.group(2)) if mb.group(1) == "latency" else mb.group(2)
@@ -469,21 +521,23 @@ def fill_text(
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
                 raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
-        sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
-        one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
+        size = r"(\d+|\d+[x×]\d+[x×]\d+)"  # N (N³) or M×N×K
+        sp = re.fullmatch(rf"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+{size}", expr)
+        one = re.fullmatch(rf"(gflops|tflops|ms)\s+(\S+)\s+at\s+{size}", expr)
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
-        hw = re.fullmatch(r"(model|dram|l2|blocks|waves|resident)\s+(\S+)\s+at\s+(\d+)", expr)
+        hw = re.fullmatch(rf"(model|dram|l2|l1|requests|blocks|waves|resident)\s+(\S+)\s+at\s+{size}", expr)
         if hw:
-            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), int(hw.group(3)), results, lang)
+            problem = parse_problem(hw.group(3))
+            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), problem, results, lang)
             return absent if figure is None else figure
         if flops:  # arithmetic, not a measurement: 2·N³
             return count(2 * int(flops.group(1)) ** 3, lang)
         if sp:
-            a, b = _best(results, parse_series(sp.group(1)), int(sp.group(3))), None
-            b = _best(results, parse_series(sp.group(2)), int(sp.group(3)))
+            at = parse_problem(sp.group(3))
+            a, b = _best(results, parse_series(sp.group(1)), at), _best(results, parse_series(sp.group(2)), at)
             return ratio(b.median_ms / a.median_ms, lang) if a and b else absent
         if one:
-            r = _best(results, parse_series(one.group(2)), int(one.group(3)))
+            r = _best(results, parse_series(one.group(2)), parse_problem(one.group(3)))
             if r is None:
                 return absent
             kind = one.group(1)
@@ -495,6 +549,19 @@ def fill_text(
         raise ProblemError(f"unknown placeholder {{{{{expr}}}}}")
 
     return _PLACEHOLDER.sub(value, text)
+
+
+MAX_SLIDE_WORDS = 30  # what a slide says; the rest is the speaker's, in `notes`
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def slide_words(text: str) -> int:
+    """The words of a step's text as a slide shows it, a {{placeholder}} one word: words between spaces, and in
+    Chinese (written without spaces) two characters a word."""
+    plain = _PLACEHOLDER.sub(" X ", text)
+    han = len(_HAN.findall(plain))
+    rest = [w for w in _HAN.sub(" ", plain).split() if re.search(r"\w", w)]
+    return len(rest) + (han + 1) // 2
 
 
 def uses_microbench(step: Step) -> bool:

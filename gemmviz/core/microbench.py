@@ -125,8 +125,8 @@ def shipped_microbench() -> Microbench | None:
 
 
 ABSENT = {
-    "en": "n/a (no latency recording shipped)",
-    "zh": "暂无（未附带延迟测量记录）",
+    "en": "n/a (no recording shipped)",
+    "zh": "暂无（未附带测量记录）",
 }
 
 

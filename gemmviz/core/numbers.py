@@ -96,8 +96,8 @@ def ratio(x: float, lang: str = "en") -> str:
 def count(x: float, lang: str = "en") -> str:
     """A large count (the FLOPs of a product): '137 billion'; in Chinese by 万 (10⁴), 亿 (10⁸) and 万亿 (10¹²),
     as Chinese writes them: '1,374 亿', never '137 billion' inside a Chinese sentence."""
-    if _check(lang) == "en":
-        return f"{x / 1e9:,.0f} billion"
+    if _check(lang) == "en":  # a count under a billion (268 million load requests) in millions, not "0 billion"
+        return f"{x / 1e9:,.0f} billion" if x >= 1e9 else f"{x / 1e6:,.0f} million"
     for unit, size in (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)):
         if x >= size:
             value = x / size
