@@ -485,6 +485,24 @@ def _microbench(bench: Microbench | None | str) -> Microbench | None:
     return shipped_microbench() if bench == SHIPPED else bench  # type: ignore[return-value]
 
 
+def _recorded_figure(expr: str, microbench: Microbench | None | str, lang: str) -> str | None:
+    """A {{ceiling …}}, {{latency …}} or {{microbench …}} figure (the shipped ceilings, the microbenchmark
+    recording), the words saying it is absent, or None for another placeholder; ProblemError for an unknown name."""
+    ceiling = re.fullmatch(r"ceiling\s+(\S+)", expr)
+    if ceiling:
+        if ceiling.group(1) not in CEILING_PLACEHOLDERS:
+            raise ProblemError(f"{{{{{expr}}}}}: ceiling takes one of {', '.join(CEILING_PLACEHOLDERS)}")
+        return ceiling_text(ceiling.group(1), lang) or missing(lang)
+    mb = re.fullmatch(r"(latency|microbench)\s+(\S+)", expr)
+    if not mb:
+        return None
+    key = LATENCY_LEVELS.get(mb.group(2)) if mb.group(1) == "latency" else mb.group(2)
+    if key not in FIGURES:
+        known = LATENCY_LEVELS if mb.group(1) == "latency" else FIGURES
+        raise ProblemError(f"{{{{{expr}}}}}: {mb.group(1)} takes one of {', '.join(known)}")
+    return figure_text(_microbench(microbench), key, lang)
+
+
 def fill_text(
     text: str,
     results: list[Result],
@@ -506,18 +524,9 @@ def fill_text(
 
     def _value(m: re.Match) -> str:
         expr = m.group(1)
-        ceiling = re.fullmatch(r"ceiling\s+(\S+)", expr)
-        if ceiling:
-            if ceiling.group(1) not in CEILING_PLACEHOLDERS:
-                raise ProblemError(f"{{{{{expr}}}}}: ceiling takes one of {', '.join(CEILING_PLACEHOLDERS)}")
-            return ceiling_text(ceiling.group(1), lang) or absent
-        mb = re.fullmatch(r"(latency|microbench)\s+(\S+)", expr)
-        if mb:
-            key = LATENCY_LEVELS.get(mb.group(2)) if mb.group(1) == "latency" else mb.group(2)
-            if key not in FIGURES:
-                known = LATENCY_LEVELS if mb.group(1) == "latency" else FIGURES
-                raise ProblemError(f"{{{{{expr}}}}}: {mb.group(1)} takes one of {', '.join(known)}")
-            return figure_text(_microbench(microbench), key, lang)
+        recorded = _recorded_figure(expr, microbench, lang)
+        if recorded is not None:
+            return recorded
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
                 raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
