@@ -618,7 +618,13 @@ def lesson_gaps(lesson: Lesson, source: LessonSource | None) -> list[str]:
         if lesson_view(step.view).shows_results and not step_results(step, list(source.results)):
             gaps.append(f"step {i} ({step.title}): no results for its series and sizes in {source.label}")
         for placeholder in lacking_figures(step, source, lesson.lang):
-            gaps.append(f"step {i} ({step.title}): {placeholder} is not in {source.label}; it reads n/a")
+            recorded = re.match(r"\{\{\s*(latency|microbench)\s", placeholder)
+            why = (
+                ": no microbenchmark recording is shipped (assets/microbench)"
+                if recorded
+                else f" is not in {source.label}"
+            )
+            gaps.append(f"step {i} ({step.title}): {placeholder}{why}; it reads n/a")
     return gaps
 
 
