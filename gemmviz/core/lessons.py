@@ -584,7 +584,7 @@ def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | st
     notes = [step.quoted] if step.quoted else []
     if uses_microbench(step):
         notes.append(footer_note(_microbench(microbench), lang))
-    return "; ".join(notes)
+    return ("；" if lang == "zh" else "; ").join(notes)
 
 
 def check_placeholders(lesson: Lesson) -> None:
