@@ -365,7 +365,9 @@ def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
     """The lessons in assets/lessons, by name and then language: NAME.toml and its translations NAME.LANG.toml,
     whose `lang` must say the same LANG."""
     found: dict[str, dict[str, Lesson]] = {}
-    for f in sorted(asset_files("lessons", ".toml"), key=lambda f: f.name):
+    # by lesson name, then file: seed000, its translation, then seed000-20min (a plain sort of the file names
+    # would put seed000-20min.toml first, '-' before '.')
+    for f in sorted(asset_files("lessons", ".toml"), key=lambda f: (_name_and_lang(f.name)[0], f.name)):
         name, file_lang = _name_and_lang(f.name)
         where = f"assets/lessons/{f.name}"
         lesson = parse_lesson(read_lesson_file(str(f), where), name, where)
