@@ -385,7 +385,7 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
 
     lesson = LESSONS["seed000"]
     steps = [s for s in lesson.steps if s.view == "hardware"]
-    assert [s.chart for s in steps] == ["traffic", "sm-trace"]
+    assert [s.chart for s in steps] == ["traffic", "traffic", "sm-trace"]  # DRAM bytes, then requests and L1
     for step in steps:
         chart = make_view_widget(step, sources["seed000"], theme_for(False, False))
         qtbot.addWidget(chart)
