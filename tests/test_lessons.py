@@ -229,7 +229,7 @@ def test_a_lesson_file_with_a_byte_order_mark_loads():
 
 def test_flop_count_is_computed_not_typed():
     assert fill_text("{{flops at 4096}}", []) == "137 billion"
-    assert fill_text("{{flops at 1024}}", []) == "2 billion"
+    assert fill_text("{{flops at 1024}}", []) == "2.15 billion"
 
 
 def test_hardware_placeholders_from_model_counters_and_trace():
