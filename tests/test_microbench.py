@@ -105,3 +105,15 @@ def test_lesson_gaps_list_a_missing_recording(monkeypatch):
 
     source = session_source(Session.load(DATA / "h200-counters-sample.json"))
     assert any("{{latency shared}}" in gap for gap in lesson_gaps(lesson, source))
+
+
+def test_a_broken_shipped_recording_is_logged_and_read_as_none(monkeypatch, tmp_path, caplog):
+    bad = tmp_path / "h200-2099-01-01.json"
+    bad.write_text('{"schema": "gemmviz-microbench"}')
+    monkeypatch.setattr(mb, "asset_files", lambda folder, suffix: [bad])
+    mb.shipped_microbench.cache_clear()
+    try:
+        assert mb.shipped_microbench() is None
+        assert "schema_version" in caplog.text
+    finally:
+        mb.shipped_microbench.cache_clear()
