@@ -113,18 +113,19 @@ def test_exported_slides_fit(qtbot, sources, projector):
 def test_keys_drive_the_steps_after_a_click_into_the_chart(qtbot, sources):
     lesson = LESSONS["seed000"]
     view = _view(qtbot, lesson, sources["seed000"], (1280, 720))
-    view.go(4)  # a chart
-    chart = view.views[4]
+    at = next(i for i, s in enumerate(lesson.steps) if s.view == "chart" and i > 0)  # a chart
+    view.go(at)
+    chart = view.views[at]
     QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton)
     target = QApplication.focusWidget() or chart.viewport()
     assert target is not view
     last = len(lesson.steps) - 1
     for key, index in [
-        (Qt.Key.Key_Right, 5),
-        (Qt.Key.Key_Space, 6),
-        (Qt.Key.Key_PageDown, 7),
-        (Qt.Key.Key_Left, 6),
-        (Qt.Key.Key_PageUp, 5),
+        (Qt.Key.Key_Right, at + 1),
+        (Qt.Key.Key_Space, at + 2),
+        (Qt.Key.Key_PageDown, at + 3),
+        (Qt.Key.Key_Left, at + 2),
+        (Qt.Key.Key_PageUp, at + 1),
         (Qt.Key.Key_End, last),
         (Qt.Key.Key_Right, last),
         (Qt.Key.Key_Home, 0),
@@ -191,11 +192,12 @@ def test_window_enters_and_leaves_lesson_mode_with_keys(qtbot, window):
     # the window's own Space (play) and Esc (cancel) shortcuts must not take the lesson's keys
     QTest.keyClick(view, Qt.Key.Key_Space)
     assert view.index == 1
-    view.go(4)
-    QTest.mouseClick(view.views[4].viewport(), Qt.MouseButton.LeftButton)
-    QTest.keyClick(view.views[4].viewport(), Qt.Key.Key_Right)
-    assert view.index == 5
-    QTest.keyClick(view.views[4], Qt.Key.Key_Escape)
+    at = next(i for i, s in enumerate(LESSONS["seed000"].steps) if s.view == "chart" and i > 0)
+    view.go(at)
+    QTest.mouseClick(view.views[at].viewport(), Qt.MouseButton.LeftButton)
+    QTest.keyClick(view.views[at].viewport(), Qt.Key.Key_Right)
+    assert view.index == at + 1
+    QTest.keyClick(view.views[at], Qt.Key.Key_Escape)
     assert w.lesson_view is None and w.centralWidget() is before
 
 
@@ -355,7 +357,8 @@ def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):
     for i, text in enumerate(texts):
         slide = slide_for(LESSONS["seed000"], i, source)
         assert words(slide.title) in text and words(slide.text)[:60] in text, (i, slide.title, text[:200])
-    assert "bytes(logscale)" in texts[7]  # a chart's own axis text is text too
+    traffic = next(i for i, s in enumerate(LESSONS["seed000"].steps) if s.chart == "traffic")
+    assert "bytes(logscale)" in texts[traffic]  # a chart's own axis text is text too
 
 
 def test_cli_refuses_bad_lessons_and_outputs(tmp_path, capsys):
@@ -382,7 +385,7 @@ def test_hardware_steps_draw_the_recorded_result(qtbot, sources):
 
     lesson = LESSONS["seed000"]
     steps = [s for s in lesson.steps if s.view == "hardware"]
-    assert [s.chart for s in steps] == ["traffic", "sm-trace"]
+    assert [s.chart for s in steps] == ["traffic", "traffic", "sm-trace"]  # DRAM bytes, then requests and L1
     for step in steps:
         chart = make_view_widget(step, sources["seed000"], theme_for(False, False))
         qtbot.addWidget(chart)

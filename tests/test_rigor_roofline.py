@@ -1,6 +1,7 @@
 import pytest
 
 from gemmviz.core.model import naive_traffic, tiled_traffic
+from gemmviz.core.paths import asset_path
 from gemmviz.core.problem import Problem
 from gemmviz.core.results import Result
 from gemmviz.core.rigor import compare, flags
@@ -104,3 +105,22 @@ def test_ceilings_come_from_the_user_cache_then_the_shipped_files():
         json.dumps({"device": "NVIDIA H200", "bandwidth_gbs": 1.0, "fp32_peak_gflops": 2.0})
     )
     assert load_ceilings("NVIDIA H200").bandwidth_gbs == 1.0
+
+
+def test_a_tf32_point_above_the_cublas_tf32_line_is_not_called_cache_served():
+    """Issue 31: the 392 TFLOP/s line is cuBLAS TF32 as measured at 8192³, not a peak; the session's own cuBLAS
+    TF32 point at 4096³ (402) lies above it, and the chart said "above the roof: caches serve traffic…" of it."""
+    from gemmviz.core.results import Session
+    from gemmviz.core.roofline import load_ceilings, roofline_points
+
+    session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
+    points = {
+        p.result.series: p
+        for p in roofline_points(
+            [r for r in session.results if r.m == r.n == r.k == 4096], load_ceilings("NVIDIA H200")
+        )
+    }
+    tf32 = points["cublas-tf32"]
+    assert tf32.pct_of_roof > 100 and not tf32.cache_served  # over a measured line, left of no bandwidth slope
+    assert points["gpu-naive (block 16)"].cache_served  # over the bandwidth roof: caches, as the note says
+    assert not points["cublas"].cache_served

@@ -37,7 +37,7 @@ def test_tiled_block_steps_follow_the_kernel():
     assert (first.a.r0, first.a.r1, first.a.c0, first.a.c1) == (16, 32, 0, 16)
     assert (first.b.r0, first.b.r1, first.b.c0, first.b.c1) == (0, 16, 32, 48)
     assert first.delta.global_loads == 512
-    assert reuse_factor(s.totals) == 16  # each global value used TILE times
+    assert reuse_factor(s, s.steps[-1]) == 16  # each global value used TILE times
 
 
 def test_edge_block_counts_padding_as_no_load():

@@ -14,6 +14,7 @@ the same steps, views and placeholders.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -42,9 +43,18 @@ from gemmviz.core.lesson_views import (
     view_names,
     whole,
 )
+from gemmviz.core.microbench import (
+    ABSENT,
+    FIGURES,
+    LATENCY_LEVELS,
+    Microbench,
+    figure_text,
+    footer_note,
+    shipped_microbench,
+)
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files, asset_path
-from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError
+from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.results import CONTROL_IN_NAMES, Result, Session, SessionError
 from gemmviz.core.style import series_name
 from gemmviz.core.variants import VARIANTS, baseline
@@ -355,7 +365,9 @@ def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
     """The lessons in assets/lessons, by name and then language: NAME.toml and its translations NAME.LANG.toml,
     whose `lang` must say the same LANG."""
     found: dict[str, dict[str, Lesson]] = {}
-    for f in sorted(asset_files("lessons", ".toml"), key=lambda f: f.name):
+    # by lesson name, then file: seed000, its translation, then seed000-20min (a plain sort of the file names
+    # would put seed000-20min.toml first, '-' before '.')
+    for f in sorted(asset_files("lessons", ".toml"), key=lambda f: (_name_and_lang(f.name)[0], f.name)):
         name, file_lang = _name_and_lang(f.name)
         where = f"assets/lessons/{f.name}"
         lesson = parse_lesson(read_lesson_file(str(f), where), name, where)
@@ -388,17 +400,26 @@ def find_lesson(name_or_path: str, lang: str | None = None) -> Lesson:
     return by_lang[lang or "en"]
 
 
-def _best(results: list[Result], ref: SeriesRef, n: int) -> Result | None:
-    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.m == r.n == r.k == n]
+def _best(results: list[Result], ref: SeriesRef, n: int | Problem) -> Result | None:
+    """The fastest valid result of `ref` at N³ (or at a Problem of any shape, seed 001's 2048×3072×4096)."""
+    problem = n if isinstance(n, Problem) else Problem(n, n, n)
+    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.problem == problem]
     return min(found, key=lambda r: r.median_ms) if found else None
 
 
-COUNTER_PLACEHOLDERS = {"dram": "dram__bytes_read.sum", "l2": "lts__t_bytes.sum"}
+COUNTER_PLACEHOLDERS = {
+    "dram": "dram__bytes_read.sum",
+    "l2": "lts__t_bytes.sum",
+    "l1": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",  # 32-byte sectors global loads asked L1 for
+    "requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",  # global load requests (one per warp load)
+}
+SECTOR_BYTES = 32
 
 
-def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], lang: str = "en") -> str | None:
-    """A figure from the model, the counters or the block trace of `ref` at N³; None if the results lack it."""
-    problem = Problem(n, n, n)
+def _hardware_figure(
+    kind: str, ref: SeriesRef, problem: Problem, results: list[Result], lang: str = "en"
+) -> str | None:
+    """A figure from the model, the counters or the block trace of `ref` at `problem`; None if the results lack it."""
     if kind == "model":  # arithmetic: what the code asks for, every global load counted
         v = VARIANTS[ref.variant]
         if v.traffic is None:
@@ -412,7 +433,11 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
             for r in found
             if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters
         ]
-        return byte_size(values[0], lang) if values else None
+        if not values:
+            return None
+        if kind == "requests":
+            return count(int(values[0]), lang)
+        return byte_size(values[0] * (SECTOR_BYTES if kind == "l1" else 1), lang)
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
@@ -422,37 +447,108 @@ def _hardware_figure(kind: str, ref: SeriesRef, n: int, results: list[Result], l
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
 
 
-def fill_text(text: str, results: list[Result], lang: str = "en", lacking: list[str] | None = None) -> str:
+CEILING_PLACEHOLDERS = ("shared", "l2", "dram", "shared/dram", "fp32_peak", "ridge")
+
+
+@functools.cache
+def shipped_ceilings() -> dict | None:
+    """The newest shipped ceilings file (assets/ceilings), checked: the one set of ceilings every slide quotes
+    ({{ceiling …}}) and the roofline draws; None if none is shipped."""
+    import json
+
+    from gemmviz.core.roofline import check_ceilings
+
+    files = asset_files("ceilings", ".json")
+    return check_ceilings(json.loads(files[-1].read_text(encoding="utf-8"))) if files else None
+
+
+def ceiling_text(key: str, lang: str = "en") -> str | None:
+    """A shipped ceiling as a slide writes it: 'shared' 32.9 TB/s, 'dram' 4.25 TB/s, 'shared/dram' 7.7×,
+    'fp32_peak' 66.9 TFLOP/s, 'ridge' 15.7 FLOP/B; None where the file lacks it."""
+    c = shipped_ceilings() or {}
+    tb = {"shared": "shared_gbs", "l2": "l2_gbs", "dram": "bandwidth_gbs"}
+    if key in tb:
+        v = c.get(tb[key])
+        return None if v is None else f"{v / 1000:.{1 if key != 'dram' else 2}f} TB/s"
+    if key == "shared/dram":
+        a, b = c.get("shared_gbs"), c.get("bandwidth_gbs")
+        return None if not (a and b) else f"{a / b:.1f} 倍" if lang == "zh" else f"{a / b:.1f}×"
+    if key == "fp32_peak":
+        v = c.get("fp32_peak_gflops")
+        return None if v is None else f"{v / 1000:.1f} TFLOP/s"
+    a, b = c.get("fp32_peak_gflops"), c.get("bandwidth_gbs")
+    return f"{a / b:.1f} FLOP/B" if a and b else None
+
+
+SHIPPED = "shipped"  # fill_text's microbench: the shipped recording (core/microbench.py), if there is one
+
+
+def _microbench(bench: Microbench | None | str) -> Microbench | None:
+    return shipped_microbench() if bench == SHIPPED else bench  # type: ignore[return-value]
+
+
+def _recorded_figure(expr: str, microbench: Microbench | None | str, lang: str) -> str | None:
+    """A {{ceiling …}}, {{latency …}} or {{microbench …}} figure (the shipped ceilings, the microbenchmark
+    recording), the words saying it is absent, or None for another placeholder; ProblemError for an unknown name."""
+    ceiling = re.fullmatch(r"ceiling\s+(\S+)", expr)
+    if ceiling:
+        if ceiling.group(1) not in CEILING_PLACEHOLDERS:
+            raise ProblemError(f"{{{{{expr}}}}}: ceiling takes one of {', '.join(CEILING_PLACEHOLDERS)}")
+        return ceiling_text(ceiling.group(1), lang) or missing(lang)
+    mb = re.fullmatch(r"(latency|microbench)\s+(\S+)", expr)
+    if not mb:
+        return None
+    key = LATENCY_LEVELS.get(mb.group(2)) if mb.group(1) == "latency" else mb.group(2)
+    if key not in FIGURES:
+        known = LATENCY_LEVELS if mb.group(1) == "latency" else FIGURES
+        raise ProblemError(f"{{{{{expr}}}}}: {mb.group(1)} takes one of {', '.join(known)}")
+    return figure_text(_microbench(microbench), key, lang)
+
+
+def fill_text(
+    text: str,
+    results: list[Result],
+    lang: str = "en",
+    lacking: list[str] | None = None,
+    microbench: Microbench | None | str = SHIPPED,
+) -> str:
     """Replace {{…}} placeholders by figures from `results`, written as `lang` writes them; each placeholder the
-    results lack (it reads n/a) is appended to `lacking` if given."""
+    results lack (it reads n/a) is appended to `lacking` if given. `{{latency LEVEL}}` and `{{microbench FIGURE}}`
+    come from `microbench` (the shipped recording by default; None: none, and they say so)."""
     absent = missing(lang)
+    bench_absent = ABSENT.get(lang, ABSENT["en"])
 
     def value(m: re.Match) -> str:
         figure = _value(m)
-        if lacking is not None and figure == absent:
+        if lacking is not None and figure in (absent, bench_absent):
             lacking.append(m.group(0))
         return figure
 
     def _value(m: re.Match) -> str:
         expr = m.group(1)
+        recorded = _recorded_figure(expr, microbench, lang)
+        if recorded is not None:
+            return recorded
         for n in re.findall(r"\bat\s+(\d+)\s*$", expr):
             if not 0 < int(n) <= MAX_N:
                 raise ProblemError(f"{{{{{expr}}}}}: N must be 1…{MAX_N}")
-        sp = re.fullmatch(r"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+(\d+)", expr)
-        one = re.fullmatch(r"(gflops|tflops|ms)\s+(\S+)\s+at\s+(\d+)", expr)
+        size = r"(\d+|\d+[x×]\d+[x×]\d+)"  # N (N³) or M×N×K
+        sp = re.fullmatch(rf"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+{size}", expr)
+        one = re.fullmatch(rf"(gflops|tflops|ms)\s+(\S+)\s+at\s+{size}", expr)
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
-        hw = re.fullmatch(r"(model|dram|l2|blocks|waves|resident)\s+(\S+)\s+at\s+(\d+)", expr)
+        hw = re.fullmatch(rf"(model|dram|l2|l1|requests|blocks|waves|resident)\s+(\S+)\s+at\s+{size}", expr)
         if hw:
-            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), int(hw.group(3)), results, lang)
+            problem = parse_problem(hw.group(3))
+            figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), problem, results, lang)
             return absent if figure is None else figure
         if flops:  # arithmetic, not a measurement: 2·N³
             return count(2 * int(flops.group(1)) ** 3, lang)
         if sp:
-            a, b = _best(results, parse_series(sp.group(1)), int(sp.group(3))), None
-            b = _best(results, parse_series(sp.group(2)), int(sp.group(3)))
+            at = parse_problem(sp.group(3))
+            a, b = _best(results, parse_series(sp.group(1)), at), _best(results, parse_series(sp.group(2)), at)
             return ratio(b.median_ms / a.median_ms, lang) if a and b else absent
         if one:
-            r = _best(results, parse_series(one.group(2)), int(one.group(3)))
+            r = _best(results, parse_series(one.group(2)), parse_problem(one.group(3)))
             if r is None:
                 return absent
             kind = one.group(1)
@@ -466,11 +562,38 @@ def fill_text(text: str, results: list[Result], lang: str = "en", lacking: list[
     return _PLACEHOLDER.sub(value, text)
 
 
+MAX_SLIDE_WORDS = 30  # what a slide says; the rest is the speaker's, in `notes`
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def slide_words(text: str) -> int:
+    """The words of a step's text as a slide shows it, a {{placeholder}} one word: words between spaces, and in
+    Chinese (written without spaces) two characters a word."""
+    plain = _PLACEHOLDER.sub(" X ", text)
+    han = len(_HAN.findall(plain))
+    rest = [w for w in _HAN.sub(" ", plain).split() if re.search(r"\w", w)]
+    return len(rest) + (han + 1) // 2
+
+
+def uses_microbench(step: Step) -> bool:
+    """Whether the step's text quotes the microbenchmark recording ({{latency …}}, {{microbench …}})."""
+    return any(re.match(r"(latency|microbench)\s", m) for m in _PLACEHOLDER.findall(step.text))
+
+
+def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | str = SHIPPED) -> str:
+    """What a slide's footer names beside its data source: the step's `quoted` figures, and where the figures
+    of the microbenchmark recording it quotes come from ("latencies: H200, recorded 2026-12-02")."""
+    notes = [step.quoted] if step.quoted else []
+    if uses_microbench(step):
+        notes.append(footer_note(_microbench(microbench), lang))
+    return ("；" if lang == "zh" else "; ").join(notes)
+
+
 def check_placeholders(lesson: Lesson) -> None:
     """Refuse placeholders that can never be filled (bad syntax, unknown series)."""
     for step in lesson.steps:
         try:
-            filled = fill_text(step.text, [])
+            filled = fill_text(step.text, [], microbench=None)
         except ProblemError as exc:
             raise LessonError(f"{lesson.path}:{step.line}: {exc}") from None
         if "{{" in filled or "}}" in filled:
@@ -497,7 +620,13 @@ def lesson_gaps(lesson: Lesson, source: LessonSource | None) -> list[str]:
         if lesson_view(step.view).shows_results and not step_results(step, list(source.results)):
             gaps.append(f"step {i} ({step.title}): no results for its series and sizes in {source.label}")
         for placeholder in lacking_figures(step, source, lesson.lang):
-            gaps.append(f"step {i} ({step.title}): {placeholder} is not in {source.label}; it reads n/a")
+            recorded = re.match(r"\{\{\s*(latency|microbench)\s", placeholder)
+            why = (
+                ": no microbenchmark recording is shipped (assets/microbench)"
+                if recorded
+                else f" is not in {source.label}"
+            )
+            gaps.append(f"step {i} ({step.title}): {placeholder}{why}; it reads n/a")
     return gaps
 
 
@@ -522,12 +651,13 @@ class StepTable:
     growth: bool = False  # × is each time over the size before's (a table with published rows beside)
 
 
-def step_table(step: Step, results: list[Result], lang: str = "en") -> StepTable:
+def step_table(step: Step, results: list[Result], lang: str = "en", how: str | None = None) -> StepTable:
     """The step's table. With `beside` (a shipped published session), the published rows come first, each
-    series' measured row after them, and a cell's × is its time over the size before it (the growth per
-    doubling the seed's table hides), not the baseline's."""
+    series' row of `results` after them, labelled by `how` they were obtained ("measured" here and now,
+    "replayed" from a recording, "published"; None: no word), and a cell's × is its time over the size before
+    it (the growth per doubling the seed's table hides), not the baseline's."""
     if step.beside:
-        return _beside_table(step, results, lang)
+        return _beside_table(step, results, lang, how)
     b = baseline(step.baseline or "cpu-naive")
     base_ref = SeriesRef(b.variant, tuple(sorted(b.params.items())))
     rows = []
@@ -568,19 +698,30 @@ def _growth_row(label: str, ref: SeriesRef, sizes: tuple[int, ...], results: lis
     return label, tuple(cells)
 
 
-def _beside_table(step: Step, results: list[Result], lang: str) -> StepTable:
+# how a table's own rows were obtained, in words (LessonSource.how): never "measured here" on a replay
+HOW_WORDS = {
+    "en": {"measured": "measured here", "replayed": "replayed", "published": "published"},
+    "zh": {"measured": "本机实测", "replayed": "回放记录", "published": "已发表"},
+}
+
+
+def how_words(how: str | None, lang: str) -> str:
+    """'measured here', 'replayed' or 'published' (in `lang`); '' for None or an unknown kind."""
+    return HOW_WORDS.get(lang, HOW_WORDS["en"]).get(how or "", "")
+
+
+def _beside_table(step: Step, results: list[Result], lang: str, how: str | None = None) -> StepTable:
     published = published_session(step.beside)
     where = published.environment.get("gpu", "").removeprefix("NVIDIA ") or published.label
     rows = []
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        kind = "已发表" if lang == "zh" else "published"
+        kind = how_words("published", lang)
         rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang))
+    words = how_words(how, lang)
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        rows.append(
-            _growth_row(f"{name}, {'本机实测' if lang == 'zh' else 'measured'}", ref, step.sizes, results, lang)
-        )
+        rows.append(_growth_row(f"{name}, {words}" if words else name, ref, step.sizes, results, lang))
     return StepTable(tuple(step.sizes), tuple(rows), "", growth=True)
 
 
@@ -596,6 +737,7 @@ class LessonSource:
     footer: str  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
     gpu: str | None  # whose ceilings the roofline draws
     sms: int | None = None  # the GPU's SM count: the rows of an sm-trace view
+    how: str | None = None  # "measured" (here, now), "replayed" (a recording) or "published"; None: no results
 
 
 NO_DATA = LessonSource((), "No recorded results for this lesson", f"no results · gemmviz {__version__}", None)
@@ -624,12 +766,15 @@ def session_source(session: Session, replay: bool = True) -> LessonSource:
         f"{gpu}, {date}, {how} · gemmviz {__version__}",
         _session_gpu(session),
         sms if isinstance(sms, int) else None,
+        how,
     )
 
 
 def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
     """Results measured in this run on this machine's GPU."""
-    return LessonSource(tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu)
+    return LessonSource(
+        tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu, how="measured"
+    )
 
 
 def lesson_session(lesson: Lesson, override: str | Path | None = None) -> LessonSource | None:

@@ -96,8 +96,11 @@ def ratio(x: float, lang: str = "en") -> str:
 def count(x: float, lang: str = "en") -> str:
     """A large count (the FLOPs of a product): '137 billion'; in Chinese by 万 (10⁴), 亿 (10⁸) and 万亿 (10¹²),
     as Chinese writes them: '1,374 亿', never '137 billion' inside a Chinese sentence."""
-    if _check(lang) == "en":
-        return f"{x / 1e9:,.0f} billion"
+    if _check(lang) == "en":  # as Chinese: three digits under ten (4.29 billion), millions under a billion
+        if x < 1e6:
+            return f"{x:,.0f}"
+        value, unit = (x / 1e9, "billion") if x >= 1e9 else (x / 1e6, "million")
+        return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.3g} {unit}"
     for unit, size in (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)):
         if x >= size:
             value = x / size

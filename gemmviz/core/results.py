@@ -397,6 +397,13 @@ def _session(d: object) -> Session:
     )
 
 
+def line_results(results: list[Result]) -> list[Result]:
+    """The results of a series a chart joins with a line: the square sizes (its sweep, N³). A shape that is not
+    square (seed 001's 2048×3072×4096) stands as a point of its own at the cube root of M·N·K, never joined into
+    the square sweep's line, which it would bend into a zig-zag."""
+    return [r for r in results if r.m == r.n == r.k]
+
+
 def find_baseline(
     results: list[Result], r: Result, variant: str, params: Mapping[str, int] | None = None
 ) -> Result | None:

@@ -72,6 +72,17 @@ class RooflinePoint:
     roof: float | None
     pct_of_roof: float | None
     pct_of_cublas: float | None
+    # above the bandwidth roof: caches served traffic the model counts as global. A TF32 point above the
+    # cuBLAS TF32 line (a measured figure, not the tensor cores' peak) is not that, and is not flagged.
+    cache_served: bool = False
+
+
+def _under_bandwidth(ceilings: Ceilings | None, x: float, precision: str) -> bool:
+    """Whether the roof at intensity `x` is the bandwidth's slope (left of the knee), not a compute line."""
+    if ceilings is None or ceilings.bandwidth_gbs is None:
+        return False
+    peak = ceilings.roof(float("inf"), precision)
+    return peak is not None and ceilings.bandwidth_gbs * x < peak
 
 
 def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[RooflinePoint]:
@@ -92,6 +103,7 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
                 roof,
                 100 * r.gflops / roof if roof else None,
                 None if vs_cublas is None else 100 * vs_cublas,
+                _under_bandwidth(ceilings, x, r.precision) and roof is not None and r.gflops > roof,
             )
         )
     return out

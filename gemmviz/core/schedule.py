@@ -288,6 +288,24 @@ def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Coun
     return total
 
 
-def reuse_factor(c: Counters) -> float:
-    """How many times each value loaded from global memory is used by a multiply-add (2 operands each)."""
-    return 2 * c.fmas / c.global_loads if c.global_loads else 0.0
+def reuse_factor(s: Schedule, step: Step) -> float | None:
+    """How many times, on average, each value this block loaded from inside A and B has been used by a multiply-add
+    of a thread inside C, after `step`; None before any such multiply-add. Only loads already used count (a tile
+    just loaded waits for its compute step), and neither zero padding nor the multiply-adds of threads outside C
+    (which run, on zeros, and which the counters' `fmas` include) count: so it never passes the block's edge
+    (TILE for the tiled kernel), at an edge block either.
+
+    In-bounds, the block covers R rows and C columns of C and has summed k_used values of k: R·C·k_used
+    multiply-adds, 2 operands each. A kernel staging tiles in shared memory loads each value once per block:
+    R·k_used of A and k_used·C of B, so each is used 2·R·C / (R + C) times (TILE inside, less at an edge);
+    the naive kernel's threads load their own operands, 2 per multiply-add, each used once."""
+    p = s.problem
+    r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
+    rows = max(0, min(r0 + s.bm, p.m) - r0)
+    cols = max(0, min(c0 + s.bn, p.n) - c0)
+    k_used = min(step.k_done, p.k)
+    uses = 2 * rows * cols * k_used
+    if not uses:
+        return None
+    loads = (rows + cols) * k_used if schedule_kind(s.kind).shared_memory else uses
+    return uses / loads

@@ -17,7 +17,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from gemmviz.core.chart_kinds import DEFAULT_BASELINE, times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.results import Result, find_baseline
+from gemmviz.core.results import Result, find_baseline, line_results
 from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
 from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
@@ -75,9 +75,11 @@ class _SizeChart(ResultChart):
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
             brush = pg.mkBrush(self.theme.color(style.colour))
             tips = [_Tip(self.tip, r, r, source) for r in rs]
+            on_line = {id(r) for r in line_results(rs)}  # the square sweep is a line; another shape, a point
+            joined = [i for i, r in enumerate(rs) if id(r) in on_line]
             items = self._items.get((source, name))
             if items is None:
-                line = pg.PlotDataItem(xs, ys, pen=self.pen(style))
+                line = pg.PlotDataItem(xs[joined], ys[joined], pen=self.pen(style))
                 spread = self.make_spread(rs, xs, style.colour)
                 scatter = pg.ScatterPlotItem(
                     xs,
@@ -98,7 +100,7 @@ class _SizeChart(ResultChart):
                 self._items[(source, name)] = items
             else:
                 line, *rest = items
-                line.setData(xs, ys)
+                line.setData(xs[joined], ys[joined])
                 line.setPen(self.pen(style))
                 scatter = rest[-1]
                 scatter.setData(x=xs, y=ys, data=tips, brush=brush, symbol=style.marker)

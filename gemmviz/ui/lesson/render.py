@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QWidget
 from gemmviz import __version__
 from gemmviz.core import fileio, interrupt
 from gemmviz.core.lesson_views import VIEW_KINDS
-from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text
+from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
 from gemmviz.ui.text import origin_words, tr
@@ -68,15 +68,16 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
         source.label,
         step.title,
         fill_text(step.text, list(source.results), lesson.lang),
-        _footer(step, source),
+        _footer(step, source, lesson.lang),
         status,
     )
 
 
-def _footer(step, source: LessonSource) -> str:
+def _footer(step, source: LessonSource, lang: str = "en") -> str:
     """The data source, and where the step's quoted figures come from when it quotes any (they are published,
     not measured by the session the footer names)."""
-    return f"{source.footer} · quoted: {step.quoted}" if step.quoted else source.footer
+    quoted = step_quoted(step, lang)
+    return f"{source.footer} · quoted: {quoted}" if quoted else source.footer
 
 
 def font(px: float, bold: bool = False) -> QFont:

@@ -167,12 +167,14 @@ class TableStepView(LessonViewUi):
     def widget(self, ctx: ViewContext) -> QWidget:
         from gemmviz.ui.lesson.seed_table import TableView
 
-        return TableView(step_table(ctx.step, list(ctx.source.results), ctx.lang), ctx.theme)
+        return TableView(step_table(ctx.step, list(ctx.source.results), ctx.lang, ctx.source.how), ctx.theme)
 
     def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
         from gemmviz.ui.lesson.seed_table import draw_table
 
-        return draw_table(painter, QRectF(rect), step_table(ctx.step, list(ctx.source.results), ctx.lang), ctx.theme)
+        return draw_table(
+            painter, QRectF(rect), step_table(ctx.step, list(ctx.source.results), ctx.lang, ctx.source.how), ctx.theme
+        )
 
 
 @register_ui("accesses")

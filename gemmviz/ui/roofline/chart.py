@@ -93,7 +93,7 @@ class RooflineChart(ResultChart):
                 # tooltips and the explanation say which is computed and which measured
                 (c.fp32_peak_gflops, tr("FP32 peak"), QtCore.Qt.PenStyle.SolidLine),
                 (c.fp32_gemm_gflops, tr("cuBLAS FP32"), QtCore.Qt.PenStyle.DashLine),
-                (c.tf32_gemm_gflops, tr("TF32 tensor cores"), QtCore.Qt.PenStyle.DotLine),
+                (c.tf32_gemm_gflops, tr("cuBLAS TF32"), QtCore.Qt.PenStyle.DotLine),
             ):
                 if not value:
                     continue
@@ -183,7 +183,7 @@ class RooflineChart(ResultChart):
     def _note_above_roof(self, plot: pg.PlotItem) -> None:
         """One note, beside the point furthest above its roof (placed by _place_labels once laid out)."""
         self.above_roof_note = None
-        above = [i for i, p in enumerate(self.points) if p.pct_of_roof is not None and p.pct_of_roof > 100]
+        above = [i for i, p in enumerate(self.points) if p.cache_served]
         if not above:
             return
         i = max(above, key=lambda j: self.points[j].pct_of_roof)
@@ -250,7 +250,7 @@ class RooflineChart(ResultChart):
         """Thin lines from the note to the points it explains: to its own point always (a note floating beside
         a point was read as the label of another), to every other point above its roof where that line crosses
         no roof line."""
-        above = [j for j, p in enumerate(self.points) if p.pct_of_roof is not None and p.pct_of_roof > 100]
+        above = [j for j, p in enumerate(self.points) if p.cache_served]
         o = vb.mapViewToScene(QtCore.QPointF(0, 0))
         u = vb.mapViewToScene(QtCore.QPointF(1, 1))
         scale = np.array([u.x() - o.x(), u.y() - o.y()])
@@ -291,7 +291,7 @@ class RooflineChart(ResultChart):
             else tr("no roof measured")
         )
         cub = tr(", {pct}% of cuBLAS").format(pct=f"{p.pct_of_cublas:.0f}") if p.pct_of_cublas is not None else ""
-        above = f"\n{tr(ABOVE_ROOF_NOTE)}" if p.pct_of_roof and p.pct_of_roof > 100 else ""
+        above = f"\n{tr(ABOVE_ROOF_NOTE)}" if p.cache_served else ""
         head = tr("{series} at {size}").format(series=r.series, size=r.problem.label)
         figures = tr("{intensity} FLOP/byte, {gflops} GFLOP/s").format(
             intensity=f"{p.intensity:,.2f}", gflops=f"{p.gflops:,.0f}"

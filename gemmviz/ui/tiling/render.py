@@ -708,6 +708,11 @@ def _draw_naive(f: Frame) -> None:
         f.texts.append((text, painter.boundingRect(box, flags, text)))
 
 
+def _times(x: float) -> str:
+    """A reuse figure: whole inside a block (16), to a tenth at an edge block (7.1)."""
+    return f"{x:.0f}" if abs(x - round(x)) < 0.05 else f"{x:.1f}"
+
+
 def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]) -> list[tuple[str, bool]]:
     """The counters beside the frame, (text, bold) per line."""
     p = s.problem
@@ -715,8 +720,9 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
     k_done = step.k_done
     r0, r1 = s.rows
     c0, c1 = s.cols
-    active = (r1 - r0) * (c1 - c0)
-    naive_loads = 2 * active * k_done  # what the naive kernel would have read for the same work
+    active = max(0, min(r1, p.m) - r0) * max(0, min(c1, p.n) - c0)  # threads inside C
+    naive_loads = 2 * active * min(k_done, p.k)  # what the naive kernel would have read for the same work
+    reuse = reuse_factor(s, step)  # in-bounds loads already used, by threads inside C: at most the block's edge
     shape = renderer_for(s.kind).shape_words(s)
     lines = [
         (tr(VARIANTS[s.variant].title), True),
@@ -734,20 +740,15 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
         (tr("global stores  {n}").format(n=f"{total.global_stores:,}"), False),
         (tr("global bytes   {n}").format(n=f"{total.global_bytes:,}"), False),
         (
-            tr("reuse: each loaded value used {n}×").format(n=f"{reuse_factor(total):.0f}")
-            if total.global_loads and total.fmas
+            tr("reuse: each loaded value used {n}×").format(n=_times(reuse))
+            if reuse is not None
             else tr("reuse: nothing computed yet"),
             True,
         ),
     ]
-    if schedule_kind(s.kind).shared_memory and k_done and total.global_loads:
+    if schedule_kind(s.kind).shared_memory and reuse is not None:  # the naive kernel's loads per in-bounds use
         lines.append(
-            (
-                tr("naive kernel: {n} global loads ({x}× more)").format(
-                    n=f"{naive_loads:,}", x=f"{naive_loads / total.global_loads:.0f}"
-                ),
-                False,
-            )
+            (tr("naive kernel: {n} global loads ({x}× more)").format(n=f"{naive_loads:,}", x=_times(reuse)), False)
         )
     if has_registers(s) and total.shared_loads:
         lines.append(
