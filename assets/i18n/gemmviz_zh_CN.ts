@@ -165,6 +165,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
@@ -175,74 +176,74 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="127" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="129" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="152" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="153" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="181" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="183" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="182" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="193" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="195" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="194" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="327" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="329" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="337" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="339" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="338" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="345" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="349" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -677,11 +678,6 @@ caches</source>
         <location filename="../../gemmviz/ui/roofline/chart.py" line="94" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
-        <source>TF32 tensor cores</source>
-        <translation>TF32 张量核心</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/chart.py" line="132" />
@@ -1302,7 +1298,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="725" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1332,78 +1328,78 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="736" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="732" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="738" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="733" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="734" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="740" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="735" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="741" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="743" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="745" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="746" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="751" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="755" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="756" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="768" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="771" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="771" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="773" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="775" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1640,12 +1636,12 @@ model</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="164" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="165" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="177" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="178" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1971,7 +1967,7 @@ model</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="246" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="248" />
         <source>P plays the animation</source>
         <translation>按 P 播放动画</translation>
     </message>
