@@ -97,9 +97,55 @@ def space() -> list[dict[str, int]]:
     return out
 
 
+# gpu-cpasync-any (kernels/cpasync_any.cu): the same kernel with its edges handled inside (zero-fill copies,
+# bounds-checked stores), so nothing is padded, and a grouped block order (GROUP_M block rows of C per column).
+ANY_CONFIG = {**CPASYNC, "GROUP_M": 8}
+ANY_EXPLANATION = (
+    "The cp.async warp-tiling kernel for any size: copies that fall outside A or B are issued with a source "
+    "size of 0 bytes, so the shared tiles get zeros without reading memory, and C is stored with bounds "
+    "checks. No padded copies of the matrices are made (1000³ runs as 1000³), and blocks walk 8 block rows "
+    "of C before moving right, so a wave of blocks shares panels of A and B in L2."
+)
+ANY_RUNG = "edges inside the kernel (zero-fill copies): no padding pass"
+
+
+def any_space() -> list[dict[str, int]]:
+    """A small search around the H200's cp.async tuning: 128x128 (8x8 per thread) and 128x256 (8x16) tiles,
+    3 or 4 stages, row-major (GROUP_M 1) or grouped (8) block order."""
+    tiles = ({"BM": 128, "BN": 128, "WM": 32, "WN": 64, "TN": 8}, {"BM": 128, "BN": 256, "WM": 64, "WN": 64, "TN": 16})
+    return [
+        {**CPASYNC, **t, "STAGES": stages, "GROUP_M": group}
+        for t in tiles
+        for stages in (3, 4)
+        for group in (1, 8)
+        if (smem_bytes({**CPASYNC, **t, "STAGES": stages}) + 1024) * _register_blocks({**CPASYNC, **t})
+        <= SM_SHARED_BYTES
+    ]
+
+
+def any_geometry(p: Problem, params: Mapping[str, int], c: Mapping[str, int]):
+    """As `geometry`, on the problem itself (nothing is padded): ceil(N/BN) x ceil(M/BM)·splits blocks."""
+    return geometry(p, params, c)
+
+
+def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
+    """Shared-memory traffic and FMAs as on the padded problem (the zero-filled tiles are stored and
+    multiplied); global loads only of the matrices' own elements: each block column of C reads A's M x K,
+    each block row reads B's K x N; split-K reads and writes C once more per slice after the first."""
+    t = blocked_traffic(p, c["BM"], c["BN"], c["BK"], threads(c), reads_per_k(c), "cp.async, edges in the kernel")
+    tiles_m, tiles_n = ceil_div(p.m, c["BM"]), ceil_div(p.n, c["BN"])
+    extra = (splits(p, c) - 1) * p.m * p.n
+    loads = tiles_n * p.m * p.k + tiles_m * p.k * p.n
+    return replace(t, global_loads=loads + extra, global_stores=p.m * p.n + extra)
+
+
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
 # block-tiling kernel: split-K launches more blocks and moves C more than once.
 ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
          "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
          "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip
 OWN = {"geometry": geometry, "traffic": traffic}
+ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu", "kernel_name": "gemm_cpasync_any",
+             "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
+             "tune_space": any_space}  # fmt: skip
+ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
