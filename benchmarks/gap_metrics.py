@@ -118,7 +118,7 @@ def main() -> None:
     doc = {
         "schema": "gemmviz-gap-metrics",
         "schema_version": 1,
-        "gpu": backends["cuda"].device.name(),
+        "gpu": backends["cuda"].device_info().get("name"),
         "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         "command": "python3 " + " ".join(shlex.quote(x) for x in ["benchmarks/gap_metrics.py", *sys.argv[1:]]),
         "kernels": kernels,

@@ -16,8 +16,8 @@ W=/tmp/round
 export GEMMVIZ_CACHE_DIR=/tmp/gc
 mkdir -p "$OUT" "$W" "$GEMMVIZ_CACHE_DIR"
 finish() {
-  tar czf "$W/round.tgz" -C "$W" .
-  for f in microbench.json gap.json pipeline.json tuned.json timing.json; do [ -f "$W/$f" ] && cp "$W/$f" "$W/"; done
+  tar czf "$OUT/round.tgz" -C "$W" .
+  for f in microbench.json gap.json pipeline.json tuned.json timing.json; do [ -f "$W/$f" ] && cp "$W/$f" "$OUT/"; done
   ls -la "$OUT"
 }
 trap finish EXIT
@@ -57,7 +57,7 @@ from gemmviz.backends.cuda import CudaBackend
 from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
-sizes = [Problem(257, 383, 200), Problem(33, 17, 65), Problem(1001, 999, 1003)]
+sizes = [Problem(257, 383, 200), Problem(33, 17, 65), Problem(1001, 999, 1003), Problem(2000, 3000, 1000), Problem(2001, 2999, 1001)]
 jobs = plan_jobs(sys.argv[1].split(","), sizes, {})
 results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(jobs)
 for r in results:
@@ -65,7 +65,7 @@ for r in results:
 raise SystemExit(0 if all(r.valid for r in results) else 1)
 PY
 for tool in memcheck racecheck; do
-  timeout 50 compute-sanitizer --tool $tool --error-exitcode 3 python3 /tmp/sanitize.py $V \
+  timeout 80 compute-sanitizer --tool $tool --error-exitcode 3 python3 /tmp/sanitize.py $V \
     > "$W/sanitize-$tool.txt" 2>&1
   echo "$tool rc=$?"; grep -E "ERROR SUMMARY|gpu-|Error" "$W/sanitize-$tool.txt" | head -8
 done
@@ -94,4 +94,3 @@ timeout 40 python3 benchmarks/wgmma_pipeline.py --size 4096 --out "$W/pipeline.j
 echo "== 4. gap metrics at 4096^3"
 timeout 130 python3 benchmarks/gap_metrics.py --out "$W/gap.json" > "$W/gap.txt" 2>&1
 echo "gap rc=$?"; tail -12 "$W/gap.txt"
-ls -la "$OUT"

@@ -71,6 +71,14 @@ __device__ __forceinline__ unsigned int shared_address(const float* p) {
     return static_cast<unsigned int>(__cvta_generic_to_shared(p));
 }
 
+__device__ __forceinline__ void cp_async4(unsigned int dst, const float* src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
+}
+
+__device__ __forceinline__ void cp_async16(unsigned int dst, const float* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+}
+
 // `bytes` of the source are copied, the rest of the destination is zero-filled (0: nothing is read).
 __device__ __forceinline__ void cp_async4(unsigned int dst, const float* src, unsigned int bytes) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
@@ -123,29 +131,44 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
     for (int j = 0; j < A_COPIES; ++j) a_rows_in |= (arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
     const int b_cols = max(0, min(4, N - bcol));         // columns of this thread's 4 that exist
     const bool b_aligned = (N & 3) == 0;                 // B's rows start on 16 bytes: one 16-byte copy
-    int ka = kt0 * BK + ak, kb = kt0 * BK + br;          // k of this thread's next A copy and first B copy
+    // Interior blocks (every row and column of the tile inside C, B's rows 16-byte aligned) copy every K-slice
+    // but a ragged last one as gpu-cpasync does, with no predicates: the edge test is one branch per slice.
+    const bool interior = (tm + 1) * BM <= M && (tn + 1) * BN <= N && b_aligned;
+    int k0 = kt0 * BK;                                   // first k of the next K-slice
+    const float* Ag = A + arow * K + k0 + ak;            // dereferenced only where in range
+    const float* Bg = B + (k0 + br) * N + bcol;
     const unsigned int as0 = shared_address(As + ak * AS_LD + am), bs0 = shared_address(Bs + br * BN + bc);
     auto load_tile = [&](int stage) {  // the next K-slice of A and B, global -> shared, asynchronously
         const unsigned int a_dst = as0 + 4 * stage * A_STAGE, b_dst = bs0 + 4 * stage * B_STAGE;  // bytes
-        #pragma unroll
-        for (int j = 0; j < A_COPIES; ++j) {
-            const bool in = ka < K && ((a_rows_in >> j) & 1u);
-            cp_async4(a_dst + 4 * j * A_ROW_STEP, in ? A + (arow + j * A_ROW_STEP) * K + ka : A, in ? 4u : 0u);
-        }
-        #pragma unroll
-        for (int j = 0; j < B_COPIES; ++j) {
-            const int k = kb + j * B_ROW_STEP;
-            const unsigned int dst = b_dst + 4 * j * B_ROW_STEP * BN;
-            const int cols = k < K ? b_cols : 0;
-            if (b_aligned) {
-                cp_async16(dst, cols > 0 ? B + k * N + bcol : B, 4u * cols);
-            } else {
-                #pragma unroll
-                for (int e = 0; e < 4; ++e) cp_async4(dst + 4 * e, e < cols ? B + k * N + bcol + e : B, e < cols ? 4u : 0u);
+        if (interior && k0 + BK <= K) {
+            #pragma unroll
+            for (int j = 0; j < A_COPIES; ++j) cp_async4(a_dst + 4 * j * A_ROW_STEP, Ag + j * A_ROW_STEP * K);
+            #pragma unroll
+            for (int j = 0; j < B_COPIES; ++j) cp_async16(b_dst + 4 * j * B_ROW_STEP * BN, Bg + j * B_ROW_STEP * N);
+        } else {  // an edge: each copy reads only what lies inside A or B, zero-filling the rest
+            const int ka = k0 + ak;
+            #pragma unroll
+            for (int j = 0; j < A_COPIES; ++j) {
+                const bool in = ka < K && ((a_rows_in >> j) & 1u);
+                cp_async4(a_dst + 4 * j * A_ROW_STEP, in ? A + (arow + j * A_ROW_STEP) * K + ka : A, in ? 4u : 0u);
+            }
+            #pragma unroll
+            for (int j = 0; j < B_COPIES; ++j) {
+                const int k = k0 + br + j * B_ROW_STEP;
+                const unsigned int dst = b_dst + 4 * j * B_ROW_STEP * BN;
+                const int cols = k < K ? b_cols : 0;
+                if (b_aligned) {
+                    cp_async16(dst, cols > 0 ? B + k * N + bcol : B, 4u * cols);
+                } else {
+                    #pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                        cp_async4(dst + 4 * e, e < cols ? B + k * N + bcol + e : B, e < cols ? 4u : 0u);
+                }
             }
         }
-        ka += BK;
-        kb += BK;
+        k0 += BK;
+        Ag += BK;
+        Bg += BK * N;
     };
 
     float acc[TM][TN];

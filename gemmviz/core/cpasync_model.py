@@ -123,9 +123,30 @@ def any_space() -> list[dict[str, int]]:
     ]
 
 
-def any_geometry(p: Problem, params: Mapping[str, int], c: Mapping[str, int]):
-    """As `geometry`, on the problem itself (nothing is padded): ceil(N/BN) x ceil(M/BM)·splits blocks."""
-    return geometry(p, params, c)
+SPLIT_PENALTY = 0.03  # per extra slice: its turn-ordered epilogue reads and writes C once more
+
+
+def any_splits(p: Problem, c: Mapping[str, int]) -> int:
+    """Slices of K per tile of C for gpu-cpasync-any, chosen against wave quantisation: the S in 1..4 (each
+    slice at least 4 K-slices) that minimises waves(S) / S · (1 + 3% per extra slice), where waves(S) is
+    ceil(tiles · S / (132 SMs x blocks per SM)). 2048x3072x4096 in 128x256 tiles: 192 tiles fill 1.45 waves
+    of 132 (2 waves for 1.45 of work); split in 2, 384 blocks fill 2.9 waves (3). No split above 4096 tiles
+    (the kernel's turn counters)."""
+    tiles = ceil_div(p.m, c["BM"]) * ceil_div(p.n, c["BN"])
+    if tiles > SPLIT_K_TILES:
+        return 1
+    slots = SPLIT_K_SMS * blocks_per_sm(c)
+    most = max(1, min(SPLIT_K_MAX, ceil_div(p.k, c["BK"]) // SPLIT_K_MIN_TILES))
+
+    def cost(s: int) -> float:
+        return ceil_div(tiles * s, slots) / s * (1 + SPLIT_PENALTY * (s - 1))
+
+    return min(range(1, most + 1), key=lambda s: (cost(s), s))
+
+
+def any_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+    """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`)."""
+    return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * any_splits(p, c), 1), (threads(c), 1, 1)
 
 
 def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
@@ -134,7 +155,7 @@ def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     each block row reads B's K x N; split-K reads and writes C once more per slice after the first."""
     t = blocked_traffic(p, c["BM"], c["BN"], c["BK"], threads(c), reads_per_k(c), "cp.async, edges in the kernel")
     tiles_m, tiles_n = ceil_div(p.m, c["BM"]), ceil_div(p.n, c["BN"])
-    extra = (splits(p, c) - 1) * p.m * p.n
+    extra = (any_splits(p, c) - 1) * p.m * p.n
     loads = tiles_n * p.m * p.k + tiles_m * p.k * p.n
     return replace(t, global_loads=loads + extra, global_stores=p.m * p.n + extra)
 
