@@ -89,21 +89,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--variants", help="only these of KERNELS (comma-separated)")
+    ap.add_argument("--metrics", help="only these metrics (comma-separated), e.g. a name ncu left empty, again")
     args = ap.parse_args()
+    chosen = [(v, p) for v, p in KERNELS if not args.variants or v in args.variants.split(",")]
+    metrics = args.metrics.split(",") if args.metrics else list(METRICS)
 
     from gemmviz.backends import default_backends
     from gemmviz.core.bench import BenchSettings, Engine, Job
     from gemmviz.core.problem import Problem
 
     p = Problem(args.size, args.size, args.size)
-    jobs = [Job(v, tuple(sorted(params.items())), p) for v, params in KERNELS]
+    jobs = [Job(v, tuple(sorted(params.items())), p) for v, params in chosen]
     backends = default_backends()
     results = Engine(backends, BenchSettings(warmup=3, repeats=20, seed=0)).run(jobs)
     for r in results:
         print(f"{r.series:<28} {r.status:<8} {r.median_ms} ms  {r.error or ''}", file=sys.stderr)
-    counters, rejected = profile_all(jobs, results, list(METRICS), 0)
+    counters, rejected = profile_all(jobs, results, metrics, 0)
     kernels = []
-    for (variant, params), r, c in zip(KERNELS, results, counters):
+    for (variant, params), r, c in zip(chosen, results, counters):
         kernels.append(
             {
                 "variant": variant,
@@ -130,7 +134,7 @@ def main() -> None:
         mt = k["metrics"]
         print(
             f"{k['variant']:<16} {k['median_ms']} ms  fma {mt.get(METRICS[4])}  gmma {mt.get(METRICS[5])}  "
-            f"issue {mt.get(METRICS[2])}  L2 hit {mt.get(METRICS[8])}  ({len(mt)} metrics)"
+            f"issue {mt.get(METRICS[2])}  L2 hit {mt.get(METRICS[8])}  ({len(mt)} metrics)  {mt if args.metrics else ''}"
         )
 
 

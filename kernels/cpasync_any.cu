@@ -230,31 +230,50 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         __syncthreads();
     }
     const int crow = tm * BM + wm0 + tr * 4, ccol = tn * BN + wn0 + tc * 4;
-    #pragma unroll
-    for (int si = 0; si < MS; ++si)
+    if (interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
+        float* const Cw = C + crow * N + ccol;
         #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int m = crow + si * LR * 4 + i;
-            if (m >= M) continue;
+        for (int si = 0; si < MS; ++si)
             #pragma unroll
-            for (int sj = 0; sj < NS; ++sj) {
-                const int n = ccol + sj * LC * 4;
-                float* dst = C + m * N + n;
-                float v[4] = {acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1], acc[4 * si + i][4 * sj + 2],
-                              acc[4 * si + i][4 * sj + 3]};
-                if (b_aligned && n + 3 < N) {  // four columns, 16-byte aligned: one float4
+            for (int i = 0; i < 4; ++i)
+                #pragma unroll
+                for (int sj = 0; sj < NS; ++sj) {
+                    float4* dst = reinterpret_cast<float4*>(Cw + (si * LR * 4 + i) * N + sj * LC * 4);
+                    float4 v = make_float4(acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1],
+                                           acc[4 * si + i][4 * sj + 2], acc[4 * si + i][4 * sj + 3]);
                     if (slice > 0) {  // L2, not L1: the previous slice wrote it from another SM
-                        const float4 prev = __ldcg(reinterpret_cast<const float4*>(dst));
-                        v[0] += prev.x, v[1] += prev.y, v[2] += prev.z, v[3] += prev.w;
+                        const float4 prev = __ldcg(dst);
+                        v.x = prev.x + v.x, v.y = prev.y + v.y, v.z = prev.z + v.z, v.w = prev.w + v.w;
                     }
-                    *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-                } else {
-                    #pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        if (n + e < N) dst[e] = slice > 0 ? __ldcg(dst + e) + v[e] : v[e];
+                    *dst = v;
+                }
+    } else {  // an edge tile: rows past M skipped, a float4 where its four columns exist (N % 4 == 0)
+        #pragma unroll
+        for (int si = 0; si < MS; ++si)
+            #pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int m = crow + si * LR * 4 + i;
+                if (m >= M) continue;
+                #pragma unroll
+                for (int sj = 0; sj < NS; ++sj) {
+                    const int n = ccol + sj * LC * 4;
+                    float* dst = C + m * N + n;
+                    float v[4] = {acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1], acc[4 * si + i][4 * sj + 2],
+                                  acc[4 * si + i][4 * sj + 3]};
+                    if (b_aligned && n + 3 < N) {
+                        if (slice > 0) {
+                            const float4 prev = __ldcg(reinterpret_cast<const float4*>(dst));
+                            v[0] += prev.x, v[1] += prev.y, v[2] += prev.z, v[3] += prev.w;
+                        }
+                        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+                    } else {
+                        #pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                            if (n + e < N) dst[e] = slice > 0 ? __ldcg(dst + e) + v[e] : v[e];
+                    }
                 }
             }
-        }
+    }
     if (slices > 1) {  // hand the tile to the next slice (the last one resets the turn for the next launch)
         __threadfence();
         __syncthreads();
