@@ -54,4 +54,4 @@ print(len(d["results"]), "results; not valid:", bad[:12])
 PY
 left=$((570 - SECONDS))
 echo "== pytest -m gpu ($left s left)"
-[ $left -gt 20 ] && timeout $left python3 -m pytest -m gpu -q -p no:cacheprovider 2>&1 | tail -15 | tee "$W/pytest-gpu.txt"
+[ $left -gt 20 ] && timeout $left python3 -m pytest -m gpu -q -p no:cacheprovider tests/test_gpu.py 2>&1 | tail -15 | tee "$W/pytest-gpu.txt"
