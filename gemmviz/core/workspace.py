@@ -28,9 +28,15 @@ LIVE = ""  # the source label of this run's results
 COMPANION_SUFFIX = ".json.gz"  # large companions of a recording (e.g. its 4096³ block traces), opened on demand
 
 
+# Recordings shipped beside the sessions that are not sessions: the gap view's Nsight Compute metrics (schema
+# gemmviz-gap-metrics) and the Hopper kernel's pipeline trace (gemmviz-pipeline-trace), benchmarks/*.py.
+NOT_SESSION_SUFFIXES = ("-gap.json", "-pipeline.json")
+
+
 def recorded_sessions() -> list[Path]:
     """Shipped session files: recorded on our GPU, their gzip companions, and the seeds' published tables."""
     files = [*asset_files("sessions", ".json"), *asset_files("sessions", COMPANION_SUFFIX)]
+    files = [f for f in files if not str(f).endswith(NOT_SESSION_SUFFIXES)]
     return sorted((Path(str(f)) for f in files), key=lambda p: p.name)
 
 
