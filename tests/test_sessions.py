@@ -73,7 +73,11 @@ def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_ke
     # the seed's kernels and the recording's best FP32 SIMT and TF32 kernels
     assert traced >= {"gpu-naive", "gpu-tiled", "gpu-cpasync", "gpu-wgmma-tf32"}
     # 2026-12-02 carries 2026-12-01's traces where the configuration is the same (the Hopper kernel's is not)
-    assert {r.variant for r in new.results if r.block_trace and r.m == 4096} >= {"gpu-naive", "gpu-tiled", "gpu-cpasync"}
+    assert {r.variant for r in new.results if r.block_trace and r.m == 4096} >= {
+        "gpu-naive",
+        "gpu-tiled",
+        "gpu-cpasync",
+    }
 
 
 def test_recorded_1000_traces_of_the_seed_and_best_kernels():
