@@ -91,8 +91,14 @@ def main() -> None:
             "rows of " + ", ".join("x".join(map(str, s)) for s in partial) + ": the bench's 400 s budget ran out "
             "before every variant had run there"
         )
-    merged = Session(results=results, environment=environment, settings=settings, created=bench.created,
-                     kind="measured", label=bench.label)  # fmt: skip
+    merged = Session(
+        results=results,
+        environment=environment,
+        settings=settings,
+        created=bench.created,
+        kind="measured",
+        label=bench.label,
+    )
     day = merged.created[:10]
     traced = [r for r in merged.results if r.block_trace is not None and r.m == r.n == r.k == 4096]
     companion = Session(

@@ -45,8 +45,13 @@ def main() -> None:
     gpu = pycuda.autoinit.device.name()
     config, _tuned = tuned_config(v.name, gpu, v.config)
     cfg = config_from_macros(config)
-    options = ["-O3", *v.macro_options({}, config), "-DWGMMA_PIPE_TRACE", f"-DPIPE_TILES={PIPE_TILES}",
-               f"-DPIPE_KT={PIPE_KT}"]  # fmt: skip
+    options = [
+        "-O3",
+        *v.macro_options({}, config),
+        "-DWGMMA_PIPE_TRACE",
+        f"-DPIPE_TILES={PIPE_TILES}",
+        f"-DPIPE_KT={PIPE_KT}",
+    ]
     cubin = nvcc(v.source_text(), options, "sm_90a", v.source)
     kernel = WgmmaKernel(cubin, cfg)
 
