@@ -270,17 +270,17 @@ chart's legend) or choose another baseline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="241" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="246" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="269" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="274" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="279" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="284" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
@@ -305,22 +305,22 @@ chart's legend) or choose another baseline</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="247" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="275" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="285" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -331,52 +331,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="214" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="209" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="236" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="231" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="316" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="311" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="318" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="324" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="319" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="189" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -542,53 +542,53 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="205" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="151" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="255" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="441" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="244" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="430" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="303" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="292" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="293" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="396" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="385" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="400" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="436" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="425" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="457" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="446" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -684,7 +684,7 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="298" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
@@ -758,111 +758,121 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="51" />
+        <source>GPU warp tiling, cp.async, any size</source>
+        <translation>GPU warp 分块，cp.async，任意尺寸</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
         <source>GPU tensor cores (WMMA TF32)</source>
         <translation>GPU 张量核心（WMMA TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
         <source>GPU tensor cores (mma.sync TF32)</source>
         <translation>GPU 张量核心（mma.sync TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
         <source>GPU Hopper (TMA + wgmma TF32)</source>
         <translation>GPU Hopper（TMA + wgmma TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
         <source>cuBLAS SGEMM (FP32)</source>
         <translation>cuBLAS SGEMM（FP32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
         <source>cuBLAS SGEMM (TF32 tensor cores)</source>
         <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="59" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="60" />
         <source>The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.</source>
         <translation>原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="60" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
         <source>numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.</source>
         <translation>numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
         <source>The seeds' V1: one thread per element of C, every operand read from global memory.</source>
         <translation>原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
         <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
         <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
         <source>The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.</source>
         <translation>原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
         <source>The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.</source>
         <translation>原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
         <source>Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.</source>
         <translation>每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
         <source>Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.</source>
         <translation>每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
         <source>2D block tiling with 16-byte loads and stores, A transposed in shared memory.</source>
         <translation>二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
         <source>As float4 tiling, with two shared buffers: the next tiles load while these are used.</source>
         <translation>与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
         <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
         <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="72" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="73" />
         <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
         <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="76" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="77" />
+        <source>The cp.async warp-tiling kernel for any size: copies that fall outside A or B are issued with a source size of 0 bytes, so the shared tiles get zeros without reading memory, and C is stored with bounds checks. No padded copies of the matrices are made (1000³ runs as 1000³), and blocks walk 8 block rows of C before moving right, so a wave of blocks shares panels of A and B in L2.</source>
+        <translation>任意尺寸的 cp.async warp 分块核函数：落在 A 或 B 之外的拷贝以 0 字节的源大小发出，共享内存分块得到零而不读内存，C 的写回带边界检查。不再生成矩阵的补零副本（1000³ 就按 1000³ 运行），线程块先沿 C 的 8 个块行走再向右移动，使一波线程块在 L2 中共享 A 和 B 的面板。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run/panel.py" line="81" />
         <source>TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.</source>
         <translation>通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="79" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
         <source>TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.</source>
         <translation>TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="80" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
         <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
         <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="89" />
         <source>NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.</source>
         <translation>NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="90" />
         <source>The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
@@ -1428,7 +1438,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1775,12 +1785,12 @@ model</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="136" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
@@ -2606,117 +2616,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="129" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="134" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="134" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="139" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="136" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="141" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="140" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="146" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="151" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="151" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="175" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="180" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="190" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="195" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="203" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="199" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="204" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="200" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="205" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="201" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="209" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="210" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="211" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="212" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="213" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="218" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="267" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="272" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="277" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="282" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="282" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="287" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="307" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="312" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="328" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="333" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
