@@ -848,8 +848,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="77" />
-        <source>The cp.async warp-tiling kernel for any size: copies that fall outside A or B are issued with a source size of 0 bytes, so the shared tiles get zeros without reading memory, and C is stored with bounds checks. No padded copies of the matrices are made (1000³ runs as 1000³), and blocks walk 8 block rows of C before moving right, so a wave of blocks shares panels of A and B in L2.</source>
-        <translation>任意尺寸的 cp.async warp 分块核函数：落在 A 或 B 之外的拷贝以 0 字节的源大小发出，共享内存分块得到零而不读内存，C 的写回带边界检查。不再生成矩阵的补零副本（1000³ 就按 1000³ 运行），线程块先沿 C 的 8 个块行走再向右移动，使一波线程块在 L2 中共享 A 和 B 的面板。</translation>
+        <source>The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.</source>
+        <translation>任意尺寸的 cp.async warp 分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="81" />

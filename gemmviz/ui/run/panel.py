@@ -76,7 +76,7 @@ VARIANT_EXPLANATIONS = (
     ),
     QT_TRANSLATE_NOOP(
         "",
-        "The cp.async warp-tiling kernel for any size: copies that fall outside A or B are issued with a source size of 0 bytes, so the shared tiles get zeros without reading memory, and C is stored with bounds checks. No padded copies of the matrices are made (1000³ runs as 1000³), and blocks walk 8 block rows of C before moving right, so a wave of blocks shares panels of A and B in L2.",
+        "The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.",
     ),
     QT_TRANSLATE_NOOP(
         "", "TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline."
