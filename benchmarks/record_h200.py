@@ -5,7 +5,8 @@
     python benchmarks/record_h200.py --merge DIR1 DIR2 --out assets/sessions   # here: the merged session
 
 Parts (each a gemmviz command with its own time budget, so each device call fits in its 10 minutes):
-  bench    every registry variant, 256...8192 and 2048x4096x3072, tiles 8/16/32, blocks 16/32, kernel-only timing
+  bench    every registry variant, 256...8192, 1000^3, 2048x3072x4096 (seed 001's M x N x K) and 2000x3000x1000,
+           tiles 8/16/32, blocks 16/32, kernel-only timing
            (at least 20 samples, until the noise is under 0.5%). Nothing else runs beside it: the CPU BLAS
            baseline ran with 16 threads beside the CPU loop's background process last time and read 20 ms at
            512^3 (it takes 0.3 ms on an idle machine: benchmarks/cpu_blas_threads.py)
@@ -26,6 +27,7 @@ import argparse
 import dataclasses
 import datetime as _dt
 import json
+import os
 import subprocess
 import sys
 import time
@@ -34,11 +36,12 @@ from pathlib import Path
 from gemmviz.core.results import Result, Session
 from gemmviz.core.variants import VARIANTS
 
-SIZES = "256,512,1024,2048,4096,8192"
-MNK = "2048x4096x3072"
+SIZES = "256,512,1000,1024,2048,4096,8192"
+# seed 001's own shape (M=2048, N=3072, K=4096) and a rectangular odd one (issue 34, item 3)
+MNK = ("2048x3072x4096", "2000x3000x1000")
 SEED_TRACED = [("gpu-naive", ["--block", "16,32"]), ("gpu-tiled", ["--tile", "8,16,32"])]
 # seconds each part may take; the CPU part runs beside trace and profile
-BUDGET_S = {"bench": 470, "trace": 90, "profile": 330, "ceilings": 60}
+BUDGET_S = {"bench": int(os.environ.get("GEMMVIZ_BENCH_BUDGET_S", "470")), "trace": 90, "profile": 330, "ceilings": 60}
 PROFILE_SIZES = "256,1024,4096"
 
 
@@ -145,7 +148,7 @@ def _load(path: Path) -> Session | None:
         return None
 
 
-def record_bench(out: Path) -> None:
+def record_bench(out: Path, ceilings: bool = True) -> None:
     log = out / "record.log"
     _gemmviz(
         [
@@ -154,8 +157,7 @@ def record_bench(out: Path) -> None:
             ",".join(VARIANTS),
             "--sizes",
             SIZES,
-            "--mnk",
-            MNK,
+            *[arg for shape in MNK for arg in ("--mnk", shape)],
             "--tile",
             "8,16,32",
             "--block",
@@ -173,7 +175,8 @@ def record_bench(out: Path) -> None:
         log,
         BUDGET_S["bench"],
     )
-    _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
+    if ceilings:
+        _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
 
 
 def record_rest(out: Path, bench: Session | None) -> None:
@@ -357,6 +360,7 @@ def main() -> None:
     ap.add_argument("--previous", help="merge: an earlier recording whose CPU loop at 4096^3 is carried over")
     ap.add_argument("--durations", help="merge: a `gemmviz profile --duration-only` session (ncu's duration alone)")
     ap.add_argument("--out", required=True, help="folder for the parts and logs, or for the merged session")
+    ap.add_argument("--no-ceilings", action="store_true", help="bench: leave `gemmviz ceilings` out")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -369,7 +373,7 @@ def main() -> None:
             Path(args.durations) if args.durations else None,
         )
     elif args.part == "bench":
-        record_bench(out)
+        record_bench(out, ceilings=not args.no_ceilings)
     elif args.part == "rest":
         record_rest(out, _load(Path(args.bench)) if args.bench else None)
     else:

@@ -79,6 +79,35 @@
 #define GEMMVIZ_WGMMA_TRACE_END
 #endif
 
+// Pipeline trace (benchmarks/wgmma_pipeline.py; off unless built with -DWGMMA_PIPE_TRACE, so the timed kernel
+// is unchanged): on SM wgmma_pipe_sm, the first PIPE_TILES blocks record clock64() stamps per warpgroup and
+// k-block: the producer's wait for a free stage and its TMA issue; the stage's landing, seen by an observer
+// thread of the producer warpgroup (lane 0 of warp 1, otherwise idle) waiting on the "full" barrier; each
+// consumer warpgroup's wait for a full stage, its wgmma issue and the retirement of that wgmma group.
+// Slot [tile][warpgroup][k-block][kind 0 tma | 1 wait | 2 wgmma][start, end]; 0 = not recorded.
+#ifdef WGMMA_PIPE_TRACE
+#ifndef PIPE_TILES
+#define PIPE_TILES 2
+#endif
+#ifndef PIPE_KT
+#define PIPE_KT 256
+#endif
+extern "C" {
+__device__ long long wgmma_pipe_events[PIPE_TILES * (CONSUMERS + 1) * PIPE_KT * 3 * 2];
+__device__ int wgmma_pipe_tiles[PIPE_TILES * 4];  // blockIdx.x, tile row, tile column, k-blocks
+__device__ int wgmma_pipe_sm;
+__device__ unsigned int wgmma_pipe_count;
+}
+#define PIPE_STAMP(wg, kb, kind, which, value)                                                            \
+    do {                                                                                                  \
+        if (pipe_slot >= 0 && (kb) < PIPE_KT)                                                             \
+            wgmma_pipe_events[(((pipe_slot * (CONSUMERS + 1) + (wg)) * PIPE_KT + (kb)) * 3 + (kind)) * 2 + \
+                              (which)] = (value);                                                         \
+    } while (0)
+#else
+#define PIPE_STAMP(wg, kb, kind, which, value)
+#endif
+
 #if BM != 128 && BM != 192 && BM != 256
 #error "BM must be 128, 192 or 256"
 #endif
@@ -393,6 +422,23 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const int tm = first_m + in_group % rows, tn = (in_group / rows) * CLUSTER + rank;
     const int KT = (K + BK - 1) / BK;
 
+#ifdef WGMMA_PIPE_TRACE
+    __shared__ int pipe_slot_shared;
+    if (threadIdx.x == 0) {
+        unsigned int smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        int slot = -1;
+        if (static_cast<int>(smid) == wgmma_pipe_sm) {
+            const unsigned int n = atomicAdd(&wgmma_pipe_count, 1u);
+            if (n < PIPE_TILES) {
+                slot = static_cast<int>(n);
+                wgmma_pipe_tiles[4 * n] = blockIdx.x, wgmma_pipe_tiles[4 * n + 1] = tm;
+                wgmma_pipe_tiles[4 * n + 2] = tn, wgmma_pipe_tiles[4 * n + 3] = KT;
+            }
+        }
+        pipe_slot_shared = slot;
+    }
+#endif
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                   // the producer's expect_tx arrival
@@ -406,13 +452,19 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     __syncthreads();
 #endif
 
+#ifdef WGMMA_PIPE_TRACE
+    const int pipe_slot = pipe_slot_shared;
+#endif
     const int warpgroup = threadIdx.x / 128;
     if (warpgroup == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
         if (threadIdx.x == 0) {
             for (int kb = 0; kb < KT; ++kb) {
                 const int s = kb % STAGES;
+                PIPE_STAMP(0, kb, 1, 0, clock64());
                 mbar_wait(empty + 8 * s, ((kb / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1; gemmviz:step wait_empty
+                PIPE_STAMP(0, kb, 1, 1, clock64());
+                PIPE_STAMP(0, kb, 0, 0, clock64());
                 mbar_expect_tx(full + 8 * s, STAGE_BYTES);          // OOB parts of a box count too (zero-filled)
                 const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
 #if CLUSTER > 1
@@ -434,6 +486,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             // arrives on this block's barriers, so the block may exit.
             for (int kb = KT; kb < KT + STAGES; ++kb) mbar_wait(empty + 8 * (kb % STAGES), ((kb / STAGES) & 1) ^ 1);  // gemmviz:step drain
         }
+#ifdef WGMMA_PIPE_TRACE
+        if (threadIdx.x == 32 && pipe_slot >= 0) {  // the observer: when each stage's copies have landed
+            for (int kb = 0; kb < KT && kb < PIPE_KT; ++kb) {
+                mbar_wait(full + 8 * (kb % STAGES), (kb / STAGES) & 1);
+                PIPE_STAMP(0, kb, 0, 1, clock64());
+            }
+        }
+#endif
         return;
     }
 
@@ -475,7 +535,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
     auto step = [&](int kb, uint32_t(&fr)[4 * BK / 8]) {
         const int s = kb % STAGES;
+        if (tid == 0) PIPE_STAMP(warpgroup, kb, 1, 0, clock64());
         mbar_wait(full + 8 * s, (kb / STAGES) & 1);  // gemmviz:step wait_full
+        if (tid == 0) PIPE_STAMP(warpgroup, kb, 1, 1, clock64());
         const uint32_t a_src = base + s * STAGE_BYTES, b_src = a_src + A_STAGE_BYTES;
         const uint64_t desc_a = smem_desc(a_src);
 #if B_REGS
@@ -487,6 +549,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         const uint64_t desc_b = smem_desc(b_src + c * 64 * 128);
 #endif
         fence_acc(acc);
+        if (tid == 0) PIPE_STAMP(warpgroup, kb, 2, 0, clock64());
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 8; ++kk) {
@@ -500,6 +563,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         fence_acc(acc);
         wgmma_wait<DEPTH>();
         fence_acc(acc);
+        if (tid == 0 && kb >= DEPTH) PIPE_STAMP(warpgroup, kb - DEPTH, 2, 1, clock64());  // group kb - DEPTH retired
         if (kb >= DEPTH) release((kb - DEPTH) % STAGES);
     };
 
@@ -511,6 +575,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (kb < KT) step(kb, fr0);
     wgmma_wait<0>();
     fence_acc(acc);
+    if (tid == 0 && DEPTH == 1 && KT > 0) PIPE_STAMP(warpgroup, KT - 1, 2, 1, clock64());
     if (DEPTH == 1 && KT > 0) release((KT - 1) % STAGES);  // the producer's exit wait counts on it
 
     // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):

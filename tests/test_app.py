@@ -284,7 +284,7 @@ def test_two_sessions_of_the_same_gpu_and_day_are_both_shown(make_window, tmp_pa
         shutil.copy(default_replay_session(), tmp_path / name)
         assert w.files.open_session(tmp_path / name)
     labels = [s.label for s in w.workspace.sessions]
-    assert labels == ["NVIDIA H200, 2026-12-01 (recorded)", "NVIDIA H200, 2026-12-01 (2) (recorded)"]
+    assert labels == ["NVIDIA H200, 2026-12-02 (recorded)", "NVIDIA H200, 2026-12-02 (2) (recorded)"]
     assert {source for source, _ in w.charts_tab.time_chart._items} == set(labels)
     assert w.compare.table.rowCount() > 0
 
@@ -322,7 +322,7 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
 
     w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
     qtbot.waitUntil(lambda: w.charts_tab.table.proxy.rowCount() > 0, timeout=10000)
-    assert w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-12-01 — replay"
+    assert w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-12-02 — replay"
     assert "No CUDA GPU:" in w.device_label.text()
     shown = w.shown_results()
     assert any(r.variant == "cublas" and w.workspace.source_of(r).startswith("NVIDIA H200") for r in shown)
@@ -330,7 +330,7 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
     # overlay a published session: every chart carries both, each with its own legend entry
     w.files.open_session(next(p for p in recorded_sessions() if "rtx4060" in p.name))
     sources = {s for s, _ in w.charts_tab.time_chart._items}
-    assert sources == {"NVIDIA H200, 2026-12-01 (recorded)", "RTX 4060, seed 000 (published)"}
+    assert sources == {"NVIDIA H200, 2026-12-02 (recorded)", "RTX 4060, seed 000 (published)"}
     legend = [label.text for _, label in w.charts_tab.time_chart.legend.items]
     assert "RTX 4060, seed 000 (published)" in legend
     assert w.compare.table.rowCount() > 0

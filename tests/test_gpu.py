@@ -13,7 +13,14 @@ from gemmviz.core.variants import VARIANTS
 pytestmark = pytest.mark.gpu
 
 GPU_VARIANTS = [v for v in VARIANTS.values() if v.backend == "cuda"]
-SIZES = [Problem(1, 1, 1), Problem(17, 33, 65), Problem(1000, 1000, 1000), Problem(2048, 4096, 3072)]
+# seed 001's own shape is M=2048, N=3072, K=4096; 1001x999x1003 has N % 4 != 0 (gpu-cpasync-any's 4-byte B copies)
+SIZES = [
+    Problem(1, 1, 1),
+    Problem(17, 33, 65),
+    Problem(1000, 1000, 1000),
+    Problem(1001, 999, 1003),
+    Problem(2048, 3072, 4096),
+]
 GRID = {"tile": [8, 16, 32], "block": [8, 16, 32]}
 
 
@@ -220,3 +227,19 @@ def test_kernel_only_timing_records_its_method_and_clock():
     assert r.valid and r.timing == "kernel" and len(r.samples_ms) >= 3 and r.noise is not None
     assert r.clock_mhz and 200 < r.clock_mhz < 5000 and 1 <= len(r.host_ms) <= 5
     assert r.error_margin is not None and r.error_margin < 1
+
+
+def test_latency_microbenchmark_orders_the_memory_hierarchy():
+    """benchmarks/latency.py (kernels/latency.cu) on this GPU: shared < L1 hit < L2 hit < DRAM, each a plausible
+    number of cycles, and the register file a whole number of KiB."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "latency.py"
+    spec = importlib.util.spec_from_file_location("gemmviz_latency_bench", path)
+    latency = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(latency)
+    lat = latency.measure_latencies()
+    c = lat["latency_cycles"]
+    assert 5 < c["shared"] < c["l1"] < c["l2"] < c["dram"] < 5000
+    assert lat["register_file_kib_per_sm"] >= 64 and lat["shared_bytes_per_sm_max"] >= 48 * 1024

@@ -27,7 +27,7 @@ def test_recorded_h200_session_has_every_variant_and_size():
 
     assert {r.variant for r in valid} == set(VARIANTS)  # every variant of the registry was recorded
     assert {r.m for r in valid if r.variant == "gpu-tiled"} >= {256, 512, 1024, 2048, 4096, 8192}
-    assert any((r.m, r.n, r.k) == (2048, 4096, 3072) for r in valid)
+    assert any((r.m, r.n, r.k) == (2048, 3072, 4096) for r in valid)  # seed 001's M x N x K
     assert {r.params.get("tile") for r in valid if r.variant == "gpu-tiled"} == {8, 16, 32}
     for r in valid:
         assert r.rel_error <= r.threshold
@@ -47,7 +47,7 @@ def test_compare_sources():
     ws = Workspace()
     h200 = ws.open(default_replay_session()).label
     rtx = ws.open(next(p for p in recorded_sessions() if "rtx4060" in p.name)).label
-    assert (h200, rtx) == ("NVIDIA H200, 2026-12-01 (recorded)", "RTX 4060, seed 000 (published)")
+    assert (h200, rtx) == ("NVIDIA H200, 2026-12-02 (recorded)", "RTX 4060, seed 000 (published)")
     others, rows = compare_sources(ws.shown(), rtx, ws.source_of)
     assert others == [h200]
     row = next(r for r in rows if r["series"] == "gpu-tiled (tile 16)" and r["size"] == "1024³")
@@ -60,23 +60,34 @@ def test_compare_sources():
 
 def test_gzip_companion_is_listed_but_not_the_default_replay():
     names = [p.name for p in recorded_sessions()]
-    assert "h200-2026-12-01-traces-4096.json.gz" in names
-    assert default_replay_session().name == "h200-2026-12-01.json"
+    assert {"h200-2026-12-01-traces-4096.json.gz", "h200-2026-12-02-traces-4096.json.gz"} <= set(names)
+    assert default_replay_session().name == "h200-2026-12-02.json"
+    assert not any(n.endswith(("-gap.json", "-pipeline.json")) for n in names)  # recordings, not sessions
 
 
 def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_kernels():
     from gemmviz.core.workspace import recorded_sessions as listed
 
-    s = Session.load(next(p for p in listed() if p.name.endswith(".json.gz")))
-    traced = {r.variant for r in s.results if r.block_trace and r.m == 4096}
+    old, new = (Session.load(p) for p in listed() if p.name.endswith(".json.gz"))
+    traced = {r.variant for r in old.results if r.block_trace and r.m == 4096}
     # the seed's kernels and the recording's best FP32 SIMT and TF32 kernels
     assert traced >= {"gpu-naive", "gpu-tiled", "gpu-cpasync", "gpu-wgmma-tf32"}
+    # 2026-12-02 carries 2026-12-01's traces where the configuration is the same (the Hopper kernel's is not)
+    assert {r.variant for r in new.results if r.block_trace and r.m == 4096} >= {
+        "gpu-naive",
+        "gpu-tiled",
+        "gpu-cpasync",
+    }
 
 
 def test_recorded_1000_traces_of_the_seed_and_best_kernels():
-    s = Session.load(default_replay_session())
+    from gemmviz.core.paths import asset_path
+
+    s = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
     traced = {r.variant for r in s.results if r.block_trace and r.m == 1000}
     assert traced >= {"gpu-naive", "gpu-tiled", "gpu-cpasync", "gpu-wgmma-tf32"}
+    s = Session.load(default_replay_session())  # 2026-12-02: carried where the configuration did not change
+    assert {r.variant for r in s.results if r.block_trace and r.m == 1000} >= {"gpu-naive", "gpu-tiled", "gpu-cpasync"}
 
 
 def test_gzip_session_round_trip(tmp_path):

@@ -34,6 +34,8 @@ def test_every_variant_is_complete(name):
         if v.pads:  # one block per BM x BN tile of the padded problem
             q = v.run_problem(Problem(100, 50, 7))
             assert grid[0] * v.config["BN"] == q.n and grid[1] * v.config["BM"] == q.m
+        elif "BN" in v.config:  # block tiling with edges in the kernel: one block per tile of C, split-K in y
+            assert grid[0] * v.config["BN"] >= 50 and grid[1] * v.config["BM"] >= 100
         elif v.runner == "wgmma-tma":  # a 1-D grid of whole clusters, one block per BM x BN tile of C
             assert grid[0] >= -(-100 // v.config["BM"]) * -(-50 // 128) and grid[1:] == (1, 1)
         elif v.name == "gpu-uncoalesced":  # x walks rows

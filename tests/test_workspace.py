@@ -36,8 +36,8 @@ def test_two_sessions_of_the_same_gpu_and_day_are_both_kept(h200_twice):
     ws = Workspace()
     a, b = (ws.open(p) for p in h200_twice)
     assert a.id != b.id and len(ws.sessions) == 2
-    assert a.label == "NVIDIA H200, 2026-12-01 (recorded)"
-    assert b.label == "NVIDIA H200, 2026-12-01 (2) (recorded)"
+    assert a.label == "NVIDIA H200, 2026-12-02 (recorded)"
+    assert b.label == "NVIDIA H200, 2026-12-02 (2) (recorded)"
     assert len(ws.shown()) == len(a.results) + len(b.results)
     assert {ws.source_of(r) for r in ws.shown()} == {a.label, b.label}
     ws.close(a.id)
@@ -72,7 +72,7 @@ def test_sources_are_kept_beside_results_never_in_them(tmp_path):
     loaded = ws.open(default_replay_session(), replay=True)
     snapshot = copy.deepcopy(loaded.session.to_dict())
     assert ws.source_of(r) == LIVE and ws.session_of(r) is None
-    assert ws.replay is loaded and ws.source_of(loaded.results[0]) == "NVIDIA H200, 2026-12-01 (recorded)"
+    assert ws.replay is loaded and ws.source_of(loaded.results[0]) == "NVIDIA H200, 2026-12-02 (recorded)"
     ws.set_hidden({"cpu-blas"})
     ws.shown(), ws.roofline_gpu(ws.shown()), ws.gpu_of(loaded.results[0])
     assert loaded.session.to_dict() == snapshot  # opening, showing, hiding: no result was changed

@@ -539,31 +539,6 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
-        <source>Gap between two kernels</source>
-        <translation>两个核函数之间的差距</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
-        <source>Pipeline on one SM</source>
-        <translation>单个 SM 上的流水线</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
-        <source>the whole trace</source>
-        <translation>整段记录</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
-        <source>the first k-steps</source>
-        <translation>最初几个 k 步</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
-        <source>around the longest bubble</source>
-        <translation>最长气泡附近</translation>
-    </message>
-    <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
@@ -582,6 +557,16 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="157" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <source>Gap between two kernels</source>
+        <translation>两个核函数之间的差距</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <source>Pipeline on one SM</source>
+        <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="252" />
@@ -785,111 +770,121 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="51" />
+        <source>GPU warp tiling, cp.async, any size</source>
+        <translation>GPU warp 分块，cp.async，任意尺寸</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
         <source>GPU tensor cores (WMMA TF32)</source>
         <translation>GPU 张量核心（WMMA TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
         <source>GPU tensor cores (mma.sync TF32)</source>
         <translation>GPU 张量核心（mma.sync TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
         <source>GPU Hopper (TMA + wgmma TF32)</source>
         <translation>GPU Hopper（TMA + wgmma TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
         <source>cuBLAS SGEMM (FP32)</source>
         <translation>cuBLAS SGEMM（FP32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
         <source>cuBLAS SGEMM (TF32 tensor cores)</source>
         <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="59" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="60" />
         <source>The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.</source>
         <translation>原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="60" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
         <source>numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.</source>
         <translation>numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
         <source>The seeds' V1: one thread per element of C, every operand read from global memory.</source>
         <translation>原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
         <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
         <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
         <source>The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.</source>
         <translation>原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
         <source>The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.</source>
         <translation>原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
         <source>Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.</source>
         <translation>每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
         <source>Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.</source>
         <translation>每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
         <source>2D block tiling with 16-byte loads and stores, A transposed in shared memory.</source>
         <translation>二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
         <source>As float4 tiling, with two shared buffers: the next tiles load while these are used.</source>
         <translation>与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
         <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
         <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="72" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="73" />
         <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
         <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="76" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="77" />
+        <source>The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.</source>
+        <translation>任意尺寸的 cp.async warp 分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/run/panel.py" line="81" />
         <source>TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.</source>
         <translation>通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="79" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
         <source>TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.</source>
         <translation>TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="80" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
         <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
         <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="89" />
         <source>NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.</source>
         <translation>NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="90" />
         <source>The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
@@ -2303,6 +2298,21 @@ model</source>
         <source>PNG image, one frame</source>
         <translation>PNG 图像（单帧）</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
+        <source>the whole trace</source>
+        <translation>整段记录</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
+        <source>the first k-steps</source>
+        <translation>最初几个 k 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
+        <source>around the longest bubble</source>
+        <translation>最长气泡附近</translation>
+    </message>
 </context>
 <context>
     <name>AccessReplay</name>
@@ -2663,117 +2673,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="129" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="134" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="134" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="139" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="136" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="141" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="140" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="146" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="151" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="151" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="175" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="180" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="190" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="195" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="203" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="199" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="204" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="200" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="205" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="201" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="209" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="210" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="211" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="212" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="213" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="218" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="267" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="272" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="277" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="282" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="282" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="287" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="307" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="312" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="328" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="333" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>

@@ -97,9 +97,77 @@ def space() -> list[dict[str, int]]:
     return out
 
 
+# gpu-cpasync-any (kernels/cpasync_any.cu): the same kernel with its edges handled inside (zero-fill copies,
+# bounds-checked stores), so nothing is padded, and a grouped block order (GROUP_M block rows of C per column).
+ANY_CONFIG = {**CPASYNC, "GROUP_M": 8}
+ANY_EXPLANATION = (
+    "The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B"
+    " are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge t"
+    "iles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks"
+    " whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would "
+    "leave the second of two waves half empty; split in two, 384 blocks fill three waves."
+)
+ANY_RUNG = "edges in the kernel (zero-fill copies), K split against wave quantisation"
+
+
+def any_space() -> list[dict[str, int]]:
+    """A small search around the H200's cp.async tuning: 128x128 (8x8 per thread) and 128x256 (8x16) tiles,
+    3 or 4 stages, row-major (GROUP_M 1) or grouped (8) block order."""
+    tiles = ({"BM": 128, "BN": 128, "WM": 32, "WN": 64, "TN": 8}, {"BM": 128, "BN": 256, "WM": 64, "WN": 64, "TN": 16})
+    return [
+        {**CPASYNC, **t, "STAGES": stages, "GROUP_M": group}
+        for t in tiles
+        for stages in (3, 4)
+        for group in (1, 8)
+        if (smem_bytes({**CPASYNC, **t, "STAGES": stages}) + 1024) * _register_blocks({**CPASYNC, **t})
+        <= SM_SHARED_BYTES
+    ]
+
+
+SPLIT_PENALTY = 0.03  # per extra slice: its turn-ordered epilogue reads and writes C once more
+
+
+def any_splits(p: Problem, c: Mapping[str, int]) -> int:
+    """Slices of K per tile of C for gpu-cpasync-any, chosen against wave quantisation: the S in 1..4 (each
+    slice at least 4 K-slices) that minimises waves(S) / S · (1 + 3% per extra slice), where waves(S) is
+    ceil(tiles · S / (132 SMs x blocks per SM)). 2048x3072x4096 in 128x256 tiles: 192 tiles fill 1.45 waves
+    of 132 (2 waves for 1.45 of work); split in 2, 384 blocks fill 2.9 waves (3). No split above 4096 tiles
+    (the kernel's turn counters)."""
+    tiles = ceil_div(p.m, c["BM"]) * ceil_div(p.n, c["BN"])
+    if tiles > SPLIT_K_TILES:
+        return 1
+    slots = SPLIT_K_SMS * blocks_per_sm(c)
+    most = max(1, min(SPLIT_K_MAX, ceil_div(p.k, c["BK"]) // SPLIT_K_MIN_TILES))
+
+    def cost(s: int) -> float:
+        return ceil_div(tiles * s, slots) / s * (1 + SPLIT_PENALTY * (s - 1))
+
+    return min(range(1, most + 1), key=lambda s: (cost(s), s))
+
+
+def any_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+    """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`)."""
+    return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * any_splits(p, c), 1), (threads(c), 1, 1)
+
+
+def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
+    """Shared-memory traffic and FMAs as on the padded problem (the zero-filled tiles are stored and
+    multiplied); global loads only of the matrices' own elements: each block column of C reads A's M x K,
+    each block row reads B's K x N; split-K reads and writes C once more per slice after the first."""
+    t = blocked_traffic(p, c["BM"], c["BN"], c["BK"], threads(c), reads_per_k(c), "cp.async, edges in the kernel")
+    tiles_m, tiles_n = ceil_div(p.m, c["BM"]), ceil_div(p.n, c["BN"])
+    extra = (any_splits(p, c) - 1) * p.m * p.n
+    loads = tiles_n * p.m * p.k + tiles_m * p.k * p.n
+    return replace(t, global_loads=loads + extra, global_stores=p.m * p.n + extra)
+
+
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
 # block-tiling kernel: split-K launches more blocks and moves C more than once.
 ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
          "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
          "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip
 OWN = {"geometry": geometry, "traffic": traffic}
+ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu", "kernel_name": "gemm_cpasync_any",
+             "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
+             "tune_space": any_space}  # fmt: skip
+ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}

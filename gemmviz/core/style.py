@@ -82,6 +82,7 @@ VARIANT_COLOUR: dict[str, int] = {
     "gpu-warptile": 6,
     "gpu-wmma-tf32": 6,
     "gpu-wgmma-tf32": 5,
+    "gpu-cpasync-any": 0,  # not gpu-cpasync's colour: the two are drawn side by side
 }
 SLOTS = PALETTE_SIZE * len(MARKERS)
 

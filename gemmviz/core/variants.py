@@ -482,6 +482,10 @@ VARIANTS: dict[str, Variant] = {
         replace(
             _blocked(name="gpu-cpasync", title="GPU warp tiling, cp.async pipeline", **cpasync.ENTRY), **cpasync.OWN
         ),
+        replace(
+            _blocked(name="gpu-cpasync-any", title="GPU warp tiling, cp.async, any size", **cpasync.ANY_ENTRY),
+            **cpasync.ANY_OWN,
+        ),
         _blocked(
             name="gpu-wmma-tf32",
             title="GPU tensor cores (WMMA TF32)",

@@ -48,6 +48,7 @@ VARIANT_TITLES = (
     QT_TRANSLATE_NOOP("", "GPU 2D tiling, double-buffered"),
     QT_TRANSLATE_NOOP("", "GPU warp tiling"),
     QT_TRANSLATE_NOOP("", "GPU warp tiling, cp.async pipeline"),
+    QT_TRANSLATE_NOOP("", "GPU warp tiling, cp.async, any size"),
     QT_TRANSLATE_NOOP("", "GPU tensor cores (WMMA TF32)"),
     QT_TRANSLATE_NOOP("", "GPU tensor cores (mma.sync TF32)"),
     QT_TRANSLATE_NOOP("", "GPU Hopper (TMA + wgmma TF32)"),
@@ -72,6 +73,10 @@ VARIANT_EXPLANATIONS = (
     QT_TRANSLATE_NOOP(
         "",
         "Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "",
+        "The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.",
     ),
     QT_TRANSLATE_NOOP(
         "", "TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline."

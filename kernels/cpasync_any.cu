@@ -1,0 +1,282 @@
+// gpu-cpasync-any: the cp.async warp-tiling kernel (kernels/cpasync.cu) for any M, N, K, with no padding pass.
+// Same block, warp and thread tiles and the same STAGES-deep cp.async pipeline; what differs:
+//   * Edges in the kernel. A copy whose source lies outside A or B is issued with a source size of 0 bytes
+//     (cp.async's zero fill): the shared tile gets zeros, nothing is read from global memory, and the FMAs
+//     run on the zeros as on the padded matrices before. A is copied in 4-byte copies as before; B in
+//     16-byte copies whose source size is cut to the bytes left in the row (N % 4 == 0), or, when rows of
+//     B are not 16-byte aligned (N % 4 != 0), in four 4-byte copies. C is stored with bounds checks
+//     (a float4 where the four columns exist and N % 4 == 0, else one float at a time).
+//     The engine no longer zero-pads: at 1000^3 the kernel reads 1000^3's matrices, not 1024x1024x1008.
+//   * Grouped block order (GROUP_M): consecutive blocks walk GROUP_M block rows of C before moving to
+//     the next block column, so a wave of blocks shares fewer distinct panels of A and B in L2.
+// Split-K for small grids as in cpasync.cu (grid.y = S * ceil(M / BM)).
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef WM
+#define WM 32
+#endif
+#ifndef WN
+#define WN 64
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 8
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8         // block rows of C walked before the next block column (1: row-major order)
+#endif
+#define THREADS ((BM / WM) * (BN / WN) * 32)
+#define WARPS (THREADS / 32)
+#define LR (WM / TM)      // lanes of a warp along M
+#define LC (WN / TN)      // lanes of a warp along N
+#define MS (TM / 4)       // 4-row sub-tiles per lane
+#define NS (TN / 4)       // 4-column sub-tiles per lane
+#define AS_LD (BM + 4)    // padded row of the transposed A tile (floats)
+#define A_STAGE (BK * AS_LD)
+#define B_STAGE (BK * BN)
+#define A_COPIES (BM * BK / THREADS)          // 4-byte copies of A per thread per K-slice
+#define B_COPIES (BK * BN / 4 / THREADS)      // 16-byte copies of B per thread per K-slice
+#define KH (BK / 8)                           // 8-wide k groups of a K-slice
+#define A_ROW_STEP (4 * WARPS / KH)           // rows of A between one thread's copies
+#define B_ROW_STEP (THREADS / (BN / 4))       // rows of B between one thread's copies
+// Registers: 64 accumulators fit 128 registers (two blocks of 256 threads per SM), 128 need up to 255.
+#define MIN_BLOCKS ((TM * TN <= 64 ? 512 : 256) / THREADS)
+#define SPLITK_TILES 4096                     // turn counters: the host splits K only below this many tiles
+#define SPIN_LIMIT (1u << 24)                 // ~1 s: a lost turn gives a wrong C (caught), never a hang
+static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
+static_assert(LR * LC == 32 && LR <= 8 && LC <= 8, "a warp is LR x LC lanes; a fragment read is <= 128 bytes");
+static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are whole 4x4 sub-tiles");
+static_assert(BK % 8 == 0 && WARPS % KH == 0, "a warp copies 4 rows x 8 k of A; the warps cover the k groups");
+static_assert(A_COPIES * A_ROW_STEP == BM && A_COPIES * THREADS == BM * BK, "the A tile copies in whole rounds");
+static_assert((BK * BN / 4) % THREADS == 0 && THREADS % (BN / 4) == 0, "the B tile copies in whole rounds");
+static_assert(MIN_BLOCKS >= 1, "at most 512 threads");
+
+extern "C" {
+__device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next
+}
+
+__device__ __forceinline__ unsigned int shared_address(const float* p) {
+    return static_cast<unsigned int>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void cp_async4(unsigned int dst, const float* src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
+}
+
+__device__ __forceinline__ void cp_async16(unsigned int dst, const float* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+}
+
+// `bytes` of the source are copied, the rest of the destination is zero-filled (0: nothing is read).
+__device__ __forceinline__ void cp_async4(unsigned int dst, const float* src, unsigned int bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async16(unsigned int dst, const float* src, unsigned int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+}
+
+__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p) {
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+             int M, int N, int K) {
+    extern __shared__ __align__(16) float smem[];
+    float* const As = smem;                       // [STAGES][BK][AS_LD]: A transposed
+    float* const Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN]
+    const int tid = threadIdx.x;
+    const int warp = tid / 32, lane = tid % 32;
+    const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
+    const int tr = lane / LC, tc = lane % LC;
+    const int tilesM = (M + BM - 1) / BM, tilesN = gridDim.x;
+    const int slice = blockIdx.y / tilesM, slices = gridDim.y / tilesM;
+    // Grouped order: the block's place in launch order (x fastest) -> (tile row tm, tile column tn).
+    const int linear = (blockIdx.y % tilesM) * tilesN + blockIdx.x;
+    const int per_group = GROUP_M * tilesN, first_m = (linear / per_group) * GROUP_M;
+    const int rows_in_group = min(tilesM - first_m, GROUP_M);
+    const int tm = first_m + (linear % per_group) % rows_in_group, tn = (linear % per_group) / rows_in_group;
+    const int ktiles = (K + BK - 1) / BK;
+    const int kt0 = ktiles * slice / slices, kt1 = ktiles * (slice + 1) / slices;  // this slice's K-slices
+    const int ntiles = kt1 - kt0;
+
+    // This thread's copies: A rows am + j * A_ROW_STEP at k ak; B rows br + j * B_ROW_STEP at columns bc..bc+3.
+    const int am = 4 * (warp / KH) + (lane / 8) % 4, ak = 8 * (warp % KH) + lane % 8;
+    const int br = tid / (BN / 4), bc = 4 * (tid % (BN / 4));
+    const int arow = tm * BM + am, bcol = tn * BN + bc;
+    unsigned int a_rows_in = 0;  // bit j: row arow + j * A_ROW_STEP of A exists
+    #pragma unroll
+    for (int j = 0; j < A_COPIES; ++j) a_rows_in |= (arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
+    const int b_cols = max(0, min(4, N - bcol));         // columns of this thread's 4 that exist
+    const bool b_aligned = (N & 3) == 0;                 // B's rows start on 16 bytes: one 16-byte copy
+    // Interior blocks (every row and column of the tile inside C, B's rows 16-byte aligned) copy every K-slice
+    // but a ragged last one as gpu-cpasync does, with no predicates: the edge test is one branch per slice.
+    const bool interior = (tm + 1) * BM <= M && (tn + 1) * BN <= N && b_aligned;
+    int k0 = kt0 * BK;                                   // first k of the next K-slice
+    const float* Ag = A + arow * K + k0 + ak;            // dereferenced only where in range
+    const float* Bg = B + (k0 + br) * N + bcol;
+    const unsigned int as0 = shared_address(As + ak * AS_LD + am), bs0 = shared_address(Bs + br * BN + bc);
+    auto load_tile = [&](int stage) {  // the next K-slice of A and B, global -> shared, asynchronously
+        const unsigned int a_dst = as0 + 4 * stage * A_STAGE, b_dst = bs0 + 4 * stage * B_STAGE;  // bytes
+        if (interior && k0 + BK <= K) {
+            #pragma unroll
+            for (int j = 0; j < A_COPIES; ++j) cp_async4(a_dst + 4 * j * A_ROW_STEP, Ag + j * A_ROW_STEP * K);
+            #pragma unroll
+            for (int j = 0; j < B_COPIES; ++j) cp_async16(b_dst + 4 * j * B_ROW_STEP * BN, Bg + j * B_ROW_STEP * N);
+        } else {  // an edge: each copy reads only what lies inside A or B, zero-filling the rest
+            const int ka = k0 + ak;
+            #pragma unroll
+            for (int j = 0; j < A_COPIES; ++j) {
+                const bool in = ka < K && ((a_rows_in >> j) & 1u);
+                cp_async4(a_dst + 4 * j * A_ROW_STEP, in ? A + (arow + j * A_ROW_STEP) * K + ka : A, in ? 4u : 0u);
+            }
+            #pragma unroll
+            for (int j = 0; j < B_COPIES; ++j) {
+                const int k = k0 + br + j * B_ROW_STEP;
+                const unsigned int dst = b_dst + 4 * j * B_ROW_STEP * BN;
+                const int cols = k < K ? b_cols : 0;
+                if (b_aligned) {
+                    cp_async16(dst, cols > 0 ? B + k * N + bcol : B, 4u * cols);
+                } else {
+                    #pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                        cp_async4(dst + 4 * e, e < cols ? B + k * N + bcol + e : B, e < cols ? 4u : 0u);
+                }
+            }
+        }
+        k0 += BK;
+        Ag += BK;
+        Bg += BK * N;
+    };
+
+    float acc[TM][TN];
+    #pragma unroll
+    for (int i = 0; i < TM; ++i)
+        #pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {  // prologue: the first STAGES - 1 K-slices in flight
+        if (s < ntiles) load_tile(s);
+        cp_async_commit();
+    }
+    int read_stage = 0, write_stage = STAGES - 1;
+    for (int t = 0; t < ntiles; ++t) {
+        cp_async_wait<STAGES - 2>();  // this thread's copies of slice t have landed
+        __syncthreads();              // everyone's have; and everyone is done with the stage refilled next
+        if (t + STAGES - 1 < ntiles) load_tile(write_stage);
+        cp_async_commit();            // (an empty group at the end keeps the count uniform)
+        const float* as = As + read_stage * A_STAGE + wm0 + tr * 4;
+        const float* bs = Bs + read_stage * B_STAGE + wn0 + tc * 4;
+        float a[2][TM], b[2][TN];     // fragments, double-buffered: read k + 1 while k multiplies
+        #pragma unroll
+        for (int kk = 0; kk <= BK; ++kk) {
+            if (kk < BK) {
+                #pragma unroll
+                for (int s = 0; s < MS; ++s) {
+                    const float4 v = *reinterpret_cast<const float4*>(as + kk * AS_LD + s * LR * 4);
+                    a[kk % 2][4 * s] = v.x, a[kk % 2][4 * s + 1] = v.y, a[kk % 2][4 * s + 2] = v.z,
+                    a[kk % 2][4 * s + 3] = v.w;
+                }
+                #pragma unroll
+                for (int s = 0; s < NS; ++s) {
+                    const float4 v = *reinterpret_cast<const float4*>(bs + kk * BN + s * LC * 4);
+                    b[kk % 2][4 * s] = v.x, b[kk % 2][4 * s + 1] = v.y, b[kk % 2][4 * s + 2] = v.z,
+                    b[kk % 2][4 * s + 3] = v.w;
+                }
+            }
+            if (kk > 0) {
+                const int f = (kk - 1) % 2;
+                #pragma unroll
+                for (int i = 0; i < TM; ++i)
+                    #pragma unroll
+                    for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[f][i], b[f][j], acc[i][j]);
+            }
+        }
+        read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
+        write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
+    }
+
+    const int tile = tm * tilesN + tn;
+    if (slice > 0) {  // wait for slice - 1 of this tile to have added its part
+        if (tid == 0) {
+            unsigned int spins = 0;
+            const unsigned int mine = static_cast<unsigned int>(slice);
+            while (load_acquire(&gemm_cpasync_any_turn[tile]) != mine && ++spins < SPIN_LIMIT) __nanosleep(64);
+            __threadfence();
+        }
+        __syncthreads();
+    }
+    const int crow = tm * BM + wm0 + tr * 4, ccol = tn * BN + wn0 + tc * 4;
+    if (interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
+        float* const Cw = C + crow * N + ccol;
+        #pragma unroll
+        for (int si = 0; si < MS; ++si)
+            #pragma unroll
+            for (int i = 0; i < 4; ++i)
+                #pragma unroll
+                for (int sj = 0; sj < NS; ++sj) {
+                    float4* dst = reinterpret_cast<float4*>(Cw + (si * LR * 4 + i) * N + sj * LC * 4);
+                    float4 v = make_float4(acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1],
+                                           acc[4 * si + i][4 * sj + 2], acc[4 * si + i][4 * sj + 3]);
+                    if (slice > 0) {  // L2, not L1: the previous slice wrote it from another SM
+                        const float4 prev = __ldcg(dst);
+                        v.x = prev.x + v.x, v.y = prev.y + v.y, v.z = prev.z + v.z, v.w = prev.w + v.w;
+                    }
+                    *dst = v;
+                }
+    } else {  // an edge tile: rows past M skipped, a float4 where its four columns exist (N % 4 == 0)
+        #pragma unroll
+        for (int si = 0; si < MS; ++si)
+            #pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int m = crow + si * LR * 4 + i;
+                if (m >= M) continue;
+                #pragma unroll
+                for (int sj = 0; sj < NS; ++sj) {
+                    const int n = ccol + sj * LC * 4;
+                    float* dst = C + m * N + n;
+                    float v[4] = {acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1], acc[4 * si + i][4 * sj + 2],
+                                  acc[4 * si + i][4 * sj + 3]};
+                    if (b_aligned && n + 3 < N) {
+                        if (slice > 0) {
+                            const float4 prev = __ldcg(reinterpret_cast<const float4*>(dst));
+                            v[0] += prev.x, v[1] += prev.y, v[2] += prev.z, v[3] += prev.w;
+                        }
+                        *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+                    } else {
+                        #pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                            if (n + e < N) dst[e] = slice > 0 ? __ldcg(dst + e) + v[e] : v[e];
+                    }
+                }
+            }
+    }
+    if (slices > 1) {  // hand the tile to the next slice (the last one resets the turn for the next launch)
+        __threadfence();
+        __syncthreads();
+        if (tid == 0) atomicExch(&gemm_cpasync_any_turn[tile], slice + 1 == slices ? 0u : slice + 1u);
+    }
+}
