@@ -82,8 +82,8 @@ def test_every_step_fits(qtbot, sources, name, size, projector):
         found += [f"step {i + 1}: {p}" for p in _step_problems(view)]
         words = [t for t, _ in view.texts]
         assert f"step {i + 1} / {len(lesson.steps)}" in words and lesson.steps[i].title in words
-        assert any(t.startswith("Data: NVIDIA H200, 2026-12-01, replayed · gemmviz") for t in words)
-        assert "Replayed: recorded on NVIDIA H200, 2026-12-01" in words
+        assert any(t.startswith("Data: NVIDIA H200, 2026-12-02, replayed · gemmviz") for t in words)
+        assert "Replayed: recorded on NVIDIA H200, 2026-12-02" in words
         assert not any("{{" in t for t in words)  # every placeholder filled (a figure, or n/a)
     assert found == []
 

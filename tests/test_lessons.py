@@ -262,14 +262,8 @@ def test_steps_without_data_are_named_before_the_export():
     assert lesson_gaps(lesson, source) == [f"step 1 (T): no results for its series and sizes in {source.label}"]
     for lang in ("en", "zh"):
         for seed in shipped_lessons(lang).values():
-            # every view and figure of a shipped lesson, but two a later recording brings (issue 31): the latency
-            # microbenchmark, not shipped on every branch, and seed 001's own shape, re-recorded
-            gaps = [
-                g
-                for g in lesson_gaps(seed, lesson_session(seed))
-                if not re.search(r"\{\{(latency|microbench) |at 2048x3072x4096\}\}", g)
-            ]
-            assert gaps == []
+            # every view and figure of a shipped lesson: the latency microbenchmark and seed 001's own shape too
+            assert lesson_gaps(seed, lesson_session(seed)) == [], seed.name
     assert "names no session" in lesson_gaps(lesson, None)[0]
 
 

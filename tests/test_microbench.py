@@ -117,3 +117,16 @@ def test_a_broken_shipped_recording_is_logged_and_read_as_none(monkeypatch, tmp_
         assert "schema_version" in caplog.text
     finally:
         mb.shipped_microbench.cache_clear()
+
+
+def test_the_shipped_microbenchmark_loads_and_names_its_gpu():
+    """The lessons' latency slide reads the shipped H200 recording (issue 31), not a fixture."""
+    from gemmviz.core import microbench
+
+    shipped = microbench.shipped_microbench()
+    assert shipped is not None, "assets/microbench/ holds no recording the lessons can read"
+    assert shipped.gpu == "NVIDIA H200"
+    figures = shipped.figures
+    assert figures["shared_load_latency_cycles"] < figures["l1_hit_latency_cycles"] < figures["l2_hit_latency_cycles"]
+    assert figures["l2_hit_latency_cycles"] < figures["dram_latency_cycles"]
+    assert figures["register_file_kib_per_sm"] == 256
