@@ -514,6 +514,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
             return event.ignore()
+        self.replay_after_lesson = False
+        lesson.leave(self)  # a lesson's presenter window closes with the window
         self._save_settings()
         self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
         self.recovery.remove()  # a clean exit: nothing to recover next time

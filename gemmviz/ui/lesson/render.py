@@ -214,21 +214,30 @@ def render_slide(
     source: LessonSource,
     projector: bool = False,
     dark: bool = False,
+    frame: int | None = None,
 ) -> list[Text]:
     """Draw step `index` as one slide; returns the texts drawn (a chart's own texts are not included).
-    Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
+    Through a PDF painter everything is drawn as vectors and text: the animation's static part included.
+    `frame`: an animation's schedule step, where not the one the step opens on."""
     step = lesson.steps[index]
     slide = slide_for(lesson, index, source)
     lay = slide_layout(w, h, slide, projector, has_view(step))
     texts = draw_slide_text(painter, w, h, slide, theme_for(projector, dark), lay)
     if has_view(step):
-        ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang)
+        ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang, frame)
         texts += ui_view(step.view).paint(painter, lay.view.toAlignedRect(), ctx)
     return texts
 
 
 def render_slide_image(
-    w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False, dark: bool = False
+    w: int,
+    h: int,
+    lesson: Lesson,
+    index: int,
+    source: LessonSource,
+    projector: bool = False,
+    dark: bool = False,
+    frame: int | None = None,
 ) -> QImage:
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
@@ -236,7 +245,7 @@ def render_slide_image(
     try:  # a painter left active on a failed step would crash Qt when the image goes
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        render_slide(painter, w, h, lesson, index, source, projector, dark)
+        render_slide(painter, w, h, lesson, index, source, projector, dark, frame)
     finally:
         painter.end()
     return image

@@ -38,6 +38,7 @@ class ViewContext:
     source: LessonSource
     theme: Theme
     lang: str = "en"
+    frame: int | None = None  # an animation's schedule step to draw, if not the one the step opens on
 
 
 class LessonViewUi:
@@ -201,11 +202,13 @@ class AccessesView(LessonViewUi):
         return []
 
 
-def frame_state(step: Step) -> FrameState:
-    """The animation step's first frame: its kernel, size, tile and block, at the schedule step it names."""
+def frame_state(step: Step, frame: int | None = None) -> FrameState:
+    """The animation step's frame: its kernel, size, tile and block, at the schedule step it names (or at
+    `frame`, clamped to the schedule)."""
     a = step.animation
     schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
-    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
+    at = a.step if frame is None else frame
+    return FrameState(schedule, max(0, min(at, len(schedule.steps) - 1)), 1.0, (0, 0))
 
 
 def _is_vector(painter: QPainter) -> bool:
@@ -243,7 +246,7 @@ class AnimationView(LessonViewUi):
     """The tiling animation at the step's frame; P plays it in lesson mode (ui/lesson/mode.py)."""
 
     def hint(self, _step: Step) -> str:
-        return tr("P plays the animation")
+        return tr("P plays the animation · . , one frame")
 
     def widget(self, ctx: ViewContext) -> QWidget:
         from gemmviz.ui.tiling.view import TilingView
@@ -257,7 +260,8 @@ class AnimationView(LessonViewUi):
         _clipped(painter, rect)
         try:
             background = _VectorBackground(painter) if _is_vector(painter) else Background()
-            render_frame(painter, rect.width(), rect.height(), frame_state(ctx.step), ctx.theme, background)
+            state = frame_state(ctx.step, ctx.frame)
+            render_frame(painter, rect.width(), rect.height(), state, ctx.theme, background)
         finally:
             painter.restore()
         return []
