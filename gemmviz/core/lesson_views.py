@@ -263,5 +263,7 @@ for _kind in (
     LessonViewKind("table", ("baseline", "beside"), _table, shows_results=True),
     LessonViewKind("text", has_view=False),
     LessonViewKind("accesses", ("chart",), _accesses),
+    # the animation with its kernel's code beside it, the lines of each step highlighted as it is reached
+    LessonViewKind("code", ("animation",), _animation),
 ):
     register(_kind)

@@ -46,6 +46,12 @@ from gemmviz.ui.lesson.views import ui_view
 from gemmviz.ui.text import tr
 from gemmviz.ui.tiling.view import TilingView
 
+
+def _follows_frames(widget) -> bool:
+    """A view that draws the deck's animation frame (the animation, the code beside it, two kernels side by side)."""
+    return isinstance(widget, TilingView) or callable(getattr(widget, "set_state", None))
+
+
 DEFAULT_LESSON = "seed000"  # the presenter view opens it where no lesson is shown
 
 
@@ -165,7 +171,7 @@ class LessonView(QWidget):
     def _frame_changed(self) -> None:
         view = self.views.get(self.index)
         frame = self.deck.frame
-        if isinstance(view, TilingView) and frame is not None and self.shown == self.index:
+        if _follows_frames(view) and frame is not None and self.shown == self.index:
             view.set_state(frame)
 
     def _show_view(self) -> None:
@@ -245,7 +251,7 @@ class LessonView(QWidget):
         _slide, lay = self._layout()
         widget.setGeometry(lay.view.toAlignedRect())
         frame = self.deck.frame
-        if isinstance(widget, TilingView) and frame is not None:
+        if _follows_frames(widget) and frame is not None:
             widget.set_state(frame)  # a view kept from an earlier visit shows the deck's frame, not its old one
         widget.show()
 

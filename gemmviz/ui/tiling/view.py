@@ -33,7 +33,6 @@ from gemmviz.core.schedule import (
     kind_of,
     legible_problem,
 )
-from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import Background, FrameState, render_frame
@@ -121,7 +120,8 @@ class CodeView(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # long lines (the loads' bounds checks) wrap: nothing of them is cut off at the pane's edge
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.max_pt = float(QApplication.font().pointSizeF() if QApplication.instance() else 10)
 
     def set_max_pt(self, pt: float) -> None:
@@ -158,7 +158,8 @@ class TilingPanel(QWidget):
             name: v.param_defaults[v.schedule_param] for name, v in animated_variants().items() if v.schedule_param
         }
         self.schedule: Schedule | None = None
-        self.step_lines: dict[str, int] = {}
+        self.step_lines: dict[str, tuple[int, ...]] = {}  # step kind -> its 1-based lines in the code pane
+        self.highlighted_lines: tuple[int, ...] = ()
         self.step = 0
         self.phase = 1.0
         self.timer = QTimer(self)
@@ -429,13 +430,17 @@ class TilingPanel(QWidget):
         self.view.set_state(None)
 
     def _load_source(self) -> None:
-        v = VARIANTS[self.variant]
+        """The kernel as compiled for the animation: its `#define TILE` at the tile chosen (core/kernel_code.py)."""
+        from gemmviz.core.kernel_code import kernel_listing
+
         try:
-            self.source.setPlainText(v.source_text())
-            self.step_lines = v.step_lines()
+            listing = kernel_listing(self.variant, self.tiles.get(self.variant))
         except (OSError, ValueError) as exc:
             self.source.setPlainText(f"(kernel source not readable: {exc})")
             self.step_lines = {}
+            return
+        self.source.setPlainText("\n".join(listing.lines))
+        self.step_lines = {kind: tuple(i + 1 for i in lines) for kind, lines in listing.steps.items()}
 
     def frame_state(self) -> FrameState | None:
         if self.schedule is None:
@@ -463,23 +468,31 @@ class TilingPanel(QWidget):
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
-        """Highlight the line the kernel marks with `// gemmviz:step <kind>` (none if it has no anchor)."""
-        line = self.step_lines.get(kind)
+        """Highlight the lines of the step: the one the kernel marks with `// gemmviz:step <kind>` and the
+        statements that follow it (a load's two tiles); a barrier's `__syncthreads()` in its own colour."""
+        lines = self.step_lines.get(kind, ())
         selections = []
-        block = self.source.document().findBlockByNumber(line - 1) if line else None
-        if block is not None and block.isValid():
+        colour = QColor(self.theme.palette[3 if kind in ("sync", "sync2") else 1]).lighter(150)
+        for line in lines:
+            block = self.source.document().findBlockByNumber(line - 1)
+            if not block.isValid():
+                continue
             cursor = QTextCursor(block)
+            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
             sel = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor(self.theme.palette[1]).lighter(150))
+            fmt.setBackground(colour)
             fmt.setProperty(QTextCharFormat.Property.FullWidthSelection, True)
             sel.format = fmt
             sel.cursor = cursor
             selections.append(sel)
-            self.source.setTextCursor(cursor)
+        if selections:
+            first = QTextCursor(self.source.document().findBlockByNumber(lines[0] - 1))
+            self.source.setTextCursor(first)
             self.source.ensureCursorVisible()
         self.source.setExtraSelections(selections)
-        self.highlighted_line = line if selections else None
+        self.highlighted_line = lines[0] if selections else None
+        self.highlighted_lines = tuple(lines) if selections else ()
 
     def step_forward(self) -> None:
         """One step on; a load glides in over GLIDE_MS instead of jumping."""
