@@ -265,3 +265,26 @@ class AnimationView(LessonViewUi):
         finally:
             painter.restore()
         return []
+
+
+@register_ui("code")
+class CodeStepView(LessonViewUi):
+    """The animation and, beside it, its kernel's code, the lines of the step shown highlighted (both
+    `__syncthreads()` in turn at the barriers); . and , step its frames (ui/tiling/code.py)."""
+
+    def hint(self, step: Step) -> str:
+        return AnimationView().hint(step)
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.tiling.code import AnimationWithCode
+
+        widget = AnimationWithCode(ctx.theme)
+        widget.setMinimumSize(0, 0)
+        widget.set_state(frame_state(ctx.step, ctx.frame))
+        return widget
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.tiling.code import paint_with_code
+
+        background = _VectorBackground(painter) if _is_vector(painter) else Background()
+        return paint_with_code(painter, QRectF(rect), frame_state(ctx.step, ctx.frame), ctx.theme, background)
