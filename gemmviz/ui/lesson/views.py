@@ -206,7 +206,12 @@ def frame_state(step: Step, frame: int | None = None) -> FrameState:
     """The animation step's frame: its kernel, size, tile and block, at the schedule step it names (or at
     `frame`, clamped to the schedule)."""
     a = step.animation
-    schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
+    if a.versus is not None:  # side by side: the frame is the leading schedule's (ui/tiling/side.py)
+        from gemmviz.ui.tiling.side import leader, pair_schedules
+
+        schedule = leader(*pair_schedules(a))
+    else:
+        schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
     at = a.step if frame is None else frame
     return FrameState(schedule, max(0, min(at, len(schedule.steps) - 1)), 1.0, (0, 0))
 
@@ -288,3 +293,27 @@ class CodeStepView(LessonViewUi):
 
         background = _VectorBackground(painter) if _is_vector(painter) else Background()
         return paint_with_code(painter, QRectF(rect), frame_state(ctx.step, ctx.frame), ctx.theme, background)
+
+
+@register_ui("side")
+class SideStepView(LessonViewUi):
+    """Two kernels' blocks in lockstep, each with its counters: the step's `animation` and its `versus`."""
+
+    def hint(self, step: Step) -> str:
+        return AnimationView().hint(step)
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.tiling.side import SideBySide, pair_schedules
+
+        widget = SideBySide(*pair_schedules(ctx.step.animation), ctx.theme)
+        widget.setMinimumSize(0, 0)
+        widget.set_state(frame_state(ctx.step, ctx.frame))
+        return widget
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.tiling.side import paint_side, pair_schedules
+
+        vector = _is_vector(painter)
+        background = (lambda: _VectorBackground(painter)) if vector else Background
+        pair = pair_schedules(ctx.step.animation)
+        return paint_side(painter, QRectF(rect), pair, frame_state(ctx.step, ctx.frame), ctx.theme, background)

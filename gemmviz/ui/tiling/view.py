@@ -204,6 +204,13 @@ class TilingPanel(QWidget):
         self.size_combo.addItem(tr("benchmark"), BENCHMARK)
         for size in SIZE_PRESETS:
             self.size_combo.addItem(size.label, size.key)
+        # a second kernel's block beside the first, in lockstep (ui/tiling/side.py): naive vs tiled
+        self.beside_combo = QComboBox()
+        self.beside_combo.setToolTip(tr("Another kernel's block beside this one, in lockstep, with its counters"))
+        self.beside_combo.addItem(tr("nothing beside"), None)
+        for name, v in animated_variants().items():
+            self.beside_combo.addItem(tr("beside: {kernel}").format(kernel=tr(v.title)), name)
+        self.beside_schedule: Schedule | None = None
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
         self.message.setWordWrap(True)
@@ -225,6 +232,7 @@ class TilingPanel(QWidget):
             self.forward_button,
             self.speed_spin,
             self.code_button,
+            self.beside_combo,
         ):
             row.addWidget(w)
         for w in (
@@ -243,13 +251,17 @@ class TilingPanel(QWidget):
         row.addStretch()
         row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
+        self.beside_view = TilingView(theme)
+        self.beside_view.setVisible(False)
         self.source = CodeView()
         split = QSplitter()
         split.addWidget(self.view)
+        split.addWidget(self.beside_view)
         split.addWidget(self.source)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([900, 520])
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 2)
+        split.setSizes([900, 900, 520])
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addLayout(row2)
@@ -265,6 +277,7 @@ class TilingPanel(QWidget):
         self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
         self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
         self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        self.beside_combo.currentIndexChanged.connect(lambda _i: self.rebuild(keep_step=True))
         for spin in (self.block_y, self.block_x):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
         for spin in (self.thread_y, self.thread_x):
@@ -288,8 +301,9 @@ class TilingPanel(QWidget):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self.view.theme = theme
-        self.view.update()
+        for view in (self.view, self.beside_view):
+            view.theme = theme
+            view.update()
         self.source.set_max_pt(theme.font_pt)
         self._auto_code()
 
@@ -417,7 +431,25 @@ class TilingPanel(QWidget):
         self.slider.setRange(0, len(self.schedule.steps) - 1)
         self.slider.blockSignals(False)
         self._load_source()
+        self._build_beside(tile)
         self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
+
+    def _build_beside(self, tile: int | None) -> None:
+        """The kernel chosen to stand beside, at the same size and block (clamped to its grid)."""
+        name = self.beside_combo.currentData()
+        self.beside_schedule = None
+        if name is not None:
+            v = animated_variants()[name]
+            other = self.tiles.get(name) if v.schedule_param else None
+            try:
+                (gy, gx), _threads = grid_and_threads(name, self.problem, other)
+                block = (min(self.block_y.value(), gy - 1), min(self.block_x.value(), gx - 1))
+                self.beside_schedule = block_schedule(name, self.problem, other, block)
+            except ProblemError as exc:
+                self._say(str(exc))
+        self.beside_view.setVisible(self.beside_schedule is not None)
+        if self.beside_schedule is None:
+            self.beside_view.set_state(None)
 
     def _say(self, message: str) -> None:
         self.message.setText(message)
@@ -465,6 +497,11 @@ class TilingPanel(QWidget):
         if state is None:
             return
         self.view.set_state(state)
+        if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
+            from gemmviz.core.lockstep import follower_step
+
+            j = follower_step(self.schedule, self.beside_schedule, self.step)
+            self.beside_view.set_state(FrameState(self.beside_schedule, j))
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
