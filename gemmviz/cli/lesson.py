@@ -29,7 +29,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         default=argparse.SUPPRESS,
         help="the lesson's language, where it has one (default: en)",
     )
-    p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
+    p.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write step-01.png, step-02.png, …, lesson.pdf and handout.pdf (notes, key frames) into DIR",
+    )
     p.add_argument("--size", default="1920x1080", help="slide size in pixels, WxH (default 1920x1080)")
     p.add_argument(
         "--projector",
@@ -110,5 +114,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     finally:
         i18n.install(app, "en")  # the process's language as it was (a caller in the same process, e.g. a test)
     del app
-    print(f"wrote {len(paths) - 1} slides and {paths[-1].name} into {out} ({width}x{height})")
+    pngs = [p for p in paths if p.suffix == ".png"]
+    pdfs = " and ".join(p.name for p in paths if p.suffix == ".pdf")
+    print(f"wrote {len(pngs)} slides, {pdfs} into {out} ({width}x{height})")
     return EXIT_OK

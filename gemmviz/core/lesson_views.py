@@ -286,8 +286,13 @@ def _side(d: Mapping, common: CommonFields) -> Mapping[str, object]:
             'a side-by-side step needs animation = { variant = "gpu-naive", mnk = "64", tile = 16, '
             'versus = { variant = "gpu-tiled", tile = 16 } }',
         )
+    unknown = set(a) - set(ANIMATION_KEYS)
+    if unknown:
+        raise StepProblem(
+            "animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: {', '.join(ANIMATION_KEYS)})"
+        )
     try:
-        return {"animation": _animation_state({k: v for k, v in a.items() if k in ANIMATION_KEYS})}
+        return {"animation": _animation_state(a)}
     except ProblemError as exc:
         raise StepProblem("animation", str(exc)) from None
 

@@ -261,7 +261,7 @@ def export_slides(
     dark: bool = False,
 ) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
-    into `directory`.
+    into `directory`, and handout.pdf (each slide with its notes, each animation's key frames).
 
     All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
     slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
@@ -303,11 +303,15 @@ def export_slides(
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
-    targets = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [directory / "lesson.pdf"]
+    from gemmviz.ui.lesson.handout import handout_pdf
+
+    handout = handout_pdf(lesson, source, width, height, projector, dark)  # notes and key frames, A4
+    pngs_at = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))]
+    targets = [*pngs_at, directory / "handout.pdf", directory / "lesson.pdf"]
     for target in targets:
         fileio.check_target(target, (target.suffix,))
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
-    for target, data in zip(targets, [*pngs, bytes(pdf_data)]):
+    for target, data in zip(targets, [*pngs, handout, bytes(pdf_data)]):
         fileio.write_atomic(target, data)
     for old in stale:
         old.unlink(missing_ok=True)
