@@ -120,6 +120,14 @@ class SizeAxis(RoomyAxis):
         super().__init__(orientation, **kwargs)
         self.sizes: list[float] = []
 
+    LABEL_OVERHANG = 48  # px a tick label may reach past the axis's ends
+
+    def boundingRect(self):
+        """The first size (256) sits at the axis's left end: its label reaches past it, and pyqtgraph hides a
+        label outside the axis's box (with a grid, the view's box): the main charts had no 256 tick."""
+        rect = super().boundingRect()
+        return rect.adjusted(-self.LABEL_OVERHANG, 0, self.LABEL_OVERHANG, 0)
+
     def set_sizes(self, sizes: list[float]) -> None:
         self.sizes = list(sizes)
         self.picture = None

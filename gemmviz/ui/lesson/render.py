@@ -28,6 +28,7 @@ from gemmviz.ui.theme import Theme, theme_for
 BODY_PX_1080 = {True: 34.0, False: 26.0}
 SMALL_PX_1080_PROJECTOR = 24.0  # DESIGN.md: no text under 24 px at 1080p in projector type (16 px at 720p)
 WRAP = Qt.TextFlag.TextWordWrap
+MIN_MARKER_PX = 12  # a chart's markers on a projected slide, at any size
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,9 @@ def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
     base = theme_for(projector, dark)
     if not projector:
         base = replace(base, font_pt=14, line_px=3.0, symbol_px=11)
-    return base.scaled(min(w / 1920, h / 1080))
+    scaled = base.scaled(min(w / 1920, h / 1080))
+    # markers stay at least MIN_MARKER_PX: scaled to 720 rows the roofline's points were 9 px, too small to see
+    return replace(scaled, symbol_px=max(MIN_MARKER_PX, scaled.symbol_px)) if projector else scaled
 
 
 def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:

@@ -41,6 +41,8 @@ GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared
 FRAME_MS = 16  # ~60 frames per second
 CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most are shorter; longer ones scroll)
 CODE_MIN_PT = 7.0
+PROJECTOR_CODE_PT = 12  # a theme's type above this is a projector's: the code pane shows the compact listing
+PROJECTOR_CODE_MIN = 0.6  # and its type stays at least this much of the theme's
 CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
 AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
 PARAM_NAMES = (QT_TRANSLATE_NOOP("", "tile"), QT_TRANSLATE_NOOP("", "block"))  # shown through tr()
@@ -123,9 +125,10 @@ class CodeView(QPlainTextEdit):
         # long lines (the loads' bounds checks) wrap: nothing of them is cut off at the pane's edge
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.max_pt = float(QApplication.font().pointSizeF() if QApplication.instance() else 10)
+        self.min_pt = CODE_MIN_PT
 
-    def set_max_pt(self, pt: float) -> None:
-        self.max_pt = pt
+    def set_max_pt(self, pt: float, min_pt: float = CODE_MIN_PT) -> None:
+        self.max_pt, self.min_pt = pt, min(pt, min_pt)
         self.fit_font()
 
     def resizeEvent(self, event) -> None:
@@ -138,7 +141,7 @@ class CodeView(QPlainTextEdit):
         mono.setPointSizeF(10.0)
         per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
         room = self.viewport().width() - 2 * self.document().documentMargin()
-        pt = max(CODE_MIN_PT, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
+        pt = max(self.min_pt, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
         mono.setPointSizeF(round(pt * 2) / 2)
         if self.font() != mono:
             self.setFont(mono)
@@ -211,6 +214,9 @@ class TilingPanel(QWidget):
         for name, v in animated_variants().items():
             self.beside_combo.addItem(tr("beside: {kernel}").format(kernel=tr(v.title)), name)
         self.beside_schedule: Schedule | None = None
+        for combo in (self.variant_combo, self.beside_combo):  # long kernel titles: shown cut, not pushing the tab
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
         self.message.setWordWrap(True)
@@ -304,7 +310,11 @@ class TilingPanel(QWidget):
         for view in (self.view, self.beside_view):
             view.theme = theme
             view.update()
-        self.source.set_max_pt(theme.font_pt)
+        # projector type: the compact listing (no comments), never under 0.6 of the type: lines wrap instead
+        self.source.set_max_pt(theme.font_pt, max(CODE_MIN_PT, PROJECTOR_CODE_MIN * theme.font_pt))
+        self._load_source()
+        if self.schedule is not None:
+            self._highlight_source(self.schedule.steps[self.step].kind)
         self._auto_code()
 
     @property
@@ -466,7 +476,8 @@ class TilingPanel(QWidget):
         from gemmviz.core.kernel_code import kernel_listing
 
         try:
-            listing = kernel_listing(self.variant, self.tiles.get(self.variant))
+            compact = self.theme.font_pt > PROJECTOR_CODE_PT
+            listing = kernel_listing(self.variant, self.tiles.get(self.variant), compact=compact)
         except (OSError, ValueError) as exc:
             self.source.setPlainText(f"(kernel source not readable: {exc})")
             self.step_lines = {}
