@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QElapsedTimer, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import Lesson
 
@@ -172,3 +174,27 @@ class LessonDeck(QObject):
             self.set_frame(s.step + 1, 0.0)
         else:
             self.set_frame(s.step, min(1.0, phase))
+
+
+class LessonKeys(QObject):
+    """Application-wide filter: the lesson's keys (ui/lesson/deck.py), for any widget inside `widget`'s window
+    while it is on screen, handed to `handler(key)`: the projected window's and the presenter's."""
+
+    def __init__(self, widget: QWidget, handler):
+        super().__init__(widget)
+        self.widget, self.handler = widget, handler
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) or not isinstance(obj, QWidget):
+            return False
+        if obj.window() is not self.widget.window() or not self.widget.isVisible():
+            return False
+        key = lesson_key(event.key(), event.modifiers()) if isinstance(event, QKeyEvent) else None
+        if key is None:
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key comes to us as a KeyPress instead of firing a window shortcut
+            return True
+        self.handler(key)
+        return True

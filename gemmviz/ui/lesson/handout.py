@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainte
 from gemmviz import __version__
 from gemmviz.core.lessons import Lesson, LessonSource
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.lesson.render import chart_theme, render_slide
 from gemmviz.ui.lesson.views import ViewContext, frame_state, ui_view
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import theme_for
@@ -52,8 +53,6 @@ def _text_block(painter: QPainter, rect: QRectF, text: str, px: float, bold: boo
 
 
 def _slide_page(painter, lesson, index, source, size, look) -> None:
-    from gemmviz.ui.lesson.render import render_slide
-
     w, h = size
     inner = PAGE_W - 2 * MARGIN
     scale = inner / w
@@ -90,8 +89,6 @@ def _frames_page(painter, lesson, index, source, size, look) -> None:
     # a frame drawn on a canvas smaller than the slide's view, in the slide's type: larger on paper
     view_w, view_h = (KEY_FRAME_W * 2, KEY_FRAME_H) if step.view == "side" else (KEY_FRAME_W, KEY_FRAME_H)
     projector, dark = look
-    from gemmviz.ui.lesson.render import chart_theme
-
     theme = chart_theme(projector, dark, 1280, 720)
     for n, frame in enumerate(frames):
         x = MARGIN + (n % cols) * (cell_w + 16)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from gemmviz.core.lessons import (
@@ -32,7 +32,7 @@ from gemmviz.core.lessons import (
 )
 from gemmviz.ui import fonts
 from gemmviz.ui.i18n import language
-from gemmviz.ui.lesson.deck import LessonDeck, lesson_key
+from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import (
     Text,
     chart_theme,
@@ -53,30 +53,6 @@ def _follows_frames(widget) -> bool:
 
 
 DEFAULT_LESSON = "seed000"  # the presenter view opens it where no lesson is shown
-
-
-class LessonKeys(QObject):
-    """Application-wide filter: the lesson's keys (ui/lesson/deck.py), for any widget inside `widget`'s window
-    while it is on screen, handed to `handler(key)`: the projected window's and the presenter's."""
-
-    def __init__(self, widget: QWidget, handler):
-        super().__init__(widget)
-        self.widget, self.handler = widget, handler
-
-    def eventFilter(self, obj, event) -> bool:
-        kind = event.type()
-        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) or not isinstance(obj, QWidget):
-            return False
-        if obj.window() is not self.widget.window() or not self.widget.isVisible():
-            return False
-        key = lesson_key(event.key(), event.modifiers()) if isinstance(event, QKeyEvent) else None
-        if key is None:
-            return False
-        if kind == QEvent.Type.ShortcutOverride:
-            event.accept()  # the key comes to us as a KeyPress instead of firing a window shortcut
-            return True
-        self.handler(key)
-        return True
 
 
 class LessonView(QWidget):

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.lesson.deck import LessonDeck
+from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import render_slide_image
 from gemmviz.ui.text import tr
 
@@ -110,8 +110,6 @@ class PresenterWindow(QWidget):
 
     def __init__(self, deck: LessonDeck, lesson_view, parent=None):
         super().__init__(parent, Qt.WindowType.Window)
-        from gemmviz.ui.lesson.mode import LessonKeys
-
         self.deck, self.lesson_view = deck, lesson_view
         self.setWindowTitle(tr("Presenter: {title}").format(title=deck.lesson.title))
         self.setMinimumSize(640, 360)

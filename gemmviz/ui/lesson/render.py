@@ -262,9 +262,10 @@ def export_slides(
     height: int,
     projector: bool = False,
     dark: bool = False,
+    extra: dict[str, bytes] | None = None,
 ) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
-    into `directory`, and handout.pdf (each slide with its notes, each animation's key frames).
+    into `directory`, and the `extra` files given (name: bytes), e.g. the handout (ui/lesson/handout.py).
 
     All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
     slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
@@ -273,6 +274,7 @@ def export_slides(
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
     source = source or NO_DATA
+    extra = extra or {}
     pdf_data = QByteArray()
     pdf_buffer = QBuffer(pdf_data)
     pdf_buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -306,15 +308,12 @@ def export_slides(
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
-    from gemmviz.ui.lesson.handout import handout_pdf
-
-    handout = handout_pdf(lesson, source, width, height, projector, dark)  # notes and key frames, A4
     pngs_at = [directory / f"step-{i + 1:02d}.png" for i in range(len(pngs))]
-    targets = [*pngs_at, directory / "handout.pdf", directory / "lesson.pdf"]
+    targets = [*pngs_at, *(directory / name for name in extra), directory / "lesson.pdf"]
     for target in targets:
         fileio.check_target(target, (target.suffix,))
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
-    for target, data in zip(targets, [*pngs, handout, bytes(pdf_data)]):
+    for target, data in zip(targets, [*pngs, *extra.values(), bytes(pdf_data)]):
         fileio.write_atomic(target, data)
     for old in stale:
         old.unlink(missing_ok=True)

@@ -42,7 +42,7 @@ FRAME_MS = 16  # ~60 frames per second
 CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most are shorter; longer ones scroll)
 CODE_MIN_PT = 7.0
 PROJECTOR_CODE_PT = 12  # a theme's type above this is a projector's: the code pane shows the compact listing
-PROJECTOR_CODE_MIN = 0.6  # and its type stays at least this much of the theme's
+PROJECTOR_CODE_MIN = 0.9  # and its type stays at least this much of the theme's (24 px at 1080p): lines wrap
 CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
 AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
 PARAM_NAMES = (QT_TRANSLATE_NOOP("", "tile"), QT_TRANSLATE_NOOP("", "block"))  # shown through tr()
@@ -310,7 +310,7 @@ class TilingPanel(QWidget):
         for view in (self.view, self.beside_view):
             view.theme = theme
             view.update()
-        # projector type: the compact listing (no comments), never under 0.6 of the type: lines wrap instead
+        # projector type: the compact listing (no comments), its type near the theme's: lines wrap instead
         self.source.set_max_pt(theme.font_pt, max(CODE_MIN_PT, PROJECTOR_CODE_MIN * theme.font_pt))
         self._load_source()
         if self.schedule is not None:
@@ -451,6 +451,8 @@ class TilingPanel(QWidget):
         if name is not None:
             v = animated_variants()[name]
             other = self.tiles.get(name) if v.schedule_param else None
+            if v.schedule_param and tile in v.param_choices.get(v.schedule_param, ()):
+                other = tile  # the same edge where it has it: the two blocks cover the same part of C
             try:
                 (gy, gx), _threads = grid_and_threads(name, self.problem, other)
                 block = (min(self.block_y.value(), gy - 1), min(self.block_x.value(), gx - 1))
