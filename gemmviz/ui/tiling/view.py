@@ -134,6 +134,7 @@ class CodeView(QPlainTextEdit):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_font()
+        self.ensureCursorVisible()  # the highlighted line, once the pane has its size (it opened at the top)
 
     def fit_font(self) -> None:
         mono = QFont("monospace")
@@ -295,7 +296,15 @@ class TilingPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_code_type()
         self._auto_code()
+
+    def _fit_code_type(self) -> None:
+        """Projector type: the compact listing (no comments), its type near the theme's as the slides scale it
+        (24 px at 1080 rows, 16 px at 720): long lines wrap instead of the type shrinking."""
+        rows = self.window().height()
+        scale = min(1.0, max(rows, 1) / 1080)
+        self.source.set_max_pt(self.theme.font_pt, max(CODE_MIN_PT, PROJECTOR_CODE_MIN * self.theme.font_pt * scale))
 
     def _auto_code(self) -> None:
         """Show the code where the animation keeps room for its texts at the theme's size (projector type
@@ -310,8 +319,7 @@ class TilingPanel(QWidget):
         for view in (self.view, self.beside_view):
             view.theme = theme
             view.update()
-        # projector type: the compact listing (no comments), its type near the theme's: lines wrap instead
-        self.source.set_max_pt(theme.font_pt, max(CODE_MIN_PT, PROJECTOR_CODE_MIN * theme.font_pt))
+        self._fit_code_type()
         self._load_source()
         if self.schedule is not None:
             self._highlight_source(self.schedule.steps[self.step].kind)
