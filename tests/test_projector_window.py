@@ -91,3 +91,22 @@ def test_a_live_results_source_cell_says_live(window):
     model = table.model_
     assert [model.cell(i, 0).text for i in range(model.rowCount())] == ["live (this machine)"] * len(results)
     assert model.cell(0, 1).text != "live (this machine)"  # the row's other cells are the result's
+
+
+def test_the_main_charts_tick_256(window, qtbot):
+    """The first size, 256 (a cube root: 255.99999999999991), is ticked: the ticks started at 128, and where
+    every second power is taken (a narrow chart) 256 was left out; at the axis's end its label was hidden."""
+    from gemmviz.ui.charts.axes import size_ticks
+
+    assert [t for _v, t in size_ticks([255.99999999999991, 1024.0000000001, 8192], 3)[0]] == ["256", "1k", "4k"]
+    window.set_projector(True)
+    chart = window.charts_tab.gflops_chart
+    qtbot.waitUntil(lambda: bool(chart.results) and not window.charts_tab.refresh_pending, timeout=20000)
+    axis = chart.getPlotItem().getAxis("bottom")
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _axis, _ticks, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    assert "256" in [t for _rect, _flags, t in texts]

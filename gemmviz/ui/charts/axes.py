@@ -103,7 +103,9 @@ def size_ticks(sizes: list[float], max_ticks: int = 7) -> list[list[tuple[float,
     `max_ticks`, taking every second, third, … power where more would not fit)."""
     if not sizes:
         return [[]]
-    lo, hi = math.floor(math.log2(min(sizes))), math.ceil(math.log2(max(sizes)))
+    # a cube root's rounding (255.99999999999991 for 256³) must not start the ticks at 128: with every second
+    # power taken, 128, 512, 2k … left 256 unticked
+    lo, hi = math.floor(math.log2(min(sizes)) + 1e-9), math.ceil(math.log2(max(sizes)) - 1e-9)
     every = max(1, math.ceil((hi - lo + 1) / max(1, max_ticks)))
     major = [
         (math.log10(2**e), f"{2**e // 1024}k" if e >= 10 else str(2**e))
