@@ -31,8 +31,7 @@ def main() -> None:
     lesson = find_lesson("seed000")
     view = LessonView(lesson, lesson_session(lesson))
     if "--one-view-per-key" in sys.argv:
-        move = view._move  # each key's view built right away
-        view._move = lambda index: (move(index), view._show_view())
+        view.deck.moved.connect(lambda _index: view._show_view())  # each key's view built right away
     view.resize(1920, 1080)
     view.show()
     app.processEvents()

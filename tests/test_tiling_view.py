@@ -246,3 +246,31 @@ def test_the_zoomed_blocks_name_is_as_large_as_the_tiles_names(qtbot, size, proj
     ]
     tile_label = next(box.height() for t, box in texts if t.startswith("tile_A["))
     assert name and min(name) >= tile_label - 0.5
+
+
+def test_threads_outside_c_are_greyed_out_at_an_edge_block(qapp):
+    """Issue 31: at an edge block of 100×70×90, TILE 32, the zoomed block's threads past M and N are grey (they
+    load zeros and store nothing); at an interior block none is."""
+    from PySide6.QtGui import QColor
+
+    from gemmviz.core.schedule import block_schedule
+    from gemmviz.ui.theme import theme_for
+    from gemmviz.ui.tiling.frames import frame_image
+    from gemmviz.ui.tiling.layout import inset_window
+    from gemmviz.ui.tiling.render import FrameState, renderer_for
+
+    theme = theme_for(True, False)
+
+    def inset_pixel(block, fx, fy):
+        s = block_schedule("gpu-tiled", Problem(100, 70, 90), 32, block)
+        state = FrameState(s, 2)
+        lay = renderer_for(s.kind).layout(1280, 600, state, theme)
+        assert inset_window(lay, s, (0, 0)) == (0, 0)
+        box = lay.inset
+        image = frame_image(state, 1280, 600, theme)
+        return QColor(image.pixel(int(box.left() + fx * box.width()), int(box.top() + fy * box.height())))
+
+    edge = inset_pixel((3, 2), 0.9, 0.9)  # a thread of row ≥ 100 and column ≥ 70
+    inside = inset_pixel((0, 0), 0.9, 0.9)
+    assert edge.saturation() < 40 and edge.lightness() < 170, edge.name()  # grey
+    assert inside.saturation() > 40, inside.name()  # C's colour

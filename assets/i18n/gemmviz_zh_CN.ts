@@ -123,7 +123,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="303" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="313" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
@@ -175,8 +175,9 @@
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="47" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="57" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="129" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="161" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
@@ -383,23 +384,23 @@ chart's legend) or choose another baseline</source>
         <translation>导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="65" />
-        <location filename="../../gemmviz/ui/export/dialog.py" line="101" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="79" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="118" />
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="76" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="93" />
         <source>chart</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="77" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="94" />
         <source>size (pixels)</source>
         <translation>尺寸（像素）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/dialog.py" line="81" />
+        <location filename="../../gemmviz/ui/export/dialog.py" line="98" />
         <source>Fonts and lines scale with the size: 4K is the 1080p layout, twice as sharp.
 The current theme (projector, dark) is used; a footer says where the numbers come from.</source>
         <translation>字号和线宽随尺寸缩放：4K 就是 1080p 的版面，清晰一倍。
@@ -571,8 +572,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="252" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="447" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="187" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="597" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -600,7 +601,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="602" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -1023,32 +1024,47 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="30" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="23" />
+        <source>{ratio} slower</source>
+        <translation>慢 {ratio}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="40" />
         <location filename="../../gemmviz/ui/exercise/tab.py" line="664" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="69" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="248" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="62" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
         <source>reference ms</source>
         <translation>参照（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="76" />
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="76" />
+        <source>× vs reference</source>
+        <translation>相对参考的倍数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
@@ -1106,114 +1122,119 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="64" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="74" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="65" />
-        <source>{source} ms</source>
-        <translation>{source}（毫秒）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="65" />
-        <source>× vs reference ({source})</source>
-        <translation>相对参照的倍数（{source}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="80" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
         <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
         <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="96" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="21" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="31" />
         <source>Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="47" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="57" />
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="49" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="192" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="197" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="183" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="188" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="184" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="198" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="202" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="207" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="208" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
+        <source>Another kernel's block beside this one, in lockstep, with its counters</source>
+        <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="214" />
+        <source>nothing beside</source>
+        <translation>旁边不显示</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <source>beside: {kernel}</source>
+        <translation>旁边：{kernel}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="230" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="217" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="253" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="331" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="364" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1229,7 +1250,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="216" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
@@ -1249,15 +1270,15 @@ model</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="191" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="224" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="192" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="225" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="191" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="205" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="224" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="192" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="206" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="225" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
@@ -1272,28 +1293,28 @@ model</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="660" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="685" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="454" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="455" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="486" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="705" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="731" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="756" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1323,78 +1344,78 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="736" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="761" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="737" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="762" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="738" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="763" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="739" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="764" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="740" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="765" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="741" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="743" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="768" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="745" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="751" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="776" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="756" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="781" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="794" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="771" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="796" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="771" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="796" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="799" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="775" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1631,12 +1652,39 @@ model</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="165" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="69" />
+        <source>Notes</source>
+        <translation>讲稿</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="195" />
+        <source>(no notes for this step)</source>
+        <translation>（这一步没有讲稿）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
+        <source>{title}: key frames</source>
+        <translation>{title}：关键帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="97" />
+        <source>frame {i} of {n}: {kind}</source>
+        <translation>第 {i} / {n} 帧：{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="119" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="166" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="178" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="142" />
+        <source>{title}: handout</source>
+        <translation>{title}：讲义</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/render.py" line="179" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1962,147 +2010,143 @@ model</source>
         <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="248" />
-        <source>P plays the animation</source>
-        <translation>按 P 播放动画</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="186" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="168" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="189" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="171" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="259" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="314" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="271" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="356" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="315" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="372" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="366" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="382" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="390" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="407" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
         <source>variant</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
         <source>params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
         <source>median ms</source>
         <translation>中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
         <source>min ms</source>
         <translation>最小 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
         <source>max ms</source>
         <translation>最大 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
         <source>noise</source>
         <translation>噪声</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
         <source>× CPU loop</source>
         <translation>× CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
         <source>× GPU naive</source>
         <translation>× GPU 朴素版</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>% cuBLAS</source>
         <translation>cuBLAS 的 %</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>rel. error</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
         <source>kernel-only (events behind a blocking kernel)</source>
         <translation>只计核函数（在阻塞核函数之后记录事件）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
         <source>host-inclusive events (older method: includes the host's launch path)</source>
         <translation>含主机时间的事件（旧方法：包含主机发射核函数的开销）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="46" />
         <source>host wall clock</source>
         <translation>主机挂钟时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="53" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="54" />
         <source>median of {n} samples, noise {noise} (stdev/mean)</source>
         <translation>{n} 次采样的中位数，噪声 {noise}（标准差/均值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="56" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="57" />
         <source>{n} sample(s) left out: the SM clock had fallen</source>
         <translation>{n} 个采样未计入：SM 时钟降低了</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="58" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="59" />
         <source>SM clock {mhz} MHz</source>
         <translation>SM 时钟 {mhz} MHz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="61" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="62" />
         <source>what a Python caller waits (launch + sync): {ms} ms, not charted</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
@@ -2299,6 +2343,56 @@ model</source>
         <translation>PNG 图像（单帧）</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="42" />
+        <source>→ Space PgDn: next step · ← PgUp: back · . or Shift+→: animation frame on · , or Shift+←: frame back · P: play · T: reset the clock · Esc: end the lesson</source>
+        <translation>→ 空格 PgDn：下一步 · ← PgUp：上一步 · . 或 Shift+→：动画前进一帧 · , 或 Shift+←：后退一帧 · P：播放 · T：计时归零 · Esc：结束课程</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="114" />
+        <source>Presenter: {title}</source>
+        <translation>演讲者视图：{title}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <source>Reset clock</source>
+        <translation>计时归零</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <source>Now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="187" />
+        <source>step {i} of {n}</source>
+        <translation>第 {i} / {n} 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="193" />
+        <source>End of the lesson</source>
+        <translation>课程结束</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="211" />
+        <source>animation frame {i} of {n}</source>
+        <translation>动画第 {i} / {n} 帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/views.py" line="256" />
+        <source>P plays the animation · . , one frame</source>
+        <translation>P 播放动画 · . , 逐帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/code.py" line="96" />
+        <source>◀ barrier: every thread of the block waits here</source>
+        <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
         <source>the whole trace</source>
         <translation>整段记录</translation>
@@ -2421,251 +2515,256 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="332" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="289" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="339" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="296" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="342" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="299" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="301" />
+        <source>&amp;Presenter view (laptop screen)</source>
+        <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="108" />
+        <location filename="../../gemmviz/ui/window.py" line="113" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="125" />
+        <location filename="../../gemmviz/ui/window.py" line="130" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="126" />
+        <location filename="../../gemmviz/ui/window.py" line="131" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="127" />
+        <location filename="../../gemmviz/ui/window.py" line="132" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="128" />
+        <location filename="../../gemmviz/ui/window.py" line="133" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="129" />
+        <location filename="../../gemmviz/ui/window.py" line="134" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="131" />
+        <location filename="../../gemmviz/ui/window.py" line="136" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="130" />
+        <location filename="../../gemmviz/ui/window.py" line="135" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="169" />
+        <location filename="../../gemmviz/ui/window.py" line="174" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="170" />
+        <location filename="../../gemmviz/ui/window.py" line="175" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="171" />
+        <location filename="../../gemmviz/ui/window.py" line="176" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="172" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="175" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="184" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="182" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="192" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="188" />
+        <location filename="../../gemmviz/ui/window.py" line="193" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="190" />
+        <location filename="../../gemmviz/ui/window.py" line="195" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="191" />
-        <location filename="../../gemmviz/ui/window.py" line="192" />
+        <location filename="../../gemmviz/ui/window.py" line="196" />
+        <location filename="../../gemmviz/ui/window.py" line="197" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="193" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="194" />
+        <location filename="../../gemmviz/ui/window.py" line="199" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="197" />
+        <location filename="../../gemmviz/ui/window.py" line="202" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="198" />
+        <location filename="../../gemmviz/ui/window.py" line="203" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="199" />
+        <location filename="../../gemmviz/ui/window.py" line="204" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="201" />
+        <location filename="../../gemmviz/ui/window.py" line="206" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="202" />
+        <location filename="../../gemmviz/ui/window.py" line="207" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="208" />
+        <location filename="../../gemmviz/ui/window.py" line="213" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="209" />
+        <location filename="../../gemmviz/ui/window.py" line="214" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="210" />
+        <location filename="../../gemmviz/ui/window.py" line="215" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="253" />
+        <location filename="../../gemmviz/ui/window.py" line="258" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="258" />
+        <location filename="../../gemmviz/ui/window.py" line="263" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="267" />
+        <location filename="../../gemmviz/ui/window.py" line="272" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="272" />
+        <location filename="../../gemmviz/ui/window.py" line="277" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="276" />
+        <location filename="../../gemmviz/ui/window.py" line="281" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="278" />
+        <location filename="../../gemmviz/ui/window.py" line="283" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="299" />
+        <location filename="../../gemmviz/ui/window.py" line="304" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="301" />
+        <location filename="../../gemmviz/ui/window.py" line="306" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="316" />
+        <location filename="../../gemmviz/ui/window.py" line="321" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="318" />
+        <location filename="../../gemmviz/ui/window.py" line="323" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="325" />
+        <location filename="../../gemmviz/ui/window.py" line="330" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="326" />
+        <location filename="../../gemmviz/ui/window.py" line="331" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="335" />
+        <location filename="../../gemmviz/ui/window.py" line="340" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="338" />
+        <location filename="../../gemmviz/ui/window.py" line="343" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="504" />
+        <location filename="../../gemmviz/ui/window.py" line="509" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="504" />
+        <location filename="../../gemmviz/ui/window.py" line="509" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2673,117 +2772,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="134" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="137" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="139" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="142" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="141" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="144" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="153" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="151" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="154" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="159" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="180" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="183" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="195" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="203" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="204" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="207" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="205" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="208" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="209" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="218" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="219" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="220" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="218" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="221" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="272" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="275" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="282" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="285" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="287" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="290" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="312" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="315" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="333" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="336" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>

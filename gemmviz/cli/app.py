@@ -51,4 +51,5 @@ def run_app(args: argparse.Namespace) -> int:
         from gemmviz.ui.app import run
     except ImportError as exc:
         raise CommandError(f"the desktop app needs PySide6 and pyqtgraph ({exc})") from None
-    return run(projector=args.projector, lesson=lesson, lang=getattr(args, "lang", None))
+    presenter = bool(getattr(args, "presenter", False))
+    return run(projector=args.projector, lesson=lesson, lang=getattr(args, "lang", None), presenter=presenter)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
-from gemmviz.core.lessons import LessonError, all_shipped_lessons, find_lesson, lesson_gaps, lesson_session
+from gemmviz.core.lessons import NO_DATA, LessonError, all_shipped_lessons, find_lesson, lesson_gaps, lesson_session
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
 
@@ -29,7 +29,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         default=argparse.SUPPRESS,
         help="the lesson's language, where it has one (default: en)",
     )
-    p.add_argument("--export", metavar="DIR", help="write step-01.png, step-02.png, … and lesson.pdf into DIR")
+    p.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write step-01.png, step-02.png, …, lesson.pdf and handout.pdf (notes, key frames) into DIR",
+    )
     p.add_argument(
         "--size",
         default="1920x1080",
@@ -105,6 +109,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     app = qt_app()
     from gemmviz.ui import i18n
     from gemmviz.ui.fonts import lesson_text, missing_font_warning
+    from gemmviz.ui.lesson.handout import handout_pdf
     from gemmviz.ui.lesson.render import export_slides
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
@@ -112,9 +117,14 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         print(f"gemmviz: warning: {warning}", file=sys.stderr)
     i18n.install(app, lesson.lang)  # the slides' words (header, footer, charts) in the lesson's; the CLI's stay English
     try:
-        paths = export_slides(lesson, source, out, width, height, args.projector, args.dark)
+        handout = handout_pdf(lesson, source or NO_DATA, width, height, args.projector, args.dark)  # notes, key frames
+        paths = export_slides(
+            lesson, source, out, width, height, args.projector, args.dark, extra={"handout.pdf": handout}
+        )
     finally:
         i18n.install(app, "en")  # the process's language as it was (a caller in the same process, e.g. a test)
     del app
-    print(f"wrote {len(paths) - 1} slides and {paths[-1].name} into {out} ({width}x{height})")
+    pngs = [p for p in paths if p.suffix == ".png"]
+    pdfs = " and ".join(p.name for p in paths if p.suffix == ".pdf")
+    print(f"wrote {len(pngs)} slides, {pdfs} into {out} ({width}x{height})")
     return EXIT_OK

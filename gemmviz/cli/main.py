@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the app in lesson mode: a shipped lesson's name (gemmviz lesson --list) or a lesson .toml file",
     )
     parser.add_argument(
+        "--presenter",
+        action="store_true",
+        help="give a lesson with the presenter's window (slide, next slide, notes, clock) on this screen and the "
+        "slide alone, full screen, on the projector: --lesson's lesson, else seed000",
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         help="the window's language (default: the one last chosen, "

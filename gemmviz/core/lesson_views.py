@@ -27,7 +27,7 @@ COMMON_KEYS = ("title", "text", "notes", "view", "run", "quoted", "series", "siz
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)
-ANIMATION_KEYS = ("block", "bounds", "mnk", "step", "tile", "variant")
+ANIMATION_KEYS = ("block", "bounds", "mnk", "step", "tile", "variant", "versus")
 
 
 class StepProblem(ValueError):
@@ -46,6 +46,7 @@ class AnimationState:
     step: int = 0  # index of the schedule step shown first
     block: tuple[int, int] = (0, 0)  # the thread block shown (by, bx): an edge block shows the bounds checks
     bounds: str = "and"  # the store's bounds check: "and" (gemmviz's kernels) or "or" (the seed's bug)
+    versus: tuple[str, int | None] | None = None  # a "side" step's second kernel (variant, tile), in lockstep
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,26 @@ def _animation_state(a: Mapping) -> AnimationState:
         raise ProblemError(f'animation bounds must be "and" or "or", got {bounds!r}')
     check_bounds(variant, bounds)  # "and" / "or"; "or" only for a kernel storing C per thread under a check
     block_schedule(variant, problem, tile, block, bounds)  # too many steps to animate: refused here, file and line
-    return AnimationState(variant, problem, tile, step_i, block, bounds)
+    versus = _versus(a.get("versus"), problem) if "versus" in a else None
+    return AnimationState(variant, problem, tile, step_i, block, bounds, versus)
+
+
+def _versus(value: object, problem: Problem) -> tuple[str, int | None]:
+    """A side-by-side step's second kernel: versus = { variant = "gpu-tiled", tile = 16 } at the same size."""
+    from gemmviz.core.schedule import animated_variants, check_animation_input
+
+    if not isinstance(value, dict) or set(value) - {"variant", "tile"}:
+        raise ProblemError('animation versus must be a table: versus = { variant = "gpu-tiled", tile = 16 }')
+    variant, tile = value.get("variant", ""), value.get("tile")
+    if not isinstance(variant, str) or variant not in animated_variants():
+        raise ProblemError(f"animation versus variant must be one of {', '.join(animated_variants())}, got {variant!r}")
+    if tile is not None and not whole(tile):
+        raise ProblemError("animation versus tile must be a whole number")
+    v = VARIANTS[variant]
+    if tile is None and v.schedule_param:
+        tile = v.param_defaults.get(v.schedule_param)
+    check_animation_input(variant, problem, tile)
+    return variant, tile
 
 
 def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
@@ -256,6 +276,28 @@ def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
     if not isinstance(a, dict):
         raise StepProblem(
             "animation", 'an animation step needs animation = { variant = "gpu-tiled", mnk = "64", tile = 16 }'
+        )
+    unknown = set(a) - set(ANIMATION_KEYS)
+    if unknown:
+        raise StepProblem(
+            "animation", f"unknown key {sorted(unknown)[0]!r} in animation (keys: {', '.join(ANIMATION_KEYS)})"
+        )
+    try:
+        state = _animation_state(a)
+    except ProblemError as exc:
+        raise StepProblem("animation", str(exc)) from None
+    if state.versus is not None:
+        raise StepProblem("animation", 'versus is for a side-by-side step: view = "side"')
+    return {"animation": state}
+
+
+def _side(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+    a = d.get("animation")
+    if not isinstance(a, dict) or "versus" not in a:
+        raise StepProblem(
+            "animation",
+            'a side-by-side step needs animation = { variant = "gpu-naive", mnk = "64", tile = 16, '
+            'versus = { variant = "gpu-tiled", tile = 16 } }',
         )
     unknown = set(a) - set(ANIMATION_KEYS)
     if unknown:
@@ -277,5 +319,9 @@ for _kind in (
     LessonViewKind("text", has_view=False),
     LessonViewKind("accesses", ("chart",), _accesses),
     LessonViewKind("gap", (), _gap),  # the gap between two kernels, explained (ui/lesson/views.py draws it)
+    # the animation with its kernel's code beside it, the lines of each step highlighted as it is reached
+    LessonViewKind("code", ("animation",), _animation),
+    # two kernels' blocks in lockstep (naive vs tiled, TILE 16 vs 32), each with its counters
+    LessonViewKind("side", ("animation",), _side),
 ):
     register(_kind)

@@ -26,10 +26,17 @@ def _adopt(window) -> None:
     native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
 
 
-def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lang: str | None = None) -> int:
+def run(
+    projector: bool = False,
+    argv: list[str] | None = None,
+    lesson=None,
+    lang: str | None = None,
+    presenter: bool = False,
+) -> int:
     """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
-    follows it where the lesson has that language."""
+    follows it where the lesson has that language. `presenter`: the lesson (seed000 if none) with the
+    presenter's window, the slide full screen."""
     import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -68,7 +75,11 @@ def run(projector: bool = False, argv: list[str] | None = None, lesson=None, lan
     _adopt(window)
     i18n.adopt(window, _adopt)  # and each window View ▸ Language makes
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
-    if lesson is not None:
+    if presenter:
+        from gemmviz.ui.lesson.mode import open_presenter
+
+        QTimer.singleShot(0, lambda: open_presenter(window, lesson))
+    elif lesson is not None:
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
         # benchmarks/startup_time.py: report when the first frame is on screen, then quit.

@@ -100,7 +100,12 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.run_panel)
         scroll.setWidgetResizable(True)
         scroll.setMinimumWidth(260)
-        self.controls = scroll
+        controls = QWidget()  # the panel scrolls; its Run, Sweep and Cancel stay below it, on screen
+        controls_layout = QVBoxLayout(controls)
+        controls_layout.setContentsMargins(0, 0, 0, 0)
+        controls_layout.addWidget(scroll, 1)
+        controls_layout.addWidget(self.run_panel.button_bar)
+        self.controls = controls
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
@@ -132,7 +137,7 @@ class MainWindow(QMainWindow):
         ):
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
-        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
@@ -518,6 +523,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
             return event.ignore()
+        self.replay_after_lesson = False
+        lesson.leave(self)  # a lesson's presenter window closes with the window
         self._save_settings()
         self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
         self.recovery.remove()  # a clean exit: nothing to recover next time

@@ -103,7 +103,9 @@ def size_ticks(sizes: list[float], max_ticks: int = 7) -> list[list[tuple[float,
     `max_ticks`, taking every second, third, … power where more would not fit)."""
     if not sizes:
         return [[]]
-    lo, hi = math.floor(math.log2(min(sizes))), math.ceil(math.log2(max(sizes)))
+    # a cube root's rounding (255.99999999999991 for 256³) must not start the ticks at 128: with every second
+    # power taken, 128, 512, 2k … left 256 unticked
+    lo, hi = math.floor(math.log2(min(sizes)) + 1e-9), math.ceil(math.log2(max(sizes)) - 1e-9)
     every = max(1, math.ceil((hi - lo + 1) / max(1, max_ticks)))
     major = [
         (math.log10(2**e), f"{2**e // 1024}k" if e >= 10 else str(2**e))
@@ -119,6 +121,14 @@ class SizeAxis(RoomyAxis):
     def __init__(self, orientation: str = "bottom", **kwargs):
         super().__init__(orientation, **kwargs)
         self.sizes: list[float] = []
+
+    LABEL_OVERHANG = 48  # px a tick label may reach past the axis's ends
+
+    def boundingRect(self):
+        """The first size (256) sits at the axis's left end: its label reaches past it, and pyqtgraph hides a
+        label outside the axis's box (with a grid, the view's box): the main charts had no 256 tick."""
+        rect = super().boundingRect()
+        return rect.adjusted(-self.LABEL_OVERHANG, 0, self.LABEL_OVERHANG, 0)
 
     def set_sizes(self, sizes: list[float]) -> None:
         self.sizes = list(sizes)

@@ -15,12 +15,22 @@ from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.text import tr
 
 
+def ratio_text(x: float) -> str:
+    """× vs the reference: 1.53× where faster, "312× slower" where the machine took hundreds of times longer
+    (0.00× and 0.01× said nothing)."""
+    if x <= 0:
+        return "—"
+    return times_text(x) if x >= 1 else tr("{ratio} slower").format(ratio=times_text(1 / x))
+
+
 class ComparePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.results: list[Result] = []
         self.source_of: Callable[[Result], str] = lambda _r: ""
         self.reference = QComboBox()
+        self.reference.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.reference.setMinimumContentsLength(16)  # a long session name is cut, the window is not widened
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
@@ -62,7 +72,8 @@ class ComparePanel(QWidget):
         headers = [tr("kernel"), tr("size"), tr("reference ms")]
         for o in others:
             name = source_label(o) or tr("live")
-            headers += [tr("{source} ms").format(source=name), tr("× vs reference ({source})").format(source=name)]
+            # on two lines: a header as wide as its machine's name cut the table at 1280×720
+            headers += [f"{name}\n" + tr("ms"), tr("× vs reference") + f"\n({name})"]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(rows))
@@ -70,7 +81,7 @@ class ComparePanel(QWidget):
             cells = [row["series"], row["size"], sig(row["reference_ms"])]
             for o in others:
                 ms, x = row["others"].get(o, (None, None))
-                cells += [sig(ms), "—" if x is None else times_text(x)]
+                cells += [sig(ms), "—" if x is None else ratio_text(x)]
             for j, text in enumerate(cells):
                 self.table.setItem(i, j, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 from gemmviz.core.explain import result_flags
 from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
 from gemmviz.core.results import Baselines, Result, result_row
+from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.i18n import language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tooltip, tr
 
@@ -157,9 +158,10 @@ class ResultsModel(QAbstractTableModel):
         cells = self._cells.get(row)
         if cells is None:
             r, source, baselines = self._rows[row]
+            shown = source_label(source) if source else tr("live (this machine)")  # a live result's cell was empty
             if column == 0:  # the source: what a sort on the first column asks of every row
-                return _Cell(source, source)
-            cells = self._cells[row] = _cells(r, {**result_row(r, baselines), "source": source})
+                return _Cell(shown, source)
+            cells = self._cells[row] = _cells(r, {**result_row(r, baselines), "source": shown})
         return cells[column]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):

@@ -58,6 +58,20 @@ def export_animation_dialog(window) -> None:
         export_animation_of(window, path)
 
 
+def kind_on_screen(window) -> str | None:
+    """The chart kind the window shows now: the Charts tab's "show" choice (GFLOP/s where it shows all four),
+    the roofline on the Roofline tab; None elsewhere."""
+    tab = window.tabs.currentWidget()
+    if tab is window.roofline_tab:
+        return "roofline"
+    if tab is window.charts_tab:
+        from gemmviz.ui.charts.tab import ALL
+
+        shown = window.charts_tab.show_combo.currentData()
+        return "gflops" if shown == ALL else shown
+    return None
+
+
 class ExportDialog(QDialog):
     def __init__(self, window):
         super().__init__(window)
@@ -67,6 +81,9 @@ class ExportDialog(QDialog):
         for kind in chart_kinds.kinds():
             self.chart.addItem(tr(kind.label), kind.name)
             self.chart.setItemData(self.chart.count() - 1, tr(kind.description), Qt.ItemDataRole.ToolTipRole)
+        shown = kind_on_screen(window)  # the chart the user is looking at, not always "time"
+        if shown is not None and self.chart.findData(shown) >= 0:
+            self.chart.setCurrentIndex(self.chart.findData(shown))
         self.size = QComboBox()
         self.size.setEditable(True)
         self.size.addItems(PRESETS)

@@ -63,7 +63,14 @@ def footer_text(origins: list[tuple[str | None, str, str]]) -> str:
     `origins` holds (gpu or None, date "YYYY-MM-DD" or "", "measured" | "replayed" | "published")."""
     from gemmviz import __version__
 
-    parts = [" ".join(x for x in (gpu or "no GPU", date, how) if x) for gpu, date, how in dict.fromkeys(origins)]
+    # one part per machine and kind of figure, its dates together: two published sessions of one GPU said
+    # "RTX 4060 published · RTX 4060 published"
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for gpu, date, how in origins:
+        dates = grouped.setdefault((gpu or "no GPU", how), [])
+        if date and date not in dates:
+            dates.append(date)
+    parts = [" ".join(x for x in (gpu, ", ".join(dates), how) if x) for (gpu, how), dates in grouped.items()]
     return " · ".join([*parts, f"gemmviz {__version__}"])
 
 
@@ -159,14 +166,21 @@ def footer_height(theme: Theme) -> float:
 
 
 def paint_footer(painter: QPainter, text: str, rect: QRectF, theme: Theme) -> None:
+    """The footer at the right; a footer wider than the chart is set smaller (to 0.7 of its type), then cut
+    in its middle with …, keeping its start and the version at its end (it was cut at the left edge)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    inner = rect.adjusted(12, 0, -12, 0)
     font = QFont()
-    font.setPointSizeF(theme.font_pt * FOOTER_SCALE)
+    pt = theme.font_pt * FOOTER_SCALE
+    font.setPointSizeF(pt)
+    while QFontMetricsF(font).horizontalAdvance(text) > inner.width() and font.pointSizeF() > 0.7 * pt:
+        font.setPointSizeF(font.pointSizeF() * 0.95)
+    text = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideMiddle, inner.width())
     painter.save()
     painter.setFont(font)
     painter.setPen(QColor(theme.foreground))
-    painter.drawText(
-        rect.adjusted(12, 0, -12, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text
-    )
+    painter.drawText(inner, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
     painter.restore()
 
 

@@ -11,10 +11,9 @@ before the window's own shortcuts (Space, ←, →, Esc) see them.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import replace
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QPainter
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from gemmviz.core.lessons import (
@@ -32,6 +31,8 @@ from gemmviz.core.lessons import (
     step_results,
 )
 from gemmviz.ui import fonts
+from gemmviz.ui.i18n import language
+from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import (
     Text,
     chart_theme,
@@ -45,36 +46,13 @@ from gemmviz.ui.lesson.views import ui_view
 from gemmviz.ui.text import tr
 from gemmviz.ui.tiling.view import TilingView
 
-NEXT = {Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown}
-BACK = {Qt.Key.Key_Left, Qt.Key.Key_PageUp}
-KEYS = NEXT | BACK | {Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Escape, Qt.Key.Key_P, Qt.Key.Key_R}
-STEPS_PER_SECOND = 2.0
+
+def _follows_frames(widget) -> bool:
+    """A view that draws the deck's animation frame (the animation, the code beside it, two kernels side by side)."""
+    return isinstance(widget, TilingView) or callable(getattr(widget, "set_state", None))
 
 
-class _Keys(QObject):
-    """Application-wide filter: the lesson's keys, for any widget inside the lesson's window."""
-
-    def __init__(self, view: LessonView):
-        super().__init__(view)
-        self.view = view
-
-    def eventFilter(self, obj, event) -> bool:
-        kind = event.type()
-        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) or not isinstance(obj, QWidget):
-            return False
-        if obj.window() is not self.view.window() or not self.view.isVisible():
-            return False
-        if (
-            not isinstance(event, QKeyEvent)
-            or event.key() not in KEYS
-            or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        ):
-            return False
-        if kind == QEvent.Type.ShortcutOverride:
-            event.accept()  # the key comes to us as a KeyPress instead of firing a window shortcut
-            return True
-        self.view.key(event.key())
-        return True
+DEFAULT_LESSON = "seed000"  # the presenter view opens it where no lesson is shown
 
 
 class LessonView(QWidget):
@@ -91,9 +69,11 @@ class LessonView(QWidget):
         dark: bool = False,
         live_gpu: str | None = None,
         parent: QWidget | None = None,
+        deck: LessonDeck | None = None,
     ):
         super().__init__(parent)
         self.lesson = lesson
+        self.deck = deck or LessonDeck(lesson, self)  # the step, its frame, the clock: shared with a presenter
         self.replay = replay or NO_DATA
         self.live: LessonSource | None = None
         self.live_gpu = live_gpu  # this machine's GPU, if it has one: run steps can measure live
@@ -102,14 +82,11 @@ class LessonView(QWidget):
         self.run_jobs = None  # set by the window: callable(list[Job]) -> bool (started?)
         self.live_results = None  # set by the window: callable() -> this run's results
         self.status = ""
-        self.index = 0
+        self.shown = 0  # the step whose view is on screen (the deck may be ahead of it in a burst of keys)
         self.texts: list[Text] = []
         self.views: dict[int, QWidget | None] = {}
         self._views_size = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(16)
-        self.timer.timeout.connect(self._tick)
-        self.keys = _Keys(self)
+        self.keys = LessonKeys(self, self.key)
         # the next step's view is built while the teacher talks, so the key press only shows it
         self.prefetch = QTimer(self)
         self.prefetch.setSingleShot(True)
@@ -122,7 +99,20 @@ class LessonView(QWidget):
         self.settle.timeout.connect(self._show_view)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(640, 360)
-        self.go(0)
+        self.deck.moved.connect(self._moved)
+        self.deck.frameChanged.connect(self._frame_changed)
+        self.deck.runRequested.connect(self.run_step)
+        self.deck.left.connect(self.left)
+        self.go(self.deck.index)
+
+    @property
+    def index(self) -> int:
+        return self.deck.index
+
+    @property
+    def timer(self) -> QTimer:
+        """The animation playing (P): the deck's, so that both windows show the same frame."""
+        return self.deck.timer
 
     # ---- data ------------------------------------------------------------------------------------
     def source(self, index: int | None = None) -> LessonSource:
@@ -140,19 +130,25 @@ class LessonView(QWidget):
 
     # ---- steps -----------------------------------------------------------------------------------
     def go(self, index: int) -> None:
-        self._move(index)
+        self.deck.go(index)
         self._show_view()
 
-    def _move(self, index: int) -> None:
-        """The step changes (its words repaint when the event loop next paints); its view is not built yet."""
-        self.timer.stop()
-        old = self.views.get(self.index)
-        self.index = max(0, min(index, len(self.lesson.steps) - 1))
+    def _moved(self, _index: int) -> None:
+        """The deck moved (a key in either window): the words repaint when the event loop next paints; the
+        view is built once the keys already queued are done."""
+        old = self.views.get(self.shown)
         if old is not None and old is not self.views.get(self.index):
             old.hide()
         self.status = self._default_status()
         self.update()
         self.stepChanged.emit(self.index)
+        self.settle.start()
+
+    def _frame_changed(self) -> None:
+        view = self.views.get(self.index)
+        frame = self.deck.frame
+        if _follows_frames(view) and frame is not None and self.shown == self.index:
+            view.set_state(frame)
 
     def _show_view(self) -> None:
         self.settle.stop()
@@ -160,24 +156,10 @@ class LessonView(QWidget):
         self.prefetch.start()
 
     def key(self, key) -> None:
-        """Step keys move the step at once and build its view when the queued keys are done: a burst of them
-        (a clicker held down, 2,000 mashed keys) builds one view, not one per step passed."""
-        last = len(self.lesson.steps) - 1
-        step = {Qt.Key.Key_Home: 0, Qt.Key.Key_End: last}.get(key)
-        if key in NEXT or key in BACK or step is not None:
-            self._move(step if step is not None else self.index + (1 if key in NEXT else -1))
-            self.settle.start()
-            return
-        if key == Qt.Key.Key_Escape:
-            self.timer.stop()
-            self.left.emit()
-            return
-        if self.settle.isActive():
-            self._show_view()  # P and R act on the step's view
-        if key == Qt.Key.Key_P:
-            self.toggle_play()
-        elif key == Qt.Key.Key_R:
-            self.run_step()
+        """A lesson key from this window: the deck acts on it. Step keys move the step at once and the view is
+        built when the queued keys are done: a burst of them (a clicker held down, 2,000 mashed keys) builds
+        one view, not one per step passed."""
+        self.deck.key(key)
 
     def _default_status(self) -> str:
         step = self.lesson.steps[self.index]
@@ -208,12 +190,7 @@ class LessonView(QWidget):
         if (projector, dark) == (self.projector, self.dark):
             return
         self.projector, self.dark = projector, dark
-        old = self.views.get(self.index)
-        frame = old.state if isinstance(old, TilingView) else None
-        self._place_view()  # the views were built for the old look: rebuilt at the new one
-        new = self.views.get(self.index)
-        if frame is not None and isinstance(new, TilingView):
-            new.set_state(frame)
+        self._place_view()  # the views were built for the old look: rebuilt at the new one, on the deck's frame
         self.repaint()  # now, before the restyle of the window behind the lesson runs
 
     # ---- the view under the words ----------------------------------------------------------------
@@ -243,11 +220,15 @@ class LessonView(QWidget):
         return self.views[index]
 
     def _place_view(self) -> None:
+        self.shown = self.index
         widget = self._view(self.index)
         if widget is None:
             return
         _slide, lay = self._layout()
         widget.setGeometry(lay.view.toAlignedRect())
+        frame = self.deck.frame
+        if _follows_frames(widget) and frame is not None:
+            widget.set_state(frame)  # a view kept from an earlier visit shows the deck's frame, not its old one
         widget.show()
 
     def resizeEvent(self, event) -> None:
@@ -267,31 +248,7 @@ class LessonView(QWidget):
 
     # ---- animation and live runs -----------------------------------------------------------------
     def toggle_play(self) -> None:
-        view = self.views.get(self.index)
-        if not isinstance(view, TilingView) or view.state is None:
-            return
-        if self.timer.isActive():
-            self.timer.stop()
-            return
-        state = view.state
-        if state.step >= len(state.schedule.steps) - 1:
-            view.set_state(replace(state, step=0, phase=1.0))
-        self.timer.start()
-
-    def _tick(self) -> None:
-        view = self.views.get(self.index)
-        if not isinstance(view, TilingView) or view.state is None:
-            self.timer.stop()
-            return
-        s = view.state
-        phase = s.phase + self.timer.interval() / 1000 * STEPS_PER_SECOND
-        if phase >= 1.0 and s.phase >= 1.0:  # a finished step: move on to the next, starting its glide
-            if s.step >= len(s.schedule.steps) - 1:
-                self.timer.stop()
-                return
-            view.set_state(replace(s, step=s.step + 1, phase=0.0))
-        else:
-            view.set_state(replace(s, phase=min(1.0, phase)))
+        self.deck.toggle_play()
 
     def run_step(self) -> None:
         step = self.lesson.steps[self.index]
@@ -319,7 +276,7 @@ class LessonView(QWidget):
         QApplication.instance().installEventFilter(self.keys)
 
     def hideEvent(self, event) -> None:
-        self.timer.stop()
+        self.deck.timer.stop()
         self.prefetch.stop()
         self.settle.stop()
         QApplication.instance().removeEventFilter(self.keys)
@@ -340,6 +297,65 @@ def add_menu(window) -> None:
         menu.addAction(f"{lesson.title} ({steps})", lambda _=False, x=lesson: start(window, x))
     menu.addSeparator()
     menu.addAction(QCoreApplication.translate("Lesson", "Open lesson file…"), lambda: open_lesson_dialog(window))
+    window.presenter_action = menu.addAction(
+        QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)"), lambda: open_presenter(window)
+    )
+    window.presenter_action.setShortcut("Ctrl+Shift+L")
+    window.lesson_presenter = None
+
+
+def open_presenter(window, lesson: Lesson | None = None) -> bool:
+    """The presenter's window beside the lesson shown (the first shipped lesson, in the window's language, if
+    none is); the projected window goes full screen, on a second screen where there is one."""
+    if getattr(window, "lesson_view", None) is None:
+        if lesson is None:
+            try:
+                lesson = find_lesson(DEFAULT_LESSON, language())
+            except LessonError as exc:
+                window.show_error(tr("Cannot open the lesson"), str(exc))
+                return False
+        if not start(window, lesson):
+            return False
+    if window.lesson_presenter is not None:
+        window.lesson_presenter.raise_()
+        return True
+    from gemmviz.ui.lesson.presenter import PresenterWindow, screens
+
+    view = window.lesson_view
+    presenter = PresenterWindow(view.deck, view)
+    window.lesson_presenter = presenter
+    projected, laptop = screens()
+    window.lesson_was_fullscreen = window.isFullScreen()
+    if projected is not laptop and window.windowHandle() is not None:
+        window.windowHandle().setScreen(projected)
+        window.move(projected.geometry().topLeft())
+    window.showFullScreen()
+    presenter.setGeometry(laptop.availableGeometry())
+    presenter.show()
+    presenter.raise_()
+    presenter.activateWindow()
+    return True
+
+
+def _hide_bars(window, hidden: bool) -> None:
+    """The slide alone: no menu bar (its grey band at 720p) and no status bar while a lesson is shown. The
+    menus' shortcuts (Ctrl+P, F11, Ctrl+Q …) stay: their actions join the window itself while the bar is hidden."""
+    actions = [a for a in _menu_actions(window.menuBar()) if not a.shortcut().isEmpty()]
+    for action in actions:
+        if hidden:
+            window.addAction(action)
+        else:
+            window.removeAction(action)
+    window.menuBar().setVisible(not hidden)
+    window.statusBar().setVisible(not hidden)
+
+
+def _menu_actions(widget):
+    for action in widget.actions():
+        if action.menu() is not None:
+            yield from _menu_actions(action.menu())
+        elif not action.isSeparator():
+            yield action
 
 
 def open_lesson_dialog(window) -> None:
@@ -379,6 +395,7 @@ def start(window, lesson: Lesson) -> bool:
     view.follow_look(window.projector_action, window.dark_action)  # Ctrl+P restyles the lesson shown
     window.lesson_saved_central = window.takeCentralWidget()
     window.lesson_view = view
+    _hide_bars(window, True)
     window.setCentralWidget(view)
     view.show()  # now, not on the next event-loop turn: the keys work from the first press
     view.go(0)
@@ -398,6 +415,14 @@ def leave(window) -> None:
     view = getattr(window, "lesson_view", None)
     if view is None:
         return
+    view.deck.ended = True  # the presenter's window closing below does not end the lesson a second time
+    view.deck.timer.stop()
+    presenter, window.lesson_presenter = getattr(window, "lesson_presenter", None), None
+    if presenter is not None:
+        presenter.close()
+        presenter.deleteLater()
+        if not getattr(window, "lesson_was_fullscreen", True):
+            window.showNormal()
     c = window.controller
     c.progress.disconnect(view.on_progress)
     c.finished.disconnect(view.on_finished)
@@ -408,5 +433,6 @@ def leave(window) -> None:
     window.lesson_view = None
     window.setCentralWidget(window.lesson_saved_central)
     window.lesson_saved_central = None
+    _hide_bars(window, False)
     if window.replay_after_lesson:
         window.open_replay()

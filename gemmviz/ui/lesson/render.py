@@ -31,6 +31,7 @@ log = logging.getLogger("gemmviz")
 BODY_PX_1080 = {True: 34.0, False: 26.0}
 SMALL_PX_1080_PROJECTOR = 24.0  # DESIGN.md: no text under 24 px at 1080p in projector type (16 px at 720p)
 WRAP = Qt.TextFlag.TextWordWrap
+MIN_MARKER_PX = 12  # a chart's markers on a projected slide, at any size
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,9 @@ def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
     base = theme_for(projector, dark)
     if not projector:
         base = replace(base, font_pt=14, line_px=3.0, symbol_px=11)
-    return base.scaled(min(w / 1920, h / 1080))
+    scaled = base.scaled(min(w / 1920, h / 1080))
+    # markers stay at least MIN_MARKER_PX: scaled to 720 rows the roofline's points were 9 px, too small to see
+    return replace(scaled, symbol_px=max(MIN_MARKER_PX, scaled.symbol_px)) if projector else scaled
 
 
 def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:
@@ -218,21 +221,30 @@ def render_slide(
     source: LessonSource,
     projector: bool = False,
     dark: bool = False,
+    frame: int | None = None,
 ) -> list[Text]:
     """Draw step `index` as one slide; returns the texts drawn (a chart's own texts are not included).
-    Through a PDF painter everything is drawn as vectors and text: the animation's static part included."""
+    Through a PDF painter everything is drawn as vectors and text: the animation's static part included.
+    `frame`: an animation's schedule step, where not the one the step opens on."""
     step = lesson.steps[index]
     slide = slide_for(lesson, index, source)
     lay = slide_layout(w, h, slide, projector, has_view(step))
     texts = draw_slide_text(painter, w, h, slide, theme_for(projector, dark), lay)
     if has_view(step):
-        ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang)
+        ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang, frame)
         texts += ui_view(step.view).paint(painter, lay.view.toAlignedRect(), ctx)
     return texts
 
 
 def render_slide_image(
-    w: int, h: int, lesson: Lesson, index: int, source: LessonSource, projector: bool = False, dark: bool = False
+    w: int,
+    h: int,
+    lesson: Lesson,
+    index: int,
+    source: LessonSource,
+    projector: bool = False,
+    dark: bool = False,
+    frame: int | None = None,
 ) -> QImage:
     image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(projector, dark).background))
@@ -241,7 +253,7 @@ def render_slide_image(
         try:  # a painter left active on a failed step would crash Qt when the image goes
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-            render_slide(painter, w, h, lesson, index, source, projector, dark)
+            render_slide(painter, w, h, lesson, index, source, projector, dark, frame)
         finally:
             painter.end()
     return image
@@ -255,9 +267,10 @@ def export_slides(
     height: int,
     projector: bool = False,
     dark: bool = False,
+    extra: dict[str, bytes] | None = None,
 ) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
-    into `directory`.
+    into `directory`, and the `extra` files given (name: bytes), e.g. the handout (ui/lesson/handout.py).
 
     All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
     slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
@@ -266,7 +279,8 @@ def export_slides(
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
     source = source or NO_DATA
-    for name in [f"step-{i + 1:02d}.png" for i in range(len(lesson.steps))] + ["lesson.pdf"]:
+    extra = extra or {}
+    for name in [f"step-{i + 1:02d}.png" for i in range(len(lesson.steps))] + [*extra, "lesson.pdf"]:
         fileio.own_name(directory / name)  # a folder or a FIFO at a name: refused before any drawing
     pdf_data = QByteArray()
     pdf_buffer = QBuffer(pdf_data)
@@ -303,14 +317,14 @@ def export_slides(
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
-    names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + ["lesson.pdf"]
+    names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [*extra, "lesson.pdf"]
     targets = [directory / name for name in names]
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
     # All or none: written into a hidden folder inside `directory`, moved in only when every file is whole (a
-    # full disk or Ctrl+C at slide 9 leaves the old slides and lesson.pdf); a link at a name is replaced by the
-    # file, never followed.
+    # full disk or Ctrl+C at slide 9 leaves the old slides, handout and lesson.pdf); a link at a name is replaced
+    # by the file, never followed.
     with fileio.staged_folder(directory) as staging:
-        for name, data in zip(names, [*pngs, bytes(pdf_data)]):
+        for name, data in zip(names, [*pngs, *extra.values(), bytes(pdf_data)]):
             fileio.write_new(staging / name, data)
     with interrupt.deferred():
         for old in stale:

@@ -38,6 +38,7 @@ class ViewContext:
     source: LessonSource
     theme: Theme
     lang: str = "en"
+    frame: int | None = None  # an animation's schedule step to draw, if not the one the step opens on
 
 
 class LessonViewUi:
@@ -203,11 +204,18 @@ class AccessesView(LessonViewUi):
         return []
 
 
-def frame_state(step: Step) -> FrameState:
-    """The animation step's first frame: its kernel, size, tile and block, at the schedule step it names."""
+def frame_state(step: Step, frame: int | None = None) -> FrameState:
+    """The animation step's frame: its kernel, size, tile and block, at the schedule step it names (or at
+    `frame`, clamped to the schedule)."""
     a = step.animation
-    schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
-    return FrameState(schedule, min(a.step, len(schedule.steps) - 1), 1.0, (0, 0))
+    if a.versus is not None:  # side by side: the frame is the leading schedule's (ui/tiling/side.py)
+        from gemmviz.ui.tiling.side import leader, pair_schedules
+
+        schedule = leader(*pair_schedules(a))
+    else:
+        schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
+    at = a.step if frame is None else frame
+    return FrameState(schedule, max(0, min(at, len(schedule.steps) - 1)), 1.0, (0, 0))
 
 
 def _is_vector(painter: QPainter) -> bool:
@@ -245,7 +253,7 @@ class AnimationView(LessonViewUi):
     """The tiling animation at the step's frame; P plays it in lesson mode (ui/lesson/mode.py)."""
 
     def hint(self, _step: Step) -> str:
-        return tr("P plays the animation")
+        return tr("P plays the animation · . , one frame")
 
     def widget(self, ctx: ViewContext) -> QWidget:
         from gemmviz.ui.tiling.view import TilingView
@@ -259,7 +267,8 @@ class AnimationView(LessonViewUi):
         _clipped(painter, rect)
         try:
             background = _VectorBackground(painter) if _is_vector(painter) else Background()
-            render_frame(painter, rect.width(), rect.height(), frame_state(ctx.step), ctx.theme, background)
+            state = frame_state(ctx.step, ctx.frame)
+            render_frame(painter, rect.width(), rect.height(), state, ctx.theme, background)
         finally:
             painter.restore()
         return []
@@ -295,3 +304,50 @@ class GapStepView(LessonViewUi):
         finally:
             view.deleteLater()
         return texts
+
+
+@register_ui("code")
+class CodeStepView(LessonViewUi):
+    """The animation and, beside it, its kernel's code, the lines of the step shown highlighted (both
+    `__syncthreads()` in turn at the barriers); . and , step its frames (ui/tiling/code.py)."""
+
+    def hint(self, step: Step) -> str:
+        return AnimationView().hint(step)
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.tiling.code import AnimationWithCode
+
+        widget = AnimationWithCode(ctx.theme)
+        widget.setMinimumSize(0, 0)
+        widget.set_state(frame_state(ctx.step, ctx.frame))
+        return widget
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.tiling.code import paint_with_code
+
+        background = _VectorBackground(painter) if _is_vector(painter) else Background()
+        return paint_with_code(painter, QRectF(rect), frame_state(ctx.step, ctx.frame), ctx.theme, background)
+
+
+@register_ui("side")
+class SideStepView(LessonViewUi):
+    """Two kernels' blocks in lockstep, each with its counters: the step's `animation` and its `versus`."""
+
+    def hint(self, step: Step) -> str:
+        return AnimationView().hint(step)
+
+    def widget(self, ctx: ViewContext) -> QWidget:
+        from gemmviz.ui.tiling.side import SideBySide, pair_schedules
+
+        widget = SideBySide(*pair_schedules(ctx.step.animation), ctx.theme)
+        widget.setMinimumSize(0, 0)
+        widget.set_state(frame_state(ctx.step, ctx.frame))
+        return widget
+
+    def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
+        from gemmviz.ui.tiling.side import paint_side, pair_schedules
+
+        vector = _is_vector(painter)
+        background = (lambda: _VectorBackground(painter)) if vector else Background
+        pair = pair_schedules(ctx.step.animation)
+        return paint_side(painter, QRectF(rect), pair, frame_state(ctx.step, ctx.frame), ctx.theme, background)

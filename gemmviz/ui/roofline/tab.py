@@ -1,13 +1,23 @@
 """The Roofline tab: one GPU's ceilings with its results under them, the button that measures this GPU's
 ceilings, and the explanation of the result (or pair of results) the user picked. Texts come from core.
 
-The explanation is shown a page at a time (its paragraphs, merged up to PAGE_CHARS), so that it fits beside
-the chart without scrolling even at projector text sizes; ◀ ▶ turn the pages."""
+The explanation is shown a page at a time (its paragraphs, merged up to PAGE_CHARS), beside the chart; ◀ ▶ turn
+the pages, and a page taller than the pane (projector type at 1280×720) scrolls."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import load_ceilings
@@ -54,7 +64,13 @@ class RooflineTab(QSplitter):
         self.explanation.setWordWrap(True)
         self.explanation.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.explanation.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
+        self.explanation.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        # a page longer than the pane (pages 2-3 at 1280×720 in projector type were clipped) scrolls
+        self.explanation_scroll = QScrollArea()
+        self.explanation_scroll.setWidgetResizable(True)
+        self.explanation_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.explanation_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.explanation_scroll.setWidget(self.explanation)
         self.previous_button = QPushButton("◀")
         self.next_button = QPushButton("▶")
         self.page_label = QLabel()
@@ -65,7 +81,7 @@ class RooflineTab(QSplitter):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(self.ceilings_button)
-        side_layout.addWidget(self.explanation, 1)
+        side_layout.addWidget(self.explanation_scroll, 1)
         nav = QHBoxLayout()
         for w in (self.previous_button, self.page_label, self.next_button):
             nav.addWidget(w)
@@ -88,6 +104,7 @@ class RooflineTab(QSplitter):
     def show_page(self, page: int) -> None:
         self.page = max(0, min(page, len(self.pages) - 1))
         self.explanation.setText(self.pages[self.page])
+        self.explanation_scroll.verticalScrollBar().setValue(0)
         many = len(self.pages) > 1
         for w in (self.previous_button, self.next_button, self.page_label):
             w.setVisible(many)

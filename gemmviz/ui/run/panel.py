@@ -118,8 +118,11 @@ class RunPanel(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setStyleSheet("color: #B00020;")
         form.addWidget(self.message)
-        form.addLayout(self._buttons())
         form.addStretch()
+        # Run, Sweep, Cancel: a bar the window keeps under the scrolled panel, so that they stay on screen
+        # however tall the panel is (1280×720 in projector type: Run was below the window's edge)
+        self.button_bar = QWidget()
+        self.button_bar.setLayout(self._buttons())
 
         for edit in (self.m_edit, self.n_edit, self.k_edit, self.sweep_edit):
             edit.textChanged.connect(self._emit_changed)

@@ -39,6 +39,7 @@ from gemmviz.ui.tiling.layout import (
     _registers_label,
     _shared_labels,
     has_registers,
+    inset_window,
     thread_cell,
 )
 
@@ -547,6 +548,7 @@ def _draw_inset(f: Frame) -> None:
     if lay.inset is None:
         return
     painter.fillRect(lay.inset, _faint(f.col_c, int(40 + 180 * f.step.k_done / s.run_problem.k)))
+    _grey_outside_c(f)
     painter.setPen(QPen(f.col_c, f.line_px))
     painter.drawRect(lay.inset)
     if f.thread_live:
@@ -564,6 +566,29 @@ def _draw_inset(f: Frame) -> None:
     for i, line in enumerate(lay.inset_name):  # the last line just above the block
         at = QPointF(lay.inset.left(), lay.inset.top() - lay.font_px * 0.35 - (last - i) * LINE * px)
         _text(painter, f.texts, at, line, px, width=room, floor=lay.min_px)
+
+
+def _grey_outside_c(f: Frame) -> None:
+    """At an edge block, the inset's threads whose elements lie outside C (rows ≥ M or columns ≥ N) greyed
+    out: they load zeros and their store is skipped by the bounds check."""
+    lay, s = f.lay, f.s
+    oy, ox = inset_window(lay, s, f.state.thread)
+    shown_y, shown_x = lay.inset_threads
+    # the first thread row / column outside C, in the inset's window
+    first_y = -(-(s.problem.m - s.block[0] * s.bm) // max(1, s.tm)) - oy
+    first_x = -(-(s.problem.n - s.block[1] * s.bn) // max(1, s.tn)) - ox
+    grey = QColor("#8A8A8A")
+    grey.setAlpha(200)
+    cell, box = lay.inset_cell, lay.inset
+    if 0 <= first_y < shown_y:
+        f.painter.fillRect(
+            QRectF(box.left(), box.top() + first_y * cell, box.width(), box.bottom() - box.top() - first_y * cell), grey
+        )
+    if 0 <= first_x < shown_x:
+        f.painter.fillRect(
+            QRectF(box.left() + first_x * cell, box.top(), box.right() - box.left() - first_x * cell, box.height()),
+            grey,
+        )
 
 
 def _global_slices(f: Frame) -> tuple[QRectF, QRectF] | None:

@@ -33,7 +33,6 @@ from gemmviz.core.schedule import (
     kind_of,
     legible_problem,
 )
-from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import Background, FrameState, render_frame
@@ -42,6 +41,8 @@ GLIDE_MS = 250  # a manual step forward onto a load: the tiles glide into shared
 FRAME_MS = 16  # ~60 frames per second
 CODE_COLUMNS = 60  # the kernel's lines the code panel fits to its width (most are shorter; longer ones scroll)
 CODE_MIN_PT = 7.0
+PROJECTOR_CODE_PT = 12  # a theme's type above this is a projector's: the code pane shows the compact listing
+PROJECTOR_CODE_MIN = 0.9  # and its type stays at least this much of the theme's (24 px at 1080p): lines wrap
 CODE_MIN_W = 1100  # narrower than this (1280x720 with the control panel open), the kernel's code starts hidden
 AUTO, BENCHMARK = "legible", "benchmark"  # the size menu's two chosen-for-you entries
 PARAM_NAMES = (QT_TRANSLATE_NOOP("", "tile"), QT_TRANSLATE_NOOP("", "block"))  # shown through tr()
@@ -121,16 +122,19 @@ class CodeView(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # long lines (the loads' bounds checks) wrap: nothing of them is cut off at the pane's edge
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.max_pt = float(QApplication.font().pointSizeF() if QApplication.instance() else 10)
+        self.min_pt = CODE_MIN_PT
 
-    def set_max_pt(self, pt: float) -> None:
-        self.max_pt = pt
+    def set_max_pt(self, pt: float, min_pt: float = CODE_MIN_PT) -> None:
+        self.max_pt, self.min_pt = pt, min(pt, min_pt)
         self.fit_font()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_font()
+        self.ensureCursorVisible()  # the highlighted line, once the pane has its size (it opened at the top)
 
     def fit_font(self) -> None:
         mono = QFont("monospace")
@@ -138,7 +142,7 @@ class CodeView(QPlainTextEdit):
         mono.setPointSizeF(10.0)
         per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
         room = self.viewport().width() - 2 * self.document().documentMargin()
-        pt = max(CODE_MIN_PT, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
+        pt = max(self.min_pt, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
         mono.setPointSizeF(round(pt * 2) / 2)
         if self.font() != mono:
             self.setFont(mono)
@@ -158,7 +162,8 @@ class TilingPanel(QWidget):
             name: v.param_defaults[v.schedule_param] for name, v in animated_variants().items() if v.schedule_param
         }
         self.schedule: Schedule | None = None
-        self.step_lines: dict[str, int] = {}
+        self.step_lines: dict[str, tuple[int, ...]] = {}  # step kind -> its 1-based lines in the code pane
+        self.highlighted_lines: tuple[int, ...] = ()
         self.step = 0
         self.phase = 1.0
         self.timer = QTimer(self)
@@ -203,6 +208,16 @@ class TilingPanel(QWidget):
         self.size_combo.addItem(tr("benchmark"), BENCHMARK)
         for size in SIZE_PRESETS:
             self.size_combo.addItem(size.label, size.key)
+        # a second kernel's block beside the first, in lockstep (ui/tiling/side.py): naive vs tiled
+        self.beside_combo = QComboBox()
+        self.beside_combo.setToolTip(tr("Another kernel's block beside this one, in lockstep, with its counters"))
+        self.beside_combo.addItem(tr("nothing beside"), None)
+        for name, v in animated_variants().items():
+            self.beside_combo.addItem(tr("beside: {kernel}").format(kernel=tr(v.title)), name)
+        self.beside_schedule: Schedule | None = None
+        for combo in (self.variant_combo, self.beside_combo):  # long kernel titles: shown cut, not pushing the tab
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
         self.message.setWordWrap(True)
@@ -224,6 +239,7 @@ class TilingPanel(QWidget):
             self.forward_button,
             self.speed_spin,
             self.code_button,
+            self.beside_combo,
         ):
             row.addWidget(w)
         for w in (
@@ -242,13 +258,17 @@ class TilingPanel(QWidget):
         row.addStretch()
         row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
+        self.beside_view = TilingView(theme)
+        self.beside_view.setVisible(False)
         self.source = CodeView()
         split = QSplitter()
         split.addWidget(self.view)
+        split.addWidget(self.beside_view)
         split.addWidget(self.source)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([900, 520])
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 2)
+        split.setSizes([900, 900, 520])
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addLayout(row2)
@@ -264,6 +284,7 @@ class TilingPanel(QWidget):
         self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
         self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
         self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        self.beside_combo.currentIndexChanged.connect(lambda _i: self.rebuild(keep_step=True))
         for spin in (self.block_y, self.block_x):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
         for spin in (self.thread_y, self.thread_x):
@@ -275,7 +296,15 @@ class TilingPanel(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_code_type()
         self._auto_code()
+
+    def _fit_code_type(self) -> None:
+        """Projector type: the compact listing (no comments), its type near the theme's as the slides scale it
+        (24 px at 1080 rows, 16 px at 720): long lines wrap instead of the type shrinking."""
+        rows = self.window().height()
+        scale = min(1.0, max(rows, 1) / 1080)
+        self.source.set_max_pt(self.theme.font_pt, max(CODE_MIN_PT, PROJECTOR_CODE_MIN * self.theme.font_pt * scale))
 
     def _auto_code(self) -> None:
         """Show the code where the animation keeps room for its texts at the theme's size (projector type
@@ -287,9 +316,13 @@ class TilingPanel(QWidget):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self.view.theme = theme
-        self.view.update()
-        self.source.set_max_pt(theme.font_pt)
+        for view in (self.view, self.beside_view):
+            view.theme = theme
+            view.update()
+        self._fit_code_type()
+        self._load_source()
+        if self.schedule is not None:
+            self._highlight_source(self.schedule.steps[self.step].kind)
         self._auto_code()
 
     @property
@@ -416,7 +449,27 @@ class TilingPanel(QWidget):
         self.slider.setRange(0, len(self.schedule.steps) - 1)
         self.slider.blockSignals(False)
         self._load_source()
+        self._build_beside(tile)
         self.go(min(self.step, len(self.schedule.steps) - 1) if keep_step else 0)
+
+    def _build_beside(self, tile: int | None) -> None:
+        """The kernel chosen to stand beside, at the same size and block (clamped to its grid)."""
+        name = self.beside_combo.currentData()
+        self.beside_schedule = None
+        if name is not None:
+            v = animated_variants()[name]
+            other = self.tiles.get(name) if v.schedule_param else None
+            if v.schedule_param and tile in v.param_choices.get(v.schedule_param, ()):
+                other = tile  # the same edge where it has it: the two blocks cover the same part of C
+            try:
+                (gy, gx), _threads = grid_and_threads(name, self.problem, other)
+                block = (min(self.block_y.value(), gy - 1), min(self.block_x.value(), gx - 1))
+                self.beside_schedule = block_schedule(name, self.problem, other, block)
+            except ProblemError as exc:
+                self._say(str(exc))
+        self.beside_view.setVisible(self.beside_schedule is not None)
+        if self.beside_schedule is None:
+            self.beside_view.set_state(None)
 
     def _say(self, message: str) -> None:
         self.message.setText(message)
@@ -429,13 +482,18 @@ class TilingPanel(QWidget):
         self.view.set_state(None)
 
     def _load_source(self) -> None:
-        v = VARIANTS[self.variant]
+        """The kernel as compiled for the animation: its `#define TILE` at the tile chosen (core/kernel_code.py)."""
+        from gemmviz.core.kernel_code import kernel_listing
+
         try:
-            self.source.setPlainText(v.source_text())
-            self.step_lines = v.step_lines()
+            compact = self.theme.font_pt > PROJECTOR_CODE_PT
+            listing = kernel_listing(self.variant, self.tiles.get(self.variant), compact=compact)
         except (OSError, ValueError) as exc:
             self.source.setPlainText(f"(kernel source not readable: {exc})")
             self.step_lines = {}
+            return
+        self.source.setPlainText("\n".join(listing.lines))
+        self.step_lines = {kind: tuple(i + 1 for i in lines) for kind, lines in listing.steps.items()}
 
     def frame_state(self) -> FrameState | None:
         if self.schedule is None:
@@ -460,26 +518,39 @@ class TilingPanel(QWidget):
         if state is None:
             return
         self.view.set_state(state)
+        if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
+            from gemmviz.core.lockstep import follower_step
+
+            j = follower_step(self.schedule, self.beside_schedule, self.step)
+            self.beside_view.set_state(FrameState(self.beside_schedule, j))
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
-        """Highlight the line the kernel marks with `// gemmviz:step <kind>` (none if it has no anchor)."""
-        line = self.step_lines.get(kind)
+        """Highlight the lines of the step: the one the kernel marks with `// gemmviz:step <kind>` and the
+        statements that follow it (a load's two tiles); a barrier's `__syncthreads()` in its own colour."""
+        lines = self.step_lines.get(kind, ())
         selections = []
-        block = self.source.document().findBlockByNumber(line - 1) if line else None
-        if block is not None and block.isValid():
+        colour = QColor(self.theme.palette[3 if kind in ("sync", "sync2") else 1]).lighter(150)
+        for line in lines:
+            block = self.source.document().findBlockByNumber(line - 1)
+            if not block.isValid():
+                continue
             cursor = QTextCursor(block)
+            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
             sel = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor(self.theme.palette[1]).lighter(150))
+            fmt.setBackground(colour)
             fmt.setProperty(QTextCharFormat.Property.FullWidthSelection, True)
             sel.format = fmt
             sel.cursor = cursor
             selections.append(sel)
-            self.source.setTextCursor(cursor)
+        if selections:
+            first = QTextCursor(self.source.document().findBlockByNumber(lines[0] - 1))
+            self.source.setTextCursor(first)
             self.source.ensureCursorVisible()
         self.source.setExtraSelections(selections)
-        self.highlighted_line = line if selections else None
+        self.highlighted_line = lines[0] if selections else None
+        self.highlighted_lines = tuple(lines) if selections else ()
 
     def step_forward(self) -> None:
         """One step on; a load glides in over GLIDE_MS instead of jumping."""

@@ -1,0 +1,114 @@
+"""Screenshots of the presenter's tools for docs/presenting.md, at 1280×720 and 1920×1080:
+
+    QT_QPA_PLATFORM=offscreen python tools/presenter_screens.py OUTDIR
+
+- presenter-WxH.png: the presenter's window (current slide, next slide, notes, clock, step i of n) on a step of
+  seed000's tiled animation, at its first barrier;
+- projected-WxH.png: the projected window at the same moment (the slide alone, no menu bar);
+- code-view-WxH.png and side-view-WxH.png: a "code" and a "side" step drawn as slides (projector type);
+- tiling-beside-code-WxH.png: the Tiling tab in projector type with the naive kernel beside the tiled one and
+  the code pane open.
+
+No GPU: the window replays the recorded H200 session, as a first start without one does. The one speaker note
+shown is written here (the shipped lessons get theirs from their author): it says what the teacher does.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+NOTE = (
+    "Press . to step the animation to the first __syncthreads(): every thread of the block waits until both "
+    "tiles are in shared memory. Press . again: each value loaded is now read by 16 threads."
+)
+
+
+def pump(app, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication(sys.argv[:1])
+    from gemmviz.backends import default_backends
+    from gemmviz.core.lesson_views import AnimationState
+    from gemmviz.core.lessons import lesson_session, shipped_lessons
+    from gemmviz.core.problem import Problem
+    from gemmviz.ui.fonts import install_cjk_fallback
+    from gemmviz.ui.lesson import mode
+    from gemmviz.ui.lesson.render import render_slide_image
+    from gemmviz.ui.window import MainWindow
+
+    install_cjk_fallback(app)
+    lesson = shipped_lessons()["seed000"]
+    index = next(i for i, s in enumerate(lesson.steps) if s.animation and s.animation.variant == "gpu-tiled")
+    steps = list(lesson.steps)
+    steps[index] = replace(steps[index], notes=steps[index].notes or NOTE)
+    lesson = replace(lesson, steps=tuple(steps))
+
+    for w, h in ((1280, 720), (1920, 1080)):
+        settings = QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)
+        window = MainWindow(default_backends(), settings=settings, load_recorded_without_gpu=False)
+        window.set_projector(True)
+        window.show()
+        assert mode.open_presenter(window, lesson)
+        window.showNormal()
+        window.resize(w, h)
+        presenter = window.lesson_presenter
+        presenter.resize(w, h)
+        view = window.lesson_view
+        view.go(index)
+        view.deck.set_frame(1)  # the first __syncthreads(), as . reaches it from the load
+        pump(app, 1.5)
+        for pane in (presenter.current, presenter.next):
+            pane.render()
+        pump(app, 0.5)
+        presenter.grab().save(str(out / f"presenter-{w}x{h}.png"))
+        window.grab().save(str(out / f"projected-{w}x{h}.png"))
+        window.leave_lesson()
+        window.tabs.setCurrentWidget(window.tiling)
+        tiling = window.tiling
+        tiling.set_problem(Problem(100, 70, 90), tile=32, variant="gpu-tiled")
+        tiling.block_y.setValue(2)
+        tiling.block_x.setValue(1)
+        tiling.beside_combo.setCurrentIndex(tiling.beside_combo.findData("gpu-naive"))
+        tiling.code_button.setChecked(True)
+        tiling._code_clicked(True)
+        tiling.go(2)
+        pump(app, 1.0)
+        window.grab().save(str(out / f"tiling-beside-code-{w}x{h}.png"))
+        window.close()
+        source = lesson_session(lesson)
+        a = steps[index].animation
+        code = replace(
+            steps[index],
+            view="code",
+            title="The two barriers, in the code",
+            text="Each __syncthreads() is highlighted as the animation reaches it.",
+            animation=replace(a, tile=32, step=1),
+        )
+        side = replace(
+            steps[index],
+            view="side",
+            title="Naive and tiled, in lockstep",
+            text="The same block, the same k: 16 times fewer global loads.",
+            animation=AnimationState("gpu-naive", Problem(64, 64, 64), 16, 6, (0, 0), "and", ("gpu-tiled", 16)),
+        )
+        for name, step in (("code-view", code), ("side-view", side)):
+            demo = replace(lesson, steps=(*lesson.steps[:index], step, *lesson.steps[index + 1 :]))
+            render_slide_image(w, h, demo, index, source, True).save(str(out / f"{name}-{w}x{h}.png"))
+
+
+if __name__ == "__main__":
+    main()
