@@ -3,7 +3,7 @@
 
 Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
 assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
-pyside6-lrelease (see the README). A language chosen in the menu rebuilds the window in it at once, keeping the
+pyside6-lrelease (see docs/guide/teaching.md). A language chosen in the menu rebuilds the window in it at once, keeping the
 workspace (switch_language): every widget is built in one language. The CLI stays English."""
 
 from __future__ import annotations
