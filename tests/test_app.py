@@ -502,3 +502,16 @@ def test_no_tab_asks_for_more_than_a_1280_screen_in_projector_mode(make_window, 
         assert w.tiling.minimumSizeHint().width() <= 1240, (combo.itemText(k), w.tiling.minimumSizeHint().width())
     QApplication.processEvents()
     assert w.minimumSizeHint().width() <= 1280 and w.width() <= 1280, w.width()
+
+
+def test_projector_start_fills_the_screen(make_window):
+    """`gemmviz --projector` on a 1920×1080 screen opened a 1500×900 window where no window manager made
+    full screen happen (issue 35): the window takes the whole screen itself."""
+    from gemmviz.ui.app import fill_screen
+
+    w = make_window()
+    fill_screen(w)
+    screen = w.screen().geometry()  # offscreen's is 800×800, narrower than the window can be
+    assert w.isFullScreen() and w.geometry().topLeft() == screen.topLeft()
+    assert w.size() == screen.size().expandedTo(w.minimumSizeHint())
+    w.showNormal()
