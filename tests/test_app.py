@@ -515,3 +515,20 @@ def test_projector_start_fills_the_screen(make_window):
     assert w.isFullScreen() and w.geometry().topLeft() == screen.topLeft()
     assert w.size() == screen.size().expandedTo(w.minimumSizeHint())
     w.showNormal()
+
+
+def test_the_first_run_shows_its_result_under_the_seed_kernels_preset(make_window, qtbot):
+    """No GPU: the replay opens under "seed kernels", which hides the replay's cpu-blas. The first Run with the
+    default controls (cpu-blas) must add its series to what is shown, not only "1 of 1 result(s) valid"."""
+    w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
+    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)
+    qtbot.waitUntil(lambda: "cpu-blas" in w.workspace.hidden, timeout=10000)  # the first view's preset
+    w.run_panel.size_preset.setCurrentText(CUSTOM)
+    w.run_panel.m_edit.setText("32"), w.run_panel.n_edit.setText("32"), w.run_panel.k_edit.setText("32")
+    choose(w, ["cpu-blas"])
+    w.run_panel.repeats_spin.setValue(2)
+    qtbot.mouseClick(w.run_panel.run_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, w)
+    assert [r.variant for r in w.workspace.live] == ["cpu-blas"]
+    assert "cpu-blas" not in w.workspace.hidden and w.workspace.live[0] in w.shown_results()
+    assert any(name == "cpu-blas" for source, name in w.charts_tab.gflops_chart._items if source == "")
