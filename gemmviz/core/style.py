@@ -185,6 +185,26 @@ def ladder_series() -> list[str]:
 PRESETS: dict[str, list[str] | None] = {"seed kernels": seed_series(), "ladder": ladder_series(), "all": None}
 
 
+def ladder_order(names: Iterable[str]) -> list[str]:
+    """Series in the registry's ladder order (a legend's order): variant by variant as the registry lists them,
+    each at its defaults first; a name the registry does not know after them, by its text."""
+    rank = {name: i for i, name in enumerate(VARIANTS)}
+    return sorted(
+        set(names),
+        key=lambda n: (rank.get(_variant_of(n), len(rank)), n not in ladder_series(), _ORDER.get(n, len(_ORDER)), n),
+    )
+
+
+def preset_keys() -> list[str]:
+    """The presets as a command line names them: "seed-kernels", "ladder", "all"."""
+    return [name.replace(" ", "-") for name in PRESETS]
+
+
+def preset_named(key: str) -> str:
+    """A preset's name from its command-line key ("seed-kernels" -> "seed kernels")."""
+    return key.replace("-", " ")
+
+
 def hidden_for(preset: str, series: Iterable[str]) -> set[str]:
     """The series to hide (of those that could be shown) for a visibility preset."""
     keep = PRESETS[preset]
