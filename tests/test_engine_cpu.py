@@ -18,7 +18,7 @@ def test_cpu_variants_are_right_at_odd_sizes(size):
     assert [r.status for r in results] == ["ok", "ok"]
     for r in results:
         assert r.valid and r.rel_error < 1e-5 and r.unwritten == 0
-        assert len(r.samples_ms) == r.repeats and r.median_ms > 0 and r.gflops > 0
+        assert len(r.samples_ms) >= r.repeats and r.median_ms > 0 and r.gflops > 0  # repeats: the fewest
 
 
 def test_gpu_variants_without_a_gpu_are_reported_unavailable():

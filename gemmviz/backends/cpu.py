@@ -16,13 +16,15 @@ from gemmviz.core.bench import (
     cpu_name,
     new_result,
     poisoned_output,
+    sample_host,
+    sample_policy,
     time_host,
     verify,
 )
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.results import TIMING_HOST_CLOCK, Result
-from gemmviz.core.timing import noise
+from gemmviz.core.timing import host_notes, noise
 from gemmviz.core.variants import Variant
 
 # The triple loop at 4096^3 takes minutes: never more than this many timed runs of it.
@@ -197,7 +199,10 @@ class _CpuRun:
         if variant.runner == "cpu-loop":
             samples = [first_ms] + time_host(fn, 0, repeats - 1, cancel)
         else:
-            samples = time_host(fn, warmup, repeats, cancel)
+            # the GPU's rules: until the noise is under the target or the cap, outliers and noise named
+            sampler = sample_host(fn, warmup, sample_policy(settings), cancel)
+            samples = sampler.summary()["samples_ms"]
+            note = "; ".join(host_notes(sampler)) or None
             c.fill(np.nan)  # verify the last run too, on a fresh poison (the loop's minutes are not run again)
             fn()
             again = verify(c, inputs, variant.precision)
