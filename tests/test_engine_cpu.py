@@ -1,3 +1,4 @@
+import sys
 import threading
 
 import numpy as np
@@ -121,3 +122,21 @@ def test_cpu_loop_estimate_uses_the_problems_own_rows():
     b = rng.standard_normal((1024, 1024), dtype=np.float32)
     per_fma = probe_seconds_per_fma(a, b)
     assert per_fma >= seconds_per_fma() > 0
+
+
+def test_asking_whether_the_loop_can_run_does_not_import_numba():
+    """numba's import takes seconds; the window's start asks every variant's availability before its first
+    paint, so the answer comes from the installed package, not from importing it (issue 35)."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from gemmviz.backends.cpu import CpuBackend\n"
+        "from gemmviz.core.variants import VARIANTS\n"
+        "b = CpuBackend()\n"
+        "print(b.availability(), [b.variant_availability(v) for v in VARIANTS.values() if v.backend == 'cpu'])\n"
+        "assert 'numba' not in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "(True, 'ok')" in out.stdout

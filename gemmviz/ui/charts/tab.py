@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.chart_kinds import ChartView
-from gemmviz.core.style import PRESETS, hidden_for
+from gemmviz.core.style import PRESETS, hidden_for, registry_series
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
@@ -179,8 +179,9 @@ class ChartsTab(QWidget):
         self.workspace.hidden ^= {series}  # announced: every view redraws
 
     def apply_preset(self, preset: str) -> None:
-        """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included."""
-        self.workspace.set_hidden(hidden_for(preset, self.workspace.series()))
+        """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included, and those
+        of a session opened after it (so a preset chosen before the first session is drawn holds for it)."""
+        self.workspace.set_hidden(hidden_for(preset, [*self.workspace.series(), *registry_series()]))
 
     def _set_hidden_series(self) -> None:
         hidden = [s for s in self.workspace.series() if s in self.workspace.hidden]
