@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.registry import Registry
 
 if TYPE_CHECKING:
     from gemmviz.core.variants import Baseline
@@ -74,8 +75,8 @@ class ChartKind:
         raise NotImplementedError(f"the {cls.name} chart is no panel of the Charts tab")
 
 
-_REGISTRY: dict[str, type[ChartKind]] = {}
-_REPLACED: dict[type[ChartKind], type[ChartKind]] = {}  # a subclass registered in its base's place -> base
+# name -> kind; the ui's subclass of a kind (its drawing) replaces it in its place (core/registry.py)
+_REGISTRY: Registry[str, type[ChartKind]] = Registry("chart kind", replaces=True)
 
 
 def register(cls: type[ChartKind]) -> type[ChartKind]:
@@ -91,23 +92,12 @@ def register(cls: type[ChartKind]) -> type[ChartKind]:
     shown = [k.name for k in _REGISTRY.values() if k.name != cls.name and k.tab_label == cls.tab_label]
     if cls.tab_label is not None and shown:
         raise ValueError(f"{cls.__name__}: the Charts tab shows {shown[0]} as {cls.tab_label!r} already")
-    known = _REGISTRY.get(cls.name)
-    if known is not None and not issubclass(cls, known):
-        raise ValueError(f"{cls.__name__}: a chart kind called {cls.name!r} is registered already")
-    if known is not None and known is not cls:
-        _REPLACED[cls] = known
-    _REGISTRY[cls.name] = cls
-    return cls
+    return _REGISTRY.add(cls)
 
 
 def unregister(cls: type[ChartKind]) -> None:
     """Remove a kind (for tests and plug-ins); a subclass that replaced its base puts the base back."""
-    if _REGISTRY.get(cls.name) is not cls:
-        return
-    if cls in _REPLACED:
-        _REGISTRY[cls.name] = _REPLACED.pop(cls)
-    else:
-        del _REGISTRY[cls.name]
+    _REGISTRY.remove(cls)
 
 
 def kinds() -> list[type[ChartKind]]:
