@@ -56,6 +56,9 @@ class ChartKind:
     description: ClassVar[str]  # what it shows, one line: the dialog's tooltip and `--chart`'s help
     needs: ClassVar[tuple[str, str] | None] = None  # a chart of one result: (the Result field, how to get it)
     tab_label: ClassVar[str | None] = None  # a panel of the Charts tab: its name in the tab's "show" choice
+    # a panel drawn in the Charts tab's overview ("all four": time, GFLOP/s, speedup and the table); a panel
+    # without it is shown alone, by its "show" choice, and a new kind changes no overview
+    overview: ClassVar[bool] = False
     in_lessons: ClassVar[bool] = True  # a lesson step may name it: a chart step, a hardware step (with `needs`)
 
     @classmethod
@@ -170,6 +173,7 @@ def times_text(x: float) -> str:
 @register
 class Time(ChartKind):
     name = "time"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "time")
     description = QT_TRANSLATE_NOOP("", "median time vs size (log-log)")
 
@@ -177,6 +181,7 @@ class Time(ChartKind):
 @register
 class Gflops(ChartKind):
     name = "gflops"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "GFLOP/s")
     description = QT_TRANSLATE_NOOP("", "GFLOP/s vs size (log-log)")
 
@@ -184,6 +189,7 @@ class Gflops(ChartKind):
 @register
 class Speedup(ChartKind):
     name = "speedup"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "speedup")
     description = QT_TRANSLATE_NOOP("", "speedup bars vs a baseline at one size")
 

@@ -81,8 +81,16 @@ class ChartsTab(QWidget):
         for panel in self.panels.values():
             panel.chart.seriesToggled.connect(self.toggle_series)
         self.table = ResultsTable()
-        for i, widget in enumerate([*(p.widget for p in self.panels.values()), self.table]):
+        # the overview's panels and the table, row by row; a panel not in it after them (shown alone, by its choice)
+        self.overview = [kind.name for kind in shown if kind.overview]
+        overview = [*(self.panels[n].widget for n in self.overview), self.table]
+        for i, widget in enumerate(overview):
             grid.addWidget(widget, i // 2, i % 2)
+        rows = -(-len(overview) // 2)
+        for name in self.panels:
+            if name not in self.overview:  # shown alone: the whole grid, no row of its own in the overview
+                grid.addWidget(self.panels[name].widget, 0, 0, rows, 2)
+                self.panels[name].widget.setVisible(False)  # the first choice is the overview
         for key, label in ((ALL, ALL), *((kind.name, kind.tab_label) for kind in shown), (TABLE, TABLE)):
             self.show_combo.addItem(tr(label), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
@@ -121,9 +129,13 @@ class ChartsTab(QWidget):
 
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
-            panel.widget.setVisible(choice in (ALL, name))
+            panel.widget.setVisible(self._shows(choice, name))
         self.table.setVisible(choice in (ALL, TABLE))
         self._scale_panels()
+
+    def _shows(self, choice: str, name: str) -> bool:
+        """Whether the "show" choice draws the panel `name`: its own choice, or the overview it is part of."""
+        return choice == name or (choice == ALL and name in self.overview)
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -140,7 +152,7 @@ class ChartsTab(QWidget):
         four = choice == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
         theme = self.theme.scaled(self._four_scale()) if four else self.theme
         for name, panel in self.panels.items():
-            if choice in (ALL, name) and self.chart_themes.get(panel.chart) != theme:
+            if self._shows(choice, name) and self.chart_themes.get(panel.chart) != theme:
                 self.chart_themes[panel.chart] = theme
                 panel.chart.apply_theme(theme)
             panel.set_four(four)
