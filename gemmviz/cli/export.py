@@ -1,4 +1,5 @@
-"""`gemmviz export`: render a chart of a session file to PNG or SVG, without a window.
+"""`gemmviz export`: render a chart of a session file to an image or a drawing (the registered chart formats:
+core/export_formats.py), without a window.
 
 Everything that can be refused is checked on the session's results before Qt starts: the output path,
 `--at` (a size the session has), and the chart kind's own check (core/chart_kinds.py: a speedup chart's, or the
@@ -23,7 +24,12 @@ from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats the
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
+    p = sub.add_parser(
+        "export",
+        help="render a chart of a session file to "
+        + " or ".join(f.suffix.lstrip(".").upper() for f in export_formats.formats(export_formats.CHART))
+        + ", without a window",
+    )
     p.add_argument(
         "session",
         help="a session JSON written by gemmviz bench or the app, or the name of a shipped "

@@ -124,6 +124,22 @@ class Png(ExportFormat):
 
 
 @register
+class Jpeg(ExportFormat):
+    name = "jpeg"
+    target = CHART
+    suffix = ".jpg"
+    title = QT_TRANSLATE_NOOP("", "JPEG image")
+
+
+@register
+class Webp(ExportFormat):
+    name = "webp"
+    target = CHART
+    suffix = ".webp"
+    title = QT_TRANSLATE_NOOP("", "WebP image")
+
+
+@register
 class Svg(ExportFormat):
     name = "svg"
     target = CHART

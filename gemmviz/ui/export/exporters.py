@@ -256,14 +256,19 @@ def export_chart(
 PNG_QUALITY = 80
 
 
-def png_bytes(image: QImage) -> bytes:
+def image_bytes(image: QImage, qt_format: str, quality: int = -1) -> bytes:
+    """`image` encoded by Qt's writer for `qt_format` ("PNG", "JPEG", "WEBP") at `quality` (-1: Qt's default)."""
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG", PNG_QUALITY):
-        raise ExportError("PNG encoding failed")
+    if not image.save(buf, qt_format, quality):
+        raise ExportError(f"{qt_format} encoding failed")
     buf.close()
     return bytes(data)
+
+
+def png_bytes(image: QImage) -> bytes:
+    return image_bytes(image, "PNG", PNG_QUALITY)
 
 
 def svg_bytes(
