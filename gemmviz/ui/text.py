@@ -15,7 +15,15 @@ __all__ = ["QT_TRANSLATE_NOOP", "origin_words", "plain", "tooltip", "tr"]
 def tr(text: str) -> str:
     """The window's language for `text` (issue 23). A module-level tr(): pyside6-lupdate files its strings, and
     QT_TRANSLATE_NOOP("", ...)'s (a class's title, translated where it is drawn), under the empty context."""
-    return QCoreApplication.translate("", text)
+    out = QCoreApplication.translate("", text)
+    if out == text and text:  # not in the catalogue: a variant's title or explanation may carry its own
+        from gemmviz.core.variants import registry_translation
+        from gemmviz.ui import i18n
+
+        lang = i18n.language()
+        if lang != "en":
+            return registry_translation(text, lang) or text
+    return out
 
 
 def plain(s: object) -> str:
