@@ -10,6 +10,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QFont, QRawFont
 
+from gemmviz.core.lessons import all_shipped_lessons
 from gemmviz.core.paths import asset_path
 from gemmviz.ui.fonts import CJK_FONT_FILE
 
@@ -93,7 +94,8 @@ def test_chinese_slides_render_with_only_dejavu_installed(tmp_path):
     found = json.loads(proc.stdout.strip().splitlines()[-1])
     assert found["system_han"] == [] and found["tofu_before"], "the test machine's fonts were not limited to DejaVu"
     assert found["differs"]  # the same two characters, boxes before, glyphs after
-    assert found["bad"] == {"seed000": [], "seed001": []}
+    # every shipped lesson (a lesson added is checked too, no list to edit), none with a character drawn as a box
+    assert set(found["bad"]) == set(all_shipped_lessons()) and not any(found["bad"].values()), found["bad"]
     assert found["slides"] == 8  # seven PNGs and the PDF
 
 
