@@ -247,80 +247,80 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="183" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="177" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="185" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="197" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="193" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="227" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="223" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="241" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="269" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="279" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="184" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="191" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="198" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="194" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="228" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="224" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="243" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="271" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="281" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -331,52 +331,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="288" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="214" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="209" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="236" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="231" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="316" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="311" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="318" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="324" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="319" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="189" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -542,53 +542,53 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="205" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="194" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="151" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="255" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="441" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="244" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="430" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="182" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="526" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="303" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="292" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="293" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="396" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="385" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="400" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="389" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="436" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="425" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="531" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="457" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="446" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -684,7 +684,7 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="124" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="298" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
@@ -1428,7 +1428,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="193" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1599,32 +1599,32 @@ model</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="39" />
+        <location filename="../../gemmviz/ui/text.py" line="47" />
         <source>Replayed: recorded on {gpu}, {date}</source>
         <translation>回放：录制于 {gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="40" />
+        <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>Measured on {gpu}, {date}</source>
         <translation>测量于 {gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="42" />
+        <location filename="../../gemmviz/ui/text.py" line="50" />
         <source>Published figures: {gpu}, {date}</source>
         <translation>已发表的数据：{gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="43" />
+        <location filename="../../gemmviz/ui/text.py" line="51" />
         <source>Live on {gpu}</source>
         <translation>在 {gpu} 上实时测量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="44" />
+        <location filename="../../gemmviz/ui/text.py" line="52" />
         <source>No recorded results for this lesson</source>
         <translation>这个课程没有录制的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="47" />
+        <location filename="../../gemmviz/ui/text.py" line="55" />
         <source>replayed</source>
         <translation>回放</translation>
     </message>
@@ -1735,7 +1735,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
-        <location filename="../../gemmviz/ui/text.py" line="48" />
+        <location filename="../../gemmviz/ui/text.py" line="56" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
@@ -1745,42 +1745,42 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="49" />
+        <location filename="../../gemmviz/ui/text.py" line="57" />
         <source>published</source>
         <translation>已发表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="50" />
+        <location filename="../../gemmviz/ui/text.py" line="58" />
         <source>host-inclusive timing</source>
         <translation>含主机时间的计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="51" />
+        <location filename="../../gemmviz/ui/text.py" line="59" />
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="52" />
+        <location filename="../../gemmviz/ui/text.py" line="60" />
         <source>no results</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="53" />
+        <location filename="../../gemmviz/ui/text.py" line="61" />
         <source>undated</source>
         <translation>无日期</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="54" />
+        <location filename="../../gemmviz/ui/text.py" line="62" />
         <source>quoted:</source>
         <translation>引用：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="136" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
@@ -2187,27 +2187,37 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="133" />
+        <location filename="../../gemmviz/core/export_formats.py" line="123" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="141" />
+        <location filename="../../gemmviz/core/export_formats.py" line="131" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="149" />
+        <location filename="../../gemmviz/core/export_formats.py" line="139" />
+        <source>JPEG image</source>
+        <translation>JPEG 图片</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="147" />
+        <source>WebP image</source>
+        <translation>WebP 图片</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="155" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="157" />
+        <location filename="../../gemmviz/core/export_formats.py" line="163" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="166" />
+        <location filename="../../gemmviz/core/export_formats.py" line="172" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>

@@ -124,6 +124,14 @@ class Png(ExportFormat):
 
 
 @register
+class Svg(ExportFormat):
+    name = "svg"
+    target = CHART
+    suffix = ".svg"
+    title = QT_TRANSLATE_NOOP("", "SVG drawing")
+
+
+@register
 class Jpeg(ExportFormat):
     name = "jpeg"
     target = CHART
@@ -137,14 +145,6 @@ class Webp(ExportFormat):
     target = CHART
     suffix = ".webp"
     title = QT_TRANSLATE_NOOP("", "WebP image")
-
-
-@register
-class Svg(ExportFormat):
-    name = "svg"
-    target = CHART
-    suffix = ".svg"
-    title = QT_TRANSLATE_NOOP("", "SVG drawing")
 
 
 @register
