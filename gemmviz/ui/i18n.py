@@ -16,12 +16,12 @@ from PySide6.QtGui import QAction, QActionGroup
 from gemmviz.core import explain, settings
 from gemmviz.core.paths import asset_path
 from gemmviz.ui import settings_store
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import LANGUAGE, QT_TRANSLATE_NOOP, tr
 
 CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
 NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
 _installed: list[QTranslator] = []
-_language = ["en"]  # the language install() put in place last
+_language = LANGUAGE  # the language install() put in place last (held in ui/text.py, which tr() reads)
 
 
 def language() -> str:

@@ -12,17 +12,17 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 __all__ = ["QT_TRANSLATE_NOOP", "origin_words", "plain", "tooltip", "tr"]
 
 
+LANGUAGE = ["en"]  # the window's language, as ui/i18n.install put it in place
+
+
 def tr(text: str) -> str:
     """The window's language for `text` (issue 23). A module-level tr(): pyside6-lupdate files its strings, and
     QT_TRANSLATE_NOOP("", ...)'s (a class's title, translated where it is drawn), under the empty context."""
     out = QCoreApplication.translate("", text)
-    if out == text and text:  # not in the catalogue: a variant's title or explanation may carry its own
+    if out == text and text and LANGUAGE[0] != "en":  # not in the catalogue: a variant may carry its own
         from gemmviz.core.variants import registry_translation
-        from gemmviz.ui import i18n
 
-        lang = i18n.language()
-        if lang != "en":
-            return registry_translation(text, lang) or text
+        return registry_translation(text, LANGUAGE[0]) or text
     return out
 
 
