@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from tests.test_exercise_hostile import DATA, GOOD, HOSTILE
+from tests.test_exercise_hostile import DATA, GOOD, HOSTILE  # noqa: E402
 
 
 @pytest.mark.parametrize(("edit", "words"), HOSTILE[:6])

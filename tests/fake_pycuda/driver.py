@@ -29,11 +29,11 @@ class LaunchError(Error):
     pass
 
 
-class RuntimeError(Error):
+class RuntimeError(Error):  # noqa: A001 - PyCUDA's own name
     pass
 
 
-class MemoryError(Error):
+class MemoryError(Error):  # noqa: A001 - PyCUDA's own name
     pass
 
 
