@@ -395,8 +395,8 @@ def _cpu_session(tmp_path):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["-o", "x.pdf"], "the file name must end in .png or .svg"),
-        (["-o", "x6"], "the file name must end in .png or .svg"),
+        (["-o", "x.pdf"], "the file name must end in .png or "),  # then every registered chart suffix
+        (["-o", "x6"], "the file name must end in .png or "),
         (["--chart", "traffic", "-o", "t.png"], "hardware counters"),
         (["--chart", "sm-trace", "-o", "t.png"], "block traces"),
         (["--chart", "roofline", "-o", "t.png"], "roofline"),

@@ -3,6 +3,7 @@ the registry can produce, each refusal one line naming the field; and what gemmv
 same loader (the shipped session, a run of every variant on the fake GPU and the CPU)."""
 
 import copy
+import dataclasses
 import json
 
 import pytest
@@ -232,8 +233,12 @@ def test_every_result_of_the_shipped_sessions_round_trips(path, tmp_path):
         assert Result.from_dict(json.loads(json.dumps(r.to_dict())), f"results[{i}]").to_dict() == r.to_dict()
         if r.block_trace:
             assert max(row[1] for row in r.block_trace) < sms
-    s.save(tmp_path / "again.json")
-    assert Session.load(tmp_path / "again.json").to_dict() == s.to_dict()
+    # The file as a whole: its envelope (environment, settings, kind) with its results, each of which round-tripped
+    # above. The 4 MB traces file (1.2 M trace rows) is saved with its first two results: saving and loading all
+    # of them again checked the same rows twice more (19 s idle, 250 s on a loaded CI machine).
+    whole = s if path.stat().st_size < 2_000_000 else dataclasses.replace(s, results=s.results[:2])
+    whole.save(tmp_path / "again.json")
+    assert Session.load(tmp_path / "again.json").to_dict() == whole.to_dict()
 
 
 def test_every_variant_run_on_the_fake_gpu_and_the_cpu_passes_its_own_loader(monkeypatch, tmp_path):

@@ -496,10 +496,11 @@ def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     tab.refresh()
     layout_offscreen(tab, 1268, 480)  # 1280×720 less the window's menu, banners and tab bar
     want = round(theme.font_pt * ALL_FOUR_SCALE) if projector else theme.font_pt
-    assert all(c.theme.font_pt == want for c in tab.charts)
+    overview = [tab.panels[name].chart for name in tab.overview]  # a kind's panel outside it is not drawn here
+    assert all(c.theme.font_pt == want for c in overview)
     widths = [tab.time_chart.width(), tab.gflops_chart.width()]
     assert abs(widths[0] - widths[1]) <= 0.1 * max(widths) or not projector  # scaled: four equal quarters
-    for chart in tab.charts:
+    for chart in overview:
         assert chart.getPlotItem().geometry().width() <= chart.width() + 1
         outside = [t for t in problems(plot_texts(chart, chart), QRectF(chart.rect())) if t.startswith("outside")]
         assert outside == [], outside

@@ -264,7 +264,7 @@ def test_check_without_a_gpu_compiles_and_says_what_it_cannot_do(tmp_path, capsy
     assert main(["exercise", "check", str(work / "tiled.cu"), "--no-emulate"]) == 1  # tests/test_emulator.py: without
     out = capsys.readouterr().out
     assert "PASS  compiles" in out and "skip  correct" in out and "no GPU" in out
-    assert "gemmviz exercise check tiled.cu" in out and "recorded on NVIDIA H200" in out
+    assert f"gemmviz exercise check {work / 'tiled.cu'}" in out and "recorded on NVIDIA H200" in out
     saved = load_check(work / "tiled.check.json")
     assert saved["no_gpu"] and saved["recorded_reference"]["rows"]
     assert sorted(p.name for p in work.iterdir()) == ["tiled.check.json", "tiled.cu"]  # nothing else written
@@ -414,3 +414,11 @@ def test_a_compile_reading_stdin_ends_at_once(tmp_path):
     t0 = time.monotonic()
     out = compile_student(src, find_exercise("tiled"), "sm_90", tmp_path, threading.Event())
     assert time.monotonic() - t0 < 60 and "error" not in (out.get("error") or "")
+
+
+def test_without_pycuda_the_check_names_the_one_install_command(tmp_path, monkeypatch):
+    from gemmviz.backends.exercise import gpu_arch
+
+    monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
+    device, why = gpu_arch(tmp_path, threading.Event())
+    assert device is None and 'pip install "gemmviz[cuda]"' in why and "pip install pycuda" not in why

@@ -81,7 +81,7 @@ def test_gif_has_a_frame_per_step_and_glides_into_each_load(qapp, tmp_path):
         ({"width": 0}, ProblemError, "out of range"),
         ({"width": 100000}, ProblemError, "out of range"),
         ({"path": "missing/x.png"}, ExportError, "does not exist"),
-        ({"path": "x.jpg"}, ExportError, "must end in"),
+        ({"path": "x.zzz"}, ExportError, "must end in"),
         ({"results": []}, ExportError, "nothing to chart"),
     ],
 )

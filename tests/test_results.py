@@ -120,3 +120,19 @@ def test_old_files_without_counters_load_as_none(tmp_path):
     path.write_text(json.dumps(d))
     loaded = Session.load(path).results[0]
     assert loaded.counters is None and loaded.block_trace is None
+
+
+def test_a_results_json_object_is_its_fields_copied():
+    """Result.to_dict is dataclasses.asdict without its slow deep copy: the same object, sharing nothing."""
+    import dataclasses
+
+    from gemmviz.core.workspace import default_replay_session
+
+    results = Session.load(default_replay_session()).results
+    traced = next(r for r in results if r.block_trace)
+    for r in results:
+        assert r.to_dict() == dataclasses.asdict(r)
+    d = traced.to_dict()
+    d["block_trace"][0][1] = -1
+    d["samples_ms"].append(-1.0)
+    assert traced.block_trace[0][1] != -1 and traced.samples_ms[-1] != -1.0

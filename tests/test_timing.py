@@ -102,3 +102,33 @@ def test_a_version_2_session_loads_as_host_inclusive_timing():
     s = Session.from_dict(json.loads(json.dumps(d)))
     assert [r.timing for r in s.results] == [TIMING_HOST_EVENTS, TIMING_HOST_CLOCK]
     assert "host-inclusive" in s.results[0].timing_label
+
+
+def test_host_timing_samples_until_the_noise_target_or_the_cap():
+    """The CPU's BLAS gets the GPU's rules (issue 35): at least min_samples, then on until the noise target,
+    which an impossible target never reaches, so the sample cap ends it."""
+    import threading
+
+    from gemmviz.core.bench import sample_host
+
+    calls = []
+    quiet = sample_host(lambda: calls.append(1), 2, SamplePolicy(5, 50, 1e9, 1e9), threading.Event())
+    assert len(quiet.samples) == 5 and len(calls) == 2 + 5  # warm-ups, then the target met at once
+    capped = sample_host(lambda: None, 0, SamplePolicy(3, 12, -1.0, 1e9), threading.Event())
+    assert len(capped.samples) == 12
+
+
+def test_host_outliers_and_leftover_noise_are_named():
+    from gemmviz.core.timing import host_notes, outliers
+
+    steady = Sampler(SamplePolicy(5, 20, 0.05, 1.0))
+    for ms in (1.0, 1.01, 0.99, 1.0, 1.02):
+        steady.add(ms)
+    assert host_notes(steady) == [] and outliers(steady.samples) == []
+    busy = Sampler(SamplePolicy(5, 20, 0.05, 1.0))
+    for ms in (0.03, 0.04, 0.03, 16.0, 0.03, 0.04):  # one run preempted: 16 ms among 0.03 ms ones
+        busy.add(ms)
+    notes = host_notes(busy)
+    assert outliers(busy.samples) == [16.0]
+    assert "1 of 6 samples are outliers" in notes[0] and "16 ms" in notes[0]
+    assert notes[1].startswith("noisy: ") and "over the 5% target" in notes[1]

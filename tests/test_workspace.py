@@ -246,3 +246,11 @@ def test_the_environment_is_announced_when_the_worker_reports():
     ws.events.environment_changed.connect(got.append)
     ws.environment = ENV
     assert got == [ENV] and ws.gpu_available and ws.environment is not ENV  # a copy: the caller's dict stays its own
+
+
+def test_a_run_shows_its_own_series_even_where_a_preset_hid_it():
+    ws = Workspace()
+    ws.set_hidden({"cpu-blas", "cpu-naive"})
+    r = live("cpu-blas")
+    ws.add_live(r)
+    assert ws.hidden == {"cpu-naive"} and ws.shown() == [r]

@@ -1,5 +1,5 @@
 """Fill assets/i18n/gemmviz_zh_CN.ts from a table of translations (a Python file defining ZH = {source: text}),
-so that pyside6-lupdate stays the one tool that finds the strings: lupdate, fill, lrelease (see the README).
+so that pyside6-lupdate stays the one tool that finds the strings: lupdate, fill, lrelease (see docs/guide/teaching.md).
 
     python tools/fill_ts.py assets/i18n/gemmviz_zh_CN.ts tools/zh_CN.py
 

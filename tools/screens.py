@@ -6,8 +6,16 @@ The window opens maximised (no GPU here: it replays the recorded H200 session), 
 the whole screen is captured with ImageMagick's `import -window root`, as OUTDIR/tab-NAME-WxH[-projector].png
 (the names docs/ uses); then the Tiling tab with each animated kernel (tab-tiling-VARIANT-…) and each of
 the Hardware tab's views (tab-hardware-viewK-…). Settings go to a throw-away file; the run waits for each tab's redraws to finish.
+The first tab is also saved as OUTDIR/app-WxH[-projector].png, and OUTDIR/screens.txt names the date, the
+commit and every file the run wrote, so a screenshot older than the window's last change is known.
+
+All of docs/' window screenshots, in one command (it starts Xvfb itself, for each screen docs/ uses):
+
+    python3 tools/screens.py --all docs
 """
 
+import datetime
+import os
 import subprocess
 import sys
 import tempfile
@@ -19,6 +27,38 @@ from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends import default_backends
 from gemmviz.ui.window import MainWindow
+
+# (screen, projector) of every screenshot docs/ links to
+ALL = (("1280x720", False), ("1280x720", True), ("1920x1080", True))
+
+
+def run_all(out: Path, display: str = ":99") -> None:
+    """Each screen of ALL on its own Xvfb, one run of this script for it; screens.txt lists them all."""
+    written: list[str] = []
+    for screen, projector in ALL:
+        xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{screen}x24"], stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(1.0)  # Xvfb has no readiness signal; the first X client retries anyway
+            env = dict(os.environ, DISPLAY=display)
+            args = [sys.executable, __file__, str(out)] + (["--projector"] if projector else [])
+            subprocess.run(args, env=env, check=True)
+            written += (out / "screens.txt").read_text().splitlines()[3:]
+        finally:
+            xvfb.terminate()
+            xvfb.wait()
+    write_manifest(out, written)
+
+
+def write_manifest(out: Path, names: list[str]) -> None:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    head = [f"made by tools/screens.py on {when}", f"commit {commit or 'unknown'}", "files:"]
+    (out / "screens.txt").write_text("\n".join(head + names) + "\n")
+
+
+if sys.argv[1:2] == ["--all"]:
+    run_all(Path(sys.argv[2]))
+    sys.exit(0)
 
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
@@ -55,11 +95,21 @@ def settle() -> None:
 settle()
 screen = app.primaryScreen().geometry()
 suffix = f"-{screen.width()}x{screen.height()}" + ("-projector" if projector else "")
+written: list[str] = []
+
+
+def shoot(name: str) -> None:
+    subprocess.run(["import", "-window", "root", str(out / name)], check=True)
+    written.append(name)
+
+
 for i in range(w.tabs.count()):
     w.tabs.setCurrentIndex(i)
     settle()
     name = w.tabs.tabText(i).replace("&", "").lower().split()[0]
-    subprocess.run(["import", "-window", "root", str(out / f"tab-{name}{suffix}.png")], check=True)
+    shoot(f"tab-{name}{suffix}.png")
+    if i == 0:
+        shoot(f"app{suffix}.png")
 # the Tiling tab with each animated kernel, and the Hardware tab's other views
 w.tabs.setCurrentWidget(w.tiling)
 combo = w.tiling.variant_combo
@@ -67,12 +117,13 @@ for k in range(combo.count()):
     combo.setCurrentIndex(k)
     settle()
     name = combo.itemData(k)
-    subprocess.run(["import", "-window", "root", str(out / f"tab-tiling-{name}{suffix}.png")], check=True)
+    shoot(f"tab-tiling-{name}{suffix}.png")
 w.tabs.setCurrentWidget(w.hardware_tab)
 views = w.hardware_tab.view_combo
 for k in range(views.count()):
     views.setCurrentIndex(k)
     settle()
-    subprocess.run(["import", "-window", "root", str(out / f"tab-hardware-view{k}{suffix}.png")], check=True)
+    shoot(f"tab-hardware-view{k}{suffix}.png")
 w.recovery.ask = False
 w.close()
+write_manifest(out, written)

@@ -154,6 +154,8 @@ ZH = {
     "MP4 video": "MP4 视频",
     "PNG frames (folder)": "PNG 帧（文件夹）",
     "PNG image": "PNG 图片",
+    "JPEG image": "JPEG 图片",
+    "WebP image": "WebP 图片",
     "SVG drawing": "SVG 矢量图",
     "Export chart": "导出图表",
     "chart": "图表",

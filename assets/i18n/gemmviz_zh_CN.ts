@@ -249,75 +249,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="183" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="177" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="185" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="197" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="193" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="227" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="223" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="246" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="274" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="284" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="184" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="191" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="198" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="194" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="228" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="224" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="247" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="243" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="275" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="271" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="285" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="281" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -1689,32 +1689,32 @@ model</source>
         <translation>数据：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="39" />
+        <location filename="../../gemmviz/ui/text.py" line="47" />
         <source>Replayed: recorded on {gpu}, {date}</source>
         <translation>回放：录制于 {gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="40" />
+        <location filename="../../gemmviz/ui/text.py" line="48" />
         <source>Measured on {gpu}, {date}</source>
         <translation>测量于 {gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="42" />
+        <location filename="../../gemmviz/ui/text.py" line="50" />
         <source>Published figures: {gpu}, {date}</source>
         <translation>已发表的数据：{gpu}，{date}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="43" />
+        <location filename="../../gemmviz/ui/text.py" line="51" />
         <source>Live on {gpu}</source>
         <translation>在 {gpu} 上实时测量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="44" />
+        <location filename="../../gemmviz/ui/text.py" line="52" />
         <source>No recorded results for this lesson</source>
         <translation>这个课程没有录制的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="47" />
+        <location filename="../../gemmviz/ui/text.py" line="55" />
         <source>replayed</source>
         <translation>回放</translation>
     </message>
@@ -1825,7 +1825,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
-        <location filename="../../gemmviz/ui/text.py" line="48" />
+        <location filename="../../gemmviz/ui/text.py" line="56" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
@@ -1835,32 +1835,32 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="49" />
+        <location filename="../../gemmviz/ui/text.py" line="57" />
         <source>published</source>
         <translation>已发表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="50" />
+        <location filename="../../gemmviz/ui/text.py" line="58" />
         <source>host-inclusive timing</source>
         <translation>含主机时间的计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="51" />
+        <location filename="../../gemmviz/ui/text.py" line="59" />
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="52" />
+        <location filename="../../gemmviz/ui/text.py" line="60" />
         <source>no results</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="53" />
+        <location filename="../../gemmviz/ui/text.py" line="61" />
         <source>undated</source>
         <translation>无日期</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/text.py" line="54" />
+        <location filename="../../gemmviz/ui/text.py" line="62" />
         <source>quoted:</source>
         <translation>引用：</translation>
     </message>
@@ -2273,27 +2273,37 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="133" />
+        <location filename="../../gemmviz/core/export_formats.py" line="123" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="141" />
+        <location filename="../../gemmviz/core/export_formats.py" line="131" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="149" />
+        <location filename="../../gemmviz/core/export_formats.py" line="139" />
+        <source>JPEG image</source>
+        <translation>JPEG 图片</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="147" />
+        <source>WebP image</source>
+        <translation>WebP 图片</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="155" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="157" />
+        <location filename="../../gemmviz/core/export_formats.py" line="163" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="166" />
+        <location filename="../../gemmviz/core/export_formats.py" line="172" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>
@@ -2341,6 +2351,21 @@ model</source>
         <location filename="../../gemmviz/ui/export/formats/animations.py" line="46" />
         <source>PNG image, one frame</source>
         <translation>PNG 图像（单帧）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
+        <source>the whole trace</source>
+        <translation>整段记录</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
+        <source>the first k-steps</source>
+        <translation>最初几个 k 步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
+        <source>around the longest bubble</source>
+        <translation>最长气泡附近</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="42" />
@@ -2391,21 +2416,6 @@ model</source>
         <location filename="../../gemmviz/ui/tiling/code.py" line="96" />
         <source>◀ barrier: every thread of the block waits here</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
-        <source>the whole trace</source>
-        <translation>整段记录</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
-        <source>the first k-steps</source>
-        <translation>最初几个 k 步</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
-        <source>around the longest bubble</source>
-        <translation>最长气泡附近</translation>
     </message>
 </context>
 <context>
@@ -2759,12 +2769,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="509" />
+        <location filename="../../gemmviz/ui/window.py" line="514" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="509" />
+        <location filename="../../gemmviz/ui/window.py" line="514" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>

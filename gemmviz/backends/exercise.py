@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -169,7 +170,7 @@ def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | 
     try:
         import pycuda  # noqa: F401  (only to say clearly that it is missing)
     except ImportError:
-        return None, "PyCUDA is not installed (pip install pycuda, on a machine with an NVIDIA GPU)"
+        return None, 'PyCUDA is not installed (pip install "gemmviz[cuda]", on a machine with an NVIDIA GPU)'
     run = run_child(child_argv({"mode": "probe"}, folder), STEP_LIMITS_S["probe"], cancel, child_env(folder))
     device = next((e for e in run.events if e.get("event") == "device"), None)
     if device is None:
@@ -412,6 +413,7 @@ def check_exercise(
 
     Raises ExerciseError for a file that is not the exercise's kernel, Cancelled when options.cancel is set."""
     options = options or CheckOptions()
+    given = str(source_path)  # as the user wrote it, for the advice to run the check again
     source_path = Path(source_path).resolve()
     source = read_source(source_path)
     check_signature(source, exercise)
@@ -437,7 +439,7 @@ def check_exercise(
         "not_run": [],
     }
     try:
-        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress))
+        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress, given=given))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return finish(record)
@@ -453,6 +455,7 @@ class _CheckRun:
     folder: Path
     progress: ProgressFn
     done: int = 0
+    given: str = ""  # the path as the user gave it
 
     @property
     def steps(self) -> int:
@@ -490,7 +493,7 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
             emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
-            f"`gemmviz exercise check {run.source_path.name}` on a GPU machine, then open the "
+            f"`gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}` on a GPU machine, then open the "
             "check file it writes in the app"
         )
         return

@@ -1,4 +1,5 @@
-"""`gemmviz export`: render a chart of a session file to PNG or SVG, without a window.
+"""`gemmviz export`: render a chart of a session file to an image or a drawing (the registered chart formats:
+core/export_formats.py), without a window.
 
 Everything that can be refused is checked on the session's results before Qt starts: the output path,
 `--at` (a size the session has), and the chart kind's own check (core/chart_kinds.py: a speedup chart's, or the
@@ -16,13 +17,19 @@ from gemmviz.core import export_formats
 from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
 from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
+from gemmviz.core.style import PRESETS, preset_keys, preset_named
 from gemmviz.core.variants import BASELINES, Baseline, baseline
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="render a chart of a session file to PNG or SVG, without a window")
+    p = sub.add_parser(
+        "export",
+        help="render a chart of a session file to "
+        + " or ".join(f.suffix.lstrip(".").upper() for f in export_formats.formats(export_formats.CHART))
+        + ", without a window",
+    )
     p.add_argument(
         "session",
         help="a session JSON written by gemmviz bench or the app, or the name of a shipped "
@@ -53,6 +60,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--series",
         help="only these series, comma-separated, e.g. "
         "'cpu-naive,gpu-naive[block=16],gpu-tiled[tile=16],cublas' (the seed's kernels)",
+    )
+    p.add_argument(
+        "--preset",
+        choices=preset_keys(),
+        help="the series drawn, as the Charts tab's buttons choose them (default: seed-kernels with --projector, "
+        "where a view says one thing; else all). --variants/--series choose instead where given",
     )
     p.add_argument("-o", "--output", required=True, help=export_formats.describe(export_formats.CHART))
     p.set_defaults(func=cmd_export)
@@ -118,6 +131,22 @@ def shipped_session(name: str) -> str:
     return name
 
 
+def apply_preset(results: list, args: argparse.Namespace) -> list:
+    """The preset's series of `results`: --preset as given (refused where it leaves nothing); without it, the seed's
+    kernels in projector type (one message per view: 4 series, not all 23), where the session has any of them,
+    unless --variants or --series chose already; else every result."""
+    key = args.preset or ("seed-kernels" if args.projector and not (args.variants or args.series) else "all")
+    keep = PRESETS[preset_named(key)]
+    if keep is None:
+        return results
+    chosen = [r for r in results if r.series in keep]
+    if chosen:
+        return chosen
+    if args.preset is not None:
+        raise UsageError(f"--preset {key}: the session has none of its series ({', '.join(keep)})")
+    return results
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from gemmviz.core.results import Session, SessionError
     from gemmviz.core.roofline import load_ceilings
@@ -144,6 +173,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             "no results left after --variants/--series; the session has: "
             + ", ".join(sorted({r.series for r in session.results}))
         )
+    results = apply_preset(results, args)
     base, note = choose_baseline(results, args.chart, args.baseline, at)
     view = ChartView(base.key, at and at.key, "")
     check_view(results, args.chart, view, at)

@@ -21,7 +21,7 @@ import numpy as np
 import gemmviz
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory
 from gemmviz.core.results import Result, Session
-from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S, SamplePolicy
+from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S, SamplePolicy, Sampler
 from gemmviz.core.variants import THRESHOLDS, VARIANTS, Variant, get_variant
 from gemmviz.core.verify import Check, abs_product
 from gemmviz.core.verify import verify as verify_elements
@@ -375,6 +375,26 @@ def make_session(results: list[Result], backends: dict[str, Backend], settings: 
         created=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         kind="measured",
     )
+
+
+def sample_host(
+    fn: Callable[[], None], warmup: int, policy: SamplePolicy, cancel: threading.Event | JobGuard
+) -> Sampler:
+    """Wall-clock samples of a synchronous host function, after warm-ups, by the GPU's rules (core/timing.py):
+    at least `policy.min_samples`, then until the noise is under the target or the cap of samples or time."""
+    for _ in range(warmup):
+        if cancel.is_set():
+            raise Cancelled
+        fn()
+    sampler = Sampler(policy)
+    start = time.perf_counter()
+    while not sampler.done(time.perf_counter() - start):
+        if cancel.is_set():
+            raise Cancelled
+        t0 = time.perf_counter()
+        fn()
+        sampler.add((time.perf_counter() - t0) * 1e3)
+    return sampler
 
 
 def time_host(fn: Callable[[], None], warmup: int, repeats: int, cancel: threading.Event | JobGuard) -> list[float]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.registry import Registry
 
 if TYPE_CHECKING:
     from gemmviz.core.variants import Baseline
@@ -55,6 +56,9 @@ class ChartKind:
     description: ClassVar[str]  # what it shows, one line: the dialog's tooltip and `--chart`'s help
     needs: ClassVar[tuple[str, str] | None] = None  # a chart of one result: (the Result field, how to get it)
     tab_label: ClassVar[str | None] = None  # a panel of the Charts tab: its name in the tab's "show" choice
+    # a panel drawn in the Charts tab's overview ("all four": time, GFLOP/s, speedup and the table); a panel
+    # without it is shown alone, by its "show" choice, and a new kind changes no overview
+    overview: ClassVar[bool] = False
     in_lessons: ClassVar[bool] = True  # a lesson step may name it: a chart step, a hardware step (with `needs`)
 
     @classmethod
@@ -74,8 +78,8 @@ class ChartKind:
         raise NotImplementedError(f"the {cls.name} chart is no panel of the Charts tab")
 
 
-_REGISTRY: dict[str, type[ChartKind]] = {}
-_REPLACED: dict[type[ChartKind], type[ChartKind]] = {}  # a subclass registered in its base's place -> base
+# name -> kind; the ui's subclass of a kind (its drawing) replaces it in its place (core/registry.py)
+_REGISTRY: Registry[str, type[ChartKind]] = Registry("chart kind", replaces=True)
 
 
 def register(cls: type[ChartKind]) -> type[ChartKind]:
@@ -91,23 +95,12 @@ def register(cls: type[ChartKind]) -> type[ChartKind]:
     shown = [k.name for k in _REGISTRY.values() if k.name != cls.name and k.tab_label == cls.tab_label]
     if cls.tab_label is not None and shown:
         raise ValueError(f"{cls.__name__}: the Charts tab shows {shown[0]} as {cls.tab_label!r} already")
-    known = _REGISTRY.get(cls.name)
-    if known is not None and not issubclass(cls, known):
-        raise ValueError(f"{cls.__name__}: a chart kind called {cls.name!r} is registered already")
-    if known is not None and known is not cls:
-        _REPLACED[cls] = known
-    _REGISTRY[cls.name] = cls
-    return cls
+    return _REGISTRY.add(cls)
 
 
 def unregister(cls: type[ChartKind]) -> None:
     """Remove a kind (for tests and plug-ins); a subclass that replaced its base puts the base back."""
-    if _REGISTRY.get(cls.name) is not cls:
-        return
-    if cls in _REPLACED:
-        _REGISTRY[cls.name] = _REPLACED.pop(cls)
-    else:
-        del _REGISTRY[cls.name]
+    _REGISTRY.remove(cls)
 
 
 def kinds() -> list[type[ChartKind]]:
@@ -180,6 +173,7 @@ def times_text(x: float) -> str:
 @register
 class Time(ChartKind):
     name = "time"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "time")
     description = QT_TRANSLATE_NOOP("", "median time vs size (log-log)")
 
@@ -187,6 +181,7 @@ class Time(ChartKind):
 @register
 class Gflops(ChartKind):
     name = "gflops"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "GFLOP/s")
     description = QT_TRANSLATE_NOOP("", "GFLOP/s vs size (log-log)")
 
@@ -194,6 +189,7 @@ class Gflops(ChartKind):
 @register
 class Speedup(ChartKind):
     name = "speedup"
+    overview = True
     label = QT_TRANSLATE_NOOP("", "speedup")
     description = QT_TRANSLATE_NOOP("", "speedup bars vs a baseline at one size")
 

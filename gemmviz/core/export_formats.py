@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.registry import Registry
 
 CHART = "chart"
 ANIMATION = "animation"
@@ -41,8 +42,10 @@ class ExportFormat:
         raise NotImplementedError(f"{cls.title}: no writer is registered (import gemmviz.ui.export.formats)")
 
 
-_REGISTRY: dict[tuple[str, str], type[ExportFormat]] = {}
-_REPLACED: dict[type[ExportFormat], type[ExportFormat]] = {}  # a subclass registered in its base's place -> base
+# (target, name) -> format; the ui's subclass (its writer) replaces core's description in its place
+_REGISTRY: Registry[tuple[str, str], type[ExportFormat]] = Registry(
+    "export format", key=lambda cls: (cls.target, cls.name), replaces=True
+)
 
 
 def register(cls: type[ExportFormat]) -> type[ExportFormat]:
@@ -55,28 +58,15 @@ def register(cls: type[ExportFormat]) -> type[ExportFormat]:
         raise ValueError(f"{cls.__name__}: target must be one of {', '.join(TARGETS)}, got {cls.target!r}")
     if cls.suffix and (not cls.suffix.startswith(".") or cls.suffix != cls.suffix.lower()):
         raise ValueError(f"{cls.__name__}: suffix must be lower case and start with a dot, got {cls.suffix!r}")
-    key = (cls.target, cls.name)
-    known = _REGISTRY.get(key)
-    if known is not None and not issubclass(cls, known):
-        raise ValueError(f"{cls.__name__}: a {cls.target} format called {cls.name!r} is registered already")
     for other in formats(cls.target):
         if other.name != cls.name and other.suffix == cls.suffix:
             raise ValueError(f"{cls.__name__}: {other.name} already writes {cls.target}s as {cls.suffix or 'a folder'}")
-    if known is not None and known is not cls:
-        _REPLACED[cls] = known
-    _REGISTRY[key] = cls  # a replacement keeps its base's place in the lists
-    return cls
+    return _REGISTRY.add(cls)
 
 
 def unregister(cls: type[ExportFormat]) -> None:
     """Remove a format (for tests and plug-ins); a subclass that replaced its base puts the base back."""
-    key = (cls.target, cls.name)
-    if _REGISTRY.get(key) is not cls:
-        return
-    if cls in _REPLACED:
-        _REGISTRY[key] = _REPLACED.pop(cls)
-    else:
-        del _REGISTRY[key]
+    _REGISTRY.remove(cls)
 
 
 def formats(target: str) -> list[type[ExportFormat]]:
@@ -139,6 +129,22 @@ class Svg(ExportFormat):
     target = CHART
     suffix = ".svg"
     title = QT_TRANSLATE_NOOP("", "SVG drawing")
+
+
+@register
+class Jpeg(ExportFormat):
+    name = "jpeg"
+    target = CHART
+    suffix = ".jpg"
+    title = QT_TRANSLATE_NOOP("", "JPEG image")
+
+
+@register
+class Webp(ExportFormat):
+    name = "webp"
+    target = CHART
+    suffix = ".webp"
+    title = QT_TRANSLATE_NOOP("", "WebP image")
 
 
 @register

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from gemmviz.core import chart_kinds
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
-from gemmviz.core.registry import add_once, import_prefixed
+from gemmviz.core.registry import Registry, import_prefixed
 from gemmviz.core.variants import BASELINES, VARIANTS
 
 # keys every step takes, whatever its view: its words, the results it is about and whether R measures them
@@ -73,15 +73,15 @@ class LessonViewKind:
     shows_results: bool = False  # it draws the step's results: `gemmviz lesson --export` warns where it has none
 
 
-VIEW_KINDS: dict[str, LessonViewKind] = {}
+VIEW_KINDS: Registry[str, LessonViewKind] = Registry("lesson view")
 
 
 def register(kind: LessonViewKind) -> LessonViewKind:
-    return add_once(VIEW_KINDS, kind.name, kind, "lesson view")
+    return VIEW_KINDS.add(kind)
 
 
 def unregister(name: str) -> None:
-    VIEW_KINDS.pop(name, None)
+    VIEW_KINDS.remove(name)
 
 
 MODULE_PREFIX = "lesson_view_"  # gemmviz/core/lesson_view_NAME.py registers view NAME

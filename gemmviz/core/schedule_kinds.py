@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.registry import add_once, import_prefixed
+from gemmviz.core.registry import Registry, import_prefixed
 from gemmviz.core.schedule_types import Schedule
 
 Block = tuple[int, int]
@@ -37,15 +37,15 @@ class ScheduleKind:
     bounds_checked: bool = False
 
 
-SCHEDULE_KINDS: dict[str, ScheduleKind] = {}
+SCHEDULE_KINDS: Registry[str, ScheduleKind] = Registry("schedule kind")
 
 
 def register(kind: ScheduleKind) -> ScheduleKind:
-    return add_once(SCHEDULE_KINDS, kind.name, kind, "schedule kind")
+    return SCHEDULE_KINDS.add(kind)
 
 
 def unregister(name: str) -> None:
-    SCHEDULE_KINDS.pop(name, None)
+    SCHEDULE_KINDS.remove(name)
 
 
 MODULE_PREFIX = "schedule_kind_"  # gemmviz/core/schedule_kind_NAME.py registers kind NAME

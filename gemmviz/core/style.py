@@ -98,8 +98,37 @@ def colour_of(series: str) -> int:
     if variant in VARIANT_COLOUR:
         return VARIANT_COLOUR[variant]
     if variant in VARIANTS:
-        return list(VARIANTS).index(variant) % PALETTE_SIZE
+        return _free_colours()[variant]
     return zlib.crc32(series.encode()) % PALETTE_SIZE
+
+
+def _free_colours() -> dict[str, int]:
+    """Colours for the registry's variants VARIANT_COLOUR does not name (one added since), in registry order:
+    each takes the palette colour with the most free marker slots (the fewest series so far, after the series
+    of the named variants and of those placed before it), so a new variant never needs a fifth marker."""
+    key = tuple(VARIANTS)
+    if _FREE_CACHE.get("key") != key:
+        used = [0] * PALETTE_SIZE
+        for name in _series_of_variants(VARIANT_COLOUR):
+            used[VARIANT_COLOUR[_variant_of(name)]] += 1
+        free: dict[str, int] = {}
+        for v in VARIANTS.values():
+            if v.name in VARIANT_COLOUR:
+                continue
+            n = 1 + sum(len(choices) - 1 for choices in v.param_choices.values())  # its series
+            room = [c for c in range(PALETTE_SIZE) if used[c] + n <= len(MARKERS)]  # all of them on markers
+            colour = min(room or range(PALETTE_SIZE), key=lambda c: (used[c], c))
+            free[v.name] = colour
+            used[colour] += n
+        _FREE_CACHE.update(key=key, free=free)
+    return _FREE_CACHE["free"]
+
+
+_FREE_CACHE: dict = {}
+
+
+def _series_of_variants(names) -> list[str]:
+    return [s for s in registry_series() if _variant_of(s) in names]
 
 
 def _homes() -> dict[str, tuple[int, str, str]]:
@@ -114,8 +143,50 @@ def _homes() -> dict[str, tuple[int, str, str]]:
     return homes
 
 
-_HOMES = _homes()
-_ORDER = {name: i for i, name in enumerate(_HOMES)}
+class _Homes(dict):
+    """Every registry series' own style, recomputed when the registry changes (a variant added at run time, as a
+    test's scratch addition is): `_HOMES` and `_ORDER` read through it."""
+
+    def __init__(self, order: bool = False) -> None:
+        super().__init__()
+        self._order = order
+        self._key: tuple[str, ...] | None = None
+
+    def _fresh(self) -> None:
+        key = tuple(VARIANTS)
+        if key != self._key:
+            homes = _homes()
+            self.clear()
+            self.update({name: i for i, name in enumerate(homes)} if self._order else homes)
+            self._key = key
+
+    def __contains__(self, name) -> bool:
+        self._fresh()
+        return super().__contains__(name)
+
+    def __getitem__(self, name):
+        self._fresh()
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        self._fresh()
+        return super().get(name, default)
+
+    def values(self):
+        self._fresh()
+        return super().values()
+
+    def __len__(self) -> int:
+        self._fresh()
+        return super().__len__()
+
+    def __iter__(self):
+        self._fresh()
+        return super().__iter__()
+
+
+_HOMES = _Homes()
+_ORDER = _Homes(order=True)
 
 
 def _home(series: str) -> tuple[int, str, str]:
@@ -184,6 +255,26 @@ def ladder_series() -> list[str]:
 
 # Visibility presets: name -> the series they show (None: all).
 PRESETS: dict[str, list[str] | None] = {"seed kernels": seed_series(), "ladder": ladder_series(), "all": None}
+
+
+def ladder_order(names: Iterable[str]) -> list[str]:
+    """Series in the registry's ladder order (a legend's order): variant by variant as the registry lists them,
+    each at its defaults first; a name the registry does not know after them, by its text."""
+    rank = {name: i for i, name in enumerate(VARIANTS)}
+    return sorted(
+        set(names),
+        key=lambda n: (rank.get(_variant_of(n), len(rank)), n not in ladder_series(), _ORDER.get(n, len(_ORDER)), n),
+    )
+
+
+def preset_keys() -> list[str]:
+    """The presets as a command line names them: "seed-kernels", "ladder", "all"."""
+    return [name.replace(" ", "-") for name in PRESETS]
+
+
+def preset_named(key: str) -> str:
+    """A preset's name from its command-line key ("seed-kernels" -> "seed kernels")."""
+    return key.replace("-", " ")
 
 
 def hidden_for(preset: str, series: Iterable[str]) -> set[str]:

@@ -6,7 +6,8 @@ mean, nvbench's "noise") is under `max_noise`, or once `max_samples` samples or 
 reached (with at least `min_samples` kept). Samples taken while the SM clock had fallen more than
 `clock_drop` below the run's level (a high percentile of the clocks seen) are kept aside, counted and stored,
 and left out of the median; so are samples the backend marks as not kernel-only (a blocking kernel that timed
-out). Backends: backends/cuda.py (CudaRun.measure).
+out). Backends: backends/cuda.py (CudaRun.measure); the CPU's BLAS (backends/cpu.py) samples the host's clock by
+the same rules, with no SM clock, and names its outliers and a noise left over the target (`host_notes`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ DEFAULT_MAX_SAMPLES = 500
 DEFAULT_MAX_TIME_S = 0.5  # of sampling per job, once min_samples are in
 CLOCK_DROP = 0.05  # a sample whose SM clock is more than 5 % under the run's level is left out
 CLOCK_LEVEL_QUANTILE = 0.9
+OUTLIER_RATIO = 3.0  # a host sample over 3× the median: the thread was preempted or the machine busy
 
 
 def noise(samples: list[float]) -> float | None:
@@ -94,3 +96,31 @@ class Sampler:
             "noise": noise(kept),
             "clock_mhz": statistics.median(clocks) if clocks else None,
         }
+
+
+def outliers(samples: list[float], ratio: float = OUTLIER_RATIO) -> list[float]:
+    """Samples over `ratio` × the median: kept (they were measured) and named, never silently dropped."""
+    if len(samples) < 3:
+        return []
+    median = statistics.median(samples)
+    return [s for s in samples if s > ratio * median]
+
+
+def host_notes(sampler: Sampler) -> list[str]:
+    """What a reader of a host-timed figure must know: outlier samples, and a noise still over the target when
+    the cap (samples or time) ended the sampling (the figure is then flagged, not hidden)."""
+    kept, _dropped, _rejected = sampler.split()
+    notes = []
+    slow = outliers(kept)
+    if slow:
+        notes.append(
+            f"{len(slow)} of {len(kept)} samples are outliers (over {OUTLIER_RATIO:g}× the median, up to "
+            f"{max(slow):.3g} ms): the machine was busy"
+        )
+    rel = noise(kept)
+    if rel is not None and rel > sampler.policy.max_noise:
+        notes.append(
+            f"noisy: {100 * rel:.1f}% (stdev/mean) after {len(kept)} samples, over the {100 * sampler.policy.max_noise:g}% "
+            "target; run it again on a quieter machine"
+        )
+    return notes

@@ -61,6 +61,9 @@ class Variant:
     pad_to: tuple[int, int, int] | None = None
     # The one compute capability the kernel is built for (arch-specific code such as sm_90a runs nowhere else).
     requires_cc: tuple[int, int] | None = None
+    # Its title and explanation in other languages, {"zh": {title: "…", explanation: "…"}}: what the window shows
+    # where its catalogue (assets/i18n) has no translation of them yet, so a new variant needs no catalogue edit.
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def unavailable(self, cc: tuple[int, int]) -> str | None:
         """Why this variant cannot run on a GPU of compute capability `cc`, or None if it can."""
@@ -573,6 +576,21 @@ class Baseline:
     label: str
     variant: str
     params: Mapping[str, int]
+
+
+# Variants the shipped H200 session (assets/sessions/h200-2026-12-01.json) has no results of yet, each with why:
+# a variant added without a GPU goes here, named, until a recording run adds it (benchmarks/record_h200.sh);
+# tests/test_sessions.py holds the session to every other variant, and this list to what it lacks.
+NOT_RECORDED: dict[str, str] = {}
+
+
+def registry_translation(text: str, lang: str) -> str | None:
+    """A variant's own translation of `text` (its title or explanation) into `lang`, if one carries it."""
+    for v in VARIANTS.values():
+        found = v.translations.get(lang, {}).get(text)
+        if found:
+            return found
+    return None
 
 
 BASELINES: tuple[Baseline, ...] = (

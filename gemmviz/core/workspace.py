@@ -214,10 +214,13 @@ class Workspace:
 
     # ---- live results ----------------------------------------------------------------------------
     def add_live(self, *results: Result) -> None:
-        """Append this run's results (one or more: one event for all of them)."""
+        """Append this run's results (one or more: one event for all of them). Their series are shown: the user
+        ran them, even where a preset hid the replayed session's series of the same name (the first Run of
+        cpu-blas under "seed kernels" showed nothing new, issue 35)."""
         if not results:
             return
         self.live.extend(results)
+        self.hidden = self._hidden - {r.series for r in results}
         self.events.results_added.emit(list(results))
         self.events.shown_changed.emit(True)
 

@@ -26,6 +26,14 @@ def _adopt(window) -> None:
     native_window.watch(window)  # a native window destroyed from outside quits, as a closed one does
 
 
+def fill_screen(window) -> None:
+    """Full screen on the window's screen. Full screen is a request to the window manager; with none (a kiosk
+    session, Xvfb) or one that ignores it, the window kept the size it was restored with (1500×900 on a
+    1920×1080 projector), so its geometry is set to the whole screen as well."""
+    window.setGeometry(window.screen().geometry())
+    window.showFullScreen()
+
+
 def run(
     projector: bool = False,
     argv: list[str] | None = None,
@@ -68,7 +76,7 @@ def run(
     window.recovery.ask = True
     if projector:
         window.set_projector(True)
-        window.showFullScreen()  # a classroom projector: the whole screen, F11 to leave
+        fill_screen(window)  # a classroom projector: the whole screen, F11 to leave
         window.fullscreen_action.setChecked(True)
     else:
         window.show()

@@ -3,7 +3,7 @@
 
 Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
 assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
-pyside6-lrelease (see the README). A language chosen in the menu rebuilds the window in it at once, keeping the
+pyside6-lrelease (see docs/guide/teaching.md). A language chosen in the menu rebuilds the window in it at once, keeping the
 workspace (switch_language): every widget is built in one language. The CLI stays English."""
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from PySide6.QtGui import QAction, QActionGroup
 from gemmviz.core import explain, settings
 from gemmviz.core.paths import asset_path
 from gemmviz.ui import settings_store
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import LANGUAGE, QT_TRANSLATE_NOOP, tr
 
 CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
 NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
 _installed: list[QTranslator] = []
-_language = ["en"]  # the language install() put in place last
+_language = LANGUAGE  # the language install() put in place last (held in ui/text.py, which tr() reads)
 
 
 def language() -> str:

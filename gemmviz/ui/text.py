@@ -12,10 +12,18 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 __all__ = ["QT_TRANSLATE_NOOP", "origin_words", "plain", "tooltip", "tr"]
 
 
+LANGUAGE = ["en"]  # the window's language, as ui/i18n.install put it in place
+
+
 def tr(text: str) -> str:
     """The window's language for `text` (issue 23). A module-level tr(): pyside6-lupdate files its strings, and
     QT_TRANSLATE_NOOP("", ...)'s (a class's title, translated where it is drawn), under the empty context."""
-    return QCoreApplication.translate("", text)
+    out = QCoreApplication.translate("", text)
+    if out == text and text and LANGUAGE[0] != "en":  # not in the catalogue: a variant may carry its own
+        from gemmviz.core.variants import registry_translation
+
+        return registry_translation(text, LANGUAGE[0]) or text
+    return out
 
 
 def plain(s: object) -> str:

@@ -368,8 +368,13 @@ class MainWindow(QMainWindow):
         """Without a GPU: the recorded session, shown as a first start shows it."""
         self.replay_after_lesson = False
         path = default_replay_session()
-        if path is not None and not self.workspace.sessions and self.files.open_session(path, replay=True):
-            self.charts_tab.first_view(small=self.width() < 1600)
+        if path is None or self.workspace.sessions:
+            return
+        hidden = self.workspace.hidden
+        # the first view's preset before the session is drawn: one draw of its 4 series, not all 23 then 4
+        self.charts_tab.first_view(small=self.width() < 1600)
+        if not self.files.open_session(path, replay=True):
+            self.workspace.hidden = hidden
 
     # ---- views -------------------------------------------------------------------------------------
     def shown_results(self) -> list[Result]:

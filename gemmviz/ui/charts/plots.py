@@ -18,7 +18,7 @@ from gemmviz.core.chart_kinds import DEFAULT_BASELINE, times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.results import Result, find_baseline, line_results
-from gemmviz.core.style import SeriesStyle, series_styles, source_order, style_table
+from gemmviz.core.style import SeriesStyle, ladder_order, series_styles, source_order, style_table
 from gemmviz.core.variants import baseline as registry_baseline
 from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
@@ -109,7 +109,7 @@ class _SizeChart(ResultChart):
         self._fit_range(plot, groups)
         sources = source_order(s for s, _ in groups)
         own = series_styles(n for _, n in groups)  # the styles drawn, before a source's dash
-        names = sorted(own, key=lambda n: (own[n].marker, own[n].colour, n))
+        names = ladder_order(own)  # the legend reads down the ladder, as the registry lists it
         legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
         if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
             return False  # series were created in this call: the legend (a relayout) on the next one

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.chart_kinds import ChartView
-from gemmviz.core.style import PRESETS, hidden_for
+from gemmviz.core.style import PRESETS, hidden_for, registry_series
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
@@ -81,8 +81,16 @@ class ChartsTab(QWidget):
         for panel in self.panels.values():
             panel.chart.seriesToggled.connect(self.toggle_series)
         self.table = ResultsTable()
-        for i, widget in enumerate([*(p.widget for p in self.panels.values()), self.table]):
+        # the overview's panels and the table, row by row; a panel not in it after them (shown alone, by its choice)
+        self.overview = [kind.name for kind in shown if kind.overview]
+        overview = [*(self.panels[n].widget for n in self.overview), self.table]
+        for i, widget in enumerate(overview):
             grid.addWidget(widget, i // 2, i % 2)
+        rows = -(-len(overview) // 2)
+        for name in self.panels:
+            if name not in self.overview:  # shown alone: the whole grid, no row of its own in the overview
+                grid.addWidget(self.panels[name].widget, 0, 0, rows, 2)
+                self.panels[name].widget.setVisible(False)  # the first choice is the overview
         for key, label in ((ALL, ALL), *((kind.name, kind.tab_label) for kind in shown), (TABLE, TABLE)):
             self.show_combo.addItem(tr(label), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
@@ -121,9 +129,13 @@ class ChartsTab(QWidget):
 
     def _show(self, choice: str) -> None:
         for name, panel in self.panels.items():
-            panel.widget.setVisible(choice in (ALL, name))
+            panel.widget.setVisible(self._shows(choice, name))
         self.table.setVisible(choice in (ALL, TABLE))
         self._scale_panels()
+
+    def _shows(self, choice: str, name: str) -> bool:
+        """Whether the "show" choice draws the panel `name`: its own choice, or the overview it is part of."""
+        return choice == name or (choice == ALL and name in self.overview)
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -140,7 +152,7 @@ class ChartsTab(QWidget):
         four = choice == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
         theme = self.theme.scaled(self._four_scale()) if four else self.theme
         for name, panel in self.panels.items():
-            if choice in (ALL, name) and self.chart_themes.get(panel.chart) != theme:
+            if self._shows(choice, name) and self.chart_themes.get(panel.chart) != theme:
                 self.chart_themes[panel.chart] = theme
                 panel.chart.apply_theme(theme)
             panel.set_four(four)
@@ -179,8 +191,9 @@ class ChartsTab(QWidget):
         self.workspace.hidden ^= {series}  # announced: every view redraws
 
     def apply_preset(self, preset: str) -> None:
-        """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included."""
-        self.workspace.set_hidden(hidden_for(preset, self.workspace.series()))
+        """Show only the preset's series ("seed kernels", "ladder", "all"), loaded sessions included, and those
+        of a session opened after it (so a preset chosen before the first session is drawn holds for it)."""
+        self.workspace.set_hidden(hidden_for(preset, [*self.workspace.series(), *registry_series()]))
 
     def _set_hidden_series(self) -> None:
         hidden = [s for s in self.workspace.series() if s in self.workspace.hidden]

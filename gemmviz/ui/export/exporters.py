@@ -270,14 +270,24 @@ def export_chart(
     return target
 
 
-def png_bytes(image: QImage) -> bytes:
+# Qt's PNG "quality" 80 is zlib level 1: a 4K chart encodes in about half the time of the default level 6,
+# for files about 14% larger (a 3840x2160 dashboard: 801 KiB instead of 704), 2026-12-02.
+PNG_QUALITY = 80
+
+
+def image_bytes(image: QImage, qt_format: str, quality: int = -1) -> bytes:
+    """`image` encoded by Qt's writer for `qt_format` ("PNG", "JPEG", "WEBP") at `quality` (-1: Qt's default)."""
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
-        raise ExportError("PNG encoding failed")
+    if not image.save(buf, qt_format, quality):
+        raise ExportError(f"{qt_format} encoding failed")
     buf.close()
     return bytes(data)
+
+
+def png_bytes(image: QImage) -> bytes:
+    return image_bytes(image, "PNG", PNG_QUALITY)
 
 
 def svg_bytes(

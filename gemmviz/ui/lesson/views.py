@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz.core.lessons import LessonSource, Step, step_results, step_table
 from gemmviz.core.problem import Problem
-from gemmviz.core.registry import add_once, import_if_present
+from gemmviz.core.registry import Registry, import_if_present
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.schedule import block_schedule
 from gemmviz.ui.text import tr
@@ -69,21 +69,21 @@ class LessonViewUi:
         return []
 
 
-UI_VIEWS: dict[str, LessonViewUi] = {}
+UI_VIEWS: Registry[str, LessonViewUi] = Registry("drawing of lesson view")
 
 
 def register_ui(name: str):
     """Class decorator: the drawing of lesson view `name` (its core part registered under the same name)."""
 
     def add(cls: type[LessonViewUi]) -> type[LessonViewUi]:
-        add_once(UI_VIEWS, name, cls(), "the drawing of lesson view")
+        UI_VIEWS.add(cls(), name)
         return cls
 
     return add
 
 
 def unregister_ui(name: str) -> None:
-    UI_VIEWS.pop(name, None)
+    UI_VIEWS.remove(name)
 
 
 def ui_view(name: str) -> LessonViewUi:

@@ -268,7 +268,7 @@ class RooflineChart(ResultChart):
             if length < gap:
                 continue  # the note touches its marker
             end = start + (target - start) * (1 - gap / 2 / length)  # stop short of the marker
-            if n and any(_nearest_px(_dense(np.array([start, end]), 2.0), r) < 3 for r in roofs):
+            if n and any(_segment_px(start, end, r) < 3 for r in roofs):
                 continue
             for q in (vb.mapSceneToView(QtCore.QPointF(*p)) for p in (start, end)):
                 xs.append(q.x())
@@ -448,10 +448,17 @@ class _Room:
         return x[keep], y[keep]
 
 
-def _nearest_px(a: np.ndarray, b: np.ndarray) -> float:
-    """The smallest distance between a point of `a` and a point of `b` (both N x 2)."""
-    d = a[:, None, :] - b[None, :, :]
-    return float(np.sqrt((d**2).sum(axis=2)).min()) if len(a) and len(b) else math.inf
+def _segment_px(start: np.ndarray, end: np.ndarray, points: np.ndarray) -> float:
+    """The smallest distance from the segment start-end to a point of `points` (N x 2), in one pass: the
+    segment is not densified into points against every roof point (that pairwise matrix, hundreds of times per
+    layout, was most of a 4K roofline export's time)."""
+    if not len(points):
+        return math.inf
+    d = np.asarray(end, float) - np.asarray(start, float)
+    rel = points - start
+    length2 = float(d @ d)
+    t = np.clip(rel @ d / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
+    return float(np.sqrt(((rel - t[:, None] * d) ** 2).sum(axis=1)).min())
 
 
 def _inside(xy: np.ndarray, rect: QtCore.QRectF) -> np.ndarray:

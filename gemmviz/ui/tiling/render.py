@@ -21,7 +21,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
 from gemmviz.core import interrupt
-from gemmviz.core.registry import add_once, import_if_present
+from gemmviz.core.registry import Registry, import_if_present
 from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
@@ -298,21 +298,21 @@ class ScheduleRenderer:
         raise NotImplementedError
 
 
-RENDERERS: dict[str, ScheduleRenderer] = {}
+RENDERERS: Registry[str, ScheduleRenderer] = Registry("renderer of schedule kind")
 
 
 def register_renderer(name: str):
     """Class decorator: the renderer of schedule kind `name` (its core part registered under the same name)."""
 
     def add(cls: type[ScheduleRenderer]) -> type[ScheduleRenderer]:
-        add_once(RENDERERS, name, cls(), "the renderer of schedule kind")
+        RENDERERS.add(cls(), name)
         return cls
 
     return add
 
 
 def unregister_renderer(name: str) -> None:
-    RENDERERS.pop(name, None)
+    RENDERERS.remove(name)
 
 
 def renderer_for(kind: str) -> ScheduleRenderer:
