@@ -54,7 +54,7 @@ def _chain_in(buf_ptr: int, offsets: np.ndarray, order: np.ndarray) -> np.ndarra
 
 
 def measure_latencies(seed: int = 0) -> dict:
-    import pycuda.autoinit  # noqa: F401  (a context on device 0)
+    import pycuda.autoinit
     import pycuda.driver as cuda
 
     from gemmviz.backends.kernel_cache import nvcc

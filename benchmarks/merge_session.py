@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from record_h200 import replace_jobs  # noqa: E402
+from record_h200 import replace_jobs
 
-from gemmviz.core.fileio import write_atomic  # noqa: E402
-from gemmviz.core.results import Session  # noqa: E402
+from gemmviz.core.fileio import write_atomic
+from gemmviz.core.results import Session
 
 
 def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:

@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
-    import pycuda.autoinit  # noqa: F401
+    import pycuda.autoinit
     import pycuda.driver as cuda
 
     from gemmviz.backends.kernel_cache import nvcc

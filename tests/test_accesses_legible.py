@@ -8,15 +8,15 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QImage, QPainter  # noqa: E402
-from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from gemmviz.core import accesses as acc  # noqa: E402
-from gemmviz.ui.accesses import views  # noqa: E402
-from gemmviz.ui.accesses.tab import AccessTab  # noqa: E402
-from gemmviz.ui.theme import LIGHT, PROJECTOR_DARK, PROJECTOR_LIGHT  # noqa: E402
-from tests.legibility import ELLIPSIS, painted_texts  # noqa: E402
+from gemmviz.core import accesses as acc
+from gemmviz.ui.accesses import views
+from gemmviz.ui.accesses.tab import AccessTab
+from gemmviz.ui.theme import LIGHT, PROJECTOR_DARK, PROJECTOR_LIGHT
+from tests.legibility import ELLIPSIS, painted_texts
 
 # (window, the height the tab gets in it: the main window's banners, tabs and controls take the rest, and the
 # least room the tab had at 720p projector is about 480 px), the projector's minimum

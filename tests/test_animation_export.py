@@ -13,14 +13,14 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
 
-from gemmviz.cli.main import main  # noqa: E402
-from gemmviz.core import export_formats, fileio  # noqa: E402
-from gemmviz.core.export_formats import ANIMATION  # noqa: E402
-from gemmviz.ui.export import animation  # noqa: E402
-from gemmviz.ui.export import formats as _formats  # noqa: E402, F401 (the writers registered)
+from gemmviz.cli.main import main
+from gemmviz.core import export_formats, fileio
+from gemmviz.core.export_formats import ANIMATION
+from gemmviz.ui.export import animation
+from gemmviz.ui.export import formats as _formats  # noqa: F401 (the writers registered)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

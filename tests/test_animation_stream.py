@@ -9,13 +9,13 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("PIL")
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.export.exporters import export_gif  # noqa: E402
-from gemmviz.ui.theme import LIGHT  # noqa: E402
-from gemmviz.ui.tiling.frames import GifWriter, TimedFrame, _pixels, frame_count, timed_frames  # noqa: E402
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.export.exporters import export_gif
+from gemmviz.ui.theme import LIGHT
+from gemmviz.ui.tiling.frames import GifWriter, TimedFrame, _pixels, frame_count, timed_frames
 
 
 def _decoded(data: bytes) -> list[np.ndarray]:

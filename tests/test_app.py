@@ -9,13 +9,13 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings, Qt, QThread, QTimer  # noqa: E402
+from PySide6.QtCore import QSettings, Qt, QThread, QTimer
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.problem import ProblemError  # noqa: E402
-from gemmviz.ui.run.panel import CUSTOM  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.problem import ProblemError
+from gemmviz.ui.run.panel import CUSTOM
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 
 @pytest.fixture

@@ -25,19 +25,19 @@ from gemmviz.core.results import Result, Session
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QEvent, QSettings, Qt  # noqa: E402
-from PySide6.QtGui import QKeyEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
 
-from benchmarks.large_session import make_session  # noqa: E402
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.lessons import find_lesson, lesson_session  # noqa: E402
-from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui.hardware import trace as trace_chart  # noqa: E402
-from gemmviz.ui.hardware.tab import HardwareTab  # noqa: E402
-from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes  # noqa: E402
-from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
+from benchmarks.large_session import make_session
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.lessons import find_lesson, lesson_session
+from gemmviz.core.workspace import Workspace
+from gemmviz.ui.hardware import trace as trace_chart
+from gemmviz.ui.hardware.tab import HardwareTab
+from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
+from gemmviz.ui.lesson.mode import LessonView
+from gemmviz.ui.window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,14 +8,14 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtGui import QImage  # noqa: E402
-from PySide6.QtWidgets import QFileDialog  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog
 
-from gemmviz.cli import main  # noqa: E402
-from gemmviz.cli.main import build_parser  # noqa: E402
-from gemmviz.core import chart_kinds, export_formats, lesson_views  # noqa: E402
-from gemmviz.core.chart_kinds import (  # noqa: E402
+from gemmviz.cli import main
+from gemmviz.cli.main import build_parser
+from gemmviz.core import chart_kinds, export_formats, lesson_views
+from gemmviz.core.chart_kinds import (
     CHART_KINDS,
     DEFAULT_BASELINE,
     HARDWARE_KINDS,
@@ -23,12 +23,12 @@ from gemmviz.core.chart_kinds import (  # noqa: E402
     ChartView,
     NothingToDraw,
 )
-from gemmviz.core.export_formats import ANIMATION, CHART, ExportFormat  # noqa: E402
-from gemmviz.core.paths import asset_path  # noqa: E402
-from gemmviz.core.results import Result, Session  # noqa: E402
-from gemmviz.ui.charts import kinds as ui_kinds  # noqa: E402
-from gemmviz.ui.export import exporters  # noqa: E402
-from gemmviz.ui.theme import LIGHT  # noqa: E402
+from gemmviz.core.export_formats import ANIMATION, CHART, ExportFormat
+from gemmviz.core.paths import asset_path
+from gemmviz.core.results import Result, Session
+from gemmviz.ui.charts import kinds as ui_kinds
+from gemmviz.ui.export import exporters
+from gemmviz.ui.theme import LIGHT
 
 SESSION = str(asset_path("sessions", "h200-2026-12-01.json"))
 SHIPPED = ["time", "gflops", "speedup", "roofline", "dashboard", "traffic", "sm-trace"]

@@ -8,14 +8,14 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt  # noqa: E402
-from PySide6.QtGui import QImage, QKeyEvent  # noqa: E402
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtGui import QImage, QKeyEvent
 
-from gemmviz.core.chart_kinds import ChartView  # noqa: E402
-from gemmviz.core.paths import asset_path  # noqa: E402
-from gemmviz.core.results import Result, Session  # noqa: E402
-from gemmviz.core.roofline import load_ceilings  # noqa: E402
-from gemmviz.core.style import (  # noqa: E402
+from gemmviz.core.chart_kinds import ChartView
+from gemmviz.core.paths import asset_path
+from gemmviz.core.results import Result, Session
+from gemmviz.core.roofline import load_ceilings
+from gemmviz.core.style import (
     check_registry_fits,
     ladder_series,
     registry_series,
@@ -23,10 +23,10 @@ from gemmviz.core.style import (  # noqa: E402
     style_of,
     style_table,
 )
-from gemmviz.ui.charts.axes import number_label, ticks_125  # noqa: E402
-from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart  # noqa: E402
-from gemmviz.ui.theme import theme_for  # noqa: E402
-from tests.overlap import plot_texts, problems  # noqa: E402
+from gemmviz.ui.charts.axes import number_label, ticks_125
+from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart
+from gemmviz.ui.theme import theme_for
+from tests.overlap import plot_texts, problems
 
 KINDS = ("time", "gflops", "speedup", "roofline")
 

@@ -11,17 +11,17 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtGui import QFont, QFontMetricsF  # noqa: E402
+from PySide6.QtGui import QFont, QFontMetricsF
 
-from gemmviz.cli.main import main  # noqa: E402
-from gemmviz.core import chart_kinds  # noqa: E402
-from gemmviz.core.chart_kinds import ChartView, NoHardwareData, hardware_result  # noqa: E402
-from gemmviz.core.results import Session  # noqa: E402
-from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui.charts.axes import SeriesLegend, number_label, wrap_words  # noqa: E402
-from gemmviz.ui.charts.plots import key_label  # noqa: E402
-from gemmviz.ui.export.exporters import layout_offscreen  # noqa: E402
-from gemmviz.ui.theme import PROJECTOR_LIGHT  # noqa: E402
+from gemmviz.cli.main import main
+from gemmviz.core import chart_kinds
+from gemmviz.core.chart_kinds import ChartView, NoHardwareData, hardware_result
+from gemmviz.core.results import Session
+from gemmviz.core.workspace import Workspace
+from gemmviz.ui.charts.axes import SeriesLegend, number_label, wrap_words
+from gemmviz.ui.charts.plots import key_label
+from gemmviz.ui.export.exporters import layout_offscreen
+from gemmviz.ui.theme import PROJECTOR_LIGHT
 
 RECORDED = Path(__file__).parent.parent / "assets" / "sessions" / "h200-2026-12-01.json"
 

@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.cli import main  # noqa: E402
-from gemmviz.core import export_formats  # noqa: E402
-from gemmviz.core.catalogue import QT_TRANSLATE_NOOP  # noqa: E402
+from gemmviz.cli import main
+from gemmviz.core import export_formats
+from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 
 WRITTEN = []
 

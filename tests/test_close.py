@@ -13,14 +13,14 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QFileDialog, QMessageBox  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.results import Session  # noqa: E402
-from gemmviz.ui.recovery import recovery_path  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.results import Session
+from gemmviz.ui.recovery import recovery_path
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 STUCK_APP = textwrap.dedent("""
     import sys, tempfile, threading, time

@@ -8,19 +8,19 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QImage, QPainter  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
 
-from gemmviz.core.kernel_code import kernel_listing  # noqa: E402
-from gemmviz.core.lesson_views import lesson_view, view_names  # noqa: E402
-from gemmviz.core.lessons import lesson_session, shipped_lessons  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import animated_variants, block_schedule  # noqa: E402
-from gemmviz.ui.lesson.render import render_slide  # noqa: E402
-from gemmviz.ui.tiling.code import code_layout, code_px, draw_code, listing_for  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState  # noqa: E402
-from gemmviz.ui.tiling.view import TilingPanel  # noqa: E402
-from tests.overlap import problems  # noqa: E402
+from gemmviz.core.kernel_code import kernel_listing
+from gemmviz.core.lesson_views import lesson_view, view_names
+from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import animated_variants, block_schedule
+from gemmviz.ui.lesson.render import render_slide
+from gemmviz.ui.tiling.code import code_layout, code_px, draw_code, listing_for
+from gemmviz.ui.tiling.render import FrameState
+from gemmviz.ui.tiling.view import TilingPanel
+from tests.overlap import problems
 
 BOUNDS = ("(row < M && a_col < K) ?", "(b_row < K && col < N) ?", "if (row < M && col < N) {")
 

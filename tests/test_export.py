@@ -6,16 +6,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtGui import QColor, QImage  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QColor, QImage
 
-from gemmviz.cli import main  # noqa: E402
-from gemmviz.core.problem import Problem, ProblemError  # noqa: E402
-from gemmviz.core.results import Result, Session  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.core.workspace import default_replay_session  # noqa: E402
-from gemmviz.ui.export.exporters import ExportError, export_chart, export_gif  # noqa: E402
-from gemmviz.ui.theme import LIGHT, OKABE_ITO  # noqa: E402
+from gemmviz.cli import main
+from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.results import Result, Session
+from gemmviz.core.schedule import block_schedule
+from gemmviz.core.workspace import default_replay_session
+from gemmviz.ui.export.exporters import ExportError, export_chart, export_gif
+from gemmviz.ui.theme import LIGHT, OKABE_ITO
 
 
 def flat_series():

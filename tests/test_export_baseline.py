@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.cli import main  # noqa: E402
-from gemmviz.core.results import Result, Session  # noqa: E402
-from gemmviz.core.variants import VARIANTS  # noqa: E402
+from gemmviz.cli import main
+from gemmviz.core.results import Result, Session
+from gemmviz.core.variants import VARIANTS
 
 
 def _session(path, variants):

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.export import exporters as export  # noqa: E402
-from gemmviz.ui.export.exporters import ExportError, export_mp4  # noqa: E402
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.export import exporters as export
+from gemmviz.ui.export.exporters import ExportError, export_mp4
 
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None, reason="needs ffmpeg")

@@ -185,7 +185,7 @@ def test_sentences_in_english_and_chinese(synthetic):
     assert (
         idle.sentence.text("en")
         == f"{share} of the gap: SMs sat idle 5% of the run against 2%; the last of 7.76 waves fills 100 of 132 SMs"
-    )  # noqa: E501
+    )
     assert idle.sentence.text("zh").startswith(f"差距的 {share}：") and "132 个 SM 中的 100 个" in idle.sentence.text(
         "zh"
     )

@@ -6,18 +6,18 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRect, QRectF  # noqa: E402
-from PySide6.QtGui import QPainter  # noqa: E402
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QPainter
 
-from gemmviz.core import gap, pipeline_trace  # noqa: E402
-from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui.export.exporters import layout_offscreen  # noqa: E402
-from gemmviz.ui.hardware.gap import GapView  # noqa: E402
-from gemmviz.ui.hardware.pipeline import PipelineChart  # noqa: E402
-from gemmviz.ui.hardware.tab import GAP_VIEW, PIPELINE_VIEW, HardwareTab  # noqa: E402
-from gemmviz.ui.theme import PROJECTOR_LIGHT, theme_for  # noqa: E402
-from tests.data.make_gap_fixtures import gap_file, pipeline_file  # noqa: E402
-from tests.legibility import drawn_problems, painted_texts  # noqa: E402
+from gemmviz.core import gap, pipeline_trace
+from gemmviz.core.workspace import Workspace
+from gemmviz.ui.export.exporters import layout_offscreen
+from gemmviz.ui.hardware.gap import GapView
+from gemmviz.ui.hardware.pipeline import PipelineChart
+from gemmviz.ui.hardware.tab import GAP_VIEW, PIPELINE_VIEW, HardwareTab
+from gemmviz.ui.theme import PROJECTOR_LIGHT, theme_for
+from tests.data.make_gap_fixtures import gap_file, pipeline_file
+from tests.legibility import drawn_problems, painted_texts
 
 SIZES = [(1280, 720), (1920, 1080)]
 

@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui.run import gc_guard  # noqa: E402
-from gemmviz.ui.run.controller import RunController  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.ui.run import gc_guard
+from gemmviz.ui.run.controller import RunController
 
 
 class _Cycle:

@@ -10,20 +10,20 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
 
-from gemmviz.core.chart_kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result  # noqa: E402
-from gemmviz.core.explain import explain_counters, explain_trace  # noqa: E402
-from gemmviz.core.results import Result, Session  # noqa: E402
-from gemmviz.core.roofline import Ceilings  # noqa: E402
-from gemmviz.core.workspace import Workspace  # noqa: E402
-from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen  # noqa: E402
-from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings  # noqa: E402
-from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes  # noqa: E402
-from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, ticks_125  # noqa: E402
-from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402
+from gemmviz.core.chart_kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result
+from gemmviz.core.explain import explain_counters, explain_trace
+from gemmviz.core.results import Result, Session
+from gemmviz.core.roofline import Ceilings
+from gemmviz.core.workspace import Workspace
+from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen
+from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings
+from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
+from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, ticks_125
+from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
+from tests.overlap import plot_texts, problems, widget_texts
 
 SAMPLE = Path(__file__).parent / "data" / "h200-counters-sample.json"
 CEILINGS = Ceilings("NVIDIA H200", 4232.8, 66908.16, 51104.9, 421638.4)

@@ -8,14 +8,14 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.schedule import animated_variants  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
-from tests.legibility import check  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.schedule import animated_variants
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+from tests.legibility import check
 
 SIZES = {"720p": ((1280, 720), 16), "1080p": ((1920, 1080), 24)}
 SHOWS = ["all four", "time", "gflops", "speedup", "table"]

@@ -8,12 +8,12 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from gemmviz.core.lessons import lesson_session, shipped_lessons  # noqa: E402
-from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
-from gemmviz.ui.lesson.render import render_slide_image  # noqa: E402
-from tests.legibility import check, drawn_problems, spied  # noqa: E402
+from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.ui.lesson.mode import LessonView
+from gemmviz.ui.lesson.render import render_slide_image
+from tests.legibility import check, drawn_problems, spied
 
 SIZES = {"720p": ((1280, 720), 16), "1080p": ((1920, 1080), 24)}
 LESSONS = {lang: shipped_lessons(lang) for lang in ("en", "zh")}

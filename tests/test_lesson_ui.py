@@ -9,24 +9,24 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF, QSettings, Qt  # noqa: E402
-from PySide6.QtGui import QImage  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QRectF, QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.cli.main import main  # noqa: E402
-from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons  # noqa: E402
-from gemmviz.ui.accesses.views import AccessCanvas  # noqa: E402
-from gemmviz.ui.lesson import mode as lesson_mode  # noqa: E402
-from gemmviz.ui.lesson.mode import LessonView  # noqa: E402
-from gemmviz.ui.lesson.render import has_view, slide_for, slide_layout  # noqa: E402
-from gemmviz.ui.lesson.seed_table import TableView  # noqa: E402
-from gemmviz.ui.tiling.view import TilingView  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
-from tests.overlap import plot_texts, problems  # noqa: E402
-from tests.pdf_text import page_texts, words  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.cli.main import main
+from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons
+from gemmviz.ui.accesses.views import AccessCanvas
+from gemmviz.ui.lesson import mode as lesson_mode
+from gemmviz.ui.lesson.mode import LessonView
+from gemmviz.ui.lesson.render import has_view, slide_for, slide_layout
+from gemmviz.ui.lesson.seed_table import TableView
+from gemmviz.ui.tiling.view import TilingView
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+from tests.overlap import plot_texts, problems
+from tests.pdf_text import page_texts, words
 
 LESSONS = shipped_lessons()
 SIZES = [(1280, 720), (1920, 1080)]

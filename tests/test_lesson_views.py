@@ -7,14 +7,14 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QPainter  # noqa: E402
-from PySide6.QtWidgets import QLabel  # noqa: E402
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QLabel
 
-from gemmviz.core import lesson_views  # noqa: E402
-from gemmviz.core.lesson_views import LessonViewKind, StepProblem  # noqa: E402
-from gemmviz.core.lessons import NO_DATA, LessonError, parse_lesson  # noqa: E402
-from gemmviz.ui.lesson import views as ui_views  # noqa: E402
+from gemmviz.core import lesson_views
+from gemmviz.core.lesson_views import LessonViewKind, StepProblem
+from gemmviz.core.lessons import NO_DATA, LessonError, parse_lesson
+from gemmviz.ui.lesson import views as ui_views
 
 COLOUR = "#12ab34"
 

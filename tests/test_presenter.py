@@ -11,19 +11,19 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings, Qt  # noqa: E402
-from PySide6.QtGui import QColor  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.lessons import shipped_lessons  # noqa: E402
-from gemmviz.ui.lesson import mode  # noqa: E402
-from gemmviz.ui.lesson.deck import lesson_key  # noqa: E402
-from gemmviz.ui.lesson.presenter import clock_text  # noqa: E402
-from gemmviz.ui.tiling.view import TilingView  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.lessons import shipped_lessons
+from gemmviz.ui.lesson import mode
+from gemmviz.ui.lesson.deck import lesson_key
+from gemmviz.ui.lesson.presenter import clock_text
+from gemmviz.ui.tiling.view import TilingView
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 LESSONS = shipped_lessons()
 SIZES = [(1280, 720), (1920, 1080)]

@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtGui import QFontInfo  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
     QComboBox,
@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
 

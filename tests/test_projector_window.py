@@ -8,16 +8,16 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QPoint, QRectF, QSettings  # noqa: E402
-from PySide6.QtGui import QImage, QPainter  # noqa: E402
+from PySide6.QtCore import QPoint, QRectF, QSettings
+from PySide6.QtGui import QImage, QPainter
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.ui.charts.compare import ratio_text  # noqa: E402
-from gemmviz.ui.export.dialog import ExportDialog, kind_on_screen  # noqa: E402
-from gemmviz.ui.export.exporters import footer_text, paint_footer  # noqa: E402
-from gemmviz.ui.theme import PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.ui.charts.compare import ratio_text
+from gemmviz.ui.export.dialog import ExportDialog, kind_on_screen
+from gemmviz.ui.export.exporters import footer_text, paint_footer
+from gemmviz.ui.theme import PROJECTOR_LIGHT
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_the_footer_names_each_machine_once_and_is_never_cut_at_its_left(qapp):
     image.fill(0)
     drawn = []
     painter = QPainter(image)
-    painter.drawText = lambda rect, flags, t: drawn.append((rect, t))  # noqa: ARG005 - spy
+    painter.drawText = lambda rect, flags, t: drawn.append((rect, t))
     paint_footer(painter, text, QRectF(0, 0, 480, 60), PROJECTOR_LIGHT)
     painter.end()
     ((_rect, shown),) = drawn

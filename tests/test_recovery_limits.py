@@ -9,17 +9,17 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 
-from benchmarks.large_session import make_session  # noqa: E402
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core import session_bounds as bounds  # noqa: E402
-from gemmviz.core.bench import Job  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.ui import window as window_module  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
+from benchmarks.large_session import make_session
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core import session_bounds as bounds
+from gemmviz.core.bench import Job
+from gemmviz.core.problem import Problem
+from gemmviz.ui import window as window_module
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
 
 
 @pytest.fixture

@@ -9,16 +9,16 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor
 
-from gemmviz.core import schedule_kinds  # noqa: E402
-from gemmviz.core.problem import Problem, ProblemError  # noqa: E402
-from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_and_threads, legible_problem  # noqa: E402
-from gemmviz.core.schedule_kinds import ScheduleKind  # noqa: E402
-from gemmviz.core.schedule_types import Counters, Schedule, Step  # noqa: E402
-from gemmviz.core.variants import VARIANTS  # noqa: E402
-from gemmviz.ui.tiling import render  # noqa: E402
+from gemmviz.core import schedule_kinds
+from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_and_threads, legible_problem
+from gemmviz.core.schedule_kinds import ScheduleKind
+from gemmviz.core.schedule_types import Counters, Schedule, Step
+from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.tiling import render
 
 COLOUR = "#d41c7a"
 NAME = "gpu-stripes"

@@ -12,16 +12,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.core.lessons import lesson_session, parse_series, shipped_lessons, step_table  # noqa: E402
-from gemmviz.core.paths import asset_files  # noqa: E402
-from gemmviz.core.results import Session  # noqa: E402
-from gemmviz.core.roofline import Ceilings  # noqa: E402
-from gemmviz.core.style import colour_of, series_name, series_styles, style_of  # noqa: E402
-from gemmviz.core.variants import VARIANTS  # noqa: E402
-from gemmviz.ui.export.exporters import layout_offscreen, make_chart  # noqa: E402
-from gemmviz.ui.hardware.tab import LevelRooflineChart  # noqa: E402
-from gemmviz.ui.hardware.trace import WAVE_PALETTE, SmTraceChart  # noqa: E402
-from gemmviz.ui.theme import LIGHT, PROJECTOR_DARK, PROJECTOR_LIGHT  # noqa: E402
+from gemmviz.core.lessons import lesson_session, parse_series, shipped_lessons, step_table
+from gemmviz.core.paths import asset_files
+from gemmviz.core.results import Session
+from gemmviz.core.roofline import Ceilings
+from gemmviz.core.style import colour_of, series_name, series_styles, style_of
+from gemmviz.core.variants import VARIANTS
+from gemmviz.ui.export.exporters import layout_offscreen, make_chart
+from gemmviz.ui.hardware.tab import LevelRooflineChart
+from gemmviz.ui.hardware.trace import WAVE_PALETTE, SmTraceChart
+from gemmviz.ui.theme import LIGHT, PROJECTOR_DARK, PROJECTOR_LIGHT
 
 RECORDED = Path(__file__).parent.parent / "assets" / "sessions" / "h200-2026-12-01.json"
 SAMPLE = Path(__file__).parent / "data" / "h200-counters-sample.json"

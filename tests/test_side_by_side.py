@@ -8,18 +8,18 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QImage, QPainter  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
 
-from gemmviz.core.lesson_views import AnimationState, lesson_view  # noqa: E402
-from gemmviz.core.lessons import LessonError, lesson_session, parse_lesson, shipped_lessons  # noqa: E402
-from gemmviz.core.lockstep import follower_step  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.lesson.render import render_slide  # noqa: E402
-from gemmviz.ui.tiling.side import SideBySide, pair_schedules, pair_states  # noqa: E402
-from gemmviz.ui.tiling.view import TilingPanel  # noqa: E402
-from tests.overlap import problems  # noqa: E402
+from gemmviz.core.lesson_views import AnimationState, lesson_view
+from gemmviz.core.lessons import LessonError, lesson_session, parse_lesson, shipped_lessons
+from gemmviz.core.lockstep import follower_step
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.lesson.render import render_slide
+from gemmviz.ui.tiling.side import SideBySide, pair_schedules, pair_states
+from gemmviz.ui.tiling.view import TilingPanel
+from tests.overlap import problems
 
 P = Problem(64, 64, 64)
 SIDE = """title = "L"

@@ -7,15 +7,15 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor
 
-from gemmviz.core.problem import parse_problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.theme import theme_for  # noqa: E402
-from gemmviz.ui.tiling.bounds_bug import WRONG_DARK, WRONG_LIGHT, bug_layout  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, font_px_for, min_text_px, render_image, renderer_for  # noqa: E402
-from tests.legibility import Drawn, drawn_problems  # noqa: E402
+from gemmviz.core.problem import parse_problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.theme import theme_for
+from gemmviz.ui.tiling.bounds_bug import WRONG_DARK, WRONG_LIGHT, bug_layout
+from gemmviz.ui.tiling.render import FrameState, font_px_for, min_text_px, render_image, renderer_for
+from tests.legibility import Drawn, drawn_problems
 
 
 def _state(bounds: str) -> FrameState:

@@ -5,16 +5,16 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QImage, QPainter
 
-from gemmviz.core.hopper_model import WGMMA  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, hopper_schedule  # noqa: E402
-from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.tiling.kind_hopper import draw_hopper  # noqa: E402
-from tests.overlap import problems  # noqa: E402
+from gemmviz.core.hopper_model import WGMMA
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, hopper_schedule
+from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
+from gemmviz.ui.tiling.kind_hopper import draw_hopper
+from tests.overlap import problems
 
 
 def render(s, step, t, theme, w, h):

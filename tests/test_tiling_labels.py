@@ -6,13 +6,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QRectF  # noqa: E402
+from PySide6.QtCore import QRectF
 
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule, legible_problem  # noqa: E402
-from gemmviz.ui.theme import theme_for  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, min_text_px, render_image  # noqa: E402
-from tests.legibility import drawn_problems, spied  # noqa: E402
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule, legible_problem
+from gemmviz.ui.theme import theme_for
+from gemmviz.ui.tiling.render import FrameState, min_text_px, render_image
+from tests.legibility import drawn_problems, spied
 
 VIEWS = [(1250, 380), (1900, 560)]  # about what the window's Tiling tab gives the frame, projector type
 KERNELS = {"gpu-naive": 16, "gpu-tiled": 16, "gpu-blocktile2d": None}

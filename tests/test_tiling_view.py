@@ -4,13 +4,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings
 
-from gemmviz.cli import main  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, render_image  # noqa: E402
-from gemmviz.ui.tiling.view import TilingPanel  # noqa: E402
+from gemmviz.cli import main
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.tiling.render import FrameState, render_image
+from gemmviz.ui.tiling.view import TilingPanel
 
 
 def distinct_colours(image, step=7):

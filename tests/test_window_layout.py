@@ -8,18 +8,18 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF, QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+from PySide6.QtCore import QRectF, QSettings, Qt
+from PySide6.QtWidgets import QApplication, QWidget
 
-from gemmviz.backends.cpu import CpuBackend  # noqa: E402
-from gemmviz.core.problem import Problem  # noqa: E402
-from gemmviz.core.schedule import block_schedule  # noqa: E402
-from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT  # noqa: E402
-from gemmviz.ui.tiling.layout import fit_layout, thread_cell  # noqa: E402
-from gemmviz.ui.tiling.render import FrameState, _counter_lines, font_px_for, render_image  # noqa: E402
-from gemmviz.ui.window import MainWindow  # noqa: E402
-from tests.fakes import FakeGpuBackend  # noqa: E402
-from tests.overlap import plot_texts, problems, widget_texts  # noqa: E402
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.problem import Problem
+from gemmviz.core.schedule import block_schedule
+from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
+from gemmviz.ui.tiling.layout import fit_layout, thread_cell
+from gemmviz.ui.tiling.render import FrameState, _counter_lines, font_px_for, render_image
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+from tests.overlap import plot_texts, problems, widget_texts
 
 SIZES = [(1280, 720), (1920, 1080)]
 

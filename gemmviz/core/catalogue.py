@@ -6,5 +6,5 @@ core use the English text as it is, without Qt."""
 from __future__ import annotations
 
 
-def QT_TRANSLATE_NOOP(_context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(_context: str, text: str) -> str:
     return text

@@ -68,7 +68,7 @@ class Banner(QWidget):
         self.label.set_full_text(text)
         self.setVisible(bool(text) and not self.dismissed)
 
-    setText = set_text  # noqa: N815 (the QLabel spelling, for callers that set a label's text)
+    setText = set_text
 
     def text(self) -> str:
         return self.label.full_text

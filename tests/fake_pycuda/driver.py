@@ -29,11 +29,11 @@ class LaunchError(Error):
     pass
 
 
-class RuntimeError(Error):  # noqa: A001 - PyCUDA's own name
+class RuntimeError(Error):
     pass
 
 
-class MemoryError(Error):  # noqa: A001 - PyCUDA's own name
+class MemoryError(Error):
     pass
 
 

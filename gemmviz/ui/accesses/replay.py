@@ -245,7 +245,7 @@ class _Canvas(QWidget):
         self.theme = PROJECTOR_LIGHT
         self.setMinimumSize(320, 180)
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, _event) -> None:
         if self.state is None:
             return
         p = QPainter(self)

@@ -625,7 +625,7 @@ class AccessCanvas(QWidget):
         self.kind, self.panels, self.theme = "coalescing", [], PROJECTOR_LIGHT
         self.setMinimumSize(320, 180)  # the window fits 1280x720 in projector mode, Chinese too
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         px, floor = screen_font_px(self.theme, self.window().height())

@@ -139,10 +139,10 @@ class ResultsModel(QAbstractTableModel):
         self._rows = [self._rows[i] for i in order_]
         self._cells = {new: self._cells[old] for new, old in enumerate(order_) if old in self._cells}
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
