@@ -25,21 +25,21 @@ def drawn(monkeypatch):
 
 def test_a_projector_export_draws_the_seed_kernels_by_default(drawn, tmp_path):
     out = str(tmp_path / "g.png")
-    assert main(["export", "h200-2026-12-01", "--chart", "gflops", "--projector", "-o", out]) == 0
+    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--projector", "-o", out]) == 0
     assert drawn[-1] == sorted(seed_series())
-    assert main(["export", "h200-2026-12-01", "--chart", "gflops", "--projector", "--preset", "all", "-o", out]) == 0
+    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--projector", "--preset", "all", "-o", out]) == 0
     assert len(drawn[-1]) > 20
-    assert main(["export", "h200-2026-12-01", "--chart", "gflops", "--preset", "ladder", "-o", out]) == 0
+    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--preset", "ladder", "-o", out]) == 0
     assert len(drawn[-1]) == len(VARIANTS)
-    assert main(["export", "h200-2026-12-01", "--chart", "gflops", "-o", out]) == 0  # a screen's export: all
+    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "-o", out]) == 0  # a screen's export: all
     assert len(drawn[-1]) > 20
-    assert main(["export", "h200-2026-12-01", "--projector", "--variants", "gpu-tiled", "-o", out]) == 0
+    assert main(["export", "h200-2026-12-02", "--projector", "--variants", "gpu-tiled", "-o", out]) == 0
     assert {s.split(" (")[0] for s in drawn[-1]} == {"gpu-tiled"}  # a choice of variants wins
 
 
 def test_a_preset_the_session_lacks_is_refused(capsys, tmp_path):
     out = str(tmp_path / "g.png")
-    code = main(["export", "h200-2026-12-01", "--variants", "cpu-blas", "--preset", "seed-kernels", "-o", out])
+    code = main(["export", "h200-2026-12-02", "--variants", "cpu-blas", "--preset", "seed-kernels", "-o", out])
     assert code == 2 and "--preset seed-kernels: the session has none of its series" in capsys.readouterr().err
 
 
