@@ -514,3 +514,8 @@ def test_a_shape_that_is_not_square_never_joins_the_square_sweeps_line():
     squares = [_result("gpu-tiled", n, 1.0, {"tile": 16}) for n in (1024, 2048, 4096)]
     odd = replace(squares[0], m=2048, n=3072, k=4096)
     assert line_results([*squares, odd]) == squares
+    # nor a square size off the presets' sweep beside it: 1000³ next to 1024³ bent the line into a step
+    near = replace(squares[0], m=1000, n=1000, k=1000)
+    assert line_results([*squares, near, odd]) == squares
+    custom = [replace(squares[0], m=n, n=n, k=n) for n in (100, 300, 1000)]  # a sweep of the user's own sizes
+    assert line_results([*custom, odd]) == custom

@@ -43,6 +43,7 @@ from gemmviz.core.session_checks import (  # noqa: F401  (re-exported: the loade
     _str,
     _tree,
 )
+from gemmviz.core.settings import SIZE_PRESETS
 from gemmviz.core.variants import VARIANTS
 
 SCHEMA = "gemmviz.session"
@@ -412,10 +413,15 @@ def _session(d: object) -> Session:
 
 
 def line_results(results: list[Result]) -> list[Result]:
-    """The results of a series a chart joins with a line: the square sizes (its sweep, N³). A shape that is not
+    """The results of a series a chart joins with a line: its sweep of square sizes (N³). A shape that is not
     square (seed 001's 2048×3072×4096) stands as a point of its own at the cube root of M·N·K, never joined into
-    the square sweep's line, which it would bend into a zig-zag."""
-    return [r for r in results if r.m == r.n == r.k]
+    the square sweep's line, which it would bend into a zig-zag. Where the series has sizes of the presets' sweep
+    (256, 512, … 8192), the line is that sweep and another square size beside it (the odd-size check at 1000³,
+    next to 1024³) is a point too; a series of only other square sizes (a custom sweep) is joined whole."""
+    squares = [r for r in results if r.m == r.n == r.k]
+    sweep = {int(n) for n in SIZE_PRESETS}
+    on_sweep = [r for r in squares if r.m in sweep]
+    return on_sweep or squares
 
 
 def find_baseline(
