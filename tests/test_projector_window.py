@@ -33,13 +33,23 @@ def window(qtbot, tmp_path):
     w.close()
 
 
+def _widest(window) -> list[tuple[int, str]]:
+    """The widgets whose minimum width is largest: which one holds the window wider than the screen."""
+    from PySide6.QtWidgets import QWidget
+
+    found = [
+        (w.minimumSizeHint().width(), f"{type(w).__name__} {w.objectName()!r}") for w in window.findChildren(QWidget)
+    ]
+    return sorted(found, reverse=True)[:12]
+
+
 def test_run_stays_on_screen_with_the_controls_open(window, qtbot):
     window.set_projector(True)
     window.set_controls_visible(True, remember=True)
     window.resize(1280, 720)
     qtbot.waitUntil(lambda: window.run_panel.run_button.isVisible(), timeout=5000)
     hint = window.minimumSizeHint()
-    assert hint.width() <= 1280 and hint.height() <= 720, hint
+    assert hint.width() <= 1280 and hint.height() <= 720, (hint, _widest(window))
     for button in (window.run_panel.run_button, window.run_panel.sweep_button):
         corner = button.mapTo(window, QPoint(button.width(), button.height()))
         assert window.rect().contains(corner), (button.text(), corner)
