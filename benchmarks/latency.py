@@ -5,6 +5,8 @@ and the naive kernel's L1 hit rate from Nsight Compute: the microbenchmark the l
 
 Each latency is one thread following a chain of addresses (each load's result is the next load's address),
 timed with clock64() in SM cycles, the median of 5 launches:
+  register    4,096 dependent FFMAs (each uses the register the one before it wrote): cycles from an
+              instruction's issue until its result can be used
   shared      4,096 loads around a 1,024-element chain in shared memory (ld.shared), after a warm pass
   L1 hit      4,096 loads around 64 lines (8 KiB) read with ld.global.ca, after a warm pass (all in L1)
   L2 hit      32,768 lines of 128 bytes (4 MiB) in random order, ld.global.cg (L1 bypassed), after a warm
@@ -67,6 +69,12 @@ def measure_latencies(seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     out = cuda.mem_alloc(16)
     res: dict[str, float] = {}
+
+    # register: a chain of dependent FFMAs
+    f = mod.get_function("chain_ffma")
+    res["register"] = _median_cycles(
+        f, (np.float32(1.0001), np.float32(1e-7), np.int32(STEPS_SMALL)), STEPS_SMALL, out, cuda
+    )
 
     # shared: a random cycle over 1,024 elements
     n = 1024
@@ -167,6 +175,7 @@ def main() -> None:
         "command": "python3 " + " ".join(shlex.quote(a) for a in ["benchmarks/latency.py", *sys.argv[1:]]),
         "source": "kernels/latency.cu",
         "figures": {
+            "register_latency_cycles": round(c["register"], 1),
             "shared_load_latency_cycles": round(c["shared"], 1),
             "l1_hit_latency_cycles": round(c["l1"], 1),
             "l2_hit_latency_cycles": round(c["l2"], 1),

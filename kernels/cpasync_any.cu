@@ -7,6 +7,9 @@
 //     B are not 16-byte aligned (N % 4 != 0), in four 4-byte copies. C is stored with bounds checks
 //     (a float4 where the four columns exist and N % 4 == 0, else one float at a time).
 //     The engine no longer zero-pads: at 1000^3 the kernel reads 1000^3's matrices, not 1024x1024x1008.
+//     A last tile that would cross M or N is shifted back inside (it overlaps its neighbour and stores only
+//     what it owns), so it runs the interior code too: at 1000^3 split-K fills one wave with 256 blocks and
+//     the slowest block sets the time, so 15 predicated edge tiles cost 24% (H200, 2026-12-02).
 //   * Grouped block order (GROUP_M): consecutive blocks walk GROUP_M block rows of C before moving to
 //     the next block column, so a wave of blocks shares fewer distinct panels of A and B in L2.
 // Split-K for small grids as in cpasync.cu (grid.y = S * ceil(M / BM)).
@@ -37,46 +40,10 @@
 #ifndef GROUP_M
 #define GROUP_M 8         // block rows of C walked before the next block column (1: row-major order)
 #endif
-#define THREADS ((BM / WM) * (BN / WN) * 32)
-#define WARPS (THREADS / 32)
-#define LR (WM / TM)      // lanes of a warp along M
-#define LC (WN / TN)      // lanes of a warp along N
-#define MS (TM / 4)       // 4-row sub-tiles per lane
-#define NS (TN / 4)       // 4-column sub-tiles per lane
-#define AS_LD (BM + 4)    // padded row of the transposed A tile (floats)
-#define A_STAGE (BK * AS_LD)
-#define B_STAGE (BK * BN)
-#define A_COPIES (BM * BK / THREADS)          // 4-byte copies of A per thread per K-slice
-#define B_COPIES (BK * BN / 4 / THREADS)      // 16-byte copies of B per thread per K-slice
-#define KH (BK / 8)                           // 8-wide k groups of a K-slice
-#define A_ROW_STEP (4 * WARPS / KH)           // rows of A between one thread's copies
-#define B_ROW_STEP (THREADS / (BN / 4))       // rows of B between one thread's copies
-// Registers: 64 accumulators fit 128 registers (two blocks of 256 threads per SM), 128 need up to 255.
-#define MIN_BLOCKS ((TM * TN <= 64 ? 512 : 256) / THREADS)
-#define SPLITK_TILES 4096                     // turn counters: the host splits K only below this many tiles
-#define SPIN_LIMIT (1u << 24)                 // ~1 s: a lost turn gives a wrong C (caught), never a hang
-static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
-static_assert(LR * LC == 32 && LR <= 8 && LC <= 8, "a warp is LR x LC lanes; a fragment read is <= 128 bytes");
-static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are whole 4x4 sub-tiles");
-static_assert(BK % 8 == 0 && WARPS % KH == 0, "a warp copies 4 rows x 8 k of A; the warps cover the k groups");
-static_assert(A_COPIES * A_ROW_STEP == BM && A_COPIES * THREADS == BM * BK, "the A tile copies in whole rounds");
-static_assert((BK * BN / 4) % THREADS == 0 && THREADS % (BN / 4) == 0, "the B tile copies in whole rounds");
-static_assert(MIN_BLOCKS >= 1, "at most 512 threads");
+#include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
 
 extern "C" {
 __device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next
-}
-
-__device__ __forceinline__ unsigned int shared_address(const float* p) {
-    return static_cast<unsigned int>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void cp_async4(unsigned int dst, const float* src) {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src) : "memory");
-}
-
-__device__ __forceinline__ void cp_async16(unsigned int dst, const float* src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
 }
 
 // `bytes` of the source are copied, the rest of the destination is zero-filled (0: nothing is read).
@@ -86,19 +53,6 @@ __device__ __forceinline__ void cp_async4(unsigned int dst, const float* src, un
 
 __device__ __forceinline__ void cp_async16(unsigned int dst, const float* src, unsigned int bytes) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
-}
-
-__device__ __forceinline__ unsigned int load_acquire(const unsigned int* p) {
-    unsigned int v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-    return v;
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
@@ -125,15 +79,21 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
     // This thread's copies: A rows am + j * A_ROW_STEP at k ak; B rows br + j * B_ROW_STEP at columns bc..bc+3.
     const int am = 4 * (warp / KH) + (lane / 8) % 4, ak = 8 * (warp % KH) + lane % 8;
     const int br = tid / (BN / 4), bc = 4 * (tid % (BN / 4));
-    const int arow = tm * BM + am, bcol = tn * BN + bc;
+    // Shifted last tiles: a tile that would cross M (or N) is moved back to end at M (N) when the matrix has
+    // at least BM rows (BN columns), so every copy stays inside A and B and the unpredicated interior code
+    // runs; it overlaps the tile before it and stores only the rows and columns it owns (from tm·BM, tn·BN).
+    const bool b_aligned = (N & 3) == 0;                 // B's rows start on 16 bytes: one 16-byte copy
+    const int row0 = M >= BM ? min(tm * BM, M - BM) : tm * BM;
+    const int col0 = N >= BN && b_aligned ? min(tn * BN, N - BN) : tn * BN;
+    const bool shifted = row0 != tm * BM || col0 != tn * BN;
+    const int arow = row0 + am, bcol = col0 + bc;
     unsigned int a_rows_in = 0;  // bit j: row arow + j * A_ROW_STEP of A exists
     #pragma unroll
     for (int j = 0; j < A_COPIES; ++j) a_rows_in |= (arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
     const int b_cols = max(0, min(4, N - bcol));         // columns of this thread's 4 that exist
-    const bool b_aligned = (N & 3) == 0;                 // B's rows start on 16 bytes: one 16-byte copy
     // Interior blocks (every row and column of the tile inside C, B's rows 16-byte aligned) copy every K-slice
     // but a ragged last one as gpu-cpasync does, with no predicates: the edge test is one branch per slice.
-    const bool interior = (tm + 1) * BM <= M && (tn + 1) * BN <= N && b_aligned;
+    const bool interior = row0 + BM <= M && col0 + BN <= N && b_aligned;
     int k0 = kt0 * BK;                                   // first k of the next K-slice
     const float* Ag = A + arow * K + k0 + ak;            // dereferenced only where in range
     const float* Bg = B + (k0 + br) * N + bcol;
@@ -188,33 +148,8 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         __syncthreads();              // everyone's have; and everyone is done with the stage refilled next
         if (t + STAGES - 1 < ntiles) load_tile(write_stage);
         cp_async_commit();            // (an empty group at the end keeps the count uniform)
-        const float* as = As + read_stage * A_STAGE + wm0 + tr * 4;
-        const float* bs = Bs + read_stage * B_STAGE + wn0 + tc * 4;
-        float a[2][TM], b[2][TN];     // fragments, double-buffered: read k + 1 while k multiplies
-        #pragma unroll
-        for (int kk = 0; kk <= BK; ++kk) {
-            if (kk < BK) {
-                #pragma unroll
-                for (int s = 0; s < MS; ++s) {
-                    const float4 v = *reinterpret_cast<const float4*>(as + kk * AS_LD + s * LR * 4);
-                    a[kk % 2][4 * s] = v.x, a[kk % 2][4 * s + 1] = v.y, a[kk % 2][4 * s + 2] = v.z,
-                    a[kk % 2][4 * s + 3] = v.w;
-                }
-                #pragma unroll
-                for (int s = 0; s < NS; ++s) {
-                    const float4 v = *reinterpret_cast<const float4*>(bs + kk * BN + s * LC * 4);
-                    b[kk % 2][4 * s] = v.x, b[kk % 2][4 * s + 1] = v.y, b[kk % 2][4 * s + 2] = v.z,
-                    b[kk % 2][4 * s + 3] = v.w;
-                }
-            }
-            if (kk > 0) {
-                const int f = (kk - 1) % 2;
-                #pragma unroll
-                for (int i = 0; i < TM; ++i)
-                    #pragma unroll
-                    for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[f][i], b[f][j], acc[i][j]);
-            }
-        }
+        cpasync_multiply_slice(As + read_stage * A_STAGE + wm0 + tr * 4, Bs + read_stage * B_STAGE + wn0 + tc * 4,
+                               acc);  // kernels/cpasync_core.cuh
         read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
         write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
     }
@@ -229,8 +164,27 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         }
         __syncthreads();
     }
-    const int crow = tm * BM + wm0 + tr * 4, ccol = tn * BN + wn0 + tc * 4;
-    if (interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
+    const int crow = row0 + wm0 + tr * 4, ccol = col0 + wn0 + tc * 4;
+    if (interior && shifted) {  // a shifted last tile: float4 stores of the rows and columns it owns
+        const int own_m = tm * BM, own_n = tn * BN;
+        #pragma unroll
+        for (int si = 0; si < MS; ++si)
+            #pragma unroll
+            for (int i = 0; i < 4; ++i)
+                #pragma unroll
+                for (int sj = 0; sj < NS; ++sj) {
+                    const int m = crow + si * LR * 4 + i, n = ccol + sj * LC * 4;
+                    if (m < own_m || n < own_n) continue;
+                    float4* dst = reinterpret_cast<float4*>(C + m * N + n);
+                    float4 v = make_float4(acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1],
+                                           acc[4 * si + i][4 * sj + 2], acc[4 * si + i][4 * sj + 3]);
+                    if (slice > 0) {
+                        const float4 prev = __ldcg(dst);
+                        v.x = prev.x + v.x, v.y = prev.y + v.y, v.z = prev.z + v.z, v.w = prev.w + v.w;
+                    }
+                    *dst = v;
+                }
+    } else if (interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
         float* const Cw = C + crow * N + ccol;
         #pragma unroll
         for (int si = 0; si < MS; ++si)
@@ -253,10 +207,11 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
             #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const int m = crow + si * LR * 4 + i;
-                if (m >= M) continue;
+                if (m >= M || m < tm * BM) continue;  // (rows below tm·BM: a shifted tile's overlap)
                 #pragma unroll
                 for (int sj = 0; sj < NS; ++sj) {
                     const int n = ccol + sj * LC * 4;
+                    if (n < tn * BN) continue;
                     float* dst = C + m * N + n;
                     float v[4] = {acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1], acc[4 * si + i][4 * sj + 2],
                                   acc[4 * si + i][4 * sj + 3]};

@@ -54,3 +54,18 @@ extern "C" __global__ void chase_global_cg(unsigned long long start, int warm, i
     out[0] = t1 - t0;
     out[1] = static_cast<long long>(p);
 }
+
+// The latency of using a register result: one thread runs a chain of dependent FFMAs (each reads the register
+// the one before it wrote), so clock64() around `steps` of them gives the cycles from one FFMA's issue to the
+// earliest issue of the next that uses its result. a and b come from the caller so nothing folds away.
+extern "C" __global__ void chain_ffma(float a, float b, int steps, long long* out) {
+    float x = a;
+    const long long t0 = clock64();
+    for (int i = 0; i < steps; i += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(a), "f"(b));
+    }
+    const long long t1 = clock64();
+    out[0] = t1 - t0;
+    out[1] = static_cast<long long>(__float_as_int(x));
+}

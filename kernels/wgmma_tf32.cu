@@ -42,6 +42,9 @@
 #ifndef DEPTH
 #define DEPTH 1  // wgmma groups left in flight while the next stage is loaded (0 or 1)
 #endif
+#ifndef SPLITS
+#define SPLITS 0  // slices of K per tile; the host picks the launch's count (kernel argument `splits`), 0 = auto
+#endif
 #ifndef CONSUMER_REGS
 #define CONSUMER_REGS 232  // setmaxnreg budgets: 128·40 + 256·232 ≤ 65536
 #endif
@@ -117,6 +120,12 @@ __device__ unsigned int wgmma_pipe_count;
 #if DEPTH != 0 && DEPTH != 1
 #error "DEPTH must be 0 or 1"
 #endif
+
+// Split-K: per block tile, how many slices have written their partial sums (the last resets it to 0).
+#define SPLITK_TILES 4096  // the host splits K only below this many block tiles
+extern "C" {
+__device__ unsigned int wgmma_splitk_count[SPLITK_TILES];
+}
 
 // The driver's CUtensorMap: 128 opaque bytes, passed by value as a __grid_constant__ parameter.
 struct __align__(64) TensorMap {
@@ -392,14 +401,15 @@ __device__ __forceinline__ uint32_t lds_u32(uint32_t addr) {
 // tmA: A as a 2-D map {K, M}, box {32, BM / CLUSTER}. tmB: B_REGS=1: B as {N, K}, box {32, 32};
 // B_REGS=0: Bt as {K, N}, box {32, BN}. All with the 128-byte swizzle. Grid (1-D): one block per C
 // tile, ceil(M/BM)·ceil(N/(CLUSTER·BN))·CLUSTER blocks (whole clusters; a block past N computes zeros and
-// stores nothing); THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 + 16·STAGES bytes.
-// Needs K and N multiples of 4 (TMA row pitches of 16 bytes) and 16-byte aligned A and B.
+// stores nothing), times `splits` (split-K: slices of K per tile, 1 = none; with splits > 1, ws holds
+// splits · BM · BN floats per block tile); THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 +
+// 16·STAGES bytes. Needs K and N multiples of 4 (TMA row pitches of 16 bytes) and 16-byte aligned A and B.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if CLUSTER > 1
     __cluster_dims__(CLUSTER, 1, 1)
 #endif
     wgmma_tf32(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB, float* __restrict__ C,
-               int M, int N, int K) {
+               int M, int N, int K, float* __restrict__ ws, int splits) {
     GEMMVIZ_WGMMA_TRACE_BEGIN
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;  // the swizzle repeats every 1024 bytes
@@ -414,13 +424,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const uint32_t rank = 0;
 #endif
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + CLUSTER * BN - 1) / (CLUSTER * BN);
-    const int cluster_id = blockIdx.x / CLUSTER;
+    // Split-K (splits > 1, small grids): `splits` neighbouring clusters take consecutive slices of K of one
+    // cluster tile; each slice's K-blocks are [kb0, kb0 + KT).
+    const int split = (blockIdx.x / CLUSTER) % splits;
+    const int cluster_id = blockIdx.x / CLUSTER / splits;
     const int per_group = GROUP_M * tiles_n;
     const int group = cluster_id / per_group, first_m = group * GROUP_M;
     const int rows = min(tiles_m - first_m, GROUP_M);
     const int in_group = cluster_id % per_group;
     const int tm = first_m + in_group % rows, tn = (in_group / rows) * CLUSTER + rank;
-    const int KT = (K + BK - 1) / BK;
+    const int KT_ALL = (K + BK - 1) / BK;
+    const int kb0 = KT_ALL * split / splits;
+    const int KT = KT_ALL * (split + 1) / splits - kb0;
 
 #ifdef WGMMA_PIPE_TRACE
     __shared__ int pipe_slot_shared;
@@ -469,17 +484,17 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
 #if CLUSTER > 1
                 // This block's share of the A tile goes to every block of the cluster.
-                tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, kb * BK,
+                tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, (kb0 + kb) * BK,
                                       tm * BM + rank * (BM / CLUSTER), full + 8 * s, (1 << CLUSTER) - 1);
 #else
-                tma_load_2d(a_dst, &tmA, kb * BK, tm * BM, full + 8 * s);  // gemmviz:step tma
+                tma_load_2d(a_dst, &tmA, (kb0 + kb) * BK, tm * BM, full + 8 * s);  // gemmviz:step tma
 #endif
 #if B_REGS
 #pragma unroll
                 for (int j = 0; j < BN / 32; ++j)
-                    tma_load_2d(b_dst + j * 4096, &tmB, tn * BN + 32 * j, kb * BK, full + 8 * s);
+                    tma_load_2d(b_dst + j * 4096, &tmB, tn * BN + 32 * j, (kb0 + kb) * BK, full + 8 * s);
 #else
-                tma_load_2d(b_dst, &tmB, kb * BK, tn * BN, full + 8 * s);
+                tma_load_2d(b_dst, &tmB, (kb0 + kb) * BK, tn * BN, full + 8 * s);
 #endif
             }
             // Wait until every stage is released by every consumer of the cluster: after that no peer
@@ -577,6 +592,37 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     fence_acc(acc);
     if (tid == 0 && DEPTH == 1 && KT > 0) PIPE_STAMP(warpgroup, KT - 1, 2, 1, clock64());
     if (DEPTH == 1 && KT > 0) release((KT - 1) % STAGES);  // the producer's exit wait counts on it
+
+    if (splits > 1) {
+        // Each slice writes its partial tile to the workspace (coalesced: element e of consumer thread x at
+        // [e][x]), then counts itself in on the tile's counter; the last slice to arrive reads the partials
+        // back in slice order 0, 1, ... (its own too: no accumulator stays live, no spills), so the sums and C
+        // are the same every run whichever slice is last, stores C and resets the counter for the next launch.
+        const int block_tile = (blockIdx.x / CLUSTER / splits) * CLUSTER + rank;
+        const int ct = 128 * c + tid;
+        float* const mine = ws + ((size_t)block_tile * splits + split) * (ACC * 128 * CONSUMERS);
+#pragma unroll
+        for (int e = 0; e < ACC; ++e) __stcg(mine + e * 128 * CONSUMERS + ct, acc[e]);
+        __threadfence();
+        asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+        __shared__ unsigned int arrived;
+        if (ct == 0) arrived = atomicAdd(&wgmma_splitk_count[block_tile], 1u);
+        asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+        if (arrived != static_cast<unsigned int>(splits - 1)) {
+            GEMMVIZ_WGMMA_TRACE_END
+            return;
+        }
+        __threadfence();
+        if (ct == 0) wgmma_splitk_count[block_tile] = 0;
+        const float* const all = ws + (size_t)block_tile * splits * (ACC * 128 * CONSUMERS);
+#pragma unroll
+        for (int e = 0; e < ACC; ++e) acc[e] = 0.0f;
+        for (int s = 0; s < splits; ++s) {  // slice-major: a slice's ACC loads are independent, all in flight
+            const float* const part = all + (size_t)s * ACC * 128 * CONSUMERS + ct;
+#pragma unroll
+            for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(part + e * 128 * CONSUMERS);
+        }
+    }
 
     // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):
     // wgmma rows are columns of C, wgmma columns are rows of C.

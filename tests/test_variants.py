@@ -140,7 +140,7 @@ def test_hopper_entry_matches_the_launcher_and_the_kernel():
     for macro in v.config:
         assert f"#define {macro} " in v.source_text()
     grid, block = v.geometry(Problem(1000, 300, 64), {}, v.config)
-    assert grid[0] == WgmmaConfig().grid(1000, 300) and block[0] == WgmmaConfig().threads
+    assert grid[0] == WgmmaConfig().grid(1000, 300, 64) and block[0] == WgmmaConfig().threads
 
 
 def test_hopper_tune_space_fits_shared_memory():

@@ -21,6 +21,7 @@ from gemmviz.backends.gpu_timing import KernelTimer, Nvml
 from gemmviz.backends.kernel_cache import compile_cubin
 from gemmviz.backends.profile import instrument_source
 from gemmviz.backends.wgmma import DriverError
+from gemmviz.core import hopper_model
 from gemmviz.core.bench import (
     Backend,
     BackendFatal,
@@ -462,6 +463,10 @@ class CudaRun(KernelTimer):
         small = tuned and variant.name not in self.config_override and self._too_few_tiles(p, config)
         if small:  # a tuning made at 4096^3 whose big tiles leave most SMs idle here: the registry's default runs
             config, tuned = dict(variant.config), False
+        fitted = None
+        if variant.runner == "wgmma-tma" and variant.name not in self.config_override:
+            fitted = hopper_model.wgmma_fit(p, config)  # 128-row tiles where 256-row ones leave SMs idle
+            fitted, config = (fitted, fitted) if fitted != config else (None, config)
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
         if refusal:
             raise ProblemError(refusal)
@@ -473,6 +478,12 @@ class CudaRun(KernelTimer):
             notes.append(f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items()))
         if small:
             notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
+        if fitted:
+            notes[-1] += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
+        if variant.runner == "wgmma-tma":
+            splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
+            if splits > 1:
+                notes.append(f"K split in {splits} slices (split-K)")
         if rp != p:
             bm, bn, bk = variant.pad_multiple(config)
             notes.append(

@@ -42,6 +42,7 @@ class WgmmaConfig:
     b_regs: bool = True  # False: needs a transposed copy of B (transpose_kn), counted by the caller
     depth: int = 1  # wgmma groups in flight while the next stage's fragments load (0 or 1)
     cluster: int = 1  # 2: pairs of blocks along N share the A tile by TMA multicast
+    splits: int = 0  # slices of K per tile (split-K); 0: chosen per problem (hopper_model.wgmma_splits)
 
     def __post_init__(self) -> None:
         if (
@@ -49,6 +50,7 @@ class WgmmaConfig:
             or self.consumers not in (1, 2)
             or self.depth not in (0, 1)
             or self.cluster not in (1, 2)
+            or not 0 <= self.splits <= 4
         ):
             raise ValueError(f"unsupported wgmma config {self}")
         if self.stages < 2 or self.smem_bytes > 227 * 1024:
@@ -84,13 +86,25 @@ class WgmmaConfig:
             "B_REGS": int(self.b_regs),
             "DEPTH": self.depth,
             "CLUSTER": self.cluster,
+            "SPLITS": self.splits,
             "PRODUCER_REGS": regs[0],
             "CONSUMER_REGS": regs[1],
         }
 
-    def grid(self, m: int, n: int) -> int:
-        """Blocks (1-D): whole clusters, so a cluster's last block may lie past N (it stores nothing)."""
+    def tiles(self, m: int, n: int) -> int:
+        """Block tiles of C: whole clusters, so a cluster's last block may lie past N (it stores nothing)."""
         return -(-m // self.bm) * -(-n // (self.bn * self.cluster)) * self.cluster
+
+    def split_k(self, m: int, n: int, k: int) -> int:
+        """Slices of K per tile at m × n × k (hopper_model.wgmma_splits, the registry's geometry)."""
+        from gemmviz.core.hopper_model import wgmma_splits
+        from gemmviz.core.problem import Problem
+
+        return wgmma_splits(Problem(m, n, k), {**self.macros(), "SPLITS": self.splits})
+
+    def grid(self, m: int, n: int, k: int = 0) -> int:
+        """Blocks (1-D): one per block tile and slice of K (k = 0: no split)."""
+        return self.tiles(m, n) * (self.split_k(m, n, k) if k else 1)
 
 
 _driver = None
@@ -137,6 +151,8 @@ def load_driver():
             ctypes.c_void_p,
             ctypes.c_char_p,
         ]
+        lib.cuMemAlloc_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
+        lib.cuMemFree_v2.argtypes = [ctypes.c_uint64]
         lib.cuMemcpyHtoD_v2.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]
         lib.cuGetErrorString.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         _driver = lib
@@ -181,6 +197,7 @@ def config_from_macros(macros: dict) -> WgmmaConfig:
     """The WgmmaConfig of a registry/tuning config dict (BM, CONSUMERS, STAGES, GROUP_M, B_REGS, DEPTH, CLUSTER)."""
     return WgmmaConfig(
         bm=int(macros["BM"]),
+        splits=int(macros.get("SPLITS", 0)),
         consumers=int(macros["CONSUMERS"]),
         stages=int(macros["STAGES"]),
         group_m=int(macros["GROUP_M"]),
@@ -206,6 +223,18 @@ class WgmmaKernel:
             TRANSPOSE_NAME,
         )
         _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
+        self._ws = ctypes.c_uint64(0)  # split-K workspace (partial tiles), grown on demand, freed by unload()
+        self._ws_bytes = 0
+
+    def _workspace(self, nbytes: int) -> int:
+        if nbytes > self._ws_bytes:
+            lib = load_driver()
+            if self._ws.value:
+                _check(lib.cuMemFree_v2(self._ws), "cuMemFree")
+                self._ws, self._ws_bytes = ctypes.c_uint64(0), 0
+            _check(lib.cuMemAlloc_v2(ctypes.byref(self._ws), nbytes), "cuMemAlloc (split-K workspace)")
+            self._ws_bytes = nbytes
+        return self._ws.value
 
     def set_trace(self, buffer: int) -> None:
         """Point the block-trace build's `gemmviz_trace` global (kernels/trace.cuh) at a device buffer of
@@ -220,6 +249,9 @@ class WgmmaKernel:
         _check(lib.cuMemcpyHtoD_v2(dptr, ctypes.byref(value), ctypes.sizeof(value)), "cuMemcpyHtoD(gemmviz_trace)")
 
     def unload(self) -> None:
+        if self._ws.value:
+            _check(load_driver().cuMemFree_v2(self._ws), "cuMemFree")
+            self._ws, self._ws_bytes = ctypes.c_uint64(0), 0
         if self._module:
             _check(load_driver().cuModuleUnload(self._module), "cuModuleUnload")
             self._module = ctypes.c_void_p()
@@ -239,9 +271,11 @@ class WgmmaKernel:
                 raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
             tm_b = tensor_map_2d(bt, n, k, ldbt, cfg.bn, 32)
         c_ptr, mi, ni, ki = ctypes.c_uint64(c), ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)
-        args = [tm_a, tm_b, c_ptr, mi, ni, ki]
+        splits = cfg.split_k(m, n, k)
+        ws = self._workspace(4 * cfg.tiles(m, n) * splits * cfg.bm * cfg.bn) if splits > 1 else 0
+        args = [tm_a, tm_b, c_ptr, mi, ni, ki, ctypes.c_uint64(ws), ctypes.c_int(splits)]
         params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
-        grid = cfg.grid(m, n)
+        grid = cfg.tiles(m, n) * splits
         lib = load_driver()
         gemm = self._gemm
         keep = [args, params]  # the driver reads the parameter memory at each launch

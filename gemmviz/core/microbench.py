@@ -29,6 +29,7 @@ MAX_FILE_BYTES = 64 * 1024
 
 # each figure and the range a real GPU's value lies in (a value outside it is a broken recording)
 FIGURES: dict[str, tuple[float, float]] = {
+    "register_latency_cycles": (1, 100),
     "shared_load_latency_cycles": (1, 2_000),
     "l1_hit_latency_cycles": (1, 2_000),
     "l2_hit_latency_cycles": (1, 5_000),
@@ -38,6 +39,7 @@ FIGURES: dict[str, tuple[float, float]] = {
     "naive_l1_hit_rate_pct": (0, 100),
 }
 LATENCY_LEVELS = {  # {{latency LEVEL}}
+    "register": "register_latency_cycles",
     "shared": "shared_load_latency_cycles",
     "l1": "l1_hit_latency_cycles",
     "l2": "l2_hit_latency_cycles",

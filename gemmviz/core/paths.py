@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.resources
 import os
+import re
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -26,9 +27,25 @@ def shipped(kind: str) -> Traversable:
         return _SOURCE_TREE / kind
 
 
+_LOCAL_INCLUDE = re.compile(r'^#include "([A-Za-z0-9_]+\.cuh)"[^\n]*$', re.MULTILINE)
+
+
 def kernel_source(name: str) -> str:
-    """The text of kernels/<name>."""
-    return shipped("kernels").joinpath(name).read_text(encoding="utf-8")
+    """The text of kernels/<name>, with each `#include "x.cuh"` of a header in kernels/ replaced by its text
+    (once; a header's `#pragma once` line dropped), so nvcc needs no include path and the kernel cache's key
+    and the code view cover the header too (kernels/cpasync_core.cuh is shared by two kernels)."""
+    text = shipped("kernels").joinpath(name).read_text(encoding="utf-8")
+    seen: set[str] = set()
+
+    def inline(match: re.Match) -> str:
+        header = match.group(1)
+        if header in seen or header == "trace.cuh":  # trace.cuh is inlined by the block-trace build itself
+            return "" if header in seen else match.group(0)
+        seen.add(header)
+        body = shipped("kernels").joinpath(header).read_text(encoding="utf-8")
+        return body.replace("#pragma once\n", "").rstrip("\n")
+
+    return _LOCAL_INCLUDE.sub(inline, text)
 
 
 def asset_files(folder: str, suffix: str = ".json") -> list[Traversable]:
