@@ -17,7 +17,7 @@ for cfg in "-DBM=256 -DCLUSTER=2" "-DBM=128 -DCLUSTER=1 -DSTAGES=6"; do
   nvcc -cubin -O3 -gencode=arch=compute_90a,code=sm_90a $cfg -Xptxas -v -o /tmp/w.cubin kernels/wgmma_tf32.cu 2>&1 \
     | grep -E "spill|error" | sed "s/^/wgmma $cfg: /"
 done
-if [ -n "${LATENCY:-}" ]; then echo "== latency"
+if [ -n "${LATENCY:-}" ]; then echo "== latency"  # the first call ran it (LATENCY=1)
 timeout 80 python3 benchmarks/latency.py --out "$W/microbench.json" > "$W/latency.txt" 2>&1; echo "latency rc=$?"
 grep -E "_cycles|hit_rate" "$W/latency.txt"; fi
 echo "== split-K sweep"
