@@ -71,8 +71,20 @@ def main() -> None:
         if config is not None:
             OVERRIDE["gpu-wgmma-tf32"] = dict(config)
         for r in Engine({"cuda": backend}, settings).run(plan_jobs(variants, sizes)):
-            rows.append({"label": label, "variant": r.variant, "m": r.m, "n": r.n, "k": r.k, "valid": r.valid,
-                         "status": r.status, "error": r.error, "us": med_us(r), "note": r.note})  # fmt: skip
+            rows.append(
+                {
+                    "label": label,
+                    "variant": r.variant,
+                    "m": r.m,
+                    "n": r.n,
+                    "k": r.k,
+                    "valid": r.valid,
+                    "status": r.status,
+                    "error": r.error,
+                    "us": med_us(r),
+                    "note": r.note,
+                }
+            )
             if not r.valid:
                 print("NOT VALID", label, r.variant, r.m, r.n, r.k, r.status, r.error)
 

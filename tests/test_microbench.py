@@ -81,7 +81,7 @@ def test_without_a_recording_the_slide_says_so_and_the_gaps_name_it():
 
 
 def test_unknown_figures_are_refused_when_the_lesson_is_read():
-    with pytest.raises(ProblemError, match="latency takes one of shared, l1, l2, dram"):
+    with pytest.raises(ProblemError, match="latency takes one of register, shared, l1, l2, dram"):
         fill_text("{{latency l3}}", [], microbench=None)
     raw = 'title = "L"\n[[step]]\ntitle = "S"\ntext = "{{microbench cache_size}}."\nview = "text"\n'
     with pytest.raises(Exception, match="microbench takes one of"):
