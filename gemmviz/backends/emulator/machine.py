@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
+from gemmviz.backends.emulator.sass import vector_loads
 
 CHUNK_THREADS = 16384
 GLOBAL_BASE = 1 << 40  # fake device addresses: every allocation lies in one heap from here
@@ -116,6 +117,7 @@ class Machine:
         self.printf_calls = 0
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
         self.instructions = 0
+        self.vectors = vector_loads(kernel)  # the shared loads ptxas merges: their records are merged too
 
     def module_state(self) -> dict[str, bytes]:
         """The module's variables as they are now (a later launch of the same module starts from them)."""
@@ -691,7 +693,7 @@ class Chunk:
     def _shared(self, ins, idx, addr, size, vec, ty, store, vals):
         nbytes = size * vec
         ok = (addr >= 0) & (addr + nbytes <= self.k.shared_bytes)
-        self._record(ins, idx, addr, nbytes, 1, store)
+        self._record_shared(ins, idx, addr, nbytes, store)
         if not ok.all():
             self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
         out = np.zeros((len(idx), vec), DTYPES[ty])
@@ -749,6 +751,23 @@ class Chunk:
         if sel.any():
             other = int(lines[words[sel]][0]) or None
             self.m.find(kind, line or None, int(sel.sum()), other_line=other)
+
+    def _record_shared(self, ins, idx, addr, nbytes, store):
+        """A shared request's record, as SASS issues it: a load ptxas merges into a vector load (sass.py) is
+        recorded once, at the group's first load, as one request of the vector's width; the others not at all.
+        Should a lane's address not be aligned after all, the group's words are recorded one by one."""
+        merged = None if store else self.m.vectors.get(ins.index)
+        if merged is None:
+            return self._record(ins, idx, addr, nbytes, 1, store)
+        width, delta = merged
+        if not width:
+            return None
+        start = addr + delta
+        if not (start % width).any():
+            return self._record(ins, idx, start, width, 1, store)
+        for j in range(width // nbytes):
+            self._record(ins, idx, start + j * nbytes, nbytes, 1, store)
+        return None
 
     def _record(self, ins, idx, addr, nbytes, space, store):
         """One record per warp of a traced block: the lanes' addresses (the access tracer's format)."""
