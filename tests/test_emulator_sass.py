@@ -83,3 +83,54 @@ def test_emulated_shared_loads_per_block_are_the_sass_ones(name, tile, tmp_path)
     for block_summary in trace.summary:  # an interior block, then the edge block
         got = (block_summary["shared_ld_requests"], block_summary["shared_ld_wavefronts"])
         assert got == EXPECTED[(name, tile)]
+
+
+PTX = """
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 %r<9>;
+	.reg .f32 %f<17>;
+	.shared .align 4 .b8 t[1024];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 6;
+	mov.u32 %r3, t;
+	add.s32 %r4, %r3, %r2;
+	mad.lo.s32 %r5, %r1, 68, %r3;
+	ld.shared.f32 %f1, [%r4];
+	ld.shared.f32 %f2, [%r4+4];
+	ld.shared.f32 %f3, [%r4+8];
+	ld.shared.f32 %f4, [%r4+12];
+	ld.shared.f32 %f5, [%r4+24];
+	ld.shared.f32 %f6, [%r4+28];
+	ld.shared.f32 %f7, [%r5];
+	ld.shared.f32 %f8, [%r5+4];
+	ld.shared.f32 %f9, [%r4+48];
+	ld.shared.f32 %f10, [%r4+52];
+	bar.sync 0;
+	ld.shared.f32 %f11, [%r4+56];
+	ld.shared.f32 %f12, [%r4+60];
+	ld.shared.f32 %f13, [%r4+64];
+	shl.b32 %r4, %r1, 7;
+	ld.shared.f32 %f14, [%r4+68];
+	ld.shared.f32 %f15, [%r4+72];
+	ld.shared.f32 %f16, [%r4+76];
+	ret;
+}
+"""
+
+
+def test_which_loads_merge():
+    """Four words from a 16-aligned base at a multiple of 16 merge into 16 bytes, two at a multiple of 8 into 8; a
+    base not provably aligned (tid·68), a barrier between, or a new value of the base register keeps them apart
+    (its alignment is the least over all its definitions: tid·64 + t and tid·128, both 16-aligned)."""
+    from gemmviz.backends.emulator import ptx
+
+    kernel = ptx.parse(PTX, "k")
+    merged = vector_loads(kernel)
+    at = {i.text.split(",")[0].split()[-1]: merged.get(i.index) for i in kernel.instrs if i.op == "ld"}
+    assert at["%f1"] == (16, 0) and at["%f2"] == at["%f3"] == at["%f4"] == (0, 0)
+    assert at["%f5"] == (8, 0) and at["%f6"] == (0, 0)
+    assert at["%f7"] is at["%f8"] is None  # tid·68 + t: 4-aligned only
+    assert at["%f9"] == at["%f11"] == (8, 0) and at["%f10"] == at["%f12"] == (0, 0)  # the barrier parts 48..60
+    assert at["%f13"] is at["%f14"] is None  # %r4 is new between 64 and 68..76
+    assert at["%f15"] == (8, 0) and at["%f16"] == (0, 0)
