@@ -57,14 +57,20 @@ class MemoryOps(SharedBookkeeping):
                 ("local", local, a - LOCAL_WINDOW),
             ]
         else:
-            parts = [(space, np.ones(len(idx), bool), a)]
+            parts = [(space, None, a)]  # every thread: no selection to copy through
         vals = self._values(val_arg, ty, ix, vec) if store else None
         out = np.zeros((len(idx), vec), DTYPES[ty])
         for sp, sel, addr in parts:
+            handler = getattr(self, f"_{sp}")
+            if sel is None:
+                got = handler(ins, idx, addr, size, vec, ty, store, vals)
+                if not store:
+                    out = got
+                continue
             if not sel.any():
                 continue
             sub_vals = vals[sel] if store else None
-            got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
+            got = handler(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
             if not store:
                 out[sel] = got
         if not store:
@@ -142,6 +148,11 @@ class MemoryOps(SharedBookkeeping):
         self._record_shared(ins, idx, addr, nbytes, store)
         if not ok.all():
             self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
+        if ok.all():  # the usual case: no selection to copy through
+            blk = self.block_of[idx]
+            self._hazards(ins, idx, blk, addr, nbytes, store)
+            got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals)
+            return got if not store else None
         out = np.zeros((len(idx), vec), DTYPES[ty])
         if not ok.any():
             return out
