@@ -130,6 +130,37 @@ def alternative(c: np.ndarray, inputs: Inputs) -> str | None:
     return None
 
 
+def k_used(c: np.ndarray, inputs: Inputs) -> int | None:
+    """The K' < K, a multiple of a tile width (2 to 128), for which C equals A[:, :K']·B[:K', :]: a loop that
+    stops before the last, partial tile of K. None if C is not such a product."""
+    p = inputs.problem
+    a, b = inputs.a[: p.m, : p.k].astype(np.float64), inputs.b[: p.k, : p.n].astype(np.float64)
+    scale = np.abs(a) @ np.abs(b) + 1e-30
+    for kt in sorted({p.k // t * t for t in (2, 4, 8, 16, 32, 64, 128)} - {0, p.k}, reverse=True):
+        want = a[:, :kt] @ b[:kt, :]
+        with np.errstate(invalid="ignore"):
+            if np.all(np.abs(c[: p.m, : p.n] - want) <= 1e-4 * scale):
+                return int(kt)
+    return None
+
+
+def k_shift(c: np.ndarray, inputs: Inputs) -> int | None:
+    """The shift s > 0, a tile width (2 to 128), for which C pairs A's column k + s with B's row k (s > 0: A's
+    tile index runs ahead) or A's column k with B's row k + s (s < 0: B's runs ahead), the rest zero-filled: a
+    wrong tile index in one of the loads. None if C is not such a product."""
+    p = inputs.problem
+    a, b = inputs.a[: p.m, : p.k].astype(np.float64), inputs.b[: p.k, : p.n].astype(np.float64)
+    scale = np.abs(a) @ np.abs(b) + 1e-30
+    for s in (2, 4, 8, 16, 32, 64, 128):
+        if s >= p.k:
+            break
+        for sign, want in ((1, a[:, s:] @ b[: p.k - s, :]), (-1, a[:, : p.k - s] @ b[s:, :])):
+            with np.errstate(invalid="ignore"):
+                if np.all(np.abs(c[: p.m, : p.n] - want) <= 1e-4 * scale):
+                    return sign * s
+    return None
+
+
 def edge_pattern(c: np.ndarray, inputs: Inputs, block_tile, wrong: np.ndarray) -> dict:
     """Where the wrong elements of C lie, for the checker's diagnosis: their row and column span, whether
     they all sit in the last block row or column, and which of them were never written."""

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from gemmviz.backends import emulator as emu
-from gemmviz.backends.exercise_child import alternative, edge_pattern
+from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
 from gemmviz.core.bench import Inputs, verify
 from gemmviz.core.exercises import Exercise
 from gemmviz.core.messages import msg
@@ -74,6 +74,26 @@ class EmulatedCheck:
         self.instructions += run.instructions
         return run
 
+    def transposed_tile(self, shape) -> str | None:
+        """'A' if, with B = I, C holds A's square tiles transposed (tile_A read as tile_A[k][threadIdx.y]); 'B' if,
+        with A = I, C holds B's tiles transposed (tile_B[threadIdx.x][k]); None otherwise (or tiles not square)."""
+        cols, rows = self.exercise.block_tile
+        m, n, k = shape
+        if cols != rows or not m == n == k or m % cols:
+            return None
+        grid, block = emu.exercise_geometry(m, n, self.exercise.threads, self.exercise.block_tile)
+        eye = np.eye(m, dtype=np.float32)
+        other = self.inputs_for(shape).a[:m, :k].astype(np.float32)
+        t = cols
+        for which, a, b in (("B", eye, other), ("A", other, eye)):
+            run = emu.emulate_gemm(self.kernel, a, b, grid, block)
+            self.instructions += run.instructions
+            x = other.reshape(m // t, t, m // t, t)
+            want = x.transpose(0, 3, 2, 1).reshape(m, m)  # each t×t tile transposed in place
+            if run.finished and np.array_equal(run.c, want) and not np.array_equal(want, other):
+                return which
+        return None
+
     def right(self, shape, **options) -> bool:
         run = self.run(shape, **options)
         return run.finished and verify(run.c, self.inputs_for(shape), "fp32").valid
@@ -100,6 +120,12 @@ class EmulatedCheck:
                 wrong = ~(np.abs(run.c.astype(np.float64) - inputs.reference) <= 1e-5 * (inputs.bound + 1))
             entry["pattern"] = edge_pattern(run.c, inputs, self.exercise.block_tile, wrong)
             entry["equals"] = alternative(run.c, inputs)
+            used = k_used(run.c, inputs)
+            if used is not None:
+                entry["k_used"] = used
+            shift = k_shift(run.c, inputs) if used is None else None
+            if shift is not None:
+                entry["k_shift"] = shift
         return entry
 
 
@@ -127,6 +153,13 @@ def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> di
     square, rectangle = _tile_shapes(check.exercise)
     out.update(square_shape=list(square), rectangle_shape=list(rectangle), odd_shape=list(first))
     out["square"] = "right" if check.right(square) else "wrong"
+    if out["square"] == "wrong":
+        which = check.transposed_tile(square)
+        if which:
+            out["transposed"] = which
+            loads = [i.line for i in check.kernel.instrs if i.op == "ld" and "shared" in i.mods and i.line]
+            if loads:
+                out["transposed_line"] = loads[0]
     out["rectangle"] = "right" if check.right(rectangle) else "wrong"
     out["odd"] = "wrong"
     return out

@@ -247,6 +247,8 @@ _SHAPE = _obj(
         "timeout_s": _num(0, 3600, True),
         "pattern": _PATTERN,
         "equals": _text(20, optional=True),
+        "k_used": _int(0, 2**32, True),
+        "k_shift": _int(-(2**32), 2**32, True),
         "budget_steps": _int(0, 2**62),
         "line": _LINE,
     },
@@ -306,6 +308,8 @@ _EMULATOR = _obj(
                 "other_schedule": _one_of("same", "differs"),
                 "printf_off": _one_of("finished", "endless"),
                 "printf_calls": _int(0, 2**62),
+                "transposed": _one_of("A", "B"),
+                "transposed_line": _LINE,
             }
         ),
         "printf": _obj({"calls": _int(0, 2**62), "lines": _list(_text(600, copied=True), 200)}),

@@ -233,6 +233,16 @@ def _line_msg(key: str, record: dict, line: int | None, **params) -> Message:
     return msg(key, line=line or "?", text=source_line(record, line), **params)
 
 
+def _k_loop_line(record: dict) -> int | None:
+    """The line of the loop over K's tiles that rounds down (K / TILE, no + TILE - 1), if the source has one."""
+    lines = (record.get("source") or "").splitlines()
+    for i, text in enumerate(lines, 1):
+        code = text.split("//")[0].replace(" ", "")
+        if code.startswith("for(") and re.search(r"<K/\w+", code):
+            return i
+    return None
+
+
 def correctness_cause(record: dict) -> Message | None:
     """Why C is wrong, from where it is wrong, what the sanitizer or the emulator saw, the source line, and the
     experiments the emulator ran."""
@@ -266,6 +276,13 @@ def correctness_cause(record: dict) -> Message | None:
     equals = next((s["equals"] for s in bad if s.get("equals")), None)
     if equals:
         return msg("cause.swapped", equals=equals)
+    short = next((s for s in bad if s.get("k_used")), None)
+    if short is not None:
+        return _line_msg("cause.last_k_tile", record, _k_loop_line(record), used=short["k_used"], shape=short["shape"])
+    shifted = next((s for s in bad if s.get("k_shift")), None)
+    if shifted is not None:
+        key = "cause.a_tile_ahead" if shifted["k_shift"] > 0 else "cause.b_tile_ahead"
+        return msg(key, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
     if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
         return race_cause(record) or msg("cause.race_unsure")
     experiment = experiment_cause(record)
@@ -310,6 +327,18 @@ def experiment_cause(record: dict) -> Message | None:
         return msg("cause.accumulates")
     if exp.get("fresh_module") == "right":
         return msg("cause.state")
+    if exp.get("transposed"):
+        fix = "tile_A[threadIdx.y][k]" if exp["transposed"] == "A" else "tile_B[k][threadIdx.x]"
+        identity = "B" if exp["transposed"] == "A" else "A"
+        return _line_msg(
+            "cause.tile_transposed",
+            record,
+            exp.get("transposed_line"),
+            tile=exp["transposed"],
+            identity=identity,
+            fix=fix,
+            shape=exp.get("square_shape"),
+        )
     if exp.get("square") == "right" and exp.get("rectangle") == "wrong":
         return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
     if exp.get("rectangle") == "right" and exp.get("odd") == "wrong":
@@ -318,7 +347,12 @@ def experiment_cause(record: dict) -> Message | None:
 
 
 def _pattern_cause(bad: list[dict]) -> Message:
+    # a shape whose wrong elements lie outside its edge blocks too rules out a cause at the edge (at 1×1×1 the
+    # only block is an edge block, whatever is wrong)
+    inside = any(s.get("pattern") and not s["pattern"].get("only_edge_blocks") for s in bad)
     for s in bad:
+        if inside:
+            break
         p = s.get("pattern") or {}
         m, n, _k = s["shape"]
         if p.get("only_last_row") and p.get("unwritten"):

@@ -267,6 +267,31 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "C equals {equals}, not A·B: the row and column indices are swapped in a load or the store",
         "zh": "C 等于 {equals} 而不是 A·B：某次加载或写回把行和列的下标交换了",
     },
+    "cause.last_k_tile": {
+        "en": "C equals A·B summed over only the first {used} of K at {shape}: the loop at line {line} ({text}) "
+        "stops before the last, partial tile of K; loop over (K + TILE - 1) / TILE tiles and load 0.0f where "
+        "t·TILE + threadIdx.x ≥ K",
+        "zh": "在 {shape} 上 C 只等于 K 的前 {used} 项之和：第 {line} 行（{text}）的循环在 K 最后一个不完整的分块之前"
+        "就停了；循环 (K + TILE - 1) / TILE 个分块，并在 t·TILE + threadIdx.x ≥ K 处加载 0.0f",
+    },
+    "cause.tile_transposed": {
+        "en": "with {identity} = I at {shape}, C holds {tile}'s tiles transposed (emulated on the CPU): the shared "
+        "tile of {tile} is read with its two indices swapped, at line {line} ({text}); read it as {fix}",
+        "zh": "在 {shape} 上令 {identity} = I 时，C 中是 {tile} 的分块的转置（在 CPU 上模拟）：{tile} 的共享分块读取时"
+        "两个下标交换了，见第 {line} 行（{text}）；应读取 {fix}",
+    },
+    "cause.a_tile_ahead": {
+        "en": "C pairs A's column k + {shift} with B's row k at {shape}: the A tile is loaded {shift} columns ahead "
+        "of the B tile; take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
+        "zh": "在 {shape} 上 C 把 A 的第 k + {shift} 列与 B 的第 k 行相乘：A 的分块比 B 的分块超前 {shift} 列加载；"
+        "两者都取自同一个分块 t：a_col = t·TILE + threadIdx.x，b_row = t·TILE + threadIdx.y",
+    },
+    "cause.b_tile_ahead": {
+        "en": "C pairs A's column k with B's row k + {shift} at {shape}: the B tile is loaded {shift} rows ahead "
+        "of the A tile; take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
+        "zh": "在 {shape} 上 C 把 A 的第 k 列与 B 的第 k + {shift} 行相乘：B 的分块比 A 的分块超前 {shift} 行加载；"
+        "两者都取自同一个分块 t：a_col = t·TILE + threadIdx.x，b_row = t·TILE + threadIdx.y",
+    },
     "cause.race_unsure": {
         "en": "C differs from one launch to the next: a race, likely a missing __syncthreads()",
         "zh": "C 每次运行结果不同：存在竞争，很可能缺少 __syncthreads()",

@@ -10,43 +10,46 @@ Besides the results, the machine keeps its own bookkeeping and reports findings 
 global accesses outside the allocations, shared accesses outside the arrays, shared reads of words never
 written, a barrier not every thread of the block reaches, shared-memory hazards between warps within one
 barrier interval, and an instruction budget that ends an endless loop. It records each global and shared
-request per warp of the traced blocks (the access tracer's record format). Pure numpy."""
+request per warp of the traced blocks (the access tracer's record format). Pure numpy.
+
+The instructions are in ops.py (arithmetic), memory.py (ld, st, atom and the records), printf.py, and the
+findings and hazard bookkeeping in findings.py; this module runs them."""
 
 from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the machine's public names)
+    BAR,
+    CHUNK_THREADS,
+    COMPARE,
+    DTYPES,
+    EXIT,
+    GLOBAL_BASE,
+    LOCAL_WINDOW,
+    MANY,
+    MAX_FINDINGS,
+    MAX_PRINTF_LINES,
+    NEVER,
+    RUN,
+    SHARED_WINDOW,
+    SPECIAL,
+    STORAGE,
+    _type_of,
+    _vec,
+)
+from gemmviz.backends.emulator.findings import Budget, Finding
+from gemmviz.backends.emulator.memory import MemoryOps, _access  # noqa: F401
+from gemmviz.backends.emulator.ops import ArithmeticOps, _compare, _div, _mul  # noqa: F401
+from gemmviz.backends.emulator.printf import PrintfOps
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
+from gemmviz.backends.emulator.sass import vector_loads
 
-CHUNK_THREADS = 16384
-GLOBAL_BASE = 1 << 40  # fake device addresses: every allocation lies in one heap from here
-SHARED_WINDOW = 1 << 32  # generic addresses of shared memory start here, local after it
-LOCAL_WINDOW = 1 << 34
-MAX_PRINTF_LINES = 200
-MAX_FINDINGS = 50
-
-DTYPES = {"pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16": np.uint16, "u16": np.uint16,
-          "s16": np.int16, "b32": np.uint32, "u32": np.uint32, "s32": np.int32, "f32": np.float32,
-          "b64": np.uint64, "u64": np.uint64, "s64": np.int64, "f64": np.float64}  # fmt: skip
-STORAGE = {"pred": np.bool_, 1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-SPECIAL = ("tid", "ntid", "ctaid", "nctaid")
-RUN, BAR, EXIT = 0, 1, 2
-NEVER = np.iinfo(np.int64).max  # the PC of a thread that cannot run
-MANY = 0xFFFF  # the warp of a word that several warps touched in one barrier interval
-COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-           "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal, "hi": np.greater, "hs": np.greater_equal}  # fmt: skip
-
-
-@dataclass
-class Finding:
-    kind: str  # global-oob, shared-oob, uninit-shared, divergent-barrier, read-after-write, ..., budget
-    line: int | None
-    count: int = 1
-    params: dict = field(default_factory=dict)  # matrix, access, other_line, ...
+__all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan"]
 
 
 @dataclass
@@ -54,10 +57,6 @@ class Allocation:
     name: str  # A, B, C, or a module variable's name
     offset: int  # bytes from GLOBAL_BASE
     size: int
-
-
-class Budget(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -69,20 +68,6 @@ class Plan:
     traced: tuple = ()
     only_traced: bool = False
     schedule: str = "lockstep"
-
-
-def _type_of(mods: tuple[str, ...]) -> str:
-    for m in reversed(mods):
-        if m in DTYPES:
-            return m
-    return "b32"
-
-
-def _vec(mods: tuple[str, ...]) -> int:
-    for m in mods:
-        if m in ("v2", "v4", "v8"):
-            return int(m[1])
-    return 1
 
 
 class Machine:
@@ -116,6 +101,7 @@ class Machine:
         self.printf_calls = 0
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
         self.instructions = 0
+        self.vectors = vector_loads(kernel)  # the shared loads ptxas merges: their records are merged too
 
     def module_state(self) -> dict[str, bytes]:
         """The module's variables as they are now (a later launch of the same module starts from them)."""
@@ -156,7 +142,7 @@ class Machine:
             Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
 
 
-class Chunk:
+class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
     """Some blocks of one launch, run together: per-thread registers, PCs, shared memory and its bookkeeping."""
 
     def __init__(self, m: Machine, blocks, block, grid, params, traced):
@@ -391,520 +377,5 @@ class Chunk:
 
     op_barrier = op_bar
 
-    # --- arithmetic ------------------------------------------------------------------------------------------
-
-    def _bin(self, ins, ix, f):
-        ty = _type_of(ins.mods)
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        self.put(ins.args[0], f(a, b, ty), ty, ix)
-
-    def op_add(self, ins, ix):
-        self._arith(ins, ix, lambda a, b: a + b)
-
-    def op_sub(self, ins, ix):
-        self._arith(ins, ix, lambda a, b: a - b)
-
-    def _arith(self, ins, ix, f):
-        ty = _type_of(ins.mods)
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        r = f(a, b)
-        if "sat" in ins.mods and ty == "f32":
-            r = np.clip(r, 0, 1)
-        self.put(ins.args[0], r, ty, ix)
-
-    def op_mul(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        self.put(ins.args[0], *_mul(a, b, ty, ins.mods), ix)
-
-    def op_mad(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        prod, rty = _mul(a, b, ty, ins.mods)
-        c = self.get(ins.args[3], rty, ix)
-        if ty in ("f32", "f64"):
-            r = (a.astype(np.float64) * b + c).astype(DTYPES[ty])
-        else:
-            r = prod + c
-        self.put(ins.args[0], r, rty, ix)
-
-    def op_fma(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, b, c = (self.get(x, ty, ix) for x in ins.args[1:4])
-        if ty == "f32":
-            r = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float32)
-        else:
-            r = a * b + c
-        self.put(ins.args[0], r, ty, ix)
-
-    def op_div(self, ins, ix):
-        self._bin(ins, ix, _div)
-
-    def op_rem(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: np.fmod(a, np.where(b == 0, 1, b)) if ty[0] != "f" else np.fmod(a, b))
-
-    def op_min(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: np.fmin(a, b) if ty[0] == "f" else np.minimum(a, b))
-
-    def op_max(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: np.fmax(a, b) if ty[0] == "f" else np.maximum(a, b))
-
-    def op_and(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: a & b)
-
-    def op_or(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: a | b)
-
-    def op_xor(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: a ^ b)
-
-    def op_copysign(self, ins, ix):
-        self._bin(ins, ix, lambda a, b, ty: np.copysign(b, a))
-
-    def _un(self, ins, ix, f):
-        ty = _type_of(ins.mods)
-        self.put(ins.args[0], f(self.get(ins.args[1], ty, ix), ty), ty, ix)
-
-    def op_not(self, ins, ix):
-        self._un(ins, ix, lambda a, ty: ~a)
-
-    def op_cnot(self, ins, ix):
-        self._un(ins, ix, lambda a, ty: (a == 0).astype(a.dtype))
-
-    def op_neg(self, ins, ix):
-        self._un(ins, ix, lambda a, ty: -a)
-
-    def op_abs(self, ins, ix):
-        self._un(ins, ix, lambda a, ty: np.abs(a))
-
-    def op_shl(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, s = self.get(ins.args[1], ty, ix), self.get(ins.args[2], "u32", ix).astype(np.int64)
-        bits = np.dtype(DTYPES[ty]).itemsize * 8
-        u = np.dtype(f"u{bits // 8}")
-        r = np.where(
-            s >= bits,
-            0,
-            np.left_shift(a.view(u) if a.ndim else np.asarray(a).view(u), np.minimum(s, bits - 1).astype(u)),
-        )
-        self.put(ins.args[0], np.asarray(r, u).view(DTYPES[ty]), ty, ix)
-
-    def op_shr(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, s = self.get(ins.args[1], ty, ix), self.get(ins.args[2], "u32", ix).astype(np.int64)
-        bits = np.dtype(DTYPES[ty]).itemsize * 8
-        signed = ty.startswith("s")
-        if not signed:
-            u = np.dtype(f"u{bits // 8}")
-            a = np.asarray(a).view(u)
-            r = np.where(s >= bits, 0, np.right_shift(a, np.minimum(s, bits - 1).astype(u)))
-            r = np.asarray(r, u)
-        else:
-            r = np.right_shift(a, np.minimum(s, bits - 1).astype(a.dtype))
-        self.put(ins.args[0], np.asarray(r).view(DTYPES[ty]) if np.asarray(r).ndim else r, ty, ix)
-
-    def op_setp(self, ins, ix):
-        mods = ins.mods
-        ty = _type_of(mods)
-        cmp = mods[0]
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        r = _compare(cmp, a, b)
-        if len(ins.args) > 3 and mods[1] in ("and", "or", "xor"):
-            c = self.get(ins.args[3], "pred", ix)
-            r = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}[mods[1]](r, c)
-        dst = ins.args[0]
-        if "|" in dst:
-            p, q = dst.split("|")
-            self.put(p, r, "pred", ix)
-            self.put(q, ~np.asarray(r), "pred", ix)
-        else:
-            self.put(dst, r, "pred", ix)
-
-    def op_selp(self, ins, ix):
-        ty = _type_of(ins.mods)
-        a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        p = self.get(ins.args[3], "pred", ix)
-        self.put(ins.args[0], np.where(p, a, b).astype(DTYPES[ty]), ty, ix)
-
-    def op_mov(self, ins, ix):
-        ty = _type_of(ins.mods)
-        if isinstance(ins.args[1], list) or isinstance(ins.args[0], list):
-            raise EmulatorRefusal("mov of packed vectors", ins.line)
-        v = self.get(ins.args[1], ty, ix)
-        self.put(ins.args[0], np.broadcast_to(v, (self._count(ix),)) if not np.ndim(v) else v, ty, ix)
-
     def _count(self, ix) -> int:
         return self.n if isinstance(ix, slice) else len(ix)
-
-    def op_cvta(self, ins, ix):
-        space = next(m for m in ins.mods if m in ("global", "shared", "local", "const", "param"))
-        ty = _type_of(ins.mods)
-        v = self.get(ins.args[1], ty, ix).astype(np.int64)
-        window = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW}.get(space, 0)
-        v = v - window if "to" in ins.mods else v + window
-        self.put(ins.args[0], np.broadcast_to(v, (self._count(ix),)), ty, ix)
-
-    def op_cvt(self, ins, ix):
-        types = [m for m in ins.mods if m in DTYPES]
-        dst, src = types[0], types[1]
-        v = self.get(ins.args[1], src, ix)
-        out = DTYPES[dst]
-        if src[0] == "f" and dst[0] != "f":
-            if "rni" in ins.mods:
-                v = np.rint(v)
-            elif "rmi" in ins.mods:
-                v = np.floor(v)
-            elif "rpi" in ins.mods:
-                v = np.ceil(v)
-            else:
-                v = np.trunc(v)
-            info = np.iinfo(out)
-            v = np.clip(np.nan_to_num(v, nan=0.0), info.min, info.max)
-            r = v.astype(out)
-        elif src[0] != "f" and dst[0] != "f":
-            r = v.astype(out)  # wraps (truncation) or extends by the source's sign
-        else:
-            r = v.astype(out)
-        self.put(ins.args[0], r, dst, ix)
-
-    # --- memory ----------------------------------------------------------------------------------------------
-
-    def _address(self, arg: str, ix):
-        """(base value per thread or scalar, offset) of a [reg+imm] or [symbol+imm] operand."""
-        inner = arg.strip()[1:-1].replace(" ", "")
-        m = re.fullmatch(r"([%\w$.]+?)(?:\+(-?\w+))?", inner)
-        if not m:
-            raise EmulatorRefusal(f"the address {arg}", None)
-        base, off = m[1], int(m[2], 0) if m[2] else 0
-        return base, off
-
-    def op_ld(self, ins, ix):
-        self._memory(ins, ix, store=False)
-
-    def op_st(self, ins, ix):
-        self._memory(ins, ix, store=True)
-
-    def _memory(self, ins, ix, store: bool):
-        mods = ins.mods
-        ty = _type_of(mods)
-        vec = _vec(mods)
-        addr_arg = ins.args[0] if store else ins.args[1]
-        val_arg = ins.args[1] if store else ins.args[0]
-        base, off = self._address(addr_arg, ix)
-        if "param" in mods:
-            return self._param(ins, ix, base, off, val_arg, ty, store)
-        space = next((s for s in ("global", "shared", "local") if s in mods), "generic")
-        if base.startswith("%"):
-            a = self.get(base, self.width_of(base), ix).astype(np.int64) + off
-        else:
-            a = np.full(self._count(ix), int(self.imm(base, "u64")) + off, np.int64)
-        size = np.dtype(DTYPES[ty]).itemsize
-        idx = self._idx(ix)
-        if space == "generic":
-            shared = (a >= SHARED_WINDOW) & (a < LOCAL_WINDOW)
-            local = (a >= LOCAL_WINDOW) & (a < GLOBAL_BASE)
-            parts = [
-                ("global", ~(shared | local), a),
-                ("shared", shared, a - SHARED_WINDOW),
-                ("local", local, a - LOCAL_WINDOW),
-            ]
-        else:
-            parts = [(space, np.ones(len(idx), bool), a)]
-        vals = self._values(val_arg, ty, ix, vec) if store else None
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        for sp, sel, addr in parts:
-            if not sel.any():
-                continue
-            sub_vals = vals[sel] if store else None
-            got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
-            if not store:
-                out[sel] = got
-        if not store:
-            regs = val_arg if isinstance(val_arg, list) else [val_arg]
-            for j, r in enumerate(regs):
-                self.put(r, out[:, j], ty, idx)
-
-    def _values(self, arg, ty, ix, vec):
-        regs = arg if isinstance(arg, list) else [arg]
-        cols = [np.broadcast_to(self.get(r, ty, ix), (self._count(ix),)) for r in regs]
-        return np.stack(cols, axis=1)
-
-    def _param(self, ins, ix, base, off, val_arg, ty, store):
-        names = [p for p, _ in self.k.params]
-        if base in names:
-            if store:
-                raise EmulatorRefusal("a store to a kernel parameter", ins.line)
-            value = self.params[names.index(base)]
-            self.put(
-                val_arg,
-                np.full(self._count(ix), value).astype(DTYPES[ty])
-                if ty[0] != "f"
-                else np.full(self._count(ix), value, DTYPES[ty]),
-                ty,
-                ix,
-            )
-            return
-        if store:
-            self.callparams[base] = (
-                np.broadcast_to(self.get(val_arg, ty, ix), (self._count(ix),)).astype(np.uint64)
-                if ty[0] != "f"
-                else self.get(val_arg, ty, ix)
-            )
-            self.callparams[base + ".ix"] = self._idx(ix)
-        else:
-            self.put(val_arg, np.zeros(self._count(ix), DTYPES[ty]), ty, ix)
-
-    def _global(self, ins, idx, addr, size, vec, ty, store, vals):
-        off = addr - GLOBAL_BASE
-        nbytes = size * vec
-        which = np.searchsorted(self.m.starts, off, side="right") - 1
-        ok = (which >= 0) & (off + nbytes <= self.m.ends[np.clip(which, 0, None)]) & (off >= 0)
-        self._record(ins, idx, addr, nbytes, 0, store)
-        if not ok.all():
-            bad = ~ok
-            nearest = self._nearest(off[bad])
-            self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        if not ok.any():
-            return out
-        got = _access(self.m.heap, off[ok], size, vec, ty, vals[ok] if store else None)
-        if not store:
-            out[ok] = got
-        return out
-
-    def _nearest(self, off: np.ndarray) -> str:
-        o = int(off[0])
-        dist = [max(a.offset - o, o - (a.offset + a.size), 0) for a in self.m.allocs]
-        return self.m.allocs[int(np.argmin(dist))].name if dist else "?"
-
-    def _local(self, ins, idx, addr, size, vec, ty, store, vals):
-        nbytes = size * vec
-        ok = (addr >= 0) & (addr + nbytes <= self.lbytes)
-        if not ok.all():
-            self.m.find("local-oob", ins.line, int((~ok).sum()))
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        got = _access(self.local, idx[ok] * self.lbytes + addr[ok], size, vec, ty, vals[ok] if store else None)
-        if not store:
-            out[ok] = got
-        return out
-
-    def _shared(self, ins, idx, addr, size, vec, ty, store, vals):
-        nbytes = size * vec
-        ok = (addr >= 0) & (addr + nbytes <= self.k.shared_bytes)
-        self._record(ins, idx, addr, nbytes, 1, store)
-        if not ok.all():
-            self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        if not ok.any():
-            return out
-        idx, addr = idx[ok], addr[ok]
-        blk = self.block_of[idx]
-        self._hazards(ins, idx, blk, addr, nbytes, store)
-        got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals[ok] if store else None)
-        if not store:
-            out[ok] = got
-        return out
-
-    def _hazards(self, ins, idx, blk, addr, nbytes, store):
-        """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it
-        in this barrier interval (a key: the interval << 16 | the warp, or MANY for several warps), to find
-        hazards between warps."""
-        nw = max(1, nbytes // 4)
-        per_block = self.sbytes // 4 + 1
-        if nw == 1:
-            words, warp, ep = blk * per_block + addr // 4, self.warp[idx], self.epoch[blk]
-        else:
-            words = ((blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]).reshape(-1)
-            warp, ep = np.repeat(self.warp[idx], nw), np.repeat(self.epoch[blk], nw)
-        line = ins.line or 0
-        mine, many = (ep << 16) | warp, (ep << 16) | MANY
-        wk = self.w_key[words]
-        other_w = ((wk >> 16) == ep) & ((wk & MANY) != warp)
-        if store:
-            rk = self.r_key[words]
-            self._hazard("write-after-read", ((rk >> 16) == ep) & ((rk & MANY) != warp), words, self.r_line, line)
-            self._hazard("write-after-write", other_w, words, self.w_line, line)
-            new = np.where(other_w, many, mine)
-            self.w_key[words] = new
-            dup = self.w_key[words] != new  # two warps wrote the same word in this one instruction
-            if dup.any():
-                self._hazard("write-after-write", dup & ~other_w, words, self.w_line, line)
-                self.w_key[words[dup]] = many[dup]
-            self.w_line[words] = line
-            self.written[words] = True
-            return
-        unwritten = ~self.written[words]
-        if unwritten.any():
-            self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
-        self._hazard("read-after-write", other_w, words, self.w_line, line)
-        rk = self.r_key[words]
-        new = np.where(((rk >> 16) == ep) & ((rk & MANY) != warp), many, mine)
-        self.r_key[words] = new
-        dup = self.r_key[words] != new
-        if dup.any():
-            self.r_key[words[dup]] = many[dup]
-        self.r_line[words] = line
-
-    def _hazard(self, kind, sel, words, lines, line):
-        if sel.any():
-            other = int(lines[words[sel]][0]) or None
-            self.m.find(kind, line or None, int(sel.sum()), other_line=other)
-
-    def _record(self, ins, idx, addr, nbytes, space, store):
-        """One record per warp of a traced block: the lanes' addresses (the access tracer's format)."""
-        if not self.tracing:
-            return
-        slots = self.slot[idx]
-        keep = slots >= 0
-        if not keep.any():
-            return
-        idx, addr, slots = idx[keep], addr[keep], slots[keep]
-        w = self.warp[idx]
-        key = slots * 64 + w
-        for k in np.unique(key):
-            sel = key == k
-            lanes = self.lane[idx[sel]]
-            row = np.zeros(32, np.uint64)
-            row[lanes] = addr[sel].astype(np.uint64)
-            active = int(np.bitwise_or.reduce((1 << lanes.astype(np.uint64)).astype(np.uint64)))
-            self.m.records.append(
-                (int(k // 64), int(k % 64), self.seq, ins.index, space, 2 if store else 1, nbytes, active, row)
-            )
-            self.seq += 1
-
-    def op_atom(self, ins, ix):
-        mods = ins.mods
-        ty = _type_of(mods)
-        if "add" not in mods:
-            raise EmulatorRefusal(ins.text.split()[0], ins.line)
-        red = ins.op == "red"
-        addr_arg = ins.args[0] if red else ins.args[1]
-        val = self.get(ins.args[1] if red else ins.args[2], ty, ix)
-        base, off = self._address(addr_arg, ix)
-        space = "shared" if "shared" in mods else "global"
-        a = self.get(base, self.width_of(base), ix).astype(np.int64) + off
-        idx = self._idx(ix)
-        val = np.broadcast_to(val, (len(idx),))
-        old = np.zeros(len(idx), DTYPES[ty])
-        size = np.dtype(DTYPES[ty]).itemsize
-        for i in range(len(idx)):  # lane by lane: each sees the sum so far
-            cur = getattr(self, f"_{space}")(ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, False, None)
-            old[i] = cur[0, 0]
-            getattr(self, f"_{space}")(
-                ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, True, (cur + val[i]).reshape(1, 1)
-            )
-        if not red:
-            self.put(ins.args[0], old, ty, idx)
-
-    op_red = op_atom
-
-    def op_call(self, ins, ix):
-        idx = self._idx(ix)
-        if ins.args[0]:
-            self.put(ins.args[0], np.zeros(len(idx), np.uint32), "b32", idx)
-        self.m.printf_calls += len(idx)
-        if not self.m.printf_on or len(self.m.printed) >= MAX_PRINTF_LINES:
-            return
-        fmt_addr = self.callparams.get(ins.args[1])
-        arg_addr = self.callparams.get(ins.args[2]) if len(ins.args) > 2 else None
-        if fmt_addr is None:
-            return
-        order = np.argsort(self.block_of[idx] * 4096 + self.tid[0][idx] + 64 * self.tid[1][idx], kind="stable")
-        for t in idx[order][: MAX_PRINTF_LINES - len(self.m.printed)]:
-            pos = int(np.nonzero(self.callparams[ins.args[1] + ".ix"] == t)[0][0])
-            self.m.printed.append(
-                self._format(int(fmt_addr[pos]), int(arg_addr[pos]) if arg_addr is not None else 0, t)
-            )
-
-    def _format(self, fmt_addr: int, args_addr: int, t: int) -> str:
-        off = fmt_addr - GLOBAL_BASE
-        end = off
-        while 0 <= end < len(self.m.heap) and self.m.heap[end] and end - off < 1000:
-            end += 1
-        fmt = bytes(self.m.heap[off:end]).decode("utf-8", "replace")
-        local = self.local[t * self.lbytes : (t + 1) * self.lbytes].tobytes()
-        pos = args_addr - LOCAL_WINDOW if args_addr >= LOCAL_WINDOW else 0
-        out = []
-        for spec in re.finditer(r"%([-+ #0]*\d*(?:\.\d+)?)(ll|l|h|hh)?([diouxXfeEgGcsp%])", fmt):
-            conv = spec[3]
-            if conv == "%":
-                continue
-            width = 8 if conv in "feEgGsp" or spec[2] in ("l", "ll") else 4
-            pos = -(-pos // width) * width
-            raw = local[pos : pos + width].ljust(width, b"\0")
-            pos += width
-            if conv in "feEgG":
-                out.append(struct.unpack("<d", raw)[0])
-            elif conv in "di":
-                out.append(int.from_bytes(raw, "little", signed=True))
-            elif conv in "sp":
-                out.append(int.from_bytes(raw, "little"))
-            else:
-                out.append(int.from_bytes(raw, "little"))
-        try:
-            text = (
-                re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(ll|l|h|hh)([diouxX])", r"%\2", fmt)
-                .replace("%s", "%x")
-                .replace("%p", "%x")
-            )
-            return (text % tuple(out)).rstrip("\n")[:500]
-        except (TypeError, ValueError):
-            return fmt.rstrip("\n")[:500]
-
-
-def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, vals):
-    """Load (vals None: the values, (n, vec)) or store vals at byte offsets `addr` of a byte array: through a
-    typed view where every address is aligned to the element, byte by byte otherwise."""
-    dt = DTYPES[ty]
-    if memory.size % size == 0 and not (addr % size).any():
-        view = memory.view(dt)
-        at = (addr // size)[:, None] + np.arange(vec)[None, :]
-        if vals is None:
-            return view[at]
-        view[at] = vals.astype(dt)
-        return None
-    at = addr[:, None] + np.arange(size * vec)[None, :]
-    if vals is None:
-        return np.ascontiguousarray(memory[at]).view(dt).reshape(-1, vec)
-    memory[at] = np.ascontiguousarray(vals.astype(dt)).view(np.uint8).reshape(at.shape)
-    return None
-
-
-def _mul(a, b, ty, mods):
-    if ty[0] == "f":
-        return a * b, ty
-    bits = np.dtype(DTYPES[ty]).itemsize * 8
-    signed = ty[0] == "s"
-    if "wide" in mods:
-        wide = ("s" if signed else "u") + str(2 * bits)
-        return a.astype(DTYPES[wide]) * b.astype(DTYPES[wide]), wide
-    if "hi" in mods:
-        if bits == 64:
-            return np.array([((int(x) * int(y)) >> 64) for x, y in np.broadcast(a, b)]).astype(DTYPES[ty]), ty
-        wide = np.int64 if signed else np.uint64
-        return np.right_shift(a.astype(wide) * b.astype(wide), 32).astype(DTYPES[ty]), ty
-    return a * b, ty
-
-
-def _div(a, b, ty):
-    if ty[0] == "f":
-        return a / b
-    safe = np.where(b == 0, 1, b)
-    if ty[0] == "s":
-        q = np.abs(a.astype(np.int64)) // np.abs(safe.astype(np.int64))
-        q = np.where((a < 0) != (safe < 0), -q, q)
-        return np.where(b == 0, -1, q).astype(a.dtype)
-    return np.where(b == 0, np.iinfo(a.dtype).max, a // safe).astype(a.dtype)
-
-
-def _compare(cmp: str, a, b):
-    base = cmp.rstrip("u") if cmp not in ("num", "nan") else cmp
-    unordered = cmp.endswith("u") and cmp not in ("nu",)
-    if cmp == "num":
-        return ~(np.isnan(a) | np.isnan(b))
-    if cmp == "nan":
-        return np.isnan(a) | np.isnan(b)
-    r = COMPARE[base](a, b)
-    if unordered and np.asarray(a).dtype.kind == "f":
-        r = r | np.isnan(a) | np.isnan(b)
-    return r

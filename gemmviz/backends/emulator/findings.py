@@ -1,0 +1,72 @@
+"""The emulator's findings (each with its source line) and the shared-memory bookkeeping that finds hazards
+between warps: per 4-byte word, whether it was written, and which warp last wrote and read it in the current
+barrier interval. Pure numpy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gemmviz.backends.emulator.common import MANY
+
+
+@dataclass
+class Finding:
+    kind: str  # global-oob, shared-oob, uninit-shared, divergent-barrier, read-after-write, ..., budget
+    line: int | None
+    count: int = 1
+    params: dict = field(default_factory=dict)  # matrix, access, other_line, ...
+
+
+class Budget(Exception):
+    pass
+
+
+class SharedBookkeeping:
+    """A Chunk's shared-memory hazard bookkeeping (mixed into Chunk, whose state it uses)."""
+
+    def _hazards(self, ins, idx, blk, addr, nbytes, store):
+        """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it
+        in this barrier interval (a key: the interval << 16 | the warp, or MANY for several warps), to find
+        hazards between warps."""
+        nw = max(1, nbytes // 4)
+        per_block = self.sbytes // 4 + 1
+        if nw == 1:
+            words, warp, ep = blk * per_block + addr // 4, self.warp[idx], self.epoch[blk]
+        else:
+            words = ((blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]).reshape(-1)
+            warp, ep = np.repeat(self.warp[idx], nw), np.repeat(self.epoch[blk], nw)
+        line = ins.line or 0
+        mine, many = (ep << 16) | warp, (ep << 16) | MANY
+        wk = self.w_key[words]
+        other_w = ((wk >> 16) == ep) & ((wk & MANY) != warp)
+        if store:
+            rk = self.r_key[words]
+            self._hazard("write-after-read", ((rk >> 16) == ep) & ((rk & MANY) != warp), words, self.r_line, line)
+            self._hazard("write-after-write", other_w, words, self.w_line, line)
+            new = np.where(other_w, many, mine)
+            self.w_key[words] = new
+            dup = self.w_key[words] != new  # two warps wrote the same word in this one instruction
+            if dup.any():
+                self._hazard("write-after-write", dup & ~other_w, words, self.w_line, line)
+                self.w_key[words[dup]] = many[dup]
+            self.w_line[words] = line
+            self.written[words] = True
+            return
+        unwritten = ~self.written[words]
+        if unwritten.any():
+            self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
+        self._hazard("read-after-write", other_w, words, self.w_line, line)
+        rk = self.r_key[words]
+        new = np.where(((rk >> 16) == ep) & ((rk & MANY) != warp), many, mine)
+        self.r_key[words] = new
+        dup = self.r_key[words] != new
+        if dup.any():
+            self.r_key[words[dup]] = many[dup]
+        self.r_line[words] = line
+
+    def _hazard(self, kind, sel, words, lines, line):
+        if sel.any():
+            other = int(lines[words[sel]][0]) or None
+            self.m.find(kind, line or None, int(sel.sum()), other_line=other)

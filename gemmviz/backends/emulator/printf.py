@@ -1,0 +1,68 @@
+"""printf in a kernel (a call of vprintf): each thread's line formatted from its local buffer, the output
+kept and bounded (MAX_PRINTF_LINES), every call counted. Mixed into Chunk. Pure Python + numpy."""
+
+from __future__ import annotations
+
+import re
+import struct
+
+import numpy as np
+
+from gemmviz.backends.emulator.common import GLOBAL_BASE, LOCAL_WINDOW, MAX_PRINTF_LINES
+
+
+class PrintfOps:
+    """op_call (vprintf) and the formatting of its arguments."""
+
+    def op_call(self, ins, ix):
+        idx = self._idx(ix)
+        if ins.args[0]:
+            self.put(ins.args[0], np.zeros(len(idx), np.uint32), "b32", idx)
+        self.m.printf_calls += len(idx)
+        if not self.m.printf_on or len(self.m.printed) >= MAX_PRINTF_LINES:
+            return
+        fmt_addr = self.callparams.get(ins.args[1])
+        arg_addr = self.callparams.get(ins.args[2]) if len(ins.args) > 2 else None
+        if fmt_addr is None:
+            return
+        order = np.argsort(self.block_of[idx] * 4096 + self.tid[0][idx] + 64 * self.tid[1][idx], kind="stable")
+        for t in idx[order][: MAX_PRINTF_LINES - len(self.m.printed)]:
+            pos = int(np.nonzero(self.callparams[ins.args[1] + ".ix"] == t)[0][0])
+            self.m.printed.append(
+                self._format(int(fmt_addr[pos]), int(arg_addr[pos]) if arg_addr is not None else 0, t)
+            )
+
+    def _format(self, fmt_addr: int, args_addr: int, t: int) -> str:
+        off = fmt_addr - GLOBAL_BASE
+        end = off
+        while 0 <= end < len(self.m.heap) and self.m.heap[end] and end - off < 1000:
+            end += 1
+        fmt = bytes(self.m.heap[off:end]).decode("utf-8", "replace")
+        local = self.local[t * self.lbytes : (t + 1) * self.lbytes].tobytes()
+        pos = args_addr - LOCAL_WINDOW if args_addr >= LOCAL_WINDOW else 0
+        out = []
+        for spec in re.finditer(r"%([-+ #0]*\d*(?:\.\d+)?)(ll|l|h|hh)?([diouxXfeEgGcsp%])", fmt):
+            conv = spec[3]
+            if conv == "%":
+                continue
+            width = 8 if conv in "feEgGsp" or spec[2] in ("l", "ll") else 4
+            pos = -(-pos // width) * width
+            raw = local[pos : pos + width].ljust(width, b"\0")
+            pos += width
+            if conv in "feEgG":
+                out.append(struct.unpack("<d", raw)[0])
+            elif conv in "di":
+                out.append(int.from_bytes(raw, "little", signed=True))
+            elif conv in "sp":
+                out.append(int.from_bytes(raw, "little"))
+            else:
+                out.append(int.from_bytes(raw, "little"))
+        try:
+            text = (
+                re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(ll|l|h|hh)([diouxX])", r"%\2", fmt)
+                .replace("%s", "%x")
+                .replace("%p", "%x")
+            )
+            return (text % tuple(out)).rstrip("\n")[:500]
+        except (TypeError, ValueError):
+            return fmt.rstrip("\n")[:500]
