@@ -336,11 +336,11 @@ register(LessonViewKind("zzstripes", ("zzwidth",)))
 """
 
 FRESH = """
-import sys
-import gemmviz.core
-
-gemmviz.core.__path__.append(sys.argv[1])  # as if core/lesson_view_zzstripes.py were shipped
+import importlib, sys
 from gemmviz.core import lesson_views
+
+# as if a module of the views' own package (lesson_views.MODULE_PREFIX + "zzstripes") were shipped
+importlib.import_module(lesson_views.__package__).__path__.append(sys.argv[1])
 from gemmviz.core.lessons import LessonError, parse_lesson
 
 step = '[[step]]\\ntitle = "T"\\ntext = "One sentence."\\n'
@@ -354,12 +354,14 @@ print("zzwidth" in lesson_views.all_keys(), lesson_views.owners("zzwidth"))
 
 
 def test_errors_list_every_shipped_view_and_key_whatever_was_imported(tmp_path):
-    """A view in a lesson_view_NAME.py module of core (the package's modules are discovered, not only those a
+    """A view in a module named with lesson_views.MODULE_PREFIX in its package (the package's modules are discovered, not only those a
     step named before) is in the list of views and of keys, and owns its key, from the first lesson parsed."""
     import subprocess
     import sys
 
-    (tmp_path / "lesson_view_zzstripes.py").write_text(VIEW_MODULE)
+    from gemmviz.core import lesson_views
+
+    (tmp_path / f"{lesson_views.MODULE_PREFIX}zzstripes.py").write_text(VIEW_MODULE)
     proc = subprocess.run([sys.executable, "-c", FRESH, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     view, key, other, listed = proc.stdout.splitlines()

@@ -162,13 +162,6 @@ def _size_words(key: str) -> str:
     return key.replace("x", "×")
 
 
-def times_text(x: float) -> str:
-    """A ratio as charts and lessons write it: 1.53×, 15.3×, 153×, 15,300× (three figures up to 100)."""
-    if round(x, 1) >= 100:
-        return f"{x:,.0f}×"
-    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
-
-
 # ---- the kinds gemmviz ships (their drawing: gemmviz/ui/charts/kinds/) ------------------------------------
 @register
 class Time(ChartKind):

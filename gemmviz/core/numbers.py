@@ -8,7 +8,12 @@ from __future__ import annotations
 import math
 import re
 
-from gemmviz.core.chart_kinds import times_text
+
+def times_text(x: float) -> str:
+    """A ratio as charts and lessons write it: 1.53×, 15.3×, 153×, 15,300× (three figures up to 100)."""
+    if round(x, 1) >= 100:
+        return f"{x:,.0f}×"
+    return f"{x:.1f}×" if round(x, 2) >= 10 else f"{x:.2f}×"
 
 
 def rate(x: float | None, empty: str = "—") -> str:
@@ -86,7 +91,7 @@ def _check(lang: str) -> str:
 
 
 def ratio(x: float, lang: str = "en") -> str:
-    """How many times faster, as the charts' bars write it (chart_kinds.times_text); below 0.1, how many times slower
+    """How many times faster, as the charts' bars write it (times_text); below 0.1, how many times slower
     (the CPU loop against cuBLAS). Chinese says 倍 inside a sentence: 快 12.0 倍, 慢 16,265 倍."""
     if _check(lang) == "en":
         return f"{times_text(1 / x)[:-1]}× slower" if x < 0.1 else times_text(x)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from gemmviz.core.chart_kinds import times_text
+from gemmviz.core.numbers import times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, compare_sources
 from gemmviz.ui.charts.base import source_label

@@ -14,7 +14,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from gemmviz.core.chart_kinds import DEFAULT_BASELINE, times_text
+from gemmviz.core.chart_kinds import DEFAULT_BASELINE
+from gemmviz.core.numbers import times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.results import Result, find_baseline, line_results

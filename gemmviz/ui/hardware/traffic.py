@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QTextOption
 
-from gemmviz.core.chart_kinds import times_text
+from gemmviz.core.numbers import times_text
 from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
 from gemmviz.core.explain import comparison_of
 from gemmviz.core.numbers import percent
