@@ -1030,7 +1030,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="40" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="664" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="744" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1420,234 +1420,239 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>memory-safe</source>
         <translation>内存安全</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="86" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="97" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="90" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="101" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="256" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="300" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="257" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="301" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="302" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="303" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="304" />
         <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="262" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="306" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="264" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="308" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="369" />
+        <source>Your code (the lines the check cites are highlighted)</source>
+        <translation>你的代码（检查引用的行已高亮）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="395" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="341" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="396" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="434" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="390" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="445" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="403" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="458" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="413" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="418" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="473" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="479" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="479" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="433" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="488" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="523" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="523" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="480" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="535" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="486" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="541" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="549" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="510" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="565" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="535" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="590" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="541" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="596" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="633" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="633" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="649" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="595" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="653" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="600" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="658" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="606" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="664" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="667" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="667" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="633" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="706" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="639" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="712" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="643" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="716" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="654" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="734" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="663" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="711" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="743" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="791" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
