@@ -88,3 +88,37 @@ def test_a_gpu_record_without_printf_or_emulator_hides_their_boxes(qtbot):
         assert not any("emulated" in line for line in tab.finding_lines)
     finally:
         tab.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_column_needs_no_sideways_scroll_at_720p_projector(qtbot, qapp, tmp_path, lang):
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui import i18n
+    from gemmviz.ui.window import MainWindow
+
+    assert i18n.install(qapp, lang)
+    w = MainWindow(
+        backends={"cpu": CpuBackend()}, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(w)
+    try:
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitExposed(w)
+        w.set_projector(True)
+        w.resize(1280, 720)
+        assert w.open_exercise_check(RECORD)
+        QApplication.processEvents()
+        tab = w.exercise_tab
+        content = tab.source_view.parentWidget()
+        area = content.parentWidget().parentWidget()
+        # every text of the column wraps within it: nothing is cut at its right edge or needs a sideways scroll
+        assert content.minimumSizeHint().width() <= area.viewport().width()
+        assert not area.horizontalScrollBar().isVisible()
+    finally:
+        w.set_projector(False)
+        w.close()
+        i18n.install(qapp, "en")

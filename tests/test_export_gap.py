@@ -46,8 +46,9 @@ def test_the_pair_chosen_and_the_projector_type(qapp, session, tmp_path):
     from gemmviz.ui.export.exporters import export_chart
     from gemmviz.ui.theme import theme_for
 
-    assert main(["export", session, "--chart", "gap", "--pair", "gpu-cpasync@2048x2048x2048,cublas@2048³",
-                 "--projector", "--size", "1280x720", "-o", str(tmp_path / "p.svg")]) == 0  # fmt: skip
+    pair = ["--pair", "gpu-cpasync@2048x2048x2048,cublas@2048³"]
+    projector = ["--projector", "--size", "1280x720"]
+    assert main(["export", session, "--chart", "gap", *pair, *projector, "-o", str(tmp_path / "p.svg")]) == 0
     svg = (tmp_path / "p.svg").read_text()
     assert "gpu-cpasync and cublas at 2048³" in svg
     # the projector's type is larger than the plain one's (the same drawing, the theme's font)

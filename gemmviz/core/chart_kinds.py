@@ -284,37 +284,3 @@ class SmTrace(ChartKind):
     label = QT_TRANSLATE_NOOP("", "sm-trace")
     description = QT_TRANSLATE_NOOP("", "thread blocks on the SMs over time, in waves (a traced result)")
     needs = ("block_trace", "block traces: run `gemmviz profile` with block tracing on a GPU")
-
-
-@register
-class Gap(ChartKind):
-    name = "gap"
-    label = QT_TRANSLATE_NOOP("", "gap")
-    description = QT_TRANSLATE_NOOP(
-        "", "where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)"
-    )
-    in_lessons = False  # a lesson's gap step draws it (its own view, with the step's two kernels)
-
-    @classmethod
-    def check(cls, results: Sequence, view: ChartView) -> None:
-        """The gap file loads and holds the pair (the session's results are not what it draws)."""
-        gap_of(view)
-
-
-def gap_of(view: ChartView):
-    """(the gap file, the gap of the view's pair as the views draw it: core/gap.readable); NothingToDraw in one
-    line where the file cannot be read or lacks the pair."""
-    from gemmviz.core import gap as gapcore
-    from gemmviz.core.recorded import RecordError
-
-    try:
-        if view.gap_file is None:
-            f, why = gapcore.load_shipped_gap()
-            if f is None:
-                raise NothingToDraw(f"nothing to chart: {why}")
-        else:
-            f = gapcore.load_gap_file(view.gap_file)
-        a, b = gapcore.pair_of(f, view.pair)
-        return f, gapcore.readable(gapcore.decompose(a, b, f.header.gpu))
-    except (RecordError, gapcore.GapError) as exc:
-        raise NothingToDraw(f"nothing to chart: {exc}") from None

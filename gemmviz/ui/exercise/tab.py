@@ -393,6 +393,7 @@ class ExerciseTab(QWidget):
         self.record_label.setTextFormat(Qt.TextFormat.PlainText)
         self.record_label.setWordWrap(True)
         self.source_title = QLabel(tr("Your code (the lines the check cites are highlighted)"))
+        self.source_title.setWordWrap(True)
         self.source_view = SourceView()
         self.printf_title = QLabel()
         self.printf_title.setTextFormat(Qt.TextFormat.PlainText)
