@@ -3,8 +3,9 @@ tests/data/exercise_tab/tiled_printf.check.json), in projector type, in one lang
 
     Xvfb :61 -screen 0 1280x720x24 & DISPLAY=:61 python3 tools/screens_exercise.py docs en
 
-writes OUTDIR/exercise-emulated-WxH-projector-LANG.png (the window maximised, then the column scrolled to the
-code, the findings and the printf output: a second file, ...-lower.png)."""
+writes OUTDIR/exercise-emulated-WxH-projector-LANG.png (the window maximised: the verdicts), then the column
+scrolled to the cause and the code with its cited lines (...-code.png) and to the findings and the kernel's printf
+output (...-findings.png)."""
 
 import subprocess
 import sys
@@ -47,8 +48,9 @@ name = f"exercise-emulated-{screen.width()}x{screen.height()}-projector-{lang}"
 subprocess.run(["import", "-window", "root", str(out / f"{name}.png")], check=True)
 tab = w.exercise_tab
 area = tab.source_view.parentWidget().parentWidget().parentWidget()  # the right column's scroll area
-area.ensureWidgetVisible(tab.findings, 0, 0)
-pump(1.0)
-subprocess.run(["import", "-window", "root", str(out / f"{name}-lower.png")], check=True)
+for part, widget in (("code", tab.cause), ("findings", tab.findings)):  # the column scrolled to each part
+    area.verticalScrollBar().setValue(widget.y() - 4)
+    pump(1.0)
+    subprocess.run(["import", "-window", "root", str(out / f"{name}-{part}.png")], check=True)
 w.recovery.ask = False
 w.close()

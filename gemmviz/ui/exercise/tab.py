@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -222,7 +222,7 @@ class TimingBars(QWidget):
             y += self.row_height()
 
 
-class SourceView(QPlainTextEdit):
+class SourceView(QTextEdit):
     """The student's source, numbered, the lines a check cites highlighted (the cause's in orange, the emulator's
     findings' in yellow), scrolled to the first one; long lines wrap, never cut."""
 
@@ -231,14 +231,33 @@ class SourceView(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setAcceptRichText(False)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
         self.highlighted: list[int] = []  # the source lines highlighted now, in order (for the tests)
-        self.setMinimumHeight(self.fontMetrics().height() * 8)
+        self.setMinimumHeight(self.fontMetrics().height() * 5)
+        # no taller than SHOWN lines of the type it has now (projector type too): the cause above it and the
+        # code stay on one screen at 720p; a longer kernel scrolls here, the cited line a third of the way down
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+
+    SHOWN = 8
+
+    def sizeHint(self) -> QSize:
+        frame = 2 * self.frameWidth() + 2 * int(self.document().documentMargin())
+        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * self.SHOWN + frame)
 
     def set_source(self, source: str, cause: list[int], findings: list[int]) -> None:
         lines = source_lines(source)
         width = len(str(len(lines)))
         self.setPlainText("\n".join(f"{i:>{width}} │ {text}" for i, text in enumerate(lines, 1)))
+        # a wrapped line continues right of the numbers (a hanging indent, which QTextEdit's layout keeps and
+        # QPlainTextEdit's drops), never under them
+        hang = QTextBlockFormat()
+        margin = self.fontMetrics().horizontalAdvance(f"{len(lines):>{width}} │ ")
+        hang.setLeftMargin(margin)
+        hang.setTextIndent(-margin)
+        whole = QTextCursor(self.document())
+        whole.select(QTextCursor.SelectionType.Document)
+        whole.mergeBlockFormat(hang)
         marks = [(n, self.CAUSE) for n in cause if 0 < n <= len(lines)]
         marks += [(n, self.FINDING) for n in findings if 0 < n <= len(lines) and n not in cause]
         selections = []
@@ -247,12 +266,25 @@ class SourceView(QPlainTextEdit):
             sel.format.setBackground(colour)
             sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             sel.cursor = QTextCursor(self.document().findBlockByNumber(n - 1))
+            sel.cursor.movePosition(
+                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+            )  # wrapped too
             selections.append(sel)
         self.setExtraSelections(selections)
         self.highlighted = sorted(n for n, _c in marks)
-        if self.highlighted:
-            self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.highlighted[0] - 1)))
-            self.centerCursor()
+        self._show_first()
+
+    def _show_first(self) -> None:
+        """The first highlighted line a third of the way down the view (the lines above it give its context)."""
+        if not self.highlighted:
+            return
+        self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.highlighted[0] - 1)))
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.value() + self.cursorRect().top() - self.viewport().height() // 3)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._show_first()
 
 
 class NoWheelComboBox(QComboBox):
@@ -746,8 +778,6 @@ class ExerciseTab(QWidget):
                     + source(f.get("line"))
                 )
         emu = record.get("emulator") or {}
-        if emu and record.get("no_gpu"):
-            self.finding_lines.append(render(msg("emu.by", why=record["no_gpu"]), self.lang))
         if emu.get("refused"):
             self.finding_lines.append(render(emu["refused"], self.lang))
         for text, line in emulator_findings(record, self.lang):
@@ -761,6 +791,8 @@ class ExerciseTab(QWidget):
             self.finding_lines.append(line)
         for note in record.get("not_run") or []:
             self.finding_lines.append(tr("Not run: {0}").format(note))
+        if emu and record.get("no_gpu"):  # how the verdicts were reached, after what they found
+            self.finding_lines.append(render(msg("emu.by", why=record["no_gpu"]), self.lang))
 
     def _fill_bars(self, record: dict) -> None:
         timing = record.get("timing") or {}
