@@ -141,3 +141,21 @@ def test_a_gap_is_between_two_kernels_of_one_size():
 def test_one_size_keeps_the_bare_labels(synthetic):
     assert synthetic.names() == [k.label for k in synthetic.kernels]
     assert gap.default_pair(synthetic) == ("gpu-cpasync", "cublas")
+
+
+def test_the_hardware_view_names_kernels_with_their_size(qapp):
+    from gemmviz.ui.hardware.gap import GapView
+
+    view = GapView(file=gap.read_gap(several_sizes(), "several.json"))
+    try:
+        items = [view.a_combo.itemText(i) for i in range(view.a_combo.count())]
+        assert "gpu-cpasync@2048³" in items and "cublas@8192³" in items
+        assert (view.a_combo.currentText(), view.b_combo.currentText()) == ("gpu-cpasync@4096³", "cublas@4096³")
+        view.select("gpu-cpasync@1000³", "cublas@1000³")
+        assert view.gap is not None and view.gap.a.size == (1000, 1000, 1000)
+        view.select("gpu-cpasync", "cublas@4096³")  # a bare label (a lesson's): its largest size
+        assert view.gap is not None and view.gap.a.size == (4096, 4096, 4096)
+        view.select("gpu-cpasync@2048³", "cublas@4096³")
+        assert view.gap is None and "one size" in view.sentences()
+    finally:
+        view.deleteLater()
