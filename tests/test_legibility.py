@@ -3,6 +3,8 @@ kernel at each size the Tiling tab offers: no text below the projector's size (2
 720p), none cut (elided with … or running past its view) and no two drawn over each other. Texts are caught as
 they are painted (tests/legibility.py), so a view cannot forget to report one."""
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("PySide6")
@@ -17,6 +19,7 @@ from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 from tests.legibility import check
 
+EMULATED = Path(__file__).parent / "data" / "exercise_tab" / "tiled_printf.check.json"
 SIZES = {"720p": ((1280, 720), 16), "1080p": ((1920, 1080), 24)}
 SHOWS = ["all four", "time", "gflops", "speedup", "table"]
 TILING_SIZES = ["legible", "32³", "100×70×90", "256³"]
@@ -33,7 +36,8 @@ def _states() -> list[str]:
     ]
     states += ["compare"]
     states += [f"tiling/{v}/{s}" for v in animated_variants() for s in TILING_SIZES]
-    return [*states, "accesses/0", "accesses/1", "exercise"]
+    # the last: an emulated check opened (verdicts, cause, the code with its cited lines, findings, printf)
+    return [*states, "accesses/0", "accesses/1", "exercise", "exercise/emulated"]
 
 
 @pytest.fixture(scope="module", params=list(SIZES))
@@ -94,6 +98,9 @@ def _go(w, state: str) -> None:
     elif kind == "accesses":
         w.tabs.setCurrentWidget(w.access_tab)
         w.access_tab.setCurrentIndex(int(rest))
+    elif kind == "exercise" and rest:
+        w.tabs.setCurrentWidget(w.exercise_tab)
+        assert w.open_exercise_check(EMULATED)
     else:
         w.tabs.setCurrentWidget({"roofline": w.roofline_tab, "compare": w.compare, "exercise": w.exercise_tab}[kind])
     _until(lambda: not w.charts_tab.refresh_pending and not w.projector_pending.isActive())

@@ -595,4 +595,7 @@ ZH = {
     "P plays the animation · . , one frame": "P 播放动画 · . , 逐帧",
     "◀ barrier: every thread of the block waits here": "◀ 屏障：线程块的所有线程都在这里等待",
     "&Presenter view (laptop screen)": "演讲者视图（笔记本屏幕）(&P)",
+    "Your code (the lines the check cites are highlighted)": "你的代码（检查引用的行已高亮）",
+    "gap": "差距",
+    "where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)": "两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）",
 }

@@ -249,75 +249,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="177" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="181" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="185" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="189" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="193" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="197" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="223" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="227" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="242" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="246" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="270" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="274" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="280" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="284" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="182" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="194" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="198" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="224" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="228" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="243" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="247" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="271" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="275" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="281" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="285" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -1030,7 +1030,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="40" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="664" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="773" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1420,234 +1420,239 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>memory-safe</source>
         <translation>内存安全</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="86" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="97" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="90" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="101" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="256" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="326" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="257" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="327" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="328" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="329" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="330" />
         <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="262" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="332" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="264" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="334" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="395" />
+        <source>Your code (the lines the check cites are highlighted)</source>
+        <translation>你的代码（检查引用的行已高亮）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="422" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="341" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="461" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="390" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="472" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="403" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="485" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="413" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="495" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="418" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="500" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="506" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="424" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="506" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="433" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="515" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="468" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="480" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="562" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="486" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="568" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="576" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="510" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="592" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="535" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="617" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="541" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="623" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="578" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="678" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="595" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="682" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="600" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="687" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="606" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="693" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="696" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="696" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="633" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="735" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="639" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="741" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="643" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="745" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="654" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="763" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="663" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="711" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="772" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="820" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -2416,6 +2421,16 @@ model</source>
         <location filename="../../gemmviz/ui/tiling/code.py" line="96" />
         <source>◀ barrier: every thread of the block waits here</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/gap.py" line="911" />
+        <source>gap</source>
+        <translation>差距</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/gap.py" line="912" />
+        <source>where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)</source>
+        <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
     </message>
 </context>
 <context>

@@ -55,6 +55,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         + ", ".join(f"{b.key} ({b.label})" for b in BASELINES),
     )
     p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
+    p.add_argument(
+        "--pair",
+        help="gap chart: the kernel explained and the one it is measured against, A,B, as the gap file names "
+        "them (e.g. 'gpu-cpasync-any,cublas'; add @MxNxK where it holds several sizes; default: the best FP32 "
+        "rung against cuBLAS at the largest size with both). The gap file is the session's, SESSION-gap.json",
+    )
     p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
     p.add_argument(
         "--series",
@@ -147,6 +153,25 @@ def apply_preset(results: list, args: argparse.Namespace) -> list:
     return results
 
 
+def gap_options(args: argparse.Namespace) -> dict:
+    """The gap chart's pair and file (the gap metrics recorded beside the session); --pair with another chart
+    is refused, as is a gap chart of a session with no gap file beside it."""
+    if args.chart != "gap":
+        if args.pair is not None:
+            raise UsageError("--pair is for --chart gap")
+        return {}
+    from gemmviz.core.gap import gap_path
+
+    session = shipped_session(args.session)
+    path = gap_path(session)
+    if not Path(path).is_file():
+        raise UsageError(
+            f"--chart gap: no gap metrics beside {session} (looked for {path}); record them on a GPU with "
+            "`gemmviz profile --gap`"
+        )
+    return {"pair": args.pair, "gap_file": path}
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from gemmviz.core.results import Session, SessionError
     from gemmviz.core.roofline import load_ceilings
@@ -175,7 +200,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     results = apply_preset(results, args)
     base, note = choose_baseline(results, args.chart, args.baseline, at)
-    view = ChartView(base.key, at and at.key, "")
+    view = ChartView(base.key, at and at.key, "", **gap_options(args))
     check_view(results, args.chart, view, at)
     app = qt_app()
     from gemmviz.ui.export.exporters import ExportError, NothingToExport, export_chart, footer_text, session_origin

@@ -40,6 +40,10 @@ class ChartView:
     size_key: str | None = None
     source: str | None = None
     source_of: Callable[[Any], str] | None = None
+    # the gap chart: the two kernels ("A,B", core/gap.pair_of; None: the best FP32 rung against cuBLAS) and the
+    # gap file they come from (None: the newest the package ships)
+    pair: str | None = None
+    gap_file: str | None = None
 
 
 def is_baseline(result, base: Baseline) -> bool:

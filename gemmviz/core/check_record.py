@@ -605,25 +605,50 @@ def report_text(record: dict, lang: str = "en") -> str:
 
 
 def _emulator_lines(record: dict, lang: str) -> list[str]:
-    emu = record.get("emulator") or {}
     out = []
-    for f in emu.get("findings") or []:
+    for text, line in emulator_findings(record, lang):
+        out.append("  " + text)
+        out += _with_source(record, line)
+    calls, lines = printf_output(record)
+    if calls:
+        out.append("  " + render(msg("report.printf", calls=calls, kept=len(lines)), lang))
+        out += [f"    {line}" for line in lines]
+    return out
+
+
+_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+PRINTF_SHOWN = 20  # of the kernel's printf lines the record keeps (at most 200), the ones a report shows
+
+
+def emulator_findings(record: dict, lang: str = "en") -> list[tuple[str, int | None]]:
+    """The emulator's findings, each as one sentence in `lang` and the source line it names (None: no line)."""
+    out = []
+    for f in (record.get("emulator") or {}).get("findings") or []:
         params = {k: v for k, v in f.items() if k not in ("kind", "message")}
         if "access" in params:
             params["access"] = msg(f"access.{params['access']}")
         params.setdefault("other_line", "?")
         params.setdefault("matrix", "?")
-        out.append("  " + render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang))
-        out += _with_source(record, f.get("line"))
-    printf = emu.get("printf") or {}
-    if printf.get("calls"):
-        lines = printf.get("lines") or []
-        out.append("  " + render(msg("report.printf", calls=printf["calls"], kept=len(lines)), lang))
-        out += [f"    {line}" for line in lines[:20]]
+        text = render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang)
+        out.append((text, f.get("line")))
     return out
 
 
-_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+def printf_output(record: dict, shown: int = PRINTF_SHOWN) -> tuple[int, list[str]]:
+    """How many times the emulated kernel called printf, and the first `shown` lines of what it printed."""
+    printf = (record.get("emulator") or {}).get("printf") or {}
+    return printf.get("calls") or 0, list(printf.get("lines") or [])[:shown]
+
+
+def finding_lines(record: dict) -> list[int]:
+    """The source lines the emulator's findings name, in order, each once."""
+    lines: list[int] = []
+    for f in (record.get("emulator") or {}).get("findings") or []:
+        for key in ("line", "other_line"):
+            n = f.get(key)
+            if isinstance(n, int) and n > 0 and n not in lines:
+                lines.append(n)
+    return lines
 
 
 def emulated_access_lines(record: dict, lang: str = "en") -> list[str]:

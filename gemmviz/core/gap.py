@@ -24,13 +24,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from gemmviz.core import recorded
+from gemmviz.core import chart_kinds, recorded
+from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
 from gemmviz.core.messages import define, render
 from gemmviz.core.recorded import RecordError, fail
 
 SCHEMA = "gemmviz-gap-metrics"
 MAX_BYTES = 2 << 20
-MAX_KERNELS = 64
+MAX_KERNELS = 512  # a file of several sizes: every kernel at each (7 kernels at 10 sizes are 70)
 MAX_METRICS = 256
 MAX_N = 65536
 METRIC_NAME = re.compile(r"[a-z0-9]+__[a-z0-9_]+(\.[a-z0-9_]+)*")
@@ -117,8 +118,21 @@ class Kernel:
     def label(self) -> str:
         return recorded.label(self.variant, self.params)
 
+    @property
+    def size(self) -> tuple[int, int, int]:
+        return self.m, self.n, self.k
+
     def get(self, name: str) -> float | None:
         return self.metrics.get(name)
+
+
+def size_text(size: Sequence[int]) -> str:
+    """4096³ for a cube, 2048×3072×4096 otherwise: how a kernel's size follows its label."""
+    m, n, k = size
+    return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+
+
+_SIZED = re.compile(r"^(?P<label>.+?)\s*@\s*(?P<m>\d+)(?:[x×](?P<n>\d+)[x×](?P<k>\d+)|³)?$")
 
 
 @dataclass(frozen=True)
@@ -126,11 +140,36 @@ class GapFile:
     header: recorded.Header
     kernels: tuple[Kernel, ...]
 
-    def kernel(self, label: str) -> Kernel:
+    def sizes(self) -> list[tuple[int, int, int]]:
+        """The sizes recorded, smallest first (by m·n·k)."""
+        return sorted({k.size for k in self.kernels}, key=lambda s: (s[0] * s[1] * s[2], s))
+
+    def name_of(self, k: Kernel) -> str:
+        """How the views and `--pair` name a kernel: its label, with "@size" where the file holds several sizes
+        (gpu-cpasync-any@2048³; the CLI also takes @2048x2048x2048)."""
+        return k.label if len(self.sizes()) < 2 else f"{k.label}@{size_text(k.size)}"
+
+    def names(self) -> list[str]:
+        return [self.name_of(k) for k in self.kernels]
+
+    def kernel(self, name: str) -> Kernel:
+        """The kernel `name` names: a label with "@size", or a bare label (at the largest size it is recorded at).
+        KeyError where there is none."""
         for k in self.kernels:
-            if k.label == label:
+            if self.name_of(k) == name:
                 return k
-        raise KeyError(label)
+        found = _SIZED.match(name.strip())
+        if found:
+            m = int(found["m"])
+            size = (m, int(found["n"] or m), int(found["k"] or m))
+            for k in self.kernels:
+                if k.label == found["label"].strip() and k.size == size:
+                    return k
+            raise KeyError(name)
+        same = [k for k in self.kernels if k.label == name.strip()]
+        if not same:
+            raise KeyError(name)
+        return max(same, key=lambda k: k.m * k.n * k.k)
 
 
 def _metric_range(name: str) -> tuple[float, float]:
@@ -173,10 +212,10 @@ def read_gap(doc: object, file: str = "gap file") -> GapFile:
     if not isinstance(kernels, list) or not 1 <= len(kernels) <= MAX_KERNELS:
         raise fail(file, "kernels", f"must be a list of 1 to {MAX_KERNELS} kernels")
     out = tuple(_kernel(d, file, i) for i, d in enumerate(kernels))
-    labels = [k.label for k in out]
-    twice = next((x for x in labels if labels.count(x) > 1), None)
+    keys = [(k.label, k.size) for k in out]  # a kernel once per size (a file of several sizes lists it at each)
+    twice = next((x for x in keys if keys.count(x) > 1), None)
     if twice is not None:
-        raise fail(file, "kernels", f"{twice} is listed twice")
+        raise fail(file, "kernels", f"{twice[0]} is listed twice at {size_text(twice[1])}")
     return GapFile(head, out)
 
 
@@ -318,6 +357,28 @@ _(
     en="{share:pct} of the gap: not attributed (what the counters' identities do not close)",
     zh="差距的 {share:pct}：未归因（计数器恒等式未能解释的部分）",
 )
+_(
+    "gap.part.small",
+    en="{share:pct} of the gap: {count:int} parts that cancel: they add {up:us} and take away {down:us} "
+    "(the largest: {largest:msg}, {big:us})",
+    zh="差距的 {share:pct}：{count:int} 个相互抵消的部分：共增加 {up:us}，减少 {down:us}（最大的一项：{largest:msg}，{big:us}）",
+)
+_(
+    "gap.part.small_one_way",
+    en="{share:pct} of the gap: {count:int} parts, each under {limit:pct} of {b}'s time (they add {up:us} and "
+    "take away {down:us})",
+    zh="差距的 {share:pct}：{count:int} 个部分，每个都不到 {b} 时间的 {limit:pct}（共增加 {up:us}，减少 {down:us}）",
+)
+_(
+    "gap.part.stall_mix",
+    en="{share:pct} of the gap: the stall reasons shift {moved:us} between them and cancel to {net:us} "
+    "(most: {up:msg} {upv:us}, {down:msg} {downv:us})",
+    zh="差距的 {share:pct}：停顿原因之间转移了 {moved:us}，相互抵消后为 {net:us}"
+    "（最多的：{up:msg} {upv:us}，{down:msg} {downv:us}）",
+)
+_("gap.label.stall_mix", en="stall mix (net)", zh="停顿构成（净值）")
+_("gap.label.small", en="small parts (cancelling)", zh="小项（相互抵消）")
+_("gap.label.small_one_way", en="small parts", zh="小项")
 _("gap.label.clock", en="SM clock", zh="SM 时钟")
 _("gap.label.idle", en="idle SMs (waves, tail)", zh="SM 空闲（波与尾部）")
 _("gap.label.instructions", en="instructions", zh="指令数")
@@ -572,6 +633,11 @@ def missing_text(missing: set[str]) -> str:
 def decompose(a: Kernel, b: Kernel, gpu: str, top_stalls: int = 3) -> Gap:
     """Where T_a - T_b goes: parts that sum to it exactly, the last one "not attributed" (see the module's
     docstring and docs/gap-view.md). `gpu` names the GPU the file was recorded on (its SM count)."""
+    if a.size != b.size:
+        raise GapError(
+            f"{a.label} was recorded at {size_text(a.size)} and {b.label} at {size_text(b.size)}: "
+            "a gap is between two kernels at one size"
+        )
     ta, tb, timing = _times(a, b)
     gap = ta - tb
     shape = gpu_shape(gpu)
@@ -626,25 +692,45 @@ def is_library(k: Kernel) -> bool:
 
 
 def default_pair(f: GapFile) -> tuple[str, str] | None:
-    """(the fastest hand-written FP32 kernel, the FP32 library kernel of the same size): the gap the view opens
-    on; the two fastest kernels when there is no such pair; None with fewer than two."""
-    if len(f.kernels) < 2:
-        return None
+    """(the fastest hand-written FP32 kernel, the FP32 library kernel of the same size), at the largest size
+    that has both: the gap the view opens on; else the two fastest kernels of the size with most kernels; None
+    where no size has two. Names as `GapFile.name_of` gives them."""
 
     def time(k: Kernel) -> float:
         return k.get(DURATION) or (k.median_ms or math.inf) * 1e6
 
-    refs = [k for k in f.kernels if is_library(k) and precision_of(k) == "fp32"]
-    for ref in refs:
-        rungs = [
-            k
-            for k in f.kernels
-            if not is_library(k) and precision_of(k) == "fp32" and (k.m, k.n, k.k) == (ref.m, ref.n, ref.k)
-        ]
-        if rungs:
-            return min(rungs, key=time).label, ref.label
-    first, second = sorted(f.kernels, key=time)[:2]
-    return second.label, first.label
+    for size in reversed(f.sizes()):
+        here = [k for k in f.kernels if k.size == size]
+        refs = [k for k in here if is_library(k) and precision_of(k) == "fp32"]
+        rungs = [k for k in here if not is_library(k) and precision_of(k) == "fp32"]
+        if refs and rungs:
+            return f.name_of(min(rungs, key=time)), f.name_of(refs[0])
+    by_size = [[k for k in f.kernels if k.size == size] for size in reversed(f.sizes())]
+    most = max(by_size, key=len, default=[])
+    if len(most) < 2:
+        return None
+    first, second = sorted(most, key=time)[:2]
+    return f.name_of(second), f.name_of(first)
+
+
+def pair_of(f: GapFile, text: str | None) -> tuple[Kernel, Kernel]:
+    """The two kernels `text` ("A,B", names as `GapFile.name_of` gives them) names, or the default pair; GapError
+    in one line naming the kernels the file has."""
+    if text is None or not text.strip():
+        pair = default_pair(f)
+        if pair is None:
+            raise GapError("the gap file has no two kernels of one size to compare")
+    else:
+        pair = tuple(x.strip() for x in text.split(","))  # type: ignore[assignment]
+        if len(pair) != 2 or not all(pair):
+            raise GapError(f"--pair {text!r}: give two kernels, A,B (A explained against B)")
+    try:
+        a, b = f.kernel(pair[0]), f.kernel(pair[1])
+    except KeyError as exc:
+        raise GapError(f"{exc.args[0]} is not among the recorded kernels: {', '.join(f.names())}") from None
+    if a is b:
+        raise GapError(f"--pair names {f.name_of(a)} twice: pick two different kernels")
+    return a, b
 
 
 def sentences(g: Gap, lang: str = "en") -> list[str]:
@@ -660,7 +746,11 @@ def as_mapping(g: Gap) -> Mapping[str, float]:
 # the words the views draw (ui/hardware/gap.py, pipeline.py), in the view's language like the sentences
 _("view.recorded", en="recorded on {gpu}, {date}", zh="录制于 {gpu}，{date}")
 _("view.file", en="Figures from {file}: {command}", zh="数据来自 {file}：{command}")
-_("view.gap.title", en="Where {gap:dur} between {a} and {b} goes", zh="{a} 与 {b} 相差的 {gap:dur} 去了哪里")
+_(
+    "view.gap.title",
+    en="Where {gap:dur} between {a} and {b} at {size} goes",
+    zh="{a} 与 {b} 在 {size} 相差的 {gap:dur} 去了哪里",
+)
 _("view.gap.total", en="the gap", zh="差距")
 _("view.gap.axis", en="time difference, µs", zh="时间差（微秒）")
 _("view.gap.value", en="{d:us} · {share:pct}", zh="{d:us} · {share:pct}")
@@ -708,6 +798,87 @@ def gap_path(session_path: str | os.PathLike) -> str:
     return (text[: -len(".json")] if text.endswith(".json") else text) + "-gap.json"
 
 
+SMALL_SHARE = 0.01  # the gap-scale threshold: a bar of its own is at least 1% of the reference kernel's time
+
+
+CANCELLING = 0.5  # stall bars are netted into one where what they sum to is under half of their sizes' sum
+
+
+def net_stalls(g: Gap, cancelling: float = CANCELLING) -> Gap:
+    """`g` with its stall-reason bars (and "other stalls") netted into one, "stall mix", where they mostly cancel:
+    their sum under `cancelling` of the sum of their sizes. Two kernels that stall as long in all but for other
+    reasons (a barrier against a fixed-latency wait) otherwise draw bars of several times the gap in opposite
+    directions; the one bar shows what the shift costs, and its sentence names the largest bar each way and how
+    much the reasons moved between them. The sum of the bars is unchanged."""
+    stalls = [p for p in g.parts if p.name.startswith("stall:") or p.name == "stalls_rest"]
+    if len(stalls) < 2:
+        return g
+    net, gross = sum(p.ns for p in stalls), sum(abs(p.ns) for p in stalls)
+    ups, downs = [p for p in stalls if p.ns > 0], [p for p in stalls if p.ns < 0]
+    if not ups or not downs or abs(net) >= cancelling * gross:
+        return g
+    up, down = max(ups, key=lambda p: p.ns), min(downs, key=lambda p: p.ns)
+    params = {
+        "share": net / g.gap_ns if g.gap_ns else 0.0,
+        "moved": sum(p.ns for p in ups) / 1e3,
+        "net": net / 1e3,
+        "up": {"key": up.label.key, "params": up.label.params},
+        "upv": up.ns / 1e3,
+        "down": {"key": down.label.key, "params": down.label.params},
+        "downv": down.ns / 1e3,
+    }
+    mix = Part("stall_mix", net, Line("gap.label.stall_mix"), Line("gap.part.stall_mix", params))
+    at = g.parts.index(stalls[0])
+    parts = (*(p for p in g.parts[:at] if p not in stalls), mix, *(p for p in g.parts[at:] if p not in stalls))
+    return Gap(g.a, g.b, g.ta_ns, g.tb_ns, g.timing, parts, g.headline, g.notes, g.missing, g.waves_a, g.waves_b)
+
+
+def readable(g: Gap) -> Gap:
+    """The bars the views draw: cancelling stall bars netted (net_stalls), then parts too small to read on
+    their own folded (fold_small). The same measured parts, the same sum."""
+    return fold_small(net_stalls(g))
+
+
+def fold_small(g: Gap, share_of_time: float = SMALL_SHARE) -> Gap:
+    """`g` with the parts that say little on their own added into one bar, placed before "not attributed" (which
+    stays its own bar, as does a "stall mix" of net_stalls); the sum of the bars is unchanged.
+
+    Folded: every part under `share_of_time` of the reference kernel's time; then, while their sum is itself
+    above that, the part of the opposite sign that brings the sum closest to zero (never one that makes it
+    larger). Two kernels a few percent apart otherwise draw bars many times the gap that cancel each other
+    (-328% against +319% of a 10 µs gap): the waterfall shows what is left of them, and the bar's sentence says
+    how much they add and take away and names the largest, so nothing is hidden. Nothing is folded where fewer
+    than two parts would be."""
+    limit = share_of_time * abs(g.tb_ns)
+    movable = [p for p in g.parts if p.name not in ("other", "small", "stall_mix")]  # those say what they hold
+    small = [p for p in movable if abs(p.ns) < limit]
+    kept = [p for p in movable if p not in small]
+    while small and abs(total := sum(p.ns for p in small)) >= limit:
+        best = min((p for p in kept if p.ns * total < 0), key=lambda p: abs(total + p.ns), default=None)
+        if best is None or abs(total + best.ns) >= abs(total):
+            break
+        kept.remove(best)
+        small.append(best)
+    if len(small) < 2:
+        return g
+    ns = sum(p.ns for p in small)
+    up, down = sum(p.ns for p in small if p.ns > 0), -sum(p.ns for p in small if p.ns < 0)
+    largest = max(small, key=lambda p: abs(p.ns))
+    params = {"count": len(small), "share": ns / g.gap_ns if g.gap_ns else 0.0}
+    if any(abs(p.ns) >= limit for p in small):  # a larger part cancelled by the small ones
+        key = "small"
+        label = {"key": largest.label.key, "params": largest.label.params}
+        params.update(up=up / 1e3, down=down / 1e3, largest=label, big=largest.ns / 1e3)
+    else:
+        key = "small_one_way"
+        params.update(limit=share_of_time, b=g.b.label, up=up / 1e3, down=down / 1e3)
+    folded = Part("small", ns, Line(f"gap.label.{key}"), Line(f"gap.part.{key}", params))
+    order = [p for p in g.parts if p not in small and p.name != "other"]
+    tail = [p for p in g.parts if p.name == "other"]
+    parts = (*order, folded, *tail)
+    return Gap(g.a, g.b, g.ta_ns, g.tb_ns, g.timing, parts, g.headline, g.notes, g.missing, g.waves_a, g.waves_b)
+
+
 def merge_stalls(g: Gap, keep: int) -> Gap:
     """`g` with only its `keep` largest stall-reason bars kept, the others added to "other stalls": the same
     measured parts, fewer bars (a chart with little room). The sum and every other bar are unchanged."""
@@ -723,7 +894,43 @@ def merge_stalls(g: Gap, keep: int) -> Gap:
     rest = Part(
         "stalls_rest", ns, Line("gap.label.stalls_rest"), Line("gap.part.stalls_rest", {"count": count, "share": share})
     )
-    head = [p for p in g.parts if not p.name.startswith("stall") and p.name != "other"]
-    tail = [p for p in g.parts if p.name == "other"]
+    head = [p for p in g.parts if not p.name.startswith("stall") and p.name not in ("small", "other")]
+    tail = [p for p in g.parts if p.name in ("small", "other")]
     parts = (*head, *(p for p in stalls if p in kept), rest, *tail)
     return Gap(g.a, g.b, g.ta_ns, g.tb_ns, g.timing, parts, g.headline, g.notes, g.missing, g.waves_a, g.waves_b)
+
+
+# ------------------------------------------------------------------------------------------- the chart kind
+
+
+@chart_kinds.register
+class GapChartKind(chart_kinds.ChartKind):
+    """`gemmviz export --chart gap`: the waterfall of two kernels of a gap file (ui/charts/kinds/gap.py draws it)."""
+
+    name = "gap"
+    label = QT_TRANSLATE_NOOP("", "gap")
+    description = QT_TRANSLATE_NOOP(
+        "", "where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)"
+    )
+    in_lessons = False  # a lesson's gap step draws it (its own view, with the step's two kernels)
+
+    @classmethod
+    def check(cls, results: Sequence, view: chart_kinds.ChartView) -> None:
+        """The gap file loads and holds the pair (the session's results are not what it draws)."""
+        gap_of(view)
+
+
+def gap_of(view: chart_kinds.ChartView) -> tuple[GapFile, Gap]:
+    """(the gap file, the gap of the view's pair as the views draw it: `readable`); NothingToDraw in one line
+    where the file cannot be read or lacks the pair. The file: the view's, else the newest the package ships."""
+    try:
+        if view.gap_file is None:
+            f, why = load_shipped_gap()
+            if f is None:
+                raise chart_kinds.NothingToDraw(f"nothing to chart: {why}")
+        else:
+            f = load_gap_file(view.gap_file)
+        a, b = pair_of(f, view.pair)
+        return f, readable(decompose(a, b, f.header.gpu))
+    except (RecordError, GapError) as exc:
+        raise chart_kinds.NothingToDraw(f"nothing to chart: {exc}") from None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,13 +32,23 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSplitter,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from gemmviz.core.access_goals import access_verdict
-from gemmviz.core.check_record import CheckFileError, access_trace, counter_lines, load_check, record_target
-from gemmviz.core.exercise_check import finish, source_lines
+from gemmviz.core.check_record import (
+    CheckFileError,
+    access_trace,
+    counter_lines,
+    emulator_findings,
+    finding_lines,
+    load_check,
+    printf_output,
+    record_target,
+)
+from gemmviz.core.exercise_check import cause_lines, finish, source_lines
 from gemmviz.core.exercises import (
     MAX_SOURCE_BYTES,
     Exercise,
@@ -47,6 +57,7 @@ from gemmviz.core.exercises import (
     shipped_exercises,
 )
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular, write_atomic
+from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
@@ -137,25 +148,49 @@ class ErrorMap(QWidget):
 
 
 class TimingBars(QWidget):
-    """Yours, the reference and cuBLAS as bars of GFLOP/s: each row's name and figure on a line of text, its bar
-    on the line below across the whole width, so a narrow column shortens the bars in proportion and never
-    squeezes one to a pixel (the text took the width beside it before)."""
+    """Yours, the reference and cuBLAS as bars of GFLOP/s: each row's name and figure on a line of text (two where
+    one is too narrow for them), its bar on the line below across the whole width, so a narrow column shortens the
+    bars in proportion and never squeezes one to a pixel (the text took the width beside it before)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[tuple[str, float, str]] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
+    def row_height(self) -> float:
+        return self.fontMetrics().height() * 2.6  # a line of text, a bar of 1.2 lines, a gap
+
+    def _labels(self, width: int) -> list[list[str]]:
+        """Each row's words on one line, or on two (its name, then its figure) where one is wider than `width`."""
+        fm = self.fontMetrics()
+        out = []
+        for name, _value, text in self.rows:
+            one = f"{name}: {text}"
+            out.append([one] if fm.horizontalAdvance(one) <= width else [f"{name}:", text])
+        return out
+
+    def _height(self, width: int) -> int:
+        line = self.fontMetrics().height()
+        return int(sum(self.row_height() + (len(t) - 1) * line for t in self._labels(width))) or int(self.row_height())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._height(width)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.height() != self._height(self.width()):
+            self.updateGeometry()  # a row's words went onto two lines, or back onto one
+
     def set_rows(self, rows: list[tuple[str, float, str]]) -> None:
         self.rows = rows
         self.updateGeometry()
         self.update()
 
-    def row_height(self) -> float:
-        return self.fontMetrics().height() * 2.6  # a line of text, a bar of 1.2 lines, a gap
-
     def sizeHint(self):
-        return QSize(self.fontMetrics().horizontalAdvance("M") * 24, int(self.row_height() * max(1, len(self.rows))))
+        return QSize(self.fontMetrics().horizontalAdvance("M") * 24, self._height(max(1, self.width())))
 
     def minimumSizeHint(self):
         return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self.sizeHint().height())
@@ -176,13 +211,80 @@ class TimingBars(QWidget):
 
     def _draw(self, p: QPainter) -> None:
         line = self.fontMetrics().height()
-        row_h = self.row_height()
-        for i, ((name, _value, text), span) in enumerate(zip(self.rows, self.bar_spans(), strict=True)):
-            y = i * row_h
+        y = 0.0
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        for i, (texts, span) in enumerate(zip(self._labels(self.width()), self.bar_spans(), strict=True)):
             p.setPen(self.palette().windowText().color())
-            flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-            p.drawText(QRectF(0, y, self.width(), line), flags, f"{name}: {text}")
+            for k, text in enumerate(texts):
+                p.drawText(QRectF(0, y + k * line, self.width(), line), flags, text)
+            y += (len(texts) - 1) * line
             p.fillRect(QRectF(0, y + line * 1.1, span, line * 1.2), QColor(("#0072B2", "#E69F00", "#000000")[i % 3]))
+            y += self.row_height()
+
+
+class SourceView(QTextEdit):
+    """The student's source, numbered, the lines a check cites highlighted (the cause's in orange, the emulator's
+    findings' in yellow), scrolled to the first one; long lines wrap, never cut."""
+
+    CAUSE, FINDING = QColor("#F5C6A5"), QColor("#FFF0B3")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setAcceptRichText(False)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+        self.highlighted: list[int] = []  # the source lines highlighted now, in order (for the tests)
+        self.setMinimumHeight(self.fontMetrics().height() * 5)
+        # no taller than SHOWN lines of the type it has now (projector type too): the cause above it and the
+        # code stay on one screen at 720p; a longer kernel scrolls here, the cited line a third of the way down
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+
+    SHOWN = 8
+
+    def sizeHint(self) -> QSize:
+        frame = 2 * self.frameWidth() + 2 * int(self.document().documentMargin())
+        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * self.SHOWN + frame)
+
+    def set_source(self, source: str, cause: list[int], findings: list[int]) -> None:
+        lines = source_lines(source)
+        width = len(str(len(lines)))
+        self.setPlainText("\n".join(f"{i:>{width}} │ {text}" for i, text in enumerate(lines, 1)))
+        # a wrapped line continues right of the numbers (a hanging indent, which QTextEdit's layout keeps and
+        # QPlainTextEdit's drops), never under them
+        hang = QTextBlockFormat()
+        margin = self.fontMetrics().horizontalAdvance(f"{len(lines):>{width}} │ ")
+        hang.setLeftMargin(margin)
+        hang.setTextIndent(-margin)
+        whole = QTextCursor(self.document())
+        whole.select(QTextCursor.SelectionType.Document)
+        whole.mergeBlockFormat(hang)
+        marks = [(n, self.CAUSE) for n in cause if 0 < n <= len(lines)]
+        marks += [(n, self.FINDING) for n in findings if 0 < n <= len(lines) and n not in cause]
+        selections = []
+        for n, colour in marks:
+            sel = QTextEdit.ExtraSelection()
+            sel.format.setBackground(colour)
+            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            sel.cursor = QTextCursor(self.document().findBlockByNumber(n - 1))
+            sel.cursor.movePosition(
+                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+            )  # wrapped too
+            selections.append(sel)
+        self.setExtraSelections(selections)
+        self.highlighted = sorted(n for n, _c in marks)
+        self._show_first()
+
+    def _show_first(self) -> None:
+        """The first highlighted line a third of the way down the view (the lines above it give its context)."""
+        if not self.highlighted:
+            return
+        self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.highlighted[0] - 1)))
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.value() + self.cursorRect().top() - self.viewport().height() // 3)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._show_first()
 
 
 class NoWheelComboBox(QComboBox):
@@ -322,6 +424,14 @@ class ExerciseTab(QWidget):
         self.record_label = QLabel()  # whose check is shown: the file and when
         self.record_label.setTextFormat(Qt.TextFormat.PlainText)
         self.record_label.setWordWrap(True)
+        self.source_title = QLabel(tr("Your code (the lines the check cites are highlighted)"))
+        self.source_title.setWordWrap(True)
+        self.source_view = SourceView()
+        self.printf_title = QLabel()
+        self.printf_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.printf_title.setWordWrap(True)
+        self.printf_view = QPlainTextEdit(readOnly=True)  # the kernel's printf output, bounded (PRINTF_SHOWN lines)
+        self.printf_view.setMinimumHeight(self.fontMetrics().height() * 5)
         self.error_map = ErrorMap()
         self.findings = QPlainTextEdit(readOnly=True)  # wraps long sanitizer lines; one finding a paragraph
         self.findings.setMinimumHeight(self.fontMetrics().height() * 6)
@@ -333,9 +443,13 @@ class ExerciseTab(QWidget):
         rv.addWidget(self.record_label)
         rv.addWidget(self.verdict_label)
         rv.addWidget(self.cause)
+        rv.addWidget(self.source_title)
+        rv.addWidget(self.source_view, 2)
         rv.addWidget(self.bars)  # the whole width: the bars never share it with the map
         rv.addWidget(self.error_map, 1)
         rv.addWidget(self.findings, 1)
+        rv.addWidget(self.printf_title)
+        rv.addWidget(self.printf_view, 1)
         self.access_kind = NoWheelComboBox()
         self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
         self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
@@ -555,6 +669,8 @@ class ExerciseTab(QWidget):
         if not shown:
             return
         kind = self.access_kind.currentData()
+        # room for the panels' titles below the warp's lanes at the type the window has now (projector: larger)
+        self.access_canvas.setMinimumHeight(max(320, 17 * self.fontMetrics().height()))
         self.access_canvas.kind = kind
         self.access_canvas.panels = access_panels(kind, trace, record.get("reference", ""))
         self.access_canvas.update()
@@ -582,11 +698,14 @@ class ExerciseTab(QWidget):
         for v in record["verdicts"] + ([access] if access else []):
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
             name = tr(GOAL_NAMES[v["goal"]]) if v["goal"] in GOAL_NAMES else v["goal"]
+            detail = render(v["message"], self.lang) if v.get("message") else v["detail"]
             parts.append(
-                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(name)}</b></span> {plain(v['detail'])}"
+                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(name)}</b></span> {plain(detail)}"
             )
         self.verdict_label.setText("<br>".join(parts))
         cause = record.get("cause") or (access or {}).get("cause")
+        if record.get("cause_message"):
+            cause = render(record["cause_message"], self.lang)
         if cause:
             self.cause.setText(tr("Likeliest cause: {0}").format(cause))
         elif record.get("no_gpu"):
@@ -608,6 +727,8 @@ class ExerciseTab(QWidget):
         else:
             self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
         self._fill_findings(record)
+        self._fill_source(record)
+        self._fill_printf(record)
         self._fill_bars(record)
         self._fill_accesses(record)
 
@@ -615,6 +736,19 @@ class ExerciseTab(QWidget):
         """The record's exercise's access goal, judged from its access trace (core/access_goals.py)."""
         e = next((e for e in self.exercises if e.name == record.get("exercise")), None)
         return access_verdict(record, e.access_goals, e.fix(self.lang), self.lang) if e is not None else None
+
+    def _fill_source(self, record: dict) -> None:
+        source = record.get("source") or ""
+        for w in (self.source_title, self.source_view):
+            w.setVisible(bool(source))
+        self.source_view.set_source(source, cause_lines(record), finding_lines(record))
+
+    def _fill_printf(self, record: dict) -> None:
+        calls, lines = printf_output(record)
+        for w in (self.printf_title, self.printf_view):
+            w.setVisible(bool(calls))
+        self.printf_title.setText(render(msg("report.printf", calls=calls, kept=len(lines)), self.lang))
+        self.printf_view.setPlainText("\n".join(lines))
 
     def _fill_findings(self, record: dict) -> None:
         self.finding_lines = []
@@ -643,6 +777,11 @@ class ExerciseTab(QWidget):
                     + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"], f.get("count", 1))
                     + source(f.get("line"))
                 )
+        emu = record.get("emulator") or {}
+        if emu.get("refused"):
+            self.finding_lines.append(render(emu["refused"], self.lang))
+        for text, line in emulator_findings(record, self.lang):
+            self.finding_lines.append(text + source(line))
         for s in record.get("shapes") or []:
             if s["status"] != "ok":
                 self.finding_lines.append(
@@ -652,6 +791,8 @@ class ExerciseTab(QWidget):
             self.finding_lines.append(line)
         for note in record.get("not_run") or []:
             self.finding_lines.append(tr("Not run: {0}").format(note))
+        if emu and record.get("no_gpu"):  # how the verdicts were reached, after what they found
+            self.finding_lines.append(render(msg("emu.by", why=record["no_gpu"]), self.lang))
 
     def _fill_bars(self, record: dict) -> None:
         timing = record.get("timing") or {}

@@ -64,7 +64,8 @@ def draw_gap(
     big, small = font(pt), font(small_pt(pt))
     pad = QFontMetricsF(big).height() * 0.4
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
-    title = render("view.gap.title", lang, {"gap": abs(g.gap_ns) / 1e6, "a": g.a.label, "b": g.b.label})
+    size = gapcore.size_text(g.a.size)  # the two kernels' size: a file may hold several
+    title = render("view.gap.title", lang, {"gap": abs(g.gap_ns) / 1e6, "a": g.a.label, "b": g.b.label, "size": size})
     y = heading(painter, r, title, source_line(header, lang), pt, fg, texts) + pad / 2
     line = QFontMetricsF(big).height()
     axis_h = 2 * QFontMetricsF(small).height() + pad / 2
@@ -86,7 +87,7 @@ def draw_gap(
         tallest = max(wrapped_height(painter, label_w - pad / 2, x[0], label_font) for x in rows)
         if tallest <= room:
             break
-    row_h = min(max(line * 1.7, tallest), room)
+    row_h = min(max(line * 2.0, tallest), room)
     fm = QFontMetricsF(big)
     values = [_value(ns, share, lang) for _, _, ns, share in rows]
     value_font = big if room >= fm.height() * 1.1 else small  # the figures as the labels: the bigger type if it fits
@@ -121,12 +122,33 @@ def draw_gap(
     axis(painter, r, (lo / 1e3, hi / 1e3, bottom), lambda us: x(us * 1e3), render("view.gap.axis", lang), theme, texts)
 
 
-class GapChart(QWidget):
-    """The waterfall of one gap, or a sentence saying why there is none."""
+def draw_sentences(
+    painter: QPainter, rect: QRectF, g: gapcore.Gap, theme: Theme, lang: str, texts: Texts | None = None
+) -> float:
+    """A sentence per bar, then the measured context, wrapped from the top of `rect` in the smaller type, as many
+    as fit whole (the bars' first); returns the height they took."""
+    f = font(small_pt(theme.font_pt))
+    gap_line = QFontMetricsF(f).height() * 0.3
+    y = rect.top()
+    for sentence in [*(p.sentence.text(lang) for p in g.parts), *(n.text(lang) for n in g.notes)]:
+        h = wrapped_height(painter, rect.width(), sentence, f)
+        if y + h > rect.bottom():
+            break
+        text(painter, QRectF(rect.left(), y, rect.width(), h), WRAP, sentence, f, theme.foreground, texts)
+        y += h + gap_line
+    return y - rect.top()
 
-    def __init__(self, theme: Theme = LIGHT, lang: str = "en", parent=None):
+
+SENTENCES_SHARE = 0.45  # of a chart with its sentences (an export), the part under the waterfall
+
+
+class GapChart(QWidget):
+    """The waterfall of one gap, or a sentence saying why there is none; with `sentences` (an export, which has no
+    text beside it), the bars' sentences under it."""
+
+    def __init__(self, theme: Theme = LIGHT, lang: str = "en", parent=None, sentences: bool = False):
         super().__init__(parent)
-        self.theme, self.lang = theme, lang
+        self.theme, self.lang, self.with_sentences = theme, lang, sentences
         self.gap: gapcore.Gap | None = None
         self.header = None
         self.message = ""
@@ -150,6 +172,14 @@ class GapChart(QWidget):
     def draw(self, painter: QPainter, rect: QRectF, texts: Texts | None = None) -> None:
         if self.gap is None:
             draw_message(painter, rect, self.message, self.theme, texts)
+        elif self.with_sentences:
+            top = QRectF(rect.left(), rect.top(), rect.width(), rect.height() * (1 - SENTENCES_SHARE))
+            draw_gap(painter, top, self.gap, self.header, self.theme, self.lang, texts)
+            pad = QFontMetricsF(font(self.theme.font_pt)).height() * 0.4
+            below = QRectF(
+                rect.left() + pad, top.bottom() + pad, rect.width() - 2 * pad, rect.bottom() - top.bottom() - pad
+            )
+            draw_sentences(painter, below, self.gap, self.theme, self.lang, texts)
         else:
             draw_gap(painter, rect, self.gap, self.header, self.theme, self.lang, texts)
 
@@ -180,7 +210,7 @@ class GapView(QWidget):
         layout.addLayout(pick)
         self.chart = GapChart(theme, lang)
         layout.addWidget(self.chart, 1)
-        labels = [k.label for k in file.kernels] if file is not None else []
+        labels = file.names() if file is not None else []  # "@size" where the file holds several sizes
         for combo in (self.a_combo, self.b_combo):
             combo.addItems(labels)
             combo.setEnabled(len(labels) > 1)
@@ -194,9 +224,11 @@ class GapView(QWidget):
         self.refresh()
 
     def select(self, a: str, b: str) -> None:
-        """Show the gap of kernel `a` against `b` (labels as the file spells them, gpu-tiled[tile=16]); a kernel the
-        file lacks is said, not swapped for another."""
+        """Show the gap of kernel `a` against `b` (labels as the file spells them, gpu-tiled[tile=16], with "@size"
+        for another than the largest where it holds several); a kernel the file lacks is said, not swapped."""
         labels = [self.a_combo.itemText(i) for i in range(self.a_combo.count())]
+        if self.file is not None:  # a bare label, in a file of several sizes: the largest it has
+            a, b = (self._name(x) for x in (a, b))
         lacking = next((x for x in (a, b) if x not in labels), None)
         if lacking is not None and self.file is not None:
             self.gap = None
@@ -210,6 +242,12 @@ class GapView(QWidget):
             combo.blockSignals(False)
         self.refresh()
 
+    def _name(self, name: str) -> str:
+        try:
+            return self.file.name_of(self.file.kernel(name))  # type: ignore[union-attr]
+        except KeyError:
+            return name
+
     def refresh(self) -> None:
         self.gap, message = None, ""
         if self.file is None:
@@ -219,7 +257,8 @@ class GapView(QWidget):
         else:
             try:
                 a, b = (self.file.kernel(c.currentText()) for c in (self.a_combo, self.b_combo))
-                self.gap = gapcore.decompose(a, b, self.file.header.gpu)
+                # bars that cancel between close kernels, and parts too small to read: netted (core/gap.readable)
+                self.gap = gapcore.readable(gapcore.decompose(a, b, self.file.header.gpu))
             except (KeyError, gapcore.GapError) as exc:
                 message = render("view.gap.none", self.lang, {"why": str(exc).strip("'")})
         self.chart.set_gap(self.gap, self.file.header if self.file else None, message)
