@@ -279,14 +279,16 @@ def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
 
 
 def test_the_hardware_counters_sentences_read_in_chinese():
-    from gemmviz.core.explain import comparison_of, counter_sentence_zh, explain_counters
+    from gemmviz.core.explain import comparison_of, explain_counters
+    from gemmviz.core.messages import TEMPLATES
     from gemmviz.core.results import Session
     from gemmviz.core.workspace import recorded_sessions
 
     profiled = [r for path in recorded_sessions() for r in Session.load(path).results if comparison_of(r)]
-    sentences = {x for r in profiled for x in comparison_of(r).sentences}
-    assert len(sentences) > 20
-    assert {x: counter_sentence_zh(x) for x in sentences if not HAN.search(counter_sentence_zh(x))} == {}
+    messages = [m for r in profiled for m in comparison_of(r).messages]
+    assert len({m["key"] for m in messages}) > 5 and all("zh" in TEMPLATES[m["key"]] for m in messages)
+    chinese = {x for r in profiled for x in comparison_of(r).sentences("zh")}
+    assert len(chinese) > 20 and {x for x in chinese if not HAN.search(x)} == set()
     text = explain_counters(profiled[0], "zh")
     assert "模型" in text and "实测" in text and not re.search(r"\b(the|of|and|model|measured)\b", text)
 
