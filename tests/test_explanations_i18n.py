@@ -61,14 +61,17 @@ def test_the_guard_sees_a_branch():
 
 
 # the families of messages the explanations make (their modules define them on import)
-FAMILIES = ("roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.")
+FAMILIES = ("roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.", "caption.")
 
 
 def _load_families() -> None:
     import gemmviz.core.access_goals
     import gemmviz.core.explain
     import gemmviz.core.lessons
-    import gemmviz.core.microbench  # noqa: F401
+    import gemmviz.core.microbench
+    import gemmviz.core.schedule_kind_blocktile2d
+    import gemmviz.core.schedule_kind_hopper
+    import gemmviz.core.schedule_kind_naive  # noqa: F401
 
 
 def test_every_explanation_message_has_a_template_in_every_language():
@@ -84,6 +87,8 @@ def _sample(spec: str):
         return msg("explain.how.cold")
     if spec in ("list", "semi"):
         return ["a", "b"]
+    if spec.endswith("d"):
+        return 7
     return 1.5e9 if spec else "x"
 
 

@@ -116,7 +116,7 @@ define(
     "explain.no_gpu",
     en="No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open "
     "recorded or published session).",
-    zh="没有 CUDA GPU：{reason}。CPU 变体在本机实时运行；GPU 数据来自记录的会话（文件 ▸ 打开记录或已发表的会话）。",
+    zh="没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
 )
 
 
