@@ -53,8 +53,15 @@ def test_no_language_branching_outside_the_language_plumbing():
 
 
 def test_the_guard_sees_a_branch():
-    for line in ('x = "倍" if lang == "zh" else "×"', 'sep = "、" if zh else ", "', 'if lang != "en":',
-                 'LEVELS_ZH = {}', 'zh = lang == "zh"', 'if language() == "en":', 'words = "zh" if a else "en"'):  # fmt: skip
+    for line in (
+        'x = "倍" if lang == "zh" else "×"',
+        'sep = "、" if zh else ", "',
+        'if lang != "en":',
+        "LEVELS_ZH = {}",
+        'zh = lang == "zh"',
+        'if language() == "en":',
+        'words = "zh" if a else "en"',
+    ):
         assert BRANCHES.search(line), line
     assert not BRANCHES.search('define("k", en="a", zh="b")') and not BRANCHES.search('LANGUAGES = ("en", "zh")')
     assert all((ROOT / path).exists() for path in ALLOWED)
@@ -176,8 +183,15 @@ def test_the_fixed_sentences_render_in_both_languages():
 
     for key in ("explain.pair.invalid", "counters.no_conflicts", "microbench.absent", "trace.none", "access.wrong"):
         _both(msg(key))
-    gpu = {"available": True, "name": "H200", "sms": 132, "compute_capability": "9.0", "memory_total_bytes": 1.5e11,
-           "fp32_peak_gflops": 66908.0, "sm_clock_mhz": 1980}  # fmt: skip
+    gpu = {
+        "available": True,
+        "name": "H200",
+        "sms": 132,
+        "compute_capability": "9.0",
+        "memory_total_bytes": 1.5e11,
+        "fp32_peak_gflops": 66908.0,
+        "sm_clock_mhz": 1980,
+    }
     assert device_summary(gpu) == "H200 · 132 SMs · cc 9.0 · 140 GiB · FP32 peak 66.9 TFLOP/s · SM clock 1980 MHz"
     assert (
         device_summary(gpu, "zh") == "H200 · 132 个 SM · cc 9.0 · 140 GiB · FP32 峰值 66.9 TFLOP/s · SM 时钟 1980 MHz"

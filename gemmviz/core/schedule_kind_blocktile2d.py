@@ -23,28 +23,13 @@ def blocktile2d_steps(s: Schedule) -> None:
         k0, k1 = kt * s.bk, (kt + 1) * s.bk
         a, b = Region(r0, r1, k0, k1), Region(k0, k1, c0, c1)
         loads = a.count + b.count
+        where = {"i": kt + 1, "n": steps, "a": f"{r0}:{r1}, {k0}:{k1}", "b": f"{k0}:{k1}, {c0}:{c1}"}
+        where["per"] = loads // threads
         out.add(
             "load",
-            msg(
-                "caption.blocktile2d.load_padded",
-                i=kt + 1,
-                n=steps,
-                a=f"{r0}:{r1}, {k0}:{k1}",
-                b=f"{k0}:{k1}, {c0}:{c1}",
-                per=loads // threads,
-                padded=[p.m, p.n, p.k],
-            )
+            msg("caption.blocktile2d.load_padded", **where, padded=[p.m, p.n, p.k])
             if padded
-            else msg(
-                "caption.blocktile2d.load",
-                i=kt + 1,
-                n=steps,
-                a=f"{r0}:{r1}, {k0}:{k1}",
-                b=f"{k0}:{k1}, {c0}:{c1}",
-                per=loads // threads,
-                ash=[s.bm, s.bk],
-                bsh=[s.bk, s.bn],
-            ),  # fmt: skip
+            else msg("caption.blocktile2d.load", **where, ash=[s.bm, s.bk], bsh=[s.bk, s.bn]),
             kt,
             Counters(global_loads=loads, shared_stores=loads),
             k0,
