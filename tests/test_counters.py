@@ -138,7 +138,7 @@ def test_comparison_naive(rows):
     assert by[("L1/TEX global", "global load requests")].ratio == 1.0  # 2 loads per k per warp, as modelled
     assert by[("L1/TEX global", "bytes of global-load sectors")].ratio == 0.5  # broadcast of A
     assert by[("shared", "load instructions")].ratio is None  # no shared memory
-    text = " ".join(comp.sentences)
+    text = " ".join(comp.sentences())
     assert "L1 and L2 serve the re-reads" in text
     assert "broadcast" in text
     assert "still in L2" in text  # dram__bytes_write.sum is 0: C has not left L2 when the kernel ends
@@ -152,7 +152,7 @@ def test_comparison_tiled(rows):
     by = {(r.level, r.quantity): r for r in comp.rows}
     assert by[("shared", "load instructions")].ratio == 0.625  # 20 of 32 loads per k-step: 4 LDS.128 + 16
     assert by[("L1/TEX global", "bytes of global-load sectors")].ratio == 1.0
-    text = " ".join(comp.sentences)
+    text = " ".join(comp.sentences())
     assert "vector loads" in text
     assert "No bank conflicts to speak of" in text
     assert "Achieved occupancy 91%" in text
@@ -170,7 +170,7 @@ def test_comparison_conflicts_and_dram_excess():
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": t.shared_loads / 32 * 3,
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": 0.0,
     }
-    text = " ".join(Comparison.of(t, counters).sentences)
+    text = " ".join(Comparison.of(t, counters).sentences())
     assert "Bank conflicts cost" in text
     assert "scattered accesses" in text
     assert "still in L2" not in text

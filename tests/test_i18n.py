@@ -255,23 +255,24 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
 
 def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
     from gemmviz.core.problem import Problem
-    from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, legible_problem
+    from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, kind_of, legible_problem
     from gemmviz.ui.tiling.captions import caption_words
 
     assert i18n.install(qapp, "zh")
     try:
-        captions = set()
+        captions = {}  # English text -> its step (core captions each step with a message, rendered in Chinese)
         for name, v in animated_variants().items():  # Hopper's too (its own view, ui/tiling/kind_hopper.py)
             for tile in v.param_choices.get(v.schedule_param) or [None]:
                 for p in (legible_problem(name, tile), Problem(100, 70, 50)):  # whole and zero-padded tiles
                     (gy, gx), _threads = grid_and_threads(name, p, tile)
                     for block in {(0, 0), (gy - 1, gx - 1)}:  # the last block of 100×70: partly outside C
-                        captions.update(st.text for st in block_schedule(name, p, tile, block).steps)
-        assert len(captions) > 100
+                        for bounds in ("and", "or") if kind_of(name).bounds_checked else ("and",):  # the bounds bug
+                            captions.update((st.text, st) for st in block_schedule(name, p, tile, block, bounds).steps)
+        assert len(captions) > 100 and all(st.caption for st in captions.values())
         english = {
-            c: caption_words(c)
-            for c in captions
-            if _english_words(caption_words(c)) or not HAN.search(caption_words(c))
+            c: caption_words(st)
+            for c, st in captions.items()
+            if _english_words(caption_words(st)) or not HAN.search(caption_words(st))
         }
         assert english == {}
     finally:
@@ -279,14 +280,16 @@ def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
 
 
 def test_the_hardware_counters_sentences_read_in_chinese():
-    from gemmviz.core.explain import comparison_of, counter_sentence_zh, explain_counters
+    from gemmviz.core.explain import comparison_of, explain_counters
+    from gemmviz.core.messages import TEMPLATES
     from gemmviz.core.results import Session
     from gemmviz.core.workspace import recorded_sessions
 
     profiled = [r for path in recorded_sessions() for r in Session.load(path).results if comparison_of(r)]
-    sentences = {x for r in profiled for x in comparison_of(r).sentences}
-    assert len(sentences) > 20
-    assert {x: counter_sentence_zh(x) for x in sentences if not HAN.search(counter_sentence_zh(x))} == {}
+    messages = [m for r in profiled for m in comparison_of(r).messages]
+    assert len({m["key"] for m in messages}) > 5 and all("zh" in TEMPLATES[m["key"]] for m in messages)
+    chinese = {x for r in profiled for x in comparison_of(r).sentences("zh")}
+    assert len(chinese) > 20 and {x for x in chinese if not HAN.search(x)} == set()
     text = explain_counters(profiled[0], "zh")
     assert "模型" in text and "实测" in text and not re.search(r"\b(the|of|and|model|measured)\b", text)
 

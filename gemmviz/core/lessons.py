@@ -43,8 +43,8 @@ from gemmviz.core.lesson_views import (
     view_names,
     whole,
 )
+from gemmviz.core.messages import define, render
 from gemmviz.core.microbench import (
-    ABSENT,
     FIGURES,
     LATENCY_LEVELS,
     Microbench,
@@ -472,7 +472,7 @@ def ceiling_text(key: str, lang: str = "en") -> str | None:
         return None if v is None else f"{v / 1000:.{1 if key != 'dram' else 2}f} TB/s"
     if key == "shared/dram":
         a, b = c.get("shared_gbs"), c.get("bandwidth_gbs")
-        return None if not (a and b) else f"{a / b:.1f} 倍" if lang == "zh" else f"{a / b:.1f}×"
+        return None if not (a and b) else render("lesson.times", lang, {"x": a / b})
     if key == "fp32_peak":
         v = c.get("fp32_peak_gflops")
         return None if v is None else f"{v / 1000:.1f} TFLOP/s"
@@ -516,7 +516,7 @@ def fill_text(
     results lack (it reads n/a) is appended to `lacking` if given. `{{latency LEVEL}}` and `{{microbench FIGURE}}`
     come from `microbench` (the shipped recording by default; None: none, and they say so)."""
     absent = missing(lang)
-    bench_absent = ABSENT.get(lang, ABSENT["en"])
+    bench_absent = figure_text(None, "", lang)
 
     def value(m: re.Match) -> str:
         figure = _value(m)
@@ -586,7 +586,7 @@ def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | st
     notes = [step.quoted] if step.quoted else []
     if uses_microbench(step):
         notes.append(footer_note(_microbench(microbench), lang))
-    return ("；" if lang == "zh" else "; ").join(notes)
+    return render("lesson.quoted", lang, {"notes": notes})
 
 
 def check_placeholders(lesson: Lesson) -> None:
@@ -666,7 +666,7 @@ def step_table(step: Step, results: list[Result], lang: str = "en", how: str | N
         for n in step.sizes:
             r, base = _best(results, ref, n), _best(results, base_ref, n)
             time = duration(r.median_ms, lang) if r else "—"
-            same = "1×" if lang == "en" else "1 倍"
+            same = render("lesson.times.same", lang)
             times = (
                 same if r is not None and r is base else ratio(base.median_ms / r.median_ms, lang) if r and base else ""
             )
@@ -699,15 +699,18 @@ def _growth_row(label: str, ref: SeriesRef, sizes: tuple[int, ...], results: lis
 
 
 # how a table's own rows were obtained, in words (LessonSource.how): never "measured here" on a replay
-HOW_WORDS = {
-    "en": {"measured": "measured here", "replayed": "replayed", "published": "published"},
-    "zh": {"measured": "本机实测", "replayed": "回放记录", "published": "已发表"},
-}
+HOW_KINDS = ("measured", "replayed", "published")
+define("lesson.how.measured", en="measured here", zh="本机实测")
+define("lesson.how.replayed", en="replayed", zh="回放记录")
+define("lesson.how.published", en="published", zh="已发表")
+define("lesson.times", en="{x:.1f}×", zh="{x:.1f} 倍")
+define("lesson.times.same", en="1×", zh="1 倍")
+define("lesson.quoted", en="{notes:semi}", zh="{notes:semi}")
 
 
 def how_words(how: str | None, lang: str) -> str:
     """'measured here', 'replayed' or 'published' (in `lang`); '' for None or an unknown kind."""
-    return HOW_WORDS.get(lang, HOW_WORDS["en"]).get(how or "", "")
+    return render("lesson.how." + how, lang) if how in HOW_KINDS else ""
 
 
 def _beside_table(step: Step, results: list[Result], lang: str, how: str | None = None) -> StepTable:

@@ -21,6 +21,13 @@ how to write it:
     {t:us}       a time in µs, in µs whatever its size (the bars of one chart)
     {count:big}  a large count ("2.53 billion", "25.3 亿")
     {why:msg}    another message (its key, or a message) in the same language
+    {n:count}    a count as core/numbers.count writes it ("137 billion", "1,374 亿")
+    {r:of_model} measured over modelled (core/numbers.of_model: "1.9% of model", "模型的 1.9%")
+    {b:bytes}    bytes in GB (two decimals) or MB (one), the same in every language: "10.40 GB", "512.0 MB"
+    {x:mega}     millions with one decimal: "12.3 M"
+    {xs:list}    a list joined with the language's list separator (", ", "、"); {xs:semi} with its "; " ("；")
+    anything else: Python's format spec ({x:.2f}, {share:.0%}, {n:,.0f})
+Language-specific punctuation lives in tables (SEPARATORS), never in a branch on the language.
 Pure Python."""
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ from gemmviz.core import numbers
 from gemmviz.core.numbers import LANGUAGES, duration, rate
 
 Message = dict  # {"key": str, "params": {name: value}}
+
+# the words between the items of a list, per language: "list" for a plain list, "semi" for clauses
+SEPARATORS = {"en": {"list": ", ", "semi": "; "}, "zh": {"list": "、", "semi": "；"}}
 
 
 def msg(key: str, **params) -> Message:
@@ -73,8 +83,7 @@ def _value(name: str, v, lang: str) -> str:
     if isinstance(v, list | tuple):
         if v and all(isinstance(x, int) for x in v):
             return "×".join(str(x) for x in v)
-        sep = "、" if lang == "zh" else ", "
-        return sep.join(_value(name, x, lang) for x in v)
+        return SEPARATORS[lang]["list"].join(_value(name, x, lang) for x in v)
     return "" if v is None else str(v)
 
 
@@ -106,6 +115,16 @@ class _Formatter(string.Formatter):
             return render(v, self.lang)
         if spec == "big":
             return _big(float(v), self.lang)
+        if spec == "count":
+            return numbers.count(float(v), self.lang)
+        if spec == "of_model":
+            return numbers.of_model(v, self.lang)
+        if spec == "bytes":
+            return f"{v / 1e9:,.2f} GB" if v >= 1e9 else f"{v / 1e6:,.1f} MB"
+        if spec == "mega":
+            return f"{v / 1e6:,.1f} M"
+        if spec in ("list", "semi"):
+            return SEPARATORS[self.lang][spec].join(_value(str(name), x, self.lang) for x in v)
         return format(v, spec)
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.messages import define, render
 from gemmviz.core.paths import asset_files
 from gemmviz.core.results import CONTROL_IN_NAMES
 
@@ -135,19 +136,13 @@ def shipped_microbench() -> Microbench | None:
         return None
 
 
-ABSENT = {
-    "en": "n/a (no recording shipped)",
-    "zh": "暂无（未附带测量记录）",
-}
-
-
 def figure_text(bench: Microbench | None, key: str, lang: str = "en") -> str:
-    """One figure with its unit, as a slide writes it ("29 cycles", "256 KiB", "88%"), or ABSENT's words."""
+    """One figure with its unit, as a slide writes it ("29 cycles", "256 KiB", "88%"), or that none is shipped."""
     if bench is None:
-        return ABSENT.get(lang, ABSENT["en"])
+        return render("microbench.absent", lang)
     value = bench.figures[key]
     if key.endswith("_cycles"):
-        return f"{value:,.0f} 个周期" if lang == "zh" else f"{value:,.0f} cycles"
+        return render("microbench.cycles", lang, {"n": value})
     if "_kib" in key:
         return f"{value:,.0f} KiB"
     return f"{value:.0f}%"
@@ -156,7 +151,11 @@ def figure_text(bench: Microbench | None, key: str, lang: str = "en") -> str:
 def footer_note(bench: Microbench | None, lang: str = "en") -> str:
     """What a slide quoting the recording says on its footer: where the figures come from, or that none is shipped."""
     if bench is None:
-        return "延迟：未附带测量记录" if lang == "zh" else "latencies: no recording shipped"
-    if lang == "zh":
-        return f"延迟：{bench.gpu.removeprefix('NVIDIA ')}，记录于 {bench.date}"
-    return f"latencies: {bench.origin}"
+        return render("microbench.footer.none", lang)
+    return render("microbench.footer", lang, {"gpu": bench.gpu.removeprefix("NVIDIA "), "date": bench.date})
+
+
+define("microbench.absent", en="n/a (no recording shipped)", zh="暂无（未附带测量记录）")
+define("microbench.cycles", en="{n:,.0f} cycles", zh="{n:,.0f} 个周期")
+define("microbench.footer.none", en="latencies: no recording shipped", zh="延迟：未附带测量记录")
+define("microbench.footer", en="latencies: {gpu}, recorded {date}", zh="延迟：{gpu}，记录于 {date}")

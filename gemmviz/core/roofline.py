@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gemmviz.core import paths
 from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.model import naive_traffic
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import CONTROL_IN_NAMES, MAX_NAME_CHARS, MAX_TEXT_CHARS, Baselines, Result
@@ -109,60 +110,125 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
     return out
 
 
-def explain(r: Result, ceilings: Ceilings | None = None) -> str:
-    """The seeds' arithmetic made concrete for this result, next to what was measured, in plain words."""
+def _same(text: str) -> str:
+    return text
+
+
+def explanation(r: Result, ceilings: Ceilings | None = None, words=_same) -> list[Message | None]:
+    """The seeds' arithmetic made concrete for this result, next to what was measured: one message a line (None
+    for a blank line). `words` puts the registry's English (the variant's title and explanation) in the reader's
+    language (the window passes its catalogue's translation)."""
     v = VARIANTS[r.variant]
     p = r.problem
     t = v.traffic_model(p, r.params, r.config or None)
     naive = naive_traffic(p)
     reuse = 2 * p.m * p.n * p.k / t.global_loads if t.global_loads else 0
-    lines = [
-        f"{v.title} at {p.label}" + (f" ({', '.join(f'{k} {x}' for k, x in r.params.items())})" if r.params else ""),
-        v.explanation,
-        "",
-        f"Work: 2·M·N·K = {p.flops:,} floating-point operations.",
-        f"Global-memory reads the code asks for: {t.global_loads:,} floats "
-        f"({naive.global_loads / t.global_loads:,.1f}× fewer than the naive kernel's {naive.global_loads:,}).",
-        f"Each value read from global memory is used {reuse:,.1f} times; the naive kernel uses each once.",
-        f"Arithmetic intensity: {t.intensity:,.2f} FLOP/byte (naive: {naive.intensity:.2f}; "
-        f"if every matrix moved exactly once: {p.flops / p.matrix_bytes:,.1f}).",
+    params = f" ({', '.join(f'{k} {x}' for k, x in r.params.items())})" if r.params else ""
+    lines: list[Message | None] = [
+        msg("roof.head", title=words(v.title), size=p.label, params=params),
+        msg("roof.text", text=words(v.explanation)),
+        None,
+        msg("roof.work", flops=p.flops),
+        msg(
+            "roof.loads",
+            loads=t.global_loads,
+            fewer=naive.global_loads / t.global_loads,
+            naive=naive.global_loads,
+        ),
+        msg("roof.reuse", reuse=reuse),
+        msg("roof.intensity", intensity=t.intensity, naive=naive.intensity, once=p.flops / p.matrix_bytes),
     ]
     if r.valid and r.median_ms:
-        lines += ["", f"Measured: {sig(r.median_ms)} ms median of {len(r.samples_ms)} → {r.gflops:,.0f} GFLOP/s."]
-        moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
+        lines += [None, msg("roof.measured", median_ms=r.median_ms, n=len(r.samples_ms), gflops=r.gflops)]
         if ceilings and ceilings.bandwidth_gbs and v.backend == "cuda":
             roof = ceilings.roof(t.intensity, r.precision)
-            lines.append(
-                f"At this intensity the roofline allows {roof:,.0f} GFLOP/s on {ceilings.device}; "
-                f"this run reached {100 * r.gflops / roof:.0f}% of it."
-            )
+            lines.append(msg("roof.allows", roof=roof, device=ceilings.device, share=100 * r.gflops / roof))
+            moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
             if moved > ceilings.bandwidth_gbs:
-                lines.append(
-                    f"The traffic the code asks for would need {moved:,.0f} GB/s, more than the measured "
-                    f"{ceilings.bandwidth_gbs:,.0f} GB/s of memory bandwidth: the caches (L1, L2) must be "
-                    "serving much of it, so the kernel runs faster than its model of global traffic predicts."
-                )
+                lines.append(msg("roof.caches", moved=moved, bandwidth=ceilings.bandwidth_gbs))
             elif r.gflops < 0.5 * roof:
                 per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
-                lines.append(
-                    "That is well under the roof: neither the global traffic counted here nor peak arithmetic "
-                    "limits this kernel, but how it issues work (latency, instructions per FMA"
-                    + (f"; {per_fma:.2f} shared-memory reads per FMA" if per_fma else "")
-                    + "). More work per thread from registers (register tiles, wider loads) is what helps."
-                )
+                lines.append(msg("roof.issue", per_fma=msg("roof.per_fma", per=per_fma) if per_fma else None))
             elif ceilings.ridge and t.intensity < ceilings.ridge:
-                lines.append(
-                    f"Below the ridge point ({ceilings.ridge:.1f} FLOP/byte) the kernel is limited by memory "
-                    "traffic: raising its reuse (bigger tiles, register tiles) is what helps."
-                )
+                lines.append(msg("roof.memory", ridge=ceilings.ridge))
             else:
-                lines.append(
-                    "Above the ridge point the limit is arithmetic: what helps now is keeping the FMA units "
-                    "busy (more independent work per thread, fewer instructions per FMA, tensor cores)."
-                )
+                lines.append(msg("roof.compute"))
     elif not r.valid:
-        lines += ["", f"Not measured: {r.status}: {r.error}"]
-    return "\n".join(lines)
+        lines += [None, msg("roof.not_measured", status=r.status, error=r.error)]
+    return lines
+
+
+def explain(r: Result, ceilings: Ceilings | None = None, lang: str = "en", words=_same) -> str:
+    """The seeds' arithmetic made concrete for this result, next to what was measured, in plain words."""
+    return "\n".join(render(m, lang) for m in explanation(r, ceilings, words))
+
+
+# The explanation's sentences, per language (core/messages.py renders them)
+define("roof.head", en="{title} at {size}{params}", zh="{title}，规模 {size}{params}")
+define("roof.text", en="{text}", zh="{text}")
+define(
+    "roof.work",
+    en="Work: 2·M·N·K = {flops:int} floating-point operations (about {flops:count}).",
+    zh="计算量：2·M·N·K = {flops:int} 次浮点运算（约 {flops:count}次）。",
+)
+define(
+    "roof.loads",
+    en="Global-memory reads the code asks for: {loads:int} floats ({fewer:,.1f}× fewer than the naive kernel's "
+    "{naive:int}).",
+    zh="代码向全局内存请求的读取：{loads:int} 个 float（比朴素核函数的 {naive:int} 个少 {fewer:,.1f} 倍）。",
+)
+define(
+    "roof.reuse",
+    en="Each value read from global memory is used {reuse:,.1f} times; the naive kernel uses each once.",
+    zh="从全局内存读出的每个值被使用 {reuse:,.1f} 次；朴素核函数每个值只用一次。",
+)
+define(
+    "roof.intensity",
+    en="Arithmetic intensity: {intensity:,.2f} FLOP/byte (naive: {naive:.2f}; if every matrix moved exactly once: "
+    "{once:,.1f}).",
+    zh="算术强度：{intensity:,.2f} FLOP/字节（朴素核函数：{naive:.2f}；若每个矩阵恰好只搬运一次：{once:,.1f}）。",
+)
+define(
+    "roof.measured",
+    en="Measured: {median_ms:sig4} ms median of {n} → {gflops:,.0f} GFLOP/s.",
+    zh="实测：{n} 次采样的中位数 {median_ms:dur} → {gflops:,.0f} GFLOP/s。",
+)
+define(
+    "roof.allows",
+    en="At this intensity the roofline allows {roof:,.0f} GFLOP/s on {device}; this run reached {share:.0f}% of it.",
+    zh="在这个算术强度下，屋顶线模型在 {device} 上允许 {roof:,.0f} GFLOP/s；这次运行达到了其中的 {share:.0f}%。",
+)
+define(
+    "roof.caches",
+    en="The traffic the code asks for would need {moved:,.0f} GB/s, more than the measured {bandwidth:,.0f} GB/s of "
+    "memory bandwidth: the caches (L1, L2) must be serving much of it, so the kernel runs faster than its model of "
+    "global traffic predicts.",
+    zh="代码请求的流量需要 {moved:,.0f} GB/s，超过了实测的 {bandwidth:,.0f} GB/s 显存带宽：其中很大一部分一定由缓存"
+    "（L1、L2）提供，所以核函数比它的全局内存流量模型预测的更快。",
+)
+define(
+    "roof.issue",
+    en="That is well under the roof: neither the global traffic counted here nor peak arithmetic limits this "
+    "kernel, but how it issues work (latency, instructions per FMA{per_fma:msg}). More work per thread from "
+    "registers (register tiles, wider loads) is what helps.",
+    zh="这远低于屋顶：限制这个核函数的既不是这里统计的全局内存流量，也不是峰值算力，而是它发出工作的方式"
+    "（延迟、每次 FMA 所需的指令数{per_fma:msg}）。让每个线程用寄存器做更多工作（寄存器分块、更宽的加载）才有帮助。",
+)
+define("roof.per_fma", en="; {per:.2f} shared-memory reads per FMA", zh="；每次 FMA 读共享内存 {per:.2f} 次")
+define(
+    "roof.memory",
+    en="Below the ridge point ({ridge:.1f} FLOP/byte) the kernel is limited by memory traffic: raising its reuse "
+    "(bigger tiles, register tiles) is what helps.",
+    zh="在脊点（{ridge:.1f} FLOP/字节）左侧，核函数受内存流量限制：提高数据复用（更大的分块、寄存器分块）才有帮助。",
+)
+define(
+    "roof.compute",
+    en="Above the ridge point the limit is arithmetic: what helps now is keeping the FMA units busy (more "
+    "independent work per thread, fewer instructions per FMA, tensor cores).",
+    zh="在脊点右侧，限制来自算力：现在要做的是让 FMA 单元一直忙碌（每个线程更多独立的工作、每次 FMA 更少的指令、"
+    "张量核心）。",
+)
+define("roof.not_measured", en="Not measured: {status}: {error}", zh="未测出：{status}：{error}")
 
 
 def user_ceilings_file() -> Path:

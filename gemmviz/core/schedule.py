@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from gemmviz.core.messages import define, msg, render
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_kinds import Block, Grid, ScheduleKind, kind_names, schedule_kind
@@ -197,12 +198,15 @@ class StepBuilder:
         self.s = s
         self.total = Counters()
 
-    def add(self, kind, text, k_tile, delta, k_done, a=None, b=None, c=None, wrong=()) -> None:
-        """A step of `kind` (captioned `text`) on k-tile `k_tile` (-1: none), adding `delta` to the counters, with
-        `k_done` of K summed after it, the regions of A, B and C it touches (None: none) and the wrong writes
-        of a store (bounds "or")."""
+    def add(self, kind, caption, k_tile, delta, k_done, a=None, b=None, c=None, wrong=()) -> None:
+        """A step of `kind` (captioned by the message `caption`, its `text` the English; a plain text is shown as
+        it is in every language) on k-tile `k_tile` (-1:
+        none), adding `delta` to the counters, with `k_done` of K summed after it, the regions of A, B and C it
+        touches (None: none) and the wrong writes of a store (bounds "or")."""
         self.total = self.total + delta
-        self.s.steps.append(Step(kind, text, k_tile, a, b, c, k_done, delta, self.total, wrong=tuple(wrong)))
+        text, caption = (caption, None) if isinstance(caption, str) else (render(caption, "en"), caption)
+        step = Step(kind, text, k_tile, a, b, c, k_done, delta, self.total, wrong=tuple(wrong), caption=caption)
+        self.s.steps.append(step)
 
 
 def tiled_steps(s: Schedule) -> None:
@@ -221,27 +225,26 @@ def tiled_steps(s: Schedule) -> None:
         b = clip(k0, k0 + t, c0, c0 + t, p.k, p.n)
         loads = a.count + b.count
         padded = 2 * threads - loads
-        pad_note = f", {padded} zero-padded" if padded else ""
+        where = {"i": kt + 1, "n": steps, "a": f"{r0}:{r1}, {k0}:{k1}", "b": f"{k0}:{k1}, {c0}:{c1}", "loads": loads}
         out.add(
             "load",
-            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}] and B[{k0}:{k1}, {c0}:{c1}] "
-            f"into shared memory ({loads} global loads{pad_note})",
+            msg("caption.tiled.load_padded", **where, pad=padded) if padded else msg("caption.tiled.load", **where),
             kt,
             Counters(global_loads=loads, shared_stores=2 * threads),
             k0,
             a,
             b,
         )
-        out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
+        out.add("sync", msg("caption.sync"), kt, Counters(), k0)
         out.add(
             "compute",
-            f"each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k0 + t - 1})",
+            msg("caption.tiled.compute", threads=threads, t=t, k0=k0, k1=k0 + t - 1),
             kt,
             Counters(shared_loads=2 * t * threads, fmas=t * threads),
             k1,
         )
-        out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
-    store_step(out, f"store the C tile [{r0}:{r1}, {c0}:{c1}]")
+        out.add("sync2", msg("caption.sync2"), kt, Counters(), k1)
+    store_step(out, whole_tile=True)
 
 
 def wrong_writes(s: Schedule) -> tuple[WrongWrite, ...]:
@@ -260,21 +263,68 @@ def wrong_writes(s: Schedule) -> tuple[WrongWrite, ...]:
     )
 
 
-def store_step(out: StepBuilder, what: str) -> None:
-    """The final store of the block's C (`what` names it): one global store per thread inside C, and under
-    bounds "or" the wrong writes too, counted and captioned (how many overwrite C's cells, how many land past it)."""
+def store_step(out: StepBuilder, whole_tile: bool = False) -> None:
+    """The final store of the block's C ("the C tile" where `whole_tile`, else its elements): one global store
+    per thread inside C, and under bounds "or" the wrong writes too, counted and captioned (how many overwrite
+    C's cells, how many land past it)."""
     s, p = out.s, out.s.run_problem
     (r0, r1), (c0, c1) = s.rows, s.cols
     c = Region(r0, r1, c0, c1)
     wrong = wrong_writes(s)
-    text = f"{what} ({c.count} global stores)"
+    key = "caption.store_tile" if whole_tile else "caption.store"
+    caption = msg(key, c=f"{r0}:{r1}, {c0}:{c1}", n=c.count)
     if s.bounds == "or":
         inside = sum(1 for w in wrong if w.index < p.m * p.n)
-        text = (
-            f"{what} under row < M || col < N: {c.count} right, {len(wrong)} wrong writes "
-            f"({inside} over other cells of C, {len(wrong) - inside} past its end)"
-        )
-    out.add("store", text, -1, Counters(global_stores=c.count + len(wrong)), p.k, c=c, wrong=wrong)
+        caption = msg(key + ".or", c=f"{r0}:{r1}, {c0}:{c1}", n=c.count, w=len(wrong), i=inside, o=len(wrong) - inside)
+    out.add("store", caption, -1, Counters(global_stores=c.count + len(wrong)), p.k, c=c, wrong=wrong)
+
+
+# the captions of the steps above, per language ({n:d}: a count as the English always wrote it, without separators)
+define(
+    "caption.tiled.load",
+    en="k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads:d} global loads)",
+    zh="第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads:d} 次全局内存读取）",
+)
+define(
+    "caption.tiled.load_padded",
+    en="k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads:d} global loads, {pad:d} zero-padded)",
+    zh="第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads:d} 次全局内存读取，{pad:d} 个补零）",
+)
+define(
+    "caption.sync",
+    en="__syncthreads(): both tiles are in shared memory",
+    zh="__syncthreads()：两个分块都已在共享内存中",
+)
+define(
+    "caption.sync2",
+    en="__syncthreads(): done with these tiles before they are overwritten",
+    zh="__syncthreads()：先用完这两个分块，再覆盖它们",
+)
+define(
+    "caption.tiled.compute",
+    en="each of {threads:d} threads does {t:d} multiply-adds from shared memory (k = {k0:d}…{k1:d})",
+    zh="{threads:d} 个线程各自用共享内存中的数据做 {t:d} 次乘加（k = {k0:d}…{k1:d}）",
+)
+define(
+    "caption.store_tile",
+    en="store the C tile [{c}] ({n:d} global stores)",
+    zh="写回 C 的分块 [{c}]（{n:d} 次全局内存写入）",
+)
+define("caption.store", en="store C[{c}] ({n:d} global stores)", zh="写回 C[{c}]（{n:d} 次全局内存写入）")
+define(
+    "caption.store_tile.or",
+    en="store the C tile [{c}] under row < M || col < N: {n:d} right, {w:d} wrong writes ({i:d} over other cells of "
+    "C, {o:d} past its end)",
+    zh="在 row < M || col < N 条件下写回 C 的分块 [{c}]：{n:d} 次正确写入，{w:d} 次错误写入（{i:d} 次覆盖 C 的其他元素，"
+    "{o:d} 次写到 C 的末尾之外）",
+)
+define(
+    "caption.store.or",
+    en="store C[{c}] under row < M || col < N: {n:d} right, {w:d} wrong writes ({i:d} over other cells of C, {o:d} "
+    "past its end)",
+    zh="在 row < M || col < N 条件下写回 C[{c}]：{n:d} 次正确写入，{w:d} 次错误写入（{i:d} 次覆盖 C 的其他元素，"
+    "{o:d} 次写到 C 的末尾之外）",
+)
 
 
 def grid_totals(variant: str, problem: Problem, tile: int | None = None) -> Counters:

@@ -3,6 +3,7 @@ zero-padded problem it runs, each thread a TM × TN tile of C in registers."""
 
 from __future__ import annotations
 
+from gemmviz.core.messages import define, msg
 from gemmviz.core.schedule import TILED_STEPS, Counters, Region, Schedule, StepBuilder, blocked_kind, config_shape
 from gemmviz.core.schedule_kinds import register
 
@@ -17,44 +18,69 @@ def blocktile2d_steps(s: Schedule) -> None:
     threads = ty * tx
     steps = p.k // s.bk
     out = StepBuilder(s)
-    pad = "" if p == s.problem else f" (run zero-padded: {p.m}×{p.n}×{p.k})"
-    # the tiles' shapes, unless the note on padding needs their room in the caption's two lines
-    shape_a, shape_b = ("", "") if pad else (f" ({s.bm}×{s.bk})", f" ({s.bk}×{s.bn})")
+    padded = p != s.problem  # then the note on padding takes the room of the tiles' shapes in the caption's two lines
     for kt in range(steps):
         k0, k1 = kt * s.bk, (kt + 1) * s.bk
         a, b = Region(r0, r1, k0, k1), Region(k0, k1, c0, c1)
         loads = a.count + b.count
+        where = {"i": kt + 1, "n": steps, "a": f"{r0}:{r1}, {k0}:{k1}", "b": f"{k0}:{k1}, {c0}:{c1}"}
+        where["per"] = loads // threads
         out.add(
             "load",
-            f"k-tile {kt + 1}/{steps}: load A[{r0}:{r1}, {k0}:{k1}]{shape_a} and B[{k0}:{k1}, {c0}:{c1}]{shape_b} "
-            f"into shared memory: {loads // threads} values per thread{pad}",
+            msg("caption.blocktile2d.load_padded", **where, padded=[p.m, p.n, p.k])
+            if padded
+            else msg("caption.blocktile2d.load", **where, ash=[s.bm, s.bk], bsh=[s.bk, s.bn]),
             kt,
             Counters(global_loads=loads, shared_stores=loads),
             k0,
             a,
             b,
         )
-        out.add("sync", "__syncthreads(): both tiles are in shared memory", kt, Counters(), k0)
+        out.add("sync", msg("caption.sync"), kt, Counters(), k0)
         reads = threads * s.bk * (s.tm + s.tn)
         fmas = threads * s.bk * s.tm * s.tn
         out.add(
             "compute",
-            f"for each of {s.bk} k: every thread copies {s.tm} values of A and {s.tn} of B from shared "
-            f"memory into registers and does {s.tm}×{s.tn} = {s.tm * s.tn} multiply-adds from registers",
+            msg("caption.blocktile2d.compute", bk=s.bk, tm=s.tm, tn=s.tn, prod=f"{s.tm}×{s.tn} = {s.tm * s.tn}"),
             kt,
             Counters(shared_loads=reads, fmas=fmas),
             k1,
         )
-        out.add("sync2", "__syncthreads(): done with these tiles before they are overwritten", kt, Counters(), k1)
+        out.add("sync2", msg("caption.sync2"), kt, Counters(), k1)
     c = Region(r0, r1, c0, c1)
     out.add(
         "store",
-        f"each thread stores its {s.tm}×{s.tn} register tile: C[{r0}:{r1}, {c0}:{c1}] ({c.count} global stores)",
+        msg("caption.blocktile2d.store", tile=[s.tm, s.tn], c=f"{r0}:{r1}, {c0}:{c1}", n=c.count),
         -1,
         Counters(global_stores=c.count),
         p.k,
         c=c,
     )
+
+
+define(
+    "caption.blocktile2d.load",
+    en="k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per:d} values per thread",
+    zh="第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per:d} 个值",
+)
+define(
+    "caption.blocktile2d.load_padded",
+    en="k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory: {per:d} values per thread (run zero-padded: "
+    "{padded})",
+    zh="第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存：每个线程 {per:d} 个值（补零后运行：{padded}）",
+)
+define(
+    "caption.blocktile2d.compute",
+    en="for each of {bk:d} k: every thread copies {tm:d} values of A and {tn:d} of B from shared memory into "
+    "registers and does {prod} multiply-adds from registers",
+    zh="对 {bk:d} 个 k 中的每一个：每个线程把 A 的 {tm:d} 个值和 B 的 {tn:d} 个值从共享内存拷进寄存器，再用寄存器做 "
+    "{prod} 次乘加",
+)
+define(
+    "caption.blocktile2d.store",
+    en="each thread stores its {tile} register tile: C[{c}] ({n:d} global stores)",
+    zh="每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n:d} 次全局内存写入）",
+)
 
 
 register(blocked_kind("blocktile2d", TILED_STEPS, blocktile2d_steps, config_shape, glides=("load",)))

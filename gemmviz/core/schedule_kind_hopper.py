@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gemmviz.core.hopper_model import WGMMA_BK, wgmma_bn, wgmma_tiles
+from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.model import ceil_div
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.schedule_kinds import Grid, ScheduleKind, register
@@ -123,7 +124,7 @@ class _Walk:
     def add(
         self,
         kind: str,
-        text: str,
+        caption: Message,
         k_step: int,
         delta: Counters,
         stage: int = -1,
@@ -132,14 +133,15 @@ class _Walk:
         b: Region | None = None,
         c: Region | None = None,
     ) -> None:
-        """Append a step of `kind` (its actor from HOPPER_ACTORS) with the ring and barriers as they are now."""
+        """Append a step of `kind` (its actor from HOPPER_ACTORS, its text the English of `caption`) with the ring
+        and barriers as they are now."""
         s = self.s
         self.total = self.total + delta
         k_done = min(self.consumed * s.bk, s.run_problem.k)
         s.steps.append(
             HopperStep(
                 kind,
-                text,
+                render(caption, "en"),
                 k_step,
                 a,
                 b,
@@ -153,6 +155,7 @@ class _Walk:
                 tuple(self.full),
                 tuple(self.empty),
                 blocked,
+                caption=caption,
             )
         )
 
@@ -188,21 +191,13 @@ class _Walk:
         s, kb = self.s, self.issued
         st = kb % s.stages
         self.producer_waiting = True
+        where = {"k": kb + 1, "n": s.k_steps, "st": st}
         if kb < s.stages:
-            text = (
-                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — a fresh barrier "
-                "passes at once (the ring is filling)"
-            )
+            text = msg("caption.hopper.wait_empty.fresh", **where)
         elif self.free(kb):
-            text = (
-                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — already released "
-                f"by the consumers (k-step {kb - s.stages + 1} is done), passes"
-            )
+            text = msg("caption.hopper.wait_empty.released", **where, done=kb - s.stages + 1)
         else:
-            text = (
-                f"producer thread, k-step {kb + 1}/{s.k_steps}: waits on empty[{st}] — the ring is full, "
-                f"it sleeps until the consumers release stage {st}"
-            )
+            text = msg("caption.hopper.wait_empty.full", **where)
         self.add("wait_empty", text, kb, Counters(barrier_waits=1), st, blocked=not self.free(kb))
 
     def tma(self) -> None:
@@ -215,12 +210,14 @@ class _Walk:
         b = _clip(k0, k0 + s.bk, c0, c0 + s.bn, p.k, p.n)
         stage_bytes = 4 * s.bk * (s.bm + s.bn)
         zero = s.bk * (part + s.bn) - a.count - b.count
-        share = "its half of the A tile (multicast to both blocks of the cluster)" if s.cluster > 1 else "the A tile"
-        text = (
-            f"producer thread: expect_tx(full[{st}], {stage_bytes:,} bytes), then one TMA copy each for "
-            f"{share} A[{a.r0}:{a.r1}, {a.c0}:{a.c1}] and the B tile B[{b.r0}:{b.r1}, {b.c0}:{b.c1}] into stage "
-            f"{st}: whole tiles, no other thread helps"
-            + (f" ({zero:,} values outside the matrix: zero-filled)" if zero else "")
+        text = msg(
+            "caption.hopper.tma",
+            st=st,
+            bytes=stage_bytes,
+            share="caption.hopper.half_a" if s.cluster > 1 else "caption.hopper.a_tile",
+            a=f"{a.r0}:{a.r1}, {a.c0}:{a.c1}",
+            b=f"{b.r0}:{b.r1}, {b.c0}:{b.c1}",
+            zero=msg("caption.hopper.zero_filled", zero=zero) if zero else None,
         )
         self.ring[st] = Slot("loading", kb)
         self.issued += 1
@@ -231,10 +228,7 @@ class _Walk:
     def drain(self) -> None:
         s = self.s
         waiting = self.released < s.k_steps
-        text = (
-            f"producer thread: all {s.k_steps} k-steps issued; it waits on the empty barrier of every stage "
-            "(the ring drains) so that no consumer arrives on a finished block, then exits"
-        )
+        text = msg("caption.hopper.drain", n=s.k_steps)
         self.add("drain", text, -1, Counters(barrier_waits=s.stages), blocked=waiting)
 
     def wait_full(self) -> None:
@@ -244,10 +238,7 @@ class _Walk:
         self.full[st] += 1  # the copies' bytes reached the count expect_tx set: the phase completes
         self.ring[st] = Slot("full", kb)
         self.consumer_waiting = True
-        text = (
-            f"{s.consumers} consumer warpgroups, k-step {kb + 1}/{s.k_steps}: wait on full[{st}] (parity "
-            f"{(self.full[st] - 1) & 1}) — the TMA bytes have all landed, the stage is full"
-        )
+        text = msg("caption.hopper.wait_full", c=s.consumers, k=kb + 1, n=s.k_steps, st=st, par=(self.full[st] - 1) & 1)
         self.add("wait_full", text, kb, Counters(barrier_waits=s.consumers), st)
 
     def wgmma(self) -> None:
@@ -257,10 +248,8 @@ class _Walk:
         self.consumer_waiting = False
         self.consumed += 1
         reads = s.bk * (s.consumers * s.bm + s.bn)
-        text = (
-            f"each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues "
-            f"{s.bk // 8} wgmma m64n{s.bm}k8 reading the whole {s.bm}×32 A tile from stage {st}: "
-            f"Cᵀ += Bᵀ·Aᵀ on the tensor cores, {s.bm * s.bn * s.bk:,} multiply-adds"
+        text = msg(
+            "caption.hopper.wgmma", g=s.bk // 8, shape=f"m64n{s.bm}k8", a=f"{s.bm}×32", st=st, fmas=s.bm * s.bn * s.bk
         )
         self.add("wgmma", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
 
@@ -271,22 +260,91 @@ class _Walk:
         self.empty[st] += 1
         self.released += 1
         warps = 4 * s.consumers * s.cluster
-        late = " (one wgmma group was kept in flight, so the release trails by a step)" if s.config["DEPTH"] else ""
-        text = (
-            f"consumers: k-step {kb + 1}'s wgmma are complete; each of the {warps} consumer warps arrives on "
-            f"empty[{st}] — stage {st} may be refilled{late}"
-        )
+        late = "caption.hopper.late" if s.config["DEPTH"] else None
+        text = msg("caption.hopper.release", k=kb + 1, w=warps, st=st, late=late)
         self.add("release", text, kb, Counters(), st)
 
     def store(self) -> None:
         s, p = self.s, self.s.run_problem
         r0, c0 = s.block[0] * s.bm, s.block[1] * s.bn
         c = _clip(r0, r0 + s.bm, c0, c0 + s.bn, p.m, p.n)
-        text = (
-            f"epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are "
-            f"columns of C) to C[{c.r0}:{c.r1}, {c.c0}:{c.c1}], bounds-checked ({c.count:,} global stores)"
-        )
+        text = msg("caption.hopper.store", c=f"{c.r0}:{c.r1}, {c.c0}:{c.c1}", n=c.count)
         self.add("store", text, -1, Counters(global_stores=c.count), c=c)
+
+
+# the steps' captions, per language
+define(
+    "caption.hopper.wait_empty.fresh",
+    en="producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)",
+    zh="生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）",
+)
+define(
+    "caption.hopper.wait_empty.released",
+    en="producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is "
+    "done), passes",
+    zh="生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过",
+)
+define(
+    "caption.hopper.wait_empty.full",
+    en="producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers "
+    "release stage {st}",
+    zh="生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st} 级",
+)
+define(
+    "caption.hopper.tma",
+    en="producer thread: expect_tx(full[{st}], {bytes:,} bytes), then one TMA copy each for {share:msg} A[{a}] and "
+    "the B tile B[{b}] into stage {st}: whole tiles, no other thread helps{zero:msg}",
+    zh="生产者线程：expect_tx(full[{st}], {bytes:,} 字节)，然后各用一次 TMA 拷贝把{share:msg} A[{a}] 和 B 分块 B[{b}] "
+    "送入第 {st} 级：整块搬运，不需要其他线程帮忙{zero:msg}",
+)
+define("caption.hopper.a_tile", en="the A tile", zh=" A 分块")
+define(
+    "caption.hopper.half_a",
+    en="its half of the A tile (multicast to both blocks of the cluster)",
+    zh="它那一半的 A 分块（多播给 cluster 中的两个线程块）",
+)
+define(
+    "caption.hopper.zero_filled",
+    en=" ({zero:,} values outside the matrix: zero-filled)",
+    zh="（{zero:,} 个值在矩阵之外：补零）",
+)
+define(
+    "caption.hopper.drain",
+    en="producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so "
+    "that no consumer arrives on a finished block, then exits",
+    zh="生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的"
+    "线程块，然后退出",
+)
+define(
+    "caption.hopper.wait_full",
+    en="{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, "
+    "the stage is full",
+    zh="{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满",
+)
+define(
+    "caption.hopper.wgmma",
+    en="each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} "
+    "reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas:,} multiply-adds",
+    zh="每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 "
+    "{a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas:,} 次乘加",
+)
+define(
+    "caption.hopper.release",
+    en="consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage "
+    "{st} may be refilled{late:msg}",
+    zh="消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st} 级可以重新填充{late:msg}",
+)
+define(
+    "caption.hopper.late",
+    en=" (one wgmma group was kept in flight, so the release trails by a step)",
+    zh="（有一组 wgmma 保持在执行中，所以释放晚一步）",
+)
+define(
+    "caption.hopper.store",
+    en="epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) "
+    "to C[{c}], bounds-checked ({n:,} global stores)",
+    zh="收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n:,} 次全局内存写入）",
+)
 
 
 def _clip(r0: int, r1: int, c0: int, c1: int, rows: int, cols: int) -> Region:

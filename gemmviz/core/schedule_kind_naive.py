@@ -4,6 +4,7 @@ kernel's."""
 
 from __future__ import annotations
 
+from gemmviz.core.messages import define, msg
 from gemmviz.core.model import ceil_div
 from gemmviz.core.schedule import Counters, Region, Schedule, StepBuilder, blocked_kind, square_shape, store_step
 from gemmviz.core.schedule_kinds import register
@@ -23,15 +24,21 @@ def naive_steps(s: Schedule) -> None:
         width = k1 - k0
         out.add(
             "read",
-            f"k {k0}…{k1 - 1}: each of {active} threads reads {width} of its A row and {width} of its "
-            f"B column from global memory ({2 * width * active} loads, no reuse)",
+            msg("caption.naive.read", k0=k0, k1=k1 - 1, active=active, w=width, loads=2 * width * active),
             kt,
             Counters(global_loads=2 * width * active, fmas=width * active),
             k1,
             Region(r0, r1, k0, k1),
             Region(k0, k1, c0, c1),
         )
-    store_step(out, f"store C[{r0}:{r1}, {c0}:{c1}]")
+    store_step(out)
 
 
+define(
+    "caption.naive.read",
+    en="k {k0:d}…{k1:d}: each of {active:d} threads reads {w:d} of its A row and {w:d} of its B column from global "
+    "memory ({loads:d} loads, no reuse)",
+    zh="k {k0:d}…{k1:d}：{active:d} 个线程各自从全局内存读取它那一行 A 的 {w:d} 个值和那一列 B 的 {w:d} 个值"
+    "（{loads:d} 次读取，没有复用）",
+)
 register(blocked_kind("naive", ("read", "store"), naive_steps, square_shape, shared_memory=False, bounds_checked=True))

@@ -75,6 +75,8 @@ class Step:
     # the store's writes of threads outside C (bounds = "or"), row by row; keyword-only: a subclass's fields
     # (HopperStep's) stay positional after `total`
     wrong: tuple[WrongWrite, ...] = field(default=(), kw_only=True)
+    # `text` as a message (core/messages.py), so a view can say it in its reader's language; None: text as it is
+    caption: dict | None = field(default=None, kw_only=True, compare=False)
 
 
 @dataclass

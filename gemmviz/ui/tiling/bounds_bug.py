@@ -105,7 +105,7 @@ def bug_layout(
     f = font_px
     margin = max(6.0, 0.015 * min(w, h))
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
-    caption = caption_words(step.text)
+    caption = caption_words(step)
     rows = p.m + spill_rows(s)
     lay = None
     while True:
@@ -297,7 +297,7 @@ def _draw_words(ctx: _Ctx, s: Schedule, step: Step, step_i: int, col_t: QColor) 
         texts.append((note, painter.boundingRect(box, flags, note)))
     painter.setFont(pixel_font(f, True))
     painter.setPen(col_t)
-    caption = caption_words(step.text)
+    caption = caption_words(step)
     painter.drawText(lay.caption, flags, caption)
     if texts is not None:
         texts.append((caption, QFontMetricsF(painter.font()).boundingRect(lay.caption, flags, caption)))

@@ -265,7 +265,7 @@ def _draw_counters_and_words(hf: _Hopper, inner: QRectF) -> float:
             count_px,
         )
     hf.painter.setPen(hf.actor_colour)
-    _wrapped(hf.painter, hf.texts, words, caption_words(hf.st.text), hf.px(0.8), hf.min_px)
+    _wrapped(hf.painter, hf.texts, words, caption_words(hf.st), hf.px(0.8), hf.min_px)
     return cy
 
 

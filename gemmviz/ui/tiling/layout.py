@@ -101,13 +101,13 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
-    longest: dict[str, str] = {}  # one layout for every step: the longest caption of each kind of step
+    longest: dict = {}  # one layout for every step: the step with the longest caption of each kind
     for st in s.steps:
         if st.wrong:  # the bounds bug's store has a frame of its own (ui/tiling/bounds_bug.py)
             continue
-        if len(st.text) > len(longest.get(st.kind, "")):
-            longest[st.kind] = st.text
-    lay = fit_layout(w, h, s, font_px, measured, tuple(caption_words(t) for t in longest.values()), min_px)
+        if st.kind not in longest or len(st.text) > len(longest[st.kind].text):
+            longest[st.kind] = st
+    lay = fit_layout(w, h, s, font_px, measured, tuple(caption_words(st) for st in longest.values()), min_px)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)

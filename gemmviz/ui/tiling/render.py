@@ -813,7 +813,7 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
     painter.setFont(pixel_font(font_px, True))
     painter.setPen(f.col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-    text = caption = caption_words(f.step.text)  # in the window's language
+    text = caption = caption_words(f.step)  # in the window's language
     fm = QFontMetricsF(painter.font())
     share = lay.caption.height() // (LINE * font_px) - 0.1  # keep to its lines: cut with … (wrapping loses some)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:
