@@ -170,3 +170,28 @@ def test_no_code_sets_attributes_on_the_window_from_outside():
                 ):
                     found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_closing_the_window_mid_check_kills_the_child_and_joins_the_worker(window, qtbot, tmp_path, monkeypatch):
+    """A check's worker goes through the same helper as runs and exports: the window's close cancels it (the
+    child process is killed) and joins its thread."""
+    import shutil
+    import sys
+
+    import gemmviz.backends.exercise as ex
+
+    def slow_probe(folder, cancel):
+        ex.run_child([sys.executable, "-c", "import time; time.sleep(60)"], 60, cancel)
+        return None, "never"
+
+    monkeypatch.setattr(ex, "gpu_arch", slow_probe)
+    path = tmp_path / "tiled.cu"
+    shutil.copy(ROOT / "tests" / "data" / "exercises" / "tiled_good.cu", path)
+    tab = window.exercise_tab
+    tab.set_file(path)
+    tab.start_check()
+    qtbot.waitUntil(lambda: "looking for a GPU" in tab.progress.text(), timeout=10_000)
+    runner = tab.thread
+    assert runner is not None and runner.running
+    window.close()
+    assert runner.cancel_flag.is_set() and not runner.running and not runner.detached
