@@ -71,6 +71,7 @@ def test_every_view_subscribes_to_the_workspace_itself(window):
         assert view in following, type(view).__name__
         assert view.follower.following
     assert window.roofline_tab in owners(ws, "selection_changed")  # the table's and the chart's picks
+    assert window.run_panel in owners(ws, "environment_changed")  # what this machine can run
     # the window relays nothing: no callback of the workspace is the window's
     assert all(window not in owners(ws, name) for name in SIGNALS)
 

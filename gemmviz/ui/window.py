@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
 
     # ---- composition -----------------------------------------------------------------------------
     def _build(self) -> None:
-        self.run_panel = RunPanel()
+        self.run_panel = RunPanel(self.workspace)
         scroll = QScrollArea()
         scroll.setWidget(self.run_panel)
         scroll.setWidgetResizable(True)
@@ -361,8 +361,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
-        ws.environment = env
-        self.run_panel.apply_availability(ws)
+        ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
         self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
         self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
