@@ -139,6 +139,7 @@ def test_ui_is_organised_by_feature_and_every_package_ships():
         "about",
         "app",
         "files",
+        "follow",  # how a view subscribes to the workspace, for every feature
         "fonts",
         "i18n",
         "native_window",
@@ -148,6 +149,7 @@ def test_ui_is_organised_by_feature_and_every_package_ships():
         "text",
         "theme",
         "window",
+        "worker",  # the one worker-thread helper of runs, checks and exports
     }
     assert {p.stem for p in ui.glob("*.py")} == shell
     packages = {p.parent for p in ROOT.rglob("__init__.py")}

@@ -52,7 +52,7 @@ class SessionFiles:
         """Open a session file. A refused file gets a dialog with the reason (file and field), stays out of Open
         recent, and leaves the workspace and the charts as they were. An exercise check (FILE.check.json, from
         `gemmviz exercise check`) opens in the Exercise tab instead."""
-        if str(path).endswith(".check.json") and hasattr(self.window, "open_exercise_check"):
+        if str(path).endswith(".check.json"):
             return self.window.open_exercise_check(path)
         before = self.workspace.snapshot()
         try:
@@ -73,8 +73,7 @@ class SessionFiles:
         if loaded.replay:
             self.show_replay_banner()
         self.add_recent(str(path))
-        if hasattr(self.window, "access_tab"):
-            self.window.access_tab.show_session_file(path)  # its NAME.accesses.json.gz, if it has one
+        self.window.access_tab.show_session_file(path)  # its NAME.accesses.json.gz, if it has one
         fonts.warn_missing(self.window, session_text(loaded), str(path))  # never silent boxes
         # A session's objects live as long as it is open: out of the collector's way, as the app puts everything
         # after a run (ui/app.py). A million-row block trace is a million lists a full collection walked (150 ms).

@@ -12,6 +12,7 @@ import re
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu
 
 from gemmviz.core import explain, settings
 from gemmviz.core.paths import asset_path
@@ -124,8 +125,9 @@ def explain_trace(r, sm_count: int | None = None, summary=None) -> str:
     return explain.explain_trace(r, sm_count, summary, language())
 
 
-def add_menu(window) -> None:
-    """View ▸ Language: English, 中文, or the system's; saved, and the window rebuilt in it at once."""
+def add_menu(window) -> QMenu:
+    """View ▸ Language: English, 中文, or the system's; saved, and the window rebuilt in it at once. Returns the
+    menu (the window holds it)."""
     menu = window.view_menu.addMenu(tr("&Language"))
     group = QActionGroup(menu)
     chosen = chosen_language(window.settings)
@@ -135,7 +137,7 @@ def add_menu(window) -> None:
         action.triggered.connect(lambda _=False, c=code: choose(window, c))
         group.addAction(action)
         menu.addAction(action)
-    window.language_menu = menu
+    return menu
 
 
 _window: list = []  # the window the last switch made; held here, so it lives as long as the app
@@ -163,7 +165,7 @@ def switch_language(old, lang: str):
 
     if lang == language():
         return old
-    if old.running or getattr(old, "lesson_view", None) is not None:
+    if old.running or old.lesson_mode.active:
         return None
     app = QApplication.instance()
     projector, dark = old.projector_action.isChecked(), old.dark_action.isChecked()
@@ -180,10 +182,9 @@ def switch_language(old, lang: str):
     ws.hidden = set(kept.hidden)
     if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
         new._on_environment(dict(kept.environment))
-    new.last_run_settings, new.run_failures = old.last_run_settings, list(old.run_failures)
+    new.take_over(old)
     new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
     new.files.show_replay_banner()
-    new.controls_wanted = old.controls_wanted
     new.setGeometry(old.geometry())  # where the old one is, as it is (restoreGeometry clamps to the screen's size)
     if old.isFullScreen():
         new.showFullScreen()

@@ -132,7 +132,7 @@ class Recovery:
             return 0
         self.workspace.add_live(*session.results)  # one event for all of them
         if session.settings:
-            self.window.last_run_settings = dict(session.settings)
+            self.window.remember_run_settings(session.settings)
         self.write()  # still unsaved: kept until saved, discarded or the app closes cleanly
         return n
 

@@ -31,7 +31,9 @@ from gemmviz.ui.charts.compare import ComparePanel
 from gemmviz.ui.charts.tab import ChartsTab
 from gemmviz.ui.exercise.tab import ExerciseTab
 from gemmviz.ui.export import dialog as export_dialog
+from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
+from gemmviz.ui.follow import unfollow_all
 from gemmviz.ui.hardware.tab import HardwareTab
 from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
@@ -80,6 +82,8 @@ class MainWindow(QMainWindow):
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
         self.replay_after_lesson = False  # the recorded session is opened when the lesson on screen ends
+        self.lesson_mode = lesson.LessonMode(self)  # the LessonView and presenter while a lesson is up
+        self.animation_exports = AnimationExports()  # the animation export under way, or the last one
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._build()
         self._build_menus()
@@ -95,7 +99,7 @@ class MainWindow(QMainWindow):
 
     # ---- composition -----------------------------------------------------------------------------
     def _build(self) -> None:
-        self.run_panel = RunPanel()
+        self.run_panel = RunPanel(self.workspace)
         scroll = QScrollArea()
         scroll.setWidget(self.run_panel)
         scroll.setWidgetResizable(True)
@@ -121,7 +125,7 @@ class MainWindow(QMainWindow):
             ChartsTab(self.workspace, self.theme),
             RooflineTab(self.workspace, self.theme),
         )
-        self.tiling, self.compare = TilingPanel(self.theme), ComparePanel()
+        self.tiling, self.compare = TilingPanel(self.theme), ComparePanel(self.workspace)
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
         self.access_tab = AccessTab(self.theme)  # what the kernels really touched: coalescing, banks (issue 25)
         self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
@@ -155,12 +159,10 @@ class MainWindow(QMainWindow):
         table.selectionModel().selectionChanged.connect(self._on_table_selection)
         for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
-        self.charts_tab.refreshed.connect(self._refresh_other_tabs)
-        self.workspace.events.shown_changed.connect(self._on_shown_changed)
-        self.charts_tab.refreshed.connect(self.hardware_tab.refresh_if_visible)
         self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
         self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
-        self.tabs.currentChanged.connect(lambda _i: (self._theme_current_tab(), self._refresh_other_tabs()))
+        # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
+        self.tabs.currentChanged.connect(lambda _i: self._theme_current_tab())
 
     def _build_menus(self) -> None:
         def action(text, slot=None, shortcut=None, checkable=False) -> QAction:
@@ -221,7 +223,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         lesson.add_menu(self)
-        i18n.add_menu(self)  # View ▸ Language
+        self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self)  # the window's title and icon, Help ▸ About
 
     # ---- running -----------------------------------------------------------------------------------
@@ -270,6 +272,15 @@ class MainWindow(QMainWindow):
         self.charts_tab.new_run()
         self.progress.start(len(jobs))
         self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
+
+    def remember_run_settings(self, run_settings: dict) -> None:
+        """The settings the live results were measured with (a recovered session's): Save writes them."""
+        self.last_run_settings = dict(run_settings)
+
+    def take_over(self, old: MainWindow) -> None:
+        """What a window rebuilt in another language keeps of the old one's own state (i18n.switch_language)."""
+        self.last_run_settings, self.run_failures = old.last_run_settings, list(old.run_failures)
+        self.controls_wanted = old.controls_wanted
 
     @Slot()
     def cancel(self) -> None:
@@ -350,13 +361,12 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
-        ws.environment = env
-        self.run_panel.apply_availability(ws)
+        ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
         self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
         self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
-            if getattr(self, "lesson_view", None) is not None:
+            if self.lesson_mode.active:
                 # a lesson replays its own copy: the tabs behind it get theirs when it ends (opening and drawing
                 # it froze the lesson's first slide for ~0.9 s)
                 self.replay_after_lesson = True
@@ -381,24 +391,11 @@ class MainWindow(QMainWindow):
         return self.workspace.shown()
 
     def refresh(self) -> None:
-        """Redraw every view: for what the workspace does not hold (the theme, new ceilings)."""
+        """Redraw the charts, the roofline and the comparison: for what the workspace does not hold (the theme,
+        new ceilings). Changes of the workspace reach every view by its own subscription (ui/follow.py)."""
         self.charts_tab.refresh()
-        self._refresh_other_tabs(force=True)
-
-    def _on_shown_changed(self, appended: bool) -> None:
-        """A session opened or closed, a series hidden: the roofline and comparison now (an export reads them);
-        a run's results reach them after the charts' staged redraw (charts_tab.refreshed)."""
-        if not appended:
-            self._refresh_other_tabs(force=True)
-            self.hardware_tab.refresh_if_visible()
-
-    def _refresh_other_tabs(self, force: bool = False) -> None:
-        """The roofline and comparison are redrawn when on screen; otherwise when their tab is opened."""
-        current = self.tabs.currentWidget()
-        if force or current is self.roofline_tab:
-            self.roofline_tab.refresh()
-        if force or current is self.compare:
-            self.compare.set_results(self.workspace.shown(), self.workspace.source_of)
+        self.roofline_tab.follower.refresh()
+        self.compare.follower.refresh()
 
     def _on_table_selection(self, *_args) -> None:
         table = self.charts_tab.table
@@ -432,7 +429,7 @@ class MainWindow(QMainWindow):
         QApplication.instance().setFont(font)
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
-        saved = getattr(self, "lesson_saved_central", None)  # the tabs and banners, set aside while a lesson is up
+        saved = self.lesson_mode.saved_central  # the tabs and banners, set aside while a lesson is up
         for w in self.findChildren(QWidget) + (saved.findChildren(QWidget) + [saved] if saved is not None else []):
             if w.styleSheet():  # a widget with its own style sheet keeps its old font unless re-polished
                 w.setStyleSheet(w.styleSheet())
@@ -467,6 +464,24 @@ class MainWindow(QMainWindow):
 
     start_lesson = lesson.start  # lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget
     leave_lesson = lesson.leave
+
+    @property
+    def lesson_view(self) -> lesson.LessonView | None:
+        """The lesson on screen, if any (read-only: lesson_mode holds it)."""
+        return self.lesson_mode.view
+
+    @property
+    def lesson_presenter(self):
+        return self.lesson_mode.presenter
+
+    @property
+    def presenter_action(self) -> QAction | None:
+        return self.lesson_mode.presenter_action
+
+    @property
+    def animation_export(self) -> AnimationExport | None:
+        """The animation export under way, or the last one (read-only: animation_exports holds it)."""
+        return self.animation_exports.current
 
     def set_controls_visible(self, on: bool, remember: bool = False) -> None:
         """The control panel (Ctrl+B); projector and lesson mode hide it, keeping the user's choice (`remember`)."""
@@ -519,10 +534,11 @@ class MainWindow(QMainWindow):
         self.charts_tab.stop()
         self.tiling.stop()
         self.exercise_tab.shutdown()  # a running check's child is killed
-        export = getattr(self, "animation_export", None)
-        if export is not None:
-            export.stop()  # an animation export under way: cancelled and joined (a refused close never gets here)
+        self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)
+        unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
+        if self.lesson_mode.saved_central is not None:
+            unfollow_all(self.lesson_mode.saved_central)
         return self.controller.shutdown()
 
     def closeEvent(self, event) -> None:

@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTab
 from gemmviz.core.numbers import times_text
 from gemmviz.core.numbers import sig
 from gemmviz.core.results import Result, compare_sources
+from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts.base import source_label
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import tr
 
 
@@ -24,8 +26,12 @@ def ratio_text(x: float) -> str:
 
 
 class ComparePanel(QWidget):
-    def __init__(self, parent=None):
+    """The shown results side by side against a reference session. Given a workspace, it follows it (at once,
+    hidden or not, as the roofline does); without one, `set_results` fills it."""
+
+    def __init__(self, workspace: Workspace | None = None, parent=None):
         super().__init__(parent)
+        self.workspace = workspace
         self.results: list[Result] = []
         self.source_of: Callable[[Result], str] = lambda _r: ""
         self.reference = QComboBox()
@@ -45,6 +51,14 @@ class ComparePanel(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.table, 1)
         self.reference.currentIndexChanged.connect(lambda _i: self._fill())
+        self.follower = (
+            None if workspace is None else WorkspaceFollower(self, workspace, self.refresh, now_when_hidden=True)
+        )
+
+    def refresh(self) -> None:
+        """The workspace's shown results, again."""
+        if self.workspace is not None:
+            self.set_results(self.workspace.shown(), self.workspace.source_of)
 
     def set_results(self, results: list[Result], source_of: Callable[[Result], str]) -> None:
         self.results = results

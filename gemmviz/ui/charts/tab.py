@@ -21,6 +21,7 @@ from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
 from gemmviz.ui.charts.table import ResultsTable
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 
@@ -47,7 +48,9 @@ class ChartsTab(QWidget):
         self.chart_themes: dict = {}  # chart -> the theme it was last drawn with (hidden charts catch up when shown)
         self.refresh_pending = False
         self.refresh_dirty = False
-        workspace.events.shown_changed.connect(self._on_shown_changed)
+        # always followed, hidden or not: the table is the selection's source and the charts are exported as shown
+        self.follower = WorkspaceFollower(self, workspace)
+        self.follower.connect(workspace.events.shown_changed, self._on_shown_changed)
         self.stopped = False
         layout = QVBoxLayout(self)
         show_row = QHBoxLayout()

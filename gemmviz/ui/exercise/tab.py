@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -62,6 +62,7 @@ from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
+from gemmviz.ui.worker import WorkerThread
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
 # the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
@@ -338,7 +339,7 @@ class ExerciseTab(QWidget):
         self.path: Path | None = None
         self.record: dict | None = None
         self.hints_shown = 0
-        self.thread: QThread | None = None
+        self.thread: WorkerThread | None = None
         self.worker: CheckWorker | None = None
         self.recheck_wanted = False
         self.checked_hash: str | None = None  # the content last checked, or found when the file was opened
@@ -613,9 +614,7 @@ class ExerciseTab(QWidget):
         self.checks_started += 1
         self.worker = CheckWorker(self.path, e)
         self.checked_path = self.path  # the record goes beside this file, whatever is opened meanwhile
-        self.thread = QThread(self)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.run)
+        self.thread = WorkerThread(self.worker, "gemmviz-exercise-check", self.worker.cancel, self.worker.run)
         self.worker.progress.connect(self._progress)
         self.worker.finished.connect(self._finished)
         self.worker.failed.connect(self._failed)
@@ -625,8 +624,8 @@ class ExerciseTab(QWidget):
         self.thread.start()
 
     def cancel_check(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel.set()
+        if self.thread is not None:
+            self.thread.cancel()
 
     def _progress(self, i: int, n: int, what: str) -> None:
         self.progress.setText(f"[{i}/{n}] {what}")
@@ -634,9 +633,7 @@ class ExerciseTab(QWidget):
     def _done(self) -> None:
         thread, self.thread, self.worker = self.thread, None, None
         if thread is not None:
-            thread.quit()
-            thread.wait()
-            thread.deleteLater()
+            thread.join()
         self.check_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         if self.recheck_wanted:
@@ -678,12 +675,9 @@ class ExerciseTab(QWidget):
     def shutdown(self) -> None:
         """Closing the window: cancel a running check and wait for its thread (the child is killed at once)."""
         self.debounce.stop()
-        if self.worker is not None:
-            self.worker.cancel.set()
         if self.thread is not None:
-            self.thread.quit()
             # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
-            self.thread.wait()
+            self.thread.shutdown()
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:

@@ -16,12 +16,13 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QLabel, QProgressDialog
 
 from gemmviz.core import fileio
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
+from gemmviz.ui.worker import WorkerThread
 
 
 class Cancelled(Exception):
@@ -171,10 +172,8 @@ class AnimationExport(QObject):
         self.message = ""
         self.shown = 0  # the last frame the dialog shows
         self.worker = _Worker(job, self.cancel_flag)
-        self.thread = QThread()  # no parent: joined here, never destroyed with the window while it runs
-        self.thread.setObjectName("gemmviz-animation-export")
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.run)
+        self.runner = WorkerThread(self.worker, "gemmviz-animation-export", self.cancel_flag, self.worker.run)
+        self.thread = self.runner.thread
         self.worker.progress.connect(self._progress, Qt.ConnectionType.QueuedConnection)
         self.worker.finished.connect(self._finished, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
@@ -197,7 +196,7 @@ class AnimationExport(QObject):
 
     def start(self) -> None:
         self.dialog.open()  # window-modal, not blocking: the window keeps painting, Cancel answers at once
-        self.thread.start()
+        self.runner.start()
 
     @property
     def running(self) -> bool:
@@ -205,17 +204,15 @@ class AnimationExport(QObject):
 
     def cancel(self) -> None:
         """Stop between two frames; the partial file is removed by the worker."""
-        self.cancel_flag.set()
+        self.runner.cancel()
         self.dialog.setLabelText(tr("Cancelling…"))
 
     def stop(self) -> None:
         """Cancel and join the worker (the window's shutdown, quitting): it stops after the frame it is drawing,
         or ends ffmpeg within its poll (exporters._encode). The join has no time limit: a QThread destroyed
         while it runs aborts the process, and every step of the worker answers the cancel."""
-        if self.thread.isRunning():
-            self.cancel_flag.set()
-            self.thread.quit()
-            self.thread.wait()
+        if self.runner.running:
+            self.runner.shutdown()
         QApplication.processEvents()  # the worker's last signal, queued here
         if self.outcome is None:
             self._settle("cancelled", 0, "")
@@ -247,8 +244,7 @@ class AnimationExport(QObject):
         if self.outcome is not None:
             return
         self.outcome, self.frames, self.message = outcome, n, message
-        self.thread.quit()
-        self.thread.wait()
+        self.runner.join()
         app = QApplication.instance()
         if app is not None:
             try:
@@ -273,7 +269,7 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     from gemmviz.ui.export.exporters import ExportError, check_size
 
     title = tr("Cannot export the animation")
-    running = getattr(window, "animation_export", None)
+    running = window.animation_exports.current
     if running is not None and running.running:
         window.show_error(title, tr("An export is already running: wait for it, or cancel it."))
         return None
@@ -303,7 +299,7 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
         window.show_error(title, str(exc))
         return None
     export = AnimationExport(window, job)
-    window.animation_export = export
+    window.animation_exports.current = export
 
     def done(outcome: str, n: int, message: str) -> None:
         if outcome == "finished":
@@ -321,3 +317,20 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     export.done.connect(done)
     export.start()
     return export
+
+
+class AnimationExports:
+    """The window's animation export: the one under way or the last one (`current`). The window creates it and
+    stops it when it shuts down (a close it has accepted)."""
+
+    def __init__(self) -> None:
+        self.current: AnimationExport | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.current is not None and self.current.running
+
+    def stop(self) -> None:
+        """Cancel and join an export under way."""
+        if self.current is not None:
+            self.current.stop()

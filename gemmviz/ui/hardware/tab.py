@@ -33,6 +33,7 @@ from gemmviz.core.results import Result
 from gemmviz.core.roofline import intensity, load_ceilings
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.hardware.pipeline import PipelineView
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
@@ -285,6 +286,8 @@ class HardwareTab(QSplitter):
         self.trace_chart.ready.connect(self._trace_ready)
         self.gap_view.changed.connect(self.show_text)
         self.show_view(0)
+        # redrawn whenever it comes on screen; while hidden, changes only mark it (it draws a result at a time)
+        self.follower = WorkspaceFollower(self, workspace, self.refresh, always_on_show=True)
 
     # ---- data ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -332,14 +335,6 @@ class HardwareTab(QSplitter):
             if same:
                 return min(same, key=lambda i: abs(math.log(self.candidates[i].problem.flops / like.problem.flops)))
         return usable[0]
-
-    def refresh_if_visible(self) -> None:
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh()
 
     def current(self) -> Result | None:
         i = self.result_combo.currentIndex()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from gemmviz.core.lessons import (
@@ -284,6 +284,24 @@ class LessonView(QWidget):
 
 
 # ---- the main window's side ----------------------------------------------------------------------------
+class LessonMode:
+    """The window's lesson mode: the LessonView that replaces its central widget while a lesson is up, the
+    presenter's window beside it, and what is put back when the lesson ends. The window creates it and holds it
+    (`MainWindow.lesson_mode`); nothing else sets attributes on the window."""
+
+    def __init__(self, window) -> None:
+        self.window = window
+        self.view: LessonView | None = None
+        self.presenter = None  # ui/lesson/presenter.PresenterWindow, while one is open
+        self.presenter_action: QAction | None = None  # Lesson ▸ Presenter view (add_menu)
+        self.saved_central: QWidget | None = None  # the tabs and banners, set aside while a lesson is up
+        self.was_fullscreen = True  # the window's state before the presenter's window made it full screen
+
+    @property
+    def active(self) -> bool:
+        return self.view is not None
+
+
 def add_menu(window) -> None:
     """The Lesson menu: one entry per shipped lesson and language, and a lesson file of the teacher's own."""
     menu = window.menuBar().addMenu(QCoreApplication.translate("Lesson", "&Lesson"))
@@ -297,17 +315,18 @@ def add_menu(window) -> None:
         menu.addAction(f"{lesson.title} ({steps})", lambda _=False, x=lesson: start(window, x))
     menu.addSeparator()
     menu.addAction(QCoreApplication.translate("Lesson", "Open lesson file…"), lambda: open_lesson_dialog(window))
-    window.presenter_action = menu.addAction(
+    mode = window.lesson_mode
+    mode.presenter_action = menu.addAction(
         QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)"), lambda: open_presenter(window)
     )
-    window.presenter_action.setShortcut("Ctrl+Shift+L")
-    window.lesson_presenter = None
+    mode.presenter_action.setShortcut("Ctrl+Shift+L")
 
 
 def open_presenter(window, lesson: Lesson | None = None) -> bool:
     """The presenter's window beside the lesson shown (the first shipped lesson, in the window's language, if
     none is); the projected window goes full screen, on a second screen where there is one."""
-    if getattr(window, "lesson_view", None) is None:
+    mode = window.lesson_mode
+    if mode.view is None:
         if lesson is None:
             try:
                 lesson = find_lesson(DEFAULT_LESSON, language())
@@ -316,16 +335,16 @@ def open_presenter(window, lesson: Lesson | None = None) -> bool:
                 return False
         if not start(window, lesson):
             return False
-    if window.lesson_presenter is not None:
-        window.lesson_presenter.raise_()
+    if mode.presenter is not None:
+        mode.presenter.raise_()
         return True
     from gemmviz.ui.lesson.presenter import PresenterWindow, screens
 
-    view = window.lesson_view
+    view = mode.view
     presenter = PresenterWindow(view.deck, view)
-    window.lesson_presenter = presenter
+    mode.presenter = presenter
     projected, laptop = screens()
-    window.lesson_was_fullscreen = window.isFullScreen()
+    mode.was_fullscreen = window.isFullScreen()
     if projected is not laptop and window.windowHandle() is not None:
         window.windowHandle().setScreen(projected)
         window.move(projected.geometry().topLeft())
@@ -381,7 +400,8 @@ def start(window, lesson: Lesson) -> bool:
     except LessonError as exc:
         window.show_error(tr("Cannot open the lesson's session"), str(exc))
         return False
-    if getattr(window, "lesson_view", None) is not None:
+    mode = window.lesson_mode
+    if mode.view is not None:
         leave(window)
     ws = window.workspace
     gpu = ws.device_gpu.get("name") if ws.gpu_available else None
@@ -393,8 +413,8 @@ def start(window, lesson: Lesson) -> bool:
     c.finished.connect(view.on_finished)
     view.left.connect(lambda: leave(window))
     view.follow_look(window.projector_action, window.dark_action)  # Ctrl+P restyles the lesson shown
-    window.lesson_saved_central = window.takeCentralWidget()
-    window.lesson_view = view
+    mode.saved_central = window.takeCentralWidget()
+    mode.view = view
     _hide_bars(window, True)
     window.setCentralWidget(view)
     view.show()  # now, not on the next event-loop turn: the keys work from the first press
@@ -412,16 +432,17 @@ def start(window, lesson: Lesson) -> bool:
 
 def leave(window) -> None:
     """Back to the normal window, as it was."""
-    view = getattr(window, "lesson_view", None)
+    mode = window.lesson_mode
+    view = mode.view
     if view is None:
         return
     view.deck.ended = True  # the presenter's window closing below does not end the lesson a second time
     view.deck.timer.stop()
-    presenter, window.lesson_presenter = getattr(window, "lesson_presenter", None), None
+    presenter, mode.presenter = mode.presenter, None
     if presenter is not None:
         presenter.close()
         presenter.deleteLater()
-        if not getattr(window, "lesson_was_fullscreen", True):
+        if not mode.was_fullscreen:
             window.showNormal()
     c = window.controller
     c.progress.disconnect(view.on_progress)
@@ -430,9 +451,9 @@ def leave(window) -> None:
     window.takeCentralWidget()
     view.hide()
     view.deleteLater()
-    window.lesson_view = None
-    window.setCentralWidget(window.lesson_saved_central)
-    window.lesson_saved_central = None
+    mode.view = None
+    window.setCentralWidget(mode.saved_central)
+    mode.saved_central = None
     _hide_bars(window, False)
     if window.replay_after_lesson:
         window.open_replay()

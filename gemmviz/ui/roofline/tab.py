@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from gemmviz.core.results import Result
 from gemmviz.core.roofline import load_ceilings
 from gemmviz.core.workspace import Workspace
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
 from gemmviz.ui.roofline.chart import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -95,7 +96,10 @@ class RooflineTab(QSplitter):
         self.set_text(tr(PLACEHOLDER))
         self.chart.pointClicked.connect(self.explain)
         self.chart.seriesToggled.connect(self.toggle_series)
-        workspace.events.selection_changed.connect(self.explain_selection)  # the table's picks (Workspace.select)
+        # the shown results, at once even while hidden (an export and the picks read the chart); the table's
+        # picks (Workspace.select)
+        self.follower = WorkspaceFollower(self, workspace, self.refresh, now_when_hidden=True)
+        self.follower.connect(workspace.events.selection_changed, self.explain_selection)
 
     def set_text(self, text: str) -> None:
         self.pages = pages_of(text)

@@ -8,8 +8,6 @@ worker by queued signals; its answers come back as this object's signals, on the
 from __future__ import annotations
 
 import enum
-import os
-import sys
 from collections import deque
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
@@ -17,27 +15,11 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from gemmviz.core.bench import BenchSettings, Job
 from gemmviz.ui.run.gc_guard import collect_on_ui_thread
 from gemmviz.ui.run.worker import EngineWorker
+from gemmviz.ui.worker import WorkerThread, detached_running, leave
 
-CLOSE_WAIT_MS = 2000  # closing the window waits this long for the worker, then leaves it behind
+__all__ = ["CLOSE_WAIT_MS", "RunController", "RunState", "detached_running", "leave"]
 
-# Workers that did not stop in time (stuck in a long native call). Their QThread objects are kept here so that
-# nothing destroys a running QThread (Qt aborts the process when that happens); exit_code() then leaves with
-# os._exit instead of tearing the interpreter down under them.
-_detached: list[tuple[QThread, QObject]] = []
-
-
-def detached_running() -> bool:
-    return any(thread.isRunning() for thread, _worker in _detached)
-
-
-def leave(code: int) -> int:
-    """The app's exit: returns `code`, or, if a detached worker still runs, ends the process now with it
-    (everything worth keeping was saved before the window closed)."""
-    if detached_running():
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    return code
+CLOSE_WAIT_MS = 2000  # closing the window waits this long for the worker, then leaves it behind (ui/worker.py)
 
 
 class RunState(enum.Enum):
@@ -73,10 +55,8 @@ class RunController(QObject):
         self._pacer.setInterval(0)
         self._pacer.timeout.connect(self._hand_on_one)
         collect_on_ui_thread()  # before the worker exists: garbage with Qt wrappers must never die there
-        self.thread = QThread()
-        self.thread.setObjectName("gemmviz-engine")
         self.worker = EngineWorker(backends)
-        self.worker.moveToThread(self.thread)
+        self.runner = WorkerThread(self.worker, "gemmviz-engine", self.worker.cancel)
         self._runRequested.connect(self.worker.run_jobs)
         self._probeRequested.connect(self.worker.probe)
         self._ceilingsRequested.connect(self.worker.measure_ceilings)
@@ -86,7 +66,11 @@ class RunController(QObject):
         self.worker.environmentReady.connect(self.environmentReady)
         self.worker.warmedUp.connect(self._on_warmed_up)
         self.worker.ceilingsReady.connect(self._on_ceilings)
-        self.thread.start()
+        self.runner.start()
+
+    @property
+    def thread(self) -> QThread:
+        return self.runner.thread
 
     @property
     def state(self) -> RunState:
@@ -117,7 +101,7 @@ class RunController(QObject):
         """Cancel the run at the next launch boundary; True if a run was going."""
         if self._state is not RunState.RUNNING:
             return False
-        self.worker.cancel.set()
+        self.runner.cancel()
         self._set_state(RunState.CANCELLING)
         return True
 
@@ -184,11 +168,6 @@ class RunController(QObject):
         self._shut_down = True
         self._pacer.stop()
         self._inbox.clear()
-        self.worker.cancel.set()
-        self.thread.quit()
-        stopped = self.thread.wait(timeout_ms)
-        if not stopped:
-            self.thread.setParent(None)
-            _detached.append((self.thread, self.worker))
+        stopped = self.runner.shutdown(timeout_ms)
         self._set_state(RunState.IDLE)
         return stopped

@@ -29,6 +29,7 @@ from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse
 from gemmviz.core.variants import VARIANTS, default_variants
 from gemmviz.core.workspace import Workspace
 from gemmviz.ui import settings_store as store
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 PRESETS = list(settings.SIZE_PRESETS)
@@ -107,7 +108,7 @@ class RunPanel(QWidget):
     changed = Signal()  # an input changed: validate again
     problemChosen = Signal()  # size or parameters settled (not every keystroke): the animation follows
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         form = QVBoxLayout(self)
         form.addWidget(self._size_box())
@@ -123,6 +124,11 @@ class RunPanel(QWidget):
         # however tall the panel is (1280×720 in projector type: Run was below the window's edge)
         self.button_bar = QWidget()
         self.button_bar.setLayout(self._buttons())
+        self.workspace = workspace
+        self.follower = None
+        if workspace is not None:  # the variants this machine can run, as the worker probed them
+            self.follower = WorkspaceFollower(self, workspace)
+            self.follower.connect(workspace.events.environment_changed, self._on_environment)
 
         for edit in (self.m_edit, self.n_edit, self.k_edit, self.sweep_edit):
             edit.textChanged.connect(self._emit_changed)
@@ -323,6 +329,9 @@ class RunPanel(QWidget):
             allow_slow_cpu=self.slow_cpu_box.isChecked(),
             cpu_limit_s=CPU_LIMIT_S,
         )
+
+    def _on_environment(self, _env: dict) -> None:
+        self.apply_availability(self.workspace)
 
     def apply_availability(self, workspace: Workspace) -> None:
         """Grey out the variants the probed environment cannot run, with the reason as their tooltip."""
