@@ -101,7 +101,8 @@ def _no_leaked_qt(request):
     problems += [f"a top-level widget still shown ({', '.join(shown)})"] if shown else []
     problems += [f"the application's {leaked_look} changed (put back now)"] if leaked_look else []
     if problems:
-        pytest.fail(f"{request.node.nodeid} leaked {' and '.join(problems)}; close what the test opened")
+        what = " and ".join(problems)
+        pytest.fail(f"{request.node.nodeid} leaked {what}; close what the test opened, put back what it changed")
 
 
 def _app_look(app) -> tuple:
