@@ -105,25 +105,37 @@ def _no_leaked_qt(request):
         pytest.fail(f"{request.node.nodeid} leaked {what}; close what the test opened, put back what it changed")
 
 
-def _app_look(app) -> tuple:
+def _app_look(app) -> tuple | None:
     """What every widget made later inherits from the process: the application font's size and the application
     style sheet. Projector type sets the font (MainWindow.set_projector); a test that leaves it at 20 pt makes
     every later window in its worker lay out in projector type before projector mode is on (the Tiling tab 1,161
-    px wide instead of 766). Before the first QApplication exists, the platform's general font is what the app
-    will start with."""
+    px wide instead of 766). None before the first QApplication exists (see _put_back_look)."""
+    if app is None:
+        return None
+    font = app.font()
+    return font.pointSizeF(), font.pixelSize(), app.styleSheet()
+
+
+def _system_look() -> tuple:
+    """The look a new QApplication has: the platform's general font (asked for once an application exists: Qt's
+    font database answers -1 before) and no style sheet."""
     from PySide6.QtGui import QFontDatabase
 
-    font = app.font() if app is not None else QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
-    return font.pointSizeF(), font.pixelSize(), app.styleSheet() if app is not None else ""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+    return font.pointSizeF(), font.pixelSize(), ""
 
 
-def _put_back_look(app, look: tuple) -> str:
-    """Put the application's font size and style sheet back as they were before the test; name what had changed
-    ("" when nothing did), so that the next test in the worker starts as it would alone."""
-    if app is None or _app_look(app) == look:
+def _put_back_look(app, look: tuple | None) -> str:
+    """Put the application's font size and style sheet back as they were before the test (as a new application
+    has them when the test made the first one); name what had changed ("" when nothing did), so that the next
+    test in the worker starts as it would alone."""
+    if app is None:
+        return ""
+    look = look if look is not None else _system_look()
+    now = _app_look(app)
+    if now == look:
         return ""
     point_size, pixel_size, sheet = look
-    now = _app_look(app)
     changed = [what for what, a, b in zip(("font size", "font size", "style sheet"), now, look, strict=True) if a != b]
     font = app.font()
     if pixel_size > 0:

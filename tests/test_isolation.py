@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from tests.conftest import _app_look, _put_back_look
+from tests.conftest import _app_look, _put_back_look, _system_look
 
 
 def test_a_changed_font_size_is_named_and_put_back(qapp):
@@ -29,9 +29,12 @@ def test_a_changed_style_sheet_is_named_and_put_back(qapp):
 
 
 def test_the_first_application_starts_at_the_platforms_font(qapp):
-    """Before a QApplication exists the guard compares with the platform's general font, the one the app gets."""
-    from PySide6.QtGui import QFontDatabase
-
-    general = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
-    assert _app_look(None) == (general.pointSizeF(), general.pixelSize(), "")
-    assert _app_look(qapp) == _app_look(None)  # the application as made, and as every test leaves it
+    """A test that makes the worker's first QApplication is compared with the look a new application has: the
+    platform's general font, no style sheet (Qt's font database cannot say it before an application exists)."""
+    assert _app_look(None) is None
+    assert _app_look(qapp) == _system_look()  # the application as made, and as every test leaves it
+    font = qapp.font()
+    font.setPointSize(20)
+    qapp.setFont(font)
+    assert _put_back_look(qapp, None).startswith("font size (20 pt")
+    assert _app_look(qapp) == _system_look()
