@@ -51,8 +51,9 @@ def _isolated_cache(tmp_path, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _no_leaked_qt(request):
-    """Fail a test that leaves a QThread running or a top-level widget shown (napari's conftest does the
-    same), and put the process-wide garbage-collector state back as the app keeps it (see _restore_gc).
+    """Fail a test that leaves a QThread running, a top-level widget shown (napari's conftest does the same) or
+    the application's font size or style sheet changed (see _app_look), and put the process-wide
+    garbage-collector state back as the app keeps it (see _restore_gc).
 
     Autouse, so it is set up before a test's own fixtures and checks after they (and pytest-qt, which closes
     the widgets given to qtbot.addWidget) have cleaned up. Tests that never load Qt pay nothing."""
@@ -63,6 +64,7 @@ def _no_leaked_qt(request):
     from PySide6.QtWidgets import QApplication
 
     frozen = gc.get_freeze_count()
+    look = _app_look(QApplication.instance())
     started: list = []
     original_start = QThread.start
 
@@ -94,10 +96,56 @@ def _no_leaked_qt(request):
             w.close()  # so the next test starts clean whatever this one left
     if not running:
         _restore_gc(frozen)
+    leaked_look = _put_back_look(app, look)
     problems = [f"a QThread still running ({', '.join(running)})"] if running else []
     problems += [f"a top-level widget still shown ({', '.join(shown)})"] if shown else []
+    problems += [f"the application's {leaked_look} changed (put back now)"] if leaked_look else []
     if problems:
-        pytest.fail(f"{request.node.nodeid} leaked {' and '.join(problems)}; close what the test opened")
+        what = " and ".join(problems)
+        pytest.fail(f"{request.node.nodeid} leaked {what}; close what the test opened, put back what it changed")
+
+
+def _app_look(app) -> tuple | None:
+    """What every widget made later inherits from the process: the application font's size and the application
+    style sheet. Projector type sets the font (MainWindow.set_projector); a test that leaves it at 20 pt makes
+    every later window in its worker lay out in projector type before projector mode is on (the Tiling tab 1,161
+    px wide instead of 766). None before the first QApplication exists (see _put_back_look)."""
+    if app is None:
+        return None
+    font = app.font()
+    return font.pointSizeF(), font.pixelSize(), app.styleSheet()
+
+
+def _system_look() -> tuple:
+    """The look a new QApplication has: the platform's general font (asked for once an application exists: Qt's
+    font database answers -1 before) and no style sheet."""
+    from PySide6.QtGui import QFontDatabase
+
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+    return font.pointSizeF(), font.pixelSize(), ""
+
+
+def _put_back_look(app, look: tuple | None) -> str:
+    """Put the application's font size and style sheet back as they were before the test (as a new application
+    has them when the test made the first one); name what had changed ("" when nothing did), so that the next
+    test in the worker starts as it would alone."""
+    if app is None:
+        return ""
+    look = look if look is not None else _system_look()
+    now = _app_look(app)
+    if now == look:
+        return ""
+    point_size, pixel_size, sheet = look
+    changed = [what for what, a, b in zip(("font size", "font size", "style sheet"), now, look, strict=True) if a != b]
+    font = app.font()
+    if pixel_size > 0:
+        font.setPixelSize(pixel_size)
+    else:
+        font.setPointSizeF(point_size)
+    app.setFont(font)
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
+    return f"{' and '.join(dict.fromkeys(changed))} ({now[0]:g} pt, {now[1]} px)"
 
 
 def _restore_gc(frozen: int) -> None:

@@ -106,7 +106,7 @@ def test_the_replay_exports_a_step_and_its_widget_walks_the_steps(qtbot, tmp_pat
     assert w.canvas.state[3] == 0  # a new block starts at its first step
 
 
-def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones(qtbot, tmp_path, records):
+def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones(qtbot, tmp_path, records, monkeypatch):
     from gemmviz.ui.accesses.tab import AccessTab
     from gemmviz.ui.theme import PROJECTOR_DARK
 
@@ -120,6 +120,9 @@ def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones
     (tmp_path / "t.accesses.json.gz").write_bytes(b"not gzip")
     assert "not loaded" in tab.show_session_file(tmp_path / "t.json")  # said, and the shipped records shown
     assert len(tab.views.canvas.panels) == 2
+    monkeypatch.setattr(acc, "shipped_file", lambda: pytest.fail("the shipped records read again"))
+    assert "shipped" in tab.show_session_file(tmp_path / "u.json")  # no records beside it: the ones read at start
+    assert tab.views.records is tab.shipped and len(tab.views.canvas.panels) == 2
     tab.apply_theme(PROJECTOR_DARK)
     assert tab.views.canvas.theme is PROJECTOR_DARK
 

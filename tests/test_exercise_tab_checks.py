@@ -194,7 +194,8 @@ def test_the_timing_bars_stay_legible(qtbot, tmp_path, projector):
         tab = w.exercise_tab
         assert tab.minimumSizeHint().width() <= w.width()
     finally:
-        w.close()
+        w.set_projector(False)  # projector type sets the application's font: left at 20 pt, every later window
+        w.close()  # in this worker would start in projector type (the Tiling tab 1,161 px wide, not 766)
 
 
 def test_the_task_reflows_english_with_spaces_and_chinese_without():

@@ -254,3 +254,22 @@ def test_a_run_shows_its_own_series_even_where_a_preset_hid_it():
     r = live("cpu-blas")
     ws.add_live(r)
     assert ws.hidden == {"cpu-naive"} and ws.shown() == [r]
+
+
+def test_the_replay_choice_is_read_once_and_follows_the_files(monkeypatch, tmp_path):
+    """default_replay_session reads and checks every shipped session to choose; the choice is kept for the same
+    files (every window of a process asks) and made again when the files change."""
+    from gemmviz.core import workspace
+
+    shipped = recorded_sessions()
+    chosen = default_replay_session()
+    assert chosen is not None and chosen.name.endswith(".json")  # a measured session, not a companion
+    real, reads = workspace._choose_replay_session, []
+    monkeypatch.setattr(workspace, "_choose_replay_session", lambda paths: reads.append(len(paths)) or real(paths))
+    assert default_replay_session() == chosen and reads == []  # the same files: not read again
+    session = Session.load(chosen)
+    session.created = "2099-01-01T00:00:00+00:00"  # a newer measured session joins the shipped ones
+    newer = tmp_path / "newer.json"
+    session.save(newer)
+    monkeypatch.setattr(workspace, "recorded_sessions", lambda: [*shipped, newer])
+    assert default_replay_session() == newer and reads == [len(shipped) + 1]

@@ -37,11 +37,28 @@ def recorded_sessions() -> list[Path]:
     return sorted((Path(str(f)) for f in files if not f.name.endswith(RECORD_SUFFIXES)), key=lambda p: p.name)
 
 
+_REPLAY_CHOICE: dict[tuple, Path | None] = {}  # the shipped files as (path, mtime, size) -> the choice among them
+
+
 def default_replay_session() -> Path | None:
     """The newest shipped session that was measured (never a published one, nor a .json.gz companion: those
-    hold the large extras of a recording and open only when asked for)."""
+    hold the large extras of a recording and open only when asked for). Choosing reads and checks every shipped
+    session; the choice is kept for the same files (names, times and sizes), so every window opened in one
+    process (a language switch, the tests) reads them once, not once a window."""
+    paths = recorded_sessions()
+    try:
+        key = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    except OSError:  # a file gone since it was listed: choose again, keep nothing
+        return _choose_replay_session(paths)
+    if key not in _REPLAY_CHOICE:
+        _REPLAY_CHOICE.clear()
+        _REPLAY_CHOICE[key] = _choose_replay_session(paths)
+    return _REPLAY_CHOICE[key]
+
+
+def _choose_replay_session(paths: list[Path]) -> Path | None:
     best = None
-    for path in recorded_sessions():
+    for path in paths:
         if path.name.endswith(COMPANION_SUFFIX):
             continue
         try:

@@ -24,9 +24,13 @@ from gemmviz.ui.theme import LIGHT, Theme
 log = logging.getLogger("gemmviz")
 
 
-def records_beside(session_path: str | os.PathLike | None) -> tuple[acc.AccessFile | None, str]:
+def records_beside(
+    session_path: str | os.PathLike | None, shipped: acc.AccessFile | None = None
+) -> tuple[acc.AccessFile | None, str]:
     """(records, where from): the file beside the session if there is one and it loads, else the shipped H200
-    records; a companion that does not load is said in the second item, never raised."""
+    records (`shipped` when the caller holds them already: reading and checking them takes a second or more);
+    a companion that does not load is said in the second item, never raised."""
+    shipped_file = (lambda: shipped) if shipped is not None else acc.shipped_file
     if session_path is not None:
         companion = Path(acc.companion_path(session_path))
         if companion.is_file():
@@ -35,15 +39,15 @@ def records_beside(session_path: str | os.PathLike | None) -> tuple[acc.AccessFi
             except (SessionError, MemoryError) as exc:
                 exc = exc if isinstance(exc, SessionError) else "not enough memory to hold it"
                 log.warning("access records %s not loaded: %s", companion, exc)
-                shipped = acc.shipped_file()
-                return shipped, f"{companion.name} not loaded ({exc}); showing the shipped H200 records"
-    return acc.shipped_file(), "the H200 records shipped with gemmviz"
+                return shipped_file(), f"{companion.name} not loaded ({exc}); showing the shipped H200 records"
+    return shipped_file(), "the H200 records shipped with gemmviz"
 
 
 class AccessTab(QTabWidget):
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
         records, self.source = records_beside(None)
+        self.shipped = records  # the shipped records, read once: a session without records beside it shows them
         self.views = AccessViews(self, records, theme)
         self.replay = AccessReplay(self, records)
         self.replay.canvas.theme = theme
@@ -57,7 +61,7 @@ class AccessTab(QTabWidget):
 
     def show_session_file(self, path: str | os.PathLike | None) -> str:
         """Show the records beside `path` (or the shipped ones); where they came from, in words."""
-        records, self.source = records_beside(path)
+        records, self.source = records_beside(path, self.shipped)
         self.views.set_records(records)
         self.replay.set_records(records)
         return self.source
