@@ -3,62 +3,62 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="75" />
+        <location filename="../../gemmviz/ui/i18n.py" line="76" />
         <source>PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)</source>
         <translation>未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="77" />
+        <location filename="../../gemmviz/ui/i18n.py" line="78" />
         <source>no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded</source>
         <translation>没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="79" />
+        <location filename="../../gemmviz/ui/i18n.py" line="80" />
         <source>no usable NVIDIA driver: cuInit failed ({detail})</source>
         <translation>NVIDIA 驱动不可用：cuInit 失败（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="80" />
+        <location filename="../../gemmviz/ui/i18n.py" line="81" />
         <source>no NVIDIA driver: {detail}</source>
         <translation>没有 NVIDIA 驱动：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="82" />
+        <location filename="../../gemmviz/ui/i18n.py" line="83" />
         <source>cannot count CUDA devices ({detail})</source>
         <translation>无法统计 CUDA 设备（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="84" />
+        <location filename="../../gemmviz/ui/i18n.py" line="85" />
         <source>no CUDA device: the driver found no NVIDIA GPU</source>
         <translation>没有 CUDA 设备：驱动没有找到 NVIDIA GPU</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="85" />
+        <location filename="../../gemmviz/ui/i18n.py" line="86" />
         <source>no CUDA device: {detail}</source>
         <translation>没有 CUDA 设备：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="86" />
+        <location filename="../../gemmviz/ui/i18n.py" line="87" />
         <source>no CUDA backend</source>
         <translation>没有 CUDA 后端</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="105" />
+        <location filename="../../gemmviz/ui/i18n.py" line="106" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="129" />
+        <location filename="../../gemmviz/ui/i18n.py" line="131" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="132" />
+        <location filename="../../gemmviz/ui/i18n.py" line="134" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="219" />
+        <location filename="../../gemmviz/ui/i18n.py" line="220" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
@@ -148,181 +148,181 @@
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="43" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="43" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="47" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="57" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="129" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="71" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="130" />
         <location filename="../../gemmviz/ui/charts/table.py" line="161" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="156" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="183" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="185" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="195" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="197" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="329" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="330" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="339" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="348" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="352" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="181" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="174" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="189" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="182" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="197" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="227" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="220" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="246" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="239" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="274" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="267" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="284" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="277" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="182" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="175" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="183" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="198" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="191" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="228" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="221" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="247" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="240" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="275" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="268" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="285" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="278" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="279" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -333,52 +333,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="279" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="271" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="209" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="208" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="231" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="228" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="274" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="311" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="307" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="309" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="319" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="315" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="189" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="188" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -419,7 +419,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/files.py" line="61" />
         <location filename="../../gemmviz/ui/files.py" line="65" />
-        <location filename="../../gemmviz/ui/files.py" line="96" />
+        <location filename="../../gemmviz/ui/files.py" line="95" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -434,7 +434,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="96" />
+        <location filename="../../gemmviz/ui/files.py" line="95" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -484,129 +484,129 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="111" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="111" />
+        <location filename="../../gemmviz/ui/files.py" line="110" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="117" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="120" />
+        <location filename="../../gemmviz/ui/files.py" line="119" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="124" />
+        <location filename="../../gemmviz/ui/files.py" line="123" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="131" />
+        <location filename="../../gemmviz/ui/files.py" line="130" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="131" />
+        <location filename="../../gemmviz/ui/files.py" line="130" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="136" />
+        <location filename="../../gemmviz/ui/files.py" line="135" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="52" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="52" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="128" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="129" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="145" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="146" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="200" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="201" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="157" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="158" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
         <source>Gap between two kernels</source>
         <translation>两个核函数之间的差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="252" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="447" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="253" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="187" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="597" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="301" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="302" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="305" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="402" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="397" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="406" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="437" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="602" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="463" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="458" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -696,8 +696,8 @@ caches</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="307" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
@@ -710,182 +710,182 @@ caches</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="39" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="40" />
         <source>CPU triple loop</source>
         <translation>CPU 三重循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="40" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="41" />
         <source>CPU BLAS (numpy)</source>
         <translation>CPU BLAS（numpy）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="41" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="42" />
         <source>GPU naive</source>
         <translation>GPU 朴素版</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="42" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="43" />
         <source>GPU naive, uncoalesced</source>
         <translation>GPU 朴素版，未合并访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="43" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="44" />
         <source>GPU shared-memory tiled</source>
         <translation>GPU 共享内存分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="44" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="45" />
         <source>GPU tiled, padded shared memory</source>
         <translation>GPU 分块，共享内存填充</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="45" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="46" />
         <source>GPU 1D block tiling</source>
         <translation>GPU 一维线程块分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="46" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="47" />
         <source>GPU 2D block tiling</source>
         <translation>GPU 二维线程块分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="47" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="48" />
         <source>GPU 2D tiling, float4 loads</source>
         <translation>GPU 二维分块，float4 加载</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="48" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="49" />
         <source>GPU 2D tiling, double-buffered</source>
         <translation>GPU 二维分块，双缓冲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="49" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="50" />
         <source>GPU warp tiling</source>
         <translation>GPU warp 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="50" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="51" />
         <source>GPU warp tiling, cp.async pipeline</source>
         <translation>GPU warp 分块，cp.async 流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="51" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
         <source>GPU warp tiling, cp.async, any size</source>
         <translation>GPU warp 分块，cp.async，任意尺寸</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
         <source>GPU tensor cores (WMMA TF32)</source>
         <translation>GPU 张量核心（WMMA TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
         <source>GPU tensor cores (mma.sync TF32)</source>
         <translation>GPU 张量核心（mma.sync TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
         <source>GPU Hopper (TMA + wgmma TF32)</source>
         <translation>GPU Hopper（TMA + wgmma TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
         <source>cuBLAS SGEMM (FP32)</source>
         <translation>cuBLAS SGEMM（FP32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="57" />
         <source>cuBLAS SGEMM (TF32 tensor cores)</source>
         <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="60" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
         <source>The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.</source>
         <translation>原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
         <source>numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.</source>
         <translation>numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
         <source>The seeds' V1: one thread per element of C, every operand read from global memory.</source>
         <translation>原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
         <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
         <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
         <source>The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.</source>
         <translation>原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
         <source>The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.</source>
         <translation>原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
         <source>Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.</source>
         <translation>每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
         <source>Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.</source>
         <translation>每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
         <source>2D block tiling with 16-byte loads and stores, A transposed in shared memory.</source>
         <translation>二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
         <source>As float4 tiling, with two shared buffers: the next tiles load while these are used.</source>
         <translation>与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="71" />
         <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
         <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="73" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="74" />
         <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
         <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="77" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="78" />
         <source>The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.</source>
         <translation>任意尺寸的 cp.async warp 分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="81" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="82" />
         <source>TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.</source>
         <translation>通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
         <source>TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.</source>
         <translation>TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="86" />
         <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
         <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="89" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="90" />
         <source>NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.</source>
         <translation>NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="90" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="91" />
         <source>The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
@@ -1024,90 +1024,90 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="23" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="25" />
         <source>{ratio} slower</source>
         <translation>慢 {ratio}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="40" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="773" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="46" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="799" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="69" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="83" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="248" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="72" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
         <source>reference ms</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="76" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="90" />
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="76" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="90" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="34" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="58" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="62" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="65" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="68" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
@@ -1122,33 +1122,33 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="74" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="88" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="105" />
         <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
         <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="96" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="110" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="31" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="32" />
         <source>Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="58" />
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="60" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
@@ -1420,239 +1420,239 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="68" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>memory-safe</source>
         <translation>内存安全</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="72" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="97" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="98" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="101" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="102" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="326" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="359" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="327" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="360" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="328" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="361" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="329" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="362" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="330" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="363" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="332" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="365" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="334" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="367" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="395" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="428" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="422" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="455" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="423" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="456" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="461" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="472" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="505" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="485" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="518" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="495" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="528" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="500" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="533" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="506" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="539" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="506" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="539" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="515" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="548" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="583" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="550" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="583" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="562" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="595" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="568" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="601" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="576" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="609" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="592" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="623" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="617" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="646" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="623" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="652" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="688" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="662" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="688" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="678" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="704" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="682" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="708" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="687" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="713" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="693" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="719" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="696" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="722" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="696" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="722" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="735" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="761" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="741" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="767" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="745" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="771" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="763" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="787" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="772" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="820" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="798" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="846" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1880,141 +1880,6 @@ model</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="19" />
-        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads, {pad} zero-padded)</source>
-        <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取，{pad} 个补零）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="27" />
-        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory ({loads} global loads)</source>
-        <translation>第 {i}/{n} 个 K 分块：把 A[{a}] 和 B[{b}] 载入共享内存（{loads} 次全局内存读取）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="31" />
-        <source>__syncthreads(): both tiles are in shared memory</source>
-        <translation>__syncthreads()：两个分块都已在共享内存中</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="36" />
-        <source>each of {threads} threads does {t} multiply-adds from shared memory (k = {k0}…{k1})</source>
-        <translation>{threads} 个线程各自用共享内存中的数据做 {t} 次乘加（k = {k0}…{k1}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="42" />
-        <source>__syncthreads(): done with these tiles before they are overwritten</source>
-        <translation>__syncthreads()：先用完这两个分块，再覆盖它们</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="46" />
-        <source>store the C tile [{c}] ({n} global stores)</source>
-        <translation>写回 C 的分块 [{c}]（{n} 次全局内存写入）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="51" />
-        <source>k-tile {i}/{n}: load A[{a}] and B[{b}] into shared memory: {per} values per thread (run zero-padded: {padded})</source>
-        <translation>第 {i}/{n} 个 k 分块：把 A[{a}] 和 B[{b}] 载入共享内存：每个线程 {per} 个值（补零后运行：{padded}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="60" />
-        <source>k-tile {i}/{n}: load A[{a}] ({ash}) and B[{b}] ({bsh}) into shared memory: {per} values per thread</source>
-        <translation>第 {i}/{n} 个 K 分块：把 A[{a}]（{ash}）和 B[{b}]（{bsh}）载入共享内存：每个线程 {per} 个值</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="67" />
-        <source>for each of {bk} k: every thread copies {tm} values of A and {tn} of B from shared memory into registers and does {prod} multiply-adds from registers</source>
-        <translation>对 {bk} 个 k 中的每一个：每个线程把 A 的 {tm} 个值和 B 的 {tn} 个值从共享内存拷进寄存器，再用寄存器做 {prod} 次乘加</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="75" />
-        <source>each thread stores its {tile} register tile: C[{c}] ({n} global stores)</source>
-        <translation>每个线程写回它 {tile} 的寄存器分块：C[{c}]（{n} 次全局内存写入）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="80" />
-        <source>k {k0}…{k1}: each of {active} threads reads {w} of its A row and {w2} of its B column from global memory ({loads} loads, no reuse)</source>
-        <translation>k {k0}…{k1}：{active} 个线程各自从全局内存读取它那一行 A 的 {w} 个值和那一列 B 的 {w2} 个值（{loads} 次读取，没有复用）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="88" />
-        <source>store C[{c}] ({n} global stores)</source>
-        <translation>写回 C[{c}]（{n} 次全局内存写入）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="94" />
-        <source>store the C tile [{c}] under row &lt; M || col &lt; N: {n} right, {w} wrong writes ({i} over other cells of C, {o} past its end)</source>
-        <translation>在 row &lt; M || col &lt; N 条件下写回 C 的分块 [{c}]：{n} 次正确写入，{w} 次错误写入（{i} 次覆盖 C 的其他元素，{o} 次写到 C 的末尾之外）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="103" />
-        <source>store C[{c}] under row &lt; M || col &lt; N: {n} right, {w} wrong writes ({i} over other cells of C, {o} past its end)</source>
-        <translation>在 row &lt; M || col &lt; N 条件下写回 C[{c}]：{n} 次正确写入，{w} 次错误写入（{i} 次覆盖 C 的其他元素，{o} 次写到 C 的末尾之外）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="113" />
-        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — a fresh barrier passes at once (the ring is filling)</source>
-        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 新的屏障立即通过（环形缓冲正在填充）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="122" />
-        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — already released by the consumers (k-step {done} is done), passes</source>
-        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 消费者已经释放了它（第 {done} 个 K 步已完成），通过</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="131" />
-        <source>producer thread, k-step {k}/{n}: waits on empty[{st}] — the ring is full, it sleeps until the consumers release stage {st2}</source>
-        <translation>生产者线程，第 {k}/{n} 个 K 步：等待 empty[{st}] — 环形缓冲已满，它休眠到消费者释放第 {st2} 级</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="142" />
-        <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps ({zero} values outside the matrix: zero-filled)</source>
-        <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙（{zero} 个值在矩阵之外：补零）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="153" />
-        <source>producer thread: expect_tx(full[{st}], {bytes} bytes), then one TMA copy each for {share} A[{a}] and the B tile B[{b}] into stage {st2}: whole tiles, no other thread helps</source>
-        <translation>生产者线程：expect_tx(full[{st}], {bytes} 字节)，然后各用一次 TMA 拷贝把{share} A[{a}] 和 B 分块 B[{b}] 送入第 {st2} 级：整块搬运，不需要其他线程帮忙</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="163" />
-        <source>producer thread: all {n} k-steps issued; it waits on the empty barrier of every stage (the ring drains) so that no consumer arrives on a finished block, then exits</source>
-        <translation>生产者线程：{n} 个 K 步都已发出；它等待每一级的 empty[] 屏障（环形缓冲排空），以免有消费者到达一个已结束的线程块，然后退出</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="172" />
-        <source>{c} consumer warpgroups, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, the stage is full</source>
-        <translation>{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="182" />
-        <source>each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas} multiply-adds</source>
-        <translation>每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 {a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas} 次乘加</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="193" />
-        <source>consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage {st2} may be refilled{late}</source>
-        <translation>消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st2} 级可以重新填充{late}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="202" />
-        <source>epilogue: each consumer thread stores its accumulators (read back transposed: wgmma rows are columns of C) to C[{c}], bounds-checked ({n} global stores)</source>
-        <translation>收尾：每个消费者线程把它的累加器写回 C[{c}]（转置读回：wgmma 的行是 C 的列），并做边界检查（{n} 次全局内存写入）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="212" />
-        <source>the A tile</source>
-        <translation> A 分块</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="214" />
-        <source>its half of the A tile (multicast to both blocks of the cluster)</source>
-        <translation>它那一半的 A 分块（多播给 cluster 中的两个线程块）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/tiling/captions.py" line="216" />
-        <source> (one wgmma group was kept in flight, so the release trails by a step)</source>
-        <translation>（有一组 wgmma 保持在执行中，所以释放晚一步）</translation>
-    </message>
-    <message>
         <location filename="../../gemmviz/ui/lesson/mode.py" line="168" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
@@ -2035,28 +1900,28 @@ model</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="381" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="362" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="381" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="315" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="372" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="334" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="391" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="382" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="401" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="407" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="427" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2474,12 +2339,12 @@ model</source>
 <context>
     <name>AccessTab</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="50" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="54" />
         <source>Coalescing and banks</source>
         <translation>合并访存与 bank</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="51" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="55" />
         <source>Block replay</source>
         <translation>线程块回放</translation>
     </message>
@@ -2540,22 +2405,22 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="289" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="307" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="296" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="314" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="299" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="317" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="301" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="320" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2563,233 +2428,233 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="113" />
+        <location filename="../../gemmviz/ui/window.py" line="117" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="130" />
+        <location filename="../../gemmviz/ui/window.py" line="134" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="131" />
+        <location filename="../../gemmviz/ui/window.py" line="135" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="132" />
+        <location filename="../../gemmviz/ui/window.py" line="136" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="133" />
+        <location filename="../../gemmviz/ui/window.py" line="137" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="134" />
+        <location filename="../../gemmviz/ui/window.py" line="138" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="136" />
+        <location filename="../../gemmviz/ui/window.py" line="140" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="135" />
+        <location filename="../../gemmviz/ui/window.py" line="139" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="176" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="175" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="176" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="177" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="182" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="184" />
+        <location filename="../../gemmviz/ui/window.py" line="186" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="189" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="192" />
+        <location filename="../../gemmviz/ui/window.py" line="194" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="193" />
+        <location filename="../../gemmviz/ui/window.py" line="195" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="195" />
+        <location filename="../../gemmviz/ui/window.py" line="197" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="196" />
-        <location filename="../../gemmviz/ui/window.py" line="197" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
+        <location filename="../../gemmviz/ui/window.py" line="199" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="198" />
+        <location filename="../../gemmviz/ui/window.py" line="200" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="199" />
+        <location filename="../../gemmviz/ui/window.py" line="201" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="202" />
+        <location filename="../../gemmviz/ui/window.py" line="204" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="203" />
+        <location filename="../../gemmviz/ui/window.py" line="205" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="204" />
+        <location filename="../../gemmviz/ui/window.py" line="206" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="206" />
+        <location filename="../../gemmviz/ui/window.py" line="208" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="207" />
+        <location filename="../../gemmviz/ui/window.py" line="209" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="213" />
+        <location filename="../../gemmviz/ui/window.py" line="215" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="214" />
+        <location filename="../../gemmviz/ui/window.py" line="216" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="215" />
+        <location filename="../../gemmviz/ui/window.py" line="217" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="258" />
+        <location filename="../../gemmviz/ui/window.py" line="260" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="263" />
+        <location filename="../../gemmviz/ui/window.py" line="265" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="272" />
+        <location filename="../../gemmviz/ui/window.py" line="274" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="277" />
+        <location filename="../../gemmviz/ui/window.py" line="288" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="281" />
+        <location filename="../../gemmviz/ui/window.py" line="292" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="283" />
+        <location filename="../../gemmviz/ui/window.py" line="294" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="304" />
+        <location filename="../../gemmviz/ui/window.py" line="315" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="306" />
+        <location filename="../../gemmviz/ui/window.py" line="317" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="321" />
+        <location filename="../../gemmviz/ui/window.py" line="332" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="323" />
+        <location filename="../../gemmviz/ui/window.py" line="334" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="330" />
+        <location filename="../../gemmviz/ui/window.py" line="341" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="331" />
+        <location filename="../../gemmviz/ui/window.py" line="342" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="340" />
+        <location filename="../../gemmviz/ui/window.py" line="351" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="343" />
+        <location filename="../../gemmviz/ui/window.py" line="354" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="514" />
+        <location filename="../../gemmviz/ui/window.py" line="529" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="514" />
+        <location filename="../../gemmviz/ui/window.py" line="529" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2797,117 +2662,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="137" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="143" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="142" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="144" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="154" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="153" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="159" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="154" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="160" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="159" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="165" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="183" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="189" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="204" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="212" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="207" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="213" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="208" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="209" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="223" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="218" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="224" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="219" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="220" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="221" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="275" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="281" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="285" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="291" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="290" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="296" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="315" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="321" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="336" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="345" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
@@ -2915,7 +2780,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="88" />
+        <location filename="../../gemmviz/ui/files.py" line="87" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>
