@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
 
 from gemmviz.core.schedule import Schedule
+from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -273,6 +274,8 @@ def layout_for(
     # its own column reaches down to the caption: the tiles take that height (a padded strip at an edge block
     # shows), the barrier's row and the registers below them
     tall = h - margin - caption.height() - (margin + LINE * f) - 2 * LINE * f - 0.6 * f if two_columns else 0.0
+    if not schedule_kind(s.kind).shared_memory:  # the naive kernel's boxes stay empty: small
+        tall = 0.0
     column = _shared_column(h, s, f, margin, mx, col_w, tall)
     top = margin + LINE * f
     if two_columns:
