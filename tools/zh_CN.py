@@ -596,8 +596,10 @@ ZH = {
     "◀ barrier: every thread of the block waits here": "◀ 屏障：线程块的所有线程都在这里等待",
     "&Presenter view (laptop screen)": "演讲者视图（笔记本屏幕）(&P)",
     "none": "无",
-    "{n}-way": "{n} 路",
-    "bank conflicts: stores {s}, reads {r}": "bank 冲突：写入 {s}，读取 {r}",
+    "{what} {n}-way": "{what} {n} 路",
+    "stores": "写入",
+    "reads": "读取",
+    "bank conflicts: {which}": "bank 冲突：{which}",
     "TILE {t}, shared rows of {n}": "TILE {t}，共享内存每行 {n} 个",
     "two charts": "两张图",
 }

@@ -26,7 +26,7 @@ from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.bounds_bug import draw_bug
 from gemmviz.ui.tiling.captions import caption_words
@@ -480,11 +480,12 @@ class TiledRenderer(BlockRenderer):
 
         banks = shared_banks(s.bm, shared_pad(s))
 
-        def ways(kind: str) -> str:
-            n = banks.ways(kind)
-            return tr("none") if n <= 1.0 else tr("{n}-way").format(n=_times(n))
-
-        return tr("bank conflicts: stores {s}, reads {r}").format(s=ways("store"), r=ways("read"))
+        parts = [
+            tr("{what} {n}-way").format(what=tr(what), n=_times(banks.ways(kind)))
+            for kind, what in (("store", QT_TRANSLATE_NOOP("", "stores")), ("read", QT_TRANSLATE_NOOP("", "reads")))
+            if banks.ways(kind) > 1.0
+        ]  # short: beside another kernel the counters have half a slide
+        return tr("bank conflicts: {which}").format(which=", ".join(parts) if parts else tr("none"))
 
     def draw_shared(self, f: Frame) -> None:
         draw_tiled(f)
