@@ -600,6 +600,6 @@ ZH = {
     "stores": "写入",
     "reads": "读取",
     "bank conflicts: {which}": "bank 冲突：{which}",
-    "TILE {t}, shared rows of {n}": "TILE {t}，共享内存每行 {n} 个",
+    "TILE {t}, rows of {n}": "TILE {t}，每行 {n} 个",
     "two charts": "两张图",
 }
