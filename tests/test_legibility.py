@@ -123,7 +123,10 @@ def test_a_word_broken_across_lines_is_found(qtbot):
         QLabel("tiled matrix"),
         QLabel("为什么分块矩阵乘法快"),
     )
-    for label, width in ((narrow, 60), (wide, 400), (chinese, 60)):
+    for label, width in ((narrow, 100), (wide, 400), (chinese, 100)):
+        font = label.font()
+        font.setPixelSize(16)  # whatever type an earlier test gave the application
+        label.setFont(font)
         label.setWordWrap(True)
         label.setFixedWidth(width)
         layout.addWidget(label)
