@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QFontMetricsF, QPainter
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF, QPainter, QTextDocumentFragment
 from PySide6.QtWidgets import QApplication, QWidget
 
 ELLIPSIS = "…"
@@ -24,6 +24,7 @@ class Drawn:
     px: float
     rect: QRectF  # in the widget's own coordinates
     where: str
+    split: str = ""  # a word wider than the box it is wrapped in: Qt breaks it mid-word ("multiplicatio / n")
 
 
 @dataclass
@@ -97,10 +98,46 @@ def _drawn(painter: QPainter, args, text: str, where: str) -> Drawn:
         flags = next((a for a in args[1:] if isinstance(a, int) or hasattr(a, "value")), 0)
         flags = int(flags.value) if hasattr(flags, "value") else int(flags)
         need = painter.boundingRect(box, flags, text)
+        if flags & int(Qt.TextFlag.TextWordWrap.value):
+            split = split_word(text, fm, box.width())
+            return Drawn(text, _px(font, painter.device().logicalDpiY(), scale), t.mapRect(need), where, split)
     else:
         at = QPointF(first) if not isinstance(first, (int, float)) else QPointF(first, args[1])
         need = QRectF(at.x(), at.y() - fm.ascent(), fm.horizontalAdvance(text), fm.ascent() + fm.descent())
     return Drawn(text, _px(font, painter.device().logicalDpiY(), scale), t.mapRect(need), where)
+
+
+def _breakable(word: str) -> bool:
+    """A word Qt may break between any two characters (Chinese, Japanese: no spaces between words)."""
+    return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\uffef" for ch in word)
+
+
+def split_word(text: str, fm: QFontMetricsF, width: float) -> str:
+    """The first word of `text` wider than `width` (wrapped there, Qt breaks it mid-word), or ""."""
+    if width <= 0:
+        return ""
+    for word in text.split():
+        if not _breakable(word) and fm.horizontalAdvance(word) > width + 0.5:
+            return word
+    return ""
+
+
+def split_labels(top: QWidget) -> list[str]:
+    """Word-wrapped QLabels of plain text that hold a word wider than their room: broken mid-word."""
+    from PySide6.QtWidgets import QLabel
+
+    out = []
+    for label in top.findChildren(QLabel):
+        if not (label.isVisibleTo(top.window()) and label.wordWrap() and label.width() > 0):
+            continue
+        if label.textFormat() == Qt.TextFormat.RichText or "<" in label.text():
+            text = QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+        else:
+            text = label.text()
+        word = split_word(text, QFontMetricsF(label.font()), label.contentsRect().width() - 2 * label.margin())
+        if word:
+            out.append(f"split word: QLabel {word!r} in {label.contentsRect().width()} px ({text[:40]!r})")
+    return out
 
 
 def drawn_problems(texts: list[Drawn], bounds: QRectF | None, min_px: float, overlaps: bool = True) -> Report:
@@ -111,6 +148,8 @@ def drawn_problems(texts: list[Drawn], bounds: QRectF | None, min_px: float, ove
     for d in texts:
         if d.px and d.px < min_px - 0.01:
             report.small.append(f"{d.px:.1f} px: {d.where} {d.text[:50]!r}")
+        if d.split:
+            report.cut.append(f"split word: {d.where} {d.split!r} in {d.text[:50]!r}")
         if d.text.rstrip().endswith(ELLIPSIS):
             report.cut.append(f"elided: {d.where} {d.text[:60]!r}")
         elif inner is not None and not inner.contains(d.rect):
@@ -177,6 +216,7 @@ def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
     for text, _rect in [(d.text, d.rect) for d in widget_drawn(top)]:
         if text.startswith("(clipped) "):
             report.cut.append(f"widget {text}")
+    report.cut += split_labels(top)
     groups: list[tuple[QWidget, list[Drawn]]] = [(w, painted_texts(w)) for w in _painted_widgets(top)]
     groups += plot_drawn(top)
     report.seen = len(widget_sizes(top)) + sum(len(texts) for _w, texts in groups)

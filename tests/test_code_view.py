@@ -113,3 +113,30 @@ def test_code_is_a_lesson_view_kind_drawn_on_a_slide(qapp):
         painter.end()
         words = [t for t, _ in texts]
         assert "#define TILE 32" in words and problems(texts, QRectF(0, 0, w, h)) == []
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_a_short_pane_keeps_the_projector_type_and_follows_the_highlighted_line(qapp, size):
+    """A pane too short for the whole listing at the projector's type (24 px at 1080p, 16 at 720p): the type stays,
+    the #define TILE stays on top, and the rows shown follow the step: the store's bounds check at the store,
+    each barrier at its step; every text inside the pane, none cut."""
+    from gemmviz.ui.lesson.render import chart_theme
+    from gemmviz.ui.tiling.code import GAP_MARK, code_min_px
+
+    w, h = size
+    theme = chart_theme(True, False, w, h)
+    rect = QRectF(0, 0, w * 0.5, h * 0.4)
+    image = QImage(int(rect.width()), int(rect.height()), QImage.Format.Format_ARGB32)
+    state = _state()
+    for step, kind in enumerate(s.kind for s in state.schedule.steps):
+        painter = QPainter(image)
+        texts = draw_code(painter, rect, FrameState(state.schedule, step), theme)
+        painter.end()
+        assert problems(texts, rect) == []
+        words = [t.strip() for t, _ in texts]
+        assert words[0].startswith("#define TILE") and GAP_MARK in words
+        listing = listing_for(FrameState(state.schedule, step))
+        lit = [listing.lines[i].strip() for i in listing.lines_of(kind)]
+        drawn = " ".join(words).replace(" ", "")
+        assert all(line.replace(" ", "")[:20] in drawn for line in lit), (kind, lit)
+    assert min(b.height() for _t, b in texts) >= code_min_px(theme) * 1.1

@@ -132,7 +132,8 @@ def test_projector_mode_changes_fonts_lines_and_palette(qtbot, tmp_path):
     w.projector_action.setChecked(True)  # Ctrl+P: applied once the queued key presses are handled
     qtbot.waitUntil(lambda: w.applied_view == (True, False))
     assert charts.show_combo.currentData() == "all four"  # the teacher's choice is kept (issue 20)
-    assert charts.time_chart.theme.font_pt >= 12 and charts.time_chart.theme.line_px >= 3  # all four: scaled
+    shown = charts.panels[charts.overview_now()[0]].chart  # the overview's first chart (two of them at < 1080 rows)
+    assert shown.theme.font_pt >= 12 and shown.theme.line_px >= 3  # the overview: scaled
     charts.show_combo.setCurrentIndex(charts.show_combo.findData("time"))
     assert charts.gflops_chart.isHidden() and not charts.table.isVisibleTo(w)
     assert (

@@ -113,3 +113,49 @@ def test_every_view_is_legible_on_a_projector(shown, state):
     report = check(w, min_px)
     assert report.seen > 5  # the tab's texts were caught (the tab bar, the banners, the view's own)
     assert report.all() == []
+
+
+def test_a_word_broken_across_lines_is_found(qtbot):
+    """The check behind "multiplicatio / n": a wrapped label or painted text whose word is wider than its room
+    (Qt then breaks it mid-word) is reported; Chinese, which breaks between any characters, is not."""
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from tests.legibility import split_labels
+
+    top = QWidget()
+    qtbot.addWidget(top)
+    layout = QVBoxLayout(top)
+    narrow, wide, chinese = (
+        QLabel("Why tiled matrix multiplication is fast"),
+        QLabel("tiled matrix"),
+        QLabel("为什么分块矩阵乘法快"),
+    )
+    for label, width in ((narrow, 100), (wide, 400), (chinese, 100)):
+        font = label.font()
+        font.setPixelSize(16)  # whatever type an earlier test gave the application
+        label.setFont(font)
+        label.setWordWrap(True)
+        label.setFixedWidth(width)
+        layout.addWidget(label)
+    top.show()
+    found = split_labels(top)
+    assert len(found) == 1 and "'multiplication'" in found[0]
+
+
+def test_a_slide_never_breaks_a_unit_after_its_slash(qapp):
+    """Seed000's 20-minute cut, step 8 in Chinese at 1280×720 broke "GFLOP/" / "s" (a line may break after a
+    slash): units keep together, the text recorded as written."""
+    from PySide6.QtCore import QRectF
+
+    from gemmviz.ui.lesson.render import WRAP, font, keep_together
+
+    text = "和单核朴素循环（0.274 GFLOP/s）相比，GPU 的数字都很夸张。和 H200 主机上 numpy 的 BLAS（1,501 GFLOP/s）相比"
+    assert keep_together("GFLOP/s, TB/s and 1/2") == "GFLOP/\u2060s, TB/\u2060s and 1/\u20602"
+    assert keep_together("a / b") == "a / b"
+    from PySide6.QtGui import QFontMetricsF
+
+    fm = QFontMetricsF(font(26))
+    for width in range(900, 1300, 7):
+        box = fm.boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), keep_together(text))
+        assert box.width() <= width + 1
+    assert keep_together(text).replace("\u2060", "") == text

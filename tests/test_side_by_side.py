@@ -115,3 +115,84 @@ def test_the_tiling_tab_puts_a_second_kernel_beside_in_lockstep(qtbot):
     assert other.schedule.steps[other.step].kind == "store"
     panel.beside_combo.setCurrentIndex(0)
     assert not panel.beside_view.isVisible() and panel.beside_schedule is None
+
+
+# ---- tiled vs tiled-pad (the padded kernel's own schedule kind) ------------------------------------------------
+def test_the_padded_kernel_is_animated_through_the_registry_with_the_tiled_steps():
+    from gemmviz.core.schedule import animated_variants, grid_totals
+    from gemmviz.core.variants import VARIANTS
+
+    assert animated_variants()["gpu-tiled-pad"].schedule_kind == "padded"
+    edge = Problem(100, 70, 90)
+    plain, pad = block_schedule("gpu-tiled", edge, 16, (6, 4)), block_schedule("gpu-tiled-pad", edge, 16, (6, 4))
+    assert [(s.kind, s.total) for s in plain.steps] == [(s.kind, s.total) for s in pad.steps]
+    traffic = VARIANTS["gpu-tiled-pad"].traffic(edge, {"tile": 16})
+    assert grid_totals("gpu-tiled-pad", edge, 16).global_loads == traffic.global_loads
+
+
+@pytest.mark.parametrize(("tile", "store_ways"), [(8, 2), (16, 2), (32, 1)])
+def test_the_bank_figures_of_both_layouts(tile, store_ways):
+    """Worked out from the kernel's addresses: the padded array's stores conflict two ways at TILE 8 and 16 (a warp
+    stores rows of 17 words: word 32 of them shares bank 0 with word 0), none at 32; reads never conflict; the
+    unpadded one never conflicts (its example, tile[ty][k] and tile[k][tx], is conflict-free)."""
+    from gemmviz.core.schedule_accesses import shared_banks
+
+    plain, pad = shared_banks(tile, 0), shared_banks(tile, 1)
+    assert plain.ways("store") == plain.ways("read") == 1.0
+    assert pad.ways("store") == store_ways and pad.ways("read") == 1.0
+    assert (
+        pad.requests == plain.requests == {"store": 2 * -(-tile * tile // 32), "read": 2 * tile * -(-tile * tile // 32)}
+    )
+
+
+def test_the_bank_figures_agree_with_the_recorded_accesses():
+    """TILE 16 at 1024³ on the H200 (the shipped access records): the padded kernel's stores take twice their
+    ideal wavefronts, its loads none beyond it; the plain kernel's neither."""
+    from gemmviz.core import accesses as acc
+    from gemmviz.core.schedule_accesses import shared_banks
+
+    shipped = acc.shipped_file()
+    for variant, pad in (("gpu-tiled", 0), ("gpu-tiled-pad", 1)):
+        trace = next(
+            t for t in shipped.traces if t.variant == variant and t.mnk == (1024,) * 3 and t.params.get("tile") == 16
+        )
+        total = {k: sum(b[k] for b in trace.summary) for k in trace.summary[0]}
+        banks = shared_banks(16, pad)
+        for op, kind in (("st", "store"), ("ld", "read")):  # compiled loads are 16-byte: compare per ideal
+            waves, conflicts = total[f"shared_{op}_wavefronts"], total[f"shared_{op}_conflicts"]
+            assert waves / (waves - conflicts) == banks.ways(kind), (variant, kind)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_tiled_beside_tiled_pad_as_a_slide(qapp, size):
+    from gemmviz.ui.lesson.render import render_slide
+
+    lesson = shipped_lessons()["seed000"]
+    steps = list(lesson.steps)
+    anim = AnimationState("gpu-tiled", Problem(100, 70, 90), 16, 0, (6, 4), "and", ("gpu-tiled-pad", 16))
+    steps[0] = replace(steps[0], view="side", animation=anim, text="Tiled and padded, side by side.")
+    lesson = replace(lesson, steps=tuple(steps))
+    w, h = size
+    image = QImage(w, h, QImage.Format.Format_ARGB32)
+    for frame in (0, 1, 2):
+        painter = QPainter(image)
+        texts = render_slide(painter, w, h, lesson, 0, lesson_session(lesson), True, frame=frame)
+        painter.end()
+        words = [t for t, _ in texts]
+        assert problems(texts, QRectF(0, 0, w, h)) == []
+        assert "tile_A[16][17]" in words and "tile_A[16][16]" in words
+        banks = [t for t in words if t.startswith("bank conflicts")]
+        assert len(banks) == 2 and "2-way" in banks[1] and "2-way" not in banks[0], banks
+
+
+def test_the_tiling_tab_puts_tiled_pad_beside_tiled(qtbot):
+    panel = TilingPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1280, 600)
+    panel.show()
+    panel.set_problem(Problem(100, 70, 90), tile=16, variant="gpu-tiled")
+    panel.beside_combo.setCurrentIndex(panel.beside_combo.findData("gpu-tiled-pad"))
+    assert panel.beside_view.isVisible() and panel.beside_schedule.variant == "gpu-tiled-pad"
+    for i in range(len(panel.schedule.steps)):
+        panel.go(i)
+        assert panel.beside_view.state.step == i  # the same steps: in lockstep one for one

@@ -98,7 +98,9 @@ def test_ctrl_p_keeps_the_show_choice_coalesces_presses_and_restyles_other_tabs_
             QApplication.postEvent(target, QKeyEvent(kind, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier))
     qtbot.waitUntil(lambda: window.projector_action.isChecked() and not window.projector_pending.isActive())
     assert calls == [(True, False)]  # 21 presses, one restyle, in the state the last press left
-    assert charts.show_combo.currentText() == "all four"  # kept (it used to jump to GFLOP/s)
+    assert charts.show_combo.currentData() == "all four"  # kept (it used to jump to GFLOP/s)
+    # named for what it draws: two charts in projector type in a window under 1080 rows
+    assert charts.show_combo.currentText() == ("two charts" if charts.short() else "all four")
     assert charts.gflops_chart.theme.font_pt >= 12 and charts.gflops_chart.theme.line_px >= 3
     roofline = window.roofline_tab.chart
     assert roofline.theme.font_pt < 20  # not on screen: restyled when opened, not on every Ctrl+P
@@ -106,7 +108,9 @@ def test_ctrl_p_keeps_the_show_choice_coalesces_presses_and_restyles_other_tabs_
     assert roofline.theme.font_pt >= 20 and roofline.theme.line_px >= 3
     window.projector_action.trigger()
     qtbot.waitUntil(lambda: window.applied_view == (False, False))
-    assert roofline.theme.font_pt < 20 and charts.show_combo.currentText() == "all four"
+    assert roofline.theme.font_pt < 20 and charts.show_combo.currentData() == "all four"
+    window.tabs.setCurrentWidget(charts)  # restyled when opened: four charts again, named so
+    assert charts.show_combo.currentText() == "all four" and charts.table.isVisible()
 
 
 def test_banner_is_one_line_and_can_be_dismissed(window):

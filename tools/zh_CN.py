@@ -571,4 +571,11 @@ ZH = {
     "Your code (the lines the check cites are highlighted)": "你的代码（检查引用的行已高亮）",
     "gap": "差距",
     "where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)": "两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）",
+    "none": "无",
+    "{what} {n}-way": "{what} {n} 路",
+    "stores": "写入",
+    "reads": "读取",
+    "bank conflicts: {which}": "bank 冲突：{which}",
+    "TILE {t}, rows of {n}": "TILE {t}，每行 {n} 个",
+    "two charts": "两张图",
 }

@@ -63,6 +63,9 @@ class ChartKind:
     # a panel drawn in the Charts tab's overview ("all four": time, GFLOP/s, speedup and the table); a panel
     # without it is shown alone, by its "show" choice, and a new kind changes no overview
     overview: ClassVar[bool] = False
+    # of the overview's panels, those a projector's short window (720p) draws: two charts legible from the back
+    # of a room instead of four that are not (GFLOP/s and speedup: how fast, and how many times faster)
+    overview_short: ClassVar[bool] = False
     in_lessons: ClassVar[bool] = True  # a lesson step may name it: a chart step, a hardware step (with `needs`)
 
     @classmethod
@@ -179,6 +182,7 @@ class Time(ChartKind):
 class Gflops(ChartKind):
     name = "gflops"
     overview = True
+    overview_short = True
     label = QT_TRANSLATE_NOOP("", "GFLOP/s")
     description = QT_TRANSLATE_NOOP("", "GFLOP/s vs size (log-log)")
 
@@ -187,6 +191,7 @@ class Gflops(ChartKind):
 class Speedup(ChartKind):
     name = "speedup"
     overview = True
+    overview_short = True
     label = QT_TRANSLATE_NOOP("", "speedup")
     description = QT_TRANSLATE_NOOP("", "speedup bars vs a baseline at one size")
 

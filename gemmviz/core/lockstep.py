@@ -23,9 +23,18 @@ def leader_first(a: Schedule, b: Schedule) -> bool:
 def follower_step(leader: Schedule, follower: Schedule, i: int) -> int:
     """The follower's step shown beside the leader's step `i`."""
     i = max(0, min(i, len(leader.steps) - 1))
+    if _same_steps(leader, follower):  # tiled beside tiled-pad: step for step (a load beside a load, not its sync)
+        return i
     target = _progress(leader, i)
     best = 0
     for j in range(len(follower.steps)):
         if _progress(follower, j) <= target:
             best = j
     return best
+
+
+def _same_steps(a: Schedule, b: Schedule) -> bool:
+    """The two schedules walk K alike: the same kinds of step, each as far along K."""
+    return len(a.steps) == len(b.steps) and all(
+        x.kind == y.kind and x.k_done == y.k_done for x, y in zip(a.steps, b.steps)
+    )

@@ -98,3 +98,51 @@ def hopper_beside_model(trace: acc.AccessTrace) -> dict[str, int]:
         "recorded_global_loads": acc.element_counts(trace.summary[0])["global_loads"],
         "recorded_wgmma_per_block": trace.wgmma // n,  # one per warp that issued it (4 warps a warpgroup)
     }
+
+
+@dataclass(frozen=True)
+class SharedBanks:
+    """The shared-memory requests of the tiled kernel's block (kernels/tiled.cu) on a TILE × (TILE + pad) layout,
+    worked out from the addresses its warps ask for, by the bank rule the recorded accesses are summarised with
+    (core/accesses.wavefronts): per kind of request, how many a block makes and how many wavefronts they take,
+    beside the ideal (no bank conflict)."""
+
+    tile: int
+    pad: int
+    requests: dict[str, int]  # "store" (tile_A/B[ty][tx] = ...), "read" (tile_A[ty][k], tile_B[k][tx], all k)
+    wavefronts: dict[str, int]
+    ideal: dict[str, int]
+
+    def ways(self, kind: str) -> float:
+        """Wavefronts per ideal wavefront: 1 without a conflict, 2 for a two-way one."""
+        return self.wavefronts[kind] / max(1, self.ideal[kind])
+
+
+def shared_banks(tile: int, pad: int) -> SharedBanks:
+    """The bank figures of one block of the tiled kernel with `pad` extra columns per shared row (PAD in
+    kernels/tiled.cu): its two stores per tile of K, and its 2·TILE reads of one tile's compute."""
+    stride = tile + pad
+    threads = np.arange(tile * tile)
+    ty, tx = threads // tile, threads % tile
+    warps = -(-len(threads) // acc.WARP)
+    lanes = np.full((warps, acc.WARP), -1)
+    lanes.flat[: len(threads)] = threads
+    active = np.array([sum(1 << i for i in range(acc.WARP) if lanes[w, i] >= 0) for w in range(warps)], np.uint32)
+    base_b = 4 * tile * stride  # tile_B follows tile_A
+
+    def addr(word_of) -> np.ndarray:  # (warps, 32) byte addresses; inactive lanes anywhere
+        t = np.maximum(lanes, 0)
+        return 4 * word_of(ty[t], tx[t])
+
+    stores = [addr(lambda y, x: y * stride + x), base_b + addr(lambda y, x: y * stride + x)]
+    reads = []
+    for k in range(tile):
+        reads.append(addr(lambda y, _x, k=k: y * stride + k))  # tile_A[ty][k]
+        reads.append(base_b + addr(lambda _y, x, k=k: k * stride + x))  # tile_B[k][tx]
+    requests, waves, ideal = {}, {}, {}
+    for kind, group in (("store", stores), ("read", reads)):
+        a = np.concatenate(group)
+        act = np.tile(active, len(group))
+        w, i = acc.wavefronts(a, act, np.full(len(a), 4))
+        requests[kind], waves[kind], ideal[kind] = len(a), int(w.sum()), int(i.sum())
+    return SharedBanks(tile, pad, requests, waves, ideal)

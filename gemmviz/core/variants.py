@@ -412,8 +412,7 @@ VARIANTS: dict[str, Variant] = {
             param_defaults={"tile": 32},
             defines={"PAD": 1},
             rung="shared-memory padding against bank conflicts",
-            schedule_kind=None,
-            schedule_param=None,
+            schedule_kind="padded",
             default=False,
         ),
         _blocked(

@@ -30,9 +30,10 @@ ALL_FOUR_SCALE = 0.6  # of the theme's sizes, for each of the four panels (20 pt
 ALL_FOUR_SCALE_1080 = 1.0  # in a window of 1080 rows four panels fit the theme's own type: 24 px at 1080p
 ALL_FOUR_ROWS_1080 = 1000  # a window this tall or taller gets ALL_FOUR_SCALE_1080
 ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
+TWO_SCALE = 0.8  # of the theme's sizes, for each of the two charts the overview draws in a short projector window
 TABLE = "table"  # the results table, shown after the registry's charts
 # the "show" choices and the presets (core/style.PRESETS) as the window names them: keys are the data, tr() the text
-SHOWN_NAMES = (QT_TRANSLATE_NOOP("", "all four"), QT_TRANSLATE_NOOP("", "table"), QT_TRANSLATE_NOOP("", "seed kernels"),
+SHOWN_NAMES = (QT_TRANSLATE_NOOP("", "all four"), QT_TRANSLATE_NOOP("", "two charts"), QT_TRANSLATE_NOOP("", "table"), QT_TRANSLATE_NOOP("", "seed kernels"),
                QT_TRANSLATE_NOOP("", "ladder"), QT_TRANSLATE_NOOP("", "all"))  # fmt: skip
 REFRESH_MS = 150  # at most a few redraws a second while a sweep streams results in
 STEP_MS = 20  # between the steps of one redraw: painting, input and timers get a turn
@@ -86,10 +87,11 @@ class ChartsTab(QWidget):
         self.table = ResultsTable()
         # the overview's panels and the table, row by row; a panel not in it after them (shown alone, by its choice)
         self.overview = [kind.name for kind in shown if kind.overview]
-        overview = [*(self.panels[n].widget for n in self.overview), self.table]
-        for i, widget in enumerate(overview):
-            grid.addWidget(widget, i // 2, i % 2)
-        rows = -(-len(overview) // 2)
+        # a projector's short window: the overview's panels marked overview_short, one row, no table
+        self.overview_short = [kind.name for kind in shown if kind.overview and kind.overview_short]
+        self.placed: tuple[str, ...] = ()
+        self._place(self.overview)
+        rows = -(-(len(self.overview) + 1) // 2)
         for name in self.panels:
             if name not in self.overview:  # shown alone: the whole grid, no row of its own in the overview
                 grid.addWidget(self.panels[name].widget, 0, 0, rows, 2)
@@ -97,6 +99,27 @@ class ChartsTab(QWidget):
         for key, label in ((ALL, ALL), *((kind.name, kind.tab_label) for kind in shown), (TABLE, TABLE)):
             self.show_combo.addItem(tr(label), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
+
+    def _place(self, names: list[str]) -> None:
+        """The overview's panels `names` (and the table, unless it is the short overview) in the grid, row by
+        row in two columns."""
+        if tuple(names) == self.placed:
+            return
+        grid = self.grid_host.layout()
+        widgets = [self.panels[n].widget for n in names]
+        if names == self.overview:
+            widgets.append(self.table)
+        for i, widget in enumerate(widgets):
+            grid.addWidget(widget, i // 2, i % 2)  # added again: moved to its new cell
+        self.placed = tuple(names)
+
+    def short(self) -> bool:
+        """Projector type in a window shorter than 1080 rows (1280×720): the overview is two charts."""
+        return self.theme.font_pt > ALL_FOUR_MIN_PT and self.window().height() < ALL_FOUR_ROWS_1080
+
+    def overview_now(self) -> list[str]:
+        """The panels the overview choice draws now: all of the overview's, or the short overview's two."""
+        return self.overview_short if self.short() and self.overview_short else self.overview
 
     def panel_chart(self, key: str):
         """The chart of the kind called `key` ("time", "gflops", "speedup"), if the tab has its panel."""
@@ -131,19 +154,28 @@ class ChartsTab(QWidget):
             self.show_combo.setCurrentIndex(self.show_combo.findData("gflops"))
 
     def _show(self, choice: str) -> None:
+        overview = self.overview_now()
+        self._place(overview)
         for name, panel in self.panels.items():
             panel.widget.setVisible(self._shows(choice, name))
-        self.table.setVisible(choice in (ALL, TABLE))
+        self.table.setVisible(choice == TABLE or (choice == ALL and overview == self.overview))
+        index = self.show_combo.findData(ALL)
+        label = tr("all four") if overview == self.overview else tr("two charts")
+        if self.show_combo.itemText(index) != label:
+            self.show_combo.setItemText(index, label)
         self._scale_panels()
 
     def _shows(self, choice: str, name: str) -> bool:
         """Whether the "show" choice draws the panel `name`: its own choice, or the overview it is part of."""
-        return choice == name or (choice == ALL and name in self.overview)
+        return choice == name or (choice == ALL and name in self.overview_now())
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
         self.chart_themes = {}  # redraw with it even where the scale stays
-        self._scale_panels()
+        if self.show_combo.currentData() is not None:
+            self._show(self.show_combo.currentData())  # projector type in a short window: two charts, not four
+        else:
+            self._scale_panels()
 
     def _scale_panels(self) -> None:
         """All four panels share the view: their charts' type, lines and the table's text are scaled down with
@@ -160,8 +192,9 @@ class ChartsTab(QWidget):
                 panel.chart.apply_theme(theme)
             panel.set_four(four)
         grid = self.grid_host.layout()
+        used = -(-(len(self.placed) + (self.placed == tuple(self.overview))) // 2)  # rows the overview fills
         for i in range(grid.rowCount()):  # scaled, equal quarters, whatever their contents' sizes ask
-            grid.setRowStretch(i, int(four))
+            grid.setRowStretch(i, int(four and i < used))
         for i in range(grid.columnCount()):
             grid.setColumnStretch(i, int(four))
         font = QFont(self.font())
@@ -173,14 +206,19 @@ class ChartsTab(QWidget):
         self.table.resizeColumnsToContents()  # for the table's new type
 
     def _four_scale(self) -> float:
-        return ALL_FOUR_SCALE_1080 if self.window().height() >= ALL_FOUR_ROWS_1080 else ALL_FOUR_SCALE
+        if self.window().height() >= ALL_FOUR_ROWS_1080:
+            return ALL_FOUR_SCALE_1080
+        return TWO_SCALE if self.overview_now() != self.overview else ALL_FOUR_SCALE
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        four = self.show_combo.currentData() == ALL and self.theme.font_pt > ALL_FOUR_MIN_PT
-        first = next(iter(self.panels.values())).chart
-        if four and self.chart_themes.get(first) != self.theme.scaled(self._four_scale()):
-            self._scale_panels()  # the window crossed 1080 rows: the quarters' type follows
+        if self.show_combo.currentData() != ALL or self.theme.font_pt <= ALL_FOUR_MIN_PT:
+            return
+        first = self.panels[self.overview_now()[0]].chart
+        if tuple(self.overview_now()) != self.placed:
+            self._show(ALL)  # the window crossed 1080 rows: four charts or two
+        elif self.chart_themes.get(first) != self.theme.scaled(self._four_scale()):
+            self._scale_panels()  # the quarters' type follows
 
     def chart_view(self) -> ChartView:
         """How the tab shows the results (the speedup panel's choices), for an export of any kind."""

@@ -9,6 +9,7 @@ the tests can check that nothing overlaps and nothing leaves the slide.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -85,8 +86,18 @@ def font(px: float, bold: bool = False) -> QFont:
     return pixel_font(px, bold, minimum=8, nearest=True)
 
 
+WORD_JOINER = "\u2060"  # no line break on either side of it, drawn as nothing
+_UNIT_SLASH = re.compile(r"(?<=\w)/(?=\w)")
+
+
+def keep_together(text: str) -> str:
+    """`text` with no line break inside a unit such as GFLOP/s or TB/s: a line may break after a slash (in
+    Chinese text it did: "GFLOP/" / "s"), so a word joiner follows each slash between two letters or digits."""
+    return _UNIT_SLASH.sub("/" + WORD_JOINER, text)
+
+
 def _wrapped_height(text: str, f: QFont, width: float) -> float:
-    return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), text).height()
+    return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), keep_together(text)).height()
 
 
 def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) -> SlideLayout:
@@ -143,8 +154,9 @@ def _draw(
         flags = int(flags) | int(Qt.TextFlag.TextDontClip)
     if not text:
         return
-    need = painter.boundingRect(rect, int(flags), text)
-    painter.drawText(rect, int(flags), text)
+    shown = keep_together(text) if int(flags) & int(WRAP) else text
+    need = painter.boundingRect(rect, int(flags), shown)
+    painter.drawText(rect, int(flags), shown)
     texts.append((text, need))
 
 

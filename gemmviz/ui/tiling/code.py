@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 from gemmviz.core.kernel_code import Listing, kernel_listing
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
-from gemmviz.ui.tiling.render import FONT_PER_PT, Background, FrameState, render_frame
+from gemmviz.ui.tiling.render import FONT_PER_PT, PROJECTOR_SHARE, Background, FrameState, render_frame
 
 BARRIERS = ("sync", "sync2")  # the step kinds whose line is a __syncthreads()
 MIN_PX = 8.0
-LINE_PITCH = 1.2
+LINE_PITCH = 1.15  # rows at this many times the type's size: the compact kernel whole at 16 px in half a 720p slide
 
 
 def mono(px: float) -> QFont:
@@ -63,18 +63,49 @@ class CodeLayout:
     char_w: float
 
 
-def code_layout(listing: Listing, width: float, height: float, max_px: float) -> CodeLayout:
-    """The largest type up to `max_px` at which the listing, wrapped to the width, fits the height."""
+def code_layout(listing: Listing, width: float, height: float, max_px: float, min_px: float = MIN_PX) -> CodeLayout:
+    """The largest type up to `max_px` at which the listing, wrapped to the width, fits the height; never below
+    `min_px` (a projector's smallest type), where the rows that do not fit are left to `visible_rows`."""
     px = max_px
     while True:
         fm = QFontMetricsF(mono(px))
-        # rows at 1.2 of the type's size, whatever the font's own (generous) line spacing: code has no accents
+        # rows at LINE_PITCH of the type's size, whatever the font's own (generous) line spacing: code has no accents
         char_w, line_h = max(1.0, fm.horizontalAdvance("x")), min(fm.lineSpacing(), LINE_PITCH * round(px))
         columns = max(20, math.floor(width / char_w))
         rows = wrap(listing.lines, columns)
-        if len(rows) * line_h <= height or px <= MIN_PX:
+        if len(rows) * line_h <= height or px <= max(MIN_PX, min_px):
             return CodeLayout(px, rows, line_h, char_w)
         px -= 0.5
+
+
+GAP_MARK = "⋮"  # the rows left out between the pinned #defines and the window that follows the step
+
+
+def visible_rows(rows: list[tuple[int, str]], lit: set[int], fit: int) -> list[tuple[int, str]]:
+    """The rows shown where only `fit` of them fit: the leading `#define` rows (the tile the code is compiled
+    with), a ⋮ row, then a window that follows the highlighted lines (centred on them, kept inside the
+    listing); all of them where they fit."""
+    if len(rows) <= fit:
+        return rows
+    head = 0
+    while head < min(2, len(rows)) and rows[head][1].startswith("#define"):
+        head += 1
+    if fit - head - 1 < 3:  # no room for the pinned rows: the window alone
+        head = 0
+    room = max(1, fit - head - (1 if head else 0))
+    body = rows[head:]
+    marked = [i for i, (line, _text) in enumerate(body) if line in lit]
+    centre = (marked[0] + marked[-1]) / 2 if marked else 0
+    first = int(max(0, min(len(body) - room, round(centre - (room - 1) / 2))))
+    gap = [(-1, GAP_MARK)] if head and first > 0 else []
+    if head and not gap:
+        room += 1
+    return rows[:head] + gap + body[first : first + room]
+
+
+def code_min_px(theme: Theme) -> float:
+    """The code's smallest type: the projector's (24 px at 1080p, as the slides scale the theme; render.py)."""
+    return PROJECTOR_SHARE * theme.font_pt * FONT_PER_PT
 
 
 def code_px(theme: Theme) -> float:
@@ -94,7 +125,11 @@ def draw_code(painter: QPainter, rect: QRectF, state: FrameState, theme: Theme) 
     pad = max(4.0, 0.02 * rect.width())
     inner = rect.adjusted(pad, pad, -pad, -pad)
     note = tr("◀ barrier: every thread of the block waits here") if barrier else ""
-    lay = code_layout(listing, inner.width(), inner.height(), code_px(theme))
+    lay = code_layout(listing, inner.width(), inner.height(), code_px(theme), code_min_px(theme))
+    fit = math.floor(inner.height() / lay.line_h)
+    if len(lay.rows) > fit and note:  # a window of the listing: the barrier's note keeps a row under it
+        fit -= 2
+    shown = visible_rows(lay.rows, lit, fit)
     font = mono(lay.px)
     painter.setFont(font)
     fm = QFontMetricsF(font)
@@ -103,7 +138,7 @@ def draw_code(painter: QPainter, rect: QRectF, state: FrameState, theme: Theme) 
     texts: list[tuple[str, QRectF]] = []
     y = inner.top()
     fg = QColor(theme.foreground)
-    for source_line, text in lay.rows:
+    for source_line, text in shown:
         row = QRectF(inner.left(), y, inner.width(), lay.line_h)
         if source_line in lit:
             painter.fillRect(row.adjusted(-pad / 2, 0, pad / 2, 0), hl)
@@ -114,7 +149,7 @@ def draw_code(painter: QPainter, rect: QRectF, state: FrameState, theme: Theme) 
             texts.append((text, QRectF(row.left(), y, fm.horizontalAdvance(text), lay.line_h)))
         y += lay.line_h
     if note:
-        painter.setFont(mono(max(MIN_PX, lay.px * 0.9)))
+        painter.setFont(mono(max(MIN_PX, code_min_px(theme), lay.px * 0.9)))
         note_rect = QRectF(
             inner.left(), min(y + 0.3 * lay.line_h, inner.bottom() - lay.line_h), inner.width(), lay.line_h
         )

@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
 
 from gemmviz.core.schedule import Schedule
+from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -44,9 +45,15 @@ def _fm(px: float, bold: bool = False) -> QFontMetricsF:
     return QFontMetricsF(pixel_font(px, bold))
 
 
+def shared_pad(s: Schedule) -> int:
+    """Extra columns per row of the kernel's shared arrays (its PAD define: tile_A[TILE][TILE + PAD]), drawn."""
+    return int(VARIANTS[s.variant].defines.get("PAD", 0))
+
+
 def _shared_labels(s: Schedule) -> tuple[str, str]:
     name_a, name_b = VARIANTS[s.variant].shared_names or (tr("A tile"), tr("B tile"))  # the kernel's own array names
-    return f"{name_a}[{s.bm}][{s.bk}]", f"{name_b}[{s.bk}][{s.bn}]"
+    pad = shared_pad(s)
+    return f"{name_a}[{s.bm}][{s.bk + pad}]", f"{name_b}[{s.bk}][{s.bn + pad}]"
 
 
 SMALLEST = 0.9  # the smallest share of the frame's font a text is set in (the tiles' and the inset's names)
@@ -264,7 +271,12 @@ def layout_for(
     sx = w - text_col if two_columns else w - right_w
     col_w = min(right_w, sx - used) if two_columns else right_w
     mx = used + (sx - used - col_w) / 2 if two_columns else sx
-    column = _shared_column(h, s, f, margin, mx, col_w)
+    # its own column reaches down to the caption: the tiles take that height (a padded strip at an edge block
+    # shows), the barrier's row and the registers below them
+    tall = h - margin - caption.height() - (margin + LINE * f) - 2 * LINE * f - 0.6 * f if two_columns else 0.0
+    if not schedule_kind(s.kind).shared_memory:  # the naive kernel's boxes stay empty: small
+        tall = 0.0
+    column = _shared_column(h, s, f, margin, mx, col_w, tall)
     top = margin + LINE * f
     if two_columns:
         text = QRectF(sx, top - f * 0.8, text_col - margin, n_lines * LINE * f)
@@ -307,15 +319,20 @@ class _Column:
     bottom: float  # where the column's last row ends
 
 
-def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_w: float) -> _Column:
+def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_w: float, tall: float = 0.0) -> _Column:
     """Shared memory from `mx`: both tiles on one scale so their shapes are true, names under them, then the
-    barrier row and the registers of the highlighted thread."""
+    barrier row and the registers of the highlighted thread; the tiles at most `tall` high where the column
+    has the view's height to itself (a fifth of the height otherwise, the counters going under it)."""
     top = margin + LINE * f
     label_a = _shared_labels(s)[0]
-    cell_s = min((col_w - 3 * margin) / (s.bk + s.bn), 0.22 * h / max(s.bm, s.bk))
-    smem_a = QRectF(mx, top, max(cell_s * s.bk, f * 0.6), cell_s * s.bm)
+    pad = shared_pad(s)  # a padded array's extra column, drawn right of each tile (inside its box)
+    if has_registers(s):  # the registers' two-line name and squares go under the barrier's row
+        tall -= LINE * f + LINE * f * 0.9 + f * REGISTER_CELL * (s.tm + 2) + 0.4 * f
+    most = max(tall, 0.22 * h)
+    cell_s = min((col_w - 3 * margin) / (s.bk + s.bn + 2 * pad), most / max(s.bm, s.bk))
+    smem_a = QRectF(mx, top, max(cell_s * (s.bk + pad), f * 0.6), cell_s * s.bm)
     b_left = max(smem_a.right(), mx + _fm(f * 0.9).horizontalAdvance(label_a)) + 1.5 * margin
-    smem_b = QRectF(b_left, top, cell_s * s.bn, max(cell_s * s.bk, f * 0.6))
+    smem_b = QRectF(b_left, top, cell_s * (s.bn + pad), max(cell_s * s.bk, f * 0.6))
     barrier_y = max(smem_a.bottom(), smem_b.bottom()) + 2 * LINE * f
     bottom = barrier_y + 0.4 * f
     regs = None

@@ -26,7 +26,7 @@ from gemmviz.core.schedule import Schedule, Step, reuse_factor
 from gemmviz.core.schedule_kinds import schedule_kind
 from gemmviz.core.variants import VARIANTS
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.bounds_bug import draw_bug
 from gemmviz.ui.tiling.captions import caption_words
@@ -40,6 +40,7 @@ from gemmviz.ui.tiling.layout import (
     _shared_labels,
     has_registers,
     inset_window,
+    shared_pad,
     thread_cell,
 )
 
@@ -118,8 +119,9 @@ def draw_grids(painter: QPainter, s: Schedule, theme: Theme, lay: Layout) -> Non
     """The cell lines of the shared-memory tiles (32 cells a side at most) and of the zoomed block."""
     fg = QColor(theme.foreground)
     painter.setPen(QPen(_faint(fg, 60), 1))
-    for rect, rows, cols in ((lay.smem_a, s.bm, s.bk), (lay.smem_b, s.bk, s.bn)):
-        if max(rows, cols) <= 32 and schedule_kind(s.kind).shared_memory:  # the naive kernel's boxes stay empty
+    pad = shared_pad(s)
+    for rect, rows, cols in ((lay.smem_a, s.bm, s.bk + pad), (lay.smem_b, s.bk, s.bn + pad)):
+        if max(rows, cols) <= 33 and schedule_kind(s.kind).shared_memory:  # the naive kernel's boxes stay empty
             _grid(painter, rect, rows, cols)
     if lay.inset is not None:
         painter.setPen(QPen(_faint(fg, 70), 1))
@@ -391,6 +393,10 @@ class BlockRenderer(ScheduleRenderer):
     def draw_shared(self, f: Frame) -> None:
         """Shared memory and the step's movement in it."""
 
+    def bank_line(self, s: Schedule) -> str | None:
+        """A line of the counters on shared memory's bank conflicts (None: the kind has none to show)."""
+        return None
+
     def draw(self, canvas: Canvas, state: FrameState) -> None:
         s = state.schedule
         step_i = max(0, min(state.step, len(s.steps) - 1))
@@ -463,6 +469,23 @@ class TiledRenderer(BlockRenderer):
     """Tiles of A and B copied into shared memory (zero-padded at the matrix's edges), barriers, reads from them."""
 
     pads_tiles = True  # the part of a tile outside the matrix is zero-filled (hatched)
+    shows_banks = True  # a line of the counters: the bank conflicts of its shared stores and reads
+
+    def bank_line(self, s: Schedule) -> str | None:
+        """Its shared stores' and reads' bank conflicts, worked out from the kernel's addresses at this tile and
+        padding (core/schedule_accesses.shared_banks: the rule the recorded accesses are summarised by)."""
+        if not self.shows_banks:
+            return None
+        from gemmviz.core.schedule_accesses import shared_banks  # numpy and the traces' code, on first use
+
+        banks = shared_banks(s.bm, shared_pad(s))
+
+        parts = [
+            tr("{what} {n}-way").format(what=tr(what), n=_times(banks.ways(kind)))
+            for kind, what in (("store", QT_TRANSLATE_NOOP("", "stores")), ("read", QT_TRANSLATE_NOOP("", "reads")))
+            if banks.ways(kind) > 1.0
+        ]  # short: beside another kernel the counters have half a slide
+        return tr("bank conflicts: {which}").format(which=", ".join(parts) if parts else tr("none"))
 
     def draw_shared(self, f: Frame) -> None:
         draw_tiled(f)
@@ -481,6 +504,7 @@ class BlockTileRenderer(TiledRenderer):
     """Block tiling: the kernel runs a zero-padded problem, and each thread keeps a TM×TN tile in registers."""
 
     pads_tiles = False
+    shows_banks = False
 
     def shape_words(self, s: Schedule) -> str:
         return tr("{bm}×{bn}×{bk}, {tm}×{tn} per thread").format(bm=s.bm, bn=s.bn, bk=s.bk, tm=s.tm, tn=s.tn)
@@ -613,8 +637,14 @@ def draw_tiled(f: Frame) -> None:
             painter.setPen(QPen(colour, f.line_px))
             painter.drawRect(rect)
     label_y = max(lay.smem_a.bottom(), lay.smem_b.bottom()) + f.font_px * 1.05
-    for rect, colour, label in zip((lay.smem_a, lay.smem_b), (f.col_a, f.col_b), _shared_labels(f.s)):
+    pad = shared_pad(f.s)
+    for rect, colour, label, cols in zip(
+        (lay.smem_a, lay.smem_b), (f.col_a, f.col_b), _shared_labels(f.s), (f.s.bk, f.s.bn)
+    ):
         painter.fillRect(rect, _faint(colour, 170 if loaded else 25))
+        if pad:  # a padded array's extra column: words no thread loads or reads, only there to shift the banks
+            c = rect.width() / (cols + pad)
+            painter.fillRect(QRectF(rect.left() + cols * c, rect.top(), pad * c, rect.height()), QColor("#8A8A8A"))
         painter.setPen(QPen(colour, f.line_px))
         painter.drawRect(rect)
         painter.setPen(f.fg)
@@ -630,13 +660,20 @@ def draw_padding(f: Frame) -> None:
     t = s.bm
     rows_a, cols_a = min(t, p.m - s.rows[0]), min(t, p.k - kt * t)
     rows_b, cols_b = min(t, p.k - kt * t), min(t, p.n - s.cols[0])
-    hatch = QBrush(_faint(f.fg, 90), Qt.BrushStyle.BDiagPattern)
+    grey = QColor("#8A8A8A")  # as the zoomed block greys its threads outside C
+    grey.setAlpha(170)
+    hatch = QBrush(_faint(f.fg, 150), Qt.BrushStyle.BDiagPattern)
+    pad = shared_pad(s)
     for rect, rows, cols in ((f.lay.smem_a, rows_a, cols_a), (f.lay.smem_b, rows_b, cols_b)):
-        c = rect.width() / t
+        c = rect.width() / (t + pad)  # a padded array's extra column is right of the tile's t
+        strips = []
         if cols < t:
-            f.painter.fillRect(QRectF(rect.left() + cols * c, rect.top(), (t - cols) * c, rect.height()), hatch)
+            strips.append(QRectF(rect.left() + cols * c, rect.top(), (t - cols) * c, rect.height()))
         if rows < t:
-            f.painter.fillRect(QRectF(rect.left(), rect.top() + rows * c, rect.width(), (t - rows) * c), hatch)
+            strips.append(QRectF(rect.left(), rect.top() + rows * c, cols * c, (t - rows) * c))
+        for strip in strips:
+            f.painter.fillRect(strip, grey)
+            f.painter.fillRect(strip, hatch)
 
 
 def draw_copy(f: Frame) -> None:
@@ -664,10 +701,12 @@ def draw_shared_reads(f: Frame) -> None:
     lay, s = f.lay, f.s
     ty, tx = f.state.thread
     cell_a = lay.smem_a.height() / s.bm
-    cell_b = lay.smem_b.width() / s.bn
+    cell_b = lay.smem_b.width() / (s.bn + shared_pad(s))  # a padded array's extra column is not a thread's
     f.painter.setPen(QPen(f.col_t, f.line_px))
     a, b = lay.smem_a, lay.smem_b
-    f.painter.drawRect(QRectF(a.left(), a.top() + ty * s.tm * cell_a, a.width(), s.tm * cell_a))
+    f.painter.drawRect(
+        QRectF(a.left(), a.top() + ty * s.tm * cell_a, a.width() * s.bk / (s.bk + shared_pad(s)), s.tm * cell_a)
+    )
     f.painter.drawRect(QRectF(b.left() + tx * s.tn * cell_b, b.top(), s.tn * cell_b, b.height()))
 
 
@@ -758,6 +797,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
             ),
             False,
         ),
+        *([(bank, False)] if (bank := renderer_for(s.kind).bank_line(s)) else []),
         (tr("this block so far:"), True),
         (tr("global loads   {n}").format(n=f"{total.global_loads:,}"), False),
         (tr("shared loads   {n}").format(n=f"{total.shared_loads:,}"), False),

@@ -68,19 +68,22 @@ class SideBySide(QWidget):
 def paint_side(
     painter: QPainter, rect: QRectF, pair: tuple[Schedule, Schedule], state: FrameState, theme: Theme, background_of
 ) -> list:
-    """Both pictures into `rect`, halves of it, a thin rule between them."""
+    """Both pictures into `rect`, halves of it, a thin rule between them; the texts drawn, with their boxes."""
     a, b = pair_states(*pair, state)
     gap = rect.width() * GAP
     half = (rect.width() - gap) / 2
+    texts: list = []
     for x, frame in ((rect.left(), a), (rect.left() + half + gap, b)):
         painter.save()
         painter.translate(x, rect.top())
         painter.setClipRect(QRectF(0, 0, half, rect.height()))
-        render_frame(painter, int(half), int(rect.height()), frame, theme, background_of())
+        drawn: list = []
+        render_frame(painter, int(half), int(rect.height()), frame, theme, background_of(), drawn)
         painter.restore()
+        texts += [(text, box.translated(x, rect.top())) for text, box in drawn]
     pen = QPen(QColor(theme.foreground))
     pen.setWidthF(max(1.0, theme.line_px / 2))
     painter.setPen(pen)
     mid = rect.left() + half + gap / 2
     painter.drawLine(int(mid), int(rect.top()), int(mid), int(rect.bottom()))
-    return []
+    return texts
