@@ -249,75 +249,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="174" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="177" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="182" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="190" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="195" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="220" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="225" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="239" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="244" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="267" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="272" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="277" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="282" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="175" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="183" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="187" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="191" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="196" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="221" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="226" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="240" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="268" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="273" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="278" />
+        <location filename="../../gemmviz/core/chart_kinds.py" line="283" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -1067,47 +1067,54 @@ model</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="35" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
+        <source>two charts</source>
+        <translation>两张图</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="62" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="68" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="69" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
@@ -1239,82 +1246,107 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="48" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="54" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="48" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="54" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="150" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="218" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="197" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="204" />
         <source>a cell per thread</source>
         <translation>每个线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="355" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="372" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="355" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="372" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="192" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="225" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="227" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="192" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="206" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="225" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="227" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="203" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="203" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="685" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="724" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="455" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="461" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="486" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="484" />
+        <source>{what} {n}-way</source>
+        <translation>{what} {n} 路</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
+        <source>stores</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
+        <source>reads</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
+        <source>bank conflicts: {which}</source>
+        <translation>bank 冲突：{which}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="510" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="730" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="756" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="795" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1344,78 +1376,78 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="761" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="801" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="762" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="802" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="763" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="803" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="764" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="804" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="765" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="805" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="766" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="768" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="770" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="776" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="816" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="781" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="821" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="794" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="834" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="796" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="836" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="796" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="836" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="799" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="839" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="840" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1679,7 +1711,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="119" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="166" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="178" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
@@ -1689,7 +1721,7 @@ model</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="179" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="191" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -2283,7 +2315,7 @@ model</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/code.py" line="96" />
+        <location filename="../../gemmviz/ui/tiling/code.py" line="127" />
         <source>◀ barrier: every thread of the block waits here</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
     </message>
@@ -2296,6 +2328,11 @@ model</source>
         <location filename="../../gemmviz/core/gap.py" line="912" />
         <source>where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)</source>
         <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="16" />
+        <source>TILE {t}, rows of {n}</source>
+        <translation>TILE {t}，每行 {n} 个</translation>
     </message>
 </context>
 <context>
