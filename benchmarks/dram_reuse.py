@@ -496,7 +496,7 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 def build(jobs: list, folder: Path, arch: str) -> tuple[dict, str]:
     """nvcc -cubin for each distinct kernel build; returns {build key: cubin path} and the log."""
     from gemmviz.backends.profile import instrument_source
-    from gemmviz.core.variants import get_variant
+    from gemmviz.core.kernels.variants import get_variant
 
     built, log = {}, []
     for job in jobs:
@@ -757,7 +757,7 @@ def launch_count(jobs: list[Job], probes: list[Probe], sms: int, paired: bool) -
 def run_ncu(spec: dict, metrics: list[str], cache: str, folder: Path, log: Path, count: int) -> list[dict]:
     """ncu over this script's `launch` child for the plan `spec`; parse_ncu_csv's rows, one per launch."""
     from gemmviz.backends.profile import profile_command
-    from gemmviz.core.counters import parse_ncu_csv
+    from gemmviz.core.hardware.counters import parse_ncu_csv
 
     plan_file = folder / f"plan-{log.stem}.json"
     plan_file.write_text(json.dumps(spec))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_emulate import EMULATED_SHAPES, EmulateOptions, emulate_exercise
-from gemmviz.core.exercises import find_exercise
+from gemmviz.core.exercise.exercises import find_exercise
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "exercises"
 

@@ -12,9 +12,9 @@ import pycuda.driver as cuda
 from pycuda.compiler import SourceModule
 
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.kernels.variants import get_variant
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import get_variant
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
 tile = int(sys.argv[2]) if len(sys.argv) > 2 else 16

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from gemmviz.core.hardware.roofline import load_ceilings
 from gemmviz.core.paths import asset_path
-from gemmviz.core.results import Session
-from gemmviz.core.roofline import load_ceilings
+from gemmviz.core.session.results import Session
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.export.exporters import NothingToExport, export_chart
 from gemmviz.ui.theme import theme_for

@@ -12,9 +12,9 @@ import time
 from PySide6.QtGui import QGuiApplication
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.tiling.render import Background, FrameState, render_image
 
 frames = int(sys.argv[1]) if len(sys.argv) > 1 else 600

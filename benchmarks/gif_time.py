@@ -12,7 +12,7 @@ import time
 from PySide6.QtGui import QGuiApplication
 
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.export.exporters import export_gif
 
 app = QGuiApplication(sys.argv[:1])

@@ -16,7 +16,7 @@ mkdir -p "$OUT" "$W" "$GEMMVIZ_CACHE_DIR"
 trap 'tar czf "$OUT/extra.tgz" -C "$W" .; ls -la "$OUT"' EXIT
 cat > /tmp/sanitize.py <<'PY'
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 sizes = [Problem(257, 383, 200), Problem(33, 17, 65), Problem(1001, 999, 1003), Problem(1100, 2100, 40),

@@ -28,7 +28,7 @@ print("not valid:", [(r["variant"], r["m"], r["n"], r["k"], r["status"]) for r i
 PY
 cat > /tmp/race.py <<'PY'
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 sizes = [Problem(257, 383, 200), Problem(1001, 999, 1003)]

@@ -54,7 +54,7 @@ echo "verify tuned rc=$?"; grep -E "gpu-cpasync" "$W/verify-tuned.txt" | cut -c1
 cat > /tmp/sanitize.py <<'PY'
 import sys
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 sizes = [Problem(257, 383, 200), Problem(33, 17, 65), Problem(1001, 999, 1003), Problem(2000, 3000, 1000), Problem(2001, 2999, 1001)]

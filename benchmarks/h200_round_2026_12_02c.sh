@@ -24,7 +24,7 @@ echo "== split-K sweep"
 timeout 200 python3 benchmarks/wgmma_splitk.py --out "$W/splitk.json" 2>&1 | tee "$W/splitk.txt" | grep -vE "^\s*$" | tail -24
 cat > /tmp/sanitize.py <<'PY'
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 import sys

@@ -6,8 +6,8 @@ FP32, % of the FP32 peak and the relative error, from one session file.
 
 import sys
 
-from gemmviz.core.results import Session, find_baseline
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.session.results import Session, find_baseline
 
 
 def main(path: str, sizes: list[int]) -> None:

@@ -1,6 +1,6 @@
 """How long the window takes to open a large session: load, the charts, the table, the speedup menus, the
 roofline and the comparison, and the first paint, for a generated session of N results (default: the loader's
-limit, core/session_bounds.MAX_RESULTS).
+limit, core/session/bounds.MAX_RESULTS).
 
     QT_QPA_PLATFORM=offscreen python3 benchmarks/large_session.py [results] [distinct|same]
 
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gemmviz.core.session_bounds import MAX_RESULTS
+from gemmviz.core.session.bounds import MAX_RESULTS
 
 
 def make_session(n: int, distinct: bool = True, seed: int = 0) -> dict:

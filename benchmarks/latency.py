@@ -144,7 +144,7 @@ def naive_l1_hit_rate() -> float | None:
     """ncu's l1tex__t_sector_hit_rate.pct of gpu-naive, block 16, at 4096^3: the child bench's timed launch."""
     from gemmviz.backends.profile import ProfileError, run_profile
     from gemmviz.cli.profile import child_argv, launches_per_job, profiled_launch
-    from gemmviz.core.bench import plan_jobs
+    from gemmviz.core.measure.bench import plan_jobs
     from gemmviz.core.problem import Problem
 
     jobs = plan_jobs(["gpu-naive"], [Problem(4096, 4096, 4096)], {"block": (16,)})

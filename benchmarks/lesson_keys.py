@@ -19,7 +19,7 @@ from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
-from gemmviz.core.lessons import find_lesson, lesson_session
+from gemmviz.core.lesson.lessons import find_lesson, lesson_session
 from gemmviz.ui.lesson.mode import LessonView
 
 KEYS = [Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown]

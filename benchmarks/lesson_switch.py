@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.ui.lesson.mode import LessonView
 

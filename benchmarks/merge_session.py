@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record_h200 import replace_jobs
 
 from gemmviz.core.fileio import write_atomic
-from gemmviz.core.results import Session
+from gemmviz.core.session.results import Session
 
 
 def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:

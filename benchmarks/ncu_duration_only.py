@@ -10,9 +10,9 @@ import argparse
 
 from gemmviz.backends.profile import run_profile
 from gemmviz.cli.profile import child_argv, launches_per_job
-from gemmviz.core.bench import plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 
 def main() -> None:

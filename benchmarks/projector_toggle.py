@@ -84,7 +84,7 @@ def main() -> None:
             window.tabs.setCurrentIndex(i)
     idle(app, window)
     if args.lesson:
-        from gemmviz.core.lessons import shipped_lessons
+        from gemmviz.core.lesson.lessons import shipped_lessons
 
         window.start_lesson(shipped_lessons()[args.lesson])
         window.lesson_view.go(args.step - 1)

@@ -33,8 +33,8 @@ import sys
 import time
 from pathlib import Path
 
-from gemmviz.core.results import Result, Session
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.session.results import Result, Session
 
 SIZES = "256,512,1000,1024,2048,4096,8192"
 # seed 001's own shape (M=2048, N=3072, K=4096) and a rectangular odd one (issue 34, item 3)

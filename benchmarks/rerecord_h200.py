@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 from gemmviz.core.fileio import write_atomic
-from gemmviz.core.results import Session
+from gemmviz.core.session.results import Session
 
 HERE = Path(__file__).resolve().parents[1]
 OLD = HERE / "assets" / "sessions" / "h200-2026-12-01.json"

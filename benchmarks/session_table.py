@@ -5,7 +5,7 @@ python3 benchmarks/session_table.py SESSION.json
 
 import sys
 
-from gemmviz.core.results import Session, results_rows
+from gemmviz.core.session.results import Session, results_rows
 
 
 def fmt(v, spec):

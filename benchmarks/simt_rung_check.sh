@@ -36,7 +36,7 @@ timeout 60 python3 -m gemmviz bench --variants $V "${SIZES[@]}" --repeats 5 --se
 echo "verify tuned rc=$?"; tail -8 "$OUT/verify-tuned.txt"
 cat > /tmp/sanitize_cpasync.py <<'PY'
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 jobs = plan_jobs(["gpu-cpasync"], [Problem(257, 383, 200), Problem(33, 17, 65)], {})

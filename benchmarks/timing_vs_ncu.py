@@ -26,7 +26,7 @@ def within(median_ms: float, ncu_ms: float) -> bool:
 
 def compare(sizes: str = "256,1024,4096", variants: str = VARIANTS, folder: Path | None = None) -> list[dict]:
     from gemmviz.cli.main import main
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     folder = folder or Path(tempfile.mkdtemp(prefix="gemmviz-ncu-"))
     out = folder / "timing_vs_ncu_session.json"

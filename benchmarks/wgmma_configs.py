@@ -14,9 +14,9 @@ import threading
 import numpy as np
 
 from gemmviz.backends.cuda import CudaBackend, CudaRun
-from gemmviz.core.bench import BenchSettings, Engine, Inputs, JobGuard, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, JobGuard, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 BASE = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1}
 CONFIGS = [

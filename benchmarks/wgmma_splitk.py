@@ -16,8 +16,8 @@ import statistics
 
 from gemmviz.backends import cuda as cuda_backend
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
-from gemmviz.core.hopper_model import WGMMA
+from gemmviz.core.kernels.hopper_model import WGMMA
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
 
 TUNED = {**WGMMA, "CLUSTER": 2}

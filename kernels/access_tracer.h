@@ -1,6 +1,6 @@
 // gemmviz access tracer: the record layout shared by the injected host library (access_tracer_host.cu) and
 // the device patches (access_tracer_patches.cu). One record is one warp-level memory request: the patched
-// instruction as one warp issued it, with each active lane's address. gemmviz/core/accesses.py reads the
+// instruction as one warp issued it, with each active lane's address. gemmviz/core/hardware/accesses.py reads the
 // records with the same layout (RECORD_DTYPE); change both together and bump GV_ACCESS_VERSION.
 #pragma once
 #include <stdint.h>

@@ -4,7 +4,7 @@ import time
 
 import numpy as np
 
-from gemmviz.core.bench import Backend, Cancelled, new_result, poisoned_output, verify
+from gemmviz.core.measure.bench import Backend, Cancelled, new_result, poisoned_output, verify
 
 
 class FakeGpuBackend(Backend):

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
-from gemmviz.core import accesses as acc
+from gemmviz.core.hardware import accesses as acc
 from gemmviz.ui.accesses import views
 from gemmviz.ui.theme import PROJECTOR_DARK, PROJECTOR_LIGHT
 
@@ -144,7 +144,7 @@ def test_the_requests_step_in_the_order_the_warp_issued_them(qtbot, records):
 def test_the_replay_exports_as_an_animated_gif_a_frame_a_step(qapp, tmp_path, records):
     from PIL import Image
 
-    from gemmviz.core.schedule_accesses import replay
+    from gemmviz.core.schedule.accesses import replay
     from gemmviz.ui.accesses.replay import export_replay_gif
 
     trace = records.find("gpu-tiled", {"tile": 16})

@@ -13,10 +13,10 @@ import zlib
 import numpy as np
 import pytest
 
-from gemmviz.core import accesses as acc
+from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
-from gemmviz.core.session_checks import SessionError
+from gemmviz.core.schedule.block import block_schedule
+from gemmviz.core.session.checks import SessionError
 
 FULL = 0xFFFFFFFF
 
@@ -181,7 +181,7 @@ def test_the_hopper_kernel_says_what_the_tracer_cannot_see(shipped):
 
 def test_pcs_map_to_sass_and_source_lines(shipped):
     """Each recorded instruction lands on a memory instruction of the SASS, on the source line of its anchor."""
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     t = trace_of(shipped, "gpu-tiled", (1024,) * 3, tile=16)
     ops = {(p.sass.split(".")[0], p.line) for p in t.pcs}
@@ -370,7 +370,7 @@ def test_profile_accesses_writes_the_records_beside_the_session(fake_gpu, tmp_pa
     ],
 )
 def test_a_tracer_fault_is_one_line_and_keeps_timings_and_counters(fake_gpu, tmp_path, monkeypatch, capsys, why):
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     def fail(*a, **kw):
         raise acc.AccessError(why)
@@ -404,7 +404,7 @@ def test_the_record_cap_reached_is_reported(fake_gpu, tmp_path, monkeypatch, cap
 def test_each_replayed_step_holds_what_the_schedule_says_it_reads(shipped, variant, mnk, params):
     """Step by step, the cells the block's warps recorded are the model's region of that step, as many as it
     counts, for every step the shipped file keeps whole (its first requests), the store included."""
-    from gemmviz.core.schedule_accesses import A, B, replay
+    from gemmviz.core.schedule.accesses import A, B, replay
 
     t = trace_of(shipped, variant, mnk, **params)
     for slot in range(2):
@@ -421,7 +421,7 @@ def test_each_replayed_step_holds_what_the_schedule_says_it_reads(shipped, varia
 
 
 def test_the_hopper_kernel_takes_its_bulk_copies_from_the_model_and_records_its_stores(shipped):
-    from gemmviz.core.schedule_accesses import hopper_beside_model
+    from gemmviz.core.schedule.accesses import hopper_beside_model
 
     h = hopper_beside_model(trace_of(shipped, "gpu-wgmma-tf32", (1024,) * 3))
     assert h["recorded_global_loads"] == 0 and h["model_tma_copies"] > 0 and h["model_tma_bytes"] > 0
@@ -458,7 +458,7 @@ def test_the_tracers_own_files_from_the_h200_map_to_sass_lines_and_the_model(tmp
     from pathlib import Path
 
     from gemmviz.backends.accesses import parse_nvdisasm, read_trace
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     data = Path(__file__).parent / "data" / "accesses"
     prefix = tmp_path / "trace"

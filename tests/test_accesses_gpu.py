@@ -5,9 +5,9 @@ tracer and once under Nsight Compute; these tests hold the records to the schedu
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core.accesses import beside_ncu, element_counts, load_file
+from gemmviz.core.hardware.accesses import beside_ncu, element_counts, load_file
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 
 pytestmark = pytest.mark.gpu
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from gemmviz.core import accesses as acc
+from gemmviz.core.hardware import accesses as acc
 from gemmviz.ui.accesses import views
 from gemmviz.ui.accesses.tab import AccessTab
 from gemmviz.ui.theme import LIGHT, PROJECTOR_DARK, PROJECTOR_LIGHT

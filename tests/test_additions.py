@@ -10,11 +10,13 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.core import chart_kinds, export_formats, style
-from gemmviz.core import variants as variants_module
+from gemmviz.core import export_formats
+from gemmviz.core.charts import kinds as chart_kinds
+from gemmviz.core.charts import style
+from gemmviz.core.kernels import variants as variants_module
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.paths import asset_path
 from gemmviz.core.registry import Registry
-from gemmviz.core.variants import VARIANTS
 
 SESSION = str(asset_path("sessions", "h200-2026-12-01.json"))
 
@@ -114,7 +116,7 @@ def scratch_kind():
 
 
 def test_a_new_chart_kind_leaves_the_overview_as_it_was(scratch_kind, qtbot):
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.charts.tab import ALL, ChartsTab
     from gemmviz.ui.theme import LIGHT
 

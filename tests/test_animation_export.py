@@ -372,7 +372,7 @@ def test_cancel_while_ffmpeg_runs_ends_it_and_leaves_no_file(window, qtbot, tmp_
 
 
 def _cpu_session(tmp_path):
-    from gemmviz.core.results import Result, Session
+    from gemmviz.core.session.results import Result, Session
 
     path = tmp_path / "cpu.json"
     results = [

@@ -12,7 +12,7 @@ pytest.importorskip("PIL")
 from PIL import Image
 
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.export.exporters import export_gif
 from gemmviz.ui.theme import LIGHT
 from gemmviz.ui.tiling.frames import GifWriter, TimedFrame, _pixels, frame_count, timed_frames

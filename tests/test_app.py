@@ -281,7 +281,7 @@ def test_saving_a_session_makes_no_device_call_on_the_ui_thread(make_window, qtb
 def test_two_sessions_of_the_same_gpu_and_day_are_both_shown(make_window, tmp_path):
     import shutil
 
-    from gemmviz.core.workspace import default_replay_session
+    from gemmviz.core.session.workspace import default_replay_session
 
     w = make_window()
     for name in ("a.json", "b.json"):
@@ -322,7 +322,7 @@ def test_no_display_gives_a_clear_message(monkeypatch, capsys):
 
 
 def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_window, qtbot):
-    from gemmviz.core.workspace import recorded_sessions
+    from gemmviz.core.session.workspace import recorded_sessions
 
     w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
     qtbot.waitUntil(lambda: w.charts_tab.table.proxy.rowCount() > 0, timeout=10000)
@@ -341,7 +341,7 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
 
 
 def test_inputs_come_from_the_registry(make_window):
-    from gemmviz.core.variants import BASELINES, VARIANTS, default_variants
+    from gemmviz.core.kernels.variants import BASELINES, VARIANTS, default_variants
 
     w = make_window()
     p = w.run_panel
@@ -426,7 +426,7 @@ def test_unreachable_display_exits_1_before_qt(monkeypatch, capsys):
 
 def test_the_views_follow_the_workspace_without_being_told(make_window):
     """Workspace changes made past the File menu and the legends still reach every view (issue 22)."""
-    from gemmviz.core.workspace import default_replay_session
+    from gemmviz.core.session.workspace import default_replay_session
 
     w = make_window()
     loaded = w.workspace.open(default_replay_session())  # no files.open_session, no window.refresh
@@ -444,7 +444,7 @@ def test_the_views_follow_the_workspace_without_being_told(make_window):
 def test_ctrl_p_during_a_lesson_restyles_the_banners_set_aside(make_window, request):
     """Started in projector mode, Ctrl+P during a lesson, then Esc: the banners (set aside with the tabs while
     the lesson is up) have the normal window's type, not the projector's they had before (issue 20)."""
-    from gemmviz.core.lessons import shipped_lessons
+    from gemmviz.core.lesson.lessons import shipped_lessons
 
     w = make_window(gpu=FakeGpuBackend(available=False))
     request.addfinalizer(lambda: w.set_projector(False))  # projector type sets the application's font

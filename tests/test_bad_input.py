@@ -9,9 +9,9 @@ import pytest
 
 from gemmviz.cli.main import main
 from gemmviz.core import settings
-from gemmviz.core.lessons import LessonError, parse_lesson
-from gemmviz.core.results import MAX_SESSION_BYTES, Result, Session, SessionError
-from gemmviz.core.workspace import Workspace, default_replay_session
+from gemmviz.core.lesson.lessons import LessonError, parse_lesson
+from gemmviz.core.session.results import MAX_SESSION_BYTES, Result, Session, SessionError
+from gemmviz.core.session.workspace import Workspace, default_replay_session
 
 GOOD_RESULT = {
     "variant": "gpu-tiled", "params": {"tile": 16}, "m": 64, "n": 64, "k": 64, "backend": "cuda",

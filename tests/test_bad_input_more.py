@@ -11,10 +11,10 @@ import pytest
 
 from gemmviz.core import settings
 from gemmviz.core.fileio import InputFileError, read_regular
-from gemmviz.core.roofline import CeilingsError, check_ceilings, load_ceilings, user_ceilings_file
+from gemmviz.core.hardware.roofline import CeilingsError, check_ceilings, load_ceilings, user_ceilings_file
+from gemmviz.core.kernels.tuning import config_problem, save_tuned, tuned_config, user_tuning_file
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.settings import Setting, settings_file
-from gemmviz.core.tuning import config_problem, save_tuned, tuned_config, user_tuning_file
-from gemmviz.core.variants import VARIANTS
 
 H200 = "NVIDIA H200"
 SHIPPED_BANDWIDTH = load_ceilings(H200).bandwidth_gbs
@@ -423,7 +423,7 @@ def _lesson(tmp_path, head: str = "", step: str = LESSON_STEP, name: str = "l.to
     ids=["fifo", "dev-zero", "folder", "huge", "link-loop"],
 )
 def test_a_lesson_file_gets_the_session_loaders_file_rules(tmp_path, make, words):
-    from gemmviz.core.lessons import LessonError, find_lesson
+    from gemmviz.core.lesson.lessons import LessonError, find_lesson
 
     path = tmp_path / "x.toml"
     make(path)
@@ -445,7 +445,7 @@ def test_a_lesson_file_gets_the_session_loaders_file_rules(tmp_path, make, words
     ],
 )
 def test_a_lesson_session_elsewhere_is_refused_naming_the_line(tmp_path, session, words):
-    from gemmviz.core.lessons import LessonError, load_lesson
+    from gemmviz.core.lesson.lessons import LessonError, load_lesson
 
     path = _lesson(tmp_path, f'summary = "S"\nsession = "{session}"\n')
     with pytest.raises(LessonError, match=words) as info:
@@ -456,7 +456,7 @@ def test_a_lesson_session_elsewhere_is_refused_naming_the_line(tmp_path, session
 def test_a_lesson_session_may_be_shipped_by_name_or_a_file_beside_it(tmp_path):
     import shutil
 
-    from gemmviz.core.lessons import lesson_session, load_lesson
+    from gemmviz.core.lesson.lessons import lesson_session, load_lesson
     from gemmviz.core.paths import asset_path
 
     for name in ("h200-2026-12-01.json", "h200-2026-12-01"):
@@ -467,7 +467,7 @@ def test_a_lesson_session_may_be_shipped_by_name_or_a_file_beside_it(tmp_path):
 
 
 def test_a_lesson_session_link_that_leads_outside_is_refused(tmp_path):
-    from gemmviz.core.lessons import LessonError, lesson_session, load_lesson
+    from gemmviz.core.lesson.lessons import LessonError, lesson_session, load_lesson
 
     (tmp_path / "lesson").mkdir()
     (tmp_path / "lesson" / "s.json").symlink_to("/etc/passwd")
@@ -477,7 +477,7 @@ def test_a_lesson_session_link_that_leads_outside_is_refused(tmp_path):
 
 
 def test_a_missing_lesson_session_names_the_shipped_ones(tmp_path):
-    from gemmviz.core.lessons import LessonError, lesson_session, load_lesson, parse_lesson
+    from gemmviz.core.lesson.lessons import LessonError, lesson_session, load_lesson, parse_lesson
 
     with pytest.raises(LessonError, match="neither a shipped session .*h200-2026-12-01.json.* nor a file in"):
         lesson_session(load_lesson(_lesson(tmp_path, 'session = "absent.json"\n')))
@@ -488,7 +488,7 @@ def test_a_missing_lesson_session_names_the_shipped_ones(tmp_path):
 
 @pytest.mark.parametrize("bad", ["\\u0000", "\\u202e", "\\u0007", "\\u2066", "\\u009b"])
 def test_control_characters_are_removed_from_every_step_text_and_the_summary(tmp_path, bad):
-    from gemmviz.core.lessons import load_lesson
+    from gemmviz.core.lesson.lessons import load_lesson
 
     step = f'[[step]]\ntitle = "T"\ntext = "Tiles{bad} are reused."\n'
     lesson = load_lesson(_lesson(tmp_path, f'summary = "Sum{bad}mary"\n', step))
@@ -597,7 +597,7 @@ def test_a_grid_value_some_variants_lack_runs_where_supported_and_names_the_rest
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert "note: gpu-uncoalesced has no block 8 (its choices: 16, 32): skipped" in err
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     ran = [(r.variant, r.params["block"]) for r in Session.load(out).results]
     assert ran == [

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core import session_bounds as bounds
-from gemmviz.core.counters import TraceError, decode_trace, resident_timeline, trace_summary
-from gemmviz.core.results import Result, Session
+from gemmviz.core.hardware.counters import TraceError, decode_trace, resident_timeline, trace_summary
+from gemmviz.core.session import bounds
+from gemmviz.core.session.results import Result, Session
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
@@ -31,8 +31,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from benchmarks.large_session import make_session
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.lessons import find_lesson, lesson_session
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.lesson.lessons import find_lesson, lesson_session
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.hardware import trace as trace_chart
 from gemmviz.ui.hardware.tab import HardwareTab
 from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
@@ -423,7 +423,7 @@ def test_a_window_the_window_system_closes_or_destroys_mid_sweep_quits_the_proce
 
 def test_a_session_with_a_trace_row_out_of_bounds_in_a_lesson_is_refused(tmp_path):
     """A lesson's session gets the same bounds (the lesson hit MemoryError on an SM id of 10^9)."""
-    from gemmviz.core.lessons import LessonError, load_lesson
+    from gemmviz.core.lesson.lessons import LessonError, load_lesson
 
     d = copy.deepcopy(make_session(1))
     d["results"][0]["block_trace"] = [[0, 10**9, 0, 100]]

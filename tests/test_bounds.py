@@ -1,4 +1,4 @@
-"""The bounds layer (core/session_bounds.py): every number loaded from a session within what a GPU, a timer and
+"""The bounds layer (core/session/bounds.py): every number loaded from a session within what a GPU, a timer and
 the registry can produce, each refusal one line naming the field; and what gemmviz itself writes passes the
 same loader (the shipped session, a run of every variant on the fake GPU and the CPU)."""
 
@@ -10,12 +10,12 @@ import pytest
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core import session_bounds as bounds
-from gemmviz.core.bench import BenchSettings, Engine, environment, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import BenchSettings, Engine, environment, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.results import Result, Session, SessionError
-from gemmviz.core.variants import VARIANTS
-from gemmviz.core.workspace import recorded_sessions
+from gemmviz.core.session import bounds
+from gemmviz.core.session.results import Result, Session, SessionError
+from gemmviz.core.session.workspace import recorded_sessions
 from tests import fake_pycuda
 
 TRACED = {

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QFileDialog
 
 from gemmviz.cli import main
 from gemmviz.cli.main import build_parser
-from gemmviz.core import chart_kinds, export_formats, lesson_views
-from gemmviz.core.chart_kinds import (
+from gemmviz.core import export_formats
+from gemmviz.core.charts import kinds as chart_kinds
+from gemmviz.core.charts.kinds import (
     CHART_KINDS,
     DEFAULT_BASELINE,
     HARDWARE_KINDS,
@@ -24,8 +25,9 @@ from gemmviz.core.chart_kinds import (
     NothingToDraw,
 )
 from gemmviz.core.export_formats import ANIMATION, CHART, ExportFormat
+from gemmviz.core.lesson import views as lesson_views
 from gemmviz.core.paths import asset_path
-from gemmviz.core.results import Result, Session
+from gemmviz.core.session.results import Result, Session
 from gemmviz.ui.charts import kinds as ui_kinds
 from gemmviz.ui.export import exporters
 from gemmviz.ui.theme import LIGHT
@@ -106,7 +108,7 @@ def test_the_shipped_kinds_come_first_in_order_and_each_has_its_drawing():
     for kind in ui_kinds.kinds():  # the ui's drawing replaced core's description in its place
         assert kind.__module__.startswith("gemmviz.ui.charts.kinds.") and kind.render is not ChartKind.render
         if kind.name in SHIPPED:
-            assert kind.__mro__[1].__module__ == "gemmviz.core.chart_kinds"
+            assert kind.__mro__[1].__module__ == "gemmviz.core.charts.kinds"
             assert kind.description == CHART_KINDS[kind.name]
     with pytest.raises(KeyError, match="unknown chart 'zz-no-such-kind'; choose one of time, gflops"):
         chart_kinds.get("zz-no-such-kind")

@@ -11,11 +11,8 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QKeyEvent
 
-from gemmviz.core.chart_kinds import ChartView
-from gemmviz.core.paths import asset_path
-from gemmviz.core.results import Result, Session
-from gemmviz.core.roofline import load_ceilings
-from gemmviz.core.style import (
+from gemmviz.core.charts.kinds import ChartView
+from gemmviz.core.charts.style import (
     check_registry_fits,
     ladder_series,
     registry_series,
@@ -23,6 +20,9 @@ from gemmviz.core.style import (
     style_of,
     style_table,
 )
+from gemmviz.core.hardware.roofline import load_ceilings
+from gemmviz.core.paths import asset_path
+from gemmviz.core.session.results import Result, Session
 from gemmviz.ui.charts.axes import number_label, ticks_125
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen, make_chart
 from gemmviz.ui.theme import theme_for
@@ -228,7 +228,7 @@ def test_charts_repaint_whole_so_that_no_fragment_of_a_former_layout_stays(qapp)
 def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
     """Hiding the baseline's series (a legend click) leaves the speedup chart empty: it says that the baseline
     is hidden and how to show it, not that no size has one."""
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.theme import LIGHT
 
@@ -251,7 +251,7 @@ def test_speedup_with_its_baseline_hidden_says_it_is_hidden(qapp, tmp_path):
 
 
 def test_changing_the_baseline_keeps_the_chosen_size(qapp, tmp_path):
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.theme import LIGHT
 
@@ -368,7 +368,7 @@ def test_roofline_notes_a_point_above_the_roof_and_highlights(qapp, h200):
 
 
 def test_roofline_explanation_fits_without_scrolling_in_projector_mode(qapp, h200):
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.roofline.tab import RooflineTab
 
     ws = Workspace()
@@ -415,7 +415,7 @@ def test_4k_is_the_1080p_layout_scaled_2x(qapp, h200, tmp_path, kind):
 
 
 def test_every_export_has_a_footer(qapp, h200, tmp_path):
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.export.exporters import footer_text, workspace_footer
 
     ws = Workspace()
@@ -484,7 +484,7 @@ def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     its panel; one chart alone at the theme's size."""
     from PySide6.QtCore import QRectF
 
-    from gemmviz.core.workspace import Workspace
+    from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.charts import kinds
     from gemmviz.ui.charts.tab import ALL, ALL_FOUR_SCALE, TWO_SCALE, ChartsTab
 

@@ -14,10 +14,10 @@ pytest.importorskip("PySide6")
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.cli.main import main
-from gemmviz.core import chart_kinds
-from gemmviz.core.chart_kinds import ChartView, NoHardwareData, hardware_result
-from gemmviz.core.results import Session
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.charts import kinds as chart_kinds
+from gemmviz.core.charts.kinds import ChartView, NoHardwareData, hardware_result
+from gemmviz.core.session.results import Session
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts.axes import SeriesLegend, number_label, wrap_words
 from gemmviz.ui.charts.plots import key_label
 from gemmviz.ui.export.exporters import layout_offscreen
@@ -81,7 +81,7 @@ def test_compact_numbers_and_sizes_as_the_app_writes_them():
 
 
 def test_the_roofline_labels_every_decade_of_intensity_at_720p(qapp):
-    from gemmviz.core.roofline import load_ceilings
+    from gemmviz.core.hardware.roofline import load_ceilings
     from gemmviz.ui.roofline.chart import RooflineChart
 
     ws = Workspace()

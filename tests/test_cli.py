@@ -8,7 +8,7 @@ import pytest
 
 from gemmviz.cli import main
 from gemmviz.cli.common import Progress
-from gemmviz.core.results import Session
+from gemmviz.core.session.results import Session
 
 
 def test_bench_cpu_end_to_end(tmp_path, capsys):

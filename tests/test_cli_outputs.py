@@ -10,9 +10,9 @@ import gemmviz.backends
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli import main
 from gemmviz.core import export_formats
-from gemmviz.core.bench import Backend, new_result
-from gemmviz.core.results import Result, Session
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import Backend, new_result
+from gemmviz.core.session.results import Result, Session
 
 
 class _ScriptedGpu(Backend):

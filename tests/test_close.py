@@ -17,7 +17,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.results import Session
+from gemmviz.core.session.results import Session
 from gemmviz.ui.recovery import recovery_path
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend

@@ -11,11 +11,11 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from gemmviz.core.kernel_code import kernel_listing
-from gemmviz.core.lesson_views import lesson_view, view_names
-from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.core.kernels.code import kernel_listing
+from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
+from gemmviz.core.lesson.views import lesson_view, view_names
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import animated_variants, block_schedule
+from gemmviz.core.schedule.block import animated_variants, block_schedule
 from gemmviz.ui.lesson.render import render_slide
 from gemmviz.ui.tiling.code import code_layout, code_px, draw_code, listing_for
 from gemmviz.ui.tiling.render import FrameState

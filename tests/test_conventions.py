@@ -13,8 +13,8 @@ import pytest
 import gemmviz
 from gemmviz.cli import desktop
 from gemmviz.cli.main import build_parser, main
-from gemmviz.core import about
 from gemmviz.core.paths import shipped
+from gemmviz.core.session import about
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends import profile
-from gemmviz.core.counters import (
+from gemmviz.core.hardware.counters import (
     METRIC_NAMES,
     Comparison,
     NcuCsvError,
@@ -21,7 +21,7 @@ from gemmviz.core.counters import (
     resident_timeline,
     trace_summary,
 )
-from gemmviz.core.model import naive_traffic, tiled_traffic
+from gemmviz.core.kernels.model import naive_traffic, tiled_traffic
 from gemmviz.core.paths import kernel_source
 from gemmviz.core.problem import Problem
 
@@ -335,7 +335,7 @@ def test_hand_placed_stamps_are_kept():
 
 
 def _traceable():
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     return [v for v in VARIANTS.values() if v.runner in ("kernel", "wgmma-tma")]
 

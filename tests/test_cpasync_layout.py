@@ -18,9 +18,9 @@ import re
 import numpy as np
 import pytest
 
-from gemmviz.core.cpasync_model import SPLIT_K_TILES, smem_bytes, space, splits
+from gemmviz.core.kernels.cpasync_model import SPLIT_K_TILES, smem_bytes, space, splits
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 V = VARIANTS["gpu-cpasync"]
 

@@ -14,10 +14,10 @@ import pytest
 
 from gemmviz.backends import autotune
 from gemmviz.backends.cuda import CudaBackend, CudaRun
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS, get_variant
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.results import TIMING_HOST_EVENTS, TIMING_KERNEL
-from gemmviz.core.variants import VARIANTS, get_variant
+from gemmviz.core.session.results import TIMING_HOST_EVENTS, TIMING_KERNEL
 from tests import fake_pycuda
 from tests.fake_pycuda import driver
 from tests.fake_pycuda.device import FakeGpu

@@ -16,11 +16,11 @@ import pytest
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
 from gemmviz.backends.profile import find_cuda_tool
-from gemmviz.core.check_record import FORMAT, VERSION, report_text, validate_check
-from gemmviz.core.exercise_check import parse_nvcc
-from gemmviz.core.exercises import find_exercise
+from gemmviz.core.exercise.check import parse_nvcc
+from gemmviz.core.exercise.exercises import find_exercise
+from gemmviz.core.exercise.record import FORMAT, VERSION, report_text, validate_check
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.messages import TEMPLATES, fields, msg, render
-from gemmviz.core.variants import VARIANTS
 
 pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")
 
@@ -126,7 +126,7 @@ def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, 
     import sys
 
     from gemmviz.cli.main import main
-    from gemmviz.core.check_record import load_check
+    from gemmviz.core.exercise.record import load_check
 
     monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
     monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SHAPES)
@@ -383,8 +383,8 @@ SIMT = ("gpu-naive", "gpu-uncoalesced", "gpu-tiled", "gpu-tiled-pad", "gpu-block
 
 @pytest.mark.parametrize("name", SIMT)
 def test_registry_simt_kernels_give_numpys_c_at_odd_sizes(name, tmp_path):
+    from gemmviz.core.measure.verify import verify
     from gemmviz.core.problem import Problem
-    from gemmviz.core.verify import verify
 
     v = VARIANTS[name]
     params = v.resolve_params(None)
@@ -429,7 +429,7 @@ ACCESS_EXERCISES = {
 
 @pytest.mark.parametrize("name", sorted(ACCESS_EXERCISES))
 def test_the_access_exercises_are_judged_on_the_emulator(name, tmp_path):
-    from gemmviz.core.access_goals import access_verdict
+    from gemmviz.core.exercise.access_goals import access_verdict
 
     record = emulated_record(DATA / "exercises" / f"{name}.cu", tmp_path, accesses=True)
     exercise = find_exercise(name.split("_")[0])

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from gemmviz.backends import emulator as emu
-from gemmviz.core.accesses import from_raw, load_file
-from gemmviz.core.exercises import find_exercise
+from gemmviz.core.exercise.exercises import find_exercise
+from gemmviz.core.hardware.accesses import from_raw, load_file
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.verify import verify
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
-from gemmviz.core.verify import verify
 
 pytestmark = pytest.mark.gpu
 

@@ -6,7 +6,7 @@ The expected figures are derived by hand from the SASS of kernels/tiled.cu (`nvc
 - TILE 16: 4 LDS.128 (tile_A[ty][k..k+3]) and 16 LDS (tile_B[k][tx]), where the PTX has 32 ld.shared.f32;
 - TILE 32: 8 LDS.128 and 32 LDS, where the PTX has 64;
 - padded (row stride TILE + 1): 32 and 64 LDS, nothing merged (the row start is not provably 16-aligned).
-Wavefronts, by the tracer's rule (core/accesses.wavefronts): an LDS.128 whose half-warps each read one row's 4
+Wavefronts, by the tracer's rule (core/hardware/accesses.wavefronts): an LDS.128 whose half-warps each read one row's 4
 words (a broadcast) takes 2 (one per half-warp); an LDS of tile_A (a broadcast per row) or of a row of tile_B
 (consecutive words) takes 1. At 250³: TILE 16 has ceil(250/16) = 16 tiles and 8 warps a block, TILE 32 has 8
 tiles and 32 warps; every thread of a block, the edge block's too, runs every load."""
@@ -19,9 +19,9 @@ import pytest
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.emulator.sass import vector_loads
 from gemmviz.backends.profile import find_cuda_tool
-from gemmviz.core.accesses import from_raw
+from gemmviz.core.hardware.accesses import from_raw
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.bench import BenchSettings, Engine, Inputs, plan_jobs, poisoned_output, verify
+from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, plan_jobs, poisoned_output, verify
 from gemmviz.core.problem import Problem
 
 
@@ -132,7 +132,7 @@ def test_asking_whether_the_loop_can_run_does_not_import_numba():
     code = (
         "import sys\n"
         "from gemmviz.backends.cpu import CpuBackend\n"
-        "from gemmviz.core.variants import VARIANTS\n"
+        "from gemmviz.core.kernels.variants import VARIANTS\n"
         "b = CpuBackend()\n"
         "print(b.availability(), [b.variant_availability(v) for v in VARIANTS.values() if v.backend == 'cpu'])\n"
         "assert 'numba' not in sys.modules\n"

@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core.access_figures import check_goals
-from gemmviz.core.access_goals import access_verdict
-from gemmviz.core.check_record import load_check
-from gemmviz.core.exercises import (
+from gemmviz.core.exercise.access_figures import check_goals
+from gemmviz.core.exercise.access_goals import access_verdict
+from gemmviz.core.exercise.exercises import (
     ExerciseError,
     check_signature,
     find_exercise,
@@ -27,7 +26,8 @@ from gemmviz.core.exercises import (
     shipped_exercises,
     strip_comments,
 )
-from gemmviz.core.grading import record_row, students
+from gemmviz.core.exercise.grading import record_row, students
+from gemmviz.core.exercise.record import load_check
 
 DATA = Path(__file__).parent / "data" / "exercises"
 ASSETS = DATA.parents[2] / "assets" / "exercises"

@@ -23,7 +23,7 @@ TIMED = ("naive_good", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "re
 @pytest.fixture(scope="module")
 def records():
     from gemmviz.backends.exercise import CheckOptions, check_exercise
-    from gemmviz.core.exercises import find_exercise
+    from gemmviz.core.exercise.exercises import find_exercise
 
     def check(name: str, timed: bool) -> dict:
         exercise = find_exercise(name.split("_")[0])
@@ -73,7 +73,7 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
         "cublas",
     ):
         assert line in out
-    from gemmviz.core.check_record import load_check
+    from gemmviz.core.exercise.record import load_check
 
     record = load_check(tmp_path / "tiled.check.json")
     assert record["timing"]["yours"]["median_ms"] > 0 and record["timing"]["cublas"]["median_ms"] > 0
@@ -83,7 +83,7 @@ def test_start_fill_in_and_check_gives_a_full_verdict(tmp_path, capsys):
 
 
 def test_recorded_accesses_show_the_coalescing_and_the_conflicts(records):
-    from gemmviz.core.check_record import access_trace
+    from gemmviz.core.exercise.record import access_trace
 
     def per_request(name, key, op):
         trace = access_trace(records[name])

@@ -21,8 +21,8 @@ import pytest
 from gemmviz.backends.exercise import Cancelled
 from gemmviz.backends.grading import GradeOptions, grade
 from gemmviz.cli.main import main
-from gemmviz.core.exercises import check_signature, find_exercise, read_source
-from gemmviz.core.grading import GradeError, cell, columns, in_shard, parse_shard, students
+from gemmviz.core.exercise.exercises import check_signature, find_exercise, read_source
+from gemmviz.core.exercise.grading import GradeError, cell, columns, in_shard, parse_shard, students
 
 DATA = Path(__file__).parent / "data" / "exercises"
 NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/local/cuda/bin/nvcc").exists() else None)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core.check_record import CheckFileError, bound_text, load_check, validate_check
+from gemmviz.core.exercise.record import CheckFileError, bound_text, load_check, validate_check
 
 DATA = Path(__file__).parent / "data" / "exercises"
 GOOD = json.loads((DATA / "records" / "tiled_good.check.json").read_text(encoding="utf-8"))

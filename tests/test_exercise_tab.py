@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gemmviz.core.check_record import load_check
+from gemmviz.core.exercise.record import load_check
 
 DATA = Path(__file__).parent / "data" / "exercises"
 NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/local/cuda/bin/nvcc").exists() else None)
@@ -185,7 +185,7 @@ def test_recorded_accesses_are_drawn_beside_the_references(tab):
     tab.open_check(DATA / "records" / "tiled_conflicts.check.json")
     assert tab.access_canvas.isVisibleTo(tab)
     tab.access_kind.setCurrentIndex(tab.access_kind.findData("banks"))
-    from gemmviz.core import accesses as acc
+    from gemmviz.core.hardware import accesses as acc
 
     yours, theirs = tab.access_canvas.panels
     assert yours.title == "yours" and theirs.title.startswith("gpu-tiled")

@@ -16,9 +16,8 @@ import pytest
 
 from gemmviz.backends.exercise import Cancelled, run_child
 from gemmviz.cli.main import main
-from gemmviz.core.check_record import CheckFileError, load_check, report_text, validate_check
-from gemmviz.core.exercise_check import finish, parse_nvcc, parse_sanitizer
-from gemmviz.core.exercises import (
+from gemmviz.core.exercise.check import finish, parse_nvcc, parse_sanitizer
+from gemmviz.core.exercise.exercises import (
     ExerciseError,
     check_signature,
     find_exercise,
@@ -26,6 +25,7 @@ from gemmviz.core.exercises import (
     read_source,
     shipped_exercises,
 )
+from gemmviz.core.exercise.record import CheckFileError, load_check, report_text, validate_check
 from gemmviz.core.messages import render
 
 DATA = Path(__file__).parent / "data" / "exercises"
@@ -386,7 +386,7 @@ def test_utf16_sources_are_named_as_such(tmp_path):
 
 
 def test_preprocessor_errors_and_echoed_lines():
-    from gemmviz.core.exercise_check import diagnostic_log
+    from gemmviz.core.exercise.check import diagnostic_log
 
     log = (
         "tiled.cu:3:2: error: #error stop here\n"
@@ -398,7 +398,7 @@ def test_preprocessor_errors_and_echoed_lines():
 
 
 def test_source_lines_are_counted_as_nvcc_counts_them():
-    from gemmviz.core.exercise_check import source_lines
+    from gemmviz.core.exercise.check import source_lines
 
     lines = source_lines("a\u2028b\x0cc\nd\x1b[2J")
     assert lines == ["a\\u2028b\\x0cc", "d\\x1b[2J"]  # shown as visible escapes (core/text.printable)

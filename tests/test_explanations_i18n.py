@@ -72,13 +72,13 @@ FAMILIES = ("roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "le
 
 
 def _load_families() -> None:
-    import gemmviz.core.access_goals
-    import gemmviz.core.explain
-    import gemmviz.core.lessons
-    import gemmviz.core.microbench
-    import gemmviz.core.schedule_kind_blocktile2d
-    import gemmviz.core.schedule_kind_hopper
-    import gemmviz.core.schedule_kind_naive  # noqa: F401
+    import gemmviz.core.charts.explain
+    import gemmviz.core.exercise.access_goals
+    import gemmviz.core.hardware.microbench
+    import gemmviz.core.lesson.lessons
+    import gemmviz.core.schedule.kind_blocktile2d
+    import gemmviz.core.schedule.kind_hopper
+    import gemmviz.core.schedule.kind_naive  # noqa: F401
 
 
 def test_every_explanation_message_has_a_template_in_every_language():
@@ -113,8 +113,8 @@ def test_every_explanation_template_renders_in_every_language():
 
 @pytest.fixture(scope="module")
 def shipped_results():
-    from gemmviz.core.results import Session
-    from gemmviz.core.workspace import recorded_sessions
+    from gemmviz.core.session.results import Session
+    from gemmviz.core.session.workspace import recorded_sessions
 
     return [r for path in recorded_sessions() for r in Session.load(path).results]
 
@@ -136,9 +136,9 @@ def _both(m) -> tuple[str, str]:
 def test_the_results_explanations_render_in_both_languages(shipped_results):
     import json
 
-    from gemmviz.core.explain import comparison_of, how_measured_message, row_message, trace_message
-    from gemmviz.core.rigor import compare_message, flag_messages
-    from gemmviz.core.roofline import Ceilings, explanation
+    from gemmviz.core.charts.explain import comparison_of, how_measured_message, row_message, trace_message
+    from gemmviz.core.hardware.roofline import Ceilings, explanation
+    from gemmviz.core.measure.rigor import compare_message, flag_messages
 
     ceilings = Ceilings.from_dict(json.loads((ROOT.parent / "assets/ceilings/h200-2026-11-30.json").read_text()))
     made: dict[str, int] = {}
@@ -162,7 +162,7 @@ def test_the_results_explanations_render_in_both_languages(shipped_results):
                 check(m)
     for a, b in zip(timed, timed[1:], strict=False):
         check(compare_message(a, b)[2])
-    from gemmviz.core.counters import trace_summary
+    from gemmviz.core.hardware.counters import trace_summary
 
     traced = [r for r in shipped_results if r.block_trace][:2]
     for r in traced:
@@ -177,9 +177,9 @@ def test_the_results_explanations_render_in_both_languages(shipped_results):
 
 def test_the_fixed_sentences_render_in_both_languages():
     _load_families()
-    from gemmviz.core.explain import device_summary
-    from gemmviz.core.lessons import ceiling_text, how_words, step_quoted
-    from gemmviz.core.microbench import figure_text, footer_note
+    from gemmviz.core.charts.explain import device_summary
+    from gemmviz.core.hardware.microbench import figure_text, footer_note
+    from gemmviz.core.lesson.lessons import ceiling_text, how_words, step_quoted
 
     for key in ("explain.pair.invalid", "counters.no_conflicts", "microbench.absent", "trace.none", "access.wrong"):
         _both(msg(key))
@@ -205,7 +205,7 @@ def test_the_fixed_sentences_render_in_both_languages():
     assert (figure_text(None, "x"), footer_note(None, "zh")) == ("n/a (no recording shipped)", "延迟：未附带测量记录")
     text = ceiling_text("shared/dram", "zh")
     assert text is None or text.endswith(" 倍")
-    from gemmviz.core.lessons import Step
+    from gemmviz.core.lesson.lessons import Step
 
     step = Step(title="t", text="{{latency l1}}", view="chart", line=1, quoted="seed 001, A100")
     assert step_quoted(step, "en", None) == "seed 001, A100; latencies: no recording shipped"

@@ -11,9 +11,9 @@ from PySide6.QtGui import QColor, QImage
 
 from gemmviz.cli import main
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.results import Result, Session
-from gemmviz.core.schedule import block_schedule
-from gemmviz.core.workspace import default_replay_session
+from gemmviz.core.schedule.block import block_schedule
+from gemmviz.core.session.results import Result, Session
+from gemmviz.core.session.workspace import default_replay_session
 from gemmviz.ui.export.exporters import ExportError, export_chart, export_gif
 from gemmviz.ui.theme import LIGHT, OKABE_ITO
 

@@ -7,8 +7,8 @@ import pytest
 pytest.importorskip("PySide6")
 
 from gemmviz.cli import main
-from gemmviz.core.results import Result, Session
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.session.results import Result, Session
 
 
 def _session(path, variants):

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.export import exporters as export
 from gemmviz.ui.export.exporters import ExportError, export_mp4
 

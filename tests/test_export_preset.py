@@ -4,8 +4,8 @@
 import pytest
 
 from gemmviz.cli import main
-from gemmviz.core.style import ladder_order, seed_series
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.charts.style import ladder_order, seed_series
+from gemmviz.core.kernels.variants import VARIANTS
 
 
 @pytest.fixture

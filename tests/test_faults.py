@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from gemmviz.core.bench import Backend, BackendFatal, BenchSettings, Engine, new_result, plan_jobs
+from gemmviz.core.measure.bench import Backend, BackendFatal, BenchSettings, Engine, new_result, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError
 
 SIZES = [Problem(8, 8, 8), Problem(9, 9, 9), Problem(10, 10, 10), Problem(11, 11, 11), Problem(12, 12, 12)]
@@ -64,7 +64,7 @@ class _Context:
         if fault == "hang":  # a job that never finishes on its own, but checks the flag between launches
             while not cancel.is_set():
                 time.sleep(0.005)
-            from gemmviz.core.bench import Cancelled
+            from gemmviz.core.measure.bench import Cancelled
 
             raise Cancelled
         return new_result(
@@ -126,7 +126,7 @@ def test_a_size_too_big_for_host_memory_refuses_every_job_of_it_and_the_next_siz
             raise ProblemError("9³ needs more host memory than is available")
         return real(p)
 
-    monkeypatch.setattr("gemmviz.core.bench.check_host_memory", check)
+    monkeypatch.setattr("gemmviz.core.measure.bench.check_host_memory", check)
     backend = FaultyGpu({})
     results = Engine({"cuda": backend}, BenchSettings(repeats=1)).run(plan_jobs(["gpu-naive", "gpu-tiled"], SIZES[:3]))
     assert [r.status for r in results] == ["ok", "ok", "refused", "refused", "ok", "ok"]
@@ -194,7 +194,7 @@ def cache(tmp_path, monkeypatch):
 
 
 def _compile(kernel_cache, tile=16):
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     return kernel_cache.compile_cubin(VARIANTS["gpu-tiled"], {"tile": tile}, None, "sm_90", "Fake GPU")
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.lessons import find_lesson
-from gemmviz.core.results import Session
-from gemmviz.core.workspace import default_replay_session
+from gemmviz.core.lesson.lessons import find_lesson
+from gemmviz.core.session.results import Session
+from gemmviz.core.session.workspace import default_replay_session
 from gemmviz.ui.fonts import missing_font_warning
 from gemmviz.ui.lesson import mode as lesson_ui
 from gemmviz.ui.window import MainWindow

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QFont, QRawFont
 
-from gemmviz.core.lessons import all_shipped_lessons
+from gemmviz.core.lesson.lessons import all_shipped_lessons
 from gemmviz.core.paths import asset_path
 from gemmviz.ui.fonts import CJK_FONT_FILE
 
@@ -36,7 +36,7 @@ CHILD = r"""
 import json, sys
 from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
 from gemmviz.cli.app import qt_app
-from gemmviz.core.lessons import all_shipped_lessons, lesson_session, step_table
+from gemmviz.core.lesson.lessons import all_shipped_lessons, lesson_session, step_table
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.render import export_slides, slide_for
 

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gemmviz.core import gap, messages, pipeline_trace
-from gemmviz.core.recorded import RecordError
+from gemmviz.core import messages
+from gemmviz.core.hardware import gap, pipeline_trace
+from gemmviz.core.session.recorded import RecordError
 from tests.data.make_gap_fixtures import gap_file, pipeline_file
 
 HAN = "\u4e00-\u9fff"

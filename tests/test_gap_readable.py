@@ -11,7 +11,7 @@ import copy
 
 import pytest
 
-from gemmviz.core import gap
+from gemmviz.core.hardware import gap
 from tests.data.make_gap_fixtures import gap_file
 
 

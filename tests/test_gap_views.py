@@ -9,8 +9,8 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QPainter
 
-from gemmviz.core import gap, pipeline_trace
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.hardware import gap, pipeline_trace
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.export.exporters import layout_offscreen
 from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.hardware.pipeline import PipelineChart
@@ -169,7 +169,7 @@ view = "gap"
 def test_a_lesson_step_shows_the_gap(qapp, cjk, monkeypatch, gap_data):
     from PySide6.QtGui import QImage
 
-    from gemmviz.core.lessons import LessonSource, parse_lesson
+    from gemmviz.core.lesson.lessons import LessonSource, parse_lesson
     from gemmviz.ui.lesson.views import ViewContext, ui_view
 
     monkeypatch.setattr(gap, "load_shipped_gap", lambda lang="en": (gap_data, ""))
@@ -202,7 +202,7 @@ def test_a_lesson_step_shows_the_gap(qapp, cjk, monkeypatch, gap_data):
 
 
 def test_a_gap_step_names_two_kernels_or_none():
-    from gemmviz.core.lessons import LessonError, parse_lesson
+    from gemmviz.core.lesson.lessons import LessonError, parse_lesson
 
     assert parse_lesson(LESSON.format(series=""), "gap").steps[0].series == ()
     with pytest.raises(LessonError, match="a gap step names two kernels"):

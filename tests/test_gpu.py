@@ -6,9 +6,9 @@ from dataclasses import replace
 import pytest
 
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 pytestmark = pytest.mark.gpu
 
@@ -96,7 +96,7 @@ def test_device_info_names_the_gpu_and_its_peak():
 
 def test_tuning_picks_a_verified_config_and_the_engine_uses_it():
     from gemmviz.backends.autotune import tune
-    from gemmviz.core.tuning import tuned_entry
+    from gemmviz.core.kernels.tuning import tuned_entry
 
     space = VARIANTS["gpu-warptile"].tune_space()[:4]
     report = tune("gpu-warptile", size=512, repeats=2, space=space)

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
 from gemmviz.ui.lesson.handout import handout_page_image, handout_pages, handout_pdf, key_frames
 from gemmviz.ui.lesson.views import frame_state
 from tests.pdf_text import page_texts, words

@@ -13,11 +13,11 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
-from gemmviz.core.chart_kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result
-from gemmviz.core.explain import explain_counters, explain_trace
-from gemmviz.core.results import Result, Session
-from gemmviz.core.roofline import Ceilings
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.charts.explain import explain_counters, explain_trace
+from gemmviz.core.charts.kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result
+from gemmviz.core.hardware.roofline import Ceilings
+from gemmviz.core.session.results import Result, Session
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen
 from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings
 from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
@@ -307,7 +307,7 @@ SHIPPED = Path(__file__).resolve().parents[1] / "assets" / "sessions" / "h200-20
 def test_traffic_compares_two_kernels_measured_side_by_side(qapp, size):
     """Lesson step 8's chart: the naive and the tiled kernel's measured bytes per level, in their own colours,
     the tiled kernel's DRAM bytes as a multiple of the naive one's; every label inside and apart."""
-    from gemmviz.core.style import style_of
+    from gemmviz.core.charts.style import style_of
     from gemmviz.ui.hardware.traffic import compare_chart
 
     results = [r for r in Session.load(SHIPPED).results if r.series in ("gpu-naive (block 16)", "gpu-tiled (tile 16)")]

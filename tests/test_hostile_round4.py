@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core import accesses as acc
 from gemmviz.core import fileio
-from gemmviz.core import session_bounds as bounds
-from gemmviz.core.session_checks import SessionError
+from gemmviz.core.hardware import accesses as acc
+from gemmviz.core.session import bounds
+from gemmviz.core.session.checks import SessionError
 from gemmviz.core.text import printable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +109,7 @@ def test_a_packed_column_that_inflates_past_its_count_is_cut_at_the_count():
 
 
 def test_a_gzip_session_bomb_is_refused_without_inflating_it_whole(tmp_path):
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     z = zlib.compressobj(9, zlib.DEFLATED, 31)
     data = b"".join(z.compress(b" " * (1 << 20)) for _ in range(80)) + z.flush()  # 80 MiB of blanks
@@ -138,7 +138,7 @@ def test_empty_or_inconsistent_blocks_are_refused(blocks, words):
 
 
 def test_a_check_records_trace_has_the_same_limits():
-    from gemmviz.core.check_record import CheckFileError, access_trace
+    from gemmviz.core.exercise.record import CheckFileError, access_trace
 
     t = _trace()
     t.update(cap=10**6, stored=10**6, attempted=10**6, kept=10**6)
@@ -254,7 +254,7 @@ def test_hints_and_titles_from_an_exercise_print_as_one_line_of_text(tmp_path, c
 
 
 def test_a_check_record_cannot_forge_report_lines(tmp_path, capsys):
-    from gemmviz.core.check_record import report_text
+    from gemmviz.core.exercise.record import report_text
 
     record = {
         "exercise": "tiled",
@@ -401,7 +401,7 @@ def test_lesson_export_replaces_links_at_its_names(tmp_path):
 
 def test_frames_export_removes_only_the_frames_it_wrote(tmp_path, qapp):
     from gemmviz.core.problem import Problem
-    from gemmviz.core.schedule import block_schedule
+    from gemmviz.core.schedule.block import block_schedule
     from gemmviz.ui.export.exporters import export_frames
 
     out = tmp_path / "frames"
@@ -422,7 +422,7 @@ def test_frames_export_removes_only_the_frames_it_wrote(tmp_path, qapp):
 
 def test_a_failed_frames_export_leaves_the_folder_as_it_was(tmp_path, qapp, monkeypatch):
     from gemmviz.core.problem import Problem
-    from gemmviz.core.schedule import block_schedule
+    from gemmviz.core.schedule.block import block_schedule
     from gemmviz.ui.export import exporters
 
     out = tmp_path / "frames"
@@ -569,7 +569,7 @@ def test_too_many_animation_steps_in_a_lesson_names_file_and_line(tmp_path, caps
 
 def test_a_session_of_millions_of_empty_objects_is_refused_before_parsing(tmp_path):
     """20 MB of `{},` would be half a gigabyte of Python objects: counted and refused before json.loads."""
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     path = tmp_path / "objects.json"
     path.write_text("[" + "{}," * 7_000_000 + "{}]")

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core import settings
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.paths import asset_path
-from gemmviz.core.variants import VARIANTS
 from gemmviz.ui import i18n, settings_store
 from gemmviz.ui.fonts import install_cjk_fallback
 from gemmviz.ui.window import MainWindow
@@ -255,7 +255,13 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
 
 def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
     from gemmviz.core.problem import Problem
-    from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, kind_of, legible_problem
+    from gemmviz.core.schedule.block import (
+        animated_variants,
+        block_schedule,
+        grid_and_threads,
+        kind_of,
+        legible_problem,
+    )
     from gemmviz.ui.tiling.captions import caption_words
 
     assert i18n.install(qapp, "zh")
@@ -280,10 +286,10 @@ def test_every_step_caption_of_the_animation_reads_in_chinese(qapp):
 
 
 def test_the_hardware_counters_sentences_read_in_chinese():
-    from gemmviz.core.explain import comparison_of, explain_counters
+    from gemmviz.core.charts.explain import comparison_of, explain_counters
     from gemmviz.core.messages import TEMPLATES
-    from gemmviz.core.results import Session
-    from gemmviz.core.workspace import recorded_sessions
+    from gemmviz.core.session.results import Session
+    from gemmviz.core.session.workspace import recorded_sessions
 
     profiled = [r for path in recorded_sessions() for r in Session.load(path).results if comparison_of(r)]
     messages = [m for r in profiled for m in comparison_of(r).messages]
@@ -328,7 +334,7 @@ def test_the_zh_slides_header_footer_and_tables_are_in_chinese(qapp):
     header (step i / n, where the numbers come from), the footer and the tables' captions in Chinese."""
     from PySide6.QtGui import QImage, QPainter
 
-    from gemmviz.core.lessons import all_shipped_lessons, lesson_session
+    from gemmviz.core.lesson.lessons import all_shipped_lessons, lesson_session
     from gemmviz.ui.lesson.render import render_slide, slide_for
 
     assert i18n.install(qapp, "zh")

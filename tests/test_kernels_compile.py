@@ -21,7 +21,7 @@ import pytest
 from gemmviz.backends import kernel_cache
 from gemmviz.backends.profile import instrument_source
 from gemmviz.core import paths
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
 
 NVCC = shutil.which("nvcc")
 ARCH = "sm_90"  # CudaRun.arch on an H100 / H200; the Hopper rung asks for sm_90a

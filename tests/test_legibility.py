@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.schedule import animated_variants
+from gemmviz.core.schedule.block import animated_variants
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 from tests.legibility import check

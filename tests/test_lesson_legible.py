@@ -10,7 +10,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtWidgets import QApplication
 
-from gemmviz.core.lessons import lesson_session, shipped_lessons
+from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
 from gemmviz.ui.lesson.mode import LessonView
 from gemmviz.ui.lesson.render import render_slide_image
 from tests.legibility import check, drawn_problems, spied

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli.main import main
-from gemmviz.core.lessons import lesson_session, parse_lesson, shipped_lessons
+from gemmviz.core.lesson.lessons import lesson_session, parse_lesson, shipped_lessons
 from gemmviz.ui.accesses.views import AccessCanvas
 from gemmviz.ui.lesson import mode as lesson_mode
 from gemmviz.ui.lesson.mode import LessonView
@@ -408,7 +408,7 @@ def test_every_quoting_slide_shows_its_whole_source_in_the_footer(qtbot, lang):
     line is cut in its middle where it must be, never at its end (issue 20; seed000 step 12 read "pu…")."""
     from PySide6.QtGui import QImage, QPainter
 
-    from gemmviz.core.lessons import shipped_lessons
+    from gemmviz.core.lesson.lessons import shipped_lessons
     from gemmviz.ui.lesson.render import render_slide
 
     for lesson in shipped_lessons(lang).values():

@@ -11,9 +11,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QLabel
 
-from gemmviz.core import lesson_views
-from gemmviz.core.lesson_views import LessonViewKind, StepProblem
-from gemmviz.core.lessons import NO_DATA, LessonError, parse_lesson
+from gemmviz.core.lesson import views as lesson_views
+from gemmviz.core.lesson.lessons import NO_DATA, LessonError, parse_lesson
+from gemmviz.core.lesson.views import LessonViewKind, StepProblem
 from gemmviz.ui.lesson import views as ui_views
 
 COLOUR = "#12ab34"
@@ -111,7 +111,7 @@ def test_the_painter_is_left_as_found(qapp):
     """A view's paint restores what it saved: the slide's footer is drawn after it."""
     from PySide6.QtGui import QImage
 
-    from gemmviz.core.lessons import shipped_lessons
+    from gemmviz.core.lesson.lessons import shipped_lessons
     from gemmviz.ui.lesson.render import render_slide
 
     lesson = shipped_lessons()["seed000"]

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from gemmviz.core.lessons import LessonError, fill_text, load_lesson, parse_lesson, parse_series, shipped_lessons
+from gemmviz.core.lesson.lessons import LessonError, fill_text, load_lesson, parse_lesson, parse_series, shipped_lessons
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import Result
+from gemmviz.core.session.results import Result
 
 GOOD_STEP = '[[step]]\ntitle = "T"\ntext = "One sentence."\n'
 
@@ -166,7 +166,7 @@ def test_placeholders_filled_from_results_never_invented():
 
 
 def test_table_cells_are_the_results_medians_and_ratios():
-    from gemmviz.core.lessons import Step, step_table
+    from gemmviz.core.lesson.lessons import Step, step_table
 
     results = [
         _result("cpu-naive", 1024, 5000.0),
@@ -250,7 +250,7 @@ def test_hardware_placeholders_from_model_counters_and_trace():
 
 
 def test_steps_without_data_are_named_before_the_export():
-    from gemmviz.core.lessons import lesson_gaps, lesson_session, shipped_lessons
+    from gemmviz.core.lesson.lessons import lesson_gaps, lesson_session, shipped_lessons
 
     lesson = parse_lesson(
         'title = "L"\nsession = "h200-2026-12-01.json"\n' + GOOD_STEP + 'view = "table"\n'
@@ -270,7 +270,7 @@ def test_steps_without_data_are_named_before_the_export():
 def test_a_figure_the_session_lacks_is_named_before_the_lesson(tmp_path, capsys):
     """Issue 20: a placeholder the session has no figure for read "n/a" on the slide and nobody was told."""
     from gemmviz.cli.main import main
-    from gemmviz.core.lessons import lesson_gaps, lesson_session
+    from gemmviz.core.lesson.lessons import lesson_gaps, lesson_session
 
     text = (
         'title = "L"\nsession = "h200-2026-12-01.json"\n[[step]]\ntitle = "T"\n'
@@ -291,7 +291,7 @@ def test_a_figure_the_session_lacks_is_named_before_the_lesson(tmp_path, capsys)
 
 def test_shipped_lessons_show_no_markup_and_name_quoted_figures():
     """No literal backticks on a slide; a step that quotes the seeds' published figures says so on its footer."""
-    from gemmviz.core.lessons import all_shipped_lessons
+    from gemmviz.core.lesson.lessons import all_shipped_lessons
 
     for name, by_lang in all_shipped_lessons().items():
         for step in (s for lesson in by_lang.values() for s in lesson.steps):
@@ -330,18 +330,18 @@ def test_a_key_of_another_view_names_the_views_it_belongs_to(step, owner):
 
 
 VIEW_MODULE = """
-from gemmviz.core.lesson_views import LessonViewKind, register
+from gemmviz.core.lesson.views import LessonViewKind, register
 
 register(LessonViewKind("zzstripes", ("zzwidth",)))
 """
 
 FRESH = """
 import importlib, sys
-from gemmviz.core import lesson_views
+from gemmviz.core.lesson import views as lesson_views
 
 # as if a module of the views' own package (lesson_views.MODULE_PREFIX + "zzstripes") were shipped
 importlib.import_module(lesson_views.__package__).__path__.append(sys.argv[1])
-from gemmviz.core.lessons import LessonError, parse_lesson
+from gemmviz.core.lesson.lessons import LessonError, parse_lesson
 
 step = '[[step]]\\ntitle = "T"\\ntext = "One sentence."\\n'
 for extra in ('view = "movie"\\n', 'bogus = 1\\n', 'zzwidth = 2\\n'):
@@ -359,7 +359,7 @@ def test_errors_list_every_shipped_view_and_key_whatever_was_imported(tmp_path):
     import subprocess
     import sys
 
-    from gemmviz.core import lesson_views
+    from gemmviz.core.lesson import views as lesson_views
 
     (tmp_path / f"{lesson_views.MODULE_PREFIX}zzstripes.py").write_text(VIEW_MODULE)
     proc = subprocess.run([sys.executable, "-c", FRESH, str(tmp_path)], capture_output=True, text=True, timeout=120)
@@ -374,7 +374,7 @@ def test_errors_list_every_shipped_view_and_key_whatever_was_imported(tmp_path):
 def test_the_seeds_table_shows_its_published_column_beside_the_measured_one():
     """seed000 step 12 (issue 20): the RTX 4060's published times and the H200's measured ones in one table,
     each × the time over the size before: 4.00× per doubling published, about 8× measured (8× the work)."""
-    from gemmviz.core.lessons import lesson_session, step_table
+    from gemmviz.core.lesson.lessons import lesson_session, step_table
 
     lesson = shipped_lessons()["seed000"]
     step = next(s for s in lesson.steps if s.beside)
@@ -401,8 +401,8 @@ def test_a_table_beside_an_unknown_session_is_refused(tmp_path):
 
 
 def test_no_two_rows_of_a_lesson_table_share_a_colour():
-    from gemmviz.core.lessons import lesson_session, step_table
-    from gemmviz.core.style import colour_of, series_styles
+    from gemmviz.core.charts.style import colour_of, series_styles
+    from gemmviz.core.lesson.lessons import lesson_session, step_table
 
     for lesson in shipped_lessons().values():
         results = list(lesson_session(lesson).results)
@@ -422,7 +422,7 @@ def test_one_set_of_ceilings_in_slides_and_docs():
     import json
     from pathlib import Path
 
-    from gemmviz.core.lessons import all_shipped_lessons
+    from gemmviz.core.lesson.lessons import all_shipped_lessons
     from gemmviz.core.paths import asset_files
 
     ceilings = json.loads(asset_files("ceilings", ".json")[-1].read_text(encoding="utf-8"))
@@ -458,7 +458,7 @@ def test_one_set_of_ceilings_in_slides_and_docs():
 
 def test_slides_say_at_most_30_words_and_every_step_has_notes():
     """Issue 31: 23–86 words of prose on a slide; the rest belongs in the speaker's notes."""
-    from gemmviz.core.lessons import MAX_SLIDE_WORDS, all_shipped_lessons, slide_words
+    from gemmviz.core.lesson.lessons import MAX_SLIDE_WORDS, all_shipped_lessons, slide_words
 
     assert slide_words("A {{gflops cublas at 4096}} b.") == 3 and slide_words("共享内存 {{latency shared}}") == 3
     for by_lang in all_shipped_lessons().values():
@@ -472,7 +472,7 @@ def test_slides_say_at_most_30_words_and_every_step_has_notes():
 def test_the_short_cuts_sit_beside_the_full_lessons():
     """Issue 31: seed000 in at most 12 steps (20 minutes) and seed001 in about 10 minutes, both languages; each
     of their steps is a step of the full lesson, or says the same with other words on the same view."""
-    from gemmviz.core.lessons import all_shipped_lessons
+    from gemmviz.core.lesson.lessons import all_shipped_lessons
 
     lessons = all_shipped_lessons()
     for cut, full, most in (("seed000-20min", "seed000", 12), ("seed001-10min", "seed001", 7)):
@@ -490,7 +490,7 @@ NOT_HERE = re.compile(r"measured here|本机|在这里实测|this host|on this m
 def test_no_measured_here_on_a_replay_in_either_language():
     """Issue 31: Chinese seed000 step 12 labelled replayed H200 figures 本机实测 ("measured on this machine"). A
     shipped lesson's words never claim it (they may be replayed), and a replayed table's rows say replayed."""
-    from gemmviz.core.lessons import all_shipped_lessons, lesson_session, step_table
+    from gemmviz.core.lesson.lessons import all_shipped_lessons, lesson_session, step_table
 
     for by_lang in all_shipped_lessons().values():
         for lang, lesson in by_lang.items():
@@ -511,7 +511,7 @@ def test_no_measured_here_on_a_replay_in_either_language():
 
 def test_a_shape_that_is_not_square_never_joins_the_square_sweeps_line():
     """Issue 31: seed 001's 2048×3072×4096 drawn into the cube sweep's line made a zig-zag near its cube root."""
-    from gemmviz.core.results import line_results
+    from gemmviz.core.session.results import line_results
 
     squares = [_result("gpu-tiled", n, 1.0, {"tile": 16}) for n in (1024, 2048, 4096)]
     odd = replace(squares[0], m=2048, n=3072, k=4096)

@@ -7,7 +7,7 @@ import pytest
 
 from gemmviz.cli.main import main
 from gemmviz.core import numbers
-from gemmviz.core.lessons import (
+from gemmviz.core.lesson.lessons import (
     LessonError,
     all_shipped_lessons,
     fill_text,

@@ -1,4 +1,4 @@
-"""The recorded microbenchmark (core/microbench.py): a validated loader, bad files refused in one line, and the
+"""The recorded microbenchmark (core/hardware/microbench.py): a validated loader, bad files refused in one line, and the
 lesson placeholders {{latency …}} / {{microbench …}} filled from it with its source on the footer; without a
 recording the slide says so (issue 31). The shipped recording itself is not required here."""
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gemmviz.core import microbench as mb
-from gemmviz.core.lessons import Step, fill_text, lesson_gaps, parse_lesson, session_source, step_quoted
-from gemmviz.core.microbench import MicrobenchError, load_microbench, parse_microbench
+from gemmviz.core.hardware import microbench as mb
+from gemmviz.core.hardware.microbench import MicrobenchError, load_microbench, parse_microbench
+from gemmviz.core.lesson.lessons import Step, fill_text, lesson_gaps, parse_lesson, session_source, step_quoted
 from gemmviz.core.problem import ProblemError
 
 DATA = Path(__file__).parent / "data"
@@ -98,10 +98,10 @@ def test_the_footer_names_the_recording_beside_what_the_step_quotes():
 
 
 def test_lesson_gaps_list_a_missing_recording(monkeypatch):
-    monkeypatch.setattr("gemmviz.core.lessons.shipped_microbench", lambda: None)
+    monkeypatch.setattr("gemmviz.core.lesson.lessons.shipped_microbench", lambda: None)
     raw = 'title = "L"\n[[step]]\ntitle = "S"\ntext = "Shared takes {{latency shared}}."\nview = "text"\n'
     lesson = parse_lesson(raw, "l")
-    from gemmviz.core.results import Session
+    from gemmviz.core.session.results import Session
 
     source = session_source(Session.load(DATA / "h200-counters-sample.json"))
     assert any("{{latency shared}}" in gap for gap in lesson_gaps(lesson, source))
@@ -121,7 +121,7 @@ def test_a_broken_shipped_recording_is_logged_and_read_as_none(monkeypatch, tmp_
 
 def test_the_shipped_microbenchmark_loads_and_names_its_gpu():
     """The lessons' latency slide reads the shipped H200 recording (issue 31), not a fixture."""
-    from gemmviz.core import microbench
+    from gemmviz.core.hardware import microbench
 
     shipped = microbench.shipped_microbench()
     assert shipped is not None, "assets/microbench/ holds no recording the lessons can read"

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core.model import ideal_traffic, naive_traffic, tiled_traffic
+from gemmviz.core.kernels.model import ideal_traffic, naive_traffic, tiled_traffic
 from gemmviz.core.problem import Problem
 
 

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from gemmviz.core.counters import LevelRow
-from gemmviz.core.explain import row_text
+from gemmviz.core.charts.explain import row_text
+from gemmviz.core.hardware.counters import LevelRow
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.numbers import of_model, percent, sig
 from gemmviz.core.paths import asset_path
-from gemmviz.core.results import Result, Session
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.session.results import Result, Session
 
 EXPONENT = re.compile(r"\d[eE]\+?\d")  # a large figure as 5.171e+04 (a relative error of 1.2e-07 reads as it is)
 

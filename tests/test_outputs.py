@@ -19,9 +19,9 @@ import gemmviz.backends
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli import main
 from gemmviz.core import fileio
-from gemmviz.core.bench import Backend, new_result
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
-from gemmviz.core.results import Session
+from gemmviz.core.measure.bench import Backend, new_result
+from gemmviz.core.session.results import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.lessons import shipped_lessons
+from gemmviz.core.lesson.lessons import shipped_lessons
 from gemmviz.ui.lesson import mode
 from gemmviz.ui.lesson.deck import lesson_key
 from gemmviz.ui.lesson.presenter import clock_text

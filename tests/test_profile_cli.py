@@ -12,8 +12,8 @@ import gemmviz.backends
 from gemmviz.cli import profile
 from gemmviz.cli.common import CommandError
 from gemmviz.cli.main import build_parser, main
-from gemmviz.core.counters import parse_ncu_csv
-from gemmviz.core.results import Session
+from gemmviz.core.hardware.counters import parse_ncu_csv
+from gemmviz.core.session.results import Session
 from tests.fakes import FakeGpuBackend
 
 FIXTURE = Path(__file__).parent / "data" / "ncu-tiled-naive-1024.csv"
@@ -92,9 +92,9 @@ def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):
 
 
 def test_jobs_of_one_variant_match_their_launches_in_order():
-    from gemmviz.core.bench import plan_jobs
+    from gemmviz.core.measure.bench import plan_jobs
     from gemmviz.core.problem import Problem
-    from gemmviz.core.results import Result
+    from gemmviz.core.session.results import Result
 
     jobs = plan_jobs(["gpu-tiled"], [Problem(64, 64, 64), Problem(96, 96, 96)], {"tile": [8, 16]})
 
@@ -128,9 +128,9 @@ def test_jobs_of_one_variant_match_their_launches_in_order():
 
 
 def test_a_library_job_takes_its_timed_call():
-    from gemmviz.core.bench import plan_jobs
+    from gemmviz.core.measure.bench import plan_jobs
     from gemmviz.core.problem import Problem
-    from gemmviz.core.results import Result
+    from gemmviz.core.session.results import Result
 
     (job,) = plan_jobs(["cublas"], [Problem(64, 64, 64)])
     r = Result(variant="cublas", params={}, m=64, n=64, k=64, backend="cuda", precision="fp32", valid=True)
@@ -187,7 +187,7 @@ def test_the_recording_merge_combines_timings_counters_traces_and_the_cpu_loop()
     )
     record = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(record)
-    from gemmviz.core.results import Result
+    from gemmviz.core.session.results import Result
 
     def r(variant, m, status="ok", **kw):
         backend = "cpu" if variant.startswith("cpu") else "cuda"

@@ -10,8 +10,8 @@ import pytest
 from gemmviz.backends.pipeline import Stamps
 from gemmviz.backends.profile import ProfileError
 from gemmviz.cli.main import build_parser
-from gemmviz.core import gap, pipeline_trace
-from gemmviz.core.results import Session
+from gemmviz.core.hardware import gap, pipeline_trace
+from gemmviz.core.session.results import Session
 from tests.data.make_gap_fixtures import gap_file
 from tests.test_profile_cli import ROWS, FakeNcu, fake_gpu, run  # noqa: F401 (a fixture)
 

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from benchmarks.large_session import make_session
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core import session_bounds as bounds
-from gemmviz.core.bench import Job
+from gemmviz.core.measure.bench import Job
 from gemmviz.core.problem import Problem
+from gemmviz.core.session import bounds
 from gemmviz.ui import window as window_module
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend

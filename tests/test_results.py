@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from gemmviz.core.results import Result, Session, SessionError, results_csv, speedup
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.session.results import Result, Session, SessionError, results_csv, speedup
 
 
 def make(variant, ms, n=64, valid=True, status="ok", params=None):
@@ -126,7 +126,7 @@ def test_a_results_json_object_is_its_fields_copied():
     """Result.to_dict is dataclasses.asdict without its slow deep copy: the same object, sharing nothing."""
     import dataclasses
 
-    from gemmviz.core.workspace import default_replay_session
+    from gemmviz.core.session.workspace import default_replay_session
 
     results = Session.load(default_replay_session()).results
     traced = next(r for r in results if r.block_trace)

@@ -1,12 +1,12 @@
 import pytest
 
-from gemmviz.core.model import naive_traffic, tiled_traffic
+from gemmviz.core.hardware.roofline import Ceilings, explain, intensity, roofline_points
+from gemmviz.core.kernels.model import naive_traffic, tiled_traffic
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.rigor import compare, flags
 from gemmviz.core.paths import asset_path
 from gemmviz.core.problem import Problem
-from gemmviz.core.results import Result
-from gemmviz.core.rigor import compare, flags
-from gemmviz.core.roofline import Ceilings, explain, intensity, roofline_points
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.session.results import Result
 
 H200 = Ceilings("NVIDIA H200", 4233.0, 66908.0, 51105.0, 421638.0)
 
@@ -95,7 +95,7 @@ def test_roofline_points_and_explanation():
 def test_ceilings_come_from_the_user_cache_then_the_shipped_files():
     import json
 
-    from gemmviz.core.roofline import load_ceilings, user_ceilings_file
+    from gemmviz.core.hardware.roofline import load_ceilings, user_ceilings_file
 
     shipped = load_ceilings("NVIDIA H200")  # assets/ceilings, found through the package resources
     assert shipped is not None and shipped.bandwidth_gbs > 1000
@@ -110,8 +110,8 @@ def test_ceilings_come_from_the_user_cache_then_the_shipped_files():
 def test_a_tf32_point_above_the_cublas_tf32_line_is_not_called_cache_served():
     """Issue 31: the 392 TFLOP/s line is cuBLAS TF32 as measured at 8192³, not a peak; the session's own cuBLAS
     TF32 point at 4096³ (402) lies above it, and the chart said "above the roof: caches serve traffic…" of it."""
-    from gemmviz.core.results import Session
-    from gemmviz.core.roofline import load_ceilings, roofline_points
+    from gemmviz.core.hardware.roofline import load_ceilings, roofline_points
+    from gemmviz.core.session.results import Session
 
     session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
     points = {

@@ -2,9 +2,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core.model import naive_traffic, tiled_traffic
+from gemmviz.core.kernels.model import naive_traffic, tiled_traffic
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_totals, reuse_factor
+from gemmviz.core.schedule.block import STEP_KINDS, block_schedule, grid_totals, reuse_factor
 
 
 @settings(max_examples=80, deadline=None)
@@ -80,7 +80,7 @@ def test_block_outside_grid():
 @settings(max_examples=25, deadline=None)
 @given(m=st.integers(1, 300), n=st.integers(1, 300), k=st.integers(1, 40))
 def test_blocktile2d_schedule_sums_to_its_model(m, n, k):
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     v = VARIANTS["gpu-blocktile2d"]
     p = Problem(m, n, k)
@@ -106,7 +106,7 @@ def test_blocktile2d_has_a_register_tile_per_thread():
 
 
 def test_every_animated_variant_comes_from_the_registry():
-    from gemmviz.core.schedule import animated_variants
+    from gemmviz.core.schedule.block import animated_variants
 
     names = set(animated_variants())
     assert {"gpu-naive", "gpu-tiled", "gpu-blocktile2d"} <= names
@@ -132,7 +132,7 @@ def test_every_animated_variant_comes_from_the_registry():
     ],
 )
 def test_each_step_shows_its_own_line_of_the_kernel(variant, kind, code):
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     lines = VARIANTS[variant].step_lines()
     text = VARIANTS[variant].source_text().splitlines()[lines[kind] - 1]
@@ -144,7 +144,7 @@ def test_a_kernel_with_two_anchors_for_one_step_is_refused(monkeypatch):
     from dataclasses import replace
 
     from gemmviz.core import paths
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     text = "x = 1;  // gemmviz:step load\ny = 2;  // gemmviz:step load\n"
     monkeypatch.setattr(paths, "kernel_source", lambda name: text)
@@ -153,15 +153,15 @@ def test_a_kernel_with_two_anchors_for_one_step_is_refused(monkeypatch):
 
 
 def test_every_variants_schedule_kind_resolves_in_a_fresh_process_with_only_core_imported():
-    """The registry loads its shipped kinds (core/schedule_kind_*.py) itself: no earlier import of
-    core/schedule.py or of a kind's module is needed, and nothing outside core is loaded."""
+    """The registry loads its shipped kinds (core/schedule/kind_*.py) itself: no earlier import of
+    core/schedule/block.py or of a kind's module is needed, and nothing outside core is loaded."""
     import subprocess
     import sys
 
     code = (
         "import sys\n"
-        "from gemmviz.core.schedule_kinds import kind_names, schedule_kind\n"
-        "from gemmviz.core.variants import VARIANTS\n"
+        "from gemmviz.core.schedule.kinds import kind_names, schedule_kind\n"
+        "from gemmviz.core.kernels.variants import VARIANTS\n"
         "names = [v.schedule_kind for v in VARIANTS.values() if v.schedule_kind]\n"
         "print(' '.join(schedule_kind(n).name for n in names))\n"
         "print(' '.join(sorted(kind_names())))\n"
@@ -170,7 +170,7 @@ def test_every_variants_schedule_kind_resolves_in_a_fresh_process_with_only_core
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     resolved, listed, packages = proc.stdout.splitlines()
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
 
     wanted = [v.schedule_kind for v in VARIANTS.values() if v.schedule_kind]
     assert resolved.split() == wanted and {"naive", "tiled", "blocktile2d", "hopper"} <= set(wanted)
@@ -183,7 +183,7 @@ def test_too_many_steps_names_the_largest_k_from_the_kinds_own_steps_per_slice(v
     """The refusal's "K up to" is the largest K the animation shows: it builds, one tile more is refused."""
     import re
 
-    from gemmviz.core.schedule import MAX_STEPS, kind_of
+    from gemmviz.core.schedule.block import MAX_STEPS, kind_of
 
     assert len(kind_of(variant).step_kinds) - 1 == per_slice
     tile = 16

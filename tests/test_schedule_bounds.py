@@ -5,9 +5,9 @@ inside it and the writes past its end under it, with a caption that counts them.
 
 import pytest
 
-from gemmviz.core.lessons import LessonError, parse_lesson, shipped_lessons
+from gemmviz.core.lesson.lessons import LessonError, parse_lesson, shipped_lessons
 from gemmviz.core.problem import ProblemError, parse_problem
-from gemmviz.core.schedule import block_schedule, grid_totals
+from gemmviz.core.schedule.block import block_schedule, grid_totals
 
 M = N = K = 40
 TILE = 32

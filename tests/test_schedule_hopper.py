@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core.hopper_model import WGMMA, wgmma_space
-from gemmviz.core.model import ceil_div
+from gemmviz.core.kernels.hopper_model import WGMMA, wgmma_space
+from gemmviz.core.kernels.model import ceil_div
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_totals
-from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, SLOT_STATES, hopper_schedule
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.schedule.block import STEP_KINDS, block_schedule, grid_totals
+from gemmviz.core.schedule.kind_hopper import HOPPER_KINDS, SLOT_STATES, hopper_schedule
 
 NAME = "gpu-wgmma-tf32"
 V = VARIANTS[NAME]

@@ -12,12 +12,12 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
 
-from gemmviz.core import schedule_kinds
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.schedule import STEP_KINDS, block_schedule, grid_and_threads, legible_problem
-from gemmviz.core.schedule_kinds import ScheduleKind
-from gemmviz.core.schedule_types import Counters, Schedule, Step
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.schedule import kinds as schedule_kinds
+from gemmviz.core.schedule.block import STEP_KINDS, block_schedule, grid_and_threads, legible_problem
+from gemmviz.core.schedule.kinds import ScheduleKind
+from gemmviz.core.schedule.records import Counters, Schedule, Step
 from gemmviz.ui.tiling import render
 
 COLOUR = "#d41c7a"
@@ -85,7 +85,7 @@ def test_the_tiling_tab_draws_the_registered_kind(qtbot, stripes):
 
 
 def test_a_lesson_animates_the_registered_kind(qapp, stripes):
-    from gemmviz.core.lessons import NO_DATA, parse_lesson
+    from gemmviz.core.lesson.lessons import NO_DATA, parse_lesson
     from gemmviz.ui.lesson.render import render_slide_image
 
     lesson = parse_lesson(
@@ -119,7 +119,7 @@ def test_unregistered_kinds_are_refused(stripes):
 
 
 def test_every_animated_variant_has_a_kind_and_a_renderer():
-    from gemmviz.core.schedule import animated_variants
+    from gemmviz.core.schedule.block import animated_variants
 
     for v in animated_variants().values():
         assert render.renderer_for(schedule_kinds.schedule_kind(v.schedule_kind).name) is not None
@@ -128,10 +128,10 @@ def test_every_animated_variant_has_a_kind_and_a_renderer():
 NAMESAKES = """
 import sys
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.schedule_kinds import schedule_kind
+from gemmviz.core.schedule.kinds import schedule_kind
 from gemmviz.ui.tiling.render import renderer_for
 
-for name in ("accesses", "types", "kinds"):  # core/schedule_accesses.py, ...: no kinds
+for name in ("accesses", "records", "kinds"):  # core/schedule/accesses.py, ...: no kinds
     try:
         schedule_kind(name)
     except ProblemError:
@@ -141,13 +141,13 @@ for name in ("view", "frames", "layout", "captions"):  # ui/tiling/view.py, ...:
         renderer_for(name)
     except KeyError:
         pass
-print(sorted(m for m in sys.modules if m in ("gemmviz.core.schedule_accesses", "gemmviz.ui.tiling.view",
+print(sorted(m for m in sys.modules if m in ("gemmviz.core.schedule.accesses", "gemmviz.ui.tiling.view",
                                                "gemmviz.ui.tiling.frames")))
 """
 
 
 def test_a_kind_named_like_another_module_imports_nothing():
-    """Kinds and renderers live in schedule_kind_NAME.py and kind_NAME.py: a kind called "view" or "accesses" is
+    """Kinds and renderers live in schedule/kind_NAME.py and kind_NAME.py: a kind called "view" or "accesses" is
     not looked for in the package's ordinary modules of that name."""
     import os
     import subprocess

@@ -1,13 +1,13 @@
-"""The reuse figure the tiling view shows (core/schedule.reuse_factor), walked over every block of odd shapes:
+"""The reuse figure the tiling view shows (core/schedule/block.reuse_factor), walked over every block of odd shapes:
 in-bounds loads used by in-bounds multiply-adds only, so never more than the block's edge (TILE), edge blocks
 included, and never a dip mid-animation (issue 31)."""
 
 import pytest
 
-from gemmviz.core.model import ceil_div
+from gemmviz.core.kernels.model import ceil_div
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import animated_variants, block_schedule, grid_and_threads, reuse_factor
-from gemmviz.core.schedule_kinds import schedule_kind
+from gemmviz.core.schedule.block import animated_variants, block_schedule, grid_and_threads, reuse_factor
+from gemmviz.core.schedule.kinds import schedule_kind
 
 ODD = (Problem(100, 70, 90), Problem(33, 17, 65), Problem(1, 1, 1))
 

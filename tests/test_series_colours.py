@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from gemmviz.core.lessons import lesson_session, parse_series, shipped_lessons, step_table
+from gemmviz.core.charts.style import colour_of, series_name, series_styles, style_of
+from gemmviz.core.hardware.roofline import Ceilings
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.lesson.lessons import lesson_session, parse_series, shipped_lessons, step_table
 from gemmviz.core.paths import asset_files
-from gemmviz.core.results import Session
-from gemmviz.core.roofline import Ceilings
-from gemmviz.core.style import colour_of, series_name, series_styles, style_of
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.session.results import Session
 from gemmviz.ui.export.exporters import layout_offscreen, make_chart
 from gemmviz.ui.hardware.tab import LevelRooflineChart
 from gemmviz.ui.hardware.trace import WAVE_PALETTE, SmTraceChart

@@ -8,9 +8,7 @@ import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core.lessons import parse_series
-from gemmviz.core.paths import asset_files
-from gemmviz.core.style import (
+from gemmviz.core.charts.style import (
     MARKERS,
     PALETTE_SIZE,
     PRESETS,
@@ -25,7 +23,9 @@ from gemmviz.core.style import (
     style_of,
     style_table,
 )
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.lesson.lessons import parse_series
+from gemmviz.core.paths import asset_files
 
 REGISTRY = registry_series()
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from gemmviz.core.results import Session, compare_sources
-from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
+from gemmviz.core.session.results import Session, compare_sources
+from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
 
 
 def test_shipped_sessions_load_and_validate():
@@ -23,7 +23,7 @@ def test_recorded_h200_session_has_every_variant_and_size():
     s = Session.load(default_replay_session())
     assert s.kind == "measured" and s.environment["backends"]["cuda"]["name"] == "NVIDIA H200"
     valid = [r for r in s.results if r.valid]
-    from gemmviz.core.variants import NOT_RECORDED, VARIANTS
+    from gemmviz.core.kernels.variants import NOT_RECORDED, VARIANTS
 
     recorded = {r.variant for r in valid}
     # every variant of the registry was recorded, but those named as not recorded yet (each with its reason)
@@ -69,7 +69,7 @@ def test_gzip_companion_is_listed_but_not_the_default_replay():
 
 
 def test_gzip_companion_holds_4096_traces_of_the_block_tiling_and_tensor_core_kernels():
-    from gemmviz.core.workspace import recorded_sessions as listed
+    from gemmviz.core.session.workspace import recorded_sessions as listed
 
     old, new = (Session.load(p) for p in listed() if p.name.endswith(".json.gz"))
     traced = {r.variant for r in old.results if r.block_trace and r.m == 4096}
@@ -105,8 +105,8 @@ def test_gzip_session_round_trip(tmp_path):
 def test_gzip_bomb_and_broken_gzip_refused(tmp_path, monkeypatch):
     import gzip
 
-    from gemmviz.core import session_checks
-    from gemmviz.core.results import SessionError
+    from gemmviz.core.session import checks as session_checks
+    from gemmviz.core.session.results import SessionError
 
     monkeypatch.setattr(session_checks, "MAX_SESSION_BYTES", 1 << 20)
     bomb = tmp_path / "bomb.json.gz"

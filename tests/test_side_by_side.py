@@ -11,11 +11,11 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from gemmviz.core.lesson_views import AnimationState, lesson_view
-from gemmviz.core.lessons import LessonError, lesson_session, parse_lesson, shipped_lessons
-from gemmviz.core.lockstep import follower_step
+from gemmviz.core.lesson.lessons import LessonError, lesson_session, parse_lesson, shipped_lessons
+from gemmviz.core.lesson.views import AnimationState, lesson_view
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
+from gemmviz.core.schedule.lockstep import follower_step
 from gemmviz.ui.lesson.render import render_slide
 from gemmviz.ui.tiling.side import SideBySide, pair_schedules, pair_states
 from gemmviz.ui.tiling.view import TilingPanel
@@ -119,8 +119,8 @@ def test_the_tiling_tab_puts_a_second_kernel_beside_in_lockstep(qtbot):
 
 # ---- tiled vs tiled-pad (the padded kernel's own schedule kind) ------------------------------------------------
 def test_the_padded_kernel_is_animated_through_the_registry_with_the_tiled_steps():
-    from gemmviz.core.schedule import animated_variants, grid_totals
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.variants import VARIANTS
+    from gemmviz.core.schedule.block import animated_variants, grid_totals
 
     assert animated_variants()["gpu-tiled-pad"].schedule_kind == "padded"
     edge = Problem(100, 70, 90)
@@ -135,7 +135,7 @@ def test_the_bank_figures_of_both_layouts(tile, store_ways):
     """Worked out from the kernel's addresses: the padded array's stores conflict two ways at TILE 8 and 16 (a warp
     stores rows of 17 words: word 32 of them shares bank 0 with word 0), none at 32; reads never conflict; the
     unpadded one never conflicts (its example, tile[ty][k] and tile[k][tx], is conflict-free)."""
-    from gemmviz.core.schedule_accesses import shared_banks
+    from gemmviz.core.schedule.accesses import shared_banks
 
     plain, pad = shared_banks(tile, 0), shared_banks(tile, 1)
     assert plain.ways("store") == plain.ways("read") == 1.0
@@ -148,8 +148,8 @@ def test_the_bank_figures_of_both_layouts(tile, store_ways):
 def test_the_bank_figures_agree_with_the_recorded_accesses():
     """TILE 16 at 1024³ on the H200 (the shipped access records): the padded kernel's stores take twice their
     ideal wavefronts, its loads none beyond it; the plain kernel's neither."""
-    from gemmviz.core import accesses as acc
-    from gemmviz.core.schedule_accesses import shared_banks
+    from gemmviz.core.hardware import accesses as acc
+    from gemmviz.core.schedule.accesses import shared_banks
 
     shipped = acc.shipped_file()
     for variant, pad in (("gpu-tiled", 0), ("gpu-tiled-pad", 1)):

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor
 
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.theme import theme_for
 from gemmviz.ui.tiling.bounds_bug import WRONG_DARK, WRONG_LIGHT, bug_layout
 from gemmviz.ui.tiling.render import FrameState, font_px_for, min_text_px, render_image, renderer_for

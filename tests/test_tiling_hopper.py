@@ -8,10 +8,10 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from gemmviz.core.hopper_model import WGMMA
+from gemmviz.core.kernels.hopper_model import WGMMA
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
-from gemmviz.core.schedule_kind_hopper import HOPPER_KINDS, hopper_schedule
+from gemmviz.core.schedule.block import block_schedule
+from gemmviz.core.schedule.kind_hopper import HOPPER_KINDS, hopper_schedule
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
 from gemmviz.ui.tiling.kind_hopper import draw_hopper
 from tests.overlap import problems

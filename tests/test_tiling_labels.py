@@ -9,7 +9,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QRectF
 
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule, legible_problem
+from gemmviz.core.schedule.block import block_schedule, legible_problem
 from gemmviz.ui.theme import theme_for
 from gemmviz.ui.tiling.render import FrameState, min_text_px, render_image
 from tests.legibility import drawn_problems, spied

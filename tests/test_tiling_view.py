@@ -8,7 +8,7 @@ from PySide6.QtCore import QSettings
 
 from gemmviz.cli import main
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.tiling.render import FrameState, render_image
 from gemmviz.ui.tiling.view import TilingPanel
 
@@ -91,7 +91,7 @@ def test_bad_block_or_tile_is_explained_not_crashed(qtbot):
 
 def test_window_animation_follows_controls_and_results(qtbot, tmp_path):
     from gemmviz.backends.cpu import CpuBackend
-    from gemmviz.core.results import Result
+    from gemmviz.core.session.results import Result
     from gemmviz.ui.run.panel import CUSTOM
     from gemmviz.ui.window import MainWindow
     from tests.fakes import FakeGpuBackend
@@ -178,7 +178,7 @@ def test_cli_animation_bad_input(argv, message, capsys):
 def test_every_animated_variant_can_be_chosen_in_the_tab(qtbot, size):
     """The kernel menu lists every animated variant (the Hopper kernel included); choosing each one shows its
     own schedule, never an exception or the previous kernel's frames."""
-    from gemmviz.core.schedule import animated_variants
+    from gemmviz.core.schedule.block import animated_variants
 
     panel = TilingPanel()
     qtbot.addWidget(panel)
@@ -253,7 +253,7 @@ def test_threads_outside_c_are_greyed_out_at_an_edge_block(qapp):
     load zeros and store nothing); at an interior block none is."""
     from PySide6.QtGui import QColor
 
-    from gemmviz.core.schedule import block_schedule
+    from gemmviz.core.schedule.block import block_schedule
     from gemmviz.ui.theme import theme_for
     from gemmviz.ui.tiling.frames import frame_image
     from gemmviz.ui.tiling.layout import inset_window

@@ -1,13 +1,13 @@
-"""The sampling rules (core/timing.py) and how a result says how it was timed."""
+"""The sampling rules (core/measure/timing.py) and how a result says how it was timed."""
 
 import json
 
 import pytest
 
-from gemmviz.core.bench import BenchSettings, sample_policy
+from gemmviz.core.measure.bench import BenchSettings, sample_policy
+from gemmviz.core.measure.timing import SamplePolicy, Sampler, noise
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import TIMING_HOST_CLOCK, TIMING_HOST_EVENTS, Session
-from gemmviz.core.timing import SamplePolicy, Sampler, noise
+from gemmviz.core.session.results import TIMING_HOST_CLOCK, TIMING_HOST_EVENTS, Session
 
 
 def test_stops_once_the_noise_is_under_the_target():
@@ -109,7 +109,7 @@ def test_host_timing_samples_until_the_noise_target_or_the_cap():
     which an impossible target never reaches, so the sample cap ends it."""
     import threading
 
-    from gemmviz.core.bench import sample_host
+    from gemmviz.core.measure.bench import sample_host
 
     calls = []
     quiet = sample_host(lambda: calls.append(1), 2, SamplePolicy(5, 50, 1e9, 1e9), threading.Event())
@@ -119,7 +119,7 @@ def test_host_timing_samples_until_the_noise_target_or_the_cap():
 
 
 def test_host_outliers_and_leftover_noise_are_named():
-    from gemmviz.core.timing import host_notes, outliers
+    from gemmviz.core.measure.timing import host_notes, outliers
 
     steady = Sampler(SamplePolicy(5, 20, 0.05, 1.0))
     for ms in (1.0, 1.01, 0.99, 1.0, 1.02):

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 
 @dataclass

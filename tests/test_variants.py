@@ -2,8 +2,7 @@ import re
 
 import pytest
 
-from gemmviz.core.problem import Problem
-from gemmviz.core.variants import (
+from gemmviz.core.kernels.variants import (
     BASELINES,
     THRESHOLDS,
     VARIANTS,
@@ -12,6 +11,7 @@ from gemmviz.core.variants import (
     get_variant,
     tunable_variants,
 )
+from gemmviz.core.problem import Problem
 
 
 def test_registry_has_the_seed_variants():
@@ -114,7 +114,7 @@ def test_macros_become_nvcc_defines():
 
 
 def test_tune_spaces_are_a_few_hundred_valid_configs():
-    from gemmviz.core.variants import vectorize_space, warptile_space
+    from gemmviz.core.kernels.variants import vectorize_space, warptile_space
 
     w = warptile_space()
     assert 50 <= len(w) <= 1000 and VARIANTS["gpu-warptile"].config in w
@@ -130,7 +130,7 @@ def test_padded_kernels_say_what_they_run():
 
 def test_hopper_entry_matches_the_launcher_and_the_kernel():
     from gemmviz.backends.wgmma import WgmmaConfig
-    from gemmviz.core.hopper_model import wgmma_smem_bytes
+    from gemmviz.core.kernels.hopper_model import wgmma_smem_bytes
 
     v = get_variant("gpu-wgmma-tf32")
     launcher = WgmmaConfig().macros()

@@ -1,4 +1,4 @@
-"""Element-wise verification (core/verify.py): the wrong results one relative norm lets through are refused."""
+"""Element-wise verification (core/measure/verify.py): the wrong results one relative norm lets through are refused."""
 
 import math
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.bench import BenchSettings, Engine, Inputs, plan_jobs, verify
+from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, plan_jobs, verify
+from gemmviz.core.measure.verify import MAP_CELLS, tolerance
 from gemmviz.core.problem import Problem
-from gemmviz.core.results import Result, Session
-from gemmviz.core.verify import MAP_CELLS, tolerance
+from gemmviz.core.session.results import Result, Session
 
 # 4096² as the issue measured it; K = 512 keeps the float64 reference quick on CI's two cores (the norm signal
 # of a zeroed tile, 256 of 16.7 M elements, does not depend on K).

@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.lessons import shipped_lessons
-from gemmviz.core.workspace import Workspace, default_replay_session
+from gemmviz.core.lesson.lessons import shipped_lessons
+from gemmviz.core.session.workspace import Workspace, default_replay_session
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend

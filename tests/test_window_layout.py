@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.problem import Problem
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
 from gemmviz.ui.tiling.layout import fit_layout, thread_cell
 from gemmviz.ui.tiling.render import FrameState, _counter_lines, font_px_for, render_image

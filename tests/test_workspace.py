@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from gemmviz.core.results import Result, Session, SessionError
-from gemmviz.core.workspace import LIVE, Workspace, default_replay_session, recorded_sessions
+from gemmviz.core.session.results import Result, Session, SessionError
+from gemmviz.core.session.workspace import LIVE, Workspace, default_replay_session, recorded_sessions
 
 
 def live(variant="cpu-blas", n=64, backend="cpu", params=None):
@@ -259,7 +259,7 @@ def test_a_run_shows_its_own_series_even_where_a_preset_hid_it():
 def test_the_replay_choice_is_read_once_and_follows_the_files(monkeypatch, tmp_path):
     """default_replay_session reads and checks every shipped session to choose; the choice is kept for the same
     files (every window of a process asks) and made again when the files change."""
-    from gemmviz.core import workspace
+    from gemmviz.core.session import workspace
 
     shipped = recorded_sessions()
     chosen = default_replay_session()

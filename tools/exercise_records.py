@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from gemmviz.backends.exercise import CheckOptions, check_exercise
-from gemmviz.core.exercises import find_exercise
+from gemmviz.core.exercise.exercises import find_exercise
 
 HERE = Path(__file__).resolve().parents[1] / "tests" / "data" / "exercises"
 TIMED = ("naive_good", "naive_uncoalesced", "tiled_good", "tiled_conflicts", "regtile_good", "coalescing_good",

@@ -66,8 +66,8 @@ def main() -> None:
 
     i18n.install(app, lang)
     from gemmviz.backends import default_backends
-    from gemmviz.core.lesson_views import AnimationState
-    from gemmviz.core.lessons import lesson_session, shipped_lessons
+    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
+    from gemmviz.core.lesson.views import AnimationState
     from gemmviz.core.problem import Problem
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.lesson import mode

@@ -5,9 +5,9 @@ compute-sanitizer --tool racecheck python3 tools/sanitize_job.py
 """
 
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.problem import Problem
-from gemmviz.core.variants import VARIANTS
 
 variants = [v for v in VARIANTS.values() if v.runner == "kernel"]
 jobs = [job for v in variants for job in plan_jobs([v.name], [Problem(37, 53, 71)], dict(v.param_choices))]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gemmviz.core.accesses import AccessFile, keep_first, load_file, save_file
+from gemmviz.core.hardware.accesses import AccessFile, keep_first, load_file, save_file
 
 FILES = ("s1024", "s1000", "rungs1024")  # benchmarks/record_accesses.sh's profiles, in this order
 
@@ -24,7 +24,7 @@ def rederive(trace, folder: Path):
     trace.bin, trace.sass), by this version's rules (e.g. naming C among the allocations), with the ncu
     counters recorded beside it."""
     from gemmviz.backends.accesses import parse_nvdisasm, read_trace
-    from gemmviz.core.accesses import from_raw
+    from gemmviz.core.hardware.accesses import from_raw
 
     raw = read_trace(folder / "trace", trace.kernel)
     listing = parse_nvdisasm((folder / "trace.sass").read_text()) if (folder / "trace.sass").is_file() else {}

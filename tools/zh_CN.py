@@ -230,7 +230,7 @@ ZH = {
     "× vs reference ({source})": "相对参照的倍数（{source}）",
     "{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.": "有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。",
     "No kernel and size appears both in the reference and in another session.": "没有哪个核函数和规模同时出现在参照和另一个会话中。",
-    # ---- the tiling animation (its controls and labels; the step captions come from core/schedule.py) ----
+    # ---- the tiling animation (its controls and labels; the step captions come from core/schedule/block.py) ----
     "◀ Step": "◀ 后退",
     "Step ▶": "前进 ▶",
     " steps/s": " 步/秒",

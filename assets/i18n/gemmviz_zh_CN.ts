@@ -249,75 +249,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="177" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="177" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="186" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="186" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="195" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="195" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="225" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
         <source>roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="244" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="272" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="272" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="282" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="282" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="178" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="178" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="187" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="187" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="196" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="196" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="226" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="226" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="245" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="273" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/chart_kinds.py" line="283" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="283" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -2320,12 +2320,12 @@ model</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/gap.py" line="911" />
+        <location filename="../../gemmviz/core/hardware/gap.py" line="911" />
         <source>gap</source>
         <translation>差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/gap.py" line="912" />
+        <location filename="../../gemmviz/core/hardware/gap.py" line="912" />
         <source>where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)</source>
         <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
     </message>

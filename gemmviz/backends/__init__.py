@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.bench import Backend
+from gemmviz.core.measure.bench import Backend
 
 
 def default_backends() -> dict[str, Backend]:

@@ -28,7 +28,7 @@ import numpy as np
 
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core import paths
-from gemmviz.core.accesses import RECORD_DTYPE, AccessError
+from gemmviz.core.hardware.accesses import RECORD_DTYPE, AccessError
 
 TRACER_SOURCES = ("access_tracer.h", "access_tracer_host.cu", "access_tracer_patches.cu")
 SANITIZER_MISSING = (
@@ -48,7 +48,7 @@ class TracerBuild:
 
 @dataclass
 class RawTrace:
-    """What the tracer wrote for one launch, before core.accesses derives anything from it."""
+    """What the tracer wrote for one launch, before core.hardware.accesses derives anything from it."""
 
     header: dict
     records: np.ndarray  # RECORD_DTYPE
@@ -235,7 +235,7 @@ def read_trace(prefix: Path, kernel: str, lines_cubin: Path | None = None) -> Ra
     This is how another check traces a kernel of its own (a student's, in the exercise check): run its child
     with `tracer_env(build, prefix, kernel)` added to the child's environment, then `read_trace(prefix, kernel,
     cubin)`, the cubin built with -lineinfo (the same code, so it maps PCs to the student's source lines), then
-    core.accesses.from_raw. Raises AccessError when the tracer recorded nothing (no file: it did not attach)."""
+    core.hardware.accesses.from_raw. Raises AccessError when the tracer recorded nothing (no file: it did not attach)."""
     header = _header(prefix)
     if header is None:
         raise AccessError("the tracer did not attach: the child wrote no record file")

@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from gemmviz.backends.cuda import CudaRun, compile_cubin
-from gemmviz.core.bench import BenchSettings, Inputs, Job
+from gemmviz.core.kernels.tuning import save_tuned
+from gemmviz.core.kernels.variants import get_variant
+from gemmviz.core.measure.bench import BenchSettings, Inputs, Job
 from gemmviz.core.problem import Problem
-from gemmviz.core.tuning import save_tuned
-from gemmviz.core.variants import get_variant
 
 CHECK_SIZE = Problem(257, 383, 200)
 

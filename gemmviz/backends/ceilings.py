@@ -13,11 +13,11 @@ import threading
 import numpy as np
 
 from gemmviz.backends.cuda import CudaBackend, CudaRun
-from gemmviz.core.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.fileio import write_atomic
+from gemmviz.core.hardware.roofline import check_ceilings, user_ceilings_file
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
 from gemmviz.core.paths import kernel_source
 from gemmviz.core.problem import Problem
-from gemmviz.core.roofline import check_ceilings, user_ceilings_file
 
 COPY_BYTES = 2 << 30
 GEMM_SIZE = 8192

@@ -8,7 +8,8 @@ import time
 
 import numpy as np
 
-from gemmviz.core.bench import (
+from gemmviz.core.kernels.variants import Variant
+from gemmviz.core.measure.bench import (
     Backend,
     BenchSettings,
     Cancelled,
@@ -22,11 +23,10 @@ from gemmviz.core.bench import (
     time_host,
     verify,
 )
+from gemmviz.core.measure.timing import host_notes, noise
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import TIMING_HOST_CLOCK, Result
-from gemmviz.core.timing import host_notes, noise
-from gemmviz.core.variants import Variant
+from gemmviz.core.session.results import TIMING_HOST_CLOCK, Result
 
 # The triple loop at 4096^3 takes minutes: never more than this many timed runs of it.
 CPU_NAIVE_MAX_REPEATS = 3

@@ -21,8 +21,11 @@ from gemmviz.backends.gpu_timing import KernelTimer, Nvml
 from gemmviz.backends.kernel_cache import compile_cubin
 from gemmviz.backends.profile import instrument_source
 from gemmviz.backends.wgmma import DriverError
-from gemmviz.core import hopper_model
-from gemmviz.core.bench import (
+from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceError, decode_trace
+from gemmviz.core.kernels import hopper_model
+from gemmviz.core.kernels.tuning import tuned_config
+from gemmviz.core.kernels.variants import Variant
+from gemmviz.core.measure.bench import (
     Backend,
     BackendFatal,
     BenchSettings,
@@ -32,11 +35,8 @@ from gemmviz.core.bench import (
     poisoned_output,
     verify,
 )
-from gemmviz.core.counters import TRACE_FIELDS, TraceError, decode_trace
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.results import Result
-from gemmviz.core.tuning import tuned_config
-from gemmviz.core.variants import Variant
+from gemmviz.core.session.results import Result
 
 # FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
 FP32_LANES_PER_SM = {

@@ -35,8 +35,7 @@ from gemmviz.backends.exercise_emulate import (
 )
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
-from gemmviz.core.check_record import FORMAT, VERSION
-from gemmviz.core.exercise_check import (
+from gemmviz.core.exercise.check import (
     SANITIZER_TOOLS,
     diagnostic_log,
     finish,
@@ -44,7 +43,8 @@ from gemmviz.core.exercise_check import (
     parse_sanitizer,
     sanitizer_errors,
 )
-from gemmviz.core.exercises import Exercise, check_signature, read_source, recorded_reference
+from gemmviz.core.exercise.exercises import Exercise, check_signature, read_source, recorded_reference
+from gemmviz.core.exercise.record import FORMAT, VERSION
 
 SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020, 1020))
 SANITIZE_SHAPE = (33, 17, 65)
@@ -336,7 +336,7 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
     """ncu on the child that launches the student's kernel once, then the reference: the first launch of
     each (ncu's report goes to the check's folder in the cache, like every other file of the check)."""
     from gemmviz.backends.profile import explain_failure, find_ncu, profile_command
-    from gemmviz.core.counters import NcuCsvError, parse_ncu_csv
+    from gemmviz.core.hardware.counters import NcuCsvError, parse_ncu_csv
 
     out: dict = {"shape": list(PROFILE_SHAPE)}
     ncu = find_ncu()
@@ -369,10 +369,10 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
 
 def accesses_step(spec: dict, options: CheckOptions, folder: Path, exercise: Exercise, arch: str) -> dict:
     """What the kernel really touched (issue 25's tracer) in an interior and an edge block at ACCESS_SHAPE: the
-    trace (core/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}. The traced
+    trace (core/hardware/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}. The traced
     child runs like every other step (time limit, cancel, its own process group)."""
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
+    from gemmviz.core.hardware.accesses import AccessError, from_raw, keep_first, to_json
 
     try:
         build = backend.build_tracer(arch)
@@ -409,7 +409,7 @@ def _remove_stale(folder: Path, age_s: float = 6 * 3600) -> None:
 def check_exercise(
     source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None, progress: ProgressFn | None = None
 ) -> dict:
-    """The whole check of one student file: the record (core/check_record.py) with verdicts and cause (core/exercise_check.py).
+    """The whole check of one student file: the record (core/exercise/record.py) with verdicts and cause (core/exercise/check.py).
 
     Raises ExerciseError for a file that is not the exercise's kernel, Cancelled when options.cancel is set."""
     options = options or CheckOptions()
@@ -523,7 +523,7 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
         record["timing"] = time_step(spec, options, folder) if correct else {"note": "not timed: the kernel is wrong"}
     if options.profile:
         run.step("Nsight Compute counters")
-        from gemmviz.core.variants import VARIANTS
+        from gemmviz.core.kernels.variants import VARIANTS
 
         ref_kernel = VARIANTS[run.exercise.reference].kernel_name
         record["counters"] = (

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from gemmviz.core.bench import BenchSettings, Engine, Inputs, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, plan_jobs
 from gemmviz.core.problem import Problem
 
 EXIT_TIMEOUT = 4  # the kernel did not finish within timeout_s: the context cannot be used again
@@ -186,7 +186,7 @@ def edge_pattern(c: np.ndarray, inputs: Inputs, block_tile, wrong: np.ndarray) -
 
 
 def verify_shapes(spec: dict) -> None:
-    from gemmviz.core.bench import verify
+    from gemmviz.core.measure.bench import verify
 
     student = Student(spec)
     rng = np.random.default_rng(spec.get("seed"))
@@ -260,7 +260,7 @@ def time_kernels(spec: dict) -> None:
     """The student's kernel at spec's timing shape with the engine's kernel-only method (KernelTimer), then
     the reference and cuBLAS through the engine."""
     from gemmviz.backends.gpu_timing import KernelTimer
-    from gemmviz.core.bench import verify
+    from gemmviz.core.measure.bench import verify
 
     m, n, k = spec["shapes"][0]
     problem = Problem(m, n, k)

@@ -19,8 +19,8 @@ import numpy as np
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
-from gemmviz.core.bench import Inputs, verify
-from gemmviz.core.exercises import Exercise
+from gemmviz.core.exercise.exercises import Exercise
+from gemmviz.core.measure.bench import Inputs, verify
 from gemmviz.core.messages import msg
 from gemmviz.core.problem import Problem
 
@@ -249,7 +249,7 @@ def _other_order(check: EmulatedCheck, done: list[dict]) -> None:
 def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:
     """The student's requests in an interior and an edge block at ACCESS_SHAPE (the record's access trace, as
     the GPU tracer's), and the reference kernel's per-block figures for the same blocks."""
-    from gemmviz.core.accesses import AccessError, from_raw, keep_first, to_json
+    from gemmviz.core.hardware.accesses import AccessError, from_raw, keep_first, to_json
 
     try:
         run = check.run(ACCESS_SHAPE, trace=True, only_traced=True)
@@ -295,8 +295,8 @@ def _per(summary: dict, top: str, bottom: str) -> float | None:
 
 def reference_accesses(exercise: Exercise, folder: Path) -> dict:
     """The reference kernel's emulated per-block figures at ACCESS_SHAPE: {"variant", "blocks", "summary"}."""
-    from gemmviz.core.accesses import from_raw
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.hardware.accesses import from_raw
+    from gemmviz.core.kernels.variants import VARIANTS
 
     variant = VARIANTS[exercise.reference]
     params = variant.resolve_params(exercise.reference_params)

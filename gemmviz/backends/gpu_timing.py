@@ -3,7 +3,7 @@
 nvbench's method: a blocking kernel (kernels/hold_stream.cu) holds the stream while the start event, the launch
 and the end event are queued; the host then releases it, so the events bracket only the GPU's work, never the
 host's launch path. The blocking kernel spins at least HOLD_MIN_NS and reports the SM clock it ran at, so a
-sample taken while the clock had fallen can be left out (core/timing.py decides that, and when to stop).
+sample taken while the clock had fallen can be left out (core/measure/timing.py decides that, and when to stop).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import time
 
 import numpy as np
 
-from gemmviz.core.bench import BenchSettings, Cancelled, sample_policy
+from gemmviz.core.measure.bench import BenchSettings, Cancelled, sample_policy
+from gemmviz.core.measure.timing import SamplePolicy, Sampler
 from gemmviz.core.paths import kernel_source
-from gemmviz.core.results import TIMING_HOST_EVENTS, TIMING_KERNEL
-from gemmviz.core.timing import SamplePolicy, Sampler
+from gemmviz.core.session.results import TIMING_HOST_EVENTS, TIMING_KERNEL
 
 HOLD_MIN_NS = 100_000  # the blocking kernel spins at least this long: the SM clock it reports is then within ~1 %
 HOLD_TIMEOUT_NS = 1_000_000_000  # ...and gives up after 1 s if the host never releases it
@@ -80,7 +80,7 @@ class KernelTimer:
         return self.hold
 
     def measure(self, launch, settings: BenchSettings, cancel) -> dict:
-        """Samples of one launch in ms, with the Result fields that describe them (core/timing.py decides when
+        """Samples of one launch in ms, with the Result fields that describe them (core/measure/timing.py decides when
         to stop and which samples count). Warm-ups first; L2 flushed before each sample in cold mode.
 
         Kernel-only (settings.timing "kernel", nvbench's method): a blocking kernel holds the stream while the

@@ -1,6 +1,6 @@
 """`gemmviz exercise grade`: check every student's .cu under a folder with the check that `exercise check` runs
 (backends/exercise.check_exercise, whichever path it takes: the GPU, or the CPU alone) and keep one CSV row
-per file (core/grading.py).
+per file (core/exercise/grading.py).
 
 Checks run in worker processes, `jobs` at a time; where a GPU is found they run one at a time, so that no
 two kernels share the GPU while one is timed. After each file the whole CSV is written again through
@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.backends.exercise import Cancelled, CheckOptions, check_exercise, gpu_arch, work_dir
-from gemmviz.core.exercises import Exercise, ExerciseError
-from gemmviz.core.fileio import write_atomic
-from gemmviz.core.grading import (
+from gemmviz.core.exercise.exercises import Exercise, ExerciseError
+from gemmviz.core.exercise.grading import (
     Student,
     csv_text,
     in_shard,
@@ -31,6 +30,7 @@ from gemmviz.core.grading import (
     record_row,
     students,
 )
+from gemmviz.core.fileio import write_atomic
 
 _CANCEL = None  # in a worker: the run's cancel flag (a multiprocessing.Event; the check polls is_set())
 
@@ -103,7 +103,7 @@ def grade(
     progress: ProgressFn | None = None,
 ) -> GradeRun:
     """Grade every .cu under `folder` (this shard's) into `csv_path`; see the module's text. Raises GradeError
-    (core/grading.py) for an earlier CSV that cannot be resumed, before any check."""
+    (core/exercise/grading.py) for an earlier CSV that cannot be resumed, before any check."""
     options = options or GradeOptions()
     rows = read_rows(csv_path)
     mine = [s for s in students(folder, skip=(csv_path,)) if in_shard(s.name, shard)]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gemmviz.backends.profile import instrument_source
 from gemmviz.core import paths
-from gemmviz.core.variants import Variant
+from gemmviz.core.kernels.variants import Variant
 
 log = logging.getLogger("gemmviz")
 

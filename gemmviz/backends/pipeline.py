@@ -64,8 +64,8 @@ def record_stamps(m: int, n: int, k: int, sm: int = 0, seed: int = 0) -> Stamps:
 
     from gemmviz.backends.kernel_cache import nvcc
     from gemmviz.backends.wgmma import WgmmaKernel, config_from_macros
-    from gemmviz.core.tuning import tuned_config
-    from gemmviz.core.variants import VARIANTS
+    from gemmviz.core.kernels.tuning import tuned_config
+    from gemmviz.core.kernels.variants import VARIANTS
 
     cuda.init()
     ctx = cuda.Device(0).make_context()

@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from gemmviz.core.counters import METRIC_NAMES, NcuCsvError, parse_ncu_csv
+from gemmviz.core.hardware.counters import METRIC_NAMES, NcuCsvError, parse_ncu_csv
 
 NCU_MISSING = "Nsight Compute (ncu) not found: install the CUDA toolkit or put ncu on PATH"
 NCU_NO_PERMISSION = (

@@ -97,7 +97,7 @@ class WgmmaConfig:
 
     def split_k(self, m: int, n: int, k: int) -> int:
         """Slices of K per tile at m × n × k (hopper_model.wgmma_splits, the registry's geometry)."""
-        from gemmviz.core.hopper_model import wgmma_splits
+        from gemmviz.core.kernels.hopper_model import wgmma_splits
         from gemmviz.core.problem import Problem
 
         return wgmma_splits(Problem(m, n, k), {**self.macros(), "SPLITS": self.splits})

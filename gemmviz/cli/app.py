@@ -34,7 +34,7 @@ def qt_app():
 def run_app(args: argparse.Namespace) -> int:
     lesson = None
     if getattr(args, "lesson", None):
-        from gemmviz.core.lessons import LessonError, find_lesson, lesson_session
+        from gemmviz.core.lesson.lessons import LessonError, find_lesson, lesson_session
 
         try:  # a bad lesson file is refused here, with its line, before a window opens
             lesson = find_lesson(args.lesson, getattr(args, "lang", None))

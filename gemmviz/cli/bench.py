@@ -19,9 +19,9 @@ from gemmviz.cli.common import (
 )
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
 from gemmviz.core import interrupt
+from gemmviz.core.kernels.variants import VARIANTS, default_variants
+from gemmviz.core.measure.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S
 from gemmviz.core.parsing import parse_sizes
-from gemmviz.core.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S
-from gemmviz.core.variants import VARIANTS, default_variants
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -115,7 +115,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from gemmviz.backends import default_backends
-    from gemmviz.core.bench import environment
+    from gemmviz.core.measure.bench import environment
 
     backends = default_backends()
     env = environment(backends)
@@ -158,9 +158,9 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from gemmviz.backends import default_backends
-    from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
     from gemmviz.core.fileio import write_atomic
-    from gemmviz.core.results import results_csv
+    from gemmviz.core.measure.bench import BenchSettings, Engine, make_session, plan_jobs
+    from gemmviz.core.session.results import results_csv
 
     variants = variant_list(args.variants)
     check_run_limits(args)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from gemmviz.core.fileio import check_target, hold
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
 
 EXIT_OK = 0  # every job ran and verified; the command did what was asked
 EXIT_FAILED = 1  # some jobs were refused / failed / invalid / unavailable, or an output could not be written
@@ -119,7 +119,7 @@ def fmt(value: float | None, spec: str, empty: str = "—") -> str:
 def results_table(results: list) -> str:
     """The plain-text table `gemmviz bench` prints: one row per result, why it is not ok in the last column."""
     from gemmviz.core.numbers import percent, rate
-    from gemmviz.core.results import results_rows
+    from gemmviz.core.session.results import results_rows
 
     header = [
         "variant",

@@ -19,8 +19,8 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs
-from gemmviz.core.check_record import MARK, CheckFileError, load_check, record_target, report_text
-from gemmviz.core.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
+from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
+from gemmviz.core.exercise.record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import LANGUAGES
@@ -285,8 +285,8 @@ def _show(args) -> int:
 
 
 def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str], bool]:
-    """The exercise's access goal (core/access_goals.py) as the report's lines, and whether it failed."""
-    from gemmviz.core.access_goals import access_verdict
+    """The exercise's access goal (core/exercise/access_goals.py) as the report's lines, and whether it failed."""
+    from gemmviz.core.exercise.access_goals import access_verdict
 
     verdict = access_verdict(record, exercise.access_goals, exercise.fix(lang), lang) if exercise is not None else None
     if verdict is None:
@@ -303,7 +303,7 @@ def _stop(_signum, _frame) -> None:
 
 def _grade(args) -> int:
     from gemmviz.backends.grading import GradeOptions, grade
-    from gemmviz.core.grading import GradeError, parse_shard
+    from gemmviz.core.exercise.grading import GradeError, parse_shard
 
     exercise = _exercise(args.exercise)
     folder = Path(args.dir)

@@ -2,7 +2,7 @@
 core/export_formats.py), without a window.
 
 Everything that can be refused is checked on the session's results before Qt starts: the output path,
-`--at` (a size the session has), and the chart kind's own check (core/chart_kinds.py: a speedup chart's, or the
+`--at` (a size the session has), and the chart kind's own check (core/charts/kinds.py: a speedup chart's, or the
 dashboard's speedup quarter's, baseline at the size drawn; without `--baseline`, one the session has is used,
 and named)."""
 
@@ -14,11 +14,11 @@ from pathlib import Path
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
 from gemmviz.core import export_formats
-from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
+from gemmviz.core.charts.kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
+from gemmviz.core.charts.style import PRESETS, preset_keys, preset_named
+from gemmviz.core.kernels.variants import BASELINES, Baseline, baseline
 from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
-from gemmviz.core.style import PRESETS, preset_keys, preset_named
-from gemmviz.core.variants import BASELINES, Baseline, baseline
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 
@@ -114,7 +114,7 @@ def check_view(results: list, chart: str, view: ChartView, at: Problem | None) -
 
 
 def _series(text: str) -> list:
-    from gemmviz.core.lessons import parse_series
+    from gemmviz.core.lesson.lessons import parse_series
     from gemmviz.core.problem import ProblemError
 
     try:
@@ -160,7 +160,7 @@ def gap_options(args: argparse.Namespace) -> dict:
         if args.pair is not None:
             raise UsageError("--pair is for --chart gap")
         return {}
-    from gemmviz.core.gap import gap_path
+    from gemmviz.core.hardware.gap import gap_path
 
     session = shipped_session(args.session)
     path = gap_path(session)
@@ -173,8 +173,8 @@ def gap_options(args: argparse.Namespace) -> dict:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from gemmviz.core.results import Session, SessionError
-    from gemmviz.core.roofline import load_ceilings
+    from gemmviz.core.hardware.roofline import load_ceilings
+    from gemmviz.core.session.results import Session, SessionError
 
     width, height = parse_pixels(args.size)
     at = parse_problem(args.at) if args.at else None

@@ -12,7 +12,14 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
-from gemmviz.core.lessons import NO_DATA, LessonError, all_shipped_lessons, find_lesson, lesson_gaps, lesson_session
+from gemmviz.core.lesson.lessons import (
+    NO_DATA,
+    LessonError,
+    all_shipped_lessons,
+    find_lesson,
+    lesson_gaps,
+    lesson_session,
+)
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
 

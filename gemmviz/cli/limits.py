@@ -11,9 +11,9 @@ import argparse
 import math
 
 from gemmviz.cli.common import UsageError
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import int_list
-from gemmviz.core.session_bounds import MAX_REPEATS, MAX_RESULTS, MAX_WARMUP
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.session.bounds import MAX_REPEATS, MAX_RESULTS, MAX_WARMUP
 
 MAX_SEED = 2**32 - 1  # what every numpy generator accepts
 MAX_JOB_LIMIT_S = 86_400.0  # one day

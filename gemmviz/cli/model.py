@@ -12,10 +12,10 @@ from pathlib import Path
 from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
 from gemmviz.core import export_formats
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.schedule import animated_variants
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.schedule.block import animated_variants
 from gemmviz.ui.export import formats  # the animation formats with their writers, listed by -o (Qt-free likewise)
 
 MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
@@ -35,7 +35,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the model as JSON instead of text")
     p.set_defaults(func=cmd_model)
 
-    animated = list(animated_variants())  # the variants with a schedule kind (core/schedule_kinds.py)
+    animated = list(animated_variants())  # the variants with a schedule kind (core/schedule/kinds.py)
     p = sub.add_parser("animate", help="render the tiling animation's frames (PNG) without a window")
     p.add_argument(
         "--variant", default="gpu-tiled", choices=animated, help=", ".join(animated) + " (default %(default)s)"
@@ -130,7 +130,7 @@ def pair(text: str, what: str) -> tuple[int, int]:
 
 
 def cmd_model(args: argparse.Namespace) -> int:
-    from gemmviz.core.model import naive_traffic
+    from gemmviz.core.kernels.model import naive_traffic
 
     variant = VARIANTS[args.variant]
     problem = parse_problem(args.mnk)
@@ -183,7 +183,7 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 
 def cmd_animate(args: argparse.Namespace) -> int:
-    from gemmviz.core.schedule import block_schedule
+    from gemmviz.core.schedule.block import block_schedule
 
     problem = parse_problem(args.mnk)
     width, height = parse_pixels(args.size)

@@ -31,8 +31,8 @@ from gemmviz.cli.common import (
     variant_list,
 )
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import parse_sizes
-from gemmviz.core.variants import VARIANTS
 
 MAX_LIBRARY_LAUNCHES = 64  # a cuBLAS call launches one kernel or a few; ncu stops after this many
 
@@ -88,7 +88,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 class Step:
     """One ncu run: a child bench of `jobs` (all of one variant), and how to pick each job's launch."""
 
-    jobs: list  # core.bench.Job, in the order the child runs them
+    jobs: list  # core.measure.bench.Job, in the order the child runs them
     argv: list[str]
     kernel_regex: str
     launch_count: int
@@ -242,7 +242,7 @@ def attach(step: Step, rows: Sequence[dict]) -> int:
 def cmd_profile(args: argparse.Namespace, runner: Runner | None = None, pipeline_recorder=None) -> int:
     from gemmviz.backends import default_backends
     from gemmviz.backends.profile import NCU_MISSING, ProfileError, find_ncu, run_profile
-    from gemmviz.core.bench import BenchSettings, Engine, make_session, plan_jobs
+    from gemmviz.core.measure.bench import BenchSettings, Engine, make_session, plan_jobs
 
     variants = variant_list(args.variants)
     check_run_limits(args)
@@ -321,10 +321,10 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None, pipeline
 
 
 def counter_metrics(gap: bool) -> list[str]:
-    """The counters pass's metrics: gemmviz's, and with --gap the gap view's (core/gap.py) too; the duration has a
+    """The counters pass's metrics: gemmviz's, and with --gap the gap view's (core/hardware/gap.py) too; the duration has a
     pass of its own."""
-    from gemmviz.core.counters import METRIC_NAMES
-    from gemmviz.core.gap import GAP_METRICS
+    from gemmviz.core.hardware.counters import METRIC_NAMES
+    from gemmviz.core.hardware.gap import GAP_METRICS
 
     names = [*METRIC_NAMES, *(GAP_METRICS if gap else ())]
     return [m for m in dict.fromkeys(names) if m != DURATION]
@@ -334,7 +334,7 @@ def counters_pass(runner: Runner, step: Step, metrics: list[str], cache: str, dr
     """One ncu run of the step's counters. A gap metric ncu does not know on this GPU is dropped (and noted in
     `dropped`) and the run repeated without it; any other failure is raised."""
     from gemmviz.backends.profile import ProfileError
-    from gemmviz.core.gap import GAP_METRICS
+    from gemmviz.core.hardware.gap import GAP_METRICS
 
     metrics = [m for m in metrics if m not in dropped]
     while True:
@@ -359,13 +359,13 @@ def write_hardware_files(args, session, problems, dropped: list[str], recorder=N
     gpu = session.environment.get("backends", {}).get("cuda", {}).get("name") or "unknown GPU"
     made = []
     if args.gap:
-        from gemmviz.core.gap import gap_document, gap_path
+        from gemmviz.core.hardware.gap import gap_document, gap_path
 
         if dropped:
             command += f"  # ncu did not know: {', '.join(dropped)}"
         made.append((gap_path(args.out), lambda: gap_document(session.results, gpu, session.created, command)))
     if args.pipeline:
-        from gemmviz.core.pipeline_trace import pipeline_path
+        from gemmviz.core.hardware.pipeline_trace import pipeline_path
 
         made.append((pipeline_path(args.out), lambda: pipeline_file(args, problems[0], command, recorder)))
     for path, build in made:
@@ -383,7 +383,7 @@ def pipeline_file(args, problem, command: str, recorder=None) -> dict:
     checked rows are wrong is refused, not written)."""
     import datetime as _dt
 
-    from gemmviz.core.pipeline_trace import events_from_stamps, pipeline_document
+    from gemmviz.core.hardware.pipeline_trace import events_from_stamps, pipeline_document
 
     if recorder is None:
         from gemmviz.backends.pipeline import record_stamps as recorder
@@ -413,8 +413,8 @@ def pipeline_file(args, problem, command: str, recorder=None) -> dict:
 def check_profile_outputs(args: argparse.Namespace) -> tuple:
     """(--out, the access-record file beside it or None), checked and held before any work, with --gap's and
     --pipeline's files beside it."""
-    from gemmviz.core.gap import gap_path
-    from gemmviz.core.pipeline_trace import pipeline_path
+    from gemmviz.core.hardware.gap import gap_path
+    from gemmviz.core.hardware.pipeline_trace import pipeline_path
 
     outputs = [("--out", args.out, (".json",))]
     if getattr(args, "gap", False):
@@ -425,7 +425,7 @@ def check_profile_outputs(args: argparse.Namespace) -> tuple:
         outputs.append(("--pipeline", pipeline_path(args.out), (".json",)))
     if not args.accesses:
         return check_outputs(*outputs)[0], None
-    from gemmviz.core.accesses import companion_path
+    from gemmviz.core.hardware.accesses import companion_path
 
     if not 1 <= args.access_cap <= 2**24:
         raise UsageError("--access-cap: give 1 .. 16,777,216 warp requests")
@@ -438,7 +438,7 @@ def check_profile_outputs(args: argparse.Namespace) -> tuple:
 def record_accesses_into(args, jobs, results, session, runner, path) -> list[str]:
     """The access tracer's step (cli/profile_accesses.py): its file written, its failures as lines."""
     from gemmviz.cli.profile_accesses import access_file, print_summary, record_accesses
-    from gemmviz.core.accesses import save_file
+    from gemmviz.core.hardware.accesses import save_file
 
     outcome = record_accesses(args, jobs, results, session, runner, child_argv)
     failures = list(outcome.failures)

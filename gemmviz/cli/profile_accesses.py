@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
 
 if TYPE_CHECKING:  # the tracer's backend is imported when a trace runs
     from gemmviz.backends.accesses import TracerBuild
@@ -25,7 +25,7 @@ TRACED_RUNNERS = ("kernel", "wgmma-tma")  # a .cu kernel gemmviz launches; cuBLA
 
 @dataclass
 class AccessOutcome:
-    traces: list = field(default_factory=list)  # core.accesses.AccessTrace
+    traces: list = field(default_factory=list)  # core.hardware.accesses.AccessTrace
     failures: list[str] = field(default_factory=list)
 
 
@@ -57,7 +57,7 @@ class _TraceRun:
 
 def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.accesses import from_raw
+    from gemmviz.core.hardware.accesses import from_raw
 
     variant = VARIANTS[job.variant]
     config = dict(getattr(result, "config", None) or {}) or None
@@ -80,7 +80,7 @@ def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
 def _add_ncu_counters(trace, argv: Sequence[str], kernel_name: str, ncu: Callable) -> None:
     """Nsight Compute's access counters of the same launch on the trace, or a note on why there are none."""
     from gemmviz.backends.profile import ProfileError
-    from gemmviz.core.accesses import NCU_ACCESS_METRICS
+    from gemmviz.core.hardware.accesses import NCU_ACCESS_METRICS
 
     try:
         rows = ncu(argv, f"^{re.escape(kernel_name)}$", list(NCU_ACCESS_METRICS), launch_count=1)
@@ -95,7 +95,7 @@ def record_accesses(
     """Trace every kernel job that ran (`child_argv(jobs, seed)`: the ncu step's child command); failures are lines
     of the outcome, never exceptions."""
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.accesses import AccessError
+    from gemmviz.core.hardware.accesses import AccessError
 
     out = AccessOutcome()
     todo = [(j, r) for j, r in zip(jobs, results) if r.status in ("ok", "invalid")]
@@ -130,7 +130,7 @@ def record_accesses(
 
 
 def access_file(traces: list, session, command: str):
-    from gemmviz.core.accesses import AccessFile, fit_file
+    from gemmviz.core.hardware.accesses import AccessFile, fit_file
 
     gpu = (((session.environment or {}).get("backends") or {}).get("cuda") or {}).get("name") or "unknown GPU"
     date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -139,7 +139,7 @@ def access_file(traces: list, session, command: str):
 
 def print_summary(traces: Sequence, stream=None) -> None:
     """One block of lines per trace: recorded totals beside ncu's."""
-    from gemmviz.core.accesses import beside_ncu
+    from gemmviz.core.hardware.accesses import beside_ncu
 
     stream = stream or sys.stdout
     for t in traces:
@@ -148,7 +148,7 @@ def print_summary(traces: Sequence, stream=None) -> None:
             file=stream,
         )
         if t.wgmma:
-            from gemmviz.core.schedule_accesses import hopper_beside_model
+            from gemmviz.core.schedule.accesses import hopper_beside_model
 
             h = hopper_beside_model(t)
             print(

@@ -18,7 +18,7 @@ from gemmviz.cli.common import (
     check_outputs,
     variant_list,
 )
-from gemmviz.core.variants import VARIANTS, tunable_variants
+from gemmviz.core.kernels.variants import VARIANTS, tunable_variants
 
 MAX_TUNE_SIZE = 16384  # three 16384² float matrices are 3 GiB; every configuration is timed at this size
 MAX_TUNE_REPEATS = 1000
@@ -61,7 +61,7 @@ def _needs_gpu(what: str) -> None:
 
 def cmd_tune(args: argparse.Namespace) -> int:
     from gemmviz.core.fileio import write_atomic
-    from gemmviz.core.tuning import save_tuned
+    from gemmviz.core.kernels.tuning import save_tuned
 
     names = variant_list(args.variants)
     untunable = [n for n in names if VARIANTS[n].tune_space is None]
@@ -113,7 +113,7 @@ def cmd_ceilings(args: argparse.Namespace) -> int:
     (save_to,) = check_outputs(("--save-to", args.save_to, (".json",)))
     _needs_gpu("measuring ceilings")
     from gemmviz.backends.ceilings import measure_ceilings, save_ceilings
-    from gemmviz.core.roofline import CeilingsError
+    from gemmviz.core.hardware.roofline import CeilingsError
 
     data = measure_ceilings()
     try:

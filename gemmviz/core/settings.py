@@ -25,7 +25,7 @@ CUSTOM_SIZE = "Custom M×N×K"
 MAX_RECENT = 8
 MAX_BYTES = 64 * 1024  # a window geometry or splitter state is a few dozen bytes
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
-# control characters and bidirectional overrides, as in session files' names (core/results.py)
+# control characters and bidirectional overrides, as in session files' names (core/session/results.py)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
 SETTINGS_NAME = "gemmviz.conf"

@@ -1,6 +1,6 @@
 """Help ▸ About and the app's identity: `install(window)` sets the window's title and icon and adds the Help menu.
 
-The text comes from core/about.py and is shown as plain text (file names and GPU names are data)."""
+The text comes from core/session/about.py and is shown as plain text (file names and GPU names are data)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QAction, QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from gemmviz.core import about
 from gemmviz.core.paths import shipped
+from gemmviz.core.session import about
 
 DESKTOP_ID = "gemmviz"  # the .desktop file's name: Wayland shells match the window to it (and to its icon)
 

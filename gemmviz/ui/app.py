@@ -41,7 +41,7 @@ def run(
     lang: str | None = None,
     presenter: bool = False,
 ) -> int:
-    """The app; with `lesson` (a core.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
+    """The app; with `lesson` (a core.lesson.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
     follows it where the lesson has that language. `presenter`: the lesson (seed000 if none) with the
     presenter's window, the slide full screen."""
@@ -51,7 +51,7 @@ def run(
 
     from gemmviz.backends import default_backends
     from gemmviz.core import settings
-    from gemmviz.core.lessons import LessonError, find_lesson
+    from gemmviz.core.lesson.lessons import LessonError, find_lesson
     from gemmviz.ui import i18n, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run.controller import leave

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 
 from gemmviz.core import settings
 from gemmviz.core.fileio import write_atomic
-from gemmviz.core.results import SessionError, results_csv
+from gemmviz.core.session.results import SessionError, results_csv
 from gemmviz.ui import fonts, settings_store
 from gemmviz.ui.text import tr
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.session.workspace import Workspace
 
 STREAM_MS = 150  # a view on screen redraws at most this often while a run streams results in
 

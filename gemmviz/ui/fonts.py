@@ -121,7 +121,7 @@ def missing_font_warning(text: str, where: str = "", font: QFont | None = None) 
 
 
 def lesson_text(lesson) -> str:
-    """Every word of a lesson that its slides show (core.lessons.Lesson)."""
+    """Every word of a lesson that its slides show (core.lesson.lessons.Lesson)."""
     return "\n".join([lesson.title, lesson.summary, *(f"{s.title}\n{s.text}\n{s.quoted}" for s in lesson.steps)])
 
 

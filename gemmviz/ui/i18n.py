@@ -14,7 +14,8 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, Q
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from gemmviz.core import explain, settings
+from gemmviz.core import settings
+from gemmviz.core.charts import explain
 from gemmviz.core.paths import asset_path
 from gemmviz.ui import settings_store
 from gemmviz.ui.text import LANGUAGE, QT_TRANSLATE_NOOP, tr
@@ -108,7 +109,7 @@ def device_banner(gpu: dict) -> str:
     ).format(reason=reason_words(gpu.get("reason", "no CUDA backend")))
 
 
-# core/explain.py's explanations in the window's language; the registry's strings through the catalogue
+# core/charts/explain.py's explanations in the window's language; the registry's strings through the catalogue
 def explain_result(r, ceilings=None, source: str = "") -> str:
     return explain.explain_result(r, ceilings, source, language(), tr)
 

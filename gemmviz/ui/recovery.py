@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gemmviz.core import fileio, paths
-from gemmviz.core.results import Session, SessionError
+from gemmviz.core.session.results import Session, SessionError
 from gemmviz.ui.text import tr
 
 RECOVERY_NAME = "recovery.json"
@@ -93,7 +93,7 @@ class Recovery:
 
     def pending(self) -> Session | None:
         """The session left by a run that ended unexpectedly, if any. It is read by the session loader, so with
-        a session's file rules and bounds (core/session_bounds.py: SM ids, times, counters, params, at most
+        a session's file rules and bounds (core/session/bounds.py: SM ids, times, counters, params, at most
         MAX_RESULTS results); a file that breaks one is set aside, its field named in last_error."""
         path = recovery_path()
         if not os.path.lexists(path):

@@ -20,7 +20,7 @@ def tr(text: str) -> str:
     QT_TRANSLATE_NOOP("", ...)'s (a class's title, translated where it is drawn), under the empty context."""
     out = QCoreApplication.translate("", text)
     if out == text and text and LANGUAGE[0] != "en":  # not in the catalogue: a variant may carry its own
-        from gemmviz.core.variants import registry_translation
+        from gemmviz.core.kernels.variants import registry_translation
 
         return registry_translation(text, LANGUAGE[0]) or text
     return out
@@ -40,7 +40,7 @@ def tooltip(s: object) -> str:
     return "<qt>" + plain(text).replace("\n", "<br>") + "</qt>"
 
 
-# Where numbers come from, as core writes it in English (core/lessons.py's LessonSource label and footer,
+# Where numbers come from, as core writes it in English (core/lesson/lessons.py's LessonSource label and footer,
 # ui/export.footer_text): each form as a pattern and its English template, which the catalogue translates.
 _ORIGINS = (
     (re.compile(r"^Replayed: recorded on (?P<gpu>.+), (?P<date>[^,]+)$"),

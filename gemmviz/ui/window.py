@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core import settings
-from gemmviz.core.bench import Job
+from gemmviz.core.measure.bench import Job
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import Result
-from gemmviz.core.session_bounds import MAX_RESULTS
-from gemmviz.core.workspace import Workspace, default_replay_session, recorded_sessions
+from gemmviz.core.session.bounds import MAX_RESULTS
+from gemmviz.core.session.results import Result
+from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, i18n, settings_store
 from gemmviz.ui.accesses.tab import AccessTab
 from gemmviz.ui.charts.compare import ComparePanel

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gemmviz.core.gap import STALL_REASONS, stall_metric
+from gemmviz.core.hardware.gap import STALL_REASONS, stall_metric
 
 HERE = Path(__file__).parent
 SMS, SMSPS = 132, 132 * 4

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gemmviz.core.counters import decode_trace, parse_ncu_csv
-from gemmviz.core.results import Result, Session
+from gemmviz.core.hardware.counters import decode_trace, parse_ncu_csv
+from gemmviz.core.session.results import Result, Session
 
 DATA = Path(__file__).parent
 RECORDED = DATA.parent.parent / "assets" / "sessions" / "h200-2026-12-01.json"

@@ -202,8 +202,8 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
 
 def to_raw(run: EmulatedRun, kernel_name: str):
     """The traced blocks' requests as the GPU tracer writes them: (header, records, sass) for
-    core/accesses.from_raw. A PC is the instruction's index × 16 (its place in the PTX, not in SASS)."""
-    from gemmviz.core.accesses import RECORD_DTYPE
+    core/hardware/accesses.from_raw. A PC is the instruction's index × 16 (its place in the PTX, not in SASS)."""
+    from gemmviz.core.hardware.accesses import RECORD_DTYPE
 
     recs = np.zeros(len(run.records), RECORD_DTYPE)
     if run.records:

@@ -1,6 +1,6 @@
 """The recorded accesses of one block replayed beside its schedule (issue 25): for each step of the schedule the
 tiling animation plays, the cells of A, B (and C at the store) the block's warps really read or wrote on the
-GPU, coloured by warp, inside the outline of what the model says the step reads (core/schedule_accesses.py).
+GPU, coloured by warp, inside the outline of what the model says the step reads (core/schedule/accesses.py).
 
 draw_replay is a pure function of a painter, a rectangle and the replayed steps (the widget, the export and a
 lesson can all call it); AccessReplay is a self-contained widget: kernel, block, step, Export.
@@ -16,9 +16,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
-from gemmviz.core import accesses as acc
-from gemmviz.core.schedule_accesses import A, B, C, ReplayStep, replay
-from gemmviz.core.schedule_types import Schedule
+from gemmviz.core.hardware import accesses as acc
+from gemmviz.core.schedule.accesses import A, B, C, ReplayStep, replay
+from gemmviz.core.schedule.records import Schedule
 from gemmviz.ui.accesses.views import (
     BAD,
     GOOD,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QTabWidget
 
-from gemmviz.core import accesses as acc
-from gemmviz.core.session_checks import SessionError
+from gemmviz.core.hardware import accesses as acc
+from gemmviz.core.session.checks import SessionError
 from gemmviz.ui.accesses.replay import AccessReplay
 from gemmviz.ui.accesses.views import AccessViews
 from gemmviz.ui.theme import LIGHT, Theme

@@ -1,6 +1,6 @@
 """What the kernel really touched (issue 25), drawn: the coalescing view (one warp's global request as 32 lanes
 onto 128-byte lines of 32-byte sectors) and the bank view (one warp's shared request as 32 lanes onto 32
-banks, conflicts highlighted), from access records recorded on a GPU (core/accesses.py).
+banks, conflicts highlighted), from access records recorded on a GPU (core/hardware/accesses.py).
 
 The drawing is plain functions of a painter, a rectangle and the records (draw_coalescing, draw_banks), used by
 the AccessViews widget, by export_access_view (in the registered chart formats, PNG and SVG, at any size, the
@@ -23,7 +23,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSiz
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
-from gemmviz.core import accesses as acc
+from gemmviz.core.hardware import accesses as acc
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme, theme_for
 

@@ -1,4 +1,4 @@
-"""The base of every chart: theme, legend column (ui/charts/axes.py), series styles from core/style.py,
+"""The base of every chart: theme, legend column (ui/charts/axes.py), series styles from core/charts/style.py,
 the hover text of a point. A click on a legend entry emits `seriesToggled(series)`."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from gemmviz.core.charts.style import SeriesStyle, style_of
 from gemmviz.core.numbers import sig
-from gemmviz.core.results import Result
-from gemmviz.core.style import SeriesStyle, style_of
+from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.axes import RoomyAxis, SeriesLegend
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -397,7 +397,10 @@ def _tip(r: Result, source: str) -> str:
     )
 
 
-SOURCE_SUFFIXES = (QT_TRANSLATE_NOOP("", " (recorded)"), QT_TRANSLATE_NOOP("", " (published)"))  # core/workspace.py's
+SOURCE_SUFFIXES = (
+    QT_TRANSLATE_NOOP("", " (recorded)"),
+    QT_TRANSLATE_NOOP("", " (published)"),
+)  # core/session/workspace.py's
 
 
 def source_label(source: str) -> str:

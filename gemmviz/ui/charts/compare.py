@@ -8,10 +8,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from gemmviz.core.numbers import times_text
-from gemmviz.core.numbers import sig
-from gemmviz.core.results import Result, compare_sources
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.numbers import sig, times_text
+from gemmviz.core.session.results import Result, compare_sources
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import tr

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from gemmviz.core.chart_kinds import DEFAULT_BASELINE, ChartView
-from gemmviz.core.variants import BASELINES
+from gemmviz.core.charts.kinds import DEFAULT_BASELINE, ChartView
+from gemmviz.core.kernels.variants import BASELINES
 from gemmviz.ui.charts.base import ResultChart, source_label
 from gemmviz.ui.charts.plots import SpeedupChart, key_label
 from gemmviz.ui.text import tr

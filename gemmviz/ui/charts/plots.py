@@ -2,7 +2,7 @@
 
 Only valid results are plotted; invalid ones stay in the table, flagged. Charts are redrawn from the
 result list (a few hundred points at most), which keeps them simple and always consistent. Every series'
-colour, marker and dash come from the one style table (core/style.py); the legend sits in its own column
+colour, marker and dash come from the one style table (core/charts/style.py); the legend sits in its own column
 right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/roofline/chart.py.
 """
 
@@ -14,13 +14,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from gemmviz.core.chart_kinds import DEFAULT_BASELINE
-from gemmviz.core.numbers import times_text
-from gemmviz.core.numbers import sig
+from gemmviz.core.charts.kinds import DEFAULT_BASELINE
+from gemmviz.core.charts.style import SeriesStyle, ladder_order, series_styles, source_order, style_table
+from gemmviz.core.kernels.variants import baseline as registry_baseline
+from gemmviz.core.numbers import sig, times_text
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.results import Result, find_baseline, line_results
-from gemmviz.core.style import SeriesStyle, ladder_order, series_styles, source_order, style_table
-from gemmviz.core.variants import baseline as registry_baseline
+from gemmviz.core.session.results import Result, find_baseline, line_results
 from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
     LIGHT,
@@ -38,7 +37,7 @@ from gemmviz.ui.charts.base import (
 from gemmviz.ui.roofline.chart import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
-# the registry's baseline labels (core/variants.py BASELINES), for the catalogue: charts draw them through tr()
+# the registry's baseline labels (core/kernels/variants.py BASELINES), for the catalogue: charts draw them through tr()
 BASELINE_LABELS = (QT_TRANSLATE_NOOP("", "CPU loop"), QT_TRANSLATE_NOOP("", "GPU naive, block 16×16 (the seed's)"),
                    QT_TRANSLATE_NOOP("", "cuBLAS FP32"), QT_TRANSLATE_NOOP("", "cuBLAS TF32"))  # fmt: skip
 

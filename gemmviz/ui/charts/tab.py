@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.chart_kinds import ChartView
-from gemmviz.core.style import PRESETS, hidden_for, registry_series
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.charts.kinds import ChartView
+from gemmviz.core.charts.style import PRESETS, hidden_for, registry_series
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
 from gemmviz.ui.charts.table import ResultsTable
@@ -32,7 +32,7 @@ ALL_FOUR_ROWS_1080 = 1000  # a window this tall or taller gets ALL_FOUR_SCALE_10
 ALL_FOUR_MIN_PT = 10  # the app's normal type: "all four" never scales below it
 TWO_SCALE = 0.8  # of the theme's sizes, for each of the two charts the overview draws in a short projector window
 TABLE = "table"  # the results table, shown after the registry's charts
-# the "show" choices and the presets (core/style.PRESETS) as the window names them: keys are the data, tr() the text
+# the "show" choices and the presets (core/charts/style.PRESETS) as the window names them: keys are the data, tr() the text
 SHOWN_NAMES = (QT_TRANSLATE_NOOP("", "all four"), QT_TRANSLATE_NOOP("", "two charts"), QT_TRANSLATE_NOOP("", "table"), QT_TRANSLATE_NOOP("", "seed kernels"),
                QT_TRANSLATE_NOOP("", "ladder"), QT_TRANSLATE_NOOP("", "all"))  # fmt: skip
 REFRESH_MS = 150  # at most a few redraws a second while a sweep streams results in

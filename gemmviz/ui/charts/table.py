@@ -13,9 +13,9 @@ from PySide6.QtCore import QAbstractTableModel, QIdentityProxyModel, QModelIndex
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
-from gemmviz.core.explain import result_flags
+from gemmviz.core.charts.explain import result_flags
 from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
-from gemmviz.core.results import Baselines, Result, result_row
+from gemmviz.core.session.results import Baselines, Result, result_row
 from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.i18n import language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tooltip, tr
@@ -50,7 +50,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 def timing_text(r: Result) -> str:
     """How the median was measured: method, samples kept and dropped, noise, clock, the launch-inclusive time."""
     lines = [
-        tr(r.timing_label),  # TIMING_NAMES marks core/results.TIMING_LABELS
+        tr(r.timing_label),  # TIMING_NAMES marks core/session/results.TIMING_LABELS
         tr("median of {n} samples, noise {noise} (stdev/mean)").format(n=len(r.samples_ms), noise=percent(r.noise)),
     ]
     if r.dropped_ms:

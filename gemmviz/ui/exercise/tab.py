@@ -37,8 +37,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.access_goals import access_verdict
-from gemmviz.core.check_record import (
+from gemmviz.core.exercise.access_goals import access_verdict
+from gemmviz.core.exercise.check import cause_lines, finish, source_lines
+from gemmviz.core.exercise.exercises import (
+    MAX_SOURCE_BYTES,
+    Exercise,
+    ExerciseError,
+    guess_exercise,
+    shipped_exercises,
+)
+from gemmviz.core.exercise.record import (
     CheckFileError,
     access_trace,
     counter_lines,
@@ -47,14 +55,6 @@ from gemmviz.core.check_record import (
     load_check,
     printf_output,
     record_target,
-)
-from gemmviz.core.exercise_check import cause_lines, finish, source_lines
-from gemmviz.core.exercises import (
-    MAX_SOURCE_BYTES,
-    Exercise,
-    ExerciseError,
-    guess_exercise,
-    shipped_exercises,
 )
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular, write_atomic
 from gemmviz.core.messages import msg, render
@@ -727,7 +727,7 @@ class ExerciseTab(QWidget):
         self._fill_accesses(record)
 
     def _access_verdict(self, record: dict) -> dict | None:
-        """The record's exercise's access goal, judged from its access trace (core/access_goals.py)."""
+        """The record's exercise's access goal, judged from its access trace (core/exercise/access_goals.py)."""
         e = next((e for e in self.exercises if e.name == record.get("exercise")), None)
         return access_verdict(record, e.access_goals, e.fix(self.lang), self.lang) if e is not None else None
 
@@ -832,7 +832,7 @@ class NamedPanel(Panel):
 
 def access_panels(kind: str, trace, reference: str) -> list[Panel]:
     """The student's worst request of `kind` beside the reference kernel's, from the shipped H200 records."""
-    from gemmviz.core import accesses as acc
+    from gemmviz.core.hardware import accesses as acc
 
     def pick(t):  # the same kind of request on both sides: loads (a kernel without shared loads: any)
         if kind == "coalescing":

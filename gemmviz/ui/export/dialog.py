@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel
 
 from gemmviz.core import export_formats
-from gemmviz.core.chart_kinds import HARDWARE_KINDS, ChartView
+from gemmviz.core.charts.kinds import HARDWARE_KINDS, ChartView
 from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.ui.charts import kinds as chart_kinds
@@ -19,7 +19,7 @@ PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
 
 def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bool:
     """Export one of the window's charts as it is shown (results, sources, theme, speedup view)."""
-    from gemmviz.core.roofline import load_ceilings
+    from gemmviz.core.hardware.roofline import load_ceilings
 
     ws = window.workspace
     shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()

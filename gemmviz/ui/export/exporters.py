@@ -20,10 +20,10 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
 from gemmviz.core import export_formats, fileio, interrupt
-from gemmviz.core.chart_kinds import ChartKind, ChartView, NothingToDraw
+from gemmviz.core.charts.kinds import ChartKind, ChartView, NothingToDraw
 from gemmviz.core.parsing import check_pixels
 from gemmviz.core.problem import ProblemError
-from gemmviz.core.results import Result
+from gemmviz.core.session.results import Result
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.export import formats
 from gemmviz.ui.theme import LIGHT, Theme
@@ -76,7 +76,7 @@ def footer_text(origins: list[tuple[str | None, str, str]]) -> str:
 
 def session_origin(session, replay: bool = False) -> tuple[str | None, str, str]:
     """(GPU, date, how) of a session file: published, replayed (opened as a replay) or measured."""
-    from gemmviz.core.workspace import session_gpu
+    from gemmviz.core.session.workspace import session_gpu
 
     how = "published" if session.kind == "published" else ("replayed" if replay else "measured")
     return session_gpu(session), (session.created or "")[:10], how

@@ -1,5 +1,5 @@
 """The gap between two kernels as a waterfall (issue 34, item 4): one bar per part of the time difference
-(core/gap.py), in order, each starting where the one before ended, then the whole gap; the sentences go beside it
+(core/hardware/gap.py), in order, each starting where the one before ended, then the whole gap; the sentences go beside it
 (the Hardware tab's text) or in the lesson step's words. Drawn with a painter by one function, `draw_gap`, for
 the tab, the lesson's live view and its slide."""
 
@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QVBoxLayout, QWidget
 
-from gemmviz.core import gap as gapcore
+from gemmviz.core.hardware import gap as gapcore
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.painted import (
     WRAP,
@@ -257,7 +257,7 @@ class GapView(QWidget):
         else:
             try:
                 a, b = (self.file.kernel(c.currentText()) for c in (self.a_combo, self.b_combo))
-                # bars that cancel between close kernels, and parts too small to read: netted (core/gap.readable)
+                # bars that cancel between close kernels, and parts too small to read: netted (core/hardware/gap.readable)
                 self.gap = gapcore.readable(gapcore.decompose(a, b, self.file.header.gpu))
             except (KeyError, gapcore.GapError) as exc:
                 message = render("view.gap.none", self.lang, {"why": str(exc).strip("'")})

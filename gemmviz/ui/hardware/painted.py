@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from gemmviz.core.messages import render
 from gemmviz.core.numbers import sig
-from gemmviz.core.recorded import Header
+from gemmviz.core.session.recorded import Header
 
 Texts = list[tuple[str, QRectF]]
 WRAP = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QVBoxLayout, QWidget
 
-from gemmviz.core import pipeline_trace as pt
+from gemmviz.core.hardware import pipeline_trace as pt
 from gemmviz.core.messages import render
 from gemmviz.ui.hardware.gap import draw_message
 from gemmviz.ui.hardware.painted import Texts, axis, file_line, font, heading, small_pt, source_line, text

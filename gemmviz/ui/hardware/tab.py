@@ -26,12 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.chart_kinds import hardware_result
-from gemmviz.core.counters import level_intensities
+from gemmviz.core.charts.kinds import hardware_result
+from gemmviz.core.hardware.counters import level_intensities
+from gemmviz.core.hardware.roofline import intensity, load_ceilings
 from gemmviz.core.numbers import sig
-from gemmviz.core.results import Result
-from gemmviz.core.roofline import intensity, load_ceilings
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.session.results import Result
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.hardware.gap import GapView
@@ -468,7 +468,7 @@ def hardware_chart(
     sm_count: int | None = None,
 ) -> pg.GraphicsView:
     """A `traffic` or `sm-trace` chart of the first result that has counters / a block trace (narrowed by
-    series and size); raises core.chart_kinds.NoHardwareData when none has."""
+    series and size); raises core.charts.kinds.NoHardwareData when none has."""
     result = hardware_result(kind, results, series, size_key)
     if kind == "traffic":
         chart = TrafficChart(theme)

@@ -21,8 +21,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
-from gemmviz.core.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
-from gemmviz.core.results import Result
+from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
+from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.base import is_projector, legible
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme

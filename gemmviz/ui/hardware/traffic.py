@@ -11,12 +11,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QTextOption
 
-from gemmviz.core.numbers import times_text
-from gemmviz.core.counters import WAVEFRONT_BYTES, Comparison
-from gemmviz.core.explain import comparison_of
-from gemmviz.core.numbers import percent
-from gemmviz.core.results import Result
-from gemmviz.core.style import style_of
+from gemmviz.core.charts.explain import comparison_of
+from gemmviz.core.charts.style import style_of
+from gemmviz.core.hardware.counters import WAVEFRONT_BYTES, Comparison
+from gemmviz.core.numbers import percent, times_text
+from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, place_legend
 from gemmviz.ui.hardware.trace import style_plot
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr

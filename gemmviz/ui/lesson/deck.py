@@ -16,7 +16,7 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core.lessons import Lesson
+from gemmviz.core.lesson.lessons import Lesson
 
 NEXT = {Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown}
 BACK = {Qt.Key.Key_Left, Qt.Key.Key_PageUp}

@@ -11,7 +11,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
 from gemmviz import __version__
-from gemmviz.core.lessons import Lesson, LessonSource
+from gemmviz.core.lesson.lessons import Lesson, LessonSource
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.render import chart_theme, render_slide
 from gemmviz.ui.lesson.views import ViewContext, frame_state, ui_view

@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
-from gemmviz.core.lessons import (
+from gemmviz.core.lesson.lessons import (
     NO_DATA,
     Lesson,
     LessonError,

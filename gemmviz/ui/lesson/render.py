@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
 from gemmviz.core import fileio, interrupt
-from gemmviz.core.lesson_views import VIEW_KINDS
-from gemmviz.core.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
+from gemmviz.core.lesson.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
+from gemmviz.core.lesson.views import VIEW_KINDS
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
 from gemmviz.ui.text import origin_words, tr

@@ -8,8 +8,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core.lessons import StepTable
-from gemmviz.core.style import series_styles
+from gemmviz.core.charts.style import series_styles
+from gemmviz.core.lesson.lessons import StepTable
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme

@@ -1,5 +1,5 @@
 """The drawing of each kind of lesson view, registered under the name its Qt-free part has in
-`core/lesson_views.py`: the live widget lesson mode shows under the words (ui/lesson/mode.py) and the
+`core/lesson/views.py`: the live widget lesson mode shows under the words (ui/lesson/mode.py) and the
 painting of it on a slide (ui/lesson/render.py, PNG and PDF). Neither of those modules names a view.
 
 A view is a subclass of `LessonViewUi` with `@register_ui("name")`: `widget(ctx)` builds the live widget
@@ -17,11 +17,11 @@ from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import QWidget
 
-from gemmviz.core.lessons import LessonSource, Step, step_results, step_table
+from gemmviz.core.hardware.roofline import load_ceilings
+from gemmviz.core.lesson.lessons import LessonSource, Step, step_results, step_table
 from gemmviz.core.problem import Problem
 from gemmviz.core.registry import Registry, import_if_present
-from gemmviz.core.roofline import load_ceilings
-from gemmviz.core.schedule import block_schedule
+from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
 from gemmviz.ui.tiling.render import Background, FrameState, draw_background, render_frame
@@ -114,7 +114,7 @@ class TextView(LessonViewUi):
 @register_ui("chart")
 class ChartStepView(LessonViewUi):
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core import chart_kinds
+        from gemmviz.core.charts import kinds as chart_kinds
         from gemmviz.ui.export.exporters import make_chart
 
         step = ctx.step
@@ -141,7 +141,7 @@ class HardwareView(LessonViewUi):
     chart's own empty state (its title says what is missing) rather than a blank view."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core.chart_kinds import NoHardwareData
+        from gemmviz.core.charts.kinds import NoHardwareData
         from gemmviz.ui.hardware.tab import hardware_chart
         from gemmviz.ui.hardware.trace import SmTraceChart
         from gemmviz.ui.hardware.traffic import TrafficChart
@@ -183,7 +183,7 @@ class AccessesView(LessonViewUi):
     """The shipped access records of the H200 (issue 25), the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core.accesses import shipped_file
+        from gemmviz.core.hardware.accesses import shipped_file
         from gemmviz.ui.accesses.views import AccessCanvas, default_panels
 
         canvas = AccessCanvas()

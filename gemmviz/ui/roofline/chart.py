@@ -17,8 +17,8 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
-from gemmviz.core.results import Result
-from gemmviz.core.style import style_table
+from gemmviz.core.charts.style import style_table
+from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.axes import Log125Axis
 from gemmviz.ui.charts.base import LIGHT, ResultChart, Theme, _Tip, plain, source_label
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -67,7 +67,7 @@ class RooflineChart(ResultChart):
 
     # ---- drawing ----------------------------------------------------------------------------------
     def draw(self, plot: pg.PlotItem) -> None:
-        from gemmviz.core.roofline import roofline_points
+        from gemmviz.core.hardware.roofline import roofline_points
 
         plot.clear()
         self._legend_key = None

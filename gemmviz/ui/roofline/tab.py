@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.results import Result
-from gemmviz.core.roofline import load_ceilings
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.hardware.roofline import load_ceilings
+from gemmviz.core.session.results import Result
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
 from gemmviz.ui.roofline.chart import RooflineChart

@@ -12,7 +12,7 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from gemmviz.core.bench import BenchSettings, Job
+from gemmviz.core.measure.bench import BenchSettings, Job
 from gemmviz.ui.run.gc_guard import collect_on_ui_thread
 from gemmviz.ui.run.worker import EngineWorker
 from gemmviz.ui.worker import WorkerThread, detached_running, leave

@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core import settings
-from gemmviz.core.bench import BenchSettings, Job, plan_jobs
+from gemmviz.core.kernels.variants import VARIANTS, default_variants
+from gemmviz.core.measure.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem, problem_of
-from gemmviz.core.variants import VARIANTS, default_variants
-from gemmviz.core.workspace import Workspace
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import settings_store as store
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -35,7 +35,7 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 PRESETS = list(settings.SIZE_PRESETS)
 CUSTOM = settings.CUSTOM_SIZE
 CPU_LIMIT_S = 30.0
-# the registry's variant titles (core/variants.py), for the catalogue: the list shows them through tr()
+# the registry's variant titles (core/kernels/variants.py), for the catalogue: the list shows them through tr()
 VARIANT_TITLES = (
     QT_TRANSLATE_NOOP("", "CPU triple loop"),
     QT_TRANSLATE_NOOP("", "CPU BLAS (numpy)"),
@@ -56,7 +56,7 @@ VARIANT_TITLES = (
     QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (FP32)"),
     QT_TRANSLATE_NOOP("", "cuBLAS SGEMM (TF32 tensor cores)"),
 )
-# the registry's variant explanations (core/variants.py): tooltips and the roofline tab's explanations
+# the registry's variant explanations (core/kernels/variants.py): tooltips and the roofline tab's explanations
 VARIANT_EXPLANATIONS = (
     QT_TRANSLATE_NOOP("", "The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba."),
     QT_TRANSLATE_NOOP("", "numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU."),

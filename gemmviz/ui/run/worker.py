@@ -8,7 +8,7 @@ import time
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from gemmviz.core.bench import BenchSettings, Engine, Job, environment
+from gemmviz.core.measure.bench import BenchSettings, Engine, Job, environment
 
 
 class EngineWorker(QObject):

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 
-from gemmviz.core.schedule import Schedule, Step
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.schedule.block import Schedule, Step
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import tr
 from gemmviz.ui.tiling.captions import caption_words

@@ -1,4 +1,4 @@
-"""The animation's step captions in the window's language. core/schedule.py and its kinds caption each step
+"""The animation's step captions in the window's language. core/schedule/block.py and its kinds caption each step
 with a message (Step.caption: a key and its figures, core/messages.py) and keep its English as Step.text (the
 model's, the CLI's and the tests' words); the window renders the message in its language. A step captioned in
 plain text (a kind without messages) shows that text as it is."""
@@ -10,7 +10,7 @@ from gemmviz.ui.text import LANGUAGE
 
 
 def caption_words(step) -> str:
-    """A step's caption (core/schedule_types.Step) in the window's language; a plain string as it is."""
+    """A step's caption (core/schedule/records.Step) in the window's language; a plain string as it is."""
     caption = getattr(step, "caption", None)
     if caption is None:
         return getattr(step, "text", step)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from gemmviz.core.kernel_code import Listing, kernel_listing
+from gemmviz.core.kernels.code import Listing, kernel_listing
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import FONT_PER_PT, PROJECTOR_SHARE, Background, FrameState, render_frame

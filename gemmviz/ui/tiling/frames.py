@@ -17,8 +17,8 @@ import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from gemmviz.core import interrupt
-from gemmviz.core.schedule import Schedule
-from gemmviz.core.schedule_kinds import schedule_kind
+from gemmviz.core.schedule.block import Schedule
+from gemmviz.core.schedule.kinds import schedule_kind
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import Background, FrameState, render_frame
 

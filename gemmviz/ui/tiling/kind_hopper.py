@@ -1,4 +1,4 @@
-"""Drawing one frame of the Hopper kernel's schedule (core/schedule_kind_hopper.py): A, B and C with this block's
+"""Drawing one frame of the Hopper kernel's schedule (core/schedule/kind_hopper.py): A, B and C with this block's
 tiles, the producer thread and its TMA copies (a whole tile moves at once), the ring of shared-memory stages
 with their full/empty mbarriers, the consumer warpgroups, the counters and the step in words.
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen
 
-from gemmviz.core.schedule_kind_hopper import HopperSchedule, HopperStep, Slot
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.schedule.kind_hopper import HopperSchedule, HopperStep, Slot
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
@@ -28,7 +28,7 @@ from gemmviz.ui.tiling.render import (
     register_renderer,
 )
 
-# core/schedule_kind_hopper.SLOT_STATES as the view names them (through tr())
+# core/schedule/kind_hopper.SLOT_STATES as the view names them (through tr())
 SLOT_STATE_NAMES = (QT_TRANSLATE_NOOP("", "empty"), QT_TRANSLATE_NOOP("", "loading"), QT_TRANSLATE_NOOP("", "full"),
                     QT_TRANSLATE_NOOP("", "consuming"))  # fmt: skip
 

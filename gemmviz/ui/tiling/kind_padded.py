@@ -1,10 +1,10 @@
-"""The padded tiled kernel's frames (core/schedule_kind_padded.py): the tiled kernel's, with each shared array
+"""The padded tiled kernel's frames (core/schedule/kind_padded.py): the tiled kernel's, with each shared array
 drawn TILE × (TILE + 1), its extra column grey (words no thread loads or reads), and its bank figures beside the
 counters (render.TiledRenderer.bank_line), so that beside the tiled kernel it shows what the padding changes."""
 
 from __future__ import annotations
 
-from gemmviz.core.schedule import Schedule
+from gemmviz.core.schedule.block import Schedule
 from gemmviz.ui.text import tr
 from gemmviz.ui.tiling.layout import shared_pad
 from gemmviz.ui.tiling.render import TiledRenderer, register_renderer

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
 
-from gemmviz.core.schedule import Schedule
-from gemmviz.core.schedule_kinds import schedule_kind
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.schedule.block import Schedule
+from gemmviz.core.schedule.kinds import schedule_kind
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.tiling.captions import caption_words

@@ -5,7 +5,7 @@ steps of one thread block moving between them. It only draws a schedule that `co
 thread), so stepping to frame i from anywhere draws the same image: on screen (ui/tiling/view.py), into a PNG,
 GIF or video (ui/export/exporters.py) and in the tests.
 
-Each schedule kind (core/schedule_kinds.py) is drawn by the renderer registered under its name: the block-tiled
+Each schedule kind (core/schedule/kinds.py) is drawn by the renderer registered under its name: the block-tiled
 ones here (BlockRenderer with the shared-memory part per kind: NaiveRenderer, TiledRenderer, BlockTileRenderer),
 any other in a module of its own, ui/tiling/kind_NAME.py (kind_hopper.py). A new block-tiled kind may subclass
 one of these and draw its shared memory from the public parts below: draw_tiled, draw_padding, draw_copy,
@@ -21,10 +21,10 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 
 from gemmviz.core import interrupt
+from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.registry import Registry, import_if_present
-from gemmviz.core.schedule import Schedule, Step, reuse_factor
-from gemmviz.core.schedule_kinds import schedule_kind
-from gemmviz.core.variants import VARIANTS
+from gemmviz.core.schedule.block import Schedule, Step, reuse_factor
+from gemmviz.core.schedule.kinds import schedule_kind
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
@@ -279,7 +279,7 @@ def min_text_px(w: int, h: int, theme: Theme) -> float:
     return min(base, max(0.7 * base, min(PROJECTOR_SHARE * theme.font_pt * FONT_PER_PT, short)))
 
 
-# ---- the registry of renderers: one per schedule kind (core/schedule_kinds.py) ----------------------------------
+# ---- the registry of renderers: one per schedule kind (core/schedule/kinds.py) ----------------------------------
 @dataclass(frozen=True)
 class Canvas:
     """Where a frame is drawn: the painter and its size, the theme, the cached background and, for the layout
@@ -473,10 +473,10 @@ class TiledRenderer(BlockRenderer):
 
     def bank_line(self, s: Schedule) -> str | None:
         """Its shared stores' and reads' bank conflicts, worked out from the kernel's addresses at this tile and
-        padding (core/schedule_accesses.shared_banks: the rule the recorded accesses are summarised by)."""
+        padding (core/schedule/accesses.shared_banks: the rule the recorded accesses are summarised by)."""
         if not self.shows_banks:
             return None
-        from gemmviz.core.schedule_accesses import shared_banks  # numpy and the traces' code, on first use
+        from gemmviz.core.schedule.accesses import shared_banks  # numpy and the traces' code, on first use
 
         banks = shared_banks(s.bm, shared_pad(s))
 

@@ -1,4 +1,4 @@
-"""Two kernels' blocks side by side, in lockstep (core/lockstep.py), each drawn by its own renderer with its
+"""Two kernels' blocks side by side, in lockstep (core/schedule/lockstep.py), each drawn by its own renderer with its
 own counters: the lesson's "side" view and the Tiling tab's "beside" choice. The frame given is the leading
 schedule's (the one with more steps); the other shows the step at the same progress along K."""
 
@@ -10,9 +10,9 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from gemmviz.core.lockstep import follower_step, leader_first
-from gemmviz.core.schedule import block_schedule, grid_and_threads
-from gemmviz.core.schedule_types import Schedule
+from gemmviz.core.schedule.block import block_schedule, grid_and_threads
+from gemmviz.core.schedule.lockstep import follower_step, leader_first
+from gemmviz.core.schedule.records import Schedule
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import FrameState, render_frame
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
-from gemmviz.core.schedule import (
+from gemmviz.core.schedule.block import (
     Schedule,
     animated_variants,
     block_schedule,
@@ -482,8 +482,8 @@ class TilingPanel(QWidget):
         self.view.set_state(None)
 
     def _load_source(self) -> None:
-        """The kernel as compiled for the animation: its `#define TILE` at the tile chosen (core/kernel_code.py)."""
-        from gemmviz.core.kernel_code import kernel_listing
+        """The kernel as compiled for the animation: its `#define TILE` at the tile chosen (core/kernels/code.py)."""
+        from gemmviz.core.kernels.code import kernel_listing
 
         try:
             compact = self.theme.font_pt > PROJECTOR_CODE_PT
@@ -519,7 +519,7 @@ class TilingPanel(QWidget):
             return
         self.view.set_state(state)
         if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
-            from gemmviz.core.lockstep import follower_step
+            from gemmviz.core.schedule.lockstep import follower_step
 
             j = follower_step(self.schedule, self.beside_schedule, self.step)
             self.beside_view.set_state(FrameState(self.beside_schedule, j))

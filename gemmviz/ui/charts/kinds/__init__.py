@@ -1,9 +1,9 @@
 """How each chart kind is drawn: one module per kind (or a few kinds alike), each registering under its name a
-subclass of core/chart_kinds.py's description with `render` (and, for a panel of the Charts tab, a `tab_label` and
+subclass of core/charts/kinds.py's description with `render` (and, for a panel of the Charts tab, a `tab_label` and
 `make_panel`).
 
 Importing this package imports every module in it, so a new kind is one module here: its class (name, label,
-description, what it needs, its drawing) decorated with `core.chart_kinds.register`. The modules load Qt only inside
+description, what it needs, its drawing) decorated with `core.charts.kinds.register`. The modules load Qt only inside
 their methods, so `gemmviz export --help` lists the kinds without it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from gemmviz.core import chart_kinds
+from gemmviz.core.charts import kinds as chart_kinds
 
 for _module in pkgutil.iter_modules(__path__):
     importlib.import_module(f"{__name__}.{_module.name}")

@@ -3,8 +3,8 @@ with nothing to draw (the roofline of a CPU-only session) says why in its place.
 
 from __future__ import annotations
 
-from gemmviz.core import chart_kinds
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.charts import kinds as chart_kinds
 
 # what the roofline's quarter says for a CPU-only session (Dashboard.empty_reason), in the window's language
 NO_GPU_ROOFLINE = QT_TRANSLATE_NOOP(

@@ -3,7 +3,7 @@ The view's size (`gemmviz export --at`) picks the result."""
 
 from __future__ import annotations
 
-from gemmviz.core import chart_kinds
+from gemmviz.core.charts import kinds as chart_kinds
 
 
 def _hardware_chart(kind: str, results, theme, view: chart_kinds.ChartView):

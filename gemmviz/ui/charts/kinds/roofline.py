@@ -3,7 +3,7 @@ chosen result that measured its traffic gets its per-level roofline (ui/hardware
 
 from __future__ import annotations
 
-from gemmviz.core import chart_kinds
+from gemmviz.core.charts import kinds as chart_kinds
 
 
 @chart_kinds.register

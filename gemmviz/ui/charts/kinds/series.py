@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gemmviz.core import chart_kinds
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.charts import kinds as chart_kinds
 
 
 def _series_chart(chart_class, results, theme, view: chart_kinds.ChartView):

@@ -3,8 +3,8 @@ of source, baseline and size (ui/charts/panels.SpeedupPanel)."""
 
 from __future__ import annotations
 
-from gemmviz.core import chart_kinds
 from gemmviz.core.catalogue import QT_TRANSLATE_NOOP
+from gemmviz.core.charts import kinds as chart_kinds
 
 
 @chart_kinds.register

@@ -1,0 +1,140 @@
+"""The Hopper kernel's (kernels/wgmma_tf32.cu) configuration, tuning space, launch shape and traffic model.
+
+Kept apart from the registry so `variants.py` stays small; pure arithmetic, no driver. The launcher
+(`gemmviz.backends.wgmma.WgmmaConfig`) holds the same defaults: a test checks they agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+
+from gemmviz.core.kernels.model import Traffic, ceil_div
+from gemmviz.core.problem import Problem
+
+# The kernel's -D macros (defaults of WgmmaConfig); BK = 32 and BN = 64·CONSUMERS are fixed in the kernel.
+WGMMA = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1, "SPLITS": 0}
+WGMMA_BK = 32  # one 128-byte swizzle row of FP32
+SMEM_LIMIT = 227 * 1024  # dynamic shared memory per block on sm_90
+# TMA needs 16-byte row pitches (K for A, N for B): the engine zero-pads K and N to multiples of 4.
+WGMMA_PAD = (1, 4, 4)
+
+WGMMA_EXPLANATION = (
+    "Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global "
+    "into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage "
+    "has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive "
+    "when they are done with it, and the producer waits on it before refilling the stage). Two consumer "
+    "warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from "
+    "shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel "
+    "computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is "
+    "required, and the A tile is read by the tensor cores from shared memory as it stands."
+)
+
+
+def wgmma_bn(c: Mapping[str, int]) -> int:
+    return 64 * c["CONSUMERS"]
+
+
+def wgmma_threads(c: Mapping[str, int]) -> int:
+    """A producer warpgroup plus CONSUMERS consumer warpgroups."""
+    return 128 * (c["CONSUMERS"] + 1)
+
+
+def wgmma_smem_bytes(c: Mapping[str, int]) -> int:
+    """STAGES stages of A and B tiles, 1024 bytes to align the swizzle, two 8-byte mbarriers per stage."""
+    return c["STAGES"] * (c["BM"] + wgmma_bn(c)) * WGMMA_BK * 4 + 1024 + 16 * c["STAGES"]
+
+
+def wgmma_tiles(p: Problem, c: Mapping[str, int]) -> tuple[int, int]:
+    """(block rows, block columns) of the grid: whole clusters along N, so a cluster's last block may lie
+    past N (it loads its share of A for its peer, computes zeros and stores nothing)."""
+    cluster = c["CLUSTER"]
+    return ceil_div(p.m, c["BM"]), ceil_div(p.n, wgmma_bn(c) * cluster) * cluster
+
+
+# Split-K (SPLITS = slices of K per tile, each slice at least 4 K-blocks of 32): the kernel supports it, but on
+# the H200 it was slower than no split at every size tried (benchmarks/wgmma_splitk.py, 2026-12-02: 1024³ in
+# 128×128 tiles 16.3 µs unsplit, 16.4 in 2 slices, 27.6 in 4), so SPLITS = 0 (auto) runs unsplit and a count
+# is only used where a config names one. No split above 4096 block tiles (the kernel's counters, SPLITK_TILES).
+SPLIT_SMS, SPLIT_MIN_KBLOCKS, SPLIT_TILES = 132, 4, 4096
+
+
+def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
+    """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto)."""
+    k_blocks = ceil_div(ceil_div(p.k, 4) * 4, WGMMA_BK)
+    rows, cols = wgmma_tiles(p, c)
+    if rows * cols > SPLIT_TILES:
+        return 1
+    return max(1, min(int(c.get("SPLITS", 0)), k_blocks // SPLIT_MIN_KBLOCKS))
+
+
+# Where 256-row tiles fill the last wave of 132 SMs under 80% (1024³: 32 tiles on 132 SMs; 2048×3072×4096:
+# 192 tiles, 2 waves for 1.45 of work), 128-row tiles without clusters run instead (6 stages). Measured on the
+# H200 (benchmarks/wgmma_splitk.py, 2026-12-02, % of cuBLAS TF32, 256×128 pairs → 128×128): 1024³ 52% → 85%,
+# 1000³ 54% → 89%, 2048×3072×4096 84% → 92%; at 2048³ (128 tiles) 256 rows stay ahead, 101% against 87%.
+SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
+
+
+def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
+    """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
+    their waves of 132 SMs under 80%."""
+    out = dict(c)
+    rows, cols = wgmma_tiles(p, c)
+    tiles = rows * cols
+    if c["BM"] > SMALL_BM and tiles / (ceil_div(tiles, SPLIT_SMS) * SPLIT_SMS) < WAVE_FILL:
+        out.update(BM=SMALL_BM, STAGES=SMALL_STAGES, CLUSTER=SMALL_CLUSTER)
+    return out
+
+
+def wgmma_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+    """A 1-D grid (the kernel walks the tiles in grouped order itself), one block per tile and slice of K."""
+    rows, cols = wgmma_tiles(p, c)
+    return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
+
+
+def wgmma_space() -> list[dict[str, int]]:
+    """BM 128/192/256 with as many stages as fit (up to 6), grouped order, multicast pairs, wgmma depth."""
+    out = []
+    grid = itertools.product((128, 192, 256), range(2, 7), (4, 8, 16), (1, 2), (0, 1))
+    for bm, stages, group_m, cluster, depth in grid:
+        c = {
+            "BM": bm,
+            "CONSUMERS": 2,
+            "STAGES": stages,
+            "GROUP_M": group_m,
+            "B_REGS": 1,
+            "DEPTH": depth,
+            "CLUSTER": cluster,
+            "SPLITS": 0,
+        }
+        if wgmma_smem_bytes(c) <= SMEM_LIMIT:
+            out.append(c)
+    return out
+
+
+def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
+    """Counts in elements, on the problem the kernel runs (K and N zero-padded to multiples of 4).
+
+    Global loads: what TMA reads inside the matrices (out-of-range parts of a box are zero-filled on chip,
+    not read). Each cluster column loads each row band of A once (CLUSTER blocks share it by multicast);
+    each block loads its BN columns of B. Shared stores: whole boxes, STAGE bytes per block per k-step.
+    Shared loads: per k-step each consumer warpgroup's wgmma reads the whole BM×32 A tile through its
+    descriptor, and the consumers together read the 32×BN B tile once (fragments into registers).
+    Multiply-adds: the tensor cores compute whole BM×BN×32 tiles, zeros included. Split-K: each slice writes
+    its partial tile to the workspace and the last one reads them back (counted as global stores and loads)."""
+    q = Problem(p.m, ceil_div(p.n, 4) * 4, ceil_div(p.k, 4) * 4)
+    bm, bn, cluster = c["BM"], wgmma_bn(c), c["CLUSTER"]
+    rows, cols = wgmma_tiles(q, c)
+    k_steps = ceil_div(q.k, WGMMA_BK)
+    blocks = rows * cols
+    splits = wgmma_splits(q, c)
+    partials = 0 if splits == 1 else blocks * bm * bn * splits
+    return Traffic(
+        model=f"wgmma + TMA (BM={bm}, BN={bn}, {c['STAGES']} stages, cluster {cluster}, split-K {splits})",
+        global_loads=(cols // cluster) * q.m * q.k + rows * q.k * q.n + max(0, partials - blocks * bm * bn),
+        global_stores=q.m * q.n + partials,
+        shared_loads=blocks * k_steps * WGMMA_BK * (c["CONSUMERS"] * bm + bn),
+        shared_stores=blocks * k_steps * WGMMA_BK * (bm + bn),
+        fmas_executed=blocks * k_steps * WGMMA_BK * bm * bn,
+        flops=p.flops,
+    )
