@@ -1,5 +1,6 @@
 """Layering rules from DESIGN.md, checked over every module: no Qt (or PyCUDA) outside gemmviz.ui, no import
-circles at module or function level, core never imports backends/ui/cli, ui never imports the CLI."""
+circles at module or function level, core never imports backends/ui/cli, ui never imports the CLI, and core's
+feature packages import only the base and the packages below them (CORE_PACKAGES)."""
 
 import ast
 import pathlib
@@ -104,6 +105,68 @@ def test_layers_point_down():
                 bad.append(f"{mod} -> {dep}")
             if mod.startswith("gemmviz.ui") and dep.startswith("gemmviz.cli"):
                 bad.append(f"{mod} -> {dep}")
+    assert bad == []
+
+
+# core/'s map (issue 35, item 6): a flat base every package shares, and feature packages (as ui/ is), each of which
+# may import the base and the packages named here, and nothing above it: a map without circles, drawn downwards.
+CORE_BASE = {
+    "catalogue",
+    "cuda_needs",
+    "export_formats",
+    "fileio",
+    "interrupt",
+    "messages",
+    "numbers",
+    "parsing",
+    "paths",
+    "problem",
+    "registry",
+    "settings",
+    "startup",
+    "text",
+}
+CORE_PACKAGES = {
+    "kernels": set(),  # the variants and their models
+    "session": {"kernels"},  # results, the session file, the workspace
+    "measure": {"kernels", "session"},  # the benchmark protocol
+    "hardware": {"kernels", "session"},  # accesses, counters, roofline, microbenchmark, pipeline, gap
+    "charts": {"kernels", "session", "measure", "hardware"},  # chart kinds, style, explanations
+    "schedule": {"kernels", "hardware"},  # the animation's schedules (and the recorded accesses beside them)
+    "exercise": {"kernels", "session", "hardware"},  # exercises, checks, check records, grading
+    "lesson": {"kernels", "session", "measure", "hardware", "charts", "schedule"},  # lessons and their views
+}
+
+
+def _core_part(mod: str, mods: dict[str, pathlib.Path]) -> str | None:
+    """The part of core a module is in: "base", a package's name, or None outside core (and for core itself)."""
+    parts = mod.split(".")
+    if parts[:2] != ["gemmviz", "core"] or len(parts) == 2:
+        return None
+    return parts[2] if len(parts) > 3 or mods[mod].name == "__init__.py" else "base"
+
+
+def test_core_is_a_base_and_feature_packages_each_saying_what_it_holds():
+    """A module new to core goes into its family's package; one for the base is added to CORE_BASE on purpose.
+    A package's __init__ is its docstring only: importing one module of a package loads no other."""
+    core = ROOT / "core"
+    assert {p.stem for p in core.glob("*.py")} - {"__init__"} == CORE_BASE
+    assert {p.parent.name for p in core.glob("*/__init__.py")} == set(CORE_PACKAGES)
+    for pkg in CORE_PACKAGES:
+        tree = ast.parse((core / pkg / "__init__.py").read_text())
+        assert ast.get_docstring(tree) and len(tree.body) == 1, pkg
+        assert not [d for d in (core / pkg).iterdir() if d.is_dir() and d.name != "__pycache__"], pkg
+
+
+def test_core_packages_import_only_the_base_and_the_packages_below_them():
+    mods = _modules()
+    bad = []
+    for mod, deps in _graph().items():
+        part = _core_part(mod, mods)
+        if part is None:
+            continue
+        allowed = {"base", part} | CORE_PACKAGES.get(part, set())
+        bad += [f"{mod} -> {dep}" for dep in deps if _core_part(dep, mods) not in allowed | {None}]
     assert bad == []
 
 
