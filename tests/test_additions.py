@@ -1,8 +1,9 @@
 """What an addition costs (issue 35, CONTRIBUTING.md's "How to add"): a scratch addition of each kind is made here,
 in the test, through its registry (monkeypatched or `Registry.scratch`, removed afterwards), and the suite's own
 checks are run over it. An addition that needs another file edited, a list in a test extended or a new GPU
-recording fails here. Chart kinds and formats are also exercised end to end in test_chart_kinds.py, lesson views
-in test_lesson_views.py, schedule kinds in test_schedule_kinds.py."""
+recording fails here: a variant, a chart kind, an export format, a lesson (its two TOML files beside the shipped
+ones) and a lesson view (its core part and its drawing). Chart kinds and formats are also exercised end to end in
+test_chart_kinds.py, lesson views in test_lesson_views.py, schedule kinds in test_schedule_kinds.py."""
 
 import dataclasses
 
@@ -178,3 +179,162 @@ def test_the_shipped_image_formats_share_one_writer(tmp_path, suffix):
     assert issubclass(writer(export_formats.CHART, out), ImageFormat)
     assert main(["export", SESSION, "--chart", "time", "--size", "640x360", "-o", str(out)]) == 0
     assert QImage(str(out)).size().height() == 360
+
+
+# ---- a lesson -----------------------------------------------------------------------------------------------
+# What a teacher adds: assets/lessons/NAME.toml and its translation NAME.zh.toml, nothing else. The scratch files
+# are put beside the shipped ones (core/lesson/lessons.py finds lessons through `asset_files`), and the suite's
+# checks over every shipped lesson run with them in place.
+SCRATCH_LESSON = {
+    "zzscratch.toml": '''title = "A scratch lesson"
+summary = "Two slides a test adds."
+session = "h200-2026-12-02.json"
+
+[[step]]
+title = "V1 and V2"
+text = "V2 stages 32×32 tiles in shared memory. Same arithmetic, very different memory traffic."
+view = "chart"
+chart = "gflops"
+series = ["gpu-naive[block=32]", "gpu-tiled[tile=32]"]
+sizes = [1024, 2048, 4096]
+notes = """The three versions compute exactly the same sums; only where the operands come from changes."""
+
+[[step]]
+title = "Arithmetic intensity"
+text = "Intensity is FLOPs per byte moved from memory."
+notes = """Count the bytes the code asks for. V1: two four-byte loads per multiply-add, two FLOPs, so 0.25 FLOP per byte."""
+''',
+    "zzscratch.zh.toml": '''title = "算术强度"
+summary = "两页。"
+session = "h200-2026-12-02.json"
+lang = "zh"
+
+[[step]]
+title = "V1、V2"
+text = "V2 把 32×32 分块暂存到共享内存。计算量相同，内存流量天差地别。"
+view = "chart"
+chart = "gflops"
+series = ["gpu-naive[block=32]", "gpu-tiled[tile=32]"]
+sizes = [1024, 2048, 4096]
+notes = """原文的三个版本计算完全相同的和，变的只是操作数从哪里来。V1 启动 32×32 的线程块，V2 暂存 32×32 的分块。"""
+
+[[step]]
+title = "算术强度"
+text = "强度即每字节的浮点运算次数。"
+notes = """数一数代码请求的字节。V1：每次乘加两次 4 字节读取、两次浮点运算，所以是 0.25 FLOP/字节。"""
+''',
+}
+
+
+@pytest.fixture
+def scratch_lesson(tmp_path, monkeypatch):
+    """The scratch lesson among the shipped ones, in English and Chinese; the shipped ones alone afterwards."""
+    from gemmviz.core.lesson import lessons
+
+    folder = tmp_path / "scratch-lessons"
+    folder.mkdir()
+    for name, text in SCRATCH_LESSON.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    shipped = lessons.asset_files
+
+    def with_scratch(kind, suffix=".json"):
+        found = shipped(kind, suffix)
+        return sorted([*found, *folder.glob(f"*{suffix}")], key=lambda f: f.name) if kind == "lessons" else found
+
+    monkeypatch.setattr(lessons, "asset_files", with_scratch)
+    by_lang = lessons.all_shipped_lessons()["zzscratch"]
+    assert set(by_lang) == {"en", "zh"}
+    return by_lang
+
+
+def test_a_new_lesson_passes_the_lesson_checks_and_the_cli_lists_and_exports_it(scratch_lesson, tmp_path, capsys):
+    from gemmviz.cli.main import main
+    from gemmviz.core.lesson.lessons import lesson_gaps, lesson_session
+    from tests import test_lessons
+
+    test_lessons.test_shipped_lessons_load_and_have_the_seed_lessons()
+    test_lessons.test_shipped_lessons_show_no_markup_and_name_quoted_figures()
+    test_lessons.test_no_two_rows_of_a_lesson_table_share_a_colour()
+    test_lessons.test_one_set_of_ceilings_in_slides_and_docs()
+    test_lessons.test_slides_say_at_most_30_words_and_every_step_has_notes()
+    test_lessons.test_no_measured_here_on_a_replay_in_either_language()
+    for lesson in scratch_lesson.values():
+        assert lesson_gaps(lesson, lesson_session(lesson)) == []
+    assert main(["lesson", "--list"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("zzscratch")]
+    assert len(listed) == 1 and "A scratch lesson" in listed[0]
+    out = tmp_path / "slides"
+    assert main(["lesson", "zzscratch", "--lang", "zh", "--export", str(out), "--size", "640x360"]) == 0
+    assert len(list(out.glob("step-*.png"))) == 2 and (out / "lesson.pdf").stat().st_size > 0
+
+
+def test_a_new_lessons_slides_are_legible_and_its_chinese_is_in_the_bundled_font(scratch_lesson, qtbot, monkeypatch):
+    from PySide6.QtGui import QFont, QRawFont
+
+    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
+    from gemmviz.core.paths import asset_path
+    from gemmviz.ui.fonts import CJK_FONT_FILE
+    from tests import test_fonts_cjk, test_lesson_legible
+
+    monkeypatch.setattr(test_lesson_legible, "LESSONS", {lang: shipped_lessons(lang) for lang in ("en", "zh")})
+    sources = {(lang, "zzscratch"): lesson_session(lesson) for lang, lesson in scratch_lesson.items()}
+    for lang in ("en", "zh"):
+        test_lesson_legible.test_every_step_in_the_window_is_legible_on_a_projector(
+            qtbot, sources, lang, "zzscratch", "720p"
+        )
+        test_lesson_legible.test_every_exported_slide_is_legible(qtbot, sources, lang, "zzscratch", "1080p")
+    raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
+    chinese = set(test_fonts_cjk.CJK.findall(SCRATCH_LESSON["zzscratch.zh.toml"]))
+    assert len(chinese) > 20 and all(raw.supportsCharacter(ord(c)) for c in chinese)
+
+
+def test_a_new_lesson_is_in_the_lesson_menu(scratch_lesson, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import QSettings
+
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(backends={"cpu": CpuBackend()}, settings=settings, load_recorded_without_gpu=False)
+    qtbot.addWidget(w)
+    menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&Lesson")
+    assert any(a.text().startswith(scratch_lesson["en"].title) for a in menu.actions())
+    w.close()
+
+
+# ---- a lesson view ------------------------------------------------------------------------------------------
+def test_a_new_lesson_view_is_a_core_part_and_a_drawing_and_the_view_checks_pass(qtbot):
+    """Both parts added through their registries (as core/lesson/view_NAME.py and ui/lesson/view_NAME.py would
+    add them): parsed, refused with its own message, listed in the errors, drawn on a slide and in lesson mode,
+    and the suite's every-view-has-a-drawing check holds; afterwards neither registry has it."""
+    from PySide6.QtWidgets import QLabel
+
+    from gemmviz.core.lesson import views as lesson_views
+    from gemmviz.core.lesson.lessons import NO_DATA, LessonError, parse_lesson
+    from gemmviz.ui.lesson import views as ui_views
+    from gemmviz.ui.lesson.mode import LessonView
+    from gemmviz.ui.lesson.render import render_slide_image
+    from tests import test_lesson_views as shipped_checks
+
+    kind = lesson_views.LessonViewKind("zzstripes", ("stripes",), shipped_checks._check)
+    lesson_text = shipped_checks.LESSON.replace('"stripes"\n', '"zzstripes"\n')
+    with lesson_views.VIEW_KINDS.scratch(kind), ui_views.UI_VIEWS.scratch(shipped_checks.StripesUi(), "zzstripes"):
+        shipped_checks.test_every_registered_view_has_a_drawing()
+        lesson = parse_lesson(lesson_text, "x", "my.toml")
+        assert lesson.steps[0].view == "zzstripes" and lesson.steps[0].chart == "stripes-4"
+        with pytest.raises(LessonError, match="stripes must be 1…9"):
+            parse_lesson(lesson_text.replace("= 4", "= 12"), "x", "my.toml")
+        with pytest.raises(LessonError, match="view must be one of.*zzstripes"):
+            parse_lesson(lesson_text.replace('"zzstripes"', '"movie"'), "x", "my.toml")
+        image = render_slide_image(640, 360, lesson, 0, NO_DATA)
+        assert shipped_checks.COLOUR in {image.pixelColor(x, 250).name() for x in range(0, 640, 4)}
+        view = LessonView(lesson, None)
+        qtbot.addWidget(view)
+        view.resize(960, 540)
+        view.show()
+        view.go(0)
+        assert isinstance(view.views[0], QLabel) and view.views[0].text() == "stripes-4"
+        view.close()  # no paint of the scratch view once it is gone
+    assert "zzstripes" not in lesson_views.view_names() and "zzstripes" not in ui_views.UI_VIEWS
+    with pytest.raises(LessonError, match="view must be one of"):
+        parse_lesson(lesson_text, "x", "my.toml")
