@@ -3,62 +3,62 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="76" />
+        <location filename="../../gemmviz/ui/i18n.py" line="77" />
         <source>PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)</source>
         <translation>未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="78" />
+        <location filename="../../gemmviz/ui/i18n.py" line="79" />
         <source>no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded</source>
         <translation>没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="80" />
+        <location filename="../../gemmviz/ui/i18n.py" line="81" />
         <source>no usable NVIDIA driver: cuInit failed ({detail})</source>
         <translation>NVIDIA 驱动不可用：cuInit 失败（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="81" />
+        <location filename="../../gemmviz/ui/i18n.py" line="82" />
         <source>no NVIDIA driver: {detail}</source>
         <translation>没有 NVIDIA 驱动：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="83" />
+        <location filename="../../gemmviz/ui/i18n.py" line="84" />
         <source>cannot count CUDA devices ({detail})</source>
         <translation>无法统计 CUDA 设备（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="85" />
+        <location filename="../../gemmviz/ui/i18n.py" line="86" />
         <source>no CUDA device: the driver found no NVIDIA GPU</source>
         <translation>没有 CUDA 设备：驱动没有找到 NVIDIA GPU</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="86" />
+        <location filename="../../gemmviz/ui/i18n.py" line="87" />
         <source>no CUDA device: {detail}</source>
         <translation>没有 CUDA 设备：{detail}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="87" />
+        <location filename="../../gemmviz/ui/i18n.py" line="88" />
         <source>no CUDA backend</source>
         <translation>没有 CUDA 后端</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="106" />
+        <location filename="../../gemmviz/ui/i18n.py" line="107" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="131" />
+        <location filename="../../gemmviz/ui/i18n.py" line="132" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="134" />
+        <location filename="../../gemmviz/ui/i18n.py" line="135" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="220" />
+        <location filename="../../gemmviz/ui/i18n.py" line="221" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
@@ -138,113 +138,113 @@
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="400" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="401" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="400" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="402" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="47" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="71" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="130" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="70" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="129" />
         <location filename="../../gemmviz/ui/charts/table.py" line="161" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="156" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="183" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="185" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="195" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="197" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="330" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="329" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="339" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="341" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="348" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="352" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -699,7 +699,7 @@ caches</source>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="241" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
         <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
@@ -940,81 +940,81 @@ caches</source>
         <translation>同时最多：{n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="25" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="24" />
         <source>No hardware counters in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="44" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="43" />
         <source>{series} at {size}: no hardware counters</source>
         <translation>{series}，规模 {size}：没有硬件计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="57" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="56" />
         <source>shared</source>
         <translation>共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="58" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="57" />
         <source>conflicts</source>
         <translation>bank 冲突</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="61" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="60" />
         <source>model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="62" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="61" />
         <source>measured (ncu)</source>
         <translation>实测（ncu）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="90" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="89" />
         <source>not counted</source>
         <translation>未统计</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="96" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="95" />
         <source>{pct}
 of model</source>
         <translation>模型的
 {pct}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="98" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="97" />
         <source>{ratio}×
 model</source>
         <translation>模型的
 {ratio} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="151" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="150" />
         <source>Measured traffic per memory level at {size}</source>
         <translation>{size} 时各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="153" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="152" />
         <source>Measured traffic per memory level</source>
         <translation>各级存储的实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="156" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="155" />
         <source>above each pair: {second} ÷ {first}</source>
         <translation>每对柱上方：{second} ÷ {first}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="238" />
         <source>Model vs measured traffic</source>
         <translation>模型流量与实测流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="327" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="326" />
         <source>above the bars: measured ÷ model</source>
         <translation>柱上数字：实测 ÷ 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/traffic.py" line="181" />
+        <location filename="../../gemmviz/ui/hardware/traffic.py" line="180" />
         <source>bytes (log scale)</source>
         <translation>字节（对数坐标）</translation>
     </message>
@@ -1024,45 +1024,45 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="25" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="24" />
         <source>{ratio} slower</source>
         <translation>慢 {ratio}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="45" />
         <location filename="../../gemmviz/ui/exercise/tab.py" line="799" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="83" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="82" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="248" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="86" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
         <source>reference ms</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="90" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="89" />
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="90" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="89" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
@@ -1129,18 +1129,18 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="88" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="87" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="105" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="104" />
         <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
         <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="110" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="109" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -2320,12 +2320,12 @@ model</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/hardware/gap.py" line="911" />
+        <location filename="../../gemmviz/core/hardware/gap.py" line="912" />
         <source>gap</source>
         <translation>差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/hardware/gap.py" line="912" />
+        <location filename="../../gemmviz/core/hardware/gap.py" line="913" />
         <source>where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)</source>
         <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
     </message>
