@@ -3,8 +3,8 @@ waterfall (ui/hardware/gap.py) with its sentences under it, from a recorded gap 
 
 from __future__ import annotations
 
+from gemmviz.core.charts import gap as gapcore
 from gemmviz.core.charts import kinds as chart_kinds
-from gemmviz.core.hardware import gap as gapcore
 
 
 @chart_kinds.register
