@@ -87,3 +87,31 @@ def test_pair_belongs_to_the_gap_chart_and_a_session_needs_its_gap_file(tmp_path
     assert main(["export", str(alone), "--chart", "gap", "-o", str(tmp_path / "g.png")]) == 2
     err = capsys.readouterr().err
     assert "no gap metrics beside" in err and "alone-gap.json" in err and "gemmviz profile --gap" in err
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_waterfall_fills_its_share_and_the_sentences_follow_its_axis(qapp, session, projector):
+    """An export's rows take the waterfall's whole share, and its sentences start under the axis: no band of
+    empty page between the two (a 1280×720 export left 60% of the page blank under small rows)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from gemmviz.ui.charts import kinds
+    from gemmviz.ui.hardware.gap import SENTENCES_SHARE
+    from gemmviz.ui.theme import theme_for
+
+    view = kinds.chart_kinds.ChartView(pair="gpu-wgmma-tf32,cublas-tf32", gap_file=session[:-5] + "-gap.json")
+    chart = kinds.get("gap").render([], theme_for(projector, False), None, view)
+    image = QImage(1280, 720, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    texts: list = []
+    chart.draw(painter, QRectF(0, 0, 1280, 720), texts)
+    painter.end()
+    chart.deleteLater()
+    labels = [text for text, _ in texts]
+    total = texts[labels.index("the gap")][1]  # the last row's label
+    axis = texts[labels.index("time difference, µs")][1]
+    sentence = texts[labels.index("time difference, µs") + 1][1]  # the first bar's sentence
+    share = 720 * (1 - SENTENCES_SHARE)
+    assert total.bottom() > share * 0.75, (total, share)  # the rows reach down the waterfall's share
+    assert 0 <= sentence.top() - axis.bottom() < 2 * sentence.height(), (axis, sentence)  # the axis, then the text

@@ -57,8 +57,10 @@ def draw_gap(
     theme: Theme = LIGHT,
     lang: str = "en",
     texts: Texts | None = None,
-) -> None:
-    """The waterfall of `g` in `rect`: its title and source, a row per part and the total, an axis in µs."""
+    fill: bool = False,
+) -> float:
+    """The waterfall of `g` in `rect` (with `fill`, its rows take the whole height: an export): its title and source, a row per part and the total, an axis in µs; returns
+    the bottom of what it drew (the axis), so that text under it starts there."""
     fg = theme.foreground
     pt = theme.font_pt
     big, small = font(pt), font(small_pt(pt))
@@ -87,7 +89,7 @@ def draw_gap(
         tallest = max(wrapped_height(painter, label_w - pad / 2, x[0], label_font) for x in rows)
         if tallest <= room:
             break
-    row_h = min(max(line * 2.0, tallest), room)
+    row_h = room if fill else min(max(line * 2.0, tallest), room)
     fm = QFontMetricsF(big)
     values = [_value(ns, share, lang) for _, _, ns, share in rows]
     value_font = big if room >= fm.height() * 1.1 else small  # the figures as the labels: the bigger type if it fits
@@ -120,6 +122,7 @@ def draw_gap(
     painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2)))
     painter.drawLine(int(x(0.0)), int(y), int(x(0.0)), int(bottom))  # zero: where the reference kernel ends
     axis(painter, r, (lo / 1e3, hi / 1e3, bottom), lambda us: x(us * 1e3), render("view.gap.axis", lang), theme, texts)
+    return bottom + axis_h
 
 
 def draw_sentences(
@@ -174,11 +177,11 @@ class GapChart(QWidget):
             draw_message(painter, rect, self.message, self.theme, texts)
         elif self.with_sentences:
             top = QRectF(rect.left(), rect.top(), rect.width(), rect.height() * (1 - SENTENCES_SHARE))
-            draw_gap(painter, top, self.gap, self.header, self.theme, self.lang, texts)
+            used = draw_gap(painter, top, self.gap, self.header, self.theme, self.lang, texts, fill=True)
             pad = QFontMetricsF(font(self.theme.font_pt)).height() * 0.4
-            below = QRectF(
-                rect.left() + pad, top.bottom() + pad, rect.width() - 2 * pad, rect.bottom() - top.bottom() - pad
-            )
+            # the sentences start under the axis, not under the waterfall's share: rows keep two lines' height
+            # where the share is taller, and a gap between the two would read as a missing part
+            below = QRectF(rect.left() + pad, used + pad, rect.width() - 2 * pad, rect.bottom() - used - pad)
             draw_sentences(painter, below, self.gap, self.theme, self.lang, texts)
         else:
             draw_gap(painter, rect, self.gap, self.header, self.theme, self.lang, texts)
