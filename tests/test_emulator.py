@@ -137,7 +137,7 @@ def test_check_without_a_gpu_runs_the_emulator_and_answers_in_chinese(tmp_path, 
     out = capsys.readouterr().out
     assert "FAIL  correct" in out and "FAIL  race-free" in out and "PASS  memory-safe" in out
     assert "在 CPU 上模拟" in out and "最可能的原因" in out and "__syncthreads()" in out
-    assert "速度：这里不测量" in out and "recorded on NVIDIA H200" in out  # recorded times, labelled, never estimated
+    assert "速度：这里不测量" in out and "录制于 NVIDIA H200" in out  # recorded times, labelled, never estimated
     saved = load_check(work / "tiled.check.json")
     assert saved["no_gpu"] and saved["emulator"]["findings"] and "write-after-read" in saved["cause"]
     assert sorted(p.name for p in work.iterdir()) == ["tiled.check.json", "tiled.cu"]  # nothing else written

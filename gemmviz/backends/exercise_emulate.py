@@ -19,9 +19,10 @@ import numpy as np
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
+from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
-from gemmviz.core.messages import msg
+from gemmviz.core.messages import msg, render
 from gemmviz.core.problem import Problem
 
 EMULATED_SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128))
@@ -243,7 +244,8 @@ def _other_order(check: EmulatedCheck, done: list[dict]) -> None:
     other = check.run(SCHEDULE_SHAPE, schedule="warp")
     if other.finished and not verify(other.c, check.inputs_for(SCHEDULE_SHAPE), "fp32").valid:
         entry.update(check.shape_entry(SCHEDULE_SHAPE, other, entry.get("seconds", 0.0)), deterministic=False)
-        entry["reason"] = "C depends on the order the warps run in (emulated: one warp at a time)"
+        entry["reason"] = render("report.shape.order", "en")  # the English, for readers of the file
+        entry["reason_message"] = msg("report.shape.order")
 
 
 def _accesses(record: dict, part: dict, check: EmulatedCheck, exercise: Exercise, folder: Path) -> None:

@@ -27,7 +27,7 @@ from gemmviz.core.exercise.check import (
     source_line,
 )
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
-from gemmviz.core.messages import msg, render, valid
+from gemmviz.core.messages import define, msg, render, valid
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.text import printable as one_line
 
@@ -171,6 +171,12 @@ def _obj(fields: dict, required: tuple = (), optional: bool = False):
     return check
 
 
+def _message(v, where):
+    """A message key with its parameters (core/messages.py); None where there is none."""
+    _need(v is None or valid(v), f"'{where}' must be a known message key with plain parameters")
+    return v
+
+
 def _map(v, where):
     _check_map(v, where)
     return v
@@ -243,6 +249,7 @@ _SHAPE = _obj(
         "error_margin": _num(0, 1e308, True),
         "error_map": _map,
         "reason": _text(optional=True),
+        "reason_message": _message,  # the reason as a message, where the checker has one (rendered per language)
         "error": _text(optional=True),
         "timeout_s": _num(0, 3600, True),
         "pattern": _PATTERN,
@@ -269,12 +276,6 @@ _RECORDED_ROW = _obj(
     {"series": _text(200), "size": _DIMS, "median_ms": _num(1e-6, 1e9), "gflops": _num(0, 1e9, True)},
     ("series", "size", "median_ms"),
 )
-
-
-def _message(v, where):
-    """A message key with its parameters (core/messages.py); None where there is none."""
-    _need(v is None or valid(v), f"'{where}' must be a known message key with plain parameters")
-    return v
 
 
 _EMU_FINDING = _obj(
@@ -572,17 +573,18 @@ MARK = {"pass": "PASS", "fail": "FAIL", "skipped": "skip"}
 def report_text(record: dict, lang: str = "en") -> str:
     """The check as the CLI prints it: compile errors, sizes, sanitizer or emulator findings, timing, verdicts,
     and the cause with the source lines it cites. Verdicts and cause in `lang` (from their message keys)."""
-    out = [f"exercise {record['exercise']}: {record['file']}"]
+    out = [render(msg("report.header", exercise=record["exercise"], file=record["file"]), lang)]
     env = record.get("environment") or {}
     if env.get("gpu"):
-        out.append(f"GPU {env['gpu']} (sm_{''.join(map(str, env.get('cc', [])))}), {record['created']}")
+        cc = "".join(map(str, env.get("cc", [])))
+        out.append(render(msg("report.gpu", gpu=env["gpu"], cc=cc, created=record["created"]), lang))
     emu = record.get("emulator") or {}
     if record.get("no_gpu") and emu:
         out.append(render(msg("emu.by", why=record["no_gpu"]), lang))
-    out += _compile_lines(record) + _shape_lines(record) + _sanitizer_lines(record) + _emulator_lines(record, lang)
-    out += _timing_lines(record)
+    out += _compile_lines(record, lang) + _shape_lines(record, lang) + _sanitizer_lines(record)
+    out += _emulator_lines(record, lang) + _timing_lines(record, lang)
     out += [f"  {line}" for line in counter_lines(record)]
-    out += [f"  {line}" for line in access_lines(record)]
+    out += [f"  {line}" for line in access_lines(record, lang)]
     out += [f"  {line}" for line in emulated_access_lines(record, lang)]
     out.append("")
     for v in record.get("verdicts") or []:
@@ -598,7 +600,7 @@ def report_text(record: dict, lang: str = "en") -> str:
             if src:
                 out.append(f"  {line:>5} | {src}")
     for note in record.get("not_run") or []:
-        out.append(f"not run: {note}")
+        out.append(render(msg("report.not_run", note=note), lang))
     # one line per entry: a newline or a terminal code in a record's text is shown, never obeyed (a note
     # cannot print a forged "PASS" line after the verdicts)
     return "\n".join(one_line(line) for line in out)
@@ -722,33 +724,35 @@ def counter_lines(record: dict) -> list[str]:
     return out
 
 
-def access_lines(record: dict) -> list[str]:
-    """What the access tracer recorded: per block, the requests and their average sectors / wavefronts."""
+def access_lines(record: dict, lang: str = "en") -> list[str]:
+    """What the access tracer recorded (or the emulator, without a GPU): per block, the requests and their
+    average sectors / wavefronts, in `lang`."""
     part = record.get("accesses") or {}
     if part.get("note"):
-        return [f"accesses: {part['note']}"]
+        return [render(msg("report.accesses_note", note=part["note"]), lang)]
     trace = access_trace(record) if part else None
     if trace is None:
         return []
-    how = "emulated on the CPU" if record.get("no_gpu") and record.get("emulator") else "recorded"
-    out = [f"accesses {how} at {shape_text(part.get('shape', []))}, blocks {', '.join(map(str, trace.blocks))}:"]
+    key = "report.accesses_emulated" if record.get("no_gpu") and record.get("emulator") else "report.accesses_recorded"
+    blocks = [str(b) for b in trace.blocks]
+    out = [render(msg(key, shape=part.get("shape", []), blocks=blocks), lang)]
     for slot, summary in zip(trace.blocks, trace.summary):
         per = []
         for op in ("ld", "st"):
             n = summary.get(f"global_{op}_requests", 0)
             if n:
-                per.append(
-                    f"global {'loads' if op == 'ld' else 'stores'} {summary[f'global_{op}_sectors'] / n:.2f} sectors/request"
-                )
+                per.append(msg(f"report.global_{op}", x=f"{summary[f'global_{op}_sectors'] / n:.2f}"))
         for op in ("ld", "st"):
             n = summary.get(f"shared_{op}_requests", 0)
             if n:
-                per.append(
-                    f"shared {'loads' if op == 'ld' else 'stores'} {summary[f'shared_{op}_wavefronts'] / n:.2f} wavefronts/request"
-                )
-        out.append(f"  block {slot}: {'; '.join(per) or 'no per-thread memory requests'}")
-    if trace.sees:
-        out.append(f"  {trace.sees}")
+                per.append(msg(f"report.shared_{op}", x=f"{summary[f'shared_{op}_wavefronts'] / n:.2f}"))
+        figures = msg("report.per_block", parts=per) if per else msg("report.no_requests")
+        out.append("  " + render(msg("report.block", block=str(slot), figures=figures), lang))
+    from gemmviz.core.hardware.accesses import sees_messages, what_it_sees
+
+    seen = what_it_sees(trace, lang) if sees_messages(trace) else trace.sees  # a file's own sentence, else ours
+    if seen:
+        out.append(f"  {seen}")
     return out
 
 
@@ -757,13 +761,15 @@ def _with_source(record: dict, line: int | None) -> list[str]:
     return [f"          | {src}"] if src else []
 
 
-def _compile_lines(record: dict) -> list[str]:
+def _compile_lines(record: dict, lang: str = "en") -> list[str]:
     out = []
     diagnostics = (record.get("compile") or {}).get("diagnostics", [])
     warnings = [d for d in diagnostics if d["severity"] != "error"]
     if warnings:
         first = warnings[0]
-        out.append(f"  nvcc: {len(warnings)} warning(s), first at line {first.get('line') or '?'}: {first['message']}")
+        where = str(first.get("line") or "?")
+        said = msg("report.nvcc_warnings", n=len(warnings), line=where, message=first["message"])
+        out.append("  " + render(said, lang))
     for d in [d for d in diagnostics if d["severity"] == "error"][:10]:
         at = f"line {d['line']}" if d.get("line") else "nvcc"
         out.append(f"  {d['severity']:<7} {at}: {d['message']}")
@@ -771,11 +777,13 @@ def _compile_lines(record: dict) -> list[str]:
     return out
 
 
-def _shape_lines(record: dict) -> list[str]:
+def _shape_lines(record: dict, lang: str = "en") -> list[str]:
     out = []
     for s in record.get("shapes") or []:
-        state = {"ok": "right", "wrong": "WRONG", "timeout": "TIMED OUT", "launch-error": "CRASHED"}[s["status"]]
-        extra = s.get("reason") or s.get("error") or ""
+        state = render(f"report.shape.{s['status']}", lang)
+        extra = (
+            render(s["reason_message"], lang) if s.get("reason_message") else s.get("reason") or s.get("error") or ""
+        )
         out.append(f"  {shape_text(s['shape']):>16}  {state}  {extra}".rstrip())
     return out
 
@@ -794,7 +802,7 @@ def _sanitizer_lines(record: dict) -> list[str]:
     return out
 
 
-def _timing_lines(record: dict) -> list[str]:
+def _timing_lines(record: dict, lang: str = "en") -> list[str]:
     out = []
     timing = record.get("timing") or {}
     for who in ("yours", "reference", "cublas"):
@@ -803,10 +811,52 @@ def _timing_lines(record: dict) -> list[str]:
             out.append(f"  {who:<9} {duration(part['median_ms']):>10}  {part.get('series', '')}".rstrip())
     recorded = record.get("recorded_reference")
     if recorded:
-        out.append(
-            f"  recorded on {recorded['gpu']} ({recorded['session']}, {recorded['created'][:10]}), not on this machine:"
-        )
+        said = msg("report.recorded", gpu=recorded["gpu"], session=recorded["session"], day=recorded["created"][:10])
+        out.append("  " + render(said, lang))
         for row in recorded["rows"]:
             if row["size"][0] in (1024, 2048, 4096):
                 out.append(f"    {row['series']:<24} {shape_text(row['size']):>16} {duration(row['median_ms']):>10}")
     return out
+
+
+# the report's own lines (the verdicts, causes and findings have theirs in core/messages.py)
+define("report.header", en="exercise {exercise}: {file}", zh="练习 {exercise}：{file}")
+define("report.gpu", en="GPU {gpu} (sm_{cc}), {created}", zh="GPU {gpu}（sm_{cc}），{created}")
+define("report.not_run", en="not run: {note}", zh="未运行：{note}")
+define("report.shape.ok", en="right", zh="正确")
+define(
+    "report.shape.order",
+    en="C depends on the order the warps run in (emulated: one warp at a time)",
+    zh="C 取决于线程束运行的顺序（模拟时：一次一个线程束）",
+)
+define("report.shape.wrong", en="WRONG", zh="错误")
+define("report.shape.timeout", en="TIMED OUT", zh="超时")
+define("report.shape.launch-error", en="CRASHED", zh="崩溃")
+define(
+    "report.nvcc_warnings",
+    en="nvcc: {n} warning(s), first at line {line}: {message}",
+    zh="nvcc：{n} 个警告，第一个在第 {line} 行：{message}",
+)
+define(
+    "report.recorded",
+    en="recorded on {gpu} ({session}, {day}), not on this machine:",
+    zh="录制于 {gpu}（{session}，{day}），不是在本机：",
+)
+define("report.accesses_note", en="accesses: {note}", zh="访存：{note}")
+define(
+    "report.accesses_emulated",
+    en="accesses emulated on the CPU at {shape}, blocks {blocks}:",
+    zh="在 CPU 上以 {shape} 模拟的访存，线程块 {blocks}：",
+)
+define(
+    "report.accesses_recorded",
+    en="accesses recorded at {shape}, blocks {blocks}:",
+    zh="以 {shape} 录制的访存，线程块 {blocks}：",
+)
+define("report.global_ld", en="global loads {x} sectors/request", zh="全局加载每请求 {x} 个扇区")
+define("report.global_st", en="global stores {x} sectors/request", zh="全局写入每请求 {x} 个扇区")
+define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享加载每请求 {x} 个波前")
+define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享写入每请求 {x} 个波前")
+define("report.per_block", en="{parts:semi}", zh="{parts:semi}")
+define("report.no_requests", en="no per-thread memory requests", zh="没有逐线程的访存请求")
+define("report.block", en="block {block}: {figures}", zh="线程块 {block}：{figures}")

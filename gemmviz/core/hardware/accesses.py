@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from gemmviz.core.fileio import InputFileError, inflate
+from gemmviz.core.messages import define, msg, render
 from gemmviz.core.session import bounds
 from gemmviz.core.session.checks import (
     MAX_TEXT_CHARS,
@@ -486,22 +487,49 @@ def from_raw(
     return trace
 
 
-def what_it_sees(trace: AccessTrace) -> str:
-    """A sentence on what the tracer could see of this kernel, for the views and the CLI."""
+def sees_messages(trace: AccessTrace) -> list:
+    """What the tracer could see of this kernel, as messages (core/messages.py): rendered in any language."""
     parts = []
     if trace.wgmma or trace.bulk_copies:
-        parts.append(
-            f"{trace.wgmma} wgmma issues and {trace.bulk_copies} bulk copies counted per warp, no addresses: "
-            "TMA tensor copies and wgmma operand reads are done by the copy engine and the tensor cores, "
-            "not by threads, so their traffic is the model's"
-        )
+        parts.append(msg("sees.async", wgmma=trace.wgmma, bulk=trace.bulk_copies))
     if trace.truncated:
-        parts.append(f"record cap reached: {trace.stored:,} of {trace.attempted:,} requests stored")
+        parts.append(msg("sees.cap", stored=trace.stored, attempted=trace.attempted))
     if trace.kept < trace.stored:
-        parts.append(f"{trace.kept:,} of {trace.stored:,} requests kept in detail; totals from all {trace.stored:,}")
+        parts.append(msg("sees.kept", kept=trace.kept, stored=trace.stored))
     if not any(p.line for p in trace.pcs):
-        parts.append("no source lines (no nvdisasm, or the -lineinfo build differed)")
-    return "; ".join(parts)
+        parts.append(msg("sees.no_lines"))
+    return parts
+
+
+def what_it_sees(trace: AccessTrace, lang: str = "en") -> str:
+    """A sentence on what the tracer could see of this kernel, for the views and the CLI."""
+    return render(msg("sees.all", parts=sees_messages(trace)), lang) if sees_messages(trace) else ""
+
+
+define(
+    "sees.async",
+    en="{wgmma:int} wgmma issues and {bulk:int} bulk copies counted per warp, no addresses: TMA tensor copies and "
+    "wgmma operand reads are done by the copy engine and the tensor cores, not by threads, so their traffic is "
+    "the model's",
+    zh="按线程束计数 {wgmma:int} 次 wgmma 发射和 {bulk:int} 次批量拷贝，没有地址：TMA 张量拷贝和 wgmma 的操作数读取由拷贝引擎和"
+    "张量核完成，不经过线程，所以它们的流量取自模型",
+)
+define(
+    "sees.cap",
+    en="record cap reached: {stored:int} of {attempted:int} requests stored",
+    zh="达到记录上限：{attempted:int} 个请求中存了 {stored:int} 个",
+)
+define(
+    "sees.kept",
+    en="{kept:int} of {stored:int} requests kept in detail; totals from all {stored:int}",
+    zh="{stored:int} 个请求中详细保留了 {kept:int} 个；总数来自全部 {stored:int} 个",
+)
+define(
+    "sees.no_lines",
+    en="no source lines (no nvdisasm, or the -lineinfo build differed)",
+    zh="没有源代码行号（没有 nvdisasm，或 -lineinfo 的构建不同）",
+)
+define("sees.all", en="{parts:semi}", zh="{parts:semi}")
 
 
 def keep_first(trace: AccessTrace, per_slot: int, per_pc: int = 8) -> AccessTrace:
