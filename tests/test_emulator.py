@@ -404,6 +404,30 @@ def test_what_it_cannot_run_is_refused_by_name_and_line(small):
     assert caught.value.key == "emu.shared_limit" and caught.value.params["bytes"] == 64000
 
 
+def test_dynamic_shared_memory_and_a_recursive_call_are_refused_by_name_and_line(tmp_path):
+    head = "(const float* A, const float* B, float* C, int M, int N, int K) {"
+    (tmp_path / "k.cu").write_text(
+        "__device__ float f(int n) { return n <= 0 ? 0.0f : 1.0f + f(n - 1); }\n"
+        f'extern "C" __global__ void k_dyn{head}\n'
+        "    extern __shared__ float dyn[];\n"
+        "    dyn[threadIdx.x] = A[0];\n"
+        "    C[threadIdx.x] = dyn[0];\n"
+        "}\n"
+        f'extern "C" __global__ void k_rec{head}\n'
+        "    C[0] = f(K);\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    build = emu.compile_ptx(tmp_path / "k.cu", [], tmp_path)
+    assert build.ok, build.log
+    with pytest.raises(
+        emu.EmulatorRefusal, match=r"does not run extern __shared__ \(dynamic shared memory\) \(line 4\)"
+    ):
+        emu.load(build.ptx, "k_dyn", "k.cu")
+    with pytest.raises(emu.EmulatorRefusal, match=r"does not run a call of f\(\) \(a __device__ function .*\(line 8\)"):
+        emu.load(build.ptx, "k_rec", "k.cu")
+
+
 def test_cp_async_is_refused_by_name_and_line(tmp_path):
     v = VARIANTS["gpu-cpasync"]
     src = tmp_path / v.source

@@ -248,9 +248,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.budget": {
         "en": "the kernel did not finish at {shape}: after {steps} steps (emulated on the CPU) it is still in the "
-        "loop at line {line} ({text}): an endless loop; check the loop's bound and step",
+        "loop at line {line} ({text}): an endless loop, or one far longer than this size needs; check the loop's "
+        "bound and step",
         "zh": "在 {shape} 上核函数没有结束：模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中："
-        "这是死循环；检查循环的边界和步长",
+        "这是死循环，或远比这个尺寸所需更长的循环；检查循环的边界和步长",
     },
     "cause.printf_slow": {
         "en": "the kernel is not endless: with printf disabled it finishes (emulated on the CPU); printf in every "

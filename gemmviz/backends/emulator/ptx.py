@@ -127,10 +127,11 @@ def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
         depth += {"{": 1, "}": -1}.get(ptx[i], 0)
         i += 1
     body = ptx[entry.end() : i - 1]
-    return _parse_body(kernel, params, body, mine, globals_)
+    externs = set(re.findall(r"^\s*\.extern\s+\.shared\s+[^;]*?([\w$]+)\s*\[\s*\]", ptx, re.M))
+    return _parse_body(kernel, params, body, mine, globals_, externs)
 
 
-def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
+def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Kernel:
     regs: dict[str, str] = {}
     shared: dict[str, tuple[int, int]] = {}
     local: dict[str, tuple[int, int]] = {}
@@ -166,6 +167,11 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
+    # refused after the body, so that an opcode it does not run is named first
+    uses = (i for i in instrs if any(re.search(rf"(?<![\w$]){re.escape(x)}(?![\w$])", i.text) for x in externs))
+    dynamic = next(uses, None)
+    if dynamic is not None:
+        raise EmulatorRefusal("extern __shared__ (dynamic shared memory)", dynamic.line)
     if sizes["shared"] > SHARED_LIMIT_BYTES:
         raise EmulatorRefusal(
             "more static shared memory than a block may have",
@@ -225,7 +231,13 @@ def _instr(stmt: str, index: int, line: int | None) -> Instr:
         m = re.match(r"^\(?\s*(\w*)\s*\)?\s*,?\s*(\w+)\s*,\s*\((.*)\)$", rest.strip())
         if not m or m[2] != "vprintf":
             target = m[2] if m else rest.strip()[:40]
-            raise EmulatorRefusal(f"a call of {target}", line)
+            plain = re.match(r"_Z(\d+)", target)  # a C++ name, mangled: _Z1fi is f(int)
+            if plain:
+                target = target[plain.end() : plain.end() + int(plain[1])] or target
+            raise EmulatorRefusal(
+                f"a call of {target}() (a __device__ function nvcc did not inline: a recursive one, or one marked noinline)",
+                line,
+            )
         return Instr(index, guard, op, mods, [m[1], *[a.strip() for a in m[3].split(",")]], line, stmt)
     if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
         raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
