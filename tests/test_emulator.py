@@ -404,7 +404,7 @@ def test_what_it_cannot_run_is_refused_by_name_and_line(small):
     assert caught.value.key == "emu.shared_limit" and caught.value.params["bytes"] == 64000
 
 
-def test_dynamic_shared_memory_and_a_recursive_call_are_refused_by_name_and_line(tmp_path):
+def test_dynamic_shared_memory_a_recursive_call_and_huge_local_arrays_are_refused(tmp_path):
     head = "(const float* A, const float* B, float* C, int M, int N, int K) {"
     (tmp_path / "k.cu").write_text(
         "__device__ float f(int n) { return n <= 0 ? 0.0f : 1.0f + f(n - 1); }\n"
@@ -415,6 +415,11 @@ def test_dynamic_shared_memory_and_a_recursive_call_are_refused_by_name_and_line
         "}\n"
         f'extern "C" __global__ void k_rec{head}\n'
         "    C[0] = f(K);\n"
+        "}\n"
+        f'extern "C" __global__ void k_local{head}\n'
+        "    volatile float x[4000000];\n"
+        "    x[(threadIdx.x * 7 + K) % 4000000] = 1.0f;\n"
+        "    C[0] = x[K % 4000000];\n"
         "}\n",
         encoding="utf-8",
     )
@@ -424,6 +429,9 @@ def test_dynamic_shared_memory_and_a_recursive_call_are_refused_by_name_and_line
         emu.EmulatorRefusal, match=r"does not run extern __shared__ \(dynamic shared memory\) \(line 4\)"
     ):
         emu.load(build.ptx, "k_dyn", "k.cu")
+    with pytest.raises(emu.EmulatorRefusal) as caught:  # 16 MB a thread: the emulator would need GBs
+        emu.load(build.ptx, "k_local", "k.cu")
+    assert caught.value.key == "emu.local_limit" and caught.value.params["bytes"] == 16_000_000
     with pytest.raises(emu.EmulatorRefusal, match=r"does not run a call of f\(\) \(a __device__ function .*\(line 8\)"):
         emu.load(build.ptx, "k_rec", "k.cu")
 

@@ -477,6 +477,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "the emulator found no kernel {kernel} in the PTX; check this kernel on a GPU",
         "zh": "模拟器在 PTX 中没有找到核函数 {kernel}；请在 GPU 上检查这个核函数",
     },
+    "emu.local_limit": {
+        "en": "the kernel keeps {bytes} bytes of local memory per thread (an array each thread declares); the "
+        "emulator gives at most {limit}: keep per-thread arrays small, or check this kernel on a GPU",
+        "zh": "核函数每个线程使用 {bytes} 字节局部内存（每个线程声明的数组）；模拟器最多提供 {limit} 字节："
+        "把每个线程的数组改小，或在 GPU 上检查这个核函数",
+    },
     "emu.shared_limit": {
         "en": "the kernel asks for {bytes} bytes of static shared memory; a block may have {limit}: make the tiles "
         "smaller",

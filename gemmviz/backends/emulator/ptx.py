@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory a block may have
+LOCAL_LIMIT_BYTES = 16 * 1024  # local memory per thread the emulator gives (CHUNK_THREADS of them at once)
 
 
 class EmulatorRefusal(Exception):
@@ -167,7 +168,13 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
-    # refused after the body, so that an opcode it does not run is named first
+    _refuse_after(instrs, labels, sizes, externs)  # after the body, so that an opcode it does not run is named first
+    return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
+
+
+def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
+    """What the whole body shows it cannot run: dynamic shared memory, too much static shared or local memory,
+    a branch out of the kernel."""
     uses = (i for i in instrs if any(re.search(rf"(?<![\w$]){re.escape(x)}(?![\w$])", i.text) for x in externs))
     dynamic = next(uses, None)
     if dynamic is not None:
@@ -180,10 +187,17 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             bytes=sizes["shared"],
             limit=SHARED_LIMIT_BYTES,
         )
+    if sizes["local"] > LOCAL_LIMIT_BYTES:
+        raise EmulatorRefusal(
+            "so much local memory",
+            instrs[0].line if instrs else None,
+            key="emu.local_limit",
+            bytes=sizes["local"],
+            limit=LOCAL_LIMIT_BYTES,
+        )
     for ins in instrs:
         if ins.op == "bra" and ins.args[0] not in labels:
             raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
-    return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
 
 def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
