@@ -420,6 +420,9 @@ def test_dynamic_shared_memory_a_recursive_call_and_huge_local_arrays_are_refuse
         "    volatile float x[4000000];\n"
         "    x[(threadIdx.x * 7 + K) % 4000000] = 1.0f;\n"
         "    C[0] = x[K % 4000000];\n"
+        "}\n"
+        f'extern "C" __global__ void k_cas{head}\n'
+        "    atomicCAS((int*)C, 0, 1);\n"
         "}\n",
         encoding="utf-8",
     )
@@ -429,6 +432,8 @@ def test_dynamic_shared_memory_a_recursive_call_and_huge_local_arrays_are_refuse
         emu.EmulatorRefusal, match=r"does not run extern __shared__ \(dynamic shared memory\) \(line 4\)"
     ):
         emu.load(build.ptx, "k_dyn", "k.cu")
+    with pytest.raises(emu.EmulatorRefusal, match=r"does not run atomicCAS \(atom\.global\.cas\.b32\) \(line 16\)"):
+        emu.load(build.ptx, "k_cas", "k.cu")
     with pytest.raises(emu.EmulatorRefusal) as caught:  # 16 MB a thread: the emulator would need GBs
         emu.load(build.ptx, "k_local", "k.cu")
     assert caught.value.key == "emu.local_limit" and caught.value.params["bytes"] == 16_000_000

@@ -28,6 +28,8 @@ OPCODES = {
     "xor", "not", "neg", "rem", "div", "ret", "exit", "selp", "setp", "shl", "shr", "st", "sub", "atom", "red",
     "call", "abs", "cnot", "copysign",
 }  # fmt: skip
+_ATOMICS = {"cas": "CAS", "exch": "Exch", "min": "Min", "max": "Max", "inc": "Inc", "dec": "Dec", "and": "And",
+            "or": "Or", "xor": "Xor"}  # fmt: skip
 # Opcodes a student meets that the emulator refuses, named as the student knows them.
 NAMED = {"cp": "cp.async", "ldmatrix": "ldmatrix", "mma": "mma", "wgmma": "wgmma", "shfl": "__shfl_sync (shfl)",
          "vote": "__ballot_sync / __any_sync (vote)", "match": "__match_sync", "redux": "__reduce_sync",
@@ -256,7 +258,8 @@ def _instr(stmt: str, index: int, line: int | None) -> Instr:
     if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
         raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
     if op in ("atom", "red") and "add" not in mods:
-        raise EmulatorRefusal(word, line)
+        kind = next((m for m in mods if m in _ATOMICS), None)
+        raise EmulatorRefusal(f"atomic{_ATOMICS[kind]} ({word})" if kind else word, line)
     if any(t in mods for t in ("f16", "f16x2", "bf16", "bf16x2", "tf32")):
         raise EmulatorRefusal(f"half-precision arithmetic ({word})", line)
     return Instr(index, guard, op, mods, _operands(rest), line, stmt)
