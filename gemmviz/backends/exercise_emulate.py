@@ -31,7 +31,8 @@ ACCESS_KEEP_PER_BLOCK = 600  # requests kept in detail per traced block (totals 
 SCHEDULE_SHAPE = (33, 17, 65)  # where a hazard is run again with the warps in another order
 SEES = (
     "Emulated on the CPU: every global and shared request of the kernel's PTX, per warp (a GPU runs the SASS "
-    "ptxas makes of it, which may merge or split a few requests)."
+    "ptxas makes of it; where ptxas unrolls a loop it merges shared loads of different iterations, and the GPU "
+    "issues fewer, wider requests than these: docs/guide/emulator.md)."
 )
 BY = "the gemmviz emulator: the kernel's PTX (nvcc -ptx -lineinfo) run on the CPU, thread by thread"
 
@@ -195,7 +196,12 @@ def emulate_exercise(
         return
     check = EmulatedCheck(kernel, exercise, o.seed)
     shapes = o.shapes or EMULATED_SHAPES
-    found = _run_shapes(record, part, check, shapes)
+    try:
+        found = _run_shapes(record, part, check, shapes)
+    except emu.EmulatorRefusal as exc:  # met only while running (an operand it cannot read): no size is judged
+        record["shapes"] = []
+        part["refused"] = msg(exc.key, **exc.params)
+        return
     done = record["shapes"]
     if any(f["kind"] in RACES for f in found.values()) and all(s["status"] == "ok" for s in done):
         _other_order(check, done)

@@ -208,6 +208,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，也没有读取未写入的共享内存（在 CPU 上模拟）",
     },
     "goal.emu.memory.fail": {"en": "{n} finding(s) (emulated on the CPU)", "zh": "{n} 处问题（在 CPU 上模拟）"},
+    "goal.emu.unfinished": {
+        "en": "not judged: the kernel did not finish at {shape}, so the emulator saw only part of its accesses "
+        "(emulated on the CPU)",
+        "zh": "未判定：核函数在 {shape} 上没有结束，模拟器只看到了它的一部分访问（在 CPU 上模拟）",
+    },
     "goal.emu.race.pass": {
         "en": "every barrier reached by every thread, no shared-memory hazard between warps, at {n} sizes "
         "(emulated on the CPU)",
@@ -243,9 +248,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.budget": {
         "en": "the kernel did not finish at {shape}: after {steps} steps (emulated on the CPU) it is still in the "
-        "loop at line {line} ({text}): an endless loop; check the loop's bound and step",
+        "loop at line {line} ({text}): an endless loop, or one far longer than this size needs; check the loop's "
+        "bound and step",
         "zh": "在 {shape} 上核函数没有结束：模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中："
-        "这是死循环；检查循环的边界和步长",
+        "这是死循环，或远比这个尺寸所需更长的循环；检查循环的边界和步长",
     },
     "cause.printf_slow": {
         "en": "the kernel is not endless: with printf disabled it finishes (emulated on the CPU); printf in every "
@@ -301,14 +307,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.a_tile_ahead": {
         "en": "C pairs A's column k + {shift} with B's row k at {shape}: the A tile is loaded {shift} columns ahead "
-        "of the B tile; take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
-        "zh": "在 {shape} 上 C 把 A 的第 k + {shift} 列与 B 的第 k 行相乘：A 的分块比 B 的分块超前 {shift} 列加载；"
+        "of the B tile, at line {line} ({text}); take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
+        "zh": "在 {shape} 上 C 把 A 的第 k + {shift} 列与 B 的第 k 行相乘：A 的分块比 B 的分块超前 {shift} 列加载，见第 {line} 行（{text}）；"
         "两者都取自同一个分块 t：a_col = t·TILE + threadIdx.x，b_row = t·TILE + threadIdx.y",
     },
     "cause.b_tile_ahead": {
         "en": "C pairs A's column k with B's row k + {shift} at {shape}: the B tile is loaded {shift} rows ahead "
-        "of the A tile; take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
-        "zh": "在 {shape} 上 C 把 A 的第 k 列与 B 的第 k + {shift} 行相乘：B 的分块比 A 的分块超前 {shift} 行加载；"
+        "of the A tile, at line {line} ({text}); take both from the same tile t: a_col = t·TILE + threadIdx.x, b_row = t·TILE + threadIdx.y",
+        "zh": "在 {shape} 上 C 把 A 的第 k 列与 B 的第 k + {shift} 行相乘：B 的分块比 A 的分块超前 {shift} 行加载，见第 {line} 行（{text}）；"
         "两者都取自同一个分块 t：a_col = t·TILE + threadIdx.x，b_row = t·TILE + threadIdx.y",
     },
     "cause.race_unsure": {
@@ -470,6 +476,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "emu.no_entry": {
         "en": "the emulator found no kernel {kernel} in the PTX; check this kernel on a GPU",
         "zh": "模拟器在 PTX 中没有找到核函数 {kernel}；请在 GPU 上检查这个核函数",
+    },
+    "emu.local_limit": {
+        "en": "the kernel keeps {bytes} bytes of local memory per thread (an array each thread declares); the "
+        "emulator gives at most {limit}: keep per-thread arrays small, or check this kernel on a GPU",
+        "zh": "核函数每个线程使用 {bytes} 字节局部内存（每个线程声明的数组）；模拟器最多提供 {limit} 字节："
+        "把每个线程的数组改小，或在 GPU 上检查这个核函数",
     },
     "emu.shared_limit": {
         "en": "the kernel asks for {bytes} bytes of static shared memory; a block may have {limit}: make the tiles "

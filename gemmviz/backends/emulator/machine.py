@@ -346,8 +346,13 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         handler = getattr(self, f"op_{op}", None)
         if handler is None:
             raise EmulatorRefusal(ins.text.split()[0], ins.line)
-        with np.errstate(all="ignore"):
-            jumped = handler(ins, ix)
+        try:
+            with np.errstate(all="ignore"):
+                jumped = handler(ins, ix)
+        except EmulatorRefusal as exc:  # an operand it cannot run, found only now: at the instruction's line
+            if exc.line is None and exc.key == "emu.refuse" and ins.line is not None:
+                raise EmulatorRefusal(exc.what, ins.line) from None
+            raise
         if not jumped:
             self.pc[ix] += 1
 

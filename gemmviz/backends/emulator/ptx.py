@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory a block may have
+LOCAL_LIMIT_BYTES = 16 * 1024  # local memory per thread the emulator gives (CHUNK_THREADS of them at once)
 
 
 class EmulatorRefusal(Exception):
@@ -27,6 +28,8 @@ OPCODES = {
     "xor", "not", "neg", "rem", "div", "ret", "exit", "selp", "setp", "shl", "shr", "st", "sub", "atom", "red",
     "call", "abs", "cnot", "copysign",
 }  # fmt: skip
+_ATOMICS = {"cas": "CAS", "exch": "Exch", "min": "Min", "max": "Max", "inc": "Inc", "dec": "Dec", "and": "And",
+            "or": "Or", "xor": "Xor"}  # fmt: skip
 # Opcodes a student meets that the emulator refuses, named as the student knows them.
 NAMED = {"cp": "cp.async", "ldmatrix": "ldmatrix", "mma": "mma", "wgmma": "wgmma", "shfl": "__shfl_sync (shfl)",
          "vote": "__ballot_sync / __any_sync (vote)", "match": "__match_sync", "redux": "__reduce_sync",
@@ -127,10 +130,11 @@ def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
         depth += {"{": 1, "}": -1}.get(ptx[i], 0)
         i += 1
     body = ptx[entry.end() : i - 1]
-    return _parse_body(kernel, params, body, mine, globals_)
+    externs = set(re.findall(r"^\s*\.extern\s+\.shared\s+[^;]*?([\w$]+)\s*\[\s*\]", ptx, re.M))
+    return _parse_body(kernel, params, body, mine, globals_, externs)
 
 
-def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
+def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Kernel:
     regs: dict[str, str] = {}
     shared: dict[str, tuple[int, int]] = {}
     local: dict[str, tuple[int, int]] = {}
@@ -166,6 +170,17 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
+    _refuse_after(instrs, labels, sizes, externs)  # after the body, so that an opcode it does not run is named first
+    return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
+
+
+def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
+    """What the whole body shows it cannot run: dynamic shared memory, too much static shared or local memory,
+    a branch out of the kernel."""
+    uses = (i for i in instrs if any(re.search(rf"(?<![\w$]){re.escape(x)}(?![\w$])", i.text) for x in externs))
+    dynamic = next(uses, None)
+    if dynamic is not None:
+        raise EmulatorRefusal("extern __shared__ (dynamic shared memory)", dynamic.line)
     if sizes["shared"] > SHARED_LIMIT_BYTES:
         raise EmulatorRefusal(
             "more static shared memory than a block may have",
@@ -174,10 +189,17 @@ def _parse_body(kernel, params, body, mine, globals_) -> Kernel:
             bytes=sizes["shared"],
             limit=SHARED_LIMIT_BYTES,
         )
+    if sizes["local"] > LOCAL_LIMIT_BYTES:
+        raise EmulatorRefusal(
+            "so much local memory",
+            instrs[0].line if instrs else None,
+            key="emu.local_limit",
+            bytes=sizes["local"],
+            limit=LOCAL_LIMIT_BYTES,
+        )
     for ins in instrs:
         if ins.op == "bra" and ins.args[0] not in labels:
             raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
-    return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
 
 def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
@@ -225,12 +247,19 @@ def _instr(stmt: str, index: int, line: int | None) -> Instr:
         m = re.match(r"^\(?\s*(\w*)\s*\)?\s*,?\s*(\w+)\s*,\s*\((.*)\)$", rest.strip())
         if not m or m[2] != "vprintf":
             target = m[2] if m else rest.strip()[:40]
-            raise EmulatorRefusal(f"a call of {target}", line)
+            plain = re.match(r"_Z(\d+)", target)  # a C++ name, mangled: _Z1fi is f(int)
+            if plain:
+                target = target[plain.end() : plain.end() + int(plain[1])] or target
+            raise EmulatorRefusal(
+                f"a call of {target}() (a __device__ function nvcc did not inline: a recursive one, or one marked noinline)",
+                line,
+            )
         return Instr(index, guard, op, mods, [m[1], *[a.strip() for a in m[3].split(",")]], line, stmt)
     if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
         raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
     if op in ("atom", "red") and "add" not in mods:
-        raise EmulatorRefusal(word, line)
+        kind = next((m for m in mods if m in _ATOMICS), None)
+        raise EmulatorRefusal(f"atomic{_ATOMICS[kind]} ({word})" if kind else word, line)
     if any(t in mods for t in ("f16", "f16x2", "bf16", "bf16x2", "tf32")):
         raise EmulatorRefusal(f"half-precision arithmetic ({word})", line)
     return Instr(index, guard, op, mods, _operands(rest), line, stmt)

@@ -243,6 +243,24 @@ def _k_loop_line(record: dict) -> int | None:
     return None
 
 
+def _tile_index_line(record: dict, matrix: str) -> int | None:
+    """The line that picks which of `matrix`'s columns (A) or rows (B) a tile loads: the line of its global load
+    (`A[...]`), or, where that index uses a variable set inside the loop over the tiles (a_col = ...), that
+    variable's line. None if the source has no such load."""
+    lines = [text.split("//")[0] for text in (record.get("source") or "").splitlines()]
+    load = re.compile(rf"(?<![\w.]){matrix}\s*\[([^\]]*)\]")
+    at = next((i for i, text in enumerate(lines) if load.search(text)), None)
+    if at is None:
+        return None
+    names = set(re.findall(r"[A-Za-z_]\w*", load.search(lines[at])[1]))
+    loop = next((i for i in range(at, -1, -1) if re.search(r"\bfor\s*\(", lines[i])), 0)
+    for i in range(at - 1, loop, -1):
+        for name in names:
+            if re.search(rf"\b{name}\s*=(?!=)", lines[i]):
+                return i + 1
+    return at + 1
+
+
 def correctness_cause(record: dict) -> Message | None:
     """Why C is wrong, from where it is wrong, what the sanitizer or the emulator saw, the source line, and the
     experiments the emulator ran."""
@@ -281,8 +299,10 @@ def correctness_cause(record: dict) -> Message | None:
         return _line_msg("cause.last_k_tile", record, _k_loop_line(record), used=short["k_used"], shape=short["shape"])
     shifted = next((s for s in bad if s.get("k_shift")), None)
     if shifted is not None:
-        key = "cause.a_tile_ahead" if shifted["k_shift"] > 0 else "cause.b_tile_ahead"
-        return msg(key, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
+        matrix = "A" if shifted["k_shift"] > 0 else "B"
+        key = f"cause.{matrix.lower()}_tile_ahead"
+        line = _tile_index_line(record, matrix)
+        return _line_msg(key, record, line, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
     if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
         return race_cause(record) or msg("cause.race_unsure")
     experiment = experiment_cause(record)
@@ -413,13 +433,22 @@ def race_cause(record: dict) -> Message | None:
     races = _findings(record, "racecheck")
     tool = msg("tool.racecheck")
     if not races:
-        races = [{**f, "other_line": f.get("other_line") or f.get("line")} for f in emu]
+        # the two lines in source order, as racecheck's report names them
+        races = [{**f, **_in_order(f)} for f in emu]
         tool = msg("tool.emulator")
     if not races:
         return None
-    f = max(races, key=lambda r: r.get("count", 1))
+    f = max(races, key=lambda r: (r.get("count", 1), -(r.get("other_line") or 0)))
     key = {"write-after-read": "cause.war", "read-after-write": "cause.raw"}.get(f["kind"], "cause.waw")
     return msg(key, tool=tool, other=f.get("other_line") or "?", line=f.get("line") or "?")
+
+
+def _in_order(f: dict) -> dict:
+    """A hazard's two lines as {"other_line": the earlier, "line": the later}."""
+    a, b = f.get("line"), f.get("other_line") or f.get("line")
+    if a and b and b > a:
+        a, b = b, a
+    return {"line": a, "other_line": b}
 
 
 def _findings(record: dict, tool: str) -> list[dict]:
@@ -524,6 +553,7 @@ def verdicts(record: dict) -> list[Verdict]:
 def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
     emu = record.get("emulator") or {}
     found = emu.get("findings") or []
+    unfinished = next((s for s in shapes if s.get("status") == "timeout"), None)
     out = []
     for goal, kinds in (("memory-safe", MEMORY_KINDS), ("race-free", RACE_KINDS)):
         mine = [f for f in found if f["kind"] in kinds]
@@ -532,6 +562,8 @@ def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
             out.append(Verdict(goal, "skipped", emu.get("refused") or msg("goal.did_not_run")))
         elif mine:
             out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", n=len(mine))))
+        elif unfinished:  # as on a GPU, where the sanitizers do not run a kernel that does not finish
+            out.append(Verdict(goal, "skipped", msg("goal.emu.unfinished", shape=unfinished["shape"])))
         else:
             out.append(Verdict(goal, "pass", msg(f"goal.emu.{short}.pass", n=len(shapes))))
     return out
