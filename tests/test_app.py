@@ -59,6 +59,33 @@ def test_window_opens_with_device_panel(make_window):
     assert w.run_panel.run_button.isEnabled()
 
 
+def test_closing_the_window_during_the_cpu_warm_up_does_not_wait_for_the_compiler(make_window, qtbot, monkeypatch):
+    """The engine warms the CPU loop up after its probe (numba's import and compile: seconds, tens under load).
+    A window closed meanwhile stops its worker within 0.5 s of the cancel: the warm-up waits for the compile
+    thread with the cancel flag in hand (the flake where make_window's teardown found the engine running)."""
+    from gemmviz.backends import cpu
+
+    gate, started, done = threading.Event(), threading.Event(), threading.Event()
+
+    def compile_until_released():  # a compiler slower than any close wait
+        started.set()
+        gate.wait()
+        done.set()
+
+    monkeypatch.setattr(cpu, "_warming", None)
+    monkeypatch.setattr(cpu, "_warm_error", None)
+    monkeypatch.setattr(cpu, "_warmed", done)
+    monkeypatch.setattr(cpu, "_compile_and_calibrate", compile_until_released)
+    try:
+        w = make_window()
+        qtbot.waitUntil(started.is_set, timeout=30000)
+        assert w.controller.thread.isRunning() and not w.controller.warm
+        assert w.controller.shutdown(timeout_ms=500)  # cancel, then the engine thread has ended within 0.5 s
+        assert w.controller.thread.isFinished() and not w.controller.warm
+    finally:
+        gate.set()
+
+
 def test_without_gpu_banner_and_gpu_variants_disabled(make_window):
     w = make_window(gpu=FakeGpuBackend(available=False))
     assert "No CUDA GPU:" in w.device_label.text() and "switched off" in w.device_label.text()
