@@ -57,6 +57,7 @@ def test_window_opens_with_device_panel(make_window):
     assert w.windowTitle() == "gemmviz"
     assert "Fake GPU" in w.device_label.text()
     assert w.run_panel.run_button.isEnabled()
+    assert not w.access_tab.built  # its records are read when it is first shown, not before the first paint
 
 
 def test_closing_the_window_during_the_cpu_warm_up_does_not_wait_for_the_compiler(make_window, qtbot, monkeypatch):
