@@ -151,15 +151,17 @@ def slow_compiler(monkeypatch):
     gate, started, done = threading.Event(), threading.Event(), threading.Event()
     outcome = {}
 
-    def compile_slowly():
+    def compile_slowly(finished: threading.Event):
         started.set()
         gate.wait()
         if "error" in outcome:
             monkeypatch.setattr(cpu, "_warm_error", outcome["error"])
         else:
             monkeypatch.setattr(cpu, "_seconds_per_fma", 1e-9)
-        done.set()
+        finished.set()
 
+    if cpu.warming():  # a real compile still in flight (an earlier window's warm-up) ends before the stand-in
+        cpu._warmed.wait()
     monkeypatch.setattr(cpu, "_warming", None)
     monkeypatch.setattr(cpu, "_warm_error", None)
     monkeypatch.setattr(cpu, "_seconds_per_fma", None)

@@ -71,8 +71,9 @@ def _compile_naive():
     return gemm_cpu_naive
 
 
-def _compile_and_calibrate() -> None:
-    """The warm-up thread's body: compile, then time a small product."""
+def _compile_and_calibrate(done: threading.Event) -> None:
+    """The warm-up thread's body: compile, then time a small product; then set `done` (the event it was started
+    with, whatever `_warmed` is by then)."""
     global _naive_kernel, _seconds_per_fma, _warm_error
     try:
         kernel = _compile_naive()
@@ -91,7 +92,7 @@ def _compile_and_calibrate() -> None:
     except BaseException as exc:  # handed to the waiter, who raises it
         _warm_error = exc
     finally:
-        _warmed.set()
+        done.set()
 
 
 def _await_warm(cancel=None) -> None:
@@ -101,7 +102,9 @@ def _await_warm(cancel=None) -> None:
     with _lock:
         if _warming is None:
             _warmed.clear()
-            _warming = threading.Thread(target=_compile_and_calibrate, name="gemmviz-cpu-compile", daemon=True)
+            _warming = threading.Thread(
+                target=_compile_and_calibrate, args=(_warmed,), name="gemmviz-cpu-compile", daemon=True
+            )
             _warming.start()
     while not _warmed.wait(WARM_POLL_S):
         if cancel is not None and cancel.is_set():
