@@ -127,6 +127,26 @@ def test_the_accesses_tab_opens_the_records_beside_a_session_or_the_shipped_ones
     assert tab.views.canvas.theme is PROJECTOR_DARK
 
 
+def test_the_accesses_tab_reads_its_records_when_first_shown(qtbot, tmp_path, records, monkeypatch):
+    """Reading and checking the records (and building the replay) took about a third of the window's
+    construction: they wait until the tab is shown; a session opened before then is applied at that point."""
+    from gemmviz.ui.accesses.tab import AccessTab
+
+    reads = []
+    monkeypatch.setattr(acc, "shipped_file", lambda: reads.append(1) or records)
+    tab = AccessTab()
+    qtbot.addWidget(tab)
+    mine = acc.AccessFile("NVIDIA H200", "2026-12-01", "test", [acc.keep_first(records.find("gpu-naive"), 40)])
+    acc.save_file(mine, tmp_path / "s.accesses.json.gz")
+    assert tab.show_session_file(tmp_path / "s.json") is None  # remembered, not read
+    assert not tab.built and reads == [] and tab.count() == 2
+    tab.show()
+    qtbot.waitUntil(lambda: tab.built)
+    assert reads == [1] and tab.source == str(tmp_path / "s.accesses.json.gz")
+    assert [p.trace.variant for p in tab.views.canvas.panels] == ["gpu-naive"]
+    assert tab.widget(0) is tab.views and tab.widget(1) is tab.replay
+
+
 def test_the_requests_step_in_the_order_the_warp_issued_them(qtbot, records):
     """Request 1 and 2 are a warp's first two loads: k = 0 of A and of B; the uncoalesced kernel's A load costs
     a sector per lane, its B load one sector."""

@@ -57,6 +57,36 @@ def test_window_opens_with_device_panel(make_window):
     assert w.windowTitle() == "gemmviz"
     assert "Fake GPU" in w.device_label.text()
     assert w.run_panel.run_button.isEnabled()
+    assert not w.access_tab.built  # its records are read when it is first shown, not before the first paint
+
+
+def test_closing_the_window_during_the_cpu_warm_up_does_not_wait_for_the_compiler(make_window, qtbot, monkeypatch):
+    """The engine warms the CPU loop up after its probe (numba's import and compile: seconds, tens under load).
+    A window closed meanwhile stops its worker within 0.5 s of the cancel: the warm-up waits for the compile
+    thread with the cancel flag in hand (the flake where make_window's teardown found the engine running)."""
+    from gemmviz.backends import cpu
+
+    gate, started, done = threading.Event(), threading.Event(), threading.Event()
+
+    def compile_until_released(finished: threading.Event):  # a compiler slower than any close wait
+        started.set()
+        gate.wait()
+        finished.set()
+
+    if cpu.warming():  # a real compile still in flight (an earlier window's warm-up) ends before the stand-in
+        cpu._warmed.wait()
+    monkeypatch.setattr(cpu, "_warming", None)
+    monkeypatch.setattr(cpu, "_warm_error", None)
+    monkeypatch.setattr(cpu, "_warmed", done)
+    monkeypatch.setattr(cpu, "_compile_and_calibrate", compile_until_released)
+    try:
+        w = make_window()
+        qtbot.waitUntil(started.is_set, timeout=30000)
+        assert w.controller.thread.isRunning() and not w.controller.warm
+        assert w.controller.shutdown(timeout_ms=500)  # cancel, then the engine thread has ended within 0.5 s
+        assert w.controller.thread.isFinished() and not w.controller.warm
+    finally:
+        gate.set()
 
 
 def test_without_gpu_banner_and_gpu_variants_disabled(make_window):

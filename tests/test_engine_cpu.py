@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends.cpu import CpuBackend
-from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, plan_jobs, poisoned_output, verify
+from gemmviz.core.measure.bench import BenchSettings, Cancelled, Engine, Inputs, plan_jobs, poisoned_output, verify
 from gemmviz.core.problem import Problem
 
 
@@ -140,3 +140,70 @@ def test_asking_whether_the_loop_can_run_does_not_import_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "(True, 'ok')" in out.stdout
+
+
+@pytest.fixture
+def slow_compiler(monkeypatch):
+    """numba's import and compile, made as slow as the test wants: they wait for `gate` (then fail, or succeed
+    with a stand-in kernel). `started` is set once the compile thread runs."""
+    from gemmviz.backends import cpu
+
+    gate, started, done = threading.Event(), threading.Event(), threading.Event()
+    outcome = {}
+
+    def compile_slowly(finished: threading.Event):
+        started.set()
+        gate.wait()
+        if "error" in outcome:
+            monkeypatch.setattr(cpu, "_warm_error", outcome["error"])
+        else:
+            monkeypatch.setattr(cpu, "_seconds_per_fma", 1e-9)
+        finished.set()
+
+    if cpu.warming():  # a real compile still in flight (an earlier window's warm-up) ends before the stand-in
+        cpu._warmed.wait()
+    monkeypatch.setattr(cpu, "_warming", None)
+    monkeypatch.setattr(cpu, "_warm_error", None)
+    monkeypatch.setattr(cpu, "_seconds_per_fma", None)
+    monkeypatch.setattr(cpu, "_warmed", done)
+    monkeypatch.setattr(cpu, "_compile_and_calibrate", compile_slowly)
+    yield gate, started, outcome
+    gate.set()  # never leave the stand-in compiler waiting
+
+
+def test_the_loops_warm_up_stops_at_a_cancel_while_the_compiler_carries_on(slow_compiler):
+    """Closing the window during the warm-up must not wait for numba (seconds, tens under load): the warm-up
+    waits for the compile thread with the cancel flag in hand (the teardown flake of tests/test_app.py)."""
+    from gemmviz.backends import cpu
+
+    gate, started, _outcome = slow_compiler
+    cancel = threading.Event()
+    stopped = threading.Event()
+    caught = []
+
+    def warm():
+        try:
+            CpuBackend().warm_up(cancel=cancel)
+        except Cancelled as exc:
+            caught.append(exc)
+        stopped.set()
+
+    threading.Thread(target=warm, daemon=True).start()
+    assert started.wait(30)
+    assert cpu.warming() and not stopped.is_set()
+    cancel.set()
+    assert stopped.wait(0.5) and caught  # within a poll of the flag, though the compiler still runs
+    assert cpu.warming()
+    gate.set()
+    assert CpuBackend().warm_up() is None and cpu.seconds_per_fma() == 1e-9  # the compile's result, kept
+
+
+def test_a_failed_compile_is_reported_and_tried_again(slow_compiler):
+    from gemmviz.backends import cpu
+
+    gate, _started, outcome = slow_compiler
+    outcome["error"] = RuntimeError("llvm broke")
+    gate.set()
+    with pytest.raises(RuntimeError, match="llvm broke"):
+        cpu.seconds_per_fma()
+    assert cpu._warming is None  # the next caller starts a fresh compile

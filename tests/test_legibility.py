@@ -97,6 +97,7 @@ def _go(w, state: str) -> None:
         assert t.variant == variant and t.frame_state() is not None, t.message.text()
     elif kind == "accesses":
         w.tabs.setCurrentWidget(w.access_tab)
+        assert w.access_tab.built  # read when first shown: its real views are measured, never its placeholders
         w.access_tab.setCurrentIndex(int(rest))
     elif kind == "exercise" and rest:
         w.tabs.setCurrentWidget(w.exercise_tab)

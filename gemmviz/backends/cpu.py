@@ -35,6 +35,14 @@ CALIBRATION_SIZE = 192
 _naive_kernel = None
 _seconds_per_fma: float | None = None
 _lock = threading.Lock()
+# Importing numba and compiling the loop takes seconds (tens under load) in calls that cannot be interrupted.
+# They run once per process in a daemon thread of their own, and every caller waits for it with its cancel flag
+# in hand: a window closed during the app's warm-up (or a run cancelled while the loop still compiles) stops
+# within one poll, and the compile finishes in the background for whoever asks next.
+_warming: threading.Thread | None = None
+_warmed = threading.Event()
+_warm_error: BaseException | None = None
+WARM_POLL_S = 0.05
 
 
 def _numba_status() -> tuple[bool, str]:
@@ -45,33 +53,30 @@ def _numba_status() -> tuple[bool, str]:
     return True, "ok"
 
 
-def naive_kernel():
-    """The seeds' V0 loop, compiled once per process: for i, for j, sum over k, float32 accumulator."""
-    global _naive_kernel
-    with _lock:
-        if _naive_kernel is None:
-            import numba
+def _compile_naive():
+    """The seeds' V0 loop: for i, for j, sum over k, float32 accumulator (numba's decorator; compiled lazily)."""
+    import numba
 
-            @numba.njit(cache=False, fastmath=False, nogil=True)  # the app's UI thread keeps running
-            def gemm_cpu_naive(a, b, c):
-                m, k = a.shape
-                n = b.shape[1]
-                for i in range(m):
-                    for j in range(n):
-                        s = np.float32(0.0)
-                        for p in range(k):
-                            s += a[i, p] * b[p, j]
-                        c[i, j] = s
+    @numba.njit(cache=False, fastmath=False, nogil=True)  # the app's UI thread keeps running
+    def gemm_cpu_naive(a, b, c):
+        m, k = a.shape
+        n = b.shape[1]
+        for i in range(m):
+            for j in range(n):
+                s = np.float32(0.0)
+                for p in range(k):
+                    s += a[i, p] * b[p, j]
+                c[i, j] = s
 
-            _naive_kernel = gemm_cpu_naive
-    return _naive_kernel
+    return gemm_cpu_naive
 
 
-def seconds_per_fma() -> float:
-    """Calibrate the loop once: compile, then time a small product."""
-    global _seconds_per_fma
-    if _seconds_per_fma is None:
-        kernel = naive_kernel()
+def _compile_and_calibrate(done: threading.Event) -> None:
+    """The warm-up thread's body: compile, then time a small product; then set `done` (the event it was started
+    with, whatever `_warmed` is by then)."""
+    global _naive_kernel, _seconds_per_fma, _warm_error
+    try:
+        kernel = _compile_naive()
         n = CALIBRATION_SIZE
         a = np.ones((n, n), np.float32)
         c = np.empty((n, n), np.float32)
@@ -83,11 +88,54 @@ def seconds_per_fma() -> float:
         t0 = time.perf_counter()
         kernel(a, a, c)
         _seconds_per_fma = (time.perf_counter() - t0) / n**3
+        _naive_kernel = kernel
+    except BaseException as exc:  # handed to the waiter, who raises it
+        _warm_error = exc
+    finally:
+        done.set()
+
+
+def _await_warm(cancel=None) -> None:
+    """Start the compile-and-calibrate thread once and wait for it, checking `cancel` every WARM_POLL_S:
+    raises Cancelled when it is set first (the thread carries on), or the thread's error (the next call retries)."""
+    global _warming, _warm_error
+    with _lock:
+        if _warming is None:
+            _warmed.clear()
+            _warming = threading.Thread(
+                target=_compile_and_calibrate, args=(_warmed,), name="gemmviz-cpu-compile", daemon=True
+            )
+            _warming.start()
+    while not _warmed.wait(WARM_POLL_S):
+        if cancel is not None and cancel.is_set():
+            raise Cancelled
+    with _lock:
+        error = _warm_error
+        if error is not None and _warmed.is_set() and _warming is not None and not _warming.is_alive():
+            _warming, _warm_error = None, None  # a failed compile is tried again by the next caller
+    if error is not None:
+        raise error
+
+
+def warming() -> bool:
+    """Whether the compile thread is still at work (the app's exit need not wait for it: it is a daemon)."""
+    return _warming is not None and _warming.is_alive()
+
+
+def naive_kernel(cancel=None):
+    """The seeds' V0 loop, compiled once per process (waits for the warm-up thread; see `_await_warm`)."""
+    _await_warm(cancel)
+    return _naive_kernel
+
+
+def seconds_per_fma(cancel=None) -> float:
+    """The loop's in-cache rate, calibrated once per process with its compile."""
+    _await_warm(cancel)
     return _seconds_per_fma
 
 
-def estimate_naive_seconds(m: int, n: int, k: int, runs: int = 1) -> float:
-    return seconds_per_fma() * m * n * k * runs
+def estimate_naive_seconds(m: int, n: int, k: int, runs: int = 1, cancel=None) -> float:
+    return seconds_per_fma(cancel) * m * n * k * runs
 
 
 def probe_seconds_per_fma(a: np.ndarray, b: np.ndarray, cancel=None) -> float:
@@ -96,7 +144,7 @@ def probe_seconds_per_fma(a: np.ndarray, b: np.ndarray, cancel=None) -> float:
     The in-cache calibration is only a floor: each row of C walks down every column of B, a stride of N floats,
     and once B outgrows the caches and the TLB every step is a miss. On the H200 host the loop took 1.0 ns per
     FMA at 192^3 but 7.3 ns at 4096^3 (502 s measured where the calibration alone predicted 67 s)."""
-    kernel = naive_kernel()
+    kernel = naive_kernel(cancel)
     m, k = a.shape
     n = b.shape[1]
     scratch = np.empty((min(m, 64), n), np.float32)  # never the poisoned output: the verified run writes that
@@ -138,11 +186,12 @@ class CpuBackend(Backend):
     def device_info(self) -> dict:
         return {"name": cpu_name()}
 
-    def warm_up(self) -> None:
+    def warm_up(self, cancel=None) -> None:
         """Compile and calibrate the triple loop now (the worker does it after probing, while the window is
-        idle) rather than inside the first run, where the compiler's garbage collections stall the window."""
+        idle) rather than inside the first run, where the compiler's garbage collections stall the window.
+        Raises Cancelled as soon as `cancel` is set: the compile goes on in its own thread (`_await_warm`)."""
         if _numba_status()[0]:
-            seconds_per_fma()
+            seconds_per_fma(cancel)
 
     def open(self):
         return _CpuRun()
@@ -164,11 +213,11 @@ class _CpuRun:
             repeats = min(repeats, CPU_NAIVE_MAX_REPEATS)
             warmup = 0  # compiled during calibration; the first run is as fast as the rest
             # The verified run is also the first timed sample (minutes at 4096^3: not run twice for one figure).
-            floor = estimate_naive_seconds(p.m, p.n, p.k, runs=repeats)  # in-cache rate: a lower bound
+            floor = estimate_naive_seconds(p.m, p.n, p.k, runs=repeats, cancel=cancel)  # in-cache rate: a lower bound
             if floor > settings.cpu_limit_s and not settings.allow_slow_cpu:
                 raise ProblemError(_too_slow(variant.name, p.label, "at least", floor, repeats, settings))
             _check_job_limit(variant.name, p.label, "at least", floor, settings)
-            kernel = naive_kernel()
+            kernel = naive_kernel(cancel)
             per_fma = probe_seconds_per_fma(a, b, cancel)
             estimate = per_fma * p.m * p.n * p.k * repeats
             if estimate > settings.cpu_limit_s and not settings.allow_slow_cpu:

@@ -32,10 +32,17 @@ def detached_running() -> bool:
     return any(thread.isRunning() for thread, _worker in _detached)
 
 
+def _compiling() -> bool:
+    """The CPU loop's compile thread (a daemon the warm-up stopped waiting for: backends/cpu.py) is still inside
+    numba, where tearing the interpreter down under it is not safe."""
+    cpu = sys.modules.get("gemmviz.backends.cpu")  # never imported here just to ask
+    return cpu is not None and cpu.warming()
+
+
 def leave(code: int) -> int:
-    """The app's exit: returns `code`, or, if a detached worker still runs, ends the process now with it
-    (everything worth keeping was saved before the window closed)."""
-    if detached_running():
+    """The app's exit: returns `code`, or, if a detached worker (or the CPU loop's compiler) still runs, ends the
+    process now with it (everything worth keeping was saved before the window closed)."""
+    if detached_running() or _compiling():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.session.checks import SessionError
@@ -44,24 +44,87 @@ def records_beside(
 
 
 class AccessTab(QTabWidget):
+    """Its records are read (a second or more: the shipped file is decompressed and checked, the replay's
+    schedule built) when the tab is first shown or its views are first asked for, never before the window's
+    first paint: most windows are closed without a look at it."""
+
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
-        records, self.source = records_beside(None)
-        self.shipped = records  # the shipped records, read once: a session without records beside it shows them
-        self.views = AccessViews(self, records, theme)
-        self.replay = AccessReplay(self, records)
-        self.replay.canvas.theme = theme
-        self.addTab(self.views, self.tr("Coalescing and banks"))
-        self.addTab(self.replay, self.tr("Block replay"))
+        self._theme = theme
+        self._path: str | os.PathLike | None = None  # the session whose records to show, once read
+        self._views: AccessViews | None = None
+        self._replay: AccessReplay | None = None
+        self._shipped: acc.AccessFile | None = None
+        self._source = ""
+        # the pages' places, filled when first shown (the window's tab bar and size hints see two pages now)
+        self.addTab(QWidget(), self.tr("Coalescing and banks"))
+        self.addTab(QWidget(), self.tr("Block replay"))
+
+    @property
+    def built(self) -> bool:
+        return self._views is not None
+
+    def _build(self) -> None:
+        if self.built:
+            return
+        records, self._source = records_beside(None)
+        self._shipped = records  # the shipped records, read once: a session without records beside it shows them
+        self._views = AccessViews(self, records, self._theme)
+        self._replay = AccessReplay(self, records)
+        self._replay.canvas.theme = self._theme
+        index = self.currentIndex()
+        blocked = self.blockSignals(True)
+        for i, (page, title) in enumerate(
+            [(self._views, self.tr("Coalescing and banks")), (self._replay, self.tr("Block replay"))]
+        ):
+            placeholder = self.widget(i)
+            self.removeTab(i)
+            self.insertTab(i, page, title)
+            placeholder.deleteLater()
+        self.setCurrentIndex(max(index, 0))
+        self.blockSignals(blocked)
+        if self._path is not None:
+            self.show_session_file(self._path)
+
+    @property
+    def views(self) -> AccessViews:
+        self._build()
+        return self._views
+
+    @property
+    def replay(self) -> AccessReplay:
+        self._build()
+        return self._replay
+
+    @property
+    def shipped(self) -> acc.AccessFile | None:
+        self._build()
+        return self._shipped
+
+    @property
+    def source(self) -> str:
+        self._build()
+        return self._source
+
+    def showEvent(self, event) -> None:
+        self._build()
+        super().showEvent(event)
 
     def apply_theme(self, theme: Theme) -> None:
-        self.views.set_theme(theme)
-        self.replay.canvas.theme = theme
-        self.replay.canvas.update()
+        self._theme = theme
+        if not self.built:
+            return  # taken when built
+        self._views.set_theme(theme)
+        self._replay.canvas.theme = theme
+        self._replay.canvas.update()
 
-    def show_session_file(self, path: str | os.PathLike | None) -> str:
-        """Show the records beside `path` (or the shipped ones); where they came from, in words."""
-        records, self.source = records_beside(path, self.shipped)
-        self.views.set_records(records)
-        self.replay.set_records(records)
-        return self.source
+    def show_session_file(self, path: str | os.PathLike | None) -> str | None:
+        """Show the records beside `path` (or the shipped ones); where they came from, in words (None while the
+        tab has not been built: they are read when it is first shown)."""
+        self._path = path
+        if not self.built:
+            return None
+        records, self._source = records_beside(path, self._shipped)
+        self._views.set_records(records)
+        self._replay.set_records(records)
+        return self._source

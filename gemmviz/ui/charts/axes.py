@@ -5,6 +5,7 @@ chart's height (so it never covers data and is never clipped), and toggles a ser
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
@@ -221,6 +222,8 @@ class SeriesLegend(pg.LegendItem):
     toggled = QtCore.Signal(str)
     ROW_GAP = 2  # px between rows
     COLUMN_GAP = 16  # px between columns
+    _batch = 0  # inside `batch()`: entries are laid out once, at its end
+    _stale = False
 
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
@@ -235,6 +238,24 @@ class SeriesLegend(pg.LegendItem):
         policy = QtWidgets.QSizePolicy.Policy.Fixed
         self.setSizePolicy(policy, policy)
 
+    @contextmanager
+    def batch(self):
+        """Add (or clear) many entries, laid out once at the end: a relayout per entry measured every label
+        again (459 relayouts in one dashboard export, quadratic in the entries)."""
+        self._batch += 1
+        try:
+            yield self
+        finally:
+            self._batch -= 1
+            if self._batch == 0 and self._stale:
+                self._relayout()
+
+    def _relayout_now(self) -> None:
+        if self._batch:
+            self._stale = True
+        else:
+            self._relayout()
+
     def clear(self) -> None:
         grid = self.layout
         for i in range(grid.count() - 1, -1, -1):
@@ -248,7 +269,7 @@ class SeriesLegend(pg.LegendItem):
         self.entry_series = []
         self.entry_hidden = []
         self.names = []
-        self._relayout()
+        self._relayout_now()
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
@@ -261,7 +282,7 @@ class SeriesLegend(pg.LegendItem):
         label.setText(label.text)
         if hidden:
             label.setOpacity(0.45)
-        self._relayout()
+        self._relayout_now()
 
     def setColumnCount(self, columnCount):
         self.columnCount = max(1, columnCount)
@@ -285,6 +306,7 @@ class SeriesLegend(pg.LegendItem):
     def _relayout(self) -> None:
         """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
         to its content."""
+        self._stale = False
         grid = self.layout
         for i in range(grid.count() - 1, -1, -1):
             grid.removeAt(i)
@@ -391,10 +413,40 @@ class SeriesLegend(pg.LegendItem):
             self._relayout()
         # the estimate of a row's height can be a pixel short, and wrapped names take more than one: give up
         # entries until the legend really fits
-        while self.maximumHeight() > height_px and (self.capacity or n) > 1:
-            # one row fewer (per column), the last of them "+k more"
-            self.capacity = (self.capacity or n) - self.columnCount
+        if self.maximumHeight() > height_px and (self.capacity or n) > 1:
+            self._shrink_to(height_px, self.capacity or n)
+
+    def _shrink_to(self, height_px: float, start: int) -> None:
+        """The most entries that fit `height_px`, one row (per column) fewer at a time from `start`, the last of
+        them "+k more"; found by galloping and bisection (each try lays every entry out: a row at a time took up
+        to 15 tries per fit, most of a 4K dashboard's export), down to one entry at least."""
+        step = self.columnCount
+        last = max(1, -(-(start - 1) // step))  # tries start - k * step for k = 1 .. last (the last is <= 1)
+
+        def fits(k: int) -> bool:
+            self.capacity = start - k * step
             self._relayout()
+            return self.maximumHeight() <= height_px
+
+        # the fewest rows given up that fit lie in [lo, hi] (hi = last when none fits): galloping from one row
+        # (usually enough: the estimate is a pixel short), then bisection
+        lo, hi, k = 1, last, 1
+        while not fits(k):
+            lo = k + 1
+            if k >= last:
+                lo = last
+                break
+            k = min(2 * k, last)
+        else:
+            hi = k
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if fits(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        if self.capacity != start - lo * step:
+            fits(lo)
 
     def full_width(self, pt: float) -> float:
         """The width of one column of entries with their full names at `pt` points."""

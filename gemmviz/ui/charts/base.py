@@ -271,7 +271,8 @@ class ResultChart(pg.PlotWidget):
             self.legend = legend_column(plot)
             self.legend.toggled.connect(self.seriesToggled)
         self._max_new = max_new
-        complete = self.draw(plot) is not False
+        with self.legend.batch():  # its entries laid out once, not once per entry
+            complete = self.draw(plot) is not False
         self.fit_legend()
         return complete
 

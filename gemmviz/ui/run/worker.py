@@ -8,7 +8,7 @@ import time
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from gemmviz.core.measure.bench import BenchSettings, Engine, Job, environment
+from gemmviz.core.measure.bench import BenchSettings, Cancelled, Engine, Job, environment
 
 
 class EngineWorker(QObject):
@@ -33,10 +33,14 @@ class EngineWorker(QObject):
             env = {"backends": {"cuda": {"available": False, "reason": f"device query failed: {exc}"}}}
         self.environmentReady.emit(env)
         for backend in self.backends.values():
-            warm_up = getattr(backend, "warm_up", None)  # optional: the CPU backend compiles its loop
+            # optional: the CPU backend compiles its loop. It takes the cancel flag and returns (raising
+            # Cancelled) within a poll of it, so closing the window never waits for a compiler.
+            warm_up = getattr(backend, "warm_up", None)
             if warm_up is not None:
                 try:
-                    warm_up()
+                    warm_up(cancel=self.cancel)
+                except Cancelled:
+                    return  # the window is closing (or a run was cancelled): not warm
                 except Exception:  # the first run then warms up itself and reports the error
                     pass
         self.warmedUp.emit()
