@@ -69,10 +69,14 @@ def test_the_guard_sees_a_branch():
 
 
 # the families of messages the explanations make (their modules define them on import)
-FAMILIES = ("roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.", "caption.")
+FAMILIES = (
+    "roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.", "caption.", "origin.",
+    "cuda.reason.",
+)  # fmt: skip
 
 
 def _load_families() -> None:
+    import gemmviz.backends.cuda
     import gemmviz.core.charts.explain
     import gemmviz.core.exercise.access_goals
     import gemmviz.core.hardware.microbench
@@ -252,9 +256,7 @@ def test_the_renderers_specs():
 # a translation by regex in ui/: a table pairing patterns with templates to translate (a sentence core or a
 # backend wrote in English, matched and said again), or a substitution whose replacement is translated
 TRANSLATING = {"QT_TRANSLATE_NOOP", "tr", "translate"}
-REGEX_LEFT = {  # tables still to become messages, each with the item of issue 35 that removes it
-    "ui/text.py": "origin_words: the data sources' lines (issue 35 item 5, left)",
-}
+REGEX_LEFT: dict[str, str] = {}  # a table still to become messages, with the issue that removes it
 
 
 def _called(node: ast.AST) -> str | None:
@@ -301,3 +303,20 @@ words = _HOW.sub(lambda m: tr(m.group(1)), text)
 """
     assert _regex_translations(table) == [3, 5]
     assert _regex_translations('X = (re.compile("a"), "b")\ny = tr("c")\n') == []
+
+
+def test_the_data_sources_lines_are_messages_in_both_languages():
+    """A lesson's header and footer and an export's footer (issue 35 item 5): core writes messages, each language
+    says them; the GPU's name and the dates stay as they are."""
+    from gemmviz.core.lesson.lessons import NO_DATA, live_source, session_source
+    from gemmviz.core.session.results import Session
+
+    session = Session(environment={"gpu": "NVIDIA H200"}, created="2026-12-01T10:00:00", kind="published")
+    replay = session_source(Session(environment={"gpu": "NVIDIA H200"}, created=""), replay=True)
+    for source in (session_source(session), replay, live_source([], "NVIDIA H200", "2026-12-02"), NO_DATA):
+        _both(source.label_message)
+        _rendered(source.footer_message, "zh")
+    assert render(session_source(session).label_message, "zh") == "已发表的数据：NVIDIA H200，2026-12-01"
+    assert render(replay.label_message, "zh") == "回放：录制于 NVIDIA H200，无日期"
+    assert replay.label == "Replayed: recorded on NVIDIA H200, undated"
+    assert render(replay.footer_message, "zh").startswith("NVIDIA H200, 无日期, 回放 · gemmviz ")
