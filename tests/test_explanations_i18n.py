@@ -4,6 +4,7 @@ left in the code that writes them, and every message they make has a template in
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -68,10 +69,14 @@ def test_the_guard_sees_a_branch():
 
 
 # the families of messages the explanations make (their modules define them on import)
-FAMILIES = ("roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.", "caption.")
+FAMILIES = (
+    "roof.", "rigor.", "explain.", "counters.", "trace.", "access.", "lesson.", "microbench.", "caption.", "origin.",
+    "cuda.reason.",
+)  # fmt: skip
 
 
 def _load_families() -> None:
+    import gemmviz.backends.cuda
     import gemmviz.core.charts.explain
     import gemmviz.core.exercise.access_goals
     import gemmviz.core.hardware.microbench
@@ -246,3 +251,72 @@ def test_the_renderers_specs():
     )
     assert render(msg("counters.row.ratio", ratio=0.019), "zh") == "（模型的 1.9%）"
     assert messages.SEPARATORS.keys() == set(LANGUAGES)
+
+
+# a translation by regex in ui/: a table pairing patterns with templates to translate (a sentence core or a
+# backend wrote in English, matched and said again), or a substitution whose replacement is translated
+TRANSLATING = {"QT_TRANSLATE_NOOP", "tr", "translate"}
+REGEX_LEFT: dict[str, str] = {}  # a table still to become messages, with the issue that removes it
+
+
+def _called(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call):
+        f = node.func
+        return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+    return None
+
+
+def _regex_translations(source: str) -> list[int]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple | ast.List | ast.Dict):
+            items = node.elts if not isinstance(node, ast.Dict) else [*node.keys, *node.values]
+            called = {_called(x) for x in items if x is not None}
+            if "compile" in called and called & TRANSLATING:
+                found.append(node.lineno)
+        if _called(node) in ("sub", "subn") and any(
+            _called(n) in TRANSLATING for arg in node.args for n in ast.walk(arg) if isinstance(arg, ast.Lambda)
+        ):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_regex_translation_table_in_ui():
+    """What core or a backend says is a message rendered in the window's language (messages.render), never an
+    English sentence matched by a pattern and translated again."""
+    found = {}
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        lines = _regex_translations(path.read_text(encoding="utf-8"))
+        if lines and rel not in REGEX_LEFT:
+            found[rel] = lines
+    assert found == {}
+    assert all((ROOT / path).exists() for path in REGEX_LEFT)
+
+
+def test_the_regex_guard_sees_a_table():
+    table = """
+_REASONS = (
+    (re.compile(r"^no CUDA device: (?P<detail>.*)$"), QT_TRANSLATE_NOOP("", "no CUDA device: {detail}")),
+)
+words = _HOW.sub(lambda m: tr(m.group(1)), text)
+"""
+    assert _regex_translations(table) == [3, 5]
+    assert _regex_translations('X = (re.compile("a"), "b")\ny = tr("c")\n') == []
+
+
+def test_the_data_sources_lines_are_messages_in_both_languages():
+    """A lesson's header and footer and an export's footer (issue 35 item 5): core writes messages, each language
+    says them; the GPU's name and the dates stay as they are."""
+    from gemmviz.core.lesson.lessons import NO_DATA, live_source, session_source
+    from gemmviz.core.session.results import Session
+
+    session = Session(environment={"gpu": "NVIDIA H200"}, created="2026-12-01T10:00:00", kind="published")
+    replay = session_source(Session(environment={"gpu": "NVIDIA H200"}, created=""), replay=True)
+    for source in (session_source(session), replay, live_source([], "NVIDIA H200", "2026-12-02"), NO_DATA):
+        _both(source.label_message)
+        _rendered(source.footer_message, "zh")
+    assert render(session_source(session).label_message, "zh") == "已发表的数据：NVIDIA H200，2026-12-01"
+    assert render(replay.label_message, "zh") == "回放：录制于 NVIDIA H200，无日期"
+    assert replay.label == "Replayed: recorded on NVIDIA H200, undated"
+    assert render(replay.footer_message, "zh").startswith("NVIDIA H200, 无日期, 回放 · gemmviz ")

@@ -362,21 +362,30 @@ def test_the_zh_slides_header_footer_and_tables_are_in_chinese(qapp):
 
 
 def test_why_there_is_no_gpu_reads_in_chinese(qapp):
-    """The no-GPU banner of a student's laptop: backends/cuda.cuda_status's reasons, the driver's detail kept."""
+    """The no-GPU banner of a student's laptop: backends/cuda's reasons are messages (their templates beside the
+    probe, no regex translation), said in the window's language, the driver's detail kept; English for the CLI."""
+    from gemmviz.backends import cuda
+    from gemmviz.core.messages import msg, render
+
     reasons = [
-        'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)',
-        "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded",
-        "no NVIDIA driver: libcuda.so.1: cannot open shared object file",
-        "no usable NVIDIA driver: cuInit failed (cuInit failed: unknown error)",
-        "cannot count CUDA devices (boom)",
-        "no CUDA device: the driver found no NVIDIA GPU",
+        msg(cuda.NO_PYCUDA),
+        msg(cuda.NO_LIBCUDA),
+        msg(cuda.NO_DRIVER, detail="libcuda.so.1: cannot open shared object file"),
+        msg(cuda.CUINIT, detail="cuInit failed: unknown error"),
+        msg(cuda.NO_COUNT, detail="boom"),
+        msg(cuda.NO_DEVICE),
     ]
+    assert render(reasons[0], "en") == 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)'
     assert i18n.install(qapp, "zh")
     try:
-        words = {r: i18n.reason_words(r) for r in reasons}
-        assert all(HAN.search(w) for w in words.values()), words
-        assert "libcuda.so.1: cannot open shared object file" in words[reasons[2]]  # the detail as it came
-        banner = i18n.device_banner({"available": False, "reason": reasons[0]})
+        words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}) for m in reasons]
+        assert all(HAN.search(w) for w in words), words
+        assert "libcuda.so.1: cannot open shared object file" in words[2]  # the detail as it came
+        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]})
         assert banner.startswith("没有 CUDA GPU：未安装 PyCUDA")
+        assert i18n.reason_words({"available": False}) == "没有 CUDA 后端"
+        assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}) == (
+            "device query failed: boom"  # a reason without its message: as it came
+        )
     finally:
         i18n.install(qapp, "en")

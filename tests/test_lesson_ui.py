@@ -310,8 +310,12 @@ def test_run_step_measures_live_in_the_worker(qtbot, window, tmp_path):
     QTest.keyClick(view, Qt.Key.Key_R)
     assert w.controller.busy  # started in the worker: the key press returned at once
     qtbot.waitUntil(lambda: not w.controller.busy, timeout=30000)
-    assert view.source().label == "Live on Fake GPU"
+    # the view follows the workspace's live results (results_added), as a run streams them in
+    qtbot.waitUntil(lambda: view.source().label == "Live on Fake GPU", timeout=10000)
+    assert view.live.results and {id(r) for r in view.live.results} <= {id(r) for r in w.workspace.live}
     assert "GFLOP/s" in slide_for(lesson, 0, view.source()).text
+    w.files.clear_live()  # File > Clear live results: the replayed session again, at once
+    assert view.live is None and view.source().label.startswith("Replayed")
 
 
 # ---- the command line ------------------------------------------------------------------------------------

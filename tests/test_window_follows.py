@@ -64,6 +64,12 @@ def connections(ws: Workspace) -> dict[str, int]:
     return {name: len(getattr(ws.events, name)) for name in SIGNALS}
 
 
+def views_of(window: MainWindow) -> list:
+    """The window's views: its tabs, the run panel and the lesson on screen, if any."""
+    views = [window.tabs.widget(i) for i in range(window.tabs.count())] + [window.run_panel]
+    return views + ([window.lesson_view] if window.lesson_view is not None else [])
+
+
 def test_every_view_subscribes_to_the_workspace_itself(window):
     ws = window.workspace
     following = owners(ws, "shown_changed")
@@ -72,8 +78,42 @@ def test_every_view_subscribes_to_the_workspace_itself(window):
         assert view.follower.following
     assert window.roofline_tab in owners(ws, "selection_changed")  # the table's and the chart's picks
     assert window.run_panel in owners(ws, "environment_changed")  # what this machine can run
+    for name in ("session_added", "session_removed"):  # the records recorded beside the session opened
+        assert window.access_tab in owners(ws, name)
+    assert window.start_lesson(next(iter(shipped_lessons().values())))
+    for name in ("results_added", "live_cleared"):  # the lesson's live figures: this run's results
+        assert window.lesson_view in owners(ws, name)
+    # any view that reads the workspace subscribes to it itself
+    subscribed = {id(v) for name in SIGNALS for v in owners(ws, name)}
+    readers = [v for v in views_of(window) if getattr(v, "workspace", None) is ws]
+    assert len(readers) >= 7 and window.lesson_view in readers and window.access_tab in readers
+    assert [type(v).__name__ for v in readers if id(v) not in subscribed] == []
     # the window relays nothing: no callback of the workspace is the window's
     assert all(window not in owners(ws, name) for name in SIGNALS)
+    window.leave_lesson()  # the lesson left stops following
+    assert not any(type(v).__name__ == "LessonView" for name in SIGNALS for v in owners(ws, name))
+
+
+def test_the_accesses_tab_follows_the_sessions_opened_and_closed(window, qtbot, tmp_path):
+    """A session opened shows the records beside it (NAME.accesses.json.gz), read when the tab is next shown;
+    closing it falls back to the shipped ones. Nobody tells the tab: it follows the workspace."""
+    import shutil
+
+    from gemmviz.core.hardware import accesses as acc
+
+    ws, tab = window.workspace, window.access_tab
+    shipped = tab.shipped
+    mine = acc.AccessFile("NVIDIA H200", "2026-12-01", "test", [acc.keep_first(shipped.find("gpu-naive"), 40)])
+    acc.save_file(mine, tmp_path / "s.accesses.json.gz")
+    shutil.copy(default_replay_session(), tmp_path / "s.json")
+    window.tabs.setCurrentWidget(window.charts_tab)
+    assert window.files.open_session(tmp_path / "s.json")
+    assert tab.follower.dirty and tab.views.records is shipped  # hidden: read when it is next shown
+    window.tabs.setCurrentWidget(tab)
+    assert not tab.follower.dirty and tab.source == str(tmp_path / "s.accesses.json.gz")
+    assert [p.trace.variant for p in tab.views.canvas.panels] == ["gpu-naive"]
+    ws.close_all()  # on screen: at once
+    assert tab.views.records is shipped and "shipped" in tab.source
 
 
 def test_a_closed_window_leaves_no_callback_on_the_workspace(qtbot, tmp_path):
@@ -171,6 +211,117 @@ def test_no_code_sets_attributes_on_the_window_from_outside():
                 ):
                     found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+def _own_attributes(cls_node: ast.ClassDef) -> set[str]:
+    """The attributes a class sets on `self` in its own methods."""
+    names = set()
+    for node in ast.walk(cls_node):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for t in targets:
+            for leaf in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) and leaf.value.id == "self":
+                    names.add(leaf.attr)
+    return names
+
+
+def _last_name(node: ast.expr) -> str | None:
+    """`view` of `view`, `access_tab` of `self.window.access_tab`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _views_made(tree: ast.AST, classes: set[str]) -> dict[int, set[str]]:
+    """id(node) -> the local names that hold a view there: `view = LessonView(...)` or `view: LessonView` in the
+    function that holds the node."""
+    made: dict[int, set[str]] = {}
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
+        names = {a.arg for a in fn.args.args + fn.args.kwonlyargs if _last_name(a.annotation) in classes}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and _last_name(n.value.func) in classes:
+                names |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        for n in ast.walk(fn):
+            made.setdefault(id(n), set()).update(names)
+    return made
+
+
+def _assigned(node: ast.AST) -> list[ast.expr]:
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    if isinstance(node, ast.AugAssign | ast.AnnAssign):
+        targets = [node.target]
+    return [leaf for t in targets for leaf in (t.elts if isinstance(t, ast.Tuple) else [t])]
+
+
+def _set_from_outside(source: str, classes: dict[str, set[str]], held: set[str]) -> list[str]:
+    """`name.attr = ...` outside a view's class, where `name` holds a view (made in that function, or one the
+    window holds: `window.access_tab`) and `attr` is one of the view class's own attributes."""
+    tree = ast.parse(source)
+    inside: dict[int, str] = {}  # id(node) -> the class whose body holds it
+    for cls_node in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for n in ast.walk(cls_node):
+            inside[id(n)] = cls_node.name
+    made = _views_made(tree, set(classes))
+    found = []
+    for node in ast.walk(tree):
+        for leaf in _assigned(node):
+            if not isinstance(leaf, ast.Attribute):
+                continue
+            base = leaf.value
+            local = isinstance(base, ast.Name) and base.id in made.get(id(node), set())
+            if not (local or (isinstance(base, ast.Attribute) and base.attr in held)):
+                continue
+            owners_of = [c for c, attrs in classes.items() if leaf.attr in attrs]
+            if owners_of and inside.get(id(node)) not in owners_of:
+                found.append(f"{node.lineno}: sets {ast.unparse(leaf)} ({'/'.join(owners_of)})")
+    return found
+
+
+def test_no_code_sets_a_views_attributes_from_outside_it(window):
+    """A view's state is its own: it is given what it needs when it is made (the workspace, a callable) and follows
+    the workspace from there. No code outside a view's class assigns one of that class's attributes on a view
+    (`view.run_jobs = ...` after `view = LessonView(...)`, `window.access_tab.source = ...`), in its own module or
+    another."""
+    assert window.start_lesson(next(iter(shipped_lessons().values())))
+    views = views_of(window)
+    window.leave_lesson()
+    held = {name for name, value in vars(window).items() if any(value is v for v in views)}  # charts_tab, ...
+    held |= {"lesson_view"}  # the window's property for the lesson on screen
+    classes: dict[str, set[str]] = {}
+    for cls, module in {type(v).__name__: type(v).__module__ for v in views}.items():
+        tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+        classes[cls] = _own_attributes(next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls))
+    assert {"run_jobs", "workspace", "live"} <= classes["LessonView"] and "source" in classes["AccessTab"]
+    assert {"charts_tab", "access_tab", "run_panel"} <= held
+    found = []
+    for path in sorted((ROOT / "gemmviz").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f"{rel}:{line}" for line in _set_from_outside(path.read_text(encoding="utf-8"), classes, held)]
+    assert found == []
+
+
+def test_the_views_guard_sees_an_attribute_set_from_outside():
+    classes = {"LessonView": {"run_jobs", "live"}, "AccessTab": {"source"}}
+    source = (
+        "def start(window, tab: AccessTab):\n"
+        "    view = LessonView(lesson)\n"
+        "    view.run_jobs = 1\n"
+        "    window.access_tab.source = 'x'\n"
+        "    tab.source = 'y'\n"
+        "    chart = make()\n"
+        "    chart.source = 'z'\n"  # not a view
+        "class LessonView:\n"
+        "    def go(self, other):\n"
+        "        view = LessonView(x)\n"
+        "        view.live = None\n"  # the class's own code may
+    )
+    assert [f.split(" (")[0] for f in _set_from_outside(source, classes, {"access_tab"})] == [
+        "3: sets view.run_jobs",
+        "4: sets window.access_tab.source",
+        "5: sets tab.source",
+    ]
 
 
 def test_closing_the_window_mid_check_kills_the_child_and_joins_the_worker(window, qtbot, tmp_path, monkeypatch):

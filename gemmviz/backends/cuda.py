@@ -35,6 +35,7 @@ from gemmviz.core.measure.bench import (
     poisoned_output,
     verify,
 )
+from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.session.results import Result
 
@@ -45,12 +46,45 @@ FP32_LANES_PER_SM = {
 }  # fmt: skip
 
 CUBLAS_WORKSPACE_BYTES = 32 << 20  # NVIDIA's recommendation for Hopper (cuBLAS docs, cublasSetWorkspace)
-_status: tuple[bool, str] | None = None
+_status: tuple[bool, Message | None] | None = None
 _status_lock = threading.Lock()
 
 
+# Why there is no GPU, as messages (core/messages): the window says them in its language, the CLI in English;
+# the driver's own detail is kept as it came.
+NO_PYCUDA = define(
+    "cuda.reason.no_pycuda",
+    en='PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)',
+    zh='未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）',
+)
+NO_LIBCUDA = define(
+    "cuda.reason.no_libcuda",
+    en="no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded",
+    zh="没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so",
+)
+NO_DRIVER = define("cuda.reason.no_driver", en="no NVIDIA driver: {detail}", zh="没有 NVIDIA 驱动：{detail}")
+CUINIT = define(
+    "cuda.reason.cuinit",
+    en="no usable NVIDIA driver: cuInit failed ({detail})",
+    zh="NVIDIA 驱动不可用：cuInit 失败（{detail}）",
+)
+NO_COUNT = define("cuda.reason.count", en="cannot count CUDA devices ({detail})", zh="无法统计 CUDA 设备（{detail}）")
+NO_DEVICE = define(
+    "cuda.reason.no_device",
+    en="no CUDA device: the driver found no NVIDIA GPU",
+    zh="没有 CUDA 设备：驱动没有找到 NVIDIA GPU",
+)
+NO_BACKEND = define("cuda.reason.no_backend", en="no CUDA backend", zh="没有 CUDA 后端")
+
+
 def cuda_status() -> tuple[bool, str]:
-    """(True, 'ok') or (False, one line saying which of PyCUDA, the driver or a device is missing)."""
+    """(True, 'ok') or (False, one line saying which of PyCUDA, the driver or a device is missing), in English."""
+    ok, why = cuda_status_message()
+    return ok, "ok" if why is None else render(why, "en")
+
+
+def cuda_status_message() -> tuple[bool, Message | None]:
+    """(True, None) or (False, why as a message: its key and the driver's detail), for any language."""
     global _status
     with _status_lock:
         if _status is None:
@@ -58,27 +92,27 @@ def cuda_status() -> tuple[bool, str]:
         return _status
 
 
-def _probe() -> tuple[bool, str]:
+def _probe() -> tuple[bool, Message | None]:
     try:
         import pycuda.driver as cuda
     except ImportError as exc:
         text = str(exc)
         if "libcuda" in text:
-            return False, "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded"
-        return False, 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)'
+            return False, msg(NO_LIBCUDA)
+        return False, msg(NO_PYCUDA)
     except OSError as exc:
-        return False, f"no NVIDIA driver: {exc}"
+        return False, msg(NO_DRIVER, detail=str(exc))
     try:
         cuda.init()
     except Exception as exc:
-        return False, f"no usable NVIDIA driver: cuInit failed ({exc})"
+        return False, msg(CUINIT, detail=str(exc))
     try:
         count = cuda.Device.count()
     except Exception as exc:
-        return False, f"cannot count CUDA devices ({exc})"
+        return False, msg(NO_COUNT, detail=str(exc))
     if count == 0:
-        return False, "no CUDA device: the driver found no NVIDIA GPU"
-    return True, "ok"
+        return False, msg(NO_DEVICE)
+    return True, None
 
 
 _cublas_lib = None
@@ -149,6 +183,9 @@ class CudaBackend(Backend):
             except OSError as exc:
                 return False, str(exc)
         return ok, reason
+
+    def availability_message(self) -> Message | None:
+        return cuda_status_message()[1]
 
     def device_info(self) -> dict:
         ok, reason = cuda_status()

@@ -35,6 +35,7 @@ class WorkspaceFollower(QObject):
         now_when_hidden: bool = False,
         always_on_show: bool = False,
         stream_ms: int = STREAM_MS,
+        follow_shown: bool = True,
     ) -> None:
         super().__init__(view)
         self.view, self.workspace = view, workspace
@@ -48,7 +49,7 @@ class WorkspaceFollower(QObject):
         self._stream.setSingleShot(True)
         self._stream.setInterval(stream_ms)
         self._stream.timeout.connect(self._refresh_if_visible)
-        if refresh is not None:
+        if refresh is not None and follow_shown:  # a view of other events calls changed() from its own handlers
             self.connect(workspace.events.shown_changed, self._on_shown_changed)
         view.installEventFilter(self)
         connections = self._connections  # the closure below holds neither the view nor this follower
@@ -74,6 +75,11 @@ class WorkspaceFollower(QObject):
         return self.view.isVisible() or (window is not self.view and self.view.isVisibleTo(window))
 
     def _on_shown_changed(self, appended: bool) -> None:
+        self.changed(appended)
+
+    def changed(self, appended: bool = False) -> None:
+        """Something the view shows changed: redraw now (on screen, or `now_when_hidden`), else when next shown;
+        results streaming in (`appended`) redraw a view on screen at most every `stream_ms`."""
         if appended:
             self.dirty = True
             if self.visible() and not self._stream.isActive():

@@ -8,17 +8,15 @@ workspace (switch_language): every widget is built in one language. The CLI stay
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from gemmviz.core import settings
+from gemmviz.core import messages, settings
 from gemmviz.core.charts import explain
 from gemmviz.core.paths import asset_path
 from gemmviz.ui import settings_store
-from gemmviz.ui.text import LANGUAGE, QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import LANGUAGE, tr
 
 CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
 NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
@@ -71,31 +69,16 @@ def install(app: QCoreApplication, lang: str) -> bool:
     return True
 
 
-# the CUDA backend's reasons for no GPU (backends/cuda.cuda_status), as patterns and their English templates
-_REASONS = (
-    (re.compile(r'^PyCUDA is not installed \(pip install "gemmviz\[cuda\]", needs the CUDA toolkit\)$'),
-     QT_TRANSLATE_NOOP("", 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)')),
-    (re.compile(r"^no NVIDIA driver: PyCUDA is installed but libcuda\.so cannot be loaded$"),
-     QT_TRANSLATE_NOOP("", "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded")),
-    (re.compile(r"^no usable NVIDIA driver: cuInit failed \((?P<detail>.*)\)$"),
-     QT_TRANSLATE_NOOP("", "no usable NVIDIA driver: cuInit failed ({detail})")),
-    (re.compile(r"^no NVIDIA driver: (?P<detail>.*)$"), QT_TRANSLATE_NOOP("", "no NVIDIA driver: {detail}")),
-    (re.compile(r"^cannot count CUDA devices \((?P<detail>.*)\)$"),
-     QT_TRANSLATE_NOOP("", "cannot count CUDA devices ({detail})")),
-    (re.compile(r"^no CUDA device: the driver found no NVIDIA GPU$"),
-     QT_TRANSLATE_NOOP("", "no CUDA device: the driver found no NVIDIA GPU")),
-    (re.compile(r"^no CUDA device: (?P<detail>.*)$"), QT_TRANSLATE_NOOP("", "no CUDA device: {detail}")),
-    (re.compile(r"^no CUDA backend$"), QT_TRANSLATE_NOOP("", "no CUDA backend")),
-)  # fmt: skip
+def reason_words(gpu: dict) -> str:
+    """Why there is no GPU, in the window's language: the backend's message (backends/cuda.py's templates, the
+    driver's own detail as it is), else its reason as it came (an older session's, another backend's)."""
+    from gemmviz.backends import cuda  # its module defines the reasons' templates
 
-
-def reason_words(reason: str) -> str:
-    """Why there is no GPU, in the window's language (the driver's own detail as it is)."""
-    for pattern, template in _REASONS:
-        m = pattern.match(reason)
-        if m:
-            return tr(template).format(**m.groupdict())
-    return reason
+    why = gpu.get("reason_message")
+    if messages.valid(why):
+        return messages.render(why, language())
+    reason = gpu.get("reason")
+    return messages.render(cuda.NO_BACKEND, language()) if reason is None else str(reason)
 
 
 def device_banner(gpu: dict) -> str:
@@ -106,7 +89,7 @@ def device_banner(gpu: dict) -> str:
     return tr(
         "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
         "(File ▸ Open recorded or published session)."
-    ).format(reason=reason_words(gpu.get("reason", "no CUDA backend")))
+    ).format(reason=reason_words(gpu))
 
 
 # core/charts/explain.py's explanations in the window's language; the registry's strings through the catalogue

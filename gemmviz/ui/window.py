@@ -127,7 +127,8 @@ class MainWindow(QMainWindow):
         )
         self.tiling, self.compare = TilingPanel(self.theme), ComparePanel(self.workspace)
         self.hardware_tab = HardwareTab(self.workspace, self.theme)  # counters, level roofline, SM trace
-        self.access_tab = AccessTab(self.theme)  # what the kernels really touched: coalescing, banks (issue 25)
+        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
+        self.access_tab = AccessTab(self.theme, workspace=self.workspace)
         self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
         self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         for tab, title in (

@@ -53,11 +53,12 @@ from gemmviz.core.lesson.views import (
     whole,
 )
 from gemmviz.core.measure.bench import Job
-from gemmviz.core.messages import define, render
+from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.numbers import LANGUAGES, byte_size, count, duration, missing, ratio
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.problem import FLOAT32_BYTES, Problem, ProblemError, parse_problem
 from gemmviz.core.session.results import CONTROL_IN_NAMES, Result, Session, SessionError
+from gemmviz.core.session.workspace import UNDATED, how_message
 
 MAX_SENTENCES = 3
 MAX_TEXT_CHARS = 420
@@ -731,19 +732,45 @@ def _beside_table(step: Step, results: list[Result], lang: str, how: str | None 
 RUN_SIZES = (1024, 2048, 4096)  # what a run step measures when it names no sizes
 
 
+# a lesson's data source: the line on screen (its header) and the slide's footer
+SOURCE_REPLAYED = define(
+    "lesson.source.replayed", en="Replayed: recorded on {gpu}, {date}", zh="回放：录制于 {gpu}，{date}"
+)
+SOURCE_MEASURED = define("lesson.source.measured", en="Measured on {gpu}, {date}", zh="测量于 {gpu}，{date}")
+SOURCE_PUBLISHED = define(
+    "lesson.source.published", en="Published figures: {gpu}, {date}", zh="已发表的数据：{gpu}，{date}"
+)
+SOURCE_LIVE = define("lesson.source.live", en="Live on {gpu}", zh="在 {gpu} 上实时测量")
+SOURCE_NONE = define("lesson.source.none", en="No recorded results for this lesson", zh="这个课程没有录制的结果")
+FOOTER = define(
+    "lesson.footer", en="{gpu}, {date}, {how} · gemmviz {version}", zh="{gpu}, {date}, {how} · gemmviz {version}"
+)
+FOOTER_NONE = define("lesson.footer.none", en="no results · gemmviz {version}", zh="无结果 · gemmviz {version}")
+FOOTER_QUOTED = define("lesson.footer.quoted", en="{footer} · quoted: {quoted}", zh="{footer} · 引用：{quoted}")
+
+
 @dataclass(frozen=True)
 class LessonSource:
-    """Where a lesson's numbers come from: the results, the line on screen and the slide footer."""
+    """Where a lesson's numbers come from: the results, the line on screen and the slide footer (messages, said
+    in the window's language; `label` and `footer` in English)."""
 
     results: tuple[Result, ...]
-    label: str  # "Replayed: recorded on NVIDIA H200, 2026-11-30" or "Live on NVIDIA H200"
-    footer: str  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
+    label_message: Message  # "Replayed: recorded on NVIDIA H200, 2026-11-30" or "Live on NVIDIA H200"
+    footer_message: Message  # "NVIDIA H200, 2026-11-30, replayed · gemmviz 0.1.0"
     gpu: str | None  # whose ceilings the roofline draws
     sms: int | None = None  # the GPU's SM count: the rows of an sm-trace view
     how: str | None = None  # "measured" (here, now), "replayed" (a recording) or "published"; None: no results
 
+    @property
+    def label(self) -> str:
+        return render(self.label_message, "en")
 
-NO_DATA = LessonSource((), "No recorded results for this lesson", f"no results · gemmviz {__version__}", None)
+    @property
+    def footer(self) -> str:
+        return render(self.footer_message, "en")
+
+
+NO_DATA = LessonSource((), msg(SOURCE_NONE), msg(FOOTER_NONE, version=__version__), None)
 
 
 def _session_gpu(session: Session) -> str | None:
@@ -754,19 +781,17 @@ def _session_gpu(session: Session) -> str | None:
 def session_source(session: Session, replay: bool = True) -> LessonSource:
     """A session's results as a lesson source: published figures, or measured ones replayed here."""
     gpu = _session_gpu(session) or session.environment.get("cpu") or "an unknown machine"
-    date = (session.created or "")[:10] or "undated"
+    date = (session.created or "")[:10] or msg(UNDATED)
     if session.kind == "published":
-        label, how = f"Published figures: {gpu}, {date}", "published"
+        how = "published"
     else:
-        label, how = (
-            f"{'Replayed: recorded' if replay else 'Measured'} on {gpu}, {date}",
-            "replayed" if replay else "measured",
-        )
+        how = "replayed" if replay else "measured"
+    label = {"published": SOURCE_PUBLISHED, "replayed": SOURCE_REPLAYED, "measured": SOURCE_MEASURED}[how]
     sms = session.environment.get("backends", {}).get("cuda", {}).get("sms")
     return LessonSource(
         tuple(session.results),
-        label,
-        f"{gpu}, {date}, {how} · gemmviz {__version__}",
+        msg(label, gpu=gpu, date=date),
+        msg(FOOTER, gpu=gpu, date=date, how=how_message(how), version=__version__),
         _session_gpu(session),
         sms if isinstance(sms, int) else None,
         how,
@@ -776,7 +801,11 @@ def session_source(session: Session, replay: bool = True) -> LessonSource:
 def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
     """Results measured in this run on this machine's GPU."""
     return LessonSource(
-        tuple(results), f"Live on {gpu}", f"{gpu}, {date}, measured · gemmviz {__version__}", gpu, how="measured"
+        tuple(results),
+        msg(SOURCE_LIVE, gpu=gpu),
+        msg(FOOTER, gpu=gpu, date=date, how=how_message("measured"), version=__version__),
+        gpu,
+        how="measured",
     )
 
 

@@ -200,6 +200,11 @@ class Backend:
     def availability(self) -> tuple[bool, str]:
         raise NotImplementedError
 
+    def availability_message(self) -> dict | None:
+        """Why it is unavailable, as a message (core/messages: a key and its parameters) the window says in its
+        language; None where it has none (its reason is then shown as it is)."""
+        return None
+
     def variant_availability(self, variant: Variant) -> tuple[bool, str]:
         return self.availability()
 
@@ -352,6 +357,8 @@ def environment(backends: dict[str, Backend]) -> dict:
         entry = {"available": ok, "reason": reason}
         if ok:
             entry.update(backend.device_info())
+        elif (why := backend.availability_message()) is not None:
+            entry["reason_message"] = why
         env["backends"][name] = entry
     env["variants"] = {
         v.name: list(backends[v.backend].variant_availability(v))

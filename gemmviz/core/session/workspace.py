@@ -19,6 +19,7 @@ from pathlib import Path
 
 from psygnal import Signal, SignalGroup
 
+from gemmviz.core.messages import Message, define, msg
 from gemmviz.core.paths import asset_files
 from gemmviz.core.session.results import Result, Session, SessionError
 
@@ -84,6 +85,22 @@ def session_label(session: Session, path: str | os.PathLike) -> str:
     device = gpu.get("name") if gpu.get("available") else session.environment.get("cpu", "CPU")
     date = (session.created or "")[:10]
     return f"{device}, {date}" if date else f"{device} ({Path(path).name})"
+
+
+# where figures come from, in words (a lesson's footer, an export's): how they were got, a session without a date
+ORIGIN_HOW = {
+    "measured": define("origin.how.measured", en="measured", zh="实测"),
+    "replayed": define("origin.how.replayed", en="replayed", zh="回放"),
+    "published": define("origin.how.published", en="published", zh="已发表"),
+    "host-inclusive timing": define("origin.how.host_timing", en="host-inclusive timing", zh="含主机时间的计时"),
+}
+UNDATED = define("origin.undated", en="undated", zh="无日期")
+NO_GPU = define("origin.no_gpu", en="no GPU", zh="无 GPU")
+
+
+def how_message(how: str) -> Message:
+    """'measured', 'replayed', 'published' or 'host-inclusive timing' as a message."""
+    return msg(ORIGIN_HOW[how])
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,10 @@ coalescing and bank views (ui/accesses/views.py) and the replay of a traced bloc
 (ui/accesses/replay.py). Self-contained: it opens the H200 records shipped with gemmviz, or the records recorded
 beside a session file (`gemmviz profile --accesses --out NAME.json` writes NAME.accesses.json.gz).
 
-The window adds it with one line: `self.tabs.addTab(AccessTab(self.theme), self.tr("Accesses"))`, and calls
-`apply_theme` and `show_session_file` where it does for its other tabs.
+The window adds it with one line: `self.tabs.addTab(AccessTab(self.theme, workspace=ws), self.tr("Accesses"))`,
+and calls `apply_theme` where it does for its other tabs. The tab follows the workspace itself (ui/follow.py):
+a session opened shows the records beside it, one closed falls back to those of the last session still open, or
+to the shipped ones; a hidden tab reads them when it is next shown.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.session.checks import SessionError
+from gemmviz.core.session.workspace import LoadedSession, Workspace
 from gemmviz.ui.accesses.replay import AccessReplay
 from gemmviz.ui.accesses.views import AccessViews
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.theme import LIGHT, Theme
 
 log = logging.getLogger("gemmviz")
@@ -48,9 +52,13 @@ class AccessTab(QTabWidget):
     schedule built) when the tab is first shown or its views are first asked for, never before the window's
     first paint: most windows are closed without a look at it."""
 
-    def __init__(self, theme: Theme = LIGHT, parent=None):
+    def __init__(self, theme: Theme = LIGHT, parent=None, *, workspace: Workspace | None = None):
         super().__init__(parent)
         self._theme = theme
+        self.session_id: str | None = None  # the open session whose records beside it are wanted, if any
+        self.session_path: str | None = None  # ... and its file (None: the shipped records)
+        self.shown_path: str | None = None  # the session file whose records are shown (None: the shipped ones)
+        self.reread = False  # read the wanted session's records again, even if they are the ones shown
         self._path: str | os.PathLike | None = None  # the session whose records to show, once read
         self._views: AccessViews | None = None
         self._replay: AccessReplay | None = None
@@ -59,6 +67,11 @@ class AccessTab(QTabWidget):
         # the pages' places, filled when first shown (the window's tab bar and size hints see two pages now)
         self.addTab(QWidget(), self.tr("Coalescing and banks"))
         self.addTab(QWidget(), self.tr("Block replay"))
+        self.workspace, self.follower = workspace, None
+        if workspace is not None:
+            self.follower = WorkspaceFollower(self, workspace, self._show_wanted, follow_shown=False)
+            self.follower.connect(workspace.events.session_added, self._on_session_added)
+            self.follower.connect(workspace.events.session_removed, self._on_session_removed)
 
     @property
     def built(self) -> bool:
@@ -110,6 +123,22 @@ class AccessTab(QTabWidget):
         self._build()
         super().showEvent(event)
 
+    def _on_session_added(self, loaded: LoadedSession) -> None:
+        self.session_id, self.session_path = loaded.id, loaded.path
+        self.reread = True  # reopened in place, its records beside it may have changed too
+        self.follower.changed()
+
+    def _on_session_removed(self, session_id: str) -> None:
+        if session_id != self.session_id:
+            return
+        last = self.workspace.sessions[-1] if self.workspace.sessions else None
+        self.session_id, self.session_path = (last.id, last.path) if last is not None else (None, None)
+        self.follower.changed()
+
+    def _show_wanted(self) -> None:
+        if self.reread or self.shown_path != self.session_path:
+            self.show_session_file(self.session_path)
+
     def apply_theme(self, theme: Theme) -> None:
         self._theme = theme
         if not self.built:
@@ -122,6 +151,7 @@ class AccessTab(QTabWidget):
         """Show the records beside `path` (or the shipped ones); where they came from, in words (None while the
         tab has not been built: they are read when it is first shown)."""
         self._path = path
+        self.shown_path, self.reread = (None if path is None else str(path)), False
         if not self.built:
             return None
         records, self._source = records_beside(path, self._shipped)

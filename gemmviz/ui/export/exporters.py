@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz.core import export_formats, fileio, interrupt
 from gemmviz.core.charts.kinds import ChartKind, ChartView, NothingToDraw
+from gemmviz.core.messages import render
 from gemmviz.core.parsing import check_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.session.results import Result
@@ -58,19 +59,26 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...]) -> Path:
         raise ExportError(str(exc)) from None
 
 
-def footer_text(origins: list[tuple[str | None, str, str]]) -> str:
-    """One line: each source's GPU, date and how its numbers were got, then the gemmviz version.
-    `origins` holds (gpu or None, date "YYYY-MM-DD" or "", "measured" | "replayed" | "published")."""
+def footer_text(origins: list[tuple[str | None, str, str]], lang: str = "en") -> str:
+    """One line: each source's GPU, date and how its numbers were got, then the gemmviz version, in `lang`.
+    `origins` holds (gpu or None, date "YYYY-MM-DD" or "", how): "measured" | "replayed" | "published", a
+    recording timed with the host's launch path adding ", host-inclusive timing" (core/session/workspace's
+    ORIGIN_HOW, said in `lang`); other words (a caller's own, already in the window's language) as they are."""
     from gemmviz import __version__
+    from gemmviz.core.session.workspace import NO_GPU, ORIGIN_HOW, how_message
 
     # one part per machine and kind of figure, its dates together: two published sessions of one GPU said
     # "RTX 4060 published · RTX 4060 published"
-    grouped: dict[tuple[str, str], list[str]] = {}
+    grouped: dict[tuple[str | None, str], list[str]] = {}
     for gpu, date, how in origins:
-        dates = grouped.setdefault((gpu or "no GPU", how), [])
+        dates = grouped.setdefault((gpu, how), [])
         if date and date not in dates:
             dates.append(date)
-    parts = [" ".join(x for x in (gpu, ", ".join(dates), how) if x) for (gpu, how), dates in grouped.items()]
+    parts = []
+    for (gpu, how), dates in grouped.items():
+        words = ", ".join(render(how_message(h), lang) if h in ORIGIN_HOW else h for h in how.split(", "))
+        name = gpu or render(NO_GPU, lang)
+        parts.append(" ".join(x for x in (name, ", ".join(dates), words) if x))
     return " · ".join([*parts, f"gemmviz {__version__}"])
 
 
@@ -82,7 +90,7 @@ def session_origin(session, replay: bool = False) -> tuple[str | None, str, str]
     return session_gpu(session), (session.created or "")[:10], how
 
 
-def workspace_footer(workspace, results: list[Result]) -> str:
+def workspace_footer(workspace, results: list[Result], lang: str = "en") -> str:
     """The footer for `results` as the workspace holds them: each result's session, or this machine live."""
     import datetime as _dt
 
@@ -97,7 +105,7 @@ def workspace_footer(workspace, results: list[Result]) -> str:
         else:
             gpu = workspace.device_gpu.get("name") if r.backend == "cuda" else None
             origins.append((gpu or workspace.environment.get("cpu") or None, _dt.date.today().isoformat(), "measured"))
-    return footer_text(origins)
+    return footer_text(origins, lang)
 
 
 def chart_kind(kind: str) -> type[ChartKind]:

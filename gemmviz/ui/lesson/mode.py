@@ -11,6 +11,7 @@ before the window's own shortcuts (Space, ←, →, Esc) see them.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPainter
@@ -30,7 +31,9 @@ from gemmviz.core.lesson.lessons import (
     step_jobs,
     step_results,
 )
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import fonts
+from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import language
 from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import (
@@ -70,6 +73,9 @@ class LessonView(QWidget):
         live_gpu: str | None = None,
         parent: QWidget | None = None,
         deck: LessonDeck | None = None,
+        *,
+        workspace: Workspace | None = None,
+        run_jobs: Callable[[list], bool] | None = None,
     ):
         super().__init__(parent)
         self.lesson = lesson
@@ -79,8 +85,8 @@ class LessonView(QWidget):
         self.live_gpu = live_gpu  # this machine's GPU, if it has one: run steps can measure live
         self.projector, self.dark = projector, dark
         self._look_actions: tuple = ()  # the window's projector and dark actions, while it follows them
-        self.run_jobs = None  # set by the window: callable(list[Job]) -> bool (started?)
-        self.live_results = None  # set by the window: callable() -> this run's results
+        self.run_jobs = run_jobs  # the window's: callable(list[Job]) -> bool (started?)
+        self.workspace = workspace  # this run's results (its live ones) come from it, by its events
         self.status = ""
         self.shown = 0  # the step whose view is on screen (the deck may be ahead of it in a burst of keys)
         self.texts: list[Text] = []
@@ -103,6 +109,12 @@ class LessonView(QWidget):
         self.deck.frameChanged.connect(self._frame_changed)
         self.deck.runRequested.connect(self.run_step)
         self.deck.left.connect(self.left)
+        self.follower = None
+        if workspace is not None:  # the live figures follow the workspace's live results, a run's as they come
+            self.follower = WorkspaceFollower(self, workspace, self._take_live, follow_shown=False)
+            self.follower.connect(workspace.events.results_added, self._on_results_added)
+            self.follower.connect(workspace.events.live_cleared, self._on_live_cleared)
+            self._take_live(rebuild=False)
         self.go(self.deck.index)
 
     @property
@@ -127,6 +139,29 @@ class LessonView(QWidget):
         self.live = live_source([r for r in results if r.backend != "cpu" or r.valid], gpu, date)
         self._drop_views()
         self.go(self.index)
+
+    def _on_results_added(self, _results: list) -> None:
+        self.follower.changed(appended=True)  # on screen: redrawn a few times a second while a run streams
+
+    def _on_live_cleared(self) -> None:
+        self.follower.changed()
+
+    def _take_live(self, rebuild: bool = True) -> None:
+        """The workspace's live results as this lesson's live source (on a machine whose GPU can measure), its
+        views rebuilt where they changed."""
+        results = [r for r in self.workspace.live if r.backend != "cpu" or r.valid] if self.live_gpu else []
+        held = [] if self.live is None else list(self.live.results)
+        if list(map(id, results)) == list(map(id, held)):
+            return
+        if not results:
+            self.live = None
+            if rebuild:
+                self._drop_views()
+                self.go(self.index)
+        elif rebuild:
+            self.set_live_results(results, self.live_gpu)
+        else:
+            self.live = live_source(results, self.live_gpu, _dt.date.today().isoformat())
 
     # ---- steps -----------------------------------------------------------------------------------
     def go(self, index: int) -> None:
@@ -261,10 +296,6 @@ class LessonView(QWidget):
     def set_status(self, text: str) -> None:
         self.status = text
         self.update()
-
-    def on_finished(self, _results=None, _cancelled: bool = False) -> None:
-        if self.live_results is not None and self.live_gpu:
-            self.set_live_results(self.live_results(), self.live_gpu)
 
     def on_progress(self, done: int, total: int, label: str, _seconds_left: float = -1) -> None:
         self.set_status(
@@ -405,12 +436,16 @@ def start(window, lesson: Lesson) -> bool:
         leave(window)
     ws = window.workspace
     gpu = ws.device_gpu.get("name") if ws.gpu_available else None
-    view = LessonView(lesson, replay, window.projector_action.isChecked(), window.dark_action.isChecked(), gpu)
-    view.run_jobs = lambda jobs: (window.start(jobs), window.controller.busy)[1]
-    c = window.controller
-    c.progress.connect(view.on_progress)
-    view.live_results = lambda: list(ws.live)
-    c.finished.connect(view.on_finished)
+    view = LessonView(
+        lesson,
+        replay,
+        window.projector_action.isChecked(),
+        window.dark_action.isChecked(),
+        gpu,
+        workspace=ws,  # the live figures follow its live results (ui/follow.py)
+        run_jobs=lambda jobs: (window.start(jobs), window.controller.busy)[1],
+    )
+    window.controller.progress.connect(view.on_progress)
     view.left.connect(lambda: leave(window))
     view.follow_look(window.projector_action, window.dark_action)  # Ctrl+P restyles the lesson shown
     mode.saved_central = window.takeCentralWidget()
@@ -444,9 +479,9 @@ def leave(window) -> None:
         presenter.deleteLater()
         if not mode.was_fullscreen:
             window.showNormal()
-    c = window.controller
-    c.progress.disconnect(view.on_progress)
-    c.finished.disconnect(view.on_finished)
+    window.controller.progress.disconnect(view.on_progress)
+    if view.follower is not None:
+        view.follower.unfollow()
     view.follow_look()
     window.takeCentralWidget()
     view.hide()

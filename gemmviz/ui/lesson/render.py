@@ -19,11 +19,12 @@ from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
 from gemmviz.core import fileio, interrupt
-from gemmviz.core.lesson.lessons import NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
+from gemmviz.core.lesson.lessons import FOOTER_QUOTED, NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
 from gemmviz.core.lesson.views import VIEW_KINDS
+from gemmviz.core.messages import Message, msg, render
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
-from gemmviz.ui.text import origin_words, tr
+from gemmviz.ui.text import LANGUAGE, tr
 from gemmviz.ui.theme import Theme, theme_for
 
 log = logging.getLogger("gemmviz")
@@ -42,10 +43,10 @@ class Slide:
     lesson_title: str
     index: int  # 0-based
     count: int
-    source_label: str
+    source_label: Message  # where the numbers come from (core/lesson's messages), said in the window's language
     title: str
     text: str
-    footer: str
+    footer: Message
     status: str = ""  # what the window adds on screen: "R runs these kernels live", progress
 
 
@@ -67,7 +68,7 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
         lesson.title,
         index,
         len(lesson.steps),
-        source.label,
+        source.label_message,
         step.title,
         fill_text(step.text, list(source.results), lesson.lang),
         _footer(step, source, lesson.lang),
@@ -75,11 +76,11 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
     )
 
 
-def _footer(step, source: LessonSource, lang: str = "en") -> str:
+def _footer(step, source: LessonSource, lang: str = "en") -> Message:
     """The data source, and where the step's quoted figures come from when it quotes any (they are published,
     not measured by the session the footer names)."""
     quoted = step_quoted(step, lang)
-    return f"{source.footer} · quoted: {quoted}" if quoted else source.footer
+    return msg(FOOTER_QUOTED, footer=source.footer_message, quoted=quoted) if quoted else source.footer_message
 
 
 def font(px: float, bold: bool = False) -> QFont:
@@ -177,7 +178,15 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
     step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)  # header, footer: in the installed language
     _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, step_of, small, texts)
-    _draw(painter, right, Qt.AlignmentFlag.AlignRight | v, origin_words(slide.source_label), small, texts, elide=True)
+    _draw(
+        painter,
+        right,
+        Qt.AlignmentFlag.AlignRight | v,
+        render(slide.source_label, LANGUAGE[0]),
+        small,
+        texts,
+        elide=True,
+    )
     painter.setPen(QPen(fg))
     top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | WRAP
     _draw(painter, lay.title, top_left, slide.title, font(lay.title_px, True), texts)
@@ -188,7 +197,7 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     status_w = min(QFontMetricsF(small).horizontalAdvance(slide.status) + lay.small_px, lay.footer.width() / 2)
     foot_r = QRectF(lay.footer.right() - status_w, lay.footer.top(), status_w, lay.footer.height())
     foot_l = QRectF(lay.footer.left(), lay.footer.top(), lay.footer.width() - status_w, lay.footer.height())
-    data = tr("Data: {0}").format(origin_words(slide.footer))
+    data = tr("Data: {0}").format(render(slide.footer, LANGUAGE[0]))
     _draw(
         painter,
         foot_l,
