@@ -3,62 +3,22 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="77" />
-        <source>PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)</source>
-        <translation>未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="79" />
-        <source>no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded</source>
-        <translation>没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="81" />
-        <source>no usable NVIDIA driver: cuInit failed ({detail})</source>
-        <translation>NVIDIA 驱动不可用：cuInit 失败（{detail}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="82" />
-        <source>no NVIDIA driver: {detail}</source>
-        <translation>没有 NVIDIA 驱动：{detail}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="84" />
-        <source>cannot count CUDA devices ({detail})</source>
-        <translation>无法统计 CUDA 设备（{detail}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="86" />
-        <source>no CUDA device: the driver found no NVIDIA GPU</source>
-        <translation>没有 CUDA 设备：驱动没有找到 NVIDIA GPU</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="87" />
-        <source>no CUDA device: {detail}</source>
-        <translation>没有 CUDA 设备：{detail}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="88" />
-        <source>no CUDA backend</source>
-        <translation>没有 CUDA 后端</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="107" />
+        <location filename="../../gemmviz/ui/i18n.py" line="90" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="132" />
+        <location filename="../../gemmviz/ui/i18n.py" line="115" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="135" />
+        <location filename="../../gemmviz/ui/i18n.py" line="118" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="221" />
+        <location filename="../../gemmviz/ui/i18n.py" line="204" />
         <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
         <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
     </message>
@@ -123,27 +83,27 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="313" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="335" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="387" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="388" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="390" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="391" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="401" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="402" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="402" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="403" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -419,7 +379,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/files.py" line="61" />
         <location filename="../../gemmviz/ui/files.py" line="65" />
-        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <location filename="../../gemmviz/ui/files.py" line="94" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -434,7 +394,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="95" />
+        <location filename="../../gemmviz/ui/files.py" line="94" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -484,42 +444,42 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/files.py" line="109" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="110" />
+        <location filename="../../gemmviz/ui/files.py" line="109" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="115" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="119" />
+        <location filename="../../gemmviz/ui/files.py" line="118" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="123" />
+        <location filename="../../gemmviz/ui/files.py" line="122" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="130" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="130" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="135" />
+        <location filename="../../gemmviz/ui/files.py" line="134" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -1711,7 +1671,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="119" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="178" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="179" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
@@ -1721,39 +1681,9 @@ model</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="191" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="200" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="47" />
-        <source>Replayed: recorded on {gpu}, {date}</source>
-        <translation>回放：录制于 {gpu}，{date}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="48" />
-        <source>Measured on {gpu}, {date}</source>
-        <translation>测量于 {gpu}，{date}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="50" />
-        <source>Published figures: {gpu}, {date}</source>
-        <translation>已发表的数据：{gpu}，{date}</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="51" />
-        <source>Live on {gpu}</source>
-        <translation>在 {gpu} 上实时测量</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="52" />
-        <source>No recorded results for this lesson</source>
-        <translation>这个课程没有录制的结果</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="55" />
-        <source>replayed</source>
-        <translation>回放</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="229" />
@@ -1862,7 +1792,6 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
-        <location filename="../../gemmviz/ui/text.py" line="56" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
@@ -1870,36 +1799,6 @@ model</source>
         <location filename="../../gemmviz/ui/accesses/views.py" line="540" />
         <source>recorded, replayed</source>
         <translation>录制，回放</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="57" />
-        <source>published</source>
-        <translation>已发表</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="58" />
-        <source>host-inclusive timing</source>
-        <translation>含主机时间的计时</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="59" />
-        <source>no GPU</source>
-        <translation>无 GPU</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="60" />
-        <source>no results</source>
-        <translation>无结果</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="61" />
-        <source>undated</source>
-        <translation>无日期</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/text.py" line="62" />
-        <source>quoted:</source>
-        <translation>引用：</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
@@ -1912,48 +1811,48 @@ model</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="168" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="203" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="171" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="206" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="259" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="294" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="271" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="381" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="381" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="334" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="391" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="365" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="422" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="401" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="427" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="462" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2320,12 +2219,12 @@ model</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/hardware/gap.py" line="912" />
+        <location filename="../../gemmviz/core/charts/gap.py" line="29" />
         <source>gap</source>
         <translation>差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/hardware/gap.py" line="913" />
+        <location filename="../../gemmviz/core/charts/gap.py" line="30" />
         <source>where the time between two kernels goes, from their recorded counters (a gap file; --pair A,B)</source>
         <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
     </message>
@@ -2376,12 +2275,14 @@ model</source>
 <context>
     <name>AccessTab</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="68" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
         <source>Coalescing and banks</source>
         <translation>合并访存与 bank</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
         <source>Block replay</source>
         <translation>线程块回放</translation>
     </message>
@@ -2442,22 +2343,22 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="307" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="314" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="345" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="317" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="348" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="320" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="351" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2470,228 +2371,228 @@ model</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="134" />
+        <location filename="../../gemmviz/ui/window.py" line="135" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="135" />
+        <location filename="../../gemmviz/ui/window.py" line="136" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="136" />
+        <location filename="../../gemmviz/ui/window.py" line="137" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="137" />
+        <location filename="../../gemmviz/ui/window.py" line="138" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="138" />
+        <location filename="../../gemmviz/ui/window.py" line="139" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="140" />
+        <location filename="../../gemmviz/ui/window.py" line="141" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="139" />
+        <location filename="../../gemmviz/ui/window.py" line="140" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="176" />
+        <location filename="../../gemmviz/ui/window.py" line="177" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="177" />
+        <location filename="../../gemmviz/ui/window.py" line="178" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="179" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="180" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="181" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="182" />
+        <location filename="../../gemmviz/ui/window.py" line="183" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="186" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="189" />
+        <location filename="../../gemmviz/ui/window.py" line="190" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="194" />
+        <location filename="../../gemmviz/ui/window.py" line="195" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="195" />
+        <location filename="../../gemmviz/ui/window.py" line="196" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="197" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="198" />
         <location filename="../../gemmviz/ui/window.py" line="199" />
+        <location filename="../../gemmviz/ui/window.py" line="200" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="200" />
+        <location filename="../../gemmviz/ui/window.py" line="201" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="201" />
+        <location filename="../../gemmviz/ui/window.py" line="202" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="204" />
+        <location filename="../../gemmviz/ui/window.py" line="205" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="205" />
+        <location filename="../../gemmviz/ui/window.py" line="206" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="206" />
+        <location filename="../../gemmviz/ui/window.py" line="207" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="208" />
+        <location filename="../../gemmviz/ui/window.py" line="209" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="209" />
+        <location filename="../../gemmviz/ui/window.py" line="210" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="215" />
+        <location filename="../../gemmviz/ui/window.py" line="216" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="216" />
+        <location filename="../../gemmviz/ui/window.py" line="217" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="217" />
+        <location filename="../../gemmviz/ui/window.py" line="218" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="260" />
+        <location filename="../../gemmviz/ui/window.py" line="261" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="265" />
+        <location filename="../../gemmviz/ui/window.py" line="266" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="274" />
+        <location filename="../../gemmviz/ui/window.py" line="275" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="288" />
+        <location filename="../../gemmviz/ui/window.py" line="289" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="292" />
+        <location filename="../../gemmviz/ui/window.py" line="293" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="294" />
+        <location filename="../../gemmviz/ui/window.py" line="295" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="315" />
+        <location filename="../../gemmviz/ui/window.py" line="316" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="317" />
+        <location filename="../../gemmviz/ui/window.py" line="318" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="332" />
+        <location filename="../../gemmviz/ui/window.py" line="333" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="334" />
+        <location filename="../../gemmviz/ui/window.py" line="335" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="341" />
+        <location filename="../../gemmviz/ui/window.py" line="342" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="342" />
+        <location filename="../../gemmviz/ui/window.py" line="343" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="351" />
+        <location filename="../../gemmviz/ui/window.py" line="352" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="354" />
+        <location filename="../../gemmviz/ui/window.py" line="355" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="529" />
+        <location filename="../../gemmviz/ui/window.py" line="530" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="529" />
+        <location filename="../../gemmviz/ui/window.py" line="530" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2817,7 +2718,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="87" />
+        <location filename="../../gemmviz/ui/files.py" line="86" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>
