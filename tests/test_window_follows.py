@@ -293,7 +293,7 @@ def test_no_code_sets_a_views_attributes_from_outside_it(window):
     for cls, module in {type(v).__name__: type(v).__module__ for v in views}.items():
         tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
         classes[cls] = _own_attributes(next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls))
-    assert {"run_jobs", "workspace", "live"} <= classes["LessonView"] and "source" in classes["AccessTab"]
+    assert {"run_jobs", "workspace", "live"} <= classes["LessonView"] and "shown_path" in classes["AccessTab"]
     assert {"charts_tab", "access_tab", "run_panel"} <= held
     found = []
     for path in sorted((ROOT / "gemmviz").rglob("*.py")):
