@@ -810,9 +810,11 @@ def _counter_lines(
         (tr("global stores  {n}").format(n=f"{total.global_stores:,}"), False),
         *([] if compact else [(tr("global bytes   {n}").format(n=f"{total.global_bytes:,}"), False)]),
         (
-            tr("reuse: each loaded value used {n}×").format(n=_times(reuse))
+            (tr("reuse: {n}× per loaded value") if compact else tr("reuse: each loaded value used {n}×")).format(
+                n=_times(reuse)
+            )
             if reuse is not None
-            else tr("reuse: nothing computed yet"),
+            else (tr("reuse: none yet") if compact else tr("reuse: nothing computed yet")),
             True,
         ),
     ]
