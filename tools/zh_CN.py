@@ -579,6 +579,6 @@ ZH = {
     "stores": "写入",
     "reads": "读取",
     "bank conflicts: {which}": "bank 冲突：{which}",
-    "TILE {t}, rows of {n}": "TILE {t}，每行 {n} 个",
+    "TILE {t}, pad {p}": "TILE {t}，填充 {p}",
     "two charts": "两张图",
 }
