@@ -149,23 +149,7 @@ def test_every_text_of_the_other_tabs_is_24_px_at_1080p_projector(window, qtbot,
     assert small_texts(window) == []
 
 
-@pytest.mark.parametrize(
-    "size",
-    [
-        (1920, 1080),
-        pytest.param(
-            (1280, 720),
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="issue 31: at 720p the overview is two charts (GFLOP/s and speedup, 80% of the theme's type); "
-                "in this fixture's window the speedup's wrapped title, centred over the bars, ends 26 px past the "
-                "chart's right edge (in the app's own window at 1280×720 it fits): _fit_title's room is "
-                "measured before the bars' names take their width at the new type",
-            ),
-        ),
-    ],
-    ids=["1080p", "720p"],
-)
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
 def test_the_speedup_title_in_all_four_is_never_below_the_charts_text_nor_clipped(window, qtbot, size):
     """Issue 20: in "all four" the speedup chart's long title ("Speedup vs GPU naive, block 16×16 (the seed's)
     at 4096³") shrank to 21 px to fit its quarter; it wraps instead, at no less than the chart's other text

@@ -264,6 +264,9 @@ ZH = {
     "reuse: each loaded value used {n}×": "复用：每个读入的值用了 {n} 次",
     "reuse: nothing computed yet": "复用：还没有计算",
     "naive kernel: {n} global loads ({x}× more)": "朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）",
+    "naive kernel: {x}× more loads": "朴素核函数：读取是它的 {x} 倍",
+    "reuse: {n}× per loaded value": "复用：每个读入的值用 {n} 次",
+    "reuse: none yet": "复用：还没有",
     "{n} multiply-adds per shared-memory read (tiled: 0.5)": "每次共享内存读取做 {n} 次乘加（分块版：0.5）",
     "thread ({ty}, {tx}) → {what}": "线程 ({ty}, {tx}) → {what}",
     "  = Σ over k < {k}": "  = 对 k < {k} 求和",
@@ -576,6 +579,6 @@ ZH = {
     "stores": "写入",
     "reads": "读取",
     "bank conflicts: {which}": "bank 冲突：{which}",
-    "TILE {t}, rows of {n}": "TILE {t}，每行 {n} 个",
+    "TILE {t}, pad {p}": "TILE {t}，填充 {p}",
     "two charts": "两张图",
 }

@@ -36,8 +36,8 @@ def naive_steps(s: Schedule) -> None:
 
 define(
     "caption.naive.read",
-    en="k {k0:d}…{k1:d}: each of {active:d} threads reads {w:d} of its A row and {w:d} of its B column from global "
-    "memory ({loads:d} loads, no reuse)",
+    en="k {k0:d}…{k1:d}: {active:d} threads each read {w:d} values of A and {w:d} of B ({loads:d} global loads, "
+    "no reuse)",
     zh="k {k0:d}…{k1:d}：{active:d} 个线程各自从全局内存读取它那一行 A 的 {w:d} 个值和那一列 B 的 {w:d} 个值"
     "（{loads:d} 次读取，没有复用）",
 )

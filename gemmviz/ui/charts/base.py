@@ -139,9 +139,17 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     if not legend.isVisible():  # no legend (the speedup bars are named on their axis): the title has the width
-        _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4, wrap=True)
-        plot.layout.invalidate()  # its cached minimum still holds the title's former width
-        plot.setGeometry(view.range)
+        # the bars' names widen the left axis only once the plot is laid out at the new type: fit the title
+        # again to the room the axis leaves then (measured before, it ended past the chart's right edge)
+        for _ in range(3):
+            _fit_title(plot, theme, view.width() - left - 2 * margin_px(theme) - 4, wrap=True)
+            plot.layout.invalidate()  # its cached minimum still holds the title's former width
+            plot.setGeometry(view.range)
+            plot.layout.activate()  # at the same geometry the layout is not laid out again by itself
+            now = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
+            if abs(now - left) <= 0.5:
+                break
+            left = now
         return plot_h
     spans = getattr(legend, "title_spans", False)
     others = left + (0 if spans else plot.titleLabel.minimumWidth()) + 16 + 2 * margin_px(theme) + 4

@@ -7,7 +7,7 @@ that fits the pane (long lines wrap, never cut), up to the animation's own size.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
@@ -24,7 +24,9 @@ LINE_PITCH = 1.15  # rows at this many times the type's size: the compact kernel
 
 
 def mono(px: float) -> QFont:
-    f = QFont("monospace")
+    # DejaVu Sans Mono first: its line box is 1.16 of its size (Noto Sans Mono's, 1.36, would not let rows at
+    # LINE_PITCH stand clear of each other); any monospace font where it is not installed
+    f = QFont(["DejaVu Sans Mono", "monospace"])
     f.setStyleHint(QFont.StyleHint.Monospace)
     f.setPixelSize(max(1, round(px)))
     return f
@@ -70,7 +72,9 @@ def code_layout(listing: Listing, width: float, height: float, max_px: float, mi
     while True:
         fm = QFontMetricsF(mono(px))
         # rows at LINE_PITCH of the type's size, whatever the font's own (generous) line spacing: code has no accents
-        char_w, line_h = max(1.0, fm.horizontalAdvance("x")), min(fm.lineSpacing(), LINE_PITCH * round(px))
+        # (at least the glyphs' own height less 1.5 px, so that no row's letters reach into the next one's)
+        pitch = max(LINE_PITCH * round(px), fm.ascent() + fm.descent() - 1.5)
+        char_w, line_h = max(1.0, fm.horizontalAdvance("x")), min(fm.lineSpacing(), pitch)
         columns = max(20, math.floor(width / char_w))
         rows = wrap(listing.lines, columns)
         if len(rows) * line_h <= height or px <= max(MIN_PX, min_px):
@@ -192,7 +196,7 @@ class CodeCanvas(QWidget):
         painter.end()
 
 
-CODE_SHARE = 0.5  # of the view's width, for the code
+CODE_SHARE = 0.44  # of the view's width, for the code (the animation needs a little more for its counters at 720p)
 
 
 class AnimationWithCode(QWidget):
@@ -216,7 +220,7 @@ class AnimationWithCode(QWidget):
         return self.animation.state
 
     def set_state(self, state: FrameState | None) -> None:
-        self.animation.set_state(state)
+        self.animation.set_state(replace(state, compact=True) if state is not None else None)
         self.code.set_state(state)
 
 
@@ -226,7 +230,9 @@ def paint_with_code(painter: QPainter, rect: QRectF, state: FrameState, theme: T
     painter.save()
     painter.translate(rect.topLeft())
     painter.setClipRect(QRectF(0, 0, split, rect.height()))
-    render_frame(painter, int(split), int(rect.height()), state, theme, background or Background())
+    render_frame(
+        painter, int(split), int(rect.height()), replace(state, compact=True), theme, background or Background()
+    )
     painter.restore()
     return draw_code(
         painter, QRectF(rect.left() + split, rect.top(), rect.width() - split, rect.height()), state, theme

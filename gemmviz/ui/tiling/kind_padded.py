@@ -13,4 +13,4 @@ from gemmviz.ui.tiling.render import TiledRenderer, register_renderer
 @register_renderer("padded")
 class PaddedRenderer(TiledRenderer):
     def shape_words(self, s: Schedule) -> str:
-        return tr("TILE {t}, rows of {n}").format(t=s.bm, n=s.bm + shared_pad(s))  # short: it stands beside tiled
+        return tr("TILE {t}, pad {p}").format(t=s.bm, p=shared_pad(s))  # short: it stands beside tiled

@@ -77,8 +77,9 @@ def fit_layout(
     captions = (caption,) if isinstance(caption, str) else caption
     captions = tuple(c for c in captions if c)
     for _ in range(24):
+        two_captioned = False
         need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
-        for caption_lines in (2, 3):  # the matrices leave the caption two lines, three where it needs them
+        for caption_lines in (2, 3, 4):  # the caption gets two lines, three or four where it needs them (half a view)
             lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f), caption_lines)
             # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
             inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
@@ -89,8 +90,12 @@ def fit_layout(
             )
             if inside and whole:
                 return lay
-            if caption_lines == 2:
-                two, two_inside = lay, inside  # what is returned where neither is whole
+            captioned = all(
+                fm.boundingRect(lay.caption, flags, c).height() <= lay.caption.height() + 1 for c in captions
+            )
+            if caption_lines == 2 or (inside and captioned and not two_captioned):
+                # what is returned where neither is whole: two lines, or more where they keep the caption whole
+                two, two_inside, two_captioned = lay, inside, inside and captioned
         lay, inside = two, two_inside
         if (inside and 0.93 * SMALLEST * f < min_px) or f <= 7:
             return lay
@@ -260,7 +265,7 @@ def layout_for(
     m = _matrices(w, h, s, f, margin, w - right_w, caption_lines)
     bottom = m.a.bottom()
     caption_top = min(h - margin - 2 * LINE * f, bottom + f * 0.4)
-    caption_h = min(3 * LINE * f, h - margin - caption_top)  # a third line where the view has room for it
+    caption_h = min(max(3, caption_lines) * LINE * f, h - margin - caption_top)  # a third line where there is room
     caption = QRectF(margin, caption_top, w - right_w - 2 * margin, caption_h)
     inset, cell, shown, name = _inset(h, s, f, m, min_px)
     # A wide, short view (a projector's window) has room beside the matrices: shared memory then gets its own

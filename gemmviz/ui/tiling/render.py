@@ -55,6 +55,9 @@ class FrameState:
     # use it; a load's tiles travel from global to shared memory as it grows. 1.0 is the step's settled frame.
     phase: float = 1.0
     thread: tuple[int, int] = (0, 0)  # (ty, tx) within the block
+    # beside another picture (side by side, the code view: half a slide): the counters that tell the kernels
+    # apart only, so that the rest stays at projector size (no bytes, no single thread's sum)
+    compact: bool = False
 
 
 Texts = list[tuple[str, QRectF]]  # every text a frame draws, with its box: the layout tests check them
@@ -400,7 +403,7 @@ class BlockRenderer(ScheduleRenderer):
     def draw(self, canvas: Canvas, state: FrameState) -> None:
         s = state.schedule
         step_i = max(0, min(state.step, len(s.steps) - 1))
-        lines = _counter_lines(s, step_i, s.steps[step_i], state.thread)
+        lines = _counter_lines(s, step_i, s.steps[step_i], state.thread, state.compact)
         if s.steps[step_i].kind == "store" and s.steps[step_i].wrong:  # the seed's bounds bug, drawn big
             w, h, theme = canvas.w, canvas.h, canvas.theme
             draw_bug(canvas, s, step_i, font_px_for(w, h, theme), min_text_px(w, h, theme), self.shape_words(s), _text)
@@ -419,7 +422,7 @@ class BlockRenderer(ScheduleRenderer):
     def layout(self, w: int, h: int, state: FrameState, theme: Theme) -> Layout:
         """Where the frame's parts go in a w × h view (the layout _frame draws into)."""
         s = state.schedule
-        last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread)
+        last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread, state.compact)
         font_px, min_px = font_px_for(w, h, theme), min_text_px(w, h, theme)
         return _cached_layout(w, h, s, font_px, [t for t, _b in last], min_px)
 
@@ -777,8 +780,10 @@ def _times(x: float) -> str:
     return f"{x:.0f}" if abs(x - round(x)) < 0.05 else f"{x:.1f}"
 
 
-def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]) -> list[tuple[str, bool]]:
-    """The counters beside the frame, (text, bold) per line."""
+def _counter_lines(
+    s: Schedule, step_i: int, step: Step, thread: tuple[int, int], compact: bool = False
+) -> list[tuple[str, bool]]:
+    """The counters beside the frame, (text, bold) per line (`compact`: FrameState.compact)."""
     p = s.problem
     total = step.total
     k_done = step.k_done
@@ -789,7 +794,7 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
     reuse = reuse_factor(s, step)  # in-bounds loads already used, by threads inside C: at most the block's edge
     shape = renderer_for(s.kind).shape_words(s)
     lines = [
-        (tr(VARIANTS[s.variant].title), True),
+        (s.variant if compact else tr(VARIANTS[s.variant].title), True),  # half a view: the name, shorter
         (f"{p.label}  ·  {shape}", False),
         (
             tr("block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}").format(
@@ -803,15 +808,19 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
         (tr("shared loads   {n}").format(n=f"{total.shared_loads:,}"), False),
         (tr("multiply-adds  {n}").format(n=f"{total.fmas:,}"), False),
         (tr("global stores  {n}").format(n=f"{total.global_stores:,}"), False),
-        (tr("global bytes   {n}").format(n=f"{total.global_bytes:,}"), False),
+        *([] if compact else [(tr("global bytes   {n}").format(n=f"{total.global_bytes:,}"), False)]),
         (
-            tr("reuse: each loaded value used {n}×").format(n=_times(reuse))
+            (tr("reuse: {n}× per loaded value") if compact else tr("reuse: each loaded value used {n}×")).format(
+                n=_times(reuse)
+            )
             if reuse is not None
-            else tr("reuse: nothing computed yet"),
+            else (tr("reuse: none yet") if compact else tr("reuse: nothing computed yet")),
             True,
         ),
     ]
-    if schedule_kind(s.kind).shared_memory and reuse is not None:  # the naive kernel's loads per in-bounds use
+    if schedule_kind(s.kind).shared_memory and reuse is not None and compact:
+        lines.append((tr("naive kernel: {x}× more loads").format(x=_times(reuse)), False))
+    elif schedule_kind(s.kind).shared_memory and reuse is not None:  # the naive kernel's loads per in-bounds use
         lines.append(
             (tr("naive kernel: {n} global loads ({x}× more)").format(n=f"{naive_loads:,}", x=_times(reuse)), False)
         )
@@ -825,6 +834,8 @@ def _counter_lines(s: Schedule, step_i: int, step: Step, thread: tuple[int, int]
             )
         )
     ty, tx = thread
+    if compact:
+        return lines
     if r0 + ty * s.tm < s.run_problem.m and c0 + tx * s.tn < s.run_problem.n:
         what = (
             f"C[{r0 + ty * s.tm}:{r0 + (ty + 1) * s.tm}][{c0 + tx * s.tn}:{c0 + (tx + 1) * s.tn}]"

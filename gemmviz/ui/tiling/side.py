@@ -34,10 +34,17 @@ def leader(first: Schedule, second: Schedule) -> Schedule:
 
 
 def pair_states(first: Schedule, second: Schedule, state: FrameState) -> tuple[FrameState, FrameState]:
-    """(first's frame, second's frame) for the leader's `state` (its glide phase goes to the leader only)."""
+    """(first's frame, second's frame) for the leader's `state` (its glide phase goes to the leader only), each
+    with the compact counters of half a view."""
     if leader_first(first, second):
-        return replace(state, schedule=first), FrameState(second, follower_step(first, second, state.step))
-    return FrameState(first, follower_step(second, first, state.step)), replace(state, schedule=second)
+        lead, other = (
+            replace(state, schedule=first, compact=True),
+            FrameState(second, follower_step(first, second, state.step), compact=True),
+        )
+        return lead, other
+    return FrameState(first, follower_step(second, first, state.step), compact=True), replace(
+        state, schedule=second, compact=True
+    )
 
 
 class SideBySide(QWidget):
