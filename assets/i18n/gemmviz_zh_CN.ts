@@ -88,22 +88,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="388" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="391" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="399" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="402" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="410" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="403" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="411" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -533,7 +533,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="253" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="187" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="597" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="595" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -561,7 +561,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="437" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="602" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="600" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -1007,7 +1007,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="248" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="242" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1181,27 +1181,27 @@ model</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="230" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="231" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="233" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="244" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="253" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="252" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="364" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="362" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1216,97 +1216,97 @@ model</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="150" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="155" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="221" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="204" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="209" />
         <source>a cell per thread</source>
         <translation>每个线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="372" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="372" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="194" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="227" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="197" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="230" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="194" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="208" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="227" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="197" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="211" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="230" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="724" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="461" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="464" />
         <source>block {n}</source>
         <translation>线程块 {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="484" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="487" />
         <source>{what} {n}-way</source>
         <translation>{what} {n} 路</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
         <source>stores</source>
         <translation>写入</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="485" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
         <source>reads</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="491" />
         <source>bank conflicts: {which}</source>
         <translation>bank 冲突：{which}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="488" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="491" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="510" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="513" />
         <source>{bm}×{bn}×{bk}, {tm}×{tn} per thread</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="769" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="795" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1336,78 +1336,93 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="801" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="802" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="807" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="803" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="804" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="805" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <source>reuse: {n}× per loaded value</source>
+        <translation>复用：每个读入的值用 {n} 次</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="816" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <source>reuse: none yet</source>
+        <translation>复用：还没有</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="822" />
+        <source>naive kernel: {x}× more loads</source>
+        <translation>朴素核函数：读取是它的 {x} 倍</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/render.py" line="825" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="821" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="830" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="834" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="845" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="836" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="836" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="839" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="850" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="840" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="851" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -2214,7 +2229,7 @@ model</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/code.py" line="127" />
+        <location filename="../../gemmviz/ui/tiling/code.py" line="131" />
         <source>◀ barrier: every thread of the block waits here</source>
         <translation>◀ 屏障：线程块的所有线程都在这里等待</translation>
     </message>
@@ -2230,8 +2245,8 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="16" />
-        <source>TILE {t}, rows of {n}</source>
-        <translation>TILE {t}，每行 {n} 个</translation>
+        <source>TILE {t}, pad {p}</source>
+        <translation>TILE {t}，填充 {p}</translation>
     </message>
 </context>
 <context>
@@ -2587,12 +2602,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="530" />
+        <location filename="../../gemmviz/ui/window.py" line="535" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="530" />
+        <location filename="../../gemmviz/ui/window.py" line="535" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
