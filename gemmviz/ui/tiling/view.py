@@ -224,18 +224,24 @@ class TilingPanel(QWidget):
         self.message.setVisible(False)  # a row only while there is something to say: the view needs the height
 
     def _lay_out(self, theme: Theme) -> None:
-        """Three rows of controls over the view and the kernel's source side by side."""
-        # three rows (what is shown; stepping and the thread; the tile, size, block and the steps' slider), so that the controls fit beside the view at
-        # 1280x720 in projector mode with the control panel open: in two, the first row held the window 17 px wider
-        row, row2, row3 = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
+        """Two rows of controls over the view and the kernel's source side by side."""
+        # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
+        row, row2 = QHBoxLayout(), QHBoxLayout()
         self.code_button = QPushButton(tr("Code"))
         self.code_button.setCheckable(True)
         self.code_button.setToolTip(tr("Show the kernel's source beside the animation, its current line highlighted"))
         self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
-        for w in (QLabel(tr("kernel")), self.variant_combo, self.code_button, self.beside_combo):
+        for w in (
+            QLabel(tr("kernel")),
+            self.variant_combo,
+            self.play_button,
+            self.back_button,
+            self.forward_button,
+            self.speed_spin,
+            self.code_button,
+            self.beside_combo,
+        ):
             row.addWidget(w)
-        for w in (self.play_button, self.back_button, self.forward_button, self.speed_spin):
-            row2.addWidget(w)
         for w in (
             self.tile_label,
             self.tile_combo,
@@ -244,16 +250,13 @@ class TilingPanel(QWidget):
             QLabel(tr("block y,x")),
             self.block_y,
             self.block_x,
+            QLabel(tr("thread y,x")),
+            self.thread_y,
+            self.thread_x,
         ):
-            row3.addWidget(w)
-        for combo in (self.tile_combo, self.size_combo):  # never squeezed to "1" or "legibl"
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        row.addStretch()
-        for w in (QLabel(tr("thread y,x")), self.thread_y, self.thread_x):
             row2.addWidget(w)
-        row2.addStretch()
-        self.slider.setMinimumWidth(80)
-        row3.addWidget(self.slider, 1)
+        row.addStretch()
+        row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
         self.beside_view = TilingView(theme)
         self.beside_view.setVisible(False)
@@ -269,7 +272,6 @@ class TilingPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addLayout(row2)
-        layout.addLayout(row3)
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
 
