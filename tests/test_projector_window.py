@@ -120,31 +120,3 @@ def test_the_main_charts_tick_256(window, qtbot):
     finally:
         painter.end()
     assert "256" in [t for _rect, _flags, t in texts]
-
-
-def test_projector_type_reaches_every_control_at_once_and_ends_with_the_window(qtbot, tmp_path):
-    """Projector type sets the application's font; the window's combo boxes, buttons and spin boxes (the Tiling
-    and Run panels') take it at once, not only once the posted font-change events arrive, and closing the
-    window in projector type puts the application's font back (tests/conftest.py guards a leaked one)."""
-    from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QPushButton
-
-    from gemmviz.ui.theme import theme_for
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=settings)
-    qtbot.addWidget(w)
-    base = QApplication.instance().font().pointSize()
-    w.set_projector(True)  # no event handled in between
-    big = theme_for(True, False).font_pt
-    assert w.font().pointSize() == big
-    # the Tiling and Run panels' controls (the Charts tab's "all four" sets its own, smaller type on its panels)
-    controls = [
-        c
-        for top in (w.tiling, w.run_panel)
-        for k in (QComboBox, QPushButton, QAbstractSpinBox)
-        for c in top.findChildren(k)
-    ]
-    assert len(controls) > 10
-    assert [(type(c).__name__, c.font().pointSize()) for c in controls if c.font().pointSize() != big] == []
-    w.close()
-    assert QApplication.instance().font().pointSize() == base

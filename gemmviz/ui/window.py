@@ -6,7 +6,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -428,14 +428,9 @@ class MainWindow(QMainWindow):
         font = QApplication.instance().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
         QApplication.instance().setFont(font)
-        saved = self.lesson_mode.saved_central  # the tabs and banners, set aside while a lesson is up
-        # the window's own controls at once (the application's font reaches them only through posted events: a
-        # size measured before those, the 720p layout's, saw 9 pt combo boxes and buttons); off: inherit again
-        for top in (self, saved):
-            if top is not None:
-                top.setFont(font if on else QFont())
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
+        saved = self.lesson_mode.saved_central  # the tabs and banners, set aside while a lesson is up
         for w in self.findChildren(QWidget) + (saved.findChildren(QWidget) + [saved] if saved is not None else []):
             if w.styleSheet():  # a widget with its own style sheet keeps its old font unless re-polished
                 w.setStyleSheet(w.styleSheet())
@@ -552,10 +547,6 @@ class MainWindow(QMainWindow):
             return event.ignore()
         self.replay_after_lesson = False
         lesson.leave(self)  # a lesson's presenter window closes with the window
-        if self.applied_view[0]:  # projector type enlarged the application's font: the normal size again
-            font = QApplication.instance().font()
-            font.setPointSize(self._base_font_pt)
-            QApplication.instance().setFont(font)
         self._save_settings()
         self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
         self.recovery.remove()  # a clean exit: nothing to recover next time
