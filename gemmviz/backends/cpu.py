@@ -131,6 +131,7 @@ def naive_kernel(cancel=None):
 def seconds_per_fma(cancel=None) -> float:
     """The loop's in-cache rate, calibrated once per process with its compile."""
     _await_warm(cancel)
+    assert _seconds_per_fma is not None  # set by the compile thread before it sets the event
     return _seconds_per_fma
 
 
