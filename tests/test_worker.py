@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from gemmviz.ui import worker as worker_module
 from gemmviz.ui.worker import WorkerThread, detached_running
@@ -40,8 +40,12 @@ def test_start_cancel_join(qtbot):
     runner.start()
     qtbot.waitUntil(lambda: w.steps > 3)  # it works
     assert runner.running
-    with qtbot.waitSignal(w.ended, timeout=500):  # the cancel is answered within half a second
-        runner.cancel()
+    # the cancel is answered within half a second; waited on with waitUntil (a deadline kept in Python), not
+    # waitSignal's nested event loop, which hung once for good at the end of a full run in CI
+    ended: list[str] = []
+    w.ended.connect(ended.append, Qt.ConnectionType.DirectConnection)
+    runner.cancel()
+    qtbot.waitUntil(lambda: ended == ["cancelled"], timeout=500)
     assert runner.join(500) and not runner.running and runner.thread.isFinished()
 
 
@@ -71,9 +75,11 @@ def test_a_long_lived_worker_is_driven_by_queued_signals(qtbot):
     runner = WorkerThread(echo, "test-echo")
     asker.ask.connect(echo.ask)
     runner.start()
-    with qtbot.waitSignal(echo.answer, timeout=5000) as got:
-        asker.ask.emit(1)
-    assert got.args[0] != threading.get_ident()  # answered in the worker's thread
+    answers: list[int] = []
+    echo.answer.connect(answers.append, Qt.ConnectionType.DirectConnection)
+    asker.ask.emit(1)
+    qtbot.waitUntil(lambda: len(answers) == 1, timeout=5000)
+    assert answers[0] != threading.get_ident()  # answered in the worker's thread
     assert runner.shutdown(5000)
 
 
