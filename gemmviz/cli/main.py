@@ -175,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(command, args) -> int:
     try:
-        return command(args)
+        code = command(args)
+        late = interrupt.pending()  # a signal Python could not raise where it came (core/interrupt.py)
+        if late is not None:
+            raise interrupt.Interrupted(late - 128)
+        return code
     except KeyboardInterrupt as exc:
         print(f"gemmviz: {interrupt.message(exc)}", file=sys.stderr)
         return interrupt.exit_code(exc)

@@ -9,6 +9,11 @@ between two frames. The command then ends with exit 128 + the signal's number (1
 Before the command starts (Python still importing gemmviz), `quiet_exit()` makes either signal end the process
 at once with that line and status: nothing has been written yet, and there is nothing to clean up.
 
+A signal whose Interrupted is raised where Python cannot propagate it (a weakref callback or `__del__`, e.g. the
+import system's module-lock clean-up) would be printed as "Exception ignored" and lost; `handled()` catches it in
+`sys.unraisablehook` and notes it as pending instead, to be raised at the next safe point: the start or end of a
+`deferred()` block, `check()`, or the command's end (`pending()`).
+
 Signal handlers run in the main thread only; `deferred()` in another thread defers nothing (the main thread's
 signal is not about that thread's work) and `handled()` there installs nothing.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -67,6 +73,8 @@ def deferred() -> Iterator[None]:
     if not _main_thread():
         yield
         return
+    if _depth == 0:
+        check()  # a swallowed signal (see the module's docstring): raised before the block starts any work
     _depth += 1
     try:
         yield
@@ -85,6 +93,28 @@ def check() -> None:
         raise Interrupted(signum)
 
 
+def pending() -> int | None:
+    """The exit status a noted signal means (128 + it), taken; None where there is none."""
+    global _pending
+    if _pending is None or not _main_thread():
+        return None
+    signum, _pending = _pending, None
+    return 128 + signum
+
+
+def _unraisable(previous):
+    def hook(unraisable) -> None:
+        global _pending
+        exc = unraisable.exc_value
+        if isinstance(exc, Interrupted):
+            if _pending is None:
+                _pending = exc.signum
+            return
+        previous(unraisable)
+
+    return hook
+
+
 @contextlib.contextmanager
 def handled() -> Iterator[None]:
     """Ctrl+C and SIGTERM raise Interrupted (or wait for the end of a deferred() block) during the block; the
@@ -94,6 +124,8 @@ def handled() -> Iterator[None]:
         yield
         return
     previous = {s: signal.getsignal(s) for s in SIGNALS}
+    hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(hook)
     for s in SIGNALS:
         signal.signal(s, _handler)
     try:
@@ -101,6 +133,7 @@ def handled() -> Iterator[None]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h if h is not None else signal.SIG_DFL)
+        sys.unraisablehook = hook
         _pending = None
 
 
