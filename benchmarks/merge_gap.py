@@ -1,0 +1,43 @@
+"""One gap file (core/hardware/gap.py) from several `gemmviz profile --gap` sessions of the same GPU: a later
+session's job (variant, params, size) replaces an earlier one's, and jobs without counters are left out. The
+file's command names every run, so a reader sees which run measured what.
+
+    python benchmarks/merge_gap.py RUN1.json RUN2.json --out assets/sessions/h200-DATE-gap.json
+
+Used on 2026-12-02 (second session): benchmarks/h200_record_2026_12_02d.sh's profile ran out of time before its
+last TF32 ncu steps, and benchmarks/h200_record_2026_12_02d2.sh profiled those pairs in a run of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from gemmviz.core.fileio import write_atomic
+from gemmviz.core.hardware.gap import gap_document
+from gemmviz.core.session.results import Session
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sessions", nargs="+")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    runs = [Session.load(p) for p in args.sessions]
+    gpus = {s.environment.get("backends", {}).get("cuda", {}).get("name") for s in runs}
+    if len(gpus) != 1 or None in gpus:
+        raise SystemExit(f"the sessions are not of one GPU: {sorted(map(str, gpus))}")
+    jobs: dict = {}
+    commands = []
+    for i, s in enumerate(runs, 1):
+        kept = [r for r in s.results if r.counters]
+        for r in kept:
+            jobs[(r.variant, tuple(sorted(r.params.items())), r.m, r.n, r.k)] = r
+        commands.append(f"run {i} ({s.created}): {s.settings.get('command')}")
+    doc = gap_document(list(jobs.values()), gpus.pop(), runs[0].created, "; ".join(commands))
+    write_atomic(args.out, json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {args.out}: {len(doc['kernels'])} kernels")
+
+
+if __name__ == "__main__":
+    main()
