@@ -75,6 +75,7 @@ NO_DEVICE = define(
     zh="没有 CUDA 设备：驱动没有找到 NVIDIA GPU",
 )
 NO_BACKEND = define("cuda.reason.no_backend", en="no CUDA backend", zh="没有 CUDA 后端")
+QUERY_FAILED = define("cuda.reason.query_failed", en="device query failed: {detail}", zh="设备查询失败：{detail}")
 
 
 def cuda_status() -> tuple[bool, str]:

@@ -30,7 +30,12 @@ class EngineWorker(QObject):
         try:
             env = environment(self.backends)
         except Exception as exc:  # a broken driver must not take the app down
-            env = {"backends": {"cuda": {"available": False, "reason": f"device query failed: {exc}"}}}
+            from gemmviz.backends.cuda import QUERY_FAILED
+            from gemmviz.core.messages import msg, render
+
+            why = msg(QUERY_FAILED, detail=str(exc))
+            cuda = {"available": False, "reason": render(why, "en"), "reason_message": why}
+            env = {"backends": {"cuda": cuda}}
         self.environmentReady.emit(env)
         for backend in self.backends.values():
             # optional: the CPU backend compiles its loop. It takes the cancel flag and returns (raising
