@@ -581,4 +581,5 @@ ZH = {
     "bank conflicts: {which}": "bank 冲突：{which}",
     "TILE {t}, pad {p}": "TILE {t}，填充 {p}",
     "two charts": "两张图",
+    "Where the time to the reference goes (Nsight Compute's counters)": "与参考内核的时间差去了哪里（Nsight Compute 计数器）",
 }

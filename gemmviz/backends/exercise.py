@@ -332,6 +332,26 @@ def time_step(spec: dict, options: CheckOptions, folder: Path) -> dict:
     return out
 
 
+def check_metrics() -> list[str]:
+    """The check's ncu metrics: gemmviz's counters and the gap view's (core/hardware/gap.py), so a check can show
+    where the time between the student's kernel and the reference goes (core/exercise/gap.py)."""
+    from gemmviz.core.hardware.counters import METRIC_NAMES
+    from gemmviz.core.hardware.gap import GAP_METRICS
+
+    return list(dict.fromkeys([*METRIC_NAMES, *GAP_METRICS]))
+
+
+def unknown_gap_metric(output: str, metrics: list[str]) -> str | None:
+    """The gap metric ncu said it does not know on this GPU (to be dropped and the run repeated), or None."""
+    import re
+
+    from gemmviz.core.hardware.gap import GAP_METRICS
+
+    found = re.search(r"Failed to find metric[s]?\s*:?\s*(\S+)", output)
+    name = found.group(1).strip(",.") if found else None
+    return name if name in GAP_METRICS and name in metrics else None
+
+
 def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kernel: str) -> dict:
     """ncu on the child that launches the student's kernel once, then the reference: the first launch of
     each (ncu's report goes to the check's folder in the cache, like every other file of the check)."""
@@ -346,13 +366,20 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
     argv = child_argv({**spec, "mode": "profile", "shapes": [list(PROFILE_SHAPE)]}, folder)
     names = sorted({spec["kernel"], reference_kernel})
     log = folder / "ncu.csv"
-    cmd = profile_command(argv, f"^({'|'.join(names)})$", launch_count=2, ncu=ncu, log_file=log)
-    run = run_child(cmd, STEP_LIMITS_S["profile"], options.cancel, child_env(folder))
-    report = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
-    try:
-        rows = parse_ncu_csv(report)
-    except NcuCsvError:
-        rows = []
+    metrics = check_metrics()
+    while True:
+        log.unlink(missing_ok=True)
+        cmd = profile_command(argv, f"^({'|'.join(names)})$", metrics, launch_count=2, ncu=ncu, log_file=log)
+        run = run_child(cmd, STEP_LIMITS_S["profile"], options.cancel, child_env(folder))
+        report = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        try:
+            rows = parse_ncu_csv(report)
+        except NcuCsvError:
+            rows = []
+        unknown = None if rows or run.timed_out else unknown_gap_metric(report + run.stderr, metrics)
+        if unknown is None:
+            break
+        metrics = [m for m in metrics if m != unknown]  # a GPU whose ncu lacks a gap metric: the rest still count
     if not rows:
         why = (
             f"ncu ran over {STEP_LIMITS_S['profile']} s"

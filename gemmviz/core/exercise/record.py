@@ -584,6 +584,7 @@ def report_text(record: dict, lang: str = "en") -> str:
     out += _compile_lines(record, lang) + _shape_lines(record, lang) + _sanitizer_lines(record)
     out += _emulator_lines(record, lang) + _timing_lines(record, lang)
     out += [f"  {line}" for line in counter_lines(record)]
+    out += [f"  {line}" for line in gap_lines(record, lang)]
     out += [f"  {line}" for line in access_lines(record, lang)]
     out += [f"  {line}" for line in emulated_access_lines(record, lang)]
     out.append("")
@@ -705,6 +706,16 @@ COUNTER_ROWS = (
     ("DRAM read (MB)", "dram__bytes_read.sum", None),
     ("warp slots active (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", None),
 )
+
+
+def gap_lines(record: dict, lang: str = "en") -> list[str]:
+    """Where the time to the reference goes (core/exercise/gap.py), a sentence per part; none where the check's
+    counters cannot tell (the window says why)."""
+    from gemmviz.core.exercise.gap import check_gap
+    from gemmviz.core.hardware.gap import readable, sentences
+
+    g, _why = check_gap(record)
+    return [] if g is None else sentences(readable(g), lang)
 
 
 def counter_lines(record: dict) -> list[str]:

@@ -61,6 +61,7 @@ from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
+from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.worker import WorkerThread
 
@@ -438,6 +439,7 @@ class ExerciseTab(QWidget):
         self.findings.setMinimumHeight(self.fontMetrics().height() * 6)
         self.finding_lines: list[str] = []
         self.bars = TimingBars()
+        self.gap = ExerciseGap(self.lang)  # where the time to the reference goes (Nsight Compute's counters)
         content = QWidget()
         rv = QVBoxLayout(content)
         rv.addWidget(self.progress)
@@ -447,6 +449,7 @@ class ExerciseTab(QWidget):
         rv.addWidget(self.source_title)
         rv.addWidget(self.source_view, 2)
         rv.addWidget(self.bars)  # the whole width: the bars never share it with the map
+        rv.addWidget(self.gap)
         rv.addWidget(self.error_map, 1)
         rv.addWidget(self.findings, 1)
         rv.addWidget(self.printf_title)
@@ -724,6 +727,7 @@ class ExerciseTab(QWidget):
         self._fill_source(record)
         self._fill_printf(record)
         self._fill_bars(record)
+        self.gap.show_record(record)
         self._fill_accesses(record)
 
     def _access_verdict(self, record: dict) -> dict | None:

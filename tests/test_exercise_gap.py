@@ -1,0 +1,78 @@
+"""Issue 34, item 4: the gap view works for an exercise check. A check whose counters hold the gap metrics (a
+check made with this gemmviz on a GPU: backends/exercise.py asks ncu for them) gets the waterfall of where the
+time to the reference goes, in the CLI report and in the Exercise tab; an older check says why it has none.
+
+The counters used here are real: two kernels' gap metrics from the H200 gap file this package ships
+(assets/sessions/h200-2026-12-02d-gap.json, gpu-cpasync and cuBLAS at 1024³), put into a tiled check record
+in place of its own counters."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from gemmviz.backends.exercise import check_metrics, unknown_gap_metric
+from gemmviz.core.exercise.gap import check_gap
+from gemmviz.core.exercise.record import report_text
+from gemmviz.core.hardware.gap import GAP_METRICS, load_gap_file
+from gemmviz.core.messages import render
+from gemmviz.core.paths import asset_path
+
+RECORDS = Path(__file__).parent / "data" / "exercises" / "records"
+
+
+def _record_with_gap_metrics() -> dict:
+    record = json.loads((RECORDS / "tiled_good.check.json").read_text(encoding="utf-8"))
+    f = load_gap_file(asset_path("sessions", "h200-2026-12-02d-gap.json"))
+    mine, theirs = f.kernel("gpu-cpasync@1024³"), f.kernel("cublas@1024³")
+    record = copy.deepcopy(record)
+    record["counters"] = {"shape": [1024, 1024, 1024], "yours": dict(mine.metrics), "reference": dict(theirs.metrics)}
+    return record
+
+
+def test_a_check_with_the_gap_metrics_gets_the_waterfall_in_the_report():
+    record = _record_with_gap_metrics()
+    g, why = check_gap(record)
+    assert why is None and g is not None
+    assert g.a.label == Path(record["file"]).name and g.b.label == record["reference"]
+    assert g.timing == "ncu" and abs(sum(p.ns for p in g.parts) - g.gap_ns) < 1e-6 * abs(g.gap_ns)  # they sum to it
+    for lang in ("en", "zh"):
+        text = report_text(record, lang)
+        head = g.headline.text(lang)
+        assert head in text, lang
+
+
+def test_an_older_check_says_why_it_has_no_gap_in_both_languages():
+    record = json.loads((RECORDS / "tiled_good.check.json").read_text(encoding="utf-8"))
+    g, why = check_gap(record)
+    assert g is None
+    assert "gap metrics" in render(why, "en") and "差距指标" in render(why, "zh")
+    broken = json.loads((RECORDS / "naive_compile_error.check.json").read_text(encoding="utf-8"))
+    g, why = check_gap(broken)
+    assert g is None and render(why, "en").startswith("no gap view")
+
+
+def test_the_check_asks_ncu_for_the_gap_metrics_and_drops_one_this_gpu_lacks():
+    metrics = check_metrics()
+    assert set(GAP_METRICS) <= set(metrics) and len(metrics) == len(set(metrics)) <= 64  # the record's limit
+    lacking = GAP_METRICS[-1]
+    assert unknown_gap_metric(f"==ERROR== Failed to find metric {lacking}\n", metrics) == lacking
+    assert unknown_gap_metric("==ERROR== Failed to find metric dram__bytes_read.sum\n", metrics) is None
+
+
+@pytest.mark.usefixtures("qapp")
+def test_the_exercise_tab_draws_the_gap_or_says_why_not(qtbot):
+    from gemmviz.ui.exercise.gap import ExerciseGap
+
+    view = ExerciseGap("en")
+    qtbot.addWidget(view)
+    view.show_record(_record_with_gap_metrics())
+    assert not view.isHidden() and not view.chart.isHidden() and view.chart.gap is not None
+    assert view.note.isHidden()
+    view.show_record(json.loads((RECORDS / "tiled_good.check.json").read_text(encoding="utf-8")))
+    assert view.chart.isHidden() and not view.note.isHidden() and "gap metrics" in view.note.text()
+    view.show_record(json.loads((RECORDS / "naive_compile_error.check.json").read_text(encoding="utf-8")))
+    assert view.isHidden()  # nothing was profiled: nothing to say here
