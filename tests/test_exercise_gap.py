@@ -76,3 +76,44 @@ def test_the_exercise_tab_draws_the_gap_or_says_why_not(qtbot):
     assert view.chart.isHidden() and not view.note.isHidden() and "gap metrics" in view.note.text()
     view.show_record(json.loads((RECORDS / "naive_compile_error.check.json").read_text(encoding="utf-8")))
     assert view.isHidden()  # nothing was profiled: nothing to say here
+
+
+def _ncu_csv(metrics: list[str], values: dict[str, float]) -> str:
+    """Two rows (the student's kernel, then the reference) of ncu's raw CSV page for `metrics`."""
+    head = ["ID", "Kernel Name", "Block Size", "Grid Size", "Device", "CC", *metrics]
+    units = ["", "", "", "", "", "", *["" for _ in metrics]]
+    rows = [head, units]
+    for i, name in enumerate(("gemm_tiled", "tiled_reference")):
+        rows.append(
+            [str(i), name, "(16, 16, 1)", "(64, 64, 1)", "0", "9.0", *(str(values[m] * (i + 1)) for m in metrics)]
+        )
+    return "\n".join(",".join(f'"{c}"' for c in row) for row in rows) + "\n"
+
+
+def test_profile_step_keeps_the_gap_metrics_ncu_prints_and_retries_without_one_it_lacks(tmp_path, monkeypatch):
+    """The bug the H200 found on 2026-12-02: the check asked ncu for the gap metrics but kept only gemmviz's
+    19 counters of its report (19 in each record); every metric asked for is kept now."""
+    from gemmviz.backends import exercise as ex
+
+    lacking = GAP_METRICS[-1]
+    calls: list[list[str]] = []
+
+    def fake_run_child(cmd, _limit, _cancel, _env=None, cwd=None):
+        metrics = cmd[cmd.index("--metrics") + 1].split(",")
+        calls.append(metrics)
+        log = Path(cmd[cmd.index("--log-file") + 1])
+        if lacking in metrics:
+            log.write_text(f"==ERROR== Failed to find metric {lacking}\n")
+            return ex.ChildRun([], 1, "", False)
+        log.write_text(_ncu_csv(metrics, {m: 1.0 + i for i, m in enumerate(metrics)}))
+        return ex.ChildRun([], 0, "", False)
+
+    monkeypatch.setattr(ex, "run_child", fake_run_child)
+    monkeypatch.setattr("gemmviz.backends.profile.find_ncu", lambda: "ncu")
+    spec = {"kernel": "gemm_tiled", "source": "x.cu", "block": [16, 16, 1]}
+    monkeypatch.setattr(ex, "child_argv", lambda spec, folder: ["python3", "child.py"])
+    out = ex.profile_step(spec, ex.CheckOptions(), tmp_path, "tiled_reference")
+    assert len(calls) == 2 and lacking in calls[0] and lacking not in calls[1]
+    kept = set(out["yours"])
+    assert kept == set(calls[1]) and set(GAP_METRICS) - {lacking} <= kept
+    assert set(out["reference"]) == kept

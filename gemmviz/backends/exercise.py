@@ -373,7 +373,7 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
         run = run_child(cmd, STEP_LIMITS_S["profile"], options.cancel, child_env(folder))
         report = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         try:
-            rows = parse_ncu_csv(report)
+            rows = parse_ncu_csv(report, metrics)
         except NcuCsvError:
             rows = []
         unknown = None if rows or run.timed_out else unknown_gap_metric(report + run.stderr, metrics)
