@@ -24,6 +24,21 @@ from gemmviz.core.fileio import write_atomic
 from gemmviz.core.session.results import Session
 
 
+def carry_traces(results: list, new: list) -> int:
+    """A new result without a block trace keeps the one it replaces where the kernel ran the same configuration
+    (the trace is of that launch shape); returns how many were carried."""
+    from record_h200 import job_key
+
+    old = {job_key(r): r for r in results}
+    carried = 0
+    for r in new:
+        was = old.get(job_key(r))
+        if r.block_trace is None and was is not None and was.block_trace and was.config == r.config:
+            r.block_trace = was.block_trace
+            carried += 1
+    return carried
+
+
 def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:
     for key in ("cpu", "cpu_count"):
         if base.environment.get(key) != part.environment.get(key):
@@ -31,6 +46,7 @@ def merge_part(base: Session, part: Session, name: str) -> tuple[Session, int]:
     gpu = lambda s: s.environment.get("backends", {}).get("cuda", {}).get("name")  # noqa: E731
     if gpu(base) != gpu(part):
         raise SystemExit(f"GPU differs: {gpu(base)!r} vs {gpu(part)!r}")
+    carry_traces(base.results, part.results)
     replaced = replace_jobs(base.results, part.results)
     merged_from = dict(base.settings.get("merged_from") or {})
     merged_from[name] = part.settings.get("command")
