@@ -340,21 +340,14 @@ def _traceable():
     return [v for v in VARIANTS.values() if v.runner in ("kernel", "wgmma-tma")]
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 @pytest.mark.parametrize("variant", _traceable(), ids=lambda v: v.name)
-def test_every_registry_kernel_instruments_and_compiles(variant, tmp_path):
-    """Each kernel gemmviz launches gets a block-trace build that nvcc accepts (sm_90a for the Hopper one)."""
+def test_every_registry_kernel_instruments(variant):
+    """Each kernel gemmviz launches gets a block-trace build. That nvcc accepts it (sm_90a for the Hopper one) and
+    that its cubin holds gemmviz_trace, the symbol the host points at its buffer, is checked on the same build in
+    tests/test_kernels_compile.py (its -traced cases, which fail, not skip, for these kernels): compiling it here
+    again cost 15 nvcc runs."""
     traced = profile.instrument_source(variant.source_text(), variant.kernel_name)
-    (tmp_path / "k.cu").write_text(traced)
-    arch = "sm_90a" if variant.runner == "wgmma-tma" else "sm_90"
-    opts = variant.macro_options(variant.resolve_params())
-    proc = subprocess.run(
-        ["nvcc", "-cubin", f"-arch={arch}", "-O3", *opts, "-o", str(tmp_path / "k.cubin"), str(tmp_path / "k.cu")],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert b"gemmviz_trace" in (tmp_path / "k.cubin").read_bytes()  # the symbol the host points at its buffer
+    assert traced.startswith("#define GEMMVIZ_TRACE\n") and variant.kernel_name in traced
 
 
 # ---------------------------------------------------------------------------------------- block trace

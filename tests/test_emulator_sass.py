@@ -13,6 +13,8 @@ tiles and 32 warps; every thread of a block, the edge block's too, runs every lo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -26,13 +28,21 @@ from gemmviz.core.problem import Problem
 pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")
 
 
+_PTX: dict[tuple[str, int], str] = {}  # (variant, TILE) -> its PTX: both tests of a kernel read one compile
+
+
 def _kernel(name: str, tile: int, folder):
+    """The variant, its params and its kernel loaded afresh from the PTX (compiled once per module: the text is
+    only read)."""
     v = VARIANTS[name]
     params = v.resolve_params({"tile": tile})
-    src = folder / v.source
-    src.write_text(v.source_text(), encoding="utf-8")
-    build = emu.compile_ptx(src, v.macro_options(params), folder)
-    return v, params, emu.load(build.ptx, v.kernel_name, src.name)
+    if (name, tile) not in _PTX:
+        src = folder / v.source
+        src.write_text(v.source_text(), encoding="utf-8")
+        build = emu.compile_ptx(src, v.macro_options(params), folder)
+        assert build.ok, build.log
+        _PTX[(name, tile)] = build.ptx
+    return v, params, emu.load(_PTX[(name, tile)], v.kernel_name, Path(v.source).name)
 
 
 # (variant, TILE) -> (LDS.128, LDS) per tile in the SASS's loop body

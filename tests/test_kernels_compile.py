@@ -1,6 +1,8 @@
 """Every kernel compiles with nvcc for Hopper, as the app compiles it: each param choice with the default
 configuration, a sample of each tuning space (first, middle, last), the tuned configurations shipped in
-assets/tuned (what an H200 runs by default), and the block-trace build.
+assets/tuned (what an H200 runs by default), and the block-trace build (every kernel gemmviz launches has one,
+holding the gemmviz_trace symbol the host points at its buffer; test_counters checked this with a second
+compile of the same build).
 
 The cubins go through backends/kernel_cache.compile_cubin, so source, instrumentation and -D options are
 exactly the app's; only its PyCUDA call is replaced by nvcc on the command line (`-cubin -arch=sm_90`, sm_90a
@@ -26,6 +28,7 @@ from gemmviz.core.kernels.variants import VARIANTS
 NVCC = shutil.which("nvcc")
 ARCH = "sm_90"  # CudaRun.arch on an H100 / H200; the Hopper rung asks for sm_90a
 TUNE_SAMPLE = 3
+TRACEABLE = ("kernel", "wgmma-tma")  # the runners that launch a registry kernel (block trace: test_counters)
 
 
 def _param_combos(v):
@@ -90,6 +93,8 @@ def _build(name, params, config, traced):
         try:
             instrument_source(v.source_text(), v.kernel_name)
         except ValueError as exc:
+            if v.runner in TRACEABLE:  # a kernel gemmviz launches has a block-trace build
+                return ("error", f"no block-trace build: {exc}")
             return ("skip", f"no block-trace build: {exc}")
     try:
         _key, cubin, _cached = kernel_cache.compile_cubin(v, params, config, _arch(v), "compile-test", traced=traced)
@@ -99,6 +104,8 @@ def _build(name, params, config, traced):
         return ("error", "nvcc did not write a cubin")
     if v.kernel_name.encode() not in cubin:
         return ("error", f"the cubin has no kernel {v.kernel_name} (the registry's kernel_name)")
+    if traced and b"gemmviz_trace" not in cubin:
+        return ("error", "the block-trace build has no gemmviz_trace (the symbol the host points at its buffer)")
     return ("ok", None)  # the cubins are not kept: 60 of them would sit in memory for the whole session
 
 

@@ -179,8 +179,11 @@ def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | 
     return device, None
 
 
-def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Path, cancel) -> dict:
-    """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file."""
+def compile_student(
+    source_path: Path, exercise: Exercise, arch: str, folder: Path, cancel, keep_dir: Path | None = None
+) -> dict:
+    """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file.
+    `keep_dir`: nvcc keeps its intermediate files there (--keep), among them the PTX (kept_ptx)."""
     nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         return {
@@ -203,9 +206,13 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
         str(cubin),
         str(source_path),
     ]
+    keep = []
+    if keep_dir is not None:
+        keep_dir.mkdir(parents=True, exist_ok=True)
+        keep = ["--keep", f"--keep-dir={keep_dir}"]
     # a child like every other step: no stdin (an #include "/dev/stdin" reads nothing), its own process group
     # (nvcc's gcc and cicc are killed with it), the step's time limit, and cancel
-    run = run_child(argv, STEP_LIMITS_S["nvcc"], cancel, child_env(folder), cwd=folder)
+    run = run_child([*argv[:-1], *keep, argv[-1]], STEP_LIMITS_S["nvcc"], cancel, child_env(folder), cwd=folder)
     log = (run.stdout + run.stderr).strip()
     if run.timed_out:
         return {
@@ -225,6 +232,17 @@ def compile_student(source_path: Path, exercise: Exercise, arch: str, folder: Pa
         "log": diagnostic_log(log)[-4000:],
         "command": " ".join(["nvcc", *argv[1:]]),
     }
+
+
+def kept_ptx(compiled: dict, source_path: Path, keep_dir: Path) -> emulator.PtxBuild | None:
+    """The PTX nvcc made on its way to the cubin (compile_student's keep_dir), as the emulator's build: the same
+    file `nvcc -ptx` with the same options writes (emulator.compile_ptx), without a second nvcc run. None where
+    the compile failed or nvcc kept no such file (the emulator then compiles the PTX itself)."""
+    path = keep_dir / f"{source_path.stem}.ptx"
+    if not compiled.get("ok") or not path.is_file():
+        return None
+    ptx = path.read_text(encoding="utf-8", errors="replace")
+    return emulator.PtxBuild(True, ptx, compiled.get("log", ""), compiled.get("command", ""), arch=compiled["arch"])
 
 
 def ptx_compile_record(build: emulator.PtxBuild, source_name: str) -> dict:
@@ -508,7 +526,10 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         record["compile"] = ptx_compile_record(build, run.source_path.name)
     else:
         run.step(f"compiling with nvcc ({arch})")
-        record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel)
+        keep = run.folder / "nvcc-keep" if no_gpu and run.options.emulate else None  # the emulator's PTX
+        record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel, keep)
+        if keep is not None:
+            build = kept_ptx(record["compile"], run.source_path, keep)
     if not record["compile"]["ok"]:
         return
     if no_gpu:

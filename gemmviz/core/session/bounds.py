@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from itertools import chain
 
 import numpy as np
 
@@ -127,12 +128,13 @@ def block_trace(v: object, where: str, sms: int | None) -> list[list[int]]:
 
 def _as_array(rows: list) -> np.ndarray | None:
     """The rows as an n×4 int64 array when every row is a list of four plain ints; else None."""
-    if not all(type(row) is list and len(row) == 4 for row in rows):
+    # Each test a loop in C (map, chain): row by row in Python they took 2 s for the traces session's results.
+    if set(map(type, rows)) != {list} or set(map(len, rows)) != {4}:
         return None
-    if {type(x) for row in rows for x in row} != {int}:
+    if set(map(type, chain.from_iterable(rows))) != {int}:
         return None
     try:
-        return np.asarray(rows, dtype=np.int64)
+        return np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=4 * len(rows)).reshape(-1, 4)
     except OverflowError:
         return None
 

@@ -13,6 +13,7 @@ import os
 import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from itertools import chain
 
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.kernels.variants import VARIANTS
@@ -160,13 +161,18 @@ class Result:
 
 
 def _json_copy(value):
-    """A copy of a JSON value (dicts, lists, scalars)."""
+    """A copy of a JSON value (dicts, lists, scalars). The types in a list are collected by map (a loop in C),
+    so a block trace of a million flat rows is copied row by row in C too: its rows were looked at one by one
+    in Python, 8 s for the traces session's results."""
     if isinstance(value, dict):
         return {k: _json_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        if any(isinstance(v, (list, dict)) for v in value):
-            return [_json_copy(v) for v in value]
-        return list(value)
+        kinds = set(map(type, value))
+        if not any(issubclass(k, (list, dict)) for k in kinds):
+            return list(value)
+        if kinds == {list} and not any(issubclass(k, (list, dict)) for k in set(map(type, chain(*value)))):
+            return list(map(list, value))  # rows of scalars (a block trace)
+        return [_json_copy(v) for v in value]
     return value
 
 
