@@ -403,9 +403,19 @@ class MainWindow(QMainWindow):
                 # a lesson replays its own copy: the tabs behind it get theirs when it ends (opening and drawing
                 # it froze the lesson's first slide for ~0.9 s)
                 self.replay_after_lesson = True
+            elif self.isVisible():
+                # after the first paint: the window is on screen at once and the recorded session (0.25 s to pick
+                # and read, 0.7 s to draw) fills it on the next turn of the event loop, not before it is seen
+                QTimer.singleShot(0, self, self._open_replay_if_open)
             else:
                 self.open_replay()
         self.validate()
+
+    def _open_replay_if_open(self) -> None:
+        if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile
+            self.open_replay()
+        elif self.lesson_mode.active:
+            self.replay_after_lesson = True
 
     def open_replay(self) -> None:
         """Without a GPU: the recorded session, shown as a first start shows it."""
