@@ -92,7 +92,7 @@ def test_every_step_fits(qtbot, sources, name, size, projector):
     assert found == []
 
 
-def test_projector_text_is_large_at_1080p(sources):
+def test_projector_text_is_large_at_1080p(qapp, sources):  # font metrics need an application, alone too
     for lesson in LESSONS.values():
         for i, step in enumerate(lesson.steps):
             slide = slide_for(lesson, i, sources[lesson.name])
