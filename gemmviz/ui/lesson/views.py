@@ -12,6 +12,7 @@ and paints its charts, which serves every pyqtgraph chart. A new view's drawing 
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
@@ -185,12 +186,11 @@ class AccessesView(LessonViewUi):
     """The shipped access records of the H200 (issue 25), the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core.hardware.accesses import shipped_file
         from gemmviz.ui.accesses.views import AccessCanvas, default_panels
 
         canvas = AccessCanvas()
         canvas.setMinimumSize(0, 0)
-        records = shipped_file()
+        records = shipped_accesses()
         canvas.kind, canvas.theme = ctx.step.chart, ctx.theme
         canvas.panels = default_panels(ctx.step.chart, records) if records else []
         return canvas
@@ -200,10 +200,35 @@ class AccessesView(LessonViewUi):
 
         inner = _clipped(painter, rect)
         try:
-            draw_access_view(painter, inner, ctx.step.chart, ctx.theme)
+            draw_access_view(painter, inner, ctx.step.chart, ctx.theme, shipped_accesses())
         finally:
             painter.restore()
         return []
+
+
+_SHIPPED_ACCESSES: dict[tuple, object] = {}  # the shipped file's (name, mtime, size) -> its records
+
+
+def shipped_accesses():
+    """The shipped H200 access records (core.hardware.accesses.shipped_file), read once per process while the
+    file stays the same (name, time, size): every access step's slide, handout page and window view drew them
+    after parsing the whole file again (0.34 s each). The lesson views only read them."""
+    from gemmviz.core import paths
+    from gemmviz.core.hardware.accesses import SHIPPED_SUFFIX, shipped_file
+
+    folder = paths.shipped("assets").joinpath("sessions").joinpath("accesses")
+    try:
+        names = sorted(f.name for f in folder.iterdir() if f.name.endswith(SHIPPED_SUFFIX)) if folder.is_dir() else []
+        if not names:
+            return None
+        stat = os.stat(str(folder.joinpath(names[-1])))
+    except OSError:
+        return shipped_file()
+    key = (str(folder), names[-1], stat.st_mtime_ns, stat.st_size)
+    if key not in _SHIPPED_ACCESSES:
+        _SHIPPED_ACCESSES.clear()
+        _SHIPPED_ACCESSES[key] = shipped_file()
+    return _SHIPPED_ACCESSES[key]
 
 
 @functools.lru_cache(maxsize=32)
