@@ -92,7 +92,7 @@ def test_every_step_fits(qtbot, sources, name, size, projector):
     assert found == []
 
 
-def test_projector_text_is_large_at_1080p(sources):
+def test_projector_text_is_large_at_1080p(qapp, sources):  # font metrics need an application, alone too
     for lesson in LESSONS.values():
         for i, step in enumerate(lesson.steps):
             slide = slide_for(lesson, i, sources[lesson.name])
@@ -334,14 +334,18 @@ def test_cli_lists_lessons(capsys):
 
 
 def test_slides_default_to_projector_type(tmp_path, monkeypatch):
-    """Slides are for a room: projector type unless --no-projector asks for a screen's (issue 20)."""
+    """Slides are for a room: projector type unless --no-projector asks for a screen's (issue 20). The handout
+    drawn beside them (notes and key frames, 8 s of drawing for three exports) is stood in for as the slides are:
+    what is checked is the type each is asked for (tests/test_handout.py draws it)."""
+    import gemmviz.ui.lesson.handout as handout
     import gemmviz.ui.lesson.render as render
 
-    asked = []
+    asked, handouts = [], []
     monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[5]) or [tmp_path / "lesson.pdf"])
+    monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: handouts.append(a[4]) or b"%PDF")
     for extra, want in (([], True), (["--no-projector"], False), (["--projector"], True)):
         assert main(["lesson", "seed000", "--export", str(tmp_path / "s"), "--size", "640x360", *extra]) == 0
-        assert asked[-1] is want
+        assert asked[-1] is want and handouts[-1] is want
 
 
 def test_cli_exports_pngs_and_a_pdf(tmp_path, capsys):

@@ -114,10 +114,19 @@ def test_find_lesson_by_language():
     assert find_lesson("seed000").lang == "en"
 
 
-def test_cli_lists_languages_and_exports_the_chinese_slides(tmp_path, capsys):
+def test_cli_lists_languages_and_exports_the_chinese_slides(tmp_path, capsys, monkeypatch):
     assert main(["lesson", "--list"]) == 0
     assert all(line.endswith("\ten, zh") for line in capsys.readouterr().out.splitlines())
     out = tmp_path / "zh"
     assert main(["lesson", "seed001", "--lang", "zh", "--export", str(out), "--size", "640x360"]) == 0
     assert len(list(out.glob("step-*.png"))) == len(LESSONS["seed001"]["zh"].steps)
+    # --lang before the subcommand picks the same version: the slides and handout asked for are the Chinese
+    # lesson's (drawn once above already; drawing them again showed nothing more and took 3 s)
+    import gemmviz.ui.lesson.handout as handout
+    import gemmviz.ui.lesson.render as render
+
+    asked = []
+    monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[0]) or [tmp_path / "lesson.pdf"])
+    monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: asked.append(a[0]) or b"%PDF")
     assert main(["--lang", "zh", "lesson", "seed001", "--export", str(tmp_path / "again"), "--size", "640x360"]) == 0
+    assert [x.lang for x in asked] == ["zh", "zh"] and asked[0] == LESSONS["seed001"]["zh"]

@@ -34,21 +34,44 @@ from tests.fakes import FakeGpuBackend
 MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
+@pytest.fixture(scope="module")
+def projector_window(qapp, tmp_path_factory):
+    """One window for the module, as tests/test_legibility.py keeps one: every test here only looks (a tab, the
+    Charts tab's show choice, a size), and `window` puts those back before the next. Building it and drawing
+    the replayed session took 1 to 2 s of each of the 11 tests."""
     w = MainWindow(
         {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)},
-        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        settings=QSettings(str(tmp_path_factory.mktemp("projector") / "s.ini"), QSettings.Format.IniFormat),
     )
-    qtbot.addWidget(w)
     w.resize(1920, 1080)
     w.show()
-    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=20000)  # the recorded session, replayed
+    for _ in range(200000):  # the recorded session, replayed (qtbot is per test: its own loop, as waitUntil does)
+        if w.workspace.sessions:
+            break
+        QApplication.processEvents()
+    assert w.workspace.sessions
     w.set_projector(True)
     w.resize(1920, 1080)
+    w.hide()
     yield w
-    w.set_projector(False)
+    w.set_projector(False)  # projector type sets the application's font
     w.close()
+    w.deleteLater()
+
+
+@pytest.fixture
+def window(projector_window, qtbot):
+    """The module's window at 1920×1080 on the Charts tab's "all four", as a new one opens; shown for the test
+    and hidden after it (each test leaves no window shown)."""
+    w = projector_window
+    w.resize(1920, 1080)
+    w.tabs.setCurrentWidget(w.charts_tab)
+    combo = w.charts_tab.show_combo
+    combo.setCurrentIndex(combo.findData("all four"))
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.hide()
 
 
 def _px(font, dpi: float, scale: float = 1.0) -> float:

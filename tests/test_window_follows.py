@@ -65,15 +65,19 @@ def connections(ws: Workspace) -> dict[str, int]:
 
 
 def views_of(window: MainWindow) -> list:
-    """The window's views: its tabs, the run panel and the lesson on screen, if any."""
+    """The window's views: its tabs, the run panel and the lesson on screen, if any. The Hardware tab is built on
+    first use (MainWindow.hardware_tab): asked for here, so that the tabs hold it rather than its stand-in."""
+    assert window.hardware_tab is not None
     views = [window.tabs.widget(i) for i in range(window.tabs.count())] + [window.run_panel]
     return views + ([window.lesson_view] if window.lesson_view is not None else [])
 
 
 def test_every_view_subscribes_to_the_workspace_itself(window):
     ws = window.workspace
+    assert window._hardware_tab is None  # built when first opened or asked for, not before the first paint
+    views = (window.charts_tab, window.roofline_tab, window.hardware_tab, window.compare)  # builds the Hardware tab
     following = owners(ws, "shown_changed")
-    for view in (window.charts_tab, window.roofline_tab, window.hardware_tab, window.compare):
+    for view in views:
         assert view in following, type(view).__name__
         assert view.follower.following
     assert window.roofline_tab in owners(ws, "selection_changed")  # the table's and the chart's picks
@@ -121,8 +125,8 @@ def test_a_closed_window_leaves_no_callback_on_the_workspace(qtbot, tmp_path):
     w.show()
     ws = w.workspace
     qtbot.waitUntil(lambda: bool(ws.environment), timeout=10000)
+    views = [weakref.ref(v) for v in (w.charts_tab, w.roofline_tab, w.hardware_tab, w.compare)]  # Hardware built
     assert connections(ws)["shown_changed"] >= 4
-    views = [weakref.ref(v) for v in (w.charts_tab, w.roofline_tab, w.hardware_tab, w.compare)]
     w.close()
     assert connections(ws) == dict.fromkeys(SIGNALS, 0)
     ws.open(default_replay_session())  # a model outliving its window calls nothing of it
@@ -288,7 +292,7 @@ def test_no_code_sets_a_views_attributes_from_outside_it(window):
     views = views_of(window)
     window.leave_lesson()
     held = {name for name, value in vars(window).items() if any(value is v for v in views)}  # charts_tab, ...
-    held |= {"lesson_view"}  # the window's property for the lesson on screen
+    held |= {"lesson_view", "hardware_tab"}  # the window's properties for the lesson on screen, the Hardware tab
     classes: dict[str, set[str]] = {}
     for cls, module in {type(v).__name__: type(v).__module__ for v in views}.items():
         tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))

@@ -45,10 +45,42 @@ def test_minimum_size_fits_720p(window):
     assert hint.width() <= 1280 and hint.height() <= 720, hint
 
 
+@pytest.fixture(scope="module")
+def module_window(qapp, tmp_path_factory):
+    """One window for the 16 looks of test_every_tab_fits_without_overlaps (as tests/test_legibility.py keeps
+    one): each sets the type, size and tab it checks and `shared_window` puts the type back; building a window
+    and drawing the replayed session took 1 to 2 s of each."""
+    settings = QSettings(str(tmp_path_factory.mktemp("layout") / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=settings)
+    w.show()
+    for _ in range(200000):  # the recorded session, replayed
+        if w.workspace.environment and w.workspace.sessions:
+            break
+        QApplication.processEvents()
+    assert w.workspace.sessions
+    w.hide()
+    yield w
+    w.close()
+    w.deleteLater()
+
+
+@pytest.fixture
+def shared_window(module_window, qtbot):
+    """The module's window, shown for one test on the Charts tab in normal type, hidden after it."""
+    w = module_window
+    w.tabs.setCurrentWidget(w.charts_tab)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.set_projector(False)  # projector type sets the application's font
+    w.hide()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
 @pytest.mark.parametrize("tab", ["charts_tab", "roofline_tab", "tiling", "compare"])
-def test_every_tab_fits_without_overlaps(window, qtbot, size, projector, tab):
+def test_every_tab_fits_without_overlaps(shared_window, qtbot, size, projector, tab):
+    window = shared_window
     window.set_projector(projector)
     window.resize(*size)
     window.tabs.setCurrentWidget(getattr(window, tab))

@@ -161,9 +161,9 @@ def switch_language(old, lang: str):
     install(app, lang)
     new = type(old)(old.backends, settings=old.settings, load_recorded_without_gpu=False)  # a MainWindow
     ws, kept = new.workspace, old.workspace
+    ws.hidden = set(kept.hidden)  # first, while nothing is open: one full redraw of the sessions below, not two
     ws.add_live(*kept.live)
     ws.restore(kept.snapshot())
-    ws.hidden = set(kept.hidden)
     if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
         new._on_environment(dict(kept.environment))
     new.take_over(old)
@@ -179,7 +179,7 @@ def switch_language(old, lang: str):
     new.fullscreen_action.setChecked(new.isFullScreen())
     if projector or dark:  # once shown: before, hiding the control panel shrank the window by its width
         new.set_projector(projector, dark)
-    new.refresh()
+        new.refresh()  # in the new type (restore above drew the views in the window's first theme, as they follow)
     new.tabs.setCurrentIndex(old.tabs.currentIndex())
     old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
     old.close()  # removes the recovery file: the new window writes it again below if results are unsaved

@@ -362,6 +362,15 @@ def load_lesson(path: str | Path) -> Lesson:
     return parse_lesson(raw, _name_and_lang(path.name)[0], str(path), folder=str(path.parent))
 
 
+@functools.lru_cache(maxsize=64)
+def _parse_shipped(raw: str, name: str, where: str) -> Lesson:
+    """parse_lesson of a shipped lesson file, kept per process by its text: every window's Lesson menu and every
+    export asks for all of them (8 files, 0.14 s to parse), and a file changed or added on disk (a teacher's edit,
+    a test's scratch lesson) has new text and is parsed again. A Lesson is frozen, so sharing one is safe; a
+    file that fails to parse is not kept (lru_cache keeps only returned values)."""
+    return parse_lesson(raw, name, where)
+
+
 def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
     """The lessons in assets/lessons, by name and then language: NAME.toml and its translations NAME.LANG.toml,
     whose `lang` must say the same LANG."""
@@ -371,7 +380,7 @@ def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
     for f in sorted(asset_files("lessons", ".toml"), key=lambda f: (_name_and_lang(f.name)[0], f.name)):
         name, file_lang = _name_and_lang(f.name)
         where = f"assets/lessons/{f.name}"
-        lesson = parse_lesson(read_lesson_file(str(f), where), name, where)
+        lesson = _parse_shipped(read_lesson_file(str(f), where), name, where)
         if lesson.lang != (file_lang or lesson.lang):
             raise LessonError(f"{where}: the file name says {file_lang!r} but its lang is {lesson.lang!r}")
         if lesson.lang in found.get(name, {}):

@@ -11,6 +11,8 @@ and paints its charts, which serves every pyqtgraph chart. A new view's drawing 
 
 from __future__ import annotations
 
+import functools
+import os
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
@@ -22,6 +24,7 @@ from gemmviz.core.lesson.lessons import LessonSource, Step, step_results, step_t
 from gemmviz.core.problem import Problem
 from gemmviz.core.registry import Registry, import_if_present
 from gemmviz.core.schedule.block import block_schedule
+from gemmviz.core.schedule.records import Schedule
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme
 from gemmviz.ui.tiling.render import Background, FrameState, draw_background, render_frame
@@ -183,12 +186,11 @@ class AccessesView(LessonViewUi):
     """The shipped access records of the H200 (issue 25), the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.core.hardware.accesses import shipped_file
         from gemmviz.ui.accesses.views import AccessCanvas, default_panels
 
         canvas = AccessCanvas()
         canvas.setMinimumSize(0, 0)
-        records = shipped_file()
+        records = shipped_accesses()
         canvas.kind, canvas.theme = ctx.step.chart, ctx.theme
         canvas.panels = default_panels(ctx.step.chart, records) if records else []
         return canvas
@@ -198,10 +200,52 @@ class AccessesView(LessonViewUi):
 
         inner = _clipped(painter, rect)
         try:
-            draw_access_view(painter, inner, ctx.step.chart, ctx.theme)
+            draw_access_view(painter, inner, ctx.step.chart, ctx.theme, shipped_accesses())
         finally:
             painter.restore()
         return []
+
+
+_SHIPPED_ACCESSES: dict[tuple, object] = {}  # the shipped file's (name, mtime, size) -> its records
+
+
+def shipped_accesses():
+    """The shipped H200 access records (core.hardware.accesses.shipped_file), read once per process while the
+    file stays the same (name, time, size): every access step's slide, handout page and window view drew them
+    after parsing the whole file again (0.34 s each). The lesson views only read them."""
+    from gemmviz.core import paths
+    from gemmviz.core.hardware.accesses import SHIPPED_SUFFIX, shipped_file
+
+    folder = paths.shipped("assets").joinpath("sessions").joinpath("accesses")
+    try:
+        names = sorted(f.name for f in folder.iterdir() if f.name.endswith(SHIPPED_SUFFIX)) if folder.is_dir() else []
+        if not names:
+            return None
+        stat = os.stat(str(folder.joinpath(names[-1])))
+    except OSError:
+        return shipped_file()
+    key = (str(folder), names[-1], stat.st_mtime_ns, stat.st_size)
+    if key not in _SHIPPED_ACCESSES:
+        _SHIPPED_ACCESSES.clear()
+        _SHIPPED_ACCESSES[key] = shipped_file()
+    return _SHIPPED_ACCESSES[key]
+
+
+@functools.lru_cache(maxsize=32)
+def step_schedule(a) -> Schedule:
+    """An animation step's schedule (a core.lesson AnimationState, frozen: the same state, the same schedule),
+    built once per process: a slide, its handout page and its key frames, the window's view and the presenter's
+    all draw it, and one object keeps the animation's layout and background caches (keyed by the schedule) hit
+    (built anew for each, a lesson's export fitted the same layout 36 times). Drawing only reads it."""
+    return block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
+
+
+@functools.lru_cache(maxsize=32)
+def step_pair(a) -> tuple[Schedule, Schedule]:
+    """A side-by-side step's two schedules (ui/tiling/side.py's pair_schedules), kept as step_schedule keeps one."""
+    from gemmviz.ui.tiling.side import pair_schedules
+
+    return pair_schedules(a)
 
 
 def frame_state(step: Step, frame: int | None = None) -> FrameState:
@@ -209,11 +253,11 @@ def frame_state(step: Step, frame: int | None = None) -> FrameState:
     `frame`, clamped to the schedule)."""
     a = step.animation
     if a.versus is not None:  # side by side: the frame is the leading schedule's (ui/tiling/side.py)
-        from gemmviz.ui.tiling.side import leader, pair_schedules
+        from gemmviz.ui.tiling.side import leader
 
-        schedule = leader(*pair_schedules(a))
+        schedule = leader(*step_pair(a))
     else:
-        schedule = block_schedule(a.variant, a.problem, a.tile, a.block, a.bounds)
+        schedule = step_schedule(a)
     at = a.step if frame is None else frame
     return FrameState(schedule, max(0, min(at, len(schedule.steps) - 1)), 1.0, (0, 0))
 
@@ -337,17 +381,17 @@ class SideStepView(LessonViewUi):
         return AnimationView().hint(step)
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.ui.tiling.side import SideBySide, pair_schedules
+        from gemmviz.ui.tiling.side import SideBySide
 
-        widget = SideBySide(*pair_schedules(ctx.step.animation), ctx.theme)
+        widget = SideBySide(*step_pair(ctx.step.animation), ctx.theme)
         widget.setMinimumSize(0, 0)
         widget.set_state(frame_state(ctx.step, ctx.frame))
         return widget
 
     def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
-        from gemmviz.ui.tiling.side import paint_side, pair_schedules
+        from gemmviz.ui.tiling.side import paint_side
 
         vector = _is_vector(painter)
         background = (lambda: _VectorBackground(painter)) if vector else Background
-        pair = pair_schedules(ctx.step.animation)
+        pair = step_pair(ctx.step.animation)
         return paint_side(painter, QRectF(rect), pair, frame_state(ctx.step, ctx.frame), ctx.theme, background)

@@ -55,6 +55,8 @@ SIZE_PRESETS = (
 )  # fmt: skip  (100×70×90: ragged edges)
 PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
                   Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
+# every event of the application passes PresenterKeys.eventFilter: a set answers in half the time of a tuple
+_KEY_EVENTS = frozenset((QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride))
 
 
 def is_text_entry(widget) -> bool:
@@ -77,7 +79,7 @@ class PresenterKeys(QObject):
         self.handler = handler  # returns True if it used the key
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+        if event.type() not in _KEY_EVENTS:
             return False
         if event.key() not in PRESENTER_KEYS or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
