@@ -532,8 +532,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="253" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="187" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="597" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="599" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -561,7 +561,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="437" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="602" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="604" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -670,182 +670,182 @@ caches</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="40" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="42" />
         <source>CPU triple loop</source>
         <translation>CPU 三重循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="41" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="43" />
         <source>CPU BLAS (numpy)</source>
         <translation>CPU BLAS（numpy）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="42" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="44" />
         <source>GPU naive</source>
         <translation>GPU 朴素版</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="43" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="45" />
         <source>GPU naive, uncoalesced</source>
         <translation>GPU 朴素版，未合并访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="44" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="46" />
         <source>GPU shared-memory tiled</source>
         <translation>GPU 共享内存分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="45" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="47" />
         <source>GPU tiled, padded shared memory</source>
         <translation>GPU 分块，共享内存填充</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="46" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="48" />
         <source>GPU 1D block tiling</source>
         <translation>GPU 一维线程块分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="47" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="49" />
         <source>GPU 2D block tiling</source>
         <translation>GPU 二维线程块分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="48" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="50" />
         <source>GPU 2D tiling, float4 loads</source>
         <translation>GPU 二维分块，float4 加载</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="49" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="51" />
         <source>GPU 2D tiling, double-buffered</source>
         <translation>GPU 二维分块，双缓冲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="50" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
         <source>GPU warp tiling</source>
         <translation>GPU warp 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="51" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
         <source>GPU warp tiling, cp.async pipeline</source>
         <translation>GPU warp 分块，cp.async 流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="52" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
         <source>GPU warp tiling, cp.async, any size</source>
         <translation>GPU warp 分块，cp.async，任意尺寸</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="53" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
         <source>GPU tensor cores (WMMA TF32)</source>
         <translation>GPU 张量核心（WMMA TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="54" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
         <source>GPU tensor cores (mma.sync TF32)</source>
         <translation>GPU 张量核心（mma.sync TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="55" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="57" />
         <source>GPU Hopper (TMA + wgmma TF32)</source>
         <translation>GPU Hopper（TMA + wgmma TF32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="56" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="58" />
         <source>cuBLAS SGEMM (FP32)</source>
         <translation>cuBLAS SGEMM（FP32）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="57" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="59" />
         <source>cuBLAS SGEMM (TF32 tensor cores)</source>
         <translation>cuBLAS SGEMM（TF32 张量核心）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="61" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
         <source>The seeds' V0: three nested loops on one CPU core, compiled to machine code by numba.</source>
         <translation>原文的 V0：在一个 CPU 核心上运行的三重循环，由 numba 编译成机器码。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="62" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
         <source>numpy's matmul: an optimised multi-threaded BLAS SGEMM on the CPU.</source>
         <translation>numpy 的 matmul：CPU 上经过优化的多线程 BLAS SGEMM。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="63" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
         <source>The seeds' V1: one thread per element of C, every operand read from global memory.</source>
         <translation>原文的 V1：C 的每个元素一个线程，每个操作数都从全局内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="64" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
         <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
         <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="65" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
         <source>The seeds' V2: TILE×TILE tiles of A and B staged in shared memory, each reused TILE times.</source>
         <translation>原文的 V2：A 和 B 的 TILE×TILE 分块先放进共享内存，每个值被复用 TILE 次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="66" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
         <source>The seeds' V2 with one extra column per shared array, the textbook fix for bank conflicts.</source>
         <translation>原文的 V2，每个共享内存数组多一列：解决 bank 冲突的教科书做法。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="67" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
         <source>Each thread computes 8 results down a column: one B value from shared memory feeds 8 FMAs.</source>
         <translation>每个线程沿一列计算 8 个结果：从共享内存读出的一个 B 值供 8 次 FMA 使用。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="68" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
         <source>Each thread computes an 8x8 register tile of C from 8 values of A and 8 of B.</source>
         <translation>每个线程用 A 的 8 个值和 B 的 8 个值，在寄存器里算出 C 的一个 8x8 分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="69" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="71" />
         <source>2D block tiling with 16-byte loads and stores, A transposed in shared memory.</source>
         <translation>二维线程块分块，使用 16 字节的加载和存储，A 在共享内存中转置存放。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="70" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="72" />
         <source>As float4 tiling, with two shared buffers: the next tiles load while these are used.</source>
         <translation>与 float4 分块相同，但有两份共享内存缓冲：使用这一份分块时，下一份同时在加载。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="71" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="73" />
         <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
         <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="74" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="76" />
         <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
         <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="78" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="80" />
         <source>The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.</source>
         <translation>任意尺寸的 cp.async warp 分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="82" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="84" />
         <source>TF32 tensor-core multiply-adds through WMMA, block tile in shared memory, cp.async pipeline.</source>
         <translation>通过 WMMA 使用 TF32 张量核心做乘加，线程块分块放在共享内存中，cp.async 流水线。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="85" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="87" />
         <source>TF32 mma.sync with ldmatrix fragment loads: fewer shared-memory instructions than WMMA.</source>
         <translation>TF32 mma.sync，用 ldmatrix 加载片段：共享内存指令比 WMMA 更少。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="86" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="88" />
         <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
         <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="90" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="92" />
         <source>NVIDIA's library SGEMM in plain FP32 (no tensor cores): the bar for hand-written kernels.</source>
         <translation>NVIDIA 库中的纯 FP32 SGEMM（不用张量核心）：手写核函数要追赶的标杆。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="91" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="93" />
         <source>The same cuBLAS call with TF32 tensor-core math: faster, with a 10-bit mantissa on the inputs.</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
@@ -1001,13 +1001,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="248" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1121,7 +1121,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="197" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
@@ -1131,77 +1131,77 @@ model</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="188" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="191" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="196" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="203" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="205" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="207" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="210" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="214" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="218" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="230" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="252" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="253" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="364" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="366" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -2224,7 +2224,7 @@ model</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="256" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="300" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2386,233 +2386,233 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="117" />
+        <location filename="../../gemmviz/ui/window.py" line="118" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="135" />
+        <location filename="../../gemmviz/ui/window.py" line="139" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="136" />
+        <location filename="../../gemmviz/ui/window.py" line="140" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="137" />
+        <location filename="../../gemmviz/ui/window.py" line="141" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="138" />
+        <location filename="../../gemmviz/ui/window.py" line="142" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="139" />
+        <location filename="../../gemmviz/ui/window.py" line="143" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="141" />
+        <location filename="../../gemmviz/ui/window.py" line="145" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="140" />
+        <location filename="../../gemmviz/ui/window.py" line="144" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="177" />
+        <location filename="../../gemmviz/ui/window.py" line="209" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="178" />
+        <location filename="../../gemmviz/ui/window.py" line="210" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="179" />
+        <location filename="../../gemmviz/ui/window.py" line="211" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="180" />
+        <location filename="../../gemmviz/ui/window.py" line="212" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="181" />
+        <location filename="../../gemmviz/ui/window.py" line="213" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="183" />
+        <location filename="../../gemmviz/ui/window.py" line="215" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="219" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="190" />
+        <location filename="../../gemmviz/ui/window.py" line="222" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="195" />
+        <location filename="../../gemmviz/ui/window.py" line="227" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="196" />
+        <location filename="../../gemmviz/ui/window.py" line="228" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="198" />
+        <location filename="../../gemmviz/ui/window.py" line="230" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="199" />
-        <location filename="../../gemmviz/ui/window.py" line="200" />
+        <location filename="../../gemmviz/ui/window.py" line="231" />
+        <location filename="../../gemmviz/ui/window.py" line="232" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="201" />
+        <location filename="../../gemmviz/ui/window.py" line="233" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="202" />
+        <location filename="../../gemmviz/ui/window.py" line="234" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="205" />
+        <location filename="../../gemmviz/ui/window.py" line="237" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="206" />
+        <location filename="../../gemmviz/ui/window.py" line="238" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="207" />
+        <location filename="../../gemmviz/ui/window.py" line="239" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="209" />
+        <location filename="../../gemmviz/ui/window.py" line="241" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="210" />
+        <location filename="../../gemmviz/ui/window.py" line="242" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="216" />
+        <location filename="../../gemmviz/ui/window.py" line="248" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="217" />
+        <location filename="../../gemmviz/ui/window.py" line="249" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="218" />
+        <location filename="../../gemmviz/ui/window.py" line="250" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="261" />
+        <location filename="../../gemmviz/ui/window.py" line="293" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="266" />
+        <location filename="../../gemmviz/ui/window.py" line="298" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="275" />
+        <location filename="../../gemmviz/ui/window.py" line="307" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="289" />
+        <location filename="../../gemmviz/ui/window.py" line="321" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="293" />
+        <location filename="../../gemmviz/ui/window.py" line="325" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="295" />
+        <location filename="../../gemmviz/ui/window.py" line="327" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="316" />
+        <location filename="../../gemmviz/ui/window.py" line="348" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="318" />
+        <location filename="../../gemmviz/ui/window.py" line="350" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="333" />
+        <location filename="../../gemmviz/ui/window.py" line="365" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="335" />
+        <location filename="../../gemmviz/ui/window.py" line="367" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="342" />
+        <location filename="../../gemmviz/ui/window.py" line="374" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="343" />
+        <location filename="../../gemmviz/ui/window.py" line="375" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="352" />
+        <location filename="../../gemmviz/ui/window.py" line="384" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="355" />
+        <location filename="../../gemmviz/ui/window.py" line="387" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="532" />
+        <location filename="../../gemmviz/ui/window.py" line="574" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="532" />
+        <location filename="../../gemmviz/ui/window.py" line="574" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2620,117 +2620,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="143" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="152" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="154" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="159" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="160" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="162" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="165" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="189" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="191" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="204" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="212" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="213" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="223" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="224" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="228" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="229" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="281" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="295" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="291" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="305" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="296" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="310" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="321" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="345" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
