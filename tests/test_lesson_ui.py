@@ -10,7 +10,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -18,6 +18,7 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli.main import main
 from gemmviz.core.lesson.lessons import lesson_session, parse_lesson, shipped_lessons
 from gemmviz.ui.accesses.views import AccessCanvas
+from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.lesson import mode as lesson_mode
 from gemmviz.ui.lesson.mode import LessonView
 from gemmviz.ui.lesson.render import has_view, slide_for, slide_layout
@@ -68,6 +69,17 @@ def _step_problems(view) -> list[str]:
             texts += [(t, r.translated(child.geometry().topLeft().toPointF())) for t, r in child.texts]
         # painted, not plotted: the access views size their text to fit; the animations' texts (alone, beside
         # their code, two side by side) are checked where they are painted (tests/test_lesson_legible.py)
+        elif isinstance(child, GapView):  # painted: its chart reports the texts it draws, in its own coordinates
+            chart, drawn = child.chart, []
+            image = QImage(max(1, chart.width()), max(1, chart.height()), QImage.Format.Format_ARGB32)
+            painter = QPainter(image)
+            try:
+                chart.draw(painter, QRectF(chart.rect()), drawn)
+            finally:
+                painter.end()
+            assert drawn, "the gap view drew nothing"
+            origin = chart.mapTo(view, chart.rect().topLeft()).toPointF()
+            texts += [(t, r.translated(origin)) for t, r in drawn]
         elif not isinstance(child, (TilingView, AccessCanvas, AnimationWithCode, SideBySide)):
             texts += plot_texts(child, view)
     return bad + problems(texts, bounds)

@@ -209,6 +209,9 @@ class GapView(QWidget):
         pick = QHBoxLayout()
         self.a_combo, self.b_combo = QComboBox(), QComboBox()
         for combo in (self.a_combo, self.b_combo):
+            # a name with its size (gpu-cpasync-any@2048×3072×4096) is elided in the box, never widening the tab
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
             pick.addWidget(combo, 1)
         layout.addLayout(pick)
         self.chart = GapChart(theme, lang)
