@@ -431,14 +431,14 @@ for _reason, _en, _zh in (
 ):
     _(f"gap.stall.{_reason}", en=_en, zh=_zh)
 # a bar's short label: Nsight Compute's own name in English, a short Chinese one (the sentence gives both)
-SHORT_STALL_ZH = (
+SHORT_STALL_NAMES = (
     ("long_scoreboard", "等全局内存"), ("short_scoreboard", "等共享内存"), ("mio_throttle", "共享内存队列满"),
     ("math_pipe_throttle", "运算流水线忙"), ("barrier", "线程块同步"), ("wait", "固定延迟"), ("not_selected", "未被选中"),
     ("selected", "发射中"), ("dispatch_stall", "分派停顿"), ("lg_throttle", "全局内存队列满"), ("no_instruction", "无指令"),
     ("membar", "内存栅栏"), ("sleeping", "休眠"), ("branch_resolving", "分支解析"), ("drain", "排空写"), ("misc", "其他"),
     ("tex_throttle", "纹理队列满"), ("imc_miss", "常量缓存未命中"),
 )  # fmt: skip
-for _reason, _zh in SHORT_STALL_ZH:
+for _reason, _zh in SHORT_STALL_NAMES:
     _(f"gap.short.{_reason}", en=_reason.replace("_", " "), zh=_zh)
 
 
