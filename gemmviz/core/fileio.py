@@ -399,3 +399,26 @@ def inflate(data: bytes, limit: int, gzip: bool = False) -> bytearray:
         rest = d.unused_data
         if not (gzip and rest.strip(b"\0")):  # gzip: another member follows (padding zeros end it)
             return out  # bytes-like, writable: no copy of up to `limit` bytes
+
+
+class FileMemo:
+    """Values worked out from files, kept for this process while the files stay as they were (path, modification
+    time, size): a shipped session or record read once, not once a window or a check, and read again once it
+    changes on disk. At most `size` entries (the oldest goes first). A value is kept only when `compute` returns;
+    where a file cannot be looked at (gone since it was listed), `compute` runs and nothing is kept."""
+
+    def __init__(self, size: int = 1) -> None:
+        self.size = size
+        self._values: dict[tuple, object] = {}
+
+    def get(self, paths, compute):
+        try:
+            key = tuple((str(p), st.st_mtime_ns, st.st_size) for p in paths for st in (os.stat(p),))
+        except OSError:
+            return compute()
+        if key not in self._values:
+            value = compute()
+            while len(self._values) >= self.size:
+                del self._values[next(iter(self._values))]
+            self._values[key] = value
+        return self._values[key]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gemmviz.core import paths
 from gemmviz.core.exercise.access_figures import check_goals
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import FileMemo, InputFileError, read_regular
 from gemmviz.core.kernels.variants import VARIANTS
 
 FORMAT = "gemmviz-exercise"
@@ -295,33 +295,30 @@ def recorded_reference(exercise: Exercise) -> dict | None:
     return None
 
 
-_TIMED: dict[tuple, tuple | None] = {}  # (path, mtime, size) -> _timed_results' answer, for this process
+_TIMED = FileMemo(size=8)  # each shipped session's timed results, while its file stays the same
 
 
 def _timed_results(path: Path) -> tuple | None:
     """(gpu, created, [(variant, params, series, size, median_ms, gflops)] of its valid timed results) of a
     session file, None where it cannot be read. Kept per process while the file is unchanged: every check
     without a GPU asks (a 1 MB session read and checked again for each check of a grade batch before)."""
+    try:
+        return _TIMED.get([path], lambda: _read_timed(path))
+    except (OSError, ValueError):
+        return None  # not kept: a file being replaced may read next time
+
+
+def _read_timed(path: Path) -> tuple:
     from gemmviz.core.session.results import Session
 
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    if key not in _TIMED:
-        try:
-            session = Session.load(path)
-        except (OSError, ValueError):
-            return None  # not kept: a file being replaced may read next time
-        gpu = (session.environment.get("backends", {}).get("cuda", {}) or {}).get("name") or "the recording GPU"
-        results = [
-            (r.variant, dict(r.params), r.series, (r.m, r.n, r.k), r.median_ms, r.gflops)
-            for r in session.results
-            if r.valid and r.median_ms
-        ]
-        _TIMED[key] = (gpu, session.created, results)
-    return _TIMED[key]
+    session = Session.load(path)
+    gpu = (session.environment.get("backends", {}).get("cuda", {}) or {}).get("name") or "the recording GPU"
+    results = [
+        (r.variant, dict(r.params), r.series, (r.m, r.n, r.k), r.median_ms, r.gflops)
+        for r in session.results
+        if r.valid and r.median_ms
+    ]
+    return gpu, session.created, results
 
 
 # --- the student's source, before nvcc --------------------------------------------------------------------

@@ -762,15 +762,21 @@ def load_file(path) -> AccessFile:
     return parse_file(_read_json(path))
 
 
-def shipped_file() -> AccessFile | None:
-    """The access records recorded on the H200 and shipped with gemmviz, or None if there are none."""
+def shipped_path() -> Path | None:
+    """The newest access-record file shipped with gemmviz (recorded on the H200), or None if there is none."""
     from gemmviz.core import paths
 
     folder = paths.shipped("assets").joinpath("sessions").joinpath("accesses")  # one part per joinpath (3.11)
     if not folder.is_dir():
         return None
     files = sorted(f.name for f in folder.iterdir() if f.name.endswith(SHIPPED_SUFFIX))
-    return load_file(Path(str(folder.joinpath(files[-1])))) if files else None
+    return Path(str(folder.joinpath(files[-1]))) if files else None
+
+
+def shipped_file() -> AccessFile | None:
+    """The access records recorded on the H200 and shipped with gemmviz, or None if there are none."""
+    path = shipped_path()
+    return None if path is None else load_file(path)
 
 
 def save_file(f: AccessFile, path) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from psygnal import Signal, SignalGroup
 
+from gemmviz.core.fileio import FileMemo
 from gemmviz.core.messages import Message, define, msg
 from gemmviz.core.paths import asset_files
 from gemmviz.core.session.results import Result, Session, SessionError
@@ -38,7 +39,7 @@ def recorded_sessions() -> list[Path]:
     return sorted((Path(str(f)) for f in files if not f.name.endswith(RECORD_SUFFIXES)), key=lambda p: p.name)
 
 
-_REPLAY_CHOICE: dict[tuple, Path | None] = {}  # the shipped files as (path, mtime, size) -> the choice among them
+_REPLAY_CHOICE = FileMemo()  # the choice among the shipped files, while they stay the same
 
 
 def default_replay_session() -> Path | None:
@@ -47,14 +48,7 @@ def default_replay_session() -> Path | None:
     session; the choice is kept for the same files (names, times and sizes), so every window opened in one
     process (a language switch, the tests) reads them once, not once a window."""
     paths = recorded_sessions()
-    try:
-        key = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
-    except OSError:  # a file gone since it was listed: choose again, keep nothing
-        return _choose_replay_session(paths)
-    if key not in _REPLAY_CHOICE:
-        _REPLAY_CHOICE.clear()
-        _REPLAY_CHOICE[key] = _choose_replay_session(paths)
-    return _REPLAY_CHOICE[key]
+    return _REPLAY_CHOICE.get(paths, lambda: _choose_replay_session(paths))
 
 
 def _choose_replay_session(paths: list[Path]) -> Path | None:

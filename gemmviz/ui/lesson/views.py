@@ -12,13 +12,13 @@ and paints its charts, which serves every pyqtgraph chart. A new view's drawing 
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import QWidget
 
+from gemmviz.core.fileio import FileMemo
 from gemmviz.core.hardware.roofline import load_ceilings
 from gemmviz.core.lesson.lessons import LessonSource, Step, step_results, step_table
 from gemmviz.core.problem import Problem
@@ -206,29 +206,17 @@ class AccessesView(LessonViewUi):
         return []
 
 
-_SHIPPED_ACCESSES: dict[tuple, object] = {}  # the shipped file's (name, mtime, size) -> its records
+_SHIPPED_ACCESSES = FileMemo()  # the shipped access records, while their file stays the same
 
 
 def shipped_accesses():
     """The shipped H200 access records (core.hardware.accesses.shipped_file), read once per process while the
     file stays the same (name, time, size): every access step's slide, handout page and window view drew them
     after parsing the whole file again (0.34 s each). The lesson views only read them."""
-    from gemmviz.core import paths
-    from gemmviz.core.hardware.accesses import SHIPPED_SUFFIX, shipped_file
+    from gemmviz.core.hardware.accesses import load_file, shipped_path
 
-    folder = paths.shipped("assets").joinpath("sessions").joinpath("accesses")
-    try:
-        names = sorted(f.name for f in folder.iterdir() if f.name.endswith(SHIPPED_SUFFIX)) if folder.is_dir() else []
-        if not names:
-            return None
-        stat = os.stat(str(folder.joinpath(names[-1])))
-    except OSError:
-        return shipped_file()
-    key = (str(folder), names[-1], stat.st_mtime_ns, stat.st_size)
-    if key not in _SHIPPED_ACCESSES:
-        _SHIPPED_ACCESSES.clear()
-        _SHIPPED_ACCESSES[key] = shipped_file()
-    return _SHIPPED_ACCESSES[key]
+    path = shipped_path()
+    return None if path is None else _SHIPPED_ACCESSES.get([path], lambda: load_file(path))
 
 
 @functools.lru_cache(maxsize=32)
