@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from record_h200 import job_key
 
 from gemmviz.core.fileio import write_atomic
 from gemmviz.core.hardware.gap import gap_document
@@ -32,7 +38,7 @@ def main() -> None:
     for i, s in enumerate(runs, 1):
         kept = [r for r in s.results if r.counters]
         for r in kept:
-            jobs[(r.variant, tuple(sorted(r.params.items())), r.m, r.n, r.k)] = r
+            jobs[job_key(r)] = r
         commands.append(f"run {i} ({s.created}): {s.settings.get('command')}")
     doc = gap_document(list(jobs.values()), gpus.pop(), runs[0].created, "; ".join(commands))
     write_atomic(args.out, json.dumps(doc, indent=1) + "\n")
