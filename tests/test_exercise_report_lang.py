@@ -29,5 +29,10 @@ def test_the_english_report_reads_as_before():
     assert text[0] == "exercise tiled: tests/data/exercise_tab/tiled_printf.cu"
     assert "             1×1×1  right" in text
     assert "  recorded on NVIDIA H200 (h200-2026-12-02.json, 2026-12-02), not on this machine:" in text
-    assert "  accesses emulated on the CPU at 160×160×64, blocks (4, 4, 0), (9, 9, 0):" in text
+    head = "  accesses emulated on the CPU at 160×160×64, blocks (4, 4, 0), (9, 9, 0), yours beside the reference (gpu-tiled):"
+    assert head in text
+    # each block once, its figures beside the reference kernel's emulated on the same block
+    blocks = [line for line in text if line.startswith("    block (")]
+    assert [b.split(":")[0] for b in blocks] == ["    block (4, 4, 0)", "    block (9, 9, 0)"]
+    assert all("shared loads" in b and "(reference " in b for b in blocks), blocks
     assert "    1,216 of 2,320 requests kept in detail; totals from all 2,320" in text

@@ -536,13 +536,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "access.read": {"en": "a read", "zh": "读取"},
     "access.write": {"en": "a write", "zh": "写入"},
     "report.emulated_accesses": {
-        "en": "accesses emulated at {shape}, yours vs the reference ({reference}):",
-        "zh": "在 {shape} 上模拟的访问，你的 vs 参考实现（{reference}）：",
-    },
-    "report.block_figures": {
-        "en": "block {block}: global loads {gld} sectors/request vs {rgld}; shared loads {sld} wavefronts/request "
-        "vs {rsld}",
-        "zh": "线程块 {block}：全局加载每请求 {gld} 个扇区，参考 {rgld}；共享加载每请求 {sld} 个波前，参考 {rsld}",
+        "en": "accesses emulated on the CPU at {shape}, blocks {blocks}, yours beside the reference ({reference}):",
+        "zh": "在 CPU 上以 {shape} 模拟的访存，线程块 {blocks}，你的与参考实现（{reference}）并列：",
     },
     "report.printf": {
         "en": "printf: {calls} line(s) printed (emulated; the first {kept} kept):",

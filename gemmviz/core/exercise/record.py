@@ -586,7 +586,6 @@ def report_text(record: dict, lang: str = "en") -> str:
     out += [f"  {line}" for line in counter_lines(record)]
     out += [f"  {line}" for line in gap_lines(record, lang)]
     out += [f"  {line}" for line in access_lines(record, lang)]
-    out += [f"  {line}" for line in emulated_access_lines(record, lang)]
     out.append("")
     for v in record.get("verdicts") or []:
         detail = render(v["message"], lang) if v.get("message") else v["detail"]
@@ -654,38 +653,6 @@ def finding_lines(record: dict) -> list[int]:
     return lines
 
 
-def emulated_access_lines(record: dict, lang: str = "en") -> list[str]:
-    """The emulated access figures of an interior and an edge block beside the reference kernel's."""
-    emu = record.get("emulator") or {}
-    ref = emu.get("reference") or {}
-    part = record.get("accesses") or {}
-    if not ref.get("summary") or not record.get("no_gpu"):
-        return [ref["note"]] if ref.get("note") else []
-    trace = access_trace(record) if part.get("trace") else None
-    if trace is None:
-        return []
-    out = [render(msg("report.emulated_accesses", shape=part.get("shape", []), reference=ref.get("variant", "")), lang)]
-    for slot, (mine, theirs) in enumerate(zip(trace.summary, ref["summary"])):
-        figures = [_per(s, "global_ld_sectors", "global_ld_requests") for s in (mine, theirs)]
-        figures += [_per(s, "shared_ld_wavefronts", "shared_ld_requests") for s in (mine, theirs)]
-        block = str(tuple(trace.blocks[slot])) if slot < len(trace.blocks) else str(slot)
-        out.append(
-            "  "
-            + render(
-                msg(
-                    "report.block_figures",
-                    block=block,
-                    gld=figures[0],
-                    rgld=figures[1],
-                    sld=figures[2],
-                    rsld=figures[3],
-                ),
-                lang,
-            )
-        )
-    return out
-
-
 def _per(summary: dict, top: str, bottom: str) -> str:
     n = summary.get(bottom) or 0
     return f"{summary.get(top, 0) / n:.2f}" if n else "—"
@@ -737,26 +704,38 @@ def counter_lines(record: dict) -> list[str]:
 
 def access_lines(record: dict, lang: str = "en") -> list[str]:
     """What the access tracer recorded (or the emulator, without a GPU): per block, the requests and their
-    average sectors / wavefronts, in `lang`."""
+    average sectors / wavefronts, in `lang`; an emulated check's figures beside the reference kernel's,
+    emulated on the same blocks, once per block."""
     part = record.get("accesses") or {}
     if part.get("note"):
         return [render(msg("report.accesses_note", note=part["note"]), lang)]
     trace = access_trace(record) if part else None
+    ref = ((record.get("emulator") or {}).get("reference") or {}) if record.get("no_gpu") else {}
     if trace is None:
-        return []
-    key = "report.accesses_emulated" if record.get("no_gpu") and record.get("emulator") else "report.accesses_recorded"
+        return [render(msg("report.accesses_note", note=ref["note"]), lang)] if ref.get("note") else []
+    theirs = list(ref.get("summary") or [])
     blocks = [str(b) for b in trace.blocks]
-    out = [render(msg(key, shape=part.get("shape", []), blocks=blocks), lang)]
-    for slot, summary in zip(trace.blocks, trace.summary):
+    emulated = record.get("no_gpu") and record.get("emulator")
+    if theirs:
+        head = msg(
+            "report.emulated_accesses", shape=part.get("shape", []), blocks=blocks, reference=ref.get("variant", "")
+        )
+    else:
+        key = "report.accesses_emulated" if emulated else "report.accesses_recorded"
+        head = msg(key, shape=part.get("shape", []), blocks=blocks)
+    out = [render(head, lang)]
+    for i, (slot, summary) in enumerate(zip(trace.blocks, trace.summary)):
+        other = theirs[i] if i < len(theirs) else None
         per = []
-        for op in ("ld", "st"):
-            n = summary.get(f"global_{op}_requests", 0)
-            if n:
-                per.append(msg(f"report.global_{op}", x=f"{summary[f'global_{op}_sectors'] / n:.2f}"))
-        for op in ("ld", "st"):
-            n = summary.get(f"shared_{op}_requests", 0)
-            if n:
-                per.append(msg(f"report.shared_{op}", x=f"{summary[f'shared_{op}_wavefronts'] / n:.2f}"))
+        for space, unit in (("global", "sectors"), ("shared", "wavefronts")):
+            for op in ("ld", "st"):
+                top, bottom = f"{space}_{op}_{unit}", f"{space}_{op}_requests"
+                if not summary.get(bottom, 0):
+                    continue
+                part_msg = msg(f"report.{space}_{op}", x=_per(summary, top, bottom))
+                if other is not None:
+                    part_msg = msg("report.vs", mine=part_msg, theirs=_per(other, top, bottom))
+                per.append(part_msg)
         figures = msg("report.per_block", parts=per) if per else msg("report.no_requests")
         out.append("  " + render(msg("report.block", block=str(slot), figures=figures), lang))
     from gemmviz.core.hardware.accesses import sees_messages, what_it_sees
@@ -868,6 +847,7 @@ define("report.global_ld", en="global loads {x} sectors/request", zh="全局加�
 define("report.global_st", en="global stores {x} sectors/request", zh="全局写入每请求 {x} 个扇区")
 define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享加载每请求 {x} 个波前")
 define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享写入每请求 {x} 个波前")
+define("report.vs", en="{mine} (reference {theirs})", zh="{mine}（参考 {theirs}）")
 define("report.per_block", en="{parts:semi}", zh="{parts:semi}")
 define("report.no_requests", en="no per-thread memory requests", zh="没有逐线程的访存请求")
 define("report.block", en="block {block}: {figures}", zh="线程块 {block}：{figures}")
