@@ -72,6 +72,23 @@ def test_the_exercise_tab_draws_the_gap_or_says_why_not(qtbot):
     view.show_record(_record_with_gap_metrics())
     assert not view.isHidden() and not view.chart.isHidden() and view.chart.gap is not None
     assert view.note.isHidden()
+    view.resize(900, 700)
+    view.chart.grab()  # painted: its source line names the check's GPU and day (a None header raised here)
+    assert view.chart.header.gpu == "NVIDIA H200" and view.chart.header.date == "2026-12-02"
+    # at its own height every bar keeps its row and label (drawn with its sentences inside, the chart left the
+    # bars no room at 720p in projector type); the sentences are under it, each once
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    g = view.chart.gap
+    image = QImage(600, view.chart.minimumHeight(), QImage.Format.Format_RGB32)
+    texts: list = []
+    painter = QPainter(image)
+    view.chart.draw(painter, QRectF(image.rect()), texts)
+    painter.end()
+    drawn = [t for t, _ in texts]
+    assert all(p.label.text("en") in drawn for p in g.parts), drawn
+    assert all(view.sentences.text().count(p.sentence.text("en")) == 1 for p in g.parts)
     view.show_record(json.loads((RECORDS / "naive_good.check.json").read_text(encoding="utf-8")))
     assert view.chart.isHidden() and not view.note.isHidden() and "gap metrics" in view.note.text()
     view.show_record(json.loads((RECORDS / "naive_compile_error.check.json").read_text(encoding="utf-8")))
