@@ -256,8 +256,9 @@ def test_no_kernel_matched(monkeypatch):
 
 def test_unknown_metric(monkeypatch):
     _fake_ncu(monkeypatch, returncode=1, log_text="==ERROR== Failed to find metric foo__bar.sum\n")
-    with pytest.raises(profile.ProfileError, match="does not know the metric foo__bar.sum"):
+    with pytest.raises(profile.ProfileError, match="does not know the metric foo__bar.sum") as caught:
         profile.run_profile(["python3", "x.py"], "gemm", metrics=["foo__bar.sum"])
+    assert caught.value.missing_metric == "foo__bar.sum"  # what the profile's retry reads, not the sentence
 
 
 def test_run_profile_parses_the_log(monkeypatch):

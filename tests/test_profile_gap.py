@@ -32,7 +32,8 @@ class GapNcu(FakeNcu):
         unknown = [m for m in metrics if m in self.rejects]
         if unknown:
             self.metrics = getattr(self, "metrics", []) + [list(metrics)]
-            raise ProfileError(f"ncu does not know the metric {unknown[0]} on this GPU (check `ncu --query-metrics`)")
+            why = f"ncu does not know the metric {unknown[0]} on this GPU (check `ncu --query-metrics`)"
+            raise ProfileError(why, missing_metric=unknown[0])  # as run_profile raises it
         rows = super().__call__(argv, kernel_regex, metrics, launch_count, cache_control)
         return [{**r, "counters": {m: r["counters"].get(m) for m in metrics}} for r in rows]
 
@@ -66,7 +67,7 @@ def test_another_ncu_failure_is_not_swallowed(fake_gpu, tmp_path):  # noqa: F811
 
     def refuses(argv, kernel_regex, metrics, launch_count, cache_control="all"):
         if len(metrics) > 1:
-            raise ProfileError("ncu does not know the metric dram__bytes_read.sum on this GPU")
+            raise ProfileError("ncu does not know the metric dram__bytes_read.sum on this GPU", "dram__bytes_read.sum")
         return GapNcu()(argv, kernel_regex, metrics, launch_count, cache_control)
 
     with pytest.raises(CommandError, match="dram__bytes_read.sum"):

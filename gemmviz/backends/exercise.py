@@ -361,13 +361,9 @@ def check_metrics() -> list[str]:
 
 def unknown_gap_metric(output: str, metrics: list[str]) -> str | None:
     """The gap metric ncu said it does not know on this GPU (to be dropped and the run repeated), or None."""
-    import re
+    from gemmviz.backends.profile import droppable_gap_metric, missing_metric
 
-    from gemmviz.core.hardware.gap import GAP_METRICS
-
-    found = re.search(r"Failed to find metric[s]?\s*:?\s*(\S+)", output)
-    name = found.group(1).strip(",.") if found else None
-    return name if name in GAP_METRICS and name in metrics else None
+    return droppable_gap_metric(missing_metric(output), metrics)
 
 
 def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kernel: str) -> dict:

@@ -25,7 +25,26 @@ NCU_NO_PERMISSION = (
 
 
 class ProfileError(RuntimeError):
-    """Profiling failed; str() is one line that says why and what to do."""
+    """Profiling failed; str() is one line that says why and what to do. `missing_metric`: the metric ncu said
+    it does not know on this GPU, if that was why."""
+
+    def __init__(self, message: str, missing_metric: str | None = None):
+        super().__init__(message)
+        self.missing_metric = missing_metric
+
+
+def missing_metric(output: str) -> str | None:
+    """The metric ncu's output says it does not know on this GPU, or None."""
+    found = re.search(r"Failed to find metric[s]?\s*:?\s*(\S+)", output)
+    return found.group(1).strip(",.") if found else None
+
+
+def droppable_gap_metric(name: str | None, metrics: Sequence[str]) -> str | None:
+    """`name` (a metric ncu did not know on this GPU) where it is a gap metric among `metrics`: the profile and
+    the exercise check drop it and run ncu again, the other counters still counting; None otherwise."""
+    from gemmviz.core.hardware.gap import GAP_METRICS
+
+    return name if name in GAP_METRICS and name in metrics else None
 
 
 def find_cuda_tool(name: str) -> Path | None:
@@ -99,9 +118,9 @@ def explain_failure(returncode: int, output: str) -> str:
     """One line that says why an ncu run gave no counters."""
     if "ERR_NVGPUCTRPERM" in output:
         return NCU_NO_PERMISSION
-    missing = re.search(r"Failed to find metric[s]?\s*:?\s*(\S+)", output)
+    missing = missing_metric(output)
     if missing:
-        return f"ncu does not know the metric {missing.group(1)} on this GPU (check `ncu --query-metrics`)"
+        return f"ncu does not know the metric {missing} on this GPU (check `ncu --query-metrics`)"
     if "No kernels were profiled" in output:
         return "no kernel matched: ncu profiled nothing (check the kernel-name regex and the launch count)"
     errors = [line.removeprefix("==ERROR==").strip() for line in output.splitlines() if line.startswith("==ERROR==")]
@@ -139,7 +158,7 @@ def run_profile(
         report = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     output = "\n".join([report, proc.stdout or "", proc.stderr or ""])
     if "ERR_NVGPUCTRPERM" in output or "==ERROR==" in output or proc.returncode != 0:
-        raise ProfileError(explain_failure(proc.returncode, output))
+        raise ProfileError(explain_failure(proc.returncode, output), missing_metric(output))
     try:
         rows = parse_ncu_csv(report or proc.stdout, tuple(dict.fromkeys([*METRIC_NAMES, *metrics])))
     except NcuCsvError as exc:

@@ -333,17 +333,15 @@ def counter_metrics(gap: bool) -> list[str]:
 def counters_pass(runner: Runner, step: Step, metrics: list[str], cache: str, dropped: list[str]) -> list[dict]:
     """One ncu run of the step's counters. A gap metric ncu does not know on this GPU is dropped (and noted in
     `dropped`) and the run repeated without it; any other failure is raised."""
-    from gemmviz.backends.profile import ProfileError
-    from gemmviz.core.hardware.gap import GAP_METRICS
+    from gemmviz.backends.profile import ProfileError, droppable_gap_metric
 
     metrics = [m for m in metrics if m not in dropped]
     while True:
         try:
             return runner(step.argv, step.kernel_regex, metrics, launch_count=step.launch_count, cache_control=cache)
         except ProfileError as exc:
-            unknown = re.search(r"does not know the metric (\S+?)[,.]? ", str(exc) + " ")
-            name = unknown.group(1) if unknown else None
-            if name not in GAP_METRICS or name not in metrics:
+            name = droppable_gap_metric(exc.missing_metric, metrics)
+            if name is None:
                 raise
             print(f"note: ncu does not know {name} on this GPU: dropped from the gap metrics", file=sys.stderr)
             dropped.append(name)
