@@ -990,7 +990,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="45" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="803" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="603" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1427,239 +1427,239 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
         <source>memory-safe</source>
         <translation>内存安全</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="72" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="72" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="73" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="72" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="99" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="98" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="103" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="102" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="360" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="160" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="361" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="161" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="362" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="162" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="363" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="163" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="364" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="164" />
         <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="366" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="368" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="429" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="229" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="458" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="459" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="497" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="297" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="508" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="308" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="521" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="321" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="531" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="331" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="336" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="542" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="551" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="351" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="586" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="586" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="598" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="604" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="404" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="612" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="412" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="626" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="649" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="655" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="455" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="691" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="691" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="707" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="507" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="711" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="511" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="716" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="516" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="722" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="522" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="725" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="725" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="765" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="565" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="771" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="571" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="775" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="575" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="791" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="802" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="850" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="602" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="650" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -2224,7 +2224,7 @@ model</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="300" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="288" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2249,7 +2249,7 @@ model</source>
         <translation>TILE {t}，填充 {p}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/gap.py" line="23" />
+        <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>

@@ -505,7 +505,7 @@ class MainWindow(QMainWindow):
         elif tab is self.access_tab:
             self.access_tab.apply_theme(self.theme)
         elif tab is self.exercise_tab:
-            self.exercise_tab.gap.chart.apply_theme(self.theme)  # its waterfall; its text is the window's type
+            self.exercise_tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
 
     start_lesson = lesson.start  # lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget
     leave_lesson = lesson.leave

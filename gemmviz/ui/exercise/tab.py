@@ -17,8 +17,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCursor, QTextFormat
+from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,9 +30,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -62,6 +60,7 @@ from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
 from gemmviz.ui.exercise.gap import ExerciseGap
+from gemmviz.ui.exercise.widgets import ErrorMap, NoWheelComboBox, SourceView, TimingBars
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.worker import WorkerThread
 
@@ -103,205 +102,6 @@ class CheckWorker(QObject):
             self.failed.emit(tr("The check failed: {0}").format(f"{type(exc).__name__}: {exc}"))
         else:
             self.finished.emit(record)
-
-
-class ErrorMap(QWidget):
-    """C as a grid of regions; each region's shade is its share of wrong elements (from the record's map)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.error_map: dict | None = None
-        self.caption = ""
-        self.setMinimumSize(240, 220)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-
-    def set_map(self, error_map: dict | None, caption: str) -> None:
-        self.error_map, self.caption = error_map, caption
-        self.update()
-
-    def paintEvent(self, _event) -> None:
-        p = QPainter(self)
-        try:
-            self._draw(p)
-        finally:
-            p.end()  # a painter left active when drawing raised is what crashes Qt
-
-    def _draw(self, p: QPainter) -> None:
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        fm = p.fontMetrics()
-        side = min(self.width(), self.height() - 3 * fm.height()) - 4
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
-        p.drawText(QRectF(0, 0, self.width(), fm.height() * 2.4), flags, self.caption)
-        if side <= 10:
-            return
-        top = fm.height() * 2.6
-        grid = (self.error_map or {}).get("wrong") or [[0]]
-        rows, cols = len(grid), max(len(r) for r in grid)
-        cell = side / max(rows, cols)
-        peak = max(1, max((max(r) for r in grid if r), default=1))
-        for i, row in enumerate(grid):
-            for j, value in enumerate(row):
-                shade = QColor("#D55E00") if value else QColor("#E8F4EE")
-                if value:
-                    shade.setAlphaF(0.35 + 0.65 * value / peak)
-                p.fillRect(QRectF(j * cell, top + i * cell, cell, cell), shade)
-        p.setPen(QPen(QColor("#404040"), 1))
-        p.drawRect(QRectF(0, top, cols * cell, rows * cell))
-
-
-class TimingBars(QWidget):
-    """Yours, the reference and cuBLAS as bars of GFLOP/s: each row's name and figure on a line of text (two where
-    one is too narrow for them), its bar on the line below across the whole width, so a narrow column shortens the
-    bars in proportion and never squeezes one to a pixel (the text took the width beside it before)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows: list[tuple[str, float, str]] = []
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-
-    def row_height(self) -> float:
-        return self.fontMetrics().height() * 2.6  # a line of text, a bar of 1.2 lines, a gap
-
-    def _labels(self, width: int) -> list[list[str]]:
-        """Each row's words on one line, or on two (its name, then its figure) where one is wider than `width`."""
-        fm = self.fontMetrics()
-        out = []
-        for name, _value, text in self.rows:
-            one = f"{name}: {text}"
-            out.append([one] if fm.horizontalAdvance(one) <= width else [f"{name}:", text])
-        return out
-
-    def _height(self, width: int) -> int:
-        line = self.fontMetrics().height()
-        return int(sum(self.row_height() + (len(t) - 1) * line for t in self._labels(width))) or int(self.row_height())
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._height(width)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if self.height() != self._height(self.width()):
-            self.updateGeometry()  # a row's words went onto two lines, or back onto one
-
-    def set_rows(self, rows: list[tuple[str, float, str]]) -> None:
-        self.rows = rows
-        self.updateGeometry()
-        self.update()
-
-    def sizeHint(self):
-        return QSize(self.fontMetrics().horizontalAdvance("M") * 24, self._height(max(1, self.width())))
-
-    def minimumSizeHint(self):
-        return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self.sizeHint().height())
-
-    def bar_spans(self) -> list[float]:
-        """Each row's bar length in pixels at the widget's width (the fastest spans it)."""
-        peak = max((v for _n, v, _t in self.rows), default=0.0) or 1.0
-        return [max(2.0, (self.width() - 2) * value / peak) for _n, value, _t in self.rows]
-
-    def paintEvent(self, _event) -> None:
-        if not self.rows:
-            return
-        p = QPainter(self)
-        try:
-            self._draw(p)
-        finally:
-            p.end()
-
-    def _draw(self, p: QPainter) -> None:
-        line = self.fontMetrics().height()
-        y = 0.0
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-        for i, (texts, span) in enumerate(zip(self._labels(self.width()), self.bar_spans(), strict=True)):
-            p.setPen(self.palette().windowText().color())
-            for k, text in enumerate(texts):
-                p.drawText(QRectF(0, y + k * line, self.width(), line), flags, text)
-            y += (len(texts) - 1) * line
-            p.fillRect(QRectF(0, y + line * 1.1, span, line * 1.2), QColor(("#0072B2", "#E69F00", "#000000")[i % 3]))
-            y += self.row_height()
-
-
-class SourceView(QTextEdit):
-    """The student's source, numbered, the lines a check cites highlighted (the cause's in orange, the emulator's
-    findings' in yellow), scrolled to the first one; long lines wrap, never cut."""
-
-    CAUSE, FINDING = QColor("#F5C6A5"), QColor("#FFF0B3")
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setReadOnly(True)
-        self.setAcceptRichText(False)
-        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
-        self.highlighted: list[int] = []  # the source lines highlighted now, in order (for the tests)
-        self.setMinimumHeight(self.fontMetrics().height() * 5)
-        # no taller than SHOWN lines of the type it has now (projector type too): the cause above it and the
-        # code stay on one screen at 720p; a longer kernel scrolls here, the cited line a third of the way down
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
-
-    SHOWN = 8
-
-    def sizeHint(self) -> QSize:
-        frame = 2 * self.frameWidth() + 2 * int(self.document().documentMargin())
-        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * self.SHOWN + frame)
-
-    def set_source(self, source: str, cause: list[int], findings: list[int]) -> None:
-        lines = source_lines(source)
-        width = len(str(len(lines)))
-        self.setPlainText("\n".join(f"{i:>{width}} │ {text}" for i, text in enumerate(lines, 1)))
-        # a wrapped line continues right of the numbers (a hanging indent, which QTextEdit's layout keeps and
-        # QPlainTextEdit's drops), never under them
-        hang = QTextBlockFormat()
-        margin = self.fontMetrics().horizontalAdvance(f"{len(lines):>{width}} │ ")
-        hang.setLeftMargin(margin)
-        hang.setTextIndent(-margin)
-        whole = QTextCursor(self.document())
-        whole.select(QTextCursor.SelectionType.Document)
-        whole.mergeBlockFormat(hang)
-        marks = [(n, self.CAUSE) for n in cause if 0 < n <= len(lines)]
-        marks += [(n, self.FINDING) for n in findings if 0 < n <= len(lines) and n not in cause]
-        selections = []
-        for n, colour in marks:
-            sel = QTextEdit.ExtraSelection()
-            sel.format.setBackground(colour)
-            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-            sel.cursor = QTextCursor(self.document().findBlockByNumber(n - 1))
-            sel.cursor.movePosition(
-                QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
-            )  # wrapped too
-            selections.append(sel)
-        self.setExtraSelections(selections)
-        self.highlighted = sorted(n for n, _c in marks)
-        self._show_first()
-
-    def _show_first(self) -> None:
-        """The first highlighted line a third of the way down the view (the lines above it give its context)."""
-        if not self.highlighted:
-            return
-        self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.highlighted[0] - 1)))
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.value() + self.cursorRect().top() - self.viewport().height() // 3)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._show_first()
-
-
-class NoWheelComboBox(QComboBox):
-    """A combo box the mouse wheel changes only once it has focus (a click or Tab): scrolling the column over it
-    scrolls the column, and never changes the access view or the exercise by accident."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    def wheelEvent(self, event) -> None:
-        if self.hasFocus():
-            super().wheelEvent(event)
-        else:
-            event.ignore()  # to the scroll area around it
 
 
 def content_hash(path: Path) -> str | None:
