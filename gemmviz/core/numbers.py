@@ -56,11 +56,11 @@ def of_model(ratio: float | None, lang: str = "en", empty: str = "—") -> str:
     model". Chinese: 模型的 1.9%, 模型的 2.5 倍."""
     if ratio is None or not math.isfinite(ratio):
         return empty
+    words = WORDS[_check(lang)]
     if ratio < 1:
-        share = percent(ratio)
-        return f"{share} of model" if _check(lang) == "en" else f"模型的 {share}"
+        return words["of_model"].format(share=percent(ratio))
     times = times_text(ratio)
-    return f"{times} model" if _check(lang) == "en" else f"模型的 {times[:-1]} 倍"
+    return words["times_model"].format(times=times, n=times[:-1])
 
 
 def percent(x: float | None, empty: str = "—") -> str:
@@ -84,6 +84,31 @@ def error_map_text(error_map: dict | None) -> str:
 LANGUAGES = ("en", "zh")  # a lesson's and the window's languages; English is the default and the fallback
 
 
+# Each language's words around a figure: a language more is one entry here (and its message templates).
+WORDS: dict[str, dict] = {
+    "en": {
+        "of_model": "{share} of model",
+        "times_model": "{times} model",
+        "faster": "{times}",
+        "slower": "{n}× slower",
+        "count_units": (("billion", 1e9), ("million", 1e6)),  # as Chinese: three digits under ten (4.29 billion)
+        "bytes": "{n} bytes",
+        "missing": "n/a (not in these results)",
+        "time_units": ("s", "ms", "µs"),
+    },
+    "zh": {
+        "of_model": "模型的 {share}",
+        "times_model": "模型的 {n} 倍",
+        "faster": "{n} 倍",
+        "slower": "慢 {n} 倍",
+        "count_units": (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)),
+        "bytes": "{n} 字节",
+        "missing": "暂无（这些结果中没有）",
+        "time_units": ("秒", "毫秒", "微秒"),
+    },
+}
+
+
 def _check(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
@@ -93,32 +118,26 @@ def _check(lang: str) -> str:
 def ratio(x: float, lang: str = "en") -> str:
     """How many times faster, as the charts' bars write it (times_text); below 0.1, how many times slower
     (the CPU loop against cuBLAS). Chinese says 倍 inside a sentence: 快 12.0 倍, 慢 16,265 倍."""
-    if _check(lang) == "en":
-        return f"{times_text(1 / x)[:-1]}× slower" if x < 0.1 else times_text(x)
-    return f"慢 {times_text(1 / x)[:-1]} 倍" if x < 0.1 else f"{times_text(x)[:-1]} 倍"
+    words = WORDS[_check(lang)]
+    if x < 0.1:
+        return words["slower"].format(n=times_text(1 / x)[:-1])
+    times = times_text(x)
+    return words["faster"].format(times=times, n=times[:-1])
 
 
 def count(x: float, lang: str = "en") -> str:
     """A large count (the FLOPs of a product): '137 billion'; in Chinese by 万 (10⁴), 亿 (10⁸) and 万亿 (10¹²),
     as Chinese writes them: '1,374 亿', never '137 billion' inside a Chinese sentence."""
-    if _check(lang) == "en":  # as Chinese: three digits under ten (4.29 billion), millions under a billion
-        if x < 1e6:
-            return f"{x:,.0f}"
-        value, unit = (x / 1e9, "billion") if x >= 1e9 else (x / 1e6, "million")
-        return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.3g} {unit}"
-    for unit, size in (("万亿", 1e12), ("亿", 1e8), ("万", 1e4)):
+    for unit, size in WORDS[_check(lang)]["count_units"]:
         if x >= size:
             value = x / size
             return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.3g} {unit}"
     return f"{x:,.0f}"
 
 
-_TIME_UNITS = {"en": ("s", "ms", "µs"), "zh": ("秒", "毫秒", "微秒")}
-
-
 def duration(ms: float, lang: str = "en") -> str:
     """Three significant digits, trailing zeros kept (17.0 ms, not 17 ms); µs below 0.1 ms, s from 1 s."""
-    s, milli, micro = _TIME_UNITS[_check(lang)]
+    s, milli, micro = WORDS[_check(lang)]["time_units"]
     if ms >= 100_000:
         return f"{ms / 1000:,.0f} {s}"
     if ms < 0.1:  # a tiny kernel: microseconds, not 1.00e-04 ms
@@ -132,18 +151,15 @@ def byte_size(n: float, lang: str = "en") -> str:
     for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= size:
             return f"{n / size:,.3g} {unit}"
-    return f"{n:,.0f} {'bytes' if _check(lang) == 'en' else '字节'}"
+    return WORDS[_check(lang)]["bytes"].format(n=f"{n:,.0f}")
 
 
 def missing(lang: str = "en") -> str:
     """What a placeholder reads when the results lack its figure."""
-    return "n/a (not in these results)" if _check(lang) == "en" else "暂无（这些结果中没有）"
-
-
-_MICRO = {"en": "µs", "zh": "微秒"}
+    return WORDS[_check(lang)]["missing"]
 
 
 def microseconds(us: float, lang: str = "en") -> str:
     """A time in µs at three significant digits, whatever its size (the bars of one chart in one unit): 87.2 µs,
     187 µs, 1,870 µs; negative times keep their sign."""
-    return f"{sig(us, 3)} {_MICRO[_check(lang)]}"
+    return f"{sig(us, 3)} {WORDS[_check(lang)]['time_units'][2]}"
