@@ -23,7 +23,7 @@ from gemmviz.core.lesson.lessons import FOOTER_QUOTED, NO_DATA, Lesson, LessonSo
 from gemmviz.core.lesson.views import VIEW_KINDS
 from gemmviz.core.messages import Message, msg, render
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.lesson.views import Text, ViewContext, ui_view
+from gemmviz.ui.lesson.views import Text, ViewContext, kept_widgets, ui_view
 from gemmviz.ui.text import LANGUAGE, tr
 from gemmviz.ui.theme import Theme, theme_for
 
@@ -280,6 +280,20 @@ def render_slide_image(
     return image
 
 
+def png_bytes(image: QImage) -> bytes:
+    """`image` as PNG: opaque RGB (a slide has no transparency) at zlib's fastest level, five times faster than
+    Qt's default of ARGB at level 6 (0.17 s to 0.03 s a 1280×720 slide) and a smaller file."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    # Qt maps PNG quality q to zlib level (100 - q) * 9 // 91: 80 is level 1
+    image.convertToFormat(QImage.Format.Format_RGB888).save(buf, "PNG", 80)
+    buf.close()
+    return bytes(data)
+
+
 def export_slides(
     lesson: Lesson,
     source: LessonSource | None,
@@ -317,22 +331,17 @@ def export_slides(
     painter = QPainter()
     try:
         for i in range(len(lesson.steps)):
-            image = render_slide_image(width, height, lesson, i, source, projector, dark)
-            png = QByteArray()
-            buf = QBuffer(png)
-            buf.open(QIODevice.OpenModeFlag.WriteOnly)
-            image.save(buf, "PNG")
-            buf.close()
-            pngs.append(bytes(png))
-            with interrupt.deferred():  # Ctrl+C between pages, then the painter ends (finally)
-                if i == 0:
-                    painter.begin(pdf)
-                else:
-                    pdf.newPage()
-                # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
-                painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
-                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-                render_slide(painter, width, height, lesson, i, source, projector, dark)
+            with kept_widgets():  # the PNG's chart laid out once, drawn again on the PDF page (and the handout's)
+                pngs.append(png_bytes(render_slide_image(width, height, lesson, i, source, projector, dark)))
+                with interrupt.deferred():  # Ctrl+C between pages, then the painter ends (finally)
+                    if i == 0:
+                        painter.begin(pdf)
+                    else:
+                        pdf.newPage()
+                    # the same scene as the PNG, as vectors: real text (searchable, its fonts embedded), lines as paths
+                    painter.fillRect(QRectF(0, 0, width, height), QColor(theme_for(projector, dark).background))
+                    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                    render_slide(painter, width, height, lesson, i, source, projector, dark)
             log.info("slide %d of %d drawn", i + 1, len(lesson.steps))  # -v: the export's progress
     finally:
         if painter.isActive():
