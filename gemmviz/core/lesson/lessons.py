@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gemmviz import __version__
 from gemmviz.core.charts.style import series_name
+from gemmviz.core.fileio import FileMemo
 from gemmviz.core.hardware.counters import trace_summary
 from gemmviz.core.hardware.microbench import (
     FIGURES,
@@ -818,6 +819,12 @@ def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
     )
 
 
+# the lesson sources read from session files, while the files stay the same (path, time, size): a lesson started in
+# the window, its presenter, its export and every test's lesson read and checked the whole session again (0.16 s
+# each). A LessonSource is frozen and nothing writes to the results it holds.
+_SESSIONS = FileMemo(size=8)
+
+
 def lesson_session(lesson: Lesson, override: str | Path | None = None) -> LessonSource | None:
     """The session a lesson replays (`override`, else the shipped file it names); None if it names none.
 
@@ -830,7 +837,7 @@ def lesson_session(lesson: Lesson, override: str | Path | None = None) -> Lesson
         else lesson_session_path(lesson.session or "", lesson.path, lesson.folder)
     )
     try:
-        return session_source(Session.load(path), replay=True)
+        return _SESSIONS.get([path], lambda: session_source(Session.load(path), replay=True))
     except SessionError as exc:
         where = "" if override is not None else f"{lesson.path}: session {lesson.session!r}: "
         raise LessonError(f"{where}{exc}") from None
