@@ -311,7 +311,13 @@ def test_slides_default_to_projector_type(tmp_path, monkeypatch):
     import gemmviz.ui.lesson.render as render
 
     asked, handouts = [], []
-    monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[5]) or [tmp_path / "lesson.pdf"])
+
+    def export(*a, **k):  # as export_slides: the handout is made once the slides are drawn
+        asked.append(a[5])
+        assert [make() for make in k["extra"].values()] == [b"%PDF"]
+        return [tmp_path / "lesson.pdf"]
+
+    monkeypatch.setattr(render, "export_slides", export)
     monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: handouts.append(a[4]) or b"%PDF")
     for extra, want in (([], True), (["--no-projector"], False), (["--projector"], True)):
         assert main(["lesson", "seed000", "--export", str(tmp_path / "s"), "--size", "640x360", *extra]) == 0

@@ -125,8 +125,11 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         print(f"gemmviz: warning: {warning}", file=sys.stderr)
     i18n.install(app, lesson.lang)  # the slides' words (header, footer, charts) in the lesson's; the CLI's stay English
     try:
-        with kept_widgets():  # each chart laid out once for its handout page, its PNG and its PDF page
-            handout = handout_pdf(lesson, source or NO_DATA, width, height, args.projector, args.dark)  # notes, frames
+        with kept_widgets():  # each chart laid out once for its PNG, its PDF page and its handout page
+
+            def handout() -> bytes:  # notes and key frames, drawn once the slides are
+                return handout_pdf(lesson, source or NO_DATA, width, height, args.projector, args.dark)
+
             paths = export_slides(
                 lesson, source, out, width, height, args.projector, args.dark, extra={"handout.pdf": handout}
             )

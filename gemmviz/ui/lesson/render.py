@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -302,10 +303,12 @@ def export_slides(
     height: int,
     projector: bool = False,
     dark: bool = False,
-    extra: dict[str, bytes] | None = None,
+    extra: dict[str, bytes | Callable[[], bytes]] | None = None,
 ) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
-    into `directory`, and the `extra` files given (name: bytes), e.g. the handout (ui/lesson/handout.py).
+    into `directory`, and the `extra` files given (name: bytes, or a callable that makes them once the slides
+    are drawn), e.g. the handout (ui/lesson/handout.py): drawn after the slides, it reuses their charts, and a
+    Ctrl+C at slide 2 stops an export that has not drawn a whole handout first.
 
     All or nothing: every slide is drawn first, every target is checked, and only then is anything written;
     slides left from a longer lesson exported there before (step-NN.png past this lesson's end) are removed,
@@ -347,6 +350,7 @@ def export_slides(
         if painter.isActive():
             painter.end()
         pdf_buffer.close()
+    extra_data = [data() if callable(data) else data for data in extra.values()]
     names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [*extra, "lesson.pdf"]
     targets = [directory / name for name in names]
     stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
@@ -354,7 +358,7 @@ def export_slides(
     # full disk or Ctrl+C at slide 9 leaves the old slides, handout and lesson.pdf); a link at a name is replaced
     # by the file, never followed.
     with fileio.staged_folder(directory) as staging:
-        for name, data in zip(names, [*pngs, *extra.values(), bytes(pdf_data)]):
+        for name, data in zip(names, [*pngs, *extra_data, bytes(pdf_data)]):
             fileio.write_new(staging / name, data)
     with interrupt.deferred():
         for old in stale:
