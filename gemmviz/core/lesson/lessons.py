@@ -452,10 +452,28 @@ def _hardware_figure(
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
-    summary = trace_summary(traced[0].block_trace)
+    summary = _trace_summary(traced[0].block_trace)
     if kind == "blocks":
         return f"{summary.blocks:,}"
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
+
+
+_SUMMARIES: dict[int, tuple[object, object]] = {}  # id(trace) -> (the trace, its summary), the newest 16
+
+
+def _trace_summary(trace):
+    """trace_summary of a result's block trace, worked out once per trace: every {{blocks …}}, {{waves …}} and
+    {{resident …}} of a step (and each repaint of its words in the window) turned the whole trace (3,969 blocks
+    of lists) into an array again. Traces are read from files and never changed; the trace is held with its
+    summary, so its id is not reused while the entry lives."""
+    hit = _SUMMARIES.get(id(trace))
+    if hit is not None and hit[0] is trace:
+        return hit[1]
+    summary = trace_summary(trace)
+    while len(_SUMMARIES) >= 16:
+        del _SUMMARIES[next(iter(_SUMMARIES))]
+    _SUMMARIES[id(trace)] = (trace, summary)
+    return summary
 
 
 CEILING_PLACEHOLDERS = ("shared", "l2", "dram", "shared/dram", "fp32_peak", "ridge")
