@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QFont, QRawFont
 
 from gemmviz.core.lesson.lessons import all_shipped_lessons
@@ -38,7 +39,7 @@ from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
 from gemmviz.cli.app import qt_app
 from gemmviz.core.lesson.lessons import all_shipped_lessons, lesson_session, step_table
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.lesson.render import export_slides, slide_for
+from gemmviz.ui.lesson.render import slide_for
 
 def boxes(text):
     # characters drawn as the box of a missing glyph: each one's picture is that of a character no font has
@@ -68,35 +69,47 @@ for name, by_lang in all_shipped_lessons().items():
         if step.view == "table":
             texts += [c.time + c.ratio for _, row in step_table(step, list(source.results), "zh").rows for c in row]
     found["bad"][name] = sorted({c for t in texts for c in boxes(t)})
-paths = export_slides(all_shipped_lessons()["seed001"]["zh"], None, __import__("pathlib").Path(sys.argv[1]), 640, 360)
-found["slides"] = len(paths)
+from gemmviz.cli.main import main  # the teacher's command, in this process whose fonts are DejaVu's alone
+found["rc"] = main(["lesson", "seed001", "--lang", "zh", "--export", sys.argv[1], "--size", "640x360"])
 print(json.dumps(found))
 """
 
 
-def test_chinese_slides_render_with_only_dejavu_installed(tmp_path):
+@pytest.fixture(scope="module")
+def dejavu_only(tmp_path_factory):
+    """One fresh process with only DejaVu installed (FONTCONFIG_FILE, read as Qt starts: a process of its own is the
+    point) that checks the lessons' characters and then exports seed001 in Chinese with `gemmviz lesson`; both
+    tests below read what it found and wrote (it ran twice before, once for each)."""
+    tmp_path = tmp_path_factory.mktemp("dejavu")
     conf = tmp_path / "fonts.conf"
     conf.write_text(
         f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
         f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
     )
     env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
-    (tmp_path / "slides").mkdir()
+    out = tmp_path / "slides"
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tmp_path / "slides")],
+        [sys.executable, "-c", CHILD, str(out)],
         capture_output=True,
         text=True,
         env=env,
         timeout=300,
         cwd=ROOT,
     )
+    return proc, out
+
+
+def test_chinese_slides_render_with_only_dejavu_installed(dejavu_only):
+    proc, out = dejavu_only
     assert proc.returncode == 0, proc.stderr[-3000:]
     found = json.loads(proc.stdout.strip().splitlines()[-1])
     assert found["system_han"] == [] and found["tofu_before"], "the test machine's fonts were not limited to DejaVu"
     assert found["differs"]  # the same two characters, boxes before, glyphs after
     # every shipped lesson (a lesson added is checked too, no list to edit), none with a character drawn as a box
     assert set(found["bad"]) == set(all_shipped_lessons()) and not any(found["bad"].values()), found["bad"]
-    assert found["slides"] == len(all_shipped_lessons()["seed001"]["zh"].steps) + 1  # a PNG per step and the PDF
+    assert found["rc"] == 0
+    assert len(list(out.glob("step-*.png"))) == len(all_shipped_lessons()["seed001"]["zh"].steps)
+    assert (out / "lesson.pdf").is_file()  # a PNG per step and the PDF
 
 
 def pdf_fonts(pdf: bytes) -> dict[str, str]:
@@ -123,36 +136,10 @@ def pdf_fonts(pdf: bytes) -> dict[str, str]:
     return fonts
 
 
-def test_the_chinese_pdf_embeds_the_bundled_font_with_a_text_layer(tmp_path):
+def test_the_chinese_pdf_embeds_the_bundled_font_with_a_text_layer(dejavu_only):
     """lesson.pdf, written with only DejaVu installed: the bundled CJK font is embedded (FontFile2, a subset) and
     maps its glyphs back to the Chinese text (ToUnicode): searchable, and drawn the same on any reader."""
-    conf = tmp_path / "fonts.conf"
-    conf.write_text(
-        f"<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
-        f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>"
-    )
-    env = {**os.environ, "FONTCONFIG_FILE": str(conf), "QT_QPA_PLATFORM": "offscreen"}
-    out = tmp_path / "slides"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gemmviz",
-            "lesson",
-            "seed001",
-            "--lang",
-            "zh",
-            "--export",
-            str(out),
-            "--size",
-            "640x360",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        cwd=ROOT,
-    )
+    proc, out = dejavu_only
     assert proc.returncode == 0, proc.stderr[-3000:]
     pdf = (out / "lesson.pdf").read_bytes()
     fonts = pdf_fonts(pdf)

@@ -23,8 +23,28 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 ALLOWED = {"Roofline", "English"}  # Roofline as the seeds write it ("Roofline 模型"); English names itself
 
 
+@pytest.fixture(scope="module")
+def _zh_window_once(qapp, tmp_path_factory):
+    """One window built in Chinese for the file's tests that look at it (built once: a window costs ~2 s); each
+    test gets it shown by `zh_window` and hidden again after, with the language put back."""
+    assert i18n.install(qapp, "zh")
+    install_cjk_fallback(qapp)
+    qs = QSettings(str(tmp_path_factory.mktemp("zh") / "settings.ini"), QSettings.Format.IniFormat)
+    try:
+        w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    finally:
+        i18n.install(qapp, "en")
+    try:
+        yield w
+    finally:
+        w.close()
+        w.deleteLater()
+
+
 @pytest.fixture
-def zh_window(qtbot, tmp_path):
+def new_zh_window(qtbot, tmp_path):
+    """A window of its own, built in Chinese: projector type turned on in a window already shown in normal type
+    at 1280×720 lays its banners over each other (seen when the fits test shared the window; reported)."""
     app = QApplication.instance()
     assert i18n.install(app, "zh")
     install_cjk_fallback(app)
@@ -37,6 +57,21 @@ def zh_window(qtbot, tmp_path):
         yield w
     finally:
         w.close()
+        i18n.install(app, "en")  # the other tests' window is English
+
+
+@pytest.fixture
+def zh_window(qtbot, _zh_window_once):
+    app = QApplication.instance()
+    w = _zh_window_once
+    assert i18n.install(app, "zh")  # what a test makes beside the window (a dialog) is in Chinese too
+    try:
+        w.resize(1280, 720)  # as each test had it new: its tab and look are set by the tests that change them
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.environment), timeout=10000)
+        yield w
+    finally:
+        w.hide()
         i18n.install(app, "en")  # the other tests' window is English
 
 
@@ -249,6 +284,8 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
         if _english_words(line) and not re.search(r"\.json|LICENSE|MIT|Qt |pyqtgraph|^• seed\d+: ", line):
             left.setdefault(line.strip(), "dialogs")
     dialog.close()
+    dialog.setParent(None)  # gone from the window, which the file's next tests look at (tests/overlap.py)
+    dialog.deleteLater()
     assert left == {}
     assert pending == set(PENDING), "translated at last: drop it from PENDING"
 
@@ -301,13 +338,13 @@ def test_the_hardware_counters_sentences_read_in_chinese():
 
 
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
-def test_the_zh_window_fits_720p_without_overlaps(zh_window, qtbot, projector):
+def test_the_zh_window_fits_720p_without_overlaps(request, qtbot, projector):
     """The layout test (test_window_layout) in Chinese: Chinese strings are wider or taller in places."""
     import pyqtgraph as pg
 
     from tests.overlap import plot_texts, problems, widget_texts
 
-    w = zh_window
+    w = request.getfixturevalue("new_zh_window" if projector else "zh_window")
     qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)
     try:
         w.set_projector(projector)

@@ -10,25 +10,20 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli.main import main
 from gemmviz.core.lesson.lessons import lesson_session, parse_lesson, shipped_lessons
-from gemmviz.ui.accesses.views import AccessCanvas
-from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.lesson import mode as lesson_mode
 from gemmviz.ui.lesson.mode import LessonView
 from gemmviz.ui.lesson.render import has_view, slide_for, slide_layout
-from gemmviz.ui.lesson.seed_table import TableView
-from gemmviz.ui.tiling.code import AnimationWithCode
-from gemmviz.ui.tiling.side import SideBySide
-from gemmviz.ui.tiling.view import TilingView
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
-from tests.overlap import plot_texts, problems
+from tests.lesson_checks import check_step_words, step_problems
+from tests.overlap import problems
 from tests.pdf_text import page_texts, words
 
 LESSONS = shipped_lessons()
@@ -50,57 +45,19 @@ def _view(qtbot, lesson, source, size, projector=False):
     return view
 
 
-def _step_problems(view) -> list[str]:
-    for _ in range(3):  # let the chart lay itself out at its size, as the event loop does before painting
-        QApplication.processEvents()
-    view.grab()  # runs paintEvent, which records the texts drawn
-    child = view.views.get(view.index)
-    texts = list(view.texts)
-    bounds = QRectF(view.rect())
-    bad = []
-    if child is not None:
-        area = QRectF(child.geometry())
-        if not bounds.contains(area):
-            bad.append(f"view {area.getRect()} outside the window")
-        bad += [f"text over the view: {t!r}" for t, r in view.texts if r.intersects(area)]
-        if isinstance(child, TableView):  # painted: it reports its texts, in its own coordinates
-            child.grab()
-            assert child.texts, "the table drew nothing"
-            texts += [(t, r.translated(child.geometry().topLeft().toPointF())) for t, r in child.texts]
-        # painted, not plotted: the access views size their text to fit; the animations' texts (alone, beside
-        # their code, two side by side) are checked where they are painted (tests/test_lesson_legible.py)
-        elif isinstance(child, GapView):  # painted: its chart reports the texts it draws, in its own coordinates
-            chart, drawn = child.chart, []
-            image = QImage(max(1, chart.width()), max(1, chart.height()), QImage.Format.Format_ARGB32)
-            painter = QPainter(image)
-            try:
-                chart.draw(painter, QRectF(chart.rect()), drawn)
-            finally:
-                painter.end()
-            assert drawn, "the gap view drew nothing"
-            origin = chart.mapTo(view, chart.rect().topLeft()).toPointF()
-            texts += [(t, r.translated(origin)) for t, r in drawn]
-        elif not isinstance(child, (TilingView, AccessCanvas, AnimationWithCode, SideBySide)):
-            texts += plot_texts(child, view)
-    return bad + problems(texts, bounds)
-
-
-@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", sorted(LESSONS))
-def test_every_step_fits(qtbot, sources, name, size, projector):
+def test_every_step_fits(qtbot, sources, name, size):
+    """In normal type; projector type is checked by the same functions in tests/test_lesson_legible.py, whose
+    walk of every step in projector type at these sizes is the same (it was done twice, once in each file)."""
     lesson = LESSONS[name]
-    view = _view(qtbot, lesson, sources[name], size, projector)
+    view = _view(qtbot, lesson, sources[name], size, False)
     found = []
     for i in range(len(lesson.steps)):
         view.go(i)
         assert view.index == i
-        found += [f"step {i + 1}: {p}" for p in _step_problems(view)]
-        words = [t for t, _ in view.texts]
-        assert f"step {i + 1} / {len(lesson.steps)}" in words and lesson.steps[i].title in words
-        assert any(t.startswith("Data: NVIDIA H200, 2026-12-02, replayed · gemmviz") for t in words)
-        assert "Replayed: recorded on NVIDIA H200, 2026-12-02" in words
-        assert not any("{{" in t for t in words)  # every placeholder filled (a figure, or n/a)
+        found += [f"step {i + 1}: {p}" for p in step_problems(view)]
+        check_step_words(view, lesson, i)
     assert found == []
 
 
@@ -111,8 +68,9 @@ def test_projector_text_is_large_at_1080p(qapp, sources):  # font metrics need a
             assert slide_layout(1920, 1080, slide, True, has_view(step)).body_px >= 24
 
 
-@pytest.mark.parametrize("projector", [False, True])
-def test_exported_slides_fit(qtbot, sources, projector):
+def test_exported_slides_fit(qtbot, sources):
+    """In normal type; the slides in projector type are checked the same way in tests/test_lesson_legible.py, on
+    the drawing it makes of each for its legibility (drawn twice before, once in each file)."""
     from PySide6.QtGui import QPainter
 
     from gemmviz.ui.lesson.render import render_slide
@@ -121,7 +79,7 @@ def test_exported_slides_fit(qtbot, sources, projector):
         for i in range(len(lesson.steps)):
             image = QImage(1280, 720, QImage.Format.Format_ARGB32)
             painter = QPainter(image)
-            texts = render_slide(painter, 1280, 720, lesson, i, sources[lesson.name], projector)
+            texts = render_slide(painter, 1280, 720, lesson, i, sources[lesson.name], False)
             painter.end()
             assert problems(texts, QRectF(0, 0, 1280, 720)) == [], (lesson.name, i)
 
@@ -353,7 +311,13 @@ def test_slides_default_to_projector_type(tmp_path, monkeypatch):
     import gemmviz.ui.lesson.render as render
 
     asked, handouts = [], []
-    monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[5]) or [tmp_path / "lesson.pdf"])
+
+    def export(*a, **k):  # as export_slides: the handout is made once the slides are drawn
+        asked.append(a[5])
+        assert [make() for make in k["extra"].values()] == [b"%PDF"]
+        return [tmp_path / "lesson.pdf"]
+
+    monkeypatch.setattr(render, "export_slides", export)
     monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: handouts.append(a[4]) or b"%PDF")
     for extra, want in (([], True), (["--no-projector"], False), (["--projector"], True)):
         assert main(["lesson", "seed000", "--export", str(tmp_path / "s"), "--size", "640x360", *extra]) == 0

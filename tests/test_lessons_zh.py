@@ -126,7 +126,13 @@ def test_cli_lists_languages_and_exports_the_chinese_slides(tmp_path, capsys, mo
     import gemmviz.ui.lesson.render as render
 
     asked = []
-    monkeypatch.setattr(render, "export_slides", lambda *a, **k: asked.append(a[0]) or [tmp_path / "lesson.pdf"])
+
+    def export(*a, **k):  # as export_slides: the handout is made once the slides are drawn
+        asked.append(a[0])
+        assert [make() for make in k["extra"].values()] == [b"%PDF"]
+        return [tmp_path / "lesson.pdf"]
+
+    monkeypatch.setattr(render, "export_slides", export)
     monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: asked.append(a[0]) or b"%PDF")
     assert main(["--lang", "zh", "lesson", "seed001", "--export", str(tmp_path / "again"), "--size", "640x360"]) == 0
     assert [x.lang for x in asked] == ["zh", "zh"] and asked[0] == LESSONS["seed001"]["zh"]

@@ -5,6 +5,7 @@ signals; nothing sets attributes on the window from outside it."""
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import weakref
 from pathlib import Path
@@ -188,13 +189,19 @@ def _is_window(node: ast.expr) -> bool:
     )
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.AST:
+    """A module of the tree, parsed once for this file's tests that read the whole tree (only read, never changed)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def test_no_code_sets_attributes_on_the_window_from_outside():
     """Only ui/window.py assigns the window's attributes; nothing calls setattr on it, and the window reads
     none of its own attributes back with getattr (each is created in MainWindow.__init__)."""
     found = []
     for path in sorted((ROOT / "gemmviz").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _parsed(path)
         for node in ast.walk(tree):
             targets = []
             if isinstance(node, ast.Assign):
@@ -244,10 +251,13 @@ def _views_made(tree: ast.AST, classes: set[str]) -> dict[int, set[str]]:
     made: dict[int, set[str]] = {}
     for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
         names = {a.arg for a in fn.args.args + fn.args.kwonlyargs if _last_name(a.annotation) in classes}
-        for n in ast.walk(fn):
+        nodes = list(ast.walk(fn))
+        for n in nodes:
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and _last_name(n.value.func) in classes:
                 names |= {t.id for t in n.targets if isinstance(t, ast.Name)}
-        for n in ast.walk(fn):
+        if not names:  # a function that holds no view: nothing to record (a node not in `made` holds none)
+            continue
+        for n in nodes:
             made.setdefault(id(n), set()).update(names)
     return made
 
@@ -259,10 +269,11 @@ def _assigned(node: ast.AST) -> list[ast.expr]:
     return [leaf for t in targets for leaf in (t.elts if isinstance(t, ast.Tuple) else [t])]
 
 
-def _set_from_outside(source: str, classes: dict[str, set[str]], held: set[str]) -> list[str]:
+def _set_from_outside(source: str | ast.AST, classes: dict[str, set[str]], held: set[str]) -> list[str]:
     """`name.attr = ...` outside a view's class, where `name` holds a view (made in that function, or one the
-    window holds: `window.access_tab`) and `attr` is one of the view class's own attributes."""
-    tree = ast.parse(source)
+    window holds: `window.access_tab`) and `attr` is one of the view class's own attributes (`source`: the code,
+    or its parsed tree)."""
+    tree = ast.parse(source) if isinstance(source, str) else source
     inside: dict[int, str] = {}  # id(node) -> the class whose body holds it
     for cls_node in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
         for n in ast.walk(cls_node):
@@ -302,7 +313,7 @@ def test_no_code_sets_a_views_attributes_from_outside_it(window):
     found = []
     for path in sorted((ROOT / "gemmviz").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        found += [f"{rel}:{line}" for line in _set_from_outside(path.read_text(encoding="utf-8"), classes, held)]
+        found += [f"{rel}:{line}" for line in _set_from_outside(_parsed(path), classes, held)]
     assert found == []
 
 

@@ -118,16 +118,21 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     from gemmviz.ui.fonts import lesson_text, missing_font_warning
     from gemmviz.ui.lesson.handout import handout_pdf
     from gemmviz.ui.lesson.render import export_slides
+    from gemmviz.ui.lesson.views import kept_widgets
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     if warning:
         print(f"gemmviz: warning: {warning}", file=sys.stderr)
     i18n.install(app, lesson.lang)  # the slides' words (header, footer, charts) in the lesson's; the CLI's stay English
     try:
-        handout = handout_pdf(lesson, source or NO_DATA, width, height, args.projector, args.dark)  # notes, key frames
-        paths = export_slides(
-            lesson, source, out, width, height, args.projector, args.dark, extra={"handout.pdf": handout}
-        )
+        with kept_widgets():  # each chart laid out once for its PNG, its PDF page and its handout page
+
+            def handout() -> bytes:  # notes and key frames, drawn once the slides are
+                return handout_pdf(lesson, source or NO_DATA, width, height, args.projector, args.dark)
+
+            paths = export_slides(
+                lesson, source, out, width, height, args.projector, args.dark, extra={"handout.pdf": handout}
+            )
     finally:
         i18n.install(app, "en")  # the process's language as it was (a caller in the same process, e.g. a test)
     del app

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gemmviz import __version__
 from gemmviz.core.charts.style import series_name
+from gemmviz.core.fileio import FileMemo
 from gemmviz.core.hardware.counters import trace_summary
 from gemmviz.core.hardware.microbench import (
     FIGURES,
@@ -451,10 +452,28 @@ def _hardware_figure(
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
-    summary = trace_summary(traced[0].block_trace)
+    summary = _trace_summary(traced[0].block_trace)
     if kind == "blocks":
         return f"{summary.blocks:,}"
     return f"{summary.max_resident_per_sm}" if kind == "resident" else f"{summary.waves:.2f}"
+
+
+_SUMMARIES: dict[int, tuple[object, object]] = {}  # id(trace) -> (the trace, its summary), the newest 16
+
+
+def _trace_summary(trace):
+    """trace_summary of a result's block trace, worked out once per trace: every {{blocks …}}, {{waves …}} and
+    {{resident …}} of a step (and each repaint of its words in the window) turned the whole trace (3,969 blocks
+    of lists) into an array again. Traces are read from files and never changed; the trace is held with its
+    summary, so its id is not reused while the entry lives."""
+    hit = _SUMMARIES.get(id(trace))
+    if hit is not None and hit[0] is trace:
+        return hit[1]
+    summary = trace_summary(trace)
+    while len(_SUMMARIES) >= 16:
+        del _SUMMARIES[next(iter(_SUMMARIES))]
+    _SUMMARIES[id(trace)] = (trace, summary)
+    return summary
 
 
 CEILING_PLACEHOLDERS = ("shared", "l2", "dram", "shared/dram", "fp32_peak", "ridge")
@@ -818,6 +837,12 @@ def live_source(results: list[Result], gpu: str, date: str) -> LessonSource:
     )
 
 
+# the lesson sources read from session files, while the files stay the same (path, time, size): a lesson started in
+# the window, its presenter, its export and every test's lesson read and checked the whole session again (0.16 s
+# each). A LessonSource is frozen and nothing writes to the results it holds.
+_SESSIONS = FileMemo(size=8)
+
+
 def lesson_session(lesson: Lesson, override: str | Path | None = None) -> LessonSource | None:
     """The session a lesson replays (`override`, else the shipped file it names); None if it names none.
 
@@ -830,7 +855,7 @@ def lesson_session(lesson: Lesson, override: str | Path | None = None) -> Lesson
         else lesson_session_path(lesson.session or "", lesson.path, lesson.folder)
     )
     try:
-        return session_source(Session.load(path), replay=True)
+        return _SESSIONS.get([path], lambda: session_source(Session.load(path), replay=True))
     except SessionError as exc:
         where = "" if override is not None else f"{lesson.path}: session {lesson.session!r}: "
         raise LessonError(f"{where}{exc}") from None

@@ -11,6 +11,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
 from gemmviz import __version__
+from gemmviz.core import interrupt
 from gemmviz.core.lesson.lessons import Lesson, LessonSource
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.lesson.render import chart_theme, render_slide
@@ -149,13 +150,16 @@ def handout_pdf(
     look = (projector, dark)
     try:
         for n, (index, frames) in enumerate(handout_pages(lesson)):
-            if n == 0:
-                painter.begin(pdf)
-            else:
-                pdf.newPage()
-            painter.fillRect(QRectF(0, 0, PAGE_W, PAGE_H), QColor(theme_for(False, False).background))
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            (_frames_page if frames else _slide_page)(painter, lesson, index, source, (width, height), look)
+            # Ctrl+C or SIGTERM between pages, never inside one: a signal raised inside a chart's paint (Python
+            # called from Qt's C++) ended the export with a SystemError instead of "interrupted"
+            with interrupt.deferred():
+                if n == 0:
+                    painter.begin(pdf)
+                else:
+                    pdf.newPage()
+                painter.fillRect(QRectF(0, 0, PAGE_W, PAGE_H), QColor(theme_for(False, False).background))
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                (_frames_page if frames else _slide_page)(painter, lesson, index, source, (width, height), look)
     finally:
         if painter.isActive():
             painter.end()
@@ -172,10 +176,13 @@ def handout_page_image(
     index, frames = handout_pages(lesson)[page]
     image = QImage(PAGE_W, PAGE_H, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(theme_for(False, False).background))
-    painter = QPainter(image)
-    try:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        (_frames_page if frames else _slide_page)(painter, lesson, index, source, (width, height), (projector, dark))
-    finally:
-        painter.end()
+    with interrupt.deferred():  # a painter must end before its image goes
+        painter = QPainter(image)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            (_frames_page if frames else _slide_page)(
+                painter, lesson, index, source, (width, height), (projector, dark)
+            )
+        finally:
+            painter.end()
     return image

@@ -11,7 +11,9 @@ and paints its charts, which serves every pyqtgraph chart. A new view's drawing 
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, QRectF
@@ -55,21 +57,84 @@ class LessonViewUi:
         return None
 
     def paint(self, painter: QPainter, rect: QRect, ctx: ViewContext) -> list[Text]:
-        from gemmviz.ui.export.exporters import layout_offscreen, paint_charts
+        from gemmviz.ui.export.exporters import paint_charts
 
-        widget = self.widget(ctx)
+        kept = _KEPT[-1] if _KEPT else None
+        widget = kept.laid_out(self, ctx, rect.width(), rect.height()) if kept else _laid_out(self, ctx, rect)
         if widget is None:
             return []
         try:
-            layout_offscreen(widget, rect.width(), rect.height())
             painter.save()
             painter.translate(rect.topLeft())
             paint_charts(widget, painter)
             painter.restore()
         finally:
-            widget.hide()
-            widget.deleteLater()
+            if kept is None:
+                _drop(widget)
         return []
+
+
+def _laid_out(view: LessonViewUi, ctx: ViewContext, rect: QRect) -> QWidget | None:
+    """`view`'s widget for `ctx`, laid out offscreen at `rect`'s size (None for a view with no widget)."""
+    from gemmviz.ui.export.exporters import layout_offscreen
+
+    widget = view.widget(ctx)
+    if widget is not None:
+        try:
+            layout_offscreen(widget, rect.width(), rect.height())
+        except BaseException:
+            _drop(widget)
+            raise
+    return widget
+
+
+def _drop(widget: QWidget) -> None:
+    widget.hide()
+    widget.deleteLater()
+
+
+class _KeptWidgets:
+    """The widgets the default `paint` laid out while `kept_widgets()` is open, one per (view, step, source,
+    theme, language, frame, size): an export draws each slide three times (its PNG, its PDF page, its handout
+    page), the same scene at the same size, and built and laid the chart out anew for each (about 0.3 s a
+    chart). Painting only reads a widget: its chart scenes are drawn as they are (export mode is put back)."""
+
+    def __init__(self) -> None:
+        self.widgets: dict[tuple, tuple[QWidget | None, ViewContext]] = {}
+
+    def laid_out(self, view: LessonViewUi, ctx: ViewContext, w: int, h: int) -> QWidget | None:
+        # by identity: a step and a source are the same objects for the whole export (the context is held below,
+        # so an id is never reused while the entry lives); the theme and the rest are values
+        key = (id(view), id(ctx.step), id(ctx.source), ctx.theme, ctx.lang, ctx.frame, w, h)
+        if key not in self.widgets:
+            self.widgets[key] = (_laid_out(view, ctx, QRect(0, 0, w, h)), ctx)
+        return self.widgets[key][0]
+
+    def close(self) -> None:
+        for widget, _ctx in self.widgets.values():
+            if widget is not None:
+                _drop(widget)
+        self.widgets.clear()
+
+
+_KEPT: list[_KeptWidgets] = []
+
+
+@contextlib.contextmanager
+def kept_widgets() -> Iterator[None]:
+    """While open, a view painted again with the same context at the same size reuses the widget laid out the
+    first time (slides, their PDF and the handout: tests/test_lesson_ui.py); all are dropped when it closes.
+    Nested: the outermost keeps them."""
+    if _KEPT:
+        yield
+        return
+    kept = _KeptWidgets()
+    _KEPT.append(kept)
+    try:
+        yield
+    finally:
+        _KEPT.remove(kept)
+        kept.close()
 
 
 UI_VIEWS: Registry[str, LessonViewUi] = Registry("drawing of lesson view")
