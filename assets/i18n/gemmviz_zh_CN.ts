@@ -1664,39 +1664,39 @@ model</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="69" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
         <source>Notes</source>
         <translation>讲稿</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="71" />
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="195" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="83" />
         <source>{title}: key frames</source>
         <translation>{title}：关键帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="97" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="98" />
         <source>frame {i} of {n}: {kind}</source>
         <translation>第 {i} / {n} 帧：{kind}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="119" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="179" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="120" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="180" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="142" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="143" />
         <source>{title}: handout</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="200" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="201" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -2224,7 +2224,7 @@ model</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="288" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="353" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
