@@ -27,7 +27,6 @@ BRANCHES = re.compile(
 )
 # the language plumbing, where a branch on the language belongs
 ALLOWED = {
-    "core/numbers.py": "numbers per language (units, 亿/万, 倍): the one place figures are worded",
     "core/messages.py": "the renderer: a language's template, its large counts",
     "ui/i18n.py": "picks and installs the window's language",
     "ui/text.py": "tr(): a string the catalogue lacks falls back to the registry's own translation",
