@@ -62,7 +62,7 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
     eager = make()
     lazy = make(after_first_paint=True)
     # before its first frame: stand-ins in the chart tabs' places, with their titles; the Lesson menu in its place
-    assert lazy._charts_tab is None and lazy._roofline_tab is None and lazy._compare is None
+    assert lazy._charts_tab is None and lazy._access_tab is None and lazy._exercise_tab is None
     assert [title for title, _ in _tabs(lazy)] == [title for title, _ in _tabs(eager)]
     assert [a.text() for a in lazy.menuBar().actions()] == [a.text() for a in eager.menuBar().actions()]
     assert lazy.lesson_mode.presenter_action is None
@@ -71,7 +71,8 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
     lazy.show()
     qtbot.waitUntil(lambda: lazy.painted and lazy._charts_tab is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: bool(lazy.workspace.environment), timeout=WAIT_MS)
-    assert _tabs(lazy) == _tabs(eager)  # ChartsTab, RooflineTab, ComparePanel where they are in a window built at once
+    # ChartsTab, RooflineTab, ComparePanel, AccessTab, ExerciseTab where a window built at once has them
+    assert _tabs(lazy) == _tabs(eager)
     assert lazy.tabs.currentIndex() == eager.tabs.currentIndex() == 0
     assert _menus(lazy) == _menus(eager)  # the Lesson menu's entries, in its place, with their shortcuts
     assert lazy.lesson_mode.presenter_action is not None
@@ -84,7 +85,7 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
 def test_a_chart_tab_asked_for_before_the_first_frame_is_built_then(make):
     w = make(after_first_paint=True)
     assert w.charts_tab is w.tabs.widget(0)  # built on the spot, in its stand-in's place
-    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w._chart_stand_ins == []
+    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w._stand_ins == []
 
 
 def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
@@ -99,7 +100,7 @@ def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
     assert w._charts_tab is None  # not built behind the slide
     w.leave_lesson()
     qtbot.waitUntil(lambda: w._charts_tab is not None, timeout=WAIT_MS)  # the tabs are back: built now
-    assert w.tabs.currentWidget() is w.charts_tab and w._chart_stand_ins == []
+    assert w.tabs.currentWidget() is w.charts_tab and w._stand_ins == []
 
 
 def test_the_app_reports_its_start_up_steps_without_pyqtgraph_before_the_frame(tmp_path):

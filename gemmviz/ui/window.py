@@ -27,8 +27,6 @@ from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, i18n, settings_store
-from gemmviz.ui.accesses.tab import AccessTab
-from gemmviz.ui.exercise.tab import ExerciseTab
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import unfollow_all
@@ -40,9 +38,11 @@ from gemmviz.ui.status import Banner, RunProgress, fit_screen
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
 
-if TYPE_CHECKING:  # the chart tabs load pyqtgraph: imported where they are built (_build_charts), not before
+if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), not before the first frame
+    from gemmviz.ui.accesses.tab import AccessTab
     from gemmviz.ui.charts.compare import ComparePanel
     from gemmviz.ui.charts.tab import ChartsTab
+    from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
     from gemmviz.ui.roofline.tab import RooflineTab
 
@@ -56,9 +56,9 @@ def _export_dialog():
     return dialog
 
 
-class _ChartStandIn(QWidget):
-    """A chart tab's place until its tab is built: shown after the first frame (a lesson given at start ends, or
-    the tab is chosen), it has the chart tabs built on the next turn."""
+class _StandIn(QWidget):
+    """A tab's place until the tabs the first frame does not show are built: shown after the first frame (a lesson
+    given at start ends, or the tab is chosen), it has them built on the next turn."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__()
@@ -67,7 +67,7 @@ class _ChartStandIn(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._window.painted:
-            QTimer.singleShot(0, self._window, self._window._build_charts)
+            QTimer.singleShot(0, self._window, self._window._build_tabs)
 
 
 def _set_checked(action: QAction, on: bool) -> None:
@@ -79,9 +79,9 @@ def _set_checked(action: QAction, on: bool) -> None:
 
 class MainWindow(QMainWindow):
     """`after_first_paint` (the app's start, ui/app.py): what the first frame does not show waits until it is on
-    screen; the frame comes without pyqtgraph (0.3-1 s to import), the chart tabs, the shipped lessons' parse
-    and the worker's probe. The Charts, Roofline and Compare tabs are stand-ins of the same titles until then;
-    the Lesson menu is there, filled then. Without it (tests, a language switch) everything is built here.
+    screen; the frame comes without pyqtgraph (0.3-1 s to import), the tabs, the shipped lessons' parse and the
+    worker's probe. The Charts, Roofline, Compare, Accesses and Exercise tabs are stand-ins of the same titles
+    until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
     `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
 
     firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
@@ -160,30 +160,28 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.replay_banner)
         self.tabs = QTabWidget()
         right_layout.addWidget(self.tabs, 1)
-        # Charts, Roofline, Compare: pyqtgraph's charts, built by _build_charts (now, or after the first frame:
-        # until then a stand-in of the same title holds each one's place)
+        # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
+        # the first frame: until then a stand-in of the same title holds each one's place)
         self._charts_tab: ChartsTab | None = None
         self._roofline_tab: RooflineTab | None = None
         self._compare: ComparePanel | None = None
-        self._chart_stand_ins: list[QWidget] = [_ChartStandIn(self) for _ in range(3)]
+        self._access_tab: AccessTab | None = None  # what the kernels really touched: coalescing, banks (issue 25)
+        self._exercise_tab: ExerciseTab | None = None  # write a kernel; checked in a child process (issue 24)
+        self._stand_ins: list[QWidget] = [_StandIn(self) for _ in range(5)]
         self.tiling = TilingPanel(self.theme)
         # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
         # first paint (its five charts and the shipped pipeline trace: 0.15 s of a 0.6 s start)
         self._hardware_tab: HardwareTab | None = None
         self._hardware_stand_in = QWidget()
-        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
-        self.access_tab = AccessTab(self.theme, workspace=self.workspace)
-        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
-        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        charts_stand_in, roofline_stand_in, compare_stand_in = self._chart_stand_ins
+        charts_stand_in, roofline_stand_in, compare_stand_in, access_stand_in, exercise_stand_in = self._stand_ins
         for tab, title in (
             (charts_stand_in, self.tr("Charts")),
             (roofline_stand_in, self.tr("Roofline")),
             (self._hardware_stand_in, self.tr("Hardware")),
             (self.tiling, self.tr("Tiling animation")),
             (compare_stand_in, self.tr("Compare sessions")),
-            (self.access_tab, self.tr("Accesses")),
-            (self.exercise_tab, self.tr("Exercise")),
+            (access_stand_in, self.tr("Accesses")),
+            (exercise_stand_in, self.tr("Exercise")),
         ):
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
@@ -204,26 +202,33 @@ class MainWindow(QMainWindow):
         # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
         self.tabs.currentChanged.connect(lambda _i: self._on_current_tab())
         if not self._deferred:
-            self._build_charts()
+            self._build_tabs()
 
-    def _build_charts(self) -> None:
-        """The Charts, Roofline and Compare tabs in their stand-ins' places (the current tab stays current)."""
+    def _build_tabs(self) -> None:
+        """The Charts, Roofline, Compare, Accesses and Exercise tabs in their stand-ins' places (the current tab
+        stays current)."""
         if self._charts_tab is not None:
             return
         if self.chart_options:
             import pyqtgraph as pg
 
             pg.setConfigOptions(**self.chart_options)
+        from gemmviz.ui.accesses.tab import AccessTab
         from gemmviz.ui.charts.compare import ComparePanel
         from gemmviz.ui.charts.tab import ChartsTab
+        from gemmviz.ui.exercise.tab import ExerciseTab
         from gemmviz.ui.roofline.tab import RooflineTab
 
         theme = self._built_theme
         self._charts_tab, self._roofline_tab = ChartsTab(self.workspace, theme), RooflineTab(self.workspace, theme)
         self._compare = ComparePanel(self.workspace)
-        for stand_in, tab in zip(self._chart_stand_ins, (self._charts_tab, self._roofline_tab, self._compare)):
+        self._access_tab = AccessTab(theme, workspace=self.workspace)  # the records beside the session opened
+        self._exercise_tab = ExerciseTab(i18n.language())
+        self._exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        built = (self._charts_tab, self._roofline_tab, self._compare, self._access_tab, self._exercise_tab)
+        for stand_in, tab in zip(self._stand_ins, built):
             self._replace_tab(stand_in, tab, theme)
-        self._chart_stand_ins = []
+        self._stand_ins = []
         table = self._charts_tab.table
         table.doubleClicked.connect(self._on_table_activated)
         table.selectionModel().selectionChanged.connect(self._on_table_selection)
@@ -232,7 +237,7 @@ class MainWindow(QMainWindow):
         self._roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
         if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
             self._roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
-        if self.tabs.currentWidget() in (self._charts_tab, self._roofline_tab, self._compare):
+        if self.tabs.currentWidget() in built:
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
 
     def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
@@ -253,18 +258,28 @@ class MainWindow(QMainWindow):
 
     @property
     def charts_tab(self) -> ChartsTab:
-        self._build_charts()  # asked for before the first frame's turn came (a test, a language switch): now
+        self._build_tabs()  # asked for before the first frame's turn came (a test, a language switch): now
         return self._charts_tab
 
     @property
     def roofline_tab(self) -> RooflineTab:
-        self._build_charts()
+        self._build_tabs()
         return self._roofline_tab
 
     @property
     def compare(self) -> ComparePanel:
-        self._build_charts()
+        self._build_tabs()
         return self._compare
+
+    @property
+    def access_tab(self) -> AccessTab:
+        self._build_tabs()
+        return self._access_tab
+
+    @property
+    def exercise_tab(self) -> ExerciseTab:
+        self._build_tabs()
+        return self._exercise_tab
 
     @property
     def hardware_tab(self) -> HardwareTab:
@@ -281,8 +296,8 @@ class MainWindow(QMainWindow):
     def _on_current_tab(self) -> None:
         if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
             _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
-        elif self.tabs.currentWidget() in self._chart_stand_ins:
-            self._build_charts()  # opened before the first frame's turn came: built now, in the stand-ins' places
+        elif self.tabs.currentWidget() in self._stand_ins:
+            self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
         self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
@@ -296,8 +311,8 @@ class MainWindow(QMainWindow):
         if not self._deferred:
             return
         self._deferred = False
-        if not self.lesson_mode.active:  # a lesson given at start: built when the tabs come back (_ChartStandIn)
-            self._build_charts()
+        if not self.lesson_mode.active:  # a lesson given at start: built when the tabs come back (_StandIn)
+            self._build_tabs()
         self.fill_lesson_menu()
         self.controller.probe()
 
@@ -627,10 +642,10 @@ class MainWindow(QMainWindow):
             tab.apply_theme(self.theme)
         elif tab is self._compare:
             tab.table.resizeColumnsToContents()  # for the new type
-        elif tab is self.access_tab:
-            self.access_tab.apply_theme(self.theme)
-        elif tab is self.exercise_tab:
-            self.exercise_tab.gap.chart.apply_theme(self.theme)  # its waterfall; its text is the window's type
+        elif tab is self._access_tab:
+            tab.apply_theme(self.theme)
+        elif tab is self._exercise_tab:
+            tab.gap.chart.apply_theme(self.theme)  # its waterfall; its text is the window's type
 
     def start_lesson(self, chosen) -> bool:
         """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
@@ -708,7 +723,8 @@ class MainWindow(QMainWindow):
         if self._charts_tab is not None:  # (not built yet: nothing of it to stop)
             self._charts_tab.stop()
         self.tiling.stop()
-        self.exercise_tab.shutdown()  # a running check's child is killed
+        if self._exercise_tab is not None:
+            self._exercise_tab.shutdown()  # a running check's child is killed
         self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
