@@ -11,7 +11,8 @@ monotonic time of each step (ui/app.py's startup_probe), then quit:
 - probed: the worker has said what the machine has (GPU or not);
 - session-shown: the window painted after its answer (without a GPU: with the recorded session it replays).
 
-Prints the median and max of each over the runs. Python's bytecode cache decides much of the import time:
+Prints the median and max of each over the runs, then what each part before the first frame spends (cli-imported,
+ui-imported, app-ready, window-built: the median over the runs of each one's time after the step before it). Python's bytecode cache decides much of the import time:
 a pip install has it (.pyc files are written at install), a checkout run with PYTHONDONTWRITEBYTECODE=1 has
 none of gemmviz's own. By default the runs use whatever cache there is; `--no-bytecode` runs them with
 `-B` and PYTHONDONTWRITEBYTECODE=1 and without gemmviz's own cache (moved aside for the runs, then back), as
@@ -29,6 +30,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 STEPS = ("window-shown", "charts-built", "probed", "session-shown")
+# before the first frame, in order: what each part of the start-up spends (the difference to the step before)
+PARTS = (
+    ("cli-imported", "interpreter, site and the CLI's modules (cli/main.py entered)"),
+    ("ui-imported", "Qt and the window's modules (ui/app.run's imports)"),
+    ("app-ready", "QApplication, fonts, translator, settings"),
+    ("window-built", "MainWindow()"),
+    ("window-shown", "show and the first paint"),
+)
 PACKAGE = Path(__file__).resolve().parent.parent / "gemmviz"
 
 
@@ -61,7 +70,7 @@ def one_run(no_bytecode: bool) -> dict[str, float]:
     times = {}
     for line in out.stdout.splitlines():
         step, _, value = line.partition(" ")
-        if step in STEPS:
+        if step in STEPS or step in dict(PARTS):
             times[step] = float(value) - t0
     if "window-shown" not in times:
         sys.exit(f"the app did not report a shown window:\n{out.stdout}\n{out.stderr}")
@@ -91,6 +100,17 @@ def main() -> None:
             f"{label:>21}: median {statistics.median(values):.2f} s, max {max(values):.2f} s "
             f"({', '.join(f'{v:.2f}' for v in values)})"
         )
+    print("before the first frame (median of each part's time after the part before):")
+    previous = None
+    for step, what in PARTS:
+        spans = [
+            s[step] - (s[previous] if previous else 0.0)
+            for s in samples
+            if step in s and (not previous or previous in s)
+        ]
+        if spans:
+            print(f"  {statistics.median(spans):5.2f} s  {what}")
+        previous = step
 
 
 if __name__ == "__main__":

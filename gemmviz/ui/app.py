@@ -58,6 +58,7 @@ def run(
     from gemmviz.ui.run.controller import leave
     from gemmviz.ui.window import MainWindow
 
+    startup_mark("ui-imported")
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("gemmviz")
     app.setOrganizationName("gemmviz")
@@ -72,8 +73,10 @@ def run(
             lesson = find_lesson(lesson.name, language)
         except LessonError:
             pass  # the lesson has no version in this language: it stays as it is
+    startup_mark("app-ready")
     # the first frame first: pyqtgraph, the chart tabs, the Lesson menu's entries and the GPU probe come after it
     window = MainWindow(default_backends(), settings=qs, after_first_paint=True, chart_options=CHART_OPTIONS)
+    startup_mark("window-built")
     window.recovery.ask = True
     if projector:
         window.set_projector(True)
@@ -99,6 +102,12 @@ def run(
     return leave(app.exec())
 
 
+def startup_mark(step: str) -> None:
+    """With GEMMVIZ_STARTUP_PROBE set (benchmarks/startup_time.py): `step` and the monotonic time on stdout."""
+    if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
+        print(f"{step} {time.monotonic():.6f}", flush=True)
+
+
 def startup_probe(app, window) -> None:
     """benchmarks/startup_time.py: print the monotonic time of each step of the start-up on stdout, then quit.
     `window-shown`: the first frame is on screen; `charts-built`: the chart tabs are made (pyqtgraph loaded: the
@@ -106,8 +115,7 @@ def startup_probe(app, window) -> None:
     window painted once it has answered the probe (without a GPU: with the recorded session it replays)."""
     from PySide6.QtCore import QTimer
 
-    def mark(step: str) -> None:
-        print(f"{step} {time.monotonic():.6f}", flush=True)
+    mark = startup_mark
 
     def shown() -> None:
         mark("window-shown")
