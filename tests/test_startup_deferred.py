@@ -62,14 +62,14 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
     eager = make()
     lazy = make(after_first_paint=True)
     # before its first frame: stand-ins in the chart tabs' places, with their titles; the Lesson menu in its place
-    assert lazy._charts_tab is None and lazy._access_tab is None and lazy._exercise_tab is None
+    assert not lazy.tabs_built and not {"charts_tab", "access_tab", "exercise_tab"} & set(vars(lazy))
     assert [title for title, _ in _tabs(lazy)] == [title for title, _ in _tabs(eager)]
     assert [a.text() for a in lazy.menuBar().actions()] == [a.text() for a in eager.menuBar().actions()]
     assert lazy.lesson_mode.presenter_action is None
     assert not lazy.workspace.environment  # the probe is asked after the frame
 
     lazy.show()
-    qtbot.waitUntil(lambda: lazy.painted and lazy._charts_tab is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: lazy.painted and lazy.tabs_built, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: bool(lazy.workspace.environment), timeout=WAIT_MS)
     # ChartsTab, RooflineTab, ComparePanel, AccessTab, ExerciseTab where a window built at once has them
     assert _tabs(lazy) == _tabs(eager)
@@ -97,9 +97,9 @@ def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
     assert w.lesson_mode.presenter_action in w.actions()  # on the window itself while the menu bar is hidden
     w.show()
     qtbot.waitUntil(lambda: w.painted and bool(w.workspace.environment), timeout=WAIT_MS)
-    assert w._charts_tab is None  # not built behind the slide
+    assert not w.tabs_built  # not built behind the slide
     w.leave_lesson()
-    qtbot.waitUntil(lambda: w._charts_tab is not None, timeout=WAIT_MS)  # the tabs are back: built now
+    qtbot.waitUntil(lambda: w.tabs_built, timeout=WAIT_MS)  # the tabs are back: built now
     assert w.tabs.currentWidget() is w.charts_tab and w._stand_ins == []
 
 
@@ -118,7 +118,7 @@ seen = {}
 w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend()}, settings=QSettings(sys.argv[1], QSettings.Format.IniFormat),
                load_recorded_without_gpu=False, after_first_paint=True, chart_options={"antialias": True})
 w.firstPainted.connect(lambda: seen.setdefault("at_first_frame", "pyqtgraph" in sys.modules))
-w.controller.environmentReady.connect(lambda _e: (seen.setdefault("charts", w._charts_tab is not None), app.quit()))
+w.controller.environmentReady.connect(lambda _e: (seen.setdefault("charts", w.tabs_built), app.quit()))
 w.show()
 app.exec()
 import pyqtgraph
@@ -150,6 +150,9 @@ print(json.dumps(seen))
     assert probe.returncode == 0, probe.stderr[-2000:]
     steps = [line.split() for line in probe.stdout.splitlines() if line.split()[:1] and line[0].isalpha()]
     names = [s[0] for s in steps]
-    assert names == ["window-shown", "charts-built", "probed", "session-shown"], probe.stdout
+    assert names == [
+        *("cli-imported", "ui-imported", "app-ready", "window-built"),  # the parts before the first frame
+        *("window-shown", "charts-built", "probed", "session-shown"),
+    ], probe.stdout
     times = [float(s[1]) for s in steps]
     assert times == sorted(times)

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), 
     from gemmviz.ui.hardware.tab import HardwareTab
     from gemmviz.ui.roofline.tab import RooflineTab
 
+DEFERRED_TABS = frozenset({"charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab"})
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
 
@@ -67,7 +68,13 @@ class _StandIn(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._window.painted:
-            QTimer.singleShot(0, self._window, self._window._build_tabs)
+            _queue(self._window, "_build_tabs")
+
+
+def _queue(window: MainWindow, slot: str) -> None:
+    """The window's slot `slot` on the event loop's next turn, by name: a window closed and deleted before that
+    drops the call, and nothing (a bound method held by a timer) keeps the window alive."""
+    QMetaObject.invokeMethod(window, slot, Qt.ConnectionType.QueuedConnection)
 
 
 def _set_checked(action: QAction, on: bool) -> None:
@@ -84,6 +91,11 @@ class MainWindow(QMainWindow):
     until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
     `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
 
+    charts_tab: ChartsTab  # these five: set by _build_tabs (see __getattr__)
+    roofline_tab: RooflineTab
+    compare: ComparePanel
+    access_tab: AccessTab
+    exercise_tab: ExerciseTab
     firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
 
     def __init__(
@@ -162,11 +174,8 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.tabs, 1)
         # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
         # the first frame: until then a stand-in of the same title holds each one's place)
-        self._charts_tab: ChartsTab | None = None
-        self._roofline_tab: RooflineTab | None = None
-        self._compare: ComparePanel | None = None
-        self._access_tab: AccessTab | None = None  # what the kernels really touched: coalescing, banks (issue 25)
-        self._exercise_tab: ExerciseTab | None = None  # write a kernel; checked in a child process (issue 24)
+        # (asked for before then, one is built on the spot: __getattr__)
+        self._tabs_pending = True
         self._stand_ins: list[QWidget] = [_StandIn(self) for _ in range(5)]
         self.tiling = TilingPanel(self.theme)
         # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
@@ -204,11 +213,13 @@ class MainWindow(QMainWindow):
         if not self._deferred:
             self._build_tabs()
 
+    @Slot()
     def _build_tabs(self) -> None:
         """The Charts, Roofline, Compare, Accesses and Exercise tabs in their stand-ins' places (the current tab
         stays current)."""
-        if self._charts_tab is not None:
+        if not self._tabs_pending:
             return
+        self._tabs_pending = False
         if self.chart_options:
             import pyqtgraph as pg
 
@@ -220,23 +231,24 @@ class MainWindow(QMainWindow):
         from gemmviz.ui.roofline.tab import RooflineTab
 
         theme = self._built_theme
-        self._charts_tab, self._roofline_tab = ChartsTab(self.workspace, theme), RooflineTab(self.workspace, theme)
-        self._compare = ComparePanel(self.workspace)
-        self._access_tab = AccessTab(theme, workspace=self.workspace)  # the records beside the session opened
-        self._exercise_tab = ExerciseTab(i18n.language())
-        self._exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        built = (self._charts_tab, self._roofline_tab, self._compare, self._access_tab, self._exercise_tab)
+        self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, theme), RooflineTab(self.workspace, theme)
+        self.compare = ComparePanel(self.workspace)
+        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
+        self.access_tab = AccessTab(theme, workspace=self.workspace)
+        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
+        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        built = (self.charts_tab, self.roofline_tab, self.compare, self.access_tab, self.exercise_tab)
         for stand_in, tab in zip(self._stand_ins, built):
             self._replace_tab(stand_in, tab, theme)
         self._stand_ins = []
-        table = self._charts_tab.table
+        table = self.charts_tab.table
         table.doubleClicked.connect(self._on_table_activated)
         table.selectionModel().selectionChanged.connect(self._on_table_selection)
-        for chart in (self._charts_tab.time_chart, self._charts_tab.gflops_chart):
+        for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
-        self._roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
+        self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
         if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-            self._roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
+            self.roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
         if self.tabs.currentWidget() in built:
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
 
@@ -256,30 +268,18 @@ class MainWindow(QMainWindow):
         self.tab_themes[tab] = theme  # restyled in the window's theme when it is shown
         stand_in.deleteLater()
 
-    @property
-    def charts_tab(self) -> ChartsTab:
-        self._build_tabs()  # asked for before the first frame's turn came (a test, a language switch): now
-        return self._charts_tab
+    def __getattr__(self, name: str):
+        """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
+        built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
+        if name in DEFERRED_TABS and self.__dict__.get("_tabs_pending"):
+            self._build_tabs()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
-    def roofline_tab(self) -> RooflineTab:
-        self._build_tabs()
-        return self._roofline_tab
-
-    @property
-    def compare(self) -> ComparePanel:
-        self._build_tabs()
-        return self._compare
-
-    @property
-    def access_tab(self) -> AccessTab:
-        self._build_tabs()
-        return self._access_tab
-
-    @property
-    def exercise_tab(self) -> ExerciseTab:
-        self._build_tabs()
-        return self._exercise_tab
+    def tabs_built(self) -> bool:
+        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are built (in the window's __dict__)."""
+        return not self._tabs_pending
 
     @property
     def hardware_tab(self) -> HardwareTab:
@@ -304,8 +304,9 @@ class MainWindow(QMainWindow):
         super().paintEvent(event)
         if not self.painted:
             self.painted = True
-            QTimer.singleShot(0, self, self._after_first_paint)  # once this frame is out (children paint after)
+            _queue(self, "_after_first_paint")  # once this frame is out (its children paint after it)
 
+    @Slot()
     def _after_first_paint(self) -> None:
         self.firstPainted.emit()
         if not self._deferred:
@@ -464,8 +465,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        if self._roofline_tab is not None:  # (not built yet: it reads the state when it is)
-            self._roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
+        if self.tabs_built:  # (not built yet: it reads the state when it is)
+            self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
         self.validate()
@@ -532,8 +533,8 @@ class MainWindow(QMainWindow):
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
         ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        if self._roofline_tab is not None:  # (not built yet: it reads the environment when it is)
-            self._roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
+        if self.tabs_built:  # (not built yet: it reads the environment when it is)
+            self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
         self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
@@ -634,17 +635,18 @@ class MainWindow(QMainWindow):
         self.tab_themes[tab] = self.theme
         if tab is None:
             return
-        if tab is self._charts_tab:  # (a stand-in of a chart tab is styled when its tab takes its place)
+        built = self.tabs_built  # (a stand-in is styled when its tab takes its place)
+        if built and tab is self.charts_tab:
             tab.apply_theme(self.theme)
-        elif tab is self._roofline_tab:
+        elif built and tab is self.roofline_tab:
             tab.chart.apply_theme(self.theme)
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
-        elif tab is self._compare:
+        elif built and tab is self.compare:
             tab.table.resizeColumnsToContents()  # for the new type
-        elif tab is self._access_tab:
+        elif built and tab is self.access_tab:
             tab.apply_theme(self.theme)
-        elif tab is self._exercise_tab:
+        elif built and tab is self.exercise_tab:
             tab.gap.chart.apply_theme(self.theme)  # its waterfall; its text is the window's type
 
     def start_lesson(self, chosen) -> bool:
@@ -720,11 +722,11 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
-        if self._charts_tab is not None:  # (not built yet: nothing of it to stop)
-            self._charts_tab.stop()
+        if self.tabs_built:  # (not built yet: nothing of them to stop)
+            self.charts_tab.stop()
         self.tiling.stop()
-        if self._exercise_tab is not None:
-            self._exercise_tab.shutdown()  # a running check's child is killed
+        if self.tabs_built:
+            self.exercise_tab.shutdown()  # a running check's child is killed
         self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
