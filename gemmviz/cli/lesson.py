@@ -12,14 +12,6 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
-from gemmviz.core.lesson.lessons import (
-    NO_DATA,
-    LessonError,
-    all_shipped_lessons,
-    find_lesson,
-    lesson_gaps,
-    lesson_session,
-)
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
 
@@ -62,6 +54,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def list_lessons() -> list[str]:
+    from gemmviz.core.lesson.lessons import LessonError, all_shipped_lessons  # (numpy, psygnal: not for --help)
+
     try:
         lessons = all_shipped_lessons()
     except LessonError as exc:
@@ -102,6 +96,8 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     if not args.export.strip():
         raise UsageError("--export: an empty folder name; give the folder to write the slides into")
     width, height = parse_pixels(args.size, MIN_PX, MAX_PX)
+    from gemmviz.core.lesson.lessons import NO_DATA, LessonError, find_lesson, lesson_gaps, lesson_session
+
     try:
         lesson = find_lesson(args.name, getattr(args, "lang", None))
         source = lesson_session(lesson, shipped_session(args.session) if args.session else None)

@@ -13,7 +13,6 @@ import math
 from gemmviz.cli.common import UsageError
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import int_list
-from gemmviz.core.session.bounds import MAX_REPEATS, MAX_RESULTS, MAX_WARMUP
 
 MAX_SEED = 2**32 - 1  # what every numpy generator accepts
 MAX_JOB_LIMIT_S = 86_400.0  # one day
@@ -31,6 +30,8 @@ def _whole(args: argparse.Namespace, name: str, lo: int, hi: int, why: str = "",
 
 def check_run_limits(args: argparse.Namespace) -> None:
     """--repeats, --warmup, --seed and --job-limit of bench and profile (those the command has)."""
+    from gemmviz.core.session.bounds import MAX_REPEATS, MAX_WARMUP  # (numpy: not for building the parser)
+
     _whole(
         args,
         "repeats",
@@ -79,6 +80,8 @@ def param_grid(args: argparse.Namespace, variants: list[str]) -> dict[str, list[
 def supported_jobs(jobs: list, grid: dict[str, list[int]]) -> tuple[list, list[str]]:
     """The jobs whose grid values their variant supports, in order, and one note per variant and value
     left out ('gpu-uncoalesced has no block 8 (its choices: 16, 32)'); more jobs than a session holds are refused."""
+    from gemmviz.core.session.bounds import MAX_RESULTS
+
     kept, skipped = [], {}
     for job in jobs:
         choices = VARIANTS[job.variant].param_choices

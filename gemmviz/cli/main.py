@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 
 from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
@@ -152,6 +153,8 @@ def _tolerant_streams() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.environ.get("GEMMVIZ_STARTUP_PROBE"):  # benchmarks/startup_time.py: the CLI's modules are imported
+        print(f"cli-imported {time.monotonic():.6f}", flush=True)
     _tolerant_streams()
     with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
         args = build_parser().parse_args(argv)

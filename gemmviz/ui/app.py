@@ -7,6 +7,8 @@ import os
 import sys
 import time
 
+CHART_OPTIONS = {"antialias": True}  # pyqtgraph's, set before the window's first chart is made
+
 
 def keep_gc_quiet(window) -> None:
     """A full garbage collection walks every tracked object while holding the GIL: with Qt and pyqtgraph
@@ -45,7 +47,6 @@ def run(
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
     follows it where the lesson has that language. `presenter`: the lesson (seed000 if none) with the
     presenter's window, the slide full screen."""
-    import pyqtgraph as pg
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -57,11 +58,11 @@ def run(
     from gemmviz.ui.run.controller import leave
     from gemmviz.ui.window import MainWindow
 
+    startup_mark("ui-imported")
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("gemmviz")
     app.setOrganizationName("gemmviz")
     install_cjk_fallback(app)  # Chinese text renders without a system CJK font
-    pg.setConfigOptions(antialias=True)
     qs = settings_store.open_settings()
     if lang is not None:
         settings_store.write(qs, settings.LANGUAGE, lang)
@@ -72,7 +73,10 @@ def run(
             lesson = find_lesson(lesson.name, language)
         except LessonError:
             pass  # the lesson has no version in this language: it stays as it is
-    window = MainWindow(default_backends(), settings=qs)
+    startup_mark("app-ready")
+    # the first frame first: pyqtgraph, the chart tabs, the Lesson menu's entries and the GPU probe come after it
+    window = MainWindow(default_backends(), settings=qs, after_first_paint=True, chart_options=CHART_OPTIONS)
+    startup_mark("window-built")
     window.recovery.ask = True
     if projector:
         window.set_projector(True)
@@ -86,16 +90,46 @@ def run(
     if presenter:
         from gemmviz.ui.lesson.mode import open_presenter
 
-        QTimer.singleShot(0, lambda: open_presenter(window, lesson))
+        def present() -> None:
+            window.fill_lesson_menu()  # its Presenter view entry is what the presenter's window toggles
+            open_presenter(window, lesson)
+
+        QTimer.singleShot(0, present)
     elif lesson is not None:
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
-        # benchmarks/startup_time.py: report when the first frame is on screen, then quit.
-        def report():
-            window.repaint()  # make sure the first frame has really been painted
-            print(f"window-shown {time.monotonic():.6f}", flush=True)
-            window.close()
-            app.quit()
-
-        QTimer.singleShot(0, report)
+        startup_probe(app, window)
     return leave(app.exec())
+
+
+def startup_mark(step: str) -> None:
+    """With GEMMVIZ_STARTUP_PROBE set (benchmarks/startup_time.py): `step` and the monotonic time on stdout."""
+    if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
+        print(f"{step} {time.monotonic():.6f}", flush=True)
+
+
+def startup_probe(app, window) -> None:
+    """benchmarks/startup_time.py: print the monotonic time of each step of the start-up on stdout, then quit.
+    `window-shown`: the first frame is on screen; `charts-built`: the chart tabs are made (pyqtgraph loaded: the
+    turn after the first frame); `probed`: the worker has said what this machine has; `session-shown`: the
+    window painted once it has answered the probe (without a GPU: with the recorded session it replays)."""
+    from PySide6.QtCore import QTimer
+
+    mark = startup_mark
+
+    def shown() -> None:
+        mark("window-shown")
+        QTimer.singleShot(0, lambda: mark("charts-built"))  # runs once the turn that builds them is over
+
+    def probed(_env) -> None:
+        mark("probed")
+        QTimer.singleShot(0, done)  # after the window's own answer (it queues the replayed session's opening)
+
+    def done() -> None:
+        window.repaint()
+        mark("session-shown")
+        window.close()
+        app.quit()
+
+    window.firstPainted.connect(shown)
+    window.controller.environmentReady.connect(probed)

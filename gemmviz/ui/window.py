@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -26,25 +27,54 @@ from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
 from gemmviz.ui import about, i18n, settings_store
-from gemmviz.ui.accesses.tab import AccessTab
-from gemmviz.ui.charts.compare import ComparePanel
-from gemmviz.ui.charts.tab import ChartsTab
-from gemmviz.ui.exercise.tab import ExerciseTab
-from gemmviz.ui.export import dialog as export_dialog
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import unfollow_all
-from gemmviz.ui.hardware.tab import HardwareTab
 from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
-from gemmviz.ui.roofline.tab import RooflineTab
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, fit_screen
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
 
+if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), not before the first frame
+    from gemmviz.ui.accesses.tab import AccessTab
+    from gemmviz.ui.charts.compare import ComparePanel
+    from gemmviz.ui.charts.tab import ChartsTab
+    from gemmviz.ui.exercise.tab import ExerciseTab
+    from gemmviz.ui.hardware.tab import HardwareTab
+    from gemmviz.ui.roofline.tab import RooflineTab
+
+DEFERRED_TABS = frozenset({"charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab"})
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
+
+
+def _export_dialog():
+    """ui/export/dialog.py, imported when File ▸ Export is first chosen (its exporters load pyqtgraph)."""
+    from gemmviz.ui.export import dialog
+
+    return dialog
+
+
+class _StandIn(QWidget):
+    """A tab's place until the tabs the first frame does not show are built: shown after the first frame (a lesson
+    given at start ends, or the tab is chosen), it has them built on the next turn."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self._window = window
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._window.painted:
+            _queue(self._window, "_build_tabs")
+
+
+def _queue(window: MainWindow, slot: str) -> None:
+    """The window's slot `slot` on the event loop's next turn, by name: a window closed and deleted before that
+    drops the call, and nothing (a bound method held by a timer) keeps the window alive."""
+    QMetaObject.invokeMethod(window, slot, Qt.ConnectionType.QueuedConnection)
 
 
 def _set_checked(action: QAction, on: bool) -> None:
@@ -55,12 +85,27 @@ def _set_checked(action: QAction, on: bool) -> None:
 
 
 class MainWindow(QMainWindow):
+    """`after_first_paint` (the app's start, ui/app.py): what the first frame does not show waits until it is on
+    screen; the frame comes without pyqtgraph (0.3-1 s to import), the tabs, the shipped lessons' parse and the
+    worker's probe. The Charts, Roofline, Compare, Accesses and Exercise tabs are stand-ins of the same titles
+    until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
+    `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
+
+    charts_tab: ChartsTab  # these five: set by _build_tabs (see __getattr__)
+    roofline_tab: RooflineTab
+    compare: ComparePanel
+    access_tab: AccessTab
+    exercise_tab: ExerciseTab
+    firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
+
     def __init__(
         self,
         backends: dict,
         settings: QSettings | None = None,
         theme: Theme = LIGHT,
         load_recorded_without_gpu: bool = True,
+        after_first_paint: bool = False,
+        chart_options: dict | None = None,
     ):
         super().__init__()
         self.backends = backends
@@ -68,6 +113,8 @@ class MainWindow(QMainWindow):
         self.theme = theme
         self._built_theme = theme  # the theme the tabs are built in; set_projector restyles each when shown
         self.load_recorded_without_gpu = load_recorded_without_gpu
+        self.chart_options = dict(chart_options or {})
+        self.painted = False  # the first frame is on screen (paintEvent)
         self.workspace = Workspace()
         self.last_run_settings: dict | None = None
         self.run_failures: list[Result] = []
@@ -86,6 +133,8 @@ class MainWindow(QMainWindow):
         self.lesson_mode = lesson.LessonMode(self)  # the LessonView and presenter while a lesson is up
         self.animation_exports = AnimationExports()  # the animation export under way, or the last one
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
+        self._deferred = after_first_paint  # the chart tabs, the lesson menu and the probe wait for the first frame
+        self._lesson_menu_stand_in: QMenu | None = None
         self._build()
         self._build_menus()
         self._restore()
@@ -95,7 +144,8 @@ class MainWindow(QMainWindow):
         c.finished.connect(self._on_finished)
         c.environmentReady.connect(self._on_environment)
         c.ceilingsReady.connect(self._on_ceilings)
-        c.probe()
+        if not after_first_paint:
+            c.probe()
         self.validate()
 
     # ---- composition -----------------------------------------------------------------------------
@@ -122,27 +172,25 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.replay_banner)
         self.tabs = QTabWidget()
         right_layout.addWidget(self.tabs, 1)
-        self.charts_tab, self.roofline_tab = (
-            ChartsTab(self.workspace, self.theme),
-            RooflineTab(self.workspace, self.theme),
-        )
-        self.tiling, self.compare = TilingPanel(self.theme), ComparePanel(self.workspace)
+        # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
+        # the first frame: until then a stand-in of the same title holds each one's place)
+        # (asked for before then, one is built on the spot: __getattr__)
+        self._tabs_pending = True
+        self._stand_ins: list[QWidget] = [_StandIn(self) for _ in range(5)]
+        self.tiling = TilingPanel(self.theme)
         # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
         # first paint (its five charts and the shipped pipeline trace: 0.15 s of a 0.6 s start)
         self._hardware_tab: HardwareTab | None = None
         self._hardware_stand_in = QWidget()
-        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
-        self.access_tab = AccessTab(self.theme, workspace=self.workspace)
-        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
-        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        charts_stand_in, roofline_stand_in, compare_stand_in, access_stand_in, exercise_stand_in = self._stand_ins
         for tab, title in (
-            (self.charts_tab, self.tr("Charts")),
-            (self.roofline_tab, self.tr("Roofline")),
+            (charts_stand_in, self.tr("Charts")),
+            (roofline_stand_in, self.tr("Roofline")),
             (self._hardware_stand_in, self.tr("Hardware")),
             (self.tiling, self.tr("Tiling animation")),
-            (self.compare, self.tr("Compare sessions")),
-            (self.access_tab, self.tr("Accesses")),
-            (self.exercise_tab, self.tr("Exercise")),
+            (compare_stand_in, self.tr("Compare sessions")),
+            (access_stand_in, self.tr("Accesses")),
+            (exercise_stand_in, self.tr("Exercise")),
         ):
             self.tabs.addTab(tab, title)
         self.splitter = QSplitter()
@@ -159,43 +207,115 @@ class MainWindow(QMainWindow):
         p.run_button.clicked.connect(self.run_current)
         p.sweep_button.clicked.connect(self.run_sweep)
         p.cancel_button.clicked.connect(self.cancel)
+        self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
+        # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
+        self.tabs.currentChanged.connect(lambda _i: self._on_current_tab())
+        if not self._deferred:
+            self._build_tabs()
+
+    @Slot()
+    def _build_tabs(self) -> None:
+        """The Charts, Roofline, Compare, Accesses and Exercise tabs in their stand-ins' places (the current tab
+        stays current)."""
+        if not self._tabs_pending:
+            return
+        self._tabs_pending = False
+        if self.chart_options:
+            import pyqtgraph as pg
+
+            pg.setConfigOptions(**self.chart_options)
+        from gemmviz.ui.accesses.tab import AccessTab
+        from gemmviz.ui.charts.compare import ComparePanel
+        from gemmviz.ui.charts.tab import ChartsTab
+        from gemmviz.ui.exercise.tab import ExerciseTab
+        from gemmviz.ui.roofline.tab import RooflineTab
+
+        theme = self._built_theme
+        self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, theme), RooflineTab(self.workspace, theme)
+        self.compare = ComparePanel(self.workspace)
+        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
+        self.access_tab = AccessTab(theme, workspace=self.workspace)
+        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
+        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        built = (self.charts_tab, self.roofline_tab, self.compare, self.access_tab, self.exercise_tab)
+        for stand_in, tab in zip(self._stand_ins, built):
+            self._replace_tab(stand_in, tab, theme)
+        self._stand_ins = []
         table = self.charts_tab.table
         table.doubleClicked.connect(self._on_table_activated)
         table.selectionModel().selectionChanged.connect(self._on_table_selection)
         for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
             chart.pointClicked.connect(self.show_animation)
         self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
-        self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
-        # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
-        self.tabs.currentChanged.connect(lambda _i: self._on_current_tab())
+        if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
+            self.roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
+        if self.tabs.currentWidget() in built:
+            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
+
+    def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
+        """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
+        tabs, index = self.tabs, self.tabs.indexOf(stand_in)
+        was_current = tabs.currentWidget() is stand_in
+        tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
+        try:
+            tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
+            if was_current:
+                tabs.setCurrentIndex(index)
+            tabs.removeTab(index + 1)
+        finally:
+            tabs.blockSignals(False)
+        self.tab_themes.pop(stand_in, None)
+        self.tab_themes[tab] = theme  # restyled in the window's theme when it is shown
+        stand_in.deleteLater()
+
+    def __getattr__(self, name: str):
+        """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
+        built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
+        if name in DEFERRED_TABS and self.__dict__.get("_tabs_pending"):
+            self._build_tabs()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def tabs_built(self) -> bool:
+        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are built (in the window's __dict__)."""
+        return not self._tabs_pending
 
     @property
     def hardware_tab(self) -> HardwareTab:
         """The Hardware tab, built on first use: where it is opened, or where code asks for it (the export
         dialog's hardware kinds, a test). It takes the stand-in's place among the tabs, keeping the current tab."""
         if self._hardware_tab is None:
+            from gemmviz.ui.hardware.tab import HardwareTab
+
             self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme)
-            stand_in = self._hardware_stand_in
-            tabs, index = self.tabs, self.tabs.indexOf(stand_in)
-            was_current = tabs.currentWidget() is stand_in
-            tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
-            try:
-                tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
-                if was_current:
-                    tabs.setCurrentIndex(index)
-                tabs.removeTab(index + 1)
-            finally:
-                tabs.blockSignals(False)
-            self.tab_themes.pop(stand_in, None)
-            self.tab_themes[tab] = self._built_theme  # restyled in the window's theme when it is shown
+            self._replace_tab(self._hardware_stand_in, tab, self._built_theme)
             self._hardware_stand_in = None
-            stand_in.deleteLater()
         return self._hardware_tab
 
     def _on_current_tab(self) -> None:
         if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
             _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
+        elif self.tabs.currentWidget() in self._stand_ins:
+            self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
         self._theme_current_tab()
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if not self.painted:
+            self.painted = True
+            _queue(self, "_after_first_paint")  # once this frame is out (its children paint after it)
+
+    @Slot()
+    def _after_first_paint(self) -> None:
+        self.firstPainted.emit()
+        if not self._deferred:
+            return
+        self._deferred = False
+        if not self.lesson_mode.active:  # a lesson given at start: built when the tabs come back (_StandIn)
+            self._build_tabs()
+        self.fill_lesson_menu()
+        self.controller.probe()
 
     def _build_menus(self) -> None:
         def action(text, slot=None, shortcut=None, checkable=False) -> QAction:
@@ -216,10 +336,10 @@ class MainWindow(QMainWindow):
         for path in recorded_sessions():
             self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
         self.export_action = action(
-            self.tr("&Export chart…"), lambda: export_dialog.ExportDialog(self).open(), "Ctrl+E"
+            self.tr("&Export chart…"), lambda: _export_dialog().ExportDialog(self).open(), "Ctrl+E"
         )
         self.export_anim_action = action(
-            self.tr("Export &animation…"), lambda: export_dialog.export_animation_dialog(self)
+            self.tr("Export &animation…"), lambda: _export_dialog().export_animation_dialog(self)
         )
         for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
@@ -255,9 +375,26 @@ class MainWindow(QMainWindow):
         )
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
-        lesson.add_menu(self)
+        if self._deferred:  # its place and title now, its entries (the shipped lessons, parsed) after the frame
+            self._lesson_menu_stand_in = self.menuBar().addMenu(QCoreApplication.translate("Lesson", "&Lesson"))
+        else:
+            lesson.add_menu(self)
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self)  # the window's title and icon, Help ▸ About
+
+    def fill_lesson_menu(self) -> None:
+        """The Lesson menu made (ui/lesson/mode.add_menu: it parses the shipped lessons) in its stand-in's place."""
+        stand_in = self._lesson_menu_stand_in
+        if stand_in is None:
+            return
+        self._lesson_menu_stand_in = None
+        bar = self.menuBar()
+        before = set(bar.actions())
+        lesson.add_menu(self)  # appended to the bar: moved to where the stand-in is, which goes
+        for added in [a for a in bar.actions() if a not in before]:
+            bar.insertAction(stand_in.menuAction(), added)
+        bar.removeAction(stand_in.menuAction())
+        stand_in.deleteLater()
 
     # ---- running -----------------------------------------------------------------------------------
     @property
@@ -328,7 +465,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
+        if self.tabs_built:  # (not built yet: it reads the state when it is)
+            self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
         self.validate()
@@ -395,7 +533,8 @@ class MainWindow(QMainWindow):
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
         ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
+        if self.tabs_built:  # (not built yet: it reads the environment when it is)
+            self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
         self.device_label.set_text(i18n.device_banner(ws.device_gpu))
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
@@ -494,20 +633,27 @@ class MainWindow(QMainWindow):
         if self.tab_themes.get(tab) == self.theme:
             return
         self.tab_themes[tab] = self.theme
-        if tab is self.charts_tab:
-            self.charts_tab.apply_theme(self.theme)
-        elif tab is self.roofline_tab:
-            self.roofline_tab.chart.apply_theme(self.theme)
-        elif tab is self._hardware_tab and tab is not None:
+        if tab is None:
+            return
+        built = self.tabs_built  # (a stand-in is styled when its tab takes its place)
+        if built and tab is self.charts_tab:
             tab.apply_theme(self.theme)
-        elif tab is self.compare:
-            self.compare.table.resizeColumnsToContents()  # for the new type
-        elif tab is self.access_tab:
-            self.access_tab.apply_theme(self.theme)
-        elif tab is self.exercise_tab:
-            self.exercise_tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
+        elif built and tab is self.roofline_tab:
+            tab.chart.apply_theme(self.theme)
+        elif tab is self._hardware_tab:
+            tab.apply_theme(self.theme)
+        elif built and tab is self.compare:
+            tab.table.resizeColumnsToContents()  # for the new type
+        elif built and tab is self.access_tab:
+            tab.apply_theme(self.theme)
+        elif built and tab is self.exercise_tab:
+            tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
 
-    start_lesson = lesson.start  # lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget
+    def start_lesson(self, chosen) -> bool:
+        """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
+        self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
+        return lesson.start(self, chosen)
+
     leave_lesson = lesson.leave
 
     @property
@@ -576,9 +722,11 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
-        self.charts_tab.stop()
+        if self.tabs_built:  # (not built yet: nothing of them to stop)
+            self.charts_tab.stop()
         self.tiling.stop()
-        self.exercise_tab.shutdown()  # a running check's child is killed
+        if self.tabs_built:
+            self.exercise_tab.shutdown()  # a running check's child is killed
         self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
