@@ -2364,6 +2364,7 @@ model</source>
     <name>Lesson</name>
     <message>
         <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
+        <location filename="../../gemmviz/ui/window.py" line="379" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
@@ -2386,233 +2387,233 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="118" />
+        <location filename="../../gemmviz/ui/window.py" line="168" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="139" />
+        <location filename="../../gemmviz/ui/window.py" line="187" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="140" />
+        <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Roofline</source>
         <translation>屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="141" />
+        <location filename="../../gemmviz/ui/window.py" line="189" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="142" />
+        <location filename="../../gemmviz/ui/window.py" line="190" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="143" />
+        <location filename="../../gemmviz/ui/window.py" line="191" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="145" />
+        <location filename="../../gemmviz/ui/window.py" line="193" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="144" />
+        <location filename="../../gemmviz/ui/window.py" line="192" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="209" />
+        <location filename="../../gemmviz/ui/window.py" line="329" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="210" />
+        <location filename="../../gemmviz/ui/window.py" line="330" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="211" />
+        <location filename="../../gemmviz/ui/window.py" line="331" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="212" />
+        <location filename="../../gemmviz/ui/window.py" line="332" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="213" />
+        <location filename="../../gemmviz/ui/window.py" line="333" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="215" />
+        <location filename="../../gemmviz/ui/window.py" line="335" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="219" />
+        <location filename="../../gemmviz/ui/window.py" line="339" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="222" />
+        <location filename="../../gemmviz/ui/window.py" line="342" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="227" />
+        <location filename="../../gemmviz/ui/window.py" line="347" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="228" />
+        <location filename="../../gemmviz/ui/window.py" line="348" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="230" />
+        <location filename="../../gemmviz/ui/window.py" line="350" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="231" />
-        <location filename="../../gemmviz/ui/window.py" line="232" />
+        <location filename="../../gemmviz/ui/window.py" line="351" />
+        <location filename="../../gemmviz/ui/window.py" line="352" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="233" />
+        <location filename="../../gemmviz/ui/window.py" line="353" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="234" />
+        <location filename="../../gemmviz/ui/window.py" line="354" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="237" />
+        <location filename="../../gemmviz/ui/window.py" line="357" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="238" />
+        <location filename="../../gemmviz/ui/window.py" line="358" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="239" />
+        <location filename="../../gemmviz/ui/window.py" line="359" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="241" />
+        <location filename="../../gemmviz/ui/window.py" line="361" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="242" />
+        <location filename="../../gemmviz/ui/window.py" line="362" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="248" />
+        <location filename="../../gemmviz/ui/window.py" line="368" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="249" />
+        <location filename="../../gemmviz/ui/window.py" line="369" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="250" />
+        <location filename="../../gemmviz/ui/window.py" line="370" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="293" />
+        <location filename="../../gemmviz/ui/window.py" line="430" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="298" />
+        <location filename="../../gemmviz/ui/window.py" line="435" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="307" />
+        <location filename="../../gemmviz/ui/window.py" line="444" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="321" />
+        <location filename="../../gemmviz/ui/window.py" line="458" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="325" />
+        <location filename="../../gemmviz/ui/window.py" line="462" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="327" />
+        <location filename="../../gemmviz/ui/window.py" line="464" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="348" />
+        <location filename="../../gemmviz/ui/window.py" line="486" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="350" />
+        <location filename="../../gemmviz/ui/window.py" line="488" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="365" />
+        <location filename="../../gemmviz/ui/window.py" line="503" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="367" />
+        <location filename="../../gemmviz/ui/window.py" line="505" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="374" />
+        <location filename="../../gemmviz/ui/window.py" line="512" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="375" />
+        <location filename="../../gemmviz/ui/window.py" line="513" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="384" />
+        <location filename="../../gemmviz/ui/window.py" line="522" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="387" />
+        <location filename="../../gemmviz/ui/window.py" line="525" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="574" />
+        <location filename="../../gemmviz/ui/window.py" line="720" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="574" />
+        <location filename="../../gemmviz/ui/window.py" line="720" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
