@@ -171,12 +171,12 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         self.sbytes = -(-max(self.k.shared_bytes, 16) // 16) * 16
         self.shared = np.full(nb * self.sbytes, 0xFF, np.uint8)  # unwritten words read as NaN (-1), not 0
         words = nb * (self.sbytes // 4 + 1)
-        self.written = np.zeros(words, bool)
         self.w_key = np.full(words, -1, np.int64)  # (barrier interval << 16) | warp, MANY for several warps
         self.r_key = np.full(words, -1, np.int64)
         self.w_line = np.zeros(words, np.int64)
         self.r_line = np.zeros(words, np.int64)
         self.epoch = np.zeros(nb, np.int64)
+        self.tkey = self.warp.astype(np.int64)  # each thread's key: (its block's epoch << 16) | its warp
         self.lbytes = -(-max(self.k.local_bytes, 16) // 16) * 16
         self.local = np.zeros(self.n * self.lbytes, np.uint8)
         self.callparams: dict[str, np.ndarray] = {}
@@ -361,6 +361,7 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         status[free] = RUN
         self.pc.reshape(nb, per)[free] += 1
         self.epoch[go] += 1
+        self.tkey.reshape(nb, per)[go] += 1 << 16
         return True
 
     def _idx(self, ix) -> np.ndarray:
