@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gemmviz.core.fileio import bulk_objects
 from gemmviz.core.hardware.counters import TraceError, decode_trace, resident_timeline, trace_summary
 from gemmviz.core.session import bounds
 from gemmviz.core.session.results import Result, Session
@@ -85,7 +86,9 @@ def test_a_100000_result_session_is_refused_with_the_limit_named_and_nothing_is_
     small.write_text(json.dumps(make_session(3)))
     assert window.files.open_session(small)
     big = tmp_path / "big.json"
-    big.write_text(json.dumps(make_session(100_000)))
+    session = make_session(1)
+    session["results"] *= 100_000  # one valid result 100,000 times: the count is refused, whatever they hold
+    big.write_text(json.dumps(session))
     assert not window.files.open_session(big)
     assert window.shown_dialogs[-1] == (
         f"{big}: results: 100,000 results, over the 20,000 a session may hold "
@@ -97,7 +100,8 @@ def test_a_100000_result_session_is_refused_with_the_limit_named_and_nothing_is_
 
 def test_a_session_at_the_result_limit_opens_and_its_table_sorts(window, tmp_path):
     path = tmp_path / "limit.json"
-    path.write_text(json.dumps(make_session(bounds.MAX_RESULTS)))
+    with bulk_objects():
+        path.write_text(json.dumps(make_session(bounds.MAX_RESULTS)))
     assert window.files.open_session(path)
     table = window.charts_tab.table
     assert table.model_.rowCount() == bounds.MAX_RESULTS

@@ -86,6 +86,9 @@ def _check_without_a_gpu(name: str) -> tuple[str, dict]:
 
     sys.modules["pycuda"] = None  # a GPU machine checks without it too: the emulator's path
     from gemmviz.backends.exercise import CheckOptions, check_exercise
+    from gemmviz.backends.grading import one_blas_thread
+
+    one_blas_thread()  # as each of grade --jobs 2's workers
 
     path = DATA / "exercises" / f"{name}.cu"
     h200 = json.loads((RECORDS / f"{name}.check.json").read_text("utf-8"))
@@ -502,10 +505,14 @@ ACCESS_EXERCISES = {
 
 
 @pytest.mark.parametrize("name", sorted(ACCESS_EXERCISES))
-def test_the_access_exercises_are_judged_on_the_emulator(name, tmp_path):
+def test_the_access_exercises_are_judged_on_the_emulator(name, tmp_path, request):
     from gemmviz.core.exercise.access_goals import access_verdict
 
-    record = emulated_record(DATA / "exercises" / f"{name}.cu", tmp_path, accesses=True)
+    record = None
+    if name in RECORDED:  # checked by no_gpu_records already, at the check's own sizes: with its access figures
+        record = request.getfixturevalue("no_gpu_records")[name]  # where the H200 found it slow
+    if record is None or "accesses" not in record:
+        record = emulated_record(DATA / "exercises" / f"{name}.cu", tmp_path, accesses=True)
     exercise = find_exercise(name.split("_")[0])
     correct, access = ACCESS_EXERCISES[name]
     got = {v["goal"]: v["status"] for v in record["verdicts"]}

@@ -60,10 +60,23 @@ class GradeRun:
 ProgressFn = Callable[[int, int, dict], None]
 
 
-def _init_worker(cancel) -> None:
+def _init_worker(cancel, jobs: int = 1) -> None:
     global _CANCEL
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it sets `cancel` for everyone
     _CANCEL = cancel
+    if jobs > 1:
+        one_blas_thread()
+
+
+def one_blas_thread() -> None:
+    """numpy's BLAS on one thread in a worker of a batch that runs several checks at once: each worker's
+    verification (the float64 reference products, the experiments' products) is small, and OpenBLAS's own
+    threads, one per core in every worker, fight over the cores (2026-12-02 on 2 loaded cores: the
+    experiments' k_shift, 14 float64 products of 100×129 by 129×77, took 13 to 28 ms a call on two threads,
+    2 to 3 ms on one)."""
+    from gemmviz.backends.blas_threads import set_blas_threads
+
+    set_blas_threads(1)
 
 
 def grade_one(student: Student, exercise: Exercise, options: GradeOptions, checker=None) -> dict:
@@ -117,7 +130,7 @@ def grade(
         return run
     context = multiprocessing.get_context("spawn")  # no fork of a parent that may hold threads
     cancel = context.Event()
-    pool = ProcessPoolExecutor(run.jobs, mp_context=context, initializer=_init_worker, initargs=(cancel,))
+    pool = ProcessPoolExecutor(run.jobs, mp_context=context, initializer=_init_worker, initargs=(cancel, run.jobs))
     pending: dict[Future, Student] = {}
     queue = list(reversed(todo))
     try:

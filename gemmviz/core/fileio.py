@@ -13,10 +13,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import gc
 import os
 import shutil
 import stat
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -422,3 +424,29 @@ class FileMemo:
                 del self._values[next(iter(self._values))]
             self._values[key] = value
         return self._values[key]
+
+
+_gc_lock = threading.Lock()
+_gc_state = {"pauses": 0, "was_enabled": True}
+
+
+@contextlib.contextmanager
+def bulk_objects() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a session's JSON is parsed, copied or written. Plain JSON
+    values hold no cycles, but every new list counts towards a collection, and each collection of the oldest
+    generation walks every row made so far: for the 4096³ traces session (1.2 M block-trace rows) copying its
+    results took 1.00 s against 0.25 s paused, json.dumps 1.60 s against 0.55 s, json.loads 1.45 s against
+    0.37 s (measured 2026-12-02 on this project's 2-core CI-like machine). Nested and threaded uses are
+    counted: the collector runs again when the last one ends, if it ran before the first."""
+    with _gc_lock:
+        if _gc_state["pauses"] == 0:
+            _gc_state["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _gc_state["pauses"] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_state["pauses"] -= 1
+            if _gc_state["pauses"] == 0 and _gc_state["was_enabled"]:
+                gc.enable()

@@ -29,21 +29,27 @@ class SharedBookkeeping:
     def _hazards(self, ins, idx, blk, addr, nbytes, store):
         """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it
         in this barrier interval (a key: the interval << 16 | the warp, or MANY for several warps), to find
-        hazards between warps."""
+        hazards between warps. A word was written once its write key is set (keys start at -1). A thread's own
+        key is kept up to date (Chunk.tkey), so a key x is another warp's of this interval when
+        x | MANY == many (the same interval) and x != mine."""
         nw = max(1, nbytes // 4)
         per_block = self.sbytes // 4 + 1
         if nw == 1:
-            words, warp, ep = blk * per_block + addr // 4, self.warp[idx], self.epoch[blk]
+            words, mine = blk * per_block + addr // 4, self.tkey[idx]
         else:
             words = ((blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]).reshape(-1)
-            warp, ep = np.repeat(self.warp[idx], nw), np.repeat(self.epoch[blk], nw)
+            mine = np.repeat(self.tkey[idx], nw)
         line = ins.line or 0
-        mine, many = (ep << 16) | warp, (ep << 16) | MANY
+        many = mine | MANY
         wk = self.w_key[words]
-        other_w = ((wk >> 16) == ep) & ((wk & MANY) != warp)
+        if not store:
+            unwritten = wk < 0
+            if unwritten.any():
+                self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
+        other_w = ((wk | MANY) == many) & (wk != mine)
         if store:
             rk = self.r_key[words]
-            self._hazard("write-after-read", ((rk >> 16) == ep) & ((rk & MANY) != warp), words, self.r_line, line)
+            self._hazard("write-after-read", ((rk | MANY) == many) & (rk != mine), words, self.r_line, line)
             self._hazard("write-after-write", other_w, words, self.w_line, line)
             new = np.where(other_w, many, mine)
             self.w_key[words] = new
@@ -52,14 +58,10 @@ class SharedBookkeeping:
                 self._hazard("write-after-write", dup & ~other_w, words, self.w_line, line)
                 self.w_key[words[dup]] = many[dup]
             self.w_line[words] = line
-            self.written[words] = True
             return
-        unwritten = ~self.written[words]
-        if unwritten.any():
-            self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
         self._hazard("read-after-write", other_w, words, self.w_line, line)
         rk = self.r_key[words]
-        new = np.where(((rk >> 16) == ep) & ((rk & MANY) != warp), many, mine)
+        new = np.where(((rk | MANY) == many) & (rk != mine), many, mine)
         self.r_key[words] = new
         dup = self.r_key[words] != new
         if dup.any():

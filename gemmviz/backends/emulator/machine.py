@@ -101,7 +101,9 @@ class Machine:
         self.printf_calls = 0
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
         self.instructions = 0
-        self.vectors = vector_loads(kernel)  # the shared loads ptxas merges: their records are merged too
+        if kernel.vectors is None:  # the shared loads ptxas merges: their records are merged too
+            kernel.vectors = vector_loads(kernel)
+        self.vectors = kernel.vectors
 
     def module_state(self) -> dict[str, bytes]:
         """The module's variables as they are now (a later launch of the same module starts from them)."""
@@ -169,12 +171,12 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         self.sbytes = -(-max(self.k.shared_bytes, 16) // 16) * 16
         self.shared = np.full(nb * self.sbytes, 0xFF, np.uint8)  # unwritten words read as NaN (-1), not 0
         words = nb * (self.sbytes // 4 + 1)
-        self.written = np.zeros(words, bool)
         self.w_key = np.full(words, -1, np.int64)  # (barrier interval << 16) | warp, MANY for several warps
         self.r_key = np.full(words, -1, np.int64)
         self.w_line = np.zeros(words, np.int64)
         self.r_line = np.zeros(words, np.int64)
         self.epoch = np.zeros(nb, np.int64)
+        self.tkey = self.warp.astype(np.int64)  # each thread's key: (its block's epoch << 16) | its warp
         self.lbytes = -(-max(self.k.local_bytes, 16) // 16) * 16
         self.local = np.zeros(self.n * self.lbytes, np.uint8)
         self.callparams: dict[str, np.ndarray] = {}
@@ -280,22 +282,29 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
     def run(self, schedule: str = "lockstep") -> None:
         instrs = self.k.instrs
         n_instr = len(instrs)
-        full = np.ones(self.n, bool)
+        together = None  # the PC of every thread while all of them run there together: no masks to work out
         while True:
-            runnable = self.status == RUN
-            if not runnable.any():
-                if not self.release():
-                    break
-                continue
-            if schedule == "warp":  # the lowest warp (of every block) that can run goes as far as it can
-                runnable &= self.warp == self.warp[runnable].min()
-            pcs = np.where(runnable, self.pc, NEVER)
-            at = int(pcs.min())
-            if at >= n_instr:
-                self.status[runnable & (self.pc >= n_instr)] = EXIT
-                continue
-            mask = runnable & (self.pc == at)
-            ix = slice(None) if mask is full or mask.all() else np.nonzero(mask)[0]
+            if together is not None and together < n_instr:
+                at, ix = together, slice(None)
+            else:
+                together = None
+                runnable = self.status == RUN
+                if not runnable.any():
+                    if not self.release():
+                        break
+                    continue
+                if schedule == "warp":  # the lowest warp (of every block) that can run goes as far as it can
+                    runnable &= self.warp == self.warp[runnable].min()
+                pcs = np.where(runnable, self.pc, NEVER)
+                at = int(pcs.min())
+                if at >= n_instr:
+                    self.status[runnable & (self.pc >= n_instr)] = EXIT
+                    continue
+                mask = runnable & (self.pc == at)
+                if mask.all():  # every thread runs, at this PC (and would be picked again while that holds)
+                    ix, together = slice(None), at
+                else:
+                    ix = np.nonzero(mask)[0]
             ins = instrs[at]
             self.m.last_line = ins.line or self.m.last_line
             self.m.steps_left -= 1
@@ -311,31 +320,48 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                     idx = np.arange(self.n)[ix] if isinstance(ix, slice) else ix
                     self.pc[idx[~g]] += 1
                     if not g.any():
+                        together = None if together is None else at + 1
                         continue
-                    ix = idx[g]
+                    ix, together = idx[g], None
             self.execute(ins, ix)
+            if together is not None:  # where every thread is now, if they are still all together
+                together = self.k.labels[ins.args[0]] if ins.op == "bra" else at + 1
+                if ins.op in ("ret", "exit", "bar", "barrier"):
+                    together = None
 
     def release(self, blocks=None) -> bool:
         """Let the blocks (all, or `blocks`) whose live threads all wait at a barrier go on; False when no
         thread waits. A barrier some thread of the block never reached (it exited, or waits at another one) is
-        a finding."""
+        a finding. Worked out for every block at once (a block's threads are consecutive); only a block with
+        a finding is looked at alone, in block order as before."""
         waiting = self.status == BAR
         if not waiting.any():
             return False
-        for b in np.unique(self.block_of[waiting]) if blocks is None else blocks:
-            sel = self.block_of == b
-            w = sel & waiting
-            if not w.any() or (sel & (self.status == RUN)).any():
-                continue
-            arrived = self.bars[w].max()
-            missed = sel & (self.status == EXIT) & (self.bars < arrived)
-            lines = {self.k.instrs[int(p)].line for p in np.unique(self.pc[w])}
-            if missed.any() or len(lines) > 1 or (self.bars[w] != arrived).any():
+        nb, per = self.nb, self.per
+        status = self.status.reshape(nb, per)
+        wait2 = waiting.reshape(nb, per)
+        go = wait2.any(axis=1) & ~(status == RUN).any(axis=1)
+        if blocks is not None:
+            go &= np.isin(np.arange(nb), blocks)
+        if not go.any():
+            return True
+        bars = self.bars.reshape(nb, per)
+        arrived = np.where(wait2, bars, np.iinfo(np.int64).min).max(axis=1)
+        missed = (status == EXIT) & (bars < arrived[:, None])
+        uneven = (wait2 & (bars != arrived[:, None])).any(axis=1)
+        at = np.where(wait2, self.pc.reshape(nb, per), -1)
+        lo = np.where(wait2, at, np.iinfo(np.int64).max).min(axis=1)
+        several = (wait2 & (at != lo[:, None])).any(axis=1)  # waiting at different instructions
+        for b in np.nonzero(go & (missed.any(axis=1) | uneven | several))[0]:
+            lines = {self.k.instrs[int(p)].line for p in np.unique(at[b][wait2[b]])}
+            if missed[b].any() or len(lines) > 1 or uneven[b]:
                 line = min((x for x in lines if x), default=None)
-                self.m.find("divergent-barrier", line, int(missed.sum()) or 1)
-            self.status[w] = RUN
-            self.pc[w] += 1
-            self.epoch[b] += 1
+                self.m.find("divergent-barrier", line, int(missed[b].sum()) or 1)
+        free = wait2 & go[:, None]
+        status[free] = RUN
+        self.pc.reshape(nb, per)[free] += 1
+        self.epoch[go] += 1
+        self.tkey.reshape(nb, per)[go] += 1 << 16
         return True
 
     def _idx(self, ix) -> np.ndarray:

@@ -61,6 +61,9 @@ class Kernel:
     instrs: list[Instr]
     labels: dict[str, int]
     globals_: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (initial bytes, size)
+    # the shared loads ptxas merges (sass.vector_loads), worked out at the first run: a check runs one kernel
+    # ten times or more
+    vectors: dict[int, tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
 
 _DECL_ARRAY = re.compile(

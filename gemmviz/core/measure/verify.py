@@ -91,6 +91,16 @@ def map_shape(m: int, n: int) -> tuple[int, int]:
     return -(-m // min(m, MAP_CELLS)), -(-n // min(n, MAP_CELLS))
 
 
+def _squares(err: np.ndarray, ref: np.ndarray, work: np.ndarray) -> tuple[float, float]:
+    """The sums of the finite errors' squares and of the reference's squares, through `work`."""
+    np.copyto(work, 0.0)
+    np.copyto(work, err, where=np.isfinite(err))  # np.where(np.isfinite(err), err, 0.0)
+    np.multiply(work, work, out=work)
+    d2 = float(np.sum(work))
+    np.multiply(ref, ref, out=work)
+    return d2, float(np.sum(work))
+
+
 def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: str, k: int) -> Check:
     """Check c against the float64 reference element by element (|c − ref| ≤ tol·bound + atol, where bound is
     |A|·|B|) and by the relative Frobenius norm against the precision's threshold."""
@@ -103,12 +113,20 @@ def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: s
     margin = 0.0
     first = None
     rows = max(1, ROW_BLOCK_ELEMENTS // max(n, 1))
+    # the row block's float64 temporaries, made once and reused; every value is the one the plain
+    # expressions give (c.astype(np.float64), np.abs(got - ref), tol * bound + atol, ...)
+    shape = (min(rows, m), n)
+    got_buf, err_buf, limit_buf, work_buf = (np.empty(shape) for _ in range(4))
     with np.errstate(invalid="ignore", over="ignore"):
         for r0 in range(0, m, rows):
-            got = c[r0 : r0 + rows].astype(np.float64)
+            h = min(rows, m - r0)
+            got, err, limit, work = got_buf[:h], err_buf[:h], limit_buf[:h], work_buf[:h]
+            np.copyto(got, c[r0 : r0 + rows], casting="unsafe")
             ref = reference[r0 : r0 + rows]
-            err = np.abs(got - ref)
-            limit = tol * bound[r0 : r0 + rows].astype(np.float64) + atol
+            np.subtract(got, ref, out=err)
+            np.abs(err, out=err)
+            np.multiply(bound[r0 : r0 + rows], tol, out=limit, dtype=np.float64)
+            limit += atol
             nan = np.isnan(got)
             unwritten += int(np.count_nonzero(nan))
             bad = ~(err <= limit)  # NaN and inf are bad
@@ -123,10 +141,10 @@ def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: s
                 counts += np.bincount(cells, minlength=counts.size).reshape(counts.shape)
                 margin = math.inf if np.isnan(err[bad]).any() else max(margin, float(np.max(err[bad] / limit[bad])))
             else:
-                margin = max(margin, float(np.max(err / limit)) if err.size else 0.0)
-            finite = np.where(np.isfinite(err), err, 0.0)
-            diff2 += float(np.sum(finite * finite))
-            ref2 += float(np.sum(ref * ref))
+                margin = max(margin, float(np.max(np.divide(err, limit, out=work))) if err.size else 0.0)
+            d2, r2 = _squares(err, ref, work)
+            diff2 += d2
+            ref2 += r2
     rel = math.sqrt(diff2 / ref2) if ref2 > 0 else math.sqrt(diff2)
     threshold = THRESHOLDS[precision]
     check = Check(valid=True, rel_error=rel, unwritten=unwritten, wrong=wrong, first_wrong=first, margin=margin)

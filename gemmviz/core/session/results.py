@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from itertools import chain
 
-from gemmviz.core.fileio import write_atomic
+from gemmviz.core.fileio import bulk_objects, write_atomic
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.problem import Problem
 from gemmviz.core.session import bounds
@@ -152,7 +152,8 @@ class Result:
         """Its JSON object, a copy sharing nothing with the result: what dataclasses.asdict gives, made without
         its deep copy of every value, which took seconds for one result with a 4096³ block trace (a million
         rows; saving the traces session took minutes)."""
-        return {f.name: _json_copy(getattr(self, f.name)) for f in fields(self)}
+        with bulk_objects():
+            return {f.name: _json_copy(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, d: object, where: str = "result") -> Result:
@@ -186,6 +187,10 @@ class Session:
     label: str = ""
 
     def to_dict(self) -> dict:
+        with bulk_objects():
+            return self._to_dict()
+
+    def _to_dict(self) -> dict:
         return {
             "schema": SCHEMA,
             "schema_version": SCHEMA_VERSION,
@@ -200,20 +205,24 @@ class Session:
     @classmethod
     def from_dict(cls, d: object) -> Session:
         """A session from parsed JSON: migrated to this version, then checked field by field."""
-        return _session(d)
+        with bulk_objects():
+            return _session(d)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write atomically: a failed write leaves any earlier file untouched. What is written is first read back
         by the loader, so gemmviz never writes a session it would refuse (SessionError naming the field)."""
-        d = self.to_dict()
-        _session(json.loads(json.dumps(d)))  # the loader's own view: JSON types, not the dataclasses'
-        write_atomic(path, json.dumps(d, indent=1, allow_nan=False))
+        with bulk_objects():
+            d = self.to_dict()
+            _session(json.loads(json.dumps(d)))  # the loader's own view: JSON types, not the dataclasses'
+            text = json.dumps(d, indent=1, allow_nan=False)
+        write_atomic(path, text)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Session:
         """Read and check a session file; SessionError says which file and which field is wrong, in one line."""
         try:
-            return cls.from_dict(_read_json(path))
+            with bulk_objects():
+                return cls.from_dict(_read_json(path))
         except SessionError as exc:
             raise SessionError(f"{path}: {exc}", exc.field) from None
 
