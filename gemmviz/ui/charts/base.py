@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pyqtgraph as pg
@@ -78,6 +79,22 @@ def repaint_whole(view: pg.GraphicsView) -> None:
     (ticks, points, legend text) on screen after the window's first layout, until the tab was switched. A
     chart of a few hundred items repaints in a millisecond or two."""
     view.setViewportUpdateMode(pg.QtWidgets.QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+
+
+_deferred = 0  # inside `fits_deferred()`: charts fit their legends when laid out, not when drawn
+
+
+@contextmanager
+def fits_deferred():
+    """Charts made inside fit their legends only once laid out at their real size (their resize queues the fit),
+    not first at the size a new widget has (640x480): an export makes its chart, then lays it out at the output's
+    size. Fitting at the first size too cost a third of a 4K dashboard's export, for a layout never shown."""
+    global _deferred
+    _deferred += 1
+    try:
+        yield
+    finally:
+        _deferred -= 1
 
 
 def margin_px(theme: Theme) -> int:
@@ -303,6 +320,9 @@ class ResultChart(pg.PlotWidget):
         """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
         if getattr(self, "legend", None) is None or getattr(self, "_fitting", True):
             return  # called by the view's own set-up, before the legend exists; or from within a fit
+        if _deferred and not self.testAttribute(QtCore.Qt.WidgetAttribute.WA_WState_ExplicitShowHide):
+            self._fit_timer.start()  # an export's chart, not laid out yet: fitted at its real size (fits_deferred)
+            return
         plot = self.getPlotItem()
         if plot is None:
             return  # closed
