@@ -325,12 +325,12 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
     pixels = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height)
     pixels = pixels.reshape(height, rgba.bytesPerLine())[:, : width * 4].reshape(height, width, 4)
     opaque = bool((pixels[:, :, 3] == 255).all())
-    rows = pixels[:, :, :3] if opaque else pixels
-    rows = rows.reshape(height, -1)
-    raw = np.empty((height, rows.shape[1] + 1), np.uint8)
+    channels = 3 if opaque else 4
+    raw = np.empty((height, width * channels + 1), np.uint8)
     raw[:, 0] = 2  # filter type Up (the first row's "above" is zeros: the row as it is)
-    raw[0, 1:] = rows[0]
-    np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])  # modulo 256, as PNG's filter is
+    rows = raw[:, 1:].reshape(height, width, channels)  # a view into `raw`: the filtered rows go straight in
+    rows[0] = pixels[0, :, :channels]
+    np.subtract(pixels[1:, :, :channels], pixels[:-1, :, :channels], out=rows[1:])  # modulo 256, as PNG's filter
     header = struct.pack(">IIBBBBB", width, height, 8, 2 if opaque else 6, 0, 0, 0)
     return b"".join(
         (
