@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pyqtgraph as pg
@@ -79,22 +78,6 @@ def repaint_whole(view: pg.GraphicsView) -> None:
     (ticks, points, legend text) on screen after the window's first layout, until the tab was switched. A
     chart of a few hundred items repaints in a millisecond or two."""
     view.setViewportUpdateMode(pg.QtWidgets.QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
-
-
-_deferred = 0  # inside `fits_deferred()`: charts fit their legends when laid out, not when drawn
-
-
-@contextmanager
-def fits_deferred():
-    """Charts made inside fit their legends only once laid out at their real size (their resize queues the fit),
-    not first at the size a new widget has (640x480): an export makes its chart, then lays it out at the output's
-    size. Fitting at the first size too cost a third of a 4K dashboard's export, for a layout never shown."""
-    global _deferred
-    _deferred += 1
-    try:
-        yield
-    finally:
-        _deferred -= 1
 
 
 def margin_px(theme: Theme) -> int:
@@ -306,6 +289,11 @@ class ResultChart(pg.PlotWidget):
         if getattr(self, "_fit_timer", None) is not None:
             self._fit_timer.start()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_fit_pending", False):
+            self.fit_legend()  # before its first paint
+
     def _left_axis_changed(self) -> None:
         plot = self.getPlotItem()
         width = plot.getAxis("left").width() if plot is not None else 0.0
@@ -320,9 +308,13 @@ class ResultChart(pg.PlotWidget):
         """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
         if getattr(self, "legend", None) is None or getattr(self, "_fitting", True):
             return  # called by the view's own set-up, before the legend exists; or from within a fit
-        if _deferred and not self.testAttribute(QtCore.Qt.WidgetAttribute.WA_WState_ExplicitShowHide):
-            self._fit_timer.start()  # an export's chart, not laid out yet: fitted at its real size (fits_deferred)
+        if not self.isVisible():
+            # off screen (a tab not shown, an export's chart not laid out yet): fitted once when shown, at the size
+            # it has then. A hidden chart fitted on every redraw, first at a new widget's 640x480: a third of a
+            # 4K dashboard's export, for layouts never seen
+            self._fit_pending = True
             return
+        self._fit_pending = False
         plot = self.getPlotItem()
         if plot is None:
             return  # closed

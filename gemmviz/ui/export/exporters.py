@@ -128,7 +128,7 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
     """A fresh chart widget of a registered kind (the 2x2 dashboard too) drawn with `theme`, for exports, the
     lessons and the tests: the kind's `render`, as `view` shows the results (the speedup chart's baseline, size
     and source, and where each result came from when several sessions are shown; ChartView's defaults if not
-    given)."""
+    given). Its legends are fitted when it is shown (layout_offscreen), at its size then (ResultChart.fit_legend)."""
     try:
         return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
     except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
@@ -269,10 +269,7 @@ def export_chart(
     target, writer = chart_writer(path)
     view = view or ChartView()
     check_drawable(kind, results, view)
-    from gemmviz.ui.charts.base import fits_deferred
-
-    with fits_deferred():  # its legends fitted once, at the output's size (layout_offscreen), not first at 640x480
-        widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, view)
+    widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, view)
     try:
         writer.write(widget, target, width, height, theme, footer or footer_text([]))
     finally:
@@ -322,15 +319,16 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
         raise ExportError("PNG encoding failed: no image")
     width, height = image.width(), image.height()
     rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)  # un-premultiplied, bytes in R G B A order
-    pixels = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height)
-    pixels = pixels.reshape(height, rgba.bytesPerLine())[:, : width * 4].reshape(height, width, 4)
-    opaque = bool((pixels[:, :, 3] == 255).all())
+    alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
+    opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
     channels = 3 if opaque else 4
+    pixels = rgba.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
+    rows = np.frombuffer(pixels.constBits(), np.uint8, pixels.bytesPerLine() * height).reshape(height, -1)
+    rows = rows[:, : width * channels]
     raw = np.empty((height, width * channels + 1), np.uint8)
     raw[:, 0] = 2  # filter type Up (the first row's "above" is zeros: the row as it is)
-    rows = raw[:, 1:].reshape(height, width, channels)  # a view into `raw`: the filtered rows go straight in
-    rows[0] = pixels[0, :, :channels]
-    np.subtract(pixels[1:, :, :channels], pixels[:-1, :, :channels], out=rows[1:])  # modulo 256, as PNG's filter
+    raw[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])  # modulo 256, as PNG's filter is
     header = struct.pack(">IIBBBBB", width, height, 8, 2 if opaque else 6, 0, 0, 0)
     return b"".join(
         (
