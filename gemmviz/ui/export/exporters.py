@@ -13,11 +13,12 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gemmviz.core import export_formats, fileio, interrupt
 from gemmviz.core.charts.kinds import ChartKind, ChartView, NothingToDraw
@@ -199,17 +200,39 @@ def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
 
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(width, height)
-    widget.show()
-    for _ in range(3):
+    with _data_unpainted(widget):
+        widget.show()
+        for _ in range(3):
+            QApplication.processEvents()
+        widget.resize(width, height)
         QApplication.processEvents()
-    widget.resize(width, height)
-    QApplication.processEvents()
-    from PySide6.QtCore import QTimer
+        from PySide6.QtCore import QTimer
 
-    for _ in range(10):  # and the work queued for after the layout (the roofline places its notes once, after resizes)
-        if not any(t.isActive() and t.interval() == 0 for t in widget.findChildren(QTimer)):
-            break
-        QApplication.processEvents()
+        for _ in range(10):  # and the work queued after the layout (the roofline places its notes once, after resizes)
+            if not any(t.isActive() and t.interval() == 0 for t in widget.findChildren(QTimer)):
+                break
+            QApplication.processEvents()
+
+
+@contextmanager
+def _data_unpainted(widget: QWidget):
+    """While a chart is laid out offscreen, its lines, points and error bars are not painted: the layout paints the
+    chart (pyqtgraph's axes learn their widths from the tick labels they paint) two or three times over, and the
+    data were most of that work, never shown (the export paints the chart again, whole). Their geometry and the
+    layout do not depend on their paint."""
+    import pyqtgraph as pg
+
+    views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
+    data = (pg.PlotCurveItem, pg.ScatterPlotItem, pg.ErrorBarItem)
+    flag = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+    items = [i for v in views for i in v.scene().items() if isinstance(i, data) and not i.flags() & flag]
+    for item in items:
+        item.setFlag(flag, True)
+    try:
+        yield
+    finally:
+        for item in items:
+            item.setFlag(flag, False)
 
 
 def paint_charts(widget: QWidget, painter: QPainter) -> None:
