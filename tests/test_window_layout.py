@@ -40,8 +40,10 @@ def window(qtbot, tmp_path):
     w.close()
 
 
-def test_minimum_size_fits_720p(window):
-    hint = window.minimumSizeHint()
+def test_minimum_size_fits_720p(shared_window):
+    # the module's window (normal type, the Charts tab, the replayed session, no GPU): a window of its own cost
+    # 1.5-4 s to build for one size hint
+    hint = shared_window.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720, hint
 
 

@@ -224,6 +224,8 @@ class SeriesLegend(pg.LegendItem):
     COLUMN_GAP = 16  # px between columns
     _batch = 0  # inside `batch()`: entries are laid out once, at its end
     _stale = False
+    _entries = 0  # counts changes of the entries (clear, add_entry): a fit of the same entries is remembered
+    _fitted = None  # (the last fit's arguments and entries, the state it left): the same fit again is skipped
 
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
@@ -269,6 +271,7 @@ class SeriesLegend(pg.LegendItem):
         self.entry_series = []
         self.entry_hidden = []
         self.names = []
+        self._entries += 1
         self._relayout_now()
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
@@ -277,6 +280,7 @@ class SeriesLegend(pg.LegendItem):
         self.entry_series.append(series)
         self.entry_hidden.append(hidden)
         self.names.append(name)
+        self._entries += 1
         label = self.items[-1][1]
         label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
         label.setText(label.text)
@@ -386,6 +390,28 @@ class SeriesLegend(pg.LegendItem):
         n = len(self.items)
         if n == 0:
             return
+        # a chart fits again on every resize and axis change, most often into the same room: the same entries
+        # fitted the same way come out the same (the legend as that fit left it), so that fit is not redone
+        key = (font_pt, height_px, max_width_px, min_factor, across, self._entries)
+        if self._fitted is not None and self._fitted == (key, self._fit_state()):
+            return
+        self._fit(font_pt, height_px, max_width_px, min_factor, across)
+        self._fitted = (key, self._fit_state())
+
+    def _fit_state(self) -> tuple:
+        return (
+            self.columnCount,
+            self.capacity,
+            self.opts.get("labelTextSize"),
+            tuple(label.text for _, label in self.items),
+            self.maximumWidth(),
+            self.maximumHeight(),
+        )
+
+    def _fit(
+        self, font_pt: float, height_px: float, max_width_px: float, min_factor: float = 0.5, across: bool = False
+    ) -> None:
+        n = len(self.items)
         for factor in [f for f in (1.0, 0.85, 0.7, 0.6, 0.5) if f >= min_factor] or [1.0]:
             self._set_text_pt(font_pt * factor)
             self._wrap(font_pt * factor, None)  # measured with their full names (a narrower fit wrapped them)

@@ -289,6 +289,11 @@ class ResultChart(pg.PlotWidget):
         if getattr(self, "_fit_timer", None) is not None:
             self._fit_timer.start()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_fit_pending", False):
+            self.fit_legend()  # before its first paint
+
     def _left_axis_changed(self) -> None:
         plot = self.getPlotItem()
         width = plot.getAxis("left").width() if plot is not None else 0.0
@@ -303,6 +308,13 @@ class ResultChart(pg.PlotWidget):
         """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
         if getattr(self, "legend", None) is None or getattr(self, "_fitting", True):
             return  # called by the view's own set-up, before the legend exists; or from within a fit
+        if not self.isVisible():
+            # off screen (a tab not shown, an export's chart not laid out yet): fitted once when shown, at the size
+            # it has then. A hidden chart fitted on every redraw, first at a new widget's 640x480: a third of a
+            # 4K dashboard's export, for layouts never seen
+            self._fit_pending = True
+            return
+        self._fit_pending = False
         plot = self.getPlotItem()
         if plot is None:
             return  # closed

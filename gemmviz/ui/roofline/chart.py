@@ -71,6 +71,7 @@ class RooflineChart(ResultChart):
 
         plot.clear()
         self._legend_key = None
+        self._placed_at = None  # new texts: placed again
         self.reset_legend()
         by_source: dict[str, list[Result]] = defaultdict(list)
         for r in self.results:
@@ -217,6 +218,12 @@ class RooflineChart(ResultChart):
             return  # not laid out yet
         o = vb.mapViewToScene(QtCore.QPointF(0, 0))
         u = vb.mapViewToScene(QtCore.QPointF(1, 1))
+        # placed again only where the plot moved or was rescaled since the texts were placed (or they are new):
+        # a layout calls this after each resize and legend fit, mostly with the plot where it was
+        at = (box.x(), box.y(), box.width(), box.height(), o.x(), o.y(), u.x(), u.y())
+        if at == getattr(self, "_placed_at", None):
+            return
+        self._placed_at = at
         scale = np.array([u.x() - o.x(), u.y() - o.y()])
 
         def to_scene(xy) -> np.ndarray:
