@@ -83,27 +83,27 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="335" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="339" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="396" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="408" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="399" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="411" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="410" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="422" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="411" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="423" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -119,13 +119,13 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="97" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
@@ -616,42 +616,42 @@ caches</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="89" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="90" />
         <source>Roofline of {device}</source>
         <translation>{device} 的屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="94" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="132" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="133" />
         <source>ridge {ridge} FLOP/B</source>
         <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="110" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="111" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="134" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="135" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="289" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="296" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="291" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="298" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="293" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="300" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
@@ -660,12 +660,12 @@ caches</source>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="295" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="302" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="296" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="303" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
