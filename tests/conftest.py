@@ -7,6 +7,10 @@ import sys
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# One BLAS thread per test process (and the processes tests start): three xdist workers share CI's two cores,
+# and each OpenBLAS pool's threads spin while they wait for work, so the workers' pools took the cores from
+# each other (a 128x32x128 product took 15 ms instead of 0.1 ms). Set before numpy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 THREAD_GRACE_MS = 10_000  # a closed window's worker ends within about 2 s; more under a loaded machine
 
