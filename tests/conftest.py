@@ -22,6 +22,20 @@ except ImportError:
 _NEEDS_QT = re.compile(r"^(from|import) (PySide6|pytestqt|pyqtgraph|gemmviz\.ui)\b", re.M)
 
 
+if HAS_QT:
+    from pytestqt.qtbot import QtBot
+
+    _wait_until = QtBot.waitUntil
+
+    def _wait_until_longer(self, callback, *, timeout: int = 30_000):
+        """qtbot.waitUntil with 30 s, not pytest-qt's 5 s, where a test names no time: it waits on a condition
+        and returns as soon as it holds, so only a machine under load (two CI runs sharing two cores) ever uses
+        the time; a test that bounds how long something may take names its own timeout."""
+        return _wait_until(self, callback, timeout=timeout)
+
+    QtBot.waitUntil = _wait_until_longer
+
+
 def pytest_ignore_collect(collection_path, config):
     """Without Qt (the GPU machine), a test module that imports Qt at its top is not collected, rather than
     failing the whole run at collection (modules that call pytest.importorskip first are skipped as usual)."""

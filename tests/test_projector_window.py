@@ -47,7 +47,7 @@ def test_run_stays_on_screen_with_the_controls_open(window, qtbot):
     window.set_projector(True)
     window.set_controls_visible(True, remember=True)
     window.resize(1280, 720)
-    qtbot.waitUntil(lambda: window.run_panel.run_button.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: window.run_panel.run_button.isVisible(), timeout=30_000)
     hint = window.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720, (hint, _widest(window))
     for button in (window.run_panel.run_button, window.run_panel.sweep_button):

@@ -76,7 +76,7 @@ def test_play_advances_and_stops_at_the_end(qtbot):
     panel.set_problem(Problem(16, 16, 32), tile=16)
     panel.speed_spin.setValue(60)
     panel.toggle_play()
-    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=30_000)
     assert panel.step == len(panel.schedule.steps) - 1
 
 

@@ -78,7 +78,7 @@ def test_a_long_lived_worker_is_driven_by_queued_signals(qtbot):
     answers: list[int] = []
     echo.answer.connect(answers.append, Qt.ConnectionType.DirectConnection)
     asker.ask.emit(1)
-    qtbot.waitUntil(lambda: len(answers) == 1, timeout=5000)
+    qtbot.waitUntil(lambda: len(answers) == 1, timeout=30_000)
     assert answers[0] != threading.get_ident()  # answered in the worker's thread
     assert runner.shutdown(5000)
 
