@@ -9,7 +9,6 @@ from operator import itemgetter
 
 import pytest
 
-from gemmviz.backends.blas_threads import blas_threads, set_blas_threads
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.backends.cuda import CudaBackend
 from gemmviz.core.fileio import bulk_objects
@@ -247,20 +246,7 @@ def test_every_result_of_the_shipped_sessions_round_trips(path, tmp_path):
     assert Session.load(tmp_path / "again.json").to_dict() == whole.to_dict()
 
 
-@pytest.fixture
-def one_blas_thread():
-    """The fake GPU computes each launch with numpy's matmul: on one BLAS thread here. OpenBLAS's threads on a
-    loaded 2-core machine made a 128×32×128 product take 15 ms instead of 0.1 ms (2026-12-02: the fake-GPU run
-    of every variant took 12.7 s, 4.1 s on one thread). Nothing here measures BLAS; the count is put back."""
-    before = blas_threads()
-    if before is not None:
-        set_blas_threads(1)
-    yield
-    if before is not None:
-        set_blas_threads(before)
-
-
-def test_every_variant_run_on_the_fake_gpu_and_the_cpu_passes_its_own_loader(monkeypatch, tmp_path, one_blas_thread):
+def test_every_variant_run_on_the_fake_gpu_and_the_cpu_passes_its_own_loader(monkeypatch, tmp_path):
     fake_pycuda.install(monkeypatch)
     backends = {"cpu": CpuBackend(), "cuda": CudaBackend()}
     jobs = plan_jobs(list(VARIANTS), [Problem(65, 33, 17), Problem(1, 1, 1)], {"tile": [8, 32], "block": [16, 32]})

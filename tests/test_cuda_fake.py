@@ -13,7 +13,6 @@ import time
 import pytest
 
 from gemmviz.backends import autotune
-from gemmviz.backends.blas_threads import blas_threads, set_blas_threads
 from gemmviz.backends.cuda import CudaBackend, CudaRun
 from gemmviz.core.kernels.variants import VARIANTS, get_variant
 from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
@@ -25,19 +24,6 @@ from tests.fake_pycuda.device import FakeGpu
 
 CUDA_VARIANTS = [v.name for v in VARIANTS.values() if v.backend == "cuda"]
 RAGGED = Problem(65, 33, 17)  # no kernel's multiple: the padding paths run too
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_blas_thread():
-    """The fake GPU computes each launch with numpy's matmul: on one BLAS thread here. OpenBLAS's threads on a
-    loaded 2-core machine made a 128×32×128 product take 15 ms instead of 0.1 ms (2026-12-02: the fake-GPU run
-    of every variant took 12.7 s, 4.1 s on one thread). Nothing here measures BLAS; the count is put back."""
-    before = blas_threads()
-    if before is not None:
-        set_blas_threads(1)
-    yield
-    if before is not None:
-        set_blas_threads(before)
 
 
 @pytest.fixture
