@@ -61,3 +61,39 @@ def test_other_unraisable_exceptions_still_reach_the_previous_hook():
     finally:
         sys.unraisablehook = previous
     assert [type(u.exc_value) for u in seen] == [ZeroDivisionError]
+
+
+class _SignalWhileConverted:
+    """An argument whose conversion (Python code that PySide6's C++ binding calls) is where SIGTERM lands."""
+
+    def __index__(self) -> int:
+        os.kill(os.getpid(), signal.SIGTERM)
+        _spin()
+        return 8
+
+
+def _qt_call_that_loses_the_signal() -> None:
+    from PySide6.QtGui import QImage
+
+    QImage(_SignalWhileConverted(), 8, QImage.Format.Format_RGB32)
+
+
+def test_a_signal_replaced_by_a_bindings_error_is_known():
+    """The CI failure of 2026-12-02 (a frames export ended in "SystemError: ... bad argument to internal
+    function"), made deterministic: PySide6 replaces the Interrupted raised inside its conversion."""
+    with interrupt.handled():
+        with pytest.raises(SystemError):
+            _qt_call_that_loses_the_signal()
+        assert interrupt.raised() == signal.SIGTERM
+    assert interrupt.raised() is None
+
+
+def test_a_command_ending_in_that_error_ends_as_terminated(capsys, monkeypatch):
+    import importlib
+
+    cli_main = importlib.import_module("gemmviz.cli.main")  # the module (gemmviz.cli.main is its function)
+    monkeypatch.setenv("GEMMVIZ_DEBUG", "1")  # not re-raised as a bug: it is the signal
+    with interrupt.handled():
+        code = cli_main._run(lambda _args: _qt_call_that_loses_the_signal(), None)
+    assert code == 143
+    assert capsys.readouterr().err.strip().splitlines() == ["gemmviz: terminated"]

@@ -195,6 +195,10 @@ def _run(command, args) -> int:
         _error("out of memory (an input too large for this machine?); nothing was written")
         return EXIT_FAILED
     except Exception as exc:
+        signum = interrupt.raised()
+        if signum is not None:  # the Interrupted replaced by a C caller's error (core/interrupt.py: raised())
+            print(f"gemmviz: {interrupt.message(interrupt.Interrupted(signum))}", file=sys.stderr)
+            return 128 + signum
         if os.environ.get("GEMMVIZ_DEBUG") == "1":
             raise
         return _report(exc)

@@ -51,6 +51,7 @@ def message(exc: BaseException) -> str:
 
 _depth = 0  # nesting of deferred() in the main thread
 _pending: int | None = None  # a signal that came during a deferred() block
+_raised: int | None = None  # the last signal raised as Interrupted during handled(): see raised()
 
 
 def _main_thread() -> bool:
@@ -58,11 +59,12 @@ def _main_thread() -> bool:
 
 
 def _handler(signum: int, _frame) -> None:
-    global _pending
+    global _pending, _raised
     if _depth > 0:
         if _pending is None:
             _pending = signum
         return
+    _raised = signum
     raise Interrupted(signum)
 
 
@@ -102,6 +104,14 @@ def pending() -> int | None:
     return 128 + signum
 
 
+def raised() -> int | None:
+    """The signal raised as Interrupted during handled(), or None. Where Python code that C code called (a
+    binding converting an argument through `__index__`, e.g.) raised it, the C caller may have replaced it with
+    its own error (PySide6: "SystemError: ... bad argument to internal function"): an error that escapes a
+    command after a signal was raised is that signal's doing, and the command ends as interrupted."""
+    return _raised if _main_thread() else None
+
+
 def _unraisable(previous):
     def hook(unraisable) -> None:
         global _pending
@@ -115,17 +125,30 @@ def _unraisable(previous):
     return hook
 
 
+def _excepthook(previous):
+    def hook(kind, value, traceback) -> None:
+        # A C++ binding reports an error of Python code it called (PySide6 prints it through sys.excepthook):
+        # the Interrupted itself, or the binding's own error that followed it, is the signal's, said once.
+        if isinstance(value, Interrupted) or _raised is not None:
+            return
+        previous(kind, value, traceback)
+
+    return hook
+
+
 @contextlib.contextmanager
 def handled() -> Iterator[None]:
     """Ctrl+C and SIGTERM raise Interrupted (or wait for the end of a deferred() block) during the block; the
     previous handlers are put back after it. Outside the main thread: nothing is installed."""
-    global _pending
+    global _pending, _raised
     if not _main_thread():
         yield
         return
+    _raised = None
     previous = {s: signal.getsignal(s) for s in SIGNALS}
-    hook = sys.unraisablehook
+    hook, excepthook = sys.unraisablehook, sys.excepthook
     sys.unraisablehook = _unraisable(hook)
+    sys.excepthook = _excepthook(excepthook)
     for s in SIGNALS:
         signal.signal(s, _handler)
     try:
@@ -133,8 +156,8 @@ def handled() -> Iterator[None]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h if h is not None else signal.SIG_DFL)
-        sys.unraisablehook = hook
-        _pending = None
+        sys.unraisablehook, sys.excepthook = hook, excepthook
+        _pending = _raised = None
 
 
 def _exit_now(signum: int, _frame) -> None:

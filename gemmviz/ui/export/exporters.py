@@ -364,7 +364,8 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
 
 
 def png_bytes(image: QImage) -> bytes:
-    return png_encode(image)
+    with interrupt.deferred():  # Ctrl+C waits for the encoding: a signal raised inside Qt's or numpy's C calls
+        return png_encode(image)  # surfaced as a SystemError (CI, 2026-12-02), not as the interrupt
 
 
 def svg_bytes(

@@ -65,9 +65,9 @@ def frame_image(
     state: FrameState, width: int, height: int, theme: Theme, background: Background | None = None
 ) -> QImage:
     """One frame as an opaque RGB32 image; `theme` is already scaled to the output size."""
-    image = QImage(width, height, QImage.Format.Format_RGB32)
-    image.fill(QColor(theme.background))
-    with interrupt.deferred():  # Ctrl+C waits for the frame: a painter must end before its image goes
+    with interrupt.deferred():  # Ctrl+C waits for the frame: Qt's calls (and a painter) end before it is raised
+        image = QImage(width, height, QImage.Format.Format_RGB32)
+        image.fill(QColor(theme.background))
         painter = QPainter(image)
         try:
             render_frame(painter, width, height, state, theme, background or Background())
