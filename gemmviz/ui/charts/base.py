@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from gemmviz.core.charts.style import SeriesStyle, style_of
 from gemmviz.core.numbers import sig
 from gemmviz.core.session.results import Result
-from gemmviz.ui.charts.axes import RoomyAxis, SeriesLegend
+from gemmviz.ui.charts.axes import LegendMark, RoomyAxis, SeriesLegend
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -367,7 +367,7 @@ class ResultChart(pg.PlotWidget):
 
     def sample(self, style: SeriesStyle, line: bool = True):
         """A legend sample drawn with a series' style."""
-        return pg.PlotDataItem(
+        return LegendMark(
             pen=self.pen(style) if line else None,
             symbol=style.marker,
             symbolBrush=self.theme.color(style.colour),

@@ -20,7 +20,7 @@ from gemmviz.core.kernels.variants import baseline as registry_baseline
 from gemmviz.core.numbers import sig, times_text
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.session.results import Result, find_baseline, line_results
-from gemmviz.ui.charts.axes import Log125Axis, SizeAxis
+from gemmviz.ui.charts.axes import LegendMark, Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
     LIGHT,
     ResultChart,
@@ -125,7 +125,7 @@ class _SizeChart(ResultChart):
                 for i, source in enumerate(sources):
                     dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
                     self.legend.add_entry(
-                        pg.PlotDataItem(pen=self.pen(dash, self.theme.foreground)),
+                        LegendMark(pen=self.pen(dash, self.theme.foreground)),
                         source_label(source) or tr("live (this machine)"),
                     )
 

@@ -32,6 +32,7 @@ from gemmviz.core.hardware.roofline import intensity, load_ceilings
 from gemmviz.core.numbers import sig
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
+from gemmviz.ui.charts.axes import LegendMark
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.hardware.gap import GapView
@@ -204,7 +205,7 @@ class LevelRooflineChart(pg.PlotWidget):
             sample = line
             if level in self.points:
                 drawn_with.add(level)
-                sample = pg.PlotDataItem(
+                sample = LegendMark(
                     pen=line.opts["pen"],
                     symbol=LEVELS[level][2],
                     symbolBrush=colour,

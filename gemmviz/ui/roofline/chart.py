@@ -19,7 +19,7 @@ from PySide6.QtGui import QFont
 
 from gemmviz.core.charts.style import style_table
 from gemmviz.core.session.results import Result
-from gemmviz.ui.charts.axes import Log125Axis
+from gemmviz.ui.charts.axes import LegendMark, Log125Axis
 from gemmviz.ui.charts.base import LIGHT, ResultChart, Theme, _Tip, plain, source_label
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
@@ -127,9 +127,7 @@ class RooflineChart(ResultChart):
                     pen=pg.mkPen(fg),
                 )
                 plot.addItem(ridge)
-                sample = pg.PlotDataItem(
-                    pen=None, symbol="d", symbolBrush=fg, symbolPen=None, symbolSize=self.theme.symbol_px * 1.6
-                )
+                sample = LegendMark(symbol="d", symbolBrush=fg, symbolSize=self.theme.symbol_px * 1.6)
                 self.legend.add_entry(sample, tr("ridge {ridge} FLOP/B").format(ridge=f"{c.ridge:.1f}"))
         else:
             title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
