@@ -16,7 +16,7 @@ from gemmviz.core.problem import Problem
 from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
 from gemmviz.ui.tiling.layout import fit_layout, thread_cell
-from gemmviz.ui.tiling.render import FrameState, _counter_lines, font_px_for, render_image
+from gemmviz.ui.tiling.render import Background, FrameState, _counter_lines, font_px_for, render_image
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 from tests.overlap import plot_texts, problems, widget_texts
@@ -193,10 +193,11 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
     s = block_schedule(variant, problem, tile, (1, 2))
     scaled = theme.scaled(min(w / 1920, h / 1080))
     thread = (5, 9) if s.bm // s.tm > 9 else (1, 2)
+    background = Background()  # drawn once, as an animation's frames share it (its texts are recorded each frame)
     for i in range(min(len(s.steps), 6)):
         for phase in (0.5, 1.0):
             texts = []
-            render_image(FrameState(s, i, phase, thread), w, h, scaled, texts=texts)
+            render_image(FrameState(s, i, phase, thread), w, h, scaled, background, texts=texts)
             assert texts and problems(texts, QRectF(0, 0, w, h)) == [], (i, phase)
     lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
     cell = thread_cell(lay, s, thread)

@@ -71,33 +71,54 @@ class _Cell:
 
 
 def _cells(r: Result, row: dict) -> list[_Cell]:
-    row = {**row, "size": r.problem.label, "status": r.status}
+    row = _with_size(r, row)
     warnings = result_flags(r, language()) if r.valid else []
-    cells = []
-    for key, _title, spec in COLUMNS:
-        value = row.get(key)
-        if value is None:
-            text = "—"
-        elif callable(spec):
-            text = spec(value)
-        elif spec:
-            text = format(value, spec)
-        else:
-            text = str(value)
-        tip, colour = "", None
-        if key == "status" and not r.valid:
-            text = f"{r.status.upper()}: {plain_figures(r.error or '')}"
-            tip, colour = tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))), "#B00020"
-        elif key == "status" and warnings:
-            text = "ok ⚠ " + "; ".join(re.split("[:：]", w)[0] for w in warnings)  # each warning's first word
-            tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
-        if key == "median_ms" and r.valid:
-            tip = tooltip(timing_text(r))
-        sort = value if isinstance(value, int | float) and not isinstance(value, bool) else text
-        if key == "size":
-            sort = r.m * r.n * r.k
-        cells.append(_Cell(text, sort if value is not None or key == "size" else float("-inf"), tip, colour))
-    return cells
+    return [_cell(r, row, key, spec, warnings) for key, _title, spec in COLUMNS]
+
+
+def _with_size(r: Result, row: dict) -> dict:
+    return {**row, "size": r.problem.label, "status": r.status}
+
+
+def _sort_key(r: Result, row: dict, column: int) -> object:
+    """The sort value of one cell: a number as it is (a sort by a figure formats none of the 20,000 rows' cells),
+    a text column's text."""
+    key, _title, spec = COLUMNS[column]
+    row = _with_size(r, row)
+    value = row.get(key)
+    if key == "size":
+        return r.m * r.n * r.k
+    if value is None:
+        return float("-inf")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    warnings = result_flags(r, language()) if r.valid and key == "status" else []
+    return _cell(r, row, key, spec, warnings).sort
+
+
+def _cell(r: Result, row: dict, key: str, spec, warnings: list[str]) -> _Cell:
+    value = row.get(key)
+    if value is None:
+        text = "—"
+    elif callable(spec):
+        text = spec(value)
+    elif spec:
+        text = format(value, spec)
+    else:
+        text = str(value)
+    tip, colour = "", None
+    if key == "status" and not r.valid:
+        text = f"{r.status.upper()}: {plain_figures(r.error or '')}"
+        tip, colour = tooltip("\n\n".join(filter(None, [r.error, error_map_text(r.error_map)]))), "#B00020"
+    elif key == "status" and warnings:
+        text = "ok ⚠ " + "; ".join(re.split("[:：]", w)[0] for w in warnings)  # each warning's first word
+        tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
+    if key == "median_ms" and r.valid:
+        tip = tooltip(timing_text(r))
+    sort = value if isinstance(value, int | float) and not isinstance(value, bool) else text
+    if key == "size":
+        sort = r.m * r.n * r.k
+    return _Cell(text, sort if value is not None or key == "size" else float("-inf"), tip, colour)
 
 
 class ResultsModel(QAbstractTableModel):
@@ -133,7 +154,7 @@ class ResultsModel(QAbstractTableModel):
             return
         keys = []
         for i in range(len(self._rows)):
-            value = self.cell(i, column).sort
+            value = self.sort_key(i, column)
             keys.append((0, value, "") if isinstance(value, int | float) else (1, 0, str(value)))
         order_ = sorted(range(len(self._rows)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
         self._rows = [self._rows[i] for i in order_]
@@ -153,6 +174,14 @@ class ResultsModel(QAbstractTableModel):
         ):
             return tr(COLUMNS[section][1])  # COLUMN_TITLES marks them; a copy keeps the English
         return None
+
+    def sort_key(self, row: int, column: int) -> object:
+        """A cell's sort value, from its made cell where there is one, else from its figure alone."""
+        cells = self._cells.get(row)
+        if cells is not None or column == 0:
+            return self.cell(row, column).sort
+        r, source, baselines = self._rows[row]
+        return _sort_key(r, {**result_row(r, baselines), "source": source}, column)
 
     def cell(self, row: int, column: int) -> _Cell:
         cells = self._cells.get(row)
