@@ -226,7 +226,12 @@ def _style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_lab
 class ResultChart(pg.PlotWidget):
     """Base: a themed plot with a legend in its own column that redraws itself from results.
 
-    `hidden_series` (set by the caller) are listed in the legend, faint, so a click can show them again."""
+    `hidden_series` (set by the caller) are listed in the legend, faint, so a click can show them again.
+
+    NO_MENU: gemmviz's charts (these and the hardware views) have no pyqtgraph context menu. Its "Plot Options"
+    set log axes and transforms on data that are already log10 values (a wrong chart, one click away), its
+    "Export..." bypasses the footer that says where the numbers come from, and building it cost a third of a
+    chart's construction (every window, slide and export makes several). Pan and zoom stay."""
 
     pointClicked = QtCore.Signal(object)  # the Result under a clicked point
     seriesToggled = QtCore.Signal(str)  # a legend entry was clicked: show or hide that series
@@ -240,7 +245,7 @@ class ResultChart(pg.PlotWidget):
 
     def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
         axes = {"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom"), **(axisItems or {})}
-        super().__init__(parent=parent, axisItems=axes)
+        super().__init__(parent=parent, axisItems=axes, enableMenu=False)  # NO_MENU (charts/base.py)
         repaint_whole(self)
         self.theme = theme
         self.results: list[Result] = []

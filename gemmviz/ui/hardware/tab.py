@@ -91,7 +91,7 @@ class LevelRooflineChart(pg.PlotWidget):
     level's bandwidth line, the FP32 peak, and the model's point ("requested traffic")."""
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        super().__init__(parent=parent)
+        super().__init__(parent=parent, enableMenu=False)  # NO_MENU (charts/base.py)
         repaint_whole(self)
         self.theme = theme
         self.result: Result | None = None

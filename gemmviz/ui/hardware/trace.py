@@ -294,12 +294,12 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
 
     def _draw(self, result: Result | None, drawing: TraceDrawing | None) -> None:
         self.clear()
-        self.sms_plot = self.addPlot(row=0, col=0)
+        self.sms_plot = self.addPlot(row=0, col=0, enableMenu=False)  # NO_MENU (charts/base.py)
         if result is None or drawing is None:
             self._draw_no_trace(result)
             return
         self._drawing = (result, self.sm_count, drawing)
-        self.resident_plot = self.addPlot(row=1, col=0)
+        self.resident_plot = self.addPlot(row=1, col=0, enableMenu=False)
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         s = self.summary = drawing.summary

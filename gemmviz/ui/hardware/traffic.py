@@ -102,7 +102,7 @@ class TrafficChart(pg.PlotWidget):
     """Grouped bars per memory level: model (what the code asks) and measured (the counters), in bytes."""
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        super().__init__(parent=parent)
+        super().__init__(parent=parent, enableMenu=False)  # NO_MENU (charts/base.py)
         self.theme = theme
         self.result: Result | None = None
         self.results: list[Result] = []  # two or more results compared (set_results), else empty

@@ -46,7 +46,7 @@ def empty_quarter(name: str, title: str, why: str, theme):
             if note is not None:
                 note.setTextWidth(max(60.0, self.width() * 0.8))
 
-    view = EmptyQuarter(background=theme.background)
+    view = EmptyQuarter(background=theme.background, enableMenu=False)  # NO_MENU (charts/base.py)
     view.setObjectName(f"empty-{name}")
     plot = view.getPlotItem()
     plot.setTitle(plain(tr(title)), color=theme.foreground, size=f"{theme.font_pt + 2}pt")
