@@ -296,3 +296,23 @@ def test_export_chart_dispatches_by_kind_and_suffix_and_refuses_what_is_not_regi
     view = ChartView("cublas", "4096x4096x4096", None)
     svg = exporters.export_chart("speedup", results, tmp_path / "s.svg", 320, 180, LIGHT, None, view)
     assert svg.read_text().startswith("<?xml")
+
+
+def test_no_chart_offers_pyqtgraphs_context_menu(qapp):
+    """Its Plot Options would put log axes on values already in log10, and its Export skips the footer: every
+    shipped kind's chart (the dashboard's quarters too) has no context menu (charts/base.py: NO_MENU)."""
+    import pyqtgraph as pg
+
+    session = Session.load(asset_path("sessions", "h200-2026-12-01.json"))
+    from gemmviz.core.hardware.roofline import load_ceilings
+
+    ceilings = load_ceilings(session.environment["backends"]["cuda"]["name"])
+    checked = set()
+    for kind in chart_kinds.kinds():
+        widget = exporters.make_chart(kind.name, session.results, LIGHT, ceilings)
+        views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
+        for plot in [i for v in views for i in v.scene().items() if isinstance(i, pg.PlotItem)]:
+            assert not plot.menuEnabled() and plot.getViewBox().menu is None, kind.name
+            checked.add(kind.name)
+        widget.deleteLater()
+    assert {"time", "gflops", "speedup", "roofline", "dashboard", "traffic", "sm-trace"} <= checked  # gap: a painter
