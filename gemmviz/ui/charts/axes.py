@@ -46,6 +46,12 @@ class RoomyAxis(pg.AxisItem):
 
     NUDGE = 5
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # no SI prefix on gemmviz's axes (their labels name their units), from the start: each range change
+        # during a chart's set-up set the label's HTML again to rescale it
+        self.enableAutoSIPrefix(False)
+
     def _extra(self) -> float:
         if self.label is None or not self.label.isVisible():
             return 0.0

@@ -244,7 +244,8 @@ class ResultChart(pg.PlotWidget):
     y_label_short = ""  # the y label where the long one is taller than the plot
 
     def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
-        axes = {"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom"), **(axisItems or {})}
+        given = axisItems or {}
+        axes = {side: given.get(side) or RoomyAxis(side) for side in ("left", "bottom")} | given  # each made once
         super().__init__(parent=parent, axisItems=axes, enableMenu=False)  # NO_MENU (charts/base.py)
         repaint_whole(self)
         self.theme = theme
