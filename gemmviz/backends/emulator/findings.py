@@ -34,36 +34,38 @@ class SharedBookkeeping:
         x | MANY == many (the same interval) and x != mine."""
         nw = max(1, nbytes // 4)
         per_block = self.sbytes // 4 + 1
+        first = blk * per_block + (addr >> 2)  # each thread's first word
+        mine = self.tkey[idx]  # `idx` a slice while every thread runs: a view, no copy
         if nw == 1:
-            words, mine = blk * per_block + addr // 4, self.tkey[idx]
+            words = first
         else:
-            words = ((blk * per_block + addr // 4)[:, None] + np.arange(nw)[None, :]).reshape(-1)
-            mine = np.repeat(self.tkey[idx], nw)
+            words = (first[:, None] + np.arange(nw)[None, :]).reshape(-1)
+            mine = np.repeat(mine, nw)
         line = ins.line or 0
         many = mine | MANY
-        wk = self.w_key[words]
+        wk = self.w_key.take(words)
         if not store:
             unwritten = wk < 0
             if unwritten.any():
                 self.m.find("uninit-shared", ins.line, int(unwritten.sum()))
         other_w = ((wk | MANY) == many) & (wk != mine)
         if store:
-            rk = self.r_key[words]
+            rk = self.r_key.take(words)
             self._hazard("write-after-read", ((rk | MANY) == many) & (rk != mine), words, self.r_line, line)
             self._hazard("write-after-write", other_w, words, self.w_line, line)
-            new = np.where(other_w, many, mine)
+            new = mine | (other_w * MANY)  # many where another warp wrote the word in this interval
             self.w_key[words] = new
-            dup = self.w_key[words] != new  # two warps wrote the same word in this one instruction
+            dup = self.w_key.take(words) != new  # two warps wrote the same word in this one instruction
             if dup.any():
                 self._hazard("write-after-write", dup & ~other_w, words, self.w_line, line)
                 self.w_key[words[dup]] = many[dup]
             self.w_line[words] = line
             return
         self._hazard("read-after-write", other_w, words, self.w_line, line)
-        rk = self.r_key[words]
-        new = np.where(((rk | MANY) == many) & (rk != mine), many, mine)
+        rk = self.r_key.take(words)
+        new = mine | ((((rk | MANY) == many) & (rk != mine)) * MANY)
         self.r_key[words] = new
-        dup = self.r_key[words] != new
+        dup = self.r_key.take(words) != new
         if dup.any():
             self.r_key[words[dup]] = many[dup]
         self.r_line[words] = line

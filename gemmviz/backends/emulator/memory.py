@@ -47,8 +47,11 @@ class MemoryOps(SharedBookkeeping):
         else:
             a = np.full(self._count(ix), int(self.imm(base, "u64")) + off, np.int64)
         size = np.dtype(DTYPES[ty]).itemsize
-        idx = self._idx(ix)
-        if space == "generic":
+        count = self._count(ix)
+        vals = self._values(val_arg, ty, ix, vec) if store else None
+        if space != "generic":  # every thread in one space: `ix` passed on as it is (a slice while in lockstep)
+            out = getattr(self, f"_{space}")(ins, ix, a, size, vec, ty, store, vals)
+        else:
             shared = (a >= SHARED_WINDOW) & (a < LOCAL_WINDOW)
             local = (a >= LOCAL_WINDOW) & (a < GLOBAL_BASE)
             parts = [
@@ -56,27 +59,19 @@ class MemoryOps(SharedBookkeeping):
                 ("shared", shared, a - SHARED_WINDOW),
                 ("local", local, a - LOCAL_WINDOW),
             ]
-        else:
-            parts = [(space, None, a)]  # every thread: no selection to copy through
-        vals = self._values(val_arg, ty, ix, vec) if store else None
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        for sp, sel, addr in parts:
-            handler = getattr(self, f"_{sp}")
-            if sel is None:
-                got = handler(ins, idx, addr, size, vec, ty, store, vals)
+            idx = self._idx(ix)
+            out = np.zeros((count, vec), DTYPES[ty])
+            for sp, sel, addr in parts:
+                if not sel.any():
+                    continue
+                sub_vals = vals[sel] if store else None
+                got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
                 if not store:
-                    out = got
-                continue
-            if not sel.any():
-                continue
-            sub_vals = vals[sel] if store else None
-            got = handler(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
-            if not store:
-                out[sel] = got
+                    out[sel] = got
         if not store:
             regs = val_arg if isinstance(val_arg, list) else [val_arg]
             for j, r in enumerate(regs):
-                self.put(r, out[:, j], ty, idx)
+                self.put(r, out[:, j], ty, ix)
 
     def _values(self, arg, ty, ix, vec):
         regs = arg if isinstance(arg, list) else [arg]
@@ -114,11 +109,12 @@ class MemoryOps(SharedBookkeeping):
         which = np.searchsorted(self.m.starts, off, side="right") - 1
         ok = (which >= 0) & (off + nbytes <= self.m.ends[np.clip(which, 0, None)]) & (off >= 0)
         self._record(ins, idx, addr, nbytes, 0, store)
-        if not ok.all():
-            bad = ~ok
-            nearest = self._nearest(off[bad])
-            self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
-        out = np.zeros((len(idx), vec), DTYPES[ty])
+        if ok.all():  # the usual case: no selection to copy through
+            return _access(self.m.heap, off, size, vec, ty, vals)
+        bad = ~ok
+        nearest = self._nearest(off[bad])
+        self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
+        out = np.zeros((len(off), vec), DTYPES[ty])
         if not ok.any():
             return out
         got = _access(self.m.heap, off[ok], size, vec, ty, vals[ok] if store else None)
@@ -132,6 +128,7 @@ class MemoryOps(SharedBookkeeping):
         return self.m.allocs[int(np.argmin(dist))].name if dist else "?"
 
     def _local(self, ins, idx, addr, size, vec, ty, store, vals):
+        idx = self._idx(idx)
         nbytes = size * vec
         ok = (addr >= 0) & (addr + nbytes <= self.lbytes)
         if not ok.all():
@@ -153,10 +150,10 @@ class MemoryOps(SharedBookkeeping):
             self._hazards(ins, idx, blk, addr, nbytes, store)
             got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals)
             return got if not store else None
-        out = np.zeros((len(idx), vec), DTYPES[ty])
+        out = np.zeros((len(addr), vec), DTYPES[ty])
         if not ok.any():
             return out
-        idx, addr = idx[ok], addr[ok]
+        idx, addr = self._idx(idx)[ok], addr[ok]
         blk = self.block_of[idx]
         self._hazards(ins, idx, blk, addr, nbytes, store)
         got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals[ok] if store else None)
@@ -189,7 +186,7 @@ class MemoryOps(SharedBookkeeping):
         keep = slots >= 0
         if not keep.any():
             return
-        idx, addr, slots = idx[keep], addr[keep], slots[keep]
+        idx, addr, slots = self._idx(idx)[keep], addr[keep], slots[keep]
         w = self.warp[idx]
         key = slots * 64 + w
         for k in np.unique(key):
@@ -232,11 +229,17 @@ class MemoryOps(SharedBookkeeping):
 
 def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, vals):
     """Load (vals None: the values, (n, vec)) or store vals at byte offsets `addr` of a byte array: through a
-    typed view where every address is aligned to the element, byte by byte otherwise."""
+    typed view where every address is aligned to the element (size is 1, 2, 4 or 8), byte by byte otherwise."""
     dt = DTYPES[ty]
-    if memory.size % size == 0 and not (addr % size).any():
+    if memory.size % size == 0 and not (addr & (size - 1)).any():
         view = memory.view(dt)
-        at = (addr // size)[:, None] + np.arange(vec)[None, :]
+        first = addr >> (size.bit_length() - 1)  # the element's index
+        if vec == 1:
+            if vals is None:
+                return view.take(first)[:, None]
+            view[first] = vals[:, 0].astype(dt)
+            return None
+        at = first[:, None] + np.arange(vec)[None, :]
         if vals is None:
             return view[at]
         view[at] = vals.astype(dt)
