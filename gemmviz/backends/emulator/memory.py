@@ -13,18 +13,22 @@ from gemmviz.backends.emulator.common import DTYPES, GLOBAL_BASE, LOCAL_WINDOW, 
 from gemmviz.backends.emulator.findings import SharedBookkeeping
 from gemmviz.backends.emulator.ptx import EmulatorRefusal
 
+_ADDRESSES: dict[str, tuple[str, int]] = {}  # an address operand as written -> (base, offset)
+
 
 class MemoryOps(SharedBookkeeping):
     """op_ld, op_st, op_atom and op_red, and the requests' records."""
 
     def _address(self, arg: str, ix):
         """(base value per thread or scalar, offset) of a [reg+imm] or [symbol+imm] operand."""
-        inner = arg.strip()[1:-1].replace(" ", "")
-        m = re.fullmatch(r"([%\w$.]+?)(?:\+(-?\w+))?", inner)
-        if not m:
-            raise EmulatorRefusal(f"the address {arg}", None)
-        base, off = m[1], int(m[2], 0) if m[2] else 0
-        return base, off
+        got = _ADDRESSES.get(arg)
+        if got is None:
+            inner = arg.strip()[1:-1].replace(" ", "")
+            m = re.fullmatch(r"([%\w$.]+?)(?:\+(-?\w+))?", inner)
+            if not m:
+                raise EmulatorRefusal(f"the address {arg}", None)
+            got = _ADDRESSES[arg] = m[1], int(m[2], 0) if m[2] else 0
+        return got
 
     def op_ld(self, ins, ix):
         self._memory(ins, ix, store=False)
@@ -106,10 +110,12 @@ class MemoryOps(SharedBookkeeping):
     def _global(self, ins, idx, addr, size, vec, ty, store, vals):
         off = addr - GLOBAL_BASE
         nbytes = size * vec
+        self._record(ins, idx, addr, nbytes, 0, store)
+        if self.m.inside_one(int(off.min()), int(off.max()) + nbytes):  # the usual case: nothing to sort out
+            return _access(self.m.heap, off, size, vec, ty, vals)
         which = np.searchsorted(self.m.starts, off, side="right") - 1
         ok = (which >= 0) & (off + nbytes <= self.m.ends[np.clip(which, 0, None)]) & (off >= 0)
-        self._record(ins, idx, addr, nbytes, 0, store)
-        if ok.all():  # the usual case: no selection to copy through
+        if ok.all():
             return _access(self.m.heap, off, size, vec, ty, vals)
         bad = ~ok
         nearest = self._nearest(off[bad])
@@ -146,17 +152,15 @@ class MemoryOps(SharedBookkeeping):
         if not ok.all():
             self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
         if ok.all():  # the usual case: no selection to copy through
-            blk = self.block_of[idx]
-            self._hazards(ins, idx, blk, addr, nbytes, store)
-            got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals)
+            self._hazards(ins, idx, addr, nbytes, store)
+            got = _access(self.shared, self.byte_base[idx] + addr, size, vec, ty, vals)
             return got if not store else None
         out = np.zeros((len(addr), vec), DTYPES[ty])
         if not ok.any():
             return out
         idx, addr = self._idx(idx)[ok], addr[ok]
-        blk = self.block_of[idx]
-        self._hazards(ins, idx, blk, addr, nbytes, store)
-        got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals[ok] if store else None)
+        self._hazards(ins, idx, addr, nbytes, store)
+        got = _access(self.shared, self.byte_base[idx] + addr, size, vec, ty, vals[ok] if store else None)
         if not store:
             out[ok] = got
         return out
