@@ -328,10 +328,13 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
     def _run(self, schedule: str) -> None:
         instrs = self.k.instrs
         n_instr = len(instrs)
-        together = None  # the PC of every thread while all of them run there together: no masks to work out
+        # The PC of the threads last picked (`group`: every thread, or their indices) while they run on together:
+        # no masks to work out, as the same threads would be picked again at their next PC while it stays below
+        # the PC of every other thread that can run (`others`), no branch parts them and no status changes.
+        together, group, others = None, slice(None), NEVER
         while True:
-            if together is not None and together < n_instr:
-                at, ix = together, slice(None)
+            if together is not None and together < n_instr and together < others:
+                at, ix = together, group
             else:
                 together = None
                 runnable = self.status == RUN
@@ -347,10 +350,11 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                     self.status[runnable & (self.pc >= n_instr)] = EXIT
                     continue
                 mask = runnable & (self.pc == at)
-                if mask.all():  # every thread runs, at this PC (and would be picked again while that holds)
-                    ix, together = slice(None), at
+                if mask.all():  # every thread runs, at this PC
+                    ix, together, group, others = slice(None), at, slice(None), NEVER
                 else:
                     ix = np.nonzero(mask)[0]
+                    together, group, others = at, ix, int(np.where(mask, NEVER, pcs).min())
             ins = instrs[at]
             self.m.last_line = ins.line or self.m.last_line
             self.m.steps_left -= 1
@@ -359,21 +363,31 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                 self.m.find("budget", ins.line)
                 raise Budget
             if ins.guard is not None:
-                g = self.get(ins.guard[0], "pred", ix)
-                if ins.guard[1]:
-                    g = ~g
-                if not g.all():
-                    idx = np.arange(self.n)[ix] if isinstance(ix, slice) else ix
-                    self.pc[idx[~g]] += 1
-                    if not g.any():
-                        together = None if together is None else at + 1
-                        continue
-                    ix, together = idx[g], None
+                ix, parted = self._guarded(ins, ix)
+                if ix is None:  # no thread's guard holds: each went on to the next instruction
+                    together = None if together is None else at + 1
+                    continue
+                if parted:
+                    together = None
             self.execute(ins, ix)
             if together is not None:  # where every thread is now, if they are still all together
                 together = self.k.labels[ins.args[0]] if ins.op == "bra" else at + 1
                 if ins.op in ("ret", "exit", "bar", "barrier"):
                     together = None
+
+    def _guarded(self, ins: Instr, ix):
+        """(the threads of `ix` whose guard holds, or None if none does; whether some does not): those whose
+        guard does not hold go on to the next instruction."""
+        g = self.get(ins.guard[0], "pred", ix)
+        if ins.guard[1]:
+            g = ~g
+        if g.all():
+            return ix, False
+        idx = np.arange(self.n)[ix] if isinstance(ix, slice) else ix
+        self.pc[idx[~g]] += 1
+        if not g.any():
+            return None, True
+        return idx[g], True
 
     def release(self, blocks=None) -> bool:
         """Let the blocks (all, or `blocks`) whose live threads all wait at a barrier go on; False when no
