@@ -191,17 +191,15 @@ class MemoryOps(SharedBookkeeping):
         if not keep.any():
             return
         idx, addr, slots = self._idx(idx)[keep], addr[keep], slots[keep]
-        w = self.warp[idx]
-        key = slots * 64 + w
-        for k in np.unique(key):
-            sel = key == k
-            lanes = self.lane[idx[sel]]
-            row = np.zeros(32, np.uint64)
-            row[lanes] = addr[sel].astype(np.uint64)
-            active = int(np.bitwise_or.reduce((1 << lanes.astype(np.uint64)).astype(np.uint64)))
-            self.m.records.append(
-                (int(k // 64), int(k % 64), self.seq, ins.index, space, 2 if store else 1, nbytes, active, row)
-            )
+        keys, which = np.unique(slots * 64 + self.warp[idx], return_inverse=True)  # a request per warp, in order
+        lanes = self.lane[idx]
+        rows = np.zeros((len(keys), 32), np.uint64)
+        rows[which, lanes] = addr.astype(np.uint64)  # a thread is one lane of one warp
+        active = np.zeros(len(keys), np.uint64)
+        np.bitwise_or.at(active, which, np.left_shift(np.uint64(1), lanes.astype(np.uint64)))
+        flags = 2 if store else 1
+        for i, k in enumerate(keys.tolist()):
+            self.m.records.append((k // 64, k % 64, self.seq, ins.index, space, flags, nbytes, int(active[i]), rows[i]))
             self.seq += 1
 
     def op_atom(self, ins, ix):
