@@ -51,6 +51,30 @@ from gemmviz.backends.emulator.sass import vector_loads
 
 __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan"]
 
+ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
+_OPERANDS: dict[str, tuple] = {}  # an operand as written -> (what, name, negated): how get() reads it
+
+
+def _operand(arg: str) -> tuple:
+    """How get() reads an operand: ("reg", name, negated), ("special", (attribute, axis), False), ("lane" or
+    "warp", None, False), or ("imm", text, False) for an immediate or a symbol."""
+    neg = arg.startswith("!")
+    if neg:
+        arg = arg[1:]
+    kind: tuple = ("imm", arg, False)
+    if arg.startswith("%"):
+        base, _, axis = arg.partition(".")
+        if base[1:] in SPECIAL and axis in "xyz" and axis:
+            kind = ("special", (base[1:], "xyz".index(axis)), False)
+        elif base == "%laneid":
+            kind = ("lane", None, False)
+        elif base == "%warpid":
+            kind = ("warp", None, False)
+        else:
+            kind = ("reg", arg, neg)
+    _OPERANDS["!" + arg if neg else arg] = kind
+    return kind
+
 
 @dataclass
 class Allocation:
@@ -120,6 +144,11 @@ class Machine:
         """[address, bytes, order] of A, B, C as the tracer's header lists them."""
         return [[GLOBAL_BASE + a.offset, a.size, i] for i, a in enumerate(self.allocs[:3])]
 
+    def inside_one(self, lo: int, hi: int) -> bool:
+        """Whether the bytes [lo, hi) of the heap lie in one allocation."""
+        i = int(np.searchsorted(self.starts, lo, side="right")) - 1
+        return lo >= 0 and i >= 0 and hi <= self.ends[i]
+
     def find(self, kind: str, line: int | None, n: int = 1, **params) -> None:
         key = (kind, line, params.get("matrix"), params.get("other_line"), params.get("access"))
         if key in self.findings:
@@ -177,12 +206,19 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         self.r_line = np.zeros(words, np.int64)
         self.epoch = np.zeros(nb, np.int64)
         self.tkey = self.warp.astype(np.int64)  # each thread's key: (its block's epoch << 16) | its warp
+        self.word_base = b * (self.sbytes // 4 + 1)  # each thread's block's first word, byte of shared memory
+        self.byte_base = b * self.sbytes
+        self.reads: list[tuple] = []  # the shared reads whose read keys are not written yet (findings.py)
+        self.pending = 0
         self.lbytes = -(-max(self.k.local_bytes, 16) // 16) * 16
         self.local = np.zeros(self.n * self.lbytes, np.uint8)
         self.callparams: dict[str, np.ndarray] = {}
         self.slot = np.array([traced.get(blk, -1) for blk in blocks])[b]
         self.tracing = bool((self.slot >= 0).any())
         self.seq = 0
+        self._imms: dict[tuple, object] = {}  # (operand, type) -> its value: an immediate, a symbol's address
+        self._widths: dict[str, str] = {}
+        self._handlers: dict[str, object] = {}  # opcode -> its bound op_ method
 
     # --- operands --------------------------------------------------------------------------------------------
 
@@ -196,39 +232,45 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
 
     def get(self, arg, ty: str, ix):
         """The operand's value for the threads `ix`, as PTX type `ty`."""
-        dt = DTYPES[ty]
         if isinstance(arg, list):
             raise EmulatorRefusal("a vector register operand here", None)
-        neg = arg.startswith("!")
-        if neg:
-            arg = arg[1:]
-        if arg.startswith("%"):
-            base, _, axis = arg.partition(".")
-            if base[1:] in SPECIAL and axis in "xyz" and axis:
-                i = "xyz".index(axis)
-                v = getattr(self, base[1:])[i]
-                v = v[ix] if isinstance(v, np.ndarray) else v
-                return np.asarray(v).astype(dt)
-            if base in ("%laneid",):
-                return self.lane[ix].astype(dt)
-            if base in ("%warpid",):
-                return self.warp[ix].astype(dt)
-            r = self.regs.get(arg)
+        kind = _OPERANDS.get(arg) or _operand(arg)
+        what, name, neg = kind
+        dt = DTYPES[ty]
+        if what == "reg":
+            r = self.regs.get(name)
             if r is None:
-                r = self.reg(arg, self.k.regs.get(re.sub(r"\d+$", "", arg), self.k.regs.get(arg, ty)))
+                r = self.reg(name, self.k.regs.get(re.sub(r"\d+$", "", name), self.k.regs.get(name, ty)))
             v = r[ix]
             if ty == "pred" or r.dtype == np.bool_:
                 v = v.astype(bool)
                 return ~v if neg else v
-            isz = np.dtype(dt).itemsize
+            isz = ITEMSIZE[ty]
             if v.dtype.itemsize == isz:
                 return v.view(dt)
             # a narrower or wider register read as this type: convert the bits' integer value
             return v.astype(np.dtype(f"u{isz}") if isz > 1 else np.uint8).view(dt)
-        return self.imm(arg, ty)
+        if what == "special":
+            v = getattr(self, name[0])[name[1]]
+            v = v[ix] if isinstance(v, np.ndarray) else v
+            return np.asarray(v).astype(dt)
+        if what == "lane":
+            return self.lane[ix].astype(dt)
+        if what == "warp":
+            return self.warp[ix].astype(dt)
+        value = self._imms.get((name, ty))
+        if value is None:
+            value = self._imms[name, ty] = self.imm(name, ty)
+        return value
 
     def width_of(self, name: str) -> str:
         """u64 or u32: the register's declared width, as an address operand is read."""
+        width = self._widths.get(name)
+        if width is None:
+            width = self._widths[name] = self._width_of(name)
+        return width
+
+    def _width_of(self, name: str) -> str:
         decl = self.k.regs.get(re.sub(r"\d+$", "", name), self.k.regs.get(name, "b64"))
         return "u64" if np.dtype(DTYPES[decl]).itemsize == 8 else "u32"
 
@@ -280,12 +322,19 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
     # --- running ---------------------------------------------------------------------------------------------
 
     def run(self, schedule: str = "lockstep") -> None:
+        with np.errstate(all="ignore"):  # as a GPU: overflow, division by zero and NaN raise nothing
+            self._run(schedule)
+
+    def _run(self, schedule: str) -> None:
         instrs = self.k.instrs
         n_instr = len(instrs)
-        together = None  # the PC of every thread while all of them run there together: no masks to work out
+        # The PC of the threads last picked (`group`: every thread, or their indices) while they run on together:
+        # no masks to work out, as the same threads would be picked again at their next PC while it stays below
+        # the PC of every other thread that can run (`others`), no branch parts them and no status changes.
+        together, group, others = None, slice(None), NEVER
         while True:
-            if together is not None and together < n_instr:
-                at, ix = together, slice(None)
+            if together is not None and together < n_instr and together < others:
+                at, ix = together, group
             else:
                 together = None
                 runnable = self.status == RUN
@@ -301,10 +350,11 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                     self.status[runnable & (self.pc >= n_instr)] = EXIT
                     continue
                 mask = runnable & (self.pc == at)
-                if mask.all():  # every thread runs, at this PC (and would be picked again while that holds)
-                    ix, together = slice(None), at
+                if mask.all():  # every thread runs, at this PC
+                    ix, together, group, others = slice(None), at, slice(None), NEVER
                 else:
                     ix = np.nonzero(mask)[0]
+                    together, group, others = at, ix, int(np.where(mask, NEVER, pcs).min())
             ins = instrs[at]
             self.m.last_line = ins.line or self.m.last_line
             self.m.steps_left -= 1
@@ -313,21 +363,31 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                 self.m.find("budget", ins.line)
                 raise Budget
             if ins.guard is not None:
-                g = self.get(ins.guard[0], "pred", ix)
-                if ins.guard[1]:
-                    g = ~g
-                if not g.all():
-                    idx = np.arange(self.n)[ix] if isinstance(ix, slice) else ix
-                    self.pc[idx[~g]] += 1
-                    if not g.any():
-                        together = None if together is None else at + 1
-                        continue
-                    ix, together = idx[g], None
+                ix, parted = self._guarded(ins, ix)
+                if ix is None:  # no thread's guard holds: each went on to the next instruction
+                    together = None if together is None else at + 1
+                    continue
+                if parted:
+                    together = None
             self.execute(ins, ix)
             if together is not None:  # where every thread is now, if they are still all together
                 together = self.k.labels[ins.args[0]] if ins.op == "bra" else at + 1
                 if ins.op in ("ret", "exit", "bar", "barrier"):
                     together = None
+
+    def _guarded(self, ins: Instr, ix):
+        """(the threads of `ix` whose guard holds, or None if none does; whether some does not): those whose
+        guard does not hold go on to the next instruction."""
+        g = self.get(ins.guard[0], "pred", ix)
+        if ins.guard[1]:
+            g = ~g
+        if g.all():
+            return ix, False
+        idx = np.arange(self.n)[ix] if isinstance(ix, slice) else ix
+        self.pc[idx[~g]] += 1
+        if not g.any():
+            return None, True
+        return idx[g], True
 
     def release(self, blocks=None) -> bool:
         """Let the blocks (all, or `blocks`) whose live threads all wait at a barrier go on; False when no
@@ -362,19 +422,22 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         self.pc.reshape(nb, per)[free] += 1
         self.epoch[go] += 1
         self.tkey.reshape(nb, per)[go] += 1 << 16
+        if go.all():  # every block in a new interval: no write can see the reads before (findings.py)
+            self.reads.clear()
+            self.pending = 0
         return True
 
     def _idx(self, ix) -> np.ndarray:
         return np.arange(self.n)[ix] if isinstance(ix, slice) else ix
 
     def execute(self, ins: Instr, ix) -> None:
-        op = ins.op
-        handler = getattr(self, f"op_{op}", None)
+        handler = self._handlers.get(ins.op)
         if handler is None:
-            raise EmulatorRefusal(ins.text.split()[0], ins.line)
+            handler = self._handlers[ins.op] = getattr(self, f"op_{ins.op}", None)
+            if handler is None:
+                raise EmulatorRefusal(ins.text.split()[0], ins.line)
         try:
-            with np.errstate(all="ignore"):
-                jumped = handler(ins, ix)
+            jumped = handler(ins, ix)
         except EmulatorRefusal as exc:  # an operand it cannot run, found only now: at the instruction's line
             if exc.line is None and exc.key == "emu.refuse" and ins.line is not None:
                 raise EmulatorRefusal(exc.what, ins.line) from None

@@ -13,18 +13,22 @@ from gemmviz.backends.emulator.common import DTYPES, GLOBAL_BASE, LOCAL_WINDOW, 
 from gemmviz.backends.emulator.findings import SharedBookkeeping
 from gemmviz.backends.emulator.ptx import EmulatorRefusal
 
+_ADDRESSES: dict[str, tuple[str, int]] = {}  # an address operand as written -> (base, offset)
+
 
 class MemoryOps(SharedBookkeeping):
     """op_ld, op_st, op_atom and op_red, and the requests' records."""
 
     def _address(self, arg: str, ix):
         """(base value per thread or scalar, offset) of a [reg+imm] or [symbol+imm] operand."""
-        inner = arg.strip()[1:-1].replace(" ", "")
-        m = re.fullmatch(r"([%\w$.]+?)(?:\+(-?\w+))?", inner)
-        if not m:
-            raise EmulatorRefusal(f"the address {arg}", None)
-        base, off = m[1], int(m[2], 0) if m[2] else 0
-        return base, off
+        got = _ADDRESSES.get(arg)
+        if got is None:
+            inner = arg.strip()[1:-1].replace(" ", "")
+            m = re.fullmatch(r"([%\w$.]+?)(?:\+(-?\w+))?", inner)
+            if not m:
+                raise EmulatorRefusal(f"the address {arg}", None)
+            got = _ADDRESSES[arg] = m[1], int(m[2], 0) if m[2] else 0
+        return got
 
     def op_ld(self, ins, ix):
         self._memory(ins, ix, store=False)
@@ -47,8 +51,11 @@ class MemoryOps(SharedBookkeeping):
         else:
             a = np.full(self._count(ix), int(self.imm(base, "u64")) + off, np.int64)
         size = np.dtype(DTYPES[ty]).itemsize
-        idx = self._idx(ix)
-        if space == "generic":
+        count = self._count(ix)
+        vals = self._values(val_arg, ty, ix, vec) if store else None
+        if space != "generic":  # every thread in one space: `ix` passed on as it is (a slice while in lockstep)
+            out = getattr(self, f"_{space}")(ins, ix, a, size, vec, ty, store, vals)
+        else:
             shared = (a >= SHARED_WINDOW) & (a < LOCAL_WINDOW)
             local = (a >= LOCAL_WINDOW) & (a < GLOBAL_BASE)
             parts = [
@@ -56,27 +63,19 @@ class MemoryOps(SharedBookkeeping):
                 ("shared", shared, a - SHARED_WINDOW),
                 ("local", local, a - LOCAL_WINDOW),
             ]
-        else:
-            parts = [(space, None, a)]  # every thread: no selection to copy through
-        vals = self._values(val_arg, ty, ix, vec) if store else None
-        out = np.zeros((len(idx), vec), DTYPES[ty])
-        for sp, sel, addr in parts:
-            handler = getattr(self, f"_{sp}")
-            if sel is None:
-                got = handler(ins, idx, addr, size, vec, ty, store, vals)
+            idx = self._idx(ix)
+            out = np.zeros((count, vec), DTYPES[ty])
+            for sp, sel, addr in parts:
+                if not sel.any():
+                    continue
+                sub_vals = vals[sel] if store else None
+                got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
                 if not store:
-                    out = got
-                continue
-            if not sel.any():
-                continue
-            sub_vals = vals[sel] if store else None
-            got = handler(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
-            if not store:
-                out[sel] = got
+                    out[sel] = got
         if not store:
             regs = val_arg if isinstance(val_arg, list) else [val_arg]
             for j, r in enumerate(regs):
-                self.put(r, out[:, j], ty, idx)
+                self.put(r, out[:, j], ty, ix)
 
     def _values(self, arg, ty, ix, vec):
         regs = arg if isinstance(arg, list) else [arg]
@@ -111,14 +110,17 @@ class MemoryOps(SharedBookkeeping):
     def _global(self, ins, idx, addr, size, vec, ty, store, vals):
         off = addr - GLOBAL_BASE
         nbytes = size * vec
+        self._record(ins, idx, addr, nbytes, 0, store)
+        if self.m.inside_one(int(off.min()), int(off.max()) + nbytes):  # the usual case: nothing to sort out
+            return _access(self.m.heap, off, size, vec, ty, vals)
         which = np.searchsorted(self.m.starts, off, side="right") - 1
         ok = (which >= 0) & (off + nbytes <= self.m.ends[np.clip(which, 0, None)]) & (off >= 0)
-        self._record(ins, idx, addr, nbytes, 0, store)
-        if not ok.all():
-            bad = ~ok
-            nearest = self._nearest(off[bad])
-            self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
-        out = np.zeros((len(idx), vec), DTYPES[ty])
+        if ok.all():
+            return _access(self.m.heap, off, size, vec, ty, vals)
+        bad = ~ok
+        nearest = self._nearest(off[bad])
+        self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
+        out = np.zeros((len(off), vec), DTYPES[ty])
         if not ok.any():
             return out
         got = _access(self.m.heap, off[ok], size, vec, ty, vals[ok] if store else None)
@@ -132,6 +134,7 @@ class MemoryOps(SharedBookkeeping):
         return self.m.allocs[int(np.argmin(dist))].name if dist else "?"
 
     def _local(self, ins, idx, addr, size, vec, ty, store, vals):
+        idx = self._idx(idx)
         nbytes = size * vec
         ok = (addr >= 0) & (addr + nbytes <= self.lbytes)
         if not ok.all():
@@ -149,17 +152,15 @@ class MemoryOps(SharedBookkeeping):
         if not ok.all():
             self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
         if ok.all():  # the usual case: no selection to copy through
-            blk = self.block_of[idx]
-            self._hazards(ins, idx, blk, addr, nbytes, store)
-            got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals)
+            self._hazards(ins, idx, addr, nbytes, store)
+            got = _access(self.shared, self.byte_base[idx] + addr, size, vec, ty, vals)
             return got if not store else None
-        out = np.zeros((len(idx), vec), DTYPES[ty])
+        out = np.zeros((len(addr), vec), DTYPES[ty])
         if not ok.any():
             return out
-        idx, addr = idx[ok], addr[ok]
-        blk = self.block_of[idx]
-        self._hazards(ins, idx, blk, addr, nbytes, store)
-        got = _access(self.shared, blk * self.sbytes + addr, size, vec, ty, vals[ok] if store else None)
+        idx, addr = self._idx(idx)[ok], addr[ok]
+        self._hazards(ins, idx, addr, nbytes, store)
+        got = _access(self.shared, self.byte_base[idx] + addr, size, vec, ty, vals[ok] if store else None)
         if not store:
             out[ok] = got
         return out
@@ -189,18 +190,16 @@ class MemoryOps(SharedBookkeeping):
         keep = slots >= 0
         if not keep.any():
             return
-        idx, addr, slots = idx[keep], addr[keep], slots[keep]
-        w = self.warp[idx]
-        key = slots * 64 + w
-        for k in np.unique(key):
-            sel = key == k
-            lanes = self.lane[idx[sel]]
-            row = np.zeros(32, np.uint64)
-            row[lanes] = addr[sel].astype(np.uint64)
-            active = int(np.bitwise_or.reduce((1 << lanes.astype(np.uint64)).astype(np.uint64)))
-            self.m.records.append(
-                (int(k // 64), int(k % 64), self.seq, ins.index, space, 2 if store else 1, nbytes, active, row)
-            )
+        idx, addr, slots = self._idx(idx)[keep], addr[keep], slots[keep]
+        keys, which = np.unique(slots * 64 + self.warp[idx], return_inverse=True)  # a request per warp, in order
+        lanes = self.lane[idx]
+        rows = np.zeros((len(keys), 32), np.uint64)
+        rows[which, lanes] = addr.astype(np.uint64)  # a thread is one lane of one warp
+        active = np.zeros(len(keys), np.uint64)
+        np.bitwise_or.at(active, which, np.left_shift(np.uint64(1), lanes.astype(np.uint64)))
+        flags = 2 if store else 1
+        for i, k in enumerate(keys.tolist()):
+            self.m.records.append((k // 64, k % 64, self.seq, ins.index, space, flags, nbytes, int(active[i]), rows[i]))
             self.seq += 1
 
     def op_atom(self, ins, ix):
@@ -232,11 +231,17 @@ class MemoryOps(SharedBookkeeping):
 
 def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, vals):
     """Load (vals None: the values, (n, vec)) or store vals at byte offsets `addr` of a byte array: through a
-    typed view where every address is aligned to the element, byte by byte otherwise."""
+    typed view where every address is aligned to the element (size is 1, 2, 4 or 8), byte by byte otherwise."""
     dt = DTYPES[ty]
-    if memory.size % size == 0 and not (addr % size).any():
+    if memory.size % size == 0 and not (addr & (size - 1)).any():
         view = memory.view(dt)
-        at = (addr // size)[:, None] + np.arange(vec)[None, :]
+        first = addr >> (size.bit_length() - 1)  # the element's index
+        if vec == 1:
+            if vals is None:
+                return view.take(first)[:, None]
+            view[first] = vals[:, 0].astype(dt)
+            return None
+        at = first[:, None] + np.arange(vec)[None, :]
         if vals is None:
             return view[at]
         view[at] = vals.astype(dt)

@@ -50,8 +50,8 @@ class ArithmeticOps:
     def op_fma(self, ins, ix):
         ty = _type_of(ins.mods)
         a, b, c = (self.get(x, ty, ix) for x in ins.args[1:4])
-        if ty == "f32":
-            r = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float32)
+        if ty == "f32":  # the product exact in float64, the sum rounded there, then to float32
+            r = (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
         else:
             r = a * b + c
         self.put(ins.args[0], r, ty, ix)
