@@ -100,11 +100,9 @@ class RooflineChart(ResultChart):
                     continue
                 ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
                 ys_all += [float(ys.min()), value]
-                item = pg.PlotDataItem(
-                    np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style)
-                )
-                plot.addItem(item)
-                self.legend.add_entry(item, name)
+                pen = pg.mkPen(fg, width=self.theme.line_px, style=style)
+                plot.addItem(pg.PlotCurveItem(np.log10(xs), np.log10(ys), pen=pen))  # a line alone, no markers
+                self.legend.add_entry(LegendMark(pen=pen), name)
                 self._roofs.append(np.column_stack([np.log10(xs), np.log10(ys)]))
             if c.bandwidth_gbs:
                 label = pg.TextItem(
