@@ -341,11 +341,22 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
     if image.isNull():
         raise ExportError("PNG encoding failed: no image")
     width, height = image.width(), image.height()
-    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)  # un-premultiplied, bytes in R G B A order
-    alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
-    opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
+    if image.format() in (
+        QImage.Format.Format_ARGB32,
+        QImage.Format.Format_ARGB32_Premultiplied,
+        QImage.Format.Format_RGB32,
+    ):
+        # a chart's own image (render_widget): its alpha read in place (a pixel's 32-bit word, alpha in its top
+        # byte), and an opaque one converted once, straight to RGB (via RGBA8888 took a second 4K conversion)
+        argb = np.frombuffer(image.constBits(), np.uint32, image.bytesPerLine() // 4 * height).reshape(height, -1)
+        opaque = image.format() == QImage.Format.Format_RGB32 or bool((argb[:, :width] >= 0xFF000000).all())
+        rgba = None if opaque else image.convertToFormat(QImage.Format.Format_RGBA8888)
+    else:
+        rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)  # un-premultiplied, bytes in R G B A order
+        alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
+        opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
     channels = 3 if opaque else 4
-    pixels = rgba.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
+    pixels = image.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
     rows = np.frombuffer(pixels.constBits(), np.uint8, pixels.bytesPerLine() * height).reshape(height, -1)
     rows = rows[:, : width * channels]
     raw = np.empty((height, width * channels + 1), np.uint8)

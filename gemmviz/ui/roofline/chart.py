@@ -208,6 +208,9 @@ class RooflineChart(ResultChart):
         plot = self.getPlotItem() if getattr(self, "legend", None) is not None else None
         if plot is None:
             return  # the view's own set-up (nothing drawn yet), or the chart is closing
+        if not self.isVisible():
+            return  # placed when shown (showEvent fits the legend, then places), at the size it has then: an
+            # export's chart placed its notes at a new widget's 640x480 first, 40 ms of a 4K dashboard
         vb = plot.getViewBox()
         box = vb.sceneBoundingRect()
         if box.width() <= 0 or box.height() <= 0:
@@ -375,11 +378,13 @@ def _text_size(item: pg.TextItem) -> tuple[float, float]:
 
 def _dense(line: np.ndarray, step_px: float) -> np.ndarray:
     """The polyline's vertices with points added so that no two neighbours are more than `step_px` apart."""
-    out = [line[:1]]
-    for a, b in zip(line[:-1], line[1:]):
-        n = max(1, int(math.ceil(float(np.hypot(*(b - a))) / step_px)))
-        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
-    return np.concatenate(out)
+    if len(line) < 2:
+        return line[:1]
+    a, d = line[:-1], np.diff(line, axis=0)  # each segment's start and its step to the next vertex
+    n = np.maximum(1, np.ceil(np.hypot(d[:, 0], d[:, 1]) / step_px).astype(int))
+    seg = np.repeat(np.arange(len(d)), n)  # the segment of each added point, and its 1 .. n along it
+    k = np.arange(len(seg)) - np.repeat(np.cumsum(n) - n, n) + 1
+    return np.concatenate([line[:1], a[seg] + d[seg] * (k / n[seg])[:, None]])  # one pass, not a loop per segment
 
 
 class _Room:
