@@ -293,14 +293,19 @@ class SeriesLegend(pg.LegendItem):
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
-        self.addItem(_Sample(item, hidden), plain(name))
+        # pyqtgraph's addItem, with the label's text set once: its label set the name, then the margin below
+        # needed it set again (two HTML layouts per entry)
+        label = pg.LabelItem("", color=self.opts["labelTextColor"], justify="left", size=self.opts["labelTextSize"])
+        label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
+        label.setText(plain(name))
+        sample = _Sample(item, hidden)
+        sample.sigClicked.connect(self.sigSampleClicked)
+        self.items.append((sample, label))
+        self.updateSize()
         self.entry_series.append(series)
         self.entry_hidden.append(hidden)
         self.names.append(name)
         self._entries += 1
-        label = self.items[-1][1]
-        label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
-        label.setText(label.text)
         if hidden:
             label.setOpacity(0.45)
         self._relayout_now()
@@ -316,13 +321,16 @@ class SeriesLegend(pg.LegendItem):
         """The entries shown: all, or where they do not fit, first the series drawn (the seed's kernels come
         first), then the entries that are no series (lines, sources), then hidden series, leaving a row for
         "+k more"; in their own order."""
+        return self._shown(self.capacity)
+
+    def _shown(self, capacity: int | None) -> list[int]:
         n = len(self.items)
-        if self.capacity is None or n <= self.capacity:
+        if capacity is None or n <= capacity:
             return list(range(n))
         drawn = [i for i, s in enumerate(self.entry_series) if s is not None and not self.entry_hidden[i]]
         fixed = [i for i, s in enumerate(self.entry_series) if s is None]
         hidden = [i for i, s in enumerate(self.entry_series) if s is not None and self.entry_hidden[i]]
-        return sorted((drawn + fixed + hidden)[: max(0, self.capacity - 1)])
+        return sorted((drawn + fixed + hidden)[: max(0, capacity - 1)])
 
     def _relayout(self) -> None:
         """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
@@ -474,6 +482,11 @@ class SeriesLegend(pg.LegendItem):
             self._relayout()
             return self.maximumHeight() <= height_px
 
+        # the fewest rows given up that fit, as the entries' heights predict it (no layout per try), then laid out
+        # twice to check it: one row fewer given up does not fit, and it does (left laid out as it is)
+        k = next((k for k in range(1, last + 1) if self._height_for(start - k * step) <= height_px), last)
+        if (k == 1 or not fits(k - 1)) and fits(k):
+            return
         # the fewest rows given up that fit lie in [lo, hi] (hi = last when none fits): galloping from one row
         # (usually enough: the estimate is a pixel short), then bisection
         lo, hi, k = 1, last, 1
@@ -493,6 +506,23 @@ class SeriesLegend(pg.LegendItem):
                 lo = mid + 1
         if self.capacity != start - lo * step:
             fits(lo)
+
+    def _height_for(self, capacity: int) -> float:
+        """The height _relayout would give the legend showing `capacity` entries (the last of them "+k more") in
+        its columns, its labels as they are: each row as tall as its tallest label or sample, the rows' gaps and
+        the layout's margins (a prediction: the search above checks it)."""
+        shown = self._shown(capacity)
+        more = len(shown) < len(self.items)
+        rows = max(1, -(-(len(shown) + more) // max(1, self.columnCount)))
+        sample_h = self.sample_height(min(label.item.boundingRect().height() for _, label in self.items))
+        heights = [0.0] * rows
+        for slot, i in enumerate(shown):
+            heights[slot % rows] = max(heights[slot % rows], self.items[i][1].itemRect().height(), sample_h)
+        if more:
+            slot = len(shown) % rows
+            heights[slot] = max(heights[slot], self.more.itemRect().height())
+        _, top, _, bottom = self.layout.getContentsMargins()
+        return top + bottom + sum(heights) + self.layout.verticalSpacing() * (rows - 1)
 
     def full_width(self, pt: float) -> float:
         """The width of one column of entries with their full names at `pt` points."""
@@ -522,8 +552,9 @@ class SeriesLegend(pg.LegendItem):
 
     def _set_text_pt(self, pt: float) -> None:
         size = f"{pt:.1f}pt"
-        if self.opts.get("labelTextSize") == size:
-            return
+        now = self.opts.get("labelTextSize") or ""
+        if now == size or (now.endswith("pt") and f"{float(now[:-2]):.1f}pt" == size):
+            return  # the same size ("20pt" as reset_legend writes it): every label's HTML set again for nothing
         self.opts["labelTextSize"] = size
         for _, label in self.items:
             label.setAttr("size", size)
