@@ -230,6 +230,19 @@ class _Sample(pg.ItemSample):
         event.ignore()
 
 
+_SCRATCH: list[QtWidgets.QGraphicsTextItem] = []
+
+
+def _scratch_text() -> QtWidgets.QGraphicsTextItem:
+    """A text item in no scene, with a legend label's document margin, to measure a label's HTML without
+    setting it (and laying out its label)."""
+    if not _SCRATCH:
+        item = QtWidgets.QGraphicsTextItem()
+        item.document().setDocumentMargin(1)
+        _SCRATCH.append(item)
+    return _SCRATCH[0]
+
+
 class SeriesLegend(pg.LegendItem):
     """Entries (sample, label) stacked from the top, each a compact row with the sample beside its label on the
     same centre line, wrapping into columns (filled top to bottom) only when the height needs it. The legend
@@ -243,6 +256,7 @@ class SeriesLegend(pg.LegendItem):
     _stale = False
     _entries = 0  # counts changes of the entries (clear, add_entry): a fit of the same entries is remembered
     _fitted = None  # (the last fit's arguments and entries, the state it left): the same fit again is skipped
+    _measured: dict = {}  # the entries' full names measured per text size (_measure), for one set of entries
 
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
@@ -441,12 +455,10 @@ class SeriesLegend(pg.LegendItem):
     ) -> None:
         n = len(self.items)
         for factor in [f for f in (1.0, 0.85, 0.7, 0.6, 0.5) if f >= min_factor] or [1.0]:
-            self._set_text_pt(font_pt * factor)
-            self._wrap(font_pt * factor, None)  # measured with their full names (a narrower fit wrapped them)
-            text_h = max(label.item.boundingRect().height() for _, label in self.items)
+            text_h, widest = self._measure(font_pt * factor)  # their full names (a narrower fit wrapped them)
             row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP
             sample_w = self._sample_width(text_h)
-            entry_w = max(lab.item.boundingRect().width() for _, lab in self.items) + sample_w + self.COLUMN_GAP
+            entry_w = widest + sample_w + self.COLUMN_GAP
             rows = max(1, int((height_px + self.ROW_GAP) // max(row_h, 1)))
             columns = -(-n // rows)
             if columns * entry_w <= max_width_px:
@@ -456,7 +468,7 @@ class SeriesLegend(pg.LegendItem):
             columns = min(n, fit_columns)
             rows = -(-n // columns)
         text_w = max_width_px - sample_w - self.COLUMN_GAP if entry_w > max_width_px else None
-        self._wrap(font_pt * factor, text_w)
+        self._wrap(font_pt * factor, text_w, resized=self._set_text_pt(font_pt * factor))
         if text_w is not None:  # names on two lines or more: one column, as many entries as its height holds
             columns = fit_columns = 1
         self.columnCount = min(columns, fit_columns)
@@ -538,24 +550,43 @@ class SeriesLegend(pg.LegendItem):
         """A sample's width and the gap to its label, for labels `text_h` tall."""
         return round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
 
-    def _wrap(self, pt: float, width: float | None) -> None:
+    def _measure(self, pt: float) -> tuple[float, float]:
+        """The height and width of the tallest and the widest entry's full name at `pt` points, as its label
+        would show it, measured in a scratch text item with the label's HTML and margin: a fit tried each text
+        size by setting every label's HTML and laying it out (twice a fit: the names, then wrapped again). Kept
+        for the legend's entries as they are (a chart fits again at each resize)."""
+        key = (f"{pt:.1f}pt", self._entries)
+        if self._measured.get("key") != key[1]:
+            self._measured = {"key": key[1]}
+        if key[0] not in self._measured:
+            item = _scratch_text()
+            sizes = []
+            for name in self.names:
+                item.setHtml(f"<span style='font-size: {key[0]}'>{plain(name)}</span>")
+                sizes.append(item.boundingRect())
+            self._measured[key[0]] = (max(r.height() for r in sizes), max(r.width() for r in sizes))
+        return self._measured[key[0]]
+
+    def _wrap(self, pt: float, width: float | None, resized: bool = False) -> None:
         """Every label its full name, or where `width` is given and the name is wider, the name on as many
-        lines as it takes (never cut: a legend is never clipped)."""
+        lines as it takes (never cut: a legend is never clipped); `resized`: the text size changed, every label
+        set again."""
         font = QtGui.QFont()
         font.setPointSizeF(pt)
         metrics = QtGui.QFontMetricsF(font)
         for (_, label), name in zip(self.items, self.names):
             lines = [name] if width is None else wrap_words(name, metrics.horizontalAdvance, width)
             shown = "<br>".join(plain(line) for line in lines)
-            if label.text != shown:
+            if resized or label.text != shown:
                 label.setText(shown)
 
-    def _set_text_pt(self, pt: float) -> None:
+    def _set_text_pt(self, pt: float) -> bool:
+        """The labels' text size (set in each label's HTML when its text is next set: _wrap); whether it changed."""
         size = f"{pt:.1f}pt"
         now = self.opts.get("labelTextSize") or ""
         if now == size or (now.endswith("pt") and f"{float(now[:-2]):.1f}pt" == size):
-            return  # the same size ("20pt" as reset_legend writes it): every label's HTML set again for nothing
+            return False  # the same size ("20pt" as reset_legend writes it): every label's HTML set again for nothing
         self.opts["labelTextSize"] = size
         for _, label in self.items:
             label.setAttr("size", size)
-            label.setText(label.text)
+        return True
