@@ -130,11 +130,12 @@ class RooflineChart(ResultChart):
         else:
             title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
         plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")
-        self._draw_points(plot)
-        self.add_hidden_entries()
+        # the range before the points: pyqtgraph's auto-range, ended by setting it, measured them all first
         y_lo, y_hi = (math.log10(min(ys_all)) - 0.3, math.log10(max(ys_all)) + 0.6) if ys_all else (0, 5)
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(y_lo, y_hi, padding=0)
+        self._draw_points(plot)
+        self.add_hidden_entries()
         self._note_above_roof(plot)
         self._ring = pg.ScatterPlotItem(
             size=self.theme.symbol_px * 2.4, symbol="o", brush=None, pen=pg.mkPen(fg, width=self.theme.line_px)
