@@ -373,17 +373,19 @@ class SeriesLegend(pg.LegendItem):
             grid.addItem(label, row, col + 1, alignment=left)
         self.more.setVisible(len(shown) < len(self.items))
         if self.more.isVisible():
-            self.more.item.document().setDocumentMargin(1)
-            self.more.setText(
-                tr("+{n} more").format(n=len(self.items) - len(shown)),
-                color=self.opts["labelTextColor"],
-                size=self.opts["labelTextSize"],
-            )
+            self._set_more(len(self.items) - len(shown))
             slot = len(shown)
             grid.addItem(self.more, slot % rows, 2 * (slot // rows) + 1, alignment=left)
         for col in range(1, 2 * max(1, self.columnCount) - 1, 2):
             grid.setColumnSpacing(col, self.COLUMN_GAP)
         self.updateSize()
+
+    def _set_more(self, n: int) -> None:
+        """The entry "+n more", in the labels' colour and size."""
+        self.more.item.document().setDocumentMargin(1)
+        self.more.setText(
+            tr("+{n} more").format(n=n), color=self.opts["labelTextColor"], size=self.opts["labelTextSize"]
+        )
 
     @staticmethod
     def sample_height(text_h: float) -> float:
@@ -496,6 +498,7 @@ class SeriesLegend(pg.LegendItem):
 
         # the fewest rows given up that fit, as the entries' heights predict it (no layout per try), then laid out
         # twice to check it: one row fewer given up does not fit, and it does (left laid out as it is)
+        self._set_more(len(self.items) - max(0, start - step - 1))  # its height as it will be (its text: any count)
         k = next((k for k in range(1, last + 1) if self._height_for(start - k * step) <= height_px), last)
         if (k == 1 or not fits(k - 1)) and fits(k):
             return
