@@ -8,6 +8,8 @@ import math
 from contextlib import contextmanager
 
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.GraphicsWidget import GraphicsWidget
+from pyqtgraph.graphicsItems.GraphicsWidgetAnchor import GraphicsWidgetAnchor
 from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
@@ -230,6 +232,21 @@ class _Sample(pg.ItemSample):
         event.ignore()
 
 
+class _EntryLabel(pg.LabelItem):
+    """A legend entry's label, its text set once when made: pyqtgraph's LabelItem set a blank text and laid it out
+    first, and turned it to the angle 0 it has."""
+
+    def __init__(self, text: str, **opts):
+        GraphicsWidget.__init__(self)
+        GraphicsWidgetAnchor.__init__(self)
+        self.item = QtWidgets.QGraphicsTextItem(self)
+        self.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
+        self.opts = {"color": None, "justify": "center", **opts}
+        self._sizeHint = {}
+        self.angle = 0
+        self.setText(text)
+
+
 _SCRATCH: list[QtWidgets.QGraphicsTextItem] = []
 
 
@@ -309,9 +326,9 @@ class SeriesLegend(pg.LegendItem):
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
         # pyqtgraph's addItem, with the label's text set once: its label set the name, then the margin below
         # needed it set again (two HTML layouts per entry)
-        label = pg.LabelItem("", color=self.opts["labelTextColor"], justify="left", size=self.opts["labelTextSize"])
-        label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
-        label.setText(plain(name))
+        label = _EntryLabel(
+            plain(name), color=self.opts["labelTextColor"], justify="left", size=self.opts["labelTextSize"]
+        )
         sample = _Sample(item, hidden)
         sample.sigClicked.connect(self.sigSampleClicked)
         self.items.append((sample, label))
