@@ -183,10 +183,11 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     return plot_h
 
 
-def learn_tick_sizes(plot: pg.PlotItem) -> None:
+def learn_tick_sizes(plot: pg.PlotItem, keep: bool = False) -> None:
     """Let the left and bottom axes learn their tick labels' size now, as their paint would (pyqtgraph's axes
     measure their labels only when painting them): a legend fitted before the first paint was fitted to a
-    plot whose axes then grew, and fitted again after it."""
+    plot whose axes then grew, and fitted again after it. `keep`: each axis keeps the picture made, as its paint
+    does (an offscreen layout that paints nothing: exporters.layout_offscreen)."""
     from PySide6.QtGui import QPainter, QPicture
 
     for name in ("left", "bottom"):
@@ -198,9 +199,13 @@ def learn_tick_sizes(plot: pg.PlotItem) -> None:
         try:
             if axis.style["tickFont"]:
                 painter.setFont(axis.style["tickFont"])
-            axis.generateDrawSpecs(painter)  # what paint does first: the labels' size, no picture kept
+            specs = axis.generateDrawSpecs(painter)  # what AxisItem.paint does: first the labels' size
+            if keep and specs is not None:
+                axis.drawPicture(painter, *specs)
         finally:
             painter.end()
+        if keep:
+            axis.picture = picture
 
 
 def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False) -> None:
