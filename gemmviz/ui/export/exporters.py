@@ -217,12 +217,12 @@ def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
 
 @contextmanager
 def _unpainted(widget: QWidget):
-    """While a chart is laid out offscreen, its chart views are not painted; it yields `learn()`, which lets every
-    plot's axes measure their tick labels as their paint would, keeping the picture as it does (base.learn_tick_sizes:
-    pyqtgraph's axes learn their widths from the labels they paint, and the layout used to paint the charts three
-    times over, 11 paints of the four views of a 4K dashboard, for them to). Called before each turn of the event
-    loop, it leaves the layout as those paints did (every kind's export byte for byte as before); the export then
-    paints the chart, whole."""
+    """While a chart is laid out offscreen, its chart views are not painted. It yields `learn()`, which does what a
+    view's paint does before drawing: prepares its scene (auto-ranges, texts' transforms) and lets every plot's axes
+    measure their tick labels, keeping the picture made (base.learn_tick_sizes). pyqtgraph's axes learn their widths
+    from the labels they paint: the layout painted the charts three times over for them to (11 paints of the four
+    views of a 4K dashboard). Called before each turn of the event loop, it leaves the layout as those paints did
+    (every kind's export byte for byte as before); the export then paints the chart, whole."""
     import pyqtgraph as pg
 
     from gemmviz.ui.charts.base import learn_tick_sizes
@@ -233,6 +233,8 @@ def _unpainted(widget: QWidget):
         view.viewport().setUpdatesEnabled(False)
 
     def learn() -> None:
+        for view in views:
+            view.scene().prepareForPaint()  # what a view's paint does first (auto-ranges, texts' transforms)
         for plot in plots:
             learn_tick_sizes(plot, keep=True)
 
