@@ -129,7 +129,7 @@ def test_sweep_fills_charts_and_table(make_window, qtbot):
     wait_idle(qtbot, w)
     assert len(w.workspace.live) == 9 and all(r.valid for r in w.workspace.live)
     assert w.charts_tab.table.proxy.rowCount() == 9
-    lines = [i for i in w.charts_tab.time_chart.getPlotItem().items if type(i).__name__ == "PlotDataItem"]
+    lines = [i for i in w.charts_tab.time_chart.getPlotItem().items if type(i).__name__ == "PlotCurveItem"]
     assert len(lines) == 3  # one line per series
     bars = dict(w.charts_tab.speedup_chart.bars)
     assert (

@@ -458,7 +458,7 @@ def test_projector_lines_markers_and_legend_text_are_legible(qapp, h200, kind, s
     chart = make_chart(kind, session.results, theme, ceilings)
     layout_offscreen(chart, round(1920 * scale), round(1080 * scale))
     items = chart.getPlotItem().items
-    lines = [i for i in items if type(i).__name__ == "PlotDataItem" and i is not getattr(chart, "_leader", None)]
+    lines = [i for i in items if type(i).__name__ == "PlotCurveItem" and i is not getattr(chart, "_leader", None)]
     pens = [i.opts["pen"] for i in lines if i.opts.get("pen") is not None]  # data and roofs: not the note's leader
     scatters = [i for i in items if type(i).__name__ == "ScatterPlotItem"]
     assert pens and scatters

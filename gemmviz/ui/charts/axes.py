@@ -8,6 +8,8 @@ import math
 from contextlib import contextmanager
 
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.GraphicsWidget import GraphicsWidget
+from pyqtgraph.graphicsItems.GraphicsWidgetAnchor import GraphicsWidgetAnchor
 from pyqtgraph.graphicsItems.ScatterPlotItem import drawSymbol
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
@@ -236,6 +238,34 @@ class _Sample(pg.ItemSample):
         event.ignore()
 
 
+class _EntryLabel(pg.LabelItem):
+    """A legend entry's label, its text set once when made: pyqtgraph's LabelItem set a blank text and laid it out
+    first, and turned it to the angle 0 it has."""
+
+    def __init__(self, text: str, **opts):
+        GraphicsWidget.__init__(self)
+        GraphicsWidgetAnchor.__init__(self)
+        self.item = QtWidgets.QGraphicsTextItem(self)
+        self.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
+        self.opts = {"color": None, "justify": "center", **opts}
+        self._sizeHint = {}
+        self.angle = 0
+        self.setText(text)
+
+
+_SCRATCH: list[QtWidgets.QGraphicsTextItem] = []
+
+
+def _scratch_text() -> QtWidgets.QGraphicsTextItem:
+    """A text item in no scene, with a legend label's document margin, to measure a label's HTML without
+    setting it (and laying out its label)."""
+    if not _SCRATCH:
+        item = QtWidgets.QGraphicsTextItem()
+        item.document().setDocumentMargin(1)
+        _SCRATCH.append(item)
+    return _SCRATCH[0]
+
+
 class SeriesLegend(pg.LegendItem):
     """Entries (sample, label) stacked from the top, each a compact row with the sample beside its label on the
     same centre line, wrapping into columns (filled top to bottom) only when the height needs it. The legend
@@ -249,6 +279,7 @@ class SeriesLegend(pg.LegendItem):
     _stale = False
     _entries = 0  # counts changes of the entries (clear, add_entry): a fit of the same entries is remembered
     _fitted = None  # (the last fit's arguments and entries, the state it left): the same fit again is skipped
+    _measured: dict = {}  # the entries' full names measured per text size (_measure), for one set of entries
 
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
@@ -299,14 +330,19 @@ class SeriesLegend(pg.LegendItem):
 
     def add_entry(self, item, name: str, series: str | None = None, hidden: bool = False) -> None:
         """An entry labelled `name` (plain text; escaped here); `series` makes it a toggle."""
-        self.addItem(_Sample(item, hidden), plain(name))
+        # pyqtgraph's addItem, with the label's text set once: its label set the name, then the margin below
+        # needed it set again (two HTML layouts per entry)
+        label = _EntryLabel(
+            plain(name), color=self.opts["labelTextColor"], justify="left", size=self.opts["labelTextSize"]
+        )
+        sample = _Sample(item, hidden)
+        sample.sigClicked.connect(self.sigSampleClicked)
+        self.items.append((sample, label))
+        self.updateSize()
         self.entry_series.append(series)
         self.entry_hidden.append(hidden)
         self.names.append(name)
         self._entries += 1
-        label = self.items[-1][1]
-        label.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
-        label.setText(label.text)
         if hidden:
             label.setOpacity(0.45)
         self._relayout_now()
@@ -322,13 +358,16 @@ class SeriesLegend(pg.LegendItem):
         """The entries shown: all, or where they do not fit, first the series drawn (the seed's kernels come
         first), then the entries that are no series (lines, sources), then hidden series, leaving a row for
         "+k more"; in their own order."""
+        return self._shown(self.capacity)
+
+    def _shown(self, capacity: int | None) -> list[int]:
         n = len(self.items)
-        if self.capacity is None or n <= self.capacity:
+        if capacity is None or n <= capacity:
             return list(range(n))
         drawn = [i for i, s in enumerate(self.entry_series) if s is not None and not self.entry_hidden[i]]
         fixed = [i for i, s in enumerate(self.entry_series) if s is None]
         hidden = [i for i, s in enumerate(self.entry_series) if s is not None and self.entry_hidden[i]]
-        return sorted((drawn + fixed + hidden)[: max(0, self.capacity - 1)])
+        return sorted((drawn + fixed + hidden)[: max(0, capacity - 1)])
 
     def _relayout(self) -> None:
         """Entries column by column, top to bottom, each row centred on its sample; then fix the legend's size
@@ -357,17 +396,19 @@ class SeriesLegend(pg.LegendItem):
             grid.addItem(label, row, col + 1, alignment=left)
         self.more.setVisible(len(shown) < len(self.items))
         if self.more.isVisible():
-            self.more.item.document().setDocumentMargin(1)
-            self.more.setText(
-                tr("+{n} more").format(n=len(self.items) - len(shown)),
-                color=self.opts["labelTextColor"],
-                size=self.opts["labelTextSize"],
-            )
+            self._set_more(len(self.items) - len(shown))
             slot = len(shown)
             grid.addItem(self.more, slot % rows, 2 * (slot // rows) + 1, alignment=left)
         for col in range(1, 2 * max(1, self.columnCount) - 1, 2):
             grid.setColumnSpacing(col, self.COLUMN_GAP)
         self.updateSize()
+
+    def _set_more(self, n: int) -> None:
+        """The entry "+n more", in the labels' colour and size."""
+        self.more.item.document().setDocumentMargin(1)
+        self.more.setText(
+            tr("+{n} more").format(n=n), color=self.opts["labelTextColor"], size=self.opts["labelTextSize"]
+        )
 
     @staticmethod
     def sample_height(text_h: float) -> float:
@@ -439,12 +480,10 @@ class SeriesLegend(pg.LegendItem):
     ) -> None:
         n = len(self.items)
         for factor in [f for f in (1.0, 0.85, 0.7, 0.6, 0.5) if f >= min_factor] or [1.0]:
-            self._set_text_pt(font_pt * factor)
-            self._wrap(font_pt * factor, None)  # measured with their full names (a narrower fit wrapped them)
-            text_h = max(label.item.boundingRect().height() for _, label in self.items)
+            text_h, widest = self._measure(font_pt * factor)  # their full names (a narrower fit wrapped them)
             row_h = max(text_h, self.sample_height(text_h)) + self.ROW_GAP
             sample_w = self._sample_width(text_h)
-            entry_w = max(lab.item.boundingRect().width() for _, lab in self.items) + sample_w + self.COLUMN_GAP
+            entry_w = widest + sample_w + self.COLUMN_GAP
             rows = max(1, int((height_px + self.ROW_GAP) // max(row_h, 1)))
             columns = -(-n // rows)
             if columns * entry_w <= max_width_px:
@@ -454,7 +493,7 @@ class SeriesLegend(pg.LegendItem):
             columns = min(n, fit_columns)
             rows = -(-n // columns)
         text_w = max_width_px - sample_w - self.COLUMN_GAP if entry_w > max_width_px else None
-        self._wrap(font_pt * factor, text_w)
+        self._wrap(font_pt * factor, text_w, resized=self._set_text_pt(font_pt * factor))
         if text_w is not None:  # names on two lines or more: one column, as many entries as its height holds
             columns = fit_columns = 1
         self.columnCount = min(columns, fit_columns)
@@ -480,6 +519,12 @@ class SeriesLegend(pg.LegendItem):
             self._relayout()
             return self.maximumHeight() <= height_px
 
+        # the fewest rows given up that fit, as the entries' heights predict it (no layout per try), then laid out
+        # twice to check it: one row fewer given up does not fit, and it does (left laid out as it is)
+        self._set_more(len(self.items) - max(0, start - step - 1))  # its height as it will be (its text: any count)
+        k = next((k for k in range(1, last + 1) if self._height_for(start - k * step) <= height_px), last)
+        if (k == 1 or not fits(k - 1)) and fits(k):
+            return
         # the fewest rows given up that fit lie in [lo, hi] (hi = last when none fits): galloping from one row
         # (usually enough: the estimate is a pixel short), then bisection
         lo, hi, k = 1, last, 1
@@ -500,6 +545,23 @@ class SeriesLegend(pg.LegendItem):
         if self.capacity != start - lo * step:
             fits(lo)
 
+    def _height_for(self, capacity: int) -> float:
+        """The height _relayout would give the legend showing `capacity` entries (the last of them "+k more") in
+        its columns, its labels as they are: each row as tall as its tallest label or sample, the rows' gaps and
+        the layout's margins (a prediction: the search above checks it)."""
+        shown = self._shown(capacity)
+        more = len(shown) < len(self.items)
+        rows = max(1, -(-(len(shown) + more) // max(1, self.columnCount)))
+        sample_h = self.sample_height(min(label.item.boundingRect().height() for _, label in self.items))
+        heights = [0.0] * rows
+        for slot, i in enumerate(shown):
+            heights[slot % rows] = max(heights[slot % rows], self.items[i][1].itemRect().height(), sample_h)
+        if more:
+            slot = len(shown) % rows
+            heights[slot] = max(heights[slot], self.more.itemRect().height())
+        _, top, _, bottom = self.layout.getContentsMargins()
+        return top + bottom + sum(heights) + self.layout.verticalSpacing() * (rows - 1)
+
     def full_width(self, pt: float) -> float:
         """The width of one column of entries with their full names at `pt` points."""
         if not self.items:
@@ -514,23 +576,43 @@ class SeriesLegend(pg.LegendItem):
         """A sample's width and the gap to its label, for labels `text_h` tall."""
         return round(self.sample_height(text_h) * 1.6) + self.layout.horizontalSpacing()
 
-    def _wrap(self, pt: float, width: float | None) -> None:
+    def _measure(self, pt: float) -> tuple[float, float]:
+        """The height and width of the tallest and the widest entry's full name at `pt` points, as its label
+        would show it, measured in a scratch text item with the label's HTML and margin: a fit tried each text
+        size by setting every label's HTML and laying it out (twice a fit: the names, then wrapped again). Kept
+        for the legend's entries as they are (a chart fits again at each resize)."""
+        key = (f"{pt:.1f}pt", self._entries)
+        if self._measured.get("key") != key[1]:
+            self._measured = {"key": key[1]}
+        if key[0] not in self._measured:
+            item = _scratch_text()
+            sizes = []
+            for name in self.names:
+                item.setHtml(f"<span style='font-size: {key[0]}'>{plain(name)}</span>")
+                sizes.append(item.boundingRect())
+            self._measured[key[0]] = (max(r.height() for r in sizes), max(r.width() for r in sizes))
+        return self._measured[key[0]]
+
+    def _wrap(self, pt: float, width: float | None, resized: bool = False) -> None:
         """Every label its full name, or where `width` is given and the name is wider, the name on as many
-        lines as it takes (never cut: a legend is never clipped)."""
+        lines as it takes (never cut: a legend is never clipped); `resized`: the text size changed, every label
+        set again."""
         font = QtGui.QFont()
         font.setPointSizeF(pt)
         metrics = QtGui.QFontMetricsF(font)
         for (_, label), name in zip(self.items, self.names):
             lines = [name] if width is None else wrap_words(name, metrics.horizontalAdvance, width)
             shown = "<br>".join(plain(line) for line in lines)
-            if label.text != shown:
+            if resized or label.text != shown:
                 label.setText(shown)
 
-    def _set_text_pt(self, pt: float) -> None:
+    def _set_text_pt(self, pt: float) -> bool:
+        """The labels' text size (set in each label's HTML when its text is next set: _wrap); whether it changed."""
         size = f"{pt:.1f}pt"
-        if self.opts.get("labelTextSize") == size:
-            return
+        now = self.opts.get("labelTextSize") or ""
+        if now == size or (now.endswith("pt") and f"{float(now[:-2]):.1f}pt" == size):
+            return False  # the same size ("20pt" as reset_legend writes it): every label's HTML set again for nothing
         self.opts["labelTextSize"] = size
         for _, label in self.items:
             label.setAttr("size", size)
-            label.setText(label.text)
+        return True

@@ -160,6 +160,12 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # in projector type a title wraps rather than shrinks below the chart's other text (24 px at 1080p)
     title_room = view.width() - left - 2 * margin_px(theme) - 4 - (0 if spans else room + 16)
     _fit_title(plot, theme, title_room, wrap=is_projector(theme))
+    if is_projector(theme) and plot.titleLabel.isVisible() and plot.titleLabel.maximumHeight() != title_h:
+        # the title's height as _fit_title set it (its label takes it when the plot is next laid out): measured
+        # before, a first fit was to a height that the title's second line then took, and fitted again after
+        title_h = plot.titleLabel.maximumHeight()
+        height = (view.height() - title_h - top - bottom) * 0.96
+        plot_h = height - (max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0)
     legend.fit(theme.font_pt, max(height, 40), room, smallest)
     # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
     # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
@@ -175,6 +181,31 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     # then held the plot taller than the view): give it the view's size again
     plot.setGeometry(view.range)
     return plot_h
+
+
+def learn_tick_sizes(plot: pg.PlotItem, keep: bool = False) -> None:
+    """Let the left and bottom axes learn their tick labels' size now, as their paint would (pyqtgraph's axes
+    measure their labels only when painting them): a legend fitted before the first paint was fitted to a
+    plot whose axes then grew, and fitted again after it. `keep`: each axis keeps the picture made, as its paint
+    does (an offscreen layout that paints nothing: exporters.layout_offscreen)."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        if not axis.isVisible() or axis.picture is not None:
+            continue  # hidden, or painted at its size already (it measured its labels then)
+        picture = QPicture()
+        painter = QPainter(picture)
+        try:
+            if axis.style["tickFont"]:
+                painter.setFont(axis.style["tickFont"])
+            specs = axis.generateDrawSpecs(painter)  # what AxisItem.paint does: first the labels' size
+            if keep and specs is not None:
+                axis.drawPicture(painter, *specs)
+        finally:
+            painter.end()
+        if keep:
+            axis.picture = picture
 
 
 def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False) -> None:
@@ -328,6 +359,7 @@ class ResultChart(pg.PlotWidget):
         try:
             for _ in range(3):  # again while the fit itself changed the left axis's width
                 self._refit = False
+                learn_tick_sizes(plot)
                 self._fit_legend(plot)
                 if not self._refit:
                     break

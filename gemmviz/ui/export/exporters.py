@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtWidgets import QWidget
 
 from gemmviz.core import export_formats, fileio, interrupt
 from gemmviz.core.charts.kinds import ChartKind, ChartView, NothingToDraw
@@ -195,44 +195,54 @@ def paint_footer(painter: QPainter, text: str, rect: QRectF, theme: Theme) -> No
 
 def layout_offscreen(widget: QWidget, width: int, height: int) -> None:
     """Give the widget its real size and let Qt lay it out, without ever putting it on a screen."""
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(width, height)
-    with _data_unpainted(widget):
+    with _unpainted(widget) as learn:
         widget.show()
         for _ in range(3):
+            learn()
             QApplication.processEvents()
         widget.resize(width, height)
+        learn()
         QApplication.processEvents()
-        from PySide6.QtCore import QTimer
-
         for _ in range(10):  # and the work queued after the layout (the roofline places its notes once, after resizes)
             if not any(t.isActive() and t.interval() == 0 for t in widget.findChildren(QTimer)):
                 break
+            learn()
             QApplication.processEvents()
 
 
 @contextmanager
-def _data_unpainted(widget: QWidget):
-    """While a chart is laid out offscreen, its lines, points and error bars are not painted: the layout paints the
-    chart (pyqtgraph's axes learn their widths from the tick labels they paint) two or three times over, and the
-    data were most of that work, never shown (the export paints the chart again, whole). Their geometry and the
-    layout do not depend on their paint."""
+def _unpainted(widget: QWidget):
+    """While a chart is laid out offscreen, its chart views are not painted. It yields `learn()`, which does what a
+    view's paint does before drawing: prepares its scene (auto-ranges, texts' transforms) and lets every plot's axes
+    measure their tick labels, keeping the picture made (base.learn_tick_sizes). pyqtgraph's axes learn their widths
+    from the labels they paint: the layout painted the charts three times over for them to (11 paints of the four
+    views of a 4K dashboard). Called before each turn of the event loop, it leaves the layout as those paints did
+    (every kind's export byte for byte as before); the export then paints the chart, whole."""
     import pyqtgraph as pg
 
+    from gemmviz.ui.charts.base import learn_tick_sizes
+
     views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
-    data = (pg.PlotCurveItem, pg.ScatterPlotItem, pg.ErrorBarItem)
-    flag = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
-    items = [i for v in views for i in v.scene().items() if isinstance(i, data) and not i.flags() & flag]
-    for item in items:
-        item.setFlag(flag, True)
+    plots = [i for v in views for i in v.scene().items() if isinstance(i, pg.PlotItem)]
+    for view in views:
+        view.viewport().setUpdatesEnabled(False)
+
+    def learn() -> None:
+        for view in views:
+            view.scene().prepareForPaint()  # what a view's paint does first (auto-ranges, texts' transforms)
+        for plot in plots:
+            learn_tick_sizes(plot, keep=True)
+
     try:
-        yield
+        yield learn
     finally:
-        for item in items:
-            item.setFlag(flag, False)
+        for view in views:
+            view.viewport().setUpdatesEnabled(True)
 
 
 def paint_charts(widget: QWidget, painter: QPainter) -> None:
@@ -341,11 +351,22 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
     if image.isNull():
         raise ExportError("PNG encoding failed: no image")
     width, height = image.width(), image.height()
-    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)  # un-premultiplied, bytes in R G B A order
-    alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
-    opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
+    if image.format() in (
+        QImage.Format.Format_ARGB32,
+        QImage.Format.Format_ARGB32_Premultiplied,
+        QImage.Format.Format_RGB32,
+    ):
+        # a chart's own image (render_widget): its alpha read in place (a pixel's 32-bit word, alpha in its top
+        # byte), and an opaque one converted once, straight to RGB (via RGBA8888 took a second 4K conversion)
+        argb = np.frombuffer(image.constBits(), np.uint32, image.bytesPerLine() // 4 * height).reshape(height, -1)
+        opaque = image.format() == QImage.Format.Format_RGB32 or bool((argb[:, :width] >= 0xFF000000).all())
+        rgba = None if opaque else image.convertToFormat(QImage.Format.Format_RGBA8888)
+    else:
+        rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)  # un-premultiplied, bytes in R G B A order
+        alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
+        opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
     channels = 3 if opaque else 4
-    pixels = rgba.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
+    pixels = image.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
     rows = np.frombuffer(pixels.constBits(), np.uint8, pixels.bytesPerLine() * height).reshape(height, -1)
     rows = rows[:, : width * channels]
     raw = np.empty((height, width * channels + 1), np.uint8)

@@ -100,11 +100,9 @@ class RooflineChart(ResultChart):
                     continue
                 ys = np.minimum(c.bandwidth_gbs * xs, value) if c.bandwidth_gbs else np.full_like(xs, value)
                 ys_all += [float(ys.min()), value]
-                item = pg.PlotDataItem(
-                    np.log10(xs), np.log10(ys), pen=pg.mkPen(fg, width=self.theme.line_px, style=style)
-                )
-                plot.addItem(item)
-                self.legend.add_entry(item, name)
+                pen = pg.mkPen(fg, width=self.theme.line_px, style=style)
+                plot.addItem(pg.PlotCurveItem(np.log10(xs), np.log10(ys), pen=pen))  # a line alone, no markers
+                self.legend.add_entry(LegendMark(pen=pen), name)
                 self._roofs.append(np.column_stack([np.log10(xs), np.log10(ys)]))
             if c.bandwidth_gbs:
                 label = pg.TextItem(
@@ -132,11 +130,12 @@ class RooflineChart(ResultChart):
         else:
             title = tr("Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)")
         plot.setTitle(plain(title), color=fg, size=f"{self.theme.font_pt + 2}pt")
-        self._draw_points(plot)
-        self.add_hidden_entries()
+        # the range before the points: pyqtgraph's auto-range, ended by setting it, measured them all first
         y_lo, y_hi = (math.log10(min(ys_all)) - 0.3, math.log10(max(ys_all)) + 0.6) if ys_all else (0, 5)
         plot.setXRange(math.log10(x_lo), math.log10(x_hi), padding=0)
         plot.setYRange(y_lo, y_hi, padding=0)
+        self._draw_points(plot)
+        self.add_hidden_entries()
         self._note_above_roof(plot)
         self._ring = pg.ScatterPlotItem(
             size=self.theme.symbol_px * 2.4, symbol="o", brush=None, pen=pg.mkPen(fg, width=self.theme.line_px)
@@ -210,6 +209,9 @@ class RooflineChart(ResultChart):
         plot = self.getPlotItem() if getattr(self, "legend", None) is not None else None
         if plot is None:
             return  # the view's own set-up (nothing drawn yet), or the chart is closing
+        if not self.isVisible():
+            return  # placed when shown (showEvent fits the legend, then places), at the size it has then: an
+            # export's chart placed its notes at a new widget's 640x480 first, 40 ms of a 4K dashboard
         vb = plot.getViewBox()
         box = vb.sceneBoundingRect()
         if box.width() <= 0 or box.height() <= 0:
@@ -260,6 +262,7 @@ class RooflineChart(ResultChart):
         u = vb.mapViewToScene(QtCore.QPointF(1, 1))
         scale = np.array([u.x() - o.x(), u.y() - o.y()])
         targets = [at] + [self._xy[j] * scale + (o.x(), o.y()) for j in above]
+        roof = np.concatenate(roofs) if roofs else np.zeros((0, 2))  # one distance pass over all the roof lines
         xs, ys, seen = [], [], set()
         for n, target in enumerate(targets):
             key = (round(float(target[0])), round(float(target[1])))
@@ -273,7 +276,7 @@ class RooflineChart(ResultChart):
             if length < gap:
                 continue  # the note touches its marker
             end = start + (target - start) * (1 - gap / 2 / length)  # stop short of the marker
-            if n and any(_segment_px(start, end, r) < 3 for r in roofs):
+            if n and _segment_px(start, end, roof) < 3:
                 continue
             for q in (vb.mapSceneToView(QtCore.QPointF(*p)) for p in (start, end)):
                 xs.append(q.x())
@@ -377,11 +380,13 @@ def _text_size(item: pg.TextItem) -> tuple[float, float]:
 
 def _dense(line: np.ndarray, step_px: float) -> np.ndarray:
     """The polyline's vertices with points added so that no two neighbours are more than `step_px` apart."""
-    out = [line[:1]]
-    for a, b in zip(line[:-1], line[1:]):
-        n = max(1, int(math.ceil(float(np.hypot(*(b - a))) / step_px)))
-        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
-    return np.concatenate(out)
+    if len(line) < 2:
+        return line[:1]
+    a, d = line[:-1], np.diff(line, axis=0)  # each segment's start and its step to the next vertex
+    n = np.maximum(1, np.ceil(np.hypot(d[:, 0], d[:, 1]) / step_px).astype(int))
+    seg = np.repeat(np.arange(len(d)), n)  # the segment of each added point, and its 1 .. n along it
+    k = np.arange(len(seg)) - np.repeat(np.cumsum(n) - n, n) + 1
+    return np.concatenate([line[:1], a[seg] + d[seg] * (k / n[seg])[:, None]])  # one pass, not a loop per segment
 
 
 class _Room:
@@ -389,6 +394,7 @@ class _Room:
     other, covering as few points as they can."""
 
     MAX_TRIES = 4000
+    CHUNK = 128  # spots tested at once
 
     def __init__(self, vb: pg.ViewBox, roofs: list[np.ndarray], points: np.ndarray, gap: float):
         self.vb, self.points, self.gap = vb, points, gap
@@ -413,18 +419,26 @@ class _Room:
         cost, xs, ys, ws, hs, ranks = (np.concatenate(c) for c in zip(*spots))
         order = np.argsort(cost, kind="stable")[: self.MAX_TRIES]  # nearest first, ties in the order made
         best = None
-        for i in order:
-            cost_i, rank = float(cost[i]), int(ranks[i])
-            rect = QtCore.QRectF(float(xs[i]), float(ys[i]), float(ws[i]), float(hs[i]))
-            pad = rect.adjusted(-3, -3, 3, 3)
-            if any(rect.intersects(p) for p in self.placed) or (len(self.roof) and _inside(self.roof, pad).any()):
+        g = self.gap * 0.75  # a marker's radius and a little: a text beside a dot's edge covers it too
+        for start in range(0, len(order), self.CHUNK):
+            # a chunk of spots tested at once against the roof lines and the points (a numpy pass per spot was most
+            # of a placement), on the rectangles' edges as Qt computes them, so each spot is judged as before
+            chunk = order[start : start + self.CHUNK]
+            rects = [QtCore.QRectF(float(xs[i]), float(ys[i]), float(ws[i]), float(hs[i])) for i in chunk]
+            crossed = _inside_any(self.roof, [r.adjusted(-3, -3, 3, 3) for r in rects])
+            covers = _inside_count(self.points, [r.adjusted(-g, -g, g, g) for r in rects])
+            for j, i in enumerate(chunk):
+                cost_i, rank, rect = float(cost[i]), int(ranks[i]), rects[j]
+                if any(rect.intersects(p) for p in self.placed) or crossed[j]:
+                    continue
+                covered = int(covers[j])
+                if best is None or (covered, cost_i) < best[0]:
+                    best = ((covered, cost_i), rect, rank)
+                if covered == 0:
+                    break  # the nearest of the spots that cover nothing (sorted by cost)
+            else:
                 continue
-            g = self.gap * 0.75  # a marker's radius and a little: a text beside a dot's edge covers it too
-            covered = int(_inside(self.points, rect.adjusted(-g, -g, g, g)).sum()) if len(self.points) else 0
-            if best is None or (covered, cost_i) < best[0]:
-                best = ((covered, cost_i), rect, rank)
-            if covered == 0:
-                break  # the nearest of the spots that cover nothing (sorted by cost)
+            break
         item.setVisible(best is not None)
         if best is None:
             return None
@@ -464,6 +478,33 @@ def _segment_px(start: np.ndarray, end: np.ndarray, points: np.ndarray) -> float
     length2 = float(d @ d)
     t = np.clip(rel @ d / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
     return float(np.sqrt(((rel - t[:, None] * d) ** 2).sum(axis=1)).min())
+
+
+def _edges(rects: list[QtCore.QRectF]) -> tuple[np.ndarray, ...]:
+    """Each rectangle's left, right, top and bottom as columns (Qt's own values: the tests compare as _inside)."""
+    return tuple(
+        np.array([[f(r) for r in rects]]).T
+        for f in (QtCore.QRectF.left, QtCore.QRectF.right, QtCore.QRectF.top, QtCore.QRectF.bottom)
+    )
+
+
+def _inside_any(xy: np.ndarray, rects: list[QtCore.QRectF]) -> np.ndarray:
+    """Per rectangle: whether any of the points lies inside it (edges included), as _inside(xy, rect).any()."""
+    if not len(xy) or not rects:
+        return np.zeros(len(rects), bool)
+    left, right, top, bottom = _edges(rects)
+    near = (xy[:, 0] >= left.min()) & (xy[:, 0] <= right.max()) & (xy[:, 1] >= top.min()) & (xy[:, 1] <= bottom.max())
+    x, y = xy[near, 0], xy[near, 1]  # only the points inside the chunk's bounds can be inside one of them
+    return ((x >= left) & (x <= right) & (y >= top) & (y <= bottom)).any(axis=1)
+
+
+def _inside_count(xy: np.ndarray, rects: list[QtCore.QRectF]) -> np.ndarray:
+    """Per rectangle: how many of the points lie inside it (edges included), as _inside(xy, rect).sum()."""
+    if not len(xy) or not rects:
+        return np.zeros(len(rects), int)
+    left, right, top, bottom = _edges(rects)
+    x, y = xy[:, 0], xy[:, 1]
+    return ((x >= left) & (x <= right) & (y >= top) & (y <= bottom)).sum(axis=1)
 
 
 def _inside(xy: np.ndarray, rect: QtCore.QRectF) -> np.ndarray:
