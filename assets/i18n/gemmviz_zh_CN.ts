@@ -83,27 +83,27 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="339" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="410" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="408" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="446" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="411" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="449" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="422" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="460" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="423" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="461" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -136,75 +136,75 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="70" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="129" />
-        <location filename="../../gemmviz/ui/charts/table.py" line="161" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="133" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="190" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="158" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="159" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="183" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="187" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="184" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="188" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="195" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="199" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="196" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="200" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="329" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="333" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="339" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="343" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="340" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="355" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -484,89 +484,89 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="53" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="129" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
         <source>Hierarchical roofline</source>
         <translation>分层屋顶线模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="146" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="201" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="202" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="158" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="159" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>Gap between two kernels</source>
         <translation>两个核函数之间的差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="253" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="442" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="254" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="599" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="304" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="305" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="305" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="306" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="397" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="398" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="402" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="437" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="438" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="604" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="458" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="459" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -626,46 +626,46 @@ caches</source>
         <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="133" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="129" />
         <source>ridge {ridge} FLOP/B</source>
         <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="111" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="109" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="135" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="131" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="296" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="297" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="298" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="299" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="300" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="301" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="131" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="310" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="311" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="302" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="303" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="303" />
+        <location filename="../../gemmviz/ui/roofline/chart.py" line="304" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
