@@ -3,6 +3,7 @@ circles at module or function level, core never imports backends/ui/cli, ui neve
 feature packages import only the base and the packages below them (CORE_PACKAGES)."""
 
 import ast
+import functools
 import pathlib
 import subprocess
 import sys
@@ -48,6 +49,7 @@ def _modules() -> dict[str, pathlib.Path]:
     return mods
 
 
+@functools.cache  # three tests read it; none changes it
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
     graph: dict[str, set[str]] = {m: set() for m in mods}
