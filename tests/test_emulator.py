@@ -99,7 +99,8 @@ def _check_without_a_gpu(name: str) -> tuple[str, dict]:
 @pytest.fixture(scope="module")
 def no_gpu_records():
     """Every recorded kernel checked once without a GPU at the check's own sizes, two at a time in spawned
-    processes as `gemmviz exercise grade --jobs 2` runs them (about 30 s on 2 cores)."""
+    processes as `gemmviz exercise grade --jobs 2` runs them (15–19 s on 2 loaded cores, 2026-12-02; nvcc is two
+    thirds of it)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
