@@ -37,6 +37,13 @@ class SharedBookkeeping:
     """A Chunk's shared-memory hazard bookkeeping (mixed into Chunk, whose state it uses: w_key, r_key, w_line,
     r_line, tkey, word_base, and reads, the reads whose keys are not written yet)."""
 
+    # Chunk's state that the bookkeeping reads and writes (declared here for the type checker)
+    reads: list
+    pending: int
+    tkey: np.ndarray
+    r_key: np.ndarray
+    r_line: np.ndarray
+
     def _hazards(self, ins, idx, addr, nbytes, store):
         """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it
         in this barrier interval (a key: the interval << 16 | the warp, or MANY for several warps), to find
