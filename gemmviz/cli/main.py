@@ -184,8 +184,7 @@ def _run(command, args) -> int:
             raise interrupt.Interrupted(late - 128)
         return code
     except KeyboardInterrupt as exc:
-        print(f"gemmviz: {interrupt.message(exc)}", file=sys.stderr)
-        return interrupt.exit_code(exc)
+        return _interrupted(exc)
     except BrokenPipeError:
         # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
         # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
@@ -197,14 +196,19 @@ def _run(command, args) -> int:
     except Exception as exc:
         signum = interrupt.raised()
         if signum is not None:  # the Interrupted replaced by a C caller's error (core/interrupt.py: raised())
-            print(f"gemmviz: {interrupt.message(interrupt.Interrupted(signum))}", file=sys.stderr)
-            return 128 + signum
+            return _interrupted(interrupt.Interrupted(signum))
         if os.environ.get("GEMMVIZ_DEBUG") == "1":
             raise
         return _report(exc)
     finally:
         with interrupt.deferred():
             release_all()  # the outputs the command held (check_outputs): another gemmviz may write them now
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """The one line an interrupted command ends with, and its exit status (130, 143)."""
+    print(f"gemmviz: {interrupt.message(exc)}", file=sys.stderr)
+    return interrupt.exit_code(exc)
 
 
 def _report(exc: Exception) -> int:
