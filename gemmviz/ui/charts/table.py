@@ -80,18 +80,26 @@ def _with_size(r: Result, row: dict) -> dict:
     return {**row, "size": r.problem.label, "status": r.status}
 
 
-def _sort_key(r: Result, row: dict, column: int) -> object:
-    """The sort value of one cell: a number as it is (a sort by a figure formats none of the 20,000 rows' cells),
-    a text column's text."""
-    key, _title, spec = COLUMNS[column]
-    row = _with_size(r, row)
-    value = row.get(key)
+def _figure_sort(r: Result, key: str, value) -> object:
+    """A cell's sort value where it needs no text: the size by its M·N·K, a figure as it is, a missing value
+    first; None where the cell sorts by its text."""
     if key == "size":
         return r.m * r.n * r.k
     if value is None:
         return float("-inf")
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
+    return None
+
+
+def _sort_key(r: Result, row: dict, column: int) -> object:
+    """The sort value of one cell: a number as it is (a sort by a figure formats none of the 20,000 rows' cells),
+    a text column's text."""
+    key, _title, spec = COLUMNS[column]
+    row = _with_size(r, row)
+    sort = _figure_sort(r, key, row.get(key))
+    if sort is not None:
+        return sort
     warnings = result_flags(r, language()) if r.valid and key == "status" else []
     return _cell(r, row, key, spec, warnings).sort
 
@@ -115,10 +123,8 @@ def _cell(r: Result, row: dict, key: str, spec, warnings: list[str]) -> _Cell:
         tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
     if key == "median_ms" and r.valid:
         tip = tooltip(timing_text(r))
-    sort = value if isinstance(value, int | float) and not isinstance(value, bool) else text
-    if key == "size":
-        sort = r.m * r.n * r.k
-    return _Cell(text, sort if value is not None or key == "size" else float("-inf"), tip, colour)
+    sort = _figure_sort(r, key, value)
+    return _Cell(text, text if sort is None else sort, tip, colour)
 
 
 class ResultsModel(QAbstractTableModel):
