@@ -279,7 +279,8 @@ class SeriesLegend(pg.LegendItem):
     _stale = False
     _entries = 0  # counts changes of the entries (clear, add_entry): a fit of the same entries is remembered
     _fitted = None  # (the last fit's arguments and entries, the state it left): the same fit again is skipped
-    _measured: dict = {}  # the entries' full names measured per text size (_measure), for one set of entries
+    # the entries' full names measured per text size (_measure): (the entries' count of changes, {size: (h, w)})
+    _measured: tuple[int, dict[str, tuple[float, float]]] = (-1, {})
 
     def __init__(self):
         super().__init__(horSpacing=6, verSpacing=self.ROW_GAP)
@@ -581,17 +582,18 @@ class SeriesLegend(pg.LegendItem):
         would show it, measured in a scratch text item with the label's HTML and margin: a fit tried each text
         size by setting every label's HTML and laying it out (twice a fit: the names, then wrapped again). Kept
         for the legend's entries as they are (a chart fits again at each resize)."""
-        key = (f"{pt:.1f}pt", self._entries)
-        if self._measured.get("key") != key[1]:
-            self._measured = {"key": key[1]}
-        if key[0] not in self._measured:
+        size = f"{pt:.1f}pt"
+        if self._measured[0] != self._entries:
+            self._measured = (self._entries, {})
+        by_size = self._measured[1]
+        if size not in by_size:
             item = _scratch_text()
-            sizes = []
+            boxes = []
             for name in self.names:
-                item.setHtml(f"<span style='font-size: {key[0]}'>{plain(name)}</span>")
-                sizes.append(item.boundingRect())
-            self._measured[key[0]] = (max(r.height() for r in sizes), max(r.width() for r in sizes))
-        return self._measured[key[0]]
+                item.setHtml(f"<span style='font-size: {size}'>{plain(name)}</span>")
+                boxes.append(item.boundingRect())
+            by_size[size] = (max(r.height() for r in boxes), max(r.width() for r in boxes))
+        return by_size[size]
 
     def _wrap(self, pt: float, width: float | None, resized: bool = False) -> None:
         """Every label its full name, or where `width` is given and the name is wider, the name on as many

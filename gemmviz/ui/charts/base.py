@@ -131,11 +131,16 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     returns the plot's height."""
     if getattr(legend, "below", False) and legend.isVisible():
         return _fit_legend_below(view, plot, legend, theme)
-    title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
     _, top, _, bottom = plot.getContentsMargins()
-    height = (view.height() - title_h - top - bottom) * 0.96  # beside the plot and its x axis; slack for rounding
     axis = plot.getAxis("bottom")
-    plot_h = height - (max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0)
+
+    def beside(title_h: float) -> tuple[float, float]:
+        """The height beside the plot and its x axis (slack for rounding), and the plot's in it, under a title."""
+        height = (view.height() - title_h - top - bottom) * 0.96
+        return height, height - (max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0)
+
+    title_h = plot.titleLabel.boundingRect().height() if plot.titleLabel.isVisible() else 0
+    height, plot_h = beside(title_h)
     # what the plot's other columns need at least (the title's width holds the data column open)
     left = plot.getAxis("left").width() if plot.getAxis("left").isVisible() else 0
     if not legend.isVisible():  # no legend (the speedup bars are named on their axis): the title has the width
@@ -163,9 +168,7 @@ def fit_legend_column(view: pg.GraphicsView, plot: pg.PlotItem, legend: SeriesLe
     if is_projector(theme) and plot.titleLabel.isVisible() and plot.titleLabel.maximumHeight() != title_h:
         # the title's height as _fit_title set it (its label takes it when the plot is next laid out): measured
         # before, a first fit was to a height that the title's second line then took, and fitted again after
-        title_h = plot.titleLabel.maximumHeight()
-        height = (view.height() - title_h - top - bottom) * 0.96
-        plot_h = height - (max(axis.minimumHeight(), axis.height()) if axis.isVisible() else 0)
+        height, plot_h = beside(plot.titleLabel.maximumHeight())
     legend.fit(theme.font_pt, max(height, 40), room, smallest)
     # the legend estimates its width from its labels as they are, possibly still shortened for a narrower view
     # (its full names then take more): while it is wider than its room or the plot's minimum wider than the view, fit again into less room
