@@ -329,10 +329,17 @@ def test_roofline_click_on_a_markers_centre_selects_it(qapp, h200, projector):
     chart.close()
 
 
+def _inside(xy: np.ndarray, rect) -> np.ndarray:
+    """The points inside `rect`, edges included (the check made plainly, apart from the chart's own)."""
+    return (
+        (xy[:, 0] >= rect.left()) & (xy[:, 0] <= rect.right()) & (xy[:, 1] >= rect.top()) & (xy[:, 1] <= rect.bottom())
+    )
+
+
 @pytest.mark.parametrize("projector", [False, True])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projector, size):
-    from gemmviz.ui.roofline.chart import _dense, _inside
+    from gemmviz.ui.roofline.chart import _dense
 
     session, ceilings = h200
     chart = make_chart("roofline", session.results, theme_for(projector), ceilings)

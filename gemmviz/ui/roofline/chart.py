@@ -425,8 +425,8 @@ class _Room:
             # of a placement), on the rectangles' edges as Qt computes them, so each spot is judged as before
             chunk = order[start : start + self.CHUNK]
             rects = [QtCore.QRectF(float(xs[i]), float(ys[i]), float(ws[i]), float(hs[i])) for i in chunk]
-            crossed = _inside_any(self.roof, [r.adjusted(-3, -3, 3, 3) for r in rects])
-            covers = _inside_count(self.points, [r.adjusted(-g, -g, g, g) for r in rects])
+            crossed = _inside_each(self.roof, [r.adjusted(-3, -3, 3, 3) for r in rects]).any(axis=1)
+            covers = _inside_each(self.points, [r.adjusted(-g, -g, g, g) for r in rects]).sum(axis=1)
             for j, i in enumerate(chunk):
                 cost_i, rank, rect = float(cost[i]), int(ranks[i]), rects[j]
                 if any(rect.intersects(p) for p in self.placed) or crossed[j]:
@@ -481,33 +481,19 @@ def _segment_px(start: np.ndarray, end: np.ndarray, points: np.ndarray) -> float
 
 
 def _edges(rects: list[QtCore.QRectF]) -> tuple[np.ndarray, ...]:
-    """Each rectangle's left, right, top and bottom as columns (Qt's own values: the tests compare as _inside)."""
+    """Each rectangle's left, right, top and bottom as columns (Qt's own values, as QRectF's edges compare)."""
     return tuple(
         np.array([[f(r) for r in rects]]).T
         for f in (QtCore.QRectF.left, QtCore.QRectF.right, QtCore.QRectF.top, QtCore.QRectF.bottom)
     )
 
 
-def _inside_any(xy: np.ndarray, rects: list[QtCore.QRectF]) -> np.ndarray:
-    """Per rectangle: whether any of the points lies inside it (edges included), as _inside(xy, rect).any()."""
+def _inside_each(xy: np.ndarray, rects: list[QtCore.QRectF]) -> np.ndarray:
+    """Per rectangle (rows) and point (columns): whether the point lies inside it, edges included; only the points
+    inside the rectangles' common bounds are columns (no other can be inside one)."""
     if not len(xy) or not rects:
-        return np.zeros(len(rects), bool)
+        return np.zeros((len(rects), 0), bool)
     left, right, top, bottom = _edges(rects)
     near = (xy[:, 0] >= left.min()) & (xy[:, 0] <= right.max()) & (xy[:, 1] >= top.min()) & (xy[:, 1] <= bottom.max())
-    x, y = xy[near, 0], xy[near, 1]  # only the points inside the chunk's bounds can be inside one of them
-    return ((x >= left) & (x <= right) & (y >= top) & (y <= bottom)).any(axis=1)
-
-
-def _inside_count(xy: np.ndarray, rects: list[QtCore.QRectF]) -> np.ndarray:
-    """Per rectangle: how many of the points lie inside it (edges included), as _inside(xy, rect).sum()."""
-    if not len(xy) or not rects:
-        return np.zeros(len(rects), int)
-    left, right, top, bottom = _edges(rects)
-    x, y = xy[:, 0], xy[:, 1]
-    return ((x >= left) & (x <= right) & (y >= top) & (y <= bottom)).sum(axis=1)
-
-
-def _inside(xy: np.ndarray, rect: QtCore.QRectF) -> np.ndarray:
-    return (
-        (xy[:, 0] >= rect.left()) & (xy[:, 0] <= rect.right()) & (xy[:, 1] >= rect.top()) & (xy[:, 1] <= rect.bottom())
-    )
+    x, y = xy[near, 0], xy[near, 1]
+    return (x >= left) & (x <= right) & (y >= top) & (y <= bottom)
