@@ -83,27 +83,27 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/axes.py" line="410" />
+        <location filename="../../gemmviz/ui/charts/axes.py" line="411" />
         <source>+{n} more</source>
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="446" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="449" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="449" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="452" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="460" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="463" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="461" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="464" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -137,7 +137,7 @@
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="70" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="133" />
-        <location filename="../../gemmviz/ui/charts/table.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="196" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
