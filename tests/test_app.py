@@ -459,6 +459,7 @@ def test_the_views_follow_the_workspace_without_being_told(make_window):
     from gemmviz.core.session.workspace import default_replay_session
 
     w = make_window()
+    w.tabs.setCurrentWidget(w.roofline_tab)  # on screen: it redraws with each change (hidden: when next shown)
     loaded = w.workspace.open(default_replay_session())  # no files.open_session, no window.refresh
     assert w.charts_tab.table.model_.rowCount() == len(loaded.results)
     assert w.roofline_tab.chart.results

@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.lesson.lessons import shipped_lessons
 from gemmviz.core.session.workspace import Workspace, default_replay_session
+from gemmviz.ui.charts.tab import TABLE
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
@@ -144,10 +145,37 @@ def test_a_hidden_view_redraws_when_it_is_shown_and_not_before(window, qtbot):
     before = hardware.follower.refreshes
     ws.open(default_replay_session())
     assert hardware.follower.dirty and hardware.follower.refreshes == before  # hidden: only marked
-    assert window.roofline_tab.chart.results  # the roofline follows at once, hidden or not (an export reads it)
+    roofline = window.roofline_tab  # hidden too: marked, while an export asks it what it would draw
+    assert roofline.follower.dirty and not roofline.chart.results and roofline.drawn_results()
+    window.tabs.setCurrentWidget(roofline)
+    assert not roofline.follower.dirty and roofline.chart.results == roofline.drawn_results()
     window.tabs.setCurrentWidget(hardware)
     assert not hardware.follower.dirty and hardware.follower.refreshes > before
     assert hardware.candidates == [r for r in ws.shown() if r.valid and (r.counters or r.block_trace)]
+
+
+def test_the_charts_tab_draws_only_the_panels_its_show_choice_puts_on_screen(window, qtbot):
+    """A panel the "show" choice hides, and the table's column widths, wait until shown; the table's rows, the
+    speedup panel's choices an export reads, and a chart asked for by name follow at once."""
+    tab, ws = window.charts_tab, window.workspace
+    window.tabs.setCurrentWidget(tab)
+    tab.show_combo.setCurrentIndex(tab.show_combo.findData("gflops"))
+    gflops = tab.panels["gflops"].chart
+    loaded = ws.open(default_replay_session())
+    drawn = ws.shown()
+    assert gflops.results == drawn and tab.table.model_.rowCount() == len(drawn)
+    assert tab.stale == {"time", "speedup"} and tab.table.columns_stale
+    assert tab.panels["time"].chart.results == []  # not drawn while hidden
+    view = tab.chart_view()  # the speedup panel's choices, brought up to date for the export
+    assert "speedup" not in tab.stale and view.size_key is not None
+    assert view.size_key == tab.panels["speedup"].size_combo.currentData()
+    tab.show_combo.setCurrentIndex(tab.show_combo.findData("time"))
+    assert "time" not in tab.stale and tab.panels["time"].chart.results == drawn
+    assert tab.time_chart is tab.panels["time"].chart and tab.stale == set()
+    ws.hidden ^= {loaded.results[0].series}  # a change while it is on screen: drawn at once
+    assert loaded.results[0].series in tab.panels["time"].chart.hidden_series
+    tab.show_combo.setCurrentIndex(tab.show_combo.findData(TABLE))
+    assert tab.table.isVisible() and not tab.table.columns_stale
 
 
 def test_a_run_streaming_in_redraws_the_view_on_screen_and_marks_the_others(window, qtbot):

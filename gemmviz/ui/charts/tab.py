@@ -49,6 +49,9 @@ class ChartsTab(QWidget):
         self.chart_themes: dict = {}  # chart -> the theme it was last drawn with (hidden charts catch up when shown)
         self.refresh_pending = False
         self.refresh_dirty = False
+        # panels the "show" choice hides, not redrawn since the workspace changed: each is drawn when shown (or
+        # asked for by name), so a run streaming in or a session opened redraws only the charts on screen
+        self.stale: set[str] = set()
         # always followed, hidden or not: the table is the selection's source and the charts are exported as shown
         self.follower = WorkspaceFollower(self, workspace)
         self.follower.connect(workspace.events.shown_changed, self._on_shown_changed)
@@ -122,9 +125,13 @@ class ChartsTab(QWidget):
         return self.overview_short if self.short() and self.overview_short else self.overview
 
     def panel_chart(self, key: str):
-        """The chart of the kind called `key` ("time", "gflops", "speedup"), if the tab has its panel."""
+        """The chart of the kind called `key` ("time", "gflops", "speedup"), if the tab has its panel, drawn with
+        what the workspace shows (a hidden panel is brought up to date first)."""
         panel = self.panels.get(key)
-        return panel.chart if panel is not None else None
+        if panel is None:
+            return None
+        self._catch_up([key])
+        return panel.chart
 
     @property
     def time_chart(self):
@@ -140,10 +147,13 @@ class ChartsTab(QWidget):
 
     @property
     def baseline_combo(self) -> QComboBox:
+        self._catch_up(["speedup"])
         return self.panels["speedup"].baseline_combo
 
     @property
     def charts(self) -> tuple:
+        """Every panel's chart, each drawn with what the workspace shows."""
+        self._catch_up(list(self.panels))
         return tuple(panel.chart for panel in self.panels.values())
 
     def first_view(self, small: bool) -> None:
@@ -158,6 +168,7 @@ class ChartsTab(QWidget):
         self._place(overview)
         for name, panel in self.panels.items():
             panel.widget.setVisible(self._shows(choice, name))
+        self._catch_up([name for name in self.panels if self._shows(choice, name)])
         self.table.setVisible(choice == TABLE or (choice == ALL and overview == self.overview))
         index = self.show_combo.findData(ALL)
         label = tr("all four") if overview == self.overview else tr("two charts")
@@ -203,7 +214,7 @@ class ChartsTab(QWidget):
             self.grid_host.setFont(font)
         else:
             self.grid_host.setFont(QFont())  # the window's font again (projector mode sets the app's)
-        self.table.resizeColumnsToContents()  # for the table's new type
+        self.table.fit_columns()  # for the table's new type
 
     def _four_scale(self) -> float:
         if self.window().height() >= ALL_FOUR_ROWS_1080:
@@ -224,7 +235,10 @@ class ChartsTab(QWidget):
         """How the tab shows the results (the speedup panel's choices), for an export of any kind."""
         panel = self.panels.get("speedup")
         source_of = self.workspace.source_of
-        return panel.view(source_of) if panel is not None else ChartView(source_of=source_of)
+        if panel is None:
+            return ChartView(source_of=source_of)
+        self._catch_up(["speedup"])  # its choices follow what is shown, hidden or not
+        return panel.view(source_of)
 
     # ---- which series are shown ---------------------------------------------------------------------
     def toggle_series(self, series: str) -> None:
@@ -238,8 +252,28 @@ class ChartsTab(QWidget):
 
     def _set_hidden_series(self) -> None:
         hidden = [s for s in self.workspace.series() if s in self.workspace.hidden]
-        for chart in self.charts:
-            chart.hidden_series = hidden
+        for panel in self.panels.values():
+            panel.chart.hidden_series = hidden
+
+    def _drawn_now(self) -> list[str]:
+        """The panels a redraw draws now: those the "show" choice puts on screen (the others go stale, and are
+        drawn when shown); all of them before the choice exists."""
+        choice = self.show_combo.currentData()
+        names = [name for name in self.panels if choice is None or self._shows(choice, name)]
+        self.stale |= set(self.panels) - set(names)
+        self.stale -= set(names)
+        return names
+
+    def _catch_up(self, names: list[str]) -> None:
+        """Draw the stale panels among `names` with what the workspace shows."""
+        due = [name for name in names if name in self.stale]
+        if not due:
+            return
+        self.stale -= set(due)
+        shown, source_of = self.workspace.shown(), self.workspace.source_of
+        self._set_hidden_series()
+        for name in due:
+            self.panels[name].refresh(shown, source_of)
 
     # ---- redrawing ------------------------------------------------------------------------------------
     def _on_shown_changed(self, appended: bool) -> None:
@@ -254,8 +288,8 @@ class ChartsTab(QWidget):
         """Redraw everything now (after opening or closing a session, a theme change)."""
         shown, source_of = self.workspace.shown(), self.workspace.source_of
         self._set_hidden_series()
-        for panel in self.panels.values():
-            panel.refresh(shown, source_of)
+        for name in self._drawn_now():
+            self.panels[name].refresh(shown, source_of)
         self.table.set_results(shown, source_of)
 
     def new_run(self) -> None:
@@ -282,7 +316,7 @@ class ChartsTab(QWidget):
         self._set_hidden_series()
         # A chart that gains many series at once creates two per step and is called again until complete.
         steps = [
-            *(lambda p=panel: p.refresh(shown, source_of, max_new=2) for panel in self.panels.values()),
+            *(lambda p=self.panels[name]: p.refresh(shown, source_of, max_new=2) for name in self._drawn_now()),
             lambda: self.table.set_results(shown, source_of),
             self.refreshed.emit,
         ]

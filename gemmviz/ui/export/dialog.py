@@ -22,7 +22,7 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
     from gemmviz.core.hardware.roofline import load_ceilings
 
     ws = window.workspace
-    shown = window.roofline_tab.chart.results if kind == "roofline" else ws.shown()
+    shown = window.roofline_tab.drawn_results() if kind == "roofline" else ws.shown()
     view = window.charts_tab.chart_view()
     picked = window.hardware_tab.current() if kind in HARDWARE_KINDS else None
     if picked is not None and getattr(picked, HARDWARE_KINDS[kind][0], None):

@@ -96,9 +96,9 @@ class RooflineTab(QSplitter):
         self.set_text(tr(PLACEHOLDER))
         self.chart.pointClicked.connect(self.explain)
         self.chart.seriesToggled.connect(self.toggle_series)
-        # the shown results, at once even while hidden (an export and the picks read the chart); the table's
-        # picks (Workspace.select)
-        self.follower = WorkspaceFollower(self, workspace, self.refresh, now_when_hidden=True)
+        # the shown results, drawn when on screen (an export asks `drawn_results`, not the chart); the table's
+        # picks (Workspace.select), explained at once
+        self.follower = WorkspaceFollower(self, workspace, self.refresh)
         self.follower.connect(workspace.events.selection_changed, self.explain_selection)
 
     def set_text(self, text: str) -> None:
@@ -123,14 +123,20 @@ class RooflineTab(QSplitter):
     def toggle_series(self, series: str) -> None:
         self.workspace.hidden ^= {series}  # announced: every view redraws
 
-    def refresh(self) -> None:
-        """Draw the roof of the GPU the workspace picks, with the shown results measured on it."""
+    def drawn_results(self) -> list[Result]:
+        """The shown results measured on the GPU whose roof the workspace picks: what the chart draws."""
         ws = self.workspace
         shown = ws.shown()
         gpu = ws.roofline_gpu(shown)
+        return [r for r in shown if not gpu or ws.gpu_of(r) == gpu]
+
+    def refresh(self) -> None:
+        """Draw the roof of the GPU the workspace picks, with the shown results measured on it."""
+        ws = self.workspace
+        gpu = ws.roofline_gpu(ws.shown())
         self.chart.ceilings = load_ceilings(gpu) if gpu else None
         self.chart.hidden_series = [s for s in ws.series() if s in ws.hidden]
-        self.chart.set_results([r for r in shown if not gpu or ws.gpu_of(r) == gpu], source_of=ws.source_of)
+        self.chart.set_results(self.drawn_results(), source_of=ws.source_of)
 
     def explain(self, result: Result) -> None:
         gpu = self.workspace.gpu_of(result)
