@@ -9,6 +9,7 @@ numpy, no Qt.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,6 +119,7 @@ class SharedBanks:
         return self.wavefronts[kind] / max(1, self.ideal[kind])
 
 
+@functools.cache  # an animation's counters ask for it every frame (5 ms each at TILE 32)
 def shared_banks(tile: int, pad: int) -> SharedBanks:
     """The bank figures of one block of the tiled kernel with `pad` extra columns per shared row (PAD in
     kernels/tiled.cu): its two stores per tile of K, and its 2·TILE reads of one tile's compute."""
