@@ -281,6 +281,8 @@ class ResultChart(pg.PlotWidget):
         given = axisItems or {}
         axes = {side: given.get(side) or RoomyAxis(side) for side in ("left", "bottom")} | given  # each made once
         super().__init__(parent=parent, axisItems=axes, enableMenu=False)  # NO_MENU (charts/base.py)
+        for side in ("top", "right"):  # hidden, yet each range change set their labels' HTML to rescale them
+            self.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
         repaint_whole(self)
         self.theme = theme
         self.results: list[Result] = []
