@@ -10,6 +10,7 @@ for the Hopper kernel, as CudaRun asks for on an H100/H200). Compiles run in par
 the cases pytest selected. Skipped where nvcc is not on PATH.
 """
 
+import functools
 import json
 import os
 import shutil
@@ -75,13 +76,18 @@ def _arch(v) -> str:
     return "sm_90a" if v.runner == "wgmma-tma" else ARCH
 
 
-def _nvcc(source: str, options: list[str], arch: str, name: str | None) -> bytes:
-    """kernel_cache.nvcc without PyCUDA: the same source, options and architecture on nvcc's command line."""
+def _nvcc(source: str, options: list[str], arch: str, name: str | None, env: dict[str, str]) -> bytes:
+    """kernel_cache.nvcc without PyCUDA: the same source, options and architecture on nvcc's command line.
+
+    `env`: the environment, given whole. Without it the child is started with the process's own `environ`,
+    which this module's tests change meanwhile on the main thread (each test's GEMMVIZ_CACHE_DIR,
+    tests/conftest.py): a compile thread's vfork+exec read it while setenv moved it, and failed with
+    "OSError: [Errno 14] Bad address: nvcc" (a clean-clone CI run, 2026-12-02)."""
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / (name or "kernel.cu"), Path(tmp) / "kernel.cubin"
         src.write_text(source)
         cmd = [NVCC, "-cubin", f"-arch={arch}", *options, "-o", str(out), str(src)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
         if proc.returncode:
             raise RuntimeError(f"nvcc failed to compile {name}:\n{' '.join(cmd)}\n{proc.stderr.strip()}")
         return out.read_bytes()
@@ -115,7 +121,7 @@ def compiled(request):
     if NVCC is None:
         pytest.skip("nvcc not found on PATH: cannot compile the kernels here")
     patch = pytest.MonkeyPatch()
-    patch.setattr(kernel_cache, "nvcc", _nvcc)
+    patch.setattr(kernel_cache, "nvcc", functools.partial(_nvcc, env=dict(os.environ)))  # env: see _nvcc
     patch.setattr(kernel_cache, "_toolchain", {"nvcc": "test", "driver": 0, "pycuda": "none"})
     patch.setattr(kernel_cache, "_cache_folder", lambda: None)  # never the user's kernel cache
     mine = [item for item in request.session.items if item.module is request.module and hasattr(item, "callspec")]
