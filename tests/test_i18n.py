@@ -3,7 +3,9 @@ and banners come out in Chinese, the language follows --lang, then View ▸ Lang
 
 import re
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QLocale, QRectF, QSettings
@@ -86,7 +88,10 @@ def test_the_catalogue_is_complete_and_built(tmp_path):
         assert sorted(re.findall(r"\{\w*\}", source)) == sorted(re.findall(r"\{\w*\}", text)), source
         assert ("&" in source) == ("&" in text), source
     built = tmp_path / "zh.qm"
-    subprocess.run(["pyside6-lrelease", str(TS), "-qm", str(built)], check=True, capture_output=True)
+    # PySide6's script beside this Python (a venv not activated has it there, not on PATH)
+    beside = Path(sys.executable).with_name("pyside6-lrelease")
+    lrelease = str(beside) if beside.exists() else "pyside6-lrelease"
+    subprocess.run([lrelease, str(TS), "-qm", str(built)], check=True, capture_output=True)
     assert built.read_bytes() == asset_path("i18n", "gemmviz_zh_CN.qm").read_bytes(), "run pyside6-lrelease"
 
 
