@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter, QTextDocumentFragment
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF, QPainter, QPixmap, QRegion, QTextDocumentFragment
 from PySide6.QtWidgets import QApplication, QWidget
 
 ELLIPSIS = "…"
@@ -56,12 +56,22 @@ def _painted_widgets(top: QWidget) -> list[QWidget]:
 
 
 def painted_texts(widget: QWidget) -> list[Drawn]:
-    """Every text `widget` draws with QPainter.drawText, in its own coordinates (its children's are theirs).
-    A cached static part (the animation's Background pixmap) is dropped first, so its texts are drawn again."""
+    """Every text `widget` draws with QPainter.drawText, in its own coordinates (its children are not painted:
+    each is checked on its own). A cached static part (the animation's Background pixmap) is dropped first, so
+    its texts are drawn again."""
     for name, value in list(vars(widget).items()):
         if type(value).__name__ == "Background":
             setattr(widget, name, type(value)())
-    return spied(widget.grab, type(widget).__name__, widget)
+    return spied(lambda: paint_alone(widget), type(widget).__name__, widget)
+
+
+def paint_alone(widget: QWidget) -> None:
+    """Run `widget`'s own paintEvent, as its grab() would, without painting its children. A grab of the lesson
+    view or the window painted every view inside it again, each of which is checked on its own; and the
+    pyqtgraph axes that repainted their cached pictures then left their tick labels, in the picture's
+    coordinates, among the window's own texts (their sizes and places are checked from the scene)."""
+    pixmap = QPixmap(widget.size())
+    widget.render(pixmap, QPoint(), QRegion(), QWidget.RenderFlag.DrawWindowBackground)
 
 
 def spied(draw, where: str, widget: QWidget | None = None) -> list[Drawn]:

@@ -14,6 +14,7 @@ from gemmviz.ui.lesson.seed_table import TableView
 from gemmviz.ui.tiling.code import AnimationWithCode
 from gemmviz.ui.tiling.side import SideBySide
 from gemmviz.ui.tiling.view import TilingView
+from tests.legibility import paint_alone
 from tests.overlap import plot_texts, problems
 
 
@@ -21,7 +22,7 @@ def step_problems(view) -> list[str]:
     """Texts of the step shown that overlap, leave the window or lie over the step's view."""
     for _ in range(3):  # let the chart lay itself out at its size, as the event loop does before painting
         QApplication.processEvents()
-    view.grab()  # runs paintEvent, which records the texts drawn
+    paint_alone(view)  # runs its paintEvent, which records the texts drawn (its views are checked on their own)
     child = view.views.get(view.index)
     texts = list(view.texts)
     bounds = QRectF(view.rect())
