@@ -3,6 +3,8 @@ scheduler that redraws them while results stream in without freezing the window.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from gemmviz.core.charts.kinds import ChartView
 from gemmviz.core.charts.style import PRESETS, hidden_for, registry_series
+from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.charts.panels import ChartPanel
@@ -260,20 +263,23 @@ class ChartsTab(QWidget):
         drawn when shown); all of them before the choice exists."""
         choice = self.show_combo.currentData()
         names = [name for name in self.panels if choice is None or self._shows(choice, name)]
-        self.stale |= set(self.panels) - set(names)
-        self.stale -= set(names)
+        self.stale = set(self.panels) - set(names)
         return names
 
-    def _catch_up(self, names: list[str]) -> None:
-        """Draw the stale panels among `names` with what the workspace shows."""
-        due = [name for name in names if name in self.stale]
-        if not due:
-            return
-        self.stale -= set(due)
+    def _draw(self, names: list[str]) -> tuple[list[Result], Callable[[Result], str]]:
+        """Redraw the panels `names` from what the workspace shows; returns that (the shown results, their sources)."""
         shown, source_of = self.workspace.shown(), self.workspace.source_of
         self._set_hidden_series()
-        for name in due:
+        for name in names:
             self.panels[name].refresh(shown, source_of)
+        return shown, source_of
+
+    def _catch_up(self, names: list[str]) -> None:
+        """Draw the stale panels among `names`."""
+        due = [name for name in names if name in self.stale]
+        if due:
+            self.stale -= set(due)
+            self._draw(due)
 
     # ---- redrawing ------------------------------------------------------------------------------------
     def _on_shown_changed(self, appended: bool) -> None:
@@ -285,12 +291,9 @@ class ChartsTab(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        """Redraw everything now (after opening or closing a session, a theme change)."""
-        shown, source_of = self.workspace.shown(), self.workspace.source_of
-        self._set_hidden_series()
-        for name in self._drawn_now():
-            self.panels[name].refresh(shown, source_of)
-        self.table.set_results(shown, source_of)
+        """Redraw everything now (after opening or closing a session, a theme change): the panels on screen and
+        the table (the others when shown)."""
+        self.table.set_results(*self._draw(self._drawn_now()))
 
     def new_run(self) -> None:
         """A run starts: the speedup chart follows the largest size again until the user picks one."""

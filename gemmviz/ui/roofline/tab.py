@@ -123,20 +123,24 @@ class RooflineTab(QSplitter):
     def toggle_series(self, series: str) -> None:
         self.workspace.hidden ^= {series}  # announced: every view redraws
 
-    def drawn_results(self) -> list[Result]:
-        """The shown results measured on the GPU whose roof the workspace picks: what the chart draws."""
+    def _roof(self) -> tuple[str | None, list[Result]]:
+        """The GPU whose roof the workspace picks, and the shown results measured on it."""
         ws = self.workspace
         shown = ws.shown()
         gpu = ws.roofline_gpu(shown)
-        return [r for r in shown if not gpu or ws.gpu_of(r) == gpu]
+        return gpu, [r for r in shown if not gpu or ws.gpu_of(r) == gpu]
+
+    def drawn_results(self) -> list[Result]:
+        """What the chart draws (or would, hidden): the shown results measured on the GPU of the roof."""
+        return self._roof()[1]
 
     def refresh(self) -> None:
         """Draw the roof of the GPU the workspace picks, with the shown results measured on it."""
         ws = self.workspace
-        gpu = ws.roofline_gpu(ws.shown())
+        gpu, drawn = self._roof()
         self.chart.ceilings = load_ceilings(gpu) if gpu else None
         self.chart.hidden_series = [s for s in ws.series() if s in ws.hidden]
-        self.chart.set_results(self.drawn_results(), source_of=ws.source_of)
+        self.chart.set_results(drawn, source_of=ws.source_of)
 
     def explain(self, result: Result) -> None:
         gpu = self.workspace.gpu_of(result)
