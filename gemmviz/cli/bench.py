@@ -30,6 +30,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("bench", help="run, verify and time kernel variants; write a session file")
+    for add in (_what_to_run, _how_to_time, _limits_and_extras, _outputs):
+        add(p)
+    p.set_defaults(func=cmd_bench)
+
+
+def _what_to_run(p: argparse.ArgumentParser) -> None:
+    """bench: the variants, sizes and their parameters."""
     p.add_argument(
         "--variants", default=",".join(default_variants()), help="comma-separated names (default %(default)s)"
     )
@@ -45,6 +52,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--block", default="", help="block edges for the naive kernels, e.g. 16,32 (default: each variant's own)"
     )
+
+
+def _how_to_time(p: argparse.ArgumentParser) -> None:
+    """bench: samples, warm-up, cache state, and when the GPU's sampling stops."""
     p.add_argument(
         "--repeats",
         type=int,
@@ -84,6 +95,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="GPU: 'kernel' times the GPU's work only (events behind a blocking kernel); 'host' puts "
         "events around the host's launch, for runs under a profiler (default %(default)s)",
     )
+
+
+def _limits_and_extras(p: argparse.ArgumentParser) -> None:
+    """bench: how long the CPU loop and a job may take, the inputs' seed, the block trace."""
     p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
     p.add_argument(
         "--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused (default %(default)s)"
@@ -101,6 +116,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="seconds after which a job is stopped (checked between launches) and reported failed "
         "(default %(default)s)",
     )
+
+
+def _outputs(p: argparse.ArgumentParser) -> None:
+    """bench: the session and CSV written, progress, and the command recorded."""
     p.add_argument("--out", help="session JSON to write (rewritten after every finished job)")
     p.add_argument("--csv", help="CSV of the results to write (rewritten after every finished job)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -110,7 +129,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         action="store_false",
         help="leave the command line out of the session's settings (recorded by default)",
     )
-    p.set_defaults(func=cmd_bench)
 
 
 def cmd_info(args: argparse.Namespace) -> int:
