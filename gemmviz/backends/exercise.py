@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -25,14 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gemmviz import __version__
-from gemmviz.backends import emulator
-from gemmviz.backends.exercise_emulate import (
-    ACCESS_KEEP_PER_BLOCK,
-    ACCESS_SHAPE,
-    EmulateOptions,
-    emulate_exercise,
-    gpu_extras,
-)
+from gemmviz.backends import emulator, sandbox
+from gemmviz.backends.exercise_emulate import ACCESS_KEEP_PER_BLOCK, ACCESS_SHAPE, BY, remember_reference
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.exercise.check import (
@@ -44,7 +39,9 @@ from gemmviz.core.exercise.check import (
     sanitizer_errors,
 )
 from gemmviz.core.exercise.exercises import Exercise, check_signature, read_source, recorded_reference
+from gemmviz.core.exercise.includes import check_includes
 from gemmviz.core.exercise.record import FORMAT, VERSION
+from gemmviz.core.messages import msg
 
 SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020, 1020))
 SANITIZE_SHAPE = (33, 17, 65)
@@ -52,7 +49,7 @@ TIME_SHAPE = (2048, 2048, 2048)
 PROFILE_SHAPE = (1024, 1024, 1024)
 KERNEL_TIMEOUT_S = 10.0  # one launch
 STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120,
-                 "accesses": 180}  # fmt: skip
+                 "accesses": 180, "nvrtc": 120, "emulate": 300}  # fmt: skip
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -79,6 +76,34 @@ def work_dir() -> Path:
     return folder
 
 
+@dataclass(frozen=True)
+class HandIn:
+    """A student's file as it is checked: the path the user gave (for messages), its folder (the one place its
+    #includes may come from) and the safely named copy of the bytes that were read and checked, which the
+    compilers are given (a name with commas, quotes or spaces broke nvcc's ptxas step: issue 43)."""
+
+    given: str
+    folder: Path
+    copy: Path
+
+    @property
+    def name(self) -> str:
+        return Path(self.given).name
+
+    def shown(self, text: str) -> str:
+        """Text that names the copy, naming the user's file instead."""
+        text = text.replace(str(self.copy), self.given)
+        return text if self.copy.name == self.name else text.replace(self.copy.name, self.name)
+
+    @classmethod
+    def make(cls, given: str, source: str, work: Path) -> HandIn:
+        stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(given).stem)[:60].lstrip("-") or "kernel"
+        copy = work / "src" / f"{stem}.cu"
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_bytes(source.encode("utf-8"))
+        return cls(given, Path(given).absolute().parent, copy)
+
+
 @dataclass
 class ChildRun:
     events: list[dict]
@@ -86,13 +111,24 @@ class ChildRun:
     stderr: str
     timed_out: bool
     stdout: str = ""  # its other lines (nvcc's messages)
+    stopped: str | None = None  # the limit that stopped it: "time" or "memory" (sandbox.stopped_text says it)
 
 
 def run_child(
-    argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None, cwd: Path | None = None
+    argv: list[str],
+    limit_s: float,
+    cancel: threading.Event,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    memory_bytes: int | None = None,
 ) -> ChildRun:
-    """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
-    (checked every 50 ms, so a cancel ends the step within half a second)."""
+    """Run argv in a new process group; read its JSON lines; at limit_s or on cancel (checked every 50 ms, so a
+    cancel ends the step within half a second) send the group SIGTERM, then SIGKILL after sandbox.GRACE_S.
+    `memory_bytes`: the work's address-space limit (sandbox.Limits); a child that reached it is `stopped`
+    "memory". Whatever the group left running when its leader ended is killed too."""
+    limits = sandbox.Limits(limit_s, memory_bytes)
+    if memory_bytes is not None:
+        argv, env = sandbox.limited_argv(argv, limits), sandbox.limited_env(env)
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -107,6 +143,37 @@ def run_child(
     events: list[dict] = []
     err: list[str] = []
     out: list[str] = []
+    readers = _readers(proc, events, out, err)
+    t0, timed_out = time.monotonic(), False
+    while proc.poll() is None:
+        if cancel.is_set() or time.monotonic() - t0 > limit_s:
+            timed_out = not cancel.is_set()
+            _kill(proc)
+            break
+        time.sleep(0.05)
+    proc.wait()
+    _signal_group(proc.pid, signal.SIGKILL)  # what the leader left behind (nvcc's cicc, a child's child)
+    for r in readers:
+        r.join(timeout=2)
+    if cancel.is_set():
+        raise Cancelled
+    stopped = "time" if timed_out else None
+    if memory_bytes is not None and not timed_out:
+        said = "".join(out) + "".join(err)
+        if any(e.get("event") == "memory" for e in events) or sandbox.ran_out_of_memory(proc.returncode, said):
+            stopped = "memory"
+    return ChildRun(events, proc.returncode, "".join(err), timed_out, "".join(out), stopped)
+
+
+def _readers(proc: subprocess.Popen, events: list[dict], out: list[str], err: list[str]) -> list[threading.Thread]:
+    """Threads that read the child's JSON lines into events, its other lines into out and err (200 kB each)."""
+
+    kept = {id(out): 0, id(err): 0}  # characters kept so far: a million lines stay linear
+
+    def keep(into: list[str], line: str) -> None:
+        if kept[id(into)] < 200_000:
+            into.append(line)
+            kept[id(into)] += len(line)
 
     def read_out():
         for line in proc.stdout:
@@ -117,36 +184,39 @@ def run_child(
                     continue
                 except json.JSONDecodeError:
                     pass
-            if sum(len(x) for x in out) < 200_000:
-                out.append(line)
+            keep(out, line)
 
     def read_err():
         for line in proc.stderr:
-            if sum(len(x) for x in err) < 200_000:
-                err.append(line)
+            keep(err, line)
 
     readers = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]
     for r in readers:
         r.start()
-    t0, timed_out = time.monotonic(), False
-    while proc.poll() is None:
-        if cancel.is_set() or time.monotonic() - t0 > limit_s:
-            timed_out = not cancel.is_set()
-            _kill(proc)
-            break
-        time.sleep(0.05)
-    proc.wait()
-    for r in readers:
-        r.join(timeout=2)
-    if cancel.is_set():
-        raise Cancelled
-    return ChildRun(events, proc.returncode, "".join(err), timed_out, "".join(out))
+    return readers
+
+
+def _signal_group(pid: int, sig: int) -> bool:
+    """Send sig to the process group led by pid; False where there is none left."""
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False
+    return True
 
 
 def _kill(proc: subprocess.Popen) -> None:
+    """SIGTERM to the child's whole group, then SIGKILL to what is still there after sandbox.GRACE_S."""
+    if not _signal_group(proc.pid, signal.SIGTERM):
+        proc.kill()
+        return
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        proc.wait(timeout=sandbox.GRACE_S)
+    except subprocess.TimeoutExpired:
+        pass
+    if not _signal_group(proc.pid, signal.SIGKILL):
         proc.kill()
 
 
@@ -180,10 +250,17 @@ def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | 
 
 
 def compile_student(
-    source_path: Path, exercise: Exercise, arch: str, folder: Path, cancel, keep_dir: Path | None = None
+    source_path: Path,
+    exercise: Exercise,
+    arch: str,
+    folder: Path,
+    cancel,
+    keep_dir: Path | None = None,
+    handin: HandIn | None = None,
 ) -> dict:
     """nvcc -cubin -lineinfo: {"ok", "arch", "cubin", "diagnostics", "log"}; errors name the student's file.
-    `keep_dir`: nvcc keeps its intermediate files there (--keep), among them the PTX (kept_ptx)."""
+    `keep_dir`: nvcc keeps its intermediate files there (--keep), among them the PTX (kept_ptx). `handin`: the
+    hand-in that source_path is the safe copy of (its folder is the one include path; messages say its name)."""
     nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         return {
@@ -195,34 +272,39 @@ def compile_student(
     source = source_path.read_bytes()
     key = hashlib.sha256(source + arch.encode() + " ".join(exercise.nvcc_defines()).encode()).hexdigest()[:24]
     cubin = folder / f"{exercise.name}-{key}.cubin"
-    argv = [
-        str(nvcc),
-        "-cubin",
-        "-lineinfo",
-        "-O3",
-        f"-arch={arch}",
-        *exercise.nvcc_defines(),
-        "-o",
-        str(cubin),
-        str(source_path),
-    ]
+    includes = [f"-I{handin.folder}"] if handin else []
+    argv = [str(nvcc), "-cubin", "-lineinfo", "-O3", f"-arch={arch}", *exercise.nvcc_defines(), *includes]
+    argv += ["-o", str(cubin), str(source_path)]
     keep = []
     if keep_dir is not None:
         keep_dir.mkdir(parents=True, exist_ok=True)
         keep = ["--keep", f"--keep-dir={keep_dir}"]
     # a child like every other step: no stdin (an #include "/dev/stdin" reads nothing), its own process group
-    # (nvcc's gcc and cicc are killed with it), the step's time limit, and cancel
-    run = run_child([*argv[:-1], *keep, argv[-1]], STEP_LIMITS_S["nvcc"], cancel, child_env(folder), cwd=folder)
+    # (nvcc's gcc and cicc are killed with it), the step's time limit, a memory limit, and cancel
+    limits = sandbox.Limits(STEP_LIMITS_S["nvcc"], sandbox.MEMORY_LIMIT_BYTES)
+    run = run_child(
+        [*argv[:-1], *keep, argv[-1]],
+        limits.wall_s,
+        cancel,
+        child_env(folder),
+        cwd=folder,
+        memory_bytes=limits.memory_bytes,
+    )
     log = (run.stdout + run.stderr).strip()
-    if run.timed_out:
+    if handin:
+        log = handin.shown(log)
+    name = handin.name if handin else source_path.name
+    diagnostics = parse_nvcc(log, name)
+    if run.stopped:
+        why = "a compile that never ends: a template recursion, a huge unrolled loop?"
+        if run.stopped == "memory":
+            why = "a macro that expands without end, a huge array initialiser?"
         return {
             "ok": False,
             "arch": arch,
-            "error": f"nvcc ran over {STEP_LIMITS_S['nvcc']} s (a compile that never "
-            "ends: a template recursion, a huge unrolled loop?)",
-            "diagnostics": parse_nvcc(log, source_path.name),
+            "error": f"{sandbox.stopped_text(run.stopped, limits)} while compiling ({why})",
+            "diagnostics": [d for d in diagnostics if d["severity"] != "error"],
         }
-    diagnostics = parse_nvcc(log, source_path.name)
     ok = run.returncode == 0 and cubin.is_file()
     return {
         "ok": ok,
@@ -230,7 +312,7 @@ def compile_student(
         "cubin": str(cubin) if ok else None,
         "diagnostics": diagnostics,
         "log": diagnostic_log(log)[-4000:],
-        "command": " ".join(["nvcc", *argv[1:]]),
+        "command": " ".join(["nvcc", *(handin.shown(a) for a in argv[1:])] if handin else ["nvcc", *argv[1:]]),
     }
 
 
@@ -245,14 +327,15 @@ def kept_ptx(compiled: dict, source_path: Path, keep_dir: Path) -> emulator.PtxB
     return emulator.PtxBuild(True, ptx, compiled.get("log", ""), compiled.get("command", ""), arch=compiled["arch"])
 
 
-def ptx_compile_record(build: emulator.PtxBuild, source_name: str) -> dict:
+def ptx_compile_record(build: emulator.PtxBuild, source_name: str, handin: HandIn | None = None) -> dict:
     """The record's compile part from a PTX build (NVRTC where there is no nvcc): as compile_student's."""
+    log = handin.shown(build.log) if handin else build.log
     out = {
         "ok": build.ok,
         "arch": build.arch,
-        "diagnostics": parse_nvcc(build.log, source_name),
-        "log": diagnostic_log(build.log)[-4000:],
-        "command": build.command,
+        "diagnostics": parse_nvcc(log, source_name),
+        "log": diagnostic_log(log)[-4000:],
+        "command": handin.shown(build.command) if handin else build.command,
     }
     if build.error:
         out["error"] = build.error
@@ -458,6 +541,7 @@ def check_exercise(
     source_path = Path(source_path).resolve()
     source = read_source(source_path)
     check_signature(source, exercise)
+    check_includes(source, Path(given).absolute().parent, Path(given).name)
     progress = progress or (lambda *_: None)
     _remove_stale(work_dir())
     folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
@@ -480,7 +564,8 @@ def check_exercise(
         "not_run": [],
     }
     try:
-        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress, given=given))
+        handin = HandIn.make(given, source, folder)
+        _run_steps(record, _CheckRun(handin.copy, exercise, options, folder, progress, given=given, handin=handin))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return finish(record)
@@ -490,13 +575,14 @@ def check_exercise(
 class _CheckRun:
     """One check under way: the file, its exercise and options, the folder for its files, and how far it got."""
 
-    source_path: Path
+    source_path: Path  # the safely named copy that is compiled (handin.copy)
     exercise: Exercise
     options: CheckOptions
     folder: Path
     progress: ProgressFn
     done: int = 0
     given: str = ""  # the path as the user gave it
+    handin: HandIn | None = None
 
     @property
     def steps(self) -> int:
@@ -516,16 +602,20 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     if device:
         record["environment"] = {"gpu": device["name"], "cc": device["cc"]}
     build = None
+    name = run.handin.name if run.handin else run.source_path.name
     if no_gpu and run.options.emulate and find_cuda_tool("nvcc") is None:  # NVRTC from PyPI, for the emulator
         run.step("compiling with NVRTC (no CUDA toolkit here)")
-        build = emulator.compile_nvrtc(run.source_path, run.exercise.nvcc_defines(), arch)
-        record["compile"] = ptx_compile_record(build, run.source_path.name)
+        build, stopped = nvrtc_step(run, arch)
+        record["compile"] = ptx_compile_record(build, name, run.handin)
+        if stopped:  # the verdict names the limit, not what the compiler said as it ran out
+            record["compile"]["diagnostics"] = [d for d in record["compile"]["diagnostics"] if d["severity"] != "error"]
     else:
         run.step(f"compiling with nvcc ({arch})")
-        keep = run.folder / "nvcc-keep" if no_gpu and run.options.emulate else None  # the emulator's PTX
-        record["compile"] = compile_student(run.source_path, run.exercise, arch, run.folder, run.options.cancel, keep)
-        if keep is not None:
-            build = kept_ptx(record["compile"], run.source_path, keep)
+        keep = run.folder / "nvcc-keep" if run.options.emulate else None  # the emulator's PTX
+        record["compile"] = compile_student(
+            run.source_path, run.exercise, arch, run.folder, run.options.cancel, keep, run.handin
+        )
+        build = kept_ptx(record["compile"], run.source_path, keep) if keep else None
     if not record["compile"]["ok"]:
         return
     if no_gpu:
@@ -533,19 +623,134 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         record["recorded_reference"] = recorded_reference(run.exercise)
         if run.options.emulate:
             run.step("emulating your kernel on the CPU (every thread, every element)")
-            options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses, build=build)
-            emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
+            emulate_step(record, run, build)
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
             f"`gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}` on a GPU machine, then open the "
             "check file it writes in the app"
         )
         return
-    _gpu_steps(record, run, arch)
+    _gpu_steps(record, run, arch, build)
     run.progress(run.steps, run.steps, "done")
 
 
-def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
+def _emulate_spec(run: _CheckRun, mode: str, build: emulator.PtxBuild | None) -> dict:
+    from gemmviz.backends.emulate_child import exercise_spec
+
+    spec = {
+        "mode": mode,
+        "source": str(run.source_path),
+        "source_text": run.source_path.read_text(encoding="utf-8", errors="replace"),
+        "exercise": exercise_spec(run.exercise),
+        "seed": run.options.seed,
+        "accesses": run.options.accesses,
+        "folder": str(run.folder),
+    }
+    if build is not None and build.ok:
+        ptx = run.folder / f"{mode}-{os.getpid()}-{threading.get_ident()}.ptx"
+        ptx.write_text(build.ptx, encoding="utf-8")
+        spec.update(ptx=str(ptx), command=build.command, arch=build.arch)
+    return spec
+
+
+def emulate_child_argv(spec: dict, folder: Path) -> list[str]:
+    path = folder / f"spec-{spec['mode']}-{os.getpid()}-{threading.get_ident()}.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return [sys.executable, "-m", "gemmviz.backends.emulate_child", str(path)]
+
+
+def _limited(run: _CheckRun, spec: dict, step: str) -> tuple[ChildRun, sandbox.Limits]:
+    """The emulate child of `spec` under the step's time limit and the check's memory limit."""
+    limits = sandbox.Limits(STEP_LIMITS_S[step], sandbox.MEMORY_LIMIT_BYTES)
+    argv = emulate_child_argv(spec, run.folder)
+    child = run_child(argv, limits.wall_s, run.options.cancel, child_env(run.folder), memory_bytes=limits.memory_bytes)
+    return child, limits
+
+
+def _stopped_message(child: ChildRun, limits: sandbox.Limits, what: str) -> dict | None:
+    if child.stopped == "memory" and limits.memory_bytes is not None:
+        return msg("sandbox.memory", limit=sandbox.size_text(limits.memory_bytes), what=what)
+    if child.stopped == "time":
+        return msg("sandbox.time", seconds=f"{limits.wall_s:g}", what=what)
+    return None
+
+
+def nvrtc_step(run: _CheckRun, arch: str) -> tuple[emulator.PtxBuild, str | None]:
+    """NVRTC in a child under the sandbox's limits (it compiles in the process that calls it): the build, and
+    the limit that stopped it, if one did."""
+    out = run.folder / f"nvrtc-{os.getpid()}-{threading.get_ident()}.ptx"
+    spec = {
+        "mode": "nvrtc",
+        "source": str(run.source_path),
+        "defines": run.exercise.nvcc_defines(),
+        "arch": arch,
+        "include_dir": str(run.handin.folder) if run.handin else None,
+        "out": str(out),
+    }
+    child, limits = _limited(run, spec, "nvrtc")
+    done = next((e for e in child.events if e.get("event") == "ptx"), None)
+    if done is not None and not done["ok"] and sandbox.ran_out_of_memory(1, done.get("log") or ""):
+        child.stopped = "memory"  # NVRTC says so and returns: its process ends as usual
+    if child.stopped or done is None:
+        why = (
+            f"{sandbox.stopped_text(child.stopped, limits)} while compiling with NVRTC"
+            if child.stopped
+            else next((e["error"] for e in child.events if e.get("event") == "error"), None)
+            or f"NVRTC's process ended with status {child.returncode}: {child.stderr.strip()[-300:]}"
+        )
+        log = (done or {}).get("log", "")
+        return emulator.PtxBuild(False, "", log, "nvrtc", why), child.stopped
+    ptx = out.read_text(encoding="utf-8", errors="replace") if done["ok"] and out.is_file() else ""
+    build = emulator.PtxBuild(bool(ptx), ptx, done["log"], done["command"], done["error"], done["arch"])
+    return build, None
+
+
+def emulate_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) -> None:
+    """The emulated check in its child: the record's shapes, 'emulator' and 'accesses' parts, or, where a limit
+    stopped it or it failed, no size judged and the reason as the emulator's refusal."""
+    from gemmviz.backends import exercise_emulate
+
+    spec = _emulate_spec(run, "emulate", build)
+    spec["reference"] = _REFERENCE_FIGURES.get(_reference_name(run.exercise))
+    spec["shapes"] = [list(s) for s in exercise_emulate.EMULATED_SHAPES]
+    child, limits = _limited(run, spec, "emulate")
+    done = next((e["record"] for e in child.events if e.get("event") == "record"), None)
+    if done is not None and not child.stopped:
+        record.update(done)
+        figures = (done.get("emulator") or {}).get("reference")
+        if figures and "note" not in figures:
+            _REFERENCE_FIGURES[_reference_name(run.exercise)] = figures
+            remember_reference(run.exercise, figures)
+        return
+    why = _stopped_message(child, limits, "the emulated run of your kernel") or msg(
+        "emu.no_nvcc",
+        why=next((e["error"] for e in child.events if e.get("event") == "error"), None)
+        or f"the emulator's process ended with status {child.returncode}",
+    )
+    record["shapes"] = []
+    record["emulator"] = {"by": BY, "refused": why}
+
+
+_REFERENCE_FIGURES: dict[str, dict] = {}  # the reference's emulated figures, per exercise, for the next child
+
+
+def _reference_name(exercise: Exercise) -> str:
+    return json.dumps([exercise.reference, exercise.reference_params], sort_keys=True)
+
+
+def extras_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) -> None:
+    """On a GPU: the emulator's extras (exercise_emulate.gpu_extras) in a child under the sandbox's limits."""
+    spec = {**_emulate_spec(run, "extras", build), "shapes": record.get("shapes") or []}
+    child, limits = _limited(run, spec, "emulate")
+    done = next((e["record"] for e in child.events if e.get("event") == "record"), None)
+    if done is not None and not child.stopped:
+        record.update(done)
+    elif child.stopped:
+        why = _stopped_message(child, limits, "the emulator's extra runs")
+        record["emulator"] = {"by": BY, "refused": why}
+
+
+def _gpu_steps(record: dict, run: _CheckRun, arch: str, build: emulator.PtxBuild | None = None) -> None:
     """The steps after a compile on a GPU: every size verified, then those the options ask for."""
     options, folder = run.options, run.folder
     spec = _base_spec(run.exercise, record["compile"]["cubin"], options)
@@ -554,7 +759,7 @@ def _gpu_steps(record: dict, run: _CheckRun, arch: str) -> None:
     stuck = any(s["status"] == "timeout" for s in record["shapes"])
     if options.emulate:
         run.step("the CPU emulator: uninitialised shared reads, divergent barriers, the experiments")
-        gpu_extras(record, run.source_path, run.exercise, folder, options.seed)
+        extras_step(record, run, build)
     if options.sanitize:
         run.step("compute-sanitizer: memcheck, racecheck, synccheck")
         if stuck:

@@ -311,18 +311,33 @@ def reference_accesses(exercise: Exercise, folder: Path) -> dict:
     They depend only on the reference's source, parameters and compiler (the inputs' seed is fixed), so they are
     worked out once per process (a compile and an emulated run, 0.5 to 1 s, for every check of a grade batch
     before) and each caller gets its own copy. A note (no figures) is never kept: the next check tries again."""
-    from gemmviz.backends.profile import find_cuda_tool
     from gemmviz.core.kernels.variants import VARIANTS
 
     variant = VARIANTS[exercise.reference]
     params = variant.resolve_params(exercise.reference_params)
-    key = (variant.name, repr(sorted(params.items())), variant.source_text(), str(find_cuda_tool("nvcc")))
+    key = _reference_key(exercise)
     if key not in _REFERENCES:
         out = _reference_accesses(variant, params, folder)
         if "note" in out:
             return out
         _REFERENCES[key] = out
     return copy.deepcopy(_REFERENCES[key])
+
+
+def _reference_key(exercise: Exercise) -> tuple:
+    from gemmviz.backends.profile import find_cuda_tool
+    from gemmviz.core.kernels.variants import VARIANTS
+
+    variant = VARIANTS[exercise.reference]
+    params = variant.resolve_params(exercise.reference_params)
+    return (variant.name, repr(sorted(params.items())), variant.source_text(), str(find_cuda_tool("nvcc")))
+
+
+def remember_reference(exercise: Exercise, figures: dict) -> None:
+    """Keep figures that reference_accesses gave for this exercise in another process (the parent of the child
+    that emulates each check: it hands them to the next child, which need not work them out again)."""
+    if "note" not in figures:
+        _REFERENCES[_reference_key(exercise)] = copy.deepcopy(figures)
 
 
 def _reference_accesses(variant, params: dict, folder: Path) -> dict:
@@ -350,11 +365,18 @@ def _reference_accesses(variant, params: dict, folder: Path) -> dict:
     return {**out, "blocks": [list(b) for b in trace.blocks], "summary": trace.summary}
 
 
-def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path, seed: int | None) -> None:
+def gpu_extras(
+    record: dict,
+    source_path: Path,
+    exercise: Exercise,
+    folder: Path,
+    seed: int | None,
+    build: emu.PtxBuild | None = None,
+) -> None:
     """On a GPU: the emulator's findings at the sanitizer's size (what compute-sanitizer says less about), the
     experiments when C is wrong at a size the emulator runs, and, where the GPU timed out in a kernel that
-    calls printf, whether it finishes with printf disabled."""
-    build = emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
+    calls printf, whether it finishes with printf disabled. `build`: the PTX nvcc already made (else compiled)."""
+    build = build or emu.compile_ptx(source_path, exercise.nvcc_defines(), folder)
     if not build.ok:
         return
     try:

@@ -492,6 +492,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "no emulated run: {why}",
         "zh": "没有模拟运行：{why}",
     },
+    "sandbox.memory": {
+        "en": "stopped: more than {limit} of memory ({what}); a check may use at most {limit}",
+        "zh": "已停止：内存超过 {limit}（{what}）；一次检查最多使用 {limit}",
+    },
+    "sandbox.time": {
+        "en": "stopped after {seconds} s ({what}); a check's step may take at most {seconds} s",
+        "zh": "{seconds} 秒后已停止（{what}）；检查的一步最多用时 {seconds} 秒",
+    },
     "emu.by": {
         "en": "no GPU here ({why}): emulated on the CPU (the kernel's PTX, every thread, every element verified); "
         "speed: not measured here",

@@ -51,18 +51,38 @@ class PtxBuild:
     arch: str = "sm_90"
 
 
-def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
+def compile_ptx(
+    source_path: Path,
+    defines: list[str],
+    folder: Path,
+    arch: str = "sm_90",
+    nvcc: str | None = None,
+    include_dir: Path | None = None,
+):
     """The kernel's PTX with line info and the compiler's messages: `nvcc -ptx -lineinfo -O3` where the CUDA
     toolkit is installed, else NVRTC from PyPI (pip install "gemmviz[emulate]"). Neither needs a GPU or a
-    driver."""
+    driver. `include_dir`: the one folder its #includes may come from (a hand-in's own). This runs the compiler
+    in this process's limits: a hand-in's check calls it only in its emulate child (backends/sandbox.py)."""
     from gemmviz.backends.profile import find_cuda_tool
 
     source_path = Path(source_path).resolve()
     exe = nvcc or find_cuda_tool("nvcc")
     if exe is None:
-        return compile_nvrtc(source_path, defines, arch)
+        return compile_nvrtc(source_path, defines, arch, include_dir)
     out = folder / f"{source_path.stem}.ptx"
-    argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+    includes = [f"-I{include_dir}"] if include_dir else []
+    argv = [
+        str(exe),
+        "-ptx",
+        "-lineinfo",
+        "-O3",
+        f"-arch={arch}",
+        *defines,
+        *includes,
+        "-o",
+        str(out),
+        str(source_path),
+    ]
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
@@ -78,8 +98,12 @@ def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str =
 NVRTC_EMPTY_HEADERS = ("cstdio", "stdio.h", "cstdlib", "stdlib.h", "cuda_runtime.h", "cuda.h")
 
 
-def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") -> PtxBuild:
-    """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form."""
+def compile_nvrtc(
+    source_path: Path, defines: list[str], arch: str = "sm_90", include_dir: Path | None = None
+) -> PtxBuild:
+    """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form. NVRTC
+    compiles in the calling process: a hand-in's check calls this only in its child (backends/emulate_child.py),
+    under the sandbox's limits."""
     try:
         from cuda.bindings import nvrtc
     except ImportError:
@@ -90,6 +114,8 @@ def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") ->
     err, prog = nvrtc.nvrtcCreateProgram(source, source_path.name.encode(), len(names), [b""] * len(names), names)
     options = [b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
     options += [d.encode() for d in defines]
+    if include_dir is not None:
+        options.append(f"--include-path={include_dir}".encode())
     try:
         (result,) = nvrtc.nvrtcCompileProgram(prog, len(options), options)
         _, size = nvrtc.nvrtcGetProgramLogSize(prog)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 CHUNK_THREADS = 16384
+CHUNK_BYTES = 192 << 20  # shared and local memory of the blocks run together (machine._block_bytes)
 GLOBAL_BASE = 1 << 40  # fake device addresses: every allocation lies in one heap from here
 SHARED_WINDOW = 1 << 32  # generic addresses of shared memory start here, local after it
 LOCAL_WINDOW = 1 << 34

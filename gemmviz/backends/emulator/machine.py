@@ -25,6 +25,7 @@ import numpy as np
 
 from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the machine's public names)
     BAR,
+    CHUNK_BYTES,
     CHUNK_THREADS,
     COMPARE,
     DTYPES,
@@ -164,13 +165,27 @@ class Machine:
         if per > 1024:
             raise EmulatorRefusal(f"a block of {per} threads (at most 1024)", None)
         ids = [(x, y) for y in range(gy) for x in range(gx)]
-        chunk = max(1, CHUNK_THREADS // per)
+        chunk = max(1, min(CHUNK_THREADS // per, CHUNK_BYTES // _block_bytes(self.k, per)))
         traced = {tuple(b[:2]): i for i, b in enumerate(trace_blocks)}
         if only_traced:
             ids = [b for b in ids if b in traced]
         self.steps_left = budget_steps
         for i in range(0, len(ids), chunk):
-            Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
+            part = Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced)
+            try:
+                part.run(schedule)
+            finally:  # its bound handlers make a cycle: its arrays are freed now, not at some later collection
+                part.__dict__.clear()
+
+
+def _block_bytes(kernel: Kernel, per: int) -> int:
+    """What one block of a chunk holds, worked out before anything is allocated: its shared memory with the
+    bookkeeping of each word (9 bytes per byte: the bytes, two keys and two lines of 8 bytes per 4-byte word)
+    and its threads' local memory (a kernel with 48 KiB of shared memory and one thread per block took 5.4 GB
+    in chunks of CHUNK_THREADS blocks)."""
+    shared = -(-max(kernel.shared_bytes, 16) // 16) * 16
+    local = -(-max(kernel.local_bytes, 16) // 16) * 16
+    return 9 * shared + per * local
 
 
 class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
