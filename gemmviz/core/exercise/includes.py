@@ -76,42 +76,43 @@ def check_includes(source: str, folder: Path, shown: str) -> None:
     message."""
     root = Path(folder).resolve()
     seen: set[Path] = set()
-    todo = [(source, root, shown)]
+    todo = [(source, root, shown, "")]
     while todo:
-        text, here, name = todo.pop()
+        text, here, name, via = todo.pop()
         for line, directive, rest in _directives(text):
-            found = _target(rest, directive, line, name)
-            quoted, target = found
-            path = _inside(target, quoted, here, root, f"{name}:{line}")
+            where = f"{name}:{line}{via}"
+            quoted, target = _target(rest, directive, where)
+            path = _inside(target, quoted, here, root, where)
             if path is None or path in seen:
                 continue
             seen.add(path)
             if len(seen) > MAX_FILES:
-                raise ExerciseError(f"{name}:{line}: more than {MAX_FILES} included files: is this a kernel?")
-            todo.append((_read(path, f"{name}:{line}"), path.parent, path.name))
+                raise ExerciseError(f"{where}: more than {MAX_FILES} included files: is this a kernel?")
+            todo.append((_read(path, where), path.parent, path.name, f" (included at {where.split(' (')[0]})"))
 
 
-def _target(rest: str, directive: str, line: int, name: str) -> tuple[bool, str]:
+def _target(rest: str, directive: str, where: str) -> tuple[bool, str]:
     match = re.match(r'^"([^"\n]*)"|^<([^>\n]*)>', rest)
     if match is None:
         raise ExerciseError(
-            f"{name}:{line}: #{directive} {rest[:80]}: write the file's name in quotes or <>; a name made by a macro "
+            f"{where}: #{directive} {rest[:80]}: write the file's name in quotes or <>; a name made by a macro "
             "is not accepted in a hand-in"
         )
     if directive == "embed":
-        raise ExerciseError(f"{name}:{line}: #embed {rest[:80]}: a hand-in may not embed files")
+        raise ExerciseError(f"{where}: #embed {rest[:80]}: a hand-in may not embed files")
     return match.group(1) is not None, match.group(1) if match.group(1) is not None else match.group(2)
 
 
 def _inside(target: str, quoted: bool, here: Path, root: Path, where: str) -> Path | None:
     """The included file inside the folder (to be checked in turn), None for a system header; ExerciseError for
     anything else."""
+    spelled = f'"{target}"' if quoted else f"<{target}>"
     outside = (
-        f"{where}: #include {'“' + target + '”' if quoted else '<' + target + '>'}: a hand-in may include only the "
-        "CUDA and standard headers and files inside its own folder"
+        f"{where}: #include {spelled}: a hand-in may include only the CUDA and standard headers and files inside "
+        "its own folder"
     )
     pure = PurePosixPath(target.replace("\\", "/"))
-    if not target or pure.is_absolute() or ".." in pure.parts or re.match(r"^[A-Za-z]:", target):
+    if not target or pure.is_absolute() or re.match(r"^[A-Za-z]:", target):
         raise ExerciseError(outside)
     places = [here / target, root / target] if quoted else [root / target]
     for place in places:
