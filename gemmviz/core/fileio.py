@@ -15,6 +15,7 @@ import contextlib
 import errno
 import gc
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -23,6 +24,8 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
+
+import numpy as np
 
 from gemmviz.core import interrupt
 
@@ -189,6 +192,28 @@ def atomic_file(path: str | os.PathLike, mode: int | None = None, follow_links: 
 class InputFileError(ValueError):
     """A file that must not be read (not a regular file, over its size limit, unreadable): the message says
     why, without the path (the caller names it)."""
+
+
+MAX_NESTING = 64  # lists and objects (or tables) inside one another: no file gemmviz reads needs more than 8
+
+
+def check_nesting(text: str, limit: int = MAX_NESTING, toml: bool = False) -> None:
+    """InputFileError where JSON (or, with `toml`, TOML) text nests lists and objects more than `limit` deep.
+    Worked out before any parser sees the text (the parsers recurse once per level: a file nested 100,000 deep
+    was a RecursionError), in a few passes of the regular-expression engine and numpy, linear in the text's
+    length. Brackets inside strings (and TOML's comments) do not count."""
+    if text.count("[") + text.count("{") <= limit:
+        return
+    data = np.frombuffer((_TOML_QUOTED if toml else _JSON_QUOTED).sub("", text).encode("utf-8", "replace"), np.uint8)
+    steps = ((data == ord("[")) | (data == ord("{"))).astype(np.int32) - ((data == ord("]")) | (data == ord("}")))
+    if int(np.cumsum(steps).max()) > limit:
+        raise InputFileError(f"nested too deep: lists or objects more than {limit} levels inside one another")
+
+
+_JSON_QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')
+_TOML_QUOTED = re.compile(
+    r'"""[\s\S]*?(?:"""|$)|\'\'\'[\s\S]*?(?:\'\'\'|$)|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|\'[^\'\n]*\'?|#[^\n]*'
+)
 
 
 def read_regular(path: str | os.PathLike, limit: int) -> bytes:

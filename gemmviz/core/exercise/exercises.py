@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gemmviz.core import paths
 from gemmviz.core.exercise.access_figures import check_goals
-from gemmviz.core.fileio import FileMemo, InputFileError, read_regular
+from gemmviz.core.fileio import FileMemo, InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.variants import VARIANTS
 
 FORMAT = "gemmviz-exercise"
@@ -177,7 +177,10 @@ def _translations(data: dict, where: str) -> dict:
 def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     """An Exercise from a TOML text; ExerciseError naming `where` and the field otherwise."""
     try:
+        check_nesting(text, toml=True)  # before the parser, which recurses once per level
         data = tomllib.loads(text)
+    except InputFileError as exc:
+        raise ExerciseError(f"{where}: not valid TOML: nested too deeply for an exercise ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ExerciseError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:  # arrays or tables nested thousands deep
@@ -185,7 +188,7 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     _unknown(data, KEYS, where)
     if data.get("format") != FORMAT:
         raise ExerciseError(f"{where}: not a gemmviz exercise (format must be '{FORMAT}')")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data.get("version") != VERSION:  # true == 1 in Python
         raise ExerciseError(f"{where}: exercise version {data.get('version')!r}; this gemmviz reads version {VERSION}")
     name = data.get("name")
     if not isinstance(name, str) or not NAME.match(name):

@@ -26,7 +26,7 @@ from gemmviz.core.exercise.check import (
     shape_text,
     source_line,
 )
-from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular
+from gemmviz.core.fileio import InputFileError, OutputError, check_nesting, check_target, read_regular
 from gemmviz.core.messages import define, msg, render, valid
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.text import printable as one_line
@@ -408,7 +408,8 @@ def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict
     _need(isinstance(data, dict), "not a JSON object")
     _need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
     _need(
-        data.get("version") == VERSION, f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}"
+        type(data.get("version")) is int and data.get("version") == VERSION,
+        f"check version {str(data.get('version'))[:20]}; this gemmviz reads {VERSION}",
     )
     source = data.get("source")
     record = _CHECK(data, "check")
@@ -537,7 +538,11 @@ def load_check(path: str | Path, exercises: Iterable[str] | None = None) -> dict
         why = str(exc).removeprefix("cannot read: ")  # said once: "cannot read X: No such file or directory"
         raise CheckFileError(f"cannot read {path}: {why}") from None
     try:
-        data = json.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Notepad writes one) is not text
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is not text
+        check_nesting(text)  # before the parser, which recurses once per level
+        data = json.loads(text)
+    except InputFileError as exc:
+        raise CheckFileError(f"cannot read {path}: {exc}") from None
     except RecursionError:
         raise CheckFileError(f"cannot read {path}: nested too deeply for a check record") from None
     except UnicodeDecodeError as exc:

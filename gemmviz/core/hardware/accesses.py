@@ -758,8 +758,12 @@ def parse_file(data: object) -> AccessFile:
 
 
 def load_file(path) -> AccessFile:
-    """An access-record file (plain or gzip JSON), checked field by field; SessionError names the bad field."""
-    return parse_file(_read_json(path))
+    """An access-record file (plain or gzip JSON), checked field by field; SessionError names the file and the
+    bad field."""
+    try:
+        return parse_file(_read_json(path))
+    except SessionError as exc:
+        raise SessionError(f"{Path(path).name}: {exc}", exc.field) from None
 
 
 def shipped_path() -> Path | None:

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
 from gemmviz.core.messages import define, render
 from gemmviz.core.paths import asset_files
 from gemmviz.core.session.results import CONTROL_IN_NAMES
@@ -81,7 +81,7 @@ def parse_microbench(data: object, where: str = "<microbench>") -> Microbench:
         fail("not a microbenchmark recording (a JSON object is expected)")
     if data.get("schema") != SCHEMA:
         fail(f'not a microbenchmark recording: schema must be "{SCHEMA}", got {data.get("schema")!r}')
-    if data.get("schema_version") != SCHEMA_VERSION:
+    if type(data.get("schema_version")) is not int or data.get("schema_version") != SCHEMA_VERSION:
         fail(f"schema_version {data.get('schema_version')!r} is not supported (this gemmviz reads {SCHEMA_VERSION})")
     words = {}
     for key in ("gpu", "created", "command", "source"):
@@ -115,8 +115,10 @@ def load_microbench(path: str | Path) -> Microbench:
     except InputFileError as exc:
         raise MicrobenchError(f"{where}: {exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        text = raw.decode("utf-8")
+        check_nesting(text)  # before the parser, which recurses once per level
+        data = json.loads(text)
+    except (InputFileError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise MicrobenchError(f"{where}: not valid JSON: {exc}") from None
     return parse_microbench(data, where)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.model import naive_traffic
 from gemmviz.core.kernels.variants import VARIANTS, baseline
 from gemmviz.core.messages import Message, define, msg, render
@@ -281,7 +281,9 @@ def load_ceilings(gpu: str) -> Ceilings | None:
     that cannot be read or holds something else than sensible ceilings is skipped with a log line."""
     for source in [user_ceilings_file(), *paths.asset_files("ceilings")]:
         try:
-            data = json.loads(read_regular(str(source), MAX_CEILINGS_BYTES).decode("utf-8"))
+            text = read_regular(str(source), MAX_CEILINGS_BYTES).decode("utf-8")
+            check_nesting(text)  # before the parser, which recurses once per level
+            data = json.loads(text)
             if isinstance(data, dict) and data.get("device") != gpu:
                 continue
             checked = check_ceilings(data)

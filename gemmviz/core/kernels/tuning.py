@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import InputFileError, read_regular, write_atomic
+from gemmviz.core.fileio import InputFileError, check_nesting, read_regular, write_atomic
 from gemmviz.core.kernels.variants import VARIANTS
 
 log = logging.getLogger("gemmviz")
@@ -25,7 +25,9 @@ def _read(source) -> dict:
     """The JSON object in a file (a Path or a shipped resource), or {} if it is missing, cannot be read (not a
     regular file, over the size limit) or is not an object; a file that exists but is refused is logged."""
     try:
-        data = json.loads(read_regular(str(source), MAX_TUNING_BYTES).decode("utf-8"))
+        text = read_regular(str(source), MAX_TUNING_BYTES).decode("utf-8")
+        check_nesting(text)  # before the parser, which recurses once per level
+        data = json.loads(text)
     except InputFileError as exc:
         if Path(str(source)).exists():
             log.warning("tuning: %s: %s; not used", source, exc)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gemmviz import __version__
 from gemmviz.core.charts.style import series_name
-from gemmviz.core.fileio import FileMemo
+from gemmviz.core.fileio import FileMemo, InputFileError, check_nesting
 from gemmviz.core.hardware.counters import trace_summary
 from gemmviz.core.hardware.microbench import (
     FIGURES,
@@ -298,17 +298,24 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     )
 
 
+def _toml(raw: str, where: str) -> dict:
+    try:
+        check_nesting(raw, toml=True)  # before the parser, which recurses once per level
+        return tomllib.loads(raw.removeprefix("\ufeff"))  # a byte-order mark some editors write
+    except InputFileError as exc:
+        raise LessonError(f"{where}: not a lesson: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LessonError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise LessonError(f"{where}: not a lesson: its arrays or tables are nested too deep") from None
+
+
 def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | None = None) -> Lesson:
     """A lesson from TOML text; LessonError naming `where` and the line on any problem. `folder` is the
     lesson file's folder (its `session` may be a file there); None for a shipped lesson or a text."""
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise LessonError(f"{where}: the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?")
-    try:
-        data = tomllib.loads(raw.removeprefix("\ufeff"))  # a byte-order mark some editors write
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise LessonError(f"{where}: not a lesson: its arrays or tables are nested too deep") from None
+    data = _toml(raw, where)
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")

@@ -16,6 +16,8 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from gemmviz.core.fileio import InputFileError, check_nesting
+
 
 class SessionError(ValueError):
     """A session file that cannot be read; the message says why in one line, `field` is the path of the bad field."""
@@ -107,6 +109,10 @@ def _read_json(path: str | os.PathLike) -> object:
         raise SessionError("not a text (JSON) file") from None
     del data
     _check_json_counts(text)
+    try:
+        check_nesting(text)  # before the parser, which recurses once per level
+    except InputFileError as exc:
+        raise SessionError(str(exc)) from None
     try:
         return json.loads(text, parse_constant=_NonFinite)
     except json.JSONDecodeError as exc:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
 
 # the hardware records shipped beside the sessions in assets/sessions (h200-DATE-gap.json, h200-DATE-pipeline.json):
 # files of their own schemas, never listed or opened as sessions
@@ -54,8 +54,12 @@ def read_json(path: str | os.PathLike, limit: int) -> tuple[str, object]:
     except InputFileError as exc:
         raise RecordError(f"{name}: {exc}") from None
     try:
-        return name, json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+        text = raw.decode("utf-8")
+        check_nesting(text)  # before the parser, which recurses once per level
+        return name, json.loads(text, parse_constant=_no_constant)
+    except InputFileError as exc:
+        raise RecordError(f"{name}: top level: {exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise RecordError(f"{name}: not JSON: {str(exc).splitlines()[0][:120]}") from None
 
 
@@ -69,7 +73,7 @@ def header(doc: object, file: str, schema: str) -> Header:
         raise fail(file, "top level", "must be a JSON object")
     if doc.get("schema") != schema:
         raise fail(file, "schema", f"must be {schema!r}, got {str(doc.get('schema'))[:60]!r}")
-    if doc.get("schema_version") != 1:
+    if type(doc.get("schema_version")) is not int or doc.get("schema_version") != 1:  # true == 1 in Python
         raise fail(file, "schema_version", f"this gemmviz reads version 1, got {str(doc.get('schema_version'))[:20]}")
     gpu = text(doc, "gpu", file, 100)
     created = text(doc, "created", file, 40)
