@@ -14,8 +14,10 @@ from gemmviz.cli.common import (
     check_outputs,
     fmt,
     not_ok_summary,
+    number,
     results_table,
     variant_list,
+    whole_number,
 )
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
 from gemmviz.core import interrupt
@@ -58,33 +60,35 @@ def _how_to_time(p: argparse.ArgumentParser) -> None:
     """bench: samples, warm-up, cache state, and when the GPU's sampling stops."""
     p.add_argument(
         "--repeats",
-        type=int,
+        type=whole_number,
         default=20,
         help="least number of timed samples per job (median reported; default %(default)s)",
     )
-    p.add_argument("--warmup", type=int, default=3, help="untimed launches before timing (default %(default)s)")
+    p.add_argument(
+        "--warmup", type=whole_number, default=3, help="untimed launches before timing (default %(default)s)"
+    )
     p.add_argument("--cold", action="store_true", help="flush L2 before every timed launch")
     p.add_argument(
         "--max-noise",
-        type=float,
+        type=number,
         default=DEFAULT_MAX_NOISE,
         help="GPU: sample until the relative noise (stdev/mean) is under this (default %(default)s)",
     )
     p.add_argument(
         "--max-samples",
-        type=int,
+        type=whole_number,
         default=DEFAULT_MAX_SAMPLES,
         help="GPU: at most this many samples per job (default %(default)s)",
     )
     p.add_argument(
         "--max-time",
-        type=float,
+        type=number,
         default=DEFAULT_MAX_TIME_S,
         help="GPU: stop sampling after this many seconds once --repeats are in (default %(default)s)",
     )
     p.add_argument(
         "--max-batch",
-        type=int,
+        type=whole_number,
         default=64,
         help="GPU: launch a short kernel up to this many times back to back per sample (default %(default)s)",
     )
@@ -101,9 +105,9 @@ def _limits_and_extras(p: argparse.ArgumentParser) -> None:
     """bench: how long the CPU loop and a job may take, the inputs' seed, the block trace."""
     p.add_argument("--allow-slow-cpu", action="store_true", help="run the CPU loop even when estimated slow")
     p.add_argument(
-        "--cpu-limit", type=float, default=60.0, help="seconds above which cpu-naive is refused (default %(default)s)"
+        "--cpu-limit", type=number, default=60.0, help="seconds above which cpu-naive is refused (default %(default)s)"
     )
-    p.add_argument("--seed", type=int, default=None, help="random seed for the inputs")
+    p.add_argument("--seed", type=whole_number, default=None, help="random seed for the inputs")
     p.add_argument(
         "--trace",
         action="store_true",
@@ -111,7 +115,7 @@ def _limits_and_extras(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--job-limit",
-        type=float,
+        type=number,
         default=600.0,
         help="seconds after which a job is stopped (checked between launches) and reported failed "
         "(default %(default)s)",

@@ -3,6 +3,7 @@ the progress bar. Imports only core at module level, so building the parser stay
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -12,6 +13,9 @@ from typing import TextIO
 
 from gemmviz.core.fileio import check_target, hold
 from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.parsing import decimal, whole
+from gemmviz.core.problem import ProblemError
+from gemmviz.core.text import printable
 
 EXIT_OK = 0  # every job ran and verified; the command did what was asked
 EXIT_FAILED = 1  # some jobs were refused / failed / invalid / unavailable, or an output could not be written
@@ -27,11 +31,32 @@ class CommandError(Exception):
     """The command could not complete (no GPU, an export that failed): exit 1 with this one line."""
 
 
+def whole_number(text: str) -> int:
+    """argparse's type for a whole number: ASCII digits only (int() takes '١٠٢٤' as 1024)."""
+    try:
+        return whole(text, "the value")
+    except ProblemError:
+        raise argparse.ArgumentTypeError(
+            f"invalid int value: {printable(repr(text))} (a whole number in the digits 0-9)"
+        ) from None
+
+
+def number(text: str) -> float:
+    """argparse's type for a decimal number: ASCII digits, finite (float() takes 'nan', 'inf' and '١٫٥')."""
+    try:
+        return decimal(text, "the value")
+    except ProblemError:
+        raise argparse.ArgumentTypeError(
+            f"invalid float value: {printable(repr(text))} (a finite number in the digits 0-9, like 2.5)"
+        ) from None
+
+
 def variant_list(text: str) -> list[str]:
-    """'gpu-naive,gpu-tiled' as registry names; unknown names are a usage error that lists the known ones."""
-    names = [v.strip() for v in text.split(",") if v.strip()]
+    """'gpu-naive,gpu-tiled' as registry names, each once in the order given; an empty list, or unknown names, are
+    a usage error (the latter listing the known ones)."""
+    names = list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
     if not names:
-        raise UsageError("no variants given")
+        raise UsageError("no variants given (an empty list is not 'all': leave the option out for the default)")
     unknown = [v for v in names if v not in VARIANTS]
     if unknown:
         raise UsageError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(VARIANTS)}")

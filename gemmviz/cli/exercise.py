@@ -18,7 +18,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs
+from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
 from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.exercise.record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
@@ -80,7 +80,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
     )
     hint.add_argument("name", help=NAME_HELP)
-    hint.add_argument("n", type=int, nargs="?", default=1, help="how many hints to show (default 1)")
+    hint.add_argument("n", type=whole_number, nargs="?", default=1, help="how many hints to show (default 1)")
     hint.add_argument("--lang", choices=LANGUAGES, default="en", help="the hints' language")
     check = actions.add_parser(
         "check",
@@ -108,7 +108,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--no-time", action="store_true", help="skip the timing")
     check.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
     check.add_argument("--no-accesses", action="store_true", help="skip recording the memory accesses of two blocks")
-    check.add_argument("--seed", type=int, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)")
+    check.add_argument(
+        "--seed", type=whole_number, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)"
+    )
     check.add_argument(
         "--no-emulate",
         action="store_true",
@@ -146,7 +148,9 @@ def _grade_parser(actions) -> None:
     grade.add_argument("dir", help="the folder of the students' .cu files (searched with its subfolders)")
     grade.add_argument("--exercise", metavar="NAME", required=True, help=NAME_HELP)
     grade.add_argument("--csv", metavar="FILE", required=True, help="the grades: written, or resumed if it exists")
-    grade.add_argument("--jobs", type=int, default=1, metavar="N", help="checks at a time without a GPU (default 1)")
+    grade.add_argument(
+        "--jobs", type=whole_number, default=1, metavar="N", help="checks at a time without a GPU (default 1)"
+    )
     grade.add_argument(
         "--shard", metavar="I/N", help="only this shard's files, I from 0 to N - 1 (a Slurm array task's share)"
     )
@@ -154,7 +158,9 @@ def _grade_parser(actions) -> None:
     grade.add_argument("--no-sanitize", action="store_true", help="skip compute-sanitizer")
     grade.add_argument("--no-time", action="store_true", help="skip the timing")
     grade.add_argument("--no-profile", action="store_true", help="skip Nsight Compute's counters")
-    grade.add_argument("--seed", type=int, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)")
+    grade.add_argument(
+        "--seed", type=whole_number, help="the random inputs' seed, 0 to 2^63 - 1 (default: fresh each check)"
+    )
 
 
 def _list() -> int:

@@ -118,9 +118,12 @@ def _series(text: str) -> list:
     from gemmviz.core.problem import ProblemError
 
     try:
-        return [parse_series(t) for t in text.split(",") if t.strip()]
+        found = list(dict.fromkeys(parse_series(t) for t in text.split(",") if t.strip()))
     except ProblemError as exc:
         raise UsageError(f"--series: {exc}") from None
+    if not found:
+        raise UsageError("--series: no series given (leave the option out for the default)")
+    return found
 
 
 def shipped_session(name: str) -> str:
@@ -178,8 +181,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     width, height = parse_pixels(args.size)
     at = parse_problem(args.at) if args.at else None
-    keep = set(variant_list(args.variants)) if args.variants else None
-    series = _series(args.series) if args.series else None
+    keep = set(variant_list(args.variants)) if args.variants is not None else None  # '' is refused, not 'all'
+    series = _series(args.series) if args.series is not None else None
     suffixes = export_formats.suffixes(export_formats.CHART)
     if args.output.strip() and Path(args.output).suffix.lower() not in suffixes:  # usage, as a wrong --chart is
         raise UsageError(f"{args.output}: the file name must end in {' or '.join(suffixes)}")

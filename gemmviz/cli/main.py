@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import logging
 import os
+import re
 import sys
 import time
 
@@ -25,8 +26,9 @@ EPILOG = """\
 exit status:
   0    every job ran and verified (or the command did what was asked)
   1    some jobs were refused, failed, invalid or unavailable (the table says why; stderr names them),
-       or the command could not finish (an output that cannot be written, no GPU for tune/ceilings/profile,
-       ncu missing or GPU counters not permitted for profile; its timings are still saved)
+       or the command could not finish (an output that cannot be written, standard output included, no GPU
+       for tune/ceilings/profile, ncu missing or GPU counters not permitted for profile; its timings are
+       still saved)
   2    bad arguments or an unreadable input file (nothing was run)
   130  interrupted (Ctrl+C); results that finished are already in --out / --csv, an output being written
        is left as it was before (no partial file, lock or temporary file)
@@ -54,6 +56,9 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+        # a value that starts with a minus and a digit is a value, not an option: `--thread -1,-1` (argparse's own
+        # pattern takes only -1 or -1.5, so '-1,-1' was read as an unknown option); no option starts so
+        self._negative_number_matcher = re.compile(r"^-[0-9.][-0-9.,x×]*$")
 
     def error(self, message: str):  # argparse's own errors: exit 2 in our one-line style
         self.print_usage(sys.stderr)
@@ -138,8 +143,13 @@ def setup_logging(verbosity: int) -> None:
     logger.setLevel(logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG)
 
 
+_SAID: list[str] = []  # the error lines this run printed (standard output's failure is said once)
+
+
 def _error(message: object) -> None:
-    print(f"gemmviz: error: {printable(message)}", file=sys.stderr)
+    line = f"gemmviz: error: {printable(message)}"
+    _SAID.append(line)
+    print(line, file=sys.stderr)
 
 
 def _tolerant_streams() -> None:
@@ -153,6 +163,44 @@ def _tolerant_streams() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; its exit status (EPILOG). Standard output is flushed here, so one that cannot be
+    written (> /dev/full) ends with one line on stderr and status 1, not Python's 'Exception ignored' and 120."""
+    _SAID.clear()
+    try:
+        code = _main(argv)
+    except SystemExit as exc:  # argparse's --help, --version and usage errors: still a SystemExit, flushed first
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else EXIT_USAGE
+        flushed = _flush_stdout(code)
+        if flushed != code:
+            raise SystemExit(flushed) from None
+        raise
+    return _flush_stdout(code)
+
+
+def _flush_stdout(code: int) -> int:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`gemmviz lesson --list | head`): not an error to report
+        _stdout_to_devnull()
+        return code or EXIT_FAILED
+    except OSError as exc:  # a full disk, /dev/full, a closed terminal
+        _stdout_to_devnull()
+        if not _SAID:
+            _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_FAILED
+    return code
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at devnull, so what is left in its buffer goes there at exit rather than failing again (the
+    recipe in Python's signal docs)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test's capture)
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):  # benchmarks/startup_time.py: the CLI's modules are imported
         print(f"cli-imported {time.monotonic():.6f}", flush=True)
     _tolerant_streams()
@@ -188,7 +236,7 @@ def _run(command, args) -> int:
     except BrokenPipeError:
         # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
         # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _stdout_to_devnull()
         return EXIT_FAILED
     except MemoryError:
         _error("out of memory (an input too large for this machine?); nothing was written")

@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 
 from gemmviz.cli.app import qt_app
-from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs
+from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs, number, whole_number
 from gemmviz.core import export_formats
 from gemmviz.core.kernels.variants import VARIANTS
-from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
+from gemmviz.core.parsing import PIXEL_BUDGET_HELP, WHOLE, parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.schedule.block import animated_variants
 from gemmviz.ui.export import formats  # the animation formats with their writers, listed by -o (Qt-free likewise)
@@ -31,7 +31,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help=f"one of {', '.join(VARIANTS)} (default %(default)s)",
     )
     p.add_argument("--mnk", required=True, help="N or MxNxK")
-    p.add_argument("--tile", type=int, default=None, help="the variant's tile or block edge (its one parameter)")
+    p.add_argument(
+        "--tile", type=whole_number, default=None, help="the variant's tile or block edge (its one parameter)"
+    )
     p.add_argument("--json", action="store_true", help="print the model as JSON instead of text")
     p.set_defaults(func=cmd_model)
 
@@ -43,7 +45,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mnk", required=True, help="N or MxNxK")
     p.add_argument(
         "--tile",
-        type=int,
+        type=whole_number,
         default=16,
         help="the variant's tile or block edge; block tiling uses its config (default %(default)s)",
     )
@@ -69,7 +71,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="write an animated GIF (every step, the tiles gliding into shared memory before each load; as -o FILE)",
     )
     p.add_argument("--mp4", metavar="FILE", help="write an MP4 video (needs ffmpeg; as -o FILE)")
-    p.add_argument("--speed", type=float, default=2.0, help="steps per second in GIF/MP4 (default %(default)s)")
+    p.add_argument("--speed", type=number, default=2.0, help="steps per second in GIF/MP4 (default %(default)s)")
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
     p.set_defaults(func=cmd_animate)
@@ -122,10 +124,10 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, type[export_formats.Ex
 
 
 def pair(text: str, what: str) -> tuple[int, int]:
-    try:
-        a, b = (int(x) for x in text.replace("x", ",").split(","))
-    except ValueError:
-        raise UsageError(f"{what} must be two whole numbers like 1,2, got {text!r}") from None
+    parts = text.replace("x", ",").split(",")
+    if len(parts) != 2 or not all(WHOLE.fullmatch(x.strip()) for x in parts):
+        raise UsageError(f"{what} must be two whole numbers like 1,2 (digits 0-9), got {text!r}")
+    a, b = (int(x) for x in parts)
     return a, b
 
 

@@ -29,6 +29,7 @@ from gemmviz.cli.common import (
     UsageError,
     check_outputs,
     variant_list,
+    whole_number,
 )
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
 from gemmviz.core.kernels.variants import VARIANTS
@@ -45,9 +46,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mnk", action="append", help="a non-square size MxNxK (repeatable)")
     p.add_argument("--tile", default="", help="tile sizes for variants that have one, e.g. 8,16,32")
     p.add_argument("--block", default="", help="block edges for the naive kernels, e.g. 16,32")
-    p.add_argument("--repeats", type=int, default=20, help="timed launches per job in the bench step")
-    p.add_argument("--warmup", type=int, default=3, help="untimed launches before timing")
-    p.add_argument("--seed", type=int, default=0, help="random seed for the inputs (bench and ncu runs)")
+    p.add_argument("--repeats", type=whole_number, default=20, help="timed launches per job in the bench step")
+    p.add_argument("--warmup", type=whole_number, default=3, help="untimed launches before timing")
+    p.add_argument("--seed", type=whole_number, default=0, help="random seed for the inputs (bench and ncu runs)")
     p.add_argument("--trace", action="store_true", help="also record each job's block trace (one untimed launch)")
     p.add_argument("--out", required=True, help="session JSON to write (after the bench, then after each ncu run)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -67,7 +68,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="blocks to trace: 'auto' (one interior, one edge block) or 'x,y[,z];x,y[,z]'",
     )
-    p.add_argument("--access-cap", type=int, default=262_144, help="warp requests the tracer stores at most")
+    p.add_argument("--access-cap", type=whole_number, default=262_144, help="warp requests the tracer stores at most")
     p.add_argument(
         "--gap",
         action="store_true",
@@ -80,7 +81,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="also record gpu-wgmma-tf32's pipeline on one SM (an instrumented build: TMA copies, mbarrier waits, "
         "wgmma batches per warpgroup) at the first size, into OUT-pipeline.json",
     )
-    p.add_argument("--pipeline-sm", type=int, default=0, help="the SM whose first blocks --pipeline traces")
+    p.add_argument("--pipeline-sm", type=whole_number, default=0, help="the SM whose first blocks --pipeline traces")
     p.set_defaults(func=cmd_profile)
 
 

@@ -17,6 +17,7 @@ from gemmviz.cli.common import (
     UsageError,
     check_outputs,
     variant_list,
+    whole_number,
 )
 from gemmviz.core.kernels.variants import VARIANTS, tunable_variants
 
@@ -33,11 +34,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help=f"comma-separated, among {', '.join(tunable)} (default: all of them)",
     )
     p.add_argument(
-        "--size", type=int, default=4096, help="square size to time at (a multiple of 128; default %(default)s)"
+        "--size",
+        type=whole_number,
+        default=4096,
+        help="square size to time at (a multiple of 128; default %(default)s)",
     )
     p.add_argument(
         "--repeats",
-        type=int,
+        type=whole_number,
         default=5,
         help="timed samples per configuration, their median kept (default %(default)s)",
     )

@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
+
+# a whole number as people type it at a keyboard: ASCII digits only (int() also takes '١٠٢٤', '1_000' and ' 8 ')
+WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
+DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def whole(text: str, what: str) -> int:
+    """'16' -> 16; ProblemError for anything but ASCII digits with an optional sign."""
+    if not WHOLE.fullmatch(text.strip()):
+        raise ProblemError(f"{what} must be a whole number in the digits 0-9, got {text!r}")
+    return int(text)
+
+
+def decimal(text: str, what: str) -> float:
+    """'2.5' -> 2.5; ProblemError for anything but a finite number in ASCII digits (no 'nan', no 'inf')."""
+    if not DECIMAL.fullmatch(text.strip()) or not math.isfinite(float(text)):
+        raise ProblemError(f"{what} must be a number in the digits 0-9, like 2.5, got {text!r}")
+    return float(text)
 
 
 def int_list(text: str, what: str) -> list[int]:
-    """'8,16,32' -> [8, 16, 32]; a clear ProblemError otherwise."""
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise ProblemError(f"{what} must be a comma-separated list of whole numbers, got {text!r}") from None
+    """'8,16,32' -> [8, 16, 32] (each once, in the order given); a clear ProblemError otherwise."""
+    parts = [x for x in text.split(",") if x.strip()]
+    if not all(WHOLE.fullmatch(x.strip()) for x in parts):
+        raise ProblemError(f"{what} must be a comma-separated list of whole numbers (digits 0-9), got {text!r}")
+    values = list(dict.fromkeys(int(x) for x in parts))
     if not values:
         raise ProblemError(f"{what} is empty")
     return values
@@ -57,10 +78,10 @@ def check_pixels(width: int, height: int, images: int = 1, what: str = "image") 
 
 def parse_pixels(text: str, lo: int = 16, hi: int = 8192) -> tuple[int, int]:
     """'1920x1080' -> (1920, 1080), each side within lo…hi, within the pixel budget of one image."""
-    try:
-        w, h = (int(x) for x in text.lower().replace("×", "x").split("x"))
-    except ValueError:
-        raise ProblemError(f"size must be WIDTHxHEIGHT in pixels, got {text!r}") from None
+    sides = text.lower().replace("×", "x").split("x")
+    if len(sides) != 2 or not all(WHOLE.fullmatch(x.strip()) for x in sides):
+        raise ProblemError(f"size must be WIDTHxHEIGHT in pixels (digits 0-9), got {text!r}")
+    w, h = (int(x) for x in sides)
     if not (lo <= w <= hi and lo <= h <= hi):
         raise ProblemError(f"size {w}x{h} is out of range: each side must be {lo}…{hi} pixels")
     check_pixels(w, h)

@@ -63,7 +63,7 @@ class Problem:
 
 def _parse_dim(text: str, name: str) -> int:
     text = text.strip()
-    if not re.fullmatch(r"[+-]?\d+", text):
+    if not re.fullmatch(r"[+-]?[0-9]+", text):  # ASCII digits: \d (and int()) take '١٠٢٤' too
         raise ProblemError(f"{name} must be a whole number, got {text!r}")
     if len(text.lstrip("+-")) > 9 or int(text) > MAX_DIM:
         raise ProblemError(f"{name} {text} is too large: at most {MAX_DIM:,} (memory is checked before any run)")
