@@ -602,8 +602,11 @@ def test_a_tiny_tmpfs_that_fills_during_a_lesson_export_leaves_the_old_lesson(tm
     if proc.returncode == 99:
         pytest.skip("tmpfs cannot be mounted here")
     assert proc.stdout.split() == ["rc=1", "lesson.pdf", "step-01.png", "oldold1"], proc.stdout + proc.stderr
-    assert proc.stderr.strip().endswith("No space left on device") and proc.stderr.count("\n") == 1
-    assert "cannot write step-" in proc.stderr or "cannot write lesson.pdf" in proc.stderr
+    # one line that says why; which file met the full disk first, and how its path is written, vary with the
+    # library versions (how large each slide's bytes are) and are not held here
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gemmviz: error: "), proc.stderr
+    assert "No space left on device" in lines[0] and "cannot write" in lines[0], proc.stderr
 
 
 def test_profile_keeps_an_access_file_within_the_loaders_limit(monkeypatch):
