@@ -92,6 +92,15 @@ def test_a_macro_that_expands_to_four_billion_tokens_stops_at_the_memory_limit_o
     assert time.monotonic() - t0 < 30  # 20 s and 3.9 GB before, or 700 s and 7.5 GB through NVRTC
 
 
+@needs_nvcc
+def test_nvcc_reading_dev_zero_stops_at_the_memory_limit(tmp_path):
+    """Behind the include check (which refuses it by name): the compile's own limit, 4.2 GB before."""
+    src = tmp_path / "zero.cu"
+    src.write_text('#include "/dev/zero"\n', encoding="utf-8")
+    out = ex.compile_student(src, find_exercise("naive"), "sm_90", tmp_path, threading.Event())
+    assert not out["ok"] and out["error"].startswith("stopped: more than 1 GiB of memory while compiling")
+
+
 def test_a_macro_bomb_stops_at_the_memory_limit_on_nvrtc_too(tmp_path, no_gpu, monkeypatch):
     pytest.importorskip("cuda.bindings.nvrtc")
     monkeypatch.setattr(ex, "find_cuda_tool", lambda name: None)

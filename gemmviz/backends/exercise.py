@@ -298,7 +298,7 @@ def compile_student(
     if run.stopped:
         why = "a compile that never ends: a template recursion, a huge unrolled loop?"
         if run.stopped == "memory":
-            why = "a macro that expands without end, a huge array initialiser?"
+            why = "a macro that expands without end, a huge array initialiser, an #include of a device?"
         return {
             "ok": False,
             "arch": arch,
