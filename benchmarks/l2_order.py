@@ -40,7 +40,9 @@ def main() -> None:
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",")]
     if a.once:
-        settings = BenchSettings(warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
+        settings = BenchSettings(
+            warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1
+        )
     else:
         settings = BenchSettings(warmup=3, repeats=20, seed=0, max_time_s=0.3)
     variant = VARIANTS[VARIANT]
