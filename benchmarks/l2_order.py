@@ -71,8 +71,18 @@ def main() -> None:
                     f"{pct and format(pct, '.1f')}% of cuBLAS  noise {r.noise}  {r.status} {r.error or ''}",
                     flush=True,
                 )
-                rows.append({"size": n, "order": tag, "config": cfg, "median_ms": r.median_ms, "status": r.status,
-                             "valid": r.valid, "pct_of_cublas": pct, "noise": r.noise})  # fmt: skip
+                rows.append(
+                    {
+                        "size": n,
+                        "order": tag,
+                        "config": cfg,
+                        "median_ms": r.median_ms,
+                        "status": r.status,
+                        "valid": r.valid,
+                        "pct_of_cublas": pct,
+                        "noise": r.noise,
+                    }
+                )
     out = os.environ.get("OUT")
     if out and not a.once:
         with open(os.path.join(out, "l2_order.json"), "w") as f:

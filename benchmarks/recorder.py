@@ -67,7 +67,7 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
                 ["compute-sanitizer", "--tool", tool, "--error-exitcode", "3", PY, str(script), variants, ODD_SHAPES],
                 90,
                 f"sanitize-{tool}.txt",
-            )  # fmt: skip
+            )
             for tool in ("memcheck", "racecheck")
         ]
     if name == "gap":
@@ -91,8 +91,10 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         ]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
-        return [([PY, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", f], 400, f"pytest-{Path(f).stem}.txt")
-                for f in files]  # fmt: skip
+        return [
+            ([PY, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", f], 400, f"pytest-{Path(f).stem}.txt")
+            for f in files
+        ]
     raise SystemExit(f"no recipe {name!r}: see benchmarks/recorder.py's docstring")
 
 
@@ -109,8 +111,13 @@ def main() -> int:
     start = time.monotonic()
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), "?")
-    record = {"date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), "commit": commit or None,
-              "cpu": f"{cpu} ({os.cpu_count()} cores)", "budget_s": a.budget, "steps": []}  # fmt: skip
+    record = {
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "commit": commit or None,
+        "cpu": f"{cpu} ({os.cpu_count()} cores)",
+        "budget_s": a.budget,
+        "steps": [],
+    }
     failed = 0
     for spec in a.recipes:
         name, _, arg = spec.partition("=")
