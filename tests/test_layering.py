@@ -1,4 +1,4 @@
-"""Layering rules from DESIGN.md, checked over every module: no Qt (or PyCUDA) outside gemmviz.ui, no import
+"""Layering rules from docs/guide/design.md, checked over every module: no Qt (or PyCUDA) outside gemmviz.ui, no import
 circles at module or function level, core never imports backends/ui/cli, ui never imports the CLI, and core's
 feature packages import only the base and the packages below them (CORE_PACKAGES)."""
 
