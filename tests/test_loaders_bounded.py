@@ -142,3 +142,47 @@ def test_exercise_and_check_versions_true_are_refused(tmp_path):
 
 def test_input_file_error_is_a_value_error():
     assert issubclass(InputFileError, ValueError)
+
+
+RECORDS = Path(__file__).parent / "data" / "exercises" / "records"
+
+
+def _edited(name: str, change) -> dict:
+    doc = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("naive_good.check.json", lambda d: d["shapes"][0].update(error_margin=None)),
+        ("naive_good.check.json", lambda d: d["shapes"][0].update(rel_error=None)),
+        ("naive_good.check.json", lambda d: d["verdicts"][0].update(message={"key": [], "params": {}})),
+        ("naive_endless.check.json", lambda d: d["shapes"][0].update(timeout_s=None)),
+    ],
+)
+def test_a_check_record_with_a_null_or_a_list_where_a_value_goes_is_loaded_or_refused_never_a_type_error(
+    tmp_path, name, change
+):
+    """Found by changing one field of the shipped records at a time: each was a TypeError ('a bug in gemmviz?')."""
+    from gemmviz.core.exercise.record import CheckFileError, load_check
+
+    path = tmp_path / name
+    path.write_text(json.dumps(_edited(name, change)), encoding="utf-8")
+    try:
+        load_check(path)
+    except CheckFileError as exc:
+        assert "check" in str(exc)
+
+
+def test_a_pipeline_clock_that_is_a_list_is_refused_naming_the_field(tmp_path):
+    from gemmviz.core.hardware.pipeline_trace import load_pipeline_file
+    from gemmviz.core.session.recorded import RecordError
+
+    doc = json.loads(asset_path("sessions", "h200-2026-12-02-pipeline.json").read_text(encoding="utf-8"))
+    doc["clock"] = ["clock64"]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(RecordError, match="p.json: clock: must be one of"):
+        load_pipeline_file(path)

@@ -158,7 +158,9 @@ def render(message: Message | str | None, lang: str = "en", params: Mapping[str,
 
 def valid(message: object) -> bool:
     """A message a record may hold: a known key, and parameters of plain JSON values or nested messages."""
-    if not isinstance(message, dict) or set(message) != {"key", "params"} or message["key"] not in TEMPLATES:
+    if not isinstance(message, dict) or set(message) != {"key", "params"}:
+        return False
+    if not isinstance(message["key"], str) or message["key"] not in TEMPLATES:  # a list is no key (unhashable)
         return False
     params = message["params"]
     return isinstance(params, dict) and len(params) <= 16 and all(_plain(v, 3) for v in params.values())

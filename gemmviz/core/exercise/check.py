@@ -321,7 +321,7 @@ def _timeout_cause(record: dict, s: dict) -> Message:
         return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=where)
     if s.get("budget_steps"):
         return _line_msg("cause.budget", record, s.get("line"), shape=s["shape"], steps=s["budget_steps"])
-    return msg("cause.timeout", timeout=f"{s.get('timeout_s', 10):g}", shape=s["shape"])
+    return msg("cause.timeout", timeout=f"{s.get('timeout_s') or 10:g}", shape=s["shape"])
 
 
 # nvcc's warnings that mean a bug: (words of the warning, words of the line, what it means)

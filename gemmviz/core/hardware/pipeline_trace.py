@@ -98,7 +98,7 @@ def read_pipeline(doc: object, file: str = "pipeline file") -> PipelineTrace:
     m, n, k = (recorded.whole(doc, x, file, 1, 65536) for x in "mnk")
     sm = recorded.whole(doc, "sm", file, 0, 1023)
     clock = doc.get("clock")
-    if clock not in CLOCKS:
+    if not isinstance(clock, str) or clock not in CLOCKS:  # a list or an object is no key of CLOCKS
         raise fail(file, "clock", f"must be one of {', '.join(CLOCKS)}, got {str(clock)[:20]!r}")
     raw = doc.get("events")
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_EVENTS:
