@@ -165,6 +165,34 @@ def test_an_emulated_run_past_its_time_is_stopped_and_the_verdict_says_after_how
     assert found["correct"][1].startswith("stopped after 0.2 s (the emulated run of your kernel)")
 
 
+@needs_nvcc
+@pytest.mark.parametrize(
+    "line",
+    ["__device__ float big[1 << 28];", 'if (row == 0 && col == 0) printf("%999999999d\\n", row);'],
+    ids=["device-array-1-GiB", "printf-width"],
+)
+def test_a_hand_in_that_asks_for_gigabytes_stays_within_the_check_limit(tmp_path, no_gpu, line):
+    """6.2 GB (a 1 GiB __device__ array) and 2 GB (a printf a billion characters wide) in gemmviz's own process
+    before; now in the emulate child, whose peak resident memory the limit holds (whether the emulator refuses,
+    stops or runs it)."""
+    import resource
+
+    good = (DATA / "naive_good.cu").read_text("utf-8")
+    if line.startswith("__device__"):
+        text = good.replace('extern "C"', line + '\nextern "C"', 1).replace("= sum;", "= sum + big[row];")
+    else:
+        text = good.replace("= sum;", "= sum; " + line)
+    assert text != good
+    src = tmp_path / "naive.cu"
+    src.write_text(text, encoding="utf-8")
+    t0, own_kib = time.monotonic(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    record = ex.check_exercise(src, find_exercise("naive"), ex.CheckOptions(accesses=False))
+    assert time.monotonic() - t0 < 60 and record["compile"]["ok"]
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - own_kib < 200 * 1024  # nothing of it in here
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # every child this process waited for
+    assert peak_kib * 1024 <= sandbox.MEMORY_LIMIT_BYTES + sandbox.BASE_BYTES
+
+
 # --- file names -------------------------------------------------------------------------------------------------
 
 
