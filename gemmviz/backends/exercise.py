@@ -667,7 +667,7 @@ def _limited(run: _CheckRun, spec: dict, step: str) -> tuple[ChildRun, sandbox.L
     return child, limits
 
 
-def _stopped_message(child: ChildRun, limits: sandbox.Limits, what: str) -> dict | None:
+def _stopped_message(child: ChildRun, limits: sandbox.Limits, what: dict) -> dict | None:
     if child.stopped == "memory" and limits.memory_bytes is not None:
         return msg("sandbox.memory", limit=sandbox.size_text(limits.memory_bytes), what=what)
     if child.stopped == "time":
@@ -722,7 +722,7 @@ def emulate_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) 
             _REFERENCE_FIGURES[_reference_name(run.exercise)] = figures
             remember_reference(run.exercise, figures)
         return
-    why = _stopped_message(child, limits, "the emulated run of your kernel") or msg(
+    why = _stopped_message(child, limits, msg("sandbox.emulated_run")) or msg(
         "emu.no_nvcc",
         why=next((e["error"] for e in child.events if e.get("event") == "error"), None)
         or f"the emulator's process ended with status {child.returncode}",
@@ -746,7 +746,7 @@ def extras_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) -
     if done is not None and not child.stopped:
         record.update(done)
     elif child.stopped:
-        why = _stopped_message(child, limits, "the emulator's extra runs")
+        why = _stopped_message(child, limits, msg("sandbox.extra_runs"))
         record["emulator"] = {"by": BY, "refused": why}
 
 

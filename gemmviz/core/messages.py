@@ -495,13 +495,15 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "没有模拟运行：{why}",
     },
     "sandbox.memory": {
-        "en": "stopped: more than {limit} of memory ({what}); a check may use at most {limit}",
-        "zh": "已停止：内存超过 {limit}（{what}）；一次检查最多使用 {limit}",
+        "en": "stopped: more than {limit} of memory ({what:msg}); a check may use at most {limit}",
+        "zh": "已停止：内存超过 {limit}（{what:msg}）；一次检查最多使用 {limit}",
     },
     "sandbox.time": {
-        "en": "stopped after {seconds} s ({what}); a check's step may take at most {seconds} s",
-        "zh": "{seconds} 秒后已停止（{what}）；检查的一步最多用时 {seconds} 秒",
+        "en": "stopped after {seconds} s ({what:msg}); a check's step may take at most {seconds} s",
+        "zh": "{seconds} 秒后已停止（{what:msg}）；检查的一步最多用时 {seconds} 秒",
     },
+    "sandbox.emulated_run": {"en": "the emulated run of your kernel", "zh": "在模拟器上运行你的核函数"},
+    "sandbox.extra_runs": {"en": "the emulator's extra runs", "zh": "模拟器的补充运行"},
     "emu.by": {
         "en": "no GPU here ({why}): emulated on the CPU (the kernel's PTX, every thread, every element verified); "
         "speed: not measured here",
