@@ -230,6 +230,8 @@ def test_any_file_name_compiles_and_messages_keep_the_users_name(tmp_path, no_gp
         ('#include "link.h"\n', "leads to"),
         ('#include "mine.h"\n', "answer.cu"),  # a header of its own that includes what it may not
         ("#include <answer.cu>\n", "answer.cu"),  # not in the folder, not a CUDA header
+        ("#include <cuda/../../../../../../../../etc/passwd>\n", "etc/passwd"),  # out of the toolkit's folder
+        ('#include "cuda/../../../../../../../../etc/passwd"\n', "etc/passwd"),
     ],
 )
 def test_an_include_outside_the_folder_is_refused_by_name(tmp_path, text, names):

@@ -67,6 +67,9 @@ def _line_at(starts: list[tuple[int, int, str]], pos: int) -> int:
 
 
 def system_header(name: str) -> bool:
+    """A CUDA or standard header by its name; never one with '..' (<cuda/../../etc/passwd> leaves the toolkit)."""
+    if ".." in PurePosixPath(name.replace("\\", "/")).parts:
+        return False
     return name in STANDARD_HEADERS or bool(CUDA_HEADER.match(name))
 
 
