@@ -284,7 +284,7 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
 
     dialog = ExportDialog(w)  # the dialogs: File ▸ Export chart and Help ▸ About
     dialog.show()
-    for line in [dialog.windowTitle(), *_shown_texts(dialog), *about_text().splitlines()]:
+    for line in [dialog.windowTitle(), *_shown_texts(dialog), *about_text("zh").splitlines()]:
         # file names, licence and library names, the seeds' own titles (quoted as published)
         if _english_words(line) and not re.search(r"\.json|LICENSE|MIT|Qt |pyqtgraph|^• seed\d+: ", line):
             left.setdefault(line.strip(), "dialogs")

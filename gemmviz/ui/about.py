@@ -26,7 +26,7 @@ def app_icon() -> QIcon:
     return QIcon(pixmap) if not pixmap.isNull() else QIcon()
 
 
-def about_text() -> str:
+def about_text(lang: str = "en") -> str:
     import pyqtgraph
 
     lines = [
@@ -51,12 +51,8 @@ def about_text() -> str:
         else:
             lines.append(tr("• {file}: roofline ceilings measured on {where}").format(file=source.file, where=where))
     lines += ["", tr("The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:")]
-    from gemmviz.ui.i18n import language
-
     # the seeds' own (Chinese) titles, with their English translation for English readers
-    lines += [
-        f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if language() == "en" else "") for seed in about.SEEDS
-    ]
+    lines += [f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if lang == "en" else "") for seed in about.SEEDS]
     return "\n".join(lines)
 
 
@@ -64,7 +60,7 @@ def show_about(window: QMainWindow) -> QMessageBox:
     box = QMessageBox(window)
     box.setWindowTitle(tr("About gemmviz"))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(about_text())
+    box.setText(about_text(getattr(window, "lang", "en")))
     icon = window.windowIcon()
     if not icon.isNull():
         box.setIconPixmap(icon.pixmap(64, 64))
@@ -83,8 +79,15 @@ def install(window: QMainWindow) -> QAction:
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
     if QGuiApplication.windowIcon().isNull():
         QGuiApplication.setWindowIcon(icon)  # dialogs and the task bar too
-    action = QAction(tr("&About gemmviz"), window)
+    action = QAction(window)
     action.setMenuRole(QAction.MenuRole.AboutRole)
     action.triggered.connect(lambda: show_about(window))
-    window.menuBar().addMenu(tr("&Help")).addAction(action)
+    menu = window.menuBar().addMenu("")
+    menu.addAction(action)
+    words = getattr(window, "words", None)  # the main window sets them again when its language changes
+    for setter, text in ((action.setText, lambda: tr("&About gemmviz")), (menu.setTitle, lambda: tr("&Help"))):
+        if words is not None:
+            words.bind(setter, text)
+        else:
+            setter(text())
     return action
