@@ -148,12 +148,13 @@ def test_view_language_is_remembered(zh_window):
 
 
 def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monkeypatch):
+    """The switch is in place (tests/test_language_switch.py holds every state): the same window, the same
+    results, every word in the new language; during a run too (the run goes on)."""
     app = QApplication.instance()
     assert i18n.install(app, "en")
     install_cjk_fallback(app)
     qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
-    windows = [w]
     try:
         w.resize(1280, 720)
         w.show()
@@ -167,31 +168,26 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
         w.refresh()
         assert w.recovery.unsaved
         assert w.tabs.tabText(0) == "Charts"
-        with monkeypatch.context() as m:  # during a run the window stays, and says when the language changes
+        size = w.size()
+        with monkeypatch.context() as m:  # during a run: switched at once, the run goes on
             m.setattr(MainWindow, "running", property(lambda _self: True))
-            assert i18n.choose(w, "zh") is w and "after the run" in w.statusBar().currentMessage()
-        w.language_menu.actions()[2].trigger()  # 中文, at once
-        new = i18n.current_window()
-        windows.append(new)
-        assert new is not w and not w.isVisible() and new.isVisible()
-        assert new.size() == w.size()  # where the old one was, as large
+            w.language_menu.actions()[2].trigger()  # 中文, at once
+        assert w.isVisible() and w.size() == size and w.lang == "zh"
         assert settings_store.read(qs, settings.LANGUAGE) == "zh"
-        assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "屋顶线模型"]
-        assert new.tabs.currentIndex() == 1
-        ws = new.workspace
+        assert [w.tabs.tabText(i) for i in range(w.tabs.count())][:2] == ["图表", "屋顶线模型"]
+        assert w.tabs.currentIndex() == 1
+        ws = w.workspace
         assert ws.live == live and [s.results for s in ws.sessions] == [recorded] and ws.hidden == {"cublas"}
-        assert new.recovery.unsaved  # still unsaved, still in the recovery file
-        assert new.replay_banner.text().startswith("录制于")
-        assert HAN.search(new.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
-        assert new.charts_tab.gflops_chart.results  # the charts show the kept results
-        new.language_menu.actions()[1].trigger()  # back to English, the same results again
-        back = i18n.current_window()
-        windows.append(back)
-        assert back.tabs.tabText(0) == "Charts" and back.workspace.live == live
+        assert w.recovery.unsaved  # still unsaved, still in the recovery file
+        assert w.replay_banner.text().startswith("录制于")
+        assert HAN.search(w.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
+        assert w.charts_tab.gflops_chart.results  # the charts show the kept results
+        w.language_menu.actions()[1].trigger()  # back to English, the same results again
+        assert w.tabs.tabText(0) == "Charts" and w.workspace.live == live
+        assert not HAN.search(w.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
     finally:
-        for window in windows:
-            window.recovery.ask = False
-            window.close()
+        w.recovery.ask = False
+        w.close()
         i18n.install(app, "en")
 
 
@@ -426,13 +422,13 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
     assert render(reasons[0], "en") == 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)'
     assert i18n.install(qapp, "zh")
     try:
-        words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}) for m in reasons]
+        words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}, "zh") for m in reasons]
         assert all(HAN.search(w) for w in words), words
         assert "libcuda.so.1: cannot open shared object file" in words[2]  # the detail as it came
-        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]})
+        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]}, "zh")
         assert banner.startswith("没有 CUDA GPU：未安装 PyCUDA")
-        assert i18n.reason_words({"available": False}) == "没有 CUDA 后端"
-        assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}) == (
+        assert i18n.reason_words({"available": False}, "zh") == "没有 CUDA 后端"
+        assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}, "zh") == (
             "device query failed: boom"  # a reason without its message: as it came
         )
     finally:

@@ -63,16 +63,21 @@ def _view_state(view: QAbstractItemView) -> tuple[tuple[int, ...], int, tuple[in
     return rows, current, sort
 
 
-def capture(root: QWidget) -> WidgetState:
-    """The choices made in `root`'s controls now."""
+def capture(root: QWidget, shown: bool = False) -> WidgetState:
+    """The choices made in `root`'s controls now; `shown`: only those on screen (a chart the "show" choice hides
+    fills its menus when it is first drawn: a test compares what the user sees)."""
+
+    def every(kind) -> list:
+        return [w for w in _all(root, kind) if not shown or w.isVisibleTo(root)]
+
     return WidgetState(
-        combos=[c.currentIndex() for c in _all(root, QComboBox)],
-        checks=[b.isChecked() for b in _all(root, QAbstractButton) if b.isCheckable()],
-        spins=[s.value() for s in _all(root, QSpinBox) + _all(root, QDoubleSpinBox)],
-        edits=[e.text() for e in _all(root, QLineEdit)],
-        tabs=[t.currentIndex() for t in _all(root, QTabWidget)],
-        splitters=[s.sizes() for s in _all(root, QSplitter)],
-        views=[_view_state(v) for v in _all(root, QAbstractItemView)],
+        combos=[c.currentIndex() for c in every(QComboBox)],
+        checks=[b.isChecked() for b in every(QAbstractButton) if b.isCheckable()],
+        spins=[s.value() for s in every(QSpinBox) + every(QDoubleSpinBox)],
+        edits=[e.text() for e in every(QLineEdit)],
+        tabs=[t.currentIndex() for t in every(QTabWidget)],
+        splitters=[s.sizes() for s in every(QSplitter)],
+        views=[_view_state(v) for v in every(QAbstractItemView)],
     )
 
 

@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
         # the first frame: until then a stand-in of the same title holds each one's place)
         # (asked for before then, one is built on the spot: __getattr__)
-        self._tabs_pending = True
+        self._kept: dict = {}  # a tab's choices, taken when it was let go in a language switch, until it is made again
         self._stand_ins: dict[str, QWidget] = {name: _StandIn(self) for name in DEFERRED_TABS}
         self.tiling = TilingPanel(self.theme)
         # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
@@ -222,50 +222,72 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _build_tabs(self) -> None:
-        """The Charts, Roofline, Compare, Accesses and Exercise tabs in their stand-ins' places (the current tab
-        stays current)."""
-        if not self._tabs_pending:
+        """The tabs still standing in built in their places (at the start: the Charts, Roofline, Compare, Accesses
+        and Exercise tabs); the current tab stays current."""
+        for name in list(self._stand_ins):
+            self._build_tab(name)
+
+    def _build_tab(self, name: str) -> None:
+        """The deferred tab `name` in its stand-in's place, wired to the window; a tab made again in another
+        language (retranslate) draws what the workspace holds and is given its old self's choices."""
+        stand_in = self._stand_ins.pop(name, None)
+        if stand_in is None:
             return
-        self._tabs_pending = False
         if self.chart_options:
             import pyqtgraph as pg
 
             pg.setConfigOptions(**self.chart_options)
+        theme = self._built_theme
+        tab = self._make_tab(name, theme)
+        setattr(self, name, tab)
+        self._replace_tab(stand_in, tab, theme)
+        if name == "exercise_tab":
+            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        elif name == "charts_tab":
+            tab.table.doubleClicked.connect(self._on_table_activated)
+            tab.table.selectionModel().selectionChanged.connect(self._on_table_selection)
+            for chart in (tab.time_chart, tab.gflops_chart):
+                chart.pointClicked.connect(self.show_animation)
+        elif name == "roofline_tab":
+            tab.ceilings_button.clicked.connect(self.measure_ceilings)
+            if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
+                tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
+        self._given_back(name, tab)
+        if self.tabs.currentWidget() is tab:
+            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
+
+    def _make_tab(self, name: str, theme: Theme) -> QWidget:
         from gemmviz.ui.accesses.tab import AccessTab
         from gemmviz.ui.charts.compare import ComparePanel
         from gemmviz.ui.charts.tab import ChartsTab
         from gemmviz.ui.exercise.tab import ExerciseTab
         from gemmviz.ui.roofline.tab import RooflineTab
 
-        theme = self._built_theme
-        makers = {
-            "charts_tab": lambda: ChartsTab(self.workspace, theme),
-            "roofline_tab": lambda: RooflineTab(self.workspace, theme, lang=self.lang),
-            "compare": lambda: ComparePanel(self.workspace),
-            # what the kernels really touched: coalescing, banks; the records beside the session opened
-            "access_tab": lambda: AccessTab(theme, workspace=self.workspace),
-            "exercise_tab": lambda: ExerciseTab(self.lang),  # write a kernel; checked in a child process
-        }
-        built = {}
-        for name, stand_in in self._stand_ins.items():
-            built[name] = tab = makers[name]()
-            setattr(self, name, tab)
-            self._replace_tab(stand_in, tab, theme)
-        self._stand_ins = {}
-        if "exercise_tab" in built:
-            self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        if "charts_tab" in built:
-            table = self.charts_tab.table
-            table.doubleClicked.connect(self._on_table_activated)
-            table.selectionModel().selectionChanged.connect(self._on_table_selection)
-            for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
-                chart.pointClicked.connect(self.show_animation)
-        if "roofline_tab" in built:
-            self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
-            if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-                self.roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
-        if self.tabs.currentWidget() in built.values():
-            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
+        if name == "charts_tab":
+            return ChartsTab(self.workspace, theme)
+        if name == "roofline_tab":
+            return RooflineTab(self.workspace, theme, lang=self.lang)
+        if name == "compare":
+            return ComparePanel(self.workspace)
+        if name == "access_tab":  # what the kernels really touched: coalescing, banks
+            return AccessTab(theme, workspace=self.workspace)
+        return ExerciseTab(self.lang)  # write a kernel; checked in a child process
+
+    def _given_back(self, name: str, tab: QWidget) -> None:
+        """A tab made again in another language: it draws what the workspace holds, then takes the choices and
+        selections its old self had (ui/keep.py)."""
+        kept = self._kept.pop(name, None)
+        if kept is None:
+            return
+        from gemmviz.ui import keep
+
+        if name == "charts_tab":  # (its follower has no redraw of its own)
+            tab.refresh()  # the table, with the rows to select
+            tab._catch_up(list(tab.panels))  # every panel, so each one's menus have the items to choose again
+        for follower in tab.findChildren(WorkspaceFollower):
+            follower.refresh()
+        keep.restore(tab, kept)
+        keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
     def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
         """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
@@ -286,15 +308,20 @@ class MainWindow(QMainWindow):
     def __getattr__(self, name: str):
         """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
         built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
-        if name in DEFERRED_TABS and self.__dict__.get("_tabs_pending"):
-            self._build_tabs()
+        if name in DEFERRED_TABS and name in self.__dict__.get("_stand_ins", {}):
+            self._build_tab(name)
             return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def tabs_built(self) -> bool:
-        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are built (in the window's __dict__)."""
-        return not self._tabs_pending
+        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are all built (in the window's
+        __dict__)."""
+        return not self._stand_ins
+
+    def _built(self, name: str) -> bool:
+        """Whether the deferred tab `name` is built now (asking for it by attribute would build it)."""
+        return name not in self._stand_ins and name in self.__dict__
 
     @property
     def hardware_tab(self) -> HardwareTab:
@@ -306,13 +333,16 @@ class MainWindow(QMainWindow):
             self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme, lang=self.lang)
             self._replace_tab(self._hardware_stand_in, tab, self._built_theme)
             self._hardware_stand_in = None
+            self._given_back("hardware_tab", tab)
         return self._hardware_tab
 
     def _on_current_tab(self) -> None:
         if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
             _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
-        elif self.tabs.currentWidget() in self._stand_ins.values():
+        elif isinstance(self.tabs.currentWidget(), _StandIn):
             self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
+        elif self.tabs.currentWidget() in self._stand_ins.values():  # let go in a language switch: made again
+            self._build_tab(next(n for n, w in self._stand_ins.items() if w is self.tabs.currentWidget()))
         self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
@@ -442,51 +472,35 @@ class MainWindow(QMainWindow):
         self.files.show_replay_banner()
         self.run_panel.retranslate()
         self.tiling.retranslate()
-        if self.tabs_built:
+        if self._built("exercise_tab"):
             self.exercise_tab.set_language(self.lang)
-            self._rebuild_tabs()
+        self._rebuild_tabs()
         lesson.speak(self, self.lang)
         self.validate()
 
     def _rebuild_tabs(self) -> None:
-        """The chart tabs made again in the window's language, in their places, each given the choices the old
-        one had (ui/keep.py); the current tab stays current."""
+        """The chart tabs let go and made again in the window's language where they were: the one on screen now,
+        the others when they are next shown or asked for; each is given the choices and selections its old self
+        had (ui/keep.py). The current tab stays current."""
         from gemmviz.ui import keep
 
-        current = self.tabs.currentIndex()
-        names = [n for n in DEFERRED_TABS if n != "exercise_tab"]
-        old = {name: self.__dict__[name] for name in names}
+        old = {n: self.__dict__[n] for n in DEFERRED_TABS if n != "exercise_tab" and self._built(n)}
         if self._hardware_tab is not None:
             old["hardware_tab"] = self._hardware_tab
-        kept = {name: keep.capture(tab) for name, tab in old.items()}
-        self.tabs.blockSignals(True)
-        try:
-            for name, tab in old.items():
-                stand_in = _StandIn(self) if name != "hardware_tab" else QWidget()
-                self._replace_tab(tab, stand_in, self._built_theme)
-                self.tab_themes.pop(tab, None)
-                if name == "hardware_tab":
-                    self._hardware_tab, self._hardware_stand_in = None, stand_in
-                else:
-                    self._stand_ins[name] = stand_in
-                unfollow_all(tab)
-                if name == "charts_tab":
-                    tab.stop()
-                tab.deleteLater()
-            self._tabs_pending = True
-            self._build_tabs()
-            if "hardware_tab" in old:
-                _ = self.hardware_tab
-            self.tabs.setCurrentIndex(current)
-        finally:
-            self.tabs.blockSignals(False)
-        self.refresh()  # the views made again draw what the workspace holds (the table: rows to select)
-        for tab in (self.access_tab, self._hardware_tab):
-            for follower in tab.findChildren(WorkspaceFollower) if tab is not None else ():
-                follower.changed()
-        for name, state in kept.items():
-            keep.restore(getattr(self, name), state)
-        self._theme_current_tab()
+        for name, tab in old.items():
+            self._kept[name] = keep.capture(tab)
+            stand_in = QWidget()  # made again when shown (_on_current_tab) or asked for (__getattr__)
+            self._replace_tab(tab, stand_in, self._built_theme)
+            self.tab_themes.pop(tab, None)
+            if name == "hardware_tab":
+                self._hardware_tab, self._hardware_stand_in = None, stand_in
+            else:
+                del self.__dict__[name]
+                self._stand_ins[name] = stand_in
+            unfollow_all(tab)
+            if name == "charts_tab":
+                tab.stop()
+        self._on_current_tab()
 
     def fill_lesson_menu(self) -> None:
         """The Lesson menu made (ui/lesson/mode.add_menu: it parses the shipped lessons) in its stand-in's place."""
@@ -566,7 +580,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        if self.tabs_built:  # (not built yet: it reads the state when it is)
+        if self._built("roofline_tab"):  # (not built yet: it reads the state when it is)
             self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
@@ -634,7 +648,7 @@ class MainWindow(QMainWindow):
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
         ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        if self.tabs_built:  # (not built yet: it reads the environment when it is)
+        if self._built("roofline_tab"):  # (not built yet: it reads the environment when it is)
             self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
         self._show_device()
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
@@ -744,18 +758,18 @@ class MainWindow(QMainWindow):
         self.tab_themes[tab] = self.theme
         if tab is None:
             return
-        built = self.tabs_built  # (a stand-in is styled when its tab takes its place)
-        if built and tab is self.charts_tab:
+        built = self.__dict__.get  # (a stand-in is styled when its tab takes its place)
+        if tab is built("charts_tab"):
             tab.apply_theme(self.theme)
-        elif built and tab is self.roofline_tab:
+        elif tab is built("roofline_tab"):
             tab.chart.apply_theme(self.theme)
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
-        elif built and tab is self.compare:
+        elif tab is built("compare"):
             tab.table.resizeColumnsToContents()  # for the new type
-        elif built and tab is self.access_tab:
+        elif tab is built("access_tab"):
             tab.apply_theme(self.theme)
-        elif built and tab is self.exercise_tab:
+        elif tab is built("exercise_tab"):
             tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
 
     def start_lesson(self, chosen) -> bool:
@@ -831,10 +845,10 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
-        if self.tabs_built:  # (not built yet: nothing of them to stop)
+        if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
             self.charts_tab.stop()
         self.tiling.stop()
-        if self.tabs_built:
+        if self._built("exercise_tab"):
             self.exercise_tab.shutdown()  # a running check's child is killed
         self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)

@@ -34,6 +34,7 @@ from gemmviz.core.lesson.lessons import (
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import fonts
 from gemmviz.ui.follow import WorkspaceFollower
+from gemmviz.ui.i18n import speaking
 from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import (
     Text,
@@ -205,6 +206,10 @@ class LessonView(QWidget):
         self.deck.key(key)
 
     def _default_status(self) -> str:
+        with speaking(self.lesson.lang):  # a line of the slide: in the lesson's language, as its words are
+            return self._status_words()
+
+    def _status_words(self) -> str:
         step = self.lesson.steps[self.index]
         hint = ui_view(step.view).hint(step)
         if not hint and step.run and self.live_gpu and self.run_jobs is not None:
@@ -299,16 +304,20 @@ class LessonView(QWidget):
             return
         jobs = step_jobs(step)
         if jobs and self.run_jobs(jobs):
-            self.set_status(tr("Measuring {n} job(s) on {gpu}…").format(n=len(jobs), gpu=self.live_gpu))
+            with speaking(self.lesson.lang):
+                self.set_status(tr("Measuring {n} job(s) on {gpu}…").format(n=len(jobs), gpu=self.live_gpu))
 
     def set_status(self, text: str) -> None:
         self.status = text
         self.update()
 
     def on_progress(self, done: int, total: int, label: str, _seconds_left: float = -1) -> None:
-        self.set_status(
-            tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label) if done < total else ""
-        )
+        with speaking(self.lesson.lang):
+            self.set_status(
+                tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label)
+                if done < total
+                else ""
+            )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -1,0 +1,173 @@
+"""View ▸ Language switches the window in place and keeps every state: at each tab, in a lesson and in the
+presenter's view, the state before and after a switch is the same (the tab, the window's geometry, screen and
+full screen, the control panel's and each tab's choices and selections, the Exercise tab's kernel and check, the
+lesson's step and frame, the presenter's window); only the words change. A lesson in Chinese is Chinese whole in
+an English window."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.lesson.lessons import find_lesson
+from gemmviz.ui import i18n, keep
+from gemmviz.ui.fonts import install_cjk_fallback
+from gemmviz.ui.lesson import mode
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+
+HAN = re.compile("[\u4e00-\u9fff]")
+DATA = Path(__file__).parent / "data" / "exercise_tab"
+TITLES = {"en": "Charts", "zh": "图表"}  # the first tab's title in each language
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    app = QApplication.instance()
+    assert i18n.install(app, "en")
+    install_cjk_fallback(app)
+    qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)  # the recorded session, replayed
+    try:
+        yield w
+    finally:
+        w.recovery.ask = False
+        w.close()
+        i18n.install(app, "en")  # the other tests' window is English
+
+
+def _window_state(w) -> dict:
+    ws, ex, t = w.workspace, w.exercise_tab, w.tiling
+    record = ex.record or {}
+    return {
+        "tab": w.tabs.currentIndex(),
+        "geometry": w.geometry().getRect(),
+        "screen": w.screen().name(),
+        "full screen": w.isFullScreen(),
+        "control panel": keep.capture(w.run_panel, shown=True),
+        "on screen": keep.capture(w.tabs.currentWidget(), shown=True),
+        "workspace": ([id(s) for s in ws.sessions], len(ws.live), sorted(ws.hidden), [id(r) for r in ws.selection]),
+        "tiling": (t.variant, t.step, t.phase, keep.capture(t, shown=True)),
+        "exercise": (
+            ex.path,
+            ex.watcher.files(),
+            ex.picker.currentIndex(),
+            ex.hints_shown,
+            record.get("file"),
+            [v["status"] for v in record.get("verdicts", [])],
+            ex.source_view.toPlainText(),
+            ex.source_view.highlighted,
+        ),
+    }
+
+
+def _switch(w, lang: str) -> None:
+    i18n.choose(w, lang)
+    assert w.lang == lang and w.tabs.tabText(0) == TITLES[lang]
+
+
+def test_switching_at_each_tab_keeps_every_state(window, tmp_path):
+    w = window
+    # what a user has set: the control panel, the Charts tab's choice and table rows, the animation's step, an
+    # open kernel with its check and a hint in the Exercise tab
+    w.run_panel.size_preset.setCurrentIndex(2)
+    w.run_panel.cold_box.setChecked(True)
+    charts = w.charts_tab
+    charts.show_combo.setCurrentIndex(2)
+    charts.table.selectRow(1)
+    assert w.workspace.selection
+    w.tiling.go(3)
+    kernel = tmp_path / "tiled_printf.cu"
+    shutil.copy(DATA / "tiled_printf.cu", kernel)
+    ex = w.exercise_tab
+    ex.set_file(kernel)
+    assert ex.open_check(DATA / "tiled_printf.check.json")
+    ex._next_hint()
+    english_cause = ex.cause.text()
+    lang = "en"
+    for index in range(w.tabs.count()):  # a switch at each tab, to the other language
+        w.tabs.setCurrentIndex(index)
+        before = _window_state(w)
+        lang = "zh" if lang == "en" else "en"
+        _switch(w, lang)
+        assert _window_state(w) == before, w.tabs.tabText(index)
+    assert lang == "zh"  # seven switches: the last to Chinese
+    assert HAN.search(ex.cause.text()) and HAN.search(ex.hint_button.text()) and HAN.search(ex.task.toPlainText())
+    assert HAN.search(w.run_panel.run_button.text()) and HAN.search(w.tiling.play_button.text())
+    _switch(w, "en")
+    assert ex.cause.text() == english_cause
+    # every tab let go in a switch, made again when asked for, has the choices it had
+    assert charts is not w.charts_tab and w.charts_tab.show_combo.currentIndex() == 2
+    assert [r for r in w.charts_tab.table.selectionModel().selectedRows()][0].row() == 1
+
+
+def test_a_switch_in_a_lesson_keeps_the_step_frame_full_screen_and_presenter(window, qtbot):
+    w = window
+    w.showFullScreen()
+    qtbot.waitUntil(w.isFullScreen)
+    assert mode.open_presenter(w, find_lesson("seed000", "en"))
+    view, presenter = w.lesson_view, w.lesson_presenter
+    qtbot.waitExposed(presenter)
+    view.go(4)  # an animation
+    view.deck.step_frame(1)
+    view.deck.step_frame(1)
+
+    def state():
+        deck = view.deck
+        return {
+            "step": deck.index,
+            "frame": deck.frame.step,
+            "full screen": w.isFullScreen(),
+            "screen": w.screen().name(),
+            "geometry": w.geometry().getRect(),
+            "presenter": (w.lesson_presenter, presenter.isVisible(), presenter.screen().name(), presenter.geometry()),
+            "view": w.lesson_view,
+        }
+
+    before = state()
+    assert before["frame"] == view.deck.opening_frame(4).step + 2 and view.lesson.lang == "en"
+    for lang in ("zh", "en"):
+        i18n.choose(w, lang)
+        assert state() == before
+        assert view.lesson.lang == lang and view.deck.lesson is view.lesson  # the lesson's own version, in lang
+        assert bool(HAN.search(view.lesson.steps[4].title)) == (lang == "zh")
+        assert bool(HAN.search(presenter.now_label.text())) == (lang == "zh")
+        assert bool(HAN.search(presenter.step_label.text())) == (lang == "zh")
+    view.deck.leave()
+
+
+def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, monkeypatch):
+    from gemmviz.ui.text import spoken_language
+    from gemmviz.ui.tiling import render
+
+    spoken = []
+    words = render.caption_words
+    monkeypatch.setattr(render, "caption_words", lambda step: (spoken.append(spoken_language()), words(step))[1])
+    w = window
+    assert w.lang == "en" and w.start_lesson(find_lesson("seed000", "zh"))
+    view = w.lesson_view
+    view.go(0)  # the animation
+    view._show_view()
+    view.grab()  # paints the slide's words and its animation's
+    drawn = [text for text, _box in view.texts]  # header, title, words, footer, status
+    assert len(drawn) >= 5 and [t for t in drawn if re.search(r"[a-z]{3}", t) and not HAN.search(t)] == []
+    assert spoken and set(spoken) == {"zh"}  # the animation's captions, drawn in the lesson's language
+    assert w.tabs.tabText(0) == "Charts"  # the window stays English
+    view.deck.leave()
