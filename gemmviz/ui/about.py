@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from gemmviz.core.paths import shipped
 from gemmviz.core.session import about
+from gemmviz.ui.text import Words
 
 DESKTOP_ID = "gemmviz"  # the .desktop file's name: Wayland shells match the window to it (and to its icon)
 
@@ -56,11 +57,11 @@ def about_text(lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def show_about(window: QMainWindow) -> QMessageBox:
+def show_about(window: QMainWindow, lang: str = "en") -> QMessageBox:
     box = QMessageBox(window)
     box.setWindowTitle(tr("About gemmviz"))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(about_text(getattr(window, "lang", "en")))
+    box.setText(about_text(lang))
     icon = window.windowIcon()
     if not icon.isNull():
         box.setIconPixmap(icon.pixmap(64, 64))
@@ -70,9 +71,9 @@ def show_about(window: QMainWindow) -> QMessageBox:
     return box
 
 
-def install(window: QMainWindow) -> QAction:
-    """The window's identity (title, icon, the desktop entry it belongs to) and its Help menu with About;
-    returns the About action."""
+def install(window, words: Words) -> QAction:
+    """The window's identity (title, icon, the desktop entry it belongs to) and its Help menu with About, its
+    words bound to `words` (the window's: set again when its language changes); returns the About action."""
     window.setWindowTitle("gemmviz")
     icon = app_icon()
     window.setWindowIcon(icon)
@@ -81,13 +82,9 @@ def install(window: QMainWindow) -> QAction:
         QGuiApplication.setWindowIcon(icon)  # dialogs and the task bar too
     action = QAction(window)
     action.setMenuRole(QAction.MenuRole.AboutRole)
-    action.triggered.connect(lambda: show_about(window))
+    action.triggered.connect(lambda: show_about(window, window.lang))  # in the language it speaks then
     menu = window.menuBar().addMenu("")
     menu.addAction(action)
-    words = getattr(window, "words", None)  # the main window sets them again when its language changes
-    for setter, text in ((action.setText, lambda: tr("&About gemmviz")), (menu.setTitle, lambda: tr("&Help"))):
-        if words is not None:
-            words.bind(setter, text)
-        else:
-            setter(text())
+    words.bind(action.setText, lambda: tr("&About gemmviz"))
+    words.bind(menu.setTitle, lambda: tr("&Help"))
     return action

@@ -239,7 +239,6 @@ class MainWindow(QMainWindow):
             pg.setConfigOptions(**self.chart_options)
         theme = self._built_theme
         tab = self._make_tab(name, theme)
-        setattr(self, name, tab)
         self._replace_tab(stand_in, tab, theme)
         if name == "exercise_tab":
             tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -257,21 +256,25 @@ class MainWindow(QMainWindow):
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
 
     def _make_tab(self, name: str, theme: Theme) -> QWidget:
+        """The deferred tab `name`, made and held by the window."""
         from gemmviz.ui.accesses.tab import AccessTab
         from gemmviz.ui.charts.compare import ComparePanel
         from gemmviz.ui.charts.tab import ChartsTab
         from gemmviz.ui.exercise.tab import ExerciseTab
         from gemmviz.ui.roofline.tab import RooflineTab
 
+        tab: QWidget
         if name == "charts_tab":
-            return ChartsTab(self.workspace, theme)
-        if name == "roofline_tab":
-            return RooflineTab(self.workspace, theme, lang=self.lang)
-        if name == "compare":
-            return ComparePanel(self.workspace)
-        if name == "access_tab":  # what the kernels really touched: coalescing, banks
-            return AccessTab(theme, workspace=self.workspace)
-        return ExerciseTab(self.lang)  # write a kernel; checked in a child process
+            self.charts_tab = tab = ChartsTab(self.workspace, theme)
+        elif name == "roofline_tab":
+            self.roofline_tab = tab = RooflineTab(self.workspace, theme, lang=self.lang)
+        elif name == "compare":
+            self.compare = tab = ComparePanel(self.workspace)
+        elif name == "access_tab":  # what the kernels really touched: coalescing, banks
+            self.access_tab = tab = AccessTab(theme, workspace=self.workspace)
+        else:  # write a kernel; checked in a child process
+            self.exercise_tab = tab = ExerciseTab(self.lang)
+        return tab
 
     def _given_back(self, name: str, tab: QWidget) -> None:
         """A tab made again in another language: it draws what the workspace holds, then takes the choices and
@@ -308,8 +311,10 @@ class MainWindow(QMainWindow):
     def __getattr__(self, name: str):
         """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
         built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
-        if name in DEFERRED_TABS and name in self.__dict__.get("_stand_ins", {}):
-            self._build_tab(name)
+        stand_ins = self.__dict__.get("_stand_ins", {})
+        if name in DEFERRED_TABS and name in stand_ins:
+            # before the first frame's turn: all of them (as that turn would); let go in a language switch: this one
+            self._build_tabs() if isinstance(stand_ins[name], _StandIn) else self._build_tab(name)
             return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -447,7 +452,7 @@ class MainWindow(QMainWindow):
         else:
             lesson.add_menu(self)
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
-        about.install(self)  # the window's title and icon, Help ▸ About
+        about.install(self, self.words)  # the window's title and icon, Help ▸ About
 
     # ---- language ------------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
