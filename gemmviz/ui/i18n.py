@@ -123,7 +123,7 @@ def system_language() -> str:
 
 def chosen_language(qs: QSettings) -> str:
     """The language View ▸ Language saved ("" if none was chosen)."""
-    return settings_store.read(qs, settings.LANGUAGE)
+    return str(settings_store.read(qs, settings.LANGUAGE))
 
 
 def resolve_language(cli: str | None, qs: QSettings) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -199,7 +200,7 @@ class MainWindow(QMainWindow):
             )
         ):
             self.tabs.addTab(tab, "")
-            self.words.bind(lambda text, i=index: self.tabs.setTabText(i, text), title)
+            self.words.bind(partial(self.tabs.setTabText, index), title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -241,16 +242,18 @@ class MainWindow(QMainWindow):
         tab = self._make_tab(name, theme)
         self._replace_tab(stand_in, tab, theme)
         if name == "exercise_tab":
-            tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         elif name == "charts_tab":
-            tab.table.doubleClicked.connect(self._on_table_activated)
-            tab.table.selectionModel().selectionChanged.connect(self._on_table_selection)
-            for chart in (tab.time_chart, tab.gflops_chart):
+            table = self.charts_tab.table
+            table.doubleClicked.connect(self._on_table_activated)
+            table.selectionModel().selectionChanged.connect(self._on_table_selection)
+            for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
                 chart.pointClicked.connect(self.show_animation)
         elif name == "roofline_tab":
-            tab.ceilings_button.clicked.connect(self.measure_ceilings)
+            button = self.roofline_tab.ceilings_button
+            button.clicked.connect(self.measure_ceilings)
             if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-                tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
+                button.setEnabled(self.workspace.gpu_available and not self.running)
         self._given_back(name, tab)
         if self.tabs.currentWidget() is tab:
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
@@ -285,8 +288,9 @@ class MainWindow(QMainWindow):
         from gemmviz.ui import keep
 
         if name == "charts_tab":  # (its follower has no redraw of its own)
-            tab.refresh()  # the table, with the rows to select
-            tab._catch_up(list(tab.panels))  # every panel, so each one's menus have the items to choose again
+            charts = self.charts_tab
+            charts.refresh()  # the table, with the rows to select
+            charts._catch_up(list(charts.panels))  # every panel, so each one's menus have the items to choose again
         for follower in tab.findChildren(WorkspaceFollower):
             follower.refresh()
         keep.restore(tab, kept)
@@ -464,7 +468,9 @@ class MainWindow(QMainWindow):
         if lang == self.lang:
             return
         self.lang = lang
-        i18n.install(QApplication.instance(), lang)
+        app = QApplication.instance()
+        assert app is not None  # (a window needs one)
+        i18n.install(app, lang)
         self.retranslate()
 
     def retranslate(self) -> None:
