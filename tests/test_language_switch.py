@@ -113,9 +113,12 @@ def test_switching_at_each_tab_keeps_every_state(window, tmp_path):
     assert HAN.search(w.run_panel.run_button.text()) and HAN.search(w.tiling.play_button.text())
     _switch(w, "en")
     assert ex.cause.text() == english_cause
-    # every tab let go in a switch, made again when asked for, has the choices it had
+    # every tab let go in a switch, made again when asked for, has the choices it had and shows what it showed
     assert charts is not w.charts_tab and w.charts_tab.show_combo.currentIndex() == 2
     assert [r for r in w.charts_tab.table.selectionModel().selectedRows()][0].row() == 1
+    picked = w.workspace.selection[0]
+    assert f" {picked.problem.label} " in w.roofline_tab.explanation.text()  # the selection explained, as before
+    assert w.access_tab.session_path == w.workspace.sessions[-1].path  # the records beside the open session
 
 
 def test_a_switch_in_a_lesson_keeps_the_step_frame_full_screen_and_presenter(window, qtbot):

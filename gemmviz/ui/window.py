@@ -293,6 +293,8 @@ class MainWindow(QMainWindow):
             charts._catch_up(list(charts.panels))  # every panel, so each one's menus have the items to choose again
         for follower in tab.findChildren(WorkspaceFollower):
             follower.refresh()
+        if name == "roofline_tab" and self.workspace.selection:
+            self.roofline_tab.explain_selection(self.workspace.selection)  # what it said of the selection
         keep.restore(tab, kept)
         keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
