@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTranslator
 
@@ -16,8 +17,9 @@ __all__ = ["QT_TRANSLATE_NOOP", "Words", "plain", "speaking", "spoken_language",
 
 # what an installed ui/i18n.Catalogue answers with its language's code ("en", "zh"); no catalogue file holds it
 LANGUAGE_QUERY = ("gemmviz", "language-code")
-# the catalogues of the `speaking` scopes entered and not yet left, innermost last
-_speaking: list[QTranslator] = []
+# the catalogues of the `speaking` scopes entered and not yet left, innermost last; per thread (a check's worker
+# thread says its words in the application's language while a lesson paints in its own)
+_speaking: ContextVar[tuple[QTranslator, ...]] = ContextVar("speaking", default=())
 
 
 def tr(text: str) -> str:
@@ -25,8 +27,9 @@ def tr(text: str) -> str:
     own language), else the application's (ui/i18n.install: Qt's catalogue, then a variant's own translation).
     A module-level tr(): pyside6-lupdate files its strings, and QT_TRANSLATE_NOOP("", ...)'s (a class's title,
     translated where it is drawn), under the empty context."""
-    if _speaking:
-        return _speaking[-1].translate("", text) or text
+    scopes = _speaking.get()
+    if scopes:
+        return scopes[-1].translate("", text) or text
     return QCoreApplication.translate("", text)
 
 
@@ -34,18 +37,19 @@ def tr(text: str) -> str:
 def speaking(catalogue: QTranslator) -> Iterator[None]:
     """tr() speaks `catalogue` (ui/i18n.Catalogue: one language) inside the block: what a lesson draws in its own
     language, whatever the window's is. Nothing is installed, so no widget is told of a language change."""
-    _speaking.append(catalogue)
+    token = _speaking.set((*_speaking.get(), catalogue))
     try:
         yield
     finally:
-        _speaking.remove(catalogue)
+        _speaking.reset(token)
 
 
 def spoken_language(default: str = "en") -> str:
     """The language of the innermost `speaking` scope, else of the catalogue the application has installed
     (`default` when none says): what painting code renders core's messages in (a caption of the animation)."""
-    if _speaking:
-        return getattr(_speaking[-1], "lang", default)
+    scopes = _speaking.get()
+    if scopes:
+        return getattr(scopes[-1], "lang", default)
     code = QCoreApplication.translate(*LANGUAGE_QUERY)
     return default if code == LANGUAGE_QUERY[1] else code
 
