@@ -260,6 +260,33 @@ def _shown_texts(w) -> list[str]:
 def test_no_english_left_in_the_zh_window(zh_window, qtbot):
     w = zh_window
     qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)  # the recorded session, replayed
+    _no_english_left(w, qtbot)
+
+
+def test_no_english_left_in_a_window_switched_to_chinese(qtbot, tmp_path):
+    """Every tab built and shown in English, then View ▸ Language ▸ 中文: the words of the window switched in
+    place are as Chinese as those of a window built in Chinese."""
+    app = QApplication.instance()
+    assert i18n.install(app, "en")
+    install_cjk_fallback(app)
+    qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    try:
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)
+        for i in range(w.tabs.count()):
+            w.tabs.setCurrentIndex(i)  # each built in English
+        w.tabs.setCurrentIndex(0)
+        i18n.choose(w, "zh")
+        _no_english_left(w, qtbot)
+    finally:
+        w.recovery.ask = False
+        w.close()
+        i18n.install(app, "en")
+
+
+def _no_english_left(w, qtbot) -> None:
     left, pending = {}, set()
     views = [(i, v) for i in range(w.tabs.count()) for v in (range(3) if w.tabs.widget(i) is w.hardware_tab else [0])]
     for i, v in views:  # every tab, and each of the Hardware tab's three views

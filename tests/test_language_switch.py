@@ -61,6 +61,7 @@ def _window_state(w) -> dict:
         "geometry": w.geometry().getRect(),
         "screen": w.screen().name(),
         "full screen": w.isFullScreen(),
+        "banners": (w.device_label.isVisibleTo(w), w.replay_banner.isVisibleTo(w)),  # one the user hid stays hidden
         "control panel": keep.capture(w.run_panel, shown=True),
         "on screen": keep.capture(w.tabs.currentWidget(), shown=True),
         "workspace": ([id(s) for s in ws.sessions], len(ws.live), sorted(ws.hidden), [id(r) for r in ws.selection]),
@@ -94,6 +95,8 @@ def test_switching_at_each_tab_keeps_every_state(window, tmp_path):
     charts.table.selectRow(1)
     assert w.workspace.selection
     w.tiling.go(3)
+    w.device_label.dismiss()  # the no-GPU notice, hidden
+    assert w.replay_banner.isVisibleTo(w)
     kernel = tmp_path / "tiled_printf.cu"
     shutil.copy(DATA / "tiled_printf.cu", kernel)
     ex = w.exercise_tab

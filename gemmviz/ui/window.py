@@ -481,8 +481,9 @@ class MainWindow(QMainWindow):
         check go on); the chart tabs (Charts, Roofline, Compare, Accesses, Hardware) built again where they are,
         with their choices and selections (ui/keep.py); the lesson on screen in its version of this language."""
         self.words.retranslate()
-        self._show_device()
-        self.files.show_replay_banner()
+        self.device_label.retranslate(self._device_words())
+        replay = self.files.replay_words()
+        self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
         self.run_panel.retranslate()
         self.tiling.retranslate()
         if self._built("exercise_tab"):
@@ -513,6 +514,8 @@ class MainWindow(QMainWindow):
             unfollow_all(tab)
             if name == "charts_tab":
                 tab.stop()
+            tab.hide()
+            tab.setParent(None)  # out of the window at once (deleted when the event loop next turns: _replace_tab)
         self._on_current_tab()
 
     def fill_lesson_menu(self) -> None:
@@ -679,12 +682,14 @@ class MainWindow(QMainWindow):
         self.validate()
 
     def _show_device(self) -> None:
+        self.device_label.set_text(self._device_words())
+
+    def _device_words(self) -> str:
         """The device line: what the probe found, in the window's language (before it answers: it is asked)."""
         ws = self.workspace
         if ws.environment:
-            self.device_label.set_text(i18n.device_banner(ws.device_gpu, self.lang))
-        else:
-            self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))
+            return i18n.device_banner(ws.device_gpu, self.lang)
+        return self.tr("Checking for a CUDA GPU…")
 
     def _open_replay_if_open(self) -> None:
         if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile
