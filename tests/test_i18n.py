@@ -280,6 +280,10 @@ def test_no_english_left_in_a_window_switched_to_chinese(qtbot, tmp_path):
         w.tabs.setCurrentIndex(0)
         i18n.choose(w, "zh")
         _no_english_left(w, qtbot)
+        i18n.choose(w, "en")  # and back: no Chinese left on the tab shown, in the menus, or in the controls
+        menus = [t for a in w.menuBar().actions() if a.menu() for t in [a.text(), *_menu_texts(a.menu())]]
+        chinese = [t for t in menus + _shown_texts(w) if HAN.search(t) and not re.search(r"\(\d+ steps\)$|中文", t)]
+        assert chinese == []
     finally:
         w.recovery.ask = False
         w.close()
