@@ -95,6 +95,25 @@ def test_the_catalogue_is_complete_and_built(tmp_path):
     assert built.read_bytes() == asset_path("i18n", "gemmviz_zh_CN.qm").read_bytes(), "run pyside6-lrelease"
 
 
+def test_the_catalogue_and_the_messages_say_each_concept_as_the_glossary_does():
+    """One term per concept (core/glossary.py), the same in the window's words (the Qt catalogue) and in what
+    core says (every message template): no other rendering of a glossary term."""
+    import importlib
+    import pkgutil
+
+    import gemmviz.backends
+    import gemmviz.core
+    from gemmviz.core.glossary import zh_violations
+    from gemmviz.core.messages import TEMPLATES
+
+    for package in (gemmviz.core, gemmviz.backends):  # every module that defines messages
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    catalogue = [m.find("translation").text or "" for m in ET.parse(TS).getroot().iter("message")]
+    said = {text: zh_violations(text) for text in catalogue + [t["zh"] for t in TEMPLATES.values() if "zh" in t]}
+    assert {text: bad for text, bad in said.items() if bad} == {}
+
+
 def _menu_texts(menu):
     for action in menu.actions():
         if action.isSeparator():
@@ -109,7 +128,7 @@ def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
     bar = [a.text() for a in w.menuBar().actions()]
     assert bar[:3] == ["文件(&F)", "运行(&R)", "视图(&V)"] and "课程(&L)" in bar and "帮助(&H)" in bar
     tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert tabs[:5] == ["图表", "屋顶线模型", "硬件", "分块动画", "比较会话"]
+    assert tabs[:5] == ["图表", "Roofline 模型", "硬件", "分块动画", "比较会话"]
     p = w.run_panel
     assert [b.text() for b in (p.run_button, p.sweep_button, p.cancel_button)] == ["运行", "扫描", "取消"]
     assert w.device_label.text().startswith("没有 CUDA GPU")
@@ -174,7 +193,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
             w.language_menu.actions()[2].trigger()  # 中文, at once
         assert w.isVisible() and w.size() == size and w.lang == "zh"
         assert settings_store.read(qs, settings.LANGUAGE) == "zh"
-        assert [w.tabs.tabText(i) for i in range(w.tabs.count())][:2] == ["图表", "屋顶线模型"]
+        assert [w.tabs.tabText(i) for i in range(w.tabs.count())][:2] == ["图表", "Roofline 模型"]
         assert w.tabs.currentIndex() == 1
         ws = w.workspace
         assert ws.live == live and [s.results for s in ws.sessions] == [recorded] and ws.hidden == {"cublas"}
