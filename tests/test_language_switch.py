@@ -177,3 +177,65 @@ def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, m
     assert spoken and set(spoken) == {"zh"}  # the animation's captions, drawn in the lesson's language
     assert w.tabs.tabText(0) == "Charts"  # the window stays English
     view.deck.leave()
+
+
+TWO_SCREENS = """
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+app = QApplication([])
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.lesson.lessons import find_lesson
+from gemmviz.ui import i18n
+from gemmviz.ui.lesson import mode
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+
+assert [s.name() for s in app.screens()] == ["laptop", "projector"]
+i18n.install(app, "en")
+qs = QSettings(SETTINGS, QSettings.Format.IniFormat)
+w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs,
+               load_recorded_without_gpu=False)
+w.show()
+assert mode.open_presenter(w, find_lesson("seed000", "en"))
+p, v = w.lesson_presenter, w.lesson_view
+v.go(4)
+v.deck.step_frame(1)
+app.processEvents()
+state = lambda: (w.screen().name(), w.isFullScreen(), w.geometry().getRect(), p.screen().name(),
+                 p.geometry().getRect(), p.isVisible(), v.deck.index, v.deck.frame.step)
+before = state()
+assert before[:2] == ("projector", True) and before[3] == "laptop", before
+i18n.choose(w, "zh")
+app.processEvents()
+assert state() == before and v.lesson.lang == "zh" and w.lesson_presenter is p, (state(), before)
+v.deck.leave()
+w.recovery.ask = False
+w.close()
+print("kept", before)
+"""
+
+
+def test_on_two_screens_the_projector_keeps_its_slide(tmp_path):
+    """The lecture hall: the slide full screen on the projector, the presenter's window on the laptop; a switch
+    leaves both where they are (offscreen with two screens: its own process, as a platform is per process)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    screens = [
+        {"name": "laptop", "x": 0, "y": 0, "width": 1920, "height": 1080},
+        {"name": "projector", "x": 1920, "y": 0, "width": 1280, "height": 720},
+    ]
+    config = tmp_path / "screens.json"
+    config.write_text(
+        json.dumps({"screens": [{**s, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1} for s in screens]})
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    script = f"SETTINGS = {str(tmp_path / 'settings.ini')!r}\n" + TWO_SCREENS
+    root = Path(__file__).parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and "kept ('projector', True" in done.stdout, done.stderr[-2000:]
