@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.lesson.lessons import find_lesson
 from gemmviz.ui import i18n, keep
+from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.fonts import install_cjk_fallback
 from gemmviz.ui.lesson import mode
 from gemmviz.ui.window import MainWindow
@@ -175,8 +176,28 @@ def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, m
     drawn = [text for text, _box in view.texts]  # header, title, words, footer, status
     assert len(drawn) >= 5 and [t for t in drawn if re.search(r"[a-z]{3}", t) and not HAN.search(t)] == []
     assert spoken and set(spoken) == {"zh"}  # the animation's captions, drawn in the lesson's language
+    view.go(10)  # the roofline: its labels are placed once the chart has its size (a timer)
+    view._show_view()
+    view.grab()
+    chart = next(c for c in view.findChildren(RooflineChart) if c.isVisibleTo(view))
+    qtbot.waitUntil(lambda: not chart._place_timer.isActive())
+    english = [t for t in _chart_texts(chart) if re.search(r"[a-z]{4}", t) and not HAN.search(t)]
+    assert english == []  # names aside (gpu-naive, cuBLAS FP32), every word of the chart is Chinese
     assert w.tabs.tabText(0) == "Charts"  # the window stays English
     view.deck.leave()
+
+
+def _chart_texts(chart) -> list[str]:
+    """The words a chart draws: title, axis labels, notes (legend entries are series names)."""
+    import pyqtgraph as pg
+
+    out = [re.sub(r"<[^>]+>", " ", chart.getPlotItem().titleLabel.text)]
+    for item in chart.scene().items():
+        if isinstance(item, pg.TextItem):
+            out.append(item.toPlainText())
+        elif isinstance(item, pg.AxisItem):
+            out.append(item.labelText)
+    return [t for t in out if t.strip()]
 
 
 TWO_SCREENS = """
@@ -187,6 +208,7 @@ app = QApplication([])
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.lesson.lessons import find_lesson
 from gemmviz.ui import i18n
+from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.lesson import mode
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend

@@ -3,9 +3,10 @@
 A `Catalogue` is one language: Qt's compiled catalogue (assets/i18n/gemmviz_zh_CN.qm, from the .ts that
 pyside6-lupdate fills from every tr()/QT_TRANSLATE_NOOP), then a kernel variant's own translations (the
 registry's `translations=`), then core's messages (`msg`: core/messages.py's templates); its terms are
-core/glossary.py's. It is a QTranslator: installed in the application it is the window's language (Qt sends
-every widget a LanguageChange, and each sets its words again: MainWindow.retranslate); used without installing
-it (ui/text.speaking) it is a lesson's own language in any window. The language is chosen by `gemmviz --lang`,
+core/glossary.py's. It is a QTranslator: installed in the application it is the window's language
+(MainWindow.set_language installs it, Qt sends its own widgets, a dialog's buttons, a LanguageChange, and the
+window sets its words again: MainWindow.retranslate); used without installing it (ui/text.speaking, paint_in)
+it is a lesson's own language in any window. The language is chosen by `gemmviz --lang`,
 else the one chosen last in View ▸ Language (settings), else the system's locale. The CLI stays English."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings, QTimer, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QWidget
 
@@ -81,34 +82,43 @@ def speaking(lang: str) -> Iterator[Catalogue]:
 
 
 class _PaintsIn(QObject):
-    """An event filter: the widgets it watches paint speaking `lang` (paint_in)."""
+    """An event filter: what the objects it watches do when they paint, are resized, or their timers fire (a
+    chart lays out its labels then), they do speaking `lang` (paint_in). It delivers those events itself, inside
+    the scope; nothing else watches them there (a view's WorkspaceFollower watches Show, which passes)."""
+
+    EVENTS = frozenset({QEvent.Type.Paint, QEvent.Type.Resize, QEvent.Type.Timer})
 
     def __init__(self, lang: str, parent: QObject) -> None:
         super().__init__(parent)
         self.lang = lang
-        self._painting = False
+        self._inside = False
 
     def eventFilter(self, watched, event) -> bool:
-        if event.type() != QEvent.Type.Paint or self._painting:
+        if event.type() not in self.EVENTS or self._inside:
             return False
-        self._painting = True
+        self._inside = True
         try:
             with speaking(self.lang):
                 watched.event(event)
         finally:
-            self._painting = False
+            self._inside = False
         return True
 
 
 def paint_in(widget: QWidget, lang: str) -> None:
-    """`widget` and its children paint speaking `lang` from now on: a lesson's view whose words are drawn when
-    it paints (the animation's labels and captions) in the lesson's language, in a window of another. A scroll
-    area's viewport is left alone (its area paints through a filter of its own; its items are made in `lang`)."""
+    """`widget` and its children paint, lay out and time their words speaking `lang` from now on: a lesson's view
+    whose words are set or drawn after it is made (the animation's labels and captions, a chart's labels placed
+    once it has its size) in the lesson's language, in a window of another. A scroll area's viewport is left
+    alone (its area paints through a filter of its own; its items are made in `lang`)."""
     painter = _PaintsIn(lang, widget)
-    for w in (widget, *widget.findChildren(QWidget)):
-        parent = w.parentWidget()
-        if not (isinstance(parent, QAbstractScrollArea) and parent.viewport() is w):
-            w.installEventFilter(painter)
+    for obj in (widget, *widget.findChildren(QObject)):
+        if isinstance(obj, QWidget):
+            parent = obj.parentWidget()
+            if isinstance(parent, QAbstractScrollArea) and parent.viewport() is obj:
+                continue
+        elif not isinstance(obj, QTimer):
+            continue
+        obj.installEventFilter(painter)
 
 
 def language() -> str:
