@@ -72,7 +72,10 @@ def test_without_nvml_or_cublas_the_fields_stay_unknown(monkeypatch, tmp_path):
     monkeypatch.setattr(cuda_backend.ctypes, "CDLL", _no_library)
     (r,) = run(["gpu-tiled"])
     assert r.status == "ok" and r.cublas_version is None and r.sm_clock_nvml_mhz is None
-    assert texts(provenance.details(r)) == ["cuBLAS version not recorded", "SM clock during the samples not recorded"]
+    assert texts(provenance.details(r)) == [
+        "cuBLAS version not recorded",
+        "SM clock during the samples not recorded (NVML)",
+    ]
 
 
 def _no_library(name, *args, **kw):
@@ -153,7 +156,7 @@ def test_an_old_session_loads_and_says_what_it_does_not_know():
     said = texts(provenance.details(cublas))
     assert said == [
         "cuBLAS version not recorded",
-        "SM clock during the samples not recorded",
+        "SM clock during the samples not recorded (NVML)",
         "cuBLAS's kernels not recorded (gemmviz profile records them)",
     ]
     assert render(provenance.of_cublas(cublas.cublas_version), "en") == "of cuBLAS (version not recorded)"

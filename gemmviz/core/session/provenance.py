@@ -26,8 +26,8 @@ CLOCK = define(
 )
 CLOCK_UNKNOWN = define(
     "provenance.clock.unknown",
-    en="SM clock during the samples not recorded",
-    zh="未记录采样期间的 SM 时钟",
+    en="SM clock during the samples not recorded (NVML)",
+    zh="未记录采样期间的 SM 时钟（NVML）",
 )
 KERNELS = define("provenance.kernels", en="cuBLAS launched {names:list}", zh="cuBLAS 启动了 {names:list}")
 KERNELS_UNKNOWN = define(
@@ -37,8 +37,14 @@ KERNELS_UNKNOWN = define(
 )
 PEAK = define(
     "provenance.peak",
-    en="{share:pct} of the {precision} peak at {mhz:int} MHz ({peak:sig3} GFLOP/s)",
-    zh="{mhz:int} MHz 下 {precision} 峰值（{peak:sig3} GFLOP/s）的 {share:pct}",
+    en="{share:pct} of the {precision} peak at {mhz:int} MHz ({peak:sig3} GFLOP/s; the clock {how:msg})",
+    zh="{mhz:int} MHz 下 {precision} 峰值（{peak:sig3} GFLOP/s；时钟{how:msg}）的 {share:pct}",
+)
+BY_NVML = define("provenance.how.nvml", en="NVML read during the samples", zh="由 NVML 在采样期间读取")
+BY_HOLD = define(
+    "provenance.how.hold",
+    en="the blocking kernel measured before each sample",
+    zh="由阻塞 kernel 在每次采样前测得",
 )
 PEAK_UNKNOWN = define(
     "provenance.peak.unknown",
@@ -129,4 +135,5 @@ def peak_share(r: Result, gpu: Mapping) -> tuple[float | None, Message | None]:
     if peak is None:
         return None, msg(PEAK_UNKNOWN, why=why)
     share = r.gflops / peak
-    return share, msg(PEAK, share=share, precision=r.precision.upper(), mhz=mhz, peak=peak)
+    how = msg(BY_NVML) if r.sm_clock_nvml_mhz else msg(BY_HOLD)
+    return share, msg(PEAK, share=share, precision=r.precision.upper(), mhz=mhz, peak=peak, how=how)
