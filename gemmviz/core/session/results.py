@@ -578,7 +578,13 @@ def compare_sources(
     )
     for series, size in keys:
         ref = by_key[(reference, series, size)]
-        row = {"series": series, "size": ref.problem.label, "reference_ms": ref.median_ms, "others": {}}
+        row = {
+            "series": series,
+            "size": ref.problem.label,
+            "reference_ms": ref.median_ms,
+            "backend": ref.backend,
+            "others": {},
+        }
         for other in others:
             r = by_key.get((other, series, size))
             if r is not None:

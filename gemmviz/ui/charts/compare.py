@@ -1,19 +1,35 @@
-"""Compare sessions: the same kernel and size measured on several machines, side by side. Session labels and
-series come from files: they go into combo items, headers and cells, which show plain text."""
+"""Compare sessions: the same kernel and size measured on several machines, side by side, beside what each
+machine is (its GPU, measured memory bandwidth and FP32 peak, and their ratios to the reference's), with which
+of those ratios each kernel's speed ratio follows (core/session/machines.py). Session labels and series come
+from files: they go into combo items, headers and cells, which show plain text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from gemmviz.core.numbers import sig, times_text
+from gemmviz.core.messages import render
+from gemmviz.core.numbers import rate, sig, times_text
+from gemmviz.core.session import machines
 from gemmviz.core.session.results import Result, compare_sources
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.follow import WorkspaceFollower
-from gemmviz.ui.text import tr
+from gemmviz.ui.i18n import language
+from gemmviz.ui.text import tooltip, tr
+
+EnvironmentOf = Callable[[str], Mapping]  # a source's session environment (Workspace.environment_of)
 
 
 def ratio_text(x: float) -> str:
@@ -33,12 +49,17 @@ class ComparePanel(QWidget):
         self.workspace = workspace
         self.results: list[Result] = []
         self.source_of: Callable[[Result], str] = lambda _r: ""
+        self.environment_of: EnvironmentOf = workspace.environment_of if workspace is not None else lambda _s: {}
         self.reference = QComboBox()
         self.reference.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.reference.setMinimumContentsLength(16)  # a long session name is cut, the window is not widened
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
+        # the machines: one row per source, its GPU, measured bandwidth and FP32 peak beside the reference's
+        self.machines = QTableWidget()
+        self.machines.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.machines.verticalHeader().setVisible(False)
         self.table = QTableWidget()
         self.table.setSortingEnabled(True)
         top = QHBoxLayout()
@@ -48,6 +69,7 @@ class ComparePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.note)
+        layout.addWidget(self.machines)
         layout.addWidget(self.table, 1)
         self.reference.currentIndexChanged.connect(lambda _i: self._fill())
         self.follower = (
@@ -59,9 +81,16 @@ class ComparePanel(QWidget):
         if self.workspace is not None:
             self.set_results(self.workspace.shown(), self.workspace.source_of)
 
-    def set_results(self, results: list[Result], source_of: Callable[[Result], str]) -> None:
+    def set_results(
+        self,
+        results: list[Result],
+        source_of: Callable[[Result], str],
+        environment_of: EnvironmentOf | None = None,
+    ) -> None:
         self.results = results
         self.source_of = source_of
+        if environment_of is not None:
+            self.environment_of = environment_of
         sources = sorted({source_of(r) for r in results if r.valid})
         current = self.reference.currentData()
         self.reference.blockSignals(True)
@@ -79,32 +108,103 @@ class ComparePanel(QWidget):
         self.table.clear()
         if reference is None:
             self.table.setRowCount(0)
+            self.machines.setRowCount(0)
+            self.machines.setVisible(False)
             self.note.setText(tr("Open two or more sessions (File ▸ Open) to compare machines."))
             return
         others, rows = compare_sources(self.results, reference, self.source_of)
+        found = {s: machines.machine(self.environment_of(s)) for s in [reference, *others]}
+        self._fill_machines(reference, others, found)
         headers = [tr("kernel"), tr("size"), tr("reference ms")]
         for o in others:
             name = source_label(o) or tr("live")
             # on two lines: a header as wide as its machine's name cut the table at 1280×720
-            headers += [f"{name}\n" + tr("ms"), tr("× vs reference") + f"\n({name})"]
+            headers += [f"{name}\n" + tr("ms"), tr("× vs reference") + f"\n({name})", tr("follows") + f"\n({name})"]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            cells = [row["series"], row["size"], sig(row["reference_ms"])]
+            cells = [(row["series"], ""), (row["size"], ""), (sig(row["reference_ms"]), "")]
             for o in others:
                 ms, x = row["others"].get(o, (None, None))
-                cells += [sig(ms), "—" if x is None else ratio_text(x)]
-            for j, text in enumerate(cells):
-                self.table.setItem(i, j, QTableWidgetItem(text))
+                cells += [
+                    (sig(ms), ""),
+                    ("—" if x is None else ratio_text(x), ""),
+                    self._follows(x, found[reference], found[o], row["backend"]),
+                ]
+            for j, (text, tip) in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if tip:
+                    item.setToolTip(tooltip(tip))
+                self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
         self.table.setSortingEnabled(True)
         self.note.setText(
             tr(
                 "{n} kernel/size pairs measured both in the reference and elsewhere. "
-                "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). "
+                "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference); "
+                "“follows” says whether it is nearer the machines' bandwidth ratio (a memory-bound kernel) or "
+                "FP32 peak ratio (a compute-bound one). "
                 "Published figures are the seeds' own numbers, not measurements."
             ).format(n=len(rows))
             if rows
             else tr("No kernel and size appears both in the reference and in another session.")
         )
+
+    def _follows(
+        self, speed: float | None, ref: machines.Machine, other: machines.Machine, backend: str
+    ) -> tuple[str, str]:
+        """The "follows" cell: which machine ratio the kernel's speed ratio is nearer, and its tooltip giving all
+        three ratios; nothing for a CPU kernel, which the GPUs' ratios do not describe."""
+        if backend != "cuda":
+            return "—", tr("a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply")
+        bandwidth = machines.ratio(other.bandwidth_gbs, ref.bandwidth_gbs)
+        peak = machines.ratio(other.fp32_peak_gflops, ref.fp32_peak_gflops)
+        key = machines.follows(speed, bandwidth, peak)
+        if key is None:
+            return "—", tr("the machines' bandwidth or FP32 peak is not recorded")
+        tip = tr("this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)").format(
+            speed=times_text(speed or 0), bandwidth=times_text(bandwidth or 0), peak=times_text(peak or 0)
+        )
+        return render(key, language()), tip
+
+    def _fill_machines(self, reference: str, others: list[str], found: dict[str, machines.Machine]) -> None:
+        """One row per machine: its GPU, measured bandwidth and FP32 peak, each with its ratio to the reference's."""
+        headers = [
+            tr("session"),
+            tr("GPU"),
+            tr("memory bandwidth (measured)"),
+            tr("× reference"),
+            tr("FP32 peak"),
+            tr("× reference"),
+        ]
+        self.machines.clear()
+        self.machines.setColumnCount(len(headers))
+        self.machines.setHorizontalHeaderLabels(headers)
+        sources = [reference, *others]
+        self.machines.setRowCount(len(sources))
+        ref = found[reference]
+        for i, source in enumerate(sources):
+            m = found[source]
+            bw = machines.ratio(m.bandwidth_gbs, ref.bandwidth_gbs)
+            peak = machines.ratio(m.fp32_peak_gflops, ref.fp32_peak_gflops)
+            name = source_label(source) or tr("live (this machine)")
+            cells = [
+                (name + (" " + tr("(reference)") if i == 0 else ""), ""),
+                (m.gpu or "—", ""),
+                ("—" if m.bandwidth_gbs is None else f"{rate(m.bandwidth_gbs)} GB/s", m.bandwidth_how),
+                ("—" if bw is None or i == 0 else times_text(bw), ""),
+                ("—" if m.fp32_peak_gflops is None else f"{rate(m.fp32_peak_gflops)} GFLOP/s", m.fp32_peak_how),
+                ("—" if peak is None or i == 0 else times_text(peak), ""),
+            ]
+            for j, (text, tip) in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if tip:
+                    item.setToolTip(tooltip(tip))
+                self.machines.setItem(i, j, item)
+        self.machines.resizeColumnsToContents()
+        self.machines.setVisible(True)
+        height = self.machines.horizontalHeader().height() + sum(
+            self.machines.rowHeight(i) for i in range(len(sources))
+        )
+        self.machines.setFixedHeight(height + 2 * self.machines.frameWidth())
