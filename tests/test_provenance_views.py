@@ -130,3 +130,13 @@ def test_the_bench_table_says_which_cublas(old):
     assert results_table(at).endswith("% cuBLAS: of cuBLAS (version not recorded)")
     assert results_table(synthetic(old).results).endswith("% cuBLAS: of cuBLAS 13.1")
     assert "% cuBLAS:" not in results_table([r for r in at if r.backend == "cpu"])
+
+
+def test_a_roofline_point_says_which_cublas(qapp, old):
+    from gemmviz.core.hardware.roofline import roofline_points
+    from gemmviz.ui.roofline.chart import RooflineChart
+
+    for session, said in [(synthetic(old), "% of cuBLAS 13.1"), (old, "% of cuBLAS (version not recorded)")]:
+        at = [r for r in session.results if (r.m, r.n, r.k) == SIZE]
+        point = next(p for p in roofline_points(at, None) if p.result.series == "gpu-tiled (tile 32)")
+        assert said in RooflineChart._tip(point, "")

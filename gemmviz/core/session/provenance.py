@@ -19,6 +19,12 @@ OF_CUBLAS = define("provenance.of_cublas", en="of cuBLAS {version}", zh="（cuBL
 OF_CUBLAS_UNKNOWN = define(
     "provenance.of_cublas.unknown", en="of cuBLAS (version not recorded)", zh="（cuBLAS 版本未记录）"
 )
+PCT_OF_CUBLAS = define("provenance.pct_of_cublas", en="{pct} of cuBLAS {version}", zh="cuBLAS {version} 的 {pct}")
+PCT_OF_CUBLAS_UNKNOWN = define(
+    "provenance.pct_of_cublas.unknown",
+    en="{pct} of cuBLAS (version not recorded)",
+    zh="cuBLAS（版本未记录）的 {pct}",
+)
 CLOCK = define(
     "provenance.clock",
     en="SM clock {mhz:int} MHz during the samples (NVML)",
@@ -80,6 +86,12 @@ def of_cublas(version: str | None) -> Message:
     """ "of cuBLAS 13.1", or that the version was not recorded."""
     short = release(version)
     return msg(OF_CUBLAS, version=short) if short else msg(OF_CUBLAS_UNKNOWN)
+
+
+def pct_of_cublas(pct: str, version: str | None) -> Message:
+    """ "87% of cuBLAS 13.1" (`pct` as the caller writes it), or that the version was not recorded."""
+    short = release(version)
+    return msg(PCT_OF_CUBLAS, pct=pct, version=short) if short else msg(PCT_OF_CUBLAS_UNKNOWN, pct=pct)
 
 
 def cublas_version_for(results: Sequence[Result], r: Result, baselines: Baselines | None = None) -> str | None:

@@ -473,7 +473,7 @@ def provenance_lines(r: Result, baselines: Baselines | None) -> list[str]:
     base = baselines.of(r, "cublas") if baselines is not None and not r.variant.startswith("cublas") else None
     share = baselines.speedup(r, "cublas") if base is not None and baselines is not None else None
     if share is not None and base is not None:
-        lines.append(f"{100 * share:.0f}% " + render(provenance.of_cublas(base.cublas_version), lang))
+        lines.append(render(provenance.pct_of_cublas(f"{100 * share:.0f}%", base.cublas_version), lang))
     return lines + [render(m, lang) for m in provenance.details(r)]
 
 

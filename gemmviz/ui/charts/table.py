@@ -75,7 +75,7 @@ def provenance_tip(r: Result, row: dict, key: str) -> str:
     if key == "pct_of_cublas" and row.get("pct_of_cublas") is not None:
         base = row.get("_cublas")
         version = base.cublas_version if base is not None else None
-        lines = [f"{row['pct_of_cublas']:.1f}% " + render(provenance.of_cublas(version), lang)]
+        lines = [render(provenance.pct_of_cublas(f"{row['pct_of_cublas']:.1f}%", version), lang)]
         lines += [render(m, lang) for m in provenance.details(base)] if base is not None else []
         return "\n".join(lines)
     if key == "pct_of_peak" and row.get("_peak") is not None:
