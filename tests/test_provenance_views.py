@@ -134,7 +134,7 @@ def test_the_bench_table_says_which_cublas(old):
 
 def test_a_roofline_point_says_which_cublas(qapp, old):
     from gemmviz.core.hardware.roofline import roofline_points
-    from gemmviz.ui.roofline.chart import RooflineChart
+    from gemmviz.ui.charts.roofline import RooflineChart
 
     for session, said in [(synthetic(old), "% of cuBLAS 13.1"), (old, "% of cuBLAS (version not recorded)")]:
         at = [r for r in session.results if (r.m, r.n, r.k) == SIZE]
