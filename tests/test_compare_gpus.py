@@ -105,3 +105,13 @@ def test_the_compare_view_shows_two_gpus_side_by_side(qapp, two_gpus, tmp_path):
     image = shot.toImage()
     assert len({image.pixel(x, y) for x in range(0, 1280, 40) for y in range(0, 720, 40)}) > 3  # drawn, not blank
     panel.close()
+
+
+def test_a_session_without_ceilings_takes_those_measured_on_its_gpu(qapp, h200):
+    from gemmviz.ui.charts.compare import machine_of
+
+    env = {k: v for k, v in h200.environment.items() if k != "ceilings"}
+    m = machine_of(env)  # the shipped ceilings of the H200 (assets/ceilings/h200-2026-11-30.json)
+    assert m.gpu == "NVIDIA H200" and m.bandwidth_gbs and "not in the session" in m.bandwidth_how
+    env["backends"] = {"cuda": {"name": "NVIDIA Nothing Such"}}
+    assert machine_of(env).bandwidth_gbs is None

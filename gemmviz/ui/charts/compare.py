@@ -6,6 +6,7 @@ from files: they go into combo items, headers and cells, which show plain text."
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -38,6 +39,25 @@ def ratio_text(x: float) -> str:
     if x <= 0:
         return "—"
     return times_text(x) if x >= 1 else tr("{ratio} slower").format(ratio=times_text(1 / x))
+
+
+def machine_of(environment: Mapping) -> machines.Machine:
+    """The session's machine; where its file holds no ceilings, those `gemmviz ceilings` measured on a GPU of
+    that name (the user's cache, then the shipped ones), saying so."""
+    found = machines.machine(environment)
+    if found.bandwidth_gbs is not None or not found.gpu:
+        return found
+    from gemmviz.core.hardware.roofline import load_ceilings
+
+    ceilings = load_ceilings(found.gpu)
+    if ceilings is None or not ceilings.bandwidth_gbs:
+        return found
+    how = (ceilings.how or {}).get("bandwidth_how") or ""
+    where = tr("not in the session: the ceilings measured on a {gpu} (gemmviz ceilings)").format(gpu=found.gpu)
+    peak = found.fp32_peak_gflops or ceilings.fp32_peak_gflops
+    return replace(
+        found, bandwidth_gbs=ceilings.bandwidth_gbs, bandwidth_how=f"{where}; {how}".strip("; "), fp32_peak_gflops=peak
+    )
 
 
 class ComparePanel(QWidget):
@@ -113,7 +133,7 @@ class ComparePanel(QWidget):
             self.note.setText(tr("Open two or more sessions (File ▸ Open) to compare machines."))
             return
         others, rows = compare_sources(self.results, reference, self.source_of)
-        found = {s: machines.machine(self.environment_of(s)) for s in [reference, *others]}
+        found = {s: machine_of(self.environment_of(s)) for s in [reference, *others]}
         self._fill_machines(reference, others, found)
         headers = [tr("kernel"), tr("size"), tr("reference ms")]
         for o in others:
