@@ -163,3 +163,8 @@ def test_an_old_session_loads_and_says_what_it_does_not_know():
     assert render(provenance.of_cublas("13.1.0"), "en") == "of cuBLAS 13.1"
     cpu = next(r for r in s.results if r.backend == "cpu")
     assert provenance.details(cpu) == []
+
+
+def test_gemmviz_info_names_the_cublas(gpu, capsys):
+    assert main(["info"]) == 0
+    assert "cuBLAS 13.1.0, FP32 peak" in capsys.readouterr().out
