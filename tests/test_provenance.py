@@ -168,3 +168,27 @@ def test_an_old_session_loads_and_says_what_it_does_not_know():
 def test_gemmviz_info_names_the_cublas(gpu, capsys):
     assert main(["info"]) == 0
     assert "cuBLAS 13.1.0, FP32 peak" in capsys.readouterr().out
+
+
+def test_the_csv_says_which_cublas_and_the_clock(tmp_path):
+    from gemmviz.core.session.results import results_csv
+
+    def make(variant, ms):
+        return Result(
+            variant=variant,
+            params={},
+            m=8,
+            n=8,
+            k=8,
+            backend="cuda",
+            precision="fp32",
+            valid=True,
+            samples_ms=[ms],
+            cublas_version="13.1.0",
+            sm_clock_nvml_mhz=1755.0,
+        )
+
+    lines = results_csv([make("cublas", 0.01), make("gpu-vectorize", 0.02)]).splitlines()
+    header = lines[0].split(",")
+    row = dict(zip(header, lines[2].split(",")))
+    assert row["pct_of_cublas"] == "50.0" and row["cublas_version"] == "13.1.0" and row["sm_clock_nvml_mhz"] == "1755.0"
