@@ -84,10 +84,13 @@ def test_the_compare_view_shows_two_gpus_side_by_side(qapp, two_gpus, tmp_path):
     panel.refresh()  # the sessions were opened before the panel followed the workspace
     index = panel.reference.findData(two_gpus.sessions[0].label)
     panel.reference.setCurrentIndex(index)
-    gpus = texts(panel.machines)
-    assert [row[1] for row in gpus] == ["NVIDIA H200", SYNTHETIC_GPU]
-    assert gpus[0][2] == "4,260 GB/s" and gpus[1][2] == "3,000 GB/s" and gpus[1][3] == "0.70×"
-    assert gpus[1][4] == "66,908 GFLOP/s" and gpus[1][5] == "1.00×"
+    gpus = texts(panel.machines)  # a column per machine, the reference first
+    assert gpus == [
+        ["NVIDIA H200", SYNTHETIC_GPU],
+        ["4,260 GB/s", "3,000 GB/s (0.70×)"],
+        ["66,908 GFLOP/s", "66,908 GFLOP/s (1.00×)"],
+    ]
+    assert "device-to-device copy" in panel.machines.item(1, 0).toolTip()
     rows = {(row[0], row[1]): row for row in texts(panel.table)}
     headers = [panel.table.horizontalHeaderItem(c).text() for c in range(panel.table.columnCount())]
     assert headers[3:] == [

@@ -11,9 +11,11 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -79,7 +81,10 @@ class ComparePanel(QWidget):
         # the machines: one row per source, its GPU, measured bandwidth and FP32 peak beside the reference's
         self.machines = QTableWidget()
         self.machines.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.machines.verticalHeader().setVisible(False)
+        # as tall as its three rows in any type size, never a scroll bar of its own
+        self.machines.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self.machines.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.machines.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.table = QTableWidget()
         self.table.setSortingEnabled(True)
         top = QHBoxLayout()
@@ -189,42 +194,37 @@ class ComparePanel(QWidget):
         return render(key, language()), tip
 
     def _fill_machines(self, reference: str, others: list[str], found: dict[str, machines.Machine]) -> None:
-        """One row per machine: its GPU, measured bandwidth and FP32 peak, each with its ratio to the reference's."""
-        headers = [
-            tr("session"),
-            tr("GPU"),
-            tr("memory bandwidth (measured)"),
-            tr("× reference"),
-            tr("FP32 peak"),
-            tr("× reference"),
-        ]
-        self.machines.clear()
-        self.machines.setColumnCount(len(headers))
-        self.machines.setHorizontalHeaderLabels(headers)
+        """A column per machine (the reference first): its GPU, measured memory bandwidth and FP32 peak, the
+        others' with their ratio to the reference's ("3,000 GB/s (0.70×)"). Three short rows: it fits 720p in
+        projector type beside the kernels' table."""
         sources = [reference, *others]
-        self.machines.setRowCount(len(sources))
+        self.machines.clear()
+        self.machines.setColumnCount(len(sources))
+        self.machines.setRowCount(3)
+        self.machines.setVerticalHeaderLabels([tr("GPU"), tr("bandwidth (measured)"), tr("FP32 peak")])
         ref = found[reference]
-        for i, source in enumerate(sources):
+        headers = []
+        for j, source in enumerate(sources):
             m = found[source]
-            bw = machines.ratio(m.bandwidth_gbs, ref.bandwidth_gbs)
-            peak = machines.ratio(m.fp32_peak_gflops, ref.fp32_peak_gflops)
-            name = source_label(source) or tr("live (this machine)")
-            cells = [
-                (name + (" " + tr("(reference)") if i == 0 else ""), ""),
-                (m.gpu or "—", ""),
-                ("—" if m.bandwidth_gbs is None else f"{rate(m.bandwidth_gbs)} GB/s", m.bandwidth_how),
-                ("—" if bw is None or i == 0 else times_text(bw), ""),
-                ("—" if m.fp32_peak_gflops is None else f"{rate(m.fp32_peak_gflops)} GFLOP/s", m.fp32_peak_how),
-                ("—" if peak is None or i == 0 else times_text(peak), ""),
-            ]
-            for j, (text, tip) in enumerate(cells):
+            # a session's name on two lines at its comma ("NVIDIA H200" over "2026-12-02 (recorded)"): a column
+            # as wide as the whole name pushed the second machine off a 720p window in projector type
+            name = (source_label(source) or tr("live (this machine)")).replace(", ", ",\n", 1)
+            headers.append(name + ("\n" + tr("(reference)") if j == 0 else ""))
+            bandwidth = "—" if m.bandwidth_gbs is None else f"{rate(m.bandwidth_gbs)} GB/s"
+            peak = "—" if m.fp32_peak_gflops is None else f"{rate(m.fp32_peak_gflops)} GFLOP/s"
+            if j > 0:
+                bw_ratio = machines.ratio(m.bandwidth_gbs, ref.bandwidth_gbs)
+                peak_ratio = machines.ratio(m.fp32_peak_gflops, ref.fp32_peak_gflops)
+                bandwidth += "" if bw_ratio is None else f" ({times_text(bw_ratio)})"
+                peak += "" if peak_ratio is None else f" ({times_text(peak_ratio)})"
+            for i, (text, tip) in enumerate(
+                [(m.gpu or "—", ""), (bandwidth, m.bandwidth_how), (peak, m.fp32_peak_how)]
+            ):
                 item = QTableWidgetItem(text)
                 if tip:
                     item.setToolTip(tooltip(tip))
                 self.machines.setItem(i, j, item)
+        self.machines.setHorizontalHeaderLabels(headers)
         self.machines.resizeColumnsToContents()
+        self.machines.resizeRowsToContents()
         self.machines.setVisible(True)
-        height = self.machines.horizontalHeader().height() + sum(
-            self.machines.rowHeight(i) for i in range(len(sources))
-        )
-        self.machines.setFixedHeight(height + 2 * self.machines.frameWidth())
