@@ -21,7 +21,7 @@ CLOSE = 1.15  # a kernel's speed ratio "follows" a machine ratio within this fac
 FOLLOWS_BANDWIDTH = define("machines.follows.bandwidth", en="bandwidth", zh="带宽")
 FOLLOWS_PEAK = define("machines.follows.peak", en="FP32 peak", zh="FP32 峰值")
 FOLLOWS_BOTH = define("machines.follows.both", en="both (equal ratios)", zh="两者（比值相同）")
-FOLLOWS_NEITHER = define("machines.follows.neither", en="neither", zh="都不")
+FOLLOWS_NEITHER = define("machines.follows.neither", en="neither", zh="都不接近")
 
 
 @dataclass(frozen=True)

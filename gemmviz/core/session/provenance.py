@@ -39,7 +39,7 @@ KERNELS = define("provenance.kernels", en="cuBLAS launched {names:list}", zh="cu
 KERNELS_UNKNOWN = define(
     "provenance.kernels.unknown",
     en="cuBLAS's kernels not recorded (gemmviz profile records them)",
-    zh="未记录 cuBLAS 的 kernel（gemmviz profile 会记录）",
+    zh="未记录 cuBLAS 的核函数（gemmviz profile 会记录）",
 )
 PEAK = define(
     "provenance.peak",
@@ -50,7 +50,7 @@ BY_NVML = define("provenance.how.nvml", en="NVML read during the samples", zh="�
 BY_HOLD = define(
     "provenance.how.hold",
     en="the blocking kernel measured before each sample",
-    zh="由阻塞 kernel 在每次采样前测得",
+    zh="由阻塞核函数在每次采样前测得",
 )
 PEAK_UNKNOWN = define(
     "provenance.peak.unknown",
