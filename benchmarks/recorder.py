@@ -10,6 +10,7 @@ recipes: the same recipe serves every day and every GPU.
 
 Recipes (ARG where one is taken):
   info                 nvidia-smi's name, driver, clocks and temperature; the CPU
+  bench-sizes=SIZES    the bench's protocol for every GPU variant at SIZES (default 1024,4096) and 2048x3072x4096
   bench                the session's bench: every registry variant at the recorded sizes, kernel-only timing
                        (benchmarks/record_h200.py --part bench --no-ceilings; its protocol and sizes)
   ceilings             `gemmviz ceilings`: DRAM copy, L2 and shared bandwidth (kernels/membw.cu), FP32, TF32
@@ -56,6 +57,26 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         return [(["nvidia-smi", f"--query-gpu={query}", "--format=csv"], 20, "gpu.txt")]
     if name == "bench":
         return [([PY, "benchmarks/record_h200.py", "--part", "bench", "--no-ceilings", "--out", str(out)], 480, None)]
+    if name == "bench-sizes":
+        # the bench's protocol (every GPU variant, tiles 8/16/32, blocks 16/32, 20 repeats, 3 warm-ups, seed 0,
+        # kernel-only timing) at the sizes given: a second GPU's session in a shorter device call
+        from gemmviz.core.kernels.variants import VARIANTS
+
+        gpu = ",".join(v.name for v in VARIANTS.values() if v.backend == "cuda")
+        argv = [
+            PY,
+            "-m",
+            "gemmviz",
+            "bench",
+            "--variants",
+            gpu,
+            "--sizes",
+            arg or "1024,4096",
+            "--mnk",
+            "2048x3072x4096",
+        ]
+        argv += ["--tile", "8,16,32", "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0"]
+        return [([*argv, "--quiet", "--out", str(out / "bench.json")], 420, "bench.txt")]
     if name == "ceilings":
         return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
     if name == "sanitize":
