@@ -372,6 +372,21 @@ class Workspace:
         s = self.session_of(result)
         return s.gpu if s else self.device_gpu.get("name")
 
+    def environment_of(self, source: str) -> dict:
+        """The environment of a source as source_of names it: its session's, or this machine's for LIVE."""
+        for s in self._sessions.values():
+            if s.label == source:
+                return s.session.environment
+        return self.environment if source == LIVE else {}
+
+    def gpu_entry(self, result: Result) -> dict:
+        """The CUDA entry of the environment a result was measured in (SMs, FP32 lanes, compute capability):
+        its session's, or this machine's for a live result; {} where none is recorded."""
+        s = self.session_of(result)
+        env = s.session.environment if s else self.environment
+        entry = env.get("backends", {}).get("cuda", {})
+        return entry if isinstance(entry, dict) else {}
+
     def roofline_gpu(self, shown: list[Result]) -> str | None:
         """Whose roof to draw: this machine's GPU if it ran GPU results, else the first session with GPU
         results, else this machine's GPU if it has one."""
