@@ -440,12 +440,15 @@ ODD = [
     "*?[x]",
 ]
 FOLDERS = ["", "section A/", "séance 2/"]
+VICTIM = 1  # the array task cancelled mid-way
 KERNELS = ("tiled_good", "tiled_or", "tiled_nosync", "tiled_offbyone", "tiled_conflicts")
 
 
-def _make_class(folder: Path, count: int = 210) -> list[str]:
+def _make_class(folder: Path, count: int = 210, late: int = 4) -> list[str]:
     """`count` hand-ins, odd names: copies of the test corpus's correct and wrong kernels, of one that does not
-    compile, and of two that are no kernel of this exercise (6 distinct checks: the grader checks a text once)."""
+    compile, and of two that are no kernel of this exercise (6 distinct checks: the grader checks a text once);
+    then `late` more, each a text of its own, named to be the last ones task VICTIM grades: once its CSV holds a
+    row, `late` checks at least are left for the cancel to cut."""
     texts = [(DATA / f"{name}.cu").read_text(encoding="utf-8") for name in KERNELS]
     texts.append((DATA / "tiled_good.cu").read_text(encoding="utf-8").replace("__syncthreads();", "__syncthreads()"))
     texts += [(DATA / "naive_good.cu").read_text(encoding="utf-8"), "my kernel is on the other laptop\n"]
@@ -455,6 +458,10 @@ def _make_class(folder: Path, count: int = 210) -> list[str]:
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(texts[(i * 7) % len(texts)], encoding="utf-8")
+        names.append(name)
+    mine = (n for n in (f"zz late {k}.cu" for k in range(1000)) if in_shard(n, (VICTIM, 4)))
+    for k, name in zip(range(late), mine, strict=False):
+        (folder / name).write_text(f"// handed in late, version {k}\n{texts[0]}", encoding="utf-8")
         names.append(name)
     return names
 
@@ -484,7 +491,7 @@ def test_a_class_graded_by_the_job_array_on_a_real_cluster(cluster, capsys):
     job_file = work / "grade.sh"
     job_file.write_text(text, encoding="utf-8")
     share = {t: [n for n in names if in_shard(n, (t, 4))] for t in range(4)}
-    victim = 1
+    victim = VICTIM
     t0 = time.monotonic()
     job = cluster.submit(str(job_file), cwd=work)
     part = task_csv(grades / "tiled.csv", victim)
