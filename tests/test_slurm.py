@@ -295,9 +295,9 @@ class Cluster:
         return False
 
     def logs(self) -> str:
-        return "\n".join(
-            f"== {p.name}\n{p.read_text(errors='replace')[-1500:]}" for p in sorted(self.root.glob("*.out"))
-        )
+        """The ends of the daemons' output and logs, for a failure's message."""
+        files = [*sorted(self.root.glob("*.out")), *sorted(self.root.glob("*.log")), self.root / "munge" / "munged.log"]
+        return "\n".join(f"== {p.name}\n{p.read_text(errors='replace')[-1500:]}" for p in files if p.exists())
 
     def conf(self, sock: Path) -> str:
         node = self.run("slurmd", "-C").split("\n")[0]  # this machine's CPUs and memory, as slurmd sees them
@@ -344,8 +344,13 @@ PartitionName=grading Nodes=localhost Default=YES MaxTime=INFINITE State=UP
         return job
 
     def queued(self, job: str) -> list[str]:
-        """`squeue`'s lines for the tasks of `job` still pending or running: 'TASK STATE'."""
-        return self.run("squeue", "-h", "-r", "-j", job, "-o", "%K %T", check=False).split()
+        """`squeue`'s words for the tasks of `job` still pending or running: TASK STATE ... (a squeue that failed
+        otherwise than on a job slurmctld has forgotten says one task in an unknown state: not ended)."""
+        argv = [_tool("squeue") or "squeue", "-h", "-r", "-j", job, "-o", "%K %T"]
+        done = subprocess.run(argv, env=self.env, capture_output=True, text=True)
+        if done.returncode != 0 and "Invalid job id" not in done.stderr:
+            return ["?", "UNKNOWN"]
+        return done.stdout.split()
 
     def states(self, job: str) -> dict[str, tuple[str, str]]:
         """Every task of `job` as scontrol knows it (ended ones too, for MinJobAge): task -> (state, exit code)."""
