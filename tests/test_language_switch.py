@@ -261,3 +261,37 @@ def test_on_two_screens_the_projector_keeps_its_slide(tmp_path):
         [sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0 and "kept ('projector', True" in done.stdout, done.stderr[-2000:]
+
+
+def test_a_check_under_way_goes_on_through_a_switch(qtbot, tmp_path, monkeypatch):
+    """The Exercise tab switched while its check runs: the same check goes on (its worker, its kernel), and says
+    how it ended in the new language."""
+    import sys
+
+    import gemmviz.backends.exercise as ex
+    from gemmviz.ui.exercise.tab import ExerciseTab
+
+    def slow_probe(folder, cancel):
+        ex.run_child([sys.executable, "-c", "import time; time.sleep(60)"], 60, cancel)
+        return None, "never"
+
+    monkeypatch.setattr(ex, "gpu_arch", slow_probe)
+    app = QApplication.instance()
+    tab = ExerciseTab("en")
+    qtbot.addWidget(tab)
+    kernel = tmp_path / "tiled_printf.cu"
+    shutil.copy(DATA / "tiled_printf.cu", kernel)
+    tab.set_file(kernel)
+    tab.start_check()
+    worker = tab.worker
+    qtbot.waitUntil(lambda: "looking for a GPU" in tab.progress.text(), timeout=10_000)
+    try:
+        assert i18n.install(app, "zh")
+        tab.set_language("zh")
+        assert tab.worker is worker and tab.path == kernel and HAN.search(tab.check_button.text())
+        tab.cancel_button.click()
+        qtbot.waitUntil(lambda: tab.worker is None, timeout=10_000)
+        assert HAN.search(tab.progress.text())  # "check cancelled", in Chinese
+    finally:
+        tab.shutdown()
+        i18n.install(app, "en")
