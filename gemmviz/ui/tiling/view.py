@@ -3,6 +3,7 @@ speed, block, thread) next to the kernel's source with the line of the current s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -145,7 +146,12 @@ class CodeView(QPlainTextEdit):
         per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
         room = self.viewport().width() - 2 * self.document().documentMargin()
         pt = max(self.min_pt, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
-        mono.setPointSizeF(round(pt * 2) / 2)
+        pt = max(self.min_pt, math.floor(pt * 2) / 2)  # half points, rounded down
+        mono.setPointSizeF(pt)
+        # glyph widths are hinted per size, not proportional: step down until the columns really fit
+        while pt > self.min_pt and QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) > room:
+            pt -= 0.5
+            mono.setPointSizeF(pt)
         if self.font() != mono:
             self.setFont(mono)
 
