@@ -95,13 +95,25 @@ class HandIn:
         text = text.replace(str(self.copy), self.given)
         return text if self.copy.name == self.name else text.replace(self.copy.name, self.name)
 
+    @property
+    def include_dir(self) -> Path:
+        """The hand-in's folder as the compilers are given it: a link of a plain name in the check's folder (nvcc
+        hands its options to a shell of its own, where a folder named `$(...)` or with a quote would be read)."""
+        return self.copy.parent.parent / "include"
+
     @classmethod
     def make(cls, given: str, source: str, work: Path) -> HandIn:
+        """The copy (a name of letters, digits, _ and -) and the link to the folder, in the check's folder."""
         stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(given).stem)[:60].lstrip("-") or "kernel"
         copy = work / "src" / f"{stem}.cu"
         copy.parent.mkdir(exist_ok=True)
         copy.write_bytes(source.encode("utf-8"))
-        return cls(given, Path(given).absolute().parent, copy)
+        handin = cls(given, Path(given).absolute().parent, copy)
+        try:
+            handin.include_dir.symlink_to(handin.folder.resolve(), target_is_directory=True)
+        except OSError:  # no links here (Windows without the right): its own headers are not found, nothing else
+            pass
+        return handin
 
 
 @dataclass
@@ -272,7 +284,7 @@ def compile_student(
     source = source_path.read_bytes()
     key = hashlib.sha256(source + arch.encode() + " ".join(exercise.nvcc_defines()).encode()).hexdigest()[:24]
     cubin = folder / f"{exercise.name}-{key}.cubin"
-    includes = [f"-I{handin.folder}"] if handin else []
+    includes = [f"-I{handin.include_dir}"] if handin else []
     argv = [str(nvcc), "-cubin", "-lineinfo", "-O3", f"-arch={arch}", *exercise.nvcc_defines(), *includes]
     argv += ["-o", str(cubin), str(source_path)]
     keep = []
@@ -684,7 +696,7 @@ def nvrtc_step(run: _CheckRun, arch: str) -> tuple[emulator.PtxBuild, str | None
         "source": str(run.source_path),
         "defines": run.exercise.nvcc_defines(),
         "arch": arch,
-        "include_dir": str(run.handin.folder) if run.handin else None,
+        "include_dir": str(run.handin.include_dir) if run.handin else None,
         "out": str(out),
     }
     child, limits = _limited(run, spec, "nvrtc")
