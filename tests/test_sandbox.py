@@ -265,6 +265,18 @@ def test_a_hand_in_compiles_with_a_header_from_its_folder_and_is_refused_one_fro
         ex.check_exercise(src, find_exercise("naive"), ex.CheckOptions(emulate=False))
 
 
+@needs_nvcc
+def test_a_folder_whose_name_a_shell_would_read_gives_its_headers_without_running_anything(tmp_path, no_gpu):
+    """nvcc hands its options to a shell of its own: the folder reaches it as a link of a plain name."""
+    folder = tmp_path / 'class $(touch PWNED) "q"'
+    folder.mkdir()
+    (folder / "tile.h").write_text("#define ROW_OF(r) (r)\n", encoding="utf-8")
+    src = folder / "naive.cu"
+    src.write_text('#include "tile.h"\n' + (DATA / "naive_good.cu").read_text("utf-8"), encoding="utf-8")
+    assert ex.check_exercise(src, find_exercise("naive"), ex.CheckOptions(emulate=False))["compile"]["ok"]
+    assert not list(tmp_path.rglob("PWNED")) and not list(Path.cwd().glob("PWNED"))
+
+
 # --- comments -----------------------------------------------------------------------------------------------------
 
 

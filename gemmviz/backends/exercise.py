@@ -95,6 +95,10 @@ class HandIn:
         text = text.replace(str(self.copy), self.given)
         return text if self.copy.name == self.name else text.replace(self.copy.name, self.name)
 
+    def shown_diagnostics(self, diagnostics: list[dict]) -> list[dict]:
+        """Diagnostics read under the copy's name (parse_nvcc), their messages naming the user's file."""
+        return [{**d, "message": self.shown(d["message"])} for d in diagnostics]
+
     @property
     def include_dir(self) -> Path:
         """The hand-in's folder as the compilers are given it: a link of a plain name in the check's folder (nvcc
@@ -303,10 +307,10 @@ def compile_student(
         memory_bytes=limits.memory_bytes,
     )
     log = (run.stdout + run.stderr).strip()
+    diagnostics = parse_nvcc(log, source_path.name)  # read under the copy's plain name: one line per message
     if handin:
         log = handin.shown(log)
-    name = handin.name if handin else source_path.name
-    diagnostics = parse_nvcc(log, name)
+        diagnostics = handin.shown_diagnostics(diagnostics)
     if run.stopped:
         why = "a compile that never ends: a template recursion, a huge unrolled loop?"
         if run.stopped == "memory":
@@ -341,11 +345,12 @@ def kept_ptx(compiled: dict, source_path: Path, keep_dir: Path) -> emulator.PtxB
 
 def ptx_compile_record(build: emulator.PtxBuild, source_name: str, handin: HandIn | None = None) -> dict:
     """The record's compile part from a PTX build (NVRTC where there is no nvcc): as compile_student's."""
+    diagnostics = parse_nvcc(build.log, handin.copy.name if handin else source_name)
     log = handin.shown(build.log) if handin else build.log
     out = {
         "ok": build.ok,
         "arch": build.arch,
-        "diagnostics": parse_nvcc(log, source_name),
+        "diagnostics": handin.shown_diagnostics(diagnostics) if handin else diagnostics,
         "log": diagnostic_log(log)[-4000:],
         "command": handin.shown(build.command) if handin else build.command,
     }
