@@ -288,6 +288,9 @@ def test_comment_stripping_is_linear_and_leaves_string_literals_alone():
     assert strip_comments(hostile) == hostile
     with pytest.raises(ExerciseError):
         check_signature(hostile, find_exercise("naive"))
+    for unclosed in ('extern "C" { __global__ void gemm_naive(', 'extern "C" __global__ void __launch_bounds__('):
+        with pytest.raises(ExerciseError):  # 13 s and 2 s to refuse: each '(' was scanned to the end of the file
+            check_signature(unclosed * (250_000 // len(unclosed)), find_exercise("naive"))
     assert time.monotonic() - t0 < 5
     assert strip_comments("/* " * 50_000).strip() == ""
 
