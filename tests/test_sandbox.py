@@ -112,6 +112,44 @@ def test_a_macro_bomb_stops_at_the_memory_limit_on_nvrtc_too(tmp_path, no_gpu, m
     assert status == "fail" and "stopped: more than 1 GiB of memory while compiling with NVRTC" in detail, detail
 
 
+FAKE_NVRTC = """
+class nvrtcResult:
+    NVRTC_SUCCESS = 0
+
+
+def nvrtcCreateProgram(source, name, count, headers, names):
+    return 0, object()
+
+
+def nvrtcCompileProgram(program, count, options):
+    hog = bytearray(8 << 30)  # what a macro bomb does inside NVRTC: more memory than the check may have
+    return (len(hog),)
+
+
+def nvrtcDestroyProgram(program):
+    return (0,)
+"""
+
+
+def test_nvrtc_compiles_in_a_child_under_the_memory_limit(tmp_path, no_gpu, monkeypatch):
+    """Without nvcc, NVRTC compiled inside gemmviz's process (a macro bomb: 700 s and 7.5 GB, deaf to SIGTERM).
+    A stand-in for NVRTC's wheels that takes 8 GiB is stopped at the limit, in a child: this process never loads
+    it."""
+    fake = tmp_path / "fake"
+    (fake / "cuda" / "bindings").mkdir(parents=True)
+    (fake / "cuda" / "__init__.py").write_text("", encoding="utf-8")
+    (fake / "cuda" / "bindings" / "__init__.py").write_text("", encoding="utf-8")
+    (fake / "cuda" / "bindings" / "nvrtc.py").write_text(FAKE_NVRTC, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setattr(ex, "find_cuda_tool", lambda name: None)
+    src = tmp_path / "naive.cu"
+    shutil.copy(DATA / "naive_good.cu", src)
+    record = ex.check_exercise(src, find_exercise("naive"), ex.CheckOptions(accesses=False))
+    status, detail = verdicts(record)["compiles"]
+    assert status == "fail" and detail == "stopped: more than 1 GiB of memory while compiling with NVRTC", detail
+    assert "cuda.bindings.nvrtc" not in sys.modules or "fake" not in str(sys.modules["cuda.bindings.nvrtc"])
+
+
 ONE_THREAD = """format = "gemmviz-exercise"
 version = 1
 name = "one"
