@@ -104,11 +104,18 @@ class EmulatedCheck:
     def shape_entry(self, shape, run: emu.EmulatedRun, seconds: float) -> dict:
         """The shape's outcome as the GPU's verify step writes it."""
         m, n, k = shape
+        if run.trap is not None:
+            where = f"line {run.trap}" if run.trap else "a line the PTX does not name"
+            entry = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
+            return {**entry, "line": run.trap} if run.trap else entry
         if not run.finished:
             return {
                 "shape": [m, n, k],
                 "status": "timeout",
-                "budget_steps": emu.budget_for(m, n, k),
+                "budget_steps": run.budget,
+                "instructions": run.work,
+                "ratio": round(run.work / emu.reference_work(m, n, k), 1),
+                "endless": run.endless,
                 "line": run.last_line,
             }
         inputs = self.inputs_for(shape)
@@ -235,8 +242,8 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
         printed += run.printed[: 200 - len(printed)]
         entry = check.shape_entry(shape, run, time.perf_counter() - t)
         record["shapes"].append(entry)
-        if entry["status"] == "timeout":
-            break  # as on the GPU: the sizes after an endless one are not run
+        if entry["status"] in ("timeout", "launch-error"):
+            break  # as on the GPU: the sizes after an endless one (or a trap) are not run
     if calls:
         part["printf"] = {"calls": calls, "lines": printed}
     return found

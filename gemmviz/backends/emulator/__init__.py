@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan
+from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan, Trap
+from gemmviz.backends.emulator.printf import MAX_FIELD
 from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "Kernel",
     "PtxBuild",
     "budget_for",
+    "reference_work",
+    "Trap",
     "compile_ptx",
     "emulate_gemm",
     "RunOptions",
@@ -39,6 +42,10 @@ __all__ = [
 ]
 
 NVCC_LIMIT_S = 120
+PRINTF_CLAMPED = (
+    f"(gemmviz: a printf field asked for more than {MAX_FIELD} characters of width or precision; printed at "
+    f"{MAX_FIELD})"
+)
 
 
 @dataclass
@@ -119,18 +126,34 @@ def trace_blocks(grid: tuple[int, int]) -> list[tuple[int, int, int]]:
     return list(dict.fromkeys(out))
 
 
-def budget_for(m: int, n: int, k: int) -> int:
-    """Steps (instructions run by a group of threads together) one launch may take before it is called endless:
-    far above what any kernel of the exercises needs at these sizes (a few per multiply-add of a row of K,
-    per diverged group), far below an endless loop's."""
-    return 20_000 + 100 * k
+# What the exercises' reference kernels need, measured on the emulator (instructions, thread by thread, as
+# Machine.work counts them; 2026-12-07): gpu-naive 5.9 per multiply-add at 128³, 6.2 at 64³, 6.9 at 33×17×65
+# where the threads outside C add theirs; gpu-tiled (TILE 16) 5.0 at 128³. The budget is BUDGET_FACTOR times
+# the naive one's.
+REFERENCE_PER_MAC = 6
+REFERENCE_PER_THREAD = 30
+BUDGET_FACTOR = 64
+
+
+def reference_work(m: int, n: int, k: int) -> int:
+    """About what the exercises' naive reference runs at m×n×k (instructions, thread by thread)."""
+    return int(REFERENCE_PER_MAC * m * n * k + REFERENCE_PER_THREAD * m * n) + 1
+
+
+def budget_for(m: int, n: int, k: int, threads: int = 0) -> int:
+    """Instructions (thread by thread) one launch may run before it is stopped: BUDGET_FACTOR times what the
+    naive reference needs at this size, so a slow but correct kernel (a thread per row that computes it all)
+    finishes, and a loop that runs on is stopped in seconds; `threads` launched (each has its own prologue and
+    epilogue, inside C or not) add theirs. A loop that makes no progress at all is stopped sooner, as endless
+    (machine.Chunk._no_progress)."""
+    return BUDGET_FACTOR * (reference_work(m, n, k) + REFERENCE_PER_THREAD * threads) + 100_000
 
 
 @dataclass
 class EmulatedRun:
     c: np.ndarray | None
     findings: list[Finding]
-    finished: bool  # False: the instruction budget ran out (an endless loop)
+    finished: bool  # False: stopped (the instruction budget, an endless loop, or a trap)
     printed: list[str]
     printf_calls: int
     instructions: int
@@ -142,6 +165,10 @@ class EmulatedRun:
     pcs: dict = field(default_factory=dict)  # instruction index -> (opcode, line)
     module: dict = field(default_factory=dict)  # the module's __device__ variables after the run
     last_line: int | None = None  # the line of the last instruction run (where an endless loop was stopped)
+    work: int = 0  # instructions run, thread by thread
+    budget: int = 0  # the instructions (thread by thread) it was allowed
+    endless: bool = False  # stopped in a loop that made no progress (not only by the budget)
+    trap: int | None = None  # the line of the trap that ended the launch (0: a line the PTX does not name)
 
 
 @dataclass
@@ -151,7 +178,8 @@ class RunOptions:
     printf: bool = True
     trace: bool = False  # record the requests of an interior and an edge block
     only_traced: bool = False  # run only those blocks (their access figures, not C)
-    budget: int | None = None  # steps before the run is called endless (budget_for by default)
+    budget: int | None = None  # instructions (thread by thread) before it is stopped (budget_for by default)
+    steps: int = 400_000  # steps (a group of threads' instruction) before it is stopped: a bound on its time
     schedule: str = "lockstep"  # or "warp": one warp at a time as far as it goes (another order a GPU may take)
     module: dict | None = None  # __device__ variables' bytes from an earlier run of the same module
 
@@ -175,13 +203,19 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
     block = (int(block[0]), int(block[1]), int(block[2]) if len(block) > 2 else 1)
     traced = trace_blocks(grid) if o.trace else []
     params = [machine.address("A"), machine.address("B"), machine.address("C"), m, n, k]
-    finished = True
+    finished, endless, trap, budget = True, False, None, 0
     try:
         for i in range(o.launches):
-            plan = Plan(o.budget or budget_for(m, n, k), tuple(traced) if i == 0 else (), o.only_traced, o.schedule)
+            budget = o.budget or budget_for(m, n, k, grid[0] * grid[1] * block[0] * block[1] * block[2])
+            plan = Plan(budget, tuple(traced) if i == 0 else (), o.only_traced, o.schedule, o.steps)
             machine.launch(grid, block, params, plan)
-    except Budget:
-        finished = False
+    except Budget as stop:
+        finished, endless = False, stop.endless
+    except Trap as stop:
+        finished, trap = False, stop.line or 0
+        machine.find("trap", stop.line)
+    if machine.printf_clamped:
+        machine.printed.insert(0, PRINTF_CLAMPED)
     return EmulatedRun(
         c=machine.array("C", np.float32, (m, n)),
         findings=list(machine.findings.values()),
@@ -197,6 +231,10 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
         pcs={i.index: (i.text.split()[0], i.line) for i in kernel.instrs},
         module=machine.module_state(),
         last_line=machine.last_line,
+        work=machine.work,
+        budget=budget,
+        endless=endless,
+        trap=trap,
     )
 
 

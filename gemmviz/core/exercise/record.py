@@ -17,6 +17,7 @@ from gemmviz.core.exercise.check import (
     MAX_FINDINGS,
     MAX_MESSAGE,
     MEMORY_KINDS,
+    NOTE_KINDS,
     RACE_KINDS,
     SANITIZER_TOOLS,
     cause_lines,
@@ -257,6 +258,9 @@ _SHAPE = _obj(
         "k_used": _int(0, 2**32, True),
         "k_shift": _int(-(2**32), 2**32, True),
         "budget_steps": _int(0, 2**62),
+        "instructions": _int(0, 2**62),  # the emulator's: run before it was stopped
+        "ratio": _num(0, 1e12),  # those over what the reference needs at this size
+        "endless": _bool,  # stopped in a loop that made no progress
         "line": _LINE,
     },
     ("shape", "status"),
@@ -280,7 +284,7 @@ _RECORDED_ROW = _obj(
 
 _EMU_FINDING = _obj(
     {
-        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, "budget"),
+        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, *NOTE_KINDS, "budget", "endless", "trap"),
         "line": _LINE,
         "other_line": _LINE,
         "count": _int(0, 10**12),

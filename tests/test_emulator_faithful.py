@@ -1,0 +1,279 @@
+"""The emulator forgives nothing a GPU would punish, and runs what students write (issue 43 item 2, issue 46's
+emulator items): misaligned vector accesses, values used before they are set, warp shuffles and votes, trap,
+the timers, a budget that follows the work, vectorised atomics, bounded printf fields and __device__ arrays.
+Each kernel is small and compiled once for the module (one nvcc run). Needs nvcc, no GPU."""
+
+from __future__ import annotations
+
+import json
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from gemmviz.backends import emulator as emu
+from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core.messages import msg, render
+
+pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")
+
+HEAD = "(const float* A, const float* B, float* C, int M, int N, int K)"
+KERNELS = {
+    "float4": """    int t = threadIdx.x;
+    float4 x = *reinterpret_cast<const float4*>(A + t * K);
+    C[t] = x.x + x.y + x.z + x.w;""",
+    "warp": """    int t = threadIdx.x;
+    float v = A[t];
+    C[0 * 64 + t] = __shfl_sync(0xffffffff, v, 3);
+    C[1 * 64 + t] = __shfl_up_sync(0xffffffff, v, 1);
+    C[2 * 64 + t] = __shfl_down_sync(0xffffffff, v, 2);
+    C[3 * 64 + t] = __shfl_xor_sync(0xffffffff, v, 5);
+    C[4 * 64 + t] = __shfl_down_sync(0xffffffff, v, 1, 8);
+    C[5 * 64 + t] = (float)(__ballot_sync(0xffffffff, t & 1) >> 16);
+    C[6 * 64 + t] = __all_sync(0xffffffff, t < 40) + 2 * __any_sync(0xffffffff, t == 5);
+    if (t % 3 == 0) C[7 * 64 + t] = (float)__popc(__activemask());""",
+    "trap": """    if (threadIdx.x == 5) __trap();
+    C[threadIdx.x] = 1.0f;""",
+    "clock": """    long long s = clock64();
+    while (clock64() - s < 1000) {}
+    unsigned long long g0, g1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+    __nanosleep(1000);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    C[threadIdx.x] = (g1 > g0) + (sm < 1000u ? 2.0f : 0.0f);""",
+    "endless": """    for (int k = 0; k < K; k += 0) C[threadIdx.x] = k;""",
+    "long": """    float sum = 0.0f;
+    for (int i = 0; i < K * 1000000; ++i) sum += A[i % K];
+    C[threadIdx.x] = sum;""",
+    "row": """    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < M && threadIdx.x == 0)
+        for (int col = 0; col < N; ++col) {
+            float sum = 0.0f;
+            for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];
+            C[row * N + col] = sum;
+        }""",
+    "atomic": """    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < M && col < N) {
+        C[row * N + col] = 0.0f;
+        for (int k = 0; k < K; ++k) atomicAdd(&C[row * N + col], A[row * K + k] * B[k * N + col]);
+    }""",
+    "count": """    float old = atomicAdd(&C[0], 1.0f);
+    int m = atomicMax((int*)&C[2], (int)threadIdx.x * 3);
+    C[4 + threadIdx.x] = old;""",
+    "hostile": """    if (M > 0) for (int i = 0; i < K * 50; ++i) atomicAdd(&C[M * N - 1], 0.0f);""",
+    "printf": """    if (threadIdx.x < 2) printf("%999999999d|%.999999999f|%2147483647d\\n", K, A[0], M);""",
+    "asm": """    unsigned r;
+    asm("{ .reg .u32 t; mov.u32 t, %1; add.u32 %0, t, 1; }" : "=r"(r) : "r"(threadIdx.x));
+    C[threadIdx.x] = r;""",
+    "pointer": """    float (*f)(float) = K > 1 ? twice : (float (*)(float))A;
+    C[threadIdx.x] = f(A[threadIdx.x]);""",
+    "shared48k": """    __shared__ float s[12000];
+    s[threadIdx.x] = A[blockIdx.x % 4];
+    __syncthreads();
+    C[(blockIdx.y * gridDim.x + blockIdx.x) % (M * N)] = s[0];""",
+}
+LINES: dict[str, int] = {}
+SOURCE = "__device__ float twice(float x) { return 2.0f * x; }\n"
+
+
+@pytest.fixture(scope="module")
+def ptx(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("faithful")
+    text = SOURCE
+    for name, body in KERNELS.items():
+        LINES[name] = text.count("\n") + 2  # the body's first line
+        text += f'extern "C" __global__ void k_{name}{HEAD} {{\n{body}\n}}\n'
+    (folder / "k.cu").write_text(text, encoding="utf-8")
+    build = emu.compile_ptx(folder / "k.cu", [], folder)
+    assert build.ok, build.log
+    return build.ptx
+
+
+def line(name: str, body_line: int) -> int:
+    return LINES[name] + body_line - 1
+
+
+def run(ptx: str, name: str, a, b, grid=(1, 1), block=(64, 1, 1), **options) -> emu.EmulatedRun:
+    kernel = emu.load(ptx, f"k_{name}", "k.cu")
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    return emu.emulate_gemm(kernel, a, b, grid, block, emu.RunOptions(**options))
+
+
+def kinds(r: emu.EmulatedRun) -> dict:
+    return {f.kind: f.line for f in r.findings}
+
+
+def test_float4_loads_not_aligned_to_16_bytes_are_a_finding_as_on_the_gpu(ptx):
+    # K = 65: row t starts 260·t bytes in, a multiple of 16 only for t = 0 (mod 4)
+    r = run(ptx, "float4", np.ones((64, 65)), np.ones((65, 64)), block=(8, 1, 1))
+    f = next(f for f in r.findings if f.kind == "misaligned")
+    assert (f.line, f.count, f.params["access"]) == (line("float4", 2), 6, "read")
+    ok = run(ptx, "float4", np.ones((64, 64)), np.ones((64, 64)), block=(8, 1, 1))  # K = 64: aligned
+    assert "misaligned" not in kinds(ok) and np.array_equal(ok.c[0, :8], np.full(8, 4, np.float32))
+
+
+def test_warp_shuffles_votes_and_activemask_run_as_on_a_gpu(ptx):
+    v = np.arange(64, dtype=np.float32)
+    r = run(ptx, "warp", np.tile(v, (8, 1)), np.zeros((64, 64)))  # C: 8 × 64, a row per instruction
+    c = r.c.reshape(-1)
+    t = np.arange(64)
+    lane, base = t % 32, t - t % 32
+    assert np.array_equal(c[0:64], (base + 3).astype(np.float32))  # idx: lane 3 of each warp
+    assert np.array_equal(c[64:128], np.where(lane >= 1, t - 1, t).astype(np.float32))  # up: lane 0 keeps its own
+    assert np.array_equal(c[128:192], np.where(lane + 2 <= 31, t + 2, t).astype(np.float32))
+    assert np.array_equal(c[192:256], (base + (lane ^ 5)).astype(np.float32))
+    seg = lane % 8  # width 8: within each group of 8 lanes
+    assert np.array_equal(c[256:320], np.where(seg + 1 <= 7, t + 1, t).astype(np.float32))
+    assert np.array_equal(c[320:384], np.full(64, 0xAAAA, np.float32))  # odd lanes, the high half
+    all_lt_40 = np.where(t < 32, 1, 0)  # the first warp: every lane < 40; the second: not
+    any_5 = np.where(t < 32, 1, 0)
+    assert np.array_equal(c[384:448], (all_lt_40 + 2 * any_5).astype(np.float32))
+    assert np.array_equal(c[448:512][t % 3 == 0], np.full(22, 11, np.float32))  # 11 lanes of each warp take the branch
+    assert not r.findings
+
+
+def test_trap_ends_the_launch_with_its_line(ptx):
+    r = run(ptx, "trap", np.ones((1, 64)), np.ones((64, 64)))
+    assert not r.finished and r.trap == line("trap", 1) and kinds(r) == {"trap": line("trap", 1)}
+
+
+def test_the_timers_advance_so_a_clock64_wait_finishes(ptx):
+    r = run(ptx, "clock", np.ones((1, 64)), np.ones((64, 64)), budget=10**6)
+    assert r.finished and np.array_equal(r.c[0], np.full(64, 3, np.float32)), r.c[0]
+
+
+def test_a_loop_without_progress_is_endless_and_one_that_runs_on_is_stopped_by_the_budget(ptx):
+    t0 = time.perf_counter()
+    r = run(ptx, "endless", np.ones((1, 64)), np.ones((64, 64)))
+    assert not r.finished and r.endless and kinds(r) == {"endless": line("endless", 1)}
+    assert time.perf_counter() - t0 < 20  # found at the first snapshot, not after the budget
+    r = run(ptx, "long", np.ones((1, 64)), np.ones((64, 64)))  # progress each turn, far past the budget
+    assert not r.finished and not r.endless and kinds(r) == {"budget": line("long", 2)}
+    assert r.work > emu.budget_for(1, 64, 64)
+
+
+def test_a_slow_correct_kernel_a_thread_per_row_passes(ptx):
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((16, 64)), rng.standard_normal((64, 128))
+    r = run(ptx, "row", a, b, grid=(1, 1), block=(16, 16, 1))
+    assert r.finished and np.allclose(r.c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    # 128·64 turns of the inner loop: more steps than the old budget of 20,000 + 100·K allowed
+    assert r.instructions > 20_000 + 100 * 64
+
+
+def test_atomics_run_every_thread_at_once(ptx):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((33, 17)), rng.standard_normal((17, 20))
+    r = run(ptx, "atomic", a, b, grid=(2, 3), block=(16, 16, 1))
+    assert r.finished and np.allclose(r.c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-4)
+    r = run(ptx, "count", np.ones((1, 64)), np.zeros((64, 64)), block=(60, 1, 1), c_init=0.0)
+    c = r.c.reshape(-1)
+    assert c[0] == 60 and sorted(c[4:64]) == list(range(60))  # each thread saw the sum so far, once
+    assert c[2:3].view(np.int32)[0] == 59 * 3  # atomicMax
+
+
+def test_a_hostile_loop_of_atomics_on_one_address_ends_quickly(ptx):
+    t0 = time.perf_counter()
+    r = run(ptx, "hostile", np.ones((16, 16)), np.ones((16, 16)), grid=(1, 1), block=(16, 16, 1))
+    assert r.finished or kinds(r).get("budget")
+    assert time.perf_counter() - t0 < 20  # 50·K atomics by 256 threads: seconds before, one per thread
+
+
+def test_printf_fields_are_clamped_and_the_output_bounded(ptx):
+    tracemalloc.start()
+    r = run(ptx, "printf", np.ones((1, 64)), np.ones((64, 64)))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert r.finished and r.printf_calls == 2 and peak < 50 << 20
+    assert r.printed[0] == emu.PRINTF_CLAMPED and all(len(x) <= 500 for x in r.printed)
+    assert r.printed[1].strip().startswith("64|")
+
+
+def test_huge_device_arrays_are_refused_before_anything_is_allocated(tmp_path):
+    (tmp_path / "big.cu").write_text(
+        f'__device__ float big[1 << 28];\nextern "C" __global__ void k{HEAD} {{ big[threadIdx.x] = 1; C[0] = big[K]; }}\n',
+        encoding="utf-8",
+    )
+    build = emu.compile_ptx(tmp_path / "big.cu", [], tmp_path)
+    assert build.ok, build.log
+    tracemalloc.start()
+    with pytest.raises(emu.EmulatorRefusal) as caught:
+        emu.load(build.ptx, "k", "big.cu")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert caught.value.key == "emu.global_limit" and peak < 10 << 20
+    assert caught.value.params["name"] == "big" and caught.value.params["bytes"] == 1 << 30
+    text = render(msg(caught.value.key, **caught.value.params))
+    assert "big" in text and "1.07 GB" in text, text
+
+
+def test_blocks_of_one_thread_with_48_kb_of_shared_memory_run_in_bounded_memory(ptx):
+    tracemalloc.start()
+    r = run(ptx, "shared48k", np.ones((8, 8)), np.ones((8, 8)), grid=(64, 64), block=(1, 1, 1))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert r.finished and peak < 300 << 20, peak  # all 4,096 blocks at once: 190 MB of shared memory, 1.7 GB kept
+
+
+def test_refusals_and_constructs_are_named_as_written(ptx):
+    r = run(ptx, "asm", np.ones((1, 64)), np.ones((64, 64)))  # a scoped .reg in inline asm runs
+    assert np.array_equal(r.c[0], np.arange(1, 65, dtype=np.float32))
+    with pytest.raises(emu.EmulatorRefusal) as caught:
+        run(ptx, "pointer", np.ones((1, 64)), np.ones((64, 64)))
+    assert caught.value.what == "a call through a function pointer" and caught.value.line == line("pointer", 2)
+    assert "a a " not in render(msg("cause.shared_oob", access=msg("access.read"), line=3, text="x"))
+
+
+def test_a_memory_safe_failure_names_its_finding_not_a_count(tmp_path):
+    """A misaligned float4 load of the naive exercise at K = 65: memory-safe fails, and the verdict and the cause
+    name the line and the fix, never "1 finding(s)"."""
+    from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
+    from gemmviz.core.exercise.check import parse_nvcc
+    from gemmviz.core.exercise.exercises import find_exercise
+    from gemmviz.core.exercise.record import FORMAT, VERSION, validate_check
+
+    exercise = find_exercise("naive")
+    src = tmp_path / "naive.cu"
+    src.write_text(
+        f'extern "C" __global__ void {exercise.kernel}{HEAD} {{\n'
+        "    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (row >= M || col >= N) return;\n"
+        "    float sum = 0.0f;\n"
+        "    int k = 0;\n"
+        "    for (; k + 4 <= K; k += 4) {\n"
+        "        float4 a = *reinterpret_cast<const float4*>(&A[row * K + k]);\n"
+        "        sum += a.x * B[k * N + col] + a.y * B[(k + 1) * N + col] + a.z * B[(k + 2) * N + col]"
+        " + a.w * B[(k + 3) * N + col];\n"
+        "    }\n"
+        "    for (; k < K; ++k) sum += A[row * K + k] * B[k * N + col];\n"
+        "    C[row * N + col] = sum;\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    build = emu.compile_ptx(src, exercise.nvcc_defines(), tmp_path)
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(src),
+        "created": "2026-12-07T00:00:00+00:00",
+        "source": src.read_text("utf-8"),
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "seed": 1,
+        "compile": {"ok": build.ok, "arch": "sm_90", "diagnostics": parse_nvcc(build.log, src.name)},
+        "shapes": [],
+        "not_run": [],
+        "no_gpu": "no GPU in this test",
+    }
+    options = EmulateOptions(seed=1, accesses=False, build=build, shapes=((1, 1, 1), (33, 17, 65)))
+    emulate_exercise(record, src, exercise, tmp_path, options)
+    record = validate_check(json.loads(json.dumps(record)))
+    got = {v["goal"]: v for v in record["verdicts"]}
+    assert got["correct"]["status"] == "pass" and got["memory-safe"]["status"] == "fail"
+    for text in (got["memory-safe"]["detail"], record["cause"]):
+        assert "finding(s)" not in text and "line 7" in text and "misaligned" in text and "16 bytes" in text, text
+    assert "第 7 行" in render(record["cause_message"], "zh")
