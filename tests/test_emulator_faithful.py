@@ -227,33 +227,18 @@ def test_refusals_and_constructs_are_named_as_written(ptx):
     assert "a a " not in render(msg("cause.shared_oob", access=msg("access.read"), line=3, text="x"))
 
 
-def test_a_memory_safe_failure_names_its_finding_not_a_count(tmp_path):
-    """A misaligned float4 load of the naive exercise at K = 65: memory-safe fails, and the verdict and the cause
-    name the line and the fix, never "1 finding(s)"."""
+def emulated(tmp_path, exercise_name: str, body: str, shapes=((1, 1, 1), (33, 17, 65)), registers=True) -> dict:
+    """The no-GPU check record of a kernel of the exercise (its body as written), at these sizes."""
     from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
     from gemmviz.core.exercise.check import parse_nvcc
     from gemmviz.core.exercise.exercises import find_exercise
     from gemmviz.core.exercise.record import FORMAT, VERSION, validate_check
 
-    exercise = find_exercise("naive")
-    src = tmp_path / "naive.cu"
-    src.write_text(
-        f'extern "C" __global__ void {exercise.kernel}{HEAD} {{\n'
-        "    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (row >= M || col >= N) return;\n"
-        "    float sum = 0.0f;\n"
-        "    int k = 0;\n"
-        "    for (; k + 4 <= K; k += 4) {\n"
-        "        float4 a = *reinterpret_cast<const float4*>(&A[row * K + k]);\n"
-        "        sum += a.x * B[k * N + col] + a.y * B[(k + 1) * N + col] + a.z * B[(k + 2) * N + col]"
-        " + a.w * B[(k + 3) * N + col];\n"
-        "    }\n"
-        "    for (; k < K; ++k) sum += A[row * K + k] * B[k * N + col];\n"
-        "    C[row * N + col] = sum;\n"
-        "}\n",
-        encoding="utf-8",
-    )
+    exercise = find_exercise(exercise_name)
+    src = tmp_path / f"{exercise_name}.cu"
+    src.write_text(f'extern "C" __global__ void {exercise.kernel}{HEAD} {{\n{body}}}\n', encoding="utf-8")
     build = emu.compile_ptx(src, exercise.nvcc_defines(), tmp_path)
+    assert build.ok, build.log
     record = {
         "format": FORMAT,
         "version": VERSION,
@@ -269,11 +254,96 @@ def test_a_memory_safe_failure_names_its_finding_not_a_count(tmp_path):
         "not_run": [],
         "no_gpu": "no GPU in this test",
     }
-    options = EmulateOptions(seed=1, accesses=False, build=build, shapes=((1, 1, 1), (33, 17, 65)))
+    options = EmulateOptions(seed=1, accesses=False, build=build, shapes=shapes, registers=registers)
     emulate_exercise(record, src, exercise, tmp_path, options)
-    record = validate_check(json.loads(json.dumps(record)))
-    got = {v["goal"]: v for v in record["verdicts"]}
+    return validate_check(json.loads(json.dumps(record)))
+
+
+def goals(record: dict) -> dict:
+    return {v["goal"]: v for v in record["verdicts"]}
+
+
+def test_a_memory_safe_failure_names_its_finding_not_a_count(tmp_path):
+    """A misaligned float4 load of the naive exercise at K = 65: memory-safe fails, and the verdict and the cause
+    name the line and the fix, never "1 finding(s)"."""
+    record = emulated(
+        tmp_path,
+        "naive",
+        registers=False,
+        body="    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (row >= M || col >= N) return;\n"
+        "    float sum = 0.0f;\n"
+        "    int k = 0;\n"
+        "    for (; k + 4 <= K; k += 4) {\n"
+        "        float4 a = *reinterpret_cast<const float4*>(&A[row * K + k]);\n"
+        "        sum += a.x * B[k * N + col] + a.y * B[(k + 1) * N + col] + a.z * B[(k + 2) * N + col]"
+        " + a.w * B[(k + 3) * N + col];\n"
+        "    }\n"
+        "    for (; k < K; ++k) sum += A[row * K + k] * B[k * N + col];\n"
+        "    C[row * N + col] = sum;\n",
+    )
+    got = goals(record)
     assert got["correct"]["status"] == "pass" and got["memory-safe"]["status"] == "fail"
     for text in (got["memory-safe"]["detail"], record["cause"]):
         assert "finding(s)" not in text and "line 7" in text and "misaligned" in text and "16 bytes" in text, text
     assert "第 7 行" in render(record["cause_message"], "zh")
+
+
+NAIVE_HEAD = "    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+
+
+@pytest.mark.parametrize(
+    "declaration, use",
+    [
+        ("    float sum;\n", "    for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];\n"),
+        (
+            "    float acc[2];\n",
+            "    for (int k = 0; k < K; ++k) acc[k & 1] += A[row * K + k] * B[k * N + col];\n"
+            "    float sum = acc[0] + acc[1];\n",
+        ),
+    ],
+    ids=["scalar", "array"],
+)
+def test_a_value_used_before_it_is_set_is_a_finding_at_its_line(tmp_path, declaration, use):
+    """-O3 folds `float sum;` to 0, so the kernel gives the right C; a GPU gives garbage where the compiler
+    does not: memory-safe fails at the line that reads it, with the fix."""
+    body = NAIVE_HEAD + "    if (row >= M || col >= N) return;\n" + declaration + use + "    C[row * N + col] = sum;\n"
+    record = emulated(tmp_path, "naive", body)
+    got = goals(record)
+    assert got["memory-safe"]["status"] == "fail", got
+    found = [f for f in record["emulator"]["findings"] if f["kind"] == "uninit-register"]
+    assert [f["line"] for f in found] == [5], record["emulator"]["findings"]  # the line that reads it
+    assert "line 5" in record["cause"] and "before its value is set" in record["cause"] and "= 0.0f" in record["cause"]
+    assert "第 5 行" in render(record["cause_message"], "zh")
+
+
+TILED = """    __shared__ float tA[TILE][TILE], tB[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+    float sum = 0.0f;
+    for (int t = 0; t * TILE < K; ++t) {
+        if (row < M && t * TILE + threadIdx.x < K) tA[threadIdx.y][threadIdx.x] = A[row * K + t * TILE + threadIdx.x];
+        if (col < N && t * TILE + threadIdx.y < K) tB[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * N + col];
+        __syncthreads();
+        for (int k = 0; k < LIMIT; ++k) sum += tA[threadIdx.y][k] * tB[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+"""
+
+
+def test_unwritten_shared_reads_whose_values_never_reach_c_are_a_note(tmp_path):
+    """No zero fill, the k loop stops at min(TILE, K - t*TILE): only threads outside C read unwritten words, and
+    they store nothing. Correct, memory-safe: the reads are a note. With the loop to TILE, the unwritten words
+    reach C: a finding, memory-safe fails."""
+    odd = ((33, 17, 65),)
+    record = emulated(tmp_path, "tiled", TILED.replace("LIMIT", "min(TILE, K - t * TILE)"), odd, registers=False)
+    got = goals(record)
+    assert [got[g]["status"] for g in ("correct", "memory-safe", "race-free")] == ["pass"] * 3, got
+    kinds_ = {f["kind"] for f in record["emulator"]["findings"]}
+    assert kinds_ == {"uninit-shared-unused"}, record["emulator"]["findings"]
+    from gemmviz.core.exercise.record import report_text
+
+    assert "never reach C" in report_text(record) and record["cause"] is None
+    wrong = emulated(tmp_path, "tiled", TILED.replace("LIMIT", "TILE"), ((1, 1, 1),), registers=False)  # K = 1
+    assert goals(wrong)["memory-safe"]["status"] == "fail"
+    assert "uninit-shared" in {f["kind"] for f in wrong["emulator"]["findings"]}

@@ -63,6 +63,7 @@ class EmulatedCheck:
         self.rng = np.random.default_rng(seed)
         self.inputs: dict[tuple, Inputs] = {}
         self.instructions = 0  # steps run, every run of the check
+        self.unwritten: list[tuple] = []  # the sizes whose run read shared words no thread wrote
 
     def inputs_for(self, shape) -> Inputs:
         shape = tuple(shape)
@@ -183,6 +184,7 @@ class EmulateOptions:
     accesses: bool = True
     build: emu.PtxBuild | None = None
     shapes: tuple | None = None  # the check's, EMULATED_SHAPES, by default
+    registers: bool = True  # look for values used before they are set, in a -G build (_uninitialised)
 
 
 def emulate_exercise(
@@ -211,6 +213,9 @@ def emulate_exercise(
         part["refused"] = msg(exc.key, **exc.params)
         return
     done = record["shapes"]
+    _unwritten_shared(check, found)
+    if o.registers and all(s["status"] in ("ok", "wrong") for s in done):
+        _uninitialised(check, found, source_path, folder, build)
     if any(f["kind"] in RACES for f in found.values()) and all(s["status"] == "ok" for s in done):
         _other_order(check, done)
     if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
@@ -225,6 +230,59 @@ def emulate_exercise(
 
 
 RACES = ("read-after-write", "write-after-read", "write-after-write")
+REGISTER_SHAPE = (5, 3, 7)  # where a -G build is run for values used before they are set (any size shows them)
+DEBUG_WORK = 10  # a -G build runs a few times the instructions of -O3's: its budget's factor
+
+
+def _unwritten_shared(check: EmulatedCheck, found: dict) -> None:
+    """Reads of shared words no thread wrote are a finding where their value reaches C (or an address, a
+    branch): each size that read them runs again, smallest first, with a shadow of each value's origin, until
+    every such read is seen to reach C. Those whose
+    value never reached C (read by threads outside C, which store nothing) become a note (failing no goal):
+    a tiled kernel without zero fill whose k loop stops at the tile's edge is correct."""
+    unwritten = [key for key, f in found.items() if f["kind"] == "uninit-shared"]
+    if not unwritten:
+        return
+    used: set = set()
+    for shape in sorted(check.unwritten, key=lambda x: x[0] * x[1] * x[2]):  # the sizes that read them
+        run = check.run(shape, shadow="shared")
+        if not run.finished:
+            return  # not known: each stays a finding
+        used |= {line for kind, line, _ in run.used if kind == "uninit-shared"}
+        if all(found[key]["line"] in used for key in unwritten):
+            return
+    for key in unwritten:
+        if found[key]["line"] not in used:
+            found[key]["kind"] = "uninit-shared-unused"
+
+
+def _uninitialised(check: EmulatedCheck, found: dict, source_path: Path, folder: Path, build) -> None:
+    """Values used before they are set (`float sum;`, `float acc[4][4];`): -O3 folds them to 0, so its PTX
+    cannot show them; a -G build (no optimisation, the same compiler) still reads the register or the local
+    array before any write. It runs at REGISTER_SHAPE with a shadow of each value's origin; each origin whose
+    value reaches C (or an address, a branch) is a finding at its line. Where the -G build does not compile or
+    run here, nothing is said."""
+    nvrtc = bool(build and build.command.startswith("nvrtc"))
+    debug = emu.compile_ptx(source_path, check.exercise.nvcc_defines(), folder, debug=True, nvrtc=nvrtc)
+    if not debug.ok:
+        return
+    try:
+        kernel = emu.load(debug.ptx, check.exercise.kernel, source_path.name)
+        inputs = check.inputs_for(REGISTER_SHAPE)
+        m, n, k = REGISTER_SHAPE
+        grid, block = emu.exercise_geometry(m, n, check.exercise.threads, check.exercise.block_tile)
+        budget = DEBUG_WORK * emu.budget_for(m, n, k, grid[0] * grid[1] * block[0] * block[1])
+        options = emu.RunOptions(shadow="registers", budget=budget, printf=False)
+        run = emu.emulate_gemm(kernel, inputs.a, inputs.b, grid, block, options)
+    except emu.EmulatorRefusal:
+        return
+    check.instructions += run.instructions
+    for kind, line, threads in run.used:
+        key = (kind, line, None, None)
+        if key in found:
+            found[key]["count"] += threads
+        else:
+            found[key] = {"kind": kind, "line": line, "count": threads}
 
 
 def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
@@ -238,6 +296,8 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
         run = check.run(shape, module=module)
         module = run.module
         _merge(found, run)
+        if any(f.kind == "uninit-shared" for f in run.findings):
+            check.unwritten.append(shape)
         calls += run.printf_calls
         printed += run.printed[: 200 - len(printed)]
         entry = check.shape_entry(shape, run, time.perf_counter() - t)

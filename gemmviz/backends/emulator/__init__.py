@@ -58,18 +58,28 @@ class PtxBuild:
     arch: str = "sm_90"
 
 
-def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
+def compile_ptx(
+    source_path: Path,
+    defines: list[str],
+    folder: Path,
+    arch: str = "sm_90",
+    nvcc: str | None = None,
+    debug: bool = False,
+    nvrtc: bool = False,
+):
     """The kernel's PTX with line info and the compiler's messages: `nvcc -ptx -lineinfo -O3` where the CUDA
-    toolkit is installed, else NVRTC from PyPI (pip install "gemmviz[emulate]"). Neither needs a GPU or a
-    driver."""
+    toolkit is installed (and `nvrtc` is not asked for), else NVRTC from PyPI (pip install "gemmviz[emulate]").
+    Neither needs a GPU or a driver. `debug`: -G instead (no optimisation: a value read before it is set is
+    still read, where -O3 folds it to 0)."""
     from gemmviz.backends.profile import find_cuda_tool
 
     source_path = Path(source_path).resolve()
-    exe = nvcc or find_cuda_tool("nvcc")
+    exe = None if nvrtc else nvcc or find_cuda_tool("nvcc")
     if exe is None:
-        return compile_nvrtc(source_path, defines, arch)
-    out = folder / f"{source_path.stem}.ptx"
-    argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+        return compile_nvrtc(source_path, defines, arch, debug)
+    out = folder / f"{source_path.stem}{'.debug' if debug else ''}.ptx"
+    level = ["-G"] if debug else ["-lineinfo", "-O3"]
+    argv = [str(exe), "-ptx", *level, f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
@@ -85,7 +95,7 @@ def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str =
 NVRTC_EMPTY_HEADERS = ("cstdio", "stdio.h", "cstdlib", "stdlib.h", "cuda_runtime.h", "cuda.h")
 
 
-def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") -> PtxBuild:
+def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90", debug: bool = False) -> PtxBuild:
     """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form."""
     try:
         from cuda.bindings import nvrtc
@@ -95,7 +105,7 @@ def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") ->
     source = source_path.read_bytes()
     names = [h.encode() for h in NVRTC_EMPTY_HEADERS]
     err, prog = nvrtc.nvrtcCreateProgram(source, source_path.name.encode(), len(names), [b""] * len(names), names)
-    options = [b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
+    options = [b"-G" if debug else b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
     options += [d.encode() for d in defines]
     try:
         (result,) = nvrtc.nvrtcCompileProgram(prog, len(options), options)
@@ -169,6 +179,7 @@ class EmulatedRun:
     budget: int = 0  # the instructions (thread by thread) it was allowed
     endless: bool = False  # stopped in a loop that made no progress (not only by the budget)
     trap: int | None = None  # the line of the trap that ended the launch (0: a line the PTX does not name)
+    used: list = field(default_factory=list)  # with a shadow: (kind, line, threads) of undefined values used
 
 
 @dataclass
@@ -182,6 +193,7 @@ class RunOptions:
     steps: int = 400_000  # steps (a group of threads' instruction) before it is stopped: a bound on its time
     schedule: str = "lockstep"  # or "warp": one warp at a time as far as it goes (another order a GPU may take)
     module: dict | None = None  # __device__ variables' bytes from an earlier run of the same module
+    shadow: str | None = None  # "registers" or "shared": where undefined values go (emulator/shadow.py)
 
 
 def exercise_geometry(m: int, n: int, threads, block_tile) -> tuple[tuple[int, int], tuple[int, int, int]]:
@@ -198,7 +210,7 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
     n = b.shape[1]
     c = np.full((m, n), o.c_init, np.float32)
     arrays = {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}
-    machine = Machine(kernel, arrays, printf=o.printf, module=o.module)
+    machine = Machine(kernel, arrays, printf=o.printf, module=o.module, shadow=o.shadow)
     grid = (int(grid[0]), int(grid[1]))
     block = (int(block[0]), int(block[1]), int(block[2]) if len(block) > 2 else 1)
     traced = trace_blocks(grid) if o.trace else []
@@ -233,6 +245,7 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
         last_line=machine.last_line,
         work=machine.work,
         budget=budget,
+        used=machine.shadow.findings() if machine.shadow else [],
         endless=endless,
         trap=trap,
     )

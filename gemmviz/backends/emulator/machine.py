@@ -49,6 +49,7 @@ from gemmviz.backends.emulator.ops import ArithmeticOps, _compare, _div, _mul  #
 from gemmviz.backends.emulator.printf import PrintfOps
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
 from gemmviz.backends.emulator.sass import vector_loads
+from gemmviz.backends.emulator.shadow import UNSET, Shadow, ShadowOps
 from gemmviz.backends.emulator.warp import SMS, Trap, WarpOps, timer
 
 __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"]
@@ -108,8 +109,11 @@ class Plan:
 class Machine:
     """One module loaded: its global heap (A, B, C and the module's variables) persists across launches."""
 
-    def __init__(self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True, module=None):
+    def __init__(
+        self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True, module=None, shadow: str | None = None
+    ):
         self.k = kernel
+        self.shadow = Shadow(shadow) if shadow else None  # where undefined values go (shadow.py)
         self.last_line: int | None = None
         self.printf_on = printf
         self.allocs: list[Allocation] = []
@@ -195,7 +199,7 @@ class Machine:
             Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
 
 
-class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps):
+class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
     """Some blocks of one launch, run together: per-thread registers, PCs, shared memory and its bookkeeping."""
 
     def __init__(self, m: Machine, blocks, block, grid, params, traced):
@@ -242,6 +246,10 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps):
         self._widths: dict[str, str] = {}
         self._handlers: dict[str, Any] = {}  # opcode -> its op_ function
         self._probe: tuple | None = None  # a snapshot of the state, to tell an endless loop (_no_progress)
+        if m.shadow is not None:  # each register's, shared and local word's origin of an undefined value
+            self.shadow_regs: dict[str, np.ndarray] = {}
+            self.s_shadow = np.full(words, UNSET, np.int32)
+            self.l_shadow = np.full(self.n * self.lbytes // 4, UNSET, np.int32)
 
     # --- operands --------------------------------------------------------------------------------------------
 
@@ -506,6 +514,8 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps):
             handler = self._handlers[ins.op] = getattr(type(self), f"op_{ins.op}", None)
             if handler is None:
                 raise EmulatorRefusal(ins.text.split()[0], ins.line)
+        if self.m.shadow is not None:
+            self.track(ins, ix)
         try:
             jumped = handler(self, ins, ix)
         except EmulatorRefusal as exc:  # an operand it cannot run, found only now: at the instruction's line
