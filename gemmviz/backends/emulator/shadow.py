@@ -188,7 +188,9 @@ class ShadowOps:
             kind = {"shared": "uninit-shared", "local": "uninit-register"}[space]
             wanted = (mode == "shared") == (space == "shared")
             got = np.where(unset, self.m.shadow.origin(kind, line) if wanted else 0, got)
-        self._shadow_write(args[0], ix, np.where(got > 0, got, np.iinfo(np.int32).max).min(axis=1) % np.iinfo(np.int32).max)
+        self._shadow_write(
+            args[0], ix, np.where(got > 0, got, np.iinfo(np.int32).max).min(axis=1) % np.iinfo(np.int32).max
+        )
 
     def _shadow_words(self, space, ix, a, nw):
         """(the shadow table, each thread's words in it) for shared or local memory; None for global."""
