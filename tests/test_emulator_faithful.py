@@ -347,3 +347,35 @@ def test_unwritten_shared_reads_whose_values_never_reach_c_are_a_note(tmp_path):
     wrong = emulated(tmp_path, "tiled", TILED.replace("LIMIT", "TILE"), ((1, 1, 1),), registers=False)  # K = 1
     assert goals(wrong)["memory-safe"]["status"] == "fail"
     assert "uninit-shared" in {f["kind"] for f in wrong["emulator"]["findings"]}
+
+
+def test_on_a_gpu_a_value_used_before_it_is_set_fails_memory_safe_too(tmp_path):
+    """compute-sanitizer does not see a register read before it is set: the emulator's -G run adds it."""
+    from gemmviz.backends.exercise_emulate import gpu_extras
+    from gemmviz.core.exercise.exercises import find_exercise
+    from gemmviz.core.exercise.record import FORMAT, VERSION, validate_check
+
+    exercise = find_exercise("naive")
+    src = tmp_path / "naive.cu"
+    body = NAIVE_HEAD + "    if (row >= M || col >= N) return;\n    float sum;\n"
+    body += "    for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];\n    C[row * N + col] = sum;\n"
+    src.write_text(f'extern "C" __global__ void {exercise.kernel}{HEAD} {{\n{body}}}\n', encoding="utf-8")
+    clean = {"ran": True, "findings": [], "errors": 0}
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exercise": exercise.name,
+        "file": str(src),
+        "created": "2026-12-07T00:00:00+00:00",
+        "source": src.read_text("utf-8"),
+        "speed_goal": exercise.speed_goal,
+        "reference": exercise.reference,
+        "compile": {"ok": True, "arch": "sm_90", "diagnostics": []},
+        "shapes": [{"shape": [33, 17, 65], "status": "ok", "rel_error": 1e-7, "error_margin": 0.1}],
+        "sanitizer": {"shape": [33, 17, 65], "memcheck": clean, "racecheck": clean, "synccheck": clean},
+        "environment": {"gpu": "NVIDIA H200", "cc": [9, 0]},
+    }
+    gpu_extras(record, src, exercise, tmp_path, 1)
+    record = validate_check(json.loads(json.dumps(record)))
+    safe = goals(record)["memory-safe"]
+    assert safe["status"] == "fail" and "line 5" in safe["detail"] and "finding(s)" not in safe["detail"], safe

@@ -441,8 +441,15 @@ def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path
                 record["emulator"] = part
         return
     found: dict = {}
-    _merge(found, check.run(SCHEDULE_SHAPE))
-    keep = ("uninit-shared", "divergent-barrier")  # what compute-sanitizer's tools say less about
+    run = check.run(SCHEDULE_SHAPE)
+    _merge(found, run)
+    if any(f.kind == "uninit-shared" for f in run.findings):
+        check.unwritten.append(SCHEDULE_SHAPE)
+        _unwritten_shared(check, found)
+    if run.finished:
+        _uninitialised(check, found, source_path, folder, build)
+    # what compute-sanitizer's tools say less about (or not at all: registers read before they are set)
+    keep = ("uninit-shared", "uninit-shared-unused", "uninit-register", "divergent-barrier")
     part["findings"] = [f for f in found.values() if f["kind"] in keep]
     part["shapes"] = [list(SCHEDULE_SHAPE)]
     small = [s for s in shapes if tuple(s["shape"]) in EMULATED_SHAPES]

@@ -613,7 +613,8 @@ def _sanitizer_verdict(record: dict, goal: str) -> Verdict:
         if san[t].get("findings") or san[t].get("errors")
     ]
     if emu:
-        found.append(msg("goal.findings", tool="emulator", n=len(emu)))
+        more = msg("goal.emu.more", n=len(emu) - 1) if len(emu) > 1 else ""
+        found.append(msg("goal.emu.findings", first=finding_message(emu[0]), more=more))
     if found:
         return Verdict(goal, "fail", msg(f"goal.{short}.fail", tools=found))
     missing = [t for t in tools if t not in ran]
