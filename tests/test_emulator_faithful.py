@@ -313,7 +313,9 @@ def test_a_value_used_before_it_is_set_is_a_finding_at_its_line(tmp_path, declar
     assert got["memory-safe"]["status"] == "fail", got
     found = [f for f in record["emulator"]["findings"] if f["kind"] == "uninit-register"]
     assert [f["line"] for f in found] == [5], record["emulator"]["findings"]  # the line that reads it
-    assert "line 5" in record["cause"] and "before its value is set" in record["cause"] and "= 0.0f" in record["cause"]
+    name = "sum" if "sum;" in declaration else "acc"
+    assert f"line 5: a variable ({name}) is used before its value is set" in record["cause"], record["cause"]
+    assert "= 0.0f" in record["cause"]
     assert "第 5 行" in render(record["cause_message"], "zh")
 
 
@@ -379,3 +381,27 @@ def test_on_a_gpu_a_value_used_before_it_is_set_fails_memory_safe_too(tmp_path):
     record = validate_check(json.loads(json.dumps(record)))
     safe = goals(record)["memory-safe"]
     assert safe["status"] == "fail" and "line 5" in safe["detail"] and "finding(s)" not in safe["detail"], safe
+
+
+def test_the_variables_declared_without_a_value_are_found_in_the_source():
+    from gemmviz.backends.exercise_emulate import undeclared_values
+
+    src = """__shared__ float tile[16][16];  // float ignored;
+    float sum; float s = 0.0f; float r;
+    int row = 1, col;
+    float acc[TM][TN], b[2] = {0, 0};
+    for (int k; k < K; ++k) {}
+    const float* A;"""
+    assert undeclared_values(src) == ["sum", "r", "col", "acc", "k"]
+
+
+def test_a_kernel_stopped_by_the_budget_says_how_far_past_the_reference_it_went(tmp_path):
+    body = NAIVE_HEAD + "    float sum = 0.0f;\n    for (int i = 0; i < K * 1000000; ++i) sum += A[i % K];\n"
+    body += "    if (row < M && col < N) C[row * N + col] = sum;\n"
+    record = emulated(tmp_path, "naive", body, ((1, 1, 1),), registers=False)
+    shape = record["shapes"][0]
+    assert shape["status"] == "timeout" and not shape["endless"] and shape["instructions"] > shape["budget_steps"]
+    assert f"stopped at 1×1×1 after {shape['instructions']:,} instructions" in record["cause"], record["cause"]
+    assert "× what the reference kernel needs at this size" in record["cause"] and "line 4" in record["cause"]
+    assert 100 < shape["ratio"] < 1000  # 64 times the reference's, and the budget's floor, at 1×1×1
+    assert "endless" not in record["cause"]

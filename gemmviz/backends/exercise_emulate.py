@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +116,7 @@ class EmulatedCheck:
                 "status": "timeout",
                 "budget_steps": run.budget,
                 "instructions": run.work,
-                "ratio": round(run.work / emu.reference_work(m, n, k), 1),
+                "ratio": round(run.work / emu.reference_work(m, n, k, _threads(run)), 1),
                 "endless": run.endless,
                 "line": run.last_line,
             }
@@ -138,6 +139,10 @@ class EmulatedCheck:
             if shift is not None:
                 entry["k_shift"] = shift
         return entry
+
+
+def _threads(run: emu.EmulatedRun) -> int:
+    return run.grid[0] * run.grid[1] * run.block[0] * run.block[1] * run.block[2]
 
 
 _SHAPE_FIELDS = ("rel_error", "unwritten", "wrong_elements", "first_wrong", "error_margin", "error_map")
@@ -256,12 +261,39 @@ def _unwritten_shared(check: EmulatedCheck, found: dict) -> None:
             found[key]["kind"] = "uninit-shared-unused"
 
 
+_ARITHMETIC = r"(?:unsigned\s+|signed\s+|const\s+)*(?:float[1-4]?|double[1-4]?|int[1-4]?|uint[1-4]?|long|short|char|unsigned|size_t|half|__half|bool)"
+_DECLARATION = re.compile(rf"(?:^|(?<=[;{{}}(])|\bfor\s*\()\s*{_ARITHMETIC}\s+([^;=(){{}}][^;()]*);", re.M)
+
+
+def undeclared_values(source: str) -> list[str]:
+    """The variables a kernel's source declares without a value (`float sum;`, `float acc[4][4];`, `int a, b = 0;`
+    gives a), outside __shared__ and __device__ declarations: where there is none, the -G run is not needed."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    code = re.sub(r"(?:__shared__|__device__|__constant__|extern|static)[^;]*;", ";", code)
+    names = []
+    for m in _DECLARATION.finditer(code):
+        depth, part = 0, ""
+        for ch in m[1] + ",":
+            depth += ch in "[<{" and 1 or ch in "]>}" and -1 or 0
+            if ch == "," and depth == 0:
+                if "=" not in part and part.strip():
+                    names.append(part.strip().split("[")[0].strip(" *&"))
+                part = ""
+            else:
+                part += ch
+    return names
+
+
 def _uninitialised(check: EmulatedCheck, found: dict, source_path: Path, folder: Path, build) -> None:
     """Values used before they are set (`float sum;`, `float acc[4][4];`): -O3 folds them to 0, so its PTX
     cannot show them; a -G build (no optimisation, the same compiler) still reads the register or the local
     array before any write. It runs at REGISTER_SHAPE with a shadow of each value's origin; each origin whose
     value reaches C (or an address, a branch) is a finding at its line. Where the -G build does not compile or
     run here, nothing is said."""
+    source = source_path.read_text(encoding="utf-8", errors="replace")
+    names = undeclared_values(source)
+    if not names:
+        return
     nvrtc = bool(build and build.command.startswith("nvrtc"))
     debug = emu.compile_ptx(source_path, check.exercise.nvcc_defines(), folder, debug=True, nvrtc=nvrtc)
     if not debug.ok:
@@ -277,12 +309,17 @@ def _uninitialised(check: EmulatedCheck, found: dict, source_path: Path, folder:
     except emu.EmulatorRefusal:
         return
     check.instructions += run.instructions
+    lines = source.splitlines()
     for kind, line, threads in run.used:
         key = (kind, line, None, None)
         if key in found:
             found[key]["count"] += threads
-        else:
-            found[key] = {"kind": kind, "line": line, "count": threads}
+            continue
+        found[key] = {"kind": kind, "line": line, "count": threads}
+        text = lines[line - 1] if line and line <= len(lines) else ""
+        named = [x for x in names if re.search(rf"\b{re.escape(x)}\b", text)]
+        if len(named) == 1:  # the one variable declared without a value that the line names
+            found[key]["variable"] = named[0]
 
 
 def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:

@@ -537,12 +537,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "需要 16 字节倍数的地址；在行首不对齐处（K 或 N 不是 4 的倍数）逐个加载 float",
     },
     "finding.uninit-register": {
-        "en": "line {line}: a variable is used before its value is set ({count} thread(s)); C gets whatever the "
-        "register or local array held: initialise it where it is declared (float sum = 0.0f; every element of an "
-        "accumulator array set to 0.0f)",
-        "zh": "第 {line} 行：变量在赋值之前就被使用（{count} 个线程）；C 得到的是寄存器或局部数组里原有的值："
+        "en": "line {line}: a variable{variable} is used before its value is set ({count} thread(s)); C gets "
+        "whatever the register or local array held: initialise it where it is declared (float sum = 0.0f; every "
+        "element of an accumulator array set to 0.0f)",
+        "zh": "第 {line} 行：变量{variable}在赋值之前就被使用（{count} 个线程）；C 得到的是寄存器或局部数组里原有的值："
         "在声明处初始化它（float sum = 0.0f;，累加数组的每个元素都设为 0.0f）",
     },
+    "finding.variable": {"en": " ({name})", "zh": "（{name}）"},
     "finding.uninit-shared-unused": {
         "en": "line {line}: {count} read(s) of shared words no thread has written, whose values never reach C (a "
         "note: it fails no goal)",

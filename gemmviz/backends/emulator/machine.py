@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the machine's public names)
+    _OPERANDS,
     BAR,
     CHUNK_THREADS,
     COMPARE,
@@ -40,6 +41,7 @@ from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the 
     SHARED_WINDOW,
     SPECIAL,
     STORAGE,
+    _operand,
     _type_of,
     _vec,
 )
@@ -55,36 +57,9 @@ from gemmviz.backends.emulator.warp import SMS, Trap, WarpOps, timer
 __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"]
 
 ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
-TIMERS = ("clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi")
-OTHER_SPECIAL = ("smid", "nsmid", "gridid", "nwarpid", "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
-                 "lanemask_ge", "dynamic_smem_size", "total_smem_size")  # fmt: skip
 CHUNK_SHARED_BYTES = 8 << 20
 CHUNK_LOCAL_BYTES = 64 << 20
 PROBE_EVERY = 4096  # steps between two snapshots of the state, each compared when its loop comes round again
-_OPERANDS: dict[str, tuple] = {}  # an operand as written -> (what, name, negated): how get() reads it
-
-
-def _operand(arg: str) -> tuple:
-    """How get() reads an operand: ("reg", name, negated), ("special", (attribute, axis), False), ("lane" or
-    "warp", None, False), or ("imm", text, False) for an immediate or a symbol."""
-    neg = arg.startswith("!")
-    if neg:
-        arg = arg[1:]
-    kind: tuple = ("imm", arg, False)
-    if arg.startswith("%"):
-        base, _, axis = arg.partition(".")
-        if base[1:] in SPECIAL and axis in "xyz" and axis:
-            kind = ("special", (base[1:], "xyz".index(axis)), False)
-        elif base == "%laneid":
-            kind = ("lane", None, False)
-        elif base == "%warpid":
-            kind = ("warp", None, False)
-        elif base[1:] in TIMERS or base[1:] in OTHER_SPECIAL:
-            kind = ("clock" if base[1:] in TIMERS else "other", base[1:], False)
-        else:
-            kind = ("reg", arg, neg)
-    _OPERANDS["!" + arg if neg else arg] = kind
-    return kind
 
 
 @dataclass
@@ -311,8 +286,13 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
             masks["gt"] = full & ~masks["le"]
             masks["ge"] = full & ~masks["lt"]
             return masks[name[-2:]] & full
-        value = {"nsmid": SMS, "gridid": 1, "nwarpid": 64, "dynamic_smem_size": 0,
-                 "total_smem_size": self.k.shared_bytes}[name]  # fmt: skip
+        value = {
+            "nsmid": SMS,
+            "gridid": 1,
+            "nwarpid": 64,
+            "dynamic_smem_size": 0,
+            "total_smem_size": self.k.shared_bytes,
+        }[name]
         return np.full(self._count(ix), value, np.int64)
 
     def width_of(self, name: str) -> str:

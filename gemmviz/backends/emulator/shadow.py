@@ -20,7 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from gemmviz.backends.emulator.common import DTYPES, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, _type_of, _vec
+from gemmviz.backends.emulator.common import (
+    _OPERANDS,
+    DTYPES,
+    GLOBAL_BASE,
+    LOCAL_WINDOW,
+    SHARED_WINDOW,
+    _operand,
+    _type_of,
+    _vec,
+)
 
 UNSET = -1  # a register never written by this thread
 
@@ -83,8 +92,6 @@ class ShadowOps:
 
     def _shadow_read(self, arg, ix, line) -> np.ndarray | int:
         """The origin codes of an operand for the threads `ix` (0 for an immediate or a special register)."""
-        from gemmviz.backends.emulator.machine import _OPERANDS, _operand
-
         if isinstance(arg, list):
             out: np.ndarray | int = 0
             for a in arg:

@@ -118,10 +118,22 @@ class WarpOps:
         v = np.broadcast_to(self.get(ins.args[1], ty, ix), (len(idx),))
         keys, which = np.unique(self._warp_keys(idx), return_inverse=True)
         op = next(m for m in ins.mods if m in ("add", "min", "max", "and", "or", "xor"))
-        ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum, "and": np.bitwise_and, "or": np.bitwise_or,
-                 "xor": np.bitwise_xor}[op]  # fmt: skip
-        start = {"add": 0, "min": np.iinfo(v.dtype).max, "max": np.iinfo(v.dtype).min, "and": ~v.dtype.type(0),
-                 "or": 0, "xor": 0}[op]  # fmt: skip
+        ufunc = {
+            "add": np.add,
+            "min": np.minimum,
+            "max": np.maximum,
+            "and": np.bitwise_and,
+            "or": np.bitwise_or,
+            "xor": np.bitwise_xor,
+        }[op]
+        start = {
+            "add": 0,
+            "min": np.iinfo(v.dtype).max,
+            "max": np.iinfo(v.dtype).min,
+            "and": ~v.dtype.type(0),
+            "or": 0,
+            "xor": 0,
+        }[op]
         out = np.full(len(keys), start, v.dtype)
         ufunc.at(out, which, v)
         self.put(ins.args[0], out[which], ty, ix)

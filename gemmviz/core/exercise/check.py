@@ -589,6 +589,7 @@ def finding_message(f: dict) -> Message:
     params = {"line": f.get("line") or "?", "count": f.get("count", 1), "other_line": f.get("other_line") or "?"}
     params["matrix"] = f.get("matrix") or "?"
     params["access"] = msg(f"access.{f['access']}") if f.get("access") else msg("access.read")
+    params["variable"] = msg("finding.variable", name=f["variable"]) if f.get("variable") else ""
     return msg(f"finding.{f['kind']}", **params)
 
 

@@ -290,6 +290,7 @@ _EMU_FINDING = _obj(
         "count": _int(0, 10**12),
         "access": _one_of("read", "write"),
         "matrix": _text(40),
+        "variable": _text(100),  # a value used before it is set: the variable's name, where the line names one
         "message": _message,
     },
     ("kind",),
@@ -622,7 +623,7 @@ def _emulator_lines(record: dict, lang: str) -> list[str]:
     return out
 
 
-_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line", "variable")
 PRINTF_SHOWN = 20  # of the kernel's printf lines the record keeps (at most 200), the ones a report shows
 
 
@@ -635,6 +636,7 @@ def emulator_findings(record: dict, lang: str = "en") -> list[tuple[str, int | N
             params["access"] = msg(f"access.{params['access']}")
         params.setdefault("other_line", "?")
         params.setdefault("matrix", "?")
+        params["variable"] = msg("finding.variable", name=params["variable"]) if params.get("variable") else ""
         text = render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang)
         out.append((text, f.get("line")))
     return out
