@@ -61,7 +61,8 @@ KERNELS = {
         for (int k = 0; k < K; ++k) atomicAdd(&C[row * N + col], A[row * K + k] * B[k * N + col]);
     }""",
     "count": """    float old = atomicAdd(&C[0], 1.0f);
-    int m = atomicMax((int*)&C[2], (int)threadIdx.x * 3);
+    atomicAdd(&C[1 + (threadIdx.x & 1)], 2.0f);
+    int m = atomicMax((int*)&C[3], (int)threadIdx.x * 3);
     C[4 + threadIdx.x] = old;""",
     "hostile": """    if (M > 0) for (int i = 0; i < K * 50; ++i) atomicAdd(&C[M * N - 1], 0.0f);""",
     "printf": """    if (threadIdx.x < 2) printf("%999999999d|%.999999999f|%2147483647d\\n", K, A[0], M);""",
@@ -172,7 +173,8 @@ def test_atomics_run_every_thread_at_once(ptx):
     r = run(ptx, "count", np.ones((1, 64)), np.zeros((64, 64)), block=(60, 1, 1), c_init=0.0)
     c = r.c.reshape(-1)
     assert c[0] == 60 and sorted(c[4:64]) == list(range(60))  # each thread saw the sum so far, once
-    assert c[2:3].view(np.int32)[0] == 59 * 3  # atomicMax
+    assert c[1] == c[2] == 60  # 30 threads on each of two addresses
+    assert c[3:4].view(np.int32)[0] == 59 * 3  # atomicMax
 
 
 def test_a_hostile_loop_of_atomics_on_one_address_ends_quickly(ptx):

@@ -307,6 +307,11 @@ def _atomic_add(cur, at, val, ty):
     order of float adds differs from it by rounding only; integers wrap as the GPU's do)."""
     dt = DTYPES[ty]
     acc = np.float64 if ty[0] == "f" else dt
+    if len(at) and at[0] == at[-1] and (at == at[0]).all():  # every thread on one address (a hostile loop's)
+        v = val.astype(acc)
+        cs = np.cumsum(v, dtype=acc)
+        base = acc(cur[0])
+        return (base + (cs - v)).astype(dt), np.array([base + cs[-1]]).astype(dt), np.array([len(at) - 1])
     order = np.lexsort((np.arange(len(at)), at))
     v = val[order].astype(acc)
     sorted_at = at[order]
