@@ -406,6 +406,8 @@ def test_what_it_cannot_run_is_refused_by_name_and_line(small):
     with pytest.raises(emu.EmulatorRefusal) as caught:  # 64,000 bytes: over the 48 KB a block may have
         run_kernel(small, "big")
     assert caught.value.key == "emu.shared_limit" and caught.value.params["bytes"] == 64000
+    assert caught.value.params["largest"]["params"]["name"] == "s"  # as the source names it (nvcc: _ZZ5k_bigE1s)
+    assert "(s is its largest array)" in render(msg(caught.value.key, **caught.value.params))
 
 
 def test_dynamic_shared_memory_a_recursive_call_and_huge_local_arrays_are_refused(tmp_path):

@@ -484,10 +484,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "把每个线程的数组改小，或在 GPU 上检查这个核函数",
     },
     "emu.shared_limit": {
-        "en": "the kernel asks for {bytes} bytes of static shared memory; a block may have {limit}: make the tiles "
-        "smaller",
-        "zh": "核函数申请了 {bytes} 字节静态共享内存；一个线程块最多 {limit} 字节：把分块改小",
+        "en": "the kernel asks for {bytes} bytes of static shared memory{largest}; a block may have {limit}: make "
+        "the tiles smaller",
+        "zh": "核函数申请了 {bytes} 字节静态共享内存{largest}；一个线程块最多 {limit} 字节：把分块改小",
     },
+    "emu.largest": {"en": " ({name} is its largest array)", "zh": "（最大的数组是 {name}）"},
     "emu.no_nvcc": {
         "en": "no emulated run: {why}",
         "zh": "没有模拟运行：{why}",

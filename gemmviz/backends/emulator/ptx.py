@@ -234,6 +234,8 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
+    largest = max(shared, key=lambda x: shared[x][1], default="")
+    sizes["largest"] = _demangled(largest)
     _refuse_after(instrs, labels, sizes, externs)  # after the body, so that an opcode it does not run is named first
     return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
@@ -251,6 +253,7 @@ def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
             instrs[0].line if instrs else None,
             key="emu.shared_limit",
             bytes=sizes["shared"],
+            largest={"key": "emu.largest", "params": {"name": sizes["largest"]}},
             limit=SHARED_LIMIT_BYTES,
         )
     if sizes["local"] > LOCAL_LIMIT_BYTES:
@@ -264,6 +267,15 @@ def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
     for ins in instrs:
         if ins.op == "bra" and ins.args[0] not in labels:
             raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
+
+
+def _demangled(name: str) -> str:
+    """A __shared__ array's name as the source writes it: nvcc names one declared in a kernel
+    _ZZ10gemm_tiledE6tile_A (tile_A of gemm_tiled)."""
+    m = re.fullmatch(r"_ZZ\d+\w*?E(\d+)(\w+)", name)
+    if m and len(m[2]) >= int(m[1]):
+        return m[2][: int(m[1])]
+    return name
 
 
 def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
