@@ -234,13 +234,12 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
-    largest = max(shared, key=lambda x: shared[x][1], default="")
-    sizes["largest"] = _demangled(largest)
-    _refuse_after(instrs, labels, sizes, externs)  # after the body, so that an opcode it does not run is named first
+    largest = _demangled(max(shared, key=lambda x: shared[x][1], default=""))
+    _refuse_after(instrs, labels, sizes, externs, largest)  # after the body, so that an opcode it does not run is named first
     return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
 
-def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
+def _refuse_after(instrs: list, labels: dict, sizes: dict, externs, largest: str = "") -> None:
     """What the whole body shows it cannot run: dynamic shared memory, too much static shared or local memory,
     a branch out of the kernel."""
     uses = (i for i in instrs if any(re.search(rf"(?<![\w$]){re.escape(x)}(?![\w$])", i.text) for x in externs))
@@ -253,7 +252,7 @@ def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
             instrs[0].line if instrs else None,
             key="emu.shared_limit",
             bytes=sizes["shared"],
-            largest={"key": "emu.largest", "params": {"name": sizes["largest"]}},
+            largest={"key": "emu.largest", "params": {"name": largest}},
             limit=SHARED_LIMIT_BYTES,
         )
     if sizes["local"] > LOCAL_LIMIT_BYTES:
