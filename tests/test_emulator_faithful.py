@@ -407,3 +407,14 @@ def test_a_kernel_stopped_by_the_budget_says_how_far_past_the_reference_it_went(
     assert "× what the reference kernel needs at this size" in record["cause"] and "line 4" in record["cause"]
     assert 100 < shape["ratio"] < 1000  # 64 times the reference's, and the budget's floor, at 1×1×1
     assert "endless" not in record["cause"]
+
+
+def test_a_trap_fails_correct_with_its_line_and_leaves_the_safety_goals_unjudged(tmp_path):
+    body = NAIVE_HEAD + "    if (row == 0 && col == 0 && K > 0) __trap();\n"
+    body += "    if (row < M && col < N) C[row * N + col] = 0.0f;\n"
+    record = emulated(tmp_path, "naive", body, ((1, 1, 1),), registers=False)
+    got = goals(record)
+    assert [got[g]["status"] for g in ("correct", "memory-safe", "race-free")] == ["fail", "skipped", "skipped"]
+    assert record["shapes"][0]["status"] == "launch-error" and record["shapes"][0]["error"] == "trap at line 3"
+    assert record["cause"].startswith("the kernel ran trap at line 3"), record["cause"]
+    assert "第 3 行" in render(record["cause_message"], "zh")

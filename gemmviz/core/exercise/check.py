@@ -567,7 +567,7 @@ def verdicts(record: dict) -> list[Verdict]:
 def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
     emu = record.get("emulator") or {}
     found = emu.get("findings") or []
-    unfinished = next((s for s in shapes if s.get("status") == "timeout"), None)
+    unfinished = next((s for s in shapes if s.get("status") in ("timeout", "launch-error")), None)  # or a trap
     out = []
     for goal, kinds in (("memory-safe", MEMORY_KINDS), ("race-free", RACE_KINDS)):
         mine = [f for f in found if f["kind"] in kinds]
