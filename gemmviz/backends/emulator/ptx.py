@@ -235,7 +235,9 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             continue
         instrs.append(_instr(stmt, len(instrs), line))
     largest = _demangled(max(shared, key=lambda x: shared[x][1], default=""))
-    _refuse_after(instrs, labels, sizes, externs, largest)  # after the body, so that an opcode it does not run is named first
+    _refuse_after(
+        instrs, labels, sizes, externs, largest
+    )  # after the body, so that an opcode it does not run is named first
     return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
 
