@@ -237,7 +237,9 @@ def test_refusals_and_constructs_are_named_as_written(ptx):
     assert "a a " not in render(msg("cause.shared_oob", access=msg("access.read"), line=3, text="x"))
 
 
-def emulated(tmp_path, exercise_name: str, body: str, shapes=((1, 1, 1), (33, 17, 65)), registers=True) -> dict:
+def emulated(
+    tmp_path, exercise_name: str, body: str, shapes=((1, 1, 1), (33, 17, 65)), registers=True, nvrtc=False
+) -> dict:
     """The no-GPU check record of a kernel of the exercise (its body as written), at these sizes."""
     from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
     from gemmviz.core.exercise.check import parse_nvcc
@@ -247,7 +249,10 @@ def emulated(tmp_path, exercise_name: str, body: str, shapes=((1, 1, 1), (33, 17
     exercise = find_exercise(exercise_name)
     src = tmp_path / f"{exercise_name}.cu"
     src.write_text(f'extern "C" __global__ void {exercise.kernel}{HEAD} {{\n{body}}}\n', encoding="utf-8")
-    build = emu.compile_ptx(src, exercise.nvcc_defines(), tmp_path)
+    if nvrtc:
+        build = emu.compile_nvrtc(src, exercise.nvcc_defines())
+    else:
+        build = emu.compile_ptx(src, exercise.nvcc_defines(), tmp_path)
     assert build.ok, build.log
     record = {
         "format": FORMAT,
@@ -314,11 +319,15 @@ NAIVE_HEAD = "    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockId
     ],
     ids=["scalar", "array"],
 )
-def test_a_value_used_before_it_is_set_is_a_finding_at_its_line(tmp_path, declaration, use):
+@pytest.mark.parametrize("compiler", ["nvcc", "nvrtc"])
+def test_a_value_used_before_it_is_set_is_a_finding_at_its_line(tmp_path, declaration, use, compiler):
     """-O3 folds `float sum;` to 0, so the kernel gives the right C; a GPU gives garbage where the compiler
-    does not: memory-safe fails at the line that reads it, with the fix."""
+    does not: memory-safe fails at the line that reads it, with the fix. On both compile paths (NVRTC from
+    PyPI where it is installed: gemmviz[emulate])."""
+    if compiler == "nvrtc":
+        pytest.importorskip("cuda.bindings.nvrtc")
     body = NAIVE_HEAD + "    if (row >= M || col >= N) return;\n" + declaration + use + "    C[row * N + col] = sum;\n"
-    record = emulated(tmp_path, "naive", body)
+    record = emulated(tmp_path, "naive", body, nvrtc=compiler == "nvrtc")
     got = goals(record)
     assert got["memory-safe"]["status"] == "fail", got
     found = [f for f in record["emulator"]["findings"] if f["kind"] == "uninit-register"]
