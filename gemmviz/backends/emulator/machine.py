@@ -59,7 +59,8 @@ __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"
 ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
 CHUNK_SHARED_BYTES = 8 << 20
 CHUNK_LOCAL_BYTES = 64 << 20
-PROBE_EVERY = 4096  # steps between two snapshots of the state, each compared when its loop comes round again
+PROBE_FIRST = 64  # steps before the first snapshot of the state (compared when its loop comes round again)
+PROBE_EVERY = 4096  # steps between two snapshots at most: the gap grows 4-fold from PROBE_FIRST
 
 
 @dataclass
@@ -116,7 +117,7 @@ class Machine:
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
         self.instructions = 0  # steps: instructions run by a group of threads together
         self.work = 0  # instructions run, thread by thread
-        self.work_limit = self.step_limit = self.next_probe = 0
+        self.work_limit = self.step_limit = self.next_probe = self.probe_gap = 0
         self.slept = 0  # cycles __nanosleep added to the clock
         self.printf_clamped = False  # a printf field was wider than printf.MAX_FIELD
         if kernel.vectors is None:  # the shared loads ptxas merges: their records are merged too
@@ -169,7 +170,8 @@ class Machine:
             ids = [b for b in ids if b in traced]
         self.work_limit = self.work + budget_steps
         self.step_limit = self.instructions + max(plan.steps, 1)
-        self.next_probe = self.instructions + PROBE_EVERY
+        self.probe_gap = PROBE_FIRST
+        self.next_probe = self.instructions + PROBE_FIRST
         for i in range(0, len(ids), chunk):
             Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
 
@@ -414,7 +416,8 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
             raise Budget(False)
         if m.instructions >= m.next_probe:
             self._probe = self._snapshot(at)
-            m.next_probe += PROBE_EVERY
+            m.probe_gap = min(4 * m.probe_gap, PROBE_EVERY)
+            m.next_probe += m.probe_gap
         elif self._probe is not None and at == self._probe[0]:
             self._no_progress(ins)
 
