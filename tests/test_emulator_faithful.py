@@ -33,6 +33,8 @@ KERNELS = {
     C[5 * 64 + t] = (float)(__ballot_sync(0xffffffff, t & 1) >> 16);
     C[6 * 64 + t] = __all_sync(0xffffffff, t < 40) + 2 * __any_sync(0xffffffff, t == 5);
     if (t % 3 == 0) C[7 * 64 + t] = (float)__popc(__activemask());""",
+    "math": """    float x = A[threadIdx.x] + 1.0f;
+    C[threadIdx.x] = sqrtf(x) + rsqrtf(x) + 1.0f / x + exp2f(x * 0.01f) + log2f(x) + __sinf(x) + __cosf(x);""",
     "trap": """    if (threadIdx.x == 5) __trap();
     C[threadIdx.x] = 1.0f;""",
     "clock": """    long long s = clock64();
@@ -134,6 +136,13 @@ def test_warp_shuffles_votes_and_activemask_run_as_on_a_gpu(ptx):
     assert np.array_equal(c[384:448], (all_lt_40 + 2 * any_5).astype(np.float32))
     assert np.array_equal(c[448:512][t % 3 == 0], np.full(22, 11, np.float32))  # 11 lanes of each warp take the branch
     assert not r.findings
+
+
+def test_float_functions_run(ptx):
+    r = run(ptx, "math", np.arange(64).reshape(1, 64), np.ones((64, 64)))
+    x = np.arange(64, dtype=np.float64) + 1
+    want = np.sqrt(x) + 1 / np.sqrt(x) + 1 / x + np.exp2(x * 0.01) + np.log2(x) + np.sin(x) + np.cos(x)
+    assert r.finished and np.allclose(r.c[0], want, rtol=1e-5), r.c[0] - want
 
 
 def test_trap_ends_the_launch_with_its_line(ptx):

@@ -122,6 +122,36 @@ class ArithmeticOps:
             r = np.right_shift(a, np.minimum(s, bits - 1).astype(a.dtype))
         self.put(ins.args[0], np.asarray(r).view(DTYPES[ty]) if np.asarray(r).ndim else r, ty, ix)
 
+    def _float_un(self, ins, ix, f):
+        ty = _type_of(ins.mods)
+        a = np.asarray(self.get(ins.args[1], ty, ix))
+        r = f(a.astype(np.float64)).astype(DTYPES[ty])  # rounded once from float64: within the GPU's ulps
+        self.put(ins.args[0], r, ty, ix)
+
+    def op_sqrt(self, ins, ix):
+        self._float_un(ins, ix, np.sqrt)
+
+    def op_rsqrt(self, ins, ix):
+        self._float_un(ins, ix, lambda x: 1.0 / np.sqrt(x))
+
+    def op_rcp(self, ins, ix):
+        self._float_un(ins, ix, lambda x: 1.0 / x)
+
+    def op_ex2(self, ins, ix):
+        self._float_un(ins, ix, np.exp2)
+
+    def op_lg2(self, ins, ix):
+        self._float_un(ins, ix, np.log2)
+
+    def op_sin(self, ins, ix):
+        self._float_un(ins, ix, np.sin)
+
+    def op_cos(self, ins, ix):
+        self._float_un(ins, ix, np.cos)
+
+    def op_tanh(self, ins, ix):
+        self._float_un(ins, ix, np.tanh)
+
     def op_popc(self, ins, ix):
         ty = _type_of(ins.mods)
         v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)

@@ -28,7 +28,7 @@ OPCODES = {
     "add", "and", "bar", "barrier", "bra", "cvt", "cvta", "fma", "ld", "mad", "max", "min", "mov", "mul", "or",
     "xor", "not", "neg", "rem", "div", "ret", "exit", "selp", "setp", "shl", "shr", "st", "sub", "atom", "red",
     "call", "abs", "cnot", "copysign", "shfl", "vote", "activemask", "trap", "nanosleep", "membar", "fence",
-    "redux", "popc", "clz", "brev", "bfe", "bfi",
+    "redux", "popc", "clz", "brev", "bfe", "bfi", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "tanh",
 }  # fmt: skip
 _ATOMICS = {"cas": "CAS", "exch": "Exch", "min": "Min", "max": "Max", "inc": "Inc", "dec": "Dec", "and": "And",
             "or": "Or", "xor": "Xor"}  # fmt: skip
