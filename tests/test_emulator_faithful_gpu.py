@@ -75,7 +75,8 @@ def test_a_clock64_wait_and_the_timers_finish_on_both(tmp_path):
     gpu, error = on_gpu("clock", a, b)
     assert error is None, error
     run = emulated("clock", tmp_path, a, b)
-    assert run.finished and np.array_equal(run.c, gpu)
+    # %globaltimer ticks every microsecond or so on a GPU: after a 1 µs sleep it may not have moved there (2)
+    assert run.finished and np.array_equal(run.c, np.full_like(gpu, 3)) and set(np.unique(gpu)) <= {2.0, 3.0}
 
 
 def test_a_misaligned_float4_load_and_a_trap_end_the_gpus_launch(tmp_path):
