@@ -374,6 +374,9 @@ def test_unwritten_shared_reads_whose_values_never_reach_c_are_a_note(tmp_path):
     from gemmviz.core.exercise.record import report_text
 
     assert "never reach C" in report_text(record) and record["cause"] is None
+    assert (
+        "no value of unwritten shared memory or of a variable never set that reaches C" in got["memory-safe"]["detail"]
+    )
     wrong = emulated(tmp_path, "tiled", TILED.replace("LIMIT", "TILE"), ((1, 1, 1),), registers=False)  # K = 1
     assert goals(wrong)["memory-safe"]["status"] == "fail"
     assert "uninit-shared" in {f["kind"] for f in wrong["emulator"]["findings"]}

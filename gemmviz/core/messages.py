@@ -203,9 +203,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "goal.tools_missing": {"en": " ({tools} did not run)", "zh": "（{tools} 没有运行）"},
     "goal.sanitizer_missing": {"en": "compute-sanitizer did not run", "zh": "compute-sanitizer 没有运行"},
     "goal.emu.memory.pass": {
-        "en": "no access outside A, B, C or the shared arrays, no read of unwritten shared memory, at {n} sizes "
-        "(emulated on the CPU)",
-        "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，也没有读取未写入的共享内存（在 CPU 上模拟）",
+        "en": "no access outside A, B, C or the shared arrays, none misaligned, no value of unwritten shared memory "
+        "or of a variable never set that reaches C, at {n} sizes (emulated on the CPU)",
+        "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，没有未对齐的访问，也没有未写入的共享内存或从未赋值的变量的值"
+        "进入 C（在 CPU 上模拟）",
     },
     "goal.emu.memory.fail": {"en": "{n} finding(s) (emulated on the CPU)", "zh": "{n} 处问题（在 CPU 上模拟）"},
     "goal.emu.unfinished": {
