@@ -569,10 +569,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "同一条指令，所有寄存器都没有变化）；检查循环的边界和步长",
     },
     "cause.stopped": {
-        "en": "the kernel was stopped at {shape} after {instructions:count} instructions, {ratio}× what the reference "
-        "kernel needs at this size (emulated on the CPU), in the loop at line {line} ({text}): a loop that runs far "
-        "longer than this size needs; check its bound and step",
-        "zh": "在 {shape} 上核函数运行 {instructions:count} 条指令后被停止，是参考核函数在这个尺寸上所需的 {ratio} "
+        "en": "the kernel was stopped at {shape} after {instructions:count} instructions, {ratio}× what the naive "
+        "reference kernel needs at this size (emulated on the CPU), in the loop at line {line} ({text}): a loop that "
+        "runs far longer than this size needs; check its bound and step",
+        "zh": "在 {shape} 上核函数运行 {instructions:count} 条指令后被停止，是朴素参考核函数在这个尺寸上所需的 {ratio} "
         "倍（在 CPU 上模拟），停在第 {line} 行（{text}）的循环中：循环远比这个尺寸需要的长；检查它的边界和步长",
     },
     "emu.global_limit": {
@@ -587,8 +587,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "goal.emu.more": {"en": "; and {n} more finding(s) listed above", "zh": "；另有上面列出的 {n} 处问题"},
     "finding.budget": {
-        "en": "line {line}: stopped here by the instruction budget (many times what the reference needs at this size)",
-        "zh": "第 {line} 行：在这里被指令预算停止（是参考实现在这个尺寸上所需的许多倍）",
+        "en": "line {line}: stopped here by the instruction budget (many times what the naive reference kernel needs "
+        "at this size)",
+        "zh": "第 {line} 行：在这里被指令预算停止（是朴素参考核函数在这个尺寸上所需的许多倍）",
     },
     "finding.endless": {
         "en": "line {line}: a loop that makes no progress (it came round with every register unchanged): it never ends",
