@@ -643,7 +643,7 @@ class MainWindow(QMainWindow):
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
         elif built and tab is self.compare:
-            tab.table.resizeColumnsToContents()  # for the new type
+            tab.apply_theme(self.theme)  # for the new type
         elif built and tab is self.access_tab:
             tab.apply_theme(self.theme)
         elif built and tab is self.exercise_tab:
