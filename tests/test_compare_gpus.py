@@ -213,3 +213,11 @@ def test_two_gpus_read_at_720p_in_projector_type(qapp, shipped_pair):
     assert "BM" in table.item(i, 5).toolTip() and "H100:" in table.item(i, 5).toolTip()
     assert rows[0][0].startswith(("gpu-", "cublas"))  # the GPU kernels, which the headline is about, first
     panel.close()
+
+
+def test_the_note_counts_every_other_verdict():
+    s = machines.Summary(1.41, 1.0, {machines.FOLLOWS_PEAK: (1.0, 1.01), machines.FOLLOWS_NEITHER: (2.0,)}, (2.2,))
+    note = machines.details(s, "H100", "H200")
+    assert "“FP32 peak” for 2/3" in note and "The other 1: 1 neither." in note and "In one session" not in note
+    assert "其余 1 对：1 对都不接近" in machines.details(s, "H100", "H200", "zh")
+    assert machines.headline(machines.Summary(None, 1.0), "a", "b").startswith("No GPU kernel")

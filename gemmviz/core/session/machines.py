@@ -234,7 +234,7 @@ COUNTED = define(
     en="“follows” is “{verdict}” for {n}/{total} same-configuration GPU pairs.",
     zh="{total} 对同配置 GPU 结果中 {n} 对“跟随”为“{verdict}”。",
 )
-REST = define("machines.rest", en="The other {n}: {verdicts}.", zh="其余 {n} 对：{verdicts}。")
+REST = define("machines.rest", en="The other {n}: {verdicts:list}.", zh="其余 {n} 对：{verdicts:list}。")
 REST_ITEM = define("machines.rest.item", en="{n} {verdict}", zh="{n} 对{verdict}")
 DIFFERING = define(
     "machines.differing",
@@ -284,13 +284,13 @@ def details(summary: Summary, reference: str, other: str, lang: str = "en") -> s
     if rest:
         items = [render(REST_ITEM, lang, {"n": len(v), "verdict": render(k, lang)}) for k, v in rest.items()]
         n = sum(len(v) for v in rest.values())
-        lines.append(render(REST, lang, {"n": n, "verdicts": ", ".join(items) if lang == "en" else "，".join(items)}))
+        lines.append(render(REST, lang, {"n": n, "verdicts": items}))
     if summary.differing:
         lines.append(render(DIFFERING, lang, {"n": len(summary.differing), **_span(summary.differing)}))
     if summary.only_reference or summary.only_other:
         params = {"reference": reference, "other": other, "a": summary.only_reference, "b": summary.only_other}
         lines.append(render(ONE_SIDE, lang, params))
-    return " ".join(lines) if lang == "en" else "".join(lines)
+    return " ".join(lines)
 
 
 def config_text(config: Mapping[str, int]) -> str:
