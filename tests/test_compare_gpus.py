@@ -178,7 +178,7 @@ def test_the_headline_holds_against_the_two_recorded_sessions(shipped_pair):
     )
 
 
-def test_two_gpus_read_at_720p_in_projector_type(qapp, shipped_pair):
+def test_two_gpus_read_at_720p_in_projector_type(qtbot, shipped_pair):
     """The H200 and H100 at 1280×720 in projector type: short headers, the verdict column inside the table
     (no horizontal scroll bar), the headline computed, "configs differ" shown for pairs of other
     configurations with both configurations in the tooltip."""
@@ -189,6 +189,7 @@ def test_two_gpus_read_at_720p_in_projector_type(qapp, shipped_pair):
 
     ws, h200, h100 = shipped_pair
     panel = ComparePanel(ws)
+    qtbot.addWidget(panel)  # closed after the test, whatever it asserts
     font = QFont(panel.font())
     font.setPointSize(PROJECTOR_LIGHT.font_pt)
     panel.setFont(font)
@@ -197,7 +198,7 @@ def test_two_gpus_read_at_720p_in_projector_type(qapp, shipped_pair):
     panel.refresh()
     panel.reference.setCurrentIndex(panel.reference.findData(h200))
     panel.apply_theme(PROJECTOR_LIGHT)
-    qapp.processEvents()
+    qtbot.waitExposed(panel)
     table = panel.table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert headers == ["kernel", "size", "H200 ms", "H100 ms", "H100 vs H200", "follows"]
@@ -212,6 +213,10 @@ def test_two_gpus_read_at_720p_in_projector_type(qapp, shipped_pair):
     i = rows.index(differ[0])
     assert "BM" in table.item(i, 5).toolTip() and "H100:" in table.item(i, 5).toolTip()
     assert rows[0][0].startswith(("gpu-", "cublas"))  # the GPU kernels, which the headline is about, first
+    from tests.legibility import check
+
+    report = check(panel, 16)  # the projector's 16 px at 720p, nothing cut or drawn over another
+    assert report.seen > 5 and report.all() == []  # the headline, the note, the combo, the headers
     panel.close()
 
 
