@@ -9,11 +9,13 @@ saved outside tmp_path and never shipped; the real H100 session is recorded on a
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
 pytest.importorskip("PySide6")
 
+from gemmviz.core.numbers import times_text
 from gemmviz.core.paths import asset_path
 from gemmviz.core.session import machines
 from gemmviz.core.session.results import Session, compare_sources
@@ -226,3 +228,43 @@ def test_the_note_counts_every_other_verdict():
     assert "“FP32 peak” for 2/3" in note and "The other 1: 1 neither." in note and "In one session" not in note
     assert "其余 1 对：1 对都不接近" in machines.details(s, "H100", "H200", "zh")
     assert machines.headline(machines.Summary(None, 1.0), "a", "b").startswith("No GPU kernel")
+
+
+def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_pair):
+    """seed001's last step quotes the two recordings through {{gpus …}} (never typed in), in English and Chinese;
+    what its slide and notes say is held against the sessions: the same-configuration GPU pairs all follow the
+    FP32 peak ratio (the naive V1 too), the bandwidth ratio is distinct from it, pairs of other configurations
+    exist and are counted apart."""
+    from gemmviz.core.lesson import gpus
+    from gemmviz.core.lesson.lessons import LessonError, check_placeholders, fill_text, find_lesson, step_quoted
+
+    ws, h200, h100 = shipped_pair
+    pair = gpus.shipped_pair()
+    assert pair is not None and pair.names() == ("H200", "H100")
+    s = pair.summary
+    assert set(s.verdicts) == {machines.FOLLOWS_PEAK} and s.differing  # what the notes say
+    assert abs(math.log(s.bandwidth / s.peak)) > math.log(machines.CLOSE)
+    assert gpus.figure("gpus speed gpu-naive[block=32] at 4096") == times_text(
+        next(r for r in rows_of(ws, h100) if r["series"] == "gpu-naive (block 32)" and r["size"] == "4096³")["others"][
+            h200
+        ][1]
+    )
+    speeds = s.verdicts[machines.FOLLOWS_PEAK]
+    for lang in ("en", "zh"):
+        lesson = find_lesson("seed001", lang)
+        step = lesson.steps[-1]
+        assert "{{gpus same}}" in step.text and "{{gpus bandwidth}}" in step.text
+        lacking: list[str] = []
+        text = fill_text(step.text, [], lang, lacking)
+        assert lacking == [] and f"{min(speeds):.2f}–{max(speeds):.2f}×" in text
+        assert f"({s.bandwidth:.2f}×)" in text or f"（{s.bandwidth:.2f}×）" in text
+        assert "H100" in step_quoted(step, lang) and "2026-12-07" in step_quoted(step, lang)
+    assert [len(find_lesson("seed001-10min", lang).steps) for lang in ("en", "zh")] == [6, 6]  # the cut unchanged
+    bad = find_lesson("seed001")
+    bad = replace(bad, steps=(*bad.steps[:-1], replace(bad.steps[-1], text="{{gpus nothing}}")))
+    with pytest.raises(LessonError, match="gpus takes one of"):
+        check_placeholders(bad)
+
+
+def rows_of(ws, reference):
+    return compare_sources(ws.shown(), reference, ws.source_of)[1]
