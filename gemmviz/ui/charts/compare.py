@@ -107,7 +107,7 @@ class ComparePanel(QWidget):
         top.addWidget(self.reference)
         top.addStretch()
         side = QHBoxLayout()
-        side.addWidget(self.machines)
+        side.addWidget(self.machines, 0, Qt.AlignmentFlag.AlignTop)
         side.addWidget(self.note, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -229,13 +229,19 @@ class ComparePanel(QWidget):
     def fit(self) -> None:
         """Both tables to their contents in the type they are drawn in now (projector mode changes it), the
         kernels' table inside its width."""
-        self.machines.resizeColumnsToContents()
-        self.machines.resizeRowsToContents()
-        self.machines.updateGeometry()
+        self._fit_machines()
         if self.table.columnCount():
             self.table.resizeColumnsToContents()
             self.table.resizeRowsToContents()
             self._fit_columns()
+
+    def _fit_machines(self) -> None:
+        """The machines' table as tall as its header and rows: AdjustToContents left an empty row's height."""
+        m = self.machines
+        m.resizeColumnsToContents()
+        m.resizeRowsToContents()
+        rows = sum(m.rowHeight(i) for i in range(m.rowCount()))
+        m.setFixedHeight(m.horizontalHeader().sizeHint().height() + rows + 2 * m.frameWidth())
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -323,9 +329,8 @@ class ComparePanel(QWidget):
                 if tip:
                     item.setToolTip(tooltip(tip))
                 self.machines.setItem(i, j, item)
-        self.machines.resizeColumnsToContents()
-        self.machines.resizeRowsToContents()
         self.machines.setVisible(not self.projector)
+        self._fit_machines()
 
 
 def labels_tip(source: str) -> str:
