@@ -236,7 +236,14 @@ def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_
     FP32 peak ratio (the naive V1 too), the bandwidth ratio is distinct from it, pairs of other configurations
     exist and are counted apart."""
     from gemmviz.core.lesson import gpus
-    from gemmviz.core.lesson.lessons import LessonError, check_placeholders, fill_text, find_lesson, step_quoted
+    from gemmviz.core.lesson.lessons import (
+        LessonError,
+        check_placeholders,
+        fill_text,
+        find_lesson,
+        parse_series,
+        step_quoted,
+    )
 
     ws, h200, h100 = shipped_pair
     pair = gpus.shipped_pair()
@@ -244,7 +251,9 @@ def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_
     s = pair.summary
     assert set(s.verdicts) == {machines.FOLLOWS_PEAK} and s.differing  # what the notes say
     assert abs(math.log(s.bandwidth / s.peak)) > math.log(machines.CLOSE)
-    assert gpus.figure("gpus speed gpu-naive[block=32] at 4096") == times_text(
+    assert gpus.figure("gpus speed gpu-warptile at 4096", "en", parse_series) == "configs differ"  # tuned vs default
+    naive = gpus.figure("gpus speed gpu-naive[block=32] at 4096", "en", parse_series)
+    assert naive == times_text(
         next(r for r in rows_of(ws, h100) if r["series"] == "gpu-naive (block 32)" and r["size"] == "4096³")["others"][
             h200
         ][1]

@@ -521,7 +521,9 @@ def _recorded_figure(expr: str, microbench: Microbench | None | str, lang: str) 
     """A {{ceiling …}}, {{latency …}} or {{microbench …}} figure (the shipped ceilings, the microbenchmark
     recording), the words saying it is absent, or None for another placeholder; ProblemError for an unknown name."""
     try:
-        two = gpus.figure(expr, lang)  # {{gpus …}}: the second GPU's recording beside the replay (core/lesson/gpus.py)
+        two = gpus.figure(
+            expr, lang, parse_series
+        )  # {{gpus …}}: the second GPU's recording beside the replay (core/lesson/gpus.py)
     except ValueError as exc:
         raise ProblemError(str(exc)) from None
     if two is not None:
