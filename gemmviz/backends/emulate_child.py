@@ -47,7 +47,7 @@ def nvrtc(spec: dict) -> None:
     from gemmviz.backends import emulator
 
     include = Path(spec["include_dir"]) if spec.get("include_dir") else None
-    build = emulator.compile_nvrtc(Path(spec["source"]), spec["defines"], spec["arch"], include)
+    build = emulator.compile_nvrtc(Path(spec["source"]), spec["defines"], spec["arch"], include_dir=include)
     Path(spec["out"]).write_text(build.ptx, encoding="utf-8")
     emit(event="ptx", ok=build.ok, log=build.log[-20000:], command=build.command, error=build.error, arch=build.arch)
 
