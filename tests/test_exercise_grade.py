@@ -231,7 +231,7 @@ def test_the_real_check_without_a_gpu_grades_what_it_can(tmp_path, capsys, monke
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
 def test_a_batch_systems_stop_leaves_a_valid_csv(tmp_path):
-    """SIGTERM (Slurm's time limit) as Ctrl+C: exit 130, every finished row kept, no temporary file left."""
+    """SIGTERM (Slurm's time limit) as Ctrl+C: exit 143, every finished row kept, no temporary file left."""
     import signal
     import subprocess
 
@@ -253,7 +253,7 @@ def test_a_batch_systems_stop_leaves_a_valid_csv(tmp_path):
         _out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 143, err
     rows = _rows(out)
     assert 1 <= len(rows) < 6 and all(r["compiles"] == "pass" for r in rows)
     assert [p.name for p in out.parent.iterdir()] == ["grades.csv"]  # no temporary file left beside it

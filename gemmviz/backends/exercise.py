@@ -91,8 +91,8 @@ class ChildRun:
 def run_child(
     argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None, cwd: Path | None = None
 ) -> ChildRun:
-    """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
-    (checked every 50 ms, so a cancel ends the step within half a second)."""
+    """Run argv in a new process group; read its JSON lines; kill the group at limit_s, on cancel (checked every
+    50 ms, so a cancel ends the step within half a second) or on any exception while it runs (a signal)."""
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -129,12 +129,16 @@ def run_child(
     for r in readers:
         r.start()
     t0, timed_out = time.monotonic(), False
-    while proc.poll() is None:
-        if cancel.is_set() or time.monotonic() - t0 > limit_s:
-            timed_out = not cancel.is_set()
-            _kill(proc)
-            break
-        time.sleep(0.05)
+    try:
+        while proc.poll() is None:
+            if cancel.is_set() or time.monotonic() - t0 > limit_s:
+                timed_out = not cancel.is_set()
+                _kill(proc)
+                break
+            time.sleep(0.05)
+    except BaseException:  # Ctrl+C, SIGTERM, a grading run's stop: the step's processes end with it
+        _kill(proc)
+        raise
     proc.wait()
     for r in readers:
         r.join(timeout=2)
