@@ -30,12 +30,15 @@ RECORDED = {"tiled_good": "tiled_good", "tiled_or": "tiled_or", "tiled_conflicts
 
 def fake_check(path, exercise, options=None, progress=None):
     """The recorded check of the kernel the file holds (its first line names it: // as tiled_or); logs the call.
-    A file whose first line is // hang waits for the run's cancel flag, as a check's child step does."""
+    A file whose first line is // hang waits for the run's cancel flag, as a check's child step does; one whose
+    first line is // die kills its worker process (as the kernel's OOM killer, or a kill -9, would)."""
     source = read_source(path)
     check_signature(source, exercise)
     with open(os.environ["GRADE_FAKE_LOG"], "a", encoding="utf-8", errors="surrogateescape") as log:
         log.write(f"{Path(path).name}\n")
     first = source.split("\n", 1)[0]
+    if first.startswith("// die"):
+        os.kill(os.getpid(), 9)
     if first.startswith("// hang"):
         while not options.cancel.is_set():
             time.sleep(0.01)
