@@ -35,6 +35,7 @@ from gemmviz.backends.exercise_emulate import (
 )
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core import interrupt
 from gemmviz.core.exercise.check import (
     SANITIZER_TOOLS,
     diagnostic_log,
@@ -72,6 +73,7 @@ class CheckOptions:
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
+    scratch: Path | None = None  # where the check's folder goes (default: work_dir()); a grading run's own folder
 
 
 def work_dir() -> Path:
@@ -464,7 +466,18 @@ def check_exercise(
     check_signature(source, exercise)
     progress = progress or (lambda *_: None)
     _remove_stale(work_dir())
-    folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
+    folder = None
+    try:
+        with interrupt.deferred():  # made and known together: a signal now leaves no folder behind
+            folder = Path(tempfile.mkdtemp(prefix="check-", dir=options.scratch or work_dir()))
+        return _check_in(folder, source_path, source, exercise, options, progress, given)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_in(folder: Path, source_path: Path, source: str, exercise: Exercise, options, progress, given) -> dict:
+    """check_exercise's steps with their files in `folder`."""
     record = {
         "format": FORMAT,
         "version": VERSION,
@@ -483,10 +496,7 @@ def check_exercise(
         "counters": {},
         "not_run": [],
     }
-    try:
-        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress, given=given))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress, given=given))
     return finish(record)
 
 

@@ -140,6 +140,7 @@ def grade_one(student: Student, exercise: Exercise, options: GradeOptions, check
     )
     name = Path(student.name).name
     with tempfile.TemporaryDirectory(prefix="check-grade-", dir=scratch or work_dir()) as folder:
+        check_options.scratch = Path(folder)  # the check's files too: the run removes them, whatever ends a worker
         copy = Path(folder) / (name if _SAFE_NAME.fullmatch(name) else "handin.cu")
         copy.write_bytes(data)
         try:
@@ -204,8 +205,8 @@ class _Batch:
 
     def go(self, todo: list[Student]) -> None:
         queue = list(reversed(todo))
-        scratch = Path(tempfile.mkdtemp(prefix="check-grade-run-", dir=work_dir()))  # the copies; removed at the end
         with interrupt.deferred():  # the workers' bookkeeping is never cut; a signal is taken in the loop below
+            scratch = Path(tempfile.mkdtemp(prefix="check-grade-run-", dir=work_dir()))  # the copies, removed below
             try:
                 while queue or self._busy():
                     self.workers = [w for w in self.workers if w.student is not None or w.process.is_alive()]
@@ -352,10 +353,10 @@ def _serve(conn, cancel, parent: int, jobs: int) -> None:
     signal.signal(signal.SIGUSR1, _stop_check)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
     _CANCEL = cancel
-    if jobs > 1:
-        one_blas_thread()
-    threading.Thread(target=_watch, args=(cancel, parent), daemon=True, name="gemmviz-grade-watch").start()
-    try:
+    try:  # from here on the watcher may stop it at any line
+        if jobs > 1:
+            one_blas_thread()
+        threading.Thread(target=_watch, args=(cancel, parent), daemon=True, name="gemmviz-grade-watch").start()
         while not cancel.is_set():
             task = conn.recv()
             if task is None:

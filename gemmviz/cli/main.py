@@ -182,6 +182,9 @@ def _run(command, args) -> int:
         late = interrupt.pending()  # a signal Python could not raise where it came (core/interrupt.py)
         if late is not None:
             raise interrupt.Interrupted(late - 128)
+        swallowed = interrupt.raised()  # raised, then lost in C code that called Python (an extension's import)
+        if swallowed is not None and code < 128:  # (a command that handled it returned 130 or 143 itself)
+            raise interrupt.Interrupted(swallowed)
         return code
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
