@@ -266,12 +266,13 @@ def _check(args) -> int:
     try:
         write_atomic(target, json.dumps(record, indent=1))
     except (OutputError, OSError) as exc:
-        print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
+        print(printable(f"gemmviz: warning: the check record could not be saved: {exc}"), file=sys.stderr)
         saved = False
     access_lines, access_failed = _access_report(record, exercise, args.lang)
-    print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record, args.lang), *access_lines]))
+    shown = _report(record, args.lang, access_lines)
+    print(json.dumps(record, indent=1) if args.json else shown)
     if not args.json and saved:
-        print(f"\nsaved {target} (open it in the app's Exercise tab)")
+        print(f"\n{printable(f'saved {target}')} (open it in the app's Exercise tab)")
     passed = all(v["status"] == "pass" for v in record["verdicts"]) and not access_failed
     return EXIT_OK if passed and saved else EXIT_FAILED  # the record asked for, unsaved, is a failure too
 
@@ -283,8 +284,15 @@ def _show(args) -> int:
         raise UsageError(str(exc)) from None
     shipped = {e.name: e for e in shipped_exercises()}
     lines, _failed = _access_report(record, shipped.get(record["exercise"]), args.lang)
-    print("\n".join([report_text(record, args.lang), *lines]))
+    print(_report(record, args.lang, lines))
     return EXIT_OK
+
+
+def _report(record: dict, lang: str, extra: list[str]) -> str:
+    """The report as the terminal gets it: the file's name on one line, no control character of a name or of
+    the student's code (core/text.printable)."""
+    shown = {**record, "file": printable(record.get("file", ""))}
+    return printable("\n".join([report_text(shown, lang), *extra]), lines=True)
 
 
 def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str], bool]:
