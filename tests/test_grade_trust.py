@@ -252,3 +252,18 @@ def test_a_link_loop_and_unreadable_folders_and_files_get_rows(tmp_path, log, ti
     monkeypatch.setattr(os, "scandir", refuse_all)
     with pytest.raises(GradeError, match="cannot list the folder"):
         students(hand_ins)
+
+
+def test_ran_on_names_what_ran_the_kernel():
+    """issue 43 item 3: "no GPU: compiled only" beside passed=yes, although the emulator ran."""
+    from gemmviz.core.exercise.grading import ran_on
+
+    assert ran_on({"environment": {"gpu": "NVIDIA H200"}, "emulator": {}}) == "NVIDIA H200"
+    nvrtc = {"command": "nvrtc -lineinfo --gpu-architecture=compute_90 a.cu", "arch": "compute_90"}
+    assert (
+        ran_on({"no_gpu": "no PyCUDA", "emulator": {"shapes": []}, "compile": nvrtc})
+        == "CPU emulator, NVRTC compute_90"
+    )
+    nvcc = {"command": "nvcc -cubin -lineinfo -O3 -arch=sm_90 a.cu", "arch": "sm_90"}
+    assert ran_on({"no_gpu": "no PyCUDA", "emulator": {"shapes": []}, "compile": nvcc}) == "CPU emulator, nvcc sm_90"
+    assert ran_on({"no_gpu": "no PyCUDA", "compile": nvcc}) == "no GPU: compiled only"  # --no-emulate, or no compile

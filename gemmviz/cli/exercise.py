@@ -32,8 +32,9 @@ exit status:
        (not a kernel, unreadable, a link out of DIR), whatever the grades
   1    the CSV could not be written (another gemmviz holds it: its lock file), or some file's row says "not
        checked" (the process checking it died): the same command checks those again
-  2    bad arguments, an unknown exercise, a DIR that is no folder or cannot be listed, or an earlier CSV that cannot be resumed (other columns, or a row this gemmviz did
-       not write: the message names its line); nothing was checked and the CSV is left as it was
+  2    bad arguments, an unknown exercise, a DIR that is no folder or cannot be listed, or an earlier CSV
+       that cannot be resumed (malformed: other columns, or a row this gemmviz did not write, such as one
+       with a note added; the message names its line); nothing was checked and the CSV is left as it was
   130  Ctrl+C, 143 SIGTERM (a batch system's stop): the CSV holds every row finished before it; the same
        command resumes"""
 

@@ -268,6 +268,20 @@ def record_row(student: Student, record: dict, exercise: Exercise, lang: str = "
     row["figures"] = cell(
         "; ".join(f"{k}={v:.3g}" for k, v in ((accesses or {}).get("figures") or {}).items() if v is not None)
     )
-    environment = record.get("environment") or {}
-    row["ran_on"] = cell(environment.get("gpu") or ("no GPU: compiled only" if record.get("no_gpu") else ""))
+    row["ran_on"] = cell(ran_on(record))
     return row
+
+
+def ran_on(record: dict) -> str:
+    """What ran the kernel: the GPU's name; without one, the CPU emulator and the compiler that made its PTX
+    ("CPU emulator, NVRTC compute_90"), or "no GPU: compiled only" where nothing ran it."""
+    gpu = (record.get("environment") or {}).get("gpu")
+    if gpu:
+        return str(gpu)
+    if not record.get("no_gpu"):
+        return ""
+    if not record.get("emulator"):
+        return "no GPU: compiled only"
+    compiled = record.get("compile") or {}
+    tool = "NVRTC" if str(compiled.get("command", "")).startswith("nvrtc") else "nvcc"
+    return f"CPU emulator, {tool} {compiled.get('arch') or ''}".strip()
