@@ -268,7 +268,7 @@ class _Batch:
             assert student is not None
             kind, value = _answer(worker)
             worker.student = None
-            if kind == "row":
+            if kind == "row" and isinstance(value, dict):
                 self._keep(value)
             elif kind == "died":
                 self.workers.remove(worker)
@@ -380,6 +380,8 @@ def _watch(cancel, parent: int) -> None:
         if os.getppid() != parent:
             cancel.set()
             break
-    signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
+    main = threading.main_thread().ident
+    if main is not None:
+        signal.pthread_kill(main, signal.SIGUSR1)
     time.sleep(STOP_GRACE_S)
     os._exit(1)
