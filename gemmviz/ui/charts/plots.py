@@ -3,7 +3,7 @@
 Only valid results are plotted; invalid ones stay in the table, flagged. Charts are redrawn from the
 result list (a few hundred points at most), which keeps them simple and always consistent. Every series'
 colour, marker and dash come from the one style table (core/charts/style.py); the legend sits in its own column
-right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/roofline/chart.py.
+right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/charts/roofline.py.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from gemmviz.core.charts.style import SeriesStyle, ladder_order, series_styles, 
 from gemmviz.core.kernels.variants import baseline as registry_baseline
 from gemmviz.core.numbers import sig, times_text
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.session.results import Result, find_baseline, line_results
+from gemmviz.core.session.results import Baselines, Result, find_baseline, line_results
 from gemmviz.ui.charts.axes import LegendMark, Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
     LIGHT,
@@ -34,7 +34,7 @@ from gemmviz.ui.charts.base import (
     size_x,
     source_label,
 )
-from gemmviz.ui.roofline.chart import RooflineChart
+from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 # the registry's baseline labels (core/kernels/variants.py BASELINES), for the catalogue: charts draw them through tr()
@@ -52,7 +52,10 @@ class _SizeChart(ResultChart):
         raise NotImplementedError
 
     def tip(self, r: Result, source: str) -> str:
-        return _tip(r, source)
+        """The point's hover text, with its percentage of cuBLAS (of which cuBLAS) where its source has cuBLAS
+        at its size, and what the result records of its provenance (made when hovered: one Baselines a hover)."""
+        base = Baselines([x for x in self.results if self.source_of(x) == source]) if r.backend == "cuda" else None
+        return _tip(r, source, base)
 
     def draw(self, plot: pg.PlotItem) -> None:
         # Data go in as log10 values and the axes label them as 1-2-5 numbers, so lines, points and
