@@ -103,7 +103,7 @@ def test_the_exit_status_says_whether_every_file_has_its_grade(tmp_path, log, mo
     (hand_ins / "junk.cu").write_text("not a kernel\n", encoding="utf-8")
     out = tmp_path / "grades.csv"
     real = backend.grade
-    monkeypatch.setattr(backend, "grade", lambda *a, **k: real(*a, **k, checker=fake_check))
+    monkeypatch.setattr(backend, "grade", lambda *a, **k: real(*a, **{**k, "checker": fake_check}))
     argv = ["exercise", "grade", str(hand_ins), "--exercise", "tiled", "--csv", str(out)]
     assert main(argv) == 1
     assert "1 file(s) not checked" in capsys.readouterr().err
