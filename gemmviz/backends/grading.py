@@ -55,6 +55,7 @@ POLL_S = 0.1  # the loop's wait: a signal is acted on within this
 PARENT_POLL_S = 0.1  # a worker looks this often whether its parent is gone
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}\.cu")
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_POSIX = hasattr(signal, "pthread_sigmask") and hasattr(signal, "SIGUSR1")  # elsewhere: no blocking, no stop signal
 
 _CANCEL = None  # in a worker: the run's cancel flag (a SharedFlag; the check polls is_set())
 
@@ -209,7 +210,7 @@ class _Batch:
             scratch = Path(tempfile.mkdtemp(prefix="check-grade-run-", dir=work_dir()))  # the copies, removed below
             try:
                 while queue or self._busy():
-                    self.workers = [w for w in self.workers if w.student is not None or w.process.is_alive()]
+                    self._prune()
                     for worker in self._idle():
                         if not queue:
                             break
@@ -227,6 +228,13 @@ class _Batch:
                 self._stop()
                 shutil.rmtree(scratch, ignore_errors=True)
 
+    def _prune(self) -> None:
+        """Forget the idle workers that died (killed between two files): a new one takes their place."""
+        for worker in [w for w in self.workers if w.student is None and not w.process.is_alive()]:
+            self.workers.remove(worker)
+            worker.conn.close()
+            worker.process.join(0)
+
     def _busy(self) -> list[_Worker]:
         return [w for w in self.workers if w.student is not None]
 
@@ -240,11 +248,12 @@ class _Batch:
         process = self.context.Process(
             target=_serve, args=(theirs, self.cancel, os.getpid(), self.run.jobs), name="gemmviz-grade", daemon=True
         )
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if _POSIX else None
         try:
             process.start()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+            if before is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
             theirs.close()
         worker = _Worker(process, mine)
         self.workers.append(worker)
@@ -350,8 +359,9 @@ def _serve(conn, cancel, parent: int, jobs: int) -> None:
     global _CANCEL
     for signum in _SIGNALS:  # the parent stops the workers; a handler, not SIG_IGN: their children get the default
         signal.signal(signum, lambda *_: None)
-    signal.signal(signal.SIGUSR1, _stop_check)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+    if _POSIX:
+        signal.signal(signal.SIGUSR1, _stop_check)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
     _CANCEL = cancel
     try:  # from here on the watcher may stop it at any line
         if jobs > 1:
@@ -381,7 +391,7 @@ def _watch(cancel, parent: int) -> None:
             cancel.set()
             break
     main = threading.main_thread().ident
-    if main is not None:
+    if main is not None and _POSIX:
         signal.pthread_kill(main, signal.SIGUSR1)
     time.sleep(STOP_GRACE_S)
     os._exit(1)
