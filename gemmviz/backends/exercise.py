@@ -140,6 +140,10 @@ def run_child(
             time.sleep(0.05)
     except BaseException:  # Ctrl+C, SIGTERM, a grading run's stop: the step's processes end with it
         _kill(proc)
+        try:
+            proc.wait(2)  # gone before the caller removes the folder it wrote into
+        except BaseException:
+            pass
         raise
     proc.wait()
     for r in readers:
