@@ -140,10 +140,6 @@ def run_child(
             time.sleep(0.05)
     except BaseException:  # Ctrl+C, SIGTERM, a grading run's stop: the step's processes end with it
         _kill(proc)
-        try:
-            proc.wait(2)  # gone before the caller removes the folder it wrote into
-        except BaseException:
-            pass
         raise
     proc.wait()
     for r in readers:
@@ -154,10 +150,15 @@ def run_child(
 
 
 def _kill(proc: subprocess.Popen) -> None:
+    """Kill the step's process group, and wait for it: gone before the caller removes the folder it wrote into."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         proc.kill()
+    try:
+        proc.wait(2)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def child_env(tmp: Path) -> dict:
