@@ -65,9 +65,7 @@ TYPED = {
     },
 }
 # tokens that name things rather than state figures: sizes, tiles, formulas, hardware and kernel names
-NAMES = re.compile(
-    r"^(\d+³|\d+×\d+(×\d+)?|\d+N[³²]|N/6|[A-Z]+\d+|V\d|\d+-way|\d+-byte|RTX|\d{3,4})$|^(TILE|tile)$"
-)
+NAMES = re.compile(r"^(\d+³|\d+×\d+(×\d+)?|\d+N[³²]|N/6|[A-Z]+\d+|V\d|\d+-way|\d+-byte|RTX|\d{3,4})$|^(TILE|tile)$")
 
 
 def _typed_figures(text: str) -> list[str]:
@@ -84,7 +82,7 @@ def _typed_figures(text: str) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(LESSONS))
 def test_every_because_holds_against_the_recording(name):
-    for lang, lesson in LESSONS[name].items():
+    for lesson in LESSONS[name].values():
         results = list(lesson_session(lesson).results)
         for step in lesson.steps:
             assert claim_problems(step.because, results) == [], (lesson.path, step.title)
@@ -118,9 +116,10 @@ def test_a_claim_the_recording_contradicts_is_named_before_the_class():
     assert "step 1 (T)" in gap and "shared_loads 4,294,967,296 against 2,684,354,560" in gap
     faster = parse_lesson(
         head.replace("Padding.", "Faster.")
-        + claim.replace("counted = [\"gpu-tiled-pad[tile=32]\", \"gpu-tiled[tile=16]\"]", "counted = [\"gpu-tiled[tile=16]\", \"gpu-tiled-pad[tile=32]\"]").format(
-            a="gpu-tiled[tile=32]", b="gpu-tiled-pad[tile=32]", more="false"
-        ),
+        + claim.replace(
+            'counted = ["gpu-tiled-pad[tile=32]", "gpu-tiled[tile=16]"]',
+            'counted = ["gpu-tiled[tile=16]", "gpu-tiled-pad[tile=32]"]',
+        ).format(a="gpu-tiled[tile=32]", b="gpu-tiled-pad[tile=32]", more="false"),
         "x",
     )
     gaps = lesson_gaps(faster, lesson_session(faster))
@@ -130,9 +129,10 @@ def test_a_claim_the_recording_contradicts_is_named_before_the_class():
         'counter = "shared_loads" }]\n',
         "x",
     )
-    assert "gpu-tiled-pad[tile=16]'s shared_loads at 4096³ is not recorded" in lesson_gaps(
-        unrecorded, lesson_session(unrecorded)
-    )[0]
+    assert (
+        "gpu-tiled-pad[tile=16]'s shared_loads at 4096³ is not recorded"
+        in lesson_gaps(unrecorded, lesson_session(unrecorded))[0]
+    )
 
 
 @pytest.mark.parametrize(

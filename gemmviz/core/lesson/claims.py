@@ -49,7 +49,7 @@ class Claim:
 
 def _series(d: Mapping, key: str) -> SeriesRef:
     try:
-        return parse_series(d.get(key))
+        return parse_series(d.get(key))  # type: ignore[arg-type]  # parse_series refuses what is not a string
     except ProblemError as exc:
         raise StepProblem("because", f"because: {key}: {exc}") from None
 
@@ -62,7 +62,7 @@ def _claim(d: object) -> Claim:
         raise StepProblem("because", f"because: unknown key {unknown[0]!r} (keys: {', '.join(CLAIM_KEYS)})")
     slower, than = _series(d, "slower"), _series(d, "than")
     at = d.get("at")
-    if not (whole(at) and 0 < at <= MAX_N):
+    if not (isinstance(at, int) and whole(at) and 0 < at <= MAX_N):
         raise StepProblem("because", f"because: at is the size N of the N³ product, 1…{MAX_N}")
     counter = d.get("counter")
     if counter not in COUNTER_PLACEHOLDERS:
@@ -74,7 +74,9 @@ def _claim(d: object) -> Claim:
     pair = None
     if counted is not None:
         if not (isinstance(counted, list) and len(counted) == 2):
-            raise StepProblem("because", "because: counted names two series, where the slower's and the other's counter were recorded")
+            raise StepProblem(
+                "because", "because: counted names two series, where the slower's and the other's counter were recorded"
+            )
         pair = (_series({"s": counted[0]}, "s"), _series({"s": counted[1]}, "s"))
         if (pair[0].variant, pair[1].variant) != (slower.variant, than.variant):
             raise StepProblem("because", "because: counted names the same two kernels as slower and than, in order")
@@ -98,11 +100,12 @@ def claim_problems(claims: tuple[Claim, ...], results: list[Result]) -> list[str
         if a is None or b is None:
             missing = c.slower if a is None else c.than
             problems.append(f"it says {c.text}, but {missing.text} at {c.at}³ is not in the results")
-        elif not a.median_ms > b.median_ms:
+        elif not (a.median_ms or 0.0) > (b.median_ms or 0.0):  # (best() keeps only results with a time)
             problems.append(
                 f"it says {c.text}, but {c.slower.text} takes {a.median_ms:.3g} ms against {b.median_ms:.3g} ms"
             )
-        ca, cb = (counter_value(results, ref, problem, c.counter) for ref in c.counted_pair)
+        ca = counter_value(results, c.counted_pair[0], problem, c.counter)
+        cb = counter_value(results, c.counted_pair[1], problem, c.counter)
         if ca is None or cb is None:
             missing = c.counted_pair[0] if ca is None else c.counted_pair[1]
             problems.append(f"it says {c.text}, but {missing.text}'s {c.counter} at {c.at}³ is not recorded")

@@ -63,8 +63,12 @@ def parse_series(text: str) -> SeriesRef:
 def best(results: list[Result], ref: SeriesRef, n: int | Problem) -> Result | None:
     """The fastest valid result of `ref` at N³ (or at a Problem of any shape, seed 001's 2048×3072×4096)."""
     problem = n if isinstance(n, Problem) else Problem(n, n, n)
-    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.problem == problem]
-    return min(found, key=lambda r: r.median_ms) if found else None
+    found = [
+        (r.median_ms, i, r)
+        for i, r in enumerate(results)
+        if ref.matches(r) and r.valid and r.median_ms and r.problem == problem
+    ]
+    return min(found)[2] if found else None
 
 
 # the hardware counters a slide quotes ({{NAME series at N}}) or a claim names, by short name: Nsight Compute's
@@ -82,9 +86,8 @@ COUNT_PLACEHOLDERS = ("requests", "shared_loads", "store_conflicts")  # counts, 
 def counter_value(results: list[Result], ref: SeriesRef, problem: Problem, name: str) -> float | None:
     """The recorded counter `name` (a COUNTER_PLACEHOLDERS key) of `ref` at `problem`; None if not recorded."""
     metric = COUNTER_PLACEHOLDERS[name]
-    values = [
-        r.counters[metric]
-        for r in results
-        if ref.matches(r) and r.valid and r.problem == problem and r.counters and metric in r.counters
-    ]
-    return float(values[0]) if values else None
+    for r in results:
+        value = r.counters.get(metric) if r.counters and ref.matches(r) and r.valid and r.problem == problem else None
+        if value is not None:
+            return float(value)
+    return None

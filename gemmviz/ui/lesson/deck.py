@@ -55,6 +55,8 @@ def key_help() -> list[tuple[str, str]]:
         (tr("F1 or ?"), tr("these keys")),
         (tr("Esc"), tr("end the lesson")),
     ]
+
+
 STEPS_PER_SECOND = 2.0
 TICK_MS = 16
 

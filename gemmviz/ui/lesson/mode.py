@@ -281,7 +281,9 @@ class LessonView(QWidget):
     def paintEvent(self, _event) -> None:
         if self.deck.blank is not None:  # B or W: nothing of the slide on the screen
             painter = QPainter(self)
-            painter.fillRect(self.rect(), QColor(Qt.GlobalColor.black if self.deck.blank == "black" else Qt.GlobalColor.white))
+            painter.fillRect(
+                self.rect(), QColor(Qt.GlobalColor.black if self.deck.blank == "black" else Qt.GlobalColor.white)
+            )
             painter.end()
             self.texts = []
             return
