@@ -42,18 +42,18 @@ def key_help() -> list[tuple[str, str]]:
 
     return [
         (tr("→ Space PgDn"), tr("next step")),
-        (tr("← PgUp"), tr("previous step, as it ended")),
-        (tr("Home / End"), tr("first / last step")),
+        ("← PgUp", tr("previous step, as it ended")),
+        ("Home / End", tr("first / last step")),
         (tr("number, Enter"), tr("go to that step")),
         (tr(". or Shift+→"), tr("animation one frame on")),
         (tr(", or Shift+←"), tr("animation one frame back")),
-        (tr("P"), tr("play / pause the animation")),
-        (tr("B / W"), tr("black / white screen (again: back)")),
-        (tr("N"), tr("notes window (one screen)")),
-        (tr("R"), tr("measure the step live (GPU)")),
-        (tr("T"), tr("reset the clock")),
+        ("P", tr("play / pause the animation")),
+        ("B / W", tr("black / white screen (again: back)")),
+        ("N", tr("notes window (one screen)")),
+        ("R", tr("measure the step live (GPU)")),
+        ("T", tr("reset the clock")),
         (tr("F1 or ?"), tr("these keys")),
-        (tr("Esc"), tr("end the lesson")),
+        ("Esc", tr("end the lesson")),
     ]
 
 
