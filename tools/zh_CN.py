@@ -605,4 +605,5 @@ ZH = {
     "screen black (B: show it)": "已黑屏（按 B 恢复）",
     "screen white (W: show it)": "已白屏（按 W 恢复）",
     "go to step {n}: Enter": "跳到第 {n} 步：按回车",
+    "M×N×K, Enter": "M×N×K，回车",
 }
