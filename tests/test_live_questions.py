@@ -40,3 +40,31 @@ def test_any_size_typed_into_the_tiling_tab_keeps_the_kernel_and_tile(qtbot):
     assert is_text_entry(panel.size_combo)  # the arrows and Space stay the field's while typing
     _type_size(qtbot, panel, panel.size_combo.itemText(0))  # a menu entry's words pick it
     assert panel.size_combo.currentIndex() == 0
+
+
+def test_the_tile_sizes_slide_draws_each_tile_in_its_colour_on_a_labelled_log_axis(qapp):
+    """Issue 44: seed000's "Tile size: 8, 16 or 32" drew three lines of one green, told apart by their markers
+    only, on a log axis labelled at 5,000 and 10,000 alone (it read as linear)."""
+    import math
+
+    import pyqtgraph as pg
+
+    from gemmviz.core.lesson.lessons import all_shipped_lessons, lesson_session
+    from gemmviz.ui.charts.axes import ticks_125
+    from gemmviz.ui.export.exporters import layout_offscreen
+    from gemmviz.ui.lesson.render import chart_theme
+    from gemmviz.ui.lesson.views import ViewContext, ui_view
+
+    for lang in ("en", "zh"):
+        lesson = all_shipped_lessons()["seed000-20min"][lang]
+        step = next(s for s in lesson.steps if len({r.variant for r in s.series}) == 1 and len(s.series) == 3)
+        chart = ui_view("chart").widget(ViewContext(step, lesson_session(lesson), chart_theme(True, False, 1280, 720)))
+        layout_offscreen(chart, 1200, 480)
+        curves = [i for i in chart.getPlotItem().items if isinstance(i, pg.PlotCurveItem)]
+        assert len(curves) == 3 and len({c.opts["pen"].color().name() for c in curves}) == 3
+        low, high = chart.getPlotItem().getViewBox().viewRange()[1]
+        labelled = ticks_125(low, high, 10**6)
+        assert len(labelled) >= 3 and all(round(10**v) in (1000, 2000, 5000, 10000, 20000) for v in labelled)
+        assert math.isclose(10 ** labelled[0], 2000)
+        chart.hide()
+        chart.deleteLater()
