@@ -68,3 +68,24 @@ def test_the_tile_sizes_slide_draws_each_tile_in_its_colour_on_a_labelled_log_ax
         assert math.isclose(10 ** labelled[0], 2000)
         chart.hide()
         chart.deleteLater()
+
+
+def test_1000_beside_the_sweeps_1024_is_a_hollow_mark_not_the_same_dot(qapp):
+    """Issue 44: the Charts tab drew the 1000³ and 1024³ points on top of each other. 1000³ is off the sweep's
+    line: its marker is hollow, ringed in the series' colour; the sweep's are filled."""
+    import pyqtgraph as pg
+
+    from gemmviz.core.session.results import Result
+    from gemmviz.ui.export.exporters import make_chart
+    from gemmviz.ui.theme import LIGHT
+
+    results = [
+        Result("gpu-tiled", {"tile": 16}, n, n, n, "cuda", "fp32", True, samples_ms=[2 * n**3 / 8e12 * 1e3])
+        for n in (512, 1000, 1024, 2048)
+    ]
+    chart = make_chart("gflops", results, LIGHT)
+    (scatter,) = [i for i in chart.getPlotItem().items if isinstance(i, pg.ScatterPlotItem)]
+    fills = {round(10 ** p.pos().x()): p.brush().color().name() for p in scatter.points()}
+    background = LIGHT.background.lower()
+    assert fills[1000] == background and fills[1024] != background and fills[1024] == fills[512]
+    chart.deleteLater()

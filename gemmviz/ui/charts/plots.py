@@ -84,10 +84,10 @@ class _SizeChart(ResultChart):
             style = styles[(source, name)]
             xs = np.log10([size_x(r) for r in rs])
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
-            brush = pg.mkBrush(self.theme.color(style.colour))
             tips = [_Tip(self.tip, r, r, source) for r in rs]
             on_line = {id(r) for r in line_results(rs)}  # the square sweep is a line; another shape, a point
             joined = [i for i, r in enumerate(rs) if id(r) in on_line]
+            brush, ring = pg.mkBrush(self.theme.color(style.colour)), pg.mkPen(self.theme.background)
             items = self._items.get((source, name))
             if items is None:
                 # the line alone: a PlotDataItem made a curve and a scatter of its own for it (3.8 ms against 0.7 ms,
@@ -99,7 +99,7 @@ class _SizeChart(ResultChart):
                     ys,
                     size=self.theme.symbol_px,
                     brush=brush,
-                    pen=pg.mkPen(self.theme.background),
+                    pen=ring,
                     symbol=style.marker,
                     hoverable=True,
                     data=tips,
@@ -107,6 +107,7 @@ class _SizeChart(ResultChart):
                     hoverSize=self.theme.symbol_px * 1.5,
                 )
                 scatter.sigClicked.connect(lambda _item, points, _ev: self.emit_point(points))
+                self._mark_off_line(scatter, style.colour, [id(r) in on_line for r in rs])
                 items = [i for i in (line, spread, scatter) if i is not None]
                 for item in items:
                     plot.addItem(item)
@@ -116,7 +117,8 @@ class _SizeChart(ResultChart):
                 line.setData(xs[joined], ys[joined])
                 line.setPen(self.pen(style))
                 scatter = rest[-1]
-                scatter.setData(x=xs, y=ys, data=tips, brush=brush, symbol=style.marker)
+                scatter.setData(x=xs, y=ys, data=tips, brush=brush, pen=ring, symbol=style.marker)
+                self._mark_off_line(scatter, style.colour, [id(r) in on_line for r in rs])
                 if len(rest) == 2:
                     self.update_spread(rest[0], rs, xs, style.colour)
         sources = source_order(s for s, _ in groups)
@@ -140,6 +142,17 @@ class _SizeChart(ResultChart):
                         LegendMark(pen=self.pen(dash, self.theme.foreground)),
                         source_label(source) or tr("live (this machine)"),
                     )
+
+    def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
+        """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³: issue 44,
+        the two were one dot); those on it filled, as the series' own brush."""
+        if all(on_line):
+            return
+        solid, edge = pg.mkBrush(self.theme.color(colour)), pg.mkPen(self.theme.background)
+        hollow = pg.mkBrush(self.theme.background)
+        ring = pg.mkPen(self.theme.color(colour), width=max(2.0, 0.6 * self.theme.line_px))
+        scatter.setBrush([solid if on else hollow for on in on_line])
+        scatter.setPen([edge if on else ring for on in on_line])
 
     def _fit_range(self, plot: pg.PlotItem, groups) -> None:
         """The range from the data alone (not from pen widths, as auto-range would), so that an export's
