@@ -553,3 +553,15 @@ def test_the_cuts_fit_their_time_and_the_20_minute_cut_keeps_the_roofline_and_co
     views = {s.view for s in lessons["seed000-20min"]["en"].steps}
     assert {"roofline", "accesses"} <= views and full[14].chart == "coalescing"
     assert speaking_minutes(lessons["seed000"]["en"]) > speaking_minutes(lessons["seed000-20min"]["en"])
+
+
+def test_notes_are_written_for_a_reader_not_for_the_presenters_keys():
+    """Issue 44: the handout printed "Press . to step forward" from the notes; the keys are the presenter's help
+    (F1), the notes what a reader of the handout follows too."""
+    from gemmviz.core.lesson.lessons import all_shipped_lessons
+
+    keys = re.compile(r"\b[Pp]ress\b|\bclick\b|按 ?[.,RP]|按 ?R|点击")
+    for by_lang in all_shipped_lessons().values():
+        for lesson in by_lang.values():
+            for s in lesson.steps:
+                assert not keys.search(s.notes), (lesson.path, s.title, keys.search(s.notes).group(0))
