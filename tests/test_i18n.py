@@ -109,7 +109,7 @@ def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
     bar = [a.text() for a in w.menuBar().actions()]
     assert bar[:3] == ["文件(&F)", "运行(&R)", "视图(&V)"] and "课程(&L)" in bar and "帮助(&H)" in bar
     tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert tabs[:5] == ["图表", "屋顶线模型", "硬件", "分块动画", "比较会话"]
+    assert tabs[:5] == ["图表", "Roofline 模型", "硬件", "分块动画", "比较会话"]
     p = w.run_panel
     assert [b.text() for b in (p.run_button, p.sweep_button, p.cancel_button)] == ["运行", "扫描", "取消"]
     assert w.device_label.text().startswith("没有 CUDA GPU")
@@ -176,7 +176,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
         assert new is not w and not w.isVisible() and new.isVisible()
         assert new.size() == w.size()  # where the old one was, as large
         assert settings_store.read(qs, settings.LANGUAGE) == "zh"
-        assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "屋顶线模型"]
+        assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "Roofline 模型"]
         assert new.tabs.currentIndex() == 1
         ws = new.workspace
         assert ws.live == live and [s.results for s in ws.sessions] == [recorded] and ws.hidden == {"cublas"}

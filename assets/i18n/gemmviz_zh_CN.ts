@@ -88,123 +88,123 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="449" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="452" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="452" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="455" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="463" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="466" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="464" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="467" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="96" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="97" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="97" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="54" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="70" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="133" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="143" />
         <location filename="../../gemmviz/ui/charts/table.py" line="196" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="158" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="200" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="159" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="201" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="187" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="229" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="188" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="230" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="199" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="241" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="200" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="242" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="333" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="375" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="343" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="385" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="386" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="392" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="392" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="393" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="355" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="397" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -229,7 +229,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
         <source>roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
@@ -269,7 +269,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
-        <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
+        <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
@@ -497,7 +497,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
         <source>Hierarchical roofline</source>
-        <translation>分层屋顶线模型</translation>
+        <translation>分层 Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
@@ -533,7 +533,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="254" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="599" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="621" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -561,7 +561,7 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="438" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="604" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="626" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -571,19 +571,19 @@ Profiled or traced results appear here when a session has them.</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="27" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="27" />
         <source>above the roof: caches serve traffic the model counts as global</source>
         <translation>高于屋顶：模型算作全局内存的流量有一部分由缓存提供</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="28" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="28" />
         <source>above the roof: caches serve
 traffic the model counts as global</source>
         <translation>高于屋顶：模型算作全局内存
 的流量有一部分由缓存提供</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="29" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="29" />
         <source>above the roof:
 caches</source>
         <translation>高于屋顶：
@@ -592,80 +592,80 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="10" />
         <source>No roofline: a CPU-only session has no GPU results to place under a GPU's roof</source>
-        <translation>没有屋顶线：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
+        <translation>没有 Roofline 模型：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="26" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="38" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="38" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="39" />
         <source>arithmetic intensity (FLOP / byte of global traffic, from the model)</source>
         <translation>算术强度（FLOP / 全局内存流量的字节，来自模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="40" />
         <source>GFLOP/s (measured)</source>
         <translation>GFLOP/s（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="41" />
         <source>FLOP / byte (model)</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="90" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="90" />
         <source>Roofline of {device}</source>
-        <translation>{device} 的屋顶线模型</translation>
+        <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="95" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="129" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="129" />
         <source>ridge {ridge} FLOP/B</source>
         <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="109" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="109" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="131" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="131" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
-        <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
+        <translation>Roofline 模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="297" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="297" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="299" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="299" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="301" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="301" />
         <source>, {pct}% of cuBLAS</source>
         <translation>，cuBLAS 的 {pct}%</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="303" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="311" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="303" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="304" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="304" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -1001,13 +1001,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="242" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1027,54 +1027,54 @@ model</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
-        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="177" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
-        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="177" />
         <source>two charts</source>
         <translation>两张图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="40" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="40" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="65" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="66" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="69" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="75" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
@@ -1156,52 +1156,57 @@ model</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
+        <source>M×N×K, Enter</source>
+        <translation>M×N×K，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="214" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="210" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="220" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="221" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="223" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="239" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="252" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="257" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="260" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="366" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="388" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1224,7 +1229,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="209" />
         <source>a cell per thread</source>
-        <translation>每个线程一格</translation>
+        <translation>每个线程一⁠格</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
@@ -1260,7 +1265,7 @@ model</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="729" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
@@ -1300,13 +1305,13 @@ model</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="802" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1336,93 +1341,93 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="807" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="812" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: {n}× per loaded value</source>
         <translation>复用：每个读入的值用 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: none yet</source>
         <translation>复用：还没有</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="822" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="824" />
         <source>naive kernel: {x}× more loads</source>
         <translation>朴素核函数：读取是它的 {x} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="825" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="827" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="830" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="832" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="845" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="850" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="852" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="851" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="853" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1664,39 +1669,39 @@ model</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="81" />
         <source>Notes</source>
         <translation>讲稿</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="71" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="195" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="216" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="83" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="94" />
         <source>{title}: key frames</source>
         <translation>{title}：关键帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="98" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="109" />
         <source>frame {i} of {n}: {kind}</source>
         <translation>第 {i} / {n} 帧：{kind}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="120" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="180" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="131" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="193" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="154" />
         <source>{title}: handout</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="201" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="107" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1758,17 +1763,17 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="376" />
         <source>32 banks</source>
-        <translation>32 个存储体</translation>
+        <translation>32 个 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>{0}-way bank conflict</source>
-        <translation>{0} 路存储体冲突</translation>
+        <translation>{0} 路 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>no bank conflict</source>
-        <translation>没有存储体冲突</translation>
+        <translation>没有 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="327" />
@@ -1793,12 +1798,12 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="420" />
         <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
-        <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
+        <translation>合并访存：一个线程束的一次读取要取多少个 32 字节扇区</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
         <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
-        <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
+        <translation>bank 冲突：一个线程束的一次共享内存访问要多少个波前</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="500" />
@@ -1816,58 +1821,58 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
-        <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
-        <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
-    </message>
-    <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
-        <source>Median time per product; × = times faster than the {baseline} at the same size</source>
-        <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
+        <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
+        <translation>每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="203" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="142" />
+        <source>Median time per product; × = times faster than the {baseline} at the same size</source>
+        <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="204" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="206" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="207" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="294" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="310" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="318" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="365" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="422" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="383" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="469" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="479" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="462" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="509" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2184,47 +2189,62 @@ model</source>
         <translation>最长气泡附近</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="42" />
-        <source>→ Space PgDn: next step · ← PgUp: back · . or Shift+→: animation frame on · , or Shift+←: frame back · P: play · T: reset the clock · Esc: end the lesson</source>
-        <translation>→ 空格 PgDn：下一步 · ← PgUp：上一步 · . 或 Shift+→：动画前进一帧 · , 或 Shift+←：后退一帧 · P：播放 · T：计时归零 · Esc：结束课程</translation>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="43" />
+        <source>F1 or ?: all keys · number + Enter: go to a step · B / W: black / white screen · Esc: end</source>
+        <translation>F1 或 ?：全部按键 · 步号 + 回车：跳到该步 · B / W：黑屏 / 白屏 · Esc：结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="114" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="120" />
         <source>Presenter: {title}</source>
         <translation>演讲者视图：{title}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="124" />
         <source>Reset clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="137" />
         <source>Now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="137" />
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="187" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="208" />
         <source>step {i} of {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="193" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="214" />
         <source>End of the lesson</source>
         <translation>课程结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="211" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="232" />
         <source>animation frame {i} of {n}</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="353" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="244" />
+        <source>screen black (B: show it)</source>
+        <translation>已黑屏（按 B 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="244" />
+        <source>screen white (W: show it)</source>
+        <translation>已白屏（按 W 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="246" />
+        <source>go to step {n}: Enter</source>
+        <translation>跳到第 {n} 步：按回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/views.py" line="357" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2252,6 +2272,96 @@ model</source>
         <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>→ Space PgDn</source>
+        <translation>→ 空格 PgDn</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="45" />
+        <source>previous step, as it ended</source>
+        <translation>上一步，停在它结束时</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="46" />
+        <source>first / last step</source>
+        <translation>第一步 / 最后一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>number, Enter</source>
+        <translation>步号，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>go to that step</source>
+        <translation>跳到那一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>. or Shift+→</source>
+        <translation>. 或 Shift+→</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>animation one frame on</source>
+        <translation>动画前进一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>, or Shift+←</source>
+        <translation>, 或 Shift+←</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>animation one frame back</source>
+        <translation>动画后退一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <source>play / pause the animation</source>
+        <translation>播放 / 暂停动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <source>black / white screen (again: back)</source>
+        <translation>黑屏 / 白屏（再按一次恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <source>notes window (one screen)</source>
+        <translation>讲稿窗口（单屏时）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
+        <source>measure the step live (GPU)</source>
+        <translation>现场测量这一步（需要 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
+        <source>reset the clock</source>
+        <translation>计时归零</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>F1 or ?</source>
+        <translation>F1 或 ?</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>these keys</source>
+        <translation>这些按键</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
+        <source>end the lesson</source>
+        <translation>结束课程</translation>
     </message>
 </context>
 <context>
@@ -2363,23 +2473,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="356" />
         <location filename="../../gemmviz/ui/window.py" line="379" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="345" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="363" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="348" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="366" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="351" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="369" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2399,7 +2509,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="189" />
@@ -2608,12 +2718,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="721" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="721" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>

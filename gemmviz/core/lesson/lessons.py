@@ -540,7 +540,7 @@ def fill_text(
 
     filled = _PLACEHOLDER.sub(value, text)
     # Chinese: no space between two hanzi, where a figure's unit (亿, 毫秒, 个周期) meets the next word
-    return _HAN_SPACE.sub("", filled) if lang == "zh" else filled
+    return _HAN_SPACE.sub("", filled)  # (no hanzi in other languages: nothing to take out)
 
 
 MAX_SLIDE_WORDS = 30  # what a slide says; the rest is the speaker's, in `notes`
