@@ -163,3 +163,14 @@ def test_no_dialog_and_no_banner_reaches_the_projector(qtbot, window):
     assert "No CUDA GPU" in window.device_label.text()
     QTest.keyClick(p, Qt.Key.Key_Escape)  # the teacher leaves the lesson to use a tab, on the projector
     assert window.lesson_view is None and not window.device_label.isVisible()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_keys_help_fits_its_pane_without_scrolling(qtbot, window, size):
+    p = _present(qtbot, window)
+    p.resize(*size)
+    p.toggle_help()
+    qtbot.waitUntil(lambda: p.help.isVisible())
+    p.help.document().adjustSize()
+    assert p.help.verticalScrollBar().maximum() == 0, size
+    assert p.help.font().pixelSize() >= 14

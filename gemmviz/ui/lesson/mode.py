@@ -526,8 +526,8 @@ def leave(window) -> None:
         presenter.deleteLater()
         if not mode.was_fullscreen:
             window.showNormal()
-        # the window was the room's screen: the no-GPU notice is the teacher's news, not the class's (it comes back
-        # when its text changes; the status bar and Help keep it)
+        # the window was the room's screen: the no-GPU notice is the teacher's news, not the class's (hidden as its ✕
+        # hides it: it comes back when its text changes)
         window.device_label.dismiss()
         if mode.set_projector:
             mode.set_projector = False

@@ -11,7 +11,7 @@ show in its top line, never on the projector. Closing it ends the lesson, as Esc
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QGridLayout,
@@ -45,9 +45,7 @@ def key_hint() -> str:
 
 def key_table() -> str:
     """Every lesson key and what it does, a line each (the help that F1 or ? shows)."""
-    rows = key_help()
-    width = max(len(keys) for keys, _ in rows)
-    return "\n".join(f"{keys.ljust(width)}   {what}" for keys, what in rows)
+    return "\n".join(f"{keys}\t{what}" for keys, what in key_help())  # a tab stop past the widest keys
 
 
 class SlidePane(QWidget):
@@ -187,10 +185,12 @@ class PresenterWindow(QWidget):
         for w in (self.frame_label, self.reset_button, self.now_label, self.next_label, self.state_label):
             w.setFont(small)
         self.notes.setFont(body)
-        mono = pixel_font(22 * scale)
-        mono.setStyleHint(mono.StyleHint.Monospace)
-        mono.setFamilies(["DejaVu Sans Mono", "monospace", *mono.families()])
-        self.help.setFont(mono)
+        # every key in the notes' pane (about half the window's height) without scrolling, as large as that allows
+        rows = key_help()
+        keys_font = pixel_font(min(28 * scale, max(14.0, 0.46 * self.height() / (len(rows) * 1.5))))
+        self.help.setFont(keys_font)
+        widest = max(QFontMetricsF(keys_font).horizontalAdvance(keys) for keys, _ in rows)
+        self.help.setTabStopDistance(widest + keys_font.pixelSize())  # the keys one column, what they do the next
         self.help_label.setFont(small)
 
     def resizeEvent(self, event) -> None:
