@@ -104,8 +104,8 @@ def test_side_by_side_counters_in_the_tiling_tab_are_compact_and_larger_at_720p(
     from tests.fakes import FakeGpuBackend
 
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=settings,
-                   load_recorded_without_gpu=False)  # fmt: skip
+    backends = {"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}
+    w = MainWindow(backends, settings=settings, load_recorded_without_gpu=False)
     qtbot.addWidget(w)
     w.resize(1280, 720)
     w.show()
