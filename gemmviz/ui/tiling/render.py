@@ -270,8 +270,6 @@ def font_px_for(w: int, h: int, theme: Theme) -> float:
 
 
 PROJECTOR_SHARE = 0.64  # a projector's smallest text, 24 px at 1080p, of the projector theme's 38 px type
-COMPACT_PX = 17.0  # two kernels side by side (the Tiling tab's "beside", a side step): their counters at least this
-COMPACT_VIEW_EMS = 36  # ... in a half view at least this many times as wide (else the floor is less)
 SHORT_VIEW_LINES = 24  # a short view's smallest text: 1/24 of its height (16 px in the window at 1280×720)
 
 
@@ -426,9 +424,6 @@ class BlockRenderer(ScheduleRenderer):
         s = state.schedule
         last = _counter_lines(s, len(s.steps) - 1, s.steps[-1], state.thread, state.compact)
         font_px, min_px = font_px_for(w, h, theme), min_text_px(w, h, theme)
-        if state.compact:  # two kernels side by side: counters at least COMPACT_PX where the view has the room
-            floor = min(COMPACT_PX, h / SHORT_VIEW_LINES, w / COMPACT_VIEW_EMS)
-            font_px, min_px = max(font_px, floor), max(min_px, floor)
         return _cached_layout(w, h, s, font_px, [t for t, _b in last], min_px)
 
     def _frame(self, canvas: Canvas, state: FrameState, step_i: int) -> Frame:

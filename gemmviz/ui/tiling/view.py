@@ -4,7 +4,6 @@ speed, block, thread) next to the kernel's source with the line of the current s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTextCharFormat, QTextCursor
@@ -542,15 +541,12 @@ class TilingPanel(QWidget):
         state = self.frame_state()
         if state is None:
             return
+        self.view.set_state(state)
         if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
             from gemmviz.core.schedule.lockstep import follower_step
 
-            # half a view each: the compact counters of the lesson's side view, in type that stays readable
-            self.view.set_state(replace(state, compact=True))
             j = follower_step(self.schedule, self.beside_schedule, self.step)
-            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True))
-        else:
-            self.view.set_state(state)
+            self.beside_view.set_state(FrameState(self.beside_schedule, j))
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
