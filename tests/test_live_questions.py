@@ -89,4 +89,3 @@ def test_1000_beside_the_sweeps_1024_is_a_hollow_mark_not_the_same_dot(qapp):
     background = LIGHT.background.lower()
     assert fills[1000] == background and fills[1024] != background and fills[1024] == fills[512]
     chart.deleteLater()
-
