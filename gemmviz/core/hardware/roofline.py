@@ -76,6 +76,7 @@ class RooflinePoint:
     # above the bandwidth roof: caches served traffic the model counts as global. A TF32 point above the
     # cuBLAS TF32 line (a measured figure, not the tensor cores' peak) is not that, and is not flagged.
     cache_served: bool = False
+    cublas_version: str | None = None  # of the cuBLAS result pct_of_cublas is against (None: not recorded)
 
 
 def _under_bandwidth(ceilings: Ceilings | None, x: float, precision: str) -> bool:
@@ -105,9 +106,15 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
                 100 * r.gflops / roof if roof else None,
                 None if vs_cublas is None else 100 * vs_cublas,
                 _under_bandwidth(ceilings, x, r.precision) and roof is not None and r.gflops > roof,
+                _cublas_version(baselines, r, cublas),
             )
         )
     return out
+
+
+def _cublas_version(baselines: Baselines, r: Result, cublas: str) -> str | None:
+    base = baselines.of(r, cublas)
+    return base.cublas_version if base is not None else None
 
 
 def _same(text: str) -> str:
