@@ -153,9 +153,12 @@ class PresenterWindow(QWidget):
         """Its words in the language installed now (the window's), and its slides again (in the lesson's)."""
         self.setWindowTitle(tr("Presenter: {title}").format(title=self.deck.lesson.title))
         self.reset_button.setText(tr("Reset clock"))
-        self.help_label.setText(key_help())
+        self.help_label.setText(key_hint())
+        self.help.setPlainText(key_table())
         self.now_label.setText(tr("Now"))
         self.next_label.setText(tr("Next"))
+        self._fonts()  # the keys' column for the new words
+        self._show_state()
         self._moved(self.deck.index)
 
     def _lay_out(self) -> None:
