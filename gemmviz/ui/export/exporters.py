@@ -293,8 +293,9 @@ def paint_charts(widget: QWidget, painter: QPainter) -> None:
 
     views = [widget] if isinstance(widget, pg.GraphicsView) else widget.findChildren(pg.GraphicsView)
     # into a PDF or SVG, markers as paths too: pyqtgraph's export mode (its own exporters set it) draws each
-    # symbol instead of stamping cached pixmaps, which would be embedded as images
-    vector = painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG)
+    # symbol instead of stamping cached pixmaps, which would be embedded as images (a picture: the handout's slide,
+    # replayed into its PDF)
+    vector = painter.paintEngine().type() in (QPaintEngine.Type.Pdf, QPaintEngine.Type.SVG, QPaintEngine.Type.Picture)
     for view in views:
         origin = view.mapTo(widget, view.rect().topLeft()) if view is not widget else view.rect().topLeft()
         items = [i for i in view.scene().items() if hasattr(i, "setExportMode")] if vector else []
