@@ -30,6 +30,7 @@ from gemmviz.backends import emulator, sandbox
 from gemmviz.backends.exercise_emulate import ACCESS_KEEP_PER_BLOCK, ACCESS_SHAPE, BY, remember_reference
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core import interrupt
 from gemmviz.core.exercise.check import (
     SANITIZER_TOOLS,
     diagnostic_log,
@@ -69,6 +70,7 @@ class CheckOptions:
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
+    scratch: Path | None = None  # where the check's folder goes (default: work_dir()); a grading run's own folder
 
 
 def work_dir() -> Path:
@@ -139,9 +141,10 @@ def run_child(
     memory_bytes: int | None = None,
 ) -> ChildRun:
     """Run argv in a new process group; read its JSON lines; at limit_s or on cancel (checked every 50 ms, so a
-    cancel ends the step within half a second) send the group SIGTERM, then SIGKILL after sandbox.GRACE_S.
-    `memory_bytes`: the work's address-space limit (sandbox.Limits); a child that reached it is `stopped`
-    "memory". Whatever the group left running when its leader ended is killed too."""
+    cancel ends the step within half a second) send the group SIGTERM, then SIGKILL after sandbox.GRACE_S; on any
+    exception while it runs (a signal) SIGKILL at once. `memory_bytes`: the work's address-space limit
+    (sandbox.Limits); a child that reached it is `stopped` "memory". Whatever the group left running when its
+    leader ended is killed too."""
     limits = sandbox.Limits(limit_s, memory_bytes)
     if memory_bytes is not None:
         argv, env = sandbox.limited_argv(argv, limits), sandbox.limited_env(env)
@@ -161,12 +164,16 @@ def run_child(
     out: list[str] = []
     readers = _readers(proc, events, out, err)
     t0, timed_out = time.monotonic(), False
-    while proc.poll() is None:
-        if cancel.is_set() or time.monotonic() - t0 > limit_s:
-            timed_out = not cancel.is_set()
-            _kill(proc)
-            break
-        time.sleep(0.05)
+    try:
+        while proc.poll() is None:
+            if cancel.is_set() or time.monotonic() - t0 > limit_s:
+                timed_out = not cancel.is_set()
+                _kill(proc)
+                break
+            time.sleep(0.05)
+    except BaseException:  # Ctrl+C, SIGTERM, a grading run's stop: the step's processes end with it, at once
+        _kill(proc, grace_s=0)
+        raise
     proc.wait()
     _signal_group(proc.pid, signal.SIGKILL)  # what the leader left behind (nvcc's cicc, a child's child)
     for r in readers:
@@ -223,17 +230,21 @@ def _signal_group(pid: int, sig: int) -> bool:
     return True
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    """SIGTERM to the child's whole group, then SIGKILL to what is still there after sandbox.GRACE_S."""
-    if not _signal_group(proc.pid, signal.SIGTERM):
-        proc.kill()
-        return
-    try:
-        proc.wait(timeout=sandbox.GRACE_S)
-    except subprocess.TimeoutExpired:
-        pass
+def _kill(proc: subprocess.Popen, grace_s: float | None = None) -> None:
+    """SIGTERM to the child's whole group, then SIGKILL to what is still there after grace_s (sandbox.GRACE_S),
+    and wait for it: gone before the caller removes the folder it wrote into."""
+    grace_s = sandbox.GRACE_S if grace_s is None else grace_s
+    if grace_s > 0 and _signal_group(proc.pid, signal.SIGTERM):
+        try:
+            proc.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            pass
     if not _signal_group(proc.pid, signal.SIGKILL):
         proc.kill()
+    try:
+        proc.wait(2)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def child_env(tmp: Path) -> dict:
@@ -561,7 +572,18 @@ def check_exercise(
     check_includes(source, Path(given).absolute().parent, Path(given).name)
     progress = progress or (lambda *_: None)
     _remove_stale(work_dir())
-    folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
+    folder = None
+    try:
+        with interrupt.deferred():  # made and known together: a signal now leaves no folder behind
+            folder = Path(tempfile.mkdtemp(prefix="check-", dir=options.scratch or work_dir()))
+        return _check_in(folder, source_path, source, exercise, options, progress, given)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_in(folder: Path, source_path: Path, source: str, exercise: Exercise, options, progress, given) -> dict:
+    """check_exercise's steps with their files in `folder`."""
     record = {
         "format": FORMAT,
         "version": VERSION,
@@ -580,11 +602,8 @@ def check_exercise(
         "counters": {},
         "not_run": [],
     }
-    try:
-        handin = HandIn.make(given, source, folder)
-        _run_steps(record, _CheckRun(handin.copy, exercise, options, folder, progress, given=given, handin=handin))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    handin = HandIn.make(given, source, folder)
+    _run_steps(record, _CheckRun(handin.copy, exercise, options, folder, progress, given=given, handin=handin))
     return finish(record)
 
 

@@ -113,8 +113,10 @@ class Output:
                 self.path = Path(tempfile.mkdtemp(prefix="gemmviz-")) / self.asked.name
                 self._write(self.path)
                 print(
-                    f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
-                    f"goes to {self.path} instead",
+                    printable(
+                        f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
+                        f"goes to {self.path} instead"
+                    ),
                     file=self.stream,
                 )
                 return
@@ -122,7 +124,7 @@ class Output:
                 reason = f"{reason}, and the fallback failed: {exc}"
         self.lost = True
         print(
-            f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
+            printable(f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)"),
             file=self.stream,
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import os
 import re
@@ -26,9 +27,9 @@ EPILOG = """\
 exit status:
   0    every job ran and verified (or the command did what was asked)
   1    some jobs were refused, failed, invalid or unavailable (the table says why; stderr names them),
-       or the command could not finish (an output that cannot be written, standard output included, no GPU
-       for tune/ceilings/profile, ncu missing or GPU counters not permitted for profile; its timings are
-       still saved)
+       or the command could not finish (an output that cannot be written, no GPU for tune/ceilings/profile,
+       ncu missing or GPU counters not permitted for profile; its timings are still saved), or stdout
+       could not be written (a full disk, > /dev/full: one line on stderr says so)
   2    bad arguments or an unreadable input file (nothing was run)
   130  interrupted (Ctrl+C); results that finished are already in --out / --csv, an output being written
        is left as it was before (no partial file, lock or temporary file)
@@ -143,13 +144,8 @@ def setup_logging(verbosity: int) -> None:
     logger.setLevel(logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG)
 
 
-_SAID: list[str] = []  # the error lines this run printed (standard output's failure is said once)
-
-
 def _error(message: object) -> None:
-    line = f"gemmviz: error: {printable(message)}"
-    _SAID.append(line)
-    print(line, file=sys.stderr)
+    print(f"gemmviz: error: {printable(message)}", file=sys.stderr)
 
 
 def _tolerant_streams() -> None:
@@ -163,49 +159,38 @@ def _tolerant_streams() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; its exit status (EPILOG). Standard output is flushed here, so one that cannot be
-    written (> /dev/full) ends with one line on stderr and status 1, not Python's 'Exception ignored' and 120."""
-    _SAID.clear()
-    try:
-        code = _main(argv)
-    except SystemExit as exc:  # argparse's --help, --version and usage errors: still a SystemExit, flushed first
-        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else EXIT_USAGE
-        flushed = _flush_stdout(code)
-        if flushed != code:
-            raise SystemExit(flushed) from None
-        raise
-    return _flush_stdout(code)
-
-
-def _flush_stdout(code: int) -> int:
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (`gemmviz lesson --list | head`): not an error to report
-        _stdout_to_devnull()
-        return code or EXIT_FAILED
-    except OSError as exc:  # a full disk, /dev/full, a closed terminal
-        _stdout_to_devnull()
-        if not _SAID:
-            _error(f"cannot write to standard output: {exc.strerror or exc}")
-        return EXIT_FAILED
-    return code
-
-
-def _stdout_to_devnull() -> None:
-    """Point stdout at devnull, so what is left in its buffer goes there at exit rather than failing again (the
-    recipe in Python's signal docs)."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no file descriptor (a test's capture)
-        pass
-
-
-def _main(argv: list[str] | None) -> int:
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):  # benchmarks/startup_time.py: the CLI's modules are imported
         print(f"cli-imported {time.monotonic():.6f}", flush=True)
     _tolerant_streams()
     with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help, --version, a usage error: their text must reach stdout too
+            raise SystemExit(_flushed(exc.code if isinstance(exc.code, int) else EXIT_USAGE)) from None
+    return _flushed(_main(args))
+
+
+def _flushed(code: int) -> int:
+    """`code`, once stdout holds everything printed; else one line on stderr and exit 1 (stdout on a full disk,
+    `> /dev/full`), with stdout pointed at devnull so that the interpreter's own flush at exit fails no more."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (`| head`): not an error to report
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return code
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_FAILED
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        pass
+    return code
+
+
+def _main(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     logging.getLogger("gemmviz").debug(
         "gemmviz %s, Python %s, command %s", __version__, sys.version.split()[0], args.command or "(the app)"
@@ -230,13 +215,16 @@ def _run(command, args) -> int:
         late = interrupt.pending()  # a signal Python could not raise where it came (core/interrupt.py)
         if late is not None:
             raise interrupt.Interrupted(late - 128)
+        swallowed = interrupt.raised()  # raised, then lost in C code that called Python (an extension's import)
+        if swallowed is not None and code < 128:  # (a command that handled it returned 130 or 143 itself)
+            raise interrupt.Interrupted(swallowed)
         return code
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
     except BrokenPipeError:
         # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
         # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
-        _stdout_to_devnull()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
     except MemoryError:
         _error("out of memory (an input too large for this machine?); nothing was written")
