@@ -579,7 +579,8 @@ def check_exercise(
         return _check_in(folder, source_path, source, exercise, options, progress, given)
     finally:
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            with interrupt.deferred():  # a signal during the removal would leave half the folder behind
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _check_in(folder: Path, source_path: Path, source: str, exercise: Exercise, options, progress, given) -> dict:
