@@ -245,6 +245,9 @@ def _kill(proc: subprocess.Popen, grace_s: float | None = None) -> None:
         proc.wait(2)
     except subprocess.TimeoutExpired:
         pass
+    deadline = time.monotonic() + 2  # the leader's children too (cicc writing into the folder the caller removes)
+    while _signal_group(proc.pid, 0) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def child_env(tmp: Path) -> dict:
