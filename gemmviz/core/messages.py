@@ -242,16 +242,18 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # --- causes: correctness ---------------------------------------------------------------------------------
     "cause.timeout": {
-        "en": "the kernel did not finish within {timeout} s at {shape}: an endless loop (check the loop's bound "
-        "and step), or a __syncthreads() not every thread reaches",
-        "zh": "在 {shape} 上核函数 {timeout} 秒内没有结束：死循环（检查循环的边界和步长），或有线程到达不了的 __syncthreads()",
+        "en": "the kernel was stopped after {timeout} s at {shape}, still running: a loop that never ends (check the "
+        "loops' bounds and steps), a __syncthreads() not every thread reaches, or work far beyond what this size "
+        "needs (each thread computes one element of C)",
+        "zh": "在 {shape} 上核函数运行 {timeout} 秒后仍未结束而被停止：循环不会结束（检查循环的边界和步长）、有线程到达不了的 "
+        "__syncthreads()，或做了远超这个尺寸所需的工作（每个线程只计算 C 的一个元素）",
     },
     "cause.budget": {
-        "en": "the kernel did not finish at {shape}: after {steps} steps (emulated on the CPU) it is still in the "
-        "loop at line {line} ({text}): an endless loop, or one far longer than this size needs; check the loop's "
-        "bound and step",
-        "zh": "在 {shape} 上核函数没有结束：模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中："
-        "这是死循环，或远比这个尺寸所需更长的循环；检查循环的边界和步长",
+        "en": "the kernel was stopped at {shape} after {steps} steps (emulated on the CPU), still in the loop at "
+        "line {line} ({text}): the checker cannot tell a loop that never ends from one far longer than this size "
+        "needs; check that loop's bound and step, and that each thread computes one element of C",
+        "zh": "在 {shape} 上核函数模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中而被停止："
+        "检查器分不清永不结束的循环和远比这个尺寸所需更长的循环；检查这个循环的边界和步长，以及每个线程是否只计算 C 的一个元素",
     },
     "cause.printf_slow": {
         "en": "the kernel is not endless: with printf disabled it finishes (emulated on the CPU); printf in every "
@@ -280,13 +282,31 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行（{text}）越界读取：保护这次加载，或在矩阵之外加载 0.0f",
     },
     "cause.shared_oob": {
-        "en": "a {access} outside the shared arrays at line {line} ({text}): an index of the tile runs past its "
+        "en": "{access} outside the shared arrays at line {line} ({text}): an index of the tile runs past its "
         "size; check it against the array's dimensions",
         "zh": "第 {line} 行（{text}）在共享数组之外{access}：分块的下标超出了数组大小；对照数组的维度检查它",
     },
     "cause.crashed": {
         "en": "the kernel crashed at {shape} ({error}); memcheck below shows where",
         "zh": "核函数在 {shape} 上崩溃（{error}）；下面的 memcheck 指出位置",
+    },
+    "cause.swapped_a": {
+        "en": "C equals {equals}, not A·B (a square size): A is read with its row and column swapped at line {line} "
+        "({text}): A is M×K row-major, element (row, k) is A[row * K + k]",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）读取 A 时行和列交换了：A 是按行存储的 M×K "
+        "矩阵，元素 (row, k) 是 A[row * K + k]",
+    },
+    "cause.swapped_b": {
+        "en": "C equals {equals}, not A·B (a square size): B is read with its row and column swapped at line {line} "
+        "({text}): B is K×N row-major, element (k, col) is B[k * N + col]",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）读取 B 时行和列交换了：B 是按行存储的 K×N "
+        "矩阵，元素 (k, col) 是 B[k * N + col]",
+    },
+    "cause.swapped_c": {
+        "en": "C equals {equals}, not A·B (a square size): C is written with its row and column swapped at line "
+        "{line} ({text}): element (row, col) of C is C[row * N + col]",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）写 C 时行和列交换了：C 的元素 (row, col) 是 "
+        "C[row * N + col]",
     },
     "cause.swapped": {
         "en": "C equals {equals}, not A·B: the row and column indices are swapped in a load or the store",
@@ -346,8 +366,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "只有最后一行和最后一列线程块错误",
     },
     "cause.never_written": {
-        "en": "C is never written at {shape}: the store is missing, or its guard is never true",
-        "zh": "在 {shape} 上 C 从未被写入：缺少写回，或写回的判断永远不成立",
+        "en": "no element of C is written at {shape}: the store at line {line} ({text}) never runs or writes "
+        "elsewhere: its guard is never true, or its index is not row * N + col",
+        "zh": "在 {shape} 上 C 的元素一个也没有写入：第 {line} 行（{text}）的写回从未执行或写到了别处：它的判断永远不成立，"
+        "或下标不是 row * N + col",
     },
     "cause.wrong": {
         "en": "{reason} at {shape}: compare your indices with the task's",
@@ -530,8 +552,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行：写入另一个线程束在第 {other_line} 行写过的字，中间没有屏障（{count} 次）",
     },
     "finding.budget": {
-        "en": "line {line}: still running after the instruction budget (an endless loop)",
-        "zh": "第 {line} 行：用完指令预算后仍在运行（死循环）",
+        "en": "line {line}: still running when the instruction budget ran out",
+        "zh": "第 {line} 行：指令预算用完时仍在运行",
     },
     "access.read": {"en": "a read", "zh": "读取"},
     "access.write": {"en": "a write", "zh": "写入"},

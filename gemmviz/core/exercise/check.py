@@ -273,12 +273,8 @@ def correctness_cause(record: dict) -> Message | None:
     writes = [f for f in found if "write" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
     reads = [f for f in found if "read" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
     crashed = next((s for s in shapes if s.get("status") == "launch-error"), None)
-    for f in writes:
-        text = source_line(record, f["line"])
-        key = "cause.or_guard" if "||" in text else "cause.le_guard" if "<=" in text else "cause.oob_write"
-        return _line_msg(key, record, f["line"])
-    for f in reads:
-        return _line_msg("cause.oob_read", record, f["line"])
+    for f in writes + reads:
+        return _oob_cause(record, f["line"], "write" in f["kind"])
     shared = next((f for f in found if "shared" in f["kind"] and "uninit" not in f["kind"] and f.get("line")), None)
     if shared:
         access = msg("access.write" if "write" in shared["kind"] else "access.read")
@@ -293,25 +289,76 @@ def correctness_cause(record: dict) -> Message | None:
         return warning
     equals = next((s["equals"] for s in bad if s.get("equals")), None)
     if equals:
-        return msg("cause.swapped", equals=equals)
+        return _swapped_cause(record, equals)
+    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
+        return race_cause(record) or msg("cause.race_unsure")
+    exp = emu.get("experiments") or {}
+    if exp.get("zeroed") == "right" or exp.get("fresh_module") == "right":
+        return experiment_cause(record)
+    from gemmviz.core.exercise.causes import facts_cause, unknown_cause
+
+    found_cause = facts_cause(record)
+    if found_cause:
+        return found_cause
     short = next((s for s in bad if s.get("k_used")), None)
     if short is not None:
-        return _line_msg("cause.last_k_tile", record, _k_loop_line(record), used=short["k_used"], shape=short["shape"])
+        return k_loop_cause(record, short["k_used"], short["shape"])
     shifted = next((s for s in bad if s.get("k_shift")), None)
     if shifted is not None:
         matrix = "A" if shifted["k_shift"] > 0 else "B"
         key = f"cause.{matrix.lower()}_tile_ahead"
         line = _tile_index_line(record, matrix)
         return _line_msg(key, record, line, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
-    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
-        return race_cause(record) or msg("cause.race_unsure")
     experiment = experiment_cause(record)
     if experiment:
         return experiment
     uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
     if uninit:
         return _line_msg("cause.uninit_shared", record, uninit.get("line"))
-    return _pattern_cause(bad)
+    return _pattern_cause(record, bad) or unknown_cause(record)
+
+
+def _oob_cause(record: dict, line: int, write: bool) -> Message:
+    """An access outside A, B or C at `line`: the guard that lets it through (|| for &&, <= for <, row against N
+    or col against M), at the guard's line, else the access's own line and how to guard it."""
+    from gemmviz.core.exercise import where
+
+    guard = where.guard_line(record.get("source") or "", line)
+    text = source_line(record, guard) if guard else ""
+    if guard and where.crossed_dims(text):
+        return _line_msg("cause.guard_dims", record, guard)
+    if guard and "||" in text:
+        return _line_msg("cause.or_guard", record, guard)
+    if guard and "<=" in text and write:
+        return _line_msg("cause.le_guard", record, guard)
+    stride = where.mixed_stride_line(record.get("source") or "")
+    if guard and stride:
+        return _line_msg("cause.index_stride", record, stride, guard=guard)
+    if guard and write:
+        return _line_msg("cause.oob_index", record, line, guard=guard)
+    return _line_msg("cause.oob_write" if write else "cause.oob_read", record, line)
+
+
+def k_loop_cause(record: dict, used: int, shape: list) -> Message:
+    """C is A·B over only the first `used` of K: the loop stops early (the last, partial tile skipped)."""
+    from gemmviz.core.exercise import where
+
+    line = _k_loop_line(record) or where.tile_loop_line(record.get("source") or "")
+    return _line_msg("cause.last_k_tile", record, line, used=used, shape=shape)
+
+
+# which load or store a mistaken product points at: (the line finder's matrix, the message)
+_SWAPS = {"A·Bᵀ": "B", "Aᵀ·B": "A", "Aᵀ·Bᵀ": "A", "(A·B)ᵀ": "C"}
+
+
+def _swapped_cause(record: dict, equals: str) -> Message:
+    from gemmviz.core.exercise import where
+
+    matrix = _SWAPS.get(equals, "C")
+    source = record.get("source") or ""
+    line = where.store_line(source) if matrix == "C" else where.load_line(source, matrix)
+    key = {"A": "cause.swapped_a", "B": "cause.swapped_b"}.get(matrix, "cause.swapped_c")
+    return _line_msg(key, record, line, equals=equals)
 
 
 def _timeout_cause(record: dict, s: dict) -> Message:
@@ -359,14 +406,20 @@ def experiment_cause(record: dict) -> Message | None:
             fix=fix,
             shape=exp.get("square_shape"),
         )
-    if exp.get("square") == "right" and exp.get("rectangle") == "wrong":
+    from gemmviz.core.exercise.causes import grid_axes_tested, tile_multiples_right
+
+    if exp.get("square") == "right" and exp.get("rectangle") == "wrong" and grid_axes_tested(record):
         return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
-    if exp.get("rectangle") == "right" and exp.get("odd") == "wrong":
+    if exp.get("rectangle") == "right" and exp.get("odd") == "wrong" and tile_multiples_right(record):
         return msg("cause.edge_tiles", good=[exp["square_shape"], exp["rectangle_shape"]], bad=exp["odd_shape"])
     return None
 
 
-def _pattern_cause(bad: list[dict]) -> Message:
+def _pattern_cause(record: dict, bad: list[dict]) -> Message | None:
+    """Where the wrong elements lie, when that alone tells the cause: only the last row or column never written,
+    or wrong only in the edge blocks while every size that is a multiple of the tile is right."""
+    from gemmviz.core.exercise.causes import tile_multiples_right
+
     # a shape whose wrong elements lie outside its edge blocks too rules out a cause at the edge (at 1×1×1 the
     # only block is an edge block, whatever is wrong)
     inside = any(s.get("pattern") and not s["pattern"].get("only_edge_blocks") for s in bad)
@@ -379,7 +432,7 @@ def _pattern_cause(bad: list[dict]) -> Message:
             return msg("cause.last_row", row=m - 1, shape=s["shape"])
         if p.get("only_last_col") and p.get("unwritten"):
             return msg("cause.last_col", col=n - 1, shape=s["shape"])
-        if p.get("only_edge_blocks"):
+        if p.get("only_edge_blocks") and tile_multiples_right(record):
             rows, cols = p.get("rows") or [0, 0], p.get("cols") or [0, 0]
             if rows[0] >= p.get("last_block_row", 0) > 0:
                 where = msg("where.last_block_row", row=rows[0])
@@ -389,11 +442,12 @@ def _pattern_cause(bad: list[dict]) -> Message:
                 where = msg("where.edge_blocks")
             return msg("cause.edge", where=where, shape=s["shape"])
     first = bad[0]
-    p = first.get("pattern") or {}
-    if p.get("unwritten") and p.get("fraction", 0) > 0.99:
-        return msg("cause.never_written", shape=first["shape"])
-    reason = msg("goal.text", text=first["reason"]) if first.get("reason") else msg("reason.wrong")
-    return msg("cause.wrong", reason=reason, shape=first["shape"])
+    m, n, _k = first["shape"]
+    if all(s.get("unwritten") == s["shape"][0] * s["shape"][1] for s in bad):  # not one element written
+        from gemmviz.core.exercise import where as lines
+
+        return _line_msg("cause.never_written", record, lines.store_line(record.get("source") or ""), shape=first["shape"])
+    return None
 
 
 MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared")

@@ -236,6 +236,23 @@ _PATTERN = _obj(
         "unwritten": _int(0, 2**32),
     }
 )
+_FACTS = _obj(
+    {
+        "written": _one_of("all", "none", "column 0", "row 0", "some"),
+        "zeros": _bool,
+        "whole_numbers": _bool,
+        "wrong_cols_every": _list(_int(0, 4096), 2, 2),
+        "wrong_rows_every": _list(_int(0, 4096), 2, 2),
+        "transposed_blocks": _bool,
+        "k_counts": _list(_list(_int(0, 2**20), 3, 3), 24),
+        "k_every": _list(_int(0, 2**20), 3, 3),
+        "written_box": _list(_int(0, 65536), 4, 4),
+        "written_first": _int(0, 2**32),
+        "fixed_tile": lambda v, where: [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
+        if isinstance(v, list) and len(v) == 2
+        else _need(False, f"'{where}' must be [matrix, width]"),
+    }
+)
 _SHAPE = _obj(
     {
         "shape": _DIMS,
@@ -258,6 +275,7 @@ _SHAPE = _obj(
         "k_shift": _int(-(2**32), 2**32, True),
         "budget_steps": _int(0, 2**62),
         "line": _LINE,
+        "facts": _FACTS,  # what the wrong C is made of (core/exercise/diagnose.py)
     },
     ("shape", "status"),
 )
@@ -311,6 +329,13 @@ _EMULATOR = _obj(
                 "printf_calls": _int(0, 2**62),
                 "transposed": _one_of("A", "B"),
                 "transposed_line": _LINE,
+                "one_k": _one_of("right", "wrong"),
+                "multi_k": _one_of("right", "wrong"),
+                "one_k_shape": _DIMS,
+                "multi_k_shape": _DIMS,
+                "multi_k_facts": _FACTS,
+                "k_square": _one_of("right", "wrong"),
+                "k_square_shape": _DIMS,
             }
         ),
         "printf": _obj({"calls": _int(0, 2**62), "lines": _list(_text(600, copied=True), 200)}),

@@ -1,0 +1,201 @@
+"""Which line of a student's kernel a cause names: the store into C, the accumulator's declaration, a reset of
+it inside the loop over the tiles, the loads of A and B, the loops over K, the lines that set row and col.
+
+Read from the source's text (comments blanked), the way a reader finds them; each returns a line number from 1,
+or None where the source has no such line (the cause then says it cannot point at one). Pure Python."""
+
+from __future__ import annotations
+
+import re
+
+_FOR = re.compile(r"\bfor\s*\(")
+
+
+def code_lines(source: str) -> list[str]:
+    """The source's lines with // and /* */ comments blanked (a comment names no line)."""
+    blanked = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source, flags=re.S)
+    return blanked.split("\n")
+
+
+def _first(lines: list[str], pattern: str, start: int = 0) -> int | None:
+    rx = re.compile(pattern)
+    for i in range(start, len(lines)):
+        if rx.search(lines[i]):
+            return i + 1
+    return None
+
+
+def store_line(source: str) -> int | None:
+    """The line that writes C (C[...] = or C[...] +=)."""
+    return _first(code_lines(source), r"(?<![\w.])C\s*\[[^\]]*\]\s*(\+|-)?=(?!=)")
+
+
+def stored_name(source: str) -> str | None:
+    """The name of what the store writes into C (sum, acc), where it is one variable or array element."""
+    at = store_line(source)
+    if at is None:
+        return None
+    match = re.search(r"(?<![\w.])C\s*\[[^\]]*\]\s*\+?=\s*(?:\(\s*float\s*\)\s*)?([A-Za-z_]\w*)", code_lines(source)[at - 1])
+    return match[1] if match else None
+
+
+def accumulator(source: str) -> str:
+    """The accumulator's name: what the store writes, else the first name that is added to with +=."""
+    name = stored_name(source)
+    if name:
+        return name
+    match = re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*\+=", "\n".join(code_lines(source)))
+    return match[1] if match else "sum"
+
+
+def add_line(source: str) -> int | None:
+    """The line of the multiply-add: where the accumulator is assigned (or added to) a product."""
+    lines = code_lines(source)
+    name = re.escape(accumulator(source))
+    return _first(lines, rf"\b{name}\b\s*(?:\[[^\]]*\])*\s*\+?=(?!=)[^;]*\*") or _first(lines, rf"\b{name}\s*\+=")
+
+
+def declaration_line(source: str, name: str) -> int | None:
+    """The line that declares `name` (float sum = 0.0f; int acc[4][4];)."""
+    return _first(code_lines(source), rf"\b(?:float|int|double|unsigned|long|short|auto)\b[^;=]*\b{re.escape(name)}\b")
+
+
+def int_line(source: str) -> int | None:
+    """A line that makes the sum whole numbers: the accumulator declared int, or an (int) cast, or an int
+    accumulator of another name added to with +=."""
+    lines = code_lines(source)
+    name = accumulator(source)
+    at = _first(lines, rf"\b(?:int|unsigned|long|short)\b[^;(]*\b{re.escape(name)}\b")
+    if at is not None:
+        return at
+    at = _first(lines, r"\(\s*(?:int|unsigned|long)\s*\)|\b__float2int|\bfloorf?\s*\(|\btruncf?\s*\(")
+    if at is not None:
+        return at
+    for i, text in enumerate(lines):
+        for var in re.findall(r"\b(?:int|long)\s+([A-Za-z_]\w*)\s*(?:=\s*0\s*)?;", text):
+            if re.search(rf"\b{var}\s*\+=", "\n".join(lines)):
+                return i + 1
+    return None
+
+
+def loop_lines(source: str) -> list[int]:
+    """The lines of every for loop, in order."""
+    return [i + 1 for i, text in enumerate(code_lines(source)) if _FOR.search(text)]
+
+
+def tile_loop_line(source: str) -> int | None:
+    """The loop over the tiles of K: the first for loop that has a loop inside it or whose bound names K."""
+    lines = code_lines(source)
+    for at in loop_lines(source):
+        if re.search(r"\bK\b", lines[at - 1]):
+            return at
+    loops = loop_lines(source)
+    return loops[0] if loops else None
+
+
+def k_loop_line(source: str) -> int | None:
+    """The loop of the multiply-adds: the last for loop before the accumulation (sum += ...)."""
+    lines = code_lines(source)
+    name = accumulator(source)
+    add = _first(lines, rf"\b{re.escape(name)}\b\s*(?:\[[^\]]*\])*\s*\+=")
+    if add is None:
+        return None
+    before = [at for at in loop_lines(source) if at <= add]
+    return before[-1] if before else None
+
+
+def reset_line(source: str) -> int | None:
+    """A line inside the loop over the tiles that sets the accumulator back to zero (sum = 0.0f;), or declares
+    it there (float sum = 0.0f; inside the loop)."""
+    lines = code_lines(source)
+    loop = tile_loop_line(source)
+    if loop is None:
+        return None
+    name = re.escape(accumulator(source))
+    zero = rf"\b{name}\b\s*(?:\[[^\]]*\])*\s*=\s*(?:\{{\s*\}}|\{{?\s*0(?:\.0*)?f?\s*\}}?)\s*;"
+    for i in range(loop, len(lines)):
+        if re.search(zero, lines[i]):
+            return i + 1
+    return None
+
+
+def load_line(source: str, matrix: str) -> int | None:
+    """The first line that reads `matrix` (A or B) from global memory."""
+    return _first(code_lines(source), rf"(?<![\w.]){matrix}\s*\[")
+
+
+def assign_line(source: str, name: str) -> int | None:
+    """The line that sets `name` (int row = ...;)."""
+    return _first(code_lines(source), rf"\b{re.escape(name)}\s*=(?!=)")
+
+
+def shared_load_line(source: str) -> int | None:
+    """The first line that stores into a shared tile from A or B."""
+    lines = code_lines(source)
+    shared = set(re.findall(r"__shared__\s+\w+\s+([A-Za-z_]\w*)", "\n".join(lines)))
+    for i, text in enumerate(lines):
+        for name in shared:
+            if re.search(rf"\b{name}\s*\[[^=]*\]\s*=(?!=)", text) and re.search(r"(?<![\w.])[AB]\s*\[", text):
+                return i + 1
+    return None
+
+
+def index_line(source: str, matrix: str, t_name: str | None = None) -> int | None:
+    """The load of `matrix`'s tile whose index does not use the loop's tile variable (a tile index without t):
+    the load's line, or the line inside the loop that sets a name its index uses."""
+    lines = code_lines(source)
+    loop = tile_loop_line(source)
+    if loop is None:
+        return None
+    t = t_name or _loop_var(lines[loop - 1])
+    load = re.compile(rf"(?<![\w.]){matrix}\s*\[([^\]]*)\]")
+    for i in range(loop - 1, len(lines)):
+        match = load.search(lines[i])
+        if not match:
+            continue
+        names = set(re.findall(r"[A-Za-z_]\w*", match[1]))
+        if t and t in names:
+            return None
+        for j in range(i - 1, loop - 1, -1):
+            for name in names:
+                if re.search(rf"\b{name}\s*=(?!=)", lines[j]) and (not t or not re.search(rf"\b{t}\b", lines[j])):
+                    return j + 1
+        return i + 1
+    return None
+
+
+def _loop_var(text: str) -> str | None:
+    match = re.search(r"for\s*\(\s*(?:int|unsigned|size_t)?\s*([A-Za-z_]\w*)", text)
+    return match[1] if match else None
+
+
+def guard_line(source: str, line: int) -> int | None:
+    """The guard of the access at `line`: that line where it holds a condition (if, ?:), else the nearest
+    if above it, within the kernel's body."""
+    lines = code_lines(source)
+    if not 0 < line <= len(lines):
+        return None
+    if re.search(r"\bif\s*\(|\?", lines[line - 1]) and "<" in lines[line - 1]:
+        return line
+    for i in range(line - 2, -1, -1):
+        if re.search(r"\bif\s*\(", lines[i]) and "<" in lines[i]:
+            return i + 1
+        if re.search(r"__global__", lines[i]):
+            break
+    return None
+
+
+def crossed_dims(text: str) -> bool:
+    """Whether a guard compares row with N or col with M (the two dimensions crossed)."""
+    return bool(re.search(r"\brow\w*\s*<=?\s*N\b|\bcol\w*\s*<=?\s*M\b|\bb_row\s*<=?\s*[MN]\b|\ba_col\s*<=?\s*[MN]\b", text))
+
+
+def mixed_stride_line(source: str) -> int | None:
+    """A line whose index of A uses M or N, of B uses K or M, or of C uses K or M, as a row stride."""
+    lines = code_lines(source)
+    for i, text in enumerate(lines):
+        for matrix, wrong in (("A", "MN"), ("B", "KM"), ("C", "KM")):
+            for index in re.findall(rf"(?<![\w.]){matrix}\s*\[([^\]]*)\]", text):
+                if re.search(rf"\*\s*[{wrong}]\b|\b[{wrong}]\s*\*", index):
+                    return i + 1
+    return None
