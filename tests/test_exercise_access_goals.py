@@ -139,7 +139,10 @@ def test_the_report_and_the_grade_row_carry_the_access_goal(capsys, tmp_path):
     path.write_text(json.dumps(record), encoding="utf-8")
     assert main(["exercise", "show", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "FAIL  accesses  8.50 sectors per global load request" in out and "make threadIdx.x walk" in out
+    assert "FAIL  accesses    8.50 sectors per global load request" in out and "make threadIdx.x walk" in out
+    # the record's verdicts hold the goal the report fails (a grading script reading the JSON sees it too)
+    verdicts = {v["goal"]: v["status"] for v in load_check(path)["verdicts"]}
+    assert verdicts["accesses"] == "fail" and verdicts["correct"] == "pass"
     (tmp_path / "k.cu").write_text("x", encoding="utf-8")
     (student,) = students(tmp_path)
     row = record_row(student, load_check(path), find_exercise("coalescing"))

@@ -45,6 +45,7 @@ from gemmviz.core.exercise.check import (
 )
 from gemmviz.core.exercise.exercises import Exercise, check_signature, read_source, recorded_reference
 from gemmviz.core.exercise.record import FORMAT, VERSION
+from gemmviz.core.messages import msg
 
 SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020, 1020))
 SANITIZE_SHAPE = (33, 17, 65)
@@ -535,11 +536,12 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
             run.step("emulating your kernel on the CPU (every thread, every element)")
             options = EmulateOptions(seed=run.options.seed, accesses=run.options.accesses, build=build)
             emulate_exercise(record, run.source_path, run.exercise, run.folder, options)
+        command = f"gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}"
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
-            f"`gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}` on a GPU machine, then open the "
-            "check file it writes in the app"
+            f"`{command}` on a GPU machine, then open the check file it writes in the app"
         )
+        record["not_run_messages"] = [msg("report.not_run_gpu", why=no_gpu, command=command)]
         return
     _gpu_steps(record, run, arch)
     run.progress(run.steps, run.steps, "done")

@@ -303,10 +303,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "矩阵，元素 (k, col) 是 B[k * N + col]",
     },
     "cause.swapped_c": {
-        "en": "C equals {equals}, not A·B (a square size): C is written with its row and column swapped at line "
-        "{line} ({text}): element (row, col) of C is C[row * N + col]",
-        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）写 C 时行和列交换了：C 的元素 (row, col) 是 "
-        "C[row * N + col]",
+        "en": "C equals {equals}, not A·B (a square size): row and column are swapped, either in the store at line "
+        "{line} ({text}), where element (row, col) of C is C[row * N + col], or in the multiply-adds at line "
+        "{other}, where C's row must take A's row and C's column B's column",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：行和列交换了，要么在第 {line} 行（{text}）的写回中（C 的元素 (row, col) "
+        "是 C[row * N + col]），要么在第 {other} 行的乘加中（C 的行要取 A 的行，C 的列要取 B 的列）",
     },
     "cause.swapped": {
         "en": "C equals {equals}, not A·B: the row and column indices are swapped in a load or the store",
@@ -321,9 +322,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.tile_transposed": {
         "en": "with {identity} = I at {shape}, C holds {tile}'s tiles transposed (emulated on the CPU): the shared "
-        "tile of {tile} is read with its two indices swapped, at line {line} ({text}); read it as {fix}",
-        "zh": "在 {shape} 上令 {identity} = I 时，C 中是 {tile} 的分块的转置（在 CPU 上模拟）：{tile} 的共享分块读取时"
-        "两个下标交换了，见第 {line} 行（{text}）；应读取 {fix}",
+        "tile of {tile} is stored at line {other} and read at line {line} ({text}) with their indices in "
+        "disagreement (one of them swapped); {fix}",
+        "zh": "在 {shape} 上令 {identity} = I 时，C 中是 {tile} 的分块的转置（在 CPU 上模拟）：{tile} 的共享分块在第 {other} 行"
+        "写入、在第 {line} 行（{text}）读取，两处的下标不一致（其中一处交换了）；{fix}",
     },
     "cause.a_tile_ahead": {
         "en": "C pairs A's column k + {shift} with B's row k at {shape}: the A tile is loaded {shift} columns ahead "

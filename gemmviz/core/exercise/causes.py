@@ -86,9 +86,15 @@ def facts_cause(record: dict) -> Message | None:
     partial = _partial_cause(record, with_facts, exp)
     if partial:
         return partial
-    if with_facts and all(s["facts"].get("transposed_blocks") for s in with_facts):
-        line = where.assign_line(source, "row") or where.store_line(source)
-        return _line_msg("cause.blocks_transposed", record, line, shape=first)
+    widths = {s["facts"].get("transposed_blocks") for s in with_facts}
+    if with_facts and len(widths) == 1 and None not in widths:
+        width = widths.pop()
+        cols, rows = block_tile(record)
+        if width == rows:
+            line = where.assign_line(source, "row") or where.store_line(source)
+            return _line_msg("cause.blocks_transposed", record, line, shape=first)
+        line = where.add_line(source) or where.store_line(source)
+        return _line_msg("cause.pieces_transposed", record, line, shape=first, width=width)
     every = next((s for s in with_facts if s["facts"].get("wrong_cols_every")), None)
     if every is not None:
         j, period = every["facts"]["wrong_cols_every"]
@@ -149,29 +155,12 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
         matrix, width = facts["fixed_tile"]
         line = where.index_line(source, matrix) or where.load_line(source, matrix)
         return _line_msg("cause.fixed_tile", record, line, shape=shape, matrix=matrix, width=width)
-    last_missing = [shape for shape, runs in cases if runs == [[0, shape[2] - 2, 1], [shape[2] - 1] * 2 + [0]]]
-    if last_missing and len(last_missing) == len(cases):
-        return _line_msg("cause.k_last_missing", record, where.k_loop_line(source), shape=last_missing[0])
-    prefix = [(shape, runs[0][1] + 1) for shape, runs in cases if len(runs) == 2 and runs[0][:1] + runs[0][2:] == [0, 1]]
-    if prefix and len(prefix) == len(cases) and all(used == shape[2] // tk * tk for shape, used in prefix):
-        from gemmviz.core.exercise.check import k_loop_cause
-
-        return k_loop_cause(record, prefix[0][1], prefix[0][0])
+    tail = _tail_cause(record, cases, exp, tk)
+    if tail:
+        return tail
     for shape, runs in cases:
         k = shape[2]
         counts = {c for _a, _b, c in runs}
-        # only the last k kept: the sum is assigned, not added to
-        if len(runs) == 2 and runs[0][2] == 0 and runs[1] == [k - 1, k - 1, 1]:
-            return _line_msg("cause.assigned", record, where.add_line(source), shape=shape)
-        # only the last tile kept: zero up to the last tile's start, one from there
-        if len(runs) == 2 and runs[0][2] == 0 and runs[1][2] == 1 and runs[1][1] == k - 1:
-            start = runs[1][0]
-            if start % tk == 0 or k - start <= tk:
-                line = where.reset_line(source)
-                one = exp.get("one_k_shape")
-                if line is not None:
-                    return _line_msg("cause.reset_in_loop", record, line, shape=shape, first=start, one=one or "")
-                return _line_msg("cause.last_tile_only", record, where.tile_loop_line(source), shape=shape, first=start)
         # the first tile counted once per tile: a tile index without t
         if len(runs) == 2 and runs[0][0] == 0 and runs[0][2] > 1 and runs[1][2] == 0 and runs[1][1] == k - 1:
             width, times = runs[0][1] + 1, runs[0][2]
@@ -181,9 +170,14 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
             return _line_msg(
                 "cause.tile_repeated", record, line, shape=shape, width=width, times=times, matrix=matrix
             )
-        # a prefix of K: the loop stops early
+        # a prefix of K: the loop stops early, or a guard zeroes k from N or M on
         if len(runs) == 2 and runs[0] == [0, runs[0][1], 1] and runs[1][2] == 0 and runs[1][1] == k - 1:
             used = runs[0][1] + 1
+            guard = where.k_guard_line(source)
+            if guard and used in (shape[0], shape[1]):
+                if guard in where.loop_lines(source):
+                    return _line_msg("cause.k_dim", record, guard, used=used, shape=shape)
+                return _line_msg("cause.guard_dims", record, guard)
             line = where.tile_loop_line(source)
             return _line_msg("cause.k_prefix", record, line, shape=shape, used=used, tile=tk)
         if counts <= {0, 1, 2} and (0 in counts or 2 in counts):
@@ -205,6 +199,45 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
     return None
 
 
+def _tail_cause(record: dict, cases: list, exp: dict, tk: int) -> Message | None:
+    """What the k's at the end of K say, where every case agrees: only the last tile kept (a reset inside the
+    loop), only the last k kept (sum = instead of +=), the last k missing, the last partial tile skipped."""
+    source = _src(record)
+    if not cases:
+        return None
+
+    def last_only(shape, runs):  # zero up to `start`, one from there to the end
+        ok = len(runs) == 2 and runs[0][:1] + runs[0][2:] == [0, 0] and runs[1][1:] == [shape[2] - 1, 1]
+        return runs[1][0] if ok else None
+
+    starts = [(shape, last_only(shape, runs)) for shape, runs in cases]
+    if all(start is not None for _shape, start in starts):
+        tiles = all(start == (shape[2] - 1) // tk * tk for shape, start in starts)
+        single = all(start == shape[2] - 1 for shape, start in starts)
+        shape, start = starts[-1]
+        if tiles and not single:
+            line = where.reset_line(source)
+            if line is not None:
+                one = exp.get("one_k_shape") or ""
+                return _line_msg("cause.reset_in_loop", record, line, shape=shape, first=start, one=one)
+            return _line_msg("cause.last_tile_only", record, where.tile_loop_line(source), shape=shape, first=start)
+        if single and not tiles:
+            return _line_msg("cause.assigned", record, where.add_line(source), shape=shape)
+    prefix = [(shape, runs[0][1] + 1) for shape, runs in cases if len(runs) == 2 and runs[0][:1] + runs[0][2:] == [0, 1]]
+    if len(prefix) != len(cases) or any(runs[1][2] != 0 for _s, runs in cases):
+        return None
+    right_k = [s["shape"] for s in record.get("shapes") or [] if s.get("status") == "ok" and s["shape"][2] > 1]
+    if exp.get("multi_k") == "right":
+        right_k.append(exp["multi_k_shape"])
+    if all(used == shape[2] // tk * tk for shape, used in prefix) and all(k % tk == 0 for _m, _n, k in right_k):
+        from gemmviz.core.exercise.check import k_loop_cause
+
+        return k_loop_cause(record, prefix[0][1], prefix[0][0])
+    if all(used == shape[2] - 1 for shape, used in prefix) and not right_k:
+        return _line_msg("cause.k_last_missing", record, where.k_loop_line(source), shape=prefix[0][0])
+    return None
+
+
 def _with(with_facts: list[dict], exp: dict, key: str) -> list[tuple[list, dict]]:
     """(shape, facts) of the wrong sizes, then of the K experiment, whose facts hold `key`."""
     out = [(s["shape"], s["facts"]) for s in with_facts if s["facts"].get(key)]
@@ -216,7 +249,8 @@ def _with(with_facts: list[dict], exp: dict, key: str) -> list[tuple[list, dict]
 def unknown_cause(record: dict) -> Message:
     """What the checker says where no test tells the cause: the sizes, and the map below."""
     right, wrong = sizes(record)
-    first = next((s for s in record.get("shapes") or [] if s.get("status") == "wrong"), None)
+    bad = [s for s in record.get("shapes") or [] if s.get("status") == "wrong"]
+    first = max(bad, key=lambda s: s["shape"][0] * s["shape"][1] * s["shape"][2]) if bad else None
     reason = msg("goal.text", text=first["reason"]) if first and first.get("reason") else msg("reason.wrong")
     if not right:
         return msg("cause.unknown_all", reason=reason, wrong=wrong)
@@ -265,9 +299,9 @@ define(
 define(
     "cause.whole_numbers",
     en="every element of C is a whole number at {shape}, and A·B's are not: the sum is cut to an integer at "
-    "line {line} ({text}); keep it in a float ({name} declared float {name} = 0.0f, no (int) cast)",
+    "line {line} ({text}); keep it in a float: declare {name} float, not int, and cast nothing to int",
     zh="在 {shape} 上 C 的每个元素都是整数，而 A·B 的不是：第 {line} 行（{text}）把和截成了整数；用 float 保存它"
-    "（声明为 float {name} = 0.0f，不要 (int) 转换）",
+    "：把 {name} 声明为 float 而不是 int，也不要转换成 int",
 )
 define(
     "cause.whole_numbers_unseen",
@@ -301,11 +335,11 @@ define(
 define(
     "cause.tile_repeated",
     en="C holds the first {width} values of k {times} times over at {shape}: every pass of the loop over the tiles "
-    "loads the same tile, because the index of {matrix} at line {line} ({text}) does not use the tile number t; "
-    "load A[row * K + t * TILE + threadIdx.x] and B[(t * TILE + threadIdx.y) * N + col]",
+    "loads the same tile, because the index of {matrix} at line {line} ({text}) does not move with the tile: add "
+    "the tile's offset along K (t * TILE, or k0) to it, as in A[row * K + t * TILE + threadIdx.x]",
     zh="在 {shape} 上 C 把 k 的前 {width} 个值重复累加了 {times} 次：分块循环每一次都加载同一个分块，因为第 {line} 行"
-    "（{text}）中 {matrix} 的下标没有用到分块编号 t；加载 A[row * K + t * TILE + threadIdx.x] 和 "
-    "B[(t * TILE + threadIdx.y) * N + col]",
+    "（{text}）中 {matrix} 的下标没有随分块移动：把分块沿 K 的偏移（t * TILE 或 k0）加进下标，如 "
+    "A[row * K + t * TILE + threadIdx.x]",
 )
 define(
     "cause.k_missing",
@@ -395,10 +429,10 @@ define(
 define(
     "cause.fixed_tile",
     en="at {shape} C pairs every tile of the other matrix with the first {width} columns (A) or rows (B) of "
-    "{matrix}: {matrix}'s tile index does not move with the tile number t, at line {line} ({text}); load "
-    "A[row * K + t * TILE + threadIdx.x] and B[(t * TILE + threadIdx.y) * N + col]",
+    "{matrix}: {matrix}'s tile index does not move with the tile, at line {line} ({text}); add the tile's offset "
+    "along K (t * TILE, or k0) to it, as in B[(t * TILE + threadIdx.y) * N + col]",
     zh="在 {shape} 上 C 把另一个矩阵的每个分块都与 {matrix} 的前 {width} 列（A）或行（B）相乘：第 {line} 行（{text}）"
-    "中 {matrix} 的分块下标没有随分块编号 t 变化；加载 A[row * K + t * TILE + threadIdx.x] 和 "
+    "中 {matrix} 的分块下标没有随分块移动；把分块沿 K 的偏移（t * TILE 或 k0）加进下标，如 "
     "B[(t * TILE + threadIdx.y) * N + col]",
 )
 define(
@@ -473,4 +507,51 @@ define(
     "runs past C; element (row, col) of C is C[row * N + col]",
     zh="尽管第 {guard} 行的判断成立，第 {line} 行（{text}）仍写到了 C 之外：下标本身超出了 C；C 的元素 (row, col) 是 "
     "C[row * N + col]",
+)
+define(
+    "cause.pieces_transposed",
+    en="each {width}×{width} piece of C holds its right piece transposed at {shape}: a thread's results are "
+    "computed or stored with i and j swapped; line {line} ({text}): acc[i][j] += regM[i] * regN[j], stored at "
+    "row base + i, column base + j",
+    zh="在 {shape} 上 C 的每个 {width}×{width} 小块都是正确小块的转置：线程的结果在计算或写回时 i 和 j 交换了；第 {line} 行"
+    "（{text}）：acc[i][j] += regM[i] * regN[j]，写回到行基址 + i、列基址 + j",
+)
+define(
+    "fix.tile_a",
+    en="store tile_A[threadIdx.y][threadIdx.x] = A[row][t·TILE + threadIdx.x] and read tile_A[threadIdx.y][k]",
+    zh="写入 tile_A[threadIdx.y][threadIdx.x] = A[row][t·TILE + threadIdx.x]，读取 tile_A[threadIdx.y][k]",
+)
+define(
+    "fix.tile_b",
+    en="store tile_B[threadIdx.y][threadIdx.x] = B[t·TILE + threadIdx.y][col] and read tile_B[k][threadIdx.x]",
+    zh="写入 tile_B[threadIdx.y][threadIdx.x] = B[t·TILE + threadIdx.y][col]，读取 tile_B[k][threadIdx.x]",
+)
+define(
+    "fix.tile_bt",
+    en="store the transposed tile as tile_Bt[threadIdx.x][threadIdx.y] = B[t·TILE + threadIdx.y][col] and read "
+    "tile_Bt[threadIdx.x][k]",
+    zh="把转置的分块写成 tile_Bt[threadIdx.x][threadIdx.y] = B[t·TILE + threadIdx.y][col]，读取 tile_Bt[threadIdx.x][k]",
+)
+define(
+    "cause.guard_incomplete",
+    en="a write outside C at line {line} ({text}): the guard at line {guard} checks one dimension only; add "
+    "{missing}: write if (row < M && col < N)",
+    zh="第 {line} 行（{text}）写到了 C 之外：第 {guard} 行的判断只检查了一个维度；加上 {missing}："
+    "写成 if (row < M && col < N)",
+)
+define(
+    "cause.k_dim",
+    en="the loop at line {line} ({text}) runs k to M or N instead of K; C is A·B over only the first {used} of K "
+    "at {shape}: run k while k < K",
+    zh="第 {line} 行（{text}）的循环让 k 走到 M 或 N 而不是 K；在 {shape} 上 C 只是 K 的前 {used} 项之和："
+    "让 k 在 k < K 时循环",
+)
+# an exercise's own words (its access_fix) in each language, kept in the record as one message
+define("fix.exercise", en="{en}{zh:.0}", zh="{zh}{en:.0}")
+define(
+    "cause.read_padding",
+    en="the loop at line {line} ({text}) runs one step past the tile and reads shared words no thread has written "
+    "(the padding, or past the array; emulated on the CPU): run k while k < TILE",
+    zh="第 {line} 行（{text}）的循环比分块多走了一步，读取了没有线程写过的共享内存字（填充列或数组之外；在 CPU 上模拟）："
+    "让 k 在 k < TILE 时循环",
 )

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from gemmviz.core.exercise.causes import facts_cause, grid_axes_tested, tile_multiples_right, unknown_cause
 from gemmviz.core.messages import Message, msg, render
 from gemmviz.core.numbers import rate
 from gemmviz.core.text import printable as _printable
@@ -15,6 +16,8 @@ from gemmviz.core.text import printable as _printable
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
 GOALS = ("compiles", "correct", "memory-safe", "race-free", "speed")
+ACCESS_GOAL = "accesses"  # an exercise's goal on what the kernel touched (core/exercise/access_goals.py)
+ALL_GOALS = (*GOALS, ACCESS_GOAL)
 STATUSES = ("pass", "fail", "skipped")
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
 
@@ -265,7 +268,6 @@ def correctness_cause(record: dict) -> Message | None:
     """Why C is wrong, from where it is wrong, what the sanitizer or the emulator saw, the source line, and the
     experiments the emulator ran."""
     shapes = record.get("shapes") or []
-    emu = record.get("emulator") or {}
     for s in shapes:
         if s.get("status") == "timeout":
             return _timeout_cause(record, s)
@@ -282,8 +284,14 @@ def correctness_cause(record: dict) -> Message | None:
     if crashed is not None:
         return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
     bad = [s for s in shapes if s.get("status") == "wrong"]
-    if not bad:
-        return None
+    return _wrong_c_cause(record, bad) if bad else None
+
+
+def _wrong_c_cause(record: dict, bad: list[dict]) -> Message:
+    """Why C is wrong at the sizes `bad`, with no access outside the arrays: a compiler warning, a mistaken
+    product, a race, the experiments, what the wrong C is made of (core/exercise/causes.py), else what the
+    checker cannot tell."""
+    emu = record.get("emulator") or {}
     warning = warning_cause(record)
     if warning:
         return warning
@@ -293,13 +301,34 @@ def correctness_cause(record: dict) -> Message | None:
     if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
         return race_cause(record) or msg("cause.race_unsure")
     exp = emu.get("experiments") or {}
+    uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
     if exp.get("zeroed") == "right" or exp.get("fresh_module") == "right":
-        return experiment_cause(record)
-    from gemmviz.core.exercise.causes import facts_cause, unknown_cause
+        return experiment_cause(record) or unknown_cause(record)
+    if uninit and any((s.get("facts") or {}).get("written", "all") != "all" for s in bad):
+        return _uninit_cause(record, uninit)  # its NaN reached C
+    found = facts_cause(record) or _recorded_cause(record, bad) or experiment_cause(record)
+    if found:
+        return found
+    if uninit:
+        return _uninit_cause(record, uninit)
+    return _pattern_cause(record, bad) or unknown_cause(record)
 
-    found_cause = facts_cause(record)
-    if found_cause:
-        return found_cause
+
+def _uninit_cause(record: dict, finding: dict) -> Message:
+    from gemmviz.core.exercise import where
+
+    line = finding.get("line")
+    text = source_line(record, line)
+    if line in where.loop_lines(record.get("source") or "") and re.search(r"<=\s*TILE|TILE\s*\+\s*\d", text):
+        return _line_msg("cause.read_padding", record, line)
+    return _line_msg("cause.uninit_shared", record, line)
+
+
+def _recorded_cause(record: dict, bad: list[dict]) -> Message | None:
+    """A cause from what a check without facts recorded (an older record, a GPU's): K rounded down to a tile,
+    a tile index running ahead."""
+    if any(s.get("facts") for s in bad):
+        return None
     short = next((s for s in bad if s.get("k_used")), None)
     if short is not None:
         return k_loop_cause(record, short["k_used"], short["shape"])
@@ -309,13 +338,7 @@ def correctness_cause(record: dict) -> Message | None:
         key = f"cause.{matrix.lower()}_tile_ahead"
         line = _tile_index_line(record, matrix)
         return _line_msg(key, record, line, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
-    experiment = experiment_cause(record)
-    if experiment:
-        return experiment
-    uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
-    if uninit:
-        return _line_msg("cause.uninit_shared", record, uninit.get("line"))
-    return _pattern_cause(record, bad) or unknown_cause(record)
+    return None
 
 
 def _oob_cause(record: dict, line: int, write: bool) -> Message:
@@ -331,6 +354,9 @@ def _oob_cause(record: dict, line: int, write: bool) -> Message:
         return _line_msg("cause.or_guard", record, guard)
     if guard and "<=" in text and write:
         return _line_msg("cause.le_guard", record, guard)
+    missing = where.guard_misses(text) if guard and write else None
+    if missing:
+        return _line_msg("cause.guard_incomplete", record, line, guard=guard, missing=missing)
     stride = where.mixed_stride_line(record.get("source") or "")
     if guard and stride:
         return _line_msg("cause.index_stride", record, stride, guard=guard)
@@ -357,7 +383,10 @@ def _swapped_cause(record: dict, equals: str) -> Message:
     matrix = _SWAPS.get(equals, "C")
     source = record.get("source") or ""
     line = where.store_line(source) if matrix == "C" else where.load_line(source, matrix)
-    key = {"A": "cause.swapped_a", "B": "cause.swapped_b"}.get(matrix, "cause.swapped_c")
+    if matrix == "C":
+        add = where.add_line(source)
+        return _line_msg("cause.swapped_c", record, line, equals=equals, other=add if add != line else "?")
+    key = {"A": "cause.swapped_a", "B": "cause.swapped_b"}[matrix]
     return _line_msg(key, record, line, equals=equals)
 
 
@@ -395,19 +424,22 @@ def experiment_cause(record: dict) -> Message | None:
     if exp.get("fresh_module") == "right":
         return msg("cause.state")
     if exp.get("transposed"):
-        fix = "tile_A[threadIdx.y][k]" if exp["transposed"] == "A" else "tile_B[k][threadIdx.x]"
-        identity = "B" if exp["transposed"] == "A" else "A"
+        from gemmviz.core.exercise import where
+
+        source = record.get("source") or ""
+        which = exp["transposed"]
+        key = "fix.tile_a" if which == "A" else "fix.tile_bt" if "tile_Bt" in source else "fix.tile_b"
+        identity = "B" if which == "A" else "A"
         return _line_msg(
             "cause.tile_transposed",
             record,
             exp.get("transposed_line"),
-            tile=exp["transposed"],
+            tile=which,
             identity=identity,
-            fix=fix,
+            fix=msg(key),
             shape=exp.get("square_shape"),
+            other=where.shared_store_line(source, which) or "?",
         )
-    from gemmviz.core.exercise.causes import grid_axes_tested, tile_multiples_right
-
     if exp.get("square") == "right" and exp.get("rectangle") == "wrong" and grid_axes_tested(record):
         return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
     if exp.get("rectangle") == "right" and exp.get("odd") == "wrong" and tile_multiples_right(record):
@@ -418,8 +450,6 @@ def experiment_cause(record: dict) -> Message | None:
 def _pattern_cause(record: dict, bad: list[dict]) -> Message | None:
     """Where the wrong elements lie, when that alone tells the cause: only the last row or column never written,
     or wrong only in the edge blocks while every size that is a multiple of the tile is right."""
-    from gemmviz.core.exercise.causes import tile_multiples_right
-
     # a shape whose wrong elements lie outside its edge blocks too rules out a cause at the edge (at 1×1×1 the
     # only block is an edge block, whatever is wrong)
     inside = any(s.get("pattern") and not s["pattern"].get("only_edge_blocks") for s in bad)
@@ -717,11 +747,62 @@ def cause_lines(record: dict) -> list[int]:
     return sorted(lines)
 
 
-def finish(record: dict) -> dict:
-    """The record with its verdicts and cause filled in: English texts, and the messages every language renders."""
+def access_goal(record: dict, exercise=None) -> tuple[dict, Message | str]:
+    """The exercise's access goals ({figure: at most}) and the fix to show when one fails: `exercise`'s, or the
+    shipped exercise's of the record's name; ({}, "") where there is none."""
+    if exercise is None:
+        from gemmviz.core.exercise.exercises import ExerciseError, shipped_exercises
+
+        try:
+            exercise = next((e for e in shipped_exercises() if e.name == record.get("exercise")), None)
+        except (ExerciseError, OSError):
+            exercise = None
+    if exercise is None:
+        return {}, ""
+    return dict(exercise.access_goals), msg("fix.exercise", en=exercise.fix("en"), zh=exercise.fix("zh"))
+
+
+def finish(record: dict, exercise=None) -> dict:
+    """The record with its verdicts and cause filled in: English texts, and the messages every language renders.
+    The verdicts hold every goal the report judges: the check's GOALS, then the exercise's access goal where it
+    sets one (`exercise`, else the shipped exercise of the record's name)."""
+    record["verdicts"] = []
     found = verdicts(record)
     record["verdicts"] = [v.to_dict() for v in found]
+    goals, fix = access_goal(record, exercise)
+    access = None
+    if goals:
+        from gemmviz.core.exercise.access_goals import access_messages
+
+        access = access_messages(record, goals, fix)
+        record["verdicts"].append(Verdict(ACCESS_GOAL, access["status"], access["detail"]).to_dict())
     m = cause_message(record)
+    if m is None and access is not None and access["status"] == "fail":
+        m = access["cause"]
     record["cause_message"] = m
     record["cause"] = render(m, "en") if m else None
     return record
+
+
+def ran_on(record: dict) -> str:
+    """What ran the check, in words: the GPU's name; "CPU emulator, NVRTC compute_90" or "CPU emulator, nvcc PTX
+    sm_90" where the emulator ran the kernel; "no GPU: compiled only" where nothing ran it."""
+    gpu = (record.get("environment") or {}).get("gpu")
+    if gpu:
+        return gpu
+    if not record.get("no_gpu"):
+        return ""
+    compiled = record.get("compile") or {}
+    ran = bool(record.get("shapes")) and bool(record.get("emulator"))
+    if not ran:
+        return "no GPU: compiled only"
+    arch = compiled.get("arch") or ""
+    if (compiled.get("command") or "").startswith("nvrtc"):
+        return f"CPU emulator, NVRTC {arch}".rstrip()
+    return f"CPU emulator, nvcc PTX {arch}".rstrip()
+
+
+def judged(record: dict) -> bool:
+    """Whether every goal the check judged passed and only speed went unmeasured (the CLI's exit status 0)."""
+    found = record.get("verdicts") or []
+    return bool(found) and all(v["status"] == "pass" or (v["status"] == "skipped" and v["goal"] == "speed") for v in found)

@@ -42,8 +42,10 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
         every = _every(wrong.any(axis=axis), period)
         if every is not None:
             facts[f"wrong_{name}_every"] = every
-    if _blocks_transposed(c, ref, bound, rows, cols):
-        facts["transposed_blocks"] = True
+    for width in sorted({2, 4, 8, 16, 32, 64, rows} - {1}):
+        if rows == cols and _blocks_transposed(c, ref, bound, width, width):
+            facts["transposed_blocks"] = width
+            break
     counts = _partial_sum(c, a64, b64, bound) if written.all() else None
     if counts is not None:
         runs = _runs(counts)
@@ -103,7 +105,7 @@ def _every(wrong_lines: np.ndarray, period: int) -> list[int] | None:
 
 def _blocks_transposed(c: np.ndarray, ref: np.ndarray, bound: np.ndarray, rows: int, cols: int) -> bool:
     """Whether every whole square block of C holds the right block transposed (and C is wrong there)."""
-    if rows != cols or rows < 2:
+    if rows != cols or rows < 2 or rows > min(ref.shape):
         return False
     m, n = ref.shape
     seen = False

@@ -188,6 +188,7 @@ def record_row(student: Student, record: dict, exercise: Exercise, lang: str = "
     row["figures"] = cell(
         "; ".join(f"{k}={v:.3g}" for k, v in ((accesses or {}).get("figures") or {}).items() if v is not None)
     )
-    environment = record.get("environment") or {}
-    row["ran_on"] = cell(environment.get("gpu") or ("no GPU: compiled only" if record.get("no_gpu") else ""))
+    from gemmviz.core.exercise.check import ran_on
+
+    row["ran_on"] = cell(ran_on(record))
     return row

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gemmviz.core.exercise.check import (
-    GOALS,
+    ALL_GOALS,
     MAX_FINDINGS,
     MAX_MESSAGE,
     MEMORY_KINDS,
@@ -243,7 +243,7 @@ _FACTS = _obj(
         "whole_numbers": _bool,
         "wrong_cols_every": _list(_int(0, 4096), 2, 2),
         "wrong_rows_every": _list(_int(0, 4096), 2, 2),
-        "transposed_blocks": _bool,
+        "transposed_blocks": _int(2, 4096),
         "k_counts": _list(_list(_int(0, 2**20), 3, 3), 24),
         "k_every": _list(_int(0, 2**20), 3, 3),
         "written_box": _list(_int(0, 65536), 4, 4),
@@ -374,6 +374,7 @@ _CHECK = _obj(
         ),
         "counters": _obj({"shape": _DIMS, "note": _text(), "yours": _counter_map, "reference": _counter_map}),
         "not_run": _list(_text(), 10),
+        "not_run_messages": _list(_message, 10),  # the same notes as messages, in every language
         "compile": _obj(
             {
                 "ok": _bool,
@@ -406,14 +407,14 @@ _CHECK = _obj(
         "verdicts": _list(
             _obj(
                 {
-                    "goal": _one_of(*GOALS),
+                    "goal": _one_of(*ALL_GOALS),
                     "status": _one_of("pass", "fail", "skipped"),
                     "detail": _text(),
                     "message": _message,
                 },
                 ("goal", "status", "detail"),
             ),
-            len(GOALS),
+            len(ALL_GOALS),
         ),
         "cause": _text(optional=True),
         "cause_message": _message,
@@ -624,8 +625,9 @@ def report_text(record: dict, lang: str = "en") -> str:
             src = source_line(record, line)
             if src:
                 out.append(f"  {line:>5} | {src}")
-    for note in record.get("not_run") or []:
-        out.append(render(msg("report.not_run", note=note), lang))
+    said = record.get("not_run_messages") or [msg("report.not_run", note=note) for note in record.get("not_run") or []]
+    for note in said:
+        out.append(render(note, lang))
     # one line per entry: a newline or a terminal code in a record's text is shown, never obeyed (a note
     # cannot print a forged "PASS" line after the verdicts)
     return "\n".join(one_line(line) for line in out)
@@ -800,7 +802,20 @@ def _shape_lines(record: dict, lang: str = "en") -> list[str]:
             render(s["reason_message"], lang) if s.get("reason_message") else s.get("reason") or s.get("error") or ""
         )
         out.append(f"  {shape_text(s['shape']):>16}  {state}  {extra}".rstrip())
-    return out
+    return out + error_map_lines(record, lang)
+
+
+def error_map_lines(record: dict, lang: str = "en") -> list[str]:
+    """Where C is wrong at the largest wrong size, as text: one character per cell of the error map (█ wrong,
+    · right), under a line that says the size and the cell."""
+    mapped = [s for s in record.get("shapes") or [] if s.get("error_map") and s.get("status") == "wrong"]
+    if not mapped:
+        return []
+    s = max(mapped, key=lambda s: s["shape"][0] * s["shape"][1])
+    rows, cols = s["error_map"].get("cell") or [1, 1]
+    head = render(msg("report.error_map", shape=s["shape"], rows=rows, cols=cols), lang)
+    grid = ["".join("█" if x else "·" for x in row) for row in s["error_map"]["wrong"]]
+    return [f"  {head}", *[f"    {row}" for row in grid]]
 
 
 def _sanitizer_lines(record: dict) -> list[str]:
@@ -838,6 +853,18 @@ def _timing_lines(record: dict, lang: str = "en") -> list[str]:
 define("report.header", en="exercise {exercise}: {file}", zh="练习 {exercise}：{file}")
 define("report.gpu", en="GPU {gpu} (sm_{cc}), {created}", zh="GPU {gpu}（sm_{cc}），{created}")
 define("report.not_run", en="not run: {note}", zh="未运行：{note}")
+define(
+    "report.error_map",
+    en="where C is wrong at {shape} (rows down, columns across; a cell is {rows}×{cols} elements; █ wrong, · right):",
+    zh="{shape} 上 C 出错的位置（行向下，列向右；每格 {rows}×{cols} 个元素；█ 错误，· 正确）：",
+)
+define(
+    "report.not_run_gpu",
+    en="not run: timing, compute-sanitizer and Nsight Compute's counters need a CUDA GPU ({why}); run `{command}` on "
+    "a GPU machine, then open the check file it writes in the app",
+    zh="未运行：计时、compute-sanitizer 和 Nsight Compute 计数器需要 CUDA GPU（{why}）；请在有 GPU 的机器上运行 "
+    "`{command}`，再在应用中打开它写出的检查文件",
+)
 define("report.shape.ok", en="right", zh="正确")
 define(
     "report.shape.order",

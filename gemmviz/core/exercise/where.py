@@ -101,7 +101,8 @@ def k_loop_line(source: str) -> int | None:
     if add is None:
         return None
     before = [at for at in loop_lines(source) if at <= add]
-    return before[-1] if before else None
+    along = [at for at in before if re.search(r"\b(?:K|TILE|BK|TILE_K|BLOCK_K)\b", lines[at - 1])]
+    return (along or before or [None])[-1]
 
 
 def reset_line(source: str) -> int | None:
@@ -198,4 +199,31 @@ def mixed_stride_line(source: str) -> int | None:
             for index in re.findall(rf"(?<![\w.]){matrix}\s*\[([^\]]*)\]", text):
                 if re.search(rf"\*\s*[{wrong}]\b|\b[{wrong}]\s*\*", index):
                     return i + 1
+    return None
+
+
+def k_guard_line(source: str) -> int | None:
+    """A guard that compares an index along K (a_col, b_row, k...) with M or N."""
+    return _first(code_lines(source), r"\b(?:a_col|b_row|k\w*|c|r)\s*<=?\s*[MN]\b")
+
+
+def shared_store_line(source: str, matrix: str) -> int | None:
+    """The line that stores `matrix`'s (A or B) elements into a shared tile."""
+    lines = code_lines(source)
+    shared = set(re.findall(r"__shared__\s+\w+\s+([A-Za-z_]\w*)", "\n".join(lines)))
+    for i, text in enumerate(lines):
+        for name in shared:
+            if re.search(rf"\b{name}\s*\[[^=]*\]\s*=(?!=)", text) and re.search(rf"(?<![\w.]){matrix}\s*\[", text):
+                return i + 1
+    return None
+
+
+def guard_misses(text: str) -> str | None:
+    """The dimension a store's guard leaves out: 'col < N' where it compares only row, 'row < M' where only col."""
+    rows = re.search(r"\b(?:row|r)\w*\s*<", text)
+    cols = re.search(r"\b(?:col|c)\w*\s*<", text)
+    if rows and not cols:
+        return "col < N"
+    if cols and not rows:
+        return "row < M"
     return None

@@ -492,7 +492,8 @@ class ExerciseTab(QWidget):
         )
         parts = []
         access = self._access_verdict(record)
-        for v in record["verdicts"] + ([access] if access else []):
+        judged = {v["goal"] for v in record["verdicts"]}  # finish() adds the shipped exercise's access goal
+        for v in record["verdicts"] + ([access] if access and access["goal"] not in judged else []):
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
             name = tr(GOAL_NAMES[v["goal"]]) if v["goal"] in GOAL_NAMES else v["goal"]
             detail = render(v["message"], self.lang) if v.get("message") else v["detail"]

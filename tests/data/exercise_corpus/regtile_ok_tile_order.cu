@@ -1,4 +1,4 @@
-// corpus: tileRow and tileCol swapped
+// corpus: tileRow and tileCol taken the other way round (a different thread order, still right)
 #ifndef BM
 #define BM 64
 #endif
