@@ -62,6 +62,9 @@ def facts_cause(record: dict) -> Message | None:
         return None
     source = _src(record)
     written = {s["facts"].get("written") for s in with_facts}
+    findings = (record.get("emulator") or {}).get("findings") or []
+    if written - {"all"} and any(f["kind"] == "uninit-shared" for f in findings):
+        written = {"unsure"}  # unwritten shared memory reads as NaN: a NaN in C may have been written
     largest = sorted(with_facts or bad, key=lambda s: -s["shape"][0] * s["shape"][1] * s["shape"][2])
     first = largest[0]["shape"] if largest else exp.get("multi_k_shape")
     if with_facts and written == {"none"}:
@@ -86,6 +89,12 @@ def facts_cause(record: dict) -> Message | None:
     partial = _partial_cause(record, with_facts, exp)
     if partial:
         return partial
+    return _structure_cause(record, with_facts, first)
+
+
+def _structure_cause(record: dict, with_facts: list[dict], first: list) -> Message | None:
+    """Blocks or pieces of C transposed, or wrong only in every TILE-th column or row."""
+    source = _src(record)
     widths = {s["facts"].get("transposed_blocks") for s in with_facts}
     if with_facts and len(widths) == 1 and None not in widths:
         width = widths.pop()
@@ -167,9 +176,7 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
             line_a, line_b = where.index_line(source, "A"), where.index_line(source, "B")
             matrix = "A" if line_a and not line_b else "B" if line_b and not line_a else "A and B"
             line = line_a or line_b or where.load_line(source, "A")
-            return _line_msg(
-                "cause.tile_repeated", record, line, shape=shape, width=width, times=times, matrix=matrix
-            )
+            return _line_msg("cause.tile_repeated", record, line, shape=shape, width=width, times=times, matrix=matrix)
         # a prefix of K: the loop stops early, or a guard zeroes k from N or M on
         if len(runs) == 2 and runs[0] == [0, runs[0][1], 1] and runs[1][2] == 0 and runs[1][1] == k - 1:
             used = runs[0][1] + 1
@@ -180,6 +187,10 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
                 return _line_msg("cause.guard_dims", record, guard)
             line = where.tile_loop_line(source)
             return _line_msg("cause.k_prefix", record, line, shape=shape, used=used, tile=tk)
+        stale = _stale_tile(shape, runs, tk)
+        if stale is not None:
+            line = where.shared_store_line(source, "A") or where.load_line(source, "A")
+            return _line_msg("cause.stale_tile", record, line, shape=shape, twice=stale)
         if counts <= {0, 1, 2} and (0 in counts or 2 in counts):
             missing, twice = _ranges(runs, 0), _ranges(runs, 2)
             line = where.k_loop_line(source) if 0 in counts else where.tile_loop_line(source)
@@ -187,15 +198,11 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
             return _line_msg(key, record, line, shape=shape, missing=missing[:8], twice=twice[:8], tile=tk)
     if exp.get("multi_k") == "wrong" and exp.get("k_square") == "right":
         line = where.mixed_stride_line(source)
-        return _line_msg(
-            "cause.k_stride", record, line, several=exp["multi_k_shape"], square=exp["k_square_shape"]
-        )
+        return _line_msg("cause.k_stride", record, line, several=exp["multi_k_shape"], square=exp["k_square_shape"])
     if exp.get("one_k") == "right" and exp.get("multi_k") == "wrong":
         line = where.reset_line(source) or where.index_line(source, "A") or where.index_line(source, "B")
         line = line or where.tile_loop_line(source)
-        return _line_msg(
-            "cause.multi_k", record, line, one=exp["one_k_shape"], several=exp["multi_k_shape"], tile=tk
-        )
+        return _line_msg("cause.multi_k", record, line, one=exp["one_k_shape"], several=exp["multi_k_shape"], tile=tk)
     return None
 
 
@@ -223,7 +230,9 @@ def _tail_cause(record: dict, cases: list, exp: dict, tk: int) -> Message | None
             return _line_msg("cause.last_tile_only", record, where.tile_loop_line(source), shape=shape, first=start)
         if single and not tiles:
             return _line_msg("cause.assigned", record, where.add_line(source), shape=shape)
-    prefix = [(shape, runs[0][1] + 1) for shape, runs in cases if len(runs) == 2 and runs[0][:1] + runs[0][2:] == [0, 1]]
+    prefix = [
+        (shape, runs[0][1] + 1) for shape, runs in cases if len(runs) == 2 and runs[0][:1] + runs[0][2:] == [0, 1]
+    ]
     if len(prefix) != len(cases) or any(runs[1][2] != 0 for _s, runs in cases):
         return None
     right_k = [s["shape"] for s in record.get("shapes") or [] if s.get("status") == "ok" and s["shape"][2] > 1]
@@ -236,6 +245,18 @@ def _tail_cause(record: dict, cases: list, exp: dict, tk: int) -> Message | None
     if all(used == shape[2] - 1 for shape, used in prefix) and not right_k:
         return _line_msg("cause.k_last_missing", record, where.k_loop_line(source), shape=prefix[0][0])
     return None
+
+
+def _stale_tile(shape: list, runs: list[list[int]], tk: int) -> str | None:
+    """'49–63' where C counts again the k's of the tile before the last, partial one, exactly those the partial
+    tile's loads leave unwritten (the last tile keeps the previous tile's values: no zero fill); None otherwise."""
+    k = shape[2]
+    rem = k % tk
+    if not rem or k < tk:
+        return None
+    start = k - rem  # the last tile's first k
+    want = [[0, start - (tk - rem) - 1, 1], [start - (tk - rem), start - 1, 2], [start, k - 1, 1]]
+    return f"{want[1][0]}–{want[1][1]}" if runs == [w for w in want if w[0] <= w[1]] else None
 
 
 def _with(with_facts: list[dict], exp: dict, key: str) -> list[tuple[list, dict]]:
@@ -344,9 +365,9 @@ define(
 define(
     "cause.k_missing",
     en="C is A·B without the products of k = {missing} at {shape}: the loop of the multiply-adds at line {line} "
-    "({text}) skips them; run k over the whole tile (for k = 0; k < {tile}; ++k) and every tile of K",
-    zh="在 {shape} 上 C 是缺少 k = {missing} 这些乘积的 A·B：第 {line} 行（{text}）的乘加循环跳过了它们；让 k 走遍"
-    "整个分块（for k = 0; k < {tile}; ++k）和 K 的每个分块",
+    "({text}) skips them; run k from 0 over every value (k < K, or k < TILE inside a tile of {tile})",
+    zh="在 {shape} 上 C 是缺少 k = {missing} 这些乘积的 A·B：第 {line} 行（{text}）的乘加循环跳过了它们；让 k 从 0 走遍"
+    "每个值（k < K，或在 {tile} 宽的分块内 k < TILE）",
 )
 define(
     "cause.k_twice",
@@ -415,9 +436,10 @@ define(
 define(
     "cause.k_every_missing",
     en="C is A·B without the products of every k ≡ {j} (mod {period}) at {shape}: the loop of the multiply-adds "
-    "at line {line} ({text}) skips one k in every {period}; run it over the whole tile (k = 0; k < TILE; ++k)",
+    "at line {line} ({text}) skips one k in every {period}; step k by 1 over every value (k < K, or k < TILE in a "
+    "tile)",
     zh="在 {shape} 上 C 是缺少所有 k ≡ {j}（mod {period}）乘积的 A·B：第 {line} 行（{text}）的乘加循环每 {period} 个 k "
-    "跳过一个；让它走遍整个分块（k = 0; k < TILE; ++k）",
+    "跳过一个；让 k 每次加 1，走遍每个值（k < K，或在分块内 k < TILE）",
 )
 define(
     "cause.k_every_more",
@@ -554,4 +576,12 @@ define(
     "(the padding, or past the array; emulated on the CPU): run k while k < TILE",
     zh="第 {line} 行（{text}）的循环比分块多走了一步，读取了没有线程写过的共享内存字（填充列或数组之外；在 CPU 上模拟）："
     "让 k 在 k < TILE 时循环",
+)
+define(
+    "cause.stale_tile",
+    en="C counts k = {twice} twice at {shape}: the last, partial tile of K still holds the previous tile's values "
+    "where its loads fall outside K, because they leave the tile unwritten there; store 0.0f in the tile where "
+    "t·TILE + threadIdx.x ≥ K (line {line}: {text}), and likewise for B",
+    zh="在 {shape} 上 C 把 k = {twice} 算了两次：K 最后一个不完整的分块在加载越出 K 的位置仍保留着上一个分块的值，"
+    "因为那里没有写入分块；在 t·TILE + threadIdx.x ≥ K 时向分块写 0.0f（第 {line} 行：{text}），B 也一样",
 )

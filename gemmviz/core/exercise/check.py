@@ -304,8 +304,6 @@ def _wrong_c_cause(record: dict, bad: list[dict]) -> Message:
     uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
     if exp.get("zeroed") == "right" or exp.get("fresh_module") == "right":
         return experiment_cause(record) or unknown_cause(record)
-    if uninit and any((s.get("facts") or {}).get("written", "all") != "all" for s in bad):
-        return _uninit_cause(record, uninit)  # its NaN reached C
     found = facts_cause(record) or _recorded_cause(record, bad) or experiment_cause(record)
     if found:
         return found
@@ -327,10 +325,8 @@ def _uninit_cause(record: dict, finding: dict) -> Message:
 def _recorded_cause(record: dict, bad: list[dict]) -> Message | None:
     """A cause from what a check without facts recorded (an older record, a GPU's): K rounded down to a tile,
     a tile index running ahead."""
-    if any(s.get("facts") for s in bad):
-        return None
     short = next((s for s in bad if s.get("k_used")), None)
-    if short is not None:
+    if short is not None and not any(s.get("facts") for s in bad):  # the facts tell a prefix of K apart
         return k_loop_cause(record, short["k_used"], short["shape"])
     shifted = next((s for s in bad if s.get("k_shift")), None)
     if shifted is not None:
@@ -476,7 +472,9 @@ def _pattern_cause(record: dict, bad: list[dict]) -> Message | None:
     if all(s.get("unwritten") == s["shape"][0] * s["shape"][1] for s in bad):  # not one element written
         from gemmviz.core.exercise import where as lines
 
-        return _line_msg("cause.never_written", record, lines.store_line(record.get("source") or ""), shape=first["shape"])
+        return _line_msg(
+            "cause.never_written", record, lines.store_line(record.get("source") or ""), shape=first["shape"]
+        )
     return None
 
 
@@ -805,4 +803,6 @@ def ran_on(record: dict) -> str:
 def judged(record: dict) -> bool:
     """Whether every goal the check judged passed and only speed went unmeasured (the CLI's exit status 0)."""
     found = record.get("verdicts") or []
-    return bool(found) and all(v["status"] == "pass" or (v["status"] == "skipped" and v["goal"] == "speed") for v in found)
+    return bool(found) and all(
+        v["status"] == "pass" or (v["status"] == "skipped" and v["goal"] == "speed") for v in found
+    )

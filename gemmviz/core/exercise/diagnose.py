@@ -128,13 +128,19 @@ def _partial_sum(c: np.ndarray, a: np.ndarray, b: np.ndarray, bound: np.ndarray)
     n = b.shape[1]
     if k > MAX_FIT_K or m * n < 2 * k or not np.all(np.isfinite(c)):
         return None
-    x = (a[:, :, None] * b[None, :, :]).transpose(0, 2, 1).reshape(m * n, k)  # column k: vec(A[:, k]·B[k, :])
-    fit, *_ = np.linalg.lstsq(x, c.reshape(-1), rcond=None)
+    # least squares over the K outer products A[:, k]·B[k, :], through their K×K normal equations: the products
+    # of outer products are (AᵀA)∘(BBᵀ), and each one's product with C is A[:, k]ᵀ·C·B[k, :]ᵀ
+    gram = (a.T @ a) * (b @ b.T)
+    rhs = np.einsum("ik,ij,kj->k", a, c, b)
+    try:
+        fit = np.linalg.solve(gram, rhs)
+    except np.linalg.LinAlgError:
+        return None
     counts = np.round(fit)
     if np.any(np.abs(fit - counts) > 0.05) or np.any(counts < 0) or np.any(counts > 64):
         return None
-    again = x @ counts
-    if not np.all(np.abs(again - c.reshape(-1)) <= 1e-4 * bound.reshape(-1) * max(1.0, counts.max())):
+    again = (a * counts) @ b
+    if not np.all(np.abs(again - c) <= 1e-4 * bound * max(1.0, counts.max())):
         return None
     return counts.astype(int)
 

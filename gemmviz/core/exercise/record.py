@@ -248,9 +248,11 @@ _FACTS = _obj(
         "k_every": _list(_int(0, 2**20), 3, 3),
         "written_box": _list(_int(0, 65536), 4, 4),
         "written_first": _int(0, 2**32),
-        "fixed_tile": lambda v, where: [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
-        if isinstance(v, list) and len(v) == 2
-        else _need(False, f"'{where}' must be [matrix, width]"),
+        "fixed_tile": lambda v, where: (
+            [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
+            if isinstance(v, list) and len(v) == 2
+            else _need(False, f"'{where}' must be [matrix, width]")
+        ),
     }
 )
 _SHAPE = _obj(

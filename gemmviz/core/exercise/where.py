@@ -35,7 +35,9 @@ def stored_name(source: str) -> str | None:
     at = store_line(source)
     if at is None:
         return None
-    match = re.search(r"(?<![\w.])C\s*\[[^\]]*\]\s*\+?=\s*(?:\(\s*float\s*\)\s*)?([A-Za-z_]\w*)", code_lines(source)[at - 1])
+    match = re.search(
+        r"(?<![\w.])C\s*\[[^\]]*\]\s*\+?=\s*(?:\(\s*float\s*\)\s*)?([A-Za-z_]\w*)", code_lines(source)[at - 1]
+    )
     return match[1] if match else None
 
 
@@ -188,7 +190,9 @@ def guard_line(source: str, line: int) -> int | None:
 
 def crossed_dims(text: str) -> bool:
     """Whether a guard compares row with N or col with M (the two dimensions crossed)."""
-    return bool(re.search(r"\brow\w*\s*<=?\s*N\b|\bcol\w*\s*<=?\s*M\b|\bb_row\s*<=?\s*[MN]\b|\ba_col\s*<=?\s*[MN]\b", text))
+    return bool(
+        re.search(r"\brow\w*\s*<=?\s*N\b|\bcol\w*\s*<=?\s*M\b|\bb_row\s*<=?\s*[MN]\b|\ba_col\s*<=?\s*[MN]\b", text)
+    )
 
 
 def mixed_stride_line(source: str) -> int | None:
