@@ -199,7 +199,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "goal.memory.pass": {"en": "{tools} clean at {shape}{missing}", "zh": "{tools} 在 {shape} 上没有发现问题{missing}"},
     "goal.race.fail": {"en": "{tools}", "zh": "{tools}"},
     "goal.race.pass": {"en": "{tools} clean at {shape}{missing}", "zh": "{tools} 在 {shape} 上没有发现问题{missing}"},
-    "goal.findings": {"en": "{tool}: {n} finding(s)", "zh": "{tool}：{n} 处问题"},
+    "goal.findings": {"en": "{tool}: {n} problem(s) found", "zh": "{tool}：发现 {n} 处问题"},
     "goal.tools_missing": {"en": " ({tools} did not run)", "zh": "（{tools} 没有运行）"},
     "goal.sanitizer_missing": {"en": "compute-sanitizer did not run", "zh": "compute-sanitizer 没有运行"},
     "goal.emu.memory.pass": {
@@ -207,7 +207,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "(emulated on the CPU)",
         "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，也没有读取未写入的共享内存（在 CPU 上模拟）",
     },
-    "goal.emu.memory.fail": {"en": "{n} finding(s) (emulated on the CPU)", "zh": "{n} 处问题（在 CPU 上模拟）"},
+    "goal.emu.memory.fail": {"en": "{first}{more} (emulated on the CPU)", "zh": "{first}{more}（在 CPU 上模拟）"},
+    "goal.more": {"en": "; {n} more below", "zh": "；下面还有 {n} 处"},
+    "goal.finding_kind": {"en": "line {line}: {kind}", "zh": "第 {line} 行：{kind}"},
     "goal.emu.unfinished": {
         "en": "not judged: the kernel did not finish at {shape}, so the emulator saw only part of its accesses "
         "(emulated on the CPU)",
@@ -218,7 +220,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "(emulated on the CPU)",
         "zh": "在 {n} 个尺寸上每个线程都到达了每个屏障，线程束之间没有共享内存冲突（在 CPU 上模拟）",
     },
-    "goal.emu.race.fail": {"en": "{n} finding(s) (emulated on the CPU)", "zh": "{n} 处问题（在 CPU 上模拟）"},
+    "goal.emu.race.fail": {"en": "{first}{more} (emulated on the CPU)", "zh": "{first}{more}（在 CPU 上模拟）"},
     "goal.emu.not_run": {"en": "{why}", "zh": "{why}"},
     "goal.speed.skipped_wrong": {"en": "a wrong kernel is not timed", "zh": "错误的核函数不计时"},
     "goal.speed.not_timed": {"en": "not timed", "zh": "未计时"},
@@ -466,7 +468,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "speed.uncoalesced": {
         "en": "global loads uncoalesced: {sectors} sectors per request (the reference: {ref}): make threadIdx.x "
         "walk the columns (col = blockIdx.x·blockDim.x + threadIdx.x), so a warp reads consecutive addresses",
-        "zh": "全局内存加载没有合并：每个请求 {sectors} 个扇区（参考实现：{ref}）：让 threadIdx.x 沿列走"
+        "zh": "全局内存加载不是合并访存：每个请求 {sectors} 个扇区（参考实现：{ref}）：让 threadIdx.x 沿列走"
         "（col = blockIdx.x·blockDim.x + threadIdx.x），使一个线程束读取连续地址",
     },
     "speed.l2": {
@@ -559,6 +561,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "access.read": {"en": "a read", "zh": "读取"},
     "access.write": {"en": "a write", "zh": "写入"},
+    "access.access": {"en": "an access", "zh": "访问"},
     "report.emulated_accesses": {
         "en": "accesses emulated on the CPU at {shape}, blocks {blocks}, yours beside the reference ({reference}):",
         "zh": "在 CPU 上以 {shape} 模拟的访存，线程块 {blocks}，你的与参考实现（{reference}）并列：",

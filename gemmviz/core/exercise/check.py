@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core.exercise.causes import facts_cause, grid_axes_tested, tile_multiples_right, unknown_cause
-from gemmviz.core.messages import Message, msg, render
+from gemmviz.core.messages import TEMPLATES, Message, msg, render
 from gemmviz.core.numbers import rate
 from gemmviz.core.text import printable as _printable
 
@@ -643,12 +643,23 @@ def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
         if not shapes:
             out.append(Verdict(goal, "skipped", emu.get("refused") or msg("goal.did_not_run")))
         elif mine:
-            out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", n=len(mine))))
+            more = msg("goal.more", n=len(mine) - 1) if len(mine) > 1 else ""
+            out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", first=finding_message(mine[0]), more=more)))
         elif unfinished:  # as on a GPU, where the sanitizers do not run a kernel that does not finish
             out.append(Verdict(goal, "skipped", msg("goal.emu.unfinished", shape=unfinished["shape"])))
         else:
             out.append(Verdict(goal, "pass", msg(f"goal.emu.{short}.pass", n=len(shapes))))
     return out
+
+
+def finding_message(f: dict) -> Message:
+    """One of the emulator's findings as a sentence naming its line (finding.KIND in core/messages.py)."""
+    params = {k: f.get(k) for k in ("line", "count", "matrix", "other_line")}
+    params = {k: ("?" if v is None else v) for k, v in params.items()}
+    params["access"] = msg(f"access.{f['access']}") if f.get("access") else msg("access.access")
+    if f"finding.{f['kind']}" not in TEMPLATES:  # a kind newer than this table: its name and line
+        return msg("goal.finding_kind", kind=f["kind"], line=params["line"])
+    return msg(f"finding.{f['kind']}", **params)
 
 
 GOAL_TOOLS = {"memory-safe": ("memcheck",), "race-free": ("racecheck", "synccheck")}
@@ -713,12 +724,18 @@ def cause_message(record: dict) -> Message | None:
         if v.goal == "correct":
             return correctness_cause(record) or v.message
         if v.goal == "memory-safe":
-            return correctness_cause(record) or v.message
+            return correctness_cause(record) or _memory_cause(record) or v.message
         if v.goal == "race-free":
             return race_cause(record) or correctness_cause(record) or v.message
         if v.goal == "speed":
             return speed_cause(record)
     return None
+
+
+def _memory_cause(record: dict) -> Message | None:
+    """memory-safe failed with C right: a read of shared memory no thread wrote, named at its line."""
+    uninit = next((f for f in memory_findings(record) if f["kind"] == "uninitialized shared read"), None)
+    return _uninit_cause(record, uninit) if uninit else None
 
 
 def cause(record: dict, lang: str = "en") -> str | None:

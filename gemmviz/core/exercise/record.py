@@ -827,7 +827,7 @@ def _sanitizer_lines(record: dict) -> list[str]:
         if not part.get("ran"):
             continue
         found = part.get("findings") or []
-        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} finding(s)'}")
+        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} problem(s) found'}")
         for f in found[:5]:
             out.append(f"    line {f.get('line') or '?'}: {f['message']} (×{f.get('count', 1)})")
             out += _with_source(record, f.get("line"))
@@ -899,8 +899,8 @@ define(
 )
 define("report.global_ld", en="global loads {x} sectors/request", zh="全局加载每请求 {x} 个扇区")
 define("report.global_st", en="global stores {x} sectors/request", zh="全局写入每请求 {x} 个扇区")
-define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享加载每请求 {x} 个波前")
-define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享写入每请求 {x} 个波前")
+define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享内存加载每请求 {x} 个波前")
+define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享内存写入每请求 {x} 个波前")
 define("report.vs", en="{mine} (reference {theirs})", zh="{mine}（参考 {theirs}）")
 define("report.per_block", en="{parts:semi}", zh="{parts:semi}")
 define("report.no_requests", en="no per-thread memory requests", zh="没有逐线程的访存请求")
