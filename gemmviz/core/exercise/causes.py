@@ -66,7 +66,7 @@ def facts_cause(record: dict) -> Message | None:
     if written - {"all"} and any(f["kind"] == "uninit-shared" for f in findings):
         written = {"unsure"}  # unwritten shared memory reads as NaN: a NaN in C may have been written
     largest = sorted(with_facts or bad, key=lambda s: -s["shape"][0] * s["shape"][1] * s["shape"][2])
-    first = largest[0]["shape"] if largest else exp.get("multi_k_shape")
+    first: list = largest[0]["shape"] if largest else exp.get("multi_k_shape") or []
     if with_facts and written == {"none"}:
         line = where.store_line(source)
         if line is None:

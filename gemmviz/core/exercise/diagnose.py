@@ -39,7 +39,7 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
             facts["whole_numbers"] = True
     cols, rows = int(block_tile[0]), int(block_tile[1])
     for axis, name, period in ((0, "cols", cols), (1, "rows", rows)):
-        every = _every(wrong.any(axis=axis), period)
+        every = _every(np.asarray(wrong.any(axis=axis)), period)
         if every is not None:
             facts[f"wrong_{name}_every"] = every
     for width in sorted({2, 4, 8, 16, 32, 64, rows} - {1}):

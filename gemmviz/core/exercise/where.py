@@ -104,7 +104,8 @@ def k_loop_line(source: str) -> int | None:
         return None
     before = [at for at in loop_lines(source) if at <= add]
     along = [at for at in before if re.search(r"\b(?:K|TILE|BK|TILE_K|BLOCK_K)\b", lines[at - 1])]
-    return (along or before or [None])[-1]
+    found = along or before
+    return found[-1] if found else None
 
 
 def reset_line(source: str) -> int | None:
