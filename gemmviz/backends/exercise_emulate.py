@@ -21,7 +21,7 @@ import numpy as np
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
 from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
-from gemmviz.core.exercise.diagnose import diagnose
+from gemmviz.core.exercise.diagnose import diagnose, gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
 from gemmviz.core.messages import msg, render
@@ -156,6 +156,25 @@ def _k_shapes(exercise: Exercise) -> tuple[tuple, tuple]:
     return (rows, cols, tk), (rows, cols, 4 * tk)
 
 
+def _gather_experiment(check: EmulatedCheck, out: dict) -> None:
+    """With B = I, C must be A; with A = I, B. Where C holds elements of A (B) at other places, the rule that
+    places them says which index of the load or the store came from the wrong thread coordinate: kept as
+    gather_A / gather_B, [rule of the row, rule of the column] (core/exercise/diagnose.gather_rules)."""
+    cols, rows = check.exercise.block_tile
+    edge = math.lcm(cols, rows, 16)
+    edge *= 2 if edge < 64 else 1  # two tiles each way: a rule within a tile and one across tiles differ
+    grid, block = emu.exercise_geometry(edge, edge, check.exercise.threads, check.exercise.block_tile)
+    other = check.inputs_for((edge, edge, edge)).a.astype(np.float32)
+    eye = np.eye(edge, dtype=np.float32)
+    for which, a, b in (("A", other, eye), ("B", eye, other)):
+        run = emu.emulate_gemm(check.kernel, a, b, grid, block)
+        check.instructions += run.instructions
+        if run.finished:
+            rules = gather_rules(run.c, other, min(cols, rows))
+            if rules is not None and rules != ["r", "c"]:
+                out[f"gather_{which}"] = rules
+
+
 def _k_experiment(check: EmulatedCheck, out: dict) -> None:
     """K of one whole tile against K of four (issue 43): a reset inside the loop over the tiles, or a tile
     index without t, is right at the first and wrong at the second; C at the second is kept as facts."""
@@ -170,6 +189,7 @@ def _k_experiment(check: EmulatedCheck, out: dict) -> None:
     out["multi_k"] = "wrong"
     if run.finished:
         out["multi_k_facts"] = diagnose(run.c, inputs.a, inputs.b, check.exercise.block_tile)
+    _gather_experiment(check, out)
     cube = (several[2],) * 3  # M = N = K: an index that mixes K with M or N is right here
     out["k_square_shape"] = list(cube)
     out["k_square"] = "right" if check.right(cube) else "wrong"

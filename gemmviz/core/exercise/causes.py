@@ -196,6 +196,9 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
             line = where.k_loop_line(source) if 0 in counts else where.tile_loop_line(source)
             key = "cause.k_missing" if not twice else "cause.k_twice" if not missing else "cause.k_partial"
             return _line_msg(key, record, line, shape=shape, missing=missing[:8], twice=twice[:8], tile=tk)
+    gathered = _gather_cause(record, exp)
+    if gathered:
+        return gathered
     if exp.get("multi_k") == "wrong" and exp.get("k_square") == "right":
         line = where.mixed_stride_line(source)
         return _line_msg("cause.k_stride", record, line, several=exp["multi_k_shape"], square=exp["k_square_shape"])
@@ -257,6 +260,32 @@ def _stale_tile(shape: list, runs: list[list[int]], tk: int) -> str | None:
     start = k - rem  # the last tile's first k
     want = [[0, start - (tk - rem) - 1, 1], [start - (tk - rem), start - 1, 2], [start, k - 1, 1]]
     return f"{want[1][0]}–{want[1][1]}" if runs == [w for w in want if w[0] <= w[1]] else None
+
+
+# a wrong gather rule of a matrix's row or column: (the thread coordinate it came from, the one it needs)
+_GATHER = {"r@c": ("threadIdx.x", "threadIdx.y"), "c@r": ("threadIdx.y", "threadIdx.x")}
+
+
+def _gather_cause(record: dict, exp: dict) -> Message | None:
+    """With B = I (A = I), C holds A's (B's) elements at other places by a rule: which index is wrong."""
+    source = _src(record)
+    for matrix in ("A", "B"):
+        rules = exp.get(f"gather_{matrix}")
+        if not rules or rules == ["r@c", "c@r"]:  # the tile transposed: the experiment with I says so
+            continue
+        for part, rule, right in (("row", rules[0], "r"), ("column", rules[1], "c")):
+            if rule == right or rule not in _GATHER:
+                continue
+            used, needed = _GATHER[rule]
+            name = {("A", "column"): "a_col", ("B", "row"): "b_row"}.get((matrix, part), part[:3])
+            line = where.assign_line(source, name) if name in ("a_col", "b_row") else None
+            line = line or where.shared_store_line(source, matrix) or where.load_line(source, matrix)
+            return _line_msg(
+                "cause.gathered", record, line, matrix=matrix, part=part, used=used, needed=needed,
+                identity="B" if matrix == "A" else "A", shape=exp.get("square_shape") or "",
+            )  # fmt: skip
+        return msg("cause.gathered_swap", matrix=matrix, identity="B" if matrix == "A" else "A")
+    return None
 
 
 def _with(with_facts: list[dict], exp: dict, key: str) -> list[tuple[list, dict]]:
@@ -584,4 +613,35 @@ define(
     "t·TILE + threadIdx.x ≥ K (line {line}: {text}), and likewise for B",
     zh="在 {shape} 上 C 把 k = {twice} 算了两次：K 最后一个不完整的分块在加载越出 K 的位置仍保留着上一个分块的值，"
     "因为那里没有写入分块；在 t·TILE + threadIdx.x ≥ K 时向分块写 0.0f（第 {line} 行：{text}），B 也一样",
+)
+define(
+    "cause.accumulates_at",
+    en="C is right when it starts zeroed and wrong when it starts poisoned (emulated on the CPU): line {line} "
+    "({text}) adds into C and reads what was there; sum into a register (float sum = 0.0f) and store it once",
+    zh="C 预先清零时结果正确，预先填入毒值时结果错误（在 CPU 上模拟）：第 {line} 行（{text}）把结果累加进 C，"
+    "读到了原来的值；在寄存器里求和（float sum = 0.0f），最后只写一次",
+)
+define(
+    "cause.grid_axes_at",
+    en="right when M = N ({good}, and every square size), wrong when M ≠ N ({bad}) (emulated on the CPU): the "
+    "grid's x covers the columns of C (N) and y the rows (M); line {line} ({text}): take row from "
+    "blockIdx.y·blockDim.y + threadIdx.y and col from blockIdx.x·blockDim.x + threadIdx.x",
+    zh="M = N 时（{good}，以及每个方阵尺寸）结果正确，M ≠ N 时（{bad}）错误（在 CPU 上模拟）：网格的 x 覆盖 C 的列（N），"
+    "y 覆盖行（M）；第 {line} 行（{text}）：row 取 blockIdx.y·blockDim.y + threadIdx.y，"
+    "col 取 blockIdx.x·blockDim.x + threadIdx.x",
+)
+define(
+    "cause.gathered",
+    en="with {identity} = I, C should be {matrix}, and it holds {matrix}'s elements at other places (emulated on "
+    "the CPU): the {part} of {matrix} that a thread loads within the tile comes from {used} where {needed} "
+    "belongs; line {line} ({text}): index {matrix}'s {part} by {needed}",
+    zh="令 {identity} = I 时 C 应等于 {matrix}，但 C 中 {matrix} 的元素放错了位置（在 CPU 上模拟）：线程在分块内加载的 "
+    "{matrix} 的{part}取自 {used}，应取自 {needed}；第 {line} 行（{text}）：用 {needed} 作为 {matrix} 的{part}下标",
+)
+define(
+    "cause.gathered_swap",
+    en="with {identity} = I, C should be {matrix}, and it holds {matrix}'s elements with row and column swapped "
+    "(emulated on the CPU): a load or the store of {matrix} swaps its two indices",
+    zh="令 {identity} = I 时 C 应等于 {matrix}，但 C 中 {matrix} 的元素行列交换了（在 CPU 上模拟）：{matrix} 的某次加载或"
+    "写回交换了两个下标",
 )

@@ -416,7 +416,10 @@ def experiment_cause(record: dict) -> Message | None:
     """What the emulator's experiments showed: accumulating into C, edge tiles, the grid's axes, state kept."""
     exp = (record.get("emulator") or {}).get("experiments") or {}
     if exp.get("zeroed") == "right":
-        return msg("cause.accumulates")
+        from gemmviz.core.exercise import where
+
+        line = where.store_line(record.get("source") or "")
+        return _line_msg("cause.accumulates_at", record, line) if line else msg("cause.accumulates")
     if exp.get("fresh_module") == "right":
         return msg("cause.state")
     if exp.get("transposed"):
@@ -437,7 +440,13 @@ def experiment_cause(record: dict) -> Message | None:
             other=where.shared_store_line(source, which) or "?",
         )
     if exp.get("square") == "right" and exp.get("rectangle") == "wrong" and grid_axes_tested(record):
-        return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
+        from gemmviz.core.exercise import where
+
+        line = where.assign_line(record.get("source") or "", "row")
+        good, bad = exp["square_shape"], exp["rectangle_shape"]
+        if line:
+            return _line_msg("cause.grid_axes_at", record, line, good=good, bad=bad)
+        return msg("cause.grid_axes", good=good, bad=bad)
     if exp.get("rectangle") == "right" and exp.get("odd") == "wrong" and tile_multiples_right(record):
         return msg("cause.edge_tiles", good=[exp["square_shape"], exp["rectangle_shape"]], bad=exp["odd_shape"])
     return None

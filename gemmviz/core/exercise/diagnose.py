@@ -182,3 +182,27 @@ def _one_tile_fixed(c: np.ndarray, a: np.ndarray, b: np.ndarray, bound: np.ndarr
                 if np.all(np.abs(c - want) <= 1e-4 * bound * 2):
                     return [which, width]
     return None
+
+
+def gather_rules(c: np.ndarray, source: np.ndarray, tile: int) -> list[str] | None:
+    """Where each element of C (n×n) comes from when C should equal `source` (A with B = I, or B with A = I):
+    [rule of its row, rule of its column], each 'r' (C's row), 'c' (C's column), 'r@c' (the tile of C's row,
+    the place in the tile of C's column: a row index taken from threadIdx.x) or 'c@r' (a column index taken
+    from threadIdx.y); None where some element of C is not an element of `source`, or no rule fits."""
+    n = c.shape[0]
+    flat = source.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    values = flat[order]
+    if np.unique(values).size != values.size or not np.all(np.isfinite(c)):
+        return None
+    at = np.searchsorted(values, c.reshape(-1))
+    at = np.clip(at, 0, values.size - 1)
+    if not np.array_equal(values[at], c.reshape(-1)):
+        return None
+    index = order[at].reshape(n, n)
+    src_r, src_c = index // n, index % n
+    r, cc = np.indices((n, n))
+    rules = {"r": r, "c": cc, "r@c": (r // tile) * tile + cc % tile, "c@r": (cc // tile) * tile + r % tile}
+    row = next((name for name, want in rules.items() if np.array_equal(src_r, want)), None)
+    col = next((name for name, want in rules.items() if np.array_equal(src_c, want)), None)
+    return [row, col] if row and col else None

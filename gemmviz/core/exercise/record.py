@@ -337,6 +337,8 @@ _EMULATOR = _obj(
                 "multi_k_shape": _DIMS,
                 "multi_k_facts": _FACTS,
                 "k_square": _one_of("right", "wrong"),
+                "gather_A": _list(_one_of("r", "c", "r@c", "c@r"), 2, 2),
+                "gather_B": _list(_one_of("r", "c", "r@c", "c@r"), 2, 2),
                 "k_square_shape": _DIMS,
             }
         ),
