@@ -5,7 +5,8 @@ file's command names every run, so a reader sees which run measured what.
     python benchmarks/merge_gap.py RUN1.json RUN2.json --out assets/sessions/h200-DATE-gap.json
 
 Used on 2026-12-02 (second session): benchmarks/h200_record_2026_12_02d.sh's profile ran out of time before its
-last TF32 ncu steps, and benchmarks/h200_record_2026_12_02d2.sh profiled those pairs in a run of their own.
+last TF32 ncu steps, and benchmarks/h200_record_2026_12_02d2.sh profiled those pairs in a run of their own
+(both scripts at git 0d8610e; benchmarks/recorder.py's recipes replace them).
 """
 
 from __future__ import annotations

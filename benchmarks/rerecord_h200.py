@@ -1,4 +1,4 @@
-"""The 2026-12-02 H200 session: the bench of benchmarks/h200_record_2026_12_02.sh (every registry variant, kernel-only
+"""The 2026-12-02 H200 session: the bench of benchmarks/h200_record_2026_12_02.sh at git 0d8610e (every registry variant, kernel-only
 timing, 256-8192, 1000^3 and seed 001's 2048x3072x4096), merged with what 2026-12-01's recording measured and this
 day's device time could not measure again, each carried part named in settings.merged_from:
 

@@ -40,6 +40,9 @@
 #ifndef GROUP_M
 #define GROUP_M 8         // block rows of C walked before the next block column (1: row-major order)
 #endif
+#ifndef ORDER
+#define ORDER 0           // 0: grouped (GROUP_M); 1: a Hilbert curve over square sub-grids of tiles (see below)
+#endif
 #include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
 
 extern "C" {
@@ -71,7 +74,29 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
     const int linear = (blockIdx.y % tilesM) * tilesN + blockIdx.x;
     const int per_group = GROUP_M * tilesN, first_m = (linear / per_group) * GROUP_M;
     const int rows_in_group = min(tilesM - first_m, GROUP_M);
-    const int tm = first_m + (linear % per_group) % rows_in_group, tn = (linear % per_group) / rows_in_group;
+    int tm = first_m + (linear % per_group) % rows_in_group, tn = (linear % per_group) / rows_in_group;
+#if ORDER == 1
+    // Hilbert order: where the grid of tiles is a stack of squares of a power-of-two side (tilesN a power of two
+    // dividing tilesM: 8192^3 in 128x256 tiles is two 32x32 squares), consecutive blocks walk a Hilbert curve
+    // through each square, so any run of blocks in flight covers a compact patch of C and shares its panels of
+    // A and B in L2; other grids keep the grouped order.
+    if ((tilesN & (tilesN - 1)) == 0 && tilesM % tilesN == 0) {
+        const int side = tilesN, square = linear / (side * side);
+        int t = linear % (side * side), x = 0, y = 0;
+        for (int s = 1; s < side; s *= 2) {
+            const int rx = 1 & (t / 2), ry = 1 & (t ^ rx);
+            if (ry == 0) {
+                if (rx == 1) { x = s - 1 - x; y = s - 1 - y; }
+                const int swap = x; x = y; y = swap;
+            }
+            x += s * rx;
+            y += s * ry;
+            t /= 4;
+        }
+        tm = square * side + y;
+        tn = x;
+    }
+#endif
     const int ktiles = (K + BK - 1) / BK;
     const int kt0 = ktiles * slice / slices, kt1 = ktiles * (slice + 1) / slices;  // this slice's K-slices
     const int ntiles = kt1 - kt0;

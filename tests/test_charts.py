@@ -216,8 +216,8 @@ def test_charts_repaint_whole_so_that_no_fragment_of_a_former_layout_stays(qapp)
     from pyqtgraph.Qt import QtWidgets
 
     from gemmviz.ui.charts.plots import GflopsChart, SpeedupChart, TimeChart
+    from gemmviz.ui.charts.roofline import RooflineChart
     from gemmviz.ui.hardware.tab import LevelRooflineChart
-    from gemmviz.ui.roofline.chart import RooflineChart
 
     for cls in (TimeChart, GflopsChart, SpeedupChart, RooflineChart, LevelRooflineChart):
         chart = cls()
@@ -339,7 +339,7 @@ def _inside(xy: np.ndarray, rect) -> np.ndarray:
 @pytest.mark.parametrize("projector", [False, True])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projector, size):
-    from gemmviz.ui.roofline.chart import _dense
+    from gemmviz.ui.charts.roofline import _dense
 
     session, ceilings = h200
     chart = make_chart("roofline", session.results, theme_for(projector), ceilings)
@@ -361,7 +361,7 @@ def test_roofline_note_and_bandwidth_label_cross_no_roof_line(qapp, h200, projec
 
 
 def test_roofline_notes_a_point_above_the_roof_and_highlights(qapp, h200):
-    from gemmviz.ui.roofline.chart import ABOVE_ROOF_NOTE, NOTE_LINES
+    from gemmviz.ui.charts.roofline import ABOVE_ROOF_NOTE, NOTE_LINES
 
     session, ceilings = h200
     chart = make_chart("roofline", session.results, theme_for(False), ceilings)

@@ -82,7 +82,7 @@ def test_compact_numbers_and_sizes_as_the_app_writes_them():
 
 def test_the_roofline_labels_every_decade_of_intensity_at_720p(qapp):
     from gemmviz.core.hardware.roofline import load_ceilings
-    from gemmviz.ui.roofline.chart import RooflineChart
+    from gemmviz.ui.charts.roofline import RooflineChart
 
     ws = Workspace()
     ws.open(RECORDED)

@@ -138,7 +138,7 @@ def test_profile_step_keeps_the_gap_metrics_ncu_prints_and_retries_without_one_i
 
 def test_the_h200s_own_check_of_the_bank_conflicted_kernel_explains_its_gap():
     """A real check with the gap metrics (tools/exercise_records.py on the H200, 2026-12-02 10:31 UTC,
-    benchmarks/h200_record_2026_12_02e.sh): the transposed-tile kernel is 2.68x slower than gpu-tiled, and the
+    benchmarks/h200_record_2026_12_02e.sh at git 0d8610e): the transposed-tile kernel is 2.68x slower than gpu-tiled, and the
     waterfall puts most of the gap on the shared-memory stalls that bank conflicts cause."""
     record = json.loads((RECORDS / "banks_conflicts.check.json").read_text(encoding="utf-8"))
     g, why = check_gap(record)

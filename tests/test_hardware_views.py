@@ -140,8 +140,8 @@ def test_export_refuses_without_data(qapp, tmp_path, session):
 
 
 def test_roofline_export_is_per_level_for_one_measured_result_and_one_roofline_for_several(qapp, session):
+    from gemmviz.ui.charts.roofline import RooflineChart
     from gemmviz.ui.export.exporters import make_chart
-    from gemmviz.ui.roofline.chart import RooflineChart
 
     measured = [r for r in session.results if r.counters]
     one = [r for r in measured if r.variant == "gpu-naive" and r.m == 1024][:1]

@@ -69,6 +69,11 @@ def _cases():
         for i, config in enumerate(_tune_sample(v)):
             cases.append(pytest.param(v.name, v.resolve_params(), config, False, id=f"{v.name}-tune{i}"))
         cases.append(pytest.param(v.name, v.resolve_params(), None, True, id=f"{v.name}-traced"))
+    # the Hilbert block order that benchmarks/l2_order.py measures against the grouped one (ORDER=1)
+    any_ = VARIANTS["gpu-cpasync-any"]
+    cases.append(
+        pytest.param(any_.name, any_.resolve_params(), {**any_.config, "ORDER": 1}, False, id="cpasync-any-hilbert")
+    )
     return cases
 
 

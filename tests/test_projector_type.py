@@ -1,4 +1,4 @@
-"""Projector mode at 1920×1080 (DESIGN.md, Presentation): every text on every tab at least 24 px. Measured
+"""Projector mode at 1920×1080 (docs/guide/design.md, Presentation): every text on every tab at least 24 px. Measured
 three ways, as each text is drawn: a Qt widget's font (QFontInfo), a pyqtgraph text item's character formats
 (titles, axis labels, legends, notes are QGraphicsTextItems), and every QPainter.drawText made while the
 window is painted (axis ticks, the animation, the hardware views), at the painter's scale."""
@@ -31,7 +31,7 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 
-MIN_PX = 24  # DESIGN.md: text at least 24 px at 1080p in projector mode
+MIN_PX = 24  # docs/guide/design.md: text at least 24 px at 1080p in projector mode
 
 
 @pytest.fixture(scope="module")

@@ -158,9 +158,34 @@ def load_cublas():
             ctypes.c_void_p,
             ctypes.c_int,
         ]
+        with contextlib.suppress(AttributeError):  # cuBLAS has had it since 6.0; a stripped build may not
+            lib.cublasGetProperty.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
         _cublas_lib = lib
         return lib
     raise OSError("libcublas not found (looked in $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader path)")
+
+
+CUBLAS_PROPERTIES = (0, 1, 2)  # libraryPropertyType: MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
+
+
+def cublas_version() -> str | None:
+    """The version of the libcublas gemmviz loads, "13.1.0" (cublasGetProperty, which needs no handle), or None
+    where the library cannot be loaded or does not answer."""
+    try:
+        lib = load_cublas()
+    except OSError:
+        return None
+    parts = []
+    for prop in CUBLAS_PROPERTIES:
+        value = ctypes.c_int()
+        try:
+            status = lib.cublasGetProperty(prop, ctypes.byref(value))
+        except (AttributeError, ctypes.ArgumentError):
+            return None
+        if status != 0 or value.value < 0:
+            return None
+        parts.append(value.value)
+    return ".".join(map(str, parts))
 
 
 def fp32_peak_gflops(sms: int, cc: tuple[int, int], clock_mhz: float) -> float | None:
@@ -301,10 +326,18 @@ class CudaRun(KernelTimer):
             "fp32_lanes_per_sm": FP32_LANES_PER_SM.get(self.cc),
             "fp32_peak_gflops": fp32_peak_gflops(sms, self.cc, max_clock_mhz),
             "fp32_peak_how": "SMs x FP32 lanes per SM x 2 (FMA) x max SM clock",
+            "cublas_version": self.cublas_version(),
             "sm_clock_mhz": self.nvml.sm_clock_mhz(),
             "temperature_c": self.nvml.temperature_c(),
         }
         return info
+
+    def cublas_version(self) -> str | None:
+        """The loaded cuBLAS's version (asked once per run), recorded on every GPU result: a percentage of
+        cuBLAS is of this library."""
+        if not hasattr(self, "_cublas_version"):
+            self._cublas_version = cublas_version()
+        return self._cublas_version
 
     # ---- compile -----------------------------------------------------------------------------
     def _too_few_tiles(self, p, config: dict) -> bool:
@@ -555,7 +588,13 @@ class CudaRun(KernelTimer):
             check = self._check_launch(launch, bufs, rp, p, inputs, variant.precision)
         except (cuda.Error, DriverError) as exc:  # any driver error may leave the context broken: reopen it
             raise BackendFatal(f"{variant.name} launch failed: {exc}") from None
-        common = {**check.result_fields(), "compile_cached": cached, "note": note, "config": dict(config)}
+        common = {
+            **check.result_fields(),
+            "compile_cached": cached,
+            "note": note,
+            "config": dict(config),
+            "cublas_version": self.cublas_version(),
+        }
         if not check.valid:
             return new_result(job, variant, "invalid", check.reason, **common)
         clock0, temp0 = self.nvml.sm_clock_mhz(), self.nvml.temperature_c()

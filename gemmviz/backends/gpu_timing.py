@@ -8,6 +8,7 @@ sample taken while the clock had fallen can be left out (core/measure/timing.py 
 
 from __future__ import annotations
 
+import statistics
 import time
 
 import numpy as np
@@ -105,6 +106,7 @@ class KernelTimer:
             probe, _clock, _rejected = self._sample(launch, hold, 1, None)
             batch = max(1, min(settings.max_batch, int(BATCH_REGION_MS / max(probe, 1e-6))))
         sampler = Sampler(policy)
+        self.nvml_clocks: list[float] = []  # NVML's SM clock, read while each sample's launches run (_sample)
         t0 = time.perf_counter()
         while not sampler.done(time.perf_counter() - t0):
             if cancel.is_set():
@@ -125,6 +127,7 @@ class KernelTimer:
         result["note"] = "; ".join(notes) or None
         result["timing"] = TIMING_KERNEL if kernel_only else TIMING_HOST_EVENTS
         result["launches_per_sample"] = batch
+        result["sm_clock_nvml_mhz"] = statistics.median(self.nvml_clocks) if self.nvml_clocks else None
         result["host_ms"] = self._host_samples(launch, flush, cancel) if kernel_only else []
         probed = kernel_only and flush is None and settings.max_batch > 1
         # every launch made, for messages (not a Result field: the caller pops it)
@@ -147,12 +150,25 @@ class KernelTimer:
             launch()
         end.record()
         if hold is None:
+            self._read_nvml_clock()
             end.synchronize()
             return end.time_since(start) / batch, None, False
         flag[0] = 1
+        self._read_nvml_clock()  # the GPU now runs the sample's launches; the host waits for them after this
         end.synchronize()
         ns, cycles, timed_out = (int(x) for x in out)
         return end.time_since(start) / batch, (cycles / ns * 1e3 if ns > 0 else None), bool(timed_out)
+
+    def _read_nvml_clock(self) -> None:
+        """NVML's SM clock now, kept for the result's sm_clock_nvml_mhz (nothing where there is no NVML: the
+        exercise child's timer has none)."""
+        nvml = getattr(self, "nvml", None)
+        clocks = getattr(self, "nvml_clocks", None)
+        if nvml is None or clocks is None:
+            return
+        mhz = nvml.sm_clock_mhz()
+        if mhz is not None and mhz > 0:
+            clocks.append(mhz)
 
     def _host_samples(self, launch, flush, cancel) -> list[float]:
         """What a Python caller waits: the host's clock around launch + synchronize (never charted)."""

@@ -192,9 +192,8 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
         calls = launches_per_job(step.results[0].status)
         if not rows or not calls or len(rows) % calls:
             return [(None, f"ncu saw {len(rows)} kernel launches, expected {calls} identical calls")]
-        per_call = len(rows) // calls
-        pick = profiled_launch(step.results[0].status)
-        timed = rows[pick * per_call : (pick + 1) * per_call]
+        timed = library_call(step, rows)
+        per_call = len(timed)
         main = max(timed, key=lambda r: r["counters"].get("gpu__time_duration.sum") or 0)
         if per_call > 1:  # the call's GPU time is all its kernels: kept beside the main kernel's counters
             total = sum(r["counters"].get("gpu__time_duration.sum") or 0 for r in timed)
@@ -223,6 +222,14 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
     return out
 
 
+def library_call(step: Step, rows: Sequence[dict]) -> list[dict]:
+    """The rows of a library job's timed call (after its warm-ups): every kernel that one call launched, in
+    order. The caller has checked that the rows are whole calls."""
+    per_call = len(rows) // launches_per_job(step.results[0].status)
+    pick = profiled_launch(step.results[0].status)
+    return list(rows[pick * per_call : (pick + 1) * per_call])
+
+
 Runner = Callable[..., list[dict]]
 
 
@@ -232,6 +239,9 @@ def attach(step: Step, rows: Sequence[dict]) -> int:
     for result, (row, why) in zip(step.results, match_rows(step, rows)):
         if row is not None:
             result.counters = dict(row["counters"])
+            if not step.per_kernel and VARIANTS[result.variant].runner == "cublas":
+                # which kernels cuBLAS chose for this shape: what a percentage of cuBLAS is a percentage of
+                result.cublas_kernels = [str(r["kernel"]) for r in library_call(step, rows)]
         else:
             missing += 1
         if why:

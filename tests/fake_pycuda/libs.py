@@ -28,6 +28,14 @@ class FakeCublas:
         self.gpu = gpu
         self.handles: dict[int, dict] = {}
         self._next = 0x1000
+        self.version = (13, 1, 0)  # what cublasGetProperty answers (MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL)
+
+    def cublasGetProperty(self, prop, value_ref) -> int:
+        prop = _value(prop)
+        if prop not in (0, 1, 2):
+            return CUBLAS_STATUS_INVALID_VALUE
+        value_ref._obj.value = self.version[prop]
+        return CUBLAS_STATUS_SUCCESS
 
     def cublasCreate_v2(self, handle_ref) -> int:
         try:

@@ -194,11 +194,6 @@ def trace_message(s: TraceSummary, sm_count: int | None = None) -> Message:
     )
 
 
-def trace_sentence(s: TraceSummary, sm_count: int | None = None, lang: str = "en") -> str:
-    """Waves, residency and the tail of a block trace, in plain words."""
-    return render(trace_message(s, sm_count), lang)
-
-
 def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None, lang: str = "en") -> str:
     """The trace's sentence; `summary`: its trace_summary where the caller has it already (a large trace)."""
     what = trace_message(summary or trace_summary(r.block_trace), sm_count) if r.block_trace else msg("trace.none")

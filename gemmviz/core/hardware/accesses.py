@@ -233,11 +233,6 @@ def wavefronts(addr: np.ndarray, active: np.ndarray, size: np.ndarray) -> tuple[
     return out_w, out_i
 
 
-def banks_hit(addr: Sequence[int], active: int, size: int) -> list[int]:
-    """The bank of each lane's first word (-1 for an inactive lane): what the bank view draws."""
-    return [int(a) // BANK_BYTES % BANKS if active >> lane & 1 else -1 for lane, a in enumerate(addr)]
-
-
 def summarise(columns: Mapping | np.ndarray, n_slots: int, addr: np.ndarray | None = None) -> list[dict[str, int]]:
     """Per slot: requests, threads, sectors, lines (global), wavefronts and conflicts (shared), by load/store.
     `columns`: warp-level requests, one entry each, as a record array (RECORD_DTYPE) or a mapping of columns by
@@ -330,18 +325,6 @@ def beside_ncu(trace: AccessTrace) -> list[NcuRow]:
         per_block = recorded / n
         rows.append(NcuRow(key, metric, recorded, per_block, per_block * trace.n_blocks, trace.ncu.get(metric)))
     return rows
-
-
-def first_request(
-    trace: AccessTrace, space: int, store: bool = False, slot: int = 0, warp: int = 0, pc_sass: str | None = None
-) -> int | None:
-    """The index of the first kept request of `space` (loads, or stores) by `warp` of `slot`, or None."""
-    sel = (trace.space == space) & (((trace.flags & WRITE) != 0) == store) & (trace.slot == slot)
-    sel &= (trace.warp == warp) & ((trace.flags & ASYNC) == 0)
-    if pc_sass is not None:
-        sel &= np.array([trace.pcs[i].sass.startswith(pc_sass) for i in trace.pc], bool)
-    hits = np.nonzero(sel)[0]
-    return int(hits[np.argmin(trace.seq[hits])]) if len(hits) else None
 
 
 def request_lines(trace: AccessTrace, index: int) -> dict:

@@ -104,6 +104,12 @@ class Result:
     first_wrong: list | None = None  # [row, column, got (None: NaN or inf), expected]
     error_margin: float | None = None  # largest |error| / bound over C: under 1 passes
     error_map: dict | None = None  # {"cell": [rows, cols], "wrong": [[count, ...], ...]}: where C is wrong
+    # Provenance (issue 47), None where not recorded (results before it, CPU results, no NVML, no ncu):
+    cublas_version: str | None = None  # the libcublas the GPU run loaded, "13.1.0" (cublasGetProperty)
+    # NVML's SM clock read while each sample's launches ran on the GPU (the host's read between releasing the
+    # blocking kernel and waiting for the end event), the median over the samples
+    sm_clock_nvml_mhz: float | None = None
+    cublas_kernels: list[str] | None = None  # the kernels one cuBLAS call launched, as ncu named them (profile)
 
     @property
     def timing_label(self) -> str:
@@ -314,6 +320,9 @@ def _result(d: object, where: str, sms: int | None = None) -> Result:
         first_wrong=_optional(_first_wrong, d.get("first_wrong"), f"{where}.first_wrong"),
         error_margin=_optional(_num, d.get("error_margin"), f"{where}.error_margin"),
         error_map=_optional(_error_map, d.get("error_map"), f"{where}.error_map"),
+        cublas_version=_optional(_cublas_version, d.get("cublas_version"), f"{where}.cublas_version"),
+        sm_clock_nvml_mhz=bounds.clock_mhz(d.get("sm_clock_nvml_mhz"), f"{where}.sm_clock_nvml_mhz"),
+        cublas_kernels=_optional(_kernel_names, d.get("cublas_kernels"), f"{where}.cublas_kernels"),
     )
     bounds.check_result(r, where)
     return r
@@ -324,6 +333,22 @@ def _choice(v: object, where: str, choices: tuple[str, ...]) -> str:
     if v not in choices:
         raise _fail(where, f"{_shown(v)} is not one of: {', '.join(choices)}")
     return v
+
+
+def _cublas_version(v: object, where: str) -> str:
+    """A library version as cuBLAS reports it: numbers joined by dots ("13.1.0")."""
+    v = _str(v, where, MAX_NAME_CHARS)
+    if not all(part.isdigit() and len(part) <= 6 for part in v.split(".")) or v.count(".") > 3:
+        raise _fail(where, f"{_shown(v)} is not a version such as 13.1.0")
+    return v
+
+
+MAX_LIBRARY_KERNELS = 64  # kernels of one library call that `gemmviz profile` names at most
+
+
+def _kernel_names(v: object, where: str) -> list[str]:
+    names = _list(v, where, MAX_LIBRARY_KERNELS)
+    return [_str(x, f"{where}[{i}]", MAX_TEXT_CHARS) for i, x in enumerate(names)]
 
 
 def _first_wrong(v: object, where: str) -> list:

@@ -3,7 +3,7 @@
 Only valid results are plotted; invalid ones stay in the table, flagged. Charts are redrawn from the
 result list (a few hundred points at most), which keeps them simple and always consistent. Every series'
 colour, marker and dash come from the one style table (core/charts/style.py); the legend sits in its own column
-right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/roofline/chart.py.
+right of the plot and toggles a series on click (`seriesToggled`). The roofline is in ui/charts/roofline.py.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from gemmviz.ui.charts.base import (
     size_x,
     source_label,
 )
-from gemmviz.ui.roofline.chart import RooflineChart
+from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 # the registry's baseline labels (core/kernels/variants.py BASELINES), for the catalogue: charts draw them through tr()

@@ -1,1 +1,1 @@
-"""The roofline chart and its tab."""
+"""The Roofline tab; its chart, one chart kind among the others, is ui/charts/roofline.py."""

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 from gemmviz.core.hardware.roofline import load_ceilings
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
+from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
-from gemmviz.ui.roofline.chart import RooflineChart
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 

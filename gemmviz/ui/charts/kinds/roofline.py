@@ -1,4 +1,4 @@
-"""The roofline: GFLOP/s against arithmetic intensity under the GPU's ceilings (ui/roofline/chart.py); one
+"""The roofline: GFLOP/s against arithmetic intensity under the GPU's ceilings (ui/charts/roofline.py); one
 chosen result that measured its traffic gets its per-level roofline (ui/hardware/tab.LevelRooflineChart)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class Roofline(chart_kinds.Roofline):
             level_chart = LevelRooflineChart(theme)
             level_chart.set_result(gpu[0], ceilings)
             return level_chart
-        from gemmviz.ui.roofline.chart import RooflineChart
+        from gemmviz.ui.charts.roofline import RooflineChart
 
         chart = RooflineChart(theme)
         if view.source_of is not None:

@@ -1,0 +1,175 @@
+"""One recorder for the GPU machine: named recipes run in one device call under one time budget.
+
+    source .device/env.sh && python3 benchmarks/recorder.py RECIPE[=ARG] ... [--budget 570]
+
+Each recipe is a command (or a few) with its own time limit, cut to what is left of the budget, so one device
+call (at most 10 minutes) ends in time and returns what finished. Everything goes under $OUT (or --out):
+`recorder.json` names the GPU, the CPU, the date, the commit and each recipe's command, exit status and
+seconds; each recipe writes its own files beside it. Dates and results belong in those files, not in the
+recipes: the same recipe serves every day and every GPU.
+
+Recipes (ARG where one is taken):
+  info                 nvidia-smi's name, driver, clocks and temperature; the CPU
+  bench-sizes=SIZES    the bench's protocol for every GPU variant at SIZES (default 1024,4096) and 2048x3072x4096
+  bench                the session's bench: every registry variant at the recorded sizes, kernel-only timing
+                       (benchmarks/record_h200.py --part bench --no-ceilings; its protocol and sizes)
+  ceilings             `gemmviz ceilings`: DRAM copy, L2 and shared bandwidth (kernels/membw.cu), FP32, TF32
+  sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
+  gap=VARIANTS         `gemmviz profile --gap` (ncu) of the variants at 1000^3, 1024^3 ... 8192^3
+  l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
+  tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
+GPU_TEST_FILES = "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py"
+
+SANITIZE = """
+import sys
+from gemmviz.backends.cuda import CudaBackend
+from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
+from gemmviz.core.problem import Problem
+sizes = [Problem(*map(int, s.split("x"))) for s in sys.argv[2].split(",")]
+results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(plan_jobs(sys.argv[1].split(","), sizes))
+for r in results:
+    print(f"{r.series} {r.m}x{r.n}x{r.k} {r.status} {r.error or ''}")
+raise SystemExit(0 if all(r.valid for r in results) else 1)
+"""
+
+
+def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[str], float, str | None]]:
+    """(argv, its own limit in seconds, file its stdout goes to) for each step of a recipe."""
+    if name == "info":
+        query = "name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu"
+        return [(["nvidia-smi", f"--query-gpu={query}", "--format=csv"], 20, "gpu.txt")]
+    if name == "bench":
+        return [([PY, "benchmarks/record_h200.py", "--part", "bench", "--no-ceilings", "--out", str(out)], 480, None)]
+    if name == "bench-sizes":
+        # the bench's protocol (every GPU variant, tiles 8/16/32, blocks 16/32, 20 repeats, 3 warm-ups, seed 0,
+        # kernel-only timing) at the sizes given: a second GPU's session in a shorter device call
+        from gemmviz.core.kernels.variants import VARIANTS
+
+        gpu = ",".join(v.name for v in VARIANTS.values() if v.backend == "cuda")
+        argv = [
+            PY,
+            "-m",
+            "gemmviz",
+            "bench",
+            "--variants",
+            gpu,
+            "--sizes",
+            arg or "1024,4096",
+            "--mnk",
+            "2048x3072x4096",
+        ]
+        argv += ["--tile", "8,16,32", "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0"]
+        return [([*argv, "--quiet", "--out", str(out / "bench.json")], 420, "bench.txt")]
+    if name == "ceilings":
+        return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
+    if name == "sanitize":
+        variants = arg or "gpu-cpasync-any,gpu-wgmma-tf32"
+        script = out / "sanitize.py"
+        script.write_text(SANITIZE)
+        return [
+            (
+                ["compute-sanitizer", "--tool", tool, "--error-exitcode", "3", PY, str(script), variants, ODD_SHAPES],
+                90,
+                f"sanitize-{tool}.txt",
+            )
+            for tool in ("memcheck", "racecheck")
+        ]
+    if name == "gap":
+        variants = arg or "gpu-cpasync,gpu-cpasync-any,cublas,gpu-wgmma-tf32,cublas-tf32"
+        argv = [PY, "-m", "gemmviz", "profile", "--variants", variants, "--sizes", "1000,1024,2048,4096,8192"]
+        argv += ["--gap", "--seed", "11", "--quiet", "--out", str(out / "gap-session.json")]
+        return [(argv, 360, "gap.txt")]
+    if name == "l2-order":
+        ncu = [
+            "ncu",
+            "--clock-control",
+            "none",
+            "--metrics",
+            "lts__t_sector_hit_rate.pct",
+            "-k",
+            "regex:gemm_cpasync_any",
+        ]
+        return [
+            ([PY, "benchmarks/l2_order.py", "--sizes", arg or "1024,2048,4096,8192"], 240, "l2_order.txt"),
+            ([*ncu, "--csv", PY, "benchmarks/l2_order.py", "--sizes", "4096,8192", "--once"], 150, "l2_order_ncu.csv"),
+        ]
+    if name == "tests":
+        files = (arg or GPU_TEST_FILES).split(",")
+        return [
+            ([PY, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", f], 400, f"pytest-{Path(f).stem}.txt")
+            for f in files
+        ]
+    raise SystemExit(f"no recipe {name!r}: see benchmarks/recorder.py's docstring")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("recipes", nargs="+", help="RECIPE or RECIPE=ARG, run in the order given")
+    ap.add_argument("--budget", type=float, default=570, help="seconds for all recipes together (default 570)")
+    ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/recorder"))
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("GEMMVIZ_CACHE_DIR", "/tmp/gemmviz-cache")
+    os.environ["PYTHONUNBUFFERED"] = "1"
+    start = time.monotonic()
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), "?")
+    record = {
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "commit": commit or None,
+        "cpu": f"{cpu} ({os.cpu_count()} cores)",
+        "budget_s": a.budget,
+        "steps": [],
+    }
+    failed = 0
+    for spec in a.recipes:
+        name, _, arg = spec.partition("=")
+        for argv, limit, stdout_name in recipe_commands(name, arg or None, out):
+            left = a.budget - (time.monotonic() - start)
+            if left < 10:
+                record["steps"].append({"recipe": name, "command": shlex.join(argv), "status": "no time left"})
+                failed += 1
+                continue
+            t0 = time.monotonic()
+            sink = (out / stdout_name).open("w") if stdout_name else None
+            try:
+                p = subprocess.run(argv, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, timeout=min(limit, left))
+                status: str | int = p.returncode
+            except subprocess.TimeoutExpired:
+                status = f"stopped after {min(limit, left):.0f} s"
+            except OSError as exc:  # the tool is not on this machine (nvidia-smi, ncu, compute-sanitizer)
+                status = f"could not start: {exc}"
+            finally:
+                if sink:
+                    sink.close()
+            secs = round(time.monotonic() - t0, 1)
+            failed += status != 0
+            record["steps"].append({"recipe": name, "command": shlex.join(argv), "status": status, "seconds": secs})
+            print(f"[{time.monotonic() - start:6.0f} s] {name}: {status} in {secs} s", flush=True)
+            if stdout_name:
+                tail = (out / stdout_name).read_text(errors="replace").splitlines()[-6:]
+                print("    " + "\n    ".join(tail), flush=True)
+    (out / "recorder.json").write_text(json.dumps(record, indent=1) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
