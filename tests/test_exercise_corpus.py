@@ -37,9 +37,19 @@ NAMES = sorted(EXPECTED)
 SHAPES = ((1, 1, 1), (33, 17, 65), (48, 48, 48))  # an odd size, a square one; the experiments add their own
 ACCESS_EXERCISES = ("coalescing", "banks")  # their goal is on the accesses: recorded (0.3 s a kernel)
 # causes that name no line: what the checker tested is the sizes or the experiments, and it says so
-NO_LINE = {"cause.accumulates", "cause.state", "cause.grid_axes", "cause.edge_tiles", "cause.unknown",
-           "cause.unknown_all", "cause.every_col", "cause.every_row", "cause.race_unsure", "cause.edge",
-           "access.cause"}  # fmt: skip
+NO_LINE = {
+    "cause.accumulates",
+    "cause.state",
+    "cause.grid_axes",
+    "cause.edge_tiles",
+    "cause.unknown",
+    "cause.unknown_all",
+    "cause.every_col",
+    "cause.every_row",
+    "cause.race_unsure",
+    "cause.edge",
+    "access.cause",
+}
 
 
 def chosen() -> list[str]:

@@ -15,8 +15,20 @@ from gemmviz.core.glossary import TERMS, term, zh_violations
 from gemmviz.core.messages import TEMPLATES, msg, render
 
 # the checker's messages: its verdicts, causes and fixes, the emulator's findings, the report's own lines
-CHECKER = ("goal.", "cause.", "fix.", "where.", "reason.", "speed.", "advice.", "emu.", "finding.", "access.",
-           "report.", "tool.")  # fmt: skip
+CHECKER = (
+    "goal.",
+    "cause.",
+    "fix.",
+    "where.",
+    "reason.",
+    "speed.",
+    "advice.",
+    "emu.",
+    "finding.",
+    "access.",
+    "report.",
+    "tool.",
+)
 KEYS = sorted(k for k in TEMPLATES if k.startswith(CHECKER))
 
 

@@ -20,8 +20,9 @@ import numpy as np
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
+from gemmviz.backends.exercise_facts import facts_of
 from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
-from gemmviz.core.exercise.diagnose import diagnose, gather_rules
+from gemmviz.core.exercise.diagnose import gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
 from gemmviz.core.messages import msg, render
@@ -130,7 +131,7 @@ class EmulatedCheck:
             shift = k_shift(run.c, inputs) if used is None else None
             if shift is not None:
                 entry["k_shift"] = shift
-            entry["facts"] = diagnose(run.c, inputs.a, inputs.b, self.exercise.block_tile)
+            entry["facts"] = facts_of(run.c, inputs.a, inputs.b, self.exercise.block_tile)
         return entry
 
 
@@ -188,7 +189,7 @@ def _k_experiment(check: EmulatedCheck, out: dict) -> None:
         return
     out["multi_k"] = "wrong"
     if run.finished:
-        out["multi_k_facts"] = diagnose(run.c, inputs.a, inputs.b, check.exercise.block_tile)
+        out["multi_k_facts"] = facts_of(run.c, inputs.a, inputs.b, check.exercise.block_tile)
     _gather_experiment(check, out)
     cube = (several[2],) * 3  # M = N = K: an index that mixes K with M or N is right here
     out["k_square_shape"] = list(cube)

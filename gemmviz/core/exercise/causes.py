@@ -48,9 +48,13 @@ def _src(record: dict) -> str:
 
 
 def _line_msg(key: str, record: dict, line: int | None, **params) -> Message:
-    from gemmviz.core.exercise.check import source_line
+    return msg(key, line=line or "?", text=where.source_line(record, line), **params)
 
-    return msg(key, line=line or "?", text=source_line(record, line), **params)
+
+def k_loop_cause(record: dict, used: int, shape: list) -> Message:
+    """C is A·B over only the first `used` of K: the loop stops early (the last, partial tile skipped)."""
+    line = where.tiles_loop_line(record) or where.tile_loop_line(record.get("source") or "")
+    return _line_msg("cause.last_k_tile", record, line, used=used, shape=shape)
 
 
 def facts_cause(record: dict) -> Message | None:
@@ -242,8 +246,6 @@ def _tail_cause(record: dict, cases: list, exp: dict, tk: int) -> Message | None
     if exp.get("multi_k") == "right":
         right_k.append(exp["multi_k_shape"])
     if all(used == shape[2] // tk * tk for shape, used in prefix) and all(k % tk == 0 for _m, _n, k in right_k):
-        from gemmviz.core.exercise.check import k_loop_cause
-
         return k_loop_cause(record, prefix[0][1], prefix[0][0])
     if all(used == shape[2] - 1 for shape, used in prefix) and not right_k:
         return _line_msg("cause.k_last_missing", record, where.k_loop_line(source), shape=prefix[0][0])
@@ -280,10 +282,9 @@ def _gather_cause(record: dict, exp: dict) -> Message | None:
             name = {("A", "column"): "a_col", ("B", "row"): "b_row"}.get((matrix, part), part[:3])
             line = where.assign_line(source, name) if name in ("a_col", "b_row") else None
             line = line or where.shared_store_line(source, matrix) or where.load_line(source, matrix)
-            return _line_msg(
-                "cause.gathered", record, line, matrix=matrix, part=part, used=used, needed=needed,
-                identity="B" if matrix == "A" else "A", shape=exp.get("square_shape") or "",
-            )  # fmt: skip
+            identity = "B" if matrix == "A" else "A"
+            params = {"matrix": matrix, "part": part, "used": used, "needed": needed, "identity": identity}
+            return _line_msg("cause.gathered", record, line, shape=exp.get("square_shape") or "", **params)
         return msg("cause.gathered_swap", matrix=matrix, identity="B" if matrix == "A" else "A")
     return None
 

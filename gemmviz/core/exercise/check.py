@@ -8,10 +8,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gemmviz.core.exercise.causes import facts_cause, grid_axes_tested, tile_multiples_right, unknown_cause
+from gemmviz.core.exercise.causes import (
+    facts_cause,
+    grid_axes_tested,
+    k_loop_cause,
+    tile_multiples_right,
+    unknown_cause,
+)
+from gemmviz.core.exercise.where import printable, source_line, source_lines  # noqa: F401  (their home before)
 from gemmviz.core.messages import TEMPLATES, Message, msg, render
 from gemmviz.core.numbers import rate
-from gemmviz.core.text import printable as _printable
 
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
@@ -211,39 +217,9 @@ def shape_text(s: list) -> str:
     return "×".join(str(v) for v in s)
 
 
-def source_line(record: dict, line: int | None) -> str:
-    """Line `line` (from 1) of the record's source, stripped and printable; '' when there is none."""
-    if not line:
-        return ""
-    lines = source_lines(record.get("source") or "")
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
-
-
-def source_lines(source: str) -> list[str]:
-    """The source's lines as nvcc numbers them (only \\n ends a line; a form feed or U+2028 does not), with
-    control characters shown as '?' (they never reach a terminal or a widget raw)."""
-    return [printable(line) for line in source.split("\n")]
-
-
-def printable(text: str) -> str:
-    """`text` with terminal control characters (ESC, BEL, ...), bidi controls and lone surrogates shown as visible
-    escapes, its lines kept: core/text.printable, the one function for file-derived text."""
-    return _printable(text, lines=True)
-
-
 def _line_msg(key: str, record: dict, line: int | None, **params) -> Message:
     """A message about a source line: the line and its text (the record keeps the source)."""
     return msg(key, line=line or "?", text=source_line(record, line), **params)
-
-
-def _k_loop_line(record: dict) -> int | None:
-    """The line of the loop over K's tiles that rounds down (K / TILE, no + TILE - 1), if the source has one."""
-    lines = (record.get("source") or "").splitlines()
-    for i, text in enumerate(lines, 1):
-        code = text.split("//")[0].replace(" ", "")
-        if code.startswith("for(") and re.search(r"<K/\w+", code):
-            return i
-    return None
 
 
 def _tile_index_line(record: dict, matrix: str) -> int | None:
@@ -359,14 +335,6 @@ def _oob_cause(record: dict, line: int, write: bool) -> Message:
     if guard and write:
         return _line_msg("cause.oob_index", record, line, guard=guard)
     return _line_msg("cause.oob_write" if write else "cause.oob_read", record, line)
-
-
-def k_loop_cause(record: dict, used: int, shape: list) -> Message:
-    """C is A·B over only the first `used` of K: the loop stops early (the last, partial tile skipped)."""
-    from gemmviz.core.exercise import where
-
-    line = _k_loop_line(record) or where.tile_loop_line(record.get("source") or "")
-    return _line_msg("cause.last_k_tile", record, line, used=used, shape=shape)
 
 
 # which load or store a mistaken product points at: (the line finder's matrix, the message)

@@ -13,6 +13,7 @@ import numpy as np
 
 MAX_RUNS = 24  # runs of k kept in `k_counts`; a C that needs more is no simple partial sum
 MAX_FIT_K = 512  # the partial-sum fit solves for one count per k; larger K is not fitted
+MAX_WORK = 8_000_000  # M·N·K past which only the cheap facts are worked out (1020³ on a GPU: a second more)
 
 
 def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
@@ -42,6 +43,8 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
         every = _every(np.asarray(wrong.any(axis=axis)), period)
         if every is not None:
             facts[f"wrong_{name}_every"] = every
+    if m * n * k > MAX_WORK:  # a GPU's large size: the smaller sizes of the same check tell the rest
+        return facts
     for width in sorted({2, 4, 8, 16, 32, 64, rows} - {1}):
         if rows == cols and _blocks_transposed(c, ref, bound, width, width):
             facts["transposed_blocks"] = width

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from gemmviz.core.text import printable as _printable
+
 _FOR = re.compile(r"\bfor\s*\(")
 
 
@@ -231,4 +233,34 @@ def guard_misses(text: str) -> str | None:
         return "col < N"
     if cols and not rows:
         return "row < M"
+    return None
+
+
+def source_line(record: dict, line: int | None) -> str:
+    """Line `line` (from 1) of the record's source, stripped and printable; '' when there is none."""
+    if not line:
+        return ""
+    lines = source_lines(record.get("source") or "")
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def source_lines(source: str) -> list[str]:
+    """The source's lines as nvcc numbers them (only \\n ends a line; a form feed or U+2028 does not), with
+    control characters shown as '?' (they never reach a terminal or a widget raw)."""
+    return [printable(line) for line in source.split("\n")]
+
+
+def printable(text: str) -> str:
+    """`text` with terminal control characters (ESC, BEL, ...), bidi controls and lone surrogates shown as visible
+    escapes, its lines kept: core/text.printable, the one function for file-derived text."""
+    return _printable(text, lines=True)
+
+
+def tiles_loop_line(record: dict) -> int | None:
+    """The line of the loop over K's tiles that rounds down (K / TILE, no + TILE - 1), if the source has one."""
+    lines = (record.get("source") or "").splitlines()
+    for i, text in enumerate(lines, 1):
+        code = text.split("//")[0].replace(" ", "")
+        if code.startswith("for(") and re.search(r"<K/\w+", code):
+            return i
     return None
