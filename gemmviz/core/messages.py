@@ -435,9 +435,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.waw": {
         "en": "{tool}shared write-after-write hazard at lines {other} and {line}: two warps write the same word of "
-        "the tile; give each thread its own element (index the tile by threadIdx.y and threadIdx.x)",
+        "the tile; give each thread its own elements (index the tile by threadIdx.y and threadIdx.x, or start a "
+        "loop over the tile's elements at the thread's index and step it by the block's thread count)",
         "zh": "{tool}第 {other} 行和第 {line} 行之间存在共享内存先写后写冲突：两个线程束写同一个字；"
-        "让每个线程写自己的元素（用 threadIdx.y 和 threadIdx.x 索引分块）",
+        "让每个线程写自己的元素（用 threadIdx.y 和 threadIdx.x 索引分块，或让遍历分块元素的循环从线程的编号开始、"
+        "以线程块的线程数为步长）",
     },
     "tool.racecheck": {"en": "racecheck: ", "zh": "racecheck："},
     "tool.emulator": {"en": "emulated on the CPU: ", "zh": "在 CPU 上模拟："},
@@ -528,7 +530,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行：{count} 个线程在分配之外{access}（最近的是 {matrix}）",
     },
     "finding.shared-oob": {
-        "en": "line {line}: shared {access} outside the arrays by {count} thread(s)",
+        "en": "line {line}: {access} outside the shared arrays by {count} thread(s)",
         "zh": "第 {line} 行：{count} 个线程在共享数组之外{access}",
     },
     "finding.local-oob": {

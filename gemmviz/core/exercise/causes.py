@@ -84,12 +84,9 @@ def facts_cause(record: dict) -> Message | None:
     if region:
         return region
     if with_facts and all(s["facts"].get("whole_numbers") for s in with_facts):
+        if where.int_line(source) is None and all(s["facts"].get("zeros") for s in with_facts):
+            return _line_msg("cause.zeros", record, where.store_line(source), shape=first)
         return _whole(record, first)
-    if with_facts and all(s["facts"].get("zeros") for s in with_facts):
-        line = where.int_line(source)
-        if line:
-            return _line_msg("cause.whole_numbers", record, line, shape=first, name=where.accumulator(source))
-        return _line_msg("cause.zeros", record, where.store_line(source), shape=first)
     partial = _partial_cause(record, with_facts, exp)
     if partial:
         return partial
@@ -172,34 +169,52 @@ def _partial_cause(record: dict, with_facts: list[dict], exp: dict) -> Message |
     if tail:
         return tail
     for shape, runs in cases:
-        k = shape[2]
-        counts = {c for _a, _b, c in runs}
-        # the first tile counted once per tile: a tile index without t
-        if len(runs) == 2 and runs[0][0] == 0 and runs[0][2] > 1 and runs[1][2] == 0 and runs[1][1] == k - 1:
-            width, times = runs[0][1] + 1, runs[0][2]
-            line_a, line_b = where.index_line(source, "A"), where.index_line(source, "B")
-            matrix = "A" if line_a and not line_b else "B" if line_b and not line_a else "A and B"
-            line = line_a or line_b or where.load_line(source, "A")
-            return _line_msg("cause.tile_repeated", record, line, shape=shape, width=width, times=times, matrix=matrix)
-        # a prefix of K: the loop stops early, or a guard zeroes k from N or M on
-        if len(runs) == 2 and runs[0] == [0, runs[0][1], 1] and runs[1][2] == 0 and runs[1][1] == k - 1:
-            used = runs[0][1] + 1
-            guard = where.k_guard_line(source)
-            if guard and used in (shape[0], shape[1]):
-                if guard in where.loop_lines(source):
-                    return _line_msg("cause.k_dim", record, guard, used=used, shape=shape)
-                return _line_msg("cause.guard_dims", record, guard)
-            line = where.tile_loop_line(source)
-            return _line_msg("cause.k_prefix", record, line, shape=shape, used=used, tile=tk)
-        stale = _stale_tile(shape, runs, tk)
-        if stale is not None:
-            line = where.shared_store_line(source, "A") or where.load_line(source, "A")
-            return _line_msg("cause.stale_tile", record, line, shape=shape, twice=stale)
-        if counts <= {0, 1, 2} and (0 in counts or 2 in counts):
-            missing, twice = _ranges(runs, 0), _ranges(runs, 2)
-            line = where.k_loop_line(source) if 0 in counts else where.tile_loop_line(source)
-            key = "cause.k_missing" if not twice else "cause.k_twice" if not missing else "cause.k_partial"
-            return _line_msg(key, record, line, shape=shape, missing=missing[:8], twice=twice[:8], tile=tk)
+        found = _case_cause(record, shape, runs, tk)
+        if found:
+            return found
+    return _k_experiment_cause(record, exp, tk)
+
+
+def _case_cause(record: dict, shape: list, runs: list[list[int]], tk: int) -> Message | None:
+    """What one size's counts of k say: the first tile repeated, a prefix of K, a stale tile, k's missing or
+    counted twice."""
+    source = _src(record)
+    k = shape[2]
+    counts = {c for _a, _b, c in runs}
+    if counts == {0}:  # C is zero: no partial sum to speak of
+        return None
+    # the first tile counted once per tile: a tile index without t
+    if len(runs) == 2 and runs[0][0] == 0 and runs[0][2] > 1 and runs[1][2] == 0 and runs[1][1] == k - 1:
+        width, times = runs[0][1] + 1, runs[0][2]
+        line_a, line_b = where.index_line(source, "A"), where.index_line(source, "B")
+        matrix = "A" if line_a and not line_b else "B" if line_b and not line_a else "A and B"
+        line = line_a or line_b or where.load_line(source, "A")
+        return _line_msg("cause.tile_repeated", record, line, shape=shape, width=width, times=times, matrix=matrix)
+    # a prefix of K: the loop stops early, or a guard zeroes k from N or M on
+    if len(runs) == 2 and runs[0] == [0, runs[0][1], 1] and runs[1][2] == 0 and runs[1][1] == k - 1:
+        used = runs[0][1] + 1
+        guard = where.k_guard_line(source)
+        if guard and used in (shape[0], shape[1]):
+            if guard in where.loop_lines(source):
+                return _line_msg("cause.k_dim", record, guard, used=used, shape=shape)
+            return _line_msg("cause.guard_dims", record, guard)
+        line = where.tile_loop_line(source)
+        return _line_msg("cause.k_prefix", record, line, shape=shape, used=used, tile=tk)
+    stale = _stale_tile(shape, runs, tk)
+    if stale is not None:
+        line = where.shared_store_line(source, "A") or where.load_line(source, "A")
+        return _line_msg("cause.stale_tile", record, line, shape=shape, twice=stale)
+    if counts <= {0, 1, 2} and (0 in counts or 2 in counts):
+        missing, twice = _ranges(runs, 0), _ranges(runs, 2)
+        line = where.k_loop_line(source) if 0 in counts else where.tile_loop_line(source)
+        key = "cause.k_missing" if not twice else "cause.k_twice" if not missing else "cause.k_partial"
+        return _line_msg(key, record, line, shape=shape, missing=missing[:8], twice=twice[:8], tile=tk)
+    return None
+
+
+def _k_experiment_cause(record: dict, exp: dict, tk: int) -> Message | None:
+    """What the experiments with I and with K of one tile against four say."""
+    source = _src(record)
     gathered = _gather_cause(record, exp)
     if gathered:
         return gathered
@@ -645,4 +660,11 @@ define(
     "(emulated on the CPU): a load or the store of {matrix} swaps its two indices",
     zh="令 {identity} = I 时 C 应等于 {matrix}，但 C 中 {matrix} 的元素行列交换了（在 CPU 上模拟）：{matrix} 的某次加载或"
     "写回交换了两个下标",
+)
+define(
+    "cause.tile_loop_bound",
+    en="the loop at line {line} ({text}) runs past the tile (while {bound}) and reads outside the shared arrays: "
+    "a loop over one tile runs while k < TILE (the tile's width along K)",
+    zh="第 {line} 行（{text}）的循环（条件 {bound}）超出了分块，读到了共享数组之外：遍历一个分块的循环应在 k < TILE"
+    "（分块沿 K 的宽度）时进行",
 )

@@ -255,8 +255,7 @@ def correctness_cause(record: dict) -> Message | None:
         return _oob_cause(record, f["line"], "write" in f["kind"])
     shared = next((f for f in found if "shared" in f["kind"] and "uninit" not in f["kind"] and f.get("line")), None)
     if shared:
-        access = msg("access.write" if "write" in shared["kind"] else "access.read")
-        return _line_msg("cause.shared_oob", record, shared["line"], access=access)
+        return _shared_oob_cause(record, shared)
     if crashed is not None:
         return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
     bad = [s for s in shapes if s.get("status") == "wrong"]
@@ -311,6 +310,20 @@ def _recorded_cause(record: dict, bad: list[dict]) -> Message | None:
         line = _tile_index_line(record, matrix)
         return _line_msg(key, record, line, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
     return None
+
+
+def _shared_oob_cause(record: dict, finding: dict) -> Message:
+    """An access outside the shared arrays: a loop over the tile whose bound runs past it, else the line."""
+    from gemmviz.core.exercise import where
+
+    line = finding["line"]
+    text = source_line(record, line)
+    cond = re.search(r"\w+\s*(<=?)\s*([\w\s+*()-]+?)\s*;", text)
+    past = cond and (cond[1] == "<=" or cond[2].strip() not in ("TILE", "BK"))
+    if line in where.loop_lines(record.get("source") or "") and past:
+        return _line_msg("cause.tile_loop_bound", record, line, bound=cond[0].rstrip("; "))
+    access = msg("access.write" if "write" in finding["kind"] else "access.read")
+    return _line_msg("cause.shared_oob", record, line, access=access)
 
 
 def _oob_cause(record: dict, line: int, write: bool) -> Message:

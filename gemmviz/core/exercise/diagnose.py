@@ -36,8 +36,8 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
         ref_whole = bool(np.all(ref == np.round(ref)))
         if np.all(values == 0) and np.any(ref != 0):
             facts["zeros"] = True
-        elif np.all(values == np.round(values)) and not ref_whole:
-            facts["whole_numbers"] = True
+        if np.all(values == np.round(values)) and not ref_whole:
+            facts["whole_numbers"] = True  # zero is a whole number too: an int sum of small products is 0
     cols, rows = int(block_tile[0]), int(block_tile[1])
     for axis, name, period in ((0, "cols", cols), (1, "rows", rows)):
         every = _every(np.asarray(wrong.any(axis=axis)), period)

@@ -131,8 +131,26 @@ def load_line(source: str, matrix: str) -> int | None:
 
 
 def assign_line(source: str, name: str) -> int | None:
-    """The line that sets `name` (int row = ...;)."""
+    """The line that sets `name` (int row = ...;); for "row" and "col", the names the store into C uses for
+    them where it is C[y * N + x] (y and x)."""
+    if name in ("row", "col"):
+        names = store_index_names(source)
+        if names is not None:
+            name = names[0] if name == "row" else names[1]
     return _first(code_lines(source), rf"\b{re.escape(name)}\s*=(?!=)")
+
+
+def store_index_names(source: str) -> tuple[str, str] | None:
+    """(the row's name, the column's name) in the store C[row * N + col] (or C[col + row * N]), None otherwise."""
+    at = store_line(source)
+    if at is None:
+        return None
+    text = code_lines(source)[at - 1]
+    match = re.search(r"(?<![\w.])C\s*\[\s*\(?\s*(\w+)\s*\)?\s*\*\s*N\s*\+\s*(\w+)\s*\]", text)
+    if match:
+        return match[1], match[2]
+    match = re.search(r"(?<![\w.])C\s*\[\s*(\w+)\s*\+\s*\(?\s*(\w+)\s*\)?\s*\*\s*N\s*\]", text)
+    return (match[2], match[1]) if match else None
 
 
 def shared_load_line(source: str) -> int | None:
