@@ -5,6 +5,8 @@ lines are Chinese. Needs nvcc for the checks that run (CI has it), no GPU."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import sys
@@ -28,17 +30,31 @@ PASSED = {
 }  # the odd size every verdict needs; the check's own sizes take seconds more
 
 
-def test_exercise_list_and_the_flag_print_the_same(capsys):
-    assert main(["exercise", "list"]) == 0
-    listed = capsys.readouterr().out
-    assert main(["exercise", "--list"]) == 0
-    assert capsys.readouterr().out == listed and "tiled\t" in listed and "banks\t" in listed
+def _run(argv: list[str]) -> tuple[int, str]:
+    """The command's exit status and what it printed (its own stdout: a capture fixture shared with the Qt
+    tests of the same process came back empty at times)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # --help
+            code = exc.code
+    return code, out.getvalue()
 
 
-def test_help_says_when_a_check_exits_0(capsys):
-    with pytest.raises(SystemExit):
-        main(["exercise", "check", "--help"])
-    text = " ".join(capsys.readouterr().out.split())
+def _printed(argv: list[str]) -> str:
+    code, text = _run(argv)
+    assert code == 0, text
+    return text
+
+
+def test_exercise_list_and_the_flag_print_the_same():
+    listed = _printed(["exercise", "list"])
+    assert _printed(["exercise", "--list"]) == listed and "tiled\t" in listed and "banks\t" in listed
+
+
+def test_help_says_when_a_check_exits_0():
+    text = " ".join(_run(["exercise", "check", "--help"])[1].split())
     assert "every judged goal passed" in text and "speed is not measured" in text
 
 
@@ -56,34 +72,51 @@ def test_judged_and_ran_on_from_the_verdicts_and_the_compile():
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
-def test_a_right_kernel_without_a_gpu_exits_0_and_its_json_holds_the_access_goal(tmp_path, capsys, monkeypatch):
+def test_a_right_kernel_without_a_gpu_exits_0_and_its_json_holds_the_access_goal(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
     monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SMALL)
     work = tmp_path / "w"
     work.mkdir()
     shutil.copy(DATA / "exercises" / "coalescing_good.cu", work / "coalescing.cu")
-    assert main(["exercise", "check", str(work / "coalescing.cu"), "--json", "--seed", "1"]) == 0
-    record = json.loads(capsys.readouterr().out)
+    record = json.loads(_printed(["exercise", "check", str(work / "coalescing.cu"), "--json", "--seed", "1"]))
     got = {v["goal"]: v["status"] for v in record["verdicts"]}
     assert got == dict(PASSED, speed="skipped", accesses="pass")
     assert load_check(work / "coalescing.check.json")["verdicts"] == record["verdicts"]
     # the starter: right, but a warp reads 32 rows: the access goal fails, in the JSON and the exit status
     shutil.copy(DATA / "exercise_corpus" / "coalescing_starter.cu", work / "coalescing.cu")
-    assert main(["exercise", "check", str(work / "coalescing.cu"), "--json", "--seed", "1"]) == 1
-    record = json.loads(capsys.readouterr().out)
+    code, out = _run(["exercise", "check", str(work / "coalescing.cu"), "--json", "--seed", "1"])
+    record = json.loads(out)
+    assert code == 1
     assert {v["goal"]: v["status"] for v in record["verdicts"]}["accesses"] == "fail"
     assert "sectors per global load request" in record["cause"]
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
-def test_a_wrong_kernel_shows_its_error_map_and_a_chinese_report(tmp_path, capsys, monkeypatch):
+def test_a_wrong_kernel_shows_its_error_map_and_a_chinese_report(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pycuda", None)
     monkeypatch.setattr("gemmviz.backends.exercise_emulate.EMULATED_SHAPES", SMALL)
     shutil.copy(DATA / "exercise_corpus" / "naive_store_col0.cu", tmp_path / "naive.cu")
-    assert main(["exercise", "check", str(tmp_path / "naive.cu"), "--no-accesses", "--seed", "1"]) == 1
-    out = capsys.readouterr().out
+    code, out = _run(["exercise", "check", str(tmp_path / "naive.cu"), "--no-accesses", "--seed", "1"])
+    assert code == 1
     assert "where C is wrong at 33×17×65" in out and "only column 0 of C is written" in out
     assert "    █" in out  # the map's rows: column 0 written but wrong, the rest never written
-    assert main(["exercise", "show", str(tmp_path / "naive.check.json"), "--lang", "zh"]) == 0
-    zh = capsys.readouterr().out
+    zh = _printed(["exercise", "show", str(tmp_path / "naive.check.json"), "--lang", "zh"])
     assert "C 出错的位置" in zh and "未运行：计时" in zh and "timing" not in zh
+
+
+def test_the_tab_opens_the_exercises_access_view_and_never_greens_an_unfinished_check(qtbot):
+    pytest.importorskip("pytestqt")
+    from gemmviz.ui.exercise.tab import ExerciseTab
+
+    record = json.loads((DATA / "exercises" / "records" / "naive_endless.check.json").read_text("utf-8"))
+    tab = ExerciseTab()
+    qtbot.addWidget(tab)
+    try:
+        tab.show_record(record)
+        assert not tab.error_map.judged and "did not finish" in tab.error_map.caption
+        banks = json.loads((DATA / "exercises" / "records" / "tiled_conflicts.check.json").read_text("utf-8"))
+        banks["exercise"] = "banks"
+        tab.show_record(banks)
+        assert tab.access_kind.currentData() == "banks" and tab.error_map.judged
+    finally:
+        tab.shutdown()

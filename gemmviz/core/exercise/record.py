@@ -858,6 +858,18 @@ define("report.header", en="exercise {exercise}: {file}", zh="练习 {exercise}�
 define("report.gpu", en="GPU {gpu} (sm_{cc}), {created}", zh="GPU {gpu}（sm_{cc}），{created}")
 define("report.not_run", en="not run: {note}", zh="未运行：{note}")
 define(
+    "report.emulated_pass",
+    en="Every goal the CPU emulator judges passed (ran on: {ran_on}); speed is measured only on a GPU: run "
+    "gemmviz exercise check on a GPU machine, then open the check file it writes here.",
+    zh="CPU 模拟器判定的每个目标都通过了（运行于：{ran_on}）；速度只能在 GPU 上测量：请在有 GPU 的机器上运行 "
+    "gemmviz exercise check，再在这里打开它写出的检查文件。",
+)
+define(
+    "report.not_finished_map",
+    en="C: not judged at {shape} (the kernel did not finish there)",
+    zh="C：在 {shape} 上未判定（核函数在那里没有结束）",
+)
+define(
     "report.error_map",
     en="where C is wrong at {shape} (rows down, columns across; a cell is {rows}×{cols} elements; █ wrong, · right):",
     zh="{shape} 上 C 出错的位置（行向下，列向右；每格 {rows}×{cols} 个元素；█ 错误，· 正确）：",

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.exercise.access_goals import access_verdict
-from gemmviz.core.exercise.check import cause_lines, finish, source_lines
+from gemmviz.core.exercise.check import cause_lines, finish, ran_on, source_lines
 from gemmviz.core.exercise.exercises import (
     MAX_SOURCE_BYTES,
     Exercise,
@@ -63,6 +63,8 @@ from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.exercise.widgets import ErrorMap, NoWheelComboBox, SourceView, TimingBars
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.worker import WorkerThread
+
+STOPPED = ("timeout", "launch-error")  # a size whose C was never read back: no map, and no sign C is right
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
 # the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
@@ -292,12 +294,20 @@ class ExerciseTab(QWidget):
         if e is None:
             return
         title, task, hints = e.text(self.lang)
+        self._access_view_for(e.access_goals)
         self.task.setPlainText(
             f"{title}\n\n{reflow(task)}\n\n"
             + tr("Measured against {0}; goal: {1}× its speed.").format(e.reference, rate(e.speed_goal))
         )
         self.hints_shown = 0
         self._show_hints()
+
+    def _access_view_for(self, goals: dict) -> None:
+        """Open the access view the exercise's goal is about: bank conflicts for a goal on shared memory."""
+        kind = "banks" if any(g.startswith("shared") for g in goals) else "coalescing" if goals else None
+        at = self.access_kind.findData(kind) if kind else -1
+        if at >= 0:
+            self.access_kind.setCurrentIndex(at)
 
     def _show_hints(self) -> None:
         e = self.exercise
@@ -486,6 +496,9 @@ class ExerciseTab(QWidget):
     def show_record(self, record: dict) -> None:
         record = finish(record)
         self.record = record
+        shipped = next((e for e in self.exercises if e.name == record.get("exercise")), None)
+        if shipped is not None:
+            self._access_view_for(shipped.access_goals)
         self.progress.clear()  # a message of an earlier check (an error, "cancelled") is not this record's
         self.record_label.setText(
             tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
@@ -506,6 +519,8 @@ class ExerciseTab(QWidget):
             cause = render(record["cause_message"], self.lang)
         if cause:
             self.cause.setText(tr("Likeliest cause: {0}").format(cause))
+        elif record.get("no_gpu") and ran_on(record).startswith("CPU emulator"):
+            self.cause.setText(render(msg("report.emulated_pass", ran_on=ran_on(record)), self.lang))
         elif record.get("no_gpu"):
             self.cause.setText(
                 tr(
@@ -522,6 +537,10 @@ class ExerciseTab(QWidget):
             self.error_map.set_map(
                 wrong["error_map"], tr("Wrong regions of C at {0} (darker: more wrong)").format(dims)
             )
+        elif unfinished := next((s for s in record.get("shapes") or [] if s.get("status") in STOPPED), None):
+            # a size that did not finish (or crashed) has no map, and is no sign that C is right
+            said = msg("report.not_finished_map", shape=unfinished["shape"])
+            self.error_map.set_map(None, render(said, self.lang), judged=False)
         else:
             self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
         self._fill_findings(record)
