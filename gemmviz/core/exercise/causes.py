@@ -668,3 +668,4 @@ define(
     zh="第 {line} 行（{text}）的循环（条件 {bound}）超出了分块，读到了共享数组之外：遍历一个分块的循环应在 k < TILE"
     "（分块沿 K 的宽度）时进行",
 )
+define("cause.access_at", en="{cause}; line {line} ({text})", zh="{cause}；第 {line} 行（{text}）")

@@ -783,7 +783,7 @@ def finish(record: dict, exercise=None) -> dict:
         record["verdicts"].append(Verdict(ACCESS_GOAL, access["status"], access["detail"]).to_dict())
     m = cause_message(record)
     if m is None and access is not None and access["status"] == "fail":
-        m = access["cause"]
+        m = _access_cause(record, access["cause"], goals)
     record["cause_message"] = m
     record["cause"] = render(m, "en") if m else None
     return record
@@ -805,6 +805,17 @@ def ran_on(record: dict) -> str:
     if (compiled.get("command") or "").startswith("nvrtc"):
         return f"CPU emulator, NVRTC {arch}".rstrip()
     return f"CPU emulator, nvcc PTX {arch}".rstrip()
+
+
+def _access_cause(record: dict, cause: Message, goals: dict) -> Message:
+    """The access goal's cause with the line it is about: the shared array a warp reads down a column (bank
+    conflicts), or the line that sets the column of C (a warp reading rows apart)."""
+    from gemmviz.core.exercise import where
+
+    source = record.get("source") or ""
+    shared = any(g.startswith("shared") for g in goals)
+    line = where.conflicted_array_line(source) if shared else where.assign_line(source, "col")
+    return _line_msg("cause.access_at", record, line, cause=cause) if line else cause
 
 
 def judged(record: dict) -> bool:

@@ -282,3 +282,14 @@ def tiles_loop_line(record: dict) -> int | None:
         if code.startswith("for(") and re.search(r"<K/\w+", code):
             return i
     return None
+
+
+def conflicted_array_line(source: str) -> int | None:
+    """The declaration of the shared array a warp reads down a column (name[threadIdx.x][k]: lanes a row apart,
+    the same bank where the row is 32 words), else of the last shared array."""
+    lines = code_lines(source)
+    declared = [(i + 1, m[1]) for i, t in enumerate(lines) for m in [re.search(r"__shared__\s+\w+\s+(\w+)", t)] if m]
+    for at, name in declared:
+        if any(re.search(rf"\b{name}\s*\[\s*threadIdx\.x\s*\]\s*\[", t) for t in lines):
+            return at
+    return declared[-1][0] if declared else None
