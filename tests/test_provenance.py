@@ -72,7 +72,10 @@ def test_without_nvml_or_cublas_the_fields_stay_unknown(monkeypatch, tmp_path):
     monkeypatch.setattr(cuda_backend.ctypes, "CDLL", _no_library)
     (r,) = run(["gpu-tiled"])
     assert r.status == "ok" and r.cublas_version is None and r.sm_clock_nvml_mhz is None
-    assert texts(provenance.details(r)) == ["cuBLAS version not recorded", "SM clock during the samples not recorded"]
+    assert texts(provenance.details(r)) == [
+        "cuBLAS version not recorded",
+        "SM clock during the samples not recorded (NVML)",
+    ]
 
 
 def _no_library(name, *args, **kw):
@@ -153,10 +156,39 @@ def test_an_old_session_loads_and_says_what_it_does_not_know():
     said = texts(provenance.details(cublas))
     assert said == [
         "cuBLAS version not recorded",
-        "SM clock during the samples not recorded",
+        "SM clock during the samples not recorded (NVML)",
         "cuBLAS's kernels not recorded (gemmviz profile records them)",
     ]
     assert render(provenance.of_cublas(cublas.cublas_version), "en") == "of cuBLAS (version not recorded)"
     assert render(provenance.of_cublas("13.1.0"), "en") == "of cuBLAS 13.1"
     cpu = next(r for r in s.results if r.backend == "cpu")
     assert provenance.details(cpu) == []
+
+
+def test_gemmviz_info_names_the_cublas(gpu, capsys):
+    assert main(["info"]) == 0
+    assert "cuBLAS 13.1.0, FP32 peak" in capsys.readouterr().out
+
+
+def test_the_csv_says_which_cublas_and_the_clock(tmp_path):
+    from gemmviz.core.session.results import results_csv
+
+    def make(variant, ms):
+        return Result(
+            variant=variant,
+            params={},
+            m=8,
+            n=8,
+            k=8,
+            backend="cuda",
+            precision="fp32",
+            valid=True,
+            samples_ms=[ms],
+            cublas_version="13.1.0",
+            sm_clock_nvml_mhz=1755.0,
+        )
+
+    lines = results_csv([make("cublas", 0.01), make("gpu-vectorize", 0.02)]).splitlines()
+    header = lines[0].split(",")
+    row = dict(zip(header, lines[2].split(",")))
+    assert row["pct_of_cublas"] == "50.0" and row["cublas_version"] == "13.1.0" and row["sm_clock_nvml_mhz"] == "1755.0"

@@ -45,3 +45,21 @@ def test_gemmviz_bench_writes_them(tmp_path):
     subprocess.run([sys.executable, "-m", "gemmviz", *argv], check=True, timeout=300)
     (r,) = Session.load(out).results
     assert r.status == "ok" and r.cublas_version and r.sm_clock_nvml_mhz
+
+
+def test_gemmviz_profile_records_the_kernels_cublas_launched(tmp_path):
+    """Needs Nsight Compute (ncu) and permission for counters; skips, saying which, where either is missing."""
+    out = tmp_path / "p.json"
+    argv = ["profile", "--variants", "cublas,cublas-tf32", "--sizes", "1024", "--repeats", "3", "--duration-only"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "gemmviz", *argv, "--quiet", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if proc.returncode != 0 and re.search(r"ncu\) not found|ERR_NVGPUCTRPERM|not permitted", proc.stderr):
+        pytest.skip(proc.stderr.strip().splitlines()[-1])
+    assert proc.returncode == 0, proc.stderr
+    for r in Session.load(out).results:
+        assert r.cublas_kernels and all(isinstance(k, str) and k for k in r.cublas_kernels), r.note
+        print(f"{r.variant}: cuBLAS {r.cublas_version} launched {r.cublas_kernels}")

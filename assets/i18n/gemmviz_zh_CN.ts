@@ -88,22 +88,22 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="449" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="454" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="452" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="457" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="463" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="481" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="464" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="482" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
@@ -119,13 +119,13 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="96" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="99" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="97" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="100" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
@@ -135,76 +135,77 @@
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="70" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="133" />
-        <location filename="../../gemmviz/ui/charts/table.py" line="196" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="124" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="211" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="136" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="158" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="161" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="159" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="162" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="187" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="188" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="199" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="202" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="200" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="203" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="333" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="336" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="343" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="344" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="350" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="351" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="354" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="355" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="358" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -229,7 +230,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
         <source>roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
@@ -269,7 +270,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
-        <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
+        <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
@@ -497,7 +498,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
         <source>Hierarchical roofline</source>
-        <translation>分层屋顶线模型</translation>
+        <translation>分层 Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
@@ -571,19 +572,19 @@ Profiled or traced results appear here when a session has them.</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="27" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="30" />
         <source>above the roof: caches serve traffic the model counts as global</source>
         <translation>高于屋顶：模型算作全局内存的流量有一部分由缓存提供</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="28" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="31" />
         <source>above the roof: caches serve
 traffic the model counts as global</source>
         <translation>高于屋顶：模型算作全局内存
 的流量有一部分由缓存提供</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="29" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="32" />
         <source>above the roof:
 caches</source>
         <translation>高于屋顶：
@@ -592,80 +593,76 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="10" />
         <source>No roofline: a CPU-only session has no GPU results to place under a GPU's roof</source>
-        <translation>没有屋顶线：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
+        <translation>没有 Roofline 模型：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="26" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="38" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="41" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="42" />
         <source>arithmetic intensity (FLOP / byte of global traffic, from the model)</source>
         <translation>算术强度（FLOP / 全局内存流量的字节，来自模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="43" />
         <source>GFLOP/s (measured)</source>
         <translation>GFLOP/s（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="44" />
         <source>FLOP / byte (model)</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="90" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="93" />
         <source>Roofline of {device}</source>
-        <translation>{device} 的屋顶线模型</translation>
+        <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="95" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="98" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="129" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="132" />
         <source>ridge {ridge} FLOP/B</source>
         <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="109" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="112" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="131" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="134" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
-        <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
+        <translation>Roofline 模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="297" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="300" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="299" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="302" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="301" />
-        <source>, {pct}% of cuBLAS</source>
-        <translation>，cuBLAS 的 {pct}%</translation>
-    </message>
-    <message>
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="311" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="303" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/chart.py" line="304" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="311" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -984,97 +981,142 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="24" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="43" />
         <source>{ratio} slower</source>
         <translation>慢 {ratio}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="58" />
+        <source>not in the session: the ceilings measured on a {gpu} (gemmviz ceilings)</source>
+        <translation>会话中没有：取自在 {gpu} 上测得的屋顶（gemmviz ceilings）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
         <location filename="../../gemmviz/ui/exercise/tab.py" line="603" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="82" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="138" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="85" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
         <source>reference ms</source>
         <translation>参照（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="89" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="89" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
-        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
+        <source>follows</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="169" />
+        <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference); “follows” says whether it is nearer the machines' bandwidth ratio (a memory-bound kernel) or FP32 peak ratio (a compute-bound one). Published figures are the seeds' own numbers, not measurements.</source>
+        <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）；“跟随”说明它更接近两台机器的带宽之比（受内存限制的核函数）还是 FP32 峰值之比（受计算限制的核函数）。已发表的数据是原文自己的数字，不是测量结果。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="185" />
+        <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
+        <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="190" />
+        <source>the machines' bandwidth or FP32 peak is not recorded</source>
+        <translation>未记录两台机器的带宽或 FP32 峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="191" />
+        <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
+        <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
+        <source>bandwidth (measured)</source>
+        <translation>带宽（实测）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="212" />
+        <source>(reference)</source>
+        <translation>（参照）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="177" />
         <source>all four</source>
         <translation>全部四个</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
         <source>table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
         <source>seed kernels</source>
         <translation>原文的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="36" />
-        <location filename="../../gemmviz/ui/charts/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="39" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="177" />
         <source>two charts</source>
         <translation>两张图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="40" />
         <source>ladder</source>
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="37" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="40" />
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="65" />
         <source>One chart at a time reads better on a projector</source>
         <translation>投影时一次只看一张图更清楚</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="66" />
         <source>show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="63" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="69" />
         <source>series</source>
         <translation>系列</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/charts/tab.py" line="75" />
         <source>Show the {name} series, in live results and loaded sessions alike (click a legend entry to show or hide one series)</source>
         <translation>显示“{name}”这组系列，实时结果和已载入的会话都一样（点击图例中的某一项可以单独显示或隐藏它）</translation>
     </message>
@@ -1089,18 +1131,13 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="87" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="145" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="104" />
-        <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference). Published figures are the seeds' own numbers, not measurements.</source>
-        <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）。已发表的数据是原文自己的数字，不是测量结果。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="109" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="176" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1758,17 +1795,17 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="376" />
         <source>32 banks</source>
-        <translation>32 个存储体</translation>
+        <translation>32 个 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>{0}-way bank conflict</source>
-        <translation>{0} 路存储体冲突</translation>
+        <translation>{0} 路 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>no bank conflict</source>
-        <translation>没有存储体冲突</translation>
+        <translation>没有 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="327" />
@@ -1793,12 +1830,12 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="420" />
         <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
-        <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
+        <translation>合并访存：一个线程束的一次读取要取多少个 32 字节扇区</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
         <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
-        <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
+        <translation>bank 冲突：一个线程束的一次共享内存访问要多少个波前</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="500" />
@@ -1872,97 +1909,102 @@ model</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>variant</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="40" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
         <source>params</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
         <source>median ms</source>
         <translation>中位数 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
         <source>min ms</source>
         <translation>最小 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
         <source>max ms</source>
         <translation>最大 ms</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
         <source>noise</source>
         <translation>噪声</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
         <source>× CPU loop</source>
         <translation>× CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
         <source>× GPU naive</source>
         <translation>× GPU 朴素版</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="46" />
         <source>% cuBLAS</source>
         <translation>cuBLAS 的 %</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="46" />
         <source>rel. error</source>
         <translation>相对误差</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="46" />
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="44" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="47" />
+        <source>% peak</source>
+        <translation>峰值 %</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/table.py" line="48" />
         <source>kernel-only (events behind a blocking kernel)</source>
         <translation>只计核函数（在阻塞核函数之后记录事件）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="49" />
         <source>host-inclusive events (older method: includes the host's launch path)</source>
         <translation>含主机时间的事件（旧方法：包含主机发射核函数的开销）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="50" />
         <source>host wall clock</source>
         <translation>主机挂钟时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="54" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="90" />
         <source>median of {n} samples, noise {noise} (stdev/mean)</source>
         <translation>{n} 次采样的中位数，噪声 {noise}（标准差/均值）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="57" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="93" />
         <source>{n} sample(s) left out: the SM clock had fallen</source>
         <translation>{n} 个采样未计入：SM 时钟降低了</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="59" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="95" />
         <source>SM clock {mhz} MHz</source>
         <translation>SM 时钟 {mhz} MHz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/table.py" line="62" />
+        <location filename="../../gemmviz/ui/charts/table.py" line="98" />
         <source>what a Python caller waits (launch + sync): {ms} ms, not charted</source>
         <translation>Python 调用方要等的时间（发射 + 同步）：{ms} 毫秒，未画入图表</translation>
     </message>
@@ -2089,39 +2131,44 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="123" />
+        <location filename="../../gemmviz/core/export_formats.py" line="124" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="131" />
+        <location filename="../../gemmviz/core/export_formats.py" line="132" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="139" />
+        <location filename="../../gemmviz/core/export_formats.py" line="140" />
         <source>JPEG image</source>
         <translation>JPEG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="147" />
+        <location filename="../../gemmviz/core/export_formats.py" line="148" />
         <source>WebP image</source>
         <translation>WebP 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="155" />
+        <location filename="../../gemmviz/core/export_formats.py" line="156" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="163" />
+        <location filename="../../gemmviz/core/export_formats.py" line="164" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="172" />
+        <location filename="../../gemmviz/core/export_formats.py" line="173" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/export_formats.py" line="188" />
+        <source>Chrome trace for Perfetto</source>
+        <translation>供 Perfetto 打开的 Chrome trace</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/replay.py" line="105" />
@@ -2399,7 +2446,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="189" />

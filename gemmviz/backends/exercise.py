@@ -448,6 +448,25 @@ def _remove_stale(folder: Path, age_s: float = 6 * 3600) -> None:
             pass
 
 
+def plain_name(path: Path) -> bool:
+    """Whether nvcc and the parsers of its output take `path` as it is: letters, digits, blanks and _./+,=@:~-'
+    (no $, `, \\ or ", which the shell nvcc runs inside expands; no newline, which splits its diagnostics)."""
+    return all(c.isalnum() or c in " _./+,=@:~-'" for c in str(path))
+
+
+def compiled_source(source_path: Path, source: str, folder: Path) -> Path:
+    """The path the tools compile: the student's file where plain_name, else a copy of the text read, in the
+    check's folder. nvcc hands the file's name to a shell of its own (sh -c "cicc ... NAME"): a hand-in named
+    `touch X`.cu ran `touch X`, one named $HOME.cu did not compile, and one with a newline in its name had its
+    error's line number lost; so copies of one kernel got different grades (found grading a class on Slurm,
+    issue 47)."""
+    if plain_name(source_path):
+        return source_path
+    copy = folder / "kernel.cu"
+    copy.write_bytes(source.encode("utf-8"))
+    return copy
+
+
 def check_exercise(
     source_path: str | Path, exercise: Exercise, options: CheckOptions | None = None, progress: ProgressFn | None = None
 ) -> dict:
@@ -481,7 +500,8 @@ def check_exercise(
         "not_run": [],
     }
     try:
-        _run_steps(record, _CheckRun(source_path, exercise, options, folder, progress, given=given))
+        compiled = compiled_source(source_path, source, folder)
+        _run_steps(record, _CheckRun(compiled, exercise, options, folder, progress, given=given))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return finish(record)

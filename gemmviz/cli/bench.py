@@ -155,7 +155,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(
             f"GPU: {gpu['name']}, {gpu['sms']} SMs, cc {gpu['compute_capability']}, "
             f"{gpu['memory_total_bytes'] / 2**30:.1f} GiB, driver CUDA {gpu['driver_cuda_version']}, "
-            f"PyCUDA {gpu['pycuda']}, FP32 peak {fmt(peak, ',.0f')} GFLOP/s "
+            f"PyCUDA {gpu['pycuda']}, cuBLAS {gpu.get('cublas_version') or 'not found'}, "
+            f"FP32 peak {fmt(peak, ',.0f')} GFLOP/s "
             f"(max clock {gpu['max_sm_clock_mhz']:.0f} MHz); now {fmt(gpu.get('sm_clock_mhz'), '.0f')} MHz, "
             f"{fmt(gpu.get('temperature_c'), '.0f')} °C"
         )

@@ -135,7 +135,8 @@ def results_table(results: list) -> str:
         "status",
     ]
     rows = []
-    for r, row in zip(results, results_rows(results)):
+    table_rows = results_rows(results)
+    for r, row in zip(results, table_rows):
         rows.append(
             [
                 r.variant,
@@ -158,10 +159,23 @@ def results_table(results: list) -> str:
     lines += ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows]
     from gemmviz.core.numbers import error_map_text
 
+    lines += cublas_note(results, table_rows)
     for r in results:  # where C was wrong, for each result that failed verification
         if r.error_map:
             lines += ["", f"{r.series} {r.problem.label}: {error_map_text(r.error_map)}"]
     return "\n".join(lines)
+
+
+def cublas_note(results: list, rows: list[dict]) -> list[str]:
+    """Under a table with a % cuBLAS figure: which cuBLAS it is of (or that the results do not record it)."""
+    from gemmviz.core.messages import render
+    from gemmviz.core.session import provenance
+
+    if not any(row["pct_of_cublas"] is not None for row in rows):
+        return []
+    versions = sorted({r.cublas_version or "" for r in results if r.variant.startswith("cublas") and r.valid})
+    said = [render(provenance.of_cublas(v or None), "en") for v in versions]
+    return ["", "% cuBLAS: " + "; ".join(said)]
 
 
 def not_ok_summary(results: Iterable, total: int, limit: int = 8) -> str:

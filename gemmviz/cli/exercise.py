@@ -7,12 +7,16 @@ gemmviz exercise check DIR/tiled.cu       compile, run, verify, sanitize, time, 
 gemmviz exercise show DIR/tiled.check.json
 gemmviz exercise grade DIR --exercise tiled --csv grades.csv [--jobs N] [--shard I/N]
                                           every .cu under DIR checked, one CSV row each (docs/exercises-grading.md)
+gemmviz exercise grade DIR --exercise tiled --csv grades.csv --slurm-script N > grade.sh
+                                          the Slurm job array that does it in N tasks (core/exercise/slurm.py)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import signal
 import sys
 import textwrap
@@ -159,6 +163,13 @@ def _grade_parser(actions) -> None:
     grade.add_argument(
         "--shard", metavar="I/N", help="only this shard's files, I from 0 to N - 1 (a Slurm array task's share)"
     )
+    grade.add_argument(
+        "--slurm-script",
+        type=int,
+        metavar="N",
+        help="grade nothing: print the Slurm job array that grades DIR in N tasks, each its --shard into its own "
+        "CSV, with the command that joins them (sbatch it; docs/exercises-grading.md)",
+    )
     grade.add_argument("--lang", choices=LANGUAGES, default="en", help="the language of the access goal's cause")
     grade.add_argument("--no-sanitize", action="store_true", help="skip compute-sanitizer")
     grade.add_argument("--no-time", action="store_true", help="skip the timing")
@@ -295,6 +306,7 @@ def _stop(_signum, _frame) -> None:
 
 
 def _grade(args) -> int:
+    from gemmviz.backends.grade_cache import check_once
     from gemmviz.backends.grading import GradeOptions, grade
     from gemmviz.core.exercise.grading import GradeError, parse_shard
 
@@ -306,6 +318,8 @@ def _grade(args) -> int:
         raise UsageError(f"--jobs must be from 1 to 256, got {args.jobs}")
     if args.seed is not None and not 0 <= args.seed < 2**63:
         raise UsageError(f"--seed must be from 0 to 2^63 - 1, got {args.seed}")
+    if args.slurm_script is not None:
+        return _slurm_script(args, folder)
     try:
         shard = parse_shard(args.shard) if args.shard is not None else None
         (target,) = check_outputs(("--csv", args.csv, (".csv",)))  # held: a second grading run of it is refused
@@ -327,7 +341,8 @@ def _grade(args) -> int:
 
     before = signal.signal(signal.SIGTERM, _stop)  # a batch system's stop (Slurm's time limit) as Ctrl+C
     try:
-        run = grade(folder, exercise, target, args.jobs, shard, options, progress=progress)
+        # a hand-in with the same text as one before it is checked once (backends/grade_cache.py)
+        run = grade(folder, exercise, target, args.jobs, shard, options, checker=check_once, progress=progress)
     except GradeError as exc:
         raise UsageError(str(exc)) from None
     except (OutputError, OSError) as exc:
@@ -342,6 +357,38 @@ def _grade(args) -> int:
     if run.interrupted:
         print(f"interrupted: run the same command again to grade the other {run.found - run.kept - run.checked}")
         raise KeyboardInterrupt
+    return EXIT_OK
+
+
+def _slurm_script(args, folder: Path) -> int:
+    """--slurm-script N: print the job array (core/exercise/slurm.py) with this machine's paths."""
+    from gemmviz.core.exercise.slurm import MAX_TASKS, SlurmJob, import_root, script
+
+    if not 1 <= args.slurm_script <= MAX_TASKS:
+        raise UsageError(f"--slurm-script must be from 1 to {MAX_TASKS} tasks, got {args.slurm_script}")
+    if args.shard is not None:
+        raise UsageError("--shard with --slurm-script: the script gives each task its shard")
+    csv = Path(os.path.abspath(args.csv))
+    if csv.suffix.lower() != ".csv" or not csv.parent.is_dir():
+        raise UsageError(f"--csv {args.csv}: give a file name ending in .csv in a folder that exists")
+    exercise = str(Path(args.exercise).resolve()) if args.exercise.lower().endswith(".toml") else args.exercise
+    options = [o for o, on in (("--no-sanitize", args.no_sanitize), ("--no-time", args.no_time)) if on]
+    options += ["--no-profile"] * args.no_profile + ["--seed", str(args.seed)] * (args.seed is not None)
+    options += ["--lang", args.lang]  # every task speaks the language asked for
+    given = [args.dir, "--exercise", args.exercise, "--csv", args.csv, "--slurm-script", str(args.slurm_script)]
+    given += ["--jobs", str(args.jobs)] * (args.jobs != 1)
+    job = SlurmJob(
+        python=sys.executable,
+        folder=folder.resolve(),
+        exercise=exercise,
+        csv=csv,
+        tasks=args.slurm_script,
+        jobs=args.jobs,
+        options=tuple(options),
+        pythonpath=import_root(),
+        command=shlex.join(["gemmviz", "exercise", "grade", *given, *options]),
+    )
+    print(script(job), end="")
     return EXIT_OK
 
 

@@ -22,6 +22,12 @@ from gemmviz.core.problem import Problem, parse_problem
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 
+TRACE = export_formats.TRACE
+TRACE_HELP = (
+    "the session's block traces (a process per kernel run, a track per SM) and the Hopper pipeline timeline "
+    "(TMA copies, waits, wgmma batches per warpgroup) as a Chrome trace (JSON) for ui.perfetto.dev or chrome://tracing"
+)
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -38,8 +44,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--chart",
         default="time",
-        choices=[kind.name for kind in chart_kinds.kinds()],
-        help="; ".join(f"{kind.name}: {kind.description}" for kind in chart_kinds.kinds()) + " (default %(default)s)",
+        choices=[TRACE, *(kind.name for kind in chart_kinds.kinds())],  # trace first: a new kind stays last
+        help="; ".join(f"{kind.name}: {kind.description}" for kind in chart_kinds.kinds())
+        + f"; {TRACE}: {TRACE_HELP} (default %(default)s)",
     )
     p.add_argument(
         "--size",
@@ -73,7 +80,24 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="the series drawn, as the Charts tab's buttons choose them (default: seed-kernels with --projector, "
         "where a view says one thing; else all). --variants/--series choose instead where given",
     )
-    p.add_argument("-o", "--output", required=True, help=export_formats.describe(export_formats.CHART))
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        required=True,
+        help=export_formats.describe(export_formats.CHART) + "; with --chart trace, " + export_formats.describe(TRACE),
+    )
+    p.add_argument(
+        "--pipeline",
+        help="--chart trace: a Hopper pipeline trace (gemmviz profile --pipeline) to add, a file or a shipped name "
+        "(default: the one beside the session, SESSION-pipeline.json, if there is one)",
+    )
+    p.add_argument(
+        "--clock-mhz",
+        type=float,
+        help="--chart trace: the SM clock that turns a clock64 pipeline trace's cycles into µs (default: the "
+        "session's measured clock for that kernel and size, else its GPU's SM clock)",
+    )
     p.set_defaults(func=cmd_export)
 
 
@@ -176,6 +200,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     from gemmviz.core.hardware.roofline import load_ceilings
     from gemmviz.core.session.results import Session, SessionError
 
+    if args.chart == TRACE:
+        return cmd_trace(args)
+    for option, given in (("--pipeline", args.pipeline), ("--clock-mhz", args.clock_mhz)):
+        if given is not None:
+            raise UsageError(f"{option} is for --chart trace")
     width, height = parse_pixels(args.size)
     at = parse_problem(args.at) if args.at else None
     keep = set(variant_list(args.variants)) if args.variants else None
@@ -228,4 +257,75 @@ def cmd_export(args: argparse.Namespace) -> int:
     if note:
         print(note)
     print(f"wrote {path} ({width}x{height})")
+    return EXIT_OK
+
+
+def pipeline_beside(session: str) -> Path | None:
+    """The pipeline trace recorded with a session: SESSION-pipeline.json beside it, where a traces session
+    (NAME-traces-4096.json.gz) looks for NAME-pipeline.json too."""
+    import re
+
+    path = Path(session)
+    stem = re.sub(r"\.json(\.gz)?$", "", path.name)
+    for name in dict.fromkeys([stem, re.sub(r"-traces-\d+$", "", stem)]):
+        candidate = path.with_name(f"{name}-pipeline.json")
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    """`gemmviz export SESSION --chart trace --out FILE.json`: the block traces and the pipeline as a Chrome trace."""
+    from gemmviz.core.hardware.chrome_trace import chrome_trace, pipeline_clock
+    from gemmviz.core.hardware.pipeline_trace import load_pipeline_file
+    from gemmviz.core.session.recorded import RecordError
+    from gemmviz.core.session.results import Session, SessionError
+    from gemmviz.core.session.workspace import session_gpu
+
+    if args.output.strip() and Path(args.output).suffix.lower() != ".json":
+        raise UsageError(f"{args.output}: a trace is written as .json (the Chrome Trace Event format)")
+    check_outputs(("--output", args.output, (".json",)))
+    path = shipped_session(args.session)
+    try:
+        session = Session.load(path)
+    except SessionError as exc:
+        raise UsageError(str(exc)) from None
+    keep = set(variant_list(args.variants)) if args.variants else None
+    series = _series(args.series) if args.series else None
+    runs = [
+        r
+        for r in session.results
+        if r.block_trace
+        and (keep is None or r.variant in keep)
+        and (series is None or any(s.matches(r) for s in series))
+    ]
+    where = Path(shipped_session(args.pipeline)) if args.pipeline else pipeline_beside(path)
+    if args.pipeline and not where.is_file():
+        raise UsageError(f"--pipeline {args.pipeline}: no such file")
+    try:
+        pipeline = load_pipeline_file(where) if where is not None else None
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    if not runs and pipeline is None:
+        raise UsageError(
+            f"--chart trace: {path} holds no block traces{' of the chosen series' if keep or series else ''} "
+            "(record them with `gemmviz profile --trace`) and no pipeline trace is beside it (looked for "
+            "SESSION-pipeline.json; record one with `gemmviz profile --pipeline`, or give --pipeline FILE)"
+        )
+    clock = args.clock_mhz
+    if pipeline is not None and pipeline.clock == "clock64" and clock is None:
+        clock = pipeline_clock(pipeline, session.results, session.environment)
+        if clock is None:
+            raise UsageError(
+                f"--chart trace: {where} counts SM cycles and the session records no SM clock: give --clock-mhz"
+            )
+    if clock is not None and not 0 < clock <= 10_000:
+        raise UsageError(f"--clock-mhz {clock:g}: an SM clock is above 0 and at most 10,000 MHz")
+    gpu = session_gpu(session) or ""
+    doc = chrome_trace(runs, pipeline, clock, gpu, source=Path(path).name)
+    export_formats.get(TRACE, "chrome-trace").write(doc, args.output)
+    parts = [f"{len(runs)} block trace(s)"] + ([f"the pipeline of {where.name}"] if pipeline and where else [])
+    print(
+        f"wrote {args.output}: {' and '.join(parts)}; open it at ui.perfetto.dev (Open trace file) or chrome://tracing"
+    )
     return EXIT_OK

@@ -18,7 +18,8 @@ from gemmviz.core.registry import Registry
 
 CHART = "chart"
 ANIMATION = "animation"
-TARGETS = (CHART, ANIMATION)
+TRACE = "trace"  # block traces and the Hopper pipeline, for trace viewers (`gemmviz export --chart trace`)
+TARGETS = (CHART, ANIMATION, TRACE)
 
 
 class ExportFormat:
@@ -174,3 +175,14 @@ class PngFrames(ExportFormat):
     @classmethod
     def file_filter(cls, title: str | None = None) -> str:
         return f"{title or cls.title} (*)"
+
+
+@register
+class ChromeTrace(ExportFormat):
+    """The Chrome Trace Event format (JSON), which Perfetto and chrome://tracing open (core/hardware/chrome_trace.py
+    makes the document)."""
+
+    name = "chrome-trace"
+    target = TRACE
+    suffix = ".json"
+    title = QT_TRANSLATE_NOOP("", "Chrome trace for Perfetto")

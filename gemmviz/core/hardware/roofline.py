@@ -76,6 +76,7 @@ class RooflinePoint:
     # above the bandwidth roof: caches served traffic the model counts as global. A TF32 point above the
     # cuBLAS TF32 line (a measured figure, not the tensor cores' peak) is not that, and is not flagged.
     cache_served: bool = False
+    cublas_version: str | None = None  # of the cuBLAS result pct_of_cublas is against (None: not recorded)
 
 
 def _under_bandwidth(ceilings: Ceilings | None, x: float, precision: str) -> bool:
@@ -105,9 +106,15 @@ def roofline_points(results: list[Result], ceilings: Ceilings | None) -> list[Ro
                 100 * r.gflops / roof if roof else None,
                 None if vs_cublas is None else 100 * vs_cublas,
                 _under_bandwidth(ceilings, x, r.precision) and roof is not None and r.gflops > roof,
+                _cublas_version(baselines, r, cublas),
             )
         )
     return out
+
+
+def _cublas_version(baselines: Baselines, r: Result, cublas: str) -> str | None:
+    base = baselines.of(r, cublas)
+    return base.cublas_version if base is not None else None
 
 
 def _same(text: str) -> str:
@@ -196,7 +203,7 @@ define(
 define(
     "roof.allows",
     en="At this intensity the roofline allows {roof:,.0f} GFLOP/s on {device}; this run reached {share:.0f}% of it.",
-    zh="在这个算术强度下，屋顶线模型在 {device} 上允许 {roof:,.0f} GFLOP/s；这次运行达到了其中的 {share:.0f}%。",
+    zh="在这个算术强度下，Roofline 模型在 {device} 上允许 {roof:,.0f} GFLOP/s；这次运行达到了其中的 {share:.0f}%。",
 )
 define(
     "roof.caches",

@@ -19,6 +19,12 @@ OF_CUBLAS = define("provenance.of_cublas", en="of cuBLAS {version}", zh="（cuBL
 OF_CUBLAS_UNKNOWN = define(
     "provenance.of_cublas.unknown", en="of cuBLAS (version not recorded)", zh="（cuBLAS 版本未记录）"
 )
+PCT_OF_CUBLAS = define("provenance.pct_of_cublas", en="{pct} of cuBLAS {version}", zh="cuBLAS {version} 的 {pct}")
+PCT_OF_CUBLAS_UNKNOWN = define(
+    "provenance.pct_of_cublas.unknown",
+    en="{pct} of cuBLAS (version not recorded)",
+    zh="cuBLAS（版本未记录）的 {pct}",
+)
 CLOCK = define(
     "provenance.clock",
     en="SM clock {mhz:int} MHz during the samples (NVML)",
@@ -26,19 +32,25 @@ CLOCK = define(
 )
 CLOCK_UNKNOWN = define(
     "provenance.clock.unknown",
-    en="SM clock during the samples not recorded",
-    zh="未记录采样期间的 SM 时钟",
+    en="SM clock during the samples not recorded (NVML)",
+    zh="未记录采样期间的 SM 时钟（NVML）",
 )
 KERNELS = define("provenance.kernels", en="cuBLAS launched {names:list}", zh="cuBLAS 启动了 {names:list}")
 KERNELS_UNKNOWN = define(
     "provenance.kernels.unknown",
     en="cuBLAS's kernels not recorded (gemmviz profile records them)",
-    zh="未记录 cuBLAS 的 kernel（gemmviz profile 会记录）",
+    zh="未记录 cuBLAS 的核函数（gemmviz profile 会记录）",
 )
 PEAK = define(
     "provenance.peak",
-    en="{share:pct} of the {precision} peak at {mhz:int} MHz ({peak:sig3} GFLOP/s)",
-    zh="{mhz:int} MHz 下 {precision} 峰值（{peak:sig3} GFLOP/s）的 {share:pct}",
+    en="{share:pct} of the {precision} peak at {mhz:int} MHz ({peak:sig3} GFLOP/s; the clock {how:msg})",
+    zh="{mhz:int} MHz 下 {precision} 峰值（{peak:sig3} GFLOP/s；时钟{how:msg}）的 {share:pct}",
+)
+BY_NVML = define("provenance.how.nvml", en="NVML read during the samples", zh="由 NVML 在采样期间读取")
+BY_HOLD = define(
+    "provenance.how.hold",
+    en="the blocking kernel measured before each sample",
+    zh="由阻塞核函数在每次采样前测得",
 )
 PEAK_UNKNOWN = define(
     "provenance.peak.unknown",
@@ -74,6 +86,12 @@ def of_cublas(version: str | None) -> Message:
     """ "of cuBLAS 13.1", or that the version was not recorded."""
     short = release(version)
     return msg(OF_CUBLAS, version=short) if short else msg(OF_CUBLAS_UNKNOWN)
+
+
+def pct_of_cublas(pct: str, version: str | None) -> Message:
+    """ "87% of cuBLAS 13.1" (`pct` as the caller writes it), or that the version was not recorded."""
+    short = release(version)
+    return msg(PCT_OF_CUBLAS, pct=pct, version=short) if short else msg(PCT_OF_CUBLAS_UNKNOWN, pct=pct)
 
 
 def cublas_version_for(results: Sequence[Result], r: Result, baselines: Baselines | None = None) -> str | None:
@@ -129,4 +147,5 @@ def peak_share(r: Result, gpu: Mapping) -> tuple[float | None, Message | None]:
     if peak is None:
         return None, msg(PEAK_UNKNOWN, why=why)
     share = r.gflops / peak
-    return share, msg(PEAK, share=share, precision=r.precision.upper(), mhz=mhz, peak=peak)
+    how = msg(BY_NVML) if r.sm_clock_nvml_mhz else msg(BY_HOLD)
+    return share, msg(PEAK, share=share, precision=r.precision.upper(), mhz=mhz, peak=peak, how=how)

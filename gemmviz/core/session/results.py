@@ -511,6 +511,7 @@ CSV_COLUMNS = [
     "variant", "params", "m", "n", "k", "valid", "median_ms", "min_ms", "max_ms", "gflops",
     "effective_gbs", "speedup_vs_cpu", "speedup_vs_naive", "pct_of_cublas", "rel_error",
     "threshold", "warmup", "repeats", "cold_l2", "noise", "dropped", "timing", "error",
+    "cublas_version", "sm_clock_nvml_mhz",
 ]  # fmt: skip
 
 
@@ -546,7 +547,15 @@ def result_row(r: Result, baselines: Baselines) -> dict:
         "dropped": len(r.dropped_ms),
         "timing": r.timing,
         "error": r.error or "",
+        # which cuBLAS pct_of_cublas is of (the cuBLAS result's library; empty: not recorded), and r's clock
+        "cublas_version": _cublas_of(baselines, r),
+        "sm_clock_nvml_mhz": r.sm_clock_nvml_mhz,
     }
+
+
+def _cublas_of(baselines: Baselines, r: Result) -> str | None:
+    base = baselines.of(r, "cublas")
+    return base.cublas_version if base is not None else r.cublas_version
 
 
 def results_csv(results: list[Result]) -> str:
@@ -578,7 +587,13 @@ def compare_sources(
     )
     for series, size in keys:
         ref = by_key[(reference, series, size)]
-        row = {"series": series, "size": ref.problem.label, "reference_ms": ref.median_ms, "others": {}}
+        row = {
+            "series": series,
+            "size": ref.problem.label,
+            "reference_ms": ref.median_ms,
+            "backend": ref.backend,
+            "others": {},
+        }
         for other in others:
             r = by_key.get((other, series, size))
             if r is not None:

@@ -43,8 +43,10 @@ _REPLAY_CHOICE = FileMemo()  # the choice among the shipped files, while they st
 
 
 def default_replay_session() -> Path | None:
-    """The newest shipped session that was measured (never a published one, nor a .json.gz companion: those
-    hold the large extras of a recording and open only when asked for). Choosing reads and checks every shipped
+    """The newest shipped session that was measured with the full recording, hardware counters included (the
+    hardware tabs and lessons replay them), else the newest measured one; never a published one, nor a .json.gz
+    companion: those hold the large extras of a recording and open only when asked for. A second GPU's shorter
+    recording (timings only) is shipped beside it and opened from the menu or the compare view. Choosing reads and checks every shipped
     session; the choice is kept for the same files (names, times and sizes), so every window opened in one
     process (a language switch, the tests) reads them once, not once a window."""
     paths = recorded_sessions()
@@ -52,7 +54,7 @@ def default_replay_session() -> Path | None:
 
 
 def _choose_replay_session(paths: list[Path]) -> Path | None:
-    best = None
+    best: tuple[tuple[bool, str], Path] | None = None
     for path in paths:
         if path.name.endswith(COMPANION_SUFFIX):
             continue
@@ -60,8 +62,9 @@ def _choose_replay_session(paths: list[Path]) -> Path | None:
             session = Session.load(path)
         except SessionError:
             continue
-        if session.kind == "measured" and (best is None or session.created > best[0]):
-            best = (session.created, path)
+        key = (any(r.counters for r in session.results), session.created)
+        if session.kind == "measured" and (best is None or key > best[0]):
+            best = (key, path)
     return best[1] if best else None
 
 
@@ -368,6 +371,21 @@ class Workspace:
         """The GPU a result was measured on: its session's, or this machine's for a live result."""
         s = self.session_of(result)
         return s.gpu if s else self.device_gpu.get("name")
+
+    def environment_of(self, source: str) -> dict:
+        """The environment of a source as source_of names it: its session's, or this machine's for LIVE."""
+        for s in self._sessions.values():
+            if s.label == source:
+                return s.session.environment
+        return self.environment if source == LIVE else {}
+
+    def gpu_entry(self, result: Result) -> dict:
+        """The CUDA entry of the environment a result was measured in (SMs, FP32 lanes, compute capability):
+        its session's, or this machine's for a live result; {} where none is recorded."""
+        s = self.session_of(result)
+        env = s.session.environment if s else self.environment
+        entry = env.get("backends", {}).get("cuda", {})
+        return entry if isinstance(entry, dict) else {}
 
     def roofline_gpu(self, shown: list[Result]) -> str | None:
         """Whose roof to draw: this machine's GPU if it ran GPU results, else the first session with GPU

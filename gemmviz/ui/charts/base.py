@@ -12,9 +12,12 @@ from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.charts.style import SeriesStyle, style_of
+from gemmviz.core.messages import render
 from gemmviz.core.numbers import sig
-from gemmviz.core.session.results import Result
+from gemmviz.core.session import provenance
+from gemmviz.core.session.results import Baselines, Result
 from gemmviz.ui.charts.axes import LegendMark, RoomyAxis, SeriesLegend
+from gemmviz.ui.i18n import language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -446,7 +449,7 @@ class _Tip:
         return self._make(*self._args)
 
 
-def _tip(r: Result, source: str) -> str:
+def _tip(r: Result, source: str, baselines: Baselines | None = None) -> str:
     params = ", ".join(f"{k} {v}" for k, v in r.params.items())
     timing = tr("median {median} ms (min {min}, max {max}, n={n})").format(
         median=sig(r.median_ms), min=sig(r.min_ms), max=sig(r.max_ms), n=len(r.samples_ms)
@@ -456,9 +459,22 @@ def _tip(r: Result, source: str) -> str:
     )
     return (
         f"{r.variant}{f' ({params})' if params else ''}\n{r.m}×{r.n}×{r.k}\n{timing}\n{rate}"
+        + "".join(f"\n{line}" for line in provenance_lines(r, baselines))
         + (f"\n{source_label(source)}" if source else "")
         + (f"\n{r.note}" if r.note else "")
     )
+
+
+def provenance_lines(r: Result, baselines: Baselines | None) -> list[str]:
+    """A GPU point's percentage of cuBLAS ("87% of cuBLAS 13.1") where `baselines` has cuBLAS at its size, then
+    its cuBLAS version and the SM clock of its samples, or that they were not recorded (core/session/provenance)."""
+    lang = language()
+    lines = []
+    base = baselines.of(r, "cublas") if baselines is not None and not r.variant.startswith("cublas") else None
+    share = baselines.speedup(r, "cublas") if base is not None and baselines is not None else None
+    if share is not None and base is not None:
+        lines.append(render(provenance.pct_of_cublas(f"{100 * share:.0f}%", base.cublas_version), lang))
+    return lines + [render(m, lang) for m in provenance.details(r)]
 
 
 SOURCE_SUFFIXES = (

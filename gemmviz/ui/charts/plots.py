@@ -19,7 +19,7 @@ from gemmviz.core.charts.style import SeriesStyle, ladder_order, series_styles, 
 from gemmviz.core.kernels.variants import baseline as registry_baseline
 from gemmviz.core.numbers import sig, times_text
 from gemmviz.core.problem import parse_problem
-from gemmviz.core.session.results import Result, find_baseline, line_results
+from gemmviz.core.session.results import Baselines, Result, find_baseline, line_results
 from gemmviz.ui.charts.axes import LegendMark, Log125Axis, SizeAxis
 from gemmviz.ui.charts.base import (
     LIGHT,
@@ -52,7 +52,10 @@ class _SizeChart(ResultChart):
         raise NotImplementedError
 
     def tip(self, r: Result, source: str) -> str:
-        return _tip(r, source)
+        """The point's hover text, with its percentage of cuBLAS (of which cuBLAS) where its source has cuBLAS
+        at its size, and what the result records of its provenance (made when hovered: one Baselines a hover)."""
+        base = Baselines([x for x in self.results if self.source_of(x) == source]) if r.backend == "cuda" else None
+        return _tip(r, source, base)
 
     def draw(self, plot: pg.PlotItem) -> None:
         # Data go in as log10 values and the axes label them as 1-2-5 numbers, so lines, points and

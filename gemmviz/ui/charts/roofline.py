@@ -18,9 +18,12 @@ from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
 from gemmviz.core.charts.style import style_table
+from gemmviz.core.messages import render
+from gemmviz.core.session import provenance
 from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.axes import LegendMark, Log125Axis
 from gemmviz.ui.charts.base import LIGHT, ResultChart, Theme, _Tip, plain, source_label
+from gemmviz.ui.i18n import language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 
 # English source texts, drawn through tr()
@@ -298,7 +301,11 @@ class RooflineChart(ResultChart):
             if p.roof
             else tr("no roof measured")
         )
-        cub = tr(", {pct}% of cuBLAS").format(pct=f"{p.pct_of_cublas:.0f}") if p.pct_of_cublas is not None else ""
+        cub = (  # which cuBLAS: "87% of cuBLAS 13.1", or that the session did not record it (core/session/provenance)
+            ", " + render(provenance.pct_of_cublas(f"{p.pct_of_cublas:.0f}%", p.cublas_version), language())
+            if p.pct_of_cublas is not None
+            else ""
+        )
         above = f"\n{tr(ABOVE_ROOF_NOTE)}" if p.cache_served else ""
         head = tr("{series} at {size}").format(series=r.series, size=r.problem.label)
         figures = tr("{intensity} FLOP/byte, {gflops} GFLOP/s").format(

@@ -90,7 +90,7 @@ class ChartsTab(QWidget):
         self.panels: dict[str, ChartPanel] = {kind.name: kind.make_panel(theme) for kind in shown}
         for panel in self.panels.values():
             panel.chart.seriesToggled.connect(self.toggle_series)
-        self.table = ResultsTable()
+        self.table = ResultsTable(gpu_of=workspace.gpu_entry)
         # the overview's panels and the table, row by row; a panel not in it after them (shown alone, by its choice)
         self.overview = [kind.name for kind in shown if kind.overview]
         # a projector's short window: the overview's panels marked overview_short, one row, no table

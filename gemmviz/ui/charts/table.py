@@ -7,14 +7,16 @@ QStandardItems up front (seconds), though a screen shows thirty rows."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import QAbstractTableModel, QIdentityProxyModel, QModelIndex, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 from gemmviz.core.charts.explain import result_flags
+from gemmviz.core.messages import render
 from gemmviz.core.numbers import error_map_text, percent, plain_figures, rate, sig
+from gemmviz.core.session import provenance
 from gemmviz.core.session.results import Baselines, Result, result_row
 from gemmviz.ui.charts.base import source_label
 from gemmviz.ui.i18n import language
@@ -30,6 +32,7 @@ COLUMNS = [
     ("max_ms", "max ms", sig),
     ("noise", "noise", percent),
     ("gflops", "GFLOP/s", rate),
+    ("pct_of_peak", "% peak", ".1f"),  # of the FP32 (TF32) peak at the result's measured SM clock
     ("speedup_vs_cpu", "× CPU loop", ",.1f"),
     ("speedup_vs_naive", "× GPU naive", ".2f"),
     ("pct_of_cublas", "% cuBLAS", ".1f"),
@@ -40,11 +43,44 @@ COLUMNS = [
 COLUMN_TITLES = (QT_TRANSLATE_NOOP("", "source"), QT_TRANSLATE_NOOP("", "variant"), QT_TRANSLATE_NOOP("", "params"),
                  QT_TRANSLATE_NOOP("", "median ms"), QT_TRANSLATE_NOOP("", "min ms"), QT_TRANSLATE_NOOP("", "max ms"),
                  QT_TRANSLATE_NOOP("", "noise"), QT_TRANSLATE_NOOP("", "× CPU loop"), QT_TRANSLATE_NOOP("", "× GPU naive"),
-                 QT_TRANSLATE_NOOP("", "% cuBLAS"), QT_TRANSLATE_NOOP("", "rel. error"), QT_TRANSLATE_NOOP("", "status"))  # fmt: skip
+                 QT_TRANSLATE_NOOP("", "% cuBLAS"), QT_TRANSLATE_NOOP("", "rel. error"), QT_TRANSLATE_NOOP("", "status"),
+                 QT_TRANSLATE_NOOP("", "% peak"))  # fmt: skip
 TIMING_NAMES = (QT_TRANSLATE_NOOP("", "kernel-only (events behind a blocking kernel)"),
                 QT_TRANSLATE_NOOP("", "host-inclusive events (older method: includes the host's launch path)"),
                 QT_TRANSLATE_NOOP("", "host wall clock"))  # fmt: skip
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+GpuOf = Callable[[Result], Mapping]  # a result's environment.backends.cuda entry (SMs, FP32 lanes, compute capability)
+
+
+def no_gpu(_r: Result) -> Mapping:
+    return {}
+
+
+def table_row(r: Result, baselines: Baselines, gpu_of: GpuOf = no_gpu) -> dict:
+    """result_row with what the table adds: the share of peak at the measured clock and the provenance the
+    percentage cells' tooltips say (keys starting with "_" are not columns)."""
+    share, said = provenance.peak_share(r, gpu_of(r)) if r.backend == "cuda" else (None, None)
+    return {
+        **result_row(r, baselines),
+        "pct_of_peak": None if share is None else 100 * share,
+        "_peak": said,
+        "_cublas": baselines.of(r, "cublas"),
+    }
+
+
+def provenance_tip(r: Result, row: dict, key: str) -> str:
+    """The tooltip of a percentage cell: which cuBLAS (with its own provenance), or which peak at which clock;
+    what a result does not record is said so."""
+    lang = language()
+    if key == "pct_of_cublas" and row.get("pct_of_cublas") is not None:
+        base = row.get("_cublas")
+        version = base.cublas_version if base is not None else None
+        lines = [render(provenance.pct_of_cublas(f"{row['pct_of_cublas']:.1f}%", version), lang)]
+        lines += [render(m, lang) for m in provenance.details(base)] if base is not None else []
+        return "\n".join(lines)
+    if key == "pct_of_peak" and row.get("_peak") is not None:
+        return "\n".join([render(row["_peak"], lang), *(render(m, lang) for m in provenance.details(r))])
+    return ""
 
 
 def timing_text(r: Result) -> str:
@@ -123,6 +159,8 @@ def _cell(r: Result, row: dict, key: str, spec, warnings: list[str]) -> _Cell:
         tip, colour = tooltip("\n".join(warnings)), "#8A5A00"
     if key == "median_ms" and r.valid:
         tip = tooltip(timing_text(r))
+    if key in ("pct_of_cublas", "pct_of_peak"):
+        tip = tooltip(provenance_tip(r, row, key))
     sort = _figure_sort(r, key, value)
     return _Cell(text, text if sort is None else sort, tip, colour)
 
@@ -135,6 +173,7 @@ class ResultsModel(QAbstractTableModel):
         self._rows: list[tuple[Result, str, Baselines]] = []
         self.row_results: list[Result] = []
         self._cells: dict[int, list[_Cell]] = {}
+        self.gpu_of: GpuOf = no_gpu
 
     def set_rows(
         self,
@@ -187,7 +226,7 @@ class ResultsModel(QAbstractTableModel):
         if cells is not None or column == 0:
             return self.cell(row, column).sort
         r, source, baselines = self._rows[row]
-        return _sort_key(r, {**result_row(r, baselines), "source": source}, column)
+        return _sort_key(r, {**table_row(r, baselines, self.gpu_of), "source": source}, column)
 
     def cell(self, row: int, column: int) -> _Cell:
         cells = self._cells.get(row)
@@ -196,7 +235,7 @@ class ResultsModel(QAbstractTableModel):
             shown = source_label(source) if source else tr("live (this machine)")  # a live result's cell was empty
             if column == 0:  # the source: what a sort on the first column asks of every row
                 return _Cell(shown, source)
-            cells = self._cells[row] = _cells(r, {**result_row(r, baselines), "source": shown})
+            cells = self._cells[row] = _cells(r, {**table_row(r, baselines, self.gpu_of), "source": shown})
         return cells[column]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -224,9 +263,10 @@ class ResultsModel(QAbstractTableModel):
 
 
 class ResultsTable(QTableView):
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, gpu_of: GpuOf = no_gpu):
         super().__init__(parent)
         self.model_ = ResultsModel(self)
+        self.model_.gpu_of = gpu_of  # the % peak column's GPU (Workspace.gpu_entry); without it, "—"
         self.proxy = QIdentityProxyModel(self)  # sorting is the model's own (ResultsModel.sort)
         self.proxy.setSourceModel(self.model_)
         self.setModel(self.proxy)

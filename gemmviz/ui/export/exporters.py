@@ -66,7 +66,7 @@ def footer_text(origins: list[tuple[str | None, str, str]], lang: str = "en") ->
     recording timed with the host's launch path adding ", host-inclusive timing" (core/session/workspace's
     ORIGIN_HOW, said in `lang`); other words (a caller's own, already in the window's language) as they are."""
     from gemmviz import __version__
-    from gemmviz.core.session.workspace import NO_GPU, ORIGIN_HOW, how_message
+    from gemmviz.core.session.workspace import NO_GPU
 
     # one part per machine and kind of figure, its dates together: two published sessions of one GPU said
     # "RTX 4060 published · RTX 4060 published"
@@ -77,18 +77,42 @@ def footer_text(origins: list[tuple[str | None, str, str]], lang: str = "en") ->
             dates.append(date)
     parts = []
     for (gpu, how), dates in grouped.items():
-        words = ", ".join(render(how_message(h), lang) if h in ORIGIN_HOW else h for h in how.split(", "))
+        words = ", ".join(_how_word(h, lang) for h in how.split(", "))
         name = gpu or render(NO_GPU, lang)
         parts.append(" ".join(x for x in (name, ", ".join(dates), words) if x))
     return " · ".join([*parts, f"gemmviz {__version__}"])
 
 
-def session_origin(session, replay: bool = False) -> tuple[str | None, str, str]:
-    """(GPU, date, how) of a session file: published, replayed (opened as a replay) or measured."""
+def _how_word(word: str, lang: str) -> str:
+    """One word of a footer's "how": an ORIGIN_HOW word or a provenance message key in `lang`, else as it is."""
+    from gemmviz.core.session import provenance
+    from gemmviz.core.session.workspace import ORIGIN_HOW, how_message
+
+    if word in ORIGIN_HOW:
+        return render(how_message(word), lang)
+    return render(word, lang) if word == provenance.CUBLAS_UNKNOWN else word
+
+
+def session_origin(session, replay: bool = False, shown: list[Result] | None = None) -> tuple[str | None, str, str]:
+    """(GPU, date, how) of a session file: published, replayed (opened as a replay) or measured; a recording
+    with cuBLAS among `shown` (default: all its results) adds which cuBLAS its percentages are of."""
     from gemmviz.core.session.workspace import session_gpu
 
     how = "published" if session.kind == "published" else ("replayed" if replay else "measured")
-    return session_gpu(session), (session.created or "")[:10], how
+    cublas = cublas_words(session.results if shown is None else shown) if session.kind != "published" else None
+    return session_gpu(session), (session.created or "")[:10], how + (f", {cublas}" if cublas else "")
+
+
+def cublas_words(results: list[Result]) -> str | None:
+    """Which cuBLAS a slide's percentages of cuBLAS are of: "cuBLAS 13.1", or the message key that says the
+    session did not record it (footer_text renders it in the slide's language); None without cuBLAS results."""
+    from gemmviz.core.session import provenance
+
+    versions = {r.cublas_version for r in results if r.variant.startswith("cublas") and r.valid}
+    if not versions:
+        return None
+    known = sorted(filter(None, {provenance.release(v) for v in versions}))
+    return "cuBLAS " + "/".join(known) if known and None not in versions else provenance.CUBLAS_UNKNOWN
 
 
 def workspace_footer(workspace, results: list[Result], lang: str = "en") -> str:
@@ -96,10 +120,18 @@ def workspace_footer(workspace, results: list[Result], lang: str = "en") -> str:
     import datetime as _dt
 
     origins = []
+    by_session: dict[str, list[Result]] = {}
     for r in results:
         loaded = workspace.session_of(r)
         if loaded is not None:
-            gpu, date, how = session_origin(loaded.session, loaded.replay)
+            by_session.setdefault(loaded.id, []).append(r)
+    origin_of = {}  # once per session: its cuBLAS words look at its shown results
+    for r in results:
+        loaded = workspace.session_of(r)
+        if loaded is not None:
+            if loaded.id not in origin_of:
+                origin_of[loaded.id] = session_origin(loaded.session, loaded.replay, by_session[loaded.id])
+            gpu, date, how = origin_of[loaded.id]
             if r.timing == "host-events":  # an older recording: its GPU samples include the host's launch path
                 how += ", host-inclusive timing"
             origins.append((gpu, date, how))
