@@ -669,3 +669,9 @@ define(
     "（分块沿 K 的宽度）时进行",
 )
 define("cause.access_at", en="{cause}; line {line} ({text})", zh="{cause}；第 {line} 行（{text}）")
+define(
+    "cause.or_guard_read",
+    en="threads read outside A or B at line {line} ({text}): the guard uses || where both conditions must hold: "
+    "write &&",
+    zh="第 {line} 行（{text}）有线程读到了 A 或 B 之外：判断用了 ||，但两个条件必须同时成立：写成 &&",
+)

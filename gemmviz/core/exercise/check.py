@@ -336,7 +336,7 @@ def _oob_cause(record: dict, line: int, write: bool) -> Message:
     if guard and where.crossed_dims(text):
         return _line_msg("cause.guard_dims", record, guard)
     if guard and "||" in text:
-        return _line_msg("cause.or_guard", record, guard)
+        return _line_msg("cause.or_guard" if write else "cause.or_guard_read", record, guard)
     if guard and "<=" in text and write:
         return _line_msg("cause.le_guard", record, guard)
     missing = where.guard_misses(text) if guard and write else None

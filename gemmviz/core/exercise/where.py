@@ -203,10 +203,27 @@ def guard_line(source: str, line: int) -> int | None:
         return line
     for i in range(line - 2, -1, -1):
         if re.search(r"\bif\s*\(", lines[i]) and "<" in lines[i]:
-            return i + 1
+            return i + 1 if _encloses(lines, i, line - 1) else None
         if re.search(r"__global__", lines[i]):
             break
     return None
+
+
+def _encloses(lines: list[str], at: int, target: int) -> bool:
+    """Whether the if at line index `at` guards line index `target`: inside its braces, or the one statement
+    that follows a brace-less if."""
+    text = lines[at]
+    tail = text[text.index("if") :]
+    if "{" not in tail:
+        return target == at + 1 or (target > at and not any(lines[j].strip() for j in range(at + 1, target)))
+    depth = 0
+    for j in range(at, target + 1):
+        piece = tail if j == at else lines[j]
+        for ch in piece:
+            depth += (ch == "{") - (ch == "}")
+        if depth <= 0 and j < target:
+            return False
+    return depth > 0
 
 
 def crossed_dims(text: str) -> bool:
