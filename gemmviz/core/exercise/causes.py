@@ -675,3 +675,9 @@ define(
     "write &&",
     zh="第 {line} 行（{text}）有线程读到了 A 或 B 之外：判断用了 ||，但两个条件必须同时成立：写成 &&",
 )
+define(
+    "cause.loop_le",
+    en="the loop at line {line} ({text}) runs one step too far ({cond}) and reaches past the matrix: a loop over "
+    "K runs while k < K",
+    zh="第 {line} 行（{text}）的循环多走了一步（{cond}），越出了矩阵：遍历 K 的循环应在 k < K 时进行",
+)

@@ -331,6 +331,10 @@ def _oob_cause(record: dict, line: int, write: bool) -> Message:
     or col against M), at the guard's line, else the access's own line and how to guard it."""
     from gemmviz.core.exercise import where
 
+    here = source_line(record, line)
+    loop = re.search(r"\bfor\s*\(.*?;\s*(\w+\s*<=\s*\w+)\s*;", here)
+    if loop and line in where.loop_lines(record.get("source") or ""):  # for (k = 0; k <= K; ...) reads one past
+        return _line_msg("cause.loop_le", record, line, cond=loop[1])
     guard = where.guard_line(record.get("source") or "", line)
     text = source_line(record, guard) if guard else ""
     if guard and where.crossed_dims(text):
