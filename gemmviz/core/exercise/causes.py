@@ -183,6 +183,9 @@ def _case_cause(record: dict, shape: list, runs: list[list[int]], tk: int) -> Me
     counts = {c for _a, _b, c in runs}
     if counts == {0}:  # C is zero: no partial sum to speak of
         return None
+    if len(counts) == 1 and counts != {1}:  # every product counted the same number of times: C = n·A·B
+        line = where.add_line(source) or where.k_loop_line(source)
+        return _line_msg("cause.all_times", record, line, shape=shape, times=counts.pop())
     # the first tile counted once per tile: a tile index without t
     if len(runs) == 2 and runs[0][0] == 0 and runs[0][2] > 1 and runs[1][2] == 0 and runs[1][1] == k - 1:
         width, times = runs[0][1] + 1, runs[0][2]
@@ -286,6 +289,13 @@ _GATHER = {"r@c": ("threadIdx.x", "threadIdx.y"), "c@r": ("threadIdx.y", "thread
 def _gather_cause(record: dict, exp: dict) -> Message | None:
     """With B = I (A = I), C holds A's (B's) elements at other places by a rule: which index is wrong."""
     source = _src(record)
+    both = [exp.get("gather_A"), exp.get("gather_B")]
+    rule = next((r for r in (both[0] or []) + (both[1] or []) if r in _GATHER), None)
+    if all(both) and ["r@c", "c@r"] not in both and rule is not None:
+        # with A = I and with B = I alike: not one matrix's load, but what the multiply-adds read, or C's index
+        used, needed = _GATHER[rule]
+        line = where.add_line(source) or where.store_line(source)
+        return _line_msg("cause.gathered_both", record, line, used=used, needed=needed)
     for matrix in ("A", "B"):
         rules = exp.get(f"gather_{matrix}")
         if not rules or rules == ["r@c", "c@r"]:  # the tile transposed: the experiment with I says so
@@ -680,4 +690,19 @@ define(
     en="the loop at line {line} ({text}) runs one step too far ({cond}) and reaches past the matrix: a loop over "
     "K runs while k < K",
     zh="第 {line} 行（{text}）的循环多走了一步（{cond}），越出了矩阵：遍历 K 的循环应在 k < K 时进行",
+)
+define(
+    "cause.gathered_both",
+    en="with A = I, C should be B, and with B = I, A, and both times C holds the elements at other places by the "
+    "same rule (emulated on the CPU): not one matrix's load but the multiply-adds' reads of the tiles (or C's "
+    "index) take {used} where {needed} belongs; line {line} ({text})",
+    zh="令 A = I 时 C 应等于 B，令 B = I 时应等于 A，两次 C 中的元素都按同一规则放错了位置（在 CPU 上模拟）：不是某个矩阵"
+    "的加载，而是乘加读取分块（或 C 的下标）时用了 {used}，应该用 {needed}；第 {line} 行（{text}）",
+)
+define(
+    "cause.all_times",
+    en="C is {times}·A·B at {shape}: every product is added {times} times, at line {line} ({text}) or by a loop "
+    "around it that runs again; add each product once",
+    zh="在 {shape} 上 C 是 {times}·A·B：每个乘积都加了 {times} 次，在第 {line} 行（{text}），或是外面的循环又运行了一遍；"
+    "每个乘积只加一次",
 )
