@@ -130,6 +130,9 @@ def _region_cause(record: dict, with_facts: list[dict]) -> Message | None:
         if box and box[3] == n - 1 and box[1] < m - 1 and box[1] < rows:
             line = where.assign_line(source, "row") or where.store_line(source)
             return _line_msg("cause.rows_first_block", record, line, shape=s["shape"], last=box[1])
+        if f.get("written_diagonal"):
+            line = where.assign_line(source, "row") or where.store_line(source)
+            return _line_msg("cause.diagonal_blocks", record, line, shape=s["shape"])
         if f.get("written_first"):
             line = where.assign_line(source, "row") or where.store_line(source)
             return _line_msg("cause.first_elements", record, line, shape=s["shape"], n=f["written_first"])
@@ -705,4 +708,12 @@ define(
     "around it that runs again; add each product once",
     zh="在 {shape} 上 C 是 {times}·A·B：每个乘积都加了 {times} 次，在第 {line} 行（{text}），或是外面的循环又运行了一遍；"
     "每个乘积只加一次",
+)
+define(
+    "cause.diagonal_blocks",
+    en="only the blocks on C's diagonal are written at {shape} (block row = block column): row and col take the "
+    "same block index; line {line} ({text}): row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * "
+    "blockDim.x + threadIdx.x",
+    zh="在 {shape} 上只有 C 对角线上的线程块被写入（块行 = 块列）：row 和 col 用了同一个线程块下标；第 {line} 行（{text}）："
+    "row = blockIdx.y * blockDim.y + threadIdx.y，col = blockIdx.x * blockDim.x + threadIdx.x",
 )

@@ -30,7 +30,7 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
         wrong = ~(np.abs(c - ref) <= 1e-5 * (bound + 1))
     facts: dict = {"written": _written(written)}
     if facts["written"] == "some":
-        facts.update(_written_region(written))
+        facts.update(_written_region(written, int(block_tile[1]), int(block_tile[0])))
     values = c[written & np.isfinite(c)]
     if values.size:
         ref_whole = bool(np.all(ref == np.round(ref)))
@@ -78,9 +78,13 @@ def _written(written: np.ndarray) -> str:
     return "some"
 
 
-def _written_region(written: np.ndarray) -> dict:
+def _written_region(written: np.ndarray, rows_per_block: int, cols_per_block: int) -> dict:
     """{"written_box": [first row, last row, first col, last col]} where the written elements fill a box from
-    row 0 and column 0 exactly, or {"written_first": n} where they are the first n in row-major order."""
+    row 0 and column 0 exactly, {"written_first": n} where they are the first n in row-major order, or
+    {"written_diagonal": True} where they are the blocks whose block row and block column are the same."""
+    r, c = np.indices(written.shape)
+    if np.array_equal(written, r // rows_per_block == c // cols_per_block):
+        return {"written_diagonal": True}
     rows = np.nonzero(written.any(axis=1))[0]
     cols = np.nonzero(written.any(axis=0))[0]
     box = np.zeros_like(written)

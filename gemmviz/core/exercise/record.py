@@ -248,6 +248,7 @@ _FACTS = _obj(
         "k_every": _list(_int(0, 2**20), 3, 3),
         "written_box": _list(_int(0, 65536), 4, 4),
         "written_first": _int(0, 2**32),
+        "written_diagonal": _bool,
         "fixed_tile": lambda v, where: (
             [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
             if isinstance(v, list) and len(v) == 2
