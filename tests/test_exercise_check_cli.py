@@ -120,3 +120,21 @@ def test_the_tab_opens_the_exercises_access_view_and_never_greens_an_unfinished_
         assert tab.access_kind.currentData() == "banks" and tab.error_map.judged
     finally:
         tab.shutdown()
+
+
+def test_the_tab_lists_nvccs_warnings_with_their_lines(qtbot):
+    """`for (unsigned k = K - 1; k >= 0; --k)`: nvcc's warning is the clue, shown at its line."""
+    pytest.importorskip("pytestqt")
+    from gemmviz.ui.exercise.tab import ExerciseTab
+
+    record = json.loads((DATA / "exercises" / "records" / "naive_endless.check.json").read_text("utf-8"))
+    warning = {"line": 8, "severity": "warning", "message": "pointless comparison of unsigned integer with zero"}
+    record["compile"]["diagnostics"] = [warning]
+    tab = ExerciseTab()
+    qtbot.addWidget(tab)
+    try:
+        tab.show_record(record)
+        shown = tab.findings.toPlainText()
+        assert "nvcc warning, line 8: pointless comparison of unsigned integer with zero" in shown
+    finally:
+        tab.shutdown()

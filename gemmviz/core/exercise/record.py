@@ -870,6 +870,7 @@ define(
     en="C: not judged at {shape} (the kernel did not finish there)",
     zh="C：在 {shape} 上未判定（核函数在那里没有结束）",
 )
+define("report.nvcc_warning", en="nvcc warning, line {line}: {message}", zh="nvcc 警告，第 {line} 行：{message}")
 define(
     "report.error_map",
     en="where C is wrong at {shape} (rows down, columns across; a cell is {rows}×{cols} elements; █ wrong, · right):",

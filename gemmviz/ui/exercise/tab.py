@@ -620,17 +620,27 @@ class ExerciseTab(QWidget):
         self._collect_findings(record)
         self.findings.setPlainText("\n".join(self.finding_lines))
 
+    def _nvcc_lines(self, record: dict, source) -> list[str]:
+        """nvcc's errors, then its warnings (often the clue: k >= 0 on an unsigned k is always true), each with
+        its source line."""
+        out = []
+        diagnostics = (record.get("compile") or {}).get("diagnostics", [])
+        for d in diagnostics:
+            if d["severity"] == "error":
+                out.append(tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line")))
+        for d in diagnostics:
+            if d["severity"] == "warning":
+                said = msg("report.nvcc_warning", line=d.get("line") or "?", message=d["message"])
+                out.append(render(said, self.lang) + source(d.get("line")))
+        return out
+
     def _collect_findings(self, record: dict) -> None:
         lines = source_lines(record.get("source") or "")
 
         def source(line):
             return f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
 
-        for d in (record.get("compile") or {}).get("diagnostics", []):
-            if d["severity"] == "error":
-                self.finding_lines.append(
-                    tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line"))
-                )
+        self.finding_lines += self._nvcc_lines(record, source)
         for tool, part in (record.get("sanitizer") or {}).items():
             if not isinstance(part, dict) or not part.get("ran"):
                 continue
