@@ -7,6 +7,8 @@ test tells the cause, the cause says so, names the sizes and points at the error
 
 from __future__ import annotations
 
+import re
+
 from gemmviz.core.exercise import where
 from gemmviz.core.messages import Message, define, msg
 
@@ -83,6 +85,9 @@ def facts_cause(record: dict) -> Message | None:
     region = _region_cause(record, with_facts)
     if region:
         return region
+    affine = _affine_cause(record, with_facts)
+    if affine:
+        return affine
     if with_facts and all(s["facts"].get("whole_numbers") for s in with_facts):
         if where.int_line(source) is None and all(s["facts"].get("zeros") for s in with_facts):
             return _line_msg("cause.zeros", record, where.store_line(source), shape=first)
@@ -124,12 +129,17 @@ def _region_cause(record: dict, with_facts: list[dict]) -> Message | None:
         f = s["facts"]
         m, n, _k = s["shape"]
         box = f.get("written_box")
-        if box and box[1] == m - 1 and box[3] < n - 1 and box[3] < cols:
-            line = where.assign_line(source, "col") or where.store_line(source)
-            return _line_msg("cause.cols_first_block", record, line, shape=s["shape"], last=box[3])
-        if box and box[3] == n - 1 and box[1] < m - 1 and box[1] < rows:
-            line = where.assign_line(source, "row") or where.store_line(source)
-            return _line_msg("cause.rows_first_block", record, line, shape=s["shape"], last=box[1])
+        for axis, part, last, short in (("x", "col", box[3] if box else 0, box and box[1] == m - 1),
+                                         ("y", "row", box[1] if box else 0, box and box[3] == n - 1)):  # fmt: skip
+            size = cols if axis == "x" else rows
+            if not short or last >= (n if axis == "x" else m) - 1 or last >= size:
+                continue
+            line = where.assign_line(source, part) or where.store_line(source)
+            stop = _region_first_block(record, line, axis)
+            if stop is not None:
+                return _line_msg("cause.first_block_only", record, stop, shape=s["shape"], axis=axis, last=last)
+            key = "cause.cols_first_block" if axis == "x" else "cause.rows_first_block"
+            return _line_msg(key, record, line, shape=s["shape"], last=last)
         if f.get("written_diagonal"):
             line = where.assign_line(source, "row") or where.store_line(source)
             return _line_msg("cause.diagonal_blocks", record, line, shape=s["shape"])
@@ -137,6 +147,41 @@ def _region_cause(record: dict, with_facts: list[dict]) -> Message | None:
             line = where.assign_line(source, "row") or where.store_line(source)
             return _line_msg("cause.first_elements", record, line, shape=s["shape"], n=f["written_first"])
     return None
+
+
+def _affine_cause(record: dict, with_facts: list[dict]) -> Message | None:
+    """C = A·B + c, or s·A·B with s not a whole number, at every wrong size alike."""
+    sized = [s for s in with_facts if s["shape"][0] * s["shape"][1] >= 4]  # 1×1×1 fits any line
+    fits = {tuple(s["facts"]["affine"]) for s in sized if s["facts"].get("affine")}
+    if len(fits) != 1 or not all(s["facts"].get("affine") for s in sized):
+        return None
+    scale, offset = fits.pop()
+    if abs(offset) < 1e-4 and abs(scale - round(scale)) < 1e-4:  # 0·A·B or n·A·B: the zeros and the counts say it
+        return None
+    source = _src(record)
+    name = where.accumulator(source)
+    line = where.declaration_line(source, name) if abs(scale - 1) < 1e-3 else where.add_line(source)
+    line = line or where.store_line(source)
+    shape = with_facts[-1]["shape"]
+    if abs(scale - 1) < 1e-3:
+        return _line_msg(
+            "cause.offset", record, line, shape=shape, offset=f"{offset:g}", store=where.store_line(source) or "?"
+        )
+    return _line_msg("cause.scale", record, line, shape=shape, scale=f"{scale:g}", offset=f"{offset:g}")
+
+
+def _region_first_block(record: dict, index_line: int | None, axis: str) -> int | None:
+    """Where the blocks after the first stop: a line that tests blockIdx.{axis} (an early return, a guard),
+    where the index itself (at `index_line`) moves with the block."""
+    source = _src(record)
+    text = where.source_line(record, index_line)
+    if f"blockIdx.{axis}" not in text:
+        return None
+    lines = where.code_lines(source)
+    for i, t in enumerate(lines):
+        if f"blockIdx.{axis}" in t and re.search(r"\bif\b|\breturn\b|\?", t) and i + 1 != index_line:
+            return i + 1
+    return where.store_line(source)
 
 
 def _whole(record: dict, shape: list) -> Message:
@@ -716,4 +761,26 @@ define(
     "blockDim.x + threadIdx.x",
     zh="在 {shape} 上只有 C 对角线上的线程块被写入（块行 = 块列）：row 和 col 用了同一个线程块下标；第 {line} 行（{text}）："
     "row = blockIdx.y * blockDim.y + threadIdx.y，col = blockIdx.x * blockDim.x + threadIdx.x",
+)
+define(
+    "cause.offset",
+    en="C is A·B + {offset} at every element at {shape}: a constant is added: the sum starts at {offset} (line "
+    "{line}: {text}) or the store at line {store} adds it; start the sum at 0.0f and store it as it is",
+    zh="在 {shape} 上 C 的每个元素都是 A·B + {offset}：多加了一个常数：和从 {offset} 开始（第 {line} 行：{text}），"
+    "或第 {store} 行的写回加上了它；让和从 0.0f 开始，原样写回",
+)
+define(
+    "cause.scale",
+    en="C is {scale}·A·B + {offset} at every element at {shape}: each product is scaled, at line {line} ({text}) or "
+    "in the store; add each product A·B once, unscaled",
+    zh="在 {shape} 上 C 的每个元素都是 {scale}·A·B + {offset}：乘积被缩放了，在第 {line} 行（{text}）或写回中；每个乘积"
+    "只加一次，不缩放",
+)
+define(
+    "cause.first_block_only",
+    en="only the first block along {axis} writes C at {shape} (up to index {last}), though the index moves with "
+    "blockIdx.{axis}: the other blocks stop before the store, at line {line} ({text}); let every block reach it "
+    "and guard only row < M && col < N",
+    zh="在 {shape} 上只有沿 {axis} 的第一个线程块写了 C（到下标 {last} 为止），尽管下标随 blockIdx.{axis} 移动：其余线程块在"
+    "写回之前就停了，见第 {line} 行（{text}）；让每个线程块都到达写回，只用 row < M && col < N 判断",
 )

@@ -319,7 +319,7 @@ def _shared_oob_cause(record: dict, finding: dict) -> Message:
     line = finding["line"]
     text = source_line(record, line)
     cond = re.search(r"\w+\s*(<=?)\s*([\w\s+*()-]+?)\s*;", text)
-    past = cond and (cond[1] == "<=" or cond[2].strip() not in ("TILE", "BK"))
+    past = cond and (cond[1] == "<=" or re.search(r"\bK\b|\+", cond[2]) is not None)
     if line in where.loop_lines(record.get("source") or "") and past:
         return _line_msg("cause.tile_loop_bound", record, line, bound=cond[0].rstrip("; "))
     access = msg("access.write" if "write" in finding["kind"] else "access.read")

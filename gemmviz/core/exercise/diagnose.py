@@ -31,18 +31,15 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
     facts: dict = {"written": _written(written)}
     if facts["written"] == "some":
         facts.update(_written_region(written, int(block_tile[1]), int(block_tile[0])))
-    values = c[written & np.isfinite(c)]
-    if values.size:
-        ref_whole = bool(np.all(ref == np.round(ref)))
-        if np.all(values == 0) and np.any(ref != 0):
-            facts["zeros"] = True
-        if np.all(values == np.round(values)) and not ref_whole:
-            facts["whole_numbers"] = True  # zero is a whole number too: an int sum of small products is 0
+    facts.update(_values(c[written & np.isfinite(c)], ref))
     cols, rows = int(block_tile[0]), int(block_tile[1])
     for axis, name, period in ((0, "cols", cols), (1, "rows", rows)):
         every = _every(np.asarray(wrong.any(axis=axis)), period)
         if every is not None:
             facts[f"wrong_{name}_every"] = every
+    affine = _affine(c, ref, bound) if written.all() else None
+    if affine is not None:
+        facts["affine"] = affine
     if m * n * k > MAX_WORK:  # a GPU's large size: the smaller sizes of the same check tell the rest
         return facts
     for width in sorted({2, 4, 8, 16, 32, 64, rows} - {1}):
@@ -63,6 +60,19 @@ def diagnose(c: np.ndarray, a: np.ndarray, b: np.ndarray, block_tile) -> dict:
         if fixed is not None:
             facts["fixed_tile"] = fixed
     return facts
+
+
+def _values(values: np.ndarray, ref: np.ndarray) -> dict:
+    """{"zeros": True} where every written value is 0, {"whole_numbers": True} where every one is a whole number
+    (zero too: an int sum of small products is 0) and A·B's are not."""
+    out: dict = {}
+    if not values.size:
+        return out
+    if np.all(values == 0) and np.any(ref != 0):
+        out["zeros"] = True
+    if np.all(values == np.round(values)) and not np.all(ref == np.round(ref)):
+        out["whole_numbers"] = True
+    return out
 
 
 def _written(written: np.ndarray) -> str:
@@ -213,3 +223,18 @@ def gather_rules(c: np.ndarray, source: np.ndarray, tile: int) -> list[str] | No
     row = next((name for name, want in rules.items() if np.array_equal(src_r, want)), None)
     col = next((name for name, want in rules.items() if np.array_equal(src_c, want)), None)
     return [row, col] if row and col else None
+
+
+def _affine(c: np.ndarray, ref: np.ndarray, bound: np.ndarray) -> list[float] | None:
+    """[scale, offset] where C = scale·(A·B) + offset at every element (and C is wrong), None otherwise."""
+    x = ref.reshape(-1)
+    if x.size < 4 or not np.all(np.isfinite(c)):
+        return None
+    design = np.stack([x, np.ones_like(x)], axis=1)
+    (scale, offset), *_ = np.linalg.lstsq(design, c.reshape(-1), rcond=None)
+    fitted = scale * ref + offset
+    if not np.all(np.abs(fitted - c) <= 1e-4 * (bound + abs(offset) + 1)):
+        return None
+    if abs(scale - 1) < 1e-4 and abs(offset) < 1e-4:
+        return None
+    return [round(float(scale), 4), round(float(offset), 4)]

@@ -249,6 +249,7 @@ _FACTS = _obj(
         "written_box": _list(_int(0, 65536), 4, 4),
         "written_first": _int(0, 2**32),
         "written_diagonal": _bool,
+        "affine": _list(_num(-1e30, 1e30), 2, 2),
         "fixed_tile": lambda v, where: (
             [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
             if isinstance(v, list) and len(v) == 2
