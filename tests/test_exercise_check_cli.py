@@ -16,7 +16,8 @@ import pytest
 
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.cli.main import main
-from gemmviz.core.exercise.check import judged, ran_on
+from gemmviz.core.exercise.check import judged
+from gemmviz.core.exercise.grading import ran_on
 from gemmviz.core.exercise.record import load_check
 
 DATA = Path(__file__).parent / "data"
@@ -64,7 +65,7 @@ def test_judged_and_ran_on_from_the_verdicts_and_the_compile():
     assert not judged({"verdicts": [*record["verdicts"], {"goal": "race-free", "status": "skipped"}]})
     assert not judged({"verdicts": [*record["verdicts"], {"goal": "accesses", "status": "fail"}]})
     emulated = {"no_gpu": "x", "shapes": [{}], "emulator": {"by": "x"}, "compile": {"arch": "sm_90"}}
-    assert ran_on(emulated) == "CPU emulator, nvcc PTX sm_90"
+    assert ran_on(emulated) == "CPU emulator, nvcc sm_90"
     emulated["compile"] = {"arch": "compute_90", "command": "nvrtc --gpu-architecture=compute_90"}
     assert ran_on(emulated) == "CPU emulator, NVRTC compute_90"
     assert ran_on({"no_gpu": "x", "shapes": [], "compile": {}}) == "no GPU: compiled only"

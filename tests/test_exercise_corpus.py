@@ -126,10 +126,10 @@ def test_the_corpus_is_large_and_each_kernel_has_its_expectations():
 
 
 @pytest.mark.parametrize("name", chosen())
-def test_each_kernel_gets_its_verdicts_and_a_cause_that_names_what_was_tested(name, ptx_cache):
+def test_each_kernel_gets_its_verdicts_and_a_cause_that_names_what_was_tested(name, ptx_cache, request):
     want = EXPECTED[name]
-    if want.get("xfail"):
-        pytest.xfail(want["xfail"])
+    if want.get("xfail"):  # runs all the same: a kernel the emulator learns to see passes (and says so)
+        request.applymarker(pytest.mark.xfail(reason=want["xfail"], strict=False))
     record = corpus_record(name, ptx_cache)
     got = {v["goal"]: v["status"] for v in record["verdicts"]}
     assert {g: got.get(g) for g in want["goals"]} == want["goals"], record["cause"]

@@ -3,77 +3,72 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="90" />
+        <location filename="../../gemmviz/ui/i18n.py" line="190" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="115" />
+        <location filename="../../gemmviz/ui/i18n.py" line="216" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="118" />
+        <location filename="../../gemmviz/ui/i18n.py" line="222" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="204" />
-        <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
-        <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/about.py" line="33" />
+        <location filename="../../gemmviz/ui/about.py" line="34" />
         <source>gemmviz {version}: see why tiled matrix multiplication is fast.</source>
         <translation>gemmviz {version}：看看分块矩阵乘法为什么快。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="34" />
+        <location filename="../../gemmviz/ui/about.py" line="35" />
         <source>Licence: {licence} (see the LICENSE file). Qt {qt}, pyqtgraph {pg}.</source>
         <translation>许可证：{licence}（见 LICENSE 文件）。Qt {qt}，pyqtgraph {pg}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="38" />
+        <location filename="../../gemmviz/ui/about.py" line="39" />
         <source>Where the numbers come from:</source>
         <translation>数据来源：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="39" />
+        <location filename="../../gemmviz/ui/about.py" line="40" />
         <source>• live results: measured on this computer when you press Run, verified against a float64 reference</source>
         <translation>• 实时结果：按下“运行”时在这台电脑上测得，并与 float64 参考结果核对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="44" />
+        <location filename="../../gemmviz/ui/about.py" line="45" />
         <source>• {file}: measured by gemmviz on {where}</source>
         <translation>• {file}：由 gemmviz 在 {where} 上测得</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="47" />
+        <location filename="../../gemmviz/ui/about.py" line="48" />
         <source>• {file}: the table {seed} published ({where}), not measured by gemmviz</source>
         <translation>• {file}：{seed}发表的表格（{where}），不是 gemmviz 测得的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="48" />
+        <location filename="../../gemmviz/ui/about.py" line="49" />
         <source>a seed</source>
         <translation>一篇原文</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="52" />
+        <location filename="../../gemmviz/ui/about.py" line="53" />
         <source>• {file}: roofline ceilings measured on {where}</source>
         <translation>• {file}：在 {where} 上测得的 Roofline 屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="53" />
+        <location filename="../../gemmviz/ui/about.py" line="54" />
         <source>The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:</source>
         <translation>原文：gemmviz 实现并核对其核函数与计算的两篇博客：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="65" />
+        <location filename="../../gemmviz/ui/about.py" line="62" />
         <source>About gemmviz</source>
         <translation>关于 gemmviz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="86" />
+        <location filename="../../gemmviz/ui/about.py" line="88" />
         <source>&amp;About gemmviz</source>
         <translation>关于 gemmviz(&amp;A)</translation>
     </message>
@@ -88,124 +83,124 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="454" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="455" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="457" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="458" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="481" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="482" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="482" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="483" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="99" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="100" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="54" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="124" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="211" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="136" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="146" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="161" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="203" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="162" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="204" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="232" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="233" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="202" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="244" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="203" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="245" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="378" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="388" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="389" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="395" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="395" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="354" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="396" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="358" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="400" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
@@ -380,7 +375,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/files.py" line="61" />
         <location filename="../../gemmviz/ui/files.py" line="65" />
-        <location filename="../../gemmviz/ui/files.py" line="94" />
+        <location filename="../../gemmviz/ui/files.py" line="101" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -395,7 +390,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="94" />
+        <location filename="../../gemmviz/ui/files.py" line="101" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -445,42 +440,42 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="109" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="109" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <location filename="../../gemmviz/ui/files.py" line="122" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="118" />
+        <location filename="../../gemmviz/ui/files.py" line="125" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="122" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="136" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="136" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="134" />
+        <location filename="../../gemmviz/ui/files.py" line="141" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -531,43 +526,44 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="254" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="599" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="663" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="305" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="308" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="306" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="398" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="402" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="405" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="438" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="604" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="668" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="459" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="464" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -655,7 +651,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="311" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="314" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
         <source>{series} at {size}</source>
@@ -848,11 +844,12 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/status.py" line="54" />
+        <location filename="../../gemmviz/ui/status.py" line="75" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="99" />
+        <location filename="../../gemmviz/ui/status.py" line="104" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -992,7 +989,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="603" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="648" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1003,13 +1000,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="268" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1147,98 +1144,103 @@ model</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="61" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="191" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="206" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="205" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="224" />
+        <source>M×N×K, Enter</source>
+        <translation>M×N×K，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="227" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="210" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="326" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="238" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="243" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="260" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="264" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="252" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="283" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="286" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="366" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="327" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1253,23 +1255,23 @@ model</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="155" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
         <location filename="../../gemmviz/ui/tiling/render.py" line="221" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="214" />
         <source>a cell per thread</source>
-        <translation>每个线程一格</translation>
+        <translation>每个线程一⁠格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="382" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="382" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
@@ -1287,17 +1289,17 @@ model</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="213" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="213" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="729" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
@@ -1337,13 +1339,13 @@ model</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="802" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1373,93 +1375,93 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="807" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="812" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: {n}× per loaded value</source>
         <translation>复用：每个读入的值用 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: none yet</source>
         <translation>复用：还没有</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="822" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="824" />
         <source>naive kernel: {x}× more loads</source>
         <translation>朴素核函数：读取是它的 {x} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="825" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="827" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="830" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="832" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="845" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="850" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="852" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="851" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="853" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1504,236 +1506,237 @@ model</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="160" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="161" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="167" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="162" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="169" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="164" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="170" />
         <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="171" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="325" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="229" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="239" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="272" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="276" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="297" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="319" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="308" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="353" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="321" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="366" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="331" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="376" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="336" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="381" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="351" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="326" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="443" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="404" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="412" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="457" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="471" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="455" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="500" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="507" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="552" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="511" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="556" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="516" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="561" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="522" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="567" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="565" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="610" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="571" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="616" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="575" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="620" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="636" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="602" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="650" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="647" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="695" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="81" />
         <source>Notes</source>
         <translation>讲稿</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="71" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="195" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="225" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="83" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="94" />
         <source>{title}: key frames</source>
         <translation>{title}：关键帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="98" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="109" />
         <source>frame {i} of {n}: {kind}</source>
         <translation>第 {i} / {n} 帧：{kind}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="120" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="180" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="131" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="198" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="154" />
         <source>{title}: handout</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="201" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="111" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1853,58 +1856,58 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
-        <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
-        <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
-    </message>
-    <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
-        <source>Median time per product; × = times faster than the {baseline} at the same size</source>
-        <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
+        <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
+        <translation>每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="203" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="142" />
+        <source>Median time per product; × = times faster than the {baseline} at the same size</source>
+        <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="217" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="206" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="220" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="294" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="324" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="333" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="365" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="422" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="518" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="528" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="462" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="558" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2231,47 +2234,66 @@ model</source>
         <translation>最长气泡附近</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="42" />
-        <source>→ Space PgDn: next step · ← PgUp: back · . or Shift+→: animation frame on · , or Shift+←: frame back · P: play · T: reset the clock · Esc: end the lesson</source>
-        <translation>→ 空格 PgDn：下一步 · ← PgUp：上一步 · . 或 Shift+→：动画前进一帧 · , 或 Shift+←：后退一帧 · P：播放 · T：计时归零 · Esc：结束课程</translation>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="43" />
+        <source>F1 or ?: all keys · number + Enter: go to a step · B / W: black / white screen · Esc: end</source>
+        <translation>F1 或 ?：全部按键 · 步号 + 回车：跳到该步 · B / W：黑屏 / 白屏 · Esc：结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="114" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="154" />
         <source>Presenter: {title}</source>
         <translation>演讲者视图：{title}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="122" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="155" />
         <source>Reset clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="157" />
         <source>Now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="158" />
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="187" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="217" />
         <source>step {i} of {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="193" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="223" />
         <source>End of the lesson</source>
         <translation>课程结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="211" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="241" />
         <source>animation frame {i} of {n}</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="353" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <source>screen black (B: show it)</source>
+        <translation>已黑屏（按 B 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <source>screen white (W: show it)</source>
+        <translation>已白屏（按 W 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="255" />
+        <source>go to step {n}: Enter</source>
+        <translation>跳到第 {n} 步：按回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/views.py" line="357" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2297,8 +2319,99 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
+        <location filename="../../gemmviz/ui/exercise/gap.py" line="46" />
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>→ Space PgDn</source>
+        <translation>→ 空格 PgDn</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="45" />
+        <source>previous step, as it ended</source>
+        <translation>上一步，停在它结束时</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="46" />
+        <source>first / last step</source>
+        <translation>第一步 / 最后一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>number, Enter</source>
+        <translation>步号，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>go to that step</source>
+        <translation>跳到那一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>. or Shift+→</source>
+        <translation>. 或 Shift+→</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>animation one frame on</source>
+        <translation>动画前进一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>, or Shift+←</source>
+        <translation>, 或 Shift+←</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>animation one frame back</source>
+        <translation>动画后退一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <source>play / pause the animation</source>
+        <translation>播放 / 暂停动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <source>black / white screen (again: back)</source>
+        <translation>黑屏 / 白屏（再按一次恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <source>notes window (one screen)</source>
+        <translation>讲稿窗口（单屏时）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
+        <source>measure the step live (GPU)</source>
+        <translation>现场测量这一步（需要 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
+        <source>reset the clock</source>
+        <translation>计时归零</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>F1 or ?</source>
+        <translation>F1 或 ?</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>these keys</source>
+        <translation>这些按键</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
+        <source>end the lesson</source>
+        <translation>结束课程</translation>
     </message>
 </context>
 <context>
@@ -2343,13 +2456,13 @@ model</source>
     <name>AccessTab</name>
     <message>
         <location filename="../../gemmviz/ui/accesses/tab.py" line="68" />
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="94" />
         <source>Coalescing and banks</source>
         <translation>合并访存与 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/tab.py" line="69" />
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="94" />
         <source>Block replay</source>
         <translation>线程块回放</translation>
     </message>
@@ -2410,23 +2523,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
-        <location filename="../../gemmviz/ui/window.py" line="379" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="395" />
+        <location filename="../../gemmviz/ui/window.py" line="457" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="345" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="407" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="348" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="413" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="351" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="418" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2434,233 +2547,234 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="168" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="692" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="193" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="188" />
+        <location filename="../../gemmviz/ui/window.py" line="194" />
         <source>Roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="189" />
+        <location filename="../../gemmviz/ui/window.py" line="195" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="190" />
+        <location filename="../../gemmviz/ui/window.py" line="196" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="191" />
+        <location filename="../../gemmviz/ui/window.py" line="197" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="193" />
+        <location filename="../../gemmviz/ui/window.py" line="199" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="192" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="329" />
+        <location filename="../../gemmviz/ui/window.py" line="392" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="330" />
+        <location filename="../../gemmviz/ui/window.py" line="394" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="331" />
+        <location filename="../../gemmviz/ui/window.py" line="396" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="332" />
+        <location filename="../../gemmviz/ui/window.py" line="399" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="333" />
+        <location filename="../../gemmviz/ui/window.py" line="401" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="335" />
+        <location filename="../../gemmviz/ui/window.py" line="404" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="339" />
+        <location filename="../../gemmviz/ui/window.py" line="408" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="342" />
+        <location filename="../../gemmviz/ui/window.py" line="411" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="347" />
+        <location filename="../../gemmviz/ui/window.py" line="416" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="348" />
+        <location filename="../../gemmviz/ui/window.py" line="417" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="350" />
+        <location filename="../../gemmviz/ui/window.py" line="419" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="351" />
-        <location filename="../../gemmviz/ui/window.py" line="352" />
+        <location filename="../../gemmviz/ui/window.py" line="425" />
+        <location filename="../../gemmviz/ui/window.py" line="426" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="353" />
+        <location filename="../../gemmviz/ui/window.py" line="427" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="354" />
+        <location filename="../../gemmviz/ui/window.py" line="428" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="357" />
+        <location filename="../../gemmviz/ui/window.py" line="432" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="358" />
+        <location filename="../../gemmviz/ui/window.py" line="434" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="359" />
+        <location filename="../../gemmviz/ui/window.py" line="436" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="361" />
+        <location filename="../../gemmviz/ui/window.py" line="438" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="362" />
+        <location filename="../../gemmviz/ui/window.py" line="439" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="368" />
+        <location filename="../../gemmviz/ui/window.py" line="445" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="369" />
+        <location filename="../../gemmviz/ui/window.py" line="446" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="370" />
+        <location filename="../../gemmviz/ui/window.py" line="447" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="430" />
+        <location filename="../../gemmviz/ui/window.py" line="566" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="435" />
+        <location filename="../../gemmviz/ui/window.py" line="571" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="444" />
+        <location filename="../../gemmviz/ui/window.py" line="580" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="458" />
+        <location filename="../../gemmviz/ui/window.py" line="589" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="462" />
+        <location filename="../../gemmviz/ui/window.py" line="593" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="464" />
+        <location filename="../../gemmviz/ui/window.py" line="595" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="486" />
+        <location filename="../../gemmviz/ui/window.py" line="617" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="488" />
+        <location filename="../../gemmviz/ui/window.py" line="619" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="503" />
+        <location filename="../../gemmviz/ui/window.py" line="634" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="505" />
+        <location filename="../../gemmviz/ui/window.py" line="636" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="512" />
+        <location filename="../../gemmviz/ui/window.py" line="643" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="513" />
+        <location filename="../../gemmviz/ui/window.py" line="644" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="522" />
+        <location filename="../../gemmviz/ui/window.py" line="653" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="525" />
+        <location filename="../../gemmviz/ui/window.py" line="656" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="862" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="862" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2668,117 +2782,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="155" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="152" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="157" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="166" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="162" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="173" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="191" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="224" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="237" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="238" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="239" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="228" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="240" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="229" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="241" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="295" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="320" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="305" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="330" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="310" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="385" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
@@ -2786,7 +2900,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="86" />
+        <location filename="../../gemmviz/ui/files.py" line="93" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

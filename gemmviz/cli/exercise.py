@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import shlex
-import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -27,16 +26,21 @@ from gemmviz.core.exercise.check import finish, judged
 from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.exercise.record import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
+from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
 
 GRADE_EPILOG = """\
 exit status:
-  0    every file under DIR has its row in the CSV (whatever the grades)
-  1    the CSV could not be written
-  2    bad arguments, an unknown exercise, a DIR that is no folder, or an earlier CSV (malformed, or with
-       other columns) that cannot be resumed; nothing was checked
-  130  Ctrl+C: the CSV holds every row finished before it; the same command resumes"""
+  0    every file under DIR (in this shard) has its row in the CSV with a grade or the reason it has none
+       (not a kernel, unreadable, a link out of DIR), whatever the grades
+  1    the CSV could not be written (another gemmviz holds it: its lock file), or some file's row says "not
+       checked" (the process checking it died): the same command checks those again
+  2    bad arguments, an unknown exercise, a DIR that is no folder or cannot be listed, or an earlier CSV
+       that cannot be resumed (malformed: other columns, or a row this gemmviz did not write, such as one
+       with a note added; the message names its line); nothing was checked and the CSV is left as it was
+  130  Ctrl+C, 143 SIGTERM (a batch system's stop): the CSV holds every row finished before it; the same
+       command resumes"""
 
 EPILOG = """\
 exit status:
@@ -283,11 +287,11 @@ def _check(args) -> int:
     try:
         write_atomic(target, json.dumps(record, indent=1))
     except (OutputError, OSError) as exc:
-        print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
+        print(printable(f"gemmviz: warning: the check record could not be saved: {exc}"), file=sys.stderr)
         saved = False
-    print(json.dumps(record, indent=1) if args.json else report_text(record, args.lang))
+    print(json.dumps(record, indent=1) if args.json else _report(record, args.lang))
     if not args.json and saved:
-        print(f"\nsaved {target} (open it in the app's Exercise tab)")
+        print(f"\n{printable(f'saved {target}')} (open it in the app's Exercise tab)")
     # every judged goal passed; speed alone may go unmeasured (no GPU); an unsaved record is a failure too
     return EXIT_OK if judged(record) and saved else EXIT_FAILED
 
@@ -297,12 +301,15 @@ def _show(args) -> int:
         record = load_check(args.file)
     except (CheckFileError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
-    print(report_text(record, args.lang))
+    print(_report(record, args.lang))
     return EXIT_OK
 
 
-def _stop(_signum, _frame) -> None:
-    raise KeyboardInterrupt
+def _report(record: dict, lang: str) -> str:
+    """The report as the terminal gets it: the file's name on one line, no control character of a name or of
+    the student's code (core/text.printable)."""
+    shown = {**record, "file": printable(record.get("file", ""))}
+    return printable(report_text(shown, lang), lines=True)
 
 
 def _grade(args) -> int:
@@ -337,9 +344,9 @@ def _grade(args) -> int:
 
     def progress(i: int, n: int, row: dict) -> None:
         verdict = row["error"] or f"passed: {row['passed']}"
-        print(f"[{i}/{n}] {row['file']}: {verdict}", file=sys.stderr)  # the cell: escaped already
+        print(printable(f"[{i}/{n}] {row['file']}: {verdict}"), file=sys.stderr)
 
-    before = signal.signal(signal.SIGTERM, _stop)  # a batch system's stop (Slurm's time limit) as Ctrl+C
+    # Ctrl+C and SIGTERM (a batch system's stop, Slurm's time limit) are cli/main's: exit 130 and 143
     try:
         # a hand-in with the same text as one before it is checked once (backends/grade_cache.py)
         run = grade(folder, exercise, target, args.jobs, shard, options, checker=check_once, progress=progress)
@@ -347,16 +354,24 @@ def _grade(args) -> int:
         raise UsageError(str(exc)) from None
     except (OutputError, OSError) as exc:
         raise CommandError(f"the grades could not be written: {exc}") from None
-    finally:
-        signal.signal(signal.SIGTERM, before)
     where = f"on {run.gpu}, one at a time" if run.gpu else f"without a GPU, {run.jobs} at a time"
     print(
-        f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
-        f"{target}; grades in {target}"
+        printable(
+            f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
+            f"{target}; grades in {target}"
+        )
     )
     if run.interrupted:
-        print(f"interrupted: run the same command again to grade the other {run.found - run.kept - run.checked}")
-        raise KeyboardInterrupt
+        left = run.found - run.kept - run.checked
+        print(f"interrupted: run the same command again to grade the other {left}", file=sys.stderr)
+        raise Interrupted(run.signum)
+    if run.not_checked:
+        print(
+            f"gemmviz: {run.not_checked} file(s) not checked (the process checking it died): run the same "
+            "command again to check them",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     return EXIT_OK
 
 

@@ -784,7 +784,7 @@ class MainWindow(QMainWindow):
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
         elif tab is built("compare"):
-            tab.table.resizeColumnsToContents()  # for the new type
+            tab.apply_theme(self.theme)  # for the new type
         elif tab is built("access_tab"):
             tab.apply_theme(self.theme)
         elif tab is built("exercise_tab"):
@@ -824,7 +824,8 @@ class MainWindow(QMainWindow):
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        parent = lesson.dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
         if details:
             box.setDetailedText(details)

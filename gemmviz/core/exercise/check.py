@@ -16,7 +16,7 @@ from gemmviz.core.exercise.causes import (
     unknown_cause,
 )
 from gemmviz.core.exercise.where import printable, source_line, source_lines  # noqa: F401  (their home before)
-from gemmviz.core.messages import TEMPLATES, Message, msg, render
+from gemmviz.core.messages import Message, msg, render
 from gemmviz.core.numbers import rate
 
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
@@ -253,11 +253,15 @@ def correctness_cause(record: dict) -> Message | None:
     crashed = next((s for s in shapes if s.get("status") == "launch-error"), None)
     for f in writes + reads:
         return _oob_cause(record, f["line"], "write" in f["kind"])
+    emulated = (record.get("emulator") or {}).get("findings") or []
+    said = next((f for f in emulated if f["kind"] in ("uninit-register", "misaligned")), None)
+    if said is not None:  # the finding's own sentence names the line and the fix
+        return finding_message(said)
     shared = next((f for f in found if "shared" in f["kind"] and "uninit" not in f["kind"] and f.get("line")), None)
     if shared:
         return _shared_oob_cause(record, shared)
     if crashed is not None:
-        return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
+        return _crash_cause(record, crashed)
     bad = [s for s in shapes if s.get("status") == "wrong"]
     return _wrong_c_cause(record, bad) if bad else None
 
@@ -371,11 +375,23 @@ def _swapped_cause(record: dict, equals: str) -> Message:
     return _line_msg(key, record, line, equals=equals)
 
 
+def _crash_cause(record: dict, crashed: dict) -> Message:
+    trap = next((f for f in (record.get("emulator") or {}).get("findings") or [] if f["kind"] == "trap"), None)
+    if trap is not None:  # the emulator ran trap: its line
+        return _line_msg("cause.trap", record, trap.get("line"))
+    return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
+
+
 def _timeout_cause(record: dict, s: dict) -> Message:
     exp = (record.get("emulator") or {}).get("experiments") or {}
     if exp.get("printf_off") == "finished":  # the calls were counted at the emulator's size
         where = ((record.get("emulator") or {}).get("shapes") or [s["shape"]])[0]
         return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=where)
+    if s.get("endless"):
+        return _line_msg("cause.endless", record, s.get("line"), shape=s["shape"])
+    if s.get("instructions"):
+        params = {"shape": s["shape"], "instructions": s["instructions"], "ratio": s.get("ratio", 0)}
+        return _line_msg("cause.stopped", record, s.get("line"), **params)
     if s.get("budget_steps"):
         return _line_msg("cause.budget", record, s.get("line"), shape=s["shape"], steps=s["budget_steps"])
     return msg("cause.timeout", timeout=f"{s.get('timeout_s', 10):g}", shape=s["shape"])
@@ -472,10 +488,12 @@ def _pattern_cause(record: dict, bad: list[dict]) -> Message | None:
     return None
 
 
-MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared")
+MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared", "misaligned", "uninit-register")
+NOTE_KINDS = ("uninit-shared-unused",)  # reported, failing no goal: unwritten shared words whose value never reached C
 RACE_KINDS = ("divergent-barrier", "read-after-write", "write-after-read", "write-after-write")
 _EMU_AS_SANITIZER = {"global-oob": "invalid global {access}", "shared-oob": "invalid shared {access}",
-                     "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read"}  # fmt: skip
+                     "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read",
+                     "misaligned": "misaligned address", "uninit-register": "uninitialized variable"}  # fmt: skip
 
 
 def memory_findings(record: dict) -> list[dict]:
@@ -629,7 +647,7 @@ def verdicts(record: dict) -> list[Verdict]:
 def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
     emu = record.get("emulator") or {}
     found = emu.get("findings") or []
-    unfinished = next((s for s in shapes if s.get("status") == "timeout"), None)
+    unfinished = next((s for s in shapes if s.get("status") in ("timeout", "launch-error")), None)  # or a trap
     out = []
     for goal, kinds in (("memory-safe", MEMORY_KINDS), ("race-free", RACE_KINDS)):
         mine = [f for f in found if f["kind"] in kinds]
@@ -637,8 +655,8 @@ def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
         if not shapes:
             out.append(Verdict(goal, "skipped", emu.get("refused") or msg("goal.did_not_run")))
         elif mine:
-            more = msg("goal.more", n=len(mine) - 1) if len(mine) > 1 else ""
-            out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", first=finding_message(mine[0]), more=more)))
+            more = msg("goal.emu.more", n=len(mine) - 1) if len(mine) > 1 else ""
+            out.append(Verdict(goal, "fail", msg("goal.emu.findings", first=finding_message(mine[0]), more=more)))
         elif unfinished:  # as on a GPU, where the sanitizers do not run a kernel that does not finish
             out.append(Verdict(goal, "skipped", msg("goal.emu.unfinished", shape=unfinished["shape"])))
         else:
@@ -647,12 +665,11 @@ def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
 
 
 def finding_message(f: dict) -> Message:
-    """One of the emulator's findings as a sentence naming its line (finding.KIND in core/messages.py)."""
-    params = {k: f.get(k) for k in ("line", "count", "matrix", "other_line")}
-    params = {k: ("?" if v is None else v) for k, v in params.items()}
-    params["access"] = msg(f"access.{f['access']}") if f.get("access") else msg("access.access")
-    if f"finding.{f['kind']}" not in TEMPLATES:  # a kind newer than this table: its name and line
-        return msg("goal.finding_kind", kind=f["kind"], line=params["line"])
+    """One of the emulator's findings as its sentence: the line, what it is, the fix where it has one."""
+    params = {"line": f.get("line") or "?", "count": f.get("count", 1), "other_line": f.get("other_line") or "?"}
+    params["matrix"] = f.get("matrix") or "?"
+    params["access"] = msg(f"access.{f['access']}") if f.get("access") else msg("access.read")
+    params["variable"] = msg("finding.variable", name=f["variable"]) if f.get("variable") else ""
     return msg(f"finding.{f['kind']}", **params)
 
 
@@ -677,7 +694,8 @@ def _sanitizer_verdict(record: dict, goal: str) -> Verdict:
         if san[t].get("findings") or san[t].get("errors")
     ]
     if emu:
-        found.append(msg("goal.findings", tool="emulator", n=len(emu)))
+        more = msg("goal.emu.more", n=len(emu) - 1) if len(emu) > 1 else ""
+        found.append(msg("goal.emu.findings", first=finding_message(emu[0]), more=more))
     if found:
         return Verdict(goal, "fail", msg(f"goal.{short}.fail", tools=found))
     missing = [t for t in tools if t not in ran]
@@ -791,24 +809,6 @@ def finish(record: dict, exercise=None) -> dict:
     record["cause_message"] = m
     record["cause"] = render(m, "en") if m else None
     return record
-
-
-def ran_on(record: dict) -> str:
-    """What ran the check, in words: the GPU's name; "CPU emulator, NVRTC compute_90" or "CPU emulator, nvcc PTX
-    sm_90" where the emulator ran the kernel; "no GPU: compiled only" where nothing ran it."""
-    gpu = (record.get("environment") or {}).get("gpu")
-    if gpu:
-        return gpu
-    if not record.get("no_gpu"):
-        return ""
-    compiled = record.get("compile") or {}
-    ran = bool(record.get("shapes")) and bool(record.get("emulator"))
-    if not ran:
-        return "no GPU: compiled only"
-    arch = compiled.get("arch") or ""
-    if (compiled.get("command") or "").startswith("nvrtc"):
-        return f"CPU emulator, NVRTC {arch}".rstrip()
-    return f"CPU emulator, nvcc PTX {arch}".rstrip()
 
 
 def _access_cause(record: dict, cause: Message, goals: dict) -> Message:

@@ -17,6 +17,7 @@ from gemmviz.core.exercise.check import (
     MAX_FINDINGS,
     MAX_MESSAGE,
     MEMORY_KINDS,
+    NOTE_KINDS,
     RACE_KINDS,
     SANITIZER_TOOLS,
     cause_lines,
@@ -278,6 +279,9 @@ _SHAPE = _obj(
         "k_used": _int(0, 2**32, True),
         "k_shift": _int(-(2**32), 2**32, True),
         "budget_steps": _int(0, 2**62),
+        "instructions": _int(0, 2**62),  # the emulator's: run before it was stopped
+        "ratio": _num(0, 1e12),  # those over what the reference needs at this size
+        "endless": _bool,  # stopped in a loop that made no progress
         "line": _LINE,
         "facts": _FACTS,  # what the wrong C is made of (core/exercise/diagnose.py)
     },
@@ -302,12 +306,13 @@ _RECORDED_ROW = _obj(
 
 _EMU_FINDING = _obj(
     {
-        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, "budget"),
+        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, *NOTE_KINDS, "budget", "endless", "trap"),
         "line": _LINE,
         "other_line": _LINE,
         "count": _int(0, 10**12),
         "access": _one_of("read", "write"),
         "matrix": _text(40),
+        "variable": _text(100),  # a value used before it is set: the variable's name, where the line names one
         "message": _message,
     },
     ("kind",),
@@ -510,10 +515,8 @@ def _consistent(record: dict) -> None:
             continue
         where = f"'check.shapes[{i}]' is ok, but"
         rel, margin = s.get("rel_error"), s.get("error_margin")
-        _need(
-            rel is None or rel <= loosest, f"{where} its rel_error {rel:.3g} is over the loosest threshold {loosest:g}"
-        )
-        _need(margin is None or margin <= 1, f"{where} its error_margin {margin:.3g} is over 1 (outside the bound)")
+        _need(rel is None or rel <= loosest, f"{where} its rel_error {rel} is over the loosest threshold {loosest:g}")
+        _need(margin is None or margin <= 1, f"{where} its error_margin {margin} is over 1 (outside the bound)")
         _need(not s.get("wrong_elements"), f"{where} it has {s.get('wrong_elements')} wrong elements")
         _need(not s.get("unwritten"), f"{where} it has {s.get('unwritten')} unwritten elements")
     correct = bool(shapes) and all(s["status"] == "ok" for s in shapes)
@@ -651,7 +654,7 @@ def _emulator_lines(record: dict, lang: str) -> list[str]:
     return out
 
 
-_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line", "variable")
 PRINTF_SHOWN = 20  # of the kernel's printf lines the record keeps (at most 200), the ones a report shows
 
 
@@ -664,6 +667,7 @@ def emulator_findings(record: dict, lang: str = "en") -> list[tuple[str, int | N
             params["access"] = msg(f"access.{params['access']}")
         params.setdefault("other_line", "?")
         params.setdefault("matrix", "?")
+        params["variable"] = msg("finding.variable", name=params["variable"]) if params.get("variable") else ""
         text = render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang)
         out.append((text, f.get("line")))
     return out

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core.exercise.access_goals import access_verdict
-from gemmviz.core.exercise.check import cause_lines, finish, ran_on, source_lines
+from gemmviz.core.exercise.check import cause_lines, finish, source_lines
 from gemmviz.core.exercise.exercises import (
     MAX_SOURCE_BYTES,
     Exercise,
@@ -44,6 +44,7 @@ from gemmviz.core.exercise.exercises import (
     guess_exercise,
     shipped_exercises,
 )
+from gemmviz.core.exercise.grading import ran_on
 from gemmviz.core.exercise.record import (
     CheckFileError,
     access_trace,

@@ -1,4 +1,4 @@
-// corpus: A's tile values broadcast with __shfl_sync
+// corpus: A's tile values broadcast with __shfl_sync (lane (threadIdx.y & 1) * 16 + k of the warp holds tile_A[threadIdx.y][k])
 #ifndef TILE
 #define TILE 16
 #endif
@@ -16,7 +16,7 @@ extern "C" __global__ void gemm_tiled(const float* __restrict__ A, const float* 
         __syncthreads();
         float mine = tile_A[threadIdx.y][threadIdx.x];
         for (int k = 0; k < TILE; ++k)
-            sum += __shfl_sync(0xffffffffu, mine, (threadIdx.x & 16) + k) * tile_B[k][threadIdx.x];
+            sum += __shfl_sync(0xffffffffu, mine, ((threadIdx.y & 1) << 4) + k) * tile_B[k][threadIdx.x];
         __syncthreads();
     }
     if (row < M && col < N) C[row * N + col] = sum;
