@@ -243,9 +243,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # --- causes: correctness ---------------------------------------------------------------------------------
     "cause.timeout": {
-        "en": "the kernel was stopped after {timeout} s at {shape}, still running: a loop that never ends (check the "
-        "loops' bounds and steps), a __syncthreads() not every thread reaches, or work far beyond what this size "
-        "needs (each thread computes one element of C)",
+        "en": "the kernel did not finish at {shape}: stopped after {timeout} s, still running: a loop that never ends "
+        "(check the loops' bounds and steps), a __syncthreads() not every thread reaches, or work far beyond what "
+        "this size needs (each thread computes one element of C)",
         "zh": "在 {shape} 上核函数运行 {timeout} 秒后仍未结束而被停止：循环不会结束（检查循环的边界和步长）、有线程到达不了的 "
         "__syncthreads()，或做了远超这个尺寸所需的工作（每个线程只计算 C 的一个元素）",
     },
@@ -531,7 +531,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "finding.shared-oob": {
         "en": "line {line}: {access} of shared memory outside the arrays by {count} thread(s)",
-        "zh": "第 {line} 行：{count} 个线程在共享数组之外{access}",
+        "zh": "第 {line} 行：{count} 个线程在共享内存的数组之外{access}",
     },
     "finding.local-oob": {
         "en": "line {line}: a per-thread array indexed outside its size by {count} thread(s)",

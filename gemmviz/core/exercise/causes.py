@@ -129,8 +129,11 @@ def _region_cause(record: dict, with_facts: list[dict]) -> Message | None:
         f = s["facts"]
         m, n, _k = s["shape"]
         box = f.get("written_box")
-        for axis, part, last, short in (("x", "col", box[3] if box else 0, box and box[1] == m - 1),
-                                         ("y", "row", box[1] if box else 0, box and box[3] == n - 1)):  # fmt: skip
+        sides = (
+            ("x", "col", box[3] if box else 0, box and box[1] == m - 1),
+            ("y", "row", box[1] if box else 0, box and box[3] == n - 1),
+        )
+        for axis, part, last, short in sides:
             size = cols if axis == "x" else rows
             if not short or last >= (n if axis == "x" else m) - 1 or last >= size:
                 continue
