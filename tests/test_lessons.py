@@ -445,7 +445,7 @@ def test_a_shape_that_is_not_square_never_joins_the_square_sweeps_line():
     ("extra", "key_line", "words"),
     [
         ('notes = "Say why."\n', 5, "speaker notes are what the teacher says beside the slide: at least 10 words"),
-        ("text = \"Use `tile`.\"\n", 4, "no markup on a slide"),
+        ('text = "Use `tile`."\n', 4, "no markup on a slide"),
         ('text = "' + "word " * 31 + '"\n', 4, "a slide says at most 30 words, this one 31"),
     ],
 )

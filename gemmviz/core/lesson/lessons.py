@@ -40,7 +40,7 @@ from gemmviz.core.lesson.files import (
     read_lesson_file,
     session_problem,
 )
-from gemmviz.core.lesson.rules import MAX_SLIDE_WORDS, shipped_step_problems, step_problems
+from gemmviz.core.lesson.rules import shipped_step_problems, step_problems
 from gemmviz.core.lesson.views import (
     COMMON_KEYS,
     MAX_N,

@@ -34,7 +34,9 @@ def step_problems(title: str, text: str, notes: str, slide_words: Callable[[str]
     found = []
     words = slide_words(text)
     if words > MAX_SLIDE_WORDS:
-        found.append(("text", f"a slide says at most {MAX_SLIDE_WORDS} words, this one {words}: move the rest to notes"))
+        found.append(
+            ("text", f"a slide says at most {MAX_SLIDE_WORDS} words, this one {words}: move the rest to notes")
+        )
     for key, value in (("title", title), ("text", text)):
         if MARKUP in value:
             found.append((key, f"no markup on a slide: the {key} has a backtick ({MARKUP}), shown as it is"))
