@@ -152,7 +152,7 @@ def chart_kind(kind: str) -> type[ChartKind]:
 def check_drawable(kind: str, results: list[Result], view: ChartView | None = None) -> None:
     """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
     try:
-        chart_kind(kind).check(results, view or ChartView())
+        chart_kind(kind).check(chart_kinds.drawn(kind, results), view or ChartView())
     except NothingToDraw as exc:
         raise NothingToExport(str(exc)) from None
 
@@ -163,7 +163,7 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
     and source, and where each result came from when several sessions are shown; ChartView's defaults if not
     given). Its legends are fitted when it is shown (layout_offscreen), at its size then (ResultChart.fit_legend)."""
     try:
-        return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
+        return chart_kind(kind).render(chart_kinds.drawn(kind, results), theme, ceilings, view or ChartView())
     except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
         raise NothingToExport(str(exc)) from None
 
