@@ -422,3 +422,18 @@ def test_without_pycuda_the_check_names_the_one_install_command(tmp_path, monkey
     monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
     device, why = gpu_arch(tmp_path, threading.Event())
     assert device is None and 'pip install "gemmviz[cuda]"' in why and "pip install pycuda" not in why
+
+
+def test_two_exercises_with_one_order_are_refused_naming_both_files(tmp_path, monkeypatch):
+    from gemmviz.core.exercise import exercises
+
+    shipped = exercises.exercise_files()
+    mine = tmp_path / "zzsame.toml"
+    mine.write_text(GOOD.replace('name = "tiled"', 'name = "zzsame"'), encoding="utf-8")
+    (tmp_path / "tiled.cu").write_text("", encoding="utf-8")
+    monkeypatch.setattr(exercises, "exercise_files", lambda: [*shipped, mine])
+    with pytest.raises(ExerciseError, match=r"zzsame.toml: order = 3 is also tiled.toml's: each exercise has its own"):
+        shipped_exercises()
+    mine.write_text(GOOD.replace("order = 3", "order = 98"), encoding="utf-8")
+    with pytest.raises(ExerciseError, match=r"zzsame.toml: name = 'tiled' is also tiled.toml's"):
+        shipped_exercises()
