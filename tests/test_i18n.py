@@ -445,3 +445,10 @@ def test_every_marked_window_string_is_in_the_catalogue_translated():
     from tools import catalogue
 
     assert catalogue.problems() == []
+
+
+def test_every_export_formats_title_is_translated(qapp):
+    """A format's title is what a file dialog lists: untranslated, it is English in the Chinese window."""
+    from tests.checks.formats import titles_without_translation
+
+    assert titles_without_translation(qapp) == []

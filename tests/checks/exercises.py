@@ -9,7 +9,7 @@ from pathlib import Path
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
 from gemmviz.core.exercise.check import parse_nvcc
-from gemmviz.core.exercise.exercises import find_exercise
+from gemmviz.core.exercise.exercises import check_signature, find_exercise, shipped_exercises
 from gemmviz.core.exercise.record import FORMAT, VERSION, validate_check
 
 REFERENCES = Path(__file__).resolve().parents[1] / "data" / "exercises"  # NAME_good.cu: an exercise's answer
@@ -65,3 +65,17 @@ def reference_passes_on_the_emulator(exercise, folder: Path, reference: Path | N
         verdict = access_verdict(record, exercise.access_goals, exercise.fix())
         assert verdict is not None and verdict["status"] == "pass", verdict
     return record
+
+
+def shipped_exercises_load_in_both_languages() -> None:
+    """Every shipped exercise (the files') in English and Chinese, as many hints in each, its starter the kernel
+    the checker looks for, with TODOs left."""
+    exercises = {e.name: e for e in shipped_exercises()}
+    assert {"naive", "tiled", "regtile"} <= set(exercises)
+    for e in exercises.values():
+        assert e.languages == ("en", "zh")
+        title, task, hints = e.text("zh")
+        assert title != e.title and len(hints) == len(e.hints) >= 3
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in task)
+        check_signature(e.starter_text(), e)  # the starter is the kernel the checker looks for
+        assert "TODO" in e.starter_text()
