@@ -54,10 +54,19 @@ def step_problems(view) -> list[str]:
     return bad + problems(texts, bounds)
 
 
+# a slide's header and footer in the lesson's language, whatever the window's: step, data line, replayed session
+SLIDE_WORDS = {
+    "en": ("step {i} / {n}", "Data: NVIDIA H200, 2026-12-02, replayed · gemmviz", "Replayed: recorded on NVIDIA H200, 2026-12-02"),
+    "zh": ("第 {i} / {n} 步", "数据：NVIDIA H200, 2026-12-02, 回放 · gemmviz", "回放：录制于 NVIDIA H200，2026-12-02"),
+}  # fmt: skip
+
+
 def check_step_words(view, lesson, i: int) -> None:
-    """The header, title and footer of step `i` (0-based) as the window shows it, every placeholder filled."""
+    """The header, title and footer of step `i` (0-based) as the window shows it, in the lesson's language, every
+    placeholder filled."""
     words = [t for t, _ in view.texts]
-    assert f"step {i + 1} / {len(lesson.steps)}" in words and lesson.steps[i].title in words
-    assert any(t.startswith("Data: NVIDIA H200, 2026-12-02, replayed · gemmviz") for t in words)
-    assert "Replayed: recorded on NVIDIA H200, 2026-12-02" in words
+    step_of, data, replayed = SLIDE_WORDS[lesson.lang]
+    assert step_of.format(i=i + 1, n=len(lesson.steps)) in words and lesson.steps[i].title in words
+    assert any(t.startswith(data) for t in words)
+    assert replayed in words
     assert not any("{{" in t for t in words)  # every placeholder filled (a figure, or n/a)

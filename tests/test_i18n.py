@@ -95,6 +95,25 @@ def test_the_catalogue_is_complete_and_built(tmp_path):
     assert built.read_bytes() == asset_path("i18n", "gemmviz_zh_CN.qm").read_bytes(), "run pyside6-lrelease"
 
 
+def test_the_catalogue_and_the_messages_say_each_concept_as_the_glossary_does():
+    """One term per concept (core/glossary.py), the same in the window's words (the Qt catalogue) and in what
+    core says (every message template): no other rendering of a glossary term."""
+    import importlib
+    import pkgutil
+
+    import gemmviz.backends
+    import gemmviz.core
+    from gemmviz.core.glossary import zh_violations
+    from gemmviz.core.messages import TEMPLATES
+
+    for package in (gemmviz.core, gemmviz.backends):  # every module that defines messages
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    catalogue = [m.find("translation").text or "" for m in ET.parse(TS).getroot().iter("message")]
+    said = {text: zh_violations(text) for text in catalogue + [t["zh"] for t in TEMPLATES.values() if "zh" in t]}
+    assert {text: bad for text, bad in said.items() if bad} == {}
+
+
 def _menu_texts(menu):
     for action in menu.actions():
         if action.isSeparator():
@@ -109,7 +128,7 @@ def test_menus_tabs_controls_and_banner_in_chinese(zh_window):
     bar = [a.text() for a in w.menuBar().actions()]
     assert bar[:3] == ["文件(&F)", "运行(&R)", "视图(&V)"] and "课程(&L)" in bar and "帮助(&H)" in bar
     tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert tabs[:5] == ["图表", "屋顶线模型", "硬件", "分块动画", "比较会话"]
+    assert tabs[:5] == ["图表", "Roofline 模型", "硬件", "分块动画", "比较会话"]
     p = w.run_panel
     assert [b.text() for b in (p.run_button, p.sweep_button, p.cancel_button)] == ["运行", "扫描", "取消"]
     assert w.device_label.text().startswith("没有 CUDA GPU")
@@ -148,12 +167,13 @@ def test_view_language_is_remembered(zh_window):
 
 
 def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monkeypatch):
+    """The switch is in place (tests/test_language_switch.py holds every state): the same window, the same
+    results, every word in the new language; during a run too (the run goes on)."""
     app = QApplication.instance()
     assert i18n.install(app, "en")
     install_cjk_fallback(app)
     qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
-    windows = [w]
     try:
         w.resize(1280, 720)
         w.show()
@@ -167,31 +187,26 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
         w.refresh()
         assert w.recovery.unsaved
         assert w.tabs.tabText(0) == "Charts"
-        with monkeypatch.context() as m:  # during a run the window stays, and says when the language changes
+        size = w.size()
+        with monkeypatch.context() as m:  # during a run: switched at once, the run goes on
             m.setattr(MainWindow, "running", property(lambda _self: True))
-            assert i18n.choose(w, "zh") is w and "after the run" in w.statusBar().currentMessage()
-        w.language_menu.actions()[2].trigger()  # 中文, at once
-        new = i18n.current_window()
-        windows.append(new)
-        assert new is not w and not w.isVisible() and new.isVisible()
-        assert new.size() == w.size()  # where the old one was, as large
+            w.language_menu.actions()[2].trigger()  # 中文, at once
+        assert w.isVisible() and w.size() == size and w.lang == "zh"
         assert settings_store.read(qs, settings.LANGUAGE) == "zh"
-        assert [new.tabs.tabText(i) for i in range(new.tabs.count())][:2] == ["图表", "屋顶线模型"]
-        assert new.tabs.currentIndex() == 1
-        ws = new.workspace
+        assert [w.tabs.tabText(i) for i in range(w.tabs.count())][:2] == ["图表", "Roofline 模型"]
+        assert w.tabs.currentIndex() == 1
+        ws = w.workspace
         assert ws.live == live and [s.results for s in ws.sessions] == [recorded] and ws.hidden == {"cublas"}
-        assert new.recovery.unsaved  # still unsaved, still in the recovery file
-        assert new.replay_banner.text().startswith("录制于")
-        assert HAN.search(new.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
-        assert new.charts_tab.gflops_chart.results  # the charts show the kept results
-        new.language_menu.actions()[1].trigger()  # back to English, the same results again
-        back = i18n.current_window()
-        windows.append(back)
-        assert back.tabs.tabText(0) == "Charts" and back.workspace.live == live
+        assert w.recovery.unsaved  # still unsaved, still in the recovery file
+        assert w.replay_banner.text().startswith("录制于")
+        assert HAN.search(w.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
+        assert w.charts_tab.gflops_chart.results  # the charts show the kept results
+        w.language_menu.actions()[1].trigger()  # back to English, the same results again
+        assert w.tabs.tabText(0) == "Charts" and w.workspace.live == live
+        assert not HAN.search(w.charts_tab.gflops_chart.getPlotItem().titleLabel.text)
     finally:
-        for window in windows:
-            window.recovery.ask = False
-            window.close()
+        w.recovery.ask = False
+        w.close()
         i18n.install(app, "en")
 
 
@@ -264,6 +279,37 @@ def _shown_texts(w) -> list[str]:
 def test_no_english_left_in_the_zh_window(zh_window, qtbot):
     w = zh_window
     qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)  # the recorded session, replayed
+    _no_english_left(w, qtbot)
+
+
+def test_no_english_left_in_a_window_switched_to_chinese(qtbot, tmp_path):
+    """Every tab built and shown in English, then View ▸ Language ▸ 中文: the words of the window switched in
+    place are as Chinese as those of a window built in Chinese."""
+    app = QApplication.instance()
+    assert i18n.install(app, "en")
+    install_cjk_fallback(app)
+    qs = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs)
+    try:
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitUntil(lambda: bool(w.workspace.sessions), timeout=10000)
+        for i in range(w.tabs.count()):
+            w.tabs.setCurrentIndex(i)  # each built in English
+        w.tabs.setCurrentIndex(0)
+        i18n.choose(w, "zh")
+        _no_english_left(w, qtbot)
+        i18n.choose(w, "en")  # and back: no Chinese left on the tab shown, in the menus, or in the controls
+        menus = [t for a in w.menuBar().actions() if a.menu() for t in [a.text(), *_menu_texts(a.menu())]]
+        chinese = [t for t in menus + _shown_texts(w) if HAN.search(t) and not re.search(r"\(\d+ steps\)$|中文", t)]
+        assert chinese == []
+    finally:
+        w.recovery.ask = False
+        w.close()
+        i18n.install(app, "en")
+
+
+def _no_english_left(w, qtbot) -> None:
     left, pending = {}, set()
     views = [(i, v) for i in range(w.tabs.count()) for v in (range(3) if w.tabs.widget(i) is w.hardware_tab else [0])]
     for i, v in views:  # every tab, and each of the Hardware tab's three views
@@ -284,7 +330,7 @@ def test_no_english_left_in_the_zh_window(zh_window, qtbot):
 
     dialog = ExportDialog(w)  # the dialogs: File ▸ Export chart and Help ▸ About
     dialog.show()
-    for line in [dialog.windowTitle(), *_shown_texts(dialog), *about_text().splitlines()]:
+    for line in [dialog.windowTitle(), *_shown_texts(dialog), *about_text("zh").splitlines()]:
         # file names, licence and library names, the seeds' own titles (quoted as published)
         if _english_words(line) and not re.search(r"\.json|LICENSE|MIT|Qt |pyqtgraph|^• seed\d+: ", line):
             left.setdefault(line.strip(), "dialogs")
@@ -426,13 +472,13 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
     assert render(reasons[0], "en") == 'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)'
     assert i18n.install(qapp, "zh")
     try:
-        words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}) for m in reasons]
+        words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}, "zh") for m in reasons]
         assert all(HAN.search(w) for w in words), words
         assert "libcuda.so.1: cannot open shared object file" in words[2]  # the detail as it came
-        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]})
+        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]}, "zh")
         assert banner.startswith("没有 CUDA GPU：未安装 PyCUDA")
-        assert i18n.reason_words({"available": False}) == "没有 CUDA 后端"
-        assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}) == (
+        assert i18n.reason_words({"available": False}, "zh") == "没有 CUDA 后端"
+        assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}, "zh") == (
             "device query failed: boom"  # a reason without its message: as it came
         )
     finally:

@@ -240,6 +240,7 @@ def test_ui_is_organised_by_feature_and_every_package_ships():
         "follow",  # how a view subscribes to the workspace, for every feature
         "fonts",
         "i18n",
+        "keep",  # a tab's choices taken and put back (a language switch), for every feature
         "native_window",
         "recovery",
         "settings_store",

@@ -85,7 +85,7 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
 def test_a_chart_tab_asked_for_before_the_first_frame_is_built_then(make):
     w = make(after_first_paint=True)
     assert w.charts_tab is w.tabs.widget(0)  # built on the spot, in its stand-in's place
-    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w._stand_ins == []
+    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w._stand_ins == {}
 
 
 def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
@@ -100,7 +100,7 @@ def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
     assert not w.tabs_built  # not built behind the slide
     w.leave_lesson()
     qtbot.waitUntil(lambda: w.tabs_built, timeout=WAIT_MS)  # the tabs are back: built now
-    assert w.tabs.currentWidget() is w.charts_tab and w._stand_ins == []
+    assert w.tabs.currentWidget() is w.charts_tab and w._stand_ins == {}
 
 
 def test_the_app_reports_its_start_up_steps_without_pyqtgraph_before_the_frame(tmp_path):

@@ -230,7 +230,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
         <source>roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
@@ -270,7 +270,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
-        <translation>时间、GFLOP/s、加速比和屋顶线模型，2×2 排在一页</translation>
+        <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
@@ -498,7 +498,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
         <source>Hierarchical roofline</source>
-        <translation>分层屋顶线模型</translation>
+        <translation>分层 Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
@@ -593,13 +593,13 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="10" />
         <source>No roofline: a CPU-only session has no GPU results to place under a GPU's roof</source>
-        <translation>没有屋顶线：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
+        <translation>没有 Roofline 模型：仅有 CPU 的会话没有可放在 GPU 屋顶下的 GPU 结果</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="26" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="41" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="42" />
@@ -619,7 +619,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="93" />
         <source>Roofline of {device}</source>
-        <translation>{device} 的屋顶线模型</translation>
+        <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
@@ -640,7 +640,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="134" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
-        <translation>屋顶线模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
+        <translation>Roofline 模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="300" />
@@ -1795,17 +1795,17 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="376" />
         <source>32 banks</source>
-        <translation>32 个存储体</translation>
+        <translation>32 个 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>{0}-way bank conflict</source>
-        <translation>{0} 路存储体冲突</translation>
+        <translation>{0} 路 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="326" />
         <source>no bank conflict</source>
-        <translation>没有存储体冲突</translation>
+        <translation>没有 bank 冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="327" />
@@ -1830,12 +1830,12 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="420" />
         <source>Coalescing: how many 32-byte sectors one warp's load costs</source>
-        <translation>合并访问：一个线程束的一次读取要取多少个 32 字节扇区</translation>
+        <translation>合并访存：一个线程束的一次读取要取多少个 32 字节扇区</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="422" />
         <source>Bank conflicts: how many wavefronts one warp's shared access takes</source>
-        <translation>存储体冲突：一个线程束的一次共享内存访问要多少个波前</translation>
+        <translation>bank 冲突：一个线程束的一次共享内存访问要多少个波前</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/views.py" line="500" />
@@ -2446,7 +2446,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="188" />
         <source>Roofline</source>
-        <translation>屋顶线模型</translation>
+        <translation>Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/window.py" line="189" />

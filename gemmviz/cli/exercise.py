@@ -381,7 +381,7 @@ def _slurm_script(args, folder: Path) -> int:
     exercise = str(Path(args.exercise).resolve()) if args.exercise.lower().endswith(".toml") else args.exercise
     options = [o for o, on in (("--no-sanitize", args.no_sanitize), ("--no-time", args.no_time)) if on]
     options += ["--no-profile"] * args.no_profile + ["--seed", str(args.seed)] * (args.seed is not None)
-    options += ["--lang", args.lang] * (args.lang != "en")
+    options += ["--lang", args.lang]  # every task speaks the language asked for
     given = [args.dir, "--exercise", args.exercise, "--csv", args.csv, "--slurm-script", str(args.slurm_script)]
     given += ["--jobs", str(args.jobs)] * (args.jobs != 1)
     job = SlurmJob(

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from gemmviz.core.paths import shipped
 from gemmviz.core.session import about
+from gemmviz.ui.text import Words
 
 DESKTOP_ID = "gemmviz"  # the .desktop file's name: Wayland shells match the window to it (and to its icon)
 
@@ -26,7 +27,7 @@ def app_icon() -> QIcon:
     return QIcon(pixmap) if not pixmap.isNull() else QIcon()
 
 
-def about_text() -> str:
+def about_text(lang: str = "en") -> str:
     import pyqtgraph
 
     lines = [
@@ -51,20 +52,16 @@ def about_text() -> str:
         else:
             lines.append(tr("• {file}: roofline ceilings measured on {where}").format(file=source.file, where=where))
     lines += ["", tr("The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:")]
-    from gemmviz.ui.i18n import language
-
     # the seeds' own (Chinese) titles, with their English translation for English readers
-    lines += [
-        f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if language() == "en" else "") for seed in about.SEEDS
-    ]
+    lines += [f"• {seed.key}: {seed.title}" + (f"\n   {seed.english}" if lang == "en" else "") for seed in about.SEEDS]
     return "\n".join(lines)
 
 
-def show_about(window: QMainWindow) -> QMessageBox:
+def show_about(window: QMainWindow, lang: str = "en") -> QMessageBox:
     box = QMessageBox(window)
     box.setWindowTitle(tr("About gemmviz"))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(about_text())
+    box.setText(about_text(lang))
     icon = window.windowIcon()
     if not icon.isNull():
         box.setIconPixmap(icon.pixmap(64, 64))
@@ -74,17 +71,20 @@ def show_about(window: QMainWindow) -> QMessageBox:
     return box
 
 
-def install(window: QMainWindow) -> QAction:
-    """The window's identity (title, icon, the desktop entry it belongs to) and its Help menu with About;
-    returns the About action."""
+def install(window, words: Words) -> QAction:
+    """The window's identity (title, icon, the desktop entry it belongs to) and its Help menu with About, its
+    words bound to `words` (the window's: set again when its language changes); returns the About action."""
     window.setWindowTitle("gemmviz")
     icon = app_icon()
     window.setWindowIcon(icon)
     QGuiApplication.setDesktopFileName(DESKTOP_ID)
     if QGuiApplication.windowIcon().isNull():
         QGuiApplication.setWindowIcon(icon)  # dialogs and the task bar too
-    action = QAction(tr("&About gemmviz"), window)
+    action = QAction(window)
     action.setMenuRole(QAction.MenuRole.AboutRole)
-    action.triggered.connect(lambda: show_about(window))
-    window.menuBar().addMenu(tr("&Help")).addAction(action)
+    action.triggered.connect(lambda: show_about(window, window.lang))  # in the language it speaks then
+    menu = window.menuBar().addMenu("")
+    menu.addAction(action)
+    words.bind(action.setText, lambda: tr("&About gemmviz"))
+    words.bind(menu.setTitle, lambda: tr("&Help"))
     return action

@@ -21,7 +21,7 @@ def keep_gc_quiet(window) -> None:
 
 
 def _adopt(window) -> None:
-    """What the app does to each window it shows: at start, and the one a language switch makes (ui/i18n)."""
+    """What the app does to the window it shows."""
     from gemmviz.ui import native_window
 
     keep_gc_quiet(window)
@@ -75,7 +75,9 @@ def run(
             pass  # the lesson has no version in this language: it stays as it is
     startup_mark("app-ready")
     # the first frame first: pyqtgraph, the chart tabs, the Lesson menu's entries and the GPU probe come after it
-    window = MainWindow(default_backends(), settings=qs, after_first_paint=True, chart_options=CHART_OPTIONS)
+    window = MainWindow(
+        default_backends(), settings=qs, after_first_paint=True, chart_options=CHART_OPTIONS, lang=language
+    )
     startup_mark("window-built")
     window.recovery.ask = True
     if projector:
@@ -85,7 +87,6 @@ def run(
     else:
         window.show()
     _adopt(window)
-    i18n.adopt(window, _adopt)  # and each window View ▸ Language makes
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
     if presenter:
         from gemmviz.ui.lesson.mode import open_presenter

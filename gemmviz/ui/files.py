@@ -81,10 +81,17 @@ class SessionFiles:
 
     def show_replay_banner(self) -> None:
         """The banner over the tabs while a recorded session is replayed (none is: nothing changes)."""
+        text = self.replay_words()
+        if text is not None:
+            self.window.replay_banner.set_text(text)
+
+    def replay_words(self) -> str | None:
+        """The replay banner's words in the language installed now; None while no recorded session is replayed."""
         loaded = self.workspace.replay
-        if loaded is not None:
-            text = QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay")
-            self.window.replay_banner.set_text(text.format(loaded.label.removesuffix(" (recorded)")))
+        if loaded is None:
+            return None
+        text = QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay")
+        return text.format(loaded.label.removesuffix(" (recorded)"))
 
     def open_recent(self, path: str) -> bool:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""

@@ -1,32 +1,130 @@
-"""The window's language (issue 23): Qt's translation system with a zh_CN catalogue (assets/i18n), chosen by
-`gemmviz --lang`, else the one chosen last in View ▸ Language (settings), else the system's locale.
+"""The window's language: one catalogue mechanism for every word gemmviz shows, napari's `trans` as the model.
 
-Strings are marked with self.tr / QCoreApplication.translate where they are made; the catalogue's source is
-assets/i18n/gemmviz_zh_CN.ts, updated with pyside6-lupdate and built into the .qm the app loads with
-pyside6-lrelease (see docs/guide/teaching.md). A language chosen in the menu rebuilds the window in it at once, keeping the
-workspace (switch_language): every widget is built in one language. The CLI stays English."""
+A `Catalogue` is one language: Qt's compiled catalogue (assets/i18n/gemmviz_zh_CN.qm, from the .ts that
+pyside6-lupdate fills from every tr()/QT_TRANSLATE_NOOP), then a kernel variant's own translations (the
+registry's `translations=`), then core's messages (`msg`: core/messages.py's templates); its terms are
+core/glossary.py's. It is a QTranslator: installed in the application it is the window's language
+(MainWindow.set_language installs it, Qt sends its own widgets, a dialog's buttons, a LanguageChange, and the
+window sets its words again: MainWindow.retranslate); used without installing it (ui/text.speaking, paint_in)
+it is a lesson's own language in any window. The language is chosen by `gemmviz --lang`,
+else the one chosen last in View ▸ Language (settings), else the system's locale. The CLI stays English."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QSettings, QTimer, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QAbstractScrollArea, QMenu, QWidget
 
 from gemmviz.core import messages, settings
 from gemmviz.core.charts import explain
 from gemmviz.core.paths import asset_path
-from gemmviz.ui import settings_store
-from gemmviz.ui.text import LANGUAGE, tr
+from gemmviz.ui import settings_store, text
+from gemmviz.ui.text import LANGUAGE_QUERY, spoken_language, tr
 
 CATALOGUES = {"zh": "gemmviz_zh_CN.qm"}
 NAMES = {"en": "English", "zh": "中文"}  # each in its own language, as language menus write them
 _installed: list[QTranslator] = []
-_language = LANGUAGE  # the language install() put in place last (held in ui/text.py, which tr() reads)
+
+
+class CatalogueMissing(RuntimeError):
+    """A language whose compiled catalogue is not in the package."""
+
+
+class Catalogue(QTranslator):
+    """One language's words: Qt's catalogue, a variant's own translation, core's messages (`msg`)."""
+
+    def __init__(self, lang: str, parent=None):
+        super().__init__(parent)
+        self.lang = lang if lang in CATALOGUES else "en"
+        self._qm: QTranslator | None = None
+        if self.lang in CATALOGUES:
+            self._qm = QTranslator(self)
+            if not self._qm.load(str(asset_path("i18n", CATALOGUES[self.lang]))):
+                raise CatalogueMissing(f"{CATALOGUES[self.lang]} is not in the package")
+
+    def translate(self, context, source, disambiguation=None, n=-1):
+        if (context, source) == LANGUAGE_QUERY:
+            return self.lang
+        if self._qm is not None:
+            out = self._qm.translate(context, source, disambiguation, n)
+            if out:
+                return out
+        if self.lang != "en":  # not in the catalogue: a variant may carry its own
+            from gemmviz.core.kernels.variants import registry_translation
+
+            return registry_translation(source, self.lang)
+        return None
+
+    def isEmpty(self) -> bool:
+        return False  # it answers the language query, English too
+
+    def msg(self, message, params=None) -> str:
+        """A core message (a key and its parameters, core/messages.py) in this language."""
+        return messages.render(message, self.lang, params)
+
+
+@cache
+def catalogue(lang: str) -> Catalogue:
+    """The catalogue of `lang` (English for a language gemmviz has none of), made once."""
+    return Catalogue(lang)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[Catalogue]:
+    """tr() speaks `lang` inside the block (ui/text.speaking): a lesson's slides in the lesson's language."""
+    cat = catalogue(lang)
+    with text.speaking(cat):
+        yield cat
+
+
+class _PaintsIn(QObject):
+    """An event filter: what the objects it watches do when they paint, are resized, or their timers fire (a
+    chart lays out its labels then), they do speaking `lang` (paint_in). It delivers those events itself, inside
+    the scope; nothing else watches them there (a view's WorkspaceFollower watches Show, which passes)."""
+
+    EVENTS = frozenset({QEvent.Type.Paint, QEvent.Type.Resize, QEvent.Type.Timer})
+
+    def __init__(self, lang: str, parent: QObject) -> None:
+        super().__init__(parent)
+        self.lang = lang
+        self._inside = False
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() not in self.EVENTS or self._inside:
+            return False
+        self._inside = True
+        try:
+            with speaking(self.lang):
+                watched.event(event)
+        finally:
+            self._inside = False
+        return True
+
+
+def paint_in(widget: QWidget, lang: str) -> None:
+    """`widget` and its children paint, lay out and time their words speaking `lang` from now on: a lesson's view
+    whose words are set or drawn after it is made (the animation's labels and captions, a chart's labels placed
+    once it has its size) in the lesson's language, in a window of another. A scroll area's viewport is left
+    alone (its area paints through a filter of its own; its items are made in `lang`)."""
+    painter = _PaintsIn(lang, widget)
+    for obj in (widget, *widget.findChildren(QObject)):
+        if isinstance(obj, QWidget):
+            parent = obj.parentWidget()
+            if isinstance(parent, QAbstractScrollArea) and parent.viewport() is obj:
+                continue
+        elif not isinstance(obj, QTimer):
+            continue
+        obj.installEventFilter(painter)
 
 
 def language() -> str:
-    """The window's language now ("en" or "zh"): what core's explanations and figures are asked for."""
-    return _language[0]
+    """The language of the catalogue installed in the application ("en" or "zh"): what a window is built in when
+    it is not told (a test's window, after i18n.install)."""
+    return spoken_language()
 
 
 def system_language() -> str:
@@ -35,7 +133,7 @@ def system_language() -> str:
 
 def chosen_language(qs: QSettings) -> str:
     """The language View ▸ Language saved ("" if none was chosen)."""
-    return settings_store.read(qs, settings.LANGUAGE)
+    return str(settings_store.read(qs, settings.LANGUAGE))
 
 
 def resolve_language(cli: str | None, qs: QSettings) -> str:
@@ -44,79 +142,86 @@ def resolve_language(cli: str | None, qs: QSettings) -> str:
 
 
 def install(app: QCoreApplication, lang: str) -> bool:
-    """Load the catalogues of `lang` (gemmviz's, and Qt's own for its standard dialogs where installed);
-    English needs none. Replaces what an earlier call installed. False if gemmviz's catalogue is missing."""
+    """Install the catalogue of `lang` (and Qt's own for its standard dialogs, where installed) in place of the
+    ones installed before: Qt then sends every widget a LanguageChange. False if gemmviz's catalogue is missing
+    (English is installed instead)."""
+    try:
+        ours = catalogue(lang if lang in CATALOGUES else "en")
+    except CatalogueMissing:
+        install(app, "en")
+        return False
+    if _installed and _installed[-1] is ours:
+        return True
     while _installed:
         app.removeTranslator(_installed.pop())
-    _language[0] = lang if lang in CATALOGUES else "en"
-    if lang not in CATALOGUES:
-        return lang == "en"
-    ours = QTranslator(app)
-    if not ours.load(str(asset_path("i18n", CATALOGUES[lang]))):
-        _language[0] = "en"
-        return False
-    qt = QTranslator(app)
-    if qt.load(
-        QLocale(QLocale.Language.Chinese, QLocale.Country.China),
-        "qtbase",
-        "_",
-        QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath),
-    ):
-        app.installTranslator(qt)
-        _installed.append(qt)
+    if ours.lang == "zh":
+        qt = QTranslator(app)
+        if qt.load(
+            QLocale(QLocale.Language.Chinese, QLocale.Country.China),
+            "qtbase",
+            "_",
+            QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath),
+        ):
+            app.installTranslator(qt)
+            _installed.append(qt)
     app.installTranslator(ours)
     _installed.append(ours)
-    return True
+    return ours.lang == lang
 
 
-def reason_words(gpu: dict) -> str:
-    """Why there is no GPU, in the window's language: the backend's message (backends/cuda.py's templates, the
-    driver's own detail as it is), else its reason as it came (an older session's, another backend's)."""
+def reason_words(gpu: dict, lang: str) -> str:
+    """Why there is no GPU, in `lang`: the backend's message (backends/cuda.py's templates, the driver's own
+    detail as it is), else its reason as it came (an older session's, another backend's)."""
     from gemmviz.backends import cuda  # its module defines the reasons' templates
 
     why = gpu.get("reason_message")
     if messages.valid(why):
-        return messages.render(why, language())
+        return messages.render(why, lang)
     reason = gpu.get("reason")
-    return messages.render(cuda.NO_BACKEND, language()) if reason is None else str(reason)
+    return messages.render(cuda.NO_BACKEND, lang) if reason is None else str(reason)
 
 
-def device_banner(gpu: dict) -> str:
+def device_banner(gpu: dict, lang: str) -> str:
     """The device line above the tabs: the GPU's figures, or why there is none (the reason as the backend
     gave it)."""
     if gpu.get("available"):
-        return explain.device_summary(gpu, language())
+        return explain.device_summary(gpu, lang)
     return tr(
         "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
         "(File ▸ Open recorded or published session)."
-    ).format(reason=reason_words(gpu))
+    ).format(reason=reason_words(gpu, lang))
 
 
-# core/charts/explain.py's explanations in the window's language; the registry's strings through the catalogue
-def explain_result(r, ceilings=None, source: str = "") -> str:
-    return explain.explain_result(r, ceilings, source, language(), tr)
+# core/charts/explain.py's explanations in `lang`; the registry's strings through the catalogue
+def explain_result(r, lang: str, ceilings=None, source: str = "") -> str:
+    return explain.explain_result(r, ceilings, source, lang, tr)
 
 
-def explain_pair(a, b) -> str:
-    return explain.explain_pair(a, b, language())
+def explain_pair(a, b, lang: str) -> str:
+    return explain.explain_pair(a, b, lang)
 
 
-def explain_counters(r) -> str:
-    return explain.explain_counters(r, language())
+def explain_counters(r, lang: str) -> str:
+    return explain.explain_counters(r, lang)
 
 
-def explain_trace(r, sm_count: int | None = None, summary=None) -> str:
-    return explain.explain_trace(r, sm_count, summary, language())
+def explain_trace(r, lang: str, sm_count: int | None = None, summary=None) -> str:
+    return explain.explain_trace(r, sm_count, summary, lang)
 
 
 def add_menu(window) -> QMenu:
-    """View ▸ Language: English, 中文, or the system's; saved, and the window rebuilt in it at once. Returns the
-    menu (the window holds it)."""
-    menu = window.view_menu.addMenu(tr("&Language"))
+    """View ▸ Language: English, 中文, or the system's; saved, and the window speaks it at once (choose). Returns
+    the menu (the window holds it)."""
+    menu = window.view_menu.addMenu("")
+    window.words.bind(menu.setTitle, lambda: tr("&Language"))
     group = QActionGroup(menu)
     chosen = chosen_language(window.settings)
-    for code, name in (("", tr("As the system")), *NAMES.items()):
-        action = QAction(name, menu, checkable=True)
+    for code, name in (("", None), *NAMES.items()):
+        action = QAction(menu, checkable=True)
+        if name is None:
+            window.words.bind(action.setText, lambda: tr("As the system"))
+        else:
+            action.setText(name)
         action.setChecked(code == chosen)
         action.triggered.connect(lambda _=False, c=code: choose(window, c))
         group.addAction(action)
@@ -124,87 +229,9 @@ def add_menu(window) -> QMenu:
     return menu
 
 
-_window: list = []  # the window the last switch made; held here, so it lives as long as the app
-_adopters: list = []  # what the app does to each window it shows (ui/app.py: the GC's freeze, the X11 watch)
-
-
-def adopt(window, hook) -> None:
-    """The app's window, and what to do to each one a language switch makes instead (`hook(window)`)."""
-    _window[:] = [window]
-    _adopters[:] = [hook]
-
-
-def current_window():
-    """The window shown now: the app's, or the one the last language switch made."""
-    return _window[0] if _window else None
-
-
-def switch_language(old, lang: str):
-    """Rebuild the window in `lang` ("en", "zh") keeping what the user has: the live results (saved or not, and
-    the recovery file of unsaved ones), the loaded sessions, the hidden series, the probed environment, the
-    projector and dark themes, the tab, the window's geometry. Every widget is made anew in the new language
-    (no widget keeps an English string it was built with). Returns the new window, the old one when `lang` is
-    already the window's, None while a run or a lesson is on (the caller says so)."""
-    from PySide6.QtWidgets import QApplication
-
-    if lang == language():
-        return old
-    if old.running or old.lesson_mode.active:
-        return None
-    app = QApplication.instance()
-    projector, dark = old.projector_action.isChecked(), old.dark_action.isChecked()
-    old._save_settings()  # geometry, splitter and run panel: the new window restores them from the settings
-    old.shutdown()  # the worker ends (it owns the CUDA context); the new window starts its own
-    font = app.font()
-    font.setPointSize(old._base_font_pt)  # projector mode enlarged it: the new window must see the normal size
-    app.setFont(font)
-    install(app, lang)
-    new = type(old)(old.backends, settings=old.settings, load_recorded_without_gpu=False)  # a MainWindow
-    ws, kept = new.workspace, old.workspace
-    ws.hidden = set(kept.hidden)  # first, while nothing is open: one full redraw of the sessions below, not two
-    ws.add_live(*kept.live)
-    ws.restore(kept.snapshot())
-    if kept.environment:  # until the new worker's probe reports: the banner, the variants' availability
-        new._on_environment(dict(kept.environment))
-    new.take_over(old)
-    new.recovery.ask, new.recovery.saved = old.recovery.ask, list(old.recovery.saved)
-    new.files.show_replay_banner()
-    new.setGeometry(old.geometry())  # where the old one is, as it is (restoreGeometry clamps to the screen's size)
-    if old.isFullScreen():
-        new.showFullScreen()
-    elif old.isMaximized():
-        new.showMaximized()
-    else:
-        new.show()
-    new.fullscreen_action.setChecked(new.isFullScreen())
-    if projector or dark:  # once shown: before, hiding the control panel shrank the window by its width
-        new.set_projector(projector, dark)
-        new.refresh()  # in the new type (restore above drew the views in the window's first theme, as they follow)
-    new.tabs.setCurrentIndex(old.tabs.currentIndex())
-    old.recovery.ask = False  # the results live on in the new window: closing the old one asks nothing
-    old.close()  # removes the recovery file: the new window writes it again below if results are unsaved
-    old.deleteLater()
-    if new.recovery.unsaved:
-        new.recovery.write()
-    _window[:] = [new]
-    for hook in _adopters:
-        hook(new)
-    return new
-
-
 def choose(window, code: str):
-    """Save the choice and rebuild the window in that language, keeping the workspace (switch_language);
-    during a run or a lesson the window stays as it is and says when the language changes. Returns the
-    window now shown."""
+    """Save the choice and switch the window to that language in place (MainWindow.set_language: every widget
+    keeps its state, a run and a lesson go on). Returns the window."""
     settings_store.write(window.settings, settings.LANGUAGE, code)
-    new = switch_language(window, resolve_language(code or None, window.settings))
-    if new is None:
-        window.statusBar().showMessage(
-            tr(
-                "The language changes after the run or the lesson: choose it again then, "
-                "or it applies when gemmviz starts again"
-            ),
-            15000,
-        )
-        return window
-    return new
+    window.set_language(resolve_language(code or None, window.settings))
+    return window

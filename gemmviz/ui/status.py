@@ -70,6 +70,11 @@ class Banner(QWidget):
 
     setText = set_text
 
+    def retranslate(self, text: str) -> None:
+        """The same notice in another language: only its words change (one the user hid stays hidden)."""
+        self.close_button.setToolTip(tr("Hide this notice"))
+        self.label.set_full_text(text)
+
     def text(self) -> str:
         return self.label.full_text
 

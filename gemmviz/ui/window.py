@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,12 +30,13 @@ from gemmviz.core.session.workspace import Workspace, default_replay_session, re
 from gemmviz.ui import about, i18n, settings_store
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
-from gemmviz.ui.follow import unfollow_all
+from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
 from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, fit_screen
+from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
 
@@ -46,7 +48,7 @@ if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), 
     from gemmviz.ui.hardware.tab import HardwareTab
     from gemmviz.ui.roofline.tab import RooflineTab
 
-DEFERRED_TABS = frozenset({"charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab"})
+DEFERRED_TABS = ("charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab")
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
 
@@ -106,8 +108,11 @@ class MainWindow(QMainWindow):
         load_recorded_without_gpu: bool = True,
         after_first_paint: bool = False,
         chart_options: dict | None = None,
+        lang: str | None = None,
     ):
         super().__init__()
+        self.lang = lang or i18n.language()  # the window's language ("en", "zh"): set_language changes it
+        self.words = Words()  # the window's own words (menus, tab titles), set again by retranslate
         self.backends = backends
         self.settings = settings if settings is not None else settings_store.open_settings()
         self.theme = theme
@@ -165,7 +170,7 @@ class MainWindow(QMainWindow):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         self.device_label = Banner()
-        self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))
+        self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))  # (retranslate: _show_device)
         right_layout.addWidget(self.device_label)
         self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
@@ -175,24 +180,27 @@ class MainWindow(QMainWindow):
         # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
         # the first frame: until then a stand-in of the same title holds each one's place)
         # (asked for before then, one is built on the spot: __getattr__)
-        self._tabs_pending = True
-        self._stand_ins: list[QWidget] = [_StandIn(self) for _ in range(5)]
+        self._kept: dict = {}  # a tab's choices, taken when it was let go in a language switch, until it is made again
+        self._stand_ins: dict[str, QWidget] = {name: _StandIn(self) for name in DEFERRED_TABS}
         self.tiling = TilingPanel(self.theme)
         # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
         # first paint (its five charts and the shipped pipeline trace: 0.15 s of a 0.6 s start)
         self._hardware_tab: HardwareTab | None = None
         self._hardware_stand_in = QWidget()
-        charts_stand_in, roofline_stand_in, compare_stand_in, access_stand_in, exercise_stand_in = self._stand_ins
-        for tab, title in (
-            (charts_stand_in, self.tr("Charts")),
-            (roofline_stand_in, self.tr("Roofline")),
-            (self._hardware_stand_in, self.tr("Hardware")),
-            (self.tiling, self.tr("Tiling animation")),
-            (compare_stand_in, self.tr("Compare sessions")),
-            (access_stand_in, self.tr("Accesses")),
-            (exercise_stand_in, self.tr("Exercise")),
+        stand_in = self._stand_ins
+        for index, (tab, title) in enumerate(
+            (
+                (stand_in["charts_tab"], lambda: self.tr("Charts")),
+                (stand_in["roofline_tab"], lambda: self.tr("Roofline")),
+                (self._hardware_stand_in, lambda: self.tr("Hardware")),
+                (self.tiling, lambda: self.tr("Tiling animation")),
+                (stand_in["compare"], lambda: self.tr("Compare sessions")),
+                (stand_in["access_tab"], lambda: self.tr("Accesses")),
+                (stand_in["exercise_tab"], lambda: self.tr("Exercise")),
+            )
         ):
-            self.tabs.addTab(tab, title)
+            self.tabs.addTab(tab, "")
+            self.words.bind(partial(self.tabs.setTabText, index), title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -215,42 +223,80 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _build_tabs(self) -> None:
-        """The Charts, Roofline, Compare, Accesses and Exercise tabs in their stand-ins' places (the current tab
-        stays current)."""
-        if not self._tabs_pending:
+        """The tabs still standing in built in their places (at the start: the Charts, Roofline, Compare, Accesses
+        and Exercise tabs); the current tab stays current."""
+        for name in list(self._stand_ins):
+            self._build_tab(name)
+
+    def _build_tab(self, name: str) -> None:
+        """The deferred tab `name` in its stand-in's place, wired to the window; a tab made again in another
+        language (retranslate) draws what the workspace holds and is given its old self's choices."""
+        stand_in = self._stand_ins.pop(name, None)
+        if stand_in is None:
             return
-        self._tabs_pending = False
         if self.chart_options:
             import pyqtgraph as pg
 
             pg.setConfigOptions(**self.chart_options)
+        theme = self._built_theme
+        tab = self._make_tab(name, theme)
+        self._replace_tab(stand_in, tab, theme)
+        if name == "exercise_tab":
+            self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        elif name == "charts_tab":
+            table = self.charts_tab.table
+            table.doubleClicked.connect(self._on_table_activated)
+            table.selectionModel().selectionChanged.connect(self._on_table_selection)
+            for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
+                chart.pointClicked.connect(self.show_animation)
+        elif name == "roofline_tab":
+            button = self.roofline_tab.ceilings_button
+            button.clicked.connect(self.measure_ceilings)
+            if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
+                button.setEnabled(self.workspace.gpu_available and not self.running)
+        self._given_back(name, tab)
+        if self.tabs.currentWidget() is tab:
+            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
+
+    def _make_tab(self, name: str, theme: Theme) -> QWidget:
+        """The deferred tab `name`, made and held by the window."""
         from gemmviz.ui.accesses.tab import AccessTab
         from gemmviz.ui.charts.compare import ComparePanel
         from gemmviz.ui.charts.tab import ChartsTab
         from gemmviz.ui.exercise.tab import ExerciseTab
         from gemmviz.ui.roofline.tab import RooflineTab
 
-        theme = self._built_theme
-        self.charts_tab, self.roofline_tab = ChartsTab(self.workspace, theme), RooflineTab(self.workspace, theme)
-        self.compare = ComparePanel(self.workspace)
-        # what the kernels really touched: coalescing, banks (issue 25); the records beside the session opened
-        self.access_tab = AccessTab(theme, workspace=self.workspace)
-        self.exercise_tab = ExerciseTab(i18n.language())  # write a kernel; checked in a child process (issue 24)
-        self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        built = (self.charts_tab, self.roofline_tab, self.compare, self.access_tab, self.exercise_tab)
-        for stand_in, tab in zip(self._stand_ins, built):
-            self._replace_tab(stand_in, tab, theme)
-        self._stand_ins = []
-        table = self.charts_tab.table
-        table.doubleClicked.connect(self._on_table_activated)
-        table.selectionModel().selectionChanged.connect(self._on_table_selection)
-        for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
-            chart.pointClicked.connect(self.show_animation)
-        self.roofline_tab.ceilings_button.clicked.connect(self.measure_ceilings)
-        if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-            self.roofline_tab.ceilings_button.setEnabled(self.workspace.gpu_available and not self.running)
-        if self.tabs.currentWidget() in built:
-            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
+        tab: QWidget
+        if name == "charts_tab":
+            self.charts_tab = tab = ChartsTab(self.workspace, theme)
+        elif name == "roofline_tab":
+            self.roofline_tab = tab = RooflineTab(self.workspace, theme, lang=self.lang)
+        elif name == "compare":
+            self.compare = tab = ComparePanel(self.workspace)
+        elif name == "access_tab":  # what the kernels really touched: coalescing, banks
+            self.access_tab = tab = AccessTab(theme, workspace=self.workspace)
+        else:  # write a kernel; checked in a child process
+            self.exercise_tab = tab = ExerciseTab(self.lang)
+        return tab
+
+    def _given_back(self, name: str, tab: QWidget) -> None:
+        """A tab made again in another language: it draws what the workspace holds, then takes the choices and
+        selections its old self had (ui/keep.py)."""
+        kept = self._kept.pop(name, None)
+        if kept is None:
+            return
+        from gemmviz.ui import keep
+
+        if name == "charts_tab":  # (its follower has no redraw of its own)
+            charts = self.charts_tab
+            charts.refresh()  # the table, with the rows to select
+            charts._catch_up(list(charts.panels))  # every panel, so each one's menus have the items to choose again
+        for follower in tab.findChildren(WorkspaceFollower):
+            follower.refresh()
+        if name == "roofline_tab" and self.workspace.selection:
+            self.roofline_tab.explain_selection(self.workspace.selection)  # what it said of the selection
+        keep.restore(tab, kept)
+        keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
     def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
         """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
@@ -271,15 +317,22 @@ class MainWindow(QMainWindow):
     def __getattr__(self, name: str):
         """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
         built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
-        if name in DEFERRED_TABS and self.__dict__.get("_tabs_pending"):
-            self._build_tabs()
+        stand_ins = self.__dict__.get("_stand_ins", {})
+        if name in DEFERRED_TABS and name in stand_ins:
+            # before the first frame's turn: all of them (as that turn would); let go in a language switch: this one
+            self._build_tabs() if isinstance(stand_ins[name], _StandIn) else self._build_tab(name)
             return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def tabs_built(self) -> bool:
-        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are built (in the window's __dict__)."""
-        return not self._tabs_pending
+        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are all built (in the window's
+        __dict__)."""
+        return not self._stand_ins
+
+    def _built(self, name: str) -> bool:
+        """Whether the deferred tab `name` is built now (asking for it by attribute would build it)."""
+        return name not in self._stand_ins and name in self.__dict__
 
     @property
     def hardware_tab(self) -> HardwareTab:
@@ -288,16 +341,19 @@ class MainWindow(QMainWindow):
         if self._hardware_tab is None:
             from gemmviz.ui.hardware.tab import HardwareTab
 
-            self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme)
+            self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme, lang=self.lang)
             self._replace_tab(self._hardware_stand_in, tab, self._built_theme)
             self._hardware_stand_in = None
+            self._given_back("hardware_tab", tab)
         return self._hardware_tab
 
     def _on_current_tab(self) -> None:
         if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
             _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
-        elif self.tabs.currentWidget() in self._stand_ins:
+        elif isinstance(self.tabs.currentWidget(), _StandIn):
             self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
+        elif self.tabs.currentWidget() in self._stand_ins.values():  # let go in a language switch: made again
+            self._build_tab(next(n for n, w in self._stand_ins.items() if w is self.tabs.currentWidget()))
         self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
@@ -317,57 +373,78 @@ class MainWindow(QMainWindow):
         self.fill_lesson_menu()
         self.controller.probe()
 
-    def _build_menus(self) -> None:
-        def action(text, slot=None, shortcut=None, checkable=False) -> QAction:
-            a = QAction(text, self, checkable=checkable)
-            if shortcut is not None:
-                a.setShortcut(QKeySequence(shortcut))
-            if slot is not None:
-                a.triggered.connect(slot)
-            return a
+    def _action(self, text, slot=None, shortcut=None, checkable=False) -> QAction:
+        """A menu action; `text`: a name, or a callable giving its words (set again by retranslate)."""
+        a = QAction(self, checkable=checkable)
+        if callable(text):
+            self.words.bind(a.setText, text)
+        else:
+            a.setText(text)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        if slot is not None:
+            a.triggered.connect(slot)
+        return a
 
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.files = files = SessionFiles(self, QMenu(self.tr("Open &recent"), self))
-        self.open_action = action(self.tr("&Open session…"), files.open_session_dialog, QKeySequence.StandardKey.Open)
-        self.save_action = action(self.tr("&Save session…"), self.recovery.save_dialog, QKeySequence.StandardKey.Save)
-        self.csv_action = action(self.tr("Export results as &CSV…"), files.export_csv_dialog)
+    def _build_file_menu(self) -> None:
+        action, words = self._action, self.words
+        file_menu = self.menuBar().addMenu("")
+        words.bind(file_menu.setTitle, lambda: self.tr("&File"))
+        self.files = files = SessionFiles(self, QMenu(self))
+        words.bind(files.recent_menu.setTitle, lambda: self.tr("Open &recent"))
+        self.open_action = action(
+            lambda: self.tr("&Open session…"), files.open_session_dialog, QKeySequence.StandardKey.Open
+        )
+        self.save_action = action(
+            lambda: self.tr("&Save session…"), self.recovery.save_dialog, QKeySequence.StandardKey.Save
+        )
+        self.csv_action = action(lambda: self.tr("Export results as &CSV…"), files.export_csv_dialog)
         file_menu.addMenu(files.recent_menu)
-        self.recorded_menu = file_menu.addMenu(self.tr("Open recorded or published session"))
+        self.recorded_menu = file_menu.addMenu("")
+        words.bind(self.recorded_menu.setTitle, lambda: self.tr("Open recorded or published session"))
         for path in recorded_sessions():
             self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
         self.export_action = action(
-            self.tr("&Export chart…"), lambda: _export_dialog().ExportDialog(self).open(), "Ctrl+E"
+            lambda: self.tr("&Export chart…"), lambda: _export_dialog().ExportDialog(self).open(), "Ctrl+E"
         )
         self.export_anim_action = action(
-            self.tr("Export &animation…"), lambda: _export_dialog().export_animation_dialog(self)
+            lambda: self.tr("Export &animation…"), lambda: _export_dialog().export_animation_dialog(self)
         )
         for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
-        file_menu.addAction(action(self.tr("Close loaded sessions"), files.close_loaded))
-        file_menu.addAction(action(self.tr("Clear live results"), files.clear_live))
+        file_menu.addAction(action(lambda: self.tr("Close loaded sessions"), files.close_loaded))
+        file_menu.addAction(action(lambda: self.tr("Clear live results"), files.clear_live))
         file_menu.addSeparator()
-        file_menu.addAction(action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
-        run_menu = self.menuBar().addMenu(self.tr("&Run"))
-        self.run_action = action(self.tr("&Run"), self.run_current, "Ctrl+R")
-        self.sweep_action = action(self.tr("&Sweep"), self.run_sweep, "Ctrl+Shift+R")
-        self.cancel_action = action(self.tr("&Cancel"), self.cancel, "Esc")
+        file_menu.addAction(action(lambda: self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
+
+    def _build_menus(self) -> None:
+        action, words = self._action, self.words
+        self._build_file_menu()
+        run_menu = self.menuBar().addMenu("")
+        words.bind(run_menu.setTitle, lambda: self.tr("&Run"))
+        self.run_action = action(lambda: self.tr("&Run"), self.run_current, "Ctrl+R")
+        self.sweep_action = action(lambda: self.tr("&Sweep"), self.run_sweep, "Ctrl+Shift+R")
+        self.cancel_action = action(lambda: self.tr("&Cancel"), self.cancel, "Esc")
         for a in (self.run_action, self.sweep_action, self.cancel_action):
             run_menu.addAction(a)
-        self.view_menu = self.menuBar().addMenu(self.tr("&View"))
-        self.projector_action = action(self.tr("&Projector mode (large fonts, thick lines)"), None, "Ctrl+P", True)
-        self.controls_action = action(self.tr("&Control panel"), None, "Ctrl+B", True)
+        self.view_menu = self.menuBar().addMenu("")
+        words.bind(self.view_menu.setTitle, lambda: self.tr("&View"))
+        self.projector_action = action(
+            lambda: self.tr("&Projector mode (large fonts, thick lines)"), None, "Ctrl+P", True
+        )
+        self.controls_action = action(lambda: self.tr("&Control panel"), None, "Ctrl+B", True)
         self.controls_action.toggled.connect(lambda on: self.set_controls_visible(on, remember=True))
-        self.dark_action = action(self.tr("&Dark theme"), None, None, True)
-        self.fullscreen_action = action(self.tr("&Full screen"), None, "F11", True)
+        self.dark_action = action(lambda: self.tr("&Dark theme"), None, None, True)
+        self.fullscreen_action = action(lambda: self.tr("&Full screen"), None, "F11", True)
         self.projector_action.toggled.connect(self._queue_projector)
         self.dark_action.toggled.connect(self._queue_projector)
         self.fullscreen_action.toggled.connect(lambda on: self.showFullScreen() if on else self.showNormal())
         # the presenter keys (→ ← Space PgUp PgDn Home End) come through self.keys wherever the focus is
         t = self.tiling
-        self.play_action = action(self.tr("Play / pause animation\tSpace"), t.toggle_play)
-        self.step_back_action = action(self.tr("Step back\t←"), lambda: t.go(t.step - 1))
-        self.step_forward_action = action(self.tr("Step forward\t→"), t.step_forward)
+        self.play_action = action(lambda: self.tr("Play / pause animation\tSpace"), t.toggle_play)
+        self.step_back_action = action(lambda: self.tr("Step back\t←"), lambda: t.go(t.step - 1))
+        self.step_forward_action = action(lambda: self.tr("Step forward\t→"), t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
         QApplication.instance().installEventFilter(self.keys)
         self.view_menu.addActions(
@@ -376,11 +453,70 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addActions([self.play_action, self.step_back_action, self.step_forward_action])
         if self._deferred:  # its place and title now, its entries (the shipped lessons, parsed) after the frame
-            self._lesson_menu_stand_in = self.menuBar().addMenu(QCoreApplication.translate("Lesson", "&Lesson"))
+            self._lesson_menu_stand_in = self.menuBar().addMenu("")
+            words.bind(self._lesson_menu_stand_in.setTitle, lambda: QCoreApplication.translate("Lesson", "&Lesson"))
         else:
             lesson.add_menu(self)
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
-        about.install(self)  # the window's title and icon, Help ▸ About
+        about.install(self, self.words)  # the window's title and icon, Help ▸ About
+
+    # ---- language ------------------------------------------------------------------------------------
+    def set_language(self, lang: str) -> None:
+        """Speak `lang` ("en", "zh") from now on, in place: its catalogue is installed (Qt sends each widget a
+        LanguageChange) and every part of the window sets its words again (retranslate). The window stays where
+        and as it is (screen, geometry, full screen), and so do a run, a lesson and its presenter's window, the
+        open files and sessions, the Exercise tab's kernel and check, and each tab's choices and selections."""
+        lang = lang if lang in i18n.NAMES else "en"
+        if lang == self.lang:
+            return
+        self.lang = lang
+        app = QApplication.instance()
+        assert app is not None  # (a window needs one)
+        i18n.install(app, lang)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every word of the window again, in self.lang: the menus and tab titles (self.words), the banners, the
+        control panel and the tiling tab in place; the Exercise tab in place (its kernel, check and running
+        check go on); the chart tabs (Charts, Roofline, Compare, Accesses, Hardware) built again where they are,
+        with their choices and selections (ui/keep.py); the lesson on screen in its version of this language."""
+        self.words.retranslate()
+        self.device_label.retranslate(self._device_words())
+        replay = self.files.replay_words()
+        self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
+        self.run_panel.retranslate()
+        self.tiling.retranslate()
+        if self._built("exercise_tab"):
+            self.exercise_tab.set_language(self.lang)
+        self._rebuild_tabs()
+        lesson.speak(self, self.lang)
+        self.validate()
+
+    def _rebuild_tabs(self) -> None:
+        """The chart tabs let go and made again in the window's language where they were: the one on screen now,
+        the others when they are next shown or asked for; each is given the choices and selections its old self
+        had (ui/keep.py). The current tab stays current."""
+        from gemmviz.ui import keep
+
+        old = {n: self.__dict__[n] for n in DEFERRED_TABS if n != "exercise_tab" and self._built(n)}
+        if self._hardware_tab is not None:
+            old["hardware_tab"] = self._hardware_tab
+        for name, tab in old.items():
+            self._kept[name] = keep.capture(tab)
+            stand_in = QWidget()  # made again when shown (_on_current_tab) or asked for (__getattr__)
+            self._replace_tab(tab, stand_in, self._built_theme)
+            self.tab_themes.pop(tab, None)
+            if name == "hardware_tab":
+                self._hardware_tab, self._hardware_stand_in = None, stand_in
+            else:
+                del self.__dict__[name]
+                self._stand_ins[name] = stand_in
+            unfollow_all(tab)
+            if name == "charts_tab":
+                tab.stop()
+            tab.hide()
+            tab.setParent(None)  # out of the window at once (deleted when the event loop next turns: _replace_tab)
+        self._on_current_tab()
 
     def fill_lesson_menu(self) -> None:
         """The Lesson menu made (ui/lesson/mode.add_menu: it parses the shipped lessons) in its stand-in's place."""
@@ -447,11 +583,6 @@ class MainWindow(QMainWindow):
         """The settings the live results were measured with (a recovered session's): Save writes them."""
         self.last_run_settings = dict(run_settings)
 
-    def take_over(self, old: MainWindow) -> None:
-        """What a window rebuilt in another language keeps of the old one's own state (i18n.switch_language)."""
-        self.last_run_settings, self.run_failures = old.last_run_settings, list(old.run_failures)
-        self.controls_wanted = old.controls_wanted
-
     @Slot()
     def cancel(self) -> None:
         if self.controller.cancel():
@@ -465,7 +596,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        if self.tabs_built:  # (not built yet: it reads the state when it is)
+        if self._built("roofline_tab"):  # (not built yet: it reads the state when it is)
             self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
@@ -533,9 +664,9 @@ class MainWindow(QMainWindow):
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
         ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        if self.tabs_built:  # (not built yet: it reads the environment when it is)
+        if self._built("roofline_tab"):  # (not built yet: it reads the environment when it is)
             self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
-        self.device_label.set_text(i18n.device_banner(ws.device_gpu))
+        self._show_device()
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
             if self.lesson_mode.active:
@@ -549,6 +680,16 @@ class MainWindow(QMainWindow):
             else:
                 self.open_replay()
         self.validate()
+
+    def _show_device(self) -> None:
+        self.device_label.set_text(self._device_words())
+
+    def _device_words(self) -> str:
+        """The device line: what the probe found, in the window's language (before it answers: it is asked)."""
+        ws = self.workspace
+        if ws.environment:
+            return i18n.device_banner(ws.device_gpu, self.lang)
+        return self.tr("Checking for a CUDA GPU…")
 
     def _open_replay_if_open(self) -> None:
         if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile
@@ -635,18 +776,18 @@ class MainWindow(QMainWindow):
         self.tab_themes[tab] = self.theme
         if tab is None:
             return
-        built = self.tabs_built  # (a stand-in is styled when its tab takes its place)
-        if built and tab is self.charts_tab:
+        built = self.__dict__.get  # (a stand-in is styled when its tab takes its place)
+        if tab is built("charts_tab"):
             tab.apply_theme(self.theme)
-        elif built and tab is self.roofline_tab:
+        elif tab is built("roofline_tab"):
             tab.chart.apply_theme(self.theme)
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
-        elif built and tab is self.compare:
+        elif tab is built("compare"):
             tab.table.resizeColumnsToContents()  # for the new type
-        elif built and tab is self.access_tab:
+        elif tab is built("access_tab"):
             tab.apply_theme(self.theme)
-        elif built and tab is self.exercise_tab:
+        elif tab is built("exercise_tab"):
             tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
 
     def start_lesson(self, chosen) -> bool:
@@ -722,10 +863,10 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> bool:
         """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
-        if self.tabs_built:  # (not built yet: nothing of them to stop)
+        if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
             self.charts_tab.stop()
         self.tiling.stop()
-        if self.tabs_built:
+        if self._built("exercise_tab"):
             self.exercise_tab.shutdown()  # a running check's child is killed
         self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
         QApplication.instance().removeEventFilter(self.keys)

@@ -203,7 +203,7 @@ define(
 define(
     "roof.allows",
     en="At this intensity the roofline allows {roof:,.0f} GFLOP/s on {device}; this run reached {share:.0f}% of it.",
-    zh="在这个算术强度下，屋顶线模型在 {device} 上允许 {roof:,.0f} GFLOP/s；这次运行达到了其中的 {share:.0f}%。",
+    zh="在这个算术强度下，Roofline 模型在 {device} 上允许 {roof:,.0f} GFLOP/s；这次运行达到了其中的 {share:.0f}%。",
 )
 define(
     "roof.caches",

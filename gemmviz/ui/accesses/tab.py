@@ -72,6 +72,9 @@ class AccessTab(QTabWidget):
             self.follower = WorkspaceFollower(self, workspace, self._show_wanted, follow_shown=False)
             self.follower.connect(workspace.events.session_added, self._on_session_added)
             self.follower.connect(workspace.events.session_removed, self._on_session_removed)
+            if workspace.sessions:  # made after sessions were opened (again, in another language): the last one's
+                last = workspace.sessions[-1]
+                self.session_id, self.session_path = last.id, last.path
 
     @property
     def built(self) -> bool:

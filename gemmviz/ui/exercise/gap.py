@@ -40,6 +40,11 @@ class ExerciseGap(QWidget):
             layout.addWidget(w)
         self.setVisible(False)
 
+    def set_language(self, lang: str) -> None:
+        """Its words in `lang` (the catalogue installed); the record shown is drawn again by the tab."""
+        self.lang = self.chart.lang = lang
+        self.title.setText(tr("Where the time to the reference goes (Nsight Compute's counters)"))
+
     def show_record(self, record: dict) -> None:
         """The record's gap; nothing at all for a check that timed nothing (a wrong kernel is never profiled)."""
         g, why = check_gap(record)

@@ -61,7 +61,7 @@ from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
 from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.exercise.widgets import ErrorMap, NoWheelComboBox, SourceView, TimingBars
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, plain, tr
 from gemmviz.ui.worker import WorkerThread
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
@@ -151,21 +151,30 @@ class ExerciseTab(QWidget):
         self.watcher.directoryChanged.connect(self._file_changed)  # editors that save by renaming a new file
         self.debounce = QTimer(self, singleShot=True, interval=400)
         self.debounce.timeout.connect(self._saved)
+        self.words = Words()  # set again in the new language by set_language
         self._build()
         self._load_exercises()
 
     # --- layout ---------------------------------------------------------------------------------------------
     def _build(self) -> None:
+        words = self.words
         self.picker = NoWheelComboBox()
-        self.new_button = QPushButton(tr("New from starter…"))
-        self.open_button = QPushButton(tr("Open kernel…"))
-        self.open_check_button = QPushButton(tr("Open check…"))
-        self.check_button = QPushButton(tr("Check now"))
-        self.cancel_button = QPushButton(tr("Cancel"))
+        self.new_button, self.open_button, self.open_check_button = QPushButton(), QPushButton(), QPushButton()
+        self.check_button, self.cancel_button = QPushButton(), QPushButton()
+        self.auto = QCheckBox()
+        for setter, text in (
+            (self.new_button.setText, lambda: tr("New from starter…")),
+            (self.open_button.setText, lambda: tr("Open kernel…")),
+            (self.open_check_button.setText, lambda: tr("Open check…")),
+            (self.check_button.setText, lambda: tr("Check now")),
+            (self.cancel_button.setText, lambda: tr("Cancel")),
+            (self.auto.setText, lambda: tr("Check on save")),
+        ):
+            words.bind(setter, text)
         self.cancel_button.setEnabled(False)
-        self.auto = QCheckBox(tr("Check on save"))
         self.auto.setChecked(True)
-        self.file_label = QLabel(tr("No kernel file open: write the starter, or open your .cu."))
+        self.file_label = QLabel()
+        words.bind(self.file_label.setText, self._file_words)
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         self.file_label.setWordWrap(True)
         self.hint_button = QPushButton()
@@ -226,7 +235,8 @@ class ExerciseTab(QWidget):
         self.record_label = QLabel()  # whose check is shown: the file and when
         self.record_label.setTextFormat(Qt.TextFormat.PlainText)
         self.record_label.setWordWrap(True)
-        self.source_title = QLabel(tr("Your code (the lines the check cites are highlighted)"))
+        self.source_title = QLabel()
+        self.words.bind(self.source_title.setText, lambda: tr("Your code (the lines the check cites are highlighted)"))
         self.source_title.setWordWrap(True)
         self.source_view = SourceView()
         self.printf_title = QLabel()
@@ -255,8 +265,16 @@ class ExerciseTab(QWidget):
         rv.addWidget(self.printf_title)
         rv.addWidget(self.printf_view, 1)
         self.access_kind = NoWheelComboBox()
-        self.access_kind.addItem(tr("What your kernel touched: coalescing (global loads)"), "coalescing")
-        self.access_kind.addItem(tr("What your kernel touched: bank conflicts (shared memory)"), "banks")
+        self.access_kind.addItem("", "coalescing")
+        self.access_kind.addItem("", "banks")
+        self.words.bind(
+            lambda text: self.access_kind.setItemText(0, text),
+            lambda: tr("What your kernel touched: coalescing (global loads)"),
+        )
+        self.words.bind(
+            lambda text: self.access_kind.setItemText(1, text),
+            lambda: tr("What your kernel touched: bank conflicts (shared memory)"),
+        )
         self.access_kind.currentIndexChanged.connect(lambda _i: self._fill_accesses(self.record or {}))
         for combo in (self.picker, self.access_kind):  # long items: elided in the box, never widening the window
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -288,16 +306,43 @@ class ExerciseTab(QWidget):
         return self.exercises[i] if 0 <= i < len(self.exercises) else None
 
     def _exercise_changed(self, *_args) -> None:
+        self.hints_shown = 0
+        self._show_task()
+
+    def _show_task(self) -> None:
         e = self.exercise
         if e is None:
             return
-        title, task, hints = e.text(self.lang)
+        title, task, _hints = e.text(self.lang)
         self.task.setPlainText(
             f"{title}\n\n{reflow(task)}\n\n"
             + tr("Measured against {0}; goal: {1}× its speed.").format(e.reference, rate(e.speed_goal))
         )
-        self.hints_shown = 0
         self._show_hints()
+
+    def _file_words(self) -> str:
+        if self.path is None:
+            return tr("No kernel file open: write the starter, or open your .cu.")
+        return tr("Your kernel: {0}").format(self.path)
+
+    def set_language(self, lang: str) -> None:
+        """Every word of the tab in `lang` (its catalogue installed), in place: the exercise, the kernel file
+        and its watch, the hints shown, the check shown (said again in `lang`) and a check under way all stay."""
+        if lang == self.lang:
+            return
+        self.lang = lang
+        self.words.retranslate()
+        for i, e in enumerate(self.exercises):
+            self.picker.setItemText(i, e.text(lang)[0])
+        self._show_task()  # the task and the hints shown so far, in the new language
+        self.gap.set_language(lang)
+        if self.record is not None:
+            progress = self.progress.text()
+            self.show_record(self.record)
+            if self.worker is not None:  # a check under way: its progress line stays until it reports again
+                self.progress.setText(progress)
+            elif progress:
+                self.progress.setText(tr("Checked {0}").format(Path(self.record["file"]).name))
 
     def _show_hints(self) -> None:
         e = self.exercise
@@ -348,7 +393,7 @@ class ExerciseTab(QWidget):
             self.watcher.removePath(old)
         self.path = path
         self.checked_hash = content_hash(path)  # opening is no change: the next save that changes it checks
-        self.file_label.setText(tr("Your kernel: {0}").format(path))
+        self.file_label.setText(self._file_words())
         self.watcher.addPath(str(path))
         self.watcher.addPath(str(path.parent))
         self._pick_for(path)

@@ -12,7 +12,7 @@ from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.ui.charts import kinds as chart_kinds
 from gemmviz.ui.export.exporters import ExportError, export_chart, workspace_footer
-from gemmviz.ui.text import LANGUAGE, tr
+from gemmviz.ui.text import tr
 
 PRESETS = ["1920x1080", "3840x2160", "1280x720", "2560x1440"]
 
@@ -31,7 +31,7 @@ def export_chart_of(window, kind: str, path: str, width: int, height: int) -> bo
         view = ChartView(view.baseline, picked.problem.key, view.source, view.source_of)
     gpu = ws.roofline_gpu(ws.shown())
     ceilings = load_ceilings(gpu) if gpu else None
-    footer = workspace_footer(ws, shown, LANGUAGE[0])
+    footer = workspace_footer(ws, shown, window.lang)
     try:
         export_chart(kind, shown, path, width, height, window.theme, ceilings, view, footer)
     except (ExportError, ProblemError, OSError) as exc:

@@ -39,7 +39,7 @@ from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.hardware.pipeline import PipelineView
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
-from gemmviz.ui.i18n import explain_counters, explain_trace, language  # in the window's language
+from gemmviz.ui.i18n import explain_counters, explain_trace, language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -227,8 +227,11 @@ class LevelRooflineChart(pg.PlotWidget):
 class HardwareTab(QSplitter):
     """Pick a result that carries counters or a block trace; see one view of it and the sentences beside it."""
 
-    def __init__(self, workspace: Workspace, theme: Theme = LIGHT, parent: QWidget | None = None):
+    def __init__(
+        self, workspace: Workspace, theme: Theme = LIGHT, parent: QWidget | None = None, lang: str | None = None
+    ):
         super().__init__(parent)
+        self.lang = lang or language()  # what its explanations and charts' sentences are written in
         self.workspace = workspace
         self.candidates: list[Result] = []
         self.sm_count: int | None = None
@@ -244,8 +247,8 @@ class HardwareTab(QSplitter):
         self.trace_chart = SmTraceChart(theme)
         self.traffic_chart = TrafficChart(theme)
         self.roofline_chart = LevelRooflineChart(theme)
-        self.gap_view = GapView(theme, language())
-        self.pipeline_view = PipelineView(theme, language())
+        self.gap_view = GapView(theme, self.lang)
+        self.pipeline_view = PipelineView(theme, self.lang)
         self.stack = QStackedWidget()
         for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
             self.stack.addWidget(chart)
@@ -405,9 +408,11 @@ class HardwareTab(QSplitter):
             )
         elif self.view_combo.currentIndex() == 0:
             chart = self.trace_chart  # its summary, made once with the drawing
-            self.text.setPlainText(explain_trace(r, self.sm_count, chart.summary if chart.result is r else None))
+            self.text.setPlainText(
+                explain_trace(r, self.lang, self.sm_count, chart.summary if chart.result is r else None)
+            )
         else:
-            self.text.setPlainText(explain_counters(r))
+            self.text.setPlainText(explain_counters(r, self.lang))
 
     def apply_theme(self, theme: Theme) -> None:
         self.set_shares(theme)

@@ -34,7 +34,7 @@ from gemmviz.core.lesson.lessons import (
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import fonts
 from gemmviz.ui.follow import WorkspaceFollower
-from gemmviz.ui.i18n import language
+from gemmviz.ui.i18n import speaking
 from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
 from gemmviz.ui.lesson.render import (
     Text,
@@ -134,6 +134,15 @@ class LessonView(QWidget):
             return self.live
         return self.replay
 
+    def set_lesson(self, lesson: Lesson) -> None:
+        """Go on with `lesson`, the same lesson in another language (its steps and animations are the same): the
+        step, the frame, a playing animation and the live figures stay; its words and views are drawn anew."""
+        self.lesson = self.deck.lesson = lesson
+        self._drop_views()
+        self.status = self._default_status()
+        self._place_view()
+        self.update()
+
     def set_live_results(self, results: list, gpu: str) -> None:
         date = _dt.date.today().isoformat()
         self.live = live_source([r for r in results if r.backend != "cpu" or r.valid], gpu, date)
@@ -197,6 +206,10 @@ class LessonView(QWidget):
         self.deck.key(key)
 
     def _default_status(self) -> str:
+        with speaking(self.lesson.lang):  # a line of the slide: in the lesson's language, as its words are
+            return self._status_words()
+
+    def _status_words(self) -> str:
         step = self.lesson.steps[self.index]
         hint = ui_view(step.view).hint(step)
         if not hint and step.run and self.live_gpu and self.run_jobs is not None:
@@ -291,16 +304,20 @@ class LessonView(QWidget):
             return
         jobs = step_jobs(step)
         if jobs and self.run_jobs(jobs):
-            self.set_status(tr("Measuring {n} job(s) on {gpu}…").format(n=len(jobs), gpu=self.live_gpu))
+            with speaking(self.lesson.lang):
+                self.set_status(tr("Measuring {n} job(s) on {gpu}…").format(n=len(jobs), gpu=self.live_gpu))
 
     def set_status(self, text: str) -> None:
         self.status = text
         self.update()
 
     def on_progress(self, done: int, total: int, label: str, _seconds_left: float = -1) -> None:
-        self.set_status(
-            tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label) if done < total else ""
-        )
+        with speaking(self.lesson.lang):
+            self.set_status(
+                tr("Measuring {done}/{total}: {label}").format(done=done, total=total, label=label)
+                if done < total
+                else ""
+            )
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -333,22 +350,54 @@ class LessonMode:
         return self.view is not None
 
 
+def speak(window, lang: str) -> None:
+    """The window speaks `lang` now: a shipped lesson on screen goes on in its `lang` version at the same step and
+    frame (a lesson of the teacher's own stays as it is written), and the presenter's window sets its words
+    again. The windows stay where and as they are."""
+    mode = window.lesson_mode
+    view = mode.view
+    if view is None:
+        return
+    lesson = view.lesson
+    if lesson.folder is None and lesson.lang != lang:
+        try:
+            other = find_lesson(lesson.name, lang)
+        except LessonError:
+            other = None  # no version in this language: it stays in its own, whole
+        if other is not None and [s.animation for s in other.steps] == [s.animation for s in lesson.steps]:
+            view.set_lesson(other)
+    if mode.presenter is not None:
+        mode.presenter.retranslate()
+
+
 def add_menu(window) -> None:
     """The Lesson menu: one entry per shipped lesson and language, and a lesson file of the teacher's own."""
-    menu = window.menuBar().addMenu(QCoreApplication.translate("Lesson", "&Lesson"))
+    menu = window.menuBar().addMenu("")
+    words = window.words  # set again when the window's language changes
+    words.bind(menu.setTitle, lambda: QCoreApplication.translate("Lesson", "&Lesson"))
     try:
         lessons = [x for by_lang in all_shipped_lessons().values() for x in by_lang.values()]
     except LessonError as exc:
         lessons = []
         menu.addAction(f"(shipped lessons unreadable: {exc})").setEnabled(False)
     for lesson in lessons:
-        steps = QCoreApplication.translate("Lesson", "{0} steps").format(len(lesson.steps))
-        menu.addAction(f"{lesson.title} ({steps})", lambda _=False, x=lesson: start(window, x))
+        entry = menu.addAction("", lambda _=False, x=lesson: start(window, x))
+        steps = len(lesson.steps)
+        words.bind(
+            entry.setText,
+            lambda x=lesson, n=steps: "{} ({})".format(
+                x.title, QCoreApplication.translate("Lesson", "{0} steps").format(n)
+            ),
+        )
     menu.addSeparator()
-    menu.addAction(QCoreApplication.translate("Lesson", "Open lesson file…"), lambda: open_lesson_dialog(window))
+    words.bind(
+        menu.addAction("", lambda: open_lesson_dialog(window)).setText,
+        lambda: QCoreApplication.translate("Lesson", "Open lesson file…"),
+    )
     mode = window.lesson_mode
-    mode.presenter_action = menu.addAction(
-        QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)"), lambda: open_presenter(window)
+    mode.presenter_action = menu.addAction("", lambda: open_presenter(window))
+    words.bind(
+        mode.presenter_action.setText, lambda: QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)")
     )
     mode.presenter_action.setShortcut("Ctrl+Shift+L")
 
@@ -360,7 +409,7 @@ def open_presenter(window, lesson: Lesson | None = None) -> bool:
     if mode.view is None:
         if lesson is None:
             try:
-                lesson = find_lesson(DEFAULT_LESSON, language())
+                lesson = find_lesson(DEFAULT_LESSON, window.lang)
             except LessonError as exc:
                 window.show_error(tr("Cannot open the lesson"), str(exc))
                 return False

@@ -137,6 +137,15 @@ class PresenterWindow(QWidget):
         self._moved(deck.index)
         self._show_clock()
 
+    def retranslate(self) -> None:
+        """Its words in the language installed now (the window's), and its slides again (in the lesson's)."""
+        self.setWindowTitle(tr("Presenter: {title}").format(title=self.deck.lesson.title))
+        self.reset_button.setText(tr("Reset clock"))
+        self.help_label.setText(key_help())
+        self.now_label.setText(tr("Now"))
+        self.next_label.setText(tr("Next"))
+        self._moved(self.deck.index)
+
     def _lay_out(self) -> None:
         top = QHBoxLayout()
         top.addWidget(self.step_label)

@@ -24,8 +24,9 @@ from gemmviz.core.lesson.lessons import FOOTER_QUOTED, NO_DATA, Lesson, LessonSo
 from gemmviz.core.lesson.views import VIEW_KINDS
 from gemmviz.core.messages import Message, msg, render
 from gemmviz.ui.fonts import pixel_font
+from gemmviz.ui.i18n import paint_in, speaking
 from gemmviz.ui.lesson.views import Text, ViewContext, kept_widgets, ui_view
-from gemmviz.ui.text import LANGUAGE, tr
+from gemmviz.ui.text import tr
 from gemmviz.ui.theme import Theme, theme_for
 
 log = logging.getLogger("gemmviz")
@@ -49,6 +50,7 @@ class Slide:
     text: str
     footer: Message
     status: str = ""  # what the window adds on screen: "R runs these kernels live", progress
+    lang: str = "en"  # the lesson's: every word of the slide is in it, whatever the window's language
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
         fill_text(step.text, list(source.results), lesson.lang),
         _footer(step, source, lesson.lang),
         status,
+        lesson.lang,
     )
 
 
@@ -177,13 +180,15 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     right = QRectF(mid.right(), lay.header.top(), lay.header.right() - mid.right(), lay.header.height())
     v = Qt.AlignmentFlag.AlignVCenter
     _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
-    step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)  # header, footer: in the installed language
+    with speaking(slide.lang):  # header, footer: in the lesson's language
+        step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)
+        data = tr("Data: {0}").format(render(slide.footer, slide.lang))
     _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, step_of, small, texts)
     _draw(
         painter,
         right,
         Qt.AlignmentFlag.AlignRight | v,
-        render(slide.source_label, LANGUAGE[0]),
+        render(slide.source_label, slide.lang),
         small,
         texts,
         elide=True,
@@ -198,7 +203,6 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     status_w = min(QFontMetricsF(small).horizontalAdvance(slide.status) + lay.small_px, lay.footer.width() / 2)
     foot_r = QRectF(lay.footer.right() - status_w, lay.footer.top(), status_w, lay.footer.height())
     foot_l = QRectF(lay.footer.left(), lay.footer.top(), lay.footer.width() - status_w, lay.footer.height())
-    data = tr("Data: {0}").format(render(slide.footer, LANGUAGE[0]))
     _draw(
         painter,
         foot_l,
@@ -231,7 +235,11 @@ def chart_theme(projector: bool, dark: bool, w: int, h: int) -> Theme:
 def make_view_widget(step: Step, source: LessonSource, theme: Theme, lang: str = "en") -> QWidget | None:
     """A fresh live widget of the step's view (ui/lesson/views.py), filtered to the step's series and sizes;
     None for a step of words only."""
-    return ui_view(step.view).widget(ViewContext(step, source, theme, lang))
+    with speaking(lang):  # the words it sets now (a chart's title, axes, legend) in the lesson's language
+        widget = ui_view(step.view).widget(ViewContext(step, source, theme, lang))
+    if widget is not None:
+        paint_in(widget, lang)  # and those it draws when it paints (the animation's)
+    return widget
 
 
 def render_slide(
@@ -254,7 +262,8 @@ def render_slide(
     texts = draw_slide_text(painter, w, h, slide, theme_for(projector, dark), lay)
     if has_view(step):
         ctx = ViewContext(step, source, chart_theme(projector, dark, w, h), lesson.lang, frame)
-        texts += ui_view(step.view).paint(painter, lay.view.toAlignedRect(), ctx)
+        with speaking(lesson.lang):
+            texts += ui_view(step.view).paint(painter, lay.view.toAlignedRect(), ctx)
     return texts
 
 

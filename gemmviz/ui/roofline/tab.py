@@ -24,7 +24,7 @@ from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts.roofline import RooflineChart
 from gemmviz.ui.follow import WorkspaceFollower
-from gemmviz.ui.i18n import explain_pair, explain_result  # in the window's language
+from gemmviz.ui.i18n import explain_pair, explain_result, language
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
 from gemmviz.ui.theme import Theme
 
@@ -51,8 +51,9 @@ def pages_of(text: str, limit: int = PAGE_CHARS) -> list[str]:
 
 
 class RooflineTab(QSplitter):
-    def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, theme: Theme, parent: QWidget | None = None, lang: str | None = None):
         super().__init__(parent)
+        self.lang = lang or language()  # what its explanations are written in
         self.workspace = workspace
         self.chart = RooflineChart(theme)
         self.ceilings_button = QPushButton(tr("Measure ceilings"))  # short: the side pane is narrow at 720p
@@ -145,11 +146,11 @@ class RooflineTab(QSplitter):
     def explain(self, result: Result) -> None:
         gpu = self.workspace.gpu_of(result)
         ceilings = load_ceilings(gpu) if gpu else None
-        self.set_text(explain_result(result, ceilings, self.workspace.source_of(result)))
+        self.set_text(explain_result(result, self.lang, ceilings, self.workspace.source_of(result)))
 
     def explain_selection(self, picked: list[Result]) -> None:
         """One result: its explanation; two: whether they differ by more than their noise."""
         if len(picked) == 1:
             self.explain(picked[0])
         elif len(picked) == 2:
-            self.set_text(explain_pair(*picked))
+            self.set_text(explain_pair(*picked, self.lang))

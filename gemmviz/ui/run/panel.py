@@ -32,7 +32,7 @@ from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import settings_store as store
 from gemmviz.ui.follow import WorkspaceFollower
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, tr
 
 PRESETS = list(settings.SIZE_PRESETS)
 CUSTOM = settings.CUSTOM_SIZE
@@ -112,6 +112,7 @@ class RunPanel(QWidget):
 
     def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None):
         super().__init__(parent)
+        self.words = Words()  # set again in the window's language by retranslate
         form = QVBoxLayout(self)
         form.addWidget(self._size_box())
         form.addWidget(self._variant_box())
@@ -142,34 +143,40 @@ class RunPanel(QWidget):
 
     def _size_box(self) -> QGroupBox:
         """The size: a preset or M, N and K, and the sizes of a sweep."""
-        size_box = QGroupBox(self.tr("Matrix size"))
+        words = self.words
+        size_box = QGroupBox()
+        words.bind(size_box.setTitle, lambda: self.tr("Matrix size"))
         size_form = QFormLayout(size_box)
         self.size_preset = QComboBox()
         for preset in PRESETS:
             self.size_preset.addItem(preset, preset)
-        self.size_preset.addItem(self.tr("Custom M×N×K"), CUSTOM)  # the setting keeps the English key
+        self.size_preset.addItem("", CUSTOM)  # the setting keeps the English key
+        custom = self.size_preset.count() - 1
+        words.bind(lambda text: self.size_preset.setItemText(custom, text), lambda: self.tr("Custom M×N×K"))
         self.size_preset.setCurrentText("1024")
-        size_form.addRow(self.tr("size"), self.size_preset)
+        size_form.addRow(self._label(lambda: self.tr("size")), self.size_preset)
         self.m_edit, self.n_edit, self.k_edit = QLineEdit("1024"), QLineEdit("1024"), QLineEdit("1024")
         mnk = QHBoxLayout()
         for label, edit in (("M", self.m_edit), ("N", self.n_edit), ("K", self.k_edit)):
-            edit.setToolTip(self.tr("{0}: a whole number ≥ 1").format(label))
+            words.bind(edit.setToolTip, lambda label=label: self.tr("{0}: a whole number ≥ 1").format(label))
             mnk.addWidget(QLabel(label))
             mnk.addWidget(edit)
         size_form.addRow(mnk)
         self.sweep_edit = QLineEdit("256,512,1024,2048")
-        self.sweep_edit.setToolTip(self.tr("Sizes for Sweep: comma-separated N or MxNxK"))
-        size_form.addRow(self.tr("sweep sizes"), self.sweep_edit)
+        words.bind(self.sweep_edit.setToolTip, lambda: self.tr("Sizes for Sweep: comma-separated N or MxNxK"))
+        size_form.addRow(self._label(lambda: self.tr("sweep sizes")), self.sweep_edit)
         return size_box
 
     def _variant_box(self) -> QGroupBox:
         """The registry's variants, the default ones checked, then one row of choices per parameter."""
-        var_box = QGroupBox(self.tr("Kernel variants"))
+        var_box = QGroupBox()
+        self.words.bind(var_box.setTitle, lambda: self.tr("Kernel variants"))
         var_layout = QVBoxLayout(var_box)
         self.variant_list = QListWidget()
         defaults = set(default_variants())
         for v in VARIANTS.values():
-            item = QListWidgetItem(f"{v.name} — {tr(v.title)}")  # VARIANT_TITLES marks the titles
+            item = QListWidgetItem()
+            self.words.bind(item.setText, lambda v=v: f"{v.name} — {tr(v.title)}")  # VARIANT_TITLES marks them
             item.setData(Qt.ItemDataRole.UserRole, v.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if v.name in defaults else Qt.CheckState.Unchecked)
@@ -187,8 +194,8 @@ class RunPanel(QWidget):
         """A parameter's label (naming the variants that have it) and one check box per value."""
         row = QHBoxLayout()
         users = ", ".join(v.name for v in VARIANTS.values() if key in v.param_choices)
-        label = QLabel(tr(key))  # tile, block: ui/tiling.PARAM_NAMES marks them
-        label.setToolTip(self.tr("{key} of {users}").format(key=tr(key), users=users))
+        label = self._label(lambda: tr(key))  # tile, block: ui/tiling.PARAM_NAMES marks them
+        self.words.bind(label.setToolTip, lambda: self.tr("{key} of {users}").format(key=tr(key), users=users))
         row.addWidget(label)
         self.param_boxes[key] = {}
         for value in values:
@@ -203,7 +210,9 @@ class RunPanel(QWidget):
 
     def _timing_box(self) -> QGroupBox:
         """Repeats, warm-up, cold L2 and the slow CPU loop's permission."""
-        timing_box = QGroupBox(self.tr("Timing"))
+        words = self.words
+        timing_box = QGroupBox()
+        words.bind(timing_box.setTitle, lambda: self.tr("Timing"))
         timing = QFormLayout(timing_box)
         self.repeats_spin = QSpinBox()
         self.repeats_spin.setRange(1, 1000)
@@ -211,10 +220,11 @@ class RunPanel(QWidget):
         self.warmup_spin = QSpinBox()
         self.warmup_spin.setRange(0, 100)
         self.warmup_spin.setValue(3)
-        self.cold_box = QCheckBox(self.tr("flush L2 before each sample (cold)"))
-        self.slow_cpu_box = QCheckBox(self.tr("allow slow CPU loop runs"))
-        timing.addRow(self.tr("repeats"), self.repeats_spin)
-        timing.addRow(self.tr("warm-up"), self.warmup_spin)
+        self.cold_box, self.slow_cpu_box = QCheckBox(), QCheckBox()
+        words.bind(self.cold_box.setText, lambda: self.tr("flush L2 before each sample (cold)"))
+        words.bind(self.slow_cpu_box.setText, lambda: self.tr("allow slow CPU loop runs"))
+        timing.addRow(self._label(lambda: self.tr("repeats")), self.repeats_spin)
+        timing.addRow(self._label(lambda: self.tr("warm-up")), self.warmup_spin)
         timing.addRow(self.cold_box)
         timing.addRow(self.slow_cpu_box)
         return timing_box
@@ -222,15 +232,30 @@ class RunPanel(QWidget):
     def _buttons(self) -> QHBoxLayout:
         """Run, Sweep and Cancel (disabled until a run starts)."""
         buttons = QHBoxLayout()
-        self.run_button = QPushButton(self.tr("Run"))
-        self.run_button.setToolTip(self.tr("Run the selected variants at this size (Ctrl+R)"))
-        self.sweep_button = QPushButton(self.tr("Sweep"))
-        self.sweep_button.setToolTip(self.tr("Run sweep sizes × variants × parameters"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        words = self.words
+        self.run_button, self.sweep_button, self.cancel_button = QPushButton(), QPushButton(), QPushButton()
+        words.bind(self.run_button.setText, lambda: self.tr("Run"))
+        words.bind(self.run_button.setToolTip, lambda: self.tr("Run the selected variants at this size (Ctrl+R)"))
+        words.bind(self.sweep_button.setText, lambda: self.tr("Sweep"))
+        words.bind(self.sweep_button.setToolTip, lambda: self.tr("Run sweep sizes × variants × parameters"))
+        words.bind(self.cancel_button.setText, lambda: self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
         for b in (self.run_button, self.sweep_button, self.cancel_button):
             buttons.addWidget(b)
         return buttons
+
+    def _label(self, text) -> QLabel:
+        """A label whose words `text()` gives, set again by retranslate."""
+        label = QLabel()
+        self.words.bind(label.setText, text)
+        return label
+
+    def retranslate(self) -> None:
+        """Every word of the panel in the language installed now; every choice stays as it is."""
+        with self._one_change():
+            self.words.retranslate()
+            if self.workspace is not None and self.workspace.environment:
+                self.apply_availability(self.workspace)  # the variants' tooltips, with why one cannot run
 
     def _emit_changed(self, *_args) -> None:
         self.changed.emit()

@@ -13,7 +13,7 @@ from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.schedule.block import Schedule
 from gemmviz.core.schedule.kinds import schedule_kind
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, spoken_language, tr
 from gemmviz.ui.tiling.captions import caption_words
 
 LINE = 1.3  # line pitch, in font heights
@@ -79,7 +79,7 @@ def fit_layout(
     for _ in range(24):
         two_captioned = False
         need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
-        for caption_lines in (2, 3, 4):  # the caption gets two lines, three or four where it needs them (half a view)
+        for caption_lines in (2, 3, 4, 5):  # the caption gets two lines, three to five where it needs them
             lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f), caption_lines)
             # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
             inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
@@ -109,17 +109,22 @@ _LAYOUTS: dict[tuple, tuple[Schedule, Layout]] = {}
 def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[str], min_px: float = 0.0) -> Layout:
     """The fitted layout, measured once per view size, schedule and thread (fitting measures text many times:
     per frame it cost the animation its 16 ms budget)."""
-    key = (w, h, id(s), font_px, tuple(measured), min_px)
+    key = (w, h, id(s), font_px, tuple(measured), min_px, spoken_language())  # the captions' language too
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
-    longest: dict = {}  # one layout for every step: the step with the longest caption of each kind
+    # one layout for every step: the widest caption of each kind, as drawn (in the language spoken: the widest
+    # English caption's step need not be the widest Chinese one)
+    fm = QFontMetricsF(pixel_font(font_px, True))
+    longest: dict[str, tuple[float, str]] = {}
     for st in s.steps:
         if st.wrong:  # the bounds bug's store has a frame of its own (ui/tiling/bounds_bug.py)
             continue
-        if st.kind not in longest or len(st.text) > len(longest[st.kind].text):
-            longest[st.kind] = st
-    lay = fit_layout(w, h, s, font_px, measured, tuple(caption_words(st) for st in longest.values()), min_px)
+        words = caption_words(st)
+        wide = fm.horizontalAdvance(words)
+        if st.kind not in longest or wide > longest[st.kind][0]:
+            longest[st.kind] = (wide, words)
+    lay = fit_layout(w, h, s, font_px, measured, tuple(words for _, words in longest.values()), min_px)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)

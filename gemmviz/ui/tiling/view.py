@@ -3,6 +3,7 @@ speed, block, thread) next to the kernel's source with the line of the current s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -33,7 +34,7 @@ from gemmviz.core.schedule.block import (
     kind_of,
     legible_problem,
 )
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.tiling.render import Background, FrameState, render_frame
 
@@ -145,7 +146,12 @@ class CodeView(QPlainTextEdit):
         per_pt = QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) / 10.0  # width of the columns per point
         room = self.viewport().width() - 2 * self.document().documentMargin()
         pt = max(self.min_pt, min(self.max_pt, room / per_pt if per_pt > 0 else self.max_pt))
-        mono.setPointSizeF(round(pt * 2) / 2)
+        pt = max(self.min_pt, math.floor(pt * 2) / 2)  # half points, rounded down
+        mono.setPointSizeF(pt)
+        # glyph widths are hinted per size, not proportional: step down until the columns really fit
+        while pt > self.min_pt and QFontMetricsF(mono).horizontalAdvance("x" * CODE_COLUMNS) > room:
+            pt -= 0.5
+            mono.setPointSizeF(pt)
         if self.font() != mono:
             self.setFont(mono)
 
@@ -174,6 +180,7 @@ class TilingPanel(QWidget):
         self.glide_timer = QTimer(self)
         self.glide_timer.setInterval(FRAME_MS)
         self.glide_timer.timeout.connect(self._glide)
+        self.words = Words()  # set again in the window's language by retranslate
         self._make_controls()
         self._lay_out(theme)
         self._connect()
@@ -182,40 +189,54 @@ class TilingPanel(QWidget):
 
     def _make_controls(self) -> None:
         """The kernel, play, step and speed buttons, the tab's own tile and size, block and thread."""
+        words = self.words
         self.variant_combo = QComboBox()
-        for name, v in animated_variants().items():
-            self.variant_combo.addItem(tr(v.title), name)
+        for i, (name, v) in enumerate(animated_variants().items()):
+            self.variant_combo.addItem("", name)
+            words.bind(lambda text, i=i: self.variant_combo.setItemText(i, text), lambda v=v: tr(v.title))
         self.variant_combo.setCurrentIndex(self.variant_combo.findData("gpu-tiled"))  # the seeds' kernel first
-        self.play_button = QPushButton(tr("Play"))
-        self.back_button = QPushButton(tr("◀ Step"))
-        self.forward_button = QPushButton(tr("Step ▶"))
+        self.play_button, self.back_button, self.forward_button = QPushButton(), QPushButton(), QPushButton()
+        words.bind(self.play_button.setText, lambda: tr("Pause") if self.timer.isActive() else tr("Play"))
+        words.bind(self.back_button.setText, lambda: tr("◀ Step"))
+        words.bind(self.forward_button.setText, lambda: tr("Step ▶"))
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.speed_spin = QSpinBox()
         self.speed_spin.setRange(1, 60)
         self.speed_spin.setValue(2)
-        self.speed_spin.setSuffix(tr(" steps/s"))
+        words.bind(self.speed_spin.setSuffix, lambda: tr(" steps/s"))
         self.block_y, self.block_x, self.thread_y, self.thread_x = (QSpinBox() for _ in range(4))
         # the tab's own tile and size: the animated size is chosen to be read, apart from the benchmark's
-        self.tile_label = QLabel(tr("tile"))
+        self.tile_label = QLabel(tr("tile"))  # (retranslate: _fill_tiles)
         self.tile_combo = QComboBox()
-        self.tile_combo.setToolTip(tr("The kernel's tile (or block) edge in this animation"))
+        words.bind(self.tile_combo.setToolTip, lambda: tr("The kernel's tile (or block) edge in this animation"))
         self.size_combo = QComboBox()
-        self.size_combo.setToolTip(
-            tr(
+        words.bind(
+            self.size_combo.setToolTip,
+            lambda: tr(
                 "The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel "
                 "and tile; 'benchmark' is the run panel's size (or the result shown)"
-            )
+            ),
         )
-        self.size_combo.addItem(tr("legible"), AUTO)
-        self.size_combo.addItem(tr("benchmark"), BENCHMARK)
+        self.size_combo.addItem("", AUTO)
+        self.size_combo.addItem("", BENCHMARK)
+        words.bind(lambda text: self.size_combo.setItemText(0, text), lambda: tr("legible"))
+        words.bind(lambda text: self.size_combo.setItemText(1, text), self._benchmark_words)
         for size in SIZE_PRESETS:
             self.size_combo.addItem(size.label, size.key)
         # a second kernel's block beside the first, in lockstep (ui/tiling/side.py): naive vs tiled
         self.beside_combo = QComboBox()
-        self.beside_combo.setToolTip(tr("Another kernel's block beside this one, in lockstep, with its counters"))
-        self.beside_combo.addItem(tr("nothing beside"), None)
-        for name, v in animated_variants().items():
-            self.beside_combo.addItem(tr("beside: {kernel}").format(kernel=tr(v.title)), name)
+        words.bind(
+            self.beside_combo.setToolTip,
+            lambda: tr("Another kernel's block beside this one, in lockstep, with its counters"),
+        )
+        self.beside_combo.addItem("", None)
+        words.bind(lambda text: self.beside_combo.setItemText(0, text), lambda: tr("nothing beside"))
+        for i, (name, v) in enumerate(animated_variants().items(), 1):
+            self.beside_combo.addItem("", name)
+            words.bind(
+                lambda text, i=i: self.beside_combo.setItemText(i, text),
+                lambda v=v: tr("beside: {kernel}").format(kernel=tr(v.title)),
+            )
         self.beside_schedule: Schedule | None = None
         for combo in (self.variant_combo, self.beside_combo):  # long kernel titles: shown cut, not pushing the tab
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -229,12 +250,17 @@ class TilingPanel(QWidget):
         """Two rows of controls over the view and the kernel's source side by side."""
         # two rows, so that the controls fit beside the view at 1280x720 in projector mode too
         row, row2 = QHBoxLayout(), QHBoxLayout()
-        self.code_button = QPushButton(tr("Code"))
+        words = self.words
+        self.code_button = QPushButton()
+        words.bind(self.code_button.setText, lambda: tr("Code"))
         self.code_button.setCheckable(True)
-        self.code_button.setToolTip(tr("Show the kernel's source beside the animation, its current line highlighted"))
+        words.bind(
+            self.code_button.setToolTip,
+            lambda: tr("Show the kernel's source beside the animation, its current line highlighted"),
+        )
         self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
         for w in (
-            QLabel(tr("kernel")),
+            self._label(lambda: tr("kernel")),
             self.variant_combo,
             self.play_button,
             self.back_button,
@@ -247,12 +273,12 @@ class TilingPanel(QWidget):
         for w in (
             self.tile_label,
             self.tile_combo,
-            QLabel(tr("size")),
+            self._label(lambda: tr("size")),
             self.size_combo,
-            QLabel(tr("block y,x")),
+            self._label(lambda: tr("block y,x")),
             self.block_y,
             self.block_x,
-            QLabel(tr("thread y,x")),
+            self._label(lambda: tr("thread y,x")),
             self.thread_y,
             self.thread_x,
         ):
@@ -276,6 +302,24 @@ class TilingPanel(QWidget):
         layout.addLayout(row2)
         layout.addWidget(self.message)
         layout.addWidget(split, 1)
+
+    def _label(self, text) -> QLabel:
+        label = QLabel()
+        self.words.bind(label.setText, text)
+        return label
+
+    def retranslate(self) -> None:
+        """Every word of the tab in the language installed now, on the same kernel, size, step and frame."""
+        self.words.retranslate()
+        v = animated_variants()[self.variant]
+        self.tile_label.setText(tr(v.schedule_param or "tile"))
+        for view in (self.view, self.beside_view):
+            view.update()  # the frame's words are drawn when it paints
+
+    def _benchmark_words(self) -> str:
+        if self.benchmark is None:
+            return tr("benchmark")
+        return tr("benchmark {size}").format(size=self.benchmark.label)
 
     def _connect(self) -> None:
         self.code_button.clicked.connect(self._code_clicked)
@@ -362,9 +406,7 @@ class TilingPanel(QWidget):
 
     def _set_benchmark(self, problem: Problem) -> None:
         self.benchmark = problem
-        self.size_combo.setItemText(
-            self.size_combo.findData(BENCHMARK), tr("benchmark {size}").format(size=problem.label)
-        )
+        self.size_combo.setItemText(self.size_combo.findData(BENCHMARK), self._benchmark_words())
 
     def follow(self, run_panel) -> None:
         """Follow the run panel: the first chosen value of each parameter, and its size where the size menu
