@@ -114,6 +114,7 @@ def test_exporting_a_hardware_chart_draws_the_result_the_hardware_tab_shows(qapp
     status = SimpleNamespace(showMessage=lambda *a: None)
     window = SimpleNamespace(
         workspace=ws,
+        lang="en",
         theme=PROJECTOR_LIGHT,
         roofline_tab=SimpleNamespace(chart=SimpleNamespace(results=[])),
         charts_tab=SimpleNamespace(chart_view=lambda: ChartView("gpu-naive", "8192x8192x8192", "", ws.source_of)),

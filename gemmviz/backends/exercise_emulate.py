@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,7 @@ class EmulatedCheck:
         self.rng = np.random.default_rng(seed)
         self.inputs: dict[tuple, Inputs] = {}
         self.instructions = 0  # steps run, every run of the check
+        self.unwritten: list[tuple] = []  # the sizes whose run read shared words no thread wrote
 
     def inputs_for(self, shape) -> Inputs:
         shape = tuple(shape)
@@ -104,11 +106,18 @@ class EmulatedCheck:
     def shape_entry(self, shape, run: emu.EmulatedRun, seconds: float) -> dict:
         """The shape's outcome as the GPU's verify step writes it."""
         m, n, k = shape
+        if run.trap is not None:
+            where = f"line {run.trap}" if run.trap else "a line the PTX does not name"
+            entry = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
+            return {**entry, "line": run.trap} if run.trap else entry
         if not run.finished:
             return {
                 "shape": [m, n, k],
                 "status": "timeout",
-                "budget_steps": emu.budget_for(m, n, k),
+                "budget_steps": run.budget,
+                "instructions": run.work,
+                "ratio": round(run.work / emu.reference_work(m, n, k, _threads(run)), 1),
+                "endless": run.endless,
                 "line": run.last_line,
             }
         inputs = self.inputs_for(shape)
@@ -130,6 +139,10 @@ class EmulatedCheck:
             if shift is not None:
                 entry["k_shift"] = shift
         return entry
+
+
+def _threads(run: emu.EmulatedRun) -> int:
+    return run.grid[0] * run.grid[1] * run.block[0] * run.block[1] * run.block[2]
 
 
 _SHAPE_FIELDS = ("rel_error", "unwritten", "wrong_elements", "first_wrong", "error_margin", "error_map")
@@ -176,6 +189,7 @@ class EmulateOptions:
     accesses: bool = True
     build: emu.PtxBuild | None = None
     shapes: tuple | None = None  # the check's, EMULATED_SHAPES, by default
+    registers: bool = True  # look for values used before they are set, in a -G build (_uninitialised)
 
 
 def emulate_exercise(
@@ -204,6 +218,9 @@ def emulate_exercise(
         part["refused"] = msg(exc.key, **exc.params)
         return
     done = record["shapes"]
+    _unwritten_shared(check, found)
+    if o.registers and all(s["status"] in ("ok", "wrong") for s in done):
+        _uninitialised(check, found, source_path, folder, build)
     if any(f["kind"] in RACES for f in found.values()) and all(s["status"] == "ok" for s in done):
         _other_order(check, done)
     if any(s["status"] == "wrong" and s.get("deterministic", True) for s in done):
@@ -218,6 +235,91 @@ def emulate_exercise(
 
 
 RACES = ("read-after-write", "write-after-read", "write-after-write")
+REGISTER_SHAPE = (5, 3, 7)  # where a -G build is run for values used before they are set (any size shows them)
+DEBUG_WORK = 10  # a -G build runs a few times the instructions of -O3's: its budget's factor
+
+
+def _unwritten_shared(check: EmulatedCheck, found: dict) -> None:
+    """Reads of shared words no thread wrote are a finding where their value reaches C (or an address, a
+    branch): each size that read them runs again, smallest first, with a shadow of each value's origin, until
+    every such read is seen to reach C. Those whose
+    value never reached C (read by threads outside C, which store nothing) become a note (failing no goal):
+    a tiled kernel without zero fill whose k loop stops at the tile's edge is correct."""
+    unwritten = [key for key, f in found.items() if f["kind"] == "uninit-shared"]
+    if not unwritten:
+        return
+    used: set = set()
+    for shape in sorted(check.unwritten, key=lambda x: x[0] * x[1] * x[2]):  # the sizes that read them
+        run = check.run(shape, shadow="shared")
+        if not run.finished:
+            return  # not known: each stays a finding
+        used |= {line for kind, line, _ in run.used if kind == "uninit-shared"}
+        if all(found[key]["line"] in used for key in unwritten):
+            return
+    for key in unwritten:
+        if found[key]["line"] not in used:
+            found[key]["kind"] = "uninit-shared-unused"
+
+
+_ARITHMETIC = r"(?:unsigned\s+|signed\s+|const\s+)*(?:float[1-4]?|double[1-4]?|int[1-4]?|uint[1-4]?|long|short|char|unsigned|size_t|half|__half|bool)"
+_DECLARATION = re.compile(rf"(?:^|(?<=[;{{}}(])|\bfor\s*\()\s*{_ARITHMETIC}\s+([^;=(){{}}][^;()]*);", re.M)
+
+
+def undeclared_values(source: str) -> list[str]:
+    """The variables a kernel's source declares without a value (`float sum;`, `float acc[4][4];`, `int a, b = 0;`
+    gives a), outside __shared__ and __device__ declarations: where there is none, the -G run is not needed."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    code = re.sub(r"(?:__shared__|__device__|__constant__|extern|static)[^;]*;", ";", code)
+    names = []
+    for m in _DECLARATION.finditer(code):
+        depth, part = 0, ""
+        for ch in m[1] + ",":
+            depth += ch in "[<{" and 1 or ch in "]>}" and -1 or 0
+            if ch == "," and depth == 0:
+                if "=" not in part and part.strip():
+                    names.append(part.strip().split("[")[0].strip(" *&"))
+                part = ""
+            else:
+                part += ch
+    return names
+
+
+def _uninitialised(check: EmulatedCheck, found: dict, source_path: Path, folder: Path, build) -> None:
+    """Values used before they are set (`float sum;`, `float acc[4][4];`): -O3 folds them to 0, so its PTX
+    cannot show them; a -G build (no optimisation, the same compiler) still reads the register or the local
+    array before any write. It runs at REGISTER_SHAPE with a shadow of each value's origin; each origin whose
+    value reaches C (or an address, a branch) is a finding at its line. Where the -G build does not compile or
+    run here, nothing is said."""
+    source = source_path.read_text(encoding="utf-8", errors="replace")
+    names = undeclared_values(source)
+    if not names:
+        return
+    nvrtc = bool(build and build.command.startswith("nvrtc"))
+    debug = emu.compile_ptx(source_path, check.exercise.nvcc_defines(), folder, debug=True, nvrtc=nvrtc)
+    if not debug.ok:
+        return
+    try:
+        kernel = emu.load(debug.ptx, check.exercise.kernel, source_path.name)
+        inputs = check.inputs_for(REGISTER_SHAPE)
+        m, n, k = REGISTER_SHAPE
+        grid, block = emu.exercise_geometry(m, n, check.exercise.threads, check.exercise.block_tile)
+        budget = DEBUG_WORK * emu.budget_for(m, n, k, grid[0] * grid[1] * block[0] * block[1])
+        options = emu.RunOptions(shadow="registers", budget=budget, printf=False)
+        run = emu.emulate_gemm(kernel, inputs.a, inputs.b, grid, block, options)
+    except emu.EmulatorRefusal:
+        return
+    check.instructions += run.instructions
+    lines = source.splitlines()
+    for kind, line, threads in run.used:
+        key = (kind, line, None, None)
+        if key in found:
+            found[key]["count"] += threads
+            continue
+        found[key] = {"kind": kind, "line": line, "count": threads}
+        text = lines[line - 1] if line and line <= len(lines) else ""
+        named = [x for x in names if re.search(rf"\b{re.escape(x)}\b", text)]
+        if len(named) == 1:  # the one variable declared without a value that the line names
+            found[key]["variable"] = named[0]
 
 
 def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
@@ -231,12 +333,14 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
         run = check.run(shape, module=module)
         module = run.module
         _merge(found, run)
+        if any(f.kind == "uninit-shared" for f in run.findings):
+            check.unwritten.append(shape)
         calls += run.printf_calls
         printed += run.printed[: 200 - len(printed)]
         entry = check.shape_entry(shape, run, time.perf_counter() - t)
         record["shapes"].append(entry)
-        if entry["status"] == "timeout":
-            break  # as on the GPU: the sizes after an endless one are not run
+        if entry["status"] in ("timeout", "launch-error"):
+            break  # as on the GPU: the sizes after an endless one (or a trap) are not run
     if calls:
         part["printf"] = {"calls": calls, "lines": printed}
     return found
@@ -374,8 +478,15 @@ def gpu_extras(record: dict, source_path: Path, exercise: Exercise, folder: Path
                 record["emulator"] = part
         return
     found: dict = {}
-    _merge(found, check.run(SCHEDULE_SHAPE))
-    keep = ("uninit-shared", "divergent-barrier")  # what compute-sanitizer's tools say less about
+    run = check.run(SCHEDULE_SHAPE)
+    _merge(found, run)
+    if any(f.kind == "uninit-shared" for f in run.findings):
+        check.unwritten.append(SCHEDULE_SHAPE)
+        _unwritten_shared(check, found)
+    if run.finished:
+        _uninitialised(check, found, source_path, folder, build)
+    # what compute-sanitizer's tools say less about (or not at all: registers read before they are set)
+    keep = ("uninit-shared", "uninit-shared-unused", "uninit-register", "divergent-barrier")
     part["findings"] = [f for f in found.values() if f["kind"] in keep]
     part["shapes"] = [list(SCHEDULE_SHAPE)]
     small = [s for s in shapes if tuple(s["shape"]) in EMULATED_SHAPES]

@@ -203,9 +203,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "goal.tools_missing": {"en": " ({tools} did not run)", "zh": "（{tools} 没有运行）"},
     "goal.sanitizer_missing": {"en": "compute-sanitizer did not run", "zh": "compute-sanitizer 没有运行"},
     "goal.emu.memory.pass": {
-        "en": "no access outside A, B, C or the shared arrays, no read of unwritten shared memory, at {n} sizes "
-        "(emulated on the CPU)",
-        "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，也没有读取未写入的共享内存（在 CPU 上模拟）",
+        "en": "no access outside A, B, C or the shared arrays, none misaligned, no value of unwritten shared memory "
+        "or of a variable never set that reaches C, at {n} sizes (emulated on the CPU)",
+        "zh": "在 {n} 个尺寸上没有越出 A、B、C 或共享数组的访问，没有未对齐的访问，也没有未写入的共享内存或从未赋值的变量的值"
+        "进入 C（在 CPU 上模拟）",
     },
     "goal.emu.memory.fail": {"en": "{n} finding(s) (emulated on the CPU)", "zh": "{n} 处问题（在 CPU 上模拟）"},
     "goal.emu.unfinished": {
@@ -280,7 +281,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行（{text}）越界读取：保护这次加载，或在矩阵之外加载 0.0f",
     },
     "cause.shared_oob": {
-        "en": "a {access} outside the shared arrays at line {line} ({text}): an index of the tile runs past its "
+        "en": "{access} outside the shared arrays at line {line} ({text}): an index of the tile runs past its "
         "size; check it against the array's dimensions",
         "zh": "第 {line} 行（{text}）在共享数组之外{access}：分块的下标超出了数组大小；对照数组的维度检查它",
     },
@@ -484,10 +485,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "把每个线程的数组改小，或在 GPU 上检查这个核函数",
     },
     "emu.shared_limit": {
-        "en": "the kernel asks for {bytes} bytes of static shared memory; a block may have {limit}: make the tiles "
-        "smaller",
-        "zh": "核函数申请了 {bytes} 字节静态共享内存；一个线程块最多 {limit} 字节：把分块改小",
+        "en": "the kernel asks for {bytes} bytes of static shared memory{largest}; a block may have {limit}: make "
+        "the tiles smaller",
+        "zh": "核函数申请了 {bytes} 字节静态共享内存{largest}；一个线程块最多 {limit} 字节：把分块改小",
     },
+    "emu.largest": {"en": " ({name} is its largest array)", "zh": "（最大的数组是 {name}）"},
     "emu.no_nvcc": {
         "en": "no emulated run: {why}",
         "zh": "没有模拟运行：{why}",
@@ -502,7 +504,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "第 {line} 行：{count} 个线程在分配之外{access}（最近的是 {matrix}）",
     },
     "finding.shared-oob": {
-        "en": "line {line}: shared {access} outside the arrays by {count} thread(s)",
+        "en": "line {line}: {access} of shared memory outside the arrays by {count} thread(s)",
         "zh": "第 {line} 行：{count} 个线程在共享数组之外{access}",
     },
     "finding.local-oob": {
@@ -529,9 +531,69 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "line {line}: writes words another warp wrote at line {other_line} with no barrier between ({count} times)",
         "zh": "第 {line} 行：写入另一个线程束在第 {other_line} 行写过的字，中间没有屏障（{count} 次）",
     },
+    "finding.misaligned": {
+        "en": 'line {line}: {access} not aligned to its size by {count} thread(s) (a GPU stops with "misaligned '
+        'address"): a float4 access needs an address that is a multiple of 16 bytes; load floats one by one '
+        "where a row's start is not (K or N not a multiple of 4)",
+        "zh": "第 {line} 行：{count} 个线程的{access}没有按其大小对齐（GPU 会以“misaligned address”停止）：float4 访问"
+        "需要 16 字节倍数的地址；在行首不对齐处（K 或 N 不是 4 的倍数）逐个加载 float",
+    },
+    "finding.uninit-register": {
+        "en": "line {line}: a variable{variable} is used before its value is set ({count} thread(s)); C gets "
+        "whatever the register or local array held: initialise it where it is declared (float sum = 0.0f; every "
+        "element of an accumulator array set to 0.0f)",
+        "zh": "第 {line} 行：变量{variable}在赋值之前就被使用（{count} 个线程）；C 得到的是寄存器或局部数组里原有的值："
+        "在声明处初始化它（float sum = 0.0f;，累加数组的每个元素都设为 0.0f）",
+    },
+    "finding.variable": {"en": " ({name})", "zh": "（{name}）"},
+    "finding.uninit-shared-unused": {
+        "en": "line {line}: {count} read(s) of shared words no thread has written, whose values never reach C (a "
+        "note: it fails no goal)",
+        "zh": "第 {line} 行：{count} 次读取了没有线程写过的共享内存字，但读到的值从未进入 C（仅提示：不判定为失败）",
+    },
+    "finding.trap": {
+        "en": "line {line}: the kernel ran trap (__trap() or a failed assert), which ends the launch with an error",
+        "zh": "第 {line} 行：核函数执行了 trap（__trap() 或失败的 assert），启动以错误结束",
+    },
+    "cause.trap": {
+        "en": "the kernel ran trap at line {line} ({text}) (emulated on the CPU): __trap() or a failed assert ends "
+        "the launch with an error on a GPU; check the condition that leads there",
+        "zh": "核函数在第 {line} 行（{text}）执行了 trap（在 CPU 上模拟）：在 GPU 上 __trap() 或失败的 assert 会让"
+        "启动以错误结束；检查通向那里的条件",
+    },
+    "cause.endless": {
+        "en": "the kernel did not finish at {shape}: the loop at line {line} ({text}) is an endless loop: it makes no "
+        "progress (emulated on the CPU: a turn came back to the same instruction with every register unchanged); "
+        "check the loop's bound and step",
+        "zh": "在 {shape} 上核函数没有结束：第 {line} 行（{text}）的循环是死循环：它没有进展（在 CPU 上模拟：一轮之后回到"
+        "同一条指令，所有寄存器都没有变化）；检查循环的边界和步长",
+    },
+    "cause.stopped": {
+        "en": "the kernel was stopped at {shape} after {instructions:count} instructions, {ratio}× what the naive "
+        "reference kernel needs at this size (emulated on the CPU), in the loop at line {line} ({text}): a loop that "
+        "runs far longer than this size needs; check its bound and step",
+        "zh": "在 {shape} 上核函数运行 {instructions:count} 条指令后被停止，是朴素参考核函数在这个尺寸上所需的 {ratio} "
+        "倍（在 CPU 上模拟），停在第 {line} 行（{text}）的循环中：循环远比这个尺寸需要的长；检查它的边界和步长",
+    },
+    "emu.global_limit": {
+        "en": "the kernel's module declares __device__ arrays of {total:bytes} ({name}: {bytes:bytes}); the "
+        "emulator gives at most {limit:bytes}: make {name} smaller, or check this kernel on a GPU",
+        "zh": "核函数所在模块声明了共 {total:bytes} 的 __device__ 数组（{name}：{bytes:bytes}）；模拟器最多提供 "
+        "{limit:bytes}：把 {name} 改小，或在 GPU 上检查这个核函数",
+    },
+    "goal.emu.findings": {
+        "en": "{first}{more} (emulated on the CPU)",
+        "zh": "{first}{more}（在 CPU 上模拟）",
+    },
+    "goal.emu.more": {"en": "; and {n} more finding(s) listed above", "zh": "；另有上面列出的 {n} 处问题"},
     "finding.budget": {
-        "en": "line {line}: still running after the instruction budget (an endless loop)",
-        "zh": "第 {line} 行：用完指令预算后仍在运行（死循环）",
+        "en": "line {line}: stopped here by the instruction budget (many times what the naive reference kernel needs "
+        "at this size)",
+        "zh": "第 {line} 行：在这里被指令预算停止（是朴素参考核函数在这个尺寸上所需的许多倍）",
+    },
+    "finding.endless": {
+        "en": "line {line}: a loop that makes no progress (it came round with every register unchanged): it never ends",
+        "zh": "第 {line} 行：没有进展的循环（回到同一处时所有寄存器都没有变化）：它永远不会结束",
     },
     "access.read": {"en": "a read", "zh": "读取"},
     "access.write": {"en": "a write", "zh": "写入"},

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan
+from gemmviz.backends.emulator.machine import Budget, Finding, Machine, Plan, Trap
+from gemmviz.backends.emulator.printf import MAX_FIELD
 from gemmviz.backends.emulator.ptx import SHARED_LIMIT_BYTES, EmulatorRefusal, Kernel, parse
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "Kernel",
     "PtxBuild",
     "budget_for",
+    "reference_work",
+    "Trap",
     "compile_ptx",
     "emulate_gemm",
     "RunOptions",
@@ -39,6 +42,10 @@ __all__ = [
 ]
 
 NVCC_LIMIT_S = 120
+PRINTF_CLAMPED = (
+    f"(gemmviz: a printf field asked for more than {MAX_FIELD} characters of width or precision; printed at "
+    f"{MAX_FIELD})"
+)
 
 
 @dataclass
@@ -51,18 +58,28 @@ class PtxBuild:
     arch: str = "sm_90"
 
 
-def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str = "sm_90", nvcc: str | None = None):
+def compile_ptx(
+    source_path: Path,
+    defines: list[str],
+    folder: Path,
+    arch: str = "sm_90",
+    nvcc: str | None = None,
+    debug: bool = False,
+    nvrtc: bool = False,
+):
     """The kernel's PTX with line info and the compiler's messages: `nvcc -ptx -lineinfo -O3` where the CUDA
-    toolkit is installed, else NVRTC from PyPI (pip install "gemmviz[emulate]"). Neither needs a GPU or a
-    driver."""
+    toolkit is installed (and `nvrtc` is not asked for), else NVRTC from PyPI (pip install "gemmviz[emulate]").
+    Neither needs a GPU or a driver. `debug`: -G instead (no optimisation: a value read before it is set is
+    still read, where -O3 folds it to 0)."""
     from gemmviz.backends.profile import find_cuda_tool
 
     source_path = Path(source_path).resolve()
-    exe = nvcc or find_cuda_tool("nvcc")
+    exe = None if nvrtc else nvcc or find_cuda_tool("nvcc")
     if exe is None:
-        return compile_nvrtc(source_path, defines, arch)
-    out = folder / f"{source_path.stem}.ptx"
-    argv = [str(exe), "-ptx", "-lineinfo", "-O3", f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+        return compile_nvrtc(source_path, defines, arch, debug)
+    out = folder / f"{source_path.stem}{'.debug' if debug else ''}.ptx"
+    level = ["-G"] if debug else ["-lineinfo", "-O3"]
+    argv = [str(exe), "-ptx", *level, f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
@@ -78,7 +95,7 @@ def compile_ptx(source_path: Path, defines: list[str], folder: Path, arch: str =
 NVRTC_EMPTY_HEADERS = ("cstdio", "stdio.h", "cstdlib", "stdlib.h", "cuda_runtime.h", "cuda.h")
 
 
-def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") -> PtxBuild:
+def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90", debug: bool = False) -> PtxBuild:
     """NVRTC (the nvidia-cuda-nvrtc and cuda-bindings wheels): the PTX, and messages in nvcc's form."""
     try:
         from cuda.bindings import nvrtc
@@ -88,7 +105,7 @@ def compile_nvrtc(source_path: Path, defines: list[str], arch: str = "sm_90") ->
     source = source_path.read_bytes()
     names = [h.encode() for h in NVRTC_EMPTY_HEADERS]
     err, prog = nvrtc.nvrtcCreateProgram(source, source_path.name.encode(), len(names), [b""] * len(names), names)
-    options = [b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
+    options = [b"-G" if debug else b"-lineinfo", f"--gpu-architecture=compute_{arch.removeprefix('sm_')}".encode()]
     options += [d.encode() for d in defines]
     try:
         (result,) = nvrtc.nvrtcCompileProgram(prog, len(options), options)
@@ -119,18 +136,36 @@ def trace_blocks(grid: tuple[int, int]) -> list[tuple[int, int, int]]:
     return list(dict.fromkeys(out))
 
 
-def budget_for(m: int, n: int, k: int) -> int:
-    """Steps (instructions run by a group of threads together) one launch may take before it is called endless:
-    far above what any kernel of the exercises needs at these sizes (a few per multiply-add of a row of K,
-    per diverged group), far below an endless loop's."""
-    return 20_000 + 100 * k
+# What the exercises' reference kernels need, measured on the emulator (instructions, thread by thread, as
+# Machine.work counts them; 2026-12-07): gpu-naive 5.9 per multiply-add at 128³, 6.2 at 64³, 6.9 at 33×17×65
+# where the threads outside C add theirs (5,407 at 1×1×1: 5 per launched thread); gpu-tiled (TILE 16) 5.0 at
+# 128³. The budget is BUDGET_FACTOR times the naive one's: a correct kernel whose every thread computes its whole
+# row does N times its work (128 times at 128³, the check's largest size), and passes.
+REFERENCE_PER_MAC = 6
+REFERENCE_PER_ELEMENT = 20
+REFERENCE_PER_THREAD = 5
+BUDGET_FACTOR = 200
+
+
+def reference_work(m: int, n: int, k: int, threads: int = 0) -> int:
+    """About what the exercises' naive reference runs at m×n×k with `threads` launched (instructions, thread by
+    thread)."""
+    return int(REFERENCE_PER_MAC * m * n * k + REFERENCE_PER_ELEMENT * m * n + REFERENCE_PER_THREAD * threads) + 1
+
+
+def budget_for(m: int, n: int, k: int, threads: int = 0) -> int:
+    """Instructions (thread by thread) one launch of `threads` may run before it is stopped: BUDGET_FACTOR times
+    what the naive reference needs at this size, so a slow but correct kernel (a thread per row that computes
+    it all) finishes, and a loop that runs on is stopped in seconds. A loop that makes no progress at all is
+    stopped sooner, as endless (machine.Chunk._no_progress)."""
+    return BUDGET_FACTOR * reference_work(m, n, k, threads) + 100_000
 
 
 @dataclass
 class EmulatedRun:
     c: np.ndarray | None
     findings: list[Finding]
-    finished: bool  # False: the instruction budget ran out (an endless loop)
+    finished: bool  # False: stopped (the instruction budget, an endless loop, or a trap)
     printed: list[str]
     printf_calls: int
     instructions: int
@@ -142,6 +177,11 @@ class EmulatedRun:
     pcs: dict = field(default_factory=dict)  # instruction index -> (opcode, line)
     module: dict = field(default_factory=dict)  # the module's __device__ variables after the run
     last_line: int | None = None  # the line of the last instruction run (where an endless loop was stopped)
+    work: int = 0  # instructions run, thread by thread
+    budget: int = 0  # the instructions (thread by thread) it was allowed
+    endless: bool = False  # stopped in a loop that made no progress (not only by the budget)
+    trap: int | None = None  # the line of the trap that ended the launch (0: a line the PTX does not name)
+    used: list = field(default_factory=list)  # with a shadow: (kind, line, threads) of undefined values used
 
 
 @dataclass
@@ -151,9 +191,11 @@ class RunOptions:
     printf: bool = True
     trace: bool = False  # record the requests of an interior and an edge block
     only_traced: bool = False  # run only those blocks (their access figures, not C)
-    budget: int | None = None  # steps before the run is called endless (budget_for by default)
+    budget: int | None = None  # instructions (thread by thread) before it is stopped (budget_for by default)
+    steps: int = 400_000  # steps (a group of threads' instruction) before it is stopped: a bound on its time
     schedule: str = "lockstep"  # or "warp": one warp at a time as far as it goes (another order a GPU may take)
     module: dict | None = None  # __device__ variables' bytes from an earlier run of the same module
+    shadow: str | None = None  # "registers" or "shared": where undefined values go (emulator/shadow.py)
 
 
 def exercise_geometry(m: int, n: int, threads, block_tile) -> tuple[tuple[int, int], tuple[int, int, int]]:
@@ -170,18 +212,24 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
     n = b.shape[1]
     c = np.full((m, n), o.c_init, np.float32)
     arrays = {"A": a.astype(np.float32), "B": b.astype(np.float32), "C": c}
-    machine = Machine(kernel, arrays, printf=o.printf, module=o.module)
+    machine = Machine(kernel, arrays, printf=o.printf, module=o.module, shadow=o.shadow)
     grid = (int(grid[0]), int(grid[1]))
     block = (int(block[0]), int(block[1]), int(block[2]) if len(block) > 2 else 1)
     traced = trace_blocks(grid) if o.trace else []
     params = [machine.address("A"), machine.address("B"), machine.address("C"), m, n, k]
-    finished = True
+    finished, endless, trap, budget = True, False, None, 0
     try:
         for i in range(o.launches):
-            plan = Plan(o.budget or budget_for(m, n, k), tuple(traced) if i == 0 else (), o.only_traced, o.schedule)
+            budget = o.budget or budget_for(m, n, k, grid[0] * grid[1] * block[0] * block[1] * block[2])
+            plan = Plan(budget, tuple(traced) if i == 0 else (), o.only_traced, o.schedule, o.steps)
             machine.launch(grid, block, params, plan)
-    except Budget:
-        finished = False
+    except Budget as stop:
+        finished, endless = False, stop.endless
+    except Trap as stop:
+        finished, trap = False, stop.line or 0
+        machine.find("trap", stop.line)
+    if machine.printf_clamped:
+        machine.printed.insert(0, PRINTF_CLAMPED)
     return EmulatedRun(
         c=machine.array("C", np.float32, (m, n)),
         findings=list(machine.findings.values()),
@@ -197,6 +245,11 @@ def emulate_gemm(kernel: Kernel, a: np.ndarray, b: np.ndarray, grid, block, opti
         pcs={i.index: (i.text.split()[0], i.line) for i in kernel.instrs},
         module=machine.module_state(),
         last_line=machine.last_line,
+        work=machine.work,
+        budget=budget,
+        used=machine.shadow.findings() if machine.shadow else [],
+        endless=endless,
+        trap=trap,
     )
 
 

@@ -1,5 +1,5 @@
 """What the emulator's modules share: the fake address map, PTX types as numpy types, the thread states,
-and reading an instruction's type and vector width from its modifiers. Pure numpy."""
+and reading an instruction's type and vector width from its modifiers, and an operand's kind. Pure numpy."""
 
 from __future__ import annotations
 
@@ -36,3 +36,32 @@ def _vec(mods: tuple[str, ...]) -> int:
         if m in ("v2", "v4", "v8"):
             return int(m[1])
     return 1
+
+
+TIMERS = ("clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi")
+OTHER_SPECIAL = ("smid", "nsmid", "gridid", "nwarpid", "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
+                 "lanemask_ge", "dynamic_smem_size", "total_smem_size")  # fmt: skip
+_OPERANDS: dict[str, tuple] = {}  # an operand as written -> (what, name, negated): how get() reads it
+
+
+def _operand(arg: str) -> tuple:
+    """How get() reads an operand: ("reg", name, negated), ("special", (attribute, axis), False), ("lane" or
+    "warp", None, False), or ("imm", text, False) for an immediate or a symbol."""
+    neg = arg.startswith("!")
+    if neg:
+        arg = arg[1:]
+    kind: tuple = ("imm", arg, False)
+    if arg.startswith("%"):
+        base, _, axis = arg.partition(".")
+        if base[1:] in SPECIAL and axis in "xyz" and axis:
+            kind = ("special", (base[1:], "xyz".index(axis)), False)
+        elif base == "%laneid":
+            kind = ("lane", None, False)
+        elif base == "%warpid":
+            kind = ("warp", None, False)
+        elif base[1:] in TIMERS or base[1:] in OTHER_SPECIAL:
+            kind = ("clock" if base[1:] in TIMERS else "other", base[1:], False)
+        else:
+            kind = ("reg", arg, neg)
+    _OPERANDS["!" + arg if neg else arg] = kind
+    return kind

@@ -20,7 +20,11 @@ class Finding:
 
 
 class Budget(Exception):
-    pass
+    """The run was stopped: by the instruction budget (endless False), or in a loop that makes no progress."""
+
+    def __init__(self, endless: bool = False):
+        super().__init__("endless loop" if endless else "instruction budget")
+        self.endless = endless
 
 
 PENDING_READS = 1 << 20  # shared reads (words) whose read keys wait to be written: at most this many

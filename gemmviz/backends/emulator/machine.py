@@ -20,10 +20,12 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the machine's public names)
+    _OPERANDS,
     BAR,
     CHUNK_THREADS,
     COMPARE,
@@ -39,6 +41,7 @@ from gemmviz.backends.emulator.common import (  # noqa: F401  (re-exported: the 
     SHARED_WINDOW,
     SPECIAL,
     STORAGE,
+    _operand,
     _type_of,
     _vec,
 )
@@ -48,32 +51,16 @@ from gemmviz.backends.emulator.ops import ArithmeticOps, _compare, _div, _mul  #
 from gemmviz.backends.emulator.printf import PrintfOps
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
 from gemmviz.backends.emulator.sass import vector_loads
+from gemmviz.backends.emulator.shadow import UNSET, Shadow, ShadowOps
+from gemmviz.backends.emulator.warp import SMS, Trap, WarpOps, timer
 
-__all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan"]
+__all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"]
 
 ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
-_OPERANDS: dict[str, tuple] = {}  # an operand as written -> (what, name, negated): how get() reads it
-
-
-def _operand(arg: str) -> tuple:
-    """How get() reads an operand: ("reg", name, negated), ("special", (attribute, axis), False), ("lane" or
-    "warp", None, False), or ("imm", text, False) for an immediate or a symbol."""
-    neg = arg.startswith("!")
-    if neg:
-        arg = arg[1:]
-    kind: tuple = ("imm", arg, False)
-    if arg.startswith("%"):
-        base, _, axis = arg.partition(".")
-        if base[1:] in SPECIAL and axis in "xyz" and axis:
-            kind = ("special", (base[1:], "xyz".index(axis)), False)
-        elif base == "%laneid":
-            kind = ("lane", None, False)
-        elif base == "%warpid":
-            kind = ("warp", None, False)
-        else:
-            kind = ("reg", arg, neg)
-    _OPERANDS["!" + arg if neg else arg] = kind
-    return kind
+CHUNK_SHARED_BYTES = 8 << 20
+CHUNK_LOCAL_BYTES = 64 << 20
+PROBE_FIRST = 64  # steps before the first snapshot of the state (compared when its loop comes round again)
+PROBE_EVERY = 4096  # steps between two snapshots at most: the gap grows 4-fold from PROBE_FIRST
 
 
 @dataclass
@@ -88,17 +75,21 @@ class Plan:
     """How one launch runs: its step budget, the blocks whose requests are recorded (only those run, if
     only_traced), and the order of the warps ("lockstep", or "warp": one at a time as far as it goes)."""
 
-    budget: int
+    budget: int  # instructions (thread by thread) before the run is stopped
     traced: tuple = ()
     only_traced: bool = False
     schedule: str = "lockstep"
+    steps: int = 400_000  # steps (instructions of a group of threads together) before it is stopped: its time
 
 
 class Machine:
     """One module loaded: its global heap (A, B, C and the module's variables) persists across launches."""
 
-    def __init__(self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True, module=None):
+    def __init__(
+        self, kernel: Kernel, arrays: dict[str, np.ndarray], printf: bool = True, module=None, shadow: str | None = None
+    ):
         self.k = kernel
+        self.shadow = Shadow(shadow) if shadow else None  # where undefined values go (shadow.py)
         self.last_line: int | None = None
         self.printf_on = printf
         self.allocs: list[Allocation] = []
@@ -124,7 +115,11 @@ class Machine:
         self.printed: list[str] = []
         self.printf_calls = 0
         self.records: list[tuple] = []  # (slot, warp, seq, pc index, space, flags, size, active, addr[32])
-        self.instructions = 0
+        self.instructions = 0  # steps: instructions run by a group of threads together
+        self.work = 0  # instructions run, thread by thread
+        self.work_limit = self.step_limit = self.next_probe = self.probe_gap = 0
+        self.slept = 0  # cycles __nanosleep added to the clock
+        self.printf_clamped = False  # a printf field was wider than printf.MAX_FIELD
         if kernel.vectors is None:  # the shared loads ptxas merges: their records are merged too
             kernel.vectors = vector_loads(kernel)
         self.vectors = kernel.vectors
@@ -164,16 +159,24 @@ class Machine:
         if per > 1024:
             raise EmulatorRefusal(f"a block of {per} threads (at most 1024)", None)
         ids = [(x, y) for y in range(gy) for x in range(gx)]
-        chunk = max(1, CHUNK_THREADS // per)
+        shared = -(-max(self.k.shared_bytes, 16) // 16) * 16
+        local = -(-max(self.k.local_bytes, 16) // 16) * 16
+        # blocks run together: at most CHUNK_THREADS threads, and their shared memory (with its bookkeeping,
+        # 9 bytes a byte) and local memory bounded, whatever the block's shape (48 KB of shared memory in
+        # blocks of one thread took 5 GB)
+        chunk = max(1, min(CHUNK_THREADS // per, CHUNK_SHARED_BYTES // shared, CHUNK_LOCAL_BYTES // (local * per)))
         traced = {tuple(b[:2]): i for i, b in enumerate(trace_blocks)}
         if only_traced:
             ids = [b for b in ids if b in traced]
-        self.steps_left = budget_steps
+        self.work_limit = self.work + budget_steps
+        self.step_limit = self.instructions + max(plan.steps, 1)
+        self.probe_gap = PROBE_FIRST
+        self.next_probe = self.instructions + PROBE_FIRST
         for i in range(0, len(ids), chunk):
             Chunk(self, ids[i : i + chunk], block, (gx, gy), params, traced).run(schedule)
 
 
-class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
+class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
     """Some blocks of one launch, run together: per-thread registers, PCs, shared memory and its bookkeeping."""
 
     def __init__(self, m: Machine, blocks, block, grid, params, traced):
@@ -218,7 +221,12 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
         self.seq = 0
         self._imms: dict[tuple, object] = {}  # (operand, type) -> its value: an immediate, a symbol's address
         self._widths: dict[str, str] = {}
-        self._handlers: dict[str, object] = {}  # opcode -> its bound op_ method
+        self._handlers: dict[str, Any] = {}  # opcode -> its op_ function
+        self._probe: tuple | None = None  # a snapshot of the state, to tell an endless loop (_no_progress)
+        if m.shadow is not None:  # each register's, shared and local word's origin of an undefined value
+            self.shadow_regs: dict[str, np.ndarray] = {}
+            self.s_shadow = np.full(words, UNSET, np.int32)
+            self.l_shadow = np.full(self.n * self.lbytes // 4, UNSET, np.int32)
 
     # --- operands --------------------------------------------------------------------------------------------
 
@@ -258,10 +266,36 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
             return self.lane[ix].astype(dt)
         if what == "warp":
             return self.warp[ix].astype(dt)
+        if what == "clock":
+            return np.asarray(timer(self.m, name)).astype(dt)[()]
+        if what == "other":
+            return self._special(name, ix).astype(dt)
         value = self._imms.get((name, ty))
         if value is None:
             value = self._imms[name, ty] = self.imm(name, ty)
         return value
+
+    def _special(self, name: str, ix) -> np.ndarray:
+        """%smid (the block's number modulo the SMs), %lanemask_*, and the rest of PTX's special registers."""
+        if name == "smid":
+            x, y, _ = self.ctaid
+            return (np.asarray(x)[ix] + self.nctaid[0] * np.asarray(y)[ix]) % SMS
+        if name.startswith("lanemask"):
+            lane = self.lane[ix].astype(np.uint64)
+            one = np.left_shift(np.uint64(1), lane)
+            full = np.uint64(0xFFFFFFFF)
+            masks = {"eq": one, "lt": one - np.uint64(1), "le": (one << np.uint64(1)) - np.uint64(1)}
+            masks["gt"] = full & ~masks["le"]
+            masks["ge"] = full & ~masks["lt"]
+            return masks[name[-2:]] & full
+        value = {
+            "nsmid": SMS,
+            "gridid": 1,
+            "nwarpid": 64,
+            "dynamic_smem_size": 0,
+            "total_smem_size": self.k.shared_bytes,
+        }[name]
+        return np.full(self._count(ix), value, np.int64)
 
     def width_of(self, name: str) -> str:
         """u64 or u32: the register's declared width, as an address operand is read."""
@@ -356,12 +390,7 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                     ix = np.nonzero(mask)[0]
                     together, group, others = at, ix, int(np.where(mask, NEVER, pcs).min())
             ins = instrs[at]
-            self.m.last_line = ins.line or self.m.last_line
-            self.m.steps_left -= 1
-            self.m.instructions += 1
-            if self.m.steps_left < 0:
-                self.m.find("budget", ins.line)
-                raise Budget
+            self._step(ins, at, ix)
             if ins.guard is not None:
                 ix, parted = self._guarded(ins, ix)
                 if ix is None:  # no thread's guard holds: each went on to the next instruction
@@ -374,6 +403,38 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
                 together = self.k.labels[ins.args[0]] if ins.op == "bra" else at + 1
                 if ins.op in ("ret", "exit", "bar", "barrier"):
                     together = None
+
+    def _step(self, ins: Instr, at: int, ix) -> None:
+        """Count the step (and its threads' instructions); Budget past the plan's limits, or in a loop that
+        makes no progress."""
+        m = self.m
+        m.last_line = ins.line or m.last_line
+        m.instructions += 1
+        m.work += self.n if isinstance(ix, slice) else len(ix)
+        if m.work > m.work_limit or m.instructions > m.step_limit:
+            m.find("budget", ins.line)
+            raise Budget(False)
+        if m.instructions >= m.next_probe:
+            self._probe = self._snapshot(at)
+            m.probe_gap = min(4 * m.probe_gap, PROBE_EVERY)
+            m.next_probe += m.probe_gap
+        elif self._probe is not None and at == self._probe[0]:
+            self._no_progress(ins)
+
+    def _snapshot(self, at: int) -> tuple:
+        """The state a loop without progress comes back to: every thread's PC and status, every register."""
+        return at, self.pc.copy(), self.status.copy(), {k: v.copy() for k, v in self.regs.items()}
+
+    def _no_progress(self, ins: Instr) -> None:
+        """Back at the instruction of the last snapshot: if every PC, status and register is as it was then, the
+        threads go round a loop that changes nothing (each turn runs the same instructions on the same values,
+        as the emulator's memory does not change under them): endless, Budget now. Otherwise it made progress."""
+        _, pc, status, regs = self._probe
+        self._probe = None
+        same = np.array_equal(pc, self.pc) and np.array_equal(status, self.status) and regs.keys() == self.regs.keys()
+        if same and all(np.array_equal(v, self.regs[k]) for k, v in regs.items()):
+            self.m.find("endless", ins.line)
+            raise Budget(True)
 
     def _guarded(self, ins: Instr, ix):
         """(the threads of `ix` whose guard holds, or None if none does; whether some does not): those whose
@@ -432,12 +493,14 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps):
 
     def execute(self, ins: Instr, ix) -> None:
         handler = self._handlers.get(ins.op)
-        if handler is None:
-            handler = self._handlers[ins.op] = getattr(self, f"op_{ins.op}", None)
+        if handler is None:  # the class's function, not a bound method: a cycle would keep the chunk's arrays
+            handler = self._handlers[ins.op] = getattr(type(self), f"op_{ins.op}", None)
             if handler is None:
                 raise EmulatorRefusal(ins.text.split()[0], ins.line)
+        if self.m.shadow is not None:
+            self.track(ins, ix)
         try:
-            jumped = handler(ins, ix)
+            jumped = handler(self, ins, ix)
         except EmulatorRefusal as exc:  # an operand it cannot run, found only now: at the instruction's line
             if exc.line is None and exc.key == "emu.refuse" and ins.line is not None:
                 raise EmulatorRefusal(exc.what, ins.line) from None

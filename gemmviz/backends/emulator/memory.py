@@ -107,10 +107,19 @@ class MemoryOps(SharedBookkeeping):
         else:
             self.put(val_arg, np.zeros(self._count(ix), DTYPES[ty]), ty, ix)
 
+    def _aligned(self, ins, addr, nbytes: int, store: bool) -> None:
+        """An access must be aligned to its size (a float4 to 16 bytes), or a GPU stops with "misaligned
+        address": a finding (the emulator goes on, reading the bytes there)."""
+        if nbytes > 1:
+            bad = (addr & (nbytes - 1)) != 0
+            if bad.any():
+                self.m.find("misaligned", ins.line, int(bad.sum()), access="write" if store else "read")
+
     def _global(self, ins, idx, addr, size, vec, ty, store, vals):
         off = addr - GLOBAL_BASE
         nbytes = size * vec
         self._record(ins, idx, addr, nbytes, 0, store)
+        self._aligned(ins, off, nbytes, store)
         if self.m.inside_one(int(off.min()), int(off.max()) + nbytes):  # the usual case: nothing to sort out
             return _access(self.m.heap, off, size, vec, ty, vals)
         which = np.searchsorted(self.m.starts, off, side="right") - 1
@@ -137,6 +146,7 @@ class MemoryOps(SharedBookkeeping):
         idx = self._idx(idx)
         nbytes = size * vec
         ok = (addr >= 0) & (addr + nbytes <= self.lbytes)
+        self._aligned(ins, addr, nbytes, store)
         if not ok.all():
             self.m.find("local-oob", ins.line, int((~ok).sum()))
         out = np.zeros((len(idx), vec), DTYPES[ty])
@@ -149,6 +159,7 @@ class MemoryOps(SharedBookkeeping):
         nbytes = size * vec
         ok = (addr >= 0) & (addr + nbytes <= self.k.shared_bytes)
         self._record_shared(ins, idx, addr, nbytes, store)
+        self._aligned(ins, addr, nbytes, store)
         if not ok.all():
             self.m.find("shared-oob", ins.line, int((~ok).sum()), access="write" if store else "read")
         if ok.all():  # the usual case: no selection to copy through
@@ -203,30 +214,119 @@ class MemoryOps(SharedBookkeeping):
             self.seq += 1
 
     def op_atom(self, ins, ix):
+        """atom and red, every thread at once: the threads that hit one address are applied in lane order (an
+        order a GPU may take), an add by prefix sums, the other operations one round per thread of an address."""
         mods = ins.mods
         ty = _type_of(mods)
-        if "add" not in mods:
-            raise EmulatorRefusal(ins.text.split()[0], ins.line)
         red = ins.op == "red"
         addr_arg = ins.args[0] if red else ins.args[1]
-        val = self.get(ins.args[1] if red else ins.args[2], ty, ix)
         base, off = self._address(addr_arg, ix)
-        space = "shared" if "shared" in mods else "global"
-        a = self.get(base, self.width_of(base), ix).astype(np.int64) + off
         idx = self._idx(ix)
-        val = np.broadcast_to(val, (len(idx),))
-        old = np.zeros(len(idx), DTYPES[ty])
+        a = np.broadcast_to(self.get(base, self.width_of(base), ix).astype(np.int64) + off, (len(idx),))
+        space = "shared" if "shared" in mods else "global"
+        if space == "global" and "global" not in mods and ((a >= SHARED_WINDOW) & (a < LOCAL_WINDOW)).all():
+            space, a = "shared", a - SHARED_WINDOW  # generic, into shared memory
         size = np.dtype(DTYPES[ty]).itemsize
-        for i in range(len(idx)):  # lane by lane: each sees the sum so far
-            cur = getattr(self, f"_{space}")(ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, False, None)
-            old[i] = cur[0, 0]
-            getattr(self, f"_{space}")(
-                ins, idx[i : i + 1], a[i : i + 1], size, 1, ty, True, (cur + val[i]).reshape(1, 1)
-            )
+        cur = getattr(self, f"_{space}")(ins, idx, a, size, 1, ty, False, None)[:, 0]  # bounds, records, hazards
+        memory, at, ok = self._atomic_cells(space, idx, a, size)
+        operands = [np.broadcast_to(self.get(x, ty, ix), (len(idx),)) for x in ins.args[(1 if red else 2) :]]
+        op = next(m for m in mods if m in ATOMIC_OPS)
+        old = _atomic_add(cur, at, operands[0], ty) if op == "add" else None
+        if old is not None:
+            old, final, last = old
+            _access(memory, at[last][ok[last]], size, 1, ty, final[ok[last]][:, None])
+        else:
+            old = self._atomic_rounds(op, memory, at, ok, cur, operands, ty, size)
+        if space == "shared":  # written, as far as the unwritten-read bookkeeping goes; no hazard between atomics
+            words = self.word_base[idx[ok]] + (a[ok] >> 2)
+            self.w_key[words] = np.where(self.w_key[words] < 0, ATOMIC_KEY, self.w_key[words])
         if not red:
             self.put(ins.args[0], old, ty, idx)
 
+    def _atomic_cells(self, space, idx, a, size):
+        """(the memory, each thread's byte offset in it, whether that lies inside an allocation or array)."""
+        if space == "shared":
+            ok = (a >= 0) & (a + size <= self.k.shared_bytes)
+            return self.shared, self.byte_base[idx] + np.where(ok, a, 0), ok
+        off = a - GLOBAL_BASE
+        which = np.searchsorted(self.m.starts, off, side="right") - 1
+        ok = (which >= 0) & (off >= 0) & (off + size <= self.m.ends[np.clip(which, 0, None)])
+        return self.m.heap, np.where(ok, off, 0), ok
+
+    def _atomic_rounds(self, op, memory, at, ok, cur, operands, ty, size):
+        """Any atomic: the k-th thread of each address in round k, every address of a round at once."""
+        dt = DTYPES[ty]
+        old = cur.astype(dt).copy()
+        order = np.lexsort((np.arange(len(at)), at))
+        sorted_at = at[order]
+        first = np.r_[True, sorted_at[1:] != sorted_at[:-1]]
+        group_start = np.maximum.accumulate(np.where(first, np.arange(len(at)), 0))
+        rank = np.empty(len(at), np.int64)
+        rank[order] = np.arange(len(at)) - group_start
+        for r in range(int(rank.max()) + 1 if len(at) else 0):
+            sel = np.nonzero((rank == r) & ok)[0]
+            if not len(sel):
+                continue
+            now = _access(memory, at[sel], size, 1, ty, None)[:, 0]
+            old[sel] = now
+            args = [x[sel] for x in operands]
+            _access(memory, at[sel], size, 1, ty, _apply(op, now, args, ty)[:, None])
+        return old
+
     op_red = op_atom
+
+
+ATOMIC_OPS = ("add", "exch", "cas", "min", "max", "inc", "dec", "and", "or", "xor")
+ATOMIC_KEY = 1 << 62  # a shared word's write key after an atomic: written, and no warp's of any interval
+
+
+def _apply(op: str, now, args, ty):
+    """The new value of an atomic `op` on `now` with its operands."""
+    dt = DTYPES[ty]
+    b = args[0].astype(dt)
+    if op == "exch":
+        return b
+    if op == "cas":
+        return np.where(now == b, args[1].astype(dt), now)
+    if op == "min":
+        return np.minimum(now, b)
+    if op == "max":
+        return np.maximum(now, b)
+    if op == "inc":
+        return np.where(now >= b, 0, now + 1).astype(dt)
+    if op == "dec":
+        return np.where((now == 0) | (now > b), b, now - 1).astype(dt)
+    if op == "add":
+        return (now + b).astype(dt)
+    return {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op](now, b)
+
+
+def _atomic_add(cur, at, val, ty):
+    """(each thread's old value, each address's final value, one thread of each address) for atom.add: the
+    threads of an address in lane order, by a prefix sum (float in float64, then rounded: the sum of a GPU's
+    order of float adds differs from it by rounding only; integers wrap as the GPU's do)."""
+    dt = DTYPES[ty]
+    acc = np.float64 if ty[0] == "f" else dt
+    if len(at) and at[0] == at[-1] and (at == at[0]).all():  # every thread on one address (a hostile loop's)
+        v = val.astype(acc)
+        cs = np.cumsum(v, dtype=acc)
+        base = acc(cur[0])
+        return (base + (cs - v)).astype(dt), np.array([base + cs[-1]]).astype(dt), np.array([len(at) - 1])
+    order = np.lexsort((np.arange(len(at)), at))
+    v = val[order].astype(acc)
+    sorted_at = at[order]
+    first = np.r_[True, sorted_at[1:] != sorted_at[:-1]] if len(at) else np.zeros(0, bool)
+    starts = np.nonzero(first)[0]
+    counts = np.diff(np.r_[starts, len(at)])
+    cs = np.cumsum(v, dtype=acc)
+    before = np.repeat(cs[starts] - v[starts], counts)  # the sum before each address's first thread
+    base = np.repeat(cur[order][starts].astype(acc), counts)
+    old_sorted = base + (cs - v - before)
+    old = np.empty(len(at), dt)
+    old[order] = old_sorted.astype(dt)
+    ends = np.r_[starts[1:], len(at)] - 1
+    final = (base[ends] + (cs[ends] - before[ends])).astype(dt)
+    return old, final, order[ends]
 
 
 def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, vals):

@@ -122,6 +122,94 @@ class ArithmeticOps:
             r = np.right_shift(a, np.minimum(s, bits - 1).astype(a.dtype))
         self.put(ins.args[0], np.asarray(r).view(DTYPES[ty]) if np.asarray(r).ndim else r, ty, ix)
 
+    def _float_un(self, ins, ix, f):
+        ty = _type_of(ins.mods)
+        a = np.asarray(self.get(ins.args[1], ty, ix))
+        r = f(a.astype(np.float64)).astype(DTYPES[ty])  # rounded once from float64: within the GPU's ulps
+        self.put(ins.args[0], r, ty, ix)
+
+    def op_sqrt(self, ins, ix):
+        self._float_un(ins, ix, np.sqrt)
+
+    def op_rsqrt(self, ins, ix):
+        self._float_un(ins, ix, lambda x: 1.0 / np.sqrt(x))
+
+    def op_rcp(self, ins, ix):
+        self._float_un(ins, ix, lambda x: 1.0 / x)
+
+    def op_ex2(self, ins, ix):
+        self._float_un(ins, ix, np.exp2)
+
+    def op_lg2(self, ins, ix):
+        self._float_un(ins, ix, np.log2)
+
+    def op_sin(self, ins, ix):
+        self._float_un(ins, ix, np.sin)
+
+    def op_cos(self, ins, ix):
+        self._float_un(ins, ix, np.cos)
+
+    def op_tanh(self, ins, ix):
+        self._float_un(ins, ix, np.tanh)
+
+    def op_popc(self, ins, ix):
+        ty = _type_of(ins.mods)
+        v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
+        count = np.zeros(v.shape, np.uint32)
+        for _ in range(np.dtype(DTYPES[ty]).itemsize * 8):
+            count += (v & np.uint64(1)).astype(np.uint32)
+            v = v >> np.uint64(1)
+        self.put(ins.args[0], count, "u32", ix)
+
+    def op_clz(self, ins, ix):
+        ty = _type_of(ins.mods)
+        bits = np.dtype(DTYPES[ty]).itemsize * 8
+        v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
+        width = np.zeros(v.shape, np.uint32)  # the position of the highest set bit, plus one
+        for i in range(bits):
+            width = np.where((v >> np.uint64(i)) & np.uint64(1), i + 1, width)
+        self.put(ins.args[0], (bits - width).astype(np.uint32), "u32", ix)
+
+    def op_brev(self, ins, ix):
+        ty = _type_of(ins.mods)
+        bits = np.dtype(DTYPES[ty]).itemsize * 8
+        v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
+        r = np.zeros(v.shape, np.uint64)
+        for i in range(bits):
+            r |= ((v >> np.uint64(i)) & np.uint64(1)) << np.uint64(bits - 1 - i)
+        self.put(ins.args[0], r.astype(f"u{bits // 8}").view(DTYPES[ty]), ty, ix)
+
+    def op_bfe(self, ins, ix):
+        ty = _type_of(ins.mods)
+        bits = np.dtype(DTYPES[ty]).itemsize * 8
+        a = np.asarray(self.get(ins.args[1], ty, ix))
+        pos = np.asarray(self.get(ins.args[2], "u32", ix)).astype(np.int64) & 0xFF
+        length = np.asarray(self.get(ins.args[3], "u32", ix)).astype(np.int64) & 0xFF
+        u = a.astype(np.int64 if ty[0] == "s" else np.uint64)
+        shifted = u >> np.minimum(pos, bits - 1).astype(u.dtype)
+        mask = np.where(length >= 64, -1, (1 << np.minimum(length, 63)) - 1).astype(np.int64).astype(u.dtype)
+        r = shifted & mask
+        if ty[0] == "s":  # sign-extended from the field's top bit
+            top = np.minimum(pos + length - 1, bits - 1)
+            sign = (a.astype(np.int64) >> top) & 1
+            r = np.where((length > 0) & (sign == 1), r | ~mask, r)
+        r = np.where(length == 0, 0, r)
+        self.put(ins.args[0], r.astype(DTYPES[ty]), ty, ix)
+
+    def op_bfi(self, ins, ix):
+        ty = _type_of(ins.mods)
+        bits = np.dtype(DTYPES[ty]).itemsize * 8
+        a = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
+        b = np.asarray(self.get(ins.args[2], ty, ix)).astype(np.uint64)
+        pos = np.asarray(self.get(ins.args[3], "u32", ix)).astype(np.uint64) & np.uint64(0xFF)
+        length = np.asarray(self.get(ins.args[4], "u32", ix)).astype(np.uint64) & np.uint64(0xFF)
+        length = np.minimum(length, np.uint64(bits) - np.minimum(pos, np.uint64(bits)))
+        mask = ((np.uint64(1) << length) - np.uint64(1)) << np.minimum(pos, np.uint64(bits - 1))
+        mask = np.where(length >= 64, ~np.uint64(0), mask)
+        r = (b & ~mask) | ((a << np.minimum(pos, np.uint64(bits - 1))) & mask)
+        full = np.uint64((1 << bits) - 1) if bits < 64 else ~np.uint64(0)
+        self.put(ins.args[0], (r & full).astype(f"u{bits // 8}").view(DTYPES[ty]), ty, ix)
+
     def op_setp(self, ins, ix):
         mods = ins.mods
         ty = _type_of(mods)

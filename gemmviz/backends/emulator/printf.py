@@ -40,29 +40,48 @@ class PrintfOps:
         fmt = bytes(self.m.heap[off:end]).decode("utf-8", "replace")
         local = self.local[t * self.lbytes : (t + 1) * self.lbytes].tobytes()
         pos = args_addr - LOCAL_WINDOW if args_addr >= LOCAL_WINDOW else 0
-        out = []
-        for spec in re.finditer(r"%([-+ #0]*\d*(?:\.\d+)?)(ll|l|h|hh)?([diouxXfeEgGcsp%])", fmt):
-            conv = spec[3]
+        text, last = [], 0
+        for spec in _SPEC.finditer(fmt):
+            text.append(fmt[last : spec.start()].replace("%%", "%"))
+            last = spec.end()
+            conv = spec["conv"]
             if conv == "%":
+                text.append("%")
                 continue
-            width = 8 if conv in "feEgGsp" or spec[2] in ("l", "ll") else 4
+            width = 8 if conv in "feEgGsp" or spec["len"] in ("l", "ll") else 4
             pos = -(-pos // width) * width
             raw = local[pos : pos + width].ljust(width, b"\0")
             pos += width
-            if conv in "feEgG":
-                out.append(struct.unpack("<d", raw)[0])
-            elif conv in "di":
-                out.append(int.from_bytes(raw, "little", signed=True))
-            elif conv in "sp":
-                out.append(int.from_bytes(raw, "little"))
-            else:
-                out.append(int.from_bytes(raw, "little"))
+            text.append(self._field(spec, conv, raw))
+            if sum(map(len, text)) > MAX_LINE:
+                break
+        else:
+            text.append(fmt[last:].replace("%%", "%"))
+        return "".join(text).rstrip("\n")[:MAX_LINE]
+
+    def _field(self, spec: re.Match, conv: str, raw: bytes) -> str:
+        """One conversion, its width and precision clamped to MAX_FIELD (a note says so): "%999999999d" would
+        ask for a gigabyte."""
+        if conv in "feEgG":
+            value: object = struct.unpack("<d", raw)[0]
+        elif conv in "di":
+            value = int.from_bytes(raw, "little", signed=True)
+        else:
+            value = int.from_bytes(raw, "little")
+        width, prec = spec["width"], spec["prec"]
+        if (width and int(width) > MAX_FIELD) or (prec and int(prec) > MAX_FIELD):
+            self.m.printf_clamped = True
+            width = str(min(int(width), MAX_FIELD)) if width else ""
+            prec = str(min(int(prec), MAX_FIELD)) if prec else None
+        conv = {"s": "x", "p": "x"}.get(conv, conv)  # a string argument is an address here
         try:
-            text = (
-                re.sub(r"%[-+ #0]*\d*(?:\.\d+)?(ll|l|h|hh)([diouxX])", r"%\2", fmt)
-                .replace("%s", "%x")
-                .replace("%p", "%x")
-            )
-            return (text % tuple(out)).rstrip("\n")[:500]
-        except (TypeError, ValueError):
-            return fmt.rstrip("\n")[:500]
+            return f"%{spec['flags']}{width}{'.' + prec if prec is not None else ''}{conv}" % value
+        except (TypeError, ValueError, OverflowError):
+            return spec.group(0)
+
+
+MAX_FIELD = 256  # a printf field's width and precision at most (the line is cut at MAX_LINE anyway)
+MAX_LINE = 500
+_SPEC = re.compile(
+    r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<prec>\d*))?(?P<len>ll|l|hh|h)?(?P<conv>[diouxXfeEgGcsp%])"
+)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory a block may have
 LOCAL_LIMIT_BYTES = 16 * 1024  # local memory per thread the emulator gives (CHUNK_THREADS of them at once)
+GLOBAL_LIMIT_BYTES = 256 << 20  # the module's __device__ arrays together: checked before anything is allocated
 
 
 class EmulatorRefusal(Exception):
@@ -26,16 +27,15 @@ class EmulatorRefusal(Exception):
 OPCODES = {
     "add", "and", "bar", "barrier", "bra", "cvt", "cvta", "fma", "ld", "mad", "max", "min", "mov", "mul", "or",
     "xor", "not", "neg", "rem", "div", "ret", "exit", "selp", "setp", "shl", "shr", "st", "sub", "atom", "red",
-    "call", "abs", "cnot", "copysign",
+    "call", "abs", "cnot", "copysign", "shfl", "vote", "activemask", "trap", "nanosleep", "membar", "fence",
+    "redux", "popc", "clz", "brev", "bfe", "bfi", "sqrt", "rsqrt", "rcp", "ex2", "lg2", "sin", "cos", "tanh",
 }  # fmt: skip
 _ATOMICS = {"cas": "CAS", "exch": "Exch", "min": "Min", "max": "Max", "inc": "Inc", "dec": "Dec", "and": "And",
             "or": "Or", "xor": "Xor"}  # fmt: skip
 # Opcodes a student meets that the emulator refuses, named as the student knows them.
-NAMED = {"cp": "cp.async", "ldmatrix": "ldmatrix", "mma": "mma", "wgmma": "wgmma", "shfl": "__shfl_sync (shfl)",
-         "vote": "__ballot_sync / __any_sync (vote)", "match": "__match_sync", "redux": "__reduce_sync",
+NAMED = {"cp": "cp.async", "ldmatrix": "ldmatrix", "mma": "mma", "wgmma": "wgmma", "match": "__match_sync",
          "tex": "texture loads", "suld": "surface loads", "cp.async": "cp.async", "wmma": "wmma",
-         "membar": "__threadfence (membar)", "fence": "fences", "nanosleep": "__nanosleep", "stmatrix": "stmatrix",
-         "tcgen05": "tcgen05", "griddepcontrol": "grid dependency control", "activemask": "__activemask"}  # fmt: skip
+         "stmatrix": "stmatrix", "tcgen05": "tcgen05", "griddepcontrol": "grid dependency control"}  # fmt: skip
 
 
 @dataclass
@@ -91,6 +91,7 @@ def _split_statements(body: str) -> list[str]:
                 chunk = chunk[m.end() :].strip()
                 continue
             if chunk[0] in "{}":
+                out.append(chunk[0])
                 chunk = chunk[1:].strip()
                 continue
             m = re.match(r"^(\.loc[^\n]*|\.file[^\n]*|\.pragma[^\n]*)\n", chunk + "\n")
@@ -117,13 +118,8 @@ def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
     mine = {
         n for n, p in files.items() if source_name is None or p.replace("\\", "/").split("/")[-1] == source_name
     } or (set(files) if files else None)  # no .file at all: every .loc is the kernel's file
-    globals_: dict[str, tuple[bytes, int]] = {}
     head = re.split(r"\.(?:visible\s+|weak\s+)?\.?entry\b", ptx)[0]
-    for stmt in re.findall(r"^\s*(\.(?:global|const)\s[^;]*);", head, re.M):
-        m = _DECL_ARRAY.match(" ".join(stmt.split()))
-        if m and m.group(1) in ("global", "const"):
-            size = int(m.group(5) or 1) * _TYPE_BYTES.get(m.group(3), 4)
-            globals_[m.group(4)] = (_initial_bytes(m.group(6), size), size)
+    globals_ = _module_variables(head)
     entry = re.search(r"\.entry\s+" + re.escape(kernel) + r"\s*\(([^)]*)\)\s*(?:\.\w+[^{]*)?\{", ptx)
     if entry is None:
         raise EmulatorRefusal(f"a kernel without the entry {kernel}", None, key="emu.no_entry", kernel=kernel)
@@ -137,6 +133,66 @@ def parse(ptx: str, kernel: str, source_name: str | None = None) -> Kernel:
     return _parse_body(kernel, params, body, mine, globals_, externs)
 
 
+def _module_variables(head: str) -> dict[str, tuple[bytes, int]]:
+    """The module's __device__ (and __constant__) variables: name -> (initial bytes, size). Their sizes are added
+    up before a byte is allocated: past GLOBAL_LIMIT_BYTES the kernel is refused, naming the largest."""
+    found = []
+    for stmt in re.findall(r"^\s*(\.(?:global|const)\s[^;]*);", head, re.M):
+        m = _DECL_ARRAY.match(" ".join(stmt.split()))
+        if m and m.group(1) in ("global", "const"):
+            found.append((m, int(m.group(5) or 1) * _TYPE_BYTES.get(m.group(3), 4)))
+    total = sum(size for _, size in found)
+    if total > GLOBAL_LIMIT_BYTES:
+        m, size = max(found, key=lambda x: x[1])
+        raise EmulatorRefusal(
+            f"the __device__ array {m.group(4)}",
+            None,
+            key="emu.global_limit",
+            name=m.group(4),
+            bytes=size,
+            total=total,
+            limit=GLOBAL_LIMIT_BYTES,
+        )
+    return {m.group(4): (_initial_bytes(m.group(6), size), size) for m, size in found}
+
+
+class _Scopes:
+    """Registers declared inside a { } block (inline asm's `.reg .u32 t;`, a call sequence's temporaries): each
+    renamed to a register of its own (%t__s3), so that an operand names it as the asm text wrote it."""
+
+    def __init__(self, regs: dict[str, str]):
+        self.regs, self.count = regs, 0
+        self.stack: list[dict[str, str]] = []  # per open block: {name as written: its register}
+
+    def statement(self, stmt: str) -> bool:
+        """Whether the statement was a brace or a scoped declaration (taken here)."""
+        if stmt == "{":
+            self.stack.append({})
+            return True
+        if stmt == "}":
+            if self.stack:
+                self.stack.pop()
+            return True
+        m = _REG.match(stmt)
+        if not (m and self.stack):
+            return False
+        for name in (n.strip() for n in m[2].split(",")):
+            if "<" in name:  # a range (%p<3>) inside a block: as at the kernel's top
+                self.regs[name.split("<")[0]] = m[1]
+                continue
+            self.count += 1
+            renamed = f"%{name.lstrip('%')}__s{self.count}"
+            self.stack[-1][name] = renamed
+            self.regs[renamed] = m[1]
+        return True
+
+    def rename(self, stmt: str) -> str:
+        for scope in reversed(self.stack):
+            for name, renamed in scope.items():
+                stmt = re.sub(rf"(?<![\w$%.]){re.escape(name)}(?![\w$])", renamed, stmt)
+        return stmt
+
+
 def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Kernel:
     regs: dict[str, str] = {}
     shared: dict[str, tuple[int, int]] = {}
@@ -145,13 +201,18 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
     instrs: list[Instr] = []
     labels: dict[str, int] = {}
     line: int | None = None
+    scopes = _Scopes(regs)
     for stmt in _split_statements(body):
         m = _LOC.match(stmt)
         if m:
             line = int(m[2]) if (mine is None or int(m[1]) in mine) and int(m[2]) > 0 else line
             continue
-        if stmt.startswith(".file") or stmt.startswith(".pragma"):
+        if stmt.startswith(".file") or stmt.startswith(".pragma") or scopes.statement(stmt):
             continue
+        if ".callprototype" in stmt:
+            raise EmulatorRefusal("a call through a function pointer", line)
+        if scopes.stack:
+            stmt = scopes.rename(stmt)
         m = _REG.match(stmt)
         if m:
             for name in m[2].split(","):
@@ -173,11 +234,14 @@ def _parse_body(kernel, params, body, mine, globals_, externs=frozenset()) -> Ke
             labels[m[1]] = len(instrs)
             continue
         instrs.append(_instr(stmt, len(instrs), line))
-    _refuse_after(instrs, labels, sizes, externs)  # after the body, so that an opcode it does not run is named first
+    largest = _demangled(max(shared, key=lambda x: shared[x][1], default=""))
+    _refuse_after(
+        instrs, labels, sizes, externs, largest
+    )  # after the body, so that an opcode it does not run is named first
     return Kernel(kernel, params, regs, shared, sizes["shared"], local, sizes["local"], instrs, labels, globals_)
 
 
-def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
+def _refuse_after(instrs: list, labels: dict, sizes: dict, externs, largest: str = "") -> None:
     """What the whole body shows it cannot run: dynamic shared memory, too much static shared or local memory,
     a branch out of the kernel."""
     uses = (i for i in instrs if any(re.search(rf"(?<![\w$]){re.escape(x)}(?![\w$])", i.text) for x in externs))
@@ -190,6 +254,7 @@ def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
             instrs[0].line if instrs else None,
             key="emu.shared_limit",
             bytes=sizes["shared"],
+            largest={"key": "emu.largest", "params": {"name": largest}},
             limit=SHARED_LIMIT_BYTES,
         )
     if sizes["local"] > LOCAL_LIMIT_BYTES:
@@ -203,6 +268,15 @@ def _refuse_after(instrs: list, labels: dict, sizes: dict, externs) -> None:
     for ins in instrs:
         if ins.op == "bra" and ins.args[0] not in labels:
             raise EmulatorRefusal(f"a branch to {ins.args[0]}", ins.line)
+
+
+def _demangled(name: str) -> str:
+    """A __shared__ array's name as the source writes it: nvcc names one declared in a kernel
+    _ZZ10gemm_tiledE6tile_A (tile_A of gemm_tiled)."""
+    m = re.fullmatch(r"_ZZ\d+\w*?E(\d+)(\w+)", name)
+    if m and len(m[2]) >= int(m[1]):
+        return m[2][: int(m[1])]
+    return name
 
 
 def _declare(m: re.Match, line: int | None, table: dict, sizes: dict) -> None:
@@ -260,9 +334,8 @@ def _instr(stmt: str, index: int, line: int | None) -> Instr:
         return Instr(index, guard, op, mods, [m[1], *[a.strip() for a in m[3].split(",")]], line, stmt)
     if op in ("ld", "st") and any(s in mods for s in ("const", "tex")):
         raise EmulatorRefusal(f"{op}.{mods[0]} (constant or texture memory)", line)
-    if op in ("atom", "red") and "add" not in mods:
-        kind = next((m for m in mods if m in _ATOMICS), None)
-        raise EmulatorRefusal(f"atomic{_ATOMICS[kind]} ({word})" if kind else word, line)
+    if op in ("atom", "red") and not any(m in _ATOMICS or m == "add" for m in mods):
+        raise EmulatorRefusal(word, line)
     if any(t in mods for t in ("f16", "f16x2", "bf16", "bf16x2", "tf32")):
         raise EmulatorRefusal(f"half-precision arithmetic ({word})", line)
     return Instr(index, guard, op, mods, _operands(rest), line, stmt)

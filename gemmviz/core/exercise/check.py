@@ -284,7 +284,7 @@ def correctness_cause(record: dict) -> Message | None:
         access = msg("access.write" if "write" in shared["kind"] else "access.read")
         return _line_msg("cause.shared_oob", record, shared["line"], access=access)
     if crashed is not None:
-        return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
+        return _crash_cause(record, crashed)
     bad = [s for s in shapes if s.get("status") == "wrong"]
     if not bad:
         return None
@@ -314,11 +314,23 @@ def correctness_cause(record: dict) -> Message | None:
     return _pattern_cause(bad)
 
 
+def _crash_cause(record: dict, crashed: dict) -> Message:
+    trap = next((f for f in (record.get("emulator") or {}).get("findings") or [] if f["kind"] == "trap"), None)
+    if trap is not None:  # the emulator ran trap: its line
+        return _line_msg("cause.trap", record, trap.get("line"))
+    return msg("cause.crashed", shape=crashed["shape"], error=crashed.get("error", ""))
+
+
 def _timeout_cause(record: dict, s: dict) -> Message:
     exp = (record.get("emulator") or {}).get("experiments") or {}
     if exp.get("printf_off") == "finished":  # the calls were counted at the emulator's size
         where = ((record.get("emulator") or {}).get("shapes") or [s["shape"]])[0]
         return msg("cause.printf_slow", calls=exp.get("printf_calls", 0), shape=where)
+    if s.get("endless"):
+        return _line_msg("cause.endless", record, s.get("line"), shape=s["shape"])
+    if s.get("instructions"):
+        params = {"shape": s["shape"], "instructions": s["instructions"], "ratio": s.get("ratio", 0)}
+        return _line_msg("cause.stopped", record, s.get("line"), **params)
     if s.get("budget_steps"):
         return _line_msg("cause.budget", record, s.get("line"), shape=s["shape"], steps=s["budget_steps"])
     return msg("cause.timeout", timeout=f"{s.get('timeout_s', 10):g}", shape=s["shape"])
@@ -396,10 +408,12 @@ def _pattern_cause(bad: list[dict]) -> Message:
     return msg("cause.wrong", reason=reason, shape=first["shape"])
 
 
-MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared")
+MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared", "misaligned", "uninit-register")
+NOTE_KINDS = ("uninit-shared-unused",)  # reported, failing no goal: unwritten shared words whose value never reached C
 RACE_KINDS = ("divergent-barrier", "read-after-write", "write-after-read", "write-after-write")
 _EMU_AS_SANITIZER = {"global-oob": "invalid global {access}", "shared-oob": "invalid shared {access}",
-                     "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read"}  # fmt: skip
+                     "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read",
+                     "misaligned": "misaligned address", "uninit-register": "uninitialized variable"}  # fmt: skip
 
 
 def memory_findings(record: dict) -> list[dict]:
@@ -553,7 +567,7 @@ def verdicts(record: dict) -> list[Verdict]:
 def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
     emu = record.get("emulator") or {}
     found = emu.get("findings") or []
-    unfinished = next((s for s in shapes if s.get("status") == "timeout"), None)
+    unfinished = next((s for s in shapes if s.get("status") in ("timeout", "launch-error")), None)  # or a trap
     out = []
     for goal, kinds in (("memory-safe", MEMORY_KINDS), ("race-free", RACE_KINDS)):
         mine = [f for f in found if f["kind"] in kinds]
@@ -561,12 +575,22 @@ def _emulated_safety(record: dict, shapes: list[dict]) -> list[Verdict]:
         if not shapes:
             out.append(Verdict(goal, "skipped", emu.get("refused") or msg("goal.did_not_run")))
         elif mine:
-            out.append(Verdict(goal, "fail", msg(f"goal.emu.{short}.fail", n=len(mine))))
+            more = msg("goal.emu.more", n=len(mine) - 1) if len(mine) > 1 else ""
+            out.append(Verdict(goal, "fail", msg("goal.emu.findings", first=finding_message(mine[0]), more=more)))
         elif unfinished:  # as on a GPU, where the sanitizers do not run a kernel that does not finish
             out.append(Verdict(goal, "skipped", msg("goal.emu.unfinished", shape=unfinished["shape"])))
         else:
             out.append(Verdict(goal, "pass", msg(f"goal.emu.{short}.pass", n=len(shapes))))
     return out
+
+
+def finding_message(f: dict) -> Message:
+    """One of the emulator's findings as its sentence: the line, what it is, the fix where it has one."""
+    params = {"line": f.get("line") or "?", "count": f.get("count", 1), "other_line": f.get("other_line") or "?"}
+    params["matrix"] = f.get("matrix") or "?"
+    params["access"] = msg(f"access.{f['access']}") if f.get("access") else msg("access.read")
+    params["variable"] = msg("finding.variable", name=f["variable"]) if f.get("variable") else ""
+    return msg(f"finding.{f['kind']}", **params)
 
 
 GOAL_TOOLS = {"memory-safe": ("memcheck",), "race-free": ("racecheck", "synccheck")}
@@ -590,7 +614,8 @@ def _sanitizer_verdict(record: dict, goal: str) -> Verdict:
         if san[t].get("findings") or san[t].get("errors")
     ]
     if emu:
-        found.append(msg("goal.findings", tool="emulator", n=len(emu)))
+        more = msg("goal.emu.more", n=len(emu) - 1) if len(emu) > 1 else ""
+        found.append(msg("goal.emu.findings", first=finding_message(emu[0]), more=more))
     if found:
         return Verdict(goal, "fail", msg(f"goal.{short}.fail", tools=found))
     missing = [t for t in tools if t not in ran]

@@ -17,6 +17,7 @@ from gemmviz.core.exercise.check import (
     MAX_FINDINGS,
     MAX_MESSAGE,
     MEMORY_KINDS,
+    NOTE_KINDS,
     RACE_KINDS,
     SANITIZER_TOOLS,
     cause_lines,
@@ -257,6 +258,9 @@ _SHAPE = _obj(
         "k_used": _int(0, 2**32, True),
         "k_shift": _int(-(2**32), 2**32, True),
         "budget_steps": _int(0, 2**62),
+        "instructions": _int(0, 2**62),  # the emulator's: run before it was stopped
+        "ratio": _num(0, 1e12),  # those over what the reference needs at this size
+        "endless": _bool,  # stopped in a loop that made no progress
         "line": _LINE,
     },
     ("shape", "status"),
@@ -280,12 +284,13 @@ _RECORDED_ROW = _obj(
 
 _EMU_FINDING = _obj(
     {
-        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, "budget"),
+        "kind": _one_of(*MEMORY_KINDS, *RACE_KINDS, *NOTE_KINDS, "budget", "endless", "trap"),
         "line": _LINE,
         "other_line": _LINE,
         "count": _int(0, 10**12),
         "access": _one_of("read", "write"),
         "matrix": _text(40),
+        "variable": _text(100),  # a value used before it is set: the variable's name, where the line names one
         "message": _message,
     },
     ("kind",),
@@ -618,7 +623,7 @@ def _emulator_lines(record: dict, lang: str) -> list[str]:
     return out
 
 
-_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line")
+_FINDING_FIELDS = ("line", "count", "access", "matrix", "other_line", "variable")
 PRINTF_SHOWN = 20  # of the kernel's printf lines the record keeps (at most 200), the ones a report shows
 
 
@@ -631,6 +636,7 @@ def emulator_findings(record: dict, lang: str = "en") -> list[tuple[str, int | N
             params["access"] = msg(f"access.{params['access']}")
         params.setdefault("other_line", "?")
         params.setdefault("matrix", "?")
+        params["variable"] = msg("finding.variable", name=params["variable"]) if params.get("variable") else ""
         text = render(msg(f"finding.{f['kind']}", **{k: params.get(k) for k in _FINDING_FIELDS}), lang)
         out.append((text, f.get("line")))
     return out
