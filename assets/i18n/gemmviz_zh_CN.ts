@@ -3,77 +3,72 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="90" />
+        <location filename="../../gemmviz/ui/i18n.py" line="190" />
         <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
         <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="115" />
+        <location filename="../../gemmviz/ui/i18n.py" line="216" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="118" />
+        <location filename="../../gemmviz/ui/i18n.py" line="222" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="204" />
-        <source>The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again</source>
-        <translation>运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/about.py" line="33" />
+        <location filename="../../gemmviz/ui/about.py" line="34" />
         <source>gemmviz {version}: see why tiled matrix multiplication is fast.</source>
         <translation>gemmviz {version}：看看分块矩阵乘法为什么快。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="34" />
+        <location filename="../../gemmviz/ui/about.py" line="35" />
         <source>Licence: {licence} (see the LICENSE file). Qt {qt}, pyqtgraph {pg}.</source>
         <translation>许可证：{licence}（见 LICENSE 文件）。Qt {qt}，pyqtgraph {pg}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="38" />
+        <location filename="../../gemmviz/ui/about.py" line="39" />
         <source>Where the numbers come from:</source>
         <translation>数据来源：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="39" />
+        <location filename="../../gemmviz/ui/about.py" line="40" />
         <source>• live results: measured on this computer when you press Run, verified against a float64 reference</source>
         <translation>• 实时结果：按下“运行”时在这台电脑上测得，并与 float64 参考结果核对</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="44" />
+        <location filename="../../gemmviz/ui/about.py" line="45" />
         <source>• {file}: measured by gemmviz on {where}</source>
         <translation>• {file}：由 gemmviz 在 {where} 上测得</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="47" />
+        <location filename="../../gemmviz/ui/about.py" line="48" />
         <source>• {file}: the table {seed} published ({where}), not measured by gemmviz</source>
         <translation>• {file}：{seed}发表的表格（{where}），不是 gemmviz 测得的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="48" />
+        <location filename="../../gemmviz/ui/about.py" line="49" />
         <source>a seed</source>
         <translation>一篇原文</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="52" />
+        <location filename="../../gemmviz/ui/about.py" line="53" />
         <source>• {file}: roofline ceilings measured on {where}</source>
         <translation>• {file}：在 {where} 上测得的 Roofline 屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="53" />
+        <location filename="../../gemmviz/ui/about.py" line="54" />
         <source>The seeds: the two blog posts whose kernels and arithmetic gemmviz implements and checks:</source>
         <translation>原文：gemmviz 实现并核对其核函数与计算的两篇博客：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="65" />
+        <location filename="../../gemmviz/ui/about.py" line="62" />
         <source>About gemmviz</source>
         <translation>关于 gemmviz</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/about.py" line="86" />
+        <location filename="../../gemmviz/ui/about.py" line="88" />
         <source>&amp;About gemmviz</source>
         <translation>关于 gemmviz(&amp;A)</translation>
     </message>
@@ -210,75 +205,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="177" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="190" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="186" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="199" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="195" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="208" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="238" />
         <source>roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="257" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="272" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="285" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="282" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="295" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="178" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="191" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="187" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="200" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="196" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="209" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="226" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="239" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="258" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="286" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="283" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="296" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -380,7 +375,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/files.py" line="61" />
         <location filename="../../gemmviz/ui/files.py" line="65" />
-        <location filename="../../gemmviz/ui/files.py" line="94" />
+        <location filename="../../gemmviz/ui/files.py" line="101" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -395,7 +390,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="94" />
+        <location filename="../../gemmviz/ui/files.py" line="101" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -445,42 +440,42 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="109" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="109" />
+        <location filename="../../gemmviz/ui/files.py" line="116" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="115" />
+        <location filename="../../gemmviz/ui/files.py" line="122" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="118" />
+        <location filename="../../gemmviz/ui/files.py" line="125" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="122" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="136" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="136" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="134" />
+        <location filename="../../gemmviz/ui/files.py" line="141" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
@@ -531,43 +526,44 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="254" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="599" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="641" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="305" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="308" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="306" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="398" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="402" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="405" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="438" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="604" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="646" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="459" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="464" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -655,7 +651,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="310" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="311" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="314" />
         <location filename="../../gemmviz/ui/hardware/trace.py" line="344" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="240" />
         <source>{series} at {size}</source>
@@ -848,11 +844,12 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/status.py" line="54" />
+        <location filename="../../gemmviz/ui/status.py" line="75" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="99" />
+        <location filename="../../gemmviz/ui/status.py" line="104" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -992,7 +989,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="603" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="648" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1003,13 +1000,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="237" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="263" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="276" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1147,98 +1144,98 @@ model</source>
         <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="58" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="60" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="61" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="48" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="191" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="196" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="206" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="205" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="222" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="210" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="321" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="215" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="230" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="233" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="238" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="232" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="234" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="259" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="252" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="278" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="366" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="322" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1253,23 +1250,23 @@ model</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="155" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="160" />
         <location filename="../../gemmviz/ui/tiling/render.py" line="221" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="214" />
         <source>a cell per thread</source>
         <translation>每个线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="382" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="377" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="382" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
@@ -1287,12 +1284,12 @@ model</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="213" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="208" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="213" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
@@ -1504,199 +1501,200 @@ model</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="160" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="161" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="167" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="162" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="163" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="169" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="164" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="170" />
         <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="171" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="325" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="229" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="239" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="258" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="272" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="276" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="297" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="319" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="308" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="353" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="321" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="366" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="331" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="376" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="336" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="381" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="342" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="351" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="326" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="386" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="398" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="443" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="404" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="412" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="457" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="426" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="471" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="455" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="500" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="491" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="507" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="552" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="511" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="556" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="516" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="561" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="522" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="567" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="525" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="565" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="610" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="571" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="616" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="575" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="620" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="591" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="636" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="602" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="650" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="647" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="695" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1707,7 +1705,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="71" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="195" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="204" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
@@ -1723,7 +1721,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="120" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="180" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="184" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
@@ -1733,7 +1731,7 @@ model</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="201" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="185" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1853,58 +1851,58 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="138" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="147" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="149" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="203" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="216" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="206" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="219" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="294" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="308" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="302" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="317" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="461" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="412" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="461" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="365" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="422" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="414" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="471" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="481" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="462" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="511" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2131,42 +2129,42 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="124" />
+        <location filename="../../gemmviz/core/export_formats.py" line="137" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="132" />
+        <location filename="../../gemmviz/core/export_formats.py" line="145" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="140" />
+        <location filename="../../gemmviz/core/export_formats.py" line="154" />
         <source>JPEG image</source>
         <translation>JPEG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="148" />
+        <location filename="../../gemmviz/core/export_formats.py" line="162" />
         <source>WebP image</source>
         <translation>WebP 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="156" />
+        <location filename="../../gemmviz/core/export_formats.py" line="170" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="164" />
+        <location filename="../../gemmviz/core/export_formats.py" line="178" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="173" />
+        <location filename="../../gemmviz/core/export_formats.py" line="187" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="188" />
+        <location filename="../../gemmviz/core/export_formats.py" line="202" />
         <source>Chrome trace for Perfetto</source>
         <translation>供 Perfetto 打开的 Chrome trace</translation>
     </message>
@@ -2237,36 +2235,40 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="114" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="142" />
         <source>Presenter: {title}</source>
         <translation>演讲者视图：{title}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="143" />
         <source>Reset clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="145" />
         <source>Now</source>
         <translation>当前</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="146" />
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="187" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="196" />
         <source>step {i} of {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="193" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="202" />
         <source>End of the lesson</source>
         <translation>课程结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="211" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="220" />
         <source>animation frame {i} of {n}</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
@@ -2297,6 +2299,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
+        <location filename="../../gemmviz/ui/exercise/gap.py" line="46" />
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>
@@ -2304,37 +2307,32 @@ model</source>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="266" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="255" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="267" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="256" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="269" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="258" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="303" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="292" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="319" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="337" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="327" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2343,13 +2341,13 @@ model</source>
     <name>AccessTab</name>
     <message>
         <location filename="../../gemmviz/ui/accesses/tab.py" line="68" />
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="94" />
         <source>Coalescing and banks</source>
         <translation>合并访存与 bank</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/tab.py" line="69" />
-        <location filename="../../gemmviz/ui/accesses/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/accesses/tab.py" line="94" />
         <source>Block replay</source>
         <translation>线程块回放</translation>
     </message>
@@ -2357,52 +2355,52 @@ model</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="642" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="653" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="643" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="656" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="646" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="659" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="649" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="660" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="650" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="662" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="664" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="654" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="690" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="710" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="727" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="717" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2410,23 +2408,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="338" />
-        <location filename="../../gemmviz/ui/window.py" line="379" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="377" />
+        <location filename="../../gemmviz/ui/window.py" line="457" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="345" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="389" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="348" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="395" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="351" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="400" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2434,233 +2432,234 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="168" />
+        <location filename="../../gemmviz/ui/window.py" line="173" />
+        <location filename="../../gemmviz/ui/window.py" line="692" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="187" />
+        <location filename="../../gemmviz/ui/window.py" line="193" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="188" />
+        <location filename="../../gemmviz/ui/window.py" line="194" />
         <source>Roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="189" />
+        <location filename="../../gemmviz/ui/window.py" line="195" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="190" />
+        <location filename="../../gemmviz/ui/window.py" line="196" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="191" />
+        <location filename="../../gemmviz/ui/window.py" line="197" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="193" />
+        <location filename="../../gemmviz/ui/window.py" line="199" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="192" />
+        <location filename="../../gemmviz/ui/window.py" line="198" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="329" />
+        <location filename="../../gemmviz/ui/window.py" line="392" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="330" />
+        <location filename="../../gemmviz/ui/window.py" line="394" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="331" />
+        <location filename="../../gemmviz/ui/window.py" line="396" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="332" />
+        <location filename="../../gemmviz/ui/window.py" line="399" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="333" />
+        <location filename="../../gemmviz/ui/window.py" line="401" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="335" />
+        <location filename="../../gemmviz/ui/window.py" line="404" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="339" />
+        <location filename="../../gemmviz/ui/window.py" line="408" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="342" />
+        <location filename="../../gemmviz/ui/window.py" line="411" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="347" />
+        <location filename="../../gemmviz/ui/window.py" line="416" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="348" />
+        <location filename="../../gemmviz/ui/window.py" line="417" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="350" />
+        <location filename="../../gemmviz/ui/window.py" line="419" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="351" />
-        <location filename="../../gemmviz/ui/window.py" line="352" />
+        <location filename="../../gemmviz/ui/window.py" line="425" />
+        <location filename="../../gemmviz/ui/window.py" line="426" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="353" />
+        <location filename="../../gemmviz/ui/window.py" line="427" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="354" />
+        <location filename="../../gemmviz/ui/window.py" line="428" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="357" />
+        <location filename="../../gemmviz/ui/window.py" line="432" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="358" />
+        <location filename="../../gemmviz/ui/window.py" line="434" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="359" />
+        <location filename="../../gemmviz/ui/window.py" line="436" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="361" />
+        <location filename="../../gemmviz/ui/window.py" line="438" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="362" />
+        <location filename="../../gemmviz/ui/window.py" line="439" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="368" />
+        <location filename="../../gemmviz/ui/window.py" line="445" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="369" />
+        <location filename="../../gemmviz/ui/window.py" line="446" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="370" />
+        <location filename="../../gemmviz/ui/window.py" line="447" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="430" />
+        <location filename="../../gemmviz/ui/window.py" line="566" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="435" />
+        <location filename="../../gemmviz/ui/window.py" line="571" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="444" />
+        <location filename="../../gemmviz/ui/window.py" line="580" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="458" />
+        <location filename="../../gemmviz/ui/window.py" line="589" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="462" />
+        <location filename="../../gemmviz/ui/window.py" line="593" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="464" />
+        <location filename="../../gemmviz/ui/window.py" line="595" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="486" />
+        <location filename="../../gemmviz/ui/window.py" line="617" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="488" />
+        <location filename="../../gemmviz/ui/window.py" line="619" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="503" />
+        <location filename="../../gemmviz/ui/window.py" line="634" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="505" />
+        <location filename="../../gemmviz/ui/window.py" line="636" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="512" />
+        <location filename="../../gemmviz/ui/window.py" line="643" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="513" />
+        <location filename="../../gemmviz/ui/window.py" line="644" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="522" />
+        <location filename="../../gemmviz/ui/window.py" line="653" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="525" />
+        <location filename="../../gemmviz/ui/window.py" line="656" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="861" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="720" />
+        <location filename="../../gemmviz/ui/window.py" line="861" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2668,117 +2667,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="145" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="150" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="155" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="152" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="157" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="156" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="166" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="162" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="173" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="191" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="206" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="214" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="224" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="216" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="237" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="238" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="239" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="228" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="240" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="229" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="241" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="295" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="320" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="305" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="330" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="310" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="385" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
@@ -2786,7 +2785,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="86" />
+        <location filename="../../gemmviz/ui/files.py" line="93" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>
