@@ -80,6 +80,9 @@ def test_a_new_variant_gets_its_own_colour_and_markers_and_needs_no_recording(sc
     (none meets cpu-naive's, none needs a dash), and every check the style table holds the shipped kernels to holds;
     named in NOT_RECORDED, the shipped session and the presets' exports pass without an H200 recording."""
     from tests.checks import presets, sessions, styles
+    from tests.checks.variants import variant_is_complete
+
+    variant_is_complete(scratch_variant)  # test_variants'
 
     assert SCRATCH not in style.VARIANT_COLOUR
     mine = [s for s in style.registry_series() if s.startswith(SCRATCH)]
