@@ -216,7 +216,7 @@ def test_view_language_switches_live_and_keeps_the_results(qtbot, tmp_path, monk
 NAMES = {
     *(w for v in VARIANTS for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", v)),
     *"tile block TILE tile_A tile_B As Bs sA sB syncthreads cublas cuBLAS BLAS SGEMM GEMM numpy CUDA CPU GPU NVIDIA "
-    "H200 A100 HBM DRAM TEX SM SMs FP32 TF32 WMMA wmma mma sync wgmma TMA Hopper float float4 warp cp async ncu "
+    "H200 H100 A100 HBM DRAM TEX SM SMs FP32 TF32 WMMA wmma mma sync wgmma TMA Hopper float float4 warp cp async ncu "
     "bank GFLOP FLOP TFLOP GiB GB MB kB TB ms µs MHz MxNxK json gz csv png svg jpg webp JPEG WebP gif mp4 gemmviz Tab Roofline "
     "English cc naive L1 L2 Ctrl Shift Esc float64 RTX wavefront warpgroup cluster mbarrier V0 V1 V2 cu blockIdx threadIdx blockDim gridDim row col".split(),
 }

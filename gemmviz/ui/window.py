@@ -784,7 +784,7 @@ class MainWindow(QMainWindow):
         elif tab is self._hardware_tab:
             tab.apply_theme(self.theme)
         elif tab is built("compare"):
-            tab.table.resizeColumnsToContents()  # for the new type
+            tab.apply_theme(self.theme)  # for the new type
         elif tab is built("access_tab"):
             tab.apply_theme(self.theme)
         elif tab is built("exercise_tab"):

@@ -483,10 +483,8 @@ def _consistent(record: dict) -> None:
             continue
         where = f"'check.shapes[{i}]' is ok, but"
         rel, margin = s.get("rel_error"), s.get("error_margin")
-        _need(
-            rel is None or rel <= loosest, f"{where} its rel_error {rel:.3g} is over the loosest threshold {loosest:g}"
-        )
-        _need(margin is None or margin <= 1, f"{where} its error_margin {margin:.3g} is over 1 (outside the bound)")
+        _need(rel is None or rel <= loosest, f"{where} its rel_error {rel} is over the loosest threshold {loosest:g}")
+        _need(margin is None or margin <= 1, f"{where} its error_margin {margin} is over 1 (outside the bound)")
         _need(not s.get("wrong_elements"), f"{where} it has {s.get('wrong_elements')} wrong elements")
         _need(not s.get("unwritten"), f"{where} it has {s.get('unwritten')} unwritten elements")
     correct = bool(shapes) and all(s["status"] == "ok" for s in shapes)

@@ -33,6 +33,7 @@ from gemmviz.core.hardware.microbench import (
     shipped_microbench,
 )
 from gemmviz.core.kernels.variants import VARIANTS, baseline
+from gemmviz.core.lesson import gpus
 from gemmviz.core.lesson.files import (
     MAX_FILE_BYTES,
     LessonError,
@@ -526,6 +527,14 @@ def _microbench(bench: Microbench | None | str) -> Microbench | None:
 def _recorded_figure(expr: str, microbench: Microbench | None | str, lang: str) -> str | None:
     """A {{ceiling …}}, {{latency …}} or {{microbench …}} figure (the shipped ceilings, the microbenchmark
     recording), the words saying it is absent, or None for another placeholder; ProblemError for an unknown name."""
+    try:
+        two = gpus.figure(
+            expr, lang, parse_series
+        )  # {{gpus …}}: the second GPU's recording beside the replay (core/lesson/gpus.py)
+    except ValueError as exc:
+        raise ProblemError(str(exc)) from None
+    if two is not None:
+        return two
     ceiling = re.fullmatch(r"ceiling\s+(\S+)", expr)
     if ceiling:
         if ceiling.group(1) not in CEILING_PLACEHOLDERS:
@@ -621,6 +630,8 @@ def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | st
     notes = [step.quoted] if step.quoted else []
     if uses_microbench(step):
         notes.append(footer_note(_microbench(microbench), lang))
+    if any(re.match(r"gpus\s", m) for m in _PLACEHOLDER.findall(step.text)):
+        notes.append(gpus.footer(lang))
     return render("lesson.quoted", lang, {"notes": notes})
 
 

@@ -572,7 +572,8 @@ def compare_sources(
 ) -> tuple[list[str], list[dict]]:
     """Rows of (series, size) measured both in `reference` and in another source (`source_of` says which
     source each result came from), with each source's median time and how many times faster it is than the
-    reference (ref time / its time)."""
+    reference (ref time / its time), and the block configuration each ran with ("config", "configs": a tuned
+    configuration on one GPU and the registry's default on another are the same series, not the same kernel)."""
     by_key: dict[tuple[str, str, tuple[int, int, int]], Result] = {}
     for r in results:
         if r.valid and r.median_ms:
@@ -592,12 +593,15 @@ def compare_sources(
             "size": ref.problem.label,
             "reference_ms": ref.median_ms,
             "backend": ref.backend,
+            "config": dict(ref.config),
             "others": {},
+            "configs": {},
         }
         for other in others:
             r = by_key.get((other, series, size))
             if r is not None:
                 row["others"][other] = (r.median_ms, ref.median_ms / r.median_ms)
+                row["configs"][other] = dict(r.config)
         if row["others"]:
             rows.append(row)
     return others, rows

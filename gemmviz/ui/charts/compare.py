@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
@@ -27,7 +27,7 @@ from gemmviz.core.numbers import rate, sig, times_text
 from gemmviz.core.session import machines
 from gemmviz.core.session.results import Result, compare_sources
 from gemmviz.core.session.workspace import Workspace
-from gemmviz.ui.charts.base import source_label
+from gemmviz.ui.charts.base import is_projector, source_label
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import language
 from gemmviz.ui.text import tooltip, tr
@@ -64,7 +64,11 @@ def machine_of(environment: Mapping) -> machines.Machine:
 
 class ComparePanel(QWidget):
     """The shown results side by side against a reference session. Given a workspace, it follows it (at once,
-    hidden or not, as the roofline does); without one, `set_results` fills it."""
+    hidden or not, as the roofline does); without one, `set_results` fills it.
+
+    One message on a projector: a headline computed from the GPU pairs (core/session/machines.headline), the
+    machines' ratios beside it, columns named by the GPU's short name ("H100 ms") and the "follows" verdict
+    inside the window at 1280×720 (the kernel column gives way first)."""
 
     def __init__(self, workspace: Workspace | None = None, parent=None):
         super().__init__(parent)
@@ -75,6 +79,12 @@ class ComparePanel(QWidget):
         self.reference = QComboBox()
         self.reference.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.reference.setMinimumContentsLength(16)  # a long session name is cut, the window is not widened
+        self.headline = QLabel()
+        self.headline.setTextFormat(Qt.TextFormat.PlainText)
+        self.headline.setWordWrap(True)
+        bold = self.headline.font()
+        bold.setBold(True)
+        self.headline.setFont(bold)
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
@@ -84,17 +94,25 @@ class ComparePanel(QWidget):
         # as tall as its three rows in any type size, never a scroll bar of its own
         self.machines.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
         self.machines.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.machines.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.machines.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.machines.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
+        self.projector = False  # projector type: the headline says the machines' ratios; their table is hidden
         self.table = QTableWidget()
         self.table.setSortingEnabled(True)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)  # row numbers took a column's room at 720p
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         top = QHBoxLayout()
         top.addWidget(QLabel(tr("reference")))
         top.addWidget(self.reference)
         top.addStretch()
+        side = QHBoxLayout()
+        side.addWidget(self.machines, 0, Qt.AlignmentFlag.AlignTop)
+        side.addWidget(self.note, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.note)
-        layout.addWidget(self.machines)
+        layout.addWidget(self.headline)
+        layout.addLayout(side)
         layout.addWidget(self.table, 1)
         self.reference.currentIndexChanged.connect(lambda _i: self._fill())
         self.follower = (
@@ -135,18 +153,41 @@ class ComparePanel(QWidget):
             self.table.setRowCount(0)
             self.machines.setRowCount(0)
             self.machines.setVisible(False)
+            self.headline.setText("")
             self.note.setText(tr("Open two or more sessions (File ▸ Open) to compare machines."))
             return
         others, rows = compare_sources(self.results, reference, self.source_of)
         found = {s: machine_of(self.environment_of(s)) for s in [reference, *others]}
-        self._fill_machines(reference, others, found)
-        headers = [tr("kernel"), tr("size"), tr("reference ms")]
+        labels = {s: source_label(s) or tr("live") for s in found}
+        names = machines.short_names({s: m.gpu for s, m in found.items()}, labels)
+        self._fill_machines(reference, others, found, names)
+        self._fill_table(reference, others, rows, found, names)
+        self._say(reference, others, rows, found, names)
+
+    def _fill_table(self, reference, others, rows, found, names) -> None:
+        """A row per kernel and size: the reference's time, then each other machine's time, its speed against
+        the reference and which machine ratio that speed follows ("configs differ" where the two ran different
+        block configurations)."""
+        lang, ref = language(), names[reference]
+        rows = sorted(
+            rows, key=lambda row: row["backend"] != "cuda"
+        )  # the GPU kernels, which the headline is about, first
+        headers = [tr("kernel"), tr("size"), render(machines.COLUMN_MS, lang, {"name": ref})]
+        tips = ["", "", labels_tip(reference)]
         for o in others:
-            name = source_label(o) or tr("live")
-            # on two lines: a header as wide as its machine's name cut the table at 1280×720
-            headers += [f"{name}\n" + tr("ms"), tr("× vs reference") + f"\n({name})", tr("follows") + f"\n({name})"]
+            verdict = tr("follows") + (f"\n{names[o]}" if len(others) > 1 else "")
+            headers += [
+                render(machines.COLUMN_MS, lang, {"name": names[o]}),
+                render(machines.COLUMN_VS, lang, {"other": names[o], "reference": ref}),
+                verdict,
+            ]
+            tips += [labels_tip(o), tr("× vs reference"), ""]
         self.table.setColumnCount(len(headers))
-        self.table.setHorizontalHeaderLabels(headers)
+        for j, (text, tip) in enumerate(zip(headers, tips)):
+            item = QTableWidgetItem(text)
+            if tip:
+                item.setToolTip(tooltip(tip))
+            self.table.setHorizontalHeaderItem(j, item)
         self.table.setRowCount(len(rows))
         for i, row in enumerate(rows):
             cells = [(row["series"], ""), (row["size"], ""), (sig(row["reference_ms"]), "")]
@@ -155,7 +196,7 @@ class ComparePanel(QWidget):
                 cells += [
                     (sig(ms), ""),
                     ("—" if x is None else ratio_text(x), ""),
-                    self._follows(x, found[reference], found[o], row["backend"]),
+                    self._follows(x, row, (reference, o), found, names),
                 ]
             for j, (text, tip) in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -163,26 +204,91 @@ class ComparePanel(QWidget):
                     item.setToolTip(tooltip(tip))
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
+        self._fit_columns()
         self.table.setSortingEnabled(True)
-        self.note.setText(
-            tr(
-                "{n} kernel/size pairs measured both in the reference and elsewhere. "
-                "“× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference); "
-                "“follows” says whether it is nearer the machines' bandwidth ratio (a memory-bound kernel) or "
-                "FP32 peak ratio (a compute-bound one). "
-                "Published figures are the seeds' own numbers, not measurements."
-            ).format(n=len(rows))
-            if rows
-            else tr("No kernel and size appears both in the reference and in another session.")
-        )
+
+    def _fit_columns(self) -> None:
+        """Every column inside the table's width: the kernel column (the widest, its names the least needed at
+        a glance) gives way first, never below its header, so "follows" is never behind a scroll bar."""
+        header = self.table.horizontalHeader()
+        table = self.table
+        # the vertical scroll bar's room kept whether or not it shows yet (it comes with the rows)
+        room = table.width() - 2 * table.frameWidth() - table.verticalScrollBar().sizeHint().width()
+        over = sum(header.sectionSize(j) for j in range(self.table.columnCount())) - room
+        if over > 0 and self.table.columnCount():
+            least = header.fontMetrics().horizontalAdvance(tr("kernel")) + 24
+            header.resizeSection(0, max(least, header.sectionSize(0) - over))
+
+    def apply_theme(self, theme) -> None:
+        """Projector type says one thing: the headline (which quotes the machines' ratios) and the kernels'
+        table with its verdicts; the machines' table, which the headline repeats, steps aside for table rows."""
+        self.projector = is_projector(theme)
+        self.machines.setVisible(not self.projector and self.machines.rowCount() > 0)
+        self.fit()
+
+    def fit(self) -> None:
+        """Both tables to their contents in the type they are drawn in now (projector mode changes it), the
+        kernels' table inside its width."""
+        self._fit_machines()
+        if self.table.columnCount():
+            self.table.resizeColumnsToContents()
+            self.table.resizeRowsToContents()
+            self._fit_columns()
+
+    def _fit_machines(self) -> None:
+        """The machines' table as tall as its header and rows: AdjustToContents left an empty row's height."""
+        m = self.machines
+        m.resizeColumnsToContents()
+        m.resizeRowsToContents()
+        rows = sum(m.rowHeight(i) for i in range(m.rowCount()))
+        m.setFixedHeight(m.horizontalHeader().sizeHint().height() + rows + 2 * m.frameWidth())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
+            self.fit()
+
+    def _say(self, reference, others, rows, found, names) -> None:
+        """The headline (one sentence answering "why is it faster there?") and the note beside the machines:
+        what the headline leaves out, computed from the same pairs."""
+        lang = language()
+        if not rows:
+            self.headline.setText("")
+            self.note.setText(tr("No kernel and size appears both in the reference and in another session."))
+            return
+        lines, notes = [], []
+        for o in others:
+            only = machines.only_in(self.results, self.source_of, reference, o)
+            summary = machines.summarize(machines.pairs(rows, o), found[reference], found[o], only)
+            lines.append(machines.headline(summary, names[reference], names[o], lang))
+            notes.append(machines.details(summary, names[reference], names[o], lang))
+        self.headline.setText("\n".join(lines))
+        self.note.setText("\n".join(n for n in notes if n))
 
     def _follows(
-        self, speed: float | None, ref: machines.Machine, other: machines.Machine, backend: str
+        self,
+        speed: float | None,
+        row: dict,
+        pair: tuple[str, str],
+        found: dict[str, machines.Machine],
+        names: dict[str, str],
     ) -> tuple[str, str]:
         """The "follows" cell: which machine ratio the kernel's speed ratio is nearer, and its tooltip giving all
-        three ratios; nothing for a CPU kernel, which the GPUs' ratios do not describe."""
-        if backend != "cuda":
+        three ratios; nothing for a CPU kernel, which the GPUs' ratios do not describe; "configs differ" where the
+        two ran different block configurations (the tooltip gives both)."""
+        lang, (reference, source) = language(), pair
+        ref, other = found[reference], found[source]
+        if row["backend"] != "cuda":
             return "—", tr("a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply")
+        theirs = row["configs"].get(source, {})
+        if speed is not None and theirs != row["config"]:
+            both = f"{names[reference]}: {machines.config_text(row['config'])}; "
+            both += f"{names[source]}: {machines.config_text(theirs)}"
+            return render(machines.CONFIGS_DIFFER, lang), render(machines.CONFIGS_TIP, lang, {"configs": both})
         bandwidth = machines.ratio(other.bandwidth_gbs, ref.bandwidth_gbs)
         peak = machines.ratio(other.fp32_peak_gflops, ref.fp32_peak_gflops)
         key = machines.follows(speed, bandwidth, peak)
@@ -191,25 +297,26 @@ class ComparePanel(QWidget):
         tip = tr("this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)").format(
             speed=times_text(speed or 0), bandwidth=times_text(bandwidth or 0), peak=times_text(peak or 0)
         )
-        return render(key, language()), tip
+        return render(key, lang), tip
 
-    def _fill_machines(self, reference: str, others: list[str], found: dict[str, machines.Machine]) -> None:
-        """A column per machine (the reference first): its GPU, measured memory bandwidth and FP32 peak, the
-        others' with their ratio to the reference's ("3,000 GB/s (0.70×)"). Three short rows: it fits 720p in
-        projector type beside the kernels' table."""
+    def _fill_machines(
+        self, reference: str, others: list[str], found: dict[str, machines.Machine], names: dict[str, str]
+    ) -> None:
+        """A column per machine (the reference first), named by its GPU's short name (the session's label in
+        the header's tooltip, with the GPU's full name): its measured memory bandwidth and FP32 peak, the others'
+        with their ratio to the reference's ("3,030 GB/s (0.71×)"). Two short rows beside the note: it fits 720p
+        in projector type above the kernels' table."""
         sources = [reference, *others]
         self.machines.clear()
         self.machines.setColumnCount(len(sources))
-        self.machines.setRowCount(3)
-        self.machines.setVerticalHeaderLabels([tr("GPU"), tr("bandwidth (measured)"), tr("FP32 peak")])
+        self.machines.setRowCount(2)
+        self.machines.setVerticalHeaderLabels([tr("bandwidth (measured)"), tr("FP32 peak")])
         ref = found[reference]
-        headers = []
         for j, source in enumerate(sources):
             m = found[source]
-            # a session's name on two lines at its comma ("NVIDIA H200" over "2026-12-02 (recorded)"): a column
-            # as wide as the whole name pushed the second machine off a 720p window in projector type
-            name = (source_label(source) or tr("live (this machine)")).replace(", ", ",\n", 1)
-            headers.append(name + ("\n" + tr("(reference)") if j == 0 else ""))
+            header = QTableWidgetItem(names[source] + (" " + tr("(reference)") if j == 0 else ""))
+            header.setToolTip(tooltip(f"{m.gpu or '—'}: {labels_tip(source)}"))
+            self.machines.setHorizontalHeaderItem(j, header)
             bandwidth = "—" if m.bandwidth_gbs is None else f"{rate(m.bandwidth_gbs)} GB/s"
             peak = "—" if m.fp32_peak_gflops is None else f"{rate(m.fp32_peak_gflops)} GFLOP/s"
             if j > 0:
@@ -217,14 +324,15 @@ class ComparePanel(QWidget):
                 peak_ratio = machines.ratio(m.fp32_peak_gflops, ref.fp32_peak_gflops)
                 bandwidth += "" if bw_ratio is None else f" ({times_text(bw_ratio)})"
                 peak += "" if peak_ratio is None else f" ({times_text(peak_ratio)})"
-            for i, (text, tip) in enumerate(
-                [(m.gpu or "—", ""), (bandwidth, m.bandwidth_how), (peak, m.fp32_peak_how)]
-            ):
+            for i, (text, tip) in enumerate([(bandwidth, m.bandwidth_how), (peak, m.fp32_peak_how)]):
                 item = QTableWidgetItem(text)
                 if tip:
                     item.setToolTip(tooltip(tip))
                 self.machines.setItem(i, j, item)
-        self.machines.setHorizontalHeaderLabels(headers)
-        self.machines.resizeColumnsToContents()
-        self.machines.resizeRowsToContents()
-        self.machines.setVisible(True)
+        self.machines.setVisible(not self.projector)
+        self._fit_machines()
+
+
+def labels_tip(source: str) -> str:
+    """The session a short column name stands for, in full."""
+    return source_label(source) or tr("live (this machine)")
