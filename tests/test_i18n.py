@@ -487,10 +487,11 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
 
 def test_every_marked_window_string_is_in_the_catalogue_translated():
     """`python tools/catalogue.py --check`: lupdate finds no marked string the catalogue lacks (a new `tr("…")`
-    without its translation in tools/zh_CN.py fails here, not only in a Chinese window)."""
+    without its translation in tools/zh_CN.py fails here, not only in a Chinese window). A string nothing marks
+    any more is left to the next run of the tool (the command itself lists it)."""
     from tools import catalogue
 
-    assert catalogue.problems() == []
+    assert catalogue.problems(obsolete=False) == []
 
 
 def test_every_export_formats_title_is_translated(qapp):

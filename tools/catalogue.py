@@ -55,9 +55,13 @@ def build(ts: Path, table: Path, qm: Path, files: list[Path]) -> list[str]:
     return [s for s, t in sources_of(ts).items() if t is None]
 
 
-def problems(root: Path = ROOT, files: list[Path] | None = None, table: Path | None = None) -> list[str]:
+def problems(
+    root: Path = ROOT, files: list[Path] | None = None, table: Path | None = None, obsolete: bool = True
+) -> list[str]:
     """What `python tools/catalogue.py` would change or still lack, in words; [] when the shipped catalogue is
-    the one it builds. `files` and `table` default to the package's and the shipped table (a test adds its own)."""
+    the one it builds. `files` and `table` default to the package's and the shipped table (a test adds its own);
+    `obsolete=False` leaves out strings the catalogue holds that nothing marks any more (harmless: the next run
+    drops them) and the .qm's difference that makes."""
     found = []
     for ts_rel, table_rel in CATALOGUES.values():
         shipped_ts = root / ts_rel
@@ -67,11 +71,12 @@ def problems(root: Path = ROOT, files: list[Path] | None = None, table: Path | N
             untranslated = build(ts, table or root / table_rel, qm, files or marked_files(root))
             fresh, shipped = sources_of(ts), sources_of(shipped_ts)
             found += [f"{ts_rel}: {s!r} is marked but not in the catalogue" for s in fresh if s not in shipped]
-            found += [f"{ts_rel}: {s!r} is in the catalogue but marked nowhere" for s in shipped if s not in fresh]
+            stale = [s for s in shipped if s not in fresh]
+            found += [f"{ts_rel}: {s!r} is in the catalogue but marked nowhere" for s in stale if obsolete]
             found += [f"{table_rel}: no translation of {s!r}" for s in untranslated]
             changed = [s for s in fresh if s in shipped and fresh[s] != shipped[s] and s not in untranslated]
             found += [f"{ts_rel}: {s!r} is translated otherwise in {table_rel}" for s in changed]
-            if not found and qm.read_bytes() != shipped_ts.with_suffix(".qm").read_bytes():
+            if not found and not stale and qm.read_bytes() != shipped_ts.with_suffix(".qm").read_bytes():
                 found.append(f"{ts_rel.with_suffix('.qm')}: older than its .ts")
     return [f"{p} (run python tools/catalogue.py)" for p in found]
 
