@@ -57,7 +57,7 @@ def step_problems(view) -> list[str]:
 # a slide's header and footer in the lesson's language, whatever the window's: step, data line, replayed session
 SLIDE_WORDS = {
     "en": ("step {i} / {n}", "Data: NVIDIA H200, 2026-12-02, replayed · gemmviz", "Replayed: recorded on NVIDIA H200, 2026-12-02"),
-    "zh": ("第 {i} / {n} 步", "数据：NVIDIA H200, 2026-12-02, 回放 · gemmviz", "回放：录制于 NVIDIA H200，2026-12-02"),
+    "zh": ("第 {i} / {n} 步", "数据：NVIDIA H200，2026-12-02，回放 · gemmviz", "回放：录制于 NVIDIA H200，2026-12-02"),
 }  # fmt: skip
 
 

@@ -30,12 +30,15 @@ RECORDED = {"tiled_good": "tiled_good", "tiled_or": "tiled_or", "tiled_conflicts
 
 def fake_check(path, exercise, options=None, progress=None):
     """The recorded check of the kernel the file holds (its first line names it: // as tiled_or); logs the call.
-    A file whose first line is // hang waits for the run's cancel flag, as a check's child step does."""
+    A file whose first line is // hang waits for the run's cancel flag, as a check's child step does; one whose
+    first line is // die kills its worker process (as the kernel's OOM killer, or a kill -9, would)."""
     source = read_source(path)
     check_signature(source, exercise)
     with open(os.environ["GRADE_FAKE_LOG"], "a", encoding="utf-8", errors="surrogateescape") as log:
         log.write(f"{Path(path).name}\n")
     first = source.split("\n", 1)[0]
+    if first.startswith("// die"):
+        os.kill(os.getpid(), 9)
     if first.startswith("// hang"):
         while not options.cancel.is_set():
             time.sleep(0.01)
@@ -231,7 +234,7 @@ def test_the_real_check_without_a_gpu_grades_what_it_can(tmp_path, capsys, monke
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not installed")
 def test_a_batch_systems_stop_leaves_a_valid_csv(tmp_path):
-    """SIGTERM (Slurm's time limit) as Ctrl+C: exit 130, every finished row kept, no temporary file left."""
+    """SIGTERM (Slurm's time limit) as Ctrl+C: exit 143, every finished row kept, no temporary file left."""
     import signal
     import subprocess
 
@@ -253,7 +256,7 @@ def test_a_batch_systems_stop_leaves_a_valid_csv(tmp_path):
         _out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 143, err
     rows = _rows(out)
     assert 1 <= len(rows) < 6 and all(r["compiles"] == "pass" for r in rows)
     assert [p.name for p in out.parent.iterdir()] == ["grades.csv"]  # no temporary file left beside it

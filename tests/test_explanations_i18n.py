@@ -287,4 +287,4 @@ def test_the_data_sources_lines_are_messages_in_both_languages():
     assert render(session_source(session).label_message, "zh") == "已发表的数据：NVIDIA H200，2026-12-01"
     assert render(replay.label_message, "zh") == "回放：录制于 NVIDIA H200，无日期"
     assert replay.label == "Replayed: recorded on NVIDIA H200, undated"
-    assert render(replay.footer_message, "zh").startswith("NVIDIA H200, 无日期, 回放 · gemmviz ")
+    assert render(replay.footer_message, "zh").startswith("NVIDIA H200，无日期，回放 · gemmviz ")

@@ -136,3 +136,23 @@ def test_cli_lists_languages_and_exports_the_chinese_slides(tmp_path, capsys, mo
     monkeypatch.setattr(handout, "handout_pdf", lambda *a, **k: asked.append(a[0]) or b"%PDF")
     assert main(["--lang", "zh", "lesson", "seed001", "--export", str(tmp_path / "again"), "--size", "640x360"]) == 0
     assert [x.lang for x in asked] == ["zh", "zh"] and asked[0] == LESSONS["seed001"]["zh"]
+
+
+HAN = r"[\u3400-\u9fff]"
+STRAY = re.compile(rf"{HAN} +{HAN}|{HAN},|,{HAN}|{HAN};|;{HAN}")
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_chinese_lessons_use_the_glossarys_terms_and_chinese_punctuation(name):
+    """Issue 44: 存储体冲突 in a title beside bank 冲突 in the counters, 屋顶线模型 beside Roofline 模型, a
+    space between two hanzi after a figure ("43 亿 降到") and ASCII commas in Chinese text."""
+    from gemmviz.core.glossary import zh_violations
+    from gemmviz.core.lesson.lessons import step_quoted
+
+    zh = LESSONS[name]["zh"]
+    results = list(lesson_session(zh).results)
+    assert not zh_violations(zh.title + zh.summary)
+    for step in zh.steps:
+        for words in (step.title, fill_text(step.text, results, "zh"), step.notes, step_quoted(step, "zh")):
+            assert not zh_violations(words), (step.title, zh_violations(words))
+            assert not STRAY.search(words), (step.title, STRAY.search(words).group(0))

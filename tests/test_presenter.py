@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.lesson.lessons import shipped_lessons
 from gemmviz.ui.lesson import mode
+from gemmviz.ui.lesson import presenter as presenter_module
 from gemmviz.ui.lesson.deck import lesson_key
 from gemmviz.ui.lesson.presenter import clock_text
 from gemmviz.ui.tiling.view import TilingView
@@ -34,6 +35,8 @@ def window(qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    # a laptop and a projector (the offscreen platform has one screen: tests of one screen undo this)
+    monkeypatch.setattr(presenter_module, "one_screen", lambda: False)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     backends = {"cpu": CpuBackend(), "cuda": FakeGpuBackend(delay_s=0.01, available=False)}
     w = MainWindow(backends=backends, settings=settings, load_recorded_without_gpu=False)

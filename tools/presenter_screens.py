@@ -6,7 +6,10 @@
 
 - presenter-WxH.png: the presenter's window (current slide, next slide, notes, clock, step i of n) on a step of
   seed000's tiled animation, at its first barrier;
-- projected-WxH.png: the projected window at the same moment (the slide alone, no menu bar);
+- projected-WxH.png: the projected window at the same moment (the slide alone, no menu bar): what a one-screen
+  or mirrored setup shows too, the presenter's window behind N;
+- presenter-help-WxH.png: the presenter's window with its keys (F1 or ?) in place of the notes, a step number
+  being typed and the projected screen blanked (B);
 - code-view-WxH.png and side-view-WxH.png: a "code" and a "side" step drawn as slides (projector type);
 - tiling-beside-code-WxH.png: the Tiling tab in projector type with the naive kernel beside the tiled one and
   the code pane open;
@@ -100,6 +103,15 @@ def main() -> None:
         pump(app, 0.5)
         presenter.grab().save(str(out / f"presenter-{w}x{h}{tail}.png"))
         window.grab().save(str(out / f"presenter-projected-{w}x{h}{tail}.png"))
+        deck = view.deck
+        deck.helpRequested.emit()  # F1
+        deck.set_blank("black")  # B
+        deck._type("12")  # 1, 2 (Enter would go to step 12)
+        pump(app, 0.3)
+        presenter.grab().save(str(out / f"presenter-help-{w}x{h}{tail}.png"))
+        deck._type("")
+        deck.set_blank(None)
+        presenter.toggle_help()
         window.leave_lesson()
         window.tabs.setCurrentWidget(window.tiling)
         tiling = window.tiling

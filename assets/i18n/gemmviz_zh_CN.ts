@@ -83,197 +83,197 @@
         <translation>另外 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="454" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="455" />
         <source>median {median} ms (min {min}, max {max}, n={n})</source>
         <translation>中位数 {median} 毫秒（最小 {min}，最大 {max}，n={n}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="457" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="458" />
         <source>{gflops} GFLOP/s, rel. error {error}</source>
         <translation>{gflops} GFLOP/s，相对误差 {error}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="481" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="482" />
         <source> (recorded)</source>
         <translation>（录制）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/base.py" line="482" />
+        <location filename="../../gemmviz/ui/charts/base.py" line="483" />
         <source> (published)</source>
         <translation>（已发表）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>CPU loop</source>
         <translation>CPU 循环</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="41" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="49" />
         <source>GPU naive, block 16×16 (the seed's)</source>
         <translation>原文的 GPU 朴素版（线程块 16×16）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="99" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="100" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="46" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="54" />
         <source>matrix size (∛(M·N·K))</source>
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="124" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="211" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="136" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="146" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="161" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="203" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="162" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="204" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="232" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="191" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="233" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="202" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="244" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="203" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="245" />
         <source>times faster (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="378" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="388" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="347" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="389" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="395" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="395" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="354" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="396" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="358" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="400" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="190" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="177" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="199" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="186" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="208" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="195" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="238" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
         <source>roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="257" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="285" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="272" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="295" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="282" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="191" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="178" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="200" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="187" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="209" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="196" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="239" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="226" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="258" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="286" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="296" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="283" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -529,7 +529,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="641" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="663" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -558,7 +558,7 @@ Profiled or traced results appear here when a session has them.</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="646" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="668" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -1000,13 +1000,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="263" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="268" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="276" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1190,52 +1190,57 @@ model</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="222" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="224" />
+        <source>M×N×K, Enter</source>
+        <translation>M×N×K，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/view.py" line="227" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="321" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="326" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="230" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="233" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="238" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="238" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="243" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="255" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="260" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="259" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="264" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="278" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="283" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="286" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="322" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="327" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1258,7 +1263,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="214" />
         <source>a cell per thread</source>
-        <translation>每个线程一格</translation>
+        <translation>每个线程一⁠格</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/layout.py" line="382" />
@@ -1294,7 +1299,7 @@ model</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="727" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="729" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
@@ -1334,13 +1339,13 @@ model</source>
         <translation>{bm}×{bn}×{bk}，每个线程 {tm}×{tn}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="772" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="774" />
         <source>unused: the naive kernel reads global memory</source>
         <translation>未使用：朴素核函数直接读全局内存</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="54" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="800" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="802" />
         <source>block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}</source>
         <translation>线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步</translation>
     </message>
@@ -1370,93 +1375,93 @@ model</source>
         <translation>{n} 次写到 C 的末尾之外</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="806" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
         <source>this block so far:</source>
         <translation>这个线程块到目前为止：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="807" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
         <source>global loads   {n}</source>
         <translation>全局内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="808" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
         <source>shared loads   {n}</source>
         <translation>共享内存读取   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="809" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
         <source>multiply-adds  {n}</source>
         <translation>乘加运算次数   {n}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/bounds_bug.py" line="59" />
-        <location filename="../../gemmviz/ui/tiling/render.py" line="810" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="812" />
         <source>global stores  {n}</source>
         <translation>全局内存写入   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="811" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
         <source>global bytes   {n}</source>
         <translation>全局内存字节   {n}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: each loaded value used {n}×</source>
         <translation>复用：每个读入的值用了 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="813" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="815" />
         <source>reuse: {n}× per loaded value</source>
         <translation>复用：每个读入的值用 {n} 次</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: nothing computed yet</source>
         <translation>复用：还没有计算</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="817" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="819" />
         <source>reuse: none yet</source>
         <translation>复用：还没有</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="822" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="824" />
         <source>naive kernel: {x}× more loads</source>
         <translation>朴素核函数：读取是它的 {x} 倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="825" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="827" />
         <source>naive kernel: {n} global loads ({x}× more)</source>
         <translation>朴素核函数：{n} 次全局内存读取（是它的 {x} 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="830" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="832" />
         <source>{n} multiply-adds per shared-memory read (tiled: 0.5)</source>
         <translation>每次共享内存读取做 {n} 次乘加（分块版：0.5）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="845" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
         <source>thread ({ty}, {tx}) → {what}</source>
         <translation>线程 ({ty}, {tx}) → {what}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = Σ over k &lt; {k}</source>
         <translation>  = 对 k &lt; {k} 求和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="847" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="849" />
         <source>  = 0 so far (no k summed yet)</source>
         <translation>  = 0（还没有累加任何 k）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="850" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="852" />
         <source>thread ({ty}, {tx}) is outside C:</source>
         <translation>线程 ({ty}, {tx}) 在 C 之外：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/render.py" line="851" />
+        <location filename="../../gemmviz/ui/tiling/render.py" line="853" />
         <source>  it only helps load (pads with 0)</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
@@ -1699,39 +1704,39 @@ model</source>
         <translation>你的</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="70" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="81" />
         <source>Notes</source>
         <translation>讲稿</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="71" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="204" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="225" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="83" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="94" />
         <source>{title}: key frames</source>
         <translation>{title}：关键帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="98" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="109" />
         <source>frame {i} of {n}: {kind}</source>
         <translation>第 {i} / {n} 帧：{kind}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="120" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="184" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="131" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="198" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/handout.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/handout.py" line="154" />
         <source>{title}: handout</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="185" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="111" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>
@@ -1851,58 +1856,58 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="147" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
-        <translation>每次乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
+        <translation>每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="149" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="142" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
-        <translation>每次乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
+        <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="216" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="217" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="219" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="220" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="308" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="324" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="317" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="333" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="461" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="461" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="414" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="471" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="518" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="481" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="528" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="511" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="558" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2129,42 +2134,42 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="137" />
+        <location filename="../../gemmviz/core/export_formats.py" line="124" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="145" />
+        <location filename="../../gemmviz/core/export_formats.py" line="132" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="154" />
+        <location filename="../../gemmviz/core/export_formats.py" line="140" />
         <source>JPEG image</source>
         <translation>JPEG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="162" />
+        <location filename="../../gemmviz/core/export_formats.py" line="148" />
         <source>WebP image</source>
         <translation>WebP 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="170" />
+        <location filename="../../gemmviz/core/export_formats.py" line="156" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="178" />
+        <location filename="../../gemmviz/core/export_formats.py" line="164" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="187" />
+        <location filename="../../gemmviz/core/export_formats.py" line="173" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="202" />
+        <location filename="../../gemmviz/core/export_formats.py" line="188" />
         <source>Chrome trace for Perfetto</source>
         <translation>供 Perfetto 打开的 Chrome trace</translation>
     </message>
@@ -2229,51 +2234,66 @@ model</source>
         <translation>最长气泡附近</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="42" />
-        <source>→ Space PgDn: next step · ← PgUp: back · . or Shift+→: animation frame on · , or Shift+←: frame back · P: play · T: reset the clock · Esc: end the lesson</source>
-        <translation>→ 空格 PgDn：下一步 · ← PgUp：上一步 · . 或 Shift+→：动画前进一帧 · , 或 Shift+←：后退一帧 · P：播放 · T：计时归零 · Esc：结束课程</translation>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="43" />
+        <source>F1 or ?: all keys · number + Enter: go to a step · B / W: black / white screen · Esc: end</source>
+        <translation>F1 或 ?：全部按键 · 步号 + 回车：跳到该步 · B / W：黑屏 / 白屏 · Esc：结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="114" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="142" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="154" />
         <source>Presenter: {title}</source>
         <translation>演讲者视图：{title}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="118" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="122" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="155" />
         <source>Reset clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="145" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="157" />
         <source>Now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="126" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="146" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="158" />
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="196" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="217" />
         <source>step {i} of {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="202" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="223" />
         <source>End of the lesson</source>
         <translation>课程结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="220" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="241" />
         <source>animation frame {i} of {n}</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="353" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <source>screen black (B: show it)</source>
+        <translation>已黑屏（按 B 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <source>screen white (W: show it)</source>
+        <translation>已白屏（按 W 恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="255" />
+        <source>go to step {n}: Enter</source>
+        <translation>跳到第 {n} 步：按回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/views.py" line="357" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2303,36 +2323,131 @@ model</source>
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>→ Space PgDn</source>
+        <translation>→ 空格 PgDn</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <source>next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="45" />
+        <source>previous step, as it ended</source>
+        <translation>上一步，停在它结束时</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="46" />
+        <source>first / last step</source>
+        <translation>第一步 / 最后一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>number, Enter</source>
+        <translation>步号，回车</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <source>go to that step</source>
+        <translation>跳到那一步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>. or Shift+→</source>
+        <translation>. 或 Shift+→</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <source>animation one frame on</source>
+        <translation>动画前进一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>, or Shift+←</source>
+        <translation>, 或 Shift+←</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <source>animation one frame back</source>
+        <translation>动画后退一帧</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <source>play / pause the animation</source>
+        <translation>播放 / 暂停动画</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <source>black / white screen (again: back)</source>
+        <translation>黑屏 / 白屏（再按一次恢复）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <source>notes window (one screen)</source>
+        <translation>讲稿窗口（单屏时）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
+        <source>measure the step live (GPU)</source>
+        <translation>现场测量这一步（需要 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
+        <source>reset the clock</source>
+        <translation>计时归零</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>F1 or ?</source>
+        <translation>F1 或 ?</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <source>these keys</source>
+        <translation>这些按键</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
+        <source>end the lesson</source>
+        <translation>结束课程</translation>
+    </message>
 </context>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="255" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="266" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="256" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="267" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="258" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="269" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="292" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="303" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="319" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="327" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="337" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2355,52 +2470,52 @@ model</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="642" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="643" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="653" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="646" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="656" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="649" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="659" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="650" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="660" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="662" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="654" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="664" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="690" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="710" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="717" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="727" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2408,23 +2523,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="377" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="395" />
         <location filename="../../gemmviz/ui/window.py" line="457" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="389" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="407" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="395" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="413" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="400" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="418" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2654,12 +2769,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="861" />
+        <location filename="../../gemmviz/ui/window.py" line="862" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="861" />
+        <location filename="../../gemmviz/ui/window.py" line="862" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>

@@ -35,6 +35,7 @@ from gemmviz.backends.exercise_emulate import (
 )
 from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.backends.profile import find_cuda_tool
+from gemmviz.core import interrupt
 from gemmviz.core.exercise.check import (
     SANITIZER_TOOLS,
     diagnostic_log,
@@ -72,6 +73,7 @@ class CheckOptions:
     shapes: tuple = SHAPES
     timeout_s: float = KERNEL_TIMEOUT_S
     cancel: threading.Event = field(default_factory=threading.Event)
+    scratch: Path | None = None  # where the check's folder goes (default: work_dir()); a grading run's own folder
 
 
 def work_dir() -> Path:
@@ -91,8 +93,8 @@ class ChildRun:
 def run_child(
     argv: list[str], limit_s: float, cancel: threading.Event, env: dict | None = None, cwd: Path | None = None
 ) -> ChildRun:
-    """Run argv in a new process group; read its JSON lines; kill the group at limit_s or on cancel
-    (checked every 50 ms, so a cancel ends the step within half a second)."""
+    """Run argv in a new process group; read its JSON lines; kill the group at limit_s, on cancel (checked every
+    50 ms, so a cancel ends the step within half a second) or on any exception while it runs (a signal)."""
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -129,12 +131,16 @@ def run_child(
     for r in readers:
         r.start()
     t0, timed_out = time.monotonic(), False
-    while proc.poll() is None:
-        if cancel.is_set() or time.monotonic() - t0 > limit_s:
-            timed_out = not cancel.is_set()
-            _kill(proc)
-            break
-        time.sleep(0.05)
+    try:
+        while proc.poll() is None:
+            if cancel.is_set() or time.monotonic() - t0 > limit_s:
+                timed_out = not cancel.is_set()
+                _kill(proc)
+                break
+            time.sleep(0.05)
+    except BaseException:  # Ctrl+C, SIGTERM, a grading run's stop: the step's processes end with it
+        _kill(proc)
+        raise
     proc.wait()
     for r in readers:
         r.join(timeout=2)
@@ -144,10 +150,15 @@ def run_child(
 
 
 def _kill(proc: subprocess.Popen) -> None:
+    """Kill the step's process group, and wait for it: gone before the caller removes the folder it wrote into."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         proc.kill()
+    try:
+        proc.wait(2)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def child_env(tmp: Path) -> dict:
@@ -479,7 +490,18 @@ def check_exercise(
     check_signature(source, exercise)
     progress = progress or (lambda *_: None)
     _remove_stale(work_dir())
-    folder = Path(tempfile.mkdtemp(prefix="check-", dir=work_dir()))
+    folder = None
+    try:
+        with interrupt.deferred():  # made and known together: a signal now leaves no folder behind
+            folder = Path(tempfile.mkdtemp(prefix="check-", dir=options.scratch or work_dir()))
+        return _check_in(folder, source_path, source, exercise, options, progress, given)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_in(folder: Path, source_path: Path, source: str, exercise: Exercise, options, progress, given) -> dict:
+    """check_exercise's steps with their files in `folder`."""
     record = {
         "format": FORMAT,
         "version": VERSION,
@@ -498,11 +520,8 @@ def check_exercise(
         "counters": {},
         "not_run": [],
     }
-    try:
-        compiled = compiled_source(source_path, source, folder)
-        _run_steps(record, _CheckRun(compiled, exercise, options, folder, progress, given=given))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    compiled = compiled_source(source_path, source, folder)
+    _run_steps(record, _CheckRun(compiled, exercise, options, folder, progress, given=given))
     return finish(record)
 
 

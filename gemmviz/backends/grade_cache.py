@@ -22,8 +22,10 @@ _RECORDS: dict[tuple, dict] = {}
 
 def _key(source: str, exercise: Exercise, options: CheckOptions) -> tuple:
     digest = hashlib.sha256(source.encode("utf-8", "surrogateescape")).hexdigest()
-    # every option but the run's cancel flag, which is no part of the result
-    settings = repr([(f.name, getattr(options, f.name)) for f in dataclasses.fields(options) if f.name != "cancel"])
+    # every option but the run's cancel flag and the folder for the check's files, which are no part of the result
+    settings = repr(
+        [(f.name, getattr(options, f.name)) for f in dataclasses.fields(options) if f.name not in ("cancel", "scratch")]
+    )
     return digest, exercise.name, str(exercise.folder), exercise.kernel, settings
 
 

@@ -22,6 +22,7 @@ from gemmviz.core import interrupt
 from gemmviz.core.kernels.variants import VARIANTS, default_variants
 from gemmviz.core.measure.timing import DEFAULT_MAX_NOISE, DEFAULT_MAX_SAMPLES, DEFAULT_MAX_TIME_S
 from gemmviz.core.parsing import parse_sizes
+from gemmviz.core.text import printable
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -239,15 +240,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
             saved = ", ".join(str(o.path) for o in outputs if o.path and not o.lost)
             where = f"; saved in {saved}" if saved else ""
             done = f"{len(session.results)} of {len(jobs)} jobs{where}"
-            print(f"gemmviz: {interrupt.message(exc)} after {done}", file=sys.stderr)
+            print(printable(f"gemmviz: {interrupt.message(exc)} after {done}"), file=sys.stderr)
             return interrupt.exit_code(exc)
     print(results_table(session.results))
     for output in outputs:
         if output.report():
-            print(output.report(), file=sys.stderr)
+            print(printable(output.report()), file=sys.stderr)
     unwritten = [str(o.asked) for o in outputs if o.failed]
     if unwritten:
-        print(f"gemmviz: could not write {', '.join(unwritten)} (see above)", file=sys.stderr)
+        print(printable(f"gemmviz: could not write {', '.join(unwritten)} (see above)"), file=sys.stderr)
     if all(r.valid for r in session.results) and not unwritten:
         return EXIT_OK
     if not all(r.valid for r in session.results):

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from gemmviz.core.fileio import check_target, hold
 from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.text import printable
 
 EXIT_OK = 0  # every job ran and verified; the command did what was asked
 EXIT_FAILED = 1  # some jobs were refused / failed / invalid / unavailable, or an output could not be written
@@ -88,8 +89,10 @@ class Output:
                 self.path = Path(tempfile.mkdtemp(prefix="gemmviz-")) / self.asked.name
                 self._write(self.path)
                 print(
-                    f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
-                    f"goes to {self.path} instead",
+                    printable(
+                        f"gemmviz: warning: {reason}; {self.asked} keeps what it held before; the {self.what} "
+                        f"goes to {self.path} instead"
+                    ),
                     file=self.stream,
                 )
                 return
@@ -97,7 +100,7 @@ class Output:
                 reason = f"{reason}, and the fallback failed: {exc}"
         self.lost = True
         print(
-            f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)",
+            printable(f"gemmviz: warning: {reason}; the {self.what} is not saved (the results are printed below)"),
             file=self.stream,
         )
 

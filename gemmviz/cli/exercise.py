@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import shlex
-import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -26,17 +25,22 @@ from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, c
 from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
 from gemmviz.core.exercise.record import MARK, CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
+from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
 
 GRADE_EPILOG = """\
 exit status:
-  0    every file under DIR has its row in the CSV (whatever the grades)
-  1    the CSV could not be written
-  2    bad arguments, an unknown exercise, a DIR that is no folder, or an earlier CSV (malformed, or with
-       other columns) that cannot be resumed; nothing was checked
-  130  Ctrl+C: the CSV holds every row finished before it; the same command resumes"""
+  0    every file under DIR (in this shard) has its row in the CSV with a grade or the reason it has none
+       (not a kernel, unreadable, a link out of DIR), whatever the grades
+  1    the CSV could not be written (another gemmviz holds it: its lock file), or some file's row says "not
+       checked" (the process checking it died): the same command checks those again
+  2    bad arguments, an unknown exercise, a DIR that is no folder or cannot be listed, or an earlier CSV
+       that cannot be resumed (malformed: other columns, or a row this gemmviz did not write, such as one
+       with a note added; the message names its line); nothing was checked and the CSV is left as it was
+  130  Ctrl+C, 143 SIGTERM (a batch system's stop): the CSV holds every row finished before it; the same
+       command resumes"""
 
 EPILOG = """\
 exit status:
@@ -274,12 +278,13 @@ def _check(args) -> int:
     try:
         write_atomic(target, json.dumps(record, indent=1))
     except (OutputError, OSError) as exc:
-        print(f"gemmviz: warning: the check record could not be saved: {exc}", file=sys.stderr)
+        print(printable(f"gemmviz: warning: the check record could not be saved: {exc}"), file=sys.stderr)
         saved = False
     access_lines, access_failed = _access_report(record, exercise, args.lang)
-    print(json.dumps(record, indent=1) if args.json else "\n".join([report_text(record, args.lang), *access_lines]))
+    shown = _report(record, args.lang, access_lines)
+    print(json.dumps(record, indent=1) if args.json else shown)
     if not args.json and saved:
-        print(f"\nsaved {target} (open it in the app's Exercise tab)")
+        print(f"\n{printable(f'saved {target}')} (open it in the app's Exercise tab)")
     passed = all(v["status"] == "pass" for v in record["verdicts"]) and not access_failed
     return EXIT_OK if passed and saved else EXIT_FAILED  # the record asked for, unsaved, is a failure too
 
@@ -291,8 +296,15 @@ def _show(args) -> int:
         raise UsageError(str(exc)) from None
     shipped = {e.name: e for e in shipped_exercises()}
     lines, _failed = _access_report(record, shipped.get(record["exercise"]), args.lang)
-    print("\n".join([report_text(record, args.lang), *lines]))
+    print(_report(record, args.lang, lines))
     return EXIT_OK
+
+
+def _report(record: dict, lang: str, extra: list[str]) -> str:
+    """The report as the terminal gets it: the file's name on one line, no control character of a name or of
+    the student's code (core/text.printable)."""
+    shown = {**record, "file": printable(record.get("file", ""))}
+    return printable("\n".join([report_text(shown, lang), *extra]), lines=True)
 
 
 def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str], bool]:
@@ -306,10 +318,6 @@ def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str],
     if verdict["cause"]:
         lines.append(render(msg("report.access_goal", cause=verdict["cause"]), lang))
     return lines, verdict["status"] == "fail"
-
-
-def _stop(_signum, _frame) -> None:
-    raise KeyboardInterrupt
 
 
 def _grade(args) -> int:
@@ -344,9 +352,9 @@ def _grade(args) -> int:
 
     def progress(i: int, n: int, row: dict) -> None:
         verdict = row["error"] or f"passed: {row['passed']}"
-        print(f"[{i}/{n}] {row['file']}: {verdict}", file=sys.stderr)  # the cell: escaped already
+        print(printable(f"[{i}/{n}] {row['file']}: {verdict}"), file=sys.stderr)
 
-    before = signal.signal(signal.SIGTERM, _stop)  # a batch system's stop (Slurm's time limit) as Ctrl+C
+    # Ctrl+C and SIGTERM (a batch system's stop, Slurm's time limit) are cli/main's: exit 130 and 143
     try:
         # a hand-in with the same text as one before it is checked once (backends/grade_cache.py)
         run = grade(folder, exercise, target, args.jobs, shard, options, checker=check_once, progress=progress)
@@ -354,16 +362,24 @@ def _grade(args) -> int:
         raise UsageError(str(exc)) from None
     except (OutputError, OSError) as exc:
         raise CommandError(f"the grades could not be written: {exc}") from None
-    finally:
-        signal.signal(signal.SIGTERM, before)
     where = f"on {run.gpu}, one at a time" if run.gpu else f"without a GPU, {run.jobs} at a time"
     print(
-        f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
-        f"{target}; grades in {target}"
+        printable(
+            f"{run.found} file(s) under {folder}: {run.checked} checked now ({where}), {run.kept} kept from "
+            f"{target}; grades in {target}"
+        )
     )
     if run.interrupted:
-        print(f"interrupted: run the same command again to grade the other {run.found - run.kept - run.checked}")
-        raise KeyboardInterrupt
+        left = run.found - run.kept - run.checked
+        print(f"interrupted: run the same command again to grade the other {left}", file=sys.stderr)
+        raise Interrupted(run.signum)
+    if run.not_checked:
+        print(
+            f"gemmviz: {run.not_checked} file(s) not checked (the process checking it died): run the same "
+            "command again to check them",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     return EXIT_OK
 
 

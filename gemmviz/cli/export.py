@@ -19,6 +19,7 @@ from gemmviz.core.charts.style import PRESETS, preset_keys, preset_named
 from gemmviz.core.kernels.variants import BASELINES, Baseline, baseline
 from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import Problem, parse_problem
+from gemmviz.core.text import printable
 from gemmviz.ui.charts import kinds as chart_kinds  # Qt-free: each kind loads Qt when it draws
 from gemmviz.ui.export import formats as _formats  # noqa: F401 (the formats there, listed by -o; Qt-free likewise)
 
@@ -255,8 +256,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     del app
     if note:
-        print(note)
-    print(f"wrote {path} ({width}x{height})")
+        print(printable(note))
+    print(printable(f"wrote {path} ({width}x{height})"))
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
+from gemmviz.core.text import printable
 
 MIN_PX, MAX_PX = 320, 8192
 
@@ -105,7 +106,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     check_pixels(width, height, len(lesson.steps), "slide")  # before any drawing
     for line in lesson_gaps(lesson, source):  # the slides are still written; the teacher hears of it now
-        print(f"gemmviz: warning: {line}", file=sys.stderr)
+        print(printable(f"gemmviz: warning: {line}"), file=sys.stderr)
     out = output_dir(args.export)
     from gemmviz.cli.app import qt_app
 
@@ -118,7 +119,7 @@ def cmd_lesson(args: argparse.Namespace) -> int:
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     if warning:
-        print(f"gemmviz: warning: {warning}", file=sys.stderr)
+        print(printable(f"gemmviz: warning: {warning}"), file=sys.stderr)
     i18n.install(app, lesson.lang)  # the slides' words (header, footer, charts) in the lesson's; the CLI's stay English
     try:
         with kept_widgets():  # each chart laid out once for its PNG, its PDF page and its handout page
@@ -134,5 +135,5 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     del app
     pngs = [p for p in paths if p.suffix == ".png"]
     pdfs = " and ".join(p.name for p in paths if p.suffix == ".pdf")
-    print(f"wrote {len(pngs)} slides, {pdfs} into {out} ({width}x{height})")
+    print(printable(f"wrote {len(pngs)} slides, {pdfs} into {out} ({width}x{height})"))
     return EXIT_OK

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import os
 import sys
@@ -26,7 +27,8 @@ exit status:
   0    every job ran and verified (or the command did what was asked)
   1    some jobs were refused, failed, invalid or unavailable (the table says why; stderr names them),
        or the command could not finish (an output that cannot be written, no GPU for tune/ceilings/profile,
-       ncu missing or GPU counters not permitted for profile; its timings are still saved)
+       ncu missing or GPU counters not permitted for profile; its timings are still saved), or stdout
+       could not be written (a full disk, > /dev/full: one line on stderr says so)
   2    bad arguments or an unreadable input file (nothing was run)
   130  interrupted (Ctrl+C); results that finished are already in --out / --csv, an output being written
        is left as it was before (no partial file, lock or temporary file)
@@ -157,7 +159,34 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cli-imported {time.monotonic():.6f}", flush=True)
     _tolerant_streams()
     with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help, --version, a usage error: their text must reach stdout too
+            raise SystemExit(_flushed(exc.code if isinstance(exc.code, int) else EXIT_USAGE)) from None
+    return _flushed(_main(args))
+
+
+def _flushed(code: int) -> int:
+    """`code`, once stdout holds everything printed; else one line on stderr and exit 1 (stdout on a full disk,
+    `> /dev/full`), with stdout pointed at devnull so that the interpreter's own flush at exit fails no more."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (`| head`): not an error to report
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return code
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_FAILED
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        pass
+    return code
+
+
+def _main(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     logging.getLogger("gemmviz").debug(
         "gemmviz %s, Python %s, command %s", __version__, sys.version.split()[0], args.command or "(the app)"
@@ -182,6 +211,9 @@ def _run(command, args) -> int:
         late = interrupt.pending()  # a signal Python could not raise where it came (core/interrupt.py)
         if late is not None:
             raise interrupt.Interrupted(late - 128)
+        swallowed = interrupt.raised()  # raised, then lost in C code that called Python (an extension's import)
+        if swallowed is not None and code < 128:  # (a command that handled it returned 130 or 143 itself)
+            raise interrupt.Interrupted(swallowed)
         return code
     except KeyboardInterrupt as exc:
         return _interrupted(exc)

@@ -16,6 +16,7 @@ from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import PIXEL_BUDGET_HELP, parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.schedule.block import animated_variants
+from gemmviz.core.text import printable
 from gemmviz.ui.export import formats  # the animation formats with their writers, listed by -o (Qt-free likewise)
 
 MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
@@ -213,11 +214,11 @@ def cmd_animate(args: argparse.Namespace) -> int:
             with Progress() as bar:
                 n = fmt.write(schedule, path, (ty, tx), width, height, args.speed, theme, bar)
             if getattr(fmt, "still", False):
-                print(f"wrote {path}: the first frame ({width}x{height})")
+                print(printable(f"wrote {path}: the first frame ({width}x{height})"))
             elif not fmt.suffix:
-                print(f"wrote {n} frames ({width}x{height}) to {path}")
+                print(printable(f"wrote {n} frames ({width}x{height}) to {path}"))
             else:
-                print(f"wrote {path}: {n} frames ({width}x{height})")
+                print(printable(f"wrote {path}: {n} frames ({width}x{height})"))
     except ExportError as exc:
         raise CommandError(str(exc)) from None
     del app

@@ -33,6 +33,7 @@ from gemmviz.cli.common import (
 from gemmviz.cli.limits import check_run_limits, param_grid, supported_jobs
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import parse_sizes
+from gemmviz.core.text import printable
 
 MAX_LIBRARY_LAUNCHES = 64  # a cuBLAS call launches one kernel or a few; ncu stops after this many
 
@@ -319,9 +320,9 @@ def cmd_profile(args: argparse.Namespace, runner: Runner | None = None, pipeline
     for r in results:
         shown = "no counters" if r.counters is None else f"{len(r.counters)} counters"
         print(f"{r.series:<28} {r.problem.label:<14} {r.status:<10} {shown}  {r.note or r.error or ''}".rstrip())
-    print(output.report(), file=sys.stderr)
+    print(printable(output.report()), file=sys.stderr)
     if output.failed:
-        print(f"gemmviz: could not write {out} (see above)", file=sys.stderr)
+        print(printable(f"gemmviz: could not write {out} (see above)"), file=sys.stderr)
     for line in access_failures:
         print(f"gemmviz: {line}", file=sys.stderr)
     if missing or output.failed or access_failures or not all(r.valid for r in results):
@@ -380,7 +381,7 @@ def write_hardware_files(args, session, problems, dropped: list[str], recorder=N
         try:
             doc = build()
             write_atomic(path, json.dumps(doc, indent=1 if args.gap and path.endswith("-gap.json") else None) + "\n")
-            print(f"wrote {path}", file=sys.stderr)
+            print(printable(f"wrote {path}"), file=sys.stderr)
         except (ValueError, OutputError, RuntimeError, OSError) as exc:  # the driver's errors are RuntimeErrors
             failures.append(f"{path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
     return failures
@@ -458,7 +459,7 @@ def record_accesses_into(args, jobs, results, session, runner, path) -> list[str
             lambda p: save_file(access_file(outcome.traces, session, "gemmviz " + " ".join(sys.argv[1:])), p),
         )
         output.save()
-        print(output.report(), file=sys.stderr)
+        print(printable(output.report()), file=sys.stderr)
         if output.failed:
             failures.append(f"could not write {path}")
     return failures

@@ -58,14 +58,34 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _handler(signum: int, _frame) -> None:
+AGAIN_S = 0.02  # a signal that came during an import is sent again this much later
+
+
+def _handler(signum: int, frame) -> None:
     global _pending, _raised
     if _depth > 0:
         if _pending is None:
             _pending = signum
         return
+    if _importing(frame):  # see _importing: the same signal again, once the import is (likely) over
+        again = threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum))
+        again.daemon = True
+        again.start()
+        return
     _raised = signum
     raise Interrupted(signum)
+
+
+def _importing(frame) -> bool:
+    """Whether Python is importing a module at `frame`. An exception raised there can be lost: an extension
+    module's initialisation (numpy.random's, imported lazily on first use) may swallow it and leave the module
+    half made, and the command runs on to its end (seen in `exercise check` under SIGTERM while the emulator
+    started)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextlib.contextmanager

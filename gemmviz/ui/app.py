@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 import time
+
+from gemmviz.core import interrupt
 
 CHART_OPTIONS = {"antialias": True}  # pyqtgraph's, set before the window's first chart is made
 
@@ -60,6 +63,7 @@ def run(
 
     startup_mark("ui-imported")
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    stop = Stop(app)  # Ctrl+C and SIGTERM from here on: taken when the event loop runs
     app.setApplicationName("gemmviz")
     app.setOrganizationName("gemmviz")
     install_cjk_fallback(app)  # Chinese text renders without a system CJK font
@@ -100,7 +104,65 @@ def run(
         QTimer.singleShot(0, lambda: window.start_lesson(lesson))
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):
         startup_probe(app, window)
-    return leave(app.exec())
+    stop.window = window
+    try:
+        code = app.exec()
+    finally:
+        stop.close()
+    if stop.signum is not None:
+        print(f"gemmviz: {interrupt.MESSAGES.get(stop.signum, 'interrupted')}", file=sys.stderr)
+    return leave(code)
+
+
+class Stop:
+    """Ctrl+C and SIGTERM end the window (`timeout -s INT 12 gemmviz`, a session's logout): Qt's event loop runs
+    no Python, so Python's handler would wait for the next event that does; the signal's number is written to a
+    socket (signal.set_wakeup_fd) that a QSocketNotifier watches, and the loop quits at once with 128 + the
+    signal, as after a window system's destroy: unsaved live results go to the recovery file (offered at the next
+    start), the run is cancelled and its worker joined. A signal that comes before the loop runs is taken when it
+    starts."""
+
+    def __init__(self, app) -> None:
+        import socket
+
+        from PySide6.QtCore import QSocketNotifier
+
+        self.app, self.window, self.signum = app, None, None
+        self.reader, self.writer = socket.socketpair()
+        for end in (self.reader, self.writer):
+            end.setblocking(False)
+        self.previous_fd = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
+        self.previous = {s: signal.signal(s, _noted) for s in interrupt.SIGNALS}
+        self.notifier = QSocketNotifier(self.reader.fileno(), QSocketNotifier.Type.Read)
+        self.notifier.activated.connect(self._woken)
+
+    def _woken(self, *_args) -> None:
+        try:
+            data = self.reader.recv(64)
+        except OSError:
+            return
+        signums = [b for b in data if b in interrupt.SIGNALS]
+        if not signums or self.signum is not None:
+            return
+        self.signum = signums[0]
+        window = self.window
+        if window is not None:
+            if window.recovery.unsaved:
+                window.recovery.write()
+            window.shutdown()  # cancels the run, waits at most 2 s for the worker, detaches one stuck in a native call
+        self.app.exit(128 + self.signum)
+
+    def close(self) -> None:
+        self.notifier.setEnabled(False)
+        signal.set_wakeup_fd(self.previous_fd)
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.reader.close()
+        self.writer.close()
+
+
+def _noted(_signum, _frame) -> None:
+    """The Python handler of a signal the window takes through its wakeup socket (Stop): nothing more to do."""
 
 
 def startup_mark(step: str) -> None:

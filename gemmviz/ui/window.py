@@ -824,7 +824,8 @@ class MainWindow(QMainWindow):
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        parent = lesson.dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
         if details:
             box.setDetailedText(details)

@@ -12,6 +12,8 @@ says anything about speed. No Qt, no GPU, no driver.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,15 +82,36 @@ def compile_ptx(
     out = folder / f"{source_path.stem}{'.debug' if debug else ''}.ptx"
     level = ["-G"] if debug else ["-lineinfo", "-O3"]
     argv = [str(exe), "-ptx", *level, f"-arch={arch}", *defines, "-o", str(out), str(source_path)]
+    # its own process group, killed whole on a time-out or a signal: nvcc's cicc and ptxas end with it
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        cwd=folder,
+        start_new_session=True,
+    )
     try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, errors="replace", timeout=NVCC_LIMIT_S, cwd=folder, check=False
-        )
+        stdout, stderr = proc.communicate(timeout=NVCC_LIMIT_S)
     except subprocess.TimeoutExpired:
+        _kill_group(proc)
         return PtxBuild(False, "", "", " ".join(argv), f"nvcc ran over {NVCC_LIMIT_S} s")
-    ok = done.returncode == 0 and out.is_file()
+    except BaseException:
+        _kill_group(proc)
+        raise
+    ok = proc.returncode == 0 and out.is_file()
     text = out.read_text(encoding="utf-8", errors="replace") if ok else ""
-    return PtxBuild(ok, text, (done.stdout + done.stderr).strip(), " ".join(["nvcc", *argv[1:]]), arch=arch)
+    return PtxBuild(ok, text, (stdout + stderr).strip(), " ".join(["nvcc", *argv[1:]]), arch=arch)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
 
 
 # Host headers a kernel file includes that NVRTC has no copy of: empty (printf is built in).

@@ -238,6 +238,18 @@ def series_styles(names: Iterable[str]) -> dict[str, SeriesStyle]:
     return out
 
 
+def colour_each(names: Iterable[str]) -> dict[str, int]:
+    """A colour for each series of a chart that is about one kernel's params alone (a lesson's TILE 8, 16 and 32,
+    issue 44: three lines of one green told apart by their markers only): the first in registry order keeps its
+    kernel's colour, the others take the palette's other colours in turn. Elsewhere a kernel has one colour."""
+    order = sorted(set(names), key=lambda n: (_ORDER.get(n, len(_ORDER)), n))
+    if not order:
+        return {}
+    own = colour_of(order[0])
+    others = [c for c in range(PALETTE_SIZE) if c != own]
+    return {name: own if i == 0 else others[(i - 1) % len(others)] for i, name in enumerate(order)}
+
+
 def style_table(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], SeriesStyle]:
     """Styles of the (source, series) pairs shown together in one chart: colour and marker by series (see
     series_styles), dash by source (live or the first session solid, the next dashed, ...)."""

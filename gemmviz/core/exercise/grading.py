@@ -26,6 +26,9 @@ MAX_CSV_BYTES = 64 * 1024 * 1024
 MAX_CELL = 2000  # a cause is one sentence; a longer cell is cut
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _FORMULA = ("=", "+", "-", "@", "'", "\t", "\r")
+_SHA = re.compile("[0-9a-f]{64}")
+NOT_CHECKED = "not checked"  # passed, for a file whose check did not finish (its worker died): the next run checks it
+PASSED = ("yes", "no", "not judged", NOT_CHECKED, "")
 
 
 class GradeError(ValueError):
@@ -43,14 +46,28 @@ def columns() -> list[str]:
     return ["file", "source_sha256", "exercise", *goal_columns(), "passed", "cause", "figures", "ran_on", "error"]
 
 
+def _escape(match: re.Match) -> str:
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(match[0], f"\\x{ord(match[0]):02x}")
+
+
 def cell(text: object) -> str:
     """`text` as a spreadsheet shows it and nothing more: control characters and backslashes escaped, a formula
     prefix neutralised, at most MAX_CELL characters."""
     s = "" if text is None else str(text)
     s = s.replace("\\", "\\\\")  # first: every escape below starts with a backslash of its own
     s = s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")  # a name that is not UTF-8
-    s = _CONTROL.sub(lambda m: {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(m[0], f"\\x{ord(m[0]):02x}"), s)
+    s = _CONTROL.sub(_escape, s)
     if s.startswith(_FORMULA):
+        s = "'" + s
+    return s if len(s) <= MAX_CELL else s[: MAX_CELL - 1] + "…"
+
+
+def neutral(text: str) -> str:
+    """A cell as it is written, whoever made it: cell()'s text is left as it is, and a cell read back from an
+    earlier CSV (a teacher's edit, a planted formula) gets the same treatment without a second escaping of its
+    backslashes: a raw control character (a newline) escaped, a formula prefix neutralised, the length cut."""
+    s = _CONTROL.sub(_escape, text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+    if s.startswith(_FORMULA) and not s.startswith("'"):
         s = "'" + s
     return s if len(s) <= MAX_CELL else s[: MAX_CELL - 1] + "…"
 
@@ -75,27 +92,43 @@ def source_hash(path: Path) -> tuple[str, str]:
 
 def students(folder: Path, skip: tuple[Path, ...] = ()) -> list[Student]:
     """Every .cu under `folder`, sorted by name. Folders that are links are not entered; a file that is a link is
-    followed only when it leads to a file inside `folder` (else its row says so and nothing is read)."""
-    root = folder.resolve()
-    skipped = {p.resolve() for p in skip}
-    found = []
-    for here, dirs, files in os.walk(root, followlinks=False):
+    followed only when it leads to a file inside `folder` (else its row says so and nothing is read); a link
+    loop, an unreadable file and an unreadable subfolder (its name ends in /) each get a row saying why.
+    GradeError when `folder` itself cannot be listed."""
+    root = Path(os.path.realpath(folder))
+    skipped = {Path(os.path.realpath(p)) for p in skip}
+    found: list[Student] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename or root)
+        if where == root:
+            raise GradeError(f"{folder}: cannot list the folder: {exc.strerror or exc}")
+        rel = str(where.relative_to(root)) if where.is_relative_to(root) else str(where)
+        found.append(Student(where, rel + "/", "", f"cannot read this folder: {exc.strerror or exc}"))
+
+    for here, dirs, files in os.walk(root, onerror=unreadable, followlinks=False):
         dirs.sort()
         for name in sorted(files):
-            if not name.endswith(".cu"):
-                continue
-            path = Path(here) / name
-            rel = str(path.relative_to(root))
-            if path.is_symlink():
-                target = path.resolve()
-                if not target.is_relative_to(root):
-                    found.append(Student(path, rel, "", "a link to a file outside the folder: not followed"))
-                    continue
-                if target in skipped:
-                    continue
-            sha, problem = source_hash(path)
-            found.append(Student(path, rel, sha, problem))
-    return found
+            if name.endswith(".cu"):
+                student = _student(Path(here) / name, root, skipped)
+                if student is not None:
+                    found.append(student)
+    return sorted(found, key=lambda s: s.name)
+
+
+def _student(path: Path, root: Path, skipped: set[Path]) -> Student | None:
+    rel = str(path.relative_to(root))
+    if path.is_symlink():
+        target = Path(os.path.realpath(path))  # never raises, not even for a loop of links
+        if not target.is_relative_to(root):
+            return Student(path, rel, "", "a link to a file outside the folder: not followed")
+        if target in skipped:
+            return None
+        if not os.path.exists(target):
+            return Student(path, rel, "", "a link that leads nowhere (a loop of links, or a removed file)")
+        path = target  # read where it leads, so that a link changed later is not followed out of the folder
+    sha, problem = source_hash(path)
+    return Student(path, rel, sha, problem)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -116,7 +149,9 @@ def in_shard(name: str, shard: tuple[int, int] | None) -> bool:
 
 def read_rows(path: Path) -> dict[str, dict[str, str]]:
     """The rows of an earlier run's CSV by file (its cell), for a resume; {} when there is none. GradeError when
-    it is not such a CSV (other columns, unreadable), naming the file."""
+    it is not such a CSV (other columns, unreadable) or holds a row this gemmviz did not write (a cell more or
+    less, such as a teacher's note; no file; a malformed hash; a file twice), naming the file and the line:
+    a resume rewrites the whole CSV, and a row it cannot read back would be lost."""
     if not path.exists():
         return {}
     try:
@@ -125,33 +160,69 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
         raise GradeError(f"{path}: cannot read the earlier grades to resume: {exc}") from None
     if not text.strip():
         return {}
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        if reader.fieldnames != columns():
+        header = next(reader)
+        if header != columns():
             raise GradeError(
-                f"{path} has other columns than this gemmviz writes ({', '.join(reader.fieldnames or [])}): "
+                f"{path} has other columns than this gemmviz writes ({', '.join(header)}): "
                 "give another --csv, or move it away"
             )
-        return {row["file"]: row for row in reader if row.get("file") and None not in row}
+        rows: dict[str, dict[str, str]] = {}
+        line = reader.line_num + 1
+        for cells in reader:
+            if cells:  # a blank line holds no row
+                row = _row(path, line, cells)
+                if row["file"] in rows:
+                    raise GradeError(f"{path}, line {line}: a second row for {row['file']}; {_KEEP}")
+                rows[row["file"]] = row
+            line = reader.line_num + 1
     except csv.Error as exc:
-        raise GradeError(f"{path}: not a CSV this gemmviz wrote: {exc}") from None
+        raise GradeError(f"{path}, line {reader.line_num}: not a CSV this gemmviz wrote: {exc}; {_KEEP}") from None
+    return rows
+
+
+_KEEP = "a resume would lose it: fix the row, or give another --csv (the file is left as it is)"
+
+
+def _row(path: Path, line: int, cells: list[str]) -> dict[str, str]:
+    """One row of an earlier CSV, its cells made safe to write again (neutral()); GradeError for a row that is
+    not one this gemmviz writes."""
+    names = columns()
+    if len(cells) != len(names):
+        raise GradeError(f"{path}, line {line}: {len(cells)} cells where this gemmviz writes {len(names)}; {_KEEP}")
+    row = {name: neutral(value) for name, value in zip(names, cells)}
+    if not row["file"]:
+        raise GradeError(f"{path}, line {line}: a row with no file; {_KEEP}")
+    if row["source_sha256"] and not _SHA.fullmatch(row["source_sha256"]):
+        raise GradeError(f"{path}, line {line}: source_sha256 is not a SHA-256; {_KEEP}")
+    if row["passed"] not in PASSED:
+        raise GradeError(
+            f"{path}, line {line}: passed is {row['passed']!r}, not one of {', '.join(PASSED[:4])}; {_KEEP}"
+        )
+    return row
 
 
 def csv_text(rows: dict[str, dict[str, str]]) -> str:
-    """The whole CSV: the header, then one row per file, sorted by file."""
+    """The whole CSV: the header, then one row per file, sorted by file, every cell neutral() (resumed ones too)."""
     out = io.StringIO(newline="")
     writer = csv.DictWriter(out, columns(), quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
     writer.writeheader()
     for key in sorted(rows):
-        writer.writerow({c: rows[key].get(c, "") for c in columns()})
+        writer.writerow({c: neutral(rows[key].get(c, "")) for c in columns()})
     return out.getvalue()
 
 
 def needs_check(student: Student, rows: dict[str, dict[str, str]]) -> bool:
-    """False when an earlier row holds this file with the same content (a file that could not be read is
-    looked at again each run)."""
+    """False when an earlier row holds this file with the same content and a finished check (a file that could
+    not be read, and one whose check did not finish, are looked at again each run)."""
     earlier = rows.get(cell(student.name))
-    return not (student.sha256 and earlier and earlier.get("source_sha256") == student.sha256)
+    return not (
+        student.sha256
+        and earlier
+        and earlier.get("source_sha256") == student.sha256
+        and earlier.get("passed") != NOT_CHECKED
+    )
 
 
 def passed(status: dict[str, str]) -> str:
@@ -172,6 +243,15 @@ def problem_row(student: Student, problem: str, exercise: str = "") -> dict[str,
     }
 
 
+def not_checked_row(student: Student, why: str, exercise: str = "") -> dict[str, str]:
+    """The row of a file whose check did not finish through no fault of the file (its worker process died, a
+    bug): passed says "not checked", no grade is given, and the next run checks it again."""
+    row = problem_row(student, f"not checked: {why}; the next run checks it again", exercise)
+    row["passed"] = NOT_CHECKED
+    row["source_sha256"] = ""
+    return row
+
+
 def record_row(student: Student, record: dict, exercise: Exercise, lang: str = "en") -> dict[str, str]:
     """One file's row from its check record: each goal's status, passed (see passed()), the likeliest cause,
     the access figures, and where it ran."""
@@ -188,6 +268,20 @@ def record_row(student: Student, record: dict, exercise: Exercise, lang: str = "
     row["figures"] = cell(
         "; ".join(f"{k}={v:.3g}" for k, v in ((accesses or {}).get("figures") or {}).items() if v is not None)
     )
-    environment = record.get("environment") or {}
-    row["ran_on"] = cell(environment.get("gpu") or ("no GPU: compiled only" if record.get("no_gpu") else ""))
+    row["ran_on"] = cell(ran_on(record))
     return row
+
+
+def ran_on(record: dict) -> str:
+    """What ran the kernel: the GPU's name; without one, the CPU emulator and the compiler that made its PTX
+    ("CPU emulator, NVRTC compute_90"), or "no GPU: compiled only" where nothing ran it."""
+    gpu = (record.get("environment") or {}).get("gpu")
+    if gpu:
+        return str(gpu)
+    if not record.get("no_gpu"):
+        return ""
+    if not record.get("emulator"):
+        return "no GPU: compiled only"
+    compiled = record.get("compile") or {}
+    tool = "NVRTC" if str(compiled.get("command", "")).startswith("nvrtc") else "nvcc"
+    return f"CPU emulator, {tool} {compiled.get('arch') or ''}".strip()

@@ -34,6 +34,7 @@ from gemmviz.core.hardware.microbench import (
 )
 from gemmviz.core.kernels.variants import VARIANTS, baseline
 from gemmviz.core.lesson import gpus
+from gemmviz.core.lesson.claims import Claim, claim_problems, parse_claims
 from gemmviz.core.lesson.files import (
     MAX_FILE_BYTES,
     LessonError,
@@ -42,6 +43,14 @@ from gemmviz.core.lesson.files import (
     session_problem,
 )
 from gemmviz.core.lesson.rules import shipped_step_problems, step_problems
+from gemmviz.core.lesson.series import (
+    COUNT_PLACEHOLDERS,
+    COUNTER_PLACEHOLDERS,
+    SeriesRef,
+    best,
+    counter_value,
+    parse_series,
+)
 from gemmviz.core.lesson.views import (
     COMMON_KEYS,
     MAX_N,
@@ -71,23 +80,6 @@ MAX_NOTES_CHARS = 4000  # a few paragraphs of what the teacher says; the slide i
 
 
 @dataclass(frozen=True)
-class SeriesRef:
-    """One series a step is about: a variant and the params that pick its line (e.g. tile 16)."""
-
-    variant: str
-    params: tuple[tuple[str, int], ...] = ()
-
-    def matches(self, r: Result) -> bool:
-        return r.variant == self.variant and all(r.params.get(k) == v for k, v in self.params)
-
-    @property
-    def text(self) -> str:
-        if not self.params:
-            return self.variant
-        return f"{self.variant}[{','.join(f'{k}={v}' for k, v in self.params)}]"
-
-
-@dataclass(frozen=True)
 class Step:
     title: str
     text: str
@@ -105,6 +97,7 @@ class Step:
     )
     beside: str = ""  # a table's published session (shipped), its rows above the measured ones, × per doubling
     notes: str = ""  # the speaker's notes: what the teacher says beside the slide (presenter view, handout)
+    because: tuple[Claim, ...] = ()  # what the slide says is the cause, checked against the recording (claims.py)
 
     def shows(self, r: Result) -> bool:
         """Whether this step's view shows result r."""
@@ -125,36 +118,7 @@ class Lesson:
     lang: str = "en"  # the language of its words and of the figures filled into them (core/numbers.LANGUAGES)
 
 
-_SERIES = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(?:\[([^\]]*)\])?\s*$")
 _PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
-
-
-def parse_series(text: str) -> SeriesRef:
-    """'gpu-tiled[tile=16]' -> SeriesRef; ProblemError for unknown variants or params."""
-    m = _SERIES.match(text) if isinstance(text, str) else None
-    if not m:
-        raise ProblemError(f"series must look like gpu-tiled[tile=16], got {text!r}")
-    name, inner = m.group(1), m.group(2)
-    if name not in VARIANTS:
-        raise ProblemError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
-    variant = VARIANTS[name]
-    params: list[tuple[str, int]] = []
-    for part in filter(None, (p.strip() for p in (inner or "").split(","))):
-        key, _, value = part.partition("=")
-        key = key.strip()
-        if key not in variant.param_choices:
-            have = ", ".join(variant.param_choices) or "none"
-            raise ProblemError(f"{name} has no param {key!r} (its params: {have})")
-        try:
-            number = int(value)
-        except ValueError:
-            raise ProblemError(f"{name}[{part}]: the value must be a whole number") from None
-        if number not in variant.param_choices[key]:
-            raise ProblemError(
-                f"{name}: {key}={number} is not one of {', '.join(map(str, variant.param_choices[key]))}"
-            )
-        params.append((key, number))
-    return SeriesRef(name, tuple(params))
 
 
 def _sentences(text: str) -> int:
@@ -283,6 +247,7 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         fail("run", "run must be true or false")
     try:
         fields = kind.check(d, common)
+        because = parse_claims(d)
     except StepProblem as exc:
         fail(exc.key, str(exc))
     notes = _notes(d, fail)
@@ -298,6 +263,7 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
         run=run,
         quoted=quoted,
         notes=notes,
+        because=because,
         **fields,
     )
 
@@ -419,20 +385,8 @@ def find_lesson(name_or_path: str, lang: str | None = None) -> Lesson:
     return by_lang[lang or "en"]
 
 
-def _best(results: list[Result], ref: SeriesRef, n: int | Problem) -> Result | None:
-    """The fastest valid result of `ref` at N³ (or at a Problem of any shape, seed 001's 2048×3072×4096)."""
-    problem = n if isinstance(n, Problem) else Problem(n, n, n)
-    found = [r for r in results if ref.matches(r) and r.valid and r.median_ms and r.problem == problem]
-    return min(found, key=lambda r: r.median_ms) if found else None
-
-
-COUNTER_PLACEHOLDERS = {
-    "dram": "dram__bytes_read.sum",
-    "l2": "lts__t_bytes.sum",
-    "l1": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",  # 32-byte sectors global loads asked L1 for
-    "requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",  # global load requests (one per warp load)
-}
 SECTOR_BYTES = 32
+HARDWARE_PLACEHOLDERS = ("model", *COUNTER_PLACEHOLDERS, "blocks", "waves", "resident")
 
 
 def _hardware_figure(
@@ -445,18 +399,14 @@ def _hardware_figure(
             return None
         t = v.traffic_model(problem, dict(ref.params))
         return byte_size(FLOAT32_BYTES * t.global_loads, lang)
-    found = [r for r in results if ref.matches(r) and r.valid and r.problem == problem]
     if kind in COUNTER_PLACEHOLDERS:
-        values = [
-            r.counters[COUNTER_PLACEHOLDERS[kind]]
-            for r in found
-            if r.counters and COUNTER_PLACEHOLDERS[kind] in r.counters
-        ]
-        if not values:
+        value = counter_value(results, ref, problem, kind)
+        if value is None:
             return None
-        if kind == "requests":
-            return count(int(values[0]), lang)
-        return byte_size(values[0] * (SECTOR_BYTES if kind == "l1" else 1), lang)
+        if kind in COUNT_PLACEHOLDERS:
+            return count(int(value), lang)
+        return byte_size(value * (SECTOR_BYTES if kind == "l1" else 1), lang)
+    found = [r for r in results if ref.matches(r) and r.valid and r.problem == problem]
     traced = [r for r in found if r.block_trace]
     if not traced:
         return None
@@ -581,7 +531,7 @@ def fill_text(
         sp = re.fullmatch(rf"speedup\s+(\S+)\s+vs\s+(\S+)\s+at\s+{size}", expr)
         one = re.fullmatch(rf"(gflops|tflops|ms)\s+(\S+)\s+at\s+{size}", expr)
         flops = re.fullmatch(r"flops\s+at\s+(\d+)", expr)
-        hw = re.fullmatch(rf"(model|dram|l2|l1|requests|blocks|waves|resident)\s+(\S+)\s+at\s+{size}", expr)
+        hw = re.fullmatch(rf"({'|'.join(HARDWARE_PLACEHOLDERS)})\s+(\S+)\s+at\s+{size}", expr)
         if hw:
             problem = parse_problem(hw.group(3))
             figure = _hardware_figure(hw.group(1), parse_series(hw.group(2)), problem, results, lang)
@@ -590,10 +540,10 @@ def fill_text(
             return count(2 * int(flops.group(1)) ** 3, lang)
         if sp:
             at = parse_problem(sp.group(3))
-            a, b = _best(results, parse_series(sp.group(1)), at), _best(results, parse_series(sp.group(2)), at)
+            a, b = best(results, parse_series(sp.group(1)), at), best(results, parse_series(sp.group(2)), at)
             return ratio(b.median_ms / a.median_ms, lang) if a and b else absent
         if one:
-            r = _best(results, parse_series(one.group(2)), parse_problem(one.group(3)))
+            r = best(results, parse_series(one.group(2)), parse_problem(one.group(3)))
             if r is None:
                 return absent
             kind = one.group(1)
@@ -604,10 +554,13 @@ def fill_text(
             return f"{r.gflops:,.0f} GFLOP/s" if r.gflops >= 100 else f"{r.gflops:.3g} GFLOP/s"  # the CPU loop: 0.274
         raise ProblemError(f"unknown placeholder {{{{{expr}}}}}")
 
-    return _PLACEHOLDER.sub(value, text)
+    filled = _PLACEHOLDER.sub(value, text)
+    # Chinese: no space between two hanzi, where a figure's unit (亿, 毫秒, 个周期) meets the next word
+    return _HAN_SPACE.sub("", filled)  # (no hanzi in other languages: nothing to take out)
 
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_HAN_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])")
 
 
 def slide_words(text: str) -> int:
@@ -673,6 +626,8 @@ def lesson_gaps(lesson: Lesson, source: LessonSource | None) -> list[str]:
                 else f" is not in {source.label}"
             )
             gaps.append(f"step {i} ({step.title}): {placeholder}{why}; it reads n/a")
+        for problem in claim_problems(step.because, list(source.results)):
+            gaps.append(f"step {i} ({step.title}): {problem}")
     return gaps
 
 
@@ -710,7 +665,7 @@ def step_table(step: Step, results: list[Result], lang: str = "en", how: str | N
     for ref in step.series:
         cells = []
         for n in step.sizes:
-            r, base = _best(results, ref, n), _best(results, base_ref, n)
+            r, base = best(results, ref, n), best(results, base_ref, n)
             time = duration(r.median_ms, lang) if r else "—"
             same = render("lesson.times.same", lang)
             times = (
@@ -737,7 +692,7 @@ def published_session(name: str) -> Session:
 def _growth_row(label: str, ref: SeriesRef, sizes: tuple[int, ...], results: list[Result], lang: str):
     cells, before = [], None
     for n in sizes:
-        r = _best(results, ref, n)
+        r = best(results, ref, n)
         grew = ratio(r.median_ms / before.median_ms, lang) if r and before else ""
         cells.append(TableCell(duration(r.median_ms, lang) if r else "—", grew))
         before = r
@@ -788,7 +743,7 @@ SOURCE_PUBLISHED = define(
 SOURCE_LIVE = define("lesson.source.live", en="Live on {gpu}", zh="在 {gpu} 上实时测量")
 SOURCE_NONE = define("lesson.source.none", en="No recorded results for this lesson", zh="这个课程没有录制的结果")
 FOOTER = define(
-    "lesson.footer", en="{gpu}, {date}, {how} · gemmviz {version}", zh="{gpu}, {date}, {how} · gemmviz {version}"
+    "lesson.footer", en="{gpu}, {date}, {how} · gemmviz {version}", zh="{gpu}，{date}，{how} · gemmviz {version}"
 )
 FOOTER_NONE = define("lesson.footer.none", en="no results · gemmviz {version}", zh="无结果 · gemmviz {version}")
 FOOTER_QUOTED = define("lesson.footer.quoted", en="{footer} · quoted: {quoted}", zh="{footer} · 引用：{quoted}")

@@ -23,7 +23,7 @@ from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.registry import Registry, import_prefixed
 
 # keys every step takes, whatever its view: its words, the results it is about and whether R measures them
-COMMON_KEYS = ("title", "text", "notes", "view", "run", "quoted", "series", "sizes")
+COMMON_KEYS = ("title", "text", "notes", "view", "run", "quoted", "series", "sizes", "because")
 MAX_N = 65536  # the largest N a step or placeholder may name (N³ products, the shipped sessions stop at 8192)
 MAX_TABLE_ROWS, MAX_TABLE_COLUMNS = 6, 5  # what a table on a slide can show readably
 ACCESS_KINDS = ("coalescing", "banks")  # an "accesses" step draws the recorded accesses (ui/accesses/views.py)

@@ -279,6 +279,7 @@ class ResultChart(pg.PlotWidget):
     y_label = ""
     x_label_short = ""  # the x label where the long one is wider than the plot
     y_label_short = ""  # the y label where the long one is taller than the plot
+    colour_each = False  # every series its own colour (core/charts/style.colour_each): a lesson's one-kernel chart
 
     def __init__(self, theme: Theme = LIGHT, parent=None, axisItems=None):
         given = axisItems or {}

@@ -9,18 +9,26 @@ right of the plot and toggles a series on click (`seriesToggled`). The roofline 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from gemmviz.core.charts.kinds import DEFAULT_BASELINE
-from gemmviz.core.charts.style import SeriesStyle, ladder_order, series_styles, source_order, style_table
+from gemmviz.core.charts.style import (
+    SeriesStyle,
+    colour_each,
+    ladder_order,
+    series_styles,
+    source_order,
+    style_table,
+)
 from gemmviz.core.kernels.variants import baseline as registry_baseline
 from gemmviz.core.numbers import sig, times_text
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.session.results import Baselines, Result, find_baseline, line_results
-from gemmviz.ui.charts.axes import LegendMark, Log125Axis, SizeAxis
+from gemmviz.ui.charts.axes import LegendMark, Log125Axis, SizeAxis, ticks_125
 from gemmviz.ui.charts.base import (
     LIGHT,
     ResultChart,
@@ -63,7 +71,7 @@ class _SizeChart(ResultChart):
         # keeps a redraw during a sweep to a few milliseconds.
         groups = series_of(self.results, self.source_of)
         plot.getAxis("bottom").set_sizes([size_x(r) for rs in groups.values() for r in rs])
-        styles = style_table(groups)
+        styles = _recoloured(style_table(groups), self.colour_each, lambda key: key[1])
         # the range first: set after the items were added, it ended pyqtgraph's auto-range by measuring every item
         # and moving the view over them once before the range set here
         self._fit_range(plot, groups)
@@ -79,10 +87,10 @@ class _SizeChart(ResultChart):
             style = styles[(source, name)]
             xs = np.log10([size_x(r) for r in rs])
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
-            brush = pg.mkBrush(self.theme.color(style.colour))
             tips = [_Tip(self.tip, r, r, source) for r in rs]
             on_line = {id(r) for r in line_results(rs)}  # the square sweep is a line; another shape, a point
             joined = [i for i, r in enumerate(rs) if id(r) in on_line]
+            brush, ring = pg.mkBrush(self.theme.color(style.colour)), pg.mkPen(self.theme.background)
             items = self._items.get((source, name))
             if items is None:
                 # the line alone: a PlotDataItem made a curve and a scatter of its own for it (3.8 ms against 0.7 ms,
@@ -94,7 +102,7 @@ class _SizeChart(ResultChart):
                     ys,
                     size=self.theme.symbol_px,
                     brush=brush,
-                    pen=pg.mkPen(self.theme.background),
+                    pen=ring,
                     symbol=style.marker,
                     hoverable=True,
                     data=tips,
@@ -102,6 +110,7 @@ class _SizeChart(ResultChart):
                     hoverSize=self.theme.symbol_px * 1.5,
                 )
                 scatter.sigClicked.connect(lambda _item, points, _ev: self.emit_point(points))
+                self._mark_off_line(scatter, style.colour, [id(r) in on_line for r in rs])
                 items = [i for i in (line, spread, scatter) if i is not None]
                 for item in items:
                     plot.addItem(item)
@@ -111,11 +120,12 @@ class _SizeChart(ResultChart):
                 line.setData(xs[joined], ys[joined])
                 line.setPen(self.pen(style))
                 scatter = rest[-1]
-                scatter.setData(x=xs, y=ys, data=tips, brush=brush, symbol=style.marker)
+                scatter.setData(x=xs, y=ys, data=tips, brush=brush, pen=ring, symbol=style.marker)
+                self._mark_off_line(scatter, style.colour, [id(r) in on_line for r in rs])
                 if len(rest) == 2:
                     self.update_spread(rest[0], rs, xs, style.colour)
         sources = source_order(s for s, _ in groups)
-        own = series_styles(n for _, n in groups)  # the styles drawn, before a source's dash
+        own = _recoloured(series_styles(n for _, n in groups), self.colour_each, lambda name: name)
         names = ladder_order(own)  # the legend reads down the ladder, as the registry lists it
         legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
         if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
@@ -136,6 +146,17 @@ class _SizeChart(ResultChart):
                         source_label(source) or tr("live (this machine)"),
                     )
 
+    def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
+        """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³: issue 44,
+        the two were one dot); those on it filled, as the series' own brush."""
+        if all(on_line):
+            return
+        solid, edge = pg.mkBrush(self.theme.color(colour)), pg.mkPen(self.theme.background)
+        hollow = pg.mkBrush(self.theme.background)
+        ring = pg.mkPen(self.theme.color(colour), width=max(2.0, 0.6 * self.theme.line_px))
+        scatter.setBrush([solid if on else hollow for on in on_line])
+        scatter.setPen([edge if on else ring for on in on_line])
+
     def _fit_range(self, plot: pg.PlotItem, groups) -> None:
         """The range from the data alone (not from pen widths, as auto-range would), so that an export's
         thicker lines leave the layout of its 1080p twin unchanged."""
@@ -145,7 +166,10 @@ class _SizeChart(ResultChart):
             return
         for lo, hi, set_range in ((min(xs), max(xs), plot.setXRange), (min(ys), max(ys), plot.setYRange)):
             pad = max(0.05, 0.04 * (hi - lo))
-            set_range(lo - pad, hi + pad, padding=0)
+            lo, hi = lo - pad, hi + pad
+            if set_range == plot.setYRange:
+                lo = _three_ticks_below(lo, hi)
+            set_range(lo, hi, padding=0)
 
     def spread_values(self, r: Result) -> list[float]:
         return [self.value(r)]
@@ -155,6 +179,24 @@ class _SizeChart(ResultChart):
 
     def update_spread(self, item, rs, xs, colour_index) -> None:
         return None
+
+
+def _recoloured(styles: dict, each: bool, name_of) -> dict:
+    """`styles` (by series, or by (source, series)) with each series in its own colour where `each` says so."""
+    if not each:
+        return styles
+    colours = colour_each(name_of(key) for key in styles)
+    return {key: replace(style, colour=colours[name_of(key)]) for key, style in styles.items()}
+
+
+def _three_ticks_below(lo: float, hi: float) -> float:
+    """`lo` lowered to the 1-2-5 values below it until the log axis from it to `hi` labels at least three: a
+    range within one decade (2,800 to 9,500 GFLOP/s, the tile sizes' chart) was labelled at 5,000 and 10,000
+    only and read as linear (issue 44)."""
+    while len(ticks_125(lo, hi, 10**6)) < 3:
+        below = [v for v in ticks_125(lo - 1.0, lo, 10**6) if v < lo - 1e-9]
+        lo = below[-1] - 0.02 if below else lo - 0.1
+    return lo
 
 
 class TimeChart(_SizeChart):

@@ -8,7 +8,7 @@ slides' PDF; the words of the page in the lesson's language.
 from __future__ import annotations
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPicture
 
 from gemmviz import __version__
 from gemmviz.core import interrupt
@@ -57,11 +57,22 @@ def _slide_page(painter, lesson, index, source, size, look) -> None:
     w, h = size
     inner = PAGE_W - 2 * MARGIN
     scale = inner / w
+    # the slide drawn at its own size into a picture, the picture scaled onto the page: a chart scene drawn through
+    # a scaled painter kept its legend at the unscaled size (pyqtgraph's legend ignores the painter's
+    # transformation), so legends came out twice too large and cut, "gpu-tilec" three times (issue 44)
+    picture = QPicture()
+    recorder = QPainter(picture)
+    try:
+        recorder.setRenderHint(QPainter.RenderHint.Antialiasing)
+        recorder.setClipRect(QRectF(0, 0, w, h))
+        render_slide(recorder, w, h, lesson, index, source, *look)
+    finally:
+        recorder.end()
     painter.save()
     painter.translate(MARGIN, MARGIN)
     painter.scale(scale, scale)
     painter.setClipRect(QRectF(0, 0, w, h))
-    render_slide(painter, w, h, lesson, index, source, *look)
+    painter.drawPicture(0, 0, picture)
     painter.restore()
     painter.setPen(QPen(QColor("#808080")))
     painter.drawRect(QRectF(MARGIN, MARGIN, inner, h * scale))

@@ -14,7 +14,7 @@ import datetime as _dt
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QPainter
+from PySide6.QtGui import QAction, QColor, QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from gemmviz.core.lesson.lessons import (
@@ -108,6 +108,7 @@ class LessonView(QWidget):
         self.deck.moved.connect(self._moved)
         self.deck.frameChanged.connect(self._frame_changed)
         self.deck.runRequested.connect(self.run_step)
+        self.deck.blankChanged.connect(self._blank_changed)
         self.deck.left.connect(self.left)
         self.follower = None
         if workspace is not None:  # the live figures follow the workspace's live results, a run's as they come
@@ -267,6 +268,13 @@ class LessonView(QWidget):
             self.views[index] = widget
         return self.views[index]
 
+    def _blank_changed(self) -> None:
+        """B or W: the screen black or white, the step's view hidden under it; again (or a move): the slide."""
+        widget = self.views.get(self.shown)
+        if widget is not None:
+            widget.setVisible(self.deck.blank is None)
+        self.update()
+
     def _place_view(self) -> None:
         self.shown = self.index
         widget = self._view(self.index)
@@ -277,13 +285,21 @@ class LessonView(QWidget):
         frame = self.deck.frame
         if _follows_frames(widget) and frame is not None:
             widget.set_state(frame)  # a view kept from an earlier visit shows the deck's frame, not its old one
-        widget.show()
+        widget.setVisible(self.deck.blank is None)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_view()
 
     def paintEvent(self, _event) -> None:
+        if self.deck.blank is not None:  # B or W: nothing of the slide on the screen
+            painter = QPainter(self)
+            painter.fillRect(
+                self.rect(), QColor(Qt.GlobalColor.black if self.deck.blank == "black" else Qt.GlobalColor.white)
+            )
+            painter.end()
+            self.texts = []
+            return
         slide, lay = self._layout()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
@@ -344,6 +360,8 @@ class LessonMode:
         self.presenter_action: QAction | None = None  # Lesson ▸ Presenter view (add_menu)
         self.saved_central: QWidget | None = None  # the tabs and banners, set aside while a lesson is up
         self.was_fullscreen = True  # the window's state before the presenter's window made it full screen
+        self.alone = False  # one screen (or a mirrored projector): the presenter's window waits behind N
+        self.set_projector = False  # the presenter's window turned projector type on: off again when it goes
 
     @property
     def active(self) -> bool:
@@ -418,22 +436,51 @@ def open_presenter(window, lesson: Lesson | None = None) -> bool:
     if mode.presenter is not None:
         mode.presenter.raise_()
         return True
-    from gemmviz.ui.lesson.presenter import PresenterWindow, screens
+    from gemmviz.ui.lesson.presenter import PresenterWindow, one_screen, screens
 
     view = mode.view
+    mode.set_projector = not window.projector_action.isChecked()
+    if mode.set_projector:  # a projected slide is in projector type, whatever came before (normal type again after)
+        window.set_projector(True)
+        view.set_look(True, view.dark)
     presenter = PresenterWindow(view.deck, view)
     mode.presenter = presenter
+    view.deck.notesRequested.connect(lambda: _show_presenter(window, toggle=True))
+    view.deck.helpRequested.connect(lambda: _show_presenter(window))
     projected, laptop = screens()
+    mode.alone = one_screen()
     mode.was_fullscreen = window.isFullScreen()
-    if projected is not laptop and window.windowHandle() is not None:
+    if not mode.alone and window.windowHandle() is not None:
         window.windowHandle().setScreen(projected)
         window.move(projected.geometry().topLeft())
     window.showFullScreen()
     presenter.setGeometry(laptop.availableGeometry())
+    if mode.alone:  # the room sees this screen: the slide alone, the notes behind N
+        window.activateWindow()
+        view.setFocus()
+    else:
+        _show_presenter(window)
+    return True
+
+
+def _show_presenter(window, toggle: bool = False) -> None:
+    """The presenter's window on top (N, F1): on one screen, N again hides it and the slide is alone again."""
+    presenter = window.lesson_mode.presenter
+    if presenter is None:
+        return
+    if toggle and window.lesson_mode.alone and presenter.isVisible():
+        presenter.hide()
+        window.activateWindow()
+        return
     presenter.show()
     presenter.raise_()
     presenter.activateWindow()
-    return True
+
+
+def dialog_parent(window):
+    """Where a dialog opens while a lesson is given: on the presenter's screen, never over the projected slide."""
+    presenter = window.lesson_mode.presenter
+    return presenter if presenter is not None and presenter.isVisible() else window
 
 
 def _hide_bars(window, hidden: bool) -> None:
@@ -528,6 +575,12 @@ def leave(window) -> None:
         presenter.deleteLater()
         if not mode.was_fullscreen:
             window.showNormal()
+        # the window was the room's screen: the no-GPU notice is the teacher's news, not the class's (hidden as its ✕
+        # hides it: it comes back when its text changes)
+        window.device_label.dismiss()
+        if mode.set_projector:
+            mode.set_projector = False
+            window.set_projector(False)
     window.controller.progress.disconnect(view.on_progress)
     if view.follower is not None:
         view.follower.unfollow()

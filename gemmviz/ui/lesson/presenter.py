@@ -4,13 +4,14 @@ the next one, the speaker's notes, the elapsed time (resettable) and "step i of 
 It is a second view of the lesson's one model (ui/lesson/deck.py): it subscribes to the deck's signals, and
 its keys act on the deck, so a key in either window moves both. Its slides are drawn by the slide export's
 code (ui/lesson/render.py) at the size of their pane, in the projection's look, the animation at the deck's
-frame. Closing it ends the lesson, as Esc does.
+frame. F1 or ? shows every key in place of the notes; a blanked screen (B, W) and a step number being typed
+show in its top line, never on the projector. Closing it ends the lesson, as Esc does.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QGridLayout,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.ui.fonts import pixel_font
-from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
+from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys, key_help
 from gemmviz.ui.lesson.render import render_slide_image
 from gemmviz.ui.text import tr
 
@@ -37,11 +38,14 @@ def clock_text(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
-def key_help() -> str:
-    return tr(
-        "→ Space PgDn: next step · ← PgUp: back · . or Shift+→: animation frame on · , or Shift+←: frame back · "
-        "P: play · T: reset the clock · Esc: end the lesson"
-    )
+def key_hint() -> str:
+    """The presenter's one line under its panes: where the rest of the keys are."""
+    return tr("F1 or ?: all keys · number + Enter: go to a step · B / W: black / white screen · Esc: end")
+
+
+def key_table() -> str:
+    """Every lesson key and what it does, a line each (the help that F1 or ? shows)."""
+    return "\n".join(f"{keys}\t{what}" for keys, what in key_help())  # a tab stop past the widest keys
 
 
 class SlidePane(QWidget):
@@ -121,8 +125,13 @@ class PresenterWindow(QWidget):
         self.notes = QPlainTextEdit()
         self.notes.setReadOnly(True)
         self.notes.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.help_label = QLabel(key_help())
+        self.help_label = QLabel(key_hint())
         self.help_label.setWordWrap(True)
+        self.help = QPlainTextEdit(key_table())  # F1 or ?: every key, in place of the notes
+        self.help.setReadOnly(True)
+        self.help.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.help.setVisible(False)
+        self.state_label = QLabel()  # the screen blanked, a step number being typed
         self.now_label, self.next_label = QLabel(tr("Now")), QLabel(tr("Next"))
         self._lay_out()
         self.ticker = QTimer(self)  # the clock's display, once a second
@@ -133,6 +142,9 @@ class PresenterWindow(QWidget):
         deck.moved.connect(self._moved)
         deck.frameChanged.connect(self._frame_changed)
         deck.clockReset.connect(self._show_clock)
+        deck.blankChanged.connect(self._show_state)
+        deck.typedChanged.connect(self._show_state)
+        deck.helpRequested.connect(self.toggle_help)
         self._frame_shown = None
         self._moved(deck.index)
         self._show_clock()
@@ -141,9 +153,12 @@ class PresenterWindow(QWidget):
         """Its words in the language installed now (the window's), and its slides again (in the lesson's)."""
         self.setWindowTitle(tr("Presenter: {title}").format(title=self.deck.lesson.title))
         self.reset_button.setText(tr("Reset clock"))
-        self.help_label.setText(key_help())
+        self.help_label.setText(key_hint())
+        self.help.setPlainText(key_table())
         self.now_label.setText(tr("Now"))
         self.next_label.setText(tr("Next"))
+        self._fonts()  # the keys' column for the new words
+        self._show_state()
         self._moved(self.deck.index)
 
     def _lay_out(self) -> None:
@@ -151,6 +166,8 @@ class PresenterWindow(QWidget):
         top.addWidget(self.step_label)
         top.addStretch(1)
         top.addWidget(self.frame_label)
+        top.addStretch(1)
+        top.addWidget(self.state_label)
         top.addStretch(1)
         top.addWidget(self.clock_label)
         top.addWidget(self.reset_button)
@@ -160,6 +177,7 @@ class PresenterWindow(QWidget):
         grid.addWidget(self.current, 1, 0, 2, 1)
         grid.addWidget(self.next, 1, 1)
         grid.addWidget(self.notes, 2, 1)
+        grid.addWidget(self.help, 2, 1)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
         grid.setRowStretch(1, 2)
@@ -176,9 +194,15 @@ class PresenterWindow(QWidget):
         big, body, small = pixel_font(40 * scale, True), pixel_font(28 * scale), pixel_font(22 * scale)
         for label in (self.step_label, self.clock_label):
             label.setFont(big)
-        for w in (self.frame_label, self.reset_button, self.now_label, self.next_label):
+        for w in (self.frame_label, self.reset_button, self.now_label, self.next_label, self.state_label):
             w.setFont(small)
         self.notes.setFont(body)
+        # every key in the notes' pane (about half the window's height) without scrolling, as large as that allows
+        rows = key_help()
+        keys_font = pixel_font(min(28 * scale, max(14.0, 0.46 * self.height() / (len(rows) * 1.5))))
+        self.help.setFont(keys_font)
+        widest = max(QFontMetricsF(keys_font).horizontalAdvance(keys) for keys, _ in rows)
+        self.help.setTabStopDistance(widest + keys_font.pixelSize())  # the keys one column, what they do the next
         self.help_label.setFont(small)
 
     def resizeEvent(self, event) -> None:
@@ -219,6 +243,21 @@ class PresenterWindow(QWidget):
         self.current.show_slide(self._what(self.deck.index, frame.step))
         self.frame_label.setText(tr("animation frame {i} of {n}").format(i=frame.step + 1, n=len(frame.schedule.steps)))
 
+    def toggle_help(self) -> None:
+        """F1 or ?: the keys in place of the notes, and back."""
+        shown = not self.help.isVisible()
+        self.help.setVisible(shown)
+        self.notes.setVisible(not shown)
+
+    def _show_state(self) -> None:
+        deck = self.deck
+        words = []
+        if deck.blank is not None:
+            words.append(tr("screen black (B: show it)") if deck.blank == "black" else tr("screen white (W: show it)"))
+        if deck.typed:
+            words.append(tr("go to step {n}: Enter").format(n=deck.typed))
+        self.state_label.setText(" · ".join(words))
+
     def _show_clock(self) -> None:
         self.clock_label.setText(clock_text(self.deck.elapsed_s()))
 
@@ -229,6 +268,8 @@ class PresenterWindow(QWidget):
             "clock": self.clock_label.text(),
             "frame": self.frame_label.text(),
             "notes": self.notes.toPlainText(),
+            "state": self.state_label.text(),
+            "help": self.help.toPlainText() if self.help.isVisible() else "",
         }
 
     # ---- opening and closing ----------------------------------------------------------------------------
@@ -254,3 +295,10 @@ def screens():
     primary = QApplication.primaryScreen()
     others = [s for s in QApplication.screens() if s is not primary]
     return (others[0] if others else primary), primary
+
+
+def one_screen() -> bool:
+    """Whether the room sees the laptop's screen: one screen, or a projector mirroring it (a second screen at
+    the same place and size). Then the slide is shown alone and the presenter's window waits behind N."""
+    projected, laptop = screens()
+    return projected is laptop or projected.geometry() == laptop.geometry()

@@ -105,6 +105,16 @@ def _wrapped_height(text: str, f: QFont, width: float) -> float:
     return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), int(WRAP), keep_together(text)).height()
 
 
+def footer_text(slide: Slide) -> str:
+    """The footer's data source, in the lesson's language: "Data: NVIDIA H200, 2026-12-02, replayed · …"."""
+    with speaking(slide.lang):
+        return tr("Data: {0}").format(render(slide.footer, slide.lang))
+
+
+def _status_width(slide: Slide, small: QFont, px: float, width: float) -> float:
+    return min(QFontMetricsF(small).horizontalAdvance(slide.status) + px, width / 2) if slide.status else 0.0
+
+
 def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) -> SlideLayout:
     """Header and footer lines, the title and text as tall as their wrapped lines, the view gets the rest.
 
@@ -121,10 +131,14 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
         title_h = _wrapped_height(slide.title, font(title_px, True), inner_w)
         body_h = _wrapped_height(slide.text, font(body_px), inner_w)
         line_small = QFontMetricsF(font(small_px)).height()
+        # a footer too long for one line (a data source and the figures the slide quotes from elsewhere) takes
+        # two: cut in its middle it lost "seed 000, published"
+        room = inner_w - _status_width(slide, font(small_px), small_px, inner_w)
+        footer_lines = 1 if QFontMetricsF(font(small_px)).horizontalAdvance(footer_text(slide)) <= room else 2
         top = margin + line_small + 0.5 * margin
         words_bottom = top + title_h + 0.4 * body_px + body_h
         view_top = words_bottom + 0.6 * margin
-        footer_top = h - margin - line_small
+        footer_top = h - margin - footer_lines * line_small
         if not has_view or footer_top - view_top >= 0.5 * h or body_px <= 12:
             break
         body_px *= 0.92
@@ -136,7 +150,7 @@ def slide_layout(w: int, h: int, slide: Slide, projector: bool, has_view: bool) 
         title = QRectF(margin, top + max(0.0, free / 2), inner_w, title_h)
     body = QRectF(margin, title.bottom() + 0.4 * body_px, inner_w, body_h)
     view = QRectF(margin, view_top, inner_w, max(0.0, footer_top - 0.5 * margin - view_top)) if has_view else QRectF()
-    footer = QRectF(margin, footer_top, inner_w, line_small)
+    footer = QRectF(margin, footer_top, inner_w, footer_lines * line_small)
     return SlideLayout(header, title, body, view, footer, small_px, title_px, body_px)
 
 
@@ -182,7 +196,6 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     _draw(painter, left, Qt.AlignmentFlag.AlignLeft | v, slide.lesson_title, small, texts, elide=True)
     with speaking(slide.lang):  # header, footer: in the lesson's language
         step_of = tr("step {i} / {n}").format(i=slide.index + 1, n=slide.count)
-        data = tr("Data: {0}").format(render(slide.footer, slide.lang))
     _draw(painter, mid, Qt.AlignmentFlag.AlignHCenter | v, step_of, small, texts)
     _draw(
         painter,
@@ -200,17 +213,18 @@ def draw_slide_text(painter: QPainter, w: int, h: int, slide: Slide, theme: Them
     painter.setPen(QPen(dim))
     # the status (a hint such as "P plays the animation") at the right, as wide as it needs up to half; the data
     # source gets the rest, cut in its middle where it must be, so that "quoted: …, published" at its end stays
-    status_w = min(QFontMetricsF(small).horizontalAdvance(slide.status) + lay.small_px, lay.footer.width() / 2)
+    status_w = _status_width(slide, small, lay.small_px, lay.footer.width())
     foot_r = QRectF(lay.footer.right() - status_w, lay.footer.top(), status_w, lay.footer.height())
     foot_l = QRectF(lay.footer.left(), lay.footer.top(), lay.footer.width() - status_w, lay.footer.height())
+    two_lines = lay.footer.height() > 1.5 * QFontMetricsF(small).height()
     _draw(
         painter,
         foot_l,
-        Qt.AlignmentFlag.AlignLeft | v,
-        data,
+        Qt.AlignmentFlag.AlignLeft | (WRAP if two_lines else v),
+        footer_text(slide),
         small,
         texts,
-        elide=True,
+        elide=not two_lines,
         elide_mode=Qt.TextElideMode.ElideMiddle,
     )
     _draw(painter, foot_r, Qt.AlignmentFlag.AlignRight | v, slide.status, small, texts, elide=True)

@@ -5,6 +5,7 @@ sized from its rectangle alone, so both show the same table; every text drawn is
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
@@ -150,6 +151,7 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
             baseline=tr(table.baseline_label)
         )
     )
+    caption = re.sub(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])", "", caption)  # "CPU 循环 的": no space between hanzi
     cap = QRectF(x0, y + 0.3 * line, max(width, 1.0), QFontMetricsF(small).height() * 1.2)
     metrics = QFontMetricsF(small)
     if metrics.horizontalAdvance(caption) > rect.width():

@@ -189,7 +189,11 @@ class ChartStepView(LessonViewUi):
         view = chart_kinds.ChartView()
         if step.chart == "speedup":  # against the step's baseline at its size
             view = chart_kinds.ChartView(step.baseline, Problem(step.at, step.at, step.at).key, "")
-        return make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, view)
+        chart = make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, view)
+        if len(step.series) > 1 and len({s.variant for s in step.series}) == 1 and hasattr(chart, "colour_each"):
+            chart.colour_each = True  # one kernel's params (TILE 8, 16, 32): a colour each, not one green
+            chart.apply_theme(chart.theme)
+        return chart
 
 
 @register_ui("roofline")

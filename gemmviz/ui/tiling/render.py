@@ -718,7 +718,9 @@ def draw_barrier(f: Frame) -> None:
     lay, painter = f.lay, f.painter
     y = lay.barrier_y
     painter.setPen(QPen(f.fg, f.line_px, Qt.PenStyle.DashLine))
-    painter.drawLine(QPointF(lay.smem_a.left(), y), QPointF(lay.column_right, y))
+    # the line under the label's underscores, in the row the layout keeps below it (it ran through "__syncthreads()")
+    line_y = y + 0.3 * f.font_px
+    painter.drawLine(QPointF(lay.smem_a.left(), line_y), QPointF(lay.column_right, line_y))
     painter.setPen(f.fg)
     _text(
         painter,

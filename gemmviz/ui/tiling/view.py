@@ -217,6 +217,11 @@ class TilingPanel(QWidget):
                 "and tile; 'benchmark' is the run panel's size (or the result shown)"
             ),
         )
+        # any size typed in it (1000, 1000x800x600) and Enter: a student's "what about 1000×1000?" in three actions,
+        # the tile kept (issue 44: it took eight, through the run panel, and reset TILE 32 to 16)
+        self.size_combo.setEditable(True)
+        self.size_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        words.bind(self.size_combo.lineEdit().setPlaceholderText, lambda: tr("M×N×K, Enter"))
         self.size_combo.addItem("", AUTO)
         self.size_combo.addItem("", BENCHMARK)
         words.bind(lambda text: self.size_combo.setItemText(0, text), lambda: tr("legible"))
@@ -330,6 +335,7 @@ class TilingPanel(QWidget):
         self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
         self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
         self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
+        self.size_combo.lineEdit().returnPressed.connect(self._size_typed)
         self.beside_combo.currentIndexChanged.connect(lambda _i: self.rebuild(keep_step=True))
         for spin in (self.block_y, self.block_x):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
@@ -403,6 +409,22 @@ class TilingPanel(QWidget):
         self.size_combo.blockSignals(True)
         self.size_combo.setCurrentIndex(i)
         self.size_combo.blockSignals(False)
+
+    def _size_typed(self) -> None:
+        """A size typed into the size menu: animated at once, with the kernel and tile shown; a menu entry's own
+        words (legible, a preset) pick that entry, and anything else is said in the tab, the size kept."""
+        text = self.size_combo.currentText().strip()
+        i = self.size_combo.findText(text)
+        if i >= 0:
+            self.size_combo.setCurrentIndex(i)
+            return
+        try:
+            problem = parse_problem(text.replace("×", "x").replace("*", "x").replace(" ", ""))
+        except ProblemError as exc:
+            self._say(str(exc))  # the animation shown stays
+            return
+        self._choose_size(problem.key, problem.label)
+        self.rebuild()
 
     def _set_benchmark(self, problem: Problem) -> None:
         self.benchmark = problem
