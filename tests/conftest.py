@@ -197,3 +197,15 @@ def pytest_unconfigure(config):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(_exit_status[-1])
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):
+    """The default backends are one fake GPU (tests/fakes.FakeGpuBackend, 10 ms a job): `gemmviz profile` and the
+    bench without a GPU (tests/test_profile_cli.py, tests/test_profile_gap.py)."""
+    import gemmviz.backends
+    from tests.fakes import FakeGpuBackend
+
+    backend = FakeGpuBackend(delay_s=0.01)
+    monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cuda": backend})
+    return backend

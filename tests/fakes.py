@@ -65,3 +65,43 @@ class _FakeRun:
             warmup=settings.warmup,
             repeats=settings.repeats,
         )
+
+
+class InstantGpu(Backend):
+    """A 'cuda' backend whose jobs finish at once as ok; `before(job)` runs first (to break things mid-run).
+    `ran` lists the sizes it ran."""
+
+    name = "cuda"
+
+    def __init__(self, before=None):
+        self.before = before
+        self.ran: list[int] = []
+
+    def availability(self):
+        return True, "ok"
+
+    def device_info(self):
+        return {"name": "Scripted GPU"}
+
+    def open(self):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def run(self, job, variant, inputs, settings, cancel):
+        if self.before:
+            self.before(job)
+        self.ran.append(job.problem.m)
+        return new_result(
+            job,
+            variant,
+            "ok",
+            rel_error=0.0,
+            samples_ms=[0.01] * settings.repeats,
+            warmup=settings.warmup,
+            repeats=settings.repeats,
+        )

@@ -12,8 +12,21 @@ import math
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter, QPixmap, QRegion, QTextDocumentFragment
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QFontInfo, QFontMetricsF, QPainter, QPixmap, QRegion, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QGraphicsTextItem,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QTabBar,
+    QTableView,
+    QTableWidget,
+    QTextEdit,
+    QWidget,
+)
 
 ELLIPSIS = "…"
 
@@ -178,7 +191,6 @@ def plot_drawn(top: QWidget) -> list[tuple[QWidget, list[Drawn]]]:
     import pyqtgraph as pg
 
     from tests.overlap import plot_texts
-    from tests.test_projector_type import item_sizes
 
     out = []
     for view in top.findChildren(pg.GraphicsView):
@@ -216,7 +228,6 @@ def widget_drawn(top: QWidget) -> list[Drawn]:
 
 def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
     """Small, cut and overlapping texts of everything `top` shows now."""
-    from tests.test_projector_type import widget_sizes
 
     QApplication.processEvents()
     report = Report()
@@ -239,3 +250,60 @@ def check(top: QWidget, min_px: float, overlaps: bool = True) -> Report:
     report.cut = sorted(set(report.cut))
     report.overlap = sorted(set(report.overlap))
     return report
+
+
+def widget_sizes(top: QWidget) -> list[tuple[str, float]]:
+    out = []
+    for w in top.findChildren(QWidget):
+        if not w.isVisibleTo(top) or w.width() <= 0 or w.height() <= 0:
+            continue
+        if isinstance(w, QLabel) and w.text().strip():
+            text = w.text()
+        elif isinstance(w, QComboBox):
+            text = w.currentText()
+        elif isinstance(w, QAbstractButton):
+            text = w.text()
+        elif isinstance(w, QTabBar):
+            text = " | ".join(w.tabText(i) for i in range(w.count()))
+        elif isinstance(w, (QTextEdit, QPlainTextEdit)):
+            text = w.toPlainText()
+        elif isinstance(w, (QTableView, QTableWidget, QHeaderView)):
+            text = type(w).__name__
+        else:
+            continue
+        if text.strip():
+            out.append((f"{type(w).__name__} {text[:40]!r}", float(QFontInfo(w.font()).pixelSize())))
+    return out
+
+
+def item_sizes(top: QWidget) -> list[tuple[str, float]]:
+    """Each visible QGraphicsTextItem's smallest character, in the view's pixels."""
+    import pyqtgraph as pg
+
+    out = []
+    for view in top.findChildren(pg.GraphicsView):
+        if not view.isVisibleTo(top) or view.width() <= 0:
+            continue
+        dpi = view.logicalDpiY()
+        for item in view.scene().items():
+            if not isinstance(item, QGraphicsTextItem) or not item.isVisible() or not item.toPlainText().strip():
+                continue
+            if item.opacity() == 0 or not view.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(
+                view.rect()
+            ):
+                continue
+            t = item.sceneTransform() * view.transform()
+            scale = math.hypot(t.m21(), t.m22())  # a rotated axis label too
+            sizes = []
+            block = item.document().begin()
+            while block.isValid():
+                it = block.begin()
+                while not it.atEnd():
+                    frag = it.fragment()
+                    if frag.text().strip():
+                        sizes.append(_px(frag.charFormat().font(), dpi, scale))
+                    it += 1
+                block = block.next()
+            if sizes:
+                out.append((f"text item {item.toPlainText()[:40]!r}", min(sizes)))
+    return out

@@ -322,7 +322,7 @@ def _profile(tmp_path, monkeypatch, traced, built=None):
     from gemmviz.backends import accesses as backend
     from gemmviz.cli import profile
     from gemmviz.cli.main import build_parser
-    from tests.test_profile_cli import FakeNcu
+    from tests.fake_ncu import FakeNcu
 
     monkeypatch.setattr(
         backend, "build_tracer", built or (lambda arch: backend.TracerBuild(tmp_path, tmp_path, tmp_path))

@@ -1,11 +1,14 @@
-"""What an addition costs (issue 35, CONTRIBUTING.md's "How to add"): a scratch addition of each kind is made here,
-in the test, through its registry (monkeypatched or `Registry.scratch`, removed afterwards), and the suite's own
-checks are run over it. An addition that needs another file edited, a list in a test extended or a new GPU
-recording fails here: a variant, a chart kind, an export format, a lesson (its two TOML files beside the shipped
-ones) and a lesson view (its core part and its drawing). Chart kinds and formats are also exercised end to end in
-test_chart_kinds.py, lesson views in test_lesson_views.py, schedule kinds in test_schedule_kinds.py."""
+"""What an addition costs (CONTRIBUTING.md's "How to add"): a scratch addition of each kind is made here, in the
+test, exactly as CONTRIBUTING says and touching nothing else (through its registry, `Registry.scratch` or
+monkeypatched, or its files beside the shipped ones, removed afterwards), and the suite's own checks of that kind
+(tests/checks/, shared with the tests that hold the shipped entries to them) run over it. An addition that needs
+another file edited, a list in a test extended or a new GPU recording fails here: a kernel variant, a chart
+kind, an export format, a lesson, an exercise, a window string and a core message, and a lesson view. Chart
+kinds and formats are also exercised end to end in test_chart_kinds.py, lesson views in test_lesson_views.py,
+schedule kinds in test_schedule_kinds.py."""
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -72,17 +75,27 @@ def scratch_variant(monkeypatch):
     return v
 
 
-def test_a_new_variant_gets_a_colour_with_room_and_needs_no_recording(scratch_variant):
-    from tests import test_sessions
+def test_a_new_variant_gets_its_own_colour_and_markers_and_needs_no_recording(scratch_variant, monkeypatch, tmp_path):
+    """No VARIANT_COLOUR entry (optional), three tile values: each of its series has its own colour and marker
+    (none meets cpu-naive's, none needs a dash), and every check the style table holds the shipped kernels to holds;
+    named in NOT_RECORDED, the shipped session and the presets' exports pass without an H200 recording."""
+    from tests.checks import presets, sessions, styles
+    from tests.checks.variants import variant_is_complete
 
-    assert style.check_registry_fits()  # every series its own colour, marker and dash: no fifth marker needed
+    variant_is_complete(scratch_variant)  # test_variants'
+
+    assert SCRATCH not in style.VARIANT_COLOUR
     mine = [s for s in style.registry_series() if s.startswith(SCRATCH)]
-    assert len(mine) == 3 and {style.style_of(s).colour for s in mine} == {style.style_of(mine[0]).colour}
-    assert all(style.style_of(s).marker in style.MARKERS for s in mine)  # the table's own markers (and dashes)
+    assert len(mine) == 3 and len({style.style_of(s).colour for s in mine}) == 1
     others = [s for s in style.registry_series() if not s.startswith(SCRATCH)]
     per_colour = [sum(style.style_of(s).colour == c for s in others) for c in range(style.PALETTE_SIZE)]
     assert per_colour[style.style_of(mine[0]).colour] == min(per_colour)  # the colour with the most room
-    test_sessions.test_recorded_h200_session_has_every_variant_and_size()  # the shipped session still passes
+    styles.every_series_has_its_own_colour_and_marker()  # test_series_styles' checks, the scratch variant in
+    styles.presets_and_every_prefix_of_the_registry()
+    styles.seed_kernels_keep_their_styles()
+    assert styles.lesson_charts_have_distinct_colours() >= 5
+    sessions.h200_session_has_every_variant_and_size()  # test_sessions'
+    presets.presets_draw_what_they_name(presets.spy_on_exports(monkeypatch), tmp_path)  # test_export_preset's
 
 
 def test_a_new_variants_title_and_explanation_come_from_the_registry_in_chinese(scratch_variant, qapp):
@@ -102,7 +115,8 @@ def test_a_new_variants_title_and_explanation_come_from_the_registry_in_chinese(
 # ---- a chart kind -----------------------------------------------------------------------------------------------
 @pytest.fixture
 def scratch_kind():
-    """A chart kind with a panel in the Charts tab, outside its overview: one class."""
+    """A chart kind with a panel in the Charts tab, outside its overview, that draws the GPU's results only: one
+    class, its filter written once (`select`), for the tab and the export alike."""
     from gemmviz.ui.charts.kinds import series
 
     class ScratchKind(series.Gflops):
@@ -112,13 +126,18 @@ def scratch_kind():
         tab_label = "scratch"
         overview = False
 
+        @classmethod
+        def select(cls, results):
+            return [r for r in results if r.backend == "cuda"]
+
     with chart_kinds._REGISTRY.scratch(ScratchKind):
         yield ScratchKind
 
 
-def test_a_new_chart_kind_leaves_the_overview_as_it_was(scratch_kind, qtbot):
+def test_a_new_chart_kind_filters_once_for_tab_and_export_and_leaves_the_overview(scratch_kind, qtbot):
     from gemmviz.core.session.workspace import Workspace
     from gemmviz.ui.charts.tab import ALL, ChartsTab
+    from gemmviz.ui.export.exporters import make_chart
     from gemmviz.ui.theme import LIGHT
 
     ws = Workspace()
@@ -131,43 +150,91 @@ def test_a_new_chart_kind_leaves_the_overview_as_it_was(scratch_kind, qtbot):
     assert shown == ["time", "gflops", "speedup"] and tab.table.isVisible()  # "all four" is still four
     tab.show_combo.setCurrentIndex(tab.show_combo.findData(scratch_kind.name))
     assert [name for name, panel in tab.panels.items() if panel.widget.isVisible()] == [scratch_kind.name]
+    tab.refresh()
+    in_tab = {r.series for r in tab.panels[scratch_kind.name].chart.results}
+    exported = make_chart(scratch_kind.name, ws.shown(), LIGHT)
+    assert in_tab == {r.series for r in exported.results} == {r.series for r in ws.shown() if r.backend == "cuda"}
+    assert any(r.backend == "cpu" for r in ws.shown())  # the filter had something to leave out
+    exported.deleteLater()
     tab.stop()
 
 
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
 def test_the_overview_layout_checks_pass_with_a_new_kind(scratch_kind, qtbot, projector):
-    from tests import test_charts
+    from tests.checks.charts import all_four_scales_its_panels_with_the_view
 
-    test_charts.test_all_four_scales_its_panels_with_the_view(qtbot, projector)
+    all_four_scales_its_panels_with_the_view(qtbot, projector)  # test_charts'
 
 
 # ---- an export format -------------------------------------------------------------------------------------------
-def test_a_new_image_format_is_one_class_through_the_image_writer(tmp_path, capsys):
-    """BMP, say: a description and an ImageFormat subclass; the CLI's check, help and writer follow."""
+@pytest.fixture
+def scratch_tiff():
+    """TIFF as CONTRIBUTING says: an ImageFormat subclass naming Qt's writer, its suffixes and its option."""
+    from gemmviz.ui.export.formats.charts import ImageFormat
+
+    class Tiff(ImageFormat):
+        name = "tiff"
+        target = export_formats.CHART
+        suffix = ".tiff"
+        aliases = (".tif",)
+        title = "TIFF image"  # marked with QT_TRANSLATE_NOOP in a real module, translated in tools/zh_CN.py
+        qt_format = "TIFF"
+        options = {"compression": 1}  # QImageWriter.setCompression(1): LZW
+
+    with export_formats._REGISTRY.scratch(Tiff):
+        yield Tiff
+
+
+def test_a_new_image_format_is_one_class_written_by_the_cli_and_the_access_views(scratch_tiff, tmp_path, capsys):
     from PySide6.QtGui import QImage
 
     from gemmviz.cli import main
+    from gemmviz.ui.accesses.views import export_access_view
+
+    assert {".tiff", ".tif"} <= set(export_formats.suffixes(export_formats.CHART))
+    assert scratch_tiff.file_filter() == "TIFF image (*.tiff *.tif)"
+    out = tmp_path / "chart.tif"  # the alias
+    assert main(["export", SESSION, "--chart", "gflops", "--size", "640x360", "-o", str(out)]) == 0
+    assert QImage(str(out)).width() == 640
+    view = export_access_view("coalescing", tmp_path / "view.tiff", 640, 360)  # the access views: the same writer
+    assert QImage(str(view)).size().height() == 360
+    capsys.readouterr()
+
+
+def test_a_new_formats_untranslated_title_is_named_by_the_suite(scratch_tiff, qapp):
+    """The scratch title is in no catalogue: the check the shipped formats meet (test_i18n) names it."""
+    from tests.checks.formats import titles_without_translation
+
+    assert titles_without_translation(qapp) == ["TIFF image"]
+
+
+def test_every_format_qt_writes_is_a_few_lines_on_the_one_image_exporter(qapp):
+    """pyqtgraph's ImageExporter writes whatever QImageWriter writes; so does ImageFormat: each format Qt lists,
+    made a scratch ImageFormat, encodes a picture Qt reads back at its size."""
+    from PySide6.QtGui import QImageReader, QImageWriter
+
     from gemmviz.ui.export.formats.charts import ImageFormat
+    from tests.checks.formats import image_round_trip
 
-    class Bmp(ImageFormat):
-        name = "bmp"
-        target = export_formats.CHART
-        suffix = ".bmp"
-        title = "BMP image"
-        qt_format = "BMP"
+    readable = {bytes(f.data()).decode().lower() for f in QImageReader.supportedImageFormats()}
+    written = sorted({bytes(f.data()).decode().lower() for f in QImageWriter.supportedImageFormats()} & readable)
+    assert {"bmp", "jpeg", "png", "tiff", "webp"} <= set(written)
+    for qt in written:
+        if qt in (
+            "cur",
+            "ico",
+            "icns",
+            "xbm",
+            "pbm",
+        ):  # icons and bitmaps: Qt writes them at sizes or depths of their own
+            continue
+        attrs = {"name": f"zz{qt}", "target": export_formats.CHART, "suffix": f".zz{qt}", "qt_format": qt.upper()}
+        fmt = type(qt, (ImageFormat,), {**attrs, "title": qt})
+        with export_formats._REGISTRY.scratch(fmt):
+            image_round_trip(fmt)
 
-    with export_formats._REGISTRY.scratch(Bmp):
-        assert ".bmp" in export_formats.suffixes(export_formats.CHART)
-        out = tmp_path / "chart.bmp"
-        assert main(["export", SESSION, "--chart", "gflops", "--size", "640x360", "-o", str(out)]) == 0
-        assert QImage(str(out)).width() == 640
-    assert ".bmp" not in export_formats.suffixes(export_formats.CHART)
-    out = tmp_path / "again.bmp"
-    assert main(["export", SESSION, "--chart", "gflops", "-o", str(out)]) == 2 and not out.exists()
-    assert "must end in" in capsys.readouterr().err
 
-
-@pytest.mark.parametrize("suffix", [".png", ".jpg", ".webp"])
+@pytest.mark.parametrize("suffix", [".png", ".jpg", ".jpeg", ".webp"])
 def test_the_shipped_image_formats_share_one_writer(tmp_path, suffix):
     from PySide6.QtGui import QImage
 
@@ -250,14 +317,14 @@ def scratch_lesson(tmp_path, monkeypatch):
 def test_a_new_lesson_passes_the_lesson_checks_and_the_cli_lists_and_exports_it(scratch_lesson, tmp_path, capsys):
     from gemmviz.cli.main import main
     from gemmviz.core.lesson.lessons import lesson_gaps, lesson_session
-    from tests import test_lessons
+    from tests.checks import lessons as lesson_checks
 
-    test_lessons.test_shipped_lessons_load_and_have_the_seed_lessons()
-    test_lessons.test_shipped_lessons_show_no_markup_and_name_quoted_figures()
-    test_lessons.test_no_two_rows_of_a_lesson_table_share_a_colour()
-    test_lessons.test_one_set_of_ceilings_in_slides_and_docs()
-    test_lessons.test_slides_say_at_most_30_words_and_every_step_has_notes()
-    test_lessons.test_no_measured_here_on_a_replay_in_either_language()
+    lesson_checks.shipped_lessons_load_and_have_the_seed_lessons()  # test_lessons' checks, the scratch one in
+    lesson_checks.shipped_lessons_show_no_markup_and_name_quoted_figures()
+    lesson_checks.no_two_rows_of_a_lesson_table_share_a_colour()
+    lesson_checks.one_set_of_ceilings_in_slides_and_docs()
+    lesson_checks.slides_say_at_most_30_words_and_every_step_has_notes()
+    lesson_checks.no_measured_here_on_a_replay_in_either_language()
     for lesson in scratch_lesson.values():
         assert lesson_gaps(lesson, lesson_session(lesson)) == []
     assert main(["lesson", "--list"]) == 0
@@ -268,24 +335,34 @@ def test_a_new_lesson_passes_the_lesson_checks_and_the_cli_lists_and_exports_it(
     assert len(list(out.glob("step-*.png"))) == 2 and (out / "lesson.pdf").stat().st_size > 0
 
 
-def test_a_new_lessons_slides_are_legible_and_its_chinese_is_in_the_bundled_font(scratch_lesson, qtbot, monkeypatch):
-    from PySide6.QtGui import QFont, QRawFont
+def test_a_teachers_own_lesson_is_told_what_the_suite_would_say(tmp_path):
+    """The rules the lesson checks hold a shipped lesson to are the loader's (core/lesson/rules.py): a teacher's
+    file with short notes or a long slide is refused with the file, the line and the rule."""
+    from gemmviz.core.lesson.lessons import LessonError, load_lesson
 
-    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
-    from gemmviz.core.paths import asset_path
-    from gemmviz.ui.fonts import CJK_FONT_FILE
-    from tests import test_fonts_cjk, test_lesson_legible
+    mine = tmp_path / "mine.toml"
+    short = SCRATCH_LESSON["zzscratch.toml"].replace('"""The three versions', '"""Same sums.""" # """The three')
+    mine.write_text(short.replace('session = "h200-2026-12-02.json"\n', ""), encoding="utf-8")
+    with pytest.raises(
+        LessonError, match=r"mine.toml:\d+: speaker notes are what the teacher says .* at least 10 words"
+    ):
+        load_lesson(mine)
+    long = SCRATCH_LESSON["zzscratch.toml"].replace("Same arithmetic,", "Same arithmetic, " + "more words " * 10)
+    mine.write_text(long, encoding="utf-8")
+    with pytest.raises(LessonError, match=r"mine.toml:7: a slide says at most 30 words, this one 33"):
+        load_lesson(mine)
 
-    monkeypatch.setattr(test_lesson_legible, "LESSONS", {lang: shipped_lessons(lang) for lang in ("en", "zh")})
-    sources = {(lang, "zzscratch"): lesson_session(lesson) for lang, lesson in scratch_lesson.items()}
-    for lang in ("en", "zh"):
-        test_lesson_legible.test_every_step_in_the_window_is_legible_on_a_projector(
-            qtbot, sources, lang, "zzscratch", "720p"
-        )
-        test_lesson_legible.test_every_exported_slide_is_legible(qtbot, sources, lang, "zzscratch", "1080p")
-    raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
-    chinese = set(test_fonts_cjk.CJK.findall(SCRATCH_LESSON["zzscratch.zh.toml"]))
-    assert len(chinese) > 20 and all(raw.supportsCharacter(ord(c)) for c in chinese)
+
+def test_a_new_lessons_slides_are_legible_and_its_chinese_is_in_the_bundled_font(scratch_lesson, qtbot):
+    from gemmviz.core.lesson.lessons import lesson_session
+    from tests.checks.fonts import missing_from_bundled_font
+    from tests.checks.lesson_legible import exported_slides_are_legible, window_steps_are_legible
+
+    for lesson in scratch_lesson.values():  # test_lesson_legible's checks
+        source = lesson_session(lesson)
+        window_steps_are_legible(qtbot, lesson, source, "720p")
+        exported_slides_are_legible(lesson, source, "1080p")
+    assert missing_from_bundled_font(SCRATCH_LESSON["zzscratch.zh.toml"]) == []  # test_fonts_cjk's
 
 
 def test_a_new_lesson_is_in_the_lesson_menu(scratch_lesson, qtbot, tmp_path, monkeypatch):
@@ -314,12 +391,12 @@ def test_a_new_lesson_view_is_a_core_part_and_a_drawing_and_the_view_checks_pass
     from gemmviz.ui.lesson import views as ui_views
     from gemmviz.ui.lesson.mode import LessonView
     from gemmviz.ui.lesson.render import render_slide_image
-    from tests import test_lesson_views as shipped_checks
+    from tests.checks import lesson_views as shipped_checks
 
-    kind = lesson_views.LessonViewKind("zzstripes", ("stripes",), shipped_checks._check)
+    kind = lesson_views.LessonViewKind("zzstripes", ("stripes",), shipped_checks.check_stripes)
     lesson_text = shipped_checks.LESSON.replace('"stripes"\n', '"zzstripes"\n')
     with lesson_views.VIEW_KINDS.scratch(kind), ui_views.UI_VIEWS.scratch(shipped_checks.StripesUi(), "zzstripes"):
-        shipped_checks.test_every_registered_view_has_a_drawing()
+        shipped_checks.every_registered_view_has_a_drawing()  # test_lesson_views'
         lesson = parse_lesson(lesson_text, "x", "my.toml")
         assert lesson.steps[0].view == "zzstripes" and lesson.steps[0].chart == "stripes-4"
         with pytest.raises(LessonError, match="stripes must be 1…9"):
@@ -338,3 +415,91 @@ def test_a_new_lesson_view_is_a_core_part_and_a_drawing_and_the_view_checks_pass
     assert "zzstripes" not in lesson_views.view_names() and "zzstripes" not in ui_views.UI_VIEWS
     with pytest.raises(LessonError, match="view must be one of"):
         parse_lesson(lesson_text, "x", "my.toml")
+
+
+# ---- an exercise --------------------------------------------------------------------------------------------------
+@pytest.fixture
+def scratch_exercise(tmp_path, monkeypatch):
+    """An exercise as CONTRIBUTING says: NAME.toml (a copy of tiled.toml: its name, kernel, starter and order
+    changed) and its starter NAME.cu beside the shipped ones, and its reference solution NAME_good.cu; no H200
+    record, no expected.json entry, no list in a test."""
+    from gemmviz.core.exercise import exercises
+    from gemmviz.core.paths import asset_path
+
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    toml = asset_path("exercises", "tiled.toml").read_text(encoding="utf-8")
+    changes = (('name = "tiled"', 'name = "zzscratch"'), ("order = 3", "order = 97"))
+    for old, new in (*changes, ('starter = "tiled.cu"', 'starter = "zzscratch.cu"')):
+        assert old in toml
+        toml = toml.replace(old, new)
+    (folder / "zzscratch.toml").write_text(toml.replace("gemm_tiled", "gemm_zzscratch"), encoding="utf-8")
+    starter = asset_path("exercises", "tiled.cu").read_text(encoding="utf-8")
+    (folder / "zzscratch.cu").write_text(starter.replace("gemm_tiled", "gemm_zzscratch"), encoding="utf-8")
+    good = (Path(__file__).parent / "data" / "exercises" / "tiled_good.cu").read_text(encoding="utf-8")
+    (tmp_path / "zzscratch_good.cu").write_text(good.replace("gemm_tiled", "gemm_zzscratch"), encoding="utf-8")
+    shipped = exercises.exercise_files()
+    monkeypatch.setattr(exercises, "exercise_files", lambda: [*shipped, folder / "zzscratch.toml"])
+    return exercises.find_exercise("zzscratch"), tmp_path / "zzscratch_good.cu"
+
+
+def test_a_new_exercise_is_listed_from_its_file_and_passes_the_exercise_checks(scratch_exercise, capsys):
+    from gemmviz.cli.main import main
+    from gemmviz.core.exercise.exercises import guess_exercise, shipped_exercises
+    from tests.checks.exercises import shipped_exercises_load_in_both_languages
+
+    exercise, _good = scratch_exercise
+    assert [e.name for e in shipped_exercises()][-1] == "zzscratch"  # by its order, after the shipped ones
+    assert main(["exercise", "--list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split("\t")[0] == "zzscratch"
+    assert guess_exercise(exercise.starter_text()).name == "zzscratch"  # the tab and `check FILE` find it
+    shipped_exercises_load_in_both_languages()  # test_exercises' check, the scratch one in
+
+
+def test_a_new_exercises_reference_solution_passes_on_the_emulator_without_a_gpu_record(scratch_exercise, tmp_path):
+    from gemmviz.backends.profile import find_cuda_tool
+    from tests.checks.exercises import reference_passes_on_the_emulator
+
+    if find_cuda_tool("nvcc") is None:
+        pytest.skip("nvcc not installed (CI has it)")
+    exercise, good = scratch_exercise
+    reference_passes_on_the_emulator(exercise, tmp_path, good)  # test_emulator's check
+
+
+# ---- a window string and a core message ------------------------------------------------------------------------
+def test_a_new_core_message_is_one_define_and_meets_the_message_checks():
+    from gemmviz.core.messages import TEMPLATES, define, msg, render
+    from tests.checks.messages import every_template_renders, messages_missing_a_language
+
+    key = define("zzscratch.things", en="{n:int} scratch things", zh="{n:int} 个试验")
+    try:
+        assert messages_missing_a_language([key]) == {} and every_template_renders([key]) == 1
+        assert render(msg(key, n=1200), "zh").endswith("个试验") and render(msg(key, n=3)) == "3 scratch things"
+    finally:
+        TEMPLATES.pop(key)
+
+
+def test_a_new_window_string_is_one_line_where_it_is_shown_and_one_in_the_table_then_one_command(tmp_path, qapp):
+    """`tr("…")` where it is shown and its translation in tools/zh_CN.py; `python tools/catalogue.py` does the rest
+    (lupdate, fill, lrelease). Before the command the suite's check names what to run; after it Qt translates it."""
+    import shutil
+
+    from PySide6.QtCore import QTranslator
+
+    from tools import catalogue
+
+    module = tmp_path / "scratch_view.py"
+    module.write_text('from gemmviz.ui.text import tr\n\nLABEL = tr("A scratch window string")\n', encoding="utf-8")
+    table = tmp_path / "zh_CN.py"
+    shutil.copy(catalogue.ROOT / "tools" / "zh_CN.py", table)
+    with table.open("a", encoding="utf-8") as f:
+        f.write('\nZH["A scratch window string"] = "试验窗口文字"\n')
+    files = [*catalogue.marked_files(), module]
+    found = catalogue.problems(files=files, table=table)
+    assert any("'A scratch window string' is marked but not in the catalogue" in p for p in found), found
+    assert all("run python tools/catalogue.py" in p for p in found)
+    ts, qm = tmp_path / "zh.ts", tmp_path / "zh.qm"
+    shutil.copy(catalogue.ROOT / "assets" / "i18n" / "gemmviz_zh_CN.ts", ts)
+    assert catalogue.build(ts, table, qm, files) == []  # the one command, into a copy
+    translator = QTranslator()
+    assert translator.load(str(qm)) and translator.translate("", "A scratch window string") == "试验窗口文字"

@@ -573,9 +573,9 @@ def test_a_grid_value_some_variants_lack_runs_where_supported_and_names_the_rest
     import gemmviz.backends
     from gemmviz.backends.cpu import CpuBackend
     from gemmviz.cli import main
-    from tests.test_outputs import _InstantGpu
+    from tests.fakes import InstantGpu
 
-    gpu = _InstantGpu()
+    gpu = InstantGpu()
     monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cpu": CpuBackend(), "cuda": gpu})
     out = tmp_path / "s.json"
     argv = [

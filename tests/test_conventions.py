@@ -150,3 +150,19 @@ def test_help_about_and_the_window_icon(qtbot, tmp_path):
     assert re.search(r"published-seed000-\w+\.json: the table seed000 published", text)
     box.close()
     w.close()
+
+
+def test_tests_share_helpers_through_modules_never_through_each_other():
+    """A test module imports no other test module (its tests would run, or break, with it): what tests share is in
+    a helper module (tests/checks/, tests/fakes.py, tests/fake_ncu.py, tests/legibility.py, ...)."""
+    importing = re.compile(r"^\s*(from tests(\.test_\w+)? import|import tests\.test_)(.*)$", re.MULTILINE)
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for m in importing.finditer(path.read_text(encoding="utf-8")):
+            if (
+                m.group(2)
+                or re.search(r"\btest_\w+", m.group(3))
+                or m.group(0).lstrip().startswith("import tests.test_")
+            ):
+                found.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
+    assert found == []

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gemmviz.backends import emulator as emu
-from tests.test_emulator_faithful import HEAD, KERNELS, SOURCE
+from tests.checks.emulator_kernels import HEAD, KERNELS, SOURCE
 
 pytestmark = pytest.mark.gpu
 

@@ -6,43 +6,13 @@ status."""
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
 from gemmviz.cli.main import main
+from gemmviz.core.exercise.exercises import shipped_exercises
 from gemmviz.core.exercise.record import CheckFileError, bound_text, load_check, validate_check
-
-DATA = Path(__file__).parent / "data" / "exercises"
-GOOD = json.loads((DATA / "records" / "tiled_good.check.json").read_text(encoding="utf-8"))
-
-HOSTILE = [
-    (lambda r: r.pop("shapes"), "'check.shapes' is missing"),
-    (lambda r: r.pop("compile"), "'check.compile' is missing"),
-    (lambda r: r.pop("speed_goal"), "'check.speed_goal' is missing"),
-    (lambda r: r.update(junk=[1, 2]), "'check.junk' is not a field"),
-    (lambda r: r["timing"].update(extra=1), "'check.timing.extra' is not a field"),
-    (lambda r: r.update(exercise="nonesuch"), "known: naive, coalescing, tiled, banks, regtile"),
-    (lambda r: r.update(seed=2**63), "from 0 to 2^63 - 1, got 9223372036854775808"),
-    (lambda r: r.update(seed="7"), "'check.seed' must be a whole number"),
-    (lambda r: r["compile"].update(ok=False), "'check.compile.ok' is not true"),
-    (lambda r: r.update(no_gpu="none here"), "'check.no_gpu'"),
-    (lambda r: r["shapes"][0].update(status="wrong"), "'check.timing.yours' holds figures"),
-    (lambda r: r.update(shapes=[]), "'check.shapes' is empty"),
-    (lambda r: r.update(verdicts="all good"), "'check.verdicts' must be a list"),
-    (lambda r: r["verdicts"][0].update(goal="fast"), "'check.verdicts[0].goal' must be one of compiles"),
-    (lambda r: r.update(cause=7), "'check.cause' must be a text"),
-    (lambda r: r["accesses"].update(shape=[-1, 1, 1]), "'check.accesses.shape[0]' must be a whole number"),
-    (lambda r: r["accesses"].update(shape="abc"), "'check.accesses.shape' must be a list of 3"),
-    (lambda r: r["accesses"].update(shape=[float("nan"), 1e300, -1]), "'check.accesses.shape[0]'"),
-    (lambda r: r["accesses"].update(junk=1), "'check.accesses.junk' is not a field"),
-    (lambda r: r["environment"].update(gpu="\x1b[31mRED"), "'check.environment.gpu' holds a control character"),
-    (lambda r: r.update(exercise="tiled\x07"), "'check.exercise' holds a control character"),
-    (lambda r: r["shapes"][0].update(rel_error=1e300), "'check.shapes[0]' is ok, but its rel_error 1e+300"),
-    (lambda r: r["shapes"][0].update(error_margin=3.0), "'check.shapes[0]' is ok, but its error_margin 3"),
-    (lambda r: r.update(source_sha256="0" * 64), "'check.source_sha256' is not the SHA-256 of 'check.source'"),
-    (lambda r: r.update(created="not a date"), "'check.created' must be an ISO 8601 date"),
-]
+from tests.checks.hostile_records import DATA, GOOD, HOSTILE
 
 
 @pytest.mark.parametrize(("edit", "words"), HOSTILE)
@@ -86,7 +56,7 @@ def test_bounds_read_as_people_write_them():
 def test_an_unknown_exercise_is_refused_listing_the_known_ones(tmp_path, capsys, args):
     assert main(["exercise", *args, *([str(tmp_path)] if args[0] == "start" else [])]) == 2
     err = capsys.readouterr().err
-    assert "nonesuch" in err and "naive, coalescing, tiled, banks, regtile" in err
+    assert "nonesuch" in err and ", ".join(e.name for e in shipped_exercises()) in err  # the files' list
     assert list(tmp_path.iterdir()) == []
 
 

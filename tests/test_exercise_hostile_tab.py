@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from tests.test_exercise_hostile import DATA, GOOD, HOSTILE
+from tests.checks.hostile_records import DATA, GOOD, HOSTILE
 
 
 @pytest.mark.parametrize(("edit", "words"), HOSTILE[:6])

@@ -14,7 +14,7 @@ RECORD = Path(__file__).parent / "data" / "exercise_tab" / "tiled_printf.check.j
 ENGLISH = ("exercise tiled:", "  right", "  WRONG", "recorded on", "accesses emulated", "kept in detail",
            "sectors/request", "wavefronts/request", "block (4, 4, 0)")  # fmt: skip
 CHINESE = ("练习 tiled：", "  正确", "  错误", "录制于 NVIDIA H200", "在 CPU 上以 160×160×64 模拟的访存", "个请求中详细保留了",
-           "全局加载每请求 4.00 个扇区", "共享写入每请求", "线程块 (4, 4, 0)：")  # fmt: skip
+           "全局加载每请求 4.00 个扇区", "共享内存写入每请求", "线程块 (4, 4, 0)：")  # fmt: skip
 
 
 @pytest.mark.parametrize("lang, said, not_said", [("en", ENGLISH, CHINESE), ("zh", CHINESE, ENGLISH)])

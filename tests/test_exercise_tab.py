@@ -114,7 +114,8 @@ def test_a_check_in_the_worker_compiles_and_says_what_needs_a_gpu(tab, qtbot, tm
     qtbot.waitUntil(lambda: tab.worker is None, timeout=120_000)
     text = tab.verdict_label.text()  # no GPU: the CPU emulator answers correct, memory-safe, race-free
     assert "✓ compiles" in text and "✓ correct" in text and "emulated on the CPU" in text and "– speed" in text
-    assert "No GPU here" in tab.cause.text()
+    # the heading says what ran, not what is missing (issue 43)
+    assert "CPU emulator judges passed (ran on: CPU emulator, nvcc sm_90)" in tab.cause.text()
     assert load_check(tmp_path / "tiled.check.json")["no_gpu"]
     assert any("recorded" in name for name, _v, _t in tab.bars.rows)  # the reference's recorded figures
 

@@ -27,6 +27,7 @@ from gemmviz.core.exercise.exercises import (
 )
 from gemmviz.core.exercise.record import CheckFileError, load_check, report_text, validate_check
 from gemmviz.core.messages import render
+from tests.checks.exercises import shipped_exercises_load_in_both_languages
 
 DATA = Path(__file__).parent / "data" / "exercises"
 EXPECTED = {k: v for k, v in json.loads((DATA / "expected.json").read_text(encoding="utf-8")).items() if k[0] != "_"}
@@ -34,15 +35,7 @@ NVCC = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc") if Path("/usr/l
 
 
 def test_shipped_exercises_load_in_both_languages():
-    exercises = {e.name: e for e in shipped_exercises()}
-    assert {"naive", "tiled", "regtile"} <= set(exercises)
-    for e in exercises.values():
-        assert e.languages == ("en", "zh")
-        title, task, hints = e.text("zh")
-        assert title != e.title and len(hints) == len(e.hints) >= 3
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in task)
-        check_signature(e.starter_text(), e)  # the starter is the kernel the checker looks for
-        assert "TODO" in e.starter_text()
+    shipped_exercises_load_in_both_languages()
 
 
 GOOD = (DATA.parents[2] / "assets" / "exercises" / "tiled.toml").read_text(encoding="utf-8")
@@ -422,3 +415,18 @@ def test_without_pycuda_the_check_names_the_one_install_command(tmp_path, monkey
     monkeypatch.setitem(sys.modules, "pycuda", None)  # as on a laptop without PyCUDA
     device, why = gpu_arch(tmp_path, threading.Event())
     assert device is None and 'pip install "gemmviz[cuda]"' in why and "pip install pycuda" not in why
+
+
+def test_two_exercises_with_one_order_are_refused_naming_both_files(tmp_path, monkeypatch):
+    from gemmviz.core.exercise import exercises
+
+    shipped = exercises.exercise_files()
+    mine = tmp_path / "zzsame.toml"
+    mine.write_text(GOOD.replace('name = "tiled"', 'name = "zzsame"'), encoding="utf-8")
+    (tmp_path / "tiled.cu").write_text("", encoding="utf-8")
+    monkeypatch.setattr(exercises, "exercise_files", lambda: [*shipped, mine])
+    with pytest.raises(ExerciseError, match=r"zzsame.toml: order = 3 is also tiled.toml's: each exercise has its own"):
+        shipped_exercises()
+    mine.write_text(GOOD.replace("order = 3", "order = 98"), encoding="utf-8")
+    with pytest.raises(ExerciseError, match=r"zzsame.toml: name = 'tiled' is also tiled.toml's"):
+        shipped_exercises()

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from gemmviz.core import export_formats
 from gemmviz.core import export_formats as ef
 from gemmviz.core.export_formats import ANIMATION, CHART, ExportFormat, register, unregister
 
@@ -95,3 +96,27 @@ def test_the_cli_lists_the_formats_without_qt():
         "assert not any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_a_format_is_found_by_any_of_its_suffixes_and_lists_them_all():
+    jpeg = export_formats.get(export_formats.CHART, "jpeg")
+    assert export_formats.all_suffixes(jpeg) == (".jpg", ".jpeg")
+    assert export_formats.for_path(export_formats.CHART, "chart.JPEG") is jpeg
+    assert ".jpeg" in export_formats.suffixes(export_formats.CHART)
+    assert jpeg.file_filter() == "JPEG image (*.jpg *.jpeg)"
+
+
+def test_a_suffix_or_alias_another_format_has_is_refused():
+    class Jfif(export_formats.ExportFormat):
+        name = "jfif"
+        target = export_formats.CHART
+        suffix = ".jfif"
+        aliases = (".jpeg",)
+        title = "JFIF image"
+
+    with pytest.raises(ValueError, match=r"jpeg already writes charts as \.jpeg"):
+        export_formats.register(Jfif)
+    Jfif.aliases = (".JFIF",)
+    with pytest.raises(ValueError, match="lower case"):
+        export_formats.register(Jfif)
+    assert "jfif" not in [f.name for f in export_formats.formats(export_formats.CHART)]

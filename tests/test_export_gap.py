@@ -12,7 +12,7 @@ import pytest
 
 from gemmviz.cli import main
 from gemmviz.core.paths import asset_path
-from tests.test_gap_readable import several_sizes
+from tests.data.make_gap_fixtures import several_sizes
 
 
 @pytest.fixture

@@ -6,35 +6,16 @@ import pytest
 from gemmviz.cli import main
 from gemmviz.core.charts.style import ladder_order, seed_series
 from gemmviz.core.kernels.variants import VARIANTS
+from tests.checks.presets import presets_draw_what_they_name, spy_on_exports
 
 
 @pytest.fixture
 def drawn(monkeypatch):
-    """The results each export would draw (the drawing itself is test_export's)."""
-    from gemmviz.ui.export import exporters
-
-    seen: list = []
-
-    def export_chart(kind, results, path, *args, **kwargs):
-        seen.append(sorted({r.series for r in results}))
-        return path
-
-    monkeypatch.setattr(exporters, "export_chart", export_chart)
-    return seen
+    return spy_on_exports(monkeypatch)
 
 
 def test_a_projector_export_draws_the_seed_kernels_by_default(drawn, tmp_path):
-    out = str(tmp_path / "g.png")
-    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--projector", "-o", out]) == 0
-    assert drawn[-1] == sorted(seed_series())
-    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--projector", "--preset", "all", "-o", out]) == 0
-    assert len(drawn[-1]) > 20
-    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "--preset", "ladder", "-o", out]) == 0
-    assert len(drawn[-1]) == len(VARIANTS)
-    assert main(["export", "h200-2026-12-02", "--chart", "gflops", "-o", out]) == 0  # a screen's export: all
-    assert len(drawn[-1]) > 20
-    assert main(["export", "h200-2026-12-02", "--projector", "--variants", "gpu-tiled", "-o", out]) == 0
-    assert {s.split(" (")[0] for s in drawn[-1]} == {"gpu-tiled"}  # a choice of variants wins
+    presets_draw_what_they_name(drawn, tmp_path)
 
 
 def test_a_preset_the_session_lacks_is_refused(capsys, tmp_path):

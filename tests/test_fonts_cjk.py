@@ -14,9 +14,9 @@ from PySide6.QtGui import QFont, QRawFont
 from gemmviz.core.lesson.lessons import all_shipped_lessons
 from gemmviz.core.paths import asset_path
 from gemmviz.ui.fonts import CJK_FONT_FILE
+from tests.checks.fonts import CJK
 
 ROOT = Path(__file__).resolve().parents[1]
-CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 
 
 def shipped_chinese() -> set[str]:

@@ -7,12 +7,10 @@ between two kernels of one size. The figures are SYNTHETIC (tests/data/make_gap_
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from gemmviz.core.hardware import gap
-from tests.data.make_gap_fixtures import gap_file
+from tests.data.make_gap_fixtures import gap_file, several_sizes
 
 
 @pytest.fixture(scope="module")
@@ -78,32 +76,6 @@ def test_a_wide_gap_keeps_its_bars(synthetic):
     big = {p.name for p in raw.parts if abs(p.ns) >= gap.SMALL_SHARE * raw.tb_ns}
     assert big <= set(_bars(shown))  # every part of at least 1% of the run is a bar of its own
     assert sum(_bars(shown).values()) == pytest.approx(raw.gap_ns, rel=1e-9)
-
-
-def _sized(doc: dict, m: int, n: int, k: int, scale: float) -> list[dict]:
-    out = []
-    for kernel in copy.deepcopy(doc["kernels"]):
-        kernel.update(m=m, n=n, k=k)
-        if kernel["median_ms"]:
-            kernel["median_ms"] *= scale
-        for name in (gap.DURATION, gap.CYCLES, gap.INSTRUCTIONS, gap.FFMA):
-            if name in kernel["metrics"]:
-                kernel["metrics"][name] *= scale
-        out.append(kernel)
-    return out
-
-
-def several_sizes() -> dict:
-    """The synthetic file at 4096³, again at 2048³ and 1000³ (times scaled by the flops), and cuBLAS alone at
-    8192³: what `gemmviz profile --gap` at several sizes writes."""
-    doc = gap_file()
-    doc["kernels"] = (
-        _sized(doc, 1000, 1000, 1000, (1000 / 4096) ** 3)
-        + _sized(doc, 2048, 2048, 2048, 1 / 8)
-        + doc["kernels"]
-        + [k for k in _sized(doc, 8192, 8192, 8192, 8) if k["variant"] == "cublas"]
-    )
-    return doc
 
 
 def test_a_file_of_several_sizes_names_each_kernel_with_its_size():

@@ -4,7 +4,7 @@ read back whole or refused untouched, naming the line; every cell is neutralised
 on the same CSV is refused; unreadable folders and link loops get rows; the exit status says whether every file
 has its grade.
 
-The checks are tests/test_exercise_grade.fake_check (the recorded H200 check of the kernel a file names)."""
+The checks are tests/fake_grading.fake_check (the recorded H200 check of the kernel a file names)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from gemmviz.backends import grading as backend
 from gemmviz.backends.grading import grade
 from gemmviz.core.exercise.exercises import find_exercise
 from gemmviz.core.exercise.grading import GradeError, columns, read_rows, students
-from tests.test_exercise_grade import _calls, _kernel, _rows, fake_check, main
+from tests.fake_grading import _calls, _kernel, _rows, fake_check, main
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = {"calls.log", "cache", "config"}  # the fake's log, and the test's cache and settings (tests/conftest.py)

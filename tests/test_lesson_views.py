@@ -7,57 +7,25 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QLabel
 
 from gemmviz.core.lesson import views as lesson_views
 from gemmviz.core.lesson.lessons import NO_DATA, LessonError, parse_lesson
-from gemmviz.core.lesson.views import LessonViewKind, StepProblem
+from gemmviz.core.lesson.views import LessonViewKind
 from gemmviz.ui.lesson import views as ui_views
-
-COLOUR = "#12ab34"
-
-
-def _check(d, _common):
-    stripes = d.get("stripes", 3)
-    if not isinstance(stripes, int) or not 1 <= stripes <= 9:
-        raise StepProblem("stripes", "stripes must be 1…9")
-    return {"chart": f"stripes-{stripes}"}  # a view keeps what it needs in the step's fields
-
-
-class StripesUi(ui_views.LessonViewUi):
-    def hint(self, _step):
-        return "S shows stripes"
-
-    def widget(self, ctx):
-        label = QLabel(ctx.step.chart)
-        label.setObjectName("stripes")
-        return label
-
-    def paint(self, painter, rect, ctx):
-        n = int(ctx.step.chart.split("-")[1])
-        for i in range(n):
-            painter.fillRect(
-                QRectF(rect.left() + i * rect.width() / n, rect.top(), rect.width() / (2 * n), rect.height()),
-                QColor(COLOUR),
-            )
-        painter.drawText(QRectF(rect), Qt.AlignmentFlag.AlignCenter, ctx.step.chart)
-        return [(ctx.step.chart, QRectF(rect))]
+from tests.checks.lesson_views import COLOUR, LESSON, StripesUi, check_stripes, every_registered_view_has_a_drawing
 
 
 @pytest.fixture
 def stripes():
-    lesson_views.register(LessonViewKind("stripes", ("stripes",), _check))
+    lesson_views.register(LessonViewKind("stripes", ("stripes",), check_stripes))
     ui_views.register_ui("stripes")(StripesUi)
     try:
         yield
     finally:
         lesson_views.unregister("stripes")
         ui_views.unregister_ui("stripes")
-
-
-LESSON = 'title = "L"\n[[step]]\ntitle = "Stripes"\ntext = "Look."\nview = "stripes"\nstripes = 4\n'
 
 
 def test_a_registered_view_parses_renders_and_goes(qapp, stripes):
@@ -94,10 +62,7 @@ def test_lesson_mode_shows_the_registered_views_widget(qtbot, stripes):
 
 
 def test_every_registered_view_has_a_drawing():
-    """Each view's drawing, found as a lesson finds it (its module imported on first use), so the answer does not
-    depend on which tests ran before and imported it (issue 35)."""
-    for name in lesson_views.view_names():
-        assert ui_views.ui_view(name) is not None, name
+    every_registered_view_has_a_drawing()
 
 
 def test_a_view_registered_twice_is_refused():

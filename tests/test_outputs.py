@@ -20,50 +20,10 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.cli import main
 from gemmviz.core import fileio
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
-from gemmviz.core.measure.bench import Backend, new_result
 from gemmviz.core.session.results import Session
+from tests.fakes import InstantGpu
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class _InstantGpu(Backend):
-    """A 'cuda' backend whose jobs finish at once as ok; `before(job)` runs first (to break things mid-run).
-    `ran` lists the sizes it ran."""
-
-    name = "cuda"
-
-    def __init__(self, before=None):
-        self.before = before
-        self.ran: list[int] = []
-
-    def availability(self):
-        return True, "ok"
-
-    def device_info(self):
-        return {"name": "Scripted GPU"}
-
-    def open(self):
-        return self
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def run(self, job, variant, inputs, settings, cancel):
-        if self.before:
-            self.before(job)
-        self.ran.append(job.problem.m)
-        return new_result(
-            job,
-            variant,
-            "ok",
-            rel_error=0.0,
-            samples_ms=[0.01] * settings.repeats,
-            warmup=settings.warmup,
-            repeats=settings.repeats,
-        )
 
 
 @pytest.fixture
@@ -71,7 +31,7 @@ def gpu(monkeypatch):
     holder = {}
 
     def install(**kw):
-        holder["gpu"] = _InstantGpu(**kw)
+        holder["gpu"] = InstantGpu(**kw)
         return holder["gpu"]
 
     monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cpu": CpuBackend(), "cuda": holder["gpu"]})

@@ -8,46 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import gemmviz.backends
 from gemmviz.cli import profile
 from gemmviz.cli.common import CommandError
 from gemmviz.cli.main import build_parser, main
-from gemmviz.core.hardware.counters import parse_ncu_csv
 from gemmviz.core.session.results import Session
-from tests.fakes import FakeGpuBackend
-
-FIXTURE = Path(__file__).parent / "data" / "ncu-tiled-naive-1024.csv"
-ROWS = parse_ncu_csv(FIXTURE.read_text())
-
-
-@pytest.fixture
-def fake_gpu(monkeypatch):
-    backend = FakeGpuBackend(delay_s=0.01)
-    monkeypatch.setattr(gemmviz.backends, "default_backends", lambda: {"cuda": backend})
-    return backend
-
-
-class FakeNcu:
-    """Every launch a child bench would make: per kernel job the checked launch, the timed one and the check
-    after timing."""
-
-    def __init__(self, rows=ROWS):
-        self.rows = rows
-        self.calls = []
-
-    def __call__(self, argv, kernel_regex, metrics, launch_count, cache_control="all"):
-        self.calls.append((argv, kernel_regex, launch_count))
-        self.metrics = getattr(self, "metrics", []) + [list(metrics)]
-        self.cache_control = cache_control
-        import re
-
-        matching = [r for r in self.rows if re.search(kernel_regex, r["kernel"])]
-        return [r for r in matching for _ in range(profile.launches_per_job("ok"))][:launch_count]
-
-
-def run(argv, runner):
-    args = build_parser().parse_args(argv)
-    return profile.cmd_profile(args, runner=runner)
+from tests.fake_ncu import FakeNcu, run
 
 
 def test_counters_are_attached_to_the_matching_results(fake_gpu, tmp_path):

@@ -13,7 +13,7 @@ from gemmviz.cli.main import build_parser
 from gemmviz.core.hardware import gap, pipeline_trace
 from gemmviz.core.session.results import Session
 from tests.data.make_gap_fixtures import gap_file
-from tests.test_profile_cli import ROWS, FakeNcu, fake_gpu, run  # noqa: F401 (a fixture)
+from tests.fake_ncu import ROWS, FakeNcu, run
 
 SYNTHETIC = {k["variant"]: k["metrics"] for k in gap_file()["kernels"]}
 TENSOR = "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"
@@ -41,7 +41,7 @@ class GapNcu(FakeNcu):
 ARGS = ["profile", "--variants", "gpu-tiled", "--sizes", "1024", "--tile", "16", "--repeats", "2", "--quiet"]
 
 
-def test_gap_records_the_metrics_and_writes_the_gap_file(fake_gpu, tmp_path):  # noqa: F811
+def test_gap_records_the_metrics_and_writes_the_gap_file(fake_gpu, tmp_path):
     out = tmp_path / "h200-2026-12-02.json"
     ncu = GapNcu(rejects=[TENSOR])
     assert run([*ARGS, "--gap", "--out", str(out)], ncu) == 0
@@ -56,13 +56,13 @@ def test_gap_records_the_metrics_and_writes_the_gap_file(fake_gpu, tmp_path):  #
     assert k.metrics[gap.DURATION] == Session.load(out).results[0].counters[gap.DURATION]  # its own pass's
 
 
-def test_without_gap_no_gap_metrics_and_no_file(fake_gpu, tmp_path):  # noqa: F811
+def test_without_gap_no_gap_metrics_and_no_file(fake_gpu, tmp_path):
     ncu = GapNcu()
     assert run([*ARGS, "--out", str(tmp_path / "p.json")], ncu) == 0
     assert gap.CYCLES not in ncu.metrics[1] and not (tmp_path / "p-gap.json").exists()
 
 
-def test_another_ncu_failure_is_not_swallowed(fake_gpu, tmp_path):  # noqa: F811
+def test_another_ncu_failure_is_not_swallowed(fake_gpu, tmp_path):
     from gemmviz.cli.common import CommandError
 
     def refuses(argv, kernel_regex, metrics, launch_count, cache_control="all"):
@@ -102,7 +102,7 @@ def test_events_from_stamps():
     assert pipeline_trace.events_from_stamps(stamps(sm_hit=False).events, s.tiles, 4) == []
 
 
-def test_pipeline_writes_a_trace_the_view_reads(fake_gpu, tmp_path):  # noqa: F811
+def test_pipeline_writes_a_trace_the_view_reads(fake_gpu, tmp_path):
     out = tmp_path / "h200.json"
     args = build_parser().parse_args([*ARGS, "--pipeline", "--pipeline-sm", "3", "--out", str(out)])
     from gemmviz.cli import profile
@@ -124,7 +124,7 @@ def test_pipeline_writes_a_trace_the_view_reads(fake_gpu, tmp_path):  # noqa: F8
     ("made", "why"),
     [(stamps(rel=0.2), "computed a wrong C"), (stamps(sm_hit=False), "no block of gpu-wgmma-tf32 ran on SM 0")],
 )
-def test_a_bad_pipeline_recording_is_refused_not_written(fake_gpu, tmp_path, capsys, made, why):  # noqa: F811
+def test_a_bad_pipeline_recording_is_refused_not_written(fake_gpu, tmp_path, capsys, made, why):
     from gemmviz.cli import profile
 
     args = build_parser().parse_args([*ARGS, "--pipeline", "--out", str(tmp_path / "p.json")])

@@ -3,33 +3,21 @@ three ways, as each text is drawn: a Qt widget's font (QFontInfo), a pyqtgraph t
 (titles, axis labels, legends, notes are QGraphicsTextItems), and every QPainter.drawText made while the
 window is painted (axis ticks, the animation, the hardware views), at the painter's scale."""
 
-import math
-
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QApplication,
-    QComboBox,
-    QGraphicsTextItem,
-    QHeaderView,
-    QLabel,
-    QPlainTextEdit,
-    QTabBar,
-    QTableView,
-    QTableWidget,
-    QTextEdit,
     QWidget,
 )
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
+from tests.legibility import _px, item_sizes, widget_sizes
 
 MIN_PX = 24  # docs/guide/design.md: text at least 24 px at 1080p in projector mode
 
@@ -72,68 +60,6 @@ def window(projector_window, qtbot):
     qtbot.waitExposed(w)
     yield w
     w.hide()
-
-
-def _px(font, dpi: float, scale: float = 1.0) -> float:
-    px = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * dpi / 72
-    return px * scale
-
-
-def widget_sizes(top: QWidget) -> list[tuple[str, float]]:
-    out = []
-    for w in top.findChildren(QWidget):
-        if not w.isVisibleTo(top) or w.width() <= 0 or w.height() <= 0:
-            continue
-        if isinstance(w, QLabel) and w.text().strip():
-            text = w.text()
-        elif isinstance(w, QComboBox):
-            text = w.currentText()
-        elif isinstance(w, QAbstractButton):
-            text = w.text()
-        elif isinstance(w, QTabBar):
-            text = " | ".join(w.tabText(i) for i in range(w.count()))
-        elif isinstance(w, (QTextEdit, QPlainTextEdit)):
-            text = w.toPlainText()
-        elif isinstance(w, (QTableView, QTableWidget, QHeaderView)):
-            text = type(w).__name__
-        else:
-            continue
-        if text.strip():
-            out.append((f"{type(w).__name__} {text[:40]!r}", float(QFontInfo(w.font()).pixelSize())))
-    return out
-
-
-def item_sizes(top: QWidget) -> list[tuple[str, float]]:
-    """Each visible QGraphicsTextItem's smallest character, in the view's pixels."""
-    import pyqtgraph as pg
-
-    out = []
-    for view in top.findChildren(pg.GraphicsView):
-        if not view.isVisibleTo(top) or view.width() <= 0:
-            continue
-        dpi = view.logicalDpiY()
-        for item in view.scene().items():
-            if not isinstance(item, QGraphicsTextItem) or not item.isVisible() or not item.toPlainText().strip():
-                continue
-            if item.opacity() == 0 or not view.mapFromScene(item.sceneBoundingRect()).boundingRect().intersects(
-                view.rect()
-            ):
-                continue
-            t = item.sceneTransform() * view.transform()
-            scale = math.hypot(t.m21(), t.m22())  # a rotated axis label too
-            sizes = []
-            block = item.document().begin()
-            while block.isValid():
-                it = block.begin()
-                while not it.atEnd():
-                    frag = it.fragment()
-                    if frag.text().strip():
-                        sizes.append(_px(frag.charFormat().font(), dpi, scale))
-                    it += 1
-                block = block.next()
-            if sizes:
-                out.append((f"text item {item.toPlainText()[:40]!r}", min(sizes)))
-    return out
 
 
 def painted_sizes(top: QWidget) -> list[tuple[str, float]]:

@@ -4,6 +4,7 @@ import pytest
 
 from gemmviz.core.session.results import Session, compare_sources
 from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
+from tests.checks.sessions import h200_session_has_every_variant_and_size
 
 
 def test_shipped_sessions_load_and_validate():
@@ -20,24 +21,7 @@ def test_shipped_sessions_load_and_validate():
 
 
 def test_recorded_h200_session_has_every_variant_and_size():
-    s = Session.load(default_replay_session())
-    assert s.kind == "measured" and s.environment["backends"]["cuda"]["name"] == "NVIDIA H200"
-    valid = [r for r in s.results if r.valid]
-    from gemmviz.core.kernels.variants import NOT_RECORDED, VARIANTS
-
-    recorded = {r.variant for r in valid}
-    # every variant of the registry was recorded, but those named as not recorded yet (each with its reason)
-    assert recorded == set(VARIANTS) - set(NOT_RECORDED)
-    assert all(NOT_RECORDED[v].strip() and v in VARIANTS for v in NOT_RECORDED)
-    assert {r.m for r in valid if r.variant == "gpu-tiled"} >= {256, 512, 1024, 2048, 4096, 8192}
-    assert any((r.m, r.n, r.k) == (2048, 3072, 4096) for r in valid)  # seed 001's M x N x K
-    assert {r.params.get("tile") for r in valid if r.variant == "gpu-tiled"} == {8, 16, 32}
-    for r in valid:
-        assert r.rel_error <= r.threshold
-        # at least `repeats` kept samples (GPU kernels: more, until the noise was under 0.5% or a cap)
-        assert len(r.samples_ms) >= min(r.repeats, 3 if r.variant == "cpu-naive" else r.repeats)
-        if r.backend == "cuda":
-            assert r.timing == "kernel" and r.noise is not None and r.wrong_elements == 0
+    h200_session_has_every_variant_and_size()
 
 
 def test_a_published_figure_above_the_peak_is_not_plotted():

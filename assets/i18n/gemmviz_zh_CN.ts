@@ -130,8 +130,8 @@
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="124" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="211" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="142" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="338" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="146" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
@@ -205,75 +205,75 @@ chart's legend) or choose another baseline</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="177" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="190" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="19" />
         <source>time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="186" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="199" />
         <location filename="../../gemmviz/ui/charts/kinds/series.py" line="37" />
         <source>GFLOP/s</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="195" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="208" />
         <location filename="../../gemmviz/ui/charts/kinds/speedup.py" line="12" />
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="225" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="238" />
         <source>roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="244" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="257" />
         <source>dashboard</source>
         <translation>总览（2×2）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="272" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="285" />
         <source>traffic</source>
         <translation>内存流量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="282" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="295" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="178" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="191" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="187" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="200" />
         <source>GFLOP/s vs size (log-log)</source>
         <translation>GFLOP/s 随规模的变化（双对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="196" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="209" />
         <source>speedup bars vs a baseline at one size</source>
         <translation>某一规模下相对基准的加速比柱状图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="226" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="239" />
         <source>GFLOP/s vs arithmetic intensity under the GPU's ceilings</source>
         <translation>GPU 屋顶之下 GFLOP/s 与算术强度的关系</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="245" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="258" />
         <source>time, GFLOP/s, speedup and roofline on one 2x2 page</source>
         <translation>时间、GFLOP/s、加速比和 Roofline 模型，2×2 排在一页</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="273" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="286" />
         <source>the model's traffic beside the hardware counters, per memory level (a profiled result)</source>
         <translation>按存储层级对照模型流量与硬件计数器（需要分析过的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/charts/kinds.py" line="283" />
+        <location filename="../../gemmviz/core/charts/kinds.py" line="296" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
@@ -618,7 +618,7 @@ caches</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="313" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="98" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
@@ -988,80 +988,61 @@ model</source>
         <translation>会话中没有：取自在 {gpu} 上测得的屋顶（gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="91" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="106" />
         <location filename="../../gemmviz/ui/exercise/tab.py" line="648" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="138" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="157" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="219" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="268" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="143" />
-        <source>reference ms</source>
-        <translation>参照（毫秒）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
-        <source>ms</source>
-        <translation>毫秒</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="184" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="147" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="178" />
         <source>follows</source>
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="169" />
-        <source>{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference); “follows” says whether it is nearer the machines' bandwidth ratio (a memory-bound kernel) or FP32 peak ratio (a compute-bound one). Published figures are the seeds' own numbers, not measurements.</source>
-        <translation>有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）；“跟随”说明它更接近两台机器的带宽之比（受内存限制的核函数）还是 FP32 峰值之比（受计算限制的核函数）。已发表的数据是原文自己的数字，不是测量结果。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="185" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="286" />
         <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
         <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="190" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="296" />
         <source>the machines' bandwidth or FP32 peak is not recorded</source>
         <translation>未记录两台机器的带宽或 FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="191" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="297" />
         <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
         <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="204" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="313" />
         <source>bandwidth (measured)</source>
         <translation>带宽（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="212" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="317" />
         <source>(reference)</source>
         <translation>（参照）</translation>
     </message>
@@ -1128,13 +1109,13 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="145" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="161" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="176" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="261" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1710,7 +1691,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="82" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="225" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="228" />
         <source>(no notes for this step)</source>
         <translation>（这一步没有讲稿）</translation>
     </message>
@@ -1856,12 +1837,12 @@ model</source>
         <translation>录制，回放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="140" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="148" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
         <translation>每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="142" />
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="150" />
         <source>Median time per product; × = times faster than the {baseline} at the same size</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
@@ -2134,42 +2115,42 @@ model</source>
         <translation>共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="124" />
+        <location filename="../../gemmviz/core/export_formats.py" line="137" />
         <source>PNG image</source>
         <translation>PNG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="132" />
+        <location filename="../../gemmviz/core/export_formats.py" line="145" />
         <source>SVG drawing</source>
         <translation>SVG 矢量图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="140" />
+        <location filename="../../gemmviz/core/export_formats.py" line="154" />
         <source>JPEG image</source>
         <translation>JPEG 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="148" />
+        <location filename="../../gemmviz/core/export_formats.py" line="162" />
         <source>WebP image</source>
         <translation>WebP 图片</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="156" />
+        <location filename="../../gemmviz/core/export_formats.py" line="170" />
         <source>Animated GIF</source>
         <translation>GIF 动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="164" />
+        <location filename="../../gemmviz/core/export_formats.py" line="178" />
         <source>MP4 video</source>
         <translation>MP4 视频</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="173" />
+        <location filename="../../gemmviz/core/export_formats.py" line="187" />
         <source>PNG frames (folder)</source>
         <translation>PNG 帧（文件夹）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/core/export_formats.py" line="188" />
+        <location filename="../../gemmviz/core/export_formats.py" line="202" />
         <source>Chrome trace for Perfetto</source>
         <translation>供 Perfetto 打开的 Chrome trace</translation>
     </message>
@@ -2252,43 +2233,43 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="157" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="158" />
         <source>Now</source>
         <translation>当前</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/presenter.py" line="135" />
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="158" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="159" />
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="217" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="220" />
         <source>step {i} of {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="223" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="226" />
         <source>End of the lesson</source>
         <translation>课程结束</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="241" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="244" />
         <source>animation frame {i} of {n}</source>
         <translation>动画第 {i} / {n} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="256" />
         <source>screen black (B: show it)</source>
         <translation>已黑屏（按 B 恢复）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="253" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="256" />
         <source>screen white (W: show it)</source>
         <translation>已白屏（按 W 恢复）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/presenter.py" line="255" />
+        <location filename="../../gemmviz/ui/lesson/presenter.py" line="258" />
         <source>go to step {n}: Enter</source>
         <translation>跳到第 {n} 步：按回车</translation>
     </message>
@@ -2417,37 +2398,32 @@ model</source>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="266" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="255" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="267" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="256" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="269" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="258" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="303" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="292" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="319" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="328" />
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="337" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="327" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2470,52 +2446,52 @@ model</source>
 <context>
     <name>AccessViews</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="642" />
         <source>Coalescing (global loads)</source>
         <translation>合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="653" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="643" />
         <source>Bank conflicts (shared stores)</source>
         <translation>bank 冲突（共享内存存储）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="656" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="646" />
         <source>warp {0}</source>
         <translation>warp {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="659" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="649" />
         <source>costliest request</source>
         <translation>代价最大的请求</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="660" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="650" />
         <source>request </source>
         <translation>请求 </translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="662" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="652" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
         <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="664" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="654" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="690" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="710" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="700" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/views.py" line="727" />
+        <location filename="../../gemmviz/ui/accesses/views.py" line="717" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

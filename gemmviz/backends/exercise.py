@@ -664,11 +664,12 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
         if run.options.emulate:
             run.step("emulating your kernel on the CPU (every thread, every element)")
             emulate_step(record, run, build)
+        command = f"gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}"
         record["not_run"].append(
             f"timing, compute-sanitizer and counters need a CUDA GPU ({no_gpu}); run "
-            f"`gemmviz exercise check {shlex.quote(run.given or str(run.source_path))}` on a GPU machine, then open the "
-            "check file it writes in the app"
+            f"`{command}` on a GPU machine, then open the check file it writes in the app"
         )
+        record["not_run_messages"] = [msg("report.not_run_gpu", why=no_gpu, command=command)]
         return
     _gpu_steps(record, run, arch, build)
     run.progress(run.steps, run.steps, "done")

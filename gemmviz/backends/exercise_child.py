@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from gemmviz.backends.exercise_facts import facts_of
 from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, plan_jobs
 from gemmviz.core.problem import Problem
 
@@ -217,6 +218,7 @@ def verify_shapes(spec: dict) -> None:
                     wrong = ~(np.abs(c.astype(np.float64) - ref) <= 1e-5 * (bound + 1))
                 record["pattern"] = edge_pattern(c, inputs, student.block_tile, wrong)
                 record["equals"] = alternative(c, inputs)
+                record["facts"] = facts_of(c, inputs.a, inputs.b, student.block_tile)
             emit(**record)
     finally:
         student.close()

@@ -21,7 +21,9 @@ import numpy as np
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
+from gemmviz.backends.exercise_facts import facts_of
 from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
+from gemmviz.core.exercise.diagnose import gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
 from gemmviz.core.messages import msg, render
@@ -138,6 +140,7 @@ class EmulatedCheck:
             shift = k_shift(run.c, inputs) if used is None else None
             if shift is not None:
                 entry["k_shift"] = shift
+            entry["facts"] = facts_of(run.c, inputs.a, inputs.b, self.exercise.block_tile)
         return entry
 
 
@@ -155,6 +158,57 @@ def _tile_shapes(exercise: Exercise) -> tuple[tuple, tuple]:
     return (edge, edge, edge), (edge, 2 * edge, edge)
 
 
+def tile_k(exercise: Exercise) -> int:
+    """The width of a tile along K: the exercise's TILE or BK (16 where it tiles no K)."""
+    return int(exercise.defines.get("TILE") or exercise.defines.get("BK") or 16)
+
+
+def _k_shapes(exercise: Exercise) -> tuple[tuple, tuple]:
+    """One block of C with K exactly one tile, and the same block with K four whole tiles."""
+    cols, rows = exercise.block_tile
+    tk = tile_k(exercise)
+    return (rows, cols, tk), (rows, cols, 4 * tk)
+
+
+def _gather_experiment(check: EmulatedCheck, out: dict) -> None:
+    """With B = I, C must be A; with A = I, B. Where C holds elements of A (B) at other places, the rule that
+    places them says which index of the load or the store came from the wrong thread coordinate: kept as
+    gather_A / gather_B, [rule of the row, rule of the column] (core/exercise/diagnose.gather_rules)."""
+    cols, rows = check.exercise.block_tile
+    edge = math.lcm(cols, rows, 16)
+    edge *= 2 if edge < 64 else 1  # two tiles each way: a rule within a tile and one across tiles differ
+    grid, block = emu.exercise_geometry(edge, edge, check.exercise.threads, check.exercise.block_tile)
+    other = check.inputs_for((edge, edge, edge)).a.astype(np.float32)
+    eye = np.eye(edge, dtype=np.float32)
+    for which, a, b in (("A", other, eye), ("B", eye, other)):
+        run = emu.emulate_gemm(check.kernel, a, b, grid, block)
+        check.instructions += run.instructions
+        if run.finished:
+            rules = gather_rules(run.c, other, min(cols, rows))
+            if rules is not None and rules != ["r", "c"]:
+                out[f"gather_{which}"] = rules
+
+
+def _k_experiment(check: EmulatedCheck, out: dict) -> None:
+    """K of one whole tile against K of four (issue 43): a reset inside the loop over the tiles, or a tile
+    index without t, is right at the first and wrong at the second; C at the second is kept as facts."""
+    one, several = _k_shapes(check.exercise)
+    out.update(one_k_shape=list(one), multi_k_shape=list(several))
+    out["one_k"] = "right" if check.right(one) else "wrong"
+    run = check.run(several)
+    inputs = check.inputs_for(several)
+    if run.finished and verify(run.c, inputs, "fp32").valid:
+        out["multi_k"] = "right"
+        return
+    out["multi_k"] = "wrong"
+    if run.finished:
+        out["multi_k_facts"] = facts_of(run.c, inputs.a, inputs.b, check.exercise.block_tile)
+    _gather_experiment(check, out)
+    cube = (several[2],) * 3  # M = N = K: an index that mixes K with M or N is right here
+    out["k_square_shape"] = list(cube)
+    out["k_square"] = "right" if check.right(cube) else "wrong"
+
+
 def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> dict:
     """Runs that tell the causes of a wrong C apart, each answered 'right' or 'wrong'."""
     first = next(s for s in shapes if s["status"] == "wrong")["shape"]
@@ -166,6 +220,7 @@ def experiments(check: EmulatedCheck, shapes: list[dict], has_state: bool) -> di
     out["zeroed"] = "right" if check.right(first, c_init=0.0) else "wrong"
     if out["zeroed"] == "right":
         return out
+    _k_experiment(check, out)
     square, rectangle = _tile_shapes(check.exercise)
     out.update(square_shape=list(square), rectangle_shape=list(rectangle), odd_shape=list(first))
     out["square"] = "right" if check.right(square) else "wrong"

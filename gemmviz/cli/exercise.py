@@ -1,6 +1,6 @@
 """`gemmviz exercise`: list the exercises, write one's starter, check a student's kernel on the GPU.
 
-gemmviz exercise --list
+gemmviz exercise list                     (or --list)
 gemmviz exercise start tiled [DIR]        writes DIR/tiled.cu and DIR/tiled.md (the task)
 gemmviz exercise hint tiled N             the N-th hint (they unlock one at a time)
 gemmviz exercise check DIR/tiled.cu       compile, run, verify, sanitize, time, count; writes DIR/tiled.check.json
@@ -22,11 +22,11 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
+from gemmviz.core.exercise.check import finish, judged
 from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
-from gemmviz.core.exercise.record import MARK, CheckFileError, load_check, record_target, report_text
+from gemmviz.core.exercise.record import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.interrupt import Interrupted
-from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
 
@@ -44,8 +44,11 @@ exit status:
 
 EPILOG = """\
 exit status:
-  0    done: the exercises listed, the starter written, the hints or the record shown, every goal of a check met
-  1    a check ran and some goal failed (the report says which and why), or a file could not be written
+  0    done: the exercises listed, the starter written, the hints or the record shown, or a check whose every
+       judged goal passed (correct, memory-safe, race-free, the access goal, and speed where a GPU timed it;
+       without a GPU speed is not measured, and that alone does not fail the check)
+  1    a check ran and some goal failed or could not be judged (the report says which and why: a kernel the
+       emulator refused, --no-emulate without a GPU), or a file could not be written
   2    bad arguments, an unknown exercise (the message lists the known ones), or an input that cannot be used:
        a .cu that is not the exercise's kernel, a check record that is unreadable or malformed (the message
        names the field and what it must be); nothing was run"""
@@ -55,7 +58,7 @@ def _wrap(text: str) -> str:
     return textwrap.fill(text, 100, break_on_hyphens=False)
 
 
-NAME_HELP = "an exercise's name (gemmviz exercise --list) or an exercise .toml"
+NAME_HELP = "an exercise's name (gemmviz exercise list) or an exercise .toml"
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -71,6 +74,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--list", action="store_true", help="one exercise per line: name, title, languages, reference")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.add_parser(
+        "list",
+        help="one exercise per line: name, title, languages, reference (as --list)",
+        description=_wrap("List the shipped exercises, one per line: name, title, languages, reference."),
+        epilog=EPILOG,
+    )
     start = actions.add_parser(
         "start",
         help="write the starter .cu and the task into DIR",
@@ -275,7 +284,7 @@ def _check(args) -> int:
             print(f"[{i}/{n}] {what}", file=sys.stderr)
 
     try:
-        record = check_exercise(path, exercise, options, progress)
+        record = finish(check_exercise(path, exercise, options, progress), exercise)  # its access goal too
     except ExerciseError as exc:
         raise UsageError(str(exc)) from None
     except Cancelled:
@@ -286,13 +295,11 @@ def _check(args) -> int:
     except (OutputError, OSError) as exc:
         print(printable(f"gemmviz: warning: the check record could not be saved: {exc}"), file=sys.stderr)
         saved = False
-    access_lines, access_failed = _access_report(record, exercise, args.lang)
-    shown = _report(record, args.lang, access_lines)
-    print(json.dumps(record, indent=1) if args.json else shown)
+    print(json.dumps(record, indent=1) if args.json else _report(record, args.lang))
     if not args.json and saved:
         print(f"\n{printable(f'saved {target}')} (open it in the app's Exercise tab)")
-    passed = all(v["status"] == "pass" for v in record["verdicts"]) and not access_failed
-    return EXIT_OK if passed and saved else EXIT_FAILED  # the record asked for, unsaved, is a failure too
+    # every judged goal passed; speed alone may go unmeasured (no GPU); an unsaved record is a failure too
+    return EXIT_OK if judged(record) and saved else EXIT_FAILED
 
 
 def _show(args) -> int:
@@ -300,30 +307,15 @@ def _show(args) -> int:
         record = load_check(args.file)
     except (CheckFileError, InputFileError) as exc:
         raise UsageError(str(exc)) from None
-    shipped = {e.name: e for e in shipped_exercises()}
-    lines, _failed = _access_report(record, shipped.get(record["exercise"]), args.lang)
-    print(_report(record, args.lang, lines))
+    print(_report(record, args.lang))
     return EXIT_OK
 
 
-def _report(record: dict, lang: str, extra: list[str]) -> str:
+def _report(record: dict, lang: str) -> str:
     """The report as the terminal gets it: the file's name on one line, no control character of a name or of
     the student's code (core/text.printable)."""
     shown = {**record, "file": printable(record.get("file", ""))}
-    return printable("\n".join([report_text(shown, lang), *extra]), lines=True)
-
-
-def _access_report(record: dict, exercise, lang: str = "en") -> tuple[list[str], bool]:
-    """The exercise's access goal (core/exercise/access_goals.py) as the report's lines, and whether it failed."""
-    from gemmviz.core.exercise.access_goals import access_verdict
-
-    verdict = access_verdict(record, exercise.access_goals, exercise.fix(lang), lang) if exercise is not None else None
-    if verdict is None:
-        return [], False
-    lines = ["", f"  {MARK[verdict['status']]:<5} accesses  {verdict['detail']}"]
-    if verdict["cause"]:
-        lines.append(render(msg("report.access_goal", cause=verdict["cause"]), lang))
-    return lines, verdict["status"] == "fail"
+    return printable(report_text(shown, lang), lines=True)
 
 
 def _grade(args) -> int:
@@ -426,7 +418,8 @@ def cmd_exercise(args: argparse.Namespace) -> int:
         if args.action:
             raise UsageError("--list takes no action")
         return _list()
-    actions = {"start": _start, "hint": _hint, "check": _check, "show": _show, "grade": _grade}
+    actions = {"list": lambda _args: _list(), "start": _start, "hint": _hint, "check": _check, "show": _show}
+    actions["grade"] = _grade
     if args.action not in actions:
-        raise UsageError("give --list, or an action: start, hint, check, show, grade (gemmviz exercise -h)")
+        raise UsageError("give an action: list, start, hint, check, show, grade (gemmviz exercise -h)")
     return actions[args.action](args)

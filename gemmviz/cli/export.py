@@ -133,7 +133,7 @@ def check_view(results: list, chart: str, view: ChartView, at: Problem | None) -
     if at is not None and at not in present:
         raise UsageError(f"--at {at.label}: the session has no valid results at that size; sizes: {_sizes(present)}")
     try:
-        chart_kinds.get(chart).check(results, view)
+        chart_kinds.get(chart).check(chart_kinds.drawn(chart, results), view)
     except NothingToDraw as exc:
         raise UsageError(str(exc)) from None
 

@@ -200,7 +200,7 @@ def cmd_animate(args: argparse.Namespace) -> int:
     outputs = _outputs(args)
     if not (0 < args.speed <= MAX_SPEED):
         raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
-    check_outputs(*((option, path, (fmt.suffix,)) for option, fmt, path in outputs if fmt.suffix))
+    check_outputs(*((option, path, export_formats.all_suffixes(fmt)) for option, fmt, path in outputs if fmt.suffix))
     from gemmviz.ui.export.animation import check_frames_folder
 
     for _option, fmt, path in outputs:

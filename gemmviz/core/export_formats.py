@@ -28,6 +28,7 @@ class ExportFormat:
     name: ClassVar[str]  # unique per target: "png", "svg", "gif", ...
     target: ClassVar[str]  # CHART or ANIMATION
     suffix: ClassVar[str]  # ".png"; "" for a folder of files
+    aliases: ClassVar[tuple[str, ...]] = ()  # other suffixes it is written as: ".jpeg" beside ".jpg", ".tif"
     title: ClassVar[str]  # as a file dialog lists it: "PNG image", marked for the catalogue (the ui translates it)
     needs: ClassVar[str] = ""  # a program it runs, e.g. "ffmpeg"
 
@@ -35,7 +36,7 @@ class ExportFormat:
     def file_filter(cls, title: str | None = None) -> str:
         """Its entry in a Qt file dialog's filter, "PNG image (*.png)", with `title` (its translation) in place
         of its own where given; a folder takes any name."""
-        return f"{title or cls.title} (*{cls.suffix})"
+        return f"{title or cls.title} ({' '.join('*' + s for s in all_suffixes(cls))})"
 
     @classmethod
     def write(cls, *args):
@@ -57,11 +58,18 @@ def register(cls: type[ExportFormat]) -> type[ExportFormat]:
             raise TypeError(f"{cls.__name__}: an export format needs {attr} (a str)")
     if cls.target not in TARGETS:
         raise ValueError(f"{cls.__name__}: target must be one of {', '.join(TARGETS)}, got {cls.target!r}")
-    if cls.suffix and (not cls.suffix.startswith(".") or cls.suffix != cls.suffix.lower()):
-        raise ValueError(f"{cls.__name__}: suffix must be lower case and start with a dot, got {cls.suffix!r}")
+    if not isinstance(cls.aliases, tuple) or (cls.aliases and not cls.suffix):
+        raise TypeError(f"{cls.__name__}: aliases are a tuple of the other suffixes a file format is written as")
+    for suffix in all_suffixes(cls):
+        if not isinstance(suffix, str) or not suffix.startswith(".") or suffix != suffix.lower():
+            raise ValueError(f"{cls.__name__}: a suffix must be lower case and start with a dot, got {suffix!r}")
     for other in formats(cls.target):
-        if other.name != cls.name and other.suffix == cls.suffix:
-            raise ValueError(f"{cls.__name__}: {other.name} already writes {cls.target}s as {cls.suffix or 'a folder'}")
+        if other.name == cls.name:
+            continue
+        clash = set(all_suffixes(other)) & set(all_suffixes(cls)) or (not other.suffix and not cls.suffix)
+        if clash:
+            written = " and ".join(sorted(clash)) if isinstance(clash, set) else "a folder"
+            raise ValueError(f"{cls.__name__}: {other.name} already writes {cls.target}s as {written}")
     return _REGISTRY.add(cls)
 
 
@@ -83,9 +91,14 @@ def get(target: str, name: str) -> type[ExportFormat]:
         raise KeyError(f"no {target} format called {name!r} (known: {known})") from None
 
 
+def all_suffixes(cls: type[ExportFormat]) -> tuple[str, ...]:
+    """A format's suffixes, its own first, then its aliases; () for a folder."""
+    return (cls.suffix, *cls.aliases) if cls.suffix else ()
+
+
 def suffixes(target: str) -> tuple[str, ...]:
-    """The file suffixes `target` can be written as (folders, which take any name, left out)."""
-    return tuple(cls.suffix for cls in formats(target) if cls.suffix)
+    """The file suffixes `target` can be written as, aliases included (folders, which take any name, left out)."""
+    return tuple(s for cls in formats(target) for s in all_suffixes(cls))
 
 
 def file_filter(target: str, translate: Callable[[str], str] = str) -> str:
@@ -99,7 +112,7 @@ def for_path(target: str, path: str | Path) -> type[ExportFormat]:
     format where `target` has one. ValueError names the suffixes otherwise."""
     suffix = Path(path).suffix.lower()
     for cls in formats(target):
-        if cls.suffix and cls.suffix == suffix:
+        if suffix in all_suffixes(cls):
             return cls
     folder = [cls for cls in formats(target) if not cls.suffix]
     if folder:
@@ -137,6 +150,7 @@ class Jpeg(ExportFormat):
     name = "jpeg"
     target = CHART
     suffix = ".jpg"
+    aliases = (".jpeg",)
     title = QT_TRANSLATE_NOOP("", "JPEG image")
 
 

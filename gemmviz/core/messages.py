@@ -201,7 +201,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "goal.memory.pass": {"en": "{tools} clean at {shape}{missing}", "zh": "{tools} 在 {shape} 上没有发现问题{missing}"},
     "goal.race.fail": {"en": "{tools}", "zh": "{tools}"},
     "goal.race.pass": {"en": "{tools} clean at {shape}{missing}", "zh": "{tools} 在 {shape} 上没有发现问题{missing}"},
-    "goal.findings": {"en": "{tool}: {n} finding(s)", "zh": "{tool}：{n} 处问题"},
+    "goal.findings": {"en": "{tool}: {n} problem(s) found", "zh": "{tool}：发现 {n} 处问题"},
     "goal.tools_missing": {"en": " ({tools} did not run)", "zh": "（{tools} 没有运行）"},
     "goal.sanitizer_missing": {"en": "compute-sanitizer did not run", "zh": "compute-sanitizer 没有运行"},
     "goal.emu.memory.pass": {
@@ -245,16 +245,18 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # --- causes: correctness ---------------------------------------------------------------------------------
     "cause.timeout": {
-        "en": "the kernel did not finish within {timeout} s at {shape}: an endless loop (check the loop's bound "
-        "and step), or a __syncthreads() not every thread reaches",
-        "zh": "在 {shape} 上核函数 {timeout} 秒内没有结束：死循环（检查循环的边界和步长），或有线程到达不了的 __syncthreads()",
+        "en": "the kernel did not finish at {shape}: stopped after {timeout} s, still running: a loop that never ends "
+        "(check the loops' bounds and steps), a __syncthreads() not every thread reaches, or work far beyond what "
+        "this size needs (each thread computes one element of C)",
+        "zh": "在 {shape} 上核函数运行 {timeout} 秒后仍未结束而被停止：循环不会结束（检查循环的边界和步长）、有线程到达不了的 "
+        "__syncthreads()，或做了远超这个尺寸所需的工作（每个线程只计算 C 的一个元素）",
     },
     "cause.budget": {
-        "en": "the kernel did not finish at {shape}: after {steps} steps (emulated on the CPU) it is still in the "
-        "loop at line {line} ({text}): an endless loop, or one far longer than this size needs; check the loop's "
-        "bound and step",
-        "zh": "在 {shape} 上核函数没有结束：模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中："
-        "这是死循环，或远比这个尺寸所需更长的循环；检查循环的边界和步长",
+        "en": "the kernel was stopped at {shape} after {steps} steps (emulated on the CPU), still in the loop at "
+        "line {line} ({text}): the checker cannot tell a loop that never ends from one far longer than this size "
+        "needs; check that loop's bound and step, and that each thread computes one element of C",
+        "zh": "在 {shape} 上核函数模拟 {steps} 步后（在 CPU 上模拟）仍在第 {line} 行（{text}）的循环中而被停止："
+        "检查器分不清永不结束的循环和远比这个尺寸所需更长的循环；检查这个循环的边界和步长，以及每个线程是否只计算 C 的一个元素",
     },
     "cause.printf_slow": {
         "en": "the kernel is not endless: with printf disabled it finishes (emulated on the CPU); printf in every "
@@ -291,6 +293,25 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "the kernel crashed at {shape} ({error}); memcheck below shows where",
         "zh": "核函数在 {shape} 上崩溃（{error}）；下面的 memcheck 指出位置",
     },
+    "cause.swapped_a": {
+        "en": "C equals {equals}, not A·B (a square size): A is read with its row and column swapped at line {line} "
+        "({text}): A is M×K row-major, element (row, k) is A[row * K + k]",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）读取 A 时行和列交换了：A 是按行存储的 M×K "
+        "矩阵，元素 (row, k) 是 A[row * K + k]",
+    },
+    "cause.swapped_b": {
+        "en": "C equals {equals}, not A·B (a square size): B is read with its row and column swapped at line {line} "
+        "({text}): B is K×N row-major, element (k, col) is B[k * N + col]",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：第 {line} 行（{text}）读取 B 时行和列交换了：B 是按行存储的 K×N "
+        "矩阵，元素 (k, col) 是 B[k * N + col]",
+    },
+    "cause.swapped_c": {
+        "en": "C equals {equals}, not A·B (a square size): row and column are swapped, either in the store at line "
+        "{line} ({text}), where element (row, col) of C is C[row * N + col], or in the multiply-adds at line "
+        "{other}, where C's row must take A's row and C's column B's column",
+        "zh": "C 等于 {equals} 而不是 A·B（方阵尺寸）：行和列交换了，要么在第 {line} 行（{text}）的写回中（C 的元素 (row, col) "
+        "是 C[row * N + col]），要么在第 {other} 行的乘加中（C 的行要取 A 的行，C 的列要取 B 的列）",
+    },
     "cause.swapped": {
         "en": "C equals {equals}, not A·B: the row and column indices are swapped in a load or the store",
         "zh": "C 等于 {equals} 而不是 A·B：某次加载或写回把行和列的下标交换了",
@@ -304,9 +325,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.tile_transposed": {
         "en": "with {identity} = I at {shape}, C holds {tile}'s tiles transposed (emulated on the CPU): the shared "
-        "tile of {tile} is read with its two indices swapped, at line {line} ({text}); read it as {fix}",
-        "zh": "在 {shape} 上令 {identity} = I 时，C 中是 {tile} 的分块的转置（在 CPU 上模拟）：{tile} 的共享分块读取时"
-        "两个下标交换了，见第 {line} 行（{text}）；应读取 {fix}",
+        "tile of {tile} is stored at line {other} and read at line {line} ({text}) with their indices in "
+        "disagreement (one of them swapped); {fix}",
+        "zh": "在 {shape} 上令 {identity} = I 时，C 中是 {tile} 的分块的转置（在 CPU 上模拟）：{tile} 的共享分块在第 {other} 行"
+        "写入、在第 {line} 行（{text}）读取，两处的下标不一致（其中一处交换了）；{fix}",
     },
     "cause.a_tile_ahead": {
         "en": "C pairs A's column k + {shift} with B's row k at {shape}: the A tile is loaded {shift} columns ahead "
@@ -349,8 +371,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "只有最后一行和最后一列线程块错误",
     },
     "cause.never_written": {
-        "en": "C is never written at {shape}: the store is missing, or its guard is never true",
-        "zh": "在 {shape} 上 C 从未被写入：缺少写回，或写回的判断永远不成立",
+        "en": "no element of C is written at {shape}: the store at line {line} ({text}) never runs or writes "
+        "elsewhere: its guard is never true, or its index is not row * N + col",
+        "zh": "在 {shape} 上 C 的元素一个也没有写入：第 {line} 行（{text}）的写回从未执行或写到了别处：它的判断永远不成立，"
+        "或下标不是 row * N + col",
     },
     "cause.wrong": {
         "en": "{reason} at {shape}: compare your indices with the task's",
@@ -412,9 +436,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "cause.waw": {
         "en": "{tool}shared write-after-write hazard at lines {other} and {line}: two warps write the same word of "
-        "the tile; give each thread its own element (index the tile by threadIdx.y and threadIdx.x)",
+        "the tile; give each thread its own elements (index the tile by threadIdx.y and threadIdx.x, or start a "
+        "loop over the tile's elements at the thread's index and step it by the block's thread count)",
         "zh": "{tool}第 {other} 行和第 {line} 行之间存在共享内存先写后写冲突：两个线程束写同一个字；"
-        "让每个线程写自己的元素（用 threadIdx.y 和 threadIdx.x 索引分块）",
+        "让每个线程写自己的元素（用 threadIdx.y 和 threadIdx.x 索引分块，或让遍历分块元素的循环从线程的编号开始、"
+        "以线程块的线程数为步长）",
     },
     "tool.racecheck": {"en": "racecheck: ", "zh": "racecheck："},
     "tool.emulator": {"en": "emulated on the CPU: ", "zh": "在 CPU 上模拟："},
@@ -445,7 +471,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "speed.uncoalesced": {
         "en": "global loads uncoalesced: {sectors} sectors per request (the reference: {ref}): make threadIdx.x "
         "walk the columns (col = blockIdx.x·blockDim.x + threadIdx.x), so a warp reads consecutive addresses",
-        "zh": "全局内存加载没有合并：每个请求 {sectors} 个扇区（参考实现：{ref}）：让 threadIdx.x 沿列走"
+        "zh": "全局内存加载不是合并访存：每个请求 {sectors} 个扇区（参考实现：{ref}）：让 threadIdx.x 沿列走"
         "（col = blockIdx.x·blockDim.x + threadIdx.x），使一个线程束读取连续地址",
     },
     "speed.l2": {
@@ -517,7 +543,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "finding.shared-oob": {
         "en": "line {line}: {access} of shared memory outside the arrays by {count} thread(s)",
-        "zh": "第 {line} 行：{count} 个线程在共享数组之外{access}",
+        "zh": "第 {line} 行：{count} 个线程在共享内存的数组之外{access}",
     },
     "finding.local-oob": {
         "en": "line {line}: a per-thread array indexed outside its size by {count} thread(s)",

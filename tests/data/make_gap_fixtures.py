@@ -8,9 +8,11 @@ shape of an H200's.
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
+from gemmviz.core.hardware import gap
 from gemmviz.core.hardware.gap import STALL_REASONS, stall_metric
 
 HERE = Path(__file__).parent
@@ -149,6 +151,32 @@ def gap_file() -> dict:
         "command": COMMAND,
         "kernels": [cublas, cpasync, tiled, *tensor.values()],
     }
+
+
+def _sized(doc: dict, m: int, n: int, k: int, scale: float) -> list[dict]:
+    out = []
+    for kernel in copy.deepcopy(doc["kernels"]):
+        kernel.update(m=m, n=n, k=k)
+        if kernel["median_ms"]:
+            kernel["median_ms"] *= scale
+        for name in (gap.DURATION, gap.CYCLES, gap.INSTRUCTIONS, gap.FFMA):
+            if name in kernel["metrics"]:
+                kernel["metrics"][name] *= scale
+        out.append(kernel)
+    return out
+
+
+def several_sizes() -> dict:
+    """The synthetic file at 4096³, again at 2048³ and 1000³ (times scaled by the flops), and cuBLAS alone at
+    8192³: what `gemmviz profile --gap` at several sizes writes."""
+    doc = gap_file()
+    doc["kernels"] = (
+        _sized(doc, 1000, 1000, 1000, (1000 / 4096) ** 3)
+        + _sized(doc, 2048, 2048, 2048, 1 / 8)
+        + doc["kernels"]
+        + [k for k in _sized(doc, 8192, 8192, 8192, 8) if k["variant"] == "cublas"]
+    )
+    return doc
 
 
 def pipeline_file() -> dict:

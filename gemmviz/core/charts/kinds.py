@@ -69,6 +69,13 @@ class ChartKind:
     in_lessons: ClassVar[bool] = True  # a lesson step may name it: a chart step, a hardware step (with `needs`)
 
     @classmethod
+    def select(cls, results: Sequence) -> list:
+        """The results this chart draws, of those shown: a kind that draws some of them (GPU results only, say)
+        filters here, once; the export (`make_chart`, the CLI's check) and the Charts tab's panel both draw what
+        it returns (`drawn`), and `check` and `render` are given it. All of them by default."""
+        return list(results)
+
+    @classmethod
     def check(cls, results: Sequence, view: ChartView) -> None:
         """Refuse (NothingToDraw) a chart that would draw nothing, naming what does have data."""
         if not any(r.valid and r.median_ms for r in results):
@@ -103,6 +110,12 @@ def register(cls: type[ChartKind]) -> type[ChartKind]:
     if cls.tab_label is not None and shown:
         raise ValueError(f"{cls.__name__}: the Charts tab shows {shown[0]} as {cls.tab_label!r} already")
     return _REGISTRY.add(cls)
+
+
+def drawn(name: str, results: Sequence) -> list:
+    """The results the kind `name` draws of those shown (its `select`): what every caller hands its `check`,
+    `render` and panel."""
+    return get(name).select(results)
 
 
 def unregister(cls: type[ChartKind]) -> None:
@@ -252,7 +265,7 @@ class Dashboard(ChartKind):
         a quarter empty by nature (the roofline of a CPU-only session), which says why in its place."""
         for name in cls.quarters:
             if not cls.empty_reason(name, results, view):
-                get(name).check(results, view)
+                get(name).check(drawn(name, results), view)
 
     @classmethod
     def empty_reason(cls, name: str, results: Sequence, view: ChartView) -> str:
@@ -260,7 +273,7 @@ class Dashboard(ChartKind):
         if name != Roofline.name or Roofline.has_points(results):
             return ""
         try:
-            get(name).check(results, view)
+            get(name).check(drawn(name, results), view)
         except NothingToDraw as exc:
             return str(exc)
         return ""

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from gemmviz.core.kernels.variants import VARIANTS
 
 PALETTE_SIZE = 8  # Okabe–Ito
-MARKERS = ("o", "s", "t", "d")  # pyqtgraph names: circle, square, triangle, diamond
+# pyqtgraph names: circle, square, triangle, diamond, pentagon, hexagon. The shipped kernels fill three or four
+# slots of each colour; the last two are the room a variant added later takes (its own colour and marker).
+MARKERS = ("o", "s", "t", "d", "p", "h")
 DASHES = ("solid", "dash", "dot", "dashdot")  # by source (live/first session, second, ...) and beyond the palette
 
 
@@ -61,7 +63,8 @@ def registry_series() -> list[str]:
 # A kernel's own colour (a palette index), the same in every chart, lesson, table, roofline and export (the
 # same kernel used to change colour from chart to chart). Chosen so the kernels taught together differ: the
 # seed's four, then the ladder (blocktile2d, cp.async, vectorize, mma, cuBLAS TF32); neighbouring rungs of
-# the registry's ladder differ too, and no colour has more than four series (so markers tell them apart). A
+# the registry's ladder differ too, and no colour has more than four series (so markers tell them apart). An
+# entry is optional: a variant it does not name takes the palette colour with the most free marker slots. A
 # kernel's other params (block 32 beside block 16) keep its colour and take the next marker.
 # Palette: 0 blue, 1 orange, 2 green, 3 vermillion, 4 pink, 5 sky blue, 6 wine, 7 black (light themes).
 VARIANT_COLOUR: dict[str, int] = {
@@ -105,7 +108,8 @@ def colour_of(series: str) -> int:
 def _free_colours() -> dict[str, int]:
     """Colours for the registry's variants VARIANT_COLOUR does not name (one added since), in registry order:
     each takes the palette colour with the most free marker slots (the fewest series so far, after the series
-    of the named variants and of those placed before it), so a new variant never needs a fifth marker."""
+    of the named variants and of those placed before it), so each of a new variant's series has its own colour
+    and marker (no dash) while one colour has room for them all."""
     key = tuple(VARIANTS)
     if _FREE_CACHE.get("key") != key:
         used = [0] * PALETTE_SIZE
@@ -133,7 +137,7 @@ def _series_of_variants(names) -> list[str]:
 
 def _homes() -> dict[str, tuple[int, str, str]]:
     """Every registry series' own (colour, marker, dash): its colour, then the markers in turn among the
-    series of that colour in registry order (the seed's kernels first), dashed beyond four."""
+    series of that colour in registry order (the seed's kernels first), dashed beyond len(MARKERS)."""
     homes, counts = {}, [0] * PALETTE_SIZE
     for name in registry_series():
         colour = colour_of(name)

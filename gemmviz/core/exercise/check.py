@@ -8,13 +8,22 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from gemmviz.core.exercise.causes import (
+    facts_cause,
+    grid_axes_tested,
+    k_loop_cause,
+    tile_multiples_right,
+    unknown_cause,
+)
+from gemmviz.core.exercise.where import printable, source_line, source_lines  # noqa: F401  (their home before)
 from gemmviz.core.messages import Message, msg, render
 from gemmviz.core.numbers import rate
-from gemmviz.core.text import printable as _printable
 
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
 GOALS = ("compiles", "correct", "memory-safe", "race-free", "speed")
+ACCESS_GOAL = "accesses"  # an exercise's goal on what the kernel touched (core/exercise/access_goals.py)
+ALL_GOALS = (*GOALS, ACCESS_GOAL)
 STATUSES = ("pass", "fail", "skipped")
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
 
@@ -208,39 +217,9 @@ def shape_text(s: list) -> str:
     return "×".join(str(v) for v in s)
 
 
-def source_line(record: dict, line: int | None) -> str:
-    """Line `line` (from 1) of the record's source, stripped and printable; '' when there is none."""
-    if not line:
-        return ""
-    lines = source_lines(record.get("source") or "")
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
-
-
-def source_lines(source: str) -> list[str]:
-    """The source's lines as nvcc numbers them (only \\n ends a line; a form feed or U+2028 does not), with
-    control characters shown as '?' (they never reach a terminal or a widget raw)."""
-    return [printable(line) for line in source.split("\n")]
-
-
-def printable(text: str) -> str:
-    """`text` with terminal control characters (ESC, BEL, ...), bidi controls and lone surrogates shown as visible
-    escapes, its lines kept: core/text.printable, the one function for file-derived text."""
-    return _printable(text, lines=True)
-
-
 def _line_msg(key: str, record: dict, line: int | None, **params) -> Message:
     """A message about a source line: the line and its text (the record keeps the source)."""
     return msg(key, line=line or "?", text=source_line(record, line), **params)
-
-
-def _k_loop_line(record: dict) -> int | None:
-    """The line of the loop over K's tiles that rounds down (K / TILE, no + TILE - 1), if the source has one."""
-    lines = (record.get("source") or "").splitlines()
-    for i, text in enumerate(lines, 1):
-        code = text.split("//")[0].replace(" ", "")
-        if code.startswith("for(") and re.search(r"<K/\w+", code):
-            return i
-    return None
 
 
 def _tile_index_line(record: dict, matrix: str) -> int | None:
@@ -265,7 +244,6 @@ def correctness_cause(record: dict) -> Message | None:
     """Why C is wrong, from where it is wrong, what the sanitizer or the emulator saw, the source line, and the
     experiments the emulator ran."""
     shapes = record.get("shapes") or []
-    emu = record.get("emulator") or {}
     for s in shapes:
         if s.get("status") == "timeout":
             return _timeout_cause(record, s)
@@ -273,45 +251,128 @@ def correctness_cause(record: dict) -> Message | None:
     writes = [f for f in found if "write" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
     reads = [f for f in found if "read" in f["kind"] and f.get("line") and "shared" not in f["kind"]]
     crashed = next((s for s in shapes if s.get("status") == "launch-error"), None)
-    for f in writes:
-        text = source_line(record, f["line"])
-        key = "cause.or_guard" if "||" in text else "cause.le_guard" if "<=" in text else "cause.oob_write"
-        return _line_msg(key, record, f["line"])
-    for f in reads:
-        return _line_msg("cause.oob_read", record, f["line"])
+    for f in writes + reads:
+        return _oob_cause(record, f["line"], "write" in f["kind"])
+    emulated = (record.get("emulator") or {}).get("findings") or []
+    said = next((f for f in emulated if f["kind"] in ("uninit-register", "misaligned")), None)
+    if said is not None:  # the finding's own sentence names the line and the fix
+        return finding_message(said)
     shared = next((f for f in found if "shared" in f["kind"] and "uninit" not in f["kind"] and f.get("line")), None)
     if shared:
-        access = msg("access.write" if "write" in shared["kind"] else "access.read")
-        return _line_msg("cause.shared_oob", record, shared["line"], access=access)
+        return _shared_oob_cause(record, shared)
     if crashed is not None:
         return _crash_cause(record, crashed)
     bad = [s for s in shapes if s.get("status") == "wrong"]
-    if not bad:
-        return None
+    return _wrong_c_cause(record, bad) if bad else None
+
+
+def _wrong_c_cause(record: dict, bad: list[dict]) -> Message:
+    """Why C is wrong at the sizes `bad`, with no access outside the arrays: a compiler warning, a mistaken
+    product, a race, the experiments, what the wrong C is made of (core/exercise/causes.py), else what the
+    checker cannot tell."""
+    emu = record.get("emulator") or {}
     warning = warning_cause(record)
     if warning:
         return warning
     equals = next((s["equals"] for s in bad if s.get("equals")), None)
     if equals:
-        return msg("cause.swapped", equals=equals)
+        return _swapped_cause(record, equals)
+    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
+        return race_cause(record) or msg("cause.race_unsure")
+    exp = emu.get("experiments") or {}
+    uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
+    if exp.get("zeroed") == "right" or exp.get("fresh_module") == "right":
+        return experiment_cause(record) or unknown_cause(record)
+    found = facts_cause(record) or _recorded_cause(record, bad) or experiment_cause(record)
+    if found:
+        return found
+    if uninit:
+        return _uninit_cause(record, uninit)
+    return _pattern_cause(record, bad) or unknown_cause(record)
+
+
+def _uninit_cause(record: dict, finding: dict) -> Message:
+    from gemmviz.core.exercise import where
+
+    line = finding.get("line")
+    text = source_line(record, line)
+    if line in where.loop_lines(record.get("source") or "") and re.search(r"<=\s*TILE|TILE\s*\+\s*\d", text):
+        return _line_msg("cause.read_padding", record, line)
+    return _line_msg("cause.uninit_shared", record, line)
+
+
+def _recorded_cause(record: dict, bad: list[dict]) -> Message | None:
+    """A cause from what a check without facts recorded (an older record, a GPU's): K rounded down to a tile,
+    a tile index running ahead."""
     short = next((s for s in bad if s.get("k_used")), None)
-    if short is not None:
-        return _line_msg("cause.last_k_tile", record, _k_loop_line(record), used=short["k_used"], shape=short["shape"])
+    if short is not None and not any(s.get("facts") for s in bad):  # the facts tell a prefix of K apart
+        return k_loop_cause(record, short["k_used"], short["shape"])
     shifted = next((s for s in bad if s.get("k_shift")), None)
     if shifted is not None:
         matrix = "A" if shifted["k_shift"] > 0 else "B"
         key = f"cause.{matrix.lower()}_tile_ahead"
         line = _tile_index_line(record, matrix)
         return _line_msg(key, record, line, shift=abs(shifted["k_shift"]), shape=shifted["shape"])
-    if any(not s.get("deterministic", True) for s in bad) or race_findings(record):
-        return race_cause(record) or msg("cause.race_unsure")
-    experiment = experiment_cause(record)
-    if experiment:
-        return experiment
-    uninit = next((f for f in emu.get("findings") or [] if f["kind"] == "uninit-shared"), None)
-    if uninit:
-        return _line_msg("cause.uninit_shared", record, uninit.get("line"))
-    return _pattern_cause(bad)
+    return None
+
+
+def _shared_oob_cause(record: dict, finding: dict) -> Message:
+    """An access outside the shared arrays: a loop over the tile whose bound runs past it, else the line."""
+    from gemmviz.core.exercise import where
+
+    line = finding["line"]
+    text = source_line(record, line)
+    cond = re.search(r"\w+\s*(<=?)\s*([\w\s+*()-]+?)\s*;", text)
+    past = cond and (cond[1] == "<=" or re.search(r"\bK\b|\+", cond[2]) is not None)
+    if line in where.loop_lines(record.get("source") or "") and past:
+        return _line_msg("cause.tile_loop_bound", record, line, bound=cond[0].rstrip("; "))
+    access = msg("access.write" if "write" in finding["kind"] else "access.read")
+    return _line_msg("cause.shared_oob", record, line, access=access)
+
+
+def _oob_cause(record: dict, line: int, write: bool) -> Message:
+    """An access outside A, B or C at `line`: the guard that lets it through (|| for &&, <= for <, row against N
+    or col against M), at the guard's line, else the access's own line and how to guard it."""
+    from gemmviz.core.exercise import where
+
+    here = source_line(record, line)
+    loop = re.search(r"\bfor\s*\(.*?;\s*(\w+\s*<=\s*\w+)\s*;", here)
+    if loop and line in where.loop_lines(record.get("source") or ""):  # for (k = 0; k <= K; ...) reads one past
+        return _line_msg("cause.loop_le", record, line, cond=loop[1])
+    guard = where.guard_line(record.get("source") or "", line)
+    text = source_line(record, guard) if guard else ""
+    if guard and where.crossed_dims(text):
+        return _line_msg("cause.guard_dims", record, guard)
+    if guard and "||" in text:
+        return _line_msg("cause.or_guard" if write else "cause.or_guard_read", record, guard)
+    if guard and "<=" in text and write:
+        return _line_msg("cause.le_guard", record, guard)
+    missing = where.guard_misses(text) if guard and write else None
+    if missing:
+        return _line_msg("cause.guard_incomplete", record, line, guard=guard, missing=missing)
+    stride = where.mixed_stride_line(record.get("source") or "")
+    if guard and stride:
+        return _line_msg("cause.index_stride", record, stride, guard=guard)
+    if guard and write:
+        return _line_msg("cause.oob_index", record, line, guard=guard)
+    return _line_msg("cause.oob_write" if write else "cause.oob_read", record, line)
+
+
+# which load or store a mistaken product points at: (the line finder's matrix, the message)
+_SWAPS = {"A·Bᵀ": "B", "Aᵀ·B": "A", "Aᵀ·Bᵀ": "A", "(A·B)ᵀ": "C"}
+
+
+def _swapped_cause(record: dict, equals: str) -> Message:
+    from gemmviz.core.exercise import where
+
+    matrix = _SWAPS.get(equals, "C")
+    source = record.get("source") or ""
+    line = where.store_line(source) if matrix == "C" else where.load_line(source, matrix)
+    if matrix == "C":
+        add = where.add_line(source)
+        return _line_msg("cause.swapped_c", record, line, equals=equals, other=add if add != line else "?")
+    key = {"A": "cause.swapped_a", "B": "cause.swapped_b"}[matrix]
+    return _line_msg(key, record, line, equals=equals)
 
 
 def _crash_cause(record: dict, crashed: dict) -> Message:
@@ -356,29 +417,45 @@ def experiment_cause(record: dict) -> Message | None:
     """What the emulator's experiments showed: accumulating into C, edge tiles, the grid's axes, state kept."""
     exp = (record.get("emulator") or {}).get("experiments") or {}
     if exp.get("zeroed") == "right":
-        return msg("cause.accumulates")
+        from gemmviz.core.exercise import where
+
+        line = where.store_line(record.get("source") or "")
+        return _line_msg("cause.accumulates_at", record, line) if line else msg("cause.accumulates")
     if exp.get("fresh_module") == "right":
         return msg("cause.state")
     if exp.get("transposed"):
-        fix = "tile_A[threadIdx.y][k]" if exp["transposed"] == "A" else "tile_B[k][threadIdx.x]"
-        identity = "B" if exp["transposed"] == "A" else "A"
+        from gemmviz.core.exercise import where
+
+        source = record.get("source") or ""
+        which = exp["transposed"]
+        key = "fix.tile_a" if which == "A" else "fix.tile_bt" if "tile_Bt" in source else "fix.tile_b"
+        identity = "B" if which == "A" else "A"
         return _line_msg(
             "cause.tile_transposed",
             record,
             exp.get("transposed_line"),
-            tile=exp["transposed"],
+            tile=which,
             identity=identity,
-            fix=fix,
+            fix=msg(key),
             shape=exp.get("square_shape"),
+            other=where.shared_store_line(source, which) or "?",
         )
-    if exp.get("square") == "right" and exp.get("rectangle") == "wrong":
-        return msg("cause.grid_axes", good=exp["square_shape"], bad=exp["rectangle_shape"])
-    if exp.get("rectangle") == "right" and exp.get("odd") == "wrong":
+    if exp.get("square") == "right" and exp.get("rectangle") == "wrong" and grid_axes_tested(record):
+        from gemmviz.core.exercise import where
+
+        line = where.assign_line(record.get("source") or "", "row")
+        good, bad = exp["square_shape"], exp["rectangle_shape"]
+        if line:
+            return _line_msg("cause.grid_axes_at", record, line, good=good, bad=bad)
+        return msg("cause.grid_axes", good=good, bad=bad)
+    if exp.get("rectangle") == "right" and exp.get("odd") == "wrong" and tile_multiples_right(record):
         return msg("cause.edge_tiles", good=[exp["square_shape"], exp["rectangle_shape"]], bad=exp["odd_shape"])
     return None
 
 
-def _pattern_cause(bad: list[dict]) -> Message:
+def _pattern_cause(record: dict, bad: list[dict]) -> Message | None:
+    """Where the wrong elements lie, when that alone tells the cause: only the last row or column never written,
+    or wrong only in the edge blocks while every size that is a multiple of the tile is right."""
     # a shape whose wrong elements lie outside its edge blocks too rules out a cause at the edge (at 1×1×1 the
     # only block is an edge block, whatever is wrong)
     inside = any(s.get("pattern") and not s["pattern"].get("only_edge_blocks") for s in bad)
@@ -391,7 +468,7 @@ def _pattern_cause(bad: list[dict]) -> Message:
             return msg("cause.last_row", row=m - 1, shape=s["shape"])
         if p.get("only_last_col") and p.get("unwritten"):
             return msg("cause.last_col", col=n - 1, shape=s["shape"])
-        if p.get("only_edge_blocks"):
+        if p.get("only_edge_blocks") and tile_multiples_right(record):
             rows, cols = p.get("rows") or [0, 0], p.get("cols") or [0, 0]
             if rows[0] >= p.get("last_block_row", 0) > 0:
                 where = msg("where.last_block_row", row=rows[0])
@@ -401,11 +478,14 @@ def _pattern_cause(bad: list[dict]) -> Message:
                 where = msg("where.edge_blocks")
             return msg("cause.edge", where=where, shape=s["shape"])
     first = bad[0]
-    p = first.get("pattern") or {}
-    if p.get("unwritten") and p.get("fraction", 0) > 0.99:
-        return msg("cause.never_written", shape=first["shape"])
-    reason = msg("goal.text", text=first["reason"]) if first.get("reason") else msg("reason.wrong")
-    return msg("cause.wrong", reason=reason, shape=first["shape"])
+    m, n, _k = first["shape"]
+    if all(s.get("unwritten") == s["shape"][0] * s["shape"][1] for s in bad):  # not one element written
+        from gemmviz.core.exercise import where as lines
+
+        return _line_msg(
+            "cause.never_written", record, lines.store_line(record.get("source") or ""), shape=first["shape"]
+        )
+    return None
 
 
 MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared", "misaligned", "uninit-register")
@@ -656,12 +736,18 @@ def cause_message(record: dict) -> Message | None:
         if v.goal == "correct":
             return correctness_cause(record) or v.message
         if v.goal == "memory-safe":
-            return correctness_cause(record) or v.message
+            return correctness_cause(record) or _memory_cause(record) or v.message
         if v.goal == "race-free":
             return race_cause(record) or correctness_cause(record) or v.message
         if v.goal == "speed":
             return speed_cause(record)
     return None
+
+
+def _memory_cause(record: dict) -> Message | None:
+    """memory-safe failed with C right: a read of shared memory no thread wrote, named at its line."""
+    uninit = next((f for f in memory_findings(record) if f["kind"] == "uninitialized shared read"), None)
+    return _uninit_cause(record, uninit) if uninit else None
 
 
 def cause(record: dict, lang: str = "en") -> str | None:
@@ -688,11 +774,57 @@ def cause_lines(record: dict) -> list[int]:
     return sorted(lines)
 
 
-def finish(record: dict) -> dict:
-    """The record with its verdicts and cause filled in: English texts, and the messages every language renders."""
+def access_goal(record: dict, exercise=None) -> tuple[dict, Message | str]:
+    """The exercise's access goals ({figure: at most}) and the fix to show when one fails: `exercise`'s, or the
+    shipped exercise's of the record's name; ({}, "") where there is none."""
+    if exercise is None:
+        from gemmviz.core.exercise.exercises import ExerciseError, shipped_exercises
+
+        try:
+            exercise = next((e for e in shipped_exercises() if e.name == record.get("exercise")), None)
+        except (ExerciseError, OSError):
+            exercise = None
+    if exercise is None:
+        return {}, ""
+    return dict(exercise.access_goals), msg("fix.exercise", en=exercise.fix("en"), zh=exercise.fix("zh"))
+
+
+def finish(record: dict, exercise=None) -> dict:
+    """The record with its verdicts and cause filled in: English texts, and the messages every language renders.
+    The verdicts hold every goal the report judges: the check's GOALS, then the exercise's access goal where it
+    sets one (`exercise`, else the shipped exercise of the record's name)."""
+    record["verdicts"] = []
     found = verdicts(record)
     record["verdicts"] = [v.to_dict() for v in found]
+    goals, fix = access_goal(record, exercise)
+    access = None
+    if goals:
+        from gemmviz.core.exercise.access_goals import access_messages
+
+        access = access_messages(record, goals, fix)
+        record["verdicts"].append(Verdict(ACCESS_GOAL, access["status"], access["detail"]).to_dict())
     m = cause_message(record)
+    if m is None and access is not None and access["status"] == "fail":
+        m = _access_cause(record, access["cause"], goals)
     record["cause_message"] = m
     record["cause"] = render(m, "en") if m else None
     return record
+
+
+def _access_cause(record: dict, cause: Message, goals: dict) -> Message:
+    """The access goal's cause with the line it is about: the shared array a warp reads down a column (bank
+    conflicts), or the line that sets the column of C (a warp reading rows apart)."""
+    from gemmviz.core.exercise import where
+
+    source = record.get("source") or ""
+    shared = any(g.startswith("shared") for g in goals)
+    line = where.conflicted_array_line(source) if shared else where.assign_line(source, "col")
+    return _line_msg("cause.access_at", record, line, cause=cause) if line else cause
+
+
+def judged(record: dict) -> bool:
+    """Whether every goal the check judged passed and only speed went unmeasured (the CLI's exit status 0)."""
+    found = record.get("verdicts") or []
+    return bool(found) and all(
+        v["status"] == "pass" or (v["status"] == "skipped" and v["goal"] == "speed") for v in found
+    )

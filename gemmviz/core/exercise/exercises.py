@@ -251,10 +251,30 @@ def load_exercise_file(path: str | Path) -> Exercise:
     return parse_exercise(text, str(path), path.parent)
 
 
-def shipped_exercises() -> list[Exercise]:
-    """The shipped exercises in teaching order (each file's `order`: each after the kernel it changes)."""
+def exercise_files() -> list[Path]:
+    """The shipped exercise files (assets/exercises/*.toml): every list of exercises is derived from them."""
     folder = Path(str(paths.shipped("assets") / "exercises"))
-    return sorted((load_exercise_file(p) for p in folder.glob("*.toml")), key=lambda e: (e.order, e.name))
+    return sorted(folder.glob("*.toml"))
+
+
+def shipped_exercises() -> list[Exercise]:
+    """The shipped exercises in teaching order (each file's `order`: each after the kernel it changes). Two with
+    one `order`, or one name, are refused (ExerciseError naming both files): the order would be the files'."""
+    found: list[Exercise] = []
+    by_order: dict[int, Path] = {}
+    by_name: dict[str, Path] = {}
+    for path in exercise_files():
+        e = load_exercise_file(path)
+        if e.order in by_order:
+            raise ExerciseError(
+                f"{path}: order = {e.order} is also {by_order[e.order].name}'s: each exercise has its own place in the "
+                "teaching order (a whole number from 1 to 99; leave gaps to insert one later)"
+            )
+        if e.name in by_name:
+            raise ExerciseError(f"{path}: name = {e.name!r} is also {by_name[e.name].name}'s: each exercise its own")
+        by_order[e.order], by_name[e.name] = path, path
+        found.append(e)
+    return sorted(found, key=lambda e: (e.order, e.name))
 
 
 def find_exercise(name_or_path: str) -> Exercise:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gemmviz.core.exercise.check import (
-    GOALS,
+    ALL_GOALS,
     MAX_FINDINGS,
     MAX_MESSAGE,
     MEMORY_KINDS,
@@ -237,6 +237,27 @@ _PATTERN = _obj(
         "unwritten": _int(0, 2**32),
     }
 )
+_FACTS = _obj(
+    {
+        "written": _one_of("all", "none", "column 0", "row 0", "some"),
+        "zeros": _bool,
+        "whole_numbers": _bool,
+        "wrong_cols_every": _list(_int(0, 4096), 2, 2),
+        "wrong_rows_every": _list(_int(0, 4096), 2, 2),
+        "transposed_blocks": _int(2, 4096),
+        "k_counts": _list(_list(_int(0, 2**20), 3, 3), 24),
+        "k_every": _list(_int(0, 2**20), 3, 3),
+        "written_box": _list(_int(0, 65536), 4, 4),
+        "written_first": _int(0, 2**32),
+        "written_diagonal": _bool,
+        "affine": _list(_num(-1e30, 1e30), 2, 2),
+        "fixed_tile": lambda v, where: (
+            [_one_of("A", "B")(v[0], where), _int(1, 4096)(v[1], where)]
+            if isinstance(v, list) and len(v) == 2
+            else _need(False, f"'{where}' must be [matrix, width]")
+        ),
+    }
+)
 _SHAPE = _obj(
     {
         "shape": _DIMS,
@@ -262,6 +283,7 @@ _SHAPE = _obj(
         "ratio": _num(0, 1e12),  # those over what the reference needs at this size
         "endless": _bool,  # stopped in a loop that made no progress
         "line": _LINE,
+        "facts": _FACTS,  # what the wrong C is made of (core/exercise/diagnose.py)
     },
     ("shape", "status"),
 )
@@ -316,6 +338,15 @@ _EMULATOR = _obj(
                 "printf_calls": _int(0, 2**62),
                 "transposed": _one_of("A", "B"),
                 "transposed_line": _LINE,
+                "one_k": _one_of("right", "wrong"),
+                "multi_k": _one_of("right", "wrong"),
+                "one_k_shape": _DIMS,
+                "multi_k_shape": _DIMS,
+                "multi_k_facts": _FACTS,
+                "k_square": _one_of("right", "wrong"),
+                "gather_A": _list(_one_of("r", "c", "r@c", "c@r"), 2, 2),
+                "gather_B": _list(_one_of("r", "c", "r@c", "c@r"), 2, 2),
+                "k_square_shape": _DIMS,
             }
         ),
         "printf": _obj({"calls": _int(0, 2**62), "lines": _list(_text(600, copied=True), 200)}),
@@ -354,6 +385,7 @@ _CHECK = _obj(
         ),
         "counters": _obj({"shape": _DIMS, "note": _text(), "yours": _counter_map, "reference": _counter_map}),
         "not_run": _list(_text(), 10),
+        "not_run_messages": _list(_message, 10),  # the same notes as messages, in every language
         "compile": _obj(
             {
                 "ok": _bool,
@@ -386,14 +418,14 @@ _CHECK = _obj(
         "verdicts": _list(
             _obj(
                 {
-                    "goal": _one_of(*GOALS),
+                    "goal": _one_of(*ALL_GOALS),
                     "status": _one_of("pass", "fail", "skipped"),
                     "detail": _text(),
                     "message": _message,
                 },
                 ("goal", "status", "detail"),
             ),
-            len(GOALS),
+            len(ALL_GOALS),
         ),
         "cause": _text(optional=True),
         "cause_message": _message,
@@ -607,8 +639,9 @@ def report_text(record: dict, lang: str = "en") -> str:
             src = source_line(record, line)
             if src:
                 out.append(f"  {line:>5} | {src}")
-    for note in record.get("not_run") or []:
-        out.append(render(msg("report.not_run", note=note), lang))
+    said = record.get("not_run_messages") or [msg("report.not_run", note=note) for note in record.get("not_run") or []]
+    for note in said:
+        out.append(render(note, lang))
     # one line per entry: a newline or a terminal code in a record's text is shown, never obeyed (a note
     # cannot print a forged "PASS" line after the verdicts)
     return "\n".join(one_line(line) for line in out)
@@ -784,7 +817,20 @@ def _shape_lines(record: dict, lang: str = "en") -> list[str]:
             render(s["reason_message"], lang) if s.get("reason_message") else s.get("reason") or s.get("error") or ""
         )
         out.append(f"  {shape_text(s['shape']):>16}  {state}  {extra}".rstrip())
-    return out
+    return out + error_map_lines(record, lang)
+
+
+def error_map_lines(record: dict, lang: str = "en") -> list[str]:
+    """Where C is wrong at the largest wrong size, as text: one character per cell of the error map (█ wrong,
+    · right), under a line that says the size and the cell."""
+    mapped = [s for s in record.get("shapes") or [] if s.get("error_map") and s.get("status") == "wrong"]
+    if not mapped:
+        return []
+    s = max(mapped, key=lambda s: s["shape"][0] * s["shape"][1])
+    rows, cols = s["error_map"].get("cell") or [1, 1]
+    head = render(msg("report.error_map", shape=s["shape"], rows=rows, cols=cols), lang)
+    grid = ["".join("█" if x else "·" for x in row) for row in s["error_map"]["wrong"]]
+    return [f"  {head}", *[f"    {row}" for row in grid]]
 
 
 def _sanitizer_lines(record: dict) -> list[str]:
@@ -794,7 +840,7 @@ def _sanitizer_lines(record: dict) -> list[str]:
         if not part.get("ran"):
             continue
         found = part.get("findings") or []
-        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} finding(s)'}")
+        out.append(f"  {tool}: {'clean' if not found else f'{len(found)} problem(s) found'}")
         for f in found[:5]:
             out.append(f"    line {f.get('line') or '?'}: {f['message']} (×{f.get('count', 1)})")
             out += _with_source(record, f.get("line"))
@@ -822,6 +868,31 @@ def _timing_lines(record: dict, lang: str = "en") -> list[str]:
 define("report.header", en="exercise {exercise}: {file}", zh="练习 {exercise}：{file}")
 define("report.gpu", en="GPU {gpu} (sm_{cc}), {created}", zh="GPU {gpu}（sm_{cc}），{created}")
 define("report.not_run", en="not run: {note}", zh="未运行：{note}")
+define(
+    "report.emulated_pass",
+    en="Every goal the CPU emulator judges passed (ran on: {ran_on}); speed is measured only on a GPU: run "
+    "gemmviz exercise check on a GPU machine, then open the check file it writes here.",
+    zh="CPU 模拟器判定的每个目标都通过了（运行于：{ran_on}）；速度只能在 GPU 上测量：请在有 GPU 的机器上运行 "
+    "gemmviz exercise check，再在这里打开它写出的检查文件。",
+)
+define(
+    "report.not_finished_map",
+    en="C: not judged at {shape} (the kernel did not finish there)",
+    zh="C：在 {shape} 上未判定（核函数在那里没有结束）",
+)
+define("report.nvcc_warning", en="nvcc warning, line {line}: {message}", zh="nvcc 警告，第 {line} 行：{message}")
+define(
+    "report.error_map",
+    en="where C is wrong at {shape} (rows down, columns across; a cell is {rows}×{cols} elements; █ wrong, · right):",
+    zh="{shape} 上 C 出错的位置（行向下，列向右；每格 {rows}×{cols} 个元素；█ 错误，· 正确）：",
+)
+define(
+    "report.not_run_gpu",
+    en="not run: timing, compute-sanitizer and Nsight Compute's counters need a CUDA GPU ({why}); run `{command}` on "
+    "a GPU machine, then open the check file it writes in the app",
+    zh="未运行：计时、compute-sanitizer 和 Nsight Compute 计数器需要 CUDA GPU（{why}）；请在有 GPU 的机器上运行 "
+    "`{command}`，再在应用中打开它写出的检查文件",
+)
 define("report.shape.ok", en="right", zh="正确")
 define(
     "report.shape.order",
@@ -854,8 +925,8 @@ define(
 )
 define("report.global_ld", en="global loads {x} sectors/request", zh="全局加载每请求 {x} 个扇区")
 define("report.global_st", en="global stores {x} sectors/request", zh="全局写入每请求 {x} 个扇区")
-define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享加载每请求 {x} 个波前")
-define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享写入每请求 {x} 个波前")
+define("report.shared_ld", en="shared loads {x} wavefronts/request", zh="共享内存加载每请求 {x} 个波前")
+define("report.shared_st", en="shared stores {x} wavefronts/request", zh="共享内存写入每请求 {x} 个波前")
 define("report.vs", en="{mine} (reference {theirs})", zh="{mine}（参考 {theirs}）")
 define("report.per_block", en="{parts:semi}", zh="{parts:semi}")
 define("report.no_requests", en="no per-thread memory requests", zh="没有逐线程的访存请求")

@@ -42,6 +42,7 @@ from gemmviz.core.lesson.files import (
     read_lesson_file,
     session_problem,
 )
+from gemmviz.core.lesson.rules import shipped_step_problems, step_problems
 from gemmviz.core.lesson.series import (
     COUNT_PLACEHOLDERS,
     COUNTER_PLACEHOLDERS,
@@ -250,6 +251,8 @@ def _parse_step(d: dict, line: int, raw: str, where: str) -> Step:
     except StepProblem as exc:
         fail(exc.key, str(exc))
     notes = _notes(d, fail)
+    for key, message in step_problems(title, text, notes, slide_words):  # core/lesson/rules.py
+        fail(key, message)
     return Step(
         title,
         text,
@@ -343,7 +346,11 @@ def _parse_shipped(raw: str, name: str, where: str) -> Lesson:
     export asks for all of them (8 files, 0.14 s to parse), and a file changed or added on disk (a teacher's edit,
     a test's scratch lesson) has new text and is parsed again. A Lesson is frozen, so sharing one is safe; a
     file that fails to parse is not kept (lru_cache keeps only returned values)."""
-    return parse_lesson(raw, name, where)
+    lesson = parse_lesson(raw, name, where)
+    for step in lesson.steps:  # what a shipped lesson also meets (core/lesson/rules.py)
+        for key, message in shipped_step_problems(step.title, step.text, step.notes):
+            _fail_at(raw, step.line, where)(key, message)
+    return lesson
 
 
 def all_shipped_lessons() -> dict[str, dict[str, Lesson]]:
@@ -559,7 +566,6 @@ def fill_text(
     return _HAN_SPACE.sub("", filled)  # (no hanzi in other languages: nothing to take out)
 
 
-MAX_SLIDE_WORDS = 30  # what a slide says; the rest is the speaker's, in `notes`
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _HAN_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])")
 

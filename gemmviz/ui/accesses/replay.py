@@ -26,9 +26,9 @@ from gemmviz.ui.accesses.views import (
     _font,
     _text,
     _text_h,
+    export_drawing,
     font_px,
     footer,
-    render_drawing,
     screen_font_px,
 )
 from gemmviz.ui.text import tr
@@ -218,24 +218,13 @@ def export_replay(
     theme: Theme = PROJECTOR_LIGHT,
     records: acc.AccessFile | None = None,
 ) -> Path:
-    """One replayed step as PNG or SVG (by the suffix), through the one writer."""
-    from gemmviz.core import fileio
-    from gemmviz.ui.export.exporters import check_size, check_target
-
-    check_size(width, height)
-    target = check_target(path, (".png", ".svg"))
+    """One replayed step in the registered chart format its path's suffix names (PNG, SVG, ...), through the
+    chart formats' writers, as a chart is exported."""
     sched, steps = replay(trace, slot)
     text = footer(records) if records else ""
-    data = render_drawing(
-        lambda p, r: draw_replay(p, r, trace, sched, steps, step, theme),
-        width,
-        height,
-        theme,
-        text,
-        svg=target.suffix.lower() == ".svg",
+    return export_drawing(
+        lambda p, r: draw_replay(p, r, trace, sched, steps, step, theme), path, width, height, theme, text
     )
-    fileio.write_atomic(target, data)
-    return target
 
 
 class _Canvas(QWidget):
@@ -324,9 +313,10 @@ class AccessReplay(QWidget):
 
         if self.canvas.state is None:
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export step"), "replay.png", self.tr("PNG image (*.png);;SVG image (*.svg)")
-        )
+        from gemmviz.core import export_formats
+
+        filters = export_formats.file_filter(export_formats.CHART, tr)  # every registered chart format
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export step"), "replay.png", filters)
         if path:
             trace, _sched, _steps, step = self.canvas.state
             try:

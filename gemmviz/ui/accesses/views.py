@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from gemmviz.core.hardware import accesses as acc
@@ -544,41 +544,31 @@ def footer(records: acc.AccessFile, replay: bool = True) -> str:
 # ---------------------------------------------------------------------------------------------------- export
 
 
-def render_drawing(draw, width: int, height: int, theme: Theme, text: str, svg: bool = False) -> bytes:
-    """PNG or SVG bytes of `draw(painter, rect)` at width x height: the 1080p layout, scaled (4K is 1080p
-    doubled), with `text` as the footer."""
-    from gemmviz.ui.export.exporters import footer_height, paint_footer, scale_for
+class DrawingCanvas(QWidget):
+    """A drawing, `draw(painter, rect)`, as a widget the chart formats' writers export through its `paint_export`
+    (ui/export/exporters.paint_charts): PNG, SVG and every other registered chart format, one exporter."""
 
-    scale = scale_for(width, height)
-    logical = QRectF(0, 0, width / scale, height / scale)
-    foot = footer_height(theme)
-    data = QByteArray()
-    buf = QBuffer(data)
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if svg:
-        from PySide6.QtSvg import QSvgGenerator
+    def __init__(self, draw, parent=None):
+        super().__init__(parent)
+        self.draw = draw
 
-        target = QSvgGenerator()
-        target.setOutputDevice(buf)
-        target.setSize(QSize(width, height))
-        target.setViewBox(logical)
-        target.setTitle("gemmviz")
-        target.setDescription(text)
-    else:
-        target = QImage(width, height, QImage.Format.Format_ARGB32)
-        target.fill(QColor(theme.background))
-    p = QPainter(target)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if not svg:
-        p.scale(scale, scale)
-    p.fillRect(logical, QColor(theme.background))
-    draw(p, logical.adjusted(0, 0, 0, -foot))
-    paint_footer(p, text, QRectF(0, logical.height() - foot, logical.width(), foot), theme)
-    p.end()
-    if not svg:
-        target.save(buf, "PNG")
-    buf.close()
-    return bytes(data)
+    def paint_export(self, painter: QPainter) -> None:
+        self.draw(painter, QRectF(0, 0, self.width(), self.height()))
+
+
+def export_drawing(draw, path: str | os.PathLike, width: int, height: int, theme: Theme, text: str) -> Path:
+    """Write `draw(painter, rect)` at width x height (the 1080p layout, scaled: 4K is 1080p doubled) with `text` as
+    the footer, in the registered chart format its path's suffix names (exporters.chart_writer), as a chart."""
+    from gemmviz.ui.export.exporters import chart_writer, check_size
+
+    check_size(width, height)
+    target, writer = chart_writer(path)
+    canvas = DrawingCanvas(draw)
+    try:
+        writer.write(canvas, target, width, height, theme, text)
+    finally:
+        canvas.deleteLater()
+    return target
 
 
 def export_access_view(

@@ -271,7 +271,7 @@ class ChartsTab(QWidget):
         shown, source_of = self.workspace.shown(), self.workspace.source_of
         self._set_hidden_series()
         for name in names:
-            self.panels[name].refresh(shown, source_of)
+            self.panels[name].refresh(chart_kinds.drawn(name, shown), source_of)  # the kind's own filter
         return shown, source_of
 
     def _catch_up(self, names: list[str]) -> None:
@@ -319,7 +319,10 @@ class ChartsTab(QWidget):
         self._set_hidden_series()
         # A chart that gains many series at once creates two per step and is called again until complete.
         steps = [
-            *(lambda p=self.panels[name]: p.refresh(shown, source_of, max_new=2) for name in self._drawn_now()),
+            *(
+                lambda n=name: self.panels[n].refresh(chart_kinds.drawn(n, shown), source_of, max_new=2)
+                for name in self._drawn_now()
+            ),
             lambda: self.table.set_results(shown, source_of),
             self.refreshed.emit,
         ]

@@ -44,6 +44,7 @@ from gemmviz.core.exercise.exercises import (
     guess_exercise,
     shipped_exercises,
 )
+from gemmviz.core.exercise.grading import ran_on
 from gemmviz.core.exercise.record import (
     CheckFileError,
     access_trace,
@@ -63,6 +64,8 @@ from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.exercise.widgets import ErrorMap, NoWheelComboBox, SourceView, TimingBars
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, plain, tr
 from gemmviz.ui.worker import WorkerThread
+
+STOPPED = ("timeout", "launch-error")  # a size whose C was never read back: no map, and no sign C is right
 
 COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
 # the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
@@ -307,6 +310,8 @@ class ExerciseTab(QWidget):
 
     def _exercise_changed(self, *_args) -> None:
         self.hints_shown = 0
+        if self.exercise is not None:
+            self._access_view_for(self.exercise.access_goals)
         self._show_task()
 
     def _show_task(self) -> None:
@@ -319,6 +324,13 @@ class ExerciseTab(QWidget):
             + tr("Measured against {0}; goal: {1}× its speed.").format(e.reference, rate(e.speed_goal))
         )
         self._show_hints()
+
+    def _access_view_for(self, goals: dict) -> None:
+        """Open the access view the exercise's goal is about: bank conflicts for a goal on shared memory."""
+        kind = "banks" if any(g.startswith("shared") for g in goals) else "coalescing" if goals else None
+        at = self.access_kind.findData(kind) if kind else -1
+        if at >= 0:
+            self.access_kind.setCurrentIndex(at)
 
     def _file_words(self) -> str:
         if self.path is None:
@@ -529,15 +541,20 @@ class ExerciseTab(QWidget):
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:
+        again = record is self.record  # the same check said again (a language switch): the view stays as chosen
         record = finish(record)
         self.record = record
+        shipped = next((e for e in self.exercises if e.name == record.get("exercise")), None)
+        if shipped is not None and not again:
+            self._access_view_for(shipped.access_goals)
         self.progress.clear()  # a message of an earlier check (an error, "cancelled") is not this record's
         self.record_label.setText(
             tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
         )
         parts = []
         access = self._access_verdict(record)
-        for v in record["verdicts"] + ([access] if access else []):
+        judged = {v["goal"] for v in record["verdicts"]}  # finish() adds the shipped exercise's access goal
+        for v in record["verdicts"] + ([access] if access and access["goal"] not in judged else []):
             mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
             name = tr(GOAL_NAMES[v["goal"]]) if v["goal"] in GOAL_NAMES else v["goal"]
             detail = render(v["message"], self.lang) if v.get("message") else v["detail"]
@@ -550,6 +567,8 @@ class ExerciseTab(QWidget):
             cause = render(record["cause_message"], self.lang)
         if cause:
             self.cause.setText(tr("Likeliest cause: {0}").format(cause))
+        elif record.get("no_gpu") and ran_on(record).startswith("CPU emulator"):
+            self.cause.setText(render(msg("report.emulated_pass", ran_on=ran_on(record)), self.lang))
         elif record.get("no_gpu"):
             self.cause.setText(
                 tr(
@@ -566,6 +585,10 @@ class ExerciseTab(QWidget):
             self.error_map.set_map(
                 wrong["error_map"], tr("Wrong regions of C at {0} (darker: more wrong)").format(dims)
             )
+        elif unfinished := next((s for s in record.get("shapes") or [] if s.get("status") in STOPPED), None):
+            # a size that did not finish (or crashed) has no map, and is no sign that C is right
+            said = msg("report.not_finished_map", shape=unfinished["shape"])
+            self.error_map.set_map(None, render(said, self.lang), judged=False)
         else:
             self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
         self._fill_findings(record)
@@ -598,17 +621,27 @@ class ExerciseTab(QWidget):
         self._collect_findings(record)
         self.findings.setPlainText("\n".join(self.finding_lines))
 
+    def _nvcc_lines(self, record: dict, source) -> list[str]:
+        """nvcc's errors, then its warnings (often the clue: k >= 0 on an unsigned k is always true), each with
+        its source line."""
+        out = []
+        diagnostics = (record.get("compile") or {}).get("diagnostics", [])
+        for d in diagnostics:
+            if d["severity"] == "error":
+                out.append(tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line")))
+        for d in diagnostics:
+            if d["severity"] == "warning":
+                said = msg("report.nvcc_warning", line=d.get("line") or "?", message=d["message"])
+                out.append(render(said, self.lang) + source(d.get("line")))
+        return out
+
     def _collect_findings(self, record: dict) -> None:
         lines = source_lines(record.get("source") or "")
 
         def source(line):
             return f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
 
-        for d in (record.get("compile") or {}).get("diagnostics", []):
-            if d["severity"] == "error":
-                self.finding_lines.append(
-                    tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line"))
-                )
+        self.finding_lines += self._nvcc_lines(record, source)
         for tool, part in (record.get("sanitizer") or {}).items():
             if not isinstance(part, dict) or not part.get("ran"):
                 continue

@@ -22,11 +22,14 @@ class ErrorMap(QWidget):
         super().__init__(parent)
         self.error_map: dict | None = None
         self.caption = ""
+        self.judged = True
         self.setMinimumSize(240, 220)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
-    def set_map(self, error_map: dict | None, caption: str) -> None:
-        self.error_map, self.caption = error_map, caption
+    def set_map(self, error_map: dict | None, caption: str, judged: bool = True) -> None:
+        """The map (None: no wrong region), its caption; `judged` False where C was never read back (a kernel
+        that did not finish): grey, never the green of a right C."""
+        self.error_map, self.caption, self.judged = error_map, caption, judged
         self.update()
 
     def paintEvent(self, _event) -> None:
@@ -51,7 +54,7 @@ class ErrorMap(QWidget):
         peak = max(1, max((max(r) for r in grid if r), default=1))
         for i, row in enumerate(grid):
             for j, value in enumerate(row):
-                shade = QColor("#D55E00") if value else QColor("#E8F4EE")
+                shade = QColor("#D55E00") if value else QColor("#E8F4EE" if self.judged else "#D0D0D0")
                 if value:
                     shade.setAlphaF(0.35 + 0.65 * value / peak)
                 p.fillRect(QRectF(j * cell, top + i * cell, cell, cell), shade)

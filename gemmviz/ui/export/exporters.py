@@ -154,7 +154,7 @@ def chart_kind(kind: str) -> type[ChartKind]:
 def check_drawable(kind: str, results: list[Result], view: ChartView | None = None) -> None:
     """Refuse (ExportError) a chart that would draw nothing, naming the sizes that do have data."""
     try:
-        chart_kind(kind).check(results, view or ChartView())
+        chart_kind(kind).check(chart_kinds.drawn(kind, results), view or ChartView())
     except NothingToDraw as exc:
         raise NothingToExport(str(exc)) from None
 
@@ -165,7 +165,7 @@ def make_chart(kind: str, results: list[Result], theme: Theme, ceilings=None, vi
     and source, and where each result came from when several sessions are shown; ChartView's defaults if not
     given). Its legends are fitted when it is shown (layout_offscreen), at its size then (ResultChart.fit_legend)."""
     try:
-        return chart_kind(kind).render(results, theme, ceilings, view or ChartView())
+        return chart_kind(kind).render(chart_kinds.drawn(kind, results), theme, ceilings, view or ChartView())
     except NothingToDraw as exc:  # a chart of one result, and no result has what it needs
         raise NothingToExport(str(exc)) from None
 
@@ -352,16 +352,30 @@ def export_chart(
 PNG_LEVEL = 2
 
 
-def image_bytes(image: QImage, qt_format: str, quality: int = -1) -> bytes:
-    """`image` encoded by Qt's writer for `qt_format` ("JPEG", "WEBP") at `quality` (-1: Qt's default); a "PNG"
-    by png_encode (lossless: `quality` does not apply)."""
-    if qt_format == "PNG":
+def image_bytes(image: QImage, qt_format: str, quality: int = -1, options: dict | None = None) -> bytes:
+    """`image` encoded by Qt's QImageWriter for `qt_format` (any of QImageWriter.supportedImageFormats(): "JPEG",
+    "WEBP", "TIFF", ...) at `quality` (-1: Qt's default), with the writer's other `options` by name
+    ({"compression": 1} calls setCompression(1)); a plain "PNG" by png_encode (lossless, faster than Qt's)."""
+    from PySide6.QtGui import QImageWriter
+
+    if qt_format == "PNG" and not options:
         return png_encode(image)
+    supported = [bytes(f.data()).decode().upper() for f in QImageWriter.supportedImageFormats()]
+    if qt_format.upper() not in supported:
+        raise ExportError(f"Qt here cannot write {qt_format} images (it writes {', '.join(sorted(set(supported)))})")
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, qt_format, quality):
-        raise ExportError(f"{qt_format} encoding failed")
+    writer = QImageWriter(buf, qt_format.encode())
+    if quality >= 0:
+        writer.setQuality(quality)
+    for name, value in (options or {}).items():
+        setter = getattr(writer, "set" + name[:1].upper() + name[1:], None)
+        if setter is None:
+            raise ExportError(f"{qt_format}: QImageWriter has no option {name!r}")
+        setter(value)
+    if not writer.write(image):
+        raise ExportError(f"{qt_format} encoding failed: {writer.errorString()}")
     buf.close()
     return bytes(data)
 

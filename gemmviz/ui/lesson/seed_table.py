@@ -4,6 +4,7 @@ sized from its rectangle alone, so both show the same table; every text drawn is
 
 from __future__ import annotations
 
+import math
 import re
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -66,6 +67,9 @@ def _geometry(table: StepTable, rect: QRectF) -> tuple[float, float, float, floa
         px *= 0.93
 
 
+POLYGON_SIDES = {"p": 5, "h": 6}  # the style table's markers past the first four
+
+
 def draw_marker(painter: QPainter, r: QRectF, marker: str, colour: QColor) -> None:
     """A row's swatch in its series' colour and marker (as the charts draw it), so two rows of one kernel
     (measured, published) keep its colour and still differ."""
@@ -77,6 +81,10 @@ def draw_marker(painter: QPainter, r: QRectF, marker: str, colour: QColor) -> No
         painter.drawEllipse(c, h, h)
     elif marker == "s":
         painter.drawRect(r.adjusted(h * 0.1, h * 0.1, -h * 0.1, -h * 0.1))
+    elif marker in POLYGON_SIDES:  # pentagon, hexagon: a regular polygon, a corner up
+        n = POLYGON_SIDES[marker]
+        angles = (math.pi * (2 * i / n - 0.5) for i in range(n))
+        painter.drawPolygon(QPolygonF([QPointF(c.x() + h * math.cos(a), c.y() + h * math.sin(a)) for a in angles]))
     else:
         pts = (
             [QPointF(c.x(), r.top()), QPointF(r.right(), c.y()), QPointF(c.x(), r.bottom()), QPointF(r.left(), c.y())]

@@ -30,3 +30,8 @@ def get(name: str) -> type[chart_kinds.ChartKind]:
 def panels() -> list[type[chart_kinds.ChartKind]]:
     """The kinds the Charts tab shows, in the registry's order."""
     return [kind for kind in chart_kinds.kinds() if kind.tab_label is not None]
+
+
+def drawn(name: str, results) -> list:
+    """The results the kind `name` draws of those shown: its `select`, written once for export and tab."""
+    return chart_kinds.drawn(name, results)

@@ -25,7 +25,7 @@ class Dashboard(chart_kinds.Dashboard):
             if cls.empty_reason(name, results, view):
                 quarter = empty_quarter(name, QT_TRANSLATE_NOOP("", "Roofline"), NO_GPU_ROOFLINE, theme)
             else:
-                quarter = chart_kinds.get(name).render(results, theme, ceilings, view)
+                quarter = chart_kinds.get(name).render(chart_kinds.drawn(name, results), theme, ceilings, view)
             grid.addWidget(quarter, i // 2, i % 2)
         return widget
 

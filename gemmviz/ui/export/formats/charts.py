@@ -1,9 +1,11 @@
-"""Charts as images (PNG, JPEG, WebP: pixels at the asked size, one writer for all three) and SVG (the same
+"""Charts as images (PNG, JPEG, WebP: pixels at the asked size, one writer for all of them) and SVG (the same
 1080p-equivalent layout as paths), drawn by ui/export/exporters.py. A chart format's writer:
 write(widget, target, width, height, theme, footer).
 
-An image format is a subclass of ImageFormat naming Qt's image format and its options (quality), and its core
-description's place: a new one is a few lines here (and its description in core/export_formats.py)."""
+ImageFormat is the one image exporter (pyqtgraph's ImageExporter is the model): any format Qt's QImageWriter
+writes (QImageWriter.supportedImageFormats(): BMP, TIFF, PPM, ...) is a subclass naming Qt's format, its
+suffixes and its writer's options; a new one is a few lines here (and its description in core/export_formats.py
+where the CLI must list it without Qt)."""
 
 from __future__ import annotations
 
@@ -21,17 +23,19 @@ if TYPE_CHECKING:
 class ImageFormat(export_formats.ExportFormat):
     """A chart as pixels: the widget rendered at the asked size (4K is the 1080p layout scaled 2x), then encoded."""
 
-    qt_format: ClassVar[str]  # Qt's name for the encoder: "PNG", "JPEG", "WEBP"
+    qt_format: ClassVar[str]  # Qt's name for the encoder: "PNG", "JPEG", "WEBP", "TIFF"
     quality: ClassVar[int] = -1  # the format's option: Qt's quality 0-100 (-1: Qt's default)
+    # QImageWriter's other settings by name: {"compression": 1} (TIFF's LZW), {"optimizedWrite": True},
+    # {"progressiveScanWrite": True}, {"subType": b"..."}
+    options: ClassVar[dict[str, object]] = {}
 
     @classmethod
     def write(cls, widget: QWidget, target: str | Path, width: int, height: int, theme: Theme, footer: str) -> None:
         from gemmviz.ui.export.exporters import image_bytes, render_widget
 
         with interrupt.deferred():  # laid out and painted whole (Qt calls back into Python); Ctrl+C then, unwritten
-            data = image_bytes(
-                render_widget(widget, width, height, theme.background, footer, theme), cls.qt_format, cls.quality
-            )
+            image = render_widget(widget, width, height, theme.background, footer, theme)
+            data = image_bytes(image, cls.qt_format, cls.quality, cls.options)
         fileio.write_atomic(target, data)
 
 

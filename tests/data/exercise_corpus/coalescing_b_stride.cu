@@ -1,0 +1,11 @@
+// corpus: B read as B[col * N + k]
+extern "C" __global__ void gemm_coalesced(const float* __restrict__ A, const float* __restrict__ B,
+                                          float* __restrict__ C, int M, int N, int K) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < M && col < N) {
+        float sum = 0.0f;
+        for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[col * N + k];
+        C[row * N + col] = sum;
+    }
+}

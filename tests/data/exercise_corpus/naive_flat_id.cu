@@ -1,0 +1,12 @@
+// corpus: a flat thread id without the block
+extern "C" __global__ void gemm_naive(const float* __restrict__ A, const float* __restrict__ B,
+                                      float* __restrict__ C, int M, int N, int K) {
+    int idx = threadIdx.y * blockDim.x + threadIdx.x;
+    int row = idx / N;
+    int col = idx % N;
+    if (row < M && col < N) {
+        float sum = 0.0f;
+        for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = sum;
+    }
+}
