@@ -36,9 +36,25 @@ def records():
         return dict(zip(NAMES, pool.map(check, NAMES), strict=True))
 
 
+# A kernel that reads outside A or B, uses a value it never set, or races has no determined C on a GPU: what it
+# reads there is whatever memory or the register held, or whichever thread came first. The emulator fails such a
+# C (a read outside the arrays gives NaN, an unset value that reaches C fails "correct"); a GPU's C may come out
+# right or wrong from one run to the next (the H100 run of 2026-12-07 got 8 of them wrong and 3 right). For these
+# kernels the GPU must agree on every goal but "correct" (and "accesses", judged only where C is right).
+UNDETERMINED = ("memory-safe", "race-free")
+# racecheck reports no hazard where two threads write the same value to one word without a barrier between them;
+# the emulator calls it the write-after-write race the memory model says it is
+RACECHECK_BLIND = {"regtile_load_step_half": "two threads store the same value to one shared word"}
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_gpu_gives_the_emulators_verdicts(records, name):
-    want = EXPECTED[name]
+    want = dict(EXPECTED[name]["goals"])
+    if name in RACECHECK_BLIND:
+        pytest.xfail(f"racecheck does not see it: {RACECHECK_BLIND[name]}")
+    if any(want.get(g) == "fail" for g in UNDETERMINED):
+        want.pop("correct", None)
+        want.pop("accesses", None)
     record = records[name]
     got = {v["goal"]: v["status"] for v in record["verdicts"]}
-    assert {g: got.get(g) for g in want["goals"]} == want["goals"], record["cause"]
+    assert {g: got.get(g) for g in want} == want, record["cause"]

@@ -196,6 +196,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "every element within the FP32 bound at {total} sizes, {first} to {last}{where}",
         "zh": "{total} 个尺寸（{first} 到 {last}）的每个元素都在 FP32 误差界内{where}",
     },
+    "goal.correct.undefined": {
+        "en": "C depends on a value never set (line {line}): right here only because this run's register held 0;"
+        " on a GPU C gets whatever the register held{where}",
+        "zh": "C 依赖一个从未赋值的值（第 {line} 行）：这里结果正确只是因为这次运行中寄存器恰好为 0；"
+        "在 GPU 上 C 得到的是寄存器里原有的任意值{where}",
+    },
     "goal.emulated": {"en": " (emulated on the CPU)", "zh": "（在 CPU 上模拟）"},
     "goal.memory.fail": {"en": "{tools}", "zh": "{tools}"},
     "goal.memory.pass": {"en": "{tools} clean at {shape}{missing}", "zh": "{tools} 在 {shape} 上没有发现问题{missing}"},

@@ -129,7 +129,7 @@ class MemoryOps(SharedBookkeeping):
         bad = ~ok
         nearest = self._nearest(off[bad])
         self.m.find("global-oob", ins.line, int(bad.sum()), access="write" if store else "read", matrix=nearest)
-        out = np.zeros((len(off), vec), DTYPES[ty])
+        out = _unreadable((len(off), vec), ty)
         if not ok.any():
             return out
         got = _access(self.m.heap, off[ok], size, vec, ty, vals[ok] if store else None)
@@ -149,7 +149,7 @@ class MemoryOps(SharedBookkeeping):
         self._aligned(ins, addr, nbytes, store)
         if not ok.all():
             self.m.find("local-oob", ins.line, int((~ok).sum()))
-        out = np.zeros((len(idx), vec), DTYPES[ty])
+        out = _unreadable((len(idx), vec), ty)
         got = _access(self.local, idx[ok] * self.lbytes + addr[ok], size, vec, ty, vals[ok] if store else None)
         if not store:
             out[ok] = got
@@ -166,7 +166,7 @@ class MemoryOps(SharedBookkeeping):
             self._hazards(ins, idx, addr, nbytes, store)
             got = _access(self.shared, self.byte_base[idx] + addr, size, vec, ty, vals)
             return got if not store else None
-        out = np.zeros((len(addr), vec), DTYPES[ty])
+        out = _unreadable((len(addr), vec), ty)
         if not ok.any():
             return out
         idx, addr = self._idx(idx)[ok], addr[ok]
@@ -327,6 +327,16 @@ def _atomic_add(cur, at, val, ty):
     ends = np.r_[starts[1:], len(at)] - 1
     final = (base[ends] + (cs[ends] - before[ends])).astype(dt)
     return old, final, order[ends]
+
+
+def _unreadable(shape: tuple[int, int], ty: str) -> np.ndarray:
+    """What a read outside every array gives: on a GPU, whatever lies there (or the launch stops), so a float is
+    NaN here, which C cannot hide (zeros let a kernel that reads past a matrix look right where a GPU, reading
+    garbage in the same place, got C wrong); an integer is 0, so an index read there stays near."""
+    out = np.zeros(shape, DTYPES[ty])
+    if ty[0] == "f":
+        out[:] = np.nan
+    return out
 
 
 def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, vals):

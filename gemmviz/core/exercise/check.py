@@ -601,6 +601,14 @@ def counter_ratio(counters: dict, top: str, bottom: str) -> float | None:
     return a / b if a is not None and b else None
 
 
+def _undefined_value(record: dict) -> int | str | None:
+    """The line where a value never set reaches C, an address or a branch (the emulator's -G run found it), or
+    None: C matched the reference, but only because the optimised run folded the unset value to 0."""
+    found = ((record.get("emulator") or {}).get("findings")) or []
+    hit = next((f for f in found if f.get("kind") == "uninit-register"), None)
+    return (hit.get("line") or "?") if hit else None
+
+
 def verdicts(record: dict) -> list[Verdict]:
     """One verdict per goal, in GOALS order; a goal that could not be checked is skipped with the reason."""
     compiled = record.get("compile") or {}
@@ -631,6 +639,8 @@ def verdicts(record: dict) -> list[Verdict]:
             where=where,
         )
         out.append(Verdict("correct", "fail", detail))
+    elif undefined := _undefined_value(record):  # right by luck: a GPU's C holds whatever the register held
+        out.append(Verdict("correct", "fail", msg("goal.correct.undefined", line=undefined, where=where)))
     else:
         detail = msg(
             "goal.correct.pass", total=len(shapes), first=shapes[0]["shape"], last=shapes[-1]["shape"], where=where
