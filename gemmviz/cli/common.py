@@ -42,7 +42,10 @@ def whole_number(text: str) -> int:
 
 
 def number(text: str) -> float:
-    """argparse's type for a decimal number: ASCII digits, finite (float() takes 'nan', 'inf' and '١٫٥')."""
+    """argparse's type for a decimal number in ASCII digits (float() takes '١٫٥'). 'nan' and 'inf' pass here, as
+    float() reads them: each option's own check refuses them in one line that says what the option needs."""
+    if text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        return float(text)
     try:
         return decimal(text, "the value")
     except ProblemError:
