@@ -9,7 +9,7 @@
 //     The engine no longer zero-pads: at 1000^3 the kernel reads 1000^3's matrices, not 1024x1024x1008.
 //     A last tile that would cross M or N is shifted back inside (it overlaps its neighbour and stores only
 //     what it owns), so it runs the interior code too: at 1000^3 split-K fills one wave with 256 blocks and
-//     the slowest block sets the time, so 15 predicated edge tiles cost 24% (H200, 2026-12-02).
+//     the slowest block sets the time, so 15 predicated edge tiles cost 24% on the H200 (docs/benchmarks.md).
 //   * Grouped block order (GROUP_M): consecutive blocks walk GROUP_M block rows of C before moving to
 //     the next block column, so a wave of blocks shares fewer distinct panels of A and B in L2.
 // Split-K for small grids as in cpasync.cu (grid.y = S * ceil(M / BM)).

@@ -1,4 +1,4 @@
-// Microbenchmarks for the hierarchical roofline (issue 14): the bandwidth of L2 and of shared memory.
+// Microbenchmarks for the hierarchical roofline: the bandwidth of L2 and of shared memory.
 // DRAM bandwidth is the device-to-device copy in gemmviz/backends/ceilings.py.
 // Both kernels write their sum only when it equals an impossible value: the loads cannot be removed,
 // and no store traffic mixes into the figure.

@@ -1,4 +1,4 @@
-// Block trace: which SM ran each block, and when (issue 14).
+// Block trace: which SM ran each block, and when.
 //
 // Put GEMMVIZ_TRACE_BEGIN as the first statement of a kernel and GEMMVIZ_TRACE_END as the last one
 // (after the block's last store, on a path every thread reaches: no early `return` before it).

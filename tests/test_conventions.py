@@ -166,3 +166,24 @@ def test_tests_share_helpers_through_modules_never_through_each_other():
             ):
                 found.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
     assert found == []
+
+
+def test_code_carries_no_issue_numbers_and_no_dated_measurements():
+    """History belongs to git and docs/: a comment or docstring in the package or a kernel says what the code does
+    and why, not which issue asked for it ("(issue 25)"), and a comment does not carry the day a figure was
+    measured (the figure's file and docs/benchmarks.md do). File names that hold a date are fine."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    issue = re.compile(r"\b[Ii]ssues? \d+\b")
+    dated = re.compile(r"[(,:;] ?20\d\d-[01]\d-[0-3]\d\b|\b20\d\d-[01]\d-[0-3]\d\)")
+    found = []
+    for path in [*(root / "gemmviz").rglob("*.py"), *(root / "kernels").glob("*.c*")]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if issue.search(line) and "kernel issues" not in line:
+                found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+            comment = line.partition("//" if path.suffix != ".py" else "#")[2]
+            # a date in a comment that is not an example of output ("recorded on NVIDIA H200, 2026-12-02")
+            if dated.search(comment) and '"' not in comment and not re.search(r"[\w-]20\d\d-[01]\d", comment):
+                found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert found == []

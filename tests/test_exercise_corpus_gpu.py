@@ -39,7 +39,7 @@ def records():
 # A kernel that reads outside A or B, uses a value it never set, or races has no determined C on a GPU: what it
 # reads there is whatever memory or the register held, or whichever thread came first. The emulator fails such a
 # C (a read outside the arrays gives NaN, an unset value that reaches C fails "correct"); a GPU's C may come out
-# right or wrong from one run to the next (the H100 run of 2026-12-07 got 8 of them wrong and 3 right). For these
+# right or wrong from one run to the next (one H100 run got 8 of them wrong and 3 right: docs/emulator.md). For these
 # kernels the GPU must agree on every goal but "correct" (and "accesses", judged only where C is right).
 UNDETERMINED = ("memory-safe", "race-free")
 # racecheck reports no hazard where two threads write the same value to one word without a barrier between them;

@@ -1,4 +1,4 @@
-"""The memory-access tracer (issue 25): build the compute-sanitizer injection library from kernels/access_tracer_*,
+"""The memory-access tracer: build the compute-sanitizer injection library from kernels/access_tracer_*,
 run a child process under it, and read back what one launch of one kernel touched in a few blocks.
 
 The tracer is kernels/access_tracer_host.cu (host side, a library preloaded into the child) and

@@ -1,4 +1,4 @@
-"""The child process that compiles a hand-in with NVRTC and runs it on the CPU emulator (issue 46): never in
+"""The child process that compiles a hand-in with NVRTC and runs it on the CPU emulator: never in
 gemmviz's own process, always under the limits of backends/sandbox.py (an address-space limit, a wall time, a
 process group of its own), so a macro that expands without end, an array of gigabytes or a printf a billion
 characters wide ends this process with a verdict that names the limit, and never the app or a grade worker.

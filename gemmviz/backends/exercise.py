@@ -82,7 +82,7 @@ def work_dir() -> Path:
 class HandIn:
     """A student's file as it is checked: the path the user gave (for messages), its folder (the one place its
     #includes may come from) and the safely named copy of the bytes that were read and checked, which the
-    compilers are given (a name with commas, quotes or spaces broke nvcc's ptxas step: issue 43)."""
+    compilers are given (a name with commas, quotes or spaces broke nvcc's ptxas step)."""
 
     given: str
     folder: Path
@@ -523,7 +523,7 @@ def profile_step(spec: dict, options: CheckOptions, folder: Path, reference_kern
 
 
 def accesses_step(spec: dict, options: CheckOptions, folder: Path, exercise: Exercise, arch: str) -> dict:
-    """What the kernel really touched (issue 25's tracer) in an interior and an edge block at ACCESS_SHAPE: the
+    """What the kernel really touched in an interior and an edge block at ACCESS_SHAPE: the
     trace (core/hardware/accesses.py's JSON, the first requests of each block in detail), or {"note": why not}. The traced
     child runs like every other step (time limit, cancel, its own process group)."""
     from gemmviz.backends import accesses as backend

@@ -1,4 +1,4 @@
-"""`gemmviz exercise check` on the CPU emulator (issue 32): without a GPU the check still answers correct,
+"""`gemmviz exercise check` on the CPU emulator: without a GPU the check still answers correct,
 memory-safe and race-free, from the student's PTX run thread by thread (backends/emulator), with the same
 inputs, the same element-wise verification and the same diagnosis of wrong results as on the GPU. When C is
 wrong, the emulator runs the experiments that tell the causes apart (C zeroed, sizes that are multiples of
@@ -190,7 +190,7 @@ def _gather_experiment(check: EmulatedCheck, out: dict) -> None:
 
 
 def _k_experiment(check: EmulatedCheck, out: dict) -> None:
-    """K of one whole tile against K of four (issue 43): a reset inside the loop over the tiles, or a tile
+    """K of one whole tile against K of four: a reset inside the loop over the tiles, or a tile
     index without t, is right at the first and wrong at the second; C at the second is kept as facts."""
     one, several = _k_shapes(check.exercise)
     out.update(one_k_shape=list(one), multi_k_shape=list(several))

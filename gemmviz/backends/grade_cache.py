@@ -1,4 +1,4 @@
-"""One check per distinct hand-in (issue 47): `gemmviz exercise grade` checks a file whose text a file before it
+"""One check per distinct hand-in: `gemmviz exercise grade` checks a file whose text a file before it
 in the same grading process had, for the same exercise and options, only once, and gives it a copy of that
 check's record. Identical bytes get identical grades (a copied hand-in, the starter handed in unchanged), and a
 class of copies costs what its distinct files cost.

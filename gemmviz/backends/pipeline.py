@@ -1,4 +1,4 @@
-"""Record the Hopper kernel's pipeline on one SM (issue 34, item 5): build gpu-wgmma-tf32 with its pipeline trace
+"""Record the Hopper kernel's pipeline on one SM: build gpu-wgmma-tf32 with its pipeline trace
 (kernels/wgmma_tf32.cu, -DWGMMA_PIPE_TRACE: clock64() stamps per warpgroup and k-block of the first PIPE_TILES
 blocks that run on SM `sm`), launch it twice (a warm launch, then the traced one), check 16 rows of C against
 float64 and read the stamps back. No Qt. The timed kernel is built without the macro, so it is unchanged.

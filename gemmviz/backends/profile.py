@@ -1,4 +1,4 @@
-"""Nsight Compute from gemmviz (issue 14): find ncu, build its command line, run it and read its counters,
+"""Nsight Compute from gemmviz: find ncu, build its command line, run it and read its counters,
 and instrument a kernel's source for the block trace (kernels/trace.cuh). No Qt, no PyCUDA.
 
 Counters come from replayed launches under ncu; the event-timed figures of a result never do.

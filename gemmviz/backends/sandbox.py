@@ -1,4 +1,4 @@
-"""The limits a hand-in's work runs under (issue 46): the compiler (nvcc, NVRTC), the emulator and its printf
+"""The limits a hand-in's work runs under: the compiler (nvcc, NVRTC), the emulator and its printf
 run in child processes with an address-space limit (RLIMIT_AS) and a wall-time limit, each in a process group
 of its own that is sent SIGTERM and then SIGKILL when a limit is passed or the check is cancelled. The check's
 verdict names the limit that stopped it (`stopped_text`).

@@ -1,4 +1,4 @@
-"""`gemmviz profile --accesses` (issue 25): after the timings and counters, each kernel job runs once more in a
+"""`gemmviz profile --accesses`: after the timings and counters, each kernel job runs once more in a
 child `python -m gemmviz bench` under the access tracer (backends/accesses.py), and once under Nsight Compute
 for the access counters of the same launch; what it touched goes to NAME.accesses.json.gz beside the session.
 

@@ -2,8 +2,7 @@
 
 The decision of what to say is made once, in one language-free place (it returns `msg(key, **params)`, or
 names a key and its parameters); each language only says it. A record keeps the key and the parameters, so the
-same record reads in English in the CLI and in Chinese in the window (issues 32 and 34; the pattern issue 35
-item 5 asks for):
+same record reads in English in the CLI and in Chinese in the window:
 
     m = msg("check.oob_write", line=20, text="C[row * N + col] = sum;")
     render(m, "zh")

@@ -1,7 +1,7 @@
 """Fonts: the bundled CJK font, and one helper for the views drawn with QPainter (animation, slides, tables).
 
 The shipped Chinese text (the lessons, the zh_CN window) must render on a machine with no CJK font at all
-(issue 23): a subset of Noto Sans CJK SC (assets/fonts, SIL OFL 1.1, made by tools/cjk_font.py) is
+: a subset of Noto Sans CJK SC (assets/fonts, SIL OFL 1.1, made by tools/cjk_font.py) is
 registered with Qt's font database and appended to the application font's families, so every QFont made
 from it (widgets, charts, pixel_font's slides and animation, exports) falls back to it for the characters the
 system's font lacks, and Latin text keeps the system's font. (Qt's per-script
@@ -66,7 +66,7 @@ def pixel_font(px: float, bold: bool = False, *, minimum: int = 6, nearest: bool
     return f
 
 
-# ---- characters no font here can draw (issue 23) -----------------------------------------------------------
+# ---- characters no font here can draw -----------------------------------------------------------
 SHOWN_MAX = 12  # characters a warning names; the rest are counted
 # (first, last code point, the Debian/Ubuntu package with a font for them); the first match wins
 FONT_PACKAGES = (

@@ -1,4 +1,4 @@
-"""A CUDA emulator on the CPU (issue 32): a student's kernel compiled to PTX (nvcc -ptx -lineinfo), then run
+"""A CUDA emulator on the CPU: a student's kernel compiled to PTX (nvcc -ptx -lineinfo), then run
 instruction by instruction with numpy, threads vectorised, divergence exact. It answers what a GPU answers
 about correctness (C, element by element) and what compute-sanitizer answers about safety (out-of-bounds
 accesses, uninitialised shared reads, divergent barriers, shared-memory hazards), with the source line of
@@ -170,7 +170,7 @@ def trace_blocks(grid: tuple[int, int]) -> list[tuple[int, int, int]]:
 
 
 # What the exercises' reference kernels need, measured on the emulator (instructions, thread by thread, as
-# Machine.work counts them; 2026-12-07): gpu-naive 5.9 per multiply-add at 128³, 6.2 at 64³, 6.9 at 33×17×65
+# Machine.work counts them): gpu-naive 5.9 per multiply-add at 128³, 6.2 at 64³, 6.9 at 33×17×65
 # where the threads outside C add theirs (5,407 at 1×1×1: 5 per launched thread); gpu-tiled (TILE 16) 5.0 at
 # 128³. The budget is BUDGET_FACTOR times the naive one's: a correct kernel whose every thread computes its whole
 # row does N times its work (128 times at 128³, the check's largest size), and passes.

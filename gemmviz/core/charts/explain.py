@@ -120,7 +120,7 @@ define(
 )
 
 
-# ---- hardware counters and block traces (issue 14) ---------------------------------------------------
+# ---- hardware counters and block traces ---------------------------------------------------
 
 
 def comparison_of(r: Result) -> Comparison | None:

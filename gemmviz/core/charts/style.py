@@ -240,7 +240,7 @@ def series_styles(names: Iterable[str]) -> dict[str, SeriesStyle]:
 
 def colour_each(names: Iterable[str]) -> dict[str, int]:
     """A colour for each series of a chart that is about one kernel's params alone (a lesson's TILE 8, 16 and 32,
-    issue 44: three lines of one green told apart by their markers only): the first in registry order keeps its
+    three lines of one green told apart by their markers only): the first in registry order keeps its
     kernel's colour, the others take the palette's other colours in turn. Elsewhere a kernel has one colour."""
     order = sorted(set(names), key=lambda n: (_ORDER.get(n, len(_ORDER)), n))
     if not order:

@@ -1,4 +1,4 @@
-"""The figures an exercise's access goals may name (issue 32, item 5): each a ratio of two totals of an access
+"""The figures an exercise's access goals may name: each a ratio of two totals of an access
 trace's per-block summary (core/hardware/accesses.SUMMARY_KEYS), and the check of an exercise file's `access_goals`.
 core/exercise/access_goals.py judges a check record against them. Pure Python: no Qt."""
 

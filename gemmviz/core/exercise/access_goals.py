@@ -1,4 +1,4 @@
-"""Goals on what a kernel touched (issue 32, item 5): an exercise may ask for at most so many 32-byte sectors
+"""Goals on what a kernel touched: an exercise may ask for at most so many 32-byte sectors
 per global load, or wavefronts per shared load or store, and these are read from the access trace of the check
 record (core/hardware/accesses.py's format: the GPU's tracer writes it, and the CPU emulator writes the same), summed
 over the traced blocks (an interior and an edge one).

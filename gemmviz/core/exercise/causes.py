@@ -1,4 +1,4 @@
-"""Why C is wrong, from evidence (issue 43, item 1): each cause here is a claim the checker has tested — the
+"""Why C is wrong, from evidence: each cause here is a claim the checker has tested — the
 facts of the wrong C (core/exercise/diagnose.py), the sizes where the kernel is right and where it is wrong, and
 the emulator's experiments — and it names the line, what is wrong there and the fix. A claim the data
 contradicts is never made: "right at multiples of the tile" only when every such size passed, "square vs

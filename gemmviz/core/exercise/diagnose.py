@@ -1,4 +1,4 @@
-"""What a wrong C is made of, as facts the checker's causes may state (issue 43, item 1): which elements were
+"""What a wrong C is made of, as facts the checker's causes may state: which elements were
 written, whether every written value is a whole number or zero, whether the wrong elements lie in every
 TILE-th column or row, whether a block of C holds the right block transposed, and what C is a sum of: C
 against the partial products A[:, k]·B[k, :], each counted 0, 1, 2, ... times (a k missing, a tile summed

@@ -1,4 +1,4 @@
-"""The gap view for an exercise check (issue 34, item 4): where the time between the student's kernel and the
+"""The gap view for an exercise check: where the time between the student's kernel and the
 exercise's reference goes, from the Nsight Compute counters the check recorded for both (one launch each at the
 profile shape, backends/exercise.py's profile_step). The same decomposition as the Hardware tab's
 (core/hardware/gap.py): measured counters, parts that sum to the measured gap, "not attributed" shown.

@@ -1,4 +1,4 @@
-"""Grading a class (issue 32, item 6), the part with no processes: which files of a folder are graded, the
+"""Grading a class, the part with no processes: which files of a folder are graded, the
 CSV's columns, one row from a check record, an earlier CSV read back for a resume, and the text of every cell
 made safe for a spreadsheet.
 

@@ -1,4 +1,4 @@
-"""What a hand-in may #include (issue 46): the CUDA headers and the C and C++ standard headers by name, and files
+"""What a hand-in may #include: the CUDA headers and the C and C++ standard headers by name, and files
 inside its own folder. Anything else (an absolute path, a `../` that leaves the folder, a link that points out
 of it, a device such as /dev/zero, a name made by a macro) is refused by name before any compiler reads the
 file, on both compile paths (nvcc and NVRTC), and the files it includes from its folder are held to the same

@@ -1,4 +1,4 @@
-"""The Slurm job array that grades a class (issue 47, item 1): `gemmviz exercise grade DIR --exercise NAME
+"""The Slurm job array that grades a class: `gemmviz exercise grade DIR --exercise NAME
 --csv FILE --slurm-script N` prints it, with the real paths of this machine, so the recipe has one source (the
 docs show its output, tests/test_slurm.py submits it to a real single-node cluster).
 

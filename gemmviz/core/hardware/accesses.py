@@ -1,4 +1,4 @@
-"""What the kernel really touched (issue 25): memory requests recorded by the access tracer
+"""What the kernel really touched: memory requests recorded by the access tracer
 (kernels/access_tracer_*, run by gemmviz/backends/accesses.py), and what follows from their addresses.
 
 A record is one warp request: one memory instruction as one warp of a traced block issued it, with the address

@@ -1,4 +1,4 @@
-"""gemmviz's traces in the Chrome Trace Event format (issue 47 item 2), which Perfetto (ui.perfetto.dev) and
+"""gemmviz's traces in the Chrome Trace Event format, which Perfetto (ui.perfetto.dev) and
 chrome://tracing open, as they open PyTorch's and JAX's profiles. No Qt.
 
 - A block trace (Result.block_trace: [[block, sm, start_ns, end_ns], ...], times from the kernel's first block)

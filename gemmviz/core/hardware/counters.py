@@ -1,4 +1,4 @@
-"""Hardware counters beside the model (issue 14): the Nsight Compute metrics gemmviz records, a parser for
+"""Hardware counters beside the model: the Nsight Compute metrics gemmviz records, a parser for
 `ncu --csv --page raw`, the model-vs-measured comparison with one sentence per difference, the intensity
 at each level of the memory hierarchy, and the decoding of a block trace (kernels/trace.cuh).
 

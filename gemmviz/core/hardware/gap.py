@@ -1,4 +1,4 @@
-"""The gap between two kernels, explained from Nsight Compute's counters (issue 34, item 4). No Qt.
+"""The gap between two kernels, explained from Nsight Compute's counters. No Qt.
 
 `load_gap_file` reads a recorded `gemmviz-gap-metrics` file (assets/sessions/*-gap.json) and checks every
 field. `decompose(a, b)` splits the time difference T_a - T_b into parts that sum to it exactly, each one bar

@@ -1,4 +1,4 @@
-"""The Hopper pipeline on a timeline (issue 34, item 5): a recorded `gemmviz-pipeline-trace` file, checked, and
+"""The Hopper pipeline on a timeline: a recorded `gemmviz-pipeline-trace` file, checked, and
 what it says. No Qt.
 
 The instrumented wgmma kernel stamps, on one SM, when each TMA copy is issued and lands, when each mbarrier

@@ -53,7 +53,7 @@ def wgmma_tiles(p: Problem, c: Mapping[str, int]) -> tuple[int, int]:
 
 
 # Split-K (SPLITS = slices of K per tile, each slice at least 4 K-blocks of 32): the kernel supports it, but on
-# the H200 it was slower than no split at every size tried (benchmarks/wgmma_splitk.py, 2026-12-02: 1024³ in
+# the H200 it was slower than no split at every size tried (benchmarks/wgmma_splitk.py, docs/benchmarks.md: 1024³ in
 # 128×128 tiles 16.3 µs unsplit, 16.4 in 2 slices, 27.6 in 4), so SPLITS = 0 (auto) runs unsplit and a count
 # is only used where a config names one. No split above 4096 block tiles (the kernel's counters, SPLITK_TILES).
 SPLIT_SMS, SPLIT_MIN_KBLOCKS, SPLIT_TILES = 132, 4, 4096
@@ -70,7 +70,7 @@ def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
 
 # Where 256-row tiles fill the last wave of 132 SMs under 80% (1024³: 32 tiles on 132 SMs; 2048×3072×4096:
 # 192 tiles, 2 waves for 1.45 of work), 128-row tiles without clusters run instead (6 stages). Measured on the
-# H200 (benchmarks/wgmma_splitk.py, 2026-12-02, % of cuBLAS TF32, 256×128 pairs → 128×128): 1024³ 52% → 85%,
+# H200 (benchmarks/wgmma_splitk.py, docs/benchmarks.md, % of cuBLAS TF32, 256×128 pairs → 128×128): 1024³ 52% → 85%,
 # 1000³ 54% → 89%, 2048×3072×4096 84% → 92%; at 2048³ (128 tiles) 256 rows stay ahead, 101% against 87%.
 SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 

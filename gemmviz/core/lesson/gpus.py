@@ -1,4 +1,4 @@
-"""Two recorded GPUs in a lesson (issue 47 item 4): `{{gpus FIGURE}}` quotes what the shipped recording of a
+"""Two recorded GPUs in a lesson: `{{gpus FIGURE}}` quotes what the shipped recording of a
 second GPU (the H100) says beside the default replay (the H200), computed as the compare view computes it
 (core/session/machines): ratios read "replay ÷ second GPU" (the H200's measured bandwidth is 1.41× the H100's).
 

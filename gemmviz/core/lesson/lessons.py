@@ -4,7 +4,7 @@ Lessons are data (`assets/lessons/*.toml`) a teacher can copy and edit. A bad fi
 LessonError that names the file and line. Numbers in a step's text are never typed in: they are
 placeholders filled from the results the step shows (live or replayed), e.g.
 `{{speedup gpu-tiled[tile=16] vs gpu-naive[block=16] at 4096}}`, `{{gflops cublas at 4096}}`,
-`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³: 137 billion, in Chinese 1,374 亿); from the hardware (issue 14):
+`{{ms cpu-naive at 1024}}`, `{{flops at 4096}}` (2·N³: 137 billion, in Chinese 1,374 亿); from the hardware:
 `{{model gpu-naive[block=16] at 1024}}` (the model's global-load bytes), `{{dram …}}` and `{{l2 …}}` (the
 counters' DRAM reads and L2 traffic), `{{blocks …}}`, `{{waves …}}` and `{{resident …}}` (blocks per SM at once, from a block trace); a figure the
 results lack reads "n/a (not in these results)". Figures are written in the lesson's language (its `lang`,

@@ -1,4 +1,4 @@
-"""The recorded accesses of one traced block beside its schedule (issue 25): which elements of A, B and C the
+"""The recorded accesses of one traced block beside its schedule: which elements of A, B and C the
 block's warps really read and wrote, step by step of the schedule the animation plays (core/schedule/block.py).
 
 A recorded global request becomes matrix cells (each active lane's address, over 4 bytes, as row and column of

@@ -248,7 +248,7 @@ def _q(s: str) -> str:
     return repr(s) if len(s) <= 40 else repr(s[:37] + "...")
 
 
-# ---- access records (core/hardware/accesses.py, issue 25) ---------------------------------------------------------------
+# ---- access records (core/hardware/accesses.py) -----------------------------------------------------------------------
 
 MAX_ACCESS_REQUESTS = 2**24  # warp requests one trace stores: the tracer's own cap
 # Requests kept in detail over a whole access-record file (or one check record's trace), checked before any

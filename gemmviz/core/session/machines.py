@@ -1,4 +1,4 @@
-"""Two GPUs side by side (issue 47 item 4): what each session says of its machine (the GPU, its measured memory
+"""Two GPUs side by side: what each session says of its machine (the GPU, its measured memory
 bandwidth, its FP32 peak) and whether a kernel's speed ratio between two machines follows the ratio of their
 bandwidths or of their peaks. Pure Python; the compare view (ui/charts/compare.py) shows it.
 

@@ -1,4 +1,4 @@
-"""What a GPU result says about where its number came from (issue 47 item 3): the cuBLAS it was compared with,
+"""What a GPU result says about where its number came from: the cuBLAS it was compared with,
 the SM clock its samples ran at, the kernels cuBLAS chose, and its share of the GPU's peak at that clock.
 
 A result recorded before gemmviz kept these (every session before December 2026) says what it does not know

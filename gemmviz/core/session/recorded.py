@@ -1,4 +1,4 @@
-"""What the recorded hardware files of issue 34 share (the gap metrics, the pipeline trace): their header, read
+"""What the recorded hardware files share (the gap metrics, the pipeline trace): their header, read
 and checked the same way, and the one-line refusal that names the file and the field. No Qt.
 
 A header: {"schema": ..., "schema_version": 1, "gpu": "NVIDIA H200", "created": ISO 8601, "command": "..."}.

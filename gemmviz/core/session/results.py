@@ -104,7 +104,7 @@ class Result:
     first_wrong: list | None = None  # [row, column, got (None: NaN or inf), expected]
     error_margin: float | None = None  # largest |error| / bound over C: under 1 passes
     error_map: dict | None = None  # {"cell": [rows, cols], "wrong": [[count, ...], ...]}: where C is wrong
-    # Provenance (issue 47), None where not recorded (results before it, CPU results, no NVML, no ncu):
+    # Provenance, None where not recorded (results before it, CPU results, no NVML, no ncu):
     cublas_version: str | None = None  # the libcublas the GPU run loaded, "13.1.0" (cublasGetProperty)
     # NVML's SM clock read while each sample's launches ran on the GPU (the host's read between releasing the
     # blocking kernel and waiting for the end event), the median over the samples

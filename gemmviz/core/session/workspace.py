@@ -247,7 +247,7 @@ class Workspace:
     def add_live(self, *results: Result) -> None:
         """Append this run's results (one or more: one event for all of them). Their series are shown: the user
         ran them, even where a preset hid the replayed session's series of the same name (the first Run of
-        cpu-blas under "seed kernels" showed nothing new, issue 35)."""
+        cpu-blas under "seed kernels" showed nothing new)."""
         if not results:
             return
         self.live.extend(results)

@@ -1,4 +1,4 @@
-"""The recorded accesses of one block replayed beside its schedule (issue 25): for each step of the schedule the
+"""The recorded accesses of one block replayed beside its schedule: for each step of the schedule the
 tiling animation plays, the cells of A, B (and C at the store) the block's warps really read or wrote on the
 GPU, coloured by warp, inside the outline of what the model says the step reads (core/schedule/accesses.py).
 

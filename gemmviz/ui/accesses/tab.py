@@ -1,4 +1,4 @@
-"""The "Accesses" panel (issue 25): what the kernel really touched, from recorded addresses. Two sub-views: the
+"""The "Accesses" panel: what the kernel really touched, from recorded addresses. Two sub-views: the
 coalescing and bank views (ui/accesses/views.py) and the replay of a traced block beside its schedule
 (ui/accesses/replay.py). Self-contained: it opens the H200 records shipped with gemmviz, or the records recorded
 beside a session file (`gemmviz profile --accesses --out NAME.json` writes NAME.accesses.json.gz).

@@ -1,4 +1,4 @@
-"""What the kernel really touched (issue 25), drawn: the coalescing view (one warp's global request as 32 lanes
+"""What the kernel really touched, drawn: the coalescing view (one warp's global request as 32 lanes
 onto 128-byte lines of 32-byte sectors) and the bank view (one warp's shared request as 32 lanes onto 32
 banks, conflicts highlighted), from access records recorded on a GPU (core/hardware/accesses.py).
 

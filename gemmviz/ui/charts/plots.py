@@ -147,7 +147,7 @@ class _SizeChart(ResultChart):
                     )
 
     def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
-        """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³: issue 44,
+        """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³,
         the two were one dot); those on it filled, as the series' own brush."""
         if all(on_line):
             return
@@ -192,7 +192,7 @@ def _recoloured(styles: dict, each: bool, name_of) -> dict:
 def _three_ticks_below(lo: float, hi: float) -> float:
     """`lo` lowered to the 1-2-5 values below it until the log axis from it to `hi` labels at least three: a
     range within one decade (2,800 to 9,500 GFLOP/s, the tile sizes' chart) was labelled at 5,000 and 10,000
-    only and read as linear (issue 44)."""
+    only and read as linear."""
     while len(ticks_125(lo, hi, 10**6)) < 3:
         below = [v for v in ticks_125(lo - 1.0, lo, 10**6) if v < lo - 1e-9]
         lo = below[-1] - 0.02 if below else lo - 0.1

@@ -348,7 +348,7 @@ def export_chart(
 
 # PNG goes through png_encode below, not Qt's writer (kept for JPEG and WebP): zlib level 2 after the "Up" filter
 # encodes a 3840x2160 dashboard in ~0.13 s to 726 KiB; Qt's writer at its fastest ("quality" 80, zlib level 1)
-# took 0.5-1.2 s for 822 KiB on the same 2-core machine, 2026-12-02.
+# took 0.5-1.2 s for 822 KiB on the same 2-core machine (benchmarks/README.md, export_time.py).
 PNG_LEVEL = 2
 
 
@@ -435,7 +435,7 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
 
 def png_bytes(image: QImage) -> bytes:
     with interrupt.deferred():  # Ctrl+C waits for the encoding: a signal raised inside Qt's or numpy's C calls
-        return png_encode(image)  # surfaced as a SystemError (CI, 2026-12-02), not as the interrupt
+        return png_encode(image)  # surfaced as a SystemError (seen in CI), not as the interrupt
 
 
 def svg_bytes(

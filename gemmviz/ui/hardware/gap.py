@@ -1,4 +1,4 @@
-"""The gap between two kernels as a waterfall (issue 34, item 4): one bar per part of the time difference
+"""The gap between two kernels as a waterfall: one bar per part of the time difference
 (core/hardware/gap.py), in order, each starting where the one before ended, then the whole gap; the sentences go beside it
 (the Hardware tab's text) or in the lesson step's words. Drawn with a painter by one function, `draw_gap`, for
 the tab, the lesson's live view and its slide."""

@@ -1,4 +1,4 @@
-"""The Hopper pipeline on one SM, as a timeline (issue 34, item 5): a lane per warpgroup and role, the producer's
+"""The Hopper pipeline on one SM, as a timeline: a lane per warpgroup and role, the producer's
 TMA copies in flight (a thin row per stage) and its waits for a free stage, each consumer's waits for data and its
 wgmma batches, and a lane of bubbles, where no wgmma is in flight. Drawn by one function, `draw_pipeline`."""
 

@@ -59,7 +59,7 @@ def _slide_page(painter, lesson, index, source, size, look) -> None:
     scale = inner / w
     # the slide drawn at its own size into a picture, the picture scaled onto the page: a chart scene drawn through
     # a scaled painter kept its legend at the unscaled size (pyqtgraph's legend ignores the painter's
-    # transformation), so legends came out twice too large and cut, "gpu-tilec" three times (issue 44)
+    # transformation), so legends came out twice too large and cut, "gpu-tilec" three times
     picture = QPicture()
     recorder = QPainter(picture)
     try:

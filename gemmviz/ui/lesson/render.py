@@ -31,7 +31,7 @@ from gemmviz.ui.theme import Theme, theme_for
 
 log = logging.getLogger("gemmviz")
 
-# Body text in pixels at 1080 rows: at least 24 px in projector mode (issue 12); everything scales with height.
+# Body text in pixels at 1080 rows: at least 24 px in projector mode; everything scales with height.
 BODY_PX_1080 = {True: 34.0, False: 26.0}
 SMALL_PX_1080_PROJECTOR = 24.0  # DESIGN.md: no text under 24 px at 1080p in projector type (16 px at 720p)
 WRAP = Qt.TextFlag.TextWordWrap

@@ -252,7 +252,7 @@ class TableStepView(LessonViewUi):
 
 @register_ui("accesses")
 class AccessesView(LessonViewUi):
-    """The shipped access records of the H200 (issue 25), the step's view of them, drawn as vectors."""
+    """The shipped access records of the H200, the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
         from gemmviz.ui.accesses.views import AccessCanvas, default_panels
@@ -386,7 +386,7 @@ def _gap_view(ctx: ViewContext):
 
 @register_ui("gap")
 class GapStepView(LessonViewUi):
-    """The recorded gap between two kernels as a waterfall (issue 34): the step's two series, or the best FP32 rung
+    """The recorded gap between two kernels as a waterfall: the step's two series, or the best FP32 rung
     against cuBLAS, in the lesson's language ("what the last 5% is")."""
 
     def widget(self, ctx: ViewContext) -> QWidget:

@@ -7,7 +7,7 @@ for the interpreter lock, and the window freezes for good (seen here as a test h
 threads stopped on a plain Python line, 2026-11-30). pyqtgraph's GarbageCollector is the known cure: automatic
 collection off, generations collected on a UI-thread timer with the usual thresholds. `UiThreadCollector` is
 that class (Erik Janssens' recipe) without its import of the whole pyqtgraph package, which the window's first
-frame does not wait for (issue 35)."""
+frame does not wait for."""
 
 from __future__ import annotations
 

@@ -218,7 +218,7 @@ class TilingPanel(QWidget):
             ),
         )
         # any size typed in it (1000, 1000x800x600) and Enter: a student's "what about 1000×1000?" in three actions,
-        # the tile kept (issue 44: it took eight, through the run panel, and reset TILE 32 to 16)
+        # the tile kept (it took eight, through the run panel, and reset TILE 32 to 16)
         self.size_combo.setEditable(True)
         self.size_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         words.bind(self.size_combo.lineEdit().setPlaceholderText, lambda: tr("M×N×K, Enter"))
