@@ -11,7 +11,10 @@ monotonic time of each step (ui/app.py's startup_probe), then quit:
 - probed: the worker has said what the machine has (GPU or not);
 - session-shown: the window painted after its answer (without a GPU: with the recorded session it replays).
 
-Prints the median and max of each over the runs, then what each part before the first frame spends (cli-imported,
+Each run is paired with a bare PySide6 window's (a fresh process that imports QtWidgets, makes a QApplication and
+an empty QMainWindow of the same title and first size, shows it and quits once its first frame is painted: the floor any
+Qt window pays here), in turn, so both see the same load. Prints the bare window's min and median and the ratio of
+the app's first frame to it (the medians' ratio and the min's), then the median and max of each step over the runs, then what each part before the first frame spends (cli-imported,
 ui-imported, app-ready, window-built: the median over the runs of each one's time after the step before it). Python's bytecode cache decides much of the import time:
 a pip install has it (.pyc files are written at install), a checkout run with PYTHONDONTWRITEBYTECODE=1 has
 none of gemmviz's own. By default the runs use whatever cache there is; `--no-bytecode` runs them with
@@ -39,6 +42,33 @@ PARTS = (
     ("window-shown", "show and the first paint"),
 )
 PACKAGE = Path(__file__).resolve().parent.parent / "gemmviz"
+# the floor: a bare PySide6 window, shown and painted once (the time printed when its first paint has gone out)
+BARE_WINDOW = """
+import time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+class Window(QMainWindow):
+    painted = False
+
+    def paintEvent(self, event):
+        super().paintEvent(event)
+        if not self.painted:
+            self.painted = True
+            QTimer.singleShot(0, shown)
+
+def shown():
+    print("window-shown", f"{time.monotonic():.6f}", flush=True)
+    app.quit()
+
+app = QApplication([])
+window = Window()
+window.setWindowTitle("gemmviz")
+area = app.primaryScreen().availableGeometry()
+window.resize(min(1500, area.width()), min(900, area.height()))  # the app's first size (ui/status.py fit_screen)
+window.show()
+app.exec()
+"""
 
 
 @contextmanager
@@ -59,9 +89,10 @@ def without_own_bytecode():
         shutil.rmtree(aside, ignore_errors=True)
 
 
-def one_run(no_bytecode: bool) -> dict[str, float]:
+def one_run(no_bytecode: bool, bare: bool = False) -> dict[str, float]:
+    """One fresh process: the app's (`python -m gemmviz`), or with `bare` the bare PySide6 window's."""
     env = dict(os.environ, GEMMVIZ_STARTUP_PROBE="1")
-    command = [sys.executable, "-m", "gemmviz"]
+    command = [sys.executable, "-c", BARE_WINDOW] if bare else [sys.executable, "-m", "gemmviz"]
     if no_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         command.insert(1, "-B")
@@ -83,7 +114,10 @@ def main() -> None:
     runs = int(args[0]) if args else 5
     cache = without_own_bytecode() if no_bytecode else contextmanager(lambda: (yield))()
     with cache:
-        samples = [one_run(no_bytecode) for _ in range(runs)]
+        samples, bare = [], []
+        for _ in range(runs):  # in turn: each pair under the same load
+            bare.append(one_run(no_bytecode, bare=True)["window-shown"])
+            samples.append(one_run(no_bytecode))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     mode = (
         "without bytecode cache (-B, gemmviz's __pycache__ aside)"
@@ -91,6 +125,16 @@ def main() -> None:
         else "with the bytecode cache there is"
     )
     print(f"{runs} fresh processes, {mode}; load average (1 min) after: {load:.2f}")
+    shown = [s["window-shown"] for s in samples]
+    print(
+        f"{'bare PySide6 window':>21}: min {min(bare):.2f} s, median {statistics.median(bare):.2f} s "
+        f"({', '.join(f'{v:.2f}' for v in bare)})"
+    )
+    print(
+        f"{'gemmviz first frame':>21}: min {min(shown):.2f} s, median {statistics.median(shown):.2f} s; "
+        f"ratio to the bare window: {statistics.median(shown) / statistics.median(bare):.2f} (medians), "
+        f"{min(shown) / min(bare):.2f} (mins)"
+    )
     for step in STEPS:
         values = [s[step] for s in samples if step in s]
         if not values:
