@@ -112,9 +112,7 @@ def test_a_cpu_kernel_right_first_and_wrong_after_is_invalid(monkeypatch):
             out[-1, -1] += 1.0
         return out
 
-    import gemmviz.backends.cpu as cpu
-
-    monkeypatch.setattr(cpu.np, "matmul", flaky)
+    monkeypatch.setattr(np, "matmul", flaky)  # the CPU backend's BLAS product (it imports numpy where it runs)
     engine = Engine({"cpu": CpuBackend()}, BenchSettings(warmup=1, repeats=3, seed=1))
     (r,) = engine.run(plan_jobs(["cpu-blas"], [Problem(40, 24, 56)]))
     assert r.status == "invalid" and not r.valid and "right on the first run, wrong after" in r.error

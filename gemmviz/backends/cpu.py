@@ -5,8 +5,7 @@ from __future__ import annotations
 import importlib.util
 import threading
 import time
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gemmviz.core.kernels.variants import Variant
 from gemmviz.core.measure.bench import (
@@ -27,6 +26,9 @@ from gemmviz.core.measure.timing import host_notes, noise
 from gemmviz.core.numbers import sig
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.session.results import TIMING_HOST_CLOCK, Result
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    import numpy as np
 
 # The triple loop at 4096^3 takes minutes: never more than this many timed runs of it.
 CPU_NAIVE_MAX_REPEATS = 3
@@ -56,6 +58,7 @@ def _numba_status() -> tuple[bool, str]:
 def _compile_naive():
     """The seeds' V0 loop: for i, for j, sum over k, float32 accumulator (numba's decorator; compiled lazily)."""
     import numba
+    import numpy as np
 
     @numba.njit(cache=False, fastmath=False, nogil=True)  # the app's UI thread keeps running
     def gemm_cpu_naive(a, b, c):
@@ -74,6 +77,8 @@ def _compile_naive():
 def _compile_and_calibrate(done: threading.Event) -> None:
     """The warm-up thread's body: compile, then time a small product; then set `done` (the event it was started
     with, whatever `_warmed` is by then)."""
+    import numpy as np
+
     global _naive_kernel, _seconds_per_fma, _warm_error
     try:
         kernel = _compile_naive()
@@ -145,6 +150,8 @@ def probe_seconds_per_fma(a: np.ndarray, b: np.ndarray, cancel=None) -> float:
     The in-cache calibration is only a floor: each row of C walks down every column of B, a stride of N floats,
     and once B outgrows the caches and the TLB every step is a miss. On the H200 host the loop took 1.0 ns per
     FMA at 192^3 but 7.3 ns at 4096^3 (502 s measured where the calibration alone predicted 67 s)."""
+    import numpy as np
+
     kernel = naive_kernel(cancel)
     m, k = a.shape
     n = b.shape[1]
@@ -206,6 +213,8 @@ class _CpuRun:
         return False
 
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
+        import numpy as np
+
         p = job.problem
         a, b = inputs.a, inputs.b
         c = poisoned_output(p)

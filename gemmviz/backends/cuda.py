@@ -14,8 +14,7 @@ import glob
 import os
 import threading
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gemmviz.backends.gpu_timing import KernelTimer, Nvml
 from gemmviz.backends.kernel_cache import compile_cubin
@@ -38,6 +37,9 @@ from gemmviz.core.measure.bench import (
 from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.session.results import Result
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    pass
 
 # FP32 lanes (CUDA cores) per SM by compute capability, from NVIDIA's CUDA C Programming Guide tables.
 FP32_LANES_PER_SM = {
@@ -417,6 +419,8 @@ class CudaRun(KernelTimer):
     # ---- launch ------------------------------------------------------------------------------
     def _padded_buffers(self, inputs: Inputs, rp) -> dict:
         """Zero-padded copies of A and B (and a C) for a kernel that needs multiples of its tile."""
+        import numpy as np
+
         p = inputs.problem
         if rp.matrix_bytes > self.cuda.mem_get_info()[0]:
             raise ProblemError(self._oom(rp.matrix_bytes, f"the padded {rp.label}"))
@@ -440,6 +444,8 @@ class CudaRun(KernelTimer):
     ) -> tuple[object, bool | None]:
         """A function that launches the job once, and whether its cubin came from the cache. With
         `trace_buffer`, the instrumented build, its `gemmviz_trace` pointed at that buffer."""
+        import numpy as np
+
         a, b, c = bufs["a"], bufs["b"], bufs["c"]
         if variant.runner == "cublas":
             lib = load_cublas()
@@ -571,6 +577,8 @@ class CudaRun(KernelTimer):
 
     def _check_launch(self, launch, bufs, rp, p, inputs, precision):
         """Poison C with NaN, launch once, copy C back and verify it element by element."""
+        import numpy as np
+
         cuda = self.cuda
         c_host = poisoned_output(rp)
         cuda.memcpy_htod(bufs["c"], c_host)
@@ -639,6 +647,8 @@ class CudaRun(KernelTimer):
     def _trace(self, variant: Variant, params: dict, rp, bufs: dict, config: dict) -> tuple[list | None, str | None]:
         """One untimed launch of the instrumented build: ([[block, sm, start_ns, end_ns], ...], None), or
         (None, why not) for a kernel that cannot be instrumented."""
+        import numpy as np
+
         if variant.runner not in ("kernel", "wgmma-tma") or not variant.kernel_name:
             return None, f"no block trace: {variant.name} is not a gemmviz kernel (runner {variant.runner})"
         try:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import statistics
 import time
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gemmviz.core.measure.bench import BenchSettings, Cancelled, sample_policy
 from gemmviz.core.measure.timing import SamplePolicy, Sampler
 from gemmviz.core.paths import kernel_source
 from gemmviz.core.session.results import TIMING_HOST_EVENTS, TIMING_KERNEL
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    pass
 
 HOLD_MIN_NS = 100_000  # the blocking kernel spins at least this long: the SM clock it reports is then within ~1 %
 HOLD_TIMEOUT_NS = 1_000_000_000  # ...and gives up after 1 s if the host never releases it
@@ -68,6 +70,8 @@ class KernelTimer:
 
     def _hold(self):
         """The blocking kernel, its mapped release flag and its mapped report (compiled on first use)."""
+        import numpy as np
+
         if self.hold is None:
             from pycuda.compiler import SourceModule
 

@@ -25,8 +25,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import numpy as np
-
 from gemmviz.core import interrupt
 
 try:
@@ -204,6 +202,8 @@ def check_nesting(text: str, limit: int = MAX_NESTING, toml: bool = False) -> No
     length. Brackets inside strings (and TOML's comments) do not count."""
     if text.count("[") + text.count("{") <= limit:
         return
+    import numpy as np  # here, not at the top: the CLI's parser and the window's first frame import this module
+
     data = np.frombuffer((_TOML_QUOTED if toml else _JSON_QUOTED).sub("", text).encode("utf-8", "replace"), np.uint8)
     steps = ((data == ord("[")) | (data == ord("{"))).astype(np.int32) - ((data == ord("]")) | (data == ord("}")))
     if int(np.cumsum(steps).max()) > limit:

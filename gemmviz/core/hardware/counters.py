@@ -13,12 +13,13 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.session.bounds import MAX_SMS, MAX_TRACE_NS
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    import numpy as np
 
 SECTOR_BYTES = 32  # L1/L2 move global memory in 32-byte sectors
 WAVEFRONT_BYTES = 128  # one shared-memory wavefront: 32 banks x 4 bytes, one per cycle per SM
@@ -525,7 +526,7 @@ define(
 # --------------------------------------------------------------------------------------------- block trace
 
 TRACE_FIELDS = 4  # block, sm, start, end (u64 each), as kernels/trace.cuh writes them
-_UNWRITTEN = np.uint64(0xFFFFFFFFFFFFFFFF)  # the host fills the buffer with this before the launch
+_UNWRITTEN = 0xFFFFFFFFFFFFFFFF  # (a u64) the host fills the buffer with this before the launch
 
 
 class TraceError(ValueError):
@@ -538,13 +539,15 @@ def decode_trace(raw: Iterable[int] | np.ndarray) -> list[list[int]]:
     Sorted by start time (then block); times relative to the earliest start. Refuses a buffer in which
     a block never wrote its record, a block id that is out of place, or an end before its start.
     """
+    import numpy as np
+
     a = np.asarray(raw, dtype=np.uint64)
     if a.ndim != 1 or a.size % TRACE_FIELDS:
         raise TraceError(f"a block trace holds {TRACE_FIELDS} u64 per block; got {a.size} values")
     rec = a.reshape(-1, TRACE_FIELDS)
     if rec.shape[0] == 0:
         raise TraceError("the block trace is empty")
-    missing = np.flatnonzero((rec == _UNWRITTEN).any(axis=1))
+    missing = np.flatnonzero((rec == np.uint64(_UNWRITTEN)).any(axis=1))
     if missing.size:
         raise TraceError(f"{missing.size} blocks never wrote their record (first: block {int(missing[0])})")
     ids = rec[:, 0]
@@ -582,6 +585,8 @@ def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, 
     """(sm (None unless `by_sm`), time, +1/-1) of every block's start and end, in order of SM (when `by_sm`),
     then time, an end before a start at the same instant. One in-place sort of packed int64 keys (few
     temporaries: on a million blocks their first touch cost more than the sort)."""
+    import numpy as np
+
     n = len(t)
     if not _packable(t):
         times = np.concatenate([t[:, 2], t[:, 3]])
@@ -611,6 +616,8 @@ def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> 
 
     A block ending at the same instant another starts is counted out first.
     """
+    import numpy as np
+
     t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
     if sm is not None:
         t = t[t[:, 1] == sm]
@@ -650,6 +657,8 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
 def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Iterator[None]:
     """trace_summary in steps of a few tens of milliseconds each for a million blocks (a view that must not
     stall runs one per event-loop turn); yields between them, returns the TraceSummary."""
+    import numpy as np
+
     t = np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
     if len(t) == 0:
         raise TraceError("the block trace is empty")

@@ -15,8 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 import gemmviz
 from gemmviz.core.kernels.variants import THRESHOLDS, VARIANTS, Variant, get_variant
@@ -31,6 +30,9 @@ from gemmviz.core.measure.verify import Check, abs_product
 from gemmviz.core.measure.verify import verify as verify_elements
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory
 from gemmviz.core.session.results import Result, Session
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    import numpy as np
 
 DEFAULT_WARMUP = 3
 DEFAULT_REPEATS = 20
@@ -158,6 +160,8 @@ def verify(c: np.ndarray, inputs: Inputs, precision: str) -> Check:
 
 
 def poisoned_output(problem: Problem) -> np.ndarray:
+    import numpy as np
+
     return np.full((problem.m, problem.n), np.nan, dtype=np.float32)
 
 
@@ -173,12 +177,16 @@ class Inputs:
 
     @classmethod
     def random(cls, problem: Problem, rng: np.random.Generator) -> Inputs:
+        import numpy as np
+
         a = rng.standard_normal((problem.m, problem.k), dtype=np.float32)
         b = rng.standard_normal((problem.k, problem.n), dtype=np.float32)
         return cls(problem, a, b)
 
     @property
     def reference(self) -> np.ndarray:
+        import numpy as np
+
         if self._reference is None:
             self._reference = self.a.astype(np.float64) @ self.b.astype(np.float64)
         return self._reference
@@ -252,6 +260,8 @@ class Engine:
         on_progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
     ) -> list[Result]:
+        import numpy as np
+
         cancel = cancel or threading.Event()
         rng = np.random.default_rng(self.settings.seed)
         results: list[Result] = []
@@ -343,6 +353,8 @@ class Engine:
 
 
 def environment(backends: dict[str, Backend]) -> dict:
+    import numpy as np
+
     env = {
         "gemmviz": gemmviz.__version__,
         "python": platform.python_version(),

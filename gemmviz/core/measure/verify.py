@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gemmviz.core.kernels.variants import THRESHOLDS
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    import numpy as np
 
 # (u_in, u_acc) per precision; see the module's docstring.
 ROUNDING = {"fp32": (0.0, 2.0**-24), "tf32": (2.0**-10, 2.0**-23)}
@@ -49,6 +51,8 @@ def absolute_tolerance(k: int) -> float:
 def abs_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """|A|·|B| in float32, raised by the most its own rounding can have lowered it (a sum of K positive
     terms is low by at most γ_K(2⁻²⁴) relative), so the bound built on it is never too tight."""
+    import numpy as np
+
     out = np.abs(a) @ np.abs(b)
     k = a.shape[1]
     out *= np.float32(1 + 2 * tolerance("fp32", k))
@@ -93,6 +97,8 @@ def map_shape(m: int, n: int) -> tuple[int, int]:
 
 def _squares(err: np.ndarray, ref: np.ndarray, work: np.ndarray) -> tuple[float, float]:
     """The sums of the finite errors' squares and of the reference's squares, through `work`."""
+    import numpy as np
+
     np.copyto(work, 0.0)
     np.copyto(work, err, where=np.isfinite(err))  # np.where(np.isfinite(err), err, 0.0)
     np.multiply(work, work, out=work)
@@ -104,6 +110,8 @@ def _squares(err: np.ndarray, ref: np.ndarray, work: np.ndarray) -> tuple[float,
 def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: str, k: int) -> Check:
     """Check c against the float64 reference element by element (|c − ref| ≤ tol·bound + atol, where bound is
     |A|·|B|) and by the relative Frobenius norm against the precision's threshold."""
+    import numpy as np
+
     m, n = reference.shape
     tol, atol = tolerance(precision, k), absolute_tolerance(k)
     ch, cw = map_shape(m, n)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from itertools import chain
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gemmviz.core.session.checks import (
     MAX_ITEMS,
@@ -25,6 +24,9 @@ from gemmviz.core.session.checks import (
     _optional,
     _str,
 )
+
+if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
+    import numpy as np
 
 MAX_RESULTS = 20_000  # a session the app opens, draws and tabulates within a few seconds (benchmarks/large_session.py)
 MAX_SMS = 1024  # the H200 has 132; no GPU comes near a thousand
@@ -106,6 +108,8 @@ def block_trace(v: object, where: str, sms: int | None) -> list[list[int]]:
     session's SM count (MAX_SMS without one), times from 0 to at most an hour, no block ending before it
     starts, and not every block ending as it starts (a run of no time was not measured: nothing is resident). Checked with numpy where every value is a plain whole number (a million rows
     in a fraction of a second); the first bad row is then named by the row-by-row check."""
+    import numpy as np
+
     rows = _list(v, where, MAX_TRACE_ROWS)
     if not rows:
         raise _fail(where, "empty (a traced result has one row per block; leave block_trace out instead)")
@@ -128,6 +132,8 @@ def block_trace(v: object, where: str, sms: int | None) -> list[list[int]]:
 
 def _as_array(rows: list) -> np.ndarray | None:
     """The rows as an n×4 int64 array when every row is a list of four plain ints; else None."""
+    import numpy as np
+
     # Each test a loop in C (map, chain): row by row in Python they took 2 s for the traces session's results.
     if set(map(type, rows)) != {list} or set(map(len, rows)) != {4}:
         return None
@@ -140,6 +146,8 @@ def _as_array(rows: list) -> np.ndarray | None:
 
 
 def _first_bad(t: np.ndarray, sms: int) -> int | None:
+    import numpy as np
+
     bad = (
         (t[:, 0] < 0)
         | (t[:, 0] >= len(t))
@@ -267,6 +275,7 @@ _MAX_ADDRESS = 2**40  # bytes from a matrix's start or in the shared window (1 T
 def access_columns(cols: Mapping[str, np.ndarray], where: str, n_slots: int, n_pcs: int) -> None:
     """The columns of one access trace: a slot among the traced blocks, a warp of a 1024-thread block, an
     instruction among the trace's, a known space, flags and size, and addresses from -1 (lane off) to 1 TB."""
+    import numpy as np
 
     def bad(name: str, ok: np.ndarray, what: str) -> None:
         if not ok.all():
