@@ -22,9 +22,6 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
-from gemmviz.core.exercise.check import finish, judged
-from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source, shipped_exercises
-from gemmviz.core.exercise.record import CheckFileError, load_check, record_target, report_text
 from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.numbers import LANGUAGES
@@ -188,12 +185,16 @@ def _grade_parser(actions) -> None:
 
 
 def _list() -> int:
+    from gemmviz.core.exercise.exercises import shipped_exercises
+
     for e in shipped_exercises():
         print(printable(f"{e.name}\t{e.title}\t{', '.join(e.languages)}\tvs {e.reference}"))
     return EXIT_OK
 
 
 def _exercise(name: str):
+    from gemmviz.core.exercise.exercises import ExerciseError, find_exercise
+
     try:
         return find_exercise(name)
     except ExerciseError as exc:
@@ -201,6 +202,8 @@ def _exercise(name: str):
 
 
 def _start(args) -> int:
+    from gemmviz.core.exercise.exercises import ExerciseError
+
     exercise = _exercise(args.name)
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
@@ -251,6 +254,9 @@ def _hint(args) -> int:
 
 def _check(args) -> int:
     from gemmviz.backends.exercise import Cancelled, CheckOptions, check_exercise
+    from gemmviz.core.exercise.check import finish, judged
+    from gemmviz.core.exercise.exercises import ExerciseError, find_exercise, guess_exercise, read_source
+    from gemmviz.core.exercise.record import record_target
 
     path = Path(args.file)
     try:
@@ -303,6 +309,8 @@ def _check(args) -> int:
 
 
 def _show(args) -> int:
+    from gemmviz.core.exercise.record import CheckFileError, load_check
+
     try:
         record = load_check(args.file)
     except (CheckFileError, InputFileError) as exc:
@@ -314,6 +322,8 @@ def _show(args) -> int:
 def _report(record: dict, lang: str) -> str:
     """The report as the terminal gets it: the file's name on one line, no control character of a name or of
     the student's code (core/text.printable)."""
+    from gemmviz.core.exercise.record import report_text
+
     shown = {**record, "file": printable(record.get("file", ""))}
     return printable(report_text(shown, lang), lines=True)
 
