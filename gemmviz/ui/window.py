@@ -31,7 +31,6 @@ from gemmviz.ui import about, i18n, settings_store
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
-from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
@@ -46,6 +45,7 @@ if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), 
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
+    from gemmviz.ui.lesson.mode import LessonMode, LessonView
     from gemmviz.ui.roofline.tab import RooflineTab
 
 DEFERRED_TABS = ("charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab")
@@ -84,6 +84,14 @@ def _set_checked(action: QAction, on: bool) -> None:
     action.blockSignals(True)
     action.setChecked(on)
     action.blockSignals(False)
+
+
+def _lesson():
+    """ui/lesson/mode.py, imported when a lesson is first touched (it loads the lesson views and the tiling
+    renderer: not needed for the window's first frame)."""
+    from gemmviz.ui.lesson import mode
+
+    return mode
 
 
 class MainWindow(QMainWindow):
@@ -135,7 +143,7 @@ class MainWindow(QMainWindow):
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
         self.replay_after_lesson = False  # the recorded session is opened when the lesson on screen ends
-        self.lesson_mode = lesson.LessonMode(self)  # the LessonView and presenter while a lesson is up
+        self._lesson_mode: LessonMode | None = None  # made when first asked for (lesson_mode)
         self.animation_exports = AnimationExports()  # the animation export under way, or the last one
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._deferred = after_first_paint  # the chart tabs, the lesson menu and the probe wait for the first frame
@@ -456,7 +464,7 @@ class MainWindow(QMainWindow):
             self._lesson_menu_stand_in = self.menuBar().addMenu("")
             words.bind(self._lesson_menu_stand_in.setTitle, lambda: QCoreApplication.translate("Lesson", "&Lesson"))
         else:
-            lesson.add_menu(self)
+            _lesson().add_menu(self)
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self, self.words)  # the window's title and icon, Help ▸ About
 
@@ -489,7 +497,7 @@ class MainWindow(QMainWindow):
         if self._built("exercise_tab"):
             self.exercise_tab.set_language(self.lang)
         self._rebuild_tabs()
-        lesson.speak(self, self.lang)
+        _lesson().speak(self, self.lang)
         self.validate()
 
     def _rebuild_tabs(self) -> None:
@@ -526,7 +534,7 @@ class MainWindow(QMainWindow):
         self._lesson_menu_stand_in = None
         bar = self.menuBar()
         before = set(bar.actions())
-        lesson.add_menu(self)  # appended to the bar: moved to where the stand-in is, which goes
+        _lesson().add_menu(self)  # appended to the bar: moved to where the stand-in is, which goes
         for added in [a for a in bar.actions() if a not in before]:
             bar.insertAction(stand_in.menuAction(), added)
         bar.removeAction(stand_in.menuAction())
@@ -793,12 +801,23 @@ class MainWindow(QMainWindow):
     def start_lesson(self, chosen) -> bool:
         """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
         self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
-        return lesson.start(self, chosen)
+        return _lesson().start(self, chosen)
 
-    leave_lesson = lesson.leave
+    def leave_lesson(self) -> None:
+        """Back to the normal window, as it was (ui/lesson/mode.leave)."""
+        _lesson().leave(self)
 
     @property
-    def lesson_view(self) -> lesson.LessonView | None:
+    def lesson_mode(self) -> LessonMode:
+        """The LessonView and presenter while a lesson is up (ui/lesson/mode.LessonMode), made when first asked
+        for: ui/lesson/mode.py and the lesson views it imports load after the first frame, not before it."""
+        mode = self.__dict__.get("_lesson_mode")
+        if mode is None:
+            mode = self._lesson_mode = _lesson().LessonMode(self)
+        return mode
+
+    @property
+    def lesson_view(self) -> LessonView | None:
         """The lesson on screen, if any (read-only: lesson_mode holds it)."""
         return self.lesson_mode.view
 
@@ -824,7 +843,7 @@ class MainWindow(QMainWindow):
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
-        parent = lesson.dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
+        parent = _lesson().dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
         if details:
@@ -880,7 +899,7 @@ class MainWindow(QMainWindow):
         if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
             return event.ignore()
         self.replay_after_lesson = False
-        lesson.leave(self)  # a lesson's presenter window closes with the window
+        _lesson().leave(self)  # a lesson's presenter window closes with the window
         self._save_settings()
         self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
         self.recovery.remove()  # a clean exit: nothing to recover next time
