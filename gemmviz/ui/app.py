@@ -55,7 +55,6 @@ def run(
 
     from gemmviz.backends import default_backends
     from gemmviz.core import settings
-    from gemmviz.core.lesson.lessons import LessonError, find_lesson
     from gemmviz.ui import i18n, settings_store
     from gemmviz.ui.fonts import install_cjk_fallback
     from gemmviz.ui.run.controller import leave
@@ -73,6 +72,8 @@ def run(
     language = i18n.resolve_language(lang, qs)
     i18n.install(app, language)
     if lesson is not None and lesson.folder is None and lesson.lang != language:  # a shipped lesson: its other version
+        from gemmviz.core.lesson.lessons import LessonError, find_lesson  # only here: not on the first frame's path
+
         try:
             lesson = find_lesson(lesson.name, language)
         except LessonError:
