@@ -532,12 +532,18 @@ class ExerciseTab(QWidget):
         self.access_canvas.panels = access_panels(kind, trace, record.get("reference", ""))
         self.access_canvas.update()
 
-    def shutdown(self) -> None:
-        """Closing the window: cancel a running check and wait for its thread (the child is killed at once)."""
+    def cancel_now(self) -> None:
+        """Set a running check's cancel flag (a signal's stop sets every worker's before waiting for any)."""
+        if self.thread is not None:
+            self.thread.cancel()
+
+    def shutdown(self, wait_ms: int | None = None) -> None:
+        """Closing the window: cancel a running check and wait for its thread (the child is killed at once), at
+        most `wait_ms` (None: until it ends; a thread still busy then is left behind: ui/worker.py)."""
         self.debounce.stop()
         if self.thread is not None:
             # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
-            self.thread.shutdown()
+            self.thread.shutdown(wait_ms)
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:
