@@ -22,7 +22,7 @@ import numpy as np
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
 from gemmviz.backends.exercise_facts import facts_of
-from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
+from gemmviz.core.exercise import record as _record  # (defines the report's messages)
 from gemmviz.core.exercise.diagnose import gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
@@ -392,6 +392,7 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
     module: dict | None = None
     found: dict = {}
     printed: list[str] = []
+    groups: list[dict] = []
     calls = 0
     for shape in shapes:
         t = time.perf_counter()
@@ -401,13 +402,18 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
         if any(f.kind == "uninit-shared" for f in run.findings):
             check.unwritten.append(shape)
         calls += run.printf_calls
-        printed += run.printed[: 200 - len(printed)]
+        kept = run.printed[
+            : min(_record.PRINTF_SHOWN, 200 - len(printed))
+        ]  # each size's first lines, not the first size's only
+        printed += kept
+        if run.printf_calls:
+            groups.append({"shape": list(shape), "calls": run.printf_calls, "lines": len(kept)})
         entry = check.shape_entry(shape, run, time.perf_counter() - t)
         record["shapes"].append(entry)
         if entry["status"] in ("timeout", "launch-error"):
             break  # as on the GPU: the sizes after an endless one (or a trap) are not run
     if calls:
-        part["printf"] = {"calls": calls, "lines": printed}
+        part["printf"] = {"calls": calls, "lines": printed, "shapes": groups}
     return found
 
 
