@@ -96,7 +96,7 @@ def _signalled(tmp_path, args, sig, moment):
         assert line.startswith(moment), f"never saw {moment}: {''.join(err)[-2000:]}"
         t0 = time.monotonic()
         proc.send_signal(sig)
-        proc.wait(LIMIT_S)
+        proc.wait(10 * STOP_S)  # a stop that never comes fails here, not after LIMIT_S
         took = time.monotonic() - t0
     finally:
         if proc.poll() is None:
