@@ -862,19 +862,27 @@ class MainWindow(QMainWindow):
             self.show_error(self.tr("Cannot open the check"), self.tr("{0}: not enough memory to open it").format(path))
             return False
 
-    def shutdown(self) -> bool:
-        """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
+    def shutdown(self, wait_ms: int | None = None) -> bool:
+        """Stop redraws and the workers (cancel at the next launch boundary); wait for their threads to end.
+        `wait_ms` (a signal's stop, ui/app.Stop): every worker's cancel flag is set first, then each is waited for
+        at most that long and left behind if still busy (ui/worker.leave ends the process then); None: a close,
+        which waits for the run's worker at most CLOSE_WAIT_MS and for a check or an export until they end."""
+        if wait_ms is not None:  # all of them stop at once, not one after another
+            self.controller.runner.cancel()
+            if self._built("exercise_tab"):
+                self.exercise_tab.cancel_now()
+            self.animation_exports.cancel_now()
         if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
             self.charts_tab.stop()
         self.tiling.stop()
         if self._built("exercise_tab"):
-            self.exercise_tab.shutdown()  # a running check's child is killed
-        self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
+            self.exercise_tab.shutdown(wait_ms)  # a running check's child is killed
+        self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
         if self.lesson_mode.saved_central is not None:
             unfollow_all(self.lesson_mode.saved_central)
-        return self.controller.shutdown()
+        return self.controller.shutdown() if wait_ms is None else self.controller.shutdown(wait_ms)
 
     def closeEvent(self, event) -> None:
         if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
