@@ -241,3 +241,12 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
     lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
     cell = thread_cell(lay, s, thread)
     assert cell is not None and min(cell.width(), cell.height()) >= 12 * h / 720 - 0.01
+
+
+def test_tab_titles_are_cut_longest_first():
+    from gemmviz.ui.tabs import fair_cap
+
+    assert fair_cap([100, 120, 300, 280], 1000) is None  # all whole
+    cap = fair_cap([100, 120, 300, 280], 600)
+    assert cap is not None and 100 + 120 + 2 * cap <= 600 and cap >= 180  # the short ones stay whole
+    assert sum(min(w, fair_cap([110, 110, 110], 300)) for w in (110, 110, 110)) <= 300
