@@ -244,7 +244,7 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
 
 
 def test_tab_titles_are_cut_longest_first():
-    from gemmviz.ui.tabs import fair_cap
+    from gemmviz.ui.status import fair_cap
 
     assert fair_cap([100, 120, 300, 280], 1000) is None  # all whole
     cap = fair_cap([100, 120, 300, 280], 600)

@@ -35,8 +35,7 @@ from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
-from gemmviz.ui.status import Banner, RunProgress, fit_screen
-from gemmviz.ui.tabs import Tabs
+from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
