@@ -11,12 +11,12 @@ from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer,
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QMainWindow,
     QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +35,7 @@ from gemmviz.ui.lesson import mode as lesson
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
-from gemmviz.ui.status import Banner, RunProgress, fit_screen
+from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
@@ -175,8 +175,19 @@ class MainWindow(QMainWindow):
         self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
         right_layout.addWidget(self.replay_banner)
-        self.tabs = QTabWidget()
-        right_layout.addWidget(self.tabs, 1)
+        self.tabs = Tabs()
+        # the tabs scroll sideways where a tab needs more width than the window leaves them (1280×720 in projector
+        # type with the control panel open: the Hardware, Tiling and Accesses tabs made the window 1,320 to 1,440
+        # px wide, its right part off the screen) instead of pushing the window past the screen's edge; the
+        # banners above them stay whole, elided to the width shown
+        self.tabs_scroll = QScrollArea()
+        self.tabs_scroll.setWidget(self.tabs)
+        self.tabs_scroll.setWidgetResizable(True)
+        self.tabs_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.tabs.show_in(self.tabs_scroll.viewport())
+        # the width the tab shown needs (Tabs.minimumSizeHint): the pane scrolls for it, and for it only
+        self.tabs.currentChanged.connect(lambda _i: self.tabs_scroll.setWidgetResizable(True))
+        right_layout.addWidget(self.tabs_scroll, 1)
         # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
         # the first frame: until then a stand-in of the same title holds each one's place)
         # (asked for before then, one is built on the spot: __getattr__)
@@ -200,7 +211,7 @@ class MainWindow(QMainWindow):
             )
         ):
             self.tabs.addTab(tab, "")
-            self.words.bind(partial(self.tabs.setTabText, index), title)
+            self.words.bind(partial(self._set_tab_title, index), title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -298,6 +309,11 @@ class MainWindow(QMainWindow):
         keep.restore(tab, kept)
         keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
+    def _set_tab_title(self, index: int, title: str) -> None:
+        """A tab's title, and its tooltip: the whole title where the bar cuts it with …."""
+        self.tabs.setTabText(index, title)
+        self.tabs.setTabToolTip(index, title)
+
     def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
         """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
         tabs, index = self.tabs, self.tabs.indexOf(stand_in)
@@ -305,6 +321,7 @@ class MainWindow(QMainWindow):
         tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
         try:
             tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
+            tabs.setTabToolTip(index, tabs.tabToolTip(index + 1))
             if was_current:
                 tabs.setCurrentIndex(index)
             tabs.removeTab(index + 1)
