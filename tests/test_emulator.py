@@ -128,6 +128,8 @@ def test_kernels_the_h200_did_not_see_get_causes_from_the_experiments(name, tmp_
     if name == "naive_printf":  # printf's output is kept, bounded
         printf = record["emulator"]["printf"]
         assert printf["calls"] == 1 + 33 * 17 + 48 * 48 and len(printf["lines"]) == 200
+        # by size: the 48×48 size keeps its first 20 lines though 33×17 printed more than the 200 kept
+        assert [(g["calls"], g["lines"]) for g in printf["shapes"]] == [(1, 1), (33 * 17, 179), (48 * 48, 20)]
         assert re.fullmatch(r"C\[0\]\[0\] = -?\d+\.\d{6}", printf["lines"][0])
 
 

@@ -122,3 +122,85 @@ def test_the_column_needs_no_sideways_scroll_at_720p_projector(qtbot, qapp, tmp_
         w.set_projector(False)
         w.close()
         i18n.install(qapp, "en")
+
+
+def test_the_code_box_shows_14_lines_at_720p_and_scrolls_to_the_cited_line(qtbot, tmp_path):
+    """Issue 43 item 4: the code box is tall enough at 1280×720 (it showed about 8 lines) and the cause's line is
+    scrolled into view when the check arrives, and again when the verdicts, the cause or a finding is clicked."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QApplication
+
+    from gemmviz.backends.cpu import CpuBackend
+    from gemmviz.ui.window import MainWindow
+
+    w = MainWindow(
+        backends={"cpu": CpuBackend()}, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(w)
+    try:
+        w.resize(1280, 720)
+        w.show()
+        qtbot.waitExposed(w)
+        assert w.open_exercise_check(RECORD)
+        QApplication.processEvents()
+        code = w.exercise_tab.source_view
+        assert code.viewport().height() >= 14 * code.fontMetrics().lineSpacing()
+        assert code.highlighted == [23] and code.line_visible(23)  # on arrival
+
+        def hide_it():
+            code.verticalScrollBar().setValue(0)
+            QApplication.processEvents()
+            assert not code.line_visible(23)  # a 24-line kernel: line 23 is below the first 14
+
+        for label in (w.exercise_tab.cause, w.exercise_tab.verdict_label):
+            hide_it()
+            qtbot.mouseClick(label, Qt.MouseButton.LeftButton)
+            assert code.shown_line == 23 and code.line_visible(23)
+        # a click in the emulator's finding (its text and its source line under it) shows the finding's line
+        tab = w.exercise_tab
+        i = next(i for i, line in enumerate(tab.finding_sources) if line == 23)
+        block = sum(text.count("\n") + 1 for text in tab.finding_lines[:i]) + 1  # the finding's second block
+        hide_it()
+        at = tab.findings.cursorRect(QTextCursor(tab.findings.document().findBlockByNumber(block))).center()
+        qtbot.mouseClick(tab.findings.viewport(), Qt.MouseButton.LeftButton, pos=at)
+        assert tab.findings.textCursor().blockNumber() == block and code.line_visible(23)
+    finally:
+        w.close()
+
+
+def test_printf_output_is_grouped_by_the_size_that_printed_it(qtbot, tmp_path):
+    """Issue 43 item 4: each size's printf lines under "at M×N×K (n line(s)):". The record keeps which size
+    printed what (emulator.printf.shapes); the groups here follow from the kernel: block (0, 0)'s first thread
+    prints one line per K tile (TILE 16), so ceil(K / 16) lines at each size, "tile 0" first."""
+    import json
+    import math
+    import shutil
+
+    from gemmviz.core.exercise.record import report_text
+
+    record = json.loads(RECORD.read_text())
+    printf = record["emulator"]["printf"]
+    groups = [{"shape": s["shape"], "calls": math.ceil(s["shape"][2] / 16)} for s in record["shapes"]]
+    assert sum(g["calls"] for g in groups) == printf["calls"] == len(printf["lines"])
+    printf["shapes"] = [{**g, "lines": g["calls"]} for g in groups]
+    shutil.copy(DATA / "tiled_printf.cu", tmp_path / "tiled_printf.cu")
+    record["file"] = str(tmp_path / "tiled_printf.cu")
+    path = tmp_path / "tiled_printf.check.json"
+    path.write_text(json.dumps(record))
+
+    tab = _tab(qtbot, "en")
+    try:
+        assert tab.open_check(path)
+        shown = tab.printf_view.toPlainText().splitlines()
+        heads = [i for i, line in enumerate(shown) if line.startswith("at ")]
+        assert [shown[i] for i in heads] == [
+            f"at {'×'.join(map(str, g['shape']))} ({g['calls']} line(s)):" for g in groups
+        ]
+        for i, g in zip(heads, groups):  # each size's own lines under its label, from tile 0
+            assert [line.split(":")[0] for line in shown[i + 1 : i + 1 + g["calls"]]] == [
+                f"tile {t}" for t in range(g["calls"])
+            ]
+        assert "at 33×17×65 (5 line(s)):" in report_text(record)  # the CLI's report groups them the same way
+    finally:
+        tab.shutdown()

@@ -174,3 +174,30 @@ def test_the_keys_help_fits_its_pane_without_scrolling(qtbot, window, size):
     p.help.document().adjustSize()
     assert p.help.verticalScrollBar().maximum() == 0, size
     assert p.help.font().pixelSize() >= 14
+
+
+def test_the_replay_banner_stays_off_the_projector_and_comes_back_after_a_lesson_in_the_window(qtbot, window):
+    """The replayed session's notice ("Recorded on NVIDIA H200 … — replay") is the teacher's news: after a
+    presented lesson (the window on the projector) it stays hidden, the replay opened as the lesson ends included;
+    it comes back when its news changes, and after a lesson given in the window alone it is there as before."""
+    window.replay_after_lesson = True  # no GPU: the recorded session opens as the lesson ends
+    p = _present(qtbot, window)
+    assert not window.replay_banner.isVisible()  # set aside with the tabs while the slide is up
+    QTest.keyClick(p, Qt.Key.Key_Escape)
+    assert window.lesson_view is None and window.workspace.replay is not None
+    qtbot.waitUntil(window.tabs.isVisible)  # the tabs and banners back in the window (shown on the next turn)
+    words = window.files.replay_words()
+    assert "replay" in words and window.replay_banner.text() == words
+    assert not window.replay_banner.isVisible() and not window.device_label.isVisible()
+    window.replay_banner.set_text(words)  # the same session shown again: still the teacher's, hidden
+    assert not window.replay_banner.isVisible()
+    window.replay_banner.set_text(words + " ")  # (the same words: spaces do not count)
+    assert not window.replay_banner.isVisible()
+    window.replay_banner.set_text("Recorded on another GPU — replay")  # other news is shown again
+    assert window.replay_banner.isVisible()
+    window.replay_banner.set_text(words)
+    assert mode.start(window, LESSON)  # a lesson in the window alone: nothing was projected
+    assert not window.replay_banner.isVisible()
+    mode.leave(window)
+    qtbot.waitUntil(window.tabs.isVisible)
+    assert window.replay_banner.isVisible() and window.replay_banner.text() == words

@@ -196,3 +196,36 @@ def test_the_tiling_tab_puts_tiled_pad_beside_tiled(qtbot):
     for i in range(len(panel.schedule.steps)):
         panel.go(i)
         assert panel.beside_view.state.step == i  # the same steps: in lockstep one for one
+
+
+def test_the_tiling_tab_shows_the_compact_counters_of_half_a_view_while_a_kernel_is_beside(qtbot):
+    """Beside another kernel each view is half the width: both draw the compact counters of the lesson's side view
+    (at 1280×720 in projector type the full ones were shrunk to 11 px), the exports' frame_state() stays whole,
+    and with nothing beside the full counters come back."""
+    from gemmviz.ui.theme import PROJECTOR_LIGHT
+    from tests.legibility import painted_texts
+
+    panel = TilingPanel(PROJECTOR_LIGHT)
+    qtbot.addWidget(panel)
+    panel.resize(1250, 380)  # the tab's view area at 1280×720 in projector type
+    panel.show()
+    panel.set_problem(P, tile=16, variant="gpu-tiled")
+    panel.source.setVisible(False)
+    panel.beside_combo.setCurrentIndex(panel.beside_combo.findData("gpu-naive"))
+    qtbot.waitUntil(lambda: panel.beside_view.width() > 0)
+
+    def smallest() -> float:
+        return min(
+            d.px for v in (panel.view, panel.beside_view) for d in painted_texts(v) if d.text.startswith("global")
+        )
+
+    for view in (panel.view, panel.beside_view):
+        view.set_state(replace(view.state, compact=False))  # the counters these half views drew before
+    full = smallest()
+    for i in (0, len(panel.schedule.steps) - 1):
+        panel.go(i)
+        assert panel.view.state.compact and panel.beside_view.state.compact
+        assert not panel.frame_state().compact
+    assert smallest() > full
+    panel.beside_combo.setCurrentIndex(0)
+    assert not panel.view.state.compact

@@ -100,6 +100,45 @@ def test_every_tab_fits_without_overlaps(shared_window, qtbot, size, projector, 
     assert bad == [], "\n".join(bad[:10])
 
 
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_720p_with_the_control_panel_open_cuts_off_no_tab_and_no_panel_label(shared_window, qtbot, projector):
+    """1280×720 with the control panel open, in projector type too: the window stays on the screen (the Hardware,
+    Tiling and Accesses tabs made it 1,320 to 1,440 px wide: the tabs now scroll sideways in their own pane), every
+    tab's title is inside the part shown (cut with … where needed, the whole title its tooltip; the last ones were
+    behind scroll arrows), and the run panel is never wider than its pane (its check boxes' words wrap, a long
+    variant title is cut with …): "flush L2 before each sample (cold)" and the M, N, K fields were cut at its edge."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    from gemmviz.ui.run.panel import CheckLabel
+
+    w = shared_window
+    w.set_projector(projector)
+    w.resize(1280, 720)
+    w.set_controls_visible(True)
+    panel = w.run_panel
+    pane = panel.parentWidget()  # the run panel's scroll area's viewport
+    shown = w.tabs_scroll.viewport()
+    for name in ("charts_tab", "roofline_tab", "hardware_tab", "tiling", "compare", "access_tab", "exercise_tab"):
+        w.tabs.setCurrentWidget(getattr(w, name))
+        qtbot.waitUntil(lambda: not w.charts_tab.refresh_pending and not w.projector_pending.isActive())
+        QApplication.processEvents()
+        assert w.width() <= 1280 and w.minimumSizeHint().width() <= 1280, name
+        bar = w.tabs.tabBar()
+        at = bar.mapTo(shown, QPoint(0, 0))
+        for i in range(w.tabs.count()):
+            assert shown.rect().adjusted(0, 0, 1, 1).contains(bar.tabRect(i).translated(at)), (name, w.tabs.tabText(i))
+            assert w.tabs.tabToolTip(i) == w.tabs.tabText(i) != ""
+        assert panel.minimumSizeHint().width() <= pane.width() and panel.width() <= pane.width(), name
+    labels = {label.box: label for label in panel.findChildren(CheckLabel)}
+    cold = labels[panel.cold_box]
+    assert cold.text() == panel.cold_box.accessibleName() != "" and cold.wordWrap()
+    was = panel.cold_box.isChecked()
+    QTest.mouseClick(cold, Qt.MouseButton.LeftButton)  # the words tick the box, as a check box's own text does
+    assert panel.cold_box.isChecked() is not was
+    panel.cold_box.setChecked(was)
+
+
 def test_control_panel_hides_with_ctrl_b_and_in_projector_mode_and_fonts_come_back(window, qtbot):
     base = QApplication.instance().font().pointSize()
     assert window.controls.isVisibleTo(window)
@@ -202,3 +241,12 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
     lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
     cell = thread_cell(lay, s, thread)
     assert cell is not None and min(cell.width(), cell.height()) >= 12 * h / 720 - 0.01
+
+
+def test_tab_titles_are_cut_longest_first():
+    from gemmviz.ui.status import fair_cap
+
+    assert fair_cap([100, 120, 300, 280], 1000) is None  # all whole
+    cap = fair_cap([100, 120, 300, 280], 600)
+    assert cap is not None and 100 + 120 + 2 * cap <= 600 and cap >= 180  # the short ones stay whole
+    assert sum(min(w, fair_cap([110, 110, 110], 300)) for w in (110, 110, 110)) <= 300

@@ -22,7 +22,7 @@ import numpy as np
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
 from gemmviz.backends.exercise_facts import facts_of
-from gemmviz.core.exercise import record as _record  # noqa: F401  (defines the report's messages)
+from gemmviz.core.exercise import record as _record  # (defines the report's messages)
 from gemmviz.core.exercise.diagnose import gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
@@ -391,8 +391,7 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
     """Each size in one module (as the GPU's check loads one), verified; its findings merged; printf kept."""
     module: dict | None = None
     found: dict = {}
-    printed: list[str] = []
-    calls = 0
+    by_size: list[tuple[list[int], int, list[str]]] = []  # each size's printf: its calls and its lines
     for shape in shapes:
         t = time.perf_counter()
         run = check.run(shape, module=module)
@@ -400,15 +399,32 @@ def _run_shapes(record: dict, part: dict, check: EmulatedCheck, shapes) -> dict:
         _merge(found, run)
         if any(f.kind == "uninit-shared" for f in run.findings):
             check.unwritten.append(shape)
-        calls += run.printf_calls
-        printed += run.printed[: 200 - len(printed)]
+        if run.printf_calls:
+            by_size.append((list(shape), run.printf_calls, list(run.printed)))
         entry = check.shape_entry(shape, run, time.perf_counter() - t)
         record["shapes"].append(entry)
         if entry["status"] in ("timeout", "launch-error"):
             break  # as on the GPU: the sizes after an endless one (or a trap) are not run
-    if calls:
-        part["printf"] = {"calls": calls, "lines": printed}
+    if by_size:
+        part["printf"] = _printf_kept(by_size)
     return found
+
+
+def _printf_kept(by_size: list[tuple[list[int], int, list[str]]], limit: int = 200) -> dict:
+    """The record's printf: at most `limit` lines, each size's first PRINTF_SHOWN first (a size that prints a
+    lot leaves the others their first lines), then the rest in the order the sizes ran; `shapes` says which
+    size printed which lines."""
+    kept = [min(len(lines), _record.PRINTF_SHOWN) for _s, _c, lines in by_size]
+    room = limit - sum(kept)
+    for i, (_s, _c, lines) in enumerate(by_size):
+        more = max(0, min(len(lines) - kept[i], room))
+        kept[i] += more
+        room -= more
+    return {
+        "calls": sum(c for _s, c, _l in by_size),
+        "lines": [line for (_s, _c, lines), k in zip(by_size, kept) for line in lines[:k]],
+        "shapes": [{"shape": s, "calls": c, "lines": k} for (s, c, _l), k in zip(by_size, kept)],
+    }
 
 
 def _other_order(check: EmulatedCheck, done: list[dict]) -> None:

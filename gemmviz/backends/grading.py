@@ -354,11 +354,21 @@ def _stop_check(_signum, _frame) -> None:
         raise _Stop
 
 
+_signalled = False  # in a worker: a terminal's or a batch system's signal reached it during the current check
+
+
+def _note_signal(_signum, _frame) -> None:
+    """The parent stops the workers, so a worker goes on; but a signal sent to the whole job (Slurm's scancel,
+    a terminal's Ctrl+C) also killed the check's compiler or child, whose failure is no grade."""
+    global _signalled
+    _signalled = True
+
+
 def _serve(conn, cancel, parent: int, jobs: int) -> None:
     """A worker: files from `conn`, one at a time, until None, the run's cancel, or its parent's end."""
-    global _CANCEL
+    global _CANCEL, _signalled
     for signum in _SIGNALS:  # the parent stops the workers; a handler, not SIG_IGN: their children get the default
-        signal.signal(signum, lambda *_: None)
+        signal.signal(signum, _note_signal)
     if _POSIX:
         signal.signal(signal.SIGUSR1, _stop_check)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
@@ -371,12 +381,15 @@ def _serve(conn, cancel, parent: int, jobs: int) -> None:
             task = conn.recv()
             if task is None:
                 return
+            _signalled = False
             try:
                 answer: tuple[str, object] = ("row", grade_one(*task))
             except (Cancelled, _Stop):
                 answer = ("cancelled", None)
             except Exception as exc:  # a bug: the parent records the file as not checked
                 answer = ("error", f"{type(exc).__name__}: {exc}")
+            if _signalled or cancel.is_set():  # its steps may have been killed under it: checked again on resume
+                answer = ("cancelled", None)
             conn.send(answer)
     except (_Stop, EOFError, OSError):
         pass

@@ -648,6 +648,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "printf: {calls} line(s) printed (emulated; the first {kept} kept):",
         "zh": "printf：打印了 {calls} 行（模拟；保留前 {kept} 行）：",
     },
+    "report.printf_at": {
+        "en": "at {shape} ({calls} line(s)):",
+        "zh": "在 {shape}（{calls} 行）：",
+    },
     "report.access_goal": {"en": "access goal: {cause}", "zh": "访问目标：{cause}"},
     "report.cause": {"en": "likeliest cause: {cause}", "zh": "最可能的原因：{cause}"},
     "report.source_line": {"en": "line {line}: {text}", "zh": "第 {line} 行：{text}"},

@@ -5,7 +5,9 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import socket
 import sys
+import threading
 import time
 
 from gemmviz.core import interrupt
@@ -111,35 +113,70 @@ def run(
     finally:
         stop.close()
     if stop.signum is not None:
-        print(f"gemmviz: {interrupt.MESSAGES.get(stop.signum, 'interrupted')}", file=sys.stderr)
+        sys.stderr.flush()
+        stop.announce(stop.signum)
     return leave(code)
 
 
+SIGNAL_WAIT_MS = 500  # a signal's stop waits this long for a busy worker (a window's close: CLOSE_WAIT_MS)
+GRACE_S = 1.5  # a signal's stop not over by then (the UI thread busy, a thread in a C call): the process ends
+
+
 class Stop:
-    """Ctrl+C and SIGTERM end the window (`timeout -s INT 12 gemmviz`, a session's logout): Qt's event loop runs
-    no Python, so Python's handler would wait for the next event that does; the signal's number is written to a
-    socket (signal.set_wakeup_fd) that a QSocketNotifier watches, and the loop quits at once with 128 + the
-    signal, as after a window system's destroy: unsaved live results go to the recovery file (offered at the next
-    start), the run is cancelled and its worker joined. A signal that comes before the loop runs is taken when it
-    starts."""
+    """Ctrl+C and SIGTERM end the window within 2 s, every time (`timeout -s INT 12 gemmviz`, a session's logout).
+    Qt's event loop runs no Python, so Python's handler would wait for the next event that does: the signal's
+    number is written to a socket (signal.set_wakeup_fd) that a watcher thread reads; it passes the number on to
+    a socket that a QSocketNotifier watches, and the loop quits with 128 + the signal, as after a window
+    system's destroy: unsaved live results go to the recovery file (offered at the next start), every worker's
+    cancel flag is set, and the workers are waited for at most SIGNAL_WAIT_MS (one still in a C extension is
+    left: the process exits anyway). A signal that comes before the loop runs is taken when it starts.
+
+    The UI thread may be busy when the signal comes (building the charts, a long native call): the watcher gives
+    the orderly stop GRACE_S, then ends the process itself with the same line and status. Nothing is lost by
+    that: the recovery file is rewritten after each result (MainWindow._on_result)."""
 
     def __init__(self, app) -> None:
-        import socket
-
         from PySide6.QtCore import QSocketNotifier
 
         self.app, self.window, self.signum = app, None, None
-        self.reader, self.writer = socket.socketpair()
-        for end in (self.reader, self.writer):
+        self._lock = threading.Lock()
+        self._announced = False
+        self.reader, self.writer = socket.socketpair()  # the C handler writes the signal's number here
+        self.relay_reader, self.relay_writer = socket.socketpair()  # the watcher passes it on to the loop
+        for end in (self.writer, self.relay_reader, self.relay_writer):
             end.setblocking(False)
         self.previous_fd = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
         self.previous = {s: signal.signal(s, _noted) for s in interrupt.SIGNALS}
-        self.notifier = QSocketNotifier(self.reader.fileno(), QSocketNotifier.Type.Read)
+        self.notifier = QSocketNotifier(self.relay_reader.fileno(), QSocketNotifier.Type.Read)
         self.notifier.activated.connect(self._woken)
+        self.watcher = threading.Thread(target=self._watch, name="gemmviz-stop", daemon=True)
+        self.watcher.start()
+
+    def _watch(self) -> None:
+        """The watcher thread: wait for a signal's byte (or the end of the socket: close()), hand it to the event
+        loop, then give the orderly stop GRACE_S; the process ends here if it is still running then."""
+        while True:
+            try:
+                data = self.reader.recv(64)
+            except OSError:
+                return  # closed
+            if not data:
+                return  # close(): the window ended without a signal
+            signums = [b for b in data if b in interrupt.SIGNALS]
+            if signums:
+                break
+        signum = signums[0]
+        try:
+            self.relay_writer.send(bytes([signum]))
+        except OSError:
+            pass  # closed meanwhile: the loop is over already
+        time.sleep(GRACE_S)  # a deadline, not a wait for a condition: the process ends before it if all goes well
+        self.announce(signum)
+        os._exit(128 + signum)
 
     def _woken(self, *_args) -> None:
         try:
-            data = self.reader.recv(64)
+            data = self.relay_reader.recv(64)
         except OSError:
             return
         signums = [b for b in data if b in interrupt.SIGNALS]
@@ -150,16 +187,36 @@ class Stop:
         if window is not None:
             if window.recovery.unsaved:
                 window.recovery.write()
-            window.shutdown()  # cancels the run, waits at most 2 s for the worker, detaches one stuck in a native call
+            window.shutdown(SIGNAL_WAIT_MS)  # every cancel flag set, then each worker waited for briefly
         self.app.exit(128 + self.signum)
+
+    def announce(self, signum: int) -> None:
+        """The signal's one line on stderr, said once (by the orderly stop or by the watcher, whichever is first)."""
+        with self._lock:
+            if self._announced:
+                return
+            self._announced = True
+            line = f"gemmviz: {interrupt.MESSAGES.get(signum, 'interrupted')}\n"
+            try:
+                os.write(2, line.encode())  # not through sys.stderr, whose lock another thread may hold
+            except OSError:
+                pass
 
     def close(self) -> None:
         self.notifier.setEnabled(False)
         signal.set_wakeup_fd(self.previous_fd)
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
-        self.reader.close()
-        self.writer.close()
+        if self.signum is None and self.watcher.is_alive():
+            try:
+                self.writer.shutdown(socket.SHUT_WR)  # the watcher's recv ends: no signal came
+            except OSError:
+                pass
+            self.watcher.join()
+        # after a signal the watcher keeps its deadline (a daemon: it ends with the process); its sockets stay open
+        if self.signum is None:
+            for end in (self.reader, self.writer, self.relay_reader, self.relay_writer):
+                end.close()
 
 
 def _noted(_signum, _frame) -> None:

@@ -11,12 +11,12 @@ from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer,
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QMainWindow,
     QMenu,
     QMessageBox,
     QScrollArea,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,7 +34,7 @@ from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController, RunState
 from gemmviz.ui.run.panel import RunPanel
-from gemmviz.ui.status import Banner, RunProgress, fit_screen
+from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
@@ -183,8 +183,19 @@ class MainWindow(QMainWindow):
         self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
         right_layout.addWidget(self.replay_banner)
-        self.tabs = QTabWidget()
-        right_layout.addWidget(self.tabs, 1)
+        self.tabs = Tabs()
+        # the tabs scroll sideways where a tab needs more width than the window leaves them (1280×720 in projector
+        # type with the control panel open: the Hardware, Tiling and Accesses tabs made the window 1,320 to 1,440
+        # px wide, its right part off the screen) instead of pushing the window past the screen's edge; the
+        # banners above them stay whole, elided to the width shown
+        self.tabs_scroll = QScrollArea()
+        self.tabs_scroll.setWidget(self.tabs)
+        self.tabs_scroll.setWidgetResizable(True)
+        self.tabs_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.tabs.show_in(self.tabs_scroll.viewport())
+        # the width the tab shown needs (Tabs.minimumSizeHint): the pane scrolls for it, and for it only
+        self.tabs.currentChanged.connect(lambda _i: self.tabs_scroll.setWidgetResizable(True))
+        right_layout.addWidget(self.tabs_scroll, 1)
         # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
         # the first frame: until then a stand-in of the same title holds each one's place)
         # (asked for before then, one is built on the spot: __getattr__)
@@ -208,7 +219,7 @@ class MainWindow(QMainWindow):
             )
         ):
             self.tabs.addTab(tab, "")
-            self.words.bind(partial(self.tabs.setTabText, index), title)
+            self.words.bind(partial(self._set_tab_title, index), title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -306,6 +317,11 @@ class MainWindow(QMainWindow):
         keep.restore(tab, kept)
         keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
+    def _set_tab_title(self, index: int, title: str) -> None:
+        """A tab's title, and its tooltip: the whole title where the bar cuts it with …."""
+        self.tabs.setTabText(index, title)
+        self.tabs.setTabToolTip(index, title)
+
     def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
         """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
         tabs, index = self.tabs, self.tabs.indexOf(stand_in)
@@ -313,6 +329,7 @@ class MainWindow(QMainWindow):
         tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
         try:
             tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
+            tabs.setTabToolTip(index, tabs.tabToolTip(index + 1))
             if was_current:
                 tabs.setCurrentIndex(index)
             tabs.removeTab(index + 1)
@@ -881,19 +898,27 @@ class MainWindow(QMainWindow):
             self.show_error(self.tr("Cannot open the check"), self.tr("{0}: not enough memory to open it").format(path))
             return False
 
-    def shutdown(self) -> bool:
-        """Stop redraws and the worker (cancel at the next launch boundary); wait for its thread to end."""
+    def shutdown(self, wait_ms: int | None = None) -> bool:
+        """Stop redraws and the workers (cancel at the next launch boundary); wait for their threads to end.
+        `wait_ms` (a signal's stop, ui/app.Stop): every worker's cancel flag is set first, then each is waited for
+        at most that long and left behind if still busy (ui/worker.leave ends the process then); None: a close,
+        which waits for the run's worker at most CLOSE_WAIT_MS and for a check or an export until they end."""
+        if wait_ms is not None:  # all of them stop at once, not one after another
+            self.controller.runner.cancel()
+            if self._built("exercise_tab"):
+                self.exercise_tab.cancel_now()
+            self.animation_exports.cancel_now()
         if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
             self.charts_tab.stop()
         self.tiling.stop()
         if self._built("exercise_tab"):
-            self.exercise_tab.shutdown()  # a running check's child is killed
-        self.animation_exports.stop()  # an export under way: cancelled and joined (a refused close never gets here)
+            self.exercise_tab.shutdown(wait_ms)  # a running check's child is killed
+        self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
         if self.lesson_mode.saved_central is not None:
             unfollow_all(self.lesson_mode.saved_central)
-        return self.controller.shutdown()
+        return self.controller.shutdown() if wait_ms is None else self.controller.shutdown(wait_ms)
 
     def closeEvent(self, event) -> None:
         if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel

@@ -349,7 +349,14 @@ _EMULATOR = _obj(
                 "k_square_shape": _DIMS,
             }
         ),
-        "printf": _obj({"calls": _int(0, 2**62), "lines": _list(_text(600, copied=True), 200)}),
+        "printf": _obj(
+            {
+                "calls": _int(0, 2**62),
+                "lines": _list(_text(600, copied=True), 200),
+                # which size printed them: `lines` is these sizes' kept lines, in this order
+                "shapes": _list(_obj({"shape": _DIMS, "calls": _int(0, 2**62), "lines": _int(0, 200)}), 16),
+            }
+        ),
         "reference": _obj(
             {"variant": _text(100), "note": _text(), "summary": _list(_counter_map, 4), "blocks": _list(_BLOCK, 4)}
         ),
@@ -652,10 +659,15 @@ def _emulator_lines(record: dict, lang: str) -> list[str]:
     for text, line in emulator_findings(record, lang):
         out.append("  " + text)
         out += _with_source(record, line)
-    calls, lines = printf_output(record)
+    calls, _lines = printf_output(record)
+    groups = printf_groups(record)
     if calls:
-        out.append("  " + render(msg("report.printf", calls=calls, kept=len(lines)), lang))
-        out += [f"    {line}" for line in lines]
+        kept = sum(len(lines) for _shape, _calls, lines in groups)
+        out.append("  " + render(msg("report.printf", calls=calls, kept=kept), lang))
+        for shape, n, lines in groups:
+            if shape is not None:
+                out.append("    " + render(msg("report.printf_at", shape=shape, calls=n), lang))
+            out += [f"    {line}" for line in lines]
     return out
 
 
@@ -682,6 +694,23 @@ def printf_output(record: dict, shown: int = PRINTF_SHOWN) -> tuple[int, list[st
     """How many times the emulated kernel called printf, and the first `shown` lines of what it printed."""
     printf = (record.get("emulator") or {}).get("printf") or {}
     return printf.get("calls") or 0, list(printf.get("lines") or [])[:shown]
+
+
+def printf_groups(record: dict, shown: int = PRINTF_SHOWN) -> list[tuple[list[int] | None, int, list[str]]]:
+    """The kernel's printf output by the size that printed it: (the size, its calls, its first `shown` lines
+    kept), in the order the sizes ran. A record without the sizes (written before they were kept): one group
+    whose size is None."""
+    printf = (record.get("emulator") or {}).get("printf") or {}
+    lines = list(printf.get("lines") or [])
+    groups = printf.get("shapes")
+    if not groups:
+        calls, kept = printf_output(record, shown)
+        return [(None, calls, kept)] if calls else []
+    out, at = [], 0
+    for g in groups:
+        out.append((list(g["shape"]), g["calls"], lines[at : at + g["lines"]][:shown]))
+        at += g["lines"]
+    return out
 
 
 def finding_lines(record: dict) -> list[int]:

@@ -52,6 +52,7 @@ from gemmviz.core.exercise.record import (
     emulator_findings,
     finding_lines,
     load_check,
+    printf_groups,
     printf_output,
     record_target,
 )
@@ -61,7 +62,7 @@ from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
 from gemmviz.ui.accesses.views import AccessCanvas, Panel
 from gemmviz.ui.exercise.gap import ExerciseGap
-from gemmviz.ui.exercise.widgets import ErrorMap, NoWheelComboBox, SourceView, TimingBars
+from gemmviz.ui.exercise.widgets import ClickableLabel, ErrorMap, NoWheelComboBox, SourceView, TimingBars
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, plain, tr
 from gemmviz.ui.worker import WorkerThread
 
@@ -185,6 +186,7 @@ class ExerciseTab(QWidget):
         self.task = QPlainTextEdit(readOnly=True)
         self.hints = QPlainTextEdit(readOnly=True)  # grows into its own box: the button above never moves
         self.hints.setVisible(False)
+        self.finding_sources: list[int | None] = []  # the source line each finding names (None: none)
         left = self._left_column()
         right = self._right_column()
         splitter = QSplitter()
@@ -200,6 +202,9 @@ class ExerciseTab(QWidget):
         self.open_check_button.clicked.connect(self._open_check_dialog)
         self.check_button.clicked.connect(self.start_check)
         self.cancel_button.clicked.connect(self.cancel_check)
+        self.findings.cursorPositionChanged.connect(self._finding_clicked)  # a click in a finding shows its line
+        for label in (self.verdict_label, self.cause):
+            label.clicked.connect(self._show_cause_line)
 
     def _left_column(self) -> QWidget:
         left = QWidget()
@@ -223,10 +228,10 @@ class ExerciseTab(QWidget):
         return left
 
     def _right_column(self) -> QWidget:
-        self.verdict_label = QLabel()
+        self.verdict_label = ClickableLabel()  # a click on the verdicts or the cause shows the cause's line
         self.verdict_label.setTextFormat(Qt.TextFormat.RichText)  # built here from escaped parts only
         self.verdict_label.setWordWrap(True)
-        self.cause = QLabel()
+        self.cause = ClickableLabel()
         self.cause.setTextFormat(Qt.TextFormat.PlainText)
         self.cause.setWordWrap(True)
         bold = QFont(self.cause.font())
@@ -287,7 +292,7 @@ class ExerciseTab(QWidget):
         for w in (self.access_kind, self.access_canvas):
             rv.addWidget(w)
             w.setVisible(False)
-        right = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
+        right = self.column = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
         right.setWidgetResizable(True)
         right.setFrameShape(QFrame.Shape.NoFrame)
         right.setWidget(content)
@@ -532,12 +537,18 @@ class ExerciseTab(QWidget):
         self.access_canvas.panels = access_panels(kind, trace, record.get("reference", ""))
         self.access_canvas.update()
 
-    def shutdown(self) -> None:
-        """Closing the window: cancel a running check and wait for its thread (the child is killed at once)."""
+    def cancel_now(self) -> None:
+        """Set a running check's cancel flag (a signal's stop sets every worker's before waiting for any)."""
+        if self.thread is not None:
+            self.thread.cancel()
+
+    def shutdown(self, wait_ms: int | None = None) -> None:
+        """Closing the window: cancel a running check and wait for its thread (the child is killed at once), at
+        most `wait_ms` (None: until it ends; a thread still busy then is left behind: ui/worker.py)."""
         self.debounce.stop()
         if self.thread is not None:
             # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
-            self.thread.shutdown()
+            self.thread.shutdown(wait_ms)
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:
@@ -610,65 +621,95 @@ class ExerciseTab(QWidget):
         self.source_view.set_source(source, cause_lines(record), finding_lines(record))
 
     def _fill_printf(self, record: dict) -> None:
-        calls, lines = printf_output(record)
+        """The kernel's printf output under the size that printed it ("at 33×17×65 (5 line(s)):")."""
+        calls, _lines = printf_output(record)
+        groups = printf_groups(record)
         for w in (self.printf_title, self.printf_view):
             w.setVisible(bool(calls))
-        self.printf_title.setText(render(msg("report.printf", calls=calls, kept=len(lines)), self.lang))
-        self.printf_view.setPlainText("\n".join(lines))
+        kept = sum(len(lines) for _shape, _n, lines in groups)
+        self.printf_title.setText(render(msg("report.printf", calls=calls, kept=kept), self.lang))
+        text = []
+        for shape, n, lines in groups:
+            if shape is not None:  # (a record from before the sizes were kept: its lines alone)
+                text.append(render(msg("report.printf_at", shape=shape, calls=n), self.lang))
+            text += lines
+        self.printf_view.setPlainText("\n".join(text))
 
     def _fill_findings(self, record: dict) -> None:
         self.finding_lines = []
+        self.finding_sources = []
         self._collect_findings(record)
+        self.findings.blockSignals(True)  # filling it is no click
         self.findings.setPlainText("\n".join(self.finding_lines))
+        self.findings.blockSignals(False)
 
-    def _nvcc_lines(self, record: dict, source) -> list[str]:
+    def _finding_clicked(self) -> None:
+        """The finding the click is in: its source line scrolled into view in the code box."""
+        block = self.findings.textCursor().blockNumber()
+        first = 0
+        for text, line in zip(self.finding_lines, self.finding_sources):
+            first += text.count("\n") + 1  # a finding with its source under it is several blocks
+            if block < first:
+                if line is not None:
+                    self._show_source_line(line)
+                return
+
+    def _show_cause_line(self) -> None:
+        lines = cause_lines(self.record or {}) or finding_lines(self.record or {})
+        if lines:
+            self._show_source_line(lines[0])
+
+    def _show_source_line(self, line: int) -> None:
+        if self.source_view.isVisible() and self.source_view.show_line(line):
+            self.column.ensureWidgetVisible(self.source_view, 0, 0)
+
+    def _nvcc_lines(self, record: dict) -> list[tuple[str, int | None]]:
         """nvcc's errors, then its warnings (often the clue: k >= 0 on an unsigned k is always true), each with
         its source line."""
         out = []
         diagnostics = (record.get("compile") or {}).get("diagnostics", [])
         for d in diagnostics:
             if d["severity"] == "error":
-                out.append(tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]) + source(d.get("line")))
+                out.append((tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]), d.get("line")))
         for d in diagnostics:
             if d["severity"] == "warning":
                 said = msg("report.nvcc_warning", line=d.get("line") or "?", message=d["message"])
-                out.append(render(said, self.lang) + source(d.get("line")))
+                out.append((render(said, self.lang), d.get("line")))
         return out
 
     def _collect_findings(self, record: dict) -> None:
         lines = source_lines(record.get("source") or "")
 
-        def source(line):
-            return f"\n    {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
+        def add(text: str, line=None) -> None:
+            """A finding, with its source line under it (and noted, for a click) where it names one."""
+            cited = line if type(line) is int and 0 < line <= len(lines) else None
+            self.finding_lines.append(text + (f"\n    {lines[cited - 1].strip()}" if cited else ""))
+            self.finding_sources.append(cited)
 
-        self.finding_lines += self._nvcc_lines(record, source)
+        for text, line in self._nvcc_lines(record):
+            add(text, line)
         for tool, part in (record.get("sanitizer") or {}).items():
             if not isinstance(part, dict) or not part.get("ran"):
                 continue
             if not part.get("findings"):
-                self.finding_lines.append(tr("{0}: clean").format(tool))
+                add(tr("{0}: clean").format(tool))
             for f in part.get("findings", [])[:10]:
-                self.finding_lines.append(
-                    f"{tool}, "
-                    + tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"], f.get("count", 1))
-                    + source(f.get("line"))
-                )
+                said = tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"], f.get("count", 1))
+                add(f"{tool}, " + said, f.get("line"))
         emu = record.get("emulator") or {}
         if emu.get("refused"):
-            self.finding_lines.append(render(emu["refused"], self.lang))
+            add(render(emu["refused"], self.lang))
         for text, line in emulator_findings(record, self.lang):
-            self.finding_lines.append(text + source(line))
+            add(text, line)
         for s in record.get("shapes") or []:
             if s["status"] != "ok":
-                self.finding_lines.append(
-                    "×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"])
-                )
+                add("×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"]))
         for line in counter_lines(record):
-            self.finding_lines.append(line)
+            add(line)
         for note in record.get("not_run") or []:
-            self.finding_lines.append(tr("Not run: {0}").format(note))
+            add(tr("Not run: {0}").format(note))
         if emu and record.get("no_gpu"):  # how the verdicts were reached, after what they found
-            self.finding_lines.append(render(msg("emu.by", why=record["no_gpu"]), self.lang))
+            add(render(msg("emu.by", why=record["no_gpu"]), self.lang))
 
     def _fill_bars(self, record: dict) -> None:
         timing = record.get("timing") or {}

@@ -3,10 +3,11 @@ kernel's source with the lines a check cites, and a combo box that leaves the wh
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen, QTextBlockFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
+    QLabel,
     QSizePolicy,
     QTextEdit,
     QWidget,
@@ -150,11 +151,12 @@ class SourceView(QTextEdit):
         self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
         self.highlighted: list[int] = []  # the source lines highlighted now, in order (for the tests)
         self.setMinimumHeight(self.fontMetrics().height() * 5)
-        # no taller than SHOWN lines of the type it has now (projector type too): the cause above it and the
-        # code stay on one screen at 720p; a longer kernel scrolls here, the cited line a third of the way down
+        # SHOWN lines of the type it has now (projector type too): at 1280×720 the cause above it and 14 lines
+        # of code stay on one screen; a longer kernel scrolls here, the cited line a third of the way down
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self.shown_line: int | None = None  # the line scrolled to (the first cited one, or the one clicked)
 
-    SHOWN = 8
+    SHOWN = 14
 
     def sizeHint(self) -> QSize:
         frame = 2 * self.frameWidth() + 2 * int(self.document().documentMargin())
@@ -187,19 +189,48 @@ class SourceView(QTextEdit):
             selections.append(sel)
         self.setExtraSelections(selections)
         self.highlighted = sorted(n for n, _c in marks)
-        self._show_first()
+        cited = [n for n in cause if 0 < n <= len(lines)]  # the cause's line first: it is the one to fix
+        self.shown_line = cited[0] if cited else self.highlighted[0] if self.highlighted else None
+        self._scroll()
 
-    def _show_first(self) -> None:
-        """The first highlighted line a third of the way down the view (the lines above it give its context)."""
-        if not self.highlighted:
+    def show_line(self, n: int) -> bool:
+        """Scroll source line `n` (a finding's or the cause's, clicked) into view; False if there is no such line."""
+        if not 0 < n <= self.document().blockCount():
+            return False
+        self.shown_line = n
+        self._scroll()
+        return True
+
+    def line_visible(self, n: int) -> bool:
+        """Whether source line `n` is wholly inside the view now (for the tests)."""
+        block = self.document().findBlockByNumber(n - 1)
+        if not block.isValid():
+            return False
+        rect = self.cursorRect(QTextCursor(block))
+        return rect.top() >= 0 and rect.bottom() <= self.viewport().height()
+
+    def _scroll(self) -> None:
+        """The shown line a third of the way down the view (the lines above it give its context)."""
+        if self.shown_line is None:
             return
-        self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.highlighted[0] - 1)))
+        self.setTextCursor(QTextCursor(self.document().findBlockByNumber(self.shown_line - 1)))
         bar = self.verticalScrollBar()
         bar.setValue(bar.value() + self.cursorRect().top() - self.viewport().height() // 3)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._show_first()
+        self._scroll()
+
+
+class ClickableLabel(QLabel):
+    """A label that says when it is clicked (the verdicts and the cause: a click shows the cause's line)."""
+
+    clicked = Signal()
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
 
 
 class NoWheelComboBox(QComboBox):

@@ -207,12 +207,13 @@ class AnimationExport(QObject):
         self.runner.cancel()
         self.dialog.setLabelText(tr("Cancelling…"))
 
-    def stop(self) -> None:
+    def stop(self, wait_ms: int | None = None) -> None:
         """Cancel and join the worker (the window's shutdown, quitting): it stops after the frame it is drawing,
-        or ends ffmpeg within its poll (exporters._encode). The join has no time limit: a QThread destroyed
-        while it runs aborts the process, and every step of the worker answers the cancel."""
+        or ends ffmpeg within its poll (exporters._encode). A close's join has no time limit: every step of the
+        worker answers the cancel. A signal's stop waits at most `wait_ms`; a worker still busy then is left
+        behind, never destroyed while it runs (ui/worker.py: the process ends with os._exit)."""
         if self.runner.running:
-            self.runner.shutdown()
+            self.runner.shutdown(wait_ms)
         QApplication.processEvents()  # the worker's last signal, queued here
         if self.outcome is None:
             self._settle("cancelled", 0, "")
@@ -330,7 +331,12 @@ class AnimationExports:
     def running(self) -> bool:
         return self.current is not None and self.current.running
 
-    def stop(self) -> None:
-        """Cancel and join an export under way."""
+    def cancel_now(self) -> None:
+        """Set an export's cancel flag (a signal's stop sets every worker's before waiting for any)."""
+        if self.current is not None and self.current.running:
+            self.current.runner.cancel()
+
+    def stop(self, wait_ms: int | None = None) -> None:
+        """Cancel and join an export under way (at most `wait_ms`: AnimationExport.stop)."""
         if self.current is not None:
-            self.current.stop()
+            self.current.stop(wait_ms)

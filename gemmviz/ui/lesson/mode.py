@@ -575,9 +575,6 @@ def leave(window) -> None:
         presenter.deleteLater()
         if not mode.was_fullscreen:
             window.showNormal()
-        # the window was the room's screen: the no-GPU notice is the teacher's news, not the class's (hidden as its ✕
-        # hides it: it comes back when its text changes)
-        window.device_label.dismiss()
         if mode.set_projector:
             mode.set_projector = False
             window.set_projector(False)
@@ -594,3 +591,9 @@ def leave(window) -> None:
     _hide_bars(window, False)
     if window.replay_after_lesson:
         window.open_replay()
+    if presenter is not None:
+        # the window was the room's screen: the no-GPU and replay notices are the teacher's news, not the class's,
+        # the replay's too when it was opened just now (hidden as their ✕ hides them: each comes back when its text
+        # changes, another session replayed or a GPU found); after a lesson in the window alone they are as before
+        for banner in (window.device_label, window.replay_banner):
+            banner.dismiss()

@@ -106,6 +106,22 @@ def param_rows() -> dict[str, tuple[list[int], int]]:
     return rows
 
 
+class CheckLabel(QLabel):
+    """A check box's words, wrapped: a click on them ticks the box."""
+
+    def __init__(self, box: QCheckBox):
+        super().__init__()
+        self.box = box
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setBuddy(box)
+
+    def mousePressEvent(self, event) -> None:
+        if self.box.isEnabled() and event.button() == Qt.MouseButton.LeftButton:
+            self.box.toggle()
+        super().mousePressEvent(event)
+
+
 class RunPanel(QWidget):
     changed = Signal()  # an input changed: validate again
     problemChosen = Signal()  # size or parameters settled (not every keystroke): the animation follows
@@ -183,6 +199,9 @@ class RunPanel(QWidget):
             item.setToolTip(tr(v.explanation))
             self.variant_list.addItem(item)
         self.variant_list.setMinimumHeight(150)
+        # a title wider than the list is cut with … (its name and title in its tooltip), never scrolled sideways
+        self.variant_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.variant_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         var_layout.addWidget(self.variant_list)
         # One row per parameter: each checked value runs, for every selected variant that has the parameter.
         self.param_boxes: dict[str, dict[int, QCheckBox]] = {}
@@ -221,13 +240,23 @@ class RunPanel(QWidget):
         self.warmup_spin.setRange(0, 100)
         self.warmup_spin.setValue(3)
         self.cold_box, self.slow_cpu_box = QCheckBox(), QCheckBox()
-        words.bind(self.cold_box.setText, lambda: self.tr("flush L2 before each sample (cold)"))
-        words.bind(self.slow_cpu_box.setText, lambda: self.tr("allow slow CPU loop runs"))
         timing.addRow(self._label(lambda: self.tr("repeats")), self.repeats_spin)
         timing.addRow(self._label(lambda: self.tr("warm-up")), self.warmup_spin)
-        timing.addRow(self.cold_box)
-        timing.addRow(self.slow_cpu_box)
+        timing.addRow(self._wrapped(self.cold_box, lambda: self.tr("flush L2 before each sample (cold)")))
+        timing.addRow(self._wrapped(self.slow_cpu_box, lambda: self.tr("allow slow CPU loop runs")))
         return timing_box
+
+    def _wrapped(self, box: QCheckBox, text) -> QHBoxLayout:
+        """A check box whose words wrap onto a second line where the panel is narrow (in projector type at
+        1280×720 "flush L2 before each sample (cold)" on one line made the panel wider than its pane: it was cut
+        at the right); a click on the words ticks it as a check box's own text does."""
+        label = CheckLabel(box)
+        self.words.bind(label.setText, text)
+        self.words.bind(box.setAccessibleName, text)
+        row = QHBoxLayout()
+        row.addWidget(box, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(label, 1)
+        return row
 
     def _buttons(self) -> QHBoxLayout:
         """Run, Sweep and Cancel (disabled until a run starts)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTextCharFormat, QTextCursor
@@ -566,6 +567,14 @@ class TilingPanel(QWidget):
             return None
         return FrameState(self.schedule, self.step, self.phase, (self.thread_y.value(), self.thread_x.value()))
 
+    def _shown(self, state: FrameState | None) -> FrameState | None:
+        """The frame as the view shows it: with a second kernel beside, each in half the width, the compact
+        counters the lesson's side view uses (no bytes, no single thread's sum: at 1280×720 in projector type the
+        full ones were set in 11 px, the compact ones 13; frame_state() stays whole for the exports)."""
+        if state is None or self.beside_schedule is None:
+            return state
+        return replace(state, compact=True)
+
     def go(self, step: int, phase: float = 1.0) -> None:
         if self.schedule is None:
             return
@@ -583,12 +592,12 @@ class TilingPanel(QWidget):
         state = self.frame_state()
         if state is None:
             return
-        self.view.set_state(state)
+        self.view.set_state(self._shown(state))
         if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
             from gemmviz.core.schedule.lockstep import follower_step
 
             j = follower_step(self.schedule, self.beside_schedule, self.step)
-            self.beside_view.set_state(FrameState(self.beside_schedule, j))
+            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True))
         self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
@@ -677,4 +686,4 @@ class TilingPanel(QWidget):
                 return
             self.go(self.step + 1, phase=0.0)
         else:
-            self.view.set_state(self.frame_state())
+            self.view.set_state(self._shown(self.frame_state()))
