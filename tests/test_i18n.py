@@ -95,25 +95,6 @@ def test_the_catalogue_is_complete_and_built(tmp_path):
     assert built.read_bytes() == asset_path("i18n", "gemmviz_zh_CN.qm").read_bytes(), "run pyside6-lrelease"
 
 
-def test_the_catalogue_and_the_messages_say_each_concept_as_the_glossary_does():
-    """One term per concept (core/glossary.py), the same in the window's words (the Qt catalogue) and in what
-    core says (every message template): no other rendering of a glossary term."""
-    import importlib
-    import pkgutil
-
-    import gemmviz.backends
-    import gemmviz.core
-    from gemmviz.core.glossary import zh_violations
-    from gemmviz.core.messages import TEMPLATES
-
-    for package in (gemmviz.core, gemmviz.backends):  # every module that defines messages
-        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            importlib.import_module(module.name)
-    catalogue = [m.find("translation").text or "" for m in ET.parse(TS).getroot().iter("message")]
-    said = {text: zh_violations(text) for text in catalogue + [t["zh"] for t in TEMPLATES.values() if "zh" in t]}
-    assert {text: bad for text, bad in said.items() if bad} == {}
-
-
 def _menu_texts(menu):
     for action in menu.actions():
         if action.isSeparator():
