@@ -1,21 +1,6 @@
-"""Print the cuBLAS version the GPU machine's libcublas reports (cublasGetProperty: major, minor, patch)."""
+"""Print the cuBLAS version gemmviz loads (backends/cuda.cublas_version: cublasGetProperty), for a recording's
+provenance where no GPU result is made."""
 
-import ctypes
-import ctypes.util
+from gemmviz.backends.cuda import cublas_version
 
-for name in ("libcublas.so", "libcublas.so.13", "libcublas.so.12", ctypes.util.find_library("cublas")):
-    if not name:
-        continue
-    try:
-        lib = ctypes.CDLL(name)
-    except OSError:
-        continue
-    parts = []
-    for prop in range(3):  # MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
-        v = ctypes.c_int()
-        lib.cublasGetProperty(prop, ctypes.byref(v))
-        parts.append(v.value)
-    print(f"cuBLAS {'.'.join(map(str, parts))} ({name})")
-    break
-else:
-    print("cuBLAS: no libcublas found")
+print(f"cuBLAS {cublas_version() or 'not found (libcublas did not load or answer)'}")
