@@ -148,33 +148,28 @@ def _load(path: Path) -> Session | None:
         return None
 
 
+def bench_args(variants: list[str], sizes: str, mnk: tuple[str, ...], out: Path) -> list[str]:
+    """`gemmviz bench`'s arguments for the recording's protocol: tiles 8/16/32, blocks 16/32, 20 repeats, 3
+    warm-ups, seed 0, kernel-only timing (the default), the session written to `out`."""
+    shapes = [arg for shape in mnk for arg in ("--mnk", shape)]
+    protocol = ["--tile", "8,16,32", "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0"]
+    return [
+        "bench",
+        "--variants",
+        ",".join(variants),
+        "--sizes",
+        sizes,
+        *shapes,
+        *protocol,
+        "--quiet",
+        "--out",
+        str(out),
+    ]
+
+
 def record_bench(out: Path, ceilings: bool = True) -> None:
     log = out / "record.log"
-    _gemmviz(
-        [
-            "bench",
-            "--variants",
-            ",".join(VARIANTS),
-            "--sizes",
-            SIZES,
-            *[arg for shape in MNK for arg in ("--mnk", shape)],
-            "--tile",
-            "8,16,32",
-            "--block",
-            "16,32",
-            "--repeats",
-            "20",
-            "--warmup",
-            "3",
-            "--seed",
-            "0",
-            "--quiet",
-            "--out",
-            str(out / "bench.json"),
-        ],
-        log,
-        BUDGET_S["bench"],
-    )
+    _gemmviz(bench_args(list(VARIANTS), SIZES, MNK, out / "bench.json"), log, BUDGET_S["bench"])
     if ceilings:
         _gemmviz(["ceilings", "--save-to", str(out / "ceilings.json")], log, BUDGET_S["ceilings"])
 

@@ -58,25 +58,19 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
     if name == "bench":
         return [([PY, "benchmarks/record_h200.py", "--part", "bench", "--no-ceilings", "--out", str(out)], 480, None)]
     if name == "bench-sizes":
-        # the bench's protocol (every GPU variant, tiles 8/16/32, blocks 16/32, 20 repeats, 3 warm-ups, seed 0,
-        # kernel-only timing) at the sizes given: a second GPU's session in a shorter device call
+        # the bench's protocol for every GPU variant at the sizes given: a second GPU's session in a shorter call
+        from record_h200 import bench_args
+
         from gemmviz.core.kernels.variants import VARIANTS
 
-        gpu = ",".join(v.name for v in VARIANTS.values() if v.backend == "cuda")
-        argv = [
-            PY,
-            "-m",
-            "gemmviz",
-            "bench",
-            "--variants",
-            gpu,
-            "--sizes",
-            arg or "1024,4096",
-            "--mnk",
-            "2048x3072x4096",
+        gpu = [v.name for v in VARIANTS.values() if v.backend == "cuda"]
+        return [
+            (
+                [PY, "-m", "gemmviz", *bench_args(gpu, arg or "1024,4096", ("2048x3072x4096",), out / "bench.json")],
+                420,
+                "bench.txt",
+            )
         ]
-        argv += ["--tile", "8,16,32", "--block", "16,32", "--repeats", "20", "--warmup", "3", "--seed", "0"]
-        return [([*argv, "--quiet", "--out", str(out / "bench.json")], 420, "bench.txt")]
     if name == "ceilings":
         return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
     if name == "sanitize":
