@@ -37,18 +37,6 @@ PY = sys.executable
 ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
 GPU_TEST_FILES = "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py"
 
-SANITIZE = """
-import sys
-from gemmviz.backends.cuda import CudaBackend
-from gemmviz.core.measure.bench import BenchSettings, Engine, plan_jobs
-from gemmviz.core.problem import Problem
-sizes = [Problem(*map(int, s.split("x"))) for s in sys.argv[2].split(",")]
-results = Engine({"cuda": CudaBackend()}, BenchSettings(warmup=0, repeats=1)).run(plan_jobs(sys.argv[1].split(","), sizes))
-for r in results:
-    print(f"{r.series} {r.m}x{r.n}x{r.k} {r.status} {r.error or ''}")
-raise SystemExit(0 if all(r.valid for r in results) else 1)
-"""
-
 
 def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[str], float, str | None]]:
     """(argv, its own limit in seconds, file its stdout goes to) for each step of a recipe."""
@@ -75,11 +63,19 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
     if name == "sanitize":
         variants = arg or "gpu-cpasync-any,gpu-wgmma-tf32"
-        script = out / "sanitize.py"
-        script.write_text(SANITIZE)
         return [
             (
-                ["compute-sanitizer", "--tool", tool, "--error-exitcode", "3", PY, str(script), variants, ODD_SHAPES],
+                [
+                    "compute-sanitizer",
+                    "--tool",
+                    tool,
+                    "--error-exitcode",
+                    "3",
+                    PY,
+                    "tools/sanitize_job.py",
+                    variants,
+                    ODD_SHAPES,
+                ],
                 90,
                 f"sanitize-{tool}.txt",
             )
