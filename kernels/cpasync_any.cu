@@ -13,6 +13,14 @@
 //   * Grouped block order (GROUP_M): consecutive blocks walk GROUP_M block rows of C before moving to
 //     the next block column, so a wave of blocks shares fewer distinct panels of A and B in L2.
 // Split-K for small grids as in cpasync.cu (grid.y = S * ceil(M / BM)).
+//   * SCHED=1 (issue 48, item 3): Stream-K (Osama et al., PPoPP 2023) on a grid of G blocks (G from the host,
+//     grid.y = 1): the work is T tiles x KT K-slices. Whole waves of tiles run data-parallel (block c takes tiles
+//     c, c + G, ...), and the last one or two waves' tiles are cut into K-slice ranges spread evenly over the
+//     G blocks, so every block does the same number of K-slices and no SM idles at the end. A tile cut across
+//     blocks is summed by whichever of them finishes last: each writes its partial tile to a workspace and
+//     counts itself in; the last one adds every partial in block order (the same sum on every run) and stores
+//     C. Nobody waits on anybody, so G may exceed the blocks that fit at once: G = T x S is split-K in S
+//     slices with this reduction instead of the turn-ordered adds into C.
 #ifndef BM
 #define BM 128
 #endif
@@ -43,10 +51,20 @@
 #ifndef ORDER
 #define ORDER 0           // 0: grouped (GROUP_M); 1: a Hilbert curve over square sub-grids of tiles (see below)
 #endif
+#ifndef SCHED
+#define SCHED 0           // 0: one block per tile and K slice, turn-ordered split-K; 1: Stream-K over G blocks
+#endif
+#ifndef WS_FLOATS
+#define WS_FLOATS (16 << 20)  // SCHED 1: workspace of partial tiles (64 MiB): 2 G tiles for G <= 2 x SMs x blocks
+#endif
 #include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
 
 extern "C" {
-__device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next
+__device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next;
+                                                              // Stream-K: how many blocks of a cut tile are done
+#if SCHED == 1
+__device__ float gemm_cpasync_any_ws[WS_FLOATS];               // Stream-K: partial tiles, BM x BN floats each
+#endif
 }
 
 // `bytes` of the source are copied, the rest of the destination is zero-filled (0: nothing is read).
@@ -58,23 +76,12 @@ __device__ __forceinline__ void cp_async16(unsigned int dst, const float* src, u
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-             int M, int N, int K) {
-    extern __shared__ __align__(16) float smem[];
-    float* const As = smem;                       // [STAGES][BK][AS_LD]: A transposed
-    float* const Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN]
-    const int tid = threadIdx.x;
-    const int warp = tid / 32, lane = tid % 32;
-    const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
-    const int tr = lane / LC, tc = lane % LC;
-    const int tilesM = (M + BM - 1) / BM, tilesN = gridDim.x;
-    const int slice = blockIdx.y / tilesM, slices = gridDim.y / tilesM;
-    // Grouped order: the block's place in launch order (x fastest) -> (tile row tm, tile column tn).
-    const int linear = (blockIdx.y % tilesM) * tilesN + blockIdx.x;
+// The tile of C (tm, tn) that the linear-th block in launch order computes: the grouped order (GROUP_M block
+// rows per block column), or with ORDER 1 a Hilbert curve where the grid of tiles is a stack of squares.
+__device__ __forceinline__ void tile_of(int linear, int tilesM, int tilesN, int& tm, int& tn) {
     const int per_group = GROUP_M * tilesN, first_m = (linear / per_group) * GROUP_M;
     const int rows_in_group = min(tilesM - first_m, GROUP_M);
-    int tm = first_m + (linear % per_group) % rows_in_group, tn = (linear % per_group) / rows_in_group;
+    tm = first_m + (linear % per_group) % rows_in_group, tn = (linear % per_group) / rows_in_group;
 #if ORDER == 1
     // Hilbert order: where the grid of tiles is a stack of squares of a power-of-two side (tilesN a power of two
     // dividing tilesM: 8192^3 in 128x256 tiles is two 32x32 squares), consecutive blocks walk a Hilbert curve
@@ -97,28 +104,57 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         tn = x;
     }
 #endif
-    const int ktiles = (K + BK - 1) / BK;
-    const int kt0 = ktiles * slice / slices, kt1 = ktiles * (slice + 1) / slices;  // this slice's K-slices
-    const int ntiles = kt1 - kt0;
+}
 
+// Where one block's tile of C lies and which of its copies fall inside A and B.
+struct TileGeom {
+    int tm, tn;           // the tile of C it owns (rows from tm·BM, columns from tn·BN)
+    int row0, col0;       // where its BM x BN window starts (a shifted last tile overlaps the one before it)
+    bool interior, shifted, b_aligned;
+    int arow, bcol, b_cols;
+    unsigned int a_rows_in;
+};
+
+__device__ __forceinline__ TileGeom tile_geom(int tm, int tn, int M, int N) {
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     // This thread's copies: A rows am + j * A_ROW_STEP at k ak; B rows br + j * B_ROW_STEP at columns bc..bc+3.
-    const int am = 4 * (warp / KH) + (lane / 8) % 4, ak = 8 * (warp % KH) + lane % 8;
-    const int br = tid / (BN / 4), bc = 4 * (tid % (BN / 4));
+    const int am = 4 * (warp / KH) + (lane / 8) % 4, bc = 4 * (tid % (BN / 4));
+    TileGeom g;
+    g.tm = tm, g.tn = tn;
     // Shifted last tiles: a tile that would cross M (or N) is moved back to end at M (N) when the matrix has
     // at least BM rows (BN columns), so every copy stays inside A and B and the unpredicated interior code
     // runs; it overlaps the tile before it and stores only the rows and columns it owns (from tm·BM, tn·BN).
-    const bool b_aligned = (N & 3) == 0;                 // B's rows start on 16 bytes: one 16-byte copy
-    const int row0 = M >= BM ? min(tm * BM, M - BM) : tm * BM;
-    const int col0 = N >= BN && b_aligned ? min(tn * BN, N - BN) : tn * BN;
-    const bool shifted = row0 != tm * BM || col0 != tn * BN;
-    const int arow = row0 + am, bcol = col0 + bc;
-    unsigned int a_rows_in = 0;  // bit j: row arow + j * A_ROW_STEP of A exists
+    g.b_aligned = (N & 3) == 0;                          // B's rows start on 16 bytes: one 16-byte copy
+    g.row0 = M >= BM ? min(tm * BM, M - BM) : tm * BM;
+    g.col0 = N >= BN && g.b_aligned ? min(tn * BN, N - BN) : tn * BN;
+    g.shifted = g.row0 != tm * BM || g.col0 != tn * BN;
+    g.arow = g.row0 + am, g.bcol = g.col0 + bc;
+    g.a_rows_in = 0;  // bit j: row arow + j * A_ROW_STEP of A exists
     #pragma unroll
-    for (int j = 0; j < A_COPIES; ++j) a_rows_in |= (arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
-    const int b_cols = max(0, min(4, N - bcol));         // columns of this thread's 4 that exist
+    for (int j = 0; j < A_COPIES; ++j) g.a_rows_in |= (g.arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
+    g.b_cols = max(0, min(4, N - g.bcol));               // columns of this thread's 4 that exist
     // Interior blocks (every row and column of the tile inside C, B's rows 16-byte aligned) copy every K-slice
     // but a ragged last one as gpu-cpasync does, with no predicates: the edge test is one branch per slice.
-    const bool interior = row0 + BM <= M && col0 + BN <= N && b_aligned;
+    g.interior = g.row0 + BM <= M && g.col0 + BN <= N && g.b_aligned;
+    return g;
+}
+
+// acc = the tile's product over K-slices kt0 .. kt1 - 1, through the STAGES-deep cp.async pipeline.
+__device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const float* __restrict__ B, int M, int N,
+                                              int K, const TileGeom& g, int kt0, int kt1, float* smem,
+                                              float (&acc)[TM][TN]) {
+    float* const As = smem;                       // [STAGES][BK][AS_LD]: A transposed
+    float* const Bs = smem + STAGES * A_STAGE;    // [STAGES][BK][BN]
+    const int tid = threadIdx.x;
+    const int warp = tid / 32, lane = tid % 32;
+    const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
+    const int tr = lane / LC, tc = lane % LC;
+    const int am = 4 * (warp / KH) + (lane / 8) % 4, ak = 8 * (warp % KH) + lane % 8;
+    const int br = tid / (BN / 4), bc = 4 * (tid % (BN / 4));
+    const int ntiles = kt1 - kt0;
+    const bool interior = g.interior, b_aligned = g.b_aligned;
+    const int arow = g.arow, bcol = g.bcol, b_cols = g.b_cols;
+    const unsigned int a_rows_in = g.a_rows_in;
     int k0 = kt0 * BK;                                   // first k of the next K-slice
     const float* Ag = A + arow * K + k0 + ak;            // dereferenced only where in range
     const float* Bg = B + (k0 + br) * N + bcol;
@@ -156,7 +192,6 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         Bg += BK * N;
     };
 
-    float acc[TM][TN];
     #pragma unroll
     for (int i = 0; i < TM; ++i)
         #pragma unroll
@@ -178,20 +213,18 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
         write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
     }
+}
 
-    const int tile = tm * tilesN + tn;
-    if (slice > 0) {  // wait for slice - 1 of this tile to have added its part
-        if (tid == 0) {
-            unsigned int spins = 0;
-            const unsigned int mine = static_cast<unsigned int>(slice);
-            while (load_acquire(&gemm_cpasync_any_turn[tile]) != mine && ++spins < SPIN_LIMIT) __nanosleep(64);
-            __threadfence();
-        }
-        __syncthreads();
-    }
-    const int crow = row0 + wm0 + tr * 4, ccol = col0 + wn0 + tc * 4;
-    if (interior && shifted) {  // a shifted last tile: float4 stores of the rows and columns it owns
-        const int own_m = tm * BM, own_n = tn * BN;
+// Store acc (the tile's sum, or with add the sum of a split-K slice after the first) into C.
+__device__ __forceinline__ void store_tile(float* __restrict__ C, int M, int N, const TileGeom& g, bool add,
+                                           const float (&acc)[TM][TN]) {
+    const int tid = threadIdx.x;
+    const int warp = tid / 32, lane = tid % 32;
+    const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
+    const int tr = lane / LC, tc = lane % LC;
+    const int crow = g.row0 + wm0 + tr * 4, ccol = g.col0 + wn0 + tc * 4;
+    if (g.interior && g.shifted) {  // a shifted last tile: float4 stores of the rows and columns it owns
+        const int own_m = g.tm * BM, own_n = g.tn * BN;
         #pragma unroll
         for (int si = 0; si < MS; ++si)
             #pragma unroll
@@ -203,13 +236,13 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
                     float4* dst = reinterpret_cast<float4*>(C + m * N + n);
                     float4 v = make_float4(acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1],
                                            acc[4 * si + i][4 * sj + 2], acc[4 * si + i][4 * sj + 3]);
-                    if (slice > 0) {
+                    if (add) {
                         const float4 prev = __ldcg(dst);
                         v.x = prev.x + v.x, v.y = prev.y + v.y, v.z = prev.z + v.z, v.w = prev.w + v.w;
                     }
                     *dst = v;
                 }
-    } else if (interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
+    } else if (g.interior) {  // the whole tile inside C: float4 stores as in gpu-cpasync, no checks
         float* const Cw = C + crow * N + ccol;
         #pragma unroll
         for (int si = 0; si < MS; ++si)
@@ -220,7 +253,7 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
                     float4* dst = reinterpret_cast<float4*>(Cw + (si * LR * 4 + i) * N + sj * LC * 4);
                     float4 v = make_float4(acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1],
                                            acc[4 * si + i][4 * sj + 2], acc[4 * si + i][4 * sj + 3]);
-                    if (slice > 0) {  // L2, not L1: the previous slice wrote it from another SM
+                    if (add) {  // L2, not L1: the previous slice wrote it from another SM
                         const float4 prev = __ldcg(dst);
                         v.x = prev.x + v.x, v.y = prev.y + v.y, v.z = prev.z + v.z, v.w = prev.w + v.w;
                     }
@@ -232,16 +265,16 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
             #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const int m = crow + si * LR * 4 + i;
-                if (m >= M || m < tm * BM) continue;  // (rows below tm·BM: a shifted tile's overlap)
+                if (m >= M || m < g.tm * BM) continue;  // (rows below tm·BM: a shifted tile's overlap)
                 #pragma unroll
                 for (int sj = 0; sj < NS; ++sj) {
                     const int n = ccol + sj * LC * 4;
-                    if (n < tn * BN) continue;
+                    if (n < g.tn * BN) continue;
                     float* dst = C + m * N + n;
                     float v[4] = {acc[4 * si + i][4 * sj], acc[4 * si + i][4 * sj + 1], acc[4 * si + i][4 * sj + 2],
                                   acc[4 * si + i][4 * sj + 3]};
-                    if (b_aligned && n + 3 < N) {
-                        if (slice > 0) {
+                    if (g.b_aligned && n + 3 < N) {
+                        if (add) {
                             const float4 prev = __ldcg(reinterpret_cast<const float4*>(dst));
                             v[0] += prev.x, v[1] += prev.y, v[2] += prev.z, v[3] += prev.w;
                         }
@@ -249,14 +282,131 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
                     } else {
                         #pragma unroll
                         for (int e = 0; e < 4; ++e)
-                            if (n + e < N) dst[e] = slice > 0 ? __ldcg(dst + e) + v[e] : v[e];
+                            if (n + e < N) dst[e] = add ? __ldcg(dst + e) + v[e] : v[e];
                     }
                 }
             }
     }
+}
+
+#if SCHED == 1
+// Stream-K: the block (of G) holding K-slice x of the cut tiles' run, whose ranges start at floor(c·total / G).
+__device__ __forceinline__ int sk_block(long long x, long long total, int G) {
+    return static_cast<int>(((x + 1) * G + total - 1) / total) - 1;
+}
+
+// Stream-K's partial tiles: thread tid's accumulators as float4s at (e · THREADS + tid) · 4 of its slot.
+__device__ __forceinline__ void ws_store(int slot, const float (&acc)[TM][TN]) {
+    float4* ws = reinterpret_cast<float4*>(gemm_cpasync_any_ws + static_cast<long long>(slot) * (BM * BN));
+    #pragma unroll
+    for (int i = 0; i < TM; ++i)
+        #pragma unroll
+        for (int q = 0; q < TN / 4; ++q)
+            __stcg(ws + (i * (TN / 4) + q) * THREADS + threadIdx.x,
+                   make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2], acc[i][4 * q + 3]));
+}
+
+__device__ __forceinline__ void ws_add(int slot, float (&acc)[TM][TN]) {
+    const float4* ws = reinterpret_cast<const float4*>(gemm_cpasync_any_ws + static_cast<long long>(slot) * (BM * BN));
+    #pragma unroll
+    for (int i = 0; i < TM; ++i)
+        #pragma unroll
+        for (int q = 0; q < TN / 4; ++q) {
+            const float4 v = __ldcg(ws + (i * (TN / 4) + q) * THREADS + threadIdx.x);
+            acc[i][4 * q] += v.x, acc[i][4 * q + 1] += v.y, acc[i][4 * q + 2] += v.z, acc[i][4 * q + 3] += v.w;
+        }
+}
+#endif
+
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+             int M, int N, int K) {
+    extern __shared__ __align__(16) float smem[];
+    const int tid = threadIdx.x;
+    const int tilesM = (M + BM - 1) / BM, tilesN = (N + BN - 1) / BN;
+    const int ktiles = (K + BK - 1) / BK;
+    float acc[TM][TN];
+#if SCHED == 0
+    const int slice = blockIdx.y / tilesM, slices = gridDim.y / tilesM;
+    // The block's place in launch order (x fastest) -> (tile row tm, tile column tn).
+    const int linear = (blockIdx.y % tilesM) * tilesN + blockIdx.x;
+    int tm, tn;
+    tile_of(linear, tilesM, tilesN, tm, tn);
+    const int kt0 = ktiles * slice / slices, kt1 = ktiles * (slice + 1) / slices;  // this slice's K-slices
+    const TileGeom g = tile_geom(tm, tn, M, N);
+    multiply_tile(A, B, M, N, K, g, kt0, kt1, smem, acc);
+
+    const int tile = tm * tilesN + tn;
+    if (slice > 0) {  // wait for slice - 1 of this tile to have added its part
+        if (tid == 0) {
+            unsigned int spins = 0;
+            const unsigned int mine = static_cast<unsigned int>(slice);
+            while (load_acquire(&gemm_cpasync_any_turn[tile]) != mine && ++spins < SPIN_LIMIT) __nanosleep(64);
+            __threadfence();
+        }
+        __syncthreads();
+    }
+    store_tile(C, M, N, g, slice > 0, acc);
     if (slices > 1) {  // hand the tile to the next slice (the last one resets the turn for the next launch)
         __threadfence();
         __syncthreads();
         if (tid == 0) atomicExch(&gemm_cpasync_any_turn[tile], slice + 1 == slices ? 0u : slice + 1u);
     }
+#else
+    // Stream-K over G = gridDim.x blocks. The first dp_tiles tiles in whole waves (block c: c, c + G, ...); the
+    // rest cut into K-slice ranges, block c taking [floor(c·total / G), floor((c+1)·total / G)) of their run.
+    __shared__ unsigned int s_last;
+    const int G = gridDim.x, c = blockIdx.x, tiles = tilesM * tilesN;
+    const int dp_tiles = tiles % G == 0 ? tiles : max(0, tiles / G - 1) * G;
+    for (int t = c; t < dp_tiles; t += G) {
+        int tm, tn;
+        tile_of(t, tilesM, tilesN, tm, tn);
+        const TileGeom g = tile_geom(tm, tn, M, N);
+        __syncthreads();  // everyone is done with the stages of the tile before
+        multiply_tile(A, B, M, N, K, g, 0, ktiles, smem, acc);
+        store_tile(C, M, N, g, false, acc);
+    }
+    const long long total = static_cast<long long>(tiles - dp_tiles) * ktiles;  // K-slices of the cut tiles
+    const int Gs = static_cast<int>(min(static_cast<long long>(G), total));     // blocks with K-slices to do
+    long long it = c < Gs ? total * c / Gs : total, end = c < Gs ? total * (c + 1) / Gs : total;
+    const int first_tile = static_cast<int>(it / ktiles);  // (of the cut run) where this block's range starts
+    while (it < end) {
+        const int rt = static_cast<int>(it / ktiles), kt0 = static_cast<int>(it % ktiles);
+        const int kt1 = static_cast<int>(min(static_cast<long long>(ktiles), kt0 + (end - it)));
+        int tm, tn;
+        tile_of(dp_tiles + rt, tilesM, tilesN, tm, tn);
+        const TileGeom g = tile_geom(tm, tn, M, N);
+        __syncthreads();
+        multiply_tile(A, B, M, N, K, g, kt0, kt1, smem, acc);
+        bool store = kt0 == 0 && kt1 == ktiles;  // the whole tile in this block
+        if (!store) {  // a cut tile: park the partial, count in; the last of its blocks sums them all
+            const long long t0 = static_cast<long long>(rt) * ktiles;
+            const int c_lo = sk_block(t0, total, Gs), c_hi = sk_block(t0 + ktiles - 1, total, Gs);
+            // slot: c for the range's first tile, Gs + c for its last (a block cuts at most these two); the
+            // arrival counter of the cut tile: its place rt in the cut run (fewer than 2 G tiles)
+            const int slot = rt == first_tile ? c : Gs + c;
+            if (rt >= SPLITK_TILES || static_cast<long long>(slot + 1) * (BM * BN) > WS_FLOATS) __trap();
+            ws_store(slot, acc);
+            __threadfence();
+            __syncthreads();
+            if (tid == 0) s_last = atomicAdd(&gemm_cpasync_any_turn[rt], 1u) == static_cast<unsigned int>(c_hi - c_lo);
+            __syncthreads();
+            store = s_last != 0;
+            if (store) {
+                __threadfence();
+                #pragma unroll
+                for (int i = 0; i < TM; ++i)
+                    #pragma unroll
+                    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+                for (int b = c_lo; b <= c_hi; ++b) {  // in block order: the same sum whoever is last
+                    const int b_first = static_cast<int>(total * b / Gs / ktiles);
+                    ws_add(rt == b_first ? b : Gs + b, acc);
+                }
+                if (tid == 0) gemm_cpasync_any_turn[rt] = 0u;  // for the next launch
+            }
+        }
+        if (store) store_tile(C, M, N, g, false, acc);
+        it += kt1 - kt0;
+    }
+#endif
 }
