@@ -74,6 +74,12 @@ def _cases():
     cases.append(
         pytest.param(any_.name, any_.resolve_params(), {**any_.config, "ORDER": 1}, False, id="cpasync-any-hilbert")
     )
+    # Stream-K (SCHED=1, benchmarks/fp32_round3.py), in the registry's 128x128 tiles and in 64x128
+    cases.append(
+        pytest.param(any_.name, any_.resolve_params(), {**any_.config, "SCHED": 1}, False, id="cpasync-any-streamk")
+    )
+    tile64 = {**any_.config, "BM": 64, "SCHED": 1}
+    cases.append(pytest.param(any_.name, any_.resolve_params(), tile64, False, id="cpasync-any-streamk-64x128"))
     return cases
 
 

@@ -171,3 +171,37 @@ ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu"
              "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
              "tune_space": any_space}  # fmt: skip
 ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
+
+
+# Stream-K (kernels/cpasync_any.cu with SCHED=1; issue 48): the schedule of G blocks over T tiles of KT K-slices.
+def streamk_dp_tiles(tiles: int, g: int) -> int:
+    """Tiles run data-parallel in whole waves of G (block c: c, c + G, ...): all of them when G divides T, else
+    all but the last one or two waves' worth, whose K-slices are spread evenly over the G blocks."""
+    return tiles if tiles % g == 0 else max(0, tiles // g - 1) * g
+
+
+def streamk_block_of(x: int, total: int, g: int) -> int:
+    """The block whose K-slice range holds slice x of the cut run (block c starts at floor(c·total / G))."""
+    return ((x + 1) * g + total - 1) // total - 1
+
+
+def streamk_segments(tiles: int, ktiles: int, g: int) -> list[list[tuple[int, int, int, int | None]]]:
+    """Per block, in the order it runs them: (tile, first K-slice, end K-slice, workspace slot or None for a
+    whole tile). A cut tile's blocks each park their partial in their slot (c for the first tile of block c's
+    range, G' + c for its last, G' = min(G, cut K-slices)); the last to finish sums them in block order."""
+    dp = streamk_dp_tiles(tiles, g)
+    total = (tiles - dp) * ktiles
+    gs = min(g, total)
+    out: list[list[tuple[int, int, int, int | None]]] = []
+    for c in range(g):
+        segs: list[tuple[int, int, int, int | None]] = [(t, 0, ktiles, None) for t in range(c, dp, g)]
+        it, end = (total * c // gs, total * (c + 1) // gs) if c < gs else (total, total)
+        first = it // ktiles
+        while it < end:
+            rt, kt0 = divmod(it, ktiles)
+            kt1 = min(ktiles, kt0 + end - it)
+            whole = kt0 == 0 and kt1 == ktiles
+            segs.append((dp + rt, kt0, kt1, None if whole else (c if rt == first else gs + c)))
+            it += kt1 - kt0
+        out.append(segs)
+    return out
