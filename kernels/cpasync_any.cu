@@ -291,8 +291,8 @@ __device__ __forceinline__ void store_tile(float* __restrict__ C, int M, int N, 
 
 #if SCHED == 1
 // Stream-K: the block (of G) holding K-slice x of the cut tiles' run, whose ranges start at floor(c·total / G).
-__device__ __forceinline__ int sk_block(long long x, long long total, int G) {
-    return static_cast<int>(((x + 1) * G + total - 1) / total) - 1;
+__device__ __forceinline__ int sk_block(int x, int total, int G) {
+    return static_cast<int>(((x + 1LL) * G + total - 1) / total) - 1;
 }
 
 // Stream-K's partial tiles: thread tid's accumulators as float4s at (e · THREADS + tid) · 4 of its slot.
@@ -358,29 +358,32 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
     __shared__ unsigned int s_last;
     const int G = gridDim.x, c = blockIdx.x, tiles = tilesM * tilesN;
     const int dp_tiles = tiles % G == 0 ? tiles : max(0, tiles / G - 1) * G;
-    for (int t = c; t < dp_tiles; t += G) {
+    // (32-bit counts: the cut run is under 2 G tiles; products in 64 bits)
+    const int total = (tiles - dp_tiles) * ktiles;        // K-slices of the cut tiles
+    const int Gs = min(G, total);                         // blocks with K-slices to do
+    int it = c < Gs ? static_cast<int>(static_cast<long long>(total) * c / Gs) : total;
+    const int end = c < Gs ? static_cast<int>(static_cast<long long>(total) * (c + 1) / Gs) : total;
+    const int first_tile = it / ktiles;                   // (of the cut run) where this block's range starts
+    int dp_next = c;                                      // this block's next whole tile
+    // One loop over the block's work (its whole tiles, then its K-slice range), one copy of the mainloop.
+    while (dp_next < dp_tiles || it < end) {
+        int rt = -1, kt0 = 0, kt1 = ktiles, tile = dp_next;
+        if (dp_next < dp_tiles) {
+            dp_next += G;
+        } else {
+            rt = it / ktiles, kt0 = it % ktiles;
+            kt1 = min(ktiles, kt0 + (end - it));
+            tile = dp_tiles + rt;
+            it += kt1 - kt0;
+        }
         int tm, tn;
-        tile_of(t, tilesM, tilesN, tm, tn);
+        tile_of(tile, tilesM, tilesN, tm, tn);
         const TileGeom g = tile_geom(tm, tn, M, N);
         __syncthreads();  // everyone is done with the stages of the tile before
-        multiply_tile(A, B, M, N, K, g, 0, ktiles, smem, acc);
-        store_tile(C, M, N, g, false, acc);
-    }
-    const long long total = static_cast<long long>(tiles - dp_tiles) * ktiles;  // K-slices of the cut tiles
-    const int Gs = static_cast<int>(min(static_cast<long long>(G), total));     // blocks with K-slices to do
-    long long it = c < Gs ? total * c / Gs : total, end = c < Gs ? total * (c + 1) / Gs : total;
-    const int first_tile = static_cast<int>(it / ktiles);  // (of the cut run) where this block's range starts
-    while (it < end) {
-        const int rt = static_cast<int>(it / ktiles), kt0 = static_cast<int>(it % ktiles);
-        const int kt1 = static_cast<int>(min(static_cast<long long>(ktiles), kt0 + (end - it)));
-        int tm, tn;
-        tile_of(dp_tiles + rt, tilesM, tilesN, tm, tn);
-        const TileGeom g = tile_geom(tm, tn, M, N);
-        __syncthreads();
         multiply_tile(A, B, M, N, K, g, kt0, kt1, smem, acc);
         bool store = kt0 == 0 && kt1 == ktiles;  // the whole tile in this block
         if (!store) {  // a cut tile: park the partial, count in; the last of its blocks sums them all
-            const long long t0 = static_cast<long long>(rt) * ktiles;
+            const int t0 = rt * ktiles;
             const int c_lo = sk_block(t0, total, Gs), c_hi = sk_block(t0 + ktiles - 1, total, Gs);
             // slot: c for the range's first tile, Gs + c for its last (a block cuts at most these two); the
             // arrival counter of the cut tile: its place rt in the cut run (fewer than 2 G tiles)
@@ -399,14 +402,13 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
                     #pragma unroll
                     for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
                 for (int b = c_lo; b <= c_hi; ++b) {  // in block order: the same sum whoever is last
-                    const int b_first = static_cast<int>(total * b / Gs / ktiles);
+                    const int b_first = static_cast<int>(static_cast<long long>(total) * b / Gs) / ktiles;
                     ws_add(rt == b_first ? b : Gs + b, acc);
                 }
                 if (tid == 0) gemm_cpasync_any_turn[rt] = 0u;  // for the next launch
             }
         }
         if (store) store_tile(C, M, N, g, false, acc);
-        it += kt1 - kt0;
     }
 #endif
 }

@@ -79,6 +79,6 @@ def test_kernel_source_has_the_same_arithmetic():
     """The model's formulas are the kernel's (a change to one must change the other)."""
     src = paths.kernel_source("cpasync_any.cu")
     assert "tiles % G == 0 ? tiles : max(0, tiles / G - 1) * G" in src
-    assert "((x + 1) * G + total - 1) / total) - 1" in src
+    assert "((x + 1LL) * G + total - 1) / total) - 1" in src
     assert re.search(r"slot = rt == first_tile \? c : Gs \+ c", src)
     assert "ws_add(rt == b_first ? b : Gs + b, acc)" in src
