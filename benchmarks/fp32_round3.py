@@ -157,6 +157,7 @@ def main() -> int:
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/fp32_round3"))
     ap.add_argument("--tag", default="all", help="names this process's file: fp32_round3-TAG.json")
     ap.add_argument("--table", action="store_true", help="print the table of every fp32_round3-*.json in --out")
+    ap.add_argument("--markdown", action="store_true", help="with --table: one markdown row per option")
     ap.add_argument("--plan", type=int, metavar="SMS", help="print each option's grid for this many SMs; no GPU")
     a = ap.parse_args()
     if a.plan:
@@ -182,7 +183,7 @@ def main() -> int:
     record: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "rows": [], "odd": []}
     path = out / f"fp32_round3-{'once-' if a.once else ''}{a.tag}.json"
     if a.table:
-        return table(out)
+        return markdown(out) if a.markdown else table(out)
 
     def save() -> None:
         path.write_text(json.dumps(record, indent=1) + "\n")
@@ -308,6 +309,32 @@ def table(out: Path) -> int:
         pct = f"{100 * cublas[r['size']] / ms:8.1f}%" if ms and ok and cublas.get(r["size"]) else "        -"
         t = f"{ms * 1e3:10.1f}" if ms and ok else "   INVALID" if not ok else "         -"
         print(f"{r['size']:18} {r['option']:14} {t} {pct}  {r.get('grid') or ''} {r.get('why') or ''}", flush=True)
+    return 0
+
+
+def markdown(out: Path) -> int:
+    """docs/benchmarks.md's table: one row per option, per size its time in µs and its share of cuBLAS."""
+    records = [json.loads(f.read_text()) for f in sorted(out.glob("fp32_round3-*.json")) if "-once-" not in f.name]
+    rows = [r for rec in records for r in rec["rows"]]
+    sizes = list(dict.fromkeys(r["size"] for r in rows))
+    names = list(dict.fromkeys(r["option"] for r in rows))
+    cell = {(r["size"], r["option"]): r for r in rows}
+    cublas = {s: cell[s, "cublas"]["median_ms"] for s in sizes if (s, "cublas") in cell and cell[s, "cublas"]["valid"]}
+    print("| option | " + " | ".join(f"{s} µs (% cuBLAS)" for s in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    for name in names:
+        cells = []
+        for s in sizes:
+            r = cell.get((s, name))
+            if r is None:
+                cells.append("")
+            elif not r.get("valid") or not r.get("median_ms"):
+                cells.append("invalid" if not r.get("valid") else "—")
+            else:
+                ms = r["median_ms"]
+                pct = f" ({100 * cublas[s] / ms:.1f}%)" if s in cublas else ""
+                cells.append(f"{ms * 1e3:,.1f}{pct}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
     return 0
 
 
