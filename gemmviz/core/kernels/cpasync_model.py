@@ -146,7 +146,10 @@ def any_splits(p: Problem, c: Mapping[str, int]) -> int:
 
 
 def any_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
-    """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`)."""
+    """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`); with
+    SCHED=1 (Stream-K) one block per slot of the H200's SMs (`streamk_blocks`)."""
+    if c.get("SCHED", 0) == 1:
+        return (streamk_blocks(c), 1, 1), (threads(c), 1, 1)
     return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * any_splits(p, c), 1), (threads(c), 1, 1)
 
 
@@ -174,6 +177,12 @@ ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
 
 
 # Stream-K (kernels/cpasync_any.cu with SCHED=1; issue 48): the schedule of G blocks over T tiles of KT K-slices.
+def streamk_blocks(c: Mapping[str, int]) -> int:
+    """G: as many blocks as fit at once on the H200's 132 SMs (the kernel is right for any G; on fewer SMs a
+    larger G only runs in more than one round)."""
+    return SPLIT_K_SMS * blocks_per_sm(c)
+
+
 def streamk_dp_tiles(tiles: int, g: int) -> int:
     """Tiles run data-parallel in whole waves of G (block c: c, c + G, ...): all of them when G divides T, else
     all but the last one or two waves' worth, whose K-slices are spread evenly over the G blocks."""

@@ -1,0 +1,40 @@
+"""Stream-K (gpu-cpasync-any built with SCHED=1, issue 48) on the GPU: right at odd shapes, where tiles are cut
+across blocks (the partial tiles and their arrival counters), and twice in a row (a counter left set by one
+launch would break the next). Run on the GPU machine: `python3 -m pytest -m gpu tests/test_gpu_streamk.py`."""
+
+import threading
+
+import pytest
+
+from gemmviz.backends.cuda import CudaRun
+from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, plan_jobs
+from gemmviz.core.problem import Problem
+
+pytestmark = pytest.mark.gpu
+
+V = VARIANTS["gpu-cpasync-any"]
+TILES = {
+    "128x128": {},
+    "64x128": {"BM": 64},
+    "128x256": {"BN": 256, "WM": 64, "TN": 16},
+}
+SHAPES = [Problem(33, 17, 65), Problem(1001, 999, 1003), Problem(257, 383, 200), Problem(1024, 1024, 1024)]
+
+
+@pytest.mark.parametrize("tile", list(TILES))
+def test_stream_k_is_right_at_odd_shapes_and_twice(tile):
+    import numpy as np
+
+    config = {**V.config, **TILES[tile], "SCHED": 1}
+    settings = BenchSettings(warmup=1, repeats=3, seed=5, max_time_s=0.05, max_samples=10)
+    rng = np.random.default_rng(5)
+    with CudaRun() as run:
+        run.config_override[V.name] = config
+        for p in SHAPES:
+            (job,) = plan_jobs([V.name], [p])
+            r = run.run(job, V, Inputs.random(p, rng), settings, JobGuard(threading.Event(), 120))
+            # run() checks C before and after the timed launches, each time on freshly poisoned memory
+            assert r.status == "ok", f"{tile} {p.label}: {r.error}"
+            assert r.unwritten == 0 and r.rel_error <= r.threshold
+            assert r.config["SCHED"] == 1
