@@ -82,3 +82,35 @@ def test_kernel_source_has_the_same_arithmetic():
     assert "((x + 1LL) * G + total - 1) / total) - 1" in src
     assert re.search(r"slot = rt == first_tile \? c : Gs \+ c", src)
     assert "ws_add(rt == b_first ? b : Gs + b, acc)" in src
+
+
+H200_TUNED = {"BM": 128, "BN": 256, "BK": 16, "WM": 64, "WN": 64, "TM": 8, "TN": 16, "STAGES": 3, "GROUP_M": 8}
+
+
+@pytest.mark.parametrize(
+    ("shape", "config", "expect"),
+    [
+        ((1000, 1000, 1000), "default", "64x64"),  # 64 tiles of 128x128: under half of 132 SMs
+        ((1024, 1024, 1024), "tuned", "64x64"),
+        ((33, 17, 65), "default", "64x64"),
+        ((2000, 3000, 1000), "tuned", "streamk"),  # 192 tiles split in 2, 63 K-slices
+        ((2000, 3000, 1000), "default", None),  # 128x128 Stream-K spills and lost: the turns stay
+        ((2048, 3072, 4096), "tuned", None),  # 256 K-slices: split-K by turns measured faster
+        ((2048, 2048, 2048), "tuned", None),
+        ((8192, 8192, 8192), "tuned", None),
+    ],
+)
+def test_the_size_picks_small_tiles_or_stream_k(shape, config, expect):
+    from gemmviz.core.kernels.variants import VARIANTS
+    from gemmviz.core.problem import Problem
+
+    v = VARIANTS["gpu-cpasync-any"]
+    given = dict(v.config) if config == "default" else H200_TUNED
+    fitted, why = v.fit(Problem(*shape), given)
+    grid, block = v.geometry(Problem(*shape), {}, fitted)
+    if expect is None:
+        assert fitted == given and why is None
+    elif expect == "64x64":
+        assert (fitted["BM"], fitted["BN"], block[0]) == (64, 64, 128) and "64×64" in why
+    else:
+        assert fitted["SCHED"] == 1 and grid == (132, 1, 1) and "Stream-K" in why

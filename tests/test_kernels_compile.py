@@ -25,6 +25,7 @@ from gemmviz.backends import kernel_cache
 from gemmviz.backends.profile import instrument_source
 from gemmviz.core import paths
 from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.problem import Problem
 
 NVCC = shutil.which("nvcc")
 ARCH = "sm_90"  # CudaRun.arch on an H100 / H200; the Hopper rung asks for sm_90a
@@ -80,6 +81,10 @@ def _cases():
     )
     tile64 = {**any_.config, "BM": 64, "SCHED": 1}
     cases.append(pytest.param(any_.name, any_.resolve_params(), tile64, False, id="cpasync-any-streamk-64x128"))
+    # what gpu-cpasync-any's per-size fit runs: 64x64 tiles at small sizes, Stream-K in the H200's 128x256 tiles
+    for size in (Problem(1000, 1000, 1000), Problem(2000, 3000, 1000)):
+        fitted, _why = any_.fit(size, {**any_.config, "BN": 256, "WM": 64, "TN": 16})
+        cases.append(pytest.param(any_.name, any_.resolve_params(), fitted, False, id=f"cpasync-any-fit-{size.key}"))
     return cases
 
 

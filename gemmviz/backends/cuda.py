@@ -544,6 +544,9 @@ class CudaRun(KernelTimer):
         if variant.runner == "wgmma-tma" and variant.name not in self.config_override:
             fitted = hopper_model.wgmma_fit(p, config)  # 128-row tiles where 256-row ones leave SMs idle
             fitted, config = (fitted, fitted) if fitted != config else (None, config)
+        refit = None
+        if variant.fit is not None and variant.name not in self.config_override:
+            config, refit = variant.fit(p, config)  # smaller tiles or Stream-K where these tiles fill the GPU badly
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
         if refusal:
             raise ProblemError(refusal)
@@ -557,6 +560,8 @@ class CudaRun(KernelTimer):
             notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
         if fitted:
             notes[-1] += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
+        if refit:
+            notes[-1] += f" ({refit})"
         if variant.runner == "wgmma-tma":
             splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
             if splits > 1:

@@ -164,6 +164,32 @@ def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     return replace(t, global_loads=loads + extra, global_stores=p.m * p.n + extra)
 
 
+# Per size (issue 48, benchmarks/fp32_round3.py, H100 2026-12-07, docs/benchmarks.md "FP32 SIMT, round 3"):
+# where the given tiles number fewer than half the SMs, 64x64 tiles (8x4 per thread, 4 blocks of 128 threads per
+# SM) with split-K: 1000^3 at 86.6% of cuBLAS against 75.5% in 128x128, 1024^3 at 90.6% against 86.4%. Where
+# 128x256 tiles would split a short K (at most 64 K-slices), Stream-K (SCHED=1): 2000x3000x1000 at 96.4% against
+# 91.2%. Stream-K lost wherever K was long or the tiles were 128x128 (whose build spills), so it runs nowhere else.
+SMALL_TILES = {"BM": 64, "BN": 64, "WM": 32, "WN": 32, "TM": 8, "TN": 4}
+STREAMK_MAX_KTILES = 64
+
+
+def any_fit(p: Problem, c: Mapping[str, int]) -> tuple[dict[str, int], str | None]:
+    """gpu-cpasync-any's configuration at this size from the tuned or default one `c`, and why it changed."""
+    tiles = ceil_div(p.m, c["BM"]) * ceil_div(p.n, c["BN"])
+    if tiles < SPLIT_K_SMS / 2 and (c["BM"], c["BN"]) != (SMALL_TILES["BM"], SMALL_TILES["BN"]):
+        small = {**c, **SMALL_TILES}
+        why = f"64×64 tiles: {c['BM']}×{c['BN']} tiles ({tiles}) would fill under half of {SPLIT_K_SMS} SMs"
+        return small, why
+    if c["BN"] == 256 and any_splits(p, c) > 1 and ceil_div(p.k, c["BK"]) <= STREAMK_MAX_KTILES:
+        g = streamk_blocks(c)
+        why = (
+            f"Stream-K on {g} blocks: {tiles} tiles would leave a wave part-empty, and split-K's turn-ordered adds "
+            f"cost too much over {ceil_div(p.k, c['BK'])} K-slices"
+        )
+        return {**c, "SCHED": 1}, why
+    return dict(c), None
+
+
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
 # block-tiling kernel: split-K launches more blocks and moves C more than once.
 ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
@@ -173,7 +199,8 @@ OWN = {"geometry": geometry, "traffic": traffic}
 ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu", "kernel_name": "gemm_cpasync_any",
              "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
              "tune_space": any_space}  # fmt: skip
-ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
+ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False, "fit": any_fit,
+           "fit_values": {**{k: (v,) for k, v in SMALL_TILES.items()}, "SCHED": (0, 1)}}  # fmt: skip
 
 
 # Stream-K (kernels/cpasync_any.cu with SCHED=1; issue 48): the schedule of G blocks over T tiles of KT K-slices.

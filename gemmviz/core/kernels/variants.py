@@ -69,6 +69,10 @@ class Variant:
     pad_to: tuple[int, int, int] | None = None
     # The one compute capability the kernel is built for (arch-specific code such as sm_90a runs nowhere else).
     requires_cc: tuple[int, int] | None = None
+    # The configuration to run at one size, from the tuned or default one, and why it differs (None: as given):
+    # gpu-cpasync-any's smaller tiles and Stream-K where the given tiles fill the GPU badly (cpasync_model.any_fit).
+    fit: Callable[[Problem, Mapping[str, int]], tuple[dict[str, int], str | None]] | None = None
+    fit_values: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # values `fit` may give, per key
     # Its title and explanation in other languages, {"zh": {title: "…", explanation: "…"}}: what the window shows
     # where its catalogue (assets/i18n) has no translation of them yet, so a new variant needs no catalogue edit.
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

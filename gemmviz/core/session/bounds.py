@@ -194,7 +194,7 @@ def params(v: object, where: str, variant) -> dict[str, int]:
 
 @functools.cache
 def _config_values(name: str) -> dict[str, frozenset[int]]:
-    """Per configuration key of a variant: its default, and every value its tuning space has."""
+    """Per configuration key of a variant: its default, every value its tuning space has, and its fit's."""
     from gemmviz.core.kernels.variants import VARIANTS
 
     v = VARIANTS[name]
@@ -202,6 +202,8 @@ def _config_values(name: str) -> dict[str, frozenset[int]]:
     for config in v.tune_space() if v.tune_space else ():
         for key, x in config.items():
             values.setdefault(key, set()).add(x)
+    for key, xs in v.fit_values.items():  # what the variant's per-size fit may run (smaller tiles, Stream-K)
+        values.setdefault(key, set()).update(xs)
     return {key: frozenset(xs) for key, xs in values.items()}
 
 
