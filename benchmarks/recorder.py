@@ -17,6 +17,8 @@ Recipes (ARG where one is taken):
   sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
   gap=VARIANTS         `gemmviz profile --gap` (ncu) of the variants at 1000^3, 1024^3 ... 8192^3
   l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
+  fp32-round3=SIZES    benchmarks/fp32_round3.py: the FP32 rung's Stream-K, tile and order options beside cuBLAS
+                       (default: issue 48's seven sizes), verified at odd shapes, one process per size
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 
@@ -35,7 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
-GPU_TEST_FILES = "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py"
+GPU_TEST_FILES = (
+    "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py,"
+    "tests/test_gpu_streamk.py"
+)
 
 
 def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[str], float, str | None]]:
@@ -100,6 +105,14 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
             ([PY, "benchmarks/l2_order.py", "--sizes", arg or "1024,2048,4096,8192"], 240, "l2_order.txt"),
             ([*ncu, "--csv", PY, "benchmarks/l2_order.py", "--sizes", "4096,8192", "--once"], 150, "l2_order_ncu.csv"),
         ]
+    if name == "fp32-round3":
+        script = [PY, "benchmarks/fp32_round3.py", "--out", str(out)]
+        sizes = (arg or "1024,1000,2000x3000x1000,2048x3072x4096,2048,4096,8192").split(",")
+        steps: list[tuple[list[str], float, str | None]] = [
+            ([*script, "--sizes", "", "--tag", "odd"], 90, "fp32_round3-odd.txt")
+        ]
+        steps += [([*script, "--odd", "", "--sizes", s, "--tag", s], 60, f"fp32_round3-{s}.txt") for s in sizes]
+        return [*steps, ([*script, "--table", "--markdown"], 20, "fp32_round3-table.md")]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
         return [
