@@ -38,3 +38,17 @@ def test_stream_k_is_right_at_odd_shapes_and_twice(tile):
             assert r.status == "ok", f"{tile} {p.label}: {r.error}"
             assert r.unwritten == 0 and r.rel_error <= r.threshold
             assert r.config["SCHED"] == 1
+
+
+def test_the_engine_runs_the_fitted_configuration_at_small_and_short_k_sizes():
+    """Without an override the engine runs gpu-cpasync-any's per-size fit (cpasync_model.any_fit), right, and
+    says so in the note: 64x64 tiles at 1000^3."""
+    import numpy as np
+
+    settings = BenchSettings(warmup=1, repeats=3, seed=5, max_time_s=0.05, max_samples=10)
+    p = Problem(1000, 1000, 1000)
+    with CudaRun() as run:
+        (job,) = plan_jobs([V.name], [p])
+        r = run.run(job, V, Inputs.random(p, np.random.default_rng(6)), settings, JobGuard(threading.Event(), 120))
+    assert r.status == "ok", r.error
+    assert (r.config["BM"], r.config["BN"]) == (64, 64) and "64×64 tiles" in (r.note or "")
