@@ -13,6 +13,7 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   sks-TILE          SCHED 1 on G = tiles x S (S as gpu-cpasync-any's split-K picks): split-K with that reduction
   s0-hilbert, sk-hilbert   ORDER 1 (Hilbert) with 128x256 tiles
   s0-bk32           128x256 tiles, K-slices of 32 (half the barriers per k)
+  sk2-128x256       SCHED 2: Stream-K whose whole tiles are taken one at a time from an atomic counter
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
 `gemmviz bench` does, and again after the timed launches), and once at odd shapes (verify only). Timing is the
@@ -100,6 +101,7 @@ def options(p: Problem, small: bool) -> list[tuple[str, dict, str]]:
         big = {**TILES["128x256"], **BASE}
         out.append(("s0-hilbert", {**big, "ORDER": 1, "SCHED": 0}, "s0"))
         out.append(("sk-hilbert", {**big, "ORDER": 1, "SCHED": 1}, "sk"))
+        out.append(("sk2-128x256", {**big, "SCHED": 2}, "sk"))
         out.append(("s0-bk32", {**big, "BK": 32, "SCHED": 0}, "s0"))
     return out
 

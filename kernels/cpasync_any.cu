@@ -52,7 +52,8 @@
 #define ORDER 0           // 0: grouped (GROUP_M); 1: a Hilbert curve over square sub-grids of tiles (see below)
 #endif
 #ifndef SCHED
-#define SCHED 0           // 0: one block per tile and K slice, turn-ordered split-K; 1: Stream-K over G blocks
+#define SCHED 0           // 0: one block per tile and K slice, turn-ordered split-K; 1: Stream-K over G blocks;
+                          // 2: Stream-K with the whole tiles taken from an atomic counter
 #endif
 #ifndef WS_FLOATS
 #define WS_FLOATS (16 << 20)  // SCHED 1: workspace of partial tiles (64 MiB): 2 G tiles for G <= 2 x SMs x blocks
@@ -62,8 +63,9 @@
 extern "C" {
 __device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next;
                                                               // Stream-K: how many blocks of a cut tile are done
-#if SCHED == 1
+#if SCHED >= 1
 __device__ float gemm_cpasync_any_ws[WS_FLOATS];               // Stream-K: partial tiles, BM x BN floats each
+__device__ unsigned int gemm_cpasync_any_next[2];              // SCHED 2: the next whole tile; blocks finished
 #endif
 }
 
@@ -289,7 +291,7 @@ __device__ __forceinline__ void store_tile(float* __restrict__ C, int M, int N, 
     }
 }
 
-#if SCHED == 1
+#if SCHED >= 1
 // Stream-K: the block (of G) holding K-slice x of the cut tiles' run, whose ranges start at floor(c·total / G).
 __device__ __forceinline__ int sk_block(int x, int total, int G) {
     return static_cast<int>(((x + 1LL) * G + total - 1) / total) - 1;
@@ -364,12 +366,24 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
     int it = c < Gs ? static_cast<int>(static_cast<long long>(total) * c / Gs) : total;
     const int end = c < Gs ? static_cast<int>(static_cast<long long>(total) * (c + 1) / Gs) : total;
     const int first_tile = it / ktiles;                   // (of the cut run) where this block's range starts
+#if SCHED == 2
+    // SCHED 2: the whole tiles are handed out one at a time by an atomic counter (a block takes the next one when
+    // it is done with its last), so SMs that run slower take fewer; the cut tiles keep their even static ranges.
+    __shared__ int s_tile;
+    if (tid == 0) s_tile = static_cast<int>(atomicAdd(&gemm_cpasync_any_next[0], 1u));
+    __syncthreads();
+    int dp_next = s_tile;
+#else
     int dp_next = c;                                      // this block's next whole tile
+#endif
     // One loop over the block's work (its whole tiles, then its K-slice range), one copy of the mainloop.
     while (dp_next < dp_tiles || it < end) {
         int rt = -1, kt0 = 0, kt1 = ktiles, tile = dp_next;
-        if (dp_next < dp_tiles) {
+        const bool whole_tile = dp_next < dp_tiles;
+        if (whole_tile) {
+#if SCHED == 1
             dp_next += G;
+#endif
         } else {
             rt = it / ktiles, kt0 = it % ktiles;
             kt1 = min(ktiles, kt0 + (end - it));
@@ -380,6 +394,9 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
         tile_of(tile, tilesM, tilesN, tm, tn);
         const TileGeom g = tile_geom(tm, tn, M, N);
         __syncthreads();  // everyone is done with the stages of the tile before
+#if SCHED == 2
+        if (whole_tile && tid == 0) s_tile = static_cast<int>(atomicAdd(&gemm_cpasync_any_next[0], 1u));
+#endif
         multiply_tile(A, B, M, N, K, g, kt0, kt1, smem, acc);
         bool store = kt0 == 0 && kt1 == ktiles;  // the whole tile in this block
         if (!store) {  // a cut tile: park the partial, count in; the last of its blocks sums them all
@@ -409,6 +426,22 @@ gemm_cpasync_any(const float* __restrict__ A, const float* __restrict__ B, float
             }
         }
         if (store) store_tile(C, M, N, g, false, acc);
+#if SCHED == 2
+        if (whole_tile) {
+            __syncthreads();  // s_tile holds the next whole tile
+            dp_next = s_tile;
+        }
+#endif
     }
+#if SCHED == 2
+    __syncthreads();
+    if (tid == 0) {  // the last block to finish resets the counters for the next launch (every take is done)
+        __threadfence();
+        if (atomicAdd(&gemm_cpasync_any_next[1], 1u) == static_cast<unsigned int>(G - 1)) {
+            gemm_cpasync_any_next[0] = 0u;
+            gemm_cpasync_any_next[1] = 0u;
+        }
+    }
+#endif
 #endif
 }

@@ -79,6 +79,9 @@ def _cases():
     cases.append(
         pytest.param(any_.name, any_.resolve_params(), {**any_.config, "SCHED": 1}, False, id="cpasync-any-streamk")
     )
+    cases.append(
+        pytest.param(any_.name, any_.resolve_params(), {**any_.config, "SCHED": 2}, False, id="cpasync-any-streamk2")
+    )
     tile64 = {**any_.config, "BM": 64, "SCHED": 1}
     cases.append(pytest.param(any_.name, any_.resolve_params(), tile64, False, id="cpasync-any-streamk-64x128"))
     # what gpu-cpasync-any's per-size fit runs: 64x64 tiles at small sizes, Stream-K in the H200's 128x256 tiles
