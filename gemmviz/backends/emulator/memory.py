@@ -68,7 +68,7 @@ class MemoryOps(SharedBookkeeping):
             for sp, sel, addr in parts:
                 if not sel.any():
                     continue
-                sub_vals = vals[sel] if store else None
+                sub_vals = vals[sel] if vals is not None else None  # vals: the values a store writes
                 got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
                 if not store:
                     out[sel] = got
@@ -333,7 +333,7 @@ def _unreadable(shape: tuple[int, int], ty: str) -> np.ndarray:
     """What a read outside every array gives: on a GPU, whatever lies there (or the launch stops), so a float is
     NaN here, which C cannot hide (zeros let a kernel that reads past a matrix look right where a GPU, reading
     garbage in the same place, got C wrong); an integer is 0, so an index read there stays near."""
-    out = np.zeros(shape, DTYPES[ty])
+    out: np.ndarray = np.zeros(shape, DTYPES[ty])
     if ty[0] == "f":
         out[:] = np.nan
     return out
@@ -344,7 +344,7 @@ def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, 
     typed view where every address is aligned to the element (size is 1, 2, 4 or 8), byte by byte otherwise."""
     dt = DTYPES[ty]
     if memory.size % size == 0 and not (addr & (size - 1)).any():
-        view = memory.view(dt)
+        view: np.ndarray = memory.view(dt)
         first = addr >> (size.bit_length() - 1)  # the element's index
         if vec == 1:
             if vals is None:

@@ -7,9 +7,10 @@ import numpy as np
 
 from gemmviz.backends.emulator.common import COMPARE, DTYPES, LOCAL_WINDOW, SHARED_WINDOW, _type_of
 from gemmviz.backends.emulator.ptx import EmulatorRefusal
+from gemmviz.backends.emulator.state import ChunkState
 
 
-class ArithmeticOps:
+class ArithmeticOps(ChunkState):
     """op_add … op_cvt: one method per opcode, called with the instruction and the threads that run it."""
 
     def _bin(self, ins, ix, f):

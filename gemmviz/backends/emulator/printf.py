@@ -9,9 +9,10 @@ import struct
 import numpy as np
 
 from gemmviz.backends.emulator.common import GLOBAL_BASE, LOCAL_WINDOW, MAX_PRINTF_LINES
+from gemmviz.backends.emulator.state import ChunkState
 
 
-class PrintfOps:
+class PrintfOps(ChunkState):
     """op_call (vprintf) and the formatting of its arguments."""
 
     def op_call(self, ins, ix):

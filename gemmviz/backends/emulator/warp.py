@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gemmviz.backends.emulator.common import _type_of
-
-CYCLES_PER_STEP = 4  # %clock64 advances this much per instruction the machine runs (an issue every few cycles)
-CLOCK_GHZ = 2  # %globaltimer (ns) from the cycles: a 2 GHz clock
-TIMER_START_NS = 1_000_000_000
-SMS = 132  # %nsmid: an H100's SMs; %smid is the block's number modulo it
+from gemmviz.backends.emulator.common import CLOCK_GHZ, _type_of
+from gemmviz.backends.emulator.state import ChunkState
 
 
 class Trap(Exception):
@@ -46,14 +42,8 @@ def _lane_of(mode: str, lane, b, c):
     return np.where(ok, j, lane), ok
 
 
-class WarpOps:
+class WarpOps(ChunkState):
     """op_shfl, op_vote, op_activemask, op_redux, op_trap, op_nanosleep, op_membar, op_fence."""
-
-    # Chunk's state these read (declared here for the type checker)
-    block_of: np.ndarray
-    warp: np.ndarray
-    lane: np.ndarray
-    n: int
 
     def _warp_keys(self, idx: np.ndarray) -> np.ndarray:
         """Each thread's warp, numbered across the chunk's blocks."""
@@ -150,15 +140,3 @@ class WarpOps:
         return None
 
     op_fence = op_membar
-
-
-def timer(m, what: str):
-    """The value of a timer register for every thread of the machine `m` (the same in each: one clock)."""
-    cycles = m.instructions * CYCLES_PER_STEP + m.slept
-    if what in ("clock", "clock64"):
-        return cycles
-    if what == "globaltimer":
-        return TIMER_START_NS + cycles // CLOCK_GHZ
-    if what == "globaltimer_lo":
-        return (TIMER_START_NS + cycles // CLOCK_GHZ) & 0xFFFFFFFF
-    return (TIMER_START_NS + cycles // CLOCK_GHZ) >> 32  # globaltimer_hi
