@@ -13,7 +13,7 @@ import os
 import platform
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -136,17 +136,17 @@ class JobGuard:
 
 
 def plan_jobs(
-    variants: Iterable[str], problems: Iterable[Problem], param_grid: dict[str, Iterable[int]] | None = None
+    variants: Iterable[str], problems: Iterable[Problem], param_grid: Mapping[str, Iterable[int]] | None = None
 ) -> list[Job]:
     """Every variant at every size, and for each variant every combination of the params it has
     among `param_grid` (others at their defaults). Unknown variant names raise KeyError."""
-    param_grid = {k: list(v) for k, v in (param_grid or {}).items()}
+    grid = {k: list(v) for k, v in (param_grid or {}).items()}
     chosen = [get_variant(v) for v in variants]
     jobs = []
     for problem in problems:
         for v in chosen:
             combos = [v.resolve_params()]
-            for key, values in param_grid.items():
+            for key, values in grid.items():
                 if key in v.param_choices:
                     combos = [{**c, key: value} for c in combos for value in values]
             for c in combos:
