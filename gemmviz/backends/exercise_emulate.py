@@ -16,6 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ class EmulatedCheck:
         m, n, k = shape
         if run.trap is not None:
             where = f"line {run.trap}" if run.trap else "a line the PTX does not name"
-            entry = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
+            entry: dict[str, Any] = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
             return {**entry, "line": run.trap} if run.trap else entry
         if not run.finished:
             return {

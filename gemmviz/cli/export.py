@@ -233,7 +233,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     results = apply_preset(results, args)
     base, note = choose_baseline(results, args.chart, args.baseline, at)
-    view = ChartView(base.key, at and at.key, "", **gap_options(args))
+    view = ChartView(base.key, at.key if at else None, "", **gap_options(args))
     check_view(results, args.chart, view, at)
     app = qt_app()
     from gemmviz.ui.export.exporters import ExportError, NothingToExport, export_chart, footer_text, session_origin
@@ -304,7 +304,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
         and (series is None or any(s.matches(r) for s in series))
     ]
     where = Path(shipped_session(args.pipeline)) if args.pipeline else pipeline_beside(path)
-    if args.pipeline and not where.is_file():
+    if args.pipeline and not (where and where.is_file()):
         raise UsageError(f"--pipeline {args.pipeline}: no such file")
     try:
         pipeline = load_pipeline_file(where) if where is not None else None
