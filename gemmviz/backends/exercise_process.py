@@ -98,7 +98,7 @@ def _readers(proc: subprocess.Popen, events: list[dict], out: list[str], err: li
             kept[id(into)] += len(line)
 
     def read_out():
-        for line in proc.stdout:
+        for line in proc.stdout or ():  # a pipe: run_child made it
             text = line.strip()
             if text.startswith("{"):
                 try:
@@ -109,7 +109,7 @@ def _readers(proc: subprocess.Popen, events: list[dict], out: list[str], err: li
             keep(out, line)
 
     def read_err():
-        for line in proc.stderr:
+        for line in proc.stderr or ():
             keep(err, line)
 
     readers = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]

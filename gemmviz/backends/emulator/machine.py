@@ -51,7 +51,7 @@ from gemmviz.backends.emulator.printf import PrintfOps
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
 from gemmviz.backends.emulator.sass import vector_loads
 from gemmviz.backends.emulator.shadow import UNSET, Shadow, ShadowOps
-from gemmviz.backends.emulator.state import ITEMSIZE, ChunkState  # noqa: F401  (ITEMSIZE re-exported)
+from gemmviz.backends.emulator.state import ITEMSIZE, ChunkState, Index  # noqa: F401  (ITEMSIZE re-exported)
 from gemmviz.backends.emulator.warp import Trap, WarpOps
 
 __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"]
@@ -391,18 +391,18 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps, ChunkState)
 
     # --- control ---------------------------------------------------------------------------------------------
 
-    def op_bra(self, ins, ix):
+    def op_bra(self, ins: Instr, ix: Index) -> bool:
         self.pc[ix] = self.k.labels[ins.args[0]]
         return True
 
-    def op_ret(self, ins, ix):
+    def op_ret(self, ins: Instr, ix: Index) -> bool:
         self.status[ix] = EXIT
         self.release(np.unique(self.block_of[ix]))
         return True
 
     op_exit = op_ret
 
-    def op_bar(self, ins, ix):
+    def op_bar(self, ins: Instr, ix: Index) -> bool:
         if "warp" in ins.mods:
             self.pc[ix] += 1  # __syncwarp: the lanes that agree already run together
             return True

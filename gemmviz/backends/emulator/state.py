@@ -27,6 +27,7 @@ from gemmviz.backends.emulator.common import (
 )
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Kernel
 
+Index = slice | np.ndarray  # the threads an instruction runs for: every one (slice(None)), or their indices
 ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
 
 

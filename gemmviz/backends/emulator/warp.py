@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from gemmviz.backends.emulator.common import CLOCK_GHZ, _type_of
-from gemmviz.backends.emulator.state import ChunkState
+from gemmviz.backends.emulator.ptx import Instr
+from gemmviz.backends.emulator.state import ChunkState, Index
 
 
 class Trap(Exception):
@@ -49,7 +50,7 @@ class WarpOps(ChunkState):
         """Each thread's warp, numbered across the chunk's blocks."""
         return self.block_of[idx] * 64 + self.warp[idx]
 
-    def op_shfl(self, ins, ix):
+    def op_shfl(self, ins: Instr, ix: Index) -> None:
         mode = next(m for m in ins.mods if m in ("up", "down", "bfly", "idx"))
         idx = self._idx(ix)
         a = self.get(ins.args[1], "b32", ix)
@@ -82,7 +83,7 @@ class WarpOps(ChunkState):
         np.bitwise_or.at(bits, which[pred], np.left_shift(np.uint64(1), lanes[pred]))
         return bits[which].astype(np.uint32)
 
-    def op_vote(self, ins, ix):
+    def op_vote(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         pred = np.broadcast_to(self.get(ins.args[1], "pred", ix), (len(idx),)).astype(bool)
         if "ballot" in ins.mods:
@@ -98,11 +99,11 @@ class WarpOps(ChunkState):
             r = (yes == every) | (yes == 0)
         self.put(ins.args[0], r, "pred", ix)
 
-    def op_activemask(self, ins, ix):
+    def op_activemask(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         self.put(ins.args[0], self._ballot(idx, np.ones(len(idx), bool)), "b32", ix)
 
-    def op_redux(self, ins, ix):
+    def op_redux(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         ty = _type_of(ins.mods)
         v = np.broadcast_to(self.get(ins.args[1], ty, ix), (len(idx),))
@@ -128,15 +129,17 @@ class WarpOps(ChunkState):
         ufunc.at(out, which, v)
         self.put(ins.args[0], out[which], ty, ix)
 
-    def op_trap(self, ins, ix):
+    def op_trap(self, ins: Instr, ix: Index) -> None:
         raise Trap(ins.line)
 
-    def op_nanosleep(self, ins, ix):
+    def op_nanosleep(self, ins: Instr, ix: Index) -> None:
         ns = int(np.max(self.get(ins.args[0], "u32", ix)))
         self.m.slept += min(ns, 1_000_000) * CLOCK_GHZ  # a GPU sleeps at most about a millisecond
         return None
 
-    def op_membar(self, ins, ix):  # the emulator's memory is sequentially consistent: a fence changes nothing
+    def op_membar(
+        self, ins: Instr, ix: Index
+    ) -> None:  # the emulator's memory is sequentially consistent: a fence changes nothing
         return None
 
     op_fence = op_membar
