@@ -13,23 +13,12 @@ from gemmviz.backends.kernel_cache import kernel_cache_dir, secure_cache_dir
 from gemmviz.core.exercise.exercises import Exercise
 
 SHAPES = ((1, 1, 1), (33, 17, 65), (100, 77, 129), (128, 128, 128), (1020, 1020, 1020))
-
-
 SANITIZE_SHAPE = (33, 17, 65)
-
-
 TIME_SHAPE = (2048, 2048, 2048)
-
-
 PROFILE_SHAPE = (1024, 1024, 1024)
-
-
 KERNEL_TIMEOUT_S = 10.0  # one launch
-
-
 STEP_LIMITS_S = {"probe": 60, "verify": 180, "sanitize": 240, "time": 240, "profile": 300, "nvcc": 120,
                  "accesses": 180, "nvrtc": 120, "emulate": 300}  # fmt: skip
-
 
 ProgressFn = Callable[[int, int, str], None]
 

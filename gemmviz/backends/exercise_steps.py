@@ -21,14 +21,14 @@ from gemmviz.backends.exercise_run import (
     HandIn,
 )
 from gemmviz.backends.profile import find_cuda_tool
-from gemmviz.core.exercise.check import (
+from gemmviz.core.exercise.exercises import Exercise
+from gemmviz.core.exercise.tool_logs import (
     SANITIZER_TOOLS,
     diagnostic_log,
     parse_nvcc,
     parse_sanitizer,
     sanitizer_errors,
 )
-from gemmviz.core.exercise.exercises import Exercise
 
 
 def gpu_arch(folder: Path, cancel: threading.Event) -> tuple[dict | None, str | None]:

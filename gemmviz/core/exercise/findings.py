@@ -7,12 +7,8 @@ from __future__ import annotations
 from gemmviz.core.messages import Message, msg
 
 MEMORY_KINDS = ("global-oob", "shared-oob", "local-oob", "uninit-shared", "misaligned", "uninit-register")
-
-
 NOTE_KINDS = ("uninit-shared-unused",)  # reported, failing no goal: unwritten shared words whose value never reached C
 RACE_KINDS = ("divergent-barrier", "read-after-write", "write-after-read", "write-after-write")
-
-
 _EMU_AS_SANITIZER = {"global-oob": "invalid global {access}", "shared-oob": "invalid shared {access}",
                      "local-oob": "invalid local access", "uninit-shared": "uninitialized shared read",
                      "misaligned": "misaligned address", "uninit-register": "uninitialized variable"}  # fmt: skip

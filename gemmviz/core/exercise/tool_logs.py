@@ -10,9 +10,7 @@ from pathlib import Path
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
-
 # --- nvcc ---------------------------------------------------------------------------------------------------
-
 _NVCC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?P<severity>error|warning)(?: #[\w-]+)?: (?P<msg>.*)$")
 # the host compiler's and the preprocessor's form (#error, a missing #include): file:line:column: error: ...
 _GCC_LINE = re.compile(
@@ -68,8 +66,6 @@ _HAZARD = re.compile(
     r".*?\n\s*(?P<second>\w+) Thread .*?in (?P<f2>[^\s:]+):(?P<l2>\d+)"
 )
 _HAZARD_KINDS = {"WAR": "write-after-read", "RAW": "read-after-write", "WAW": "write-after-write"}
-
-
 _SUMMARY = re.compile(r"(?:ERROR|RACECHECK|SYNCCHECK|LEAK)? ?SUMMARY: (\d+) (error|hazard)s?", re.I)
 
 
