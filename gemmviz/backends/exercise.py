@@ -32,9 +32,9 @@ from gemmviz.backends.exercise_run import (
     STEP_LIMITS_S,
     TIME_SHAPE,
     CheckOptions,
+    CheckRun,
     HandIn,
     ProgressFn,
-    _CheckRun,
     work_dir,
 )
 from gemmviz.backends.exercise_steps import (
@@ -162,11 +162,11 @@ def _check_in(folder: Path, source_path: Path, source: str, exercise: Exercise, 
         "not_run": [],
     }
     handin = HandIn.make(given, source, folder)
-    _run_steps(record, _CheckRun(handin.copy, exercise, options, folder, progress, given=given, handin=handin))
+    _run_steps(record, CheckRun(handin.copy, exercise, options, folder, progress, given=given, handin=handin))
     return finish(record)
 
 
-def _run_steps(record: dict, run: _CheckRun) -> None:
+def _run_steps(record: dict, run: CheckRun) -> None:
     run.step("looking for a GPU")
     device, no_gpu = gpu_arch(run.folder, run.options.cancel)
     arch = f"sm_{device['cc'][0]}{device['cc'][1]}" if device else "sm_90"
@@ -206,7 +206,7 @@ def _run_steps(record: dict, run: _CheckRun) -> None:
     run.progress(run.steps, run.steps, "done")
 
 
-def _gpu_steps(record: dict, run: _CheckRun, arch: str, build: emulator.PtxBuild | None = None) -> None:
+def _gpu_steps(record: dict, run: CheckRun, arch: str, build: emulator.PtxBuild | None = None) -> None:
     """The steps after a compile on a GPU: every size verified, then those the options ask for."""
     options, folder = run.options, run.folder
     spec = base_spec(run.exercise, record["compile"]["cubin"], options)

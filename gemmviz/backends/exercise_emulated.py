@@ -13,13 +13,13 @@ from gemmviz.backends.exercise_emulate import BY, remember_reference
 from gemmviz.backends.exercise_process import ChildRun, child_env, emulate_child_argv, run_child
 from gemmviz.backends.exercise_run import (
     STEP_LIMITS_S,
-    _CheckRun,
+    CheckRun,
 )
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.messages import msg
 
 
-def _emulate_spec(run: _CheckRun, mode: str, build: emulator.PtxBuild | None) -> dict:
+def _emulate_spec(run: CheckRun, mode: str, build: emulator.PtxBuild | None) -> dict:
     from gemmviz.backends.emulate_child import exercise_spec
 
     spec = {
@@ -38,7 +38,7 @@ def _emulate_spec(run: _CheckRun, mode: str, build: emulator.PtxBuild | None) ->
     return spec
 
 
-def _limited(run: _CheckRun, spec: dict, step: str) -> tuple[ChildRun, sandbox.Limits]:
+def _limited(run: CheckRun, spec: dict, step: str) -> tuple[ChildRun, sandbox.Limits]:
     """The emulate child of `spec` under the step's time limit and the check's memory limit."""
     limits = sandbox.Limits(STEP_LIMITS_S[step], sandbox.MEMORY_LIMIT_BYTES)
     argv = emulate_child_argv(spec, run.folder)
@@ -54,7 +54,7 @@ def _stopped_message(child: ChildRun, limits: sandbox.Limits, what: dict) -> dic
     return None
 
 
-def nvrtc_step(run: _CheckRun, arch: str) -> tuple[emulator.PtxBuild, str | None]:
+def nvrtc_step(run: CheckRun, arch: str) -> tuple[emulator.PtxBuild, str | None]:
     """NVRTC in a child under the sandbox's limits (it compiles in the process that calls it): the build, and
     the limit that stopped it, if one did."""
     out = run.folder / f"nvrtc-{os.getpid()}-{threading.get_ident()}.ptx"
@@ -84,7 +84,7 @@ def nvrtc_step(run: _CheckRun, arch: str) -> tuple[emulator.PtxBuild, str | None
     return build, None
 
 
-def emulate_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) -> None:
+def emulate_step(record: dict, run: CheckRun, build: emulator.PtxBuild | None) -> None:
     """The emulated check in its child: the record's shapes, 'emulator' and 'accesses' parts, or, where a limit
     stopped it or it failed, no size judged and the reason as the emulator's refusal."""
     from gemmviz.backends import exercise_emulate
@@ -117,7 +117,7 @@ def _reference_name(exercise: Exercise) -> str:
     return json.dumps([exercise.reference, exercise.reference_params], sort_keys=True)
 
 
-def extras_step(record: dict, run: _CheckRun, build: emulator.PtxBuild | None) -> None:
+def extras_step(record: dict, run: CheckRun, build: emulator.PtxBuild | None) -> None:
     """On a GPU: the emulator's extras (exercise_emulate.gpu_extras) in a child under the sandbox's limits."""
     spec = {**_emulate_spec(run, "extras", build), "shapes": record.get("shapes") or []}
     child, limits = _limited(run, spec, "emulate")

@@ -1,5 +1,5 @@
 """What a check is given and shares while it runs: its sizes and time limits, its options (CheckOptions), the
-student's file as it is checked (HandIn), and the check under way (_CheckRun: its folder and progress)."""
+student's file as it is checked (HandIn), and the check under way (CheckRun: its folder and progress)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ class HandIn:
 
 
 @dataclass
-class _CheckRun:
+class CheckRun:
     """One check under way: the file, its exercise and options, the folder for its files, and how far it got."""
 
     source_path: Path  # the safely named copy that is compiled (handin.copy)
