@@ -86,67 +86,80 @@ def parse_sanitizer(tool: str, text: str, source_name: str) -> list[dict]:
     invalid accesses, racecheck's hazards (kind "write-after-read", "read-after-write", "write-after-write"),
     synccheck's barrier errors. Findings at the same line and kind are merged, with a count."""
     lines = _strip(text)
-    findings: dict[tuple, dict] = {}
     if tool == "racecheck":
         joined = "\n".join(lines)
-        for match in _RACE.finditer(joined):
-            if Path(match["f1"]).name != Path(source_name).name:
-                continue
-            kind = f"{match['second'].lower()}-after-{match['first'].lower()}"
-            line1, line2 = int(match["l1"]), int(match["l2"])
-            key: tuple = (kind, line1, line2)
-            count = int(match["count"] or 1)
-            item = findings.setdefault(
-                key,
-                {
-                    "tool": tool,
-                    "kind": kind,
-                    "line": line2,
-                    "other_line": line1,
-                    "message": f"shared {kind} hazard: {match['first']} at line {line1}, "
-                    f"{match['second']} at line {line2}",
-                    "count": 0,
-                },
-            )
-            item["count"] += count
-        if not findings:  # --racecheck-report hazard: one block per hazard
-            for match in _HAZARD.finditer(joined):
-                if Path(match["f1"]).name != Path(source_name).name:
-                    continue
-                kind = _HAZARD_KINDS[match["kind"]]
-                lines_ = sorted({int(match["l1"]), int(match["l2"])})
-                key = (kind, *lines_)
-                item = findings.setdefault(
-                    key,
-                    {
-                        "tool": tool,
-                        "kind": kind,
-                        "line": lines_[-1],
-                        "other_line": lines_[0],
-                        "message": f"shared {kind} hazard between lines {lines_[0]} and {lines_[-1]}",
-                        "count": 0,
-                    },
-                )
-                item["count"] += 1
+        findings = _race_summaries(joined, source_name) or _race_hazards(joined, source_name)
     else:
-        block: list[str] = []
-        heads = [i for i, line in enumerate(lines) if _is_head(line)]
-        for n, start in enumerate(heads):
-            end = heads[n + 1] if n + 1 < len(heads) else min(len(lines), start + 12)
-            block = lines[start:end]
-            head = block[0].strip()
-            line = _line_of(block, source_name)
-            kind = _kind(head)
-            key = (kind, line)
-            item = findings.setdefault(
-                key, {"tool": tool, "kind": kind, "line": line, "message": head[:300], "count": 0, "threads": []}
-            )
-            item["count"] += 1
-            for b in block:
-                thread = re.search(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)", b)
-                if thread and len(item["threads"]) < 4:
-                    item["threads"].append([int(x) for x in thread.groups()])
+        findings = _error_blocks(tool, lines, source_name)
     return sorted(findings.values(), key=lambda f: (f["line"] is None, f["line"] or 0))[:MAX_FINDINGS]
+
+
+def _race_summaries(joined: str, source_name: str) -> dict[tuple, dict]:
+    """racecheck's hazards of the student's file, one per pair of lines and kind, from its summary lines."""
+    findings: dict[tuple, dict] = {}
+    for match in _RACE.finditer(joined):
+        if Path(match["f1"]).name != Path(source_name).name:
+            continue
+        kind = f"{match['second'].lower()}-after-{match['first'].lower()}"
+        line1, line2 = int(match["l1"]), int(match["l2"])
+        item = findings.setdefault(
+            (kind, line1, line2),
+            {
+                "tool": "racecheck",
+                "kind": kind,
+                "line": line2,
+                "other_line": line1,
+                "message": f"shared {kind} hazard: {match['first']} at line {line1}, {match['second']} at line {line2}",
+                "count": 0,
+            },
+        )
+        item["count"] += int(match["count"] or 1)
+    return findings
+
+
+def _race_hazards(joined: str, source_name: str) -> dict[tuple, dict]:
+    """racecheck's hazards as --racecheck-report hazard writes them: one block per hazard."""
+    findings: dict[tuple, dict] = {}
+    for match in _HAZARD.finditer(joined):
+        if Path(match["f1"]).name != Path(source_name).name:
+            continue
+        kind = _HAZARD_KINDS[match["kind"]]
+        lines = sorted({int(match["l1"]), int(match["l2"])})
+        item = findings.setdefault(
+            (kind, *lines),
+            {
+                "tool": "racecheck",
+                "kind": kind,
+                "line": lines[-1],
+                "other_line": lines[0],
+                "message": f"shared {kind} hazard between lines {lines[0]} and {lines[-1]}",
+                "count": 0,
+            },
+        )
+        item["count"] += 1
+    return findings
+
+
+def _error_blocks(tool: str, lines: list[str], source_name: str) -> dict[tuple, dict]:
+    """memcheck's and synccheck's errors, a block each (its head, then where and by which thread), merged per
+    kind and line, with up to four of the threads."""
+    findings: dict[tuple, dict] = {}
+    heads = [i for i, line in enumerate(lines) if _is_head(line)]
+    for n, start in enumerate(heads):
+        end = heads[n + 1] if n + 1 < len(heads) else min(len(lines), start + 12)
+        block = lines[start:end]
+        head = block[0].strip()
+        line = _line_of(block, source_name)
+        kind = _kind(head)
+        item = findings.setdefault(
+            (kind, line), {"tool": tool, "kind": kind, "line": line, "message": head[:300], "count": 0, "threads": []}
+        )
+        item["count"] += 1
+        for b in block:
+            thread = re.search(r"by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)", b)
+            if thread and len(item["threads"]) < 4:
+                item["threads"].append([int(x) for x in thread.groups()])
+    return findings
 
 
 def _is_head(line: str) -> bool:
