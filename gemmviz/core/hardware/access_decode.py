@@ -4,12 +4,18 @@ they fall in (A, B, C) and made offsets in it, the per-block totals worked out. 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from gemmviz.core.hardware.access_figures import lanes_of, summarise
 from gemmviz.core.hardware.access_trace import GLOBAL, AccessTrace, Pc, what_it_sees
+
+
+def _three(values: Iterable) -> tuple[int, int, int]:
+    """Three whole numbers (a grid's, a block's or a problem's dimensions) as one tuple."""
+    x, y, z = (int(v) for v in values)
+    return x, y, z
 
 
 def _matrix_of(
@@ -74,15 +80,15 @@ def from_raw(
     row_matrix = np.full(addr.shape, -1, np.int8)
     row_matrix[glob] = matrix_cells
     matrix[r["space"] == GLOBAL] = row_matrix[r["space"] == GLOBAL].max(axis=1)
-    blocks = [tuple(int(x) for x in b) for b in header.get("blocks") or []]
+    blocks = [_three(b) for b in header.get("blocks") or []]
     summary = summarise(r, len(blocks), addr=out)
     trace = AccessTrace(
         variant=variant,
-        mnk=tuple(mnk),
+        mnk=_three(mnk),
         params=dict(params),
         kernel=str(header.get("kernel_seen") or header.get("kernel")),
-        grid=tuple(int(x) for x in header["grid"]),
-        block=tuple(int(x) for x in header["block"]),
+        grid=_three(header["grid"]),
+        block=_three(header["block"]),
         blocks=blocks,
         cap=int(header["cap"]),
         attempted=int(header["attempted"]),

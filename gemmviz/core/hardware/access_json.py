@@ -73,11 +73,12 @@ def to_json(trace: AccessTrace) -> dict:
     }
 
 
-def _dims(v: object, where: str, n: int = 3, lo: int = 1) -> tuple[int, ...]:
-    items = _list(v, where, limit=n)
-    if len(items) != n:
-        raise _fail(where, f"{len(items)} numbers, {n} expected")
-    return tuple(_int(x, f"{where}[{i}]", lo=lo, hi=bounds.MAX_BLOCKS) for i, x in enumerate(items))
+def _dims(v: object, where: str, lo: int = 1) -> tuple[int, int, int]:
+    items = _list(v, where, limit=3)
+    if len(items) != 3:
+        raise _fail(where, f"{len(items)} numbers, 3 expected")
+    x, y, z = (_int(x, f"{where}[{i}]", lo=lo, hi=bounds.MAX_BLOCKS) for i, x in enumerate(items))
+    return x, y, z
 
 
 def _columns(v: object, where: str, kept: int, n_slots: int, n_pcs: int) -> dict[str, np.ndarray]:
@@ -139,10 +140,10 @@ def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS
         str(k): _int(x, f"{where}.params.{k}", lo=1, hi=4096)
         for k, x in _object(obj.get("params") or {}, f"{where}.params").items()
     }
-    counts = {
-        key: _int(obj.get(key, 0), f"{where}.{key}", hi=2**62)
+    bulk_copies, bulk_bytes, wgmma, wgmma_smem_bytes = (
+        _int(obj.get(key, 0), f"{where}.{key}", hi=2**62)
         for key in ("bulk_copies", "bulk_bytes", "wgmma", "wgmma_smem_bytes")
-    }
+    )
     return AccessTrace(
         variant=variant,
         mnk=_dims(obj.get("mnk"), f"{where}.mnk"),
@@ -159,6 +160,18 @@ def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS
         ncu={k: x for k, x in ncu.items() if x is not None},
         sees=_str(obj.get("sees", ""), f"{where}.sees", MAX_TEXT_CHARS),
         note=_str(obj.get("note", ""), f"{where}.note", MAX_TEXT_CHARS),
-        **cols,
-        **counts,
+        slot=cols["slot"],
+        warp=cols["warp"],
+        seq=cols["seq"],
+        pc=cols["pc"],
+        space=cols["space"],
+        flags=cols["flags"],
+        size=cols["size"],
+        active=cols["active"],
+        matrix=cols["matrix"],
+        addr=cols["addr"],
+        bulk_copies=bulk_copies,
+        bulk_bytes=bulk_bytes,
+        wgmma=wgmma,
+        wgmma_smem_bytes=wgmma_smem_bytes,
     )

@@ -4,9 +4,9 @@ wave. Whole-array numpy work, in steps a view can spread over event-loop turns. 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from gemmviz.core.session.bounds import MAX_SMS, MAX_TRACE_NS
 
@@ -69,6 +69,10 @@ def _packable(t: np.ndarray) -> bool:
     )
 
 
+@overload
+def _events(t: np.ndarray, by_sm: Literal[True]) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def _events(t: np.ndarray, by_sm: Literal[False]) -> tuple[None, np.ndarray, np.ndarray]: ...
 def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """(sm (None unless `by_sm`), time, +1/-1) of every block's start and end, in order of SM (when `by_sm`),
     then time, an end before a start at the same instant. One in-place sort of packed int64 keys (few
@@ -92,14 +96,16 @@ def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, 
         key[n:] |= sm_bits
     key.sort()
     steps = (key & 1) * 2 - 1
-    sms = key >> (_TIME_BITS + 1) if by_sm else None
+    packed_sms = key >> (_TIME_BITS + 1) if by_sm else None
     if by_sm:
         key &= (1 << (_TIME_BITS + 1)) - 1
     key >>= 1
-    return sms, key, steps
+    return packed_sms, key, steps
 
 
-def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def resident_timeline(
+    trace: Sequence[Sequence[int]] | np.ndarray, sm: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(times_ns, resident blocks from each time to the next) on one SM, or on the whole GPU when sm is None.
 
     A block ending at the same instant another starts is counted out first.
@@ -142,7 +148,7 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
             return done.value
 
 
-def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Iterator[None]:
+def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Generator[None, None, TraceSummary]:
     """trace_summary in steps of a few tens of milliseconds each for a million blocks (a view that must not
     stall runs one per event-loop turn); yields between them, returns the TraceSummary."""
     import numpy as np

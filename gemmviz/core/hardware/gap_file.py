@@ -176,7 +176,7 @@ def _kernel(d: object, file: str, i: int) -> Kernel:
 def read_gap(doc: object, file: str = "gap file") -> GapFile:
     """A parsed gap file, checked (RecordError: one line, the file and the field)."""
     head = recorded.header(doc, file, SCHEMA)
-    kernels = doc.get("kernels")  # type: ignore[union-attr]
+    kernels = doc.get("kernels") if isinstance(doc, dict) else None  # header() refused anything but an object
     if not isinstance(kernels, list) or not 1 <= len(kernels) <= MAX_KERNELS:
         raise fail(file, "kernels", f"must be a list of 1 to {MAX_KERNELS} kernels")
     out = tuple(_kernel(d, file, i) for i, d in enumerate(kernels))

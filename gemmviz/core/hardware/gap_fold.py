@@ -73,7 +73,7 @@ def fold_small(g: Gap, share_of_time: float = SMALL_SHARE) -> Gap:
     ns = sum(p.ns for p in small)
     up, down = sum(p.ns for p in small if p.ns > 0), -sum(p.ns for p in small if p.ns < 0)
     largest = max(small, key=lambda p: abs(p.ns))
-    params = {"count": len(small), "share": ns / g.gap_ns if g.gap_ns else 0.0}
+    params: dict[str, object] = {"count": len(small), "share": ns / g.gap_ns if g.gap_ns else 0.0}
     if any(abs(p.ns) >= limit for p in small):  # a larger part cancelled by the small ones
         key = "small"
         label = {"key": largest.label.key, "params": largest.label.params}

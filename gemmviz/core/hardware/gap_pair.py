@@ -4,6 +4,7 @@ FP32 kernel against the FP32 library kernel of its size) and the pair `--pair A,
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from gemmviz.core.hardware.gap_file import DURATION, GapFile, Kernel
 from gemmviz.core.hardware.gap_parts import GapError
@@ -55,12 +56,13 @@ def pair_of(f: GapFile, text: str | None) -> tuple[Kernel, Kernel]:
         pair = default_pair(f)
         if pair is None:
             raise GapError("the gap file has no two kernels of one size to compare")
+        names: Sequence[str] = pair
     else:
-        pair = tuple(x.strip() for x in text.split(","))  # type: ignore[assignment]
-        if len(pair) != 2 or not all(pair):
+        names = [x.strip() for x in text.split(",")]
+        if len(names) != 2 or not all(names):
             raise GapError(f"--pair {text!r}: give two kernels, A,B (A explained against B)")
     try:
-        a, b = f.kernel(pair[0]), f.kernel(pair[1])
+        a, b = f.kernel(names[0]), f.kernel(names[1])
     except KeyError as exc:
         raise GapError(f"{exc.args[0]} is not among the recorded kernels: {', '.join(f.names())}") from None
     if a is b:

@@ -57,10 +57,10 @@ def blocks_per_sm(k: Kernel, shape: GpuShape) -> int | None:
     """Resident blocks per SM: the tightest of the register, shared-memory, warp and block limits; or, where the
     limits are not recorded, what ncu's waves per SM imply."""
     grid, block = k.get(GRID), k.get(BLOCK)
-    limits = [k.get(LIMIT_REGISTERS), k.get(LIMIT_SHARED)]
-    if block is not None and None not in limits:
+    registers, shared = k.get(LIMIT_REGISTERS), k.get(LIMIT_SHARED)
+    if block is not None and registers is not None and shared is not None:
         warps = math.ceil(block / 32)
-        bound = min(int(limits[0]), int(limits[1]), shape.max_warps_per_sm // warps, shape.max_blocks_per_sm)
+        bound = min(int(registers), int(shared), shape.max_warps_per_sm // warps, shape.max_blocks_per_sm)
         return bound if bound >= 1 else None
     waves = k.get(WAVES)
     if grid and waves:
