@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
+from gemmviz.core.fileio import FileFormatError
 
 log = logging.getLogger("gemmviz")
 
@@ -54,7 +55,7 @@ def settings_file_problem(path: Path) -> str | None:
     return None
 
 
-class SettingError(ValueError):
+class SettingError(FileFormatError):
     """A stored value that does not fit its declaration; the message says why."""
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gemmviz.core import paths
 from gemmviz.core.exercise.access_figures import check_goals
-from gemmviz.core.fileio import FileMemo, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, FileMemo, InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.variants import VARIANTS
 
 FORMAT = "gemmviz-exercise"
@@ -27,7 +27,7 @@ IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 LANGS = ("en", "zh")
 
 
-class ExerciseError(ValueError):
+class ExerciseError(FileFormatError):
     """An exercise file, or a student's source, that cannot be used as written: the message says why."""
 
 

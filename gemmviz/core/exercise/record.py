@@ -27,7 +27,7 @@ from gemmviz.core.exercise.check import (
     shape_text,
     source_line,
 )
-from gemmviz.core.fileio import InputFileError, OutputError, check_nesting, check_target, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, OutputError, check_nesting, check_target, read_regular
 from gemmviz.core.messages import define, msg, render, valid
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.text import printable as one_line
@@ -38,7 +38,7 @@ MAX_CHECK_BYTES = 4 * 1024 * 1024
 MAX_SOURCE_CHARS = 256 * 1024
 
 
-class CheckFileError(ValueError):
+class CheckFileError(FileFormatError):
     """A check record that cannot be shown: the message says which field."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from gemmviz.core.fileio import FileFormatError
 from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.session.bounds import MAX_SMS, MAX_TRACE_NS
 
@@ -87,7 +88,7 @@ METRICS: tuple[Metric, ...] = (
 METRIC_NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
 
 
-class NcuCsvError(ValueError):
+class NcuCsvError(FileFormatError):
     """ncu's CSV output could not be read; the message says why in one line."""
 
 
@@ -529,7 +530,7 @@ TRACE_FIELDS = 4  # block, sm, start, end (u64 each), as kernels/trace.cuh write
 _UNWRITTEN = 0xFFFFFFFFFFFFFFFF  # (a u64) the host fills the buffer with this before the launch
 
 
-class TraceError(ValueError):
+class TraceError(FileFormatError):
     """A block trace is incomplete or inconsistent; the message says which block and why."""
 
 

@@ -16,10 +16,10 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, check_nesting
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting
 
 
-class SessionError(ValueError):
+class SessionError(FileFormatError):
     """A session file that cannot be read; the message says why in one line, `field` is the path of the bad field."""
 
     def __init__(self, message: str, field: str = ""):
