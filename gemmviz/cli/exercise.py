@@ -322,7 +322,7 @@ def _show(args) -> int:
 def _report(record: dict, lang: str) -> str:
     """The report as the terminal gets it: the file's name on one line, no control character of a name or of
     the student's code (core/text.printable)."""
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     shown = {**record, "file": printable(record.get("file", ""))}
     return printable(report_text(shown, lang), lines=True)
