@@ -161,12 +161,13 @@ class Schema:
     def text(
         self,
         limit: int,
-        control: Literal["refuse", "strip", "show"] = "refuse",
+        control: Literal["refuse", "strip", "show", "keep"] = "refuse",
         cut: bool = False,
         pattern: re.Pattern[str] = CONTROL,
     ) -> Check[str]:
-        """A text of at most `limit` characters. Control characters (`pattern`) are refused, stripped, or shown
-        as escapes (a text copied from elsewhere: a log, a path); a longer text is refused, or cut with `cut`."""
+        """A text of at most `limit` characters. Control characters (`pattern`) are refused, stripped, shown as
+        escapes (a text copied from elsewhere: a log, a path) or kept (a text the window shows, never a terminal);
+        a longer text is refused, or cut with `cut`."""
         words = self.words
 
         def check(v: object, where: str) -> str:
