@@ -78,11 +78,11 @@ class Wording:
     text_long: str = "{n} characters, over the {limit} limit"
     control: str = "holds a control character (U+{char:04X}) that a text never has"
     one_of: str = "{got} is not one of {values}"
-    list: str = "not a list ({got})"
-    list_long: str = "{n} entries, over the {limit} limit"
-    list_exact: str = "not a list of {limit} entries"
-    object: str = "not an object ({got})"
-    object_long: str = "{n} entries, over the {limit} limit"
+    sequence: str = "not a list ({got})"
+    sequence_long: str = "{n} entries, over the {limit} limit"
+    sequence_exact: str = "not a list of {limit} entries"
+    mapping: str = "not an object ({got})"
+    mapping_long: str = "{n} entries, over the {limit} limit"
     unknown: str = "unknown field {key!r}{known}"
     missing: str = "lacks {key}"
     shown: Callable[[object], str] = shown
@@ -213,11 +213,11 @@ class Schema:
         """`v` as a list of at most `limit` entries (exactly `exact`, where given); its entries unchecked."""
         words, count = self.words, f"at most {limit}" if exact is None else str(exact)
         if not isinstance(v, list):
-            raise self.refuse(where, words.list, v, limit=limit, count=count)
+            raise self.refuse(where, words.sequence, v, limit=limit, count=count)
         if exact is not None and len(v) != exact:
-            raise self.refuse(where, words.list_exact, v, limit=exact, n=len(v), count=count)
+            raise self.refuse(where, words.sequence_exact, v, limit=exact, n=len(v), count=count)
         if len(v) > limit:
-            raise self.refuse(where, words.list_long, v, limit=limit, n=len(v), count=count)
+            raise self.refuse(where, words.sequence_long, v, limit=limit, n=len(v), count=count)
         return v
 
     def list_of(self, item: Check[T], limit: int, exact: int | None = None) -> Check[list[T]]:
@@ -231,9 +231,9 @@ class Schema:
     def mapping(self, v: object, where: str, limit: int | None = None) -> dict[Any, Any]:
         """`v` as an object of at most `limit` entries (None: any number); its keys and values unchecked."""
         if not isinstance(v, dict):
-            raise self.refuse(where, self.words.object, v, limit=limit)
+            raise self.refuse(where, self.words.mapping, v, limit=limit)
         if limit is not None and len(v) > limit:
-            raise self.refuse(where, self.words.object_long, v, limit=limit, n=len(v))
+            raise self.refuse(where, self.words.mapping_long, v, limit=limit, n=len(v))
         return v
 
     def fields(self, checks: Mapping[str, Check[Any]], required: Sequence[str] = ()) -> Check[dict[str, Any]]:
@@ -255,6 +255,6 @@ class Schema:
 
         return check
 
-    def worded(self, **sentences: str) -> Schema:
+    def worded(self, **sentences: Any) -> Schema:
         """The same format with some of its sentences said otherwise (a part of the file with words of its own)."""
         return Schema(self.error, replace(self.words, **sentences))

@@ -114,8 +114,8 @@ SETTINGS = Schema(
         text_long="{n} characters, over the {limit} limit",
         control="contains control characters",
         one_of="{got} is not one of {values}",
-        list="not a list ({got})",
-        list_long="{n} items, over the {limit} limit",
+        sequence="not a list ({got})",
+        sequence_long="{n} items, over the {limit} limit",
         shown=_short,
     ),
 )

@@ -98,8 +98,8 @@ def _schema(where: str) -> Schema:
             at="'{where}' {what}",
             text="must be a non-empty text",
             text_long="is longer than {limit} characters",
-            object="must be a table of at most {limit} entries",
-            object_long="must be a table of at most {limit} entries",
+            mapping="must be a table of at most {limit} entries",
+            mapping_long="must be a table of at most {limit} entries",
         ),
     )
 
@@ -113,7 +113,7 @@ def _text(data: dict[str, Any], key: str, where: str, limit: int = MAX_TEXT) -> 
 def _hints(data: dict[str, Any], where: str) -> tuple[str, ...]:
     schema, hints = _schema(where), data.get("hints", [])
     said = f"must be a list of at most {MAX_HINTS} non-empty texts"
-    hints = schema.worded(list=said, list_long=said).sequence(hints, "hints", MAX_HINTS)
+    hints = schema.worded(sequence=said, sequence_long=said).sequence(hints, "hints", MAX_HINTS)
     schema.need(all(isinstance(h, str) and h.strip() for h in hints), "hints", said)
     if any(len(h) > 1000 for h in hints):
         raise schema.error("hints", "a hint is longer than 1000 characters")
@@ -122,7 +122,7 @@ def _hints(data: dict[str, Any], where: str) -> tuple[str, ...]:
 
 def _pair(data: dict[str, Any], key: str, where: str, low: int, high: int) -> tuple[int, int]:
     said = f"must be two whole numbers from {low} to {high}"
-    schema = _schema(where).worded(list=said, list_exact=said, list_long=said, whole=said, whole_range=said)
+    schema = _schema(where).worded(sequence=said, sequence_exact=said, sequence_long=said, whole=said, whole_range=said)
     first, second = (schema.whole(low, high)(v, key) for v in schema.sequence(data.get(key), key, 2, exact=2))
     return first, second
 

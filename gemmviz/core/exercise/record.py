@@ -37,7 +37,8 @@ def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict
     `exercises` (the shipped ones by default), or two fields that contradict each other (results after a failed
     compile, a time for a wrong kernel). Its verdicts and cause are worked out again from what it holds, never
     taken from the file."""
-    need(isinstance(data, dict), "not a JSON object")
+    if not isinstance(data, dict):
+        raise CheckFileError("not a JSON object")
     need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
     need(
         type(data.get("version")) is int and data.get("version") == VERSION,
@@ -45,7 +46,7 @@ def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict
     )
     source = data.get("source")
     record = CHECK(data, "check")
-    if record.get("source_sha256") is not None and record.get("source") is not None:
+    if record.get("source_sha256") is not None and isinstance(source, str):  # the text as written, not as shown
         digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
         need(
             record["source_sha256"].lower() == digest,

@@ -55,10 +55,10 @@ RECORD = Schema(
         text=_TEXT,
         text_long=_TEXT,
         one_of="must be one of {values}, got {raw!r}",
-        list=_LIST,
-        list_long=_LIST,
-        list_exact=_LIST,
-        object="must be an object",
+        sequence=_LIST,
+        sequence_long=_LIST,
+        sequence_exact=_LIST,
+        mapping="must be an object",
         unknown="is not a field of a check record{known}",
         missing="is missing",
         shown=shown,
@@ -390,7 +390,8 @@ def access_trace(record: dict[str, Any]) -> Any:
     part = record.get("accesses")
     if part is None:
         return None
-    need(isinstance(part, dict), "'accesses' must be an object")
+    if not isinstance(part, dict):
+        raise CheckFileError("'accesses' must be an object")
     if part.get("trace") is None:
         need(isinstance(part.get("note", ""), str), "'accesses.note' must be a text")
         return None
@@ -405,9 +406,11 @@ def access_trace(record: dict[str, Any]) -> Any:
 def _check_map(error_map: object, where: str = "error_map") -> None:
     if error_map is None:
         return
-    need(isinstance(error_map, dict), f"'{where}': an error map must be an object")
+    if not isinstance(error_map, dict):
+        raise CheckFileError(f"'{where}': an error map must be an object")
     grid = error_map.get("wrong")
-    need(isinstance(grid, list) and 0 < len(grid) <= 64, f"'{where}': an error map has 1 to 64 rows")
+    if not (isinstance(grid, list) and 0 < len(grid) <= 64):
+        raise CheckFileError(f"'{where}': an error map has 1 to 64 rows")
     need(all(isinstance(r, list) and len(r) >= 1 for r in grid), f"'{where}': an error map's rows are not empty")
     need(
         all(isinstance(r, list) and len(r) <= 64 and all(type(v) is int and v >= 0 for v in r) for r in grid),

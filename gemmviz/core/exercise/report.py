@@ -102,7 +102,8 @@ def printf_groups(record: dict, shown: int = PRINTF_SHOWN) -> list[tuple[list[in
     if not groups:
         calls, kept = printf_output(record, shown)
         return [(None, calls, kept)] if calls else []
-    out, at = [], 0
+    out: list[tuple[list[int] | None, int, list[str]]] = []
+    at = 0
     for g in groups:
         out.append((list(g["shape"]), g["calls"], lines[at : at + g["lines"]][:shown]))
         at += g["lines"]
@@ -164,7 +165,7 @@ def counter_lines(record: dict) -> list[str]:
         values = [counter_ratio(c, top, bottom) if bottom else c.get(top) for c in (mine, theirs)]
         if all(v is None for v in values):
             continue
-        text = [rate(v / 1e6 if "MB" in name else v) for v in values]
+        text = [rate(v / 1e6 if v is not None and "MB" in name else v) for v in values]  # one may be unmeasured
         out.append(f"  {name}: {text[0]} vs {text[1]}")
     return out
 

@@ -48,7 +48,7 @@ _NonFinite = NonFinite  # what json.loads makes of NaN and Infinity here, so the
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _gunzip(data: bytes) -> bytes:
+def _gunzip(data: bytes) -> bytearray:
     """The decompressed bytes of a gzip session, read no further than the size limit (a small file that
     inflates to gigabytes is refused after MAX_SESSION_BYTES + 1 bytes, never held whole)."""
     from gemmviz.core.fileio import InputFileError, inflate
@@ -89,11 +89,11 @@ def _read_json(path: str | os.PathLike) -> object:
             raise SessionError(f"{st.st_size / 2**20:.0f} MiB is over the {MAX_SESSION_BYTES // 2**20} MiB limit")
         if st.st_size == 0:
             raise SessionError("empty file (not a gemmviz session)")
-        data = name.read_bytes()[: MAX_SESSION_BYTES + 1]
+        raw = name.read_bytes()[: MAX_SESSION_BYTES + 1]
     except OSError as exc:
         raise SessionError(f"cannot read: {exc.strerror or exc}") from None
-    if data.startswith(GZIP_MAGIC):
-        data = _gunzip(data)
+    data = _gunzip(raw) if raw.startswith(GZIP_MAGIC) else raw
+    del raw
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -180,7 +180,7 @@ def _int_dict(
     return out
 
 
-def _tree(v: object, where: str, depth: int = 0) -> object:
+def _tree(v: object, where: str, depth: int = 0) -> Any:
     """Free-form data (environment, settings): JSON values with finite numbers and clean strings, not too deep."""
     if depth > MAX_DEPTH:
         raise _fail(where, f"nested deeper than {MAX_DEPTH} levels")
