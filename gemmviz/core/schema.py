@@ -53,7 +53,9 @@ class NonFinite:
 
 def shown(value: object) -> str:
     """A wrong value, short, for a one-line message: 40 characters at most."""
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    if isinstance(value, NonFinite):
+        return value.text
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=repr)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
