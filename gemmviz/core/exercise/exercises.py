@@ -199,15 +199,20 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
         raise ExerciseError(f"{where}: not a gemmviz exercise (format must be '{FORMAT}')")
     if type(data.get("version")) is not int or data.get("version") != VERSION:  # true == 1 in Python
         raise ExerciseError(f"{where}: exercise version {data.get('version')!r}; this gemmviz reads version {VERSION}")
-    name = data.get("name")
-    if not isinstance(name, str) or not NAME.match(name):
-        raise ExerciseError(f"{where}: 'name' must be lower-case letters, digits, '-' or '_' (at most 40)")
-    kernel = data.get("kernel")
-    if not isinstance(kernel, str) or not IDENT.match(kernel):
-        raise ExerciseError(f"{where}: 'kernel' must be a C function name")
-    starter = data.get("starter")
-    if not isinstance(starter, str) or Path(starter).name != starter or not starter.endswith(".cu"):
-        raise ExerciseError(f"{where}: 'starter' must be a .cu file name beside the exercise (no folders)")
+    schema = _schema(where)
+    name, kernel, starter = data.get("name"), data.get("kernel"), data.get("starter")
+    schema.need(
+        isinstance(name, str) and bool(NAME.match(name)),
+        "name",
+        "must be lower-case letters, digits, '-' or '_' (at most 40)",
+    )
+    schema.need(isinstance(kernel, str) and bool(IDENT.match(kernel)), "kernel", "must be a C function name")
+    schema.need(
+        isinstance(starter, str) and Path(starter).name == starter and starter.endswith(".cu"),
+        "starter",
+        "must be a .cu file name beside the exercise (no folders)",
+    )
+    assert isinstance(name, str) and isinstance(kernel, str) and isinstance(starter, str)
     threads = _pair(data, "threads", where, 1, 1024)
     if threads[0] * threads[1] > 1024:
         raise ExerciseError(f"{where}: 'threads' asks for {threads[0] * threads[1]} threads; a block has at most 1024")
