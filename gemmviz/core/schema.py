@@ -105,7 +105,10 @@ class Schema:
 
     def refuse(self, where: str, sentence: str, value: object = None, **more: Any) -> Exception:
         """The format's error with one of its wording's sentences (`sentence`: the template) filled in."""
-        what = sentence.format(where=where, got=self.words.shown(value), value=value, raw=str(value)[:40], **more)
+        # each made only where the sentence says it: a refused value may be a list of a million entries
+        got = self.words.shown(value) if "{got" in sentence else ""
+        raw = str(value)[:40] if "{raw" in sentence else ""
+        what = sentence.format(where=where, got=got, value=value, raw=raw, **more)
         return self.fail(where, what)
 
     def need(self, cond: bool, where: str, what: str) -> None:
