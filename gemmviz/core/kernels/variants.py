@@ -1,6 +1,7 @@
-"""The one registry of kernel variants. The CLI, the engine, the UI and the animation read it.
+"""The one registry of kernel variants (`VARIANTS`, a core/registry.Registry). The CLI, the engine, the UI and the
+animation read it.
 
-Adding a variant is a .cu file under kernels/ plus one entry in VARIANTS.
+Adding a variant is a .cu file under kernels/ plus one `Variant(...)` among VARIANTS' entries.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from gemmviz.core.kernels.model import (
     tiled_traffic,
 )
 from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
+from gemmviz.core.registry import Registry
 
 Params = Mapping[str, int]
 # The comment that marks the source line of one kind of animation step, e.g. `// gemmviz:step load`.
@@ -357,9 +359,9 @@ def _blocked(*, threads, reads_per_k, model: str, **fields) -> Variant:
     )
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
+VARIANTS: Registry[str, Variant] = Registry(
+    "kernel variant",
+    entries=(
         Variant(
             name="cpu-naive",
             title="CPU triple loop",
@@ -567,8 +569,8 @@ VARIANTS: dict[str, Variant] = {
             runner="cublas",
             cublas_math_mode=3,  # CUBLAS_TF32_TENSOR_OP_MATH
         ),
-    )
-}
+    ),
+)
 
 # Relative Frobenius error against the float64 reference above which a result is invalid.
 # FP32 accumulation over K=8192 lands near 1e-6; TF32 rounds inputs to 10 mantissa bits (~3e-4).
@@ -626,8 +628,5 @@ def tunable_variants() -> list[str]:
 
 
 def get_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        known = ", ".join(VARIANTS)
-        raise KeyError(f"unknown variant {name!r} (known: {known})") from None
+    """The variant called `name`; KeyError naming the known ones otherwise (`VARIANTS.find`)."""
+    return VARIANTS.find(name)
