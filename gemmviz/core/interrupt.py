@@ -28,7 +28,7 @@ import threading
 from collections.abc import Iterator
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-MESSAGES = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+MESSAGES: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 class Interrupted(KeyboardInterrupt):

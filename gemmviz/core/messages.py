@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from typing import Any
 
 from gemmviz.core import numbers
 from gemmviz.core.numbers import LANGUAGES, duration, rate
@@ -140,7 +141,9 @@ def _big(x: float, lang: str) -> str:
     return f"{numbers.sig(x / 1e9, 3)} billion" if x >= 1e9 else f"{numbers.sig(x / 1e6, 3)} million"
 
 
-def render(message: Message | str | None, lang: str = "en", params: Mapping[str, object] | None = None) -> str:
+def render(
+    message: Mapping[str, Any] | str | None, lang: str = "en", params: Mapping[str, object] | None = None
+) -> str:
     """The message in `lang` (English where the language lacks the key or is unknown); '' for None. `message` is
     a Message, or a key with its `params`."""
     if not message:

@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gemmviz.core import paths
 from gemmviz.core.kernels import cpasync_model as cpasync
@@ -27,6 +28,9 @@ from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
 from gemmviz.core.registry import Registry
 
 Params = Mapping[str, int]
+Dim3 = tuple[int, int, int]
+# (problem, params, config) -> (grid, block): the launch of one problem
+Geometry = Callable[[Problem, Params, Mapping[str, int]], tuple[Dim3, Dim3]]
 # The comment that marks the source line of one kind of animation step, e.g. `// gemmviz:step load`.
 STEP_ANCHOR = re.compile(r"//.*\bgemmviz:step (\w+)")
 
@@ -45,7 +49,7 @@ class Variant:
     param_defaults: Mapping[str, int] = field(default_factory=dict)
     # Which -D macros the compile-time params become (e.g. tile -> TILE).
     macros: Mapping[str, str] = field(default_factory=dict)
-    geometry: Callable[[Problem, Params], tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None
+    geometry: Geometry | None = None
     uses_int32_index: bool = False
     defines: Mapping[str, int] = field(default_factory=dict)  # fixed -D macros (e.g. PAD=1)
     # Block-tiling kernels: their compile-time configuration (-D macros BM, BN, BK, ...). `gemmviz tune`
@@ -150,26 +154,26 @@ class Variant:
         return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _naive_geometry(p: Problem, params: Params, _config=None):
+def _naive_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     b = params["block"]
     return (ceil_div(p.n, b), ceil_div(p.m, b), 1), (b, b, 1)
 
 
-def _tiled_geometry(p: Problem, params: Params, _config=None):
+def _tiled_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     t = params["tile"]
     return (ceil_div(p.n, t), ceil_div(p.m, t), 1), (t, t, 1)
 
 
-def _blocked_geometry(threads: Callable[[Mapping[str, int]], int]):
+def _blocked_geometry(threads: Callable[[Mapping[str, int]], int]) -> Geometry:
     """One block per BM x BN tile of C, `threads(config)` threads in x."""
 
-    def geometry(p: Problem, _params: Params, config: Mapping[str, int]):
+    def geometry(p: Problem, _params: Params, config: Mapping[str, int]) -> tuple[Dim3, Dim3]:
         return (ceil_div(p.n, config["BN"]), ceil_div(p.m, config["BM"]), 1), (threads(config), 1, 1)
 
     return geometry
 
 
-def _uncoalesced_geometry(p: Problem, params: Params, _config=None):
+def _uncoalesced_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     b = params["block"]
     return (ceil_div(p.m, b), ceil_div(p.n, b), 1), (b, b, 1)
 
@@ -343,7 +347,13 @@ _TILED = Variant(
 )
 
 
-def _blocked(*, threads, reads_per_k, model: str, **fields) -> Variant:
+def _blocked(
+    *,
+    threads: Callable[[Mapping[str, int]], int],
+    reads_per_k: Callable[[Mapping[str, int]], float],
+    model: str,
+    **fields: Any,
+) -> Variant:
     """A block-tiling kernel: BM x BN tiles of C from its config, `threads(config)` threads per block,
     zero-padded to multiples of BM, BN, BK by the engine, `reads_per_k(config)` shared-memory reads per thread
     per k, `model` the name of its traffic model. `fields` are the Variant's own (name, title, explanation,
