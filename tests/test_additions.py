@@ -269,7 +269,7 @@ def test_the_shipped_image_formats_share_one_writer(tmp_path, suffix):
 
 # ---- a lesson -----------------------------------------------------------------------------------------------
 # What a teacher adds: assets/lessons/NAME.toml and its translation NAME.zh.toml, nothing else. The scratch files
-# are put beside the shipped ones (core/lesson/lessons.py finds lessons through `asset_files`), and the suite's
+# are put beside the shipped ones (core/lesson/library.py finds lessons through `asset_files`), and the suite's
 # checks over every shipped lesson run with them in place.
 SCRATCH_LESSON = {
     "zzscratch.toml": '''title = "A scratch lesson"
@@ -315,20 +315,20 @@ notes = """数一数代码请求的字节。V1：每次乘加两次 4 字节读�
 @pytest.fixture
 def scratch_lesson(tmp_path, monkeypatch):
     """The scratch lesson among the shipped ones, in English and Chinese; the shipped ones alone afterwards."""
-    from gemmviz.core.lesson import lessons
+    from gemmviz.core.lesson import library
 
     folder = tmp_path / "scratch-lessons"
     folder.mkdir()
     for name, text in SCRATCH_LESSON.items():
         (folder / name).write_text(text, encoding="utf-8")
-    shipped = lessons.asset_files
+    shipped = library.asset_files
 
     def with_scratch(kind, suffix=".json"):
         found = shipped(kind, suffix)
         return sorted([*found, *folder.glob(f"*{suffix}")], key=lambda f: f.name) if kind == "lessons" else found
 
-    monkeypatch.setattr(lessons, "asset_files", with_scratch)
-    by_lang = lessons.all_shipped_lessons()["zzscratch"]
+    monkeypatch.setattr(library, "asset_files", with_scratch)
+    by_lang = library.all_shipped_lessons()["zzscratch"]
     assert set(by_lang) == {"en", "zh"}
     return by_lang
 
