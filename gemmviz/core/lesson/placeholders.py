@@ -62,7 +62,7 @@ def _recorded_figure(expr: str, microbench: Microbench | None | str, lang: str) 
     microbenchmark recording, the second GPU's recording), the words saying it is absent, or None for another
     placeholder; ProblemError for an unknown name."""
     try:  # {{gpus …}}: the second GPU's recording beside the replay (core/lesson/gpus.py)
-        two = gpus.figure(expr, lang, parse_series)
+        two = gpus.figure(expr, lang)
     except ValueError as exc:
         raise ProblemError(str(exc)) from None
     if two is not None:
