@@ -163,28 +163,17 @@ def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
 
 
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
-# block-tiling kernel: split-K launches more blocks and moves C more than once.
-ENTRY: dict[str, Any] = {
-    "explanation": EXPLANATION,
-    "source": "cpasync.cu",
-    "kernel_name": "gemm_cpasync",
-    "config": CPASYNC,
-    "threads": threads,
-    "reads_per_k": reads_per_k,
-    "model": "cp.async pipelined",
-    "rung": RUNG,
-    "tune_space": space,
-    "dynamic_smem": smem_bytes,
-}
-OWN: dict[str, Any] = {"geometry": geometry, "traffic": traffic}
-ANY_ENTRY: dict[str, Any] = {
-    **ENTRY,
-    "explanation": ANY_EXPLANATION,
-    "source": "cpasync_any.cu",
-    "kernel_name": "gemm_cpasync_any",
-    "config": ANY_CONFIG,
-    "model": "cp.async, edges in the kernel",
-    "rung": ANY_RUNG,
-    "tune_space": any_space,
-}
-ANY_OWN: dict[str, Any] = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
+# block-tiling kernel: split-K launches more blocks and moves C more than once. Keyword arguments of the
+# Variant's fields, each of its own type:
+ENTRY: dict[str, Any]
+OWN: dict[str, Any]
+ANY_ENTRY: dict[str, Any]
+ANY_OWN: dict[str, Any]
+ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
+         "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
+         "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip
+OWN = {"geometry": geometry, "traffic": traffic}
+ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu", "kernel_name": "gemm_cpasync_any",
+             "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
+             "tune_space": any_space}  # fmt: skip
+ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False}
