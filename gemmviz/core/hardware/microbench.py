@@ -18,6 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
 from gemmviz.core.messages import define, render
@@ -74,7 +75,7 @@ class Microbench:
 def parse_microbench(data: object, where: str = "<microbench>") -> Microbench:
     """A Microbench from parsed JSON; MicrobenchError naming `where` and the first problem."""
 
-    def fail(message: str):
+    def fail(message: str) -> NoReturn:
         raise MicrobenchError(f"{where}: {message}")
 
     if not isinstance(data, dict):

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from gemmviz.core.hardware.counters import TraceSummary, trace_summary
+from gemmviz.core.hardware.block_trace import TraceSummary, trace_summary
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.lesson.series import COUNT_PLACEHOLDERS, COUNTER_PLACEHOLDERS, SeriesRef, best, counter_value
 from gemmviz.core.messages import define, render
