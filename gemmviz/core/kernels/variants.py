@@ -49,7 +49,10 @@ class Variant:
     param_defaults: Mapping[str, int] = field(default_factory=dict)
     # Which -D macros the compile-time params become (e.g. tile -> TILE).
     macros: Mapping[str, str] = field(default_factory=dict)
-    geometry: Geometry | None = None
+    # (grid, block) of a launch at a problem, from the params and the block configuration (`config`)
+    geometry: (
+        Callable[[Problem, Params, Mapping[str, int]], tuple[tuple[int, int, int], tuple[int, int, int]]] | None
+    ) = None
     uses_int32_index: bool = False
     defines: Mapping[str, int] = field(default_factory=dict)  # fixed -D macros (e.g. PAD=1)
     # Block-tiling kernels: their compile-time configuration (-D macros BM, BN, BK, ...). `gemmviz tune`
