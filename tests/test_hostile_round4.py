@@ -255,7 +255,7 @@ def test_hints_and_titles_from_an_exercise_print_as_one_line_of_text(tmp_path, c
 
 
 def test_a_check_record_cannot_forge_report_lines(tmp_path, capsys):
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     record = {
         "exercise": "tiled",

@@ -8,6 +8,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, overload
 
+from gemmviz.core.fileio import FileFormatError
 from gemmviz.core.session.bounds import MAX_SMS, MAX_TRACE_NS
 
 if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
@@ -17,7 +18,7 @@ TRACE_FIELDS = 4  # block, sm, start, end (u64 each), as kernels/trace.cuh write
 _UNWRITTEN = 0xFFFFFFFFFFFFFFFF  # (a u64) the host fills the buffer with this before the launch
 
 
-class TraceError(ValueError):
+class TraceError(FileFormatError):
     """A block trace is incomplete or inconsistent; the message says which block and why."""
 
 

@@ -10,6 +10,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gemmviz.core.fileio import FileFormatError
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -72,7 +74,7 @@ METRICS: tuple[Metric, ...] = (
 METRIC_NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
 
 
-class NcuCsvError(ValueError):
+class NcuCsvError(FileFormatError):
     """ncu's CSV output could not be read; the message says why in one line."""
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.model import naive_traffic
 from gemmviz.core.kernels.variants import VARIANTS, baseline
 from gemmviz.core.messages import Message, define, msg, render
@@ -252,7 +252,7 @@ CEILING_LIMITS = {
 }  # fmt: skip
 
 
-class CeilingsError(ValueError):
+class CeilingsError(FileFormatError):
     """A ceilings file that does not hold sensible ceilings; the message names the field."""
 
 
