@@ -63,7 +63,9 @@ def splits(p: Problem, c: Mapping[str, int]) -> int:
     return max(1, min(SPLIT_K_MAX, slots // tiles, ceil_div(p.k, c["BK"]) // SPLIT_K_MIN_TILES))
 
 
-def geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """One block per tile of C and slice of K: grid.y holds the slices, M/BM rows of blocks apart (the kernel
     reads slice = blockIdx.y / (M/BM)), so every first slice is dispatched before any second."""
     return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * splits(p, c), 1), (threads(c), 1, 1)
@@ -146,7 +148,9 @@ def any_splits(p: Problem, c: Mapping[str, int]) -> int:
     return min(range(1, most + 1), key=lambda s: (cost(s), s))
 
 
-def any_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def any_geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`)."""
     return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * any_splits(p, c), 1), (threads(c), 1, 1)
 
