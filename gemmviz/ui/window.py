@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
@@ -27,7 +26,7 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import about, i18n, settings_store
+from gemmviz.ui import about, i18n, settings_store, tabs
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
@@ -37,9 +36,9 @@ from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
-from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
+from gemmviz.ui.tiling.view import PresenterKeys
 
-if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), not before the first frame
+if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not before the first frame
     from gemmviz.ui.accesses.tab import AccessTab
     from gemmviz.ui.charts.compare import ComparePanel
     from gemmviz.ui.charts.tab import ChartsTab
@@ -47,8 +46,8 @@ if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), 
     from gemmviz.ui.hardware.tab import HardwareTab
     from gemmviz.ui.lesson.mode import LessonMode, LessonView
     from gemmviz.ui.roofline.tab import RooflineTab
+    from gemmviz.ui.tiling.view import TilingPanel
 
-DEFERRED_TABS = ("charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab")
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
 
@@ -60,16 +59,19 @@ def _export_dialog():
 
 
 class _StandIn(QWidget):
-    """A tab's place until the tabs the first frame does not show are built: shown after the first frame (a lesson
-    given at start ends, or the tab is chosen), it has them built on the next turn."""
+    """A tab's place until it is built (ui/tabs.py: after the first frame, when opened, or again after a language
+    switch). `initial`: held since the window was made; shown after the first frame (a lesson given at start
+    ends, or the tab is chosen), it has the tabs the first frame did not show built on the next turn."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: MainWindow, name: str, initial: bool) -> None:
         super().__init__()
         self._window = window
+        self.name = name
+        self.initial = initial
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._window.painted:
+        if self.initial and self._window.painted:
             _queue(self._window, "_build_tabs")
 
 
@@ -101,11 +103,6 @@ class MainWindow(QMainWindow):
     until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
     `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
 
-    charts_tab: ChartsTab  # these five: set by _build_tabs (see __getattr__)
-    roofline_tab: RooflineTab
-    compare: ComparePanel
-    access_tab: AccessTab
-    exercise_tab: ExerciseTab
     firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
 
     def __init__(
@@ -196,30 +193,19 @@ class MainWindow(QMainWindow):
         # the width the tab shown needs (Tabs.minimumSizeHint): the pane scrolls for it, and for it only
         self.tabs.currentChanged.connect(lambda _i: self.tabs_scroll.setWidgetResizable(True))
         right_layout.addWidget(self.tabs_scroll, 1)
-        # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
-        # the first frame: until then a stand-in of the same title holds each one's place)
-        # (asked for before then, one is built on the spot: __getattr__)
+        # the tabs of ui/tabs.py's registry, in its order: those built "start" now, the others stand-ins of the same
+        # titles until they are built (after the first frame, when opened, or where something asks for one: tab())
         self._kept: dict = {}  # a tab's choices, taken when it was let go in a language switch, until it is made again
-        self._stand_ins: dict[str, QWidget] = {name: _StandIn(self) for name in DEFERRED_TABS}
-        self.tiling = TilingPanel(self.theme)
-        # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
-        # first paint (its five charts and the shipped pipeline trace: 0.15 s of a 0.6 s start)
-        self._hardware_tab: HardwareTab | None = None
-        self._hardware_stand_in = QWidget()
-        stand_in = self._stand_ins
-        for index, (tab, title) in enumerate(
-            (
-                (stand_in["charts_tab"], lambda: self.tr("Charts")),
-                (stand_in["roofline_tab"], lambda: self.tr("Roofline")),
-                (self._hardware_stand_in, lambda: self.tr("Hardware")),
-                (self.tiling, lambda: self.tr("Tiling animation")),
-                (stand_in["compare"], lambda: self.tr("Compare sessions")),
-                (stand_in["access_tab"], lambda: self.tr("Accesses")),
-                (stand_in["exercise_tab"], lambda: self.tr("Exercise")),
-            )
-        ):
-            self.tabs.addTab(tab, "")
-            self.words.bind(partial(self._set_tab_title, index), title)
+        self._built_tabs: dict[str, QWidget] = {}
+        self._stand_ins: dict[str, _StandIn] = {}
+        self.tab_context = self._tab_context()
+        for entry in tabs.ordered():
+            tab: QWidget
+            if entry.built == "start":
+                tab = self._built_tabs[entry.name] = entry.factory(self.tab_context)
+            else:
+                tab = self._stand_ins[entry.name] = _StandIn(self, entry.name, initial=True)
+            self.tabs.add_titled(tab, entry.title, entry.short_title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -230,7 +216,6 @@ class MainWindow(QMainWindow):
 
         p = self.run_panel
         p.changed.connect(self.validate)
-        p.problemChosen.connect(lambda: self.tiling.follow(self.run_panel))
         p.run_button.clicked.connect(self.run_current)
         p.sweep_button.clicked.connect(self.run_sweep)
         p.cancel_button.clicked.connect(self.cancel)
@@ -240,145 +225,121 @@ class MainWindow(QMainWindow):
         if not self._deferred:
             self._build_tabs()
 
+    def _tab_context(self) -> tabs.TabContext:
+        """What each tab is given when it is made (ui/tabs.py): the workspace, the look, the language, the run's
+        state and the window's few actions a tab may call."""
+        return tabs.TabContext(
+            workspace=self.workspace,
+            theme=self._built_theme,
+            lang=self.lang,
+            run_panel=self.run_panel,
+            run_state_changed=self.controller.stateChanged,
+            running=lambda: self.running,
+            show_animation=self.show_animation,
+            measure_ceilings=self.measure_ceilings,
+            show_status=lambda text, ms: self.statusBar().showMessage(text, ms),
+            chart_options=self.chart_options,
+        )
+
     @Slot()
     def _build_tabs(self) -> None:
-        """The tabs still standing in built in their places (at the start: the Charts, Roofline, Compare, Accesses
-        and Exercise tabs); the current tab stays current."""
-        for name in list(self._stand_ins):
+        """The tabs still standing in that are built after the first frame (ui/tabs.py's "first_paint") built in
+        their places; the current tab stays current."""
+        for name in [n for n in self._stand_ins if tabs.TABS[n].built == "first_paint"]:
             self._build_tab(name)
 
-    def _build_tab(self, name: str) -> None:
-        """The deferred tab `name` in its stand-in's place, wired to the window; a tab made again in another
+    def _build_tab(self, name: str) -> QWidget:
+        """The tab `name` (built already, or made now in its stand-in's place); a tab made again in another
         language (retranslate) draws what the workspace holds and is given its old self's choices."""
         stand_in = self._stand_ins.pop(name, None)
         if stand_in is None:
-            return
-        if self.chart_options:
-            import pyqtgraph as pg
-
-            pg.setConfigOptions(**self.chart_options)
-        theme = self._built_theme
-        tab = self._make_tab(name, theme)
-        self._replace_tab(stand_in, tab, theme)
-        if name == "exercise_tab":
-            self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        elif name == "charts_tab":
-            table = self.charts_tab.table
-            table.doubleClicked.connect(self._on_table_activated)
-            table.selectionModel().selectionChanged.connect(self._on_table_selection)
-            for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
-                chart.pointClicked.connect(self.show_animation)
-        elif name == "roofline_tab":
-            button = self.roofline_tab.ceilings_button
-            button.clicked.connect(self.measure_ceilings)
-            if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-                button.setEnabled(self.workspace.gpu_available and not self.running)
-        self._given_back(name, tab)
+            return self._built_tabs[name]
+        entry = tabs.TABS[name]
+        context = self.tab_context
+        tab = self._built_tabs[name] = entry.factory(context)
+        self._replace_tab(stand_in, tab, context.theme)
+        self._given_back(entry, tab)
         if self.tabs.currentWidget() is tab:
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
-
-    def _make_tab(self, name: str, theme: Theme) -> QWidget:
-        """The deferred tab `name`, made and held by the window."""
-        from gemmviz.ui.accesses.tab import AccessTab
-        from gemmviz.ui.charts.compare import ComparePanel
-        from gemmviz.ui.charts.tab import ChartsTab
-        from gemmviz.ui.exercise.tab import ExerciseTab
-        from gemmviz.ui.roofline.tab import RooflineTab
-
-        tab: QWidget
-        if name == "charts_tab":
-            self.charts_tab = tab = ChartsTab(self.workspace, theme)
-        elif name == "roofline_tab":
-            self.roofline_tab = tab = RooflineTab(self.workspace, theme, lang=self.lang)
-        elif name == "compare":
-            self.compare = tab = ComparePanel(self.workspace)
-        elif name == "access_tab":  # what the kernels really touched: coalescing, banks
-            self.access_tab = tab = AccessTab(theme, workspace=self.workspace)
-        else:  # write a kernel; checked in a child process
-            self.exercise_tab = tab = ExerciseTab(self.lang)
         return tab
 
-    def _given_back(self, name: str, tab: QWidget) -> None:
+    def tab(self, name: str) -> QWidget:
+        """The tab `name` of ui/tabs.py's registry, built now if it is not yet (in its stand-in's place; asked for
+        before the first frame's turn: with every tab that turn would build)."""
+        stand_in = self._stand_ins.get(name)
+        if stand_in is not None and stand_in.initial and tabs.TABS[name].built == "first_paint":
+            self._build_tabs()
+        return self._build_tab(name)
+
+    def built_tab(self, name: str) -> QWidget | None:
+        """The tab `name` if it is built now (asking for it through tab() would build it)."""
+        return self._built_tabs.get(name)
+
+    def _given_back(self, entry: tabs.TabEntry, tab: QWidget) -> None:
         """A tab made again in another language: it draws what the workspace holds, then takes the choices and
         selections its old self had (ui/keep.py)."""
-        kept = self._kept.pop(name, None)
+        kept = self._kept.pop(entry.name, None)
         if kept is None:
             return
         from gemmviz.ui import keep
 
-        if name == "charts_tab":  # (its follower has no redraw of its own)
-            charts = self.charts_tab
-            charts.refresh()  # the table, with the rows to select
-            charts._catch_up(list(charts.panels))  # every panel, so each one's menus have the items to choose again
+        if entry.catch_up is not None:
+            entry.catch_up(tab, self.workspace)
         for follower in tab.findChildren(WorkspaceFollower):
             follower.refresh()
-        if name == "roofline_tab" and self.workspace.selection:
-            self.roofline_tab.explain_selection(self.workspace.selection)  # what it said of the selection
+        if entry.explain is not None:
+            entry.explain(tab, self.workspace)
         keep.restore(tab, kept)
         keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
-    def _set_tab_title(self, index: int, title: str) -> None:
-        """A tab's title, and its tooltip: the whole title where the bar cuts it with …."""
-        self.tabs.setTabText(index, title)
-        self.tabs.setTabToolTip(index, title)
-
-    def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
-        """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
-        tabs, index = self.tabs, self.tabs.indexOf(stand_in)
-        was_current = tabs.currentWidget() is stand_in
-        tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
-        try:
-            tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
-            tabs.setTabToolTip(index, tabs.tabToolTip(index + 1))
-            if was_current:
-                tabs.setCurrentIndex(index)
-            tabs.removeTab(index + 1)
-        finally:
-            tabs.blockSignals(False)
-        self.tab_themes.pop(stand_in, None)
+    def _replace_tab(self, old: QWidget, tab: QWidget, theme: Theme) -> None:
+        """`tab` takes `old`'s place and titles; the current tab stays current, nothing is told."""
+        self.tabs.replace(old, tab)
+        self.tab_themes.pop(old, None)
         self.tab_themes[tab] = theme  # restyled in the window's theme when it is shown
-        stand_in.deleteLater()
+        if isinstance(old, _StandIn):
+            old.deleteLater()
 
-    def __getattr__(self, name: str):
-        """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
-        built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
-        stand_ins = self.__dict__.get("_stand_ins", {})
-        if name in DEFERRED_TABS and name in stand_ins:
-            # before the first frame's turn: all of them (as that turn would); let go in a language switch: this one
-            self._build_tabs() if isinstance(stand_ins[name], _StandIn) else self._build_tab(name)
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    # the tabs the window itself and code outside it (the export dialog, the tests) ask for by name
+    @property
+    def charts_tab(self) -> ChartsTab:
+        return cast("ChartsTab", self.tab("charts"))
 
     @property
-    def tabs_built(self) -> bool:
-        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are all built (in the window's
-        __dict__)."""
-        return not self._stand_ins
-
-    def _built(self, name: str) -> bool:
-        """Whether the deferred tab `name` is built now (asking for it by attribute would build it)."""
-        return name not in self._stand_ins and name in self.__dict__
+    def roofline_tab(self) -> RooflineTab:
+        return cast("RooflineTab", self.tab("roofline"))
 
     @property
     def hardware_tab(self) -> HardwareTab:
         """The Hardware tab, built on first use: where it is opened, or where code asks for it (the export
-        dialog's hardware kinds, a test). It takes the stand-in's place among the tabs, keeping the current tab."""
-        if self._hardware_tab is None:
-            from gemmviz.ui.hardware.tab import HardwareTab
+        dialog's hardware kinds, a test)."""
+        return cast("HardwareTab", self.tab("hardware"))
 
-            self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme, lang=self.lang)
-            self._replace_tab(self._hardware_stand_in, tab, self._built_theme)
-            self._hardware_stand_in = None
-            self._given_back("hardware_tab", tab)
-        return self._hardware_tab
+    @property
+    def tiling(self) -> TilingPanel:
+        return cast("TilingPanel", self.tab("tiling"))
+
+    @property
+    def compare(self) -> ComparePanel:
+        return cast("ComparePanel", self.tab("compare"))
+
+    @property
+    def access_tab(self) -> AccessTab:
+        return cast("AccessTab", self.tab("accesses"))
+
+    @property
+    def exercise_tab(self) -> ExerciseTab:
+        return cast("ExerciseTab", self.tab("exercise"))
+
+    @property
+    def tabs_built(self) -> bool:
+        """Whether every tab built after the first frame ("first_paint" in ui/tabs.py) is built."""
+        return not any(tabs.TABS[n].built == "first_paint" for n in self._stand_ins)
 
     def _on_current_tab(self) -> None:
-        if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
-            _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
-        elif isinstance(self.tabs.currentWidget(), _StandIn):
-            self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
-        elif self.tabs.currentWidget() in self._stand_ins.values():  # let go in a language switch: made again
-            self._build_tab(next(n for n, w in self._stand_ins.items() if w is self.tabs.currentWidget()))
+        current = self.tabs.currentWidget()
+        if isinstance(current, _StandIn):  # opened for the first time, or again after a language switch
+            self.tab(current.name)
         self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
@@ -510,37 +471,36 @@ class MainWindow(QMainWindow):
         replay = self.files.replay_words()
         self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
         self.run_panel.retranslate()
-        self.tiling.retranslate()
-        if self._built("exercise_tab"):
-            self.exercise_tab.set_language(self.lang)
+        self.tabs.retranslate_titles()
+        self.tab_context = self._tab_context()  # the tabs made from now on: in this language
+        for name, tab in list(self._built_tabs.items()):
+            entry = tabs.TABS[name]
+            if entry.language == "retranslate" and entry.retranslate is not None:
+                entry.retranslate(tab, self.lang)  # in place: the tiling tab, the Exercise tab's kernel and check
         self._rebuild_tabs()
         _lesson().speak(self, self.lang)
         self.validate()
 
     def _rebuild_tabs(self) -> None:
-        """The chart tabs let go and made again in the window's language where they were: the one on screen now,
-        the others when they are next shown or asked for; each is given the choices and selections its old self
-        had (ui/keep.py). The current tab stays current."""
+        """The tabs whose language is "rebuild" (ui/tabs.py: the chart tabs) let go and made again in the window's
+        language where they were: the one on screen now, the others when they are next shown or asked for; each is
+        given the choices and selections its old self had (ui/keep.py). The current tab stays current."""
         from gemmviz.ui import keep
 
-        old = {n: self.__dict__[n] for n in DEFERRED_TABS if n != "exercise_tab" and self._built(n)}
-        if self._hardware_tab is not None:
-            old["hardware_tab"] = self._hardware_tab
-        for name, tab in old.items():
+        for name, tab in list(self._built_tabs.items()):
+            entry = tabs.TABS[name]
+            if entry.language != "rebuild":
+                continue
             self._kept[name] = keep.capture(tab)
-            stand_in = QWidget()  # made again when shown (_on_current_tab) or asked for (__getattr__)
+            stand_in = self._stand_ins[name] = _StandIn(self, name, initial=False)  # made again when shown or asked
             self._replace_tab(tab, stand_in, self._built_theme)
-            self.tab_themes.pop(tab, None)
-            if name == "hardware_tab":
-                self._hardware_tab, self._hardware_stand_in = None, stand_in
-            else:
-                del self.__dict__[name]
-                self._stand_ins[name] = stand_in
+            del self._built_tabs[name]
             unfollow_all(tab)
-            if name == "charts_tab":
-                tab.stop()
+            if entry.stop is not None:
+                entry.stop(tab, None)
             tab.hide()
-            tab.setParent(None)  # out of the window at once (deleted when the event loop next turns: _replace_tab)
+            tab.setParent(None)  # out of the window at once
+            tab.deleteLater()
         self._on_current_tab()
 
     def fill_lesson_menu(self) -> None:
@@ -621,8 +581,6 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        if self._built("roofline_tab"):  # (not built yet: it reads the state when it is)
-            self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
         self.validate()
@@ -688,9 +646,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
-        ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        if self._built("roofline_tab"):  # (not built yet: it reads the environment when it is)
-            self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
+        ws.environment = env  # the run panel and the roofline's ceilings button follow it (their own subscriptions)
         self._show_device()
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
@@ -739,22 +695,13 @@ class MainWindow(QMainWindow):
         return self.workspace.shown()
 
     def refresh(self) -> None:
-        """Redraw the charts, the roofline and the comparison: for what the workspace does not hold (the theme,
-        new ceilings). Changes of the workspace reach every view by its own subscription (ui/follow.py)."""
-        self.charts_tab.refresh()
-        self.roofline_tab.follower.refresh()
-        self.compare.follower.refresh()
-
-    def _on_table_selection(self, *_args) -> None:
-        table = self.charts_tab.table
-        rows = sorted({table.proxy.mapToSource(i).row() for i in table.selectionModel().selectedIndexes()})
-        self.workspace.select([table.row_results[r] for r in rows if r < len(table.row_results)])
-
-    def _on_table_activated(self, index) -> None:
-        table = self.charts_tab.table
-        row = table.proxy.mapToSource(index).row()
-        if 0 <= row < len(table.row_results):
-            self.show_animation(table.row_results[row])
+        """Redraw the tabs built (those with a `refresh` in ui/tabs.py: the charts, the roofline, the comparison)
+        for what the workspace does not hold (the theme, new ceilings). Changes of the workspace reach every view
+        by its own subscription (ui/follow.py)."""
+        for name, tab in list(self._built_tabs.items()):
+            entry = tabs.TABS[name]
+            if entry.refresh is not None:
+                entry.refresh(tab)
 
     def show_animation(self, result: Result) -> None:
         self.tiling.show_result(result)
@@ -771,7 +718,11 @@ class MainWindow(QMainWindow):
         self.applied_view = (on, dark)
         self.theme = theme_for(on, dark)
         self.set_controls_visible(self.controls_wanted and not on)
-        self.tiling.set_theme(self.theme)
+        for name, tab in self._built_tabs.items():  # the tabs made with the window: now, shown or not
+            entry = tabs.TABS[name]
+            if entry.built == "start" and entry.apply_theme is not None:
+                entry.apply_theme(tab, self.theme)
+                self.tab_themes[tab] = self.theme
         font = QApplication.instance().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
         QApplication.instance().setFont(font)
@@ -799,21 +750,10 @@ class MainWindow(QMainWindow):
         if self.tab_themes.get(tab) == self.theme:
             return
         self.tab_themes[tab] = self.theme
-        if tab is None:
-            return
-        built = self.__dict__.get  # (a stand-in is styled when its tab takes its place)
-        if tab is built("charts_tab"):
-            tab.apply_theme(self.theme)
-        elif tab is built("roofline_tab"):
-            tab.chart.apply_theme(self.theme)
-        elif tab is self._hardware_tab:
-            tab.apply_theme(self.theme)
-        elif tab is built("compare"):
-            tab.apply_theme(self.theme)  # for the new type
-        elif tab is built("access_tab"):
-            tab.apply_theme(self.theme)
-        elif tab is built("exercise_tab"):
-            tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
+        name = next((n for n, t in self._built_tabs.items() if t is tab), None)
+        entry = tabs.TABS.get(name) if name is not None else None  # (a stand-in is styled when its tab replaces it)
+        if entry is not None and entry.apply_theme is not None:
+            entry.apply_theme(tab, self.theme)
 
     def start_lesson(self, chosen) -> bool:
         """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
@@ -903,16 +843,16 @@ class MainWindow(QMainWindow):
         `wait_ms` (a signal's stop, ui/app.Stop): every worker's cancel flag is set first, then each is waited for
         at most that long and left behind if still busy (ui/worker.leave ends the process then); None: a close,
         which waits for the run's worker at most CLOSE_WAIT_MS and for a check or an export until they end."""
+        built = [(tabs.TABS[name], tab) for name, tab in self._built_tabs.items()]  # (not built: nothing to stop)
         if wait_ms is not None:  # all of them stop at once, not one after another
             self.controller.runner.cancel()
-            if self._built("exercise_tab"):
-                self.exercise_tab.cancel_now()
+            for entry, tab in built:
+                if entry.cancel is not None:
+                    entry.cancel(tab)
             self.animation_exports.cancel_now()
-        if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
-            self.charts_tab.stop()
-        self.tiling.stop()
-        if self._built("exercise_tab"):
-            self.exercise_tab.shutdown(wait_ms)  # a running check's child is killed
+        for entry, tab in sorted(built, key=lambda et: et[0].order):
+            if entry.stop is not None:
+                entry.stop(tab, wait_ms)  # the charts' redraws, the animation, a running check's child (killed)
         self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
         QApplication.instance().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
