@@ -73,7 +73,7 @@ class SessionFiles:
         if loaded.replay:
             self.show_replay_banner()
         self.add_recent(str(path))
-        fonts.warn_missing(self.window, session_text(loaded), str(path))  # never silent boxes
+        fonts.warn_missing(self.window.show_status, session_text(loaded), str(path))  # never silent boxes
         # A session's objects live as long as it is open: out of the collector's way, as the app puts everything
         # after a run (ui/app.py). A million-row block trace is a million lists a full collection walked (150 ms).
         gc.freeze()

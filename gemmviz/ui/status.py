@@ -188,10 +188,15 @@ class Tabs(QTabWidget):
             room = min(room, self.viewport_shown.width() - 4)
         return room
 
+    def _titles_of(self, index: int) -> tuple[Callable[[], str], Callable[[], str] | None] | None:
+        tab = self.widget(index)
+        return None if tab is None else self._titles.get(tab)
+
     def _text(self, index: int, short: bool) -> str:
-        title, short_title = self._titles.get(self.widget(index), (None, None))
-        if title is None:
+        titles = self._titles_of(index)
+        if titles is None:
             return self.tabText(index)
+        title, short_title = titles
         return short_title() if short and short_title is not None else title()
 
     def _needed(self, short: bool, font: QFont) -> int:
@@ -226,8 +231,8 @@ class Tabs(QTabWidget):
                 text = self._text(i, self.short)
                 if self.tabText(i) != text:
                     self.setTabText(i, text)
-                title = self._titles.get(self.widget(i), (None, None))[0]
-                self.setTabToolTip(i, title() if title is not None else text)
+                titles = self._titles_of(i)
+                self.setTabToolTip(i, titles[0]() if titles is not None else text)
             bar.setElideMode(bar.elideMode())  # the caps depend on the width: the bar lays its tabs out again
         finally:
             self._laying_out = False

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
+    from gemmviz.ui.lesson.host import LessonHost
     from gemmviz.ui.lesson.mode import LessonMode, LessonView
     from gemmviz.ui.roofline.tab import RooflineTab
     from gemmviz.ui.tiling.view import TilingPanel
@@ -86,6 +88,22 @@ def _set_checked(action: QAction, on: bool) -> None:
     action.blockSignals(True)
     action.setChecked(on)
     action.blockSignals(False)
+
+
+def _app() -> QApplication:
+    """The application (a window needs one)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app
+
+
+def _menu_actions(widget: QWidget) -> Iterator[QAction]:
+    for action in widget.actions():
+        menu = action.menu()
+        if isinstance(menu, QMenu):
+            yield from _menu_actions(menu)
+        elif not action.isSeparator():
+            yield action
 
 
 def _lesson():
@@ -136,11 +154,12 @@ class MainWindow(QMainWindow):
         self.projector_pending.setSingleShot(True)
         self.projector_pending.setInterval(0)  # runs after the key events already queued
         self.projector_pending.timeout.connect(self._apply_queued_projector)
-        self._base_font_pt = QApplication.instance().font().pointSize()
+        self._base_font_pt = _app().font().pointSize()
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
         self.replay_after_lesson = False  # the recorded session is opened when the lesson on screen ends
         self._lesson_mode: LessonMode | None = None  # made when first asked for (lesson_mode)
+        self._set_aside: QWidget | None = None  # the tabs and banners, while a lesson is in their place
         self.animation_exports = AnimationExports()  # the animation export under way, or the last one
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._deferred = after_first_paint  # the chart tabs, the lesson menu and the probe wait for the first frame
@@ -219,7 +238,7 @@ class MainWindow(QMainWindow):
         p.run_button.clicked.connect(self.run_current)
         p.sweep_button.clicked.connect(self.run_sweep)
         p.cancel_button.clicked.connect(self.cancel)
-        self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
+        self.tab_themes = {page: self.theme for page in [*self._built_tabs.values(), *self._stand_ins.values()]}
         # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
         self.tabs.currentChanged.connect(lambda _i: self._on_current_tab())
         if not self._deferred:
@@ -432,7 +451,7 @@ class MainWindow(QMainWindow):
         self.step_back_action = action(lambda: self.tr("Step back\t←"), lambda: t.go(t.step - 1))
         self.step_forward_action = action(lambda: self.tr("Step forward\t→"), t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
-        QApplication.instance().installEventFilter(self.keys)
+        _app().installEventFilter(self.keys)
         self.view_menu.addActions(
             [self.controls_action, self.projector_action, self.dark_action, self.fullscreen_action]
         )
@@ -723,12 +742,12 @@ class MainWindow(QMainWindow):
             if entry.built == "start" and entry.apply_theme is not None:
                 entry.apply_theme(tab, self.theme)
                 self.tab_themes[tab] = self.theme
-        font = QApplication.instance().font()
+        font = _app().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
-        QApplication.instance().setFont(font)
+        _app().setFont(font)
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
-        saved = self.lesson_mode.saved_central  # the tabs and banners, set aside while a lesson is up
+        saved = self._set_aside  # the tabs and banners, set aside while a lesson is up
         for w in self.findChildren(QWidget) + (saved.findChildren(QWidget) + [saved] if saved is not None else []):
             if w.styleSheet():  # a widget with its own style sheet keeps its old font unless re-polished
                 w.setStyleSheet(w.styleSheet())
@@ -754,6 +773,64 @@ class MainWindow(QMainWindow):
         entry = tabs.TABS.get(name) if name is not None else None  # (a stand-in is styled when its tab replaces it)
         if entry is not None and entry.apply_theme is not None:
             entry.apply_theme(tab, self.theme)
+
+    # ---- lesson mode's side (ui/lesson/host.LessonHost: all that a lesson asks of the window) -------------------
+    def add_menu(self) -> QMenu:
+        return self.menuBar().addMenu("")
+
+    def show_status(self, text: str, ms: int) -> None:
+        self.statusBar().showMessage(text, ms)
+
+    def look(self) -> tuple[bool, bool]:
+        return self.projector_action.isChecked(), self.dark_action.isChecked()
+
+    def look_actions(self) -> tuple[QAction, QAction]:
+        return self.projector_action, self.dark_action
+
+    def run_jobs(self, jobs: list[Job]) -> bool:
+        """Run `jobs` (a lesson's run step); whether they started."""
+        self.start(jobs)
+        return self.controller.busy
+
+    @property
+    def run_progress(self) -> SignalInstance:
+        return self.controller.progress
+
+    def show_lesson(self, view: QWidget) -> None:
+        """`view` in the place of the tabs and banners (set aside until hide_lesson), the slide alone: no menu bar
+        (its grey band at 720p) and no status bar; the menus' shortcuts (Ctrl+P, F11, Ctrl+Q …) stay, their
+        actions on the window itself while the bar is hidden."""
+        self._set_aside = self.takeCentralWidget()
+        self._hide_bars(True)
+        self.setCentralWidget(view)
+
+    def hide_lesson(self) -> None:
+        """The tabs and banners back in the lesson's place (the lesson's view is its mode's to delete)."""
+        self.takeCentralWidget()  # the lesson's view: its mode hides and deletes it
+        if self._set_aside is not None:
+            self.setCentralWidget(self._set_aside)
+        self._set_aside = None
+        self._hide_bars(False)
+
+    def lesson_ended(self, projected: bool) -> None:
+        """The recorded session a lesson kept waiting is opened now. `projected`: the window was the room's screen,
+        so the no-GPU and replay notices were the teacher's news, not the class's: hidden as their ✕ hides them
+        (each comes back when its text changes); after a lesson in the window alone they are as before."""
+        if self.replay_after_lesson:
+            self.open_replay()
+        if projected:
+            for banner in (self.device_label, self.replay_banner):
+                banner.dismiss()
+
+    def _hide_bars(self, hidden: bool) -> None:
+        actions = [a for a in _menu_actions(self.menuBar()) if not a.shortcut().isEmpty()]
+        for action in actions:
+            if hidden:
+                self.addAction(action)
+            else:
+                self.removeAction(action)
+        self.menuBar().setVisible(not hidden)
+        self.statusBar().setVisible(not hidden)
 
     def start_lesson(self, chosen) -> bool:
         """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
@@ -818,7 +895,7 @@ class MainWindow(QMainWindow):
         if not settings_store.restore_bytes(s, settings.GEOMETRY, self.restoreGeometry):
             self.resize(fit_screen(1500, 900))
         settings_store.restore_bytes(s, settings.SPLITTER, self.splitter.restoreState)
-        self.set_controls_visible(settings_store.read(s, settings.CONTROLS), remember=True)
+        self.set_controls_visible(bool(settings_store.read(s, settings.CONTROLS)), remember=True)
         self.run_panel.restore(s)
 
     def _save_settings(self) -> None:
@@ -854,10 +931,10 @@ class MainWindow(QMainWindow):
             if entry.stop is not None:
                 entry.stop(tab, wait_ms)  # the charts' redraws, the animation, a running check's child (killed)
         self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
-        QApplication.instance().removeEventFilter(self.keys)
+        _app().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
-        if self.lesson_mode.saved_central is not None:
-            unfollow_all(self.lesson_mode.saved_central)
+        if self._set_aside is not None:
+            unfollow_all(self._set_aside)
         return self.controller.shutdown() if wait_ms is None else self.controller.shutdown(wait_ms)
 
     def closeEvent(self, event) -> None:
@@ -870,3 +947,9 @@ class MainWindow(QMainWindow):
         self.recovery.remove()  # a clean exit: nothing to recover next time
         self.statusBar().clearMessage()  # stops its message timer: nothing of the window keeps ticking
         super().closeEvent(event)
+
+
+if TYPE_CHECKING:
+
+    def _a_lesson_host(window: MainWindow) -> LessonHost:
+        return window  # (mypy holds MainWindow to the interface lesson mode is given: ui/lesson/host.py)
