@@ -143,7 +143,8 @@ class SessionFiles:
         return True
 
     def _recent(self) -> list[str]:
-        return settings_store.read(self.settings, settings.RECENT)
+        recent = settings_store.read(self.settings, settings.RECENT)
+        return [str(path) for path in recent] if isinstance(recent, list) else []
 
     def _set_recent(self, paths: list[str]) -> None:
         settings_store.write(self.settings, settings.RECENT, paths[: settings.MAX_RECENT])
