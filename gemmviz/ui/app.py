@@ -53,11 +53,13 @@ def run(
     lesson=None,
     lang: str | None = None,
     presenter: bool = False,
+    files: list[str] | None = None,
 ) -> int:
     """The app; with `lesson` (a core.lesson.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
     follows it where the lesson has that language. `presenter`: the lesson (seed000 if none) with the
-    presenter's window, the slide full screen."""
+    presenter's window, the slide full screen. `files` (--open): each opened where its kind opens (ui/files.READERS),
+    once the window is on screen."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -102,6 +104,8 @@ def run(
         window.show()
     _adopt(window)
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
+    if files:
+        QTimer.singleShot(0, lambda: window.open_paths(list(files)))
     if presenter:
         from gemmviz.ui.lesson.mode import open_presenter
 

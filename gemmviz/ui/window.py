@@ -7,8 +7,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, SignalInstance, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QCoreApplication, QMetaObject, QMimeData, QSettings, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -45,8 +45,7 @@ if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
-    from gemmviz.ui.lesson.host import LessonHost
-    from gemmviz.ui.lesson.mode import LessonMode, LessonView
+    from gemmviz.ui.lesson.mode import LessonHost, LessonMode, LessonView
     from gemmviz.ui.roofline.tab import RooflineTab
     from gemmviz.ui.tiling.view import TilingPanel
 
@@ -88,6 +87,14 @@ def _set_checked(action: QAction, on: bool) -> None:
     action.blockSignals(True)
     action.setChecked(on)
     action.blockSignals(False)
+
+
+def _dropped_paths(mime: QMimeData) -> list[str]:
+    """The local files in a drag whose kind the window opens (none where any is of no kind: the drop is refused)."""
+    from gemmviz.ui.files import reader_for
+
+    paths = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()] if mime.hasUrls() else []
+    return paths if paths and all(reader_for(p) is not None for p in paths) else []
 
 
 def _app() -> QApplication:
@@ -166,6 +173,7 @@ class MainWindow(QMainWindow):
         self._lesson_menu_stand_in: QMenu | None = None
         self._build()
         self._build_menus()
+        self.setAcceptDrops(True)  # a session, a check or a lesson dropped on the window opens where it belongs
         self._restore()
         c.stateChanged.connect(self._on_state)
         c.progress.connect(self._on_progress)
@@ -583,6 +591,10 @@ class MainWindow(QMainWindow):
         self.progress.start(len(jobs))
         self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
 
+    def run_settings(self) -> dict:
+        """What the live results were measured with: the last run's settings, else the panel's (Save writes them)."""
+        return self.last_run_settings or asdict(self.run_panel.bench_settings())
+
     def remember_run_settings(self, run_settings: dict) -> None:
         """The settings the live results were measured with (a recovered session's): Save writes them."""
         self.last_run_settings = dict(run_settings)
@@ -774,7 +786,7 @@ class MainWindow(QMainWindow):
         if entry is not None and entry.apply_theme is not None:
             entry.apply_theme(tab, self.theme)
 
-    # ---- lesson mode's side (ui/lesson/host.LessonHost: all that a lesson asks of the window) -------------------
+    # ---- lesson mode's side (ui/lesson/mode.LessonHost: all that a lesson asks of the window) -------------------
     def add_menu(self) -> QMenu:
         return self.menuBar().addMenu("")
 
@@ -906,6 +918,26 @@ class MainWindow(QMainWindow):
         self.run_panel.save(s)
         s.sync()
 
+    def open_lesson(self, path: str | Path) -> bool:
+        """A lesson file (File ▸ Open, a dropped .toml, `gemmviz --open`): given in lesson mode."""
+        self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
+        return bool(_lesson().open_lesson(self, str(path)))
+
+    def open_paths(self, paths: list[str]) -> bool:
+        """Each file where its kind opens (ui/files.READERS); whether every one opened."""
+        return all([self.files.open_path(path) for path in paths])
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """A file of a kind the window opens (ui/files.READERS) may be dropped on it."""
+        if _dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.open_paths(paths)
+
     def open_exercise_check(self, path) -> bool:
         """File ▸ Open of FILE.check.json: the check in the Exercise tab."""
         self.tabs.setCurrentWidget(self.exercise_tab)
@@ -952,4 +984,4 @@ class MainWindow(QMainWindow):
 if TYPE_CHECKING:
 
     def _a_lesson_host(window: MainWindow) -> LessonHost:
-        return window  # (mypy holds MainWindow to the interface lesson mode is given: ui/lesson/host.py)
+        return window  # (mypy holds MainWindow to the interface lesson mode is given: ui/lesson/mode.LessonHost)

@@ -14,9 +14,9 @@ import datetime as _dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TypeGuard
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QColor, QPainter
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QWidget
 
 from gemmviz.core.lesson.lessons import (
     NO_DATA,
@@ -37,7 +37,6 @@ from gemmviz.ui import fonts
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import speaking
 from gemmviz.ui.lesson.deck import LessonDeck, LessonKeys
-from gemmviz.ui.lesson.host import LessonHost
 from gemmviz.ui.lesson.render import (
     Text,
     chart_theme,
@@ -48,10 +47,11 @@ from gemmviz.ui.lesson.render import (
     slide_layout,
 )
 from gemmviz.ui.lesson.views import ui_view
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import Words, tr
 from gemmviz.ui.tiling.view import TilingView
 
 if TYPE_CHECKING:
+    from gemmviz.core.measure.bench import Job
     from gemmviz.ui.lesson.presenter import PresenterWindow
     from gemmviz.ui.tiling.render import FrameState
 
@@ -364,7 +364,43 @@ class LessonView(QWidget):
         super().hideEvent(event)
 
 
-# ---- the main window's side: through its LessonHost interface (ui/lesson/host.py) ---------------------------------
+# ---- the main window's side: through LessonHost, the one interface lesson mode has to the window -------------
+class LessonHost(Protocol):
+    """What lesson mode asks of the window it runs in, and nothing else (ui/window.MainWindow is one; mypy holds it
+    to this): the workspace, the window's language and look, its run, a place for the lesson on screen, and the
+    window as a top-level widget (its screen and full-screen state: the projected window is the room's)."""
+
+    lang: str  # the window's language ("en", "zh")
+    words: Words  # its words, set again when the language changes (the Lesson menu binds its own)
+    workspace: Workspace  # the live results a lesson's run steps show
+
+    @property
+    def lesson_mode(self) -> LessonMode: ...  # this module's LessonMode, which the window holds
+
+    # ---- its menus, messages and look
+    def add_menu(self) -> QMenu: ...  # a new menu at the end of the menu bar
+    def show_error(self, title: str, text: str, details: str = "") -> None: ...
+    def show_status(self, text: str, ms: int) -> None: ...
+    def look(self) -> tuple[bool, bool]: ...  # (projector type, dark theme) as chosen
+    def look_actions(self) -> tuple[QAction, QAction]: ...  # the projector and dark-theme toggles
+    def set_projector(self, on: bool, dark: bool | None = None) -> None: ...
+
+    # ---- its run
+    def run_jobs(self, jobs: list[Job]) -> bool: ...  # started?
+    @property
+    def run_progress(self) -> SignalInstance: ...  # (done, total, label, seconds left)
+
+    # ---- the lesson on screen
+    def show_lesson(self, view: QWidget) -> None: ...  # in the tabs' place, no menu or status bar (keys kept)
+    def hide_lesson(self) -> None: ...  # the tabs back
+    def lesson_ended(
+        self, projected: bool
+    ) -> None: ...  # what waited for it (the replay); `projected`: the room saw it
+
+    # ---- the window as a top-level widget: its screen and full-screen state (the projected window is the room's)
+    def window(self) -> QWidget: ...
+
+
 class LessonMode:
     """The window's lesson mode: the LessonView shown in the tabs' place while a lesson is up, the presenter's
     window beside it. The window creates it and holds it (`MainWindow.lesson_mode`); nothing else sets attributes
