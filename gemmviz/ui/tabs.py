@@ -9,7 +9,8 @@ is built) and its titles in tools/zh_CN.py. `built` says when it is made:
 - "first_paint": after the window's first frame, or on the spot where something asks for it earlier;
 - "opened": when it is first made current, or asked for (the Hardware tab: five charts and a trace).
 `language` says what a language switch does to it: "rebuild" (let go, made again in the new language where it is,
-with its choices carried by ui/keep.py) or "retranslate" (`retranslate(tab, lang)` sets its words in place).
+with its choices carried by ui/keep.py) or "follows" (it subscribes to `TabContext.language_changed` when it is
+made and sets its words in place).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from gemmviz.ui.run.panel import RunPanel
 
 Built = Literal["start", "first_paint", "opened"]
-Language = Literal["rebuild", "retranslate"]
+Language = Literal["rebuild", "follows"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class TabContext:
     lang: str
     run_panel: RunPanel
     run_state_changed: SignalInstance  # the run controller's stateChanged
+    language_changed: SignalInstance  # the window's language, after a switch ("en", "zh")
     running: Callable[[], bool]
     show_animation: Callable[[Result], None]  # the Tiling tab, on this result
     measure_ceilings: Callable[[], None]
@@ -70,7 +72,6 @@ class TabEntry:
     built: Built = "first_paint"
     language: Language = "rebuild"
     short_title: Callable[[], str] | None = None  # None: the title is short already
-    retranslate: Callable[[Any, str], None] | None = None
     apply_theme: Callable[[Any, Theme], None] | None = None
     refresh: Callable[[Any], None] | None = None
     catch_up: Callable[[Any, Workspace], None] | None = None
@@ -170,6 +171,7 @@ def _tiling(ctx: TabContext) -> QWidget:
     tab = TilingPanel(ctx.theme)
     panel = ctx.run_panel
     panel.problemChosen.connect(lambda: tab.follow(panel))
+    _Wire(tab, ctx.language_changed, lambda _lang: tab.retranslate())  # its words in place, the frame kept
     return tab
 
 
@@ -192,6 +194,7 @@ def _exercise(ctx: TabContext) -> QWidget:
 
     tab = ExerciseTab(ctx.lang)  # write a kernel; checked in a child process
     tab.status_message.connect(lambda text: ctx.show_status(text, 8000))
+    _Wire(tab, ctx.language_changed, tab.set_language)  # in place: its kernel and check (a running one goes on)
     return tab
 
 
@@ -257,9 +260,8 @@ for _entry in (
         40,
         _tiling,
         "start",
-        "retranslate",
+        "follows",
         short_title=lambda: QCoreApplication.translate("MainWindow", "Tiling"),
-        retranslate=lambda tab, _lang: tab.retranslate(),
         apply_theme=lambda tab, theme: tab.set_theme(theme),
         stop=lambda tab, _wait_ms: tab.stop(),
     ),
@@ -284,8 +286,7 @@ for _entry in (
         lambda: QCoreApplication.translate("MainWindow", "Exercise"),
         70,
         _exercise,
-        language="retranslate",
-        retranslate=lambda tab, lang: tab.set_language(lang),
+        language="follows",
         apply_theme=_theme_of_gap,
         cancel=lambda tab: tab.cancel_now(),
         stop=lambda tab, wait_ms: tab.shutdown(wait_ms),

@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
     until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
     `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
 
+    languageChanged = Signal(str)  # after set_language: the tabs that follow it set their words (ui/tabs.py)
     firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
 
     def __init__(
@@ -261,6 +262,7 @@ class MainWindow(QMainWindow):
             lang=self.lang,
             run_panel=self.run_panel,
             run_state_changed=self.controller.stateChanged,
+            language_changed=self.languageChanged,
             running=lambda: self.running,
             show_animation=self.show_animation,
             measure_ceilings=self.measure_ceilings,
@@ -500,10 +502,7 @@ class MainWindow(QMainWindow):
         self.run_panel.retranslate()
         self.tabs.retranslate_titles()
         self.tab_context = self._tab_context()  # the tabs made from now on: in this language
-        for name, tab in list(self._built_tabs.items()):
-            entry = tabs.TABS[name]
-            if entry.language == "retranslate" and entry.retranslate is not None:
-                entry.retranslate(tab, self.lang)  # in place: the tiling tab, the Exercise tab's kernel and check
+        self.languageChanged.emit(self.lang)  # the tabs that follow it: in place (the tiling and Exercise tabs)
         self._rebuild_tabs()
         _lesson().speak(self, self.lang)
         self.validate()
