@@ -12,7 +12,7 @@ from gemmviz.core.exercise.access_goals import access_verdict
 from gemmviz.core.exercise.check import source_lines
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.exercise.grading import ran_on
-from gemmviz.core.exercise.record import counter_lines, emulator_findings, printf_groups, printf_output
+from gemmviz.core.exercise.report import counter_lines, emulator_findings, printf_groups, printf_output
 from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem

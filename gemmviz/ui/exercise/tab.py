@@ -36,13 +36,8 @@ from gemmviz.core.exercise.exercises import (
     ExerciseError,
     shipped_exercises,
 )
-from gemmviz.core.exercise.record import (
-    CheckFileError,
-    access_trace,
-    finding_lines,
-    load_check,
-    record_target,
-)
+from gemmviz.core.exercise.record import CheckFileError, access_trace, load_check, record_target
+from gemmviz.core.exercise.report import finding_lines
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import rate
 from gemmviz.ui.accesses.views import AccessCanvas
