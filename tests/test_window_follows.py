@@ -388,7 +388,7 @@ def test_closing_the_window_mid_check_kills_the_child_and_joins_the_worker(windo
     tab.set_file(path)
     tab.start_check()
     qtbot.waitUntil(lambda: "looking for a GPU" in tab.progress.text(), timeout=10_000)
-    runner = tab.thread
+    runner = tab.check_thread
     assert runner is not None and runner.running
     window.close()
     assert runner.cancel_flag.is_set() and not runner.running and not runner.detached
