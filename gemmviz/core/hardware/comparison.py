@@ -18,13 +18,19 @@ WARP = 32
 
 
 class TrafficLike(Protocol):
-    """What the comparison reads from gemmviz.core.kernels.model.Traffic (thread-level element counts)."""
+    """What the comparison reads from gemmviz.core.kernels.model.Traffic (thread-level element counts; read-only,
+    as a frozen Traffic's fields are)."""
 
-    global_loads: int
-    global_stores: int
-    shared_loads: int
-    shared_stores: int
-    flops: int
+    @property
+    def global_loads(self) -> int: ...
+    @property
+    def global_stores(self) -> int: ...
+    @property
+    def shared_loads(self) -> int: ...
+    @property
+    def shared_stores(self) -> int: ...
+    @property
+    def flops(self) -> int: ...
 
 
 def _get(counters: Mapping[str, float | None], name: str) -> float | None:

@@ -1,6 +1,6 @@
 """The recorded microbenchmark (kernels/latency.cu): load latencies in cycles per level of the memory hierarchy,
 the register file and shared memory per SM, the naive kernel's L1 hit rate, as one small JSON file a GPU run
-writes (`assets/microbench/GPU-DATE.json`). Lessons quote it through placeholders (core/lesson/lessons.py):
+writes (`assets/microbench/GPU-DATE.json`). Lessons quote it through placeholders (core/lesson/placeholders.py):
 `{{latency shared}}` (or l1, l2, dram) and `{{microbench FIGURE}}`, and name its source on the slide's footer
 ("latencies: H200, recorded 2026-12-02"), so that no measured figure is typed into a slide.
 
