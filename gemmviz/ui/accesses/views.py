@@ -463,6 +463,7 @@ def layout_view(rect: QRectF, kind: str, panels: Sequence[Panel], px: float, flo
             best = ViewLayout(size, cols, heading, lay)
         if best is None:
             best = ViewLayout(floor, n, min(heading, floor * 2.6), None)
+    assert best is not None  # the loop ran: at least one column
     return best
 
 
@@ -659,8 +660,8 @@ class AccessViews(QWidget):
         self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind.setMinimumContentsLength(28)  # the whole item: the source line is under the view now
         row = QHBoxLayout()
-        for w in (self.kind, self.warp, self.request, self.export_button):
-            row.addWidget(w)
+        for widget in (self.kind, self.warp, self.request, self.export_button):
+            row.addWidget(widget)
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
@@ -731,7 +732,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from gemmviz.ui.fonts import install_cjk_fallback
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
     install_cjk_fallback(app)
     out = export_access_view(args[0], args[1], width, height, theme_for(True, "--dark" in args), records)
     print(out)

@@ -18,6 +18,7 @@ from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
 from gemmviz.core.charts.style import style_table
+from gemmviz.core.hardware.roofline import Ceilings
 from gemmviz.core.messages import render
 from gemmviz.core.session import provenance
 from gemmviz.core.session.results import Result
@@ -44,7 +45,7 @@ class RooflineChart(ResultChart):
     x_label_short = QT_TRANSLATE_NOOP("", "FLOP / byte (model)")
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        self.ceilings = None
+        self.ceilings: Ceilings | None = None
         self.points = []
         self.highlight: set[str] = set()
         self.selected: int | None = None  # index into self.points

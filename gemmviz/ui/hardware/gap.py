@@ -272,7 +272,7 @@ class GapView(QWidget):
 
     def sentences(self) -> str:
         """The headline, a sentence per bar and the measured context, for the text beside the chart."""
-        if self.gap is None:
+        if self.gap is None or self.file is None:
             return self.chart.message
         return "\n\n".join([*gapcore.sentences(self.gap, self.lang), file_line(self.file.header, self.lang)])
 
