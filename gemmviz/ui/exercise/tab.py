@@ -60,7 +60,8 @@ from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_
 from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import duration, rate
 from gemmviz.core.problem import Problem
-from gemmviz.ui.accesses.views import AccessCanvas, Panel
+from gemmviz.ui.accesses.canvas import AccessCanvas
+from gemmviz.ui.accesses.panels import Panel
 from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.exercise.widgets import ClickableLabel, ErrorMap, NoWheelComboBox, SourceView, TimingBars
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, plain, tr
