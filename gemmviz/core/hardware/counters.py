@@ -11,7 +11,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -611,7 +611,9 @@ def _events(t: np.ndarray, by_sm: bool) -> tuple[np.ndarray | None, np.ndarray, 
     return sms, key, steps
 
 
-def resident_timeline(trace: Sequence[Sequence[int]], sm: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def resident_timeline(
+    trace: Sequence[Sequence[int]] | np.ndarray, sm: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(times_ns, resident blocks from each time to the next) on one SM, or on the whole GPU when sm is None.
 
     A block ending at the same instant another starts is counted out first.
@@ -654,7 +656,7 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
             return done.value
 
 
-def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Iterator[None]:
+def trace_summary_steps(trace: Sequence[Sequence[int]] | np.ndarray) -> Generator[None, None, TraceSummary]:
     """trace_summary in steps of a few tens of milliseconds each for a million blocks (a view that must not
     stall runs one per event-loop turn); yields between them, returns the TraceSummary."""
     import numpy as np
