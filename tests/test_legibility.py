@@ -99,7 +99,9 @@ def _go(w, state: str) -> None:
         variant, _, beside = variant.partition("+")
         t.variant_combo.setCurrentIndex(t.variant_combo.findData(variant))
         t.beside_combo.setCurrentIndex(t.beside_combo.findData(beside or None))
-        index = next(i for i in range(t.size_combo.count()) if t.size_combo.itemText(i) == size)
+        index = t.size_combo.findData(size)  # "legible": the first entry, whatever the language calls it
+        if index < 0:
+            index = next(i for i in range(t.size_combo.count()) if t.size_combo.itemText(i) == size)
         t.size_combo.setCurrentIndex(index)
         assert t.variant == variant and t.frame_state() is not None, t.message.text()
         assert t.beside_view.isVisible() == bool(beside)
@@ -127,6 +129,27 @@ def test_every_view_is_legible_on_a_projector(shown, state):
     report = check(w, min_px)
     assert report.seen > 5  # the tab's texts were caught (the tab bar, the banners, the view's own)
     assert report.all() == []
+
+
+@pytest.mark.parametrize("state", ["tiling/gpu-naive+gpu-tiled/legible", "tiling/gpu-blocktile2d+gpu-tiled/legible"])
+def test_side_by_side_counters_are_legible_in_chinese(shown, state):
+    """The beside state's counters are core messages (core/schedule/counters.py): in Chinese, whose lines and
+    window chrome differ, they keep the projector's size too."""
+    w, min_px = shown
+    w.set_language("zh")
+    try:
+        _go(w, state)
+        report = check(w, min_px)
+        assert report.seen > 5 and any("全局内存读取" in text for text, _box in _painted(w))
+        assert report.all() == []
+    finally:
+        w.set_language("en")
+
+
+def _painted(w) -> list:
+    from tests.legibility import painted_texts
+
+    return [(d.text, d.rect) for view in (w.tiling.view, w.tiling.beside_view) for d in painted_texts(view)]
 
 
 def test_a_word_broken_across_lines_is_found(qtbot):

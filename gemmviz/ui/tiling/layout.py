@@ -19,6 +19,7 @@ from gemmviz.ui.tiling.captions import caption_words
 
 LINE = 1.3  # line pitch, in font heights
 COLUMN_GAP = 0.6  # between the counters' two columns, in font heights
+CAPTION_PLACES = ("right", "wide", "under")  # with two columns of counters: where the caption may go (_two_columns)
 MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
 
 
@@ -156,8 +157,15 @@ def _fit(
     for _ in range(24):
         two_captioned = False
         needs = _needs(lines, bold, f, columns)
-        for caption_lines in (2, 3, 4, 5):  # the caption gets two lines, three to five where it needs them
-            lay = layout_for(w, h, s, f, max(needs), len(lines), min(min_px, SMALLEST * f), caption_lines, columns)
+        # the caption gets two lines, three to five where it needs them (with two columns of counters: under
+        # shared memory, else the view's width, else under A and C, the first that keeps it whole)
+        places = CAPTION_PLACES if columns == 2 else ("",)
+        for caption_lines, place in ((n, p) for n in (2, 3, 4, 5) for p in places):
+            low = min(min_px, SMALLEST * f)
+            if columns == 2:
+                lay = _two_columns(w, h, s, f, len(lines), low, caption_lines, place)
+            else:
+                lay = layout_for(w, h, s, f, max(needs), len(lines), low, caption_lines)
             if columns == 2:  # each column as wide as its lines need, the slack shared between them
                 room = lay.text.width() - COLUMN_GAP * f
                 spare = room - sum(needs)
@@ -360,13 +368,10 @@ def layout_for(
     n_lines: int = 14,
     min_px: float = 0.0,
     caption_lines: int = 2,
-    text_columns: int = 1,
 ) -> Layout:
     """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
-    barrier row, registers and the counters; the step in words along the bottom, under A and C only. With
-    `text_columns` 2 the counters go along the bottom instead, in two columns as wide as the view."""
-    if text_columns == 2:
-        return _two_columns(w, h, s, font_px, n_lines, min_px, caption_lines)
+    barrier row, registers and the counters; the step in words along the bottom, under A and C only (a short
+    view's counters in two columns along the bottom instead: _two_columns)."""
     f = font_px
     margin = max(6.0, 0.015 * min(w, h))
     smem_w = _shared_width(s, f, margin)
@@ -424,24 +429,33 @@ def layout_for(
     )
 
 
-def _two_columns(w: int, h: int, s: Schedule, f: float, n_lines: int, min_px: float, caption_lines: int) -> Layout:
+def _two_columns(
+    w: int, h: int, s: Schedule, f: float, n_lines: int, min_px: float, caption_lines: int, caption_at: str = ""
+) -> Layout:
     """A short view (half a 720p window): the matrices and shared memory in the top part as in layout_for, the
     step in words under A and C, and the counters along the bottom in two columns, the view's width."""
     margin = max(6.0, 0.015 * min(w, h))
     rows = -(-n_lines // 2)
     text = QRectF(margin, h - margin - rows * LINE * f - 0.2 * f, w - 2 * margin, rows * LINE * f)
     top_h = int(text.top())  # what the matrices, shared memory and the caption share
-    right_w = min(_shared_width(s, f, margin) + margin, 0.5 * w)
+    barrier = _fm(f, True).horizontalAdvance(tr("__syncthreads()  — barrier"))  # its row's whole width
+    right_w = min(max(_shared_width(s, f, margin), barrier + margin) + margin, 0.5 * w)
     mx = w - right_w
-    column = _shared_column(top_h, s, f, margin, mx, right_w, 0.0, top_h)
-    if top_h - column.bottom >= caption_lines * LINE * f:  # under shared memory: the matrices keep the height
+    share = 0.15 if has_registers(s) else 0.22  # block tiling: its registers' rows under the tiles too
+    column = _shared_column(top_h, s, f, margin, mx, right_w, 0.0, top_h, share)
+    right = caption_at in ("", "right") and top_h - column.bottom >= caption_lines * LINE * f
+    wide = caption_at in ("", "right", "wide") and column.bottom <= top_h - caption_lines * LINE * f
+    if right:  # under shared memory: the matrices keep the height
         m = _matrices(w, top_h, s, f, margin, mx, 0)
         caption = QRectF(mx, column.bottom, right_w - margin, top_h - column.bottom)
-    else:  # under A and C, and under shared memory too where that column ends above it
+    elif wide:  # the view's width, under the matrices and the column
+        caption_top = top_h - caption_lines * LINE * f
+        m = _matrices(w, int(caption_top), s, f, margin, mx, 0)
+        caption = QRectF(margin, caption_top, w - 2 * margin, top_h - caption_top)
+    else:  # under A and C (the column reaches down: block tiling's registers)
         m = _matrices(w, top_h, s, f, margin, mx, caption_lines)
         caption_top = min(top_h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4)
-        right = w - margin if column.bottom <= caption_top else mx - margin
-        caption = QRectF(margin, caption_top, right - margin, top_h - caption_top)
+        caption = QRectF(margin, caption_top, mx - 2 * margin, top_h - caption_top)
     inset, cell, shown, name = _inset(h, s, f, m, min_px)
     return Layout(
         m.scale,
@@ -475,18 +489,26 @@ class _Column:
 
 
 def _shared_column(
-    h: int, s: Schedule, f: float, margin: float, mx: float, col_w: float, tall: float = 0.0, end: float = 0.0
+    h: int,
+    s: Schedule,
+    f: float,
+    margin: float,
+    mx: float,
+    col_w: float,
+    tall: float = 0.0,
+    end: float = 0.0,
+    share: float = 0.22,
 ) -> _Column:
     """Shared memory from `mx`: both tiles on one scale so their shapes are true, names under them, then the
     barrier row and the registers of the highlighted thread; the tiles at most `tall` high where the column
-    has the view's height to itself (a fifth of the height otherwise, the counters going under it). Given an
+    has the view's height to itself (`share` of the height otherwise, the counters going under it). Given an
     `end`, the registers' squares shrink (to 3 px) to end above it."""
     top = margin + LINE * f
     label_a = _shared_labels(s)[0]
     pad = shared_pad(s)  # a padded array's extra column, drawn right of each tile (inside its box)
     if has_registers(s):  # the registers' two-line name and squares go under the barrier's row
         tall -= LINE * f + LINE * f * 0.9 + f * REGISTER_CELL * (s.tm + 2) + 0.4 * f
-    most = max(tall, 0.22 * h)
+    most = max(tall, share * h)
     cell_s = min((col_w - 3 * margin) / (s.bk + s.bn + 2 * pad), most / max(s.bm, s.bk))
     smem_a = QRectF(mx, top, max(cell_s * (s.bk + pad), f * 0.6), cell_s * s.bm)
     b_left = max(smem_a.right(), mx + _fm(f * 0.9).horizontalAdvance(label_a)) + 1.5 * margin
