@@ -16,7 +16,7 @@ import pytest
 
 from gemmviz.backends.exercise import check_metrics, unknown_gap_metric
 from gemmviz.core.exercise.gap import check_gap
-from gemmviz.core.exercise.record import report_text
+from gemmviz.core.exercise.report import report_text
 from gemmviz.core.hardware.gap import GAP_METRICS, load_gap_file
 from gemmviz.core.messages import render
 from gemmviz.core.paths import asset_path

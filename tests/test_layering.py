@@ -157,6 +157,7 @@ CORE_BASE = {
     "paths",
     "problem",
     "registry",
+    "schema",
     "settings",
     "startup",
     "text",

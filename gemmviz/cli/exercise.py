@@ -22,7 +22,7 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
-from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
+from gemmviz.core.fileio import FileFormatError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
@@ -309,11 +309,11 @@ def _check(args) -> int:
 
 
 def _show(args) -> int:
-    from gemmviz.core.exercise.record import CheckFileError, load_check
+    from gemmviz.core.exercise.record import load_check
 
     try:
         record = load_check(args.file)
-    except (CheckFileError, InputFileError) as exc:
+    except FileFormatError as exc:  # the record's own refusal (CheckFileError) or the file's
         raise UsageError(str(exc)) from None
     print(_report(record, args.lang))
     return EXIT_OK
@@ -322,7 +322,7 @@ def _show(args) -> int:
 def _report(record: dict, lang: str) -> str:
     """The report as the terminal gets it: the file's name on one line, no control character of a name or of
     the student's code (core/text.printable)."""
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     shown = {**record, "file": printable(record.get("file", ""))}
     return printable(report_text(shown, lang), lines=True)

@@ -18,7 +18,7 @@ from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core import interrupt
-from gemmviz.core.fileio import release_all
+from gemmviz.core.fileio import FileFormatError, release_all
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.text import printable
@@ -249,8 +249,8 @@ def _interrupted(exc: KeyboardInterrupt) -> int:
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an exception that escaped a command, and the exit status it means."""
-    if isinstance(exc, (UsageError, ProblemError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
-        _error(exc)  # a bad argument, input file or environment variable (GEMMVIZ_CACHE_DIR: kernel_cache)
+    if isinstance(exc, (UsageError, ProblemError, FileFormatError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
+        _error(exc)  # a bad argument, input file (any format's refusal) or environment variable (GEMMVIZ_CACHE_DIR)
         return EXIT_USAGE
     missing = _missing_system_libraries(exc)
     if missing:

@@ -45,17 +45,8 @@ from gemmviz.core.exercise.exercises import (
     shipped_exercises,
 )
 from gemmviz.core.exercise.grading import ran_on
-from gemmviz.core.exercise.record import (
-    CheckFileError,
-    access_trace,
-    counter_lines,
-    emulator_findings,
-    finding_lines,
-    load_check,
-    printf_groups,
-    printf_output,
-    record_target,
-)
+from gemmviz.core.exercise.record import CheckFileError, access_trace, load_check, record_target
+from gemmviz.core.exercise.report import counter_lines, emulator_findings, finding_lines, printf_groups, printf_output
 from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular, write_atomic
 from gemmviz.core.messages import msg, render
 from gemmviz.core.numbers import duration, rate

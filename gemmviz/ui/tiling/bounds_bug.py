@@ -37,7 +37,7 @@ class BugParts:
 
 def bug_parts(s: Schedule, step: Step) -> BugParts:
     p = s.run_problem
-    cells = [divmod(w.index, p.n) for w in step.wrong]
+    cells = [divmod(w.offset, p.n) for w in step.wrong]
     over = tuple(rc for rc in cells if rc[0] < p.m)
     past = tuple(rc for rc in cells if rc[0] >= p.m)
     threads = max(1, s.bm // s.tm) * max(1, s.bn // s.tn)

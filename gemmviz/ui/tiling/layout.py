@@ -254,7 +254,7 @@ class _Matrices:
 def spill_rows(s: Schedule) -> int:
     """How many rows of N elements past C's end the schedule's wrong writes reach (bounds "or"; 0: none)."""
     n, m = s.run_problem.n, s.run_problem.m
-    last = max((w.index for st in s.steps for w in st.wrong), default=-1)
+    last = max((w.offset for st in s.steps for w in st.wrong), default=-1)
     return max(0, last // n + 1 - m) if last >= 0 else 0
 
 
