@@ -17,10 +17,16 @@ Line = tuple[Message, bool]  # a line of the counters and whether it is set in b
 
 define("counters.text", en="{text}", zh="{text}")
 define("counters.size", en="{size}  ·  {shape}", zh="{size}  ·  {shape}")
+define("counters.size.short", en="{size} · {shape}", zh="{size} · {shape}")
 define(
     "counters.block",
     en="block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}",
     zh="线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步",
+)
+define(
+    "counters.block.short",
+    en="block ({by}, {bx}) of {gy}×{gx} · step {i}/{n}",
+    zh="线程块 ({by}, {bx})，共 {gy}×{gx} · 第 {i}/{n} 步",
 )
 define("counters.so_far", en="this block so far:", zh="这个线程块到目前为止：")
 define("counters.global_loads", en="global loads   {n:int}", zh="全局内存读取   {n:int}")
@@ -74,10 +80,16 @@ def counter_lines(
     title = s.variant if compact or not title else title  # half a view: the name, shorter
     lines: list[Line] = [
         (msg("counters.text", text=title), True),
-        (msg("counters.size", size=p.label, shape=shape), False),
+        (msg("counters.size.short" if compact else "counters.size", size=p.label, shape=shape), False),
         (
             msg(
-                "counters.block", by=s.block[0], bx=s.block[1], gy=s.grid[0], gx=s.grid[1], i=step_i + 1, n=len(s.steps)
+                "counters.block.short" if compact else "counters.block",
+                by=s.block[0],
+                bx=s.block[1],
+                gy=s.grid[0],
+                gx=s.grid[1],
+                i=step_i + 1,
+                n=len(s.steps),
             ),
             False,
         ),
