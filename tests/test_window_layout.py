@@ -9,6 +9,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRectF, QSettings, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gemmviz.backends.cpu import CpuBackend
@@ -105,8 +106,8 @@ def test_every_tab_fits_without_overlaps(shared_window, qtbot, size, projector, 
 def test_720p_with_the_control_panel_open_cuts_off_no_tab_and_no_panel_label(shared_window, qtbot, projector):
     """1280×720 with the control panel open, in projector type too: the window stays on the screen (the Hardware,
     Tiling and Accesses tabs made it 1,320 to 1,440 px wide: the tabs now scroll sideways in their own pane), every
-    tab's title is inside the part shown (cut with … where needed, the whole title its tooltip; the last ones were
-    behind scroll arrows), and the run panel is never wider than its pane (its check boxes' words wrap, a long
+    tab's title is inside the part shown and whole (the short titles and smaller type where the whole titles do
+    not fit, never below 3/4 of projector type, the whole title its tooltip; all seven were cut to "Cha…"), and the run panel is never wider than its pane (its check boxes' words wrap, a long
     variant title is cut with …): "flush L2 before each sample (cold)" and the M, N, K fields were cut at its edge."""
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
@@ -127,9 +128,13 @@ def test_720p_with_the_control_panel_open_cuts_off_no_tab_and_no_panel_label(sha
         assert w.width() <= 1280 and w.minimumSizeHint().width() <= 1280, name
         bar = w.tabs.tabBar()
         at = bar.mapTo(shown, QPoint(0, 0))
+        metrics = QFontMetrics(bar.font())
         for i in range(w.tabs.count()):
             assert shown.rect().adjusted(0, 0, 1, 1).contains(bar.tabRect(i).translated(at)), (name, w.tabs.tabText(i))
-            assert w.tabs.tabToolTip(i) == w.tabs.tabText(i) != ""
+            assert w.tabs.tabText(i) != "" and w.tabs.tabToolTip(i) != ""  # the whole title where a short one shows
+            # no title cut with …: the whole or the short one, each in the tab's width (at most 3/4 of the type)
+            assert bar.tabRect(i).width() >= metrics.horizontalAdvance(w.tabs.tabText(i)), (name, w.tabs.tabText(i))
+        assert bar.font().pointSizeF() >= min(QApplication.font().pointSizeF(), 0.75 * PROJECTOR_LIGHT.font_pt)
         assert panel.minimumSizeHint().width() <= pane.width() and panel.width() <= pane.width(), name
     labels = {label.box: label for label in panel.findChildren(CheckLabel)}
     cold = labels[panel.cold_box]

@@ -278,7 +278,7 @@ chart's legend) or choose another baseline</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="279" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -289,12 +289,12 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="279" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="280" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="271" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="272" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
@@ -309,27 +309,27 @@ chart's legend) or choose another baseline</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="228" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="229" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="274" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="307" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="308" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="309" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="310" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="315" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="316" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
@@ -363,34 +363,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="44" />
+        <location filename="../../gemmviz/ui/files.py" line="128" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="46" />
-        <source>gemmviz sessions and exercise checks (*.json *.json.gz);;All files (*)</source>
-        <translation>gemmviz 会话和练习检查 (*.json *.json.gz);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/files.py" line="61" />
-        <location filename="../../gemmviz/ui/files.py" line="65" />
-        <location filename="../../gemmviz/ui/files.py" line="101" />
+        <location filename="../../gemmviz/ui/files.py" line="159" />
+        <location filename="../../gemmviz/ui/files.py" line="163" />
+        <location filename="../../gemmviz/ui/files.py" line="199" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="65" />
+        <location filename="../../gemmviz/ui/files.py" line="163" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="71" />
+        <location filename="../../gemmviz/ui/files.py" line="169" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="101" />
+        <location filename="../../gemmviz/ui/files.py" line="199" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -440,44 +435,79 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="91" />
+        <source>Every file gemmviz opens ({patterns})</source>
+        <translation>gemmviz 能打开的所有文件 ({patterns})</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="93" />
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="139" />
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="139" />
+        <source>{path}: gemmviz opens {known} files</source>
+        <translation>{path}：gemmviz 只能打开 {known} 文件</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="214" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="116" />
+        <location filename="../../gemmviz/ui/files.py" line="214" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="122" />
+        <location filename="../../gemmviz/ui/files.py" line="220" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="125" />
+        <location filename="../../gemmviz/ui/files.py" line="223" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="227" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="136" />
+        <location filename="../../gemmviz/ui/files.py" line="234" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="136" />
+        <location filename="../../gemmviz/ui/files.py" line="234" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="141" />
+        <location filename="../../gemmviz/ui/files.py" line="239" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="278" />
+        <source>Exercise checks</source>
+        <translation>练习检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="287" />
+        <source>gemmviz sessions</source>
+        <translation>gemmviz 会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="291" />
+        <source>Lessons</source>
+        <translation>课程</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
@@ -528,8 +558,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="663" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="672" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -557,8 +587,8 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="199" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="668" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="677" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -843,13 +873,13 @@ caches</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="54" />
-        <location filename="../../gemmviz/ui/status.py" line="75" />
+        <location filename="../../gemmviz/ui/status.py" line="70" />
+        <location filename="../../gemmviz/ui/status.py" line="91" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="104" />
+        <location filename="../../gemmviz/ui/status.py" line="296" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -973,7 +1003,7 @@ model</source>
         <translation>字节（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/fonts.py" line="118" />
+        <location filename="../../gemmviz/ui/fonts.py" line="119" />
         <source>{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
@@ -989,7 +1019,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="106" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="648" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="174" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
@@ -1001,13 +1031,13 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="219" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="268" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="269" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="281" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="282" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1135,93 +1165,93 @@ model</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="209" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="50" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="210" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="49" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="50" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="200" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="201" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="202" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="206" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="207" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="212" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="216" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="217" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="224" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="225" />
         <source>M×N×K, Enter</source>
         <translation>M×N×K，回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="227" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="228" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="326" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="327" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="235" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="236" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="238" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="239" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="243" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="244" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="260" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="261" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="264" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="265" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="283" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="284" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="286" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="287" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="327" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="328" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1447,240 +1477,240 @@ model</source>
         <translation>  它只帮忙加载（用 0 填充）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="25" />
         <source>compiles</source>
         <translation>编译</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="69" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="25" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="70" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="26" />
         <source>memory-safe</source>
         <translation>内存安全</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="27" />
         <source>race-free</source>
         <translation>无竞争</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="71" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="27" />
         <source>speed</source>
         <translation>速度</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="72" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="28" />
         <source>accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="98" />
+        <location filename="../../gemmviz/ui/exercise/checking.py" line="40" />
         <source>Check cancelled.</source>
         <translation>检查已取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="102" />
+        <location filename="../../gemmviz/ui/exercise/checking.py" line="44" />
         <source>The check failed: {0}</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="166" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="87" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="167" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="88" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="168" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="89" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="169" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="90" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="170" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="91" />
         <location filename="../../gemmviz/ui/export/animation.py" line="182" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="171" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="92" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="325" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="239" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="164" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="272" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="197" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="276" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="201" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="319" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="246" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="353" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="287" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="366" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="300" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="376" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="312" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="381" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="317" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="323" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="387" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="323" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="326" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="367" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="431" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="367" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="449" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="385" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="457" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="393" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="471" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="407" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="494" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="279" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="430" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="500" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="436" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="536" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="552" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="61" />
         <source>Likeliest cause: {0}</source>
         <translation>最可能的原因：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="556" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="66" />
         <source>No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check file it writes here.</source>
         <translation>这里没有 GPU：{0}。请在有 GPU 的机器上运行 gemmviz exercise check，然后在这里打开它写出的检查文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="561" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="68" />
         <source>Every goal passed.</source>
         <translation>所有目标都已达成。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="567" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="86" />
         <source>Wrong regions of C at {0} (darker: more wrong)</source>
         <translation>规模 {0} 下 C 中出错的区域（颜色越深，错得越多）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="90" />
         <source>C: no wrong region</source>
         <translation>C：没有出错的区域</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="570" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="90" />
         <source>C: not run</source>
         <translation>C：未运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="610" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="115" />
         <source>nvcc, line {0}: {1}</source>
         <translation>nvcc，第 {0} 行：{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="616" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="158" />
         <source>{0}: clean</source>
         <translation>{0}：没有问题</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="620" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="160" />
         <source>line {0}: {1} (×{2})</source>
         <translation>第 {0} 行：{1}（×{2}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="636" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="147" />
         <source>Not run: {0}</source>
         <translation>未运行：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="647" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="695" />
+        <location filename="../../gemmviz/ui/exercise/access.py" line="35" />
+        <location filename="../../gemmviz/ui/exercise/report.py" line="173" />
         <source>yours</source>
         <translation>你的</translation>
     </message>
@@ -1847,48 +1877,48 @@ model</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="217" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="230" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="220" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="233" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="324" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="337" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="333" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="508" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="432" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="518" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="486" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="555" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="528" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="565" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="558" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="594" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2274,7 +2304,7 @@ model</source>
         <translation>跳到第 {n} 步：按回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="357" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="370" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2305,92 +2335,92 @@ model</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
         <source>→ Space PgDn</source>
         <translation>→ 空格 PgDn</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="44" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
         <source>next step</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="45" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
         <source>previous step, as it ended</source>
         <translation>上一步，停在它结束时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="46" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
         <source>first / last step</source>
         <translation>第一步 / 最后一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
         <source>number, Enter</source>
         <translation>步号，回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
         <source>go to that step</source>
         <translation>跳到那一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
         <source>. or Shift+→</source>
         <translation>. 或 Shift+→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
         <source>animation one frame on</source>
         <translation>动画前进一帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
         <source>, or Shift+←</source>
         <translation>, 或 Shift+←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
         <source>animation one frame back</source>
         <translation>动画后退一帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
         <source>play / pause the animation</source>
         <translation>播放 / 暂停动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
         <source>black / white screen (again: back)</source>
         <translation>黑屏 / 白屏（再按一次恢复）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
         <source>notes window (one screen)</source>
         <translation>讲稿窗口（单屏时）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
         <source>measure the step live (GPU)</source>
         <translation>现场测量这一步（需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="57" />
         <source>reset the clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="58" />
         <source>F1 or ?</source>
         <translation>F1 或 ?</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="58" />
         <source>these keys</source>
         <translation>这些按键</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="59" />
         <source>end the lesson</source>
         <translation>结束课程</translation>
     </message>
@@ -2499,23 +2529,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="395" />
-        <location filename="../../gemmviz/ui/window.py" line="457" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="447" />
+        <location filename="../../gemmviz/ui/window.py" line="472" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="407" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="474" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="413" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="418" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="463" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2523,234 +2553,244 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="173" />
-        <location filename="../../gemmviz/ui/window.py" line="692" />
+        <location filename="../../gemmviz/ui/window.py" line="206" />
+        <location filename="../../gemmviz/ui/window.py" line="703" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="193" />
+        <location filename="../../gemmviz/ui/tabs.py" line="232" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="194" />
+        <location filename="../../gemmviz/ui/tabs.py" line="242" />
         <source>Roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="195" />
+        <location filename="../../gemmviz/ui/tabs.py" line="251" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="196" />
+        <location filename="../../gemmviz/ui/tabs.py" line="259" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="197" />
+        <location filename="../../gemmviz/ui/tabs.py" line="264" />
+        <source>Tiling</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tabs.py" line="270" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="199" />
+        <location filename="../../gemmviz/ui/tabs.py" line="273" />
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tabs.py" line="286" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="198" />
+        <location filename="../../gemmviz/ui/tabs.py" line="279" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="392" />
+        <location filename="../../gemmviz/ui/window.py" line="407" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="394" />
+        <location filename="../../gemmviz/ui/window.py" line="409" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="396" />
+        <location filename="../../gemmviz/ui/window.py" line="411" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="399" />
+        <location filename="../../gemmviz/ui/window.py" line="414" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="401" />
+        <location filename="../../gemmviz/ui/window.py" line="416" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="404" />
+        <location filename="../../gemmviz/ui/window.py" line="419" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="408" />
+        <location filename="../../gemmviz/ui/window.py" line="423" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="411" />
+        <location filename="../../gemmviz/ui/window.py" line="426" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="416" />
+        <location filename="../../gemmviz/ui/window.py" line="431" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="417" />
+        <location filename="../../gemmviz/ui/window.py" line="432" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="419" />
+        <location filename="../../gemmviz/ui/window.py" line="434" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="425" />
-        <location filename="../../gemmviz/ui/window.py" line="426" />
+        <location filename="../../gemmviz/ui/window.py" line="440" />
+        <location filename="../../gemmviz/ui/window.py" line="441" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="427" />
+        <location filename="../../gemmviz/ui/window.py" line="442" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="428" />
+        <location filename="../../gemmviz/ui/window.py" line="443" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="432" />
+        <location filename="../../gemmviz/ui/window.py" line="447" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="434" />
+        <location filename="../../gemmviz/ui/window.py" line="449" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="436" />
+        <location filename="../../gemmviz/ui/window.py" line="451" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="438" />
+        <location filename="../../gemmviz/ui/window.py" line="453" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="439" />
+        <location filename="../../gemmviz/ui/window.py" line="454" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="445" />
+        <location filename="../../gemmviz/ui/window.py" line="460" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="446" />
+        <location filename="../../gemmviz/ui/window.py" line="461" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="447" />
+        <location filename="../../gemmviz/ui/window.py" line="462" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="566" />
+        <location filename="../../gemmviz/ui/window.py" line="577" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="571" />
+        <location filename="../../gemmviz/ui/window.py" line="582" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="580" />
+        <location filename="../../gemmviz/ui/window.py" line="591" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="589" />
+        <location filename="../../gemmviz/ui/window.py" line="604" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="593" />
+        <location filename="../../gemmviz/ui/window.py" line="608" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="595" />
+        <location filename="../../gemmviz/ui/window.py" line="610" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="617" />
+        <location filename="../../gemmviz/ui/window.py" line="630" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="619" />
+        <location filename="../../gemmviz/ui/window.py" line="632" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="634" />
+        <location filename="../../gemmviz/ui/window.py" line="647" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="636" />
+        <location filename="../../gemmviz/ui/window.py" line="649" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="643" />
+        <location filename="../../gemmviz/ui/window.py" line="656" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="644" />
+        <location filename="../../gemmviz/ui/window.py" line="657" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="653" />
+        <location filename="../../gemmviz/ui/window.py" line="666" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="656" />
+        <location filename="../../gemmviz/ui/window.py" line="669" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="862" />
+        <location filename="../../gemmviz/ui/window.py" line="946" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="862" />
+        <location filename="../../gemmviz/ui/window.py" line="946" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2758,117 +2798,117 @@ model</source>
 <context>
     <name>RunPanel</name>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="148" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="164" />
         <source>Matrix size</source>
         <translation>矩阵规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="155" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="171" />
         <source>Custom M×N×K</source>
         <translation>自定义 M×N×K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="157" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="173" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="161" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="177" />
         <source>{0}: a whole number ≥ 1</source>
         <translation>{0}：≥ 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="166" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="182" />
         <source>Sizes for Sweep: comma-separated N or MxNxK</source>
         <translation>扫描的规模：用逗号分隔的 N 或 MxNxK</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="167" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="183" />
         <source>sweep sizes</source>
         <translation>扫描规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="173" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="189" />
         <source>Kernel variants</source>
         <translation>核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="198" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="217" />
         <source>{key} of {users}</source>
         <translation>{users} 的 {key}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="215" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="234" />
         <source>Timing</source>
         <translation>计时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="224" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="245" />
         <source>flush L2 before each sample (cold)</source>
         <translation>每次采样前清空 L2（冷缓存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="225" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="246" />
         <source>allow slow CPU loop runs</source>
         <translation>允许很慢的 CPU 循环运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="226" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="243" />
         <source>repeats</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="227" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="244" />
         <source>warm-up</source>
         <translation>预热次数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="237" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="266" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="238" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="267" />
         <source>Run the selected variants at this size (Ctrl+R)</source>
         <translation>按这个规模运行选中的版本（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="239" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="268" />
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="240" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="269" />
         <source>Run sweep sizes × variants × parameters</source>
         <translation>运行 扫描规模 × 版本 × 参数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="241" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="270" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="320" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="349" />
         <source>give at least one size, e.g. 256,512,1024</source>
         <translation>至少给出一个规模，例如 256,512,1024</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="330" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="359" />
         <source>choose at least one available kernel variant</source>
         <translation>请至少选择一个可用的核函数版本</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="335" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="364" />
         <source>choose at least one {key} size for {name}</source>
         <translation>请为 {name} 至少选择一个 {key} 大小</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="360" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="389" />
         <source>Sweep: {0}</source>
         <translation>扫描：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/run/panel.py" line="385" />
+        <location filename="../../gemmviz/ui/run/panel.py" line="414" />
         <source>Unavailable: {0}</source>
         <translation>不可用：{0}</translation>
     </message>
@@ -2876,7 +2916,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="93" />
+        <location filename="../../gemmviz/ui/files.py" line="191" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

@@ -95,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
         "slide alone, full screen, on the projector: --lesson's lesson, else seed000",
     )
     parser.add_argument(
+        "--open",
+        metavar="FILE",
+        action="append",
+        help="open FILE in the app where its kind opens, as File > Open does (a session, an exercise check, a "
+        "lesson .toml); repeatable",
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         help="the window's language (default: the one last chosen, "

@@ -32,7 +32,10 @@ BLANK = {Qt.Key.Key_B: "black", Qt.Key.Key_W: "white"}  # a presentation tool's 
 HELP = {Qt.Key.Key_F1, Qt.Key.Key_Question}
 NOTES = Qt.Key.Key_N
 KEYS |= set(DIGITS) | ENTER | set(BLANK) | HELP | {NOTES, Qt.Key.Key_Backspace}
-SHIFTED = {Qt.Key.Key_Right: FRAME_ON, Qt.Key.Key_Left: FRAME_BACK}  # Shift+arrow: a frame, not a step
+SHIFTED: dict[int, Qt.Key] = {
+    Qt.Key.Key_Right: FRAME_ON,
+    Qt.Key.Key_Left: FRAME_BACK,
+}  # Shift+arrow: a frame, not a step
 MAX_TYPED = 3  # digits of a step number (a lesson has at most 100 steps)
 
 
