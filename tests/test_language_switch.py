@@ -166,7 +166,9 @@ def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, m
 
     spoken = []
     words = block.caption_words
-    monkeypatch.setattr(block, "caption_words", lambda step: (spoken.append(spoken_language()), words(step))[1])
+    monkeypatch.setattr(
+        block, "caption_words", lambda step, lang=None: (spoken.append(lang or spoken_language()), words(step, lang))[1]
+    )
     w = window
     assert w.lang == "en" and w.start_lesson(find_lesson("seed000", "zh"))
     view = w.lesson_view

@@ -94,7 +94,7 @@ class BlockRenderer(ScheduleRenderer):
     def draw(self, canvas: Canvas, state: FrameState) -> None:
         s = state.schedule
         step_i = max(0, min(state.step, len(s.steps) - 1))
-        lines = counter_texts(s, step_i, state.thread, state.compact)
+        lines = counter_texts(s, step_i, state.thread, state.compact, state.lang)
         if s.steps[step_i].kind == "store" and s.steps[step_i].wrong:  # the seed's bounds bug, drawn big
             w, h, theme = canvas.w, canvas.h, canvas.theme
             draw_bug(
@@ -115,10 +115,11 @@ class BlockRenderer(ScheduleRenderer):
     def layout(self, w: int, h: int, state: FrameState, theme: Theme) -> Layout:
         """Where the frame's parts go in a w × h view (the layout _frame draws into)."""
         s = state.schedule
-        last = counter_texts(s, len(s.steps) - 1, state.thread, state.compact)
+        last = counter_texts(s, len(s.steps) - 1, state.thread, state.compact, state.lang)
         font_px, min_px = font_px_for(w, h, theme), min_text_px(w, h, theme)
         bold = tuple(b for _t, b in last)
-        return _cached_layout(w, h, s, font_px, [t for t, _b in last], min_px, bold, state.compact)
+        measured = [t for t, _b in last]
+        return _cached_layout(w, h, s, font_px, measured, min_px, bold, state.compact, state.lang)
 
     def _frame(self, canvas: Canvas, state: FrameState, step_i: int) -> Frame:
         """The frame's layout (fitted to the last step's counters: the longest numbers and every optional line,
@@ -400,7 +401,7 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
     painter.setFont(pixel_font(font_px, True))
     painter.setPen(f.col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-    text = caption = caption_words(f.step)  # in the window's language
+    text = caption = caption_words(f.step, f.state.lang)  # in the frame's language
     fm = QFontMetricsF(painter.font())
     share = lay.caption.height() // (LINE * font_px) - 0.1  # keep to its lines: cut with … (wrapping loses some)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:

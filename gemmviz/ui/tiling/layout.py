@@ -203,6 +203,7 @@ def _cached_layout(
     min_px: float = 0.0,
     bold: tuple[bool, ...] = (),
     compact: bool = False,
+    lang: str | None = None,
 ) -> Layout:
     """The fitted layout, measured once per view size, schedule and thread (fitting measures text many times:
     per frame it cost the animation its 16 ms budget)."""
@@ -215,7 +216,7 @@ def _cached_layout(
         bold,
         compact,
         min_px,
-        spoken_language(),
+        lang or spoken_language(),
     )  # the captions' language too
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
@@ -227,7 +228,7 @@ def _cached_layout(
     for st in s.steps:
         if st.wrong:  # the bounds bug's store has a frame of its own (ui/tiling/bounds_bug.py)
             continue
-        words = caption_words(st)
+        words = caption_words(st, lang)
         wide = fm.horizontalAdvance(words)
         if st.kind not in longest or wide > longest[st.kind][0]:
             longest[st.kind] = (wide, words)

@@ -55,6 +55,7 @@ class FrameState:
     # beside another picture (side by side, the code view: half a slide): the counters that tell the kernels
     # apart only, so that the rest stays at projector size (no bytes, no single thread's sum)
     compact: bool = False
+    lang: str | None = None  # the language its words are drawn in ("en", "zh"; None: the one spoken where drawn)
 
 
 FONT_PER_PT = 1.9  # pixels of animation font per theme point at 1080p (the theme is scaled for exports)

@@ -172,9 +172,10 @@ class TilingPanel(QWidget):
 
     stepChanged = Signal(int)
 
-    def __init__(self, theme: Theme = LIGHT, parent=None):
+    def __init__(self, theme: Theme = LIGHT, parent=None, lang: str | None = None):
         super().__init__(parent)
         self.theme = theme
+        self.lang = lang  # the frame's words (the counters, the step's caption): None, the language spoken
         self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)
         self.benchmark: Problem | None = None  # the run panel's size, or the shown result's
         self.tiles = {
@@ -323,6 +324,12 @@ class TilingPanel(QWidget):
         label = QLabel()
         self.words.bind(label.setText, text)
         return label
+
+    def set_language(self, lang: str) -> None:
+        """The window's language after a switch (ui/tabs.py): the tab's words and its frame's, in place."""
+        self.lang = lang
+        self.retranslate()
+        self._show()  # the frames given to the views carry the language
 
     def retranslate(self) -> None:
         """Every word of the tab in the language installed now, on the same kernel, size, step and frame."""
@@ -577,7 +584,8 @@ class TilingPanel(QWidget):
     def frame_state(self) -> FrameState | None:
         if self.schedule is None:
             return None
-        return FrameState(self.schedule, self.step, self.phase, (self.thread_y.value(), self.thread_x.value()))
+        thread = (self.thread_y.value(), self.thread_x.value())
+        return FrameState(self.schedule, self.step, self.phase, thread, lang=self.lang)
 
     def _shown(self, state: FrameState | None) -> FrameState | None:
         """The frame as the view shows it: with a second kernel beside, each in half the width, the compact
@@ -609,7 +617,7 @@ class TilingPanel(QWidget):
             from gemmviz.core.schedule.lockstep import follower_step
 
             j = follower_step(self.schedule, self.beside_schedule, self.step)
-            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True))
+            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True, lang=self.lang))
         if self.schedule is not None:
             self._highlight_source(self.schedule.steps[self.step].kind)
 
