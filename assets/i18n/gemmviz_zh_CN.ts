@@ -1918,7 +1918,7 @@ model</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="594" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="595" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2335,92 +2335,97 @@ model</source>
         <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
         <source>→ Space PgDn</source>
         <translation>→ 空格 PgDn</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="47" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
         <source>next step</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
         <source>previous step, as it ended</source>
         <translation>上一步，停在它结束时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="49" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
         <source>first / last step</source>
         <translation>第一步 / 最后一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
         <source>number, Enter</source>
         <translation>步号，回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="50" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
         <source>go to that step</source>
         <translation>跳到那一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
         <source>. or Shift+→</source>
         <translation>. 或 Shift+→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="51" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
         <source>animation one frame on</source>
         <translation>动画前进一帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
         <source>, or Shift+←</source>
         <translation>, 或 Shift+←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="52" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
         <source>animation one frame back</source>
         <translation>动画后退一帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="53" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
         <source>play / pause the animation</source>
         <translation>播放 / 暂停动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="54" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
         <source>black / white screen (again: back)</source>
         <translation>黑屏 / 白屏（再按一次恢复）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="55" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
         <source>notes window (one screen)</source>
         <translation>讲稿窗口（单屏时）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="56" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="57" />
+        <source>English / 中文, same step</source>
+        <translation>English / 中文，停在本步</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="58" />
         <source>measure the step live (GPU)</source>
         <translation>现场测量这一步（需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="57" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="59" />
         <source>reset the clock</source>
         <translation>计时归零</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="58" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="60" />
         <source>F1 or ?</source>
         <translation>F1 或 ?</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="58" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="60" />
         <source>these keys</source>
         <translation>这些按键</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/deck.py" line="59" />
+        <location filename="../../gemmviz/ui/lesson/deck.py" line="61" />
         <source>end the lesson</source>
         <translation>结束课程</translation>
     </message>

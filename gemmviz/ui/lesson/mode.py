@@ -581,6 +581,7 @@ def start(host: LessonHost, lesson: Lesson) -> bool:
     )
     host.run_progress.connect(view.on_progress)
     view.left.connect(lambda: leave(host))
+    view.deck.languageRequested.connect(lambda: switch_language(host))
     view.follow_look(*host.look_actions())  # Ctrl+P restyles the lesson shown
     mode.view = view
     host.show_lesson(view)
@@ -597,8 +598,36 @@ def start(host: LessonHost, lesson: Lesson) -> bool:
     return True
 
 
+def switch_language(host: LessonHost) -> None:
+    """L in a lesson: the window's other language (English ↔ 中文), chosen as View ▸ Language chooses it; the
+    lesson goes on at its step and frame, on the screens it is on (speak), without ending it to reach a menu."""
+    from gemmviz.ui import i18n
+
+    i18n.choose(host.window(), "en" if host.lang == "zh" else "zh")
+
+
+def fit_on_screen(window: QWidget) -> None:
+    """A full-screen window about to be shown normal again, whose normal size is larger than its screen (the
+    size it was restored with, 1500×900, on a 1280×720 projector), would come back cut by the screen's edges:
+    its normal geometry is fitted into that screen first (and it is maximised there)."""
+    screen = window.screen()
+    if screen is None:
+        return
+    room = screen.availableGeometry()
+    normal = window.normalGeometry()
+    if room.contains(normal):
+        window.showNormal()
+        return
+    size = normal.size().boundedTo(room.size())
+    x = min(max(normal.x(), room.left()), room.right() + 1 - size.width())
+    y = min(max(normal.y(), room.top()), room.bottom() + 1 - size.height())
+    window.showNormal()
+    window.setGeometry(x, y, size.width(), size.height())
+    window.showMaximized()
+
+
 def leave(host: LessonHost) -> None:
-    """Back to the normal window, as it was."""
+    """Back to the normal window, as it was (fitted into the screen it is on, where it was larger)."""
     mode = host.lesson_mode
     view = mode.view
     if view is None:
@@ -610,7 +639,7 @@ def leave(host: LessonHost) -> None:
         presenter.close()
         presenter.deleteLater()
         if not mode.was_fullscreen:
-            host.window().showNormal()
+            fit_on_screen(host.window())  # shown normal, fitted into the screen it is on
         if mode.set_projector:
             mode.set_projector = False
             host.set_projector(False)
