@@ -208,7 +208,7 @@ def test_a_new_image_format_is_one_class_written_by_the_cli_and_the_access_views
     from PySide6.QtGui import QImage
 
     from gemmviz.cli import main
-    from gemmviz.ui.accesses.views import export_access_view
+    from gemmviz.ui.accesses.export import export_access_view
 
     assert {".tiff", ".tif"} <= set(export_formats.suffixes(export_formats.CHART))
     assert scratch_tiff.file_filter() == "TIFF image (*.tiff *.tif)"

@@ -162,11 +162,13 @@ def test_a_switch_in_a_lesson_keeps_the_step_frame_full_screen_and_presenter(win
 
 def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, monkeypatch):
     from gemmviz.ui.text import spoken_language
-    from gemmviz.ui.tiling import render
+    from gemmviz.ui.tiling import block
 
     spoken = []
-    words = render.caption_words
-    monkeypatch.setattr(render, "caption_words", lambda step: (spoken.append(spoken_language()), words(step))[1])
+    words = block.caption_words
+    monkeypatch.setattr(
+        block, "caption_words", lambda step, lang=None: (spoken.append(lang or spoken_language()), words(step, lang))[1]
+    )
     w = window
     assert w.lang == "en" and w.start_lesson(find_lesson("seed000", "zh"))
     view = w.lesson_view

@@ -41,7 +41,7 @@ def make(qtbot, tmp_path):
     yield make_window
     for w in windows:
         w.close()
-        assert not w.controller.thread.isRunning()
+        assert not w.controller.worker_thread.isRunning()
 
 
 def _tabs(w: MainWindow) -> list[tuple[str, str]]:

@@ -16,8 +16,9 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.problem import Problem
 from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
+from gemmviz.ui.tiling.block import counter_texts
 from gemmviz.ui.tiling.layout import fit_layout, thread_cell
-from gemmviz.ui.tiling.render import Background, FrameState, _counter_lines, font_px_for, render_image
+from gemmviz.ui.tiling.render import Background, FrameState, font_px_for, render_image
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 from tests.overlap import plot_texts, problems, widget_texts
@@ -243,7 +244,7 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
             texts = []
             render_image(FrameState(s, i, phase, thread), w, h, scaled, background, texts=texts)
             assert texts and problems(texts, QRectF(0, 0, w, h)) == [], (i, phase)
-    lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
+    lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in counter_texts(s, 0, thread)])
     cell = thread_cell(lay, s, thread)
     assert cell is not None and min(cell.width(), cell.height()) >= 12 * h / 720 - 0.01
 

@@ -168,10 +168,10 @@ def _hardware(ctx: TabContext) -> QWidget:
 def _tiling(ctx: TabContext) -> QWidget:
     from gemmviz.ui.tiling.view import TilingPanel
 
-    tab = TilingPanel(ctx.theme)
+    tab = TilingPanel(ctx.theme, lang=ctx.lang)
     panel = ctx.run_panel
     panel.problemChosen.connect(lambda: tab.follow(panel))
-    _Wire(tab, ctx.language_changed, lambda _lang: tab.retranslate())  # its words in place, the frame kept
+    _Wire(tab, ctx.language_changed, tab.set_language)  # its words and its frame's in place, the frame kept
     return tab
 
 

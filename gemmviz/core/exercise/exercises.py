@@ -403,7 +403,7 @@ def strip_comments(source: str) -> str:
             break
         j, token = m.start(), m.group()
         if token in ('"', "'"):
-            end = _LITERAL_END[token].match(source, j + 1).end()  # type: ignore[union-attr]
+            end = _LITERAL_END[token].match(source, j + 1).end()  # type: ignore[union-attr]  # always a match: the pattern may match nothing
             out.append(source[i:end])
         else:
             if token == "//":

@@ -149,7 +149,7 @@ def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
             return done.value
 
 
-def trace_summary_steps(trace: Sequence[Sequence[int]]) -> Generator[None, None, TraceSummary]:
+def trace_summary_steps(trace: Sequence[Sequence[int]] | np.ndarray) -> Generator[None, None, TraceSummary]:
     """trace_summary in steps of a few tens of milliseconds each for a million blocks (a view that must not
     stall runs one per event-loop turn); yields between them, returns the TraceSummary."""
     import numpy as np

@@ -40,7 +40,8 @@ def _get(counters: Mapping[str, float | None], name: str) -> float | None:
 
 def _sum(counters: Mapping[str, float | None], *names: str) -> float | None:
     values = [_get(counters, n) for n in names]
-    return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+    known = [v for v in values if v is not None]
+    return sum(known) if len(known) == len(values) else None
 
 
 def level_bytes(counters: Mapping[str, float | None]) -> dict[str, float | None]:

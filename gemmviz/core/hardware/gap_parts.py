@@ -132,7 +132,7 @@ def _active_cycles(k: Kernel, shape: GpuShape) -> float:
 
 def _idle_part(s: _Build, wa: Waves | None) -> None:
     a, b, shape = s.a, s.b, s.shape
-    idle = [k.metrics[CYCLES] - _active_cycles(k, shape) for k in (a, b)]  # type: ignore[arg-type]
+    idle = [k.metrics[CYCLES] - _active_cycles(k, shape) for k in (a, b)]  # type: ignore[arg-type]  # decompose checked every metric read here is there
     shares = {"ia": max(0.0, idle[0] / a.metrics[CYCLES]), "ib": max(0.0, idle[1] / b.metrics[CYCLES])}
     ns = (idle[0] - idle[1]) * s.ns_per_cycle
     if wa is None:
@@ -146,7 +146,7 @@ def _instruction_part(s: _Build, ns: float) -> None:
     a, b = s.a, s.b
     fmas = [k.get(FFMA) for k in (a, b)]
     if all(f and f >= 0.5 * k.m * k.n * k.k for f, k in zip(fmas, (a, b))):  # an FP32 FMA kernel: per FMA
-        per = [k.metrics[INSTRUCTIONS] / (f / 32) for f, k in zip(fmas, (a, b))]  # type: ignore[operator]
+        per = [k.metrics[INSTRUCTIONS] / (f / 32) for f, k in zip(fmas, (a, b))]  # type: ignore[operator]  # the test above: every f is a positive number
         s.add("instructions", ns, "gap.label.instructions", "gap.part.instructions_fma", ia=per[0], ib=per[1])
     else:
         na, nb = a.metrics[INSTRUCTIONS], b.metrics[INSTRUCTIONS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gemmviz.ui.accesses.views import Panel
+from gemmviz.ui.accesses.panels import Panel
 from gemmviz.ui.text import tr
 
 

@@ -40,7 +40,7 @@ from gemmviz.core.exercise.record import CheckFileError, access_trace, load_chec
 from gemmviz.core.exercise.report import finding_lines
 from gemmviz.core.fileio import OutputError, check_target, write_atomic
 from gemmviz.core.numbers import rate
-from gemmviz.ui.accesses.views import AccessCanvas
+from gemmviz.ui.accesses.canvas import AccessCanvas
 from gemmviz.ui.exercise import report
 from gemmviz.ui.exercise.access import access_panels
 from gemmviz.ui.exercise.checking import CheckWorker, content_hash, exercise_of

@@ -603,7 +603,7 @@ def switch_language(host: LessonHost) -> None:
     lesson goes on at its step and frame, on the screens it is on (speak), without ending it to reach a menu."""
     from gemmviz.ui import i18n
 
-    i18n.choose(host.window(), "en" if host.lang == "zh" else "zh")
+    i18n.choose(host.window(), i18n.next_language(host.lang))
 
 
 def fit_on_screen(window: QWidget) -> None:

@@ -266,7 +266,8 @@ class AccessesView(LessonViewUi):
     """The shipped access records of the H200, the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.ui.accesses.views import AccessCanvas, default_panels
+        from gemmviz.ui.accesses.canvas import AccessCanvas
+        from gemmviz.ui.accesses.views import default_panels
 
         canvas = AccessCanvas()
         canvas.setMinimumSize(0, 0)
