@@ -584,6 +584,8 @@ ZH = {
     "play / pause the animation": "播放 / 暂停动画",
     "black / white screen (again: back)": "黑屏 / 白屏（再按一次恢复）",
     "notes window (one screen)": "讲稿窗口（单屏时）",
+    "block ({by}, {bx}) of {gy}×{gx}  ·  step {i}/{n}": "线程块 ({by}, {bx})，共 {gy}×{gx}  ·  第 {i}/{n} 步",
+    "global stores  {n}": "全局内存写入   {n}",
     "English / 中文, same step": "English / 中文，停在本步",
     "measure the step live (GPU)": "现场测量这一步（需要 GPU）",
     "reset the clock": "计时归零",
