@@ -86,7 +86,9 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def wgmma_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def wgmma_geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """A 1-D grid (the kernel walks the tiles in grouped order itself), one block per tile and slice of K."""
     rows, cols = wgmma_tiles(p, c)
     return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
