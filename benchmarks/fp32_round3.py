@@ -258,11 +258,8 @@ def main() -> int:
                 (job,) = plan_jobs([variant.name], [p])
                 print(f"CONFIG {p.label} {name}", flush=True)
                 r = run.run(job, variant, inputs, settings, guard)
-                record["rows"].append(
-                    {"size": p.label, "option": name, "median_ms": r.median_ms, "valid": r.valid,
-                     "status": r.status, "noise": r.noise, "note": r.note, "config": r.config,
-                     "rel_error": r.rel_error, "clock_mhz": getattr(r, "clock_mhz", None)}
-                )  # fmt: skip
+                fields = ("median_ms", "valid", "status", "noise", "note", "config", "rel_error", "clock_mhz")
+                record["rows"].append({"size": p.label, "option": name, **{f: getattr(r, f) for f in fields}})
                 save()
             for name, c, schedule in plan[p]:
                 print(f"CONFIG {p.label} {name}", flush=True)
