@@ -1,14 +1,13 @@
-"""The main window: run panel, run controller and tabs over one workspace; menus, theme, files, settings."""
+"""The main window: run panel, run controller and tabs over one workspace (the tabs of ui/tabs.py's registry,
+built when first needed), its menus, theme and look. Its other parts are the mixins of this package's other
+modules (see its __init__)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import asdict
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QMimeData, QSettings, Qt, QTimer, Signal, SignalInstance, Slot
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -21,23 +20,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core import settings
-from gemmviz.core.measure.bench import Job
-from gemmviz.core.problem import ProblemError
-from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Result
-from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import about, i18n, settings_store, tabs
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
-from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
 from gemmviz.ui.recovery import Recovery
-from gemmviz.ui.run.controller import RunController, RunState
+from gemmviz.ui.run.controller import RunController
 from gemmviz.ui.run.panel import RunPanel
-from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
+from gemmviz.ui.status import Banner, RunProgress, Tabs
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
 from gemmviz.ui.tiling.view import PresenterKeys
+from gemmviz.ui.window.device import WindowDevice
+from gemmviz.ui.window.files import WindowFiles
+from gemmviz.ui.window.language import WindowLanguage
+from gemmviz.ui.window.lesson import WindowLesson, lesson_module
+from gemmviz.ui.window.run import WindowRun
+from gemmviz.ui.window.settings import WindowSettings
 
 if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not before the first frame
     from gemmviz.ui.accesses.tab import AccessTab
@@ -45,18 +45,9 @@ if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
-    from gemmviz.ui.lesson.mode import LessonHost, LessonMode, LessonView
+    from gemmviz.ui.lesson.mode import LessonHost, LessonMode
     from gemmviz.ui.roofline.tab import RooflineTab
     from gemmviz.ui.tiling.view import TilingPanel
-
-NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
-
-
-def _export_dialog():
-    """ui/export/dialog.py, imported when File ▸ Export is first chosen (its exporters load pyqtgraph)."""
-    from gemmviz.ui.export import dialog
-
-    return dialog
 
 
 class _StandIn(QWidget):
@@ -89,14 +80,6 @@ def _set_checked(action: QAction, on: bool) -> None:
     action.blockSignals(False)
 
 
-def _dropped_paths(mime: QMimeData) -> list[str]:
-    """The local files in a drag whose kind the window opens (none where any is of no kind: the drop is refused)."""
-    from gemmviz.ui.files import reader_for
-
-    paths = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()] if mime.hasUrls() else []
-    return paths if paths and all(reader_for(p) is not None for p in paths) else []
-
-
 def _app() -> QApplication:
     """The application (a window needs one)."""
     app = QApplication.instance()
@@ -104,24 +87,7 @@ def _app() -> QApplication:
     return app
 
 
-def _menu_actions(widget: QWidget) -> Iterator[QAction]:
-    for action in widget.actions():
-        menu = action.menu()
-        if isinstance(menu, QMenu):
-            yield from _menu_actions(menu)
-        elif not action.isSeparator():
-            yield action
-
-
-def _lesson():
-    """ui/lesson/mode.py, imported when a lesson is first touched (it loads the lesson views and the tiling
-    renderer: not needed for the window's first frame)."""
-    from gemmviz.ui.lesson import mode
-
-    return mode
-
-
-class MainWindow(QMainWindow):
+class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSettings, WindowLanguage, QMainWindow):
     """`after_first_paint` (the app's start, ui/app.py): what the first frame does not show waits until it is on
     screen; the frame comes without pyqtgraph (0.3-1 s to import), the tabs, the shipped lessons' parse and the
     worker's probe. The Charts, Roofline, Compare, Accesses and Exercise tabs are stand-ins of the same titles
@@ -401,38 +367,6 @@ class MainWindow(QMainWindow):
             a.triggered.connect(slot)
         return a
 
-    def _build_file_menu(self) -> None:
-        action, words = self._action, self.words
-        file_menu = self.menuBar().addMenu("")
-        words.bind(file_menu.setTitle, lambda: self.tr("&File"))
-        self.files = files = SessionFiles(self, QMenu(self))
-        words.bind(files.recent_menu.setTitle, lambda: self.tr("Open &recent"))
-        self.open_action = action(
-            lambda: self.tr("&Open session…"), files.open_session_dialog, QKeySequence.StandardKey.Open
-        )
-        self.save_action = action(
-            lambda: self.tr("&Save session…"), self.recovery.save_dialog, QKeySequence.StandardKey.Save
-        )
-        self.csv_action = action(lambda: self.tr("Export results as &CSV…"), files.export_csv_dialog)
-        file_menu.addMenu(files.recent_menu)
-        self.recorded_menu = file_menu.addMenu("")
-        words.bind(self.recorded_menu.setTitle, lambda: self.tr("Open recorded or published session"))
-        for path in recorded_sessions():
-            self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
-        self.export_action = action(
-            lambda: self.tr("&Export chart…"), lambda: _export_dialog().ExportDialog(self).open(), "Ctrl+E"
-        )
-        self.export_anim_action = action(
-            lambda: self.tr("Export &animation…"), lambda: _export_dialog().export_animation_dialog(self)
-        )
-        for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
-            file_menu.addAction(a)
-        file_menu.addSeparator()
-        file_menu.addAction(action(lambda: self.tr("Close loaded sessions"), files.close_loaded))
-        file_menu.addAction(action(lambda: self.tr("Clear live results"), files.clear_live))
-        file_menu.addSeparator()
-        file_menu.addAction(action(lambda: self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
-
     def _build_menus(self) -> None:
         action, words = self._action, self.words
         self._build_file_menu()
@@ -471,41 +405,11 @@ class MainWindow(QMainWindow):
             self._lesson_menu_stand_in = self.menuBar().addMenu("")
             words.bind(self._lesson_menu_stand_in.setTitle, lambda: QCoreApplication.translate("Lesson", "&Lesson"))
         else:
-            _lesson().add_menu(self)
+            lesson_module().add_menu(self)
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self, self.words)  # the window's title and icon, Help ▸ About
 
     # ---- language ------------------------------------------------------------------------------------
-    def set_language(self, lang: str) -> None:
-        """Speak `lang` ("en", "zh") from now on, in place: its catalogue is installed (Qt sends each widget a
-        LanguageChange) and every part of the window sets its words again (retranslate). The window stays where
-        and as it is (screen, geometry, full screen), and so do a run, a lesson and its presenter's window, the
-        open files and sessions, the Exercise tab's kernel and check, and each tab's choices and selections."""
-        lang = lang if lang in i18n.NAMES else "en"
-        if lang == self.lang:
-            return
-        self.lang = lang
-        app = QApplication.instance()
-        assert app is not None  # (a window needs one)
-        i18n.install(app, lang)
-        self.retranslate()
-
-    def retranslate(self) -> None:
-        """Every word of the window again, in self.lang: the menus and tab titles (self.words), the banners, the
-        control panel and the tiling tab in place; the Exercise tab in place (its kernel, check and running
-        check go on); the chart tabs (Charts, Roofline, Compare, Accesses, Hardware) built again where they are,
-        with their choices and selections (ui/keep.py); the lesson on screen in its version of this language."""
-        self.words.retranslate()
-        self.device_label.retranslate(self._device_words())
-        replay = self.files.replay_words()
-        self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
-        self.run_panel.retranslate()
-        self.tabs.retranslate_titles()
-        self.tab_context = self._tab_context()  # the tabs made from now on: in this language
-        self.languageChanged.emit(self.lang)  # the tabs that follow it: in place (the tiling and Exercise tabs)
-        self._rebuild_tabs()
-        _lesson().speak(self, self.lang)
-        self.validate()
 
     def _rebuild_tabs(self) -> None:
         """The tabs whose language is "rebuild" (ui/tabs.py: the chart tabs) let go and made again in the window's
@@ -529,196 +433,7 @@ class MainWindow(QMainWindow):
             tab.deleteLater()
         self._on_current_tab()
 
-    def fill_lesson_menu(self) -> None:
-        """The Lesson menu made (ui/lesson/mode.add_menu: it parses the shipped lessons) in its stand-in's place."""
-        stand_in = self._lesson_menu_stand_in
-        if stand_in is None:
-            return
-        self._lesson_menu_stand_in = None
-        bar = self.menuBar()
-        before = set(bar.actions())
-        _lesson().add_menu(self)  # appended to the bar: moved to where the stand-in is, which goes
-        for added in [a for a in bar.actions() if a not in before]:
-            bar.insertAction(stand_in.menuAction(), added)
-        bar.removeAction(stand_in.menuAction())
-        stand_in.deleteLater()
-
     # ---- running -----------------------------------------------------------------------------------
-    @property
-    def running(self) -> bool:
-        return self.controller.busy
-
-    def validate(self, *_args) -> str | None:
-        run_error, sweep_error = self.run_panel.validate(self.running)
-        self.run_action.setEnabled(self.run_panel.run_button.isEnabled())
-        self.sweep_action.setEnabled(self.run_panel.sweep_button.isEnabled())
-        return run_error or sweep_error
-
-    @Slot()
-    def run_current(self) -> None:
-        self._plan_and_start(lambda: [self.run_panel.current_problem()], "")
-
-    @Slot()
-    def run_sweep(self) -> None:
-        self._plan_and_start(self.run_panel.sweep_problems, "Sweep: ")
-
-    def _plan_and_start(self, problems, prefix: str) -> None:
-        try:
-            self.start(self.run_panel.plan(problems()))
-        except ProblemError as exc:
-            self.run_panel.message.setText(f"{prefix}{exc}")
-
-    def start(self, jobs: list[Job]) -> None:
-        """Run `jobs` in the worker; refused, with a dialog, where their results would take the live results past
-        the MAX_RESULTS a session may hold (the recovery file and Save could not keep them)."""
-        room = MAX_RESULTS - len(self.workspace.live)
-        if len(jobs) > room:
-            text = self.tr(
-                "This run has {jobs} jobs, but the live results can take only {room} more: a session "
-                "holds at most {limit} results. Save the live results and clear them (File > Clear live "
-                "results), or run fewer jobs."
-            ).format(jobs=f"{len(jobs):,}", room=f"{max(room, 0):,}", limit=f"{MAX_RESULTS:,}")
-            self.run_panel.message.setText(text)
-            self.show_error(self.tr("Too many results"), text)
-            return
-        settings = self.run_panel.bench_settings()
-        if not self.controller.start(jobs, settings):
-            return
-        self.last_run_settings = asdict(settings)
-        self.run_failures = []
-        self.charts_tab.new_run()
-        self.progress.start(len(jobs))
-        self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
-
-    def run_settings(self) -> dict:
-        """What the live results were measured with: the last run's settings, else the panel's (Save writes them)."""
-        return self.last_run_settings or asdict(self.run_panel.bench_settings())
-
-    def remember_run_settings(self, run_settings: dict) -> None:
-        """The settings the live results were measured with (a recovered session's): Save writes them."""
-        self.last_run_settings = dict(run_settings)
-
-    @Slot()
-    def cancel(self) -> None:
-        if self.controller.cancel():
-            self.statusBar().showMessage(self.tr("Cancelling at the next launch boundary…"))
-
-    def measure_ceilings(self) -> None:
-        if not self.controller.measure_ceilings():
-            self.statusBar().showMessage(self.tr("Wait for the run to finish before measuring ceilings"), 5000)
-            return
-        self.statusBar().showMessage(self.tr("Measuring this GPU's bandwidth and GEMM rates…"))
-
-    @Slot(object)
-    def _on_state(self, state: RunState) -> None:
-        if state is RunState.IDLE:
-            self.progress.stop()
-        self.validate()
-
-    @Slot(int, int, str, float)
-    def _on_progress(self, done: int, total: int, label: str, seconds_left: float) -> None:
-        self.progress.update(done, total, seconds_left)
-        if done < total:
-            self.statusBar().showMessage(f"{done}/{total}: {label}")
-
-    @Slot(object)
-    def _on_result(self, result: Result) -> None:
-        self.workspace.add_live(result)
-        # start() leaves room for one result a job; should a run give more, it stops here, every result kept
-        if len(self.workspace.live) > MAX_RESULTS and self.controller.cancel():
-            self.show_error(
-                self.tr("Run stopped"),
-                self.tr(
-                    "The live results passed the {limit} a session may "
-                    "hold: the run stops here, every result kept. Save them, then clear them to run "
-                    "more."
-                ).format(limit=f"{MAX_RESULTS:,}"),
-            )
-        self.recovery.write()
-        # Failures (compile error, failed launch) and memory refusals get a dialog; other refusals
-        # (a slow CPU loop, an unsupported tile) are explained in the table without interrupting.
-        if result.status == "failed" or (result.status == "refused" and "memory" in (result.error or "")):
-            self.run_failures.append(result)
-
-    @Slot(object, bool)
-    def _on_finished(self, results: list, cancelled: bool) -> None:
-        ok = sum(r.valid for r in results)
-        done = (
-            self.tr("Cancelled: {0} of {1} result(s) valid")
-            if cancelled
-            else self.tr("Done: {0} of {1} result(s) valid")
-        )
-        self.statusBar().showMessage(done.format(ok, len(results)), 10000)
-        if self.run_failures:
-            first = self.run_failures[0]
-            details = "\n\n".join(f"{r.series} at {r.problem.label}:\n{r.error}" for r in self.run_failures)
-            self.show_error(
-                self.tr("A run failed"),
-                self.tr("{0} job(s) failed; first: {1} at {2}.").format(
-                    len(self.run_failures), first.series, first.problem.label
-                ),
-                details,
-            )
-
-    @Slot(object)
-    def _on_ceilings(self, data) -> None:
-        if isinstance(data, str):
-            self.show_error(self.tr("Cannot measure the ceilings"), data)
-            return
-        self.statusBar().showMessage(
-            self.tr("Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
-                data["device"], f"{data['bandwidth_gbs']:,.0f}", f"{data['fp32_gemm_gflops']:,.0f}"
-            ),
-            10000,
-        )
-        self.refresh()
-
-    @Slot(object)
-    def _on_environment(self, env: dict) -> None:
-        ws = self.workspace
-        ws.environment = env  # the run panel and the roofline's ceilings button follow it (their own subscriptions)
-        self._show_device()
-        self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
-        if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
-            if self.lesson_mode.active:
-                # a lesson replays its own copy: the tabs behind it get theirs when it ends (opening and drawing
-                # it froze the lesson's first slide for ~0.9 s)
-                self.replay_after_lesson = True
-            elif self.isVisible():
-                # after the first paint: the window is on screen at once and the recorded session (0.25 s to pick
-                # and read, 0.7 s to draw) fills it on the next turn of the event loop, not before it is seen
-                QTimer.singleShot(0, self, self._open_replay_if_open)
-            else:
-                self.open_replay()
-        self.validate()
-
-    def _show_device(self) -> None:
-        self.device_label.set_text(self._device_words())
-
-    def _device_words(self) -> str:
-        """The device line: what the probe found, in the window's language (before it answers: it is asked)."""
-        ws = self.workspace
-        if ws.environment:
-            return i18n.device_banner(ws.device_gpu, self.lang)
-        return self.tr("Checking for a CUDA GPU…")
-
-    def _open_replay_if_open(self) -> None:
-        if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile
-            self.open_replay()
-        elif self.lesson_mode.active:
-            self.replay_after_lesson = True
-
-    def open_replay(self) -> None:
-        """Without a GPU: the recorded session, shown as a first start shows it."""
-        self.replay_after_lesson = False
-        path = default_replay_session()
-        if path is None or self.workspace.sessions:
-            return
-        hidden = self.workspace.hidden
-        # the first view's preset before the session is drawn: one draw of its 4 series, not all 23 then 4
-        self.charts_tab.first_view(small=self.width() < 1600)
-        if not self.files.open_session(path, replay=True):
-            self.workspace.hidden = hidden
 
     # ---- views -------------------------------------------------------------------------------------
     def shown_results(self) -> list[Result]:
@@ -786,93 +501,6 @@ class MainWindow(QMainWindow):
             entry.apply_theme(tab, self.theme)
 
     # ---- lesson mode's side (ui/lesson/mode.LessonHost: all that a lesson asks of the window) -------------------
-    def add_menu(self) -> QMenu:
-        return self.menuBar().addMenu("")
-
-    def show_status(self, text: str, ms: int) -> None:
-        self.statusBar().showMessage(text, ms)
-
-    def look(self) -> tuple[bool, bool]:
-        return self.projector_action.isChecked(), self.dark_action.isChecked()
-
-    def look_actions(self) -> tuple[QAction, QAction]:
-        return self.projector_action, self.dark_action
-
-    def run_jobs(self, jobs: list[Job]) -> bool:
-        """Run `jobs` (a lesson's run step); whether they started."""
-        self.start(jobs)
-        return self.controller.busy
-
-    @property
-    def run_progress(self) -> SignalInstance:
-        return self.controller.progress
-
-    def show_lesson(self, view: QWidget) -> None:
-        """`view` in the place of the tabs and banners (set aside until hide_lesson), the slide alone: no menu bar
-        (its grey band at 720p) and no status bar; the menus' shortcuts (Ctrl+P, F11, Ctrl+Q …) stay, their
-        actions on the window itself while the bar is hidden."""
-        self._set_aside = self.takeCentralWidget()
-        self._hide_bars(True)
-        self.setCentralWidget(view)
-
-    def hide_lesson(self) -> None:
-        """The tabs and banners back in the lesson's place (the lesson's view is its mode's to delete)."""
-        self.takeCentralWidget()  # the lesson's view: its mode hides and deletes it
-        if self._set_aside is not None:
-            self.setCentralWidget(self._set_aside)
-        self._set_aside = None
-        self._hide_bars(False)
-
-    def lesson_ended(self, projected: bool) -> None:
-        """The recorded session a lesson kept waiting is opened now. `projected`: the window was the room's screen,
-        so the no-GPU and replay notices were the teacher's news, not the class's: hidden as their ✕ hides them
-        (each comes back when its text changes); after a lesson in the window alone they are as before."""
-        if self.replay_after_lesson:
-            self.open_replay()
-        if projected:
-            for banner in (self.device_label, self.replay_banner):
-                banner.dismiss()
-
-    def _hide_bars(self, hidden: bool) -> None:
-        actions = [a for a in _menu_actions(self.menuBar()) if not a.shortcut().isEmpty()]
-        for action in actions:
-            if hidden:
-                self.addAction(action)
-            else:
-                self.removeAction(action)
-        self.menuBar().setVisible(not hidden)
-        self.statusBar().setVisible(not hidden)
-
-    def start_lesson(self, chosen) -> bool:
-        """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
-        self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
-        return _lesson().start(self, chosen)
-
-    def leave_lesson(self) -> None:
-        """Back to the normal window, as it was (ui/lesson/mode.leave)."""
-        _lesson().leave(self)
-
-    @property
-    def lesson_mode(self) -> LessonMode:
-        """The LessonView and presenter while a lesson is up (ui/lesson/mode.LessonMode), made when first asked
-        for: ui/lesson/mode.py and the lesson views it imports load after the first frame, not before it."""
-        mode = self.__dict__.get("_lesson_mode")
-        if mode is None:
-            mode = self._lesson_mode = _lesson().LessonMode(self)
-        return mode
-
-    @property
-    def lesson_view(self) -> LessonView | None:
-        """The lesson on screen, if any (read-only: lesson_mode holds it)."""
-        return self.lesson_mode.view
-
-    @property
-    def lesson_presenter(self):
-        return self.lesson_mode.presenter
-
-    @property
-    def presenter_action(self) -> QAction | None:
-        return self.lesson_mode.presenter_action
 
     @property
     def animation_export(self) -> AnimationExport | None:
@@ -888,7 +516,7 @@ class MainWindow(QMainWindow):
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
         """A non-blocking dialog: the app keeps working while it is up."""
-        parent = _lesson().dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
+        parent = lesson_module().dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
         if details:
@@ -899,85 +527,6 @@ class MainWindow(QMainWindow):
         box.open()
 
     # ---- settings and closing ----------------------------------------------------------------------
-    def _restore(self) -> None:
-        """Each value is checked (core/settings.py): a broken settings file gives defaults and log lines."""
-        s = self.settings
-        settings_store.report_unreadable(s)
-        if not settings_store.restore_bytes(s, settings.GEOMETRY, self.restoreGeometry):
-            self.resize(fit_screen(1500, 900))
-        settings_store.restore_bytes(s, settings.SPLITTER, self.splitter.restoreState)
-        self.set_controls_visible(bool(settings_store.read(s, settings.CONTROLS)), remember=True)
-        self.run_panel.restore(s)
-
-    def _save_settings(self) -> None:
-        s = self.settings
-        settings_store.write(s, settings.GEOMETRY, self.saveGeometry().data())
-        settings_store.write(s, settings.SPLITTER, self.splitter.saveState().data())
-        settings_store.write(s, settings.CONTROLS, self.controls_wanted)
-        self.run_panel.save(s)
-        s.sync()
-
-    def open_lesson(self, path: str | Path) -> bool:
-        """A lesson file (File ▸ Open, a dropped .toml, `gemmviz --open`): given in lesson mode."""
-        self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
-        return bool(_lesson().open_lesson(self, str(path)))
-
-    def open_paths(self, paths: list[str]) -> bool:
-        """Each file where its kind opens (ui/files.READERS); whether every one opened."""
-        return all([self.files.open_path(path) for path in paths])
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        """A file of a kind the window opens (ui/files.READERS) may be dropped on it."""
-        if _dropped_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = _dropped_paths(event.mimeData())
-        if paths:
-            event.acceptProposedAction()
-            self.open_paths(paths)
-
-    def open_exercise_check(self, path) -> bool:
-        """File ▸ Open of FILE.check.json: the check in the Exercise tab."""
-        self.tabs.setCurrentWidget(self.exercise_tab)
-        try:
-            return self.exercise_tab.open_check(Path(path))
-        except MemoryError:  # the loaders keep a record within 1 GB; a machine short of that says so
-            self.show_error(self.tr("Cannot open the check"), self.tr("{0}: not enough memory to open it").format(path))
-            return False
-
-    def shutdown(self, wait_ms: int | None = None) -> bool:
-        """Stop redraws and the workers (cancel at the next launch boundary); wait for their threads to end.
-        `wait_ms` (a signal's stop, ui/app.Stop): every worker's cancel flag is set first, then each is waited for
-        at most that long and left behind if still busy (ui/worker.leave ends the process then); None: a close,
-        which waits for the run's worker at most CLOSE_WAIT_MS and for a check or an export until they end."""
-        built = [(tabs.TABS[name], tab) for name, tab in self._built_tabs.items()]  # (not built: nothing to stop)
-        if wait_ms is not None:  # all of them stop at once, not one after another
-            self.controller.runner.cancel()
-            for entry, tab in built:
-                if entry.cancel is not None:
-                    entry.cancel(tab)
-            self.animation_exports.cancel_now()
-        for entry, tab in sorted(built, key=lambda et: et[0].order):
-            if entry.stop is not None:
-                entry.stop(tab, wait_ms)  # the charts' redraws, the animation, a running check's child (killed)
-        self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
-        _app().removeEventFilter(self.keys)
-        unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
-        if self._set_aside is not None:
-            unfollow_all(self._set_aside)
-        return self.controller.shutdown() if wait_ms is None else self.controller.shutdown(wait_ms)
-
-    def closeEvent(self, event) -> None:
-        if not self.recovery.confirm_close():  # unsaved live results: Save / Discard / Cancel
-            return event.ignore()
-        self.replay_after_lesson = False
-        _lesson().leave(self)  # a lesson's presenter window closes with the window
-        self._save_settings()
-        self.shutdown()  # cancels a run, waits at most 2 s for the worker, detaches one stuck in a native call
-        self.recovery.remove()  # a clean exit: nothing to recover next time
-        self.statusBar().clearMessage()  # stops its message timer: nothing of the window keeps ticking
-        super().closeEvent(event)
 
 
 if TYPE_CHECKING:

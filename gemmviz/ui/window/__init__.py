@@ -1,0 +1,14 @@
+"""The main window, one idea a module; MainWindow (main.py) is composed of mixins, each holding one part of it:
+
+- main.py: the layout, the tabs (ui/tabs.py's registry, built when first needed), the menus, the look;
+- run.py: runs started, cancelled and followed;
+- device.py: the device line, and the recorded session where there is no GPU;
+- lesson.py: lesson mode's host (ui/lesson/mode.LessonHost);
+- files.py: the File menu, paths given or dropped;
+- settings.py: settings restored and saved, the window shut down and closed;
+- language.py: the language switched in place.
+"""
+
+from gemmviz.ui.window.main import MainWindow
+
+__all__ = ["MainWindow"]
