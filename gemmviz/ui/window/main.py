@@ -88,7 +88,9 @@ def _app() -> QApplication:
 
 
 class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSettings, WindowLanguage, QMainWindow):
-    """`after_first_paint` (the app's start, ui/app.py): what the first frame does not show waits until it is on
+    """The window; each base before QMainWindow is one part of it, in its own module of this package (runs, the
+    device line, lesson mode's host, files, settings and closing, the language). `after_first_paint` (the app's
+    start, ui/app.py): what the first frame does not show waits until it is on
     screen; the frame comes without pyqtgraph (0.3-1 s to import), the tabs, the shipped lessons' parse and the
     worker's probe. The Charts, Roofline, Compare, Accesses and Exercise tabs are stand-ins of the same titles
     until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
@@ -409,8 +411,7 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self, self.words)  # the window's title and icon, Help ▸ About
 
-    # ---- language ------------------------------------------------------------------------------------
-
+    # ---- the chart tabs let go in a language switch (language.py's retranslate) --------------------------------
     def _rebuild_tabs(self) -> None:
         """The tabs whose language is "rebuild" (ui/tabs.py: the chart tabs) let go and made again in the window's
         language where they were: the one on screen now, the others when they are next shown or asked for; each is
@@ -432,8 +433,6 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
             tab.setParent(None)  # out of the window at once
             tab.deleteLater()
         self._on_current_tab()
-
-    # ---- running -----------------------------------------------------------------------------------
 
     # ---- views -------------------------------------------------------------------------------------
     def shown_results(self) -> list[Result]:
@@ -500,8 +499,7 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         if entry is not None and entry.apply_theme is not None:
             entry.apply_theme(tab, self.theme)
 
-    # ---- lesson mode's side (ui/lesson/mode.LessonHost: all that a lesson asks of the window) -------------------
-
+    # ---- the control panel, the animation export, error dialogs ---------------------------------------------
     @property
     def animation_export(self) -> AnimationExport | None:
         """The animation export under way, or the last one (read-only: animation_exports holds it)."""
@@ -525,8 +523,6 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         self.last_error = box
         self.last_error_text = f"{title}: {text}\n{details}".strip()
         box.open()
-
-    # ---- settings and closing ----------------------------------------------------------------------
 
 
 if TYPE_CHECKING:
