@@ -376,7 +376,6 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     </message>
     <message>
         <location filename="../../gemmviz/ui/files.py" line="163" />
-        <location filename="../../gemmviz/ui/window/files.py" line="123" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -1534,7 +1533,6 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
-        <location filename="../../gemmviz/ui/window/files.py" line="123" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
@@ -1793,48 +1791,48 @@ model</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="218" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="230" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="221" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="233" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="325" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="337" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="334" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="214" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="214" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="155" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="224" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="486" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="555" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="234" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="565" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="264" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="595" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2345,136 +2343,6 @@ model</source>
         <source>end the lesson</source>
         <translation>结束课程</translation>
     </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/device.py" line="73" />
-        <source>Checking for a CUDA GPU…</source>
-        <translation>正在检测 CUDA GPU…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="73" />
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="75" />
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="77" />
-        <source>&amp;Open session…</source>
-        <translation>打开会话(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="80" />
-        <source>&amp;Save session…</source>
-        <translation>保存会话(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="82" />
-        <source>Export results as &amp;CSV…</source>
-        <translation>导出结果为 CSV(&amp;C)…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="85" />
-        <source>Open recorded or published session</source>
-        <translation>打开录制或公开的会话</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="89" />
-        <source>&amp;Export chart…</source>
-        <translation>导出图表(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="92" />
-        <source>Export &amp;animation…</source>
-        <translation>导出动画(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="97" />
-        <source>Close loaded sessions</source>
-        <translation>关闭已载入的会话</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="98" />
-        <source>Clear live results</source>
-        <translation>清除实时结果</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="100" />
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="83" />
-        <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
-        <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="88" />
-        <source>Too many results</source>
-        <translation>结果太多</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="97" />
-        <source>Running {0} job(s)…</source>
-        <translation>正在运行 {0} 个任务…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="110" />
-        <source>Cancelling at the next launch boundary…</source>
-        <translation>将在下一次核函数发射之间取消…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="114" />
-        <source>Wait for the run to finish before measuring ceilings</source>
-        <translation>请等运行结束后再测量屋顶</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="116" />
-        <source>Measuring this GPU's bandwidth and GEMM rates…</source>
-        <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="136" />
-        <source>Run stopped</source>
-        <translation>运行已停止</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="138" />
-        <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
-        <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="153" />
-        <source>Cancelled: {0} of {1} result(s) valid</source>
-        <translation>已取消：{1} 个结果中 {0} 个有效</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="155" />
-        <source>Done: {0} of {1} result(s) valid</source>
-        <translation>完成：{1} 个结果中 {0} 个有效</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="162" />
-        <source>A run failed</source>
-        <translation>有任务运行失败</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="163" />
-        <source>{0} job(s) failed; first: {1} at {2}.</source>
-        <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="172" />
-        <source>Cannot measure the ceilings</source>
-        <translation>无法测量屋顶</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/window/run.py" line="175" />
-        <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
-        <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
-    </message>
 </context>
 <context>
     <name>AccessReplay</name>
@@ -2580,23 +2448,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="116" />
-        <location filename="../../gemmviz/ui/window/main.py" line="408" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="447" />
+        <location filename="../../gemmviz/ui/window.py" line="472" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="143" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="474" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="128" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="132" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="463" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2604,7 +2472,8 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="174" />
+        <location filename="../../gemmviz/ui/window.py" line="206" />
+        <location filename="../../gemmviz/ui/window.py" line="703" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
@@ -2654,60 +2523,195 @@ model</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="376" />
-        <location filename="../../gemmviz/ui/window/main.py" line="377" />
+        <location filename="../../gemmviz/ui/window.py" line="407" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="409" />
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="411" />
+        <source>&amp;Open session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="414" />
+        <source>&amp;Save session…</source>
+        <translation>保存会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="416" />
+        <source>Export results as &amp;CSV…</source>
+        <translation>导出结果为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="419" />
+        <source>Open recorded or published session</source>
+        <translation>打开录制或公开的会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="423" />
+        <source>&amp;Export chart…</source>
+        <translation>导出图表(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="426" />
+        <source>Export &amp;animation…</source>
+        <translation>导出动画(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="431" />
+        <source>Close loaded sessions</source>
+        <translation>关闭已载入的会话</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="432" />
+        <source>Clear live results</source>
+        <translation>清除实时结果</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="434" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="440" />
+        <location filename="../../gemmviz/ui/window.py" line="441" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="378" />
+        <location filename="../../gemmviz/ui/window.py" line="442" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="379" />
+        <location filename="../../gemmviz/ui/window.py" line="443" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="383" />
+        <location filename="../../gemmviz/ui/window.py" line="447" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="385" />
+        <location filename="../../gemmviz/ui/window.py" line="449" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="387" />
+        <location filename="../../gemmviz/ui/window.py" line="451" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="389" />
+        <location filename="../../gemmviz/ui/window.py" line="453" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="390" />
+        <location filename="../../gemmviz/ui/window.py" line="454" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="396" />
+        <location filename="../../gemmviz/ui/window.py" line="460" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="397" />
+        <location filename="../../gemmviz/ui/window.py" line="461" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="398" />
+        <location filename="../../gemmviz/ui/window.py" line="462" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="577" />
+        <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
+        <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="582" />
+        <source>Too many results</source>
+        <translation>结果太多</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="591" />
+        <source>Running {0} job(s)…</source>
+        <translation>正在运行 {0} 个任务…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="604" />
+        <source>Cancelling at the next launch boundary…</source>
+        <translation>将在下一次核函数发射之间取消…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="608" />
+        <source>Wait for the run to finish before measuring ceilings</source>
+        <translation>请等运行结束后再测量屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="610" />
+        <source>Measuring this GPU's bandwidth and GEMM rates…</source>
+        <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="630" />
+        <source>Run stopped</source>
+        <translation>运行已停止</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="632" />
+        <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
+        <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="647" />
+        <source>Cancelled: {0} of {1} result(s) valid</source>
+        <translation>已取消：{1} 个结果中 {0} 个有效</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="649" />
+        <source>Done: {0} of {1} result(s) valid</source>
+        <translation>完成：{1} 个结果中 {0} 个有效</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="656" />
+        <source>A run failed</source>
+        <translation>有任务运行失败</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="657" />
+        <source>{0} job(s) failed; first: {1} at {2}.</source>
+        <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="666" />
+        <source>Cannot measure the ceilings</source>
+        <translation>无法测量屋顶</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="669" />
+        <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
+        <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <source>Cannot open the check</source>
+        <translation>无法打开检查</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <source>{0}: not enough memory to open it</source>
+        <translation>{0}：内存不足，无法打开</translation>
     </message>
 </context>
 <context>

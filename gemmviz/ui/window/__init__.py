@@ -7,6 +7,10 @@
 - files.py: the File menu, paths given or dropped;
 - settings.py: settings restored and saved, the window shut down and closed;
 - language.py: the language switched in place.
+
+A mixin is a plain class at run time (QMainWindow only for mypy), so its words are marked
+`QCoreApplication.translate("MainWindow", "…")`, never `self.tr("…")`: lupdate would file the latter under the
+mixin's name, a context Qt's lookup for the window (its Qt classes' names) never tries.
 """
 
 from gemmviz.ui.window.main import MainWindow

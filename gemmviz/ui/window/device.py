@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QTimer, Slot
 from PySide6.QtWidgets import QMainWindow
 
 from gemmviz.core.session.workspace import default_replay_session
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     _Window = QMainWindow
 else:
-    _Window = object  # a mixin: MainWindow is the QMainWindow
+    _Window = object  # a mixin: MainWindow is the QMainWindow (its words: translate("MainWindow", …))
 
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
@@ -70,7 +70,7 @@ class WindowDevice(_Window):
         ws = self.workspace
         if ws.environment:
             return i18n.device_banner(ws.device_gpu, self.lang)
-        return self.tr("Checking for a CUDA GPU…")
+        return QCoreApplication.translate("MainWindow", "Checking for a CUDA GPU…")
 
     def _open_replay_if_open(self) -> None:
         if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile

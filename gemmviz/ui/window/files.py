@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, QSettings
+from PySide6.QtCore import QCoreApplication, QMimeData, QSettings
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     _Window = QMainWindow
 else:
-    _Window = object  # a mixin: MainWindow is the QMainWindow
+    _Window = object  # a mixin: MainWindow is the QMainWindow (its words: translate("MainWindow", …))
 
 
 def _export_dialog() -> ModuleType:
@@ -70,34 +70,52 @@ class WindowFiles(_Window):
     def _build_file_menu(self) -> None:
         action, words = self._action, self.words
         file_menu = self.menuBar().addMenu("")
-        words.bind(file_menu.setTitle, lambda: self.tr("&File"))
+        words.bind(file_menu.setTitle, lambda: QCoreApplication.translate("MainWindow", "&File"))
         self.files = files = SessionFiles(self, QMenu(self))
-        words.bind(files.recent_menu.setTitle, lambda: self.tr("Open &recent"))
+        words.bind(files.recent_menu.setTitle, lambda: QCoreApplication.translate("MainWindow", "Open &recent"))
         self.open_action = action(
-            lambda: self.tr("&Open session…"), files.open_session_dialog, QKeySequence.StandardKey.Open
+            lambda: QCoreApplication.translate("MainWindow", "&Open session…"),
+            files.open_session_dialog,
+            QKeySequence.StandardKey.Open,
         )
         self.save_action = action(
-            lambda: self.tr("&Save session…"), self.recovery.save_dialog, QKeySequence.StandardKey.Save
+            lambda: QCoreApplication.translate("MainWindow", "&Save session…"),
+            self.recovery.save_dialog,
+            QKeySequence.StandardKey.Save,
         )
-        self.csv_action = action(lambda: self.tr("Export results as &CSV…"), files.export_csv_dialog)
+        self.csv_action = action(
+            lambda: QCoreApplication.translate("MainWindow", "Export results as &CSV…"), files.export_csv_dialog
+        )
         file_menu.addMenu(files.recent_menu)
         self.recorded_menu = file_menu.addMenu("")
-        words.bind(self.recorded_menu.setTitle, lambda: self.tr("Open recorded or published session"))
+        words.bind(
+            self.recorded_menu.setTitle,
+            lambda: QCoreApplication.translate("MainWindow", "Open recorded or published session"),
+        )
         for path in recorded_sessions():
             self.recorded_menu.addAction(action(path.name, lambda _=False, p=path: files.open_session(p)))
         self.export_action = action(
-            lambda: self.tr("&Export chart…"), lambda: _export_dialog().ExportDialog(self).open(), "Ctrl+E"
+            lambda: QCoreApplication.translate("MainWindow", "&Export chart…"),
+            lambda: _export_dialog().ExportDialog(self).open(),
+            "Ctrl+E",
         )
         self.export_anim_action = action(
-            lambda: self.tr("Export &animation…"), lambda: _export_dialog().export_animation_dialog(self)
+            lambda: QCoreApplication.translate("MainWindow", "Export &animation…"),
+            lambda: _export_dialog().export_animation_dialog(self),
         )
         for a in (self.open_action, self.save_action, self.csv_action, self.export_action, self.export_anim_action):
             file_menu.addAction(a)
         file_menu.addSeparator()
-        file_menu.addAction(action(lambda: self.tr("Close loaded sessions"), files.close_loaded))
-        file_menu.addAction(action(lambda: self.tr("Clear live results"), files.clear_live))
+        file_menu.addAction(
+            action(lambda: QCoreApplication.translate("MainWindow", "Close loaded sessions"), files.close_loaded)
+        )
+        file_menu.addAction(
+            action(lambda: QCoreApplication.translate("MainWindow", "Clear live results"), files.clear_live)
+        )
         file_menu.addSeparator()
-        file_menu.addAction(action(lambda: self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
+        file_menu.addAction(
+            action(lambda: QCoreApplication.translate("MainWindow", "&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        )
 
     def open_paths(self, paths: list[str]) -> bool:
         """Each file where its kind opens (ui/files.READERS); whether every one opened."""
@@ -120,5 +138,8 @@ class WindowFiles(_Window):
         try:
             return self.exercise_tab.open_check(Path(path))
         except MemoryError:  # the loaders keep a record within 1 GB; a machine short of that says so
-            self.show_error(self.tr("Cannot open the check"), self.tr("{0}: not enough memory to open it").format(path))
+            self.show_error(
+                QCoreApplication.translate("MainWindow", "Cannot open the check"),
+                QCoreApplication.translate("MainWindow", "{0}: not enough memory to open it").format(path),
+            )
             return False

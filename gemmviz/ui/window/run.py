@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import QMainWindow
 
 from gemmviz.core.measure.bench import Job
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     _Window = QMainWindow
 else:
-    _Window = object  # a mixin: MainWindow is the QMainWindow
+    _Window = object  # a mixin: MainWindow is the QMainWindow (its words: translate("MainWindow", …))
 
 
 class WindowRun(_Window):
@@ -79,13 +79,14 @@ class WindowRun(_Window):
         the MAX_RESULTS a session may hold (the recovery file and Save could not keep them)."""
         room = MAX_RESULTS - len(self.workspace.live)
         if len(jobs) > room:
-            text = self.tr(
+            text = QCoreApplication.translate(
+                "MainWindow",
                 "This run has {jobs} jobs, but the live results can take only {room} more: a session "
                 "holds at most {limit} results. Save the live results and clear them (File > Clear live "
-                "results), or run fewer jobs."
+                "results), or run fewer jobs.",
             ).format(jobs=f"{len(jobs):,}", room=f"{max(room, 0):,}", limit=f"{MAX_RESULTS:,}")
             self.run_panel.message.setText(text)
-            self.show_error(self.tr("Too many results"), text)
+            self.show_error(QCoreApplication.translate("MainWindow", "Too many results"), text)
             return
         settings = self.run_panel.bench_settings()
         if not self.controller.start(jobs, settings):
@@ -94,7 +95,7 @@ class WindowRun(_Window):
         self.run_failures = []
         self.charts_tab.new_run()
         self.progress.start(len(jobs))
-        self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
+        self.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Running {0} job(s)…").format(len(jobs)))
 
     def run_settings(self) -> dict:
         """What the live results were measured with: the last run's settings, else the panel's (Save writes them)."""
@@ -107,13 +108,19 @@ class WindowRun(_Window):
     @Slot()
     def cancel(self) -> None:
         if self.controller.cancel():
-            self.statusBar().showMessage(self.tr("Cancelling at the next launch boundary…"))
+            self.statusBar().showMessage(
+                QCoreApplication.translate("MainWindow", "Cancelling at the next launch boundary…")
+            )
 
     def measure_ceilings(self) -> None:
         if not self.controller.measure_ceilings():
-            self.statusBar().showMessage(self.tr("Wait for the run to finish before measuring ceilings"), 5000)
+            self.statusBar().showMessage(
+                QCoreApplication.translate("MainWindow", "Wait for the run to finish before measuring ceilings"), 5000
+            )
             return
-        self.statusBar().showMessage(self.tr("Measuring this GPU's bandwidth and GEMM rates…"))
+        self.statusBar().showMessage(
+            QCoreApplication.translate("MainWindow", "Measuring this GPU's bandwidth and GEMM rates…")
+        )
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
@@ -133,11 +140,12 @@ class WindowRun(_Window):
         # start() leaves room for one result a job; should a run give more, it stops here, every result kept
         if len(self.workspace.live) > MAX_RESULTS and self.controller.cancel():
             self.show_error(
-                self.tr("Run stopped"),
-                self.tr(
+                QCoreApplication.translate("MainWindow", "Run stopped"),
+                QCoreApplication.translate(
+                    "MainWindow",
                     "The live results passed the {limit} a session may "
                     "hold: the run stops here, every result kept. Save them, then clear them to run "
-                    "more."
+                    "more.",
                 ).format(limit=f"{MAX_RESULTS:,}"),
             )
         self.recovery.write()
@@ -150,17 +158,17 @@ class WindowRun(_Window):
     def _on_finished(self, results: list, cancelled: bool) -> None:
         ok = sum(r.valid for r in results)
         done = (
-            self.tr("Cancelled: {0} of {1} result(s) valid")
+            QCoreApplication.translate("MainWindow", "Cancelled: {0} of {1} result(s) valid")
             if cancelled
-            else self.tr("Done: {0} of {1} result(s) valid")
+            else QCoreApplication.translate("MainWindow", "Done: {0} of {1} result(s) valid")
         )
         self.statusBar().showMessage(done.format(ok, len(results)), 10000)
         if self.run_failures:
             first = self.run_failures[0]
             details = "\n\n".join(f"{r.series} at {r.problem.label}:\n{r.error}" for r in self.run_failures)
             self.show_error(
-                self.tr("A run failed"),
-                self.tr("{0} job(s) failed; first: {1} at {2}.").format(
+                QCoreApplication.translate("MainWindow", "A run failed"),
+                QCoreApplication.translate("MainWindow", "{0} job(s) failed; first: {1} at {2}.").format(
                     len(self.run_failures), first.series, first.problem.label
                 ),
                 details,
@@ -169,10 +177,10 @@ class WindowRun(_Window):
     @Slot(object)
     def _on_ceilings(self, data) -> None:
         if isinstance(data, str):
-            self.show_error(self.tr("Cannot measure the ceilings"), data)
+            self.show_error(QCoreApplication.translate("MainWindow", "Cannot measure the ceilings"), data)
             return
         self.statusBar().showMessage(
-            self.tr("Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
+            QCoreApplication.translate("MainWindow", "Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s").format(
                 data["device"], f"{data['bandwidth_gbs']:,.0f}", f"{data['fp32_gemm_gflops']:,.0f}"
             ),
             10000,
