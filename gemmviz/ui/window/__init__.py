@@ -1,6 +1,7 @@
 """The main window, one idea a module; MainWindow (main.py) is composed of mixins, each holding one part of it:
 
-- main.py: the layout, the tabs (ui/tabs.py's registry, built when first needed), the menus, the look;
+- main.py: the layout, the menus, the look;
+- tabs.py: the tabs of ui/tabs.py's registry, built when first needed, made again in a language switch;
 - run.py: runs started, cancelled and followed;
 - device.py: the device line, and the recorded session where there is no GPU;
 - lesson.py: lesson mode's host (ui/lesson/mode.LessonHost);

@@ -4,9 +4,9 @@ modules (see its __init__)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,7 +24,6 @@ from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import about, i18n, settings_store, tabs
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
-from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
 from gemmviz.ui.recovery import Recovery
 from gemmviz.ui.run.controller import RunController
 from gemmviz.ui.run.panel import RunPanel
@@ -38,39 +37,10 @@ from gemmviz.ui.window.language import WindowLanguage
 from gemmviz.ui.window.lesson import WindowLesson, lesson_module
 from gemmviz.ui.window.run import WindowRun
 from gemmviz.ui.window.settings import WindowSettings
+from gemmviz.ui.window.tabs import StandIn, WindowTabs, queue_slot
 
 if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not before the first frame
-    from gemmviz.ui.accesses.tab import AccessTab
-    from gemmviz.ui.charts.compare import ComparePanel
-    from gemmviz.ui.charts.tab import ChartsTab
-    from gemmviz.ui.exercise.tab import ExerciseTab
-    from gemmviz.ui.hardware.tab import HardwareTab
     from gemmviz.ui.lesson.mode import LessonHost, LessonMode
-    from gemmviz.ui.roofline.tab import RooflineTab
-    from gemmviz.ui.tiling.view import TilingPanel
-
-
-class _StandIn(QWidget):
-    """A tab's place until it is built (ui/tabs.py: after the first frame, when opened, or again after a language
-    switch). `initial`: held since the window was made; shown after the first frame (a lesson given at start
-    ends, or the tab is chosen), it has the tabs the first frame did not show built on the next turn."""
-
-    def __init__(self, window: MainWindow, name: str, initial: bool) -> None:
-        super().__init__()
-        self._window = window
-        self.name = name
-        self.initial = initial
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if self.initial and self._window.painted:
-            _queue(self._window, "_build_tabs")
-
-
-def _queue(window: MainWindow, slot: str) -> None:
-    """The window's slot `slot` on the event loop's next turn, by name: a window closed and deleted before that
-    drops the call, and nothing (a bound method held by a timer) keeps the window alive."""
-    QMetaObject.invokeMethod(window, slot, Qt.ConnectionType.QueuedConnection)
 
 
 def _set_checked(action: QAction, on: bool) -> None:
@@ -87,7 +57,9 @@ def _app() -> QApplication:
     return app
 
 
-class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSettings, WindowLanguage, QMainWindow):
+class MainWindow(
+    WindowTabs, WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSettings, WindowLanguage, QMainWindow
+):
     """The window; each base before QMainWindow is one part of it, in its own module of this package (runs, the
     device line, lesson mode's host, files, settings and closing, the language). `after_first_paint` (the app's
     start, ui/app.py): what the first frame does not show waits until it is on
@@ -193,14 +165,14 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         # titles until they are built (after the first frame, when opened, or where something asks for one: tab())
         self._kept: dict = {}  # a tab's choices, taken when it was let go in a language switch, until it is made again
         self._built_tabs: dict[str, QWidget] = {}
-        self._stand_ins: dict[str, _StandIn] = {}
+        self._stand_ins: dict[str, StandIn] = {}
         self.tab_context = self._tab_context()
         for entry in tabs.ordered():
             tab: QWidget
             if entry.built == "start":
                 tab = self._built_tabs[entry.name] = entry.factory(self.tab_context)
             else:
-                tab = self._stand_ins[entry.name] = _StandIn(self, entry.name, initial=True)
+                tab = self._stand_ins[entry.name] = StandIn(self, entry.name, initial=True)
             self.tabs.add_titled(tab, entry.title, entry.short_title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
@@ -238,112 +210,13 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
             chart_options=self.chart_options,
         )
 
-    @Slot()
-    def _build_tabs(self) -> None:
-        """The tabs still standing in that are built after the first frame (ui/tabs.py's "first_paint") built in
-        their places; the current tab stays current."""
-        for name in [n for n in self._stand_ins if tabs.TABS[n].built == "first_paint"]:
-            self._build_tab(name)
-
-    def _build_tab(self, name: str) -> QWidget:
-        """The tab `name` (built already, or made now in its stand-in's place); a tab made again in another
-        language (retranslate) draws what the workspace holds and is given its old self's choices."""
-        stand_in = self._stand_ins.pop(name, None)
-        if stand_in is None:
-            return self._built_tabs[name]
-        entry = tabs.TABS[name]
-        context = self.tab_context
-        tab = self._built_tabs[name] = entry.factory(context)
-        self._replace_tab(stand_in, tab, context.theme)
-        self._given_back(entry, tab)
-        if self.tabs.currentWidget() is tab:
-            self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
-        return tab
-
-    def tab(self, name: str) -> QWidget:
-        """The tab `name` of ui/tabs.py's registry, built now if it is not yet (in its stand-in's place; asked for
-        before the first frame's turn: with every tab that turn would build)."""
-        stand_in = self._stand_ins.get(name)
-        if stand_in is not None and stand_in.initial and tabs.TABS[name].built == "first_paint":
-            self._build_tabs()
-        return self._build_tab(name)
-
-    def built_tab(self, name: str) -> QWidget | None:
-        """The tab `name` if it is built now (asking for it through tab() would build it)."""
-        return self._built_tabs.get(name)
-
-    def _given_back(self, entry: tabs.TabEntry, tab: QWidget) -> None:
-        """A tab made again in another language: it draws what the workspace holds, then takes the choices and
-        selections its old self had (ui/keep.py)."""
-        kept = self._kept.pop(entry.name, None)
-        if kept is None:
-            return
-        from gemmviz.ui import keep
-
-        if entry.catch_up is not None:
-            entry.catch_up(tab, self.workspace)
-        for follower in tab.findChildren(WorkspaceFollower):
-            follower.refresh()
-        if entry.explain is not None:
-            entry.explain(tab, self.workspace)
-        keep.restore(tab, kept)
-        keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
-
-    def _replace_tab(self, old: QWidget, tab: QWidget, theme: Theme) -> None:
-        """`tab` takes `old`'s place and titles; the current tab stays current, nothing is told."""
-        self.tabs.replace(old, tab)
-        self.tab_themes.pop(old, None)
-        self.tab_themes[tab] = theme  # restyled in the window's theme when it is shown
-        if isinstance(old, _StandIn):
-            old.deleteLater()
-
     # the tabs the window itself and code outside it (the export dialog, the tests) ask for by name
-    @property
-    def charts_tab(self) -> ChartsTab:
-        return cast("ChartsTab", self.tab("charts"))
-
-    @property
-    def roofline_tab(self) -> RooflineTab:
-        return cast("RooflineTab", self.tab("roofline"))
-
-    @property
-    def hardware_tab(self) -> HardwareTab:
-        """The Hardware tab, built on first use: where it is opened, or where code asks for it (the export
-        dialog's hardware kinds, a test)."""
-        return cast("HardwareTab", self.tab("hardware"))
-
-    @property
-    def tiling(self) -> TilingPanel:
-        return cast("TilingPanel", self.tab("tiling"))
-
-    @property
-    def compare(self) -> ComparePanel:
-        return cast("ComparePanel", self.tab("compare"))
-
-    @property
-    def access_tab(self) -> AccessTab:
-        return cast("AccessTab", self.tab("accesses"))
-
-    @property
-    def exercise_tab(self) -> ExerciseTab:
-        return cast("ExerciseTab", self.tab("exercise"))
-
-    @property
-    def tabs_built(self) -> bool:
-        """Whether every tab built after the first frame ("first_paint" in ui/tabs.py) is built."""
-        return not any(tabs.TABS[n].built == "first_paint" for n in self._stand_ins)
-
-    def _on_current_tab(self) -> None:
-        current = self.tabs.currentWidget()
-        if isinstance(current, _StandIn):  # opened for the first time, or again after a language switch
-            self.tab(current.name)
-        self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
         if not self.painted:
             self.painted = True
-            _queue(self, "_after_first_paint")  # once this frame is out (its children paint after it)
+            queue_slot(self, "_after_first_paint")  # once this frame is out (its children paint after it)
 
     @Slot()
     def _after_first_paint(self) -> None:
@@ -351,7 +224,7 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         if not self._deferred:
             return
         self._deferred = False
-        if not self.lesson_mode.active:  # a lesson given at start: built when the tabs come back (_StandIn)
+        if not self.lesson_mode.active:  # a lesson given at start: built when the tabs come back (StandIn)
             self._build_tabs()
         self.fill_lesson_menu()
         self.controller.probe()
@@ -411,41 +284,9 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         self.language_menu = i18n.add_menu(self)  # View ▸ Language
         about.install(self, self.words)  # the window's title and icon, Help ▸ About
 
-    # ---- the chart tabs let go in a language switch (language.py's retranslate) --------------------------------
-    def _rebuild_tabs(self) -> None:
-        """The tabs whose language is "rebuild" (ui/tabs.py: the chart tabs) let go and made again in the window's
-        language where they were: the one on screen now, the others when they are next shown or asked for; each is
-        given the choices and selections its old self had (ui/keep.py). The current tab stays current."""
-        from gemmviz.ui import keep
-
-        for name, tab in list(self._built_tabs.items()):
-            entry = tabs.TABS[name]
-            if entry.language != "rebuild":
-                continue
-            self._kept[name] = keep.capture(tab)
-            stand_in = self._stand_ins[name] = _StandIn(self, name, initial=False)  # made again when shown or asked
-            self._replace_tab(tab, stand_in, self._built_theme)
-            del self._built_tabs[name]
-            unfollow_all(tab)
-            if entry.stop is not None:
-                entry.stop(tab, None)
-            tab.hide()
-            tab.setParent(None)  # out of the window at once
-            tab.deleteLater()
-        self._on_current_tab()
-
     # ---- views -------------------------------------------------------------------------------------
     def shown_results(self) -> list[Result]:
         return self.workspace.shown()
-
-    def refresh(self) -> None:
-        """Redraw the tabs built (those with a `refresh` in ui/tabs.py: the charts, the roofline, the comparison)
-        for what the workspace does not hold (the theme, new ceilings). Changes of the workspace reach every view
-        by its own subscription (ui/follow.py)."""
-        for name, tab in list(self._built_tabs.items()):
-            entry = tabs.TABS[name]
-            if entry.refresh is not None:
-                entry.refresh(tab)
 
     def show_animation(self, result: Result) -> None:
         self.tiling.show_result(result)
@@ -487,17 +328,6 @@ class MainWindow(WindowRun, WindowDevice, WindowLesson, WindowFiles, WindowSetti
         wanted = (self.projector_action.isChecked(), self.dark_action.isChecked())
         if wanted != self.applied_view:
             self.set_projector(*wanted)
-
-    def _theme_current_tab(self) -> None:
-        """The tab on screen in the window's theme, if it was drawn in another (see set_projector)."""
-        tab = self.tabs.currentWidget()
-        if self.tab_themes.get(tab) == self.theme:
-            return
-        self.tab_themes[tab] = self.theme
-        name = next((n for n, t in self._built_tabs.items() if t is tab), None)
-        entry = tabs.TABS.get(name) if name is not None else None  # (a stand-in is styled when its tab replaces it)
-        if entry is not None and entry.apply_theme is not None:
-            entry.apply_theme(tab, self.theme)
 
     # ---- the control panel, the animation export, error dialogs ---------------------------------------------
     @property
