@@ -515,8 +515,9 @@ class CudaRun(KernelTimer):
         if traced:
             self.wgmma[key].set_trace(int(trace_buffer))
         bt = None
+        ldbt = -(-p.k // 4) * 4  # B^T's rows padded to TMA's 16 bytes
         if not cfg.b_regs:  # the transposing pre-pass needs a scratch B^T, inside the timed launch
-            bt = bufs.get("bt") or self.cuda.mem_alloc(4 * p.n * p.k)
+            bt = bufs.get("bt") or self.cuda.mem_alloc(4 * p.n * ldbt)
             bufs["bt"] = bt
         launch = self.wgmma[key].launcher(
             int(bufs["a"]),
@@ -526,7 +527,7 @@ class CudaRun(KernelTimer):
             p.n,
             p.k,
             bt=None if bt is None else int(bt),
-            ldbt=None if bt is None else p.k,
+            ldbt=None if bt is None else ldbt,
         )
         return launch, cached
 

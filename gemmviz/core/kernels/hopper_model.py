@@ -16,8 +16,9 @@ from gemmviz.core.problem import Problem
 WGMMA = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1, "SPLITS": 0}
 WGMMA_BK = 32  # one 128-byte swizzle row of FP32
 SMEM_LIMIT = 227 * 1024  # dynamic shared memory per block on sm_90
-# TMA needs 16-byte row pitches (K for A, N for B): the engine zero-pads K and N to multiples of 4.
-WGMMA_PAD = (1, 4, 4)
+# TMA needs 16-byte row pitches (K for A, N for B). Nothing is padded by the engine: where K or N is not a
+# multiple of 4, the launcher (backends/wgmma.py) copies that one operand into rows padded to 16 bytes inside the
+# launch (kernels/wgmma_tf32.cu's pad_rows), and TMA reads the pad as zeros; C is stored as it stands.
 
 WGMMA_EXPLANATION = (
     "Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global "
@@ -61,7 +62,7 @@ SPLIT_SMS, SPLIT_MIN_KBLOCKS, SPLIT_TILES = 132, 4, 4096
 
 def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
     """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto)."""
-    k_blocks = ceil_div(ceil_div(p.k, 4) * 4, WGMMA_BK)
+    k_blocks = ceil_div(p.k, WGMMA_BK)
     rows, cols = wgmma_tiles(p, c)
     if rows * cols > SPLIT_TILES:
         return 1
@@ -113,7 +114,8 @@ def wgmma_space() -> list[dict[str, int]]:
 
 
 def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
-    """Counts in elements, on the problem the kernel runs (K and N zero-padded to multiples of 4).
+    """Counts in elements, of the GEMM kernel on the problem as given (no padding; where K or N is not a multiple
+    of 4, the launcher's row-pitch copy of A or B, a separate kernel, reads and writes that operand once more).
 
     Global loads: what TMA reads inside the matrices (out-of-range parts of a box are zero-filled on chip,
     not read). Each cluster column loads each row band of A once (CLUSTER blocks share it by multicast);
@@ -122,7 +124,7 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     descriptor, and the consumers together read the 32×BN B tile once (fragments into registers).
     Multiply-adds: the tensor cores compute whole BM×BN×32 tiles, zeros included. Split-K: each slice writes
     its partial tile to the workspace and the last one reads them back (counted as global stores and loads)."""
-    q = Problem(p.m, ceil_div(p.n, 4) * 4, ceil_div(p.k, 4) * 4)
+    q = p
     bm, bn, cluster = c["BM"], wgmma_bn(c), c["CLUSTER"]
     rows, cols = wgmma_tiles(q, c)
     k_steps = ceil_div(q.k, WGMMA_BK)
