@@ -17,6 +17,8 @@ Recipes (ARG where one is taken):
   sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
   gap=VARIANTS         `gemmviz profile --gap` (ncu) of the variants at 1000^3, 1024^3 ... 8192^3
   l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
+  tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
+                       cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 
@@ -100,6 +102,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
             ([PY, "benchmarks/l2_order.py", "--sizes", arg or "1024,2048,4096,8192"], 240, "l2_order.txt"),
             ([*ncu, "--csv", PY, "benchmarks/l2_order.py", "--sizes", "4096,8192", "--once"], 150, "l2_order_ncu.csv"),
         ]
+    if name == "tf32-round3":
+        argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
+        return [(argv, 240, "tf32_round3.txt")]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
         return [
