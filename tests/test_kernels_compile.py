@@ -74,6 +74,11 @@ def _cases():
     cases.append(
         pytest.param(any_.name, any_.resolve_params(), {**any_.config, "ORDER": 1}, False, id="cpasync-any-hilbert")
     )
+    # gpu-wgmma-tf32's persistent grid with multicast pairs (benchmarks/tf32_round3.py, issue 48), traced too
+    hop = VARIANTS["gpu-wgmma-tf32"]
+    persist = {**hop.config, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1}
+    cases.append(pytest.param(hop.name, hop.resolve_params(), persist, False, id="wgmma-persistent-x2"))
+    cases.append(pytest.param(hop.name, hop.resolve_params(), persist, True, id="wgmma-persistent-x2-traced"))
     return cases
 
 
