@@ -36,6 +36,7 @@ BIG = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH
 SMALL = {**BIG, "BM": 128, "STAGES": 6}
 OPTIONS: dict[str, dict | None] = {
     "registry": None,
+    "256 (not persistent)": dict(BIG),
     "256 persistent": {**BIG, "PERSIST": 1},
     "256 persistent x2": {**BIG, "PERSIST": 1, "CLUSTER": 2},
     "256 persistent hilbert": {**BIG, "PERSIST": 1, "ORDER": 1},
@@ -45,7 +46,23 @@ OPTIONS: dict[str, dict | None] = {
     "128 persistent x2": {**SMALL, "PERSIST": 1, "CLUSTER": 2},
     "128 persistent hilbert": {**SMALL, "PERSIST": 1, "ORDER": 1},
     "128 (not persistent)": dict(SMALL),
+    "128 persistent x2 hilbert": {**SMALL, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
+    "256 persistent x2 g16": {**BIG, "PERSIST": 1, "CLUSTER": 2, "GROUP_M": 16},
+    "192 persistent x2 hilbert": {**BIG, "BM": 192, "STAGES": 5, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
 }
+# The second run's options (the first ran the ten above "128 persistent x2 hilbert" but "256 (not persistent)"):
+ROUND2 = [
+    "registry",
+    "256 (not persistent)",
+    "256 persistent x2 hilbert",
+    "256 persistent x2",
+    "256 persistent x2 g16",
+    "192 persistent x2 hilbert",
+    "128 (not persistent)",
+    "128 persistent x2",
+    "128 persistent x2 hilbert",
+    "128 persistent hilbert",
+]
 SHAPES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
 ODD = "1001x999x1003,257x383x200,33x17x65"
 
@@ -59,14 +76,40 @@ def label(p: Problem) -> str:
     return f"{p.m}^3" if p.m == p.n == p.k else f"{p.m}x{p.n}x{p.k}"
 
 
+def table(path: str) -> str:
+    """A markdown table of a run's file: median µs and % of cuBLAS TF32 per option (rows) and shape (columns)."""
+    with open(path) as f:
+        rec = json.load(f)
+    shapes = list(rec["cublas_tf32_ms"])
+    lines = ["| option | " + " | ".join(s.replace("^3", "³").replace("x", "×") for s in shapes) + " |"]
+    lines.append("|---|" + "---:|" * len(shapes))
+    lines.append("| cuBLAS TF32 | " + " | ".join(f"{rec['cublas_tf32_ms'][s] * 1e3:.1f}" for s in shapes) + " |")
+    for name in rec["options"]:
+        cells = []
+        for s in shapes:
+            row = next((x for x in rec["rows"] if x["option"] == name and x["shape"] == s), None)
+            if row is None:
+                cells.append("—")
+            elif row.get("pct_of_cublas_tf32"):
+                cells.append(f"{row['median_ms'] * 1e3:.1f} ({row['pct_of_cublas_tf32']:.1f}%)")
+            else:
+                cells.append(str(row.get("status")))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--table", metavar="FILE", help="print the markdown table of a run's file and stop")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--odd", default=ODD, help="shapes checked (not timed) before the timed ones")
-    ap.add_argument("--options", default=",".join(OPTIONS))
+    ap.add_argument("--options", default=",".join(ROUND2), help="comma-separated names of OPTIONS (default ROUND2)")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     a = ap.parse_args()
+    if a.table:
+        print(table(a.table))
+        return
     shapes = [shape(s) for s in a.shapes.split(",") if s]
     odd = [shape(s) for s in a.odd.split(",") if s]
     names = [n for n in a.options.split(",") if n]

@@ -542,8 +542,10 @@ class CudaRun(KernelTimer):
         if small:  # a tuning made at 4096^3 whose big tiles leave most SMs idle here: the registry's default runs
             config, tuned = dict(variant.config), False
         fitted = None
+        unfitted = config
         if variant.runner == "wgmma-tma" and variant.name not in self.config_override:
-            fitted = hopper_model.wgmma_fit(p, config)  # 128-row tiles where 256-row ones leave SMs idle
+            # 128-row tiles where 256-row ones leave SMs idle; persistent clusters in Hilbert order past one wave
+            fitted = hopper_model.wgmma_fit(p, config)
             fitted, config = (fitted, fitted) if fitted != config else (None, config)
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
         if refusal:
@@ -556,8 +558,10 @@ class CudaRun(KernelTimer):
             notes.append(f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items()))
         if small:
             notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
-        if fitted:
+        if fitted and fitted["BM"] != unfitted["BM"]:
             notes[-1] += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
+        if fitted and fitted.get("PERSIST"):
+            notes[-1] += " (persistent, 2-block clusters, Hilbert order: more tiles than SMs)"
         if variant.runner == "wgmma-tma":
             splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
             if splits > 1:

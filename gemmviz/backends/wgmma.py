@@ -24,7 +24,6 @@ _SWIZZLE_128B = 3
 _L2_PROMOTION_256B = 3
 _OOB_FILL_ZERO = 0  # CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: out-of-range elements read as zero
 _MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-_SM_COUNT = 16  # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 
 TensorMapBytes = ctypes.c_uint64 * 16  # CUtensorMap: 128 opaque bytes
 
@@ -114,11 +113,13 @@ class WgmmaConfig:
 
         return wgmma_splits(Problem(m, n, k), {**self.macros(), "SPLITS": self.splits})
 
-    def grid(self, m: int, n: int, k: int = 0, sms: int = 132) -> int:
-        """Blocks (1-D): one per block tile and slice of K (k = 0: no split); persistent: one per SM (whole
-        clusters), or one per tile where there are fewer tiles."""
+    def grid(self, m: int, n: int, k: int = 0) -> int:
+        """Blocks (1-D): one per block tile and slice of K (k = 0: no split); persistent: one per SM of the
+        H100/H200 (hopper_model.PERSIST_SMS, whole clusters), or one per tile where there are fewer tiles."""
         if self.persist:
-            return min(self.tiles(m, n), sms // self.cluster * self.cluster)
+            from gemmviz.core.kernels.hopper_model import PERSIST_SMS
+
+            return min(self.tiles(m, n), PERSIST_SMS // self.cluster * self.cluster)
         return self.tiles(m, n) * (self.split_k(m, n, k) if k else 1)
 
 
@@ -204,8 +205,6 @@ def load_driver():
         lib.cuMemFree_v2.argtypes = [ctypes.c_uint64]
         lib.cuMemcpyHtoD_v2.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]
         lib.cuGetErrorString.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
-        lib.cuCtxGetDevice.argtypes = [ctypes.POINTER(ctypes.c_int)]
-        lib.cuDeviceGetAttribute.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int]
         _driver = lib
     return _driver
 
@@ -283,11 +282,6 @@ class WgmmaKernel:
         # stream order, so launchers of this kernel may share them.
         self._scratch: dict[str, tuple[ctypes.c_uint64, int]] = {}
         self._orders: dict[tuple[int, int], ctypes.c_uint64] = {}  # tile-order tables by (rows, cluster columns)
-        device = ctypes.c_int()
-        _check(lib.cuCtxGetDevice(ctypes.byref(device)), "cuCtxGetDevice")
-        sms = ctypes.c_int()
-        _check(lib.cuDeviceGetAttribute(ctypes.byref(sms), _SM_COUNT, device.value), "cuDeviceGetAttribute")
-        self.sms = sms.value
 
     def _buffer(self, name: str, nbytes: int) -> int:
         ptr, size = self._scratch.get(name, (ctypes.c_uint64(0), 0))
@@ -376,7 +370,7 @@ class WgmmaKernel:
         order = self._order_table(rows, cols) if cfg.order else 0
         args = [tm_a, tm_b, c_ptr, mi, ni, ki, ctypes.c_uint64(ws), ctypes.c_int(splits), ctypes.c_uint64(order)]
         params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
-        grid = cfg.grid(m, n, k, self.sms)
+        grid = cfg.grid(m, n, k)
         gemm = self._gemm
         keep: list = [args, params]  # the driver reads the parameter memory at each launch
         pad_launches = []

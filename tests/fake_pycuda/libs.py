@@ -177,11 +177,7 @@ class FakeWgmmaKernel:
                 raise DriverError(f"wgmma_tf32 launch failed: {exc}") from None
             if not cfg.b_regs:
                 gpu.run_kernel(TRANSPOSE_NAME, ctx, transpose, (0, 0, 0))
-            trace = (
-                (self.trace, cfg.grid(m, n, k, gpu.attributes["MULTIPROCESSOR_COUNT"]))
-                if self.trace is not None
-                else None
-            )
+            trace = (self.trace, cfg.grid(m, n, k)) if self.trace is not None else None
             gpu.run_kernel(KERNEL_NAME, ctx, gemm, (m, n, k), trace)
 
         return launch

@@ -61,7 +61,10 @@ SPLIT_SMS, SPLIT_MIN_KBLOCKS, SPLIT_TILES = 132, 4, 4096
 
 
 def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
-    """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto)."""
+    """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto) or
+    the grid is persistent."""
+    if c.get("PERSIST"):
+        return 1
     k_blocks = ceil_div(p.k, WGMMA_BK)
     rows, cols = wgmma_tiles(p, c)
     if rows * cols > SPLIT_TILES:
@@ -76,20 +79,38 @@ def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
 SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 
 
+# Where the grid holds more tiles than SMs, a persistent grid (PERSIST=1: one block per SM, a static tile
+# scheduler, the ring running on across tiles so the next tile loads while the last one is stored) with 2-block
+# clusters (TMA multicast of A) walking the tiles along a Hilbert curve (ORDER=1) runs instead. Measured on an
+# H100 (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung, round 3", % of cuBLAS TF32, old choice → this
+# one): 8192³ 86.0% → 96.3%, 4096³ 92.0% → 95.9%, 2000×3000×1000 78.9% → 90.0% (128-row tiles, grouped order).
+# Grids of one wave or less (1000³, 1024³, 2048³) keep their blocks: a persistent grid of one wave is the same grid.
+PERSIST_SMS = 132  # blocks of a persistent grid: the SMs of an H100 SXM or H200 (whole clusters)
+
+
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
-    their waves of 132 SMs under 80%."""
+    their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters,
+    in Hilbert order."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     tiles = rows * cols
     if c["BM"] > SMALL_BM and tiles / (ceil_div(tiles, SPLIT_SMS) * SPLIT_SMS) < WAVE_FILL:
         out.update(BM=SMALL_BM, STAGES=SMALL_STAGES, CLUSTER=SMALL_CLUSTER)
+    if not c.get("SPLITS") and "PERSIST" not in c:
+        grid = {**out, "CLUSTER": 2}
+        rows, cols = wgmma_tiles(p, grid)
+        if rows * cols > PERSIST_SMS:
+            out.update(CLUSTER=2, PERSIST=1, ORDER=1)
     return out
 
 
 def wgmma_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
-    """A 1-D grid (the kernel walks the tiles in grouped order itself), one block per tile and slice of K."""
+    """A 1-D grid (the kernel walks the tiles in grouped or Hilbert order itself), one block per tile and slice
+    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles."""
     rows, cols = wgmma_tiles(p, c)
+    if c.get("PERSIST"):
+        return (min(rows * cols, PERSIST_SMS // c["CLUSTER"] * c["CLUSTER"]), 1, 1), (wgmma_threads(c), 1, 1)
     return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
 
 
