@@ -17,7 +17,9 @@
 // guarded by a "full" and an "empty" mbarrier); warpgroups 1..CONSUMERS issue wgmma. Tiles come in by
 // TMA with the 128-byte swizzle, the layout the wgmma descriptors expect; out-of-range parts of a box
 // are zero-filled by TMA, so ragged M, N, K need no special loads, only bounds-checked stores.
-// CLUSTER=2 pairs blocks along N that share the A tile by TMA multicast. Measured on an H200
+// CLUSTER=2 pairs blocks along N that share the A tile by TMA multicast. PERSIST=1 launches one block per SM
+// (whole clusters), each walking its share of the tiles; with a tile-order table from the host (a Hilbert curve,
+// backends/wgmma.hilbert_order) in place of the grouped order. Measured on an H200
 // (docs/wgmma-notes.md): the default build runs within ±2% of cuBLAS TF32's cycle count at 2048³–8192³.
 #include <stdint.h>
 
