@@ -8,7 +8,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
-from gemmviz.ui.accesses.views import AccessCanvas
+from gemmviz.ui.accesses.canvas import AccessCanvas
 from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.lesson.seed_table import TableView
 from gemmviz.ui.tiling.code import AnimationWithCode

@@ -10,6 +10,8 @@ from PySide6.QtGui import QImage
 
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.ui.accesses import views
+from gemmviz.ui.accesses.export import export_access_view
+from gemmviz.ui.accesses.widget import AccessViews
 from gemmviz.ui.theme import PROJECTOR_DARK, PROJECTOR_LIGHT
 
 
@@ -18,46 +20,45 @@ def records():
     return acc.shipped_file()
 
 
-def drawn_texts(monkeypatch, kind, records, size=(1920, 1080)):
-    """Every text the view draws, with its pixel size, at the 1080p layout."""
-    seen = []
-    original = views._text
-
-    def spy(p, rect, text, px, *a, **kw):
-        seen.append((text, px))
-        return original(p, rect, text, px, *a, **kw)
-
-    monkeypatch.setattr(views, "_text", spy)
-    image = QImage(*size, QImage.Format.Format_ARGB32)
+def drawn_texts(kind, records, size=(1920, 1080)):
+    """Every text the view draws, with its pixel size, at the 1080p layout (caught as QPainter draws it)."""
     from PySide6.QtGui import QPainter
 
+    from tests.legibility import spied
+
+    image = QImage(*size, QImage.Format.Format_ARGB32)
     p = QPainter(image)
-    views.draw_view(p, QRectF(0, 0, *size), kind, views.default_panels(kind, records), PROJECTOR_LIGHT)
-    p.end()
-    return seen
+    try:
+        drawn = spied(
+            lambda: views.draw_view(p, QRectF(0, 0, *size), kind, views.default_panels(kind, records), PROJECTOR_LIGHT),
+            kind,
+        )
+    finally:
+        p.end()
+    return [(d.text, d.px) for d in drawn]
 
 
 @pytest.mark.parametrize("kind", views.KINDS)
-def test_every_text_is_at_least_24_px_at_1080p(qapp, monkeypatch, records, kind):
-    texts = drawn_texts(monkeypatch, kind, records)
+def test_every_text_is_at_least_24_px_at_1080p(qapp, records, kind):
+    texts = drawn_texts(kind, records)
     assert texts and min(px for _, px in texts) >= 24
 
 
-def test_the_coalescing_view_sets_naive_beside_uncoalesced_with_their_sectors(qapp, monkeypatch, records):
-    texts = [t for t, _ in drawn_texts(monkeypatch, "coalescing", records)]
+def test_the_coalescing_view_sets_naive_beside_uncoalesced_with_their_sectors(qapp, records):
+    texts = [t for t, _ in drawn_texts("coalescing", records)]
     assert "gpu-naive [block 16]" in texts and "gpu-uncoalesced [block 32]" in texts
     assert "2 sectors in 1 line" in texts and "32 sectors in 32 lines" in texts
 
 
-def test_the_bank_view_shows_no_conflict_the_padding_conflict_and_the_transposed_store(qapp, monkeypatch, records):
-    texts = [t for t, _ in drawn_texts(monkeypatch, "banks", records)]
+def test_the_bank_view_shows_no_conflict_the_padding_conflict_and_the_transposed_store(qapp, records):
+    texts = [t for t, _ in drawn_texts("banks", records)]
     assert texts.count("no bank conflict") == 1 and "2-way bank conflict" in texts and "4-way bank conflict" in texts
 
 
 @pytest.mark.parametrize("kind", views.KINDS)
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
 def test_each_view_exports_at_1280x720(qapp, tmp_path, records, kind, suffix):
-    out = views.export_access_view(kind, tmp_path / f"v{suffix}", 1280, 720, PROJECTOR_DARK, records)
+    out = export_access_view(kind, tmp_path / f"v{suffix}", 1280, 720, PROJECTOR_DARK, records)
     data = out.read_bytes()
     if suffix == ".png":
         image = QImage(str(out))
@@ -72,14 +73,14 @@ def test_an_export_to_a_folder_is_refused_and_writes_nothing(qapp, tmp_path, rec
     from gemmviz.ui.export.exporters import ExportError
 
     with pytest.raises(ExportError):
-        views.export_access_view("banks", tmp_path, records=records)
+        export_access_view("banks", tmp_path, records=records)
     with pytest.raises(ExportError, match="unknown view"):
-        views.export_access_view("roofline", tmp_path / "x.png", records=records)
+        export_access_view("roofline", tmp_path / "x.png", records=records)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_widget_switches_views_and_warps(qtbot, records):
-    w = views.AccessViews(records=records)
+    w = AccessViews(records=records)
     qtbot.addWidget(w)
     assert [p.trace.variant for p in w.canvas.panels] == ["gpu-naive", "gpu-uncoalesced"]
     w.kind.setCurrentIndex(1)
@@ -150,7 +151,7 @@ def test_the_accesses_tab_reads_its_records_when_first_shown(qtbot, tmp_path, re
 def test_the_requests_step_in_the_order_the_warp_issued_them(qtbot, records):
     """Request 1 and 2 are a warp's first two loads: k = 0 of A and of B; the uncoalesced kernel's A load costs
     a sector per lane, its B load one sector."""
-    w = views.AccessViews(records=records)
+    w = AccessViews(records=records)
     qtbot.addWidget(w)
     seen = []
     for n in (1, 2):

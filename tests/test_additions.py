@@ -1,6 +1,6 @@
 """What an addition costs (CONTRIBUTING.md's "How to add"): a scratch addition of each kind is made here, in the
-test, exactly as CONTRIBUTING says and touching nothing else (through its registry, `Registry.scratch` or
-monkeypatched, or its files beside the shipped ones, removed afterwards), and the suite's own checks of that kind
+test, exactly as CONTRIBUTING says and touching nothing else (through its registry's `Registry.scratch`, or its
+files beside the shipped ones, removed afterwards), and the suite's own checks of that kind
 (tests/checks/, shared with the tests that hold the shipped entries to them) run over it. An addition that needs
 another file edited, a list in a test extended or a new GPU recording fails here: a kernel variant, a chart
 kind, an export format, a lesson, an exercise, a window string and a core message, and a lesson view. Chart
@@ -52,6 +52,25 @@ def test_the_registry_adds_replaces_refuses_and_puts_back():
         reg.find("zz")
 
 
+def test_a_registry_written_as_one_literal_keeps_its_order_and_substitutes_in_place():
+    a, b, c = (dataclasses.make_dataclass("E", ["name", "x"])(n, 0) for n in "abc")
+    reg: Registry[str, object] = Registry("entry", entries=(a, b))
+    assert list(reg) == ["a", "b"] and reg["b"] is b
+    changed = dataclasses.replace(a, x=1)
+    with reg.substitute(changed):
+        assert list(reg) == ["a", "b"] and reg["a"] is changed  # its place kept
+    assert reg["a"] is a
+    with pytest.raises(KeyError, match=r"no entry 'c' \(known: a, b\)"), reg.substitute(c):
+        pass
+    assert list(reg) == ["a", "b"]
+
+
+def test_the_kernel_variants_are_a_registry():
+    assert isinstance(VARIANTS, Registry) and VARIANTS.find("gpu-tiled").name == "gpu-tiled"
+    with pytest.raises(TypeError):
+        VARIANTS["gpu-scratch"] = VARIANTS["gpu-tiled"]  # type: ignore[index]  # read-only: add through the registry
+
+
 # ---- a kernel variant -----------------------------------------------------------------------------------------
 SCRATCH = "gpu-scratch"
 
@@ -70,9 +89,9 @@ def scratch_variant(monkeypatch):
             "zh": {"GPU scratch kernel": "GPU 试验内核", "A scratch kernel a test adds.": "测试加入的试验内核。"}
         },
     )
-    monkeypatch.setitem(VARIANTS, SCRATCH, v)
     monkeypatch.setitem(variants_module.NOT_RECORDED, SCRATCH, "added by a test; no GPU here to record it")
-    return v
+    with VARIANTS.scratch(v):
+        yield v
 
 
 def test_a_new_variant_gets_its_own_colour_and_markers_and_needs_no_recording(scratch_variant, monkeypatch, tmp_path):
@@ -189,7 +208,7 @@ def test_a_new_image_format_is_one_class_written_by_the_cli_and_the_access_views
     from PySide6.QtGui import QImage
 
     from gemmviz.cli import main
-    from gemmviz.ui.accesses.views import export_access_view
+    from gemmviz.ui.accesses.export import export_access_view
 
     assert {".tiff", ".tif"} <= set(export_formats.suffixes(export_formats.CHART))
     assert scratch_tiff.file_filter() == "TIFF image (*.tiff *.tif)"
@@ -250,7 +269,7 @@ def test_the_shipped_image_formats_share_one_writer(tmp_path, suffix):
 
 # ---- a lesson -----------------------------------------------------------------------------------------------
 # What a teacher adds: assets/lessons/NAME.toml and its translation NAME.zh.toml, nothing else. The scratch files
-# are put beside the shipped ones (core/lesson/lessons.py finds lessons through `asset_files`), and the suite's
+# are put beside the shipped ones (core/lesson/library.py finds lessons through `asset_files`), and the suite's
 # checks over every shipped lesson run with them in place.
 SCRATCH_LESSON = {
     "zzscratch.toml": '''title = "A scratch lesson"
@@ -296,20 +315,20 @@ notes = """数一数代码请求的字节。V1：每次乘加两次 4 字节读�
 @pytest.fixture
 def scratch_lesson(tmp_path, monkeypatch):
     """The scratch lesson among the shipped ones, in English and Chinese; the shipped ones alone afterwards."""
-    from gemmviz.core.lesson import lessons
+    from gemmviz.core.lesson import library
 
     folder = tmp_path / "scratch-lessons"
     folder.mkdir()
     for name, text in SCRATCH_LESSON.items():
         (folder / name).write_text(text, encoding="utf-8")
-    shipped = lessons.asset_files
+    shipped = library.asset_files
 
     def with_scratch(kind, suffix=".json"):
         found = shipped(kind, suffix)
         return sorted([*found, *folder.glob(f"*{suffix}")], key=lambda f: f.name) if kind == "lessons" else found
 
-    monkeypatch.setattr(lessons, "asset_files", with_scratch)
-    by_lang = lessons.all_shipped_lessons()["zzscratch"]
+    monkeypatch.setattr(library, "asset_files", with_scratch)
+    by_lang = library.all_shipped_lessons()["zzscratch"]
     assert set(by_lang) == {"en", "zh"}
     return by_lang
 

@@ -171,7 +171,7 @@ def test_the_app_writes_the_frame_it_shows_as_one_png(window, qtbot, tmp_path):
 
 def test_the_export_runs_in_a_worker_with_progress_and_the_window_keeps_working(window, qtbot, tmp_path, slow):
     export = animation.start_animation_export(window, str(tmp_path / "a.zzs"))
-    assert export is not None and export.thread.isRunning() and export.dialog.isVisible()
+    assert export is not None and export.worker_thread.isRunning() and export.dialog.isVisible()
     slow.let(3)
     qtbot.waitUntil(lambda: export.dialog.value() >= 3)  # the window's thread handles the worker's progress
     assert export.dialog.maximum() == slow.frames and "frame" in export.dialog.labelText()
@@ -195,7 +195,7 @@ def test_cancel_stops_between_frames_and_removes_the_partial_file(window, qtbot,
     slow.let(1)  # the frame under way ends; the flag is checked before the next is drawn
     qtbot.waitUntil(lambda: _settled(export))
     assert export.outcome == "cancelled" and slow.drawn == 3
-    assert not export.thread.isRunning()
+    assert not export.worker_thread.isRunning()
     assert "cancelled" in window.statusBar().currentMessage() and window.errors == []
     assert list(tmp_path.iterdir()) == [tmp_path / "s.ini"]  # no file, no temporary file: the partial one removed
 
@@ -285,12 +285,12 @@ def test_a_refused_close_leaves_the_export_running(window, qtbot, tmp_path, slow
     qtbot.waitUntil(lambda: export.dialog.value() >= 1)
     monkeypatch.setattr(window.recovery, "confirm_close", lambda: False)  # Save / Discard / Cancel: Cancel
     window.close()
-    assert export.running and not export.cancel_flag.is_set() and export.thread.isRunning()
+    assert export.running and not export.cancel_flag.is_set() and export.worker_thread.isRunning()
     slow.let(2)
     qtbot.waitUntil(lambda: export.dialog.value() >= 3)  # still drawing
     monkeypatch.setattr(window.recovery, "confirm_close", lambda: True)  # now accepted: stopped and joined
     window.close()
-    assert export.outcome == "cancelled" and not export.thread.isRunning()
+    assert export.outcome == "cancelled" and not export.worker_thread.isRunning()
 
 
 def test_an_unwritable_path_is_refused_at_once_in_one_line(window, tmp_path):
@@ -327,7 +327,7 @@ def test_closing_the_window_mid_export_stops_and_joins_the_worker(window, qtbot,
     qtbot.waitUntil(lambda: export.dialog.value() >= 2)
     slow.let(1)  # a frame under way as the window closes: the close waits for it, then the worker stops
     window.close()
-    assert not export.thread.isRunning() and export.outcome == "cancelled"
+    assert not export.worker_thread.isRunning() and export.outcome == "cancelled"
     assert slow.drawn < slow.frames
     assert not (tmp_path / "a.zzs").exists()
 
@@ -362,7 +362,7 @@ def test_cancel_while_ffmpeg_runs_ends_it_and_leaves_no_file(window, qtbot, tmp_
     pid = int(marker.read_text(encoding="utf-8"))
     export.cancel()
     qtbot.waitUntil(lambda: _settled(export))
-    assert export.outcome == "cancelled" and not export.thread.isRunning()
+    assert export.outcome == "cancelled" and not export.worker_thread.isRunning()
     assert list(out.iterdir()) == []
     with pytest.raises(ProcessLookupError):  # ended and reaped
         os.kill(pid, 0)

@@ -36,7 +36,7 @@ def make_window(qtbot, tmp_path):
     for w in windows:
         w.close()
         # closed: the worker's QThread was stopped and joined, and no timer of the window is left running
-        assert not w.controller.thread.isRunning() and w.controller.thread.isFinished()
+        assert not w.controller.worker_thread.isRunning() and w.controller.worker_thread.isFinished()
         assert [
             (type(t.parent()).__name__, t.interval(), t.isSingleShot()) for t in w.findChildren(QTimer) if t.isActive()
         ] == []
@@ -82,9 +82,9 @@ def test_closing_the_window_during_the_cpu_warm_up_does_not_wait_for_the_compile
     try:
         w = make_window()
         qtbot.waitUntil(started.is_set, timeout=30000)
-        assert w.controller.thread.isRunning() and not w.controller.warm
+        assert w.controller.worker_thread.isRunning() and not w.controller.warm
         assert w.controller.shutdown(timeout_ms=500)  # cancel, then the engine thread has ended within 0.5 s
-        assert w.controller.thread.isFinished() and not w.controller.warm
+        assert w.controller.worker_thread.isFinished() and not w.controller.warm
     finally:
         gate.set()
 
@@ -190,7 +190,7 @@ def test_closing_mid_run_stops_the_worker_cleanly(make_window, qtbot):
     choose(w, ["gpu-naive"])
     w.run_sweep()
     qtbot.waitUntil(lambda: w.running, timeout=30_000)
-    thread = w.controller.thread
+    thread = w.controller.worker_thread
     t0 = time.monotonic()
     w.close()
     assert thread.isFinished() and time.monotonic() - t0 < 5
@@ -257,7 +257,7 @@ def test_no_qthread_or_timer_left_running(make_window, qtbot):
     w.tabs.setCurrentWidget(w.tiling)
     w.tiling.toggle_play()
     assert w.tiling.timer.isActive()
-    thread = w.controller.thread
+    thread = w.controller.worker_thread
     w.close()
     assert isinstance(thread, QThread) and thread.isFinished() and not thread.isRunning()
     assert not w.tiling.timer.isActive()

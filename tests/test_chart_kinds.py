@@ -234,7 +234,7 @@ def test_a_new_kind_and_format_are_listed_by_the_dialog_and_the_tab(throwaway, q
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     dialog.chart.setCurrentIndex(dialog.chart.findData(KIND))
-    dialog.size.setCurrentText("800x450")
+    dialog.size_combo.setCurrentText("800x450")
     dialog._save()
     assert asked == [(f"{KIND}.png", export_formats.file_filter(CHART))]
     assert asked[0][1].endswith(f";;ZZ test image (*{SUFFIX})")

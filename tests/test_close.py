@@ -68,7 +68,7 @@ STUCK_APP = textwrap.dedent("""
     poll.timeout.connect(step)
     poll.start(20)
     code = app.exec()
-    print(f"closed after {time.monotonic() - closing[0]:.2f} s, running={w.controller.thread.isRunning()}", flush=True)
+    print(f"closed after {time.monotonic() - closing[0]:.2f} s, running={w.controller.worker_thread.isRunning()}", flush=True)
     sys.exit(leave(code))
 """)
 

@@ -241,7 +241,6 @@ def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_
         check_placeholders,
         fill_text,
         find_lesson,
-        parse_series,
         step_quoted,
     )
 
@@ -251,8 +250,8 @@ def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_
     s = pair.summary
     assert set(s.verdicts) == {machines.FOLLOWS_PEAK} and s.differing  # what the notes say
     assert abs(math.log(s.bandwidth / s.peak)) > math.log(machines.CLOSE)
-    assert gpus.figure("gpus speed gpu-warptile at 4096", "en", parse_series) == "configs differ"  # tuned vs default
-    naive = gpus.figure("gpus speed gpu-naive[block=32] at 4096", "en", parse_series)
+    assert gpus.figure("gpus speed gpu-warptile at 4096", "en") == "configs differ"  # tuned vs default
+    naive = gpus.figure("gpus speed gpu-naive[block=32] at 4096", "en")
     assert naive == times_text(
         next(r for r in rows_of(ws, h100) if r["series"] == "gpu-naive (block 32)" and r["size"] == "4096³")["others"][
             h200

@@ -17,7 +17,8 @@ from gemmviz.backends import emulator as emu
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.exercise.check import cause_lines
 from gemmviz.core.exercise.exercises import find_exercise, shipped_exercises
-from gemmviz.core.exercise.record import FORMAT, VERSION, load_check, report_text, validate_check
+from gemmviz.core.exercise.record import FORMAT, VERSION, load_check, validate_check
+from gemmviz.core.exercise.report import report_text
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.messages import TEMPLATES, fields, msg, render
 from tests.checks.exercises import SHAPES, emulated_record, reference_passes_on_the_emulator

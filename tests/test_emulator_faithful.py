@@ -328,7 +328,7 @@ def test_unwritten_shared_reads_whose_values_never_reach_c_are_a_note(tmp_path):
     assert [got[g]["status"] for g in ("correct", "memory-safe", "race-free")] == ["pass"] * 3, got
     kinds_ = {f["kind"] for f in record["emulator"]["findings"]}
     assert kinds_ == {"uninit-shared-unused"}, record["emulator"]["findings"]
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     assert "never reach C" in report_text(record) and record["cause"] is None
     assert (

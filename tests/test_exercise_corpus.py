@@ -26,7 +26,8 @@ from gemmviz.backends.exercise_emulate import EmulateOptions, emulate_exercise
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core.exercise.check import cause_lines, parse_nvcc
 from gemmviz.core.exercise.exercises import find_exercise
-from gemmviz.core.exercise.record import FORMAT, VERSION, report_text, validate_check
+from gemmviz.core.exercise.record import FORMAT, VERSION, validate_check
+from gemmviz.core.exercise.report import report_text
 from gemmviz.core.messages import render
 
 pytestmark = pytest.mark.skipif(find_cuda_tool("nvcc") is None, reason="nvcc not installed")

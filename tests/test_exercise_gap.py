@@ -16,7 +16,7 @@ import pytest
 
 from gemmviz.backends.exercise import check_metrics, unknown_gap_metric
 from gemmviz.core.exercise.gap import check_gap
-from gemmviz.core.exercise.record import report_text
+from gemmviz.core.exercise.report import report_text
 from gemmviz.core.hardware.gap import GAP_METRICS, load_gap_file
 from gemmviz.core.messages import render
 from gemmviz.core.paths import asset_path
@@ -111,6 +111,7 @@ def test_profile_step_keeps_the_gap_metrics_ncu_prints_and_retries_without_one_i
     """The bug the H200 found on 2026-12-02: the check asked ncu for the gap metrics but kept only gemmviz's
     19 counters of its report (19 in each record); every metric asked for is kept now."""
     from gemmviz.backends import exercise as ex
+    from gemmviz.backends import exercise_steps as steps  # where profile_step looks its helpers up
 
     lacking = GAP_METRICS[-1]
     calls: list[list[str]] = []
@@ -125,10 +126,10 @@ def test_profile_step_keeps_the_gap_metrics_ncu_prints_and_retries_without_one_i
         log.write_text(_ncu_csv(metrics, {m: 1.0 + i for i, m in enumerate(metrics)}))
         return ex.ChildRun([], 0, "", False)
 
-    monkeypatch.setattr(ex, "run_child", fake_run_child)
+    monkeypatch.setattr(steps, "run_child", fake_run_child)
     monkeypatch.setattr("gemmviz.backends.profile.find_ncu", lambda: "ncu")
     spec = {"kernel": "gemm_tiled", "source": "x.cu", "block": [16, 16, 1]}
-    monkeypatch.setattr(ex, "child_argv", lambda spec, folder: ["python3", "child.py"])
+    monkeypatch.setattr(steps, "child_argv", lambda spec, folder: ["python3", "child.py"])
     out = ex.profile_step(spec, ex.CheckOptions(), tmp_path, "tiled_reference")
     assert len(calls) == 2 and lacking in calls[0] and lacking not in calls[1]
     kept = set(out["yours"])

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gemmviz.core.exercise.record import load_check, report_text
+from gemmviz.core.exercise.record import load_check
+from gemmviz.core.exercise.report import report_text
 
 RECORD = Path(__file__).parent / "data" / "exercise_tab" / "tiled_printf.check.json"
 

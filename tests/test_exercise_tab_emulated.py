@@ -177,7 +177,7 @@ def test_printf_output_is_grouped_by_the_size_that_printed_it(qtbot, tmp_path):
     import math
     import shutil
 
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     record = json.loads(RECORD.read_text())
     printf = record["emulator"]["printf"]

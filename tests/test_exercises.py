@@ -25,7 +25,8 @@ from gemmviz.core.exercise.exercises import (
     read_source,
     shipped_exercises,
 )
-from gemmviz.core.exercise.record import CheckFileError, load_check, report_text, validate_check
+from gemmviz.core.exercise.record import CheckFileError, load_check, validate_check
+from gemmviz.core.exercise.report import report_text
 from gemmviz.core.messages import render
 from tests.checks.exercises import shipped_exercises_load_in_both_languages
 

@@ -97,7 +97,7 @@ def test_picking_two_kernels_and_the_same_one_twice(qapp, gap_data):
 
 
 def test_without_a_recording_the_views_say_what_is_missing(qapp, monkeypatch):
-    monkeypatch.setattr(gap, "shipped_gap_files", lambda: [])
+    monkeypatch.setattr("gemmviz.core.hardware.gap_file.shipped_gap_files", lambda: [])
     monkeypatch.setattr(pipeline_trace, "load_shipped_pipeline", lambda lang="en": (None, "no trace here"))
     view, chart = GapView(PROJECTOR_LIGHT, "zh"), PipelineChart(PROJECTOR_LIGHT, "en")
     try:
@@ -113,7 +113,7 @@ def test_without_a_recording_the_views_say_what_is_missing(qapp, monkeypatch):
 def test_a_broken_shipped_file_is_refused_in_one_line(qapp, monkeypatch, tmp_path):
     bad = tmp_path / "h200-gap.json"
     bad.write_text('{"schema": "gemmviz-gap-metrics", "schema_version": 1}', encoding="utf-8")
-    monkeypatch.setattr(gap, "shipped_gap_files", lambda: [bad])
+    monkeypatch.setattr("gemmviz.core.hardware.gap_file.shipped_gap_files", lambda: [bad])
     monkeypatch.setattr("gemmviz.core.paths.asset_path", lambda _folder, _name: bad)
     view = GapView(PROJECTOR_LIGHT, "en")
     try:

@@ -83,8 +83,8 @@ def test_compile_error_is_reported_with_the_nvcc_log(monkeypatch):
     shipped = paths.kernel_source
     bad = 'extern "C" __global__ void gemm_tiled(float* A) { this is not C; }'
     monkeypatch.setattr(paths, "kernel_source", lambda name: bad if name == "bad.cu" else shipped(name))
-    monkeypatch.setitem(VARIANTS, "gpu-tiled", replace(VARIANTS["gpu-tiled"], source="bad.cu"))
-    results = engine().run(plan_jobs(["gpu-tiled", "cublas"], [Problem(32, 32, 32)]))
+    with VARIANTS.substitute(replace(VARIANTS["gpu-tiled"], source="bad.cu")):
+        results = engine().run(plan_jobs(["gpu-tiled", "cublas"], [Problem(32, 32, 32)]))
     assert results[0].status == "failed" and "nvcc failed" in results[0].error and "error" in results[0].error
     assert results[1].valid  # the engine keeps working after a compile error
 
@@ -131,10 +131,10 @@ def test_device_out_of_memory_is_refused_and_the_next_job_runs():
     assert results[1].valid
 
 
-def test_a_failed_launch_is_reported_and_the_next_job_runs(monkeypatch):
+def test_a_failed_launch_is_reported_and_the_next_job_runs():
     absurd = replace(VARIANTS["gpu-tiled"], dynamic_smem=lambda config: 1 << 30)
-    monkeypatch.setitem(VARIANTS, "gpu-tiled", absurd)
-    results = engine().run(plan_jobs(["gpu-tiled", "gpu-naive"], [Problem(256, 256, 256)]))
+    with VARIANTS.substitute(absurd):
+        results = engine().run(plan_jobs(["gpu-tiled", "gpu-naive"], [Problem(256, 256, 256)]))
     assert results[0].status == "failed" and results[0].error
     assert results[1].valid
 

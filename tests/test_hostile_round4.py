@@ -22,6 +22,7 @@ import pytest
 
 from gemmviz.cli.main import main
 from gemmviz.core import fileio
+from gemmviz.core.hardware import access_json
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.session import bounds
 from gemmviz.core.session.checks import SessionError
@@ -60,7 +61,7 @@ def _trace(n: int = 40, blocks=((0, 0, 0),), grid=(4, 4, 1)) -> dict:
         "stored": n,
         "kept": n,
         "pcs": [[0, "LDG.E", 10], [16, "LDS", 12]],
-        "columns": {c: acc._pack(cols[c], dt) for c, dt in acc._COLUMNS.items()},
+        "columns": {c: access_json._pack(cols[c], dt) for c, dt in access_json._COLUMNS.items()},
         "summary": [],
         "ncu": {},
     }
@@ -77,7 +78,7 @@ def test_a_valid_small_trace_loads():
 def test_a_request_count_over_the_limit_is_refused_before_any_column_is_unpacked():
     t = _trace()
     t.update(cap=2**24, stored=2**24, attempted=2**24, kept=2**24)
-    t["columns"] = {c: "not even base64" for c in acc._COLUMNS}  # never looked at
+    t["columns"] = {c: "not even base64" for c in access_json._COLUMNS}  # never looked at
     with pytest.raises(SessionError, match=r"traces\[0\]\.kept: 16,777,216 requests kept in detail, over the"):
         acc.parse_file(_file(t))
 
@@ -158,7 +159,7 @@ def test_hostile_traces_are_loaded_or_refused_in_one_line():
     nothing else escapes (no IndexError, MemoryError, ValueError from numpy)."""
     rng = random.Random(33)
     base = _trace()
-    keys = [k for k in base if k != "columns"] + [f"columns.{c}" for c in acc._COLUMNS]
+    keys = [k for k in base if k != "columns"] + [f"columns.{c}" for c in access_json._COLUMNS]
     for _ in range(300):
         t = copy.deepcopy(base)
         for key in rng.sample(keys, rng.randint(1, 3)):
@@ -254,7 +255,7 @@ def test_hints_and_titles_from_an_exercise_print_as_one_line_of_text(tmp_path, c
 
 
 def test_a_check_record_cannot_forge_report_lines(tmp_path, capsys):
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     record = {
         "exercise": "tiled",

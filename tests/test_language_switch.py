@@ -162,11 +162,13 @@ def test_a_switch_in_a_lesson_keeps_the_step_frame_full_screen_and_presenter(win
 
 def test_a_chinese_lesson_is_chinese_whole_in_an_english_window(window, qtbot, monkeypatch):
     from gemmviz.ui.text import spoken_language
-    from gemmviz.ui.tiling import render
+    from gemmviz.ui.tiling import block
 
     spoken = []
-    words = render.caption_words
-    monkeypatch.setattr(render, "caption_words", lambda step: (spoken.append(spoken_language()), words(step))[1])
+    words = block.caption_words
+    monkeypatch.setattr(
+        block, "caption_words", lambda step, lang=None: (spoken.append(lang or spoken_language()), words(step, lang))[1]
+    )
     w = window
     assert w.lang == "en" and w.start_lesson(find_lesson("seed000", "zh"))
     view = w.lesson_view
@@ -295,3 +297,68 @@ def test_a_check_under_way_goes_on_through_a_switch(qtbot, tmp_path, monkeypatch
     finally:
         tab.shutdown()
         i18n.install(app, "en")
+
+
+L_KEY_AND_LEAVE = """
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication
+
+app = QApplication([])
+from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.lesson.lessons import find_lesson
+from gemmviz.ui import i18n
+from gemmviz.ui.lesson import mode
+from gemmviz.ui.window import MainWindow
+from tests.fakes import FakeGpuBackend
+
+i18n.install(app, "en")
+qs = QSettings(SETTINGS, QSettings.Format.IniFormat)
+w = MainWindow({"cpu": CpuBackend(), "cuda": FakeGpuBackend(available=False)}, settings=qs,
+               load_recorded_without_gpu=False)
+w.show()
+assert mode.open_presenter(w, find_lesson("seed000-20min", "en"))
+p, v = w.lesson_presenter, w.lesson_view
+v.go(3)
+v.deck.step_frame(2)
+app.processEvents()
+state = lambda: (w.screen().name(), w.isFullScreen(), p.screen().name(), p.isVisible(), v.deck.index,
+                 v.deck.frame.step)
+before = state()
+for lang in ("zh", "en"):  # L on the presenter's window, as the teacher presses it
+    app.sendEvent(p, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_L, Qt.KeyboardModifier.NoModifier))
+    app.processEvents()
+    assert (w.lang, v.lesson.lang, state()) == (lang, lang, before), (w.lang, v.lesson.lang, state(), before)
+v.deck.leave()
+app.processEvents()
+room = w.screen().availableGeometry()
+assert room.contains(w.normalGeometry()), (w.screen().name(), room, w.normalGeometry())
+w.recovery.ask = False
+w.close()
+print("fits", w.screen().name(), before)
+"""
+
+
+def test_l_switches_a_presented_lesson_and_the_window_then_fits_the_projector(tmp_path):
+    """L in the presenter's window: English ↔ 中文 with the step, its frame and both screens kept; Esc after
+    `gemmviz --presenter` leaves the window on the 1280×720 projector, fitted into it, not 1500×900 and cut."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    screens = [
+        {"name": "laptop", "x": 0, "y": 0, "width": 1920, "height": 1080},
+        {"name": "projector", "x": 1920, "y": 0, "width": 1280, "height": 720},
+    ]
+    config = tmp_path / "screens.json"
+    config.write_text(
+        json.dumps({"screens": [{**s, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1} for s in screens]})
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    script = f"SETTINGS = {str(tmp_path / 'settings.ini')!r}\n" + L_KEY_AND_LEAVE
+    root = Path(__file__).parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and "fits projector" in done.stdout, done.stderr[-2000:]

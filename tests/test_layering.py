@@ -157,6 +157,7 @@ CORE_BASE = {
     "paths",
     "problem",
     "registry",
+    "schema",
     "settings",
     "startup",
     "text",
@@ -245,6 +246,7 @@ def test_ui_is_organised_by_feature_and_every_package_ships():
         "recovery",
         "settings_store",
         "status",
+        "tabs",  # the registry of the window's tabs, one entry per feature's tab
         "text",
         "theme",
         "window",

@@ -459,18 +459,18 @@ def test_the_loader_explains_the_rules_a_lesson_meets(tmp_path, extra, key_line,
 
 
 def test_a_shipped_lesson_has_notes_on_every_step_and_claims_no_measurement(tmp_path, monkeypatch):
-    from gemmviz.core.lesson import lessons
+    from gemmviz.core.lesson import library
 
     folder = tmp_path / "lessons"
     folder.mkdir()
-    monkeypatch.setattr(lessons, "asset_files", lambda kind, suffix=".json": sorted(folder.glob(f"*{suffix}")))
+    monkeypatch.setattr(library, "asset_files", lambda kind, suffix=".json": sorted(folder.glob(f"*{suffix}")))
     (folder / "zznotes.toml").write_text('title = "L"\n' + GOOD_STEP, encoding="utf-8")
     with pytest.raises(LessonError, match=r"zznotes.toml:3: a shipped lesson has notes on every step"):
-        lessons.all_shipped_lessons()
+        library.all_shipped_lessons()
     notes = 'notes = "We measured this on this machine, said the teacher to the whole room today."\n'
     (folder / "zznotes.toml").write_text('title = "L"\n' + GOOD_STEP + notes, encoding="utf-8")
     with pytest.raises(LessonError, match=r"zznotes.toml:5: a shipped lesson may be replayed"):
-        lessons.all_shipped_lessons()
+        library.all_shipped_lessons()
 
 
 WORDS_PER_MINUTE = 130  # a lecturer's pace in English

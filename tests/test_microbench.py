@@ -98,7 +98,7 @@ def test_the_footer_names_the_recording_beside_what_the_step_quotes():
 
 
 def test_lesson_gaps_list_a_missing_recording(monkeypatch):
-    monkeypatch.setattr("gemmviz.core.lesson.lessons.shipped_microbench", lambda: None)
+    monkeypatch.setattr("gemmviz.core.lesson.placeholders.shipped_microbench", lambda: None)
     raw = 'title = "L"\n[[step]]\ntitle = "S"\ntext = "Shared takes {{latency shared}}."\nview = "text"\n'
     lesson = parse_lesson(raw, "l")
     from gemmviz.core.session.results import Session

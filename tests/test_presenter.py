@@ -62,7 +62,7 @@ def _present(qtbot, w, lesson, size):
     w.resize(*size)
     qtbot.waitExposed(p)
     for pane in (p.current, p.next):
-        pane.render()
+        pane.draw_slide()
     return p
 
 
@@ -113,7 +113,7 @@ def test_keys_in_either_window_move_both(qtbot, window):
     assert p.texts()["step"].startswith("step 2 ") and view.index == 1
     QTest.keyClick(view, Qt.Key.Key_Space)
     assert p.texts()["step"].startswith("step 3 ")
-    p.current.render()
+    p.current.draw_slide()
     assert p.current.what[1] == 2 and p.next.what[1] == 3
 
 
@@ -135,7 +135,7 @@ def test_animation_frames_step_inside_a_slide_in_both_windows(qtbot, window):
     QTest.keyClick(view, Qt.Key.Key_Comma)
     QTest.keyClick(p, Qt.Key.Key_Left, Qt.KeyboardModifier.ShiftModifier)
     assert view.index == index and anim.state.step == start
-    p.current.render()
+    p.current.draw_slide()
     assert p.current.what[-1] == start  # the presenter's slide drawn at the deck's frame
     view.go(index + 1)
     view.go(index)  # back on the slide: it opens on its named frame again

@@ -113,7 +113,7 @@ def test_back_shows_the_step_as_it_ended(qtbot, window):
     assert view.index == index and frame.step == len(frame.schedule.steps) - 1
     view._show_view()
     assert view.views[index].state.step == frame.step  # the projected animation too
-    p.current.render()
+    p.current.draw_slide()
     assert p.current.what[-1] == frame.step  # and the presenter's Now
     view.go(index + 1)
     QTest.keyClick(p, Qt.Key.Key_Home)  # Home and a jump open a step as it begins

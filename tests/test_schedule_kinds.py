@@ -47,14 +47,12 @@ class StripesRenderer(render.ScheduleRenderer):
 
 
 @pytest.fixture
-def stripes(monkeypatch):
+def stripes():
     schedule_kinds.register(ScheduleKind("stripes", ("paint",), _build, _grid, lambda v, t: Problem(2 * t, 2 * t, t)))
     render.register_renderer("stripes")(StripesRenderer)
-    monkeypatch.setitem(
-        VARIANTS, NAME, replace(VARIANTS["gpu-tiled"], name=NAME, title="Stripes", schedule_kind="stripes")
-    )
     try:
-        yield
+        with VARIANTS.scratch(replace(VARIANTS["gpu-tiled"], name=NAME, title="Stripes", schedule_kind="stripes")):
+            yield
     finally:
         schedule_kinds.unregister("stripes")
         render.unregister_renderer("stripes")

@@ -41,11 +41,12 @@ def make(qtbot, tmp_path):
     yield make_window
     for w in windows:
         w.close()
-        assert not w.controller.thread.isRunning()
+        assert not w.controller.worker_thread.isRunning()
 
 
 def _tabs(w: MainWindow) -> list[tuple[str, str]]:
-    return [(w.tabs.tabText(i), type(w.tabs.widget(i)).__name__) for i in range(w.tabs.count())]
+    """Each tab's whole title (its tooltip: a narrow bar shows the short one) and its class."""
+    return [(w.tabs.tabToolTip(i), type(w.tabs.widget(i)).__name__) for i in range(w.tabs.count())]
 
 
 def _menus(w: MainWindow) -> list:
@@ -62,7 +63,7 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
     eager = make()
     lazy = make(after_first_paint=True)
     # before its first frame: stand-ins in the chart tabs' places, with their titles; the Lesson menu in its place
-    assert not lazy.tabs_built and not {"charts_tab", "access_tab", "exercise_tab"} & set(vars(lazy))
+    assert not lazy.tabs_built and not any(lazy.built_tab(n) for n in ("charts", "accesses", "exercise"))
     assert [title for title, _ in _tabs(lazy)] == [title for title, _ in _tabs(eager)]
     assert [a.text() for a in lazy.menuBar().actions()] == [a.text() for a in eager.menuBar().actions()]
     assert lazy.lesson_mode.presenter_action is None
@@ -85,7 +86,7 @@ def test_the_first_frame_waits_for_nothing_it_does_not_show_then_the_window_is_w
 def test_a_chart_tab_asked_for_before_the_first_frame_is_built_then(make):
     w = make(after_first_paint=True)
     assert w.charts_tab is w.tabs.widget(0)  # built on the spot, in its stand-in's place
-    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w._stand_ins == {}
+    assert [t for _, t in _tabs(w)][:2] == ["ChartsTab", "RooflineTab"] and w.tabs_built
 
 
 def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
@@ -100,7 +101,7 @@ def test_a_lesson_given_at_start_keeps_the_chart_tabs_for_its_end(make, qtbot):
     assert not w.tabs_built  # not built behind the slide
     w.leave_lesson()
     qtbot.waitUntil(lambda: w.tabs_built, timeout=WAIT_MS)  # the tabs are back: built now
-    assert w.tabs.currentWidget() is w.charts_tab and w._stand_ins == {}
+    assert w.tabs.currentWidget() is w.charts_tab and w.tabs_built
 
 
 def test_the_app_reports_its_start_up_steps_without_pyqtgraph_before_the_frame(tmp_path):

@@ -274,3 +274,25 @@ def test_threads_outside_c_are_greyed_out_at_an_edge_block(qapp):
     inside = inset_pixel((0, 0), 0.9, 0.9)
     assert edge.saturation() < 40 and edge.lightness() < 170, edge.name()  # grey
     assert inside.saturation() > 40, inside.name()  # C's colour
+
+
+def test_the_frame_speaks_the_language_the_tab_is_given(qtbot):
+    """The window passes its language to the Tiling tab (ui/tabs.py) and again after a switch: the frame's
+    counters and caption (core messages) are drawn in it, whatever catalogue is installed."""
+    import re
+
+    from gemmviz.ui.theme import LIGHT
+
+    panel = TilingPanel(LIGHT, lang="zh")
+    qtbot.addWidget(panel)
+    panel.go(2)
+
+    def words() -> str:
+        texts: list = []
+        render_image(panel.frame_state(), 1280, 600, LIGHT, texts=texts)
+        return " ".join(text for text, _box in texts)
+
+    assert "这个线程块到目前为止" in words() and panel.frame_state().lang == "zh"
+    panel.set_language("en")
+    english = words()
+    assert "this block so far:" in english and not re.search("[\u4e00-\u9fff]", english)

@@ -76,7 +76,7 @@ def views_of(window: MainWindow) -> list:
 
 def test_every_view_subscribes_to_the_workspace_itself(window):
     ws = window.workspace
-    assert window._hardware_tab is None  # built when first opened or asked for, not before the first paint
+    assert window.built_tab("hardware") is None  # built when first opened or asked for, not before the first paint
     views = (window.charts_tab, window.roofline_tab, window.hardware_tab, window.compare)  # builds the Hardware tab
     following = owners(ws, "shown_changed")
     for view in views:
@@ -331,7 +331,9 @@ def test_no_code_sets_a_views_attributes_from_outside_it(window):
     views = views_of(window)
     window.leave_lesson()
     held = {name for name, value in vars(window).items() if any(value is v for v in views)}  # charts_tab, ...
-    held |= {"lesson_view", "hardware_tab"}  # the window's properties for the lesson on screen, the Hardware tab
+    # the window's properties: the lesson on screen, and the tabs (ui/tabs.py's registry, by name)
+    held |= {"lesson_view", "hardware_tab", "charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab"}
+    held |= {"tiling"}
     classes: dict[str, set[str]] = {}
     for cls, module in {type(v).__name__: type(v).__module__ for v in views}.items():
         tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
@@ -386,7 +388,7 @@ def test_closing_the_window_mid_check_kills_the_child_and_joins_the_worker(windo
     tab.set_file(path)
     tab.start_check()
     qtbot.waitUntil(lambda: "looking for a GPU" in tab.progress.text(), timeout=10_000)
-    runner = tab.thread
+    runner = tab.check_thread
     assert runner is not None and runner.running
     window.close()
     assert runner.cancel_flag.is_set() and not runner.running and not runner.detached

@@ -9,14 +9,16 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRectF, QSettings, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.problem import Problem
 from gemmviz.core.schedule.block import block_schedule
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
+from gemmviz.ui.tiling.block import counter_texts
 from gemmviz.ui.tiling.layout import fit_layout, thread_cell
-from gemmviz.ui.tiling.render import Background, FrameState, _counter_lines, font_px_for, render_image
+from gemmviz.ui.tiling.render import Background, FrameState, font_px_for, render_image
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 from tests.overlap import plot_texts, problems, widget_texts
@@ -104,8 +106,8 @@ def test_every_tab_fits_without_overlaps(shared_window, qtbot, size, projector, 
 def test_720p_with_the_control_panel_open_cuts_off_no_tab_and_no_panel_label(shared_window, qtbot, projector):
     """1280×720 with the control panel open, in projector type too: the window stays on the screen (the Hardware,
     Tiling and Accesses tabs made it 1,320 to 1,440 px wide: the tabs now scroll sideways in their own pane), every
-    tab's title is inside the part shown (cut with … where needed, the whole title its tooltip; the last ones were
-    behind scroll arrows), and the run panel is never wider than its pane (its check boxes' words wrap, a long
+    tab's title is inside the part shown and whole (the short titles and smaller type where the whole titles do
+    not fit, never below 3/4 of projector type, the whole title its tooltip; all seven were cut to "Cha…"), and the run panel is never wider than its pane (its check boxes' words wrap, a long
     variant title is cut with …): "flush L2 before each sample (cold)" and the M, N, K fields were cut at its edge."""
     from PySide6.QtCore import QPoint
     from PySide6.QtTest import QTest
@@ -126,9 +128,13 @@ def test_720p_with_the_control_panel_open_cuts_off_no_tab_and_no_panel_label(sha
         assert w.width() <= 1280 and w.minimumSizeHint().width() <= 1280, name
         bar = w.tabs.tabBar()
         at = bar.mapTo(shown, QPoint(0, 0))
+        metrics = QFontMetrics(bar.font())
         for i in range(w.tabs.count()):
             assert shown.rect().adjusted(0, 0, 1, 1).contains(bar.tabRect(i).translated(at)), (name, w.tabs.tabText(i))
-            assert w.tabs.tabToolTip(i) == w.tabs.tabText(i) != ""
+            assert w.tabs.tabText(i) != "" and w.tabs.tabToolTip(i) != ""  # the whole title where a short one shows
+            # no title cut with …: the whole or the short one, each in the tab's width (at most 3/4 of the type)
+            assert bar.tabRect(i).width() >= metrics.horizontalAdvance(w.tabs.tabText(i)), (name, w.tabs.tabText(i))
+        assert bar.font().pointSizeF() >= min(QApplication.font().pointSizeF(), 0.75 * PROJECTOR_LIGHT.font_pt)
         assert panel.minimumSizeHint().width() <= pane.width() and panel.width() <= pane.width(), name
     labels = {label.box: label for label in panel.findChildren(CheckLabel)}
     cold = labels[panel.cold_box]
@@ -238,7 +244,7 @@ def test_animation_frames_have_no_text_overlap_and_a_big_thread_cell(qapp, size,
             texts = []
             render_image(FrameState(s, i, phase, thread), w, h, scaled, background, texts=texts)
             assert texts and problems(texts, QRectF(0, 0, w, h)) == [], (i, phase)
-    lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in _counter_lines(s, 0, s.steps[0], thread)])
+    lay = fit_layout(w, h, s, font_px_for(w, h, scaled), [t for t, _b in counter_texts(s, 0, thread)])
     cell = thread_cell(lay, s, thread)
     assert cell is not None and min(cell.width(), cell.height()) >= 12 * h / 720 - 0.01
 

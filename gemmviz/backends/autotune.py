@@ -14,6 +14,7 @@ import os
 import statistics
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def tune(
         for i, config in enumerate(space):
             if cancel.is_set():
                 break
-            row = {"config": config, "status": "ok", "median_ms": None, "gflops": None}
+            row: dict[str, Any] = {"config": config, "status": "ok", "median_ms": None, "gflops": None}
             if i in errors:
                 row.update(status="compile error", error=errors[i])
             else:

@@ -13,13 +13,14 @@ import ctypes.util
 import glob
 import os
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from gemmviz.backends.gpu_timing import KernelTimer, Nvml
 from gemmviz.backends.kernel_cache import compile_cubin
 from gemmviz.backends.profile import instrument_source
-from gemmviz.backends.wgmma import DriverError
+from gemmviz.backends.wgmma import DriverError, WgmmaKernel
 from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceError, decode_trace
 from gemmviz.core.kernels import hopper_model
 from gemmviz.core.kernels.tuning import tuned_config
@@ -197,6 +198,13 @@ def fp32_peak_gflops(sms: int, cc: tuple[int, int], clock_mhz: float) -> float |
     return sms * lanes * 2 * clock_mhz / 1e3
 
 
+def launch_geometry(variant: Variant, p: Problem, params: dict, config: Mapping[str, int]) -> tuple[tuple, tuple]:
+    """(grid, block) of the variant's kernel at problem `p`; ValueError for a variant without one (cuBLAS)."""
+    if variant.geometry is None:
+        raise ValueError(f"{variant.name} has no launch geometry (runner {variant.runner!r})")
+    return variant.geometry(p, params, config)
+
+
 class CudaBackend(Backend):
     name = "cuda"
 
@@ -254,15 +262,15 @@ class CudaRun(KernelTimer):
         self.context = self.device.make_context(flags=cuda.ctx_flags.SCHED_AUTO | cuda.ctx_flags.MAP_HOST)
         self.hold = None  # the blocking kernel and its mapped flag (made on first use)
         self.events = (cuda.Event(), cuda.Event())
-        self.cublas_workspace = None
+        self.cublas_workspace: Any = None  # a PyCUDA allocation once cuBLAS runs
         self.cc = self.device.compute_capability()
         self.arch = f"sm_{self.cc[0]}{self.cc[1]}"
-        self.modules: dict[tuple, object] = {}
-        self.buffers: dict[str, object] = {}
+        self.modules: dict[str, Any] = {}  # cache key -> PyCUDA module
+        self.buffers: dict[str, Any] = {}  # "a", "b", "c" -> PyCUDA allocations
         self.inputs: Inputs | None = None
         self.flush = None
-        self.cublas_handle = None
-        self.wgmma: dict[str, object] = {}  # Hopper kernels loaded through the driver API (backends/wgmma.py)
+        self.cublas_handle: ctypes.c_void_p | None = None
+        self.wgmma: dict[str, WgmmaKernel] = {}  # Hopper kernels loaded through the driver API (backends/wgmma.py)
         self.config_override: dict[str, dict] = {}
         try:
             bus = self.device.pci_bus_id()
@@ -271,7 +279,7 @@ class CudaRun(KernelTimer):
         self.nvml = Nvml(bus)
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:
         # After a failed launch the context may be broken and every free may fail: try each, then always pop
         # and detach it, so the next CudaRun in this thread makes a fresh one.
         try:
@@ -375,7 +383,7 @@ class CudaRun(KernelTimer):
 
     def module(
         self, variant: Variant, params: dict, config: dict | None = None, traced: bool = False
-    ) -> tuple[object, bool]:
+    ) -> tuple[Any, bool]:
         """The variant's module for these params, and whether it came from the disk cache."""
         key, cubin, cached = compile_cubin(
             variant, params, config, self.arch, self.device.name(), self.modules, traced=traced
@@ -441,7 +449,7 @@ class CudaRun(KernelTimer):
 
     def _launcher(
         self, variant: Variant, params: dict, p, bufs: dict, config: dict, trace_buffer=None
-    ) -> tuple[object, bool | None]:
+    ) -> tuple[Callable[[], None], bool | None]:
         """A function that launches the job once, and whether its cubin came from the cache. With
         `trace_buffer`, the instrumented build, its `gemmviz_trace` pointed at that buffer."""
         import numpy as np
@@ -468,7 +476,7 @@ class CudaRun(KernelTimer):
 
             _check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
 
-            def launch():
+            def launch_cublas() -> None:
                 # Row-major C = A B is column-major C^T = B^T A^T: swap the operands, no transposes.
                 _check_cublas(
                     lib.cublasSgemm_v2(
@@ -477,7 +485,7 @@ class CudaRun(KernelTimer):
                     "cublasSgemm",
                 )
 
-            return launch, None
+            return launch_cublas, None
         if variant.runner == "wgmma-tma":
             return self._wgmma_launcher(variant, params, p, bufs, config, trace_buffer)
         if variant.runner != "kernel":
@@ -491,10 +499,10 @@ class CudaRun(KernelTimer):
         smem = variant.dynamic_smem(config) if variant.dynamic_smem else 0
         if smem:
             func.set_attribute(self.cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)
-        grid, block = variant.geometry(p, params, config)
+        grid, block = launch_geometry(variant, p, params, config)
         args = (a, b, c, np.int32(p.m), np.int32(p.n), np.int32(p.k))
 
-        def launch():
+        def launch() -> None:
             func.prepared_async_call(grid[:2], block, None, *args, shared_size=smem)
 
         return launch, cached
@@ -510,7 +518,7 @@ class CudaRun(KernelTimer):
         key, cubin, cached = compile_cubin(
             variant, params, config, "sm_90a", self.device.name(), self.wgmma, traced=traced
         )
-        if key not in self.wgmma:
+        if cubin is not None:  # None: the module is loaded already (its key is in self.wgmma)
             self.wgmma[key] = WgmmaKernel(cubin, cfg)
         if traced:
             self.wgmma[key].set_trace(int(trace_buffer))
@@ -566,8 +574,9 @@ class CudaRun(KernelTimer):
             splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
             if splits > 1:
                 notes.append(f"K split in {splits} slices (split-K)")
-        if rp != p:
-            bm, bn, bk = variant.pad_multiple(config)
+        multiple = variant.pad_multiple(config)
+        if rp != p and multiple is not None:  # padded: the variant has a multiple
+            bm, bn, bk = multiple
             notes.append(
                 f"inputs zero-padded to {rp.m}x{rp.n}x{rp.k} (the kernel needs multiples of {bm}x{bn}x{bk}); "
                 "the time includes the padding"
@@ -660,7 +669,7 @@ class CudaRun(KernelTimer):
             instrument_source(variant.source_text(), variant.kernel_name)
         except ValueError as exc:
             return None, f"no block trace: {exc}"
-        grid, _block = variant.geometry(rp, params, config)
+        grid, _block = launch_geometry(variant, rp, params, config)
         blocks = grid[0] * grid[1]
         nbytes = blocks * TRACE_FIELDS * 8
         try:

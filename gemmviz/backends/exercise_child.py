@@ -52,8 +52,8 @@ class Student:
         self.bufs: dict = {}
         cc = self.device.compute_capability()
         self.arch = f"sm_{cc[0]}{cc[1]}"
-        self.events = (cuda.Event(), cuda.Event())
-        self.hold = None
+        self.events: tuple | None = (cuda.Event(), cuda.Event())
+        self.hold: tuple | None = None  # KernelTimer's blocking kernel, made on first use
         self.flush = None
 
     def grid(self, m: int, n: int) -> tuple[int, int]:

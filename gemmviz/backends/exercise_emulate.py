@@ -16,13 +16,14 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gemmviz.backends import emulator as emu
 from gemmviz.backends.exercise_child import alternative, edge_pattern, k_shift, k_used
 from gemmviz.backends.exercise_facts import facts_of
-from gemmviz.core.exercise import record as _record  # (defines the report's messages)
+from gemmviz.core.exercise import report as _report  # (defines the report's messages)
 from gemmviz.core.exercise.diagnose import gather_rules
 from gemmviz.core.exercise.exercises import Exercise
 from gemmviz.core.measure.bench import Inputs, verify
@@ -110,7 +111,7 @@ class EmulatedCheck:
         m, n, k = shape
         if run.trap is not None:
             where = f"line {run.trap}" if run.trap else "a line the PTX does not name"
-            entry = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
+            entry: dict[str, Any] = {"shape": [m, n, k], "status": "launch-error", "error": f"trap at {where}"}
             return {**entry, "line": run.trap} if run.trap else entry
         if not run.finished:
             return {
@@ -414,7 +415,7 @@ def _printf_kept(by_size: list[tuple[list[int], int, list[str]]], limit: int = 2
     """The record's printf: at most `limit` lines, each size's first PRINTF_SHOWN first (a size that prints a
     lot leaves the others their first lines), then the rest in the order the sizes ran; `shapes` says which
     size printed which lines."""
-    kept = [min(len(lines), _record.PRINTF_SHOWN) for _s, _c, lines in by_size]
+    kept = [min(len(lines), _report.PRINTF_SHOWN) for _s, _c, lines in by_size]
     room = limit - sum(kept)
     for i, (_s, _c, lines) in enumerate(by_size):
         more = max(0, min(len(lines) - kept[i], room))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gemmviz.core.measure.bench import BenchSettings, Cancelled, sample_policy
 from gemmviz.core.measure.timing import SamplePolicy, Sampler
@@ -60,6 +60,16 @@ class Nvml:
 
 class KernelTimer:
     """Timing for CudaRun: needs self.cuda, self.context, self.device, self.events, self.hold and self.flush."""
+
+    # what the class it is mixed into sets (CudaRun, the exercise child's timer): PyCUDA's objects
+    cuda: Any  # pycuda.driver
+    context: Any
+    device: Any
+    events: tuple[Any, Any] | None  # (start, end) events; None once the run is closed
+    arch: str
+    hold: tuple | None  # the blocking kernel (_hold), made on first use
+    flush: Any  # the buffer written to flush L2 (_flush_buffer), made on first use
+    flush_bytes: int
 
     def _flush_buffer(self):
         if self.flush is None:
@@ -144,6 +154,8 @@ class KernelTimer:
         cuda = self.cuda
         if flush is not None:
             cuda.memset_d32_async(flush, 0, self.flush_bytes // 4)
+        if self.events is None:
+            raise RuntimeError("the CUDA run is closed: no events to time with")
         start, end = self.events
         if hold is not None:
             _module, func, flag, out, flag_ptr, out_ptr = hold
@@ -176,7 +188,7 @@ class KernelTimer:
 
     def _host_samples(self, launch, flush, cancel) -> list[float]:
         """What a Python caller waits: the host's clock around launch + synchronize (never charted)."""
-        samples = []
+        samples: list[float] = []
         begin = time.perf_counter()
         for _ in range(HOST_SAMPLES):
             if cancel.is_set():

@@ -36,6 +36,8 @@ _toolchain: dict | None = None
 class CacheRefused(OSError):
     """The kernel cache folder is not safe to use; the message says why. Kernels are compiled every time."""
 
+    exit_status: int  # set to 2 (the CLI's usage error) where GEMMVIZ_CACHE_DIR holds a bad value
+
 
 def toolchain_id() -> dict:
     """What else decides a cubin besides source and options: nvcc's version, the driver's, PyCUDA's."""
@@ -172,6 +174,8 @@ def compile_cubin(
     Thread-safe and context-free, so a tuning run can compile many configurations in parallel."""
     source = variant.source_text()
     if traced:
+        if variant.kernel_name is None:
+            raise ValueError(f"{variant.name} names no kernel to trace")
         source = instrument_source(source, variant.kernel_name)
     options = ["-O3", *variant.macro_options(params, config)]
     key = cache_key(source, options, arch, {**toolchain_id(), "gpu": gpu})

@@ -84,7 +84,10 @@ def record_stamps(m: int, n: int, k: int, sm: int = 0, seed: int = 0) -> Stamps:
         bufs = [cuda.to_device(a), cuda.to_device(b), cuda.mem_alloc(4 * m * n)]
         try:
             bt = None if cfg.b_regs else cuda.mem_alloc(4 * n * k)
-            launch = kernel.launcher(*(int(x) for x in bufs), m, n, k, *(() if bt is None else (int(bt), k)))
+            a_ptr, b_ptr, c_ptr = (int(x) for x in bufs)
+            launch = kernel.launcher(
+                a_ptr, b_ptr, c_ptr, m, n, k, None if bt is None else int(bt), None if bt is None else k
+            )
             slots = PIPE_TILES * (cfg.consumers + 1) * PIPE_KT * 3 * 2
             events, tiles = _traced_launch(cuda, kernel, launch, sm, slots, PIPE_TILES)
             c = np.empty((m, n), dtype=np.float32)

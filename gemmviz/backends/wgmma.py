@@ -12,6 +12,7 @@ Importing this module touches no driver; `load_driver()` does, on first use.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass
 
 KERNEL_NAME = "wgmma_tf32"
@@ -26,6 +27,18 @@ _OOB_FILL_ZERO = 0  # CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: out-of-range elements r
 _MAX_DYNAMIC_SMEM = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 
 TensorMapBytes = ctypes.c_uint64 * 16  # CUtensorMap: 128 opaque bytes
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One launch of a kernel, called with no arguments; it holds the ctypes memory the driver reads at each
+    launch (`keepalive`), which the launching function itself does not name."""
+
+    run: Callable[[], None]
+    keepalive: list
+
+    def __call__(self) -> None:
+        self.run()
 
 
 class DriverError(RuntimeError):
@@ -216,7 +229,9 @@ def _check(rc: int, what: str) -> None:
         raise DriverError(f"{what} failed: {rc} {msg.value.decode() if msg.value else ''}".strip())
 
 
-def tensor_map_2d(ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: int, box_cols: int) -> TensorMapBytes:
+def tensor_map_2d(
+    ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: int, box_cols: int
+) -> ctypes.Array[ctypes.c_uint64]:
     """TMA map of a row-major FP32 matrix (rows × cols, row pitch pitch_elems), 128-byte swizzle, OOB → 0."""
     if pitch_elems % 4 or ptr % 16:
         raise ValueError("TMA needs a 16-byte aligned base and a row pitch that is a multiple of 16 bytes")
@@ -334,7 +349,9 @@ class WgmmaKernel:
             _check(lib.cuModuleUnload(self._module), "cuModuleUnload")
             self._module = ctypes.c_void_p()
 
-    def launcher(self, a: int, b: int, c: int, m: int, n: int, k: int, bt: int | None = None, ldbt: int | None = None):
+    def launcher(
+        self, a: int, b: int, c: int, m: int, n: int, k: int, bt: int | None = None, ldbt: int | None = None
+    ) -> Launch:
         """A callable that launches C = A·B on stream 0 (no sync), every matrix dense: A m × k, B k × n, C m × n.
 
         Any m, n, k: where k (A's row) or n (B's row) is not a multiple of 4 floats, TMA's 16-byte row pitch,
@@ -386,6 +403,7 @@ class WgmmaKernel:
             pad_launches.append(((-(-p_cols // 32), -(-p_rows // 8), 1), p_params))
             keep += [p_args, p_params]
         if not cfg.b_regs:
+            assert bt is not None and ldbt is not None  # refused above without them
             t_args = [ctypes.c_uint64(b), ctypes.c_uint64(bt), ctypes.c_int(k), ctypes.c_int(n), ctypes.c_int(ldbt)]
             t_params = (ctypes.c_void_p * len(t_args))(*(ctypes.addressof(x) for x in t_args))
             t_grid = (-(-n // 32), -(-k // 32))
@@ -404,5 +422,4 @@ class WgmmaKernel:
                 "wgmma_tf32 launch",
             )
 
-        launch.keepalive = keep  # type: ignore[attr-defined]
-        return launch
+        return Launch(launch, keep)

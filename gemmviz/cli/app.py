@@ -52,4 +52,7 @@ def run_app(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CommandError(f"the desktop app needs PySide6 and pyqtgraph ({exc})") from None
     presenter = bool(getattr(args, "presenter", False))
-    return run(projector=args.projector, lesson=lesson, lang=getattr(args, "lang", None), presenter=presenter)
+    files = list(getattr(args, "open", None) or [])
+    return run(
+        projector=args.projector, lesson=lesson, lang=getattr(args, "lang", None), presenter=presenter, files=files
+    )

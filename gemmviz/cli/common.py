@@ -9,7 +9,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from gemmviz.core.fileio import check_target, hold
 from gemmviz.core.kernels.variants import VARIANTS
@@ -77,15 +77,15 @@ def check_outputs(*paths: tuple[str, str | None, tuple[str, ...]]) -> list[Path 
             raise UsageError(f"{option}: an empty file name; give the file to write")
     given = [(option, Path(path)) for option, path, _ in paths if path]
     seen: dict[Path, str] = {}
-    for option, path in given:
-        key = Path(os.path.realpath(path))  # never raises, not even for a loop of links
+    for option, named in given:
+        key = Path(os.path.realpath(named))  # never raises, not even for a loop of links
         if key in seen:
-            raise UsageError(f"{seen[key]} and {option} name the same file {path}")
+            raise UsageError(f"{seen[key]} and {option} name the same file {named}")
         seen[key] = option
     checked = [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
-    for path in checked:
-        if path is not None:
-            hold(path)
+    for target in checked:
+        if target is not None:
+            hold(target)
     return checked
 
 
@@ -103,7 +103,7 @@ class Output:
         self.lost = False  # the fallback failed too: only stdout has the results
 
     def save(self) -> None:
-        if self.path is None or self.lost:
+        if self.path is None or self.asked is None or self.lost:  # the path is None exactly when none was asked
             return
         try:
             self._write(self.path)
@@ -225,7 +225,7 @@ class Progress:
         self.stream = stream or sys.stderr
         # tqdm's disable=None means "disable unless the stream is a terminal"
         self.disable = None if enabled is None else not enabled
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar once the first progress comes (tqdm is imported then)
 
     def __call__(self, done: int, total: int, label: str) -> None:
         from tqdm import tqdm

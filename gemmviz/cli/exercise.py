@@ -22,7 +22,7 @@ import textwrap
 from pathlib import Path
 
 from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
-from gemmviz.core.fileio import InputFileError, OutputError, staged_folder, write_atomic, write_new
+from gemmviz.core.fileio import FileFormatError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.text import printable
@@ -71,12 +71,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--list", action="store_true", help="one exercise per line: name, title, languages, reference")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
+    for add in (_list_parser, _start_parser, _hint_parser, _check_parser, _show_parser, _grade_parser):
+        add(actions)
+    p.set_defaults(func=cmd_exercise)
+
+
+def _list_parser(actions) -> None:
     actions.add_parser(
         "list",
         help="one exercise per line: name, title, languages, reference (as --list)",
         description=_wrap("List the shipped exercises, one per line: name, title, languages, reference."),
         epilog=EPILOG,
     )
+
+
+def _start_parser(actions) -> None:
     start = actions.add_parser(
         "start",
         help="write the starter .cu and the task into DIR",
@@ -87,6 +96,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     start.add_argument("dir", nargs="?", default=".", help="the folder to write into (default: here)")
     start.add_argument("--lang", choices=LANGUAGES, default="en", help="the task's language")
     start.add_argument("--force", action="store_true", help="replace a starter and a task already there")
+
+
+def _hint_parser(actions) -> None:
     hint = actions.add_parser(
         "hint",
         help="show the exercise's hints up to N",
@@ -96,6 +108,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     hint.add_argument("name", help=NAME_HELP)
     hint.add_argument("n", type=whole_number, nargs="?", default=1, help="how many hints to show (default 1)")
     hint.add_argument("--lang", choices=LANGUAGES, default="en", help="the hints' language")
+
+
+def _check_parser(actions) -> None:
     check = actions.add_parser(
         "check",
         help="compile, run on fixed sizes, verify every element, run "
@@ -132,6 +147,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "race-free, access figures; never speed)",
     )
     check.add_argument("--lang", choices=LANGUAGES, default="en", help="the verdicts' and the cause's language")
+
+
+def _show_parser(actions) -> None:
     show = actions.add_parser(
         "show",
         help="print a saved check record",
@@ -141,9 +159,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
     )
     show.add_argument("file", help="a check record: the NAME.check.json that gemmviz exercise check wrote")
-    _grade_parser(actions)
     show.add_argument("--lang", choices=LANGUAGES, default="en", help="the verdicts' and the cause's language")
-    p.set_defaults(func=cmd_exercise)
 
 
 def _grade_parser(actions) -> None:
@@ -309,11 +325,11 @@ def _check(args) -> int:
 
 
 def _show(args) -> int:
-    from gemmviz.core.exercise.record import CheckFileError, load_check
+    from gemmviz.core.exercise.record import load_check
 
     try:
         record = load_check(args.file)
-    except (CheckFileError, InputFileError) as exc:
+    except FileFormatError as exc:  # the record's own refusal (CheckFileError) or the file's
         raise UsageError(str(exc)) from None
     print(_report(record, args.lang))
     return EXIT_OK
@@ -322,7 +338,7 @@ def _show(args) -> int:
 def _report(record: dict, lang: str) -> str:
     """The report as the terminal gets it: the file's name on one line, no control character of a name or of
     the student's code (core/text.printable)."""
-    from gemmviz.core.exercise.record import report_text
+    from gemmviz.core.exercise.report import report_text
 
     shown = {**record, "file": printable(record.get("file", ""))}
     return printable(report_text(shown, lang), lines=True)
@@ -346,6 +362,7 @@ def _grade(args) -> int:
     try:
         shard = parse_shard(args.shard) if args.shard is not None else None
         (target,) = check_outputs(("--csv", args.csv, (".csv",)))  # held: a second grading run of it is refused
+        assert target is not None  # --csv is required
     except GradeError as exc:
         raise UsageError(str(exc)) from None
     except OutputError as exc:

@@ -49,6 +49,22 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="; ".join(f"{kind.name}: {kind.description}" for kind in chart_kinds.kinds())
         + f"; {TRACE}: {TRACE_HELP} (default %(default)s)",
     )
+    _look_options(p)
+    _view_options(p)
+    _series_options(p)
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        required=True,
+        help=export_formats.describe(export_formats.CHART) + "; with --chart trace, " + export_formats.describe(TRACE),
+    )
+    _trace_options(p)
+    p.set_defaults(func=cmd_export)
+
+
+def _look_options(p: argparse.ArgumentParser) -> None:
+    """How the image looks: its size in pixels, the projector's large fonts, the theme."""
     p.add_argument(
         "--size",
         default="1920x1080",
@@ -56,6 +72,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--projector", action="store_true", help="large fonts and thick lines")
     p.add_argument("--dark", action="store_true", help="dark theme")
+
+
+def _view_options(p: argparse.ArgumentParser) -> None:
+    """What one chart kind shows: the speedup chart's baseline and size, the gap chart's pair of kernels."""
     p.add_argument(
         "--baseline",
         choices=[b.key for b in BASELINES],
@@ -69,6 +89,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "them (e.g. 'gpu-cpasync-any,cublas'; add @MxNxK where it holds several sizes; default: the best FP32 "
         "rung against cuBLAS at the largest size with both). The gap file is the session's, SESSION-gap.json",
     )
+
+
+def _series_options(p: argparse.ArgumentParser) -> None:
+    """Which of the session's results are drawn: variants, series, or a preset of the Charts tab."""
     p.add_argument("--variants", help="only these variants, comma-separated (default: all in the session)")
     p.add_argument(
         "--series",
@@ -81,13 +105,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="the series drawn, as the Charts tab's buttons choose them (default: seed-kernels with --projector, "
         "where a view says one thing; else all). --variants/--series choose instead where given",
     )
-    p.add_argument(
-        "-o",
-        "--output",
-        "--out",
-        required=True,
-        help=export_formats.describe(export_formats.CHART) + "; with --chart trace, " + export_formats.describe(TRACE),
-    )
+
+
+def _trace_options(p: argparse.ArgumentParser) -> None:
+    """--chart trace's own: the Hopper pipeline trace added and the clock that turns its cycles into time."""
     p.add_argument(
         "--pipeline",
         help="--chart trace: a Hopper pipeline trace (gemmviz profile --pipeline) to add, a file or a shipped name "
@@ -99,7 +120,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="--chart trace: the SM clock that turns a clock64 pipeline trace's cycles into µs (default: the "
         "session's measured clock for that kernel and size, else its GPU's SM clock)",
     )
-    p.set_defaults(func=cmd_export)
 
 
 def _sizes(problems: set[Problem]) -> str:
@@ -233,7 +253,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     results = apply_preset(results, args)
     base, note = choose_baseline(results, args.chart, args.baseline, at)
-    view = ChartView(base.key, at and at.key, "", **gap_options(args))
+    view = ChartView(base.key, at.key if at else None, "", **gap_options(args))
     check_view(results, args.chart, view, at)
     app = qt_app()
     from gemmviz.ui.export.exporters import ExportError, NothingToExport, export_chart, footer_text, session_origin
@@ -304,7 +324,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
         and (series is None or any(s.matches(r) for s in series))
     ]
     where = Path(shipped_session(args.pipeline)) if args.pipeline else pipeline_beside(path)
-    if args.pipeline and not where.is_file():
+    if args.pipeline and not (where and where.is_file()):
         raise UsageError(f"--pipeline {args.pipeline}: no such file")
     try:
         pipeline = load_pipeline_file(where) if where is not None else None

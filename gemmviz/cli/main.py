@@ -18,7 +18,7 @@ from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
 from gemmviz.core import interrupt
-from gemmviz.core.fileio import release_all
+from gemmviz.core.fileio import FileFormatError, release_all
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.text import printable
@@ -95,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
         "slide alone, full screen, on the projector: --lesson's lesson, else seed000",
     )
     parser.add_argument(
+        "--open",
+        metavar="FILE",
+        action="append",
+        help="open FILE in the app where its kind opens, as File > Open does (a session, an exercise check, a "
+        "lesson .toml); repeatable",
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         help="the window's language (default: the one last chosen, "
@@ -152,9 +159,12 @@ def _tolerant_streams() -> None:
     """stdout and stderr write what their encoding cannot hold as escapes (PYTHONIOENCODING=ascii, a lone
     surrogate from a file name) rather than failing with UnicodeEncodeError."""
     for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:  # not a TextIOWrapper (a test's capture): left as it is
+            continue
         try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (a test's capture): left as it is
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
             pass
 
 
@@ -249,8 +259,8 @@ def _interrupted(exc: KeyboardInterrupt) -> int:
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an exception that escaped a command, and the exit status it means."""
-    if isinstance(exc, (UsageError, ProblemError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
-        _error(exc)  # a bad argument, input file or environment variable (GEMMVIZ_CACHE_DIR: kernel_cache)
+    if isinstance(exc, (UsageError, ProblemError, FileFormatError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
+        _error(exc)  # a bad argument, input file (any format's refusal) or environment variable (GEMMVIZ_CACHE_DIR)
         return EXIT_USAGE
     missing = _missing_system_libraries(exc)
     if missing:

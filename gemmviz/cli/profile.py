@@ -212,7 +212,8 @@ def match_rows(step: Step, rows: Sequence[dict]) -> list[tuple[dict | None, str 
     if len(rows) != expected:
         why = f"ncu saw {len(rows)} launches of {step.kernel_regex}, expected {expected}; counters not attached"
         return [(None, why)] * len(step.jobs)
-    out, i = [], 0
+    out: list[tuple[dict | None, str | None]] = []
+    i = 0
     for result in step.results:
         n = launches_per_job(result.status)
         out.append(

@@ -57,15 +57,18 @@ class _TraceRun:
 
 def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
     from gemmviz.backends import accesses as backend
-    from gemmviz.core.hardware.accesses import from_raw
+    from gemmviz.core.hardware.accesses import AccessError, from_raw
 
     variant = VARIANTS[job.variant]
+    kernel = variant.kernel_name
+    if kernel is None:  # the traced runners' variants all name their kernel
+        raise AccessError(f"{job.variant} names no kernel to trace")
     config = dict(getattr(result, "config", None) or {}) or None
     options = ["-O3", *variant.macro_options(job.params_dict, config)]
     # the Hopper kernel has its own target (backends/cuda)
     line_arch = "sm_90a" if variant.runner == "wgmma-tma" else run.arch
     raw = backend.run_traced(
-        argv, variant.kernel_name, run.build, run.blocks, run.cap, lines=(variant.source_text(), options, line_arch)
+        argv, kernel, run.build, run.blocks, run.cap, lines=(variant.source_text(), options, line_arch)
     )
     p = job.problem
     rp = variant.run_problem(p, config)
@@ -73,7 +76,7 @@ def _job_trace(job, result, argv: Sequence[str], run: _TraceRun):
         raw.header, raw.records, raw.sass, job.variant, (p.m, p.n, p.k), job.params_dict, (rp.m, rp.n, rp.k)
     )
     if run.ncu is not None:
-        _add_ncu_counters(trace, argv, variant.kernel_name, run.ncu)
+        _add_ncu_counters(trace, argv, kernel, run.ncu)
     return trace
 
 

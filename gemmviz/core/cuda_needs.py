@@ -38,7 +38,7 @@ def _driver_loads() -> bool:
 def _toolkit_roots(nvcc: str | None, env: Mapping[str, str], exists: Callable[[str], bool]) -> list[str]:
     """Folders holding a whole toolkit (bin/nvcc and include/cuda.h): nvcc's own (through links), then
     CUDA_ROOT, CUDA_HOME, CUDA_PATH and /usr/local/cuda."""
-    candidates = [str(Path(nvcc).resolve().parent.parent)] if nvcc else []
+    candidates: list[str | None] = [str(Path(nvcc).resolve().parent.parent)] if nvcc else []
     candidates += [env.get("CUDA_ROOT"), env.get("CUDA_HOME"), env.get("CUDA_PATH"), *STANDARD_ROOTS]
     return [
         r

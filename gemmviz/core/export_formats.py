@@ -39,7 +39,7 @@ class ExportFormat:
         return f"{title or cls.title} ({' '.join('*' + s for s in all_suffixes(cls))})"
 
     @classmethod
-    def write(cls, *args):
+    def write(cls, *args, **kwargs):
         """Write it (the ui's subclass does: one module of ui/export/formats/)."""
         raise NotImplementedError(f"{cls.title}: no writer is registered (import gemmviz.ui.export.formats)")
 

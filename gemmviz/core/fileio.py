@@ -30,7 +30,7 @@ from gemmviz.core import interrupt
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; everything else still holds
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None: every use checks for None first
 
 
 class OutputError(OSError):
@@ -187,7 +187,13 @@ def atomic_file(path: str | os.PathLike, mode: int | None = None, follow_links: 
 
 
 # ---- reading what a user may have put there ------------------------------------------------------------
-class InputFileError(ValueError):
+class FileFormatError(ValueError):
+    """The one base of every refusal of a file or a value read from one (a session, a check record, a lesson, an
+    exercise, a setting, ncu's CSV, ...): the message says why in one line. A ValueError, so `except ValueError`
+    still catches it; the window and the CLI catch this where they would otherwise list the formats' own."""
+
+
+class InputFileError(FileFormatError):
     """A file that must not be read (not a regular file, over its size limit, unreadable): the message says
     why, without the path (the caller names it)."""
 

@@ -25,10 +25,11 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from types import FrameType, TracebackType
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-MESSAGES = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+MESSAGES: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -61,7 +62,7 @@ def _main_thread() -> bool:
 AGAIN_S = 0.02  # a signal that came during an import is sent again this much later
 
 
-def _handler(signum: int, frame) -> None:
+def _handler(signum: int, frame: FrameType | None) -> None:
     global _pending, _raised
     if _depth > 0:
         if _pending is None:
@@ -76,7 +77,7 @@ def _handler(signum: int, frame) -> None:
     raise Interrupted(signum)
 
 
-def _importing(frame) -> bool:
+def _importing(frame: FrameType | None) -> bool:
     """Whether Python is importing a module at `frame`. An exception raised there can be lost: an extension
     module's initialisation (numpy.random's, imported lazily on first use) may swallow it and leave the module
     half made, and the command runs on to its end (seen in `exercise check` under SIGTERM while the emulator
@@ -132,8 +133,8 @@ def raised() -> int | None:
     return _raised if _main_thread() else None
 
 
-def _unraisable(previous):
-    def hook(unraisable) -> None:
+def _unraisable(previous: Callable[[sys.UnraisableHookArgs], object]) -> Callable[[sys.UnraisableHookArgs], None]:
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
         global _pending
         exc = unraisable.exc_value
         if isinstance(exc, Interrupted):
@@ -145,8 +146,11 @@ def _unraisable(previous):
     return hook
 
 
-def _excepthook(previous):
-    def hook(kind, value, traceback) -> None:
+ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
+
+
+def _excepthook(previous: ExceptHook) -> ExceptHook:
+    def hook(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:
         # A C++ binding reports an error of Python code it called (PySide6 prints it through sys.excepthook):
         # the Interrupted itself, or the binding's own error that followed it, is the signal's, said once.
         if isinstance(value, Interrupted) or _raised is not None:
@@ -180,7 +184,7 @@ def handled() -> Iterator[None]:
         _pending = _raised = None
 
 
-def _exit_now(signum: int, _frame) -> None:
+def _exit_now(signum: int, _frame: FrameType | None) -> None:
     os.write(2, f"gemmviz: {MESSAGES.get(signum, 'interrupted')}\n".encode())
     os._exit(128 + signum)
 

@@ -32,7 +32,8 @@ Pure Python."""
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gemmviz.core import numbers
 from gemmviz.core.numbers import LANGUAGES, duration, rate
@@ -43,7 +44,7 @@ Message = dict  # {"key": str, "params": {name: value}}
 SEPARATORS = {"en": {"list": ", ", "semi": "; "}, "zh": {"list": "、", "semi": "；"}}
 
 
-def msg(key: str, **params) -> Message:
+def msg(key: str, **params: Any) -> Message:
     """A message: its key and parameters (JSON-ready), checked against the English template's fields."""
     if key not in TEMPLATES:
         raise KeyError(f"no message {key!r}")
@@ -70,7 +71,7 @@ def fields(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
-def _value(name: str, v, lang: str) -> str:
+def _value(name: str, v: object, lang: str) -> str:
     if isinstance(v, Mapping) and "key" in v:
         return render(v, lang)
     if isinstance(v, bool):
@@ -93,10 +94,10 @@ class _Formatter(string.Formatter):
         super().__init__()
         self.lang = lang
 
-    def get_value(self, key, args, kwargs):
-        return key, kwargs.get(key)
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[int | str, Any]:
+        return key, kwargs.get(str(key))
 
-    def format_field(self, value, spec: str) -> str:
+    def format_field(self, value: tuple[int | str, Any], spec: str) -> str:
         name, v = value
         if not spec:
             return _value(str(name), v, self.lang)
@@ -140,7 +141,9 @@ def _big(x: float, lang: str) -> str:
     return f"{numbers.sig(x / 1e9, 3)} billion" if x >= 1e9 else f"{numbers.sig(x / 1e6, 3)} million"
 
 
-def render(message: Message | str | None, lang: str = "en", params: Mapping[str, object] | None = None) -> str:
+def render(
+    message: Mapping[str, Any] | str | None, lang: str = "en", params: Mapping[str, object] | None = None
+) -> str:
     """The message in `lang` (English where the language lacks the key or is unknown); '' for None. `message` is
     a Message, or a key with its `params`."""
     if not message:
@@ -165,7 +168,7 @@ def valid(message: object) -> bool:
     return isinstance(params, dict) and len(params) <= 16 and all(_plain(v, 3) for v in params.values())
 
 
-def _plain(v, depth: int) -> bool:
+def _plain(v: object, depth: int) -> bool:
     if depth < 0:
         return False
     if v is None or isinstance(v, bool | int | float):

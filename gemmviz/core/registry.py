@@ -1,11 +1,12 @@
-"""One `Registry` for every name-keyed registry of gemmviz: chart kinds, export formats, lesson views, schedule
-kinds (core), and their drawings, renderers and writers (ui).
+"""One `Registry` for every name-keyed registry of gemmviz: kernel variants, chart kinds, export formats, lesson
+views, schedule kinds (core), and their drawings, renderers and writers (ui).
 
 A registry is a read-only mapping from a key (a name; an export format's is (target, name)) to an entry, in the
 order entries were first added. `add` refuses a second entry under a key, except, where the registry allows it,
 a subclass of the entry there: the ui's class extending core's Qt-free description takes its place (and
 `remove` puts the description back). `scratch` adds an entry for the length of a `with` block, which is how the
-tests make an addition of each kind and run the suite's checks over it. Modules that register themselves are
+tests make an addition of each kind and run the suite's checks over it; `substitute` puts another entry in the
+place of a registered one for a block (a test's broken copy of a shipped entry). Modules that register themselves are
 found by name: `import_prefixed` (every module of a package with a prefix) and `import_if_present` (one module
 looked for by an entry's name).
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, Generic, TypeVar, cast
 
@@ -31,14 +32,23 @@ class Registry(Mapping[K, T], Generic[K, T]):
     """Entries by key, in the order they were first added.
 
     `what` names an entry in messages ("chart kind"); `key` gives an entry's key (its `name` by default);
-    with `replaces`, a subclass of a registered class, under its key, replaces it and keeps its place."""
+    with `replaces`, a subclass of a registered class, under its key, replaces it and keeps its place; `entries`
+    are added first, in their order (a registry written as one literal, like the kernel variants)."""
 
-    def __init__(self, what: str, key: Callable[[Any], Any] = _name_of, replaces: bool = False) -> None:
+    def __init__(
+        self,
+        what: str,
+        key: Callable[[Any], Any] = _name_of,
+        replaces: bool = False,
+        entries: Iterable[T] = (),
+    ) -> None:
         self.what = what
         self._key = key
         self._replaces = replaces
         self._entries: dict[K, T] = {}
         self._replaced: dict[int, T] = {}  # id(replacement) -> the entry it replaced
+        for entry in entries:
+            self.add(entry)
 
     # ---- the mapping ----
     def __getitem__(self, key: K) -> T:
@@ -107,6 +117,18 @@ class Registry(Mapping[K, T], Generic[K, T]):
             yield entry
         finally:
             self.remove(entry if key is None else key)
+
+    @contextlib.contextmanager
+    def substitute(self, entry: T, key: K | None = None) -> Iterator[T]:
+        """`entry` in the place of the entry registered under its key (or `key`) for the length of the block, then
+        that one back where it was; KeyError naming the known keys if none is registered there."""
+        key = self._key(entry) if key is None else key
+        shipped = self.find(key)
+        self._entries[key] = entry
+        try:
+            yield entry
+        finally:
+            self._entries[key] = shipped
 
 
 def import_prefixed(package: ModuleType, prefix: str) -> tuple[str, ...]:

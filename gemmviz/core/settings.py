@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
+from gemmviz.core.fileio import FileFormatError
+from gemmviz.core.schema import NAME_CONTROL, Schema, Wording
 
 log = logging.getLogger("gemmviz")
 
@@ -25,8 +27,6 @@ CUSTOM_SIZE = "Custom M×N×K"
 MAX_RECENT = 8
 MAX_BYTES = 64 * 1024  # a window geometry or splitter state is a few dozen bytes
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off", "")
-# control characters and bidirectional overrides, as in session files' names (core/session/results.py)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
 SETTINGS_NAME = "gemmviz.conf"
 MAX_FILE_BYTES = 1 << 20  # a settings file is a few KiB; a bigger one is not ours
@@ -54,7 +54,7 @@ def settings_file_problem(path: Path) -> str | None:
     return None
 
 
-class SettingError(ValueError):
+class SettingError(FileFormatError):
     """A stored value that does not fit its declaration; the message says why."""
 
 
@@ -101,53 +101,52 @@ def _short(raw: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# A stored value's checks: core/schema.py's, in the words of the settings' log line (which names the key)
+SETTINGS = Schema(
+    lambda _where, message: SettingError(message),
+    Wording(
+        at="{what}",
+        whole="not a whole number ({got})",
+        whole_range="{value} is out of range {lo}..{hi}",
+        whole_below="{value} is out of range {lo}..{hi}",
+        boolean="not true or false ({got})",
+        text="not text ({got})",
+        text_long="{n} characters, over the {limit} limit",
+        control="contains control characters",
+        one_of="{got} is not one of {values}",
+        sequence="not a list ({got})",
+        sequence_long="{n} items, over the {limit} limit",
+        shown=_short,
+    ),
+)
+
+
 def _int(s: Setting, raw: object) -> int:
     # INI files store numbers as text: "20" is 20, "abc" is not a number.
-    if isinstance(raw, bool):
-        raise SettingError(f"not a whole number ({_short(raw)})")
     if isinstance(raw, str):
         text = raw.strip()
-        if not _WHOLE.fullmatch(text):  # ASCII digits only: "--5", "1_0", "٣" and "1e3" are not settings' numbers
-            raise SettingError(f"not a whole number ({_short(raw)})")
-        raw = int(text)
-    if not isinstance(raw, int):
-        raise SettingError(f"not a whole number ({_short(raw)})")
-    if (s.lo is not None and raw < s.lo) or (s.hi is not None and raw > s.hi):
-        raise SettingError(f"{raw} is out of range {s.lo}..{s.hi}")
-    if s.choices is not None and raw not in s.choices:
-        raise SettingError(f"{raw} is not one of {', '.join(map(str, s.choices))}")
-    return raw
+        # ASCII digits only: "--5", "1_0", "٣" and "1e3" are not settings' numbers
+        raw = int(text) if _WHOLE.fullmatch(text) else raw
+    value = SETTINGS.whole(s.lo, s.hi)(raw, s.key)
+    return value if s.choices is None else SETTINGS.one_of(*s.choices)(value, s.key)
 
 
-def _bool(_s: Setting, raw: object) -> bool:
-    if isinstance(raw, bool):
-        return raw
+def _bool(s: Setting, raw: object) -> bool:
     if isinstance(raw, str) and raw.strip().lower() in _TRUE + _FALSE:
         return raw.strip().lower() in _TRUE
-    raise SettingError(f"not true or false ({_short(raw)})")
+    return SETTINGS.boolean(raw, s.key)
 
 
 def _str(s: Setting, raw: object) -> str:
-    if not isinstance(raw, str):
-        raise SettingError(f"not text ({_short(raw)})")
-    if len(raw) > s.max_len:
-        raise SettingError(f"{len(raw)} characters, over the {s.max_len} limit")
-    if _CONTROL.search(raw):
-        raise SettingError("contains control characters")
-    if s.choices is not None and raw not in s.choices:
-        raise SettingError(f"{_short(raw)} is not one of {', '.join(map(str, s.choices))}")
-    return raw
+    text = SETTINGS.text(s.max_len, pattern=NAME_CONTROL)(raw, s.key)
+    return text if s.choices is None else SETTINGS.one_of(*s.choices)(text, s.key)
 
 
-def _items(s: Setting, raw: object) -> list:
+def _items(s: Setting, raw: object) -> list[object]:
     # QSettings gives a one-item list back as a bare string, and an empty list as None or "".
     if isinstance(raw, str):
         raw = [raw] if raw else []
-    if not isinstance(raw, list | tuple):
-        raise SettingError(f"not a list ({_short(raw)})")
-    if len(raw) > s.max_len:
-        raise SettingError(f"{len(raw)} items, over the {s.max_len} limit")
-    return list(raw)
+    return SETTINGS.sequence(list(raw) if isinstance(raw, tuple) else raw, s.key, s.max_len)
 
 
 def _int_list(s: Setting, raw: object) -> list[int]:
@@ -167,10 +166,9 @@ def _str_list(s: Setting, raw: object) -> list[str]:
 
 
 def _bytes(s: Setting, raw: object) -> bytes:
-    if not isinstance(raw, bytes | bytearray):
-        raise SettingError(f"not saved window data ({_short(raw)})")
-    if not raw or len(raw) > s.max_len:
-        raise SettingError(f"{len(raw)} bytes, not 1..{s.max_len}")
+    SETTINGS.need(isinstance(raw, bytes | bytearray), s.key, f"not saved window data ({_short(raw)})")
+    assert isinstance(raw, bytes | bytearray)
+    SETTINGS.need(0 < len(raw) <= s.max_len, s.key, f"{len(raw)} bytes, not 1..{s.max_len}")
     return bytes(raw)
 
 

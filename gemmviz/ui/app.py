@@ -9,8 +9,14 @@ import socket
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from gemmviz.core import interrupt
+
+if TYPE_CHECKING:  # Qt and the window load when the app starts (run), not when this module is imported
+    from PySide6.QtCore import QCoreApplication
+
+    from gemmviz.ui.window import MainWindow
 
 CHART_OPTIONS = {"antialias": True}  # pyqtgraph's, set before the window's first chart is made
 
@@ -47,11 +53,13 @@ def run(
     lesson=None,
     lang: str | None = None,
     presenter: bool = False,
+    files: list[str] | None = None,
 ) -> int:
     """The app; with `lesson` (a core.lesson.lessons.Lesson) it opens in lesson mode; `lang` (--lang) picks the window's
     language and is remembered (else the one remembered, else the system's), and a shipped lesson's language
     follows it where the lesson has that language. `presenter`: the lesson (seed000 if none) with the
-    presenter's window, the slide full screen."""
+    presenter's window, the slide full screen. `files` (--open): each opened where its kind opens (ui/files.READERS),
+    once the window is on screen."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -63,7 +71,8 @@ def run(
     from gemmviz.ui.window import MainWindow
 
     startup_mark("ui-imported")
-    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv if argv is not None else sys.argv[:1])
     stop = Stop(app)  # Ctrl+C and SIGTERM from here on: taken when the event loop runs
     app.setApplicationName("gemmviz")
     app.setOrganizationName("gemmviz")
@@ -95,6 +104,8 @@ def run(
         window.show()
     _adopt(window)
     QTimer.singleShot(0, window.recovery.offer)  # results of a session that crashed: restore them?
+    if files:
+        QTimer.singleShot(0, lambda: window.open_paths(list(files)))
     if presenter:
         from gemmviz.ui.lesson.mode import open_presenter
 
@@ -135,10 +146,12 @@ class Stop:
     the orderly stop GRACE_S, then ends the process itself with the same line and status. Nothing is lost by
     that: the recovery file is rewritten after each result (MainWindow._on_result)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: QCoreApplication) -> None:
         from PySide6.QtCore import QSocketNotifier
 
-        self.app, self.window, self.signum = app, None, None
+        self.app = app
+        self.window: MainWindow | None = None
+        self.signum: int | None = None
         self._lock = threading.Lock()
         self._announced = False
         self.reader, self.writer = socket.socketpair()  # the C handler writes the signal's number here
@@ -196,7 +209,7 @@ class Stop:
             if self._announced:
                 return
             self._announced = True
-            line = f"gemmviz: {interrupt.MESSAGES.get(signum, 'interrupted')}\n"
+            line = f"gemmviz: {interrupt.MESSAGES.get(signal.Signals(signum), 'interrupted')}\n"
             try:
                 os.write(2, line.encode())  # not through sys.stderr, whose lock another thread may hold
             except OSError:

@@ -55,7 +55,7 @@ class WorkspaceFollower(QObject):
         connections = self._connections  # the closure below holds neither the view nor this follower
         view.destroyed.connect(lambda *_: _disconnect(connections))
 
-    def connect(self, signal, slot: Callable) -> None:
+    def connect(self, signal, slot: Callable) -> None:  # type: ignore[override]  # a follower's own; QObject's static connect is not used on it
         """Connect `slot` to one of `workspace.events`' signals, to be disconnected with the others."""
         signal.connect(slot)
         self._connections.append((signal, slot))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Callable
 
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetrics, QGuiApplication
 
@@ -125,10 +126,11 @@ def lesson_text(lesson) -> str:
     return "\n".join([lesson.title, lesson.summary, *(f"{s.title}\n{s.text}\n{s.quoted}" for s in lesson.steps)])
 
 
-def warn_missing(window, text: str, where: str = "") -> str:
-    """Show missing_font_warning in the window's status bar (for a minute) and the log; returns it."""
+def warn_missing(show_status: Callable[[str, int], object], text: str, where: str = "") -> str:
+    """Show missing_font_warning in the window's status bar (`show_status(text, ms)`, for a minute) and the log;
+    returns it."""
     warning = missing_font_warning(text, where)
     if warning:
         log.warning("%s", warning)
-        window.statusBar().showMessage("⚠ " + warning, 60000)
+        show_status("⚠ " + warning, 60000)
     return warning

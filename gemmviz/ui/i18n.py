@@ -229,6 +229,12 @@ def add_menu(window) -> QMenu:
     return menu
 
 
+def next_language(lang: str) -> str:
+    """The language after `lang` in the View ▸ Language menu's order, round to the first (a lesson's L key)."""
+    codes = list(NAMES)
+    return codes[(codes.index(lang) + 1) % len(codes)] if lang in codes else codes[0]
+
+
 def choose(window, code: str):
     """Save the choice and switch the window to that language in place (MainWindow.set_language: every widget
     keeps its state, a run and a lesson go on). Returns the window."""

@@ -100,4 +100,6 @@ def quit_without_window(window) -> None:
     if window.recovery.unsaved:
         window.recovery.write()
     window.shutdown()  # cancels the run, waits at most 2 s for the worker, detaches one stuck in a native call
-    QApplication.instance().exit(0)  # not quit(): Qt 6's quit() closes the windows first, and closeEvent asks
+    app = QApplication.instance()
+    if app is not None:
+        app.exit(0)  # not quit(): Qt 6's quit() closes the windows first, and closeEvent asks

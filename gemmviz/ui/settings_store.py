@@ -50,9 +50,9 @@ def restore_bytes(qs: QSettings, setting: Setting, apply: Callable[[QByteArray],
     """Hand a stored geometry or splitter state to `apply` (restoreGeometry, restoreState); False when there is
     none or Qt refuses it (logged), so the caller uses its default."""
     data = read(qs, setting)
-    if data is None:
+    if not isinstance(data, (bytes, bytearray)):  # none stored (read() checked what is)
         return False
-    if not apply(QByteArray(data)):
+    if not apply(QByteArray(bytes(data))):
         log.warning("settings: %s: not valid saved window data; using the default", setting.key)
         return False
     return True

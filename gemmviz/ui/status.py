@@ -6,9 +6,12 @@ tab's tooltip, no title pushed behind scroll arrows; and the run's progress in t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -136,16 +139,105 @@ class FairTabBar(QTabBar):
 
 
 class Tabs(QTabWidget):
-    """A QTabWidget with a FairTabBar, its titles cut with … where they do not fit, each one's tooltip its title."""
+    """A QTabWidget with a FairTabBar whose titles fit the width it gets: each tab's whole title where they all fit,
+    else its short title (ui/tabs.py: "Tiling" for "Tiling animation"), in type made smaller down to
+    `SMALLEST_TYPE` of the window's (a projector's 20 pt down to 15: still 20 px at 720p), and only then cut
+    with …, longest first; each one's tooltip its whole title."""
+
+    SMALLEST_TYPE = 0.75  # of the window's type, where that is larger than 12 pt (projector type)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setTabBar(FairTabBar(self))
         self.setElideMode(Qt.TextElideMode.ElideRight)
         self.setUsesScrollButtons(False)
-
         self.viewport_shown = None  # the scroll area's viewport where the tabs scroll sideways (show_in)
+        self._titles: dict[QWidget, tuple[Callable[[], str], Callable[[], str] | None]] = {}
+        self.short = False  # the short titles are shown
+        self._laying_out = False
 
+    # ---- titles --------------------------------------------------------------------------------------------
+    def add_titled(self, tab: QWidget, title: Callable[[], str], short: Callable[[], str] | None = None) -> None:
+        """Add `tab` with its titles: callables giving them in the window's language (retranslate_titles)."""
+        self._titles[tab] = (title, short)
+        self.addTab(tab, "")
+        self.retranslate_titles()
+
+    def replace(self, old: QWidget, tab: QWidget) -> None:
+        """`tab` takes `old`'s place and titles; the current tab stays current, nothing is told."""
+        index = self.indexOf(old)
+        was_current = self.currentWidget() is old
+        self.blockSignals(True)  # the same tab stays current: nothing to tell the window
+        try:
+            self._titles[tab] = self._titles.pop(old)
+            self.insertTab(index, tab, self.tabText(index))  # before `old`, which moves to index + 1
+            self.setTabToolTip(index, self.tabToolTip(index + 1))
+            if was_current:
+                self.setCurrentIndex(index)
+            self.removeTab(index + 1)
+        finally:
+            self.blockSignals(False)
+
+    def retranslate_titles(self) -> None:
+        """Every title again, in the language of the moment, whole or short as the bar's width allows."""
+        self._lay_out_tabs()
+
+    def _room(self) -> int:
+        room = self.contentsRect().width() - 4
+        if self.viewport_shown is not None:
+            room = min(room, self.viewport_shown.width() - 4)
+        return room
+
+    def _titles_of(self, index: int) -> tuple[Callable[[], str], Callable[[], str] | None] | None:
+        tab = self.widget(index)
+        return None if tab is None else self._titles.get(tab)
+
+    def _text(self, index: int, short: bool) -> str:
+        titles = self._titles_of(index)
+        if titles is None:
+            return self.tabText(index)
+        title, short_title = titles
+        return short_title() if short and short_title is not None else title()
+
+    def _needed(self, short: bool, font: QFont) -> int:
+        """The bar's width for every title, whole or short, in `font`: each tab's text and its frame."""
+        bar = self.tabBar()
+        now, metrics = QFontMetrics(bar.font()), QFontMetrics(font)
+        total = 0
+        for i in range(self.count()):
+            frame = QTabBar.tabSizeHint(bar, i).width() - now.horizontalAdvance(self.tabText(i))
+            total += metrics.horizontalAdvance(self._text(i, short)) + frame
+        return total
+
+    def _lay_out_tabs(self) -> None:
+        """The titles and their type for the width the bar gets: whole, else short, else short in smaller type
+        (not below SMALLEST_TYPE of the window's), else cut with … by the FairTabBar."""
+        if self._laying_out:
+            return
+        self._laying_out = True
+        try:
+            bar, room = self.tabBar(), self._room()
+            base = QFont(QApplication.font())
+            points = base.pointSizeF()
+            smallest = points if points <= 12 else max(12.0, points * self.SMALLEST_TYPE)
+            self.short = self.isVisible() and room > 0 and self._needed(False, base) > room  # (hidden: whole)
+            if self.short:
+                while points > smallest and self._needed(True, _sized(base, points)) > room:
+                    points = max(smallest, points - 1)
+            chosen = _sized(base, points)
+            if bar.font() != chosen:
+                bar.setFont(chosen)
+            for i in range(self.count()):
+                text = self._text(i, self.short)
+                if self.tabText(i) != text:
+                    self.setTabText(i, text)
+                titles = self._titles_of(i)
+                self.setTabToolTip(i, titles[0]() if titles is not None else text)
+            bar.setElideMode(bar.elideMode())  # the caps depend on the width: the bar lays its tabs out again
+        finally:
+            self._laying_out = False
+
+    # ---- size --------------------------------------------------------------------------------------------
     def minimumSizeHint(self) -> QSize:
         """As wide as the tab shown needs (Qt's is the widest any tab needs, a hidden one's included: a tab still
         in projector type made every other one scroll sideways)."""
@@ -167,13 +259,20 @@ class Tabs(QTabWidget):
             self._lay_out_tabs()
         return False
 
-    def _lay_out_tabs(self) -> None:
-        bar = self.tabBar()
-        bar.setElideMode(bar.elideMode())  # the caps depend on the width: the bar lays its tabs out again
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):  # projector type
+            self._lay_out_tabs()
 
     def resizeEvent(self, event) -> None:
         self._lay_out_tabs()
         super().resizeEvent(event)
+
+
+def _sized(font: QFont, points: float) -> QFont:
+    out = QFont(font)
+    out.setPointSizeF(points)
+    return out
 
 
 class RunProgress:

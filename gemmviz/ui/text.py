@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, QTranslator
+
+from gemmviz.core.catalogue import QT_TRANSLATE_NOOP  # typed: a str (Qt's stub says object); lupdate reads either
 
 __all__ = ["QT_TRANSLATE_NOOP", "Words", "plain", "speaking", "spoken_language", "tooltip", "tr"]
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QCoreApplication, QMetaObject, QMimeData, QSettings, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -27,7 +27,7 @@ from gemmviz.core.problem import ProblemError
 from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace, default_replay_session, recorded_sessions
-from gemmviz.ui import about, i18n, settings_store
+from gemmviz.ui import about, i18n, settings_store, tabs
 from gemmviz.ui.export.animation import AnimationExport, AnimationExports
 from gemmviz.ui.files import SessionFiles
 from gemmviz.ui.follow import WorkspaceFollower, unfollow_all
@@ -37,18 +37,18 @@ from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, Tabs, fit_screen
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
-from gemmviz.ui.tiling.view import PresenterKeys, TilingPanel
+from gemmviz.ui.tiling.view import PresenterKeys
 
-if TYPE_CHECKING:  # imported where they are built (_build_tabs, hardware_tab), not before the first frame
+if TYPE_CHECKING:  # imported where they are built (ui/tabs.py's factories), not before the first frame
     from gemmviz.ui.accesses.tab import AccessTab
     from gemmviz.ui.charts.compare import ComparePanel
     from gemmviz.ui.charts.tab import ChartsTab
     from gemmviz.ui.exercise.tab import ExerciseTab
     from gemmviz.ui.hardware.tab import HardwareTab
-    from gemmviz.ui.lesson.mode import LessonMode, LessonView
+    from gemmviz.ui.lesson.mode import LessonHost, LessonMode, LessonView
     from gemmviz.ui.roofline.tab import RooflineTab
+    from gemmviz.ui.tiling.view import TilingPanel
 
-DEFERRED_TABS = ("charts_tab", "roofline_tab", "compare", "access_tab", "exercise_tab")
 NO_GPU_STYLE = "background: #FFF4CE; color: #4A3B00; padding: 6px;"
 
 
@@ -60,16 +60,19 @@ def _export_dialog():
 
 
 class _StandIn(QWidget):
-    """A tab's place until the tabs the first frame does not show are built: shown after the first frame (a lesson
-    given at start ends, or the tab is chosen), it has them built on the next turn."""
+    """A tab's place until it is built (ui/tabs.py: after the first frame, when opened, or again after a language
+    switch). `initial`: held since the window was made; shown after the first frame (a lesson given at start
+    ends, or the tab is chosen), it has the tabs the first frame did not show built on the next turn."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: MainWindow, name: str, initial: bool) -> None:
         super().__init__()
         self._window = window
+        self.name = name
+        self.initial = initial
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._window.painted:
+        if self.initial and self._window.painted:
             _queue(self._window, "_build_tabs")
 
 
@@ -84,6 +87,30 @@ def _set_checked(action: QAction, on: bool) -> None:
     action.blockSignals(True)
     action.setChecked(on)
     action.blockSignals(False)
+
+
+def _dropped_paths(mime: QMimeData) -> list[str]:
+    """The local files in a drag whose kind the window opens (none where any is of no kind: the drop is refused)."""
+    from gemmviz.ui.files import reader_for
+
+    paths = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()] if mime.hasUrls() else []
+    return paths if paths and all(reader_for(p) is not None for p in paths) else []
+
+
+def _app() -> QApplication:
+    """The application (a window needs one)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app
+
+
+def _menu_actions(widget: QWidget) -> Iterator[QAction]:
+    for action in widget.actions():
+        menu = action.menu()
+        if isinstance(menu, QMenu):
+            yield from _menu_actions(menu)
+        elif not action.isSeparator():
+            yield action
 
 
 def _lesson():
@@ -101,11 +128,7 @@ class MainWindow(QMainWindow):
     until then; the Lesson menu is there, filled then. Without it (tests, a language switch) all is built here.
     `chart_options`: pyqtgraph's configuration, set before the first chart is made."""
 
-    charts_tab: ChartsTab  # these five: set by _build_tabs (see __getattr__)
-    roofline_tab: RooflineTab
-    compare: ComparePanel
-    access_tab: AccessTab
-    exercise_tab: ExerciseTab
+    languageChanged = Signal(str)  # after set_language: the tabs that follow it set their words (ui/tabs.py)
     firstPainted = Signal()  # the window's first frame is on screen (benchmarks/startup_time.py waits for it)
 
     def __init__(
@@ -139,17 +162,19 @@ class MainWindow(QMainWindow):
         self.projector_pending.setSingleShot(True)
         self.projector_pending.setInterval(0)  # runs after the key events already queued
         self.projector_pending.timeout.connect(self._apply_queued_projector)
-        self._base_font_pt = QApplication.instance().font().pointSize()
+        self._base_font_pt = _app().font().pointSize()
         self.controller = c = RunController(backends, self)
         self.recovery = Recovery(self)
         self.replay_after_lesson = False  # the recorded session is opened when the lesson on screen ends
         self._lesson_mode: LessonMode | None = None  # made when first asked for (lesson_mode)
+        self._set_aside: QWidget | None = None  # the tabs and banners, while a lesson is in their place
         self.animation_exports = AnimationExports()  # the animation export under way, or the last one
         self.controls_wanted = True  # the user's choice; projector and lesson mode hide the panel regardless
         self._deferred = after_first_paint  # the chart tabs, the lesson menu and the probe wait for the first frame
         self._lesson_menu_stand_in: QMenu | None = None
         self._build()
         self._build_menus()
+        self.setAcceptDrops(True)  # a session, a check or a lesson dropped on the window opens where it belongs
         self._restore()
         c.stateChanged.connect(self._on_state)
         c.progress.connect(self._on_progress)
@@ -196,30 +221,19 @@ class MainWindow(QMainWindow):
         # the width the tab shown needs (Tabs.minimumSizeHint): the pane scrolls for it, and for it only
         self.tabs.currentChanged.connect(lambda _i: self.tabs_scroll.setWidgetResizable(True))
         right_layout.addWidget(self.tabs_scroll, 1)
-        # Charts, Roofline, Compare (pyqtgraph's charts), Accesses and Exercise: built by _build_tabs (now, or after
-        # the first frame: until then a stand-in of the same title holds each one's place)
-        # (asked for before then, one is built on the spot: __getattr__)
+        # the tabs of ui/tabs.py's registry, in its order: those built "start" now, the others stand-ins of the same
+        # titles until they are built (after the first frame, when opened, or where something asks for one: tab())
         self._kept: dict = {}  # a tab's choices, taken when it was let go in a language switch, until it is made again
-        self._stand_ins: dict[str, QWidget] = {name: _StandIn(self) for name in DEFERRED_TABS}
-        self.tiling = TilingPanel(self.theme)
-        # counters, level roofline, SM trace: built when first opened or asked for (hardware_tab), not before the
-        # first paint (its five charts and the shipped pipeline trace: 0.15 s of a 0.6 s start)
-        self._hardware_tab: HardwareTab | None = None
-        self._hardware_stand_in = QWidget()
-        stand_in = self._stand_ins
-        for index, (tab, title) in enumerate(
-            (
-                (stand_in["charts_tab"], lambda: self.tr("Charts")),
-                (stand_in["roofline_tab"], lambda: self.tr("Roofline")),
-                (self._hardware_stand_in, lambda: self.tr("Hardware")),
-                (self.tiling, lambda: self.tr("Tiling animation")),
-                (stand_in["compare"], lambda: self.tr("Compare sessions")),
-                (stand_in["access_tab"], lambda: self.tr("Accesses")),
-                (stand_in["exercise_tab"], lambda: self.tr("Exercise")),
-            )
-        ):
-            self.tabs.addTab(tab, "")
-            self.words.bind(partial(self._set_tab_title, index), title)
+        self._built_tabs: dict[str, QWidget] = {}
+        self._stand_ins: dict[str, _StandIn] = {}
+        self.tab_context = self._tab_context()
+        for entry in tabs.ordered():
+            tab: QWidget
+            if entry.built == "start":
+                tab = self._built_tabs[entry.name] = entry.factory(self.tab_context)
+            else:
+                tab = self._stand_ins[entry.name] = _StandIn(self, entry.name, initial=True)
+            self.tabs.add_titled(tab, entry.title, entry.short_title)
         self.splitter = QSplitter()
         self.splitter.addWidget(controls)
         self.splitter.addWidget(right)
@@ -230,155 +244,131 @@ class MainWindow(QMainWindow):
 
         p = self.run_panel
         p.changed.connect(self.validate)
-        p.problemChosen.connect(lambda: self.tiling.follow(self.run_panel))
         p.run_button.clicked.connect(self.run_current)
         p.sweep_button.clicked.connect(self.run_sweep)
         p.cancel_button.clicked.connect(self.cancel)
-        self.tab_themes = {self.tabs.widget(i): self.theme for i in range(self.tabs.count())}
+        self.tab_themes = {page: self.theme for page in [*self._built_tabs.values(), *self._stand_ins.values()]}
         # each view follows the workspace itself (ui/follow.py): a tab made current redraws if it missed a change
         self.tabs.currentChanged.connect(lambda _i: self._on_current_tab())
         if not self._deferred:
             self._build_tabs()
 
+    def _tab_context(self) -> tabs.TabContext:
+        """What each tab is given when it is made (ui/tabs.py): the workspace, the look, the language, the run's
+        state and the window's few actions a tab may call."""
+        return tabs.TabContext(
+            workspace=self.workspace,
+            theme=self._built_theme,
+            lang=self.lang,
+            run_panel=self.run_panel,
+            run_state_changed=self.controller.stateChanged,
+            language_changed=self.languageChanged,
+            running=lambda: self.running,
+            show_animation=self.show_animation,
+            measure_ceilings=self.measure_ceilings,
+            show_status=lambda text, ms: self.statusBar().showMessage(text, ms),
+            chart_options=self.chart_options,
+        )
+
     @Slot()
     def _build_tabs(self) -> None:
-        """The tabs still standing in built in their places (at the start: the Charts, Roofline, Compare, Accesses
-        and Exercise tabs); the current tab stays current."""
-        for name in list(self._stand_ins):
+        """The tabs still standing in that are built after the first frame (ui/tabs.py's "first_paint") built in
+        their places; the current tab stays current."""
+        for name in [n for n in self._stand_ins if tabs.TABS[n].built == "first_paint"]:
             self._build_tab(name)
 
-    def _build_tab(self, name: str) -> None:
-        """The deferred tab `name` in its stand-in's place, wired to the window; a tab made again in another
+    def _build_tab(self, name: str) -> QWidget:
+        """The tab `name` (built already, or made now in its stand-in's place); a tab made again in another
         language (retranslate) draws what the workspace holds and is given its old self's choices."""
         stand_in = self._stand_ins.pop(name, None)
         if stand_in is None:
-            return
-        if self.chart_options:
-            import pyqtgraph as pg
-
-            pg.setConfigOptions(**self.chart_options)
-        theme = self._built_theme
-        tab = self._make_tab(name, theme)
-        self._replace_tab(stand_in, tab, theme)
-        if name == "exercise_tab":
-            self.exercise_tab.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        elif name == "charts_tab":
-            table = self.charts_tab.table
-            table.doubleClicked.connect(self._on_table_activated)
-            table.selectionModel().selectionChanged.connect(self._on_table_selection)
-            for chart in (self.charts_tab.time_chart, self.charts_tab.gflops_chart):
-                chart.pointClicked.connect(self.show_animation)
-        elif name == "roofline_tab":
-            button = self.roofline_tab.ceilings_button
-            button.clicked.connect(self.measure_ceilings)
-            if self.workspace.environment or self.running:  # the probe answered first (a lesson given at start)
-                button.setEnabled(self.workspace.gpu_available and not self.running)
-        self._given_back(name, tab)
+            return self._built_tabs[name]
+        entry = tabs.TABS[name]
+        context = self.tab_context
+        tab = self._built_tabs[name] = entry.factory(context)
+        self._replace_tab(stand_in, tab, context.theme)
+        self._given_back(entry, tab)
         if self.tabs.currentWidget() is tab:
             self._theme_current_tab()  # in the window's theme (projector mode), as a tab made current is
-
-    def _make_tab(self, name: str, theme: Theme) -> QWidget:
-        """The deferred tab `name`, made and held by the window."""
-        from gemmviz.ui.accesses.tab import AccessTab
-        from gemmviz.ui.charts.compare import ComparePanel
-        from gemmviz.ui.charts.tab import ChartsTab
-        from gemmviz.ui.exercise.tab import ExerciseTab
-        from gemmviz.ui.roofline.tab import RooflineTab
-
-        tab: QWidget
-        if name == "charts_tab":
-            self.charts_tab = tab = ChartsTab(self.workspace, theme)
-        elif name == "roofline_tab":
-            self.roofline_tab = tab = RooflineTab(self.workspace, theme, lang=self.lang)
-        elif name == "compare":
-            self.compare = tab = ComparePanel(self.workspace)
-        elif name == "access_tab":  # what the kernels really touched: coalescing, banks
-            self.access_tab = tab = AccessTab(theme, workspace=self.workspace)
-        else:  # write a kernel; checked in a child process
-            self.exercise_tab = tab = ExerciseTab(self.lang)
         return tab
 
-    def _given_back(self, name: str, tab: QWidget) -> None:
+    def tab(self, name: str) -> QWidget:
+        """The tab `name` of ui/tabs.py's registry, built now if it is not yet (in its stand-in's place; asked for
+        before the first frame's turn: with every tab that turn would build)."""
+        stand_in = self._stand_ins.get(name)
+        if stand_in is not None and stand_in.initial and tabs.TABS[name].built == "first_paint":
+            self._build_tabs()
+        return self._build_tab(name)
+
+    def built_tab(self, name: str) -> QWidget | None:
+        """The tab `name` if it is built now (asking for it through tab() would build it)."""
+        return self._built_tabs.get(name)
+
+    def _given_back(self, entry: tabs.TabEntry, tab: QWidget) -> None:
         """A tab made again in another language: it draws what the workspace holds, then takes the choices and
         selections its old self had (ui/keep.py)."""
-        kept = self._kept.pop(name, None)
+        kept = self._kept.pop(entry.name, None)
         if kept is None:
             return
         from gemmviz.ui import keep
 
-        if name == "charts_tab":  # (its follower has no redraw of its own)
-            charts = self.charts_tab
-            charts.refresh()  # the table, with the rows to select
-            charts._catch_up(list(charts.panels))  # every panel, so each one's menus have the items to choose again
+        if entry.catch_up is not None:
+            entry.catch_up(tab, self.workspace)
         for follower in tab.findChildren(WorkspaceFollower):
             follower.refresh()
-        if name == "roofline_tab" and self.workspace.selection:
-            self.roofline_tab.explain_selection(self.workspace.selection)  # what it said of the selection
+        if entry.explain is not None:
+            entry.explain(tab, self.workspace)
         keep.restore(tab, kept)
         keep.restore(tab, kept)  # again: a choice made above can fill another's menu (the chart shown, its size)
 
-    def _set_tab_title(self, index: int, title: str) -> None:
-        """A tab's title, and its tooltip: the whole title where the bar cuts it with …."""
-        self.tabs.setTabText(index, title)
-        self.tabs.setTabToolTip(index, title)
-
-    def _replace_tab(self, stand_in: QWidget, tab: QWidget, theme: Theme) -> None:
-        """`tab` takes `stand_in`'s place and title; the current tab stays current, nothing is told."""
-        tabs, index = self.tabs, self.tabs.indexOf(stand_in)
-        was_current = tabs.currentWidget() is stand_in
-        tabs.blockSignals(True)  # the same tab stays current: nothing to tell the window
-        try:
-            tabs.insertTab(index, tab, tabs.tabText(index))  # before the stand-in, which moves to index + 1
-            tabs.setTabToolTip(index, tabs.tabToolTip(index + 1))
-            if was_current:
-                tabs.setCurrentIndex(index)
-            tabs.removeTab(index + 1)
-        finally:
-            tabs.blockSignals(False)
-        self.tab_themes.pop(stand_in, None)
+    def _replace_tab(self, old: QWidget, tab: QWidget, theme: Theme) -> None:
+        """`tab` takes `old`'s place and titles; the current tab stays current, nothing is told."""
+        self.tabs.replace(old, tab)
+        self.tab_themes.pop(old, None)
         self.tab_themes[tab] = theme  # restyled in the window's theme when it is shown
-        stand_in.deleteLater()
+        if isinstance(old, _StandIn):
+            old.deleteLater()
 
-    def __getattr__(self, name: str):
-        """charts_tab, roofline_tab, compare, access_tab, exercise_tab asked for before the first frame's turn
-        built them (a test, a language switch, a lesson that ends): built now, in their stand-ins' places."""
-        stand_ins = self.__dict__.get("_stand_ins", {})
-        if name in DEFERRED_TABS and name in stand_ins:
-            # before the first frame's turn: all of them (as that turn would); let go in a language switch: this one
-            self._build_tabs() if isinstance(stand_ins[name], _StandIn) else self._build_tab(name)
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    # the tabs the window itself and code outside it (the export dialog, the tests) ask for by name
+    @property
+    def charts_tab(self) -> ChartsTab:
+        return cast("ChartsTab", self.tab("charts"))
 
     @property
-    def tabs_built(self) -> bool:
-        """Whether the Charts, Roofline, Compare, Accesses and Exercise tabs are all built (in the window's
-        __dict__)."""
-        return not self._stand_ins
-
-    def _built(self, name: str) -> bool:
-        """Whether the deferred tab `name` is built now (asking for it by attribute would build it)."""
-        return name not in self._stand_ins and name in self.__dict__
+    def roofline_tab(self) -> RooflineTab:
+        return cast("RooflineTab", self.tab("roofline"))
 
     @property
     def hardware_tab(self) -> HardwareTab:
         """The Hardware tab, built on first use: where it is opened, or where code asks for it (the export
-        dialog's hardware kinds, a test). It takes the stand-in's place among the tabs, keeping the current tab."""
-        if self._hardware_tab is None:
-            from gemmviz.ui.hardware.tab import HardwareTab
+        dialog's hardware kinds, a test)."""
+        return cast("HardwareTab", self.tab("hardware"))
 
-            self._hardware_tab = tab = HardwareTab(self.workspace, self._built_theme, lang=self.lang)
-            self._replace_tab(self._hardware_stand_in, tab, self._built_theme)
-            self._hardware_stand_in = None
-            self._given_back("hardware_tab", tab)
-        return self._hardware_tab
+    @property
+    def tiling(self) -> TilingPanel:
+        return cast("TilingPanel", self.tab("tiling"))
+
+    @property
+    def compare(self) -> ComparePanel:
+        return cast("ComparePanel", self.tab("compare"))
+
+    @property
+    def access_tab(self) -> AccessTab:
+        return cast("AccessTab", self.tab("accesses"))
+
+    @property
+    def exercise_tab(self) -> ExerciseTab:
+        return cast("ExerciseTab", self.tab("exercise"))
+
+    @property
+    def tabs_built(self) -> bool:
+        """Whether every tab built after the first frame ("first_paint" in ui/tabs.py) is built."""
+        return not any(tabs.TABS[n].built == "first_paint" for n in self._stand_ins)
 
     def _on_current_tab(self) -> None:
-        if self._hardware_stand_in is not None and self.tabs.currentWidget() is self._hardware_stand_in:
-            _ = self.hardware_tab  # opened for the first time: built now, in the stand-in's place
-        elif isinstance(self.tabs.currentWidget(), _StandIn):
-            self._build_tabs()  # opened before the first frame's turn came: built now, in the stand-ins' places
-        elif self.tabs.currentWidget() in self._stand_ins.values():  # let go in a language switch: made again
-            self._build_tab(next(n for n, w in self._stand_ins.items() if w is self.tabs.currentWidget()))
+        current = self.tabs.currentWidget()
+        if isinstance(current, _StandIn):  # opened for the first time, or again after a language switch
+            self.tab(current.name)
         self._theme_current_tab()
 
     def paintEvent(self, event) -> None:
@@ -471,7 +461,7 @@ class MainWindow(QMainWindow):
         self.step_back_action = action(lambda: self.tr("Step back\t←"), lambda: t.go(t.step - 1))
         self.step_forward_action = action(lambda: self.tr("Step forward\t→"), t.step_forward)
         self.keys = PresenterKeys(self, lambda key: self.tabs.currentWidget() is t and t.key(key))
-        QApplication.instance().installEventFilter(self.keys)
+        _app().installEventFilter(self.keys)
         self.view_menu.addActions(
             [self.controls_action, self.projector_action, self.dark_action, self.fullscreen_action]
         )
@@ -510,37 +500,33 @@ class MainWindow(QMainWindow):
         replay = self.files.replay_words()
         self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
         self.run_panel.retranslate()
-        self.tiling.retranslate()
-        if self._built("exercise_tab"):
-            self.exercise_tab.set_language(self.lang)
+        self.tabs.retranslate_titles()
+        self.tab_context = self._tab_context()  # the tabs made from now on: in this language
+        self.languageChanged.emit(self.lang)  # the tabs that follow it: in place (the tiling and Exercise tabs)
         self._rebuild_tabs()
         _lesson().speak(self, self.lang)
         self.validate()
 
     def _rebuild_tabs(self) -> None:
-        """The chart tabs let go and made again in the window's language where they were: the one on screen now,
-        the others when they are next shown or asked for; each is given the choices and selections its old self
-        had (ui/keep.py). The current tab stays current."""
+        """The tabs whose language is "rebuild" (ui/tabs.py: the chart tabs) let go and made again in the window's
+        language where they were: the one on screen now, the others when they are next shown or asked for; each is
+        given the choices and selections its old self had (ui/keep.py). The current tab stays current."""
         from gemmviz.ui import keep
 
-        old = {n: self.__dict__[n] for n in DEFERRED_TABS if n != "exercise_tab" and self._built(n)}
-        if self._hardware_tab is not None:
-            old["hardware_tab"] = self._hardware_tab
-        for name, tab in old.items():
+        for name, tab in list(self._built_tabs.items()):
+            entry = tabs.TABS[name]
+            if entry.language != "rebuild":
+                continue
             self._kept[name] = keep.capture(tab)
-            stand_in = QWidget()  # made again when shown (_on_current_tab) or asked for (__getattr__)
+            stand_in = self._stand_ins[name] = _StandIn(self, name, initial=False)  # made again when shown or asked
             self._replace_tab(tab, stand_in, self._built_theme)
-            self.tab_themes.pop(tab, None)
-            if name == "hardware_tab":
-                self._hardware_tab, self._hardware_stand_in = None, stand_in
-            else:
-                del self.__dict__[name]
-                self._stand_ins[name] = stand_in
+            del self._built_tabs[name]
             unfollow_all(tab)
-            if name == "charts_tab":
-                tab.stop()
+            if entry.stop is not None:
+                entry.stop(tab, None)
             tab.hide()
-            tab.setParent(None)  # out of the window at once (deleted when the event loop next turns: _replace_tab)
+            tab.setParent(None)  # out of the window at once
+            tab.deleteLater()
         self._on_current_tab()
 
     def fill_lesson_menu(self) -> None:
@@ -604,6 +590,10 @@ class MainWindow(QMainWindow):
         self.progress.start(len(jobs))
         self.statusBar().showMessage(self.tr("Running {0} job(s)…").format(len(jobs)))
 
+    def run_settings(self) -> dict:
+        """What the live results were measured with: the last run's settings, else the panel's (Save writes them)."""
+        return self.last_run_settings or asdict(self.run_panel.bench_settings())
+
     def remember_run_settings(self, run_settings: dict) -> None:
         """The settings the live results were measured with (a recovered session's): Save writes them."""
         self.last_run_settings = dict(run_settings)
@@ -621,8 +611,6 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_state(self, state: RunState) -> None:
-        if self._built("roofline_tab"):  # (not built yet: it reads the state when it is)
-            self.roofline_tab.ceilings_button.setEnabled(state is RunState.IDLE and self.workspace.gpu_available)
         if state is RunState.IDLE:
             self.progress.stop()
         self.validate()
@@ -688,9 +676,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
-        ws.environment = env  # the run panel greys out what cannot run here (its own subscription)
-        if self._built("roofline_tab"):  # (not built yet: it reads the environment when it is)
-            self.roofline_tab.ceilings_button.setEnabled(ws.gpu_available and not self.running)
+        ws.environment = env  # the run panel and the roofline's ceilings button follow it (their own subscriptions)
         self._show_device()
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
@@ -739,22 +725,13 @@ class MainWindow(QMainWindow):
         return self.workspace.shown()
 
     def refresh(self) -> None:
-        """Redraw the charts, the roofline and the comparison: for what the workspace does not hold (the theme,
-        new ceilings). Changes of the workspace reach every view by its own subscription (ui/follow.py)."""
-        self.charts_tab.refresh()
-        self.roofline_tab.follower.refresh()
-        self.compare.follower.refresh()
-
-    def _on_table_selection(self, *_args) -> None:
-        table = self.charts_tab.table
-        rows = sorted({table.proxy.mapToSource(i).row() for i in table.selectionModel().selectedIndexes()})
-        self.workspace.select([table.row_results[r] for r in rows if r < len(table.row_results)])
-
-    def _on_table_activated(self, index) -> None:
-        table = self.charts_tab.table
-        row = table.proxy.mapToSource(index).row()
-        if 0 <= row < len(table.row_results):
-            self.show_animation(table.row_results[row])
+        """Redraw the tabs built (those with a `refresh` in ui/tabs.py: the charts, the roofline, the comparison)
+        for what the workspace does not hold (the theme, new ceilings). Changes of the workspace reach every view
+        by its own subscription (ui/follow.py)."""
+        for name, tab in list(self._built_tabs.items()):
+            entry = tabs.TABS[name]
+            if entry.refresh is not None:
+                entry.refresh(tab)
 
     def show_animation(self, result: Result) -> None:
         self.tiling.show_result(result)
@@ -771,13 +748,17 @@ class MainWindow(QMainWindow):
         self.applied_view = (on, dark)
         self.theme = theme_for(on, dark)
         self.set_controls_visible(self.controls_wanted and not on)
-        self.tiling.set_theme(self.theme)
-        font = QApplication.instance().font()
+        for name, tab in self._built_tabs.items():  # the tabs made with the window: now, shown or not
+            entry = tabs.TABS[name]
+            if entry.built == "start" and entry.apply_theme is not None:
+                entry.apply_theme(tab, self.theme)
+                self.tab_themes[tab] = self.theme
+        font = _app().font()
         font.setPointSize(self.theme.font_pt if on else self._base_font_pt)
-        QApplication.instance().setFont(font)
+        _app().setFont(font)
         bg, fg = self.theme.background, self.theme.foreground
         self.setStyleSheet(f"QWidget {{ background: {bg}; color: {fg}; }}" if dark else "")
-        saved = self.lesson_mode.saved_central  # the tabs and banners, set aside while a lesson is up
+        saved = self._set_aside  # the tabs and banners, set aside while a lesson is up
         for w in self.findChildren(QWidget) + (saved.findChildren(QWidget) + [saved] if saved is not None else []):
             if w.styleSheet():  # a widget with its own style sheet keeps its old font unless re-polished
                 w.setStyleSheet(w.styleSheet())
@@ -799,21 +780,68 @@ class MainWindow(QMainWindow):
         if self.tab_themes.get(tab) == self.theme:
             return
         self.tab_themes[tab] = self.theme
-        if tab is None:
-            return
-        built = self.__dict__.get  # (a stand-in is styled when its tab takes its place)
-        if tab is built("charts_tab"):
-            tab.apply_theme(self.theme)
-        elif tab is built("roofline_tab"):
-            tab.chart.apply_theme(self.theme)
-        elif tab is self._hardware_tab:
-            tab.apply_theme(self.theme)
-        elif tab is built("compare"):
-            tab.apply_theme(self.theme)  # for the new type
-        elif tab is built("access_tab"):
-            tab.apply_theme(self.theme)
-        elif tab is built("exercise_tab"):
-            tab.gap.apply_theme(self.theme)  # its waterfall (and its height); its text is the window's type
+        name = next((n for n, t in self._built_tabs.items() if t is tab), None)
+        entry = tabs.TABS.get(name) if name is not None else None  # (a stand-in is styled when its tab replaces it)
+        if entry is not None and entry.apply_theme is not None:
+            entry.apply_theme(tab, self.theme)
+
+    # ---- lesson mode's side (ui/lesson/mode.LessonHost: all that a lesson asks of the window) -------------------
+    def add_menu(self) -> QMenu:
+        return self.menuBar().addMenu("")
+
+    def show_status(self, text: str, ms: int) -> None:
+        self.statusBar().showMessage(text, ms)
+
+    def look(self) -> tuple[bool, bool]:
+        return self.projector_action.isChecked(), self.dark_action.isChecked()
+
+    def look_actions(self) -> tuple[QAction, QAction]:
+        return self.projector_action, self.dark_action
+
+    def run_jobs(self, jobs: list[Job]) -> bool:
+        """Run `jobs` (a lesson's run step); whether they started."""
+        self.start(jobs)
+        return self.controller.busy
+
+    @property
+    def run_progress(self) -> SignalInstance:
+        return self.controller.progress
+
+    def show_lesson(self, view: QWidget) -> None:
+        """`view` in the place of the tabs and banners (set aside until hide_lesson), the slide alone: no menu bar
+        (its grey band at 720p) and no status bar; the menus' shortcuts (Ctrl+P, F11, Ctrl+Q …) stay, their
+        actions on the window itself while the bar is hidden."""
+        self._set_aside = self.takeCentralWidget()
+        self._hide_bars(True)
+        self.setCentralWidget(view)
+
+    def hide_lesson(self) -> None:
+        """The tabs and banners back in the lesson's place (the lesson's view is its mode's to delete)."""
+        self.takeCentralWidget()  # the lesson's view: its mode hides and deletes it
+        if self._set_aside is not None:
+            self.setCentralWidget(self._set_aside)
+        self._set_aside = None
+        self._hide_bars(False)
+
+    def lesson_ended(self, projected: bool) -> None:
+        """The recorded session a lesson kept waiting is opened now. `projected`: the window was the room's screen,
+        so the no-GPU and replay notices were the teacher's news, not the class's: hidden as their ✕ hides them
+        (each comes back when its text changes); after a lesson in the window alone they are as before."""
+        if self.replay_after_lesson:
+            self.open_replay()
+        if projected:
+            for banner in (self.device_label, self.replay_banner):
+                banner.dismiss()
+
+    def _hide_bars(self, hidden: bool) -> None:
+        actions = [a for a in _menu_actions(self.menuBar()) if not a.shortcut().isEmpty()]
+        for action in actions:
+            if hidden:
+                self.addAction(action)
+            else:
+                self.removeAction(action)
+        self.menuBar().setVisible(not hidden)
+        self.statusBar().setVisible(not hidden)
 
     def start_lesson(self, chosen) -> bool:
         """Lesson mode (ui/lesson/mode.py): the LessonView replaces the central widget."""
@@ -878,7 +906,7 @@ class MainWindow(QMainWindow):
         if not settings_store.restore_bytes(s, settings.GEOMETRY, self.restoreGeometry):
             self.resize(fit_screen(1500, 900))
         settings_store.restore_bytes(s, settings.SPLITTER, self.splitter.restoreState)
-        self.set_controls_visible(settings_store.read(s, settings.CONTROLS), remember=True)
+        self.set_controls_visible(bool(settings_store.read(s, settings.CONTROLS)), remember=True)
         self.run_panel.restore(s)
 
     def _save_settings(self) -> None:
@@ -888,6 +916,26 @@ class MainWindow(QMainWindow):
         settings_store.write(s, settings.CONTROLS, self.controls_wanted)
         self.run_panel.save(s)
         s.sync()
+
+    def open_lesson(self, path: str | Path) -> bool:
+        """A lesson file (File ▸ Open, a dropped .toml, `gemmviz --open`): given in lesson mode."""
+        self.fill_lesson_menu()  # its shortcuts join the window while the menu bar is hidden
+        return bool(_lesson().open_lesson(self, str(path)))
+
+    def open_paths(self, paths: list[str]) -> bool:
+        """Each file where its kind opens (ui/files.READERS); whether every one opened."""
+        return all([self.files.open_path(path) for path in paths])
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """A file of a kind the window opens (ui/files.READERS) may be dropped on it."""
+        if _dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.open_paths(paths)
 
     def open_exercise_check(self, path) -> bool:
         """File ▸ Open of FILE.check.json: the check in the Exercise tab."""
@@ -903,21 +951,21 @@ class MainWindow(QMainWindow):
         `wait_ms` (a signal's stop, ui/app.Stop): every worker's cancel flag is set first, then each is waited for
         at most that long and left behind if still busy (ui/worker.leave ends the process then); None: a close,
         which waits for the run's worker at most CLOSE_WAIT_MS and for a check or an export until they end."""
+        built = [(tabs.TABS[name], tab) for name, tab in self._built_tabs.items()]  # (not built: nothing to stop)
         if wait_ms is not None:  # all of them stop at once, not one after another
             self.controller.runner.cancel()
-            if self._built("exercise_tab"):
-                self.exercise_tab.cancel_now()
+            for entry, tab in built:
+                if entry.cancel is not None:
+                    entry.cancel(tab)
             self.animation_exports.cancel_now()
-        if self._built("charts_tab"):  # (not built yet: nothing of it to stop)
-            self.charts_tab.stop()
-        self.tiling.stop()
-        if self._built("exercise_tab"):
-            self.exercise_tab.shutdown(wait_ms)  # a running check's child is killed
+        for entry, tab in sorted(built, key=lambda et: et[0].order):
+            if entry.stop is not None:
+                entry.stop(tab, wait_ms)  # the charts' redraws, the animation, a running check's child (killed)
         self.animation_exports.stop(wait_ms)  # an export under way: cancelled and joined (not after a refused close)
-        QApplication.instance().removeEventFilter(self.keys)
+        _app().removeEventFilter(self.keys)
         unfollow_all(self)  # no view of a closed window stays subscribed to the workspace
-        if self.lesson_mode.saved_central is not None:
-            unfollow_all(self.lesson_mode.saved_central)
+        if self._set_aside is not None:
+            unfollow_all(self._set_aside)
         return self.controller.shutdown() if wait_ms is None else self.controller.shutdown(wait_ms)
 
     def closeEvent(self, event) -> None:
@@ -930,3 +978,9 @@ class MainWindow(QMainWindow):
         self.recovery.remove()  # a clean exit: nothing to recover next time
         self.statusBar().clearMessage()  # stops its message timer: nothing of the window keeps ticking
         super().closeEvent(event)
+
+
+if TYPE_CHECKING:
+
+    def _a_lesson_host(window: MainWindow) -> LessonHost:
+        return window  # (mypy holds MainWindow to the interface lesson mode is given: ui/lesson/mode.LessonHost)

@@ -38,6 +38,10 @@ def _vec(mods: tuple[str, ...]) -> int:
     return 1
 
 
+CYCLES_PER_STEP = 4  # %clock64 advances this much per instruction the machine runs (an issue every few cycles)
+CLOCK_GHZ = 2  # %globaltimer (ns) from the cycles: a 2 GHz clock
+TIMER_START_NS = 1_000_000_000
+SMS = 132  # %nsmid: an H100's SMs; %smid is the block's number modulo it
 TIMERS = ("clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi")
 OTHER_SPECIAL = ("smid", "nsmid", "gridid", "nwarpid", "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
                  "lanemask_ge", "dynamic_smem_size", "total_smem_size")  # fmt: skip

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gemmviz.backends.emulator.common import MANY
+from gemmviz.backends.emulator.state import ChunkState
 
 
 @dataclass
@@ -37,16 +38,9 @@ def _another_warps(keys: np.ndarray, mine: np.ndarray) -> np.ndarray:
     return ((keys ^ mine) - 1).view(np.uint64) < MANY
 
 
-class SharedBookkeeping:
+class SharedBookkeeping(ChunkState):
     """A Chunk's shared-memory hazard bookkeeping (mixed into Chunk, whose state it uses: w_key, r_key, w_line,
-    r_line, tkey, word_base, and reads, the reads whose keys are not written yet)."""
-
-    # Chunk's state that the bookkeeping reads and writes (declared here for the type checker)
-    reads: list
-    pending: int
-    tkey: np.ndarray
-    r_key: np.ndarray
-    r_line: np.ndarray
+    r_line, tkey, word_base, and reads, the reads whose keys are not written yet; state.ChunkState types them)."""
 
     def _hazards(self, ins, idx, addr, nbytes, store):
         """Shared-memory bookkeeping per 4-byte word: written yet, and which warp last wrote it and which read it

@@ -12,13 +12,12 @@ written, a barrier not every thread of the block reaches, shared-memory hazards 
 barrier interval, and an instruction budget that ends an endless loop. It records each global and shared
 request per warp of the traced blocks (the access tracer's record format). Pure numpy.
 
-The instructions are in ops.py (arithmetic), memory.py (ld, st, atom and the records), printf.py, and the
-findings and hazard bookkeeping in findings.py; this module runs them."""
+The instructions are in ops.py (arithmetic), memory.py (ld, st, atom and the records), printf.py, warp.py and
+shadow.py, the findings and hazard bookkeeping in findings.py, each a mixin on state.ChunkState (the chunk's
+state, typed, and its operands); this module runs them."""
 
 from __future__ import annotations
 
-import re
-import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,11 +51,11 @@ from gemmviz.backends.emulator.printf import PrintfOps
 from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr, Kernel
 from gemmviz.backends.emulator.sass import vector_loads
 from gemmviz.backends.emulator.shadow import UNSET, Shadow, ShadowOps
-from gemmviz.backends.emulator.warp import SMS, Trap, WarpOps, timer
+from gemmviz.backends.emulator.state import ITEMSIZE, ChunkState, Index  # noqa: F401  (ITEMSIZE re-exported)
+from gemmviz.backends.emulator.warp import Trap, WarpOps
 
 __all__ = ["Allocation", "Budget", "Chunk", "Finding", "Machine", "Plan", "Trap"]
 
-ITEMSIZE = {ty: np.dtype(dt).itemsize for ty, dt in DTYPES.items()}
 CHUNK_SHARED_BYTES = 8 << 20
 CHUNK_LOCAL_BYTES = 64 << 20
 PROBE_FIRST = 64  # steps before the first snapshot of the state (compared when its loop comes round again)
@@ -180,7 +179,7 @@ class Machine:
                 part.__dict__.clear()
 
 
-class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
+class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps, ChunkState):
     """Some blocks of one launch, run together: per-thread registers, PCs, shared memory and its bookkeeping."""
 
     def __init__(self, m: Machine, blocks, block, grid, params, traced):
@@ -232,131 +231,6 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
             self.s_shadow = np.full(words, UNSET, np.int32)
             self.l_shadow = np.full(self.n * self.lbytes // 4, UNSET, np.int32)
 
-    # --- operands --------------------------------------------------------------------------------------------
-
-    def reg(self, name: str, ty: str) -> np.ndarray:
-        r = self.regs.get(name)
-        if r is None:
-            r = self.regs[name] = np.zeros(
-                self.n, STORAGE["pred"] if ty == "pred" else STORAGE[np.dtype(DTYPES[ty]).itemsize]
-            )
-        return r
-
-    def get(self, arg, ty: str, ix):
-        """The operand's value for the threads `ix`, as PTX type `ty`."""
-        if isinstance(arg, list):
-            raise EmulatorRefusal("a vector register operand here", None)
-        kind = _OPERANDS.get(arg) or _operand(arg)
-        what, name, neg = kind
-        dt = DTYPES[ty]
-        if what == "reg":
-            r = self.regs.get(name)
-            if r is None:
-                r = self.reg(name, self.k.regs.get(re.sub(r"\d+$", "", name), self.k.regs.get(name, ty)))
-            v = r[ix]
-            if ty == "pred" or r.dtype == np.bool_:
-                v = v.astype(bool)
-                return ~v if neg else v
-            isz = ITEMSIZE[ty]
-            if v.dtype.itemsize == isz:
-                return v.view(dt)
-            # a narrower or wider register read as this type: convert the bits' integer value
-            return v.astype(np.dtype(f"u{isz}") if isz > 1 else np.uint8).view(dt)
-        if what == "special":
-            v = getattr(self, name[0])[name[1]]
-            v = v[ix] if isinstance(v, np.ndarray) else v
-            return np.asarray(v).astype(dt)
-        if what == "lane":
-            return self.lane[ix].astype(dt)
-        if what == "warp":
-            return self.warp[ix].astype(dt)
-        if what == "clock":
-            return np.asarray(timer(self.m, name)).astype(dt)[()]
-        if what == "other":
-            return self._special(name, ix).astype(dt)
-        value = self._imms.get((name, ty))
-        if value is None:
-            value = self._imms[name, ty] = self.imm(name, ty)
-        return value
-
-    def _special(self, name: str, ix) -> np.ndarray:
-        """%smid (the block's number modulo the SMs), %lanemask_*, and the rest of PTX's special registers."""
-        if name == "smid":
-            x, y, _ = self.ctaid
-            return (np.asarray(x)[ix] + self.nctaid[0] * np.asarray(y)[ix]) % SMS
-        if name.startswith("lanemask"):
-            lane = self.lane[ix].astype(np.uint64)
-            one = np.left_shift(np.uint64(1), lane)
-            full = np.uint64(0xFFFFFFFF)
-            masks = {"eq": one, "lt": one - np.uint64(1), "le": (one << np.uint64(1)) - np.uint64(1)}
-            masks["gt"] = full & ~masks["le"]
-            masks["ge"] = full & ~masks["lt"]
-            return masks[name[-2:]] & full
-        value = {
-            "nsmid": SMS,
-            "gridid": 1,
-            "nwarpid": 64,
-            "dynamic_smem_size": 0,
-            "total_smem_size": self.k.shared_bytes,
-        }[name]
-        return np.full(self._count(ix), value, np.int64)
-
-    def width_of(self, name: str) -> str:
-        """u64 or u32: the register's declared width, as an address operand is read."""
-        width = self._widths.get(name)
-        if width is None:
-            width = self._widths[name] = self._width_of(name)
-        return width
-
-    def _width_of(self, name: str) -> str:
-        decl = self.k.regs.get(re.sub(r"\d+$", "", name), self.k.regs.get(name, "b64"))
-        return "u64" if np.dtype(DTYPES[decl]).itemsize == 8 else "u32"
-
-    def imm(self, arg: str, ty: str):
-        dt = DTYPES[ty]
-        if arg in self.k.shared:
-            return dt(self.k.shared[arg][0])
-        if arg in self.k.local:
-            return dt(self.k.local[arg][0])
-        if arg in self.m.symbols:
-            return dt(self.m.symbols[arg])
-        if re.fullmatch(r"0[fF][0-9a-fA-F]{8}", arg):
-            v = struct.unpack(">f", bytes.fromhex(arg[2:]))[0]
-        elif re.fullmatch(r"0[dD][0-9a-fA-F]{16}", arg):
-            v = struct.unpack(">d", bytes.fromhex(arg[2:]))[0]
-        else:
-            try:
-                v = int(arg.rstrip("U"), 0)
-            except ValueError:
-                try:
-                    v = float(arg)
-                except ValueError:
-                    raise EmulatorRefusal(f"the operand {arg}", None) from None
-        if np.issubdtype(dt, np.integer):
-            bits = np.dtype(dt).itemsize * 8
-            v = int(v) & ((1 << bits) - 1)
-            return np.array(v, np.dtype(f"u{bits // 8}")).view(dt)[()]
-        if dt is np.bool_:
-            return np.bool_(v)
-        return dt(v)
-
-    def put(self, name: str, value, ty: str, ix) -> None:
-        if name == "_":
-            return
-        r = self.regs.get(name)
-        if r is None:
-            decl = self.k.regs.get(re.sub(r"\d+$", "", name), self.k.regs.get(name, ty))
-            r = self.reg(name, decl)
-        if r.dtype == np.bool_:
-            r[ix] = np.asarray(value).astype(bool)
-            return
-        v = np.asarray(value, DTYPES[ty]) if not isinstance(value, np.ndarray) else value.astype(DTYPES[ty], copy=False)
-        if v.dtype.itemsize == r.dtype.itemsize:
-            r[ix] = v.view(r.dtype) if v.ndim else v.reshape(1).view(r.dtype)[0]
-        else:
-            width = np.dtype(f"u{v.dtype.itemsize}")
-            r[ix] = (v.view(width) if v.ndim else v.reshape(1).view(width)[0]).astype(r.dtype)
-
     # --- running ---------------------------------------------------------------------------------------------
 
     def run(self, schedule: str = "lockstep") -> None:
@@ -369,7 +243,9 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
         # The PC of the threads last picked (`group`: every thread, or their indices) while they run on together:
         # no masks to work out, as the same threads would be picked again at their next PC while it stays below
         # the PC of every other thread that can run (`others`), no branch parts them and no status changes.
-        together, group, others = None, slice(None), NEVER
+        group: slice | np.ndarray = slice(None)
+        ix: slice | np.ndarray  # the threads that run the instruction: every one (a slice), or their indices
+        together, others = None, NEVER
         while True:
             if together is not None and together < n_instr and together < others:
                 at, ix = together, group
@@ -391,7 +267,7 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
                 if mask.all():  # every thread runs, at this PC
                     ix, together, group, others = slice(None), at, slice(None), NEVER
                 else:
-                    ix = np.nonzero(mask)[0]
+                    ix = np.nonzero(mask)[0]  # some threads: their indices
                     together, group, others = at, ix, int(np.where(mask, NEVER, pcs).min())
             ins = instrs[at]
             self._step(ins, at, ix)
@@ -433,6 +309,8 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
         """Back at the instruction of the last snapshot: if every PC, status and register is as it was then, the
         threads go round a loop that changes nothing (each turn runs the same instructions on the same values,
         as the emulator's memory does not change under them): endless, Budget now. Otherwise it made progress."""
+        if self._probe is None:
+            return
         _, pc, status, regs = self._probe
         self._probe = None
         same = np.array_equal(pc, self.pc) and np.array_equal(status, self.status) and regs.keys() == self.regs.keys()
@@ -443,6 +321,8 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
     def _guarded(self, ins: Instr, ix):
         """(the threads of `ix` whose guard holds, or None if none does; whether some does not): those whose
         guard does not hold go on to the next instruction."""
+        if ins.guard is None:
+            return ix, False
         g = self.get(ins.guard[0], "pred", ix)
         if ins.guard[1]:
             g = ~g
@@ -492,9 +372,6 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
             self.pending = 0
         return True
 
-    def _idx(self, ix) -> np.ndarray:
-        return np.arange(self.n)[ix] if isinstance(ix, slice) else ix
-
     def execute(self, ins: Instr, ix) -> None:
         handler = self._handlers.get(ins.op)
         if handler is None:  # the class's function, not a bound method: a cycle would keep the chunk's arrays
@@ -514,18 +391,18 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
 
     # --- control ---------------------------------------------------------------------------------------------
 
-    def op_bra(self, ins, ix):
+    def op_bra(self, ins: Instr, ix: Index) -> bool:
         self.pc[ix] = self.k.labels[ins.args[0]]
         return True
 
-    def op_ret(self, ins, ix):
+    def op_ret(self, ins: Instr, ix: Index) -> bool:
         self.status[ix] = EXIT
         self.release(np.unique(self.block_of[ix]))
         return True
 
     op_exit = op_ret
 
-    def op_bar(self, ins, ix):
+    def op_bar(self, ins: Instr, ix: Index) -> bool:
         if "warp" in ins.mods:
             self.pc[ix] += 1  # __syncwarp: the lanes that agree already run together
             return True
@@ -537,6 +414,3 @@ class Chunk(ArithmeticOps, MemoryOps, PrintfOps, WarpOps, ShadowOps):
         return True
 
     op_barrier = op_bar
-
-    def _count(self, ix) -> int:
-        return self.n if isinstance(ix, slice) else len(ix)

@@ -11,7 +11,8 @@ import numpy as np
 
 from gemmviz.backends.emulator.common import DTYPES, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, _type_of, _vec
 from gemmviz.backends.emulator.findings import SharedBookkeeping
-from gemmviz.backends.emulator.ptx import EmulatorRefusal
+from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr
+from gemmviz.backends.emulator.state import Index
 
 _ADDRESSES: dict[str, tuple[str, int]] = {}  # an address operand as written -> (base, offset)
 
@@ -30,10 +31,10 @@ class MemoryOps(SharedBookkeeping):
             got = _ADDRESSES[arg] = m[1], int(m[2], 0) if m[2] else 0
         return got
 
-    def op_ld(self, ins, ix):
+    def op_ld(self, ins: Instr, ix: Index) -> None:
         self._memory(ins, ix, store=False)
 
-    def op_st(self, ins, ix):
+    def op_st(self, ins: Instr, ix: Index) -> None:
         self._memory(ins, ix, store=True)
 
     def _memory(self, ins, ix, store: bool):
@@ -68,7 +69,7 @@ class MemoryOps(SharedBookkeeping):
             for sp, sel, addr in parts:
                 if not sel.any():
                     continue
-                sub_vals = vals[sel] if store else None
+                sub_vals = vals[sel] if vals is not None else None  # vals: the values a store writes
                 got = getattr(self, f"_{sp}")(ins, idx[sel], addr[sel], size, vec, ty, store, sub_vals)
                 if not store:
                     out[sel] = got
@@ -213,7 +214,7 @@ class MemoryOps(SharedBookkeeping):
             self.m.records.append((k // 64, k % 64, self.seq, ins.index, space, flags, nbytes, int(active[i]), rows[i]))
             self.seq += 1
 
-    def op_atom(self, ins, ix):
+    def op_atom(self, ins: Instr, ix: Index) -> None:
         """atom and red, every thread at once: the threads that hit one address are applied in lane order (an
         order a GPU may take), an add by prefix sums, the other operations one round per thread of an address."""
         mods = ins.mods
@@ -309,7 +310,7 @@ def _atomic_add(cur, at, val, ty):
     acc = np.float64 if ty[0] == "f" else dt
     if len(at) and at[0] == at[-1] and (at == at[0]).all():  # every thread on one address (a hostile loop's)
         v = val.astype(acc)
-        cs = np.cumsum(v, dtype=acc)
+        cs: np.ndarray = np.cumsum(v, dtype=acc)
         base = acc(cur[0])
         return (base + (cs - v)).astype(dt), np.array([base + cs[-1]]).astype(dt), np.array([len(at) - 1])
     order = np.lexsort((np.arange(len(at)), at))
@@ -322,7 +323,7 @@ def _atomic_add(cur, at, val, ty):
     before = np.repeat(cs[starts] - v[starts], counts)  # the sum before each address's first thread
     base = np.repeat(cur[order][starts].astype(acc), counts)
     old_sorted = base + (cs - v - before)
-    old = np.empty(len(at), dt)
+    old: np.ndarray = np.empty(len(at), dt)
     old[order] = old_sorted.astype(dt)
     ends = np.r_[starts[1:], len(at)] - 1
     final = (base[ends] + (cs[ends] - before[ends])).astype(dt)
@@ -333,7 +334,7 @@ def _unreadable(shape: tuple[int, int], ty: str) -> np.ndarray:
     """What a read outside every array gives: on a GPU, whatever lies there (or the launch stops), so a float is
     NaN here, which C cannot hide (zeros let a kernel that reads past a matrix look right where a GPU, reading
     garbage in the same place, got C wrong); an integer is 0, so an index read there stays near."""
-    out = np.zeros(shape, DTYPES[ty])
+    out: np.ndarray = np.zeros(shape, DTYPES[ty])
     if ty[0] == "f":
         out[:] = np.nan
     return out
@@ -344,7 +345,7 @@ def _access(memory: np.ndarray, addr: np.ndarray, size: int, vec: int, ty: str, 
     typed view where every address is aligned to the element (size is 1, 2, 4 or 8), byte by byte otherwise."""
     dt = DTYPES[ty]
     if memory.size % size == 0 and not (addr & (size - 1)).any():
-        view = memory.view(dt)
+        view: np.ndarray = memory.view(dt)
         first = addr >> (size.bit_length() - 1)  # the element's index
         if vec == 1:
             if vals is None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from gemmviz.backends.emulator.common import COMPARE, DTYPES, LOCAL_WINDOW, SHARED_WINDOW, _type_of
-from gemmviz.backends.emulator.ptx import EmulatorRefusal
+from gemmviz.backends.emulator.ptx import EmulatorRefusal, Instr
+from gemmviz.backends.emulator.state import ChunkState, Index
 
 
-class ArithmeticOps:
+class ArithmeticOps(ChunkState):
     """op_add … op_cvt: one method per opcode, called with the instruction and the threads that run it."""
 
     def _bin(self, ins, ix, f):
@@ -17,10 +18,10 @@ class ArithmeticOps:
         a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
         self.put(ins.args[0], f(a, b, ty), ty, ix)
 
-    def op_add(self, ins, ix):
+    def op_add(self, ins: Instr, ix: Index) -> None:
         self._arith(ins, ix, lambda a, b: a + b)
 
-    def op_sub(self, ins, ix):
+    def op_sub(self, ins: Instr, ix: Index) -> None:
         self._arith(ins, ix, lambda a, b: a - b)
 
     def _arith(self, ins, ix, f):
@@ -31,12 +32,13 @@ class ArithmeticOps:
             r = np.clip(r, 0, 1)
         self.put(ins.args[0], r, ty, ix)
 
-    def op_mul(self, ins, ix):
+    def op_mul(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
-        self.put(ins.args[0], *_mul(a, b, ty, ins.mods), ix)
+        product, product_ty = _mul(a, b, ty, ins.mods)
+        self.put(ins.args[0], product, product_ty, ix)
 
-    def op_mad(self, ins, ix):
+    def op_mad(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
         prod, rty = _mul(a, b, ty, ins.mods)
@@ -47,7 +49,7 @@ class ArithmeticOps:
             r = prod + c
         self.put(ins.args[0], r, rty, ix)
 
-    def op_fma(self, ins, ix):
+    def op_fma(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, b, c = (self.get(x, ty, ix) for x in ins.args[1:4])
         if ty == "f32":  # the product exact in float64, the sum rounded there, then to float32
@@ -56,47 +58,47 @@ class ArithmeticOps:
             r = a * b + c
         self.put(ins.args[0], r, ty, ix)
 
-    def op_div(self, ins, ix):
+    def op_div(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, _div)
 
-    def op_rem(self, ins, ix):
+    def op_rem(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: np.fmod(a, np.where(b == 0, 1, b)) if ty[0] != "f" else np.fmod(a, b))
 
-    def op_min(self, ins, ix):
+    def op_min(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: np.fmin(a, b) if ty[0] == "f" else np.minimum(a, b))
 
-    def op_max(self, ins, ix):
+    def op_max(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: np.fmax(a, b) if ty[0] == "f" else np.maximum(a, b))
 
-    def op_and(self, ins, ix):
+    def op_and(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: a & b)
 
-    def op_or(self, ins, ix):
+    def op_or(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: a | b)
 
-    def op_xor(self, ins, ix):
+    def op_xor(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: a ^ b)
 
-    def op_copysign(self, ins, ix):
+    def op_copysign(self, ins: Instr, ix: Index) -> None:
         self._bin(ins, ix, lambda a, b, ty: np.copysign(b, a))
 
     def _un(self, ins, ix, f):
         ty = _type_of(ins.mods)
         self.put(ins.args[0], f(self.get(ins.args[1], ty, ix), ty), ty, ix)
 
-    def op_not(self, ins, ix):
+    def op_not(self, ins: Instr, ix: Index) -> None:
         self._un(ins, ix, lambda a, ty: ~a)
 
-    def op_cnot(self, ins, ix):
+    def op_cnot(self, ins: Instr, ix: Index) -> None:
         self._un(ins, ix, lambda a, ty: (a == 0).astype(a.dtype))
 
-    def op_neg(self, ins, ix):
+    def op_neg(self, ins: Instr, ix: Index) -> None:
         self._un(ins, ix, lambda a, ty: -a)
 
-    def op_abs(self, ins, ix):
+    def op_abs(self, ins: Instr, ix: Index) -> None:
         self._un(ins, ix, lambda a, ty: np.abs(a))
 
-    def op_shl(self, ins, ix):
+    def op_shl(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, s = self.get(ins.args[1], ty, ix), self.get(ins.args[2], "u32", ix).astype(np.int64)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
@@ -108,7 +110,7 @@ class ArithmeticOps:
         )
         self.put(ins.args[0], np.asarray(r, u).view(DTYPES[ty]), ty, ix)
 
-    def op_shr(self, ins, ix):
+    def op_shr(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, s = self.get(ins.args[1], ty, ix), self.get(ins.args[2], "u32", ix).astype(np.int64)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
@@ -128,31 +130,31 @@ class ArithmeticOps:
         r = f(a.astype(np.float64)).astype(DTYPES[ty])  # rounded once from float64: within the GPU's ulps
         self.put(ins.args[0], r, ty, ix)
 
-    def op_sqrt(self, ins, ix):
+    def op_sqrt(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.sqrt)
 
-    def op_rsqrt(self, ins, ix):
+    def op_rsqrt(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, lambda x: 1.0 / np.sqrt(x))
 
-    def op_rcp(self, ins, ix):
+    def op_rcp(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, lambda x: 1.0 / x)
 
-    def op_ex2(self, ins, ix):
+    def op_ex2(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.exp2)
 
-    def op_lg2(self, ins, ix):
+    def op_lg2(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.log2)
 
-    def op_sin(self, ins, ix):
+    def op_sin(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.sin)
 
-    def op_cos(self, ins, ix):
+    def op_cos(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.cos)
 
-    def op_tanh(self, ins, ix):
+    def op_tanh(self, ins: Instr, ix: Index) -> None:
         self._float_un(ins, ix, np.tanh)
 
-    def op_popc(self, ins, ix):
+    def op_popc(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
         count = np.zeros(v.shape, np.uint32)
@@ -161,7 +163,7 @@ class ArithmeticOps:
             v = v >> np.uint64(1)
         self.put(ins.args[0], count, "u32", ix)
 
-    def op_clz(self, ins, ix):
+    def op_clz(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
         v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
@@ -170,7 +172,7 @@ class ArithmeticOps:
             width = np.where((v >> np.uint64(i)) & np.uint64(1), i + 1, width)
         self.put(ins.args[0], (bits - width).astype(np.uint32), "u32", ix)
 
-    def op_brev(self, ins, ix):
+    def op_brev(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
         v = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
@@ -179,7 +181,7 @@ class ArithmeticOps:
             r |= ((v >> np.uint64(i)) & np.uint64(1)) << np.uint64(bits - 1 - i)
         self.put(ins.args[0], r.astype(f"u{bits // 8}").view(DTYPES[ty]), ty, ix)
 
-    def op_bfe(self, ins, ix):
+    def op_bfe(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
         a = np.asarray(self.get(ins.args[1], ty, ix))
@@ -196,7 +198,7 @@ class ArithmeticOps:
         r = np.where(length == 0, 0, r)
         self.put(ins.args[0], r.astype(DTYPES[ty]), ty, ix)
 
-    def op_bfi(self, ins, ix):
+    def op_bfi(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         bits = np.dtype(DTYPES[ty]).itemsize * 8
         a = np.asarray(self.get(ins.args[1], ty, ix)).astype(np.uint64)
@@ -210,7 +212,7 @@ class ArithmeticOps:
         full = np.uint64((1 << bits) - 1) if bits < 64 else ~np.uint64(0)
         self.put(ins.args[0], (r & full).astype(f"u{bits // 8}").view(DTYPES[ty]), ty, ix)
 
-    def op_setp(self, ins, ix):
+    def op_setp(self, ins: Instr, ix: Index) -> None:
         mods = ins.mods
         ty = _type_of(mods)
         cmp = mods[0]
@@ -227,20 +229,20 @@ class ArithmeticOps:
         else:
             self.put(dst, r, "pred", ix)
 
-    def op_selp(self, ins, ix):
+    def op_selp(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         a, b = self.get(ins.args[1], ty, ix), self.get(ins.args[2], ty, ix)
         p = self.get(ins.args[3], "pred", ix)
         self.put(ins.args[0], np.where(p, a, b).astype(DTYPES[ty]), ty, ix)
 
-    def op_mov(self, ins, ix):
+    def op_mov(self, ins: Instr, ix: Index) -> None:
         ty = _type_of(ins.mods)
         if isinstance(ins.args[1], list) or isinstance(ins.args[0], list):
             raise EmulatorRefusal("mov of packed vectors", ins.line)
         v = self.get(ins.args[1], ty, ix)
         self.put(ins.args[0], np.broadcast_to(v, (self._count(ix),)) if not np.ndim(v) else v, ty, ix)
 
-    def op_cvta(self, ins, ix):
+    def op_cvta(self, ins: Instr, ix: Index) -> None:
         space = next(m for m in ins.mods if m in ("global", "shared", "local", "const", "param"))
         ty = _type_of(ins.mods)
         v = self.get(ins.args[1], ty, ix).astype(np.int64)
@@ -248,7 +250,7 @@ class ArithmeticOps:
         v = v - window if "to" in ins.mods else v + window
         self.put(ins.args[0], np.broadcast_to(v, (self._count(ix),)), ty, ix)
 
-    def op_cvt(self, ins, ix):
+    def op_cvt(self, ins: Instr, ix: Index) -> None:
         types = [m for m in ins.mods if m in DTYPES]
         dst, src = types[0], types[1]
         v = self.get(ins.args[1], src, ix)
@@ -283,8 +285,8 @@ def _mul(a, b, ty, mods):
     if "hi" in mods:
         if bits == 64:
             return np.array([((int(x) * int(y)) >> 64) for x, y in np.broadcast(a, b)]).astype(DTYPES[ty]), ty
-        wide = np.int64 if signed else np.uint64
-        return np.right_shift(a.astype(wide) * b.astype(wide), 32).astype(DTYPES[ty]), ty
+        wide_dt = np.int64 if signed else np.uint64
+        return np.right_shift(a.astype(wide_dt) * b.astype(wide_dt), 32).astype(DTYPES[ty]), ty
     return a * b, ty
 
 

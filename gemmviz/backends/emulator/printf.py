@@ -9,12 +9,14 @@ import struct
 import numpy as np
 
 from gemmviz.backends.emulator.common import GLOBAL_BASE, LOCAL_WINDOW, MAX_PRINTF_LINES
+from gemmviz.backends.emulator.ptx import Instr
+from gemmviz.backends.emulator.state import ChunkState, Index
 
 
-class PrintfOps:
+class PrintfOps(ChunkState):
     """op_call (vprintf) and the formatting of its arguments."""
 
-    def op_call(self, ins, ix):
+    def op_call(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         if ins.args[0]:
             self.put(ins.args[0], np.zeros(len(idx), np.uint32), "b32", idx)

@@ -15,9 +15,6 @@ Mixed into Chunk; the Machine keeps the origins and the uses. Pure numpy."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
 
 from gemmviz.backends.emulator.common import (
@@ -30,6 +27,7 @@ from gemmviz.backends.emulator.common import (
     _type_of,
     _vec,
 )
+from gemmviz.backends.emulator.state import ChunkState
 
 UNSET = -1  # a register never written by this thread
 
@@ -65,24 +63,8 @@ def _first(a, b):
     return np.where(a == 0, b, np.where(b == 0, a, np.minimum(a, b)))
 
 
-class ShadowOps:
+class ShadowOps(ChunkState):
     """The shadow bookkeeping around each instruction (Chunk.execute calls track before running it)."""
-
-    # Chunk's state and operand access (declared for the type checker)
-    n: int
-    m: Any
-    k: Any
-    word_base: np.ndarray
-    lbytes: int
-    shadow_regs: dict[str, np.ndarray]
-    s_shadow: np.ndarray
-    l_shadow: np.ndarray
-    get: Callable[..., Any]
-    imm: Callable[..., Any]
-    width_of: Callable[[str], str]
-    _address: Callable[..., tuple[str, int]]
-    _count: Callable[..., int]
-    _idx: Callable[..., np.ndarray]
 
     def _shadow_codes(self, name: str) -> np.ndarray:
         codes = self.shadow_regs.get(name)

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gemmviz.backends.emulator.common import _type_of
-
-CYCLES_PER_STEP = 4  # %clock64 advances this much per instruction the machine runs (an issue every few cycles)
-CLOCK_GHZ = 2  # %globaltimer (ns) from the cycles: a 2 GHz clock
-TIMER_START_NS = 1_000_000_000
-SMS = 132  # %nsmid: an H100's SMs; %smid is the block's number modulo it
+from gemmviz.backends.emulator.common import CLOCK_GHZ, _type_of
+from gemmviz.backends.emulator.ptx import Instr
+from gemmviz.backends.emulator.state import ChunkState, Index
 
 
 class Trap(Exception):
@@ -46,20 +43,14 @@ def _lane_of(mode: str, lane, b, c):
     return np.where(ok, j, lane), ok
 
 
-class WarpOps:
+class WarpOps(ChunkState):
     """op_shfl, op_vote, op_activemask, op_redux, op_trap, op_nanosleep, op_membar, op_fence."""
-
-    # Chunk's state these read (declared here for the type checker)
-    block_of: np.ndarray
-    warp: np.ndarray
-    lane: np.ndarray
-    n: int
 
     def _warp_keys(self, idx: np.ndarray) -> np.ndarray:
         """Each thread's warp, numbered across the chunk's blocks."""
         return self.block_of[idx] * 64 + self.warp[idx]
 
-    def op_shfl(self, ins, ix):
+    def op_shfl(self, ins: Instr, ix: Index) -> None:
         mode = next(m for m in ins.mods if m in ("up", "down", "bfly", "idx"))
         idx = self._idx(ix)
         a = self.get(ins.args[1], "b32", ix)
@@ -92,7 +83,7 @@ class WarpOps:
         np.bitwise_or.at(bits, which[pred], np.left_shift(np.uint64(1), lanes[pred]))
         return bits[which].astype(np.uint32)
 
-    def op_vote(self, ins, ix):
+    def op_vote(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         pred = np.broadcast_to(self.get(ins.args[1], "pred", ix), (len(idx),)).astype(bool)
         if "ballot" in ins.mods:
@@ -108,11 +99,11 @@ class WarpOps:
             r = (yes == every) | (yes == 0)
         self.put(ins.args[0], r, "pred", ix)
 
-    def op_activemask(self, ins, ix):
+    def op_activemask(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         self.put(ins.args[0], self._ballot(idx, np.ones(len(idx), bool)), "b32", ix)
 
-    def op_redux(self, ins, ix):
+    def op_redux(self, ins: Instr, ix: Index) -> None:
         idx = self._idx(ix)
         ty = _type_of(ins.mods)
         v = np.broadcast_to(self.get(ins.args[1], ty, ix), (len(idx),))
@@ -138,27 +129,17 @@ class WarpOps:
         ufunc.at(out, which, v)
         self.put(ins.args[0], out[which], ty, ix)
 
-    def op_trap(self, ins, ix):
+    def op_trap(self, ins: Instr, ix: Index) -> None:
         raise Trap(ins.line)
 
-    def op_nanosleep(self, ins, ix):
+    def op_nanosleep(self, ins: Instr, ix: Index) -> None:
         ns = int(np.max(self.get(ins.args[0], "u32", ix)))
         self.m.slept += min(ns, 1_000_000) * CLOCK_GHZ  # a GPU sleeps at most about a millisecond
         return None
 
-    def op_membar(self, ins, ix):  # the emulator's memory is sequentially consistent: a fence changes nothing
+    def op_membar(
+        self, ins: Instr, ix: Index
+    ) -> None:  # the emulator's memory is sequentially consistent: a fence changes nothing
         return None
 
     op_fence = op_membar
-
-
-def timer(m, what: str):
-    """The value of a timer register for every thread of the machine `m` (the same in each: one clock)."""
-    cycles = m.instructions * CYCLES_PER_STEP + m.slept
-    if what in ("clock", "clock64"):
-        return cycles
-    if what == "globaltimer":
-        return TIMER_START_NS + cycles // CLOCK_GHZ
-    if what == "globaltimer_lo":
-        return (TIMER_START_NS + cycles // CLOCK_GHZ) & 0xFFFFFFFF
-    return (TIMER_START_NS + cycles // CLOCK_GHZ) >> 32  # globaltimer_hi

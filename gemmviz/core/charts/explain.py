@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gemmviz.core.hardware.counters import Comparison, LevelRow, TraceSummary, trace_summary
+from gemmviz.core.hardware.block_trace import TraceSummary, trace_summary
+from gemmviz.core.hardware.comparison import Comparison, LevelRow
 from gemmviz.core.hardware.roofline import Ceilings, explain
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.rigor import compare_message, flag_messages

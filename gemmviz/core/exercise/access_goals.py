@@ -27,7 +27,7 @@ def access_verdict(record: dict, goals: dict[str, float], fix: str = "", lang: s
     return {**out, "detail": render(out["detail"], lang), "cause": render(out["cause"], lang) or None}
 
 
-def access_messages(record: dict, goals: dict[str, float], fix: str = "") -> dict:
+def access_messages(record: dict, goals: dict[str, float], fix: Message | str = "") -> dict:
     """access_verdict with its detail and cause as messages (core/messages.py)."""
 
     def skipped(detail: Message) -> dict:

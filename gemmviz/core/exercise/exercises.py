@@ -5,16 +5,17 @@ field is checked here, with the file named in the message, before anything is co
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from gemmviz.core import paths
 from gemmviz.core.exercise.access_figures import check_goals
-from gemmviz.core.fileio import FileMemo, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, FileMemo, InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.variants import VARIANTS
+from gemmviz.core.schema import Schema, Wording
 
 FORMAT = "gemmviz-exercise"
 VERSION = 1
@@ -27,7 +28,7 @@ IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 LANGS = ("en", "zh")
 
 
-class ExerciseError(ValueError):
+class ExerciseError(FileFormatError):
     """An exercise file, or a student's source, that cannot be used as written: the message says why."""
 
 
@@ -89,52 +90,60 @@ class Exercise:
         return [f"-D{k}={v}" for k, v in sorted(self.defines.items())]
 
 
-def _text(data: dict, key: str, where: str, limit: int = MAX_TEXT) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ExerciseError(f"{where}: '{key}' must be a non-empty text")
-    if len(value) > limit:
-        raise ExerciseError(f"{where}: '{key}' is longer than {limit} characters")
-    return value.strip()
+def _schema(where: str) -> Schema:
+    """The checks of the exercise file `where` (core/schema.py), in its words: `FILE: 'threads' must be ...`."""
+    return Schema(
+        lambda _key, message: ExerciseError(f"{where}: {message}"),
+        Wording(
+            at="'{where}' {what}",
+            text="must be a non-empty text",
+            text_long="is longer than {limit} characters",
+            mapping="must be a table of at most {limit} entries",
+            mapping_long="must be a table of at most {limit} entries",
+        ),
+    )
 
 
-def _hints(data: dict, where: str) -> tuple[str, ...]:
-    hints = data.get("hints", [])
-    if (
-        not isinstance(hints, list)
-        or len(hints) > MAX_HINTS
-        or not all(isinstance(h, str) and h.strip() for h in hints)
-    ):
-        raise ExerciseError(f"{where}: 'hints' must be a list of at most {MAX_HINTS} non-empty texts")
+def _text(data: dict[str, Any], key: str, where: str, limit: int = MAX_TEXT) -> str:
+    schema, value = _schema(where), data.get(key)
+    schema.need(isinstance(value, str) and bool(value.strip()), key, "must be a non-empty text")
+    return schema.text(limit, "keep")(value, key).strip()
+
+
+def _hints(data: dict[str, Any], where: str) -> tuple[str, ...]:
+    schema, hints = _schema(where), data.get("hints", [])
+    said = f"must be a list of at most {MAX_HINTS} non-empty texts"
+    hints = schema.worded(sequence=said, sequence_long=said).sequence(hints, "hints", MAX_HINTS)
+    schema.need(all(isinstance(h, str) and h.strip() for h in hints), "hints", said)
     if any(len(h) > 1000 for h in hints):
-        raise ExerciseError(f"{where}: a hint is longer than 1000 characters")
+        raise schema.error("hints", "a hint is longer than 1000 characters")
     return tuple(h.strip() for h in hints)
 
 
-def _pair(data: dict, key: str, where: str, low: int, high: int) -> tuple[int, int]:
-    value = data.get(key)
-    ok = isinstance(value, list) and len(value) == 2 and all(type(v) is int and low <= v <= high for v in value)
-    if not ok:
-        raise ExerciseError(f"{where}: '{key}' must be two whole numbers from {low} to {high}")
-    return int(value[0]), int(value[1])
+def _pair(data: dict[str, Any], key: str, where: str, low: int, high: int) -> tuple[int, int]:
+    said = f"must be two whole numbers from {low} to {high}"
+    schema = _schema(where).worded(sequence=said, sequence_exact=said, sequence_long=said, whole=said, whole_range=said)
+    first, second = (schema.whole(low, high)(v, key) for v in schema.sequence(data.get(key), key, 2, exact=2))
+    return first, second
 
 
-def _int_table(data: dict, key: str, where: str) -> dict:
-    value = data.get(key, {})
-    if not isinstance(value, dict) or len(value) > 16:
-        raise ExerciseError(f"{where}: '{key}' must be a table of at most 16 entries")
-    for name, number in value.items():
-        if not IDENT.match(name) or type(number) is not int or not 0 <= number <= 4096:
-            raise ExerciseError(f"{where}: '{key}.{name}' must be a C name with a whole number from 0 to 4096")
-    return dict(value)
+def _int_table(data: dict[str, Any], key: str, where: str) -> dict[str, int]:
+    said = "must be a C name with a whole number from 0 to 4096"
+    schema = _schema(where).worded(whole=said, whole_range=said)
+    table = schema.mapping(data.get(key, {}), key, 16)
+    for name, number in table.items():
+        schema.need(bool(IDENT.match(name)), f"{key}.{name}", said)
+        schema.whole(0, 4096)(number, f"{key}.{name}")
+    return dict(table)
 
 
-def _reference(data: dict, where: str) -> tuple[str, dict]:
+def _reference(data: dict[str, Any], where: str) -> tuple[str, dict[str, int]]:
     name = data.get("reference")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None or variant.backend != "cuda" or variant.runner != "kernel":
         kernels = ", ".join(v.name for v in VARIANTS.values() if v.runner == "kernel")
         raise ExerciseError(f"{where}: 'reference' must be a registry kernel ({kernels}), got {name!r}")
+    assert isinstance(name, str)
     params = _int_table(data, "reference_params", where)
     for key, value in params.items():
         if value not in variant.param_choices.get(key, ()):
@@ -190,26 +199,30 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
         raise ExerciseError(f"{where}: not a gemmviz exercise (format must be '{FORMAT}')")
     if type(data.get("version")) is not int or data.get("version") != VERSION:  # true == 1 in Python
         raise ExerciseError(f"{where}: exercise version {data.get('version')!r}; this gemmviz reads version {VERSION}")
-    name = data.get("name")
-    if not isinstance(name, str) or not NAME.match(name):
-        raise ExerciseError(f"{where}: 'name' must be lower-case letters, digits, '-' or '_' (at most 40)")
-    kernel = data.get("kernel")
-    if not isinstance(kernel, str) or not IDENT.match(kernel):
-        raise ExerciseError(f"{where}: 'kernel' must be a C function name")
-    starter = data.get("starter")
-    if not isinstance(starter, str) or Path(starter).name != starter or not starter.endswith(".cu"):
-        raise ExerciseError(f"{where}: 'starter' must be a .cu file name beside the exercise (no folders)")
+    schema = _schema(where)
+    name, kernel, starter = data.get("name"), data.get("kernel"), data.get("starter")
+    schema.need(
+        isinstance(name, str) and bool(NAME.match(name)),
+        "name",
+        "must be lower-case letters, digits, '-' or '_' (at most 40)",
+    )
+    schema.need(isinstance(kernel, str) and bool(IDENT.match(kernel)), "kernel", "must be a C function name")
+    schema.need(
+        isinstance(starter, str) and Path(starter).name == starter and starter.endswith(".cu"),
+        "starter",
+        "must be a .cu file name beside the exercise (no folders)",
+    )
+    assert isinstance(name, str) and isinstance(kernel, str) and isinstance(starter, str)
     threads = _pair(data, "threads", where, 1, 1024)
     if threads[0] * threads[1] > 1024:
         raise ExerciseError(f"{where}: 'threads' asks for {threads[0] * threads[1]} threads; a block has at most 1024")
-    goal = data.get("speed_goal")
-    if type(goal) not in (int, float) or not (math.isfinite(goal) and 0 < goal <= 4):
-        raise ExerciseError(f"{where}: 'speed_goal' must be a number above 0 and at most 4")
+    said = "must be a number above 0 and at most 4"
+    speed = _schema(where).worded(number=said, finite=said, number_above=said, number_over=said)
+    goal = speed.number(0, 4, above=True)(data.get("speed_goal"), "speed_goal")
     reference, reference_params = _reference(data, where)
     texts = _translations(data, where)
-    order = data.get("order", 99)
-    if type(order) is not int or not 1 <= order <= 99:
-        raise ExerciseError(f"{where}: 'order' must be a whole number from 1 to 99 (the place in the teaching order)")
+    said = "must be a whole number from 1 to 99 (the place in the teaching order)"
+    order = _schema(where).worded(whole=said, whole_range=said).whole(1, 99)(data.get("order", 99), "order")
     try:
         access_goals = check_goals(data.get("access_goals"), where)
     except ValueError as exc:
@@ -390,7 +403,7 @@ def strip_comments(source: str) -> str:
             break
         j, token = m.start(), m.group()
         if token in ('"', "'"):
-            end = _LITERAL_END[token].match(source, j + 1).end()  # type: ignore[union-attr]
+            end = _LITERAL_END[token].match(source, j + 1).end()  # type: ignore[union-attr]  # always a match: the pattern may match nothing
             out.append(source[i:end])
         else:
             if token == "//":

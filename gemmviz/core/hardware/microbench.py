@@ -1,6 +1,6 @@
 """The recorded microbenchmark (kernels/latency.cu): load latencies in cycles per level of the memory hierarchy,
 the register file and shared memory per SM, the naive kernel's L1 hit rate, as one small JSON file a GPU run
-writes (`assets/microbench/GPU-DATE.json`). Lessons quote it through placeholders (core/lesson/lessons.py):
+writes (`assets/microbench/GPU-DATE.json`). Lessons quote it through placeholders (core/lesson/placeholders.py):
 `{{latency shared}}` (or l1, l2, dram) and `{{microbench FIGURE}}`, and name its source on the slide's footer
 ("latencies: H200, recorded 2026-12-02"), so that no measured figure is typed into a slide.
 
@@ -18,8 +18,9 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
-from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
 from gemmviz.core.messages import define, render
 from gemmviz.core.paths import asset_files
 from gemmviz.core.session.results import CONTROL_IN_NAMES
@@ -49,7 +50,7 @@ LATENCY_LEVELS = {  # {{latency LEVEL}}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
-class MicrobenchError(ValueError):
+class MicrobenchError(FileFormatError):
     """A microbenchmark file that cannot be used; the message names the file and what is wrong."""
 
 
@@ -74,7 +75,7 @@ class Microbench:
 def parse_microbench(data: object, where: str = "<microbench>") -> Microbench:
     """A Microbench from parsed JSON; MicrobenchError naming `where` and the first problem."""
 
-    def fail(message: str):
+    def fail(message: str) -> NoReturn:
         raise MicrobenchError(f"{where}: {message}")
 
     if not isinstance(data, dict):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
 from gemmviz.core.kernels.model import naive_traffic
 from gemmviz.core.kernels.variants import VARIANTS, baseline
 from gemmviz.core.messages import Message, define, msg, render
@@ -145,15 +145,16 @@ def explanation(r: Result, ceilings: Ceilings | None = None, words=_same) -> lis
         msg("roof.reuse", reuse=reuse),
         msg("roof.intensity", intensity=t.intensity, naive=naive.intensity, once=p.flops / p.matrix_bytes),
     ]
-    if r.valid and r.median_ms:
-        lines += [None, msg("roof.measured", median_ms=r.median_ms, n=len(r.samples_ms), gflops=r.gflops)]
-        if ceilings and ceilings.bandwidth_gbs and v.backend == "cuda":
-            roof = ceilings.roof(t.intensity, r.precision)
-            lines.append(msg("roof.allows", roof=roof, device=ceilings.device, share=100 * r.gflops / roof))
+    gflops = r.gflops  # None unless the result is valid and has a median
+    if gflops is not None and r.median_ms:
+        lines += [None, msg("roof.measured", median_ms=r.median_ms, n=len(r.samples_ms), gflops=gflops)]
+        roof = ceilings.roof(t.intensity, r.precision) if ceilings and v.backend == "cuda" else None
+        if ceilings and ceilings.bandwidth_gbs and roof:  # a roof needs the bandwidth and a peak
+            lines.append(msg("roof.allows", roof=roof, device=ceilings.device, share=100 * gflops / roof))
             moved = t.global_bytes / (r.median_ms * 1e-3) / 1e9
             if moved > ceilings.bandwidth_gbs:
                 lines.append(msg("roof.caches", moved=moved, bandwidth=ceilings.bandwidth_gbs))
-            elif r.gflops < 0.5 * roof:
+            elif gflops < 0.5 * roof:
                 per_fma = t.shared_loads / t.fmas_executed if t.fmas_executed else 0
                 lines.append(msg("roof.issue", per_fma=msg("roof.per_fma", per=per_fma) if per_fma else None))
             elif ceilings.ridge and t.intensity < ceilings.ridge:
@@ -251,7 +252,7 @@ CEILING_LIMITS = {
 }  # fmt: skip
 
 
-class CeilingsError(ValueError):
+class CeilingsError(FileFormatError):
     """A ceilings file that does not hold sensible ceilings; the message names the field."""
 
 

@@ -72,8 +72,9 @@ def kernel_listing(variant: str, tile: int | None, compact: bool = False) -> Lis
     while i < len(source):
         line = source[i]
         ifndef = _IFNDEF.match(line)
-        if ifndef and i + 2 < len(source) and _DEFINE.match(source[i + 1]) and _ENDIF.match(source[i + 2]):
-            name, default = _DEFINE.match(source[i + 1]).groups()
+        define = _DEFINE.match(source[i + 1]) if ifndef and i + 2 < len(source) else None
+        if define and _ENDIF.match(source[i + 2]):
+            name, default = define.groups()
             out.append(f"#define {name} {values.get(name, default)}")
             i += 3
             in_header = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from gemmviz.core.kernels.model import Traffic, blocked_traffic, ceil_div, padded
 from gemmviz.core.problem import Problem
@@ -62,7 +63,9 @@ def splits(p: Problem, c: Mapping[str, int]) -> int:
     return max(1, min(SPLIT_K_MAX, slots // tiles, ceil_div(p.k, c["BK"]) // SPLIT_K_MIN_TILES))
 
 
-def geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """One block per tile of C and slice of K: grid.y holds the slices, M/BM rows of blocks apart (the kernel
     reads slice = blockIdx.y / (M/BM)), so every first slice is dispatched before any second."""
     return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * splits(p, c), 1), (threads(c), 1, 1)
@@ -145,7 +148,9 @@ def any_splits(p: Problem, c: Mapping[str, int]) -> int:
     return min(range(1, most + 1), key=lambda s: (cost(s), s))
 
 
-def any_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def any_geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """One block per tile of C (of the problem itself: nothing is padded) and slice of K (`any_splits`)."""
     return (ceil_div(p.n, c["BN"]), ceil_div(p.m, c["BM"]) * any_splits(p, c), 1), (threads(c), 1, 1)
 
@@ -162,7 +167,12 @@ def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
 
 
 # The registry entry's arguments after its name and title (variants._blocked), and what differs from a plain
-# block-tiling kernel: split-K launches more blocks and moves C more than once.
+# block-tiling kernel: split-K launches more blocks and moves C more than once. Keyword arguments of the
+# Variant's fields, each of its own type:
+ENTRY: dict[str, Any]
+OWN: dict[str, Any]
+ANY_ENTRY: dict[str, Any]
+ANY_OWN: dict[str, Any]
 ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
          "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
          "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip

@@ -105,7 +105,9 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def wgmma_geometry(p: Problem, _params: Mapping[str, int], c: Mapping[str, int]):
+def wgmma_geometry(
+    p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
+) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """A 1-D grid (the kernel walks the tiles in grouped or Hilbert order itself), one block per tile and slice
     of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles."""
     rows, cols = wgmma_tiles(p, c)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from gemmviz.core import paths
 from gemmviz.core.fileio import InputFileError, check_nesting, read_regular, write_atomic
@@ -21,7 +23,7 @@ def user_tuning_file() -> Path:
 MAX_TUNING_BYTES = 4 << 20  # a few KiB per GPU
 
 
-def _read(source) -> dict:
+def _read(source: Path | Traversable) -> dict[str, Any]:
     """The JSON object in a file (a Path or a shipped resource), or {} if it is missing, cannot be read (not a
     regular file, over the size limit) or is not an object; a file that exists but is refused is logged."""
     try:

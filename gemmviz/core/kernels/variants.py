@@ -1,6 +1,7 @@
-"""The one registry of kernel variants. The CLI, the engine, the UI and the animation read it.
+"""The one registry of kernel variants (`VARIANTS`, a core/registry.Registry). The CLI, the engine, the UI and the
+animation read it.
 
-Adding a variant is a .cu file under kernels/ plus one entry in VARIANTS.
+Adding a variant is a .cu file under kernels/ plus one `Variant(...)` among VARIANTS' entries.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gemmviz.core import paths
 from gemmviz.core.kernels import cpasync_model as cpasync
@@ -23,8 +25,12 @@ from gemmviz.core.kernels.model import (
     tiled_traffic,
 )
 from gemmviz.core.problem import MAX_INT32_ELEMENTS, Problem
+from gemmviz.core.registry import Registry
 
 Params = Mapping[str, int]
+Dim3 = tuple[int, int, int]
+# (problem, params, config) -> (grid, block): the launch of one problem
+Geometry = Callable[[Problem, Params, Mapping[str, int]], tuple[Dim3, Dim3]]
 # The comment that marks the source line of one kind of animation step, e.g. `// gemmviz:step load`.
 STEP_ANCHOR = re.compile(r"//.*\bgemmviz:step (\w+)")
 
@@ -43,7 +49,10 @@ class Variant:
     param_defaults: Mapping[str, int] = field(default_factory=dict)
     # Which -D macros the compile-time params become (e.g. tile -> TILE).
     macros: Mapping[str, str] = field(default_factory=dict)
-    geometry: Callable[[Problem, Params], tuple[tuple[int, int, int], tuple[int, int, int]]] | None = None
+    # (grid, block) of a launch at a problem, from the params and the block configuration (`config`)
+    geometry: (
+        Callable[[Problem, Params, Mapping[str, int]], tuple[tuple[int, int, int], tuple[int, int, int]]] | None
+    ) = None
     uses_int32_index: bool = False
     defines: Mapping[str, int] = field(default_factory=dict)  # fixed -D macros (e.g. PAD=1)
     # Block-tiling kernels: their compile-time configuration (-D macros BM, BN, BK, ...). `gemmviz tune`
@@ -148,26 +157,26 @@ class Variant:
         return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _naive_geometry(p: Problem, params: Params, _config=None):
+def _naive_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     b = params["block"]
     return (ceil_div(p.n, b), ceil_div(p.m, b), 1), (b, b, 1)
 
 
-def _tiled_geometry(p: Problem, params: Params, _config=None):
+def _tiled_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     t = params["tile"]
     return (ceil_div(p.n, t), ceil_div(p.m, t), 1), (t, t, 1)
 
 
-def _blocked_geometry(threads: Callable[[Mapping[str, int]], int]):
+def _blocked_geometry(threads: Callable[[Mapping[str, int]], int]) -> Geometry:
     """One block per BM x BN tile of C, `threads(config)` threads in x."""
 
-    def geometry(p: Problem, _params: Params, config: Mapping[str, int]):
+    def geometry(p: Problem, _params: Params, config: Mapping[str, int]) -> tuple[Dim3, Dim3]:
         return (ceil_div(p.n, config["BN"]), ceil_div(p.m, config["BM"]), 1), (threads(config), 1, 1)
 
     return geometry
 
 
-def _uncoalesced_geometry(p: Problem, params: Params, _config=None):
+def _uncoalesced_geometry(p: Problem, params: Params, _config: Mapping[str, int] | None = None) -> tuple[Dim3, Dim3]:
     b = params["block"]
     return (ceil_div(p.m, b), ceil_div(p.n, b), 1), (b, b, 1)
 
@@ -341,7 +350,13 @@ _TILED = Variant(
 )
 
 
-def _blocked(*, threads, reads_per_k, model: str, **fields) -> Variant:
+def _blocked(
+    *,
+    threads: Callable[[Mapping[str, int]], int],
+    reads_per_k: Callable[[Mapping[str, int]], float],
+    model: str,
+    **fields: Any,
+) -> Variant:
     """A block-tiling kernel: BM x BN tiles of C from its config, `threads(config)` threads per block,
     zero-padded to multiples of BM, BN, BK by the engine, `reads_per_k(config)` shared-memory reads per thread
     per k, `model` the name of its traffic model. `fields` are the Variant's own (name, title, explanation,
@@ -357,9 +372,9 @@ def _blocked(*, threads, reads_per_k, model: str, **fields) -> Variant:
     )
 
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
+VARIANTS: Registry[str, Variant] = Registry(
+    "kernel variant",
+    entries=(
         Variant(
             name="cpu-naive",
             title="CPU triple loop",
@@ -566,8 +581,8 @@ VARIANTS: dict[str, Variant] = {
             runner="cublas",
             cublas_math_mode=3,  # CUBLAS_TF32_TENSOR_OP_MATH
         ),
-    )
-}
+    ),
+)
 
 # Relative Frobenius error against the float64 reference above which a result is invalid.
 # FP32 accumulation over K=8192 lands near 1e-6; TF32 rounds inputs to 10 mantissa bits (~3e-4).
@@ -625,8 +640,5 @@ def tunable_variants() -> list[str]:
 
 
 def get_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        known = ", ".join(VARIANTS)
-        raise KeyError(f"unknown variant {name!r} (known: {known})") from None
+    """The variant called `name`; KeyError naming the known ones otherwise (`VARIANTS.find`)."""
+    return VARIANTS.find(name)

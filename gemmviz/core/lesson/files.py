@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, read_regular
 from gemmviz.core.paths import asset_files, asset_path
 from gemmviz.core.session.results import CONTROL_IN_NAMES
 
@@ -15,7 +15,7 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_NAME_CHARS = 120  # a session's file name, as a title
 
 
-class LessonError(ValueError):
+class LessonError(FileFormatError):
     """A lesson file that cannot be used; the message names the file, the line and what to change."""
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from gemmviz.core.lesson.series import SeriesRef, parse_series
 from gemmviz.core.messages import define, render
 from gemmviz.core.numbers import missing, times_text
 from gemmviz.core.problem import Problem
@@ -86,10 +85,9 @@ def _range(speeds: tuple[float, ...]) -> str:
     return f"{times_text(min(speeds)).removesuffix('×')}–{times_text(max(speeds))}" if speeds else ""
 
 
-def figure(expr: str, lang: str = "en", parse_series: Callable[[str], Any] | None = None) -> str | None:
+def figure(expr: str, lang: str = "en") -> str | None:
     """`{{gpus …}}`'s figure, "n/a" where the recordings lack it; None for another placeholder; ValueError for
-    an unknown figure. `parse_series` reads `speed SERIES at N`'s series (lessons.parse_series: a SeriesRef,
-    its `matches(result)`), given by the lesson module, which imports this one."""
+    an unknown figure (or series: ProblemError, a ValueError)."""
     m = re.fullmatch(r"gpus\s+(.+)", expr)
     if not m:
         return None
@@ -101,8 +99,6 @@ def figure(expr: str, lang: str = "en", parse_series: Callable[[str], Any] | Non
     if pair is None:
         return missing(lang)
     if speed:
-        if parse_series is None:
-            raise ValueError(f"{{{{{expr}}}}}: a series needs the lesson's parse_series")
         return _speed(pair, parse_series(speed.group(1)), int(speed.group(2)), lang)
     s = pair.summary
     main = s.main()
@@ -118,7 +114,7 @@ def figure(expr: str, lang: str = "en", parse_series: Callable[[str], Any] | Non
     return figures[what] or missing(lang)
 
 
-def _speed(pair: Pair, ref: Any, n: int, lang: str) -> str:
+def _speed(pair: Pair, ref: SeriesRef, n: int, lang: str) -> str:
     size = Problem(n, n, n).label
     for row in pair.rows:
         if row["size"] != size or "replay" not in row["others"]:

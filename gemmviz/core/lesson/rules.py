@@ -1,4 +1,4 @@
-"""The rules a lesson meets beyond its file's syntax, checked by the loader (core/lesson/lessons.py) so that a
+"""The rules a lesson meets beyond its file's syntax, checked by the loader (core/lesson/parse.py) so that a
 teacher's own file is told what the suite would say of a shipped one, with the file and the line.
 
 Every lesson: a slide says at most MAX_SLIDE_WORDS words (the rest belongs in the speaker's notes), shows no

@@ -1,5 +1,5 @@
 """The series a lesson step names ('gpu-tiled[tile=16]'), the fastest result of one at a size, and the hardware
-counters a slide may quote by a short name: what core/lesson/lessons.py (the placeholders) and
+counters a slide may quote by a short name: what the placeholders (core/lesson/placeholders.py, figures.py) and
 core/lesson/claims.py (a slide's "because", checked against the recording) both read."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The kinds of view a lesson step can show, as a registry: each kind's name, the step keys it takes and how
-they are checked. No Qt: `core/lesson/lessons.py` parses every step through it, `gemmviz lesson` asks it which steps
+they are checked. No Qt: `core/lesson/parse.py` parses every step through it, `gemmviz lesson` asks it which steps
 show results, and each kind's drawing (the live widget of lesson mode, the slide) is registered under the
 same name in `gemmviz/ui/lesson/views.py`. A new view is a module of its own, `gemmviz/core/lesson/view_NAME.py`,
 that calls `register` when imported: `lesson_view`, `view_names`, `all_keys` and `owners` import every such
@@ -8,7 +8,7 @@ imported before.
 
 A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
 every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
-`animation`), or raises StepProblem naming the key at fault (None: the step as a whole).
+`animation`, `beside`: a StepFields), or raises StepProblem naming the key at fault (None: the step as a whole).
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from gemmviz.core.charts import kinds as chart_kinds
 from gemmviz.core.kernels.variants import BASELINES, VARIANTS
+from gemmviz.core.lesson.series import SeriesRef
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.registry import Registry, import_prefixed
 
@@ -53,14 +55,24 @@ class AnimationState:
 class CommonFields:
     """What every step may name, checked before its view's own keys."""
 
-    series: tuple  # of core.lesson.lessons.SeriesRef
+    series: tuple[SeriesRef, ...]
     sizes: tuple[int, ...]
 
 
-Check = Callable[[Mapping, CommonFields], Mapping[str, object]]
+class StepFields(TypedDict, total=False):
+    """The Step fields a view's check sets (core/lesson/model.Step), each it leaves out at the Step's default."""
+
+    chart: str
+    at: int | None
+    baseline: str | None
+    animation: AnimationState | None
+    beside: str
 
 
-def _no_fields(_d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+Check = Callable[[Mapping, CommonFields], StepFields]
+
+
+def _no_fields(_d: Mapping, _common: CommonFields) -> StepFields:
     return {}
 
 
@@ -157,7 +169,7 @@ def baseline_key(d: Mapping) -> str | None:
 
 
 # ---- the shipped kinds ---------------------------------------------------------------------------------------
-def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+def _chart(d: Mapping, _common: CommonFields) -> StepFields:
     chart = chart_key(d, step_charts(), "chart must be one of {choices}, got {chart!r}")
     at, baseline = at_key(d), baseline_key(d)
     if chart == "speedup" and (at is None or baseline is None):
@@ -165,7 +177,7 @@ def _chart(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
     return {"chart": chart, "at": at, "baseline": baseline}
 
 
-def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+def _table(d: Mapping, common: CommonFields) -> StepFields:
     baseline, beside = baseline_key(d), d.get("beside", "")
     if not isinstance(beside, str) or len(beside) > 80:
         raise StepProblem(
@@ -186,7 +198,7 @@ def _table(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     return {"baseline": baseline, "beside": beside}
 
 
-def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+def _hardware(d: Mapping, common: CommonFields) -> StepFields:
     chart = chart_key(d, hardware_charts(), "a hardware step needs chart = one of {choices}", default=None)
     if len(common.sizes) != 1 or not (len(common.series) == 1 or (chart == "traffic" and len(common.series) == 2)):
         raise StepProblem(
@@ -197,7 +209,7 @@ def _hardware(d: Mapping, common: CommonFields) -> Mapping[str, object]:
     return {"chart": chart}
 
 
-def _gap(_d: Mapping, common: CommonFields) -> Mapping[str, object]:
+def _gap(_d: Mapping, common: CommonFields) -> StepFields:
     """A gap step draws the recorded gap metrics (core/hardware/gap.py), not the step's results: `series` names the kernel
     explained and the reference, as the gap file labels them, or nothing (the best FP32 rung against cuBLAS)."""
     if len(common.series) not in (0, 2):
@@ -209,7 +221,7 @@ def _gap(_d: Mapping, common: CommonFields) -> Mapping[str, object]:
     return {}
 
 
-def _accesses(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+def _accesses(d: Mapping, _common: CommonFields) -> StepFields:
     return {"chart": chart_key(d, ACCESS_KINDS, "an accesses step needs chart = one of {choices}")}
 
 
@@ -271,7 +283,7 @@ def _versus(value: object, problem: Problem) -> tuple[str, int | None]:
     return variant, tile
 
 
-def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
+def _animation(d: Mapping, _common: CommonFields) -> StepFields:
     a = d.get("animation")
     if not isinstance(a, dict):
         raise StepProblem(
@@ -291,7 +303,7 @@ def _animation(d: Mapping, _common: CommonFields) -> Mapping[str, object]:
     return {"animation": state}
 
 
-def _side(d: Mapping, common: CommonFields) -> Mapping[str, object]:
+def _side(d: Mapping, common: CommonFields) -> StepFields:
     a = d.get("animation")
     if not isinstance(a, dict) or "versus" not in a:
         raise StepProblem(

@@ -13,9 +13,9 @@ import os
 import platform
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import gemmviz
 from gemmviz.core.kernels.variants import THRESHOLDS, VARIANTS, Variant, get_variant
@@ -136,17 +136,17 @@ class JobGuard:
 
 
 def plan_jobs(
-    variants: Iterable[str], problems: Iterable[Problem], param_grid: dict[str, Iterable[int]] | None = None
+    variants: Iterable[str], problems: Iterable[Problem], param_grid: Mapping[str, Iterable[int]] | None = None
 ) -> list[Job]:
     """Every variant at every size, and for each variant every combination of the params it has
     among `param_grid` (others at their defaults). Unknown variant names raise KeyError."""
-    param_grid = {k: list(v) for k, v in (param_grid or {}).items()}
+    grid = {k: list(v) for k, v in (param_grid or {}).items()}
     chosen = [get_variant(v) for v in variants]
     jobs = []
     for problem in problems:
         for v in chosen:
             combos = [v.resolve_params()]
-            for key, values in param_grid.items():
+            for key, values in grid.items():
                 if key in v.param_choices:
                     combos = [{**c, key: value} for c in combos for value in values]
             for c in combos:
@@ -223,6 +223,15 @@ class Backend:
         return {}
 
 
+class OpenBackend(Protocol):
+    """What `Backend.open()` gives once entered: it runs jobs, and is closed with `__exit__` when the run ends or
+    its state is lost (BackendFatal)."""
+
+    def run(self, job: Job, variant: Variant, inputs, settings: BenchSettings, guard: JobGuard) -> Result: ...
+
+    def __exit__(self, *exc: object) -> object: ...
+
+
 def new_result(job: Job, variant: Variant, status: str, error: str | None = None, **kw) -> Result:
     return Result(
         variant=job.variant,
@@ -265,7 +274,7 @@ class Engine:
         cancel = cancel or threading.Event()
         rng = np.random.default_rng(self.settings.seed)
         results: list[Result] = []
-        opened: dict[str, object] = {}
+        opened: dict[str, OpenBackend] = {}
         inputs: Inputs | ProblemError | None = None
         inputs_for: Problem | None = None
         try:
@@ -302,7 +311,9 @@ class Engine:
         except MemoryError:
             return ProblemError(f"{problem.label}: out of host memory generating the inputs")
 
-    def _run_one(self, job: Job, variant: Variant, inputs, opened: dict, cancel: threading.Event) -> Result:
+    def _run_one(
+        self, job: Job, variant: Variant, inputs, opened: dict[str, OpenBackend], cancel: threading.Event
+    ) -> Result:
         guard = JobGuard(cancel, self.settings.job_limit_s)
         result = self._attempt(job, variant, inputs, opened, guard)
         if result.status == "cancelled" and not cancel.is_set() and guard.timed_out:
@@ -315,7 +326,7 @@ class Engine:
             )
         return result
 
-    def _attempt(self, job: Job, variant: Variant, inputs, opened: dict, guard: JobGuard) -> Result:
+    def _attempt(self, job: Job, variant: Variant, inputs, opened: dict[str, OpenBackend], guard: JobGuard) -> Result:
         backend = self.backends.get(variant.backend)
         if backend is None:
             return new_result(job, variant, "unavailable", f"no {variant.backend} backend")
@@ -355,7 +366,7 @@ class Engine:
 def environment(backends: dict[str, Backend]) -> dict:
     import numpy as np
 
-    env = {
+    env: dict[str, object] = {
         "gemmviz": gemmviz.__version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -363,15 +374,16 @@ def environment(backends: dict[str, Backend]) -> dict:
         "cpu": cpu_name(),
         "cpu_count": os.cpu_count(),
     }
-    env["backends"] = {}
+    per_backend: dict[str, dict] = {}
+    env["backends"] = per_backend
     for name, backend in backends.items():
         ok, reason = backend.availability()
-        entry = {"available": ok, "reason": reason}
+        entry: dict[str, object] = {"available": ok, "reason": reason}
         if ok:
             entry.update(backend.device_info())
         elif (why := backend.availability_message()) is not None:
             entry["reason_message"] = why
-        env["backends"][name] = entry
+        per_backend[name] = entry
     env["variants"] = {
         v.name: list(backends[v.backend].variant_availability(v))
         if v.backend in backends

@@ -51,7 +51,10 @@ def flags(r: Result, lang: str = "en") -> list[str]:
 def compare_message(a: Result, b: Result) -> tuple[float, bool, Message]:
     """(a's time / b's time, whether the difference is beyond the noise, a message saying so).
 
-    Beyond the noise means the interquartile ranges of the two sets of samples do not overlap."""
+    Beyond the noise means the interquartile ranges of the two sets of samples do not overlap. Both must be timed
+    (ValueError otherwise)."""
+    if not a.median_ms or not b.median_ms:
+        raise ValueError(f"{(b if a.median_ms else a).series} has no median time to compare")
     ratio = a.median_ms / b.median_ms
     qa, qb = quartiles(a.samples_ms), quartiles(b.samples_ms)
     separate = qa[2] < qb[0] or qb[2] < qa[0]

@@ -119,7 +119,7 @@ def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: s
     diff2 = ref2 = 0.0
     unwritten = wrong = 0
     margin = 0.0
-    first = None
+    first: tuple[int, int, float, float] | None = None  # the first wrong element: row, column, got, expected
     rows = max(1, ROW_BLOCK_ELEMENTS // max(n, 1))
     # the row block's float64 temporaries, made once and reused; every value is the one the plain
     # expressions give (c.astype(np.float64), np.abs(got - ref), tol * bound + atol, ...)
@@ -156,7 +156,7 @@ def verify(c: np.ndarray, reference: np.ndarray, bound: np.ndarray, precision: s
     rel = math.sqrt(diff2 / ref2) if ref2 > 0 else math.sqrt(diff2)
     threshold = THRESHOLDS[precision]
     check = Check(valid=True, rel_error=rel, unwritten=unwritten, wrong=wrong, first_wrong=first, margin=margin)
-    if wrong:
+    if first is not None:  # an element is wrong: `first` is the first one found
         check.valid = False
         check.error_map = {"cell": [ch, cw], "wrong": counts.tolist()}
         regions = int(np.count_nonzero(counts))

@@ -17,7 +17,7 @@ import numpy as np
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.problem import Problem
 from gemmviz.core.schedule.block import block_schedule
-from gemmviz.core.schedule.records import Schedule
+from gemmviz.core.schedule.records import Schedule, Step
 
 A, B, C = 0, 1, 2
 
@@ -56,6 +56,15 @@ def _cells(trace: acc.AccessTrace, slot: int, run: Problem) -> dict[int, np.ndar
     return out
 
 
+def _k_span(step: Step) -> tuple[int, int] | None:
+    """The slice of K a load step touches: A's columns, or B's rows where it reads B alone; None for no load."""
+    if step.a is not None:
+        return step.a.c0, step.a.c1
+    if step.b is not None:
+        return step.b.r0, step.b.r1
+    return None
+
+
 def replay(trace: acc.AccessTrace, slot: int = 0, tile: int | None = None) -> tuple[Schedule, list[ReplayStep]]:
     """The schedule of the traced block `slot` and, per step, the cells its warps recorded there."""
     bx, by, _bz = trace.blocks[slot]
@@ -70,9 +79,8 @@ def replay(trace: acc.AccessTrace, slot: int = 0, tile: int | None = None) -> tu
         if step.kind == "store":
             mine = {C: cells[C][:, :3]}
             recorded, model = len(cells[C]), step.delta.global_stores
-        elif step.a is not None or step.b is not None:
-            k0 = step.a.c0 if step.a is not None else step.b.r0
-            k1 = step.a.c1 if step.a is not None else step.b.r1
+        elif (span := _k_span(step)) is not None:
+            k0, k1 = span
             a = cells[A][(cells[A][:, 1] >= k0) & (cells[A][:, 1] < k1)]
             b = cells[B][(cells[B][:, 0] >= k0) & (cells[B][:, 0] < k1)]
             mine = {A: a[:, :3], B: b[:, :3]}

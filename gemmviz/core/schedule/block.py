@@ -60,7 +60,13 @@ def _variant(variant: str) -> Variant:
 
 def kind_of(variant: str) -> ScheduleKind:
     """The registered schedule kind of an animated variant (core/schedule/kinds.py)."""
-    return schedule_kind(_variant(variant).schedule_kind)
+    return _kind(_variant(variant))
+
+
+def _kind(v: Variant) -> ScheduleKind:
+    if not v.schedule_kind:
+        raise ProblemError(f"no animation for {v.name}: it names no schedule kind")
+    return schedule_kind(v.schedule_kind)
 
 
 class _StepKinds(Mapping):
@@ -112,7 +118,7 @@ def check_bounds(variant: str, bounds: str) -> None:
     if bounds not in BOUNDS:
         raise ProblemError(f'bounds must be "and" (row < M && col < N) or "or" (row < M || col < N), got {bounds!r}')
     if bounds != "and" and not kind_of(variant).bounds_checked:
-        checked = [name for name, v in animated_variants().items() if schedule_kind(v.schedule_kind).bounds_checked]
+        checked = [name for name, v in animated_variants().items() if _kind(v).bounds_checked]
         raise ProblemError(
             f"{variant}: bounds = {bounds!r} is only for a kernel whose threads each store their element of C "
             f"under a bounds check ({', '.join(checked)})"
@@ -125,9 +131,11 @@ def block_schedule(
     """The ordered steps of thread block (by, bx) of the variant's kernel; `bounds` "or" stores C under the
     seed's `row < M || col < N` (its store step lists the wrong writes)."""
     check_bounds(variant, bounds)
-    if bounds != "and":
-        return kind_of(variant).build(variant, problem, tile, block, bounds=bounds)
-    return kind_of(variant).build(variant, problem, tile, block)
+    build = kind_of(variant).build
+    if bounds != "and":  # a bounds-checked kind's build takes `bounds` (check_bounds saw to it); others need not
+        build_checked: Callable[..., Schedule] = build
+        return build_checked(variant, problem, tile, block, bounds=bounds)
+    return build(variant, problem, tile, block)
 
 
 # ---- the block-tiled kinds: naive, tiled, block tiling -----------------------------------------------------
@@ -139,6 +147,8 @@ def square_shape(variant: str, problem: Problem, tile: int | None) -> Shape:
     """A `shape_of` for blocked_kind: a square tile (or block) of edge `tile` (the variant's schedule_param, checked
     against its choices), one element of C per thread, on the problem as given."""
     check_animation_input(variant, problem, tile)
+    if tile is None:
+        raise ProblemError(f"{variant}: a square schedule needs its tile edge (the variant names no schedule_param)")
     return problem, tile, tile, tile, 1, 1
 
 
@@ -274,7 +284,7 @@ def store_step(out: StepBuilder, whole_tile: bool = False) -> None:
     key = "caption.store_tile" if whole_tile else "caption.store"
     caption = msg(key, c=f"{r0}:{r1}, {c0}:{c1}", n=c.count)
     if s.bounds == "or":
-        inside = sum(1 for w in wrong if w.index < p.m * p.n)
+        inside = sum(1 for w in wrong if w.offset < p.m * p.n)
         caption = msg(key + ".or", c=f"{r0}:{r1}, {c0}:{c1}", n=c.count, w=len(wrong), i=inside, o=len(wrong) - inside)
     out.add("store", caption, -1, Counters(global_stores=c.count + len(wrong)), p.k, c=c, wrong=wrong)
 

@@ -58,7 +58,7 @@ class WrongWrite(NamedTuple):
 
     row: int
     col: int
-    index: int
+    offset: int
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,10 @@ class Schedule:
 
     @property
     def kind(self) -> str:
-        return VARIANTS[self.variant].schedule_kind
+        kind = VARIANTS[self.variant].schedule_kind
+        if kind is None:  # a schedule is built only for an animated variant
+            raise ValueError(f"{self.variant} names no schedule kind")
+        return kind
 
     @property
     def tile(self) -> int:

@@ -120,6 +120,7 @@ def block_trace(v: object, where: str, sms: int | None) -> list[list[int]]:
         for i in range(bad, len(rows)):
             trace_row(rows[i], f"{where}[{i}]", limit, sms is not None, len(rows))
         t = np.asarray(rows, dtype=np.int64)
+    assert t is not None  # an array, or the rows were checked one by one and made into one
     seen = np.bincount(t[:, 0], minlength=len(t))
     if seen.max() > 1:
         block = int(np.flatnonzero(seen > 1)[0])

@@ -1,25 +1,25 @@
 """The field checks behind the session loader (core/session/results.py): types, ranges and lengths of every value read
 from a file, each refusal naming the field's path (`results[3].samples_ms[0]: not a number ("fast")`), and the
-file rules (regular file, size limit, gzip bomb).
-
-Hand-written rather than pydantic or jsonschema: the CLI on the GPU machine and the Qt-free core run with
-numpy only, and core stays dependency-light.
+file rules (regular file, size limit, gzip bomb). The checks are core/schema.py's, in a session file's words.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import math
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, TypeVar
 
-from gemmviz.core.fileio import InputFileError, check_nesting
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting
+from gemmviz.core.schema import NAME_CONTROL, TEXT_CONTROL, NonFinite, Schema, Wording
+
+T = TypeVar("T")
 
 
-class SessionError(ValueError):
+class SessionError(FileFormatError):
     """A session file that cannot be read; the message says why in one line, `field` is the path of the bad field."""
 
     def __init__(self, message: str, field: str = ""):
@@ -28,9 +28,8 @@ class SessionError(ValueError):
 
 
 # ---- checking session files -----------------------------------------------------------------------------
-# Hand-written rather than pydantic or jsonschema: the CLI on the GPU machine and the Qt-free core run with
-# numpy only, and core stays dependency-light. Every field gets its type, range and length checked, and the
-# message names the field's path (`results[3].samples_ms[0]: not a number ("fast")`).
+# Every field gets its type, range and length checked (core/schema.py), and the message names the field's path
+# (`results[3].samples_ms[0]: not a number ("fast")`).
 
 MAX_SESSION_BYTES = 64 * 2**20  # checked before reading: a session of thousands of results is a few MiB
 MAX_NAME_CHARS = 200  # labels, names, keys: longer ones are cut
@@ -43,21 +42,13 @@ STATUSES = ("ok", "invalid", "failed", "refused", "unavailable", "cancelled")
 KINDS = ("measured", "published")
 # Control characters (but tab and newline in texts) and bidirectional overrides are removed from strings: they
 # could hide or reorder what a label says.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-CONTROL_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-class _NonFinite:
-    """What json.loads makes of NaN, Infinity and -Infinity here, so the check can name their field."""
-
-    def __init__(self, text: str):
-        self.text = text
-
+CONTROL_IN_NAMES = NAME_CONTROL
+_NonFinite = NonFinite  # what json.loads makes of NaN and Infinity here, so the check can name their field
 
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _gunzip(data: bytes) -> bytes:
+def _gunzip(data: bytes) -> bytearray:
     """The decompressed bytes of a gzip session, read no further than the size limit (a small file that
     inflates to gigabytes is refused after MAX_SESSION_BYTES + 1 bytes, never held whole)."""
     from gemmviz.core.fileio import InputFileError, inflate
@@ -98,11 +89,11 @@ def _read_json(path: str | os.PathLike) -> object:
             raise SessionError(f"{st.st_size / 2**20:.0f} MiB is over the {MAX_SESSION_BYTES // 2**20} MiB limit")
         if st.st_size == 0:
             raise SessionError("empty file (not a gemmviz session)")
-        data = name.read_bytes()[: MAX_SESSION_BYTES + 1]
+        raw = name.read_bytes()[: MAX_SESSION_BYTES + 1]
     except OSError as exc:
         raise SessionError(f"cannot read: {exc.strerror or exc}") from None
-    if data.startswith(GZIP_MAGIC):
-        data = _gunzip(data)
+    data = _gunzip(raw) if raw.startswith(GZIP_MAGIC) else raw
+    del raw
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -133,62 +124,45 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _fail(where: str, what: str) -> SessionError:
-    return SessionError(f"{where}: {what}", where)
+# a session file's checks: core/schema.py's, in the words above (`results[3].m: 0 is out of range (1..16777216)`)
+SESSION = Schema(lambda where, message: SessionError(message, where), Wording(shown=_shown))
+# each check made once per bounds: a session holds a million values, checked one by one where numpy cannot
+_whole = functools.cache(SESSION.whole)
+_number = functools.cache(SESSION.number)
+_text = functools.cache(SESSION.text)
+
+
+def _fail(where: str, what: str) -> Exception:
+    """The SessionError naming the field at `where`: `results[3].m: what`."""
+    return SESSION.fail(where, what)
 
 
 def _int(v: object, where: str, lo: int = 0, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise _fail(where, f"not a whole number ({_shown(v)})")
-    if v < lo or (hi is not None and v > hi):
-        raise _fail(where, f"{v} is out of range ({lo}..{hi})" if hi is not None else f"{v} is below {lo}")
-    return v
+    return _whole(lo, hi)(v, where)
 
 
 def _num(v: object, where: str, lo: float | None = 0.0, hi: float | None = None, above: bool = False) -> float:
-    if isinstance(v, _NonFinite) or (isinstance(v, float) and not math.isfinite(v)):
-        raise _fail(where, f"not a finite number ({_shown(v)})")
-    if isinstance(v, bool) or not isinstance(v, int | float):
-        raise _fail(where, f"not a number ({_shown(v)})")
-    if lo is not None and (v <= lo if above else v < lo):
-        raise _fail(where, f"{v} must be {'above' if above else 'at least'} {lo}")
-    if hi is not None and v > hi:
-        raise _fail(where, f"{v} is above {hi}")
-    return float(v) if isinstance(v, float) else v
+    return _number(lo, hi, above)(v, where)
 
 
-def _bool(v: object, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise _fail(where, f"not true or false ({_shown(v)})")
-    return v
+_bool = SESSION.boolean
 
 
 def _str(v: object, where: str, limit: int = MAX_NAME_CHARS) -> str:
     """A string from a file: control characters removed (tab and newline kept in long texts), cut to `limit`."""
-    if not isinstance(v, str):
-        raise _fail(where, f"not a string ({_shown(v)})")
-    v = (_CONTROL if limit > MAX_NAME_CHARS else CONTROL_IN_NAMES).sub("", v)
-    return v if len(v) <= limit else v[: limit - 1] + "…"
+    return _text(limit, "strip", True, TEXT_CONTROL if limit > MAX_NAME_CHARS else NAME_CONTROL)(v, where)
 
 
-def _optional(check: Callable[..., object], v: object, where: str, *args, **kw) -> object:
+def _optional(check: Callable[..., T], v: object, where: str, *args: Any, **kw: Any) -> T | None:
     return None if v is None else check(v, where, *args, **kw)
 
 
-def _object(v: object, where: str) -> dict:
-    if not isinstance(v, dict):
-        raise _fail(where, f"not an object ({_shown(v)})")
-    if len(v) > MAX_ITEMS:
-        raise _fail(where, f"{len(v)} entries, over the {MAX_ITEMS} limit")
-    return v
+def _object(v: object, where: str) -> dict[Any, Any]:
+    return SESSION.mapping(v, where, MAX_ITEMS)
 
 
-def _list(v: object, where: str, limit: int = MAX_ITEMS) -> list:
-    if not isinstance(v, list):
-        raise _fail(where, f"not a list ({_shown(v)})")
-    if len(v) > limit:
-        raise _fail(where, f"{len(v)} entries, over the {limit} limit")
-    return v
+def _list(v: object, where: str, limit: int = MAX_ITEMS) -> list[Any]:
+    return SESSION.sequence(v, where, limit)
 
 
 def _int_dict(
@@ -206,7 +180,7 @@ def _int_dict(
     return out
 
 
-def _tree(v: object, where: str, depth: int = 0) -> object:
+def _tree(v: object, where: str, depth: int = 0) -> Any:
     """Free-form data (environment, settings): JSON values with finite numbers and clean strings, not too deep."""
     if depth > MAX_DEPTH:
         raise _fail(where, f"nested deeper than {MAX_DEPTH} levels")

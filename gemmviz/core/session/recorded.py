@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from gemmviz.core.fileio import InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
 
 # the hardware records shipped beside the sessions in assets/sessions (h200-DATE-gap.json, h200-DATE-pipeline.json):
 # files of their own schemas, never listed or opened as sessions
@@ -24,7 +24,7 @@ MAX_TEXT = 2000  # the command that recorded a file, at most this many character
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")  # a variant's name as the registry spells them
 
 
-class RecordError(ValueError):
+class RecordError(FileFormatError):
     """A recorded file is refused; str() is one line naming the file and the field."""
 
 

@@ -14,6 +14,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from itertools import chain
+from typing import Any
 
 from gemmviz.core.fileio import bulk_objects, write_atomic
 from gemmviz.core.kernels.variants import VARIANTS
@@ -477,7 +478,7 @@ def find_baseline(
         and (b.m, b.n, b.k) == (r.m, r.n, r.k)
         and b.median_ms
     ]
-    return min(candidates, key=lambda b: b.median_ms) if candidates else None
+    return min(candidates, key=lambda b: b.median_ms or 0.0) if candidates else None  # each has a time
 
 
 def speedup(results: list[Result], r: Result, baseline_variant: str) -> float | None:
@@ -578,7 +579,7 @@ def compare_sources(
     for r in results:
         if r.valid and r.median_ms:
             key = (source_of(r), r.series, (r.m, r.n, r.k))
-            if key not in by_key or r.median_ms < by_key[key].median_ms:
+            if key not in by_key or r.median_ms < (by_key[key].median_ms or float("inf")):
                 by_key[key] = r
     others = sorted({s for s, _, _ in by_key if s != reference})
     rows = []
@@ -588,7 +589,7 @@ def compare_sources(
     )
     for series, size in keys:
         ref = by_key[(reference, series, size)]
-        row = {
+        row: dict[str, Any] = {
             "series": series,
             "size": ref.problem.label,
             "reference_ms": ref.median_ms,
@@ -598,10 +599,10 @@ def compare_sources(
             "configs": {},
         }
         for other in others:
-            r = by_key.get((other, series, size))
-            if r is not None:
-                row["others"][other] = (r.median_ms, ref.median_ms / r.median_ms)
-                row["configs"][other] = dict(r.config)
+            theirs = by_key.get((other, series, size))
+            if theirs is not None and ref.median_ms and theirs.median_ms:  # by_key holds timed results only
+                row["others"][other] = (theirs.median_ms, ref.median_ms / theirs.median_ms)
+                row["configs"][other] = dict(theirs.config)
         if row["others"]:
             rows.append(row)
     return others, rows

@@ -12,25 +12,16 @@ import os
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.schedule.accesses import A, B, C, ReplayStep, replay
 from gemmviz.core.schedule.records import Schedule
-from gemmviz.ui.accesses.views import (
-    BAD,
-    GOOD,
-    _faded,
-    _font,
-    _text,
-    _text_h,
-    export_drawing,
-    font_px,
-    footer,
-    screen_font_px,
-)
+from gemmviz.ui.accesses.export import export_drawing
+from gemmviz.ui.accesses.panels import BAD, GOOD, faded, font_px, put_text, screen_font_px, text_height, view_font
+from gemmviz.ui.accesses.views import footer
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme
 
@@ -52,15 +43,15 @@ def _window(sched: Schedule, step: ReplayStep, k: int) -> tuple[int, int]:
 
 
 def _grid(p: QPainter, rect: QRectF, rows: int, cols: int, theme: Theme) -> None:
-    p.setPen(QPen(_faded(theme.foreground, 60), 1))
+    p.setPen(QPen(faded(theme.foreground, 60), 1))
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.drawRect(rect)
     if rows * cols <= 64 * 64:
         cw, ch = rect.width() / cols, rect.height() / rows
         for c in range(1, cols):
-            p.drawLine(rect.left() + c * cw, rect.top(), rect.left() + c * cw, rect.bottom())
+            p.drawLine(QPointF(rect.left() + c * cw, rect.top()), QPointF(rect.left() + c * cw, rect.bottom()))
         for r in range(1, rows):
-            p.drawLine(rect.left(), rect.top() + r * ch, rect.right(), rect.top() + r * ch)
+            p.drawLine(QPointF(rect.left(), rect.top() + r * ch), QPointF(rect.right(), rect.top() + r * ch))
 
 
 def _cells(
@@ -72,13 +63,13 @@ def _cells(
     rows: int,
     cols: int,
     theme: Theme,
-    faded: bool = False,
+    earlier: bool = False,
 ) -> None:
     cw, ch = rect.width() / cols, rect.height() / rows
     p.setPen(Qt.PenStyle.NoPen)
     for r, c, warp in cells:
         if r0 <= r < r0 + rows and c0 <= c < c0 + cols:
-            color = _faded(theme.foreground, 40) if faded else _faded(theme.color(int(warp)), 220)
+            color = faded(theme.foreground, 40) if earlier else faded(theme.color(int(warp)), 220)
             p.setBrush(color)
             p.drawRect(QRectF(rect.left() + (c - c0) * cw, rect.top() + (r - r0) * ch, cw, ch))
 
@@ -132,10 +123,10 @@ def _replay_fit(rect: QRectF, texts, px: float, floor: float) -> tuple[float, li
     while True:
         w = rect.width() - 2 * size
         heights = [
-            _text_h(title, size * 1.1, True, w),
-            _text_h(step_text, size, False, w),
-            _text_h(verdict, size, True, w),
-            _text_h(legend, size, False, w),
+            text_height(title, size * 1.1, True, w),
+            text_height(step_text, size, False, w),
+            text_height(verdict, size, True, w),
+            text_height(legend, size, False, w),
         ]
         picture = rect.height() - sum(heights) - size * 1.6
         if (float("inf") not in heights and picture >= size * 5) or size <= floor:
@@ -173,10 +164,10 @@ def draw_replay(
     px, (title_h, step_h, verdict_h, legend_h) = _replay_fit(rect, texts, px, px if floor is None else floor)
     left, width = rect.left() + px, rect.width() - 2 * px
     y = rect.top() + px * 0.4
-    _text(p, QRectF(left, y, width, title_h), title, px * 1.1, theme.foreground, bold=True, wrap=True)
+    put_text(p, QRectF(left, y, width, title_h), title, px * 1.1, theme.foreground, bold=True, wrap=True)
     y += title_h
     bottom = rect.bottom() - px * 0.4 - step_h - verdict_h - legend_h
-    label = QFontMetricsF(_font(px, True)).horizontalAdvance("W") + px * 0.4  # room for "A" left of A
+    label = QFontMetricsF(view_font(px, True)).horizontalAdvance("W") + px * 0.4  # room for "A" left of A
     area = QRectF(left + label, y + px * 0.5, width - label, max(1.0, bottom - y - px * 0.9))
     cell = min(area.width() / (kw + bn), area.height() / (kw + bm))
     ox = area.left() + (area.width() - cell * (kw + bn)) / 2
@@ -192,20 +183,20 @@ def draw_replay(
         _grid(p, box, nr, nc, theme)
         for st in earlier[-K_WINDOW_STEPS * 4 :]:
             if m in st.cells:
-                _cells(p, box, st.cells[m], rr, cc, nr, nc, theme, faded=True)
+                _cells(p, box, st.cells[m], rr, cc, nr, nc, theme, earlier=True)
         if m in step.cells:
             _cells(p, box, step.cells[m], rr, cc, nr, nc, theme)
     _outline(p, a_rect, s.a, r0, k0, bm, kw, theme)
     _outline(p, b_rect, s.b, k0, c0, kw, bn, theme)
     _outline(p, c_rect, s.c, r0, c0, bm, bn, theme)
-    line_h = QFontMetricsF(_font(px, True)).height()
+    line_h = QFontMetricsF(view_font(px, True)).height()
     for name, box in (("A", a_rect), ("B", b_rect), ("C", c_rect)):
         at = QRectF(box.left() - label, box.top(), label - px * 0.2, line_h)
-        _text(p, at, name, px, theme.foreground, bold=True, align=Qt.AlignmentFlag.AlignRight)
+        put_text(p, at, name, px, theme.foreground, bold=True, align=Qt.AlignmentFlag.AlignRight)
     y = bottom
-    y += _text(p, QRectF(left, y, width, step_h), step_text, px, theme.foreground, wrap=True)
-    y += _text(p, QRectF(left, y, width, verdict_h), verdict, px, color, bold=True, wrap=True)
-    _text(p, QRectF(left, y, width, legend_h), legend, px, theme.foreground, wrap=True)
+    y += put_text(p, QRectF(left, y, width, step_h), step_text, px, theme.foreground, wrap=True)
+    y += put_text(p, QRectF(left, y, width, verdict_h), verdict, px, color, bold=True, wrap=True)
+    put_text(p, QRectF(left, y, width, legend_h), legend, px, theme.foreground, wrap=True)
 
 
 def export_replay(
@@ -230,7 +221,7 @@ def export_replay(
 class _Canvas(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.state = None
+        self.state: tuple[acc.AccessTrace, Schedule, list[ReplayStep], int] | None = None
         self.theme = PROJECTOR_LIGHT
         self.setMinimumSize(320, 180)
 
@@ -240,7 +231,8 @@ class _Canvas(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         px, floor = screen_font_px(self.theme, self.window().height())
-        draw_replay(p, QRectF(self.rect()), *self.state, self.theme, px, floor)
+        trace, sched, steps, index = self.state
+        draw_replay(p, QRectF(self.rect()), trace, sched, steps, index, self.theme, px, floor)
         p.end()
 
 
@@ -299,7 +291,7 @@ class AccessReplay(QWidget):
         self.slider.setRange(0, len(steps) - 1)
         self.slider.setValue(0)
         self.slider.blockSignals(False)
-        self.info.setText(footer(self.records))
+        self.info.setText(footer(self.records) if self.records else "")
         self.canvas.update()
 
     def _step(self, value: int) -> None:

@@ -1,5 +1,5 @@
 """The "Accesses" panel: what the kernel really touched, from recorded addresses. Two sub-views: the
-coalescing and bank views (ui/accesses/views.py) and the replay of a traced block beside its schedule
+coalescing and bank views (ui/accesses/views.py, widget.py) and the replay of a traced block beside its schedule
 (ui/accesses/replay.py). Self-contained: it opens the H200 records shipped with gemmviz, or the records recorded
 beside a session file (`gemmviz profile --accesses --out NAME.json` writes NAME.accesses.json.gz).
 
@@ -21,7 +21,7 @@ from gemmviz.core.hardware import accesses as acc
 from gemmviz.core.session.checks import SessionError
 from gemmviz.core.session.workspace import LoadedSession, Workspace
 from gemmviz.ui.accesses.replay import AccessReplay
-from gemmviz.ui.accesses.views import AccessViews
+from gemmviz.ui.accesses.widget import AccessViews
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -41,9 +41,9 @@ def records_beside(
             try:
                 return acc.load_file(companion), str(companion)
             except (SessionError, MemoryError) as exc:
-                exc = exc if isinstance(exc, SessionError) else "not enough memory to hold it"
-                log.warning("access records %s not loaded: %s", companion, exc)
-                return shipped_file(), f"{companion.name} not loaded ({exc}); showing the shipped H200 records"
+                why = exc if isinstance(exc, SessionError) else "not enough memory to hold it"
+                log.warning("access records %s not loaded: %s", companion, why)
+                return shipped_file(), f"{companion.name} not loaded ({why}); showing the shipped H200 records"
     return shipped_file(), "the H200 records shipped with gemmviz"
 
 
@@ -67,7 +67,8 @@ class AccessTab(QTabWidget):
         # the pages' places, filled when first shown (the window's tab bar and size hints see two pages now)
         self.addTab(QWidget(), self.tr("Coalescing and banks"))
         self.addTab(QWidget(), self.tr("Block replay"))
-        self.workspace, self.follower = workspace, None
+        self.workspace = workspace
+        self.follower: WorkspaceFollower | None = None
         if workspace is not None:
             self.follower = WorkspaceFollower(self, workspace, self._show_wanted, follow_shown=False)
             self.follower.connect(workspace.events.session_added, self._on_session_added)
@@ -96,21 +97,25 @@ class AccessTab(QTabWidget):
             placeholder = self.widget(i)
             self.removeTab(i)
             self.insertTab(i, page, title)
-            placeholder.deleteLater()
+            if placeholder is not None:
+                placeholder.deleteLater()
         self.setCurrentIndex(max(index, 0))
         self.blockSignals(blocked)
         if self._path is not None:
             self.show_session_file(self._path)
 
+    def _pages(self) -> tuple[AccessViews, AccessReplay]:
+        self._build()
+        assert self._views is not None and self._replay is not None  # built
+        return self._views, self._replay
+
     @property
     def views(self) -> AccessViews:
-        self._build()
-        return self._views
+        return self._pages()[0]
 
     @property
     def replay(self) -> AccessReplay:
-        self._build()
-        return self._replay
+        return self._pages()[1]
 
     @property
     def shipped(self) -> acc.AccessFile | None:
@@ -129,10 +134,11 @@ class AccessTab(QTabWidget):
     def _on_session_added(self, loaded: LoadedSession) -> None:
         self.session_id, self.session_path = loaded.id, loaded.path
         self.reread = True  # reopened in place, its records beside it may have changed too
-        self.follower.changed()
+        if self.follower is not None:
+            self.follower.changed()
 
     def _on_session_removed(self, session_id: str) -> None:
-        if session_id != self.session_id:
+        if session_id != self.session_id or self.workspace is None or self.follower is None:
             return
         last = self.workspace.sessions[-1] if self.workspace.sessions else None
         self.session_id, self.session_path = (last.id, last.path) if last is not None else (None, None)
@@ -146,9 +152,10 @@ class AccessTab(QTabWidget):
         self._theme = theme
         if not self.built:
             return  # taken when built
-        self._views.set_theme(theme)
-        self._replay.canvas.theme = theme
-        self._replay.canvas.update()
+        views, replay = self._pages()
+        views.set_theme(theme)
+        replay.canvas.theme = theme
+        replay.canvas.update()
 
     def show_session_file(self, path: str | os.PathLike | None) -> str | None:
         """Show the records beside `path` (or the shipped ones); where they came from, in words (None while the
@@ -158,6 +165,7 @@ class AccessTab(QTabWidget):
         if not self.built:
             return None
         records, self._source = records_beside(path, self._shipped)
-        self._views.set_records(records)
-        self._replay.set_records(records)
+        views, replay = self._pages()
+        views.set_records(records)
+        replay.set_records(records)
         return self._source

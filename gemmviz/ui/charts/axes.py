@@ -248,7 +248,7 @@ class _EntryLabel(pg.LabelItem):
         self.item = QtWidgets.QGraphicsTextItem(self)
         self.item.document().setDocumentMargin(1)  # rows as tall as their text, not 8 px more
         self.opts = {"color": None, "justify": "center", **opts}
-        self._sizeHint = {}
+        self._sizeHint: dict = {}
         self.angle = 0
         self.setText(text)
 
@@ -278,7 +278,8 @@ class SeriesLegend(pg.LegendItem):
     _batch = 0  # inside `batch()`: entries are laid out once, at its end
     _stale = False
     _entries = 0  # counts changes of the entries (clear, add_entry): a fit of the same entries is remembered
-    _fitted = None  # (the last fit's arguments and entries, the state it left): the same fit again is skipped
+    # the last fit's arguments and entries, and the state it left: the same fit again is skipped
+    _fitted: tuple | None = None
     # the entries' full names measured per text size (_measure): (the entries' count of changes, {size: (h, w)})
     _measured: tuple[int, dict[str, tuple[float, float]]] = (-1, {})
 
@@ -322,7 +323,7 @@ class SeriesLegend(pg.LegendItem):
                 item.close()
                 if item.scene():  # PySide keeps closed items in the scene otherwise (pyqtgraph does the same)
                     item.scene().removeItem(item)
-        self.items = []
+        self.items: list = []
         self.entry_series = []
         self.entry_hidden = []
         self.names = []

@@ -228,7 +228,7 @@ def _fit_title(plot: pg.PlotItem, theme: Theme, room: float, wrap: bool = False)
     room = max(room, 40.0)
     for wrapped in (False, True) if wrap else (False,):
         label.item.setTextWidth(room if wrapped else -1)
-        pt = base
+        pt: float = base
         label.setText(label.text, size=f"{pt}pt")
         while label.item.boundingRect().width() > room and pt > 0.6 * base and pt > smallest:
             pt = max(pt * 0.9, smallest)
@@ -292,7 +292,7 @@ class ResultChart(pg.PlotWidget):
         self.results: list[Result] = []
         self.hidden_series: list[str] = []
         self.source_of: SourceOf = one_source
-        self.legend: SeriesLegend | None = None
+        self._legend: SeriesLegend | None = None  # made with the first results (the legend property)
         self._left_w = 0.0
         self._fitting = self._refit = False
         # a window-wide change (projector mode, the control panel) resizes a chart several times in one turn of
@@ -303,12 +303,20 @@ class ResultChart(pg.PlotWidget):
         self.getPlotItem().getAxis("left").geometryChanged.connect(self._left_axis_changed)
         self.apply_theme(theme)
 
+    @property
+    def legend(self) -> SeriesLegend:
+        """The series' legend, right of the plot: made the first time it is asked for."""
+        if self._legend is None:
+            self._legend = legend_column(self.getPlotItem())
+            self._legend.toggled.connect(self.seriesToggled)
+        return self._legend
+
     def apply_theme(self, theme: Theme) -> None:
         theme = legible(theme)
         self.theme = theme
         self.getPlotItem().clear()
-        self._items = {}
-        self._legend_key = None
+        self._items: dict = {}
+        self._legend_key: tuple | None = None
         self.setBackground(theme.background)
         _style_plot(self.getPlotItem(), theme, self.title, self.x_label, self.y_label)
         self.set_results(self.results)
@@ -321,9 +329,6 @@ class ResultChart(pg.PlotWidget):
         if source_of is not None:
             self.source_of = source_of
         plot = self.getPlotItem()
-        if self.legend is None:
-            self.legend = legend_column(plot)
-            self.legend.toggled.connect(self.seriesToggled)
         self._max_new = max_new
         with self.legend.batch():  # its entries laid out once, not once per entry
             complete = self.draw(plot) is not False
@@ -352,7 +357,7 @@ class ResultChart(pg.PlotWidget):
 
     def fit_legend(self) -> None:
         """Wrap the legend into columns and shrink its text so that it fits the chart's height."""
-        if getattr(self, "legend", None) is None or getattr(self, "_fitting", True):
+        if getattr(self, "_legend", None) is None or getattr(self, "_fitting", True):
             return  # called by the view's own set-up, before the legend exists; or from within a fit
         if not self.isVisible():
             # off screen (a tab not shown, an export's chart not laid out yet): fitted once when shown, at the size
@@ -404,7 +409,7 @@ class ResultChart(pg.PlotWidget):
         self.legend.setLabelTextColor(self.theme.foreground)
         self.legend.setLabelTextSize(f"{self.theme.font_pt}pt")
 
-    def draw(self, plot: pg.PlotItem) -> None:
+    def draw(self, plot: pg.PlotItem) -> bool | None:
         raise NotImplementedError
 
     def pen(self, style: SeriesStyle, colour: str | None = None):

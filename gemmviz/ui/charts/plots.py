@@ -65,7 +65,7 @@ class _SizeChart(ResultChart):
         base = Baselines([x for x in self.results if self.source_of(x) == source]) if r.backend == "cuda" else None
         return _tip(r, source, base)
 
-    def draw(self, plot: pg.PlotItem) -> None:
+    def draw(self, plot: pg.PlotItem) -> bool | None:
         # Data go in as log10 values and the axes label them as 1-2-5 numbers, so lines, points and
         # error bars share one coordinate system. Items persist per series and get new data, which
         # keeps a redraw during a sweep to a few milliseconds.
@@ -145,6 +145,7 @@ class _SizeChart(ResultChart):
                         LegendMark(pen=self.pen(dash, self.theme.foreground)),
                         source_label(source) or tr("live (this machine)"),
                     )
+        return True
 
     def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
         """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³,
@@ -172,7 +173,8 @@ class _SizeChart(ResultChart):
             set_range(lo, hi, padding=0)
 
     def spread_values(self, r: Result) -> list[float]:
-        return [self.value(r)]
+        value = self.value(r)
+        return [] if value is None else [value]
 
     def make_spread(self, rs, xs, colour_index):
         return None
@@ -207,7 +209,7 @@ class TimeChart(_SizeChart):
         return r.median_ms
 
     def spread_values(self, r: Result) -> list[float]:
-        return [r.min_ms, r.max_ms]
+        return [v for v in (r.min_ms, r.max_ms) if v is not None]
 
     def make_spread(self, rs, xs, colour_index):
         item = pg.ErrorBarItem(beam=0.02)
@@ -281,7 +283,8 @@ class SpeedupChart(ResultChart):
 
     def default_key(self) -> str | None:
         """The largest size that has a result of the baseline, else the largest size."""
-        return (self.sizes_with_baseline() or self.sizes() or [None])[-1]
+        keys = self.sizes_with_baseline() or self.sizes()
+        return keys[-1] if keys else None
 
     def set_view(self, baseline: str | None = None, size_key: str | None = None, source: str | None = None) -> None:
         if baseline is not None:
@@ -369,7 +372,7 @@ class SpeedupChart(ResultChart):
         self.legend.setVisible(False)  # bars are named on their axis
         plot.getAxis("bottom").showLabel(not self.compact)
         self.bars = []
-        self._bar_texts = []
+        self._bar_texts: list = []
         self.empty_reason = ""
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
         chosen = registry_baseline(self.baseline)
@@ -403,10 +406,10 @@ class SpeedupChart(ResultChart):
         )
         best: dict[str, Result] = {}
         for r in at_size:
-            if r.series not in best or r.median_ms < best[r.series].median_ms:
+            if r.series not in best or _median(r) < _median(best[r.series]):
                 best[r.series] = r
-        ordered = sorted(best.values(), key=lambda r: r.median_ms, reverse=True)
-        self.bars = [(r.series, base.median_ms / r.median_ms) for r in ordered]
+        ordered = sorted(best.values(), key=_median, reverse=True)
+        self.bars = [(r.series, _median(base) / _median(r)) for r in ordered]
         styles = series_styles(label for label, _ in self.bars)
         logs = [math.log10(x) for _, x in self.bars]
         ys = np.arange(len(self.bars))
@@ -439,6 +442,11 @@ def baseline_series(b) -> str:
     """The series name (as Result.series writes it) of a registry baseline's results."""
     params = ", ".join(f"{k} {v}" for k, v in b.params.items())
     return f"{b.variant} ({params})" if params else b.variant
+
+
+def _median(r: Result) -> float:
+    """A drawn result's median time (the charts draw valid results, which have one)."""
+    return r.median_ms if r.median_ms is not None else math.inf
 
 
 def _times(x: float) -> str:

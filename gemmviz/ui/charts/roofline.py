@@ -18,6 +18,7 @@ from pyqtgraph.Qt import QtCore
 from PySide6.QtGui import QFont
 
 from gemmviz.core.charts.style import style_table
+from gemmviz.core.hardware.roofline import Ceilings, RooflinePoint
 from gemmviz.core.messages import render
 from gemmviz.core.session import provenance
 from gemmviz.core.session.results import Result
@@ -44,8 +45,8 @@ class RooflineChart(ResultChart):
     x_label_short = QT_TRANSLATE_NOOP("", "FLOP / byte (model)")
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
-        self.ceilings = None
-        self.points = []
+        self.ceilings: Ceilings | None = None
+        self.points: list[RooflinePoint] = []
         self.highlight: set[str] = set()
         self.selected: int | None = None  # index into self.points
         self.candidates: list[int] = []  # the points overlapping the selection, nearest first
@@ -74,7 +75,7 @@ class RooflineChart(ResultChart):
 
         plot.clear()
         self._legend_key = None
-        self._placed_at = None  # new texts: placed again
+        self._placed_at: tuple | None = None  # new texts: placed again
         self.reset_legend()
         by_source: dict[str, list[Result]] = defaultdict(list)
         for r in self.results:
@@ -118,7 +119,7 @@ class RooflineChart(ResultChart):
                 label.setPos(math.log10(x_lo * 1.5), math.log10(c.bandwidth_gbs * x_lo * 1.5))
                 plot.addItem(label)
                 self.bandwidth_label = label
-            if c.ridge:
+            if c.ridge and c.fp32_peak_gflops:
                 ridge = pg.ScatterPlotItem(
                     [math.log10(c.ridge)],
                     [math.log10(c.fp32_peak_gflops)],
@@ -140,11 +141,11 @@ class RooflineChart(ResultChart):
         self._draw_points(plot)
         self.add_hidden_entries()
         self._note_above_roof(plot)
-        self._ring = pg.ScatterPlotItem(
+        self._ring = ring = pg.ScatterPlotItem(
             size=self.theme.symbol_px * 2.4, symbol="o", brush=None, pen=pg.mkPen(fg, width=self.theme.line_px)
         )
-        self._ring.setZValue(10)
-        plot.addItem(self._ring)
+        ring.setZValue(10)
+        plot.addItem(ring)
 
     def _font(self) -> QFont:
         font = QFont()
@@ -187,7 +188,7 @@ class RooflineChart(ResultChart):
         above = [i for i, p in enumerate(self.points) if p.cache_served]
         if not above:
             return
-        i = max(above, key=lambda j: self.points[j].pct_of_roof)
+        i = max(above, key=lambda j: self.points[j].pct_of_roof or 0.0)
         note = pg.TextItem(tr(NOTE_LINES), color=self.theme.foreground, anchor=(0, 0))
         note.setFont(self._font())
         note.setPos(*self._xy[i])
@@ -209,7 +210,7 @@ class RooflineChart(ResultChart):
         """Put the bandwidth label by its line and the above-the-roof note by its point, each where it crosses
         no roof line and covers the fewest points, nearest to where it belongs among those; shorter texts where
         the whole one fits nowhere (a small pane), none where nothing fits (the point's tooltip says it too)."""
-        plot = self.getPlotItem() if getattr(self, "legend", None) is not None else None
+        plot = self.getPlotItem() if getattr(self, "_legend", None) is not None else None
         if plot is None:
             return  # the view's own set-up (nothing drawn yet), or the chart is closing
         if not self.isVisible():
@@ -237,7 +238,7 @@ class RooflineChart(ResultChart):
             vb, roofs, to_scene(self._xy) if len(self._xy) else np.zeros((0, 2)), self.theme.symbol_px * 0.8 + 2
         )
         label = self.bandwidth_label
-        if label is not None and roofs:
+        if label is not None and roofs and self.ceilings is not None:
             line = roofs[0]
             left = line[line[:, 0] >= box.left() + box.width() * 0.1]  # by the line, towards its lower end
             bw = self.ceilings.bandwidth_gbs
@@ -248,13 +249,13 @@ class RooflineChart(ResultChart):
             self._leader.setData([], [])
         note = self.above_roof_note
         if note is not None:
-            at = to_scene(self._note_xy)
+            spot = to_scene(self._note_xy)
             w = box.width()
             lines = tr(NOTE_LINES)
             options = [(lines, None), (lines, w * 0.45), (lines, w * 0.3), (tr(SHORT_NOTE), None)]
-            rect = room.place(note, options, at)
+            rect = room.place(note, options, spot)
             if rect is not None:
-                self._draw_leader(vb, rect, at, roofs, room.gap)
+                self._draw_leader(vb, rect, spot, roofs, room.gap)
 
     def _draw_leader(self, vb: pg.ViewBox, rect: QtCore.QRectF, at: np.ndarray, roofs, gap: float) -> None:
         """Thin lines from the note to the points it explains: to its own point always (a note floating beside
@@ -432,7 +433,7 @@ class _Room:
             # of a placement), on the rectangles' edges as Qt computes them, so each spot is judged as before
             chunk = order[start : start + self.CHUNK]
             rects = [QtCore.QRectF(float(xs[i]), float(ys[i]), float(ws[i]), float(hs[i])) for i in chunk]
-            crossed = _inside_each(self.roof, [r.adjusted(-3, -3, 3, 3) for r in rects]).any(axis=1)
+            crossed = np.asarray(_inside_each(self.roof, [r.adjusted(-3, -3, 3, 3) for r in rects]).any(axis=1))
             covers = _inside_each(self.points, [r.adjusted(-g, -g, g, g) for r in rects]).sum(axis=1)
             for j, i in enumerate(chunk):
                 cost_i, rank, rect = float(cost[i]), int(ranks[i]), rects[j]

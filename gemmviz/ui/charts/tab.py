@@ -22,7 +22,7 @@ from gemmviz.core.charts.style import PRESETS, hidden_for, registry_series
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.charts import kinds as chart_kinds
-from gemmviz.ui.charts.panels import ChartPanel
+from gemmviz.ui.charts.panels import ChartPanel, SpeedupPanel
 from gemmviz.ui.charts.table import ResultsTable
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
@@ -82,7 +82,7 @@ class ChartsTab(QWidget):
         show_row.addStretch()
         layout.addLayout(show_row)
         self.grid_host = grid_host = QWidget()
-        grid = QGridLayout(grid_host)
+        self.grid_layout = grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(grid_host, 1)
         # the registry's panel kinds (ui/charts/kinds/) by name, then the table, row by row in two columns
@@ -102,7 +102,7 @@ class ChartsTab(QWidget):
             if name not in self.overview:  # shown alone: the whole grid, no row of its own in the overview
                 grid.addWidget(self.panels[name].widget, 0, 0, rows, 2)
                 self.panels[name].widget.setVisible(False)  # the first choice is the overview
-        for key, label in ((ALL, ALL), *((kind.name, kind.tab_label) for kind in shown), (TABLE, TABLE)):
+        for key, label in ((ALL, ALL), *((kind.name, kind.tab_label or kind.name) for kind in shown), (TABLE, TABLE)):
             self.show_combo.addItem(tr(label), key)
         self.show_combo.currentIndexChanged.connect(lambda _i: self._show(self.show_combo.currentData()))
 
@@ -111,7 +111,7 @@ class ChartsTab(QWidget):
         row in two columns."""
         if tuple(names) == self.placed:
             return
-        grid = self.grid_host.layout()
+        grid = self.grid_layout
         widgets = [self.panels[n].widget for n in names]
         if names == self.overview:
             widgets.append(self.table)
@@ -151,7 +151,9 @@ class ChartsTab(QWidget):
     @property
     def baseline_combo(self) -> QComboBox:
         self._catch_up(["speedup"])
-        return self.panels["speedup"].baseline_combo
+        panel = self.panels["speedup"]
+        assert isinstance(panel, SpeedupPanel), "the speedup kind's panel has its choices"
+        return panel.baseline_combo
 
     @property
     def charts(self) -> tuple:
@@ -205,7 +207,7 @@ class ChartsTab(QWidget):
                 self.chart_themes[panel.chart] = theme
                 panel.chart.apply_theme(theme)
             panel.set_four(four)
-        grid = self.grid_host.layout()
+        grid = self.grid_layout
         used = -(-(len(self.placed) + (self.placed == tuple(self.overview))) // 2)  # rows the overview fills
         for i in range(grid.rowCount()):  # scaled, equal quarters, whatever their contents' sizes ask
             grid.setRowStretch(i, int(four and i < used))
@@ -238,7 +240,7 @@ class ChartsTab(QWidget):
         """How the tab shows the results (the speedup panel's choices), for an export of any kind."""
         panel = self.panels.get("speedup")
         source_of = self.workspace.source_of
-        if panel is None:
+        if not isinstance(panel, SpeedupPanel):
             return ChartView(source_of=source_of)
         self._catch_up(["speedup"])  # its choices follow what is shown, hidden or not
         return panel.view(source_of)
@@ -317,12 +319,13 @@ class ChartsTab(QWidget):
         self.refresh_dirty = False
         shown, source_of = self.workspace.shown(), self.workspace.source_of
         self._set_hidden_series()
+
         # A chart that gains many series at once creates two per step and is called again until complete.
-        steps = [
-            *(
-                lambda n=name: self.panels[n].refresh(chart_kinds.drawn(n, shown), source_of, max_new=2)
-                for name in self._drawn_now()
-            ),
+        def redraw(name: str) -> Callable[[], object]:
+            return lambda: self.panels[name].refresh(chart_kinds.drawn(name, shown), source_of, max_new=2)
+
+        steps: list[Callable[[], object]] = [
+            *(redraw(name) for name in self._drawn_now()),
             lambda: self.table.set_results(shown, source_of),
             self.refreshed.emit,
         ]

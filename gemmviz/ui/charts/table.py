@@ -277,7 +277,7 @@ class ResultsTable(QTableView):
         self.verticalHeader().setVisible(False)
         self.results: list[Result] = []
         self.columns_stale = False  # the widths wait for the table to be shown (fit_columns)
-        QShortcut(QKeySequence.StandardKey.Copy, self, activated=self.copy_selection)
+        QShortcut(QKeySequence.StandardKey.Copy, self).activated.connect(self.copy_selection)
 
     def set_results(self, results: list[Result], source_of: Callable[[Result], str] = lambda _r: "") -> None:
         """One row per result, grouped by source; speedups are computed within each source."""

@@ -10,14 +10,10 @@ down. Cancel stops the step in flight within half a second. A saved check (FILE.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,7 +22,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -35,103 +30,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gemmviz.core.exercise.access_goals import access_verdict
-from gemmviz.core.exercise.check import cause_lines, finish, source_lines
+from gemmviz.core.exercise.check import cause_lines, finish
 from gemmviz.core.exercise.exercises import (
-    MAX_SOURCE_BYTES,
     Exercise,
     ExerciseError,
-    guess_exercise,
     shipped_exercises,
 )
-from gemmviz.core.exercise.grading import ran_on
-from gemmviz.core.exercise.record import (
-    CheckFileError,
-    access_trace,
-    counter_lines,
-    emulator_findings,
-    finding_lines,
-    load_check,
-    printf_groups,
-    printf_output,
-    record_target,
-)
-from gemmviz.core.fileio import InputFileError, OutputError, check_target, read_regular, write_atomic
-from gemmviz.core.messages import msg, render
-from gemmviz.core.numbers import duration, rate
-from gemmviz.core.problem import Problem
-from gemmviz.ui.accesses.views import AccessCanvas, Panel
+from gemmviz.core.exercise.record import CheckFileError, access_trace, load_check, record_target
+from gemmviz.core.exercise.report import finding_lines
+from gemmviz.core.fileio import OutputError, check_target, write_atomic
+from gemmviz.core.numbers import rate
+from gemmviz.ui.accesses.canvas import AccessCanvas
+from gemmviz.ui.exercise import report
+from gemmviz.ui.exercise.access import access_panels
+from gemmviz.ui.exercise.checking import CheckWorker, content_hash, exercise_of
 from gemmviz.ui.exercise.gap import ExerciseGap
-from gemmviz.ui.exercise.widgets import ClickableLabel, ErrorMap, NoWheelComboBox, SourceView, TimingBars
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, Words, plain, tr
+from gemmviz.ui.exercise.report import reflow
+from gemmviz.ui.exercise.widgets import ClickableLabel, ErrorMap, NoWheelComboBox, SourceView, TimingBars, warn
+from gemmviz.ui.text import Words, tr
 from gemmviz.ui.worker import WorkerThread
-
-STOPPED = ("timeout", "launch-error")  # a size whose C was never read back: no map, and no sign C is right
-
-COLORS = {"pass": "#009E73", "fail": "#D55E00", "skipped": "#777777"}
-# the goals' names, translated where they are drawn (QT_TRANSLATE_NOOP: pyside6-lupdate files them)
-GOAL_NAMES = {"compiles": QT_TRANSLATE_NOOP("", "compiles"), "correct": QT_TRANSLATE_NOOP("", "correct"),
-              "memory-safe": QT_TRANSLATE_NOOP("", "memory-safe"),
-              "race-free": QT_TRANSLATE_NOOP("", "race-free"), "speed": QT_TRANSLATE_NOOP("", "speed"),
-              "accesses": QT_TRANSLATE_NOOP("", "accesses")}  # fmt: skip
-
-
-class CheckWorker(QObject):
-    """Runs one check in its own thread; results come back by signal."""
-
-    progress = Signal(int, int, str)
-    finished = Signal(object)  # the record
-    failed = Signal(str)
-
-    def __init__(self, path: Path, exercise: Exercise):
-        super().__init__()
-        self.path, self.exercise = path, exercise
-        self.cancel = threading.Event()
-
-    def run(self) -> None:
-        from gemmviz.backends.exercise import Cancelled, CheckOptions, check_exercise
-
-        try:
-            record = check_exercise(
-                self.path,
-                self.exercise,
-                CheckOptions(cancel=self.cancel),
-                lambda i, n, what: self.progress.emit(i, n, what),
-            )
-        except Cancelled:
-            self.failed.emit(tr("Check cancelled."))
-        except ExerciseError as exc:
-            self.failed.emit(str(exc))
-        except Exception as exc:  # a bug must not end the thread silently: the tab says it and keeps working
-            self.failed.emit(tr("The check failed: {0}").format(f"{type(exc).__name__}: {exc}"))
-        else:
-            self.finished.emit(record)
-
-
-def content_hash(path: Path) -> str | None:
-    """The file's content as a SHA-256; None where it is gone. A file the check would refuse (too large, a FIFO,
-    unreadable) hashes by its size and time, so a change to it still gets one check that says why."""
-    try:
-        return hashlib.sha256(read_regular(path, MAX_SOURCE_BYTES)).hexdigest()
-    except (OSError, InputFileError):
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return f"unread:{st.st_mode}:{st.st_size}:{st.st_mtime_ns}"
-
-
-def exercise_of(path: Path, exercises: list[Exercise]) -> Exercise | None:
-    """The exercise whose kernel the file defines, as the CLI picks it (its kernel's name, not the file's); None
-    when it defines none of them or cannot be read."""
-    try:
-        source = read_regular(path, MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
-    except (OSError, InputFileError):
-        return None
-    shipped = guess_exercise(source)
-    if shipped is None:
-        return None
-    return next((e for e in exercises if e.name == shipped.name), None)
 
 
 class ExerciseTab(QWidget):
@@ -144,7 +61,7 @@ class ExerciseTab(QWidget):
         self.path: Path | None = None
         self.record: dict | None = None
         self.hints_shown = 0
-        self.thread: WorkerThread | None = None
+        self.check_thread: WorkerThread | None = None
         self.worker: CheckWorker | None = None
         self.recheck_wanted = False
         self.checked_hash: str | None = None  # the content last checked, or found when the file was opened
@@ -387,6 +304,8 @@ class ExerciseTab(QWidget):
     def write_starter(self, folder: Path) -> Path | None:
         """The exercise's starter in `folder` (never over a file already there: that is the student's work)."""
         e = self.exercise
+        if e is None:  # no exercise listed (the shipped ones unreadable): no starter to write
+            return None
         target = folder / e.starter
         if target.exists():
             self.set_file(target)
@@ -479,24 +398,24 @@ class ExerciseTab(QWidget):
         self.checks_started += 1
         self.worker = CheckWorker(self.path, e)
         self.checked_path = self.path  # the record goes beside this file, whatever is opened meanwhile
-        self.thread = WorkerThread(self.worker, "gemmviz-exercise-check", self.worker.cancel, self.worker.run)
+        self.check_thread = WorkerThread(self.worker, "gemmviz-exercise-check", self.worker.cancel, self.worker.run)
         self.worker.progress.connect(self._progress)
         self.worker.finished.connect(self._finished)
         self.worker.failed.connect(self._failed)
         self.check_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setText(tr("Checking {0}…").format(self.path.name))
-        self.thread.start()
+        self.check_thread.start()
 
     def cancel_check(self) -> None:
-        if self.thread is not None:
-            self.thread.cancel()
+        if self.check_thread is not None:
+            self.check_thread.cancel()
 
     def _progress(self, i: int, n: int, what: str) -> None:
         self.progress.setText(f"[{i}/{n}] {what}")
 
     def _done(self) -> None:
-        thread, self.thread, self.worker = self.thread, None, None
+        thread, self.check_thread, self.worker = self.check_thread, None, None
         if thread is not None:
             thread.join()
         self.check_button.setEnabled(True)
@@ -539,80 +458,40 @@ class ExerciseTab(QWidget):
 
     def cancel_now(self) -> None:
         """Set a running check's cancel flag (a signal's stop sets every worker's before waiting for any)."""
-        if self.thread is not None:
-            self.thread.cancel()
+        if self.check_thread is not None:
+            self.check_thread.cancel()
 
     def shutdown(self, wait_ms: int | None = None) -> None:
         """Closing the window: cancel a running check and wait for its thread (the child is killed at once), at
         most `wait_ms` (None: until it ends; a thread still busy then is left behind: ui/worker.py)."""
         self.debounce.stop()
-        if self.thread is not None:
+        if self.check_thread is not None:
             # every step is a child process the cancel kills within 50 ms: the wait is for the thread to see it
-            self.thread.shutdown(wait_ms)
+            self.check_thread.shutdown(wait_ms)
 
     # --- showing a record -----------------------------------------------------------------------------------
     def show_record(self, record: dict) -> None:
         again = record is self.record  # the same check said again (a language switch): the view stays as chosen
         record = finish(record)
         self.record = record
-        shipped = next((e for e in self.exercises if e.name == record.get("exercise")), None)
+        shipped = report.shipped_of(record, self.exercises)
         if shipped is not None and not again:
             self._access_view_for(shipped.access_goals)
         self.progress.clear()  # a message of an earlier check (an error, "cancelled") is not this record's
         self.record_label.setText(
             tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
         )
-        parts = []
-        access = self._access_verdict(record)
-        judged = {v["goal"] for v in record["verdicts"]}  # finish() adds the shipped exercise's access goal
-        for v in record["verdicts"] + ([access] if access and access["goal"] not in judged else []):
-            mark = {"pass": "✓", "fail": "✗", "skipped": "–"}[v["status"]]
-            name = tr(GOAL_NAMES[v["goal"]]) if v["goal"] in GOAL_NAMES else v["goal"]
-            detail = render(v["message"], self.lang) if v.get("message") else v["detail"]
-            parts.append(
-                f"<span style='color:{COLORS[v['status']]}'><b>{mark} {plain(name)}</b></span> {plain(detail)}"
-            )
-        self.verdict_label.setText("<br>".join(parts))
-        cause = record.get("cause") or (access or {}).get("cause")
-        if record.get("cause_message"):
-            cause = render(record["cause_message"], self.lang)
-        if cause:
-            self.cause.setText(tr("Likeliest cause: {0}").format(cause))
-        elif record.get("no_gpu") and ran_on(record).startswith("CPU emulator"):
-            self.cause.setText(render(msg("report.emulated_pass", ran_on=ran_on(record)), self.lang))
-        elif record.get("no_gpu"):
-            self.cause.setText(
-                tr(
-                    "No GPU here: {0}. Run gemmviz exercise check on a GPU machine, then open the check "
-                    "file it writes here."
-                ).format(record["no_gpu"])
-            )
-        else:
-            self.cause.setText(tr("Every goal passed."))
-        mapped = [s for s in record.get("shapes") or [] if s.get("error_map")]
-        wrong = max(mapped, key=lambda s: s["shape"][0] * s["shape"][1]) if mapped else None  # the clearest picture
-        if wrong:
-            dims = "×".join(map(str, wrong["shape"]))
-            self.error_map.set_map(
-                wrong["error_map"], tr("Wrong regions of C at {0} (darker: more wrong)").format(dims)
-            )
-        elif unfinished := next((s for s in record.get("shapes") or [] if s.get("status") in STOPPED), None):
-            # a size that did not finish (or crashed) has no map, and is no sign that C is right
-            said = msg("report.not_finished_map", shape=unfinished["shape"])
-            self.error_map.set_map(None, render(said, self.lang), judged=False)
-        else:
-            self.error_map.set_map(None, tr("C: no wrong region") if record.get("shapes") else tr("C: not run"))
+        access = report.access_of(record, shipped, self.lang)
+        self.verdict_label.setText(report.verdicts_html(record, access, self.lang))
+        self.cause.setText(report.cause_text(record, access, self.lang))
+        shown = report.error_map_of(record, self.lang)
+        self.error_map.set_map(shown.error_map, shown.caption, judged=shown.judged)
         self._fill_findings(record)
         self._fill_source(record)
         self._fill_printf(record)
         self._fill_bars(record)
         self.gap.show_record(record)
         self._fill_accesses(record)
-
-    def _access_verdict(self, record: dict) -> dict | None:
-        """The record's exercise's access goal, judged from its access trace (core/exercise/access_goals.py)."""
-        e = next((e for e in self.exercises if e.name == record.get("exercise")), None)
-        return access_verdict(record, e.access_goals, e.fix(self.lang), self.lang) if e is not None else None
 
     def _fill_source(self, record: dict) -> None:
         source = record.get("source") or ""
@@ -622,23 +501,16 @@ class ExerciseTab(QWidget):
 
     def _fill_printf(self, record: dict) -> None:
         """The kernel's printf output under the size that printed it ("at 33×17×65 (5 line(s)):")."""
-        calls, _lines = printf_output(record)
-        groups = printf_groups(record)
+        calls, title, text = report.printf_text(record, self.lang)
         for w in (self.printf_title, self.printf_view):
             w.setVisible(bool(calls))
-        kept = sum(len(lines) for _shape, _n, lines in groups)
-        self.printf_title.setText(render(msg("report.printf", calls=calls, kept=kept), self.lang))
-        text = []
-        for shape, n, lines in groups:
-            if shape is not None:  # (a record from before the sizes were kept: its lines alone)
-                text.append(render(msg("report.printf_at", shape=shape, calls=n), self.lang))
-            text += lines
-        self.printf_view.setPlainText("\n".join(text))
+        self.printf_title.setText(title)
+        self.printf_view.setPlainText(text)
 
     def _fill_findings(self, record: dict) -> None:
-        self.finding_lines = []
-        self.finding_sources = []
-        self._collect_findings(record)
+        found = report.findings(record, self.lang)
+        self.finding_lines = [text for text, _line in found]
+        self.finding_sources = [line for _text, line in found]
         self.findings.blockSignals(True)  # filling it is no click
         self.findings.setPlainText("\n".join(self.finding_lines))
         self.findings.blockSignals(False)
@@ -663,133 +535,7 @@ class ExerciseTab(QWidget):
         if self.source_view.isVisible() and self.source_view.show_line(line):
             self.column.ensureWidgetVisible(self.source_view, 0, 0)
 
-    def _nvcc_lines(self, record: dict) -> list[tuple[str, int | None]]:
-        """nvcc's errors, then its warnings (often the clue: k >= 0 on an unsigned k is always true), each with
-        its source line."""
-        out = []
-        diagnostics = (record.get("compile") or {}).get("diagnostics", [])
-        for d in diagnostics:
-            if d["severity"] == "error":
-                out.append((tr("nvcc, line {0}: {1}").format(d.get("line") or "?", d["message"]), d.get("line")))
-        for d in diagnostics:
-            if d["severity"] == "warning":
-                said = msg("report.nvcc_warning", line=d.get("line") or "?", message=d["message"])
-                out.append((render(said, self.lang), d.get("line")))
-        return out
-
-    def _collect_findings(self, record: dict) -> None:
-        lines = source_lines(record.get("source") or "")
-
-        def add(text: str, line=None) -> None:
-            """A finding, with its source line under it (and noted, for a click) where it names one."""
-            cited = line if type(line) is int and 0 < line <= len(lines) else None
-            self.finding_lines.append(text + (f"\n    {lines[cited - 1].strip()}" if cited else ""))
-            self.finding_sources.append(cited)
-
-        for text, line in self._nvcc_lines(record):
-            add(text, line)
-        for tool, part in (record.get("sanitizer") or {}).items():
-            if not isinstance(part, dict) or not part.get("ran"):
-                continue
-            if not part.get("findings"):
-                add(tr("{0}: clean").format(tool))
-            for f in part.get("findings", [])[:10]:
-                said = tr("line {0}: {1} (×{2})").format(f.get("line") or "?", f["message"], f.get("count", 1))
-                add(f"{tool}, " + said, f.get("line"))
-        emu = record.get("emulator") or {}
-        if emu.get("refused"):
-            add(render(emu["refused"], self.lang))
-        for text, line in emulator_findings(record, self.lang):
-            add(text, line)
-        for s in record.get("shapes") or []:
-            if s["status"] != "ok":
-                add("×".join(map(str, s["shape"])) + ": " + (s.get("reason") or s.get("error") or s["status"]))
-        for line in counter_lines(record):
-            add(line)
-        for note in record.get("not_run") or []:
-            add(tr("Not run: {0}").format(note))
-        if emu and record.get("no_gpu"):  # how the verdicts were reached, after what they found
-            add(render(msg("emu.by", why=record["no_gpu"]), self.lang))
-
     def _fill_bars(self, record: dict) -> None:
-        timing = record.get("timing") or {}
-        shape = timing.get("shape")
-        rows = []
-        if shape:
-            flops = Problem(*shape).flops
-            for who, name in (
-                ("yours", tr("yours")),
-                ("reference", record.get("reference", tr("reference"))),
-                ("cublas", "cuBLAS"),
-            ):
-                ms = (timing.get(who) or {}).get("median_ms")
-                if ms:
-                    rows.append(
-                        (name, flops / (ms * 1e-3) / 1e9, f"{rate(flops / (ms * 1e-3) / 1e9)} GFLOP/s · {duration(ms)}")
-                    )
-        recorded = record.get("recorded_reference")
-        if not rows and recorded:
-            for row in recorded["rows"]:
-                if row["size"] == [2048, 2048, 2048] and row["gflops"]:
-                    rows.append(
-                        (
-                            f"{row['series']} ({tr('recorded')})",
-                            row["gflops"],
-                            f"{rate(row['gflops'])} GFLOP/s · {recorded['gpu']}",
-                        )
-                    )
+        rows = report.timing_rows(record)
         self.bars.set_rows(rows)
         self.bars.setVisible(bool(rows))
-
-
-@dataclass(frozen=True)
-class NamedPanel(Panel):
-    """A panel of the access views whose title is not a registry kernel's: the student's own."""
-
-    name: str = ""
-
-    @property
-    def title(self) -> str:
-        return self.name or super().title
-
-
-def access_panels(kind: str, trace, reference: str) -> list[Panel]:
-    """The student's worst request of `kind` beside the reference kernel's, from the shipped H200 records."""
-    from gemmviz.core.hardware import accesses as acc
-
-    def pick(t):  # the same kind of request on both sides: loads (a kernel without shared loads: any)
-        if kind == "coalescing":
-            return acc.worst_global_request(t, 0, False)
-        found = acc.worst_shared_request(t, 0, False)
-        return found if found is not None else acc.worst_shared_request(t, 0, None)
-
-    panels: list[Panel] = []
-    index = pick(trace)
-    if index is not None:
-        panels.append(NamedPanel(trace, index, tr("yours")))
-    shipped = acc.shipped_file()
-    theirs = shipped.find(reference) if shipped is not None else None
-    if theirs is not None:
-        other = pick(theirs)
-        if other is not None:
-            panels.append(Panel(theirs, other))
-    return panels
-
-
-def warn(parent: QWidget, title: str, text: str) -> None:
-    """A warning whose text is shown as text: a file name or message holding <img> or <b> is never rich text."""
-    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.open()  # not modal: the app keeps working while it is up
-
-
-_WIDE = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"  # Chinese characters and punctuation: no space between lines
-
-
-def reflow(text: str) -> str:
-    """A TOML text's wrapped lines joined into paragraphs (a blank line ends one), for a widget that wraps: with
-    a space, except where a line ends or the next begins with a Chinese character (Chinese has no spaces)."""
-    return "\n\n".join(
-        re.sub(rf"(?<=[{_WIDE}])\n|\n(?=[{_WIDE}])", "", p).replace("\n", " ") for p in text.split("\n\n")
-    )

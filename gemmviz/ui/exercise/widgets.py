@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QPainter, QPen, QTextBlockFormat, QTextCursor,
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
+    QMessageBox,
     QSizePolicy,
     QTextEdit,
     QWidget,
@@ -246,3 +247,11 @@ class NoWheelComboBox(QComboBox):
             super().wheelEvent(event)
         else:
             event.ignore()  # to the scroll area around it
+
+
+def warn(parent: QWidget, title: str, text: str) -> None:
+    """A warning whose text is shown as text: a file name or message holding <img> or <b> is never rich text."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()  # not modal: the app keeps working while it is up

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QLabel, QProgressDialog
 
 from gemmviz.core import fileio
+from gemmviz.core.export_formats import ExportFormat
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 from gemmviz.ui.worker import WorkerThread
@@ -81,7 +82,7 @@ def check_frames_folder(path) -> Path:
 class Job:
     """What an export writes, read on the window's thread before the worker starts."""
 
-    writer: type  # a registered animation format (core/export_formats.py, ui/export/formats/)
+    writer: type[ExportFormat]  # a registered animation format (core/export_formats.py, ui/export/formats/)
     path: str
     schedule: object
     thread: tuple[int, int]
@@ -173,7 +174,7 @@ class AnimationExport(QObject):
         self.shown = 0  # the last frame the dialog shows
         self.worker = _Worker(job, self.cancel_flag)
         self.runner = WorkerThread(self.worker, "gemmviz-animation-export", self.cancel_flag, self.worker.run)
-        self.thread = self.runner.thread
+        self.worker_thread = self.runner.thread
         self.worker.progress.connect(self._progress, Qt.ConnectionType.QueuedConnection)
         self.worker.finished.connect(self._finished, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)

@@ -84,14 +84,14 @@ class ExportDialog(QDialog):
         shown = kind_on_screen(window)  # the chart the user is looking at, not always "time"
         if shown is not None and self.chart.findData(shown) >= 0:
             self.chart.setCurrentIndex(self.chart.findData(shown))
-        self.size = QComboBox()
-        self.size.setEditable(True)
-        self.size.addItems(PRESETS)
+        self.size_combo = QComboBox()
+        self.size_combo.setEditable(True)
+        self.size_combo.addItems(PRESETS)
         self.message = QLabel()
         self.message.setStyleSheet("color: #B00020;")
         form = QFormLayout(self)
         form.addRow(tr("chart"), self.chart)
-        form.addRow(tr("size (pixels)"), self.size)
+        form.addRow(tr("size (pixels)"), self.size_combo)
         form.addRow(
             QLabel(
                 tr(
@@ -108,7 +108,7 @@ class ExportDialog(QDialog):
 
     def _save(self) -> None:
         try:
-            width, height = parse_pixels(self.size.currentText())
+            width, height = parse_pixels(self.size_combo.currentText())
         except ProblemError as exc:
             self.message.setText(str(exc))
             return

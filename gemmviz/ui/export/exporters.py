@@ -377,7 +377,7 @@ def image_bytes(image: QImage, qt_format: str, quality: int = -1, options: dict 
     if not writer.write(image):
         raise ExportError(f"{qt_format} encoding failed: {writer.errorString()}")
     buf.close()
-    return bytes(data)
+    return bytes(data.data())
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -415,7 +415,8 @@ def png_encode(image: QImage, level: int = PNG_LEVEL) -> bytes:
         alpha = np.frombuffer(rgba.constBits(), np.uint8, rgba.bytesPerLine() * height).reshape(height, -1)
         opaque = bool((alpha[:, 3 : width * 4 : 4] == 255).all())
     channels = 3 if opaque else 4
-    pixels = image.convertToFormat(QImage.Format.Format_RGB888) if opaque else rgba  # whole rows: a fast subtract
+    # whole rows: a fast subtract
+    pixels = rgba if rgba is not None and not opaque else image.convertToFormat(QImage.Format.Format_RGB888)
     rows = np.frombuffer(pixels.constBits(), np.uint8, pixels.bytesPerLine() * height).reshape(height, -1)
     rows = rows[:, : width * channels]
     raw = np.empty((height, width * channels + 1), np.uint8)
@@ -468,7 +469,7 @@ def svg_bytes(
         finally:
             painter.end()
     buf.close()
-    return bytes(data)
+    return bytes(data.data())
 
 
 # ---- animation --------------------------------------------------------------------------------
@@ -595,7 +596,8 @@ def _forget_frames(out: Path, n: int) -> None:
         earlier = []
     for line in earlier:
         m = _MANIFEST_LINE.fullmatch(line)
-        if m and int(FRAME_RE.fullmatch(m[1])[1]) >= n and _frame_hash(out / m[1]) == m[2]:
+        frame = FRAME_RE.fullmatch(m[1]) if m else None
+        if m and frame and int(frame[1]) >= n and _frame_hash(out / m[1]) == m[2]:
             (out / m[1]).unlink(missing_ok=True)
     lines = [f"{FRAME_NAME.format(i)} {_frame_hash(out / FRAME_NAME.format(i))}\n" for i in range(n)]
     try:

@@ -249,8 +249,10 @@ class GapView(QWidget):
         self.refresh()
 
     def _name(self, name: str) -> str:
+        if self.file is None:
+            return name
         try:
-            return self.file.name_of(self.file.kernel(name))  # type: ignore[union-attr]
+            return self.file.name_of(self.file.kernel(name))
         except KeyError:
             return name
 
@@ -272,7 +274,7 @@ class GapView(QWidget):
 
     def sentences(self) -> str:
         """The headline, a sentence per bar and the measured context, for the text beside the chart."""
-        if self.gap is None:
+        if self.gap is None or self.file is None:
             return self.chart.message
         return "\n\n".join([*gapcore.sentences(self.gap, self.lang), file_line(self.file.header, self.lang)])
 

@@ -403,7 +403,7 @@ class HardwareTab(QSplitter):
         elif self.view_combo.currentIndex() == 0 and self.trace_chart.preparing:
             self.text.setPlainText(
                 tr("{series} at {size}: preparing its {n} blocks…").format(
-                    series=r.series, size=r.problem.label, n=f"{len(r.block_trace):,}"
+                    series=r.series, size=r.problem.label, n=f"{len(r.block_trace or []):,}"
                 )
             )
         elif self.view_combo.currentIndex() == 0:

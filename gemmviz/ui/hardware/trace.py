@@ -13,7 +13,7 @@ of STEP_ROWS rows: `set_result_stepwise` runs one step per event-loop turn, so t
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +57,7 @@ def _as_array(trace: Sequence[Sequence[int]]) -> np.ndarray:
     return np.asarray(trace, dtype=np.int64).reshape(-1, TRACE_FIELDS)
 
 
-def _lane_steps(t: np.ndarray) -> Iterator[None]:
+def _lane_steps(t: np.ndarray) -> Generator[None, None, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """trace_lanes in steps: yields between chunks of STEP_ROWS rows, returns (t, lane, wave)."""
     if (
         len(t)
@@ -104,7 +104,7 @@ class TraceDrawing:
     lanes_drawn: int  # image rows per SM
 
 
-def prepare_steps(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> Iterator[None]:
+def prepare_steps(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> Generator[None, None, TraceDrawing]:
     """The drawing of a trace on `sm_count` SM rows (at least every SM it used), in steps of tens of
     milliseconds; yields between them, returns a TraceDrawing."""
     chunks = []
@@ -144,7 +144,9 @@ def _decimated_steps(times: np.ndarray, values: np.ndarray, duration: float) -> 
     return _step(np.r_[edges[:-1][keep], duration], np.r_[peak, 0])
 
 
-def _image_steps(t, lane, wave, summary: TraceSummary, sm_rows: int) -> Iterator[None]:
+def _image_steps(
+    t: np.ndarray, lane: np.ndarray, wave: np.ndarray, summary: TraceSummary, sm_rows: int
+) -> Generator[None, None, tuple[np.ndarray, int]]:
     """The image of a large trace: row = an SM's lane (lanes share rows past IMAGE_ROWS_MAX), pixel = wave
     colour + 1 of the block whose lane holds it at the bin's middle, and every block at least at its first bin."""
     lanes = max(summary.max_resident_per_sm, 1)
@@ -399,7 +401,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
         self.tail_label = label
-        self._sm_tick_values = None  # a new plot: its axis has none yet
+        self._sm_tick_values: list[tuple[float, str]] | None = None  # a new plot: its axis has none yet
         self.sms_plot.setYRange(0, top, padding=0)
         self._sm_ticks()
         # room left of 0 for its tick's label: the time axis read from 50 µs
@@ -473,6 +475,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
 
     def _add_sweep(self, top: float) -> None:
         """Per plot, the mask that hides what had not yet happened and the cursor at its edge (set_time moves them)."""
+        if self.summary is None:
+            return
         mask_brush = pg.mkBrush(self.theme.background)
         self._masks = []
         self._cursors = []
@@ -516,7 +520,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
         label.item.setTextWidth(-1)
         for text in (self._title, self._title.replace(", ", "<br>", 1)):
-            pt = base
+            pt: float = base
             label.setText(text, size=f"{pt}pt")
             while label.item.boundingRect().width() > room and pt > smallest:
                 pt = max(pt * 0.92, smallest)

@@ -126,7 +126,8 @@ class TrafficChart(pg.PlotWidget):
         bytes per result, in each series' own colour; with two, the second's bytes as a multiple of the first's
         above each pair (a lesson's "the tiled kernel reads more DRAM than the naive one"). Results without
         counters are left out; fewer than two left is the one-result chart."""
-        having = [r for r in results if r is not None and comparison_of(r) is not None]
+        compared = [(r, c) for r in results if r is not None and (c := comparison_of(r)) is not None]
+        having = [r for r, _c in compared]
         if len(having) < 2:
             self.results = []
             self.set_result(having[0] if having else (results[0] if results else None))
@@ -137,11 +138,9 @@ class TrafficChart(pg.PlotWidget):
         self.legend.clear()
         show_axes_and_legend(plot, self.legend, True)
         per_result = []
-        for r in having:
-            rows = {(row.level, row.quantity): row for row in comparison_of(r).rows}
-            per_result.append(
-                [None if rows[key].measured is None else rows[key].measured * unit for _, key, unit in LEVELS]
-            )
+        for _r, comparison in compared:
+            measured = {(row.level, row.quantity): row.measured for row in comparison.rows}
+            per_result.append([None if (m := measured[key]) is None else m * unit for _, key, unit in LEVELS])
         shown = [i for i in range(len(LEVELS)) if all(values[i] for values in per_result)]  # levels all of them use
         per_result = [[values[i] for i in shown] for values in per_result]
         self.bars = [(tr(LEVELS[i][0]), per_result[0][j], per_result[1][j]) for j, i in enumerate(shown)]
@@ -218,7 +217,7 @@ class TrafficChart(pg.PlotWidget):
         theme = self.theme
         self.comparison = comparison_of(result) if result is not None else None
         self.ratio_items = []
-        if self.comparison is None:
+        if self.comparison is None or result is None:
             self.bars = []
             show_no_counters(plot, self.legend, theme, result)
             return
@@ -245,8 +244,9 @@ class TrafficChart(pg.PlotWidget):
             (-0.2, 1, tr(LEGEND[0]), theme.color(5)),
             (0.2, 2, tr(LEGEND[1]), theme.color(0)),
         ):
-            xs = [i + offset for i, bar in enumerate(self.bars) if bar[index]]
-            tops = [math.log10(bar[index]) for bar in self.bars if bar[index]]
+            heights = [model if index == 1 else measured for _label, model, measured in self.bars]
+            xs = [i + offset for i, height in enumerate(heights) if height]
+            tops = [math.log10(height) for height in heights if height]
             item = pg.BarGraphItem(
                 x=xs,
                 width=width,
@@ -300,7 +300,7 @@ class TrafficChart(pg.PlotWidget):
         a fixed share of the range was too little in a short pane at a projector's size)."""
         lo, top = getattr(self, "_lo", None), getattr(self, "_top", None)
         height_px = self.getPlotItem().getViewBox().height()
-        if lo is None or not self.ratio_items or height_px <= 0:
+        if lo is None or top is None or not self.ratio_items or height_px <= 0:
             return
         text_px = max(item.boundingRect().height() for item in self.ratio_items) + 6
         f = min(0.6, text_px / height_px)

@@ -31,8 +31,12 @@ ENTER = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
 BLANK = {Qt.Key.Key_B: "black", Qt.Key.Key_W: "white"}  # a presentation tool's blank-screen keys
 HELP = {Qt.Key.Key_F1, Qt.Key.Key_Question}
 NOTES = Qt.Key.Key_N
-KEYS |= set(DIGITS) | ENTER | set(BLANK) | HELP | {NOTES, Qt.Key.Key_Backspace}
-SHIFTED = {Qt.Key.Key_Right: FRAME_ON, Qt.Key.Key_Left: FRAME_BACK}  # Shift+arrow: a frame, not a step
+LANGUAGE = Qt.Key.Key_L  # English ↔ 中文 in place: the step, its frame and both screens kept
+KEYS |= set(DIGITS) | ENTER | set(BLANK) | HELP | {NOTES, LANGUAGE, Qt.Key.Key_Backspace}
+SHIFTED: dict[int, Qt.Key] = {
+    Qt.Key.Key_Right: FRAME_ON,
+    Qt.Key.Key_Left: FRAME_BACK,
+}  # Shift+arrow: a frame, not a step
 MAX_TYPED = 3  # digits of a step number (a lesson has at most 100 steps)
 
 
@@ -50,6 +54,7 @@ def key_help() -> list[tuple[str, str]]:
         ("P", tr("play / pause the animation")),
         ("B / W", tr("black / white screen (again: back)")),
         ("N", tr("notes window (one screen)")),
+        ("L", tr("English / 中文, same step")),
         ("R", tr("measure the step live (GPU)")),
         ("T", tr("reset the clock")),
         (tr("F1 or ?"), tr("these keys")),
@@ -79,7 +84,7 @@ class LessonDeck(QObject):
     `moved(index)`: the step changed. `frameChanged()`: the animation's frame (step or glide phase) changed.
     `runRequested()`: R was pressed. `left()`: Esc, or a window of the lesson closed. `blankChanged()`: B or W
     blanked the projected screen or showed it again (`blank`: None, "black" or "white"). `typedChanged()`: the
-    step number being typed (`typed`). `helpRequested()`, `notesRequested()`: F1 or ?, N."""
+    step number being typed (`typed`). `helpRequested()`, `notesRequested()`, `languageRequested()`: F1 or ?, N, L."""
 
     moved = Signal(int)
     frameChanged = Signal()
@@ -90,6 +95,7 @@ class LessonDeck(QObject):
     typedChanged = Signal()
     helpRequested = Signal()
     notesRequested = Signal()
+    languageRequested = Signal()
 
     def __init__(self, lesson: Lesson, parent: QObject | None = None):
         super().__init__(parent)
@@ -165,6 +171,8 @@ class LessonDeck(QObject):
             self.helpRequested.emit()
         elif key == NOTES:
             self.notesRequested.emit()
+        elif key == LANGUAGE:
+            self.languageRequested.emit()
         elif key == Qt.Key.Key_Escape:
             self.leave()
         elif key in (FRAME_ON, FRAME_BACK):

@@ -175,7 +175,7 @@ def handout_pdf(
         if painter.isActive():
             painter.end()
         buffer.close()
-    return bytes(data)
+    return bytes(data.data())
 
 
 def handout_page_image(

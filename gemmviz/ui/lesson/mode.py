@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TypeGuard
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QColor, QPainter
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QWidget
 
 from gemmviz.core.lesson.lessons import (
     NO_DATA,
@@ -46,11 +47,20 @@ from gemmviz.ui.lesson.render import (
     slide_layout,
 )
 from gemmviz.ui.lesson.views import ui_view
-from gemmviz.ui.text import tr
+from gemmviz.ui.text import Words, tr
 from gemmviz.ui.tiling.view import TilingView
 
+if TYPE_CHECKING:
+    from gemmviz.core.measure.bench import Job
+    from gemmviz.ui.lesson.presenter import PresenterWindow
+    from gemmviz.ui.tiling.render import FrameState
 
-def _follows_frames(widget) -> bool:
+
+class _FrameView(Protocol):
+    def set_state(self, state: FrameState) -> None: ...
+
+
+def _follows_frames(widget: object) -> TypeGuard[_FrameView]:
     """A view that draws the deck's animation frame (the animation, the code beside it, two kernels side by side)."""
     return isinstance(widget, TilingView) or callable(getattr(widget, "set_state", None))
 
@@ -91,7 +101,7 @@ class LessonView(QWidget):
         self.shown = 0  # the step whose view is on screen (the deck may be ahead of it in a burst of keys)
         self.texts: list[Text] = []
         self.views: dict[int, QWidget | None] = {}
-        self._views_size = None
+        self._views_size: tuple[int, int, bool, bool] | None = None
         self.keys = LessonKeys(self, self.key)
         # the next step's view is built while the teacher talks, so the key press only shows it
         self.prefetch = QTimer(self)
@@ -110,7 +120,7 @@ class LessonView(QWidget):
         self.deck.runRequested.connect(self.run_step)
         self.deck.blankChanged.connect(self._blank_changed)
         self.deck.left.connect(self.left)
-        self.follower = None
+        self.follower: WorkspaceFollower | None = None
         if workspace is not None:  # the live figures follow the workspace's live results, a run's as they come
             self.follower = WorkspaceFollower(self, workspace, self._take_live, follow_shown=False)
             self.follower.connect(workspace.events.results_added, self._on_results_added)
@@ -151,27 +161,30 @@ class LessonView(QWidget):
         self.go(self.index)
 
     def _on_results_added(self, _results: list) -> None:
-        self.follower.changed(appended=True)  # on screen: redrawn a few times a second while a run streams
+        if self.follower is not None:
+            self.follower.changed(appended=True)  # on screen: redrawn a few times a second while a run streams
 
     def _on_live_cleared(self) -> None:
-        self.follower.changed()
+        if self.follower is not None:
+            self.follower.changed()
 
     def _take_live(self, rebuild: bool = True) -> None:
         """The workspace's live results as this lesson's live source (on a machine whose GPU can measure), its
         views rebuilt where they changed."""
-        results = [r for r in self.workspace.live if r.backend != "cpu" or r.valid] if self.live_gpu else []
+        gpu, ws = self.live_gpu, self.workspace
+        results = [r for r in ws.live if r.backend != "cpu" or r.valid] if gpu and ws is not None else []
         held = [] if self.live is None else list(self.live.results)
         if list(map(id, results)) == list(map(id, held)):
             return
-        if not results:
+        if not results or gpu is None:
             self.live = None
             if rebuild:
                 self._drop_views()
                 self.go(self.index)
         elif rebuild:
-            self.set_live_results(results, self.live_gpu)
+            self.set_live_results(results, gpu)
         else:
-            self.live = live_source(results, self.live_gpu, _dt.date.today().isoformat())
+            self.live = live_source(results, gpu, _dt.date.today().isoformat())
 
     # ---- steps -----------------------------------------------------------------------------------
     def go(self, index: int) -> None:
@@ -282,10 +295,10 @@ class LessonView(QWidget):
             return
         _slide, lay = self._layout()
         widget.setGeometry(lay.view.toAlignedRect())
+        widget.setVisible(self.deck.blank is None)
         frame = self.deck.frame
         if _follows_frames(widget) and frame is not None:
             widget.set_state(frame)  # a view kept from an earlier visit shows the deck's frame, not its old one
-        widget.setVisible(self.deck.blank is None)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -337,28 +350,67 @@ class LessonView(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        QApplication.instance().installEventFilter(self.keys)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.keys)
 
     def hideEvent(self, event) -> None:
         self.deck.timer.stop()
         self.prefetch.stop()
         self.settle.stop()
-        QApplication.instance().removeEventFilter(self.keys)
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.keys)
         super().hideEvent(event)
 
 
-# ---- the main window's side ----------------------------------------------------------------------------
-class LessonMode:
-    """The window's lesson mode: the LessonView that replaces its central widget while a lesson is up, the
-    presenter's window beside it, and what is put back when the lesson ends. The window creates it and holds it
-    (`MainWindow.lesson_mode`); nothing else sets attributes on the window."""
+# ---- the main window's side: through LessonHost, the one interface lesson mode has to the window -------------
+class LessonHost(Protocol):
+    """What lesson mode asks of the window it runs in, and nothing else (ui/window.MainWindow is one; mypy holds it
+    to this): the workspace, the window's language and look, its run, a place for the lesson on screen, and the
+    window as a top-level widget (its screen and full-screen state: the projected window is the room's)."""
 
-    def __init__(self, window) -> None:
-        self.window = window
+    lang: str  # the window's language ("en", "zh")
+    words: Words  # its words, set again when the language changes (the Lesson menu binds its own)
+    workspace: Workspace  # the live results a lesson's run steps show
+
+    @property
+    def lesson_mode(self) -> LessonMode: ...  # this module's LessonMode, which the window holds
+
+    # ---- its menus, messages and look
+    def add_menu(self) -> QMenu: ...  # a new menu at the end of the menu bar
+    def show_error(self, title: str, text: str, details: str = "") -> None: ...
+    def show_status(self, text: str, ms: int) -> None: ...
+    def look(self) -> tuple[bool, bool]: ...  # (projector type, dark theme) as chosen
+    def look_actions(self) -> tuple[QAction, QAction]: ...  # the projector and dark-theme toggles
+    def set_projector(self, on: bool, dark: bool | None = None) -> None: ...
+
+    # ---- its run
+    def run_jobs(self, jobs: list[Job]) -> bool: ...  # started?
+    @property
+    def run_progress(self) -> SignalInstance: ...  # (done, total, label, seconds left)
+
+    # ---- the lesson on screen
+    def show_lesson(self, view: QWidget) -> None: ...  # in the tabs' place, no menu or status bar (keys kept)
+    def hide_lesson(self) -> None: ...  # the tabs back
+    def lesson_ended(
+        self, projected: bool
+    ) -> None: ...  # what waited for it (the replay); `projected`: the room saw it
+
+    # ---- the window as a top-level widget: its screen and full-screen state (the projected window is the room's)
+    def window(self) -> QWidget: ...
+
+
+class LessonMode:
+    """The window's lesson mode: the LessonView shown in the tabs' place while a lesson is up, the presenter's
+    window beside it. The window creates it and holds it (`MainWindow.lesson_mode`); nothing else sets attributes
+    on the window."""
+
+    def __init__(self, host: LessonHost) -> None:
+        self.host = host
         self.view: LessonView | None = None
-        self.presenter = None  # ui/lesson/presenter.PresenterWindow, while one is open
+        self.presenter: PresenterWindow | None = None  # the presenter's window, while one is open
         self.presenter_action: QAction | None = None  # Lesson ▸ Presenter view (add_menu)
-        self.saved_central: QWidget | None = None  # the tabs and banners, set aside while a lesson is up
         self.was_fullscreen = True  # the window's state before the presenter's window made it full screen
         self.alone = False  # one screen (or a mirrored projector): the presenter's window waits behind N
         self.set_projector = False  # the presenter's window turned projector type on: off again when it goes
@@ -368,11 +420,11 @@ class LessonMode:
         return self.view is not None
 
 
-def speak(window, lang: str) -> None:
+def speak(host: LessonHost, lang: str) -> None:
     """The window speaks `lang` now: a shipped lesson on screen goes on in its `lang` version at the same step and
     frame (a lesson of the teacher's own stays as it is written), and the presenter's window sets its words
     again. The windows stay where and as they are."""
-    mode = window.lesson_mode
+    mode = host.lesson_mode
     view = mode.view
     if view is None:
         return
@@ -388,10 +440,10 @@ def speak(window, lang: str) -> None:
         mode.presenter.retranslate()
 
 
-def add_menu(window) -> None:
+def add_menu(host: LessonHost) -> None:
     """The Lesson menu: one entry per shipped lesson and language, and a lesson file of the teacher's own."""
-    menu = window.menuBar().addMenu("")
-    words = window.words  # set again when the window's language changes
+    menu = host.add_menu()
+    words = host.words  # set again when the window's language changes
     words.bind(menu.setTitle, lambda: QCoreApplication.translate("Lesson", "&Lesson"))
     try:
         lessons = [x for by_lang in all_shipped_lessons().values() for x in by_lang.values()]
@@ -399,39 +451,41 @@ def add_menu(window) -> None:
         lessons = []
         menu.addAction(f"(shipped lessons unreadable: {exc})").setEnabled(False)
     for lesson in lessons:
-        entry = menu.addAction("", lambda _=False, x=lesson: start(window, x))
-        steps = len(lesson.steps)
-        words.bind(
-            entry.setText,
-            lambda x=lesson, n=steps: "{} ({})".format(
-                x.title, QCoreApplication.translate("Lesson", "{0} steps").format(n)
-            ),
-        )
+        entry = menu.addAction("", _starter(host, lesson))
+        words.bind(entry.setText, _entry_words(lesson))
     menu.addSeparator()
     words.bind(
-        menu.addAction("", lambda: open_lesson_dialog(window)).setText,
+        menu.addAction("", lambda: open_lesson_dialog(host)).setText,
         lambda: QCoreApplication.translate("Lesson", "Open lesson file…"),
     )
-    mode = window.lesson_mode
-    mode.presenter_action = menu.addAction("", lambda: open_presenter(window))
-    words.bind(
-        mode.presenter_action.setText, lambda: QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)")
-    )
-    mode.presenter_action.setShortcut("Ctrl+Shift+L")
+    mode = host.lesson_mode
+    action = mode.presenter_action = menu.addAction("", lambda: open_presenter(host))
+    words.bind(action.setText, lambda: QCoreApplication.translate("Lesson", "&Presenter view (laptop screen)"))
+    action.setShortcut("Ctrl+Shift+L")
 
 
-def open_presenter(window, lesson: Lesson | None = None) -> bool:
+def _starter(host: LessonHost, lesson: Lesson) -> Callable[[], object]:
+    return lambda: start(host, lesson)
+
+
+def _entry_words(lesson: Lesson) -> Callable[[], str]:
+    """A Lesson menu entry's words: its title and its steps, in the window's language of the moment."""
+    steps = len(lesson.steps)
+    return lambda: "{} ({})".format(lesson.title, QCoreApplication.translate("Lesson", "{0} steps").format(steps))
+
+
+def open_presenter(host: LessonHost, lesson: Lesson | None = None) -> bool:
     """The presenter's window beside the lesson shown (the first shipped lesson, in the window's language, if
     none is); the projected window goes full screen, on a second screen where there is one."""
-    mode = window.lesson_mode
+    mode = host.lesson_mode
     if mode.view is None:
         if lesson is None:
             try:
-                lesson = find_lesson(DEFAULT_LESSON, window.lang)
+                lesson = find_lesson(DEFAULT_LESSON, host.lang)
             except LessonError as exc:
-                window.show_error(tr("Cannot open the lesson"), str(exc))
+                host.show_error(tr("Cannot open the lesson"), str(exc))
                 return False
-        if not start(window, lesson):
+        if not start(host, lesson):
             return False
     if mode.presenter is not None:
         mode.presenter.raise_()
@@ -439,19 +493,23 @@ def open_presenter(window, lesson: Lesson | None = None) -> bool:
     from gemmviz.ui.lesson.presenter import PresenterWindow, one_screen, screens
 
     view = mode.view
-    mode.set_projector = not window.projector_action.isChecked()
+    assert view is not None  # (started above)
+    projector, _dark = host.look()
+    mode.set_projector = not projector
     if mode.set_projector:  # a projected slide is in projector type, whatever came before (normal type again after)
-        window.set_projector(True)
+        host.set_projector(True)
         view.set_look(True, view.dark)
     presenter = PresenterWindow(view.deck, view)
     mode.presenter = presenter
-    view.deck.notesRequested.connect(lambda: _show_presenter(window, toggle=True))
-    view.deck.helpRequested.connect(lambda: _show_presenter(window))
+    view.deck.notesRequested.connect(lambda: _show_presenter(host, toggle=True))
+    view.deck.helpRequested.connect(lambda: _show_presenter(host))
     projected, laptop = screens()
     mode.alone = one_screen()
+    window = host.window()
     mode.was_fullscreen = window.isFullScreen()
-    if not mode.alone and window.windowHandle() is not None:
-        window.windowHandle().setScreen(projected)
+    handle = window.windowHandle()
+    if not mode.alone and handle is not None:
+        handle.setScreen(projected)
         window.move(projected.geometry().topLeft())
     window.showFullScreen()
     presenter.setGeometry(laptop.availableGeometry())
@@ -459,111 +517,118 @@ def open_presenter(window, lesson: Lesson | None = None) -> bool:
         window.activateWindow()
         view.setFocus()
     else:
-        _show_presenter(window)
+        _show_presenter(host)
     return True
 
 
-def _show_presenter(window, toggle: bool = False) -> None:
+def _show_presenter(host: LessonHost, toggle: bool = False) -> None:
     """The presenter's window on top (N, F1): on one screen, N again hides it and the slide is alone again."""
-    presenter = window.lesson_mode.presenter
+    presenter = host.lesson_mode.presenter
     if presenter is None:
         return
-    if toggle and window.lesson_mode.alone and presenter.isVisible():
+    if toggle and host.lesson_mode.alone and presenter.isVisible():
         presenter.hide()
-        window.activateWindow()
+        host.window().activateWindow()
         return
     presenter.show()
     presenter.raise_()
     presenter.activateWindow()
 
 
-def dialog_parent(window):
+def dialog_parent(host: LessonHost) -> QWidget:
     """Where a dialog opens while a lesson is given: on the presenter's screen, never over the projected slide."""
-    presenter = window.lesson_mode.presenter
-    return presenter if presenter is not None and presenter.isVisible() else window
+    presenter = host.lesson_mode.presenter
+    return presenter if presenter is not None and presenter.isVisible() else host.window()
 
 
-def _hide_bars(window, hidden: bool) -> None:
-    """The slide alone: no menu bar (its grey band at 720p) and no status bar while a lesson is shown. The
-    menus' shortcuts (Ctrl+P, F11, Ctrl+Q …) stay: their actions join the window itself while the bar is hidden."""
-    actions = [a for a in _menu_actions(window.menuBar()) if not a.shortcut().isEmpty()]
-    for action in actions:
-        if hidden:
-            window.addAction(action)
-        else:
-            window.removeAction(action)
-    window.menuBar().setVisible(not hidden)
-    window.statusBar().setVisible(not hidden)
-
-
-def _menu_actions(widget):
-    for action in widget.actions():
-        if action.menu() is not None:
-            yield from _menu_actions(action.menu())
-        elif not action.isSeparator():
-            yield action
-
-
-def open_lesson_dialog(window) -> None:
-    path, _ = QFileDialog.getOpenFileName(window, tr("Open a lesson"), "", tr("Lessons (*.toml)"))
+def open_lesson_dialog(host: LessonHost) -> None:
+    path, _ = QFileDialog.getOpenFileName(host.window(), tr("Open a lesson"), "", tr("Lessons (*.toml)"))
     if path:
-        open_lesson(window, path)
+        open_lesson(host, path)
 
 
-def open_lesson(window, name_or_path: str) -> bool:
+def open_lesson(host: LessonHost, name_or_path: str) -> bool:
     """Start a lesson by name or path; a bad file gets an error dialog naming file and line."""
     try:
         lesson = find_lesson(name_or_path)
     except LessonError as exc:
-        window.show_error(tr("Cannot open the lesson"), str(exc))
+        host.show_error(tr("Cannot open the lesson"), str(exc))
         return False
-    return start(window, lesson)
+    return start(host, lesson)
 
 
-def start(window, lesson: Lesson) -> bool:
-    """Swap the window's central widget for a LessonView (the control panel goes with it)."""
+def start(host: LessonHost, lesson: Lesson) -> bool:
+    """The lesson in the tabs' place (the control panel goes with them)."""
     try:
         replay = lesson_session(lesson)
     except LessonError as exc:
-        window.show_error(tr("Cannot open the lesson's session"), str(exc))
+        host.show_error(tr("Cannot open the lesson's session"), str(exc))
         return False
-    mode = window.lesson_mode
+    mode = host.lesson_mode
     if mode.view is not None:
-        leave(window)
-    ws = window.workspace
+        leave(host)
+    ws = host.workspace
     gpu = ws.device_gpu.get("name") if ws.gpu_available else None
+    projector, dark = host.look()
     view = LessonView(
         lesson,
         replay,
-        window.projector_action.isChecked(),
-        window.dark_action.isChecked(),
+        projector,
+        dark,
         gpu,
         workspace=ws,  # the live figures follow its live results (ui/follow.py)
-        run_jobs=lambda jobs: (window.start(jobs), window.controller.busy)[1],
+        run_jobs=host.run_jobs,
     )
-    window.controller.progress.connect(view.on_progress)
-    view.left.connect(lambda: leave(window))
-    view.follow_look(window.projector_action, window.dark_action)  # Ctrl+P restyles the lesson shown
-    mode.saved_central = window.takeCentralWidget()
+    host.run_progress.connect(view.on_progress)
+    view.left.connect(lambda: leave(host))
+    view.deck.languageRequested.connect(lambda: switch_language(host))
+    view.follow_look(*host.look_actions())  # Ctrl+P restyles the lesson shown
     mode.view = view
-    _hide_bars(window, True)
-    window.setCentralWidget(view)
+    host.show_lesson(view)
     view.show()  # now, not on the next event-loop turn: the keys work from the first press
     view.go(0)
     view.setFocus()
-    fonts.warn_missing(window, fonts.lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
+    fonts.warn_missing(host.show_status, fonts.lesson_text(lesson), str(lesson.path or lesson.name))
     gaps = lesson_gaps(lesson, replay)
     if gaps:  # said, not a dialog in front of the class: the slide of each step says it too
-        window.statusBar().showMessage(
+        host.show_status(
             tr("This lesson's session lacks {n} of its figures or views: {first}").format(n=len(gaps), first=gaps[0]),
             15000,
         )
     return True
 
 
-def leave(window) -> None:
-    """Back to the normal window, as it was."""
-    mode = window.lesson_mode
+def switch_language(host: LessonHost) -> None:
+    """L in a lesson: the window's other language (English ↔ 中文), chosen as View ▸ Language chooses it; the
+    lesson goes on at its step and frame, on the screens it is on (speak), without ending it to reach a menu."""
+    from gemmviz.ui import i18n
+
+    i18n.choose(host.window(), i18n.next_language(host.lang))
+
+
+def fit_on_screen(window: QWidget) -> None:
+    """A full-screen window about to be shown normal again, whose normal size is larger than its screen (the
+    size it was restored with, 1500×900, on a 1280×720 projector), would come back cut by the screen's edges:
+    its normal geometry is fitted into that screen first (and it is maximised there)."""
+    screen = window.screen()
+    if screen is None:
+        return
+    room = screen.availableGeometry()
+    normal = window.normalGeometry()
+    if room.contains(normal):
+        window.showNormal()
+        return
+    size = normal.size().boundedTo(room.size())
+    x = min(max(normal.x(), room.left()), room.right() + 1 - size.width())
+    y = min(max(normal.y(), room.top()), room.bottom() + 1 - size.height())
+    window.showNormal()
+    window.setGeometry(x, y, size.width(), size.height())
+    window.showMaximized()
+
+
+def leave(host: LessonHost) -> None:
+    """Back to the normal window, as it was (fitted into the screen it is on, where it was larger)."""
+    mode = host.lesson_mode
     view = mode.view
     if view is None:
         return
@@ -574,26 +639,16 @@ def leave(window) -> None:
         presenter.close()
         presenter.deleteLater()
         if not mode.was_fullscreen:
-            window.showNormal()
+            fit_on_screen(host.window())  # shown normal, fitted into the screen it is on
         if mode.set_projector:
             mode.set_projector = False
-            window.set_projector(False)
-    window.controller.progress.disconnect(view.on_progress)
+            host.set_projector(False)
+    host.run_progress.disconnect(view.on_progress)
     if view.follower is not None:
         view.follower.unfollow()
     view.follow_look()
-    window.takeCentralWidget()
+    host.hide_lesson()
     view.hide()
     view.deleteLater()
     mode.view = None
-    window.setCentralWidget(mode.saved_central)
-    mode.saved_central = None
-    _hide_bars(window, False)
-    if window.replay_after_lesson:
-        window.open_replay()
-    if presenter is not None:
-        # the window was the room's screen: the no-GPU and replay notices are the teacher's news, not the class's,
-        # the replay's too when it was opened just now (hidden as their ✕ hides them: each comes back when its text
-        # changes, another session replayed or a GPU found); after a lesson in the window alone they are as before
-        for banner in (window.device_label, window.replay_banner):
-            banner.dismiss()
+    host.lesson_ended(projected=presenter is not None)

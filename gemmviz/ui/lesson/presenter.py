@@ -10,7 +10,7 @@ show in its top line, never on the projector. Closing it ends the lesson, as Esc
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import (
     QApplication,
@@ -63,7 +63,7 @@ class SlidePane(QWidget):
         self.pending = QTimer(self)
         self.pending.setSingleShot(True)
         self.pending.setInterval(0)
-        self.pending.timeout.connect(self.render)
+        self.pending.timeout.connect(self.draw_slide)
 
     def show_slide(self, what, empty_text: str = "") -> None:
         self.what, self.empty_text = what, empty_text
@@ -78,7 +78,7 @@ class SlidePane(QWidget):
         sw, sh = (w, w / ASPECT) if w / max(h, 1) <= ASPECT else (h * ASPECT, h)
         return QRectF((w - sw) / 2, 0, sw, sh)  # at the top: the pane's spare height stays blank below
 
-    def render(self) -> None:
+    def draw_slide(self) -> None:
         """The slide as an image at the pane's size (now: the tests call it)."""
         self.pending.stop()
         if self.what is None:
@@ -275,15 +275,15 @@ class PresenterWindow(QWidget):
     # ---- opening and closing ----------------------------------------------------------------------------
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        QApplication.instance().installEventFilter(self.keys)
+        _app().installEventFilter(self.keys)
 
     def hideEvent(self, event) -> None:
-        QApplication.instance().removeEventFilter(self.keys)
+        _app().removeEventFilter(self.keys)
         super().hideEvent(event)
 
     def closeEvent(self, event) -> None:
         self.ticker.stop()
-        QApplication.instance().removeEventFilter(self.keys)
+        _app().removeEventFilter(self.keys)
         super().closeEvent(event)
         self.closed.emit()
         self.deck.leave()  # closing the presenter's window ends the lesson, as Esc does
@@ -302,3 +302,10 @@ def one_screen() -> bool:
     the same place and size). Then the slide is shown alone and the presenter's window waits behind N."""
     projected, laptop = screens()
     return projected is laptop or projected.geometry() == laptop.geometry()
+
+
+def _app() -> QCoreApplication:
+    """The application (a window needs one)."""
+    app = QApplication.instance()
+    assert app is not None
+    return app

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QImageWriter, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gemmviz import __version__
@@ -313,9 +313,11 @@ def png_bytes(image: QImage) -> bytes:
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     # Qt maps PNG quality q to zlib level (100 - q) * 9 // 91: 80 is level 1
-    image.convertToFormat(QImage.Format.Format_RGB888).save(buf, "PNG", 80)
+    writer = QImageWriter(buf, QByteArray(b"png"))
+    writer.setQuality(80)
+    writer.write(image.convertToFormat(QImage.Format.Format_RGB888))
     buf.close()
-    return bytes(data)
+    return bytes(data.data())
 
 
 def export_slides(
@@ -381,7 +383,7 @@ def export_slides(
     # full disk or Ctrl+C at slide 9 leaves the old slides, handout and lesson.pdf); a link at a name is replaced
     # by the file, never followed.
     with fileio.staged_folder(directory) as staging:
-        for name, data in zip(names, [*pngs, *extra_data, bytes(pdf_data)]):
+        for name, data in zip(names, [*pngs, *extra_data, bytes(pdf_data.data())]):
             fileio.write_new(staging / name, data)
     with interrupt.deferred():
         for old in stale:

@@ -15,6 +15,7 @@ import contextlib
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol, cast
 
 from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QColor, QPainter, QPixmap
@@ -179,6 +180,15 @@ class TextView(LessonViewUi):
     """Words only: nothing under them."""
 
 
+class _Colourable(Protocol):
+    """A chart that can give each series of one kernel a colour of its own (ui/charts' series charts)."""
+
+    colour_each: bool
+    theme: Theme
+
+    def apply_theme(self, theme: Theme) -> None: ...
+
+
 @register_ui("chart")
 class ChartStepView(LessonViewUi):
     def widget(self, ctx: ViewContext) -> QWidget:
@@ -187,12 +197,13 @@ class ChartStepView(LessonViewUi):
 
         step = ctx.step
         view = chart_kinds.ChartView()
-        if step.chart == "speedup":  # against the step's baseline at its size
+        if step.chart == "speedup" and step.baseline is not None and step.at is not None:  # its baseline, its size
             view = chart_kinds.ChartView(step.baseline, Problem(step.at, step.at, step.at).key, "")
         chart = make_chart(step.chart, step_results(step, list(ctx.source.results)), ctx.theme, None, view)
         if len(step.series) > 1 and len({s.variant for s in step.series}) == 1 and hasattr(chart, "colour_each"):
-            chart.colour_each = True  # one kernel's params (TILE 8, 16, 32): a colour each, not one green
-            chart.apply_theme(chart.theme)
+            colourable = cast(_Colourable, chart)
+            colourable.colour_each = True  # one kernel's params (TILE 8, 16, 32): a colour each, not one green
+            colourable.apply_theme(colourable.theme)
         return chart
 
 
@@ -255,7 +266,8 @@ class AccessesView(LessonViewUi):
     """The shipped access records of the H200, the step's view of them, drawn as vectors."""
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.ui.accesses.views import AccessCanvas, default_panels
+        from gemmviz.ui.accesses.canvas import AccessCanvas
+        from gemmviz.ui.accesses.views import default_panels
 
         canvas = AccessCanvas()
         canvas.setMinimumSize(0, 0)
@@ -309,6 +321,8 @@ def frame_state(step: Step, frame: int | None = None) -> FrameState:
     """The animation step's frame: its kernel, size, tile and block, at the schedule step it names (or at
     `frame`, clamped to the schedule)."""
     a = step.animation
+    if a is None:
+        raise ValueError(f"step {step.title!r} has no animation to draw a frame of")
     if a.versus is not None:  # side by side: the frame is the leading schedule's (ui/tiling/side.py)
         from gemmviz.ui.tiling.side import leader
 

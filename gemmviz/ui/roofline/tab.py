@@ -73,6 +73,8 @@ class RooflineTab(QSplitter):
         self.explanation_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.explanation_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.explanation_scroll.setWidget(self.explanation)
+        self.pages: list[str] = []
+        self.page = 0
         self.previous_button = QPushButton("◀")
         self.next_button = QPushButton("▶")
         self.page_label = QLabel()
@@ -92,8 +94,6 @@ class RooflineTab(QSplitter):
         self.addWidget(side)
         self.setStretchFactor(0, 3)
         self.setStretchFactor(1, 2)
-        self.pages: list[str] = []
-        self.page = 0
         self.set_text(tr(PLACEHOLDER))
         self.chart.pointClicked.connect(self.explain)
         self.chart.seriesToggled.connect(self.toggle_series)
@@ -153,4 +153,4 @@ class RooflineTab(QSplitter):
         if len(picked) == 1:
             self.explain(picked[0])
         elif len(picked) == 2:
-            self.set_text(explain_pair(*picked, self.lang))
+            self.set_text(explain_pair(picked[0], picked[1], self.lang))

@@ -69,7 +69,7 @@ class RunController(QObject):
         self.runner.start()
 
     @property
-    def thread(self) -> QThread:
+    def worker_thread(self) -> QThread:
         return self.runner.thread
 
     @property

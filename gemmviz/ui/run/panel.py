@@ -6,7 +6,9 @@ choices per parameter any variant has (its `param_choices`), so a new variant ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import contextmanager
+from functools import partial
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
@@ -26,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from gemmviz.core import settings
-from gemmviz.core.kernels.variants import VARIANTS, default_variants
+from gemmviz.core.kernels.variants import VARIANTS, Variant, default_variants
 from gemmviz.core.measure.bench import BenchSettings, Job, plan_jobs
 from gemmviz.core.problem import Problem, ProblemError, check_host_memory, parse_problem, problem_of
 from gemmviz.core.session.workspace import Workspace
@@ -106,6 +108,20 @@ def param_rows() -> dict[str, tuple[list[int], int]]:
     return rows
 
 
+def _variant_words(v: Variant) -> str:
+    return f"{v.name} — {tr(v.title)}"
+
+
+def _listed(value: object) -> list:
+    """A setting read as a list (store.read checked it against its declaration)."""
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _whole(value: object) -> int:
+    """A setting read as a whole number (store.read checked it against its declaration)."""
+    return value if isinstance(value, int) else 0
+
+
 class CheckLabel(QLabel):
     """A check box's words, wrapped: a click on them ticks the box."""
 
@@ -174,7 +190,7 @@ class RunPanel(QWidget):
         self.m_edit, self.n_edit, self.k_edit = QLineEdit("1024"), QLineEdit("1024"), QLineEdit("1024")
         mnk = QHBoxLayout()
         for label, edit in (("M", self.m_edit), ("N", self.n_edit), ("K", self.k_edit)):
-            words.bind(edit.setToolTip, lambda label=label: self.tr("{0}: a whole number ≥ 1").format(label))
+            words.bind(edit.setToolTip, partial(self._whole_number_words, label))
             mnk.addWidget(QLabel(label))
             mnk.addWidget(edit)
         size_form.addRow(mnk)
@@ -192,7 +208,7 @@ class RunPanel(QWidget):
         defaults = set(default_variants())
         for v in VARIANTS.values():
             item = QListWidgetItem()
-            self.words.bind(item.setText, lambda v=v: f"{v.name} — {tr(v.title)}")  # VARIANT_TITLES marks them
+            self.words.bind(item.setText, partial(_variant_words, v))  # VARIANT_TITLES marks them
             item.setData(Qt.ItemDataRole.UserRole, v.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if v.name in defaults else Qt.CheckState.Unchecked)
@@ -272,6 +288,9 @@ class RunPanel(QWidget):
         for b in (self.run_button, self.sweep_button, self.cancel_button):
             buttons.addWidget(b)
         return buttons
+
+    def _whole_number_words(self, label: str) -> str:
+        return self.tr("{0}: a whole number ≥ 1").format(label)
 
     def _label(self, text) -> QLabel:
         """A label whose words `text()` gives, set again by retranslate."""
@@ -364,7 +383,8 @@ class RunPanel(QWidget):
                     raise ProblemError(self.tr("choose at least one {key} size for {name}").format(key=key, name=name))
         for p in problems:
             check_host_memory(p)
-        jobs = plan_jobs(variants, problems, grid)
+        choices: dict[str, Iterable[int]] = dict(grid)
+        jobs = plan_jobs(variants, problems, choices)
         for job in jobs:
             reason = VARIANTS[job.variant].refusal(job.problem, job.params_dict)
             if reason:
@@ -399,7 +419,8 @@ class RunPanel(QWidget):
         )
 
     def _on_environment(self, _env: dict) -> None:
-        self.apply_availability(self.workspace)
+        if self.workspace is not None:
+            self.apply_availability(self.workspace)
 
     def apply_availability(self, workspace: Workspace) -> None:
         """Grey out the variants the probed environment cannot run, with the reason as their tooltip."""
@@ -421,14 +442,14 @@ class RunPanel(QWidget):
         self.size_preset.setCurrentIndex(max(index, 0))
         if self.size_preset.currentData() == CUSTOM:
             for key, edit in (("m", self.m_edit), ("n", self.n_edit), ("k", self.k_edit)):
-                edit.setText(store.read(s, settings.DIMS[key]))
-        self.sweep_edit.setText(store.read(s, settings.SWEEP))
-        self.set_selected_variants(store.read(s, self._variants_setting()))
+                edit.setText(str(store.read(s, settings.DIMS[key])))
+        self.sweep_edit.setText(str(store.read(s, settings.SWEEP)))
+        self.set_selected_variants([str(v) for v in _listed(store.read(s, self._variants_setting()))])
         for key, setting in self._param_settings().items():
-            self.set_param_values(key, store.read(s, setting))
-        self.repeats_spin.setValue(store.read(s, settings.REPEATS))
-        self.warmup_spin.setValue(store.read(s, settings.WARMUP))
-        self.cold_box.setChecked(store.read(s, settings.COLD_L2))
+            self.set_param_values(key, [int(v) for v in _listed(store.read(s, setting))])
+        self.repeats_spin.setValue(_whole(store.read(s, settings.REPEATS)))
+        self.warmup_spin.setValue(_whole(store.read(s, settings.WARMUP)))
+        self.cold_box.setChecked(bool(store.read(s, settings.COLD_L2)))
 
     @staticmethod
     def _variants_setting() -> settings.Setting:

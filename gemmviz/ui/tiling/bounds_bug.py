@@ -8,6 +8,7 @@ ui/tiling/render.py's block renderers draw this frame for a store step with wron
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -36,7 +37,7 @@ class BugParts:
 
 def bug_parts(s: Schedule, step: Step) -> BugParts:
     p = s.run_problem
-    cells = [divmod(w.index, p.n) for w in step.wrong]
+    cells = [divmod(w.offset, p.n) for w in step.wrong]
     over = tuple(rc for rc in cells if rc[0] < p.m)
     past = tuple(rc for rc in cells if rc[0] >= p.m)
     threads = max(1, s.bm // s.tm) * max(1, s.bn // s.tn)
@@ -163,7 +164,7 @@ class _Ctx:
     red: QColor
     line_px: float
     min_px: float
-    put_text: object  # render._text: one line, recorded in texts
+    put_text: Callable[..., None]  # paint.put_text: one line, recorded in texts
     shape: str  # the block's shape, as the counters say it
     sides: dict = field(default_factory=lambda: {True: [], False: []})  # the labels placed left, right of C
 

@@ -92,7 +92,7 @@ class _Palette:
 
         rgb = np.dstack([(first >> 16) & 255, (first >> 8) & 255, first & 255]).astype(np.uint8)
         quantised = Image.fromarray(rgb, "RGB").quantize(colors=TRANSPARENT, method=Image.Quantize.MEDIANCUT)
-        self.flat = (quantised.getpalette() + [0] * 768)[: 3 * TRANSPARENT]
+        self.flat = ((quantised.getpalette() or []) + [0] * 768)[: 3 * TRANSPARENT]
         self.rgb = np.array(self.flat, dtype=np.int32).reshape(-1, 3)
         self.known = np.zeros(0, dtype=np.uint32)  # colours seen so far, sorted, and their palette entries
         self.known_index = np.zeros(0, dtype=np.uint8)
@@ -153,12 +153,13 @@ class GifWriter:
         self.pending: tuple[bytes, int] | None = None  # the last frame's image data, held for its duration
         self.frames = 0
 
-    def _start(self, words: np.ndarray) -> None:
-        self.palette = _Palette(words)
-        self.flat = self.palette.flat + [0, 0, 0]
+    def _start(self, words: np.ndarray) -> _Palette:
+        self.palette = palette = _Palette(words)
+        self.flat = palette.flat + [0, 0, 0]
         h, w = words.shape
         self.fp.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0xF7, 0, 0) + bytes(self.flat))
         self.fp.write(b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")  # loop for ever
+        return palette
 
     def _flush(self) -> None:
         if self.pending is None:
@@ -172,8 +173,7 @@ class GifWriter:
     def add(self, frame: TimedFrame) -> None:
         words = _pixels(frame.image)
         if self.palette is None:
-            self._start(words)
-            index = self.palette.indices(words.reshape(-1)).reshape(words.shape)
+            index = self._start(words).indices(words.reshape(-1)).reshape(words.shape)
             top, left = 0, 0
         else:
             changed = words != self.previous

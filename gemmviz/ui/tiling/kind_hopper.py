@@ -100,7 +100,7 @@ def _stage_tiles(inner: QRectF, s: HopperSchedule) -> tuple[QRectF, QRectF]:
 def _last_copy(s: HopperSchedule, index: int, stage: int) -> HopperStep | None:
     """The TMA step that filled `stage` most recently, up to step `index`."""
     for st in reversed(s.steps[: index + 1]):
-        if st.kind == "tma" and st.stage == stage:
+        if isinstance(st, HopperStep) and st.kind == "tma" and st.stage == stage:
             return st
     return None
 
@@ -109,6 +109,8 @@ def _actor_states(s: HopperSchedule, index: int) -> tuple[str, str]:
     """What the producer thread and the consumer warpgroups are doing after step `index`, in a few words."""
     producer, consumers = tr("starting"), tr("waiting for the first stage")
     for st in s.steps[: index + 1]:
+        if not isinstance(st, HopperStep):
+            continue
         if st.actor == "producer":
             producer = {
                 "wait_empty": (tr("sleeps on empty[{0}]") if st.blocked else tr("passes empty[{0}]")).format(st.stage),
@@ -152,7 +154,9 @@ class _Hopper:
 
     @property
     def st(self) -> HopperStep:
-        return self.s.steps[self.index]
+        step = self.s.steps[self.index]
+        assert isinstance(step, HopperStep), "a Hopper schedule holds Hopper steps"
+        return step
 
     @property
     def actor_colour(self) -> QColor:
@@ -517,4 +521,6 @@ class HopperRenderer(ScheduleRenderer):
         font_px = font_px_for(canvas.w, canvas.h, canvas.theme)
         min_px = min_text_px(canvas.w, canvas.h, canvas.theme)
         s = state.schedule
+        if not isinstance(s, HopperSchedule):
+            raise TypeError(f"the hopper renderer draws a HopperSchedule, not {type(s).__name__}")
         draw_hopper(canvas.painter, rect, s, state.step, state.phase, canvas.theme, font_px, canvas.texts, min_px)

@@ -4,7 +4,8 @@ fitting measures text many times). ui/tiling/render.py draws into this layout.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
@@ -17,6 +18,8 @@ from gemmviz.ui.text import QT_TRANSLATE_NOOP, spoken_language, tr
 from gemmviz.ui.tiling.captions import caption_words
 
 LINE = 1.3  # line pitch, in font heights
+COLUMN_GAP = 0.6  # between the counters' two columns, in font heights
+CAPTION_PLACES = ("right", "wide", "under")  # with two columns of counters: where the caption may go (_two_columns)
 MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
 
 
@@ -39,6 +42,8 @@ class Layout:
     column_right: float = 0.0  # right end of the shared-memory column (the barrier line's end)
     inset_name: tuple[str, ...] = ()  # the zoomed block's name, one or two lines above it
     min_px: float = 0.0  # no text of the frame is set smaller (render.min_text_px)
+    text_columns: int = 1  # the counters in one column beside the matrices, or two along the bottom (a short view)
+    first_column: float = 0.0  # with two: the first one's width (0: half)
 
 
 def _fm(px: float, bold: bool = False) -> QFontMetricsF:
@@ -67,49 +72,152 @@ def fit_layout(
     lines: list[str],
     caption: str | tuple[str, ...] = "",
     min_px: float = 0.0,
+    bold: tuple[bool, ...] = (),
+    compact: bool = False,
 ) -> Layout:
-    """The layout at the largest font (at most `font_px`) at which the counters, the tiles' labels and the
-    caption fit beside and below the matrices, shrunk no further than keeps every text at `min_px` (70% of
-    `font_px` when not given); only a view too small for even that shrinks further, to keep inside it."""
-    f = font_px
+    """The layout at the largest font (at most `font_px`) at which the counters (`lines`, those `bold` set in
+    bold: all where not given), the tiles' labels and the caption fit beside and below the matrices, shrunk no
+    further than keeps every text at `min_px` (70% of `font_px` when not given); only a view too small for even
+    that shrinks further, to keep inside it. In a `compact` frame (half a view: FrameState.compact), where the
+    counters in one column would take the type below `min_px` (half a 720p window: too short for eleven
+    lines), they go along the bottom in two columns, if that keeps a larger type with every text whole."""
     min_px = min_px or 0.7 * font_px
+    heavy = (True,) * len(lines)  # one column: as wide as its widest line set in bold
+    one, one_whole = _fit(w, h, s, font_px, lines, heavy, caption, min_px, 1)
+    if not compact or (one_whole and SMALLEST * one.font_px >= min_px - 0.01) or len(lines) < 4:
+        return one
+    bold = bold or heavy
+    two, two_whole = _fit(w, h, s, font_px, lines, bold, caption, min_px, 2)
+    inside = two.scale > 0 and two.text.bottom() <= h - 2 and _column_bottom(two) <= two.text.top()
+    # whole, or whole once its longest lines are set at the frame's smallest type (render's text does that)
+    floor = math.ceil(two.min_px) / (0.95 * two.font_px)  # fonts are set in whole pixels
+    needs = _needs(lines, bold, two.font_px, 2)
+    shrunk = _captioned(two, caption) and all(
+        n * floor <= width + 1 for n, (_x, width) in zip(needs, text_columns(two))
+    )
+    return two if inside and (two_whole or shrunk or not one_whole) and two.font_px > one.font_px else one
+
+
+def _captioned(lay: Layout, caption: str | tuple[str, ...]) -> bool:
+    """Every caption whole in the layout's caption box, at the frame's type in bold."""
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+    fm = _fm(lay.font_px, True)
+    captions = (caption,) if isinstance(caption, str) else caption
+    return all(fm.boundingRect(lay.caption, flags, c).height() <= lay.caption.height() + 1 for c in captions if c)
+
+
+def _column_bottom(lay: Layout) -> float:
+    """Where the shared-memory column's last row ends (its registers', or the barrier's row)."""
+    return lay.regs.bottom() + 0.4 * lay.font_px if lay.regs is not None else lay.barrier_y + 0.4 * lay.font_px
+
+
+def text_columns(lay: Layout) -> list[tuple[float, float]]:
+    """(left, width) of each column of the counters: one, or two COLUMN_GAP apart, the first as wide as its
+    lines need (Layout.first_column) and the second the rest."""
+    if lay.text_columns < 2:
+        return [(lay.text.left(), lay.text.width())]
+    gap = COLUMN_GAP * lay.font_px
+    first = lay.first_column or (lay.text.width() - gap) / 2
+    second = lay.text.left() + first + gap
+    return [(lay.text.left(), first), (second, lay.text.right() - second)]
+
+
+def _needs(lines: list[str], bold: tuple[bool, ...], f: float, columns: int) -> list[float]:
+    """The width each column of the counters needs at their type (0.95 of the frame's), each line in its weight."""
+    fms = {weight: _fm(f * 0.95, weight) for weight in (False, True)}
+    widths = [fms[b].horizontalAdvance(t) for t, b in zip(lines, bold)]
+    return [max(part, default=0.0) for part in column_lines(widths, columns)]
+
+
+def column_lines(lines: list, columns: int) -> list[list]:
+    """The counters' lines per column: the first half (rounded up) in the first, the rest in the second."""
+    if columns < 2:
+        return [list(lines)]
+    half = -(-len(lines) // 2)
+    return [list(lines[:half]), list(lines[half:])]
+
+
+def _fit(
+    w: int,
+    h: int,
+    s: Schedule,
+    font_px: float,
+    lines: list[str],
+    bold: tuple[bool, ...],
+    caption: str | tuple[str, ...],
+    min_px: float,
+    columns: int,
+) -> tuple[Layout, bool]:
+    """fit_layout with the counters in `columns` columns (1: beside the matrices, 2: along the bottom), and
+    whether every text of the layout returned is whole."""
+    f = font_px
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
     captions = (caption,) if isinstance(caption, str) else caption
     captions = tuple(c for c in captions if c)
     for _ in range(24):
         two_captioned = False
-        need_w = max((_fm(f * 0.95, True).horizontalAdvance(t) for t in lines), default=0.0)
-        for caption_lines in (2, 3, 4, 5):  # the caption gets two lines, three to five where it needs them
-            lay = layout_for(w, h, s, f, need_w, len(lines), min(min_px, SMALLEST * f), caption_lines)
+        needs = _needs(lines, bold, f, columns)
+        # the caption gets two lines, three to five where it needs them (with two columns of counters: under
+        # shared memory, else the view's width, else under A and C, the first that keeps it whole)
+        places = CAPTION_PLACES if columns == 2 else ("",)
+        for caption_lines, place in ((n, p) for n in (2, 3, 4, 5) for p in places):
+            low = min(min_px, SMALLEST * f)
+            if columns == 2:
+                lay = _two_columns(w, h, s, f, len(lines), low, caption_lines, place)
+            else:
+                lay = layout_for(w, h, s, f, max(needs), len(lines), low, caption_lines)
+            if columns == 2:  # each column as wide as its lines need, the slack shared between them
+                room = lay.text.width() - COLUMN_GAP * f
+                spare = room - sum(needs)
+                lay = replace(lay, first_column=needs[0] + spare / 2 if spare >= 0 else room * needs[0] / sum(needs))
             # everything inside the view: a must, down to 7 px; no text cut with …: shrink for it down to min_px
             inside = lay.text.bottom() <= h - 2 and lay.text.right() <= w - 2 and lay.scale > 0
-            whole = need_w <= lay.text.width() + 1
+            if columns == 2:  # the counters under the shared-memory column, not over it
+                inside = inside and _column_bottom(lay) <= lay.text.top()
             fm = _fm(f, True)
-            whole = whole and all(
-                fm.boundingRect(lay.caption, flags, c).height() <= lay.caption.height() + 1 for c in captions
-            )
-            if inside and whole:
-                return lay
             captioned = all(
                 fm.boundingRect(lay.caption, flags, c).height() <= lay.caption.height() + 1 for c in captions
             )
+            whole = captioned and all(need <= width + 1 for need, (_x, width) in zip(needs, text_columns(lay)))
+            if inside and whole:
+                return lay, True
             if caption_lines == 2 or (inside and captioned and not two_captioned):
                 # what is returned where neither is whole: two lines, or more where they keep the caption whole
                 two, two_inside, two_captioned = lay, inside, inside and captioned
         lay, inside = two, two_inside
         if (inside and 0.93 * SMALLEST * f < min_px) or f <= 7:
-            return lay
+            return lay, False
         f *= 0.93
-    return lay
+    return lay, False
 
 
 _LAYOUTS: dict[tuple, tuple[Schedule, Layout]] = {}
 
 
-def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[str], min_px: float = 0.0) -> Layout:
+def _cached_layout(
+    w: int,
+    h: int,
+    s: Schedule,
+    font_px: float,
+    measured: list[str],
+    min_px: float = 0.0,
+    bold: tuple[bool, ...] = (),
+    compact: bool = False,
+    lang: str | None = None,
+) -> Layout:
     """The fitted layout, measured once per view size, schedule and thread (fitting measures text many times:
     per frame it cost the animation its 16 ms budget)."""
-    key = (w, h, id(s), font_px, tuple(measured), min_px, spoken_language())  # the captions' language too
+    key = (
+        w,
+        h,
+        id(s),
+        font_px,
+        tuple(measured),
+        bold,
+        compact,
+        min_px,
+        lang or spoken_language(),
+    )  # the captions' language too
     hit = _LAYOUTS.get(key)
     if hit is not None and hit[0] is s:
         return hit[1]
@@ -120,11 +228,11 @@ def _cached_layout(w: int, h: int, s: Schedule, font_px: float, measured: list[s
     for st in s.steps:
         if st.wrong:  # the bounds bug's store has a frame of its own (ui/tiling/bounds_bug.py)
             continue
-        words = caption_words(st)
+        words = caption_words(st, lang)
         wide = fm.horizontalAdvance(words)
         if st.kind not in longest or wide > longest[st.kind][0]:
             longest[st.kind] = (wide, words)
-    lay = fit_layout(w, h, s, font_px, measured, tuple(words for _, words in longest.values()), min_px)
+    lay = fit_layout(w, h, s, font_px, measured, tuple(words for _, words in longest.values()), min_px, bold, compact)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)
@@ -147,7 +255,7 @@ class _Matrices:
 def spill_rows(s: Schedule) -> int:
     """How many rows of N elements past C's end the schedule's wrong writes reach (bounds "or"; 0: none)."""
     n, m = s.run_problem.n, s.run_problem.m
-    last = max((w.index for st in s.steps for w in st.wrong), default=-1)
+    last = max((w.offset for st in s.steps for w in st.wrong), default=-1)
     return max(0, last // n + 1 - m) if last >= 0 else 0
 
 
@@ -233,7 +341,8 @@ def _inset(
     min_cell = MIN_CELL_720P * h / 720
     px = max(f * NAME_PX, min_px)
     room = m.b.left() - m.a.left() - f * 0.5  # the name stays left of B's
-    top, lines = m.b.top() + LINE * f, ("",)
+    top = m.b.top() + LINE * f
+    lines: tuple[str, ...] = ("",)
     for _ in range(3):  # the name's lines decide the corner's height, which decides the name
         corner = QRectF(m.a.left(), top, m.b.left() - m.gap - m.a.left(), m.a.top() - LINE * f - m.gap - top)
         side = min(corner.width(), corner.height())
@@ -262,7 +371,8 @@ def layout_for(
     caption_lines: int = 2,
 ) -> Layout:
     """B above C and A left of C; in the corner above A the zoomed block; on the right shared memory, the
-    barrier row, registers and the counters; the step in words along the bottom, under A and C only."""
+    barrier row, registers and the counters; the step in words along the bottom, under A and C only (a short
+    view's counters in two columns along the bottom instead: _two_columns)."""
     f = font_px
     margin = max(6.0, 0.015 * min(w, h))
     smem_w = _shared_width(s, f, margin)
@@ -320,6 +430,56 @@ def layout_for(
     )
 
 
+def _two_columns(
+    w: int, h: int, s: Schedule, f: float, n_lines: int, min_px: float, caption_lines: int, caption_at: str = ""
+) -> Layout:
+    """A short view (half a 720p window): the matrices and shared memory in the top part as in layout_for, the
+    step in words under A and C, and the counters along the bottom in two columns, the view's width."""
+    margin = max(6.0, 0.015 * min(w, h))
+    rows = -(-n_lines // 2)
+    text = QRectF(margin, h - margin - rows * LINE * f - 0.2 * f, w - 2 * margin, rows * LINE * f)
+    top_h = int(text.top())  # what the matrices, shared memory and the caption share
+    barrier = _fm(f, True).horizontalAdvance(tr("__syncthreads()  — barrier"))  # its row's whole width
+    right_w = min(max(_shared_width(s, f, margin), barrier + margin) + margin, 0.5 * w)
+    mx = w - right_w
+    share = 0.15 if has_registers(s) else 0.22  # block tiling: its registers' rows under the tiles too
+    column = _shared_column(top_h, s, f, margin, mx, right_w, 0.0, top_h, share)
+    right = caption_at in ("", "right") and top_h - column.bottom >= caption_lines * LINE * f
+    wide = caption_at in ("", "right", "wide") and column.bottom <= top_h - caption_lines * LINE * f
+    if right:  # under shared memory: the matrices keep the height
+        m = _matrices(w, top_h, s, f, margin, mx, 0)
+        caption = QRectF(mx, column.bottom, right_w - margin, top_h - column.bottom)
+    elif wide:  # the view's width, under the matrices and the column
+        caption_top = top_h - caption_lines * LINE * f
+        m = _matrices(w, int(caption_top), s, f, margin, mx, 0)
+        caption = QRectF(margin, caption_top, w - 2 * margin, top_h - caption_top)
+    else:  # under A and C (the column reaches down: block tiling's registers)
+        m = _matrices(w, top_h, s, f, margin, mx, caption_lines)
+        caption_top = min(top_h - margin - 2 * LINE * f, m.a.bottom() + f * 0.4)
+        caption = QRectF(margin, caption_top, mx - 2 * margin, top_h - caption_top)
+    inset, cell, shown, name = _inset(h, s, f, m, min_px)
+    return Layout(
+        m.scale,
+        m.a,
+        m.b,
+        m.c,
+        column.smem_a,
+        column.smem_b,
+        column.regs,
+        text,
+        caption,
+        column.barrier_y,
+        inset,
+        cell,
+        shown,
+        f,
+        mx + right_w - margin,
+        name,
+        min_px,
+        text_columns=2,
+    )
+
+
 @dataclass(frozen=True)
 class _Column:
     smem_a: QRectF
@@ -329,16 +489,27 @@ class _Column:
     bottom: float  # where the column's last row ends
 
 
-def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_w: float, tall: float = 0.0) -> _Column:
+def _shared_column(
+    h: int,
+    s: Schedule,
+    f: float,
+    margin: float,
+    mx: float,
+    col_w: float,
+    tall: float = 0.0,
+    end: float = 0.0,
+    share: float = 0.22,
+) -> _Column:
     """Shared memory from `mx`: both tiles on one scale so their shapes are true, names under them, then the
     barrier row and the registers of the highlighted thread; the tiles at most `tall` high where the column
-    has the view's height to itself (a fifth of the height otherwise, the counters going under it)."""
+    has the view's height to itself (`share` of the height otherwise, the counters going under it). Given an
+    `end`, the registers' squares shrink (to 3 px) to end above it."""
     top = margin + LINE * f
     label_a = _shared_labels(s)[0]
     pad = shared_pad(s)  # a padded array's extra column, drawn right of each tile (inside its box)
     if has_registers(s):  # the registers' two-line name and squares go under the barrier's row
         tall -= LINE * f + LINE * f * 0.9 + f * REGISTER_CELL * (s.tm + 2) + 0.4 * f
-    most = max(tall, 0.22 * h)
+    most = max(tall, share * h)
     cell_s = min((col_w - 3 * margin) / (s.bk + s.bn + 2 * pad), most / max(s.bm, s.bk))
     smem_a = QRectF(mx, top, max(cell_s * (s.bk + pad), f * 0.6), cell_s * s.bm)
     b_left = max(smem_a.right(), mx + _fm(f * 0.9).horizontalAdvance(label_a)) + 1.5 * margin
@@ -348,6 +519,8 @@ def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_
     regs = None
     if has_registers(s):
         r, cell = f * 0.9, f * REGISTER_CELL
+        if end:  # the squares start under their two-line name, TM + 2 of them down to the column's end
+            cell = max(3.0, min(cell, (end - 0.4 * f - bottom - LINE * f - LINE * r) / (s.tm + 2)))
         regs = QRectF(mx, bottom + LINE * f + LINE * r + cell, cell * (s.tn + 2), cell * (s.tm + 1))  # 2-line name
         bottom = regs.bottom() + 0.4 * f
     return _Column(smem_a, smem_b, barrier_y, regs, bottom)
@@ -356,7 +529,8 @@ def _shared_column(h: int, s: Schedule, f: float, margin: float, mx: float, col_
 def inset_window(lay: Layout, s: Schedule, thread: tuple[int, int]) -> tuple[int, int]:
     """The first thread (row, col) the inset shows: a window of the block's threads around the highlighted one."""
     threads = (max(1, s.bm // s.tm), max(1, s.bn // s.tn))
-    return tuple(max(0, min(t - n // 2, total - n)) for t, n, total in zip(thread, lay.inset_threads, threads))
+    (ty, tx), (ny, nx) = thread, lay.inset_threads
+    return max(0, min(ty - ny // 2, threads[0] - ny)), max(0, min(tx - nx // 2, threads[1] - nx))
 
 
 def thread_cell(lay: Layout, s: Schedule, thread: tuple[int, int]) -> QRectF | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTextCharFormat, QTextCursor
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gemmviz.core.kernels.variants import Variant
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.schedule.block import (
     Schedule,
@@ -59,6 +61,14 @@ PRESENTER_KEYS = (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Space, Qt.Key.Ke
                   Qt.Key.Key_Home, Qt.Key.Key_End)  # fmt: skip
 # every event of the application passes PresenterKeys.eventFilter: a set answers in half the time of a tuple
 _KEY_EVENTS = frozenset((QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride))
+
+
+def _title(v: Variant) -> str:
+    return tr(v.title)
+
+
+def _beside_words(v: Variant) -> str:
+    return tr("beside: {kernel}").format(kernel=tr(v.title))
 
 
 def is_text_entry(widget) -> bool:
@@ -162,9 +172,10 @@ class TilingPanel(QWidget):
 
     stepChanged = Signal(int)
 
-    def __init__(self, theme: Theme = LIGHT, parent=None):
+    def __init__(self, theme: Theme = LIGHT, parent=None, lang: str | None = None):
         super().__init__(parent)
         self.theme = theme
+        self.lang = lang  # the frame's words (the counters, the step's caption): None, the language spoken
         self.problem = Problem(64, 64, 64)  # the size animated (set by rebuild from the size choice)
         self.benchmark: Problem | None = None  # the run panel's size, or the shown result's
         self.tiles = {
@@ -194,7 +205,7 @@ class TilingPanel(QWidget):
         self.variant_combo = QComboBox()
         for i, (name, v) in enumerate(animated_variants().items()):
             self.variant_combo.addItem("", name)
-            words.bind(lambda text, i=i: self.variant_combo.setItemText(i, text), lambda v=v: tr(v.title))
+            words.bind(partial(self.variant_combo.setItemText, i), partial(_title, v))
         self.variant_combo.setCurrentIndex(self.variant_combo.findData("gpu-tiled"))  # the seeds' kernel first
         self.play_button, self.back_button, self.forward_button = QPushButton(), QPushButton(), QPushButton()
         words.bind(self.play_button.setText, lambda: tr("Pause") if self.timer.isActive() else tr("Play"))
@@ -222,7 +233,10 @@ class TilingPanel(QWidget):
         # the tile kept (it took eight, through the run panel, and reset TILE 32 to 16)
         self.size_combo.setEditable(True)
         self.size_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        words.bind(self.size_combo.lineEdit().setPlaceholderText, lambda: tr("M×N×K, Enter"))
+        edit = self.size_combo.lineEdit()
+        assert edit is not None  # editable: it has its line edit
+        self.size_edit: QLineEdit = edit
+        words.bind(self.size_edit.setPlaceholderText, lambda: tr("M×N×K, Enter"))
         self.size_combo.addItem("", AUTO)
         self.size_combo.addItem("", BENCHMARK)
         words.bind(lambda text: self.size_combo.setItemText(0, text), lambda: tr("legible"))
@@ -239,10 +253,7 @@ class TilingPanel(QWidget):
         words.bind(lambda text: self.beside_combo.setItemText(0, text), lambda: tr("nothing beside"))
         for i, (name, v) in enumerate(animated_variants().items(), 1):
             self.beside_combo.addItem("", name)
-            words.bind(
-                lambda text, i=i: self.beside_combo.setItemText(i, text),
-                lambda v=v: tr("beside: {kernel}").format(kernel=tr(v.title)),
-            )
+            words.bind(partial(self.beside_combo.setItemText, i), partial(_beside_words, v))
         self.beside_schedule: Schedule | None = None
         for combo in (self.variant_combo, self.beside_combo):  # long kernel titles: shown cut, not pushing the tab
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -314,6 +325,12 @@ class TilingPanel(QWidget):
         self.words.bind(label.setText, text)
         return label
 
+    def set_language(self, lang: str) -> None:
+        """The window's language after a switch (ui/tabs.py): the tab's words and its frame's, in place."""
+        self.lang = lang
+        self.retranslate()
+        self._show()  # the frames given to the views carry the language
+
     def retranslate(self) -> None:
         """Every word of the tab in the language installed now, on the same kernel, size, step and frame."""
         self.words.retranslate()
@@ -336,7 +353,7 @@ class TilingPanel(QWidget):
         self.variant_combo.currentIndexChanged.connect(lambda _i: self._variant_chosen())
         self.tile_combo.currentIndexChanged.connect(lambda _i: self._tile_chosen())
         self.size_combo.currentIndexChanged.connect(lambda _i: self.rebuild())
-        self.size_combo.lineEdit().returnPressed.connect(self._size_typed)
+        self.size_edit.returnPressed.connect(self._size_typed)
         self.beside_combo.currentIndexChanged.connect(lambda _i: self.rebuild(keep_step=True))
         for spin in (self.block_y, self.block_x):
             spin.valueChanged.connect(lambda _v: self.rebuild(keep_step=True))
@@ -484,7 +501,9 @@ class TilingPanel(QWidget):
         key = self.size_combo.currentData()
         if key == AUTO or (key == BENCHMARK and self.benchmark is None):
             return legible_problem(self.variant, tile)
-        return self.benchmark if key == BENCHMARK else parse_problem(key)
+        if key == BENCHMARK and self.benchmark is not None:
+            return self.benchmark
+        return parse_problem(key)
 
     def rebuild(self, keep_step: bool = False) -> None:
         tile = self.tiles.get(self.variant)
@@ -565,7 +584,8 @@ class TilingPanel(QWidget):
     def frame_state(self) -> FrameState | None:
         if self.schedule is None:
             return None
-        return FrameState(self.schedule, self.step, self.phase, (self.thread_y.value(), self.thread_x.value()))
+        thread = (self.thread_y.value(), self.thread_x.value())
+        return FrameState(self.schedule, self.step, self.phase, thread, lang=self.lang)
 
     def _shown(self, state: FrameState | None) -> FrameState | None:
         """The frame as the view shows it: with a second kernel beside, each in half the width, the compact
@@ -593,12 +613,13 @@ class TilingPanel(QWidget):
         if state is None:
             return
         self.view.set_state(self._shown(state))
-        if self.beside_schedule is not None:  # in lockstep: the step at the same progress along K
+        if self.beside_schedule is not None and self.schedule is not None:  # in lockstep: the same progress along K
             from gemmviz.core.schedule.lockstep import follower_step
 
             j = follower_step(self.schedule, self.beside_schedule, self.step)
-            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True))
-        self._highlight_source(self.schedule.steps[self.step].kind)
+            self.beside_view.set_state(FrameState(self.beside_schedule, j, compact=True, lang=self.lang))
+        if self.schedule is not None:
+            self._highlight_source(self.schedule.steps[self.step].kind)
 
     def _highlight_source(self, kind: str) -> None:
         """Highlight the lines of the step: the one the kernel marks with `// gemmviz:step <kind>` and the

@@ -1,0 +1,43 @@
+"""What a teacher should hear before giving a lesson from a source (`gemmviz lesson`'s check): a step whose view
+will show no data, each figure its words will show as n/a, and each claim the recording does not bear out."""
+
+from __future__ import annotations
+
+import re
+
+from gemmviz.core.lesson.claims import claim_problems
+from gemmviz.core.lesson.model import Lesson, Step, step_results
+from gemmviz.core.lesson.placeholders import fill_text
+from gemmviz.core.lesson.source import LessonSource
+from gemmviz.core.lesson.views import lesson_view
+
+
+def lacking_figures(step: Step, source: LessonSource, lang: str = "en") -> list[str]:
+    """The placeholders of the step's title and text that `source` has no figure for (shown as n/a)."""
+    lacking: list[str] = []
+    for text in (step.title, step.text):
+        fill_text(text, list(source.results), lang, lacking)
+    return lacking
+
+
+def lesson_gaps(lesson: Lesson, source: LessonSource | None) -> list[str]:
+    """What a teacher should hear before giving `lesson` from `source`, a line per gap: a step whose view will
+    show no data (a typo in a series, a size the session lacks) and each figure its words will show as n/a."""
+    if source is None:
+        return ["this lesson names no session: its charts, tables and rooflines will be empty"]
+    gaps = []
+    for i, step in enumerate(lesson.steps, 1):
+        view = lesson_view(step.view)
+        if view is not None and view.shows_results and not step_results(step, list(source.results)):
+            gaps.append(f"step {i} ({step.title}): no results for its series and sizes in {source.label}")
+        for placeholder in lacking_figures(step, source, lesson.lang):
+            recorded = re.match(r"\{\{\s*(latency|microbench)\s", placeholder)
+            why = (
+                ": no microbenchmark recording is shipped (assets/microbench)"
+                if recorded
+                else f" is not in {source.label}"
+            )
+            gaps.append(f"step {i} ({step.title}): {placeholder}{why}; it reads n/a")
+        for problem in claim_problems(step.because, list(source.results)):
+            gaps.append(f"step {i} ({step.title}): {problem}")
+    return gaps
