@@ -128,7 +128,7 @@ def test_hopper_runs_persistent_clusters_in_hilbert_order_past_one_wave():
     grid, _block = wgmma_geometry(Problem(8192, 8192, 8192), {}, big)
     assert grid[0] == PERSIST_SMS == config_from_macros(big).grid(8192, 8192, 8192)
     odd = wgmma_fit(Problem(2000, 3000, 1000), WGMMA)  # 128-row tiles (256 fill 1.45 waves), then persistent
-    assert (odd["BM"], odd["CLUSTER"], odd["PERSIST"]) == (128, 2, 1)
+    assert (odd["BM"], odd["CLUSTER"], odd["PERSIST"], odd["ORDER"]) == (128, 2, 1, 0)
     for one_wave in (Problem(2048, 2048, 2048), Problem(1000, 1000, 1000)):
         assert "PERSIST" not in wgmma_fit(one_wave, WGMMA)  # 128 tiles or fewer: the grid is already one wave
     assert "PERSIST" not in wgmma_fit(Problem(8192, 8192, 8192), {**WGMMA, "SPLITS": 2})  # split-K is not persistent

@@ -569,7 +569,8 @@ class CudaRun(KernelTimer):
         if fitted and fitted["BM"] != unfitted["BM"]:
             notes[-1] += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
         if fitted and fitted.get("PERSIST"):
-            notes[-1] += " (persistent, 2-block clusters, Hilbert order: more tiles than SMs)"
+            order = ", Hilbert order" if fitted.get("ORDER") else ""
+            notes[-1] += f" (persistent, 2-block clusters{order}: more tiles than SMs)"
         if variant.runner == "wgmma-tma":
             splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
             if splits > 1:

@@ -81,17 +81,17 @@ SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 
 # Where the grid holds more tiles than SMs, a persistent grid (PERSIST=1: one block per SM, a static tile
 # scheduler, the ring running on across tiles so the next tile loads while the last one is stored) with 2-block
-# clusters (TMA multicast of A) walking the tiles along a Hilbert curve (ORDER=1) runs instead. Measured on an
-# H100 (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung, round 3", % of cuBLAS TF32, old choice → this
-# one): 8192³ 86.0% → 96.3%, 4096³ 92.0% → 95.9%, 2000×3000×1000 78.9% → 90.0% (128-row tiles, grouped order).
+# clusters (TMA multicast of A) runs instead, its 256-row tiles along a Hilbert curve (ORDER=1), its 128-row tiles
+# in the grouped order. Measured on an H100 (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung, round 3",
+# % of cuBLAS TF32, old choice → this one): 8192³ 86.0% → 96.3%, 4096³ 92.0% → 95.9%, 2000×3000×1000 78.9% → 90.0%.
 # Grids of one wave or less (1000³, 1024³, 2048³) keep their blocks: a persistent grid of one wave is the same grid.
 PERSIST_SMS = 132  # blocks of a persistent grid: the SMs of an H100 SXM or H200 (whole clusters)
 
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
-    their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters,
-    in Hilbert order."""
+    their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters
+    (256-row tiles in Hilbert order)."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     tiles = rows * cols
@@ -101,7 +101,7 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
         grid = {**out, "CLUSTER": 2}
         rows, cols = wgmma_tiles(p, grid)
         if rows * cols > PERSIST_SMS:
-            out.update(CLUSTER=2, PERSIST=1, ORDER=1)
+            out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 256 rows
     return out
 
 
