@@ -188,15 +188,17 @@ def test_the_overview_layout_checks_pass_with_a_new_kind(scratch_kind, qtbot, pr
 # ---- an export format -------------------------------------------------------------------------------------------
 @pytest.fixture
 def scratch_tiff():
-    """TIFF as CONTRIBUTING says: an ImageFormat subclass naming Qt's writer, its suffixes and its option."""
+    """TIFF as CONTRIBUTING says: an ImageFormat subclass naming Qt's writer, its suffixes and its option. Its name,
+    suffixes and title are throwaways, so that a contributor who adds TIFF itself (CONTRIBUTING's example) breaks
+    nothing here."""
     from gemmviz.ui.export.formats.charts import ImageFormat
 
     class Tiff(ImageFormat):
-        name = "tiff"
+        name = "zz-tiff"
         target = export_formats.CHART
-        suffix = ".tiff"
-        aliases = (".tif",)
-        title = "TIFF image"  # marked with QT_TRANSLATE_NOOP in a real module, translated in tools/zh_CN.py
+        suffix = ".zztiff"
+        aliases = (".zztif",)
+        title = "zz TIFF image"  # marked with QT_TRANSLATE_NOOP in a real module, translated in tools/zh_CN.py
         qt_format = "TIFF"
         options = {"compression": 1}  # QImageWriter.setCompression(1): LZW
 
@@ -210,12 +212,12 @@ def test_a_new_image_format_is_one_class_written_by_the_cli_and_the_access_views
     from gemmviz.cli import main
     from gemmviz.ui.accesses.export import export_access_view
 
-    assert {".tiff", ".tif"} <= set(export_formats.suffixes(export_formats.CHART))
-    assert scratch_tiff.file_filter() == "TIFF image (*.tiff *.tif)"
-    out = tmp_path / "chart.tif"  # the alias
+    assert {".zztiff", ".zztif"} <= set(export_formats.suffixes(export_formats.CHART))
+    assert scratch_tiff.file_filter() == "zz TIFF image (*.zztiff *.zztif)"
+    out = tmp_path / "chart.zztif"  # the alias
     assert main(["export", SESSION, "--chart", "gflops", "--size", "640x360", "-o", str(out)]) == 0
     assert QImage(str(out)).width() == 640
-    view = export_access_view("coalescing", tmp_path / "view.tiff", 640, 360)  # the access views: the same writer
+    view = export_access_view("coalescing", tmp_path / "view.zztiff", 640, 360)  # the access views: the same writer
     assert QImage(str(view)).size().height() == 360
     capsys.readouterr()
 
@@ -224,7 +226,7 @@ def test_a_new_formats_untranslated_title_is_named_by_the_suite(scratch_tiff, qa
     """The scratch title is in no catalogue: the check the shipped formats meet (test_i18n) names it."""
     from tests.checks.formats import titles_without_translation
 
-    assert titles_without_translation(qapp) == ["TIFF image"]
+    assert titles_without_translation(qapp) == ["zz TIFF image"]
 
 
 def test_every_format_qt_writes_is_a_few_lines_on_the_one_image_exporter(qapp):

@@ -362,3 +362,39 @@ def test_l_switches_a_presented_lesson_and_the_window_then_fits_the_projector(tm
         [sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0 and "fits projector" in done.stdout, done.stderr[-2000:]
+
+
+def _menu_texts(menu_bar) -> list[str]:
+    """Every menu's title and every action's text, submenus included, in the order they are shown."""
+    texts: list[str] = []
+
+    def walk(menu) -> None:
+        texts.append(menu.title())
+        for action in menu.actions():
+            if action.menu() is not None:
+                walk(action.menu())
+            elif action.text():
+                texts.append(action.text())
+
+    for action in menu_bar.actions():
+        if action.menu() is not None:
+            walk(action.menu())
+    return texts
+
+
+def test_every_menu_item_the_catalogue_translates_is_said_again_after_a_switch(window):
+    """A window string marked and translated as CONTRIBUTING says is set again when the language changes (bound
+    to the window's `Words`): an item set once with tr() would stay English in a Chinese window, which the
+    catalogue check (test_i18n) cannot see."""
+    import xml.etree.ElementTree as ET
+
+    from gemmviz.core.paths import asset_path
+
+    root = ET.fromstring(asset_path("i18n", "gemmviz_zh_CN.ts").read_text(encoding="utf-8"))
+    zh = {m.findtext("source"): m.findtext("translation") for m in root.iter("message")}
+    english = _menu_texts(window.menuBar())
+    _switch(window, "zh")
+    chinese = _menu_texts(window.menuBar())
+    assert len(chinese) == len(english)
+    stale = [en for en, now in zip(english, chinese) if zh.get(en) and now == en]
+    assert stale == [], f"still English after a switch to Chinese (bind them with words.bind): {stale}"

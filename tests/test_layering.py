@@ -228,7 +228,8 @@ def test_shipped_data_found_without_walking_up_from_the_package():
 
 
 def test_ui_is_organised_by_feature_and_every_package_ships():
-    """ui/ holds the window's shell at its top and one package per feature (charts/, tiling/, lesson/, ...);
+    """ui/ holds the window's shell at its top (the main window itself a package of its parts, window/) and one
+    package per feature (charts/, tiling/, lesson/, ...);
     a feature's modules don't go back to the top with a name prefix, and the wheel lists every package."""
     import tomllib
 
@@ -249,7 +250,6 @@ def test_ui_is_organised_by_feature_and_every_package_ships():
         "tabs",  # the registry of the window's tabs, one entry per feature's tab
         "text",
         "theme",
-        "window",
         "worker",  # the one worker-thread helper of runs, checks and exports
     }
     assert {p.stem for p in ui.glob("*.py")} == shell

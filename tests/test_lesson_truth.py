@@ -175,7 +175,11 @@ def test_each_figure_typed_on_a_slide_is_worked_out_from_its_source(name):
         figures = _typed_figures(step.text)
         expected = TYPED.get(step.title, lambda _l: {})(lesson)
         for figure in figures:
-            assert figure in expected, (lesson.path, step.title, figure)
+            assert figure in expected, (
+                f"{lesson.path}, step {step.title!r}: {figure!r} is a figure typed on the slide; make it a "
+                "placeholder ({{gflops VARIANT at N}}, ...) or list it in TYPED here, under the step's title, with "
+                "how it is worked out (CONTRIBUTING: A lesson)"
+            )
         for typed, value in expected.items():
             if typed in figures:
                 assert typed == value, (lesson.path, step.title, typed, value)

@@ -201,3 +201,31 @@ def test_the_replay_banner_stays_off_the_projector_and_comes_back_after_a_lesson
     mode.leave(window)
     qtbot.waitUntil(window.tabs.isVisible)
     assert window.replay_banner.isVisible() and window.replay_banner.text() == words
+
+
+def test_the_projector_is_not_the_x_screen_listed_beside_the_monitors(tmp_path):
+    """X with RandR monitors lists the whole X screen (laptop and projector together) as a screen too: the
+    slide goes to the projector, not to that; a mirrored projector (same place and size) is still one screen."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def chosen(screens: list[dict]) -> str:
+        config = tmp_path / "screens.json"
+        config.write_text(json.dumps({"screens": [{**s, "logicalDpi": 96, "dpr": 1} for s in screens]}))
+        script = (
+            "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
+            "from gemmviz.ui.lesson.presenter import one_screen, screens\n"
+            "projected, laptop = screens()\nprint(projected.name(), laptop.name(), one_screen())\n"
+        )
+        env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.split("\n")[-2]
+
+    laptop = {"name": "laptop", "x": 0, "y": 0, "width": 1920, "height": 1080}
+    whole = {"name": "screen", "x": 0, "y": 0, "width": 3200, "height": 1080}
+    projector = {"name": "projector", "x": 1920, "y": 0, "width": 1280, "height": 720}
+    assert chosen([laptop, whole, projector]) == "projector laptop False"
+    assert chosen([laptop, {**laptop, "name": "mirror"}]) == "mirror laptop True"

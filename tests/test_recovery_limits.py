@@ -17,8 +17,8 @@ from gemmviz.backends.cpu import CpuBackend
 from gemmviz.core.measure.bench import Job
 from gemmviz.core.problem import Problem
 from gemmviz.core.session import bounds
-from gemmviz.ui import window as window_module
 from gemmviz.ui.window import MainWindow
+from gemmviz.ui.window import run as window_run
 from tests.fakes import FakeGpuBackend
 
 
@@ -102,7 +102,7 @@ def _jobs(n: int) -> list[Job]:
 
 
 def test_a_run_that_would_pass_the_result_limit_is_refused_before_it_starts(window, qtbot, monkeypatch):
-    monkeypatch.setattr(window_module, "MAX_RESULTS", 5)
+    monkeypatch.setattr(window_run, "MAX_RESULTS", 5)
     window.start(_jobs(3))
     qtbot.waitUntil(lambda: len(window.workspace.live) == 3 and not window.running, timeout=20000)
     window.start(_jobs(3))  # 3 more would make 6
@@ -117,4 +117,4 @@ def test_a_run_that_would_pass_the_result_limit_is_refused_before_it_starts(wind
 
 
 def test_the_real_limit_is_the_loaders():
-    assert window_module.MAX_RESULTS == bounds.MAX_RESULTS == 20_000
+    assert window_run.MAX_RESULTS == bounds.MAX_RESULTS == 20_000

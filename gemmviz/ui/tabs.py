@@ -1,5 +1,5 @@
 """The window's tabs, in one registry: each tab registers its name, titles, place and factory here, and the window
-builds its tab bar from it (ui/window.py). A tab is given what it needs when it is made (`TabContext`: the
+builds its tab bar from it (ui/window/main.py). A tab is given what it needs when it is made (`TabContext`: the
 workspace, the theme, the language, the run's state and a few window actions) and subscribes itself to what it
 shows; the window holds no reference to a tab's insides and relays nothing to it.
 

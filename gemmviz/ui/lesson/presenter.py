@@ -294,7 +294,9 @@ def screens():
     the primary one (the laptop) for the presenter; with one screen both are it."""
     primary = QApplication.primaryScreen()
     others = [s for s in QApplication.screens() if s is not primary]
-    return (others[0] if others else primary), primary
+    # A screen that holds the laptop's whole (the X screen RandR lists beside its monitors) is no projector.
+    apart = [s for s in others if not s.geometry().contains(primary.geometry())]
+    return (apart or others or [primary])[0], primary
 
 
 def one_screen() -> bool:
