@@ -19,6 +19,8 @@ Recipes (ARG where one is taken):
   l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
   fp32-round3=SIZES    benchmarks/fp32_round3.py: the FP32 rung's Stream-K, tile and order options beside cuBLAS
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
+  tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
+                       cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 
@@ -113,6 +115,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         ]
         steps += [([*script, "--odd", "", "--sizes", s, "--tag", s], 60, f"fp32_round3-{s}.txt") for s in sizes]
         return [*steps, ([*script, "--table", "--markdown"], 20, "fp32_round3-table.md")]
+    if name == "tf32-round3":
+        argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
+        return [(argv, 240, "tf32_round3.txt")]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
         return [

@@ -13,7 +13,7 @@
 //   * Grouped block order (GROUP_M): consecutive blocks walk GROUP_M block rows of C before moving to
 //     the next block column, so a wave of blocks shares fewer distinct panels of A and B in L2.
 // Split-K for small grids as in cpasync.cu (grid.y = S * ceil(M / BM)).
-//   * SCHED=1 (issue 48, item 3): Stream-K (Osama et al., PPoPP 2023) on a grid of G blocks (G from the host,
+//   * SCHED=1: Stream-K (Osama et al., PPoPP 2023) on a grid of G blocks (G from the host,
 //     grid.y = 1): the work is T tiles x KT K-slices. Whole waves of tiles run data-parallel (block c takes tiles
 //     c, c + G, ...), and the last one or two waves' tiles are cut into K-slice ranges spread evenly over the
 //     G blocks, so every block does the same number of K-slices and no SM idles at the end. A tile cut across

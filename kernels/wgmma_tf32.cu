@@ -17,7 +17,9 @@
 // guarded by a "full" and an "empty" mbarrier); warpgroups 1..CONSUMERS issue wgmma. Tiles come in by
 // TMA with the 128-byte swizzle, the layout the wgmma descriptors expect; out-of-range parts of a box
 // are zero-filled by TMA, so ragged M, N, K need no special loads, only bounds-checked stores.
-// CLUSTER=2 pairs blocks along N that share the A tile by TMA multicast. Measured on an H200
+// CLUSTER=2 pairs blocks along N that share the A tile by TMA multicast. PERSIST=1 launches one block per SM
+// (whole clusters), each walking its share of the tiles; with a tile-order table from the host (a Hilbert curve,
+// backends/wgmma.hilbert_order) in place of the grouped order. Measured on an H200
 // (docs/wgmma-notes.md): the default build runs within ±2% of cuBLAS TF32's cycle count at 2048³–8192³.
 #include <stdint.h>
 
@@ -44,6 +46,9 @@
 #endif
 #ifndef SPLITS
 #define SPLITS 0  // slices of K per tile; the host picks the launch's count (kernel argument `splits`), 0 = auto
+#endif
+#ifndef PERSIST
+#define PERSIST 0  // 1: a persistent grid (one block per SM) walks the tiles; the ring runs on across tiles
 #endif
 #ifndef CONSUMER_REGS
 #define CONSUMER_REGS 232  // setmaxnreg budgets: 128·40 + 256·232 ≤ 65536
@@ -398,46 +403,68 @@ __device__ __forceinline__ uint32_t lds_u32(uint32_t addr) {
     return v;
 }
 
+// The tile of C that cluster tile `cid` covers: (block row tm, cluster column tnc). With `order` (a table the
+// host builds, e.g. a Hilbert curve: entry = tm << 16 | tnc) the table says; without it, the grouped order:
+// GROUP_M block rows share each column strip of B while it sits in L2.
+__device__ __forceinline__ void tile_of(int cid, int tiles_m, int tiles_n, const int* __restrict__ order, int& tm,
+                                        int& tnc) {
+    if (order != nullptr) {
+        const int v = __ldg(order + cid);
+        tm = v >> 16, tnc = v & 0xFFFF;
+        return;
+    }
+    const int per_group = GROUP_M * tiles_n;
+    const int group = cid / per_group, first_m = group * GROUP_M;
+    const int rows = min(tiles_m - first_m, GROUP_M);
+    const int in_group = cid % per_group;
+    tm = first_m + in_group % rows, tnc = in_group / rows;
+}
+
 // tmA: A as a 2-D map {K, M}, box {32, BM / CLUSTER}. tmB: B_REGS=1: B as {N, K}, box {32, 32};
-// B_REGS=0: Bt as {K, N}, box {32, BN}. All with the 128-byte swizzle. Grid (1-D): one block per C
+// B_REGS=0: Bt as {K, N}, box {32, BN}. All with the 128-byte swizzle. Grid (1-D), PERSIST=0: one block per C
 // tile, ceil(M/BM)·ceil(N/(CLUSTER·BN))·CLUSTER blocks (whole clusters; a block past N computes zeros and
 // stores nothing), times `splits` (split-K: slices of K per tile, 1 = none; with splits > 1, ws holds
-// splits · BM · BN floats per block tile); THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 +
-// 16·STAGES bytes. Needs K and N multiples of 4 (TMA row pitches of 16 bytes) and 16-byte aligned A and B.
+// splits · BM · BN floats per block tile). PERSIST=1: any number of whole clusters (the host launches one block
+// per SM); cluster j takes cluster tiles j, j + clusters, j + 2·clusters, ... (a static tile scheduler), and
+// `splits` must be 1. THREADS threads; dynamic shared memory STAGES·STAGE_BYTES + 1024 + 16·STAGES bytes.
+// TMA needs 16-byte aligned A and B and row pitches that are multiples of 16 bytes: the host maps a padded copy
+// (pad_rows) of an operand whose rows are not (K % 4 for A, N % 4 for B); C is stored at any M, N.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if CLUSTER > 1
     __cluster_dims__(CLUSTER, 1, 1)
 #endif
     wgmma_tf32(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB, float* __restrict__ C,
-               int M, int N, int K, float* __restrict__ ws, int splits) {
+               int M, int N, int K, float* __restrict__ ws, int splits, const int* __restrict__ order) {
     GEMMVIZ_WGMMA_TRACE_BEGIN
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;  // the swizzle repeats every 1024 bytes
     const uint32_t full = base + STAGES * STAGE_BYTES;            // STAGES mbarriers, then STAGES more
     const uint32_t empty = full + 8 * STAGES;
 
-    // Grouped order over cluster tiles (BM × CLUSTER·BN): GROUP_M block rows share each column strip of B
-    // while it sits in L2. The blocks of a cluster take neighbouring column tiles of the same rows.
+    // Cluster tiles (BM × CLUSTER·BN): the blocks of a cluster take neighbouring column tiles of the same rows.
 #if CLUSTER > 1
     const uint32_t rank = cluster_rank();
 #else
     const uint32_t rank = 0;
 #endif
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + CLUSTER * BN - 1) / (CLUSTER * BN);
+    const int tiles = tiles_m * tiles_n;
     // Split-K (splits > 1, small grids): `splits` neighbouring clusters take consecutive slices of K of one
     // cluster tile; each slice's K-blocks are [kb0, kb0 + KT).
     const int split = (blockIdx.x / CLUSTER) % splits;
-    const int cluster_id = blockIdx.x / CLUSTER / splits;
-    const int per_group = GROUP_M * tiles_n;
-    const int group = cluster_id / per_group, first_m = group * GROUP_M;
-    const int rows = min(tiles_m - first_m, GROUP_M);
-    const int in_group = cluster_id % per_group;
-    const int tm = first_m + in_group % rows, tn = (in_group / rows) * CLUSTER + rank;
+#if PERSIST
+    const int first_tile = blockIdx.x / CLUSTER, tile_stride = gridDim.x / CLUSTER;
+#else
+    const int first_tile = blockIdx.x / CLUSTER / splits, tile_stride = tiles;  // one tile per block
+#endif
     const int KT_ALL = (K + BK - 1) / BK;
     const int kb0 = KT_ALL * split / splits;
     const int KT = KT_ALL * (split + 1) / splits - kb0;
 
 #ifdef WGMMA_PIPE_TRACE
+#if PERSIST
+#error "the pipeline trace records one tile per block: build it with PERSIST=0"
+#endif
     __shared__ int pipe_slot_shared;
     if (threadIdx.x == 0) {
         unsigned int smid;
@@ -446,9 +473,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         if (static_cast<int>(smid) == wgmma_pipe_sm) {
             const unsigned int n = atomicAdd(&wgmma_pipe_count, 1u);
             if (n < PIPE_TILES) {
+                int tm0, tnc0;
+                tile_of(first_tile, tiles_m, tiles_n, order, tm0, tnc0);
                 slot = static_cast<int>(n);
-                wgmma_pipe_tiles[4 * n] = blockIdx.x, wgmma_pipe_tiles[4 * n + 1] = tm;
-                wgmma_pipe_tiles[4 * n + 2] = tn, wgmma_pipe_tiles[4 * n + 3] = KT;
+                wgmma_pipe_tiles[4 * n] = blockIdx.x, wgmma_pipe_tiles[4 * n + 1] = tm0;
+                wgmma_pipe_tiles[4 * n + 2] = tnc0 * CLUSTER + rank, wgmma_pipe_tiles[4 * n + 3] = KT;
             }
         }
         pipe_slot_shared = slot;
@@ -474,32 +503,40 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (warpgroup == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
         if (threadIdx.x == 0) {
-            for (int kb = 0; kb < KT; ++kb) {
-                const int s = kb % STAGES;
-                PIPE_STAMP(0, kb, 1, 0, clock64());
-                mbar_wait(empty + 8 * s, ((kb / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1; gemmviz:step wait_empty
-                PIPE_STAMP(0, kb, 1, 1, clock64());
-                PIPE_STAMP(0, kb, 0, 0, clock64());
-                mbar_expect_tx(full + 8 * s, STAGE_BYTES);          // OOB parts of a box count too (zero-filled)
-                const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
+            // `it` counts k-blocks over all of this block's tiles: the ring runs on across tiles, so the next
+            // tile's first stages load while the consumers store the last tile (PERSIST=1).
+            int it = 0;
+            for (int cid = first_tile; cid < tiles; cid += tile_stride) {
+                int tm, tnc;
+                tile_of(cid, tiles_m, tiles_n, order, tm, tnc);
+                const int tn = tnc * CLUSTER + rank;
+                for (int kb = 0; kb < KT; ++kb, ++it) {
+                    const int s = it % STAGES;
+                    PIPE_STAMP(0, kb, 1, 0, clock64());
+                    mbar_wait(empty + 8 * s, ((it / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1; gemmviz:step wait_empty
+                    PIPE_STAMP(0, kb, 1, 1, clock64());
+                    PIPE_STAMP(0, kb, 0, 0, clock64());
+                    mbar_expect_tx(full + 8 * s, STAGE_BYTES);          // OOB parts of a box count too (zero-filled)
+                    const uint32_t a_dst = base + s * STAGE_BYTES, b_dst = a_dst + A_STAGE_BYTES;
 #if CLUSTER > 1
-                // This block's share of the A tile goes to every block of the cluster.
-                tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, (kb0 + kb) * BK,
-                                      tm * BM + rank * (BM / CLUSTER), full + 8 * s, (1 << CLUSTER) - 1);
+                    // This block's share of the A tile goes to every block of the cluster.
+                    tma_load_2d_multicast(a_dst + rank * (A_STAGE_BYTES / CLUSTER), &tmA, (kb0 + kb) * BK,
+                                          tm * BM + rank * (BM / CLUSTER), full + 8 * s, (1 << CLUSTER) - 1);
 #else
-                tma_load_2d(a_dst, &tmA, (kb0 + kb) * BK, tm * BM, full + 8 * s);  // gemmviz:step tma
+                    tma_load_2d(a_dst, &tmA, (kb0 + kb) * BK, tm * BM, full + 8 * s);  // gemmviz:step tma
 #endif
 #if B_REGS
 #pragma unroll
-                for (int j = 0; j < BN / 32; ++j)
-                    tma_load_2d(b_dst + j * 4096, &tmB, tn * BN + 32 * j, (kb0 + kb) * BK, full + 8 * s);
+                    for (int j = 0; j < BN / 32; ++j)
+                        tma_load_2d(b_dst + j * 4096, &tmB, tn * BN + 32 * j, (kb0 + kb) * BK, full + 8 * s);
 #else
-                tma_load_2d(b_dst, &tmB, (kb0 + kb) * BK, tn * BN, full + 8 * s);
+                    tma_load_2d(b_dst, &tmB, (kb0 + kb) * BK, tn * BN, full + 8 * s);
 #endif
+                }
             }
             // Wait until every stage is released by every consumer of the cluster: after that no peer
             // arrives on this block's barriers, so the block may exit.
-            for (int kb = KT; kb < KT + STAGES; ++kb) mbar_wait(empty + 8 * (kb % STAGES), ((kb / STAGES) & 1) ^ 1);  // gemmviz:step drain
+            for (int j = it; j < it + STAGES; ++j) mbar_wait(empty + 8 * (j % STAGES), ((j / STAGES) & 1) ^ 1);  // gemmviz:step drain
         }
 #ifdef WGMMA_PIPE_TRACE
         if (threadIdx.x == 32 && pipe_slot >= 0) {  // the observer: when each stage's copies have landed
@@ -517,8 +554,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const int tid = threadIdx.x & 127, w = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
 
     float acc[ACC];
-#pragma unroll
-    for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
 
 #if B_REGS
     // Byte offsets in a stage's B tile (BN/32 slabs of [32 k][32 n], 128-byte swizzled) of this thread's
@@ -548,10 +583,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         }
     };
 
-    auto step = [&](int kb, uint32_t(&fr)[4 * BK / 8]) {
-        const int s = kb % STAGES;
+    // k-block kb of the tile, the it-th k-block of this block (its ring slot and phase).
+    auto step = [&](int it, int kb, uint32_t(&fr)[4 * BK / 8]) {
+        const int s = it % STAGES;
         if (tid == 0) PIPE_STAMP(warpgroup, kb, 1, 0, clock64());
-        mbar_wait(full + 8 * s, (kb / STAGES) & 1);  // gemmviz:step wait_full
+        mbar_wait(full + 8 * s, (it / STAGES) & 1);  // gemmviz:step wait_full
         if (tid == 0) PIPE_STAMP(warpgroup, kb, 1, 1, clock64());
         const uint32_t a_src = base + s * STAGE_BYTES, b_src = a_src + A_STAGE_BYTES;
         const uint64_t desc_a = smem_desc(a_src);
@@ -579,68 +615,85 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         wgmma_wait<DEPTH>();
         fence_acc(acc);
         if (tid == 0 && kb >= DEPTH) PIPE_STAMP(warpgroup, kb - DEPTH, 2, 1, clock64());  // group kb - DEPTH retired
-        if (kb >= DEPTH) release((kb - DEPTH) % STAGES);
+        if (kb >= DEPTH) release((it - DEPTH) % STAGES);
     };
 
-    int kb = 0;
-    for (; kb + 1 < KT; kb += 2) {
-        step(kb, fr0);
-        step(kb + 1, fr1);
-    }
-    if (kb < KT) step(kb, fr0);
-    wgmma_wait<0>();
-    fence_acc(acc);
-    if (tid == 0 && DEPTH == 1 && KT > 0) PIPE_STAMP(warpgroup, KT - 1, 2, 1, clock64());
-    if (DEPTH == 1 && KT > 0) release((KT - 1) % STAGES);  // the producer's exit wait counts on it
-
-    if (splits > 1) {
-        // Each slice writes its partial tile to the workspace (coalesced: element e of consumer thread x at
-        // [e][x]), then counts itself in on the tile's counter; the last slice to arrive reads the partials
-        // back in slice order 0, 1, ... (its own too: no accumulator stays live, no spills), so the sums and C
-        // are the same every run whichever slice is last, stores C and resets the counter for the next launch.
-        const int block_tile = (blockIdx.x / CLUSTER / splits) * CLUSTER + rank;
-        const int ct = 128 * c + tid;
-        float* const mine = ws + ((size_t)block_tile * splits + split) * (ACC * 128 * CONSUMERS);
+    int it = 0;
+    for (int cid = first_tile; cid < tiles; cid += tile_stride) {
+        int tm, tnc;
+        tile_of(cid, tiles_m, tiles_n, order, tm, tnc);
+        const int tn = tnc * CLUSTER + rank;
 #pragma unroll
-        for (int e = 0; e < ACC; ++e) __stcg(mine + e * 128 * CONSUMERS + ct, acc[e]);
-        __threadfence();
-        asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
-        __shared__ unsigned int arrived;
-        if (ct == 0) arrived = atomicAdd(&wgmma_splitk_count[block_tile], 1u);
-        asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
-        if (arrived != static_cast<unsigned int>(splits - 1)) {
-            GEMMVIZ_WGMMA_TRACE_END
-            return;
+        for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
+        int kb = 0;
+        for (; kb + 1 < KT; kb += 2, it += 2) {
+            step(it, kb, fr0);
+            step(it + 1, kb + 1, fr1);
         }
-        __threadfence();
-        if (ct == 0) wgmma_splitk_count[block_tile] = 0;
-        const float* const all = ws + (size_t)block_tile * splits * (ACC * 128 * CONSUMERS);
-#pragma unroll
-        for (int e = 0; e < ACC; ++e) acc[e] = 0.0f;
-        for (int s = 0; s < splits; ++s) {  // slice-major: a slice's ACC loads are independent, all in flight
-            const float* const part = all + (size_t)s * ACC * 128 * CONSUMERS + ct;
-#pragma unroll
-            for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(part + e * 128 * CONSUMERS);
-        }
-    }
+        if (kb < KT) step(it++, kb, fr0);
+        wgmma_wait<0>();
+        fence_acc(acc);
+        if (tid == 0 && DEPTH == 1 && KT > 0) PIPE_STAMP(warpgroup, KT - 1, 2, 1, clock64());
+        if (DEPTH == 1 && KT > 0) release((it - 1) % STAGES);  // the producer's exit wait counts on it
 
-    // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):
-    // wgmma rows are columns of C, wgmma columns are rows of C.
-    const int row0 = tm * BM + 2 * t, col0 = tn * BN + 64 * c;
+        if (splits > 1) {
+            // Each slice writes its partial tile to the workspace (coalesced: element e of consumer thread x at
+            // [e][x]), then counts itself in on the tile's counter; the last slice to arrive reads the partials
+            // back in slice order 0, 1, ... (its own too: no accumulator stays live, no spills), so the sums and C
+            // are the same every run whichever slice is last, stores C and resets the counter for the next launch.
+            // (PERSIST=0 only: one tile per block, so the early return leaves no tile undone.)
+            const int block_tile = cid * CLUSTER + rank;
+            const int ct = 128 * c + tid;
+            float* const mine = ws + ((size_t)block_tile * splits + split) * (ACC * 128 * CONSUMERS);
 #pragma unroll
-    for (int j = 0; j < BM / 8; ++j) {
+            for (int e = 0; e < ACC; ++e) __stcg(mine + e * 128 * CONSUMERS + ct, acc[e]);
+            __threadfence();
+            asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+            __shared__ unsigned int arrived;
+            if (ct == 0) arrived = atomicAdd(&wgmma_splitk_count[block_tile], 1u);
+            asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+            if (arrived != static_cast<unsigned int>(splits - 1)) {
+                GEMMVIZ_WGMMA_TRACE_END
+                return;
+            }
+            __threadfence();
+            if (ct == 0) wgmma_splitk_count[block_tile] = 0;
+            const float* const all = ws + (size_t)block_tile * splits * (ACC * 128 * CONSUMERS);
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int m = row0 + 8 * j + (i & 1);
+            for (int e = 0; e < ACC; ++e) acc[e] = 0.0f;
+            for (int s = 0; s < splits; ++s) {  // slice-major: a slice's ACC loads are independent, all in flight
+                const float* const part = all + (size_t)s * ACC * 128 * CONSUMERS + ct;
+#pragma unroll
+                for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(part + e * 128 * CONSUMERS);
+            }
+        }
+
+        // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):
+        // wgmma rows are columns of C, wgmma columns are rows of C.
+        const int row0 = tm * BM + 2 * t, col0 = tn * BN + 64 * c;
+#pragma unroll
+        for (int j = 0; j < BM / 8; ++j) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int m = row0 + 8 * j + (i & 1);
 #if B_REGS
-            const int n = col0 + perm_col(w, g, i >> 1);
+                const int n = col0 + perm_col(w, g, i >> 1);
 #else
-            const int n = col0 + 16 * w + g + 8 * (i >> 1);
+                const int n = col0 + 16 * w + g + 8 * (i >> 1);
 #endif
-            if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];  // gemmviz:step store
+                if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];  // gemmviz:step store
+            }
         }
     }
     GEMMVIZ_WGMMA_TRACE_END
+}
+
+// dst (rows × cols, row pitch ld ≥ cols) = src (rows × cols, dense): the row-pitch copy of an operand whose rows
+// are not a multiple of 16 bytes (TMA's rule). The pitch's tail is never read (the tensor map's width is cols,
+// so TMA fills it with zeros). Block (32, 8), grid (ceil(cols/32), ceil(rows/8)).
+extern "C" __global__ void pad_rows(const float* __restrict__ src, float* __restrict__ dst, int rows, int cols, int ld) {
+    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    if (x < cols && y < rows) dst[(size_t)y * ld + x] = src[(size_t)y * cols + x];
 }
 
 // Bt (N×K, row pitch ldt ≥ K) = transpose of B (K×N row-major); the B_REGS=0 pre-pass.

@@ -243,3 +243,39 @@ def test_latency_microbenchmark_orders_the_memory_hierarchy():
     c = lat["latency_cycles"]
     assert 5 < c["shared"] < c["l1"] < c["l2"] < c["dram"] < 5000
     assert lat["register_file_kib_per_sm"] >= 64 and lat["shared_bytes_per_sm_max"] >= 48 * 1024
+
+
+WGMMA_BASE = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1, "SPLITS": 0}
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {**WGMMA_BASE, "PERSIST": 1},
+        {**WGMMA_BASE, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
+        {**WGMMA_BASE, "BM": 128, "STAGES": 6, "PERSIST": 1, "CLUSTER": 2},
+        {**WGMMA_BASE, "BM": 128, "STAGES": 6, "ORDER": 1},
+        {**WGMMA_BASE, "B_REGS": 0},
+    ],
+    ids=["persist", "persist-x2-hilbert", "bm128-persist-x2", "bm128-hilbert", "transposed-b"],
+)
+def test_hopper_options_at_odd_shapes(config):
+    """Issue 48: gpu-wgmma-tf32's persistent grid, clusters and Hilbert order at shapes whose K or N is not a
+    multiple of 4 (the launcher's row-pitch copy, no engine padding), ragged tiles and more tiles than SMs."""
+    import numpy as np
+
+    from gemmviz.backends.cuda import CudaRun
+    from gemmviz.core.measure.bench import Inputs, JobGuard
+
+    v = VARIANTS["gpu-wgmma-tf32"]
+    settings = BenchSettings(warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
+    rng = np.random.default_rng(5)
+    with CudaRun() as run:
+        if run.cc < (9, 0):
+            pytest.skip("needs a Hopper GPU")
+        run.config_override[v.name] = config
+        for p in (Problem(1001, 999, 1003), Problem(33, 17, 65), Problem(257, 383, 200), Problem(2500, 3001, 130)):
+            inputs = Inputs.random(p, rng)
+            (job,) = plan_jobs([v.name], [p])
+            r = run.run(job, v, inputs, settings, JobGuard(threading.Event(), 120))
+            assert r.status == "ok" and r.unwritten == 0 and r.rel_error <= r.threshold, (p.label, r.error)

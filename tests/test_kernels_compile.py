@@ -88,6 +88,11 @@ def _cases():
     for size in (Problem(1000, 1000, 1000), Problem(2000, 3000, 1000)):
         fitted, _why = any_.fit(size, {**any_.config, "BN": 256, "WM": 64, "TN": 16})
         cases.append(pytest.param(any_.name, any_.resolve_params(), fitted, False, id=f"cpasync-any-fit-{size.key}"))
+    # gpu-wgmma-tf32's persistent grid with multicast pairs (benchmarks/tf32_round3.py), traced too
+    hop = VARIANTS["gpu-wgmma-tf32"]
+    persist = {**hop.config, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1}
+    cases.append(pytest.param(hop.name, hop.resolve_params(), persist, False, id="wgmma-persistent-x2"))
+    cases.append(pytest.param(hop.name, hop.resolve_params(), persist, True, id="wgmma-persistent-x2-traced"))
     return cases
 
 

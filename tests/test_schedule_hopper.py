@@ -185,7 +185,7 @@ def test_every_step_kind_has_its_line_in_the_kernel():
         "wait_full": "mbar_wait(full + 8 * s",
         "wgmma": "WGMMA_RS(acc",
         "release": "mbar_arrive(empty + 8 * s)",
-        "drain": "for (int kb = KT; kb < KT + STAGES",
+        "drain": "for (int j = it; j < it + STAGES",
         "store": "C[(size_t)m * N + n] = acc",
     }
     for kind, text in code.items():

@@ -119,6 +119,30 @@ def test_hopper_entry_matches_the_launcher_and_the_kernel():
     assert grid[0] == WgmmaConfig().grid(1000, 300, 64) and block[0] == WgmmaConfig().threads
 
 
+def test_hopper_runs_persistent_clusters_in_hilbert_order_past_one_wave():
+    from gemmviz.backends.wgmma import WgmmaConfig, config_from_macros, hilbert_order
+    from gemmviz.core.kernels.hopper_model import PERSIST_SMS, WGMMA, wgmma_fit, wgmma_geometry
+
+    big = wgmma_fit(Problem(8192, 8192, 8192), WGMMA)  # 32 × 32 pairs of 256 × 128 tiles
+    assert (big["BM"], big["CLUSTER"], big["PERSIST"], big["ORDER"]) == (256, 2, 1, 1)
+    grid, _block = wgmma_geometry(Problem(8192, 8192, 8192), {}, big)
+    assert grid[0] == PERSIST_SMS == config_from_macros(big).grid(8192, 8192, 8192)
+    odd = wgmma_fit(Problem(2000, 3000, 1000), WGMMA)  # 128-row tiles (256 fill 1.45 waves), then persistent
+    assert (odd["BM"], odd["CLUSTER"], odd["PERSIST"], odd["ORDER"]) == (128, 2, 1, 0)
+    for one_wave in (Problem(2048, 2048, 2048), Problem(1000, 1000, 1000)):
+        assert "PERSIST" not in wgmma_fit(one_wave, WGMMA)  # 128 tiles or fewer: the grid is already one wave
+    assert "PERSIST" not in wgmma_fit(Problem(8192, 8192, 8192), {**WGMMA, "SPLITS": 2})  # split-K is not persistent
+    small = {**big, "BM": 128}
+    assert wgmma_geometry(Problem(300, 500, 64), {}, small)[0][0] == 3 * 2 * 2  # fewer tiles than SMs: one each
+    for rows, cols in ((32, 32), (5, 7), (16, 24), (1, 3)):
+        cells = [(v >> 16, v & 0xFFFF) for v in hilbert_order(rows, cols)]
+        assert sorted(cells) == [(r, c) for r in range(rows) for c in range(cols)]  # every tile once
+    square = [(v >> 16, v & 0xFFFF) for v in hilbert_order(32, 32)]
+    assert all(abs(a - c) + abs(b - d) == 1 for (a, b), (c, d) in zip(square, square[1:], strict=False))
+    with pytest.raises(ValueError):
+        WgmmaConfig(persist=1, splits=2)
+
+
 def test_hopper_tune_space_fits_shared_memory():
     from gemmviz.backends.wgmma import WgmmaConfig
 
@@ -140,9 +164,10 @@ def test_hopper_tune_space_fits_shared_memory():
     assert {c["CLUSTER"] for c in space} == {1, 2} and {c["GROUP_M"] for c in space} == {4, 8, 16}
 
 
-def test_hopper_pads_k_and_n_to_multiples_of_4_only():
+def test_hopper_pads_nothing():
     v = get_variant("gpu-wgmma-tf32")
-    assert v.run_problem(Problem(37, 53, 71)) == Problem(37, 56, 72)  # TMA row pitches of 16 bytes
+    # TMA's 16-byte row pitches: the launcher copies A (K % 4) or B (N % 4) into padded rows, not the engine
+    assert v.run_problem(Problem(37, 53, 71)) == Problem(37, 53, 71)
     assert v.run_problem(Problem(1000, 1000, 1000)) == Problem(1000, 1000, 1000)  # ragged tiles: TMA zero-fill
     assert v.refusal(Problem(37, 53, 71), v.resolve_params()) is None
 

@@ -523,8 +523,9 @@ class CudaRun(KernelTimer):
         if traced:
             self.wgmma[key].set_trace(int(trace_buffer))
         bt = None
+        ldbt = -(-p.k // 4) * 4  # B^T's rows padded to TMA's 16 bytes
         if not cfg.b_regs:  # the transposing pre-pass needs a scratch B^T, inside the timed launch
-            bt = bufs.get("bt") or self.cuda.mem_alloc(4 * p.n * p.k)
+            bt = bufs.get("bt") or self.cuda.mem_alloc(4 * p.n * ldbt)
             bufs["bt"] = bt
         launch = self.wgmma[key].launcher(
             int(bufs["a"]),
@@ -534,9 +535,39 @@ class CudaRun(KernelTimer):
             p.n,
             p.k,
             bt=None if bt is None else int(bt),
-            ldbt=None if bt is None else p.k,
+            ldbt=None if bt is None else ldbt,
         )
         return launch, cached
+
+    def _configure(self, p: Problem, variant: Variant) -> tuple[dict, str]:
+        """The config `variant` runs at `p` (tuned, else the registry's; fitted to the size where its tiles would
+        fill the GPU badly) and the note that says which and why ("" for a variant without one)."""
+        config, tuned = self.config(variant)
+        small = tuned and variant.name not in self.config_override and self._too_few_tiles(p, config)
+        if small:  # a tuning made at 4096^3 whose big tiles leave most SMs idle here: the registry's default runs
+            config, tuned = dict(variant.config), False
+        fitted = None
+        unfitted = config
+        if variant.runner == "wgmma-tma" and variant.name not in self.config_override:
+            # 128-row tiles where 256-row ones leave SMs idle; persistent clusters in Hilbert order past one wave
+            fitted = hopper_model.wgmma_fit(p, config)
+            fitted, config = (fitted, fitted) if fitted != config else (None, config)
+        refit = None
+        if variant.fit is not None and variant.name not in self.config_override:
+            config, refit = variant.fit(p, config)  # smaller tiles or Stream-K where these tiles fill the GPU badly
+        if not config:
+            return config, ""
+        note = f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items())
+        if small:
+            note += " (the tuned config's tiles would fill under half the SMs at this size)"
+        if fitted and fitted["BM"] != unfitted["BM"]:
+            note += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
+        if refit:
+            note += f" ({refit})"
+        if fitted and fitted.get("PERSIST"):
+            order = ", Hilbert order" if fitted.get("ORDER") else ""
+            note += f" (persistent, 2-block clusters{order}: more tiles than SMs)"
+        return config, note
 
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:
         p = job.problem
@@ -544,32 +575,14 @@ class CudaRun(KernelTimer):
         if why:
             return new_result(job, variant, "unavailable", why)
         params = job.params_dict
-        config, tuned = self.config(variant)
-        small = tuned and variant.name not in self.config_override and self._too_few_tiles(p, config)
-        if small:  # a tuning made at 4096^3 whose big tiles leave most SMs idle here: the registry's default runs
-            config, tuned = dict(variant.config), False
-        fitted = None
-        if variant.runner == "wgmma-tma" and variant.name not in self.config_override:
-            fitted = hopper_model.wgmma_fit(p, config)  # 128-row tiles where 256-row ones leave SMs idle
-            fitted, config = (fitted, fitted) if fitted != config else (None, config)
-        refit = None
-        if variant.fit is not None and variant.name not in self.config_override:
-            config, refit = variant.fit(p, config)  # smaller tiles or Stream-K where these tiles fill the GPU badly
+        config, config_note = self._configure(p, variant)
         refusal = variant.refusal(p, params, config)  # a tuned config pads to other multiples than the default
         if refusal:
             raise ProblemError(refusal)
         self._upload(inputs)
         rp = variant.run_problem(p, config)
         bufs = self.buffers if rp == p else self._padded_buffers(inputs, rp)
-        notes = []
-        if config:
-            notes.append(f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items()))
-        if small:
-            notes[-1] += " (the tuned config's tiles would fill under half the SMs at this size)"
-        if fitted:
-            notes[-1] += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
-        if refit:
-            notes[-1] += f" ({refit})"
+        notes = [config_note] if config_note else []
         if variant.runner == "wgmma-tma":
             splits = hopper_model.wgmma_splits(variant.run_problem(p, config), config)
             if splits > 1:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 KERNEL_NAME = "wgmma_tf32"
 TRANSPOSE_NAME = "transpose_kn"
+PAD_NAME = "pad_rows"
 
 # cuda.h enum values
 _FLOAT32 = 7  # CU_TENSOR_MAP_DATA_TYPE_FLOAT32
@@ -56,10 +57,15 @@ class WgmmaConfig:
     depth: int = 1  # wgmma groups in flight while the next stage's fragments load (0 or 1)
     cluster: int = 1  # 2: pairs of blocks along N share the A tile by TMA multicast
     splits: int = 0  # slices of K per tile (split-K); 0: chosen per problem (hopper_model.wgmma_splits)
+    persist: int = 0  # 1: a persistent grid (one block per SM, whole clusters) walks the tiles; no split-K
+    order: int = 0  # 0: grouped (group_m); 1: a Hilbert curve over the cluster tiles (a table built here)
 
     def __post_init__(self) -> None:
         if (
-            self.bm not in (128, 192, 256)
+            self.persist not in (0, 1)
+            or self.order not in (0, 1)
+            or (self.persist and self.splits > 1)
+            or self.bm not in (128, 192, 256)
             or self.consumers not in (1, 2)
             or self.depth not in (0, 1)
             or self.cluster not in (1, 2)
@@ -87,7 +93,8 @@ class WgmmaConfig:
 
     @property
     def tag(self) -> str:
-        return f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}-x{self.cluster}"
+        tag = f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}-x{self.cluster}"
+        return tag + ("-p" if self.persist else "") + ("-h" if self.order else "")
 
     def macros(self) -> dict[str, int]:
         regs = {1: (40, 240), 2: (40, 232)}[self.consumers]
@@ -102,6 +109,8 @@ class WgmmaConfig:
             "SPLITS": self.splits,
             "PRODUCER_REGS": regs[0],
             "CONSUMER_REGS": regs[1],
+            "PERSIST": self.persist,
+            "ORDER": self.order,
         }
 
     def tiles(self, m: int, n: int) -> int:
@@ -109,15 +118,56 @@ class WgmmaConfig:
         return -(-m // self.bm) * -(-n // (self.bn * self.cluster)) * self.cluster
 
     def split_k(self, m: int, n: int, k: int) -> int:
-        """Slices of K per tile at m × n × k (hopper_model.wgmma_splits, the registry's geometry)."""
+        """Slices of K per tile at m × n × k (hopper_model.wgmma_splits, the registry's geometry); 1 if persistent."""
+        if self.persist:
+            return 1
         from gemmviz.core.kernels.hopper_model import wgmma_splits
         from gemmviz.core.problem import Problem
 
         return wgmma_splits(Problem(m, n, k), {**self.macros(), "SPLITS": self.splits})
 
     def grid(self, m: int, n: int, k: int = 0) -> int:
-        """Blocks (1-D): one per block tile and slice of K (k = 0: no split)."""
+        """Blocks (1-D): one per block tile and slice of K (k = 0: no split); persistent: one per SM of the
+        H100/H200 (hopper_model.PERSIST_SMS, whole clusters), or one per tile where there are fewer tiles."""
+        if self.persist:
+            from gemmviz.core.kernels.hopper_model import PERSIST_SMS
+
+            return min(self.tiles(m, n), PERSIST_SMS // self.cluster * self.cluster)
         return self.tiles(m, n) * (self.split_k(m, n, k) if k else 1)
+
+
+def hilbert_d2xy(side: int, d: int) -> tuple[int, int]:
+    """Cell (x, y) at distance d along the Hilbert curve filling a side × side square (side a power of two)."""
+    x = y = 0
+    s, t = 1, d
+    while s < side:
+        rx = 1 & (t // 2)
+        ry = 1 & (t ^ rx)
+        if ry == 0:
+            if rx == 1:
+                x, y = s - 1 - x, s - 1 - y
+            x, y = y, x
+        x += s * rx
+        y += s * ry
+        t //= 4
+        s *= 2
+    return x, y
+
+
+def hilbert_order(rows: int, cols: int) -> list[int]:
+    """The cells of a rows × cols grid in the order a Hilbert curve over the covering power-of-two square
+    visits them (cells outside the grid skipped), each as row << 16 | column: the kernel's `order` table."""
+    if rows >= 1 << 15 or cols >= 1 << 16:
+        raise ValueError("grid too large for the tile-order table")
+    side = 1
+    while side < max(rows, cols):
+        side *= 2
+    out = []
+    for d in range(side * side):
+        x, y = hilbert_d2xy(side, d)
+        if x < rows and y < cols:
+            out.append(x << 16 | y)
+    return out
 
 
 _driver = None
@@ -211,6 +261,8 @@ def tensor_map_2d(
 def config_from_macros(macros: dict) -> WgmmaConfig:
     """The WgmmaConfig of a registry/tuning config dict (BM, CONSUMERS, STAGES, GROUP_M, B_REGS, DEPTH, CLUSTER)."""
     return WgmmaConfig(
+        persist=int(macros.get("PERSIST", 0)),
+        order=int(macros.get("ORDER", 0)),
         bm=int(macros["BM"]),
         splits=int(macros.get("SPLITS", 0)),
         consumers=int(macros["CONSUMERS"]),
@@ -237,19 +289,41 @@ class WgmmaKernel:
             lib.cuModuleGetFunction(ctypes.byref(self._transpose), self._module, TRANSPOSE_NAME.encode()),
             TRANSPOSE_NAME,
         )
+        self._pad = ctypes.c_void_p()
+        _check(lib.cuModuleGetFunction(ctypes.byref(self._pad), self._module, PAD_NAME.encode()), PAD_NAME)
         _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
-        self._ws = ctypes.c_uint64(0)  # split-K workspace (partial tiles), grown on demand, freed by unload()
-        self._ws_bytes = 0
+        # Scratch buffers, grown on demand, freed by unload(): "ws" the split-K workspace (partial tiles), "a" and
+        # "b" the row-pitch copies of an operand whose rows are not a multiple of 16 bytes. Launches run in
+        # stream order, so launchers of this kernel may share them.
+        self._scratch: dict[str, tuple[ctypes.c_uint64, int]] = {}
+        self._orders: dict[tuple[int, int], ctypes.c_uint64] = {}  # tile-order tables by (rows, cluster columns)
+
+    def _buffer(self, name: str, nbytes: int) -> int:
+        ptr, size = self._scratch.get(name, (ctypes.c_uint64(0), 0))
+        if nbytes > size:
+            lib = load_driver()
+            if ptr.value:
+                _check(lib.cuMemFree_v2(ptr), "cuMemFree")
+            ptr = ctypes.c_uint64(0)
+            self._scratch.pop(name, None)
+            _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), f"cuMemAlloc (scratch {name})")
+            self._scratch[name] = (ptr, nbytes)
+        return ptr.value
 
     def _workspace(self, nbytes: int) -> int:
-        if nbytes > self._ws_bytes:
+        return self._buffer("ws", nbytes)
+
+    def _order_table(self, rows: int, cols: int) -> int:
+        """The device copy of hilbert_order(rows, cols), uploaded once per grid shape."""
+        key = (rows, cols)
+        if key not in self._orders:
             lib = load_driver()
-            if self._ws.value:
-                _check(lib.cuMemFree_v2(self._ws), "cuMemFree")
-                self._ws, self._ws_bytes = ctypes.c_uint64(0), 0
-            _check(lib.cuMemAlloc_v2(ctypes.byref(self._ws), nbytes), "cuMemAlloc (split-K workspace)")
-            self._ws_bytes = nbytes
-        return self._ws.value
+            table = (ctypes.c_int32 * (rows * cols))(*hilbert_order(rows, cols))
+            ptr = ctypes.c_uint64(0)
+            _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), ctypes.sizeof(table)), "cuMemAlloc (tile order)")
+            self._orders[key] = ptr
+            _check(lib.cuMemcpyHtoD_v2(ptr, ctypes.byref(table), ctypes.sizeof(table)), "cuMemcpyHtoD (tile order)")
+        return self._orders[key].value
 
     def set_trace(self, buffer: int) -> None:
         """Point the block-trace build's `gemmviz_trace` global (kernels/trace.cuh) at a device buffer of
@@ -264,11 +338,15 @@ class WgmmaKernel:
         _check(lib.cuMemcpyHtoD_v2(dptr, ctypes.byref(value), ctypes.sizeof(value)), "cuMemcpyHtoD(gemmviz_trace)")
 
     def unload(self) -> None:
-        if self._ws.value:
-            _check(load_driver().cuMemFree_v2(self._ws), "cuMemFree")
-            self._ws, self._ws_bytes = ctypes.c_uint64(0), 0
+        lib = load_driver()
+        for ptr, _size in self._scratch.values():
+            _check(lib.cuMemFree_v2(ptr), "cuMemFree")
+        for ptr in self._orders.values():
+            _check(lib.cuMemFree_v2(ptr), "cuMemFree")
+        self._scratch.clear()
+        self._orders.clear()
         if self._module:
-            _check(load_driver().cuModuleUnload(self._module), "cuModuleUnload")
+            _check(lib.cuModuleUnload(self._module), "cuModuleUnload")
             self._module = ctypes.c_void_p()
 
     def launcher(
@@ -276,13 +354,28 @@ class WgmmaKernel:
     ) -> Launch:
         """A callable that launches C = A·B on stream 0 (no sync), every matrix dense: A m × k, B k × n, C m × n.
 
-        k and n must be multiples of 4, TMA's 16-byte row pitches (the engine zero-pads to them: the variant's
-        pad_to). With b_regs=False, bt is a scratch buffer of n × ldbt floats (ldbt ≥ k, a multiple of 4) and
-        each launch first transposes B into it (both kernels run)."""
+        Any m, n, k: where k (A's row) or n (B's row) is not a multiple of 4 floats, TMA's 16-byte row pitch,
+        each launch first copies that operand into a scratch buffer with rows padded to a multiple of 4
+        (pad_rows, inside the launch, so its time counts); the tensor map's width stays k or n, so TMA reads
+        the pitch's tail as zeros. C is stored at m × n as it stands. With b_regs=False, bt is a scratch buffer
+        of n × ldbt floats (ldbt ≥ k, a multiple of 4) and each launch first transposes B into it."""
         cfg = self.config
-        tm_a = tensor_map_2d(a, m, k, k, cfg.bm // cfg.cluster, 32)
+        lib = load_driver()
+        pads = []  # (src, dst, rows, cols, ld) copies made before the product
+        lda, ldb = k, n
+        if k % 4:
+            lda = -(-k // 4) * 4
+            a_pad = self._buffer("a", 4 * m * lda)
+            pads.append((a, a_pad, m, k, lda))
+            a = a_pad
+        if n % 4 and cfg.b_regs:
+            ldb = -(-n // 4) * 4
+            b_pad = self._buffer("b", 4 * k * ldb)
+            pads.append((b, b_pad, k, n, ldb))
+            b = b_pad
+        tm_a = tensor_map_2d(a, m, k, lda, cfg.bm // cfg.cluster, 32)
         if cfg.b_regs:
-            tm_b = tensor_map_2d(b, k, n, n, 32, 32)
+            tm_b = tensor_map_2d(b, k, n, ldb, 32, 32)
         else:
             if bt is None or ldbt is None:
                 raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
@@ -290,12 +383,25 @@ class WgmmaKernel:
         c_ptr, mi, ni, ki = ctypes.c_uint64(c), ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)
         splits = cfg.split_k(m, n, k)
         ws = self._workspace(4 * cfg.tiles(m, n) * splits * cfg.bm * cfg.bn) if splits > 1 else 0
-        args = [tm_a, tm_b, c_ptr, mi, ni, ki, ctypes.c_uint64(ws), ctypes.c_int(splits)]
+        rows, cols = -(-m // cfg.bm), cfg.tiles(m, n) // (-(-m // cfg.bm) * cfg.cluster)
+        order = self._order_table(rows, cols) if cfg.order else 0
+        args = [tm_a, tm_b, c_ptr, mi, ni, ki, ctypes.c_uint64(ws), ctypes.c_int(splits), ctypes.c_uint64(order)]
         params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
-        grid = cfg.tiles(m, n) * splits
-        lib = load_driver()
+        grid = cfg.grid(m, n, k)
         gemm = self._gemm
-        keep = [args, params]  # the driver reads the parameter memory at each launch
+        keep: list = [args, params]  # the driver reads the parameter memory at each launch
+        pad_launches = []
+        for src, dst, p_rows, p_cols, ld in pads:
+            p_args = [
+                ctypes.c_uint64(src),
+                ctypes.c_uint64(dst),
+                ctypes.c_int(p_rows),
+                ctypes.c_int(p_cols),
+                ctypes.c_int(ld),
+            ]
+            p_params = (ctypes.c_void_p * len(p_args))(*(ctypes.addressof(x) for x in p_args))
+            pad_launches.append(((-(-p_cols // 32), -(-p_rows // 8), 1), p_params))
+            keep += [p_args, p_params]
         if not cfg.b_regs:
             assert bt is not None and ldbt is not None  # refused above without them
             t_args = [ctypes.c_uint64(b), ctypes.c_uint64(bt), ctypes.c_int(k), ctypes.c_int(n), ctypes.c_int(ldbt)]
@@ -304,6 +410,8 @@ class WgmmaKernel:
             keep += [t_args, t_params]
 
         def launch() -> None:
+            for p_grid, p_params in pad_launches:
+                _check(lib.cuLaunchKernel(self._pad, *p_grid, 32, 8, 1, 0, None, p_params, None), "pad_rows launch")
             if not cfg.b_regs:
                 _check(
                     lib.cuLaunchKernel(self._transpose, *t_grid, 1, 32, 8, 1, 0, None, t_params, None),

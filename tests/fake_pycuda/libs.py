@@ -140,7 +140,9 @@ class FakeWgmmaKernel:
     def launcher(self, a, b, c, m, n, k, bt=None, ldbt=None):
         cfg = self.config
         lda, ldb = k, n
-        for ptr, pitch in ((a, lda), (b if cfg.b_regs else bt, ldb if cfg.b_regs else ldbt)):
+        # Dense A and B at any k, n: the real launcher maps a row-pitch copy of an operand whose rows are not a
+        # multiple of 16 bytes; a scratch Bt (b_regs=False) must meet TMA's rule itself.
+        for ptr, pitch in ((a, 4), (b, 4)) if cfg.b_regs else ((a, 4), (bt, ldbt)):
             if ptr is None or pitch is None:
                 raise ValueError("b_regs=False needs a scratch buffer bt of n × ldbt floats")
             if pitch % 4 or int(ptr) % 16:

@@ -169,7 +169,7 @@ def any_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     return replace(t, global_loads=loads + extra, global_stores=p.m * p.n + extra)
 
 
-# Per size (issue 48, benchmarks/fp32_round3.py, H100 2026-12-07, docs/benchmarks.md "FP32 SIMT, round 3"):
+# Per size (benchmarks/fp32_round3.py; measured in docs/benchmarks.md "FP32 SIMT, round 3"):
 # where the given tiles number fewer than half the SMs, 64x64 tiles (8x4 per thread, 4 blocks of 128 threads per
 # SM) with split-K: 1000^3 at 86.6% of cuBLAS against 75.5% in 128x128, 1024^3 at 90.6% against 86.4%. Where
 # 128x256 tiles would split a short K (at most 64 K-slices), Stream-K (SCHED=1): 2000x3000x1000 at 96.4% against
@@ -213,7 +213,7 @@ ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False, "fit
            "fit_values": {**{k: (v,) for k, v in SMALL_TILES.items()}, "SCHED": (0, 1)}}  # fmt: skip
 
 
-# Stream-K (kernels/cpasync_any.cu with SCHED=1; issue 48): the schedule of G blocks over T tiles of KT K-slices.
+# Stream-K (kernels/cpasync_any.cu with SCHED=1): the schedule of G blocks over T tiles of KT K-slices.
 def streamk_blocks(c: Mapping[str, int]) -> int:
     """G: as many blocks as fit at once on the H200's 132 SMs (the kernel is right for any G; on fewer SMs a
     larger G only runs in more than one round)."""

@@ -16,8 +16,9 @@ from gemmviz.core.problem import Problem
 WGMMA = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1, "SPLITS": 0}
 WGMMA_BK = 32  # one 128-byte swizzle row of FP32
 SMEM_LIMIT = 227 * 1024  # dynamic shared memory per block on sm_90
-# TMA needs 16-byte row pitches (K for A, N for B): the engine zero-pads K and N to multiples of 4.
-WGMMA_PAD = (1, 4, 4)
+# TMA needs 16-byte row pitches (K for A, N for B). Nothing is padded by the engine: where K or N is not a
+# multiple of 4, the launcher (backends/wgmma.py) copies that one operand into rows padded to 16 bytes inside the
+# launch (kernels/wgmma_tf32.cu's pad_rows), and TMA reads the pad as zeros; C is stored as it stands.
 
 WGMMA_EXPLANATION = (
     "Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global "
@@ -60,8 +61,11 @@ SPLIT_SMS, SPLIT_MIN_KBLOCKS, SPLIT_TILES = 132, 4, 4096
 
 
 def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
-    """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto)."""
-    k_blocks = ceil_div(ceil_div(p.k, 4) * 4, WGMMA_BK)
+    """Slices of K per tile of C: the config's SPLITS (at most one per 4 K-blocks), 1 when it is 0 (auto) or
+    the grid is persistent."""
+    if c.get("PERSIST"):
+        return 1
+    k_blocks = ceil_div(p.k, WGMMA_BK)
     rows, cols = wgmma_tiles(p, c)
     if rows * cols > SPLIT_TILES:
         return 1
@@ -75,22 +79,40 @@ def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
 SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 
 
+# Where the grid holds more tiles than SMs, a persistent grid (PERSIST=1: one block per SM, a static tile
+# scheduler, the ring running on across tiles so the next tile loads while the last one is stored) with 2-block
+# clusters (TMA multicast of A) runs instead, its 256-row tiles along a Hilbert curve (ORDER=1), its 128-row tiles
+# in the grouped order. Measured on an H100 (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung, round 3",
+# % of cuBLAS TF32, old choice → this one): 8192³ 86.0% → 96.3%, 4096³ 92.0% → 95.9%, 2000×3000×1000 78.9% → 90.0%.
+# Grids of one wave or less (1000³, 1024³, 2048³) keep their blocks: a persistent grid of one wave is the same grid.
+PERSIST_SMS = 132  # blocks of a persistent grid: the SMs of an H100 SXM or H200 (whole clusters)
+
+
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
-    their waves of 132 SMs under 80%."""
+    their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters
+    (256-row tiles in Hilbert order)."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     tiles = rows * cols
     if c["BM"] > SMALL_BM and tiles / (ceil_div(tiles, SPLIT_SMS) * SPLIT_SMS) < WAVE_FILL:
         out.update(BM=SMALL_BM, STAGES=SMALL_STAGES, CLUSTER=SMALL_CLUSTER)
+    if not c.get("SPLITS") and "PERSIST" not in c:
+        grid = {**out, "CLUSTER": 2}
+        rows, cols = wgmma_tiles(p, grid)
+        if rows * cols > PERSIST_SMS:
+            out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 256 rows
     return out
 
 
 def wgmma_geometry(
     p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    """A 1-D grid (the kernel walks the tiles in grouped order itself), one block per tile and slice of K."""
+    """A 1-D grid (the kernel walks the tiles in grouped or Hilbert order itself), one block per tile and slice
+    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles."""
     rows, cols = wgmma_tiles(p, c)
+    if c.get("PERSIST"):
+        return (min(rows * cols, PERSIST_SMS // c["CLUSTER"] * c["CLUSTER"]), 1, 1), (wgmma_threads(c), 1, 1)
     return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
 
 
@@ -115,7 +137,8 @@ def wgmma_space() -> list[dict[str, int]]:
 
 
 def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
-    """Counts in elements, on the problem the kernel runs (K and N zero-padded to multiples of 4).
+    """Counts in elements, of the GEMM kernel on the problem as given (no padding; where K or N is not a multiple
+    of 4, the launcher's row-pitch copy of A or B, a separate kernel, reads and writes that operand once more).
 
     Global loads: what TMA reads inside the matrices (out-of-range parts of a box are zero-filled on chip,
     not read). Each cluster column loads each row band of A once (CLUSTER blocks share it by multicast);
@@ -124,7 +147,7 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     descriptor, and the consumers together read the 32×BN B tile once (fragments into registers).
     Multiply-adds: the tensor cores compute whole BM×BN×32 tiles, zeros included. Split-K: each slice writes
     its partial tile to the workspace and the last one reads them back (counted as global stores and loads)."""
-    q = Problem(p.m, ceil_div(p.n, 4) * 4, ceil_div(p.k, 4) * 4)
+    q = p
     bm, bn, cluster = c["BM"], wgmma_bn(c), c["CLUSTER"]
     rows, cols = wgmma_tiles(q, c)
     k_steps = ceil_div(q.k, WGMMA_BK)

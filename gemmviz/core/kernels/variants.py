@@ -558,7 +558,6 @@ VARIANTS: Registry[str, Variant] = Registry(
             tune_space=hopper.wgmma_space,
             dynamic_smem=hopper.wgmma_smem_bytes,
             geometry=hopper.wgmma_geometry,
-            pad_to=hopper.WGMMA_PAD,
             requires_cc=(9, 0),
             rung="Hopper: TMA + mbarrier ring + wgmma",
             schedule_kind="hopper",
