@@ -309,3 +309,20 @@ def fit_screen(width: int, height: int) -> QSize:
         return QSize(width, height)
     area = screen.availableGeometry()
     return QSize(min(width, area.width()), min(height, area.height()))
+
+
+def show_normal_within_screen(window: QWidget) -> None:
+    """A full-screen window shown normal again, inside its screen: a normal geometry larger than that screen (the
+    1500×900 it was restored with, on a 1280×720 projector) would come back cut by the screen's edges, so it is
+    fitted into the screen's free area first (fit_screen's rule for the first size) and maximised there."""
+    normal = window.normalGeometry()  # the geometry it goes back to (read before: shown normal, it is the current)
+    window.showNormal()
+    screen = window.screen()
+    if screen is None or screen.availableGeometry().contains(normal):
+        return
+    room = screen.availableGeometry()
+    size = normal.size().boundedTo(room.size())
+    x = min(max(normal.x(), room.left()), room.right() + 1 - size.width())
+    y = min(max(normal.y(), room.top()), room.bottom() + 1 - size.height())
+    window.setGeometry(x, y, size.width(), size.height())
+    window.showMaximized()

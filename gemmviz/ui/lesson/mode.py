@@ -23,6 +23,7 @@ from gemmviz.core.lesson.lessons import (
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui import fonts
 from gemmviz.ui.lesson.lesson_view import LessonView
+from gemmviz.ui.status import show_normal_within_screen
 from gemmviz.ui.text import Words, tr
 
 if TYPE_CHECKING:
@@ -275,26 +276,6 @@ def switch_language(host: LessonHost) -> None:
     i18n.choose(host.window(), i18n.next_language(host.lang))
 
 
-def fit_on_screen(window: QWidget) -> None:
-    """A full-screen window about to be shown normal again, whose normal size is larger than its screen (the
-    size it was restored with, 1500×900, on a 1280×720 projector), would come back cut by the screen's edges:
-    its normal geometry is fitted into that screen first (and it is maximised there)."""
-    screen = window.screen()
-    if screen is None:
-        return
-    room = screen.availableGeometry()
-    normal = window.normalGeometry()
-    if room.contains(normal):
-        window.showNormal()
-        return
-    size = normal.size().boundedTo(room.size())
-    x = min(max(normal.x(), room.left()), room.right() + 1 - size.width())
-    y = min(max(normal.y(), room.top()), room.bottom() + 1 - size.height())
-    window.showNormal()
-    window.setGeometry(x, y, size.width(), size.height())
-    window.showMaximized()
-
-
 def leave(host: LessonHost) -> None:
     """Back to the normal window, as it was (fitted into the screen it is on, where it was larger)."""
     mode = host.lesson_mode
@@ -308,7 +289,7 @@ def leave(host: LessonHost) -> None:
         presenter.close()
         presenter.deleteLater()
         if not mode.was_fullscreen:
-            fit_on_screen(host.window())  # shown normal, fitted into the screen it is on
+            show_normal_within_screen(host.window())  # fitted into the screen it is on
         if mode.set_projector:
             mode.set_projector = False
             host.set_projector(False)
