@@ -14,6 +14,8 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   s0-hilbert, sk-hilbert   ORDER 1 (Hilbert) with 128x256 tiles
   s0-bk32           128x256 tiles, K-slices of 32 (half the barriers per k)
   sk2-128x256       SCHED 2: Stream-K whose whole tiles are taken one at a time from an atomic counter
+  tma-TILE, tma-x2a-TILE, tma-x2b-TILE   kernels/cpasync_cluster.cu (backends/tma_fp32.py): tiles loaded by TMA,
+                    A swizzled; x2a/x2b: 2-block clusters along N/M multicasting A/B (issue 48, technique 2)
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
 `gemmviz bench` does, and again after the timed launches), and once at odd shapes (verify only). Timing is the
@@ -38,6 +40,8 @@ from pathlib import Path
 import numpy as np
 
 from gemmviz.backends.cuda import CudaRun
+from gemmviz.backends.tma_fp32 import SOURCE as TMA_SOURCE
+from gemmviz.backends.tma_fp32 import TmaFp32Config, TmaFp32Kernel
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, plan_jobs
 from gemmviz.core.problem import Problem
@@ -53,6 +57,13 @@ BASE = {"BK": 16, "STAGES": 3, "GROUP_M": 8, "ORDER": 0}
 SIZES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
 ODD = "33x17x65,1001x999x1003,257x383x200,1100x2101x40"
 SM_SHARED = 228 * 1024
+TMA = {  # issue 48 technique 2 (kernels/cpasync_cluster.cu): TMA loads; x2a/x2b: 2-block clusters sharing A/B
+    "tma-128x256": TmaFp32Config(),
+    "tma-x2a-128x256": TmaFp32Config(share=1),
+    "tma-x2b-128x256": TmaFp32Config(share=2),
+    "tma-128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3),
+    "tma-x2b-128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3, share=2),
+}
 
 
 def threads(c: dict) -> int:
@@ -60,6 +71,8 @@ def threads(c: dict) -> int:
 
 
 def smem(c: dict) -> int:
+    if c.get("SRC"):
+        return TmaFp32Config.from_macros(c).smem_bytes
     return 4 * c["STAGES"] * c["BK"] * (c["BM"] + 4 + c["BN"])
 
 
@@ -103,6 +116,7 @@ def options(p: Problem, small: bool) -> list[tuple[str, dict, str]]:
         out.append(("sk-hilbert", {**big, "ORDER": 1, "SCHED": 1}, "sk"))
         out.append(("sk2-128x256", {**big, "SCHED": 2}, "sk"))
         out.append(("s0-bk32", {**big, "BK": 32, "SCHED": 0}, "s0"))
+    out += [(name, {**cfg.macros(), "SRC": 1}, "tma") for name, cfg in TMA.items()]  # SRC: cpasync_cluster.cu
     return out
 
 
@@ -110,6 +124,8 @@ def grid(p: Problem, c: dict, schedule: str, sms: int) -> tuple[int, int]:
     tm, tn = cdiv(p.m, c["BM"]), cdiv(p.n, c["BN"])
     if schedule == "s0":
         return tn, tm * any_splits(p, c, sms)
+    if schedule == "tma":
+        return TmaFp32Config.from_macros(c).grid(p.m, p.n), 1
     if schedule == "sk":
         return sms * per_sm(c), 1
     return tm * tn * any_splits(p, c, sms), 1  # sks
@@ -130,7 +146,8 @@ def compile_all(configs: list[dict], kernels: Path, arch: str) -> dict[str, byte
             return key(c), out.read_bytes()
         argv = ["nvcc", "-cubin", f"-arch={arch}", "-O3", "-I", str(kernels), *(f"-D{k}={v}" for k, v in c.items())]
         tmp = out.with_suffix(f".{os.getpid()}.tmp")
-        r = subprocess.run([*argv, str(kernels / "cpasync_any.cu"), "-o", str(tmp)], capture_output=True, text=True)
+        src = kernels / (TMA_SOURCE if c.get("SRC") else "cpasync_any.cu")
+        r = subprocess.run([*argv, str(src), "-o", str(tmp)], capture_output=True, text=True)
         if r.returncode != 0:
             return key(c), r.stderr[-2000:]
         tmp.replace(out)
@@ -203,6 +220,7 @@ def main() -> int:
         cubins = compile_all([c for _n, c, _s in every], Path(a.kernels), "sm_90a")
         print(f"compiled {len(cubins)} builds in {time.monotonic() - t0:.0f} s", flush=True)
         funcs: dict[str, object] = {}
+        tma: dict[str, TmaFp32Kernel] = {}
 
         def func(c: dict):
             k = key(c)
@@ -217,8 +235,17 @@ def main() -> int:
             return funcs[k]
 
         def launcher(p: Problem, c: dict, schedule: str):
-            f, g = func(c), grid(p, c, schedule, sms)
             bufs = run.buffers
+            if schedule == "tma":
+                k = key(c)
+                if k not in tma:
+                    blob = cubins[k]
+                    if isinstance(blob, str):
+                        raise RuntimeError(f"nvcc failed for {k}: {blob}")
+                    tma[k] = TmaFp32Kernel(blob, TmaFp32Config.from_macros(c))
+                ptrs = (int(bufs["a"]), int(bufs["b"]), int(bufs["c"]))
+                return tma[k].launcher(*ptrs, p.m, p.n, p.k), grid(p, c, schedule, sms)
+            f, g = func(c), grid(p, c, schedule, sms)
             args = (bufs["a"], bufs["b"], bufs["c"], np.int32(p.m), np.int32(p.n), np.int32(p.k))
             block, shared = (threads(c), 1, 1), smem(c)
 
@@ -285,6 +312,8 @@ def main() -> int:
                     row.update(valid=False, why=str(exc)[:300])
                 record["rows"].append(row)
                 save()
+        for kernel in tma.values():
+            kernel.unload()
 
     return table(out)
 

@@ -230,9 +230,9 @@ def _check(rc: int, what: str) -> None:
 
 
 def tensor_map_2d(
-    ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: int, box_cols: int
+    ptr: int, rows: int, cols: int, pitch_elems: int, box_rows: int, box_cols: int, swizzle: bool = True
 ) -> ctypes.Array[ctypes.c_uint64]:
-    """TMA map of a row-major FP32 matrix (rows × cols, row pitch pitch_elems), 128-byte swizzle, OOB → 0."""
+    """TMA map of a row-major FP32 matrix (rows × cols, row pitch pitch_elems), 128-byte swizzle (or none), OOB → 0."""
     if pitch_elems % 4 or ptr % 16:
         raise ValueError("TMA needs a 16-byte aligned base and a row pitch that is a multiple of 16 bytes")
     tmap = TensorMapBytes()
@@ -250,7 +250,7 @@ def tensor_map_2d(
         box,
         elem_strides,
         0,
-        _SWIZZLE_128B,
+        _SWIZZLE_128B if swizzle else 0,
         _L2_PROMOTION_256B,
         _OOB_FILL_ZERO,
     )

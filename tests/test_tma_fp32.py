@@ -1,0 +1,192 @@
+"""kernels/cpasync_cluster.cu (FP32 SIMT fed by TMA, 2-block clusters sharing A or B; issue 48 technique 2) and its
+launcher, backends/tma_fp32.py: the launch arithmetic, a numpy model of the kernel's shared-memory layout and
+fragment reads (right values, no bank conflicts), the sm_90a build (no spills, TMA in the SASS where cuobjdump is
+found), and on a GPU the product against float64 at odd shapes:
+`python3 -m pytest -m gpu tests/test_tma_fp32.py`."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gemmviz.backends.tma_fp32 import BK, SOURCE, TmaFp32Config, pads, pitch
+
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+CONFIGS = {
+    "128x256": TmaFp32Config(),
+    "128x256 share A": TmaFp32Config(share=1),
+    "128x256 share B": TmaFp32Config(share=2),
+    "128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3),
+    "128x128 share B": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3, share=2),
+}
+ODD = [(33, 17, 65), (257, 383, 200), (1001, 999, 1003), (1100, 2101, 40)]
+
+
+def test_grid_covers_every_tile_in_whole_clusters():
+    for cfg in CONFIGS.values():
+        rows, cols = cfg.cluster_tile
+        for m, n, _k in ODD + [(4096, 4096, 4096), (128, 256, 32)]:
+            g = cfg.grid(m, n)
+            assert g % cfg.cluster == 0
+            assert g * cfg.bm * cfg.bn >= m * n  # every element of C has a block
+            assert g == -(-m // rows) * -(-n // cols) * cfg.cluster
+    assert TmaFp32Config().grid(4096, 4096) == 32 * 16
+    assert TmaFp32Config(share=1).grid(4096, 4096) == 32 * 8 * 2  # pairs along N
+    assert TmaFp32Config(share=2).grid(257, 383) == 2 * 2 * 2  # 2 pair rows (256 rows each), 2 columns
+
+
+def test_boxes_split_the_shared_operand_between_the_pair():
+    assert TmaFp32Config().boxes() == ((128, BK), (BK, 256))
+    assert TmaFp32Config(share=1).boxes() == ((64, BK), (BK, 256))  # each block loads half of A's rows
+    assert TmaFp32Config(share=2).boxes() == ((128, BK), (BK // 2, 256))  # half of B's K-rows
+    for cfg in CONFIGS.values():
+        (ar, ac), (br, bc) = cfg.boxes()
+        assert ar * ac * 4 * (2 if cfg.share == 1 else 1) + br * bc * 4 * (2 if cfg.share == 2 else 1) == (
+            cfg.stage_bytes
+        )  # the bytes each block's full barrier expects per stage
+        assert max(ar, ac, br, bc) <= 256 and ac * 4 == 128  # TMA's box limit; A's rows are one swizzle span
+
+
+def test_shared_memory_and_blocks_per_sm():
+    assert TmaFp32Config().smem_bytes == 4 * 48 * 1024 + 1024 + 64  # one block per SM
+    small = CONFIGS["128x128"]
+    assert 2 * (small.smem_bytes + 1024) <= 228 * 1024  # two blocks per SM, as its registers allow
+    assert small.threads == TmaFp32Config().threads == 256
+
+
+def test_padded_pitches_only_where_rows_are_not_16_bytes():
+    assert pads(1024, 1024, 1024) == {}
+    assert pads(257, 383, 200) == {"b": (200, 383, 384)}
+    assert pads(33, 17, 65) == {"a": (33, 65, 68), "b": (65, 17, 20)}
+    assert [pitch(c) for c in (1, 4, 5, 999)] == [4, 4, 8, 1000]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"share": 3},
+        {"bn": 512, "wn": 64},  # a TMA box is at most 256 columns
+        {"wm": 48},  # LR = 6 lanes: not a power of two
+        {"stages": 5},  # 5 x 48 KiB: over 227 KiB
+    ],
+)
+def test_configs_the_kernel_would_reject_fail_early(bad):
+    with pytest.raises(ValueError):
+        TmaFp32Config(**bad)
+
+
+def _model_reads(cfg: TmaFp32Config, a_tile: np.ndarray, b_tile: np.ndarray):
+    """The kernel's shared memory after TMA (A 128-byte swizzled in CLUSTER halves, B dense) and every warp's
+    LDS.128 of one K-slice, by the kernel's own index formulas: per instruction the 32 lanes' byte addresses, and
+    each thread's product over the slice."""
+    smem = np.zeros((cfg.bm + cfg.bn) * BK, dtype=np.float32)
+    for m in range(cfg.bm):  # TMA's 128-byte swizzle: chunk c of row m at chunk c ^ (m % 8) (m·128 is 1024-aligned)
+        for c in range(BK // 4):
+            off = (m * 128 + ((c ^ (m % 8)) << 4)) // 4
+            smem[off : off + 4] = a_tile[m, 4 * c : 4 * c + 4]
+    smem[cfg.bm * BK :] = b_tile.reshape(-1)  # B: [k][n], no swizzle
+    lr, lc, ns = cfg.wm // cfg.tm, cfg.wn // cfg.tn, cfg.tn // 4
+    a_bytes = cfg.bm * BK * 4
+    prod = np.zeros((cfg.bm, cfg.bn), dtype=np.float64)
+    instructions: list[list[int]] = []
+    for warp in range(cfg.threads // 32):
+        wm0, wn0 = (warp // (cfg.bn // cfg.wn)) * cfg.wm, (warp % (cfg.bn // cfg.wn)) * cfg.wn
+        per_lane: list[list[int]] = [[] for _ in range(32)]
+        for lane in range(32):
+            tr, tc = lane // lc, lane % lc
+            a_thread, b_thread = (wm0 + tr) * 128, (wn0 + 4 * tc) * 4
+            rows = [wm0 + tr + lr * i for i in range(cfg.tm)]
+            cols = [wn0 + 4 * tc + 4 * lc * q + e for q in range(ns) for e in range(4)]
+            acc = np.zeros((cfg.tm, cfg.tn))
+            for g in range(BK // 4):
+                a = np.zeros((cfg.tm, 4))
+                for i in range(cfg.tm):
+                    addr = a_thread + lr * i * 128 + (((g ^ ((lr * i) & 7)) ^ tr) << 4)
+                    per_lane[lane].append(addr)
+                    a[i] = smem[addr // 4 : addr // 4 + 4]
+                for kk in range(4):
+                    b = np.zeros(cfg.tn)
+                    for q in range(ns):
+                        addr = a_bytes + b_thread + (4 * g + kk) * cfg.bn * 4 + q * lc * 16
+                        per_lane[lane].append(addr)
+                        b[4 * q : 4 * q + 4] = smem[addr // 4 : addr // 4 + 4]
+                    acc += np.outer(a[:, kk], b)
+            prod[np.ix_(rows, cols)] = acc
+        instructions += [list(x) for x in zip(*per_lane, strict=True)]
+    return prod, instructions
+
+
+@pytest.mark.parametrize("name", ["128x256", "128x128"])
+def test_fragment_reads_compute_the_tile_without_bank_conflicts(name):
+    cfg = CONFIGS[name]
+    rng = np.random.default_rng(1)
+    a_tile = rng.standard_normal((cfg.bm, BK)).astype(np.float32)
+    b_tile = rng.standard_normal((BK, cfg.bn)).astype(np.float32)
+    prod, instructions = _model_reads(cfg, a_tile, b_tile)
+    np.testing.assert_allclose(prod, a_tile.astype(np.float64) @ b_tile, rtol=1e-5, atol=1e-5)
+    assert len(instructions) == (cfg.threads // 32) * (BK // 4) * (cfg.tm + 4 * cfg.tn // 4)
+    for addrs in instructions:
+        chunks = set(addrs)  # lanes reading one 16-byte chunk share it (broadcast)
+        assert all(a % 16 == 0 for a in chunks)
+        groups = np.bincount([(a // 16) % 8 for a in chunks], minlength=8)  # 8 groups of 4 banks
+        # a 128-byte wavefront serves one chunk per bank group: no more wavefronts than the bytes need
+        assert groups.max() == -(-len(chunks) // 8), (name, sorted(chunks))
+
+
+def _nvcc(cfg: TmaFp32Config, out: Path) -> str:
+    defs = [f"-D{k}={v}" for k, v in cfg.macros().items()]
+    cmd = ["nvcc", "-cubin", "-O3", "-arch=sm_90a", "-Xptxas", "-v", *defs, str(KERNELS / SOURCE), "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+@pytest.mark.parametrize("name", ["128x256 share B", "128x128"])
+def test_the_kernel_builds_for_sm90a_without_spills(name, tmp_path):
+    cfg = CONFIGS[name]
+    report = _nvcc(cfg, tmp_path / "k.cubin")
+    entry = report[report.index("Function properties for gemm_tma_fp32") :]
+    assert re.search(r"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads", entry), entry
+    regs = int(re.search(r"Used (\d+) registers", entry).group(1))
+    assert regs <= 65536 // (cfg.threads * (2 if cfg.tm * cfg.tn <= 64 else 1))  # the blocks per SM it is sized for
+    tool = shutil.which("cuobjdump") or os.environ.get("CUOBJDUMP")
+    if tool:  # the SASS: TMA loads, 16-byte shared loads only, no local memory
+        sass = subprocess.run([tool, "-sass", str(tmp_path / "k.cubin")], capture_output=True, text=True).stdout
+        assert "UTMALDG" in sass and "LDL" not in sass and "STL" not in sass
+        lds = re.findall(r"\bLDS(\.\w+)?\b", sass)
+        assert lds and all(w == ".128" for w in lds), set(lds)
+        assert sass.count("FFMA") >= BK * cfg.tm * cfg.tn
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_product_is_right_at_odd_shapes_and_twice(name, tmp_path):
+    from gemmviz.backends.cuda import CudaRun
+    from gemmviz.backends.tma_fp32 import TmaFp32Kernel
+    from gemmviz.core.measure.bench import Inputs
+    from gemmviz.core.problem import Problem
+
+    cfg = CONFIGS[name]
+    _nvcc(cfg, tmp_path / "k.cubin")
+    rng = np.random.default_rng(48)
+    with CudaRun() as run:
+        kernel = TmaFp32Kernel((tmp_path / "k.cubin").read_bytes(), cfg)
+        try:
+            for m, n, k in ODD:
+                p = Problem(m, n, k)
+                inputs = Inputs.random(p, rng)
+                run._upload(inputs)
+                b = run.buffers
+                launch = kernel.launcher(int(b["a"]), int(b["b"]), int(b["c"]), m, n, k)
+                for _ in range(2):  # poisoned C each time: every element written, within FP32's error of float64
+                    check = run._check_launch(launch, run.buffers, p, p, inputs, "fp32")
+                    assert check.valid, f"{name} {p.label}: {check.reason}"
+        finally:
+            kernel.unload()
