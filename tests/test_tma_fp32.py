@@ -190,3 +190,65 @@ def test_the_product_is_right_at_odd_shapes_and_twice(name, tmp_path):
                     assert check.valid, f"{name} {p.label}: {check.reason}"
         finally:
             kernel.unload()
+
+
+class _FakeDriver:
+    """libcuda as the launcher calls it, recording the tensor maps' boxes and the launches (no GPU)."""
+
+    def __init__(self):
+        self.maps: list[dict] = []
+        self.launches: list[tuple] = []
+        self.allocs: list[int] = []
+
+    def cuTensorMapEncodeTiled(self, tmap, dtype, rank, ptr, dims, strides, box, elem, inter, swizzle, l2, oob):
+        self.maps.append(
+            {"ptr": ptr.value, "dims": tuple(dims), "pitch": strides[0], "box": tuple(box), "swizzle": swizzle}
+        )
+        return 0
+
+    def cuModuleLoadData(self, module, cubin):
+        return 0
+
+    def cuModuleGetFunction(self, func, module, name):
+        func._obj.value = {b"gemm_tma_fp32": 1, b"pad_rows_fp32": 2}[name]
+        return 0
+
+    def cuFuncSetAttribute(self, func, attr, value):
+        return 0
+
+    def cuMemAlloc_v2(self, ptr, nbytes):
+        self.allocs.append(nbytes)
+        ptr._obj.value = 0x10000 * len(self.allocs)
+        return 0
+
+    def cuMemFree_v2(self, ptr):
+        return 0
+
+    def cuModuleUnload(self, module):
+        return 0
+
+    def cuLaunchKernel(self, func, gx, gy, gz, bx, by, bz, smem, stream, params, extra):
+        self.launches.append((func.value, (gx, gy, gz), (bx, by, bz), smem))
+        return 0
+
+
+def test_the_launcher_maps_pads_and_launches_whole_clusters(monkeypatch):
+    from gemmviz.backends import tma_fp32, wgmma
+
+    fake = _FakeDriver()
+    monkeypatch.setattr(wgmma, "load_driver", lambda: fake)
+    monkeypatch.setattr(tma_fp32, "load_driver", lambda: fake)
+    cfg = TmaFp32Config(share=2)
+    kernel = tma_fp32.TmaFp32Kernel(b"cubin", cfg)
+    m, n, k = 257, 383, 200  # B's rows (383 floats) are not 16 bytes: B is padded to 384, A is used as it is
+    launch = kernel.launcher(0x1000, 0x2000, 0x3000, m, n, k)
+    a_map, b_map = fake.maps
+    assert a_map == {"ptr": 0x1000, "dims": (k, m), "pitch": 4 * k, "box": (BK, 128), "swizzle": 3}
+    assert b_map == {"ptr": 0x10000, "dims": (n, k), "pitch": 4 * 384, "box": (256, BK // 2), "swizzle": 0}
+    assert fake.allocs == [4 * k * 384]
+    launch()
+    launch()  # the same parameters each time: the pad then the product
+    pad = (2, (12, 25, 1), (32, 8, 1), 0)
+    gemm = (1, (cfg.grid(m, n), 1, 1), (256, 1, 1), cfg.smem_bytes)
+    assert fake.launches == [pad, gemm, pad, gemm] and cfg.grid(m, n) == 8
+    kernel.unload()
