@@ -41,6 +41,33 @@ def test_grid_covers_every_tile_in_whole_clusters():
     assert TmaFp32Config(share=2).grid(257, 383) == 2 * 2 * 2  # 2 pair rows (256 rows each), 2 columns
 
 
+def _block_origins(cfg: TmaFp32Config, m: int, n: int) -> list[tuple[int, int]]:
+    """(row0, col0) of each block's tile, by the kernel's cluster_tile and rank arithmetic."""
+    rows, cols = cfg.cluster_tile
+    ctm_n, ctn_n = -(-m // rows), -(-n // cols)
+    out = []
+    for block in range(cfg.grid(m, n)):
+        cid, rank = divmod(block, cfg.cluster)
+        per_group = cfg.group_m * ctn_n
+        first_m = (cid // per_group) * cfg.group_m
+        group_rows = min(ctm_n - first_m, cfg.group_m)
+        ctm, ctn = first_m + (cid % per_group) % group_rows, (cid % per_group) // group_rows
+        row0 = (ctm * (2 if cfg.share == 2 else 1) + (rank if cfg.share == 2 else 0)) * cfg.bm
+        col0 = (ctn * (2 if cfg.share == 1 else 1) + (rank if cfg.share == 1 else 0)) * cfg.bn
+        out.append((row0, col0))
+    return out
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_every_element_of_c_is_stored_by_exactly_one_block(name):
+    cfg = CONFIGS[name]
+    for m, n, _k in ODD + [(1024, 1024, 1024), (2048, 3072, 4096)]:
+        count = np.zeros((m, n), dtype=np.int32)
+        for row0, col0 in _block_origins(cfg, m, n):  # the epilogue stores its tile's rows and columns below M, N
+            count[row0 : row0 + cfg.bm, col0 : col0 + cfg.bn] += 1
+        assert count.min() == 1 and count.max() == 1, (name, m, n)
+
+
 def test_boxes_split_the_shared_operand_between_the_pair():
     assert TmaFp32Config().boxes() == ((128, BK), (BK, 256))
     assert TmaFp32Config(share=1).boxes() == ((64, BK), (BK, 256))  # each block loads half of A's rows
