@@ -1,5 +1,5 @@
 // FP32 SIMT GEMM whose tiles arrive by TMA, optionally in 2-block clusters sharing one operand by TMA multicast
-// (issue 48, technique 2, for the FP32 SIMT rung; an experiment beside gpu-cpasync-any, kernels/cpasync_any.cu).
+// (technique 2 of the round-3 plan for the FP32 SIMT rung; an experiment beside kernels/cpasync_any.cu).
 //
 // A is M×K, B is K×N, C is M×N, all row-major FP32. Build for sm_90a:
 //   nvcc -cubin -O3 -arch=sm_90a -DBM=128 -DBN=256 -DWM=64 -DWN=64 -DTM=8 -DTN=16 -DSHARE=2 cpasync_cluster.cu
