@@ -15,7 +15,8 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   s0-bk32           128x256 tiles, K-slices of 32 (half the barriers per k)
   sk2-128x256       SCHED 2: Stream-K whose whole tiles are taken one at a time from an atomic counter
   tma-TILE, tma-x2a-TILE, tma-x2b-TILE   kernels/cpasync_cluster.cu (backends/tma_fp32.py): tiles loaded by TMA,
-                    A swizzled; x2a/x2b: 2-block clusters along N/M multicasting A/B (issue 48, technique 2)
+                    A swizzled; x2a/x2b: 2-block clusters along N/M multicasting A/B (issue 48, technique 2);
+                    -w-: each warp frees a stage by an mbarrier arrival (no block barrier per K-slice, RELEASE 1, LAG 1)
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
 `gemmviz bench` does, and again after the timed launches), and once at odd shapes (verify only). Timing is the
@@ -61,8 +62,9 @@ TMA = {  # issue 48 technique 2 (kernels/cpasync_cluster.cu): TMA loads; x2a/x2b
     "tma-128x256": TmaFp32Config(),
     "tma-x2a-128x256": TmaFp32Config(share=1),
     "tma-x2b-128x256": TmaFp32Config(share=2),
+    "tma-w-128x256": TmaFp32Config(release=1, lag=1),  # w: each warp frees a stage, no block barrier per slice
+    "tma-x2b-w-128x256": TmaFp32Config(share=2, release=1, lag=1),
     "tma-128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3),
-    "tma-x2b-128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3, share=2),
 }
 
 

@@ -51,6 +51,14 @@
 #ifndef SHARE
 #define SHARE 0  // 0: no cluster; 1: 2-block clusters along N multicast A; 2: along M, multicast B
 #endif
+#ifndef RELEASE
+#define RELEASE 0  // 0: a block barrier per K-slice, then one arrival per block; 1: each warp arrives when it has
+                   // read the stage (no block barrier in the mainloop; only the loading thread waits for all)
+#endif
+#ifndef LAG
+#define LAG 0  // 0: refill the stage just read; 1: the one read a K-slice earlier (its readers are surely done,
+               // so the loading thread seldom waits; STAGES - 1 slices stay in flight)
+#endif
 
 #define BK 32                              // one 128-byte swizzle row of FP32
 #define CLUSTER (SHARE ? 2 : 1)
@@ -62,12 +70,15 @@
 #define B_BYTES (BK * BN * 4)
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 #define MIN_BLOCKS ((TM * TN <= 64 ? 512 : 256) / THREADS)
+#define RELEASERS ((RELEASE ? THREADS / 32 : 1) * CLUSTER)  // arrivals that free a stage
 static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
 static_assert(LR * LC == 32 && LR <= 8 && (LR & (LR - 1)) == 0 && LC <= 8, "a warp is LR x LC lanes, LR a power of 2");
 static_assert(WM % 8 == 0 && TN % 4 == 0, "a warp's first row is a multiple of 8 (the swizzle's period)");
 static_assert(BN <= 256 && BM / CLUSTER <= 256, "a TMA box is at most 256 rows or columns");
 static_assert(A_BYTES % (1024 * CLUSTER) == 0, "each half of a shared A tile starts on the swizzle's 1024 bytes");
 static_assert(MIN_BLOCKS >= 1, "at most 512 threads");
+static_assert(LAG == 0 || LAG == 1, "LAG is 0 or 1");
+static_assert(STAGES > LAG, "a stage in flight");
 
 // The driver's CUtensorMap: 128 opaque bytes, passed by value as a __grid_constant__ parameter.
 struct __align__(64) TensorMap {
@@ -96,6 +107,10 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
         "}\n" ::"r"(bar),
         "r"(parity)
         : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
 // Arrive on the mbarrier at the same offset in block `rank` of the cluster (rank may be this block).
@@ -181,7 +196,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);         // this block's expect_tx arrival (and the bytes)
-            mbar_init(empty + 8 * s, CLUSTER);  // one arrival per block of the cluster that has read the stage
+            mbar_init(empty + 8 * s, RELEASERS);  // every releaser (block or warp) of every block of the cluster
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -251,15 +266,28 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                     for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i][kk], b[j], acc[i][j]);
             }
         }
-        __syncthreads();  // every warp of this block has read stage s
-        if (tid == 0 && kt + STAGES < KT) {
-            // The stage is free once both blocks of the cluster have read it: the peer's half of a shared operand
-            // lands in both. (Default .release.cta: the reads are finished, their values in registers.)
+        // Release stage s in every block of the cluster (a peer's half of a shared operand lands in both). The
+        // default .release.cta semantics order this thread's reads (finished: their values are in registers)
+        // before the arrival; the warp or block barrier before it covers the other readers.
+#if RELEASE
+        __syncwarp();
+        if (lane == 0)
+#else
+        __syncthreads();
+        if (tid == 0)
+#endif
 #if CLUSTER > 1
             for (uint32_t r = 0; r < CLUSTER; ++r) mbar_arrive_cluster(empty + 8 * s, r);
-            mbar_wait(empty + 8 * s, (kt / STAGES) & 1);
+#else
+            mbar_arrive(empty + 8 * s);
 #endif
-            issue(kt + STAGES);
+        // Refill the stage of K-slice j = kt - LAG with K-slice j + STAGES once every releaser has freed it. The
+        // n-th completion of a stage's "empty" barrier frees it after K-slice s + n·STAGES; it cannot run two
+        // phases ahead of this wait, since the next phase needs K-slice j + STAGES, which this thread loads.
+        const int j = kt - LAG;
+        if (tid == 0 && j >= 0 && j + STAGES < KT) {
+            mbar_wait(empty + 8 * (j % STAGES), (j / STAGES) & 1);
+            issue(j + STAGES);
         }
     }
 

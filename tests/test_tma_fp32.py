@@ -24,6 +24,7 @@ CONFIGS = {
     "128x256 share B": TmaFp32Config(share=2),
     "128x128": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3),
     "128x128 share B": TmaFp32Config(128, 128, 32, 64, 8, 8, stages=3, share=2),
+    "128x256 share B, warps release": TmaFp32Config(share=2, release=1, lag=1),
 }
 ODD = [(33, 17, 65), (257, 383, 200), (1001, 999, 1003), (1100, 2101, 40)]
 
@@ -101,6 +102,7 @@ def test_padded_pitches_only_where_rows_are_not_16_bytes():
         {"bn": 512, "wn": 64},  # a TMA box is at most 256 columns
         {"wm": 48},  # LR = 6 lanes: not a power of two
         {"stages": 5},  # 5 x 48 KiB: over 227 KiB
+        {"lag": 2},
     ],
 )
 def test_configs_the_kernel_would_reject_fail_early(bad):
@@ -175,7 +177,7 @@ def _nvcc(cfg: TmaFp32Config, out: Path) -> str:
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
-@pytest.mark.parametrize("name", ["128x256 share B", "128x128"])
+@pytest.mark.parametrize("name", ["128x256 share B, warps release", "128x128"])
 def test_the_kernel_builds_for_sm90a_without_spills(name, tmp_path):
     cfg = CONFIGS[name]
     report = _nvcc(cfg, tmp_path / "k.cubin")
@@ -279,3 +281,11 @@ def test_the_launcher_maps_pads_and_launches_whole_clusters(monkeypatch):
     gemm = (1, (cfg.grid(m, n), 1, 1), (256, 1, 1), cfg.smem_bytes)
     assert fake.launches == [pad, gemm, pad, gemm] and cfg.grid(m, n) == 8
     kernel.unload()
+
+
+def test_macros_round_trip_and_name_every_kernel_option():
+    for cfg in CONFIGS.values():
+        assert TmaFp32Config.from_macros(cfg.macros()) == cfg
+    source = (KERNELS / SOURCE).read_text()
+    for macro in TmaFp32Config().macros():
+        assert f"#ifndef {macro}\n" in source

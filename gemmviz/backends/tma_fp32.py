@@ -29,7 +29,8 @@ def pitch(cols: int) -> int:
 
 @dataclass(frozen=True)
 class TmaFp32Config:
-    """The kernel's -D macros. share: 0 none, 1 pairs along N multicast A, 2 pairs along M multicast B."""
+    """The kernel's -D macros. share: 0 none, 1 pairs along N multicast A, 2 pairs along M multicast B; release: 0 a
+    block barrier per K-slice, 1 each warp frees a stage itself; lag: 1 refills the stage read a slice earlier."""
 
     bm: int = 128
     bn: int = 256
@@ -40,6 +41,8 @@ class TmaFp32Config:
     stages: int = 4
     group_m: int = 8
     share: int = 0
+    release: int = 0
+    lag: int = 0
 
     def __post_init__(self) -> None:  # the kernel's static_asserts, so a bad config fails before nvcc
         lr, lc = self.wm // self.tm, self.wn // self.tn
@@ -47,8 +50,8 @@ class TmaFp32Config:
             raise ValueError("warp tiles divide the block tile, thread tiles the warp tile")
         if lr * lc != 32 or lr > 8 or lr & (lr - 1) or lc > 8 or self.wm % 8 or self.tn % 4:
             raise ValueError("a warp is LR x LC = 32 lanes, LR a power of 2 <= 8, LC <= 8, TN a multiple of 4")
-        if self.share not in (0, 1, 2):
-            raise ValueError("share is 0, 1 (A along N) or 2 (B along M)")
+        if self.share not in (0, 1, 2) or self.release not in (0, 1) or self.lag not in (0, 1):
+            raise ValueError("share is 0, 1 (A along N) or 2 (B along M); release and lag are 0 or 1")
         if self.bn > 256 or self.bm // self.cluster > 256 or (self.bm * BK * 4) % (1024 * self.cluster):
             raise ValueError("TMA boxes are at most 256 wide; A's halves start on 1024 bytes")
         if not 1 <= self.threads <= 512 or self.smem_bytes > 227 * 1024:
@@ -97,12 +100,15 @@ class TmaFp32Config:
             "STAGES": self.stages,
             "GROUP_M": self.group_m,
             "SHARE": self.share,
+            "RELEASE": self.release,
+            "LAG": self.lag,
         }
 
     @classmethod
     def from_macros(cls, macros: dict) -> TmaFp32Config:
-        names = ("BM", "BN", "WM", "WN", "TM", "TN", "STAGES", "GROUP_M", "SHARE")
-        return cls(*(int(macros[k]) for k in names))
+        fields = {"bm": "BM", "bn": "BN", "wm": "WM", "wn": "WN", "tm": "TM", "tn": "TN", "stages": "STAGES"}
+        fields |= {"group_m": "GROUP_M", "share": "SHARE", "release": "RELEASE", "lag": "LAG"}
+        return cls(**{f: int(macros.get(m, getattr(cls, f))) for f, m in fields.items()})
 
 
 def pads(m: int, n: int, k: int) -> dict[str, tuple[int, int, int]]:
