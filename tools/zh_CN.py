@@ -1,7 +1,6 @@
 """The zh_CN translations of the window's strings, by English source text (tools/fill_ts.py writes them into the .ts)."""
 
 ZH = {
-    "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).": "没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
     "&Language": "语言(&L)",
     "As the system": "跟随系统",
     "gemmviz {version}: see why tiled matrix multiplication is fast.": "gemmviz {version}：看看分块矩阵乘法为什么快。",

@@ -3,17 +3,12 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="190" />
-        <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
-        <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="216" />
+        <location filename="../../gemmviz/ui/i18n.py" line="211" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="222" />
+        <location filename="../../gemmviz/ui/i18n.py" line="217" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
@@ -873,13 +868,13 @@ caches</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="70" />
-        <location filename="../../gemmviz/ui/status.py" line="91" />
+        <location filename="../../gemmviz/ui/status.py" line="99" />
+        <location filename="../../gemmviz/ui/status.py" line="127" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="296" />
+        <location filename="../../gemmviz/ui/status.py" line="332" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -1791,48 +1786,48 @@ model</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="230" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="218" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="233" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="221" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="337" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="325" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="334" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="215" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="215" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="486" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="555" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="156" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="225" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="565" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="235" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="595" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="265" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2448,23 +2443,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="447" />
-        <location filename="../../gemmviz/ui/window.py" line="472" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="117" />
+        <location filename="../../gemmviz/ui/window/main.py" line="281" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="474" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="144" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="129" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="463" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="133" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2472,8 +2467,8 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="206" />
-        <location filename="../../gemmviz/ui/window.py" line="703" />
+        <location filename="../../gemmviz/ui/window/device.py" line="73" />
+        <location filename="../../gemmviz/ui/window/main.py" line="146" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
@@ -2523,193 +2518,193 @@ model</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="407" />
+        <location filename="../../gemmviz/ui/window/files.py" line="73" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="409" />
+        <location filename="../../gemmviz/ui/window/files.py" line="75" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="411" />
+        <location filename="../../gemmviz/ui/window/files.py" line="77" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="414" />
+        <location filename="../../gemmviz/ui/window/files.py" line="82" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="416" />
+        <location filename="../../gemmviz/ui/window/files.py" line="87" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="419" />
+        <location filename="../../gemmviz/ui/window/files.py" line="93" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="423" />
+        <location filename="../../gemmviz/ui/window/files.py" line="98" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="426" />
+        <location filename="../../gemmviz/ui/window/files.py" line="103" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="431" />
+        <location filename="../../gemmviz/ui/window/files.py" line="110" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="432" />
+        <location filename="../../gemmviz/ui/window/files.py" line="113" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="434" />
+        <location filename="../../gemmviz/ui/window/files.py" line="117" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="440" />
-        <location filename="../../gemmviz/ui/window.py" line="441" />
+        <location filename="../../gemmviz/ui/window/main.py" line="249" />
+        <location filename="../../gemmviz/ui/window/main.py" line="250" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="442" />
+        <location filename="../../gemmviz/ui/window/main.py" line="251" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="443" />
+        <location filename="../../gemmviz/ui/window/main.py" line="252" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="447" />
+        <location filename="../../gemmviz/ui/window/main.py" line="256" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="449" />
+        <location filename="../../gemmviz/ui/window/main.py" line="258" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="451" />
+        <location filename="../../gemmviz/ui/window/main.py" line="260" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="453" />
+        <location filename="../../gemmviz/ui/window/main.py" line="262" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="454" />
+        <location filename="../../gemmviz/ui/window/main.py" line="263" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="460" />
+        <location filename="../../gemmviz/ui/window/main.py" line="269" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="461" />
+        <location filename="../../gemmviz/ui/window/main.py" line="270" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="462" />
+        <location filename="../../gemmviz/ui/window/main.py" line="271" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="577" />
+        <location filename="../../gemmviz/ui/window/run.py" line="82" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="582" />
+        <location filename="../../gemmviz/ui/window/run.py" line="89" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="591" />
+        <location filename="../../gemmviz/ui/window/run.py" line="98" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="604" />
+        <location filename="../../gemmviz/ui/window/run.py" line="112" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="608" />
+        <location filename="../../gemmviz/ui/window/run.py" line="118" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="610" />
+        <location filename="../../gemmviz/ui/window/run.py" line="122" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="630" />
+        <location filename="../../gemmviz/ui/window/run.py" line="143" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="632" />
+        <location filename="../../gemmviz/ui/window/run.py" line="144" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="647" />
+        <location filename="../../gemmviz/ui/window/run.py" line="161" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="649" />
+        <location filename="../../gemmviz/ui/window/run.py" line="163" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="656" />
+        <location filename="../../gemmviz/ui/window/run.py" line="170" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="657" />
+        <location filename="../../gemmviz/ui/window/run.py" line="171" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="666" />
+        <location filename="../../gemmviz/ui/window/run.py" line="180" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="669" />
+        <location filename="../../gemmviz/ui/window/run.py" line="183" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <location filename="../../gemmviz/ui/window/files.py" line="142" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <location filename="../../gemmviz/ui/window/files.py" line="143" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>

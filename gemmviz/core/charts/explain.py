@@ -115,9 +115,9 @@ define(
 )
 define(
     "explain.no_gpu",
-    en="No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open "
-    "recorded or published session).",
-    zh="没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
+    en="No CUDA GPU: CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or "
+    "published session). Why: {reason}.",
+    zh="没有 CUDA GPU：CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。原因：{reason}。",
 )
 
 
