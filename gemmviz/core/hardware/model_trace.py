@@ -16,12 +16,16 @@ import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gemmviz.core.hardware.last_wave import LastWave
 from gemmviz.core.kernels import cpasync_model as cm
 from gemmviz.core.kernels.model import ceil_div
+from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.problem import Problem
+from gemmviz.core.session.results import Result
 
 # One FMA per FP32 lane per cycle: 128 lanes per SM at the H100's and H200's boost clock, 1.98 GHz
 SM_FMA_PER_NS = 128 * 1.98
+VARIANT = "gpu-cpasync-any"  # the kernel whose small-size fix the cases show (kernels/cpasync_any.cu)
 MAX_MODEL_BLOCKS = 200_000  # a model trace at most this long (the view draws a million; the model need not)
 
 
@@ -113,3 +117,85 @@ def small_size_fix(p: Problem, sms: int = cm.SPLIT_K_SMS) -> list[FixCase]:
         FixCase("split", fitted, any_launch(p, fitted, sms)),
         FixCase("stream-k", streamk, any_launch(p, streamk, sms)),
     ]
+
+
+MODEL_BACKEND = "model"  # a Result's backend where the model made its trace: never measured, never saved
+
+
+def model_result(p: Problem, case: FixCase) -> Result:
+    """The model's trace of `case` at `p` as a Result the block-trace view draws (its backend says "model")."""
+    trace = model_trace(case.launch)
+    return Result(
+        variant=VARIANT,
+        params={},
+        m=p.m,
+        n=p.n,
+        k=p.k,
+        backend=MODEL_BACKEND,
+        precision="fp32",
+        valid=True,
+        note=render(case_name(case), "en"),
+        config=dict(case.config),
+        block_trace=trace,
+    )
+
+
+def case_name(case: FixCase) -> Message:
+    """What the case is, in words: its tiles and how its work is shared."""
+    if case.launch.stream_k:
+        return msg("lastwave.case.stream_k", tile=case.tile, blocks=case.launch.grid)
+    if case.launch.split > 1:
+        return msg("lastwave.case.split", tile=case.tile, split=case.launch.split)
+    return msg("lastwave.case.tiles", tile=case.tile)
+
+
+def fix_messages(p: Problem, shown: list[tuple[FixCase, LastWave]], recorded: bool) -> list[Message]:
+    """The view's sentences, one a line: what the pair shows, where the traces came from, then each case's waves,
+    last wave and idle SM-time."""
+    out = [msg("lastwave.head", size=p.label), msg("lastwave.recorded" if recorded else "lastwave.model")]
+    for case, last in shown:
+        out.append(
+            msg(
+                "lastwave.sentence",
+                case=case_name(case),
+                blocks=last.blocks,
+                waves=last.waves,
+                last=last.last_blocks,
+                used=last.last_sms,
+                sms=last.sms,
+                idle=last.idle_share,
+                run_us=last.duration_ns / 1e3,
+            )
+        )
+    return out
+
+
+define("lastwave.case.tiles", en="{tile} tiles, one block per tile", zh="{tile} 分块，每块一个线程块")
+define("lastwave.case.split", en="{tile} tiles, K split in {split}", zh="{tile} 分块，K 切成 {split} 段（split-K）")
+define(
+    "lastwave.case.stream_k",
+    en="Stream-K on {blocks} blocks of {tile} tiles",
+    zh="Stream-K：{blocks} 个线程块，{tile} 分块",
+)
+define(
+    "lastwave.sentence",
+    en="{case:msg}: {blocks} blocks in {waves:.2f} waves; the last wave, {last} blocks, ran on {used} of "
+    "{sms} SMs; {idle:.0%} of SM-time idle; the run took {run_us:us}.",
+    zh="{case:msg}：{blocks} 个线程块，{waves:.2f} 波；最后一波 {last} 个线程块，用了 {sms} 个 SM 中的 "
+    "{used} 个；{idle:.0%} 的 SM 时间空闲；运行 {run_us:us}。",
+)
+define("lastwave.recorded", en="Block traces recorded on the GPU.", zh="GPU 上记录的线程块轨迹。")
+define(
+    "lastwave.model",
+    en="No recorded traces of these builds are open: these are the model's (every SM at its FP32 peak, shared by "
+    "its slots; no memory stalls), not measurements.",
+    zh="没有打开这些构建的记录轨迹：以下是模型的轨迹（每个 SM 以 FP32 峰值运行，由其驻留槽位均分；不计访存停顿），"
+    "不是测量值。",
+)
+define(
+    "lastwave.head",
+    en="At {size} the tiles fill part of one wave: the hatched SM-time is idle. Smaller tiles with K split, or "
+    "Stream-K's even share of K-slices per block, fill the SMs.",
+    zh="在 {size} 时，分块只填满一波的一部分：斜线区域是空闲的 SM 时间。更小的分块加上 split-K，或 Stream-K 让每个"
+    "线程块分到均等的 K 切片，可以填满 SM。",
+)

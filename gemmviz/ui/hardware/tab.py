@@ -36,6 +36,7 @@ from gemmviz.ui.charts.axes import LegendMark
 from gemmviz.ui.charts.base import fit_legend_column, is_projector, legend_column, legible, repaint_whole
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.hardware.gap import GapView
+from gemmviz.ui.hardware.last_wave import LastWaveView
 from gemmviz.ui.hardware.pipeline import PipelineView
 from gemmviz.ui.hardware.trace import SmTraceChart, style_plot
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, show_axes_and_legend, show_no_counters
@@ -53,10 +54,12 @@ LEVELS = {
 }
 VIEWS = (QT_TRANSLATE_NOOP("", "SMs × time"), QT_TRANSLATE_NOOP("", "Model vs measured"),
          QT_TRANSLATE_NOOP("", "Hierarchical roofline"), QT_TRANSLATE_NOOP("", "Gap between two kernels"),
-         QT_TRANSLATE_NOOP("", "Pipeline on one SM"))  # fmt: skip
-# views drawn from a recorded file of their own (assets/sessions/*-gap.json, *-pipeline.json), not from the result
-GAP_VIEW, PIPELINE_VIEW = 3, 4
-FILE_VIEWS = (GAP_VIEW, PIPELINE_VIEW)
+         QT_TRANSLATE_NOOP("", "Pipeline on one SM"), QT_TRANSLATE_NOOP("", "Last wave: before / after"))  # fmt: skip
+# views drawn from a recorded file of their own (assets/sessions/*-gap.json, *-pipeline.json), or from their own
+# pick of the workspace's results or the model (the last wave's before / after), not from the picked result
+GAP_VIEW, PIPELINE_VIEW, LAST_WAVE_VIEW = 3, 4, 5
+FILE_VIEWS = (GAP_VIEW, PIPELINE_VIEW, LAST_WAVE_VIEW)
+TRACE_VIEWS = (0, LAST_WAVE_VIEW)  # views the player sweeps
 
 
 def level_ceilings(ceilings) -> dict[str, float]:
@@ -249,8 +252,9 @@ class HardwareTab(QSplitter):
         self.roofline_chart = LevelRooflineChart(theme)
         self.gap_view = GapView(theme, self.lang)
         self.pipeline_view = PipelineView(theme, self.lang)
+        self.last_wave_view = LastWaveView(workspace, theme, self.lang)
         self.stack = QStackedWidget()
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
+        for chart in self._views():
             self.stack.addWidget(chart)
         layout.addWidget(self.stack, 1)
         player = QHBoxLayout()
@@ -289,9 +293,33 @@ class HardwareTab(QSplitter):
         self.slider.valueChanged.connect(self._seek)
         self.trace_chart.ready.connect(self._trace_ready)
         self.gap_view.changed.connect(self.show_text)
+        self.last_wave_view.group.idClicked.connect(lambda _i: self._restart_sweep())
         self.show_view(0)
         # redrawn whenever it comes on screen; while hidden, changes only mark it (it draws a result at a time)
         self.follower = WorkspaceFollower(self, workspace, self.refresh, always_on_show=True)
+
+    def _views(self) -> tuple:
+        """The stack's views, in VIEWS' order."""
+        return (
+            self.trace_chart,
+            self.traffic_chart,
+            self.roofline_chart,
+            self.gap_view,
+            self.pipeline_view,
+            self.last_wave_view,
+        )
+
+    def swept(self):
+        """The SMs × time chart the player drives: the picked result's, or the last wave's before / after."""
+        return self.last_wave_view.chart if self.view_combo.currentIndex() == LAST_WAVE_VIEW else self.trace_chart
+
+    def _restart_sweep(self) -> None:
+        """Another case of the before / after: the sweep stops and shows the whole run."""
+        self.stop()
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.slider.maximum())
+        self.slider.blockSignals(False)
+        self._update_time_label()
 
     # ---- data ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -318,6 +346,7 @@ class HardwareTab(QSplitter):
         else:
             self.result_combo.setCurrentIndex(self.candidate_for(self.view_combo.currentIndex()))
         self.result_combo.blockSignals(False)
+        self.last_wave_view.refresh()  # recorded traces of the fix's builds, where the workspace now shows them
         self.show_result()
 
     @staticmethod
@@ -360,7 +389,7 @@ class HardwareTab(QSplitter):
             self.view_combo.setCurrentIndex(1 if r.counters else 0)
             self.view_combo.blockSignals(False)
             self.stack.setCurrentIndex(self.view_combo.currentIndex())
-            self.player.setVisible(self.view_combo.currentIndex() == 0)
+            self.player.setVisible(self.view_combo.currentIndex() in TRACE_VIEWS)
         self.show_text()
         self.slider.blockSignals(True)
         self.slider.setValue(1000)
@@ -378,7 +407,8 @@ class HardwareTab(QSplitter):
         series where one has)."""
         self.stop()
         self.stack.setCurrentIndex(index)
-        self.player.setVisible(index == 0)
+        self.player.setVisible(index in TRACE_VIEWS)
+        self._restart_sweep()
         self.result_combo.setVisible(index not in FILE_VIEWS)  # those views pick from their own files
         r = self.current()
         if r is not None and not self.has_data(r, index):
@@ -394,8 +424,12 @@ class HardwareTab(QSplitter):
         r = self.current()
         view = self.view_combo.currentIndex()
         if view in FILE_VIEWS:
-            shown = self.gap_view if view == GAP_VIEW else self.pipeline_view
-            self.text.setPlainText(shown.sentences())
+            sentences = {
+                GAP_VIEW: self.gap_view.sentences,
+                PIPELINE_VIEW: self.pipeline_view.sentences,
+                LAST_WAVE_VIEW: self.last_wave_view.sentences,
+            }[view]
+            self.text.setPlainText(sentences())
         elif r is None:
             self.text.setPlainText(
                 tr(NO_COUNTERS) + tr(".\nProfiled or traced results appear here when a session has them.")
@@ -416,7 +450,7 @@ class HardwareTab(QSplitter):
 
     def apply_theme(self, theme: Theme) -> None:
         self.set_shares(theme)
-        for chart in (self.trace_chart, self.traffic_chart, self.roofline_chart, self.gap_view, self.pipeline_view):
+        for chart in self._views():
             chart.apply_theme(theme)
         self.apply_text_font(theme)
 
@@ -436,7 +470,7 @@ class HardwareTab(QSplitter):
         if self.timer.isActive():
             self.stop()
             return
-        if not self.trace_chart.blocks:
+        if not self.swept().blocks:
             return
         if self.slider.value() >= self.slider.maximum():
             self.slider.setValue(0)
@@ -455,11 +489,12 @@ class HardwareTab(QSplitter):
             self.stop()
 
     def _seek(self, value: int) -> None:
-        self.trace_chart.set_time(self.trace_chart.duration_us * value / self.slider.maximum())
+        chart = self.swept()
+        chart.set_time(chart.duration_us * value / self.slider.maximum())
         self._update_time_label()
 
     def _update_time_label(self) -> None:
-        c = self.trace_chart
+        c = self.swept()
         self.time_label.setText(
             tr("{us} µs · {n} blocks").format(us=f"{c.time_us:,.1f}", n=f"{c.landed():,}") if c.blocks else ""
         )

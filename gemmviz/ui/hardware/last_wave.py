@@ -1,0 +1,143 @@
+"""The last wave, before and after the small-size fix: gpu-cpasync-any at 1024³ in its default tiles (one block
+per tile: part of one wave, most SMs idle), in the registry's fit (smaller tiles, K split) and in Stream-K, shown
+in turn on one SMs × time chart whose time axis they share, each with its idle SM-time hatched and stated.
+
+Recorded traces of the three builds are drawn where the workspace shows them (`benchmarks/traces_small.py` on a
+GPU); otherwise the model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no GPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from gemmviz.core.hardware.last_wave import LastWave, last_wave
+from gemmviz.core.hardware.model_trace import VARIANT, FixCase, fix_messages, model_result, small_size_fix
+from gemmviz.core.messages import render
+from gemmviz.core.problem import Problem
+from gemmviz.core.session.results import Result
+from gemmviz.core.session.workspace import Workspace
+from gemmviz.ui.hardware.trace import SmTraceChart
+from gemmviz.ui.text import tr
+from gemmviz.ui.theme import LIGHT, Theme
+
+SIZE = Problem(1024, 1024, 1024)  # issue 48's small size: 128×128 tiles fill under half of 132 SMs
+MODEL_SMS = 132  # the H100's and H200's SMs: the GPUs the fix was measured on
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One case as the view draws it: its trace's Result (recorded or the model's), the SMs and occupancy."""
+
+    case: FixCase
+    result: Result
+    sms: int
+    last: LastWave
+
+
+def recorded_match(case: FixCase, results: list[Result], p: Problem) -> Result | None:
+    """A recorded, valid, traced result of this case's build at `p`: its tiles, its schedule and as many
+    blocks as the case launches (which tells the split of K)."""
+    for r in results:
+        if r.variant != VARIANT or r.problem != p or not r.valid or not r.block_trace:
+            continue
+        c = r.config
+        same = (c.get("BM"), c.get("BN"), c.get("SCHED", 0)) == (
+            case.config["BM"],
+            case.config["BN"],
+            case.config.get("SCHED", 0),
+        )
+        if same and len(r.block_trace) == case.launch.grid:
+            return r
+    return None
+
+
+class LastWaveView(QWidget):
+    """Before / after toggles over one SMs × time chart; `sentences()` says each case's figures."""
+
+    def __init__(self, workspace: Workspace | None = None, theme: Theme = LIGHT, lang: str = "en", parent=None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.lang = lang
+        self.problem = SIZE
+        self.shown: list[Shown] = []
+        self.recorded = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: list[QPushButton] = []
+        for i in range(3):
+            button = QPushButton()
+            button.setCheckable(True)
+            self.group.addButton(button, i)
+            self.buttons.append(button)
+            row.addWidget(button)
+        layout.addLayout(row)
+        self.chart = SmTraceChart(theme)
+        layout.addWidget(self.chart, 1)
+        self.apply_button_font(theme)
+        self.group.idClicked.connect(self.show_case)
+        self.buttons[0].setChecked(True)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The cases, recorded where the workspace shows all three builds' traces, else the model's."""
+        cases = small_size_fix(self.problem, MODEL_SMS)
+        results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
+        found = [recorded_match(case, results, self.problem) for case in cases]
+        self.recorded = all(r is not None for r in found)  # like with like: recorded and model never mixed
+        shown = []
+        for case, r in zip(cases, found):
+            if self.recorded and r is not None:
+                sms = self._sm_count(r) or MODEL_SMS
+                result = r
+            else:
+                sms, result = MODEL_SMS, model_result(self.problem, case)
+            trace = result.block_trace or []
+            shown.append(Shown(case, result, sms, last_wave(trace, sms, case.launch.blocks_per_sm)))
+        self.shown = shown
+        self.chart.span_us = max(s.last.duration_ns for s in shown) / 1e3
+        for button, s in zip(self.buttons, shown):
+            button.setText(self._label(s.case))
+        self.show_case(max(0, self.group.checkedId()))
+
+    def _sm_count(self, r: Result) -> int | None:
+        loaded = self.workspace.session_of(r) if self.workspace is not None else None
+        env = loaded.session.environment if loaded else {}
+        return env.get("backends", {}).get("cuda", {}).get("sms") or None
+
+    @staticmethod
+    def _label(case: FixCase) -> str:
+        if case.launch.stream_k:
+            return tr("Stream-K")
+        if case.launch.split > 1:
+            return tr("After: {tile} + split-K").format(tile=case.tile)
+        return tr("Before: {tile} tiles").format(tile=case.tile)
+
+    def show_case(self, index: int) -> None:
+        if not self.shown:
+            return
+        s = self.shown[index]
+        self.buttons[index].setChecked(True)
+        self.chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+
+    def current(self) -> int:
+        return max(0, self.group.checkedId())
+
+    def sentences(self) -> str:
+        shown = [(s.case, s.last) for s in self.shown]
+        return "\n\n".join(render(m, self.lang) for m in fix_messages(self.problem, shown, self.recorded))
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.chart.apply_theme(theme)
+        self.apply_button_font(theme)
+
+    def apply_button_font(self, theme: Theme) -> None:
+        """The toggles in the charts' type: at a projector's size as readable as the axes."""
+        for button in self.buttons:
+            font = button.font()
+            font.setPointSizeF(theme.font_pt)
+            button.setFont(font)
