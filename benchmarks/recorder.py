@@ -21,6 +21,9 @@ Recipes (ARG where one is taken):
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
   tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
                        cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
+  traces-small=SIZE    benchmarks/traces_small.py: block traces of gpu-cpasync-any at SIZE³ (default 1024) in the
+                       small-size fix's builds (128×128 tiles, 64×64 + split-K, Stream-K, the shipped split-K),
+                       as a session the Hardware tab's "Last wave: before / after" draws (under a minute)
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 
@@ -118,6 +121,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
     if name == "tf32-round3":
         argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
         return [(argv, 240, "tf32_round3.txt")]
+    if name == "traces-small":
+        argv = [PY, "benchmarks/traces_small.py", "--size", arg or "1024", "--out", str(out)]
+        return [(argv, 90, "traces_small.txt")]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
         return [
