@@ -10,12 +10,18 @@ whole GPU (every SM, used or not, over the whole run) that no block used. 64 blo
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from gemmviz.core.hardware.block_trace import TRACE_FIELDS, TraceError
+from gemmviz.core.hardware.block_trace import (
+    TRACE_FIELDS,
+    TraceError,
+    TraceSummary,
+    trace_summary,
+    trace_summary_steps,
+)
 from gemmviz.core.hardware.waves import waves_of
 
 
@@ -53,17 +59,8 @@ def _array(trace: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
 
 
 def busy_sm_ns(trace: Sequence[Sequence[int]] | np.ndarray) -> int:
-    """SM-time with at least one block resident: per SM, the length of the union of its blocks' intervals."""
-    t = _array(trace)
-    t = t[np.lexsort((t[:, 2], t[:, 1]))]  # by SM, then start
-    span = int(t[:, 3].max()) + 1
-    offset = (t[:, 1] - int(t[:, 1].min())) * span  # SMs apart on one line: one running maximum serves them all
-    reach = np.maximum.accumulate(t[:, 3] + offset) - offset  # the latest end so far on this SM (this block's too)
-    before = np.r_[np.iinfo(np.int64).min, reach[:-1]]
-    first = np.r_[True, t[1:, 1] != t[:-1, 1]]
-    before[first] = np.iinfo(np.int64).min  # the first block of an SM overlaps nothing before it
-    new = t[:, 3] - np.maximum(t[:, 2], before)
-    return int(np.maximum(new, 0).sum())
+    """SM-time with at least one block resident, summed over the SMs (the trace's summary counts it)."""
+    return trace_summary(_array(trace)).busy_sm_ns
 
 
 def idle_tails(trace: Sequence[Sequence[int]] | np.ndarray, sms: int | None = None) -> np.ndarray:
@@ -81,19 +78,40 @@ def idle_tails(trace: Sequence[Sequence[int]] | np.ndarray, sms: int | None = No
 
 
 def last_wave(
-    trace: Sequence[Sequence[int]] | np.ndarray, sms: int | None = None, blocks_per_sm: int | None = None
+    trace: Sequence[Sequence[int]] | np.ndarray,
+    sms: int | None = None,
+    blocks_per_sm: int | None = None,
+    summary: TraceSummary | None = None,
 ) -> LastWave:
     """The last wave of a decoded trace on a GPU of `sms` SMs (at least every SM the trace used), each holding
-    `blocks_per_sm` of the kernel's blocks at once.
+    `blocks_per_sm` of the kernel's blocks at once; `summary`: the trace's summary where the caller has it.
 
     Without `blocks_per_sm` (a recorded trace whose kernel's occupancy is not known) the trace's own: the most
     blocks one SM held at once, or the most the GPU held over its SMs, whichever is more. A trace cannot show
     slots it never filled: one block per SM that could hold two counts as a full SM.
     """
+    steps = last_wave_steps(trace, sms, blocks_per_sm, summary)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def last_wave_steps(
+    trace: Sequence[Sequence[int]] | np.ndarray,
+    sms: int | None = None,
+    blocks_per_sm: int | None = None,
+    summary: TraceSummary | None = None,
+) -> Generator[None, None, LastWave]:
+    """last_wave in steps of one sort each (a view that must not stall runs one per event-loop turn)."""
     t = _array(trace)
     sm_count = max(int(t[:, 1].max()) + 1, sms or 0)
+    if summary is None:
+        summary = yield from trace_summary_steps(t)
     if blocks_per_sm is None:
-        blocks_per_sm = max(1, _most_on_one_sm(t), math.ceil(_most_at_once(t) / sm_count))
+        most_at_once = math.ceil(summary.max_resident_total / sm_count)
+        blocks_per_sm = max(1, summary.max_resident_per_sm, most_at_once)
     w = waves_of(len(t), blocks_per_sm, sm_count)
     order = np.lexsort((t[:, 0], t[:, 2]))  # by start, then block
     last = t[order[len(t) - w.last_blocks :]]
@@ -106,27 +124,5 @@ def last_wave(
         last_sms=len(np.unique(last[:, 1])),
         last_start_ns=int(last[:, 2].min()),
         duration_ns=int(t[:, 3].max()),
-        busy_sm_ns=busy_sm_ns(t),
+        busy_sm_ns=summary.busy_sm_ns,
     )
-
-
-def _most_at_once(t: np.ndarray) -> int:
-    """The most blocks resident on the GPU at once (an end before a start at the same instant)."""
-    times = np.concatenate([t[:, 3], t[:, 2]])
-    steps = np.concatenate([-np.ones(len(t), np.int64), np.ones(len(t), np.int64)])
-    order = np.lexsort((steps, times))
-    return int(np.cumsum(steps[order]).max())
-
-
-def _most_on_one_sm(t: np.ndarray) -> int:
-    """The most blocks one SM held at once."""
-    n = len(t)
-    sm = np.concatenate([t[:, 1], t[:, 1]])
-    times = np.concatenate([t[:, 3], t[:, 2]])
-    steps = np.concatenate([-np.ones(n, np.int64), np.ones(n, np.int64)])
-    order = np.lexsort((steps, times, sm))
-    sm, steps = sm[order], steps[order]
-    total = np.cumsum(steps)
-    first = np.flatnonzero(np.r_[True, sm[1:] != sm[:-1]])
-    before = np.repeat(np.r_[0, total[first[1:] - 1]], np.diff(np.r_[first, len(sm)]))
-    return int((total - before).max())

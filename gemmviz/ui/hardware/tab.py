@@ -443,7 +443,13 @@ class HardwareTab(QSplitter):
         elif self.view_combo.currentIndex() == 0:
             chart = self.trace_chart  # its summary, made once with the drawing
             self.text.setPlainText(
-                explain_trace(r, self.lang, self.sm_count, chart.summary if chart.result is r else None)
+                explain_trace(
+                    r,
+                    self.lang,
+                    self.sm_count,
+                    chart.summary if chart.result is r else None,
+                    chart.last if chart.result is r else None,
+                )
             )
         else:
             self.text.setPlainText(explain_counters(r, self.lang))

@@ -22,7 +22,7 @@ from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 
 from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
-from gemmviz.core.hardware.last_wave import LastWave, idle_tails, last_wave
+from gemmviz.core.hardware.last_wave import LastWave, idle_tails, last_wave_steps
 from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.base import is_projector, legible
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
@@ -125,7 +125,7 @@ def prepare_steps(
     times, resident = resident_timeline(t)
     resident_us = _decimated_steps(times / 1e3, resident, summary.duration_ns / 1e3)
     yield
-    last = last_wave(t, sm_rows, blocks_per_sm)
+    last = yield from last_wave_steps(t, sm_rows, blocks_per_sm, summary)
     idle = idle_tails(t, sm_rows)
     yield
     image, lanes_drawn = None, max(summary.max_resident_per_sm, 1)
