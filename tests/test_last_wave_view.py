@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gemmviz.core.hardware.last_wave import last_wave
 from gemmviz.core.hardware.model_trace import model_result, small_size_fix
@@ -28,8 +29,9 @@ from tests.overlap import plot_texts, problems
 
 ROOT = Path(__file__).resolve().parents[1]
 P = Problem(1024, 1024, 1024)
-PROJECTOR_720 = PROJECTOR_LIGHT.scaled(720 / 1080)
-MIN_PX_720 = 24 * 720 / 1080  # DESIGN.md: 24 px at 1080p in projector mode, the 720p layout scaled
+PROJECTOR_720 = PROJECTOR_LIGHT  # the window's type at 720p in projector mode (tests/test_legibility.py)
+MIN_PX_720 = 16  # the least a text may be there (tests/test_legibility.py's SIZES)
+PANE_720 = (784, 380)  # about what the window gives the Hardware tab's chart at 720p, beside its banners
 
 
 def traces_small():
@@ -43,25 +45,35 @@ def title_text(chart: SmTraceChart) -> str:
     return chart.sms_plot.titleLabel.item.toPlainText()
 
 
-def test_a_partial_wave_is_hatched_and_stated(qapp):
-    """64 blocks on 64 of 132 SMs: 68 SMs' rows hatched for the whole run, and the title says 52%."""
-    chart = SmTraceChart(PROJECTOR_720)
+@pytest.mark.parametrize("size", [PANE_720, (1280, 720)], ids=["pane-720p", "whole-720p"])
+def test_a_partial_wave_is_hatched_and_stated(qapp, size):
+    """64 blocks on 64 of 132 SMs: 68 SMs' rows hatched for the whole run, and the title says 52%; in the
+    window's pane at 720p the SMs alone (no residency plot), their time axis under them."""
+    box = QWidget()  # tests/legibility.check reads the views inside a widget
+    chart = SmTraceChart(PROJECTOR_720, parent=box)
+    QVBoxLayout(box).addWidget(chart)
+    box.layout().setContentsMargins(0, 0, 0, 0)
     before = small_size_fix(P)[0]
     chart.set_result(model_result(P, before), 132, before.launch.blocks_per_sm)
-    layout_offscreen(chart, 1280, 720)
+    layout_offscreen(box, *size)
     try:
+        assert chart.compact == (size == PANE_720)
+        assert chart.resident_plot.isVisible() != chart.compact
         assert chart.last is not None and chart.last.last_sms == 64
         bars = chart.idle_bars.opts
         assert sorted(np.asarray(bars["y0"]).astype(int).tolist()) == list(range(64, 132))
         assert np.allclose(bars["x1"], chart.duration_us) and np.allclose(bars["x0"], 0)
-        title = title_text(chart)
-        assert "last wave: 64 blocks on 64 of 132 SMs — 52% of SM-time idle" in title
-        assert "model, not a recording" in title
+        assert chart.statement() == "last wave: 64 blocks on 64 of 132 SMs — 52% of SM-time idle"
+        title = title_text(chart)  # in the pane at 720p the statement takes two lines, broken at its dash
+        assert "last wave: 64 blocks on 64 of 132 SMs" in title and "52% of SM-time idle" in title
+        assert "(model)" in title
         texts = plot_texts(chart, chart)
-        assert problems(texts, QRectF(0, 0, 1280, 720)) == []
+        assert problems(texts, QRectF(0, 0, *size)) == []
+        report = check(box, MIN_PX_720)
+        assert report.seen > 5 and report.all() == [], report.all()
     finally:
-        chart.hide()
-        chart.deleteLater()
+        box.hide()
+        box.deleteLater()
 
 
 def test_a_full_wave_has_nothing_hatched(qapp):
@@ -71,20 +83,20 @@ def test_a_full_wave_has_nothing_hatched(qapp):
     chart.set_result(r, 132, 1)
     try:
         assert chart.idle_bars is None and "0% of SM-time idle" in title_text(chart)
-        assert "model" not in title_text(chart)  # a recorded trace is not labelled a model
+        assert "(model)" not in title_text(chart)  # a recorded trace is not labelled a model
     finally:
         chart.deleteLater()
 
 
 def test_before_and_after_share_a_time_axis_and_fit_at_720p(qapp):
     view = LastWaveView(None, PROJECTOR_720)
-    layout_offscreen(view, 1280, 720)
+    layout_offscreen(view, *PANE_720)
     try:
         assert not view.recorded and [s.case.name for s in view.shown] == ["tiles", "split", "stream-k"]
         idle = []
         for i in range(3):
             view.buttons[i].click()
-            layout_offscreen(view, 1280, 720)
+            layout_offscreen(view, *PANE_720)
             chart = view.chart
             assert chart.result is view.shown[i].result and chart.blocks == view.shown[i].case.launch.grid
             (_x0, x1), _ = chart.sms_plot.getViewBox().viewRange()
@@ -125,7 +137,7 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         view = tab.last_wave_view
         assert view.recorded and all(s.result.backend == "cuda" for s in view.shown)
         assert "recorded on the GPU" in tab.text.toPlainText()
-        assert "model" not in title_text(view.chart)
+        assert "(model)" not in title_text(view.chart)
         assert tab.player.isVisible() and tab.swept() is view.chart
         tab.toggle_play()
         tab._tick()

@@ -1,7 +1,9 @@
 """SMs × time: every thread block of one traced run as a bar on the SM that ran it, coloured by wave, with the
-blocks resident on the GPU below, each wave's start marked and its number under it, and the tail of the last
-wave marked. `set_time` hides what had not yet
-happened, so a timer sweeping it shows the blocks landing in waves.
+blocks resident on the GPU below, each wave's start marked and its number under it, the tail
+of the last wave marked, and the SM-time each SM sits idle after its last block hatched, its share of the run's
+SM-time stated in the title ("last wave: 64 blocks on 64 of 132 SMs — 52% of SM-time idle",
+core/hardware/last_wave.py). `set_time` hides what had not yet happened, so a timer sweeping it shows the blocks
+landing in waves.
 
 Thousands of blocks are drawn by one BarGraphItem per wave colour; more than DRAW_BARS_MAX as one image of
 SM lanes × time bins (the colour of the block at each bin's middle), and the residency curve as its peak per
@@ -39,6 +41,9 @@ IMAGE_BINS = 2048  # time bins across the image: wider than the plot on a 4K scr
 IMAGE_ROWS_MAX = 4096  # SM lanes down the image; beyond it an SM's lanes share rows
 QUERIES_PER_STEP = 1 << 19  # image pixels looked up per step
 IDLE_ALPHA = "26"  # the idle area's tint (hex alpha of the foreground) beneath its hatching
+# a view shorter than this many lines of its type (720p in projector type, beside the window's banners) drops the
+# residency plot and puts the time axis under the SMs: a two-line title left the SM plot too short to read
+COMPACT_LINES = 18
 MODEL_BACKEND = "model"  # a Result made by the model (core/hardware/model_trace.py), never measured
 
 
@@ -326,6 +331,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             return
         self._drawing = (result, (self.sm_count, self.blocks_per_sm), drawing)
         self.resident_plot = self.addPlot(row=1, col=0, enableMenu=False)
+        self.compact: bool | None = None  # not yet fitted to the view's height (_fit_rows)
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         s = self.summary = drawing.summary
@@ -369,19 +375,15 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
     def _style_plots(self, result: Result, s: TraceSummary) -> None:
         """The title, the axes' labels and widths, and the time axis the two plots share."""
         theme = self.theme
-        # three lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
-        head = tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label)
-        if result.backend == MODEL_BACKEND:
-            head += " · " + tr("model, not a recording")
+        # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge;
+        # at 720p in projector type a third line left the SM plot too short to read
         last = self.last
         waves = last.waves if last is not None else s.waves
-        title = (
-            head
-            + "<br>"
-            + tr("{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)").format(
-                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{waves:.2f}"
-            )
+        title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
+            series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
         )
+        if result.backend == MODEL_BACKEND:
+            title += " " + tr("(model)")
         if last is not None:
             title += "<br>" + self.statement()
         self._title = title
@@ -497,14 +499,35 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                 line.setZValue(4)
                 self.sms_plot.addItem(line)
                 self.wave_lines.append(line)
-            if k == waves - 1 and waves > 1:  # the last wave named as such: the one the statement is about
-                ticks.append(((start + end) / 2, tr("wave {n} (last)").format(n=k + 1)))
-            elif k % every == 0 and (k == waves - 1 or waves - 1 - k >= every / 2):  # clear of the last's label
+            if k % every == 0:
                 ticks.append(((start + end) / 2, tr("wave {n}").format(n=k + 1)))
         axis = self.sms_plot.getAxis("bottom")
         axis.setStyle(showValues=True)
         axis.setTicks([ticks, []])
         self.wave_ticks = ticks
+
+    def _fit_rows(self) -> None:
+        """Both plots where the view has the height for them; else the SMs alone, the time axis under them (the
+        waves are told apart by colour and their dashed lines)."""
+        compact = 0 < self.height() < COMPACT_LINES * self.theme.font_pt * 96 / 72
+        if compact == getattr(self, "compact", None):
+            return
+        self.compact = compact
+        axis = self.sms_plot.getAxis("bottom")
+        if compact:
+            self.ci.removeItem(self.resident_plot)
+            self.resident_plot.hide()
+            axis.setTicks(None)
+            axis.setLabel(tr("time (µs)"), color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+            axis.setHeight(int(self.theme.font_pt * 96 / 72 * 3.2))
+        else:
+            if self.resident_plot.scene() is None:
+                self.ci.addItem(self.resident_plot, row=1, col=0)
+                self.ci.layout.setRowStretchFactor(1, 1)
+            self.resident_plot.show()
+            axis.setTicks([self.wave_ticks, []])
+            axis.setLabel(None)
+            axis.setHeight(None)
 
     def _sm_ticks(self) -> None:
         """SM numbers on the left axis every 32 SMs, or every 64, 128, … where the plot is too short for labels
@@ -582,6 +605,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         the view (a wider title held the plots open past the pane's edge, with the time axis and the cursor)."""
         if not getattr(self, "blocks", 0) or self.summary is None:
             return
+        self._fit_rows()
         label = self.sms_plot.titleLabel
         # the title spans the plot's column only: the view less the left axis and the margins
         # the title spans the SM axis's column too (_style_plots): the view less the margins
@@ -590,7 +614,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # in projector type never below the axes' text (it was 60% of it at 720p): a third line, then wrapped
         smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
         label.item.setTextWidth(-1)
-        for text in (self._title, self._title.replace(", ", "<br>", 1)):
+        # where a line is too wide: the first line after its first comma, the statement at its dash
+        wrapped = self._title.replace(", ", "<br>", 1)
+        for text in (self._title, self._title.replace(" — ", "<br>"), wrapped, wrapped.replace(" — ", "<br>")):
             pt: float = base
             label.setText(text, size=f"{pt}pt")
             while label.item.boundingRect().width() > room and pt > smallest:
