@@ -44,7 +44,7 @@ PY = sys.executable
 ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
 GPU_TEST_FILES = (
     "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py,"
-    "tests/test_gpu_streamk.py"
+    "tests/test_gpu_streamk.py,tests/test_gpu_last_wave.py"
 )
 
 

@@ -133,6 +133,9 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
     tab = HardwareTab(ws, PROJECTOR_720)
     layout_offscreen(tab, 1280, 720)
     try:
+        names = [tab.result_combo.itemText(i) for i in range(tab.result_combo.count())]
+        assert len(set(names)) == len(names) == 4  # one kernel in four builds: each named by its tiles and blocks
+        assert "gpu-cpasync-any at 1024³ (trace, 128×128 64 blocks)" in names
         tab.view_combo.setCurrentIndex(LAST_WAVE_VIEW)
         view = tab.last_wave_view
         assert view.recorded and all(s.result.backend == "cuda" for s in view.shown)

@@ -135,6 +135,7 @@ ZH = {
     "Before: {tile} tiles": "修复前：{tile} 分块",
     "After: {tile} + split-K": "修复后：{tile} + split-K",
     "Stream-K": "Stream-K",
+    "{n} blocks": "{n} 个线程块",
     "time (µs)": "时间（µs）",
     "resident": "驻留数",
     "tail {pct}%": "尾部 {pct}%",

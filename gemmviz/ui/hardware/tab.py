@@ -89,6 +89,17 @@ def with_unit(text: str) -> str:
     return re.sub(r"(?<=\d) (?=\S)", "\u00a0", text)
 
 
+def build_words(r: Result) -> str:
+    """A result's build in a few words: its tiles (Stream-K where it ran so) and its blocks, where recorded."""
+    c = r.config
+    words = [f"{c['BM']}×{c['BN']}" if "BM" in c and "BN" in c else ""]
+    if c.get("SCHED"):
+        words.append("Stream-K")
+    if r.block_trace:
+        words.append(tr("{n} blocks").format(n=f"{len(r.block_trace):,}"))
+    return " ".join(w for w in words if w)
+
+
 class LevelRooflineChart(pg.PlotWidget):
     """One profiled result on a log-log roofline: a point per memory level at its measured intensity, each
     level's bandwidth line, the FP32 peak, and the model's point ("requested traffic")."""
@@ -329,7 +340,8 @@ class HardwareTab(QSplitter):
         self.candidates = [r for r in self.workspace.shown() if r.valid and (r.counters or r.block_trace)]
         self.result_combo.blockSignals(True)
         self.result_combo.clear()
-        for r in self.candidates:
+        names = [tr("{series} at {size}").format(series=r.series, size=r.problem.label) for r in self.candidates]
+        for r, name in zip(self.candidates, names):
             what = " + ".join(
                 tr(w)
                 for w, has in (
@@ -338,9 +350,9 @@ class HardwareTab(QSplitter):
                 )
                 if has
             )
-            self.result_combo.addItem(
-                tr("{series} at {size}").format(series=r.series, size=r.problem.label) + f" ({what})"
-            )
+            if names.count(name) > 1:  # one kernel in several builds (benchmarks/traces_small.py): which one
+                what += ", " + build_words(r)
+            self.result_combo.addItem(name + f" ({what})")
         if current in self.candidates:
             self.result_combo.setCurrentIndex(self.candidates.index(current))
         else:
