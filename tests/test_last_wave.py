@@ -130,3 +130,14 @@ def test_the_model_refuses_what_it_cannot_trace():
         model_trace(ModelLaunch(tiles=0, ktiles=1, blocks_per_sm=1, sms=1))
     with pytest.raises(ValueError):
         model_trace(ModelLaunch(tiles=MAX_MODEL_BLOCKS + 1, ktiles=1, blocks_per_sm=1, sms=1))
+
+
+def test_the_model_shares_an_sm_among_the_blocks_it_holds():
+    """A lone block has its SM's whole rate; an SM holding 3 blocks of 4 slots ends a quarter sooner than one
+    holding 4, and sits idle for that quarter: 512 equal blocks on 132 SMs of 4 slots leave 16 SMs with 3."""
+    alone = ModelLaunch(tiles=2, ktiles=10, blocks_per_sm=2, sms=4, kslice_fmas=1000)
+    trace = model_trace(alone, sm_fma_per_ns=100.0)
+    assert [r[3] - r[2] for r in trace] == [100, 100] and {r[1] for r in trace} == {0, 1}
+    packed = ModelLaunch(tiles=512, ktiles=8, blocks_per_sm=4, sms=132, kslice_fmas=1000)
+    lw = last_wave(model_trace(packed, sm_fma_per_ns=100.0), 132, 4)
+    assert lw.idle_share == pytest.approx(16 * 0.25 / 132, abs=1e-3)

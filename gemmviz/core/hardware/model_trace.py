@@ -1,20 +1,21 @@
 """A block trace the model predicts, where no GPU recorded one: which SM would run each block, and when.
 
-The model is the one the waves' arithmetic assumes (`core/hardware/waves.py`): an SM holds `blocks_per_sm` blocks
-at once, each in its own slot running at that share of the SM's FP32 rate whether or not the other slots are
-full (a block cannot use more than its share), so a block's time is its FMAs over its share. The block
-scheduler hands blocks out in launch order to the slot free soonest, one per SM before a second on any (the
-first wave spreads over the SMs). Split-K runs one block per tile and slice of K; Stream-K (kernels/cpasync_any.cu
-with SCHED=1) runs SMs × blocks per SM blocks, each an even share of the tiles' K-slices
-(`core/kernels/cpasync_model.streamk_segments`, the kernel's own schedule). No memory stalls, no launch cost:
-a model to see the waves by, not a prediction of the time. No Qt, no GPU.
+The model: every SM does FMAs at its FP32 peak, shared evenly by the blocks resident on it (at most
+`blocks_per_sm`; a lone block has the whole SM), so an SM is busy exactly while it holds a block and the idle
+SM-time is the SMs without one (`core/hardware/last_wave.py`'s measure). The block scheduler hands blocks out in
+launch order, each to the SM holding the fewest (one per SM before a second on any: the first wave spreads over
+the SMs). Split-K runs one block per tile and slice of K; Stream-K (kernels/cpasync_any.cu with SCHED=1) runs
+SMs × blocks per SM blocks, each an even share of the tiles' K-slices (`core/kernels/cpasync_model.
+streamk_segments`, the kernel's own schedule). No memory stalls, no launch cost: a model to see the waves by,
+not a prediction of the time. No Qt, no GPU.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+import numpy as np
 
 from gemmviz.core.hardware.last_wave import LastWave
 from gemmviz.core.kernels import cpasync_model as cm
@@ -26,7 +27,7 @@ from gemmviz.core.session.results import Result
 # One FMA per FP32 lane per cycle: 128 lanes per SM at the H100's and H200's boost clock, 1.98 GHz
 SM_FMA_PER_NS = 128 * 1.98
 VARIANT = "gpu-cpasync-any"  # the kernel whose small-size fix the cases show (kernels/cpasync_any.cu)
-MAX_MODEL_BLOCKS = 200_000  # a model trace at most this long (the view draws a million; the model need not)
+MAX_MODEL_BLOCKS = 20_000  # a model trace at most this long: small sizes are what it is for (a step per block end)
 
 
 @dataclass(frozen=True)
@@ -57,19 +58,37 @@ class ModelLaunch:
 
 def model_trace(launch: ModelLaunch, sm_fma_per_ns: float = SM_FMA_PER_NS) -> list[list[int]]:
     """[[block, sm, start_ns, end_ns], ...] as a decoded trace (`core/hardware/block_trace.decode_trace`), sorted
-    by start, then block."""
+    by start, then block. One step per moment a block ends (a few per block at most)."""
     if launch.grid > MAX_MODEL_BLOCKS:
         raise ValueError(f"{launch.grid:,} blocks: the model traces at most {MAX_MODEL_BLOCKS:,}")
     if min(launch.tiles, launch.ktiles, launch.blocks_per_sm, launch.sms, launch.split, launch.kslice_fmas) < 1:
         raise ValueError("tiles, K-slices, blocks per SM, SMs, split and FMAs must each be at least 1")
-    slot_rate = sm_fma_per_ns / launch.blocks_per_sm  # FMAs per ns of one block
-    free = [(0, lane, sm) for lane in range(launch.blocks_per_sm) for sm in range(launch.sms)]  # a sorted heap
-    rows = []
-    for block, kslices in enumerate(launch.block_kslices()):
-        start, lane, sm = heapq.heappop(free)
-        end = start + max(1, round(kslices * launch.kslice_fmas / slot_rate))
-        rows.append([block, sm, start, end])
-        heapq.heappush(free, (end, lane, sm))
+    work = np.asarray(launch.block_kslices(), dtype=float) * launch.kslice_fmas
+    n, sms, per_sm = len(work), launch.sms, launch.blocks_per_sm
+    left = np.full((per_sm, sms), np.inf)  # FMAs left of the block in each slot of each SM (inf: an empty slot)
+    held = np.full((per_sm, sms), -1)  # which block
+    count = np.zeros(sms, dtype=int)  # blocks resident on each SM
+    start, end, where = np.zeros(n), np.zeros(n), np.zeros(n, dtype=int)
+    now, given = 0.0, 0
+    while True:
+        while given < n and count.min() < per_sm:  # the next block to the SM holding the fewest (lowest first)
+            sm = int(np.argmin(count))
+            slot = int(np.flatnonzero(np.isinf(left[:, sm]))[0])
+            left[slot, sm], held[slot, sm], start[given], where[given] = work[given], given, now, sm
+            count[sm] += 1
+            given += 1
+        if not count.any():
+            break
+        rate = sm_fma_per_ns / np.maximum(count, 1)  # FMAs per ns of each block on the SM
+        dt = float((left / rate).min())
+        now += dt
+        left -= dt * rate
+        done = left <= 1e-6 * work.max()
+        end[held[done]] = now
+        left[done], held[done] = np.inf, -1
+        count -= done.sum(axis=0)
+    first, last = np.rint(start).astype(np.int64), np.rint(end).astype(np.int64)
+    rows = [[b, int(where[b]), int(first[b]), int(max(last[b], first[b] + 1))] for b in range(n)]
     rows.sort(key=lambda r: (r[2], r[0]))
     return rows
 
@@ -188,9 +207,9 @@ define("lastwave.recorded", en="Block traces recorded on the GPU.", zh="GPU 上�
 define(
     "lastwave.model",
     en="No recorded traces of these builds are open: these are the model's (every SM at its FP32 peak, shared by "
-    "its slots; no memory stalls), not measurements.",
-    zh="没有打开这些构建的记录轨迹：以下是模型的轨迹（每个 SM 以 FP32 峰值运行，由其驻留槽位均分；不计访存停顿），"
-    "不是测量值。",
+    "the blocks it holds; no memory stalls), not measurements: its times are not the kernel's.",
+    zh="没有打开这些构建的记录轨迹：以下是模型的轨迹（每个 SM 以 FP32 峰值运行，由驻留其上的线程块均分；不计访存停顿），"
+    "不是测量值：其中的时间不是核函数的实际时间。",
 )
 define(
     "lastwave.head",
