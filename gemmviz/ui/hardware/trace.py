@@ -25,6 +25,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 
 from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
 from gemmviz.core.hardware.last_wave import LastWave, idle_tails, last_wave_steps
+from gemmviz.core.hardware.model_trace import MODEL_BACKEND
 from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.base import is_projector, legible
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
@@ -44,7 +45,6 @@ IDLE_ALPHA = "26"  # the idle area's tint (hex alpha of the foreground) beneath 
 # a view shorter than this many lines of its type (720p in projector type, beside the window's banners) drops the
 # residency plot and puts the time axis under the SMs: a two-line title left the SM plot too short to read
 COMPACT_LINES = 18
-MODEL_BACKEND = "model"  # a Result made by the model (core/hardware/model_trace.py), never measured
 
 
 def trace_lanes(trace: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -244,6 +244,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
+        self.compact: bool | None = None  # the SMs alone, no residency plot (a short view); None: not yet fitted
         self.rows = 0  # SM rows drawn
         self.blocks = 0  # bars drawn
         self.duration_us = 0.0
@@ -331,7 +332,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             return
         self._drawing = (result, (self.sm_count, self.blocks_per_sm), drawing)
         self.resident_plot = self.addPlot(row=1, col=0, enableMenu=False)
-        self.compact: bool | None = None  # not yet fitted to the view's height (_fit_rows)
+        self.compact = None  # a new layout: fitted to the view's height by _fit_rows
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         s = self.summary = drawing.summary
@@ -510,7 +511,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         """Both plots where the view has the height for them; else the SMs alone, the time axis under them (the
         waves are told apart by colour and their dashed lines)."""
         compact = 0 < self.height() < COMPACT_LINES * self.theme.font_pt * 96 / 72
-        if compact == getattr(self, "compact", None):
+        if compact == self.compact:
             return
         self.compact = compact
         axis = self.sms_plot.getAxis("bottom")
