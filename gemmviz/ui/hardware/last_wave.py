@@ -22,7 +22,7 @@ from gemmviz.ui.hardware.trace import SmTraceChart
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 
-SIZE = Problem(1024, 1024, 1024)  # issue 48's small size: 128×128 tiles fill under half of 132 SMs
+SIZE = Problem(1024, 1024, 1024)  # the small size: 128×128 tiles fill under half of 132 SMs
 MODEL_SMS = 132  # the H100's and H200's SMs: the GPUs the fix was measured on
 
 
