@@ -23,7 +23,8 @@ Recipes (ARG where one is taken):
                        cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
   traces-small=SIZE    benchmarks/traces_small.py: block traces of gpu-cpasync-any at SIZE³ (default 1024) in the
                        small-size fix's builds (128×128 tiles, 64×64 + split-K, Stream-K, the shipped split-K),
-                       as a session the Hardware tab's "Last wave: before / after" draws (under a minute)
+                       as $OUT/GPU-DATE-traces-small-SIZE.json.gz, a session the Hardware tab's "Last wave:
+                       before / after" draws (shipped: copied into assets/sessions/; under a minute)
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 

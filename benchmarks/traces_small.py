@@ -12,14 +12,20 @@ The builds (core/hardware/model_trace.small_size_fix, from the registry's rules,
   shipped   128×128 tiles with the split-K any_splits picks for them (what ran at 1024³ before the fit)
 Each runs through the engine (CudaRun.run: verified element-wise before and after its timed launches, kernel-only
 timing) with the block trace on (one untimed launch of the instrumented build, kernels/trace.cuh). Writes
-$OUT/traces-small-SIZE.json (a session: `gemmviz --session FILE`, or File ▸ Open). Under a minute on an H100.
+$OUT/GPU-DATE-traces-small-SIZE.json.gz (h100-2026-12-07-traces-small-1024.json.gz): a session that File ▸ Open
+reads, and that the app draws by itself once copied into assets/sessions/ (a companion: listed under the recorded
+sessions, never the one replayed at start). Under a minute on an H100.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime as _dt
+import gzip
+import json
 import os
+import re
 import sys
 import threading
 import time
@@ -31,13 +37,15 @@ import numpy as np
 from gemmviz.backends import default_backends
 from gemmviz.backends.cuda import CudaRun
 from gemmviz.backends.kernel_cache import compile_cubin
+from gemmviz.core.fileio import write_atomic
 from gemmviz.core.hardware.last_wave import last_wave
-from gemmviz.core.hardware.model_trace import VARIANT, FixCase, any_launch, small_size_fix
+from gemmviz.core.hardware.model_trace import TRACES_SMALL, VARIANT, FixCase, any_launch, small_size_fix
 from gemmviz.core.kernels import cpasync_model as cm
 from gemmviz.core.kernels.model import ceil_div
 from gemmviz.core.kernels.variants import VARIANTS, Variant
 from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, make_session, plan_jobs
 from gemmviz.core.problem import Problem
+from gemmviz.core.session.results import Session
 
 
 def cases(p: Problem) -> list[FixCase]:
@@ -60,6 +68,19 @@ def variant_for(case: FixCase, p: Problem) -> Variant:
     return v
 
 
+def write_session(session: Session, folder: Path, gpu: str, size: int) -> Path:
+    """The session as FOLDER/GPU-DATE-traces-small-SIZE.json.gz (GPU: "h100" of "NVIDIA H100 80GB HBM3"), checked
+    by the loader first, as Session.save does."""
+    model = re.search(r"\b([A-Z]+\d+[A-Z]*)\b", gpu.removeprefix("NVIDIA "))
+    tag = model.group(1).lower() if model else re.sub(r"[^a-z0-9]+", "-", gpu.lower()).strip("-") or "gpu"
+    day = (session.created or _dt.datetime.now(_dt.UTC).isoformat())[:10]
+    d = session.to_dict()
+    Session.from_dict(json.loads(json.dumps(d)))  # gemmviz never writes a session it would refuse
+    path = folder / (f"{tag}-{day}" + TRACES_SMALL.format(size=size))
+    write_atomic(path, gzip.compress(json.dumps(d, allow_nan=False).encode(), mtime=0))
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=1024, help="M = N = K (default 1024)")
@@ -74,6 +95,7 @@ def main() -> int:
     results = []
     with CudaRun() as run:
         sms = run.device.get_attribute(run.cuda.device_attribute.MULTIPROCESSOR_COUNT)
+        gpu = run.device.name()
         t0 = time.monotonic()
         todo = [(variant_for(c, p), c.config, traced) for c in cases(p) for traced in (False, True)]
         with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:  # every build at once
@@ -97,8 +119,7 @@ def main() -> int:
         run.config_override.pop(VARIANT, None)
     session = make_session(results, backends, settings, {"variants": [VARIANT], "command": " ".join(sys.argv)})
     session.label = f"gpu-cpasync-any block traces at {p.label}: the last wave before and after the small-size fix"
-    path = out / f"traces-small-{a.size}.json"
-    session.save(path)
+    path = write_session(session, out, gpu, a.size)
     print(f"wrote {path}")
     return 0 if all(r.status == "ok" and r.block_trace for r in results) else 1
 

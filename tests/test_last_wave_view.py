@@ -88,7 +88,10 @@ def test_a_full_wave_has_nothing_hatched(qapp):
         chart.deleteLater()
 
 
-def test_before_and_after_share_a_time_axis_and_fit_at_720p(qapp):
+def test_before_and_after_share_a_time_axis_and_fit_at_720p(qapp, monkeypatch):
+    from gemmviz.core.hardware import model_trace
+
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])  # the model's, whatever the package ships
     view = LastWaveView(None, PROJECTOR_720)
     layout_offscreen(view, *PANE_720)
     try:
@@ -113,8 +116,8 @@ def test_before_and_after_share_a_time_axis_and_fit_at_720p(qapp):
 
 
 def recorded_session(tmp_path) -> Path:
-    """A session holding a trace of each of traces_small.py's builds, as its run would save them (the traces
-    are the model's here: what is tested is the matching, not the GPU)."""
+    """A session holding a trace of each of traces_small.py's builds, written as its run writes it (the traces
+    are the model's here: what is tested is the matching and the file, not the GPU)."""
     results = []
     for case in traces_small().cases(P):
         trace = model_result(P, case).block_trace
@@ -122,8 +125,9 @@ def recorded_session(tmp_path) -> Path:
         r.config, r.block_trace = dict(case.config), trace
         results.append(r)
     env = {"backends": {"cuda": {"available": True, "sms": 132, "name": "NVIDIA H100 80GB HBM3"}}}
-    path = tmp_path / "traces-small-1024.json"
-    Session(results=results, environment=env, created="2026-12-07T12:00:00+00:00").save(path)
+    session = Session(results=results, environment=env, created="2026-12-07T12:00:00+00:00")
+    path = traces_small().write_session(session, tmp_path, "NVIDIA H100 80GB HBM3", 1024)
+    assert path.name == "h100-2026-12-07-traces-small-1024.json.gz"
     return path
 
 
@@ -139,7 +143,7 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         tab.view_combo.setCurrentIndex(LAST_WAVE_VIEW)
         view = tab.last_wave_view
         assert view.recorded and all(s.result.backend == "cuda" for s in view.shown)
-        assert "recorded on the GPU" in tab.text.toPlainText()
+        assert "recorded on NVIDIA H100 80GB HBM3, 2026-12-07" in tab.text.toPlainText()
         assert "(model)" not in title_text(view.chart)
         assert tab.player.isVisible() and tab.swept() is view.chart
         tab.toggle_play()
@@ -153,6 +157,29 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         tab.stop()
         tab.hide()
         tab.deleteLater()
+
+
+def test_a_shipped_recording_is_drawn_where_the_workspace_has_none(qapp, tmp_path, monkeypatch):
+    """Copied into assets/sessions/, the script's file is what the view draws on a laptop with no session of
+    its own (a companion, so never the session replayed at start)."""
+    from gemmviz.core.hardware import model_trace
+    from gemmviz.core.session.workspace import COMPANION_SUFFIX
+
+    path = recorded_session(tmp_path)
+    assert path.name.endswith(COMPANION_SUFFIX)
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [tmp_path / "h200-2026-12-01.json", path])
+    view = LastWaveView(Workspace(), PROJECTOR_720)
+    try:
+        assert view.recorded and view.recorded_on == "NVIDIA H100 80GB HBM3, 2026-12-07"
+        assert "(model)" not in title_text(view.chart)
+    finally:
+        view.deleteLater()
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
+    view = LastWaveView(Workspace(), PROJECTOR_720)
+    try:
+        assert not view.recorded and "(model)" in title_text(view.chart)
+    finally:
+        view.deleteLater()
 
 
 def test_the_gpu_scripts_builds_are_the_views_cases():

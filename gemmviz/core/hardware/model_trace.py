@@ -12,6 +12,7 @@ not a prediction of the time. No Qt, no GPU.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,7 +23,10 @@ from gemmviz.core.kernels import cpasync_model as cm
 from gemmviz.core.kernels.model import ceil_div
 from gemmviz.core.messages import Message, define, msg, render
 from gemmviz.core.problem import Problem
-from gemmviz.core.session.results import Result
+from gemmviz.core.session.results import Result, Session, SessionError
+from gemmviz.core.session.workspace import recorded_sessions
+
+log = logging.getLogger(__name__)
 
 # One FMA per FP32 lane per cycle: 128 lanes per SM at the H100's and H200's boost clock, 1.98 GHz
 SM_FMA_PER_NS = 128 * 1.98
@@ -139,6 +143,23 @@ def small_size_fix(p: Problem, sms: int = cm.SPLIT_K_SMS) -> list[FixCase]:
 
 
 MODEL_BACKEND = "model"  # a Result's backend where the model made its trace: never measured, never saved
+TRACES_SMALL = "-traces-small-{size}.json.gz"  # the end of benchmarks/traces_small.py's session file's name
+
+
+def shipped_fix_session(p: Problem) -> Session | None:
+    """The newest shipped recording of the fix's builds at square size `p` (assets/sessions/GPU-DATE-traces-small-
+    SIZE.json.gz, a companion opened on demand), or None: none shipped, or it does not load (logged)."""
+    if not p.m == p.n == p.k:
+        return None
+    end = TRACES_SMALL.format(size=p.m)
+    files = [f for f in recorded_sessions() if f.name.endswith(end)]
+    if not files:
+        return None
+    try:
+        return Session.load(files[-1])
+    except SessionError as exc:
+        log.warning("%s not loaded: %s", files[-1].name, exc)
+        return None
 
 
 def model_result(p: Problem, case: FixCase) -> Result:
@@ -168,10 +189,11 @@ def case_name(case: FixCase) -> Message:
     return msg("lastwave.case.tiles", tile=case.tile)
 
 
-def fix_messages(p: Problem, shown: list[tuple[FixCase, LastWave]], recorded: bool) -> list[Message]:
-    """The view's sentences, one a line: what the pair shows, where the traces came from, then each case's waves,
-    last wave and idle SM-time."""
-    out = [msg("lastwave.head", size=p.label), msg("lastwave.recorded" if recorded else "lastwave.model")]
+def fix_messages(p: Problem, shown: list[tuple[FixCase, LastWave]], recorded_on: str | None) -> list[Message]:
+    """The view's sentences, one a line: what the pair shows, where the traces came from (`recorded_on`: the
+    recording's GPU and date; None: the model), then each case's waves, last wave and idle SM-time."""
+    source = msg("lastwave.recorded", where=recorded_on) if recorded_on is not None else msg("lastwave.model")
+    out = [msg("lastwave.head", size=p.label), source]
     for case, last in shown:
         out.append(
             msg(
@@ -203,7 +225,7 @@ define(
     zh="{case:msg}：{blocks} 个线程块，{waves:.2f} 波；最后一波 {last} 个线程块，用了 {sms} 个 SM 中的 "
     "{used} 个；{idle:.0%} 的 SM 时间空闲；运行 {run_us:us}。",
 )
-define("lastwave.recorded", en="Block traces recorded on the GPU.", zh="GPU 上记录的线程块轨迹。")
+define("lastwave.recorded", en="Block traces recorded on {where}.", zh="在 {where} 上记录的线程块轨迹。")
 define(
     "lastwave.model",
     en="No recorded traces of these builds are open: these are the model's (every SM at its FP32 peak, shared by "
