@@ -204,3 +204,30 @@ def test_idle_share_stated_is_the_measure_of_the_trace_drawn():
     before = small_size_fix(P)[0]
     r = model_result(P, before)
     assert last_wave(r.block_trace, 132, 2).idle_share == pytest.approx(68 / 132)
+
+
+def test_the_last_wave_chart_exports_the_three_cases_one_above_the_other(qapp, tmp_path, monkeypatch):
+    """`gemmviz export --chart last-wave`: the cases stacked on one time axis, each headed by its case, in the
+    model where the session has no recording of them; written as an image of the size asked for."""
+    from PySide6.QtGui import QImage
+
+    from gemmviz.core.hardware import model_trace
+    from gemmviz.ui.export.exporters import export_chart, make_chart
+
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
+    stack = make_chart("last-wave", [], PROJECTOR_LIGHT)
+    layout_offscreen(stack, 1280, 720)
+    try:
+        heads = [title_text(c).splitlines()[0] for c in stack.charts]
+        assert [h.split(" · ")[0] for h in heads] == ["Before: 128×128 tiles", "After: 64×64 + split-K", "Stream-K"]
+        assert all(h.endswith("(model)") for h in heads)
+        assert {c.span_us for c in stack.charts} == {stack.pick.span_us}
+        assert all(c.compact for c in stack.charts)  # a third of 720 px each: the SMs alone, each with time
+        report = check(stack, MIN_PX_720)
+        assert report.seen > 10 and report.all() == [], report.all()
+    finally:
+        stack.hide()
+        stack.deleteLater()
+    path = export_chart("last-wave", [], tmp_path / "last-wave.png", 1280, 720, PROJECTOR_LIGHT)
+    image = QImage(str(path))
+    assert (image.width(), image.height()) == (1280, 720)

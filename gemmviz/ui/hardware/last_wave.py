@@ -1,6 +1,7 @@
 """The last wave, before and after the small-size fix: gpu-cpasync-any at 1024³ in its default tiles (one block
-per tile: part of one wave, most SMs idle), in the registry's fit (smaller tiles, K split) and in Stream-K, shown
-in turn on one SMs × time chart whose time axis they share, each with its idle SM-time hatched and stated.
+per tile: part of one wave, most SMs idle), in the registry's fit (smaller tiles, K split) and in Stream-K, each
+with its idle SM-time hatched and stated, on one time axis: in turn on one SMs × time chart (the Hardware tab's
+view), or one above the other (`LastWaveStack`, the `last-wave` chart an export draws).
 
 Recorded traces of the three builds are drawn where the workspace shows them (`benchmarks/traces_small.py` on a
 GPU), else where the package ships them (assets/sessions/GPU-DATE-traces-small-1024.json.gz); otherwise the
@@ -9,6 +10,7 @@ model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no G
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
@@ -50,6 +52,19 @@ class Shown:
     last: LastWave
 
 
+@dataclass(frozen=True)
+class Pick:
+    """The cases as drawn, and where their traces came from: a recording (its GPU and date) or the model (None)."""
+
+    shown: list[Shown]
+    recorded_on: str | None
+
+    @property
+    def span_us(self) -> float:
+        """The longest run: the time axis the cases share."""
+        return max((s.last.duration_ns for s in self.shown), default=0) / 1e3
+
+
 def recorded_match(case: FixCase, results: list[Result], p: Problem) -> Result | None:
     """A recorded, valid, traced result of this case's build at `p`: its tiles, its schedule and as many
     blocks as the case launches (which tells the split of K)."""
@@ -67,6 +82,55 @@ def recorded_match(case: FixCase, results: list[Result], p: Problem) -> Result |
     return None
 
 
+def _all_recorded(cases: list[FixCase], results: list[Result], p: Problem) -> list[Result] | None:
+    found = [recorded_match(case, results, p) for case in cases]
+    return [r for r in found if r is not None] if all(r is not None for r in found) else None
+
+
+def pick_cases(
+    p: Problem,
+    results: list[Result],
+    session_of: Callable[[Result], Session | None] = lambda _r: None,
+    shipped: Callable[[], Session | None] = lambda: None,
+) -> Pick:
+    """The fix's three cases at `p`: recorded where `results` hold all three builds' traces (`session_of` says
+    which session each came from), else where the `shipped` recording does, else the model's (recorded and model
+    traces are never mixed: like with like)."""
+    cases = small_size_fix(p, MODEL_SMS)
+    found, session = _all_recorded(cases, results, p), None
+    if found is not None:
+        session = session_of(found[0])
+    else:
+        recording = shipped()
+        found = _all_recorded(cases, recording.results, p) if recording is not None else None
+        session = recording if found is not None else None
+    recorded_on = None
+    if found is not None:
+        recorded_on = "?" if session is None else f"{session_gpu(session) or '?'}, {(session.created or '')[:10]}"
+    sms = (session_sms(session) if session is not None else None) or MODEL_SMS
+    shown = []
+    for i, case in enumerate(cases):
+        result, case_sms = (found[i], sms) if found is not None else (model_result(p, case), MODEL_SMS)
+        last = last_wave(result.block_trace or [], case_sms, case.launch.blocks_per_sm)
+        shown.append(Shown(case, result, case_sms, last))
+    return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None)
+
+
+def case_label(case: FixCase) -> str:
+    """A case in a few words, as its toggle and its chart in the export say it."""
+    if case.launch.stream_k:
+        return tr("Stream-K")
+    if case.launch.split > 1:
+        return tr("After: {tile} + split-K").format(tile=case.tile)
+    return tr("Before: {tile} tiles").format(tile=case.tile)
+
+
+def pick_sentences(p: Problem, pick: Pick, lang: str) -> str:
+    """The sentences beside the cases (core/hardware/model_trace.fix_messages), one paragraph each."""
+    shown = [(s.case, s.last) for s in pick.shown]
+    return "\n\n".join(render(m, lang) for m in fix_messages(p, shown, pick.recorded_on))
+
+
 class LastWaveView(QWidget):
     """Before / after toggles over one SMs × time chart; `sentences()` says each case's figures."""
 
@@ -75,9 +139,7 @@ class LastWaveView(QWidget):
         self.workspace = workspace
         self.lang = lang
         self.problem = SIZE
-        self.shown: list[Shown] = []
-        self.recorded = False
-        self.recorded_on: str | None = None  # the recording's GPU and date, where the traces are recorded
+        self.pick = Pick([], None)
         self._shipped: Session | None = None  # the shipped recording of the builds, if the package has one
         self._shipped_read = False
         layout = QVBoxLayout(self)
@@ -100,53 +162,37 @@ class LastWaveView(QWidget):
         self.buttons[0].setChecked(True)
         self.refresh()
 
-    def refresh(self) -> None:
-        """The cases: recorded where the workspace shows all three builds' traces, else where the package ships
-        a recording of them, else the model's (recorded and model traces are never mixed: like with like)."""
-        cases = small_size_fix(self.problem, MODEL_SMS)
-        found, session = self._recorded(cases)
-        self.recorded = session is not None
-        self.recorded_on = None
-        if session is not None:
-            self.recorded_on = f"{session_gpu(session) or '?'}, {(session.created or '')[:10]}".rstrip(", ")
-        sms = (session_sms(session) if session is not None else None) or MODEL_SMS
-        shown = []
-        for case, r in zip(cases, found):
-            result = r if r is not None else model_result(self.problem, case)
-            case_sms = sms if r is not None else MODEL_SMS
-            trace = result.block_trace or []
-            shown.append(Shown(case, result, case_sms, last_wave(trace, case_sms, case.launch.blocks_per_sm)))
-        self.shown = shown
-        self.chart.span_us = max(s.last.duration_ns for s in shown) / 1e3
-        for button, s in zip(self.buttons, shown):
-            button.setText(self._label(s.case))
-        self.show_case(max(0, self.group.checkedId()))
+    @property
+    def shown(self) -> list[Shown]:
+        return self.pick.shown
 
-    def _recorded(self, cases: list[FixCase]) -> tuple[list[Result | None], Session | None]:
-        """Each case's recorded result and the session they came from: the workspace's shown results, else the
-        shipped recording (read once); all None and None where either lacks a case."""
-        if self.workspace is not None:
-            results = [r for r in self.workspace.shown() if r.block_trace]
-            found = [recorded_match(case, results, self.problem) for case in cases]
-            first = found[0]
-            if first is not None and all(r is not None for r in found):
-                loaded = self.workspace.session_of(first)
-                return found, loaded.session if loaded is not None else Session(results=results)
+    @property
+    def recorded(self) -> bool:
+        return self.pick.recorded_on is not None
+
+    @property
+    def recorded_on(self) -> str | None:
+        """The recording's GPU and date, where the traces are recorded."""
+        return self.pick.recorded_on
+
+    def refresh(self) -> None:
+        """The cases (pick_cases) of the workspace's shown results, else the shipped recording, else the model."""
+        results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
+        self.pick = pick_cases(self.problem, results, self._session_of, self._shipped_session)
+        self.chart.span_us = self.pick.span_us
+        for button, s in zip(self.buttons, self.shown):
+            button.setText(case_label(s.case))
+        self.show_case(self.current())
+
+    def _session_of(self, r: Result) -> Session | None:
+        loaded = self.workspace.session_of(r) if self.workspace is not None else None
+        return loaded.session if loaded is not None else None
+
+    def _shipped_session(self) -> Session | None:
+        """The package's recording of the builds, read once."""
         if not self._shipped_read:
             self._shipped, self._shipped_read = shipped_fix_session(self.problem), True
-        if self._shipped is not None:
-            found = [recorded_match(case, self._shipped.results, self.problem) for case in cases]
-            if all(r is not None for r in found):
-                return found, self._shipped
-        return [None] * len(cases), None
-
-    @staticmethod
-    def _label(case: FixCase) -> str:
-        if case.launch.stream_k:
-            return tr("Stream-K")
-        if case.launch.split > 1:
-            return tr("After: {tile} + split-K").format(tile=case.tile)
-        return tr("Before: {tile} tiles").format(tile=case.tile)
+        return self._shipped
 
     def show_case(self, index: int) -> None:
         if not self.shown:
@@ -159,8 +205,7 @@ class LastWaveView(QWidget):
         return max(0, self.group.checkedId())
 
     def sentences(self) -> str:
-        shown = [(s.case, s.last) for s in self.shown]
-        return "\n\n".join(render(m, self.lang) for m in fix_messages(self.problem, shown, self.recorded_on))
+        return pick_sentences(self.problem, self.pick, self.lang)
 
     def apply_theme(self, theme: Theme) -> None:
         self.chart.apply_theme(theme)
@@ -172,3 +217,24 @@ class LastWaveView(QWidget):
             font = button.font()
             font.setPointSizeF(theme.font_pt)
             button.setFont(font)
+
+
+class LastWaveStack(QWidget):
+    """The three cases one above the other on one time axis, each chart headed by its case: the `last-wave`
+    chart an export draws (a slide's before / after at a glance)."""
+
+    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None) -> None:
+        super().__init__(parent)
+        self.pick = pick
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.charts: list[SmTraceChart] = []
+        for i, s in enumerate(pick.shown):
+            chart = SmTraceChart(theme)
+            chart.span_us = pick.span_us
+            chart.heading = case_label(s.case)
+            chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
+            chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+            layout.addWidget(chart, 1)
+            self.charts.append(chart)

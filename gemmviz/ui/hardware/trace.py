@@ -241,6 +241,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.sm_count: int | None = None
         self.blocks_per_sm: int | None = None  # the kernel's occupancy, where the caller knows it
         self.span_us: float | None = None  # the time axis at least this long: traces shown in turn share one
+        self.heading: str | None = None  # the title's head in place of "series at size" (a case of a comparison)
+        self.time_label = True  # "time (µs)" under a compact chart (charts stacked on one axis: the lowest only)
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
@@ -380,9 +382,14 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # at 720p in projector type a third line left the SM plot too short to read
         last = self.last
         waves = last.waves if last is not None else s.waves
-        title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
-            series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
-        )
+        if self.heading is not None:
+            title = tr("{case} · {blocks} blocks, {waves} waves").format(
+                case=plain(self.heading), blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
+            )
+        else:
+            title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
+                series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
+            )
         if result.backend == MODEL_BACKEND:
             title += " " + tr("(model)")
         if last is not None:
@@ -519,8 +526,10 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             self.ci.removeItem(self.resident_plot)
             self.resident_plot.hide()
             axis.setTicks(None)
-            axis.setLabel(tr("time (µs)"), color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
-            axis.setHeight(int(self.theme.font_pt * 96 / 72 * 3.2))
+            px = self.theme.font_pt * 96 / 72
+            if self.time_label:
+                axis.setLabel(tr("time (µs)"), color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+            axis.setHeight(int(px * (3.2 if self.time_label else 1.8)))
         else:
             if self.resident_plot.scene() is None:
                 self.ci.addItem(self.resident_plot, row=1, col=0)
@@ -542,6 +551,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             step *= 2
         # the last SM's label stays clear of the one below it
         values = {0, *range(step, self.rows - step // 2, step), self.rows - 1}
+        if 0 < height_px < line_px * 2.4:  # no room for two numbers apart: the last SM's alone (how many there are)
+            values = {self.rows - 1}
         ticks = [(y + 0.5, str(y)) for y in sorted(values)]
         axis = self.sms_plot.getAxis("left")
         if getattr(self, "_sm_tick_values", None) != ticks:
