@@ -130,6 +130,7 @@ ZH = {
     "{series} at {size}: no block trace": "{series}，规模 {size}：没有线程块轨迹",
     "{series} at {size}: {blocks} blocks, {waves} waves": "{series}，规模 {size}：{blocks} 个线程块，{waves} 波",
     "(model)": "（模型）",
+    "{blocks} blocks, {waves} waves": "{blocks} 个线程块，{waves} 波",
     "{case} · {blocks} blocks, {waves} waves": "{case} · {blocks} 个线程块，{waves} 波",
     "last wave": "最后一波",
     "gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces where the session has them, else the model's)": "gpu-cpasync-any 在 1024³ 时小规模修复前后的对比，空闲的 SM 时间以斜线标出（会话中有记录的轨迹时用记录，否则用模型的轨迹）",

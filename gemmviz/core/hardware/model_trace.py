@@ -193,7 +193,7 @@ def fix_messages(p: Problem, shown: list[tuple[FixCase, LastWave]], recorded_on:
     """The view's sentences, one a line: what the pair shows, where the traces came from (`recorded_on`: the
     recording's GPU and date; None: the model), then each case's waves, last wave and idle SM-time."""
     source = msg("lastwave.recorded", where=recorded_on) if recorded_on is not None else msg("lastwave.model")
-    out = [msg("lastwave.head", size=p.label), source]
+    out = [msg("lastwave.head", kernel=VARIANT, size=p.label), source]
     for case, last in shown:
         out.append(
             msg(
@@ -235,8 +235,8 @@ define(
 )
 define(
     "lastwave.head",
-    en="At {size} the tiles fill part of one wave: the hatched SM-time is idle. Smaller tiles with K split, or "
-    "Stream-K's even share of K-slices per block, fill the SMs.",
-    zh="在 {size} 时，分块只填满一波的一部分：斜线区域是空闲的 SM 时间。更小的分块加上 split-K，或 Stream-K 让每个"
-    "线程块分到均等的 K 切片，可以填满 SM。",
+    en="{kernel} at {size}: its default tiles fill part of one wave, and the hatched SM-time is idle. "
+    "Smaller tiles with K split, or Stream-K's even share of K-slices per block, fill the SMs.",
+    zh="{kernel}，规模 {size}：默认分块只填满一波的一部分，斜线区域是空闲的 SM 时间。更小的分块加上 "
+    "split-K，或 Stream-K 让每个线程块分到均等的 K 切片，可以填满 SM。",
 )

@@ -156,6 +156,7 @@ class LastWaveView(QWidget):
             row.addWidget(button)
         layout.addLayout(row)
         self.chart = SmTraceChart(theme)
+        self.chart.heading = ""  # the toggles name the case, the sentences the kernel and size: a short title
         layout.addWidget(self.chart, 1)
         self.apply_button_font(theme)
         self.group.idClicked.connect(self.show_case)

@@ -241,7 +241,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.sm_count: int | None = None
         self.blocks_per_sm: int | None = None  # the kernel's occupancy, where the caller knows it
         self.span_us: float | None = None  # the time axis at least this long: traces shown in turn share one
-        self.heading: str | None = None  # the title's head in place of "series at size" (a case of a comparison)
+        # the title's head in place of "series at size" (a case of a comparison); "": none (the view names it)
+        self.heading: str | None = None
         self.time_label = True  # "time (µs)" under a compact chart (charts stacked on one axis: the lowest only)
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
@@ -382,7 +383,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # at 720p in projector type a third line left the SM plot too short to read
         last = self.last
         waves = last.waves if last is not None else s.waves
-        if self.heading is not None:
+        if self.heading == "":  # named around it (a toggle, a caption): the figures alone
+            title = tr("{blocks} blocks, {waves} waves").format(blocks=f"{s.blocks:,}", waves=f"{waves:.2f}")
+        elif self.heading is not None:
             title = tr("{case} · {blocks} blocks, {waves} waves").format(
                 case=plain(self.heading), blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
             )
@@ -627,7 +630,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
         label.item.setTextWidth(-1)
         # where a line is too wide: the first line after its first comma, the statement at its dash
-        wrapped = self._title.replace(", ", "<br>", 1)
+        wrapped = (
+            self._title.replace(", ", "<br>", 1) if ", " in self._title else self._title.replace("，", "，<br>", 1)
+        )
         for text in (self._title, self._title.replace(" — ", "<br>"), wrapped, wrapped.replace(" — ", "<br>")):
             pt: float = base
             label.setText(text, size=f"{pt}pt")
