@@ -151,6 +151,11 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         assert 0 < view.chart.time_us < view.chart.duration_us
         view.buttons[1].click()  # another case: the sweep stops on the whole run
         assert not tab.timer.isActive() and view.chart.time_us == view.chart.duration_us
+        tab.toggle_play()
+        tab._tick()
+        tab.view_combo.setCurrentIndex(LAST_WAVE_VIEW - 1)  # another view mid-sweep: it stops there too
+        tab.view_combo.setCurrentIndex(LAST_WAVE_VIEW)
+        assert not tab.timer.isActive() and view.chart.time_us == view.chart.duration_us
         report = check(view, MIN_PX_720)  # (the tab's own controls take the window's font, set by the window)
         assert report.seen > 5 and report.all() == [], report.all()
     finally:

@@ -325,8 +325,10 @@ class HardwareTab(QSplitter):
         return self.last_wave_view.chart if self.view_combo.currentIndex() == LAST_WAVE_VIEW else self.trace_chart
 
     def _restart_sweep(self) -> None:
-        """Another case of the before / after: the sweep stops and shows the whole run."""
+        """Another view or case of the before / after: the sweep stops and the chart shows the whole run."""
         self.stop()
+        chart = self.swept()
+        chart.set_time(chart.duration_us)
         self.slider.blockSignals(True)
         self.slider.setValue(self.slider.maximum())
         self.slider.blockSignals(False)
