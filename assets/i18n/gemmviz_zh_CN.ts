@@ -238,6 +238,16 @@ chart's legend) or choose another baseline</source>
         <translation>SM 轨迹</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/core/charts/kinds.py" line="303" />
+        <source>last wave</source>
+        <translation>最后一波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/charts/kinds.py" line="304" />
+        <source>gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces where the session has them, else the model's)</source>
+        <translation>gpu-cpasync-any 在 1024³ 时小规模修复前后的对比，空闲的 SM 时间以斜线标出（会话中有记录的轨迹时用记录，否则用模型的轨迹）</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="191" />
         <source>median time vs size (log-log)</source>
         <translation>中位时间随规模的变化（双对数坐标）</translation>
@@ -505,90 +515,100 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="144" />
         <source>Hierarchical roofline</source>
         <translation>分层 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="161" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="202" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="216" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="159" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="173" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
         <source>Gap between two kernels</source>
         <translation>两个核函数之间的差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
+        <source>Last wave: before / after</source>
+        <translation>最后一波：修复前 / 修复后</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="99" />
+        <source>{n} blocks</source>
+        <translation>{n} 个线程块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="272" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="502" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="693" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="308" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="350" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="351" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="449" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="405" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="453" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="497" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="698" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="464" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="519" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -675,9 +695,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="311" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="314" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="346" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="146" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="345" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
@@ -879,42 +898,63 @@ caches</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="34" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="38" />
         <source>No block trace in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="335" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="373" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="348" />
-        <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
-        <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="387" />
+        <source>{blocks} blocks, {waves} waves</source>
+        <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="357" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="389" />
+        <source>{case} · {blocks} blocks, {waves} waves</source>
+        <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="393" />
+        <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
+        <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="397" />
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="534" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="357" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="394" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="416" />
+        <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
+        <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="475" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="432" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="514" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="464" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="573" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -2337,6 +2377,21 @@ model</source>
         <location filename="../../gemmviz/ui/lesson/deck.py" line="61" />
         <source>end the lesson</source>
         <translation>结束课程</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="122" />
+        <source>Stream-K</source>
+        <translation>Stream-K</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="124" />
+        <source>After: {tile} + split-K</source>
+        <translation>修复后：{tile} + split-K</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="125" />
+        <source>Before: {tile} tiles</source>
+        <translation>修复前：{tile} 分块</translation>
     </message>
 </context>
 <context>

@@ -200,8 +200,8 @@ def explain_counters(r, lang: str) -> str:
     return explain.explain_counters(r, lang)
 
 
-def explain_trace(r, lang: str, sm_count: int | None = None, summary=None) -> str:
-    return explain.explain_trace(r, sm_count, summary, lang)
+def explain_trace(r, lang: str, sm_count: int | None = None, summary=None, last=None) -> str:
+    return explain.explain_trace(r, sm_count, summary, lang, last)
 
 
 def add_menu(window) -> QMenu:
