@@ -1,6 +1,5 @@
-"""The window's edges: notices above the tabs (no GPU here, a replayed session), on as many lines as each
-allows (the no-GPU notice two) and elided to the width they get, with the whole text in the tooltip and a close
-button, so they never ask the window for more width;
+"""The window's edges: one-line notices above the tabs (no GPU here, a replayed session), elided to the width
+they get, their point first, with the whole text in the tooltip and a close button, so they never ask the window for more width;
 the tabs, whose titles are cut longest first where the bar is too narrow for them all (1280×720 in projector
 type with the control panel open needs about 1,200 px for seven titles and gets 790), each whole title in its
 tab's tooltip, no title pushed behind scroll arrows; and the run's progress in the status bar."""
@@ -10,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QTextLayout
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -29,31 +28,24 @@ from gemmviz.ui.text import tr
 
 
 class ElidedLabel(QLabel):
-    """Plain text on at most `max_lines` lines (broken between words), cut with … where it does not fit."""
+    """Plain text on one line, cut with … where it does not fit."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None, max_lines: int = 1):
+    def __init__(self, text: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self.full_text = ""
-        self.max_lines = max_lines
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(40)
         self.set_full_text(text)
 
     def set_full_text(self, text: str) -> None:
-        self.full_text = " ".join(text.split())  # one paragraph: newlines from the source become spaces
+        self.full_text = " ".join(text.split())  # one line: newlines from the source become spaces
         self.setToolTip(self.full_text)
         self._elide()
 
     def _elide(self) -> None:
-        width = max(self.contentsRect().width(), 20)
-        lines = fitted_lines(self.full_text, self.font(), width, self.max_lines)
-        shown = "\n".join(lines)
-        if shown != self.text():
-            before = self.text().count("\n")
-            super().setText(shown)
-            if shown.count("\n") != before:
-                self.updateGeometry()  # one line more or less: the layout gives the label its new height
+        width = self.contentsRect().width()
+        super().setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(width, 20)))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -65,35 +57,14 @@ class ElidedLabel(QLabel):
             self._elide()
 
 
-def fitted_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
-    """`text` broken between words into lines `width` pixels wide, at most `max_lines` of them, the last cut
-    with … where the rest does not fit on it."""
-    metrics = QFontMetrics(font)
-    if max_lines <= 1 or metrics.horizontalAdvance(text) <= width:
-        return [metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)]
-    layout = QTextLayout(text, font)
-    layout.beginLayout()
-    starts: list[int] = []
-    while len(starts) < max_lines:
-        line = layout.createLine()
-        if not line.isValid():
-            break
-        line.setLineWidth(width)
-        starts.append(line.textStart())
-    layout.endLayout()
-    lines = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
-    lines[-1] = metrics.elidedText(lines[-1], Qt.TextElideMode.ElideRight, width)
-    return lines
-
-
 class Banner(QWidget):
     """An ElidedLabel with a ✕ button that hides it until its text changes."""
 
-    def __init__(self, style: str = "", parent: QWidget | None = None, max_lines: int = 1):
+    def __init__(self, style: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.label = ElidedLabel(max_lines=max_lines)
+        self.label = ElidedLabel()
         self.close_button = QToolButton()
         self.close_button.setText("✕")
         self.close_button.setToolTip(tr("Hide this notice"))
