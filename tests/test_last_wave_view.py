@@ -176,7 +176,8 @@ def test_a_shipped_recording_is_drawn_where_the_workspace_has_none(qapp, tmp_pat
     view = LastWaveView(Workspace(), PROJECTOR_720)
     try:
         assert view.recorded and view.recorded_on == "NVIDIA H100 80GB HBM3, 2026-12-07"
-        assert "(model)" not in title_text(view.chart)
+        assert "(model)" not in title_text(view.chart) and view.chart.time_words is None  # measured µs
+        assert view.pick.origin == ("NVIDIA H100 80GB HBM3", "2026-12-07", "measured")
     finally:
         view.deleteLater()
     monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
@@ -228,6 +229,11 @@ def test_the_last_wave_chart_exports_the_three_cases_one_above_the_other(qapp, t
         assert all(h.endswith("(model)") for h in heads)
         assert {c.span_us for c in stack.charts} == {stack.pick.span_us}
         assert all(c.compact for c in stack.charts)  # a third of 720 px each: the SMs alone, each with time
+        # the model's times are not the kernel's (every SM at its FP32 peak): the axis and the footer say so, and
+        # the footer does not name the session's GPU as the traces' source
+        assert {c.time_words for c in stack.charts} == {"model time (µs), not measured"}
+        assert not any(c.show_tail for c in stack.charts)  # one share per case, the idle SM-time's
+        assert stack.origins() == [(None, "", "model")]
         report = check(stack, MIN_PX_720)
         assert report.seen > 10 and report.all() == [], report.all()
     finally:
@@ -236,3 +242,13 @@ def test_the_last_wave_chart_exports_the_three_cases_one_above_the_other(qapp, t
     path = export_chart("last-wave", [], tmp_path / "last-wave.png", 1280, 720, PROJECTOR_LIGHT)
     image = QImage(str(path))
     assert (image.width(), image.height()) == (1280, 720)
+
+
+def test_a_model_footer_names_no_machine():
+    from gemmviz.ui.export.exporters import footer_text
+
+    line = footer_text([(None, "", "model")])
+    assert line.startswith("the model's traces, not measured · gemmviz") and "no GPU" not in line
+    assert footer_text([("NVIDIA H100 80GB HBM3", "2026-12-07", "measured")]).startswith(
+        "NVIDIA H100 80GB HBM3 2026-12-07 measured"
+    )

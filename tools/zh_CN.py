@@ -1,6 +1,7 @@
 """The zh_CN translations of the window's strings, by English source text (tools/fill_ts.py writes them into the .ts)."""
 
 ZH = {
+    "model time (µs), not measured": "模型时间（µs），非实测",
     "&Language": "语言(&L)",
     "As the system": "跟随系统",
     "gemmviz {version}: see why tiled matrix multiplication is fast.": "gemmviz {version}：看看分块矩阵乘法为什么快。",

@@ -887,13 +887,13 @@ caches</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="99" />
-        <location filename="../../gemmviz/ui/status.py" line="127" />
+        <location filename="../../gemmviz/ui/status.py" line="70" />
+        <location filename="../../gemmviz/ui/status.py" line="98" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="332" />
+        <location filename="../../gemmviz/ui/status.py" line="303" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -903,58 +903,58 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="373" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="379" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="387" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="393" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="389" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="395" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="393" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="399" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="397" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="403" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="534" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="543" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="416" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="475" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="481" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="514" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="523" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="573" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="583" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -2379,17 +2379,22 @@ model</source>
         <translation>结束课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="122" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="125" />
+        <source>model time (µs), not measured</source>
+        <translation>模型时间（µs），非实测</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="131" />
         <source>Stream-K</source>
         <translation>Stream-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="124" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="133" />
         <source>After: {tile} + split-K</source>
         <translation>修复后：{tile} + split-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="125" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="134" />
         <source>Before: {tile} tiles</source>
         <translation>修复前：{tile} 分块</translation>
     </message>

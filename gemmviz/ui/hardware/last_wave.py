@@ -58,6 +58,7 @@ class Pick:
 
     shown: list[Shown]
     recorded_on: str | None
+    origin: tuple[str | None, str, str] = (None, "", "model")  # (GPU, date, how) for an export's footer
 
     @property
     def span_us(self) -> float:
@@ -104,16 +105,24 @@ def pick_cases(
         recording = shipped()
         found = _all_recorded(cases, recording.results, p) if recording is not None else None
         session = recording if found is not None else None
-    recorded_on = None
+    recorded_on: str | None = None
+    origin: tuple[str | None, str, str] = (None, "", "model")
     if found is not None:
         recorded_on = "?" if session is None else f"{session_gpu(session) or '?'}, {(session.created or '')[:10]}"
+        origin = (None, "", "measured") if session is None else (session_gpu(session), session.created[:10], "measured")
     sms = (session_sms(session) if session is not None else None) or MODEL_SMS
     shown = []
     for i, case in enumerate(cases):
         result, case_sms = (found[i], sms) if found is not None else (model_result(p, case), MODEL_SMS)
         last = last_wave(result.block_trace or [], case_sms, case.launch.blocks_per_sm)
         shown.append(Shown(case, result, case_sms, last))
-    return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None)
+    return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None, origin)
+
+
+def model_time_words(pick: Pick) -> str | None:
+    """The time axis's name where the traces are the model's: its times assume every SM at its FP32 peak, so a
+    case that fills more SMs looks much faster than it measures (an SM's lone block is far from its peak)."""
+    return None if pick.recorded_on is not None else tr("model time (µs), not measured")
 
 
 def case_label(case: FixCase) -> str:
@@ -157,6 +166,7 @@ class LastWaveView(QWidget):
         layout.addLayout(row)
         self.chart = SmTraceChart(theme)
         self.chart.heading = ""  # the toggles name the case, the sentences the kernel and size: a short title
+        self.chart.show_tail = False
         layout.addWidget(self.chart, 1)
         self.apply_button_font(theme)
         self.group.idClicked.connect(self.show_case)
@@ -181,6 +191,7 @@ class LastWaveView(QWidget):
         results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
         self.pick = pick_cases(self.problem, results, self._session_of, self._shipped_session)
         self.chart.span_us = self.pick.span_us
+        self.chart.time_words = model_time_words(self.pick)
         for button, s in zip(self.buttons, self.shown):
             button.setText(case_label(s.case))
         self.show_case(self.current())
@@ -236,6 +247,13 @@ class LastWaveStack(QWidget):
             chart.span_us = pick.span_us
             chart.heading = case_label(s.case)
             chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
+            chart.time_words = model_time_words(pick)
+            chart.show_tail = False
             chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
             layout.addWidget(chart, 1)
             self.charts.append(chart)
+
+    def origins(self) -> list[tuple[str | None, str, str]]:
+        """Where the drawn traces came from, for the export's footer: the recording's GPU and date, or the model
+        (not the session's the export was asked of: the traces may come from the shipped recording or none)."""
+        return [self.pick.origin]

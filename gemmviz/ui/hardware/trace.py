@@ -244,6 +244,10 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # the title's head in place of "series at size" (a case of a comparison); "": none (the view names it)
         self.heading: str | None = None
         self.time_label = True  # "time (µs)" under a compact chart (charts stacked on one axis: the lowest only)
+        self.time_words: str | None = None  # the time axis's name where it is not a measured time (a model's)
+        # the last wave's tail marked ("tail 25%": the time after the first SM ran dry); off where the cases are
+        # compared by their idle SM-time (the last-wave view), which a second share beside it only muddles
+        self.show_tail = True
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
@@ -350,7 +354,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         top = self.rows  # the lanes take the plot's whole height; the tail's label sits inside, at the top
         font = QFont()
         font.setPointSize(self.theme.font_pt)
-        self._draw_tail(s, top, font)
+        if self.show_tail:
+            self._draw_tail(s, top, font)
+        self._frame(top)
         self._draw_waves(drawing)
         self._draw_resident(drawing, font)
         self._add_sweep(top)
@@ -402,7 +408,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # over the SM axis too: beside it, a projector's two lines of title took three
         self.sms_plot.layout.removeItem(self.sms_plot.titleLabel)
         self.sms_plot.layout.addItem(self.sms_plot.titleLabel, 0, 0, 1, 3)
-        style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
+        style_plot(self.resident_plot, theme, "", self.time_words or tr("time (µs)"), tr("resident"))
         for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
@@ -464,7 +470,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                 self.sms_plot.addItem(bars)
 
     def _draw_tail(self, s: TraceSummary, top: float, font: QFont) -> None:
-        """The last wave's tail shaded and labelled; the SM axis's ticks and both ranges of the SM plot."""
+        """The last wave's tail shaded and labelled."""
         theme = self.theme
         tail_from = self.duration_us * (1 - s.tail_pct / 100)
         tail = pg.LinearRegionItem(
@@ -482,6 +488,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
         self.tail_label = label
+
+    def _frame(self, top: float) -> None:
+        """The SM axis's ticks and both ranges of the SM plot."""
         self._sm_tick_values: list[tuple[float, str]] | None = None  # a new plot: its axis has none yet
         self.sms_plot.setYRange(0, top, padding=0)
         self._sm_ticks()
@@ -531,7 +540,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             axis.setTicks(None)
             px = self.theme.font_pt * 96 / 72
             if self.time_label:
-                axis.setLabel(tr("time (µs)"), color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+                words = self.time_words or tr("time (µs)")
+                axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
             axis.setHeight(int(px * (3.2 if self.time_label else 1.8)))
         else:
             if self.resident_plot.scene() is None:
@@ -671,7 +681,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             text_px = item.boundingRect().height() + 6
             top = data_top / max(0.2, 1 - text_px / height_px)
             plot.setYRange(0, max(top, data_top * 1.1), padding=0)
-        self.tail_label.setPos(self.duration_us, self.rows + pad)
+        if self.show_tail:
+            self.tail_label.setPos(self.duration_us, self.rows + pad)
         self._sm_ticks()
 
     def set_time(self, time_us: float) -> None:
