@@ -54,7 +54,8 @@ METRICS = (DURATION, L2_HIT, ACTIVE, CYCLES)
 KERNEL_REGEX = "gemm|xmma|cutlass|splitK|wgmma"
 FP32_VARIANT = "gpu-cpasync-any"
 TF32_VARIANT = "gpu-wgmma-tf32"
-SIZES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
+SIZES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"  # the table's order of sizes
+SWEEP_SIZES = "1000,1024,2048,4096,2000x3000x1000,2048x3072x4096,8192"  # the sweep's: the longest last
 DASH = "—"
 Size = tuple[int, int, int]
 
@@ -554,31 +555,56 @@ def launch_size(size: Size, only: Sequence[str], manifest: Path) -> int:
     return 0
 
 
-def build(sizes: Sequence[Size], only: Sequence[str]) -> int:
-    """Compile every build the sweep will launch, before any process runs under ncu: the FP32 builds into
-    fp32_round3's shared cubin folder, the TF32 options into the kernel cache (GEMMVIZ_CACHE_DIR)."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def _engine_builds(sizes: Sequence[Size], only: Sequence[str]) -> list[tuple]:
+    """(variant, params, config, arch, gpu) of every engine launch the sweep makes ("shipped", "registry", the TF32
+    options), with the configuration the engine picks at each size."""
     from gemmviz.backends.cuda import CudaRun
-    from gemmviz.backends.kernel_cache import compile_cubin
     from gemmviz.core.kernels.variants import VARIANTS
+    from gemmviz.core.measure.bench import plan_jobs
+    from gemmviz.core.problem import Problem
 
-    f32, _ = _scripts()
-    launches = [e for s in sizes for e in plan(s, only)]
-    t0 = time.monotonic()
-    cubins = f32.compile_all([e["config"] for e in launches if e["variant"] is None], ROOT / "kernels", "sm_90a")
-    bad = [k for k, v in cubins.items() if isinstance(v, str)]
-    print(f"FP32: {len(cubins)} builds in {time.monotonic() - t0:.0f} s, {len(bad)} failed {bad}", flush=True)
+    found: dict[str, tuple] = {}
     with CudaRun() as run:
         gpu = run.device.name()
-    tf32 = {
-        json.dumps(e["config"], sort_keys=True): e["config"] for e in launches if e["rung"] == "TF32" and e["config"]
-    }
-    variant = VARIANTS[TF32_VARIANT]
+        for s in sizes:
+            p = Problem(*s)
+            for e in plan(s, only):
+                if e["variant"] in (None, "cublas", "cublas-tf32"):
+                    continue
+                variant = VARIANTS[e["variant"]]
+                if e["config"] is None:
+                    run.config_override.pop(variant.name, None)
+                else:
+                    run.config_override[variant.name] = e["config"]
+                config, _note = run._configure(p, variant)
+                (job,) = plan_jobs([variant.name], [p])
+                arch = "sm_90a" if variant.runner == "wgmma-tma" else run.arch
+                key = json.dumps([variant.name, config, job.params_dict, arch], sort_keys=True)
+                found[key] = (variant, job.params_dict, config, arch, gpu)
+    return list(found.values())
+
+
+def build(sizes: Sequence[Size], only: Sequence[str]) -> int:
+    """Compile every build the sweep will launch, before any process runs under ncu (in parallel): the FP32 builds
+    into fp32_round3's shared cubin folder, the engine's (shipped, registry, TF32 options) into the kernel cache
+    (GEMMVIZ_CACHE_DIR), with the configuration the engine picks at each size."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gemmviz.backends.kernel_cache import compile_cubin
+
+    f32, _ = _scripts()
+    t0 = time.monotonic()
+    configs = [e["config"] for s in sizes for e in plan(s, only) if e["variant"] is None]
+    engine = _engine_builds(sizes, only)
     with ThreadPoolExecutor(8) as pool:
-        futures = [pool.submit(compile_cubin, variant, {}, c, "sm_90a", gpu) for c in tf32.values()]
-        failed = sum(1 for f in futures if f.exception() is not None)
-    print(f"TF32: {len(tf32)} builds, {failed} failed, {time.monotonic() - t0:.0f} s in all", flush=True)
+        fp32 = pool.submit(f32.compile_all, configs, ROOT / "kernels", "sm_90a") if configs else None
+        futures = [pool.submit(compile_cubin, *job) for job in engine]
+        failed = [str(f.exception())[:200] for f in futures if f.exception() is not None]
+        cubins = fp32.result() if fp32 else {}
+    bad = [k for k, v in cubins.items() if isinstance(v, str)]
+    print(f"FP32 builds: {len(cubins)}, {len(bad)} failed {bad}", flush=True)
+    print(f"engine builds: {len(engine)}, {len(failed)} failed {failed}", flush=True)
+    print(f"built in {time.monotonic() - t0:.0f} s", flush=True)
     return 0
 
 
@@ -594,9 +620,11 @@ def _step(argv: list[str], limit: float, log: Path) -> dict:
     return {"command": shlex.join(argv), "status": status, "seconds": round(time.monotonic() - t0, 1)}
 
 
-def ncu_argv(ncu: str, report: Path) -> list[str]:
-    """ncu's options for the sweep: the four metrics (one pass), GEMM kernels only, the card's clocks, caches
-    flushed before each profiled kernel, every launch of every process."""
+def ncu_argv(ncu: str, report: Path, demangled: bool = True) -> list[str]:
+    """ncu's options for the sweep: the four metrics (one pass), GEMM kernels only (the filter matched against
+    demangled names where `demangled`), the card's clocks, caches flushed before each profiled kernel, every
+    launch of every process."""
+    base = ["--kernel-name-base", "demangled"] if demangled else []
     return [
         ncu,
         "--export",
@@ -608,8 +636,7 @@ def ncu_argv(ncu: str, report: Path) -> list[str]:
         "all",
         "--target-processes",
         "all",
-        "--kernel-name-base",
-        "demangled",
+        *base,
         "--kernel-name",
         f"regex:{KERNEL_REGEX}",
         "--metrics",
@@ -634,6 +661,7 @@ def sweep(sizes: Sequence[Size], only: Sequence[str], out: Path, budget: float, 
     def save() -> None:
         (out / "sweep.json").write_text(json.dumps(rec, indent=1) + "\n")
 
+    demangled = True
     sizes_arg = ",".join(size_tag(s) for s in sizes)
     rec["steps"].append(_step([py, script, "build", "--sizes", sizes_arg, *pick], min(120, budget), out / "build.log"))
     print(f"[{time.monotonic() - start:5.0f} s] build: {rec['steps'][-1]['status']}", flush=True)
@@ -647,13 +675,25 @@ def sweep(sizes: Sequence[Size], only: Sequence[str], out: Path, budget: float, 
             continue
         report = out / f"ncu-{tag}.ncu-rep"
         child = [py, script, "launch", "--size", tag, "--manifest", str(out / f"manifest-{tag}.json"), *pick]
-        rec["steps"].append(_step([*ncu_argv(ncu, report), *child], limit, out / f"ncu-{tag}.log"))
+        log = out / f"ncu-{tag}.log"
+        rec["steps"].append(_step([*ncu_argv(ncu, report, demangled), *child], limit, log))
+        if (
+            demangled
+            and not report.exists()
+            and re.search(r"(unrecogni[sz]ed|unknown|invalid) option", _text(log), re.I)
+        ):
+            demangled = False  # an ncu without --kernel-name-base: again, matching function names
+            rec["steps"].append(_step([*ncu_argv(ncu, report, demangled), *child], limit, log))
         read = [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base"]
         rec["steps"].append(_step(read, 30, out / f"ncu-{tag}.csv") if report.exists() else {"command": "no report"})
         print(f"[{time.monotonic() - start:5.0f} s] {tag}: {rec['steps'][-2]['status']}", flush=True)
         save()
     summary(out)
     return 0
+
+
+def _text(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
 
 
 def summary(out: Path) -> None:
@@ -688,7 +728,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("sweep", "build", "plan"):
         s = sub.add_parser(name)
-        s.add_argument("--sizes", default=SIZES)
+        s.add_argument("--sizes", default=SWEEP_SIZES)
         s.add_argument("--only", default="", help="comma-separated option names (cublas, shipped, registry, ...)")
     sw = sub.choices["sweep"]
     sw.add_argument("--out", default=os.environ.get("OUT", "/tmp/techniques"))

@@ -278,3 +278,24 @@ def test_one_size_launches_each_option_once_and_checks_it(monkeypatch, tmp_path)
         f32.grid(Problem(96, 80, 64), build["config"], "s0", gpu.attributes["MULTIPROCESSOR_COUNT"])
     )
     assert rec["gpu"] and rec["size"] == "96x80x64"
+
+
+def test_build_compiles_each_engine_configuration_once(monkeypatch, tmp_path):
+    """On the fake PyCUDA: the engine's configurations at two sizes (the shipped FP32 kernel and the TF32 registry
+    pick per size) and the FP32 builds are each compiled before the sweep runs ncu."""
+    from tests import fake_pycuda
+
+    fake_pycuda.install(monkeypatch)
+    f32, _t32 = tt._scripts()
+    asked = []
+    monkeypatch.setattr(f32, "compile_all", lambda configs, kernels, arch: asked.extend(configs) or {})
+    monkeypatch.setenv("GEMMVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    sizes = [(1000, 1000, 1000), (4096, 4096, 4096)]
+    only = ["shipped", "registry", "128 persistent", "s0-64x64"]
+    engine = tt._engine_builds(sizes, only)
+    names = sorted({v.name for v, *_ in engine})
+    assert names == ["gpu-cpasync-any", "gpu-wgmma-tf32"] and len(engine) >= 3
+    assert all(arch == "sm_90a" for v, _p, _c, arch, _g in engine if v.name == "gpu-wgmma-tf32")
+    assert tt.build(sizes, only) == 0
+    assert [c["BM"] for c in asked] == [64]  # s0-64x64 exists at 1000³ only (fp32_round3's small list)
+    assert list((tmp_path / "cache").rglob("*.cubin"))
