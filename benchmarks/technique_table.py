@@ -135,7 +135,8 @@ def assign(launches: Sequence[dict], rows: Sequence[dict]) -> list[list[dict] | 
     """ncu's rows (in profiling order) shared out to the launches that made them: our kernels make exactly one row
     with their kernel name; a library call (kernel None) makes every row up to the next of ours. A launch that never
     started (launched false) made none. Where the order no longer fits (an expected row is missing, or two library
-    calls ran back to back), that launch and every later one get None: nothing is guessed."""
+    calls ran back to back, or a launch raised after it started), that launch and every later one get None: nothing
+    is guessed."""
     ours = {e["kernel"] for e in launches if e.get("kernel")}
     out: list[list[dict] | None] = [None] * len(launches)
     i = 0
@@ -144,6 +145,8 @@ def assign(launches: Sequence[dict], rows: Sequence[dict]) -> list[list[dict] | 
         if not e.get("launched"):
             out[j] = []
             continue
+        if e.get("raised"):
+            break  # it failed after it started: whether its kernel ran (and made a row) is not known
         if e.get("kernel"):
             if i < len(rows) and base_name(rows[i]["kernel"]) == e["kernel"]:
                 out[j] = [rows[i]]

@@ -116,6 +116,10 @@ def test_a_launch_that_never_started_takes_no_row_and_a_lost_order_guesses_nothi
     lost = [r for i, r in enumerate(rows) if i != 3]
     shares = tt.assign(LAUNCHES, lost)
     assert shares[:2] == tt.assign(LAUNCHES, rows)[:2] and shares[2:] == [None, None, None]
+    # a launch that raised after it started may or may not have made its row
+    raised = [dict(e) for e in LAUNCHES]
+    raised[2]["raised"] = True
+    assert tt.assign(raised, rows)[2:] == [None, None, None]
     # two library calls back to back cannot be told apart
     both = [LAUNCHES[0], LAUNCHES[4]]
     assert tt.assign(both, [rows[0], rows[5]]) == [None, None]
