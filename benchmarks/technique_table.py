@@ -726,7 +726,7 @@ def _count(xs: Iterable[int]) -> dict[int, int]:
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("sweep", "build", "plan"):
@@ -744,7 +744,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ta = sub.add_parser("table", help="the markdown table of timing files and sweep folders (no GPU)")
     ta.add_argument("--timings", nargs="*", default=[], help="fp32_round3-*.json / tf32_round3*.json files or folders")
     ta.add_argument("--ncu", nargs="*", default=[], help="folders a sweep wrote")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = parser().parse_args(argv)
     only = [x for x in a.only.split(",") if x] if hasattr(a, "only") else []
     if a.cmd == "table":
         print(table([Path(x) for x in a.timings], [Path(x) for x in a.ncu]))

@@ -303,3 +303,16 @@ def test_build_compiles_each_engine_configuration_once(monkeypatch, tmp_path):
     assert tt.build(sizes, only) == 0
     assert [c["BM"] for c in asked] == [64]  # s0-64x64 exists at 1000³ only (fp32_round3's small list)
     assert list((tmp_path / "cache").rglob("*.cubin"))
+
+
+def test_the_recorders_recipe_runs_the_sweep_at_the_sizes_given():
+    spec = importlib.util.spec_from_file_location("recorder", ROOT / "benchmarks/recorder.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    ((argv, limit, log),) = recorder.recipe_commands("techniques", "1024,2000x3000x1000", Path("/tmp/out"))
+    assert argv[1] == "benchmarks/technique_table.py" and log == "techniques.txt"
+    args = tt.parser().parse_args(argv[2:])
+    assert args.cmd == "sweep" and args.sizes == "1024,2000x3000x1000" and args.out == "/tmp/out/techniques"
+    assert args.budget < limit  # the sweep ends its own sizes before the recorder would stop it
+    ((argv, _limit, _log),) = recorder.recipe_commands("techniques", None, Path("/tmp/out"))
+    assert tt.parser().parse_args(argv[2:]).sizes == tt.SWEEP_SIZES
