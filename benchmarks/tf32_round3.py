@@ -20,6 +20,8 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shlex
+import sys
 import threading
 import time
 
@@ -117,6 +119,8 @@ def main() -> None:
     settings = BenchSettings(warmup=3, repeats=a.repeats, seed=0, max_time_s=0.3)
     check = BenchSettings(warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
     record: dict = {"variant": VARIANT, "options": {n: OPTIONS[n] for n in names}, "cublas_tf32_ms": {}, "rows": []}
+    record["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # the technique table names each file's
+    record["command"] = shlex.join(["python3", *sys.argv])  # date and command
     path = os.path.join(a.out, "tf32_round3.json")
 
     def save() -> None:
