@@ -316,3 +316,16 @@ def test_the_recorders_recipe_runs_the_sweep_at_the_sizes_given():
     assert args.budget < limit  # the sweep ends its own sizes before the recorder would stop it
     ((argv, _limit, _log),) = recorder.recipe_commands("techniques", None, Path("/tmp/out"))
     assert tt.parser().parse_args(argv[2:]).sizes == tt.SWEEP_SIZES
+
+
+def test_the_docs_table_is_the_tools_rendering_of_the_files_it_names():
+    """docs/benchmarks.md's technique table holds exactly what the tool renders from the files its command names."""
+    import re
+
+    text = (ROOT / "docs/benchmarks.md").read_text()
+    section = text.split("## Issue 48: every technique at every size")[1].split("\n## ")[0]
+    named = re.search(r"`python3 benchmarks/technique_table.py table (--timings[^`]+)`:", section).group(1).split()
+    args = tt.parser().parse_args(["table", *named])
+    want = tt.table([ROOT / t for t in args.timings], [ROOT / n for n in args.ncu])
+    rows = [ln for ln in section.splitlines() if ln.startswith("| ")]
+    assert len(rows) > 100 and rows == [ln for ln in want.splitlines() if ln.startswith("| ")]
