@@ -199,8 +199,8 @@ def passes_of(log: str) -> list[int]:
 
 
 def read_ncu(folder: Path) -> list[dict]:
-    """Every size a sweep left in `folder` (manifest-SIZE.json beside ncu-SIZE.csv): one dict per launch with its
-    ncu figures, or an `ncu_error` where the CSV is missing or unreadable."""
+    """Every size a sweep left in `folder` (manifest-SIZE.json beside ncu-SIZE.csv): one dict per launch that
+    started, with its ncu figures, or an `ncu_error` where the CSV is missing or unreadable."""
     from gemmviz.core.fileio import FileFormatError
 
     out = []
@@ -215,6 +215,8 @@ def read_ncu(folder: Path) -> list[dict]:
             error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         shares = assign(rec["launches"], rows) if rows is not None else [None] * len(rec["launches"])
         for e, share in zip(rec["launches"], shares, strict=True):
+            if not e.get("launched"):
+                continue  # never ran (a failed build, or the process stopped before it): no row
             out.append(
                 {
                     **e,

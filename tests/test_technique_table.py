@@ -233,6 +233,16 @@ def test_without_a_sweep_the_counter_columns_are_dashes(tmp_path):
     assert "| 67.1 | 86.4% | — | — | — |" in tt.render(rows, [])
 
 
+def test_a_launch_that_never_started_has_no_row(tmp_path):
+    write_sweep(tmp_path)
+    manifest = json.loads((tmp_path / "manifest-1024.json").read_text())
+    manifest["launches"].insert(2, {"rung": "FP32", "option": "s0-broken", "kernel": "gemm_cpasync_any", "config": {}})
+    (tmp_path / "manifest-1024.json").write_text(json.dumps(manifest))
+    rows = tt.read_ncu(tmp_path)
+    assert [r["option"] for r in rows] == [e["option"] for e in LAUNCHES]
+    assert rows[2]["ncu_us"] == pytest.approx(70.0)  # s0-64x64 keeps its own row
+
+
 def test_an_unreadable_csv_leaves_the_counters_unknown(tmp_path):
     write_sweep(tmp_path)
     (tmp_path / "ncu-1024.csv").write_text("==ERROR== the profiler crashed\n")
