@@ -365,30 +365,35 @@ def technique(rung: str, option: str, config: dict | None, schedule: str | None 
 
 
 # ---- the table ------------------------------------------------------------------------------------------------------
+def _gpu(r: dict) -> str:
+    return (r["source"] if "source" in r and isinstance(r["source"], dict) else r).get("gpu") or "GPU not recorded"
+
+
 def _newest(rows: Iterable[dict], date: Callable[[dict], str]) -> dict:
-    """One row per (rung, option, size): the newest file's (the later file on a tie)."""
+    """One row per (rung, option, size, GPU): the newest file's (the later file on a tie)."""
     best: dict = {}
     for r in rows:
-        k = (r["rung"], r["option"], r["size"])
+        k = (r["rung"], r["option"], r["size"], _gpu(r))
         if k not in best or date(r) >= date(best[k]):
             best[k] = r
     return best
 
 
 def merge(timings: list[dict], ncu: list[dict]) -> list[dict]:
-    """The table's rows: every (rung, option, size) either source holds, never one that neither ran."""
+    """The table's rows: every (rung, option, size) either source holds, never one that neither ran. Times and
+    counters are joined only where they come from the same GPU; figures from two GPUs make two rows."""
     t = _newest(timings, lambda r: r["source"].get("date") or "")
     n = _newest(ncu, lambda r: r.get("date") or "")
     order_opt = list(dict.fromkeys((r["rung"], r["option"]) for r in [*timings, *ncu]))
     sizes = [parse_size(s) for s in SIZES.split(",")]
     keys = sorted(
         set(t) | set(n),
-        key=lambda k: (k[0] != "FP32", order_opt.index(k[:2]), sizes.index(k[2]) if k[2] in sizes else 99, k[2]),
+        key=lambda k: (k[0] != "FP32", order_opt.index(k[:2]), sizes.index(k[2]) if k[2] in sizes else 99, k[2:]),
     )
     out = []
     for k in keys:
         tr, nr = t.get(k), n.get(k)
-        config = (tr or {}).get("config") if tr else (nr or {}).get("config")
+        config = tr.get("config") if tr else (nr or {}).get("config")
         schedule = (tr or {}).get("schedule") or (nr or {}).get("schedule")
         ms = tr["ms"] if tr else None
         out.append(
@@ -396,6 +401,7 @@ def merge(timings: list[dict], ncu: list[dict]) -> list[dict]:
                 "rung": k[0],
                 "option": k[1],
                 "size": k[2],
+                "gpu": k[3],
                 "technique": technique(k[0], k[1], config, schedule),
                 "us": ms * 1e3 if ms else None,
                 "valid": (tr["valid"] if tr else None, nr.get("valid") if nr else None),
@@ -414,15 +420,18 @@ def _fmt(x: float | None, spec: str, suffix: str = "") -> str:
 
 def render(rows: list[dict], sources: list[dict]) -> str:
     """Markdown: the table, then one line per source file (GPU, date, command)."""
+    several = len({r["gpu"] for r in rows}) > 1  # a GPU column only where the rows come from more than one
     lines = [
-        "| rung | technique | option | size | time µs | % of cuBLAS | L2 hit rate | idle SMs | ncu µs |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|",
+        f"| {'GPU | ' if several else ''}rung | technique | option | size | time µs | % of cuBLAS | L2 hit rate | "
+        "idle SMs | ncu µs |",
+        f"|{'---|' if several else ''}---|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         timed_ok, ncu_ok = r["valid"]
         time_cell = "invalid" if timed_ok is False else _fmt(r["us"], ",.1f")
+        gpu = f"{r['gpu']} | " if several else ""
         lines.append(
-            f"| {r['rung']} | {r['technique']} | {r['option']} | {size_text(r['size'])} | {time_cell} | "
+            f"| {gpu}{r['rung']} | {r['technique']} | {r['option']} | {size_text(r['size'])} | {time_cell} | "
             f"{_fmt(r['pct'], '.1f', '%')} | {_fmt(r['l2_pct'], '.1f', '%')} | "
             f"{_fmt(None if r['idle'] is None else 100 * r['idle'], '.1f', '%')} | "
             f"{'invalid' if ncu_ok is False else _fmt(r['ncu_us'], ',.1f')} |"

@@ -243,6 +243,23 @@ def test_a_launch_that_never_started_has_no_row(tmp_path):
     assert rows[2]["ncu_us"] == pytest.approx(70.0)  # s0-64x64 keeps its own row
 
 
+def test_times_and_counters_from_two_gpus_are_never_joined(tmp_path):
+    timings, sweep = tmp_path / "t", tmp_path / "n"
+    timings.mkdir()
+    sweep.mkdir()
+    write_timings(timings)
+    write_sweep(sweep)
+    manifest = json.loads((sweep / "manifest-1024.json").read_text())
+    (sweep / "manifest-1024.json").write_text(json.dumps({**manifest, "gpu": "NVIDIA H200"}))
+    text = tt.table([timings], [sweep])
+    assert text.startswith("| GPU | rung |")
+    rows = [ln for ln in text.splitlines() if "| s0-64x64 | 1024³ |" in ln]
+    assert rows == [
+        "| NVIDIA H100 80GB HBM3 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | 64.0 | 90.6% | — | — | — |",
+        "| NVIDIA H200 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | — | — | — | 25.0% | 70.0 |",
+    ]
+
+
 def test_an_unreadable_csv_leaves_the_counters_unknown(tmp_path):
     write_sweep(tmp_path)
     (tmp_path / "ncu-1024.csv").write_text("==ERROR== the profiler crashed\n")
