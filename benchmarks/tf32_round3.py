@@ -49,6 +49,13 @@ OPTIONS: dict[str, dict | None] = {
     "128 persistent x2 hilbert": {**SMALL, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
     "256 persistent x2 g16": {**BIG, "PERSIST": 1, "CLUSTER": 2, "GROUP_M": 16},
     "192 persistent x2 hilbert": {**BIG, "BM": 192, "STAGES": 5, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
+    # Round 4 (docs/benchmarks.md "The TF32 rung: stream-K ..."): the partial last wave shared out in k-blocks
+    # (STREAMK=1, hopper_model.streamk_plan), and 128x64 tiles (one consumer warpgroup) that make 128 blocks at 1024^3.
+    "128 persistent sk": {**SMALL, "PERSIST": 1, "STREAMK": 1},
+    "128 persistent x2 sk": {**SMALL, "PERSIST": 1, "CLUSTER": 2, "STREAMK": 1},
+    "256 persistent x2 hilbert sk": {**BIG, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1, "STREAMK": 1},
+    "128x64 (1 consumer)": {**SMALL, "CONSUMERS": 1, "STAGES": 8},
+    "128x64 persistent x2 sk": {**SMALL, "CONSUMERS": 1, "STAGES": 8, "PERSIST": 1, "CLUSTER": 2, "STREAMK": 1},
 }
 # The second run's options (the first ran the ten above "128 persistent x2 hilbert" but "256 (not persistent)"):
 ROUND2 = [
@@ -63,6 +70,23 @@ ROUND2 = [
     "128 persistent x2 hilbert",
     "128 persistent hilbert",
 ]
+ROUND4 = [
+    "registry",
+    "128 persistent sk",
+    "128 persistent x2 sk",
+    "256 persistent x2 hilbert sk",
+    "128x64 (1 consumer)",
+    "128x64 persistent x2 sk",
+]
+# Where an option is timed (labels as label() writes them; every option is verified at the odd shapes): the small-tile
+# options not at 4096^3 and 8192^3, where 128-row tiles ran at 70-77% (run 1), to keep the run short.
+SMALL_ONLY = {"1000^3", "1024^3", "2048^3", "2000x3000x1000", "2048x3072x4096"}
+TIMED_AT: dict[str, set[str]] = {
+    "128 persistent sk": SMALL_ONLY,
+    "128 persistent x2 sk": SMALL_ONLY,
+    "128x64 (1 consumer)": SMALL_ONLY,
+    "128x64 persistent x2 sk": SMALL_ONLY,
+}
 SHAPES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
 ODD = "1001x999x1003,257x383x200,33x17x65"
 
@@ -103,7 +127,9 @@ def main() -> None:
     ap.add_argument("--table", metavar="FILE", help="print the markdown table of a run's file and stop")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--odd", default=ODD, help="shapes checked (not timed) before the timed ones")
-    ap.add_argument("--options", default=",".join(ROUND2), help="comma-separated names of OPTIONS (default ROUND2)")
+    ap.add_argument(
+        "--options", default=",".join(ROUND2), help="comma-separated names of OPTIONS (default ROUND2), or round4"
+    )
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     a = ap.parse_args()
@@ -112,7 +138,7 @@ def main() -> None:
         return
     shapes = [shape(s) for s in a.shapes.split(",") if s]
     odd = [shape(s) for s in a.odd.split(",") if s]
-    names = [n for n in a.options.split(",") if n]
+    names = ROUND4 if a.options == "round4" else [n for n in a.options.split(",") if n]
     variant = VARIANTS[VARIANT]
     settings = BenchSettings(warmup=3, repeats=a.repeats, seed=0, max_time_s=0.3)
     check = BenchSettings(warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
@@ -150,7 +176,7 @@ def main() -> None:
             inputs = Inputs.random(p, rng)
             (job,) = plan_jobs([VARIANT], [p])
             for n in names:
-                if n in bad:
+                if n in bad or (timed and label(p) not in TIMED_AT.get(n, {label(p)})):
                     continue
                 cfg = OPTIONS[n]
                 if cfg is None:

@@ -87,6 +87,67 @@ SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 # Grids of one wave or less (1000³, 1024³, 2048³) keep their blocks: a persistent grid of one wave is the same grid.
 PERSIST_SMS = 132  # blocks of a persistent grid: the SMs of an H100 SXM or H200 (whole clusters)
 
+# Stream-K (STREAMK=1 with PERSIST=1, kernels/wgmma_tf32.cu; off unless a config names it, until measured): the
+# tiles of the last, partial wave are shared out in k-blocks over every worker (a cluster of the persistent grid),
+# so no SM idles at the end; the pieces of a shared tile meet in a workspace, the last to arrive sums them.
+SK_MIN_UNITS = 4  # k-blocks a worker should get at least
+SK_MIN_GAIN = 0.02  # share of the busiest worker's k-blocks stream-K must spare, else none
+SK_TILES_MAX = 4096  # the kernel's tile counters (SPLITK_TILES), one per block tile shared out
+
+
+def streamk_plan(tiles: int, kt: int, full: int) -> tuple[int, int]:
+    """(workers, shared-out tiles) of a stream-K grid of `tiles` cluster tiles of `kt` k-blocks on at most `full`
+    workers. Under one wave, every tile is shared out over as many workers as give each SK_MIN_UNITS k-blocks;
+    past it, the partial last wave (tiles mod workers), plus one whole wave more where the partial one would give
+    each worker under half a tile (so each shared tile has at most 2 or 3 pieces); none if the waves are whole or
+    sharing would spare the busiest worker under SK_MIN_GAIN of its k-blocks (2048³ in 256-row tiles: 128 on 132)."""
+    if kt <= 0 or tiles <= 0:
+        return max(1, min(tiles, full)), 0
+    if tiles < full:
+        workers, sk = min(full, max(tiles, tiles * kt // SK_MIN_UNITS)), tiles
+    else:
+        r = tiles % full
+        if 2 * r < full and tiles >= full + r:
+            r += full
+        workers, sk = full, r if r and r * kt >= full * SK_MIN_UNITS else 0
+    # Not worth the partial tiles where the busiest worker would be spared under SK_MIN_GAIN of its k-blocks.
+    if sk and ceil_div(tiles * kt, workers) > (1 - SK_MIN_GAIN) * ceil_div(tiles, min(tiles, full)) * kt:
+        return min(tiles, full), 0
+    return workers, sk
+
+
+def streamk_start(w: int, units: int, workers: int) -> int:
+    """First unit (k-block of the shared-out tiles, tile-major) of worker w's range; the kernel's sk_start."""
+    return w * units // workers
+
+
+def streamk_owner(u: int, units: int, workers: int) -> int:
+    """The worker whose range holds unit u (the largest w with streamk_start(w) <= u); the kernel's sk_owner."""
+    return ((u + 1) * workers + units - 1) // units - 1
+
+
+def streamk_slot(w: int, j: int, units: int, workers: int, kt: int) -> int:
+    """Workspace slot of worker w's piece of shared-out tile j: 2w where w's range starts, else 2w + 1."""
+    return 2 * w + (0 if j == streamk_start(w, units, workers) // kt else 1)
+
+
+def streamk_pieces(tiles: int, kt: int, workers: int, sk: int) -> list[list[tuple[int, int, int]]]:
+    """Per worker, the pieces (tile, first k-block, end k-block) it computes in order, as the kernel walks them:
+    tiles w, w + workers, ... below tiles − sk whole, then its range of the shared-out tiles' k-blocks."""
+    dp = tiles - sk
+    units = sk * kt
+    out: list[list[tuple[int, int, int]]] = []
+    for w in range(workers):
+        pieces = [(cid, 0, kt) for cid in range(w, dp, workers)]
+        u, u1 = streamk_start(w, units, workers), streamk_start(w + 1, units, workers)
+        while u < u1:
+            lo = u % kt
+            hi = min(kt, lo + u1 - u)
+            pieces.append((dp + u // kt, lo, hi))
+            u += hi - lo
+        out.append(pieces)
+    return out
+
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
@@ -109,8 +170,12 @@ def wgmma_geometry(
     p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """A 1-D grid (the kernel walks the tiles in grouped or Hilbert order itself), one block per tile and slice
-    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles."""
+    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles;
+    stream-K (STREAMK=1): streamk_plan's workers."""
     rows, cols = wgmma_tiles(p, c)
+    if c.get("PERSIST") and c.get("STREAMK"):
+        workers, _sk = streamk_plan(rows * cols // c["CLUSTER"], ceil_div(p.k, WGMMA_BK), PERSIST_SMS // c["CLUSTER"])
+        return (workers * c["CLUSTER"], 1, 1), (wgmma_threads(c), 1, 1)
     if c.get("PERSIST"):
         return (min(rows * cols, PERSIST_SMS // c["CLUSTER"] * c["CLUSTER"]), 1, 1), (wgmma_threads(c), 1, 1)
     return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
