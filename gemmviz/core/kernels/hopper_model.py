@@ -149,10 +149,16 @@ def streamk_pieces(tiles: int, kt: int, workers: int, sk: int) -> list[list[tupl
     return out
 
 
+# Stream-K in the registry's choice: off until a recorded run measures it faster (docs/benchmarks.md, "The TF32
+# rung: stream-K of the last wave"); when on, wgmma_fit shares out the partial last wave (streamk_plan) of the
+# configuration it chose, keeping its tiles, cluster and order.
+STREAMK_FIT = False
+
+
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
     their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters
-    (256-row tiles in Hilbert order)."""
+    (256-row tiles in Hilbert order); with STREAMK_FIT (off), stream-K where streamk_plan shares tiles out."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     tiles = rows * cols
@@ -163,6 +169,12 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
         rows, cols = wgmma_tiles(p, grid)
         if rows * cols > PERSIST_SMS:
             out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 256 rows
+    if STREAMK_FIT and not c.get("SPLITS") and "STREAMK" not in c:
+        rows, cols = wgmma_tiles(p, out)
+        cluster = out["CLUSTER"]
+        _workers, sk = streamk_plan(rows * cols // cluster, ceil_div(p.k, WGMMA_BK), PERSIST_SMS // cluster)
+        if sk:  # a partial last wave (or a grid under one wave) whose k-blocks are worth sharing out
+            out.update(PERSIST=1, STREAMK=1)
     return out
 
 
