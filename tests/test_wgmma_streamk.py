@@ -157,9 +157,12 @@ def test_launcher_grid_workspace_and_geometry_agree():
         assert wgmma_geometry(Problem(m, n, k), {}, macros)[0][0] == cfg.grid(m, n, k)
         # two slots per worker, one BM x BN float tile per block of the cluster; nothing when nothing is shared
         assert cfg.streamk_workspace_bytes(m, n, k) == (8 * workers * cfg.cluster * cfg.bm * cfg.bn if sk else 0)
-    # 1024^3 in 128x128 tiles: 64 tiles of 32 k-blocks over all 132 SMs, at most 16 k-blocks each
+    # 1024^3 in 128x128 tiles: 64 tiles of 32 k-blocks, each split in two (16 k-blocks a worker, as on 132 SMs)
     cfg = WgmmaConfig(bm=128, stages=6, persist=1, streamk=1)
-    assert cfg.streamk_plan(1024, 1024, 1024) == (132, 64)
+    assert cfg.streamk_plan(1024, 1024, 1024) == (128, 64)
+    assert {p[1:] for ps in streamk_pieces(64, 32, 128, 64) for p in ps} == {(0, 16), (16, 32)}
+    # 257x383x200: 9 tiles of 7 k-blocks share out over 15 workers (an even split would leave 7 on the busiest)
+    assert cfg.streamk_plan(257, 383, 200) == (15, 9)
     # 2048x3072x4096 in 256x128 pairs: 96 cluster tiles on 66 pairs, all shared out (187 k-blocks each, not 256)
     assert WgmmaConfig(persist=1, streamk=1, cluster=2).streamk_plan(2048, 3072, 4096) == (66, 96)
     with pytest.raises(ValueError):

@@ -97,7 +97,8 @@ SK_TILES_MAX = 4096  # the kernel's tile counters (SPLITK_TILES), one per block 
 
 def streamk_plan(tiles: int, kt: int, full: int) -> tuple[int, int]:
     """(workers, shared-out tiles) of a stream-K grid of `tiles` cluster tiles of `kt` k-blocks on at most `full`
-    workers. Under one wave, every tile is shared out over as many workers as give each SK_MIN_UNITS k-blocks;
+    workers. Under one wave, every tile is shared out over as many workers as give each SK_MIN_UNITS k-blocks, or
+    split evenly over fewer where the busiest worker is no busier;
     past it, the partial last wave (tiles mod workers), plus one whole wave more where the partial one would give
     each worker under half a tile (so each shared tile has at most 2 or 3 pieces); none if the waves are whole or
     sharing would spare the busiest worker under SK_MIN_GAIN of its k-blocks (2048³ in 256-row tiles: 128 on 132)."""
@@ -105,6 +106,12 @@ def streamk_plan(tiles: int, kt: int, full: int) -> tuple[int, int]:
         return max(1, min(tiles, full)), 0
     if tiles < full:
         workers, sk = min(full, max(tiles, tiles * kt // SK_MIN_UNITS)), tiles
+        # Each tile split evenly over `split` workers (split-K in effect: exactly `split` pieces per tile, two taking
+        # the kernel's cheaper sum) where that leaves the busiest worker no busier: 1024³ in 128×128 tiles runs on
+        # 128 SMs, 16 k-blocks each, as on 132 (16 for some), without tiles of three pieces.
+        split = max(1, min(full // tiles, kt // SK_MIN_UNITS))
+        if ceil_div(tiles * kt, tiles * split) <= ceil_div(tiles * kt, workers):
+            workers = tiles * split
     else:
         r = tiles % full
         if 2 * r < full and tiles >= full + r:
