@@ -53,6 +53,9 @@
 #ifndef STREAMK
 #define STREAMK 0  // 1 (with PERSIST=1): the last sk_tiles tiles are shared out in k-blocks over every worker (stream-K)
 #endif
+#ifndef TMAP_PREFETCH
+#define TMAP_PREFETCH 0  // 1: thread 0 prefetches both tensor maps before the barriers are set up (start latency)
+#endif
 #ifndef CONSUMER_REGS
 #define CONSUMER_REGS 232  // setmaxnreg budgets: 128·40 + 256·232 ≤ 65536
 #endif
@@ -526,6 +529,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
 #endif
     if (threadIdx.x == 0) {
+#if TMAP_PREFETCH
+        // The descriptors' fetch overlaps the barriers' set-up and the block-wide sync, not the first copy.
+        asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&tmA)) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&tmB)) : "memory");
+#endif
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                   // the producer's expect_tx arrival
             mbar_init(empty + 8 * s, 4 * CONSUMERS * CLUSTER);  // one per consumer warp of the cluster

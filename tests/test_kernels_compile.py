@@ -102,6 +102,8 @@ def _cases():
     cases.append(pytest.param(hop.name, hop.resolve_params(), small_sk, False, id="wgmma-streamk-128"))
     one_sk = {**small_sk, "CONSUMERS": 1, "STAGES": 8, "CLUSTER": 2}
     cases.append(pytest.param(hop.name, hop.resolve_params(), one_sk, False, id="wgmma-streamk-128x64-x2"))
+    prefetch = {**small_sk, "TMAP_PREFETCH": 1}  # the tensor maps prefetched at the start
+    cases.append(pytest.param(hop.name, hop.resolve_params(), prefetch, False, id="wgmma-streamk-128-prefetch"))
     return cases
 
 
