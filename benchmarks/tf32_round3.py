@@ -27,6 +27,7 @@ import numpy as np
 
 from gemmviz.backends.cuda import CudaBackend, CudaRun
 from gemmviz.backends.kernel_cache import compile_cubin
+from gemmviz.core.kernels import hopper_model
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, JobGuard, plan_jobs
 from gemmviz.core.problem import Problem
@@ -56,7 +57,29 @@ OPTIONS: dict[str, dict | None] = {
     "256 persistent x2 hilbert sk": {**BIG, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1, "STREAMK": 1},
     "128x64 (1 consumer)": {**SMALL, "CONSUMERS": 1, "STAGES": 8},
     "128x64 persistent x2 sk": {**SMALL, "CONSUMERS": 1, "STAGES": 8, "PERSIST": 1, "CLUSTER": 2, "STREAMK": 1},
+    # Round 4b: the tensor maps prefetched at the start (TMAP_PREFETCH=1); stream-K forced where the plan would
+    # share nothing out for a gain under 2% (2048^3 in 256-row tiles: 128 tiles on 132 SMs). Keys starting with "_"
+    # are not macros: they set hopper_model's constant of that name while the option runs.
+    "128 persistent sk pf": {**SMALL, "PERSIST": 1, "STREAMK": 1, "TMAP_PREFETCH": 1},
+    "128 pf": {**SMALL, "TMAP_PREFETCH": 1},
+    "256 persistent x2 hilbert sk pf": {
+        **BIG,
+        "PERSIST": 1,
+        "CLUSTER": 2,
+        "ORDER": 1,
+        "STREAMK": 1,
+        "TMAP_PREFETCH": 1,
+    },
+    "256 pf": {**BIG, "TMAP_PREFETCH": 1},
+    "256 persistent sk forced": {**BIG, "PERSIST": 1, "STREAMK": 1, "_SK_MIN_GAIN": 0},
 }
+
+
+def macros_of(cfg: dict | None) -> dict | None:
+    """The option's kernel macros (its keys that do not start with "_")."""
+    return None if cfg is None else {k: v for k, v in cfg.items() if not k.startswith("_")}
+
+
 # The second run's options (the first ran the ten above "128 persistent x2 hilbert" but "256 (not persistent)"):
 ROUND2 = [
     "registry",
@@ -160,7 +183,7 @@ def main() -> None:
         # Compile every option at once (nvcc is a subprocess: threads run them in parallel).
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             futures = {
-                n: pool.submit(compile_cubin, variant, {}, OPTIONS[n], "sm_90a", run.device.name())
+                n: pool.submit(compile_cubin, variant, {}, macros_of(OPTIONS[n]), "sm_90a", run.device.name())
                 for n in names
                 if OPTIONS[n] is not None
             }
@@ -178,12 +201,16 @@ def main() -> None:
             for n in names:
                 if n in bad or (timed and label(p) not in TIMED_AT.get(n, {label(p)})):
                     continue
-                cfg = OPTIONS[n]
+                cfg = macros_of(OPTIONS[n])
                 if cfg is None:
                     run.config_override.pop(VARIANT, None)
                 else:
                     run.config_override[VARIANT] = cfg
+                plan = {k[1:]: v for k, v in (OPTIONS[n] or {}).items() if k.startswith("_")}
+                saved = {k: getattr(hopper_model, k) for k in plan}
                 try:
+                    for k, v in plan.items():
+                        setattr(hopper_model, k, v)
                     r = run.run(job, variant, inputs, settings if timed else check, JobGuard(threading.Event(), 600))
                 except Exception as exc:
                     print(f"{n:28} {label(p):16} FAILED {exc}", flush=True)
@@ -191,6 +218,9 @@ def main() -> None:
                     bad.add(n)
                     save()
                     continue
+                finally:
+                    for k, v in saved.items():
+                        setattr(hopper_model, k, v)
                 cub = record["cublas_tf32_ms"].get(label(p))
                 pct = 100 * cub / r.median_ms if timed and r.valid and cub and r.median_ms else None
                 if not r.valid:
