@@ -216,3 +216,16 @@ def test_wgmma_fit_adds_streamk_only_when_switched_on(monkeypatch):
     assert (big["BM"], big["CLUSTER"], big["ORDER"], big["STREAMK"]) == (256, 2, 1, 1)
     assert (odd["BM"], odd["CLUSTER"], odd["STREAMK"]) == (128, 2, 1)
     assert "STREAMK" not in wgmma_fit(Problem(8192, 8192, 8192), {**WGMMA, "SPLITS": 2})  # split-K stays as named
+
+
+def test_traffic_counts_the_stream_k_partials():
+    from gemmviz.core.kernels.hopper_model import WGMMA, wgmma_traffic
+
+    p = Problem(1024, 1024, 1024)
+    plain = wgmma_traffic(p, {**WGMMA, "BM": 128, "STAGES": 6, "PERSIST": 1})
+    sk = wgmma_traffic(p, {**WGMMA, "BM": 128, "STAGES": 6, "PERSIST": 1, "STREAMK": 1})
+    tile = 128 * 128
+    # 64 tiles split in two: 128 partial tiles written, 64 read back (the last piece adds the other's)
+    assert sk.global_stores - plain.global_stores == 128 * tile
+    assert sk.global_loads - plain.global_loads == 64 * tile
+    assert "stream-K 64 tiles on 128 workers" in sk.model and sk.fmas_executed == plain.fmas_executed

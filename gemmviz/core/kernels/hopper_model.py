@@ -230,7 +230,8 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     Shared loads: per k-step each consumer warpgroup's wgmma reads the whole BM×32 A tile through its
     descriptor, and the consumers together read the 32×BN B tile once (fragments into registers).
     Multiply-adds: the tensor cores compute whole BM×BN×32 tiles, zeros included. Split-K: each slice writes
-    its partial tile to the workspace and the last one reads them back (counted as global stores and loads)."""
+    its partial tile to the workspace and the last one reads them back (counted as global stores and loads);
+    stream-K likewise for the pieces of each shared tile."""
     q = p
     bm, bn, cluster = c["BM"], wgmma_bn(c), c["CLUSTER"]
     rows, cols = wgmma_tiles(q, c)
@@ -238,9 +239,24 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     blocks = rows * cols
     splits = wgmma_splits(q, c)
     partials = 0 if splits == 1 else blocks * bm * bn * splits
+    read_back = max(0, partials - blocks * bm * bn)
+    model = f"wgmma + TMA (BM={bm}, BN={bn}, {c['STAGES']} stages, cluster {cluster}, split-K {splits})"
+    if c.get("PERSIST") and c.get("STREAMK"):
+        # Stream-K: every piece of a shared tile writes its partial tile; the last reads back the others (two
+        # pieces) or all of them (more), counted per block of the cluster.
+        workers, sk = streamk_plan(blocks // cluster, k_steps, PERSIST_SMS // cluster)
+        pieces: dict[int, int] = {}
+        for ps in streamk_pieces(blocks // cluster, k_steps, workers, sk):
+            for cid, lo, hi in ps:
+                if hi - lo != k_steps:
+                    pieces[cid] = pieces.get(cid, 0) + 1
+        tile = cluster * bm * bn
+        partials = sum(pieces.values()) * tile
+        read_back = sum((1 if x == 2 else x) for x in pieces.values()) * tile
+        model = model.replace(")", f", stream-K {sk} tiles on {workers} workers)")
     return Traffic(
-        model=f"wgmma + TMA (BM={bm}, BN={bn}, {c['STAGES']} stages, cluster {cluster}, split-K {splits})",
-        global_loads=(cols // cluster) * q.m * q.k + rows * q.k * q.n + max(0, partials - blocks * bm * bn),
+        model=model,
+        global_loads=(cols // cluster) * q.m * q.k + rows * q.k * q.n + read_back,
         global_stores=q.m * q.n + partials,
         shared_loads=blocks * k_steps * WGMMA_BK * (c["CONSUMERS"] * bm + bn),
         shared_stores=blocks * k_steps * WGMMA_BK * (bm + bn),
