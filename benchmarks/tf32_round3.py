@@ -100,6 +100,11 @@ ROUND4 = [
     "256 persistent x2 hilbert sk",
     "128x64 (1 consumer)",
     "128x64 persistent x2 sk",
+    "128 persistent sk pf",
+    "128 pf",
+    "256 pf",
+    "256 persistent sk forced",
+    "256 persistent x2 hilbert sk pf",
 ]
 # Where an option is timed (labels as label() writes them; every option is verified at the odd shapes): the small-tile
 # options not at 2048^3-8192^3, where 128-row tiles ran at 70-84% (run 1), to keep the run short.
@@ -109,6 +114,11 @@ TIMED_AT: dict[str, set[str]] = {
     "128 persistent x2 sk": SMALL_ONLY,
     "128x64 (1 consumer)": SMALL_ONLY,
     "128x64 persistent x2 sk": SMALL_ONLY,
+    "128 persistent sk pf": SMALL_ONLY,
+    "128 pf": {"1000^3", "1024^3"},
+    "256 pf": {"2048^3"},
+    "256 persistent sk forced": {"2048^3"},
+    "256 persistent x2 hilbert sk pf": {"4096^3", "8192^3", "2048x3072x4096"},
 }
 SHAPES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
 ODD = "1001x999x1003,257x383x200,33x17x65"
