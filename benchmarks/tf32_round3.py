@@ -72,12 +72,15 @@ OPTIONS: dict[str, dict | None] = {
     },
     "256 pf": {**BIG, "TMAP_PREFETCH": 1},
     "256 persistent sk forced": {**BIG, "PERSIST": 1, "STREAMK": 1, "_SK_MIN_GAIN": 0},
+    # the registry's choice with stream-K where hopper_model.streamk_plan shares tiles out (STREAMK_FIT switched on)
+    "registry sk": {"_STREAMK_FIT": True},
 }
 
 
 def macros_of(cfg: dict | None) -> dict | None:
-    """The option's kernel macros (its keys that do not start with "_")."""
-    return None if cfg is None else {k: v for k, v in cfg.items() if not k.startswith("_")}
+    """The option's kernel macros (its keys that do not start with "_"); None for the registry's own choice."""
+    macros = {k: v for k, v in (cfg or {}).items() if not k.startswith("_")}
+    return macros or None
 
 
 # The second run's options (the first ran the ten above "128 persistent x2 hilbert" but "256 (not persistent)"):
@@ -195,7 +198,7 @@ def main() -> None:
             futures = {
                 n: pool.submit(compile_cubin, variant, {}, macros_of(OPTIONS[n]), "sm_90a", run.device.name())
                 for n in names
-                if OPTIONS[n] is not None
+                if macros_of(OPTIONS[n]) is not None
             }
             for n, fut in futures.items():
                 try:
