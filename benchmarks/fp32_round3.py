@@ -14,6 +14,9 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   s0-hilbert, sk-hilbert   ORDER 1 (Hilbert) with 128x256 tiles
   s0-bk32           128x256 tiles, K-slices of 32 (half the barriers per k)
   sk2-128x256       SCHED 2: Stream-K whose whole tiles are taken one at a time from an atomic counter
+  pbar, fdb2, pbar-fdb2   128x256 tiles, SCHED 0: PBAR 1 (named barriers per warp row and per warp column instead of
+                    one block-wide barrier per K-slice), FRAG_DB 2 (fragments read across the K-slice boundary), both
+  pbar-fdb2-128x128 the same in 128x128 tiles (the other warp grid: 4 x 2), for the odd shapes
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
 `gemmviz bench` does, and again after the timed launches), and once at odd shapes (verify only). Timing is the
@@ -97,8 +100,11 @@ def options(p: Problem, small: bool) -> list[tuple[str, dict, str]]:
         out.append((f"sk-{t}", {**cfg, "SCHED": 1}, "sk"))
         if small:
             out.append((f"sks-{t}", {**cfg, "SCHED": 1}, "sks"))
+    big = {**TILES["128x256"], **BASE}
+    for name, extra in (("pbar", {"PBAR": 1}), ("fdb2", {"FRAG_DB": 2}), ("pbar-fdb2", {"PBAR": 1, "FRAG_DB": 2})):
+        out.append((name, {**big, **extra, "SCHED": 0}, "s0"))  # technique 5, beside s0-128x256
+    out.append(("pbar-fdb2-128x128", {**TILES["128x128"], **BASE, "PBAR": 1, "FRAG_DB": 2, "SCHED": 0}, "s0"))
     if not small:
-        big = {**TILES["128x256"], **BASE}
         out.append(("s0-hilbert", {**big, "ORDER": 1, "SCHED": 0}, "s0"))
         out.append(("sk-hilbert", {**big, "ORDER": 1, "SCHED": 1}, "sk"))
         out.append(("sk2-128x256", {**big, "SCHED": 2}, "sk"))
