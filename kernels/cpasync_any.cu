@@ -67,8 +67,8 @@
 #endif
 #include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
 
-// PBAR 1, partial barriers (issue 48, technique 5). The warps form a WARPS_M x WARPS_N grid (warp w: row w / WARPS_N,
-// column w % WARPS_N); warp (r, c) reads only rows [r·WM, r·WM + WM) of a stage's A tile and columns
+// PBAR 1, barriers over half or a quarter of the block. The warps form a WARPS_M x WARPS_N grid (warp w: row
+// w / WARPS_N, column w % WARPS_N); warp (r, c) reads only rows [r·WM, r·WM + WM) of a stage's A tile and columns
 // [c·WN, c·WN + WN) of its B tile. So the copies are re-partitioned: the WARPS_N warps of row r ("row group r")
 // copy exactly A's rows r·WM.., and the WARPS_M warps of column c ("column group c") exactly B's columns c·WN..
 // Each K-slice's block-wide __syncthreads becomes two named barriers: bar.sync 1 + r over row group r's threads
