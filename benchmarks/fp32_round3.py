@@ -16,6 +16,7 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   sk2-128x256       SCHED 2: Stream-K whose whole tiles are taken one at a time from an atomic counter
   pbar, fdb2, pbar-fdb2   128x256 tiles, SCHED 0: PBAR 1 (named barriers per warp row and per warp column instead of
                     one block-wide barrier per K-slice), FRAG_DB 2 (fragments read across the K-slice boundary), both
+  pbar2, pbar2-fdb2 PBAR 2: the same groups through mbarriers (arrive at both, then wait for both)
   pbar-fdb2-128x128 the same in 128x128 tiles (the other warp grid: 4 x 2), for the odd shapes
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
@@ -101,8 +102,8 @@ def options(p: Problem, small: bool) -> list[tuple[str, dict, str]]:
         if small:
             out.append((f"sks-{t}", {**cfg, "SCHED": 1}, "sks"))
     big = {**TILES["128x256"], **BASE}
-    for name, extra in (("pbar", {"PBAR": 1}), ("fdb2", {"FRAG_DB": 2}), ("pbar-fdb2", {"PBAR": 1, "FRAG_DB": 2})):
-        out.append((name, {**big, **extra, "SCHED": 0}, "s0"))  # technique 5, beside s0-128x256
+    for name, pbar, fdb in (("pbar", 1, 1), ("fdb2", 0, 2), ("pbar-fdb2", 1, 2), ("pbar2", 2, 1), ("pbar2-fdb2", 2, 2)):
+        out.append((name, {**big, "PBAR": pbar, "FRAG_DB": fdb, "SCHED": 0}, "s0"))  # technique 5, beside s0-128x256
     out.append(("pbar-fdb2-128x128", {**TILES["128x128"], **BASE, "PBAR": 1, "FRAG_DB": 2, "SCHED": 0}, "s0"))
     if not small:
         out.append(("s0-hilbert", {**big, "ORDER": 1, "SCHED": 0}, "s0"))

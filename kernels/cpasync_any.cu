@@ -63,29 +63,35 @@
                           // cpasync_core.cuh); 0 one buffer; 2 also across slices (see multiply_tile)
 #endif
 #ifndef PBAR
-#define PBAR 0            // 0: one block-wide barrier per K-slice; 1: per warp row and per warp column (see below)
+#define PBAR 0            // 0: one block-wide barrier per K-slice; 1, 2: per warp row and per warp column (below)
 #endif
 #include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
 
-// PBAR 1, barriers over half or a quarter of the block. The warps form a WARPS_M x WARPS_N grid (warp w: row
+// PBAR 1 and 2, barriers over half or a quarter of the block. The warps form a WARPS_M x WARPS_N grid (warp w: row
 // w / WARPS_N, column w % WARPS_N); warp (r, c) reads only rows [r·WM, r·WM + WM) of a stage's A tile and columns
 // [c·WN, c·WN + WN) of its B tile. So the copies are re-partitioned: the WARPS_N warps of row r ("row group r")
 // copy exactly A's rows r·WM.., and the WARPS_M warps of column c ("column group c") exactly B's columns c·WN..
-// Each K-slice's block-wide __syncthreads becomes two named barriers: bar.sync 1 + r over row group r's threads
-// (half the block at 128x256, a quarter at 128x128) and bar.sync 1 + WARPS_M + c over column group c's (a quarter
-// at 128x256, half at 128x128). Why no warp reads a stage that another group may still be overwriting:
+// Each K-slice's block-wide __syncthreads becomes a barrier over row group r's threads (half the block at
+// 128x256, a quarter at 128x128) and one over column group c's (a quarter at 128x256, half at 128x128). Why no
+// warp reads a stage that another group may still be overwriting:
 //   * A's rows of row r, in every stage, are written only by row group r's copies and read only by row group r's
 //     warps; B's columns of column c only by column group c's. Every writer and every reader of a region is in
 //     the one group whose barrier guards it, so for that region the argument for __syncthreads holds unchanged
 //     within the group: at slice t's barrier each of its threads has (a) waited for its own copies of slice t
-//     (cp.async.wait_group before the barrier; bar.sync then makes them visible to the group) and (b) finished
+//     (cp.async.wait_group before it arrives; the barrier then makes them visible to the group) and (b) finished
 //     its reads of slice t - 1, whose stage is the one refilled (with slice t + STAGES - 1) after the barrier.
 //   * A thread is in one row group and one column group; its one commit group per slice holds its A copies (row
-//     region) and its B copies (column region), and it waits for it before either barrier.
-//   * Each barrier id has one fixed set of threads and count. A warp reaches barrier b of slice t + 1 only after
-//     barrier b of slice t completed (program order), so two slices' arrivals never mix; every warp takes its
-//     row barrier, then its column barrier, each slice: all arrive at slice t's row barriers, then its column
-//     ones (induction on t), so no cycle of waits. Barrier 0 (__syncthreads) is still used outside the K loop.
+//     region) and its B copies (column region), and it waits for it before arriving at either barrier.
+//   * A thread arrives at its barriers of slice t + 1 only after both of slice t's completed (it waited on them),
+//     so two slices' arrivals never mix on one barrier; and every thread arrives at both of slice t's barriers
+//     before it waits on either (PBAR 2), or waits on its row's before its column's (PBAR 1): by induction on t
+//     every slice's barriers complete, no cycle of waits. Barrier 0 (__syncthreads) is still used outside the loop.
+// PBAR 1: named barriers, bar.sync 1 + r then bar.sync 1 + WARPS_M + c. The second waits for warp (r', c) to have
+// passed ITS row barrier, i.e. for all of row r' to have arrived: the pair is as strong as one block-wide barrier
+// (every warp has arrived before any leaves), so it can only add latency; it is here to be measured.
+// PBAR 2: one mbarrier per row group and per column group in shared memory; each thread arrives on both, then
+// waits for both phases. A warp then waits for its row and its column only, not the warps in neither: a slow warp
+// holds back the others one slice later, not at once (SCHED 0 only: the mbarriers are made once per block).
 #define WARPS_N (BN / WN)
 #define WARPS_M (BM / WM)
 #if PBAR
@@ -94,6 +100,7 @@
 static_assert(WARPS_N % KH == 0 && A_COPIES * A_STEP == WM, "PBAR: a row group copies its WM rows x BK in rounds");
 static_assert((WARPS_M * 32) % (WN / 4) == 0 && B_COPIES * B_STEP == BK, "PBAR: a column group copies BK x WN");
 static_assert(1 + WARPS_M + WARPS_N <= 16, "PBAR: named barriers 1 .. WARPS_M + WARPS_N (16 per block)");
+static_assert(PBAR == 1 || (PBAR == 2 && SCHED == 0), "PBAR 2: one K loop per block (its mbarriers' phases)");
 #else
 #define A_STEP A_ROW_STEP
 #define B_STEP B_ROW_STEP
@@ -119,12 +126,35 @@ __device__ __forceinline__ CopyMap copy_map() {
     return c;
 }
 
-// The barrier before each K-slice's reads (and the refill of the stage read the slice before).
-__device__ __forceinline__ void stage_barrier() {
-#if PBAR
+#if PBAR == 2
+__device__ __forceinline__ unsigned int pbar_mbarriers() {  // shared address of WARPS_M + WARPS_N mbarriers
+    __shared__ __align__(8) unsigned long long bars[WARPS_M + WARPS_N];
+    return static_cast<unsigned int>(__cvta_generic_to_shared(bars));
+}
+
+__device__ __forceinline__ void mbarrier_wait(unsigned int bar, unsigned int parity) {
+    asm volatile(
+        "{\n.reg .pred done;\nWAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra WAIT;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+#endif
+
+// The barrier before each K-slice's reads (and the refill of the stage read the slice before); n: how many this
+// thread has passed in this K loop.
+__device__ __forceinline__ void stage_barrier(int n) {
+#if PBAR == 1
     const int warp = threadIdx.x / 32;
     asm volatile("bar.sync %0, %1;\n" ::"r"(1 + warp / WARPS_N), "n"(WARPS_N * 32) : "memory");            // row
     asm volatile("bar.sync %0, %1;\n" ::"r"(1 + WARPS_M + warp % WARPS_N), "n"(WARPS_M * 32) : "memory");  // column
+#elif PBAR == 2
+    const int warp = threadIdx.x / 32;
+    const unsigned int row = pbar_mbarriers() + 8 * (warp / WARPS_N);
+    const unsigned int col = pbar_mbarriers() + 8 * (WARPS_M + warp % WARPS_N);
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(row) : "memory");  // (release: the copies
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(col) : "memory");  // waited for, the reads done)
+    mbarrier_wait(row, n & 1);  // (acquire: the group's copies of this slice are visible)
+    mbarrier_wait(col, n & 1);
 #else
     __syncthreads();
 #endif
@@ -297,7 +327,13 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
         if (s < ntiles) load_tile(s);
         cp_async_commit();
     }
-    int read_stage = 0, write_stage = STAGES - 1;
+    int read_stage = 0, write_stage = STAGES - 1, barriers = 0;
+#if PBAR == 2
+    if (tid < WARPS_M + WARPS_N)  // row groups' mbarriers, then columns': every thread of the group arrives
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(pbar_mbarriers() + 8 * tid),
+                     "r"(tid < WARPS_M ? WARPS_N * 32 : WARPS_M * 32) : "memory");
+    __syncthreads();
+#endif
 #if FRAG_DB == 2
     // Fragments double-buffered across the slice boundary too (CUTLASS's multistage order): the barrier of slice
     // t + 1 sits in slice t's last k, after its fragments' reads and before its FMAs, so k = 0 of slice t + 1 is
@@ -306,7 +342,7 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
     float a[2][TM], b[2][TN];
     if (ntiles > 0) {
         cp_async_wait<STAGES - 2>();
-        stage_barrier();
+        stage_barrier(barriers++);
         if (STAGES - 1 < ntiles) load_tile(write_stage);
         cp_async_commit();
         write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
@@ -321,7 +357,7 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
                 load_fragments(as, bs, kk + 1, a[(kk + 1) % 2], b[(kk + 1) % 2]);
             } else if (t + 1 < ntiles) {  // slice t is all in registers: wait for t + 1, refill slice t's stage
                 cp_async_wait<STAGES - 2>();
-                stage_barrier();
+                stage_barrier(barriers++);
                 if (t + STAGES < ntiles) load_tile(write_stage);
                 cp_async_commit();
                 read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
@@ -335,7 +371,7 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
 #else
     for (int t = 0; t < ntiles; ++t) {
         cp_async_wait<STAGES - 2>();  // this thread's copies of slice t have landed
-        stage_barrier();              // everyone's have; and everyone is done with the stage refilled next
+        stage_barrier(barriers++);    // everyone's have; and everyone is done with the stage refilled next
         if (t + STAGES - 1 < ntiles) load_tile(write_stage);
         cp_async_commit();            // (an empty group at the end keeps the count uniform)
 #if FRAG_DB == 0

@@ -127,4 +127,196 @@ def test_kernel_source_has_the_transcribed_arithmetic():
     assert re.search(r'bar\.sync %0, %1;\\n" ::"r"\(1 \+ WARPS_M \+ warp % WARPS_N\), "n"\(WARPS_M \* 32\)', src)
     # the K loop's barrier is stage_barrier() in every FRAG_DB branch: no block-wide one left between the stages
     loop = src[src.index("int read_stage = 0, write_stage") : src.index("// Store acc")]
-    assert "__syncthreads" not in loop and loop.count("stage_barrier();") == 3
+    assert loop.count("stage_barrier(barriers++);") == 3
+    assert "__syncthreads" not in loop.replace("    __syncthreads();\n#endif\n#if FRAG_DB == 2", "")  # (PBAR 2's init)
+    # PBAR 2: each thread arrives at both mbarriers before it waits on either, on the slice's phase parity
+    assert re.search(
+        r"arrive[^\n]*\(row\)[^$]*arrive[^\n]*\(col\)[^$]*mbarrier_wait\(row, n & 1\);\s*"
+        r"(//[^\n]*)?\s*mbarrier_wait\(col, n & 1\);",
+        src,
+    )
+    assert '"r"(tid < WARPS_M ? WARPS_N * 32 : WARPS_M * 32)' in src  # expected arrivals: the group's threads
+
+
+class Hazard(AssertionError):
+    pass
+
+
+def _regions(k: PbarKernel, pbar: bool) -> dict[int, set]:
+    """The regions of a stage each warp copies a part of: ("A", row group) and ("B", column group)."""
+    tid = np.arange(k.threads)
+    if pbar:
+        a_rows, b_cols = k.a_rows, k.b_cols
+    else:  # the shipped copy map (block-wide barrier): rows and columns spread over the whole tile
+        kh, warps = k.bk // 8, k.threads // 32
+        am = 4 * (tid // 32 // kh) + (tid % 32 // 8) % 4
+        a_rows = am[None, :] + np.arange(k.a_copies)[:, None] * (4 * warps // kh)
+        b_cols = np.broadcast_to(4 * (tid % (k.bn // 4)), (k.b_copies, k.threads))
+    out = {}
+    for w in range(k.threads // 32):
+        lanes = slice(32 * w, 32 * w + 32)
+        out[w] = {("A", int(r)) for r in np.unique(a_rows[:, lanes] // k.wm)}
+        out[w] |= {("B", int(c)) for c in np.unique(b_cols[:, lanes] // k.wn)}
+    return out
+
+
+def _simulate(k: PbarKernel, writes, barriers, both: bool, frag_db: int, stages: int, slices: int, rng) -> bool:
+    """Run the K loop's protocol (cp.async issue, wait_group, barriers, fragment reads) for every warp under a random
+    interleaving, each copy landing at a random moment between its issue and the wait that covers it (often at
+    once). `barriers(w)`: the groups warp w syncs with each slice, in order; `both`: arrive at all, then wait for
+    all (PBAR 2's mbarriers), else one after the other (bar.sync: PBAR 0 and 1). Raises Hazard if a warp reads a
+    part of a stage that does not hold the slice it multiplies (a read before the copy landed, or after the next
+    slice's copy overwrote it); AssertionError on a deadlock. Returns whether some warp got past a slice's barriers
+    before every warp had arrived at them (what a barrier over part of the block is for)."""
+    warps, wn = k.threads // 32, k.warps_n
+    reads = {w: {("A", w // wn), ("B", w % wn)} for w in range(warps)}
+    members: dict = {}
+    for w in range(warps):
+        for g in barriers(w):
+            members.setdefault(g, set()).add(w)
+    arrived, gen = dict.fromkeys(members, 0), dict.fromkeys(members, 0)
+    at_slice = dict.fromkeys(range(warps), -1)  # the last slice whose barriers each warp has arrived at
+    content: dict = {}
+    inflight: list = []
+    ran_ahead = False
+
+    def land(copy):
+        inflight.remove(copy)
+        w, t = copy
+        for region in writes[w]:
+            content[t % stages, region, w] = t
+
+    def issue(w, t):
+        if t < slices:
+            inflight.append((w, t))
+            if rng.random() < 0.5:
+                land((w, t))
+
+    def wait(w, t):  # cp.async.wait_group: this warp's copies of slices <= t have landed
+        for copy in [c for c in inflight if c[0] == w and c[1] <= t]:
+            land(copy)
+
+    def read(w, t):
+        for region in reads[w]:
+            for v in range(warps):
+                if region in writes[v] and content.get((t % stages, region, v)) != t:
+                    got = content.get((t % stages, region, v))
+                    raise Hazard(f"warp {w} reads slice {t} of {region}, warp {v}'s part holds {got}")
+
+    def arrive(g):
+        arrived[g] += 1
+        if arrived[g] == len(members[g]):
+            arrived[g], gen[g] = 0, gen[g] + 1
+
+    def barrier(w, t):
+        nonlocal ran_ahead
+        at_slice[w] = t
+        groups = barriers(w)
+        if both:
+            mine = {g: gen[g] for g in groups}
+            for g in groups:
+                arrive(g)
+            while any(gen[g] == mine[g] for g in groups):
+                yield "blocked"
+        else:
+            for g in groups:
+                mine = gen[g]
+                arrive(g)
+                while gen[g] == mine:
+                    yield "blocked"
+        ran_ahead |= min(at_slice.values()) < t
+
+    def program(w, steps=3):  # a slice's fragment reads in `steps` parts
+        for s in range(stages - 1):
+            issue(w, s)
+        if frag_db == 2:
+            wait(w, 0)
+            yield from barrier(w, 0)
+            issue(w, stages - 1)
+            read(w, 0)
+            for t in range(slices):
+                for _ in range(steps - 1):
+                    read(w, t)
+                    yield "ran"
+                if t + 1 < slices:  # the barrier in the slice's last k, after its reads, before its FMAs
+                    wait(w, t + 1)
+                    yield from barrier(w, t + 1)
+                    issue(w, t + stages)
+                    read(w, t + 1)
+                yield "ran"
+        else:
+            for t in range(slices):
+                wait(w, t)
+                yield from barrier(w, t)
+                issue(w, t + stages - 1)
+                for _ in range(steps):
+                    read(w, t)
+                    yield "ran"
+
+    live = {w: program(w) for w in range(warps)}
+    stuck = 0
+    while live:
+        if inflight and rng.random() < 0.3:
+            land(inflight[rng.integers(len(inflight))])
+        w = list(live)[rng.integers(len(live))]
+        try:
+            stuck = stuck + 1 if next(live[w]) == "blocked" else 0
+        except StopIteration:
+            del live[w]
+            stuck = 0
+        assert stuck < 10_000, "deadlock: every warp waits at a barrier"
+    return ran_ahead
+
+
+def _row_and_column(k: PbarKernel):
+    return lambda w: [("row", w // k.warps_n), ("col", w % k.warps_n)]
+
+
+def _block(w):
+    return [("all", 0)]
+
+
+@pytest.mark.parametrize("name", ["128x256", "128x128", "64x64"])
+@pytest.mark.parametrize("frag_db", [1, 2])
+def test_the_k_loop_with_partial_barriers_never_reads_a_stage_in_flight(name, frag_db):
+    k = PbarKernel(CONFIGS[name])
+    rng = np.random.default_rng(48)
+    ahead = {1: False, 2: False, 0: False}
+    for stages in (2, 3, 4):
+        for _ in range(25):
+            ahead[1] |= _simulate(k, _regions(k, True), _row_and_column(k), False, frag_db, stages, 5, rng)
+            ahead[2] |= _simulate(k, _regions(k, True), _row_and_column(k), True, frag_db, stages, 5, rng)
+            ahead[0] |= _simulate(k, _regions(k, False), _block, False, frag_db, stages, 5, rng)  # as shipped
+    # PBAR 2 lets a warp past a slice's barriers before the warps outside its row and column arrive; PBAR 1's
+    # pair (row, then column) never does: it waits for everyone, as the block-wide barrier does
+    assert ahead == {0: False, 1: False, 2: True}
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ["the shipped copy map under PBAR 2", "the row barrier only", "the column barrier only"],
+)
+def test_the_simulation_catches_a_wrong_partition_or_a_missing_barrier(broken):
+    """The model above is not vacuous: each of these breaks the protocol and is caught."""
+    k = PbarKernel(CONFIGS["128x256"])
+    writes, barriers = _regions(k, True), _row_and_column(k)
+    if broken == "the shipped copy map under PBAR 2":
+        writes = _regions(k, False)
+    elif broken == "the row barrier only":
+        barriers = lambda w: [("row", w // k.warps_n)]  # noqa: E731
+    else:
+        barriers = lambda w: [("col", w % k.warps_n)]  # noqa: E731
+    rng = np.random.default_rng(1)
+    with pytest.raises(Hazard):
+        for _ in range(200):
+            _simulate(k, writes, barriers, True, 2, 3, 5, rng)
+
+
+def test_the_named_barrier_pair_is_as_strong_as_a_block_barrier():
+    """PBAR 1's bar.sync over the row, then over the column, is safe even with the shipped copy map (each warp's
+    copies spread over every row and column group): the column barrier waits for a warp of each other row to have
+    passed its row barrier. So it cannot absorb skew between warps that a block-wide barrier would not."""
+    k = PbarKernel(CONFIGS["128x256"])
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        assert not _simulate(k, _regions(k, False), _row_and_column(k), False, 2, 3, 5, rng)

@@ -100,6 +100,9 @@ def _cases():
         "pbar-64x64": {**t64, "PBAR": 1},
         "pbar-fdb2-bk32": {**t256, "BK": 32, "PBAR": 1, "FRAG_DB": 2},
         "pbar-fdb2-streamk": {**t256, "PBAR": 1, "FRAG_DB": 2, "SCHED": 1},
+        "pbar2": {**t256, "PBAR": 2},
+        "pbar2-fdb2": {**t256, "PBAR": 2, "FRAG_DB": 2},
+        "pbar2-64x64": {**t64, "PBAR": 2},
     }.items():
         cases.append(pytest.param(any_.name, any_.resolve_params(), config, False, id=f"cpasync-any-{tag}"))
     # gpu-wgmma-tf32's persistent grid with multicast pairs (benchmarks/tf32_round3.py), traced too
