@@ -1,9 +1,9 @@
 """gpu-cpasync-any's technique-5 builds on the GPU (issue 48): PBAR=1 and 2 (a named barrier, or an mbarrier, per
 warp row and per warp column instead of one block-wide barrier per K-slice, the copies re-partitioned by group) and
-FRAG_DB=2 (fragments read across the K-slice boundary), alone and together, in the H200's 128x256 tiles and in 128x128 (the other warp
-grid). Each is checked element-wise against float64 on poisoned C at odd shapes (edges, split-K by turns, a
-ragged last K-slice, a single K-slice), before and after its timed launches. Run on the GPU machine:
-`python3 -m pytest -m gpu tests/test_gpu_pbar.py`."""
+FRAG_DB=2 (fragments read across the K-slice boundary), alone and together, in the H200's 128x256 tiles and in
+128x128 (the other warp grid). Each is checked element-wise against float64 on poisoned C at odd shapes (edges,
+split-K by turns, a ragged last K-slice, a single K-slice), before and after its timed launches. Run on the GPU
+machine: `python3 -m pytest -m gpu tests/test_gpu_pbar.py`."""
 
 import threading
 
