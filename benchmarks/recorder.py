@@ -21,6 +21,10 @@ Recipes (ARG where one is taken):
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
   tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
                        cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
+  traces-small=SIZE    benchmarks/traces_small.py: block traces of gpu-cpasync-any at SIZE³ (default 1024) in the
+                       small-size fix's builds (128×128 tiles, 64×64 + split-K, Stream-K, the shipped split-K),
+                       as $OUT/GPU-DATE-traces-small-SIZE.json.gz, a session the Hardware tab's "Last wave:
+                       before / after" draws (shipped: copied into assets/sessions/; under a minute)
   tests=FILES          pytest -m gpu over the comma-separated test files (default: every gpu test file)
 """
 
@@ -41,7 +45,7 @@ PY = sys.executable
 ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
 GPU_TEST_FILES = (
     "tests/test_gpu.py,tests/test_emulator_gpu.py,tests/test_accesses_gpu.py,tests/test_exercise_gpu.py,"
-    "tests/test_gpu_streamk.py"
+    "tests/test_gpu_streamk.py,tests/test_gpu_last_wave.py"
 )
 
 
@@ -118,6 +122,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
     if name == "tf32-round3":
         argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
         return [(argv, 240, "tf32_round3.txt")]
+    if name == "traces-small":
+        argv = [PY, "benchmarks/traces_small.py", "--size", arg or "1024", "--out", str(out)]
+        return [(argv, 90, "traces_small.txt")]
     if name == "tests":
         files = (arg or GPU_TEST_FILES).split(",")
         return [

@@ -37,6 +37,7 @@ def _states() -> list[str]:
         "hardware/2",
         "hardware/3",
         "hardware/4",
+        "hardware/5",
     ]
     states += ["compare"]
     states += [f"tiling/{v}/{s}" for v in animated_variants() for s in TILING_SIZES]

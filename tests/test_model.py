@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemmviz.core.kernels.model import ideal_traffic, naive_traffic, tiled_traffic
+from gemmviz.core.kernels.model import fills_under_half, ideal_traffic, naive_traffic, tiled_traffic
 from gemmviz.core.problem import Problem
 
 
@@ -58,3 +58,13 @@ def brute_force_tiled_loads(m, n, k, tile):
 )
 def test_tiled_formula_matches_the_kernel_for_every_size(m, n, k, tile):
     assert tiled_traffic(Problem(m, n, k), tile).global_loads == brute_force_tiled_loads(m, n, k, tile)
+
+
+def test_fills_under_half_counts_the_tiles_of_the_problem_not_the_padded_one():
+    # 1024^3 in 128x128 tiles: 64 tiles, under half of 132 SMs; 66 tiles is exactly half, not under it
+    tiles = {"BM": 128, "BN": 128}
+    assert fills_under_half(Problem(1024, 1024, 1024), tiles, 132)
+    assert not fills_under_half(Problem(128 * 6, 128 * 11, 64), tiles, 132)  # 66 tiles
+    assert fills_under_half(Problem(128 * 5 + 1, 128 * 10 - 1, 64), tiles, 132)  # 6 x 10 = 60 tiles, edges count
+    assert not fills_under_half(Problem(128 * 6 + 1, 128 * 10 + 1, 64), tiles, 132)  # 7 x 11 = 77
+    assert not fills_under_half(Problem(1024, 1024, 1024), {}, 132)  # no tiles: no verdict

@@ -200,6 +200,24 @@ def test_banner_is_one_line_and_can_be_dismissed(window):
     assert not banner.isVisibleTo(window)
 
 
+def test_no_gpu_banner_is_projector_sized_and_says_what_runs_first_at_720p(window, qtbot):
+    # the notice has a style sheet, which froze its font at 9 pt when the projector's 20 pt came; and it named the
+    # reason first, so at 1280x720 what a class can still do was cut off after PyCUDA's install hint
+    window.resize(1280, 690)
+    window.set_projector(True)
+    qtbot.waitUntil(lambda: window.applied_view == (True, False))
+    label = window.device_label.label
+    assert label.font().pointSizeF() == window.theme.font_pt >= 20
+    qtbot.waitUntil(lambda: not window.controls.isVisible() and label.width() > 1100)  # the panel gone, laid out
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    shown = label.text()
+    assert shown.startswith("No CUDA GPU: CPU variants run live; GPU figures come from recorded sessions"), shown
+    assert "Why: " in label.toolTip()  # the reason, whole in the tooltip
+    window.set_projector(False)
+    qtbot.waitUntil(lambda: window.applied_view == (False, False))
+    assert label.font().pointSizeF() < 20  # and back with the window's type
+
+
 def test_presenter_keys_work_after_a_click_in_a_spin_box(window, qtbot):
     t = window.tiling
     window.tabs.setCurrentWidget(t)

@@ -1,7 +1,7 @@
 """The zh_CN translations of the window's strings, by English source text (tools/fill_ts.py writes them into the .ts)."""
 
 ZH = {
-    "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).": "没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
+    "model time (µs), not measured": "模型时间（µs），非实测",
     "&Language": "语言(&L)",
     "As the system": "跟随系统",
     "gemmviz {version}: see why tiled matrix multiplication is fast.": "gemmviz {version}：看看分块矩阵乘法为什么快。",
@@ -128,7 +128,18 @@ ZH = {
     "{intensity} FLOP/byte, {gflops} GFLOP/s": "{intensity} FLOP/字节，{gflops} GFLOP/s",
     "No block trace in this session: run `gemmviz profile` on a GPU": "这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`",
     "{series} at {size}: no block trace": "{series}，规模 {size}：没有线程块轨迹",
-    "{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)": "{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）",
+    "{series} at {size}: {blocks} blocks, {waves} waves": "{series}，规模 {size}：{blocks} 个线程块，{waves} 波",
+    "(model)": "（模型）",
+    "{blocks} blocks, {waves} waves": "{blocks} 个线程块，{waves} 波",
+    "{case} · {blocks} blocks, {waves} waves": "{case} · {blocks} 个线程块，{waves} 波",
+    "last wave": "最后一波",
+    "gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces where the session has them, else the model's)": "gpu-cpasync-any 在 1024³ 时小规模修复前后的对比，空闲的 SM 时间以斜线标出（会话中有记录的轨迹时用记录，否则用模型的轨迹）",
+    "last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle": "最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲",
+    "Last wave: before / after": "最后一波：修复前 / 修复后",
+    "Before: {tile} tiles": "修复前：{tile} 分块",
+    "After: {tile} + split-K": "修复后：{tile} + split-K",
+    "Stream-K": "Stream-K",
+    "{n} blocks": "{n} 个线程块",
     "time (µs)": "时间（µs）",
     "resident": "驻留数",
     "tail {pct}%": "尾部 {pct}%",

@@ -3,17 +3,12 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="190" />
-        <source>No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or published session).</source>
-        <translation>没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="216" />
+        <location filename="../../gemmviz/ui/i18n.py" line="211" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="222" />
+        <location filename="../../gemmviz/ui/i18n.py" line="217" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
@@ -241,6 +236,16 @@ chart's legend) or choose another baseline</source>
         <location filename="../../gemmviz/core/charts/kinds.py" line="295" />
         <source>sm-trace</source>
         <translation>SM 轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/charts/kinds.py" line="303" />
+        <source>last wave</source>
+        <translation>最后一波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/core/charts/kinds.py" line="304" />
+        <source>gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces where the session has them, else the model's)</source>
+        <translation>gpu-cpasync-any 在 1024³ 时小规模修复前后的对比，空闲的 SM 时间以斜线标出（会话中有记录的轨迹时用记录，否则用模型的轨迹）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="191" />
@@ -510,90 +515,100 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="130" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="144" />
         <source>Hierarchical roofline</source>
         <translation>分层 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="133" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="161" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="202" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="216" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="159" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="173" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
         <source>Gap between two kernels</source>
         <translation>两个核函数之间的差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="257" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="448" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
+        <source>Last wave: before / after</source>
+        <translation>最后一波：修复前 / 修复后</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="99" />
+        <source>{n} blocks</source>
+        <translation>{n} 个线程块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="272" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="502" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="693" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="308" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="350" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="309" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="351" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="401" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="449" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="405" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="453" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="443" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="497" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="698" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="464" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="519" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -680,9 +695,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="311" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="132" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="314" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="346" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="146" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="345" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
@@ -874,52 +888,73 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/status.py" line="70" />
-        <location filename="../../gemmviz/ui/status.py" line="91" />
+        <location filename="../../gemmviz/ui/status.py" line="98" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="296" />
+        <location filename="../../gemmviz/ui/status.py" line="303" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="34" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="38" />
         <source>No block trace in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="335" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="379" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="348" />
-        <source>{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)</source>
-        <translation>{blocks} 个线程块，{sms} 个 SM，{waves} 波（颜色 = 波次）</translation>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="393" />
+        <source>{blocks} blocks, {waves} waves</source>
+        <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="357" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="395" />
+        <source>{case} · {blocks} blocks, {waves} waves</source>
+        <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="399" />
+        <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
+        <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="403" />
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="543" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="357" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="394" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
+        <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
+        <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="481" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="432" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="523" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="464" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="583" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1791,48 +1826,48 @@ model</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="230" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="218" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="233" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="221" />
         <source>{n} figure(s) not in this session: n/a</source>
         <translation>本会话缺少 {n} 个数字：显示为“暂无”</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="337" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="325" />
         <source>Measuring {n} job(s) on {gpu}…</source>
         <translation>正在 {gpu} 上测量 {n} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="346" />
+        <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="334" />
         <source>Measuring {done}/{total}: {label}</source>
         <translation>正在测量 {done}/{total}：{label}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="215" />
         <source>Open a lesson</source>
         <translation>打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="545" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="215" />
         <source>Lessons (*.toml)</source>
         <translation>课程 (*.toml)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="486" />
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="555" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="156" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="225" />
         <source>Cannot open the lesson</source>
         <translation>无法打开课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="565" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="235" />
         <source>Cannot open the lesson's session</source>
         <translation>无法打开课程的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="595" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="265" />
         <source>This lesson's session lacks {n} of its figures or views: {first}</source>
         <translation>本课程的会话缺少 {n} 个数字或视图：{first}</translation>
     </message>
@@ -2343,6 +2378,26 @@ model</source>
         <source>end the lesson</source>
         <translation>结束课程</translation>
     </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="125" />
+        <source>model time (µs), not measured</source>
+        <translation>模型时间（µs），非实测</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="131" />
+        <source>Stream-K</source>
+        <translation>Stream-K</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="133" />
+        <source>After: {tile} + split-K</source>
+        <translation>修复后：{tile} + split-K</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="134" />
+        <source>Before: {tile} tiles</source>
+        <translation>修复前：{tile} 分块</translation>
+    </message>
 </context>
 <context>
     <name>AccessReplay</name>
@@ -2448,23 +2503,23 @@ model</source>
 <context>
     <name>Lesson</name>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="447" />
-        <location filename="../../gemmviz/ui/window.py" line="472" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="117" />
+        <location filename="../../gemmviz/ui/window/main.py" line="281" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="474" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="144" />
         <source>{0} steps</source>
         <translation>{0} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="459" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="129" />
         <source>Open lesson file…</source>
         <translation>打开课程文件…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/mode.py" line="463" />
+        <location filename="../../gemmviz/ui/lesson/mode.py" line="133" />
         <source>&amp;Presenter view (laptop screen)</source>
         <translation>演讲者视图（笔记本屏幕）(&amp;P)</translation>
     </message>
@@ -2472,8 +2527,8 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="206" />
-        <location filename="../../gemmviz/ui/window.py" line="703" />
+        <location filename="../../gemmviz/ui/window/device.py" line="73" />
+        <location filename="../../gemmviz/ui/window/main.py" line="146" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
@@ -2523,193 +2578,193 @@ model</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="407" />
+        <location filename="../../gemmviz/ui/window/files.py" line="73" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="409" />
+        <location filename="../../gemmviz/ui/window/files.py" line="75" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="411" />
+        <location filename="../../gemmviz/ui/window/files.py" line="77" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="414" />
+        <location filename="../../gemmviz/ui/window/files.py" line="82" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="416" />
+        <location filename="../../gemmviz/ui/window/files.py" line="87" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="419" />
+        <location filename="../../gemmviz/ui/window/files.py" line="93" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="423" />
+        <location filename="../../gemmviz/ui/window/files.py" line="98" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="426" />
+        <location filename="../../gemmviz/ui/window/files.py" line="103" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="431" />
+        <location filename="../../gemmviz/ui/window/files.py" line="110" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="432" />
+        <location filename="../../gemmviz/ui/window/files.py" line="113" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="434" />
+        <location filename="../../gemmviz/ui/window/files.py" line="117" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="440" />
-        <location filename="../../gemmviz/ui/window.py" line="441" />
+        <location filename="../../gemmviz/ui/window/main.py" line="249" />
+        <location filename="../../gemmviz/ui/window/main.py" line="250" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="442" />
+        <location filename="../../gemmviz/ui/window/main.py" line="251" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="443" />
+        <location filename="../../gemmviz/ui/window/main.py" line="252" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="447" />
+        <location filename="../../gemmviz/ui/window/main.py" line="256" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="449" />
+        <location filename="../../gemmviz/ui/window/main.py" line="258" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="451" />
+        <location filename="../../gemmviz/ui/window/main.py" line="260" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="453" />
+        <location filename="../../gemmviz/ui/window/main.py" line="262" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="454" />
+        <location filename="../../gemmviz/ui/window/main.py" line="263" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="460" />
+        <location filename="../../gemmviz/ui/window/main.py" line="269" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="461" />
+        <location filename="../../gemmviz/ui/window/main.py" line="270" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="462" />
+        <location filename="../../gemmviz/ui/window/main.py" line="271" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="577" />
+        <location filename="../../gemmviz/ui/window/run.py" line="82" />
         <source>This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File &gt; Clear live results), or run fewer jobs.</source>
         <translation>这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 &gt; 清除实时结果），或者少运行一些任务。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="582" />
+        <location filename="../../gemmviz/ui/window/run.py" line="89" />
         <source>Too many results</source>
         <translation>结果太多</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="591" />
+        <location filename="../../gemmviz/ui/window/run.py" line="98" />
         <source>Running {0} job(s)…</source>
         <translation>正在运行 {0} 个任务…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="604" />
+        <location filename="../../gemmviz/ui/window/run.py" line="112" />
         <source>Cancelling at the next launch boundary…</source>
         <translation>将在下一次核函数发射之间取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="608" />
+        <location filename="../../gemmviz/ui/window/run.py" line="118" />
         <source>Wait for the run to finish before measuring ceilings</source>
         <translation>请等运行结束后再测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="610" />
+        <location filename="../../gemmviz/ui/window/run.py" line="122" />
         <source>Measuring this GPU's bandwidth and GEMM rates…</source>
         <translation>正在测量这块 GPU 的带宽和 GEMM 速度…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="630" />
+        <location filename="../../gemmviz/ui/window/run.py" line="143" />
         <source>Run stopped</source>
         <translation>运行已停止</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="632" />
+        <location filename="../../gemmviz/ui/window/run.py" line="144" />
         <source>The live results passed the {limit} a session may hold: the run stops here, every result kept. Save them, then clear them to run more.</source>
         <translation>实时结果已超过一个会话能保存的 {limit} 个：运行到此停止，所有结果都保留。请先保存，再清除它们以便继续运行。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="647" />
+        <location filename="../../gemmviz/ui/window/run.py" line="161" />
         <source>Cancelled: {0} of {1} result(s) valid</source>
         <translation>已取消：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="649" />
+        <location filename="../../gemmviz/ui/window/run.py" line="163" />
         <source>Done: {0} of {1} result(s) valid</source>
         <translation>完成：{1} 个结果中 {0} 个有效</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="656" />
+        <location filename="../../gemmviz/ui/window/run.py" line="170" />
         <source>A run failed</source>
         <translation>有任务运行失败</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="657" />
+        <location filename="../../gemmviz/ui/window/run.py" line="171" />
         <source>{0} job(s) failed; first: {1} at {2}.</source>
         <translation>{0} 个任务失败；第一个：{1}，规模 {2}。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="666" />
+        <location filename="../../gemmviz/ui/window/run.py" line="180" />
         <source>Cannot measure the ceilings</source>
         <translation>无法测量屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="669" />
+        <location filename="../../gemmviz/ui/window/run.py" line="183" />
         <source>Ceilings of {0}: {1} GB/s, FP32 GEMM {2} GFLOP/s</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <location filename="../../gemmviz/ui/window/files.py" line="142" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window.py" line="946" />
+        <location filename="../../gemmviz/ui/window/files.py" line="143" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>

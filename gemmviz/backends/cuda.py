@@ -23,6 +23,7 @@ from gemmviz.backends.profile import instrument_source
 from gemmviz.backends.wgmma import DriverError, WgmmaKernel
 from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceError, decode_trace
 from gemmviz.core.kernels import hopper_model
+from gemmviz.core.kernels.model import fills_under_half
 from gemmviz.core.kernels.tuning import tuned_config
 from gemmviz.core.kernels.variants import Variant
 from gemmviz.core.measure.bench import (
@@ -352,11 +353,7 @@ class CudaRun(KernelTimer):
     # ---- compile -----------------------------------------------------------------------------
     def _too_few_tiles(self, p, config: dict) -> bool:
         """Whether a config's BM×BN tiles of C number fewer than half the SMs for this problem."""
-        bm, bn = config.get("BM"), config.get("BN")
-        if not bm or not bn:
-            return False
-        sms = self.device.get_attribute(self.cuda.device_attribute.MULTIPROCESSOR_COUNT)
-        return -(-p.m // bm) * -(-p.n // bn) < sms / 2
+        return fills_under_half(p, config, self.device.get_attribute(self.cuda.device_attribute.MULTIPROCESSOR_COUNT))
 
     def config(self, variant: Variant) -> tuple[dict, bool]:
         """The block-tiling configuration for this GPU (tuned if a tuning run cached one)."""

@@ -182,14 +182,9 @@ def reason_words(gpu: dict, lang: str) -> str:
 
 
 def device_banner(gpu: dict, lang: str) -> str:
-    """The device line above the tabs: the GPU's figures, or why there is none (the reason as the backend
-    gave it)."""
-    if gpu.get("available"):
-        return explain.device_summary(gpu, lang)
-    return tr(
-        "No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions "
-        "(File ▸ Open recorded or published session)."
-    ).format(reason=reason_words(gpu, lang))
+    """The device line above the tabs: the GPU's figures, or what runs without one and why (the reason as the
+    backend gave it), both core/charts/explain.py's words."""
+    return explain.device_summary(gpu if gpu.get("available") else {**gpu, "reason": reason_words(gpu, lang)}, lang)
 
 
 # core/charts/explain.py's explanations in `lang`; the registry's strings through the catalogue
@@ -205,8 +200,8 @@ def explain_counters(r, lang: str) -> str:
     return explain.explain_counters(r, lang)
 
 
-def explain_trace(r, lang: str, sm_count: int | None = None, summary=None) -> str:
-    return explain.explain_trace(r, sm_count, summary, lang)
+def explain_trace(r, lang: str, sm_count: int | None = None, summary=None, last=None) -> str:
+    return explain.explain_trace(r, sm_count, summary, lang, last)
 
 
 def add_menu(window) -> QMenu:

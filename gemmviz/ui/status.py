@@ -1,5 +1,5 @@
 """The window's edges: one-line notices above the tabs (no GPU here, a replayed session), elided to the width
-they get with the whole text in the tooltip and a close button, so they never ask the window for more width;
+they get, their point first, with the whole text in the tooltip and a close button, so they never ask the window for more width;
 the tabs, whose titles are cut longest first where the bar is too narrow for them all (1280×720 in projector
 type with the control panel open needs about 1,200 px for seven titles and gets 790), each whole title in its
 tab's tooltip, no title pushed behind scroll arrows; and the run's progress in the status bar."""
@@ -77,6 +77,13 @@ class Banner(QWidget):
 
     def set_style(self, style: str) -> None:
         self.label.setStyleSheet(style)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            # a label with a style sheet keeps the font it was polished with: the projector's 20 pt never reached
+            # the no-GPU notice (9 pt at the back of the room); the banner (no style sheet) follows the window's
+            self.label.setFont(self.font())
 
     def set_text(self, text: str) -> None:
         if " ".join(text.split()) != self.label.full_text:

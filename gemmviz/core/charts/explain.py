@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from gemmviz.core.hardware.block_trace import TraceSummary, trace_summary
 from gemmviz.core.hardware.comparison import Comparison, LevelRow
+from gemmviz.core.hardware.last_wave import LastWave, last_wave
 from gemmviz.core.hardware.roofline import Ceilings, explain
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.rigor import compare_message, flag_messages
@@ -115,9 +116,9 @@ define(
 )
 define(
     "explain.no_gpu",
-    en="No CUDA GPU: {reason}. CPU variants run live; GPU figures come from recorded sessions (File ▸ Open "
-    "recorded or published session).",
-    zh="没有 CUDA GPU：{reason}。CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。",
+    en="No CUDA GPU: CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or "
+    "published session). Why: {reason}.",
+    zh="没有 CUDA GPU：CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。原因：{reason}。",
 )
 
 
@@ -195,10 +196,34 @@ def trace_message(s: TraceSummary, sm_count: int | None = None) -> Message:
     )
 
 
-def explain_trace(r: Result, sm_count: int | None = None, summary: TraceSummary | None = None, lang: str = "en") -> str:
-    """The trace's sentence; `summary`: its trace_summary where the caller has it already (a large trace)."""
-    what = trace_message(summary or trace_summary(r.block_trace), sm_count) if r.block_trace else msg("trace.none")
-    return render("trace.head", lang, {"series": r.series, "size": r.problem.label, "what": what})
+def last_wave_message(last: LastWave) -> Message:
+    """The last wave and the SM-time nobody used, as a sentence (the block-trace view hatches that time)."""
+    return msg(
+        "trace.last_wave",
+        last=last.last_blocks,
+        used=last.last_sms,
+        sms=last.sms,
+        idle=last.idle_share,
+    )
+
+
+def explain_trace(
+    r: Result,
+    sm_count: int | None = None,
+    summary: TraceSummary | None = None,
+    lang: str = "en",
+    last: LastWave | None = None,
+) -> str:
+    """The trace's sentences; `summary` and `last`: its trace_summary and last_wave where the caller has them
+    already (a large trace)."""
+    if not r.block_trace:
+        return render("trace.head", lang, {"series": r.series, "size": r.problem.label, "what": msg("trace.none")})
+    summary = summary or trace_summary(r.block_trace)
+    last = last or last_wave(r.block_trace, sm_count, summary=summary)
+    head = render(
+        "trace.head", lang, {"series": r.series, "size": r.problem.label, "what": trace_message(summary, sm_count)}
+    )
+    return head + " " + render(last_wave_message(last), lang)
 
 
 # the rows' levels and quantities (core/hardware/counters.Comparison names them in English)
@@ -239,6 +264,13 @@ define(
     zh="没有线程块轨迹（在 GPU 上运行带轨迹记录的 `gemmviz profile`）。",
 )
 define("trace.sms", en="{used}", zh="{used}")
+define(
+    "trace.last_wave",
+    en="The last wave, {last:int} blocks, ran on {used:int} of {sms:int} SMs; over the run {idle:.0%} of the GPU's "
+    "SM-time was idle (hatched: each SM after its last block).",
+    zh="最后一波 {last:int} 个线程块，用了 {sms:int} 个 SM 中的 {used:int} 个；整次运行中 GPU 的 SM 时间有 {idle:.0%} 空闲"
+    "（斜线：每个 SM 最后一个线程块之后）。",
+)
 define("trace.sms_of", en="{used} of {count}", zh="{count} 个中的 {used}")
 define(
     "trace.sentence",

@@ -295,3 +295,19 @@ class SmTrace(ChartKind):
     label = QT_TRANSLATE_NOOP("", "sm-trace")
     description = QT_TRANSLATE_NOOP("", "thread blocks on the SMs over time, in waves (a traced result)")
     needs = ("block_trace", "block traces: run `gemmviz profile` with block tracing on a GPU")
+
+
+@register
+class LastWave(ChartKind):
+    name = "last-wave"
+    label = QT_TRANSLATE_NOOP("", "last wave")
+    description = QT_TRANSLATE_NOOP(
+        "",
+        "gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces"
+        " where the session has them, else the model's)",
+    )
+    in_lessons = False  # drawn from its own pick of traces, not a step's results
+
+    @classmethod
+    def check(cls, results: Sequence, view: ChartView) -> None:
+        """Always something to draw: the model's traces where no recording is open."""

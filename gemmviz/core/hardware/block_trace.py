@@ -132,9 +132,10 @@ class TraceSummary:
     waves: float  # blocks / max_resident_total
     tail_pct: float  # share of the run after the last moment the most SMs were busy at once
     block_ns_median: float
+    busy_sm_ns: int  # SM-time with at least one block resident, summed over the SMs (core/hardware/last_wave.py)
 
 
-def trace_summary(trace: Sequence[Sequence[int]]) -> TraceSummary:
+def trace_summary(trace: Sequence[Sequence[int]] | np.ndarray) -> TraceSummary:
     """Waves, blocks per SM, residency and the tail of the last wave, from a decoded trace.
 
     The tail starts when the number of busy SMs falls for the last time from its maximum: from then on
@@ -177,6 +178,7 @@ def trace_summary_steps(trace: Sequence[Sequence[int]] | np.ndarray) -> Generato
         at, change = times[order], change[order]
     last = np.flatnonzero(np.r_[at[1:] != at[:-1], True])  # the last event at each instant
     busy_times, busy = at[last], np.cumsum(change)[last]
+    busy_sm_ns = int((busy[:-1] * np.diff(busy_times)).sum())  # busy SMs × how long, instant to instant
     last_full = busy_times[min(np.flatnonzero(busy == busy.max())[-1] + 1, len(busy_times) - 1)]
     yield
     _, total = resident_timeline(t)
@@ -196,4 +198,5 @@ def trace_summary_steps(trace: Sequence[Sequence[int]] | np.ndarray) -> Generato
         waves=len(t) / most,
         tail_pct=100.0 * (end - int(last_full)) / end if end else 0.0,
         block_ns_median=float(np.median(t[:, 3] - t[:, 2])),
+        busy_sm_ns=busy_sm_ns,
     )

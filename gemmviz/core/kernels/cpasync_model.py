@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from gemmviz.core.kernels.model import Traffic, blocked_traffic, ceil_div, padded
+from gemmviz.core.kernels.model import Traffic, blocked_traffic, ceil_div, fills_under_half, padded
 from gemmviz.core.problem import Problem
 
 # 128x128 tiles of 256 threads, 8x8 per thread (warps of 4x8 lanes, 32x64 each), K-slices of 16, 3 stages.
@@ -181,7 +181,7 @@ STREAMK_MAX_KTILES = 64
 def any_fit(p: Problem, c: Mapping[str, int]) -> tuple[dict[str, int], str | None]:
     """gpu-cpasync-any's configuration at this size from the tuned or default one `c`, and why it changed."""
     tiles = ceil_div(p.m, c["BM"]) * ceil_div(p.n, c["BN"])
-    if tiles < SPLIT_K_SMS / 2 and (c["BM"], c["BN"]) != (SMALL_TILES["BM"], SMALL_TILES["BN"]):
+    if fills_under_half(p, c, SPLIT_K_SMS) and (c["BM"], c["BN"]) != (SMALL_TILES["BM"], SMALL_TILES["BN"]):
         small = {**c, **SMALL_TILES}
         why = f"64×64 tiles: {c['BM']}×{c['BN']} tiles ({tiles}) would fill under half of {SPLIT_K_SMS} SMs"
         return small, why

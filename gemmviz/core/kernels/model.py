@@ -8,6 +8,7 @@ traffic the code asks for, not what reaches DRAM.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gemmviz.core.problem import FLOAT32_BYTES, Problem
@@ -15,6 +16,15 @@ from gemmviz.core.problem import FLOAT32_BYTES, Problem
 
 def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
+
+
+def fills_under_half(p: Problem, c: Mapping[str, int], sms: int) -> bool:
+    """Whether a configuration's BM×BN tiles of C number fewer than half of `sms` SMs at this problem: most SMs
+    would sit idle through the only wave (False for a configuration without BM and BN)."""
+    bm, bn = c.get("BM"), c.get("BN")
+    if not bm or not bn:
+        return False
+    return ceil_div(p.m, bm) * ceil_div(p.n, bn) < sms / 2
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,7 @@ ORIGIN_HOW = {
     "replayed": define("origin.how.replayed", en="replayed", zh="回放"),
     "published": define("origin.how.published", en="published", zh="已发表"),
     "host-inclusive timing": define("origin.how.host_timing", en="host-inclusive timing", zh="含主机时间的计时"),
+    "model": define("origin.how.model", en="the model's traces, not measured", zh="模型的轨迹，非实测"),
 }
 UNDATED = define("origin.undated", en="undated", zh="无日期")
 NO_GPU = define("origin.no_gpu", en="no GPU", zh="无 GPU")

@@ -80,7 +80,7 @@ def footer_text(origins: list[tuple[str | None, str, str]], lang: str = "en") ->
     parts = []
     for (gpu, how), dates in grouped.items():
         words = ", ".join(_how_word(h, lang) for h in how.split(", "))
-        name = gpu or render(NO_GPU, lang)
+        name = gpu or ("" if how == "model" else render(NO_GPU, lang))  # a model ran on no machine: say that only
         parts.append(" ".join(x for x in (name, ", ".join(dates), words) if x))
     return " · ".join([*parts, f"gemmviz {__version__}"])
 
@@ -332,12 +332,18 @@ def export_chart(
     """Write one chart of a registered kind (or the dashboard) at width x height pixels in the registered format
     its path's suffix names (PNG, SVG), drawn as `view` shows the results (the speedup chart's baseline, size
     and source, and where each result came from), with `footer` (where the numbers come from: see footer_text,
-    session_origin, workspace_footer) under it; without one, the footer names only the gemmviz version."""
+    session_origin, workspace_footer) under it; without one, the footer names only the gemmviz version.
+    A chart that picks its own data says where it came from instead (its `origins()`)."""
     check_size(width, height)
     target, writer = chart_writer(path)
     view = view or ChartView()
     check_drawable(kind, results, view)
     widget = make_chart(kind, results, device_theme(theme, width, height), ceilings, view)
+    origins = getattr(widget, "origins", None)
+    if callable(origins):  # a chart that draws data of its own choosing (the last-wave cases) names its source
+        from gemmviz.ui import i18n
+
+        footer = footer_text(origins(), i18n.language())  # in the language the chart itself was drawn in
     try:
         writer.write(widget, target, width, height, theme, footer or footer_text([]))
     finally:

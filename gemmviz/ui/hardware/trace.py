@@ -1,7 +1,9 @@
 """SMs × time: every thread block of one traced run as a bar on the SM that ran it, coloured by wave, with the
-blocks resident on the GPU below, each wave's start marked and its number under it, and the tail of the last
-wave marked. `set_time` hides what had not yet
-happened, so a timer sweeping it shows the blocks landing in waves.
+blocks resident on the GPU below, each wave's start marked and its number under it, the tail
+of the last wave marked, and the SM-time each SM sits idle after its last block hatched, its share of the run's
+SM-time stated in the title ("last wave: 64 blocks on 64 of 132 SMs — 52% of SM-time idle",
+core/hardware/last_wave.py). `set_time` hides what had not yet happened, so a timer sweeping it shows the blocks
+landing in waves.
 
 Thousands of blocks are drawn by one BarGraphItem per wave colour; more than DRAW_BARS_MAX as one image of
 SM lanes × time bins (the colour of the block at each bin's middle), and the residency curve as its peak per
@@ -18,10 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 
 from gemmviz.core.hardware.counters import TRACE_FIELDS, TraceSummary, resident_timeline, trace_summary_steps
+from gemmviz.core.hardware.last_wave import LastWave, idle_tails, last_wave_steps
+from gemmviz.core.hardware.model_trace import MODEL_BACKEND
 from gemmviz.core.session.results import Result
 from gemmviz.ui.charts.base import is_projector, legible
 from gemmviz.ui.text import QT_TRANSLATE_NOOP, plain, tr
@@ -37,6 +41,10 @@ STEP_ROWS = 25_000  # rows converted or given lanes per step (about 40 ms on a l
 IMAGE_BINS = 2048  # time bins across the image: wider than the plot on a 4K screen
 IMAGE_ROWS_MAX = 4096  # SM lanes down the image; beyond it an SM's lanes share rows
 QUERIES_PER_STEP = 1 << 19  # image pixels looked up per step
+IDLE_ALPHA = "26"  # the idle area's tint (hex alpha of the foreground) beneath its hatching
+# a view shorter than this many lines of its type (720p in projector type, beside the window's banners) drops the
+# residency plot and puts the time axis under the SMs: a two-line title left the SM plot too short to read
+COMPACT_LINES = 18
 
 
 def trace_lanes(trace: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -102,11 +110,16 @@ class TraceDrawing:
     resident_us: tuple[np.ndarray, np.ndarray]  # the residency staircase (at most about 2 × IMAGE_BINS points)
     image: np.ndarray | None  # rows × IMAGE_BINS of wave colour + 1 (0: idle); None: drawn as bars
     lanes_drawn: int  # image rows per SM
+    last: LastWave  # the last wave and the SM-time left idle
+    idle: np.ndarray  # [[sm, from_ns, to_ns], ...]: each SM idle after its last block (core/hardware/last_wave.py)
 
 
-def prepare_steps(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> Generator[None, None, TraceDrawing]:
+def prepare_steps(
+    trace: Sequence[Sequence[int]], sm_count: int | None = None, blocks_per_sm: int | None = None
+) -> Generator[None, None, TraceDrawing]:
     """The drawing of a trace on `sm_count` SM rows (at least every SM it used), in steps of tens of
-    milliseconds; yields between them, returns a TraceDrawing."""
+    milliseconds; yields between them, returns a TraceDrawing. `blocks_per_sm`: the kernel's occupancy where
+    known (its waves count the slots it left empty), else the trace's own."""
     chunks = []
     for first in range(0, len(trace), STEP_ROWS):  # a list of a million rows becomes an array in pieces
         chunks.append(_as_array(trace[first : first + STEP_ROWS]))
@@ -117,14 +130,19 @@ def prepare_steps(trace: Sequence[Sequence[int]], sm_count: int | None = None) -
     times, resident = resident_timeline(t)
     resident_us = _decimated_steps(times / 1e3, resident, summary.duration_ns / 1e3)
     yield
+    last = yield from last_wave_steps(t, sm_rows, blocks_per_sm, summary)
+    idle = idle_tails(t, sm_rows)
+    yield
     image, lanes_drawn = None, max(summary.max_resident_per_sm, 1)
     if len(t) > DRAW_BARS_MAX:
         image, lanes_drawn = yield from _image_steps(t, lane, wave, summary, sm_rows)
-    return TraceDrawing(t, lane, wave, summary, sm_rows, resident_us, image, lanes_drawn)
+    return TraceDrawing(t, lane, wave, summary, sm_rows, resident_us, image, lanes_drawn, last, idle)
 
 
-def prepare(trace: Sequence[Sequence[int]], sm_count: int | None = None) -> TraceDrawing:
-    steps = prepare_steps(trace, sm_count)
+def prepare(
+    trace: Sequence[Sequence[int]], sm_count: int | None = None, blocks_per_sm: int | None = None
+) -> TraceDrawing:
+    steps = prepare_steps(trace, sm_count, blocks_per_sm)
     while True:
         try:
             next(steps)
@@ -221,7 +239,19 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.theme = theme
         self.result: Result | None = None
         self.sm_count: int | None = None
+        self.blocks_per_sm: int | None = None  # the kernel's occupancy, where the caller knows it
+        self.span_us: float | None = None  # the time axis at least this long: traces shown in turn share one
+        # the title's head in place of "series at size" (a case of a comparison); "": none (the view names it)
+        self.heading: str | None = None
+        self.time_label = True  # "time (µs)" under a compact chart (charts stacked on one axis: the lowest only)
+        self.time_words: str | None = None  # the time axis's name where it is not a measured time (a model's)
+        # the last wave's tail marked ("tail 25%": the time after the first SM ran dry); off where the cases are
+        # compared by their idle SM-time (the last-wave view), which a second share beside it only muddles
+        self.show_tail = True
         self.summary: TraceSummary | None = None
+        self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
+        self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
+        self.compact: bool | None = None  # the SMs alone, no residency plot (a short view); None: not yet fitted
         self.rows = 0  # SM rows drawn
         self.blocks = 0  # bars drawn
         self.duration_us = 0.0
@@ -237,38 +267,45 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme = legible(theme)
         self.setBackground(theme.background)
-        (self.set_result_stepwise if self.preparing else self.set_result)(self.result, self.sm_count)
+        (self.set_result_stepwise if self.preparing else self.set_result)(
+            self.result, self.sm_count, self.blocks_per_sm
+        )
 
-    def set_result(self, result: Result | None, sm_count: int | None = None) -> None:
-        """Draw `result`'s block trace on `sm_count` SM rows (at least every SM the trace used), now."""
+    def set_result(self, result: Result | None, sm_count: int | None = None, blocks_per_sm: int | None = None) -> None:
+        """Draw `result`'s block trace on `sm_count` SM rows (at least every SM the trace used), now;
+        `blocks_per_sm`: the kernel's occupancy where known (else the trace's own)."""
         self._stepper.stop()
         self._steps = None
-        self.result, self.sm_count = result, sm_count
+        self.result, self.sm_count, self.blocks_per_sm = result, sm_count, blocks_per_sm
         drawing = None
         if result is not None and result.block_trace:
-            drawing = self._cached(result, sm_count) or prepare(result.block_trace, sm_count)
+            drawing = self._cached(result, sm_count, blocks_per_sm) or prepare(
+                result.block_trace, sm_count, blocks_per_sm
+            )
         self._draw(result, drawing)
 
-    def set_result_stepwise(self, result: Result | None, sm_count: int | None = None) -> None:
+    def set_result_stepwise(
+        self, result: Result | None, sm_count: int | None = None, blocks_per_sm: int | None = None
+    ) -> None:
         """Like set_result, but a trace over DRAW_BARS_MAX blocks is prepared one step per event-loop turn
         (the view says so meanwhile); `ready` is emitted when it is drawn."""
         if (
             result is None
             or not result.block_trace
             or len(result.block_trace) <= DRAW_BARS_MAX
-            or self._cached(result, sm_count)
+            or self._cached(result, sm_count, blocks_per_sm)
         ):
-            self.set_result(result, sm_count)
+            self.set_result(result, sm_count, blocks_per_sm)
             self.ready.emit()
             return
         self.set_result(None)
-        self.result, self.sm_count = result, sm_count
+        self.result, self.sm_count, self.blocks_per_sm = result, sm_count, blocks_per_sm
         self.sms_plot.setTitle(
             plain(f"Preparing the trace of {len(result.block_trace):,} blocks…"),
             color=self.theme.foreground,
             size=f"{self.theme.font_pt + 2}pt",
         )
-        self._steps = prepare_steps(result.block_trace, sm_count)
+        self._steps = prepare_steps(result.block_trace, sm_count, blocks_per_sm)
         self._stepper.start()
 
     @property
@@ -287,10 +324,10 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             return
         self._stepper.start()
 
-    def _cached(self, result: Result, sm_count: int | None) -> TraceDrawing | None:
+    def _cached(self, result: Result, sm_count: int | None, blocks_per_sm: int | None) -> TraceDrawing | None:
         """The drawing made last, when it was of this result on these rows (a theme change redraws it)."""
         last = self._drawing
-        if last is not None and last[0] is result and last[1] == sm_count:
+        if last is not None and last[0] is result and last[1] == (sm_count, blocks_per_sm):
             return last[2]
         return None
 
@@ -300,21 +337,26 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         if result is None or drawing is None:
             self._draw_no_trace(result)
             return
-        self._drawing = (result, self.sm_count, drawing)
+        self._drawing = (result, (self.sm_count, self.blocks_per_sm), drawing)
         self.resident_plot = self.addPlot(row=1, col=0, enableMenu=False)
+        self.compact = None  # a new layout: fitted to the view's height by _fit_rows
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         s = self.summary = drawing.summary
+        self.last = drawing.last
         self.rows = drawing.rows
         self.blocks = len(drawing.t)
         self._starts_us = drawing.t[:, 2] / 1e3  # sorted
         self.duration_us = s.duration_ns / 1e3
         self._style_plots(result, s)
         self._draw_blocks(drawing)
+        self._draw_idle(drawing)
         top = self.rows  # the lanes take the plot's whole height; the tail's label sits inside, at the top
         font = QFont()
         font.setPointSize(self.theme.font_pt)
-        self._draw_tail(s, top, font)
+        if self.show_tail:
+            self._draw_tail(s, top, font)
+        self._frame(top)
         self._draw_waves(drawing)
         self._draw_resident(drawing, font)
         self._add_sweep(top)
@@ -328,6 +370,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         theme = self.theme
         self.rows = self.blocks = 0
         self.summary = None
+        self.last = None
+        self.idle_bars = None
         self._drawing = None
         why = (
             tr(NO_TRACE)
@@ -341,24 +385,67 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
     def _style_plots(self, result: Result, s: TraceSummary) -> None:
         """The title, the axes' labels and widths, and the time axis the two plots share."""
         theme = self.theme
-        # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge
-        title = (
-            tr("{series} at {size}").format(series=plain(result.series), size=result.problem.label)
-            + "<br>"
-            + tr("{blocks} blocks on {sms} SMs, {waves} waves (colour = wave)").format(
-                blocks=f"{s.blocks:,}", sms=self.rows, waves=f"{s.waves:.2f}"
+        # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge;
+        # at 720p in projector type a third line left the SM plot too short to read
+        last = self.last
+        waves = last.waves if last is not None else s.waves
+        if self.heading == "":  # named around it (a toggle, a caption): the figures alone
+            title = tr("{blocks} blocks, {waves} waves").format(blocks=f"{s.blocks:,}", waves=f"{waves:.2f}")
+        elif self.heading is not None:
+            title = tr("{case} · {blocks} blocks, {waves} waves").format(
+                case=plain(self.heading), blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
             )
-        )
+        else:
+            title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
+                series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
+            )
+        if result.backend == MODEL_BACKEND:
+            title += " " + tr("(model)")
+        if last is not None:
+            title += "<br>" + self.statement()
         self._title = title
         style_plot(self.sms_plot, theme, title, "", "SM")
         # over the SM axis too: beside it, a projector's two lines of title took three
         self.sms_plot.layout.removeItem(self.sms_plot.titleLabel)
         self.sms_plot.layout.addItem(self.sms_plot.titleLabel, 0, 0, 1, 3)
-        style_plot(self.resident_plot, theme, "", tr("time (µs)"), tr("resident"))
+        style_plot(self.resident_plot, theme, "", self.time_words or tr("time (µs)"), tr("resident"))
         for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
         self.resident_plot.setXLink(self.sms_plot)
+
+    def statement(self) -> str:
+        """What the idle area says, in words: "last wave: 64 blocks on 64 of 132 SMs — 52% of SM-time idle"."""
+        last = self.last
+        if last is None:
+            return ""
+        return tr("last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle").format(
+            blocks=f"{last.last_blocks:,}", used=last.last_sms, sms=last.sms, idle=f"{100 * last.idle_share:.0f}"
+        )
+
+    def _draw_idle(self, drawing: TraceDrawing) -> None:
+        """The SM-time each SM sits idle after its last block (the whole run for an SM that ran none), hatched
+        over the SM rows: the area the statement's share measures, under the sweep's mask."""
+        idle = drawing.idle
+        self.idle_bars = None
+        if not len(idle):
+            return
+        brush = QBrush(QColor(self.theme.foreground), Qt.BrushStyle.BDiagPattern)
+        fill = pg.BarGraphItem(
+            x0=idle[:, 1] / 1e3,
+            x1=idle[:, 2] / 1e3,
+            y0=idle[:, 0],
+            y1=idle[:, 0] + 1,
+            brush=pg.mkBrush(self.theme.foreground + IDLE_ALPHA),
+            pen=pg.mkPen(None),
+        )
+        hatch = pg.BarGraphItem(
+            x0=idle[:, 1] / 1e3, x1=idle[:, 2] / 1e3, y0=idle[:, 0], y1=idle[:, 0] + 1, brush=brush, pen=pg.mkPen(None)
+        )
+        for item in (fill, hatch):
+            item.setZValue(3)  # over the grid, under the wave lines (4) and the sweep's mask (5)
+            self.sms_plot.addItem(item)
+        self.idle_bars = hatch
 
     def _draw_blocks(self, drawing: TraceDrawing) -> None:
         """Every block on its SM's lane: one image for a large trace, else one bar item per wave colour."""
@@ -383,7 +470,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                 self.sms_plot.addItem(bars)
 
     def _draw_tail(self, s: TraceSummary, top: float, font: QFont) -> None:
-        """The last wave's tail shaded and labelled; the SM axis's ticks and both ranges of the SM plot."""
+        """The last wave's tail shaded and labelled."""
         theme = self.theme
         tail_from = self.duration_us * (1 - s.tail_pct / 100)
         tail = pg.LinearRegionItem(
@@ -401,11 +488,15 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         label.setPos(self.duration_us, top)
         self.sms_plot.addItem(label)
         self.tail_label = label
+
+    def _frame(self, top: float) -> None:
+        """The SM axis's ticks and both ranges of the SM plot."""
         self._sm_tick_values: list[tuple[float, str]] | None = None  # a new plot: its axis has none yet
         self.sms_plot.setYRange(0, top, padding=0)
         self._sm_ticks()
-        # room left of 0 for its tick's label: the time axis read from 50 µs
-        self.sms_plot.setXRange(-0.03 * self.duration_us, self.duration_us * 1.01, padding=0)
+        # room left of 0 for its tick's label: the time axis read from 50 µs; traces shown in turn share one span
+        span = max(self.duration_us, self.span_us or 0.0)
+        self.sms_plot.setXRange(-0.03 * span, span * 1.01, padding=0)
 
     def _draw_waves(self, drawing: TraceDrawing) -> None:
         """Where each wave begins (a dashed line at the median start of its blocks) and its number under the
@@ -435,6 +526,32 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         axis.setTicks([ticks, []])
         self.wave_ticks = ticks
 
+    def _fit_rows(self) -> None:
+        """Both plots where the view has the height for them; else the SMs alone, the time axis under them (the
+        waves are told apart by colour and their dashed lines)."""
+        compact = 0 < self.height() < COMPACT_LINES * self.theme.font_pt * 96 / 72
+        if compact == self.compact:
+            return
+        self.compact = compact
+        axis = self.sms_plot.getAxis("bottom")
+        if compact:
+            self.ci.removeItem(self.resident_plot)
+            self.resident_plot.hide()
+            axis.setTicks(None)
+            px = self.theme.font_pt * 96 / 72
+            if self.time_label:
+                words = self.time_words or tr("time (µs)")
+                axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
+            axis.setHeight(int(px * (3.2 if self.time_label else 1.8)))
+        else:
+            if self.resident_plot.scene() is None:
+                self.ci.addItem(self.resident_plot, row=1, col=0)
+                self.ci.layout.setRowStretchFactor(1, 1)
+            self.resident_plot.show()
+            axis.setTicks([self.wave_ticks, []])
+            axis.setLabel(None)
+            axis.setHeight(None)
+
     def _sm_ticks(self) -> None:
         """SM numbers on the left axis every 32 SMs, or every 64, 128, … where the plot is too short for labels
         that far apart (at 720p in projector type "32" sat on "64"); the first and the last SM always."""
@@ -447,6 +564,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             step *= 2
         # the last SM's label stays clear of the one below it
         values = {0, *range(step, self.rows - step // 2, step), self.rows - 1}
+        if 0 < height_px < line_px * 2.4:  # no room for two numbers apart: the last SM's alone (how many there are)
+            values = {self.rows - 1}
         ticks = [(y + 0.5, str(y)) for y in sorted(values)]
         axis = self.sms_plot.getAxis("left")
         if getattr(self, "_sm_tick_values", None) != ticks:
@@ -511,6 +630,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         the view (a wider title held the plots open past the pane's edge, with the time axis and the cursor)."""
         if not getattr(self, "blocks", 0) or self.summary is None:
             return
+        self._fit_rows()
         label = self.sms_plot.titleLabel
         # the title spans the plot's column only: the view less the left axis and the margins
         # the title spans the SM axis's column too (_style_plots): the view less the margins
@@ -519,7 +639,11 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # in projector type never below the axes' text (it was 60% of it at 720p): a third line, then wrapped
         smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
         label.item.setTextWidth(-1)
-        for text in (self._title, self._title.replace(", ", "<br>", 1)):
+        # where a line is too wide: the first line after its first comma, the statement at its dash
+        wrapped = (
+            self._title.replace(", ", "<br>", 1) if ", " in self._title else self._title.replace("，", "，<br>", 1)
+        )
+        for text in (self._title, self._title.replace(" — ", "<br>"), wrapped, wrapped.replace(" — ", "<br>")):
             pt: float = base
             label.setText(text, size=f"{pt}pt")
             while label.item.boundingRect().width() > room and pt > smallest:
@@ -557,7 +681,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             text_px = item.boundingRect().height() + 6
             top = data_top / max(0.2, 1 - text_px / height_px)
             plot.setYRange(0, max(top, data_top * 1.1), padding=0)
-        self.tail_label.setPos(self.duration_us, self.rows + pad)
+        if self.show_tail:
+            self.tail_label.setPos(self.duration_us, self.rows + pad)
         self._sm_ticks()
 
     def set_time(self, time_us: float) -> None:

@@ -24,3 +24,13 @@ class SmTrace(chart_kinds.SmTrace):
     @classmethod
     def render(cls, results, theme, ceilings, view):
         return _hardware_chart(cls.name, results, theme, view)
+
+
+@chart_kinds.register
+class LastWave(chart_kinds.LastWave):
+    @classmethod
+    def render(cls, results, theme, ceilings, view):
+        from gemmviz.core.hardware.model_trace import shipped_fix_session
+        from gemmviz.ui.hardware.last_wave import SIZE, LastWaveStack, pick_cases
+
+        return LastWaveStack(pick_cases(SIZE, list(results), shipped=lambda: shipped_fix_session(SIZE)), theme)

@@ -1,0 +1,259 @@
+"""The last wave, before and after the small-size fix: gpu-cpasync-any at 1024³ in its default tiles (one block
+per tile: part of one wave, most SMs idle), in the registry's fit (smaller tiles, K split) and in Stream-K, each
+with its idle SM-time hatched and stated, on one time axis: in turn on one SMs × time chart (the Hardware tab's
+view), or one above the other (`LastWaveStack`, the `last-wave` chart an export draws).
+
+Recorded traces of the three builds are drawn where the workspace shows them (`benchmarks/traces_small.py` on a
+GPU), else where the package ships them (assets/sessions/GPU-DATE-traces-small-1024.json.gz); otherwise the
+model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from gemmviz.core.hardware.last_wave import LastWave, last_wave
+from gemmviz.core.hardware.model_trace import (
+    VARIANT,
+    FixCase,
+    fix_messages,
+    model_result,
+    shipped_fix_session,
+    small_size_fix,
+)
+from gemmviz.core.messages import render
+from gemmviz.core.problem import Problem
+from gemmviz.core.session.results import Result, Session
+from gemmviz.core.session.workspace import Workspace, session_gpu
+from gemmviz.ui.hardware.trace import SmTraceChart
+from gemmviz.ui.text import tr
+from gemmviz.ui.theme import LIGHT, Theme
+
+SIZE = Problem(1024, 1024, 1024)  # the small size: 128×128 tiles fill under half of 132 SMs
+MODEL_SMS = 132  # the H100's and H200's SMs: the GPUs the fix was measured on
+
+
+def session_sms(session: Session) -> int | None:
+    """The SMs of the GPU a session was recorded on, where it says."""
+    sms = session.environment.get("backends", {}).get("cuda", {}).get("sms")
+    return sms if isinstance(sms, int) and sms > 0 else None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One case as the view draws it: its trace's Result (recorded or the model's), the SMs and occupancy."""
+
+    case: FixCase
+    result: Result
+    sms: int
+    last: LastWave
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The cases as drawn, and where their traces came from: a recording (its GPU and date) or the model (None)."""
+
+    shown: list[Shown]
+    recorded_on: str | None
+    origin: tuple[str | None, str, str] = (None, "", "model")  # (GPU, date, how) for an export's footer
+
+    @property
+    def span_us(self) -> float:
+        """The longest run: the time axis the cases share."""
+        return max((s.last.duration_ns for s in self.shown), default=0) / 1e3
+
+
+def recorded_match(case: FixCase, results: list[Result], p: Problem) -> Result | None:
+    """A recorded, valid, traced result of this case's build at `p`: its tiles, its schedule and as many
+    blocks as the case launches (which tells the split of K)."""
+    for r in results:
+        if r.variant != VARIANT or r.problem != p or not r.valid or not r.block_trace:
+            continue
+        c = r.config
+        same = (c.get("BM"), c.get("BN"), c.get("SCHED", 0)) == (
+            case.config["BM"],
+            case.config["BN"],
+            case.config.get("SCHED", 0),
+        )
+        if same and len(r.block_trace) == case.launch.grid:
+            return r
+    return None
+
+
+def _all_recorded(cases: list[FixCase], results: list[Result], p: Problem) -> list[Result] | None:
+    found = [recorded_match(case, results, p) for case in cases]
+    return [r for r in found if r is not None] if all(r is not None for r in found) else None
+
+
+def pick_cases(
+    p: Problem,
+    results: list[Result],
+    session_of: Callable[[Result], Session | None] = lambda _r: None,
+    shipped: Callable[[], Session | None] = lambda: None,
+) -> Pick:
+    """The fix's three cases at `p`: recorded where `results` hold all three builds' traces (`session_of` says
+    which session each came from), else where the `shipped` recording does, else the model's (recorded and model
+    traces are never mixed: like with like)."""
+    cases = small_size_fix(p, MODEL_SMS)
+    found, session = _all_recorded(cases, results, p), None
+    if found is not None:
+        session = session_of(found[0])
+    else:
+        recording = shipped()
+        found = _all_recorded(cases, recording.results, p) if recording is not None else None
+        session = recording if found is not None else None
+    recorded_on: str | None = None
+    origin: tuple[str | None, str, str] = (None, "", "model")
+    if found is not None:
+        recorded_on = "?" if session is None else f"{session_gpu(session) or '?'}, {(session.created or '')[:10]}"
+        origin = (None, "", "measured") if session is None else (session_gpu(session), session.created[:10], "measured")
+    sms = (session_sms(session) if session is not None else None) or MODEL_SMS
+    shown = []
+    for i, case in enumerate(cases):
+        result, case_sms = (found[i], sms) if found is not None else (model_result(p, case), MODEL_SMS)
+        last = last_wave(result.block_trace or [], case_sms, case.launch.blocks_per_sm)
+        shown.append(Shown(case, result, case_sms, last))
+    return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None, origin)
+
+
+def model_time_words(pick: Pick) -> str | None:
+    """The time axis's name where the traces are the model's: its times assume every SM at its FP32 peak, so a
+    case that fills more SMs looks much faster than it measures (an SM's lone block is far from its peak)."""
+    return None if pick.recorded_on is not None else tr("model time (µs), not measured")
+
+
+def case_label(case: FixCase) -> str:
+    """A case in a few words, as its toggle and its chart in the export say it."""
+    if case.launch.stream_k:
+        return tr("Stream-K")
+    if case.launch.split > 1:
+        return tr("After: {tile} + split-K").format(tile=case.tile)
+    return tr("Before: {tile} tiles").format(tile=case.tile)
+
+
+def pick_sentences(p: Problem, pick: Pick, lang: str) -> str:
+    """The sentences beside the cases (core/hardware/model_trace.fix_messages), one paragraph each."""
+    shown = [(s.case, s.last) for s in pick.shown]
+    return "\n\n".join(render(m, lang) for m in fix_messages(p, shown, pick.recorded_on))
+
+
+class LastWaveView(QWidget):
+    """Before / after toggles over one SMs × time chart; `sentences()` says each case's figures."""
+
+    def __init__(self, workspace: Workspace | None = None, theme: Theme = LIGHT, lang: str = "en", parent=None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.lang = lang
+        self.problem = SIZE
+        self.pick = Pick([], None)
+        self._shipped: Session | None = None  # the shipped recording of the builds, if the package has one
+        self._shipped_read = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: list[QPushButton] = []
+        for i in range(3):
+            button = QPushButton()
+            button.setCheckable(True)
+            self.group.addButton(button, i)
+            self.buttons.append(button)
+            row.addWidget(button)
+        layout.addLayout(row)
+        self.chart = SmTraceChart(theme)
+        self.chart.heading = ""  # the toggles name the case, the sentences the kernel and size: a short title
+        self.chart.show_tail = False
+        layout.addWidget(self.chart, 1)
+        self.apply_button_font(theme)
+        self.group.idClicked.connect(self.show_case)
+        self.buttons[0].setChecked(True)
+        self.refresh()
+
+    @property
+    def shown(self) -> list[Shown]:
+        return self.pick.shown
+
+    @property
+    def recorded(self) -> bool:
+        return self.pick.recorded_on is not None
+
+    @property
+    def recorded_on(self) -> str | None:
+        """The recording's GPU and date, where the traces are recorded."""
+        return self.pick.recorded_on
+
+    def refresh(self) -> None:
+        """The cases (pick_cases) of the workspace's shown results, else the shipped recording, else the model."""
+        results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
+        self.pick = pick_cases(self.problem, results, self._session_of, self._shipped_session)
+        self.chart.span_us = self.pick.span_us
+        self.chart.time_words = model_time_words(self.pick)
+        for button, s in zip(self.buttons, self.shown):
+            button.setText(case_label(s.case))
+        self.show_case(self.current())
+
+    def _session_of(self, r: Result) -> Session | None:
+        loaded = self.workspace.session_of(r) if self.workspace is not None else None
+        return loaded.session if loaded is not None else None
+
+    def _shipped_session(self) -> Session | None:
+        """The package's recording of the builds, read once."""
+        if not self._shipped_read:
+            self._shipped, self._shipped_read = shipped_fix_session(self.problem), True
+        return self._shipped
+
+    def show_case(self, index: int) -> None:
+        if not self.shown:
+            return
+        s = self.shown[index]
+        self.buttons[index].setChecked(True)
+        self.chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+
+    def current(self) -> int:
+        return max(0, self.group.checkedId())
+
+    def sentences(self) -> str:
+        return pick_sentences(self.problem, self.pick, self.lang)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.chart.apply_theme(theme)
+        self.apply_button_font(theme)
+
+    def apply_button_font(self, theme: Theme) -> None:
+        """The toggles in the charts' type: at a projector's size as readable as the axes."""
+        for button in self.buttons:
+            font = button.font()
+            font.setPointSizeF(theme.font_pt)
+            button.setFont(font)
+
+
+class LastWaveStack(QWidget):
+    """The three cases one above the other on one time axis, each chart headed by its case: the `last-wave`
+    chart an export draws (a slide's before / after at a glance)."""
+
+    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None) -> None:
+        super().__init__(parent)
+        self.pick = pick
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.charts: list[SmTraceChart] = []
+        for i, s in enumerate(pick.shown):
+            chart = SmTraceChart(theme)
+            chart.span_us = pick.span_us
+            chart.heading = case_label(s.case)
+            chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
+            chart.time_words = model_time_words(pick)
+            chart.show_tail = False
+            chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+            layout.addWidget(chart, 1)
+            self.charts.append(chart)
+
+    def origins(self) -> list[tuple[str | None, str, str]]:
+        """Where the drawn traces came from, for the export's footer: the recording's GPU and date, or the model
+        (not the session's the export was asked of: the traces may come from the shipped recording or none)."""
+        return [self.pick.origin]
