@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -190,6 +191,7 @@ def main() -> int:
     guard = JobGuard(threading.Event(), 600)
     rng = np.random.default_rng(48)
     record: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "rows": [], "odd": []}
+    record["command"] = shlex.join(["python3", *sys.argv])  # the technique table names each file's command
     path = out / f"fp32_round3-{'once-' if a.once else ''}{a.tag}.json"
     if a.table:
         return markdown(out) if a.markdown else table(out)

@@ -21,6 +21,9 @@ Recipes (ARG where one is taken):
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
   tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
                        cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
+  techniques=SIZES     benchmarks/technique_table.py sweep: every fp32_round3 / tf32_round3 option, the shipped
+                       configurations and cuBLAS FP32/TF32, one checked launch each under ncu (duration, L2 hit
+                       rate, idle SMs), one process per size (default: issue 48's seven sizes), into techniques/
   traces-small=SIZE    benchmarks/traces_small.py: block traces of gpu-cpasync-any at SIZE³ (default 1024) in the
                        small-size fix's builds (128×128 tiles, 64×64 + split-K, Stream-K, the shipped split-K),
                        as $OUT/GPU-DATE-traces-small-SIZE.json.gz, a session the Hardware tab's "Last wave:
@@ -122,6 +125,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
     if name == "tf32-round3":
         argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
         return [(argv, 240, "tf32_round3.txt")]
+    if name == "techniques":
+        argv = [PY, "benchmarks/technique_table.py", "sweep", "--out", str(out / "techniques"), "--budget", "200"]
+        return [(argv + (["--sizes", arg] if arg else []), 230, "techniques.txt")]
     if name == "traces-small":
         argv = [PY, "benchmarks/traces_small.py", "--size", arg or "1024", "--out", str(out)]
         return [(argv, 90, "traces_small.txt")]

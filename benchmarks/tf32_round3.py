@@ -20,6 +20,8 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shlex
+import sys
 import threading
 import time
 
@@ -27,6 +29,7 @@ import numpy as np
 
 from gemmviz.backends.cuda import CudaBackend, CudaRun
 from gemmviz.backends.kernel_cache import compile_cubin
+from gemmviz.core.kernels import hopper_model
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.bench import BenchSettings, Engine, Inputs, JobGuard, plan_jobs
 from gemmviz.core.problem import Problem
@@ -49,7 +52,39 @@ OPTIONS: dict[str, dict | None] = {
     "128 persistent x2 hilbert": {**SMALL, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
     "256 persistent x2 g16": {**BIG, "PERSIST": 1, "CLUSTER": 2, "GROUP_M": 16},
     "192 persistent x2 hilbert": {**BIG, "BM": 192, "STAGES": 5, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
+    # Round 4 (docs/benchmarks.md "The TF32 rung: stream-K ..."): the partial last wave shared out in k-blocks
+    # (STREAMK=1, hopper_model.streamk_plan), and 128x64 tiles (one consumer warpgroup) that make 128 blocks at 1024^3.
+    "128 persistent sk": {**SMALL, "PERSIST": 1, "STREAMK": 1},
+    "128 persistent x2 sk": {**SMALL, "PERSIST": 1, "CLUSTER": 2, "STREAMK": 1},
+    "256 persistent x2 hilbert sk": {**BIG, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1, "STREAMK": 1},
+    "128x64 (1 consumer)": {**SMALL, "CONSUMERS": 1, "STAGES": 8},
+    "128x64 persistent x2 sk": {**SMALL, "CONSUMERS": 1, "STAGES": 8, "PERSIST": 1, "CLUSTER": 2, "STREAMK": 1},
+    # Round 4b: the tensor maps prefetched at the start (TMAP_PREFETCH=1); stream-K forced where the plan would
+    # share nothing out for a gain under 2% (2048^3 in 256-row tiles: 128 tiles on 132 SMs). Keys starting with "_"
+    # are not macros: they set hopper_model's constant of that name while the option runs.
+    "128 persistent sk pf": {**SMALL, "PERSIST": 1, "STREAMK": 1, "TMAP_PREFETCH": 1},
+    "128 pf": {**SMALL, "TMAP_PREFETCH": 1},
+    "256 persistent x2 hilbert sk pf": {
+        **BIG,
+        "PERSIST": 1,
+        "CLUSTER": 2,
+        "ORDER": 1,
+        "STREAMK": 1,
+        "TMAP_PREFETCH": 1,
+    },
+    "256 pf": {**BIG, "TMAP_PREFETCH": 1},
+    "256 persistent sk forced": {**BIG, "PERSIST": 1, "STREAMK": 1, "_SK_MIN_GAIN": 0},
+    # the registry's choice with stream-K where hopper_model.streamk_plan shares tiles out (STREAMK_FIT switched on)
+    "registry sk": {"_STREAMK_FIT": True},
 }
+
+
+def macros_of(cfg: dict | None) -> dict | None:
+    """The option's kernel macros (its keys that do not start with "_"); None for the registry's own choice."""
+    macros = {k: v for k, v in (cfg or {}).items() if not k.startswith("_")}
+    return macros or None
+
+
 # The second run's options (the first ran the ten above "128 persistent x2 hilbert" but "256 (not persistent)"):
 ROUND2 = [
     "registry",
@@ -63,6 +98,33 @@ ROUND2 = [
     "128 persistent x2 hilbert",
     "128 persistent hilbert",
 ]
+ROUND4 = [
+    "registry",
+    "128 persistent sk",
+    "128 persistent x2 sk",
+    "256 persistent x2 hilbert sk",
+    "128x64 (1 consumer)",
+    "128x64 persistent x2 sk",
+    "128 persistent sk pf",
+    "128 pf",
+    "256 pf",
+    "256 persistent sk forced",
+    "256 persistent x2 hilbert sk pf",
+]
+# Where an option is timed (labels as label() writes them; every option is verified at the odd shapes): the small-tile
+# options not at 2048^3-8192^3, where 128-row tiles ran at 70-84% (run 1), to keep the run short.
+SMALL_ONLY = {"1000^3", "1024^3", "2000x3000x1000", "2048x3072x4096"}
+TIMED_AT: dict[str, set[str]] = {
+    "128 persistent sk": SMALL_ONLY,
+    "128 persistent x2 sk": SMALL_ONLY,
+    "128x64 (1 consumer)": SMALL_ONLY,
+    "128x64 persistent x2 sk": SMALL_ONLY,
+    "128 persistent sk pf": SMALL_ONLY,
+    "128 pf": {"1000^3", "1024^3"},
+    "256 pf": {"2048^3"},
+    "256 persistent sk forced": {"2048^3"},
+    "256 persistent x2 hilbert sk pf": {"4096^3", "8192^3", "2048x3072x4096"},
+}
 SHAPES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"
 ODD = "1001x999x1003,257x383x200,33x17x65"
 
@@ -103,7 +165,9 @@ def main() -> None:
     ap.add_argument("--table", metavar="FILE", help="print the markdown table of a run's file and stop")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--odd", default=ODD, help="shapes checked (not timed) before the timed ones")
-    ap.add_argument("--options", default=",".join(ROUND2), help="comma-separated names of OPTIONS (default ROUND2)")
+    ap.add_argument(
+        "--options", default=",".join(ROUND2), help="comma-separated names of OPTIONS (default ROUND2), or round4"
+    )
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     a = ap.parse_args()
@@ -112,11 +176,13 @@ def main() -> None:
         return
     shapes = [shape(s) for s in a.shapes.split(",") if s]
     odd = [shape(s) for s in a.odd.split(",") if s]
-    names = [n for n in a.options.split(",") if n]
+    names = ROUND4 if a.options == "round4" else [n for n in a.options.split(",") if n]
     variant = VARIANTS[VARIANT]
     settings = BenchSettings(warmup=3, repeats=a.repeats, seed=0, max_time_s=0.3)
     check = BenchSettings(warmup=0, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
     record: dict = {"variant": VARIANT, "options": {n: OPTIONS[n] for n in names}, "cublas_tf32_ms": {}, "rows": []}
+    record["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # the technique table names each file's
+    record["command"] = shlex.join(["python3", *sys.argv])  # date and command
     path = os.path.join(a.out, "tf32_round3.json")
 
     def save() -> None:
@@ -134,9 +200,9 @@ def main() -> None:
         # Compile every option at once (nvcc is a subprocess: threads run them in parallel).
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             futures = {
-                n: pool.submit(compile_cubin, variant, {}, OPTIONS[n], "sm_90a", run.device.name())
+                n: pool.submit(compile_cubin, variant, {}, macros_of(OPTIONS[n]), "sm_90a", run.device.name())
                 for n in names
-                if OPTIONS[n] is not None
+                if macros_of(OPTIONS[n]) is not None
             }
             for n, fut in futures.items():
                 try:
@@ -150,14 +216,18 @@ def main() -> None:
             inputs = Inputs.random(p, rng)
             (job,) = plan_jobs([VARIANT], [p])
             for n in names:
-                if n in bad:
+                if n in bad or (timed and label(p) not in TIMED_AT.get(n, {label(p)})):
                     continue
-                cfg = OPTIONS[n]
+                cfg = macros_of(OPTIONS[n])
                 if cfg is None:
                     run.config_override.pop(VARIANT, None)
                 else:
                     run.config_override[VARIANT] = cfg
+                plan = {k[1:]: v for k, v in (OPTIONS[n] or {}).items() if k.startswith("_")}
+                saved = {k: getattr(hopper_model, k) for k in plan}
                 try:
+                    for k, v in plan.items():
+                        setattr(hopper_model, k, v)
                     r = run.run(job, variant, inputs, settings if timed else check, JobGuard(threading.Event(), 600))
                 except Exception as exc:
                     print(f"{n:28} {label(p):16} FAILED {exc}", flush=True)
@@ -165,6 +235,9 @@ def main() -> None:
                     bad.add(n)
                     save()
                     continue
+                finally:
+                    for k, v in saved.items():
+                        setattr(hopper_model, k, v)
                 cub = record["cublas_tf32_ms"].get(label(p))
                 pct = 100 * cub / r.median_ms if timed and r.valid and cub and r.median_ms else None
                 if not r.valid:

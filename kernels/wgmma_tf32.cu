@@ -50,6 +50,12 @@
 #ifndef PERSIST
 #define PERSIST 0  // 1: a persistent grid (one block per SM) walks the tiles; the ring runs on across tiles
 #endif
+#ifndef STREAMK
+#define STREAMK 0  // 1 (with PERSIST=1): the last sk_tiles tiles are shared out in k-blocks over every worker (stream-K)
+#endif
+#ifndef TMAP_PREFETCH
+#define TMAP_PREFETCH 0  // 1: thread 0 prefetches both tensor maps before the barriers are set up (start latency)
+#endif
 #ifndef CONSUMER_REGS
 #define CONSUMER_REGS 232  // setmaxnreg budgets: 128·40 + 256·232 ≤ 65536
 #endif
@@ -124,6 +130,9 @@ __device__ unsigned int wgmma_pipe_count;
 #endif
 #if DEPTH != 0 && DEPTH != 1
 #error "DEPTH must be 0 or 1"
+#endif
+#if STREAMK && !PERSIST
+#error "STREAMK needs PERSIST=1"
 #endif
 
 // Split-K: per block tile, how many slices have written their partial sums (the last resets it to 0).
@@ -420,6 +429,23 @@ __device__ __forceinline__ void tile_of(int cid, int tiles_m, int tiles_n, const
     tm = first_m + in_group % rows, tnc = in_group / rows;
 }
 
+// Stream-K (STREAMK=1): the last `sk` cluster tiles in the order, sk·KT k-blocks ("units", tile-major), are cut into
+// W contiguous ranges, worker w (a cluster) taking units [sk_start(w), sk_start(w + 1)). The first T − sk tiles go
+// whole to the workers in turn (cluster j: tiles j, j + W, ...), before the worker's range. The schedule is
+// modelled in backends/wgmma.streamk_pieces (tests check every (tile, k-block) is covered exactly once).
+__device__ __forceinline__ int sk_start(int w, int units, int workers) {
+    return static_cast<int>(static_cast<long long>(w) * units / workers);
+}
+// The worker whose range holds unit u: the largest w with sk_start(w) <= u.
+__device__ __forceinline__ int sk_owner(int u, int units, int workers) {
+    return static_cast<int>((static_cast<long long>(u + 1) * workers + units - 1) / units) - 1;
+}
+// Workspace slot of worker w's piece of stream-K tile j: 2w for the piece its range starts in, 2w + 1 for the
+// one it ends in (a range inside one tile has one piece, slot 2w).
+__device__ __forceinline__ int sk_slot(int w, int j, int units, int workers, int kt) {
+    return 2 * w + (j == sk_start(w, units, workers) / kt ? 0 : 1);
+}
+
 // tmA: A as a 2-D map {K, M}, box {32, BM / CLUSTER}. tmB: B_REGS=1: B as {N, K}, box {32, 32};
 // B_REGS=0: Bt as {K, N}, box {32, BN}. All with the 128-byte swizzle. Grid (1-D), PERSIST=0: one block per C
 // tile, ceil(M/BM)·ceil(N/(CLUSTER·BN))·CLUSTER blocks (whole clusters; a block past N computes zeros and
@@ -434,7 +460,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     __cluster_dims__(CLUSTER, 1, 1)
 #endif
     wgmma_tf32(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB, float* __restrict__ C,
-               int M, int N, int K, float* __restrict__ ws, int splits, const int* __restrict__ order) {
+               int M, int N, int K, float* __restrict__ ws, int splits, const int* __restrict__ order,
+               int sk_tiles) {
     GEMMVIZ_WGMMA_TRACE_BEGIN
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_u32(smem_raw) + 1023) & ~1023u;  // the swizzle repeats every 1024 bytes
@@ -460,6 +487,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const int KT_ALL = (K + BK - 1) / BK;
     const int kb0 = KT_ALL * split / splits;
     const int KT = KT_ALL * (split + 1) / splits - kb0;
+    // Stream-K: tiles [dp_tiles, tiles) are shared out in k-blocks, this worker's units [u0, u1) of sk·KT.
+#if STREAMK
+    const int sk = KT > 0 ? min(sk_tiles, tiles) : 0, dp_tiles = tiles - sk, sk_units = sk * KT;
+    const int u0 = sk_start(first_tile, sk_units, tile_stride), u1 = sk_start(first_tile + 1, sk_units, tile_stride);
+#else
+    const int dp_tiles = tiles;
+#endif
+    // Every piece of work of this block: tile cid, its k-blocks [lo, hi). Producer and consumers walk the same list.
+    auto for_each_piece = [&](auto&& body) {
+        for (int cid = first_tile; cid < dp_tiles; cid += tile_stride) body(cid, 0, KT);
+#if STREAMK
+        for (int u = u0; u < u1;) {
+            const int lo = u % KT, hi = min(KT, lo + (u1 - u));
+            body(dp_tiles + u / KT, lo, hi);
+            u += hi - lo;
+        }
+#endif
+    };
 
 #ifdef WGMMA_PIPE_TRACE
 #if PERSIST
@@ -484,6 +529,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
 #endif
     if (threadIdx.x == 0) {
+#if TMAP_PREFETCH
+        // The descriptors' fetch overlaps the barriers' set-up and the block-wide sync, not the first copy.
+        asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&tmA)) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&tmB)) : "memory");
+#endif
         for (int s = 0; s < STAGES; ++s) {
             mbar_init(full + 8 * s, 1);                   // the producer's expect_tx arrival
             mbar_init(empty + 8 * s, 4 * CONSUMERS * CLUSTER);  // one per consumer warp of the cluster
@@ -506,11 +556,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             // `it` counts k-blocks over all of this block's tiles: the ring runs on across tiles, so the next
             // tile's first stages load while the consumers store the last tile (PERSIST=1).
             int it = 0;
-            for (int cid = first_tile; cid < tiles; cid += tile_stride) {
+            for_each_piece([&](int cid, int lo, int hi) {
                 int tm, tnc;
                 tile_of(cid, tiles_m, tiles_n, order, tm, tnc);
                 const int tn = tnc * CLUSTER + rank;
-                for (int kb = 0; kb < KT; ++kb, ++it) {
+                for (int kb = lo; kb < hi; ++kb, ++it) {
                     const int s = it % STAGES;
                     PIPE_STAMP(0, kb, 1, 0, clock64());
                     mbar_wait(empty + 8 * s, ((it / STAGES) & 1) ^ 1);  // a fresh barrier passes parity 1; gemmviz:step wait_empty
@@ -533,7 +583,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                     tma_load_2d(b_dst, &tmB, (kb0 + kb) * BK, tn * BN, full + 8 * s);
 #endif
                 }
-            }
+            });
             // Wait until every stage is released by every consumer of the cluster: after that no peer
             // arrives on this block's barriers, so the block may exit.
             for (int j = it; j < it + STAGES; ++j) mbar_wait(empty + 8 * (j % STAGES), ((j / STAGES) & 1) ^ 1);  // gemmviz:step drain
@@ -619,22 +669,25 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     };
 
     int it = 0;
-    for (int cid = first_tile; cid < tiles; cid += tile_stride) {
+    // One piece: k-blocks [lo, hi) of tile cid (the whole tile but in stream-K's share-out); step() counts them
+    // from 0 within the piece.
+    for_each_piece([&](int cid, int lo, int hi) {
         int tm, tnc;
         tile_of(cid, tiles_m, tiles_n, order, tm, tnc);
         const int tn = tnc * CLUSTER + rank;
+        const int nk = hi - lo;
 #pragma unroll
         for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
         int kb = 0;
-        for (; kb + 1 < KT; kb += 2, it += 2) {
+        for (; kb + 1 < nk; kb += 2, it += 2) {
             step(it, kb, fr0);
             step(it + 1, kb + 1, fr1);
         }
-        if (kb < KT) step(it++, kb, fr0);
+        if (kb < nk) step(it++, kb, fr0);
         wgmma_wait<0>();
         fence_acc(acc);
-        if (tid == 0 && DEPTH == 1 && KT > 0) PIPE_STAMP(warpgroup, KT - 1, 2, 1, clock64());
-        if (DEPTH == 1 && KT > 0) release((it - 1) % STAGES);  // the producer's exit wait counts on it
+        if (tid == 0 && DEPTH == 1 && nk > 0) PIPE_STAMP(warpgroup, nk - 1, 2, 1, clock64());
+        if (DEPTH == 1 && nk > 0) release((it - 1) % STAGES);  // the producer's exit wait counts on it
 
         if (splits > 1) {
             // Each slice writes its partial tile to the workspace (coalesced: element e of consumer thread x at
@@ -652,10 +705,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             __shared__ unsigned int arrived;
             if (ct == 0) arrived = atomicAdd(&wgmma_splitk_count[block_tile], 1u);
             asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
-            if (arrived != static_cast<unsigned int>(splits - 1)) {
-                GEMMVIZ_WGMMA_TRACE_END
-                return;
-            }
+            if (arrived != static_cast<unsigned int>(splits - 1)) return;  // (from the piece: the trace ends below)
             __threadfence();
             if (ct == 0) wgmma_splitk_count[block_tile] = 0;
             const float* const all = ws + (size_t)block_tile * splits * (ACC * 128 * CONSUMERS);
@@ -667,6 +717,46 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(part + e * 128 * CONSUMERS);
             }
         }
+#if STREAMK
+        if (nk != KT) {
+            // A piece of a shared-out tile j: as split-K above, each piece writes its partial tile to its workspace
+            // slot and counts itself in on the tile's counter; the last to arrive (no piece waits for another) sums
+            // the pieces in worker order w_lo, ..., w_hi and stores C. Two pieces: own + other in registers (a + b
+            // is b + a, so C is the same whichever arrives last); more: every partial read back in order.
+            const int j = cid - dp_tiles;
+            const int w_lo = sk_owner(j * KT, sk_units, tile_stride);
+            const int w_hi = sk_owner(j * KT + KT - 1, sk_units, tile_stride);
+            const int ct = 128 * c + tid;
+            const size_t part_floats = (size_t)ACC * 128 * CONSUMERS;
+            auto part_of = [&](int wk) {
+                return ws + ((size_t)sk_slot(wk, j, sk_units, tile_stride, KT) * CLUSTER + rank) * part_floats + ct;
+            };
+            float* const mine = part_of(first_tile);
+#pragma unroll
+            for (int e = 0; e < ACC; ++e) __stcg(mine + e * 128 * CONSUMERS, acc[e]);
+            __threadfence();
+            asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+            __shared__ unsigned int sk_arrived;
+            if (ct == 0) sk_arrived = atomicAdd(&wgmma_splitk_count[j * CLUSTER + rank], 1u);
+            asm volatile("bar.sync 1, %0;" ::"n"(128 * CONSUMERS) : "memory");
+            if (sk_arrived != static_cast<unsigned int>(w_hi - w_lo)) return;  // the next piece
+            __threadfence();
+            if (ct == 0) wgmma_splitk_count[j * CLUSTER + rank] = 0;
+            if (w_hi - w_lo == 1) {
+                const float* const other = part_of(first_tile == w_lo ? w_hi : w_lo);
+#pragma unroll
+                for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(other + e * 128 * CONSUMERS);
+            } else {
+#pragma unroll
+                for (int e = 0; e < ACC; ++e) acc[e] = 0.0f;
+                for (int wk = w_lo; wk <= w_hi; ++wk) {
+                    const float* const part = part_of(wk);
+#pragma unroll
+                    for (int e = 0; e < ACC; ++e) acc[e] += __ldcg(part + e * 128 * CONSUMERS);
+                }
+            }
+        }
+#endif
 
         // Accumulator i of 8-column group j sits at wgmma row g (+8 for i ≥ 2), column 8j + 2t (+1 for odd i):
         // wgmma rows are columns of C, wgmma columns are rows of C.
@@ -684,7 +774,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                 if (m < M && n < N) C[(size_t)m * N + n] = acc[4 * j + i];  // gemmviz:step store
             }
         }
-    }
+    });
     GEMMVIZ_WGMMA_TRACE_END
 }
 

@@ -110,6 +110,17 @@ def _cases():
     persist = {**hop.config, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1}
     cases.append(pytest.param(hop.name, hop.resolve_params(), persist, False, id="wgmma-persistent-x2"))
     cases.append(pytest.param(hop.name, hop.resolve_params(), persist, True, id="wgmma-persistent-x2-traced"))
+    # stream-K of the last partial wave (STREAMK=1, benchmarks/tf32_round3.py round 4): 256-row pairs in Hilbert
+    # order, 128x128 tiles, 128x64 tiles of one consumer warpgroup in pairs; traced too
+    streamk = {**persist, "STREAMK": 1}
+    cases.append(pytest.param(hop.name, hop.resolve_params(), streamk, False, id="wgmma-streamk-x2"))
+    cases.append(pytest.param(hop.name, hop.resolve_params(), streamk, True, id="wgmma-streamk-x2-traced"))
+    small_sk = {**hop.config, "BM": 128, "STAGES": 6, "PERSIST": 1, "STREAMK": 1}
+    cases.append(pytest.param(hop.name, hop.resolve_params(), small_sk, False, id="wgmma-streamk-128"))
+    one_sk = {**small_sk, "CONSUMERS": 1, "STAGES": 8, "CLUSTER": 2}
+    cases.append(pytest.param(hop.name, hop.resolve_params(), one_sk, False, id="wgmma-streamk-128x64-x2"))
+    prefetch = {**small_sk, "TMAP_PREFETCH": 1}  # the tensor maps prefetched at the start
+    cases.append(pytest.param(hop.name, hop.resolve_params(), prefetch, False, id="wgmma-streamk-128-prefetch"))
     return cases
 
 

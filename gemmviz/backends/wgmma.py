@@ -59,11 +59,14 @@ class WgmmaConfig:
     splits: int = 0  # slices of K per tile (split-K); 0: chosen per problem (hopper_model.wgmma_splits)
     persist: int = 0  # 1: a persistent grid (one block per SM, whole clusters) walks the tiles; no split-K
     order: int = 0  # 0: grouped (group_m); 1: a Hilbert curve over the cluster tiles (a table built here)
+    streamk: int = 0  # 1 (persistent only): the last partial wave's tiles shared out in k-blocks (stream-K)
 
     def __post_init__(self) -> None:
         if (
             self.persist not in (0, 1)
             or self.order not in (0, 1)
+            or self.streamk not in (0, 1)
+            or (self.streamk and not self.persist)
             or (self.persist and self.splits > 1)
             or self.bm not in (128, 192, 256)
             or self.consumers not in (1, 2)
@@ -94,7 +97,7 @@ class WgmmaConfig:
     @property
     def tag(self) -> str:
         tag = f"bm{self.bm}-c{self.consumers}-s{self.stages}-g{self.group_m}-{'rs' if self.b_regs else 'ss'}-d{self.depth}-x{self.cluster}"
-        return tag + ("-p" if self.persist else "") + ("-h" if self.order else "")
+        return tag + ("-p" if self.persist else "") + ("-h" if self.order else "") + ("-sk" if self.streamk else "")
 
     def macros(self) -> dict[str, int]:
         regs = {1: (40, 240), 2: (40, 232)}[self.consumers]
@@ -111,6 +114,7 @@ class WgmmaConfig:
             "CONSUMER_REGS": regs[1],
             "PERSIST": self.persist,
             "ORDER": self.order,
+            "STREAMK": self.streamk,
         }
 
     def tiles(self, m: int, n: int) -> int:
@@ -129,11 +133,25 @@ class WgmmaConfig:
     def grid(self, m: int, n: int, k: int = 0) -> int:
         """Blocks (1-D): one per block tile and slice of K (k = 0: no split); persistent: one per SM of the
         H100/H200 (hopper_model.PERSIST_SMS, whole clusters), or one per tile where there are fewer tiles."""
+        if self.persist and self.streamk:
+            return self.streamk_plan(m, n, k)[0] * self.cluster
         if self.persist:
             from gemmviz.core.kernels.hopper_model import PERSIST_SMS
 
             return min(self.tiles(m, n), PERSIST_SMS // self.cluster * self.cluster)
         return self.tiles(m, n) * (self.split_k(m, n, k) if k else 1)
+
+    def streamk_plan(self, m: int, n: int, k: int) -> tuple[int, int]:
+        """(workers = clusters of the grid, cluster tiles shared out in k-blocks), hopper_model.streamk_plan."""
+        from gemmviz.core.kernels.hopper_model import PERSIST_SMS, WGMMA_BK, streamk_plan
+
+        return streamk_plan(self.tiles(m, n) // self.cluster, -(-k // WGMMA_BK), PERSIST_SMS // self.cluster)
+
+    def streamk_workspace_bytes(self, m: int, n: int, k: int) -> int:
+        """Partial tiles of stream-K: two slots per worker (the pieces its range starts and ends in), one
+        BM × BN tile of floats per block of the cluster each; 0 when nothing is shared out."""
+        workers, sk = self.streamk_plan(m, n, k) if self.streamk else (0, 0)
+        return 4 * 2 * workers * self.cluster * self.bm * self.bn if sk else 0
 
 
 def hilbert_d2xy(side: int, d: int) -> tuple[int, int]:
@@ -262,6 +280,7 @@ def config_from_macros(macros: dict) -> WgmmaConfig:
     """The WgmmaConfig of a registry/tuning config dict (BM, CONSUMERS, STAGES, GROUP_M, B_REGS, DEPTH, CLUSTER)."""
     return WgmmaConfig(
         persist=int(macros.get("PERSIST", 0)),
+        streamk=int(macros.get("STREAMK", 0)),
         order=int(macros.get("ORDER", 0)),
         bm=int(macros["BM"]),
         splits=int(macros.get("SPLITS", 0)),
@@ -383,9 +402,23 @@ class WgmmaKernel:
         c_ptr, mi, ni, ki = ctypes.c_uint64(c), ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)
         splits = cfg.split_k(m, n, k)
         ws = self._workspace(4 * cfg.tiles(m, n) * splits * cfg.bm * cfg.bn) if splits > 1 else 0
+        sk_tiles = cfg.streamk_plan(m, n, k)[1] if cfg.streamk else 0
+        if sk_tiles:
+            ws = self._workspace(cfg.streamk_workspace_bytes(m, n, k))
         rows, cols = -(-m // cfg.bm), cfg.tiles(m, n) // (-(-m // cfg.bm) * cfg.cluster)
         order = self._order_table(rows, cols) if cfg.order else 0
-        args = [tm_a, tm_b, c_ptr, mi, ni, ki, ctypes.c_uint64(ws), ctypes.c_int(splits), ctypes.c_uint64(order)]
+        args = [
+            tm_a,
+            tm_b,
+            c_ptr,
+            mi,
+            ni,
+            ki,
+            ctypes.c_uint64(ws),
+            ctypes.c_int(splits),
+            ctypes.c_uint64(order),
+            ctypes.c_int(sk_tiles),
+        ]
         params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
         grid = cfg.grid(m, n, k)
         gemm = self._gemm

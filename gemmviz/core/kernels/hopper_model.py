@@ -87,11 +87,85 @@ SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 # Grids of one wave or less (1000³, 1024³, 2048³) keep their blocks: a persistent grid of one wave is the same grid.
 PERSIST_SMS = 132  # blocks of a persistent grid: the SMs of an H100 SXM or H200 (whole clusters)
 
+# Stream-K (STREAMK=1 with PERSIST=1, kernels/wgmma_tf32.cu; off unless a config names it, until measured): the
+# tiles of the last, partial wave are shared out in k-blocks over every worker (a cluster of the persistent grid),
+# so no SM idles at the end; the pieces of a shared tile meet in a workspace, the last to arrive sums them.
+SK_MIN_UNITS = 4  # k-blocks a worker should get at least
+SK_MIN_GAIN = 0.02  # share of the busiest worker's k-blocks stream-K must spare, else none
+SK_TILES_MAX = 4096  # the kernel's tile counters (SPLITK_TILES), one per block tile shared out
+
+
+def streamk_plan(tiles: int, kt: int, full: int) -> tuple[int, int]:
+    """(workers, shared-out tiles) of a stream-K grid of `tiles` cluster tiles of `kt` k-blocks on at most `full`
+    workers. Under one wave, every tile is shared out over as many workers as give each SK_MIN_UNITS k-blocks, or
+    split evenly over fewer where the busiest worker is no busier;
+    past it, the partial last wave (tiles mod workers), plus one whole wave more where the partial one would give
+    each worker under half a tile (so each shared tile has at most 2 or 3 pieces); none if the waves are whole or
+    sharing would spare the busiest worker under SK_MIN_GAIN of its k-blocks (2048³ in 256-row tiles: 128 on 132)."""
+    if kt <= 0 or tiles <= 0:
+        return max(1, min(tiles, full)), 0
+    if tiles < full:
+        workers, sk = min(full, max(tiles, tiles * kt // SK_MIN_UNITS)), tiles
+        # Each tile split evenly over `split` workers (split-K in effect: exactly `split` pieces per tile, two taking
+        # the kernel's cheaper sum) where that leaves the busiest worker no busier: 1024³ in 128×128 tiles runs on
+        # 128 SMs, 16 k-blocks each, as on 132 (16 for some), without tiles of three pieces.
+        split = max(1, min(full // tiles, kt // SK_MIN_UNITS))
+        if ceil_div(tiles * kt, tiles * split) <= ceil_div(tiles * kt, workers):
+            workers = tiles * split
+    else:
+        r = tiles % full
+        if 2 * r < full and tiles >= full + r:
+            r += full
+        workers, sk = full, r if r and r * kt >= full * SK_MIN_UNITS else 0
+    # Not worth the partial tiles where the busiest worker would be spared under SK_MIN_GAIN of its k-blocks.
+    if sk and ceil_div(tiles * kt, workers) > (1 - SK_MIN_GAIN) * ceil_div(tiles, min(tiles, full)) * kt:
+        return min(tiles, full), 0
+    return workers, sk
+
+
+def streamk_start(w: int, units: int, workers: int) -> int:
+    """First unit (k-block of the shared-out tiles, tile-major) of worker w's range; the kernel's sk_start."""
+    return w * units // workers
+
+
+def streamk_owner(u: int, units: int, workers: int) -> int:
+    """The worker whose range holds unit u (the largest w with streamk_start(w) <= u); the kernel's sk_owner."""
+    return ((u + 1) * workers + units - 1) // units - 1
+
+
+def streamk_slot(w: int, j: int, units: int, workers: int, kt: int) -> int:
+    """Workspace slot of worker w's piece of shared-out tile j: 2w where w's range starts, else 2w + 1."""
+    return 2 * w + (0 if j == streamk_start(w, units, workers) // kt else 1)
+
+
+def streamk_pieces(tiles: int, kt: int, workers: int, sk: int) -> list[list[tuple[int, int, int]]]:
+    """Per worker, the pieces (tile, first k-block, end k-block) it computes in order, as the kernel walks them:
+    tiles w, w + workers, ... below tiles − sk whole, then its range of the shared-out tiles' k-blocks."""
+    dp = tiles - sk
+    units = sk * kt
+    out: list[list[tuple[int, int, int]]] = []
+    for w in range(workers):
+        pieces = [(cid, 0, kt) for cid in range(w, dp, workers)]
+        u, u1 = streamk_start(w, units, workers), streamk_start(w + 1, units, workers)
+        while u < u1:
+            lo = u % kt
+            hi = min(kt, lo + u1 - u)
+            pieces.append((dp + u // kt, lo, hi))
+            u += hi - lo
+        out.append(pieces)
+    return out
+
+
+# Stream-K in the registry's choice: off until a recorded run measures it faster (docs/benchmarks.md, "The TF32
+# rung: stream-K of the last wave"); when on, wgmma_fit shares out the partial last wave (streamk_plan) of the
+# configuration it chose, keeping its tiles, cluster and order.
+STREAMK_FIT = False
+
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
     their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters
-    (256-row tiles in Hilbert order)."""
+    (256-row tiles in Hilbert order); with STREAMK_FIT (off), stream-K where streamk_plan shares tiles out."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     tiles = rows * cols
@@ -102,6 +176,12 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
         rows, cols = wgmma_tiles(p, grid)
         if rows * cols > PERSIST_SMS:
             out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 256 rows
+    if STREAMK_FIT and not c.get("SPLITS") and "STREAMK" not in c:
+        rows, cols = wgmma_tiles(p, out)
+        cluster = out["CLUSTER"]
+        _workers, sk = streamk_plan(rows * cols // cluster, ceil_div(p.k, WGMMA_BK), PERSIST_SMS // cluster)
+        if sk:  # a partial last wave (or a grid under one wave) whose k-blocks are worth sharing out
+            out.update(PERSIST=1, STREAMK=1)
     return out
 
 
@@ -109,8 +189,12 @@ def wgmma_geometry(
     p: Problem, _params: Mapping[str, int], c: Mapping[str, int]
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """A 1-D grid (the kernel walks the tiles in grouped or Hilbert order itself), one block per tile and slice
-    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles."""
+    of K; persistent (PERSIST=1): one block per SM (PERSIST_SMS, whole clusters), fewer where there are fewer tiles;
+    stream-K (STREAMK=1): streamk_plan's workers."""
     rows, cols = wgmma_tiles(p, c)
+    if c.get("PERSIST") and c.get("STREAMK"):
+        workers, _sk = streamk_plan(rows * cols // c["CLUSTER"], ceil_div(p.k, WGMMA_BK), PERSIST_SMS // c["CLUSTER"])
+        return (workers * c["CLUSTER"], 1, 1), (wgmma_threads(c), 1, 1)
     if c.get("PERSIST"):
         return (min(rows * cols, PERSIST_SMS // c["CLUSTER"] * c["CLUSTER"]), 1, 1), (wgmma_threads(c), 1, 1)
     return (rows * cols * wgmma_splits(p, c), 1, 1), (wgmma_threads(c), 1, 1)
@@ -146,7 +230,8 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     Shared loads: per k-step each consumer warpgroup's wgmma reads the whole BM×32 A tile through its
     descriptor, and the consumers together read the 32×BN B tile once (fragments into registers).
     Multiply-adds: the tensor cores compute whole BM×BN×32 tiles, zeros included. Split-K: each slice writes
-    its partial tile to the workspace and the last one reads them back (counted as global stores and loads)."""
+    its partial tile to the workspace and the last one reads them back (counted as global stores and loads);
+    stream-K likewise for the pieces of each shared tile."""
     q = p
     bm, bn, cluster = c["BM"], wgmma_bn(c), c["CLUSTER"]
     rows, cols = wgmma_tiles(q, c)
@@ -154,9 +239,24 @@ def wgmma_traffic(p: Problem, c: Mapping[str, int]) -> Traffic:
     blocks = rows * cols
     splits = wgmma_splits(q, c)
     partials = 0 if splits == 1 else blocks * bm * bn * splits
+    read_back = max(0, partials - blocks * bm * bn)
+    model = f"wgmma + TMA (BM={bm}, BN={bn}, {c['STAGES']} stages, cluster {cluster}, split-K {splits})"
+    if c.get("PERSIST") and c.get("STREAMK"):
+        # Stream-K: every piece of a shared tile writes its partial tile; the last reads back the others (two
+        # pieces) or all of them (more), counted per block of the cluster.
+        workers, sk = streamk_plan(blocks // cluster, k_steps, PERSIST_SMS // cluster)
+        pieces: dict[int, int] = {}
+        for ps in streamk_pieces(blocks // cluster, k_steps, workers, sk):
+            for cid, lo, hi in ps:
+                if hi - lo != k_steps:
+                    pieces[cid] = pieces.get(cid, 0) + 1
+        tile = cluster * bm * bn
+        partials = sum(pieces.values()) * tile
+        read_back = sum((1 if x == 2 else x) for x in pieces.values()) * tile
+        model = model.replace(")", f", stream-K {sk} tiles on {workers} workers)")
     return Traffic(
-        model=f"wgmma + TMA (BM={bm}, BN={bn}, {c['STAGES']} stages, cluster {cluster}, split-K {splits})",
-        global_loads=(cols // cluster) * q.m * q.k + rows * q.k * q.n + max(0, partials - blocks * bm * bn),
+        model=model,
+        global_loads=(cols // cluster) * q.m * q.k + rows * q.k * q.n + read_back,
         global_stores=q.m * q.n + partials,
         shared_loads=blocks * k_steps * WGMMA_BK * (c["CONSUMERS"] * bm + bn),
         shared_stores=blocks * k_steps * WGMMA_BK * (bm + bn),
