@@ -17,6 +17,10 @@ Options (kernels/cpasync_any.cu built with the macros named; `tile` is BMxBN):
   tma-TILE, tma-x2a-TILE, tma-x2b-TILE   kernels/cpasync_cluster.cu (backends/tma_fp32.py): tiles loaded by TMA,
                     A swizzled; x2a/x2b: 2-block clusters along N/M multicasting A/B (issue 48, technique 2);
                     -w-: each warp frees a stage by an mbarrier arrival (no block barrier per K-slice, RELEASE 1, LAG 1)
+  pbar, fdb2, pbar-fdb2   128x256 tiles, SCHED 0: PBAR 1 (named barriers per warp row and per warp column instead of
+                    one block-wide barrier per K-slice), FRAG_DB 2 (fragments read across the K-slice boundary), both
+  pbar2, pbar2-fdb2 PBAR 2: the same groups through mbarriers (arrive at both, then wait for both)
+  pbar-fdb2-128x128 the same in 128x128 tiles (the other warp grid: 4 x 2), for the odd shapes
 
 Every option is checked at each size before it is timed (poisoned C, float64 reference element by element, as
 `gemmviz bench` does, and again after the timed launches), and once at odd shapes (verify only). Timing is the
@@ -113,8 +117,11 @@ def options(p: Problem, small: bool) -> list[tuple[str, dict, str]]:
         out.append((f"sk-{t}", {**cfg, "SCHED": 1}, "sk"))
         if small:
             out.append((f"sks-{t}", {**cfg, "SCHED": 1}, "sks"))
+    big = {**TILES["128x256"], **BASE}
+    for name, pbar, fdb in (("pbar", 1, 1), ("fdb2", 0, 2), ("pbar-fdb2", 1, 2), ("pbar2", 2, 1), ("pbar2-fdb2", 2, 2)):
+        out.append((name, {**big, "PBAR": pbar, "FRAG_DB": fdb, "SCHED": 0}, "s0"))  # technique 5, beside s0-128x256
+    out.append(("pbar-fdb2-128x128", {**TILES["128x128"], **BASE, "PBAR": 1, "FRAG_DB": 2, "SCHED": 0}, "s0"))
     if not small:
-        big = {**TILES["128x256"], **BASE}
         out.append(("s0-hilbert", {**big, "ORDER": 1, "SCHED": 0}, "s0"))
         out.append(("sk-hilbert", {**big, "ORDER": 1, "SCHED": 1}, "sk"))
         out.append(("sk2-128x256", {**big, "SCHED": 2}, "sk"))

@@ -58,7 +58,107 @@
 #ifndef WS_FLOATS
 #define WS_FLOATS (16 << 20)  // SCHED 1: workspace of partial tiles (64 MiB): 2 G tiles for G <= 2 x SMs x blocks
 #endif
+#ifndef FRAG_DB
+#define FRAG_DB 1         // fragments in registers: 1 double-buffered within a K-slice (k + 1 read while k multiplies,
+                          // cpasync_core.cuh); 0 one buffer; 2 also across slices (see multiply_tile)
+#endif
+#ifndef PBAR
+#define PBAR 0            // 0: one block-wide barrier per K-slice; 1, 2: per warp row and per warp column (below)
+#endif
 #include "cpasync_core.cuh"  // launch shape, cp.async helpers, the K-slice multiply (shared with gpu-cpasync)
+
+// PBAR 1 and 2, barriers over half or a quarter of the block. The warps form a WARPS_M x WARPS_N grid (warp w: row
+// w / WARPS_N, column w % WARPS_N); warp (r, c) reads only rows [r·WM, r·WM + WM) of a stage's A tile and columns
+// [c·WN, c·WN + WN) of its B tile. So the copies are re-partitioned: the WARPS_N warps of row r ("row group r")
+// copy exactly A's rows r·WM.., and the WARPS_M warps of column c ("column group c") exactly B's columns c·WN..
+// Each K-slice's block-wide __syncthreads becomes a barrier over row group r's threads (half the block at
+// 128x256, a quarter at 128x128) and one over column group c's (a quarter at 128x256, half at 128x128). Why no
+// warp reads a stage that another group may still be overwriting:
+//   * A's rows of row r, in every stage, are written only by row group r's copies and read only by row group r's
+//     warps; B's columns of column c only by column group c's. Every writer and every reader of a region is in
+//     the one group whose barrier guards it, so for that region the argument for __syncthreads holds unchanged
+//     within the group: at slice t's barrier each of its threads has (a) waited for its own copies of slice t
+//     (cp.async.wait_group before it arrives; the barrier then makes them visible to the group) and (b) finished
+//     its reads of slice t - 1, whose stage is the one refilled (with slice t + STAGES - 1) after the barrier.
+//   * A thread is in one row group and one column group; its one commit group per slice holds its A copies (row
+//     region) and its B copies (column region), and it waits for it before arriving at either barrier.
+//   * A thread arrives at its barriers of slice t + 1 only after both of slice t's completed (it waited on them),
+//     so two slices' arrivals never mix on one barrier; and every thread arrives at both of slice t's barriers
+//     before it waits on either (PBAR 2), or waits on its row's before its column's (PBAR 1): by induction on t
+//     every slice's barriers complete, no cycle of waits. Barrier 0 (__syncthreads) is still used outside the loop.
+// PBAR 1: named barriers, bar.sync 1 + r then bar.sync 1 + WARPS_M + c. The second waits for warp (r', c) to have
+// passed ITS row barrier, i.e. for all of row r' to have arrived: the pair is as strong as one block-wide barrier
+// (every warp has arrived before any leaves), so it can only add latency; it is here to be measured.
+// PBAR 2: one mbarrier per row group and per column group in shared memory; each thread arrives on both, then
+// waits for both phases. A warp then waits for its row and its column only, not the warps in neither: a slow warp
+// holds back the others one slice later, not at once (SCHED 0 only: the mbarriers are made once per block).
+#define WARPS_N (BN / WN)
+#define WARPS_M (BM / WM)
+#if PBAR
+#define A_STEP (4 * WARPS_N / KH)            // rows of A between one thread's copies (within its row group's WM)
+#define B_STEP (WARPS_M * 32 / (WN / 4))     // rows of B between one thread's copies (its column group's WN)
+static_assert(WARPS_N % KH == 0 && A_COPIES * A_STEP == WM, "PBAR: a row group copies its WM rows x BK in rounds");
+static_assert((WARPS_M * 32) % (WN / 4) == 0 && B_COPIES * B_STEP == BK, "PBAR: a column group copies BK x WN");
+static_assert(1 + WARPS_M + WARPS_N <= 16, "PBAR: named barriers 1 .. WARPS_M + WARPS_N (16 per block)");
+static_assert(PBAR == 1 || (PBAR == 2 && SCHED == 0), "PBAR 2: one K loop per block (its mbarriers' phases)");
+#else
+#define A_STEP A_ROW_STEP
+#define B_STEP B_ROW_STEP
+#endif
+
+// This thread's copies of a K-slice: A rows am + j·A_STEP at k ak (4-byte copies; a warp takes 4 rows x 8 k, so
+// the transposed stores As[k][m] are conflict-free), B rows br + j·B_STEP at columns bc .. bc + 3 (16-byte copies).
+struct CopyMap {
+    int am, ak, br, bc;
+};
+
+__device__ __forceinline__ CopyMap copy_map() {
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    CopyMap c;
+#if PBAR
+    const int wr = warp / WARPS_N, wc = warp % WARPS_N, ct = wr * 32 + lane;  // ct: place in column group wc
+    c.am = wr * WM + 4 * (wc / KH) + (lane / 8) % 4, c.ak = 8 * (wc % KH) + lane % 8;
+    c.br = ct / (WN / 4), c.bc = wc * WN + 4 * (ct % (WN / 4));
+#else
+    c.am = 4 * (warp / KH) + (lane / 8) % 4, c.ak = 8 * (warp % KH) + lane % 8;
+    c.br = tid / (BN / 4), c.bc = 4 * (tid % (BN / 4));
+#endif
+    return c;
+}
+
+#if PBAR == 2
+__device__ __forceinline__ unsigned int pbar_mbarriers() {  // shared address of WARPS_M + WARPS_N mbarriers
+    __shared__ __align__(8) unsigned long long bars[WARPS_M + WARPS_N];
+    return static_cast<unsigned int>(__cvta_generic_to_shared(bars));
+}
+
+__device__ __forceinline__ void mbarrier_wait(unsigned int bar, unsigned int parity) {
+    asm volatile(
+        "{\n.reg .pred done;\nWAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra WAIT;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+#endif
+
+// The barrier before each K-slice's reads (and the refill of the stage read the slice before); n: how many this
+// thread has passed in this K loop.
+__device__ __forceinline__ void stage_barrier(int n) {
+#if PBAR == 1
+    const int warp = threadIdx.x / 32;
+    asm volatile("bar.sync %0, %1;\n" ::"r"(1 + warp / WARPS_N), "n"(WARPS_N * 32) : "memory");            // row
+    asm volatile("bar.sync %0, %1;\n" ::"r"(1 + WARPS_M + warp % WARPS_N), "n"(WARPS_M * 32) : "memory");  // column
+#elif PBAR == 2
+    const int warp = threadIdx.x / 32;
+    const unsigned int row = pbar_mbarriers() + 8 * (warp / WARPS_N);
+    const unsigned int col = pbar_mbarriers() + 8 * (WARPS_M + warp % WARPS_N);
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(row) : "memory");  // (release: the copies
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(col) : "memory");  // waited for, the reads done)
+    mbarrier_wait(row, n & 1);  // (acquire: the group's copies of this slice are visible)
+    mbarrier_wait(col, n & 1);
+#else
+    __syncthreads();
+#endif
+}
 
 extern "C" {
 __device__ unsigned int gemm_cpasync_any_turn[SPLITK_TILES];  // split-K: which slice of each tile may add next;
@@ -108,6 +208,29 @@ __device__ __forceinline__ void tile_of(int linear, int tilesM, int tilesN, int&
 #endif
 }
 
+// FRAG_DB 0 and 2: one k of this thread's fragments, TM floats of A (transposed: `as` is this lane's first column)
+// and TN of B, read with LDS.128 as cpasync_core.cuh reads them; and their TM x TN FMAs.
+__device__ __forceinline__ void load_fragments(const float* as, const float* bs, int kk, float (&a)[TM],
+                                               float (&b)[TN]) {
+    #pragma unroll
+    for (int s = 0; s < MS; ++s) {
+        const float4 v = *reinterpret_cast<const float4*>(as + kk * AS_LD + s * LR * 4);
+        a[4 * s] = v.x, a[4 * s + 1] = v.y, a[4 * s + 2] = v.z, a[4 * s + 3] = v.w;
+    }
+    #pragma unroll
+    for (int s = 0; s < NS; ++s) {
+        const float4 v = *reinterpret_cast<const float4*>(bs + kk * BN + s * LC * 4);
+        b[4 * s] = v.x, b[4 * s + 1] = v.y, b[4 * s + 2] = v.z, b[4 * s + 3] = v.w;
+    }
+}
+
+__device__ __forceinline__ void outer_product(const float (&a)[TM], const float (&b)[TN], float (&acc)[TM][TN]) {
+    #pragma unroll
+    for (int i = 0; i < TM; ++i)
+        #pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
 // Where one block's tile of C lies and which of its copies fall inside A and B.
 struct TileGeom {
     int tm, tn;           // the tile of C it owns (rows from tm·BM, columns from tn·BN)
@@ -118,9 +241,9 @@ struct TileGeom {
 };
 
 __device__ __forceinline__ TileGeom tile_geom(int tm, int tn, int M, int N) {
-    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    // This thread's copies: A rows am + j * A_ROW_STEP at k ak; B rows br + j * B_ROW_STEP at columns bc..bc+3.
-    const int am = 4 * (warp / KH) + (lane / 8) % 4, bc = 4 * (tid % (BN / 4));
+    // This thread's copies: A rows am + j * A_STEP at k ak; B rows br + j * B_STEP at columns bc..bc+3.
+    const CopyMap cm = copy_map();
+    const int am = cm.am, bc = cm.bc;
     TileGeom g;
     g.tm = tm, g.tn = tn;
     // Shifted last tiles: a tile that would cross M (or N) is moved back to end at M (N) when the matrix has
@@ -131,9 +254,9 @@ __device__ __forceinline__ TileGeom tile_geom(int tm, int tn, int M, int N) {
     g.col0 = N >= BN && g.b_aligned ? min(tn * BN, N - BN) : tn * BN;
     g.shifted = g.row0 != tm * BM || g.col0 != tn * BN;
     g.arow = g.row0 + am, g.bcol = g.col0 + bc;
-    g.a_rows_in = 0;  // bit j: row arow + j * A_ROW_STEP of A exists
+    g.a_rows_in = 0;  // bit j: row arow + j * A_STEP of A exists
     #pragma unroll
-    for (int j = 0; j < A_COPIES; ++j) g.a_rows_in |= (g.arow + j * A_ROW_STEP < M ? 1u : 0u) << j;
+    for (int j = 0; j < A_COPIES; ++j) g.a_rows_in |= (g.arow + j * A_STEP < M ? 1u : 0u) << j;
     g.b_cols = max(0, min(4, N - g.bcol));               // columns of this thread's 4 that exist
     // Interior blocks (every row and column of the tile inside C, B's rows 16-byte aligned) copy every K-slice
     // but a ragged last one as gpu-cpasync does, with no predicates: the edge test is one branch per slice.
@@ -151,8 +274,8 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
     const int warp = tid / 32, lane = tid % 32;
     const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
     const int tr = lane / LC, tc = lane % LC;
-    const int am = 4 * (warp / KH) + (lane / 8) % 4, ak = 8 * (warp % KH) + lane % 8;
-    const int br = tid / (BN / 4), bc = 4 * (tid % (BN / 4));
+    const CopyMap cm = copy_map();
+    const int am = cm.am, ak = cm.ak, br = cm.br, bc = cm.bc;
     const int ntiles = kt1 - kt0;
     const bool interior = g.interior, b_aligned = g.b_aligned;
     const int arow = g.arow, bcol = g.bcol, b_cols = g.b_cols;
@@ -165,20 +288,20 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
         const unsigned int a_dst = as0 + 4 * stage * A_STAGE, b_dst = bs0 + 4 * stage * B_STAGE;  // bytes
         if (interior && k0 + BK <= K) {
             #pragma unroll
-            for (int j = 0; j < A_COPIES; ++j) cp_async4(a_dst + 4 * j * A_ROW_STEP, Ag + j * A_ROW_STEP * K);
+            for (int j = 0; j < A_COPIES; ++j) cp_async4(a_dst + 4 * j * A_STEP, Ag + j * A_STEP * K);
             #pragma unroll
-            for (int j = 0; j < B_COPIES; ++j) cp_async16(b_dst + 4 * j * B_ROW_STEP * BN, Bg + j * B_ROW_STEP * N);
+            for (int j = 0; j < B_COPIES; ++j) cp_async16(b_dst + 4 * j * B_STEP * BN, Bg + j * B_STEP * N);
         } else {  // an edge: each copy reads only what lies inside A or B, zero-filling the rest
             const int ka = k0 + ak;
             #pragma unroll
             for (int j = 0; j < A_COPIES; ++j) {
                 const bool in = ka < K && ((a_rows_in >> j) & 1u);
-                cp_async4(a_dst + 4 * j * A_ROW_STEP, in ? A + (arow + j * A_ROW_STEP) * K + ka : A, in ? 4u : 0u);
+                cp_async4(a_dst + 4 * j * A_STEP, in ? A + (arow + j * A_STEP) * K + ka : A, in ? 4u : 0u);
             }
             #pragma unroll
             for (int j = 0; j < B_COPIES; ++j) {
-                const int k = k0 + br + j * B_ROW_STEP;
-                const unsigned int dst = b_dst + 4 * j * B_ROW_STEP * BN;
+                const int k = k0 + br + j * B_STEP;
+                const unsigned int dst = b_dst + 4 * j * B_STEP * BN;
                 const int cols = k < K ? b_cols : 0;
                 if (b_aligned) {
                     cp_async16(dst, cols > 0 ? B + k * N + bcol : B, 4u * cols);
@@ -204,17 +327,70 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
         if (s < ntiles) load_tile(s);
         cp_async_commit();
     }
-    int read_stage = 0, write_stage = STAGES - 1;
+    int read_stage = 0, write_stage = STAGES - 1, barriers = 0;
+#if PBAR == 2
+    if (tid < WARPS_M + WARPS_N)  // row groups' mbarriers, then columns': every thread of the group arrives
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(pbar_mbarriers() + 8 * tid),
+                     "r"(tid < WARPS_M ? WARPS_N * 32 : WARPS_M * 32) : "memory");
+    __syncthreads();
+#endif
+#if FRAG_DB == 2
+    // Fragments double-buffered across the slice boundary too (CUTLASS's multistage order): the barrier of slice
+    // t + 1 sits in slice t's last k, after its fragments' reads and before its FMAs, so k = 0 of slice t + 1 is
+    // read while k = BK - 1 of slice t multiplies. The stage refilled after that barrier is slice t's: every warp
+    // that reads it (the block, or with PBAR its group) has read all of slice t into registers before arriving.
+    float a[2][TM], b[2][TN];
+    if (ntiles > 0) {
+        cp_async_wait<STAGES - 2>();
+        stage_barrier(barriers++);
+        if (STAGES - 1 < ntiles) load_tile(write_stage);
+        cp_async_commit();
+        write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
+        load_fragments(As + wm0 + tr * 4, Bs + wn0 + tc * 4, 0, a[0], b[0]);
+    }
+    for (int t = 0; t < ntiles; ++t) {
+        const float* const as = As + read_stage * A_STAGE + wm0 + tr * 4;
+        const float* const bs = Bs + read_stage * B_STAGE + wn0 + tc * 4;
+        #pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            if (kk + 1 < BK) {
+                load_fragments(as, bs, kk + 1, a[(kk + 1) % 2], b[(kk + 1) % 2]);
+            } else if (t + 1 < ntiles) {  // slice t is all in registers: wait for t + 1, refill slice t's stage
+                cp_async_wait<STAGES - 2>();
+                stage_barrier(barriers++);
+                if (t + STAGES < ntiles) load_tile(write_stage);
+                cp_async_commit();
+                read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
+                write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
+                load_fragments(As + read_stage * A_STAGE + wm0 + tr * 4, Bs + read_stage * B_STAGE + wn0 + tc * 4, 0,
+                               a[0], b[0]);  // (BK is even: k = 0 goes in buffer 0)
+            }
+            outer_product(a[kk % 2], b[kk % 2], acc);
+        }
+    }
+#else
     for (int t = 0; t < ntiles; ++t) {
         cp_async_wait<STAGES - 2>();  // this thread's copies of slice t have landed
-        __syncthreads();              // everyone's have; and everyone is done with the stage refilled next
+        stage_barrier(barriers++);    // everyone's have; and everyone is done with the stage refilled next
         if (t + STAGES - 1 < ntiles) load_tile(write_stage);
         cp_async_commit();            // (an empty group at the end keeps the count uniform)
+#if FRAG_DB == 0
+        const float* const as = As + read_stage * A_STAGE + wm0 + tr * 4;
+        const float* const bs = Bs + read_stage * B_STAGE + wn0 + tc * 4;
+        #pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {  // one buffer: each k's fragments read, then multiplied
+            float a[TM], b[TN];
+            load_fragments(as, bs, kk, a, b);
+            outer_product(a, b, acc);
+        }
+#else
         cpasync_multiply_slice(As + read_stage * A_STAGE + wm0 + tr * 4, Bs + read_stage * B_STAGE + wn0 + tc * 4,
                                acc);  // kernels/cpasync_core.cuh
+#endif
         read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
         write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
     }
+#endif
 }
 
 // Store acc (the tile's sum, or with add the sum of a split-K slice after the first) into C.

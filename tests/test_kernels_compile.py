@@ -88,6 +88,23 @@ def _cases():
     for size in (Problem(1000, 1000, 1000), Problem(2000, 3000, 1000)):
         fitted, _why = any_.fit(size, {**any_.config, "BN": 256, "WM": 64, "TN": 16})
         cases.append(pytest.param(any_.name, any_.resolve_params(), fitted, False, id=f"cpasync-any-fit-{size.key}"))
+    # issue 48 technique 5 (benchmarks/fp32_round3.py): partial barriers (PBAR) and fragments read across the K-slice
+    # boundary (FRAG_DB 2; 0: one buffer), in the H200's 128x256 tiles, the registry's 128x128 and 64x64
+    t256 = {**any_.config, "BN": 256, "WM": 64, "TN": 16}
+    t64 = {**any_.config, "BM": 64, "BN": 64, "WN": 32, "TN": 4}
+    for tag, extra in {"pbar": {"PBAR": 1}, "fdb2": {"FRAG_DB": 2}, "pbar-fdb2": {"PBAR": 1, "FRAG_DB": 2}}.items():
+        cases.append(pytest.param(any_.name, any_.resolve_params(), {**t256, **extra}, False, id=f"cpasync-any-{tag}"))
+    for tag, config in {
+        "fdb0": {**t256, "FRAG_DB": 0},
+        "pbar-fdb2-128x128": {**any_.config, "PBAR": 1, "FRAG_DB": 2},
+        "pbar-64x64": {**t64, "PBAR": 1},
+        "pbar-fdb2-bk32": {**t256, "BK": 32, "PBAR": 1, "FRAG_DB": 2},
+        "pbar-fdb2-streamk": {**t256, "PBAR": 1, "FRAG_DB": 2, "SCHED": 1},
+        "pbar2": {**t256, "PBAR": 2},
+        "pbar2-fdb2": {**t256, "PBAR": 2, "FRAG_DB": 2},
+        "pbar2-64x64": {**t64, "PBAR": 2},
+    }.items():
+        cases.append(pytest.param(any_.name, any_.resolve_params(), config, False, id=f"cpasync-any-{tag}"))
     # gpu-wgmma-tf32's persistent grid with multicast pairs (benchmarks/tf32_round3.py), traced too
     hop = VARIANTS["gpu-wgmma-tf32"]
     persist = {**hop.config, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1}
