@@ -271,3 +271,30 @@ def test_the_writer_refuses_what_its_loader_would_refuse_and_keeps_the_earlier_f
     with pytest.raises(SessionError, match=r"results\[0\]\.block_trace\[0\]\[1\]: SM id 5000 is not below 1024"):
         Session(results=[bad]).save(path)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("streamk_fit", [False, True])
+def test_every_config_a_size_fit_runs_loads_back(monkeypatch, streamk_fit):
+    """A session recorded past one wave held gpu-wgmma-tf32 results run persistent (PERSIST, ORDER: wgmma_fit's
+    keys, outside its tuning space) and the loader refused the whole file; the fake GPU's small sizes never went
+    there. Every configuration either fit gives, from the default and every tuned start, at sizes from one
+    partial wave to many, is one the loader takes."""
+    from gemmviz.core.kernels import hopper_model
+
+    monkeypatch.setattr(hopper_model, "STREAMK_FIT", streamk_fit)
+    sizes = [Problem(n, n, n) for n in (1000, 1024, 2048, 4096, 8192)] + [
+        Problem(2000, 3000, 1000),
+        Problem(2048, 3072, 4096),
+    ]
+    seen = 0
+    for name, fit in (("gpu-wgmma-tf32", lambda p, c: hopper_model.wgmma_fit(p, c)), ("gpu-cpasync-any", None)):
+        v = VARIANTS[name]
+        fit = fit or (lambda p, c, v=v: v.fit(p, c)[0])
+        for start in [dict(v.config), *v.tune_space()]:
+            for p in sizes:
+                config = fit(p, start)
+                d = _session("results.0", {**TRACED, "variant": name, "params": {}, "config": config,
+                                           "precision": v.precision, "block_trace": None})  # fmt: skip
+                assert Session.from_dict(d).results[0].config == config, (name, p, config)
+                seen += 1
+    assert seen > 100

@@ -160,6 +160,10 @@ def streamk_pieces(tiles: int, kt: int, workers: int, sk: int) -> list[list[tupl
 # rung: stream-K of the last wave"); when on, wgmma_fit shares out the partial last wave (streamk_plan) of the
 # configuration it chose, keeping its tiles, cluster and order.
 STREAMK_FIT = False
+# The values wgmma_fit may give, per key, beside the tuning space's: a session holding a result run with them is
+# read back (core/session/bounds checks every key of a result's config against these)
+WGMMA_FIT_VALUES = {"BM": (SMALL_BM,), "STAGES": (SMALL_STAGES,), "CLUSTER": (SMALL_CLUSTER, 2), "PERSIST": (0, 1),
+                    "ORDER": (0, 1), "STREAMK": (0, 1)}  # fmt: skip
 
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:

@@ -556,6 +556,7 @@ VARIANTS: Registry[str, Variant] = Registry(
             kernel_name="wgmma_tf32",
             config=hopper.WGMMA,
             tune_space=hopper.wgmma_space,
+            fit_values=hopper.WGMMA_FIT_VALUES,  # persistent clusters, Hilbert order, 128-row tiles per size
             dynamic_smem=hopper.wgmma_smem_bytes,
             geometry=hopper.wgmma_geometry,
             requires_cc=(9, 0),
