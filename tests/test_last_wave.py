@@ -141,3 +141,15 @@ def test_the_model_shares_an_sm_among_the_blocks_it_holds():
     packed = ModelLaunch(tiles=512, ktiles=8, blocks_per_sm=4, sms=132, kslice_fmas=1000)
     lw = last_wave(model_trace(packed, sm_fma_per_ns=100.0), 132, 4)
     assert lw.idle_share == pytest.approx(16 * 0.25 / 132, abs=1e-3)
+
+
+def test_busiest_first_makes_the_used_sms_one_band_and_keeps_every_sum():
+    from gemmviz.core.hardware.last_wave import busiest_first
+
+    # 4 blocks on every other SM of 8 (one per TPC), as the H100 placed 64 blocks on 132 SMs
+    trace = np.array([[0, 0, 0, 100], [1, 2, 0, 90], [2, 4, 0, 100], [3, 6, 0, 80], [4, 7, 0, 10]])
+    t = busiest_first(trace)
+    assert sorted(t[:, 1]) == [0, 1, 2, 3, 4]  # five SMs used: rows 0 to 4, the idle ones above
+    assert [int(x) for x in t[np.argsort(t[:, 0]), 1]] == [0, 2, 1, 3, 4]  # by busy time; a tie by SM number
+    assert (t[:, [0, 2, 3]] == trace[:, [0, 2, 3]]).all()  # blocks and times as they were
+    assert last_wave(t, 8).idle_share == pytest.approx(last_wave(trace, 8).idle_share)

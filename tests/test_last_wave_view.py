@@ -20,7 +20,7 @@ from gemmviz.core.problem import Problem
 from gemmviz.core.session.results import Result, Session
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.export.exporters import layout_offscreen
-from gemmviz.ui.hardware.last_wave import LastWaveView
+from gemmviz.ui.hardware.last_wave import LastWaveView, busiest_first_result
 from gemmviz.ui.hardware.tab import LAST_WAVE_VIEW, HardwareTab
 from gemmviz.ui.hardware.trace import SmTraceChart
 from gemmviz.ui.theme import PROJECTOR_LIGHT
@@ -101,7 +101,9 @@ def test_before_and_after_share_a_time_axis_and_fit_at_720p(qapp, monkeypatch):
             view.buttons[i].click()
             layout_offscreen(view, *PANE_720)
             chart = view.chart
-            assert chart.result is view.shown[i].result and chart.blocks == view.shown[i].case.launch.grid
+            # the case's trace, its SMs numbered busiest first (busiest_first_result)
+            assert chart.result.block_trace == busiest_first_result(view.shown[i].result).block_trace
+            assert chart.blocks == view.shown[i].case.launch.grid
             (_x0, x1), _ = chart.sms_plot.getViewBox().viewRange()
             assert x1 >= chart.span_us  # the same span whichever is shown: the fix visibly ends sooner
             idle.append(chart.last.idle_share)

@@ -1,6 +1,7 @@
 """The zh_CN translations of the window's strings, by English source text (tools/fill_ts.py writes them into the .ts)."""
 
 ZH = {
+    "SMs by load": "SM（按负载）",
     "model time (µs), not measured": "模型时间（µs），非实测",
     "&Language": "语言(&L)",
     "As the system": "跟随系统",

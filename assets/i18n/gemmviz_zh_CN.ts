@@ -903,58 +903,58 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="379" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="380" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="393" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="394" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="395" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="396" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="399" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="400" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="403" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="404" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="543" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="412" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="544" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="411" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="412" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="481" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="482" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="523" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="524" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="583" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="584" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -2379,24 +2379,30 @@ model</source>
         <translation>结束课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="125" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="131" />
         <source>model time (µs), not measured</source>
         <translation>模型时间（µs），非实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="131" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="137" />
         <source>Stream-K</source>
         <translation>Stream-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="133" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="139" />
         <source>After: {tile} + split-K</source>
         <translation>修复后：{tile} + split-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="134" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="140" />
         <source>Before: {tile} tiles</source>
         <translation>修复前：{tile} 分块</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="176" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="259" />
+        <source>SMs by load</source>
+        <translation>SM（按负载）</translation>
     </message>
 </context>
 <context>

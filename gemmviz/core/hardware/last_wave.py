@@ -63,6 +63,20 @@ def busy_sm_ns(trace: Sequence[Sequence[int]] | np.ndarray) -> int:
     return trace_summary(_array(trace)).busy_sm_ns
 
 
+def busiest_first(trace: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
+    """The trace with its SMs renumbered by the time they held blocks, busiest first (ties by SM number): a
+    GPU that spreads 64 blocks over every other SM (one per TPC) draws them as stripes across all 132 rows; so
+    numbered, the used SMs are one band and the idle ones another. Every per-SM sum is the same."""
+    t = _array(trace).copy()
+    count = int(t[:, 1].max()) + 1
+    busy = np.zeros(count, np.int64)
+    np.add.at(busy, t[:, 1], t[:, 3] - t[:, 2])
+    rank = np.empty(count, np.int64)
+    rank[np.lexsort((np.arange(count), -busy))] = np.arange(count)
+    t[:, 1] = rank[t[:, 1]]
+    return t
+
+
 def idle_tails(trace: Sequence[Sequence[int]] | np.ndarray, sms: int | None = None) -> np.ndarray:
     """[[sm, from_ns, to_ns], ...]: each SM idle from its last block's end to the run's end, and every SM below
     `sms` that ran no block idle for the whole run. The area the last wave leaves idle, as the view shades it."""

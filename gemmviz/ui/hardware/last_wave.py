@@ -11,11 +11,11 @@ model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no G
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from gemmviz.core.hardware.last_wave import LastWave, last_wave
+from gemmviz.core.hardware.last_wave import LastWave, busiest_first, last_wave
 from gemmviz.core.hardware.model_trace import (
     VARIANT,
     FixCase,
@@ -119,6 +119,12 @@ def pick_cases(
     return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None, origin)
 
 
+def busiest_first_result(r: Result) -> Result:
+    """The result with its trace's SMs numbered busiest first (core/hardware/last_wave.busiest_first): the used
+    SMs one band, the idle ones another, where the GPU spread the blocks over every other SM."""
+    return replace(r, block_trace=busiest_first(r.block_trace).tolist()) if r.block_trace else r
+
+
 def model_time_words(pick: Pick) -> str | None:
     """The time axis's name where the traces are the model's: its times assume every SM at its FP32 peak, so a
     case that fills more SMs looks much faster than it measures (an SM's lone block is far from its peak)."""
@@ -167,6 +173,7 @@ class LastWaveView(QWidget):
         self.chart = SmTraceChart(theme)
         self.chart.heading = ""  # the toggles name the case, the sentences the kernel and size: a short title
         self.chart.show_tail = False
+        self.chart.sm_words = tr("SMs by load")
         layout.addWidget(self.chart, 1)
         self.apply_button_font(theme)
         self.group.idClicked.connect(self.show_case)
@@ -211,7 +218,7 @@ class LastWaveView(QWidget):
             return
         s = self.shown[index]
         self.buttons[index].setChecked(True)
-        self.chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+        self.chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
 
     def current(self) -> int:
         return max(0, self.group.checkedId())
@@ -249,7 +256,8 @@ class LastWaveStack(QWidget):
             chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
             chart.time_words = model_time_words(pick)
             chart.show_tail = False
-            chart.set_result(s.result, s.sms, s.case.launch.blocks_per_sm)
+            chart.sm_words = tr("SMs by load")
+            chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
             layout.addWidget(chart, 1)
             self.charts.append(chart)
 

@@ -248,6 +248,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # the last wave's tail marked ("tail 25%": the time after the first SM ran dry); off where the cases are
         # compared by their idle SM-time (the last-wave view), which a second share beside it only muddles
         self.show_tail = True
+        self.sm_words: str | None = None  # the SM axis's name where its rows are not SM numbers (busiest first)
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
@@ -404,7 +405,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         if last is not None:
             title += "<br>" + self.statement()
         self._title = title
-        style_plot(self.sms_plot, theme, title, "", "SM")
+        style_plot(self.sms_plot, theme, title, "", self.sm_words or "SM")
         # over the SM axis too: beside it, a projector's two lines of title took three
         self.sms_plot.layout.removeItem(self.sms_plot.titleLabel)
         self.sms_plot.layout.addItem(self.sms_plot.titleLabel, 0, 0, 1, 3)
