@@ -322,6 +322,19 @@ def read_timings(paths: Iterable[Path]) -> list[dict]:
 # ---- technique names --------------------------------------------------------------------------------------------------
 FP32_KNOWN = {"BM", "BN", "WM", "WN", "TM", "TN", "BK", "STAGES", "GROUP_M", "ORDER", "SCHED"}
 TF32_KNOWN = {"BM", "CONSUMERS", "STAGES", "GROUP_M", "B_REGS", "DEPTH", "CLUSTER", "SPLITS", "PERSIST", "ORDER"}
+# A macro's value -> its words ("" where the value is the kernel's own default, which changes nothing)
+MACRO_WORDS = {
+    "SRC": {0: "", 1: "TMA loads, A swizzled"},  # kernels/cpasync_cluster.cu
+    "SHARE": {0: "", 1: "2-block cluster sharing A (TMA multicast)", 2: "2-block cluster sharing B (TMA multicast)"},
+    "RELEASE": {0: "", 1: "warps free the stages (no block barrier)"},
+    "LAG": {0: "", 1: ""},  # part of RELEASE's way of refilling a stage
+    "PBAR": {0: "", 1: "named barriers per warp row and column", 2: "row and column barriers through mbarriers"},
+    "FRAG_DB": {1: "", 0: "one fragment buffer", 2: "fragments across the K-slice boundary"},
+    "STREAMK": {0: "", 1: "stream-K of the last wave"},
+    "TMAP_PREFETCH": {0: "", 1: "tensor maps prefetched"},
+}
+# options that run the registry's own choice under a changed rule (tf32_round3's "_" keys), by name
+REGISTRY_RULES = {"registry sk": "the registry's choice + stream-K of the last wave (STREAMK_FIT on)"}
 
 
 def _common(config: dict, known: set[str], bk_default: int | None) -> list[str]:
@@ -332,7 +345,14 @@ def _common(config: dict, known: set[str], bk_default: int | None) -> list[str]:
         parts.append(f"{config['BK']}-wide K-slices")
     if config.get("GROUP_M", 8) != 8:
         parts.append(f"GROUP_M {config['GROUP_M']}")
-    parts += [f"{k}={v}" for k, v in config.items() if k not in known]
+    for k, v in sorted(config.items(), key=lambda kv: kv[0] != "SRC"):  # the kernel first, then its options
+        if k in known:
+            continue
+        words = MACRO_WORDS.get(k, {}).get(v)
+        if words is None:
+            parts.append(f"{k}={v}")
+        elif words:
+            parts.append(words)
     return parts
 
 
@@ -343,7 +363,7 @@ def technique(rung: str, option: str, config: dict | None, schedule: str | None 
     if option == "cublas-tf32":
         return "cuBLAS TF32"
     if config is None:
-        return "as shipped (registry)"
+        return REGISTRY_RULES.get(option, "as shipped (registry)")
     if rung == "FP32":
         tile = f"{config.get('BM')}×{config.get('BN')}"
         sched = config.get("SCHED", 0)
@@ -355,6 +375,8 @@ def technique(rung: str, option: str, config: dict | None, schedule: str | None 
         parts = ([first] if first else []) + _common(config, FP32_KNOWN, 16)
         return " + ".join(parts) + f" ({tile} tiles)" if parts else f"{tile} tiles"
     parts = ["persistent"] if config.get("PERSIST") else []
+    if config.get("CONSUMERS") == 1:
+        parts.append("one consumer warpgroup")
     if config.get("CLUSTER", 1) > 1:
         parts.append(f"{config['CLUSTER']}-block cluster + TMA multicast")
     if config.get("SPLITS", 0) > 1:

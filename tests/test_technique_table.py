@@ -356,3 +356,15 @@ def test_the_docs_table_is_the_tools_rendering_of_the_files_it_names():
     want = tt.table([ROOT / t for t in args.timings], [ROOT / n for n in args.ncu])
     rows = [ln for ln in section.splitlines() if ln.startswith("| ")]
     assert len(rows) > 100 and rows == [ln for ln in want.splitlines() if ln.startswith("| ")]
+
+
+def test_the_new_options_are_named_for_what_they_change_and_a_rule_option_is_not_called_shipped():
+    big = {"BM": 128, "BN": 256}
+    assert tt.technique("FP32", "tma-x2a-128x256", {**big, "SHARE": 1, "RELEASE": 0, "LAG": 0, "SRC": 1}) == (
+        "TMA loads, A swizzled + 2-block cluster sharing A (TMA multicast) (128×256 tiles)"
+    )
+    fdb2 = {"BM": 128, "BN": 256, "BK": 16, "PBAR": 0, "FRAG_DB": 2}
+    assert tt.technique("FP32", "fdb2", fdb2) == "fragments across the K-slice boundary (128×256 tiles)"
+    assert tt.technique("TF32", "registry sk", None) != tt.technique("TF32", "registry", None)
+    assert "stream-K" in tt.technique("TF32", "x", {"BM": 128, "PERSIST": 1, "STREAMK": 1})
+    assert tt.technique("FP32", "x", {**big, "NEW": 3}).startswith("NEW=3")  # an unknown macro as it is
