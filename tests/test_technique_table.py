@@ -368,3 +368,14 @@ def test_the_new_options_are_named_for_what_they_change_and_a_rule_option_is_not
     assert tt.technique("TF32", "registry sk", None) != tt.technique("TF32", "registry", None)
     assert "stream-K" in tt.technique("TF32", "x", {"BM": 128, "PERSIST": 1, "STREAMK": 1})
     assert tt.technique("FP32", "x", {**big, "NEW": 3}).startswith("NEW=3")  # an unknown macro as it is
+
+
+def test_the_recorders_tests_recipe_runs_every_gpu_test_file():
+    """The default list of `tests` was typed in and had fallen behind (the new kernels' gpu tests were not in it)."""
+    spec = importlib.util.spec_from_file_location("recorder", ROOT / "benchmarks/recorder.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    steps = recorder.recipe_commands("tests", None, Path("/tmp/out"))
+    run = {argv[-1] for argv, _limit, _log in steps}
+    marked = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "mark.gpu" in p.read_text()}
+    assert run == marked and {"tests/test_gpu.py", "tests/test_tma_fp32.py", "tests/test_wgmma_streamk.py"} <= run
