@@ -293,8 +293,8 @@ def test_every_config_a_size_fit_runs_loads_back(monkeypatch, streamk_fit):
         for start in [dict(v.config), *v.tune_space()]:
             for p in sizes:
                 config = fit(p, start)
-                d = _session("results.0", {**TRACED, "variant": name, "params": {}, "config": config,
-                                           "precision": v.precision, "block_trace": None})  # fmt: skip
+                row = {**TRACED, "variant": name, "params": {}, "config": config, "precision": v.precision}
+                d = _session("results.0", {**row, "block_trace": None})
                 assert Session.from_dict(d).results[0].config == config, (name, p, config)
                 seen += 1
     assert seen > 100
