@@ -254,3 +254,25 @@ def test_a_model_footer_names_no_machine():
     assert footer_text([("NVIDIA H100 80GB HBM3", "2026-12-07", "measured")]).startswith(
         "NVIDIA H100 80GB HBM3 2026-12-07 measured"
     )
+
+
+def test_the_sm_trace_counts_waves_as_the_last_wave_view_does(qapp):
+    """The same recorded trace said "0.48 waves" in the SMs x time view (one block per SM, all the trace showed)
+    and "0.24 waves" in the last-wave view (the model's two blocks of 128x128 per SM): a wave is now the SMs
+    times the blocks the kernel's model says an SM holds, in both."""
+    from gemmviz.core.hardware.model_trace import shipped_fix_session
+    from gemmviz.core.kernels.variants import occupancy
+    from gemmviz.ui.hardware.tab import hardware_chart
+
+    session = shipped_fix_session(P)
+    assert session is not None  # assets/sessions/h100-2026-12-07-traces-small-1024.json.gz
+    before = next(r for r in session.results if r.config.get("BM") == 128 and len(r.block_trace) == 64)
+    assert occupancy(before.variant, before.config) == small_size_fix(P)[0].launch.blocks_per_sm == 2
+    assert occupancy("gpu-naive", {}) is None and occupancy(before.variant, {"BM": 128}) is None  # not known
+    chart = hardware_chart("sm-trace", [before], PROJECTOR_LIGHT, sm_count=132)
+    view = LastWaveView(Workspace(), PROJECTOR_720)
+    try:
+        assert chart.last.waves == pytest.approx(view.shown[0].last.waves) == pytest.approx(64 / 264)
+    finally:
+        chart.deleteLater()
+        view.deleteLater()

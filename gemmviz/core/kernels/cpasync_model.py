@@ -205,11 +205,11 @@ ANY_OWN: dict[str, Any]
 ENTRY = {"explanation": EXPLANATION, "source": "cpasync.cu", "kernel_name": "gemm_cpasync", "config": CPASYNC,
          "threads": threads, "reads_per_k": reads_per_k, "model": "cp.async pipelined", "rung": RUNG,
          "tune_space": space, "dynamic_smem": smem_bytes}  # fmt: skip
-OWN = {"geometry": geometry, "traffic": traffic}
+OWN = {"geometry": geometry, "traffic": traffic, "occupancy": blocks_per_sm}
 ANY_ENTRY = {**ENTRY, "explanation": ANY_EXPLANATION, "source": "cpasync_any.cu", "kernel_name": "gemm_cpasync_any",
              "config": ANY_CONFIG, "model": "cp.async, edges in the kernel", "rung": ANY_RUNG,
              "tune_space": any_space}  # fmt: skip
-ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False, "fit": any_fit,
+ANY_OWN = {"geometry": any_geometry, "traffic": any_traffic, "pads": False, "fit": any_fit, "occupancy": blocks_per_sm,
            "fit_values": {**{k: (v,) for k, v in SMALL_TILES.items()}, "SCHED": (0, 1)}}  # fmt: skip
 
 

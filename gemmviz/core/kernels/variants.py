@@ -82,6 +82,9 @@ class Variant:
     # gpu-cpasync-any's smaller tiles and Stream-K where the given tiles fill the GPU badly (cpasync_model.any_fit).
     fit: Callable[[Problem, Mapping[str, int]], tuple[dict[str, int], str | None]] | None = None
     fit_values: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # values `fit` may give, per key
+    # Blocks of a configuration one SM holds at once (registers and shared memory), where the model knows it: a
+    # wave is SMs x this many blocks (a trace alone shows only the slots its blocks filled)
+    occupancy: Callable[[Mapping[str, int]], int] | None = None
     # Its title and explanation in other languages, {"zh": {title: "…", explanation: "…"}}: what the window shows
     # where its catalogue (assets/i18n) has no translation of them yet, so a new variant needs no catalogue edit.
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -647,3 +650,15 @@ def tunable_variants() -> list[str]:
 def get_variant(name: str) -> Variant:
     """The variant called `name`; KeyError naming the known ones otherwise (`VARIANTS.find`)."""
     return VARIANTS.find(name)
+
+
+def occupancy(variant: str, config: Mapping[str, int] | None) -> int | None:
+    """Blocks of `variant` in `config` one SM holds at once, where its model says (None: not known, or a config
+    that lacks the keys the model needs, as an older session's may)."""
+    v = VARIANTS.get(variant)
+    if v is None or v.occupancy is None or not config:
+        return None
+    try:
+        return v.occupancy(config)
+    except (KeyError, TypeError, ValueError):
+        return None

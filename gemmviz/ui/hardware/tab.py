@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from gemmviz.core.charts.kinds import hardware_result
 from gemmviz.core.hardware.counters import level_intensities
 from gemmviz.core.hardware.roofline import intensity, load_ceilings
+from gemmviz.core.kernels.variants import occupancy
 from gemmviz.core.numbers import sig
 from gemmviz.core.session.results import Result
 from gemmviz.core.session.workspace import Workspace
@@ -395,7 +396,8 @@ class HardwareTab(QSplitter):
         env = loaded.session.environment if loaded else self.workspace.environment
         sm_count = env.get("backends", {}).get("cuda", {}).get("sms") or None
         self.sm_count = sm_count
-        self.trace_chart.set_result_stepwise(r, sm_count)  # a large trace: in steps, then `ready`
+        # a large trace: in steps, then `ready`; a wave is the SMs times the blocks the kernel's model says one holds
+        self.trace_chart.set_result_stepwise(r, sm_count, occupancy(r.variant, r.config) if r is not None else None)
         self.traffic_chart.set_result(r)
         self.roofline_chart.set_result(r, load_ceilings(gpu) if gpu else None)
         if r is not None and not self.has_data(r, self.view_combo.currentIndex()):
@@ -536,5 +538,5 @@ def hardware_chart(
         chart.set_result(result)
         return chart
     chart = SmTraceChart(theme)
-    chart.set_result(result, sm_count)
+    chart.set_result(result, sm_count, occupancy(result.variant, result.config) if result is not None else None)
     return chart
