@@ -57,8 +57,14 @@ class Pick:
     """The cases as drawn, and where their traces came from: a recording (its GPU and date) or the model (None)."""
 
     shown: list[Shown]
-    recorded_on: str | None
-    origin: tuple[str | None, str, str] = (None, "", "model")  # (GPU, date, how) for an export's footer
+    origin: tuple[str | None, str, str] = (None, "", "model")  # (GPU, date, how): an export's footer says it
+
+    @property
+    def recorded_on(self) -> str | None:
+        """The recording's GPU and date as the sentences name it ("?" where the session is not known); None for
+        the model's traces."""
+        gpu, date, how = self.origin
+        return None if how == "model" else f"{gpu or '?'}, {date}".rstrip(", ")
 
     @property
     def span_us(self) -> float:
@@ -105,10 +111,8 @@ def pick_cases(
         recording = shipped()
         found = _all_recorded(cases, recording.results, p) if recording is not None else None
         session = recording if found is not None else None
-    recorded_on: str | None = None
     origin: tuple[str | None, str, str] = (None, "", "model")
     if found is not None:
-        recorded_on = "?" if session is None else f"{session_gpu(session) or '?'}, {(session.created or '')[:10]}"
         origin = (None, "", "measured") if session is None else (session_gpu(session), session.created[:10], "measured")
     sms = (session_sms(session) if session is not None else None) or MODEL_SMS
     shown = []
@@ -116,7 +120,17 @@ def pick_cases(
         result, case_sms = (found[i], sms) if found is not None else (model_result(p, case), MODEL_SMS)
         last = last_wave(result.block_trace or [], case_sms, case.launch.blocks_per_sm)
         shown.append(Shown(case, result, case_sms, last))
-    return Pick(shown, recorded_on.rstrip(", ") if recorded_on else None, origin)
+    return Pick(shown, origin)
+
+
+def draw_case(chart: SmTraceChart, pick: Pick, s: Shown) -> None:
+    """One case on `chart` as both the view and the export draw it: on the cases' shared time axis (named as the
+    model's where it is), SMs busiest first, its idle SM-time the one share stated (no "tail")."""
+    chart.span_us = pick.span_us
+    chart.time_words = model_time_words(pick)
+    chart.show_tail = False
+    chart.sm_words = tr("SMs by load")
+    chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
 
 
 def busiest_first_result(r: Result) -> Result:
@@ -154,7 +168,7 @@ class LastWaveView(QWidget):
         self.workspace = workspace
         self.lang = lang
         self.problem = SIZE
-        self.pick = Pick([], None)
+        self.pick = Pick([])
         self._shipped: Session | None = None  # the shipped recording of the builds, if the package has one
         self._shipped_read = False
         layout = QVBoxLayout(self)
@@ -172,8 +186,6 @@ class LastWaveView(QWidget):
         layout.addLayout(row)
         self.chart = SmTraceChart(theme)
         self.chart.heading = ""  # the toggles name the case, the sentences the kernel and size: a short title
-        self.chart.show_tail = False
-        self.chart.sm_words = tr("SMs by load")
         layout.addWidget(self.chart, 1)
         self.apply_button_font(theme)
         self.group.idClicked.connect(self.show_case)
@@ -197,8 +209,6 @@ class LastWaveView(QWidget):
         """The cases (pick_cases) of the workspace's shown results, else the shipped recording, else the model."""
         results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
         self.pick = pick_cases(self.problem, results, self._session_of, self._shipped_session)
-        self.chart.span_us = self.pick.span_us
-        self.chart.time_words = model_time_words(self.pick)
         for button, s in zip(self.buttons, self.shown):
             button.setText(case_label(s.case))
         self.show_case(self.current())
@@ -218,7 +228,7 @@ class LastWaveView(QWidget):
             return
         s = self.shown[index]
         self.buttons[index].setChecked(True)
-        self.chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
+        draw_case(self.chart, self.pick, s)
 
     def current(self) -> int:
         return max(0, self.group.checkedId())
@@ -251,13 +261,9 @@ class LastWaveStack(QWidget):
         self.charts: list[SmTraceChart] = []
         for i, s in enumerate(pick.shown):
             chart = SmTraceChart(theme)
-            chart.span_us = pick.span_us
             chart.heading = case_label(s.case)
             chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
-            chart.time_words = model_time_words(pick)
-            chart.show_tail = False
-            chart.sm_words = tr("SMs by load")
-            chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
+            draw_case(chart, pick, s)
             layout.addWidget(chart, 1)
             self.charts.append(chart)
 
