@@ -13,6 +13,8 @@ Recipes (ARG where one is taken):
   bench-sizes=SIZES    the bench's protocol for every GPU variant at SIZES (default 1024,4096) and 2048x3072x4096
   bench                the session's bench: every registry variant at the recorded sizes, kernel-only timing
                        (benchmarks/record_h200.py --part bench --no-ceilings; its protocol and sizes)
+  rungs=VARIANTS       the bench's protocol and sizes for the variants named (default: gpu-cpasync-any,
+                       gpu-wgmma-tf32 and cuBLAS FP32/TF32) into rungs.json, to replace their results in a session
   ceilings             `gemmviz ceilings`: DRAM copy, L2 and shared bandwidth (kernels/membw.cu), FP32, TF32
   sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
   gap=VARIANTS         `gemmviz profile --gap` (ncu) of the variants at 1000^3, 1024^3 ... 8192^3
@@ -75,6 +77,13 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
                 "bench.txt",
             )
         ]
+    if name == "rungs":
+        # the recording's protocol and sizes for the rungs named (those that changed since the shipped session),
+        # with their baselines measured beside them; merged into a session offline (record_h200.py --replace)
+        from record_h200 import MNK, SIZES, bench_args
+
+        variants = (arg or "gpu-cpasync-any,gpu-wgmma-tf32,cublas,cublas-tf32").split(",")
+        return [([PY, "-m", "gemmviz", *bench_args(variants, SIZES, MNK, out / "rungs.json")], 300, "rungs.txt")]
     if name == "ceilings":
         return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
     if name == "sanitize":
@@ -128,8 +137,12 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
         return [(argv, 240, "tf32_round3.txt")]
     if name == "techniques":
-        argv = [PY, "benchmarks/technique_table.py", "sweep", "--out", str(out / "techniques"), "--budget", "200"]
-        return [(argv + (["--sizes", arg] if arg else []), 230, "techniques.txt")]
+        # the builds (at most 120 s), then at most 80 s for each size's process under ncu
+        sizes = len(arg.split(",")) if arg else 7
+        budget = 120 + 80 * sizes
+        argv = [PY, "benchmarks/technique_table.py", "sweep", "--out", str(out / "techniques")]
+        argv += ["--budget", str(budget), "--per-size", "80"]
+        return [(argv + (["--sizes", arg] if arg else []), budget + 30, "techniques.txt")]
     if name == "traces-small":
         argv = [PY, "benchmarks/traces_small.py", "--size", arg or "1024", "--out", str(out)]
         return [(argv, 90, "traces_small.txt")]
@@ -153,7 +166,11 @@ def main() -> int:
     os.environ.setdefault("GEMMVIZ_CACHE_DIR", "/tmp/gemmviz-cache")
     os.environ["PYTHONUNBUFFERED"] = "1"
     start = time.monotonic()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    # the device's copy carries the working tree, not the history: the caller names the commit it copied
+    commit = (
+        os.environ.get("GEMMVIZ_COMMIT")
+        or subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    )
     cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), "?")
     record = {
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
