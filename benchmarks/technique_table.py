@@ -25,8 +25,10 @@ Offline (no GPU):
 
 merges those ncu rows with the timing files of fp32_round3.py / tf32_round3.py runs: the time column is each
 file's kernel-only median (warm L2), the share of cuBLAS is cuBLAS's median in the same file (same process, same
-size) over it; ncu's duration is a cross-check only. An option never run at a size has no row; a figure not
-measured shows as "—".
+size) over it. The last column is the same share from the sweep alone: cuBLAS's ncu duration over the option's,
+one launch each in the same process, caches flushed before each (cold L2), so it is there for every option the
+sweep ran, timed or not, and it reads lower than the warm median's share where L2 reuse matters. An option never
+run at a size has no row; a figure not measured shows as "—".
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ TF32_VARIANT = "gpu-wgmma-tf32"
 SIZES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"  # the table's order of sizes
 SWEEP_SIZES = "1000,1024,2048,4096,2000x3000x1000,2048x3072x4096,8192"  # the sweep's: the longest last
 DASH = "—"
+BASELINE = {"FP32": "cublas", "TF32": "cublas-tf32"}  # each rung's cuBLAS option in the sweep
 Size = tuple[int, int, int]
 
 
@@ -415,6 +418,7 @@ def merge(timings: list[dict], ncu: list[dict]) -> list[dict]:
     out = []
     for k in keys:
         tr, nr = t.get(k), n.get(k)
+        base = n.get((k[0], BASELINE[k[0]], k[2], k[3]))  # cuBLAS of the same precision, same sweep and GPU
         config = tr.get("config") if tr else (nr or {}).get("config")
         schedule = (tr or {}).get("schedule") or (nr or {}).get("schedule")
         ms = tr["ms"] if tr else None
@@ -431,9 +435,18 @@ def merge(timings: list[dict], ncu: list[dict]) -> list[dict]:
                 "l2_pct": nr.get("l2_pct") if nr else None,
                 "idle": nr.get("idle") if nr else None,
                 "ncu_us": nr.get("ncu_us") if nr else None,
+                "ncu_pct": _share(base, nr),
             }
         )
     return out
+
+
+def _share(base: dict | None, row: dict | None) -> float | None:
+    """cuBLAS's ncu duration over the option's, where both launches ran, passed their check and were profiled."""
+    if not (base and row and base.get("valid") and row.get("valid")):
+        return None
+    b, r = base.get("ncu_us"), row.get("ncu_us")
+    return 100 * b / r if b and r else None
 
 
 def _fmt(x: float | None, spec: str, suffix: str = "") -> str:
@@ -445,8 +458,8 @@ def render(rows: list[dict], sources: list[dict]) -> str:
     several = len({r["gpu"] for r in rows}) > 1  # a GPU column only where the rows come from more than one
     lines = [
         f"| {'GPU | ' if several else ''}rung | technique | option | size | time µs | % of cuBLAS | L2 hit rate | "
-        "idle SMs | ncu µs |",
-        f"|{'---|' if several else ''}---|---|---|---|---:|---:|---:|---:|---:|",
+        "idle SMs | ncu µs | % of cuBLAS (ncu) |",
+        f"|{'---|' if several else ''}---|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         timed_ok, ncu_ok = r["valid"]
@@ -456,7 +469,7 @@ def render(rows: list[dict], sources: list[dict]) -> str:
             f"| {gpu}{r['rung']} | {r['technique']} | {r['option']} | {size_text(r['size'])} | {time_cell} | "
             f"{_fmt(r['pct'], '.1f', '%')} | {_fmt(r['l2_pct'], '.1f', '%')} | "
             f"{_fmt(None if r['idle'] is None else 100 * r['idle'], '.1f', '%')} | "
-            f"{'invalid' if ncu_ok is False else _fmt(r['ncu_us'], ',.1f')} |"
+            f"{'invalid' if ncu_ok is False else _fmt(r['ncu_us'], ',.1f')} | {_fmt(r['ncu_pct'], '.1f', '%')} |"
         )
     lines.append("")
     for s in sources:

@@ -212,10 +212,14 @@ def test_the_table_joins_times_and_counters_and_leaves_out_what_never_ran(tmp_pa
     text = tt.table([timings], [sweep])
     lines = {ln.split(" | ")[2] + "@" + ln.split(" | ")[3]: ln for ln in text.splitlines() if ln.startswith("| ")}
     # time and share from the timing file, L2 and idle from ncu (the 64x64 build's L2 was not recorded)
-    assert lines["s0-64x64@1024³"] == ("| FP32 | 64×64 tiles | s0-64x64 | 1024³ | 64.0 | 90.6% | — | 25.0% | 70.0 |")
-    assert lines["shipped@1024³"].endswith("| 67.1 | 86.4% | 85.6% | 10.6% | 66.6 |")
+    # the last column: cuBLAS's ncu duration (60 us, both its kernels) over the option's, from the sweep alone
+    assert lines["s0-64x64@1024³"] == (
+        "| FP32 | 64×64 tiles | s0-64x64 | 1024³ | 64.0 | 90.6% | — | 25.0% | 70.0 | 85.7% |"
+    )
+    assert lines["shipped@1024³"].endswith("| 67.1 | 86.4% | 85.6% | 10.6% | 66.6 | 90.1% |")
     assert lines["128 persistent x2@1024³"].split(" | ")[4:6] == ["18.6", "80.0%"]
-    assert lines["cublas@1024³"].endswith("| 58.0 | 100.0% | 91.5% | 10.0% | 60.0 |")
+    assert lines["128 persistent x2@1024³"].endswith("| 20.0 | 75.0% |")  # against cuBLAS TF32's 15 us
+    assert lines["cublas@1024³"].endswith("| 58.0 | 100.0% | 91.5% | 10.0% | 60.0 | 100.0% |")
     # wrong at 2048³: shown as invalid, never given a time; 4096³ (only in the once-file) has no row at all
     assert "| invalid | — |" in lines["s0-64x64@2048³"]
     assert not [k for k in lines if "4096" in k] and "33×17×65" not in text
@@ -230,7 +234,7 @@ def test_without_a_sweep_the_counter_columns_are_dashes(tmp_path):
     rows = tt.merge(tt.read_timings([tmp_path]), [])
     shipped = next(r for r in rows if r["option"] == "shipped")
     assert shipped["pct"] == pytest.approx(100 * 0.058 / 0.0671) and shipped["l2_pct"] is None
-    assert "| 67.1 | 86.4% | — | — | — |" in tt.render(rows, [])
+    assert "| 67.1 | 86.4% | — | — | — | — |" in tt.render(rows, [])
 
 
 def test_a_launch_that_never_started_has_no_row(tmp_path):
@@ -255,9 +259,22 @@ def test_times_and_counters_from_two_gpus_are_never_joined(tmp_path):
     assert text.startswith("| GPU | rung |")
     rows = [ln for ln in text.splitlines() if "| s0-64x64 | 1024³ |" in ln]
     assert rows == [
-        "| NVIDIA H100 80GB HBM3 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | 64.0 | 90.6% | — | — | — |",
-        "| NVIDIA H200 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | — | — | — | 25.0% | 70.0 |",
+        "| NVIDIA H100 80GB HBM3 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | 64.0 | 90.6% | — | — | — | — |",
+        "| NVIDIA H200 | FP32 | 64×64 tiles | s0-64x64 | 1024³ | — | — | — | 25.0% | 70.0 | 85.7% |",
     ]
+
+
+def test_the_sweeps_share_of_cublas_needs_both_launches_checked(tmp_path):
+    """A wrong result gets no share, and neither does any option of a rung whose cuBLAS launch failed its check."""
+    write_sweep(tmp_path)
+    manifest = json.loads((tmp_path / "manifest-1024.json").read_text())
+    manifest["launches"][2]["valid"] = False  # s0-64x64 wrong
+    manifest["launches"][4]["valid"] = False  # cuBLAS TF32 wrong
+    (tmp_path / "manifest-1024.json").write_text(json.dumps(manifest))
+    rows = {r["option"]: r for r in tt.merge([], tt.read_ncu(tmp_path))}
+    assert rows["shipped"]["ncu_pct"] == pytest.approx(100 * 60 / 66.56)
+    assert rows["s0-64x64"]["ncu_pct"] is None and rows["128 persistent x2"]["ncu_pct"] is None
+    assert "| invalid | — |" in tt.render(list(rows.values()), [])
 
 
 def test_an_unreadable_csv_leaves_the_counters_unknown(tmp_path):
