@@ -17,7 +17,7 @@ Recipes (ARG where one is taken):
                        gpu-wgmma-tf32 and cuBLAS FP32/TF32) into rungs.json, to replace their results in a session
   ceilings             `gemmviz ceilings`: DRAM copy, L2 and shared bandwidth (kernels/membw.cu), FP32, TF32
   sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
-  gap=VARIANTS         `gemmviz profile --gap` (ncu) of the variants at 1000^3, 1024^3 ... 8192^3
+  gap=VARIANTS[@SIZES] `gemmviz profile --gap` (ncu) of the variants at SIZES (default 1000^3, 1024^3 ... 8192^3)
   l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
   fp32-round3=SIZES    benchmarks/fp32_round3.py: the FP32 rung's Stream-K, tile and order options beside cuBLAS
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
@@ -107,8 +107,9 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
             for tool in ("memcheck", "racecheck")
         ]
     if name == "gap":
-        variants = arg or "gpu-cpasync,gpu-cpasync-any,cublas,gpu-wgmma-tf32,cublas-tf32"
-        argv = [PY, "-m", "gemmviz", "profile", "--variants", variants, "--sizes", "1000,1024,2048,4096,8192"]
+        variants, _, sizes = (arg or "").partition("@")
+        variants = variants or "gpu-cpasync,gpu-cpasync-any,cublas,gpu-wgmma-tf32,cublas-tf32"
+        argv = [PY, "-m", "gemmviz", "profile", "--variants", variants, "--sizes", sizes or "1000,1024,2048,4096,8192"]
         argv += ["--gap", "--seed", "11", "--quiet", "--out", str(out / "gap-session.json")]
         return [(argv, 360, "gap.txt")]
     if name == "l2-order":
