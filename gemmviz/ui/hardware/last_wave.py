@@ -171,9 +171,8 @@ class LastWaveView(QWidget):
         self.pick = Pick([])
         self._shipped: Session | None = None  # the shipped recording of the builds, if the package has one
         self._shipped_read = False
-        self._picked_from: list[Result] | None = (
-            None  # the traced results the pick was made of (held, so compared by identity)
-        )
+        # the traced results the pick was made of (held, so compared by identity)
+        self._picked_from: list[Result] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
