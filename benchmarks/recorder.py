@@ -82,8 +82,15 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         # with their baselines measured beside them; merged into a session offline (record_h200.py --replace)
         from record_h200 import MNK, SIZES, bench_args
 
+        from gemmviz.core.kernels.variants import VARIANTS
+
         variants = (arg or "gpu-cpasync-any,gpu-wgmma-tf32,cublas,cublas-tf32").split(",")
-        return [([PY, "-m", "gemmviz", *bench_args(variants, SIZES, MNK, out / "rungs.json")], 300, "rungs.txt")]
+        args = bench_args(variants, SIZES, MNK, out / "rungs.json")
+        for flag in ("--tile", "--block"):  # the protocol's tile and block choices, for variants that have them
+            if not any(VARIANTS[v].param_choices.get(flag[2:]) for v in variants):
+                i = args.index(flag)
+                del args[i : i + 2]
+        return [([PY, "-m", "gemmviz", *args], 300, "rungs.txt")]
     if name == "ceilings":
         return [([PY, "-m", "gemmviz", "ceilings", "--save-to", str(out / "ceilings.json")], 90, "ceilings.txt")]
     if name == "sanitize":
