@@ -414,7 +414,7 @@ def main() -> None:
         from gemmviz.core.fileio import write_atomic
 
         merged = replace_rungs(Session.load(Path(args.replace[0])), Session.load(Path(args.replace[1])))
-        write_atomic(out, json.dumps(merged.to_dict(), allow_nan=False))
+        write_atomic(out, json.dumps(merged.to_dict(), allow_nan=False, indent=1) + "\n")
         print(f"{out}: {merged.settings['rerecorded'][-1]}")
         return
     out.mkdir(parents=True, exist_ok=True)
