@@ -155,20 +155,34 @@ class LastWaveStack(QWidget):
     """The three cases one above the other on one time axis, each chart headed by its case: the `last-wave`
     chart an export draws (a slide's before / after at a glance)."""
 
-    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None) -> None:
+    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None, one_line: bool = False) -> None:
+        """`one_line`: each chart's title in one line, its case, blocks and idle SM-time (a slide's, whose words
+        say the rest)."""
         super().__init__(parent)
         self.pick = pick
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         self.charts: list[SmTraceChart] = []
         for i, s in enumerate(pick.shown):
             chart = SmTraceChart(theme)
             chart.heading = case_label(s.case)
+            chart.one_line = one_line
             chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
             draw_case(chart, pick, s)
             layout.addWidget(chart, 1)
             self.charts.append(chart)
+
+    def resizeEvent(self, event) -> None:
+        """The lowest chart taller by its time axis's name, so that every case's SMs get the same height (the
+        lowest's were shorter: its SMs looked fewer)."""
+        if self.charts:
+            px = self.charts[-1].theme.font_pt * 96 / 72
+            extra = 1.4 * px  # the lowest's time axis with its name against the others' (SmTraceChart._fit_rows)
+            share = max(1.0, (event.size().height() - extra) / len(self.charts))
+            for i in range(len(self.charts)):
+                self._layout.setStretch(i, round(100 * (share + (extra if i == len(self.charts) - 1 else 0))))
+        super().resizeEvent(event)
 
     def origins(self) -> list[tuple[str | None, str, str]]:
         """Where the drawn traces came from, for the export's footer: the recording's GPU and date, or the model

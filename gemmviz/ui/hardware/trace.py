@@ -249,6 +249,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # compared by their idle SM-time (the last-wave view), which a second share beside it only muddles
         self.show_tail = True
         self.sm_words: str | None = None  # the SM axis's name where its rows are not SM numbers (busiest first)
+        # with a heading, the title in one line: the case, its blocks and its idle SM-time (a slide: its words say
+        # the rest, and a second line of title left the SM plot a few pixels high)
+        self.one_line = False
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
@@ -400,9 +403,14 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
                 series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
             )
+        brief = self.one_line and bool(self.heading) and last is not None
+        if brief and last is not None:
+            title = tr("{case} · {blocks} blocks — {idle}% of SM-time idle").format(
+                case=plain(self.heading or ""), blocks=f"{s.blocks:,}", idle=f"{100 * last.idle_share:.0f}"
+            )
         if result.backend == MODEL_BACKEND:
             title += " " + tr("(model)")
-        if last is not None:
+        if last is not None and not brief:
             title += "<br>" + self.statement()
         self._title = title
         style_plot(self.sms_plot, theme, title, "", self.sm_words or "SM")
