@@ -1,6 +1,6 @@
 """The "last-wave" lesson view: gpu-cpasync-any's small-size fix, before and after, as recorded block traces (the
-Hardware tab's last-wave view, the `last-wave` chart: ui/lesson/view_last_wave.py draws it). Its keys: `at`, the
-size N of the N³ product (1024 where left out: the size the recording ships). It names no series or sizes: the
+Hardware tab's last-wave view, the `last-wave` chart: ui/lesson/view_last_wave.py draws it). Its key: `size`, the
+size N of the N³ product (1024 where left out: the size the recording ships), kept as the step's `at`. It names no series or sizes: the
 cases are the registry's (core/hardware/fix_pick.py), and the footer names the recording they come from, or the
 model where none is at hand."""
 
@@ -22,9 +22,9 @@ def check(d: Mapping, common: CommonFields) -> StepFields:
         raise StepProblem(
             "series" if common.series else "sizes",
             "a last-wave step draws gpu-cpasync-any before and after the small-size fix: it names no series or "
-            "sizes; its size is `at`, e.g. at = 1024",
+            "sizes; its size is `size`, e.g. size = 1024",
         )
-    return {"at": size_of(d.get("at", SIZE.m), "at").m}
+    return {"at": size_of(d.get("size", SIZE.m), "size").m}
 
 
 def footnote(step, results: Sequence[Result], lang: str) -> str:
@@ -32,4 +32,4 @@ def footnote(step, results: Sequence[Result], lang: str) -> str:
     return footer_note(Problem(at, at, at), results, lang)
 
 
-register(LessonViewKind(NAME, ("at",), check, footnote=footnote))
+register(LessonViewKind(NAME, ("size",), check, footnote=footnote))
