@@ -92,8 +92,8 @@ def test_the_step_parses():
         (("size = 1024", "at = 1024"), 6, "'at' is a key of a chart step"),
         (('than = "split"', 'than = "tiles"'), 7, "idle and than name two different cases"),
         (('than = "split"', 'than = "splitk"'), 7, "cases of the small-size fix: tiles, split, stream-k"),
-        (('at = 1024 }', "at = 9999 }"), 7, "because: at: the last wave is shown at a size N"),
-        (('at = 1024 }', "why = 1 }"), 7, "unknown key 'why' in an idle claim"),
+        (("at = 1024 }", "at = 9999 }"), 7, "because: at: the last wave is shown at a size N"),
+        (("at = 1024 }", "why = 1 }"), 7, "unknown key 'why' in an idle claim"),
     ],
 )
 def test_a_bad_key_is_refused_at_its_line(change, line, words):
