@@ -9,6 +9,7 @@ imported before.
 A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
 every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
 `animation`, `beside`: a StepFields), or raises StepProblem naming the key at fault (None: the step as a whole).
+A kind that draws a recording of its own names it on the slide's footer through its `footnote`.
 """
 
 from __future__ import annotations
