@@ -114,3 +114,26 @@ def test_without_a_recording_the_slide_draws_the_model_and_says_so(qapp, source,
         assert {c.time_words for c in stack.charts} == {"model time (µs), not measured"}
     finally:
         stack.deleteLater()
+
+
+def test_the_presenter_shows_the_step_and_its_notes(qtbot, source):
+    """The presenter's panes follow the projected lesson view's deck (ui/lesson/presenter.py), as lesson mode
+    opens them beside the window."""
+    from PySide6.QtGui import QColor
+
+    from gemmviz.ui.lesson.mode import LessonView
+    from gemmviz.ui.lesson.presenter import PresenterWindow
+
+    view = LessonView(LESSON, source, True)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    p = PresenterWindow(view.deck, view)
+    qtbot.addWidget(p)
+    p.resize(W, H)
+    view.go(INDEX)
+    assert p.texts()["step"] == f"step {INDEX + 1} of {len(LESSON.steps)}"
+    assert p.texts()["notes"] == LESSON.steps[INDEX].notes
+    p.current.draw_slide()
+    image = p.current.image
+    grid = [(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)]
+    assert len({QColor(image.pixel(x, y)).name() for x, y in grid}) > 2  # a slide was drawn, not a blank pane
