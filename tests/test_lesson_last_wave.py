@@ -5,6 +5,7 @@ recording is at hand; seed001's step and its Chinese twin."""
 
 import gzip
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -197,3 +198,19 @@ def test_seed001_has_the_step_after_the_gap_in_both_languages():
     assert f"{idle:.0%} of SM-time idle" in fill_text(a.text, results)
     assert microseconds(ms * 1e3, "zh") in fill_text(b.text, results, "zh")
     assert step_quoted(b, "zh", results=results) == "线程块轨迹：H100 80GB HBM3，记录于 2026-12-07"
+
+
+def test_traces_in_the_lessons_own_results_are_quoted_before_the_shipped_ones(no_recording):
+    """A session of the three builds' traces (a teacher's own GPU run) fills the figures; the footer points to it."""
+    from gemmviz.core.hardware.model_trace import model_result
+
+    results = []
+    for case in small_size_fix(P):
+        r = model_result(P, case)  # a trace of each build (the model's here: what is tested is the choice)
+        results.append(replace(r, backend="cuda", samples_ms=[0.05 if case.name != "tiles" else 0.1]))
+    lesson = parse_lesson(STEP, "x")
+    step = lesson.steps[0]
+    idle = last_wave(results[0].block_trace, 132, small_size_fix(P)[0].launch.blocks_per_sm).idle_share
+    assert fill_text(step.text, results) == f"Idle: {idle:.0%}."
+    assert step_quoted(step, results=results) == "block traces: these results"
+    assert claim_problems(step.because, results) == []

@@ -35,6 +35,7 @@ PLACEHOLDER = re.compile(r"lastwave\s+(\S+)\s+(\S+)\s+at\s+(\d+)")
 
 define("lastwave.absent", en="n/a (no recorded block traces)", zh="暂无（没有记录的线程块轨迹）")
 define("lastwave.footer", en="block traces: {gpu}, recorded {date}", zh="线程块轨迹：{gpu}，记录于 {date}")
+define("lastwave.footer.results", en="block traces: these results", zh="线程块轨迹：这些结果")
 define(
     "lastwave.footer.none",
     en="block traces: none recorded, the model's drawn",
@@ -103,7 +104,9 @@ def footer_note(p: Problem, results: Sequence[Result], lang: str = "en") -> str:
     if pick is None:
         return render("lastwave.footer.none", lang)
     gpu, date, _how = pick.origin
-    return render("lastwave.footer", lang, {"gpu": (gpu or "?").removeprefix("NVIDIA "), "date": date})
+    if gpu is None:  # the lesson's own results hold the traces: its footer already names where they come from
+        return render("lastwave.footer.results", lang)
+    return render("lastwave.footer", lang, {"gpu": gpu.removeprefix("NVIDIA "), "date": date})
 
 
 # ---- the claim: slower because more SM-time sat idle ------------------------------------------------------------
