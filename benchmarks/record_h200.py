@@ -347,6 +347,52 @@ def merge_traces(sessions: list[Session]) -> Session | None:
     )
 
 
+def _gpu_name(s: Session) -> str | None:
+    return ((s.environment.get("backends") or {}).get("cuda") or {}).get("name")
+
+
+def replace_rungs(shipped: Session, rungs: Session) -> Session:
+    """The shipped session with the results of the rungs that changed since it was recorded measured again (the
+    recorder's `rungs` recipe: the same protocol and sizes, their cuBLAS baselines beside them). Only a run on
+    the same GPU model, driver and protocol may replace results; every other result is kept as recorded.
+    settings.rerecorded names what was replaced, by which command and when, so the session says its results
+    come from two runs."""
+    if _gpu_name(shipped) != _gpu_name(rungs):
+        raise SystemExit(f"the rungs ran on {_gpu_name(rungs)}, the session on {_gpu_name(shipped)}: not merged")
+    old_cuda = (shipped.environment.get("backends") or {}).get("cuda") or {}
+    new_cuda = (rungs.environment.get("backends") or {}).get("cuda") or {}
+    stack = ("driver_cuda_version", "cublas_version", "pycuda_cuda_version", "sms", "max_sm_clock_mhz")
+    moved = [f"{k} {new_cuda.get(k)} against {old_cuda.get(k)}" for k in stack if old_cuda.get(k) != new_cuda.get(k)]
+    if moved:
+        raise SystemExit(f"the rungs ran on another stack ({'; '.join(moved)}): not merged")
+    protocol = ("warmup", "repeats", "timing", "max_noise", "max_samples", "max_time_s", "cold_l2", "seed")
+    differ = [k for k in protocol if shipped.settings.get(k) != rungs.settings.get(k)]
+    if differ:
+        raise SystemExit(f"the rungs ran another protocol ({', '.join(differ)}): not merged")
+    results = list(shipped.results)
+    replaced = replace_jobs(results, rungs.results)
+    variants = sorted({r.variant for r in rungs.results})
+    settings = dict(shipped.settings)
+    settings["rerecorded"] = [
+        *(settings.get("rerecorded") or []),
+        {
+            "created": rungs.created,
+            "variants": variants,
+            "command": rungs.settings.get("command"),
+            "results": len(rungs.results),
+            "replaced": replaced,
+        },
+    ]
+    return Session(
+        results=results,
+        environment=shipped.environment,
+        settings=settings,
+        created=shipped.created,
+        kind=shipped.kind,
+        label=shipped.label,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", choices=("bench", "rest"), help="the device call to make")
@@ -356,8 +402,21 @@ def main() -> None:
     ap.add_argument("--durations", help="merge: a `gemmviz profile --duration-only` session (ncu's duration alone)")
     ap.add_argument("--out", required=True, help="folder for the parts and logs, or for the merged session")
     ap.add_argument("--no-ceilings", action="store_true", help="bench: leave `gemmviz ceilings` out")
+    ap.add_argument(
+        "--replace",
+        nargs=2,
+        metavar=("SESSION", "RUNGS"),
+        help="a shipped session and the recorder's rungs.json: the session with those rungs measured again, as --out",
+    )
     args = ap.parse_args()
     out = Path(args.out)
+    if args.replace:
+        from gemmviz.core.fileio import write_atomic
+
+        merged = replace_rungs(Session.load(Path(args.replace[0])), Session.load(Path(args.replace[1])))
+        write_atomic(out, json.dumps(merged.to_dict(), allow_nan=False))
+        print(f"{out}: {merged.settings['rerecorded'][-1]}")
+        return
     out.mkdir(parents=True, exist_ok=True)
     if args.merge:
         merge_parts(

@@ -34,6 +34,7 @@ run at a size has no row; a figure not measured shows as "—".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -42,7 +43,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from gemmviz.core.hardware.gap_file import CYCLES, DURATION, L2_HIT, size_text
@@ -55,6 +56,8 @@ METRICS = (DURATION, L2_HIT, ACTIVE, CYCLES)
 # (sm80_xmma_gemm_..., sm90_xmma_gemm_..., cutlass kernels, a split-K reduction).
 KERNEL_REGEX = "gemm|xmma|cutlass|splitK|wgmma"
 FP32_VARIANT = "gpu-cpasync-any"
+TMA_KERNEL = "gemm_tma_fp32"  # backends/tma_fp32.KERNEL_NAME (kernels/cpasync_cluster.cu; its row-padding kernel
+# pad_rows_fp32 is left out by the name filter)
 TF32_VARIANT = "gpu-wgmma-tf32"
 SIZES = "1000,1024,2048,4096,8192,2000x3000x1000,2048x3072x4096"  # the table's order of sizes
 SWEEP_SIZES = "1000,1024,2048,4096,2000x3000x1000,2048x3072x4096,8192"  # the sweep's: the longest last
@@ -117,11 +120,14 @@ def plan(size: Size, only: Iterable[str] = ()) -> list[dict]:
                 "variant": None,
                 "config": config,
                 "schedule": schedule,
-                "kernel": fp32_kernel,
+                "kernel": TMA_KERNEL if schedule == "tma" else fp32_kernel,
             }
         )
-    for name, config in t32.OPTIONS.items():
-        out.append({"rung": "TF32", "option": name, "variant": TF32_VARIANT, "config": config, "kernel": tf32_kernel})
+    for name, option in t32.OPTIONS.items():
+        # macros, and the "_" keys: hopper_model constants set while the option runs (tf32_round3's rule)
+        rules = {k[1:]: v for k, v in (option or {}).items() if k.startswith("_")}
+        e = {"rung": "TF32", "option": name, "variant": TF32_VARIANT, "config": t32.macros_of(option)}
+        out.append({**e, "kernel": tf32_kernel, **({"rules": rules} if rules else {})})
     out.append({"rung": "TF32", "option": "cublas-tf32", "variant": "cublas-tf32", "config": None, "kernel": None})
     keep = set(only)
     return [e for e in out if not keep or e["option"] in keep]
@@ -494,8 +500,29 @@ def table(timing_paths: Sequence[Path], ncu_dirs: Sequence[Path]) -> str:
 
 
 # ---- on the GPU ---------------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _rules(e: dict) -> Iterator[None]:
+    """An option's hopper_model constants ("rules": STREAMK_FIT, SK_MIN_GAIN) set while it is configured and run."""
+    from gemmviz.core.kernels import hopper_model
+
+    rules = e.get("rules") or {}
+    saved = {k: getattr(hopper_model, k) for k in rules}
+    try:
+        for k, v in rules.items():
+            setattr(hopper_model, k, v)
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(hopper_model, k, v)
+
+
 def _engine_check(run, e: dict, p, inputs, started: Callable[[Callable[[], None]], Callable[[], None]]):
-    """One checked launch through the engine's own path (CudaRun.run without the timing)."""
+    """One checked launch through the engine's own path (CudaRun.run without the timing), under the option's rules."""
+    with _rules(e):
+        return _engine_check_as_is(run, e, p, inputs, started)
+
+
+def _engine_check_as_is(run, e: dict, p, inputs, started: Callable[[Callable[[], None]], Callable[[], None]]):
     from gemmviz.core.kernels.variants import VARIANTS
     from gemmviz.core.measure.bench import plan_jobs
 
@@ -531,13 +558,23 @@ def _build_check(run, e: dict, p, inputs, started, cubins: dict, sms: int):
     blob = cubins[f32.key(c)]
     if isinstance(blob, str):
         raise RuntimeError(f"nvcc failed: {blob[-300:]}")
+    run._upload(inputs)
+    bufs = run.buffers
+    if e["schedule"] == "tma":  # kernels/cpasync_cluster.cu: tensor maps, made and launched as fp32_round3 does
+        from gemmviz.backends.tma_fp32 import TmaFp32Config, TmaFp32Kernel
+
+        kernel = TmaFp32Kernel(blob, TmaFp32Config.from_macros(c))
+        e["grid"] = list(f32.grid(p, c, "tma", sms))
+        try:
+            go = kernel.launcher(int(bufs["a"]), int(bufs["b"]), int(bufs["c"]), p.m, p.n, p.k)
+            return run._check_launch(started(go), bufs, p, p, inputs, "fp32")
+        finally:
+            kernel.unload()
     f = run.cuda.module_from_buffer(blob).get_function(e["kernel"])
     f.prepare("PPPiii")
     f.set_attribute(run.cuda.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, f32.smem(c))
     g = f32.grid(p, c, e["schedule"], sms)
     e["grid"] = list(g)
-    run._upload(inputs)
-    bufs = run.buffers
     args = (bufs["a"], bufs["b"], bufs["c"], np.int32(p.m), np.int32(p.n), np.int32(p.k))
 
     def launch() -> None:
@@ -625,7 +662,8 @@ def _engine_builds(sizes: Sequence[Size], only: Sequence[str]) -> list[tuple]:
                     run.config_override.pop(variant.name, None)
                 else:
                     run.config_override[variant.name] = e["config"]
-                config, _note = run._configure(p, variant)
+                with _rules(e):
+                    config, _note = run._configure(p, variant)
                 (job,) = plan_jobs([variant.name], [p])
                 arch = "sm_90a" if variant.runner == "wgmma-tma" else run.arch
                 key = json.dumps([variant.name, config, job.params_dict, arch], sort_keys=True)

@@ -166,6 +166,28 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         tab.deleteLater()
 
 
+def test_the_cases_are_picked_again_only_when_the_traced_results_change(qapp, tmp_path, monkeypatch):
+    """The tab refreshes the view on every workspace change; picking the cases again (about 45 ms) waits for
+    a change in the traced results the workspace shows."""
+    import gemmviz.ui.hardware.last_wave as view_module
+
+    calls = []
+    real = view_module.pick_cases
+    monkeypatch.setattr(view_module, "pick_cases", lambda *a: calls.append(1) or real(*a))
+    ws = Workspace()
+    view = LastWaveView(ws, PROJECTOR_720)
+    try:
+        view.refresh()
+        assert len(calls) == 1  # built once; the same (no) traces again: nothing to do
+        ws.open(recorded_session(tmp_path))
+        view.refresh()
+        assert len(calls) == 2 and view.recorded and all(s.result.backend == "cuda" for s in view.shown)
+        view.refresh()
+        assert len(calls) == 2
+    finally:
+        view.deleteLater()
+
+
 def test_a_shipped_recording_is_drawn_where_the_workspace_has_none(qapp, tmp_path, monkeypatch):
     """Copied into assets/sessions/, the script's file is what the view draws on a laptop with no session of
     its own (a companion, so never the session replayed at start)."""

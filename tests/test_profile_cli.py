@@ -239,3 +239,56 @@ def test_duration_only_runs_one_pass(fake_gpu, tmp_path):
         ncu,
     )
     assert code == 0 and ncu.metrics == [["gpu__time_duration.sum"]]
+
+
+def test_rungs_measured_again_replace_only_their_own_results_on_the_same_gpu_driver_and_protocol():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "record_h200", Path(__file__).parents[1] / "benchmarks/record_h200.py"
+    )
+    record = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(record)
+    from gemmviz.core.session.results import Result
+
+    def r(variant, m, ms):
+        return Result(
+            variant=variant, params={}, m=m, n=m, k=m, backend="cuda", precision="fp32", valid=True, samples_ms=[ms]
+        )
+
+    cuda = {"name": "NVIDIA H100 80GB HBM3", "driver_cuda_version": "13.0", "cublas_version": "13.1.0", "sms": 132}
+    env = {"backends": {"cuda": cuda}}
+    protocol = {"warmup": 3, "repeats": 20, "timing": "kernel", "seed": 0}
+    shipped = Session(
+        results=[r("gpu-naive", 1024, 9.0), r("gpu-cpasync-any", 1024, 0.08), r("cublas", 1024, 0.06)],
+        environment=env,
+        settings={**protocol, "command": "bench all"},
+        created="2026-12-07T07:50:49+00:00",
+    )
+    rungs = Session(
+        results=[r("gpu-cpasync-any", 1024, 0.065), r("cublas", 1024, 0.058), r("gpu-cpasync-any", 4096, 3.0)],
+        environment=env,
+        settings={**protocol, "command": "bench rungs"},
+        created="2026-12-07T16:00:00+00:00",
+    )
+    merged = record.replace_rungs(shipped, rungs)
+    by = {(x.variant, x.m): x.samples_ms for x in merged.results}
+    assert by == {
+        ("gpu-naive", 1024): [9.0],  # kept as recorded
+        ("gpu-cpasync-any", 1024): [0.065],
+        ("cublas", 1024): [0.058],  # the baseline measured beside the rung replaces the old one
+        ("gpu-cpasync-any", 4096): [3.0],  # a job the session lacked is added
+    }
+    (note,) = merged.settings["rerecorded"]
+    assert note["created"] == rungs.created and note["replaced"] == 2 and note["command"] == "bench rungs"
+    assert merged.created == shipped.created
+    Session.from_dict(json.loads(json.dumps(merged.to_dict())))  # a valid session file
+    other_gpu = {"backends": {"cuda": {**cuda, "name": "NVIDIA H200"}}}
+    other_driver = {"backends": {"cuda": {**cuda, "cublas_version": "13.2.0"}}}
+    for bad in (
+        Session(results=rungs.results, environment=other_gpu, settings=rungs.settings),
+        Session(results=rungs.results, environment=other_driver, settings=rungs.settings),
+        Session(results=rungs.results, environment=env, settings={**rungs.settings, "repeats": 5}),
+    ):
+        with pytest.raises(SystemExit, match="not merged"):
+            record.replace_rungs(shipped, bad)

@@ -300,6 +300,25 @@ def test_the_plan_follows_the_scripts_option_lists(monkeypatch):
     assert [e["option"] for e in tt.plan((2048, 2048, 2048), ["shipped", "registry"])] == ["shipped", "registry"]
 
 
+def test_an_options_rules_hold_only_while_it_is_configured_and_run():
+    """tf32_round3's "_" keys are hopper_model constants, not macros: the plan keeps them apart from the kernel's
+    macros, and the launch sets them only for its own configuration."""
+    from gemmviz.core.kernels import hopper_model
+
+    plan = {e["option"]: e for e in tt.plan((1024, 1024, 1024))}
+    assert plan["registry sk"]["config"] is None and plan["registry sk"]["rules"] == {"STREAMK_FIT": True}
+    forced = plan["256 persistent sk forced"]
+    assert forced["rules"] == {"SK_MIN_GAIN": 0} and not any(k.startswith("_") for k in forced["config"])
+    assert "rules" not in plan["registry"] and "SK_MIN_GAIN" not in tt.technique("TF32", "x", forced["config"])
+    before = hopper_model.STREAMK_FIT
+    with tt._rules(plan["registry sk"]):
+        assert hopper_model.STREAMK_FIT is True
+    assert hopper_model.STREAMK_FIT == before
+    with pytest.raises(RuntimeError), tt._rules(plan["registry sk"]):
+        raise RuntimeError("a failed launch")
+    assert hopper_model.STREAMK_FIT == before
+
+
 def test_one_size_launches_each_option_once_and_checks_it(monkeypatch, tmp_path):
     """On the fake PyCUDA (every kernel computes A·B with numpy): the manifest lists each planned launch, started,
     checked valid, in order; the FP32 build's grid is fp32_round3's."""
@@ -315,12 +334,45 @@ def test_one_size_launches_each_option_once_and_checks_it(monkeypatch, tmp_path)
         lambda configs, kernels, arch: {f32.key(c): driver.fake_cubin(source, [], arch) for c in configs},
     )
     monkeypatch.setenv("GEMMVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    only = ["cublas", "shipped", "s0-64x64", "registry", "128 persistent x2", "cublas-tf32"]
+    import numpy as np
+
+    from gemmviz.backends import tma_fp32
+
+    tma_launches = []
+
+    class FakeTmaKernel:  # the TMA build launches through the driver's tensor maps (ctypes), as fp32_round3 does
+        def __init__(self, blob, config):
+            self.config, self.unloaded = config, False
+
+        def launcher(self, a, b, c, m, n, k):
+            def go():
+                tma_launches.append((self.config, m, n, k))
+                A, B = gpu.array(a, np.float32, m * k), gpu.array(b, np.float32, k * n)
+                gpu.array(c, np.float32, m * n)[:] = (A.reshape(m, k) @ B.reshape(k, n)).ravel()
+
+            return go
+
+        def unload(self):
+            self.unloaded = True
+
+    monkeypatch.setattr(tma_fp32, "TmaFp32Kernel", FakeTmaKernel)
+    only = [
+        "cublas",
+        "shipped",
+        "s0-64x64",
+        "tma-128x256",
+        "registry",
+        "128 persistent x2",
+        "registry sk",
+        "cublas-tf32",
+    ]
     manifest = tmp_path / "manifest-96.json"
     assert tt.launch_size((96, 80, 64), only, manifest) == 0
     rec = json.loads(manifest.read_text())
     assert [e["option"] for e in rec["launches"]] == only
     assert all(e["launched"] and e["valid"] for e in rec["launches"]), rec["launches"]
+    (tma,) = [e for e in rec["launches"] if e["option"] == "tma-128x256"]
+    assert tma["kernel"] == tma_fp32.KERNEL_NAME and tma_launches == [(tma_fp32.TmaFp32Config(), 96, 80, 64)]
     build = rec["launches"][2]
     assert build["grid"] == list(
         f32.grid(Problem(96, 80, 64), build["config"], "s0", gpu.attributes["MULTIPROCESSOR_COUNT"])

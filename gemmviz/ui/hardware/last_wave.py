@@ -74,6 +74,8 @@ class LastWaveView(QWidget):
         self.pick = Pick([])
         self._shipped: Session | None = None  # the shipped recording of the builds, if the package has one
         self._shipped_read = False
+        # the traced results the pick was made of (held, so compared by identity)
+        self._picked_from: list[Result] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
@@ -111,6 +113,10 @@ class LastWaveView(QWidget):
     def refresh(self) -> None:
         """The cases (pick_cases) of the workspace's shown results, else the shipped recording, else the model."""
         results = [r for r in self.workspace.shown() if r.block_trace] if self.workspace is not None else []
+        before = self._picked_from
+        if before is not None and len(before) == len(results) and all(a is b for a, b in zip(before, results)):
+            return  # the same traces as last time: the same cases (a workspace change elsewhere costs nothing)
+        self._picked_from = results
         self.pick = pick_cases(self.problem, results, self._session_of, self._shipped_session)
         for button, s in zip(self.buttons, self.shown):
             button.setText(case_label(s.case))
