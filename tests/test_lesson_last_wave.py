@@ -153,7 +153,7 @@ def test_the_claim_holds_and_says_what_it_tested():
     assert "recorded on NVIDIA H100 80GB HBM3, 2026-12-07" in tested
     assert f"{idle:.0%} of SM-time idle against" in tested and "the last wave on 64 of 132 SMs" in tested
     assert microseconds(ms * 1e3) in tested
-    assert step_quoted(step) == "block traces: H100 80GB HBM3, recorded 2026-12-07"
+    assert step_quoted(step) == "block traces: H100, recorded 2026-12-07"
 
 
 def test_a_claim_the_traces_contradict_is_named():
@@ -197,7 +197,7 @@ def test_seed001_has_the_step_after_the_gap_in_both_languages():
     idle, ms, *_ = expected_cases()["tiles"]
     assert f"{idle:.0%} of SM-time idle" in fill_text(a.text, results)
     assert microseconds(ms * 1e3, "zh") in fill_text(b.text, results, "zh")
-    assert step_quoted(b, "zh", results=results) == "线程块轨迹：H100 80GB HBM3，记录于 2026-12-07"
+    assert step_quoted(b, "zh", results=results) == "线程块轨迹：H100，记录于 2026-12-07"
 
 
 def test_traces_in_the_lessons_own_results_are_quoted_before_the_shipped_ones(no_recording):

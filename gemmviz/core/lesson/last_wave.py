@@ -19,6 +19,7 @@ from gemmviz.core.lesson.views import StepProblem, whole
 from gemmviz.core.messages import define, render
 from gemmviz.core.numbers import microseconds
 from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.session.machines import short_name
 from gemmviz.core.session.results import Result
 
 CASES = tuple(c.name for c in small_size_fix(SIZE))  # "tiles" (before), "split" (the registry's fit), "stream-k"
@@ -106,7 +107,7 @@ def footer_note(p: Problem, results: Sequence[Result], lang: str = "en") -> str:
     gpu, date, _how = pick.origin
     if gpu is None:  # the lesson's own results hold the traces: its footer already names where they come from
         return render("lastwave.footer.results", lang)
-    return render("lastwave.footer", lang, {"gpu": gpu.removeprefix("NVIDIA "), "date": date})
+    return render("lastwave.footer", lang, {"gpu": short_name(gpu) or gpu, "date": date})
 
 
 # ---- the claim: slower because more SM-time sat idle ------------------------------------------------------------
