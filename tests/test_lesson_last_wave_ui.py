@@ -62,7 +62,7 @@ def test_the_slide_says_one_thing_legibly_at_720p(qapp, source):
     assert problems(texts, QRectF(0, 0, W, H)) == []
     words_drawn = " ".join(t for t, _ in texts)
     assert "52% of SM-time idle" in words_drawn and "{{" not in words_drawn
-    assert "block traces: H100 80GB HBM3, recorded 2026-12-07" in words_drawn  # the footer names the recording
+    assert "block traces: H100, recorded 2026-12-07" in words_drawn  # the footer names the recording
     stack = _stack(source)
     try:
         assert _headings(stack) == [
@@ -137,3 +137,20 @@ def test_the_presenter_shows_the_step_and_its_notes(qtbot, source):
     image = p.current.image
     grid = [(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)]
     assert len({QColor(image.pixel(x, y)).name() for x, y in grid}) > 2  # a slide was drawn, not a blank pane
+
+
+def test_a_chinese_lesson_heads_and_names_its_charts_in_chinese(qtbot):
+    """In lesson mode (the window's language English) the charts' headings and time axis are the lesson's."""
+    from gemmviz.ui.lesson.mode import LessonView
+
+    zh = shipped_lessons("zh")["seed001"]
+    view = LessonView(zh, lesson_session(zh), True)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    view.go(INDEX)
+    stack = view.views[INDEX]
+    qtbot.waitUntil(lambda: stack.charts[-1].compact is not None, timeout=10000)
+    assert _headings(stack)[0] == "修复前：128×128 分块 · 64 个线程块 — 52% 的 SM 时间空闲"
+    label = stack.charts[-1].sms_plot.getAxis("bottom").labelText
+    assert label == "时间（µs）"
