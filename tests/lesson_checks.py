@@ -4,6 +4,7 @@ its legibility and these layout checks: the walk, building every step's chart, i
 
 from __future__ import annotations
 
+import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
@@ -49,8 +50,13 @@ def step_problems(view) -> list[str]:
             assert drawn, "the gap view drew nothing"
             origin = chart.mapTo(view, chart.rect().topLeft()).toPointF()
             texts += [(t, r.translated(origin)) for t, r in drawn]
-        elif not isinstance(child, (TilingView, AccessCanvas, AnimationWithCode, SideBySide)):
+        elif isinstance(child, pg.GraphicsView):
             texts += plot_texts(child, view)
+        elif not isinstance(child, (TilingView, AccessCanvas, AnimationWithCode, SideBySide)):
+            charts = child.findChildren(pg.GraphicsView)  # charts in a widget of their own (the last wave's three)
+            assert charts, f"{type(child).__name__} holds no chart whose texts could be checked"
+            for chart in charts:
+                texts += plot_texts(chart, view)
     return bad + problems(texts, bounds)
 
 

@@ -133,6 +133,7 @@ ZH = {
     "(model)": "（模型）",
     "{blocks} blocks, {waves} waves": "{blocks} 个线程块，{waves} 波",
     "{case} · {blocks} blocks, {waves} waves": "{case} · {blocks} 个线程块，{waves} 波",
+    "{case} · {blocks} blocks — {idle}% of SM-time idle": "{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲",
     "last wave": "最后一波",
     "gpu-cpasync-any at 1024³ before and after the small-size fix, its idle SM-time hatched (recorded traces where the session has them, else the model's)": "gpu-cpasync-any 在 1024³ 时小规模修复前后的对比，空闲的 SM 时间以斜线标出（会话中有记录的轨迹时用记录，否则用模型的轨迹）",
     "last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle": "最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲",

@@ -515,100 +515,100 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
         <source>SMs × time</source>
         <translation>SM × 时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="55" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
         <source>Model vs measured</source>
         <translation>模型与实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="144" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="145" />
         <source>Hierarchical roofline</source>
         <translation>分层 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="148" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="161" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="162" />
         <source>FP32 peak {0} TFLOP/s</source>
         <translation>FP32 峰值 {0} TFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="216" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="217" />
         <source>L1/shared</source>
         <translation>L1/共享内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="173" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="174" />
         <source>model: {0} FLOP/B</source>
         <translation>模型：{0} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
         <source>Gap between two kernels</source>
         <translation>两个核函数之间的差距</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="58" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="57" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="58" />
         <source>Last wave: before / after</source>
         <translation>最后一波：修复前 / 修复后</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="99" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="100" />
         <source>{n} blocks</source>
         <translation>{n} 个线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="272" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="502" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="273" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="504" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="693" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="350" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="351" />
         <source>counters</source>
         <translation>计数器</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="351" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="352" />
         <source>trace</source>
         <translation>轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="449" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="451" />
         <source>.
 Profiled or traced results appear here when a session has them.</source>
         <translation>。
 会话中有分析过或带轨迹的结果时，会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="453" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="455" />
         <source>{series} at {size}: preparing its {n} blocks…</source>
         <translation>{series}，规模 {size}：正在准备它的 {n} 个线程块…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="497" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="499" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="698" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="519" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="521" />
         <source>{us} µs · {n} blocks</source>
         <translation>{us} µs · {n} 个线程块</translation>
     </message>
@@ -695,8 +695,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/roofline.py" line="311" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="146" />
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="345" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="346" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
         <source>{series} at {size}</source>
         <translation>{series}，规模 {size}</translation>
@@ -903,58 +903,62 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="380" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="384" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="394" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="398" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="396" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="400" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="400" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="404" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="404" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="409" />
+        <source>{case} · {blocks} blocks — {idle}% of SM-time idle</source>
+        <translation>{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="413" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="412" />
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="544" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="412" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="434" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="482" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="493" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="524" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="535" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="584" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="595" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -2253,7 +2257,7 @@ model</source>
         <translation>跳到第 {n} 步：按回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/views.py" line="371" />
+        <location filename="../../gemmviz/ui/lesson/views.py" line="372" />
         <source>P plays the animation · . , one frame</source>
         <translation>P 播放动画 · . , 逐帧</translation>
     </message>
@@ -2379,28 +2383,27 @@ model</source>
         <translation>结束课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="131" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="48" />
         <source>model time (µs), not measured</source>
         <translation>模型时间（µs），非实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="137" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="54" />
         <source>Stream-K</source>
         <translation>Stream-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="139" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="56" />
         <source>After: {tile} + split-K</source>
         <translation>修复后：{tile} + split-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="140" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="57" />
         <source>Before: {tile} tiles</source>
         <translation>修复前：{tile} 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="176" />
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="259" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="35" />
         <source>SMs by load</source>
         <translation>SM（按负载）</translation>
     </message>

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -146,19 +147,26 @@ MODEL_BACKEND = "model"  # a Result's backend where the model made its trace: ne
 TRACES_SMALL = "-traces-small-{size}.json.gz"  # the end of benchmarks/traces_small.py's session file's name
 
 
-def shipped_fix_session(p: Problem) -> Session | None:
+def shipped_fix_file(p: Problem) -> Path | None:
     """The newest shipped recording of the fix's builds at square size `p` (assets/sessions/GPU-DATE-traces-small-
-    SIZE.json.gz, a companion opened on demand), or None: none shipped, or it does not load (logged)."""
+    SIZE.json.gz, a companion opened on demand), or None where none is shipped."""
     if not p.m == p.n == p.k:
         return None
     end = TRACES_SMALL.format(size=p.m)
     files = [f for f in recorded_sessions() if f.name.endswith(end)]
-    if not files:
+    return files[-1] if files else None
+
+
+def shipped_fix_session(p: Problem) -> Session | None:
+    """The shipped recording of the fix's builds at `p` (shipped_fix_file), or None: none shipped, or it does not
+    load (logged)."""
+    path = shipped_fix_file(p)
+    if path is None:
         return None
     try:
-        return Session.load(files[-1])
+        return Session.load(path)
     except SessionError as exc:
-        log.warning("%s not loaded: %s", files[-1].name, exc)
+        log.warning("%s not loaded: %s", path.name, exc)
         return None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gemmviz.core.lesson.claims import Claim
+from gemmviz.core.lesson.claims import Because
 from gemmviz.core.lesson.series import SeriesRef
 from gemmviz.core.lesson.views import AnimationState
 from gemmviz.core.session.results import Result
@@ -29,7 +29,7 @@ class Step:
     )
     beside: str = ""  # a table's published session (shipped), its rows above the measured ones, × per doubling
     notes: str = ""  # the speaker's notes: what the teacher says beside the slide (presenter view, handout)
-    because: tuple[Claim, ...] = ()  # what the slide says is the cause, checked against the recording (claims.py)
+    because: tuple[Because, ...] = ()  # what the slide says is the cause, checked against the recording (claims.py)
 
     def shows(self, r: Result) -> bool:
         """Whether this step's view shows result r."""

@@ -4,12 +4,14 @@ at 4096}}`, `{{gflops cublas at 4096}}`, `{{ms cpu-naive at 1024}}`, `{{flops at
 Chinese 1,374 亿); from the hardware: `{{model gpu-naive[block=16] at 1024}}` (the model's global-load bytes),
 `{{dram …}}` and `{{l2 …}}` (the counters' DRAM reads and L2 traffic), `{{blocks …}}`, `{{waves …}}` and
 `{{resident …}}` (blocks per SM at once, from a block trace); from recordings: `{{ceiling …}}`, `{{latency …}}`,
-`{{microbench …}}` and `{{gpus …}}`. A figure the results lack reads "n/a (not in these results)". This module
+`{{microbench …}}`, `{{gpus …}}` and `{{lastwave …}}` (the small-size fix's recorded block traces,
+core/lesson/last_wave.py). A figure the results lack reads "n/a (not in these results)". This module
 reads the syntax; core/lesson/figures.py works out and writes each figure in the lesson's language."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from gemmviz.core.hardware.microbench import (
     FIGURES,
@@ -20,6 +22,7 @@ from gemmviz.core.hardware.microbench import (
     shipped_microbench,
 )
 from gemmviz.core.lesson import gpus
+from gemmviz.core.lesson import last_wave as wave
 from gemmviz.core.lesson.figures import (
     CEILING_PLACEHOLDERS,
     HARDWARE_PLACEHOLDERS,
@@ -33,7 +36,7 @@ from gemmviz.core.lesson.figures import (
 from gemmviz.core.lesson.files import LessonError
 from gemmviz.core.lesson.model import Lesson, Step
 from gemmviz.core.lesson.series import parse_series
-from gemmviz.core.lesson.views import MAX_N
+from gemmviz.core.lesson.views import MAX_N, lesson_view
 from gemmviz.core.messages import define, render
 from gemmviz.core.numbers import missing
 from gemmviz.core.problem import ProblemError, parse_problem
@@ -111,14 +114,16 @@ def fill_text(
     results lack (it reads n/a) is appended to `lacking` if given. `{{latency LEVEL}}` and `{{microbench FIGURE}}`
     come from `microbench` (the shipped recording by default; None: none, and they say so)."""
     absent = missing(lang)
-    bench_absent = figure_text(None, "", lang)
+    unrecorded = (absent, figure_text(None, "", lang), wave.absent(lang))
 
     def value(m: re.Match[str]) -> str:
         expr = m.group(1)
         figure = _recorded_figure(expr, microbench, lang)
         if figure is None:
+            figure = wave.figure(expr, results, lang)
+        if figure is None:
             figure = _results_figure(expr, results, lang) or absent
-        if lacking is not None and figure in (absent, bench_absent):
+        if lacking is not None and figure in unrecorded:
             lacking.append(m.group(0))
         return figure
 
@@ -141,14 +146,24 @@ def uses_microbench(step: Step) -> bool:
     return any(re.match(r"(latency|microbench)\s", m) for m in PLACEHOLDER.findall(step.text))
 
 
-def step_quoted(step: Step, lang: str = "en", microbench: Microbench | None | str = SHIPPED) -> str:
-    """What a slide's footer names beside its data source: the step's `quoted` figures, and where the figures
-    of the microbenchmark recording it quotes come from ("latencies: H200, recorded 2026-12-02")."""
+def step_quoted(
+    step: Step, lang: str = "en", microbench: Microbench | None | str = SHIPPED, results: Sequence[Result] = ()
+) -> str:
+    """What a slide's footer names beside its data source: the step's `quoted` figures, where the figures of the
+    microbenchmark recording it quotes come from ("latencies: H200, recorded 2026-12-02"), and where its view's
+    own data and its last-wave figures come from (`results`: the lesson's, which may hold the traces)."""
     notes = [step.quoted] if step.quoted else []
     if uses_microbench(step):
         notes.append(footer_note(_microbench(microbench), lang))
     if any(re.match(r"gpus\s", m) for m in PLACEHOLDER.findall(step.text)):
         notes.append(gpus.footer(lang))
+    kind = lesson_view(step.view)
+    if kind is not None and kind.footnote is not None:
+        notes.append(kind.footnote(step, results, lang))
+    for p in wave.uses_figures(step.text):
+        note = wave.footer_note(p, results, lang)
+        if note not in notes:
+            notes.append(note)
     return render("lesson.quoted", lang, {"notes": notes})
 
 

@@ -9,20 +9,22 @@ imported before.
 A kind's `check(d, common)` reads the step's table `d` (its own keys; `common` holds the series and sizes
 every step may name, already checked) and returns the Step fields it sets (`chart`, `at`, `baseline`,
 `animation`, `beside`: a StepFields), or raises StepProblem naming the key at fault (None: the step as a whole).
+A kind that draws a recording of its own names it on the slide's footer through its `footnote`.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from gemmviz.core.charts import kinds as chart_kinds
 from gemmviz.core.kernels.variants import BASELINES, VARIANTS
 from gemmviz.core.lesson.series import SeriesRef
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.registry import Registry, import_prefixed
+from gemmviz.core.session.results import Result
 
 # keys every step takes, whatever its view: its words, the results it is about and whether R measures them
 COMMON_KEYS = ("title", "text", "notes", "view", "run", "quoted", "series", "sizes", "because")
@@ -70,6 +72,8 @@ class StepFields(TypedDict, total=False):
 
 
 Check = Callable[[Mapping, CommonFields], StepFields]
+# (step, the lesson's results, language) -> where the view's own data comes from, for the slide's footer
+Footnote = Callable[[Any, Sequence[Result], str], str]
 
 
 def _no_fields(_d: Mapping, _common: CommonFields) -> StepFields:
@@ -83,6 +87,8 @@ class LessonViewKind:
     check: Check = _no_fields
     has_view: bool = True  # False: the step is words only, larger and centred on the slide
     shows_results: bool = False  # it draws the step's results: `gemmviz lesson --export` warns where it has none
+    # where its data comes from when not from the lesson's session (a recording of its own): the footer says it
+    footnote: Footnote | None = None
 
 
 VIEW_KINDS: Registry[str, LessonViewKind] = Registry("lesson view")

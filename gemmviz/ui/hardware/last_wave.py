@@ -5,122 +5,25 @@ view), or one above the other (`LastWaveStack`, the `last-wave` chart an export 
 
 Recorded traces of the three builds are drawn where the workspace shows them (`benchmarks/traces_small.py` on a
 GPU), else where the package ships them (assets/sessions/GPU-DATE-traces-small-1024.json.gz); otherwise the
-model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no GPU.
+model's (core/hardware/model_trace.py), labelled so: a teacher's laptop has no GPU. Which: core/hardware/fix_pick.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from gemmviz.core.hardware.last_wave import LastWave, busiest_first, last_wave
-from gemmviz.core.hardware.model_trace import (
-    VARIANT,
-    FixCase,
-    fix_messages,
-    model_result,
-    shipped_fix_session,
-    small_size_fix,
-)
+from gemmviz.core.hardware.fix_pick import SIZE, Pick, Shown, pick_cases
+from gemmviz.core.hardware.last_wave import busiest_first
+from gemmviz.core.hardware.model_trace import FixCase, fix_messages, shipped_fix_session
 from gemmviz.core.messages import render
 from gemmviz.core.problem import Problem
 from gemmviz.core.session.results import Result, Session
-from gemmviz.core.session.workspace import Workspace, session_gpu
+from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.hardware.trace import SmTraceChart
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
-
-SIZE = Problem(1024, 1024, 1024)  # the small size: 128×128 tiles fill under half of 132 SMs
-MODEL_SMS = 132  # the H100's and H200's SMs: the GPUs the fix was measured on
-
-
-def session_sms(session: Session) -> int | None:
-    """The SMs of the GPU a session was recorded on, where it says."""
-    sms = session.environment.get("backends", {}).get("cuda", {}).get("sms")
-    return sms if isinstance(sms, int) and sms > 0 else None
-
-
-@dataclass(frozen=True)
-class Shown:
-    """One case as the view draws it: its trace's Result (recorded or the model's), the SMs and occupancy."""
-
-    case: FixCase
-    result: Result
-    sms: int
-    last: LastWave
-
-
-@dataclass(frozen=True)
-class Pick:
-    """The cases as drawn, and where their traces came from: a recording (its GPU and date) or the model (None)."""
-
-    shown: list[Shown]
-    origin: tuple[str | None, str, str] = (None, "", "model")  # (GPU, date, how): an export's footer says it
-
-    @property
-    def recorded_on(self) -> str | None:
-        """The recording's GPU and date as the sentences name it ("?" where the session is not known); None for
-        the model's traces."""
-        gpu, date, how = self.origin
-        return None if how == "model" else f"{gpu or '?'}, {date}".rstrip(", ")
-
-    @property
-    def span_us(self) -> float:
-        """The longest run: the time axis the cases share."""
-        return max((s.last.duration_ns for s in self.shown), default=0) / 1e3
-
-
-def recorded_match(case: FixCase, results: list[Result], p: Problem) -> Result | None:
-    """A recorded, valid, traced result of this case's build at `p`: its tiles, its schedule and as many
-    blocks as the case launches (which tells the split of K)."""
-    for r in results:
-        if r.variant != VARIANT or r.problem != p or not r.valid or not r.block_trace:
-            continue
-        c = r.config
-        same = (c.get("BM"), c.get("BN"), c.get("SCHED", 0)) == (
-            case.config["BM"],
-            case.config["BN"],
-            case.config.get("SCHED", 0),
-        )
-        if same and len(r.block_trace) == case.launch.grid:
-            return r
-    return None
-
-
-def _all_recorded(cases: list[FixCase], results: list[Result], p: Problem) -> list[Result] | None:
-    found = [recorded_match(case, results, p) for case in cases]
-    return [r for r in found if r is not None] if all(r is not None for r in found) else None
-
-
-def pick_cases(
-    p: Problem,
-    results: list[Result],
-    session_of: Callable[[Result], Session | None] = lambda _r: None,
-    shipped: Callable[[], Session | None] = lambda: None,
-) -> Pick:
-    """The fix's three cases at `p`: recorded where `results` hold all three builds' traces (`session_of` says
-    which session each came from), else where the `shipped` recording does, else the model's (recorded and model
-    traces are never mixed: like with like)."""
-    cases = small_size_fix(p, MODEL_SMS)
-    found, session = _all_recorded(cases, results, p), None
-    if found is not None:
-        session = session_of(found[0])
-    else:
-        recording = shipped()
-        found = _all_recorded(cases, recording.results, p) if recording is not None else None
-        session = recording if found is not None else None
-    origin: tuple[str | None, str, str] = (None, "", "model")
-    if found is not None:
-        origin = (None, "", "measured") if session is None else (session_gpu(session), session.created[:10], "measured")
-    sms = (session_sms(session) if session is not None else None) or MODEL_SMS
-    shown = []
-    for i, case in enumerate(cases):
-        result, case_sms = (found[i], sms) if found is not None else (model_result(p, case), MODEL_SMS)
-        last = last_wave(result.block_trace or [], case_sms, case.launch.blocks_per_sm)
-        shown.append(Shown(case, result, case_sms, last))
-    return Pick(shown, origin)
 
 
 def draw_case(chart: SmTraceChart, pick: Pick, s: Shown) -> None:
@@ -258,20 +161,34 @@ class LastWaveStack(QWidget):
     """The three cases one above the other on one time axis, each chart headed by its case: the `last-wave`
     chart an export draws (a slide's before / after at a glance)."""
 
-    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None) -> None:
+    def __init__(self, pick: Pick, theme: Theme = LIGHT, parent=None, one_line: bool = False) -> None:
+        """`one_line`: each chart's title in one line, its case, blocks and idle SM-time (a slide's, whose words
+        say the rest)."""
         super().__init__(parent)
         self.pick = pick
-        layout = QVBoxLayout(self)
+        self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         self.charts: list[SmTraceChart] = []
         for i, s in enumerate(pick.shown):
             chart = SmTraceChart(theme)
             chart.heading = case_label(s.case)
+            chart.one_line = one_line
             chart.time_label = i == len(pick.shown) - 1  # one axis, named once under the lowest
             draw_case(chart, pick, s)
             layout.addWidget(chart, 1)
             self.charts.append(chart)
+
+    def resizeEvent(self, event) -> None:
+        """The lowest chart taller by its time axis's name, so that every case's SMs get the same height (the
+        lowest's were shorter: its SMs looked fewer)."""
+        if self.charts:
+            px = self.charts[-1].theme.font_pt * 96 / 72
+            extra = 1.4 * px  # the lowest's time axis with its name against the others' (SmTraceChart._fit_rows)
+            share = max(1.0, (event.size().height() - extra) / len(self.charts))
+            for i in range(len(self.charts)):
+                self._layout.setStretch(i, round(100 * (share + (extra if i == len(self.charts) - 1 else 0))))
+        super().resizeEvent(event)
 
     def origins(self) -> list[tuple[str | None, str, str]]:
         """Where the drawn traces came from, for the export's footer: the recording's GPU and date, or the model

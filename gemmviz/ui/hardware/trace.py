@@ -245,10 +245,14 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.heading: str | None = None
         self.time_label = True  # "time (µs)" under a compact chart (charts stacked on one axis: the lowest only)
         self.time_words: str | None = None  # the time axis's name where it is not a measured time (a model's)
+        self._time_axis_words = ""  # the time axis's name as drawn, said when the plots were styled
         # the last wave's tail marked ("tail 25%": the time after the first SM ran dry); off where the cases are
         # compared by their idle SM-time (the last-wave view), which a second share beside it only muddles
         self.show_tail = True
         self.sm_words: str | None = None  # the SM axis's name where its rows are not SM numbers (busiest first)
+        # with a heading, the title in one line: the case, its blocks and its idle SM-time (a slide: its words say
+        # the rest, and a second line of title left the SM plot a few pixels high)
+        self.one_line = False
         self.summary: TraceSummary | None = None
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
@@ -400,16 +404,23 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
                 series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
             )
+        brief = self.one_line and bool(self.heading) and last is not None
+        if brief and last is not None:
+            title = tr("{case} · {blocks} blocks — {idle}% of SM-time idle").format(
+                case=plain(self.heading or ""), blocks=f"{s.blocks:,}", idle=f"{100 * last.idle_share:.0f}"
+            )
         if result.backend == MODEL_BACKEND:
             title += " " + tr("(model)")
-        if last is not None:
+        if last is not None and not brief:
             title += "<br>" + self.statement()
         self._title = title
         style_plot(self.sms_plot, theme, title, "", self.sm_words or "SM")
         # over the SM axis too: beside it, a projector's two lines of title took three
         self.sms_plot.layout.removeItem(self.sms_plot.titleLabel)
         self.sms_plot.layout.addItem(self.sms_plot.titleLabel, 0, 0, 1, 3)
-        style_plot(self.resident_plot, theme, "", self.time_words or tr("time (µs)"), tr("resident"))
+        # the words now, in the language being spoken (a lesson's): the compact layout names the axis on a resize
+        self._time_axis_words = self.time_words or tr("time (µs)")
+        style_plot(self.resident_plot, theme, "", self._time_axis_words, tr("resident"))
         for plot in (self.sms_plot, self.resident_plot):  # ticks of at most "10,000" beside the rotated label
             plot.getAxis("left").setWidth(int(theme.font_pt * 96 / 72 * 5.4))
         self.sms_plot.getAxis("bottom").setStyle(showValues=False)
@@ -541,7 +552,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             axis.setTicks(None)
             px = self.theme.font_pt * 96 / 72
             if self.time_label:
-                words = self.time_words or tr("time (µs)")
+                words = self._time_axis_words
                 axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
             axis.setHeight(int(px * (3.2 if self.time_label else 1.8)))
         else:

@@ -83,7 +83,7 @@ def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = ""
 def _footer(step, source: LessonSource, lang: str = "en") -> Message:
     """The data source, and where the step's quoted figures come from when it quotes any (they are published,
     not measured by the session the footer names)."""
-    quoted = step_quoted(step, lang)
+    quoted = step_quoted(step, lang, results=source.results)
     return msg(FOOTER_QUOTED, footer=source.footer_message, quoted=quoted) if quoted else source.footer_message
 
 

@@ -157,8 +157,9 @@ def unregister_ui(name: str) -> None:
 
 def ui_view(name: str) -> LessonViewUi:
     """The drawing of lesson view `name`; one not registered yet is looked for in
-    `gemmviz/ui/lesson/view_NAME.py`, a module of its own that registers it when imported."""
-    module = f"gemmviz.ui.lesson.view_{name}"
+    `gemmviz/ui/lesson/view_NAME.py` (a hyphen in NAME an underscore), a module of its own that registers it
+    when imported."""
+    module = f"gemmviz.ui.lesson.view_{name.replace('-', '_')}"
     if name not in UI_VIEWS:
         import_if_present(module)
     if name not in UI_VIEWS:

@@ -30,7 +30,8 @@ class SmTrace(chart_kinds.SmTrace):
 class LastWave(chart_kinds.LastWave):
     @classmethod
     def render(cls, results, theme, ceilings, view):
+        from gemmviz.core.hardware.fix_pick import SIZE, pick_cases
         from gemmviz.core.hardware.model_trace import shipped_fix_session
-        from gemmviz.ui.hardware.last_wave import SIZE, LastWaveStack, pick_cases
+        from gemmviz.ui.hardware.last_wave import LastWaveStack
 
         return LastWaveStack(pick_cases(SIZE, list(results), shipped=lambda: shipped_fix_session(SIZE)), theme)
