@@ -486,6 +486,33 @@ def render(rows: list[dict], sources: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def best(rows: list[dict]) -> str:
+    """Markdown: per GPU, rung and size, the shipped configuration's share of cuBLAS beside the best option's, by
+    the sweep's share (the one every option has) and by the timed share where a timing run covered the size."""
+    shipped = {"FP32": "shipped", "TF32": "registry"}
+    sizes = [parse_size(s) for s in SIZES.split(",")]
+    lines = [
+        "| GPU | rung | size | shipped (ncu) | best option (ncu) | shipped (timed) | best option (timed) |",
+        "|---|---|---|---:|---|---:|---|",
+    ]
+    keys = sorted(
+        {(r["gpu"], r["rung"], r["size"]) for r in rows},
+        key=lambda k: (k[0], k[1], sizes.index(k[2]) if k[2] in sizes else 99),
+    )
+    for gpu, rung, size in keys:
+        mine = [
+            r for r in rows if (r["gpu"], r["rung"], r["size"]) == (gpu, rung, size) and r["option"] != BASELINE[rung]
+        ]
+        cells = []
+        for col in ("ncu_pct", "pct"):
+            ship = next((r[col] for r in mine if r["option"] == shipped[rung]), None)
+            top = max((r for r in mine if r[col] is not None), key=lambda r: r[col], default=None)
+            cells.append(_fmt(ship, ".1f", "%"))
+            cells.append(DASH if top is None else f"{top['option']}: {top[col]:.1f}%")
+        lines.append(f"| {gpu} | {rung} | {size_text(size)} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
 def table(timing_paths: Sequence[Path], ncu_dirs: Sequence[Path]) -> str:
     timings = read_timings(timing_paths)
     ncu = [r for d in ncu_dirs for r in read_ncu(d)]
@@ -497,6 +524,10 @@ def table(timing_paths: Sequence[Path], ncu_dirs: Sequence[Path]) -> str:
                 {"file": str(m), "gpu": rec.get("gpu"), "date": rec.get("date"), "command": rec.get("command")}
             )
     return render(merge(timings, ncu), sources)
+
+
+def best_table(timing_paths: Sequence[Path], ncu_dirs: Sequence[Path]) -> str:
+    return best(merge(read_timings(timing_paths), [r for d in ncu_dirs for r in read_ncu(d)]))
 
 
 # ---- on the GPU ---------------------------------------------------------------------------------------------------
@@ -828,6 +859,7 @@ def parser() -> argparse.ArgumentParser:
     ta = sub.add_parser("table", help="the markdown table of timing files and sweep folders (no GPU)")
     ta.add_argument("--timings", nargs="*", default=[], help="fp32_round3-*.json / tf32_round3*.json files or folders")
     ta.add_argument("--ncu", nargs="*", default=[], help="folders a sweep wrote")
+    ta.add_argument("--best", action="store_true", help="per rung and size: the shipped share beside the best")
     return ap
 
 
@@ -835,7 +867,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = parser().parse_args(argv)
     only = [x for x in a.only.split(",") if x] if hasattr(a, "only") else []
     if a.cmd == "table":
-        print(table([Path(x) for x in a.timings], [Path(x) for x in a.ncu]))
+        show = best_table if a.best else table
+        print(show([Path(x) for x in a.timings], [Path(x) for x in a.ncu]))
         return 0
     if a.cmd == "launch":
         return launch_size(parse_size(a.size), only, Path(a.manifest))

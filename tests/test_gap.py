@@ -313,3 +313,17 @@ def test_microseconds_in_one_unit_per_language():
 
     assert [microseconds(x) for x in (87.24, 187.0, 1870.4, -90.61)] == ["87.2 µs", "187 µs", "1,870 µs", "-90.6 µs"]
     assert microseconds(13.7, "zh") == "13.7 微秒"
+
+
+def test_one_wave_is_said_as_one_wave_never_the_last_of_one():
+    """A persistent kernel launches one wave (132 blocks on 132 SMs): the H100's recorded TF32 pair at 8192³
+    read "the last of 1 waves fills 132 of 132 SMs"."""
+    from pathlib import Path
+
+    f = gap.load_gap_file(
+        Path(__file__).parents[1] / "benchmarks/results/h100-2026-12-07-session4/b/gap-session-gap.json"
+    )
+    g = gap.decompose(f.kernel("gpu-wgmma-tf32"), f.kernel("cublas-tf32"), f.header.gpu)
+    idle = next(p for p in g.parts if p.name == "idle")
+    assert idle.sentence.text("en").endswith("; one wave of blocks fills 132 of 132 SMs")
+    assert "只有一波线程块" in idle.sentence.text("zh") and "last of" not in idle.sentence.text("en")

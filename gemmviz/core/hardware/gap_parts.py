@@ -139,7 +139,8 @@ def _idle_part(s: _Build, wa: Waves | None) -> None:
         s.missing.update(n for n in (GRID, BLOCK, LIMIT_REGISTERS, LIMIT_SHARED) if a.get(n) is None)
         s.add("idle", ns, "gap.label.idle", "gap.part.idle_nowaves", **shares)
     else:
-        s.add("idle", ns, "gap.label.idle", "gap.part.idle", waves=wa.waves, last=wa.last_sms, sms=wa.sms, **shares)
+        words = "gap.part.idle_one_wave" if wa.waves <= 1 else "gap.part.idle"  # never "the last of 1 waves"
+        s.add("idle", ns, "gap.label.idle", words, waves=wa.waves, last=wa.last_sms, sms=wa.sms, **shares)
 
 
 def _instruction_part(s: _Build, ns: float) -> None:

@@ -19,6 +19,13 @@ _(
     "{sms:int} 个 SM 中的 {last:int} 个",
 )
 _(
+    "gap.part.idle_one_wave",
+    en="{share:pct} of the gap: SMs sat idle {ia:pct} of the run against {ib:pct}; one wave of blocks fills "
+    "{last:int} of {sms:int} SMs",
+    zh="差距的 {share:pct}：SM 空闲占运行时间的 {ia:pct}，对方为 {ib:pct}；只有一波线程块，占满 {sms:int} 个 SM 中的 "
+    "{last:int} 个",
+)
+_(
     "gap.part.idle_nowaves",
     en="{share:pct} of the gap: SMs sat idle {ia:pct} of the run against {ib:pct} (launch geometry not recorded)",
     zh="差距的 {share:pct}：SM 空闲占运行时间的 {ia:pct}，对方为 {ib:pct}（未记录启动配置）",
