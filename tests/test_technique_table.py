@@ -420,11 +420,18 @@ def test_the_docs_table_is_the_tools_rendering_of_the_files_it_names():
 
     text = (ROOT / "docs/benchmarks.md").read_text()
     section = text.split("## Issue 48: every technique at every size")[1].split("\n## ")[0]
-    named = re.search(r"`python3 benchmarks/technique_table.py table (--timings[^`]+)`:", section).group(1).split()
-    args = tt.parser().parse_args(["table", *named])
-    want = tt.table([ROOT / t for t in args.timings], [ROOT / n for n in args.ncu])
-    rows = [ln for ln in section.splitlines() if ln.startswith("| ")]
-    assert len(rows) > 100 and rows == [ln for ln in want.splitlines() if ln.startswith("| ")]
+    found = re.search(r"`python3 benchmarks/technique_table.py table (--timings[^`]+)`:", section)
+    args = tt.parser().parse_args(["table", *found.group(1).split()])
+    timings, ncu = [ROOT / t for t in args.timings], [ROOT / n for n in args.ncu]
+
+    def rows(markdown: str) -> list[str]:
+        return [ln for ln in markdown.splitlines() if ln.startswith("| ")]
+
+    after = section[found.end() :]
+    assert len(rows(after)) > 300 and rows(after) == rows(tt.table(timings, ncu))
+    # the summary above it ("table --best ... with the same files") is the tool's too
+    before = section[: found.start()]
+    assert "technique_table.py table --best" in before and rows(before) == rows(tt.best_table(timings, ncu))
 
 
 def test_the_new_options_are_named_for_what_they_change_and_a_rule_option_is_not_called_shipped():
@@ -448,3 +455,17 @@ def test_the_recorders_tests_recipe_runs_every_gpu_test_file():
     run = {argv[-1] for argv, _limit, _log in steps}
     marked = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "mark.gpu" in p.read_text()}
     assert run == marked and {"tests/test_gpu.py", "tests/test_tma_fp32.py", "tests/test_wgmma_streamk.py"} <= run
+
+
+def test_the_best_summary_sets_the_shipped_share_beside_the_best_and_never_counts_cublas(tmp_path):
+    timings, sweep = tmp_path / "t", tmp_path / "n"
+    timings.mkdir()
+    sweep.mkdir()
+    write_timings(timings)
+    write_sweep(sweep)
+    text = tt.best_table([timings], [sweep])
+    lines = {tuple(c.strip() for c in ln.split("|")[2:4]): ln for ln in text.splitlines() if ln.startswith("| NVIDIA")}
+    # FP32 at 1024^3: the sweep's best is the shipped kernel (90.1% against s0-64x64's 85.7%), the timings' s0-64x64
+    assert lines[("FP32", "1024³")].endswith("| 90.1% | shipped: 90.1% | 86.4% | s0-64x64: 90.6% |")
+    # TF32: no registry launch in these files, so its cells are dashes; cuBLAS TF32 (100%) is never the best
+    assert lines[("TF32", "1024³")].endswith("| — | 128 persistent x2: 75.0% | — | 128 persistent x2: 80.0% |")
