@@ -23,6 +23,9 @@ Recipes (ARG where one is taken):
                        (default: issue 48's seven sizes), verified at odd shapes, one process per size
   tf32-round3=OPTIONS  benchmarks/tf32_round3.py: gpu-wgmma-tf32's persistent / cluster / Hilbert options beside
                        cuBLAS TF32, each verified at odd shapes first (OPTIONS: comma-separated names, default all)
+  leads=OPTIONS        what the technique sweep pointed to, timed: tf32_round3.py's OPTIONS (default the TF32 options
+                       that read past the registry by one launch) at 1000^3, 1024^3 and the odd shapes; `gemmviz tune`
+                       of gpu-cpasync-any at 4096^3 into tuned.json (a GPU with no assets/tuned/ file)
   techniques=SIZES     benchmarks/technique_table.py sweep: every fp32_round3 / tf32_round3 option, the shipped
                        configurations and cuBLAS FP32/TF32, one checked launch each under ncu (duration, L2 hit
                        rate, idle SMs), one process per size (default: issue 48's seven sizes), into techniques/
@@ -144,6 +147,16 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
     if name == "tf32-round3":
         argv = [PY, "benchmarks/tf32_round3.py", "--out", str(out)] + (["--options", arg] if arg else [])
         return [(argv, 240, "tf32_round3.txt")]
+    if name == "leads":
+        # what the technique sweep pointed to, timed: the TF32 options that read past the registry by one cold
+        # launch (128x64 tiles at 1000/1024^3, 192-row clusters at the odd shapes), and the FP32 rung's tuned
+        # configuration on a GPU that ships none (assets/tuned/GPU.json)
+        options = "registry,128x64 (1 consumer),128x64 persistent x2 sk,192 persistent x2 hilbert,128 persistent x2"
+        tf32 = [PY, "benchmarks/tf32_round3.py", "--out", str(out), "--options", arg or options]
+        tf32 += ["--shapes", "1000,1024,2000x3000x1000,2048x3072x4096"]
+        tune = [PY, "-m", "gemmviz", "tune", "--variants", "gpu-cpasync-any", "--size", "4096", "--repeats", "10"]
+        tune += ["--quiet", "--csv", str(out / "tune.csv"), "--save-to", str(out / "tuned.json")]
+        return [(tf32, 240, "leads-tf32.txt"), (tune, 240, "leads-tune.txt")]
     if name == "techniques":
         # the builds (at most 120 s), then at most 80 s for each size's process under ncu
         sizes = len(arg.split(",")) if arg else 7
