@@ -298,3 +298,24 @@ def test_the_sm_trace_counts_waves_as_the_last_wave_view_does(qapp):
     finally:
         chart.deleteLater()
         view.deleteLater()
+
+
+def test_the_stack_shown_alone_offscreen_says_nothing_on_stderr(qapp):
+    """Shown as a window of its own (an export, a slide), the stack's layout pushed a minimum size to the window;
+    the offscreen platform answered "This plugin does not support propagateSizeHints()" on stderr, a second line
+    under the CLI's one-line error (tests/test_hostile_round4's full disk caught it in a lesson export)."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    from gemmviz.core.hardware.fix_pick import SIZE, pick_cases
+    from gemmviz.ui.hardware.last_wave import LastWaveStack
+
+    said: list[str] = []
+    previous = qInstallMessageHandler(lambda _mode, _ctx, text: said.append(text))
+    w = LastWaveStack(pick_cases(SIZE, []), PROJECTOR_720, one_line=True)
+    try:
+        layout_offscreen(w, 640, 360)
+        assert not w.grab().isNull()
+    finally:
+        qInstallMessageHandler(previous)
+        w.deleteLater()
+    assert said == []

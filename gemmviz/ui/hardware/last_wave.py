@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLayout, QPushButton, QVBoxLayout, QWidget
 
 from gemmviz.core.hardware.fix_pick import SIZE, Pick, Shown, pick_cases
 from gemmviz.core.hardware.last_wave import busiest_first
@@ -169,6 +169,9 @@ class LastWaveStack(QWidget):
         self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
+        # no minimum size pushed up to a window: shown alone offscreen (an export, a slide) the platform has no
+        # size hints to take, and Qt's warning about that on stderr broke the CLI's one-line error contract
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         self.charts: list[SmTraceChart] = []
         for i, s in enumerate(pick.shown):
             chart = SmTraceChart(theme)
