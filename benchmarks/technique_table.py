@@ -266,6 +266,7 @@ def read_fp32(path: Path, rec: dict) -> list[dict]:
             "valid": bool(r.get("valid")),
             "cublas_ms": cublas.get(r["size"]),
             "config": r.get("config") if r["option"] not in ("cublas", "shipped") else None,
+            "ran": r.get("config") if r["option"] == "shipped" else None,
             "schedule": r.get("schedule"),
             "source": source,
         }
@@ -301,6 +302,7 @@ def read_tf32(path: Path, rec: dict) -> list[dict]:
                 "valid": bool(r.get("valid")),
                 "cublas_ms": cublas.get(r["shape"]),
                 "config": r.get("config"),
+                "note": r.get("note"),
                 "source": source,
             }
         )
@@ -423,28 +425,56 @@ def merge(timings: list[dict], ncu: list[dict]) -> list[dict]:
     )
     out = []
     for k in keys:
-        tr, nr = t.get(k), n.get(k)
-        base = n.get((k[0], BASELINE[k[0]], k[2], k[3]))  # cuBLAS of the same precision, same sweep and GPU
-        config = tr.get("config") if tr else (nr or {}).get("config")
-        schedule = (tr or {}).get("schedule") or (nr or {}).get("schedule")
-        ms = tr["ms"] if tr else None
-        out.append(
-            {
-                "rung": k[0],
-                "option": k[1],
-                "size": k[2],
-                "gpu": k[3],
-                "technique": technique(k[0], k[1], config, schedule),
-                "us": ms * 1e3 if ms else None,
-                "valid": (tr["valid"] if tr else None, nr.get("valid") if nr else None),
-                "pct": 100 * tr["cublas_ms"] / ms if tr and ms and tr.get("cublas_ms") else None,
-                "l2_pct": nr.get("l2_pct") if nr else None,
-                "idle": nr.get("idle") if nr else None,
-                "ncu_us": nr.get("ncu_us") if nr else None,
-                "ncu_pct": _share(base, nr),
-            }
-        )
+        both = t.get(k), n.get(k)
+        ran = [_ran(r) for r in both]
+        # the engine's own choice ("shipped", "registry") is joined only where both runs ran the same build: a
+        # change of the registry between the two runs makes two rows, each naming what it ran
+        split = ran[0] is not None and ran[1] is not None and not _same_build(ran[0], ran[1])
+        for tr, nr in [(both[0], None), (None, both[1])] if split else [both]:
+            out.append(_row(k, tr, nr, n.get((k[0], BASELINE[k[0]], k[2], k[3]))))
     return out
+
+
+def _ran(r: dict | None) -> dict | None:
+    """The build the engine's choice ran (config None in the plan): the sweep's ran_config, a timing file's
+    recorded config or the configuration its note names."""
+    if r is None or r.get("option") not in ("shipped", "registry"):
+        return None
+    if r.get("ran_config"):
+        return dict(r["ran_config"])
+    if r.get("ran"):
+        return dict(r["ran"])
+    found = re.search(r"config ((?:[A-Z_]+=\d+ ?)+)", r.get("note") or "")
+    return {k: int(v) for k, v in (x.split("=") for x in found.group(1).split())} if found else None
+
+
+def _same_build(a: dict, b: dict) -> bool:
+    """Two configurations of one kernel are the same build: every macro equal, a missing one read as 0."""
+    return all(a.get(k, 0) == b.get(k, 0) for k in set(a) | set(b))
+
+
+def _row(k: tuple, tr: dict | None, nr: dict | None, base: dict | None) -> dict:
+    config = tr.get("config") if tr else (nr or {}).get("config")
+    schedule = (tr or {}).get("schedule") or (nr or {}).get("schedule")
+    ms = tr["ms"] if tr else None
+    name = technique(k[0], k[1], config, schedule)
+    ran = _ran(tr) or _ran(nr)
+    if ran is not None:  # what the engine's choice was at this size, in the same words as the options
+        name += ": " + technique(k[0], "", ran, "sk" if ran.get("SCHED") else "s0")
+    return {
+        "rung": k[0],
+        "option": k[1],
+        "size": k[2],
+        "gpu": k[3],
+        "technique": name,
+        "us": ms * 1e3 if ms else None,
+        "valid": (tr["valid"] if tr else None, nr.get("valid") if nr else None),
+        "pct": 100 * tr["cublas_ms"] / ms if tr and ms and tr.get("cublas_ms") else None,
+        "l2_pct": nr.get("l2_pct") if nr else None,
+        "idle": nr.get("idle") if nr else None,
+        "ncu_us": nr.get("ncu_us") if nr else None,
+        "ncu_pct": _share(base, nr),
+    }
 
 
 def _share(base: dict | None, row: dict | None) -> float | None:
@@ -504,10 +534,12 @@ def best(rows: list[dict]) -> str:
             r for r in rows if (r["gpu"], r["rung"], r["size"]) == (gpu, rung, size) and r["option"] != BASELINE[rung]
         ]
         cells = []
+        ships = [r for r in mine if r["option"] == shipped[rung]]
         for col in ("ncu_pct", "pct"):
-            ship = next((r[col] for r in mine if r["option"] == shipped[rung]), None)
+            ship = next((r for r in ships if r[col] is not None), None)
             top = max((r for r in mine if r[col] is not None), key=lambda r: r[col], default=None)
-            cells.append(_fmt(ship, ".1f", "%"))
+            built = f" ({ship['technique'].split(': ', 1)[-1]})" if ship is not None and len(ships) > 1 else ""
+            cells.append(_fmt(ship[col] if ship else None, ".1f", "%") + built)  # two builds: each names its own
             cells.append(DASH if top is None else f"{top['option']}: {top[col]:.1f}%")
         lines.append(f"| {gpu} | {rung} | {size_text(size)} | {' | '.join(cells)} |")
     return "\n".join(lines)

@@ -424,8 +424,8 @@ def test_the_docs_table_is_the_tools_rendering_of_the_files_it_names():
     args = tt.parser().parse_args(["table", *found.group(1).split()])
     timings, ncu = [ROOT / t for t in args.timings], [ROOT / n for n in args.ncu]
 
-    def rows(markdown: str) -> list[str]:
-        return [ln for ln in markdown.splitlines() if ln.startswith("| ")]
+    def rows(markdown: str) -> list[str]:  # the header's separator row too: without it no table renders
+        return [ln for ln in markdown.splitlines() if ln.startswith("|")]
 
     after = section[found.end() :]
     assert len(rows(after)) > 300 and rows(after) == rows(tt.table(timings, ncu))
@@ -469,3 +469,24 @@ def test_the_best_summary_sets_the_shipped_share_beside_the_best_and_never_count
     assert lines[("FP32", "1024³")].endswith("| 90.1% | shipped: 90.1% | 86.4% | s0-64x64: 90.6% |")
     # TF32: no registry launch in these files, so its cells are dashes; cuBLAS TF32 (100%) is never the best
     assert lines[("TF32", "1024³")].endswith("| — | 128 persistent x2: 75.0% | — | 128 persistent x2: 80.0% |")
+
+
+def test_the_engines_choice_is_joined_only_where_both_runs_ran_the_same_build():
+    """A registry change between a timing run and the sweep: the shipped kernel's time (128×128 tiles) and its
+    counters (64×64 tiles) were once joined in one row; now each has its own row and names what it ran."""
+    size = (1024, 1024, 1024)
+    source = {"file": "t.json", "gpu": "G", "date": "d", "command": "c"}
+    timed = {"rung": "FP32", "option": "shipped", "size": size, "ms": 0.067, "valid": True, "cublas_ms": 0.058}
+    timed.update(config=None, ran={"BM": 128, "BN": 128, "SCHED": 0}, schedule=None, source=source)
+    swept = {"rung": "FP32", "option": "shipped", "size": size, "gpu": "G", "date": "d", "valid": True}
+    swept.update(config=None, ran_config={"BM": 64, "BN": 64}, l2_pct=90.0, idle=0.05, ncu_us=60.0)
+    rows = tt.merge([timed], [swept])
+    assert [(r["technique"], r["us"] is not None, r["ncu_us"]) for r in rows] == [
+        ("as shipped (registry): 128×128 tiles", True, None),
+        ("as shipped (registry): 64×64 tiles", False, 60.0),
+    ]
+    same = tt.merge([{**timed, "ran": {"BM": 64, "BN": 64, "SCHED": 0}}], [swept])  # a missing macro reads as 0
+    assert len(same) == 1 and same[0]["technique"] == "as shipped (registry): 64×64 tiles" and same[0]["ncu_us"] == 60.0
+    # a tf32_round3 file records the registry's choice in its note only
+    note = {"option": "registry", "note": "default config BM=256 CONSUMERS=2 PERSIST=1 CLUSTER=2 (persistent)"}
+    assert tt._ran(note) == {"BM": 256, "CONSUMERS": 2, "PERSIST": 1, "CLUSTER": 2}
