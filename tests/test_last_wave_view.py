@@ -249,7 +249,7 @@ def test_the_last_wave_chart_exports_the_three_cases_one_above_the_other(qapp, t
     layout_offscreen(stack, 1280, 720)
     try:
         heads = [title_text(c).splitlines()[0] for c in stack.charts]
-        assert [h.split(" · ")[0] for h in heads] == ["Before: 128×128 tiles", "After: 64×64 + split-K", "Stream-K"]
+        assert [h.split(" · ")[0] for h in heads] == ["128×128 tiles, one block each", "64×64 + split-K", "Stream-K"]
         assert all(h.endswith("(model)") for h in heads)
         assert {c.span_us for c in stack.charts} == {stack.pick.span_us}
         assert all(c.compact for c in stack.charts)  # a third of 720 px each: the SMs alone, each with time

@@ -32,7 +32,7 @@ LESSONS = all_shipped_lessons()
 FIGURES = " ".join(
     f"{{{{lastwave {kind} {case} at 1024}}}}"
     for case in ("tiles", "split", "stream-k")
-    for kind in ("idle", "time", "used", "sms", "blocks")
+    for kind in ("idle", "time", "run", "used", "sms", "blocks")
 )
 STEP = (
     'title = "L"\n[[step]]\ntitle = "T"\ntext = "Idle: {{lastwave idle tiles at 1024}}."\nview = "last-wave"\n'
@@ -52,7 +52,7 @@ def no_recording(monkeypatch):
 
 
 def expected_cases() -> dict[str, tuple]:
-    """Each case's (idle share, median ms, SMs of its last wave, SMs, blocks), straight from the shipped file: its
+    """Each case's (idle share, median ms, SMs of its last wave, SMs, blocks, traced run in ns), straight from the shipped file: its
     result of the case's build (tiles, schedule, blocks launched) through core/hardware/last_wave.last_wave."""
     path = shipped_fix_file(P)
     assert path is not None and path.name == "h100-2026-12-07-traces-small-1024.json.gz"
@@ -69,7 +69,7 @@ def expected_cases() -> dict[str, tuple]:
             and len(r.block_trace or []) == case.launch.grid
         ]
         w = last_wave(r.block_trace, sms, case.launch.blocks_per_sm)
-        out[case.name] = (w.idle_share, r.median_ms, w.last_sms, w.sms, w.blocks)
+        out[case.name] = (w.idle_share, r.median_ms, w.last_sms, w.sms, w.blocks, w.duration_ns)
     return out
 
 
@@ -118,7 +118,7 @@ def test_the_kinds_check_raises_a_step_problem_naming_the_key():
 @pytest.mark.parametrize(
     "expr, words",
     [
-        ("lastwave speed tiles at 1024", "lastwave takes one of idle, time, used, sms, blocks"),
+        ("lastwave speed tiles at 1024", "lastwave takes one of idle, time, run, used, sms, blocks"),
         ("lastwave idle before at 1024", "the case is one of tiles, split, stream-k"),
         ("lastwave idle tiles at 8192", "from 64 to 4096"),
         ("lastwave idle tiles", "write {{lastwave FIGURE CASE at N}}"),
@@ -134,8 +134,9 @@ def test_the_figures_are_what_last_wave_makes_of_the_shipped_traces():
     cases = expected_cases()
     filled = fill_text(FIGURES, []).split(" ")
     expected = []
-    for idle, ms, used, sms, blocks in cases.values():
-        expected += [f"{idle:.0%}", *microseconds(ms * 1e3).split(" "), str(used), str(sms), f"{blocks:,}"]
+    for idle, ms, used, sms, blocks, run_ns in cases.values():
+        run = microseconds(run_ns / 1e3).split(" ")
+        expected += [f"{idle:.0%}", *microseconds(ms * 1e3).split(" "), *run, str(used), str(sms), f"{blocks:,}"]
     assert filled == expected
     # the recording the issue quotes: half the SMs idle before, every SM busy after, and faster
     (tiles, split, streamk) = cases.values()
@@ -194,9 +195,16 @@ def test_seed001_has_the_step_after_the_gap_in_both_languages():
     assert en.steps.index(a) == zh.steps.index(b) and a.because == b.because and a.at == b.at == 1024
     assert "128×128" in a.notes and "split-K" in a.notes and "Stream-K" in a.notes
     results = list(lesson_session(en).results)
-    idle, ms, *_ = expected_cases()["tiles"]
-    assert f"{idle:.0%} of SM-time idle" in fill_text(a.text, results)
-    assert microseconds(ms * 1e3, "zh") in fill_text(b.text, results, "zh")
+    cases = expected_cases()
+    idle, _ms, *_, run_ns = cases["tiles"]
+    assert f"{idle:.0%} of SM-time idle" in fill_text(a.text, results) and fill_text(a.text, results).startswith("H100")
+    # the slide's times are the traced runs the bars draw (not the medians: the words and the picture agree)
+    for name in ("tiles", "split", "stream-k"):
+        run = microseconds(cases[name][-1] / 1e3, "en")
+        assert run in fill_text(a.text, results) and microseconds(cases[name][-1] / 1e3, "zh") in fill_text(
+            b.text, results, "zh"
+        )
+    assert microseconds(run_ns / 1e3, "en") == "113 µs"
     assert step_quoted(b, "zh", results=results) == "线程块轨迹：H100，记录于 2026-12-07"
 
 

@@ -66,8 +66,8 @@ def test_the_slide_says_one_thing_legibly_at_720p(qapp, source):
     stack = _stack(source)
     try:
         assert _headings(stack) == [
-            "Before: 128×128 tiles · 64 blocks — 52% of SM-time idle",
-            "After: 64×64 + split-K · 512 blocks — 4% of SM-time idle",
+            "128×128 tiles, one block each · 64 blocks — 52% of SM-time idle",
+            "64×64 + split-K · 512 blocks — 4% of SM-time idle",
             "Stream-K · 528 blocks — 6% of SM-time idle",
         ]
         heights = [c.sms_plot.getViewBox().height() for c in stack.charts]
@@ -151,6 +151,6 @@ def test_a_chinese_lesson_heads_and_names_its_charts_in_chinese(qtbot):
     view.go(INDEX)
     stack = view.views[INDEX]
     qtbot.waitUntil(lambda: stack.charts[-1].compact is not None, timeout=10000)
-    assert _headings(stack)[0] == "修复前：128×128 分块 · 64 个线程块 — 52% 的 SM 时间空闲"
+    assert _headings(stack)[0] == "128×128 分块，每块一个线程块 · 64 个线程块 — 52% 的 SM 时间空闲"
     label = stack.charts[-1].sms_plot.getAxis("bottom").labelText
     assert label == "时间（µs）"

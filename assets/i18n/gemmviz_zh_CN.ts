@@ -531,6 +531,11 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>分层 Roofline 模型</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/hardware/tab.py" line="58" />
+        <source>Last wave: filling the GPU</source>
+        <translation>最后一波：填满 GPU</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="148" />
         <source>FLOP / byte at each level</source>
         <translation>各存储层级的 FLOP / 字节</translation>
@@ -559,11 +564,6 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="58" />
         <source>Pipeline on one SM</source>
         <translation>单个 SM 上的流水线</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/hardware/tab.py" line="58" />
-        <source>Last wave: before / after</source>
-        <translation>最后一波：修复前 / 修复后</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="100" />
@@ -2394,13 +2394,13 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/last_wave.py" line="56" />
-        <source>After: {tile} + split-K</source>
-        <translation>修复后：{tile} + split-K</translation>
+        <source>{tile} + split-K</source>
+        <translation>{tile} + split-K</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/last_wave.py" line="57" />
-        <source>Before: {tile} tiles</source>
-        <translation>修复前：{tile} 分块</translation>
+        <source>{tile} tiles, one block each</source>
+        <translation>{tile} 分块，每块一个线程块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/last_wave.py" line="35" />

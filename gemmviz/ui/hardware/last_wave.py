@@ -53,8 +53,8 @@ def case_label(case: FixCase) -> str:
     if case.launch.stream_k:
         return tr("Stream-K")
     if case.launch.split > 1:
-        return tr("After: {tile} + split-K").format(tile=case.tile)
-    return tr("Before: {tile} tiles").format(tile=case.tile)
+        return tr("{tile} + split-K").format(tile=case.tile)
+    return tr("{tile} tiles, one block each").format(tile=case.tile)
 
 
 def pick_sentences(p: Problem, pick: Pick, lang: str) -> str:

@@ -55,7 +55,7 @@ LEVELS = {
 }
 VIEWS = (QT_TRANSLATE_NOOP("", "SMs × time"), QT_TRANSLATE_NOOP("", "Model vs measured"),
          QT_TRANSLATE_NOOP("", "Hierarchical roofline"), QT_TRANSLATE_NOOP("", "Gap between two kernels"),
-         QT_TRANSLATE_NOOP("", "Pipeline on one SM"), QT_TRANSLATE_NOOP("", "Last wave: before / after"))  # fmt: skip
+         QT_TRANSLATE_NOOP("", "Pipeline on one SM"), QT_TRANSLATE_NOOP("", "Last wave: filling the GPU"))  # fmt: skip
 # views drawn from a recorded file of their own (assets/sessions/*-gap.json, *-pipeline.json), or from their own
 # pick of the workspace's results or the model (the last wave's before / after), not from the picked result
 GAP_VIEW, PIPELINE_VIEW, LAST_WAVE_VIEW = 3, 4, 5
