@@ -327,3 +327,17 @@ def test_one_wave_is_said_as_one_wave_never_the_last_of_one():
     idle = next(p for p in g.parts if p.name == "idle")
     assert idle.sentence.text("en").endswith("; one wave of blocks fills 132 of 132 SMs")
     assert "只有一波线程块" in idle.sentence.text("zh") and "last of" not in idle.sentence.text("en")
+
+
+def test_a_pipe_both_kernels_leave_idle_has_no_line():
+    """The TF32 pair's waterfall read "FMA pipe busy: 3.7% against 1.89%", which says nothing of two tensor-core
+    kernels; the FP32 pair keeps its FMA line (70.6% against 79.8%), and neither shows the tensor pipe at 0%."""
+    from pathlib import Path
+
+    f = gap.load_gap_file(
+        Path(__file__).parents[1] / "benchmarks/results/h100-2026-12-07-session4/b/gap-session-gap.json"
+    )
+    tf32 = " ".join(gap.sentences(gap.decompose(f.kernel("gpu-wgmma-tf32"), f.kernel("cublas-tf32"), f.header.gpu)))
+    fp32 = " ".join(gap.sentences(gap.decompose(f.kernel("gpu-cpasync-any"), f.kernel("cublas"), f.header.gpu)))
+    assert "FMA pipe busy" not in tf32 and "L2 hit rate: 70.2% against 75.9%" in tf32
+    assert "FMA pipe busy: 70.6% against 79.8%" in fp32 and "tensor pipe" not in fp32

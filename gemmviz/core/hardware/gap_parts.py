@@ -211,6 +211,11 @@ def _active_parts(s: _Build, top_stalls: int) -> float:
     return d_n + d_ipc
 
 
+# A pipe's busy share under which, on both kernels, its line says nothing of their gap: the tensor pipe of two
+# SIMT kernels (0%), the FMA pipe of two tensor-core kernels (a few % of epilogue and address arithmetic).
+QUIET_PIPE = {"tensor": 1.0, "fma": 5.0}
+
+
 def _notes(a: Kernel, b: Kernel, missing: set[str]) -> list[Line]:
     notes = []
     for what, name in (
@@ -223,7 +228,7 @@ def _notes(a: Kernel, b: Kernel, missing: set[str]) -> list[Line]:
     ):
         if a.get(name) is None or b.get(name) is None:
             missing.add(name)
-        elif what != "tensor" or max(a.metrics[name], b.metrics[name]) >= 1:
+        elif max(a.metrics[name], b.metrics[name]) >= QUIET_PIPE.get(what, 0):  # a pipe both leave idle: no news
             va, vb = a.metrics[name], b.metrics[name]
             # a rate outside 0-100% is ncu's hits and lookups counted on different replays (NVIDIA's answer on
             # its forum): the H200's L2 hit rate read 109% for a 0.28 ms kernel. Said so, not shown as a rate.
