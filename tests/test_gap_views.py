@@ -225,3 +225,29 @@ def test_the_bundled_font_has_every_chinese_character_of_the_messages(qapp):
     chars = {c for t in TEMPLATES.values() for c in cjk.findall(t.get("zh", ""))}
     assert len(chars) > 100
     assert not sorted(c for c in chars if not raw.supportsCharacter(ord(c))), "rerun tools/cjk_font.py"
+
+
+@pytest.mark.parametrize("height", [120, 260, 2000])
+def test_sentences_that_do_not_fit_are_counted_never_dropped_unsaid(qapp, gap_data, height):
+    """An export at 1280×720 dropped its last context lines without a word (L2 throughput, what was not
+    recorded); now the last line that fits says how many more there are and where they are."""
+    from PySide6.QtGui import QImage
+
+    from gemmviz.ui.hardware.gap import draw_sentences
+
+    g = gap.decompose(gap_data.kernel("gpu-cpasync"), gap_data.kernel("cublas"), "NVIDIA H200")
+    every = [*(p.sentence.text("en") for p in g.parts), *(n.text("en") for n in g.notes)]
+    image = QImage(900, height, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    texts: list = []
+    try:
+        used = draw_sentences(painter, QRectF(0, 0, 900, height), g, PROJECTOR_LIGHT, "en", texts)
+    finally:
+        painter.end()
+    drawn = [t for t, _r in texts]
+    assert used <= height and all(r.bottom() <= height + 0.5 for _t, r in texts)
+    if drawn == every:
+        assert height == 2000  # room for all: no count
+    else:
+        *kept, last = drawn
+        assert kept == every[: len(kept)] and last.startswith(f"… {len(every) - len(kept)} more lines")

@@ -173,3 +173,8 @@ _(
     zh="录制的核函数中没有 {name}（有：{names}）",
 )
 _("view.gap.same", en="Pick two different kernels", zh="请选择两个不同的核函数")
+_(
+    "view.gap.more",
+    en="… {n:int} more lines that do not fit here: the Hardware tab's gap view lists every one",
+    zh="… 还有 {n:int} 行放不下：硬件页的差距视图列出全部",
+)

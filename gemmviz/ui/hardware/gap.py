@@ -132,13 +132,25 @@ def draw_sentences(
     as fit whole (the bars' first); returns the height they took."""
     f = font(small_pt(theme.font_pt))
     gap_line = QFontMetricsF(f).height() * 0.3
+    lines = [*(p.sentence.text(lang) for p in g.parts), *(n.text(lang) for n in g.notes)]
+    heights = [wrapped_height(painter, rect.width(), s, f) + gap_line for s in lines]
+    shown = len(lines)
+    while shown and rect.top() + sum(heights[:shown]) - gap_line > rect.bottom():
+        shown -= 1
+    if shown < len(lines):  # lines left out are counted, never dropped unsaid; the count takes a line's room
+        more = lambda n: render("view.gap.more", lang, {"n": n})  # noqa: E731
+        while (
+            shown
+            and rect.top() + sum(heights[:shown]) + wrapped_height(painter, rect.width(), more(len(lines) - shown), f)
+            > rect.bottom()
+        ):
+            shown -= 1
+        lines = [*lines[:shown], more(len(lines) - shown)]
+        heights = [*heights[:shown], wrapped_height(painter, rect.width(), lines[-1], f) + gap_line]
     y = rect.top()
-    for sentence in [*(p.sentence.text(lang) for p in g.parts), *(n.text(lang) for n in g.notes)]:
-        h = wrapped_height(painter, rect.width(), sentence, f)
-        if y + h > rect.bottom():
-            break
-        text(painter, QRectF(rect.left(), y, rect.width(), h), WRAP, sentence, f, theme.foreground, texts)
-        y += h + gap_line
+    for sentence, h in zip(lines, heights):
+        text(painter, QRectF(rect.left(), y, rect.width(), h - gap_line), WRAP, sentence, f, theme.foreground, texts)
+        y += h
     return y - rect.top()
 
 
