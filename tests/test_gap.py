@@ -341,3 +341,21 @@ def test_a_pipe_both_kernels_leave_idle_has_no_line():
     fp32 = " ".join(gap.sentences(gap.decompose(f.kernel("gpu-cpasync-any"), f.kernel("cublas"), f.header.gpu)))
     assert "FMA pipe busy" not in tf32 and "L2 hit rate: 70.2% against 75.9%" in tf32
     assert "FMA pipe busy: 70.6% against 79.8%" in fp32 and "tensor pipe" not in fp32
+
+
+def test_occupancy_and_not_selected_are_said_as_one_trade_where_they_cancel():
+    """The H100's FP32 pair at 8192³: warps resident -4.57 ms and "not selected" +3.89 ms on a 3.12 ms gap read as
+    two effects; a context line gives their sum. Where they do not pull against each other (TF32), no line."""
+    from pathlib import Path
+
+    f = gap.load_gap_file(
+        Path(__file__).parents[1] / "benchmarks/results/h100-2026-12-07-session4/b/gap-session-gap.json"
+    )
+    g = gap.decompose(f.kernel("gpu-cpasync-any"), f.kernel("cublas"), f.header.gpu)
+    ns = gap.as_mapping(g)
+    net = ns["occupancy"] + ns["stall:not_selected"]
+    assert ns["occupancy"] < 0 < ns["stall:not_selected"] and abs(net) < ns["stall:not_selected"]
+    first = g.notes[0].text("en")
+    assert first.startswith("warps resident and “not selected” are one trade") and f"{net / 1e3:.0f} µs" in first
+    tf32 = gap.decompose(f.kernel("gpu-wgmma-tf32"), f.kernel("cublas-tf32"), f.header.gpu)
+    assert not any("one trade" in n.text("en") for n in tf32.notes)

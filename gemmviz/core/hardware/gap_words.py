@@ -113,6 +113,13 @@ _(
 )
 _("gap.note.missing", en="not recorded: {names}", zh="未记录：{names}")
 _(
+    "gap.note.trade",
+    en="warps resident and “not selected” are one trade: more warps per scheduler, more of them waiting for its "
+    "issue slot; together {net:us}, {share:pct} of the gap",
+    zh="驻留线程束与“未被选中”是同一笔交换：每个调度器的线程束越多，等待其发射槽的也越多；两者合计 {net:us}，占差距的 "
+    "{share:pct}",
+)
+_(
     "gap.note.timing_median",
     en="times: the event-timed medians (ncu's durations not recorded)",
     zh="时间：CUDA 事件计时的中位数（未记录 ncu 的时长）",
