@@ -158,9 +158,10 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         tune += ["--quiet", "--csv", str(out / "tune.csv"), "--save-to", str(out / "tuned.json")]
         return [(tf32, 240, "leads-tf32.txt"), (tune, 240, "leads-tune.txt")]
     if name == "techniques":
-        # the builds (at most 120 s), then at most 80 s for each size's process under ncu
+        # the builds (at most 120 s), then at most 80 s for each size's process under ncu; never more than one
+        # device call holds (the sweep plans its sizes in its budget: the recorder's timeout would cut it blind)
         sizes = len(arg.split(",")) if arg else 7
-        budget = 120 + 80 * sizes
+        budget = min(120 + 80 * sizes, 540)
         argv = [PY, "benchmarks/technique_table.py", "sweep", "--out", str(out / "techniques")]
         argv += ["--budget", str(budget), "--per-size", "80"]
         return [(argv + (["--sizes", arg] if arg else []), budget + 30, "techniques.txt")]

@@ -527,7 +527,7 @@ def best(rows: list[dict]) -> str:
     ]
     keys = sorted(
         {(r["gpu"], r["rung"], r["size"]) for r in rows},
-        key=lambda k: (k[0], k[1], sizes.index(k[2]) if k[2] in sizes else 99),
+        key=lambda k: (k[0], k[1], sizes.index(k[2]) if k[2] in sizes else 99, k[2]),  # then by size: no hash order
     )
     for gpu, rung, size in keys:
         mine = [

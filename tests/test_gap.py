@@ -359,3 +359,11 @@ def test_occupancy_and_not_selected_are_said_as_one_trade_where_they_cancel():
     assert first.startswith("warps resident and “not selected” are one trade") and f"{net / 1e3:.0f} µs" in first
     tf32 = gap.decompose(f.kernel("gpu-wgmma-tf32"), f.kernel("cublas-tf32"), f.header.gpu)
     assert not any("one trade" in n.text("en") for n in tf32.notes)
+
+
+def test_no_trade_line_where_the_gap_is_zero():
+    """Two kernels of equal duration: any opposite occupancy and "not selected" bars read "0% of the gap"."""
+    from gemmviz.core.hardware.gap_parts import Line, Part, _trade
+
+    parts = [Part("occupancy", -2000.0, Line("x"), Line("x")), Part("stall:not_selected", 1500.0, Line("x"), Line("x"))]
+    assert _trade(parts, 0.0) is None and _trade(parts, 400.0) is not None

@@ -319,3 +319,20 @@ def test_the_stack_shown_alone_offscreen_says_nothing_on_stderr(qapp):
         qInstallMessageHandler(previous)
         w.deleteLater()
     assert said == []
+
+
+@pytest.mark.parametrize(("projector", "size"), [(False, (1920, 1080)), (True, (1024, 768)), (True, (1280, 720))])
+def test_every_case_gets_the_same_height_of_sms_at_any_size(qapp, tmp_path, monkeypatch, projector, size):
+    """The lowest chart, made taller for its time axis's name, crossed into the other layout alone at 1920×1080
+    (screen type) and 1024×768 (projector): its SM band came out 149 px against 132, or 189 against 303."""
+    import gemmviz.ui.export.exporters as ex
+    from gemmviz.ui.theme import theme_for
+
+    made = []
+    real = ex.make_chart
+    monkeypatch.setattr(ex, "make_chart", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    ex.export_chart("last-wave", [], str(tmp_path / "lw.png"), *size, theme_for(projector, False))
+    charts = made[0].charts
+    bands = [c.sms_plot.getViewBox().height() for c in charts]
+    assert max(bands) - min(bands) <= 2, bands
+    assert len({c.compact for c in charts}) == 1

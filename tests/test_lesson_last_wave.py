@@ -222,3 +222,15 @@ def test_traces_in_the_lessons_own_results_are_quoted_before_the_shipped_ones(no
     assert fill_text(step.text, results) == f"Idle: {idle:.0%}."
     assert step_quoted(step, results=results) == "block traces: these results"
     assert claim_problems(step.because, results) == []
+
+
+def test_words_that_only_read_like_a_figure_quote_nothing_and_break_no_footer():
+    """A text with "{lastwave idle tiles at 0}" in single braces loaded, then its footer raised "M must be at
+    least 1" (the CLI's export failed without a line); words are not placeholders and quote no figure."""
+    text = (
+        'title = "L"\n[[step]]\ntitle = "T"\ntext = "Write {lastwave idle tiles at 0}; say lastwave idle tiles at 1024."'
+        '\nview = "text"\n'
+    )
+    step = parse_lesson(text, "x").steps[0]
+    assert step_quoted(step) == ""
+    assert fill_text(step.text, []) == step.text

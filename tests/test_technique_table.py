@@ -490,3 +490,21 @@ def test_the_engines_choice_is_joined_only_where_both_runs_ran_the_same_build():
     # a tf32_round3 file records the registry's choice in its note only
     note = {"option": "registry", "note": "default config BM=256 CONSUMERS=2 PERSIST=1 CLUSTER=2 (persistent)"}
     assert tt._ran(note) == {"BM": 256, "CONSUMERS": 2, "PERSIST": 1, "CLUSTER": 2}
+
+
+def test_the_best_summary_orders_sizes_the_same_in_every_process():
+    """Sizes outside the table's list were ordered by the hash of a set (another order per PYTHONHASHSEED)."""
+    rows = [
+        {"gpu": "G", "rung": "FP32", "size": (n, n, n), "option": "shipped", "ncu_pct": 90.0, "pct": None}
+        for n in (3000, 640, 512, 1500)
+    ]
+    order = [ln.split(" | ")[2] for ln in tt.best(rows).splitlines()[2:]]
+    assert order == ["512³", "640³", "1500³", "3000³"]
+
+
+def test_the_recorders_sweep_never_asks_for_more_than_one_device_call():
+    spec = importlib.util.spec_from_file_location("recorder", ROOT / "benchmarks/recorder.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    ((argv, limit, _log),) = recorder.recipe_commands("techniques", None, Path("/tmp/out"))
+    assert tt.parser().parse_args(argv[2:]).budget <= 540 < limit <= 600

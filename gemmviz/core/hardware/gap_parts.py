@@ -298,9 +298,9 @@ def _trade(parts: Sequence[Part], gap: float) -> Line | None:
     not read as two effects."""
     ns = {p.name: p.ns for p in parts}
     occ, wait = ns.get("occupancy"), ns.get("stall:not_selected")
-    if occ is None or wait is None or occ * wait >= 0 or min(abs(occ), abs(wait)) < abs(gap) / 4:
+    if not gap or occ is None or wait is None or occ * wait >= 0 or min(abs(occ), abs(wait)) < abs(gap) / 4:
         return None
-    return Line("gap.note.trade", {"net": (occ + wait) / 1e3, "share": (occ + wait) / gap if gap else 0.0})
+    return Line("gap.note.trade", {"net": (occ + wait) / 1e3, "share": (occ + wait) / gap})
 
 
 def sentences(g: Gap, lang: str = "en") -> list[str]:

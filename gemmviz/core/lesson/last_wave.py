@@ -97,8 +97,13 @@ def _written(kind: str, s: Shown, lang: str) -> str:
 
 
 def uses_figures(text: str) -> list[Problem]:
-    """The sizes of the {{lastwave …}} figures a text quotes (each once, in order)."""
-    sizes = [int(m.group(3)) for m in PLACEHOLDER.finditer(text)]
+    """The sizes of the {{lastwave …}} figures a text quotes (each once, in order): placeholders only, inside
+    {{ }}, at a size a figure may name (words that merely read like one, "{lastwave idle tiles at 0}" in single
+    braces, made a footer raise)."""
+    from gemmviz.core.lesson.placeholders import PLACEHOLDER as BRACES
+
+    found = (PLACEHOLDER.fullmatch(m.group(1)) for m in BRACES.finditer(text))
+    sizes = [int(m.group(3)) for m in found if m is not None and MIN_AT <= int(m.group(3)) <= MAX_AT]
     return [Problem(n, n, n) for n in dict.fromkeys(sizes)]
 
 

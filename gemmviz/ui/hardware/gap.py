@@ -145,13 +145,17 @@ def draw_sentences(
             > rect.bottom()
         ):
             shown -= 1
-        lines = [*lines[:shown], more(len(lines) - shown)]
-        heights = [*heights[:shown], wrapped_height(painter, rect.width(), lines[-1], f) + gap_line]
+        count = more(len(lines) - shown)
+        count_h = wrapped_height(painter, rect.width(), count, f)
+        fits = rect.top() + sum(heights[:shown]) + count_h <= rect.bottom()
+        lines, heights = lines[:shown], heights[:shown]
+        if fits:  # where not even the count fits, nothing is drawn past the rect
+            lines, heights = [*lines, count], [*heights, count_h + gap_line]
     y = rect.top()
     for sentence, h in zip(lines, heights):
         text(painter, QRectF(rect.left(), y, rect.width(), h - gap_line), WRAP, sentence, f, theme.foreground, texts)
         y += h
-    return y - rect.top()
+    return max(0.0, y - rect.top() - (gap_line if lines else 0.0))
 
 
 SENTENCES_SHARE = 0.45  # of a chart with its sentences (an export), the part under the waterfall

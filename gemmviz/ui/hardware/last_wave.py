@@ -21,7 +21,7 @@ from gemmviz.core.messages import render
 from gemmviz.core.problem import Problem
 from gemmviz.core.session.results import Result, Session
 from gemmviz.core.session.workspace import Workspace
-from gemmviz.ui.hardware.trace import SmTraceChart
+from gemmviz.ui.hardware.trace import COMPACT_LINES, SmTraceChart
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 
@@ -183,14 +183,19 @@ class LastWaveStack(QWidget):
             self.charts.append(chart)
 
     def resizeEvent(self, event) -> None:
-        """The lowest chart taller by its time axis's name, so that every case's SMs get the same height (the
-        lowest's were shorter: its SMs looked fewer)."""
+        """Every case's SMs the same height (the lowest's looked fewer): one choice of compact layout for all the
+        charts (a chart alone would choose by its own height, and the lowest, taller, chose otherwise), and where
+        they are compact the lowest taller by its time axis's name."""
         if self.charts:
             px = self.charts[-1].theme.font_pt * 96 / 72
             extra = 1.4 * px  # the lowest's time axis with its name against the others' (SmTraceChart._fit_rows)
             share = max(1.0, (event.size().height() - extra) / len(self.charts))
-            for i in range(len(self.charts)):
-                self._layout.setStretch(i, round(100 * (share + (extra if i == len(self.charts) - 1 else 0))))
+            compact = share < COMPACT_LINES * px
+            for i, chart in enumerate(self.charts):
+                chart.compact_as = compact
+                lowest = compact and i == len(self.charts) - 1
+                self._layout.setStretch(i, round(100 * (share + (extra if lowest else 0))))
+                chart._fit_rows()
         super().resizeEvent(event)
 
     def origins(self) -> list[tuple[str | None, str, str]]:

@@ -257,6 +257,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self.last: LastWave | None = None  # the last wave and the idle SM-time, stated in the title
         self.idle_bars: pg.BarGraphItem | None = None  # the SM-time left idle after each SM's last block
         self.compact: bool | None = None  # the SMs alone, no residency plot (a short view); None: not yet fitted
+        self.compact_as: bool | None = None  # a stack's choice for all its charts (None: from this chart's height)
         self.rows = 0  # SM rows drawn
         self.blocks = 0  # bars drawn
         self.duration_us = 0.0
@@ -542,6 +543,8 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         """Both plots where the view has the height for them; else the SMs alone, the time axis under them (the
         waves are told apart by colour and their dashed lines)."""
         compact = 0 < self.height() < COMPACT_LINES * self.theme.font_pt * 96 / 72
+        if self.compact_as is not None:
+            compact = self.compact_as
         if compact == self.compact:
             return
         self.compact = compact
