@@ -34,6 +34,7 @@ FIGURES = {
 }
 MIN_AT, MAX_AT = 64, 4096  # the sizes a last-wave step or figure may name: small ones are what it is for
 PLACEHOLDER = re.compile(r"lastwave\s+(\S+)\s+(\S+)\s+at\s+(\d+)")
+IN_BRACES = re.compile(r"\{\{\s*(lastwave\b[^}]*?)\s*\}\}")  # a placeholder's text, as the lesson writes it
 
 define("lastwave.absent", en="n/a (no recorded block traces)", zh="暂无（没有记录的线程块轨迹）")
 define("lastwave.footer", en="block traces: {gpu}, recorded {date}", zh="线程块轨迹：{gpu}，记录于 {date}")
@@ -100,9 +101,7 @@ def uses_figures(text: str) -> list[Problem]:
     """The sizes of the {{lastwave …}} figures a text quotes (each once, in order): placeholders only, inside
     {{ }}, at a size a figure may name (words that merely read like one, "{lastwave idle tiles at 0}" in single
     braces, made a footer raise)."""
-    from gemmviz.core.lesson.placeholders import PLACEHOLDER as BRACES
-
-    found = (PLACEHOLDER.fullmatch(m.group(1)) for m in BRACES.finditer(text))
+    found = (PLACEHOLDER.fullmatch(m.group(1)) for m in IN_BRACES.finditer(text))
     sizes = [int(m.group(3)) for m in found if m is not None and MIN_AT <= int(m.group(3)) <= MAX_AT]
     return [Problem(n, n, n) for n in dict.fromkeys(sizes)]
 
