@@ -252,4 +252,5 @@ def test_sentences_that_do_not_fit_are_counted_never_dropped_unsaid(qapp, gap_da
         assert height == 2000  # room for all: no count
     else:
         *kept, last = drawn
-        assert kept == every[: len(kept)] and last.startswith(f"… {len(every) - len(kept)} more lines")
+        left = len(every) - len(kept)
+        assert kept == every[: len(kept)] and last.startswith(f"… {left} more line{'s' if left > 1 else ''} ")

@@ -181,6 +181,11 @@ _(
 )
 _("view.gap.same", en="Pick two different kernels", zh="请选择两个不同的核函数")
 _(
+    "view.gap.more_one",
+    en="… 1 more line that does not fit here: the Hardware tab's gap view lists every one",
+    zh="… 还有 1 行放不下：硬件页的差距视图列出全部",
+)
+_(
     "view.gap.more",
     en="… {n:int} more lines that do not fit here: the Hardware tab's gap view lists every one",
     zh="… 还有 {n:int} 行放不下：硬件页的差距视图列出全部",

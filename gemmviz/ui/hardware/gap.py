@@ -138,7 +138,7 @@ def draw_sentences(
     while shown and rect.top() + sum(heights[:shown]) - gap_line > rect.bottom():
         shown -= 1
     if shown < len(lines):  # lines left out are counted, never dropped unsaid; the count takes a line's room
-        more = lambda n: render("view.gap.more", lang, {"n": n})  # noqa: E731
+        more = lambda n: render("view.gap.more_one" if n == 1 else "view.gap.more", lang, {"n": n})  # noqa: E731
         while (
             shown
             and rect.top() + sum(heights[:shown]) + wrapped_height(painter, rect.width(), more(len(lines) - shown), f)
