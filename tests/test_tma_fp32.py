@@ -228,6 +228,7 @@ class _FakeDriver:
         self.maps: list[dict] = []
         self.launches: list[tuple] = []
         self.allocs: list[int] = []
+        self.freed: list[int] = []
 
     def cuTensorMapEncodeTiled(self, tmap, dtype, rank, ptr, dims, strides, box, elem, inter, swizzle, l2, oob):
         self.maps.append(
@@ -239,7 +240,10 @@ class _FakeDriver:
         return 0
 
     def cuModuleGetFunction(self, func, module, name):
-        func._obj.value = {b"gemm_tma_fp32": 1, b"pad_rows_fp32": 2}[name]
+        if name == b"transpose_kn":
+            func._obj.value = 5
+            return 0
+        func._obj.value = {b"gemm_tma_fp32": 1, b"pad_rows_fp32": 2, b"wgmma_tf32": 3, b"pad_rows": 4}[name]
         return 0
 
     def cuFuncSetAttribute(self, func, attr, value):
@@ -251,6 +255,7 @@ class _FakeDriver:
         return 0
 
     def cuMemFree_v2(self, ptr):
+        self.freed.append(ptr.value)
         return 0
 
     def cuModuleUnload(self, module):
@@ -281,6 +286,26 @@ def test_the_launcher_maps_pads_and_launches_whole_clusters(monkeypatch):
     gemm = (1, (cfg.grid(m, n), 1, 1), (256, 1, 1), cfg.smem_bytes)
     assert fake.launches == [pad, gemm, pad, gemm] and cfg.grid(m, n) == 8
     kernel.unload()
+
+
+def test_the_tf32_launcher_on_the_same_driver_machinery_pads_both_operands_and_frees_its_scratch(monkeypatch):
+    """backends/wgmma.WgmmaKernel and TmaFp32Kernel share one DriverKernel (module, functions, scratch, unload)
+    and one pad_rows launch: the TF32 kernel at a shape where neither A's nor B's rows are 16 bytes."""
+    from gemmviz.backends import wgmma
+
+    fake = _FakeDriver()
+    monkeypatch.setattr(wgmma, "load_driver", lambda: fake)
+    cfg = wgmma.WgmmaConfig(bm=128, splits=1)
+    kernel = wgmma.WgmmaKernel(b"cubin", cfg)
+    m, n, k = 257, 383, 201
+    launch = kernel.launcher(0x1000, 0x2000, 0x3000, m, n, k)
+    assert fake.allocs == [4 * m * 204, 4 * k * 384]  # A to pitch 204, B to pitch 384
+    assert [mp["pitch"] for mp in fake.maps] == [4 * 204, 4 * 384]
+    launch()
+    pads = [(4, (7, 33, 1), (32, 8, 1), 0), (4, (12, 26, 1), (32, 8, 1), 0)]
+    assert fake.launches == [*pads, (3, (cfg.grid(m, n, k), 1, 1), (cfg.threads, 1, 1), cfg.smem_bytes)]
+    kernel.unload()
+    assert sorted(fake.freed) == [0x10000, 0x20000]  # both scratch copies, once
 
 
 def test_macros_round_trip_and_name_every_kernel_option():

@@ -10,7 +10,15 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass
 
-from gemmviz.backends.wgmma import _MAX_DYNAMIC_SMEM, Launch, _check, load_driver, tensor_map_2d
+from gemmviz.backends.wgmma import (
+    DriverKernel,
+    Launch,
+    _check,
+    kernel_params,
+    load_driver,
+    pad_rows_launch,
+    tensor_map_2d,
+)
 
 KERNEL_NAME = "gemm_tma_fp32"
 PAD_NAME = "pad_rows_fp32"
@@ -121,40 +129,13 @@ def pads(m: int, n: int, k: int) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-class TmaFp32Kernel:
-    """The loaded cubin of one TmaFp32Config. Create, use and unload it in the thread that owns the context."""
+class TmaFp32Kernel(DriverKernel):
+    """The loaded cubin of one TmaFp32Config; its scratch holds the padded copies of A and B."""
 
     def __init__(self, cubin: bytes, config: TmaFp32Config):
-        lib = load_driver()
+        super().__init__(cubin, KERNEL_NAME, config.smem_bytes)
         self.config = config
-        self._module = ctypes.c_void_p()
-        _check(lib.cuModuleLoadData(ctypes.byref(self._module), cubin), "cuModuleLoadData")
-        self._gemm, self._pad = ctypes.c_void_p(), ctypes.c_void_p()
-        _check(lib.cuModuleGetFunction(ctypes.byref(self._gemm), self._module, KERNEL_NAME.encode()), KERNEL_NAME)
-        _check(lib.cuModuleGetFunction(ctypes.byref(self._pad), self._module, PAD_NAME.encode()), PAD_NAME)
-        _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
-        self._scratch: dict[str, tuple[ctypes.c_uint64, int]] = {}  # padded copies of A and B, grown on demand
-
-    def _buffer(self, name: str, nbytes: int) -> int:
-        ptr, size = self._scratch.get(name, (ctypes.c_uint64(0), 0))
-        if nbytes > size:
-            lib = load_driver()
-            if ptr.value:
-                _check(lib.cuMemFree_v2(ptr), "cuMemFree")
-                self._scratch.pop(name)
-            ptr = ctypes.c_uint64(0)
-            _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), f"cuMemAlloc (scratch {name})")
-            self._scratch[name] = (ptr, nbytes)
-        return ptr.value
-
-    def unload(self) -> None:
-        lib = load_driver()
-        for ptr, _size in self._scratch.values():
-            _check(lib.cuMemFree_v2(ptr), "cuMemFree")
-        self._scratch.clear()
-        if self._module:
-            _check(lib.cuModuleUnload(self._module), "cuModuleUnload")
-            self._module = ctypes.c_void_p()
+        self._pad = self._function(PAD_NAME)
 
     def launcher(self, a: int, b: int, c: int, m: int, n: int, k: int) -> Launch:
         """A callable that launches C = A·B on stream 0 (no sync): A m × k, B k × n, C m × n, all dense. An operand
@@ -165,17 +146,13 @@ class TmaFp32Kernel:
         pad_launches = []
         for name, (rows, cols, ld) in pads(m, n, k).items():
             dst = self._buffer(name, 4 * rows * ld)
-            p_args = [ctypes.c_uint64(ptrs[name]), ctypes.c_uint64(dst), ctypes.c_int(rows), ctypes.c_int(cols)]
-            p_args.append(ctypes.c_int(ld))
-            p_params = (ctypes.c_void_p * len(p_args))(*(ctypes.addressof(x) for x in p_args))
-            pad_launches.append(((cdiv(cols, 32), cdiv(rows, 8), 1), p_params))
-            keep += [p_args, p_params]
+            pad_launches.append(pad_rows_launch(ptrs[name], dst, rows, cols, ld, keep))
             ptrs[name], lds[name] = dst, ld
         (a_rows, a_cols), (b_rows, b_cols) = cfg.boxes()
         tm_a = tensor_map_2d(ptrs["a"], m, k, lds["a"], a_rows, a_cols)  # 128-byte swizzle
         tm_b = tensor_map_2d(ptrs["b"], k, n, lds["b"], b_rows, b_cols, swizzle=False)
         args = [tm_a, tm_b, ctypes.c_uint64(c), ctypes.c_int(m), ctypes.c_int(n), ctypes.c_int(k)]
-        params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
+        params = kernel_params(args)
         keep += [args, params]
         grid, gemm, pad = cfg.grid(m, n), self._gemm, self._pad
 

@@ -293,29 +293,39 @@ def config_from_macros(macros: dict) -> WgmmaConfig:
     )
 
 
-class WgmmaKernel:
-    """The loaded cubin of one WgmmaConfig. Create, use and unload it in the thread that owns the context."""
+def kernel_params(args: list) -> ctypes.Array:
+    """cuLaunchKernel's parameter array: the address of each ctypes argument (both must live until the launch)."""
+    return (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
 
-    def __init__(self, cubin: bytes, config: WgmmaConfig):
+
+def pad_rows_launch(
+    src: int, dst: int, rows: int, cols: int, ld: int, keep: list
+) -> tuple[tuple[int, int, int], ctypes.Array]:
+    """The grid and parameters of a pad_rows kernel (the Hopper kernels' sources each have one) copying rows × cols
+    floats at `src` to rows of pitch `ld` at `dst`, in blocks of 32 × 8 threads; its argument memory goes to `keep`."""
+    args = [ctypes.c_uint64(src), ctypes.c_uint64(dst), ctypes.c_int(rows), ctypes.c_int(cols), ctypes.c_int(ld)]
+    params = kernel_params(args)
+    keep += [args, params]
+    return (-(-cols // 32), -(-rows // 8), 1), params
+
+
+class DriverKernel:
+    """A loaded cubin through the driver API: its GEMM function (with its dynamic shared memory allowed), others
+    looked up by name, and scratch buffers grown on demand and freed by unload(). Launches run in stream order, so
+    launchers of one kernel may share the scratch. Create, use and unload it in the thread that owns the context."""
+
+    def __init__(self, cubin: bytes, gemm: str, smem_bytes: int) -> None:
         lib = load_driver()
-        self.config = config
         self._module = ctypes.c_void_p()
         _check(lib.cuModuleLoadData(ctypes.byref(self._module), cubin), "cuModuleLoadData")
-        self._gemm = ctypes.c_void_p()
-        self._transpose = ctypes.c_void_p()
-        _check(lib.cuModuleGetFunction(ctypes.byref(self._gemm), self._module, KERNEL_NAME.encode()), KERNEL_NAME)
-        _check(
-            lib.cuModuleGetFunction(ctypes.byref(self._transpose), self._module, TRANSPOSE_NAME.encode()),
-            TRANSPOSE_NAME,
-        )
-        self._pad = ctypes.c_void_p()
-        _check(lib.cuModuleGetFunction(ctypes.byref(self._pad), self._module, PAD_NAME.encode()), PAD_NAME)
-        _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, config.smem_bytes), "cuFuncSetAttribute")
-        # Scratch buffers, grown on demand, freed by unload(): "ws" the split-K workspace (partial tiles), "a" and
-        # "b" the row-pitch copies of an operand whose rows are not a multiple of 16 bytes. Launches run in
-        # stream order, so launchers of this kernel may share them.
+        self._gemm = self._function(gemm)
+        _check(lib.cuFuncSetAttribute(self._gemm, _MAX_DYNAMIC_SMEM, smem_bytes), "cuFuncSetAttribute")
         self._scratch: dict[str, tuple[ctypes.c_uint64, int]] = {}
-        self._orders: dict[tuple[int, int], ctypes.c_uint64] = {}  # tile-order tables by (rows, cluster columns)
+
+    def _function(self, name: str) -> ctypes.c_void_p:
+        func = ctypes.c_void_p()
+        _check(load_driver().cuModuleGetFunction(ctypes.byref(func), self._module, name.encode()), name)
+        return func
 
     def _buffer(self, name: str, nbytes: int) -> int:
         ptr, size = self._scratch.get(name, (ctypes.c_uint64(0), 0))
@@ -328,6 +338,27 @@ class WgmmaKernel:
             _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), f"cuMemAlloc (scratch {name})")
             self._scratch[name] = (ptr, nbytes)
         return ptr.value
+
+    def unload(self) -> None:
+        lib = load_driver()
+        for ptr, _size in self._scratch.values():
+            _check(lib.cuMemFree_v2(ptr), "cuMemFree")
+        self._scratch.clear()
+        if self._module:
+            _check(lib.cuModuleUnload(self._module), "cuModuleUnload")
+            self._module = ctypes.c_void_p()
+
+
+class WgmmaKernel(DriverKernel):
+    """The loaded cubin of one WgmmaConfig. Scratch: "ws" the split-K workspace (partial tiles), "a" and "b" the
+    row-pitch copies of an operand whose rows are not a multiple of 16 bytes."""
+
+    def __init__(self, cubin: bytes, config: WgmmaConfig):
+        super().__init__(cubin, KERNEL_NAME, config.smem_bytes)
+        self.config = config
+        self._transpose = self._function(TRANSPOSE_NAME)
+        self._pad = self._function(PAD_NAME)
+        self._orders: dict[tuple[int, int], ctypes.c_uint64] = {}  # tile-order tables by (rows, cluster columns)
 
     def _workspace(self, nbytes: int) -> int:
         return self._buffer("ws", nbytes)
@@ -358,15 +389,10 @@ class WgmmaKernel:
 
     def unload(self) -> None:
         lib = load_driver()
-        for ptr, _size in self._scratch.values():
-            _check(lib.cuMemFree_v2(ptr), "cuMemFree")
         for ptr in self._orders.values():
             _check(lib.cuMemFree_v2(ptr), "cuMemFree")
-        self._scratch.clear()
         self._orders.clear()
-        if self._module:
-            _check(lib.cuModuleUnload(self._module), "cuModuleUnload")
-            self._module = ctypes.c_void_p()
+        super().unload()
 
     def launcher(
         self, a: int, b: int, c: int, m: int, n: int, k: int, bt: int | None = None, ldbt: int | None = None
@@ -419,26 +445,15 @@ class WgmmaKernel:
             ctypes.c_uint64(order),
             ctypes.c_int(sk_tiles),
         ]
-        params = (ctypes.c_void_p * len(args))(*(ctypes.addressof(x) for x in args))
+        params = kernel_params(args)
         grid = cfg.grid(m, n, k)
         gemm = self._gemm
         keep: list = [args, params]  # the driver reads the parameter memory at each launch
-        pad_launches = []
-        for src, dst, p_rows, p_cols, ld in pads:
-            p_args = [
-                ctypes.c_uint64(src),
-                ctypes.c_uint64(dst),
-                ctypes.c_int(p_rows),
-                ctypes.c_int(p_cols),
-                ctypes.c_int(ld),
-            ]
-            p_params = (ctypes.c_void_p * len(p_args))(*(ctypes.addressof(x) for x in p_args))
-            pad_launches.append(((-(-p_cols // 32), -(-p_rows // 8), 1), p_params))
-            keep += [p_args, p_params]
+        pad_launches = [pad_rows_launch(*pad, keep) for pad in pads]
         if not cfg.b_regs:
             assert bt is not None and ldbt is not None  # refused above without them
             t_args = [ctypes.c_uint64(b), ctypes.c_uint64(bt), ctypes.c_int(k), ctypes.c_int(n), ctypes.c_int(ldbt)]
-            t_params = (ctypes.c_void_p * len(t_args))(*(ctypes.addressof(x) for x in t_args))
+            t_params = kernel_params(t_args)
             t_grid = (-(-n // 32), -(-k // 32))
             keep += [t_args, t_params]
 
