@@ -5,14 +5,12 @@ FRAG_DB=2 (fragments read across the K-slice boundary), alone and together, in t
 split-K by turns, a ragged last K-slice, a single K-slice), before and after its timed launches. Run on the GPU
 machine: `python3 -m pytest -m gpu tests/test_gpu_pbar.py`."""
 
-import threading
-
 import pytest
 
-from gemmviz.backends.cuda import CudaRun
 from gemmviz.core.kernels.variants import VARIANTS
-from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, plan_jobs
+from gemmviz.core.measure.bench import BenchSettings
 from gemmviz.core.problem import Problem
+from tests.gpu_runs import checked_runs
 
 pytestmark = pytest.mark.gpu
 
@@ -31,16 +29,7 @@ SHAPES = [Problem(33, 17, 65), Problem(257, 383, 200), Problem(1001, 999, 1003),
 
 @pytest.mark.parametrize("build", list(BUILDS))
 def test_technique_5_builds_are_right_at_odd_shapes(build):
-    import numpy as np
-
     config = {**V.config, **BUILDS[build], "SCHED": 0}
     settings = BenchSettings(warmup=1, repeats=3, seed=7, max_time_s=0.05, max_samples=10)
-    rng = np.random.default_rng(7)
-    with CudaRun() as run:
-        run.config_override[V.name] = config
-        for p in SHAPES:
-            (job,) = plan_jobs([V.name], [p])
-            r = run.run(job, V, Inputs.random(p, rng), settings, JobGuard(threading.Event(), 120))
-            assert r.status == "ok", f"{build} {p.label}: {r.error}"
-            assert r.unwritten == 0 and r.rel_error <= r.threshold
-            assert all(r.config[k] == v for k, v in BUILDS[build].items())
+    for r in checked_runs(V, config, SHAPES, settings, seed=7, what=build):
+        assert all(r.config[k] == v for k, v in BUILDS[build].items())

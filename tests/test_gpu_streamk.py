@@ -10,6 +10,7 @@ from gemmviz.backends.cuda import CudaRun
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, plan_jobs
 from gemmviz.core.problem import Problem
+from tests.gpu_runs import checked_runs
 
 pytestmark = pytest.mark.gpu
 
@@ -24,20 +25,11 @@ SHAPES = [Problem(33, 17, 65), Problem(1001, 999, 1003), Problem(257, 383, 200),
 
 @pytest.mark.parametrize("tile", list(TILES))
 def test_stream_k_is_right_at_odd_shapes_and_twice(tile):
-    import numpy as np
-
     config = {**V.config, **TILES[tile], "SCHED": 1}
     settings = BenchSettings(warmup=1, repeats=3, seed=5, max_time_s=0.05, max_samples=10)
-    rng = np.random.default_rng(5)
-    with CudaRun() as run:
-        run.config_override[V.name] = config
-        for p in SHAPES:
-            (job,) = plan_jobs([V.name], [p])
-            r = run.run(job, V, Inputs.random(p, rng), settings, JobGuard(threading.Event(), 120))
-            # run() checks C before and after the timed launches, each time on freshly poisoned memory
-            assert r.status == "ok", f"{tile} {p.label}: {r.error}"
-            assert r.unwritten == 0 and r.rel_error <= r.threshold
-            assert r.config["SCHED"] == 1
+    # run() checks C before and after the timed launches, each time on freshly poisoned memory
+    for r in checked_runs(V, config, SHAPES, settings, seed=5, what=tile):
+        assert r.config["SCHED"] == 1
 
 
 def test_the_engine_runs_the_fitted_configuration_at_small_and_short_k_sizes():

@@ -6,7 +6,6 @@ the options themselves against float64 at odd shapes."""
 from __future__ import annotations
 
 import itertools
-import threading
 
 import numpy as np
 import pytest
@@ -184,23 +183,16 @@ def test_launcher_grid_workspace_and_geometry_agree():
 def test_streamk_options_against_float64_at_odd_shapes(config):
     """The round-4 options at shapes whose N or K is not a multiple of 4, ragged tiles, one and several pieces per
     shared tile, launched twice (the arrival counters must be back at 0 for the second launch)."""
-    from gemmviz.backends.cuda import CudaRun
     from gemmviz.core.kernels.variants import VARIANTS
-    from gemmviz.core.measure.bench import BenchSettings, Inputs, JobGuard, plan_jobs
+    from gemmviz.core.measure.bench import BenchSettings
+    from tests.gpu_runs import checked_runs
 
     base = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1, "DEPTH": 1, "CLUSTER": 1, "SPLITS": 0}
     v = VARIANTS["gpu-wgmma-tf32"]
     settings = BenchSettings(warmup=1, repeats=1, seed=0, max_samples=1, max_time_s=0.001, timing="host", max_batch=1)
-    rng = np.random.default_rng(7)
-    with CudaRun() as run:
-        if run.cc < (9, 0):
-            pytest.skip("needs a Hopper GPU")
-        run.config_override[v.name] = {**base, **config}
-        for p in (Problem(1001, 999, 1003), Problem(257, 383, 200), Problem(33, 17, 65), Problem(2500, 3001, 130)):
-            inputs = Inputs.random(p, rng)
-            (job,) = plan_jobs([v.name], [p])
-            r = run.run(job, v, inputs, settings, JobGuard(threading.Event(), 120))
-            assert r.status == "ok" and r.unwritten == 0 and r.rel_error <= r.threshold, (p.label, r.error)
+    shapes = (Problem(1001, 999, 1003), Problem(257, 383, 200), Problem(33, 17, 65), Problem(2500, 3001, 130))
+    results = list(checked_runs(v, {**base, **config}, shapes, settings, seed=7, needs_cc=(9, 0)))
+    assert len(results) == len(shapes)
 
 
 def test_wgmma_fit_adds_streamk_only_when_switched_on(monkeypatch):
