@@ -35,6 +35,7 @@ from pathlib import Path
 
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.session.results import Result, Session
+from gemmviz.core.session.workspace import session_gpu
 
 SIZES = "256,512,1000,1024,2048,4096,8192"
 # seed 001's own shape (M=2048, N=3072, K=4096) and a rectangular odd one (issue 34, item 3)
@@ -347,18 +348,14 @@ def merge_traces(sessions: list[Session]) -> Session | None:
     )
 
 
-def _gpu_name(s: Session) -> str | None:
-    return ((s.environment.get("backends") or {}).get("cuda") or {}).get("name")
-
-
 def replace_rungs(shipped: Session, rungs: Session) -> Session:
     """The shipped session with the results of the rungs that changed since it was recorded measured again (the
     recorder's `rungs` recipe: the same protocol and sizes, their cuBLAS baselines beside them). Only a run on
     the same GPU model, driver and protocol may replace results; every other result is kept as recorded.
     settings.rerecorded names what was replaced, by which command and when, so the session says its results
     come from two runs."""
-    if _gpu_name(shipped) != _gpu_name(rungs):
-        raise SystemExit(f"the rungs ran on {_gpu_name(rungs)}, the session on {_gpu_name(shipped)}: not merged")
+    if session_gpu(shipped) != session_gpu(rungs):
+        raise SystemExit(f"the rungs ran on {session_gpu(rungs)}, the session on {session_gpu(shipped)}: not merged")
     old_cuda = (shipped.environment.get("backends") or {}).get("cuda") or {}
     new_cuda = (rungs.environment.get("backends") or {}).get("cuda") or {}
     stack = ("driver_cuda_version", "cublas_version", "pycuda_cuda_version", "sms", "max_sm_clock_mhz")
