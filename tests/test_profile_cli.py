@@ -261,8 +261,8 @@ def test_rungs_measured_again_replace_only_their_own_results_on_the_same_gpu_dri
         "name": "NVIDIA H100 80GB HBM3",
         "driver_cuda_version": "13.0",
         "cublas_version": "13.1.0",
+        "sms": 132,
     }
-    cuda["sms"] = 132
     env = {"backends": {"cuda": cuda}}
     protocol = {"warmup": 3, "repeats": 20, "timing": "kernel", "seed": 0}
     shipped = Session(
