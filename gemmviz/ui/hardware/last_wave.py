@@ -192,10 +192,9 @@ class LastWaveStack(QWidget):
             share = max(1.0, (event.size().height() - extra) / len(self.charts))
             compact = share < COMPACT_LINES * px
             for i, chart in enumerate(self.charts):
-                chart.compact_as = compact
                 lowest = compact and i == len(self.charts) - 1
                 self._layout.setStretch(i, round(100 * (share + (extra if lowest else 0))))
-                chart._fit_rows()
+                chart.set_compact(compact)
         super().resizeEvent(event)
 
     def origins(self) -> list[tuple[str | None, str, str]]:

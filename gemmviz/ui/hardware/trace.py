@@ -539,6 +539,11 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         axis.setTicks([ticks, []])
         self.wave_ticks = ticks
 
+    def set_compact(self, compact: bool | None) -> None:
+        """A stack's choice of layout for all its charts (None: each chart's own, from its height), applied now."""
+        self.compact_as = compact
+        self._fit_rows()
+
     def _fit_rows(self) -> None:
         """Both plots where the view has the height for them; else the SMs alone, the time axis under them (the
         waves are told apart by colour and their dashed lines)."""
