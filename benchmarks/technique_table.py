@@ -457,16 +457,17 @@ def _row(k: tuple, tr: dict | None, nr: dict | None, base: dict | None) -> dict:
     config = tr.get("config") if tr else (nr or {}).get("config")
     schedule = (tr or {}).get("schedule") or (nr or {}).get("schedule")
     ms = tr["ms"] if tr else None
-    name = technique(k[0], k[1], config, schedule)
     ran = _ran(tr) or _ran(nr)
-    if ran is not None:  # what the engine's choice was at this size, in the same words as the options
-        name += ": " + technique(k[0], "", ran, "sk" if ran.get("SCHED") else "s0")
+    # what the engine's choice was at this size, in the same words as the options
+    built = technique(k[0], "", ran, "sk" if ran.get("SCHED") else "s0") if ran is not None else None
+    name = technique(k[0], k[1], config, schedule) + (f": {built}" if built else "")
     return {
         "rung": k[0],
         "option": k[1],
         "size": k[2],
         "gpu": k[3],
         "technique": name,
+        "built": built,
         "us": ms * 1e3 if ms else None,
         "valid": (tr["valid"] if tr else None, nr.get("valid") if nr else None),
         "pct": 100 * tr["cublas_ms"] / ms if tr and ms and tr.get("cublas_ms") else None,
@@ -538,7 +539,7 @@ def best(rows: list[dict]) -> str:
         for col in ("ncu_pct", "pct"):
             ship = next((r for r in ships if r[col] is not None), None)
             top = max((r for r in mine if r[col] is not None), key=lambda r: r[col], default=None)
-            built = f" ({ship['technique'].split(': ', 1)[-1]})" if ship is not None and len(ships) > 1 else ""
+            built = f" ({ship['built']})" if ship is not None and len(ships) > 1 else ""
             cells.append(_fmt(ship[col] if ship else None, ".1f", "%") + built)  # two builds: each names its own
             cells.append(DASH if top is None else f"{top['option']}: {top[col]:.1f}%")
         lines.append(f"| {gpu} | {rung} | {size_text(size)} | {' | '.join(cells)} |")
