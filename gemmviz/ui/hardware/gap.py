@@ -132,30 +132,28 @@ def draw_sentences(
     as fit whole (the bars' first); returns the height they took."""
     f = font(small_pt(theme.font_pt))
     gap_line = QFontMetricsF(f).height() * 0.3
-    lines = [*(p.sentence.text(lang) for p in g.parts), *(n.text(lang) for n in g.notes)]
-    heights = [wrapped_height(painter, rect.width(), s, f) + gap_line for s in lines]
-    shown = len(lines)
-    while shown and rect.top() + sum(heights[:shown]) - gap_line > rect.bottom():
-        shown -= 1
-    if shown < len(lines):  # lines left out are counted, never dropped unsaid; the count takes a line's room
-        more = lambda n: render("view.gap.more_one" if n == 1 else "view.gap.more", lang, {"n": n})  # noqa: E731
-        while (
-            shown
-            and rect.top() + sum(heights[:shown]) + wrapped_height(painter, rect.width(), more(len(lines) - shown), f)
-            > rect.bottom()
-        ):
-            shown -= 1
-        count = more(len(lines) - shown)
-        count_h = wrapped_height(painter, rect.width(), count, f)
-        fits = rect.top() + sum(heights[:shown]) + count_h <= rect.bottom()
-        lines, heights = lines[:shown], heights[:shown]
-        if fits:  # where not even the count fits, nothing is drawn past the rect
-            lines, heights = [*lines, count], [*heights, count_h + gap_line]
+
+    def tall(sentence: str) -> float:  # its wrapped height and the space under it
+        return wrapped_height(painter, rect.width(), sentence, f) + gap_line
+
+    every = [*(p.sentence.text(lang) for p in g.parts), *(n.text(lang) for n in g.notes)]
+    lines = [(s, tall(s)) for s in every]
+    if sum(h for _s, h in lines) - gap_line > rect.height():
+        # lines left out are counted, never dropped unsaid: the most that fit with the count under them (none where
+        # not even the count fits: nothing is drawn past the rect)
+        kept = lines
+        lines = []
+        for shown in range(len(every) - 1, -1, -1):
+            left = len(every) - shown
+            count = render("view.gap.more_one" if left == 1 else "view.gap.more", lang, {"n": left})
+            if sum(h for _s, h in kept[:shown]) + tall(count) - gap_line <= rect.height():
+                lines = [*kept[:shown], (count, tall(count))]
+                break
     y = rect.top()
-    for sentence, h in zip(lines, heights):
+    for sentence, h in lines:
         text(painter, QRectF(rect.left(), y, rect.width(), h - gap_line), WRAP, sentence, f, theme.foreground, texts)
         y += h
-    return max(0.0, y - rect.top() - (gap_line if lines else 0.0))
+    return y - rect.top() - gap_line if lines else 0.0
 
 
 SENTENCES_SHARE = 0.45  # of a chart with its sentences (an export), the part under the waterfall
