@@ -10,7 +10,7 @@ so, the footer says the model's traces are drawn, and a claim is named unchecked
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gemmviz.core.hardware.fix_pick import SIZE, Shown, recorded_pick
@@ -34,7 +34,6 @@ FIGURES = {
 }
 MIN_AT, MAX_AT = 64, 4096  # the sizes a last-wave step or figure may name: small ones are what it is for
 PLACEHOLDER = re.compile(r"lastwave\s+(\S+)\s+(\S+)\s+at\s+(\d+)")
-IN_BRACES = re.compile(r"\{\{\s*(lastwave\b[^}]*?)\s*\}\}")  # a placeholder's text, as the lesson writes it
 
 define("lastwave.absent", en="n/a (no recorded block traces)", zh="暂无（没有记录的线程块轨迹）")
 define("lastwave.footer", en="block traces: {gpu}, recorded {date}", zh="线程块轨迹：{gpu}，记录于 {date}")
@@ -97,11 +96,11 @@ def _written(kind: str, s: Shown, lang: str) -> str:
     return f"{count:,}"
 
 
-def uses_figures(text: str) -> list[Problem]:
-    """The sizes of the {{lastwave …}} figures a text quotes (each once, in order): placeholders only, inside
-    {{ }}, at a size a figure may name (words that merely read like one, "{lastwave idle tiles at 0}" in single
-    braces, made a footer raise)."""
-    found = (PLACEHOLDER.fullmatch(m.group(1)) for m in IN_BRACES.finditer(text))
+def uses_figures(expressions: Iterable[str]) -> list[Problem]:
+    """The sizes of the {{lastwave …}} figures among a text's placeholder expressions (what is inside each {{ }},
+    as placeholders.PLACEHOLDER finds them: words that merely read like a figure are none), each once, in order,
+    at a size a figure may name."""
+    found = (PLACEHOLDER.fullmatch(expr) for expr in expressions)
     sizes = [int(m.group(3)) for m in found if m is not None and MIN_AT <= int(m.group(3)) <= MAX_AT]
     return [Problem(n, n, n) for n in dict.fromkeys(sizes)]
 

@@ -160,7 +160,7 @@ def step_quoted(
     kind = lesson_view(step.view)
     if kind is not None and kind.footnote is not None:
         notes.append(kind.footnote(step, results, lang))
-    for p in wave.uses_figures(step.text):
+    for p in wave.uses_figures(PLACEHOLDER.findall(step.text)):
         note = wave.footer_note(p, results, lang)
         if note not in notes:
             notes.append(note)
