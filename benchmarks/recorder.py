@@ -17,6 +17,10 @@ Recipes (ARG where one is taken):
                        gpu-wgmma-tf32 and cuBLAS FP32/TF32) into rungs.json, to replace their results in a session
   ceilings             `gemmviz ceilings`: DRAM copy, L2 and shared bandwidth (kernels/membw.cu), FP32, TF32
   sanitize=VARIANTS    compute-sanitizer memcheck and racecheck of the variants at odd shapes
+  sanitize-options=TF32_OPTIONS
+                       compute-sanitizer memcheck and racecheck of the option builds (not in the registry) at odd
+                       shapes: every fp32_round3 option (TMA, thread-block-cluster, split-barrier builds) and the
+                       tf32_round3 options named (default the leads'), verified, not timed, into sanitize-options/
   gap=VARIANTS[@SIZES] `gemmviz profile --gap` (ncu) of the variants at SIZES (default 1000^3, 1024^3 ... 8192^3)
   l2-order             benchmarks/l2_order.py (GROUP_M and Hilbert orders beside cuBLAS) and their L2 hit rates
   fp32-round3=SIZES    benchmarks/fp32_round3.py: the FP32 rung's Stream-K, tile and order options beside cuBLAS
@@ -51,6 +55,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 ODD_SHAPES = "257x383x200,33x17x65,1001x999x1003,1100x2100x40,1100x2101x40"
+# the TF32 options the technique sweep pointed to (one cold launch each read past the registry)
+LEADS = "registry,128x64 (1 consumer),128x64 persistent x2 sk,192 persistent x2 hilbert,128 persistent x2"
 
 
 def gpu_test_files() -> str:
@@ -116,6 +122,16 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
             )
             for tool in ("memcheck", "racecheck")
         ]
+    if name == "sanitize-options":
+        where = out / "sanitize-options"
+        where.mkdir(exist_ok=True)
+        fp32 = [PY, "benchmarks/fp32_round3.py", "--sizes", "", "--tag", "sanitize", "--out", str(where)]
+        tf32 = [PY, "benchmarks/tf32_round3.py", "--shapes", "", "--options", arg or LEADS, "--out", str(where)]
+        return [
+            (["compute-sanitizer", "--tool", tool, "--error-exitcode", "3", *argv], 150, f"sanitize-{tool}-{rung}.txt")
+            for tool in ("memcheck", "racecheck")
+            for rung, argv in (("fp32", fp32), ("tf32", tf32))
+        ]
     if name == "gap":
         variants, _, sizes = (arg or "").partition("@")
         variants = variants or "gpu-cpasync,gpu-cpasync-any,cublas,gpu-wgmma-tf32,cublas-tf32"
@@ -151,8 +167,7 @@ def recipe_commands(name: str, arg: str | None, out: Path) -> list[tuple[list[st
         # what the technique sweep pointed to, timed: the TF32 options that read past the registry by one cold
         # launch (128x64 tiles at 1000/1024^3, 192-row clusters at the odd shapes), and the FP32 rung's tuned
         # configuration on a GPU that ships none (assets/tuned/GPU.json)
-        options = "registry,128x64 (1 consumer),128x64 persistent x2 sk,192 persistent x2 hilbert,128 persistent x2"
-        tf32 = [PY, "benchmarks/tf32_round3.py", "--out", str(out), "--options", arg or options]
+        tf32 = [PY, "benchmarks/tf32_round3.py", "--out", str(out), "--options", arg or LEADS]
         tf32 += ["--shapes", "1000,1024,2000x3000x1000,2048x3072x4096"]
         tune = [PY, "-m", "gemmviz", "tune", "--variants", "gpu-cpasync-any", "--size", "4096", "--repeats", "10"]
         tune += ["--quiet", "--csv", str(out / "tune.csv"), "--save-to", str(out / "tuned.json")]
