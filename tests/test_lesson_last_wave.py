@@ -234,3 +234,23 @@ def test_words_that_only_read_like_a_figure_quote_nothing_and_break_no_footer():
     step = parse_lesson(text, "x").steps[0]
     assert step_quoted(step) == ""
     assert fill_text(step.text, []) == step.text
+
+
+def test_a_lessons_own_traces_are_said_to_be_its_own_not_a_gpu_called_question_mark():
+    """Traces in the lesson's results (no session beside them): the claim's test and the view's sentence say they
+    are the lesson's own, whose footer names the GPU, and name no unknown machine."""
+    from gemmviz.core.hardware.fix_pick import recorded_pick
+    from gemmviz.core.hardware.model_trace import fix_messages
+    from gemmviz.core.messages import render
+
+    results = Session.load(shipped_fix_file(P) or "").results
+    step = parse_lesson(STEP, "x").steps[0]
+    assert claim_problems(step.because, results) == []
+    (tested,) = claim_tests(step.because, results)
+    assert "recorded in the lesson's results" in tested and "?" not in tested
+    pick = recorded_pick(P, results)
+    assert pick is not None and pick.recorded_on == ""
+    shown = [(s.case, s.last) for s in pick.shown]
+    words = [render(m, lang) for lang in ("en", "zh") for m in fix_messages(P, shown, pick.recorded_on)]
+    assert words[1] == "Block traces recorded in these results (their source names the GPU)."
+    assert not any("?" in w or "None" in w for w in words)

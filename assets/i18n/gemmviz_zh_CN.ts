@@ -903,62 +903,62 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="384" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="385" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="398" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="399" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="400" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="401" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="404" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="409" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="410" />
         <source>{case} · {blocks} blocks — {idle}% of SM-time idle</source>
         <translation>{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="413" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="414" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="422" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="424" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="434" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="435" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="493" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="494" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="535" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="536" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="595" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="603" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>

@@ -56,10 +56,12 @@ class Pick:
 
     @property
     def recorded_on(self) -> str | None:
-        """The recording's GPU and date as the sentences name it ("?" where the session is not known); None for
-        the model's traces."""
+        """The recording's GPU and date as the sentences name it ("" where the results' session is not known: a
+        lesson's own results, whose footer names it); None for the model's traces."""
         gpu, date, how = self.origin
-        return None if how == "model" else f"{gpu or '?'}, {date}".rstrip(", ")
+        if how == "model":
+            return None
+        return f"{gpu}, {date}".rstrip(", ") if gpu else ""
 
     @property
     def span_us(self) -> float:

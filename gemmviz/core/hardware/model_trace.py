@@ -199,8 +199,11 @@ def case_name(case: FixCase) -> Message:
 
 def fix_messages(p: Problem, shown: list[tuple[FixCase, LastWave]], recorded_on: str | None) -> list[Message]:
     """The view's sentences, one a line: what the pair shows, where the traces came from (`recorded_on`: the
-    recording's GPU and date; None: the model), then each case's waves, last wave and idle SM-time."""
-    source = msg("lastwave.recorded", where=recorded_on) if recorded_on is not None else msg("lastwave.model")
+    recording's GPU and date; "": the results' own, their source names it; None: the model), then each case's waves, last wave and idle SM-time."""
+    if recorded_on is None:
+        source = msg("lastwave.model")
+    else:
+        source = msg("lastwave.recorded", where=recorded_on) if recorded_on else msg("lastwave.recorded.here")
     out = [msg("lastwave.head", kernel=VARIANT, size=p.label), source]
     for case, last in shown:
         out.append(
@@ -234,6 +237,11 @@ define(
     "{used} 个；{idle:.0%} 的 SM 时间空闲；运行 {run_us:us}。",
 )
 define("lastwave.recorded", en="Block traces recorded on {where}.", zh="在 {where} 上记录的线程块轨迹。")
+define(
+    "lastwave.recorded.here",
+    en="Block traces recorded in these results (their source names the GPU).",
+    zh="这些结果中记录的线程块轨迹（数据来源注明了 GPU）。",
+)
 define(
     "lastwave.model",
     en="No recorded traces of these builds are open: these are the model's (every SM at its FP32 peak, shared by "

@@ -169,8 +169,9 @@ class IdleClaim:
             return f"{self.text}: not checked, no recorded block traces"
         a, b = pick.case(self.idle), pick.case(self.than)
         assert a is not None and b is not None
+        where = f"on {pick.recorded_on}" if pick.recorded_on else "in the lesson's results"
         return (
-            f"{self.text}: in the block traces recorded on {pick.recorded_on}, {_ms(a.result.median_ms)} against "
+            f"{self.text}: in the block traces recorded {where}, {_ms(a.result.median_ms)} against "
             f"{_ms(b.result.median_ms)}, {a.last.idle_share:.0%} of SM-time idle against {b.last.idle_share:.0%}, "
             f"the last wave on {a.last.last_sms} of {a.last.sms} SMs"
         )
