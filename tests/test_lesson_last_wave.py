@@ -254,3 +254,18 @@ def test_a_lessons_own_traces_are_said_to_be_its_own_not_a_gpu_called_question_m
     words = [render(m, lang) for lang in ("en", "zh") for m in fix_messages(P, shown, pick.recorded_on)]
     assert words[1] == "Block traces recorded in these results (their source names the GPU)."
     assert not any("?" in w or "None" in w for w in words)
+
+
+def test_the_slide_names_the_gpu_of_the_recording_it_quotes(monkeypatch):
+    """{{lastwave gpu …}}: the shipped recording's GPU (seed001's step names no machine in its words), this
+    lesson's GPU for its own traces, and n/a where nothing is recorded."""
+    results = Session.load(shipped_fix_file(P) or "").results
+    assert fill_text("{{lastwave gpu tiles at 1024}}", []) == "H100"
+    assert fill_text("{{lastwave gpu tiles at 1024}}", results) == "this lesson's GPU"
+    assert fill_text("{{lastwave gpu tiles at 1024}}", results, "zh") == "本课的 GPU"
+    for lang, lesson in LESSONS["seed001"].items():
+        step = _step(lesson)
+        assert "{{lastwave gpu tiles at 1024}}" in step.text and "H100" not in step.text
+        assert fill_text(step.text, [], lang).startswith("H100")
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
+    assert fill_text("{{lastwave gpu tiles at 1024}}", []) == "n/a (no recorded block traces)"

@@ -31,6 +31,7 @@ FIGURES = {
     "used": "the SMs its last wave ran on",
     "sms": "the GPU's SMs",
     "blocks": "the blocks it launched",
+    "gpu": "the GPU the traces were recorded on",
 }
 MIN_AT, MAX_AT = 64, 4096  # the sizes a last-wave step or figure may name: small ones are what it is for
 PLACEHOLDER = re.compile(r"lastwave\s+(\S+)\s+(\S+)\s+at\s+(\d+)")
@@ -38,6 +39,7 @@ PLACEHOLDER = re.compile(r"lastwave\s+(\S+)\s+(\S+)\s+at\s+(\d+)")
 define("lastwave.absent", en="n/a (no recorded block traces)", zh="暂无（没有记录的线程块轨迹）")
 define("lastwave.footer", en="block traces: {gpu}, recorded {date}", zh="线程块轨迹：{gpu}，记录于 {date}")
 define("lastwave.footer.results", en="block traces: these results", zh="线程块轨迹：这些结果")
+define("lastwave.gpu.here", en="this lesson's GPU", zh="本课的 GPU")
 define(
     "lastwave.footer.none",
     en="block traces: none recorded, the model's drawn",
@@ -81,6 +83,9 @@ def figure(expr: str, results: Sequence[Result], lang: str = "en") -> str | None
     shown = pick.case(case) if pick is not None else None
     if shown is None:
         return absent(lang)
+    if kind == "gpu":  # the slide names the machine its figures were recorded on, whichever recording that is
+        gpu = pick.origin[0] if pick is not None else None
+        return (short_name(gpu) or gpu) if gpu else render("lastwave.gpu.here", lang)
     return _written(kind, shown, lang)
 
 
