@@ -154,3 +154,30 @@ def test_a_chinese_lesson_heads_and_names_its_charts_in_chinese(qtbot):
     assert _headings(stack)[0] == "128×128 分块，每块一个线程块 · 64 个线程块 — 52% 的 SM 时间空闲"
     label = stack.charts[-1].sms_plot.getAxis("bottom").labelText
     assert label == "时间（µs）"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sm_axis_marks_where_the_last_wave_ends_in_either_language(qapp, lang):
+    """The 128×128 case's last wave ran on 64 of 132 SMs: its left axis says 0, 64 and 131 on the 720p slide in
+    both languages (the Chinese text's taller lines leave its charts shorter, where "64" was once dropped), and
+    no two of those labels' digits touch."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    lesson = shipped_lessons(lang)["seed001"]
+    source = lesson_session(lesson)
+    index = [s.view for s in lesson.steps].index("last-wave")
+    area = slide_layout(W, H, slide_for(lesson, index, source), True, True).view
+    stack = make_view_widget(lesson.steps[index], source, chart_theme(True, False, W, H), lesson.lang)
+    assert isinstance(stack, LastWaveStack)
+    layout_offscreen(stack, int(area.width()), int(area.height()))
+    try:
+        chart = stack.charts[0]
+        axis = chart.sms_plot.getAxis("left")
+        ticks = [value for value, _label in chart._sm_tick_values]
+        assert [label for _v, label in chart._sm_tick_values] == ["0", "64", "131"]
+        low, high = chart.sms_plot.getViewBox().viewRange()[1]
+        per_sm = chart.sms_plot.getViewBox().height() / (high - low)
+        digits = QFontMetricsF(axis.style.get("tickFont") or QFont()).tightBoundingRect("0123456789").height()
+        assert min(b - a for a, b in zip(ticks, ticks[1:], strict=False)) * per_sm > digits
+    finally:
+        stack.deleteLater()

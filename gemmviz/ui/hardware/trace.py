@@ -574,13 +574,16 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
 
     def _sm_ticks(self) -> None:
         """SM numbers on the left axis every 32 SMs, or every 64, 128, … where the plot is too short for labels
-        that far apart (at 720p in projector type "32" sat on "64"); the first and the last SM always."""
+        that far apart (at 720p in projector type "32" sat on "64"); the first and the last SM always. Labels are
+        apart when their digits are (1.3 digit heights between their centres): the line's height, a third more
+        than the digits', dropped the "64" of a Chinese slide's last wave, which had the room for it."""
         height_px = self.sms_plot.getViewBox().height()
-        line_px = QFontMetricsF(self.sms_plot.getAxis("left").style.get("tickFont") or QFont()).height()
+        metrics = QFontMetricsF(self.sms_plot.getAxis("left").style.get("tickFont") or QFont())
+        line_px, digits_px = metrics.height(), metrics.tightBoundingRect("0123456789").height()
         low, high = self.sms_plot.getViewBox().viewRange()[1]
         per_sm = height_px / max(high - low, 1.0)
         step = 32
-        while height_px > 0 and step < self.rows and per_sm * step < line_px * 1.2:
+        while height_px > 0 and step < self.rows and per_sm * step < digits_px * 1.3:
             step *= 2
         # the last SM's label stays clear of the one below it
         values = {0, *range(step, self.rows - step // 2, step), self.rows - 1}
