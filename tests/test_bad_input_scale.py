@@ -32,11 +32,12 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from benchmarks.large_session import make_session
 from gemmviz.backends.cpu import CpuBackend
+from gemmviz.core.hardware import trace_drawing as trace_chart
+from gemmviz.core.hardware.trace_drawing import trace_lanes
 from gemmviz.core.lesson.lessons import find_lesson, lesson_session
 from gemmviz.core.session.workspace import Workspace
-from gemmviz.ui.hardware import trace as trace_chart
 from gemmviz.ui.hardware.tab import HardwareTab
-from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
+from gemmviz.ui.hardware.trace import SmTraceChart
 from gemmviz.ui.lesson.mode import LessonView
 from gemmviz.ui.window import MainWindow
 

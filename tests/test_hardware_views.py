@@ -16,11 +16,12 @@ from PySide6.QtGui import QImage
 from gemmviz.core.charts.explain import explain_counters, explain_trace
 from gemmviz.core.charts.kinds import CHART_KINDS, ChartView, NoHardwareData, hardware_result
 from gemmviz.core.hardware.roofline import Ceilings
+from gemmviz.core.hardware.trace_drawing import trace_lanes
 from gemmviz.core.session.results import Result, Session
 from gemmviz.core.session.workspace import Workspace
 from gemmviz.ui.export.exporters import ExportError, export_chart, layout_offscreen
 from gemmviz.ui.hardware.tab import HardwareTab, LevelRooflineChart, level_ceilings
-from gemmviz.ui.hardware.trace import SmTraceChart, trace_lanes
+from gemmviz.ui.hardware.trace import SmTraceChart
 from gemmviz.ui.hardware.traffic import NO_COUNTERS, TrafficChart, ticks_125
 from gemmviz.ui.theme import LIGHT, PROJECTOR_LIGHT
 from tests.overlap import plot_texts, problems, widget_texts

@@ -898,67 +898,67 @@ caches</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="38" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="42" />
         <source>No block trace in this session: run `gemmviz profile` on a GPU</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="385" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="227" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="399" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="241" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="401" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="243" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="405" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="247" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="410" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="252" />
         <source>{case} · {blocks} blocks — {idle}% of SM-time idle</source>
         <translation>{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="414" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="256" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="423" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="265" />
         <source>time (µs)</source>
         <translation>时间（µs）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="424" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="266" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="435" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="277" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="494" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="336" />
         <source>tail {pct}%</source>
         <translation>尾部 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="536" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="378" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="603" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="448" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
