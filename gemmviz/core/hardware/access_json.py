@@ -92,15 +92,8 @@ def _columns(v: object, where: str, kept: int, n_slots: int, n_pcs: int) -> dict
     return cols
 
 
-def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS) -> AccessTrace:
-    """One trace from its JSON, every field checked (types, ranges, lengths: core/session/bounds.py); `room`:
-    the requests it may keep in detail (what the file's limit leaves), checked before any column is unpacked."""
-    from gemmviz.core.kernels.variants import VARIANTS
-
-    obj = _object(v, where)
-    variant = _str(obj.get("variant"), f"{where}.variant")
-    if variant not in VARIANTS:
-        raise _fail(f"{where}.variant", f"unknown variant {variant!r}")
+def _blocks(obj: dict, where: str) -> tuple[list[tuple[int, int, int]], tuple[int, int, int]]:
+    """The traced blocks (1 to 4) and the grid, each block inside it."""
     blocks = [
         _dims(b, f"{where}.blocks[{i}]", lo=0) for i, b in enumerate(_list(obj.get("blocks"), f"{where}.blocks", 4))
     ]
@@ -110,6 +103,11 @@ def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS
     for i, b in enumerate(blocks):
         if any(c >= g for c, g in zip(b, grid)):
             raise _fail(f"{where}.blocks[{i}]", f"block {list(b)} is outside the grid {list(grid)}")
+    return blocks, grid
+
+
+def _pcs(obj: dict, where: str) -> list[Pc]:
+    """The instructions the requests name: [offset, instruction, source line or null] each."""
     pcs = []
     for i, p in enumerate(_list(obj.get("pcs"), f"{where}.pcs", bounds.MAX_ACCESS_PCS)):
         item = _list(p, f"{where}.pcs[{i}]", 3)
@@ -117,6 +115,20 @@ def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS
             raise _fail(f"{where}.pcs[{i}]", "not [offset, instruction, line]")
         line = None if item[2] is None else _int(item[2], f"{where}.pcs[{i}][2]", lo=1, hi=10**7)
         pcs.append(Pc(_int(item[0], f"{where}.pcs[{i}][0]", hi=2**40), _str(item[1], f"{where}.pcs[{i}][1]", 40), line))
+    return pcs
+
+
+def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS) -> AccessTrace:
+    """One trace from its JSON, every field checked (types, ranges, lengths: core/session/bounds.py); `room`:
+    the requests it may keep in detail (what the file's limit leaves), checked before any column is unpacked."""
+    from gemmviz.core.kernels.variants import VARIANTS
+
+    obj = _object(v, where)
+    variant = _str(obj.get("variant"), f"{where}.variant")
+    if variant not in VARIANTS:
+        raise _fail(f"{where}.variant", f"unknown variant {variant!r}")
+    blocks, grid = _blocks(obj, where)
+    pcs = _pcs(obj, where)
     cap = _int(obj.get("cap"), f"{where}.cap", lo=1, hi=bounds.MAX_ACCESS_REQUESTS)
     stored = _int(obj.get("stored"), f"{where}.stored", hi=cap)
     attempted = _int(obj.get("attempted"), f"{where}.attempted", lo=stored, hi=2**32)
@@ -160,16 +172,7 @@ def from_json(v: object, where: str, room: int = bounds.MAX_ACCESS_FILE_REQUESTS
         ncu={k: x for k, x in ncu.items() if x is not None},
         sees=_str(obj.get("sees", ""), f"{where}.sees", MAX_TEXT_CHARS),
         note=_str(obj.get("note", ""), f"{where}.note", MAX_TEXT_CHARS),
-        slot=cols["slot"],
-        warp=cols["warp"],
-        seq=cols["seq"],
-        pc=cols["pc"],
-        space=cols["space"],
-        flags=cols["flags"],
-        size=cols["size"],
-        active=cols["active"],
-        matrix=cols["matrix"],
-        addr=cols["addr"],
+        **cols,
         bulk_copies=bulk_copies,
         bulk_bytes=bulk_bytes,
         wgmma=wgmma,
