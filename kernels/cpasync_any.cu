@@ -322,18 +322,19 @@ __device__ __forceinline__ void multiply_tile(const float* __restrict__ A, const
         #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
+#if PBAR == 2
+    // (made before the first copy is issued: no copy is in flight while the barriers are made)
+    if (tid < WARPS_M + WARPS_N)  // row groups' mbarriers, then columns': every thread of the group arrives
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(pbar_mbarriers() + 8 * tid),
+                     "r"(tid < WARPS_M ? WARPS_N * 32 : WARPS_M * 32) : "memory");
+    __syncthreads();
+#endif
     #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {  // prologue: the first STAGES - 1 K-slices in flight
         if (s < ntiles) load_tile(s);
         cp_async_commit();
     }
     int read_stage = 0, write_stage = STAGES - 1, barriers = 0;
-#if PBAR == 2
-    if (tid < WARPS_M + WARPS_N)  // row groups' mbarriers, then columns': every thread of the group arrives
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(pbar_mbarriers() + 8 * tid),
-                     "r"(tid < WARPS_M ? WARPS_N * 32 : WARPS_M * 32) : "memory");
-    __syncthreads();
-#endif
 #if FRAG_DB == 2
     // Fragments double-buffered across the slice boundary too (CUTLASS's multistage order): the barrier of slice
     // t + 1 sits in slice t's last k, after its fragments' reads and before its FMAs, so k = 0 of slice t + 1 is

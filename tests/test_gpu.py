@@ -256,8 +256,18 @@ WGMMA_BASE = {"BM": 256, "CONSUMERS": 2, "STAGES": 4, "GROUP_M": 8, "B_REGS": 1,
         {**WGMMA_BASE, "BM": 128, "STAGES": 6, "PERSIST": 1, "CLUSTER": 2},
         {**WGMMA_BASE, "BM": 128, "STAGES": 6, "ORDER": 1},
         {**WGMMA_BASE, "B_REGS": 0},
+        {**WGMMA_BASE, "BM": 192, "STAGES": 5, "PERSIST": 1, "CLUSTER": 2, "ORDER": 1},
+        {**WGMMA_BASE, "BM": 128, "CONSUMERS": 1, "STAGES": 8},
     ],
-    ids=["persist", "persist-x2-hilbert", "bm128-persist-x2", "bm128-hilbert", "transposed-b"],
+    ids=[
+        "persist",
+        "persist-x2-hilbert",
+        "bm128-persist-x2",
+        "bm128-hilbert",
+        "transposed-b",
+        "bm192-fit",
+        "narrow-fit",
+    ],
 )
 def test_hopper_options_at_odd_shapes(config):
     """Issue 48: gpu-wgmma-tf32's persistent grid, clusters and Hilbert order at shapes whose K or N is not a

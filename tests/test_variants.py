@@ -127,10 +127,17 @@ def test_hopper_runs_persistent_clusters_in_hilbert_order_past_one_wave():
     assert (big["BM"], big["CLUSTER"], big["PERSIST"], big["ORDER"]) == (256, 2, 1, 1)
     grid, _block = wgmma_geometry(Problem(8192, 8192, 8192), {}, big)
     assert grid[0] == PERSIST_SMS == config_from_macros(big).grid(8192, 8192, 8192)
-    odd = wgmma_fit(Problem(2000, 3000, 1000), WGMMA)  # 128-row tiles (256 fill 1.45 waves), then persistent
-    assert (odd["BM"], odd["CLUSTER"], odd["PERSIST"], odd["ORDER"]) == (128, 2, 1, 0)
+    odd = wgmma_fit(Problem(2000, 3000, 1000), WGMMA)  # 192-row tiles (256 fill 1.45 waves, 192 two), persistent
+    assert (odd["BM"], odd["STAGES"], odd["CLUSTER"], odd["PERSIST"], odd["ORDER"]) == (192, 5, 2, 1, 1)
+    mid = wgmma_fit(Problem(1536, 1536, 1536), WGMMA)  # 192 rows would fill 0.73 of a wave: 128 rows, grouped
+    assert (mid["BM"], mid["CONSUMERS"], mid["PERSIST"], mid["ORDER"]) == (128, 2, 1, 0)
     for one_wave in (Problem(2048, 2048, 2048), Problem(1000, 1000, 1000)):
         assert "PERSIST" not in wgmma_fit(one_wave, WGMMA)  # 128 tiles or fewer: the grid is already one wave
+    for small in (Problem(1000, 1000, 1000), Problem(1024, 1024, 1024)):  # 64 tiles of 128×128, 128 of 128×64
+        narrow = wgmma_fit(small, WGMMA)
+        assert (narrow["BM"], narrow["CONSUMERS"], narrow["STAGES"], narrow["CLUSTER"]) == (128, 1, 8, 1)
+    tiny = wgmma_fit(Problem(512, 512, 512), WGMMA)  # 32 tiles of 128×64 fill a quarter of a wave: 128×128
+    assert (tiny["BM"], tiny["CONSUMERS"]) == (128, 2)
     assert "PERSIST" not in wgmma_fit(Problem(8192, 8192, 8192), {**WGMMA, "SPLITS": 2})  # split-K is not persistent
     small = {**big, "BM": 128}
     assert wgmma_geometry(Problem(300, 500, 64), {}, small)[0][0] == 3 * 2 * 2  # fewer tiles than SMs: one each
@@ -185,3 +192,32 @@ def test_hopper_traffic_at_4096_is_what_ncu_measured():
     t = get_variant("gpu-wgmma-tf32").traffic_model(Problem(4096, 4096, 4096))
     assert t.global_loads == 16 * 4096 * 4096 + 32 * 4096 * 4096  # A once per column of 128, B once per row of 256
     assert 3.2e9 < t.global_bytes < 3.3e9
+
+
+def test_every_wgmma_fit_is_a_config_the_launcher_takes_and_a_session_reads_back():
+    """Whatever wgmma_fit picks at any size is a WgmmaConfig the launcher accepts (shared memory, threads), its
+    values are ones a session file may hold (WGMMA_FIT_VALUES, core/session/bounds), and its note names the
+    tiles it runs and why."""
+    from gemmviz.backends.wgmma import config_from_macros
+    from gemmviz.core.kernels.hopper_model import (
+        SMEM_LIMIT,
+        WGMMA,
+        WGMMA_FIT_VALUES,
+        wgmma_bn,
+        wgmma_fit,
+        wgmma_fit_note,
+        wgmma_smem_bytes,
+    )
+
+    space = get_variant("gpu-wgmma-tf32").tune_space()
+    for n in (17, 64, 500, 512, 1000, 1024, 1536, 2000, 2048, 3000, 4096, 6144, 8192):
+        for p in (Problem(n, n, n), Problem(n, 3 * n // 2, n // 2 or 1)):
+            for start in (WGMMA, {**WGMMA, "CLUSTER": 2}):
+                fit = wgmma_fit(p, start)
+                config_from_macros(fit).grid(p.m, p.n, p.k)  # the launcher takes it
+                assert wgmma_smem_bytes(fit) <= SMEM_LIMIT
+                for key, value in fit.items():
+                    assert value in WGMMA_FIT_VALUES.get(key, ()) or any(c.get(key) == value for c in space), key
+                note = wgmma_fit_note(start, fit)
+                if fit["BM"] != start["BM"]:
+                    assert f"{fit['BM']}×{wgmma_bn(fit)} tiles" in note and "under 80%" in note

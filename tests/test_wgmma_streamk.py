@@ -199,14 +199,16 @@ def test_wgmma_fit_adds_streamk_only_when_switched_on(monkeypatch):
     from gemmviz.core.kernels import hopper_model
     from gemmviz.core.kernels.hopper_model import WGMMA, wgmma_fit
 
-    sizes = [Problem(1024, 1024, 1024), Problem(2048, 2048, 2048), Problem(4096, 4096, 4096), Problem(2048, 3072, 4096)]
+    sizes = [Problem(512, 512, 512), Problem(2048, 2048, 2048), Problem(4096, 4096, 4096), Problem(2048, 3072, 4096)]
+    sizes.append(Problem(1024, 1024, 1024))
     assert all("STREAMK" not in wgmma_fit(p, WGMMA) for p in sizes)  # off: the shipped choice is unchanged
     monkeypatch.setattr(hopper_model, "STREAMK_FIT", True)
-    small, one_wave, big, odd = (wgmma_fit(p, WGMMA) for p in sizes)
-    assert (small["BM"], small["PERSIST"], small["STREAMK"]) == (128, 1, 1)  # 64 tiles over 132 SMs
+    small, one_wave, big, odd, narrow = (wgmma_fit(p, WGMMA) for p in sizes)
+    assert (small["BM"], small["PERSIST"], small["STREAMK"]) == (128, 1, 1)  # 16 tiles over 132 SMs
     assert "STREAMK" not in one_wave  # 128 tiles on 132 SMs: nothing worth sharing out
+    assert (narrow["CONSUMERS"], "STREAMK" in narrow) == (1, False)  # 1024³ in 128×64 tiles: 128 on 132 SMs too
     assert (big["BM"], big["CLUSTER"], big["ORDER"], big["STREAMK"]) == (256, 2, 1, 1)
-    assert (odd["BM"], odd["CLUSTER"], odd["STREAMK"]) == (128, 2, 1)
+    assert (odd["BM"], odd["CLUSTER"], "STREAMK" in odd) == (192, 2, False)  # 264 tiles: two whole waves
     assert "STREAMK" not in wgmma_fit(Problem(8192, 8192, 8192), {**WGMMA, "SPLITS": 2})  # split-K stays as named
 
 

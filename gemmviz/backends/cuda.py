@@ -557,13 +557,10 @@ class CudaRun(KernelTimer):
         note = f"{'tuned' if tuned else 'default'} config " + " ".join(f"{k}={v}" for k, v in config.items())
         if small:
             note += " (the tuned config's tiles would fill under half the SMs at this size)"
-        if fitted and fitted["BM"] != unfitted["BM"]:
-            note += f" (BM={fitted['BM']}: 256-row tiles would fill their last wave of SMs under 80% here)"
+        if fitted:
+            note += hopper_model.wgmma_fit_note(unfitted, fitted)
         if refit:
             note += f" ({refit})"
-        if fitted and fitted.get("PERSIST"):
-            order = ", Hilbert order" if fitted.get("ORDER") else ""
-            note += f" (persistent, 2-block clusters{order}: more tiles than SMs)"
         return config, note
 
     def run(self, job: Job, variant: Variant, inputs: Inputs, settings: BenchSettings, cancel) -> Result:

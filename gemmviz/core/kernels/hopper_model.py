@@ -77,6 +77,19 @@ def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
 # H200 (benchmarks/wgmma_splitk.py, docs/benchmarks.md, % of cuBLAS TF32, 256×128 pairs → 128×128): 1024³ 52% → 85%,
 # 1000³ 54% → 89%, 2048×3072×4096 84% → 92%; at 2048³ (128 tiles) 256 rows stay ahead, 101% against 87%.
 SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
+# Two finer steps, each taken only where its tiles fill their waves at least WAVE_FILL and the step before did not
+# (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung: the leads timed", % of cuBLAS TF32 on an H100):
+# - more than one wave: 192-row tiles (5 stages), persistent 2-block clusters in Hilbert order, where they fill whole
+#   waves (2000×3000×1000 and 2048×3072×4096: 264 tiles, 2 waves): 88.9% → 99.2%, 86.2% → 100.6%;
+# - under one wave of 128×128 tiles: 128×64 tiles (one consumer warpgroup, 8 stages), twice the tiles (1024³: 128
+#   on 132 SMs): 1024³ 83.6% → 133.2%, 1000³ 91.9% → 101.5%.
+MID_BM, MID_STAGES = 192, 5
+NARROW_CONSUMERS, NARROW_STAGES = 1, 8
+
+
+def wave_fill(tiles: int, sms: int = SPLIT_SMS) -> float:
+    """The share of its waves' SM slots a grid of `tiles` blocks fills (1.0: whole waves)."""
+    return tiles / (ceil_div(tiles, sms) * sms) if tiles > 0 else 0.0
 
 
 # Where the grid holds more tiles than SMs, a persistent grid (PERSIST=1: one block per SM, a static tile
@@ -162,24 +175,37 @@ def streamk_pieces(tiles: int, kt: int, workers: int, sk: int) -> list[list[tupl
 STREAMK_FIT = False
 # The values wgmma_fit may give, per key, beside the tuning space's: a session holding a result run with them is
 # read back (core/session/bounds checks every key of a result's config against these)
-WGMMA_FIT_VALUES = {"BM": (SMALL_BM,), "STAGES": (SMALL_STAGES,), "CLUSTER": (SMALL_CLUSTER, 2), "PERSIST": (0, 1),
+WGMMA_FIT_VALUES = {"BM": (SMALL_BM, MID_BM), "STAGES": (SMALL_STAGES, MID_STAGES, NARROW_STAGES),
+                    "CONSUMERS": (NARROW_CONSUMERS,), "CLUSTER": (SMALL_CLUSTER, 2), "PERSIST": (0, 1),
                     "ORDER": (0, 1), "STREAMK": (0, 1)}  # fmt: skip
 
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
-    """The configuration to run at p: c, or c with 128-row tiles, 6 stages, no cluster, where c's tiles fill
-    their waves of 132 SMs under 80%; then, where the tiles outnumber the SMs, persistent, in 2-block clusters
-    (256-row tiles in Hilbert order); with STREAMK_FIT (off), stream-K where streamk_plan shares tiles out."""
+    """The configuration to run at p: c where its tiles fill their waves of 132 SMs at least 80%; else 192-row tiles
+    (5 stages) where they fill whole waves past one; else 128-row tiles (6 stages, no cluster), or 128×64 (one
+    consumer, 8 stages) where 128×128 tiles fill under 80% of one wave and 128×64 fill it. Then, where the tiles
+    outnumber the SMs, persistent, in 2-block clusters (Hilbert order for 192 and 256 rows); with STREAMK_FIT (off),
+    stream-K where streamk_plan shares tiles out."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
-    tiles = rows * cols
-    if c["BM"] > SMALL_BM and tiles / (ceil_div(tiles, SPLIT_SMS) * SPLIT_SMS) < WAVE_FILL:
-        out.update(BM=SMALL_BM, STAGES=SMALL_STAGES, CLUSTER=SMALL_CLUSTER)
+    if c["BM"] > SMALL_BM and wave_fill(rows * cols) < WAVE_FILL:
+        mid = {**out, "BM": MID_BM, "STAGES": MID_STAGES, "CLUSTER": SMALL_CLUSTER}
+        small = {**out, "BM": SMALL_BM, "STAGES": SMALL_STAGES, "CLUSTER": SMALL_CLUSTER}
+        narrow = {**small, "CONSUMERS": NARROW_CONSUMERS, "STAGES": NARROW_STAGES}
+        mid_tiles, small_tiles, narrow_tiles = (
+            ceil_div(p.m, x["BM"]) * ceil_div(p.n, wgmma_bn(x)) for x in (mid, small, narrow)
+        )
+        if c["BM"] > MID_BM and mid_tiles > SPLIT_SMS and wave_fill(mid_tiles) >= WAVE_FILL and not c.get("SPLITS"):
+            out = mid
+        elif small_tiles < SPLIT_SMS * WAVE_FILL and narrow_tiles <= SPLIT_SMS and wave_fill(narrow_tiles) >= WAVE_FILL:
+            out = narrow
+        else:
+            out = small
     if not c.get("SPLITS") and "PERSIST" not in c:
         grid = {**out, "CLUSTER": 2}
         rows, cols = wgmma_tiles(p, grid)
         if rows * cols > PERSIST_SMS:
-            out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 256 rows
+            out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 192/256 rows
     if STREAMK_FIT and not c.get("SPLITS") and "STREAMK" not in c:
         rows, cols = wgmma_tiles(p, out)
         cluster = out["CLUSTER"]
@@ -187,6 +213,21 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
         if sk:  # a partial last wave (or a grid under one wave) whose k-blocks are worth sharing out
             out.update(PERSIST=1, STREAMK=1)
     return out
+
+
+def wgmma_fit_note(unfitted: Mapping[str, int], fitted: Mapping[str, int]) -> str:
+    """What wgmma_fit changed and why, in words a result's note carries ("" where it changed nothing)."""
+    notes = []
+    if (fitted["BM"], fitted["CONSUMERS"]) != (unfitted["BM"], unfitted["CONSUMERS"]):
+        tile = f"{fitted['BM']}×{wgmma_bn(fitted)}"
+        why = "they fill whole waves" if fitted["BM"] == MID_BM else "they fill the SMs better"
+        notes.append(
+            f"{tile} tiles: {unfitted['BM']}-row tiles would fill their last wave of SMs under 80% here, {why}"
+        )
+    if fitted.get("PERSIST"):
+        order = ", Hilbert order" if fitted.get("ORDER") else ""
+        notes.append(f"persistent, 2-block clusters{order}: more tiles than SMs")
+    return "".join(f" ({n})" for n in notes)
 
 
 def wgmma_geometry(
