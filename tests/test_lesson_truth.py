@@ -52,7 +52,7 @@ TYPED = {
     "Tile size: 8, 16 or 32": lambda _l: {"16": "16", "32": "32"},  # the tiles' names, each before its figure
     "What one warp really loads": lambda _l: {"16": "16"},  # a warp of a 16-wide block: 16 columns of B
     "The seed's table, measured": lambda lesson: {"16-core": _host(lesson).split()[0]},
-    "Why: arithmetic intensity": lambda _l: {
+    "The model: arithmetic intensity": lambda _l: {
         "0.25": f"{_intensity('gpu-naive[block=16]'):.2f}",
         "4": f"{_intensity('gpu-tiled[tile=16]'):.0f}",
     },
