@@ -154,6 +154,9 @@ def test_the_headline_holds_against_the_two_recorded_sessions(shipped_pair):
     gpu = [p for p in found if p.cuda]
     same = [p for p in gpu if p.same_config]
     assert summary.same == len(same) and len(summary.differing) == len(gpu) - len(same) > 0
+    # cuBLAS picks its own kernel on each GPU, unrecorded: never "same kernel, same configuration"
+    library = [p for p in gpu if p.series.startswith("cublas")]
+    assert library and not any(p.same_config for p in library)
     for key, speeds in summary.verdicts.items():
         for s in speeds:
             near_bw, near_peak = abs(math.log(s / bw)), abs(math.log(s / peak))

@@ -24,7 +24,7 @@ def is_library(k: Kernel) -> bool:
     from gemmviz.core.kernels.variants import VARIANTS
 
     v = VARIANTS.get(k.variant)
-    return (v.runner != "kernel") if v is not None else k.variant.startswith("cublas")
+    return v.library if v is not None else k.variant.startswith("cublas")
 
 
 def default_pair(f: GapFile) -> tuple[str, str] | None:

@@ -35,6 +35,9 @@ Geometry = Callable[[Problem, Params, Mapping[str, int]], tuple[Dim3, Dim3]]
 STEP_ANCHOR = re.compile(r"//.*\bgemmviz:step (\w+)")
 
 
+LIBRARY_RUNNERS = ("cublas", "numpy-blas")
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -88,6 +91,11 @@ class Variant:
     # Its title and explanation in other languages, {"zh": {title: "…", explanation: "…"}}: what the window shows
     # where its catalogue (assets/i18n) has no translation of them yet, so a new variant needs no catalogue edit.
     translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def library(self) -> bool:
+        """A library call (cuBLAS, NumPy's BLAS): the library picks its kernel on each machine, unrecorded."""
+        return self.runner in LIBRARY_RUNNERS
 
     def unavailable(self, cc: tuple[int, int]) -> str | None:
         """Why this variant cannot run on a GPU of compute capability `cc`, or None if it can."""

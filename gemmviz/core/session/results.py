@@ -591,6 +591,7 @@ def compare_sources(
         ref = by_key[(reference, series, size)]
         row: dict[str, Any] = {
             "series": series,
+            "variant": ref.variant,
             "size": ref.problem.label,
             "reference_ms": ref.median_ms,
             "backend": ref.backend,
