@@ -56,7 +56,7 @@ def test_the_seed000_figures_in_chinese():
     assert "4096³ 时为 1,374 亿次。" in texts[0]
     assert "4096³ 用 502 秒" in texts[1]
     titles = [s.title for s in zh.steps]
-    assert "1.52 倍" in texts[titles.index("在现代 GPU 上：不是 12 倍")]
+    assert "1.52 倍" in texts[titles.index("在这块 GPU 上：不是 12 倍")]
     dram = texts[titles.index("实测：大部分读取由缓存提供")]
     assert "10.4 GB" in dram and "16.9 GB" in dram
 
