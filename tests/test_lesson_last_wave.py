@@ -269,3 +269,20 @@ def test_the_slide_names_the_gpu_of_the_recording_it_quotes(monkeypatch):
         assert fill_text(step.text, [], lang).startswith("H100")
     monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
     assert fill_text("{{lastwave gpu tiles at 1024}}", []) == "n/a (no recorded block traces)"
+
+
+def test_the_header_names_the_recording_the_view_draws(monkeypatch):
+    """The slide's header names the shipped traces' GPU and date where the view draws them (not the lesson
+    session's GPU over another GPU's figures); the lesson's own traces or none recorded: the lesson's source."""
+    from gemmviz.core.lesson.views import lesson_view
+    from gemmviz.core.messages import render
+
+    kind = lesson_view("last-wave")
+    assert kind is not None and kind.heading is not None
+    step = _step(LESSONS["seed001"]["en"])
+    head = kind.heading(step, [])
+    assert head is not None and render(head, "en") == "Quoted: block traces recorded on H100, 2026-12-07"
+    assert render(head, "zh") == "引用：线程块轨迹，录制于 H100，2026-12-07"
+    assert kind.heading(step, Session.load(shipped_fix_file(P) or "").results) is None
+    monkeypatch.setattr(model_trace, "recorded_sessions", lambda: [])
+    assert kind.heading(step, []) is None

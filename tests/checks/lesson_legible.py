@@ -33,7 +33,7 @@ def window_steps_are_legible(qtbot, lesson, source, size: str) -> None:
         # and the layout: the checks tests/test_lesson_ui.py makes in normal type, on this same walk
         found += [f"step {i + 1}: {p}" for p in step_problems(view)]
         check_step_words(view, lesson, i)
-    assert found == []
+    assert found == [], found
 
 
 def exported_slides_are_legible(lesson, source, size: str) -> None:
@@ -48,7 +48,7 @@ def exported_slides_are_legible(lesson, source, size: str) -> None:
         # and the slide's own layout (the texts render_slide reports: none over another, none off the slide), the
         # check tests/test_lesson_ui.py makes of the slides in normal type, on this same drawing
         found += [f"slide {i + 1}: {p}" for p in problems(laid[-1], QRectF(0, 0, w, h))]
-    assert found == []
+    assert found == [], found
 
 
 def _slide(w: int, h: int, lesson, i: int, source) -> list:

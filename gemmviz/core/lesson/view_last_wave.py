@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gemmviz.core.hardware.fix_pick import SIZE
+from gemmviz.core.hardware.fix_pick import SIZE, recorded_pick
 from gemmviz.core.lesson.last_wave import footer_note, size_of
 from gemmviz.core.lesson.views import CommonFields, LessonViewKind, StepFields, StepProblem, register
+from gemmviz.core.messages import Message, define, msg
 from gemmviz.core.problem import Problem
+from gemmviz.core.session.machines import short_name
 from gemmviz.core.session.results import Result
 
 NAME = "last-wave"
@@ -32,4 +34,20 @@ def footnote(step, results: Sequence[Result], lang: str) -> str:
     return footer_note(Problem(at, at, at), results, lang)
 
 
-register(LessonViewKind(NAME, ("size",), check, footnote=footnote))
+define(
+    "lesson.source.quoted_traces",
+    en="Quoted: block traces recorded on {gpu}, {date}",
+    zh="引用：线程块轨迹，录制于 {gpu}，{date}",
+)
+
+
+def heading(step, results: Sequence[Result]) -> Message | None:
+    """The slide's header where the view draws the shipped recording's traces (not the lesson's session): that
+    recording's GPU and date, so the header does not name the session's GPU over another GPU's figures."""
+    at = step.at or SIZE.m
+    pick = recorded_pick(Problem(at, at, at), results)
+    gpu, date, _how = pick.origin if pick is not None else (None, "", "model")
+    return msg("lesson.source.quoted_traces", gpu=short_name(gpu) or gpu, date=date) if gpu else None
+
+
+register(LessonViewKind(NAME, ("size",), check, footnote=footnote, heading=heading))

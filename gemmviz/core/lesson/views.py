@@ -22,6 +22,7 @@ from typing import Any, TypedDict
 from gemmviz.core.charts import kinds as chart_kinds
 from gemmviz.core.kernels.variants import BASELINES, VARIANTS
 from gemmviz.core.lesson.series import SeriesRef
+from gemmviz.core.messages import Message
 from gemmviz.core.problem import Problem, ProblemError, parse_problem
 from gemmviz.core.registry import Registry, import_prefixed
 from gemmviz.core.session.results import Result
@@ -74,6 +75,9 @@ class StepFields(TypedDict, total=False):
 Check = Callable[[Mapping, CommonFields], StepFields]
 # (step, the lesson's results, language) -> where the view's own data comes from, for the slide's footer
 Footnote = Callable[[Any, Sequence[Result], str], str]
+# (step, the lesson's results) -> the slide's header where the view draws a recording of its own rather than the
+# lesson's session (None: the lesson's source, as on every other slide)
+Heading = Callable[[Any, Sequence[Result]], Message | None]
 
 
 def _no_fields(_d: Mapping, _common: CommonFields) -> StepFields:
@@ -89,6 +93,7 @@ class LessonViewKind:
     shows_results: bool = False  # it draws the step's results: `gemmviz lesson --export` warns where it has none
     # where its data comes from when not from the lesson's session (a recording of its own): the footer says it
     footnote: Footnote | None = None
+    heading: Heading | None = None
 
 
 VIEW_KINDS: Registry[str, LessonViewKind] = Registry("lesson view")

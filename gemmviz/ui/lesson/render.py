@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 from gemmviz import __version__
 from gemmviz.core import fileio, interrupt
 from gemmviz.core.lesson.lessons import FOOTER_QUOTED, NO_DATA, Lesson, LessonSource, Step, fill_text, step_quoted
-from gemmviz.core.lesson.views import VIEW_KINDS
+from gemmviz.core.lesson.views import VIEW_KINDS, lesson_view
 from gemmviz.core.messages import Message, msg, render
 from gemmviz.ui.fonts import pixel_font
 from gemmviz.ui.i18n import paint_in, speaking
@@ -67,11 +67,13 @@ class SlideLayout:
 
 def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
     step = lesson.steps[index]
+    kind = lesson_view(step.view)
+    heading = kind.heading(step, source.results) if kind is not None and kind.heading is not None else None
     return Slide(
         lesson.title,
         index,
         len(lesson.steps),
-        source.label_message,
+        heading or source.label_message,
         step.title,
         fill_text(step.text, list(source.results), lesson.lang),
         _footer(step, source, lesson.lang),
