@@ -33,3 +33,17 @@ def test_global_memory_and_the_matrices_are_named_legibly(qapp, size, variant, p
     for letter in "ABC":
         assert any(t == letter or t.startswith(f"{letter}  (") for t in words), (letter, words)
     assert drawn_problems(drawn, QRectF(0, 0, w, h), min_text_px(w, h, theme)).all() == []
+
+
+def test_a_heading_of_the_counters_heads_its_own_column():
+    """In two columns along the bottom, 'this block so far:' (a bold line) never ends the first column under the
+    kernel's name and size: it moves to the top of the second, over the counts it heads."""
+    from gemmviz.ui.tiling.layout import column_lines
+
+    lines = ["gpu-tiled", "64³ · TILE 16", "block (0, 0)", "bank conflicts: none", "this block so far:"]
+    lines += ["global loads 512", "shared loads 0", "multiply-adds 0", "global stores 0", "reuse: none yet"]
+    bold = [True, False, False, False, True, False, False, False, False, True]
+    first, second = column_lines(lines, 2, bold)
+    assert first == lines[:4] and second[0] == "this block so far:" and second[1:] == lines[5:]
+    assert column_lines(lines, 2) == [lines[:5], lines[5:]]  # without weights: halves, as before
+    assert column_lines(lines, 1, bold) == [lines]

@@ -392,7 +392,7 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
     """The counters beside the frame, one line each, and the step in words along the bottom."""
     painter, lay, font_px, texts = f.painter, f.lay, f.font_px, f.texts
     painter.setPen(f.fg)
-    for (x, width), column in zip(text_columns(lay), column_lines(lines, lay.text_columns)):
+    for (x, width), column in zip(text_columns(lay), column_lines(lines, lay.text_columns, [b for _t, b in lines])):
         y = lay.text.top() + font_px
         for text, bold in column:
             put_text(painter, texts, QPointF(x, y), text, font_px * 0.95, bold, width, lay.min_px)

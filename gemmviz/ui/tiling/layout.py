@@ -5,6 +5,7 @@ fitting measures text many times). ui/tiling/render.py draws into this layout.""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QRectF, Qt
@@ -126,14 +127,17 @@ def _needs(lines: list[str], bold: tuple[bool, ...], f: float, columns: int) -> 
     """The width each column of the counters needs at their type (0.95 of the frame's), each line in its weight."""
     fms = {weight: _fm(f * 0.95, weight) for weight in (False, True)}
     widths = [fms[b].horizontalAdvance(t) for t, b in zip(lines, bold)]
-    return [max(part, default=0.0) for part in column_lines(widths, columns)]
+    return [max(part, default=0.0) for part in column_lines(widths, columns, bold)]
 
 
-def column_lines(lines: list, columns: int) -> list[list]:
-    """The counters' lines per column: the first half (rounded up) in the first, the rest in the second."""
+def column_lines(lines: list, columns: int, bold: Sequence[bool] = ()) -> list[list]:
+    """The counters' lines per column: the first half (rounded up) in the first, the rest in the second; a heading
+    (a bold line, not the first) never ends the first column: it moves to the top of the second, over its lines."""
     if columns < 2:
         return [list(lines)]
     half = -(-len(lines) // 2)
+    while half > 1 and half - 1 < len(bold) and bold[half - 1]:
+        half -= 1
     return [list(lines[:half]), list(lines[half:])]
 
 
@@ -163,7 +167,8 @@ def _fit(
         for caption_lines, place in ((n, p) for n in (2, 3, 4, 5) for p in places):
             low = min(min_px, SMALLEST * f)
             if columns == 2:
-                lay = _two_columns(w, h, s, f, len(lines), low, caption_lines, place)
+                rows = max(len(c) for c in column_lines(lines, 2, bold))
+                lay = _two_columns(w, h, s, f, rows, low, caption_lines, place)
             else:
                 lay = layout_for(w, h, s, f, max(needs), len(lines), low, caption_lines)
             if columns == 2:  # each column as wide as its lines need, the slack shared between them
@@ -431,12 +436,12 @@ def layout_for(
 
 
 def _two_columns(
-    w: int, h: int, s: Schedule, f: float, n_lines: int, min_px: float, caption_lines: int, caption_at: str = ""
+    w: int, h: int, s: Schedule, f: float, rows: int, min_px: float, caption_lines: int, caption_at: str = ""
 ) -> Layout:
     """A short view (half a 720p window): the matrices and shared memory in the top part as in layout_for, the
-    step in words under A and C, and the counters along the bottom in two columns, the view's width."""
+    step in words under A and C, and the counters along the bottom in two columns of at most `rows` lines, the
+    view's width."""
     margin = max(6.0, 0.015 * min(w, h))
-    rows = -(-n_lines // 2)
     text = QRectF(margin, h - margin - rows * LINE * f - 0.2 * f, w - 2 * margin, rows * LINE * f)
     top_h = int(text.top())  # what the matrices, shared memory and the caption share
     barrier = _fm(f, True).horizontalAdvance(tr("__syncthreads()  — barrier"))  # its row's whole width
