@@ -115,3 +115,22 @@ def test_the_waterfall_fills_its_share_and_the_sentences_follow_its_axis(qapp, s
     share = 720 * (1 - SENTENCES_SHARE)
     assert total.bottom() > share * 0.75, (total, share)  # the rows reach down the waterfall's share
     assert 0 <= sentence.top() - axis.bottom() < 2 * sentence.height(), (axis, sentence)  # the axis, then the text
+
+
+def test_another_gap_file_by_path_or_shipped_name(qapp, session, tmp_path, capsys):
+    """--gap names the gap file (a path, or a shipped one by name: seed001's waterfall at 8192³ is in the shipped
+    h200-2026-12-02d-gap, not beside the session); a missing one, or --gap with another chart, is refused."""
+    out = tmp_path / "g.png"
+    pair = ["--pair", "gpu-cpasync,cublas@8192x8192x8192"]
+    assert main(["export", session, "--chart", "gap", "--gap", "h200-2026-12-02d-gap", *pair, "-o", str(out)]) == 0
+    assert out.is_file() and _size(out) == (1920, 1080)
+    alone = tmp_path / "alone.json"
+    shutil.copy(session, alone)  # no gap file beside it: --gap is what it draws
+    other = tmp_path / "g2.png"
+    gap = str(tmp_path / "h200-gap.json")
+    assert main(["export", str(alone), "--chart", "gap", "--gap", gap, "-o", str(other)]) == 0 and other.is_file()
+    capsys.readouterr()
+    assert main(["export", session, "--chart", "gap", "--gap", "nowhere-gap", "-o", str(out)]) == 2
+    assert "--gap nowhere-gap: no such gap file" in capsys.readouterr().err
+    assert main(["export", session, "--chart", "time", "--gap", gap, "-o", str(tmp_path / "t.png")]) == 2
+    assert "--gap is for --chart gap" in capsys.readouterr().err

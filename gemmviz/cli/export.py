@@ -89,6 +89,12 @@ def _view_options(p: argparse.ArgumentParser) -> None:
         "them (e.g. 'gpu-cpasync-any,cublas'; add @MxNxK where it holds several sizes; default: the best FP32 "
         "rung against cuBLAS at the largest size with both). The gap file is the session's, SESSION-gap.json",
     )
+    p.add_argument(
+        "--gap",
+        metavar="FILE",
+        help="gap chart: this gap file instead of the session's, a path or a shipped one's name (e.g. "
+        "h200-2026-12-02d-gap: seed001's waterfall, every size to 8192³)",
+    )
 
 
 def _series_options(p: argparse.ArgumentParser) -> None:
@@ -205,17 +211,25 @@ def gap_options(args: argparse.Namespace) -> dict:
     """The gap chart's pair and file (the gap metrics recorded beside the session); --pair with another chart
     is refused, as is a gap chart of a session with no gap file beside it."""
     if args.chart != "gap":
-        if args.pair is not None:
-            raise UsageError("--pair is for --chart gap")
+        for option, given in (("--pair", args.pair), ("--gap", args.gap)):
+            if given is not None:
+                raise UsageError(f"{option} is for --chart gap")
         return {}
     from gemmviz.core.hardware.gap import gap_path
 
+    if args.gap is not None:
+        path = shipped_session(args.gap)
+        if not Path(path).is_file():
+            raise UsageError(
+                f"--gap {args.gap}: no such gap file (a path, or a shipped name such as h200-2026-12-02d-gap)"
+            )
+        return {"pair": args.pair, "gap_file": path}
     session = shipped_session(args.session)
     path = gap_path(session)
     if not Path(path).is_file():
         raise UsageError(
             f"--chart gap: no gap metrics beside {session} (looked for {path}); record them on a GPU with "
-            "`gemmviz profile --gap`"
+            "`gemmviz profile --gap`, or name a gap file with --gap"
         )
     return {"pair": args.pair, "gap_file": path}
 
