@@ -32,7 +32,7 @@ def _intensity(series: str) -> float:
 
 def _host(lesson) -> str:
     env = lesson_session_env(lesson)
-    return f"{env['cpu_count']}-core {'Xeon' if 'Xeon' in env['cpu'] else env['cpu']}"
+    return f"{env['cpu_count']}-CPU {'Xeon' if 'Xeon' in env['cpu'] else env['cpu']}"
 
 
 def lesson_session_env(lesson) -> dict:
@@ -51,7 +51,7 @@ TYPED = {
     "Zero padding at an edge block": lambda _l: {"4": str(100 - 3 * 32), "6": str(70 - 2 * 32)},
     "Tile size: 8, 16 or 32": lambda _l: {"16": "16", "32": "32"},  # the tiles' names, each before its figure
     "What one warp really loads": lambda _l: {"16": "16"},  # a warp of a 16-wide block: 16 columns of B
-    "The seed's table, measured": lambda lesson: {"16-core": _host(lesson).split()[0]},
+    "The seed's table, measured": lambda lesson: {"16-CPU": _host(lesson).split()[0]},
     "The model: arithmetic intensity": lambda _l: {
         "0.25": f"{_intensity('gpu-naive[block=16]'):.2f}",
         "4": f"{_intensity('gpu-tiled[tile=16]'):.0f}",
